@@ -1,0 +1,1 @@
+"""The scriptable command line: the same services as the app, human text or ``--json``."""

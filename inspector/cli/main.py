@@ -1,0 +1,49 @@
+"""The ``inspector`` command: a click group whose bare form opens the app.
+
+``inspector`` opens the demo, ``inspector STORE`` or ``inspector FILE.jsonl`` opens that;
+every other word is a sub-command (``inspector --help`` lists them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from inspector import __version__
+from inspector.cli.open_command import open_cmd
+from inspector.cli.store_commands import export_cmd, import_cmd, ledger_cmd, sessions_cmd, verify_cmd
+
+
+class InspectorGroup(click.Group):
+    """Routes ``inspector PATH`` to ``inspector open PATH`` (a path is never a sub-command)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and not args[0].startswith("-") and args[0] not in self.commands:
+            args = ["open", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=InspectorGroup, invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="inspector")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """Context Inspector: review an agent session's protected state, summaries and raw evidence.
+
+    \b
+    inspector                 open the demo sessions in the terminal app
+    inspector STORE           open a store
+    inspector FILE.jsonl      import a sif/1 file beside it and open it
+    inspector COMMAND --help  help for one command
+    """
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(open_cmd, target=None, session=None)
+
+
+for command in (open_cmd, sessions_cmd, import_cmd, export_cmd, verify_cmd, ledger_cmd):
+    cli.add_command(command)
+
+
+def main(argv: list[str] | None = None) -> Any:
+    return cli.main(args=argv, prog_name="inspector")

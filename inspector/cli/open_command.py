@@ -1,0 +1,67 @@
+"""``inspector [STORE|FILE.jsonl]``: open the terminal app on a store."""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import hashlib
+import os
+from pathlib import Path
+
+import click
+
+from inspector.cli.output import EXIT_OK, fail
+from inspector.domain.errors import InspectorError
+from inspector.services import demo
+from inspector.services.importing import import_file
+from inspector.store.schema import APPLICATION_ID
+
+SIF_SUFFIXES = {".jsonl", ".json", ".ndjson"}
+
+
+def store_beside(file: Path) -> Path:
+    """Where ``inspector FILE`` keeps its store: beside the file, or in the cache if that is read-only."""
+    beside = file.with_name(file.name + ".inspector.db")
+    if os.access(file.parent, os.W_OK):
+        return beside
+    digest = hashlib.sha256(str(file.resolve()).encode()).hexdigest()[:12]
+    return demo.cache_dir() / "opened" / f"{file.stem}-{digest}.db"
+
+
+def _is_store(path: Path) -> bool:
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(100)
+    except OSError:
+        return False
+    return head.startswith(b"SQLite format 3\x00") and int.from_bytes(head[68:72], "big") == APPLICATION_ID
+
+
+async def resolve_target(target: Path | None) -> Path:
+    """The store to open: the demo, the store given, or a store the given file is imported into."""
+    if target is None:
+        return await demo.ensure_demo_store()
+    if _is_store(target) or target.suffix.lower() not in SIF_SUFFIXES:
+        return target
+    store = store_beside(target)
+    store.parent.mkdir(parents=True, exist_ok=True)
+    await import_file(target, store, actor=os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser())
+    return store
+
+
+@click.command("open")
+@click.argument("target", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--session", help="Open on this session (default: the first).")
+def open_cmd(target: Path | None, session: str | None) -> None:
+    """Open STORE (or import FILE.jsonl beside it and open that) in the terminal app."""
+    try:
+        store = asyncio.run(resolve_target(target))
+        if target is not None and not store.exists():
+            raise InspectorError(f"no store at {store}", code="not_a_store")
+    except InspectorError as error:
+        fail(error, False)
+        return
+    from inspector.ui.app import InspectorApp  # the UI loads only when a screen is wanted
+
+    InspectorApp(store, session=session).run()
+    raise SystemExit(EXIT_OK)

@@ -1,0 +1,61 @@
+"""Printing results and errors the same way in every command.
+
+Exit codes (DESIGN §8): 0 done / holds; 1 refused or findings; 2 usage error;
+3 bad input, with nothing changed on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import click
+
+from inspector.domain.errors import InspectorError
+
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_BAD_INPUT = 0, 1, 2, 3
+
+T = TypeVar("T")
+
+
+def emit(data: Any, as_json: bool, human: Callable[[], str]) -> None:
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo(human())
+
+
+def fail(error: InspectorError, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps({"error": error.as_dict()}, ensure_ascii=False, indent=2))
+    click.echo(f"error: {error.message}", err=True)
+    sys.exit(error.exit_code)
+
+
+def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Awaitable[int | None]]], Callable[..., None]]:
+    """Run an async command body; turn product errors into a message and an exit code."""
+
+    def wrap(fn: Callable[..., Awaitable[int | None]]) -> Callable[..., None]:
+        @functools.wraps(fn)
+        def runner(*args: Any, **kwargs: Any) -> None:
+            as_json = bool(kwargs.get(as_json_param))
+            try:
+                code = asyncio.run(fn(*args, **kwargs))
+            except InspectorError as error:
+                fail(error, as_json)
+                return
+            except KeyboardInterrupt:
+                click.echo("interrupted; nothing partial was committed", err=True)
+                sys.exit(130)
+            sys.exit(code or EXIT_OK)
+
+        return runner
+
+    return wrap
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of text.")

@@ -1,0 +1,146 @@
+"""Commands over a whole store: sessions, import, export, verify, ledger."""
+
+from __future__ import annotations
+
+import getpass
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.services import demo, exporting, sessions, verifying
+from inspector.services.importing import import_file
+from inspector.store.connection import open_store
+
+store_argument = click.argument("store", type=click.Path(path_type=Path, dir_okay=False))
+
+
+def reviewer_option(required: bool) -> Any:
+    return click.option(
+        "--reviewer", envvar="INSPECTOR_REVIEWER", required=required, metavar="NAME",
+        help="Who does this (recorded in the ledger). Defaults to $INSPECTOR_REVIEWER.",
+    )
+
+
+@click.command("sessions")
+@click.argument("store", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@json_option
+@run_command()
+async def sessions_cmd(store: Path | None, as_json: bool) -> int:
+    """List the sessions in STORE (the demo store when STORE is left out)."""
+    path = store if store is not None else await demo.ensure_demo_store()
+    async with await open_store(path) as opened:
+        items = await sessions.list_sessions(opened)
+    rows = [s.as_dict() for s in items]
+
+    def human() -> str:
+        lines = [f"{len(rows)} session(s) in {path}"]
+        for s in items:
+            lines.append(f"  {s.id:<24} ctx v{s.context_version:<3} goal r{s.goal_revision:<3} "
+                         f"{s.events:>7} events  {s.title or ''}")
+        return "\n".join(lines)
+
+    emit(rows, as_json, human)
+    return EXIT_OK
+
+
+class _Progress:
+    """A progress line on stderr for long imports (only when stderr is a terminal)."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+        self.last = -1
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled or total <= 0:
+            return
+        pct = int(100 * done / total)
+        if pct != self.last:
+            self.last = pct
+            click.echo(f"\r{stage}: {done}/{total} records ({pct}%)", err=True, nl=False)
+            if done >= total:
+                click.echo("", err=True)
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--into", "into", required=True, type=click.Path(path_type=Path, dir_okay=False),
+              help="The store to import into (created when missing).")
+@click.option("--from", "fmt", type=click.Choice(["sif"]), default="sif", show_default=True,
+              help="The file's format.")
+@reviewer_option(required=False)
+@json_option
+@run_command()
+async def import_cmd(file: Path, into: Path, fmt: str, reviewer: str | None, as_json: bool) -> int:
+    """Import FILE into a store: all or nothing; re-running it is safe."""
+    actor = reviewer or getpass.getuser()
+    report = await import_file(file, into, actor=actor, progress=_Progress())
+    data = report.as_dict()
+
+    def human() -> str:
+        added = ", ".join(f"{n} {t}" for t, n in sorted(report.added.items())) or "nothing new"
+        skipped = sum(report.skipped.values())
+        lines = [f"imported {file} into {into}: {added}" + (f" ({skipped} already there)" if skipped else "")]
+        for p in report.problems:
+            lines.append(f"  ⚠ {p.code} (line {p.line}): {p.message}")
+        return "\n".join(lines)
+
+    emit(data, as_json, human)
+    return EXIT_OK
+
+
+@click.command("export")
+@store_argument
+@click.option("--session", help="Only this session (default: all).")
+@click.option("-o", "--output", "output", required=True, type=click.Path(path_type=Path, dir_okay=False),
+              help="The sif/1 file to write.")
+@json_option
+@run_command()
+async def export_cmd(store: Path, session: str | None, output: Path, as_json: bool) -> int:
+    """Write STORE (or one session) as sif/1; re-importing it gives the same records."""
+    async with await open_store(store) as opened:
+        result = await exporting.export_sif(opened, output, session)
+    emit(result, as_json, lambda: f"wrote {output}: " + ", ".join(f"{n} {t}" for t, n in result["records"].items()))
+    return EXIT_OK
+
+
+@click.command("verify")
+@store_argument
+@json_option
+@run_command()
+async def verify_cmd(store: Path, as_json: bool) -> int:
+    """Recompute the ledger's hash chain and the projections; exit 1 at the first break."""
+    async with await open_store(store) as opened:
+        report = await verifying.verify_store(opened)
+
+    def human() -> str:
+        if report.ok:
+            return f"ok: {report.entries} ledger entries, chain and projections verified"
+        lines = [f"BROKEN: {report.first_break['message'] if report.first_break else ''}"]
+        lines += [f"  - {p['message']}" for p in report.problems[1:10]]
+        return "\n".join(lines)
+
+    emit(report.as_dict(), as_json, human)
+    return EXIT_OK if report.ok else EXIT_REFUSED
+
+
+@click.command("ledger")
+@store_argument
+@click.option("--session", help="Only this session's entries.")
+@click.option("--limit", type=click.IntRange(min=1), help="At most this many entries.")
+@json_option
+@run_command()
+async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_json: bool) -> int:
+    """Show ledger entries, oldest first."""
+    async with await open_store(store) as opened:
+        entries = await sessions.session_ledger(opened, session, limit=limit)
+
+    def human() -> str:
+        return "\n".join(
+            f"L{e['seq']:<5} {e['at'][:19]}  {e['kind']:<18} {e['actor']:<14} {e['session'] or '-':<16} "
+            f"{e['hash'][:12]}" for e in entries) or "(no entries)"
+
+    emit(entries, as_json, human)
+    return EXIT_OK

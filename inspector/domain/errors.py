@@ -1,0 +1,58 @@
+"""Errors and refusals that carry a stable code and a sentence a person understands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class InspectorError(Exception):
+    """Base of every error the product raises on purpose (never a bare traceback)."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, *, code: str = "bad_input") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def as_dict(self) -> dict[str, object]:
+        return {"code": self.code, "message": self.message}
+
+
+class BadInput(InspectorError):
+    """Input that cannot be taken as it is: malformed, unknown, conflicting. Nothing was written."""
+
+    def __init__(self, message: str, *, code: str = "bad_input", line: int | None = None) -> None:
+        text = f"line {line}: {message}" if line is not None else message
+        super().__init__(text, code=code)
+        self.line = line
+
+    def as_dict(self) -> dict[str, object]:
+        return {"code": self.code, "line": self.line, "message": self.message}
+
+
+class NotAStore(InspectorError):
+    """The path is not a Context Inspector store (or is one of an unknown format version)."""
+
+    def __init__(self, message: str, *, code: str = "not_a_store") -> None:
+        super().__init__(message, code=code)
+
+
+class NotFound(InspectorError):
+    """A named session, record or stub does not exist in the store."""
+
+    exit_code = 3
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="not_found")
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """One reason a check said no: a stable code plus a sentence."""
+
+    code: str
+    message: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}

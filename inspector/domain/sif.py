@@ -1,0 +1,171 @@
+"""Reading sif/1 lines into validated, normalised records (DESIGN §5).
+
+Parsing is pure: it never touches a store, so a malformed file is refused before
+anything is opened for writing (rule 7: bad input changes nothing).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.domain.canonical import content_hash, record_digest
+from inspector.domain.errors import BadInput
+from inspector.domain.sif_schema import IDENTITY_FIELDS, PROJECTION_FIELDS, SCHEMAS
+from inspector.domain.vocabulary import SIF_FORMAT
+
+# Defaults filled in on reading, so that export writes them and re-import is identical.
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "session": {"adapter": "generic", "goal_revision": 1},
+    "state": {"version": 1, "status": "active"},
+    "summary": {"kind": "recursive"},
+    "material": {"encoding": "utf-8"},
+    "candidate": {"status": "pending"},
+    "handoff": {"status": "pending"},
+    "deletion_request": {"status": "pending"},
+}
+
+
+@dataclass(slots=True)
+class SifRecord:
+    """One validated line: its normalised record, identity and identity digest."""
+
+    type: str
+    line: int
+    record: dict[str, Any]
+    identity: tuple[Any, ...]
+    digest: str
+    payload: bytes | None = None  # a material's decoded bytes
+
+    @property
+    def session(self) -> str:
+        return str(self.record["id"] if self.type == "session" else self.record["session"])
+
+
+@dataclass(slots=True)
+class SifFile:
+    """All records of one file in file order, plus the sessions it declares."""
+
+    records: list[SifRecord] = field(default_factory=list)
+
+    def of_type(self, type_: str) -> Iterator[SifRecord]:
+        return (r for r in self.records if r.type == type_)
+
+    @property
+    def session_ids(self) -> list[str]:
+        return [r.record["id"] for r in self.records if r.type == "session"]
+
+
+def identity_digest(type_: str, record: dict[str, Any]) -> str:
+    """Digest over what the harness recorded: projections and bulky bytes left out."""
+    body = {k: val for k, val in record.items() if k not in PROJECTION_FIELDS.get(type_, ())}
+    if type_ == "material":
+        body.pop("content", None)  # content_hash stands for it
+    return record_digest(body)
+
+
+def decode_material(record: dict[str, Any], line: int) -> bytes:
+    """The original bytes of a material, checked against its declared hash."""
+    text = record["content"]
+    if record["encoding"] == "base64":
+        try:
+            data = base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError) as exc:
+            raise BadInput(f"material {record['id']!r}: content is not valid base64 ({exc})", line=line) from None
+    else:
+        data = text.encode("utf-8", errors="surrogatepass")
+    actual = content_hash(data)
+    declared = record.get("content_hash")
+    if declared is not None and declared != actual:
+        raise BadInput(
+            f"material {record['id']!r}: content_hash {declared} does not match the content ({actual})",
+            code="hash_mismatch",
+            line=line,
+        )
+    record["content_hash"] = actual
+    return data
+
+
+def parse_record(obj: Any, line: int) -> SifRecord:
+    """Validate one decoded JSON line (any line after the header)."""
+    if not isinstance(obj, dict):
+        raise BadInput("expected a JSON object", line=line)
+    type_ = obj.get("type")
+    if type_ == "header":
+        raise BadInput("a second header line; the header must be the first line only", line=line)
+    schema = SCHEMAS.get(type_) if isinstance(type_, str) else None
+    if schema is None:
+        known = ", ".join(["header", *SCHEMAS])
+        raise BadInput(f"unknown record type {type_!r} (known: {known})", code="unknown_type", line=line)
+    record: dict[str, Any] = {"type": type_}
+    for name, value in obj.items():
+        if name == "type" or value is None:
+            continue
+        rule = schema.get(name)
+        if rule is not None and not rule.check(value):
+            raise BadInput(f"{type_}.{name} must be {rule.expected}, got {json.dumps(value)[:60]}", line=line)
+        record[name] = value
+    for name, rule in schema.items():
+        if rule.required and name not in record:
+            raise BadInput(f"{type_} record is missing required field {name!r}", line=line)
+    for name, value in DEFAULTS.get(type_, {}).items():
+        record.setdefault(name, value)
+    payload = decode_material(record, line) if type_ == "material" else None
+    digest = identity_digest(type_, record)
+    if type_ == "ledger":
+        identity: tuple[Any, ...] = (record["session"], digest)
+    else:
+        identity = tuple(record[f] for f in IDENTITY_FIELDS[type_])
+    return SifRecord(type_, line, record, identity, digest, payload)
+
+
+def check_header(obj: Any, line: int) -> None:
+    if not isinstance(obj, dict) or obj.get("type") != "header":
+        raise BadInput('the first line must be the header {"type":"header","format":"sif/1"}', line=line)
+    fmt = obj.get("format")
+    if fmt != SIF_FORMAT:
+        raise BadInput(
+            f"unsupported format {fmt!r}; this version reads {SIF_FORMAT!r}", code="unknown_format", line=line
+        )
+
+
+def parse_lines(lines: Iterable[bytes]) -> SifFile:
+    """Parse a whole sif/1 file, refusing it at the first bad line.
+
+    Identical duplicates inside the file are dropped; a second record with the same
+    identity and different content is a conflict, named by both lines.
+    """
+    result = SifFile()
+    seen: dict[tuple[str, tuple[Any, ...]], SifRecord] = {}
+    header_seen = False
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise BadInput(f"not valid JSON ({exc})", code="malformed_json", line=number) from None
+        if not header_seen:
+            check_header(obj, number)
+            header_seen = True
+            continue
+        rec = parse_record(obj, number)
+        key = (rec.type, rec.identity)
+        earlier = seen.get(key)
+        if earlier is not None:
+            if earlier.digest != rec.digest:
+                raise BadInput(
+                    f"{rec.type} {rec.identity!r} conflicts with the one on line {earlier.line}",
+                    code="conflicting_record",
+                    line=number,
+                )
+            continue
+        seen[key] = rec
+        result.records.append(rec)
+    if not header_seen:
+        raise BadInput('empty file: expected the header {"type":"header","format":"sif/1"}', line=1)
+    return result

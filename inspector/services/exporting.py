@@ -1,0 +1,75 @@
+"""Export a store (or one session) back to sif/1.
+
+Each record is rebuilt from its row exactly as it was normalised on import, so
+export → re-import yields the same records with the same identity digests.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from inspector.domain.canonical import canonical_json
+from inspector.domain.errors import NotFound
+from inspector.domain.vocabulary import SIF_FORMAT
+from inspector.store import materials
+from inspector.store.connection import Store
+from inspector.store.tables import SPECS, WRITE_ORDER
+
+
+async def _session_ids(store: Store, session: str | None) -> list[str]:
+    if session is not None:
+        async with store.db.execute("SELECT id FROM sessions WHERE id = ?", (session,)) as cur:
+            if await cur.fetchone() is None:
+                raise NotFound(f"no session {session!r} in {store.path}")
+        return [session]
+    async with store.db.execute("SELECT id FROM sessions ORDER BY rowid") as cur:
+        return [row[0] for row in await cur.fetchall()]
+
+
+async def iter_records(store: Store, session: str | None = None) -> AsyncIterator[dict[str, Any]]:
+    """Every record of the chosen sessions, in write order, as sif dicts."""
+    ids = await _session_ids(store, session)
+    for sid in ids:
+        for type_ in WRITE_ORDER:
+            spec = SPECS[type_]
+            where = "id = ?" if type_ == "session" else "session = ?"
+            extra_cols = ", material_id, deleted_at" if type_ == "material" else ""
+            order = {"event": "seq", "state": "key, version", "summary": "generation"}.get(type_, "rowid")
+            async with store.db.execute(
+                f"SELECT {spec.select_columns}{extra_cols} FROM {spec.table} WHERE {where} ORDER BY {order}", (sid,)
+            ) as cur:
+                async for row in cur:
+                    record = spec.to_record(row)
+                    if type_ == "material":
+                        if row[-1] is not None:
+                            continue  # deleted: only its tombstone remains
+                        data = await materials.read_all(store.db, int(row[-2]))
+                        record["content"] = (base64.b64encode(data).decode("ascii")
+                                             if record["encoding"] == "base64"
+                                             else data.decode("utf-8", errors="surrogatepass"))
+                    yield record
+        async with store.db.execute(
+            "SELECT kind, actor, at, payload FROM ledger WHERE session = ? AND source = 'sif' ORDER BY seq", (sid,)
+        ) as cur:
+            async for kind, actor, at, payload in cur:
+                body = json.loads(payload)
+                extra = body.pop("_sif_extra", {})
+                yield {"type": "ledger", "session": sid, "kind": kind, "actor": actor, "at": at,
+                       "payload": body, **extra}
+
+
+async def export_sif(store: Store, out: Path, session: str | None = None) -> dict[str, Any]:
+    """Write sif/1 to a new file next to ``out`` and move it into place only when complete."""
+    counts: dict[str, int] = {}
+    tmp = out.with_name(out.name + ".partial")
+    with tmp.open("w", encoding="utf-8", newline="\n") as fh:
+        fh.write(canonical_json({"type": "header", "format": SIF_FORMAT}) + "\n")
+        async for record in iter_records(store, session):
+            fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+            counts[record["type"]] = counts.get(record["type"], 0) + 1
+    tmp.replace(out)
+    return {"file": str(out), "session": session, "records": counts}

@@ -1,0 +1,53 @@
+"""Listing sessions and reading a session's ledger: the read-only entry points."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from inspector.domain.errors import NotFound
+from inspector.store import ledger
+from inspector.store.connection import Store
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSummary:
+    id: str
+    title: str | None
+    adapter: str
+    owner: str | None
+    context_version: int
+    goal_revision: int
+    events: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+async def list_sessions(store: Store) -> list[SessionSummary]:
+    sql = (
+        "SELECT s.id, s.title, s.adapter, s.owner, s.context_version, s.goal_revision, "
+        "(SELECT COUNT(*) FROM events e WHERE e.session = s.id) "
+        "FROM sessions s ORDER BY s.rowid"
+    )
+    async with store.db.execute(sql) as cur:
+        return [SessionSummary(*row) for row in await cur.fetchall()]
+
+
+async def get_session(store: Store, session: str) -> SessionSummary:
+    for item in await list_sessions(store):
+        if item.id == session:
+            return item
+    raise NotFound(f"no session {session!r} in {store.path}")
+
+
+async def session_ledger(store: Store, session: str | None = None, *, limit: int | None = None) -> list[dict[str, Any]]:
+    """Ledger entries (all, or one session's) as dicts, oldest first."""
+    if session is not None:
+        await get_session(store, session)
+    out: list[dict[str, Any]] = []
+    async for entry in ledger.iter_entries(store.db, session=session):
+        out.append(entry.as_dict())
+        if limit is not None and len(out) >= limit:
+            break
+    return out

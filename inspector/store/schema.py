@@ -1,0 +1,200 @@
+"""Schema of the session store and its forward migrations.
+
+The store marks itself with SQLite's ``application_id`` and keeps its format version
+in ``user_version``, so any SQLite tool can tell what the file is without our code.
+"""
+
+from __future__ import annotations
+
+APPLICATION_ID = 0x43495331  # "CIS1"
+FORMAT_VERSION = 1
+CHUNK_SIZE = 64 * 1024
+# Materials larger than this are searchable only in their first MATERIAL_INDEX_CAP bytes;
+# the UI says so rather than pretending a search covered everything.
+MATERIAL_INDEX_CAP = 4 * 1024 * 1024
+
+_V1 = """
+CREATE TABLE store_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE sessions (
+    id              TEXT PRIMARY KEY,
+    title           TEXT,
+    created_at      TEXT,
+    adapter         TEXT NOT NULL,
+    owner           TEXT,
+    goal_revision   INTEGER NOT NULL,
+    context_version INTEGER NOT NULL,
+    extra           TEXT NOT NULL,
+    digest          TEXT NOT NULL
+);
+CREATE TABLE events (
+    event_id  INTEGER PRIMARY KEY,
+    session   TEXT NOT NULL REFERENCES sessions(id),
+    seq       INTEGER NOT NULL,
+    kind      TEXT NOT NULL,
+    content   TEXT,
+    at        TEXT,
+    trust     TEXT,
+    call_id   TEXT,
+    tool      TEXT,
+    extra     TEXT NOT NULL,
+    digest    TEXT NOT NULL,
+    UNIQUE (session, seq)
+);
+CREATE INDEX events_call ON events(session, call_id) WHERE call_id IS NOT NULL;
+CREATE TABLE tool_defs (
+    session         TEXT NOT NULL REFERENCES sessions(id),
+    name            TEXT NOT NULL,
+    definition_hash TEXT NOT NULL,
+    extra           TEXT NOT NULL,
+    digest          TEXT NOT NULL,
+    PRIMARY KEY (session, name)
+);
+CREATE TABLE materials (
+    material_id      INTEGER PRIMARY KEY,
+    session          TEXT NOT NULL REFERENCES sessions(id),
+    id               TEXT NOT NULL,
+    source_event     INTEGER,
+    source_version   TEXT,
+    retrieved_at     TEXT,
+    disclosure_scope TEXT,
+    media_type       TEXT,
+    encoding         TEXT NOT NULL,
+    content_hash     TEXT NOT NULL,
+    size             INTEGER NOT NULL,
+    chunk_size       INTEGER NOT NULL,
+    chunk_count      INTEGER NOT NULL,
+    chunk_hashes     BLOB NOT NULL,
+    chunk_binding    TEXT NOT NULL,
+    indexed_bytes    INTEGER NOT NULL,
+    deleted_at       TEXT,
+    extra            TEXT NOT NULL,
+    digest           TEXT NOT NULL,
+    UNIQUE (session, id)
+);
+CREATE TABLE material_chunks (
+    material_id INTEGER NOT NULL REFERENCES materials(material_id),
+    idx         INTEGER NOT NULL,
+    data        BLOB NOT NULL,
+    PRIMARY KEY (material_id, idx)
+);
+CREATE TABLE stubs (
+    session          TEXT NOT NULL REFERENCES sessions(id),
+    id               TEXT NOT NULL,
+    material         TEXT NOT NULL,
+    content_hash     TEXT,
+    source_version   TEXT,
+    read_slice       TEXT,
+    retrieved_at     TEXT,
+    disclosure_scope TEXT,
+    outline          TEXT,
+    extra            TEXT NOT NULL,
+    digest           TEXT NOT NULL,
+    PRIMARY KEY (session, id)
+);
+CREATE TABLE state_records (
+    session  TEXT NOT NULL REFERENCES sessions(id),
+    key      TEXT NOT NULL,
+    version  INTEGER NOT NULL,
+    kind     TEXT NOT NULL,
+    value    TEXT NOT NULL,
+    status   TEXT NOT NULL,
+    writer   TEXT,
+    at       TEXT,
+    scope    TEXT,
+    sources  TEXT,
+    extra    TEXT NOT NULL,
+    digest   TEXT NOT NULL,
+    PRIMARY KEY (session, key, version)
+);
+CREATE TABLE actions (
+    session    TEXT NOT NULL REFERENCES sessions(id),
+    id         TEXT NOT NULL,
+    intent     TEXT,
+    call_id    TEXT,
+    status     TEXT NOT NULL,
+    result_ref TEXT,
+    extra      TEXT NOT NULL,
+    digest     TEXT NOT NULL,
+    PRIMARY KEY (session, id)
+);
+CREATE TABLE summaries (
+    session      TEXT NOT NULL REFERENCES sessions(id),
+    generation   INTEGER NOT NULL,
+    parent       INTEGER,
+    kind         TEXT NOT NULL,
+    text         TEXT NOT NULL,
+    covers       TEXT,
+    base_version INTEGER,
+    unresolved   TEXT,
+    sources      TEXT,
+    claims       TEXT,
+    extra        TEXT NOT NULL,
+    digest       TEXT NOT NULL,
+    PRIMARY KEY (session, generation)
+);
+CREATE TABLE candidates (
+    session       TEXT NOT NULL REFERENCES sessions(id),
+    id            TEXT NOT NULL,
+    base_version  INTEGER NOT NULL,
+    goal_revision INTEGER NOT NULL,
+    status        TEXT NOT NULL,
+    extra         TEXT NOT NULL,
+    digest        TEXT NOT NULL,
+    PRIMARY KEY (session, id)
+);
+CREATE TABLE handoffs (
+    session         TEXT NOT NULL REFERENCES sessions(id),
+    id              TEXT NOT NULL,
+    to_session      TEXT NOT NULL,
+    goal_revision   INTEGER,
+    context_version INTEGER,
+    status          TEXT NOT NULL,
+    extra           TEXT NOT NULL,
+    digest          TEXT NOT NULL,
+    PRIMARY KEY (session, id)
+);
+CREATE TABLE deletion_requests (
+    session      TEXT NOT NULL REFERENCES sessions(id),
+    id           TEXT NOT NULL,
+    targets      TEXT NOT NULL,
+    requested_by TEXT,
+    reason       TEXT,
+    status       TEXT NOT NULL,
+    extra        TEXT NOT NULL,
+    digest       TEXT NOT NULL,
+    PRIMARY KEY (session, id)
+);
+CREATE TABLE ledger (
+    seq           INTEGER PRIMARY KEY,
+    session       TEXT,
+    kind          TEXT NOT NULL,
+    actor         TEXT NOT NULL,
+    at            TEXT NOT NULL,
+    payload       TEXT NOT NULL,
+    source        TEXT NOT NULL,
+    record_digest TEXT,
+    prev_hash     TEXT NOT NULL,
+    hash          TEXT NOT NULL
+);
+CREATE INDEX ledger_session ON ledger(session, seq);
+CREATE UNIQUE INDEX ledger_sif_record ON ledger(session, record_digest) WHERE record_digest IS NOT NULL;
+CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
+BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+CREATE TRIGGER ledger_no_delete BEFORE DELETE ON ledger
+BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'raw events are immutable'); END;
+CREATE TRIGGER chunks_no_update BEFORE UPDATE ON material_chunks
+BEGIN SELECT RAISE(ABORT, 'materials are immutable'); END;
+CREATE VIRTUAL TABLE events_fts USING fts5(
+    content, content='events', content_rowid='event_id', tokenize='trigram'
+);
+CREATE VIRTUAL TABLE materials_fts USING fts5(text, tokenize='trigram');
+"""
+
+# Forward migrations: MIGRATIONS[n] brings a store from format n to n + 1.
+# Format 0 is an empty file; each step runs in one transaction with the version bump.
+MIGRATIONS: dict[int, str] = {0: _V1}

@@ -1,0 +1,116 @@
+"""How each sif/1 record type maps onto its table, both ways.
+
+A record's well-known fields get their own columns (to query and index them); any
+other field, including ones a newer harness adds, is kept in ``extra`` so nothing a
+file held is lost and export writes back exactly what was read.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.domain.canonical import canonical_json
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    type: str
+    table: str
+    columns: tuple[str, ...]  # sif fields with a column of their own, identity first
+    json_columns: frozenset[str] = frozenset()
+    # Columns that are not sif fields (projections, bookkeeping) but must be filled on insert.
+    derived: tuple[str, ...] = ()
+    # Fields kept outside the row (a material's bytes live in material_chunks).
+    stored_elsewhere: frozenset[str] = frozenset()
+
+    @property
+    def insert_sql(self) -> str:
+        names = [*self.columns, *self.derived, "extra", "digest"]
+        marks = ", ".join("?" for _ in names)
+        return f"INSERT INTO {self.table} ({', '.join(names)}) VALUES ({marks})"
+
+    @property
+    def select_columns(self) -> str:
+        return ", ".join([*self.columns, "extra"])
+
+    def to_row(self, record: dict[str, Any], digest: str, derived: tuple[Any, ...] = ()) -> tuple[Any, ...]:
+        values: list[Any] = []
+        for name in self.columns:
+            value = record.get(name)
+            if value is not None and name in self.json_columns:
+                value = canonical_json(value)
+            values.append(value)
+        skip = set(self.columns) | {"type"} | self.stored_elsewhere
+        extra = {k: v for k, v in record.items() if k not in skip}
+        return (*values, *derived, canonical_json(extra), digest)
+
+    def to_record(self, row: tuple[Any, ...] | Any) -> dict[str, Any]:
+        """Rebuild the sif record (type first, then columns, then extra) from a row."""
+        record: dict[str, Any] = {"type": self.type}
+        for name, value in zip(self.columns, row, strict=False):
+            if value is None:
+                continue
+            record[name] = json.loads(value) if name in self.json_columns else value
+        record.update(json.loads(row[len(self.columns)]))
+        return record
+
+
+SPECS: dict[str, TableSpec] = {
+    spec.type: spec
+    for spec in (
+        TableSpec("session", "sessions", ("id", "title", "created_at", "adapter", "owner", "goal_revision"),
+                  derived=("context_version",)),
+        TableSpec("event", "events", ("session", "seq", "kind", "content", "at", "trust", "call_id", "tool")),
+        TableSpec("tool_def", "tool_defs", ("session", "name", "definition_hash")),
+        TableSpec(
+            "material",
+            "materials",
+            ("session", "id", "source_event", "source_version", "retrieved_at", "disclosure_scope",
+             "media_type", "encoding", "content_hash"),
+            derived=("size", "chunk_size", "chunk_count", "chunk_hashes", "chunk_binding", "indexed_bytes"),
+            stored_elsewhere=frozenset({"content"}),
+        ),
+        TableSpec(
+            "stub",
+            "stubs",
+            ("session", "id", "material", "content_hash", "source_version", "read_slice", "retrieved_at",
+             "disclosure_scope", "outline"),
+            json_columns=frozenset({"read_slice"}),
+        ),
+        TableSpec(
+            "state",
+            "state_records",
+            ("session", "key", "version", "kind", "value", "status", "writer", "at", "scope", "sources"),
+            json_columns=frozenset({"sources"}),
+        ),
+        TableSpec("action", "actions", ("session", "id", "intent", "call_id", "status", "result_ref")),
+        TableSpec(
+            "summary",
+            "summaries",
+            ("session", "generation", "parent", "kind", "text", "covers", "base_version", "unresolved",
+             "sources", "claims"),
+            json_columns=frozenset({"covers", "unresolved", "sources", "claims"}),
+        ),
+        TableSpec("candidate", "candidates", ("session", "id", "base_version", "goal_revision", "status")),
+        TableSpec(
+            "handoff",
+            "handoffs",
+            ("session", "id", "to_session", "goal_revision", "context_version", "status"),
+        ),
+        TableSpec(
+            "deletion_request",
+            "deletion_requests",
+            ("session", "id", "targets", "requested_by", "reason", "status"),
+            json_columns=frozenset({"targets"}),
+        ),
+    )
+}
+
+# Order in which record types are written (and exported): sessions first, then what
+# other records refer to, so a reader of an exported file meets each id before its use.
+WRITE_ORDER: tuple[str, ...] = (
+    "session", "tool_def", "event", "material", "stub", "action", "state", "summary",
+    "candidate", "handoff", "deletion_request",
+)

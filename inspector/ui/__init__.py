@@ -1,0 +1,1 @@
+"""The Textual terminal app. It calls services only; it never runs SQL itself."""

@@ -1,0 +1,54 @@
+"""Shared fixtures: sample files, freshly imported stores, an isolated demo cache."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inspector.services.demo import sample_files
+from inspector.services.importing import import_file
+
+SAMPLES = {p.stem: p for p in sample_files()}
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Every test gets its own demo cache, so no test depends on another's store."""
+    cache = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("INSPECTOR_CACHE_DIR", str(cache))
+    yield cache
+
+
+@pytest.fixture
+async def sample_store(tmp_path: Path) -> Path:
+    """A store with every sample session imported."""
+    store = tmp_path / "samples.db"
+    for path in sample_files():
+        await import_file(path, store, actor="tester")
+    return store
+
+
+def file_sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write_sif(path: Path, records: list[dict[str, Any]], header: dict[str, Any] | None = None) -> Path:
+    lines = [json.dumps(header or {"type": "header", "format": "sif/1"})]
+    lines += [json.dumps(r, ensure_ascii=False) for r in records]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def session_record(sid: str = "s1", **more: Any) -> dict[str, Any]:
+    return {"type": "session", "id": sid, "title": "t", "created_at": "2025-05-01T00:00:00Z", "owner": "alice",
+            **more}
+
+
+def event_record(seq: int, sid: str = "s1", **more: Any) -> dict[str, Any]:
+    return {"type": "event", "session": sid, "seq": seq, "kind": "user_message", "content": f"message {seq}",
+            "at": "2025-05-01T00:00:00Z", "trust": "user", **more}
