@@ -14,10 +14,14 @@ from typing import Any
 
 GENESIS_HASH = "0" * 64
 
+# Built once: json.dumps with non-default options constructs a new encoder per call,
+# which dominated import time.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
 
 def canonical_json(value: Any) -> str:
     """The one JSON text every digest is computed over."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
 
 
 def sha256_hex(data: bytes) -> str:

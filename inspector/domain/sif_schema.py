@@ -19,6 +19,7 @@ class Field:
     check: Callable[[Any], bool]
     expected: str
     required: bool = False
+    plain_str: bool = False  # lets the parser test a string field without a call
 
 
 def _is_str(x: Any) -> bool:
@@ -83,8 +84,8 @@ def _choices(values: frozenset[str] | tuple[str, ...]) -> str:
     return "one of " + ", ".join(sorted(values))
 
 
-STR = Field(_is_str, "a string")
-REQ_STR = Field(_is_str, "a string", required=True)
+STR = Field(_is_str, "a string", plain_str=True)
+REQ_STR = Field(_is_str, "a string", required=True, plain_str=True)
 TIME = Field(_is_time, "an RFC 3339 time with a zone, e.g. 2025-05-01T08:00:00Z")
 REQ_TIME = Field(_is_time, "an RFC 3339 time with a zone, e.g. 2025-05-01T08:00:00Z", required=True)
 STR_LIST = Field(_is_str_list, "a list of strings")
@@ -148,7 +149,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
         "session": REQ_STR,
         "key": REQ_STR,
         "kind": Field(_one_of(v.STATE_KINDS), _choices(v.STATE_KINDS), required=True),
-        "value": Field(_is_str, "a string", required=True),
+        "value": REQ_STR,
         "sources": STR_LIST,
         "writer": Field(_one_of(v.WRITERS), _choices(v.WRITERS)),
         "at": TIME,
@@ -171,7 +172,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
         "generation": REQ_INT,
         "parent": INT,
         "kind": Field(_one_of(v.SUMMARY_KINDS), _choices(v.SUMMARY_KINDS)),
-        "text": Field(_is_str, "a string", required=True),
+        "text": REQ_STR,
         "covers": Field(_is_pair, "a pair [first_seq, last_seq]"),
         "base_version": INT,
         "unresolved": STR_LIST,
@@ -240,4 +241,9 @@ IDENTITY_FIELDS: dict[str, tuple[str, ...]] = {
     "candidate": ("session", "id"),
     "handoff": ("session", "id"),
     "deletion_request": ("session", "id"),
+}
+
+# Per type: the names of required fields, precomputed for the parser's hot loop.
+REQUIRED: dict[str, tuple[str, ...]] = {
+    t: tuple(n for n, f in fields.items() if f.required) for t, fields in SCHEMAS.items()
 }

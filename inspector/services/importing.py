@@ -23,6 +23,7 @@ from inspector.domain.protocol import CallShape, ProtocolProblem, find_problems
 from inspector.domain.sif import SifFile, SifRecord, parse_lines
 from inspector.store import ledger
 from inspector.store.connection import Store, open_store
+from inspector.store.jsoncodec import fast_canonical, fast_loads
 from inspector.services.record_writer import write_records
 
 ProgressFn = Callable[[str, int, int], None]
@@ -68,11 +69,16 @@ def derived_context_version(records: list[SifRecord]) -> int:
     return max(seen)
 
 
+_PROTOCOL_KINDS = frozenset({"tool_call", "tool_result", "assistant_message"})
+
+
 def protocol_problems(parsed: SifFile) -> list[ProtocolProblem]:
     adapters = {r.record["id"]: r.record["adapter"] for r in parsed.of_type("session")}
     shapes: dict[str, list[CallShape]] = defaultdict(list)
     for rec in parsed.of_type("event"):
         r = rec.record
+        if r["kind"] not in _PROTOCOL_KINDS:
+            continue  # plain messages cannot break call pairing or reasoning rules
         shapes[r["session"]].append(CallShape(r["seq"], r["kind"], r.get("call_id"), bool(r.get("tools_present")),
                                               bool(r.get("reasoning_content")), rec.line))
     found: list[ProtocolProblem] = []
@@ -185,7 +191,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     if progress is not None:
         progress("reading", 0, 1)
     raw = read_bytes(source)
-    parsed = parse_lines(raw.split(b"\n"))
+    parsed = parse_lines(raw.split(b"\n"), loads=fast_loads, encode=fast_canonical)
     created = not (into.exists() and into.stat().st_size > 0)
     try:
         store = await open_store(into, create=True)

@@ -8,10 +8,10 @@ file held is lost and export writes back exactly what was read.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.canonical import canonical_json
+from inspector.store.jsoncodec import fast_canonical as canonical_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +24,10 @@ class TableSpec:
     derived: tuple[str, ...] = ()
     # Fields kept outside the row (a material's bytes live in material_chunks).
     stored_elsewhere: frozenset[str] = frozenset()
+    _skip: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_skip", frozenset(self.columns) | {"type"} | self.stored_elsewhere)
 
     @property
     def insert_sql(self) -> str:
@@ -42,9 +46,9 @@ class TableSpec:
             if value is not None and name in self.json_columns:
                 value = canonical_json(value)
             values.append(value)
-        skip = set(self.columns) | {"type"} | self.stored_elsewhere
+        skip = self._skip
         extra = {k: v for k, v in record.items() if k not in skip}
-        return (*values, *derived, canonical_json(extra), digest)
+        return (*values, *derived, canonical_json(extra) if extra else "{}", digest)
 
     def to_record(self, row: tuple[Any, ...] | Any) -> dict[str, Any]:
         """Rebuild the sif record (type first, then columns, then extra) from a row."""
