@@ -35,10 +35,15 @@ async def list_sessions(store: Store) -> list[SessionSummary]:
 
 
 async def get_session(store: Store, session: str) -> SessionSummary:
-    for item in await list_sessions(store):
-        if item.id == session:
-            return item
-    raise NotFound(f"no session {session!r} in {store.path}")
+    sql = (
+        "SELECT s.id, s.title, s.adapter, s.owner, s.context_version, s.goal_revision, "
+        "(SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s WHERE s.id = ?"
+    )
+    async with store.db.execute(sql, (session,)) as cur:
+        row = await cur.fetchone()
+    if row is None:
+        raise NotFound(f"no session {session!r} in {store.path}")
+    return SessionSummary(*row)
 
 
 async def session_ledger(store: Store, session: str | None = None, *, limit: int | None = None) -> list[dict[str, Any]]:

@@ -44,6 +44,8 @@ CREATE TABLE events (
     UNIQUE (session, seq)
 );
 CREATE INDEX events_call ON events(session, call_id) WHERE call_id IS NOT NULL;
+-- The timeline merges events and ledger entries by time; keyset pages walk these.
+CREATE INDEX events_time ON events(session, IFNULL(at, ''), seq);
 CREATE TABLE tool_defs (
     session         TEXT NOT NULL REFERENCES sessions(id),
     name            TEXT NOT NULL,
@@ -180,6 +182,7 @@ CREATE TABLE ledger (
     hash          TEXT NOT NULL
 );
 CREATE INDEX ledger_session ON ledger(session, seq);
+CREATE INDEX ledger_time ON ledger(session, at, seq);
 CREATE UNIQUE INDEX ledger_sif_record ON ledger(session, record_digest) WHERE record_digest IS NOT NULL;
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
 BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;

@@ -1,31 +1,38 @@
-"""The Context Inspector application."""
+"""The Context Inspector application: opens the store, shows the main screen, closes cleanly."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from textual.app import App, ComposeResult
-from textual.widgets import Footer, Header, OptionList
+from textual.app import App
+from textual.binding import Binding
 
-from inspector.services.sessions import list_sessions
-from inspector.store.connection import open_store
+from inspector.store.connection import Store, open_store
+from inspector.ui.commands import InspectorCommands
+from inspector.ui.dialogs import error_dialog
+from inspector.ui.main_screen import MainScreen
 
 
 class InspectorApp(App[None]):
     TITLE = "Context Inspector"
+    CSS_PATH = "inspector.tcss"
+    COMMANDS = App.COMMANDS | {InspectorCommands}
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit")]
 
     def __init__(self, store_path: Path, *, session: str | None = None) -> None:
         super().__init__()
         self.store_path = store_path
         self.initial_session = session
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        yield OptionList(id="sessions")
-        yield Footer()
+        self.store: Store | None = None
 
     async def on_mount(self) -> None:
-        self.sub_title = str(self.store_path)
-        async with await open_store(self.store_path) as store:
-            items = await list_sessions(store)
-        self.query_one(OptionList).add_options([f"{s.id}  {s.title or ''}" for s in items])
+        try:
+            self.store = await open_store(self.store_path)
+        except Exception as error:  # noqa: BLE001 - shown to the person, then the app stays usable
+            await self.push_screen(error_dialog(error))
+            return
+        await self.push_screen(MainScreen(self.store, self.initial_session))
+
+    async def on_unmount(self) -> None:
+        if self.store is not None:
+            await self.store.close()

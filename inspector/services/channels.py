@@ -1,0 +1,146 @@
+"""The three channels' contents: protected state, task summary, raw evidence.
+
+Read models only: each returns plain dataclasses that the app and ``--json`` both show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from inspector.domain.vocabulary import STATE_KINDS
+from inspector.store.connection import Store
+from inspector.store.tables import SPECS
+
+
+@dataclass(frozen=True, slots=True)
+class StateRecord:
+    key: str
+    version: int
+    kind: str
+    value: str
+    status: str
+    writer: str | None
+    at: str | None
+    scope: str | None
+    sources: list[str]
+    rationale: str | None = None
+    alternatives: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    generation: int
+    parent: int | None
+    kind: str
+    text: str
+    covers: list[int] | None
+    base_version: int | None
+    unresolved: list[str]
+    sources: list[str]
+    claims: list[dict[str, Any]]
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class StubView:
+    id: str
+    material: str
+    read_slice: list[int] | None
+    source_version: str | None
+    disclosure_scope: str | None
+    retrieved_at: str | None
+    outline: str | None
+    content_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MaterialView:
+    id: str
+    size: int
+    source_version: str | None
+    disclosure_scope: str | None
+    media_type: str | None
+    content_hash: str
+    retrieved_at: str | None
+    source_event: int | None
+    deleted: bool
+    indexed_bytes: int
+    stubs: list[StubView]
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _kind_rank(kind: str) -> int:
+    return STATE_KINDS.index(kind) if kind in STATE_KINDS else len(STATE_KINDS)
+
+
+async def state_records(store: Store, session: str) -> list[StateRecord]:
+    """Every version of every record, grouped by kind in the vocabulary's order, newest version first."""
+    spec = SPECS["state"]
+    async with store.db.execute(
+        f"SELECT {spec.select_columns} FROM state_records WHERE session = ?", (session,)
+    ) as cur:
+        rows = [spec.to_record(r) for r in await cur.fetchall()]
+    records = [
+        StateRecord(r["key"], r["version"], r["kind"], r["value"], r["status"], r.get("writer"), r.get("at"),
+                    r.get("scope"), r.get("sources", []), r.get("rationale"), r.get("alternatives", []))
+        for r in rows
+    ]
+    return sorted(records, key=lambda r: (_kind_rank(r.kind), r.key, -r.version))
+
+
+async def record_history(store: Store, session: str, key: str) -> list[StateRecord]:
+    return sorted((r for r in await state_records(store, session) if r.key == key), key=lambda r: r.version)
+
+
+async def generations(store: Store, session: str) -> list[Generation]:
+    """Summary generations, latest first."""
+    spec = SPECS["summary"]
+    async with store.db.execute(
+        f"SELECT {spec.select_columns} FROM summaries WHERE session = ? ORDER BY generation DESC", (session,)
+    ) as cur:
+        rows = [spec.to_record(r) for r in await cur.fetchall()]
+    return [Generation(r["generation"], r.get("parent"), r["kind"], r["text"], r.get("covers"),
+                       r.get("base_version"), r.get("unresolved", []), r.get("sources", []), r.get("claims", []))
+            for r in rows]
+
+
+async def evidence(store: Store, session: str) -> list[MaterialView]:
+    """Materials with the stubs that point at them; a stub whose material is missing is
+    listed under a material shown as missing (size -1), never dropped."""
+    stubs: dict[str, list[StubView]] = {}
+    spec = SPECS["stub"]
+    async with store.db.execute(
+        f"SELECT {spec.select_columns} FROM stubs WHERE session = ? ORDER BY id", (session,)
+    ) as cur:
+        for row in await cur.fetchall():
+            r = spec.to_record(row)
+            stubs.setdefault(r["material"], []).append(StubView(
+                r["id"], r["material"], r.get("read_slice"), r.get("source_version"), r.get("disclosure_scope"),
+                r.get("retrieved_at"), r.get("outline"), r.get("content_hash")))
+    out: list[MaterialView] = []
+    async with store.db.execute(
+        "SELECT id, size, source_version, disclosure_scope, media_type, content_hash, retrieved_at, source_event, "
+        "deleted_at IS NOT NULL, indexed_bytes FROM materials WHERE session = ? ORDER BY material_id", (session,)
+    ) as cur:
+        for row in await cur.fetchall():
+            out.append(MaterialView(*row[:8], bool(row[8]), row[9], stubs.pop(row[0], [])))
+    for material_id, orphan_stubs in stubs.items():
+        out.append(MaterialView(material_id, -1, None, None, None, "", None, None, False, 0, orphan_stubs))
+    return out
+
+
+async def event_detail(store: Store, session: str, seq: int) -> dict[str, Any] | None:
+    spec = SPECS["event"]
+    async with store.db.execute(
+        f"SELECT {spec.select_columns} FROM events WHERE session = ? AND seq = ?", (session, seq)
+    ) as cur:
+        row = await cur.fetchone()
+    return None if row is None else spec.to_record(row)

@@ -1,0 +1,68 @@
+"""What the header shows about a session: versions and the badges that need attention."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.domain.protocol import CallShape, find_problems
+from inspector.services.sessions import SessionSummary, get_session
+from inspector.store.connection import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Badges:
+    pending_candidates: int
+    unknown_actions: int
+    pending_state: int
+    protocol: dict[str, int] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"pending_candidates": self.pending_candidates, "unknown_actions": self.unknown_actions,
+                "pending_state": self.pending_state, "protocol": self.protocol}
+
+
+async def _count(store: Store, sql: str, *params: Any) -> int:
+    async with store.db.execute(sql, params) as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def session_badges(store: Store, session: str) -> Badges:
+    """Counts for the header. Protocol problems look only at call events and assistant
+    turns (through the call index), so a session of a million plain messages stays cheap."""
+    info = await get_session(store, session)
+    problems = await protocol_problems(store, session, info.adapter)
+    by_code: dict[str, int] = {}
+    for p in problems:
+        by_code[p.code] = by_code.get(p.code, 0) + 1
+    return Badges(
+        pending_candidates=await _count(
+            store, "SELECT COUNT(*) FROM candidates WHERE session = ? AND status = 'pending'", session),
+        unknown_actions=await _count(
+            store, "SELECT COUNT(*) FROM actions WHERE session = ? AND status = 'unknown'", session),
+        pending_state=await _count(
+            store, "SELECT COUNT(*) FROM state_records WHERE session = ? AND status = 'pending'", session),
+        protocol=by_code,
+    )
+
+
+async def protocol_problems(store: Store, session: str, adapter: str) -> list[Any]:
+    shapes: list[CallShape] = []
+    async with store.db.execute(
+        "SELECT seq, kind, call_id FROM events WHERE session = ? AND call_id IS NOT NULL", (session,)
+    ) as cur:
+        async for seq, kind, call_id in cur:
+            shapes.append(CallShape(seq, kind, call_id))
+    if adapter == "deepseek-thinking-tools":
+        async with store.db.execute(
+            "SELECT seq, json_extract(extra, '$.tools_present'), json_extract(extra, '$.reasoning_content') "
+            "FROM events WHERE session = ? AND kind = 'assistant_message'", (session,)
+        ) as cur:
+            async for seq, tools, reasoning in cur:
+                shapes.append(CallShape(seq, "assistant_message", None, bool(tools), bool(reasoning)))
+    return find_problems(session, adapter, shapes)
+
+
+async def overview(store: Store, session: str) -> tuple[SessionSummary, Badges]:
+    return await get_session(store, session), await session_badges(store, session)

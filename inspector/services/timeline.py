@@ -1,0 +1,164 @@
+"""The raw timeline: events and ledger entries merged by time, read in keyset pages.
+
+A row's key is (time, source, seq) with events before ledger entries at the same time.
+Pages are fetched by key, never by OFFSET, so reading near the end of a million-event
+session costs what reading near the start does.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.domain.errors import NotFound
+from inspector.store.connection import Store
+
+Key = tuple[str, int, int]
+EVENT, LEDGER = 0, 1
+TEXT_CHARS = 160
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineRow:
+    key: Key
+    source: str  # "event" | "ledger"
+    seq: int
+    at: str
+    kind: str
+    text: str
+    call_id: str | None = None
+    tool: str | None = None
+    trust: str | None = None
+    pair_seq: int | None = None  # the call's result, or the result's call
+    marks: tuple[str, ...] = ()  # "reasoning", "continuation:signature", "orphan", "unresolved", …
+    actor: str | None = None
+
+
+_EVENT_COLS = "IFNULL(at, ''), seq, kind, content, call_id, tool, trust, extra"
+_LEDGER_COLS = "at, seq, kind, actor, payload"
+
+
+def _one_line(text: str | None) -> str:
+    if not text:
+        return ""
+    line = text.strip().replace("\n", " ⏎ ")
+    return line[:TEXT_CHARS] + ("…" if len(line) > TEXT_CHARS else "")
+
+
+def _event_row(r: tuple[Any, ...]) -> TimelineRow:
+    at, seq, kind, content, call_id, tool, trust, extra_text = r
+    extra = json.loads(extra_text) if extra_text and extra_text != "{}" else {}
+    marks: list[str] = []
+    if extra.get("reasoning_content"):
+        marks.append("reasoning")
+    for item in extra.get("continuation", []) or []:
+        marks.append(f"continuation:{item.get('kind')}")
+    text = content
+    if kind == "tool_call":
+        text = f"{tool or '?'}({json.dumps(extra.get('args', {}), ensure_ascii=False)[1:-1]})"
+    return TimelineRow((at, EVENT, seq), "event", seq, at, kind, _one_line(text), call_id, tool, trust,
+                       marks=tuple(marks))
+
+
+def _ledger_row(r: tuple[Any, ...]) -> TimelineRow:
+    at, seq, kind, actor, payload = r
+    body = json.loads(payload)
+    detail = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in body.items()
+                       if k not in {"file_digest", "_sif_extra"})
+    return TimelineRow((at, LEDGER, seq), "ledger", seq, at, kind, _one_line(detail), actor=actor)
+
+
+async def _events(store: Store, session: str, key: Key | None, forward: bool, limit: int) -> list[TimelineRow]:
+    order = "ASC" if forward else "DESC"
+    params: list[Any] = [session]
+    cond = ""
+    if key is not None:
+        at, src, seq = key
+        if forward:
+            cond = "AND (IFNULL(at, ''), seq) > (?, ?)" if src == EVENT else "AND IFNULL(at, '') > ?"
+        else:
+            cond = "AND (IFNULL(at, ''), seq) < (?, ?)" if src == EVENT else "AND IFNULL(at, '') <= ?"
+        params += [at, seq] if src == EVENT else [at]
+    sql = (f"SELECT {_EVENT_COLS} FROM events WHERE session = ? {cond} "
+           f"ORDER BY IFNULL(at, '') {order}, seq {order} LIMIT ?")
+    async with store.db.execute(sql, (*params, limit)) as cur:
+        return [_event_row(r) for r in await cur.fetchall()]
+
+
+async def _ledger(store: Store, session: str, key: Key | None, forward: bool, limit: int) -> list[TimelineRow]:
+    order = "ASC" if forward else "DESC"
+    params: list[Any] = [session]
+    cond = ""
+    if key is not None:
+        at, src, seq = key
+        if forward:
+            cond = "AND (at, seq) > (?, ?)" if src == LEDGER else "AND at >= ?"
+        else:
+            cond = "AND (at, seq) < (?, ?)" if src == LEDGER else "AND at < ?"
+        params += [at, seq] if src == LEDGER else [at]
+    sql = f"SELECT {_LEDGER_COLS} FROM ledger WHERE session = ? {cond} ORDER BY at {order}, seq {order} LIMIT ?"
+    async with store.db.execute(sql, (*params, limit)) as cur:
+        return [_ledger_row(r) for r in await cur.fetchall()]
+
+
+async def _with_pairs(store: Store, session: str, rows: list[TimelineRow]) -> list[TimelineRow]:
+    """Fill in each call's result (and each result's call), or mark it unresolved / orphan."""
+    ids = sorted({r.call_id for r in rows if r.call_id and r.kind in ("tool_call", "tool_result")})
+    if not ids:
+        return rows
+    partners: dict[tuple[str, str], int] = {}
+    marks = ", ".join("?" for _ in ids)
+    async with store.db.execute(
+        f"SELECT call_id, kind, MIN(seq) FROM events WHERE session = ? AND call_id IN ({marks}) "
+        "AND kind IN ('tool_call', 'tool_result') GROUP BY call_id, kind", (session, *ids)
+    ) as cur:
+        for call_id, kind, seq in await cur.fetchall():
+            partners[(call_id, kind)] = seq
+    out: list[TimelineRow] = []
+    for r in rows:
+        if r.call_id and r.kind in ("tool_call", "tool_result"):
+            other = "tool_result" if r.kind == "tool_call" else "tool_call"
+            pair = partners.get((r.call_id, other))
+            extra_mark = () if pair is not None else ("unresolved",) if r.kind == "tool_call" else ("orphan",)
+            r = TimelineRow(r.key, r.source, r.seq, r.at, r.kind, r.text, r.call_id, r.tool, r.trust, pair,
+                            r.marks + extra_mark, r.actor)
+        out.append(r)
+    return out
+
+
+async def page(store: Store, session: str, key: Key | None, *, forward: bool = True,
+               limit: int = 100) -> list[TimelineRow]:
+    """Up to ``limit`` rows after ``key`` (or before it, going back), in timeline order."""
+    events = await _events(store, session, key, forward, limit)
+    entries = await _ledger(store, session, key, forward, limit)
+    merged = sorted(events + entries, key=lambda r: r.key, reverse=not forward)[:limit]
+    if not forward:
+        merged.reverse()
+    return await _with_pairs(store, session, merged)
+
+
+async def counts(store: Store, session: str) -> tuple[int, int]:
+    async with store.db.execute("SELECT COUNT(*) FROM events WHERE session = ?", (session,)) as cur:
+        events = (await cur.fetchone() or (0,))[0]
+    async with store.db.execute("SELECT COUNT(*) FROM ledger WHERE session = ?", (session,)) as cur:
+        entries = (await cur.fetchone() or (0,))[0]
+    return int(events), int(entries)
+
+
+async def event_key(store: Store, session: str, seq: int) -> Key:
+    async with store.db.execute(
+        "SELECT IFNULL(at, ''), seq FROM events WHERE session = ? AND seq = ?", (session, seq)
+    ) as cur:
+        row = await cur.fetchone()
+    if row is None:
+        raise NotFound(f"event {seq} is not in session {session!r}")
+    return (row[0], EVENT, int(row[1]))
+
+
+async def around(store: Store, session: str, seq: int, *, limit: int = 100) -> tuple[list[TimelineRow], int]:
+    """A page with event ``seq`` in it, and that event's index within the page."""
+    key = await event_key(store, session, seq)
+    before = await page(store, session, key, forward=False, limit=limit // 2)
+    after = await page(store, session, (key[0], key[1], key[2] - 1), forward=True, limit=limit - len(before))
+    return before + after, len(before)

@@ -1,0 +1,56 @@
+"""The command palette: every action of the main screen, plus one command per session.
+
+Commands are built from the screen that is showing, so the palette offers what makes
+sense where you are (Posting's pattern).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from inspector.ui.main_screen import MainScreen
+
+Command = tuple[str, str, Callable[[], object]]
+
+
+def screen_commands(screen: MainScreen) -> list[Command]:
+    commands: list[Command] = [
+        ("Focus: Protected state", "Move to the protected state channel (1)", partial(screen.action_focus_channel, "state")),
+        ("Focus: Task summary", "Move to the task summary channel (2)", partial(screen.action_focus_channel, "summary")),
+        ("Focus: Raw evidence", "Move to the raw evidence channel (3)", partial(screen.action_focus_channel, "evidence")),
+        ("Focus: Timeline", "Move to the raw timeline (t)", screen.action_focus_timeline),
+        ("Search raw evidence", "Search event text and materials (/)", screen.action_search),
+        ("Timeline: first row", "Jump to the start of the timeline", screen.action_timeline_start),
+        ("Timeline: last row", "Jump to the end of the timeline", screen.action_timeline_end),
+        ("Record history", "All versions of the selected protected record (h)", screen.action_history),
+        ("Toggle sessions list", "Show or hide the sessions on the left (s)", screen.action_toggle_sessions),
+        ("Verify store", "Recompute the ledger's hash chain and projections (v)", screen.action_verify),
+        ("Reload", "Read the session again from the store (ctrl+r)", screen.action_reload),
+    ]
+    for session in screen.session_ids:
+        commands.append((f"Open session: {session}", "Switch to this session", partial(screen.open_session, session)))
+    return commands
+
+
+class InspectorCommands(Provider):
+    def _commands(self) -> list[Command]:
+        from inspector.ui.main_screen import MainScreen
+
+        screen = self.screen
+        return screen_commands(screen) if isinstance(screen, MainScreen) else []
+
+    async def discover(self) -> Hits:
+        for name, help_text, callback in self._commands():
+            yield DiscoveryHit(name, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, callback in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)

@@ -1,0 +1,247 @@
+"""The main screen: sessions, the three channels side by side, and the timeline below.
+
+| key | action |
+|---|---|
+| 1 / 2 / 3 | focus protected state / task summary / raw evidence |
+| t | focus the timeline |
+| / | search raw evidence |
+| h | history of the selected protected record |
+| s | show or hide the sessions list |
+| v | verify the store |
+| ctrl+r | reload the session |
+| ctrl+p | command palette |
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, TabbedContent, TabPane
+from textual.worker import Worker, WorkerState
+
+from inspector.domain.errors import NotFound
+from inspector.services import channels, overview, sessions, verifying
+from inspector.services.search import search
+from inspector.services.timeline import TimelineRow
+from inspector.store.connection import Store
+from inspector.ui.dialogs import MessageDialog, error_dialog
+from inspector.ui.widgets.channel import ChannelPane
+from inspector.ui.widgets.evidence_channel import EvidenceChannel
+from inspector.ui.widgets.header_bar import HeaderBar
+from inspector.ui.widgets.sessions_list import SessionsList
+from inspector.ui.widgets.state_channel import StateChannel
+from inspector.ui.widgets.summary_channel import SummaryChannel
+from inspector.ui.widgets.timeline_view import TimelineView
+
+NARROW_WIDTH = 90  # below this the channels stack
+COMPACT_WIDTH = 140  # below this the sessions list starts hidden (s shows it)
+SEARCH_DEBOUNCE_S = 0.2
+
+
+class MainScreen(Screen[None]):
+    BINDINGS = [
+        Binding("1", "focus_channel('state')", "State", id="main.focus_state"),
+        Binding("2", "focus_channel('summary')", "Summary", id="main.focus_summary"),
+        Binding("3", "focus_channel('evidence')", "Evidence", id="main.focus_evidence"),
+        Binding("t", "focus_timeline", "Timeline", id="main.focus_timeline"),
+        Binding("slash", "search", "Search", id="main.search"),
+        Binding("h", "history", "History", id="main.history"),
+        Binding("s", "toggle_sessions", "Sessions", id="main.toggle_sessions"),
+        Binding("v", "verify", "Verify", id="main.verify"),
+        Binding("ctrl+r", "reload", "Reload", show=False, id="main.reload"),
+        Binding("escape", "clear_search", "Clear search", show=False, id="main.clear_search"),
+    ]
+
+    def __init__(self, store: Store, initial_session: str | None) -> None:
+        super().__init__()
+        self.store = store
+        self.initial_session = initial_session
+        self.session: str | None = None
+        self.session_ids: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield HeaderBar(self.store.path, id="header")
+        with Horizontal(id="body"):
+            yield SessionsList()
+            with Vertical(id="main"):
+                with Horizontal(id="channels"):
+                    yield StateChannel()
+                    yield SummaryChannel()
+                    yield EvidenceChannel()
+                with TabbedContent(id="tabs"):
+                    with TabPane("Timeline", id="tab-timeline"):
+                        yield TimelineView(id="timeline")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._apply_width(self.size.width)
+        self.load_sessions()
+
+    def on_resize(self) -> None:
+        self._apply_width(self.size.width)
+
+    def _apply_width(self, width: int) -> None:
+        """Narrow terminals stack the channels rather than clipping them; compact ones
+        give the sessions list's columns to the channels until asked for."""
+        self.set_class(width < NARROW_WIDTH, "narrow")
+        compact = width < COMPACT_WIDTH
+        if compact != self.has_class("compact"):
+            self.set_class(compact, "compact")
+            self.query_one(SessionsList).display = not compact
+
+    # -- loading ---------------------------------------------------------------------------
+
+    @work(group="sessions", exclusive=True, exit_on_error=False)
+    async def load_sessions(self) -> None:
+        items = await sessions.list_sessions(self.store)
+        self.session_ids = [s.id for s in items]
+        target = self.initial_session or (items[0].id if items else None)
+        if self.initial_session is not None and self.initial_session not in self.session_ids:
+            raise NotFound(f"no session {self.initial_session!r} in {self.store.path.name}")
+        self.query_one(SessionsList).load(items, target)
+        if target is None:
+            self.query_one(HeaderBar).show(None)
+            return
+        await self._open(target)
+
+    def open_session(self, session: str) -> None:
+        self.run_worker(self._open(session), group="session", exclusive=True, exit_on_error=False)
+
+    async def _open(self, session: str) -> None:
+        """First paint: header, channels and the first timeline page; the badge counts and
+        totals, which may scan a large session, follow in their own worker."""
+        self.session = session
+        info = await sessions.get_session(self.store, session)
+        self.query_one(HeaderBar).show(info)
+        self.query_one(StateChannel).load(await channels.state_records(self.store, session))
+        self.query_one(SummaryChannel).load(await channels.generations(self.store, session))
+        self.query_one(EvidenceChannel).load(await channels.evidence(self.store, session))
+        await self.query_one(TimelineView).show_session(self.store, session)
+        self.query_one(SessionsList).mark(session)
+        if self.focused is None or isinstance(self.focused, Input):
+            self.action_focus_channel("state")
+        self.run_worker(self._load_badges(session), group="badges", exclusive=True, exit_on_error=False)
+
+    async def _load_badges(self, session: str) -> None:
+        info, badges = await overview.overview(self.store, session)
+        if session == self.session:
+            self.query_one(HeaderBar).show(info, badges)
+            await self.query_one(TimelineView).load_totals()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place worker errors become a dialog (Harlequin's pattern)."""
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.app.push_screen(error_dialog(event.worker.error))
+
+    # -- events from widgets -----------------------------------------------------------------
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if isinstance(event.option_list, SessionsList) and event.option.id:
+            self.open_session(event.option.id)
+
+    def on_channel_pane_source_chosen(self, event: ChannelPane.SourceChosen) -> None:
+        self.jump_to(event.ref)
+
+    def jump_to(self, ref: str) -> None:
+        self.run_worker(self._jump(ref), group="jump", exclusive=True, exit_on_error=False)
+
+    async def _jump(self, ref: str) -> None:
+        if self.session is None:
+            return
+        if ref.startswith("evt:"):
+            try:
+                seq = int(ref[4:])
+            except ValueError:
+                raise NotFound(f"{ref!r} is not an event reference (expected evt:N)") from None
+            await self.query_one(TimelineView).jump_to_event(seq)
+            self.action_focus_timeline()
+            return
+        evidence = self.query_one(EvidenceChannel)
+        if evidence.hits or evidence.query_one(Input).value:
+            evidence.query_one(Input).value = ""
+            evidence.load(await channels.evidence(self.store, self.session))
+        if not evidence.select_material(ref):
+            raise NotFound(f"{ref} is not a material of session {self.session!r}: it may never have been stored, "
+                           "or it belongs to another session")
+        evidence.records.focus()
+
+    def on_evidence_channel_search_requested(self, event: EvidenceChannel.SearchRequested) -> None:
+        self.run_worker(self._search(event.query), group="search", exclusive=True, exit_on_error=False)
+
+    async def _search(self, query: str) -> None:
+        await asyncio.sleep(SEARCH_DEBOUNCE_S)  # typing replaces this worker; only the last query runs
+        if self.session is None:
+            return
+        evidence = self.query_one(EvidenceChannel)
+        if not query:
+            evidence.load(await channels.evidence(self.store, self.session))
+            return
+        evidence.show_results(await search(self.store, self.session, query))
+
+    async def on_timeline_view_row_opened(self, event: TimelineView.RowOpened) -> None:
+        row: TimelineRow = event.row
+        if row.source == "ledger" or self.session is None:
+            await self.app.push_screen(MessageDialog(f"Ledger entry L{row.seq}", f"{row.kind} by {row.actor}\n{row.at}\n\n{row.text}"))
+            return
+        detail = await channels.event_detail(self.store, self.session, row.seq)
+        body = json.dumps(detail, ensure_ascii=False, indent=2) if detail else "not found"
+        await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", Content(body)))
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def action_focus_channel(self, name: str) -> None:
+        self.query_one(f"#{name}", ChannelPane).records.focus()
+
+    def action_focus_timeline(self) -> None:
+        self.query_one(TabbedContent).active = "tab-timeline"
+        self.query_one(TimelineView).focus()
+
+    def action_search(self) -> None:
+        self.query_one("#evidence-search", Input).focus()
+
+    def action_clear_search(self) -> None:
+        search_box = self.query_one("#evidence-search", Input)
+        if search_box.value:
+            search_box.value = ""
+
+    def action_toggle_sessions(self) -> None:
+        sessions_list = self.query_one(SessionsList)
+        sessions_list.display = not sessions_list.display
+
+    def action_timeline_start(self) -> None:
+        self.run_worker(self.query_one(TimelineView).action_start(), group="timeline", exit_on_error=False)
+
+    def action_timeline_end(self) -> None:
+        self.run_worker(self.query_one(TimelineView).action_end(), group="timeline", exit_on_error=False)
+
+    def action_reload(self) -> None:
+        if self.session is not None:
+            self.open_session(self.session)
+
+    @work(group="history", exclusive=True, exit_on_error=False)
+    async def action_history(self) -> None:
+        record = self.query_one(StateChannel).selected()
+        if record is None or self.session is None:
+            self.notify("Select a protected state record first (1, then ↑↓).", severity="warning")
+            return
+        versions = await channels.record_history(self.store, self.session, record.key)
+        lines = [f"v{r.version}  {r.status:<10} {r.value}\n      by {r.writer or 'unknown'} at {r.at or 'unknown'}"
+                 f" · sources {', '.join(r.sources) or 'none'}" for r in versions]
+        await self.app.push_screen(MessageDialog(f"History of {record.key}", "\n".join(lines)))
+
+    @work(group="verify", exclusive=True, exit_on_error=False)
+    async def action_verify(self) -> None:
+        report = await verifying.verify_store(self.store)
+        if report.ok:
+            await self.app.push_screen(MessageDialog("Store verified",
+                                                     f"{report.entries} ledger entries: chain and projections hold."))
+        else:
+            body = "\n".join(p["message"] for p in report.problems[:20])
+            await self.app.push_screen(MessageDialog("Store does NOT verify", body, error=True))

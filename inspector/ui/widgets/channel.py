@@ -1,0 +1,70 @@
+"""What the three channels share: a record list, a detail pane, and a list of cited sources.
+
+Choosing a source (``enter`` on it) posts :class:`ChannelPane.SourceChosen`; the screen
+decides where that reference leads.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+
+class ChannelPane(Vertical):
+    """A titled channel: ``#records`` list, ``#detail`` text, ``#sources`` jump list."""
+
+    class SourceChosen(Message):
+        """A cited reference (``evt:12``, ``res:run-184``) was chosen to jump to."""
+
+        def __init__(self, ref: str) -> None:
+            super().__init__()
+            self.ref = ref
+
+    def __init__(self, title: str, *, id: str) -> None:  # noqa: A002 - Textual's own name
+        super().__init__(id=id, classes="channel")
+        self.border_title = title
+
+    def compose_top(self) -> ComposeResult:
+        """Widgets above the record list (the evidence channel's search box)."""
+        yield from ()
+
+    def compose(self) -> ComposeResult:
+        yield from self.compose_top()
+        yield OptionList(id=f"{self.id}-records", classes="records")
+        with VerticalScroll(classes="detail"):
+            yield Static("", id=f"{self.id}-detail", classes="detail-text")
+        yield OptionList(id=f"{self.id}-sources", classes="sources")
+
+    @property
+    def records(self) -> OptionList:
+        return self.query_one(".records", OptionList)
+
+    @property
+    def sources(self) -> OptionList:
+        return self.query_one(".sources", OptionList)
+
+    def show_detail(self, content: Content | str, sources: list[str]) -> None:
+        self.query_one(".detail-text", Static).update(content)
+        self.sources.clear_options()
+        self.sources.add_options([Option(Content.from_markup("→ [b]$ref[/b]", ref=ref), id=ref) for ref in sources])
+        self.sources.display = bool(sources)
+
+    def set_records(self, options: list[Option], empty: str) -> None:
+        self.records.clear_options()
+        if options:
+            self.records.add_options(options)
+            first = next((i for i, o in enumerate(options) if not o.disabled), None)
+            if first is not None:
+                self.records.highlighted = first
+        else:
+            self.records.add_option(Option(Content.from_markup("[dim]$t[/]", t=empty), disabled=True))
+            self.show_detail("", [])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list is self.sources and event.option.id:
+            event.stop()
+            self.post_message(self.SourceChosen(event.option.id))

@@ -1,0 +1,54 @@
+"""The top line: where you are (store, session, versions) and what needs attention."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from inspector.services.overview import Badges
+from inspector.services.sessions import SessionSummary
+
+
+class HeaderBar(Static):
+    """Store › session, then ``ctx vN · goal rN`` and badges (glyph + word, so it reads without colour)."""
+
+    store_name: reactive[str] = reactive("")
+
+    def __init__(self, store_path: Path, **kwargs: object) -> None:
+        super().__init__("", **kwargs)  # type: ignore[arg-type]
+        self.store_path = store_path
+        self.session: SessionSummary | None = None
+        self.badges: Badges | None = None
+
+    def show(self, session: SessionSummary | None, badges: Badges | None = None) -> None:
+        self.session = session
+        self.badges = badges
+        self.update(self._content())
+
+    def _content(self) -> Content:
+        parts = [Content.from_markup("[b]Context Inspector[/b] — $store", store=self.store_path.name)]
+        s = self.session
+        if s is None:
+            return Content("").join(parts)
+        parts.append(Content.from_markup(" › [b]$title[/b] ($id)   ctx v$cv · goal r$gr",
+                                         title=s.title or s.id, id=s.id, cv=str(s.context_version),
+                                         gr=str(s.goal_revision)))
+        b = self.badges
+        if b is None:
+            parts.append(Content.from_markup("   [dim]checking…[/dim]"))
+            return Content("").join(parts)
+        if b.pending_candidates:
+            parts.append(Content.from_markup("   [$warning]◷ $n pending candidate$s[/]",
+                                             n=str(b.pending_candidates), s="s" if b.pending_candidates > 1 else ""))
+        if b.pending_state:
+            parts.append(Content.from_markup("   [$warning]◌ $n pending record$s[/]",
+                                             n=str(b.pending_state), s="s" if b.pending_state > 1 else ""))
+        if b.unknown_actions:
+            parts.append(Content.from_markup("   [$accent]? $n unknown action$s[/]",
+                                             n=str(b.unknown_actions), s="s" if b.unknown_actions > 1 else ""))
+        for code, n in sorted(b.protocol.items()):
+            parts.append(Content.from_markup("   [$error]⚠ $n $code[/]", n=str(n), code=code))
+        return Content("").join(parts)

@@ -1,0 +1,31 @@
+"""The sessions of the store, on the left; choosing one opens it."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from inspector.services.sessions import SessionSummary
+
+
+class SessionsList(OptionList):
+    def __init__(self) -> None:
+        super().__init__(id="sessions")
+        self.border_title = "Sessions"
+
+    def load(self, sessions: list[SessionSummary], current: str | None) -> None:
+        self.clear_options()
+        for s in sessions:
+            self.add_option(Option(
+                Content.from_markup("[b]$t[/b]\n[dim]$id · $n ev · v$v[/]", t=s.title or s.id, id=s.id,
+                                    n=f"{s.events:,}", v=str(s.context_version)),
+                id=s.id))
+        if current is not None:
+            self.mark(current)
+
+    def mark(self, session: str) -> None:
+        for index in range(self.option_count):
+            if self.get_option_at_index(index).id == session:
+                self.highlighted = index
+                return

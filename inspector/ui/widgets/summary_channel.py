@@ -1,0 +1,64 @@
+"""Task summary: generations latest first, text with its unresolved markers highlighted."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from inspector.services.channels import Generation
+from inspector.ui.widgets.channel import ChannelPane
+
+
+def highlight_unresolved(text: str, markers: list[str]) -> Content:
+    """The text with every verbatim occurrence of an unresolved marker shown as ⟨marker⟩."""
+    content = Content(text)
+    for marker in markers:
+        start = text.find(marker)
+        while marker and start != -1:
+            content = content.stylize("bold $warning", start, start + len(marker))
+            start = text.find(marker, start + len(marker))
+    return content
+
+
+class SummaryChannel(ChannelPane):
+    def __init__(self) -> None:
+        super().__init__("Task summary", id="summary")
+        self.items: dict[str, Generation] = {}
+
+    def load(self, gens: list[Generation]) -> None:
+        self.items = {f"gen-{g.generation}": g for g in gens}
+        options = []
+        for g in gens:
+            parent = f" ← {g.parent}" if g.parent is not None else ""
+            head = Content.from_markup("[b]gen $n[/b] · $kind$parent", n=str(g.generation), kind=g.kind, parent=parent)
+            if g.unresolved:
+                head += Content.from_markup("  [$warning]⟨$u open⟩[/]", u=str(len(g.unresolved)))
+            preview = g.text.replace("\n", " ")
+            options.append(Option(head + Content("\n  ") + Content.from_markup("[dim]$p[/]", p=preview[:70]),
+                                  id=f"gen-{g.generation}"))
+        self.set_records(options, "no summary generations for this session")
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list is not self.records:
+            return
+        g = self.items.get(event.option.id or "")
+        if g is None:
+            return
+        lines = [
+            Content.from_markup("[b]generation $n[/b] · $kind · parent $p · base v$b · covers $c",
+                                n=str(g.generation), kind=g.kind, p=str(g.parent) if g.parent is not None else "none",
+                                b=str(g.base_version) if g.base_version is not None else "?",
+                                c=f"evt:{g.covers[0]}–{g.covers[1]}" if g.covers else "unknown"),
+            highlight_unresolved(g.text, g.unresolved),
+        ]
+        if g.unresolved:
+            lines.append(Content("unresolved: ") + Content(" ").join(
+                Content.from_markup("[bold $warning]⟨$u⟩[/]", u=u) for u in g.unresolved))
+        else:
+            lines.append(Content.from_markup("[dim]no unresolved markers[/]"))
+        for claim in g.claims:
+            lines.append(Content.from_markup("claim [b]$k[/b]: $t", k=claim.get("key", "?"), t=claim.get("text", "")))
+        if not g.sources:
+            lines.append(Content.from_markup("[$warning]no sources cited[/]"))
+        self.show_detail(Content("\n").join(lines), g.sources)

@@ -1,0 +1,203 @@
+"""The raw timeline as a virtual list: only the visible rows are drawn, and rows arrive in
+keyset pages around the cursor, so a million-event session opens as fast as a small one.
+
+| key | action |
+|---|---|
+| ↑ / ↓ | previous / next row |
+| PgUp / PgDn | a screen up / down |
+| Home / End | first / last row |
+| Enter | the whole event or ledger entry in a dialog |
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.content import Content
+from textual.message import Message
+from textual.widget import Widget
+
+from inspector.services import timeline
+from inspector.services.timeline import TimelineRow
+from inspector.store.connection import Store
+
+PAGE = 200
+WINDOW_MAX = 1000
+PREFETCH = 40
+END_KEY: timeline.Key = ("\U0010ffff", timeline.LEDGER, 2**62)
+
+
+def format_row(row: TimelineRow) -> Content:
+    if row.source == "ledger":
+        return Content.from_markup("[$secondary]L$seq[/]  [b $secondary]$kind[/]  by $actor  [dim]$text[/]",
+                                   seq=f"{row.seq:<6}", kind=row.kind, actor=row.actor or "?", text=row.text)
+    line = Content.from_markup("[dim]#$seq[/] $kind $text", seq=f"{row.seq:<6}", kind=f"{row.kind:<17}", text=row.text)
+    if row.call_id:
+        line += Content.from_markup("  [dim]$c[/]", c=row.call_id)
+    if row.pair_seq is not None:
+        arrow = "→" if row.kind == "tool_call" else "←"
+        line += Content.from_markup(" [$success]$a #$p[/]", a=arrow, p=str(row.pair_seq))
+    for mark in row.marks:
+        if mark == "reasoning":
+            line += Content.from_markup("  [$accent]∴ reasoning[/]")
+        elif mark.startswith("continuation:"):
+            line += Content.from_markup("  [$accent]⛓ $k[/]", k=mark.split(":", 1)[1])
+        elif mark == "unresolved":
+            line += Content.from_markup("  [$error]⚠ no result (unresolved call)[/]")
+        elif mark == "orphan":
+            line += Content.from_markup("  [$error]⚠ orphan result: its call is not in the log[/]")
+    return line
+
+
+class TimelineView(Widget, can_focus=True):
+    BINDINGS = [
+        Binding("up", "move(-1)", "Up", show=False),
+        Binding("down", "move(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "start", "First", show=False, id="timeline.first"),
+        Binding("end", "end", "Last", show=False, id="timeline.last"),
+        Binding("enter", "open_row", "Open row", id="timeline.open"),
+    ]
+
+    class RowOpened(Message):
+        def __init__(self, row: TimelineRow) -> None:
+            super().__init__()
+            self.row = row
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.store: Store | None = None
+        self.session: str | None = None
+        self.rows: list[TimelineRow] = []
+        self.cursor = 0
+        self.top = 0
+        self.at_start = True
+        self.at_end = True
+        self.totals: tuple[int, int] | None = None
+        self._fetching = False
+
+    @property
+    def current(self) -> TimelineRow | None:
+        return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
+
+    @property
+    def body_height(self) -> int:
+        return max(1, self.size.height - 1)
+
+    async def show_session(self, store: Store, session: str) -> None:
+        self.store, self.session, self.totals = store, session, None
+        self._set_rows(await timeline.page(store, session, None, limit=PAGE), cursor=0, at_start=True)
+
+    async def load_totals(self) -> None:
+        if self.store is not None and self.session is not None:
+            self.totals = await timeline.counts(self.store, self.session)
+            self.refresh()
+
+    async def jump_to_event(self, seq: int) -> None:
+        assert self.store is not None and self.session is not None
+        rows, index = await timeline.around(self.store, self.session, seq, limit=PAGE)
+        self._set_rows(rows, cursor=index, at_start=False)
+        self.top = max(0, index - self.body_height // 2)
+
+    def _set_rows(self, rows: list[TimelineRow], *, cursor: int, at_start: bool, at_end: bool | None = None) -> None:
+        self.rows = rows
+        self.cursor = min(cursor, max(0, len(rows) - 1))
+        self.top = 0 if at_start else self.top
+        self.at_start = at_start
+        self.at_end = len(rows) < PAGE if at_end is None else at_end
+        self._scroll_to_cursor()
+        self.refresh()
+
+    def _scroll_to_cursor(self) -> None:
+        if self.cursor < self.top:
+            self.top = self.cursor
+        elif self.cursor >= self.top + self.body_height:
+            self.top = self.cursor - self.body_height + 1
+
+    async def _extend(self, forward: bool) -> None:
+        """Fetch the next page beyond the window's edge and trim the far side."""
+        if self._fetching or self.store is None or self.session is None or not self.rows:
+            return
+        self._fetching = True
+        try:
+            edge = self.rows[-1] if forward else self.rows[0]
+            more = await timeline.page(self.store, self.session, edge.key, forward=forward, limit=PAGE)
+            if forward:
+                self.at_end = len(more) < PAGE
+                self.rows += more
+                drop = max(0, len(self.rows) - WINDOW_MAX)
+                if drop:
+                    self.rows = self.rows[drop:]
+                    self.cursor -= drop
+                    self.top = max(0, self.top - drop)
+                    self.at_start = False
+            else:
+                self.at_start = len(more) < PAGE
+                self.rows = more + self.rows
+                self.cursor += len(more)
+                self.top += len(more)
+                if len(self.rows) > WINDOW_MAX:
+                    self.rows = self.rows[:WINDOW_MAX]
+                    self.at_end = False
+        finally:
+            self._fetching = False
+        self.refresh()
+
+    def _maybe_prefetch(self) -> None:
+        if self.cursor >= len(self.rows) - PREFETCH and not self.at_end:
+            self.run_worker(self._extend(True), group="timeline-fetch")
+        elif self.cursor < PREFETCH and not self.at_start:
+            self.run_worker(self._extend(False), group="timeline-fetch")
+
+    def action_move(self, delta: int) -> None:
+        if not self.rows:
+            return
+        self.cursor = max(0, min(len(self.rows) - 1, self.cursor + delta))
+        self._scroll_to_cursor()
+        self._maybe_prefetch()
+        self.refresh()
+
+    def action_page(self, direction: int) -> None:
+        self.action_move(direction * self.body_height)
+
+    async def action_start(self) -> None:
+        if self.store is not None and self.session is not None:
+            self._set_rows(await timeline.page(self.store, self.session, None, limit=PAGE), cursor=0, at_start=True)
+
+    async def action_end(self) -> None:
+        if self.store is None or self.session is None:
+            return
+        rows = await timeline.page(self.store, self.session, END_KEY, forward=False, limit=PAGE)
+        self._set_rows(rows, cursor=len(rows) - 1, at_start=len(rows) < PAGE, at_end=True)
+
+    def action_open_row(self) -> None:
+        if self.current is not None:
+            self.post_message(self.RowOpened(self.current))
+
+    def on_resize(self) -> None:
+        self._scroll_to_cursor()
+
+    def render(self) -> Content:
+        if self.session is None:
+            return Content.from_markup("[dim]no session open[/]")
+        if not self.rows:
+            return Content.from_markup("[dim]this session has no events and no ledger entries[/]")
+        lines: list[Content] = []
+        for index in range(self.top, min(self.top + self.body_height, len(self.rows))):
+            line = format_row(self.rows[index])
+            if index == self.cursor:
+                style = "reverse" if self.has_focus else "underline"
+                line = Content("▶ ").stylize(style) + line.stylize(style)
+            else:
+                line = Content("  ") + line
+            lines.append(line)
+        lines += [Content("")] * (self.body_height - len(lines))
+        lines.append(self._status())
+        return Content("\n").join(lines)
+
+    def _status(self) -> Content:
+        row = self.current
+        where = f"{row.source} {'#' if row.source == 'event' else 'L'}{row.seq}" if row else "—"
+        totals = (f"{self.totals[0]:,} events · {self.totals[1]:,} ledger entries" if self.totals
+                  else "counting…")
+        return Content.from_markup("[dim]$w · $t · ↑↓ PgUp PgDn Home End · enter opens[/]", w=where, t=totals)
