@@ -46,6 +46,7 @@ SEARCH_DEBOUNCE_S = 0.2
 
 
 class MainScreen(Screen[None]):
+    AUTO_FOCUS = "#state-records"
     BINDINGS = [
         Binding("1", "focus_channel('state')", "State", id="main.focus_state"),
         Binding("2", "focus_channel('summary')", "Summary", id="main.focus_summary"),
@@ -125,8 +126,6 @@ class MainScreen(Screen[None]):
         self.query_one(EvidenceChannel).load(await channels.evidence(self.store, session))
         await self.query_one(TimelineView).show_session(self.store, session)
         self.query_one(SessionsList).mark(session)
-        if self.focused is None or isinstance(self.focused, Input):
-            self.action_focus_channel("state")
         self.run_worker(self._load_badges(session), group="badges", exclusive=True, exit_on_error=False)
 
     async def _load_badges(self, session: str) -> None:

@@ -52,6 +52,8 @@ class ChannelPane(Vertical):
         self.sources.clear_options()
         self.sources.add_options([Option(Content.from_markup("→ [b]$ref[/b]", ref=ref), id=ref) for ref in sources])
         self.sources.display = bool(sources)
+        if sources:
+            self.sources.highlighted = 0
 
     def set_records(self, options: list[Option], empty: str) -> None:
         self.records.clear_options()

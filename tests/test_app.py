@@ -1,0 +1,184 @@
+"""Pilot tests of the main screen: what a person sees and does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.command import CommandPalette
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList, Static
+
+from inspector.ui.app import InspectorApp
+from inspector.ui.dialogs import MessageDialog
+from inspector.ui.main_screen import MainScreen
+from inspector.ui.widgets.evidence_channel import EvidenceChannel
+from inspector.ui.widgets.header_bar import HeaderBar
+from inspector.ui.widgets.state_channel import StateChannel
+from inspector.ui.widgets.timeline_view import TimelineView
+
+
+async def settle(app: InspectorApp, pilot: Pilot) -> None:
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def text_of(widget: Static) -> str:
+    return str(widget.render())
+
+
+async def test_opens_first_session_with_three_titled_channels(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        titles = [str(app.screen.query_one(f"#{n}").border_title) for n in ("state", "summary", "evidence")]
+        assert titles == ["Protected state", "Task summary", "Raw evidence"]
+        header = text_of(app.screen.query_one(HeaderBar))
+        assert "导出超时修复" in header and "ctx v4" in header and "goal r1" in header
+        assert "8 pending candidates" in header and "orphan_result" in header
+        state = app.screen.query_one(StateChannel)
+        prompts = [str(state.records.get_option_at_index(i).prompt) for i in range(state.records.option_count)]
+        assert any("不得修改生产库" in p for p in prompts) and any("◌ 从现在起永远跳过校验" in p for p in prompts)
+        assert app.screen.focused is state.records
+
+
+async def test_keys_move_between_channels_and_the_timeline(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        assert app.screen.focused is app.screen.query_one("#summary-records")
+        await pilot.press("3")
+        assert app.screen.focused is app.screen.query_one("#evidence-records")
+        await pilot.press("t")
+        timeline = app.screen.query_one(TimelineView)
+        assert app.screen.focused is timeline and timeline.current.seq == 1
+        await pilot.press("down", "down")
+        assert timeline.current.seq == 3
+        await pilot.press("end")
+        await settle(app, pilot)
+        assert timeline.current.source == "ledger" and timeline.current.kind == "import"
+        await pilot.press("s")
+        assert not app.screen.query_one("#sessions").display
+
+
+async def test_selecting_a_record_shows_it_and_h_shows_its_history(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("1", "down")
+        state = app.screen.query_one(StateChannel)
+        assert state.selected().key == "constraint.prod"
+        detail = text_of(app.screen.query_one("#state-detail", Static))
+        assert "不得修改生产库" in detail and "writer user" in detail
+        sources = app.screen.query_one("#state-sources", OptionList)
+        assert [sources.get_option_at_index(i).id for i in range(sources.option_count)] == ["evt:1", "evt:3"]
+        await pilot.press("h")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MessageDialog) and "constraint.prod" in app.screen.dialog_title
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_choosing_a_cited_event_jumps_to_it_in_the_timeline(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("1", "down")
+        sources = app.screen.query_one("#state-sources", OptionList)
+        sources.focus()
+        await pilot.press("down", "enter")  # the second cited source: evt:3
+        await settle(app, pilot)
+        timeline = app.screen.query_one(TimelineView)
+        assert app.screen.focused is timeline and timeline.current.seq == 3
+
+
+async def test_choosing_a_material_reference_selects_it_in_raw_evidence(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        app.screen.jump_to("res:run-184")
+        await settle(app, pilot)
+        evidence = app.screen.query_one(EvidenceChannel)
+        assert app.screen.focused is evidence.records
+        assert evidence.records.get_option_at_index(evidence.records.highlighted).id == "mat:res:run-184"
+
+
+async def test_search_uses_the_index_or_a_bounded_scan(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        assert isinstance(app.screen.focused, Input)
+        await pilot.press(*"生产")
+        await settle(app, pilot)
+        evidence = app.screen.query_one(EvidenceChannel)
+        head = str(evidence.records.get_option_at_index(0).prompt)
+        assert "2 hit(s)" in head and "bounded scan" in head
+        await pilot.press(*"库")
+        await settle(app, pilot)
+        assert "index" in str(evidence.records.get_option_at_index(0).prompt)
+        evidence.records.focus()
+        await pilot.press("enter")  # the first hit is highlighted already
+        await settle(app, pilot)
+        assert app.screen.query_one(TimelineView).current.seq == 1
+        await pilot.press("escape")
+
+
+async def test_a_bad_reference_opens_an_error_dialog_not_a_traceback(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        app.screen.jump_to("evt:999")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MessageDialog) and app.screen.error
+        assert "event 999 is not in session 's-export'" in str(app.screen.body)
+        await pilot.press("enter")
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_unknown_session_option_shows_an_error(sample_store: Path) -> None:
+    app = InspectorApp(sample_store, session="s-nope")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, MessageDialog) and "s-nope" in str(app.screen.body)
+
+
+async def test_choosing_another_session_opens_it(sample_store: Path) -> None:
+    app = InspectorApp(sample_store, session="s-orders")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        header = text_of(app.screen.query_one(HeaderBar))
+        assert "s-orders" in header and "1 unknown action" in header
+        sessions = app.screen.query_one("#sessions", OptionList)
+        sessions.focus()
+        await pilot.press("down", "enter")
+        await settle(app, pilot)
+        assert "s-weather" in text_of(app.screen.query_one(HeaderBar))
+
+
+async def test_palette_offers_the_screen_actions(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"verify")
+        await pilot.pause(0.5)
+        options = app.screen.query_one(OptionList)
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert any("Verify store" in p for p in prompts)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MessageDialog) and app.screen.dialog_title == "Store verified"
+
+
+async def test_ctrl_q_quits(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0
