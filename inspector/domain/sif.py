@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,7 @@ class SifRecord:
     identity: tuple[Any, ...]
     digest: str
     payload: bytes | None = None  # a material's decoded bytes
+    row: tuple[Any, ...] | None = None  # the table row, when a parser process built it already
 
     @property
     def session(self) -> str:
@@ -143,30 +144,43 @@ def check_header(obj: Any, line: int) -> None:
         )
 
 
-def parse_lines(lines: Iterable[bytes], loads: Callable[[bytes], Any] = json.loads,
-                encode: Encoder = canonical_json) -> SifFile:
-    """Parse a whole sif/1 file, refusing it at the first bad line.
+def parse_chunk(lines: Sequence[bytes], first_line: int, *, with_header: bool,
+                loads: Callable[[bytes], Any] = json.loads, encode: Encoder = canonical_json) -> list[SifRecord]:
+    """Parse consecutive lines starting at line number ``first_line``, refusing at the first bad one.
 
-    Identical duplicates inside the file are dropped; a second record with the same
-    identity and different content is a conflict, named by both lines. ``loads`` lets
-    a caller supply a faster decoder with the same results as :func:`json.loads`, and
-    ``encode`` a faster encoder with the same text as :func:`canonical_json`.
+    Only the chunk holding line 1 checks the header. Duplicates are not judged here:
+    whoever writes the records compares identities across chunks and with the store.
     """
-    result = SifFile()
-    seen: dict[tuple[str, tuple[Any, ...]], SifRecord] = {}
-    header_seen = False
-    for number, raw in enumerate(lines, start=1):
+    out: list[SifRecord] = []
+    header_pending = with_header
+    for offset, raw in enumerate(lines):
         if not raw.strip():
             continue
+        number = first_line + offset
         try:
             obj = loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
             raise BadInput(f"not valid JSON ({exc})", code="malformed_json", line=number) from None
-        if not header_seen:
+        if header_pending:
             check_header(obj, number)
-            header_seen = True
+            header_pending = False
             continue
-        rec = parse_record(obj, number, encode)
+        out.append(parse_record(obj, number, encode))
+    if header_pending:
+        raise BadInput('empty file: expected the header {"type":"header","format":"sif/1"}', line=1)
+    return out
+
+
+def parse_lines(lines: Iterable[bytes], loads: Callable[[bytes], Any] = json.loads,
+                encode: Encoder = canonical_json) -> SifFile:
+    """Parse a whole sif/1 file held in memory (small files, tests, other tools).
+
+    Identical duplicates inside the file are dropped; a second record with the same
+    identity and different content is a conflict, named by both lines.
+    """
+    result = SifFile()
+    seen: dict[tuple[str, tuple[Any, ...]], SifRecord] = {}
+    for rec in parse_chunk(list(lines), 1, with_header=True, loads=loads, encode=encode):
         key = (rec.type, rec.identity)
         earlier = seen.get(key)
         if earlier is not None:
@@ -174,11 +188,9 @@ def parse_lines(lines: Iterable[bytes], loads: Callable[[bytes], Any] = json.loa
                 raise BadInput(
                     f"{rec.type} {rec.identity!r} conflicts with the one on line {earlier.line}",
                     code="conflicting_record",
-                    line=number,
+                    line=rec.line,
                 )
             continue
         seen[key] = rec
         result.records.append(rec)
-    if not header_seen:
-        raise BadInput('empty file: expected the header {"type":"header","format":"sif/1"}', line=1)
     return result

@@ -12,12 +12,9 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir
 
-from inspector.domain.canonical import keyed_digest
-from inspector.domain.sif import parse_lines
 from inspector.store.connection import open_store
 from inspector.store.schema import FORMAT_VERSION
-from inspector.services.importing import import_parsed
-from inspector.store.jsoncodec import fast_canonical, fast_loads
+from inspector.services.importing import import_bytes
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_sessions"
 DEMO_ACTOR = "demo-builder"
@@ -50,9 +47,7 @@ async def ensure_demo_store() -> Path:
     store = await open_store(building, create=True)
     try:
         for path in files:
-            raw = path.read_bytes()
-            await import_parsed(store, parse_lines(raw.split(b"\n"), loads=fast_loads, encode=fast_canonical), actor=DEMO_ACTOR,
-                                file_bytes_digest=keyed_digest(store.digest_key, raw), file_name=path.name)
+            await import_bytes(store, path.read_bytes(), actor=DEMO_ACTOR, file_name=path.name)
         await store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         await store.close()

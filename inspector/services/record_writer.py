@@ -1,90 +1,27 @@
-"""Writing parsed sif records into a store inside one transaction.
+"""Writing parsed sif records into a store inside the caller's transaction, chunk by chunk.
 
-Shared by import (a whole file) and by services that add a record (a correction's new
-state version, a handed-off session), so every row is written and digested one way.
+A record whose identity is already stored is skipped when identical and refused
+(by line) when it differs; the same goes for repeats inside one file. New sessions are
+written with a bulk insert under a savepoint, falling back to one row at a time only when
+the bulk insert meets a repeat, so a first import pays nothing for the check.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Sequence
+import sqlite3
+from collections import Counter, defaultdict
 from typing import Any
 
 import aiosqlite
 
 from inspector.domain.errors import BadInput
+from inspector.domain.protocol import CallShape
 from inspector.domain.sif import SifRecord
 from inspector.domain.sif_schema import IDENTITY_FIELDS
 from inspector.store import materials
 from inspector.store.tables import SPECS, WRITE_ORDER
 
-Progress = Callable[[int], None]
-
-
-async def existing_digests(db: aiosqlite.Connection, type_: str, session: str) -> dict[tuple[Any, ...], str]:
-    spec = SPECS[type_]
-    ident = IDENTITY_FIELDS[type_]
-    where = "id = ?" if type_ == "session" else "session = ?"
-    async with db.execute(f"SELECT {', '.join(ident)}, digest FROM {spec.table} WHERE {where}", (session,)) as cur:
-        rows = await cur.fetchall()
-    return {tuple(row[:-1]): row[-1] for row in rows}
-
-
-async def write_records(
-    db: aiosqlite.Connection,
-    records: Sequence[SifRecord],
-    stored_sessions: set[str],
-    *,
-    session_versions: dict[str, int],
-    progress: Progress | None = None,
-) -> tuple[Counter[tuple[str, str]], Counter[tuple[str, str]], list[SifRecord]]:
-    """Insert new records, skip identical ones, refuse conflicting ones (by line).
-
-    Returns (added, skipped) counted per (session, type), and the records added.
-    """
-    added: Counter[tuple[str, str]] = Counter()
-    skipped: Counter[tuple[str, str]] = Counter()
-    written: list[SifRecord] = []
-    by_type: dict[str, list[SifRecord]] = {t: [] for t in WRITE_ORDER}
-    for rec in records:
-        if rec.type in by_type:
-            by_type[rec.type].append(rec)
-    for type_ in WRITE_ORDER:
-        batch = by_type[type_]
-        if not batch:
-            continue
-        known: dict[str, dict[tuple[Any, ...], str]] = {}
-        fresh: list[SifRecord] = []
-        for rec in batch:
-            session = rec.session
-            if session in stored_sessions:
-                if session not in known:
-                    known[session] = await existing_digests(db, type_, session)
-                prior = known[session].get(rec.identity)
-                if prior is not None:
-                    if prior != rec.digest:
-                        raise BadInput(
-                            f"{type_} {_name(rec)} differs from the one already in the store "
-                            "(same identity, different content); nothing was written",
-                            code="conflicting_record", line=rec.line)
-                    skipped[(session, type_)] += 1
-                    continue
-            fresh.append(rec)
-            added[(session, type_)] += 1
-        if type_ == "material":
-            for rec in fresh:
-                await _write_material(db, rec)
-        elif type_ == "session":
-            spec = SPECS[type_]
-            await db.executemany(spec.insert_sql, [
-                spec.to_row(r.record, r.digest, (session_versions.get(r.session, 1),)) for r in fresh])
-        else:
-            spec = SPECS[type_]
-            await db.executemany(spec.insert_sql, [spec.to_row(r.record, r.digest) for r in fresh])
-        written.extend(fresh)
-        if progress is not None:
-            progress(len(batch))
-    return added, skipped, written
+PROTOCOL_KINDS = frozenset({"tool_call", "tool_result", "assistant_message"})
 
 
 def _name(rec: SifRecord) -> str:
@@ -92,19 +29,147 @@ def _name(rec: SifRecord) -> str:
     return " / ".join(repr(p) for p in parts)
 
 
-async def _write_material(db: aiosqlite.Connection, rec: SifRecord) -> None:
-    spec = SPECS["material"]
-    data = rec.payload or b""
-    lay = materials.layout_for(data, rec.record["content_hash"])
-    text = materials.searchable_text(data, rec.record["encoding"], rec.record.get("media_type"))
-    row = spec.to_row(
-        rec.record, rec.digest,
-        (lay.size, lay.chunk_size, lay.chunk_count, lay.chunk_hashes, lay.chunk_binding,
-         lay.indexed_bytes if text is not None else 0),
-    )
-    cur = await db.execute(spec.insert_sql, row)
-    material_id = int(cur.lastrowid or 0)
-    await cur.close()
-    await materials.write_chunks(db, material_id, data, lay.chunk_size)
-    if text:
-        await db.execute("INSERT INTO materials_fts (rowid, text) VALUES (?, ?)", (material_id, text))
+def _conflict(rec: SifRecord) -> BadInput:
+    return BadInput(f"{rec.type} {_name(rec)} differs from an earlier record with the same identity (in this file "
+                    "or already in the store); nothing was written", code="conflicting_record", line=rec.line)
+
+
+class RecordWriter:
+    """Accumulates what one import wrote: counts, derived versions, protocol shapes."""
+
+    def __init__(self, db: aiosqlite.Connection, stored: dict[str, tuple[int, int]]) -> None:
+        self.db = db
+        self.stored = stored  # session -> (goal_revision, context_version) before this import
+        self.added: Counter[tuple[str, str]] = Counter()
+        self.skipped: Counter[tuple[str, str]] = Counter()
+        self.declared: dict[str, dict[str, Any]] = {}
+        self.first_use: dict[str, SifRecord] = {}
+        self.versions: dict[str, int] = defaultdict(lambda: 1)
+        self.shapes: dict[str, list[CallShape]] = defaultdict(list)
+        self.ledger_records: list[SifRecord] = []
+        self._known: dict[tuple[str, str], dict[tuple[Any, ...], str]] = {}
+
+    async def write(self, records: list[SifRecord]) -> None:
+        by_type: dict[str, list[SifRecord]] = defaultdict(list)
+        for rec in records:
+            self._track(rec)
+            if rec.type == "ledger":
+                self.ledger_records.append(rec)
+            else:
+                by_type[rec.type].append(rec)
+        for type_ in WRITE_ORDER:
+            if by_type.get(type_):
+                await self._write_type(type_, by_type[type_])
+
+    def _track(self, rec: SifRecord) -> None:
+        session = rec.session
+        self.first_use.setdefault(session, rec)
+        r = rec.record
+        if rec.type == "session":
+            self.declared[session] = r
+        elif rec.type == "event" and r["kind"] in PROTOCOL_KINDS:
+            self.shapes[session].append(CallShape(r["seq"], r["kind"], r.get("call_id"), bool(r.get("tools_present")),
+                                                  bool(r.get("reasoning_content")), rec.line))
+        for name in ("base_version", "context_version"):
+            value = r.get(name)
+            if rec.type != "session" and isinstance(value, int) and value > self.versions[session]:
+                self.versions[session] = value  # DESIGN §5: the highest seen, or 1
+
+    async def _stored_digests(self, type_: str, session: str) -> dict[tuple[Any, ...], str]:
+        key = (type_, session)
+        if key not in self._known:
+            spec = SPECS[type_]
+            ident = IDENTITY_FIELDS[type_]
+            where = "id = ?" if type_ == "session" else "session = ?"
+            async with self.db.execute(
+                f"SELECT {', '.join(ident)}, digest FROM {spec.table} WHERE {where}", (session,)
+            ) as cur:
+                self._known[key] = {tuple(row[:-1]): row[-1] for row in await cur.fetchall()}
+        return self._known[key]
+
+    async def _write_type(self, type_: str, batch: list[SifRecord]) -> None:
+        fresh: list[SifRecord] = []
+        for rec in batch:
+            if rec.session in self.stored:
+                prior = (await self._stored_digests(type_, rec.session)).get(rec.identity)
+                if prior is not None:
+                    if prior != rec.digest:
+                        raise _conflict(rec)
+                    self.skipped[(rec.session, type_)] += 1
+                    continue
+            fresh.append(rec)
+        if type_ == "material":
+            for rec in fresh:
+                await self._one(rec, self._write_material)
+        else:
+            await self._bulk(type_, fresh)
+
+    def _row(self, rec: SifRecord) -> tuple[Any, ...]:
+        spec = SPECS[rec.type]
+        if rec.type == "session":
+            return spec.to_row(rec.record, rec.digest, (1,))  # context_version is set when the import ends
+        return rec.row if rec.row is not None else spec.to_row(rec.record, rec.digest)
+
+    async def _bulk(self, type_: str, fresh: list[SifRecord]) -> None:
+        if not fresh:
+            return
+        await self.db.execute("SAVEPOINT bulk")
+        try:
+            await self.db.executemany(SPECS[type_].insert_sql, [self._row(r) for r in fresh])
+        except sqlite3.IntegrityError:
+            await self.db.execute("ROLLBACK TO bulk")
+            await self.db.execute("RELEASE bulk")
+            for rec in fresh:  # a repeat inside the file: find it row by row
+                await self._one(rec, self._insert)
+            return
+        await self.db.execute("RELEASE bulk")
+        for rec in fresh:
+            self.added[(rec.session, type_)] += 1
+
+    async def _insert(self, rec: SifRecord) -> None:
+        await self.db.execute(SPECS[rec.type].insert_sql, self._row(rec))
+
+    async def _one(self, rec: SifRecord, insert: Any) -> None:
+        await self.db.execute("SAVEPOINT one")
+        try:
+            await insert(rec)
+        except sqlite3.IntegrityError as exc:
+            await self.db.execute("ROLLBACK TO one")
+            await self.db.execute("RELEASE one")
+            spec = SPECS[rec.type]
+            ident = IDENTITY_FIELDS[rec.type]
+            where = " AND ".join(f"{f} = ?" for f in ident)
+            async with self.db.execute(f"SELECT digest FROM {spec.table} WHERE {where}", rec.identity) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise BadInput(f"{rec.type} {_name(rec)} could not be stored: {exc}", line=rec.line) from None
+            if row[0] != rec.digest:
+                raise _conflict(rec) from None
+            self.skipped[(rec.session, rec.type)] += 1
+            return
+        await self.db.execute("RELEASE one")
+        self.added[(rec.session, rec.type)] += 1
+
+    async def _write_material(self, rec: SifRecord) -> None:
+        spec = SPECS["material"]
+        data = rec.payload or b""
+        lay = materials.layout_for(data, rec.record["content_hash"])
+        text = materials.searchable_text(data, rec.record["encoding"], rec.record.get("media_type"))
+        row = spec.to_row(rec.record, rec.digest, (lay.size, lay.chunk_size, lay.chunk_count, lay.chunk_hashes,
+                                                   lay.chunk_binding, lay.indexed_bytes if text is not None else 0))
+        cur = await self.db.execute(spec.insert_sql, row)
+        material_id = int(cur.lastrowid or 0)
+        await cur.close()
+        await materials.write_chunks(self.db, material_id, data, lay.chunk_size)
+        if text:
+            await self.db.execute("INSERT INTO materials_fts (rowid, text) VALUES (?, ?)", (material_id, text))
+
+    def check_sessions(self) -> None:
+        """Every record's session must be declared in the file or already stored."""
+        for session, first in self.first_use.items():
+            if session not in self.declared and session not in self.stored:
+                raise BadInput(f"{first.type} refers to session {session!r}, which is neither declared in this file "
+                               "nor in the store", code="unknown_session", line=first.line)
+
+
+__all__ = ["RecordWriter", "WRITE_ORDER"]

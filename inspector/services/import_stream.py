@@ -1,0 +1,80 @@
+"""Reading a sif/1 file as a stream of parsed chunks.
+
+Large files are parsed by worker processes a few chunks ahead of the writer, so parsing
+(pure Python, one core) and writing (SQLite, the other core) overlap; memory holds only
+the chunks in flight, never the whole parsed file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections import deque
+from collections.abc import AsyncIterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from inspector.domain.sif import SifRecord, parse_chunk
+from inspector.store.jsoncodec import fast_canonical, fast_loads
+from inspector.store.tables import SPECS
+
+CHUNK_LINES = 20_000
+PARALLEL_MIN_BYTES = 8 << 20  # below this, starting worker processes costs more than it saves
+WORKERS = 2
+IN_FLIGHT = 4
+ROW_READY = frozenset({"event", "tool_def", "stub", "state", "action", "summary", "candidate", "handoff",
+                       "deletion_request"})
+
+Chunk = tuple[list[bytes], int, bool]
+
+
+def parse_for_writer(chunk: Chunk) -> list[SifRecord]:
+    """Parse one chunk and build its table rows (runs in a worker process for large files)."""
+    lines, first_line, with_header = chunk
+    records = parse_chunk(lines, first_line, with_header=with_header, loads=fast_loads, encode=fast_canonical)
+    for rec in records:
+        if rec.type in ROW_READY:
+            rec.row = SPECS[rec.type].to_row(rec.record, rec.digest)
+    return records
+
+
+def split(raw: bytes, chunk_lines: int = CHUNK_LINES) -> list[Chunk]:
+    lines = raw.split(b"\n")
+    return [(lines[i : i + chunk_lines], i + 1, i == 0) for i in range(0, len(lines), chunk_lines)]
+
+
+async def parsed_chunks(raw: bytes) -> AsyncIterator[tuple[list[SifRecord], int, int]]:
+    """Yield (records, lines done, total lines) in file order."""
+    chunks = split(raw)
+    total = sum(len(c[0]) for c in chunks)
+    done = 0
+    if len(raw) < PARALLEL_MIN_BYTES or len(chunks) < 3:
+        for chunk in chunks:
+            done += len(chunk[0])
+            yield parse_for_writer(chunk), done, total
+        return
+    # spawn, not fork: the writer's SQLite thread must not be copied mid-call into a child.
+    with ProcessPoolExecutor(max_workers=WORKERS, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pending: deque[tuple[Future[list[SifRecord]], Chunk]] = deque()
+        upcoming = iter(chunks)
+        broken = False
+        try:
+            for chunk in upcoming:
+                pending.append((pool.submit(parse_for_writer, chunk), chunk))
+                if len(pending) >= IN_FLIGHT:
+                    break
+            while pending:
+                future, chunk = pending.popleft()
+                try:
+                    records = parse_for_writer(chunk) if broken else await asyncio.wrap_future(future)
+                except BrokenProcessPool:
+                    broken = True  # workers could not start here (e.g. no importable __main__): parse inline
+                    records = parse_for_writer(chunk)
+                following = next(upcoming, None)
+                if following is not None:
+                    pending.append((future if broken else pool.submit(parse_for_writer, following), following))
+                done += len(chunk[0])
+                yield records, done, total
+        finally:
+            for future, _ in pending:
+                future.cancel()
