@@ -63,3 +63,58 @@ async def read_all(db: aiosqlite.Connection, material_id: int) -> bytes:
         async for row in cur:
             parts.append(bytes(row[0]))
     return b"".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMaterial:
+    material_id: int
+    session: str
+    id: str
+    size: int
+    chunk_size: int
+    content_hash: str
+    chunk_hashes: bytes
+    chunk_binding: str
+    source_version: str | None
+    disclosure_scope: str | None
+    encoding: str
+    media_type: str | None
+    deleted_at: str | None
+
+
+async def find_material(db: aiosqlite.Connection, session: str, material: str) -> StoredMaterial | None:
+    async with db.execute(
+        "SELECT material_id, session, id, size, chunk_size, content_hash, chunk_hashes, chunk_binding, source_version, "
+        "disclosure_scope, encoding, media_type, deleted_at FROM materials WHERE session = ? AND id = ?",
+        (session, material),
+    ) as cur:
+        row = await cur.fetchone()
+    return None if row is None else StoredMaterial(*row[:6], bytes(row[6]), *row[7:])
+
+
+@dataclass(frozen=True, slots=True)
+class RangeRead:
+    data: bytes  # bytes [start, end) of the material
+    chunks_read: int
+    verified: bool  # every chunk touched hashed to its bound digest, and the digest list to the content hash
+    bad_chunks: tuple[int, ...]
+
+
+async def read_range(db: aiosqlite.Connection, m: StoredMaterial, start: int, end: int) -> RangeRead:
+    """Read [start, end) touching only the chunks it covers, and verify exactly those chunks."""
+    if end <= start:
+        return RangeRead(b"", 0, chunk_binding(m.content_hash, m.chunk_hashes) == m.chunk_binding, ())
+    first, last = start // m.chunk_size, (end - 1) // m.chunk_size
+    async with db.execute(
+        "SELECT idx, data FROM material_chunks WHERE material_id = ? AND idx BETWEEN ? AND ? ORDER BY idx",
+        (m.material_id, first, last),
+    ) as cur:
+        rows = await cur.fetchall()
+    bad = [idx for idx, data in rows
+           if hashlib.sha256(data).digest() != m.chunk_hashes[idx * DIGEST_SIZE : (idx + 1) * DIGEST_SIZE]]
+    missing = set(range(first, last + 1)) - {idx for idx, _ in rows}
+    bound = chunk_binding(m.content_hash, m.chunk_hashes) == m.chunk_binding
+    joined = b"".join(bytes(data) for _, data in rows)
+    offset = start - first * m.chunk_size
+    return RangeRead(joined[offset : offset + (end - start)], len(rows), bound and not bad and not missing,
+                     tuple(sorted([*bad, *missing])))

@@ -1,0 +1,151 @@
+"""Expand a stub: read a bounded byte range of its material, verified, and ledgered.
+
+Checks run in a fixed order (issue #4): scope, deleted, version, hash, range, budget;
+a refusal stops before any material byte is read. Reading touches only the chunks the
+range covers (plus up to 3 bytes either side, to find character boundaries) and verifies
+just those chunks against digests bound to the whole-content hash when it was stored.
+Expanding never changes the stub, and never re-queries the source: it reads the original.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.domain.errors import NotFound, Refusal
+from inspector.domain.utf8_edges import cut_edges
+from inspector.store import ledger, materials
+from inspector.store.connection import Store
+from inspector.store.tables import SPECS
+
+DEFAULT_MAX_BYTES = 64 * 1024
+DEFAULT_SCOPES = ("public", "team", "task")
+EDGE = 3  # bytes read beyond each end to find where the cut characters begin and end
+
+
+@dataclass(frozen=True, slots=True)
+class StubRef:
+    session: str
+    id: str
+    material: str
+    content_hash: str | None
+    source_version: str | None
+    read_slice: tuple[int, int] | None
+    retrieved_at: str | None
+    disclosure_scope: str | None
+
+
+@dataclass(slots=True)
+class Expansion:
+    stub: str
+    session: str
+    material: str
+    range: tuple[int, int]
+    max_bytes: int
+    refusals: list[Refusal] = field(default_factory=list)
+    data: bytes = b""
+    text: str | None = None
+    binary: bool = False
+    cut_head: bytes = b""
+    cut_tail: bytes = b""
+    snap_wider: tuple[int, int] | None = None
+    snap_narrower: tuple[int, int] | None = None
+    verified: bool = False
+    retrieved_at: str | None = None
+    chunks_read: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.refusals
+
+    def as_dict(self) -> dict[str, Any]:
+        base: dict[str, Any] = {"stub": self.stub, "session": self.session, "material": self.material,
+                                "range": list(self.range), "max_bytes": self.max_bytes}
+        if self.refusals:
+            return {**base, "refusals": [r.as_dict() for r in self.refusals]}
+        return {**base, "bytes": len(self.data), "text": self.text, "binary": self.binary,
+                "hex": self.data.hex() if self.binary else None,
+                "cut_head_hex": self.cut_head.hex(), "cut_tail_hex": self.cut_tail.hex(),
+                "snap_wider": list(self.snap_wider or self.range), "snap_narrower": list(self.snap_narrower or self.range),
+                "verified": self.verified, "retrieved_at": self.retrieved_at, "chunks_read": self.chunks_read,
+                "budget": {"limit": self.max_bytes, "used": len(self.data),
+                           "left": self.max_bytes - len(self.data)}}
+
+
+async def find_stub(store: Store, stub: str, session: str | None = None) -> StubRef:
+    spec = SPECS["stub"]
+    sql = f"SELECT {spec.select_columns} FROM stubs WHERE id = ?" + (" AND session = ?" if session else "")
+    async with store.db.execute(sql, (stub, session) if session else (stub,)) as cur:
+        rows = [spec.to_record(r) for r in await cur.fetchall()]
+    if not rows:
+        where = f" in session {session!r}" if session else ""
+        raise NotFound(f"no stub {stub!r}{where}")
+    if len(rows) > 1:
+        raise NotFound(f"stub {stub!r} exists in sessions {', '.join(r['session'] for r in rows)}; name one with --session")
+    r = rows[0]
+    rs = r.get("read_slice")
+    return StubRef(r["session"], r["id"], r["material"], r.get("content_hash"), r.get("source_version"),
+                   (rs[0], rs[1]) if rs else None, r.get("retrieved_at"), r.get("disclosure_scope"))
+
+
+def _pre_read_refusals(stub: StubRef, m: materials.StoredMaterial | None, start: int, end: int, max_bytes: int,
+                       scopes: tuple[str, ...]) -> list[Refusal]:
+    scope = (m.disclosure_scope if m is not None else None) or stub.disclosure_scope
+    if scope is not None and scope not in scopes:
+        return [Refusal("scope_denied", f"{stub.material} is disclosed to scope {scope!r}; this reader has "
+                        f"{', '.join(scopes)}. Read it with --scope {scope} only if you are entitled to.")]
+    if m is None or m.deleted_at is not None:
+        when = f" on {m.deleted_at}" if m is not None else ""
+        return [Refusal("deleted", f"{stub.material} is not in the store (deleted{when}, or never stored). A new "
+                        "observation of the source would be a new fact with its own time, not this original.")]
+    found: list[Refusal] = []
+    if stub.source_version is not None and stub.source_version != m.source_version:
+        found.append(Refusal("version_mismatch", f"the stub was taken from version {stub.source_version!r} but the "
+                             f"stored original is version {m.source_version!r}; it is not what the agent saw."))
+    if stub.content_hash is not None and stub.content_hash != m.content_hash:
+        found.append(Refusal("hash_mismatch", f"the stub names content {stub.content_hash[:19]}… but the stored "
+                             f"original hashes to {m.content_hash[:19]}…; they are different bytes."))
+    if found:
+        return found
+    if not 0 <= start <= end or end > m.size:
+        return [Refusal("out_of_bounds", f"range [{start}, {end}) is outside the material's {m.size:,} bytes "
+                        "(offsets are bytes, start ≤ end ≤ size).")]
+    if end - start > max_bytes:
+        return [Refusal("over_budget", f"{end - start:,} bytes exceed this expansion's limit of {max_bytes:,}; "
+                        f"narrow the range or raise --max-bytes deliberately.")]
+    return []
+
+
+async def expand(store: Store, stub_id: str, *, actor: str, session: str | None = None,
+                 byte_range: tuple[int, int] | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
+                 scopes: tuple[str, ...] = DEFAULT_SCOPES) -> Expansion:
+    stub = await find_stub(store, stub_id, session)
+    start, end = byte_range or stub.read_slice or (0, 0)
+    if byte_range is None and stub.read_slice is None:
+        m0 = await materials.find_material(store.db, stub.session, stub.material)
+        end = m0.size if m0 is not None else 0
+    result = Expansion(stub.id, stub.session, stub.material, (start, end), max_bytes, retrieved_at=stub.retrieved_at)
+    async with store.transaction() as db:
+        m = await materials.find_material(db, stub.session, stub.material)
+        result.refusals = _pre_read_refusals(stub, m, start, end, max_bytes, scopes)
+        if result.refusals or m is None:
+            return result
+        lo, hi = max(0, start - EDGE), min(m.size, end + EDGE)
+        read = await materials.read_range(db, m, lo, hi)
+        if not read.verified:
+            result.refusals = [Refusal("hash_mismatch", f"stored chunk(s) {list(read.bad_chunks)} of {m.id} no longer "
+                                       "match the digests bound to its content hash: the stored bytes changed.")]
+            return result
+        result.data = read.data[start - lo : end - lo]
+        result.chunks_read, result.verified = read.chunks_read, True
+        binary = m.encoding == "base64" and not (m.media_type or "").startswith("text/")
+        edges = None if binary else cut_edges(read.data, lo, start, end)
+        if edges is None or edges.text is None:
+            result.binary = True
+        else:
+            result.text, result.cut_head, result.cut_tail = edges.text, edges.cut_head, edges.cut_tail
+            result.snap_wider, result.snap_narrower = edges.snap_wider, edges.snap_narrower
+        await ledger.append(db, [ledger.NewEntry(stub.session, "expand", actor, {
+            "stub": stub.id, "material": m.id, "range": [start, end], "bytes": len(result.data),
+            "max_bytes": max_bytes, "verified": True})])
+    return result
