@@ -196,6 +196,7 @@ def large_fold(ev: Callable[..., Rec], t: Callable[..., str], sha: Callable[[str
                     f"latency={(i * 13) % 400}ms\n")
     log = "".join(rows)
     size = len(log.encode("utf-8"))
+    inside = log.encode("utf-8").index("🚀".encode(), 200_000) + 2  # two bytes into a 4-byte emoji
     return [
         {"type": "session", "id": s, "title": "Large folded result (multi-byte log)", "created_at": t(0, 5),
          "adapter": "generic", "owner": "ana", "goal_revision": 1},
@@ -212,7 +213,7 @@ def large_fold(ev: Callable[..., Rec], t: Callable[..., str], sha: Callable[[str
          "source_version": "run-5521", "read_slice": [0, 4096], "retrieved_at": t(9), "disclosure_scope": "team",
          "outline": "部署日志开头：节点检查结果，每行一个节点"},
         {"type": "stub", "session": s, "id": "stub-mid", "material": "res:deploy-log", "content_hash": sha(log),
-         "source_version": "run-5521", "read_slice": [200_001, 204_097], "retrieved_at": t(9),
+         "source_version": "run-5521", "read_slice": [inside, inside + 4096], "retrieved_at": t(9),
          "disclosure_scope": "team", "outline": "日志中段（起点落在多字节字符内部）"},
         {"type": "stub", "session": s, "id": "stub-old", "material": "res:deploy-log", "content_hash": sha(log),
          "source_version": "run-5520", "read_slice": [0, 4096], "retrieved_at": t(9), "disclosure_scope": "team",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import getpass
+import os
 from pathlib import Path
 
 from textual.app import App
@@ -24,6 +26,8 @@ class InspectorApp(App[None]):
         self.store_path = store_path
         self.initial_session = session
         self.store: Store | None = None
+        # Who the acts done here are recorded as (DESIGN §8: the reviewer names every write).
+        self.reviewer = os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser()
 
     async def on_mount(self) -> None:
         try:

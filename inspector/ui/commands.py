@@ -27,6 +27,7 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Search raw evidence", "Search event text and materials (/)", screen.action_search),
         ("Timeline: first row", "Jump to the start of the timeline", screen.action_timeline_start),
         ("Timeline: last row", "Jump to the end of the timeline", screen.action_timeline_end),
+        ("Expand", "Read the bytes behind the selected stub in Raw evidence (e)", screen.action_expand),
         ("Record history", "All versions of the selected protected record (h)", screen.action_history),
         ("Toggle sessions list", "Show or hide the sessions on the left (s)", screen.action_toggle_sessions),
         ("Verify store", "Recompute the ledger's hash chain and projections (v)", screen.action_verify),

@@ -8,6 +8,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
+from textual.worker import Worker, WorkerState
 
 from inspector.domain.errors import InspectorError
 
@@ -48,3 +49,14 @@ def error_dialog(error: BaseException) -> MessageDialog:
         return MessageDialog(f"Cannot do that ({error.code})", error.message, error=True)
     return MessageDialog("Something went wrong",
                          f"{type(error).__name__}: {error}\n\nNothing was changed by the failed step.", error=True)
+
+
+class ShowsWorkerErrors:
+    """The one handler that turns a failed worker into an error dialog (Harlequin's pattern).
+
+    Worker state messages do not bubble, so each screen that runs workers mixes this in.
+    """
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.app.push_screen(error_dialog(event.worker.error))  # type: ignore[attr-defined]

@@ -5,6 +5,7 @@
 | 1 / 2 / 3 | focus protected state / task summary / raw evidence |
 | t | focus the timeline |
 | / | search raw evidence |
+| e | expand the selected stub (Raw evidence) |
 | h | history of the selected protected record |
 | s | show or hide the sessions list |
 | v | verify the store |
@@ -24,14 +25,14 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, TabbedContent, TabPane
-from textual.worker import Worker, WorkerState
 
 from inspector.domain.errors import NotFound
 from inspector.services import channels, overview, sessions, verifying
 from inspector.services.search import search
 from inspector.services.timeline import TimelineRow
 from inspector.store.connection import Store
-from inspector.ui.dialogs import MessageDialog, error_dialog
+from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
+from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
 from inspector.ui.widgets.header_bar import HeaderBar
@@ -45,7 +46,7 @@ COMPACT_WIDTH = 140  # below this the sessions list starts hidden (s shows it)
 SEARCH_DEBOUNCE_S = 0.2
 
 
-class MainScreen(Screen[None]):
+class MainScreen(ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#state-records"
     BINDINGS = [
         Binding("1", "focus_channel('state')", "State", id="main.focus_state"),
@@ -53,6 +54,7 @@ class MainScreen(Screen[None]):
         Binding("3", "focus_channel('evidence')", "Evidence", id="main.focus_evidence"),
         Binding("t", "focus_timeline", "Timeline", id="main.focus_timeline"),
         Binding("slash", "search", "Search", id="main.search"),
+        Binding("e", "expand", "Expand", id="main.expand"),
         Binding("h", "history", "History", id="main.history"),
         Binding("s", "toggle_sessions", "Sessions", id="main.toggle_sessions"),
         Binding("v", "verify", "Verify", id="main.verify"),
@@ -133,11 +135,6 @@ class MainScreen(Screen[None]):
         if session == self.session:
             self.query_one(HeaderBar).show(info, badges)
             await self.query_one(TimelineView).load_totals()
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """The one place worker errors become a dialog (Harlequin's pattern)."""
-        if event.state == WorkerState.ERROR and event.worker.error is not None:
-            self.app.push_screen(error_dialog(event.worker.error))
 
     # -- events from widgets -----------------------------------------------------------------
 
@@ -223,6 +220,13 @@ class MainScreen(Screen[None]):
     def action_reload(self) -> None:
         if self.session is not None:
             self.open_session(self.session)
+
+    def action_expand(self) -> None:
+        stub = self.query_one(EvidenceChannel).selected_stub()
+        if stub is None or self.session is None:
+            self.notify("Select a stub (↳) in Raw evidence first (3, then ↑↓).", severity="warning")
+            return
+        self.app.push_screen(ExpandDialog(self.store, self.session, stub, self.app.reviewer))  # type: ignore[attr-defined]
 
     @work(group="history", exclusive=True, exit_on_error=False)
     async def action_history(self) -> None:

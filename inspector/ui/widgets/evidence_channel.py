@@ -68,6 +68,13 @@ class EvidenceChannel(ChannelPane):
                                                       s=hit.snippet), id=f"hit:{i}"))
         self.set_records(options, "no hits")
 
+    def selected_stub(self) -> StubView | None:
+        index = self.records.highlighted
+        if index is None:
+            return None
+        oid = self.records.get_option_at_index(index).id or ""
+        return self.stubs[oid[5:]][0] if oid.startswith("stub:") else None
+
     def select_material(self, material_id: str) -> bool:
         for index in range(self.records.option_count):
             if self.records.get_option_at_index(index).id == f"mat:{material_id}":

@@ -1,0 +1,156 @@
+"""The expand dialog: choose a byte range behind a stub, see the verified bytes.
+
+| key | action |
+|---|---|
+| enter | expand the range in the boxes |
+| alt+w | widen the range to whole characters (after an expansion) |
+| alt+n | narrow the range to whole characters (after an expansion) |
+| escape | close |
+"""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Input, Label, Static
+
+from inspector.services.channels import StubView
+from inspector.services.expanding import DEFAULT_MAX_BYTES, DEFAULT_SCOPES, Expansion, expand
+from inspector.store.connection import Store
+from inspector.ui.dialogs import ShowsWorkerErrors
+
+
+def render_expansion(result: Expansion) -> Content:
+    """The bytes read, with cut characters' bytes visibly marked as dim «hex»."""
+    if result.refusals:
+        return Content("\n").join(
+            Content.from_markup("[b $error]$code[/] $m", code=r.code, m=r.message) for r in result.refusals)
+    s, e = result.range
+    head = Content.from_markup("[$success]✓ verified[/] ") + Content(
+        f"[{s}, {e}) · {len(result.data):,} bytes · {result.chunks_read} chunk(s) read · "
+        f"budget {len(result.data):,} of {result.max_bytes:,}")
+    if result.binary:
+        return head + Content("\n\n") + Content.from_markup("[dim]binary, shown as hex[/]\n$h", h=result.data.hex(" "))
+    body = Content("")
+    if result.cut_head:
+        body += Content.from_markup("[dim]«$h»[/]", h=result.cut_head.hex(" "))
+    body += Content(result.text or "")
+    if result.cut_tail:
+        body += Content.from_markup("[dim]«$h»[/]", h=result.cut_tail.hex(" "))
+    notes = Content("")
+    if result.cut_head or result.cut_tail:
+        notes = Content.from_markup("\n[$warning]cut characters at the edges: «…» are their bytes; alt+w widens to "
+                                    "$w, alt+n narrows to $n[/]", w=str(list(result.snap_wider or ())),
+                                    n=str(list(result.snap_narrower or ())))
+    return head + notes + Content("\n\n") + body
+
+
+class ExpandDialog(ShowsWorkerErrors, ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="expand.close"),
+        Binding("alt+w", "snap('wider')", "Widen to chars", id="expand.widen"),
+        Binding("alt+n", "snap('narrower')", "Narrow to chars", id="expand.narrow"),
+    ]
+
+    def __init__(self, store: Store, session: str, stub: StubView, reviewer: str) -> None:
+        super().__init__()
+        self.store = store
+        self.session = session
+        self.stub = stub
+        self.reviewer = reviewer
+        self.result: Expansion | None = None
+
+    def compose(self) -> ComposeResult:
+        start, end = self.stub.read_slice or (0, 0)
+        with Vertical(id="expand"):
+            yield Static(Content.from_markup("[b]Expand $s[/b] → $m  [dim]as $r · version $v · scope $sc[/]",
+                                             s=self.stub.id, m=self.stub.material, r=self.reviewer,
+                                             v=self.stub.source_version or "?", sc=self.stub.disclosure_scope or "?"),
+                         id="expand-title")
+            with Horizontal(id="expand-range"):
+                yield Label("start")
+                yield Input(str(start), id="expand-start", type="integer")
+                yield Label("end")
+                yield Input(str(end), id="expand-end", type="integer")
+                yield Label("limit")
+                yield Input(str(DEFAULT_MAX_BYTES), id="expand-limit", type="integer")
+                yield Label("scopes")
+                yield Input(",".join(DEFAULT_SCOPES), id="expand-scopes")
+            yield Static("", id="expand-count")
+            with VerticalScroll(id="expand-result"):
+                yield Static(Content.from_markup("[dim]enter expands the range[/]"), id="expand-text")
+            with Horizontal(id="expand-buttons"):
+                yield Button("Expand", id="expand-go", variant="primary")
+                yield Button("Widen to characters", id="expand-widen", disabled=True)
+                yield Button("Narrow to characters", id="expand-narrow", disabled=True)
+                yield Button("Close", id="expand-close")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._update_count()
+        self.query_one("#expand-go", Button).focus()
+
+    def _numbers(self) -> tuple[int, int, int] | None:
+        try:
+            return tuple(int(self.query_one(f"#expand-{n}", Input).value) for n in ("start", "end", "limit"))  # type: ignore[return-value]
+        except ValueError:
+            return None
+
+    def _update_count(self) -> None:
+        numbers = self._numbers()
+        label = self.query_one("#expand-count", Static)
+        if numbers is None:
+            label.update(Content.from_markup("[$error]start, end and limit must be whole numbers[/]"))
+            return
+        start, end, limit = numbers
+        size = end - start
+        colour = "$error" if size < 0 or size > limit else "$success"
+        label.update(Content.from_markup(f"[{colour}]$n bytes[/] of a $l byte limit", n=f"{size:,}", l=f"{limit:,}"))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._update_count()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.run_expand()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        actions = {"expand-go": self.run_expand, "expand-close": self.action_close,
+                   "expand-widen": lambda: self.action_snap("wider"),
+                   "expand-narrow": lambda: self.action_snap("narrower")}
+        actions[event.button.id or "expand-close"]()
+
+    @work(group="expand", exclusive=True, exit_on_error=False)
+    async def run_expand(self) -> None:
+        numbers = self._numbers()
+        if numbers is None:
+            self.query_one("#expand-text", Static).update(
+                Content.from_markup("[$error]start, end and limit must be whole numbers[/]"))
+            return
+        start, end, limit = numbers
+        scopes = tuple(s.strip() for s in self.query_one("#expand-scopes", Input).value.split(",") if s.strip())
+        self.result = await expand(self.store, self.stub.id, actor=self.reviewer, session=self.session,
+                                   byte_range=(start, end), max_bytes=limit, scopes=scopes)
+        self.query_one("#expand-text", Static).update(render_expansion(self.result))
+        can_snap = self.result.ok and bool(self.result.cut_head or self.result.cut_tail)
+        self.query_one("#expand-widen", Button).disabled = not can_snap
+        self.query_one("#expand-narrow", Button).disabled = not can_snap
+
+    def action_snap(self, which: str) -> None:
+        if self.result is None or not self.result.ok:
+            self.notify("Expand first: the snaps come from the bytes read.", severity="warning")
+            return
+        span = self.result.snap_wider if which == "wider" else self.result.snap_narrower
+        if span is None:
+            return
+        self.query_one("#expand-start", Input).value = str(span[0])
+        self.query_one("#expand-end", Input).value = str(span[1])
+        self.run_expand()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
