@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from inspector import __version__
+from inspector.cli.candidate_commands import accept_cmd, candidates_cmd, reject_cmd, validate_cmd
 from inspector.cli.expand_command import expand_cmd
 from inspector.cli.open_command import open_cmd
 from inspector.cli.store_commands import export_cmd, import_cmd, ledger_cmd, sessions_cmd, verify_cmd
@@ -42,7 +43,8 @@ def cli(ctx: click.Context) -> None:
         ctx.invoke(open_cmd, target=None, session=None)
 
 
-for command in (open_cmd, sessions_cmd, import_cmd, export_cmd, verify_cmd, ledger_cmd, expand_cmd):
+for command in (open_cmd, sessions_cmd, import_cmd, export_cmd, verify_cmd, ledger_cmd, expand_cmd, candidates_cmd,
+                validate_cmd, accept_cmd, reject_cmd):
     cli.add_command(command)
 
 

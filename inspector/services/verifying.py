@@ -5,7 +5,8 @@ What is checked, and nothing more is claimed:
 2. each session's context_version and goal_revision equal the last values the ledger recorded;
 3. each session's record counts equal what the ledger says was added (minus removed);
 4. every record row's identity digest recomputed from its columns (an in-place edit shows);
-5. every material's chunk list bound to its content hash.
+5. every material's chunk list bound to its content hash;
+6. every status the ledger set (``status_set``: candidate accepted, …) is the row's status now.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from inspector.domain.canonical import GENESIS_HASH, ledger_hash
 from inspector.domain.sif import identity_digest
+from inspector.domain.sif_schema import IDENTITY_FIELDS
 from inspector.store import ledger
 from inspector.store.connection import Store
 from inspector.store.materials import chunk_binding
@@ -44,6 +46,7 @@ async def verify_store(store: Store) -> VerifyReport:
     report = VerifyReport()
     versions: dict[str, tuple[int | None, int | None]] = {}
     counts: Counter[tuple[str, str]] = Counter()
+    statuses: dict[tuple[str, tuple[Any, ...]], str] = {}
     prev = GENESIS_HASH
     expected_seq = 1
     async with store.snapshot():
@@ -62,11 +65,28 @@ async def verify_store(store: Store) -> VerifyReport:
                                         "(its hash does not match its content)"})
             prev = entry.hash
             _track(entry, versions, counts)
+            status_set = entry.payload.get("status_set")
+            if isinstance(status_set, dict) and status_set.get("type") in SPECS:
+                statuses[(status_set["type"], tuple(status_set.get("identity", ())))] = str(status_set.get("status"))
         await _check_sessions(store, versions, report)
         await _check_counts(store, counts, report)
         await _check_digests(store, report)
         await _check_materials(store, report)
+        await _check_statuses(store, statuses, report)
     return report
+
+
+async def _check_statuses(store: Store, statuses: dict[tuple[str, tuple[Any, ...]], str], report: VerifyReport) -> None:
+    for (type_, identity), want in statuses.items():
+        spec = SPECS[type_]
+        fields = IDENTITY_FIELDS[type_]
+        where = " AND ".join(f"{f} = ?" for f in fields)
+        async with store.db.execute(f"SELECT status FROM {spec.table} WHERE {where}", identity) as cur:
+            row = await cur.fetchone()
+        if row is None or row[0] != want:
+            report.fail({"where": spec.table, "identity": list(identity),
+                         "message": f"{type_} {list(identity)} shows status {row[0] if row else 'nothing'} but the "
+                                    f"ledger set it to {want}"})
 
 
 def _track(entry: ledger.LedgerEntry, versions: dict[str, tuple[int | None, int | None]],

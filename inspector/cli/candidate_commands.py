@@ -1,0 +1,92 @@
+"""``candidates``, ``validate``, ``accept``, ``reject``: reviewing compression candidates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.cli.store_commands import reviewer_option, store_argument
+from inspector.domain.candidates import Validation
+from inspector.services import candidates
+from inspector.store.connection import open_store
+
+session_option = click.option("--session", help="The candidate's session (needed only when the id is used in several).")
+
+
+def describe(v: Validation) -> list[str]:
+    verdict = "structure verified" if v.structure_verified else "REFUSED"
+    lines = [f"{v.candidate} [{v.status}]: {verdict} · semantic_lossless: unknown"]
+    lines += [f"  ✗ {r.code}: {r.message}" for r in v.refusals]
+    lines += [f"  ! {w.code}: {w.message}" for w in v.warnings]
+    return lines
+
+
+@click.command("candidates")
+@store_argument
+@click.option("--session", required=True, help="The session whose candidates to list.")
+@json_option
+@run_command()
+async def candidates_cmd(store: Path, session: str, as_json: bool) -> int:
+    """List a session's compression candidates with their validation now."""
+    async with await open_store(store) as opened:
+        found = await candidates.list_candidates(opened, session)
+    emit([v.as_dict() for _, v in found], as_json,
+         lambda: "\n".join(line for _, v in found for line in describe(v)) or "(no candidates)")
+    return EXIT_OK
+
+
+@click.command("validate")
+@store_argument
+@click.argument("candidate")
+@session_option
+@json_option
+@run_command()
+async def validate_cmd(store: Path, candidate: str, session: str | None, as_json: bool) -> int:
+    """Validate CANDIDATE exactly (bytes, not meaning); exit 1 when refused."""
+    async with await open_store(store) as opened:
+        result = await candidates.validate(opened, candidate, session)
+    emit(result.as_dict(), as_json, lambda: "\n".join(describe(result)))
+    return EXIT_OK if result.structure_verified else EXIT_REFUSED
+
+
+@click.command("accept")
+@store_argument
+@click.argument("candidate")
+@session_option
+@reviewer_option(required=True)
+@json_option
+@run_command()
+async def accept_cmd(store: Path, candidate: str, session: str | None, reviewer: str, as_json: bool) -> int:
+    """Accept CANDIDATE: re-validated and committed only if its base is still current."""
+    async with await open_store(store) as opened:
+        decision = await candidates.accept(opened, candidate, actor=reviewer, session=session)
+    v = decision.validation
+
+    def human() -> str:
+        if v.refusals:
+            return "\n".join(describe(v))
+        return f"accepted {v.candidate}: context version is now {decision.context_version}"
+
+    emit(decision.as_dict(), as_json, human)
+    return EXIT_REFUSED if v.refusals else EXIT_OK
+
+
+@click.command("reject")
+@store_argument
+@click.argument("candidate")
+@session_option
+@click.option("--reason", required=True, help="Why (recorded in the ledger).")
+@reviewer_option(required=True)
+@json_option
+@run_command()
+async def reject_cmd(store: Path, candidate: str, session: str | None, reason: str, reviewer: str,
+                     as_json: bool) -> int:
+    """Reject CANDIDATE with a reason; the current context stays as it is."""
+    async with await open_store(store) as opened:
+        decision = await candidates.reject(opened, candidate, actor=reviewer, reason=reason, session=session)
+    v = decision.validation
+    emit(decision.as_dict(), as_json,
+         lambda: "\n".join(describe(v)) if v.refusals else f"rejected {v.candidate}: {reason}")
+    return EXIT_REFUSED if v.refusals else EXIT_OK

@@ -1,0 +1,45 @@
+"""Two processes accept two valid candidates on the same base: exactly one wins, every time."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from inspector.services.candidates import validate
+from inspector.services.importing import import_file
+from inspector.services.sessions import get_session
+from inspector.services.verifying import verify_store
+from inspector.store.connection import open_store
+from tests.conftest import session_record, write_sif
+
+ROUNDS = 8
+
+
+def _pair(round_: int, base: int) -> list[dict]:
+    return [{"type": "candidate", "session": "s1", "id": f"{side}{round_}", "base_version": base, "goal_revision": 1,
+             "exact_fields": {}, "summary": f"round {round_} by {side}", "sources": ["evt:1"]} for side in "ab"]
+
+
+async def test_exactly_one_of_two_concurrent_accepts_wins(tmp_path: Path) -> None:
+    store = tmp_path / "race.db"
+    await import_file(write_sif(tmp_path / "s.jsonl", [session_record()]), store, actor="t")
+    for round_ in range(ROUNDS):
+        async with await open_store(store) as opened:
+            base = (await get_session(opened, "s1")).context_version
+        await import_file(write_sif(tmp_path / f"r{round_}.jsonl", _pair(round_, base)), store, actor="t")
+        start_at = time.time() + 1.5
+        procs = [subprocess.Popen([sys.executable, "-m", "tests.race_worker", str(store), f"{side}{round_}",
+                                   str(start_at)], stdout=subprocess.PIPE, text=True) for side in "ab"]
+        results = [json.loads(p.communicate(timeout=60)[0]) for p in procs]
+        winners = [r for r in results if r["status"] == "accepted"]
+        losers = [r for r in results if r["status"] != "accepted"]
+        assert len(winners) == 1 and len(losers) == 1, results
+        assert [x["code"] for x in losers[0]["refusals"]] == ["stale_base"]
+        async with await open_store(store) as opened:
+            assert (await get_session(opened, "s1")).context_version == base + 1
+            again = await validate(opened, losers[0]["candidate"])
+            assert [r.code for r in again.refusals] == ["stale_base"]
+            assert (await verify_store(opened)).ok
