@@ -8,7 +8,12 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
-from inspector.services.expanding import DEFAULT_MAX_BYTES, DEFAULT_SCOPES, Expansion, expand
+from inspector.services.expanding import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_SCOPES,
+    Expansion,
+    expand,
+)
 from inspector.store.connection import open_store
 
 

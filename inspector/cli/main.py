@@ -11,10 +11,21 @@ from typing import Any
 import click
 
 from inspector import __version__
-from inspector.cli.candidate_commands import accept_cmd, candidates_cmd, reject_cmd, validate_cmd
+from inspector.cli.candidate_commands import (
+    accept_cmd,
+    candidates_cmd,
+    reject_cmd,
+    validate_cmd,
+)
 from inspector.cli.expand_command import expand_cmd
 from inspector.cli.open_command import open_cmd
-from inspector.cli.store_commands import export_cmd, import_cmd, ledger_cmd, sessions_cmd, verify_cmd
+from inspector.cli.store_commands import (
+    export_cmd,
+    import_cmd,
+    ledger_cmd,
+    sessions_cmd,
+    verify_cmd,
+)
 
 
 class InspectorGroup(click.Group):

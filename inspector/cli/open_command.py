@@ -61,7 +61,9 @@ def open_cmd(target: Path | None, session: str | None) -> None:
     except InspectorError as error:
         fail(error, False)
         return
-    from inspector.ui.app import InspectorApp  # the UI loads only when a screen is wanted
+    from inspector.ui.app import (
+        InspectorApp,  # the UI loads only when a screen is wanted
+    )
 
     InspectorApp(store, session=session).run()
     raise SystemExit(EXIT_OK)

@@ -15,7 +15,12 @@ from typing import Any
 
 from inspector.domain.canonical import canonical_json, content_hash, sha256_hex
 from inspector.domain.errors import BadInput
-from inspector.domain.sif_schema import IDENTITY_FIELDS, PROJECTION_FIELDS, REQUIRED, SCHEMAS
+from inspector.domain.sif_schema import (
+    IDENTITY_FIELDS,
+    PROJECTION_FIELDS,
+    REQUIRED,
+    SCHEMAS,
+)
 from inspector.domain.vocabulary import SIF_FORMAT
 
 # Defaults filled in on reading, so that export writes them and re-import is identical.

@@ -18,7 +18,7 @@ from inspector.domain.errors import NotFound, Refusal
 from inspector.domain.text_checks import rule_sentences
 from inspector.services.session_facts import session_facts
 from inspector.store import ledger
-from inspector.store.connection import Store
+from inspector.store.connection import Store, fetch_one
 from inspector.store.tables import SPECS
 
 
@@ -40,8 +40,7 @@ class Decision:
 async def _load(db: aiosqlite.Connection, candidate: str, session: str | None) -> dict[str, Any]:
     spec = SPECS["candidate"]
     sql = f"SELECT {spec.select_columns} FROM candidates WHERE id = ?" + (" AND session = ?" if session else "")
-    async with db.execute(sql, (candidate, session) if session else (candidate,)) as cur:
-        rows = [spec.to_record(r) for r in await cur.fetchall()]
+    rows = [spec.to_record(r) for r in await db.execute_fetchall(sql, (candidate, session) if session else (candidate,))]
     if not rows:
         raise NotFound(f"no candidate {candidate!r}" + (f" in session {session!r}" if session else ""))
     if len(rows) > 1:
@@ -66,9 +65,8 @@ async def list_candidates(store: Store, session: str) -> list[tuple[dict[str, An
     """Every candidate of the session with its validation now (pending first)."""
     spec = SPECS["candidate"]
     async with store.snapshot() as db:
-        async with db.execute(f"SELECT {spec.select_columns} FROM candidates WHERE session = ? ORDER BY rowid",
-                              (session,)) as cur:
-            cands = [spec.to_record(r) for r in await cur.fetchall()]
+        cands = [spec.to_record(r) for r in await db.execute_fetchall(f"SELECT {spec.select_columns} FROM candidates WHERE session = ? ORDER BY rowid",
+                              (session,))]
         out = [(c, await _validate(db, c)) for c in cands]
     return sorted(out, key=lambda cv: cv[0]["status"] != "pending")
 
@@ -122,6 +120,5 @@ async def reject(store: Store, candidate: str, *, actor: str, reason: str, sessi
 
 
 async def _context_version(db: aiosqlite.Connection, session: str) -> int:
-    async with db.execute("SELECT context_version FROM sessions WHERE id = ?", (session,)) as cur:
-        row = await cur.fetchone()
+    row = await fetch_one(db, "SELECT context_version FROM sessions WHERE id = ?", (session,))
     return int(row[0]) if row else 0

@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from inspector.domain.vocabulary import STATE_KINDS
-from inspector.store.connection import Store
+from inspector.store.connection import Store, fetch_one
 from inspector.store.tables import SPECS
 
 
@@ -84,10 +84,7 @@ def _kind_rank(kind: str) -> int:
 async def state_records(store: Store, session: str) -> list[StateRecord]:
     """Every version of every record, grouped by kind in the vocabulary's order, newest version first."""
     spec = SPECS["state"]
-    async with store.db.execute(
-        f"SELECT {spec.select_columns} FROM state_records WHERE session = ?", (session,)
-    ) as cur:
-        rows = [spec.to_record(r) for r in await cur.fetchall()]
+    rows = [spec.to_record(r) for r in await store.db.execute_fetchall(f"SELECT {spec.select_columns} FROM state_records WHERE session = ?", (session,))]
     records = [
         StateRecord(r["key"], r["version"], r["kind"], r["value"], r["status"], r.get("writer"), r.get("at"),
                     r.get("scope"), r.get("sources", []), r.get("rationale"), r.get("alternatives", []))
@@ -103,10 +100,7 @@ async def record_history(store: Store, session: str, key: str) -> list[StateReco
 async def generations(store: Store, session: str) -> list[Generation]:
     """Summary generations, latest first."""
     spec = SPECS["summary"]
-    async with store.db.execute(
-        f"SELECT {spec.select_columns} FROM summaries WHERE session = ? ORDER BY generation DESC", (session,)
-    ) as cur:
-        rows = [spec.to_record(r) for r in await cur.fetchall()]
+    rows = [spec.to_record(r) for r in await store.db.execute_fetchall(f"SELECT {spec.select_columns} FROM summaries WHERE session = ? ORDER BY generation DESC", (session,))]
     return [Generation(r["generation"], r.get("parent"), r["kind"], r["text"], r.get("covers"),
                        r.get("base_version"), r.get("unresolved", []), r.get("sources", []), r.get("claims", []))
             for r in rows]
@@ -139,8 +133,5 @@ async def evidence(store: Store, session: str) -> list[MaterialView]:
 
 async def event_detail(store: Store, session: str, seq: int) -> dict[str, Any] | None:
     spec = SPECS["event"]
-    async with store.db.execute(
-        f"SELECT {spec.select_columns} FROM events WHERE session = ? AND seq = ?", (session, seq)
-    ) as cur:
-        row = await cur.fetchone()
+    row = await fetch_one(store.db, f"SELECT {spec.select_columns} FROM events WHERE session = ? AND seq = ?", (session, seq))
     return None if row is None else spec.to_record(row)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir
 
+from inspector.services.importing import import_bytes
 from inspector.store.connection import open_store
 from inspector.store.schema import FORMAT_VERSION
-from inspector.services.importing import import_bytes
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_sessions"
 DEMO_ACTOR = "demo-builder"

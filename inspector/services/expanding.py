@@ -75,8 +75,7 @@ class Expansion:
 async def find_stub(store: Store, stub: str, session: str | None = None) -> StubRef:
     spec = SPECS["stub"]
     sql = f"SELECT {spec.select_columns} FROM stubs WHERE id = ?" + (" AND session = ?" if session else "")
-    async with store.db.execute(sql, (stub, session) if session else (stub,)) as cur:
-        rows = [spec.to_record(r) for r in await cur.fetchall()]
+    rows = [spec.to_record(r) for r in await store.db.execute_fetchall(sql, (stub, session) if session else (stub,))]
     if not rows:
         where = f" in session {session!r}" if session else ""
         raise NotFound(f"no stub {stub!r}{where}")

@@ -26,8 +26,7 @@ async def _session_ids(store: Store, session: str | None) -> list[str]:
             if await cur.fetchone() is None:
                 raise NotFound(f"no session {session!r} in {store.path}")
         return [session]
-    async with store.db.execute("SELECT id FROM sessions ORDER BY rowid") as cur:
-        return [row[0] for row in await cur.fetchall()]
+    return [row[0] for row in await store.db.execute_fetchall("SELECT id FROM sessions ORDER BY rowid")]
 
 
 async def iter_records(store: Store, session: str | None = None) -> AsyncIterator[dict[str, Any]]:

@@ -23,7 +23,7 @@ from inspector.domain.sif import parse_chunk
 from inspector.services.import_stream import parsed_chunks
 from inspector.services.record_writer import RecordWriter
 from inspector.store import ledger
-from inspector.store.connection import Store, open_store
+from inspector.store.connection import Store, fetch_one, open_store
 
 ProgressFn = Callable[[str, int, int], None]
 
@@ -58,8 +58,7 @@ def read_bytes(path: Path) -> bytes:
 
 
 async def _stored_sessions(db: aiosqlite.Connection) -> dict[str, tuple[int, int]]:
-    async with db.execute("SELECT id, goal_revision, context_version FROM sessions") as cur:
-        return {row[0]: (int(row[1]), int(row[2])) for row in await cur.fetchall()}
+    return {row[0]: (int(row[1]), int(row[2])) for row in await db.execute_fetchall("SELECT id, goal_revision, context_version FROM sessions")}
 
 
 async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
@@ -73,8 +72,7 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
     async with store.transaction() as db:
         await db.execute("PRAGMA defer_foreign_keys = ON")  # a session may be declared after its records
         writer = RecordWriter(db, await _stored_sessions(db))
-        async with db.execute("SELECT COALESCE(MAX(event_id), 0) FROM events") as cur:
-            row = await cur.fetchone()
+        row = await fetch_one(db, "SELECT COALESCE(MAX(event_id), 0) FROM events")
         last_event_id = int(row[0]) if row else 0
         async for records, done, total in parsed_chunks(raw):
             await writer.write(records)
@@ -101,8 +99,7 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
 
 
 async def _adapter(db: aiosqlite.Connection, session: str) -> str:
-    async with db.execute("SELECT adapter FROM sessions WHERE id = ?", (session,)) as cur:
-        row = await cur.fetchone()
+    row = await fetch_one(db, "SELECT adapter FROM sessions WHERE id = ?", (session,))
     return str(row[0]) if row else "generic"
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from inspector.domain.protocol import CallShape, find_problems
 from inspector.services.sessions import SessionSummary, get_session
-from inspector.store.connection import Store
+from inspector.store.connection import Store, fetch_one
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +23,7 @@ class Badges:
 
 
 async def _count(store: Store, sql: str, *params: Any) -> int:
-    async with store.db.execute(sql, params) as cur:
-        row = await cur.fetchone()
+    row = await fetch_one(store.db, sql, params)
     return int(row[0]) if row else 0
 
 

@@ -19,6 +19,7 @@ from inspector.domain.protocol import CallShape
 from inspector.domain.sif import SifRecord
 from inspector.domain.sif_schema import IDENTITY_FIELDS
 from inspector.store import materials
+from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
 
 PROTOCOL_KINDS = frozenset({"tool_call", "tool_result", "assistant_message"})
@@ -81,10 +82,7 @@ class RecordWriter:
             spec = SPECS[type_]
             ident = IDENTITY_FIELDS[type_]
             where = "id = ?" if type_ == "session" else "session = ?"
-            async with self.db.execute(
-                f"SELECT {', '.join(ident)}, digest FROM {spec.table} WHERE {where}", (session,)
-            ) as cur:
-                self._known[key] = {tuple(row[:-1]): row[-1] for row in await cur.fetchall()}
+            self._known[key] = {tuple(row[:-1]): row[-1] for row in await self.db.execute_fetchall(f"SELECT {', '.join(ident)}, digest FROM {spec.table} WHERE {where}", (session,))}
         return self._known[key]
 
     async def _write_type(self, type_: str, batch: list[SifRecord]) -> None:
@@ -139,8 +137,7 @@ class RecordWriter:
             spec = SPECS[rec.type]
             ident = IDENTITY_FIELDS[rec.type]
             where = " AND ".join(f"{f} = ?" for f in ident)
-            async with self.db.execute(f"SELECT digest FROM {spec.table} WHERE {where}", rec.identity) as cur:
-                row = await cur.fetchone()
+            row = await fetch_one(self.db, f"SELECT digest FROM {spec.table} WHERE {where}", rec.identity)
             if row is None:
                 raise BadInput(f"{rec.type} {_name(rec)} could not be stored: {exc}", line=rec.line) from None
             if row[0] != rec.digest:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from inspector.store.connection import Store
+from inspector.store.connection import Store, fetch_one
 
 SHORT_SCAN_ROWS = 50_000
 SNIPPET_CHARS = 48
@@ -59,22 +59,13 @@ async def search(store: Store, session: str, query: str, *, limit: int = 50) -> 
 async def _fts(store: Store, session: str, query: str, limit: int) -> SearchResult:
     result = SearchResult(query, "fts")
     phrase = _fts_phrase(query)
-    async with store.db.execute(
-        "SELECT e.seq, snippet(events_fts, 0, '', '', '…', 12) FROM events_fts "
+    result.hits += [Hit("event", f"evt:{seq}", snip.replace("\n", " ")) for seq, snip in await store.db.execute_fetchall("SELECT e.seq, snippet(events_fts, 0, '', '', '…', 12) FROM events_fts "
         "JOIN events e ON e.event_id = events_fts.rowid "
-        "WHERE events_fts MATCH ? AND e.session = ? ORDER BY e.seq LIMIT ?", (phrase, session, limit)
-    ) as cur:
-        result.hits += [Hit("event", f"evt:{seq}", snip.replace("\n", " ")) for seq, snip in await cur.fetchall()]
-    async with store.db.execute(
-        "SELECT m.id, snippet(materials_fts, 0, '', '', '…', 12), m.size, m.indexed_bytes FROM materials_fts "
+        "WHERE events_fts MATCH ? AND e.session = ? ORDER BY e.seq LIMIT ?", (phrase, session, limit))]
+    result.hits += [Hit("material", mid, snip.replace("\n", " ")) for mid, snip, _s, _i in await store.db.execute_fetchall("SELECT m.id, snippet(materials_fts, 0, '', '', '…', 12), m.size, m.indexed_bytes FROM materials_fts "
         "JOIN materials m ON m.material_id = materials_fts.rowid "
-        "WHERE materials_fts MATCH ? AND m.session = ? AND m.deleted_at IS NULL LIMIT ?", (phrase, session, limit)
-    ) as cur:
-        result.hits += [Hit("material", mid, snip.replace("\n", " ")) for mid, snip, _s, _i in await cur.fetchall()]
-    async with store.db.execute(
-        "SELECT COUNT(*) FROM materials WHERE session = ? AND size > indexed_bytes AND deleted_at IS NULL", (session,)
-    ) as cur:
-        row = await cur.fetchone()
+        "WHERE materials_fts MATCH ? AND m.session = ? AND m.deleted_at IS NULL LIMIT ?", (phrase, session, limit))]
+    row = await fetch_one(store.db, "SELECT COUNT(*) FROM materials WHERE session = ? AND size > indexed_bytes AND deleted_at IS NULL", (session,))
     if row and row[0]:
         result.complete = False
         result.note = f"{row[0]} material(s) are indexed only in their first 4 MiB"
@@ -90,13 +81,9 @@ async def _scan(store: Store, session: str, query: str, limit: int) -> SearchRes
     ) as cur:
         result.hits += [Hit("event", f"evt:{seq}", _snippet_around(text, query)) for seq, text, _ in
                         await cur.fetchall()]
-    async with store.db.execute(
-        "SELECT m.id, f.text FROM materials m JOIN materials_fts f ON f.rowid = m.material_id "
-        "WHERE m.session = ? AND m.deleted_at IS NULL AND instr(f.text, ?) > 0 LIMIT ?", (session, query, limit)
-    ) as cur:
-        result.hits += [Hit("material", mid, _snippet_around(text, query)) for mid, text in await cur.fetchall()]
-    async with store.db.execute("SELECT COUNT(*) FROM events WHERE session = ?", (session,)) as cur:
-        row = await cur.fetchone()
+    result.hits += [Hit("material", mid, _snippet_around(text, query)) for mid, text in await store.db.execute_fetchall("SELECT m.id, f.text FROM materials m JOIN materials_fts f ON f.rowid = m.material_id "
+        "WHERE m.session = ? AND m.deleted_at IS NULL AND instr(f.text, ?) > 0 LIMIT ?", (session, query, limit))]
+    row = await fetch_one(store.db, "SELECT COUNT(*) FROM events WHERE session = ?", (session,))
     total = int(row[0]) if row else 0
     if total > SHORT_SCAN_ROWS:
         result.complete = False

@@ -8,21 +8,18 @@ import aiosqlite
 from inspector.domain.candidates import SessionFacts
 from inspector.domain.errors import NotFound
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
+from inspector.store.connection import fetch_one
 
 
 async def _column(db: aiosqlite.Connection, sql: str, *params: object) -> list[str]:
-    async with db.execute(sql, params) as cur:
-        return [row[0] for row in await cur.fetchall()]
+    return [row[0] for row in await db.execute_fetchall(sql, params)]
 
 
 async def required_exact(db: aiosqlite.Connection, session: str) -> dict[str, str]:
     """DESIGN §5: canonical values of every active goal, constraint, permission and acceptance."""
     marks = ", ".join("?" for _ in OWNER_ONLY_KINDS)
-    async with db.execute(
-        f"SELECT key, value FROM state_records WHERE session = ? AND status = 'active' AND kind IN ({marks}) "
-        "ORDER BY key, version", (session, *sorted(OWNER_ONLY_KINDS))
-    ) as cur:
-        return {key: value for key, value in await cur.fetchall()}
+    return {key: value for key, value in await db.execute_fetchall(f"SELECT key, value FROM state_records WHERE session = ? AND status = 'active' AND kind IN ({marks}) "
+        "ORDER BY key, version", (session, *sorted(OWNER_ONLY_KINDS)))}
 
 
 async def unresolved_calls(db: aiosqlite.Connection, session: str) -> list[str]:
@@ -33,8 +30,7 @@ async def unresolved_calls(db: aiosqlite.Connection, session: str) -> list[str]:
 
 
 async def session_facts(db: aiosqlite.Connection, session: str, *, with_texts: bool = False) -> SessionFacts:
-    async with db.execute("SELECT adapter, context_version, goal_revision FROM sessions WHERE id = ?", (session,)) as cur:
-        row = await cur.fetchone()
+    row = await fetch_one(db, "SELECT adapter, context_version, goal_revision FROM sessions WHERE id = ?", (session,))
     if row is None:
         raise NotFound(f"no session {session!r}")
     trusted: list[str] = []

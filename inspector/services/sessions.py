@@ -7,7 +7,7 @@ from typing import Any
 
 from inspector.domain.errors import NotFound
 from inspector.store import ledger
-from inspector.store.connection import Store
+from inspector.store.connection import Store, fetch_one
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +30,7 @@ async def list_sessions(store: Store) -> list[SessionSummary]:
         "(SELECT COUNT(*) FROM events e WHERE e.session = s.id) "
         "FROM sessions s ORDER BY s.rowid"
     )
-    async with store.db.execute(sql) as cur:
-        return [SessionSummary(*row) for row in await cur.fetchall()]
+    return [SessionSummary(*row) for row in await store.db.execute_fetchall(sql)]
 
 
 async def get_session(store: Store, session: str) -> SessionSummary:
@@ -39,8 +38,7 @@ async def get_session(store: Store, session: str) -> SessionSummary:
         "SELECT s.id, s.title, s.adapter, s.owner, s.context_version, s.goal_revision, "
         "(SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s WHERE s.id = ?"
     )
-    async with store.db.execute(sql, (session,)) as cur:
-        row = await cur.fetchone()
+    row = await fetch_one(store.db, sql, (session,))
     if row is None:
         raise NotFound(f"no session {session!r} in {store.path}")
     return SessionSummary(*row)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.domain.errors import NotFound
-from inspector.store.connection import Store
+from inspector.store.connection import Store, fetch_one
 
 Key = tuple[str, int, int]
 EVENT, LEDGER = 0, 1
@@ -82,8 +82,7 @@ async def _events(store: Store, session: str, key: Key | None, forward: bool, li
         params += [at, seq] if src == EVENT else [at]
     sql = (f"SELECT {_EVENT_COLS} FROM events WHERE session = ? {cond} "
            f"ORDER BY IFNULL(at, '') {order}, seq {order} LIMIT ?")
-    async with store.db.execute(sql, (*params, limit)) as cur:
-        return [_event_row(r) for r in await cur.fetchall()]
+    return [_event_row(r) for r in await store.db.execute_fetchall(sql, (*params, limit))]
 
 
 async def _ledger(store: Store, session: str, key: Key | None, forward: bool, limit: int) -> list[TimelineRow]:
@@ -98,8 +97,7 @@ async def _ledger(store: Store, session: str, key: Key | None, forward: bool, li
             cond = "AND (at, seq) < (?, ?)" if src == LEDGER else "AND at < ?"
         params += [at, seq] if src == LEDGER else [at]
     sql = f"SELECT {_LEDGER_COLS} FROM ledger WHERE session = ? {cond} ORDER BY at {order}, seq {order} LIMIT ?"
-    async with store.db.execute(sql, (*params, limit)) as cur:
-        return [_ledger_row(r) for r in await cur.fetchall()]
+    return [_ledger_row(r) for r in await store.db.execute_fetchall(sql, (*params, limit))]
 
 
 async def _with_pairs(store: Store, session: str, rows: list[TimelineRow]) -> list[TimelineRow]:
@@ -139,18 +137,13 @@ async def page(store: Store, session: str, key: Key | None, *, forward: bool = T
 
 
 async def counts(store: Store, session: str) -> tuple[int, int]:
-    async with store.db.execute("SELECT COUNT(*) FROM events WHERE session = ?", (session,)) as cur:
-        events = (await cur.fetchone() or (0,))[0]
-    async with store.db.execute("SELECT COUNT(*) FROM ledger WHERE session = ?", (session,)) as cur:
-        entries = (await cur.fetchone() or (0,))[0]
+    events = (await fetch_one(store.db, "SELECT COUNT(*) FROM events WHERE session = ?", (session,)) or (0,))[0]
+    entries = (await fetch_one(store.db, "SELECT COUNT(*) FROM ledger WHERE session = ?", (session,)) or (0,))[0]
     return int(events), int(entries)
 
 
 async def event_key(store: Store, session: str, seq: int) -> Key:
-    async with store.db.execute(
-        "SELECT IFNULL(at, ''), seq FROM events WHERE session = ? AND seq = ?", (session, seq)
-    ) as cur:
-        row = await cur.fetchone()
+    row = await fetch_one(store.db, "SELECT IFNULL(at, ''), seq FROM events WHERE session = ? AND seq = ?", (session, seq))
     if row is None:
         raise NotFound(f"event {seq} is not in session {session!r}")
     return (row[0], EVENT, int(row[1]))

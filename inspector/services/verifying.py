@@ -19,7 +19,7 @@ from inspector.domain.canonical import GENESIS_HASH, ledger_hash
 from inspector.domain.sif import identity_digest
 from inspector.domain.sif_schema import IDENTITY_FIELDS
 from inspector.store import ledger
-from inspector.store.connection import Store
+from inspector.store.connection import Store, fetch_one
 from inspector.store.materials import chunk_binding
 from inspector.store.tables import SPECS
 
@@ -81,8 +81,7 @@ async def _check_statuses(store: Store, statuses: dict[tuple[str, tuple[Any, ...
         spec = SPECS[type_]
         fields = IDENTITY_FIELDS[type_]
         where = " AND ".join(f"{f} = ?" for f in fields)
-        async with store.db.execute(f"SELECT status FROM {spec.table} WHERE {where}", identity) as cur:
-            row = await cur.fetchone()
+        row = await fetch_one(store.db, f"SELECT status FROM {spec.table} WHERE {where}", identity)
         if row is None or row[0] != want:
             report.fail({"where": spec.table, "identity": list(identity),
                          "message": f"{type_} {list(identity)} shows status {row[0] if row else 'nothing'} but the "
@@ -108,8 +107,7 @@ def _track(entry: ledger.LedgerEntry, versions: dict[str, tuple[int | None, int 
 
 async def _check_sessions(store: Store, versions: dict[str, tuple[int | None, int | None]],
                           report: VerifyReport) -> None:
-    async with store.db.execute("SELECT id, context_version, goal_revision FROM sessions") as cur:
-        rows = await cur.fetchall()
+    rows = await store.db.execute_fetchall("SELECT id, context_version, goal_revision FROM sessions")
     for sid, cv, gr in rows:
         want_cv, want_gr = versions.get(sid, (None, None))
         if want_cv is None:
@@ -124,8 +122,7 @@ async def _check_sessions(store: Store, versions: dict[str, tuple[int | None, in
 async def _check_counts(store: Store, counts: Counter[tuple[str, str]], report: VerifyReport) -> None:
     for type_, spec in SPECS.items():
         column = "id" if type_ == "session" else "session"
-        async with store.db.execute(f"SELECT {column}, COUNT(*) FROM {spec.table} GROUP BY {column}") as cur:
-            actual = {row[0]: int(row[1]) for row in await cur.fetchall()}
+        actual = {row[0]: int(row[1]) for row in await store.db.execute_fetchall(f"SELECT {column}, COUNT(*) FROM {spec.table} GROUP BY {column}")}
         sessions = {s for (s, t) in counts if t == type_} | set(actual)
         for sid in sessions:
             want, have = counts.get((sid, type_), 0), actual.get(sid, 0)

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -163,3 +164,11 @@ async def open_store(path: str | os.PathLike[str], *, create: bool = False) -> S
     except BaseException:
         await db.close()
         raise
+
+
+async def fetch_one(db: aiosqlite.Connection, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> Any:
+    """First row or None, in one trip to the database thread (a cursor costs three)."""
+    rows = await db.execute_fetchall(sql, params)
+    for row in rows:
+        return row
+    return None

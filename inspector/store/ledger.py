@@ -16,7 +16,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.canonical import GENESIS_HASH, canonical_json, ledger_hash
-from inspector.store.connection import utc_now
+from inspector.store.connection import fetch_one, utc_now
 
 
 @dataclass(slots=True)
@@ -74,8 +74,7 @@ def _entry(row: Sequence[Any]) -> LedgerEntry:
 
 
 async def ledger_tail(db: aiosqlite.Connection) -> tuple[int, str]:
-    async with db.execute("SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1") as cur:
-        row = await cur.fetchone()
+    row = await fetch_one(db, "SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1")
     return (int(row[0]), str(row[1])) if row else (0, GENESIS_HASH)
 
 
@@ -107,10 +106,7 @@ async def iter_entries(db: aiosqlite.Connection, *, session: str | None = None,
     where = "AND session = ?" if session is not None else ""
     while True:
         params: tuple[Any, ...] = (after, session, batch) if session is not None else (after, batch)
-        async with db.execute(
-            f"SELECT {_COLUMNS} FROM ledger WHERE seq > ? {where} ORDER BY seq LIMIT ?", params
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await db.execute_fetchall(f"SELECT {_COLUMNS} FROM ledger WHERE seq > ? {where} ORDER BY seq LIMIT ?", params)
         if not rows:
             return
         for row in rows:

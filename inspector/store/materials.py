@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
+from inspector.store.connection import fetch_one
 from inspector.store.schema import CHUNK_SIZE, MATERIAL_INDEX_CAP
 
 DIGEST_SIZE = 32
@@ -83,12 +84,9 @@ class StoredMaterial:
 
 
 async def find_material(db: aiosqlite.Connection, session: str, material: str) -> StoredMaterial | None:
-    async with db.execute(
-        "SELECT material_id, session, id, size, chunk_size, content_hash, chunk_hashes, chunk_binding, source_version, "
+    row = await fetch_one(db, "SELECT material_id, session, id, size, chunk_size, content_hash, chunk_hashes, chunk_binding, source_version, "
         "disclosure_scope, encoding, media_type, deleted_at FROM materials WHERE session = ? AND id = ?",
-        (session, material),
-    ) as cur:
-        row = await cur.fetchone()
+        (session, material),)
     return None if row is None else StoredMaterial(*row[:6], bytes(row[6]), *row[7:])
 
 
@@ -105,11 +103,8 @@ async def read_range(db: aiosqlite.Connection, m: StoredMaterial, start: int, en
     if end <= start:
         return RangeRead(b"", 0, chunk_binding(m.content_hash, m.chunk_hashes) == m.chunk_binding, ())
     first, last = start // m.chunk_size, (end - 1) // m.chunk_size
-    async with db.execute(
-        "SELECT idx, data FROM material_chunks WHERE material_id = ? AND idx BETWEEN ? AND ? ORDER BY idx",
-        (m.material_id, first, last),
-    ) as cur:
-        rows = await cur.fetchall()
+    rows = await db.execute_fetchall("SELECT idx, data FROM material_chunks WHERE material_id = ? AND idx BETWEEN ? AND ? ORDER BY idx",
+        (m.material_id, first, last),)
     bad = [idx for idx, data in rows
            if hashlib.sha256(data).digest() != m.chunk_hashes[idx * DIGEST_SIZE : (idx + 1) * DIGEST_SIZE]]
     missing = set(range(first, last + 1)) - {idx for idx, _ in rows}

@@ -169,6 +169,11 @@ CREATE TABLE deletion_requests (
     digest       TEXT NOT NULL,
     PRIMARY KEY (session, id)
 );
+-- Commands name stubs, candidates, handoffs and deletion requests by id alone.
+CREATE INDEX stubs_id ON stubs(id);
+CREATE INDEX candidates_id ON candidates(id);
+CREATE INDEX handoffs_id ON handoffs(id);
+CREATE INDEX deletion_requests_id ON deletion_requests(id);
 CREATE TABLE ledger (
     seq           INTEGER PRIMARY KEY,
     session       TEXT,

@@ -19,7 +19,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from inspector.services.channels import StubView
-from inspector.services.expanding import DEFAULT_MAX_BYTES, DEFAULT_SCOPES, Expansion, expand
+from inspector.services.expanding import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_SCOPES,
+    Expansion,
+    expand,
+)
 from inspector.store.connection import Store
 from inspector.ui.dialogs import ShowsWorkerErrors
 
