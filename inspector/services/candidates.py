@@ -122,3 +122,31 @@ async def reject(store: Store, candidate: str, *, actor: str, reason: str, sessi
 async def _context_version(db: aiosqlite.Connection, session: str) -> int:
     row = await fetch_one(db, "SELECT context_version FROM sessions WHERE id = ?", (session,))
     return int(row[0]) if row else 0
+
+
+@dataclass(slots=True)
+class ReviewView:
+    """Everything the review screen compares, read in one snapshot."""
+
+    candidate: dict[str, Any]
+    validation: Validation
+    required_exact: dict[str, str]
+    open_actions: list[str]
+    unknowns: list[str]
+    context_version: int
+    goal_revision: int
+    latest_summary: str | None
+    latest_generation: int | None
+
+
+async def review_view(store: Store, candidate: str, session: str | None = None) -> ReviewView:
+    async with store.snapshot() as db:
+        cand = await _load(db, candidate, session)
+        summary = cand.get("summary")
+        facts = await session_facts(db, cand["session"],
+                                    with_texts=isinstance(summary, str) and bool(rule_sentences(summary)))
+        latest = await fetch_one(db, "SELECT generation, text FROM summaries WHERE session = ? "
+                                 "ORDER BY generation DESC LIMIT 1", (cand["session"],))
+    return ReviewView(cand, validate_candidate(cand, facts), facts.required_exact, facts.open_actions, facts.unknowns,
+                      facts.context_version, facts.goal_revision, latest[1] if latest else None,
+                      latest[0] if latest else None)

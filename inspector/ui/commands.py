@@ -24,6 +24,8 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Focus: Task summary", "Move to the task summary channel (2)", partial(screen.action_focus_channel, "summary")),
         ("Focus: Raw evidence", "Move to the raw evidence channel (3)", partial(screen.action_focus_channel, "evidence")),
         ("Focus: Timeline", "Move to the raw timeline (t)", screen.action_focus_timeline),
+        ("Review candidates", "Compression candidates: enter reviews, a accepts, r rejects (k)",
+         screen.action_focus_candidates),
         ("Search raw evidence", "Search event text and materials (/)", screen.action_search),
         ("Timeline: first row", "Jump to the start of the timeline", screen.action_timeline_start),
         ("Timeline: last row", "Jump to the end of the timeline", screen.action_timeline_end),

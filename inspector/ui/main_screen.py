@@ -4,6 +4,7 @@
 |---|---|
 | 1 / 2 / 3 | focus protected state / task summary / raw evidence |
 | t | focus the timeline |
+| k | focus the candidates (enter reviews one: a accepts, r rejects) |
 | / | search raw evidence |
 | e | expand the selected stub (Raw evidence) |
 | h | history of the selected protected record |
@@ -27,12 +28,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, TabbedContent, TabPane
 
 from inspector.domain.errors import NotFound
-from inspector.services import channels, overview, sessions, verifying
+from inspector.services import candidates, channels, overview, sessions, verifying
 from inspector.services.search import search
 from inspector.services.timeline import TimelineRow
 from inspector.store.connection import Store
 from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
 from inspector.ui.expand_dialog import ExpandDialog
+from inspector.ui.review_dialog import ReviewDialog
+from inspector.ui.widgets.candidates_list import CandidatesList
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
 from inspector.ui.widgets.header_bar import HeaderBar
@@ -53,6 +56,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         Binding("2", "focus_channel('summary')", "Summary", id="main.focus_summary"),
         Binding("3", "focus_channel('evidence')", "Evidence", id="main.focus_evidence"),
         Binding("t", "focus_timeline", "Timeline", id="main.focus_timeline"),
+        Binding("k", "focus_candidates", "Candidates", id="main.focus_candidates"),
         Binding("slash", "search", "Search", id="main.search"),
         Binding("e", "expand", "Expand", id="main.expand"),
         Binding("h", "history", "History", id="main.history"),
@@ -81,6 +85,8 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
                 with TabbedContent(id="tabs"):
                     with TabPane("Timeline", id="tab-timeline"):
                         yield TimelineView(id="timeline")
+                    with TabPane("Candidates", id="tab-candidates"):
+                        yield CandidatesList(id="candidates")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -127,8 +133,16 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         self.query_one(SummaryChannel).load(await channels.generations(self.store, session))
         self.query_one(EvidenceChannel).load(await channels.evidence(self.store, session))
         await self.query_one(TimelineView).show_session(self.store, session)
+        await self._load_candidates(session)
         self.query_one(SessionsList).mark(session)
         self.run_worker(self._load_badges(session), group="badges", exclusive=True, exit_on_error=False)
+
+    async def _load_candidates(self, session: str) -> None:
+        found = await candidates.list_candidates(self.store, session)
+        self.query_one(CandidatesList).load(found)
+        pending = sum(1 for c, _ in found if c["status"] == "pending")
+        self.query_one(TabbedContent).get_tab("tab-candidates").label = (
+            f"Candidates ({pending} pending)" if pending else f"Candidates ({len(found)})")
 
     async def _load_badges(self, session: str) -> None:
         info, badges = await overview.overview(self.store, session)
@@ -141,6 +155,16 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if isinstance(event.option_list, SessionsList) and event.option.id:
             self.open_session(event.option.id)
+        elif isinstance(event.option_list, CandidatesList) and event.option.id and self.session:
+            self.review(event.option.id)
+
+    def review(self, candidate: str) -> None:
+        def done(decided: bool | None) -> None:
+            if decided and self.session is not None:
+                self.open_session(self.session)  # versions, badges and lists all change after a decision
+
+        self.app.push_screen(ReviewDialog(self.store, self.session or "", candidate,
+                                          self.app.reviewer), done)  # type: ignore[attr-defined]
 
     def on_channel_pane_source_chosen(self, event: ChannelPane.SourceChosen) -> None:
         self.jump_to(event.ref)
@@ -198,6 +222,10 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
     def action_focus_timeline(self) -> None:
         self.query_one(TabbedContent).active = "tab-timeline"
         self.query_one(TimelineView).focus()
+
+    def action_focus_candidates(self) -> None:
+        self.query_one(TabbedContent).active = "tab-candidates"
+        self.query_one(CandidatesList).focus()
 
     def action_search(self) -> None:
         self.query_one("#evidence-search", Input).focus()

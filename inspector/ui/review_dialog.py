@@ -1,0 +1,181 @@
+"""Reviewing one compression candidate: the current context beside the candidate.
+
+| key | action |
+|---|---|
+| a | accept (only when no check refuses it) |
+| r | reject, with a reason |
+| escape | close |
+"""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Static
+
+from inspector.services import candidates
+from inspector.services.candidates import ReviewView
+from inspector.store.connection import Store
+from inspector.ui.byte_view import char_diff, visible
+from inspector.ui.dialogs import ShowsWorkerErrors
+
+
+def _mark(ok: bool) -> Content:
+    return Content.from_markup("[$success]✓[/]" if ok else "[b $error]✗[/]")
+
+
+def review_content(view: ReviewView) -> Content:
+    v, c = view.validation, view.candidate
+    lines: list[Content] = [Content.from_markup(
+        "[b]$id[/b] ($st) · $verdict · semantic_lossless: unknown", id=v.candidate, st=v.status,
+        verdict="structure verified" if v.structure_verified else "refused")]
+    lines.append(Content.from_markup("\n[b]VERSIONS[/b]  current │ candidate"))
+    lines.append(_mark(c["base_version"] == view.context_version) + Content(
+        f" context v{view.context_version} │ base v{c['base_version']}"))
+    lines.append(_mark(c["goal_revision"] == view.goal_revision) + Content(
+        f" goal r{view.goal_revision} │ r{c['goal_revision']}"))
+    lines.append(Content.from_markup("\n[b]EXACT FIELDS[/b]  current │ candidate (byte for byte)"))
+    diffs = {d.key: d for d in v.field_diffs}
+    theirs = c.get("exact_fields") or {}
+    for key in sorted(view.required_exact.keys() | theirs.keys()):
+        d = diffs.get(key)
+        mine, other = view.required_exact.get(key), theirs.get(key)
+        row = _mark(d is None) + Content(f" {key}: {visible(mine) if mine is not None else '—'} │ "
+                                         f"{visible(str(other)) if other is not None else '—'}")
+        if d is not None:
+            row += Content.from_markup("\n    [$error]$e[/]", e=d.explanation)
+        lines.append(row)
+    lines.append(Content.from_markup("\n[b]ACTIONS[/b]  action ledger │ candidate"))
+    for label, ours, cand in (("open", view.open_actions, c.get("open_actions") or []),
+                              ("unknown", view.unknowns, c.get("unknowns") or [])):
+        lines.append(_mark(sorted(cand) == ours) + Content(f" {label}: [{', '.join(ours)}] │ [{', '.join(cand)}]"))
+    lines.append(Content.from_markup("\n[b]SUMMARY[/b]  latest generation $g → candidate",
+                                     g=str(view.latest_generation) if view.latest_generation is not None else "(none)"))
+    summary = c.get("summary")
+    if isinstance(summary, str):
+        lines.append(char_diff(view.latest_summary or "", summary))
+    else:
+        lines.append(Content.from_markup("[$error]not text: $s[/]", s=repr(summary)[:200]))
+    if v.refusals:
+        lines.append(Content.from_markup("\n[b $error]REFUSED[/b $error]"))
+        lines += [Content.from_markup("[b $error]$c[/] $m", c=r.code, m=r.message) for r in v.refusals]
+    if v.warnings:
+        lines.append(Content.from_markup("\n[b $warning]WARNINGS[/b $warning] (do not block)"))
+        lines += [Content.from_markup("[b $warning]$c[/] $m", c=w.code, m=w.message) for w in v.warnings]
+    return Content("\n").join(lines)
+
+
+class ReasonDialog(ModalScreen[str | None]):
+    """Asks why; returns the reason, or None when cancelled."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="reason.cancel")]
+
+    def __init__(self, prompt: str) -> None:
+        super().__init__()
+        self.prompt = prompt
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="reason"):
+            yield Static(self.prompt)
+            yield Input(placeholder="the reason, recorded in the ledger (enter to confirm)", id="reason-input")
+        yield Footer()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.value.strip():
+            self.dismiss(event.value.strip())
+        else:
+            self.notify("A rejection needs a reason.", severity="warning")
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
+    """Returns True when the candidate was decided (so the screen behind refreshes)."""
+
+    BINDINGS = [
+        Binding("a", "accept", "Accept", id="review.accept"),
+        Binding("r", "reject", "Reject", id="review.reject"),
+        Binding("escape", "close", "Close", id="review.close"),
+    ]
+
+    def __init__(self, store: Store, session: str, candidate: str, reviewer: str) -> None:
+        super().__init__()
+        self.store, self.session, self.candidate, self.reviewer = store, session, candidate, reviewer
+        self.view: ReviewView | None = None
+        self.decided = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="review"):
+            with VerticalScroll(id="review-body"):
+                yield Static(Content.from_markup("[dim]loading…[/]"), id="review-text")
+            yield Static("", id="review-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+
+    @work(group="review-load", exclusive=True, exit_on_error=False)
+    async def load(self) -> None:
+        await self._reload()
+
+    async def _reload(self) -> None:
+        self.view = await candidates.review_view(self.store, self.candidate, self.session)
+        self.query_one("#review-text", Static).update(review_content(self.view))
+        self._status()
+        self.refresh_bindings()
+
+    def _status(self) -> None:
+        v = self.view.validation if self.view else None
+        status = self.query_one("#review-status", Static)
+        if v is None:
+            return
+        if v.status != "pending":
+            status.update(Content.from_markup("[b]already $s[/b]: nothing more to decide", s=v.status))
+        elif v.refusals:
+            status.update(Content.from_markup("[b $error]accept is disabled:[/] $m", m=v.refusals[0].message))
+        else:
+            status.update(Content.from_markup("[$success]a accepts[/] (context v$n → v$m) · r rejects · as $who",
+                                              n=str(self.view.context_version), m=str(self.view.context_version + 1),
+                                              who=self.reviewer))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Greys out accept when refused, and both decisions once decided."""
+        if action in ("accept", "reject"):
+            v = self.view.validation if self.view else None
+            if v is None or v.status != "pending":
+                return None
+            if action == "accept" and v.refusals:
+                return None
+        return True
+
+    @work(group="review-decide", exclusive=True, exit_on_error=False)
+    async def action_accept(self) -> None:
+        decision = await candidates.accept(self.store, self.candidate, actor=self.reviewer, session=self.session)
+        if decision.validation.refusals:  # the session moved on while this screen was open
+            self.notify(decision.validation.refusals[0].message, severity="error", timeout=8)
+        else:
+            self.decided = True
+            self.notify(f"Accepted {self.candidate}: context version is now {decision.context_version}.")
+        await self._reload()
+
+    def action_reject(self) -> None:
+        def done(reason: str | None) -> None:
+            if reason:
+                self.run_worker(self._reject(reason), group="review-decide", exclusive=True, exit_on_error=False)
+
+        self.app.push_screen(ReasonDialog(f"Reject {self.candidate}: why?"), done)
+
+    async def _reject(self, reason: str) -> None:
+        await candidates.reject(self.store, self.candidate, actor=self.reviewer, reason=reason, session=self.session)
+        self.decided = True
+        self.notify(f"Rejected {self.candidate}.")
+        await self._reload()
+
+    def action_close(self) -> None:
+        self.dismiss(self.decided)
