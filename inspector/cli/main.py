@@ -17,6 +17,7 @@ from inspector.cli.candidate_commands import (
     reject_cmd,
     validate_cmd,
 )
+from inspector.cli.drift_commands import confirm_cmd, correct_cmd, correct_summary_cmd, drift_cmd, history_cmd
 from inspector.cli.expand_command import expand_cmd
 from inspector.cli.open_command import open_cmd
 from inspector.cli.store_commands import (
@@ -55,7 +56,8 @@ def cli(ctx: click.Context) -> None:
 
 
 for command in (open_cmd, sessions_cmd, import_cmd, export_cmd, verify_cmd, ledger_cmd, expand_cmd, candidates_cmd,
-                validate_cmd, accept_cmd, reject_cmd):
+                validate_cmd, accept_cmd, reject_cmd, drift_cmd, correct_cmd, correct_summary_cmd, confirm_cmd,
+                history_cmd):
     cli.add_command(command)
 
 

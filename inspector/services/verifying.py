@@ -65,9 +65,10 @@ async def verify_store(store: Store) -> VerifyReport:
                                         "(its hash does not match its content)"})
             prev = entry.hash
             _track(entry, versions, counts)
-            status_set = entry.payload.get("status_set")
-            if isinstance(status_set, dict) and status_set.get("type") in SPECS:
-                statuses[(status_set["type"], tuple(status_set.get("identity", ())))] = str(status_set.get("status"))
+            sets = entry.payload.get("status_set")
+            for status_set in sets if isinstance(sets, list) else [sets]:
+                if isinstance(status_set, dict) and status_set.get("type") in SPECS:
+                    statuses[(status_set["type"], tuple(status_set.get("identity", ())))] = str(status_set.get("status"))
         await _check_sessions(store, versions, report)
         await _check_counts(store, counts, report)
         await _check_digests(store, report)

@@ -1,0 +1,147 @@
+"""``drift``, ``correct``, ``correct-summary``, ``confirm``, ``history``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.cli.store_commands import reviewer_option, store_argument
+from inspector.domain.errors import BadInput
+from inspector.services import corrections
+from inspector.services.corrections import Outcome
+from inspector.services.drift import drift
+from inspector.store.connection import open_store
+
+session_required = click.option("--session", required=True, help="The session.")
+
+
+def _outcome_text(o: Outcome) -> str:
+    if o.refusals:
+        return "\n".join(f"refused {r.code}: {r.message}" for r in o.refusals)
+    if o.generation is not None:
+        return f"generation {o.generation} (corrected, parent {o.parent}); context v{o.context_version}"
+    return f"{o.key} v{o.version} is {o.status}; context v{o.context_version} · goal r{o.goal_revision}"
+
+
+@click.command("drift")
+@store_argument
+@session_required
+@click.option("--generation", type=click.IntRange(min=0), help="Default: the latest generation.")
+@click.option("--summarizer", metavar="CMD", help="A command that reads the events as JSON on stdin and writes a "
+              "narrative rebuild on stdout, shown beside the extractive one.")
+@json_option
+@run_command()
+async def drift_cmd(store: Path, session: str, generation: int | None, summarizer: str | None, as_json: bool) -> int:
+    """Where a summary generation left the protected state; exit 1 on any finding."""
+    async with await open_store(store) as opened:
+        report = await drift(opened, session, generation, summarizer=summarizer)
+
+    def human() -> str:
+        if report.generation is None:
+            return f"{session}: no summary generations"
+        lines = [f"{session} generation {report.generation}: "
+                 + (f"{len(report.blocking)} finding(s)" if report.blocking else "no drift found")]
+        lines += [f"  {'!' if f.severity == 'warning' else '✗'} {f.code} [{f.key or '-'}]: {f.message}"
+                  for f in report.findings]
+        t = report.timeline
+        if t.keys:
+            lines.append("field timeline (generations " + " ".join(str(g) for g in t.generations) + "):")
+            mark = {"kept": "✓", "rewritten": "≠", "missing": "∅"}
+            lines += [f"  {k:<28} " + " ".join(mark[t.cells[k][g]] for g in t.generations) for k in t.keys]
+        lines.append("rebuild from the raw log:")
+        lines += [f"  {r.key}: “{r.value}” verbatim in {', '.join(r.verbatim_in) or 'no event in range'}"
+                  for r in report.rebuild]
+        if report.narrative:
+            lines += ["narrative rebuild:", report.narrative]
+        return "\n".join(lines)
+
+    emit(report.as_dict(), as_json, human)
+    return EXIT_REFUSED if report.blocking else EXIT_OK
+
+
+@click.command("correct")
+@store_argument
+@session_required
+@click.option("--key", required=True, help="The protected state key, e.g. constraint.prod.")
+@click.option("--value", required=True, help="The correct canonical value (taken byte for byte).")
+@click.option("--reason", required=True, help="Why (recorded in the ledger).")
+@click.option("--kind", help="Only to add a new key: its kind (goal, constraint, decision, …).")
+@reviewer_option(required=True)
+@json_option
+@run_command()
+async def correct_cmd(store: Path, session: str, key: str, value: str, reason: str, kind: str | None, reviewer: str,
+                      as_json: bool) -> int:
+    """File a correction of a protected record as a new version (pending unless you own it)."""
+    async with await open_store(store) as opened:
+        outcome = await corrections.correct(opened, session, key, value, reason=reason, actor=reviewer, kind=kind)
+    emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome))
+    return EXIT_REFUSED if outcome.refusals else EXIT_OK
+
+
+@click.command("correct-summary")
+@store_argument
+@session_required
+@click.option("--generation", required=True, type=click.IntRange(min=0), help="The generation being corrected.")
+@click.option("--text-file", required=True, type=click.Path(path_type=Path, dir_okay=False, exists=False),
+              help="UTF-8 file with the corrected text ('-' for standard input).")
+@click.option("--reason", required=True, help="Why (recorded in the ledger).")
+@click.option("--unresolved", multiple=True, help="An unresolved marker (repeatable). Default: the open issues and "
+              "pending decisions now.")
+@reviewer_option(required=True)
+@json_option
+@run_command()
+async def correct_summary_cmd(store: Path, session: str, generation: int, text_file: Path, reason: str,
+                              unresolved: tuple[str, ...], reviewer: str, as_json: bool) -> int:
+    """Write a corrected generation (parent = GENERATION); it is where the next summary starts."""
+    try:
+        text = click.get_text_stream("stdin").read() if str(text_file) == "-" else text_file.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {text_file}: {exc}") from None
+    async with await open_store(store) as opened:
+        outcome = await corrections.correct_summary(opened, session, generation, text, reason=reason, actor=reviewer,
+                                                    unresolved=list(unresolved) or None)
+    emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome))
+    return EXIT_OK
+
+
+@click.command("confirm")
+@store_argument
+@session_required
+@click.option("--key", required=True)
+@click.option("--reject", is_flag=True, help="Reject the pending version instead of confirming it.")
+@click.option("--reason", default="", help="Why (recorded in the ledger).")
+@reviewer_option(required=True)
+@json_option
+@run_command()
+async def confirm_cmd(store: Path, session: str, key: str, reject: bool, reason: str, reviewer: str,
+                      as_json: bool) -> int:
+    """The owner confirms (or --reject) the pending version of KEY."""
+    async with await open_store(store) as opened:
+        outcome = await corrections.confirm(opened, session, key, actor=reviewer, reject=reject, reason=reason)
+    emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome))
+    return EXIT_REFUSED if outcome.refusals else EXIT_OK
+
+
+@click.command("history")
+@store_argument
+@session_required
+@click.option("--key", required=True)
+@json_option
+@run_command()
+async def history_cmd(store: Path, session: str, key: str, as_json: bool) -> int:
+    """Every version of KEY with its writer, time, and the ledger acts behind it."""
+    async with await open_store(store) as opened:
+        versions = await corrections.history(opened, session, key)
+
+    def human() -> str:
+        lines = []
+        for v in versions:
+            lines.append(f"v{v['version']} {v['status']:<10} {v['value']}  (by {v['writer'] or '?'} at {v['at'] or '?'})")
+            lines += [f"    L{a['ledger']} {a['kind']} by {a['actor']}: {a['decision'] or ''} {a['reason'] or ''}".rstrip()
+                      for a in v["acts"]]
+        return "\n".join(lines)
+
+    emit(versions, as_json, human)
+    return EXIT_OK

@@ -1,0 +1,197 @@
+"""Corrections as new ledger events: state records, summary generations, owner confirmation.
+
+Authority (DESIGN rule 3): goal, constraint, permission and acceptance change only by the
+session's owner; anyone else's correction of those kinds becomes a ``pending`` version the
+owner confirms or rejects. Other kinds any reviewer may correct. Old versions stay, marked
+superseded. ``context_version`` grows when the active state or summary changes, so
+candidates built before become stale; ``goal_revision`` grows when the active goal changes.
+The ledger keeps versions, reasons and keyed digests, not the values themselves.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import aiosqlite
+
+from inspector.domain.canonical import keyed_digest
+from inspector.domain.errors import BadInput, NotFound, Refusal
+from inspector.domain.sif import identity_digest
+from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
+from inspector.store import ledger
+from inspector.store.connection import Store, fetch_one, utc_now
+from inspector.store.tables import SPECS
+
+
+@dataclass(slots=True)
+class Outcome:
+    key: str | None
+    version: int | None
+    status: str
+    context_version: int
+    goal_revision: int
+    refusals: list[Refusal]
+    generation: int | None = None
+    parent: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        if self.generation is not None:
+            return {"generation": self.generation, "kind": "corrected", "parent": self.parent,
+                    "context_version": self.context_version, "refusals": [r.as_dict() for r in self.refusals]}
+        out = asdict(self)
+        out["refusals"] = [r.as_dict() for r in self.refusals]
+        out.pop("generation"), out.pop("parent")
+        return out
+
+
+async def _session(db: aiosqlite.Connection, session: str) -> tuple[str | None, int, int]:
+    row = await fetch_one(db, "SELECT owner, context_version, goal_revision FROM sessions WHERE id = ?", (session,))
+    if row is None:
+        raise NotFound(f"no session {session!r}")
+    return row[0], int(row[1]), int(row[2])
+
+
+async def _versions(db: aiosqlite.Connection, session: str, key: str) -> list[dict[str, Any]]:
+    spec = SPECS["state"]
+    rows = await db.execute_fetchall(f"SELECT {spec.select_columns} FROM state_records WHERE session = ? AND key = ? "
+                                     "ORDER BY version", (session, key))
+    return [spec.to_record(r) for r in rows]
+
+
+def _state_status(session: str, key: str, version: int, status: str) -> dict[str, Any]:
+    return {"type": "state", "identity": [session, key, version], "status": status}
+
+
+async def _set_versions(db: aiosqlite.Connection, session: str, cv: int, gr: int) -> None:
+    await db.execute("UPDATE sessions SET context_version = ?, goal_revision = ? WHERE id = ?", (cv, gr, session))
+
+
+async def correct(store: Store, session: str, key: str, value: str, *, reason: str, actor: str,
+                  kind: str | None = None) -> Outcome:
+    async with store.transaction() as db:
+        owner, cv, gr = await _session(db, session)
+        versions = await _versions(db, session, key)
+        if not versions and kind is None:
+            raise NotFound(f"session {session!r} has no protected record {key!r}; pass --kind to add a new one")
+        if kind is not None and kind not in STATE_KINDS:
+            raise BadInput(f"unknown kind {kind!r}; one of {', '.join(STATE_KINDS)}")
+        kind = versions[-1]["kind"] if versions else kind
+        active = next((v for v in reversed(versions) if v["status"] == "active"), None)
+        is_owner = owner is not None and actor == owner
+        status = "pending" if kind in OWNER_ONLY_KINDS and not is_owner else "active"
+        if active is not None and active["value"] == value and status == "active":
+            return Outcome(key, active["version"], active["status"], cv, gr,
+                           [Refusal("no_change", f"{key} is already “{value}” (v{active['version']}).")])
+        new_version = (versions[-1]["version"] if versions else 0) + 1
+        seq, _ = await ledger.ledger_tail(db)
+        record = {"type": "state", "session": session, "key": key, "kind": kind, "value": value,
+                  "sources": [f"ledger:{seq + 1}"], "writer": "owner" if is_owner else "reviewer", "at": utc_now(),
+                  "scope": (active or (versions[-1] if versions else {})).get("scope", "task"),
+                  "version": new_version, "status": status}
+        await db.execute(SPECS["state"].insert_sql, SPECS["state"].to_row(record, identity_digest("state", record)))
+        status_sets = [_state_status(session, key, new_version, status)]
+        if status == "active":
+            if active is not None:
+                await db.execute("UPDATE state_records SET status = 'superseded' WHERE session = ? AND key = ? "
+                                 "AND version = ?", (session, key, active["version"]))
+                status_sets.append(_state_status(session, key, active["version"], "superseded"))
+            cv, gr = cv + 1, gr + (1 if kind == "goal" else 0)
+            await _set_versions(db, session, cv, gr)
+        await ledger.append(db, [ledger.NewEntry(session, "correction", actor, {
+            "target": f"state:{key}", "key": key, "kind": kind, "old_version": active["version"] if active else None,
+            "new_version": new_version, "status": status, "reason": reason,
+            "old_digest": keyed_digest(store.digest_key, active["value"].encode()) if active else None,
+            "new_digest": keyed_digest(store.digest_key, value.encode()),
+            "context_version": cv, "goal_revision": gr, "added": {"state": 1}, "status_set": status_sets})])
+    return Outcome(key, new_version, status, cv, gr, [])
+
+
+async def confirm(store: Store, session: str, key: str, *, actor: str, reject: bool = False,
+                  reason: str = "") -> Outcome:
+    """The owner confirms (or rejects) the pending version of ``key``."""
+    async with store.transaction() as db:
+        owner, cv, gr = await _session(db, session)
+        versions = await _versions(db, session, key)
+        if not versions:
+            raise NotFound(f"session {session!r} has no protected record {key!r}")
+        pending = next((v for v in reversed(versions) if v["status"] == "pending"), None)
+        if pending is None:
+            return Outcome(key, versions[-1]["version"], versions[-1]["status"], cv, gr,
+                           [Refusal("nothing_pending", f"{key} has no pending version to confirm.")])
+        if pending["kind"] in OWNER_ONLY_KINDS and actor != owner:
+            return Outcome(key, pending["version"], "pending", cv, gr,
+                           [Refusal("not_owner", f"only the session's owner ({owner or 'unknown'}) may confirm a "
+                                    f"{pending['kind']}; {actor} may only propose.")])
+        active = next((v for v in reversed(versions) if v["status"] == "active"), None)
+        new_status = "superseded" if reject else "active"
+        await db.execute("UPDATE state_records SET status = ? WHERE session = ? AND key = ? AND version = ?",
+                         (new_status, session, key, pending["version"]))
+        status_sets = [_state_status(session, key, pending["version"], new_status)]
+        if not reject:
+            if active is not None:
+                await db.execute("UPDATE state_records SET status = 'superseded' WHERE session = ? AND key = ? "
+                                 "AND version = ?", (session, key, active["version"]))
+                status_sets.append(_state_status(session, key, active["version"], "superseded"))
+            cv, gr = cv + 1, gr + (1 if pending["kind"] == "goal" else 0)
+            await _set_versions(db, session, cv, gr)
+        await ledger.append(db, [ledger.NewEntry(session, "confirmation", actor, {
+            "key": key, "version": pending["version"], "decision": "rejected" if reject else "confirmed",
+            "reason": reason, "context_version": cv, "goal_revision": gr, "status_set": status_sets})])
+    return Outcome(key, pending["version"], new_status, cv, gr, [])
+
+
+async def correct_summary(store: Store, session: str, generation: int, text: str, *, reason: str, actor: str,
+                          unresolved: list[str] | None = None) -> Outcome:
+    """A new generation of kind ``corrected`` whose parent is the corrected one; it becomes
+    the next generation's starting point."""
+    async with store.transaction() as db:
+        _owner, cv, gr = await _session(db, session)
+        spec = SPECS["summary"]
+        row = await fetch_one(db, f"SELECT {spec.select_columns} FROM summaries WHERE session = ? AND generation = ?",
+                              (session, generation))
+        if row is None:
+            raise NotFound(f"session {session!r} has no summary generation {generation}")
+        parent = spec.to_record(row)
+        if not text.strip():
+            raise BadInput("the corrected text is empty")
+        last = await fetch_one(db, "SELECT MAX(generation) FROM summaries WHERE session = ?", (session,))
+        if unresolved is None:
+            unresolved = [r[0] for r in await db.execute_fetchall(
+                "SELECT value FROM state_records WHERE session = ? AND ((kind = 'open_issue' AND status = 'active') "
+                "OR (kind = 'decision' AND status = 'pending')) ORDER BY key", (session,))]
+        new_gen, cv = int(last[0]) + 1, cv + 1
+        seq, _ = await ledger.ledger_tail(db)
+        record = {"type": "summary", "session": session, "generation": new_gen, "parent": generation,
+                  "kind": "corrected", "text": text, "base_version": cv, "unresolved": unresolved,
+                  "sources": [*parent.get("sources", []), f"ledger:{seq + 1}"]}
+        if parent.get("covers"):
+            record["covers"] = parent["covers"]
+        await db.execute(spec.insert_sql, spec.to_row(record, identity_digest("summary", record)))
+        await _set_versions(db, session, cv, gr)
+        await ledger.append(db, [ledger.NewEntry(session, "summary.correction", actor, {
+            "generation": new_gen, "parent": generation, "reason": reason,
+            "text_digest": keyed_digest(store.digest_key, text.encode()), "context_version": cv,
+            "goal_revision": gr, "added": {"summary": 1}})])
+    return Outcome(None, None, "corrected", cv, gr, [], generation=new_gen, parent=generation)
+
+
+async def history(store: Store, session: str, key: str) -> list[dict[str, Any]]:
+    """Every version of ``key`` with who wrote it, why, and the ledger entry that did."""
+    versions = await _versions(store.db, session, key)
+    if not versions:
+        raise NotFound(f"session {session!r} has no protected record {key!r}")
+    acts = await store.db.execute_fetchall(
+        "SELECT seq, kind, actor, at, payload FROM ledger WHERE session = ? AND kind IN ('correction', 'confirmation') "
+        "AND json_extract(payload, '$.key') = ? ORDER BY seq", (session, key))
+    by_version: dict[int, list[dict[str, Any]]] = {}
+    for seq, kind, actor, at, payload in acts:
+        body = json.loads(payload)
+        version = body.get("new_version", body.get("version"))
+        by_version.setdefault(int(version), []).append(
+            {"ledger": seq, "kind": kind, "actor": actor, "at": at, "reason": body.get("reason"),
+             "decision": body.get("decision")})
+    return [{"version": v["version"], "value": v["value"], "status": v["status"], "writer": v.get("writer"),
+             "at": v.get("at"), "sources": v.get("sources", []), "acts": by_version.get(v["version"], [])}
+            for v in versions]

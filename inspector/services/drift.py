@@ -1,0 +1,104 @@
+"""Drift of a summary generation against the protected state and a rebuild from the raw log."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.domain.drift import FieldTimeline, Finding, GenerationText, StateFact, field_timeline, find_drift
+from inspector.domain.errors import BadInput, NotFound
+from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
+from inspector.services.channels import generations, state_records
+from inspector.services.sessions import get_session
+from inspector.store.connection import Store
+
+SUMMARIZER_TIMEOUT_S = 120
+
+
+@dataclass(slots=True)
+class DriftReport:
+    session: str
+    generation: int | None
+    findings: list[Finding] = field(default_factory=list)
+    rebuild: list[RebuiltFact] = field(default_factory=list)
+    user_statements: list[str] = field(default_factory=list)
+    narrative: str | None = None
+    timeline: FieldTimeline = field(default_factory=FieldTimeline)
+
+    @property
+    def blocking(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "finding"]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"session": self.session, "generation": self.generation,
+                "findings": [f.as_dict() for f in self.findings], "rebuild": [r.as_dict() for r in self.rebuild],
+                "user_statements": self.user_statements, "narrative_rebuild": self.narrative,
+                "field_timeline": self.timeline.as_dict()}
+
+
+async def state_facts(store: Store, session: str) -> list[StateFact]:
+    return [StateFact(r.key, r.kind, r.value, r.status, tuple(r.sources)) for r in await state_records(store, session)]
+
+
+async def generation_texts(store: Store, session: str) -> list[GenerationText]:
+    return [GenerationText(g.generation, g.kind, g.text, tuple(g.unresolved), tuple(g.sources), tuple(g.claims))
+            for g in await generations(store, session)]
+
+
+async def _events(store: Store, session: str, covers: tuple[int, int] | None) -> list[RawEvent]:
+    lo, hi = covers or (0, 2**62)
+    rows = await store.db.execute_fetchall(
+        "SELECT seq, kind, trust, content FROM events WHERE session = ? AND seq BETWEEN ? AND ? "
+        "AND content IS NOT NULL ORDER BY seq", (session, lo, hi))
+    return [RawEvent(int(r[0]), r[1], r[2], r[3]) for r in rows]
+
+
+async def run_summarizer(command: str, events: list[RawEvent]) -> str:
+    """An external narrative rebuild: events as JSON on stdin, text on stdout."""
+    payload = json.dumps([{"seq": e.seq, "kind": e.kind, "trust": e.trust, "content": e.content} for e in events],
+                         ensure_ascii=False).encode("utf-8")
+    try:
+        proc = await asyncio.create_subprocess_exec(*shlex.split(command), stdin=asyncio.subprocess.PIPE,
+                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    except OSError as exc:
+        raise BadInput(f"cannot run summarizer {command!r}: {exc.strerror}", code="summarizer_failed") from None
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(payload), SUMMARIZER_TIMEOUT_S)
+    except TimeoutError:
+        proc.kill()
+        raise BadInput(f"summarizer {command!r} took longer than {SUMMARIZER_TIMEOUT_S} s", code="summarizer_failed") from None
+    if proc.returncode != 0:
+        raise BadInput(f"summarizer {command!r} exited {proc.returncode}: {err.decode(errors='replace')[:300]}",
+                       code="summarizer_failed")
+    return out.decode("utf-8", errors="replace")
+
+
+async def drift(store: Store, session: str, generation: int | None = None, *,
+                summarizer: str | None = None) -> DriftReport:
+    await get_session(store, session)
+    gens = await generation_texts(store, session)
+    state = await state_facts(store, session)
+    report = DriftReport(session, None, timeline=field_timeline(gens, state))
+    if not gens:
+        return report
+    chosen = gens[0] if generation is None else next((g for g in gens if g.generation == generation), None)
+    if chosen is None:
+        raise NotFound(f"session {session!r} has no summary generation {generation}")
+    report.generation = chosen.generation
+    report.findings = find_drift(chosen, state)
+    covers = next((tuple(g.covers) for g in await generations(store, session)
+                   if g.generation == chosen.generation and g.covers), None)
+    events = await _events(store, session, covers)  # type: ignore[arg-type]
+    report.rebuild, report.user_statements = rebuild(events, state)
+    if summarizer:
+        report.narrative = await run_summarizer(summarizer, events)
+    return report
+
+
+async def drift_all(store: Store, session: str) -> dict[int, list[Finding]]:
+    """Findings for every generation (the Drift tab and ``check``)."""
+    state = await state_facts(store, session)
+    return {g.generation: find_drift(g, state) for g in await generation_texts(store, session)}
