@@ -98,7 +98,9 @@ async def drift(store: Store, session: str, generation: int | None = None, *,
     return report
 
 
-async def drift_all(store: Store, session: str) -> dict[int, list[Finding]]:
-    """Findings for every generation (the Drift tab and ``check``)."""
+async def drift_overview(store: Store, session: str) -> tuple[dict[int, list[Finding]], FieldTimeline,
+                                                              list[GenerationText]]:
+    """Findings of every generation, the field timeline, and the generations themselves."""
     state = await state_facts(store, session)
-    return {g.generation: find_drift(g, state) for g in await generation_texts(store, session)}
+    gens = await generation_texts(store, session)
+    return {g.generation: find_drift(g, state) for g in gens}, field_timeline(gens, state), gens

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.protocol import CallShape, find_problems
+from inspector.services.drift import drift
 from inspector.services.sessions import SessionSummary, get_session
 from inspector.store.connection import Store, fetch_one
 
@@ -16,10 +17,11 @@ class Badges:
     unknown_actions: int
     pending_state: int
     protocol: dict[str, int] = field(default_factory=dict)
+    drift: int = 0  # findings (not warnings) in the latest summary generation
 
     def as_dict(self) -> dict[str, Any]:
         return {"pending_candidates": self.pending_candidates, "unknown_actions": self.unknown_actions,
-                "pending_state": self.pending_state, "protocol": self.protocol}
+                "pending_state": self.pending_state, "protocol": self.protocol, "drift": self.drift}
 
 
 async def _count(store: Store, sql: str, *params: Any) -> int:
@@ -43,6 +45,7 @@ async def session_badges(store: Store, session: str) -> Badges:
         pending_state=await _count(
             store, "SELECT COUNT(*) FROM state_records WHERE session = ? AND status = 'pending'", session),
         protocol=by_code,
+        drift=len((await drift(store, session)).blocking),
     )
 
 

@@ -26,6 +26,8 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Focus: Timeline", "Move to the raw timeline (t)", screen.action_focus_timeline),
         ("Review candidates", "Compression candidates: enter reviews, a accepts, r rejects (k)",
          screen.action_focus_candidates),
+        ("Drift", "Findings per summary generation and the field timeline (d)", screen.action_focus_drift),
+        ("Correct", "Correct the selected protected record or drifted generation (c)", screen.action_correct),
         ("Search raw evidence", "Search event text and materials (/)", screen.action_search),
         ("Timeline: first row", "Jump to the start of the timeline", screen.action_timeline_start),
         ("Timeline: last row", "Jump to the end of the timeline", screen.action_timeline_end),

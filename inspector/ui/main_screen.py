@@ -7,6 +7,8 @@
 | k | focus the candidates (enter reviews one: a accepts, r rejects) |
 | / | search raw evidence |
 | e | expand the selected stub (Raw evidence) |
+| c | correct the selected protected record, or the generation of the selected drift finding |
+| d | focus the drift findings |
 | h | history of the selected protected record |
 | s | show or hide the sessions list |
 | v | verify the store |
@@ -28,14 +30,17 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, TabbedContent, TabPane
 
 from inspector.domain.errors import NotFound
-from inspector.services import candidates, channels, overview, sessions, verifying
+from inspector.services import candidates, channels, corrections, overview, sessions, verifying
+from inspector.services.drift import drift_overview
 from inspector.services.search import search
 from inspector.services.timeline import TimelineRow
 from inspector.store.connection import Store
 from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
+from inspector.ui.correction_dialog import CorrectionDialog, corrected_text
 from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.review_dialog import ReviewDialog
 from inspector.ui.widgets.candidates_list import CandidatesList
+from inspector.ui.widgets.drift_view import DriftView
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
 from inspector.ui.widgets.header_bar import HeaderBar
@@ -59,6 +64,8 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         Binding("k", "focus_candidates", "Candidates", id="main.focus_candidates"),
         Binding("slash", "search", "Search", id="main.search"),
         Binding("e", "expand", "Expand", id="main.expand"),
+        Binding("c", "correct", "Correct", id="main.correct"),
+        Binding("d", "focus_drift", "Drift", id="main.focus_drift"),
         Binding("h", "history", "History", id="main.history"),
         Binding("s", "toggle_sessions", "Sessions", id="main.toggle_sessions"),
         Binding("v", "verify", "Verify", id="main.verify"),
@@ -72,6 +79,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         self.initial_session = initial_session
         self.session: str | None = None
         self.session_ids: list[str] = []
+        self.generation_texts: list = []
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.store.path, id="header")
@@ -87,6 +95,8 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
                         yield TimelineView(id="timeline")
                     with TabPane("Candidates", id="tab-candidates"):
                         yield CandidatesList(id="candidates")
+                    with TabPane("Drift", id="tab-drift"):
+                        yield DriftView(id="drift")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -134,6 +144,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         self.query_one(EvidenceChannel).load(await channels.evidence(self.store, session))
         await self.query_one(TimelineView).show_session(self.store, session)
         await self._load_candidates(session)
+        await self._load_drift(session)
         self.query_one(SessionsList).mark(session)
         self.run_worker(self._load_badges(session), group="badges", exclusive=True, exit_on_error=False)
 
@@ -143,6 +154,13 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         pending = sum(1 for c, _ in found if c["status"] == "pending")
         self.query_one(TabbedContent).get_tab("tab-candidates").label = (
             f"Candidates ({pending} pending)" if pending else f"Candidates ({len(found)})")
+
+    async def _load_drift(self, session: str) -> None:
+        findings, timeline, self.generation_texts = await drift_overview(self.store, session)
+        self.query_one(DriftView).load(findings, timeline)
+        latest = findings[max(findings)] if findings else []
+        count = sum(1 for f in latest if f.severity == "finding")
+        self.query_one(TabbedContent).get_tab("tab-drift").label = f"Drift ({count})" if count else "Drift"
 
     async def _load_badges(self, session: str) -> None:
         info, badges = await overview.overview(self.store, session)
@@ -262,10 +280,45 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         if record is None or self.session is None:
             self.notify("Select a protected state record first (1, then ↑↓).", severity="warning")
             return
-        versions = await channels.record_history(self.store, self.session, record.key)
-        lines = [f"v{r.version}  {r.status:<10} {r.value}\n      by {r.writer or 'unknown'} at {r.at or 'unknown'}"
-                 f" · sources {', '.join(r.sources) or 'none'}" for r in versions]
+        lines = []
+        for v in await corrections.history(self.store, self.session, record.key):
+            lines.append(f"v{v['version']}  {v['status']:<10} {v['value']}\n      by {v['writer'] or 'unknown'} at "
+                         f"{v['at'] or 'unknown'} · sources {', '.join(v['sources']) or 'none'}")
+            lines += [f"      L{a['ledger']} {a['kind']} by {a['actor']}: {a['decision'] or ''} {a['reason'] or ''}"
+                      for a in v["acts"]]
         await self.app.push_screen(MessageDialog(f"History of {record.key}", "\n".join(lines)))
+
+    def action_focus_drift(self) -> None:
+        self.query_one(TabbedContent).active = "tab-drift"
+        self.query_one("#drift-findings", OptionList).focus()
+
+    def action_correct(self) -> None:
+        """c: correct what is selected — a drift finding's generation, or a protected record."""
+        if self.session is None:
+            return
+        reviewer = self.app.reviewer  # type: ignore[attr-defined]
+        focused = self.focused
+        picked = self.query_one(DriftView).selected() if focused is self.query_one("#drift-findings") else None
+        if picked is not None:
+            generation, _finding = picked
+            gen = next(g for g in self.generation_texts if g.generation == generation)
+            values = {r.key: r.value for r in self.query_one(StateChannel).items.values() if r.status == "active"}
+            findings = list(self.query_one(DriftView).findings[k] for k in self.query_one(DriftView).findings
+                            if k.startswith(f"{generation}:"))
+            dialog = CorrectionDialog(self.store, self.session, reviewer, generation=generation,
+                                      prefill=corrected_text(gen, findings, values))
+        else:
+            record = self.query_one(StateChannel).selected()
+            if record is None:
+                self.notify("Select a protected record (1) or a drift finding (d) first.", severity="warning")
+                return
+            dialog = CorrectionDialog(self.store, self.session, reviewer, record=record)
+
+        def done(filed: bool | None) -> None:
+            if filed and self.session is not None:
+                self.open_session(self.session)
+
+        self.app.push_screen(dialog, done)
 
     @work(group="verify", exclusive=True, exit_on_error=False)
     async def action_verify(self) -> None:

@@ -1,0 +1,102 @@
+"""Filing a correction: a protected record's new value, or a corrected summary generation.
+
+| key | action |
+|---|---|
+| ctrl+s | file the correction |
+| escape | cancel |
+"""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Input, Static, TextArea
+
+from inspector.domain.drift import Finding, GenerationText
+from inspector.services import corrections
+from inspector.services.channels import StateRecord
+from inspector.store.connection import Store
+from inspector.ui.dialogs import ShowsWorkerErrors
+
+
+def corrected_text(gen: GenerationText, findings: list[Finding], values: dict[str, str]) -> str:
+    """A starting point for the reviewer: rewritten claims put back to the protected value,
+    missing protected values appended. The reviewer edits it before filing."""
+    text = gen.text
+    for f in findings:
+        if f.code == "protected_rewritten" and f.key in values:
+            claim = next((c for c in gen.claims if c.get("key") == f.key), None)
+            if claim and claim.get("text") and claim["text"] in text:
+                text = text.replace(claim["text"], values[f.key])
+    missing = [values[f.key] for f in findings if f.code == "protected_missing" and f.key in values]
+    return text + ("\n" + "\n".join(missing) if missing else "")
+
+
+class CorrectionDialog(ShowsWorkerErrors, ModalScreen[bool]):
+    """Correct a state record (``record``) or a summary generation (``generation``)."""
+
+    BINDINGS = [Binding("ctrl+s", "submit", "File correction", id="correct.submit"),
+                Binding("escape", "cancel", "Cancel", id="correct.cancel")]
+
+    def __init__(self, store: Store, session: str, reviewer: str, *, record: StateRecord | None = None,
+                 generation: int | None = None, prefill: str = "") -> None:
+        super().__init__()
+        self.store, self.session, self.reviewer = store, session, reviewer
+        self.record, self.generation, self.prefill = record, generation, prefill
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="correct"):
+            if self.record is not None:
+                r = self.record
+                yield Static(Content.from_markup("[b]Correct $k[/b] ($kind, now v$v: “$val”) as $who",
+                                                 k=r.key, kind=r.kind, v=str(r.version), val=r.value, who=self.reviewer))
+                yield Input(self.prefill or r.value, id="correct-value")
+            else:
+                yield Static(Content.from_markup("[b]Correct summary generation $g[/b] → a new generation of kind "
+                                                 "corrected, as $who", g=str(self.generation), who=self.reviewer))
+                yield TextArea(self.prefill, id="correct-text")
+            yield Input(placeholder="reason (recorded in the ledger)", id="correct-reason")
+            yield Static("", id="correct-result")
+            yield Button("File correction (ctrl+s)", id="correct-go", variant="primary")
+        yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_submit()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    @work(group="correct", exclusive=True, exit_on_error=False)
+    async def action_submit(self) -> None:
+        reason = self.query_one("#correct-reason", Input).value.strip()
+        result = self.query_one("#correct-result", Static)
+        if not reason:
+            result.update(Content.from_markup("[$warning]A correction needs a reason.[/]"))
+            self.query_one("#correct-reason", Input).focus()
+            return
+        if self.record is not None:
+            value = self.query_one("#correct-value", Input).value
+            outcome = await corrections.correct(self.store, self.session, self.record.key, value, reason=reason,
+                                                actor=self.reviewer)
+        else:
+            text = self.query_one("#correct-text", TextArea).text
+            outcome = await corrections.correct_summary(self.store, self.session, self.generation or 0, text,
+                                                        reason=reason, actor=self.reviewer)
+        if outcome.refusals:
+            result.update(Content.from_markup("[$error]$m[/]", m=outcome.refusals[0].message))
+            return
+        if outcome.status == "pending":
+            self.notify(f"Proposed {outcome.key} v{outcome.version}: pending until the owner confirms it.",
+                        severity="warning", timeout=6)
+        else:
+            self.notify(f"Correction filed; context version is now {outcome.context_version}.")
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)

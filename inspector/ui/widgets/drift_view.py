@@ -1,0 +1,64 @@
+"""The Drift tab: findings per generation (latest first) and the field timeline."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from inspector.domain.drift import FieldTimeline, Finding
+
+CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": ("∅", "$error")}
+
+
+def timeline_content(t: FieldTimeline) -> Content:
+    if not t.keys:
+        return Content.from_markup("[dim]no protected keys to follow[/]")
+    width = max(len(k) for k in t.keys) + 2
+    head = Content(" " * width) + Content(" ".join(f"g{g:<2}" for g in t.generations))
+    rows = [Content.from_markup("[b]field timeline[/b]  ✓ kept  ≠ rewritten  ∅ missing"), head]
+    for key in t.keys:
+        row = Content(key.ljust(width))
+        for g in t.generations:
+            glyph, colour = CELL[t.cells[key][g]]
+            row += Content.from_markup(f"[{colour}]$g[/]   ", g=glyph)
+        rows.append(row)
+    return Content("\n").join(rows)
+
+
+class DriftView(Horizontal):
+    def compose(self) -> ComposeResult:
+        yield OptionList(id="drift-findings")
+        with VerticalScroll(id="drift-timeline"):
+            yield Static("", id="drift-timeline-text")
+
+    def load(self, findings: dict[int, list[Finding]], timeline: FieldTimeline) -> None:
+        self.findings = {f"{g}:{i}": f for g, fs in findings.items() for i, f in enumerate(fs)}
+        options = self.query_one("#drift-findings", OptionList)
+        options.clear_options()
+        for g in sorted(findings, reverse=True):
+            fs = findings[g]
+            blocking = [f for f in fs if f.severity == "finding"]
+            head = f"generation {g}: " + (f"{len(blocking)} finding(s)" if blocking else "no drift")
+            options.add_option(Option(Content.from_markup("[b]$h[/b]", h=head), disabled=True))
+            for i, f in enumerate(fs):
+                colour = "$warning" if f.severity == "warning" else "$error"
+                options.add_option(Option(Content.from_markup(f"  [{colour}]$c[/] [b]$k[/b]\n    [dim]$m[/]", c=f.code,
+                                                              k=f.key or "", m=f.message), id=f"{g}:{i}"))
+        if not findings:
+            options.add_option(Option(Content.from_markup("[dim]no summary generations[/]"), disabled=True))
+        first = next((i for i in range(options.option_count) if not options.get_option_at_index(i).disabled), None)
+        if first is not None:
+            options.highlighted = first
+        self.query_one("#drift-timeline-text", Static).update(timeline_content(timeline))
+
+    def selected(self) -> tuple[int, Finding] | None:
+        options = self.query_one("#drift-findings", OptionList)
+        if options.highlighted is None:
+            return None
+        oid = options.get_option_at_index(options.highlighted).id
+        if not oid or oid not in self.findings:
+            return None
+        return int(oid.split(":")[0]), self.findings[oid]
