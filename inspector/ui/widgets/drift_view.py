@@ -10,6 +10,7 @@ from textual.widgets.option_list import Option
 
 from inspector.domain.drift import FieldTimeline, Finding
 
+SHOWN_GENERATIONS = 50  # the tab lists the latest ones; older ones are named, not hidden
 CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": ("∅", "$error")}
 
 
@@ -38,7 +39,8 @@ class DriftView(Horizontal):
         self.findings = {f"{g}:{i}": f for g, fs in findings.items() for i, f in enumerate(fs)}
         options = self.query_one("#drift-findings", OptionList)
         options.clear_options()
-        for g in sorted(findings, reverse=True):
+        ordered = sorted(findings, reverse=True)
+        for g in ordered[:SHOWN_GENERATIONS]:
             fs = findings[g]
             blocking = [f for f in fs if f.severity == "finding"]
             head = f"generation {g}: " + (f"{len(blocking)} finding(s)" if blocking else "no drift")
@@ -47,6 +49,12 @@ class DriftView(Horizontal):
                 colour = "$warning" if f.severity == "warning" else "$error"
                 options.add_option(Option(Content.from_markup(f"  [{colour}]$c[/] [b]$k[/b]\n    [dim]$m[/]", c=f.code,
                                                               k=f.key or "", m=f.message), id=f"{g}:{i}"))
+        if len(ordered) > SHOWN_GENERATIONS:
+            older = ordered[SHOWN_GENERATIONS:]
+            hidden = sum(1 for g in older for f in findings[g] if f.severity == "finding")
+            options.add_option(Option(Content.from_markup(
+                "[$warning]$n older generations not listed here ($h findings); inspector drift --generation G shows "
+                "any of them[/]", n=str(len(older)), h=str(hidden)), disabled=True))
         if not findings:
             options.add_option(Option(Content.from_markup("[dim]no summary generations[/]"), disabled=True))
         first = next((i for i in range(options.option_count) if not options.get_option_at_index(i).disabled), None)
