@@ -1,0 +1,135 @@
+"""Checking a new-session handoff before a person accepts it (DESIGN §2 "handoff", §6).
+
+Every check is listed with its result, so the reviewer sees what was checked, not only
+what failed. The material must enter the new session as task input: anything in it that
+poses as an assistant turn, a signature or a continuation item is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.domain.errors import Refusal
+from inspector.domain.exact import compare_exact
+
+# Keys and values that mark provider continuation items or assistant turns.
+DISGUISE_KEYS = frozenset({"signature", "encrypted_content", "reasoning_content", "thought_signature",
+                           "redacted_thinking", "continuation"})
+DISGUISE_TYPES = frozenset({"thinking", "redacted_thinking", "reasoning", "signature", "compaction"})
+
+
+@dataclass(frozen=True, slots=True)
+class HandoffFacts:
+    status: str
+    session_goal_revision: int
+    session_context_version: int
+    has_events: bool
+    has_ledger: bool
+    missing_state_keys: list[str]
+    required_exact: dict[str, str]
+    open_calls: list[str]
+    in_flight: list[str]
+    unknown_actions: list[str]
+    tool_hashes: dict[str, str]
+    unreadable: dict[str, str]  # ref -> why
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    code: str
+    ok: bool
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "code": self.code, "ok": self.ok, "message": self.message}
+
+
+@dataclass(slots=True)
+class HandoffCheck:
+    handoff: str
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def refusals(self) -> list[Refusal]:
+        return [Refusal(c.code, c.message) for c in self.checks if not c.ok]
+
+    @property
+    def acceptable(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"handoff": self.handoff, "acceptable": self.acceptable, "checks": [c.as_dict() for c in self.checks],
+                "refusals": [r.as_dict() for r in self.refusals]}
+
+
+def disguises(value: Any, path: str = "material") -> list[str]:
+    """Paths inside the material that pose as an assistant message or a continuation item."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        if value.get("role") == "assistant":
+            found.append(f"{path} has role: assistant")
+        if value.get("type") in DISGUISE_TYPES:
+            found.append(f"{path} has type: {value['type']}")
+        for key, item in value.items():
+            if key in DISGUISE_KEYS:
+                found.append(f"{path}.{key}")
+            found += disguises(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found += disguises(item, f"{path}[{i}]")
+    return found
+
+
+def check_handoff(handoff: dict[str, Any], facts: HandoffFacts) -> HandoffCheck:
+    material = handoff.get("material") or {}
+    result = HandoffCheck(handoff["id"])
+    add = result.checks.append
+    add(Check("not decided yet", "already_decided", facts.status == "pending",
+              "pending: nobody has decided it yet." if facts.status == "pending" else
+              f"this handoff was already {facts.status}; it cannot be decided again."))
+    waiting = [f"call {c}" for c in facts.open_calls] + [f"action {a} (in flight)" for a in facts.in_flight]
+    add(Check("old actions ended", "actions_open", not waiting,
+              "no unresolved call and no action in flight." if not waiting else
+              f"the old session still has {', '.join(waiting)}; a handoff happens after the old actions end."))
+    listed = set(material.get("unknowns") or [])
+    written_off = [a for a in facts.unknown_actions if a not in listed]
+    add(Check("unknown outcomes carried", "unknown_written_off", not written_off,
+              "every action with an unknown outcome is listed in the material's unknowns." if not written_off else
+              f"action(s) {', '.join(written_off)} ended with an unknown outcome but the material does not list them: "
+              "an unknown effect must never be written off as 'did not happen'."))
+    retained = facts.has_events and facts.has_ledger and not facts.missing_state_keys
+    why = ("the old session has no raw events" if not facts.has_events else
+           "the old session has no ledger entries" if not facts.has_ledger else
+           f"the material's keys {', '.join(facts.missing_state_keys)} have no record in the old session")
+    add(Check("original record retained", "record_missing", retained,
+              "the old session's events, ledger and protected records are stored." if retained else why + "."))
+    goal = handoff.get("goal_revision")
+    add(Check("goal revision current", "stale_goal", goal == facts.session_goal_revision,
+              f"goal revision {goal} is current." if goal == facts.session_goal_revision else
+              f"the handoff was prepared for goal revision {goal}; the goal is at revision {facts.session_goal_revision}."))
+    version = handoff.get("context_version")
+    add(Check("context version bound", "stale_base", version == facts.session_context_version,
+              f"bound to context version {version}, the current one." if version == facts.session_context_version else
+              f"the handoff was prepared at context version {version}; the session is at {facts.session_context_version}."))
+    diffs = compare_exact(facts.required_exact, material.get("exact_fields") or {})
+    add(Check("exact fields carried byte for byte", "exact_fields_changed", not diffs,
+              "every active goal, constraint, permission and acceptance is carried exactly." if not diffs else
+              "; ".join(f"{d.key}: {d.kind} ({d.explanation})" for d in diffs) + "."))
+    mapping = handoff.get("tool_mapping") or {}
+    changed = [f"{name} (handoff {h[:15]}…, session {facts.tool_hashes[name][:15]}…)" if name in facts.tool_hashes
+               else f"{name} (no definition in the old session)"
+               for name, h in sorted(mapping.items()) if facts.tool_hashes.get(name) != h]
+    add(Check("tool definitions compatible", "tool_definition_changed", not changed,
+              f"{len(mapping)} tool(s) map to the same definition hashes." if not changed else
+              f"same name is not compatibility: {', '.join(changed)}."))
+    add(Check("evidence readable in the new scope", "evidence_unreadable", not facts.unreadable,
+              f"{len(material.get('evidence_refs') or [])} evidence ref(s) resolve and are readable." if not facts.unreadable
+              else "; ".join(f"{ref}: {why}" for ref, why in facts.unreadable.items()) + "."))
+    posed = disguises(material)
+    add(Check("material is task input", "disguised_material", not posed,
+              "the material is plain task input." if not posed else
+              f"the material poses as model output or a continuation item ({', '.join(posed[:4])}); it must enter "
+              "the new session as task input."))
+    return result

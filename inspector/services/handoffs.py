@@ -1,0 +1,175 @@
+"""New-session handoff: check the transfer, accept it by hand, start the new session.
+
+Accepting binds the transfer in the old session's ledger (its ledger head hash, goal
+revision, context version, tool mapping) and creates the new session, whose first event
+is the material as task input (``user_message`` from ``trust: reviewer``), never an
+assistant message. Open and unknown actions are carried over with their status, so an
+unknown effect stays unknown. The two sessions point at each other.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from inspector.domain.errors import NotFound
+from inspector.domain.handoff import Check, HandoffCheck, HandoffFacts, check_handoff
+from inspector.domain.sif import identity_digest
+from inspector.services.expanding import DEFAULT_SCOPES
+from inspector.services.session_facts import required_exact, unresolved_calls
+from inspector.store import ledger
+from inspector.store.connection import Store, fetch_one, utc_now
+from inspector.store.tables import SPECS
+
+
+async def _load(db: aiosqlite.Connection, handoff: str, session: str | None) -> dict[str, Any]:
+    spec = SPECS["handoff"]
+    sql = f"SELECT {spec.select_columns} FROM handoffs WHERE id = ?" + (" AND session = ?" if session else "")
+    rows = [spec.to_record(r) for r in await db.execute_fetchall(sql, (handoff, session) if session else (handoff,))]
+    if not rows:
+        raise NotFound(f"no handoff {handoff!r}" + (f" in session {session!r}" if session else ""))
+    if len(rows) > 1:
+        raise NotFound(f"handoff {handoff!r} exists in several sessions; name one with --session")
+    return rows[0]
+
+
+async def _col(db: aiosqlite.Connection, sql: str, *params: Any) -> list[Any]:
+    return [r[0] for r in await db.execute_fetchall(sql, params)]
+
+
+async def _unreadable(db: aiosqlite.Connection, session: str, refs: list[str], scopes: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for ref in refs:
+        if ref.startswith("evt:"):
+            seq = ref[4:]
+            if not seq.isdigit() or await fetch_one(db, "SELECT 1 FROM events WHERE session = ? AND seq = ?",
+                                                     (session, int(seq))) is None:
+                out[ref] = "no such event in the old session"
+            continue
+        row = await fetch_one(db, "SELECT deleted_at, disclosure_scope FROM materials WHERE session = ? AND id = ?",
+                              (session, ref))
+        if row is None:
+            out[ref] = "does not resolve to a stored material"
+        elif row[0] is not None:
+            out[ref] = f"was deleted on {row[0]}"
+        elif row[1] is not None and row[1] not in scopes:
+            out[ref] = f"is disclosed to scope {row[1]!r}, outside the new session's scopes ({', '.join(scopes)})"
+    return out
+
+
+async def handoff_facts(db: aiosqlite.Connection, h: dict[str, Any]) -> HandoffFacts:
+    sid = h["session"]
+    row = await fetch_one(db, "SELECT goal_revision, context_version FROM sessions WHERE id = ?", (sid,))
+    material = h.get("material") or {}
+    keys = list((material.get("exact_fields") or {}).keys())
+    stored_keys = set(await _col(db, "SELECT DISTINCT key FROM state_records WHERE session = ?", sid))
+    scopes = tuple(h.get("scopes") or DEFAULT_SCOPES)
+    return HandoffFacts(
+        status=h["status"], session_goal_revision=int(row[0]), session_context_version=int(row[1]),
+        has_events=await fetch_one(db, "SELECT 1 FROM events WHERE session = ? LIMIT 1", (sid,)) is not None,
+        has_ledger=await fetch_one(db, "SELECT 1 FROM ledger WHERE session = ? LIMIT 1", (sid,)) is not None,
+        missing_state_keys=[k for k in keys if k not in stored_keys],
+        required_exact=await required_exact(db, sid),
+        open_calls=await unresolved_calls(db, sid),
+        in_flight=sorted(await _col(db, "SELECT id FROM actions WHERE session = ? AND status = 'in_flight'", sid)),
+        unknown_actions=sorted(await _col(db, "SELECT id FROM actions WHERE session = ? AND status = 'unknown'", sid)),
+        tool_hashes={r[0]: r[1] for r in await db.execute_fetchall(
+            "SELECT name, definition_hash FROM tool_defs WHERE session = ?", (sid,))},
+        unreadable=await _unreadable(db, sid, list(material.get("evidence_refs") or []), scopes),
+    )
+
+
+async def check(store: Store, handoff: str, session: str | None = None) -> HandoffCheck:
+    async with store.snapshot() as db:
+        h = await _load(db, handoff, session)
+        return check_handoff(h, await handoff_facts(db, h))
+
+
+async def list_handoffs(store: Store, session: str) -> list[tuple[dict[str, Any], HandoffCheck]]:
+    spec = SPECS["handoff"]
+    async with store.snapshot() as db:
+        rows = [spec.to_record(r) for r in await db.execute_fetchall(
+            f"SELECT {spec.select_columns} FROM handoffs WHERE session = ? ORDER BY rowid", (session,))]
+        return [(h, check_handoff(h, await handoff_facts(db, h))) for h in rows]
+
+
+def task_input(h: dict[str, Any], old_title: str | None) -> str:
+    """The material as the new session's first task input, plainly labelled."""
+    m = h.get("material") or {}
+    lines = [f"Accepted handoff {h['id']} from session {h['session']} ({old_title or 'untitled'})."]
+    for name in ("goal", "exact_fields", "corrections", "decisions", "open_actions", "unknowns", "open_points",
+                 "evidence_refs", "limits"):
+        if name in m:
+            lines.append(f"{name}: {json.dumps(m[name], ensure_ascii=False)}")
+    return "\n".join(lines)
+
+
+@dataclass(slots=True)
+class HandoffDecision:
+    check: HandoffCheck
+    status: str
+    new_session: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        if not self.check.acceptable:
+            return self.check.as_dict()
+        return {"handoff": self.check.handoff, "status": self.status, "new_session": self.new_session}
+
+
+async def _insert(db: aiosqlite.Connection, rec: dict[str, Any], derived: tuple[Any, ...] = ()) -> None:
+    spec = SPECS[rec["type"]]
+    await db.execute(spec.insert_sql, spec.to_row(rec, identity_digest(rec["type"], rec), derived))
+
+
+async def accept(store: Store, handoff: str, *, actor: str, session: str | None = None) -> HandoffDecision:
+    async with store.transaction() as db:
+        h = await _load(db, handoff, session)
+        result = check_handoff(h, await handoff_facts(db, h))
+        new_id = h["to_session"]
+        if result.acceptable and await fetch_one(db, "SELECT 1 FROM sessions WHERE id = ?", (new_id,)) is not None:
+            result.checks.append(Check("new session id free", "already_decided", False,
+                                       f"a session {new_id!r} already exists; the handoff cannot create it again."))
+        if not result.acceptable:
+            return HandoffDecision(result, h["status"], None)
+        old = h["session"]
+        head_seq, head_hash = await ledger.ledger_tail(db)
+        old_row = await fetch_one(db, "SELECT title, adapter, owner FROM sessions WHERE id = ?", (old,))
+        now = utc_now()
+        new_session = {"type": "session", "id": new_id, "title": f"{old_row[0] or old} (continued)", "created_at": now,
+                       "adapter": h.get("adapter") or old_row[1], "owner": old_row[2], "goal_revision": 1,
+                       "continued_from": {"session": old, "handoff": h["id"]}}
+        await _insert(db, new_session, (1,))
+        await _insert(db, {"type": "event", "session": new_id, "seq": 1, "kind": "user_message",
+                           "content": task_input(h, old_row[0]), "at": now, "trust": "reviewer",
+                           "origin": {"handoff": h["id"], "from_session": old}})
+        added = {"session": 1, "event": 1, "state": 0, "action": 0}
+        kinds = {r[0]: r[1] for r in await db.execute_fetchall(
+            "SELECT key, kind FROM state_records WHERE session = ? AND status = 'active'", (old,))}
+        for key, value in ((h.get("material") or {}).get("exact_fields") or {}).items():
+            await _insert(db, {"type": "state", "session": new_id, "key": key, "kind": kinds.get(key, "constraint"),
+                               "value": value, "sources": ["evt:1"], "writer": "reviewer", "at": now, "scope": "task",
+                               "version": 1, "status": "active"})
+            added["state"] += 1
+        for action in await db.execute_fetchall(
+                "SELECT id, intent, call_id, status, result_ref FROM actions WHERE session = ? "
+                "AND status IN ('planned', 'unknown')", (old,)):
+            rec = {"type": "action", "session": new_id, "id": action[0], "status": action[3]}
+            rec.update({k: v for k, v in zip(("intent", "call_id"), action[1:3], strict=True) if v is not None})
+            rec["result_ref"] = f"{old}:{action[4]}" if action[4] else f"{old}:{action[0]}"
+            await _insert(db, rec)
+            added["action"] += 1
+        await db.execute("UPDATE handoffs SET status = 'accepted' WHERE session = ? AND id = ?", (old, h["id"]))
+        await ledger.append(db, [
+            ledger.NewEntry(old, "handoff.accept", actor, {
+                "handoff": h["id"], "new_session": new_id, "old_ledger_head": {"seq": head_seq, "hash": head_hash},
+                "goal_revision": h.get("goal_revision"), "context_version": h.get("context_version"),
+                "tool_mapping": h.get("tool_mapping") or {},
+                "status_set": {"type": "handoff", "identity": [old, h["id"]], "status": "accepted"}}),
+            ledger.NewEntry(new_id, "session.created", actor, {
+                "from_session": old, "handoff": h["id"], "added": {k: v for k, v in added.items() if v},
+                "context_version": 1, "goal_revision": 1}),
+        ])
+    return HandoffDecision(result, "accepted", new_id)
