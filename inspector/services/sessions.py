@@ -19,6 +19,7 @@ class SessionSummary:
     context_version: int
     goal_revision: int
     events: int
+    continued_from: str | None = None  # the session this one was handed off from
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -27,7 +28,7 @@ class SessionSummary:
 async def list_sessions(store: Store) -> list[SessionSummary]:
     sql = (
         "SELECT s.id, s.title, s.adapter, s.owner, s.context_version, s.goal_revision, "
-        "(SELECT COUNT(*) FROM events e WHERE e.session = s.id) "
+        "(SELECT COUNT(*) FROM events e WHERE e.session = s.id), json_extract(s.extra, '$.continued_from.session') "
         "FROM sessions s ORDER BY s.rowid"
     )
     return [SessionSummary(*row) for row in await store.db.execute_fetchall(sql)]
@@ -36,7 +37,8 @@ async def list_sessions(store: Store) -> list[SessionSummary]:
 async def get_session(store: Store, session: str) -> SessionSummary:
     sql = (
         "SELECT s.id, s.title, s.adapter, s.owner, s.context_version, s.goal_revision, "
-        "(SELECT COUNT(*) FROM events e WHERE e.session = s.id) FROM sessions s WHERE s.id = ?"
+        "(SELECT COUNT(*) FROM events e WHERE e.session = s.id), json_extract(s.extra, '$.continued_from.session') "
+        "FROM sessions s WHERE s.id = ?"
     )
     row = await fetch_one(store.db, sql, (session,))
     if row is None:

@@ -9,6 +9,7 @@
 | e | expand the selected stub (Raw evidence) |
 | c | correct the selected protected record, or the generation of the selected drift finding |
 | d | focus the drift findings |
+| o | focus the handoffs (enter checks one: a accepts) |
 | h | history of the selected protected record |
 | s | show or hide the sessions list |
 | v | verify the store |
@@ -30,7 +31,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, TabbedContent, TabPane
 
 from inspector.domain.errors import NotFound
-from inspector.services import candidates, channels, corrections, overview, sessions, verifying
+from inspector.services import candidates, channels, corrections, handoffs, overview, sessions, verifying
 from inspector.services.drift import drift_overview
 from inspector.services.search import search
 from inspector.services.timeline import TimelineRow
@@ -38,9 +39,11 @@ from inspector.store.connection import Store
 from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
 from inspector.ui.correction_dialog import CorrectionDialog, corrected_text
 from inspector.ui.expand_dialog import ExpandDialog
+from inspector.ui.handoff_dialog import HandoffDialog
 from inspector.ui.review_dialog import ReviewDialog
 from inspector.ui.widgets.candidates_list import CandidatesList
 from inspector.ui.widgets.drift_view import DriftView
+from inspector.ui.widgets.handoffs_list import HandoffsList
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
 from inspector.ui.widgets.header_bar import HeaderBar
@@ -66,6 +69,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         Binding("e", "expand", "Expand", id="main.expand"),
         Binding("c", "correct", "Correct", id="main.correct"),
         Binding("d", "focus_drift", "Drift", id="main.focus_drift"),
+        Binding("o", "focus_handoffs", "Handoffs", id="main.focus_handoffs"),
         Binding("h", "history", "History", id="main.history"),
         Binding("s", "toggle_sessions", "Sessions", id="main.toggle_sessions"),
         Binding("v", "verify", "Verify", id="main.verify"),
@@ -97,6 +101,8 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
                         yield CandidatesList(id="candidates")
                     with TabPane("Drift", id="tab-drift"):
                         yield DriftView(id="drift")
+                    with TabPane("Handoffs", id="tab-handoffs"):
+                        yield HandoffsList(id="handoffs")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -145,6 +151,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         await self.query_one(TimelineView).show_session(self.store, session)
         await self._load_candidates(session)
         await self._load_drift(session)
+        self.query_one(HandoffsList).load(await handoffs.list_handoffs(self.store, session))
         self.query_one(SessionsList).mark(session)
         self.run_worker(self._load_badges(session), group="badges", exclusive=True, exit_on_error=False)
 
@@ -175,6 +182,20 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
             self.open_session(event.option.id)
         elif isinstance(event.option_list, CandidatesList) and event.option.id and self.session:
             self.review(event.option.id)
+        elif isinstance(event.option_list, HandoffsList) and event.option.id and self.session:
+            self.check_handoff(event.option.id)
+
+    def check_handoff(self, handoff: str) -> None:
+        def done(new_session: str | None) -> None:
+            if new_session:
+                self.load_sessions_then(new_session)  # the new session appears in the list and opens
+
+        self.app.push_screen(HandoffDialog(self.store, self.session or "", handoff,
+                                           self.app.reviewer), done)  # type: ignore[attr-defined]
+
+    def load_sessions_then(self, session: str) -> None:
+        self.initial_session = session
+        self.load_sessions()
 
     def review(self, candidate: str) -> None:
         def done(decided: bool | None) -> None:
@@ -287,6 +308,10 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
             lines += [f"      L{a['ledger']} {a['kind']} by {a['actor']}: {a['decision'] or ''} {a['reason'] or ''}"
                       for a in v["acts"]]
         await self.app.push_screen(MessageDialog(f"History of {record.key}", "\n".join(lines)))
+
+    def action_focus_handoffs(self) -> None:
+        self.query_one(TabbedContent).active = "tab-handoffs"
+        self.query_one(HandoffsList).focus()
 
     def action_focus_drift(self) -> None:
         self.query_one(TabbedContent).active = "tab-drift"

@@ -36,6 +36,8 @@ class HeaderBar(Static):
         parts.append(Content.from_markup(" › [b]$title[/b] ($id)   ctx v$cv · goal r$gr",
                                          title=s.title or s.id, id=s.id, cv=str(s.context_version),
                                          gr=str(s.goal_revision)))
+        if s.continued_from:
+            parts.append(Content.from_markup("   [$accent]↩ continued from $f[/]", f=s.continued_from))
         b = self.badges
         if b is None:
             parts.append(Content.from_markup("   [dim]checking…[/dim]"))

@@ -1,0 +1,49 @@
+"""Pilot test: review a refused handoff, then accept a good one and land in the new session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from inspector.ui.app import InspectorApp
+from inspector.ui.handoff_dialog import HandoffDialog
+from inspector.ui.main_screen import MainScreen
+from inspector.ui.widgets.handoffs_list import HandoffsList
+from inspector.ui.widgets.header_bar import HeaderBar
+from tests.test_app import settle, text_of
+
+
+async def _open(app: InspectorApp, pilot, handoff: str) -> HandoffDialog:  # type: ignore[no-untyped-def]
+    await pilot.press("o")
+    listing = app.screen.query_one(HandoffsList)
+    for i in range(listing.option_count):
+        if listing.get_option_at_index(i).id == handoff:
+            listing.highlighted = i
+    await pilot.press("enter")
+    await settle(app, pilot)
+    assert isinstance(app.screen, HandoffDialog)
+    return app.screen
+
+
+async def test_refused_then_accepted_handoff(sample_store: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "maria")
+    app = InspectorApp(sample_store, session="s-orders")
+    async with app.run_test(size=(170, 45)) as pilot:
+        await settle(app, pilot)
+        dialog = await _open(app, pilot, "h-writeoff")
+        text = str(dialog.query_one("#handoff-text", Static).render())
+        assert "✗ unknown outcomes carried" in text and "a7" in text
+        await pilot.press("a")  # disabled: nothing is accepted
+        await settle(app, pilot)
+        assert isinstance(app.screen, HandoffDialog)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        await _open(app, pilot, "h-good")
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        header = text_of(app.screen.query_one(HeaderBar))
+        assert "s-orders-2" in header and "continued from s-orders" in header
+        sessions = app.screen.query_one("#sessions")
+        assert "s-orders-2" in [sessions.get_option_at_index(i).id for i in range(sessions.option_count)]
