@@ -16,7 +16,7 @@ from inspector.services import demo
 from inspector.services.importing import import_file
 from inspector.store.schema import APPLICATION_ID
 
-SIF_SUFFIXES = {".jsonl", ".json", ".ndjson"}
+SIF_SUFFIXES = {".jsonl", ".json", ".ndjson", ".yaml", ".yml", ".eval"}  # files to import (or refuse) rather than open
 
 
 def store_beside(file: Path) -> Path:

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.domain.formats.detect import FORMATS
 from inspector.services import demo, exporting, sessions, verifying
 from inspector.services.importing import import_file
 from inspector.store.connection import open_store
@@ -68,21 +69,22 @@ class _Progress:
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--into", "into", required=True, type=click.Path(path_type=Path, dir_okay=False),
               help="The store to import into (created when missing).")
-@click.option("--from", "fmt", type=click.Choice(["sif"]), default="sif", show_default=True,
-              help="The file's format.")
+@click.option("--from", "fmt", type=click.Choice(FORMATS), default=None,
+              help="The file's format (default: detected).")
 @reviewer_option(required=False)
 @json_option
 @run_command()
-async def import_cmd(file: Path, into: Path, fmt: str, reviewer: str | None, as_json: bool) -> int:
-    """Import FILE into a store: all or nothing; re-running it is safe."""
+async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | None, as_json: bool) -> int:
+    """Import FILE (sif/1, Claude Code, Codex, or a saved OpenAI / Anthropic / DeepSeek message list) into a
+    store: all or nothing; re-running it is safe."""
     actor = reviewer or getpass.getuser()
-    report = await import_file(file, into, actor=actor, progress=_Progress())
+    report = await import_file(file, into, actor=actor, progress=_Progress(), fmt=fmt)
     data = report.as_dict()
 
     def human() -> str:
         added = ", ".join(f"{n} {t}" for t, n in sorted(report.added.items())) or "nothing new"
         skipped = sum(report.skipped.values())
-        lines = [f"imported {file} into {into}: {added}" + (f" ({skipped} already there)" if skipped else "")]
+        lines = [f"imported {file} ({report.format}) into {into}: {added}" + (f" ({skipped} already there)" if skipped else "")]
         for p in report.problems:
             lines.append(f"  ⚠ {p.code} (line {p.line}): {p.message}")
         return "\n".join(lines)
@@ -95,12 +97,20 @@ async def import_cmd(file: Path, into: Path, fmt: str, reviewer: str | None, as_
 @store_argument
 @click.option("--session", help="Only this session (default: all).")
 @click.option("-o", "--output", "output", required=True, type=click.Path(path_type=Path, dir_okay=False),
-              help="The sif/1 file to write.")
+              help="The file to write.")
+@click.option("--original", is_flag=True, help="Write the transcript the session was imported from, byte for byte "
+              "(needs --session).")
 @json_option
 @run_command()
-async def export_cmd(store: Path, session: str | None, output: Path, as_json: bool) -> int:
+async def export_cmd(store: Path, session: str | None, output: Path, original: bool, as_json: bool) -> int:
     """Write STORE (or one session) as sif/1; re-importing it gives the same records."""
+    if original and session is None:
+        raise click.UsageError("--original needs --session")
     async with await open_store(store) as opened:
+        if original:
+            result = await exporting.export_original(opened, session or "", output)
+            emit(result, as_json, lambda: f"wrote {output}: {result['bytes']:,} bytes, {result['sha256']}")
+            return EXIT_OK
         result = await exporting.export_sif(opened, output, session)
     emit(result, as_json, lambda: f"wrote {output}: " + ", ".join(f"{n} {t}" for t, n in result["records"].items()))
     return EXIT_OK

@@ -12,11 +12,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from inspector.domain.canonical import canonical_json
+from inspector.domain.canonical import canonical_json, content_hash
+from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.errors import NotFound
 from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.store import materials
-from inspector.store.connection import Store
+from inspector.store.connection import Store, fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
 
 
@@ -72,3 +73,22 @@ async def export_sif(store: Store, out: Path, session: str | None = None) -> dic
             counts[record["type"]] = counts.get(record["type"], 0) + 1
     tmp.replace(out)
     return {"file": str(out), "session": session, "records": counts}
+
+
+async def export_original(store: Store, session: str, out: Path) -> dict[str, Any]:
+    """Write back the transcript a session was imported from, byte for byte."""
+    await _session_ids(store, session)
+    row = await fetch_one(store.db, "SELECT material_id, id, content_hash, deleted_at FROM materials WHERE session = ? "
+                          "AND media_type = ? ORDER BY material_id LIMIT 1", (session, ORIGINAL_MEDIA_TYPE))
+    if row is None:
+        raise NotFound(f"session {session!r} was not imported from another format, so there is no original to "
+                       "write; use export without --original for sif/1")
+    if row[3] is not None:
+        raise NotFound(f"the original of {session!r} was deleted on {row[3]}")
+    data = await materials.read_all(store.db, int(row[0]))
+    if content_hash(data) != row[2]:
+        raise NotFound(f"the stored original of {session!r} no longer matches its hash; not written")
+    tmp = out.with_name(out.name + ".partial")
+    tmp.write_bytes(data)
+    tmp.replace(out)
+    return {"file": str(out), "session": session, "original": row[1], "bytes": len(data), "sha256": row[2]}

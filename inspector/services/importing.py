@@ -8,6 +8,7 @@ running the same import again completes it.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +20,9 @@ import aiosqlite
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.protocol import ProtocolProblem, find_problems
+from inspector.domain.formats.detect import convert, detect
 from inspector.domain.sif import parse_chunk
+from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.services.import_stream import parsed_chunks
 from inspector.services.record_writer import RecordWriter
 from inspector.store import ledger
@@ -36,10 +39,12 @@ class ImportReport:
     skipped: dict[str, int] = field(default_factory=dict)
     problems: list[ProtocolProblem] = field(default_factory=list)
     created_store: bool = False
+    format: str = "sif"
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "store": self.store,
+            "format": self.format,
             "sessions": self.sessions,
             "events": self.added.get("event", 0),
             "materials": self.added.get("material", 0),
@@ -153,12 +158,31 @@ def _remove_store_files(path: Path) -> None:
             os.remove(f"{path}{suffix}")
 
 
-async def import_file(source: Path, into: Path, *, actor: str, progress: ProgressFn | None = None) -> ImportReport:
-    """Import a sif/1 file; a store created for it is removed again if the import fails."""
+def to_sif(records: list[dict[str, Any]]) -> bytes:
+    """Converted records as sif/1 bytes, so every format goes through the one validated import."""
+    lines = [json.dumps({"type": "header", "format": SIF_FORMAT})]
+    lines += [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records]
+    return ("\n".join(lines) + "\n").encode("utf-8", errors="surrogatepass")
+
+
+async def import_file(source: Path, into: Path, *, actor: str, progress: ProgressFn | None = None,
+                      fmt: str | None = None) -> ImportReport:
+    """Import a sif/1 file or any supported transcript (``fmt`` None: detected).
+
+    A store created for the import is removed again if the import fails.
+    """
     if progress is not None:
         progress("reading", 0, 1)
     raw = read_bytes(source)
-    parse_chunk(raw.split(b"\n", 1)[:1], 1, with_header=True)  # refuse a file that is not sif/1 before any store exists
+    fmt = fmt or detect(raw, source.name)
+    origin_lines: dict[tuple[str, int], int] = {}
+    if fmt == "sif":
+        parse_chunk(raw.split(b"\n", 1)[:1], 1, with_header=True)  # refuse a non-sif file before any store exists
+    else:
+        records = convert(raw, source.name, fmt)
+        origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
+                        if r["type"] == "event" and "line" in r.get("origin", {})}
+        raw = to_sif(records)
     created = not (into.exists() and into.stat().st_size > 0)
     try:
         store = await open_store(into, create=True)
@@ -175,4 +199,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
         raise
     await store.close()
     report.created_store = created
+    report.format = fmt
+    for problem in report.problems:  # point at the line of the file the person has, not the converted one
+        problem.line = origin_lines.get((problem.session, problem.seq), problem.line)
     return report

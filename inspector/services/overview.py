@@ -58,10 +58,10 @@ async def protocol_problems(store: Store, session: str, adapter: str) -> list[An
             shapes.append(CallShape(seq, kind, call_id))
     if adapter == "deepseek-thinking-tools":
         async with store.db.execute(
-            "SELECT seq, json_extract(extra, '$.tools_present'), json_extract(extra, '$.reasoning_content') "
+            "SELECT seq, json_extract(extra, '$.tools_present'), json_type(extra, '$.reasoning_content') IS NOT NULL "
             "FROM events WHERE session = ? AND kind = 'assistant_message'", (session,)
         ) as cur:
-            async for seq, tools, reasoning in cur:
+            async for seq, tools, reasoning in cur:  # present, even empty, is sent back: only absence is a problem
                 shapes.append(CallShape(seq, "assistant_message", None, bool(tools), bool(reasoning)))
     return find_problems(session, adapter, shapes)
 

@@ -70,7 +70,7 @@ class RecordWriter:
             self.declared[session] = r
         elif rec.type == "event" and r["kind"] in PROTOCOL_KINDS:
             self.shapes[session].append(CallShape(r["seq"], r["kind"], r.get("call_id"), bool(r.get("tools_present")),
-                                                  bool(r.get("reasoning_content")), rec.line))
+                                                  "reasoning_content" in r, rec.line))
         for name in ("base_version", "context_version"):
             value = r.get(name)
             if rec.type != "session" and isinstance(value, int) and value > self.versions[session]:

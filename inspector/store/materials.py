@@ -52,6 +52,8 @@ def searchable_text(data: bytes, encoding: str, media_type: str | None) -> str |
     """The prefix of a text material that the raw-text index covers (None for binary)."""
     if encoding != "utf-8" and not (media_type or "").startswith("text/"):
         return None
+    if media_type == "application/x-original-transcript":
+        return None  # the original file repeats what the events already index
     return data[:MATERIAL_INDEX_CAP].decode("utf-8", errors="ignore")
 
 

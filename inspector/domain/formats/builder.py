@@ -1,0 +1,144 @@
+"""Building sif records from a foreign transcript: sequence numbers, folding, originals.
+
+Every converter keeps the whole original file as a material (``original:<name>``) and
+points each event at its line and byte range in it, so nothing the file held is lost and
+``export --original`` writes it back byte for byte.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.domain.canonical import content_hash
+
+FOLD_THRESHOLD = 8 * 1024  # tool results larger than this become materials behind stubs
+ORIGINAL_MEDIA_TYPE = "application/x-original-transcript"
+PREVIEW_CHARS = 160
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    number: int  # 1-based
+    start: int  # byte offset in the file
+    end: int  # byte offset after the line's last byte (newline excluded)
+    raw: bytes
+
+
+def split_lines(data: bytes) -> list[Line]:
+    lines: list[Line] = []
+    start = 0
+    number = 1
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end == -1 else end
+        lines.append(Line(number, start, end, data[start:end]))
+        start, number = end + 1, number + 1
+    return lines
+
+
+def text_of(value: Any) -> str:
+    """Plain text of a string or a list of content blocks/parts (text-like parts only)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        parts = []
+        for block in value:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict):
+                if isinstance(block.get("text"), str):
+                    parts.append(block["text"])
+                elif block.get("type") in ("image", "input_image"):
+                    parts.append("[image]")
+                elif isinstance(block.get("content"), (str, list)):
+                    parts.append(text_of(block["content"]))
+        return "\n".join(parts)
+    if isinstance(value, dict):
+        return text_of(value.get("text") or value.get("content"))
+    return json.dumps(value, ensure_ascii=False)
+
+
+@dataclass(slots=True)
+class Builder:
+    session: str
+    fmt: str
+    file_name: str
+    records: list[dict[str, Any]] = field(default_factory=list)
+    seq: int = 0
+    generation: int = 0
+    fold_threshold: int = FOLD_THRESHOLD
+
+    @property
+    def original_id(self) -> str:
+        return f"original:{self.file_name}"
+
+    def origin(self, lines: list[Line]) -> dict[str, Any]:
+        if not lines:
+            return {"format": self.fmt}
+        first, last = lines[0], lines[-1]
+        out: dict[str, Any] = {"format": self.fmt, "line": first.number, "material": self.original_id,
+                               "bytes": [first.start, last.end]}
+        if len(lines) > 1:
+            out["lines"] = [ln.number for ln in lines]
+        return out
+
+    def event(self, kind: str, content: str | None, *, at: str | None, trust: str, lines: list[Line] | None = None,
+              **more: Any) -> int:
+        self.seq += 1
+        rec: dict[str, Any] = {"type": "event", "session": self.session, "seq": self.seq, "kind": kind}
+        if content is not None:
+            rec["content"] = content
+        if at:
+            rec["at"] = at
+        rec["trust"] = trust
+        rec.update({k: v for k, v in more.items() if v is not None and v != [] and v != {}})
+        rec["origin"] = self.origin(lines or [])
+        self.records.append(rec)
+        return self.seq
+
+    def tool_result(self, call_id: str | None, text: str, *, at: str | None, tool: str | None, lines: list[Line],
+                    **more: Any) -> int:
+        """A tool result; above the threshold its text becomes a material and the event keeps a stub."""
+        data = text.encode("utf-8", errors="surrogatepass")
+        if len(data) <= self.fold_threshold:
+            return self.event("tool_result", text, at=at, trust="tool", lines=lines, call_id=call_id, tool=tool, **more)
+        ident = call_id or f"evt-{self.seq + 1}"
+        material, stub = f"res:{ident}", f"stub:{ident}"
+        preview = text.strip().splitlines()[0][:PREVIEW_CHARS] if text.strip() else ""
+        seq = self.event("tool_result", f"[folded: {len(data):,} bytes → {material} via {stub}] {preview}", at=at,
+                         trust="tool", lines=lines, call_id=call_id, tool=tool, stub=stub, **more)
+        version = f"{self.fmt}@{at}" if at else self.fmt
+        self.records.append({"type": "material", "session": self.session, "id": material, "source_event": seq,
+                             "source_version": version, "retrieved_at": at, "disclosure_scope": "task",
+                             "media_type": "text/plain", "encoding": "utf-8", "content": text,
+                             "content_hash": content_hash(data)})
+        self.records.append({"type": "stub", "session": self.session, "id": stub, "material": material,
+                             "content_hash": content_hash(data), "source_version": version,
+                             "read_slice": [0, len(data)], "retrieved_at": at, "disclosure_scope": "task",
+                             "outline": preview or f"{tool or 'tool'} result"})
+        return seq
+
+    def summary(self, text: str, covers_to: int, *, sources: list[str], kind: str = "recursive",
+                **more: Any) -> None:
+        self.generation += 1
+        rec = {"type": "summary", "session": self.session, "generation": self.generation, "kind": kind, "text": text,
+               "covers": [1, max(1, covers_to)], "unresolved": [], "sources": sources, **more}
+        if self.generation > 1:
+            rec["parent"] = self.generation - 1
+        self.records.append(rec)
+
+    def keep_original(self, data: bytes) -> None:
+        try:
+            data.decode("utf-8")
+            encoding, content = "utf-8", data.decode("utf-8")
+        except UnicodeDecodeError:
+            encoding, content = "base64", base64.b64encode(data).decode("ascii")
+        self.records.append({"type": "material", "session": self.session, "id": self.original_id,
+                             "source_version": f"{self.fmt} file", "disclosure_scope": "task",
+                             "media_type": ORIGINAL_MEDIA_TYPE, "encoding": encoding, "content": content,
+                             "content_hash": content_hash(data)})

@@ -1,0 +1,184 @@
+"""Claude Code session transcripts (``~/.claude/projects/<cwd>/<session>.jsonl``) to sif/1.
+
+- The blocks of one API message arrive on separate ``assistant`` lines sharing
+  ``message.id``; they become one ``assistant_message`` (text, thinking text as
+  ``reasoning_content``, signatures and redacted thinking as continuation items, byte for
+  byte) plus one ``tool_call`` per ``tool_use``. ``usage`` is repeated per line and is
+  not summed.
+- ``tool_result`` blocks pair with ``tool_use`` on ``tool_use_id``; large ones are folded.
+- ``compact_boundary`` + the following ``isCompactSummary`` line become a summary
+  generation covering every event before the boundary; old ``summary`` records become
+  milestone generations. Unknown record types are kept as ``other`` events.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from inspector.domain.errors import BadInput
+from inspector.domain.formats.builder import Builder, Line, split_lines, text_of
+
+FORMAT = "claude-code"
+
+
+def _describe(rec: dict[str, Any]) -> str:
+    kind = rec.get("type")
+    sub = rec.get("subtype") or (rec.get("data") or {}).get("type") if isinstance(rec.get("data"), dict) else rec.get("subtype")
+    if kind == "system" and rec.get("subtype") == "microcompact_boundary":
+        meta = rec.get("microcompactMetadata") or {}
+        return (f"micro-compaction ({meta.get('trigger', '?')}): cleared {len(meta.get('compactedToolIds') or [])} tool "
+                f"result(s) from the model's context, {meta.get('tokensSaved', '?')} tokens saved")
+    if kind == "system" and rec.get("subtype") == "compact_boundary":
+        meta = rec.get("compactMetadata") or {}
+        return f"conversation compacted ({meta.get('trigger', '?')}, {meta.get('preTokens', '?')} tokens before)"
+    if kind == "system":
+        return f"system: {rec.get('subtype') or ''} {text_of(rec.get('content'))}".strip()
+    return f"{kind}{': ' + sub if sub else ''}"
+
+
+def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
+    lines = split_lines(data)
+    parsed: list[tuple[Line, dict[str, Any]]] = []
+    for line in lines:
+        if not line.raw.strip():
+            continue
+        try:
+            rec = json.loads(line.raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise BadInput(f"not valid JSON ({exc})", code="malformed_json", line=line.number) from None
+        if not isinstance(rec, dict):
+            raise BadInput("expected a JSON object per line", line=line.number)
+        parsed.append((line, rec))
+    session = next((r["sessionId"] for _, r in parsed if isinstance(r.get("sessionId"), str)), None)
+    if session is None:
+        raise BadInput("no sessionId on any line: this does not look like a Claude Code transcript",
+                       code="unknown_format")
+    b = Builder(session, FORMAT, file_name)
+    title = next((r.get("aiTitle") or r.get("customTitle") or r.get("summary") for _, r in parsed
+                  if r.get("type") in ("ai-title", "custom-title", "summary")), None)
+    first_prompt = next((text_of((r.get("message") or {}).get("content")) for _, r in parsed
+                         if r.get("type") == "user" and isinstance((r.get("message") or {}).get("content"), str)
+                         and not r.get("isCompactSummary")), "")
+    b.records.append({"type": "session", "id": session, "title": (title or first_prompt[:60] or session),
+                      "created_at": next((r["timestamp"] for _, r in parsed if r.get("timestamp")), None),
+                      "adapter": "anthropic", "goal_revision": 1})
+    _Walker(b, parsed).run()
+    b.keep_original(data)
+    return b.records
+
+
+class _Walker:
+    def __init__(self, b: Builder, parsed: list[tuple[Line, dict[str, Any]]]) -> None:
+        self.b, self.parsed = b, parsed
+        self.tools: dict[str, str] = {}  # tool_use id -> tool name
+        self.uuid_seq: dict[str, int] = {}
+        self.pending_boundary: int | None = None
+        self.seen_summaries: set[str] = set()
+        self.leaves: list[tuple[dict[str, Any], str]] = []  # summary record -> leafUuid, resolved after the walk
+
+    def run(self) -> None:
+        groups: dict[str, list[tuple[Line, dict[str, Any]]]] = {}
+        order: list[tuple[str, Any]] = []
+        for line, rec in self.parsed:
+            msg = rec.get("message") if isinstance(rec.get("message"), dict) else None
+            if rec.get("type") == "assistant" and msg and isinstance(msg.get("id"), str):
+                if msg["id"] not in groups:
+                    groups[msg["id"]] = []
+                    order.append(("assistant", msg["id"]))
+                groups[msg["id"]].append((line, rec))
+            else:
+                order.append(("line", (line, rec)))
+        for kind, item in order:
+            if kind == "assistant":
+                self.assistant(groups[item])
+            else:
+                self.record(*item)
+        for summary, leaf in self.leaves:  # old summary records come before the events they cover
+            if leaf in self.uuid_seq:
+                summary["covers"] = [1, self.uuid_seq[leaf]]
+
+    def _mark(self, rec: dict[str, Any], seq: int) -> None:
+        if isinstance(rec.get("uuid"), str):
+            self.uuid_seq[rec["uuid"]] = seq
+
+    def assistant(self, group: list[tuple[Line, dict[str, Any]]]) -> None:
+        texts, thoughts, continuation = [], [], []
+        calls: list[tuple[Line, dict[str, Any], dict[str, Any]]] = []
+        for line, rec in group:
+            for block in (rec["message"].get("content") or []):
+                if not isinstance(block, dict):
+                    continue
+                kind = block.get("type")
+                if kind == "text":
+                    texts.append(block.get("text", ""))
+                elif kind == "thinking":
+                    thoughts.append(block.get("thinking", ""))
+                    if "signature" in block:
+                        continuation.append({"kind": "signature", "data": block["signature"]})
+                elif kind == "redacted_thinking":
+                    continuation.append({"kind": "redacted_thinking", "data": block.get("data", "")})
+                elif kind == "tool_use":
+                    calls.append((line, rec, block))
+        first_line, first = group[0]
+        msg = first["message"]
+        lines = [ln for ln, _ in group]
+        seq = self.b.event("assistant_message", "\n".join(texts), at=first.get("timestamp"), trust="model",
+                           lines=lines, reasoning_content="\n".join(thoughts) if thoughts else None,
+                           continuation=continuation, model=msg.get("model"), message_id=msg.get("id"),
+                           sidechain=True if first.get("isSidechain") else None)
+        for _, rec in group:
+            self._mark(rec, seq)
+        for line, rec, block in calls:
+            self.tools[block.get("id", "")] = block.get("name", "")
+            call_seq = self.b.event("tool_call", None, at=rec.get("timestamp"), trust="model", lines=[line],
+                                    call_id=block.get("id"), tool=block.get("name"), args=block.get("input") or {})
+            self._mark(rec, call_seq)
+
+    def record(self, line: Line, rec: dict[str, Any]) -> None:
+        kind, at = rec.get("type"), rec.get("timestamp")
+        msg = rec.get("message") if isinstance(rec.get("message"), dict) else {}
+        if kind == "user":
+            self.user(line, rec, msg, at)
+        elif kind == "summary":
+            text = str(rec.get("summary", ""))
+            seq = self.b.event("other", f"summary record: {text}", at=at, trust="system", lines=[line])
+            if text and text not in self.seen_summaries:
+                self.seen_summaries.add(text)
+                self.b.summary(text, seq, sources=[f"evt:{seq}"], kind="milestone")
+                self.leaves.append((self.b.records[-1], str(rec.get("leafUuid"))))
+        elif kind == "system":
+            seq = self.b.event("system_message", _describe(rec), at=at, trust="system", lines=[line],
+                               subtype=rec.get("subtype"))
+            self._mark(rec, seq)
+            if rec.get("subtype") == "compact_boundary":
+                self.pending_boundary = seq
+        else:  # progress, file-history-snapshot, queue-operation, titles, and types not seen yet
+            seq = self.b.event("other", _describe(rec), at=at, trust="system", lines=[line], record_type=kind)
+            self._mark(rec, seq)
+
+    def user(self, line: Line, rec: dict[str, Any], msg: dict[str, Any], at: str | None) -> None:
+        content = msg.get("content")
+        if rec.get("isCompactSummary"):
+            text = text_of(content)
+            seq = self.b.event("other", text, at=at, trust="system", lines=[line], compact_summary=True)
+            boundary = self.pending_boundary or seq
+            self.b.summary(text, boundary - 1, sources=[f"evt:{boundary}", f"evt:{seq}"],
+                           replaced={"from": 1, "to": boundary - 1, "boundary": f"evt:{boundary}"})
+            self.pending_boundary = None
+            self._mark(rec, seq)
+            return
+        if isinstance(content, str):
+            self._mark(rec, self.b.event("user_message", content, at=at, trust="user", lines=[line],
+                                         sidechain=True if rec.get("isSidechain") else None))
+            return
+        for block in content or []:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_result":
+                call_id = block.get("tool_use_id")
+                seq = self.b.tool_result(call_id, text_of(block.get("content")), at=at, tool=self.tools.get(call_id or ""),
+                                         lines=[line], is_error=True if block.get("is_error") else None)
+            else:
+                seq = self.b.event("user_message", text_of([block]), at=at, trust="user", lines=[line])
+            self._mark(rec, seq)

@@ -1,0 +1,68 @@
+"""Recognising a transcript's format from its first bytes and first record.
+
+Recorded HTTP exchanges and evaluation logs are refused with a sentence that says what
+they are and what to import instead, never guessed at.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import PurePath
+from typing import Any
+
+from inspector.domain.errors import BadInput
+from inspector.domain.formats import claude_code, codex, messages
+
+FORMATS = ("sif", "claude-code", "codex", *messages.FORMATS)
+
+
+def _first_json_line(data: bytes) -> Any:
+    for raw in data.split(b"\n", 50)[:50]:
+        if raw.strip():
+            try:
+                return json.loads(raw)
+            except (ValueError, UnicodeDecodeError):
+                return None
+    return None
+
+
+def detect(data: bytes, file_name: str) -> str:
+    suffix = PurePath(file_name).suffix.lower()
+    if suffix in (".yaml", ".yml"):
+        raise BadInput(f"{file_name} is a recorded HTTP exchange (a VCR cassette), not a transcript; import the "
+                       "saved message list (*.conversation.json) made from it instead", code="not_a_transcript")
+    if suffix == ".eval" or data[:4] == b"PK\x03\x04":
+        raise BadInput(f"{file_name} is a zip archive (an Inspect AI .eval log?), not a transcript this version "
+                       "reads", code="not_a_transcript")
+    first = _first_json_line(data)
+    if isinstance(first, dict) and first.get("type") == "header" and "format" in first:
+        return "sif"
+    if codex.looks_like(first):
+        return "codex"
+    if isinstance(first, dict) and (first.get("sessionId") or first.get("type") in (
+            "summary", "file-history-snapshot", "user", "assistant", "system", "progress", "queue-operation")):
+        return "claude-code"
+    stripped = data.lstrip()
+    if stripped[:1] in (b"[", b"{"):
+        try:
+            doc = json.loads(data)
+        except (ValueError, UnicodeDecodeError):
+            doc = None
+        if isinstance(doc, dict) and {"eval", "samples"} & set(doc) and "version" in doc:
+            raise BadInput(f"{file_name} is an Inspect AI evaluation log, not a session transcript this version "
+                           "reads", code="not_a_transcript")
+        fmt = messages.detect(doc) if doc is not None else None
+        if fmt:
+            return fmt
+    raise BadInput(f"cannot tell what {file_name} is: not sif/1, a Claude Code or Codex transcript, or a saved "
+                   "message list; name the format with --from", code="unknown_format")
+
+
+def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
+    if fmt == "claude-code":
+        return claude_code.convert(data, file_name)
+    if fmt == "codex":
+        return codex.convert(data, file_name)
+    if fmt in messages.FORMATS:
+        return messages.convert(data, file_name, fmt)
+    raise BadInput(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}", code="unknown_format")

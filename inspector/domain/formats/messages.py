@@ -1,0 +1,180 @@
+"""Saved API message lists to sif/1: OpenAI Chat Completions, DeepSeek (reasoning_content),
+Anthropic Messages (thinking, signatures, redacted thinking, compaction blocks) and OpenAI
+Responses items (reasoning with encrypted_content, function_call ↔ function_call_output
+on ``call_id``, compaction items).
+
+Accepted shapes: a JSON list of messages/items, or an object holding one under
+``messages`` / ``items`` / ``input`` (with ``system`` / ``instructions`` beside it).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import PurePath
+from typing import Any
+
+from inspector.domain.errors import BadInput
+from inspector.domain.formats.builder import Builder, Line, split_lines, text_of
+
+FORMATS = ("openai-chat", "deepseek", "anthropic", "openai-responses")
+
+
+def unwrap(doc: Any) -> tuple[list[Any], dict[str, Any]]:
+    if isinstance(doc, list):
+        return doc, {}
+    if isinstance(doc, dict):
+        for key in ("messages", "items", "input"):
+            if isinstance(doc.get(key), list):
+                return doc[key], doc
+    raise BadInput("expected a JSON list of messages, or an object with messages / items / input",
+                   code="unknown_format")
+
+
+def detect(doc: Any) -> str | None:
+    """Which message-list format a parsed document is, or None."""
+    try:
+        items, meta = unwrap(doc)
+    except BadInput:
+        return None
+    kinds = {meta.get("kind")} if meta.get("kind") else set()
+    if "responses" in kinds or any(isinstance(m, dict) and m.get("type") in
+                                   ("function_call", "function_call_output", "reasoning", "compaction") for m in items):
+        return "openai-responses"
+    if any(isinstance(m, dict) and "reasoning_content" in m for m in items):
+        return "deepseek"
+    blocks = [b for m in items if isinstance(m, dict) and isinstance(m.get("content"), list)
+              for b in m["content"] if isinstance(b, dict)]
+    if "anthropic" in kinds or any(b.get("type") in ("tool_use", "tool_result", "thinking", "redacted_thinking")
+                                   for b in blocks):
+        return "anthropic"
+    if any(isinstance(m, dict) and m.get("role") in ("user", "assistant", "system", "tool", "developer") for m in items):
+        return "openai-chat"
+    return None
+
+
+def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
+    try:
+        doc = json.loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadInput(f"not valid JSON ({exc})", code="malformed_json", line=getattr(exc, "lineno", None)) from None
+    items, meta = unwrap(doc)
+    session = PurePath(file_name).name.split(".")[0]
+    tools_present = any(isinstance(m, dict) and (m.get("tool_calls") or m.get("type") == "function_call")
+                        for m in items)
+    adapter = {"deepseek": "deepseek-thinking-tools" if tools_present else "openai-chat", "anthropic": "anthropic",
+               "openai-chat": "openai-chat"}.get(fmt, "generic")
+    b = Builder(session, fmt, file_name)
+    b.records.append({"type": "session", "id": session, "title": meta.get("model") and f"{session} ({meta['model']})"
+                      or session, "adapter": adapter, "goal_revision": 1})
+    whole = split_lines(data)
+    lines = whole[:1] if len(whole) == 1 else whole  # a one-line file: every event points at it
+    system = meta.get("system") or meta.get("instructions")
+    if system:
+        b.event("system_message", text_of(system), at=None, trust="system", lines=lines)
+    names: dict[str, str] = {}
+    for item in items:
+        if not isinstance(item, dict):
+            raise BadInput(f"a message is not an object: {json.dumps(item)[:60]}", code="unknown_format")
+        if fmt == "openai-responses":
+            _responses_item(b, item, names, lines)
+        elif fmt == "anthropic":
+            _anthropic(b, item, names, lines)
+        else:
+            _chat(b, item, names, lines, tools_present and fmt == "deepseek")
+    b.keep_original(data)
+    return b.records
+
+
+def _chat(b: Builder, m: dict[str, Any], names: dict[str, str], lines: list[Line], tools: bool) -> None:
+    role = m.get("role")
+    if role == "tool":
+        call = m.get("tool_call_id")
+        b.tool_result(call, text_of(m.get("content")), at=None, tool=names.get(call or "") or m.get("name"), lines=lines)
+    elif role == "assistant":
+        b.event("assistant_message", text_of(m.get("content")), at=None, trust="model", lines=lines,
+                reasoning_content=m.get("reasoning_content"), tools_present=True if tools else None)
+        for call in m.get("tool_calls") or []:
+            fn = call.get("function") or {}
+            names[call.get("id") or ""] = fn.get("name", "")
+            args = fn.get("arguments")
+            try:
+                parsed = json.loads(args) if isinstance(args, str) else (args or {})
+            except ValueError:
+                parsed = {"_raw_arguments": args}
+            b.event("tool_call", None, at=None, trust="model", lines=lines, call_id=call.get("id"),
+                    tool=fn.get("name"), args=parsed if isinstance(parsed, dict) else {"_value": parsed})
+    else:
+        kind = "user_message" if role == "user" else "system_message"
+        b.event(kind, text_of(m.get("content")), at=None, trust="user" if role == "user" else "system", lines=lines)
+
+
+def _anthropic(b: Builder, m: dict[str, Any], names: dict[str, str], lines: list[Line]) -> None:
+    content = m.get("content")
+    if m.get("role") != "assistant":
+        blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
+        for block in blocks:
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                call = block.get("tool_use_id")
+                b.tool_result(call, text_of(block.get("content")), at=None, tool=names.get(call or ""), lines=lines,
+                              is_error=True if block.get("is_error") else None)
+            else:
+                b.event("user_message", text_of([block]), at=None, trust="user", lines=lines)
+        return
+    texts, thoughts, continuation, calls = [], [], [], []
+    for block in content if isinstance(content, list) else [{"type": "text", "text": content}]:
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text":
+            texts.append(block.get("text", ""))
+        elif kind == "thinking":
+            thoughts.append(block.get("thinking", ""))
+            if "signature" in block:
+                continuation.append({"kind": "signature", "data": block["signature"]})
+        elif kind == "redacted_thinking":
+            continuation.append({"kind": "redacted_thinking", "data": block.get("data", "")})
+        elif kind == "compaction":
+            b.event("other", text_of(block.get("content")), at=None, trust="model", lines=lines, compaction=True)
+            b.summary(text_of(block.get("content")), b.seq - 1, sources=[f"evt:{b.seq}"])
+        elif kind == "tool_use":
+            calls.append(block)
+    b.event("assistant_message", "\n".join(texts), at=None, trust="model", lines=lines,
+            reasoning_content="\n".join(thoughts) if thoughts else None, continuation=continuation)
+    for call in calls:
+        names[call.get("id", "")] = call.get("name", "")
+        b.event("tool_call", None, at=None, trust="model", lines=lines, call_id=call.get("id"), tool=call.get("name"),
+                args=call.get("input") or {})
+
+
+def _responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], lines: list[Line]) -> None:
+    kind = item.get("type") or "message"
+    if kind == "message":
+        role = item.get("role")
+        event_kind = {"user": "user_message", "assistant": "assistant_message"}.get(role or "", "system_message")
+        trust = {"user": "user", "assistant": "model"}.get(role or "", "system")
+        b.event(event_kind, text_of(item.get("content")), at=None, trust=trust, lines=lines, item_id=item.get("id"))
+    elif kind == "reasoning":
+        summary = "\n".join(s.get("text", "") for s in item.get("summary") or [] if isinstance(s, dict))
+        continuation = [{"kind": "encrypted_content", "data": item["encrypted_content"]}] \
+            if "encrypted_content" in item else []
+        b.event("assistant_message", "", at=None, trust="model", lines=lines, reasoning_content=summary or None,
+                continuation=continuation, item_id=item.get("id"), reasoning_item=True)
+    elif kind in ("function_call", "custom_tool_call"):
+        names[item.get("call_id", "")] = item.get("name", "")
+        raw = item.get("arguments", item.get("input"))
+        try:
+            args = json.loads(raw) if isinstance(raw, str) else (raw or {})
+        except ValueError:
+            args = {"_raw_arguments": raw}
+        b.event("tool_call", None, at=None, trust="model", lines=lines, call_id=item.get("call_id"),
+                tool=item.get("name"), args=args if isinstance(args, dict) else {"_value": args},
+                item_id=item.get("id"))
+    elif kind in ("function_call_output", "custom_tool_call_output"):
+        call = item.get("call_id")
+        b.tool_result(call, text_of(item.get("output")), at=None, tool=names.get(call or ""), lines=lines)
+    elif kind == "compaction":
+        seq = b.event("other", "compaction item (encrypted; replaces the history before it)", at=None, trust="model",
+                      lines=lines, continuation=[{"kind": "encrypted_content", "data": item.get("encrypted_content", "")}],
+                      item_id=item.get("id"))
+        b.summary("[compaction: encrypted by the provider, not readable here]", max(1, seq - 1),
+                  sources=[f"evt:{seq}"])
+    else:
+        b.event("other", f"{kind} item", at=None, trust="model", lines=lines, item_type=kind)
