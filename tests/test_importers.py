@@ -150,5 +150,7 @@ async def test_codex_rollout(tmp_path: Path) -> None:
         assert len(gens) == 1 and gens[0].covers == [1, 6]  # every event before the compaction line (7)
         await exporting.export_sif(store, out)
         await exporting.export_original(store, "cx-1", tmp_path / "back.jsonl")
-    assert '"encrypted_content","data":"gAAAAB-opaque=="' in out.read_text(encoding="utf-8")
+    items = [item for line in out.read_text(encoding="utf-8").splitlines()
+             for item in json.loads(line).get("continuation", [])]
+    assert items == [{"kind": "encrypted_content", "data": "gAAAAB-opaque=="}]
     assert (tmp_path / "back.jsonl").read_bytes() == src.read_bytes()

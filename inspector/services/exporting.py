@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from inspector.domain.canonical import canonical_json, content_hash
+from inspector.domain.canonical import content_hash
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.errors import NotFound
 from inspector.domain.vocabulary import SIF_FORMAT
@@ -67,7 +67,7 @@ async def export_sif(store: Store, out: Path, session: str | None = None) -> dic
     counts: dict[str, int] = {}
     tmp = out.with_name(out.name + ".partial")
     with tmp.open("w", encoding="utf-8", newline="\n") as fh:
-        fh.write(canonical_json({"type": "header", "format": SIF_FORMAT}) + "\n")
+        fh.write(json.dumps({"type": "header", "format": SIF_FORMAT}, separators=(",", ":")) + "\n")
         async for record in iter_records(store, session):
             fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
             counts[record["type"]] = counts.get(record["type"], 0) + 1
