@@ -6,6 +6,7 @@ import asyncio
 import getpass
 import hashlib
 import os
+import stat
 from pathlib import Path
 
 import click
@@ -19,10 +20,20 @@ from inspector.store.schema import APPLICATION_ID
 SIF_SUFFIXES = {".jsonl", ".json", ".ndjson", ".yaml", ".yml", ".eval"}  # files to import (or refuse) rather than open
 
 
+def _writable(folder: Path) -> bool:
+    """Writable for us *and* meant to be written: root passes os.access on a folder without write
+    bits, and a read-only folder of shared transcripts must stay untouched."""
+    try:
+        mode = folder.stat().st_mode
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK) and bool(mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+
+
 def store_beside(file: Path) -> Path:
     """Where ``inspector FILE`` keeps its store: beside the file, or in the cache if that is read-only."""
     beside = file.with_name(file.name + ".inspector.db")
-    if os.access(file.parent, os.W_OK):
+    if _writable(file.parent):
         return beside
     digest = hashlib.sha256(str(file.resolve()).encode()).hexdigest()[:12]
     return demo.cache_dir() / "opened" / f"{file.stem}-{digest}.db"

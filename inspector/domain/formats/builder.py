@@ -71,6 +71,7 @@ class Builder:
     records: list[dict[str, Any]] = field(default_factory=list)
     seq: int = 0
     generation: int = 0
+    last_at: str | None = None
     fold_threshold: int = FOLD_THRESHOLD
 
     @property
@@ -94,7 +95,11 @@ class Builder:
         if content is not None:
             rec["content"] = content
         if at:
-            rec["at"] = at
+            rec["at"] = self.last_at = at
+        elif self.last_at:
+            # A record without a time (e.g. a file-history snapshot) keeps its place in the
+            # timeline with the time before it, marked as inferred rather than observed.
+            rec["at"], more["at_inferred"] = self.last_at, True
         rec["trust"] = trust
         rec.update({k: v for k, v in more.items() if v is not None and v != [] and v != {}})
         rec["origin"] = self.origin(lines or [])

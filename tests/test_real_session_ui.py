@@ -1,0 +1,41 @@
+"""A real Claude Code session in the app: compaction in Task summary, large results as stubs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inspector.services.importing import import_file
+from inspector.ui.app import InspectorApp
+from inspector.ui.expand_dialog import ExpandDialog
+from inspector.ui.widgets.evidence_channel import EvidenceChannel
+from inspector.ui.widgets.summary_channel import SummaryChannel
+from inspector.ui.widgets.timeline_view import TimelineView
+from tests.test_app import settle
+
+FILE = (Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claude-code"
+        / "4b7d5121b42a-0__manual_compaction_bash_progress_v2.1.14.jsonl")
+
+
+@pytest.mark.skipif(not FILE.exists(), reason="the real transcripts are not beside the project")
+async def test_real_session_shows_compaction_and_stubs(tmp_path: Path) -> None:
+    store = tmp_path / "real.db"
+    await import_file(FILE, store, actor="t")
+    app = InspectorApp(store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        summary = app.screen.query_one(SummaryChannel)
+        (gen,) = summary.items.values()
+        assert gen.text.startswith("This session is being continued") and gen.covers == [1, 68]
+        evidence = app.screen.query_one(EvidenceChannel)
+        assert any(s.startswith("stub:toolu_") for s in evidence.stubs)
+        timeline = app.screen.query_one(TimelineView)
+        assert [r.seq for r in timeline.rows[:4] if r.source == "event"] == [1, 2, 3, 4]  # file order kept
+        await pilot.press("3", "down")
+        await pilot.press("e")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ExpandDialog)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen.result is not None and app.screen.result.ok and app.screen.result.text.startswith("diff --git")
