@@ -119,3 +119,22 @@ def test_unknown_session_is_bad_input(tmp_path: Path) -> None:
     run("import", str(tmp_path / "a.jsonl"), "--into", str(store))
     code, _, err = run("export", str(store), "--session", "nope", "-o", str(tmp_path / "o.jsonl"))
     assert code == 3 and "nope" in err and not (tmp_path / "o.jsonl").exists()
+
+
+def test_check_reports_every_kind_of_problem(sample_store: Path) -> None:
+    code, out, _ = run("check", str(sample_store), "--json")
+    assert code == 1
+    by_session = {s["session"]: s for s in json.loads(out)["sessions"]}
+    assert [p["code"] for p in by_session["s-export"]["protocol"]] == ["orphan_result"]
+    assert {d["code"] for d in by_session["s-export"]["drift"]} == {"protected_missing", "open_issue_closed"}
+    assert {c["candidate"] for c in by_session["s-export"]["candidates"]} >= {"cand-stale", "cand-space"}
+    assert {h["handoff"] for h in by_session["s-orders"]["handoffs"]} == {"h-writeoff", "h-tools"}
+    assert by_session["s-bigfold"]["ok"] is True
+
+
+def test_check_passes_on_a_clean_store(tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    write_sif(tmp_path / "a.jsonl", [session_record(), event_record(1)])
+    run("import", str(tmp_path / "a.jsonl"), "--into", str(store))
+    code, out, _ = run("check", str(store), "--json")
+    assert code == 0 and json.loads(out)["ok"] is True

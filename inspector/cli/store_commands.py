@@ -12,6 +12,7 @@ import click
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.domain.formats.detect import FORMATS
 from inspector.services import demo, exporting, sessions, verifying
+from inspector.services.checking import check_store
 from inspector.services.importing import import_file
 from inspector.store.connection import open_store
 
@@ -154,3 +155,30 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
 
     emit(entries, as_json, human)
     return EXIT_OK
+
+
+@click.command("check")
+@store_argument
+@json_option
+@run_command()
+async def check_cmd(store: Path, as_json: bool) -> int:
+    """Run every check over every session; exit 1 on any refusal, drift finding or protocol problem."""
+    async with await open_store(store) as opened:
+        results = await check_store(opened)
+
+    def human() -> str:
+        lines = []
+        for r in results:
+            if r.ok:
+                lines.append(f"✓ {r.session}")
+                continue
+            lines.append(f"✗ {r.session}")
+            lines += [f"    protocol {p['code']}: {p['message']}" for p in r.protocol]
+            lines += [f"    candidate {c['candidate']}: {', '.join(x['code'] for x in c['refusals'])}" for c in r.candidates]
+            lines += [f"    drift {d['code']} [{d['key']}]" for d in r.drift]
+            lines += [f"    handoff {h['handoff']}: {', '.join(x['code'] for x in h['refusals'])}" for h in r.handoffs]
+        return "\n".join(lines)
+
+    ok = all(r.ok for r in results)
+    emit({"ok": ok, "sessions": [r.as_dict() for r in results]}, as_json, human)
+    return EXIT_OK if ok else EXIT_REFUSED
