@@ -14,7 +14,8 @@ import click
 from inspector.cli.output import EXIT_OK, fail
 from inspector.domain.errors import InspectorError
 from inspector.services import demo
-from inspector.services.importing import import_file
+from inspector.cli.store_commands import ImportProgress
+from inspector.services.importing import already_imported, import_file
 from inspector.store.schema import APPLICATION_ID
 
 SIF_SUFFIXES = {".jsonl", ".json", ".ndjson", ".yaml", ".yml", ".eval"}  # files to import (or refuse) rather than open
@@ -56,7 +57,9 @@ async def resolve_target(target: Path | None) -> Path:
         return target
     store = store_beside(target)
     store.parent.mkdir(parents=True, exist_ok=True)
-    await import_file(target, store, actor=os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser())
+    if not await already_imported(store, target):
+        await import_file(target, store, actor=os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser(),
+                          progress=ImportProgress())
     return store
 
 

@@ -48,7 +48,7 @@ async def sessions_cmd(store: Path | None, as_json: bool) -> int:
     return EXIT_OK
 
 
-class _Progress:
+class ImportProgress:
     """A progress line on stderr for long imports (only when stderr is a terminal)."""
 
     def __init__(self) -> None:
@@ -79,7 +79,7 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
     """Import FILE (sif/1, Claude Code, Codex, or a saved OpenAI / Anthropic / DeepSeek message list) into a
     store: all or nothing; re-running it is safe."""
     actor = reviewer or getpass.getuser()
-    report = await import_file(file, into, actor=actor, progress=_Progress(), fmt=fmt)
+    report = await import_file(file, into, actor=actor, progress=ImportProgress(), fmt=fmt)
     data = report.as_dict()
 
     def human() -> str:

@@ -67,7 +67,7 @@ async def _stored_sessions(db: aiosqlite.Connection) -> dict[str, tuple[int, int
 
 
 async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
-                       progress: ProgressFn | None = None) -> ImportReport:
+                       progress: ProgressFn | None = None, original: bytes | None = None) -> ImportReport:
     """Import one sif/1 file's bytes in one transaction (the caller's store stays open).
 
     Chunks are parsed (in worker processes for large files) while earlier ones are
@@ -90,7 +90,7 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         entries = await _sif_ledger_records(db, writer)
         for session in writer.first_use:
             entries += await _settle_session(db, writer, session, actor=actor, file_name=file_name,
-                                             file_digest=keyed_digest(store.digest_key, raw))
+                                             file_digest=keyed_digest(store.digest_key, original or raw))
         await ledger.append(db, entries)
     for (_s, t), n in writer.added.items():
         report.added[t] = report.added.get(t, 0) + n
@@ -178,7 +178,8 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     origin_lines: dict[tuple[str, int], int] = {}
     if fmt == "sif":
         parse_chunk(raw.split(b"\n", 1)[:1], 1, with_header=True)  # refuse a non-sif file before any store exists
-    else:
+    original = raw
+    if fmt != "sif":
         records = convert(raw, source.name, fmt)
         origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
                         if r["type"] == "event" and "line" in r.get("origin", {})}
@@ -191,7 +192,8 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
             _remove_store_files(into)
         raise
     try:
-        report = await import_bytes(store, raw, actor=actor, file_name=source.name, progress=progress)
+        report = await import_bytes(store, raw, actor=actor, file_name=source.name, progress=progress,
+                                    original=original)
     except BaseException:
         await store.close()
         if created:
@@ -203,3 +205,16 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     for problem in report.problems:  # point at the line of the file the person has, not the converted one
         problem.line = origin_lines.get((problem.session, problem.seq), problem.line)
     return report
+
+
+async def already_imported(store_path: Path, source: Path) -> bool:
+    """True when the store's ledger records an import of exactly these bytes (reopening a file
+    then skips re-reading it; a changed file is imported again, safely)."""
+    if not store_path.exists():
+        return False
+    raw = read_bytes(source)
+    async with await open_store(store_path) as store:
+        row = await fetch_one(store.db, "SELECT 1 FROM ledger WHERE kind = 'import' AND "
+                              "json_extract(payload, '$.file_digest') = ? LIMIT 1",
+                              (keyed_digest(store.digest_key, raw),))
+    return row is not None

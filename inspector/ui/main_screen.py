@@ -140,20 +140,29 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         self.run_worker(self._open(session), group="session", exclusive=True, exit_on_error=False)
 
     async def _open(self, session: str) -> None:
-        """First paint: header, channels and the first timeline page; the badge counts and
-        totals, which may scan a large session, follow in their own worker."""
+        """First paint: read what is visible, then fill it in one layout pass. The tabs behind
+        (candidates, drift, handoffs) and the badge counts, which may scan a large session,
+        follow in their own worker."""
         self.session = session
         info = await sessions.get_session(self.store, session)
-        self.query_one(HeaderBar).show(info)
-        self.query_one(StateChannel).load(await channels.state_records(self.store, session))
-        self.query_one(SummaryChannel).load(await channels.generations(self.store, session))
-        self.query_one(EvidenceChannel).load(await channels.evidence(self.store, session))
-        await self.query_one(TimelineView).show_session(self.store, session)
+        state = await channels.state_records(self.store, session)
+        gens = await channels.generations(self.store, session)
+        mats = await channels.evidence(self.store, session)
+        timeline = self.query_one(TimelineView)
+        with self.app.batch_update():
+            self.query_one(HeaderBar).show(info)
+            self.query_one(StateChannel).load(state)
+            self.query_one(SummaryChannel).load(gens)
+            self.query_one(EvidenceChannel).load(mats)
+            await timeline.show_session(self.store, session)
+            self.query_one(SessionsList).mark(session)
+        self.run_worker(self._load_rest(session), group="badges", exclusive=True, exit_on_error=False)
+
+    async def _load_rest(self, session: str) -> None:
         await self._load_candidates(session)
         await self._load_drift(session)
         self.query_one(HandoffsList).load(await handoffs.list_handoffs(self.store, session))
-        self.query_one(SessionsList).mark(session)
-        self.run_worker(self._load_badges(session), group="badges", exclusive=True, exit_on_error=False)
+        await self._load_badges(session)
 
     async def _load_candidates(self, session: str) -> None:
         found = await candidates.list_candidates(self.store, session)

@@ -7,7 +7,10 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from inspector.services.channels import Generation
+from inspector.ui.dialogs import MessageDialog
 from inspector.ui.widgets.channel import ChannelPane
+
+DETAIL_CHARS = 2000  # longer texts are cut here, said so, and open whole with enter
 
 
 def highlight_unresolved(text: str, markers: list[str]) -> Content:
@@ -39,6 +42,15 @@ class SummaryChannel(ChannelPane):
                                   id=f"gen-{g.generation}"))
         self.set_records(options, "no summary generations for this session")
 
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        g = self.items.get(event.option.id or "") if event.option_list is self.records else None
+        if g is None:
+            super().on_option_list_option_selected(event)
+            return
+        event.stop()
+        self.app.push_screen(MessageDialog(f"Generation {g.generation} · {g.kind}",
+                                           highlight_unresolved(g.text, g.unresolved)))
+
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list is not self.records:
             return
@@ -50,8 +62,11 @@ class SummaryChannel(ChannelPane):
                                 n=str(g.generation), kind=g.kind, p=str(g.parent) if g.parent is not None else "none",
                                 b=str(g.base_version) if g.base_version is not None else "?",
                                 c=f"evt:{g.covers[0]}–{g.covers[1]}" if g.covers else "unknown"),
-            highlight_unresolved(g.text, g.unresolved),
+            highlight_unresolved(g.text[:DETAIL_CHARS], g.unresolved),
         ]
+        if len(g.text) > DETAIL_CHARS:
+            lines.append(Content.from_markup("[$warning]… $n more characters: enter opens the whole generation[/]",
+                                             n=f"{len(g.text) - DETAIL_CHARS:,}"))
         if g.unresolved:
             lines.append(Content("unresolved: ") + Content(" ").join(
                 Content.from_markup("[bold $warning]⟨$u⟩[/]", u=u) for u in g.unresolved))
