@@ -17,7 +17,13 @@ from inspector.cli.candidate_commands import (
     reject_cmd,
     validate_cmd,
 )
-from inspector.cli.drift_commands import confirm_cmd, correct_cmd, correct_summary_cmd, drift_cmd, history_cmd
+from inspector.cli.drift_commands import (
+    confirm_cmd,
+    correct_cmd,
+    correct_summary_cmd,
+    drift_cmd,
+    history_cmd,
+)
 from inspector.cli.expand_command import expand_cmd
 from inspector.cli.handoff_commands import accept_handoff_cmd, handoff_cmd
 from inspector.cli.open_command import open_cmd

@@ -12,9 +12,9 @@ from pathlib import Path
 import click
 
 from inspector.cli.output import EXIT_OK, fail
+from inspector.cli.store_commands import ImportProgress
 from inspector.domain.errors import InspectorError
 from inspector.services import demo
-from inspector.cli.store_commands import ImportProgress
 from inspector.services.importing import already_imported, import_file
 from inspector.store.schema import APPLICATION_ID
 

@@ -14,8 +14,9 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.candidates import Validation, validate_candidate
-from inspector.domain.errors import NotFound, Refusal
+from inspector.domain.errors import Refusal
 from inspector.domain.text_checks import rule_sentences
+from inspector.services.lookup import load_by_id
 from inspector.services.session_facts import session_facts
 from inspector.store import ledger
 from inspector.store.connection import Store, fetch_one
@@ -37,16 +38,8 @@ class Decision:
                 "warnings": [w.as_dict() for w in v.warnings]}
 
 
-async def _load(db: aiosqlite.Connection, candidate: str, session: str | None) -> dict[str, Any]:
-    spec = SPECS["candidate"]
-    sql = f"SELECT {spec.select_columns} FROM candidates WHERE id = ?" + (" AND session = ?" if session else "")
-    rows = [spec.to_record(r) for r in await db.execute_fetchall(sql, (candidate, session) if session else (candidate,))]
-    if not rows:
-        raise NotFound(f"no candidate {candidate!r}" + (f" in session {session!r}" if session else ""))
-    if len(rows) > 1:
-        raise NotFound(f"candidate {candidate!r} exists in sessions {', '.join(r['session'] for r in rows)}; "
-                       "name one with --session")
-    return rows[0]
+async def _load(db: aiosqlite.Connection, record_id: str, session: str | None) -> dict[str, Any]:
+    return await load_by_id(db, "candidate", record_id, session)
 
 
 async def _validate(db: aiosqlite.Connection, cand: dict[str, Any]) -> Validation:

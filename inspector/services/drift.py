@@ -8,7 +8,14 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.drift import FieldTimeline, Finding, GenerationText, StateFact, field_timeline, find_drift
+from inspector.domain.drift import (
+    FieldTimeline,
+    Finding,
+    GenerationText,
+    StateFact,
+    field_timeline,
+    find_drift,
+)
 from inspector.domain.errors import BadInput, NotFound
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
 from inspector.services.channels import generations, state_records

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.errors import NotFound, Refusal
+from inspector.domain.errors import Refusal
 from inspector.domain.utf8_edges import cut_edges
+from inspector.services.lookup import load_by_id
 from inspector.store import ledger, materials
 from inspector.store.connection import Store
-from inspector.store.tables import SPECS
 
 DEFAULT_MAX_BYTES = 64 * 1024
 DEFAULT_SCOPES = ("public", "team", "task")
@@ -73,15 +73,7 @@ class Expansion:
 
 
 async def find_stub(store: Store, stub: str, session: str | None = None) -> StubRef:
-    spec = SPECS["stub"]
-    sql = f"SELECT {spec.select_columns} FROM stubs WHERE id = ?" + (" AND session = ?" if session else "")
-    rows = [spec.to_record(r) for r in await store.db.execute_fetchall(sql, (stub, session) if session else (stub,))]
-    if not rows:
-        where = f" in session {session!r}" if session else ""
-        raise NotFound(f"no stub {stub!r}{where}")
-    if len(rows) > 1:
-        raise NotFound(f"stub {stub!r} exists in sessions {', '.join(r['session'] for r in rows)}; name one with --session")
-    r = rows[0]
+    r = await load_by_id(store.db, "stub", stub, session)
     rs = r.get("read_slice")
     return StubRef(r["session"], r["id"], r["material"], r.get("content_hash"), r.get("source_version"),
                    (rs[0], rs[1]) if rs else None, r.get("retrieved_at"), r.get("disclosure_scope"))

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from inspector.domain.canonical import content_hash
-from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.errors import NotFound
+from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.store import materials
 from inspector.store.connection import Store, fetch_one

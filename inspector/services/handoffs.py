@@ -15,25 +15,18 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.domain.errors import NotFound
 from inspector.domain.handoff import Check, HandoffCheck, HandoffFacts, check_handoff
 from inspector.domain.sif import identity_digest
 from inspector.services.expanding import DEFAULT_SCOPES
+from inspector.services.lookup import load_by_id
 from inspector.services.session_facts import required_exact, unresolved_calls
 from inspector.store import ledger
 from inspector.store.connection import Store, fetch_one, utc_now
 from inspector.store.tables import SPECS
 
 
-async def _load(db: aiosqlite.Connection, handoff: str, session: str | None) -> dict[str, Any]:
-    spec = SPECS["handoff"]
-    sql = f"SELECT {spec.select_columns} FROM handoffs WHERE id = ?" + (" AND session = ?" if session else "")
-    rows = [spec.to_record(r) for r in await db.execute_fetchall(sql, (handoff, session) if session else (handoff,))]
-    if not rows:
-        raise NotFound(f"no handoff {handoff!r}" + (f" in session {session!r}" if session else ""))
-    if len(rows) > 1:
-        raise NotFound(f"handoff {handoff!r} exists in several sessions; name one with --session")
-    return rows[0]
+async def _load(db: aiosqlite.Connection, record_id: str, session: str | None) -> dict[str, Any]:
+    return await load_by_id(db, "handoff", record_id, session)
 
 
 async def _col(db: aiosqlite.Connection, sql: str, *params: Any) -> list[Any]:

@@ -19,8 +19,8 @@ import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.errors import BadInput, InspectorError
-from inspector.domain.protocol import ProtocolProblem, find_problems
 from inspector.domain.formats.detect import convert, detect
+from inspector.domain.protocol import ProtocolProblem, find_problems
 from inspector.domain.sif import parse_chunk
 from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.services.import_stream import parsed_chunks

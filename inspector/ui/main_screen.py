@@ -31,21 +31,29 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, TabbedContent, TabPane
 
 from inspector.domain.errors import NotFound
-from inspector.services import candidates, channels, corrections, handoffs, overview, sessions, verifying
+from inspector.services import (
+    candidates,
+    channels,
+    corrections,
+    handoffs,
+    overview,
+    sessions,
+    verifying,
+)
 from inspector.services.drift import drift_overview
 from inspector.services.search import search
 from inspector.services.timeline import TimelineRow
 from inspector.store.connection import Store
-from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
 from inspector.ui.correction_dialog import CorrectionDialog, corrected_text
+from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
 from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.handoff_dialog import HandoffDialog
 from inspector.ui.review_dialog import ReviewDialog
 from inspector.ui.widgets.candidates_list import CandidatesList
-from inspector.ui.widgets.drift_view import DriftView
-from inspector.ui.widgets.handoffs_list import HandoffsList
 from inspector.ui.widgets.channel import ChannelPane
+from inspector.ui.widgets.drift_view import DriftView
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
+from inspector.ui.widgets.handoffs_list import HandoffsList
 from inspector.ui.widgets.header_bar import HeaderBar
 from inspector.ui.widgets.sessions_list import SessionsList
 from inspector.ui.widgets.state_channel import StateChannel

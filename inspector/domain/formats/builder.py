@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.canonical import content_hash
+from inspector.domain.errors import BadInput
 
 FOLD_THRESHOLD = 8 * 1024  # tool results larger than this become materials behind stubs
 ORIGINAL_MEDIA_TYPE = "application/x-original-transcript"
@@ -147,3 +148,58 @@ class Builder:
                              "source_version": f"{self.fmt} file", "disclosure_scope": "task",
                              "media_type": ORIGINAL_MEDIA_TYPE, "encoding": encoding, "content": content,
                              "content_hash": content_hash(data)})
+
+
+def parse_jsonl(data: bytes, *, what: str) -> list[tuple[Line, dict[str, Any]]]:
+    """Every non-blank line as an object, refusing the file at the first line that is not one."""
+    rows = []
+    for line in split_lines(data):
+        if not line.raw.strip():
+            continue
+        try:
+            rec = json.loads(line.raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise BadInput(f"not valid JSON ({exc})", code="malformed_json", line=line.number) from None
+        if not isinstance(rec, dict):
+            raise BadInput(f"expected {what} on every line", line=line.number)
+        rows.append((line, rec))
+    return rows
+
+
+@dataclass(slots=True)
+class AssistantBlocks:
+    """An Anthropic assistant message's blocks, sorted into what the sif event keeps."""
+
+    texts: list[str] = field(default_factory=list)
+    thoughts: list[str] = field(default_factory=list)
+    continuation: list[dict[str, str]] = field(default_factory=list)  # signatures, redacted thinking: byte for byte
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    other: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, block: Any) -> None:
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text":
+            self.texts.append(block.get("text", ""))
+        elif kind == "thinking":
+            self.thoughts.append(block.get("thinking", ""))
+            if "signature" in block:
+                self.continuation.append({"kind": "signature", "data": block["signature"]})
+        elif kind == "redacted_thinking":
+            self.continuation.append({"kind": "redacted_thinking", "data": block.get("data", "")})
+        elif kind == "tool_use":
+            self.calls.append(block)
+        elif isinstance(block, dict):
+            self.other.append(block)
+
+    @property
+    def reasoning(self) -> str | None:
+        return "\n".join(self.thoughts) if self.thoughts else None
+
+
+def parse_arguments(raw: Any) -> dict[str, Any]:
+    """Tool-call arguments as an object; a string that is not JSON is kept, not dropped."""
+    try:
+        args = json.loads(raw) if isinstance(raw, str) else (raw or {})
+    except ValueError:
+        return {"_raw_arguments": raw}
+    return args if isinstance(args, dict) else {"_value": args}

@@ -13,11 +13,16 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from inspector.domain.errors import BadInput
-from inspector.domain.formats.builder import Builder, Line, split_lines, text_of
+from inspector.domain.formats.builder import (
+    AssistantBlocks,
+    Builder,
+    Line,
+    parse_jsonl,
+    text_of,
+)
 
 FORMAT = "claude-code"
 
@@ -38,18 +43,7 @@ def _describe(rec: dict[str, Any]) -> str:
 
 
 def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
-    lines = split_lines(data)
-    parsed: list[tuple[Line, dict[str, Any]]] = []
-    for line in lines:
-        if not line.raw.strip():
-            continue
-        try:
-            rec = json.loads(line.raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise BadInput(f"not valid JSON ({exc})", code="malformed_json", line=line.number) from None
-        if not isinstance(rec, dict):
-            raise BadInput("expected a JSON object per line", line=line.number)
-        parsed.append((line, rec))
+    parsed = parse_jsonl(data, what="a JSON object")
     session = next((r["sessionId"] for _, r in parsed if isinstance(r.get("sessionId"), str)), None)
     if session is None:
         raise BadInput("no sessionId on any line: this does not look like a Claude Code transcript",
@@ -103,29 +97,20 @@ class _Walker:
             self.uuid_seq[rec["uuid"]] = seq
 
     def assistant(self, group: list[tuple[Line, dict[str, Any]]]) -> None:
-        texts, thoughts, continuation = [], [], []
+        blocks = AssistantBlocks()
         calls: list[tuple[Line, dict[str, Any], dict[str, Any]]] = []
         for line, rec in group:
             for block in (rec["message"].get("content") or []):
-                if not isinstance(block, dict):
-                    continue
-                kind = block.get("type")
-                if kind == "text":
-                    texts.append(block.get("text", ""))
-                elif kind == "thinking":
-                    thoughts.append(block.get("thinking", ""))
-                    if "signature" in block:
-                        continuation.append({"kind": "signature", "data": block["signature"]})
-                elif kind == "redacted_thinking":
-                    continuation.append({"kind": "redacted_thinking", "data": block.get("data", "")})
-                elif kind == "tool_use":
+                before = len(blocks.calls)
+                blocks.add(block)
+                if len(blocks.calls) > before:
                     calls.append((line, rec, block))
-        first_line, first = group[0]
+        _first_line, first = group[0]
         msg = first["message"]
         lines = [ln for ln, _ in group]
-        seq = self.b.event("assistant_message", "\n".join(texts), at=first.get("timestamp"), trust="model",
-                           lines=lines, reasoning_content="\n".join(thoughts) if thoughts else None,
-                           continuation=continuation, model=msg.get("model"), message_id=msg.get("id"),
+        seq = self.b.event("assistant_message", "\n".join(blocks.texts), at=first.get("timestamp"), trust="model",
+                           lines=lines, reasoning_content=blocks.reasoning,
+                           continuation=blocks.continuation, model=msg.get("model"), message_id=msg.get("id"),
                            sidechain=True if first.get("isSidechain") else None)
         for _, rec in group:
             self._mark(rec, seq)

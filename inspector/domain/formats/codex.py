@@ -9,11 +9,11 @@ nothing is lost, without doubling the conversation; ``session_meta`` may repeat 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from inspector.domain.errors import BadInput
-from inspector.domain.formats.builder import Builder, split_lines, text_of
+from inspector.domain.formats.builder import Builder, parse_jsonl, text_of
+from inspector.domain.formats.messages import responses_item
 
 FORMAT = "codex"
 
@@ -24,17 +24,10 @@ def looks_like(first: Any) -> bool:
 
 
 def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
-    rows = []
-    for line in split_lines(data):
-        if not line.raw.strip():
-            continue
-        try:
-            rec = json.loads(line.raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise BadInput(f"not valid JSON ({exc})", code="malformed_json", line=line.number) from None
-        if not isinstance(rec, dict) or not isinstance(rec.get("payload"), dict):
+    rows = parse_jsonl(data, what="{timestamp, type, payload}")
+    for line, rec in rows:
+        if not isinstance(rec.get("payload"), dict):
             raise BadInput("expected {timestamp, type, payload} on every line", line=line.number)
-        rows.append((line, rec))
     meta = next((r["payload"] for _, r in rows if r.get("type") == "session_meta"), None)
     if meta is None or not meta.get("id"):
         raise BadInput("no session_meta line with an id: not a Codex rollout", code="unknown_format")
@@ -46,33 +39,7 @@ def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
     for line, rec in rows:
         kind, at, p = rec["type"], rec.get("timestamp"), rec["payload"]
         if kind == "response_item":
-            item = p.get("type") or "message"
-            if item == "message":
-                role = p.get("role")
-                b.event({"user": "user_message", "assistant": "assistant_message"}.get(role, "system_message"),
-                        text_of(p.get("content")), at=at, trust={"user": "user", "assistant": "model"}.get(role, "system"),
-                        lines=[line])
-            elif item == "reasoning":
-                summary = "\n".join(s.get("text", "") for s in p.get("summary") or [] if isinstance(s, dict))
-                cont = [{"kind": "encrypted_content", "data": p["encrypted_content"]}] if "encrypted_content" in p else []
-                b.event("assistant_message", "", at=at, trust="model", lines=[line], reasoning_content=summary or None,
-                        continuation=cont, reasoning_item=True)
-            elif item in ("function_call", "custom_tool_call"):
-                names[p.get("call_id", "")] = p.get("name", "")
-                raw = p.get("arguments", p.get("input"))
-                try:
-                    args = json.loads(raw) if isinstance(raw, str) else (raw or {})
-                except ValueError:
-                    args = {"_raw_arguments": raw}
-                b.event("tool_call", None, at=at, trust="model", lines=[line], call_id=p.get("call_id"),
-                        tool=p.get("name"), args=args if isinstance(args, dict) else {"_value": args})
-            elif item in ("function_call_output", "custom_tool_call_output"):
-                call = p.get("call_id")
-                out = p.get("output")
-                b.tool_result(call, out if isinstance(out, str) else text_of(out) or json.dumps(out, ensure_ascii=False),
-                              at=at, tool=names.get(call or ""), lines=[line])
-            else:
-                b.event("other", f"{item} item", at=at, trust="model", lines=[line], item_type=item)
+            responses_item(b, p, names, [line], at)
         elif kind == "compacted":
             history = p.get("replacement_history") or []
             text = p.get("message") or "\n".join(text_of(i.get("content")) for i in history if isinstance(i, dict))

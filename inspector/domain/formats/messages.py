@@ -14,7 +14,14 @@ from pathlib import PurePath
 from typing import Any
 
 from inspector.domain.errors import BadInput
-from inspector.domain.formats.builder import Builder, Line, split_lines, text_of
+from inspector.domain.formats.builder import (
+    AssistantBlocks,
+    Builder,
+    Line,
+    parse_arguments,
+    split_lines,
+    text_of,
+)
 
 FORMATS = ("openai-chat", "deepseek", "anthropic", "openai-responses")
 
@@ -76,7 +83,7 @@ def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
         if not isinstance(item, dict):
             raise BadInput(f"a message is not an object: {json.dumps(item)[:60]}", code="unknown_format")
         if fmt == "openai-responses":
-            _responses_item(b, item, names, lines)
+            responses_item(b, item, names, lines)
         elif fmt == "anthropic":
             _anthropic(b, item, names, lines)
         else:
@@ -96,13 +103,8 @@ def _chat(b: Builder, m: dict[str, Any], names: dict[str, str], lines: list[Line
         for call in m.get("tool_calls") or []:
             fn = call.get("function") or {}
             names[call.get("id") or ""] = fn.get("name", "")
-            args = fn.get("arguments")
-            try:
-                parsed = json.loads(args) if isinstance(args, str) else (args or {})
-            except ValueError:
-                parsed = {"_raw_arguments": args}
             b.event("tool_call", None, at=None, trust="model", lines=lines, call_id=call.get("id"),
-                    tool=fn.get("name"), args=parsed if isinstance(parsed, dict) else {"_value": parsed})
+                    tool=fn.get("name"), args=parse_arguments(fn.get("arguments")))
     else:
         kind = "user_message" if role == "user" else "system_message"
         b.event(kind, text_of(m.get("content")), at=None, trust="user" if role == "user" else "system", lines=lines)
@@ -120,61 +122,51 @@ def _anthropic(b: Builder, m: dict[str, Any], names: dict[str, str], lines: list
             else:
                 b.event("user_message", text_of([block]), at=None, trust="user", lines=lines)
         return
-    texts, thoughts, continuation, calls = [], [], [], []
+    blocks = AssistantBlocks()
     for block in content if isinstance(content, list) else [{"type": "text", "text": content}]:
-        kind = block.get("type") if isinstance(block, dict) else None
-        if kind == "text":
-            texts.append(block.get("text", ""))
-        elif kind == "thinking":
-            thoughts.append(block.get("thinking", ""))
-            if "signature" in block:
-                continuation.append({"kind": "signature", "data": block["signature"]})
-        elif kind == "redacted_thinking":
-            continuation.append({"kind": "redacted_thinking", "data": block.get("data", "")})
-        elif kind == "compaction":
+        blocks.add(block)
+    for block in blocks.other:
+        if block.get("type") == "compaction":
             b.event("other", text_of(block.get("content")), at=None, trust="model", lines=lines, compaction=True)
             b.summary(text_of(block.get("content")), b.seq - 1, sources=[f"evt:{b.seq}"])
-        elif kind == "tool_use":
-            calls.append(block)
-    b.event("assistant_message", "\n".join(texts), at=None, trust="model", lines=lines,
-            reasoning_content="\n".join(thoughts) if thoughts else None, continuation=continuation)
-    for call in calls:
+    b.event("assistant_message", "\n".join(blocks.texts), at=None, trust="model", lines=lines,
+            reasoning_content=blocks.reasoning, continuation=blocks.continuation)
+    for call in blocks.calls:
         names[call.get("id", "")] = call.get("name", "")
         b.event("tool_call", None, at=None, trust="model", lines=lines, call_id=call.get("id"), tool=call.get("name"),
                 args=call.get("input") or {})
 
 
-def _responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], lines: list[Line]) -> None:
+def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], lines: list[Line],
+                   at: str | None = None) -> None:
+    """One Responses-API item (also what a Codex rollout's ``response_item`` holds)."""
     kind = item.get("type") or "message"
     if kind == "message":
         role = item.get("role")
         event_kind = {"user": "user_message", "assistant": "assistant_message"}.get(role or "", "system_message")
         trust = {"user": "user", "assistant": "model"}.get(role or "", "system")
-        b.event(event_kind, text_of(item.get("content")), at=None, trust=trust, lines=lines, item_id=item.get("id"))
+        b.event(event_kind, text_of(item.get("content")), at=at, trust=trust, lines=lines, item_id=item.get("id"))
     elif kind == "reasoning":
         summary = "\n".join(s.get("text", "") for s in item.get("summary") or [] if isinstance(s, dict))
         continuation = [{"kind": "encrypted_content", "data": item["encrypted_content"]}] \
             if "encrypted_content" in item else []
-        b.event("assistant_message", "", at=None, trust="model", lines=lines, reasoning_content=summary or None,
+        b.event("assistant_message", "", at=at, trust="model", lines=lines, reasoning_content=summary or None,
                 continuation=continuation, item_id=item.get("id"), reasoning_item=True)
     elif kind in ("function_call", "custom_tool_call"):
         names[item.get("call_id", "")] = item.get("name", "")
-        raw = item.get("arguments", item.get("input"))
-        try:
-            args = json.loads(raw) if isinstance(raw, str) else (raw or {})
-        except ValueError:
-            args = {"_raw_arguments": raw}
-        b.event("tool_call", None, at=None, trust="model", lines=lines, call_id=item.get("call_id"),
-                tool=item.get("name"), args=args if isinstance(args, dict) else {"_value": args},
+        b.event("tool_call", None, at=at, trust="model", lines=lines, call_id=item.get("call_id"),
+                tool=item.get("name"), args=parse_arguments(item.get("arguments", item.get("input"))),
                 item_id=item.get("id"))
     elif kind in ("function_call_output", "custom_tool_call_output"):
         call = item.get("call_id")
-        b.tool_result(call, text_of(item.get("output")), at=None, tool=names.get(call or ""), lines=lines)
+        out = item.get("output")
+        b.tool_result(call, out if isinstance(out, str) else text_of(out) or json.dumps(out, ensure_ascii=False),
+                      at=at, tool=names.get(call or ""), lines=lines)
     elif kind == "compaction":
-        seq = b.event("other", "compaction item (encrypted; replaces the history before it)", at=None, trust="model",
+        seq = b.event("other", "compaction item (encrypted; replaces the history before it)", at=at, trust="model",
                       lines=lines, continuation=[{"kind": "encrypted_content", "data": item.get("encrypted_content", "")}],
                       item_id=item.get("id"))
         b.summary("[compaction: encrypted by the provider, not readable here]", max(1, seq - 1),
                   sources=[f"evt:{seq}"])
     else:
-        b.event("other", f"{kind} item", at=None, trust="model", lines=lines, item_type=kind)
+        b.event("other", f"{kind} item", at=at, trust="model", lines=lines, item_type=kind)

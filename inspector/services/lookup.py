@@ -1,0 +1,25 @@
+"""Finding one record by the id a person types, in any session unless one is named."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiosqlite
+
+from inspector.domain.errors import NotFound
+from inspector.store.tables import SPECS
+
+
+async def load_by_id(db: aiosqlite.Connection, type_: str, record_id: str, session: str | None) -> dict[str, Any]:
+    """The one ``type_`` record with this id; an id used in several sessions needs ``--session``."""
+    spec = SPECS[type_]
+    where = "id = ?" + (" AND session = ?" if session else "")
+    rows = [spec.to_record(r) for r in await db.execute_fetchall(
+        f"SELECT {spec.select_columns} FROM {spec.table} WHERE {where}", (record_id, session) if session else (record_id,))]
+    noun = type_.replace("_", " ")
+    if not rows:
+        raise NotFound(f"no {noun} {record_id!r}" + (f" in session {session!r}" if session else ""))
+    if len(rows) > 1:
+        raise NotFound(f"{noun} {record_id!r} exists in sessions {', '.join(r['session'] for r in rows)}; "
+                       "name one with --session")
+    return rows[0]
