@@ -62,6 +62,15 @@ def main() -> None:
                                      capture_output=True, text=True, check=True)
                 bucket.append(json.loads(out.stdout.strip().splitlines()[-1]))
     print(f"{FILE.name} ({FILE.stat().st_size / 1024:.0f} KB)")
+    from inspector.services.importing import import_file
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in sorted(FILE.parent.glob("*.jsonl")):
+            start = time.perf_counter()
+            report = asyncio.run(import_file(path, Path(tmp) / f"{path.stem}.db", actor="bench"))
+            took = time.perf_counter() - start
+            print(f"  import {path.name[:40]:<40} {path.stat().st_size / 1024:6.0f} KB  {report.added['event']:4} events  "
+                  f"{took * 1000:5.0f} ms  ({path.stat().st_size / 1024 / took:,.0f} KB/s)")
     print(f"cold (import + first paint): {statistics.median(cold) * 1000:6.0f} ms median of {args.runs} (target ≤ 1050)")
     print(f"warm (store exists):         {statistics.median(warm) * 1000:6.0f} ms median of {args.runs} (target ≤ 550)")
 
