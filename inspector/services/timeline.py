@@ -69,35 +69,36 @@ def _ledger_row(r: tuple[Any, ...]) -> TimelineRow:
     return TimelineRow((at, LEDGER, seq), "ledger", seq, at, kind, _one_line(detail), actor=actor)
 
 
+def _keyset(key: Key | None, own: int, time_expr: str, forward: bool) -> tuple[str, list[Any]]:
+    """The WHERE clause that continues after (or before) ``key`` in one stream.
+
+    Rows of the same stream compare on (time, seq); rows of the other stream only on
+    time, with events placed before ledger entries of the same instant.
+    """
+    if key is None:
+        return "", []
+    at, src, seq = key
+    if src == own:
+        return f"AND ({time_expr}, seq) {'>' if forward else '<'} (?, ?)", [at, seq]
+    events_first = own == EVENT
+    if forward:
+        return f"AND {time_expr} {'>' if events_first else '>='} ?", [at]
+    return f"AND {time_expr} {'<=' if events_first else '<'} ?", [at]
+
+
 async def _events(store: Store, session: str, key: Key | None, forward: bool, limit: int) -> list[TimelineRow]:
     order = "ASC" if forward else "DESC"
-    params: list[Any] = [session]
-    cond = ""
-    if key is not None:
-        at, src, seq = key
-        if forward:
-            cond = "AND (IFNULL(at, ''), seq) > (?, ?)" if src == EVENT else "AND IFNULL(at, '') > ?"
-        else:
-            cond = "AND (IFNULL(at, ''), seq) < (?, ?)" if src == EVENT else "AND IFNULL(at, '') <= ?"
-        params += [at, seq] if src == EVENT else [at]
+    cond, params = _keyset(key, EVENT, "IFNULL(at, '')", forward)
     sql = (f"SELECT {_EVENT_COLS} FROM events WHERE session = ? {cond} "
            f"ORDER BY IFNULL(at, '') {order}, seq {order} LIMIT ?")
-    return [_event_row(r) for r in await store.db.execute_fetchall(sql, (*params, limit))]
+    return [_event_row(r) for r in await store.db.execute_fetchall(sql, (session, *params, limit))]
 
 
 async def _ledger(store: Store, session: str, key: Key | None, forward: bool, limit: int) -> list[TimelineRow]:
     order = "ASC" if forward else "DESC"
-    params: list[Any] = [session]
-    cond = ""
-    if key is not None:
-        at, src, seq = key
-        if forward:
-            cond = "AND (at, seq) > (?, ?)" if src == LEDGER else "AND at >= ?"
-        else:
-            cond = "AND (at, seq) < (?, ?)" if src == LEDGER else "AND at < ?"
-        params += [at, seq] if src == LEDGER else [at]
+    cond, params = _keyset(key, LEDGER, "at", forward)
     sql = f"SELECT {_LEDGER_COLS} FROM ledger WHERE session = ? {cond} ORDER BY at {order}, seq {order} LIMIT ?"
-    return [_ledger_row(r) for r in await store.db.execute_fetchall(sql, (*params, limit))]
+    return [_ledger_row(r) for r in await store.db.execute_fetchall(sql, (session, *params, limit))]
 
 
 async def _with_pairs(store: Store, session: str, rows: list[TimelineRow]) -> list[TimelineRow]:
