@@ -71,7 +71,8 @@ def open_cmd(target: Path | None, session: str | None) -> None:
     try:
         store = asyncio.run(resolve_target(target))
         if target is not None and not store.exists():
-            raise InspectorError(f"no store at {store}", code="not_a_store")
+            hint = "" if target.suffix else "; it is not a command either (inspector --help lists them)"
+            raise InspectorError(f"no store at {store}{hint}", code="not_a_store")
     except InspectorError as error:
         fail(error, False)
         return
