@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from inspector import __version__
+from inspector.cli.budget_command import budget_cmd
 from inspector.cli.candidate_commands import (
     accept_cmd,
     candidates_cmd,
@@ -65,7 +66,7 @@ def cli(ctx: click.Context) -> None:
 
 for command in (open_cmd, sessions_cmd, import_cmd, export_cmd, verify_cmd, ledger_cmd, expand_cmd, candidates_cmd,
                 validate_cmd, accept_cmd, reject_cmd, drift_cmd, correct_cmd, correct_summary_cmd, confirm_cmd,
-                history_cmd, handoff_cmd, accept_handoff_cmd, check_cmd):
+                history_cmd, handoff_cmd, accept_handoff_cmd, check_cmd, budget_cmd):
     cli.add_command(command)
 
 

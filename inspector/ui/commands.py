@@ -27,6 +27,7 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Review candidates", "Compression candidates: enter reviews, a accepts, r rejects (k)",
          screen.action_focus_candidates),
         ("Handoffs", "Check and accept new-session handoffs (o)", screen.action_focus_handoffs),
+        ("Budget", "The next request's token budget and what it does not load (b)", screen.action_focus_budget),
         ("Drift", "Findings per summary generation and the field timeline (d)", screen.action_focus_drift),
         ("Correct", "Correct the selected protected record or drifted generation (c)", screen.action_correct),
         ("Search raw evidence", "Search event text and materials (/)", screen.action_search),

@@ -10,6 +10,7 @@
 | c | correct the selected protected record, or the generation of the selected drift finding |
 | d | focus the drift findings |
 | o | focus the handoffs (enter checks one: a accepts) |
+| b | the budget of the next request (edit the numbers, enter recomputes) |
 | h | history of the selected protected record |
 | s | show or hide the sessions list |
 | v | verify the store |
@@ -49,6 +50,7 @@ from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
 from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.handoff_dialog import HandoffDialog
 from inspector.ui.review_dialog import ReviewDialog
+from inspector.ui.widgets.budget_view import BudgetView
 from inspector.ui.widgets.candidates_list import CandidatesList
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.drift_view import DriftView
@@ -78,6 +80,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         Binding("c", "correct", "Correct", id="main.correct"),
         Binding("d", "focus_drift", "Drift", id="main.focus_drift"),
         Binding("o", "focus_handoffs", "Handoffs", id="main.focus_handoffs"),
+        Binding("b", "focus_budget", "Budget", id="main.focus_budget"),
         Binding("h", "history", "History", id="main.history"),
         Binding("s", "toggle_sessions", "Sessions", id="main.toggle_sessions"),
         Binding("v", "verify", "Verify", id="main.verify"),
@@ -111,6 +114,8 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
                         yield DriftView(id="drift")
                     with TabPane("Handoffs", id="tab-handoffs"):
                         yield HandoffsList(id="handoffs")
+                    with TabPane("Budget", id="tab-budget"):
+                        yield BudgetView(id="budget")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -170,6 +175,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         await self._load_candidates(session)
         await self._load_drift(session)
         self.query_one(HandoffsList).load(await handoffs.list_handoffs(self.store, session))
+        self.query_one(BudgetView).show(self.store, session)
         await self._load_badges(session)
 
     async def _load_candidates(self, session: str) -> None:
@@ -325,6 +331,10 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
             lines += [f"      L{a['ledger']} {a['kind']} by {a['actor']}: {a['decision'] or ''} {a['reason'] or ''}"
                       for a in v["acts"]]
         await self.app.push_screen(MessageDialog(f"History of {record.key}", "\n".join(lines)))
+
+    def action_focus_budget(self) -> None:
+        self.query_one(TabbedContent).active = "tab-budget"
+        self.query_one("#budget-window", Input).focus()
 
     def action_focus_handoffs(self) -> None:
         self.query_one(TabbedContent).active = "tab-handoffs"

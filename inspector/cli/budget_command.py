@@ -1,0 +1,54 @@
+"""``inspector budget``: the token budget of a session's next request, and what it leaves out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.cli.store_commands import store_argument
+from inspector.services.budget import DEFAULT_SPLIT, budget
+from inspector.store.connection import open_store
+
+
+class Split(click.ParamType):
+    name = "a,b,c"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> tuple[int, int, int]:
+        if isinstance(value, tuple):
+            return value  # type: ignore[return-value]
+        parts = str(value).split(",")
+        if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+            self.fail(f"{value!r}: give three whole-number weights for state,summary,evidence, e.g. 20,30,50",
+                      param, ctx)
+        return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+@click.command("budget")
+@store_argument
+@click.option("--session", required=True)
+@click.option("--window", required=True, type=click.IntRange(min=1), help="The model's context window, in tokens.")
+@click.option("--fixed", default=0, show_default=True, type=click.IntRange(min=0), help="System prompt and tools.")
+@click.option("--reserve", default=0, show_default=True, type=click.IntRange(min=0), help="Kept for the answer.")
+@click.option("--split", type=Split(), default=",".join(map(str, DEFAULT_SPLIT)), show_default=True,
+              help="Weights of the state, summary and raw evidence blocks.")
+@json_option
+@run_command()
+async def budget_cmd(store: Path, session: str, window: int, fixed: int, reserve: int, split: tuple[int, int, int],
+                     as_json: bool) -> int:
+    """What the next request can hold, block by block, and what it does not load (exit 1 if state does not fit)."""
+    async with await open_store(store) as opened:
+        plan = await budget(opened, session, window=window, fixed=fixed, reserve=reserve, split=split)
+
+    def human() -> str:
+        if plan.refusals:
+            return "\n".join(f"refused {r.code}: {r.message}" for r in plan.refusals)
+        lines = [f"history budget {plan.history_budget:,} tokens · loaded {plan.loaded:,} · ratio "
+                 f"{plan.ratio if plan.ratio is not None else '-'} (length only, not quality)"]
+        lines += [f"  {b.name:<16} {b.used:>8,} / {b.budget:,}  ({len(b.items)} item(s))" for b in plan.blocks]
+        lines += ["not loaded:"] + [f"  {n['ref']}: {n['why']} ({n['tokens']:,} tokens)" for n in plan.not_loaded]
+        return "\n".join(lines)
+
+    emit(plan.as_dict(), as_json, human)
+    return EXIT_REFUSED if plan.refusals else EXIT_OK

@@ -1,0 +1,73 @@
+"""The budget of the next request: blocks, what is not loaded, state never truncated."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
+from inspector.domain.budget import estimate_tokens
+
+
+def test_token_estimate_counts_cjk_per_character() -> None:
+    assert estimate_tokens("abcd" * 10) == 10 and estimate_tokens("不得修改生产库") == 7
+
+
+def _budget(store: Path, *args: str) -> tuple[int, dict]:
+    out = CliRunner().invoke(cli, ["budget", str(store), "--session", "s-export", *args, "--json"])
+    return out.exit_code, json.loads(out.stdout)
+
+
+def test_blocks_and_what_is_not_loaded(sample_store: Path) -> None:
+    code, plan = _budget(sample_store, "--window", "2000", "--fixed", "300", "--reserve", "200")
+    assert code == 0 and plan["history_budget"] == 1500
+    assert [b["name"] for b in plan["blocks"]] == ["protected state", "task summary", "raw evidence"]
+    state = plan["blocks"][0]
+    assert {i["ref"] for i in state["items"]} >= {"state:constraint.prod@v1", "state:goal.main@v1"}
+    not_loaded = {n["ref"]: n["why"] for n in plan["not_loaded"]}
+    assert "pending" in not_loaded["state:constraint.skip_checks@v1"]
+    assert "folded" in not_loaded["res:run-184"]
+    assert 0 < plan["ratio"] < 1 and plan["tokenizer"].startswith("estimate")
+
+
+def test_small_evidence_block_lists_the_older_events(sample_store: Path) -> None:
+    code, plan = _budget(sample_store, "--window", "400", "--split", "20,10,10")
+    evidence = plan["blocks"][2]
+    assert code == 0 and evidence["used"] <= evidence["budget"]
+    assert evidence["items"][0]["ref"] == "evt:11"  # newest first
+    assert any("older event" in n["why"] for n in plan["not_loaded"])
+
+
+def test_state_is_refused_rather_than_truncated(sample_store: Path) -> None:
+    code, plan = _budget(sample_store, "--window", "100", "--split", "1,50,50")
+    assert code == 1 and [r["code"] for r in plan["refusals"]] == ["state_over_budget"]
+
+
+def test_bad_numbers(sample_store: Path) -> None:
+    assert CliRunner().invoke(cli, ["budget", str(sample_store), "--session", "s-export", "--window", "10",
+                                    "--fixed", "20"]).exit_code == 3
+    assert CliRunner().invoke(cli, ["budget", str(sample_store), "--session", "s-export", "--window", "10",
+                                    "--split", "1,2"]).exit_code == 2
+
+
+async def test_budget_tab(sample_store: Path) -> None:
+    from textual.widgets import Input, Static
+
+    from inspector.ui.app import InspectorApp
+    from tests.test_app import settle
+
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(170, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("b")
+        text = str(app.screen.query_one("#budget-text", Static).render())
+        assert "history budget 116,000" in text and "res:run-184" in text
+        app.screen.query_one("#budget-window", Input).value = "100"
+        app.screen.query_one("#budget-fixed", Input).value = "0"
+        app.screen.query_one("#budget-reserve", Input).value = "0"
+        app.screen.query_one("#budget-split", Input).value = "1,50,50"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "state_over_budget" in str(app.screen.query_one("#budget-text", Static).render())
