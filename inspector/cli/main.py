@@ -18,6 +18,7 @@ from inspector.cli.candidate_commands import (
     reject_cmd,
     validate_cmd,
 )
+from inspector.cli.deletion_commands import delete_cmd, deletion_cmd
 from inspector.cli.drift_commands import (
     confirm_cmd,
     correct_cmd,
@@ -66,7 +67,7 @@ def cli(ctx: click.Context) -> None:
 
 for command in (open_cmd, sessions_cmd, import_cmd, export_cmd, verify_cmd, ledger_cmd, expand_cmd, candidates_cmd,
                 validate_cmd, accept_cmd, reject_cmd, drift_cmd, correct_cmd, correct_summary_cmd, confirm_cmd,
-                history_cmd, handoff_cmd, accept_handoff_cmd, check_cmd, budget_cmd):
+                history_cmd, handoff_cmd, accept_handoff_cmd, check_cmd, budget_cmd, deletion_cmd, delete_cmd):
     cli.add_command(command)
 
 

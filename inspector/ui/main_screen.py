@@ -10,6 +10,7 @@
 | c | correct the selected protected record, or the generation of the selected drift finding |
 | d | focus the drift findings |
 | o | focus the handoffs (enter checks one: a accepts) |
+| x | focus the deletion requests (enter shows the copies; x carries one out) |
 | b | the budget of the next request (edit the numbers, enter recomputes) |
 | h | history of the selected protected record |
 | s | show or hide the sessions list |
@@ -36,6 +37,7 @@ from inspector.services import (
     candidates,
     channels,
     corrections,
+    deletions,
     handoffs,
     overview,
     sessions,
@@ -46,6 +48,7 @@ from inspector.services.search import search
 from inspector.services.timeline import TimelineRow
 from inspector.store.connection import Store
 from inspector.ui.correction_dialog import CorrectionDialog, corrected_text
+from inspector.ui.deletion_dialog import DeletionDialog
 from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
 from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.handoff_dialog import HandoffDialog
@@ -53,6 +56,7 @@ from inspector.ui.review_dialog import ReviewDialog
 from inspector.ui.widgets.budget_view import BudgetView
 from inspector.ui.widgets.candidates_list import CandidatesList
 from inspector.ui.widgets.channel import ChannelPane
+from inspector.ui.widgets.deletions_list import DeletionsList
 from inspector.ui.widgets.drift_view import DriftView
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
 from inspector.ui.widgets.handoffs_list import HandoffsList
@@ -80,6 +84,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         Binding("c", "correct", "Correct", id="main.correct"),
         Binding("d", "focus_drift", "Drift", id="main.focus_drift"),
         Binding("o", "focus_handoffs", "Handoffs", id="main.focus_handoffs"),
+        Binding("x", "focus_deletions", "Deletions", id="main.focus_deletions"),
         Binding("b", "focus_budget", "Budget", id="main.focus_budget"),
         Binding("h", "history", "History", id="main.history"),
         Binding("s", "toggle_sessions", "Sessions", id="main.toggle_sessions"),
@@ -114,6 +119,8 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
                         yield DriftView(id="drift")
                     with TabPane("Handoffs", id="tab-handoffs"):
                         yield HandoffsList(id="handoffs")
+                    with TabPane("Deletions", id="tab-deletions"):
+                        yield DeletionsList(id="deletions")
                     with TabPane("Budget", id="tab-budget"):
                         yield BudgetView(id="budget")
         yield Footer()
@@ -175,6 +182,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         await self._load_candidates(session)
         await self._load_drift(session)
         self.query_one(HandoffsList).load(await handoffs.list_handoffs(self.store, session))
+        self.query_one(DeletionsList).load(await deletions.list_requests(self.store, session))
         self.query_one(BudgetView).show(self.store, session)
         await self._load_badges(session)
 
@@ -207,6 +215,16 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
             self.review(event.option.id)
         elif isinstance(event.option_list, HandoffsList) and event.option.id and self.session:
             self.check_handoff(event.option.id)
+        elif isinstance(event.option_list, DeletionsList) and event.option.id and self.session:
+            self.review_deletion(event.option.id)
+
+    def review_deletion(self, request: str) -> None:
+        def done(deleted: bool | None) -> None:
+            if deleted and self.session is not None:
+                self.open_session(self.session)
+
+        self.app.push_screen(DeletionDialog(self.store, self.session or "", request,
+                                            self.app.reviewer), done)  # type: ignore[attr-defined]
 
     def check_handoff(self, handoff: str) -> None:
         def done(new_session: str | None) -> None:
@@ -331,6 +349,10 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
             lines += [f"      L{a['ledger']} {a['kind']} by {a['actor']}: {a['decision'] or ''} {a['reason'] or ''}"
                       for a in v["acts"]]
         await self.app.push_screen(MessageDialog(f"History of {record.key}", "\n".join(lines)))
+
+    def action_focus_deletions(self) -> None:
+        self.query_one(TabbedContent).active = "tab-deletions"
+        self.query_one(DeletionsList).focus()
 
     def action_focus_budget(self) -> None:
         self.query_one(TabbedContent).active = "tab-budget"

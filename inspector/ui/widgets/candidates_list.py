@@ -33,3 +33,4 @@ class CandidatesList(OptionList):
                 Content.from_markup("$g [b]$id[/b]  base v$b · goal r$r  ", g=glyph, id=cand["id"],
                                     b=str(cand["base_version"]), r=str(cand["goal_revision"])) + verdict + warn,
                 id=cand["id"]))
+        self.highlighted = 0

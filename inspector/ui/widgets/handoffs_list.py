@@ -26,3 +26,4 @@ class HandoffsList(OptionList):
                 verdict = Content.from_markup("[$error]✗ $c[/]", c=", ".join(r.code for r in check.refusals))
             self.add_option(Option(Content.from_markup("[b]$id[/b] → $to  ", id=h["id"], to=h["to_session"]) + verdict,
                                    id=h["id"]))
+        self.highlighted = 0

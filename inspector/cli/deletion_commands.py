@@ -1,0 +1,54 @@
+"""``deletion`` (what a request must cover) and ``delete`` (carry it out)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.cli.store_commands import reviewer_option, store_argument
+from inspector.services import deletions
+from inspector.services.deletions import Coverage
+from inspector.store.connection import open_store
+
+session_option = click.option("--session", help="The request's session (needed only when the id is used in several).")
+
+
+def coverage_text(cov: Coverage) -> str:
+    lines = [f"{cov.request} ({cov.status}) in {cov.session}: {len(cov.copies)} cop(ies) to remove"]
+    lines += [f"  {c.where:<12} {c.id:<24} {c.why}" for c in cov.copies]
+    lines += [f"  (not found: {m} — already deleted, or never stored)" for m in cov.missing]
+    return "\n".join(lines)
+
+
+@click.command("deletion")
+@store_argument
+@click.argument("request")
+@session_option
+@json_option
+@run_command()
+async def deletion_cmd(store: Path, request: str, session: str | None, as_json: bool) -> int:
+    """Show every copy deletion request REQUEST must remove."""
+    async with await open_store(store) as opened:
+        cov = await deletions.check(opened, request, session)
+    emit(cov.as_dict(), as_json, lambda: coverage_text(cov))
+    return EXIT_OK
+
+
+@click.command("delete")
+@store_argument
+@click.argument("request")
+@session_option
+@reviewer_option(required=True)
+@json_option
+@run_command()
+async def delete_cmd(store: Path, request: str, session: str | None, reviewer: str, as_json: bool) -> int:
+    """Carry out deletion request REQUEST: remove every copy, keep a tombstone in the ledger."""
+    async with await open_store(store) as opened:
+        result = await deletions.delete(opened, request, actor=reviewer, session=session)
+    emit(result.as_dict(), as_json,
+         lambda: "\n".join(f"refused {r.code}: {r.message}" for r in result.refusals) if result.refusals
+         else f"deleted {sum(result.removed.values())} cop(ies) for {request}: "
+              + ", ".join(f"{n} {k}" for k, n in result.removed.items()))
+    return EXIT_REFUSED if result.refusals else EXIT_OK

@@ -1,0 +1,111 @@
+"""A deletion request: every copy it covers, then carry it out after typing its id.
+
+| key | action |
+|---|---|
+| x | carry it out (asks for the request id first) |
+| escape | close |
+"""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Static
+
+from inspector.services import deletions
+from inspector.services.deletions import Coverage
+from inspector.store.connection import Store
+from inspector.ui.dialogs import ShowsWorkerErrors
+
+
+def coverage_content(cov: Coverage) -> Content:
+    lines = [Content.from_markup("[b]Deletion request $r[/b] ($s) · $n cop(ies)", r=cov.request, s=cov.status,
+                                 n=str(len(cov.copies)))]
+    lines += [Content.from_markup("  [$error]✕[/] [b]$w[/b] $id  [dim]$why[/]", w=c.where, id=c.id, why=c.why)
+              for c in cov.copies]
+    lines += [Content.from_markup("  [$accent]? $m[/] not found: already deleted, or never stored", m=m)
+              for m in cov.missing]
+    return Content("\n").join(lines)
+
+
+class ConfirmDeletion(ModalScreen[bool]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="confirm.cancel")]
+
+    def __init__(self, request: str, copies: int) -> None:
+        super().__init__()
+        self.request, self.copies = request, copies
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Static(Content.from_markup("This removes [b]$n[/b] cop(ies) for good. Type [b]$r[/b] to confirm.",
+                                             n=str(self.copies), r=self.request))
+            yield Input(placeholder=self.request, id="confirm-input")
+        yield Footer()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() == self.request)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+class DeletionDialog(ShowsWorkerErrors, ModalScreen[bool]):
+    BINDINGS = [Binding("x", "carry_out", "Carry out", id="deletion.carry_out"),
+                Binding("escape", "close", "Close", id="deletion.close")]
+
+    def __init__(self, store: Store, session: str, request: str, reviewer: str) -> None:
+        super().__init__()
+        self.store, self.session, self.request, self.reviewer = store, session, request, reviewer
+        self.coverage: Coverage | None = None
+        self.done = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="deletion"):
+            with VerticalScroll():
+                yield Static(Content.from_markup("[dim]finding copies…[/]"), id="deletion-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+
+    @work(group="deletion-load", exclusive=True, exit_on_error=False)
+    async def load(self) -> None:
+        self.coverage = await deletions.check(self.store, self.request, self.session)
+        self.query_one("#deletion-text", Static).update(coverage_content(self.coverage))
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "carry_out":
+            return True if self.coverage is not None and self.coverage.status == "pending" else None
+        return True
+
+    def action_carry_out(self) -> None:
+        if self.coverage is None:
+            return
+
+        def confirmed(ok: bool | None) -> None:
+            if ok:
+                self.run_worker(self._carry_out(), group="deletion-do", exclusive=True, exit_on_error=False)
+            else:
+                self.notify("Not deleted: the id did not match.", severity="warning")
+
+        self.app.push_screen(ConfirmDeletion(self.request, len(self.coverage.copies)), confirmed)
+
+    async def _carry_out(self) -> None:
+        result = await deletions.delete(self.store, self.request, actor=self.reviewer, session=self.session)
+        if result.refusals:
+            self.notify(result.refusals[0].message, severity="error")
+        else:
+            self.done = True
+            self.notify(f"Deleted {sum(result.removed.values())} cop(ies); the ledger keeps a tombstone.")
+        self.coverage = result.coverage
+        self.query_one("#deletion-text", Static).update(coverage_content(result.coverage))
+        self.refresh_bindings()
+
+    def action_close(self) -> None:
+        self.dismiss(self.done)
