@@ -11,15 +11,13 @@ import functools
 import json
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from inspector.domain.errors import InspectorError
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_BAD_INPUT = 0, 1, 2, 3
-
-T = TypeVar("T")
 
 
 def emit(data: Any, as_json: bool, human: Callable[[], str]) -> None:

@@ -85,7 +85,8 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
     def human() -> str:
         added = ", ".join(f"{n} {t}" for t, n in sorted(report.added.items())) or "nothing new"
         skipped = sum(report.skipped.values())
-        lines = [f"imported {file} ({report.format}) into {into}: {added}" + (f" ({skipped} already there)" if skipped else "")]
+        where = f"a new store {into}" if report.created_store else str(into)
+        lines = [f"imported {file} ({report.format}) into {where}: {added}" + (f" ({skipped} already there)" if skipped else "")]
         for p in report.problems:
             lines.append(f"  ⚠ {p.code} (line {p.line}): {p.message}")
         return "\n".join(lines)

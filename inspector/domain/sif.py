@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,9 +57,6 @@ class SifFile:
     """All records of one file in file order, plus the sessions it declares."""
 
     records: list[SifRecord] = field(default_factory=list)
-
-    def of_type(self, type_: str) -> Iterator[SifRecord]:
-        return (r for r in self.records if r.type == type_)
 
     @property
     def session_ids(self) -> list[str]:

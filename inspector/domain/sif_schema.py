@@ -87,7 +87,6 @@ def _choices(values: frozenset[str] | tuple[str, ...]) -> str:
 STR = Field(_is_str, "a string", plain_str=True)
 REQ_STR = Field(_is_str, "a string", required=True, plain_str=True)
 TIME = Field(_is_time, "an RFC 3339 time with a zone, e.g. 2025-05-01T08:00:00Z")
-REQ_TIME = Field(_is_time, "an RFC 3339 time with a zone, e.g. 2025-05-01T08:00:00Z", required=True)
 STR_LIST = Field(_is_str_list, "a list of strings")
 INT = Field(_is_nonneg_int, "a whole number ≥ 0")
 REQ_INT = Field(_is_nonneg_int, "a whole number ≥ 0", required=True)

@@ -93,10 +93,6 @@ async def state_records(store: Store, session: str) -> list[StateRecord]:
     return sorted(records, key=lambda r: (_kind_rank(r.kind), r.key, -r.version))
 
 
-async def record_history(store: Store, session: str, key: str) -> list[StateRecord]:
-    return sorted((r for r in await state_records(store, session) if r.key == key), key=lambda r: r.version)
-
-
 async def generations(store: Store, session: str) -> list[Generation]:
     """Summary generations, latest first."""
     spec = SPECS["summary"]

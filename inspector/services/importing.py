@@ -44,6 +44,7 @@ class ImportReport:
     def as_dict(self) -> dict[str, Any]:
         return {
             "store": self.store,
+            "created_store": self.created_store,
             "format": self.format,
             "sessions": self.sessions,
             "events": self.added.get("event", 0),

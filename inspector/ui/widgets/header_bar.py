@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.content import Content
-from textual.reactive import reactive
 from textual.widgets import Static
 
 from inspector.services.overview import Badges
@@ -14,8 +13,6 @@ from inspector.services.sessions import SessionSummary
 
 class HeaderBar(Static):
     """Store › session, then ``ctx vN · goal rN`` and badges (glyph + word, so it reads without colour)."""
-
-    store_name: reactive[str] = reactive("")
 
     def __init__(self, store_path: Path, **kwargs: object) -> None:
         super().__init__("", **kwargs)  # type: ignore[arg-type]
