@@ -7,7 +7,7 @@ from typing import Any
 
 from inspector.domain.errors import NotFound
 from inspector.store import ledger
-from inspector.store.connection import Store, fetch_one
+from inspector.store.connection import Store, data_version, fetch_one
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,3 +56,18 @@ async def session_ledger(store: Store, session: str | None = None, *, limit: int
         if limit is not None and len(out) >= limit:
             break
     return out
+
+
+class ChangeWatch:
+    """Tells whether someone else (a harness, the CLI, another reviewer) wrote to the store
+    since the last look, so a screen over a live store can reload."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.seen: int | None = None
+
+    async def changed(self) -> bool:
+        version = await data_version(self.store.db)
+        changed = self.seen is not None and version != self.seen
+        self.seen = version
+        return changed

@@ -172,3 +172,9 @@ async def fetch_one(db: aiosqlite.Connection, sql: str, params: tuple[Any, ...] 
     for row in rows:
         return row
     return None
+
+
+async def data_version(db: aiosqlite.Connection) -> int:
+    """Changes whenever *another* connection commits to the file (SQLite's own change counter)."""
+    row = await fetch_one(db, "PRAGMA data_version")
+    return int(row[0]) if row else 0

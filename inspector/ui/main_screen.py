@@ -66,6 +66,7 @@ from inspector.ui.widgets.state_channel import StateChannel
 from inspector.ui.widgets.summary_channel import SummaryChannel
 from inspector.ui.widgets.timeline_view import TimelineView
 
+LIVE_POLL_S = 2.0  # how often to ask SQLite whether another connection committed
 NARROW_WIDTH = 90  # below this the channels stack
 COMPACT_WIDTH = 140  # below this the sessions list starts hidden (s shows it)
 SEARCH_DEBOUNCE_S = 0.2
@@ -127,7 +128,17 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
 
     def on_mount(self) -> None:
         self._apply_width(self.size.width)
+        self.watch = sessions.ChangeWatch(self.store)
         self.load_sessions()
+        self.set_interval(LIVE_POLL_S, self.check_for_changes)
+
+    @work(group="live", exclusive=True, exit_on_error=False)
+    async def check_for_changes(self) -> None:
+        """A live store: when another process commits, reload the sessions and the open session."""
+        if await self.watch.changed():
+            self.notify("The store changed outside this window; reloaded.", timeout=3)
+            self.initial_session = self.session
+            self.load_sessions()
 
     def on_resize(self) -> None:
         self._apply_width(self.size.width)
