@@ -46,8 +46,9 @@ class EvidenceChannel(ChannelPane):
         for m in materials:
             state = "[$error]deleted[/]" if m.deleted else "[$accent]missing[/]" if m.size < 0 else "$size"
             options.append(Option(Content.from_markup(
-                f"[b]$id[/b]  {state}  [dim]$v · $scope[/]", id=m.id, size=human_size(m.size),
-                v=m.source_version or "no version", scope=m.disclosure_scope or "no scope"), id=f"mat:{m.id}"))
+                f"[b]$id[/b]  {state}  [dim]$v · $scope · $h[/]", id=m.id, size=human_size(m.size),
+                v=m.source_version or "no version", scope=m.disclosure_scope or "no scope",
+                h=m.content_hash.removeprefix("sha256:")[:8] or "no hash"), id=f"mat:{m.id}"))
             for s in m.stubs:
                 rng = f"[{s.read_slice[0]}, {s.read_slice[1]})" if s.read_slice else "[whole]"
                 outline = s.outline or "no outline"
