@@ -203,8 +203,9 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     await store.close()
     report.created_store = created
     report.format = fmt
-    for problem in report.problems:  # point at the line of the file the person has, not the converted one
-        problem.line = origin_lines.get((problem.session, problem.seq), problem.line)
+    if fmt != "sif":  # point at the line of the file the person has (none for formats without lines)
+        for problem in report.problems:
+            problem.line = origin_lines.get((problem.session, problem.seq))
     return report
 
 

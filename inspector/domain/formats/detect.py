@@ -11,9 +11,9 @@ from pathlib import PurePath
 from typing import Any
 
 from inspector.domain.errors import BadInput
-from inspector.domain.formats import claude_code, codex, messages
+from inspector.domain.formats import claude_code, codex, inspect_ai, messages
 
-FORMATS = ("sif", "claude-code", "codex", *messages.FORMATS)
+FORMATS = ("sif", "claude-code", "codex", *messages.FORMATS, "inspect-ai")
 
 
 def _first_json_line(data: bytes) -> Any:
@@ -32,8 +32,7 @@ def detect(data: bytes, file_name: str) -> str:
         raise BadInput(f"{file_name} is a recorded HTTP exchange (a VCR cassette), not a transcript; import the "
                        "saved message list (*.conversation.json) made from it instead", code="not_a_transcript")
     if suffix == ".eval" or data[:4] == b"PK\x03\x04":
-        raise BadInput(f"{file_name} is a zip archive (an Inspect AI .eval log?), not a transcript this version "
-                       "reads", code="not_a_transcript")
+        return "inspect-ai"
     first = _first_json_line(data)
     if isinstance(first, dict) and first.get("type") == "header" and "format" in first:
         return "sif"
@@ -48,9 +47,8 @@ def detect(data: bytes, file_name: str) -> str:
             doc = json.loads(data)
         except (ValueError, UnicodeDecodeError):
             doc = None
-        if isinstance(doc, dict) and {"eval", "samples"} & set(doc) and "version" in doc:
-            raise BadInput(f"{file_name} is an Inspect AI evaluation log, not a session transcript this version "
-                           "reads", code="not_a_transcript")
+        if inspect_ai.looks_like(doc):
+            return "inspect-ai"
         fmt = messages.detect(doc) if doc is not None else None
         if fmt:
             return fmt
@@ -65,4 +63,6 @@ def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
         return codex.convert(data, file_name)
     if fmt in messages.FORMATS:
         return messages.convert(data, file_name, fmt)
+    if fmt == "inspect-ai":
+        return inspect_ai.convert(data, file_name)
     raise BadInput(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}", code="unknown_format")
