@@ -39,3 +39,17 @@ async def test_real_session_shows_compaction_and_stubs(tmp_path: Path) -> None:
         await pilot.press("enter")
         await settle(app, pilot)
         assert app.screen.result is not None and app.screen.result.ok and app.screen.result.text.startswith("diff --git")
+
+
+@pytest.mark.skipif(not FILE.exists(), reason="the real transcripts are not beside the project")
+async def test_an_event_shows_its_original_line(tmp_path: Path) -> None:
+    from inspector.services.channels import event_detail, original_text
+    from inspector.store.connection import open_store
+
+    store = tmp_path / "real.db"
+    report = await import_file(FILE, store, actor="t")
+    async with await open_store(store) as opened:
+        detail = await event_detail(opened, report.sessions[0], 4)
+        text = await original_text(opened, report.sessions[0], detail["origin"])
+    line = FILE.read_bytes().split(b"\n")[detail["origin"]["line"] - 1].decode("utf-8")
+    assert text == line and '"commit this"' in text

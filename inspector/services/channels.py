@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from inspector.domain.vocabulary import STATE_KINDS
+from inspector.store import materials
 from inspector.store.connection import Store, fetch_one
 from inspector.store.tables import SPECS
 
@@ -131,3 +132,24 @@ async def event_detail(store: Store, session: str, seq: int) -> dict[str, Any] |
     spec = SPECS["event"]
     row = await fetch_one(store.db, f"SELECT {spec.select_columns} FROM events WHERE session = ? AND seq = ?", (session, seq))
     return None if row is None else spec.to_record(row)
+
+
+ORIGINAL_PREVIEW_BYTES = 16 * 1024
+
+
+async def original_text(store: Store, session: str, origin: dict[str, Any]) -> str | None:
+    """The original line(s) an imported event came from, read by byte range from the kept
+    original file (bounded: at most 16 KiB, and it says when it cut)."""
+    material, span = origin.get("material"), origin.get("bytes")
+    if not material or not isinstance(span, list) or len(span) != 2:
+        return None
+    found = await materials.find_material(store.db, session, material)
+    if found is None or found.deleted_at is not None:
+        return None
+    start, end = int(span[0]), int(span[1])
+    cut = end - start > ORIGINAL_PREVIEW_BYTES
+    read = await materials.read_range(store.db, found, start, min(end, start + ORIGINAL_PREVIEW_BYTES))
+    if not read.verified:
+        return None
+    text = read.data.decode("utf-8", errors="replace")
+    return text + (f"\n… {end - start - ORIGINAL_PREVIEW_BYTES:,} more bytes not shown" if cut else "")

@@ -303,6 +303,10 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
             return
         detail = await channels.event_detail(self.store, self.session, row.seq)
         body = json.dumps(detail, ensure_ascii=False, indent=2) if detail else "not found"
+        original = await channels.original_text(self.store, self.session, (detail or {}).get("origin") or {})
+        if original is not None:
+            line = (detail or {}).get("origin", {}).get("line")
+            body += f"\n\n── original, line {line} of the imported file, verified ──\n{original}"
         await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", Content(body)))
 
     # -- actions ---------------------------------------------------------------------------
