@@ -27,6 +27,15 @@ def text_of(widget: Static) -> str:
     return str(widget.render())
 
 
+def choose(listing: OptionList, option_id: str) -> None:
+    """Highlight the option with this id, as ↑↓ would."""
+    for index in range(listing.option_count):
+        if listing.get_option_at_index(index).id == option_id:
+            listing.highlighted = index
+            return
+    raise AssertionError(f"no option {option_id!r}")
+
+
 async def test_opens_first_session_with_three_titled_channels(sample_store: Path) -> None:
     app = InspectorApp(sample_store)
     async with app.run_test(size=(200, 50)) as pilot:

@@ -10,16 +10,13 @@ from inspector.ui.app import InspectorApp
 from inspector.ui.dialogs import MessageDialog
 from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.main_screen import MainScreen
-from tests.test_app import settle
+from tests.test_app import choose, settle
 
 
 async def _open_on_stub(app: InspectorApp, pilot, stub_id: str) -> None:  # type: ignore[no-untyped-def]
     await settle(app, pilot)
     await pilot.press("3")
-    records = app.screen.query_one("#evidence-records")
-    for index in range(records.option_count):
-        if records.get_option_at_index(index).id == f"stub:{stub_id}":
-            records.highlighted = index
+    choose(app.screen.query_one("#evidence-records"), f"stub:{stub_id}")
     await pilot.press("e")
     await settle(app, pilot)
 

@@ -11,15 +11,12 @@ from inspector.ui.handoff_dialog import HandoffDialog
 from inspector.ui.main_screen import MainScreen
 from inspector.ui.widgets.handoffs_list import HandoffsList
 from inspector.ui.widgets.header_bar import HeaderBar
-from tests.test_app import settle, text_of
+from tests.test_app import choose, settle, text_of
 
 
 async def _open(app: InspectorApp, pilot, handoff: str) -> HandoffDialog:  # type: ignore[no-untyped-def]
     await pilot.press("o")
-    listing = app.screen.query_one(HandoffsList)
-    for i in range(listing.option_count):
-        if listing.get_option_at_index(i).id == handoff:
-            listing.highlighted = i
+    choose(app.screen.query_one(HandoffsList), handoff)
     await pilot.press("enter")
     await settle(app, pilot)
     assert isinstance(app.screen, HandoffDialog)

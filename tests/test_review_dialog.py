@@ -13,15 +13,12 @@ from inspector.ui.main_screen import MainScreen
 from inspector.ui.review_dialog import ReasonDialog, ReviewDialog
 from inspector.ui.widgets.candidates_list import CandidatesList
 from inspector.ui.widgets.header_bar import HeaderBar
-from tests.test_app import settle, text_of
+from tests.test_app import choose, settle, text_of
 
 
 async def _review(app: InspectorApp, pilot, candidate: str) -> ReviewDialog:  # type: ignore[no-untyped-def]
     await pilot.press("k")
-    listing = app.screen.query_one(CandidatesList)
-    for index in range(listing.option_count):
-        if listing.get_option_at_index(index).id == candidate:
-            listing.highlighted = index
+    choose(app.screen.query_one(CandidatesList), candidate)
     await pilot.press("enter")
     await settle(app, pilot)
     assert isinstance(app.screen, ReviewDialog)
