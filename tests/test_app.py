@@ -191,3 +191,13 @@ async def test_ctrl_q_quits(sample_store: Path) -> None:
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_a_ledger_source_jumps_to_the_ledger_entry(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        app.screen.jump_to("ledger:1")  # the harness's compaction act, recorded in s-export
+        await settle(app, pilot)
+        row = app.screen.query_one(TimelineView).current
+        assert (row.source, row.seq, row.kind) == ("ledger", 1, "harness.compaction")

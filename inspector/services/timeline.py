@@ -150,9 +150,17 @@ async def event_key(store: Store, session: str, seq: int) -> Key:
     return (row[0], EVENT, int(row[1]))
 
 
-async def around(store: Store, session: str, seq: int, *, limit: int = 100) -> tuple[list[TimelineRow], int]:
-    """A page with event ``seq`` in it, and that event's index within the page."""
-    key = await event_key(store, session, seq)
+async def ledger_key(store: Store, session: str, seq: int) -> Key:
+    row = await fetch_one(store.db, "SELECT at FROM ledger WHERE session = ? AND seq = ?", (session, seq))
+    if row is None:
+        raise NotFound(f"ledger entry {seq} does not belong to session {session!r}")
+    return (row[0], LEDGER, seq)
+
+
+async def around(store: Store, session: str, seq: int, *, limit: int = 100,
+                 source: str = "event") -> tuple[list[TimelineRow], int]:
+    """A page with event ``seq`` (or ledger entry ``seq``) in it, and its index within the page."""
+    key = await (event_key(store, session, seq) if source == "event" else ledger_key(store, session, seq))
     before = await page(store, session, key, forward=False, limit=limit // 2)
     after = await page(store, session, (key[0], key[1], key[2] - 1), forward=True, limit=limit - len(before))
     return before + after, len(before)

@@ -266,14 +266,14 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
     async def _jump(self, ref: str) -> None:
         if self.session is None:
             return
-        if ref.startswith("evt:"):
-            try:
-                seq = int(ref[4:])
-            except ValueError:
-                raise NotFound(f"{ref!r} is not an event reference (expected evt:N)") from None
-            await self.query_one(TimelineView).jump_to_event(seq)
-            self.action_focus_timeline()
-            return
+        for prefix, source in (("evt:", "event"), ("ledger:", "ledger")):
+            if ref.startswith(prefix):
+                number = ref[len(prefix):]
+                if not number.isdigit():
+                    raise NotFound(f"{ref!r} is not a reference to follow (expected {prefix}N)")
+                await self.query_one(TimelineView).jump_to_event(int(number), source)
+                self.action_focus_timeline()
+                return
         evidence = self.query_one(EvidenceChannel)
         if evidence.hits or evidence.query_one(Input).value:
             evidence.query_one(Input).value = ""

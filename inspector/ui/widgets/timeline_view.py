@@ -93,9 +93,9 @@ class TimelineView(Widget, can_focus=True):
             self.totals = await timeline.counts(self.store, self.session)
             self.refresh()
 
-    async def jump_to_event(self, seq: int) -> None:
+    async def jump_to_event(self, seq: int, source: str = "event") -> None:
         assert self.store is not None and self.session is not None
-        rows, index = await timeline.around(self.store, self.session, seq, limit=PAGE)
+        rows, index = await timeline.around(self.store, self.session, seq, limit=PAGE, source=source)
         self._set_rows(rows, cursor=index, at_start=False)
         self.top = max(0, index - self.body_height // 2)
 
