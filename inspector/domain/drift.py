@@ -30,6 +30,7 @@ class GenerationText:
     unresolved: tuple[str, ...]
     sources: tuple[str, ...]
     claims: tuple[dict[str, Any], ...] = ()
+    covers: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,13 +54,9 @@ class SifRecord:
 
 @dataclass(slots=True)
 class SifFile:
-    """All records of one file in file order, plus the sessions it declares."""
+    """All records of one file in file order."""
 
     records: list[SifRecord] = field(default_factory=list)
-
-    @property
-    def session_ids(self) -> list[str]:
-        return [r.record["id"] for r in self.records if r.type == "session"]
 
 
 # Fields a record's identity digest leaves out: projections of later acts, and a

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.services import candidates, handoffs
-from inspector.services.drift import drift
+from inspector.services.drift import latest_findings
 from inspector.services.overview import protocol_problems
 from inspector.services.sessions import list_sessions
 from inspector.store.connection import Store
@@ -42,8 +42,7 @@ async def check_store(store: Store) -> list[SessionCheck]:
         for cand, v in await candidates.list_candidates(store, info.id):
             if cand["status"] == "pending" and v.refusals:
                 result.candidates.append({"candidate": cand["id"], "refusals": [r.as_dict() for r in v.refusals]})
-        report = await drift(store, info.id)
-        result.drift = [f.as_dict() for f in report.blocking]
+        result.drift = [f.as_dict() for f in await latest_findings(store, info.id) if f.severity == "finding"]
         for h, c in await handoffs.list_handoffs(store, info.id):
             if h["status"] == "pending" and not c.acceptable:
                 result.handoffs.append({"handoff": h["id"], "refusals": [r.as_dict() for r in c.refusals]})

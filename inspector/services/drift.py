@@ -51,7 +51,8 @@ async def state_facts(store: Store, session: str) -> list[StateFact]:
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:
-    return [GenerationText(g.generation, g.kind, g.text, tuple(g.unresolved), tuple(g.sources), tuple(g.claims))
+    return [GenerationText(g.generation, g.kind, g.text, tuple(g.unresolved), tuple(g.sources), tuple(g.claims),
+                           (g.covers[0], g.covers[1]) if g.covers else None)
             for g in await generations(store, session)]
 
 
@@ -96,13 +97,18 @@ async def drift(store: Store, session: str, generation: int | None = None, *,
         raise NotFound(f"session {session!r} has no summary generation {generation}")
     report.generation = chosen.generation
     report.findings = find_drift(chosen, state)
-    covers = next((tuple(g.covers) for g in await generations(store, session)
-                   if g.generation == chosen.generation and g.covers), None)
-    events = await _events(store, session, covers)  # type: ignore[arg-type]
+    events = await _events(store, session, chosen.covers)
     report.rebuild, report.user_statements = rebuild(events, state)
     if summarizer:
         report.narrative = await run_summarizer(summarizer, events)
     return report
+
+
+async def latest_findings(store: Store, session: str) -> list[Finding]:
+    """The latest generation's findings alone: the rules, without the raw-log rebuild that
+    ``drift`` also builds for people to read (which reads every event in range)."""
+    gens = await generation_texts(store, session)
+    return find_drift(gens[0], await state_facts(store, session)) if gens else []
 
 
 async def drift_overview(store: Store, session: str) -> tuple[dict[int, list[Finding]], FieldTimeline,

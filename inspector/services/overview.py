@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.protocol import CallShape, find_problems
-from inspector.services.drift import drift
+from inspector.services.drift import latest_findings
 from inspector.services.sessions import SessionSummary, get_session
 from inspector.store.connection import Store, fetch_one
 
@@ -45,7 +45,7 @@ async def session_badges(store: Store, session: str) -> Badges:
         pending_state=await _count(
             store, "SELECT COUNT(*) FROM state_records WHERE session = ? AND status = 'pending'", session),
         protocol=by_code,
-        drift=len((await drift(store, session)).blocking),
+        drift=sum(1 for f in await latest_findings(store, session) if f.severity == "finding"),
     )
 
 
