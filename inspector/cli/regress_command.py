@@ -23,7 +23,7 @@ def _case_text(result: CaseResult) -> list[str]:
                      f"{n['contradicted']:>12} {n['unknown']:>7}  {codes}")
     for f in result.failures():
         fact = f" “{f.value}”" if f.value else ""
-        lines.append(f"    ✗ case {c.id}, {f.key or '-'}{fact}: {f.what} from generation {f.generation} on — "
+        lines.append(f"    ✗ case {c.id}, {f.key or '-'}{fact}: {f.what}, first at generation {f.generation} — "
                      f"{f.message}")
     return lines
 

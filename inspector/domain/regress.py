@@ -24,7 +24,7 @@ from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput
 from inspector.domain.logevents import LogEvent
 from inspector.domain.sif import SifFile
-from inspector.domain.survival import Fact, Survival, survival
+from inspector.domain.survival import Fact, Survival, Verdict, survival
 from inspector.domain.textnorm import mentions, norm
 
 DEFAULT_GENERATIONS = 10
@@ -166,7 +166,7 @@ class GenerationResult:
     findings: list[Finding]
 
     @property
-    def lost(self) -> list[Any]:
+    def lost(self) -> list[Verdict]:
         return [v for v in self.survival.verdicts if v.verdict in FAILING_VERDICTS]
 
     @property
