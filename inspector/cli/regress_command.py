@@ -39,7 +39,7 @@ def _text(report: RegressReport) -> str:
 
 
 @click.command("regress")
-@click.argument("cases", type=click.Path(exists=True, path_type=Path))
+@click.argument("cases", type=click.Path(path_type=Path))
 @click.option("--summarizer", "command", required=True, metavar="CMD",
               help="A command that reads the previous summary and the new events as JSON on stdin and prints the "
                    "next summary on stdout; or a built-in: keep-all, naive-truncate [--chars K].")

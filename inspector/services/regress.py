@@ -13,7 +13,7 @@ import asyncio
 import json
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,7 @@ BUILTIN_SUMMARIZERS = ("keep-all", "naive-truncate")
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_JOBS = 4
 Progress = Callable[[str], None]
+Summarize = Callable[[dict[str, Any]], Awaitable[str]]
 
 
 def case_context(case: RegressCase) -> DriftContext:
@@ -54,6 +55,8 @@ def case_context(case: RegressCase) -> DriftContext:
 
 
 def case_files(path: Path) -> list[Path]:
+    if not path.exists():
+        raise BadInput(f"{path}: no such file or folder of cases", code="bad_case")
     if path.is_dir():
         files = sorted(p for p in path.glob("*.jsonl") if p.is_file())
         if not files:
@@ -122,9 +125,9 @@ async def call_summarizer(argv: list[str], request: dict[str, Any], command: str
         raise BadInput(f"summarizer {command!r} printed bytes that are not UTF-8", code="summarizer_failed") from None
 
 
-async def run_case(case: RegressCase, command: str, generations: int, timeout: float) -> CaseResult:
-    """Compress the case recursively: generation k reads generation k-1 and chunk k."""
-    argv = summarizer_argv(command)
+async def run_case(case: RegressCase, summarize: Summarize, generations: int, command: str) -> CaseResult:
+    """Compress the case recursively: generation k reads generation k-1 and chunk k.
+    ``summarize`` answers one request (the child process, or a function in tests)."""
     ctx = case_context(case)
     result = CaseResult(case)
     first = int(case.events[0]["seq"])
@@ -132,7 +135,7 @@ async def run_case(case: RegressCase, command: str, generations: int, timeout: f
     previous_unresolved: list[str] = []
     for k, chunk in enumerate(chunks(case.events, generations), start=1):
         request = payload(case, k, previous, previous_unresolved, chunk)
-        answer = read_answer(await call_summarizer(argv, request, command, timeout), case, command)
+        answer = read_answer(await summarize(request), case, command)
         result.generations.append(judge_generation(case, k, (first, int(chunk[-1]["seq"])), answer, ctx))
         previous, previous_unresolved = answer.text, list(answer.unresolved)
     return result
@@ -161,14 +164,18 @@ async def regress(path: Path, command: str, generations: int, *, timeout: float 
     malformed file stops the suite before the summarizer is called; a summarizer failure
     stops the other cases too (their children are killed)."""
     cases = load_cases(path)
-    summarizer_argv(command)
+    argv = summarizer_argv(command)
+
+    async def summarize(request: dict[str, Any]) -> str:
+        return await call_summarizer(argv, request, command, timeout)
+
     gate = asyncio.Semaphore(max(1, jobs))
     done = 0
 
     async def one(case: RegressCase) -> CaseResult:
         nonlocal done
         async with gate:
-            result = await run_case(case, command, generations, timeout)
+            result = await run_case(case, summarize, generations, command)
         done += 1
         if progress:
             state = "passed" if result.passed else f"failed at generation {result.first_failing_generation}"
