@@ -272,3 +272,23 @@ async def test_a_compressor_that_rewrites_a_fact_fails_at_that_generation(case_i
     result = await run_case(case, drifting, 10, "drifting")
     assert result.first_failing_generation == 6
     assert any(f.what == code and f.generation == 6 for f in result.failures()), result.failures()
+
+
+def test_citing_a_compaction_record_is_not_drift(tmp_path: Path) -> None:
+    """As in ``drift``: a generation citing the event that records a compaction cites its
+    origin; citing any other event beyond its range is ``source_outside_range``."""
+    def case(name: str, last: dict[str, Any]) -> Path:
+        return write_sif(tmp_path / name, [
+            session_record(), event_record(1, content="Goal: ship it."), event_record(2, content="more"), last,
+            {"type": "state", "session": "s1", "key": "goal.main", "kind": "goal", "value": "ship it",
+             "sources": ["evt:1"], "writer": "user"}])
+
+    carrier = case("carrier.jsonl", event_record(3, kind="system_message", trust="system",
+                                                 content="summary record: turns 1-2", compact_summary=True))
+    plain = case("plain.jsonl", event_record(3, content="later"))
+    cmd = script(tmp_path, "cites", "print(json.dumps({'text': 'Goal: ship it.', 'sources': ['evt:1', 'evt:3']}))\n")
+    code, out, _ = run(str(carrier), "--summarizer", cmd, "--generations", "3", "--json")
+    assert code == 0, out
+    code, out, _ = run(str(plain), "--summarizer", cmd, "--generations", "3", "--json")
+    failure = json.loads(out)["cases"][0]["failures"][0]
+    assert code == 1 and failure["what"] == "source_outside_range" and failure["generation"] == 1

@@ -38,6 +38,7 @@ from inspector.cli.store_commands import (
     sessions_cmd,
     verify_cmd,
 )
+from inspector.cli.verdict_commands import facts_cmd, rebuild_cmd, survival_cmd
 
 
 class InspectorGroup(click.Group):
@@ -69,7 +70,7 @@ def cli(ctx: click.Context) -> None:
 for command in (open_cmd, sessions_cmd, import_cmd, export_cmd, verify_cmd, ledger_cmd, expand_cmd, candidates_cmd,
                 validate_cmd, accept_cmd, reject_cmd, drift_cmd, correct_cmd, correct_summary_cmd, confirm_cmd,
                 history_cmd, handoff_cmd, accept_handoff_cmd, check_cmd, budget_cmd, deletion_cmd, delete_cmd,
-                regress_cmd):
+                facts_cmd, survival_cmd, rebuild_cmd, regress_cmd):
     cli.add_command(command)
 
 

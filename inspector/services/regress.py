@@ -51,7 +51,18 @@ def case_context(case: RegressCase) -> DriftContext:
                for a in sorted(case.actions, key=lambda a: a["id"])]
     readable = [e for e in events if e.kind in ("tool_call", "tool_result", "assistant_message", "user_message")]
     seqs = frozenset(e.seq for e in events)
-    return DriftContext(tuple(failures), tuple(actions), tuple(untrusted_rules(readable)), max(seqs), seqs)
+    return DriftContext(tuple(failures), tuple(actions), tuple(untrusted_rules(readable)), max(seqs), seqs,
+                        carriers=compaction_carriers(case))
+
+
+def compaction_carriers(case: RegressCase) -> frozenset[str]:
+    """Events that record a compaction (an imported boundary or summary line), as
+    ``log_reads.compaction_carriers`` finds them in a store: citing one is not drift."""
+    return frozenset(f"evt:{e['seq']}" for e in case.events
+                     if e.get("kind") in ("system_message", "other")
+                     and (e.get("compact_summary") is True or e.get("subtype") == "compact_boundary"
+                          or e.get("record_type") == "summary"
+                          or str(e.get("content") or "").casefold().startswith("summary record:")))
 
 
 def case_files(path: Path) -> list[Path]:
