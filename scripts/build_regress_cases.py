@@ -93,7 +93,8 @@ def p95() -> None:
     write("02_p95_open_issue.jsonl", "reg-p95", "P95 仍待测：不能被摘要成“已通过”", "generic", [
         user("目标：把订单导出的 P95 降到 2 秒以内。修复后必须重新测量 P95 才能结束。"),
         model("先定位慢查询。"),
-        call("run_sql", "c3", env="staging", sql="EXPLAIN SELECT * FROM orders WHERE created_at > now() - interval '1 day'"),
+        call("run_sql", "c3", env="staging",
+             sql="EXPLAIN SELECT * FROM orders WHERE created_at > now() - interval '1 day'"),
         result("run_sql", "c3", "Seq Scan on orders (cost=0.00..48211.00) · created_at 上没有索引"),
         model("created_at 上没有索引，导致全表扫描。"),
         user("在预发加索引试试。"),

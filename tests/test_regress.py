@@ -151,7 +151,8 @@ def test_generations_cover_consecutive_chunks_and_chain_the_previous_summary(tmp
 def test_json_answer_with_its_own_unresolved_markers(tmp_path: Path) -> None:
     # keeps every word but declares no open issue: the P95 issue reads as settled
     cmd = script(tmp_path, "nomarkers", "prev = req['previous_summary'] or ''\n"
-                 "text = prev + ' ' + ' '.join(e['content'] or '' for e in req['events'] if e['kind'] == 'user_message')\n"
+                 "said = [e['content'] or '' for e in req['events'] if e['kind'] == 'user_message']\n"
+                 "text = prev + ' ' + ' '.join(said)\n"
                  "print(json.dumps({'text': text, 'unresolved': [], 'sources': ['evt:1']}))\n")
     code, out, _ = run(str(CASES / "02_p95_open_issue.jsonl"), "--summarizer", cmd, "--json")
     assert code == 1
@@ -164,7 +165,8 @@ def test_json_answer_with_its_own_unresolved_markers(tmp_path: Path) -> None:
 
 def test_a_rule_copied_from_tool_output_without_a_label_is_reported(tmp_path: Path) -> None:
     cmd = script(tmp_path, "verbatim", "prev = req['previous_summary'] or ''\n"
-                 "print(prev + '\\n' + '\\n'.join((e['content'] or '') + f\" (evt:{e['seq']})\" for e in req['events']))\n")
+                 "lines = [(e['content'] or '') + f\" (evt:{e['seq']})\" for e in req['events']]\n"
+                 "print(prev + '\\n' + '\\n'.join(lines))\n")
     code, out, _ = run(str(CASES / "04_injected_rule.jsonl"), "--summarizer", cmd, "--json")
     assert code == 1
     case = json.loads(out)["cases"][0]
