@@ -165,6 +165,7 @@ async def test_only_owner_kinds_marked_by_a_non_owner_is_refused_outright(store:
         await pilot.press("n")
         await settle(app, pilot)
         assert isinstance(app.screen, MessageDialog) and "Cannot reject any of the 2" in app.screen.dialog_title
+        assert f"only the session's owner ({OWNER}) may reject a goal" in str(app.screen.body)
         assert await decisions(store) == []
 
 

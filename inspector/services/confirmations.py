@@ -94,15 +94,16 @@ def _status(session: str, key: str, version: int, status: str) -> dict[str, Any]
 
 
 def check(versions: list[dict[str, Any]], session: str, key: str, version: int | None, owner: str | None,
-          actor: str) -> dict[str, Any] | Refused:
+          actor: str, *, reject: bool = False) -> dict[str, Any] | Refused:
     """The pending version ``actor`` may decide, or why not. ``versions`` are the key's, oldest first."""
     if not versions:
         raise NotFound(f"session {session!r} has no protected record {key!r}")
+    verb = "reject" if reject else "confirm"
     if version is None:
         pending = next((v for v in reversed(versions) if v["status"] == "pending"), None)
         if pending is None:
             return Refused(key, versions[-1]["version"], versions[-1]["status"],
-                           Refusal("nothing_pending", f"{key} has no pending version to confirm."))
+                           Refusal("nothing_pending", f"{key} has no pending version to {verb}."))
     else:
         pending = next((v for v in versions if v["version"] == version), None)
         if pending is None:
@@ -113,7 +114,7 @@ def check(versions: list[dict[str, Any]], session: str, key: str, version: int |
                                                   "only a pending version can be confirmed or rejected."))
     if pending["kind"] in OWNER_ONLY_KINDS and actor != owner:
         return Refused(key, pending["version"], "pending",
-                       Refusal("not_owner", f"only the session's owner ({owner or 'unknown'}) may confirm a "
+                       Refusal("not_owner", f"only the session's owner ({owner or 'unknown'}) may {verb} a "
                                             f"{pending['kind']}; {actor} may only propose."))
     return pending
 
@@ -123,7 +124,7 @@ async def decide_pending(db: aiosqlite.Connection, session: str, owner: str | No
     """Decide one pending version inside the caller's write transaction (no ledger entry yet:
     the caller appends it with the session's new versions)."""
     versions = await _versions(db, session, key)
-    pending = check(versions, session, key, version, owner, actor)
+    pending = check(versions, session, key, version, owner, actor, reject=reject)
     if isinstance(pending, Refused):
         return pending
     new_status = "superseded" if reject else "active"
@@ -180,13 +181,14 @@ def _unique(targets: Sequence[Target]) -> list[Target]:
     return list(dict.fromkeys(targets))
 
 
-async def preview(store: Store, session: str, targets: Sequence[Target], *, actor: str) -> list[Refused]:
+async def preview(store: Store, session: str, targets: Sequence[Target], *, actor: str,
+                  reject: bool = False) -> list[Refused]:
     """What :func:`decide_many` would refuse for ``actor``, read without writing (for the app's
     confirmation dialog); the decision itself checks again inside its transaction."""
     owner, _cv, _gr = await session_versions(store.db, session)
     refused: list[Refused] = []
     for key, version in _unique(targets):
-        got = check(await _versions(store.db, session, key), session, key, version, owner, actor)
+        got = check(await _versions(store.db, session, key), session, key, version, owner, actor, reject=reject)
         if isinstance(got, Refused):
             refused.append(got)
     return refused

@@ -74,11 +74,12 @@ class DecidesPending(_Base):
     async def decide_marked(self, records: list[StateRecord], reject: bool) -> None:
         session, reviewer = self.session or "", self.app.reviewer  # type: ignore[attr-defined]
         refused = await confirmations.preview(self.store, session, [(r.key, r.version) for r in records],
-                                              actor=reviewer)
+                                              actor=reviewer, reject=reject)
         if len(refused) == len(records):
             verb = "reject" if reject else "confirm"
             body = "\n".join(f"{r.key} v{r.version} ({r.refusal.code}): {r.refusal.message}" for r in refused)
-            await self.app.push_screen(MessageDialog(f"Cannot {verb} any of the {len(records)} marked records",
+            what = f"any of the {len(records)} marked records" if len(records) > 1 else "the marked record"
+            await self.app.push_screen(MessageDialog(f"Cannot {verb} {what}",
                                                      body + "\n\nNothing was written.", error=True))
             return
 

@@ -68,7 +68,7 @@ class DecisionDialog(ShowsWorkerErrors, ModalScreen[bool]):
     }
     DecisionDialog #decide-plan {
         height: auto;
-        max-height: 20;
+        max-height: 40vh;
     }
     DecisionDialog #decide-result {
         height: auto;
