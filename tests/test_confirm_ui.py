@@ -204,3 +204,20 @@ async def test_the_demo_pending_constraint_by_its_owner(sample_store: Path, monk
         assert state_of(app).highlighted_id() == "constraint.skip_checks@1"
         async with await open_store(sample_store) as opened:
             assert (await verify_store(opened)).ok
+
+
+async def test_marks_and_cursor_reset_when_another_session_opens(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        state = state_of(app)
+        choose(state.records, "constraint.skip_checks@1")
+        await pilot.press("space")
+        assert state.marked == {"constraint.skip_checks@1"}
+        await pilot.press("ctrl+r")  # the same session read again: mark and cursor kept
+        await settle(app, pilot)
+        assert state.marked == {"constraint.skip_checks@1"} and state.highlighted_id() == "constraint.skip_checks@1"
+        app.screen.open_session("s-injected")  # another session: nothing of s-export is marked there
+        await settle(app, pilot)
+        assert state.marked == frozenset() and str(state.border_title) == "Protected state"
+        assert state.highlighted_id() == "goal.main@1"

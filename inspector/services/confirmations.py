@@ -54,7 +54,7 @@ class Refused:
     refusal: Refusal
 
     def as_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "version": self.version, **self.refusal.as_dict()}
+        return {"key": self.key or None, "version": self.version, **self.refusal.as_dict()}
 
 
 @dataclass(slots=True)
@@ -218,9 +218,10 @@ async def decide_many(store: Store, session: str, targets: Sequence[Target] | No
             else:
                 decided.append(got)
         if not chosen:
-            what = " ".join(x for x in (kind, f"by {writer}" if writer else None) if x)
+            what = "".join(f" {x}" for x in (f"of kind {kind}" if kind else "", f"written by {writer}" if writer else "")
+                           if x)
             refused.append(Refused("", None, None, Refusal(
-                "nothing_pending", f"session {session!r} has no pending record{' ' + what if what else ''} to decide.")))
+                "nothing_pending", f"session {session!r} has no pending record{what} to decide.")))
         outcome = BulkOutcome(session, "rejected" if reject else "confirmed", decided, refused, cv, gr)
         if not decided:
             return outcome

@@ -61,7 +61,8 @@ class DecidesPending(_Base):
         if outcome.refusals:
             refusal = outcome.refusals[0]
             await self.app.push_screen(MessageDialog(
-                f"Cannot {verb} {record.key} ({refusal.code})", f"{refusal.message}\n\nNothing was written.", error=True))
+                f"Cannot {verb} {record.key} ({refusal.code})", f"{refusal.message}\n\nNothing was written.",
+                error=True))
             return
         state = self.query_one(StateChannel)
         option_id = f"{record.key}@{record.version}"
