@@ -42,7 +42,7 @@ class StateChannel(ChannelPane):
         Binding("y", "screen.decide_pending(False)", "Confirm", id="state.confirm"),
         Binding("n", "screen.decide_pending(True)", "Reject", id="state.reject"),
         Binding("space", "toggle_mark", "Mark", id="state.mark"),
-        Binding("ctrl+a", "mark_all", "Mark all pending", id="state.mark_all"),
+        Binding("ctrl+a", "mark_all", "Mark all", id="state.mark_all"),
     ]
 
     marked: var[frozenset[str]] = var(frozenset())  # option ids (key@version) of marked pending records
