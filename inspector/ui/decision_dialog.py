@@ -29,17 +29,19 @@ from inspector.ui.widgets.state_channel import status_mark
 
 
 def plan_content(records: list[StateRecord], refused: list[Refused], verb: str) -> Content:
-    """What the dialog promises: the records to decide, then the ones left pending and why."""
+    """What the dialog promises: the records left pending and why, then the ones it decides."""
     blocked = {(r.key, r.version) for r in refused}
     going = [r for r in records if (r.key, r.version) not in blocked]
-    lines = [Content.from_markup("[b]$verb $n:[/b]", verb=verb.capitalize(), n=str(len(going)))]
+    lines: list[Content] = []
+    if refused:  # the exceptions first, so a long list cannot hide them
+        lines.append(Content.from_markup("[b $error]Left pending ($n):[/]", n=str(len(refused))))
+        lines += [Content.from_markup("  [$error]$c[/] $k v$v: $m", c=r.refusal.code, k=r.key,
+                                      v=str(r.version), m=r.refusal.message) for r in refused]
+        lines.append(Content(""))
+    lines.append(Content.from_markup("[b]$verb $n:[/b]", verb=verb.capitalize(), n=str(len(going))))
     lines += [Content("  ") + status_mark(r.status)
               + Content.from_markup(" [b]$k[/b] v$v  $val  [dim]$kind · by $w[/]", k=r.key, v=str(r.version),
                                     val=r.value, kind=r.kind, w=r.writer or "unknown") for r in going]
-    if refused:
-        lines.append(Content.from_markup("\n[b $error]Left pending ($n):[/]", n=str(len(refused))))
-        lines += [Content.from_markup("  [$error]$c[/] $k v$v: $m", c=r.refusal.code, k=r.key,
-                                      v=str(r.version), m=r.refusal.message) for r in refused]
     return Content("\n").join(lines)
 
 
