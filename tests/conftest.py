@@ -21,6 +21,9 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     """Every test gets its own demo cache, so no test depends on another's store."""
     cache = tmp_path_factory.mktemp("cache")
     monkeypatch.setenv("INSPECTOR_CACHE_DIR", str(cache))
+    # No test ever asks who is reviewing or writes a person's real config directory.
+    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "root")
     yield cache
 
 

@@ -7,6 +7,7 @@ import getpass
 import hashlib
 import os
 import stat
+import sys
 from pathlib import Path
 
 import click
@@ -14,7 +15,7 @@ import click
 from inspector.cli.output import EXIT_OK, fail
 from inspector.cli.store_commands import ImportProgress
 from inspector.domain.errors import InspectorError
-from inspector.services import demo
+from inspector.services import demo, reviewer_name
 from inspector.services.importing import already_imported, import_file
 from inspector.store.schema import APPLICATION_ID
 
@@ -49,7 +50,21 @@ def _is_store(path: Path) -> bool:
     return head.startswith(b"SQLite format 3\x00") and int.from_bytes(head[68:72], "big") == APPLICATION_ID
 
 
-async def resolve_target(target: Path | None) -> Path:
+def importer_name(explicit: str | None) -> str:
+    """Who imports (and so owns) a transcript opened as a file: the reviewer when known; asked once on
+    a terminal and remembered; the operating-system user only when nobody can be asked."""
+    known = reviewer_name.resolve(explicit)
+    if known:
+        return known
+    if sys.stdin.isatty():
+        name = click.prompt("Who is reviewing? (recorded with every write; remembered)", type=str).strip()
+        if name and reviewer_name.name_problem(name) is None:
+            reviewer_name.remember(name)
+            return name
+    return getpass.getuser()
+
+
+async def resolve_target(target: Path | None, reviewer: str | None = None) -> Path:
     """The store to open: the demo, the store given, or a store the given file is imported into."""
     if target is None:
         return await demo.ensure_demo_store()
@@ -58,7 +73,7 @@ async def resolve_target(target: Path | None) -> Path:
     store = store_beside(target)
     store.parent.mkdir(parents=True, exist_ok=True)
     if not await already_imported(store, target):
-        await import_file(target, store, actor=os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser(),
+        await import_file(target, store, actor=importer_name(reviewer),
                           progress=ImportProgress())
     return store
 
@@ -66,10 +81,12 @@ async def resolve_target(target: Path | None) -> Path:
 @click.command("open")
 @click.argument("target", required=False, type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--session", help="Open on this session (default: the first).")
-def open_cmd(target: Path | None, session: str | None) -> None:
+@click.option("--reviewer", help="Record acts under this name (default: $INSPECTOR_REVIEWER, then the remembered "
+              "name; asked at the first write).")
+def open_cmd(target: Path | None, session: str | None, reviewer: str | None) -> None:
     """Open STORE (or import FILE.jsonl beside it and open that) in the terminal app."""
     try:
-        store = asyncio.run(resolve_target(target))
+        store = asyncio.run(resolve_target(target, reviewer))
         if target is not None and not store.exists():
             hint = "" if target.suffix else "; it is not a command either (inspector --help lists them)"
             raise InspectorError(f"no store at {store}{hint}", code="not_a_store")
@@ -80,5 +97,5 @@ def open_cmd(target: Path | None, session: str | None) -> None:
         InspectorApp,  # the UI loads only when a screen is wanted
     )
 
-    InspectorApp(store, session=session).run()
+    InspectorApp(store, session=session, reviewer=reviewer).run()
     raise SystemExit(EXIT_OK)

@@ -42,7 +42,7 @@ class DecidesPending(_Base):
         state = self.query_one(StateChannel)
         marked = state.marked_records()
         if marked:
-            self.decide_marked(marked, reject)
+            self.app.with_reviewer(lambda who: self.decide_marked(marked, reject, who))  # type: ignore[attr-defined]
             return
         record = state.selected()
         if record is None or record.status != "pending":
@@ -50,11 +50,11 @@ class DecidesPending(_Base):
             self.notify(f"{what}Highlight a pending record (◌) in Protected state (1, then ↑↓), or mark several "
                         "with space.", severity="warning")
             return
-        self.decide_one(record, reject)
+        self.app.with_reviewer(lambda who: self.decide_one(record, reject, who))  # type: ignore[attr-defined]
 
     @work(group="decide", exclusive=True, exit_on_error=False)
-    async def decide_one(self, record: StateRecord, reject: bool) -> None:
-        session, reviewer = self.session or "", self.app.reviewer  # type: ignore[attr-defined]
+    async def decide_one(self, record: StateRecord, reject: bool, reviewer: str) -> None:
+        session = self.session or ""
         verb = "reject" if reject else "confirm"
         outcome = await corrections.confirm(self.store, session, record.key, version=record.version, actor=reviewer,
                                             reject=reject, reason=f"{verb}ed in the app")
@@ -72,8 +72,8 @@ class DecidesPending(_Base):
         self.open_session(session)
 
     @work(group="decide", exclusive=True, exit_on_error=False)
-    async def decide_marked(self, records: list[StateRecord], reject: bool) -> None:
-        session, reviewer = self.session or "", self.app.reviewer  # type: ignore[attr-defined]
+    async def decide_marked(self, records: list[StateRecord], reject: bool, reviewer: str) -> None:
+        session = self.session or ""
         refused = await confirmations.preview(self.store, session, [(r.key, r.version) for r in records],
                                               actor=reviewer, reject=reject)
         if len(refused) == len(records):

@@ -252,16 +252,16 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
             if deleted and self.session is not None:
                 self.open_session(self.session)
 
-        self.app.push_screen(DeletionDialog(self.store, self.session or "", request,
-                                            self.app.reviewer), done)  # type: ignore[attr-defined]
+        self.app.with_reviewer(lambda who: self.app.push_screen(  # type: ignore[attr-defined]
+            DeletionDialog(self.store, self.session or "", request, who), done))
 
     def check_handoff(self, handoff: str) -> None:
         def done(new_session: str | None) -> None:
             if new_session:
                 self.load_sessions_then(new_session)  # the new session appears in the list and opens
 
-        self.app.push_screen(HandoffDialog(self.store, self.session or "", handoff,
-                                           self.app.reviewer), done)  # type: ignore[attr-defined]
+        self.app.with_reviewer(lambda who: self.app.push_screen(  # type: ignore[attr-defined]
+            HandoffDialog(self.store, self.session or "", handoff, who), done))
 
     def load_sessions_then(self, session: str) -> None:
         self.initial_session = session
@@ -272,8 +272,8 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
             if decided and self.session is not None:
                 self.open_session(self.session)  # versions, badges and lists all change after a decision
 
-        self.app.push_screen(ReviewDialog(self.store, self.session or "", candidate,
-                                          self.app.reviewer), done)  # type: ignore[attr-defined]
+        self.app.with_reviewer(lambda who: self.app.push_screen(  # type: ignore[attr-defined]
+            ReviewDialog(self.store, self.session or "", candidate, who), done))
 
     def on_channel_pane_source_chosen(self, event: ChannelPane.SourceChosen) -> None:
         self.jump_to(event.ref)
@@ -367,7 +367,9 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         if stub is None or self.session is None:
             self.notify("Select a stub (↳) in Raw evidence first (3, then ↑↓).", severity="warning")
             return
-        self.app.push_screen(ExpandDialog(self.store, self.session, stub, self.app.reviewer))  # type: ignore[attr-defined]
+        session = self.session
+        self.app.with_reviewer(lambda who: self.app.push_screen(  # type: ignore[attr-defined]
+            ExpandDialog(self.store, session, stub, who)))
 
     @work(group="history", exclusive=True, exit_on_error=False)
     async def action_history(self) -> None:
@@ -399,13 +401,16 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         self.query_one(TabbedContent).active = "tab-survival"
         self.query_one("#survival-generations", OptionList).focus()
 
-    @work(group="rebuild", exclusive=True, exit_on_error=False)
-    async def action_rebuild(self) -> None:
+    def action_rebuild(self) -> None:
         """R: append a generation rebuilt from the raw log (offered when the chain drifted)."""
+        if self.session is not None:
+            self.app.with_reviewer(self.rebuild)  # type: ignore[attr-defined]
+
+    @work(group="rebuild", exclusive=True, exit_on_error=False)
+    async def rebuild(self, reviewer: str) -> None:
         if self.session is None:
             return
-        built = await rebuilding.rebuild_generation(self.store, self.session,
-                                                    actor=self.app.reviewer)  # type: ignore[attr-defined]
+        built = await rebuilding.rebuild_generation(self.store, self.session, actor=reviewer)
         self.notify(f"Generation {built.generation} rebuilt from the raw log; context v{built.context_version}.")
         self.open_session(self.session)
 
@@ -415,9 +420,12 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
 
     def action_correct(self) -> None:
         """c: correct what is selected — a drift finding's generation, or a protected record."""
+        if self.session is not None:
+            self.app.with_reviewer(self.correct)  # type: ignore[attr-defined]
+
+    def correct(self, reviewer: str) -> None:
         if self.session is None:
             return
-        reviewer = self.app.reviewer  # type: ignore[attr-defined]
         focused = self.focused
         picked = self.query_one(DriftView).selected() if focused is self.query_one("#drift-findings") else None
         if picked is not None:

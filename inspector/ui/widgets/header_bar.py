@@ -25,14 +25,23 @@ class HeaderBar(Static):
         self.badges = badges
         self.update(self._content())
 
+    def refresh_content(self) -> None:
+        self.update(self._content())
+
+    def _reviewer(self) -> Content:
+        who = getattr(self.app, "reviewer", None)
+        return (Content.from_markup("   [dim]as[/] [b]$w[/]", w=who) if who
+                else Content.from_markup("   [dim]as ? (asked at the first write)[/]"))
+
     def _content(self) -> Content:
         parts = [Content.from_markup("[b]Context Inspector[/b] — $store", store=self.store_path.name)]
         s = self.session
         if s is None:
-            return Content("").join(parts)
+            return Content("").join(parts + [self._reviewer()])
         parts.append(Content.from_markup(" › [b]$title[/b] ($id)   ctx v$cv · goal r$gr",
                                          title=s.title or s.id, id=s.id, cv=str(s.context_version),
                                          gr=str(s.goal_revision)))
+        parts.append(self._reviewer())
         if s.continued_from:
             parts.append(Content.from_markup("   [$accent]↩ continued from $f[/]", f=s.continued_from))
         b = self.badges
