@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from inspector.services import reviewer_name
 from inspector.ui.app import InspectorApp
+from inspector.ui.correction_dialog import CorrectionDialog
+from inspector.ui.main_screen import MainScreen
+from inspector.ui.review_dialog import ReviewDialog
 from inspector.ui.reviewer_dialog import ReviewerDialog
+from inspector.ui.widgets.candidates_list import CandidatesList
+from inspector.ui.widgets.evidence_channel import EvidenceChannel
+from inspector.ui.widgets.sessions_list import SessionsList
 from inspector.ui.widgets.header_bar import HeaderBar
 from inspector.ui.widgets.state_channel import StateChannel
 from tests.pending_fixture import pending_store
@@ -62,3 +70,93 @@ async def test_10_cancelling_the_name_writes_nothing(tmp_path: Path, monkeypatch
 @pytest.mark.parametrize("name", ["", "   ", "a\x1bb", "x" * 65])
 def test_10_a_name_must_name_someone(name: str) -> None:
     assert reviewer_name.name_problem(name) is not None
+
+
+def main_of(app: InspectorApp) -> MainScreen:
+    return next(s for s in app.screen_stack if isinstance(s, MainScreen))
+
+
+async def test_1_after_a_rejection_the_cursor_is_on_the_next_candidate_and_up_never_wraps(
+        sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(180, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("k")
+        listing = app.screen.query_one(CandidatesList)
+        first, second = (listing.get_option_at_index(i).id for i in (0, 1))
+        await pilot.press("up")  # at the top: stays (it wrapped to the last row)
+        assert listing.highlighted == 0
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReviewDialog) and app.screen.candidate == first
+        await pilot.press("r")
+        await settle(app, pilot)
+        await pilot.press(*"dup", "enter")
+        await settle(app, pilot)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert listing.highlighted_id() == second  # the list re-sorted; the cursor followed the next one
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen.candidate == second
+        await pilot.press("escape")
+        await settle(app, pilot)
+        await pilot.press("end", "down")
+        assert listing.highlighted == listing.option_count - 1  # at the bottom: stays
+
+
+async def test_2_the_stub_detail_shows_its_byte_range(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        evidence = app.screen.query_one(EvidenceChannel)
+        stub = next(i for i in range(evidence.records.option_count)
+                    if (evidence.records.get_option_at_index(i).id or "").startswith("stub:"))
+        await pilot.press("3")
+        evidence.records.highlighted = stub
+        await pilot.pause()
+        detail = text_of(evidence.query_one("#evidence-detail", Static))
+        assert "$a" not in detail and "$n" not in detail
+        assert re.search(r"read_slice \[[\d,]+, [\d,]+\) · [\d,]+ bytes", detail), detail
+
+
+async def test_3_c_in_the_task_summary_corrects_the_summary(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2", "c")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CorrectionDialog)
+        assert app.screen.generation is not None and app.screen.record is None
+
+
+async def test_9_review_status_and_counts_follow_each_decision(sample_store: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("k")
+        choose(app.screen.query_one(CandidatesList), "cand-space")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("a")  # refused: says why instead of nothing
+        await settle(app, pilot)
+        assert any("Cannot accept cand-space" in n.message for n in app._notifications)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        choose(app.screen.query_one(CandidatesList), "cand-good")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("a")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ReviewDialog)
+        behind = main_of(app)
+        assert "ctx v5" in text_of(behind.query_one(HeaderBar))  # before the dialog closes
+        assert "7 pending candidates" in text_of(behind.query_one(HeaderBar))
+        sessions_list = behind.query_one(SessionsList)
+        line = str(sessions_list.get_option_at_index(sessions_list.highlighted or 0).prompt)
+        assert "v5" in line
+        body = text_of(dialog.query_one("#review-text", Static))
+        assert "(accepted)" in body and "refused" not in body.split("\n")[0]
+        assert dialog.check_action("accept", ()) is False  # no a Accept in the footer once decided

@@ -201,6 +201,9 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         self.run_worker(self._load_rest(session), group="badges", exclusive=True, exit_on_error=False)
 
     async def _load_rest(self, session: str) -> None:
+        items = await sessions.list_sessions(self.store)  # its versions and counts follow every act
+        self.session_ids = [s.id for s in items]
+        self.query_one(SessionsList).load(items, session)
         await self._load_candidates(session)
         await self._load_drift(session)
         self.query_one(HandoffsList).load(await handoffs.list_handoffs(self.store, session))
@@ -237,15 +240,20 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
 
     # -- events from widgets -----------------------------------------------------------------
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if isinstance(event.option_list, SessionsList) and event.option.id:
-            self.open_session(event.option.id)
-        elif isinstance(event.option_list, CandidatesList) and event.option.id and self.session:
-            self.review(event.option.id)
-        elif isinstance(event.option_list, HandoffsList) and event.option.id and self.session:
-            self.check_handoff(event.option.id)
-        elif isinstance(event.option_list, DeletionsList) and event.option.id and self.session:
-            self.review_deletion(event.option.id)
+    def on_sessions_list_chosen(self, event: SessionsList.Chosen) -> None:
+        self.open_session(event.item_id)
+
+    def on_candidates_list_chosen(self, event: CandidatesList.Chosen) -> None:
+        if self.session:
+            self.review(event.item_id)
+
+    def on_handoffs_list_chosen(self, event: HandoffsList.Chosen) -> None:
+        if self.session:
+            self.check_handoff(event.item_id)
+
+    def on_deletions_list_chosen(self, event: DeletionsList.Chosen) -> None:
+        if self.session:
+            self.review_deletion(event.item_id)
 
     def review_deletion(self, request: str) -> None:
         def done(deleted: bool | None) -> None:
@@ -268,12 +276,15 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         self.load_sessions()
 
     def review(self, candidate: str) -> None:
-        def done(decided: bool | None) -> None:
-            if decided and self.session is not None:
-                self.open_session(self.session)  # versions, badges and lists all change after a decision
+        listing = self.query_one(CandidatesList)
+
+        def decided() -> None:  # versions, badges and lists all change after a decision, behind the dialog too
+            if self.session is not None:
+                listing.cursor_after = listing.next_pending_after(candidate) or candidate
+                self.open_session(self.session)
 
         self.app.with_reviewer(lambda who: self.app.push_screen(  # type: ignore[attr-defined]
-            ReviewDialog(self.store, self.session or "", candidate, who), done))
+            ReviewDialog(self.store, self.session or "", candidate, who, on_decided=decided)))
 
     def on_channel_pane_source_chosen(self, event: ChannelPane.SourceChosen) -> None:
         self.jump_to(event.ref)
@@ -428,8 +439,13 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
             return
         focused = self.focused
         picked = self.query_one(DriftView).selected() if focused is self.query_one("#drift-findings") else None
-        if picked is not None:
-            generation, _finding = picked
+        summary = self.query_one(SummaryChannel)
+        chosen_gen = summary.selected() if focused is summary.records or focused is summary.sources else None
+        if picked is None and chosen_gen is None and summary.has_focus_within:
+            self.notify("Select a summary generation (2, then ↑↓) to correct it.", severity="warning")
+            return
+        if picked is not None or chosen_gen is not None:
+            generation = picked[0] if picked is not None else chosen_gen.generation  # type: ignore[union-attr]
             gen = next(g for g in self.generation_texts if g.generation == generation)
             records = list(self.query_one(StateChannel).items.values())
             findings = list(self.query_one(DriftView).findings[k] for k in self.query_one(DriftView).findings

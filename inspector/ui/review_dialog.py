@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -30,9 +32,12 @@ def _mark(ok: bool) -> Content:
 
 def review_content(view: ReviewView) -> Content:
     v, c = view.validation, view.candidate
+    decided = v.status != "pending"
+    # A decided candidate has no verdict to give: "(accepted) · refused" misled (issue 15, 9).
+    verdict = ("decided; the checks below compare it with the context as it is now" if decided
+               else "structure verified" if v.structure_verified else "refused")
     lines: list[Content] = [Content.from_markup(
-        "[b]$id[/b] ($st) · $verdict · semantic_lossless: unknown", id=v.candidate, st=v.status,
-        verdict="structure verified" if v.structure_verified else "refused")]
+        "[b]$id[/b] ($st) · $verdict · semantic_lossless: unknown", id=v.candidate, st=v.status, verdict=verdict)]
     lines.append(Content.from_markup("\n[b]VERSIONS[/b]  current │ candidate"))
     lines.append(_mark(c["base_version"] == view.context_version) + Content(
         f" context v{view.context_version} │ base v{c['base_version']}"))
@@ -60,7 +65,11 @@ def review_content(view: ReviewView) -> Content:
         lines.append(char_diff(view.latest_summary or "", summary))
     else:
         lines.append(Content.from_markup("[$error]not text: $s[/]", s=repr(summary)[:200]))
-    if v.refusals:
+    if v.refusals and decided:
+        lines.append(Content.from_markup("\n[b]WOULD NOT PASS NOW[/b] [dim](already $s; nothing to decide)[/]",
+                                         s=v.status))
+        lines += [Content.from_markup("[dim]$c[/] $m", c=r.code, m=r.message) for r in v.refusals]
+    elif v.refusals:
         lines.append(Content.from_markup("\n[b $error]REFUSED[/b $error]"))
         lines += [Content.from_markup("[b $error]$c[/] $m", c=r.code, m=r.message) for r in v.refusals]
     if v.warnings:
@@ -104,9 +113,11 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
         Binding("escape", "close", "Close", id="review.close"),
     ]
 
-    def __init__(self, store: Store, session: str, candidate: str, reviewer: str) -> None:
+    def __init__(self, store: Store, session: str, candidate: str, reviewer: str,
+                 on_decided: Callable[[], object] | None = None) -> None:
         super().__init__()
         self.store, self.session, self.candidate, self.reviewer = store, session, candidate, reviewer
+        self.on_decided = on_decided  # the screen behind re-reads its counts at once, not when this closes
         self.view: ReviewView | None = None
         self.decided = False
 
@@ -145,22 +156,31 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
                                               who=self.reviewer))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Greys out accept when refused, and both decisions once decided."""
+        """Hides both decisions once decided. A refused accept stays live so that pressing ``a``
+        says why (a greyed-out key that did nothing left the reviewer guessing: issue 15, 9)."""
         if action in ("accept", "reject"):
             v = self.view.validation if self.view else None
-            if v is None or v.status != "pending":
+            if v is None:
                 return None
-            if action == "accept" and v.refusals:
-                return None
+            if v.status != "pending":
+                return False
         return True
 
+    def action_accept(self) -> None:
+        v = self.view.validation if self.view else None
+        if v is not None and v.refusals:
+            self.notify(f"Cannot accept {self.candidate} ({v.refusals[0].code}): {v.refusals[0].message}",
+                        severity="error", timeout=8)
+            return
+        self.accept()
+
     @work(group="review-decide", exclusive=True, exit_on_error=False)
-    async def action_accept(self) -> None:
+    async def accept(self) -> None:
         decision = await candidates.accept(self.store, self.candidate, actor=self.reviewer, session=self.session)
         if decision.validation.refusals:  # the session moved on while this screen was open
             self.notify(decision.validation.refusals[0].message, severity="error", timeout=8)
         else:
-            self.decided = True
+            self._decided()
             self.notify(f"Accepted {self.candidate}: context version is now {decision.context_version}.")
         await self._reload()
 
@@ -173,9 +193,14 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
 
     async def _reject(self, reason: str) -> None:
         await candidates.reject(self.store, self.candidate, actor=self.reviewer, reason=reason, session=self.session)
-        self.decided = True
+        self._decided()
         self.notify(f"Rejected {self.candidate}.")
         await self._reload()
+
+    def _decided(self) -> None:
+        self.decided = True
+        if self.on_decided is not None:
+            self.on_decided()
 
     def action_close(self) -> None:
         self.dismiss(self.decided)

@@ -5,21 +5,36 @@ from __future__ import annotations
 from typing import Any
 
 from textual.content import Content
-from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from inspector.domain.candidates import Validation
+from inspector.ui.widgets.item_list import ItemList
 
 STATUS_GLYPH = {"pending": "◷", "accepted": "●", "rejected": "○"}
 
 
-class CandidatesList(OptionList):
+class CandidatesList(ItemList):
+    """Candidates, pending first. After a decision the cursor goes to ``cursor_after`` (the next
+    pending candidate below the decided one), never to whatever row now has the old index."""
+
+    class Chosen(ItemList.Chosen):
+        """A candidate was chosen for review."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.status: dict[str, str] = {}
+        self.cursor_after: str | None = None
+
+    def next_pending_after(self, candidate: str) -> str | None:
+        ids = list(self.status)
+        later = ids[ids.index(candidate) + 1:] if candidate in ids else []
+        return next((c for c in later if self.status[c] == "pending"), None)
+
     def load(self, found: list[tuple[dict[str, Any], Validation]]) -> None:
-        self.clear_options()
-        if not found:
-            self.add_option(Option(Content.from_markup("[dim]no compression candidates in this session[/]"),
-                                   disabled=True))
-            return
+        keep = self.cursor_after or self.highlighted_id()
+        self.cursor_after = None
+        self.status = {c["id"]: c["status"] for c, _ in found}
+        options: list[Option] = []
         for cand, v in found:
             glyph = STATUS_GLYPH.get(cand["status"], "?")
             if cand["status"] != "pending":
@@ -29,8 +44,8 @@ class CandidatesList(OptionList):
             else:
                 verdict = Content.from_markup("[$success]✓ structure verified[/]")
             warn = Content.from_markup("  [$warning]! $w[/]", w=", ".join(w.code for w in v.warnings)) if v.warnings else Content("")
-            self.add_option(Option(
+            options.append(Option(
                 Content.from_markup("$g [b]$id[/b]  base v$b · goal r$r  ", g=glyph, id=cand["id"],
                                     b=str(cand["base_version"]), r=str(cand["goal_revision"])) + verdict + warn,
                 id=cand["id"]))
-        self.highlighted = 0
+        self.set_items(options, Content.from_markup("[dim]no compression candidates in this session[/]"), keep)

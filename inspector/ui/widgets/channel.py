@@ -13,6 +13,8 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from inspector.ui.widgets.item_list import NoWrapOptionList
+
 
 class ChannelPane(Vertical):
     """A titled channel: ``#records`` list, ``#detail`` text, ``#sources`` jump list."""
@@ -34,7 +36,7 @@ class ChannelPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield from self.compose_top()
-        yield OptionList(id=f"{self.id}-records", classes="records")
+        yield NoWrapOptionList(id=f"{self.id}-records", classes="records")
         with VerticalScroll(classes="detail"):
             yield Static("", id=f"{self.id}-detail", classes="detail-text")
         yield OptionList(id=f"{self.id}-sources", classes="sources")

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 from textual.content import Content
-from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from inspector.services.deletions import Coverage
+from inspector.ui.widgets.item_list import ItemList
 
 
-class DeletionsList(OptionList):
+class DeletionsList(ItemList):
+    class Chosen(ItemList.Chosen):
+        """A deletion request was chosen to review."""
+
     def load(self, found: list[Coverage]) -> None:
-        self.clear_options()
-        if not found:
-            self.add_option(Option(Content.from_markup("[dim]no deletion requests in this session[/]"), disabled=True))
-            return
+        keep = self.highlighted_id()
+        options: list[Option] = []
         for cov in found:
             state = (Content.from_markup("[dim]done: only the ledger's tombstone remains[/]") if cov.status == "done"
                      else Content.from_markup("[$warning]pending · $n cop(ies) to remove[/]", n=str(len(cov.copies))))
-            self.add_option(Option(Content.from_markup("[b]$r[/b]  ", r=cov.request) + state, id=cov.request))
-        self.highlighted = 0
+            options.append(Option(Content.from_markup("[b]$r[/b]  ", r=cov.request) + state, id=cov.request))
+        self.set_items(options, Content.from_markup("[dim]no deletion requests in this session[/]"), keep)

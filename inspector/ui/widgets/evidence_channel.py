@@ -134,8 +134,9 @@ class EvidenceChannel(ChannelPane):
     def _show_stub(self, s: StubView, m: MaterialView) -> None:
         lines = [Content.from_markup("[b]$id[/b] → $mat", id=s.id, mat=s.material)]
         if s.read_slice:
-            lines.append(Content.from_markup("read_slice [$a, $b) · $n bytes", a=str(s.read_slice[0]),
-                                             b=str(s.read_slice[1]), n=f"{s.read_slice[1] - s.read_slice[0]:,}"))
+            # Plain text: a "[" in a markup template opens a tag and swallowed the $variables (issue 15, 2).
+            lines.append(Content(f"read_slice [{s.read_slice[0]:,}, {s.read_slice[1]:,}) · "
+                                 f"{s.read_slice[1] - s.read_slice[0]:,} bytes"))
         lines.append(Content.from_markup("version $v · scope $sc · retrieved $r", v=s.source_version or "unknown",
                                          sc=s.disclosure_scope or "unknown", r=s.retrieved_at or "unknown"))
         if m.size >= 0 and s.source_version and m.source_version and s.source_version != m.source_version:

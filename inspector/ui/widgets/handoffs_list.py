@@ -5,18 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from textual.content import Content
-from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from inspector.domain.handoff import HandoffCheck
+from inspector.ui.widgets.item_list import ItemList
 
 
-class HandoffsList(OptionList):
+class HandoffsList(ItemList):
+    class Chosen(ItemList.Chosen):
+        """A handoff was chosen to check."""
+
     def load(self, found: list[tuple[dict[str, Any], HandoffCheck]]) -> None:
-        self.clear_options()
-        if not found:
-            self.add_option(Option(Content.from_markup("[dim]no handoffs from this session[/]"), disabled=True))
-            return
+        keep = self.highlighted_id()
+        options: list[Option] = []
         for h, check in found:
             if h["status"] == "accepted":
                 verdict = Content.from_markup("[$accent]● accepted → continued in $s[/]", s=h["to_session"])
@@ -24,6 +25,6 @@ class HandoffsList(OptionList):
                 verdict = Content.from_markup("[$success]✓ acceptable[/]")
             else:
                 verdict = Content.from_markup("[$error]✗ $c[/]", c=", ".join(r.code for r in check.refusals))
-            self.add_option(Option(Content.from_markup("[b]$id[/b] → $to  ", id=h["id"], to=h["to_session"]) + verdict,
-                                   id=h["id"]))
-        self.highlighted = 0
+            options.append(Option(Content.from_markup("[b]$id[/b] → $to  ", id=h["id"], to=h["to_session"]) + verdict,
+                                  id=h["id"]))
+        self.set_items(options, Content.from_markup("[dim]no handoffs from this session[/]"), keep)

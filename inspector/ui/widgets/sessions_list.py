@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from textual.content import Content
-from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from inspector.services.sessions import SessionSummary
+from inspector.ui.widgets.item_list import ItemList
 
 
-class SessionsList(OptionList):
+class SessionsList(ItemList):
+    class Chosen(ItemList.Chosen):
+        """A session was chosen to open."""
+
     def __init__(self) -> None:
         super().__init__(id="sessions")
         self.border_title = "Sessions"

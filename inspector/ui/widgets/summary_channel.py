@@ -42,6 +42,12 @@ class SummaryChannel(ChannelPane):
                                   id=f"gen-{g.generation}"))
         self.set_records(options, "no summary generations for this session")
 
+    def selected(self) -> Generation | None:
+        index = self.records.highlighted
+        if index is None:
+            return None
+        return self.items.get(self.records.get_option_at_index(index).id or "")
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         g = self.items.get(event.option.id or "") if event.option_list is self.records else None
         if g is None:
