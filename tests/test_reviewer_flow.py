@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from inspector.services import reviewer_name
 from inspector.ui.app import InspectorApp
@@ -160,3 +160,69 @@ async def test_9_review_status_and_counts_follow_each_decision(sample_store: Pat
         body = text_of(dialog.query_one("#review-text", Static))
         assert "(accepted)" in body and "refused" not in body.split("\n")[0]
         assert dialog.check_action("accept", ()) is False  # no a Accept in the footer once decided
+
+
+def on_screen(app: InspectorApp) -> bool:
+    """The focused widget is displayed and inside the terminal (not below the fold)."""
+    widget = app.screen.focused
+    if widget is None or not all(a.display for a in widget.ancestors_with_self if hasattr(a, "display")):
+        return False
+    region = widget.region
+    return region.height > 0 and region.width > 0 and region.bottom <= app.size.height - 1
+
+
+@pytest.mark.parametrize("key", ["1", "2", "3", "t", "k", "d", "u", "o", "x", "b", "slash"])
+async def test_5_every_key_focuses_something_visible_at_80x24(sample_store: Path, key: str) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("k" if key != "k" else "1")  # start from the other zone
+        await pilot.press(key)
+        await settle(app, pilot)
+        assert on_screen(app), f"{key} focused {app.screen.focused!r} at {app.screen.focused.region}"
+
+
+async def test_5_the_sessions_list_toggles_at_any_width(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        sessions_list = app.screen.query_one(SessionsList)
+        assert not sessions_list.display
+        await pilot.press("s")
+        await pilot.pause()
+        assert sessions_list.display
+        await pilot.resize_terminal(200, 50)
+        await pilot.press("s")
+        await pilot.pause()
+        assert not sessions_list.display
+
+
+async def test_6_escape_leaves_the_search_box_and_keys_are_keys_again(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"超时", "escape")
+        await settle(app, pilot)
+        box = app.screen.query_one("#evidence-search", Input)
+        assert box.value == "" and not box.has_focus
+        await pilot.press("k", "1")
+        assert box.value == "" and app.screen.focused is app.screen.query_one("#state-records")
+        await pilot.press("slash", "down")  # ↓ from the box reaches the results
+        assert app.screen.focused is app.screen.query_one("#evidence-records")
+
+
+async def test_6_the_budget_tab_does_not_swallow_keys(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("b")
+        await settle(app, pilot)
+        keys = {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}
+        assert {"1", "2", "t", "k"} <= keys  # the footer keeps its keys
+        await pilot.press("2")
+        assert app.screen.query_one("#budget-window", Input).value == "128000"
+        assert app.screen.focused is app.screen.query_one("#summary-records")
+        await pilot.press("b", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
+        assert app.screen.focused is app.screen.query_one("#budget-window", Input)
+        await pilot.press("escape", "1")
+        assert app.screen.focused is app.screen.query_one("#state-records")

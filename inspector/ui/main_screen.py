@@ -57,6 +57,7 @@ from inspector.ui.deciding import DecidesPending
 from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
 from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.handoff_dialog import HandoffDialog
+from inspector.ui.layout import FitsTheTerminal
 from inspector.ui.review_dialog import ReviewDialog
 from inspector.ui.widgets.budget_view import BudgetView
 from inspector.ui.widgets.candidates_list import CandidatesList
@@ -73,12 +74,10 @@ from inspector.ui.widgets.survival_view import SurvivalView
 from inspector.ui.widgets.timeline_view import TimelineView
 
 LIVE_POLL_S = 2.0  # how often to ask SQLite whether another connection committed
-NARROW_WIDTH = 90  # below this the channels stack
-COMPACT_WIDTH = 140  # below this the sessions list starts hidden (s shows it)
 SEARCH_DEBOUNCE_S = 0.2
 
 
-class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
+class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#state-records"
     BINDINGS = [
         Binding("1", "focus_channel('state')", "State", id="main.focus_state"),
@@ -137,7 +136,6 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._apply_width(self.size.width)
         self.watch = sessions.ChangeWatch(self.store)
         self.load_sessions()
         self.set_interval(LIVE_POLL_S, self.check_for_changes)
@@ -149,18 +147,6 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
             self.notify("The store changed outside this window; reloaded.", timeout=3)
             self.initial_session = self.session
             self.load_sessions()
-
-    def on_resize(self) -> None:
-        self._apply_width(self.size.width)
-
-    def _apply_width(self, width: int) -> None:
-        """Narrow terminals stack the channels rather than clipping them; compact ones
-        give the sessions list's columns to the channels until asked for."""
-        self.set_class(width < NARROW_WIDTH, "narrow")
-        compact = width < COMPACT_WIDTH
-        if compact != self.has_class("compact"):
-            self.set_class(compact, "compact")
-            self.query_one(SessionsList).display = not compact
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -310,7 +296,7 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         if not evidence.select_material(ref):
             raise NotFound(f"{ref} is not a material of session {self.session!r}: it may never have been stored, "
                            "or it belongs to another session")
-        evidence.records.focus()
+        self.focus_on(evidence.records)
 
     def on_evidence_channel_search_requested(self, event: EvidenceChannel.SearchRequested) -> None:
         self.run_worker(self._search(event.query), group="search", exclusive=True, exit_on_error=False)
@@ -341,27 +327,29 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
     # -- actions ---------------------------------------------------------------------------
 
     def action_focus_channel(self, name: str) -> None:
-        self.query_one(f"#{name}", ChannelPane).records.focus()
+        self.focus_on(self.query_one(f"#{name}", ChannelPane).records)
 
     def action_focus_timeline(self) -> None:
         self.query_one(TabbedContent).active = "tab-timeline"
-        self.query_one(TimelineView).focus()
+        self.focus_on(self.query_one(TimelineView))
 
     def action_focus_candidates(self) -> None:
         self.query_one(TabbedContent).active = "tab-candidates"
-        self.query_one(CandidatesList).focus()
+        self.focus_on(self.query_one(CandidatesList))
 
     def action_search(self) -> None:
-        self.query_one("#evidence-search", Input).focus()
+        self.focus_on(self.query_one("#evidence-search", Input))
 
     def action_clear_search(self) -> None:
+        """escape: clear the search and leave the box, so the next keys are keys again (issue 15, 6)."""
         search_box = self.query_one("#evidence-search", Input)
         if search_box.value:
             search_box.value = ""
+        if search_box.has_focus:
+            self.focus_on(self.query_one(EvidenceChannel).records)
 
     def action_toggle_sessions(self) -> None:
-        sessions_list = self.query_one(SessionsList)
-        sessions_list.display = not sessions_list.display
+        self.toggle_sessions()
 
     def action_timeline_start(self) -> None:
         self.run_worker(self.query_one(TimelineView).action_start(), group="timeline", exit_on_error=False)
@@ -398,19 +386,19 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
 
     def action_focus_deletions(self) -> None:
         self.query_one(TabbedContent).active = "tab-deletions"
-        self.query_one(DeletionsList).focus()
+        self.focus_on(self.query_one(DeletionsList))
 
     def action_focus_budget(self) -> None:
         self.query_one(TabbedContent).active = "tab-budget"
-        self.query_one("#budget-window", Input).focus()
+        self.focus_on(self.query_one("#budget-plan"))  # not an input: 1 2 3 … stay keys (issue 15, 6)
 
     def action_focus_handoffs(self) -> None:
         self.query_one(TabbedContent).active = "tab-handoffs"
-        self.query_one(HandoffsList).focus()
+        self.focus_on(self.query_one(HandoffsList))
 
     def action_focus_survival(self) -> None:
         self.query_one(TabbedContent).active = "tab-survival"
-        self.query_one("#survival-generations", OptionList).focus()
+        self.focus_on(self.query_one("#survival-generations", OptionList))
 
     def action_rebuild(self) -> None:
         """R: append a generation rebuilt from the raw log (offered when the chain drifted)."""
@@ -427,7 +415,7 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
 
     def action_focus_drift(self) -> None:
         self.query_one(TabbedContent).active = "tab-drift"
-        self.query_one("#drift-findings", OptionList).focus()
+        self.focus_on(self.query_one("#drift-findings", OptionList))
 
     def action_correct(self) -> None:
         """c: correct what is selected — a drift finding's generation, or a protected record."""

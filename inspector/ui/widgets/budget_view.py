@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Input, Label, Static
@@ -39,6 +40,10 @@ def plan_content(plan: BudgetPlan) -> Content:
 
 
 class BudgetView(Vertical):
+    """``b`` lands on the plan, not in a number box (typing 2 there once went into the window field);
+    shift+tab reaches the numbers, escape leaves them."""
+
+    BINDINGS = [Binding("escape", "leave_inputs", "Back to the plan", show=False)]
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.store: Store | None = None
@@ -51,8 +56,11 @@ class BudgetView(Vertical):
                 yield Input(str(value), id=f"budget-{name}", type="integer")
             yield Label("split")
             yield Input(",".join(map(str, DEFAULT_SPLIT)), id="budget-split")
-        with VerticalScroll():
+        with VerticalScroll(id="budget-plan", can_focus=True):
             yield Static("", id="budget-text")
+
+    def action_leave_inputs(self) -> None:
+        self.query_one("#budget-plan").focus()
 
     def show(self, store: Store, session: str) -> None:
         self.store, self.session = store, session

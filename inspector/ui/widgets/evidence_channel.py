@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, OptionList
@@ -24,6 +25,12 @@ def human_size(n: int) -> str:
 
 
 class EvidenceChannel(ChannelPane):
+    # ↓ in the search box goes to the results (the list binds ↓ itself, so this only acts from the box)
+    BINDINGS = [Binding("down", "to_results", "Results", show=False)]
+
+    def action_to_results(self) -> None:
+        self.records.focus()
+
     class SearchRequested(Message):
         def __init__(self, query: str) -> None:
             super().__init__()

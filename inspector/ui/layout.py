@@ -1,0 +1,60 @@
+"""How the main screen fits a terminal: Textual's breakpoints instead of hand-written resize code.
+
+- ``-wide`` (≥ 140 columns): sessions list, three channels side by side, tabs below.
+- ``-normal`` (90–139): the sessions list starts hidden (``s`` shows it).
+- ``-narrow`` (< 90): one zone at a time — the channel that has focus, or the tabs — each
+  given the whole height, so ``1 2 3 t k d …`` always show what they focus (at 80×24 the
+  tabs once sat below the fold while the keys focused them invisibly: issue 15, item 5).
+
+The zone follows focus (keys, tab, clicks), so it cannot disagree with where the keys go.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import events
+
+from inspector.ui.widgets.channel import ChannelPane
+
+NARROW_WIDTH = 90  # below this one zone shows at a time
+COMPACT_WIDTH = 140  # below this the sessions list starts hidden (s shows it)
+BREAKPOINTS = [(0, "-narrow"), (NARROW_WIDTH, "-normal"), (COMPACT_WIDTH, "-wide")]
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+    from textual.widget import Widget
+
+    _Base = Screen[None]
+else:
+    _Base = object
+
+
+class FitsTheTerminal(_Base):
+    """A mixin of the main screen: breakpoints, the sessions toggle and the narrow zone."""
+
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS
+
+    def show_zone(self, widget: Widget) -> None:
+        """Make ``widget``'s zone the one shown (before focusing it, so focus lands on something visible)."""
+        channel = next((a for a in widget.ancestors_with_self if isinstance(a, ChannelPane)), None)
+        for pane in self.query(ChannelPane):
+            pane.set_class(pane is channel, "-current")
+        if channel is not None:
+            self.set_class(True, "-zone-channels")
+            self.set_class(False, "-zone-tabs")
+        elif any(getattr(a, "id", None) == "tabs" for a in widget.ancestors_with_self):
+            self.set_class(True, "-zone-tabs")
+            self.set_class(False, "-zone-channels")
+
+    def focus_on(self, widget: Widget) -> None:
+        self.show_zone(widget)
+        widget.focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.show_zone(event.widget)
+
+    def toggle_sessions(self) -> None:
+        shown = bool(self.query_one("#sessions").display)
+        self.set_class(not shown, "-sessions-shown")
+        self.set_class(shown, "-sessions-hidden")
