@@ -69,36 +69,129 @@ def _ledger_row(r: tuple[Any, ...]) -> TimelineRow:
     return TimelineRow((at, LEDGER, seq), "ledger", seq, at, kind, _one_line(detail), actor=actor)
 
 
-def _keyset(key: Key | None, own: int, time_expr: str, forward: bool) -> tuple[str, list[Any]]:
-    """The WHERE clause that continues after (or before) ``key`` in one stream.
+@dataclass(frozen=True, slots=True)
+class TimelineFilter:
+    """Which rows to show: kinds (user / assistant / tool / reasoning / system / ledger; empty = all),
+    one tool's calls and results, and only failed results (with their calls). Applied in SQL, so a
+    filtered million-event session pages as fast as an unfiltered one."""
 
-    Rows of the same stream compare on (time, seq); rows of the other stream only on
-    time, with events placed before ledger entries of the same instant.
-    """
+    kinds: frozenset[str] = frozenset()
+    tool: str | None = None
+    failed: bool = False
+
+    @property
+    def active(self) -> bool:
+        return bool(self.kinds or self.tool or self.failed)
+
+    @property
+    def ledger(self) -> bool:
+        return not self.active or ("ledger" in self.kinds and not self.tool and not self.failed)
+
+    def describe(self) -> str:
+        parts = sorted(self.kinds)
+        if self.tool:
+            parts.append(f"tool={self.tool}")
+        if self.failed:
+            parts.append("failed")
+        return " · ".join(parts) or "all rows"
+
+
+KIND_SQL = {
+    "user": "kind = 'user_message'",
+    "assistant": "kind = 'assistant_message'",
+    "tool": "kind IN ('tool_call', 'tool_result')",
+    "reasoning": "json_extract(extra, '$.reasoning_content') IS NOT NULL",
+    "system": "kind IN ('system_message', 'other')",
+}
+FILTER_KINDS = (*KIND_SQL, "ledger")
+_FAILED_RESULT = ("(kind = 'tool_result' AND (json_extract(extra, '$.is_error') = 1 "
+                  "OR content GLOB 'Exit code [1-9]*' OR content GLOB 'exit code [1-9]*'))")
+
+
+def _filter_sql(filt: TimelineFilter | None) -> tuple[str, list[Any]]:
+    if filt is None or not filt.active:
+        return "", []
+    clauses: list[str] = []
+    params: list[Any] = []
+    kinds = [KIND_SQL[k] for k in sorted(filt.kinds) if k in KIND_SQL]
+    if filt.kinds:
+        clauses.append(f"({' OR '.join(kinds)})" if kinds else "0")
+    if filt.tool:
+        clauses.append("kind IN ('tool_call', 'tool_result') AND tool = ?")
+        params.append(filt.tool)
+    if filt.failed:
+        # a failed result, or the call whose result failed
+        clauses.append(f"({_FAILED_RESULT} OR (kind = 'tool_call' AND call_id IN (SELECT call_id FROM events "
+                       f"WHERE session = events_outer_session AND {_FAILED_RESULT})))")
+    return "AND " + " AND ".join(clauses), params
+
+
+# Events are read in file order (seq), never by their own timestamps: a transcript's clocks are
+# not monotone (a progress record stamped before the compaction it follows), and sorting by them
+# showed #147, #150, #148, #149 (issue 15, item 4). Ledger entries are merged in by time: an entry
+# comes before the first event (in seq order) stamped later than it, i.e. after every event whose
+# running maximum time is at most its own.
+
+def _cut_seq(at: str) -> str:
+    """SQL: the seq of the first event a ledger entry stamped ``at`` comes before."""
+    return "(SELECT IFNULL(MIN(seq), 1 << 62) FROM events WHERE session = ? AND IFNULL(at, '') > ?)"
+
+
+def _event_cond(key: Key | None, forward: bool) -> tuple[str, list[Any]]:
     if key is None:
         return "", []
     at, src, seq = key
-    if src == own:
-        return f"AND ({time_expr}, seq) {'>' if forward else '<'} (?, ?)", [at, seq]
-    events_first = own == EVENT
-    if forward:
-        return f"AND {time_expr} {'>' if events_first else '>='} ?", [at]
-    return f"AND {time_expr} {'<=' if events_first else '<'} ?", [at]
+    if src == EVENT:
+        return f"AND seq {'>' if forward else '<'} ?", [seq]
+    return f"AND seq {'>=' if forward else '<'} {_cut_seq(at)}", ["__session__", at]
 
 
-async def _events(store: Store, session: str, key: Key | None, forward: bool, limit: int) -> list[TimelineRow]:
+def _ledger_cond(key: Key | None, forward: bool) -> tuple[str, list[Any]]:
+    if key is None:
+        return "", []
+    at, src, seq = key
+    if src == LEDGER:
+        return f"AND (at, seq) {'>' if forward else '<'} (?, ?)", [at, seq]
+    running_max = "(SELECT IFNULL(MAX(IFNULL(at, '')), '') FROM events WHERE session = ? AND seq <= ?)"
+    return f"AND at {'>=' if forward else '<'} {running_max}", ["__session__", seq]
+
+
+def _bind(params: list[Any], session: str) -> list[Any]:
+    return [session if p == "__session__" else p for p in params]
+
+
+async def _events(store: Store, session: str, key: Key | None, forward: bool, limit: int,
+                  filt: TimelineFilter | None = None) -> list[TimelineRow]:
     order = "ASC" if forward else "DESC"
-    cond, params = _keyset(key, EVENT, "IFNULL(at, '')", forward)
-    sql = (f"SELECT {_EVENT_COLS} FROM events WHERE session = ? {cond} "
-           f"ORDER BY IFNULL(at, '') {order}, seq {order} LIMIT ?")
-    return [_event_row(r) for r in await store.db.execute_fetchall(sql, (session, *params, limit))]
+    cond, params = _event_cond(key, forward)
+    fcond, fparams = _filter_sql(filt)
+    fcond = fcond.replace("events_outer_session", "?")
+    if "?" in fcond and filt is not None and filt.failed:
+        fparams = [*fparams, session]
+    sql = f"SELECT {_EVENT_COLS} FROM events WHERE session = ? {cond} {fcond} ORDER BY seq {order} LIMIT ?"
+    rows = await store.db.execute_fetchall(sql, (session, *_bind(params, session), *fparams, limit))
+    return [_event_row(r) for r in rows]
 
 
 async def _ledger(store: Store, session: str, key: Key | None, forward: bool, limit: int) -> list[TimelineRow]:
     order = "ASC" if forward else "DESC"
-    cond, params = _keyset(key, LEDGER, "at", forward)
+    cond, params = _ledger_cond(key, forward)
     sql = f"SELECT {_LEDGER_COLS} FROM ledger WHERE session = ? {cond} ORDER BY at {order}, seq {order} LIMIT ?"
-    return [_ledger_row(r) for r in await store.db.execute_fetchall(sql, (session, *params, limit))]
+    return [_ledger_row(r) for r in await store.db.execute_fetchall(sql, (session, *_bind(params, session), limit))]
+
+
+def _merge(events: list[TimelineRow], entries: list[TimelineRow]) -> list[TimelineRow]:
+    """Both ascending; an entry goes before the first remaining event stamped later than it."""
+    out: list[TimelineRow] = []
+    i = j = 0
+    while i < len(events) or j < len(entries):
+        if j >= len(entries) or (i < len(events) and events[i].at <= entries[j].at):
+            out.append(events[i])
+            i += 1
+        else:
+            out.append(entries[j])
+            j += 1
+    return out
 
 
 async def _with_pairs(store: Store, session: str, rows: list[TimelineRow]) -> list[TimelineRow]:
@@ -127,14 +220,24 @@ async def _with_pairs(store: Store, session: str, rows: list[TimelineRow]) -> li
 
 
 async def page(store: Store, session: str, key: Key | None, *, forward: bool = True,
-               limit: int = 100) -> list[TimelineRow]:
+               limit: int = 100, filt: TimelineFilter | None = None) -> list[TimelineRow]:
     """Up to ``limit`` rows after ``key`` (or before it, going back), in timeline order."""
-    events = await _events(store, session, key, forward, limit)
-    entries = await _ledger(store, session, key, forward, limit)
-    merged = sorted(events + entries, key=lambda r: r.key, reverse=not forward)[:limit]
+    events = await _events(store, session, key, forward, limit, filt)
+    entries = await _ledger(store, session, key, forward, limit) if filt is None or filt.ledger else []
     if not forward:
-        merged.reverse()
+        events.reverse()
+        entries.reverse()
+    merged = _merge(events, entries)
+    merged = merged[:limit] if forward else merged[-limit:]
     return await _with_pairs(store, session, merged)
+
+
+async def tools(store: Store, session: str) -> list[tuple[str, int]]:
+    """The tools called in a session, most used first (for the tool filter)."""
+    rows = await store.db.execute_fetchall(
+        "SELECT tool, COUNT(*) FROM events WHERE session = ? AND kind = 'tool_call' AND tool IS NOT NULL "
+        "GROUP BY tool ORDER BY COUNT(*) DESC, tool", (session,))
+    return [(str(t), int(n)) for t, n in rows]
 
 
 async def counts(store: Store, session: str) -> tuple[int, int]:
@@ -158,9 +261,10 @@ async def ledger_key(store: Store, session: str, seq: int) -> Key:
 
 
 async def around(store: Store, session: str, seq: int, *, limit: int = 100,
-                 source: str = "event") -> tuple[list[TimelineRow], int]:
+                 source: str = "event", filt: TimelineFilter | None = None) -> tuple[list[TimelineRow], int]:
     """A page with event ``seq`` (or ledger entry ``seq``) in it, and its index within the page."""
     key = await (event_key(store, session, seq) if source == "event" else ledger_key(store, session, seq))
-    before = await page(store, session, key, forward=False, limit=limit // 2)
-    after = await page(store, session, (key[0], key[1], key[2] - 1), forward=True, limit=limit - len(before))
+    before = await page(store, session, key, forward=False, limit=limit // 2, filt=filt)
+    after = await page(store, session, (key[0], key[1], key[2] - 1), forward=True, limit=limit - len(before),
+                       filt=filt)
     return before + after, len(before)

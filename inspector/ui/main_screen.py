@@ -24,7 +24,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 
 from textual import work
 from textual.app import ComposeResult
@@ -55,6 +54,7 @@ from inspector.ui.correction_dialog import CorrectionDialog, corrected_text
 from inspector.ui.deletion_dialog import DeletionDialog
 from inspector.ui.deciding import DecidesPending
 from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
+from inspector.ui.event_detail import event_body
 from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.handoff_dialog import HandoffDialog
 from inspector.ui.layout import FitsTheTerminal
@@ -314,15 +314,11 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
     async def on_timeline_view_row_opened(self, event: TimelineView.RowOpened) -> None:
         row: TimelineRow = event.row
         if row.source == "ledger" or self.session is None:
-            await self.app.push_screen(MessageDialog(f"Ledger entry L{row.seq}", f"{row.kind} by {row.actor}\n{row.at}\n\n{row.text}"))
+            await self.app.push_screen(MessageDialog(f"Ledger entry L{row.seq}",
+                                                     Content(f"{row.kind} by {row.actor}\n{row.at}\n\n{row.text}")))
             return
-        detail = await channels.event_detail(self.store, self.session, row.seq)
-        body = json.dumps(detail, ensure_ascii=False, indent=2) if detail else "not found"
-        original = await channels.original_text(self.store, self.session, (detail or {}).get("origin") or {})
-        if original is not None:
-            line = (detail or {}).get("origin", {}).get("line")
-            body += f"\n\n── original, line {line} of the imported file, verified ──\n{original}"
-        await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", Content(body)))
+        body = await event_body(self.store, self.session, row)
+        await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", body))
 
     # -- actions ---------------------------------------------------------------------------
 

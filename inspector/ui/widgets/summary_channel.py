@@ -64,9 +64,9 @@ class SummaryChannel(ChannelPane):
         if g is None:
             return
         lines = [
-            Content.from_markup("[b]generation $n[/b] · $kind · parent $p · base v$b · covers $c",
+            Content.from_markup("[b]generation $n[/b] · $kind · parent $p · base $b · covers $c",
                                 n=str(g.generation), kind=g.kind, p=str(g.parent) if g.parent is not None else "none",
-                                b=str(g.base_version) if g.base_version is not None else "?",
+                                b=f"v{g.base_version}" if g.base_version is not None else "not recorded",
                                 c=f"evt:{g.covers[0]}–{g.covers[1]}" if g.covers else "unknown"),
             highlight_unresolved(g.text[:DETAIL_CHARS], g.unresolved),
         ]

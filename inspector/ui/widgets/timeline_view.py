@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 
+from inspector.domain.short_ids import short_id
 from inspector.services import timeline
 from inspector.services.timeline import TimelineRow
 from inspector.store.connection import Store
@@ -27,25 +28,27 @@ END_KEY: timeline.Key = ("\U0010ffff", timeline.LEDGER, 2**62)
 
 
 def format_row(row: TimelineRow) -> Content:
+    """One row. What identifies and links the row (short call id, → #result) comes before the text,
+    so a long row loses its text's tail, never its links (issue 15, item 4)."""
     if row.source == "ledger":
         return Content.from_markup("[$secondary]L$seq[/]  [b $secondary]$kind[/]  by $actor  [dim]$text[/]",
                                    seq=f"{row.seq:<6}", kind=row.kind, actor=row.actor or "?", text=row.text)
-    line = Content.from_markup("[dim]#$seq[/] $kind $text", seq=f"{row.seq:<6}", kind=f"{row.kind:<17}", text=row.text)
+    line = Content.from_markup("[dim]#$seq[/] $kind", seq=f"{row.seq:<6}", kind=f"{row.kind:<17}")
     if row.call_id:
-        line += Content.from_markup("  [dim]$c[/]", c=row.call_id)
+        line += Content.from_markup("[dim]$c[/] ", c=short_id(row.call_id))
     if row.pair_seq is not None:
         arrow = "→" if row.kind == "tool_call" else "←"
-        line += Content.from_markup(" [$success]$a #$p[/]", a=arrow, p=str(row.pair_seq))
+        line += Content.from_markup("[$success]$a #$p[/] ", a=arrow, p=str(row.pair_seq))
     for mark in row.marks:
         if mark == "reasoning":
-            line += Content.from_markup("  [$accent]∴ reasoning[/]")
+            line += Content.from_markup("[$accent]∴ thinking[/] ")
         elif mark.startswith("continuation:"):
-            line += Content.from_markup("  [$accent]⛓ $k[/]", k=mark.split(":", 1)[1])
+            line += Content.from_markup("[dim $accent]⛓ $k[/] ", k=mark.split(":", 1)[1])
         elif mark == "unresolved":
-            line += Content.from_markup("  [$error]⚠ no result (unresolved call)[/]")
+            line += Content.from_markup("[$error]⚠ no result (unresolved call)[/] ")
         elif mark == "orphan":
-            line += Content.from_markup("  [$error]⚠ orphan result: its call is not in the log[/]")
-    return line
+            line += Content.from_markup("[$error]⚠ orphan result: its call is not in the log[/] ")
+    return line + Content(row.text)
 
 
 class TimelineView(Widget, can_focus=True):

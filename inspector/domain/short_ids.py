@@ -1,0 +1,26 @@
+"""Short forms of long opaque ids, so a row keeps room for what matters (issue 15, item 4).
+
+``toolu_01Qs6kw2AocEWY1FYDY5CjCg`` is shown as ``…5CjCg`` plus one: its last six characters.
+The full id stays in every detail view; short ids are for rows only.
+"""
+
+from __future__ import annotations
+
+SHORT = 6
+
+
+def short_id(value: str | None) -> str:
+    if not value:
+        return ""
+    return value if len(value) <= SHORT + 1 else "…" + value[-SHORT:]
+
+
+def human_size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    for unit in ("KB", "MB", "GB"):
+        n_f = n / 1024
+        if n_f < 1024 or unit == "GB":
+            return f"{n_f:.1f} {unit}"
+        n = int(n_f)
+    return f"{n} B"
