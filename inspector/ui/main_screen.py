@@ -28,7 +28,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, TabbedContent, TabPane
 
@@ -307,7 +306,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         if original is not None:
             line = (detail or {}).get("origin", {}).get("line")
             body += f"\n\n── original, line {line} of the imported file, verified ──\n{original}"
-        await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", Content(body)))
+        await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", body))
 
     # -- actions ---------------------------------------------------------------------------
 
