@@ -2,7 +2,9 @@
 
 A row's key is (time, source, seq) with events before ledger entries at the same time.
 Pages are fetched by key, never by OFFSET, so reading near the end of a million-event
-session costs what reading near the start does.
+session costs what reading near the start does. A deleted event stays visible as a
+"deleted" placeholder at its place, from the tombstone its deletion's ledger entry keeps
+(seq, time and kind only: rule 6, missing is visible).
 """
 
 from __future__ import annotations
@@ -101,6 +103,23 @@ async def _ledger(store: Store, session: str, key: Key | None, forward: bool, li
     return [_ledger_row(r) for r in await store.db.execute_fetchall(sql, (session, *params, limit))]
 
 
+async def _tombstones(store: Store, session: str, key: Key | None, forward: bool) -> list[TimelineRow]:
+    """Placeholders for deleted events beyond ``key`` (deletions are few: read them all)."""
+    rows: list[TimelineRow] = []
+    for ledger_seq, payload in await store.db.execute_fetchall(
+            "SELECT seq, payload FROM ledger WHERE session = ? AND kind = 'deletion' AND source = 'inspector'",
+            (session,)):
+        for stone in json.loads(payload).get("tombstones") or []:
+            at, seq = str(stone.get("at") or ""), int(stone.get("seq", 0))
+            row_key: Key = (at, EVENT, seq)
+            if key is not None and (row_key <= key if forward else row_key >= key):
+                continue
+            rows.append(TimelineRow(row_key, "event", seq, at, str(stone.get("kind") or "event"),
+                                    f"deleted by ledger entry L{ledger_seq}: only its tombstone remains",
+                                    marks=("deleted",)))
+    return rows
+
+
 async def _with_pairs(store: Store, session: str, rows: list[TimelineRow]) -> list[TimelineRow]:
     """Fill in each call's result (and each result's call), or mark it unresolved / orphan."""
     ids = sorted({r.call_id for r in rows if r.call_id and r.kind in ("tool_call", "tool_result")})
@@ -129,7 +148,7 @@ async def _with_pairs(store: Store, session: str, rows: list[TimelineRow]) -> li
 async def page(store: Store, session: str, key: Key | None, *, forward: bool = True,
                limit: int = 100) -> list[TimelineRow]:
     """Up to ``limit`` rows after ``key`` (or before it, going back), in timeline order."""
-    events = await _events(store, session, key, forward, limit)
+    events = await _events(store, session, key, forward, limit) + await _tombstones(store, session, key, forward)
     entries = await _ledger(store, session, key, forward, limit)
     merged = sorted(events + entries, key=lambda r: r.key, reverse=not forward)[:limit]
     if not forward:

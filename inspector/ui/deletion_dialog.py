@@ -30,6 +30,7 @@ def coverage_content(cov: Coverage) -> Content:
               for c in cov.copies]
     lines += [markup("  [$accent]? $m[/] not found: already deleted, or never stored", m=m)
               for m in cov.missing]
+    lines += [markup("  [b $warning]! $w[/]", w=w) for w in cov.warnings]
     return Content("\n").join(lines)
 
 

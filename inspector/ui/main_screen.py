@@ -300,6 +300,9 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         if row.source == "ledger" or self.session is None:
             await self.app.push_screen(MessageDialog(f"Ledger entry L{row.seq}", f"{row.kind} by {row.actor}\n{row.at}\n\n{row.text}"))
             return
+        if "deleted" in row.marks:
+            await self.app.push_screen(MessageDialog(f"Event #{row.seq} · deleted", row.text))
+            return
         detail = await channels.event_detail(self.store, self.session, row.seq)
         body = json.dumps(detail, ensure_ascii=False, indent=2) if detail else "not found"
         original = await channels.original_text(self.store, self.session, (detail or {}).get("origin") or {})

@@ -44,6 +44,8 @@ def format_row(row: TimelineRow) -> Content:
             line += markup("  [$accent]⛓ $k[/]", k=mark.split(":", 1)[1])
         elif mark == "unresolved":
             line += markup("  [$error]⚠ no result (unresolved call)[/]")
+        elif mark == "deleted":
+            line += markup("  [b $error]✕ deleted[/]")
         elif mark == "orphan":
             line += markup("  [$error]⚠ orphan result: its call is not in the log[/]")
     return line
