@@ -7,8 +7,12 @@ import aiosqlite
 
 from inspector.domain.candidates import SessionFacts
 from inspector.domain.errors import NotFound
+from inspector.domain.trust import SOURCE_TRUST
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 from inspector.store.connection import fetch_one
+
+
+_UNTRUSTED_KINDS = "(" + ", ".join(f"'{k}'" for k in sorted(SOURCE_TRUST)) + ")"
 
 
 async def _column(db: aiosqlite.Connection, sql: str, *params: object) -> list[str]:
@@ -36,10 +40,12 @@ async def session_facts(db: aiosqlite.Connection, session: str, *, with_texts: b
     trusted: list[str] = []
     untrusted: list[str] = []
     if with_texts:
+        # Trust from the source (domain/trust.py): tool results and model output are untrusted
+        # whatever their label says.
         trusted = await _column(db, "SELECT content FROM events WHERE session = ? AND trust IN ('user', 'reviewer') "
-                                "AND content IS NOT NULL", session)
-        untrusted = await _column(db, "SELECT content FROM events WHERE session = ? AND trust IN ('tool', 'model') "
-                                  "AND content IS NOT NULL", session)
+                                f"AND kind NOT IN {_UNTRUSTED_KINDS} AND content IS NOT NULL", session)
+        untrusted = await _column(db, "SELECT content FROM events WHERE session = ? AND (trust IN ('tool', 'model') "
+                                  f"OR kind IN {_UNTRUSTED_KINDS}) AND content IS NOT NULL", session)
     return SessionFacts(
         adapter=row[0], context_version=int(row[1]), goal_revision=int(row[2]),
         required_exact=await required_exact(db, session),
