@@ -42,3 +42,13 @@ def imported_status(kind: str, writer: str | None, status: str) -> str:
     if kind in OWNER_ONLY_KINDS and status == "active" and writer is not None and writer not in OWNER_WRITERS:
         return "pending"
     return status
+
+
+def reviewer_name(actor: str | None) -> str:
+    """Every write names its actor (DESIGN rule 3): a blank name is refused, not recorded."""
+    from inspector.domain.errors import BadInput
+
+    if not isinstance(actor, str) or not actor.strip():
+        raise BadInput("a reviewer name is required for this act (--reviewer NAME or INSPECTOR_REVIEWER); a blank "
+                       "name records nobody", code="reviewer_required")
+    return actor.strip()

@@ -20,6 +20,7 @@ from inspector.domain.canonical import keyed_digest
 from inspector.domain.errors import BadInput, NotFound, Refusal
 from inspector.domain.sif import identity_digest
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
+from inspector.domain.trust import reviewer_name
 from inspector.store import ledger
 from inspector.store.connection import Store, fetch_one, utc_now
 from inspector.store.tables import SPECS
@@ -70,6 +71,7 @@ async def _set_versions(db: aiosqlite.Connection, session: str, cv: int, gr: int
 
 async def correct(store: Store, session: str, key: str, value: str, *, reason: str, actor: str,
                   kind: str | None = None) -> Outcome:
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         owner, cv, gr = await _session(db, session)
         versions = await _versions(db, session, key)
@@ -111,6 +113,7 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
 async def confirm(store: Store, session: str, key: str, *, actor: str, reject: bool = False,
                   reason: str = "") -> Outcome:
     """The owner confirms (or rejects) the pending version of ``key``."""
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         owner, cv, gr = await _session(db, session)
         versions = await _versions(db, session, key)
@@ -146,6 +149,7 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
                           unresolved: list[str] | None = None) -> Outcome:
     """A new generation of kind ``corrected`` whose parent is the corrected one; it becomes
     the next generation's starting point."""
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         _owner, cv, gr = await _session(db, session)
         spec = SPECS["summary"]

@@ -22,6 +22,7 @@ from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import reason_code
 from inspector.domain.errors import Refusal
 from inspector.domain.sif import identity_digest
+from inspector.domain.trust import reviewer_name
 from inspector.services.deletion_scan import Coverage, coverage
 from inspector.services.lookup import load_by_id
 from inspector.store import ledger
@@ -111,6 +112,7 @@ async def _delete_event(db: aiosqlite.Connection, session: str, seq: int) -> dic
 
 
 async def delete(store: Store, request: str, *, actor: str, session: str | None = None) -> DeletionResult:
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         req = await load_by_id(db, "deletion_request", request, session)
         cov = await coverage(db, req)

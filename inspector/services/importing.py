@@ -24,6 +24,7 @@ from inspector.domain.formats.detect import convert, detect
 from inspector.domain.protocol import ProtocolProblem, find_problems
 from inspector.domain.sif import identity_digest, parse_chunk
 from inspector.domain.vocabulary import SIF_FORMAT
+from inspector.domain.trust import reviewer_name
 from inspector.services.import_stream import parsed_chunks
 from inspector.services.record_writer import RecordWriter
 from inspector.store import ledger
@@ -75,6 +76,7 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
     Chunks are parsed (in worker processes for large files) while earlier ones are
     written; any bad line or conflict rolls the whole transaction back.
     """
+    actor = reviewer_name(actor)
     report = ImportReport(store=str(store.path))
     async with store.transaction() as db:
         await db.execute("PRAGMA defer_foreign_keys = ON")  # a session may be declared after its records
@@ -185,6 +187,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
 
     A store created for the import is removed again if the import fails.
     """
+    actor = reviewer_name(actor)
     if progress is not None:
         progress("reading", 0, 1)
     raw = read_bytes(source)
