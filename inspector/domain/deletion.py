@@ -24,6 +24,9 @@ from inspector.domain.text_checks import SENSITIVE
 # A line of a target this long is looked for verbatim elsewhere; shorter ones ("ok",
 # "姓名：王芳" …) would match by coincidence, and sensitive values are looked for anyway.
 COPY_MIN_CHARS = 16
+# At most this many lines are looked for (the longest, after every sensitive value), so a
+# deletion of a large log stays a bounded scan.
+COPY_MAX_LINES = 500
 
 # Why a deletion was carried out, as a stable code; the request's free text is only digested.
 REASON_CODES = ("data_subject_request", "secret_exposed", "legal_hold_release", "retention_expired", "other")
@@ -49,13 +52,10 @@ def sensitive_values(text: str) -> list[str]:
 
 def secret_values(texts: list[str]) -> list[str]:
     """Everything to look for: sensitive values, and lines long enough to be a copy."""
-    values = set(sensitive_values("\n".join(texts)))
-    for text in texts:
-        for line in text.splitlines():
-            line = line.strip()
-            if len(line) >= COPY_MIN_CHARS:
-                values.add(line)
-    return sorted(values, key=lambda v: (-len(v), v))
+    sensitive = set(sensitive_values("\n".join(texts)))
+    lines = {line.strip() for text in texts for line in text.splitlines() if len(line.strip()) >= COPY_MIN_CHARS}
+    longest = sorted(lines - sensitive, key=lambda v: (-len(v), v))[:COPY_MAX_LINES]
+    return sorted(sensitive | set(longest), key=lambda v: (-len(v), v))
 
 
 def repeats(text: str, values: list[str]) -> list[str]:

@@ -68,6 +68,24 @@ async def _rows(db: aiosqlite.Connection, type_: str, session: str) -> list[dict
         f"SELECT {spec.select_columns} FROM {spec.table} WHERE session = ?", (session,))]
 
 
+BATCH = 100  # values per query: SQLite caps the number of parameters
+
+
+async def _holding(db: aiosqlite.Connection, table: str, columns: tuple[str, ...], name: str, session: str,
+                   forms: list[str]) -> list[tuple[str, str | None]]:
+    """Rows of ``table`` in ``session`` whose columns contain any of ``forms`` (SQLite's instr)."""
+    found: dict[str, str | None] = {}
+    for start in range(0, len(forms), BATCH):
+        batch = forms[start:start + BATCH]
+        test = " OR ".join(f"instr({c}, ?) > 0" for c in columns for _ in batch)
+        params = [f for _c in columns for f in batch]
+        for ident, content in await db.execute_fetchall(
+                f"SELECT {name}, {'content' if table == 'events' else 'NULL'} FROM {table} "
+                f"WHERE session = ? AND ({test})", (session, *params)):
+            found.setdefault(str(ident), content)
+    return list(found.items())
+
+
 async def _material_holds(db: aiosqlite.Connection, material_id: int, needles: list[bytes]) -> bool:
     """Whether the material's bytes contain any needle, reading one chunk at a time."""
     overlap = max((len(n) for n in needles), default=1) - 1
@@ -140,11 +158,7 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
     forms = _forms(values)
     if forms:
         for table, columns, name, where in _BY_VALUE:
-            test = " OR ".join(f"instr({c}, ?) > 0" for c in columns for _ in forms)
-            params = [f for _c in columns for f in forms]
-            for ident, content in await db.execute_fetchall(
-                    f"SELECT {name}, {'content' if table == 'events' else 'NULL'} FROM {table} "
-                    f"WHERE session = ? AND ({test})", (session, *params)):
+            for ident, content in await _holding(db, table, columns, name, session, forms):
                 if where == "deletion_requests" and ident == req["id"]:
                     continue  # its reason is digested below in any case
                 add(where, ident, "repeats a value of the targets")
