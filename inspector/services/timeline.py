@@ -10,6 +10,7 @@ session costs what reading near the start does. A deleted event stays visible as
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,9 +64,24 @@ def _event_row(r: tuple[Any, ...]) -> TimelineRow:
                        marks=tuple(marks))
 
 
+_KEYED = re.compile(r"hmac-sha256:[0-9a-f]{64}")
+
+
+def _short_digests(value: Any) -> Any:
+    """Keyed digests stand for content nobody may read back: one line shows that they are
+    there, not 64 hex characters (the ledger command and --json give them whole)."""
+    if isinstance(value, str):
+        return "hmac-sha256:…" if _KEYED.fullmatch(value) else value
+    if isinstance(value, dict):
+        return {k: _short_digests(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_short_digests(v) for v in value]
+    return value
+
+
 def _ledger_row(r: tuple[Any, ...]) -> TimelineRow:
     at, seq, kind, actor, payload = r
-    body = json.loads(payload)
+    body = _short_digests(json.loads(payload))
     detail = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in body.items()
                        if k not in {"file_digest", "_sif_extra"})
     return TimelineRow((at, LEDGER, seq), "ledger", seq, at, kind, _one_line(detail), actor=actor)
