@@ -189,3 +189,26 @@ async def test_an_imported_ledger_payload_keeps_no_raw_content(tmp_path: Path) -
     async with await open_store(store) as opened:
         assert sum(1 for e in await session_ledger(opened, "s1") if e["kind"] == "harness.note") == 1
     assert not again.exists()
+
+
+async def test_a_deleted_result_still_answered_its_call(tmp_path: Path) -> None:
+    from inspector.services import timeline
+    from inspector.services.checking import check_store
+
+    recs = [
+        session_record("s1", owner="zhou"),
+        {"type": "event", "session": "s1", "seq": 1, "kind": "tool_call", "trust": "model", "call_id": "c1",
+         "tool": "crm", "args": {"name": "Wang"}},
+        {"type": "event", "session": "s1", "seq": 2, "kind": "tool_result", "trust": "tool", "call_id": "c1",
+         "tool": "crm", "content": f"phone {SECRET}"},
+        {"type": "deletion_request", "session": "s1", "id": "d", "targets": ["evt:2"]},
+    ]
+    store = tmp_path / "s.db"
+    await import_file(write_sif(tmp_path / "a.jsonl", recs), store, actor="t")
+    async with await open_store(store) as opened:
+        await deletions.delete(opened, "d", actor="zhou")
+        [result] = await check_store(opened)
+        rows = await timeline.page(opened, "s1", None)
+    assert result.protocol == []  # neither an unresolved call nor an orphan: the session stays at a boundary
+    call = next(r for r in rows if r.seq == 1 and r.source == "event")
+    assert call.pair_seq == 2 and "unresolved" not in call.marks

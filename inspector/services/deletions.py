@@ -101,14 +101,15 @@ async def _tombstone_material(store: Store, db: aiosqlite.Connection, session: s
 
 
 async def _delete_event(db: aiosqlite.Connection, session: str, seq: int) -> dict[str, Any] | None:
-    row = await fetch_one(db, "SELECT event_id, content, IFNULL(at, ''), kind FROM events WHERE session = ? AND seq = ?",
-                          (session, seq))
+    row = await fetch_one(db, "SELECT event_id, content, IFNULL(at, ''), kind, call_id FROM events WHERE session = ? "
+                          "AND seq = ?", (session, seq))
     if row is None:
         return None
     if row[1] is not None:
         await db.execute("INSERT INTO events_fts (events_fts, rowid, content) VALUES ('delete', ?, ?)", (row[0], row[1]))
     await db.execute("DELETE FROM events WHERE event_id = ?", (row[0],))
-    return {"seq": seq, "at": row[2], "kind": row[3]}
+    stone = {"seq": seq, "at": row[2], "kind": row[3]}
+    return {**stone, "call_id": row[4]} if row[4] else stone
 
 
 async def delete(store: Store, request: str, *, actor: str, session: str | None = None) -> DeletionResult:

@@ -9,6 +9,7 @@ from inspector.domain.protocol import CallShape, ProtocolProblem, find_problems
 from inspector.domain.trust import label_conflict
 from inspector.services.drift import latest_findings
 from inspector.services.sessions import SessionSummary, get_session
+from inspector.services.tombstones import deleted_calls
 from inspector.store.connection import Store, fetch_one
 
 
@@ -57,6 +58,8 @@ async def protocol_problems(store: Store, session: str, adapter: str) -> list[An
     ) as cur:
         async for seq, kind, call_id in cur:
             shapes.append(CallShape(seq, kind, call_id))
+    for (call_id, kind), seq in (await deleted_calls(store.db, session)).items():
+        shapes.append(CallShape(seq, kind, call_id))  # deleted, but it happened: no orphan, no open call
     if adapter == "deepseek-thinking-tools":
         async with store.db.execute(
             "SELECT seq, json_extract(extra, '$.tools_present'), json_type(extra, '$.reasoning_content') IS NOT NULL "

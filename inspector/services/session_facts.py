@@ -9,6 +9,7 @@ from inspector.domain.candidates import SessionFacts
 from inspector.domain.errors import NotFound
 from inspector.domain.trust import SOURCE_TRUST
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
+from inspector.services.tombstones import deleted_calls
 from inspector.store.connection import fetch_one
 
 
@@ -27,10 +28,12 @@ async def required_exact(db: aiosqlite.Connection, session: str) -> dict[str, st
 
 
 async def unresolved_calls(db: aiosqlite.Connection, session: str) -> list[str]:
-    return await _column(
+    """Calls without a result; a result a deletion removed still answered its call."""
+    deleted = {call for call, kind in await deleted_calls(db, session) if kind == "tool_result"}
+    return [c for c in await _column(
         db, "SELECT c.call_id FROM events c WHERE c.session = ? AND c.kind = 'tool_call' AND c.call_id IS NOT NULL "
         "AND NOT EXISTS (SELECT 1 FROM events r WHERE r.session = c.session AND r.call_id = c.call_id "
-        "AND r.kind = 'tool_result') ORDER BY c.seq", session)
+        "AND r.kind = 'tool_result') ORDER BY c.seq", session) if c not in deleted]
 
 
 async def session_facts(db: aiosqlite.Connection, session: str, *, with_texts: bool = False) -> SessionFacts:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.domain.errors import NotFound
+from inspector.services.tombstones import deleted_calls, tombstones
 from inspector.store.connection import Store, fetch_one
 
 Key = tuple[str, int, int]
@@ -122,17 +123,13 @@ async def _ledger(store: Store, session: str, key: Key | None, forward: bool, li
 async def _tombstones(store: Store, session: str, key: Key | None, forward: bool) -> list[TimelineRow]:
     """Placeholders for deleted events beyond ``key`` (deletions are few: read them all)."""
     rows: list[TimelineRow] = []
-    for ledger_seq, payload in await store.db.execute_fetchall(
-            "SELECT seq, payload FROM ledger WHERE session = ? AND kind = 'deletion' AND source = 'inspector'",
-            (session,)):
-        for stone in json.loads(payload).get("tombstones") or []:
-            at, seq = str(stone.get("at") or ""), int(stone.get("seq", 0))
-            row_key: Key = (at, EVENT, seq)
-            if key is not None and (row_key <= key if forward else row_key >= key):
-                continue
-            rows.append(TimelineRow(row_key, "event", seq, at, str(stone.get("kind") or "event"),
-                                    f"deleted by ledger entry L{ledger_seq}: only its tombstone remains",
-                                    marks=("deleted",)))
+    for stone in await tombstones(store.db, session):
+        row_key: Key = (stone.at, EVENT, stone.seq)
+        if key is not None and (row_key <= key if forward else row_key >= key):
+            continue
+        rows.append(TimelineRow(row_key, "event", stone.seq, stone.at, stone.kind,
+                                f"deleted by ledger entry L{stone.ledger_seq}: only its tombstone remains",
+                                stone.call_id, marks=("deleted",)))
     return rows
 
 
@@ -141,7 +138,8 @@ async def _with_pairs(store: Store, session: str, rows: list[TimelineRow]) -> li
     ids = sorted({r.call_id for r in rows if r.call_id and r.kind in ("tool_call", "tool_result")})
     if not ids:
         return rows
-    partners: dict[tuple[str, str], int] = {}
+    partners: dict[tuple[str, str], int] = {k: v for k, v in (await deleted_calls(store.db, session)).items()
+                                            if k[0] in ids}
     marks = ", ".join("?" for _ in ids)
     async with store.db.execute(
         f"SELECT call_id, kind, MIN(seq) FROM events WHERE session = ? AND call_id IN ({marks}) "
