@@ -45,7 +45,7 @@ class ConfirmDeletion(ModalScreen[bool]):
         with Vertical(id="confirm"):
             yield Static(markup("This removes [b]$n[/b] cop(ies) for good. Type [b]$r[/b] to confirm.",
                                              n=str(self.copies), r=self.request))
-            yield Input(placeholder=self.request, id="confirm-input")
+            yield Input(placeholder=safe(self.request), id="confirm-input")
         yield Footer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
