@@ -58,11 +58,11 @@ class CorrectionDialog(ShowsWorkerErrors, ModalScreen[bool]):
             if self.record is not None:
                 r = self.record
                 yield Static(markup("[b]Correct $k[/b] ($kind, now v$v: “$val”) as $who",
-                                                 k=r.key, kind=r.kind, v=str(r.version), val=r.value, who=self.reviewer))
+                                    k=r.key, kind=r.kind, v=str(r.version), val=r.value, who=self.reviewer))
                 yield Input(safe(self.prefill or r.value), id="correct-value")
             else:
                 yield Static(markup("[b]Correct summary generation $g[/b] → a new generation of kind "
-                                                 "corrected, as $who", g=str(self.generation), who=self.reviewer))
+                                    "corrected, as $who", g=str(self.generation), who=self.reviewer))
                 yield TextArea(safe(self.prefill), id="correct-text")
             yield Input(placeholder="reason (recorded in the ledger)", id="correct-reason")
             yield Static("", id="correct-result")

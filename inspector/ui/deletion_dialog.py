@@ -25,7 +25,7 @@ from inspector.ui.safe import markup, safe
 
 def coverage_content(cov: Coverage) -> Content:
     lines = [markup("[b]Deletion request $r[/b] ($s) · $n cop(ies)", r=cov.request, s=cov.status,
-                                 n=str(len(cov.copies)))]
+                    n=str(len(cov.copies)))]
     lines += [markup("  [$error]✕[/] [b]$w[/b] $id  [dim]$why[/]", w=c.where, id=c.id, why=c.why)
               for c in cov.copies]
     lines += [markup("  [$accent]? $m[/] not found: already deleted, or never stored", m=m)
@@ -44,7 +44,7 @@ class ConfirmDeletion(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm"):
             yield Static(markup("This removes [b]$n[/b] cop(ies) for good. Type [b]$r[/b] to confirm.",
-                                             n=str(self.copies), r=self.request))
+                                n=str(self.copies), r=self.request))
             yield Input(placeholder=safe(self.request), id="confirm-input")
         yield Footer()
 

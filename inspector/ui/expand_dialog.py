@@ -50,8 +50,8 @@ def render_expansion(result: Expansion) -> Content:
     notes = Content("")
     if result.cut_head or result.cut_tail:
         notes = markup("\n[$warning]cut characters at the edges: «…» are their bytes; alt+w widens to "
-                                    "$w, alt+n narrows to $n[/]", w=str(list(result.snap_wider or ())),
-                                    n=str(list(result.snap_narrower or ())))
+                       "$w, alt+n narrows to $n[/]", w=str(list(result.snap_wider or ())),
+                       n=str(list(result.snap_narrower or ())))
     return head + notes + Content("\n\n") + body
 
 
@@ -74,8 +74,8 @@ class ExpandDialog(ShowsWorkerErrors, ModalScreen[None]):
         start, end = self.stub.read_slice or (0, 0)
         with Vertical(id="expand"):
             yield Static(markup("[b]Expand $s[/b] → $m  [dim]as $r · version $v · scope $sc[/]",
-                                             s=self.stub.id, m=self.stub.material, r=self.reviewer,
-                                             v=self.stub.source_version or "?", sc=self.stub.disclosure_scope or "?"),
+                                s=self.stub.id, m=self.stub.material, r=self.reviewer,
+                                v=self.stub.source_version or "?", sc=self.stub.disclosure_scope or "?"),
                          id="expand-title")
             with Horizontal(id="expand-range"):
                 yield Label("start")

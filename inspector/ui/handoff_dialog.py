@@ -25,7 +25,7 @@ from inspector.ui.safe import markup, safe
 
 def checklist_content(result: HandoffCheck) -> Content:
     lines = [markup("[b]Handoff $h[/b] · $v", h=result.handoff,
-                                 v="acceptable" if result.acceptable else "refused")]
+                    v="acceptable" if result.acceptable else "refused")]
     for c in result.checks:
         mark = "[$success]✓[/]" if c.ok else "[b $error]✗[/]"
         lines.append(markup(f"{mark} [b]$n[/b]  $m", n=c.name, m=c.message)

@@ -55,7 +55,7 @@ def review_content(view: ReviewView) -> Content:
                               ("unknown", view.unknowns, c.get("unknowns") or [])):
         lines.append(_mark(sorted(cand) == ours) + plain(f" {label}: [{', '.join(ours)}] │ [{', '.join(cand)}]"))
     lines.append(markup("\n[b]SUMMARY[/b]  latest generation $g → candidate",
-                                     g=str(view.latest_generation) if view.latest_generation is not None else "(none)"))
+                        g=str(view.latest_generation) if view.latest_generation is not None else "(none)"))
     summary = c.get("summary")
     if isinstance(summary, str):
         lines.append(char_diff(view.latest_summary or "", summary))
@@ -142,8 +142,8 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
             status.update(markup("[b $error]accept is disabled:[/] $m", m=v.refusals[0].message))
         else:
             status.update(markup("[$success]a accepts[/] (context v$n → v$m) · r rejects · as $who",
-                                              n=str(self.view.context_version), m=str(self.view.context_version + 1),
-                                              who=self.reviewer))
+                                 n=str(self.view.context_version), m=str(self.view.context_version + 1),
+                                 who=self.reviewer))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Greys out accept when refused, and both decisions once decided."""

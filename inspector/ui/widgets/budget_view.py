@@ -25,8 +25,8 @@ def plan_content(plan: BudgetPlan) -> Content:
         return Content("\n").join(markup("[b $error]$c[/] $m", c=r.code, m=r.message)
                                   for r in plan.refusals)
     lines = [markup("history budget [b]$h[/b] tokens · loaded $l · ratio $r [dim](length only)[/]",
-                                 h=f"{plan.history_budget:,}", l=f"{plan.loaded:,}",
-                                 r=str(plan.ratio) if plan.ratio is not None else "—")]
+                    h=f"{plan.history_budget:,}", l=f"{plan.loaded:,}",
+                    r=str(plan.ratio) if plan.ratio is not None else "—")]
     for block in plan.blocks:
         width = 30
         filled = min(width, width * block.used // block.budget) if block.budget else 0
@@ -34,7 +34,7 @@ def plan_content(plan: BudgetPlan) -> Content:
         lines.append(Content(f"{block.name:<16} ") + bar + Content(f" {block.used:,} / {block.budget:,}"))
     lines.append(markup("\n[b]not loaded[/b]"))
     lines += [markup("  [$warning]$r[/] $w [dim]($t tokens)[/]", r=n["ref"], w=n["why"],
-                                  t=f"{n['tokens']:,}") for n in plan.not_loaded] or [Content("  nothing")]
+                     t=f"{n['tokens']:,}") for n in plan.not_loaded] or [Content("  nothing")]
     lines.append(markup("[dim]$t[/]", t="tokens: " + plan.as_dict()["tokenizer"]))
     return Content("\n").join(lines)
 

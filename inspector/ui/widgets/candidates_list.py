@@ -32,6 +32,6 @@ class CandidatesList(OptionList):
             warn = markup("  [$warning]! $w[/]", w=", ".join(w.code for w in v.warnings)) if v.warnings else Content("")
             self.add_option(Option(
                 markup("$g [b]$id[/b]  base v$b · goal r$r  ", g=glyph, id=cand["id"],
-                                    b=str(cand["base_version"]), r=str(cand["goal_revision"])) + verdict + warn,
+                       b=str(cand["base_version"]), r=str(cand["goal_revision"])) + verdict + warn,
                 id=cand["id"]))
         self.highlighted = 0

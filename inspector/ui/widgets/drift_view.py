@@ -49,7 +49,7 @@ class DriftView(Horizontal):
             for i, f in enumerate(fs):
                 colour = "$warning" if f.severity == "warning" else "$error"
                 options.add_option(Option(markup(f"  [{colour}]$c[/] [b]$k[/b]\n    [dim]$m[/]", c=f.code,
-                                                              k=f.key or "", m=f.message), id=f"{g}:{i}"))
+                                                 k=f.key or "", m=f.message), id=f"{g}:{i}"))
         if len(ordered) > SHOWN_GENERATIONS:
             older = ordered[SHOWN_GENERATIONS:]
             hidden = sum(1 for g in older for f in findings[g] if f.severity == "finding")

@@ -67,7 +67,7 @@ class EvidenceChannel(ChannelPane):
             options.append(Option(markup("[$warning]$n[/]", n=result.note), disabled=True))
         for i, hit in enumerate(result.hits):
             options.append(Option(markup("[b]$ref[/b] [dim]$w[/]\n  $s", ref=hit.ref, w=hit.where,
-                                                      s=hit.snippet), id=f"hit:{i}"))
+                                         s=hit.snippet), id=f"hit:{i}"))
         self.set_records(options, "no hits")
 
     def selected_stub(self) -> StubView | None:
@@ -119,16 +119,16 @@ class EvidenceChannel(ChannelPane):
             return
         lines = [
             markup("[b]$id[/b]  $size ($n bytes) · $mt", id=m.id, size=human_size(m.size),
-                                n=f"{m.size:,}", mt=m.media_type or "unknown type"),
+                   n=f"{m.size:,}", mt=m.media_type or "unknown type"),
             markup("version $v · scope $s · retrieved $r", v=m.source_version or "unknown",
-                                s=m.disclosure_scope or "unknown", r=m.retrieved_at or "unknown"),
+                   s=m.disclosure_scope or "unknown", r=m.retrieved_at or "unknown"),
             markup("hash [dim]$h[/]", h=m.content_hash),
         ]
         if m.deleted:
             lines.append(markup("[$error]deleted: only its tombstone remains[/]"))
         if 0 < m.indexed_bytes < m.size:
             lines.append(markup("[$warning]search covers only the first $n bytes[/]",
-                                             n=f"{m.indexed_bytes:,}"))
+                                n=f"{m.indexed_bytes:,}"))
         sources = [f"evt:{m.source_event}"] if m.source_event is not None else []
         self.show_detail(Content("\n").join(lines), sources)
 
@@ -138,10 +138,10 @@ class EvidenceChannel(ChannelPane):
             lines.append(markup("read_slice [$a, $b) · $n bytes", a=str(s.read_slice[0]),
                                              b=str(s.read_slice[1]), n=f"{s.read_slice[1] - s.read_slice[0]:,}"))
         lines.append(markup("version $v · scope $sc · retrieved $r", v=s.source_version or "unknown",
-                                         sc=s.disclosure_scope or "unknown", r=s.retrieved_at or "unknown"))
+                            sc=s.disclosure_scope or "unknown", r=s.retrieved_at or "unknown"))
         if m.size >= 0 and s.source_version and m.source_version and s.source_version != m.source_version:
             lines.append(markup("[$error]version differs from the stored material ($mv)[/]",
-                                             mv=m.source_version))
+                                mv=m.source_version))
         if m.size >= 0 and s.content_hash and s.content_hash != m.content_hash:
             lines.append(markup("[$error]hash differs from the stored material[/]"))
         if m.size < 0:

@@ -32,8 +32,8 @@ class HeaderBar(Static):
         if s is None:
             return Content("").join(parts)
         parts.append(markup(" › [b]$title[/b] ($id)   ctx v$cv · goal r$gr",
-                                         title=s.title or s.id, id=s.id, cv=str(s.context_version),
-                                         gr=str(s.goal_revision)))
+                            title=s.title or s.id, id=s.id, cv=str(s.context_version),
+                            gr=str(s.goal_revision)))
         if s.continued_from:
             parts.append(markup("   [$accent]↩ continued from $f[/]", f=s.continued_from))
         b = self.badges
@@ -42,15 +42,17 @@ class HeaderBar(Static):
             return Content("").join(parts)
         if b.drift:
             parts.append(markup("   [$error]⚠ drift $n[/]", n=str(b.drift)))
+        if b.survival:
+            parts.append(markup("   [$accent]∴ $s[/]", s=b.survival))
         if b.pending_candidates:
             parts.append(markup("   [$warning]◷ $n pending candidate$s[/]",
-                                             n=str(b.pending_candidates), s="s" if b.pending_candidates > 1 else ""))
+                                n=str(b.pending_candidates), s="s" if b.pending_candidates > 1 else ""))
         if b.pending_state:
             parts.append(markup("   [$warning]◌ $n pending record$s[/]",
-                                             n=str(b.pending_state), s="s" if b.pending_state > 1 else ""))
+                                n=str(b.pending_state), s="s" if b.pending_state > 1 else ""))
         if b.unknown_actions:
             parts.append(markup("   [$accent]? $n unknown action$s[/]",
-                                             n=str(b.unknown_actions), s="s" if b.unknown_actions > 1 else ""))
+                                n=str(b.unknown_actions), s="s" if b.unknown_actions > 1 else ""))
         for code, n in sorted(b.protocol.items()):
             parts.append(markup("   [$error]⚠ $n $code[/]", n=str(n), code=code))
         return Content("").join(parts)

@@ -20,7 +20,7 @@ class SessionsList(OptionList):
         for s in sessions:
             self.add_option(Option(
                 markup("[b]$t[/b]\n[dim]$id · $n ev · v$v[/]", t=s.title or s.id, id=s.id,
-                                    n=f"{s.events:,}", v=str(s.context_version)),
+                       n=f"{s.events:,}", v=str(s.context_version)),
                 id=s.id))
         if current is not None:
             self.mark(current)

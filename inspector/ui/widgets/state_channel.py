@@ -36,7 +36,7 @@ class StateChannel(ChannelPane):
                 status_mark(r.status), " ",
                 markup("[dim]$v[/]" if r.status == "superseded" else "$v", v=r.value),
                 markup("  [dim]v$n · $s[/]", n=str(r.version),
-                                    s=r.status if r.status != "active" else (r.writer or "")),
+                       s=r.status if r.status != "active" else (r.writer or "")),
             )
             options.append(Option(line, id=f"{r.key}@{r.version}"))
         self.set_records(options, "no protected state recorded for this session")
@@ -60,7 +60,7 @@ class StateChannel(ChannelPane):
             + status_mark(record.status) + plain(f" {record.status}"),
             markup("value: [b]$v[/b]", v=record.value),
             markup("writer $w · $at · scope $s", w=record.writer or "unknown",
-                                at=record.at or "time unknown", s=record.scope or "unknown"),
+                   at=record.at or "time unknown", s=record.scope or "unknown"),
         ]
         if record.rationale:
             lines.append(markup("rationale: $r", r=record.rationale))

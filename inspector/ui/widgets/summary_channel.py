@@ -61,14 +61,14 @@ class SummaryChannel(ChannelPane):
             return
         lines = [
             markup("[b]generation $n[/b] · $kind · parent $p · base v$b · covers $c",
-                                n=str(g.generation), kind=g.kind, p=str(g.parent) if g.parent is not None else "none",
-                                b=str(g.base_version) if g.base_version is not None else "?",
-                                c=f"evt:{g.covers[0]}–{g.covers[1]}" if g.covers else "unknown"),
+                   n=str(g.generation), kind=g.kind, p=str(g.parent) if g.parent is not None else "none",
+                   b=str(g.base_version) if g.base_version is not None else "?",
+                   c=f"evt:{g.covers[0]}–{g.covers[1]}" if g.covers else "unknown"),
             highlight_unresolved(g.text[:DETAIL_CHARS], g.unresolved),
         ]
         if len(g.text) > DETAIL_CHARS:
             lines.append(markup("[$warning]… $n more characters: enter opens the whole generation[/]",
-                                             n=f"{len(g.text) - DETAIL_CHARS:,}"))
+                                n=f"{len(g.text) - DETAIL_CHARS:,}"))
         if g.unresolved:
             lines.append(Content("unresolved: ") + Content(" ").join(
                 markup("[bold $warning]⟨$u⟩[/]", u=u) for u in g.unresolved))

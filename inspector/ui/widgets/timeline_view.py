@@ -30,7 +30,7 @@ END_KEY: timeline.Key = ("\U0010ffff", timeline.LEDGER, 2**62)
 def format_row(row: TimelineRow) -> Content:
     if row.source == "ledger":
         return markup("[$secondary]L$seq[/]  [b $secondary]$kind[/]  by $actor  [dim]$text[/]",
-                                   seq=f"{row.seq:<6}", kind=row.kind, actor=row.actor or "?", text=row.text)
+                      seq=f"{row.seq:<6}", kind=row.kind, actor=row.actor or "?", text=row.text)
     line = markup("[dim]#$seq[/] $kind $text", seq=f"{row.seq:<6}", kind=f"{row.kind:<17}", text=row.text)
     if row.call_id:
         line += markup("  [dim]$c[/]", c=row.call_id)
