@@ -62,6 +62,10 @@ async def test_no_content_escape_reaches_the_terminal(tmp_path: Path, monkeypatc
             seen += assert_inert(app, f"{name} dialog")
             await pilot.press("escape")
             await settle(app, pilot)
+        for key in ("u", "b"):  # survival, budget: shown, nothing to open
+            await pilot.press(key)
+            await settle(app, pilot)
+            seen += assert_inert(app, f"tab {key}")
         await pilot.press("1")
         app.screen.query_one("#state-records", OptionList).highlighted = 1
         await pilot.press("h")
