@@ -19,6 +19,7 @@ import aiosqlite
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.errors import BadInput, NotFound, Refusal
 from inspector.domain.sif import identity_digest
+from inspector.domain.trust import reviewer_name
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
 from inspector.services import confirmations
 from inspector.services.drift import check_text
@@ -74,6 +75,7 @@ async def _set_versions(db: aiosqlite.Connection, session: str, cv: int, gr: int
 
 async def correct(store: Store, session: str, key: str, value: str, *, reason: str, actor: str,
                   kind: str | None = None) -> Outcome:
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         owner, cv, gr = await _session(db, session)
         versions = await _versions(db, session, key)
@@ -116,6 +118,7 @@ async def confirm(store: Store, session: str, key: str, *, actor: str, reject: b
                   reason: str = "", version: int | None = None) -> Outcome:
     """The owner confirms (or rejects) the pending version of ``key`` (its latest, or ``version``);
     the rule is :func:`inspector.services.confirmations.decide_pending`, shared with bulk decisions."""
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         owner, cv, gr = await _session(db, session)
         got = await confirmations.decide_pending(db, session, owner, key, actor=actor, reject=reject, version=version)
@@ -137,6 +140,7 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
     The new text is checked for drift before it is saved: with findings it is refused
     (``summary_has_findings``, one refusal per finding) unless ``save_anyway``, which the
     ledger entry then records with the codes it was saved with."""
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         _owner, cv, gr = await _session(db, session)
         spec = SPECS["summary"]

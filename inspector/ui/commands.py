@@ -11,6 +11,9 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
+
+from inspector.ui.safe import safe
 
 if TYPE_CHECKING:
     from inspector.ui.main_screen import MainScreen
@@ -49,7 +52,8 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Reload", "Read the session again from the store (ctrl+r)", screen.action_reload),
     ]
     for session in screen.session_ids:
-        commands.append((f"Open session: {session}", "Switch to this session", partial(screen.open_session, session)))
+        commands.append((f"Open session: {escape(safe(session))}", "Switch to this session",
+                         partial(screen.open_session, session)))
     return commands
 
 

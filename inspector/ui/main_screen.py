@@ -30,7 +30,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, TabbedContent, TabPane
 
@@ -319,13 +318,16 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         if row.source == "ledger" or self.session is None:
             await self.app.push_screen(MessageDialog(f"Ledger entry L{row.seq}", f"{row.kind} by {row.actor}\n{row.at}\n\n{row.text}"))
             return
+        if "deleted" in row.marks:
+            await self.app.push_screen(MessageDialog(f"Event #{row.seq} · deleted", row.text))
+            return
         detail = await channels.event_detail(self.store, self.session, row.seq)
         body = json.dumps(detail, ensure_ascii=False, indent=2) if detail else "not found"
         original = await channels.original_text(self.store, self.session, (detail or {}).get("origin") or {})
         if original is not None:
             line = (detail or {}).get("origin", {}).get("line")
             body += f"\n\n── original, line {line} of the imported file, verified ──\n{original}"
-        await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", Content(body)))
+        await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", body))
 
     # -- actions ---------------------------------------------------------------------------
 
