@@ -20,7 +20,7 @@ import aiosqlite
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.formats.detect import convert, detect
-from inspector.domain.protocol import ProtocolProblem, find_problems
+from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_is_off
 from inspector.domain.sif import parse_chunk
 from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.services.import_stream import parsed_chunks
@@ -99,8 +99,9 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         report.skipped[t] = report.skipped.get(t, 0) + n
     report.sessions = list(writer.first_use)
     for session, shapes in writer.shapes.items():
-        adapter = (writer.declared.get(session) or {}).get("adapter") or await _adapter(db, session)
-        report.problems += find_problems(session, adapter, shapes)
+        declared = writer.declared.get(session) or {}
+        adapter = declared.get("adapter") or await _adapter(db, session)
+        report.problems += find_problems(session, adapter, shapes, thinking_off=thinking_is_off(declared))
     return report
 
 

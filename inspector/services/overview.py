@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.protocol import CallShape, find_problems
+from inspector.domain.protocol import CallShape, find_problems, thinking_is_off
 from inspector.services.drift import latest_findings
 from inspector.services.sessions import SessionSummary, get_session
 from inspector.store.connection import Store, fetch_one
@@ -49,6 +50,16 @@ async def session_badges(store: Store, session: str) -> Badges:
     )
 
 
+async def _thinking_off(store: Store, session: str) -> bool:
+    """Whether the session record declares its thinking off (see thinking_is_off)."""
+    row = await fetch_one(store.db, "SELECT json_extract(extra, '$.thinking'), json_type(extra, '$.thinking') "
+                          "FROM sessions WHERE id = ?", (session,))
+    if row is None or row[1] is None:
+        return False
+    value = {"false": False, "true": True, "object": None}.get(row[1], row[0])
+    return thinking_is_off({"thinking": json.loads(row[0]) if row[1] == "object" else value})
+
+
 async def protocol_problems(store: Store, session: str, adapter: str) -> list[Any]:
     shapes: list[CallShape] = []
     async with store.db.execute(
@@ -63,7 +74,15 @@ async def protocol_problems(store: Store, session: str, adapter: str) -> list[An
         ) as cur:
             async for seq, tools, reasoning in cur:  # present, even empty, is sent back: only absence is a problem
                 shapes.append(CallShape(seq, "assistant_message", None, bool(tools), bool(reasoning)))
-    return find_problems(session, adapter, shapes)
+    thinking_off = await _thinking_off(store, session)
+    if thinking_off and adapter != "deepseek-thinking-tools":
+        async with store.db.execute(
+            "SELECT seq, kind FROM events WHERE session = ? AND json_type(extra, '$.reasoning_content') IS NOT NULL",
+            (session,)
+        ) as cur:
+            async for seq, kind in cur:
+                shapes.append(CallShape(seq, kind, None, False, True))
+    return find_problems(session, adapter, shapes, thinking_off=thinking_off)
 
 
 async def overview(store: Store, session: str) -> tuple[SessionSummary, Badges]:
