@@ -121,3 +121,24 @@ async def test_reconcile_from_the_actions_tab(sample_store: Path, monkeypatch) -
         assert "reconciled L" in str(app.screen.query_one(ActionsList).get_option_at_index(1).prompt) or \
             "reconciled L" in str(app.screen.query_one(ActionsList).get_option_at_index(0).prompt)
     assert _status(sample_store, "s-orders", "a7") == "succeeded"
+
+
+def test_verify_sees_a_reconciled_status_changed_behind_the_ledgers_back(sample_store: Path) -> None:
+    _run("reconcile", str(sample_store), "a7", "--status", "succeeded", "--evidence", "evt:5", "--reason", "r",
+         "--reviewer", "bob")
+    with sqlite3.connect(sample_store) as db:
+        db.execute("UPDATE actions SET status = 'unknown' WHERE id = 'a7'")
+    code, report = _run("verify", str(sample_store))
+    assert code == 1 and "ledger set it to succeeded" in report["first_break"]["message"]  # type: ignore[index]
+
+
+async def test_verify_refuses_a_reconciliation_without_evidence(sample_store: Path) -> None:
+    from inspector.services.verifying import verify_store
+    from inspector.store import ledger
+    from inspector.store.connection import open_store
+
+    async with await open_store(sample_store) as opened:
+        async with opened.transaction() as db:  # a hand-written entry, hash-chained but with no evidence
+            await ledger.append(db, [ledger.NewEntry("s-orders", "action.reconcile", "mallory", {"action": "a7"})])
+        report = await verify_store(opened)
+    assert not report.ok and "without naming evidence" in report.first_break["message"]  # type: ignore[index]
