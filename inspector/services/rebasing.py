@@ -139,6 +139,8 @@ async def rebase(store: Store, candidate: str, *, actor: str, session: str | Non
         changes = result.changes
         await ledger.append(db, [ledger.NewEntry(sid, "candidate.rebase", actor, {
             "candidate": new_id, "rebased_from": candidate, "from_base": old["base_version"], "to_base": cv,
+            "reason": f"{candidate} was built on context v{old['base_version']} / goal r{old['goal_revision']}; the "
+                      f"session is at v{cv} / r{gr}",
             "from_goal": old["goal_revision"], "to_goal": gr,
             "changes": {"acts": [a["ledger"] for a in changes["acts"]], "state_versions": changes["state_versions"],
                         "events_since": changes["events"].get("count")},
