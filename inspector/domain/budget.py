@@ -23,7 +23,9 @@ TOKENIZER = "estimate-v1: ~4 ASCII characters per token, 1 token per other chara
 
 
 def estimate_tokens(text: str) -> int:
-    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+    if text.isascii():  # the common case, without a per-character loop
+        return (len(text) + 3) // 4
+    ascii_chars = len(text.encode("ascii", "ignore"))
     return (ascii_chars + 3) // 4 + (len(text) - ascii_chars)
 
 
@@ -48,13 +50,17 @@ def rank_evidence(events_newest_first: list[Item], why: dict[str, list[tuple[int
 
     ``why`` maps an event ref to (tier, sentence) pairs, tier an index into RELEVANCE; an
     event takes its most relevant tier, keeps every reason, and ties go to the newest."""
-    ranked: list[tuple[int, int, Item]] = []
+    relevant: list[tuple[int, int, Item]] = []
+    rest: list[Item] = []
     for order, item in enumerate(events_newest_first):
-        reasons = sorted(set(why.get(item.ref, [])))
-        tier = reasons[0][0] if reasons else len(RELEVANCE)
-        reason = "; ".join(r for _, r in reasons) if reasons else NEWEST
-        ranked.append((tier, order, Item(item.ref, item.tokens, item.label, reason)))
-    return [item for _, _, item in sorted(ranked, key=lambda t: (t[0], t[1]))]
+        found = why.get(item.ref)
+        if found:
+            reasons = sorted(set(found))
+            relevant.append((reasons[0][0], order, Item(item.ref, item.tokens, item.label,
+                                                        "; ".join(r for _, r in reasons))))
+        else:
+            rest.append(item if item.reason == NEWEST else Item(item.ref, item.tokens, item.label, NEWEST))
+    return [item for _, _, item in sorted(relevant, key=lambda t: (t[0], t[1]))] + rest
 
 
 @dataclass(slots=True)

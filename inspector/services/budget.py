@@ -14,7 +14,7 @@ import re
 
 import aiosqlite
 
-from inspector.domain.budget import BudgetPlan, Item, estimate_tokens, plan_budget, rank_evidence
+from inspector.domain.budget import NEWEST, BudgetPlan, Item, estimate_tokens, plan_budget, rank_evidence
 from inspector.domain.errors import BadInput
 from inspector.services.channels import evidence, generations, state_records
 from inspector.services.sessions import get_session
@@ -44,7 +44,9 @@ async def _relevance(db: aiosqlite.Connection, session: str, rows: list[tuple[in
     for seq, kind, text, call_id in rows:
         if call_id:
             by_call.setdefault(call_id, []).append(seq)
-        if kind == "tool_result" and (m := FAILURE.search(text)):
+        # A failure shows at the start (exit status) or the end (a test run's summary) of a result.
+        if kind == "tool_result" and (m := FAILURE.search(text if len(text) <= 4096 else
+                                                          text[:2048] + "\n" + text[-2048:])):
             add(f"evt:{seq}", 0, f"failed result (“{m.group(0).strip()}”)")
     for action, status, call_id in await db.execute_fetchall(
             "SELECT id, status, call_id FROM actions WHERE session = ? AND status IN ('failed', 'unknown', 'in_flight')",
@@ -115,7 +117,7 @@ async def budget(store: Store, session: str, *, window: int, fixed: int, reserve
     rows = [(int(seq), kind, text, call_id) for seq, kind, text, call_id in await store.db.execute_fetchall(
         "SELECT seq, kind, IFNULL(content, '') || IFNULL(json_extract(extra, '$.reasoning_content'), ''), call_id "
         "FROM events WHERE session = ? ORDER BY seq DESC", (session,))]
-    events = [Item(f"evt:{seq}", estimate_tokens(text) + 4, kind) for seq, kind, text, _ in rows]
+    events = [Item(f"evt:{seq}", estimate_tokens(text) + 4, kind, NEWEST) for seq, kind, text, _ in rows]
     why = await _relevance(store.db, session, rows, records, gens[0].unresolved if gens else [])
     folded = [Item(m.id, m.size // 4, f"{m.size:,} bytes") for m in await evidence(store, session)
               if m.size > 0 and not m.deleted and not m.id.startswith("original:")]
