@@ -115,11 +115,17 @@ async def test_reconcile_from_the_actions_tab(sample_store: Path, monkeypatch) -
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, ReconcileDialog)
-        await pilot.press("tab", "tab", *"checked", "enter")  # succeeded, evidence prefilled (its result evt:5)
+        await pilot.press("tab", "tab", *"checked", "enter")  # no outcome chosen yet: nothing is recorded
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReconcileDialog)
+        assert "Choose what checking the effect showed" in str(app.screen.query_one("#reconcile-result", Static).render())
+        await pilot.press("enter", "tab", "tab", "enter")  # succeeded; evidence prefilled with its result, evt:5
         await settle(app, pilot)
         assert isinstance(app.screen, MainScreen)
-        assert "reconciled L" in str(app.screen.query_one(ActionsList).get_option_at_index(1).prompt) or \
-            "reconciled L" in str(app.screen.query_one(ActionsList).get_option_at_index(0).prompt)
+        listing = app.screen.query_one(ActionsList)
+        row = next(listing.get_option_at_index(i) for i in range(listing.option_count)
+                   if listing.get_option_at_index(i).id == "a7")
+        assert "reconciled L" in str(row.prompt) and "by maria (owner) on evt:5: checked" in str(row.prompt)
     assert _status(sample_store, "s-orders", "a7") == "succeeded"
 
 

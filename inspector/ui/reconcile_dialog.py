@@ -52,8 +52,8 @@ class ReconcileDialog(ShowsWorkerErrors, ModalScreen[bool]):
                 "on evidence that shows the effect (evt:N or a stored material), never on a guess.[/]",
                 id=a.id, intent=a.intent or "no intent recorded", st=a.status, who=self.reviewer))
             with RadioSet(id="reconcile-status"):
-                for i, status in enumerate(RECONCILED_STATUSES):
-                    yield RadioButton(status, value=i == 0, id=f"reconcile-{status}")
+                for status in RECONCILED_STATUSES:  # none chosen in advance: the outcome is the person's call
+                    yield RadioButton(status, id=f"reconcile-{status}")
             yield Input(a.result_ref or "", placeholder="evidence: evt:N or material id that shows the effect",
                         id="reconcile-evidence")
             yield Input(placeholder="reason (recorded in the ledger; enter reconciles)", id="reconcile-reason")
@@ -71,9 +71,9 @@ class ReconcileDialog(ShowsWorkerErrors, ModalScreen[bool]):
         else:
             self.action_submit()
 
-    def chosen_status(self) -> str:
+    def chosen_status(self) -> str | None:
         pressed = self.query_one(RadioSet).pressed_button
-        return str(pressed.label) if pressed is not None else RECONCILED_STATUSES[0]
+        return str(pressed.label) if pressed is not None else None
 
     @work(group="reconcile", exclusive=True, exit_on_error=False)
     async def action_submit(self) -> None:
@@ -84,7 +84,13 @@ class ReconcileDialog(ShowsWorkerErrors, ModalScreen[bool]):
             out.update(Content.from_markup("[$warning]A reconciliation needs a reason.[/]"))
             self.query_one("#reconcile-reason", Input).focus()
             return
-        result = await reconcile(self.store, self.action.id, status=self.chosen_status(), evidence=evidence,
+        status = self.chosen_status()
+        if status is None:
+            out.update(Content.from_markup("[$warning]Choose what checking the effect showed: succeeded, failed or "
+                                           "not_done.[/]"))
+            self.query_one(RadioSet).focus()
+            return
+        result = await reconcile(self.store, self.action.id, status=status, evidence=evidence,
                                  reason=reason, actor=self.reviewer, session=self.session)
         if result.refusals:
             out.update(Content("\n").join(Content.from_markup("[b $error]$c[/] $m", c=r.code, m=r.message)
