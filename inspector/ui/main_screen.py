@@ -97,7 +97,7 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         Binding("u", "focus_survival", "Survival", id="main.focus_survival"),
         Binding("R", "rebuild", "Rebuild summary", show=False, id="main.rebuild"),
         Binding("o", "focus_handoffs", "Handoffs", id="main.focus_handoffs"),
-        Binding("n", "focus_actions", "Actions", id="main.focus_actions"),
+        Binding("a", "focus_actions", "Actions", id="main.focus_actions"),
         Binding("x", "focus_deletions", "Deletions", id="main.focus_deletions"),
         Binding("b", "focus_budget", "Budget", id="main.focus_budget"),
         Binding("h", "history", "History", id="main.history"),
