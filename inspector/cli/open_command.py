@@ -15,7 +15,7 @@ from inspector.cli.output import EXIT_OK, fail
 from inspector.cli.store_commands import ImportProgress
 from inspector.domain.errors import InspectorError
 from inspector.services import demo
-from inspector.services.importing import already_imported, import_file
+from inspector.services.following import catch_up
 from inspector.store.schema import APPLICATION_ID
 
 SIF_SUFFIXES = {".jsonl", ".json", ".ndjson", ".yaml", ".yml", ".eval"}  # files to import (or refuse) rather than open
@@ -57,9 +57,9 @@ async def resolve_target(target: Path | None) -> Path:
         return target
     store = store_beside(target)
     store.parent.mkdir(parents=True, exist_ok=True)
-    if not await already_imported(store, target):
-        await import_file(target, store, actor=os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser(),
-                          progress=ImportProgress())
+    # a first import, or only what was appended since the last one (a rewritten file is refused)
+    await catch_up(target, store, actor=os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser(),
+                   progress=ImportProgress())
     return store
 
 

@@ -89,10 +89,11 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
         if cites or found:
             add(Copy("candidates", cand["id"], f"cites {', '.join(cites)}" if cites
                      else f"repeats {len(found)} sensitive value(s) of the targets"))
-    original = await fetch_one(db, "SELECT id FROM materials WHERE session = ? AND media_type = ? AND deleted_at IS NULL",
-                               (session, ORIGINAL_MEDIA_TYPE))
-    if original is not None and any(t.startswith("evt:") for t in refs):
-        add(Copy("original", original[0], "the imported transcript holds the events' original lines"))
+    if any(t.startswith("evt:") for t in refs):  # the original and every segment appended while it was followed
+        for (original,) in await db.execute_fetchall("SELECT id FROM materials WHERE session = ? AND media_type = ? "
+                                                     "AND deleted_at IS NULL ORDER BY material_id",
+                                                     (session, ORIGINAL_MEDIA_TYPE)):
+            add(Copy("original", original, "the imported transcript holds the events' original lines"))
     return out
 
 
