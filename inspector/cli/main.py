@@ -44,7 +44,7 @@ class InspectorGroup(click.Group):
     """Routes ``inspector PATH`` to ``inspector open PATH`` (a path is never a sub-command)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and not args[0].startswith("-") and args[0] not in self.commands:
+        if args and (not args[0].startswith("-") or args[0] == "--source") and args[0] not in self.commands:
             args = ["open", *args]
         return super().parse_args(ctx, args)
 
@@ -57,13 +57,13 @@ def cli(ctx: click.Context) -> None:
     """Context Inspector: review an agent session's protected state, summaries and raw evidence.
 
     \b
-    inspector                 open the demo sessions in the terminal app
+    inspector                 the transcripts on this machine (or the demo) in the terminal app
     inspector STORE           open a store
     inspector FILE.jsonl      import a sif/1 file beside it and open it
     inspector COMMAND --help  help for one command
     """
     if ctx.invoked_subcommand is None:
-        ctx.invoke(open_cmd, target=None, session=None)
+        ctx.invoke(open_cmd, target=None, session=None, sources=())
 
 
 for command in (open_cmd, sessions_cmd, import_cmd, export_cmd, verify_cmd, ledger_cmd, expand_cmd, candidates_cmd,

@@ -14,7 +14,7 @@ import click
 from inspector.cli.output import EXIT_OK, fail
 from inspector.cli.store_commands import ImportProgress
 from inspector.domain.errors import InspectorError
-from inspector.services import demo
+from inspector.services import demo, discovery
 from inspector.services.following import catch_up
 from inspector.store.schema import APPLICATION_ID
 
@@ -66,13 +66,25 @@ async def resolve_target(target: Path | None) -> Path:
 @click.command("open")
 @click.argument("target", required=False, type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--session", help="Open on this session (default: the first).")
-def open_cmd(target: Path | None, session: str | None) -> None:
-    """Open STORE (or import FILE.jsonl beside it and open that) in the terminal app."""
+@click.option("--source", "sources", multiple=True, type=click.Path(path_type=Path),
+              help="With no TARGET: a folder of transcripts to list (repeatable; default $INSPECTOR_SOURCES or the "
+                   "agent tools' own folders).")
+def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...] = ()) -> None:
+    """Open STORE, or import FILE.jsonl (only what was appended since, when it was imported before) and
+    open it following it live; with neither, the transcripts found on this machine (or the demo)."""
+    if target is not None and sources:
+        raise click.UsageError("--source lists transcripts to choose from; it goes without a TARGET")
+    follow: Path | None = None
     try:
-        store = asyncio.run(resolve_target(target))
-        if target is not None and not store.exists():
-            hint = "" if target.suffix else "; it is not a command either (inspector --help lists them)"
-            raise InspectorError(f"no store at {store}{hint}", code="not_a_store")
+        if target is None:
+            discovery.sources_from(sources)  # a --source that is not a folder is refused here, not in the app
+            store = None
+        else:
+            store = asyncio.run(resolve_target(target))
+            if not store.exists():
+                hint = "" if target.suffix else "; it is not a command either (inspector --help lists them)"
+                raise InspectorError(f"no store at {store}{hint}", code="not_a_store")
+            follow = target if store != target else None
     except InspectorError as error:
         fail(error, False)
         return
@@ -80,5 +92,5 @@ def open_cmd(target: Path | None, session: str | None) -> None:
         InspectorApp,  # the UI loads only when a screen is wanted
     )
 
-    InspectorApp(store, session=session).run()
+    InspectorApp(store, session=session, follow=follow, sources=list(sources)).run()
     raise SystemExit(EXIT_OK)
