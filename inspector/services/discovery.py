@@ -223,14 +223,12 @@ def count_compactions(found: list[Found]) -> None:
     for f in found:
         if f.compactions is not None:
             continue
-        markers = headers.COMPACTION_MARKERS.get(f.tool, ())
         try:
             st = os.stat(f.path)
             count = 0
-            if markers:
+            if f.tool in headers.COMPACTION_MARKERS:
                 with open(f.path, "rb") as fh:
-                    data = fh.read()
-                count = sum(data.count(m) for m in markers)
+                    count = headers.count_compactions(f.tool, fh.read())
         except OSError:
             continue
         f.compactions = count

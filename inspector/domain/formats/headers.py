@@ -19,8 +19,13 @@ TITLE_CHARS = 80
 _NOT_A_PROMPT = ("<environment_context", "<user_instructions", "<command-", "<local-command", "Caveat:",
                  "# AGENTS.md", "<permissions", "<INSTRUCTIONS>", "This session is being continued")
 # Counted in the whole file (cheap byte search, done apart from listing): one per compaction.
-COMPACTION_MARKERS = {"claude-code": (b'"subtype":"compact_boundary"',), "codex": (b'"type":"compacted"',),
-                      "gemini": (), "sif": ()}
+COMPACTION_MARKERS = {"claude-code": re.compile(rb'"subtype"\s*:\s*"compact_boundary"'),
+                      "codex": re.compile(rb'"type"\s*:\s*"compacted"')}
+
+
+def count_compactions(tool: str, data: bytes) -> int:
+    marker = COMPACTION_MARKERS.get(tool)
+    return len(marker.findall(data)) if marker is not None else 0
 
 
 @dataclass(slots=True)

@@ -106,8 +106,8 @@ class TimelineView(Widget, can_focus=True):
             return
         if not self.rows or (self.at_end and self.cursor >= len(self.rows) - 1):
             await self.action_end()
-        else:
-            self.at_end = False
+        elif self.at_end:
+            await self._extend(True)  # the window holds the end: the new rows join it, the cursor stays
         await self.load_totals()
 
     def _set_rows(self, rows: list[TimelineRow], *, cursor: int, at_start: bool, at_end: bool | None = None) -> None:
