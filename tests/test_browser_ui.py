@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-from textual.widgets import OptionList
 
 from inspector.services.following import catch_up
 from inspector.services.verifying import verify_store
@@ -21,6 +20,7 @@ from inspector.ui.dialogs import MessageDialog
 from inspector.ui.main_screen import MainScreen
 from inspector.ui.widgets.follow_bar import FollowBar
 from inspector.ui.widgets.timeline_view import TimelineView
+from inspector.ui.widgets.transcript_list import TranscriptList
 from tests.test_app import settle
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "real_sessions"
@@ -69,13 +69,14 @@ async def test_the_browser_lists_by_project_and_enter_opens_the_newest(home: Pat
     async with app.run_test(size=(160, 50)) as pilot:
         await settle(app, pilot)
         assert isinstance(app.screen, BrowserScreen)
-        listing = app.screen.query_one("#browser-list", OptionList)
-        headers = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)
-                   if listing.get_option_at_index(i).disabled]
+        listing = app.screen.query_one(TranscriptList)
+        headers = [str(r.prompt()) for r in listing.rows if r.key is None]
         assert any("/work/codex" in h for h in headers) and any("Context Inspector" in h for h in headers)
         shown = app.screen.by_id
         assert len(shown) == 7  # five Claude Code files, one Gemini CLI file, one Codex rollout
-        newest = shown[listing.get_option_at_index(listing.highlighted or 0).id or ""]
+        screen_text = str(listing.render())
+        assert "fix the bug" in screen_text and "codex · 2026-02-02 08:00 → 08:00 · 396 B · 1 compaction" in screen_text
+        newest = shown[listing.highlighted or ""]
         assert newest.tool == "codex" and newest.title == "fix the bug" and newest.compactions == 1
         await pilot.press("enter")  # one key opens it
         await settle(app, pilot)

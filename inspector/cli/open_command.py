@@ -7,6 +7,7 @@ import getpass
 import hashlib
 import os
 import stat
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import click
@@ -63,6 +64,13 @@ async def resolve_target(target: Path | None) -> Path:
     return store
 
 
+def start_listing(sources: tuple[Path, ...]) -> Future[list[discovery.Found]]:
+    """Look for transcripts in a thread, so the listing overlaps loading the app (a --source
+    that is not a folder is refused here, before any screen)."""
+    roots = discovery.sources_from(sources)
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="discover").submit(discovery.discover, roots)
+
+
 @click.command("open")
 @click.argument("target", required=False, type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--session", help="Open on this session (default: the first).")
@@ -75,9 +83,10 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
     if target is not None and sources:
         raise click.UsageError("--source lists transcripts to choose from; it goes without a TARGET")
     follow: Path | None = None
+    listing: Future[list[discovery.Found]] | None = None
     try:
         if target is None:
-            discovery.sources_from(sources)  # a --source that is not a folder is refused here, not in the app
+            listing = start_listing(sources)  # while the UI's modules load
             store = None
         else:
             store = asyncio.run(resolve_target(target))
@@ -92,5 +101,5 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
         InspectorApp,  # the UI loads only when a screen is wanted
     )
 
-    InspectorApp(store, session=session, follow=follow, sources=list(sources)).run()
+    InspectorApp(store, session=session, follow=follow, sources=list(sources), listing=listing).run()
     raise SystemExit(EXIT_OK)

@@ -20,11 +20,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_data_dir
+from platformdirs import user_cache_dir, user_data_dir
 
 from inspector.domain.errors import BadInput
 from inspector.domain.formats import headers
-from inspector.services.demo import cache_dir
 
 TAIL_BYTES = 8 * 1024  # read from the end for the last record's time
 PREFIX_BYTES = 16 * 1024  # enough for the first prompt of most transcripts
@@ -53,15 +52,24 @@ class Found:
         return asdict(self)
 
 
+def cache_dir() -> Path:
+    """The same cache folder as the demo's (``INSPECTOR_CACHE_DIR`` overrides it); not imported
+    from there, so listing does not load the store code."""
+    override = os.environ.get("INSPECTOR_CACHE_DIR")
+    return Path(override) if override else Path(user_cache_dir("context-inspector"))
+
+
 def data_dir() -> Path:
     override = os.environ.get("INSPECTOR_DATA_DIR")
     return Path(override) if override else Path(user_data_dir("context-inspector"))
 
 
-def store_for(source: Path) -> Path:
-    """The store a transcript is imported into: one per source file, named after it."""
-    digest = hashlib.sha256(str(source.resolve()).encode()).hexdigest()[:12]
-    return data_dir() / "stores" / f"{source.stem[:40]}-{digest}.db"
+def store_for(source: Path | str, stores: Path | None = None) -> Path:
+    """The store a transcript is imported into: one per source file (by absolute path), named after it."""
+    path = os.path.abspath(source)
+    stem = os.path.splitext(os.path.basename(path))[0][:40]
+    digest = hashlib.sha256(path.encode()).hexdigest()[:12]
+    return (stores or data_dir() / "stores") / f"{stem}-{digest}.db"
 
 
 def default_sources(home: Path | None = None) -> list[Path]:
@@ -187,7 +195,7 @@ def discover(sources: Iterable[Path] | None = None) -> list[Found]:
                 info = {"tool": h.tool, "session": h.session, "project": _project(h, Path(entry.path), root),
                         "title": h.title, "started": h.started, "ended": h.ended, "compactions": None}
                 cache.put(entry.path, st.st_size, st.st_mtime_ns, info)
-            store = store_for(Path(entry.path))
+            store = store_for(entry.path, stores_dir)
             stored = existing_stores.get(store.name)
             stored_mtime = _store_mtime(stored) if stored is not None else 0.0
             found.append(Found(entry.path, info["tool"], info["project"], info["session"], info["title"],

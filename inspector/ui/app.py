@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 import os
+from concurrent.futures import Future
 from pathlib import Path
 
 from textual import work
@@ -21,7 +22,14 @@ from inspector.store.connection import Store, open_store
 from inspector.ui.browser_screen import BrowserScreen
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.dialogs import ShowsWorkerErrors, error_dialog
-from inspector.ui.main_screen import MainScreen
+
+
+def _main_screen() -> type:
+    """The main screen's module loads on first use: the session browser, which lists
+    transcripts at start, paints without it (a third of the app's import time)."""
+    from inspector.ui.main_screen import MainScreen
+
+    return MainScreen
 
 
 class InspectorApp(ShowsWorkerErrors, App[None]):
@@ -32,12 +40,13 @@ class InspectorApp(ShowsWorkerErrors, App[None]):
                 Binding("ctrl+o", "browse", "Transcripts", id="app.browse")]
 
     def __init__(self, store_path: Path | None = None, *, session: str | None = None, follow: Path | None = None,
-                 sources: list[Path] | None = None) -> None:
+                 sources: list[Path] | None = None, listing: Future[list[discovery.Found]] | None = None) -> None:
         super().__init__()
         self.store_path = store_path
         self.initial_session = session
         self.follow = follow  # the transcript the store was imported from, followed live
         self.sources = sources or []
+        self.listing = listing  # transcripts already being looked for (started before the UI loaded)
         self.store: Store | None = None
         # Who the acts done here are recorded as (DESIGN §8: the reviewer names every write).
         self.reviewer = os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser()
@@ -52,7 +61,10 @@ class InspectorApp(ShowsWorkerErrors, App[None]):
     async def browse_or_demo(self) -> None:
         """The transcripts on this machine when there are any; the demo otherwise."""
         roots = discovery.sources_from(self.sources)
-        found = await asyncio.to_thread(discovery.discover, roots)
+        if self.listing is not None:
+            found = await asyncio.wrap_future(self.listing)
+        else:
+            found = await asyncio.to_thread(discovery.discover, roots)
         if found:
             await self.push_screen(BrowserScreen(found, roots))
         else:
@@ -70,10 +82,10 @@ class InspectorApp(ShowsWorkerErrors, App[None]):
         except Exception as error:  # noqa: BLE001 - shown to the person, then the app stays usable
             await self.push_screen(error_dialog(error))
             return
-        await self.push_screen(MainScreen(self.store, session, follow=follow))
+        await self.push_screen(_main_screen()(self.store, session, follow=follow))
 
     async def _close_main(self) -> None:
-        if isinstance(self.screen, MainScreen):
+        if isinstance(self.screen, _main_screen()):
             await self.pop_screen()
         if self.store is not None:
             store, self.store = self.store, None
@@ -82,7 +94,7 @@ class InspectorApp(ShowsWorkerErrors, App[None]):
     async def action_browse(self) -> None:
         if any(isinstance(s, BrowserScreen) for s in self.screen_stack):
             while not isinstance(self.screen, BrowserScreen):
-                if isinstance(self.screen, MainScreen):
+                if isinstance(self.screen, _main_screen()):
                     await self._close_main()
                 else:
                     await self.pop_screen()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 import os
+from functools import partial
 from pathlib import Path
 
 from textual import on, work
@@ -27,12 +28,12 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, ProgressBar, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Footer, Input, ProgressBar, Static
 
 from inspector.services import discovery
 from inspector.services.following import catch_up
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.widgets.transcript_list import Row, TranscriptList
 
 DEMO_ID = "demo"
 
@@ -52,11 +53,16 @@ def _span(f: discovery.Found) -> str:
     return f"{start} → {end[11:]}" if start[:10] == end[:10] else f"{start} → {end}"
 
 
+def _heading(project: str, count: int) -> Content:
+    return Content.from_markup("[b $accent]$p[/]  [dim]$n[/]", p=project,
+                               n=f"{count} transcript{'s' if count > 1 else ''}")
+
+
 def entry_prompt(f: discovery.Found) -> Content:
     marks = []
     if f.compactions:
         marks.append(f"{f.compactions} compaction{'s' if f.compactions > 1 else ''}")
-    line = Content.from_markup("  [b]$t[/b]\n  [dim]$tool · $span · $size$more[/]", t=f.title or f.session or f.path,
+    line = Content.from_markup("[b]$t[/b]\n  [dim]$tool · $span · $size$more[/]", t=f.title or f.session or f.path,
                                tool=f.tool, span=_span(f), size=_size(f.size),
                                more="".join(f" · {m}" for m in marks))
     if f.imported:
@@ -75,8 +81,6 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
     DEFAULT_CSS = """
     BrowserScreen #browser-title { height: 1; padding: 0 1; background: $panel; }
     BrowserScreen #browser-search { margin: 0 1; }
-    BrowserScreen #browser-list { height: 1fr; border: round $primary-darken-2; }
-    BrowserScreen #browser-list:focus { border: round $primary; }
     BrowserScreen #browser-progress { height: auto; padding: 0 1; display: none; }
     BrowserScreen #browser-progress.busy { display: block; }
     BrowserScreen .project { color: $accent; text-style: bold; }
@@ -89,13 +93,14 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         self.found = found
         self.sources = sources
         self.by_id: dict[str, discovery.Found] = {}
+        self._keep = False  # keep the highlighted transcript when the list is rebuilt
 
     def compose(self) -> ComposeResult:
         yield Static(Content.from_markup("[b]Context Inspector[/b] — transcripts on this machine "
                                          "[dim]($n found in $src)[/]", n=str(len(self.found)),
                                          src=", ".join(str(s) for s in self.sources)), id="browser-title")
         yield Input(placeholder="/ search title, project, tool, path", id="browser-search")
-        yield OptionList(id="browser-list")
+        yield TranscriptList(id="browser-list")
         with Static(id="browser-progress"):
             yield Static("", id="browser-progress-label")
             yield ProgressBar(total=100, show_eta=False, id="browser-bar")
@@ -103,11 +108,12 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
 
     def on_mount(self) -> None:
         self.fill()
-        self.count_compactions()
+        self.call_after_refresh(self.count_compactions)  # after the list is on screen
 
     def fill(self) -> None:
-        """The list, grouped by project; the first transcript (the newest) highlighted."""
-        options: list[Option] = []
+        """The list, grouped by project; the first transcript (the newest) highlighted. Rows
+        are cheap: each draws its text only when it is on screen."""
+        rows: list[Row] = []
         needle = self.search_text.casefold()
         self.by_id = {}
         for project, items in discovery.by_project(self.found):
@@ -115,22 +121,17 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
                 (f.title or "", f.project, f.tool, f.path, f.session or "")).casefold()]
             if not shown:
                 continue
-            options.append(Option(Content.from_markup("[b $accent]$p[/]  [dim]$n[/]", p=project,
-                                                      n=f"{len(shown)} transcript{'s' if len(shown) > 1 else ''}"),
-                                  disabled=True))
+            rows.append(Row(None, partial(_heading, project, len(shown))))
             for f in shown:
                 ident = f"t{len(self.by_id)}"
                 self.by_id[ident] = f
-                options.append(Option(entry_prompt(f), id=ident))
+                rows.append(Row(ident, partial(entry_prompt, f)))
         if not needle or needle in "demo sessions context inspector":
-            options.append(Option(Content.from_markup("[b $accent]Context Inspector[/]"), disabled=True))
-            options.append(Option(Content.from_markup("  [b]Demo sessions[/b]\n  [dim]the bundled examples[/]"),
-                                  id=DEMO_ID))
-        listing = self.query_one("#browser-list", OptionList)
-        listing.clear_options()
-        listing.add_options(options)
-        first = next((i for i, o in enumerate(options) if not o.disabled), None)
-        listing.highlighted = first
+            rows.append(Row(None, partial(Content.from_markup, "[b $accent]Context Inspector[/]")))
+            rows.append(Row(DEMO_ID, partial(Content.from_markup,
+                                             "[b]Demo sessions[/b]\n  [dim]the bundled examples[/]")))
+        listing = self.query_one(TranscriptList)
+        listing.load(rows, keep=listing.highlighted if self._keep else None)
 
     def watch_search_text(self) -> None:
         if self.is_mounted:
@@ -142,17 +143,16 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
 
     @on(Input.Submitted, "#browser-search")
     def search_submitted(self) -> None:
-        listing = self.query_one("#browser-list", OptionList)
+        listing = self.query_one(TranscriptList)
         listing.focus()
-        if listing.highlighted is not None:
-            listing.action_select()
+        listing.action_select()
 
     def action_search(self) -> None:
         self.query_one("#browser-search", Input).focus()
 
     def action_clear_search(self) -> None:
         self.query_one("#browser-search", Input).value = ""
-        self.query_one("#browser-list", OptionList).focus()
+        self.query_one(TranscriptList).focus()
 
     @work(thread=True, group="rescan", exclusive=True, exit_on_error=False)
     def action_rescan(self) -> None:
@@ -175,20 +175,18 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         self.app.call_from_thread(self._refresh_keeping_highlight)
 
     def _refresh_keeping_highlight(self) -> None:
-        listing = self.query_one("#browser-list", OptionList)
-        index = listing.highlighted
-        chosen = listing.get_option_at_index(index).id if index is not None else None
-        self.fill()
-        for i in range(listing.option_count):
-            if chosen is not None and listing.get_option_at_index(i).id == chosen:
-                listing.highlighted = i
+        self._keep = True
+        try:
+            self.fill()
+        finally:
+            self._keep = False
 
-    @on(OptionList.OptionSelected, "#browser-list")
-    def chosen(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id == DEMO_ID:
+    @on(TranscriptList.Selected)
+    def chosen(self, event: TranscriptList.Selected) -> None:
+        if event.key == DEMO_ID:
             self.app.open_demo()  # type: ignore[attr-defined]
-        elif event.option.id in self.by_id:
-            self.open_transcript(self.by_id[event.option.id])
+        elif event.key in self.by_id:
+            self.open_transcript(self.by_id[event.key])
 
     @work(thread=True, group="open", exclusive=True, exit_on_error=False)
     def open_transcript(self, f: discovery.Found) -> None:
