@@ -156,7 +156,7 @@ async def test_lines_appended_while_the_app_is_open_appear_within_2s_in_order_on
             writer.kill()
         written = {int(i): float(t) for i, t in (line.split() for line in times.read_text().splitlines())}
         for n, text in enumerate(texts):
-            assert text in seen_at, f"{text!r} never appeared"
+            assert text in seen_at, f"{text!r} never appeared; {app.screen.query_one(FollowBar).render()}"
             assert seen_at[text] - written[n] < 2.0, f"{text!r} took {seen_at[text] - written[n]:.2f}s"
         timeline = app.screen.query_one(TimelineView)
         events = [r.text for r in timeline.rows if r.source == "event"]

@@ -24,6 +24,7 @@ from platformdirs import user_cache_dir, user_data_dir
 
 from inspector.domain.errors import BadInput
 from inspector.domain.formats import headers
+from inspector.domain.formats.tail import APPENDABLE
 
 TAIL_BYTES = 8 * 1024  # read from the end for the last record's time
 PREFIX_BYTES = 16 * 1024  # enough for the first prompt of most transcripts
@@ -64,12 +65,14 @@ def data_dir() -> Path:
     return Path(override) if override else Path(user_data_dir("context-inspector"))
 
 
-def store_for(source: Path | str, stores: Path | None = None) -> Path:
-    """The store a transcript is imported into: one per source file (by absolute path), named after it."""
+def store_for(source: Path | str, stores: Path | None = None, version: str | None = None) -> Path:
+    """The store a transcript is imported into: one per source file (by absolute path), named
+    after it. A file its tool rewrites as a whole (Gemini CLI) cannot be caught up by
+    appending, so each state of it (``version``: size and modification time) gets its own."""
     path = os.path.abspath(source)
     stem = os.path.splitext(os.path.basename(path))[0][:40]
     digest = hashlib.sha256(path.encode()).hexdigest()[:12]
-    return (stores or data_dir() / "stores") / f"{stem}-{digest}.db"
+    return (stores or data_dir() / "stores") / f"{stem}-{digest}{'-' + version if version else ''}.db"
 
 
 def default_sources(home: Path | None = None) -> list[Path]:
@@ -195,7 +198,8 @@ def discover(sources: Iterable[Path] | None = None) -> list[Found]:
                 info = {"tool": h.tool, "session": h.session, "project": _project(h, Path(entry.path), root),
                         "title": h.title, "started": h.started, "ended": h.ended, "compactions": None}
                 cache.put(entry.path, st.st_size, st.st_mtime_ns, info)
-            store = store_for(entry.path, stores_dir)
+            rewritten = info["tool"] not in APPENDABLE
+            store = store_for(entry.path, stores_dir, f"{st.st_size}-{st.st_mtime_ns}" if rewritten else None)
             stored = existing_stores.get(store.name)
             stored_mtime = _store_mtime(stored) if stored is not None else 0.0
             found.append(Found(entry.path, info["tool"], info["project"], info["session"], info["title"],

@@ -57,6 +57,7 @@ class FollowBar(Static):
         except InspectorError as error:
             self._stopped(error, dialog=error.code != "not_appendable")
             return
+        self.follower.before_write = self._will_write
         self._show()
         self.timer = self.set_interval(POLL_S, self.poll)
 
@@ -69,11 +70,17 @@ class FollowBar(Static):
         except InspectorError as error:
             self._stopped(error)
             return
+        except Exception as error:  # noqa: BLE001 - said, not swallowed: following stops visibly
+            self._stopped(InspectorError(f"{type(error).__name__}: {error}", code="follow_failed"))
+            return
         if step.events:
-            self.wrote = True
             self.received += len(step.events)
             self.post_message(self.Grew(self.follower.resume.session, step.events))
         self._show(step.waiting)
+
+    def _will_write(self) -> None:
+        """Set before the commit, so the screen's change watch never takes it for someone else's."""
+        self.wrote = True
 
     def consume_wrote(self) -> bool:
         wrote, self.wrote = self.wrote, False
