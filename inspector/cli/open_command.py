@@ -13,10 +13,8 @@ from pathlib import Path
 import click
 
 from inspector.cli.output import EXIT_OK, fail
-from inspector.cli.store_commands import ImportProgress
 from inspector.domain.errors import InspectorError
-from inspector.services import demo, discovery
-from inspector.services.following import catch_up
+from inspector.services import discovery
 from inspector.store.schema import APPLICATION_ID
 
 SIF_SUFFIXES = {".jsonl", ".json", ".ndjson", ".yaml", ".yml", ".eval"}  # files to import (or refuse) rather than open
@@ -38,7 +36,7 @@ def store_beside(file: Path) -> Path:
     if _writable(file.parent):
         return beside
     digest = hashlib.sha256(str(file.resolve()).encode()).hexdigest()[:12]
-    return demo.cache_dir() / "opened" / f"{file.stem}-{digest}.db"
+    return discovery.cache_dir() / "opened" / f"{file.stem}-{digest}.db"
 
 
 def _is_store(path: Path) -> bool:
@@ -52,6 +50,11 @@ def _is_store(path: Path) -> bool:
 
 async def resolve_target(target: Path | None) -> Path:
     """The store to open: the demo, the store given, or a store the given file is imported into."""
+    # loaded here, not at the top: the bare `inspector` start screen does not need them
+    from inspector.cli.store_commands import ImportProgress
+    from inspector.services import demo
+    from inspector.services.following import catch_up
+
     if target is None:
         return await demo.ensure_demo_store()
     if _is_store(target) or target.suffix.lower() not in SIF_SUFFIXES:

@@ -12,21 +12,24 @@ import getpass
 import os
 from concurrent.futures import Future
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App
 from textual.binding import Binding
 
-from inspector.services import demo, discovery
-from inspector.store.connection import Store, open_store
+from inspector.services import discovery
 from inspector.ui.browser_screen import BrowserScreen
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.dialogs import ShowsWorkerErrors, error_dialog
 
+if TYPE_CHECKING:
+    from inspector.store.connection import Store
+
 
 def _main_screen() -> type:
-    """The main screen's module loads on first use: the session browser, which lists
-    transcripts at start, paints without it (a third of the app's import time)."""
+    """The main screen's module (and the store code behind it) loads on first use: the
+    session browser, which lists transcripts at start, paints without it."""
     from inspector.ui.main_screen import MainScreen
 
     return MainScreen
@@ -68,14 +71,17 @@ class InspectorApp(ShowsWorkerErrors, App[None]):
         if found:
             await self.push_screen(BrowserScreen(found, roots))
         else:
-            await self.show_store(await demo.ensure_demo_store(), None, None)
+            await self.open_demo()
 
-    @work(group="open", exclusive=True, exit_on_error=False)
     async def open_demo(self) -> None:
+        from inspector.services import demo
+
         await self.show_store(await demo.ensure_demo_store(), None, None)
 
     async def show_store(self, path: Path, session: str | None, follow: Path | None) -> None:
         """Open ``path`` on the main screen, closing the store shown before (if any)."""
+        from inspector.store.connection import open_store
+
         await self._close_main()
         try:
             self.store = await open_store(path)

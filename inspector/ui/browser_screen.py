@@ -31,7 +31,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static
 
 from inspector.services import discovery
-from inspector.services.following import catch_up
 from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.widgets.transcript_list import Row, TranscriptList
 
@@ -184,7 +183,8 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
     @on(TranscriptList.Selected)
     def chosen(self, event: TranscriptList.Selected) -> None:
         if event.key == DEMO_ID:
-            self.app.open_demo()  # type: ignore[attr-defined]
+            self.run_worker(self.app.open_demo(), group="open", exclusive=True,  # type: ignore[attr-defined]
+                            exit_on_error=False)
         elif event.key in self.by_id:
             self.open_transcript(self.by_id[event.key])
 
@@ -197,6 +197,8 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
 
         def progress(stage: str, done: int, total: int) -> None:
             self.app.call_from_thread(self._progress, f"{stage} {source.name}", done, total)
+
+        from inspector.services.following import catch_up  # the import machinery loads when first needed
 
         actor = os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser()
         try:
