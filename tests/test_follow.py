@@ -162,3 +162,28 @@ def test_follow_prints_lines_a_running_writer_appends(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+async def test_a_codex_rollout_followed_in_two_parts_numbers_on_and_exports_byte_for_byte(tmp_path: Path) -> None:
+    from tests.test_importers import CODEX
+
+    lines = [json.dumps(r).encode() + b"\n" for r in CODEX]
+    src, db = tmp_path / "rollout-2026-01-01-cx-1.jsonl", tmp_path / "cx.db"
+    src.write_bytes(b"".join(lines[:4]))  # up to the call; its output and the compaction come later
+    await catch_up(src, db, actor="t", live=True)
+    follower = await Follower.open(db, src, actor="t")
+    try:
+        with src.open("ab") as fh:
+            fh.write(b"".join(lines[4:]))
+        new = (await follower.poll()).events
+    finally:
+        await follower.close()
+    assert [e["seq"] for e in new] == [5, 6, 7, 8]
+    assert new[0]["kind"] == "tool_result" and new[0]["tool"] == "shell"  # its call came in the first part
+    assert new[0]["origin"]["line"] == 5 and new[0]["origin"]["material"] == f"original:{src.name}@{len(b''.join(lines[:4]))}"
+    async with await open_store(db) as store:
+        gens = await store.db.execute_fetchall("SELECT generation, covers FROM summaries")
+        assert [(g, json.loads(c)) for g, c in gens] == [(1, [1, 6])]  # every event before the compaction (7)
+        await exporting.export_original(store, "cx-1", tmp_path / "back.jsonl")
+        assert (await verify_store(store)).ok
+    assert (tmp_path / "back.jsonl").read_bytes() == src.read_bytes()
