@@ -106,6 +106,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         self.store = store
         self.initial_session = initial_session
         self.follow = follow  # the transcript to follow live, when the store was imported from one
+        self._drift_said: tuple[str, int] | None = None
         self.session: str | None = None
         self.session_ids: list[str] = []
         self.generation_texts: list = []
@@ -234,7 +235,8 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         latest = findings[max(findings)] if findings else []
         count = sum(1 for f in latest if f.severity == "finding")
         self.query_one(TabbedContent).get_tab("tab-drift").label = f"Drift ({count})" if count else "Drift"
-        if count and session == self.session:
+        if count and session == self.session and self._drift_said != (session, count):
+            self._drift_said = (session, count)  # said once per count, not again at each followed batch
             self.notify(f"The latest summary drifted ({count} finding(s)): d shows them; R rebuilds a generation "
                         "from the raw log.", severity="warning", timeout=5)
         reports = await survival_all(self.store, session)
