@@ -11,6 +11,7 @@ is refused (``source_truncated`` / ``source_rewritten``) and nothing is merged.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -195,7 +196,6 @@ def segment_record(r: Resume, tail: bytes) -> dict[str, Any]:
     try:
         encoding, content = "utf-8", tail.decode("utf-8")
     except UnicodeDecodeError:
-        import base64
         encoding, content = "base64", base64.b64encode(tail).decode("ascii")
     return {"type": "material", "session": r.session, "id": r.segment,
             "source_version": f"{r.fmt} file, bytes {r.offset}-{r.offset + len(tail)}", "disclosure_scope": "task",
