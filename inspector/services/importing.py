@@ -229,16 +229,3 @@ async def _proposed_facts(store: Store, records: list[dict[str, Any]]) -> list[d
             "SELECT DISTINCT key FROM state_records WHERE session = ?", (session,))}
         out += [f.state_record(session) for f in facts if f.key not in stored]
     return out
-
-
-async def already_imported(store_path: Path, source: Path) -> bool:
-    """True when the store's ledger records an import of exactly these bytes (reopening a file
-    then skips re-reading it; a changed file is imported again, safely)."""
-    if not store_path.exists():
-        return False
-    raw = read_bytes(source)
-    async with await open_store(store_path) as store:
-        row = await fetch_one(store.db, "SELECT 1 FROM ledger WHERE kind = 'import' AND "
-                              "json_extract(payload, '$.file_digest') = ? LIMIT 1",
-                              (keyed_digest(store.digest_key, raw),))
-    return row is not None
