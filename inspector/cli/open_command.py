@@ -62,7 +62,7 @@ async def resolve_target(target: Path | None) -> Path:
     store = store_beside(target)
     store.parent.mkdir(parents=True, exist_ok=True)
     # a first import, or only what was appended since the last one (a rewritten file is refused)
-    await catch_up(target, store, actor=os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser(),
+    await catch_up(target, store, actor=(os.environ.get("INSPECTOR_REVIEWER") or "").strip() or getpass.getuser(),
                    progress=ImportProgress())
     return store
 

@@ -52,7 +52,7 @@ class InspectorApp(ShowsWorkerErrors, App[None]):
         self.listing = listing  # transcripts already being looked for (started before the UI loaded)
         self.store: Store | None = None
         # Who the acts done here are recorded as (DESIGN §8: the reviewer names every write).
-        self.reviewer = os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser()
+        self.reviewer = (os.environ.get("INSPECTOR_REVIEWER") or "").strip() or getpass.getuser()
 
     async def on_mount(self) -> None:
         if self.store_path is None:
