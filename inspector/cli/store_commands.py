@@ -13,7 +13,7 @@ from inspector.cli.discover_output import discover_listing
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.domain.formats.detect import FORMATS
 from inspector.services import demo, exporting, sessions, verifying
-from inspector.services.checking import check_store
+from inspector.services.checking import CHECKS, check_store
 from inspector.services.importing import import_file
 from inspector.store.connection import open_store
 
@@ -171,12 +171,15 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
 
 @click.command("check")
 @store_argument
+@click.option("--session", "sessions", multiple=True, help="Check only this session (repeatable).")
+@click.option("--only", multiple=True, type=click.Choice(CHECKS), help="Run only this check (repeatable); the "
+              "others are left out of the result, not reported as passed.")
 @json_option
 @run_command()
-async def check_cmd(store: Path, as_json: bool) -> int:
+async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...], as_json: bool) -> int:
     """Run every check over every session; exit 1 on any refusal, drift finding or protocol problem."""
     async with await open_store(store) as opened:
-        results = await check_store(opened)
+        results = await check_store(opened, sessions=list(sessions) or None, only=list(only) or None)
 
     def human() -> str:
         lines = []
