@@ -22,8 +22,12 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     cache = tmp_path_factory.mktemp("cache")
     monkeypatch.setenv("INSPECTOR_CACHE_DIR", str(cache))
     # No test ever asks who is reviewing or writes a person's real config directory.
-    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
-    monkeypatch.setenv("INSPECTOR_REVIEWER", "root")
+    config = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(config))
+    (config / "reviewer").write_text("root\n", encoding="utf-8")  # the app's remembered name; the CLI ignores it
+    # nor on transcripts in the home folder of whoever runs the tests (`inspector` would list them)
+    monkeypatch.setenv("INSPECTOR_SOURCES", str(cache / "no-transcripts-here"))
+    monkeypatch.setenv("INSPECTOR_DATA_DIR", str(cache / "data"))
     yield cache
 
 

@@ -28,7 +28,8 @@ SIZE = (170, 45)
 
 async def test_10_the_first_write_asks_who_is_reviewing_and_remembers_it(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     store = await pending_store(tmp_path)
-    monkeypatch.delenv("INSPECTOR_REVIEWER")
+    monkeypatch.delenv("INSPECTOR_REVIEWER", raising=False)
+    (reviewer_name.config_dir() / "reviewer").unlink()  # nobody named yet
     app = InspectorApp(store)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -52,7 +53,8 @@ async def test_10_the_first_write_asks_who_is_reviewing_and_remembers_it(tmp_pat
 
 async def test_10_cancelling_the_name_writes_nothing(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     store = await pending_store(tmp_path)
-    monkeypatch.delenv("INSPECTOR_REVIEWER")
+    monkeypatch.delenv("INSPECTOR_REVIEWER", raising=False)
+    (reviewer_name.config_dir() / "reviewer").unlink()  # nobody named yet
     app = InspectorApp(store)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)

@@ -8,15 +8,14 @@ import hashlib
 import os
 import stat
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import click
 
 from inspector.cli.output import EXIT_OK, fail
-from inspector.cli.store_commands import ImportProgress
 from inspector.domain.errors import InspectorError
-from inspector.services import demo, reviewer_name
-from inspector.services.importing import already_imported, import_file
+from inspector.services import discovery, reviewer_name
 from inspector.store.schema import APPLICATION_ID
 
 SIF_SUFFIXES = {".jsonl", ".json", ".ndjson", ".yaml", ".yml", ".eval"}  # files to import (or refuse) rather than open
@@ -38,7 +37,7 @@ def store_beside(file: Path) -> Path:
     if _writable(file.parent):
         return beside
     digest = hashlib.sha256(str(file.resolve()).encode()).hexdigest()[:12]
-    return demo.cache_dir() / "opened" / f"{file.stem}-{digest}.db"
+    return discovery.cache_dir() / "opened" / f"{file.stem}-{digest}.db"
 
 
 def _is_store(path: Path) -> bool:
@@ -66,30 +65,55 @@ def importer_name(explicit: str | None) -> str:
 
 async def resolve_target(target: Path | None, reviewer: str | None = None) -> Path:
     """The store to open: the demo, the store given, or a store the given file is imported into."""
+    # loaded here, not at the top: the bare `inspector` start screen does not need them
+    from inspector.cli.store_commands import ImportProgress
+    from inspector.services import demo
+    from inspector.services.following import catch_up
+
     if target is None:
         return await demo.ensure_demo_store()
     if _is_store(target) or target.suffix.lower() not in SIF_SUFFIXES:
         return target
     store = store_beside(target)
     store.parent.mkdir(parents=True, exist_ok=True)
-    if not await already_imported(store, target):
-        await import_file(target, store, actor=importer_name(reviewer),
-                          progress=ImportProgress())
+    # a first import, or only what was appended since the last one (a rewritten file is refused)
+    await catch_up(target, store, actor=importer_name(reviewer), progress=ImportProgress())
     return store
+
+
+def start_listing(sources: tuple[Path, ...]) -> Future[list[discovery.Found]]:
+    """Look for transcripts in a thread, so the listing overlaps loading the app (a --source
+    that is not a folder is refused here, before any screen)."""
+    roots = discovery.sources_from(sources)
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="discover").submit(discovery.discover, roots)
 
 
 @click.command("open")
 @click.argument("target", required=False, type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--session", help="Open on this session (default: the first).")
+@click.option("--source", "sources", multiple=True, type=click.Path(path_type=Path),
+              help="With no TARGET: a folder of transcripts to list (repeatable; default $INSPECTOR_SOURCES or the "
+                   "agent tools' own folders).")
 @click.option("--reviewer", help="Record acts under this name (default: $INSPECTOR_REVIEWER, then the remembered "
               "name; asked at the first write).")
-def open_cmd(target: Path | None, session: str | None, reviewer: str | None) -> None:
-    """Open STORE (or import FILE.jsonl beside it and open that) in the terminal app."""
+def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...] = (),
+             reviewer: str | None = None) -> None:
+    """Open STORE, or import FILE.jsonl (only what was appended since, when it was imported before) and
+    open it following it live; with neither, the transcripts found on this machine (or the demo)."""
+    if target is not None and sources:
+        raise click.UsageError("--source lists transcripts to choose from; it goes without a TARGET")
+    follow: Path | None = None
+    listing: Future[list[discovery.Found]] | None = None
     try:
-        store = asyncio.run(resolve_target(target, reviewer))
-        if target is not None and not store.exists():
-            hint = "" if target.suffix else "; it is not a command either (inspector --help lists them)"
-            raise InspectorError(f"no store at {store}{hint}", code="not_a_store")
+        if target is None:
+            listing = start_listing(sources)  # while the UI's modules load
+            store = None
+        else:
+            store = asyncio.run(resolve_target(target, reviewer))
+            if not store.exists():
+                hint = "" if target.suffix else "; it is not a command either (inspector --help lists them)"
+                raise InspectorError(f"no store at {store}{hint}", code="not_a_store")
+            follow = target if store != target else None
     except InspectorError as error:
         fail(error, False)
         return
@@ -97,5 +121,6 @@ def open_cmd(target: Path | None, session: str | None, reviewer: str | None) -> 
         InspectorApp,  # the UI loads only when a screen is wanted
     )
 
-    InspectorApp(store, session=session, reviewer=reviewer).run()
+    InspectorApp(store, session=session, follow=follow, sources=list(sources), listing=listing,
+                 reviewer=reviewer).run()
     raise SystemExit(EXIT_OK)

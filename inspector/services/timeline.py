@@ -2,16 +2,20 @@
 
 A row's key is (time, source, seq) with events before ledger entries at the same time.
 Pages are fetched by key, never by OFFSET, so reading near the end of a million-event
-session costs what reading near the start does.
+session costs what reading near the start does. A deleted event stays visible as a
+"deleted" placeholder at its place, from the tombstone its deletion's ledger entry keeps
+(seq, time and kind only: rule 6, missing is visible).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from inspector.domain.errors import NotFound
+from inspector.services.tombstones import deleted_calls, tombstones
 from inspector.store.connection import Store, fetch_one
 
 Key = tuple[str, int, int]
@@ -61,9 +65,24 @@ def _event_row(r: tuple[Any, ...]) -> TimelineRow:
                        marks=tuple(marks))
 
 
+_KEYED = re.compile(r"hmac-sha256:[0-9a-f]{64}")
+
+
+def _short_digests(value: Any) -> Any:
+    """Keyed digests stand for content nobody may read back: one line shows that they are
+    there, not 64 hex characters (the ledger command and --json give them whole)."""
+    if isinstance(value, str):
+        return "hmac-sha256:…" if _KEYED.fullmatch(value) else value
+    if isinstance(value, dict):
+        return {k: _short_digests(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_short_digests(v) for v in value]
+    return value
+
+
 def _ledger_row(r: tuple[Any, ...]) -> TimelineRow:
     at, seq, kind, actor, payload = r
-    body = json.loads(payload)
+    body = _short_digests(json.loads(payload))
     detail = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in body.items()
                        if k not in {"file_digest", "_sif_extra"})
     return TimelineRow((at, LEDGER, seq), "ledger", seq, at, kind, _one_line(detail), actor=actor)
@@ -180,6 +199,36 @@ async def _ledger(store: Store, session: str, key: Key | None, forward: bool, li
     return [_ledger_row(r) for r in await store.db.execute_fetchall(sql, (session, *_bind(params, session), limit))]
 
 
+async def _tombstones(store: Store, session: str, key: Key | None, forward: bool,
+                      filt: TimelineFilter | None) -> list[TimelineRow]:
+    """Placeholders for deleted events beyond ``key``, at their seq (deletions are few: read them all)."""
+    if filt is not None and filt.active:
+        return []
+    stones = await tombstones(store.db, session)
+    if not stones:
+        return []
+    bound: int | None = None
+    inclusive = False
+    if key is not None:
+        at, src, seq = key
+        if src == EVENT:
+            bound = seq
+        else:
+            row = await fetch_one(store.db, _cut_seq(at), (session, at))
+            bound, inclusive = int(row[0]) if row else 1 << 62, True
+    rows: list[TimelineRow] = []
+    for stone in stones:
+        if bound is not None:
+            after = stone.seq >= bound if inclusive else stone.seq > bound
+            before = stone.seq < bound
+            if (forward and not after) or (not forward and not before):
+                continue
+        rows.append(TimelineRow((stone.at, EVENT, stone.seq), "event", stone.seq, stone.at, stone.kind,
+                                f"deleted by ledger entry L{stone.ledger_seq}: only its tombstone remains",
+                                stone.call_id, marks=("deleted",)))
+    return rows
+
+
 def _merge(events: list[TimelineRow], entries: list[TimelineRow]) -> list[TimelineRow]:
     """Both ascending; an entry goes before the first remaining event stamped later than it."""
     out: list[TimelineRow] = []
@@ -199,7 +248,8 @@ async def _with_pairs(store: Store, session: str, rows: list[TimelineRow]) -> li
     ids = sorted({r.call_id for r in rows if r.call_id and r.kind in ("tool_call", "tool_result")})
     if not ids:
         return rows
-    partners: dict[tuple[str, str], int] = {}
+    partners: dict[tuple[str, str], int] = {k: v for k, v in (await deleted_calls(store.db, session)).items()
+                                            if k[0] in ids}
     marks = ", ".join("?" for _ in ids)
     async with store.db.execute(
         f"SELECT call_id, kind, MIN(seq) FROM events WHERE session = ? AND call_id IN ({marks}) "
@@ -223,9 +273,10 @@ async def page(store: Store, session: str, key: Key | None, *, forward: bool = T
                limit: int = 100, filt: TimelineFilter | None = None) -> list[TimelineRow]:
     """Up to ``limit`` rows after ``key`` (or before it, going back), in timeline order."""
     events = await _events(store, session, key, forward, limit, filt)
+    events = sorted(events + await _tombstones(store, session, key, forward, filt), key=lambda r: r.seq)
+    events = events[:limit] if forward else events[-limit:]
     entries = await _ledger(store, session, key, forward, limit) if filt is None or filt.ledger else []
     if not forward:
-        events.reverse()
         entries.reverse()
     merged = _merge(events, entries)
     merged = merged[:limit] if forward else merged[-limit:]

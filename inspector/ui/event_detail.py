@@ -13,6 +13,7 @@ from typing import Any
 
 from textual.content import Content
 
+from inspector.ui.safe import markup, plain
 from inspector.domain.short_ids import human_size, short_id
 from inspector.services import channels, conversation
 from inspector.services.timeline import TimelineRow
@@ -22,13 +23,13 @@ TEXT_CHARS = 20_000
 
 
 def _section(title: str) -> Content:
-    return Content.from_markup("\n[b]$t[/b]", t=title)
+    return markup("\n[b]$t[/b]", t=title)
 
 
 def _capped(text: str) -> Content:
     if len(text) <= TEXT_CHARS:
-        return Content(text)
-    return Content(text[:TEXT_CHARS]) + Content.from_markup(
+        return plain(text)
+    return plain(text[:TEXT_CHARS]) + markup(
         "\n[$warning]… $n more characters (the original line below is read from the kept file)[/]",
         n=f"{len(text) - TEXT_CHARS:,}")
 
@@ -46,25 +47,25 @@ async def event_body(store: Store, session: str, row: TimelineRow) -> Content:
     detail = await channels.event_detail(store, session, row.seq)
     if detail is None:
         return Content("not found")
-    lines: list[Content] = [Content.from_markup("[b]#$s[/b] · $k · $at · trust $t", s=str(row.seq), k=row.kind,
+    lines: list[Content] = [markup("[b]#$s[/b] · $k · $at · trust $t", s=str(row.seq), k=row.kind,
                                                 at=detail.get("at") or "time unknown", t=detail.get("trust") or "?")]
     if row.call_id:
-        lines.append(Content.from_markup("call id [b]$short[/b]  [dim]$full[/]", short=short_id(row.call_id),
+        lines.append(markup("call id [b]$short[/b]  [dim]$full[/]", short=short_id(row.call_id),
                                          full=row.call_id))
     if row.kind == "tool_call":
         if row.pair_seq is None:
-            lines.append(Content.from_markup("[$error]no result in the log (unresolved call)[/]"))
+            lines.append(markup("[$error]no result in the log (unresolved call)[/]"))
         else:
             result = await channels.event_detail(store, session, row.pair_seq) or {}
             text = str(result.get("content") or "")
             status = "failed" if result.get("is_error") else "result"
-            lines.append(Content.from_markup("→ $st [b]#$p[/b] · $size", st=status, p=str(row.pair_seq),
+            lines.append(markup("→ $st [b]#$p[/b] · $size", st=status, p=str(row.pair_seq),
                                              size=human_size(len(text.encode("utf-8")))))
     elif row.kind == "tool_result":
         if row.pair_seq is None:
-            lines.append(Content.from_markup("[$error]orphan: its call is not in the log[/]"))
+            lines.append(markup("[$error]orphan: its call is not in the log[/]"))
         else:
-            lines.append(Content.from_markup("← call [b]#$p[/b] $tool", p=str(row.pair_seq), tool=row.tool or ""))
+            lines.append(markup("← call [b]#$p[/b] $tool", p=str(row.pair_seq), tool=row.tool or ""))
     thinking = detail.get("reasoning_content")
     if isinstance(thinking, str) and thinking:
         lines += [_section("THINKING"), _capped(thinking)]
@@ -74,17 +75,17 @@ async def event_body(store: Store, session: str, row: TimelineRow) -> Content:
         lines.append(_section(f"CLEARED {len(cleared)} TOOL RESULT(S)"))
         for c in cleared:
             if c.call_seq is None and c.result_seq is None:
-                lines.append(Content.from_markup("  $id [dim]not in this log (before this file begins)[/]",
+                lines.append(markup("  $id [dim]not in this log (before this file begins)[/]",
                                                  id=short_id(c.call_id)))
             else:
-                lines.append(Content.from_markup("  $id #$c → #$r $tool", id=short_id(c.call_id),
+                lines.append(markup("  $id #$c → #$r $tool", id=short_id(c.call_id),
                                                  c=str(c.call_seq or "?"), r=str(c.result_seq or "?"),
                                                  tool=c.tool or ""))
     content = detail.get("content")
     if content:
         lines += [_section("TEXT"), _capped(str(content))]
-    lines += [_section("RECORD"), Content(_record(detail))]
+    lines += [_section("RECORD"), plain(_record(detail))]
     original = await channels.original_text(store, session, origin)
     if original is not None:
-        lines += [_section(f"ORIGINAL, line {origin.get('line')} of the imported file, verified"), Content(original)]
+        lines += [_section(f"ORIGINAL, line {origin.get('line')} of the imported file, verified"), plain(original)]
     return Content("\n").join(lines)

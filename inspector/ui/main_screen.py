@@ -9,7 +9,9 @@
 | e | expand the selected stub (Raw evidence) |
 | c | correct the selected protected record, or the generation of the selected drift finding |
 | d | focus the drift findings |
-| o | focus the handoffs (enter checks one: a accepts) |
+| o | focus the handoffs (enter checks one: a accepts, u reconciles an unknown action) |
+| u | focus the survival verdicts |
+| n | focus the actions (enter reconciles an unknown one) |
 | x | focus the deletion requests (enter shows the copies; x carries one out) |
 | b | the budget of the next request (edit the numbers, enter recomputes) |
 | h | history of the selected protected record |
@@ -24,12 +26,13 @@
 from __future__ import annotations
 
 import asyncio
+import getpass
+from pathlib import Path
 
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, TabbedContent, TabPane
 
@@ -42,6 +45,7 @@ from inspector.services import (
     handoffs,
     overview,
     rebuilding,
+    reconciling,
     sessions,
     verifying,
 )
@@ -58,13 +62,17 @@ from inspector.ui.event_detail import event_body
 from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.handoff_dialog import HandoffDialog
 from inspector.ui.layout import FitsTheTerminal
+from inspector.ui.reconcile_dialog import ReconcileDialog
 from inspector.ui.review_dialog import ReviewDialog
+from inspector.ui.safe import plain
+from inspector.ui.widgets.actions_list import ActionsList
 from inspector.ui.widgets.budget_view import BudgetView
 from inspector.ui.widgets.candidates_list import CandidatesList
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.deletions_list import DeletionsList
 from inspector.ui.widgets.drift_view import DriftView
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
+from inspector.ui.widgets.follow_bar import FollowBar
 from inspector.ui.widgets.handoffs_list import HandoffsList
 from inspector.ui.widgets.header_bar import HeaderBar
 from inspector.ui.widgets.sessions_list import SessionsList
@@ -92,6 +100,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
         Binding("u", "focus_survival", "Survival", id="main.focus_survival"),
         Binding("R", "rebuild", "Rebuild summary", show=False, id="main.rebuild"),
         Binding("o", "focus_handoffs", "Handoffs", id="main.focus_handoffs"),
+        Binding("a", "focus_actions", "Actions", id="main.focus_actions"),
         Binding("x", "focus_deletions", "Deletions", id="main.focus_deletions"),
         Binding("b", "focus_budget", "Budget", id="main.focus_budget"),
         Binding("h", "history", "History", id="main.history"),
@@ -101,16 +110,22 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
         Binding("escape", "clear_search", "Clear search", show=False, id="main.clear_search"),
     ]
 
-    def __init__(self, store: Store, initial_session: str | None) -> None:
+    def __init__(self, store: Store, initial_session: str | None, *, follow: Path | None = None) -> None:
         super().__init__()
         self.store = store
         self.initial_session = initial_session
+        self.follow = follow  # the transcript to follow live, when the store was imported from one
+        self._drift_said: tuple[str, int] | None = None
         self.session: str | None = None
         self.session_ids: list[str] = []
         self.generation_texts: list = []
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.store.path, id="header")
+        if self.follow is not None:
+            # appended lines are imported under the reviewer's name once given, else the OS user's (as at open)
+            yield FollowBar(self.store.path, self.follow, self.app.reviewer or getpass.getuser(),  # type: ignore[attr-defined]
+                            id="follow")
         with Horizontal(id="body"):
             yield SessionsList()
             with Vertical(id="main"):
@@ -129,6 +144,8 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
                         yield SurvivalView(id="survival")
                     with TabPane("Handoffs", id="tab-handoffs"):
                         yield HandoffsList(id="handoffs")
+                    with TabPane("Actions", id="tab-actions"):
+                        yield ActionsList(id="actions")
                     with TabPane("Deletions", id="tab-deletions"):
                         yield DeletionsList(id="deletions")
                     with TabPane("Budget", id="tab-budget"):
@@ -143,10 +160,22 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
     @work(group="live", exclusive=True, exit_on_error=False)
     async def check_for_changes(self) -> None:
         """A live store: when another process commits, reload the sessions and the open session."""
-        if await self.watch.changed():
+        if await self.watch.changed() and not self._followed_write():
             self.notify("The store changed outside this window; reloaded.", timeout=3)
             self.initial_session = self.session
             self.load_sessions()
+
+    def _followed_write(self) -> bool:
+        """The change was the follower importing appended lines (shown as they arrive, no reload)."""
+        bars = self.query(FollowBar)
+        return bool(bars) and bars.first().consume_wrote()
+
+    async def on_follow_bar_grew(self, event: FollowBar.Grew) -> None:
+        if event.session != self.session:
+            self.load_sessions_then(event.session)
+            return
+        await self.query_one(TimelineView).grew()
+        self.run_worker(self._load_rest(event.session), group="badges", exclusive=True, exit_on_error=False)
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -166,7 +195,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
     def open_session(self, session: str) -> None:
         self.run_worker(self._open(session), group="session", exclusive=True, exit_on_error=False)
 
-    async def _open(self, session: str) -> None:
+    async def _open(self, session: str, *, rest_inline: bool = False) -> None:
         """First paint: read what is visible, then fill it in one layout pass. The tabs behind
         (candidates, drift, handoffs) and the badge counts, which may scan a large session,
         follow in their own worker."""
@@ -184,7 +213,10 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
             self.query_one(EvidenceChannel).load(mats)
             await timeline.show_session(self.store, session)
             self.query_one(SessionsList).mark(session)
-        self.run_worker(self._load_rest(session), group="badges", exclusive=True, exit_on_error=False)
+        if rest_inline:
+            await self._load_rest(session)
+        else:
+            self.run_worker(self._load_rest(session), group="badges", exclusive=True, exit_on_error=False)
 
     async def _load_rest(self, session: str) -> None:
         items = await sessions.list_sessions(self.store)  # its versions and counts follow every act
@@ -193,6 +225,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
         await self._load_candidates(session)
         await self._load_drift(session)
         self.query_one(HandoffsList).load(await handoffs.list_handoffs(self.store, session))
+        await self._load_actions(session)
         self.query_one(DeletionsList).load(await deletions.list_requests(self.store, session))
         self.query_one(BudgetView).show(self.store, session)
         await self._load_badges(session)
@@ -204,13 +237,21 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
         self.query_one(TabbedContent).get_tab("tab-candidates").label = (
             f"Candidates ({pending} pending)" if pending else f"Candidates ({len(found)})")
 
+    async def _load_actions(self, session: str) -> None:
+        rows = await reconciling.list_actions(self.store, session)
+        self.query_one(ActionsList).load(rows)
+        unknown = sum(1 for a in rows if a.status == "unknown")
+        self.query_one(TabbedContent).get_tab("tab-actions").label = (
+            f"Actions ({unknown} unknown)" if unknown else "Actions")
+
     async def _load_drift(self, session: str) -> None:
         findings, timeline, self.generation_texts = await drift_overview(self.store, session)
         self.query_one(DriftView).load(findings, timeline)
         latest = findings[max(findings)] if findings else []
         count = sum(1 for f in latest if f.severity == "finding")
         self.query_one(TabbedContent).get_tab("tab-drift").label = f"Drift ({count})" if count else "Drift"
-        if count and session == self.session:
+        if count and session == self.session and self._drift_said != (session, count):
+            self._drift_said = (session, count)  # said once per count, not again at each followed batch
             self.notify(f"The latest summary drifted ({count} finding(s)): d shows them; R rebuilds a generation "
                         "from the raw log.", severity="warning", timeout=5)
         reports = await survival_all(self.store, session)
@@ -240,6 +281,25 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
     def on_deletions_list_chosen(self, event: DeletionsList.Chosen) -> None:
         if self.session:
             self.review_deletion(event.item_id)
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if isinstance(event.option_list, ActionsList) and event.option.id and self.session:
+            self.reconcile_action(event.option.id)
+
+    def reconcile_action(self, action: str) -> None:
+        row = self.query_one(ActionsList).rows.get(action)
+        if row is None:
+            return
+        if row.status not in ("unknown", "in_flight"):
+            self.notify(f"{action} is {row.status}: only an unknown or in-flight outcome is reconciled.",
+                        severity="warning")
+            return
+
+        def done(recorded: bool | None) -> None:
+            if recorded and self.session is not None:
+                self.open_session(self.session)
+
+        self.app.with_reviewer(lambda who: self.app.push_screen(  # type: ignore[attr-defined]
+            ReconcileDialog(self.store, self.session or "", row, who), done))
 
     def review_deletion(self, request: str) -> None:
         def done(deleted: bool | None) -> None:
@@ -253,6 +313,8 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
         def done(new_session: str | None) -> None:
             if new_session:
                 self.load_sessions_then(new_session)  # the new session appears in the list and opens
+            elif self.session is not None:
+                self.open_session(self.session)  # an action may have been reconciled from the dialog
 
         self.app.with_reviewer(lambda who: self.app.push_screen(  # type: ignore[attr-defined]
             HandoffDialog(self.store, self.session or "", handoff, who), done))
@@ -264,10 +326,10 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
     def review(self, candidate: str) -> None:
         listing = self.query_one(CandidatesList)
 
-        def decided() -> None:  # versions, badges and lists all change after a decision, behind the dialog too
+        async def decided() -> None:  # versions, badges and lists all change after a decision, behind the dialog too
             if self.session is not None:
                 listing.cursor_after = listing.next_pending_after(candidate) or candidate
-                self.open_session(self.session)
+                await self._open(self.session, rest_inline=True)
 
         self.app.with_reviewer(lambda who: self.app.push_screen(  # type: ignore[attr-defined]
             ReviewDialog(self.store, self.session or "", candidate, who, on_decided=decided)))
@@ -315,7 +377,10 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
         row: TimelineRow = event.row
         if row.source == "ledger" or self.session is None:
             await self.app.push_screen(MessageDialog(f"Ledger entry L{row.seq}",
-                                                     Content(f"{row.kind} by {row.actor}\n{row.at}\n\n{row.text}")))
+                                                     plain(f"{row.kind} by {row.actor}\n{row.at}\n\n{row.text}")))
+            return
+        if "deleted" in row.marks:
+            await self.app.push_screen(MessageDialog(f"Event #{row.seq} · deleted", row.text))
             return
         body = await event_body(self.store, self.session, row)
         await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", body))
@@ -391,6 +456,10 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
     def action_focus_handoffs(self) -> None:
         self.query_one(TabbedContent).active = "tab-handoffs"
         self.focus_on(self.query_one(HandoffsList))
+
+    def action_focus_actions(self) -> None:
+        self.query_one(TabbedContent).active = "tab-actions"
+        self.focus_on(self.query_one(ActionsList))
 
     def action_focus_survival(self) -> None:
         self.query_one(TabbedContent).active = "tab-survival"

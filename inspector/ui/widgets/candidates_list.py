@@ -9,6 +9,7 @@ from textual.widgets.option_list import Option
 
 from inspector.domain.candidates import Validation
 from inspector.ui.widgets.item_list import ItemList
+from inspector.ui.safe import markup
 
 STATUS_GLYPH = {"pending": "◷", "accepted": "●", "rejected": "○"}
 
@@ -38,14 +39,14 @@ class CandidatesList(ItemList):
         for cand, v in found:
             glyph = STATUS_GLYPH.get(cand["status"], "?")
             if cand["status"] != "pending":
-                verdict = Content.from_markup("[dim]$s[/]", s=cand["status"])
+                verdict = markup("[dim]$s[/]", s=cand["status"])
             elif v.refusals:
-                verdict = Content.from_markup("[$error]✗ $c[/]", c=", ".join(r.code for r in v.refusals))
+                verdict = markup("[$error]✗ $c[/]", c=", ".join(r.code for r in v.refusals))
             else:
-                verdict = Content.from_markup("[$success]✓ structure verified[/]")
-            warn = Content.from_markup("  [$warning]! $w[/]", w=", ".join(w.code for w in v.warnings)) if v.warnings else Content("")
+                verdict = markup("[$success]✓ structure verified[/]")
+            warn = markup("  [$warning]! $w[/]", w=", ".join(w.code for w in v.warnings)) if v.warnings else Content("")
             options.append(Option(
-                Content.from_markup("$g [b]$id[/b]  base v$b · goal r$r  ", g=glyph, id=cand["id"],
+                markup("$g [b]$id[/b]  base v$b · goal r$r  ", g=glyph, id=cand["id"],
                                     b=str(cand["base_version"]), r=str(cand["goal_revision"])) + verdict + warn,
                 id=cand["id"]))
-        self.set_items(options, Content.from_markup("[dim]no compression candidates in this session[/]"), keep)
+        self.set_items(options, markup("[dim]no compression candidates in this session[/]"), keep)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from textual.content import Content
 from textual.widgets.option_list import Option
 
 from inspector.services.deletions import Coverage
 from inspector.ui.widgets.item_list import ItemList
+from inspector.ui.safe import markup
 
 
 class DeletionsList(ItemList):
@@ -17,7 +17,7 @@ class DeletionsList(ItemList):
         keep = self.highlighted_id()
         options: list[Option] = []
         for cov in found:
-            state = (Content.from_markup("[dim]done: only the ledger's tombstone remains[/]") if cov.status == "done"
-                     else Content.from_markup("[$warning]pending · $n cop(ies) to remove[/]", n=str(len(cov.copies))))
-            options.append(Option(Content.from_markup("[b]$r[/b]  ", r=cov.request) + state, id=cov.request))
-        self.set_items(options, Content.from_markup("[dim]no deletion requests in this session[/]"), keep)
+            state = (markup("[dim]done: only the ledger's tombstone remains[/]") if cov.status == "done"
+                     else markup("[$warning]pending · $n cop(ies) to remove[/]", n=str(len(cov.copies))))
+            options.append(Option(markup("[b]$r[/b]  ", r=cov.request) + state, id=cov.request))
+        self.set_items(options, markup("[dim]no deletion requests in this session[/]"), keep)

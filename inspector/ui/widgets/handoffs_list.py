@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.content import Content
 from textual.widgets.option_list import Option
 
 from inspector.domain.handoff import HandoffCheck
 from inspector.ui.widgets.item_list import ItemList
+from inspector.ui.safe import markup
 
 
 class HandoffsList(ItemList):
@@ -20,11 +20,11 @@ class HandoffsList(ItemList):
         options: list[Option] = []
         for h, check in found:
             if h["status"] == "accepted":
-                verdict = Content.from_markup("[$accent]● accepted → continued in $s[/]", s=h["to_session"])
+                verdict = markup("[$accent]● accepted → continued in $s[/]", s=h["to_session"])
             elif check.acceptable:
-                verdict = Content.from_markup("[$success]✓ acceptable[/]")
+                verdict = markup("[$success]✓ acceptable[/]")
             else:
-                verdict = Content.from_markup("[$error]✗ $c[/]", c=", ".join(r.code for r in check.refusals))
-            options.append(Option(Content.from_markup("[b]$id[/b] → $to  ", id=h["id"], to=h["to_session"]) + verdict,
+                verdict = markup("[$error]✗ $c[/]", c=", ".join(r.code for r in check.refusals))
+            options.append(Option(markup("[b]$id[/b] → $to  ", id=h["id"], to=h["to_session"]) + verdict,
                                   id=h["id"]))
-        self.set_items(options, Content.from_markup("[dim]no handoffs from this session[/]"), keep)
+        self.set_items(options, markup("[dim]no handoffs from this session[/]"), keep)

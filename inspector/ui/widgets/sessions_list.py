@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from textual.content import Content
 from textual.widgets.option_list import Option
 
 from inspector.services.sessions import SessionSummary
 from inspector.ui.widgets.item_list import ItemList
+from inspector.ui.safe import markup
 
 
 class SessionsList(ItemList):
@@ -21,8 +21,8 @@ class SessionsList(ItemList):
         self.clear_options()
         for s in sessions:
             self.add_option(Option(
-                Content.from_markup("[b]$t[/b]\n[dim]$id · $n ev · v$v[/]", t=s.title or s.id, id=s.id,
-                                    n=f"{s.events:,}", v=str(s.context_version)),
+                markup("[b]$t[/b]\n[dim]$id · $n ev · v$v[/]", t=s.title or s.id, id=s.id,
+                       n=f"{s.events:,}", v=str(s.context_version)),
                 id=s.id))
         if current is not None:
             self.mark(current)
