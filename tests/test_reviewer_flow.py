@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Input, Label, Static
 
 from inspector.services import reviewer_name
 from inspector.ui.app import InspectorApp
 from inspector.ui.correction_dialog import CorrectionDialog
+from inspector.ui.dialogs import MessageDialog
+from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.main_screen import MainScreen
 from inspector.ui.review_dialog import ReviewDialog
 from inspector.ui.reviewer_dialog import ReviewerDialog
 from inspector.ui.widgets.candidates_list import CandidatesList
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
+from inspector.ui.widgets.progress_line import ProgressLine
 from inspector.ui.widgets.sessions_list import SessionsList
 from inspector.ui.widgets.header_bar import HeaderBar
 from inspector.ui.widgets.state_channel import StateChannel
 from tests.pending_fixture import pending_store
 from tests.test_app import choose, settle, text_of
 from tests.test_confirm_ui import decisions
+from tests.test_expand_dialog import _open_on_stub
 
 SIZE = (170, 45)
 
@@ -228,3 +233,57 @@ async def test_6_the_budget_tab_does_not_swallow_keys(sample_store: Path) -> Non
         assert app.screen.focused is app.screen.query_one("#budget-window", Input)
         await pilot.press("escape", "1")
         assert app.screen.focused is app.screen.query_one("#state-records")
+
+
+async def test_10_f6_widens_and_over_limit_names_the_apps_limit_box(sample_store: Path) -> None:
+    app = InspectorApp(sample_store, session="s-bigfold")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await _open_on_stub(app, pilot, "stub-mid")
+        dialog = app.screen
+        assert isinstance(dialog, ExpandDialog)
+        start = int(dialog.query_one("#expand-start", Input).value)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("f6")  # passes through tmux, unlike alt+w
+        await settle(app, pilot)
+        assert int(dialog.query_one("#expand-start", Input).value) == start - 2
+        dialog.query_one("#expand-limit", Input).value = "10"
+        dialog.run_expand()
+        await settle(app, pilot)
+        shown = str(dialog.query_one("#expand-text", Static).render())
+        assert "over_budget" in shown and "--max-bytes on the command line" in shown and "limit box" in shown
+
+
+async def test_10_verify_shows_progress_while_it_runs(sample_store: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from inspector.services import verifying
+
+    real = verifying.verify_store
+
+    async def slow(store, progress=None):  # type: ignore[no-untyped-def]
+        for done in range(1, 5):
+            if progress:
+                progress(done, 4)
+            await asyncio.sleep(0.3)
+        return await real(store, progress)
+
+    monkeypatch.setattr(verifying, "verify_store", slow)
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        line = app.screen.query_one(ProgressLine)
+        await pilot.press("v")
+        await pilot.pause(0.8)
+        assert line.display and line.has_class("-running")
+        assert "Verifying" in str(line.query_one(Label).render())
+        await settle(app, pilot)
+        assert not line.has_class("-running") and isinstance(app.screen, MessageDialog)
+
+
+async def test_survival_reports_progress_per_generation(sample_store: Path) -> None:
+    from inspector.services.survival import survival_all
+    from inspector.store.connection import open_store
+
+    steps: list[tuple[int, int]] = []
+    async with await open_store(sample_store) as store:
+        reports = await survival_all(store, "s-export", progress=lambda d, t: steps.append((d, t)))
+    assert steps and steps[-1] == (len(reports), len(reports))

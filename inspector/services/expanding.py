@@ -114,7 +114,8 @@ def _pre_read_refusals(stub: StubRef, m: materials.StoredMaterial | None, start:
                         "(offsets are bytes, start ≤ end ≤ size).")]
     if end - start > max_bytes:
         return [Refusal("over_budget", f"{end - start:,} bytes exceed this expansion's limit of {max_bytes:,}; "
-                        f"narrow the range or raise --max-bytes deliberately.")]
+                        f"narrow the range, or raise the limit deliberately (the limit box in the app, "
+                        f"--max-bytes on the command line).")]
     return []
 
 

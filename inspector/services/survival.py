@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,10 +92,19 @@ async def survival_report(store: Store, session: str, generation: int | None = N
     return report
 
 
-async def survival_all(store: Store, session: str) -> list[SurvivalReport]:
-    """Every generation's report, newest first (one read of the facts)."""
+async def survival_all(store: Store, session: str,
+                       progress: Callable[[int, int], None] | None = None) -> list[SurvivalReport]:
+    """Every generation's report, newest first (one read of the facts). ``progress(done, total)``
+    after each generation, yielding to the event loop so a screen can draw it."""
     facts = await protected_facts(store, session)
-    return [_report(session, g, facts) for g in await generations(store, session)]
+    gens = await generations(store, session)
+    out: list[SurvivalReport] = []
+    for index, g in enumerate(gens):
+        out.append(_report(session, g, facts))
+        if progress is not None:
+            progress(index + 1, len(gens))
+            await asyncio.sleep(0)
+    return out
 
 
 async def ask_judge(command: str, verdict: Verdict, summary: str) -> dict[str, str]:

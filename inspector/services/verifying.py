@@ -15,6 +15,7 @@ What is checked, and nothing more is claimed:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,8 +46,10 @@ class VerifyReport:
                 "problems": self.problems[:50]}
 
 
-async def verify_store(store: Store) -> VerifyReport:
+async def verify_store(store: Store, progress: Callable[[int, int], None] | None = None) -> VerifyReport:
+    """``progress(done, total)`` is called every few hundred ledger entries (the app's progress bar)."""
     report = VerifyReport()
+    total = (await fetch_one(store.db, "SELECT COUNT(*) FROM ledger") or (0,))[0] if progress else 0
     versions: dict[str, tuple[int | None, int | None]] = {}
     counts: Counter[tuple[str, str]] = Counter()
     statuses: dict[tuple[str, tuple[Any, ...]], str] = {}
@@ -55,6 +58,8 @@ async def verify_store(store: Store) -> VerifyReport:
     async with store.snapshot():
         async for entry in ledger.iter_entries(store.db):
             report.entries += 1
+            if progress is not None and report.entries % 250 == 0:
+                progress(report.entries, int(total))
             if entry.seq != expected_seq:
                 report.fail({"where": "ledger", "seq": entry.seq,
                              "message": f"ledger entry {expected_seq} is missing (next is {entry.seq})"})

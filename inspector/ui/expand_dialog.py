@@ -3,8 +3,8 @@
 | key | action |
 |---|---|
 | enter | expand the range in the boxes |
-| alt+w | widen the range to whole characters (after an expansion) |
-| alt+n | narrow the range to whole characters (after an expansion) |
+| f6 (alt+w) | widen the range to whole characters (after an expansion) |
+| f7 (alt+n) | narrow the range to whole characters (after an expansion) |
 | escape | close |
 """
 
@@ -62,8 +62,9 @@ def render_expansion(result: Expansion) -> Content:
 class ExpandDialog(ShowsWorkerErrors, ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "close", "Close", id="expand.close"),
-        Binding("alt+w", "snap('wider')", "Widen to chars", id="expand.widen"),
-        Binding("alt+n", "snap('narrower')", "Narrow to chars", id="expand.narrow"),
+        # f6 / f7 first: alt+w and alt+n do not pass through every terminal multiplexer (tmux)
+        Binding("f6,alt+w", "snap('wider')", "Widen to chars", id="expand.widen"),
+        Binding("f7,alt+n", "snap('narrower')", "Narrow to chars", id="expand.narrow"),
     ]
 
     def __init__(self, store: Store, session: str, stub: StubView, reviewer: str) -> None:

@@ -75,6 +75,7 @@ from inspector.ui.widgets.evidence_channel import EvidenceChannel
 from inspector.ui.widgets.follow_bar import FollowBar
 from inspector.ui.widgets.handoffs_list import HandoffsList
 from inspector.ui.widgets.header_bar import HeaderBar
+from inspector.ui.widgets.progress_line import ProgressLine
 from inspector.ui.widgets.sessions_list import SessionsList
 from inspector.ui.widgets.state_channel import StateChannel
 from inspector.ui.widgets.summary_channel import SummaryChannel
@@ -150,6 +151,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
                         yield DeletionsList(id="deletions")
                     with TabPane("Budget", id="tab-budget"):
                         yield BudgetView(id="budget")
+        yield ProgressLine(id="progress")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -254,7 +256,8 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
             self._drift_said = (session, count)  # said once per count, not again at each followed batch
             self.notify(f"The latest summary drifted ({count} finding(s)): d shows them; R rebuilds a generation "
                         "from the raw log.", severity="warning", timeout=5)
-        reports = await survival_all(self.store, session)
+        with self.query_one(ProgressLine).task("Survival of each summary generation") as step:
+            reports = await survival_all(self.store, session, progress=step)
         self.query_one(SurvivalView).reports = reports
         lost = sum(1 for v in (reports[0].verdicts if reports else []) if v.verdict in ("missing", "contradicted"))
         self.query_one(TabbedContent).get_tab("tab-survival").label = f"Survival ({lost} lost)" if lost else "Survival"
@@ -521,7 +524,8 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
 
     @work(group="verify", exclusive=True, exit_on_error=False)
     async def action_verify(self) -> None:
-        report = await verifying.verify_store(self.store)
+        with self.query_one(ProgressLine).task("Verifying the ledger chain and projections") as step:
+            report = await verifying.verify_store(self.store, progress=step)
         if report.ok:
             await self.app.push_screen(MessageDialog("Store verified",
                                                      f"{report.entries} ledger entries: chain and projections hold."))

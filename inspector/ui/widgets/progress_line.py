@@ -1,0 +1,50 @@
+"""A progress bar for anything that takes longer than half a second (verify, survival over many
+generations, ...): it appears only after ``SHOW_AFTER_S``, so quick work never flickers, and says
+what is being done and how far it got (issue 15: ``v`` ran for seconds with no sign of life).
+
+Use ``with progress.task("Verifying the store") as step: ... step(done, total)``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Label, ProgressBar
+
+SHOW_AFTER_S = 0.5
+
+
+class ProgressLine(Horizontal):
+    DEFAULT_CSS = """
+    ProgressLine { height: 1; display: none; background: $boost; padding: 0 1; }
+    ProgressLine.-running { display: block; }
+    ProgressLine Label { width: auto; padding-right: 1; color: $accent; }
+    ProgressLine ProgressBar { width: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="progress-label")
+        yield ProgressBar(id="progress-bar", show_eta=False)
+
+    @contextmanager
+    def task(self, label: str) -> Iterator[Callable[[int, int], None]]:
+        started = time.monotonic()
+        bar = self.query_one(ProgressBar)
+        self.query_one(Label).update(label)
+        bar.update(total=None, progress=0)
+        timer = self.set_timer(SHOW_AFTER_S, lambda: self.add_class("-running"))
+
+        def step(done: int, total: int) -> None:
+            bar.update(total=max(total, 1), progress=done)
+            if time.monotonic() - started >= SHOW_AFTER_S:
+                self.add_class("-running")
+
+        try:
+            yield step
+        finally:
+            timer.stop()
+            self.remove_class("-running")
