@@ -124,7 +124,7 @@ async def test_search_uses_the_index_or_a_bounded_scan(sample_store: Path) -> No
         await settle(app, pilot)
         evidence = app.screen.query_one(EvidenceChannel)
         head = str(evidence.records.get_option_at_index(0).prompt)
-        assert "2 hit(s)" in head and "bounded scan" in head
+        assert "in 2 items" in head and "bounded scan" in head
         await pilot.press(*"库")
         await settle(app, pilot)
         assert "index" in str(evidence.records.get_option_at_index(0).prompt)

@@ -287,3 +287,26 @@ async def test_survival_reports_progress_per_generation(sample_store: Path) -> N
     async with await open_store(sample_store) as store:
         reports = await survival_all(store, "s-export", progress=lambda d, t: steps.append((d, t)))
     assert steps and steps[-1] == (len(reports), len(reports))
+
+
+async def test_8_search_counts_occurrences_gives_offsets_and_steps_through_them(sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"row")
+        await settle(app, pilot)
+        evidence = app.screen.query_one(EvidenceChannel)
+        head = str(evidence.records.get_option_at_index(0).prompt)
+        assert "1,400 occurrences in 1 item" in head  # not "1 hit"
+        await pilot.press("down")  # from the box to the results
+        assert app.screen.focused is evidence.records
+        detail = evidence.query_one("#evidence-detail", Static)
+        first = text_of(detail)
+        assert "match 1 of 1,400 at character" in first
+        await pilot.press("right_square_bracket")
+        second = text_of(detail)
+        assert "match 2 of 1,400" in second
+        offsets = [int(re.search(r"at character ([\d,]+)", t).group(1).replace(",", "")) for t in (first, second)]
+        assert offsets[1] > offsets[0]
+        await pilot.press("left_square_bracket")
+        assert "match 1 of 1,400" in text_of(detail)

@@ -10,8 +10,8 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from inspector.services.channels import MaterialView, StubView
-from inspector.services.search import SearchResult
-from inspector.ui.safe import markup
+from inspector.services.search import Hit, SearchResult
+from inspector.ui.safe import markup, plain
 from inspector.ui.widgets.channel import ChannelPane
 
 
@@ -27,7 +27,9 @@ def human_size(n: int) -> str:
 
 class EvidenceChannel(ChannelPane):
     # ↓ in the search box goes to the results (the list binds ↓ itself, so this only acts from the box)
-    BINDINGS = [Binding("down", "to_results", "Results", show=False)]
+    BINDINGS = [Binding("down", "to_results", "Results", show=False),
+                Binding("right_square_bracket", "occurrence(1)", "Next match", id="evidence.next_match"),
+                Binding("left_square_bracket", "occurrence(-1)", "Previous match", id="evidence.prev_match")]
 
     def action_to_results(self) -> None:
         self.records.focus()
@@ -42,6 +44,8 @@ class EvidenceChannel(ChannelPane):
         self.materials: dict[str, MaterialView] = {}
         self.stubs: dict[str, tuple[StubView, MaterialView]] = {}
         self.hits: dict[str, str] = {}
+        self.found: dict[str, Hit] = {}  # hit option id -> the hit, with its occurrences
+        self.occurrence = 0  # which occurrence of the highlighted hit the detail shows
 
     def compose_top(self) -> ComposeResult:
         yield Input(placeholder="🔍 search events and materials", id="evidence-search")
@@ -67,15 +71,59 @@ class EvidenceChannel(ChannelPane):
 
     def show_results(self, result: SearchResult) -> None:
         self.hits = {f"hit:{i}": h.ref for i, h in enumerate(result.hits)}
+        self.found = {f"hit:{i}": h for i, h in enumerate(result.hits)}
         method = "index" if result.method == "fts" else "bounded scan"
-        head = f"{len(result.hits)} hit(s) for “{result.query}” · {method}"
+        n, items = result.occurrence_count, len(result.hits)
+        head = (f"{n:,} occurrence{'s' if n != 1 else ''} in {items} item{'s' if items != 1 else ''} for "
+                f"“{result.query}” · {method} · [ ] step through them")
         options = [Option(markup("[b]$h[/b]", h=head), disabled=True)]
         if result.note:
             options.append(Option(markup("[$warning]$n[/]", n=result.note), disabled=True))
         for i, hit in enumerate(result.hits):
-            options.append(Option(markup("[b]$ref[/b] [dim]$w[/]\n  $s", ref=hit.ref, w=hit.where,
-                                         s=hit.snippet), id=f"hit:{i}"))
+            options.append(Option(markup("[b]$ref[/b] [dim]$w · $n×[/]\n  $s", ref=hit.ref, w=hit.where,
+                                         n=str(hit.count), s=hit.snippet), id=f"hit:{i}"))
         self.set_records(options, "no hits")
+
+    def _show_hit(self, oid: str) -> None:
+        hit = self.found[oid]
+        lines = [markup("[b]$r[/b] · $n occurrence(s) — enter opens it", r=hit.ref, n=f"{hit.count:,}")]
+        if hit.occurrences:
+            k = self.occurrence
+            occ = hit.occurrences[k]
+            lines.append(markup("match $k of $n at character $o   [dim]] next · [ previous[/]", k=str(k + 1),
+                                n=f"{hit.count:,}", o=f"{occ.offset:,}"))
+            lines.append(plain(occ.snippet))
+            if hit.count > len(hit.occurrences):
+                lines.append(markup("[dim]offsets listed for the first $m[/]", m=str(len(hit.occurrences))))
+        self.show_detail(Content("\n").join(lines), [hit.ref])
+
+    def action_occurrence(self, step: int) -> None:
+        """] / [: the next or previous match — within the highlighted item, then on to the next item."""
+        index = self.records.highlighted
+        oid = self.records.get_option_at_index(index).id if index is not None else None
+        if oid not in self.found:
+            return
+        hit = self.found[oid or ""]
+        target = self.occurrence + step
+        if 0 <= target < len(hit.occurrences):
+            self.occurrence = target
+            self._show_hit(oid or "")
+            return
+        ids = list(self.found)
+        at = ids.index(oid or "") + (1 if step > 0 else -1)
+        if not 0 <= at < len(ids):
+            self.notify("No more matches that way.", severity="information", timeout=2)
+            return
+        self.select_option(ids[at])
+        self.occurrence = 0 if step > 0 else max(0, len(self.found[ids[at]].occurrences) - 1)
+        self._show_hit(ids[at])
+
+    def select_option(self, option_id: str) -> None:
+        for i in range(self.records.option_count):
+            if self.records.get_option_at_index(i).id == option_id:
+                with self.records.prevent(OptionList.OptionHighlighted):
+                    self.records.highlighted = i
+                return
 
     def selected_stub(self) -> StubView | None:
         index = self.records.highlighted
@@ -111,8 +159,8 @@ class EvidenceChannel(ChannelPane):
             return
         oid = event.option.id or ""
         if oid in self.hits:
-            self.show_detail(markup("search hit in [b]$r[/b] — enter to open", r=self.hits[oid]),
-                             [self.hits[oid]])
+            self.occurrence = 0
+            self._show_hit(oid)
         elif oid.startswith("mat:"):
             self._show_material(self.materials[oid[4:]])
         elif oid.startswith("stub:"):
