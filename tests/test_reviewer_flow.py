@@ -310,3 +310,36 @@ async def test_8_search_counts_occurrences_gives_offsets_and_steps_through_them(
         assert offsets[1] > offsets[0]
         await pilot.press("left_square_bracket")
         assert "match 1 of 1,400" in text_of(detail)
+
+
+async def test_7_a_handoff_shows_what_it_hands_over_and_the_new_session_keeps_it(sample_store: Path,
+                                                                                  monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from inspector.services.channels import event_detail, state_records
+    from inspector.services.verifying import verify_store
+    from inspector.store.connection import open_store
+    from inspector.ui.handoff_dialog import HandoffDialog
+    from inspector.ui.widgets.handoffs_list import HandoffsList
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "maria")
+    app = InspectorApp(sample_store, session="s-orders")
+    async with app.run_test(size=(170, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("o")
+        choose(app.screen.query_one(HandoffsList), "h-good")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HandoffDialog)
+        text = text_of(app.screen.query_one("#handoff-text", Static))
+        assert "HANDED OVER" in text and "• Use CREATE INDEX CONCURRENTLY" in text
+        assert "• Was orders_created_idx created before the connection dropped?" in text
+        assert "Records the new session keeps" in text
+        await pilot.press("a")
+        await settle(app, pilot)
+    async with await open_store(sample_store) as store:
+        first = await event_detail(store, "s-orders-2", 1)
+        assert '\\"' not in first["content"] and "\\\\n" not in first["content"]
+        assert "\nDecisions:\n- Use CREATE INDEX CONCURRENTLY" in first["content"]
+        old = {r.kind for r in await state_records(store, "s-orders") if r.status == "active"}
+        new = {r.kind for r in await state_records(store, "s-orders-2") if r.status == "active"}
+        assert "open_issue" in old and {"open_issue", "decision"} & old <= new
+        assert (await verify_store(store)).ok

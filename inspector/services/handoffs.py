@@ -133,15 +133,54 @@ async def list_handoffs(store: Store, session: str) -> list[tuple[dict[str, Any]
         return [(h, check_handoff(h, await handoff_facts(db, h))) for h in rows]
 
 
-def task_input(h: dict[str, Any], old_title: str | None) -> str:
-    """The material as the new session's first task input, plainly labelled."""
+MATERIAL_SECTIONS = (("goal", "Goal"), ("exact_fields", "Exact fields (byte for byte)"), ("corrections", "Corrections"),
+                     ("decisions", "Decisions"), ("open_actions", "Open actions"), ("unknowns", "Unknown outcomes"),
+                     ("open_points", "Open points"), ("evidence_refs", "Evidence"), ("limits", "Limits"))
+
+
+def handed_over(h: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """What the handoff carries, section by section, as plain lines (no JSON quoting: issue 15, 7)."""
     m = h.get("material") or {}
+    out: list[tuple[str, list[str]]] = []
+    for name, title in MATERIAL_SECTIONS:
+        if name not in m:
+            continue
+        value = m[name]
+        if isinstance(value, dict):
+            lines = [f"{k}: {v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}" for k, v in value.items()]
+        elif isinstance(value, list):
+            lines = [v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in value]
+        else:
+            lines = [value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)]
+        out.append((title, lines))
+    return out
+
+
+def task_input(h: dict[str, Any], old_title: str | None) -> str:
+    """The material as the new session's first task input, plainly labelled, one item per line."""
     lines = [f"Accepted handoff {h['id']} from session {h['session']} ({old_title or 'untitled'})."]
-    for name in ("goal", "exact_fields", "corrections", "decisions", "open_actions", "unknowns", "open_points",
-                 "evidence_refs", "limits"):
-        if name in m:
-            lines.append(f"{name}: {json.dumps(m[name], ensure_ascii=False)}")
+    for title, items in handed_over(h):
+        lines.append(f"\n{title}:" if items else f"\n{title}: none")
+        lines += [f"- {item}" for item in items]
     return "\n".join(lines)
+
+
+async def carried_records(db: aiosqlite.Connection, h: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(key, kind, value) of the old session's active open issues and decisions that the new session
+    keeps besides the exact fields (a new session once kept the goal but lost the open issue)."""
+    exact = set(((h.get("material") or {}).get("exact_fields") or {}).keys())
+    rows = await db.execute_fetchall(
+        "SELECT key, kind, value FROM state_records WHERE session = ? AND status = 'active' "
+        "AND kind IN ('open_issue', 'decision') ORDER BY kind, key, version", (h["session"],))
+    return [(str(k), str(kind), str(v)) for k, kind, v in rows if k not in exact]
+
+
+async def preview(store: Store, handoff: str, session: str | None = None
+                  ) -> tuple[list[tuple[str, list[str]]], list[tuple[str, str, str]]]:
+    """What accepting would hand over: the material's sections, and the records the new session keeps."""
+    async with store.snapshot() as db:
+        h = await _load(db, handoff, session)
+        return handed_over(h), await carried_records(db, h)
 
 
 @dataclass(slots=True)
@@ -191,6 +230,12 @@ async def accept(store: Store, handoff: str, *, actor: str, session: str | None 
         for key, value in ((h.get("material") or {}).get("exact_fields") or {}).items():
             await _insert(db, {"type": "state", "session": new_id, "key": key, "kind": kinds.get(key, "constraint"),
                                "value": value, "sources": ["evt:1"], "writer": "reviewer", "at": now, "scope": "task",
+                               "version": 1, "status": "active"})
+            added["state"] += 1
+        for key, kind, value in await carried_records(db, h):
+            await _insert(db, {"type": "state", "session": new_id, "key": key, "kind": kind, "value": value,
+                               "sources": ["evt:1"], "writer": "reviewer", "at": now, "scope": "task",
+                               "rationale": f"carried from session {old} by handoff {h['id']}",
                                "version": 1, "status": "active"})
             added["state"] += 1
         for action in await db.execute_fetchall(

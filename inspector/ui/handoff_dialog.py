@@ -36,6 +36,18 @@ def checklist_content(result: HandoffCheck) -> Content:
     return Content("\n").join(lines)
 
 
+def handed_over_content(sections: list[tuple[str, list[str]]], carried: list[tuple[str, str, str]]) -> Content:
+    """What accepting hands over (the check once showed nothing of it: issue 15, 7)."""
+    lines = [markup("\n[b]HANDED OVER[/b] [dim](the new session's first task input)[/]")]
+    for title, items in sections:
+        lines.append(markup("[b]$t[/b]", t=title) if items else markup("[b]$t[/b] [dim]none[/]", t=title))
+        lines += [markup("  • $i", i=item) for item in items]
+    lines.append(markup("[b]Records the new session keeps[/b] [dim](besides the exact fields)[/]"))
+    lines += [markup("  • $k [dim]($kind)[/]: $v", k=k, kind=kind, v=v) for k, kind, v in carried] or [
+        markup("  [dim]none[/]")]
+    return Content("\n").join(lines)
+
+
 def actions_content(rows: list[ActionRow], listed_unknown: list[str]) -> Content:
     """The old session's unknown outcomes (u reconciles the first), and those settled since."""
     lines = [markup("\n[b]UNKNOWN ACTIONS[/b] [dim](an unknown effect is carried, never written off)[/]")]
@@ -87,7 +99,10 @@ class HandoffDialog(ShowsWorkerErrors, ModalScreen[str | None]):
         rows = await reconciling.list_actions(self.store, self.session)
         listed = await handoffs.listed_unknowns(self.store, self.handoff, self.session)
         self.unknown = [a for a in rows if a.status in ("unknown", "in_flight")]
-        self.query_one("#handoff-text", Static).update(checklist_content(self.result) + actions_content(rows, listed))
+        sections, carried = await handoffs.preview(self.store, self.handoff, self.session)
+        self.query_one("#handoff-text", Static).update(checklist_content(self.result)
+                                                       + handed_over_content(sections, carried)
+                                                       + actions_content(rows, listed))
         status = self.query_one("#handoff-status", Static)
         if self.result.acceptable:
             status.update(markup("[$success]a accepts[/] and opens the new session · as $r", r=self.reviewer))
