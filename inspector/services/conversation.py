@@ -25,7 +25,7 @@ WINDOW = 60  # events read per window
 @dataclass(frozen=True, slots=True)
 class Turn:
     """One block of the conversation. ``kind``: user, assistant, thinking, tool, compaction,
-    microcompaction, system, orphan_result."""
+    microcompaction, system, result (its call lies before the window), orphan_result."""
 
     kind: str
     seq: int
@@ -101,7 +101,9 @@ async def window(store: Store, session: str, start_seq: int = 0, *, forward: boo
         elif kind == "tool_result":
             if call_id in called:
                 continue
-            turns.append(Turn("orphan_result", seq, at, text or "", size, tool, call_id))
+            call_seq = await _call_seq(store, session, call_id)
+            turns.append(Turn("result" if call_seq is not None else "orphan_result", seq, at, text or "", size, tool,
+                              call_id, extra={"call_seq": call_seq}))
         elif kind == "user_message":
             turns.append(Turn("user", seq, at, text or "", size))
         elif kind == "assistant_message":
@@ -123,6 +125,15 @@ async def window(store: Store, session: str, start_seq: int = 0, *, forward: boo
         else:
             turns.append(Turn("system", seq, at, text or kind, size))
     return turns
+
+
+async def _call_seq(store: Store, session: str, call_id: str | None) -> int | None:
+    """Where a result's call is, when it lies outside the window (None: not in the log at all)."""
+    if not call_id:
+        return None
+    rows = await store.db.execute_fetchall(
+        "SELECT MIN(seq) FROM events WHERE session = ? AND call_id = ? AND kind = 'tool_call'", (session, call_id))
+    return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
 
 async def _generations(store: Store, session: str) -> list[dict[str, Any]]:

@@ -80,6 +80,7 @@ from inspector.ui.widgets.sessions_list import SessionsList
 from inspector.ui.widgets.state_channel import StateChannel
 from inspector.ui.widgets.summary_channel import SummaryChannel
 from inspector.ui.widgets.survival_view import SurvivalView
+from inspector.ui.widgets.timeline_area import TimelineArea
 from inspector.ui.widgets.timeline_view import TimelineView
 
 LIVE_POLL_S = 2.0  # how often to ask SQLite whether another connection committed
@@ -136,7 +137,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
                     yield EvidenceChannel()
                 with TabbedContent(id="tabs"):
                     with TabPane("Timeline", id="tab-timeline"):
-                        yield TimelineView(id="timeline")
+                        yield TimelineArea(id="timeline-area")
                     with TabPane("Candidates", id="tab-candidates"):
                         yield CandidatesList(id="candidates")
                     with TabPane("Drift", id="tab-drift"):
@@ -207,7 +208,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
         state = await channels.state_records(self.store, session)
         gens = await channels.generations(self.store, session)
         mats = await channels.evidence(self.store, session)
-        timeline = self.query_one(TimelineView)
+        timeline = self.query_one(TimelineArea)
         with self.app.batch_update():
             self.query_one(HeaderBar).show(info)
             self.query_one(StateChannel).load(state, keep=same)
@@ -351,6 +352,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
                 number = ref[len(prefix):]
                 if not number.isdigit():
                     raise NotFound(f"{ref!r} is not a reference to follow (expected {prefix}N)")
+                self.query_one(TimelineArea).conversation = False  # a reference names a row
                 await self.query_one(TimelineView).jump_to_event(int(number), source)
                 self.action_focus_timeline()
                 return
@@ -395,7 +397,16 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
 
     def action_focus_timeline(self) -> None:
         self.query_one(TabbedContent).active = "tab-timeline"
-        self.focus_on(self.query_one(TimelineView))
+        area = self.query_one(TimelineArea)
+        self.focus_on(area.turns if area.conversation else area.rows)
+
+    def action_toggle_conversation(self) -> None:
+        self.action_focus_timeline()
+        self.run_worker(self.query_one(TimelineArea).action_toggle_view(), group="timeline", exit_on_error=False)
+
+    def action_filter_timeline(self) -> None:
+        self.action_focus_timeline()
+        self.run_worker(self.query_one(TimelineArea).action_filter(), group="timeline", exit_on_error=False)
 
     def action_focus_candidates(self) -> None:
         self.query_one(TabbedContent).active = "tab-candidates"

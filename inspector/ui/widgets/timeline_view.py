@@ -18,7 +18,7 @@ from textual.widget import Widget
 
 from inspector.domain.short_ids import short_id
 from inspector.services import timeline
-from inspector.services.timeline import TimelineRow
+from inspector.services.timeline import TimelineFilter, TimelineRow
 from inspector.store.connection import Store
 from inspector.ui.safe import markup, plain
 
@@ -80,6 +80,7 @@ class TimelineView(Widget, can_focus=True):
         self.at_start = True
         self.at_end = True
         self.totals: tuple[int, int] | None = None
+        self.filt: TimelineFilter | None = None  # set by the timeline area; pages are filtered in SQL
         self._fetching = False
 
     @property
@@ -92,7 +93,8 @@ class TimelineView(Widget, can_focus=True):
 
     async def show_session(self, store: Store, session: str) -> None:
         self.store, self.session, self.totals = store, session, None
-        self._set_rows(await timeline.page(store, session, None, limit=PAGE), cursor=0, at_start=True)
+        self._set_rows(await timeline.page(store, session, None, limit=PAGE, filt=self.filt), cursor=0,
+                       at_start=True)
 
     async def load_totals(self) -> None:
         if self.store is not None and self.session is not None:
@@ -101,7 +103,8 @@ class TimelineView(Widget, can_focus=True):
 
     async def jump_to_event(self, seq: int, source: str = "event") -> None:
         assert self.store is not None and self.session is not None
-        rows, index = await timeline.around(self.store, self.session, seq, limit=PAGE, source=source)
+        rows, index = await timeline.around(self.store, self.session, seq, limit=PAGE, source=source,
+                                            filt=self.filt)
         self._set_rows(rows, cursor=index, at_start=False)
         self.top = max(0, index - self.body_height // 2)
 
@@ -138,7 +141,8 @@ class TimelineView(Widget, can_focus=True):
         self._fetching = True
         try:
             edge = self.rows[-1] if forward else self.rows[0]
-            more = await timeline.page(self.store, self.session, edge.key, forward=forward, limit=PAGE)
+            more = await timeline.page(self.store, self.session, edge.key, forward=forward, limit=PAGE,
+                                       filt=self.filt)
             if forward:
                 self.at_end = len(more) < PAGE
                 self.rows += more
@@ -179,12 +183,13 @@ class TimelineView(Widget, can_focus=True):
 
     async def action_start(self) -> None:
         if self.store is not None and self.session is not None:
-            self._set_rows(await timeline.page(self.store, self.session, None, limit=PAGE), cursor=0, at_start=True)
+            self._set_rows(await timeline.page(self.store, self.session, None, limit=PAGE, filt=self.filt),
+                           cursor=0, at_start=True)
 
     async def action_end(self) -> None:
         if self.store is None or self.session is None:
             return
-        rows = await timeline.page(self.store, self.session, END_KEY, forward=False, limit=PAGE)
+        rows = await timeline.page(self.store, self.session, END_KEY, forward=False, limit=PAGE, filt=self.filt)
         self._set_rows(rows, cursor=len(rows) - 1, at_start=len(rows) < PAGE, at_end=True)
 
     def action_open_row(self) -> None:
@@ -217,4 +222,6 @@ class TimelineView(Widget, can_focus=True):
         where = f"{row.source} {'#' if row.source == 'event' else 'L'}{row.seq}" if row else "—"
         totals = (f"{self.totals[0]:,} events · {self.totals[1]:,} ledger entries" if self.totals
                   else "counting…")
-        return markup("[dim]$w · $t · ↑↓ PgUp PgDn Home End · enter opens[/]", w=where, t=totals)
+        shown = f" · filter: {self.filt.describe()}" if self.filt is not None and self.filt.active else ""
+        return markup("[dim]$w · $t$f · ↑↓ PgUp PgDn Home End · enter opens · T conversation · f filter[/]",
+                      w=where, t=totals, f=shown)
