@@ -144,3 +144,10 @@ def test_the_apps_report_goes_beside_the_store_with_a_safe_name(tmp_path: Path) 
     assert default_report_path(tmp_path / "my.db", "a/b c") == tmp_path / "my.a_b_c.report.html"
     assert default_report_path(tmp_path / "my.db", "839b35f7-4dbd").name == "my.839b35f7-4dbd.report.html"
     assert SCRIPT  # the hostile module is the one the browser test uses too
+
+
+def test_serve_refuses_a_path_that_is_not_a_store(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a store")
+    code, _, err = run("serve", str(junk), "--port", "8765")
+    assert code == 3 and err.startswith("error:")
