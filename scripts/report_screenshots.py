@@ -6,7 +6,8 @@ Writes docs/report-demo.png (the demo's drifted session, s-export: header, the t
 channels, drift findings and the kept-facts chart) and docs/report-claude-code.png (a
 real Claude Code transcript from ../shared/real_sessions/: the timeline with one tool call
 opened). Needs Debian's /usr/bin/chromium and Playwright's Python package
-(pip install -e '.[browser]'); nothing is downloaded.
+(pip install -e '.[browser]'); nothing is downloaded. The demo is in Chinese: without a CJK
+font (Debian: fonts-noto-cjk) its text shows as boxes.
 """
 
 from __future__ import annotations
