@@ -135,6 +135,8 @@ def drift_table(data: dict[str, Any]) -> str:
             rows.append(f'<tr><td>{e(g["generation"])}</td><td colspan="4" class="ok">no drift found</td></tr>')
         for f in g["findings"]:
             words = "".join(f"<q>{e(w)}</q>" for w in f.get("words") or []) or '<span class="muted">—</span>'
+            if f.get("where"):
+                words += f'<div class="meta">in: {e(f["where"])}</div>'
             rows.append(f'<tr class="{e(f["severity"])}"><td>{e(g["generation"])}</td><td><code>{e(f["code"])}</code>'
                         f'</td><td><code>{e(f.get("key") or "—")}</code></td><td class="words">{words}</td>'
                         f'<td>{e(f["message"])}</td></tr>')
