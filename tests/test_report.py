@@ -151,3 +151,14 @@ def test_serve_refuses_a_path_that_is_not_a_store(tmp_path: Path) -> None:
     junk.write_text("not a store")
     code, _, err = run("serve", str(junk), "--port", "8765")
     assert code == 3 and err.startswith("error:")
+
+
+def test_serve_on_a_taken_port_says_so_instead_of_a_traceback(export_store: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = run("serve", str(export_store), "--port", str(port))
+    assert code == 3 and f"cannot listen on 127.0.0.1:{port}" in err and out == ""

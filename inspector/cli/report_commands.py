@@ -55,15 +55,15 @@ async def report_cmd(store: Path, session: str, output: Path | None, generation:
 def serve_cmd(store: Path | None, port: int, host: str) -> None:
     """The app in a web browser (textual-serve): each browser tab runs its own app over STORE
     (the demo when left out; a transcript is imported beside it first, as `inspector FILE` does)."""
+    from inspector.cli.serving import serve_app  # textual-serve pulls in rich: only this command needs it
+
     try:
         path = asyncio.run(_checked_store(store))
+        command = shlex.join([sys.executable, "-m", "inspector", str(path.resolve())])
+        serve_app(command, host, port, title=f"Context Inspector · {path.name}")
     except InspectorError as error:
         fail(error, False)
         return
-    from inspector.cli.serving import serve_app  # textual-serve pulls in rich: only this command needs it
-
-    command = shlex.join([sys.executable, "-m", "inspector", str(path.resolve())])
-    serve_app(command, host, port, title=f"Context Inspector · {path.name}")
     raise SystemExit(EXIT_OK)
 
 

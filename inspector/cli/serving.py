@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import re
 import shutil
+import socket
 import tempfile
 from pathlib import Path
 
 import click
 import textual_serve
 from textual_serve.server import Server
+
+from inspector.domain.errors import BadInput
 
 _REMOTE_LINK = re.compile(r"<link[^>]*href=\"https?://[^\"]*\"[^>]*/?>", re.S)
 
@@ -29,8 +32,25 @@ def local_templates(into: Path) -> Path:
     return into
 
 
+def check_address(host: str, port: int) -> None:
+    """Fail now, with a sentence, when the address cannot be listened on (taken, or not
+    this machine's), instead of a traceback after the banner."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror}", code="bad_address") from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror}", code="bad_address") from None
+
+
 def serve_app(command: str, host: str, port: int, *, title: str) -> None:
     """Serve ``command`` (the app) on http://host:port until Ctrl+C."""
+    check_address(host, port)
     folder = Path(tempfile.mkdtemp(prefix="inspector-serve-"))
     try:
         statics = Path(textual_serve.__file__).resolve().parent / "static"
