@@ -394,11 +394,12 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         if picked is not None:
             generation, _finding = picked
             gen = next(g for g in self.generation_texts if g.generation == generation)
-            values = {r.key: r.value for r in self.query_one(StateChannel).items.values() if r.status == "active"}
+            records = list(self.query_one(StateChannel).items.values())
             findings = list(self.query_one(DriftView).findings[k] for k in self.query_one(DriftView).findings
                             if k.startswith(f"{generation}:"))
+            fixed = corrected_text(gen, findings, records)
             dialog = CorrectionDialog(self.store, self.session, reviewer, generation=generation,
-                                      prefill=corrected_text(gen, findings, values))
+                                      prefill=fixed.text, unresolved=fixed.unresolved)
         else:
             record = self.query_one(StateChannel).selected()
             if record is None:
