@@ -51,9 +51,21 @@ async def test_drift_per_generation_names_the_words_that_triggered_it(export_sto
     assert "不得修改生产库" in rewritten["words"]  # the protected value, verbatim
     assert len(rewritten["words"]) == 2  # and the summary's own, different words
     assert data["badges"]["drift"] == sum(1 for f in by_gen[3] if f["severity"] == "finding")
-    points = data["kept_per_generation"]["points"]
+
+
+
+async def test_survival_per_generation_drives_the_kept_facts_chart(export_store: Path) -> None:
+    async with await open_store(export_store) as store:
+        data = await report_data(store, "s-export")
+    survival = {r["generation"]: {f["key"]: f["verdict"] for f in r["facts"]} for r in data["survival"]}
+    assert sorted(survival) == [1, 2, 3]
+    assert survival[1]["constraint.prod"] == "kept" and survival[3]["constraint.prod"] == "missing"
+    assert survival[3]["open_issue.p95"] == "contradicted"  # "p95 已通过" in generation 3
+    points = data["kept_per_generation"]
     assert [p["generation"] for p in points] == [1, 2, 3]
-    assert points[0]["kept"] == points[0]["total"] and points[2]["kept"] < points[2]["total"]
+    assert points == [{"generation": g, "kept": sum(v == "kept" for v in survival[g].values()),
+                       "total": len(survival[g])} for g in (1, 2, 3)]
+    assert points[0]["kept"] == points[0]["total"] and points[2]["kept"] < points[1]["kept"]
 
 
 async def test_report_holds_every_part_a_reviewer_reads(export_store: Path) -> None:

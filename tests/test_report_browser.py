@@ -67,6 +67,8 @@ def test_report_opens_from_a_file_with_the_three_channels_side_by_side(page: Any
     assert "不得修改生产库" in page.locator("#channel-state").inner_text()
     assert "protected_rewritten" in page.locator("#drift").inner_text()
     assert page.locator("svg.chart .bar").count() == 3
+    assert page.locator("svg.chart .bar.lost").count() == 2  # generations 2 and 3 lost facts
+    assert "∅ missing" in page.locator("#survival").inner_text()
     assert page.requests == [export_page.as_uri()]  # nothing else fetched
 
 

@@ -14,16 +14,16 @@ WIDTH, HEIGHT = 640, 220
 LEFT, RIGHT, TOP, BOTTOM = 40, 10, 14, 34
 
 
-def kept_chart(points: list[dict[str, Any]], source: str) -> str:
-    """SVG for ``points`` = [{"generation","kept","total"}], oldest generation first."""
+def kept_chart(points: list[dict[str, Any]]) -> str:
+    """SVG for ``points`` = [{"generation","kept","total"}], oldest generation first: kept are
+    the facts whose survival verdict is ``kept``; total, the facts established by then."""
     if not points:
         return '<p class="muted">No summary generations: nothing to chart.</p>'
     top = max(max(int(p["total"]) for p in points), max(int(p["kept"]) for p in points), 1)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     slot = plot_w / len(points)
     bar = max(min(slot * 0.6, 60.0), 2.0)
-    label = "facts kept per generation" + (" (survival verdicts)" if source == "survival"
-                                           else " (drift field timeline)")
+    label = "protected facts kept per summary generation"
     parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(label)}" '
              f'xmlns="http://www.w3.org/2000/svg">', f"<title>{escape(label)}</title>"]
     for tick in sorted({0, top // 2, top}):
@@ -46,6 +46,6 @@ def kept_chart(points: list[dict[str, Any]], source: str) -> str:
             parts.append(f'<text class="axis" x="{x + bar / 2:.1f}" y="{HEIGHT - BOTTOM + 16}" '
                          f'text-anchor="middle">g{escape(str(p["generation"]))}</text>')
         parts.append("</g>")
-    parts.append(f'<text class="axis" x="{LEFT}" y="{HEIGHT - 4}">bars: kept · outline: tracked facts</text>')
+    parts.append(f'<text class="axis" x="{LEFT}" y="{HEIGHT - 4}">bars: facts kept · outline: facts established by that generation</text>')
     parts.append("</svg>")
     return "".join(parts)

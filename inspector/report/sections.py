@@ -148,33 +148,30 @@ def drift_table(data: dict[str, Any]) -> str:
 
 
 def survival_table(data: dict[str, Any]) -> str:
-    """Per protected fact, its verdict in each generation (survival when the store has it,
-    else the field timeline of drift), then the chart of facts kept."""
-    survival = data.get("survival")
-    if survival:
-        gens = [r["generation"] for r in survival]
-        keys: list[str] = []
-        cells: dict[str, dict[Any, str]] = {}
-        for report in survival:
-            for fact in report["facts"]:
-                if fact["key"] not in cells:
-                    keys.append(fact["key"])
-                    cells[fact["key"]] = {}
-                cells[fact["key"]][report["generation"]] = fact["verdict"]
-        title = "Survival of protected facts per generation"
-    else:
-        t = data["drift"]["field_timeline"]
-        gens, keys = t["generations"], t["keys"]
-        cells = {k: {g: t["cells"][k].get(str(g), "") for g in gens} for k in keys}
-        title = "Protected fields per generation (drift's field timeline)"
-    chart = kept_chart(data["kept_per_generation"]["points"], data["kept_per_generation"]["source"])
-    if not keys or not gens:
-        return f'<section id="survival"><h2>{title}</h2>{chart}<p class="muted">No tracked facts.</p></section>'
+    """Per protected fact, its survival verdict in each generation (the sentence that decided
+    it on hover), under the chart of facts kept per generation."""
+    survival = data.get("survival") or []
+    chart = kept_chart(data["kept_per_generation"])
+    gens = [r["generation"] for r in survival]
+    keys: list[str] = []
+    cells: dict[str, dict[Any, str]] = {}
+    why: dict[tuple[str, Any], str] = {}  # (key, generation) -> the sentence that decided the verdict
+    for report in survival:
+        for fact in report["facts"]:
+            if fact["key"] not in cells:
+                keys.append(fact["key"])
+                cells[fact["key"]] = {}
+            cells[fact["key"]][report["generation"]] = fact["verdict"]
+            why[(fact["key"], report["generation"])] = fact.get("where") or fact.get("reason") or ""
+    title = "Survival of protected facts per generation"
+    if not keys:
+        return f'<section id="survival"><h2>{title}</h2>{chart}<p class="muted">No protected facts to follow.</p></section>'
     head = "".join(f"<th>g{e(g)}</th>" for g in gens)
     body = "".join(
         f"<tr><td><code>{e(k)}</code></td>"
-        + "".join(f'<td class="v-{e(cells[k].get(g, ""))}">{e(VERDICT_MARK.get(cells[k].get(g, ""), "·"))}</td>'
-                  for g in gens) + "</tr>" for k in keys)
+        + "".join(f'<td class="v-{e(cells[k].get(g, ""))}" title="{e(why.get((k, g), ""))}">'
+                  f'{e(VERDICT_MARK.get(cells[k].get(g, ""), "· not yet"))}</td>' for g in gens) + "</tr>"
+        for k in keys)
     return (f'<section id="survival"><h2>{title}</h2>{chart}<div class="scroll"><table class="grid">'
             f"<thead><tr><th>fact</th>{head}</tr></thead><tbody>{body}</tbody></table></div></section>")
 

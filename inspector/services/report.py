@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from inspector import __version__
-from inspector.domain.drift import FieldTimeline, Finding
+from inspector.domain.drift import Finding
 from inspector.domain.errors import BadInput, NotFound
 from inspector.report.html import render_html
 from inspector.services import candidates, channels, handoffs, overview
 from inspector.services.conversation import conversation
 from inspector.services.drift import drift_overview
 from inspector.services.sessions import session_ledger
+from inspector.services.survival import SurvivalReport, survival_all
 from inspector.store.connection import Store, utc_now
 
 REPORT_FORMAT = "inspector-report/1"
@@ -58,10 +59,11 @@ def _act(entry: dict[str, Any]) -> dict[str, Any]:
             "hash": entry.get("hash")}
 
 
-def _kept_by_timeline(timeline: FieldTimeline) -> list[dict[str, Any]]:
-    """Facts kept per generation read off drift's field timeline (kept cells per column)."""
-    return [{"generation": g, "kept": sum(1 for k in timeline.keys if timeline.cells[k].get(g) == "kept"),
-             "total": len(timeline.keys)} for g in timeline.generations]
+def _kept_by_survival(reports: list[SurvivalReport]) -> list[dict[str, Any]]:
+    """Facts kept per generation by the survival verdicts (a fact not yet established in a
+    generation's range is not counted against it)."""
+    return [{"generation": r.generation, "kept": sum(1 for v in r.verdicts if v.verdict == "kept"),
+             "total": len(r.verdicts)} for r in reports]
 
 
 async def report_data(store: Store, session: str, generation: int | None = None) -> dict[str, Any]:
@@ -79,6 +81,7 @@ async def report_data(store: Store, session: str, generation: int | None = None)
              "field_timeline": timeline.as_dict()}
     cands = [{"candidate": c, "validation": v.as_dict()} for c, v in await candidates.list_candidates(store, session)]
     hands = [{"handoff": h, "check": c.as_dict()} for h, c in await handoffs.list_handoffs(store, session)]
+    survival = sorted(await survival_all(store, session), key=lambda r: r.generation or 0)  # oldest first
     acts = [_act(e) for e in await session_ledger(store, session)]
     return {
         "format": REPORT_FORMAT,
@@ -94,8 +97,8 @@ async def report_data(store: Store, session: str, generation: int | None = None)
             "evidence": [m.as_dict() for m in await channels.evidence(store, session)],
         },
         "drift": drift,
-        "survival": None,
-        "kept_per_generation": {"source": "drift_field_timeline", "points": _kept_by_timeline(timeline)},
+        "survival": [r.as_dict() for r in survival],
+        "kept_per_generation": _kept_by_survival(survival),
         "candidates": cands,
         "handoffs": hands,
         "acts": acts,
