@@ -41,11 +41,13 @@ from inspector.services import (
     deletions,
     handoffs,
     overview,
+    rebuilding,
     sessions,
     verifying,
 )
 from inspector.services.drift import drift_overview
 from inspector.services.report import default_report_path, write_report
+from inspector.services.survival import survival_all
 from inspector.services.search import search
 from inspector.services.timeline import TimelineRow
 from inspector.store.connection import Store
@@ -66,6 +68,7 @@ from inspector.ui.widgets.header_bar import HeaderBar
 from inspector.ui.widgets.sessions_list import SessionsList
 from inspector.ui.widgets.state_channel import StateChannel
 from inspector.ui.widgets.summary_channel import SummaryChannel
+from inspector.ui.widgets.survival_view import SurvivalView
 from inspector.ui.widgets.timeline_view import TimelineView
 
 LIVE_POLL_S = 2.0  # how often to ask SQLite whether another connection committed
@@ -86,6 +89,8 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         Binding("e", "expand", "Expand", id="main.expand"),
         Binding("c", "correct", "Correct", id="main.correct"),
         Binding("d", "focus_drift", "Drift", id="main.focus_drift"),
+        Binding("u", "focus_survival", "Survival", id="main.focus_survival"),
+        Binding("R", "rebuild", "Rebuild summary", show=False, id="main.rebuild"),
         Binding("o", "focus_handoffs", "Handoffs", id="main.focus_handoffs"),
         Binding("x", "focus_deletions", "Deletions", id="main.focus_deletions"),
         Binding("b", "focus_budget", "Budget", id="main.focus_budget"),
@@ -121,6 +126,8 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
                         yield CandidatesList(id="candidates")
                     with TabPane("Drift", id="tab-drift"):
                         yield DriftView(id="drift")
+                    with TabPane("Survival", id="tab-survival"):
+                        yield SurvivalView(id="survival")
                     with TabPane("Handoffs", id="tab-handoffs"):
                         yield HandoffsList(id="handoffs")
                     with TabPane("Deletions", id="tab-deletions"):
@@ -213,6 +220,13 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         latest = findings[max(findings)] if findings else []
         count = sum(1 for f in latest if f.severity == "finding")
         self.query_one(TabbedContent).get_tab("tab-drift").label = f"Drift ({count})" if count else "Drift"
+        if count and session == self.session:
+            self.notify(f"The latest summary drifted ({count} finding(s)): d shows them; R rebuilds a generation "
+                        "from the raw log.", severity="warning", timeout=5)
+        reports = await survival_all(self.store, session)
+        self.query_one(SurvivalView).reports = reports
+        lost = sum(1 for v in (reports[0].verdicts if reports else []) if v.verdict in ("missing", "contradicted"))
+        self.query_one(TabbedContent).get_tab("tab-survival").label = f"Survival ({lost} lost)" if lost else "Survival"
 
     async def _load_badges(self, session: str) -> None:
         info, badges = await overview.overview(self.store, session)
@@ -379,6 +393,20 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
     def action_focus_handoffs(self) -> None:
         self.query_one(TabbedContent).active = "tab-handoffs"
         self.query_one(HandoffsList).focus()
+
+    def action_focus_survival(self) -> None:
+        self.query_one(TabbedContent).active = "tab-survival"
+        self.query_one("#survival-generations", OptionList).focus()
+
+    @work(group="rebuild", exclusive=True, exit_on_error=False)
+    async def action_rebuild(self) -> None:
+        """R: append a generation rebuilt from the raw log (offered when the chain drifted)."""
+        if self.session is None:
+            return
+        built = await rebuilding.rebuild_generation(self.store, self.session,
+                                                    actor=self.app.reviewer)  # type: ignore[attr-defined]
+        self.notify(f"Generation {built.generation} rebuilt from the raw log; context v{built.context_version}.")
+        self.open_session(self.session)
 
     def action_focus_drift(self) -> None:
         self.query_one(TabbedContent).active = "tab-drift"
