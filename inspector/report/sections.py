@@ -48,6 +48,10 @@ def header(data: dict[str, Any]) -> str:
              ("events", s["events"]), ("summary generation", data.get("generation") if data.get("generation")
                                        is not None else "none"),
              ("generated", data["generated_at"]), ("inspector", data["inspector_version"])]
+    headline = next((r.get("headline") for r in data.get("survival") or [] if r["generation"] == data.get("generation")),
+                    None)
+    if headline:
+        facts.insert(8, ("survival", headline))
     if s.get("continued_from"):
         facts.insert(2, ("continued from", s["continued_from"]))
     dl = "".join(f"<div><dt>{e(k)}</dt><dd>{e(v)}</dd></div>" for k, v in facts)
