@@ -174,3 +174,10 @@ def test_serve_on_a_taken_port_says_so_instead_of_a_traceback(export_store: Path
         port = taken.getsockname()[1]
         code, out, err = run("serve", str(export_store), "--port", str(port))
     assert code == 3 and f"cannot listen on 127.0.0.1:{port}" in err and out == ""
+
+
+def test_the_report_never_replaces_a_store(export_store: Path) -> None:
+    before = export_store.read_bytes()
+    code, _, err = run("report", str(export_store), "--session", "s-export", "-o", str(export_store))
+    assert code == 3 and "is a database" in err
+    assert export_store.read_bytes() == before

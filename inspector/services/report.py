@@ -121,6 +121,10 @@ def _write_atomically(path: Path, data: bytes) -> None:
         raise BadInput(f"{path} is a folder; give a file name for the report", code="bad_output")
     if not path.parent.is_dir():
         raise BadInput(f"cannot write {path}: folder {path.parent} does not exist", code="bad_output")
+    if path.is_file():
+        with path.open("rb") as existing:
+            if existing.read(16) == b"SQLite format 3\x00":  # a store (maybe the one being read): never replace it
+                raise BadInput(f"{path} is a database; give the report a file name of its own", code="bad_output")
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
     try:
         partial.write_bytes(data)
