@@ -30,7 +30,8 @@ REAL = Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claud
 # Two JSON records on one line: a malformed line real tools do write, imported only once issue 14 lands.
 SKIP = ("995ebed6e4-2__two_records_on_one_line",)
 SESSION = "00000000-4b1d-4e57-9e00-000000000017"
-IDS = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|toolu_[0-9A-Za-z]{8,}|msg_[0-9A-Za-z]{8,}")
+IDS = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+                 rb"|toolu_[0-9A-Za-z]{8,}|msg_[0-9A-Za-z]{8,}")
 
 
 def sources() -> list[Path]:
@@ -50,7 +51,7 @@ def make_transcript(target: Path, size: int, seed: int = 17) -> Path:
             copy += 1
             fresh: dict[bytes, bytes] = {s: SESSION.encode() for s in session_ids}
 
-            def rename(m: re.Match[bytes]) -> bytes:
+            def rename(m: re.Match[bytes], fresh: dict[bytes, bytes] = fresh) -> bytes:
                 old = m.group(0)
                 if old not in fresh:
                     new = str(uuid.UUID(int=rng.getrandbits(128), version=4)).encode()

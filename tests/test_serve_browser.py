@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tests.browser import browser  # noqa: F401 - the fixture
 
 START_TIMEOUT_S = 60

@@ -46,6 +46,7 @@ def kept_chart(points: list[dict[str, Any]]) -> str:
             parts.append(f'<text class="axis" x="{x + bar / 2:.1f}" y="{HEIGHT - BOTTOM + 16}" '
                          f'text-anchor="middle">g{escape(str(p["generation"]))}</text>')
         parts.append("</g>")
-    parts.append(f'<text class="axis" x="{LEFT}" y="{HEIGHT - 4}">bars: facts kept · outline: facts established by that generation</text>')
+    parts.append(f'<text class="axis" x="{LEFT}" y="{HEIGHT - 4}">'
+                 "bars: facts kept · outline: facts established by that generation</text>")
     parts.append("</svg>")
     return "".join(parts)

@@ -48,8 +48,8 @@ def header(data: dict[str, Any]) -> str:
              ("events", s["events"]), ("summary generation", data.get("generation") if data.get("generation")
                                        is not None else "none"),
              ("generated", data["generated_at"]), ("inspector", data["inspector_version"])]
-    headline = next((r.get("headline") for r in data.get("survival") or [] if r["generation"] == data.get("generation")),
-                    None)
+    headline = next((r.get("headline") for r in data.get("survival") or []
+                     if r["generation"] == data.get("generation")), None)
     if headline:
         facts.insert(8, ("survival", headline))
     if s.get("continued_from"):
@@ -169,7 +169,8 @@ def survival_table(data: dict[str, Any]) -> str:
             why[(fact["key"], report["generation"])] = fact.get("where") or fact.get("reason") or ""
     title = "Survival of protected facts per generation"
     if not keys:
-        return f'<section id="survival"><h2>{title}</h2>{chart}<p class="muted">No protected facts to follow.</p></section>'
+        return (f'<section id="survival"><h2>{title}</h2>{chart}'
+                '<p class="muted">No protected facts to follow.</p></section>')
     head = "".join(f"<th>g{e(g)}</th>" for g in gens)
     body = "".join(
         f"<tr><td><code>{e(k)}</code></td>"
