@@ -18,7 +18,7 @@ from inspector.services.importing import import_file
 from inspector.services.report import default_report_path, report_data, write_report
 from inspector.store.connection import open_store
 from tests.conftest import SAMPLES
-from tests.hostile import HOSTILE, SCRIPT, SID, write_hostile_session
+from tests.hostile_html import HOSTILE, SCRIPT, SID, write_hostile_session
 
 
 def run(*args: str) -> tuple[int, str, str]:

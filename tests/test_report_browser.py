@@ -17,7 +17,7 @@ from inspector.services.report import write_report
 from inspector.store.connection import open_store
 from tests.browser import browser  # noqa: F401 - the fixture
 from tests.conftest import SAMPLES
-from tests.hostile import SCRIPT, SID, write_hostile_session
+from tests.hostile_html import SCRIPT, SID, write_hostile_session
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claude-code"
 CHANNELS = ["#channel-state", "#channel-summary", "#channel-evidence"]

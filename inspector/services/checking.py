@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.services import candidates, handoffs
+from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings
 from inspector.services.overview import protocol_problems
 from inspector.services.sessions import list_sessions
@@ -24,6 +25,7 @@ class SessionCheck:
     candidates: list[dict[str, Any]] = field(default_factory=list)
     drift: list[dict[str, Any]] = field(default_factory=list)
     handoffs: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[dict[str, Any]] = field(default_factory=list)  # shown, never blocking
 
     @property
     def ok(self) -> bool:
@@ -31,7 +33,7 @@ class SessionCheck:
 
     def as_dict(self) -> dict[str, Any]:
         return {"session": self.session, "ok": self.ok, "protocol": self.protocol, "candidates": self.candidates,
-                "drift": self.drift, "handoffs": self.handoffs}
+                "drift": self.drift, "handoffs": self.handoffs, "warnings": self.warnings}
 
 
 async def check_store(store: Store) -> list[SessionCheck]:
@@ -46,5 +48,6 @@ async def check_store(store: Store) -> list[SessionCheck]:
         for h, c in await handoffs.list_handoffs(store, info.id):
             if h["status"] == "pending" and not c.acceptable:
                 result.handoffs.append({"handoff": h["id"], "refusals": [r.as_dict() for r in c.refusals]})
+        result.warnings = await content_warnings(store, info.id)
         out.append(result)
     return out

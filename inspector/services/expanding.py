@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.errors import Refusal
+from inspector.domain.trust import reviewer_name
 from inspector.domain.utf8_edges import cut_edges
 from inspector.services.lookup import load_by_id
 from inspector.store import ledger, materials
@@ -110,6 +111,7 @@ def _pre_read_refusals(stub: StubRef, m: materials.StoredMaterial | None, start:
 async def expand(store: Store, stub_id: str, *, actor: str, session: str | None = None,
                  byte_range: tuple[int, int] | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
                  scopes: tuple[str, ...] = DEFAULT_SCOPES) -> Expansion:
+    actor = reviewer_name(actor)
     stub = await find_stub(store, stub_id, session)
     start, end = byte_range or stub.read_slice or (0, 0)
     if byte_range is None and stub.read_slice is None:

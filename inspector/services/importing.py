@@ -18,12 +18,14 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
+from inspector.domain.deletion import inert_payload
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.facts import extract_from_records
 from inspector.domain.formats.detect import convert, detect
 from inspector.domain.protocol import ProtocolProblem, find_problems
-from inspector.domain.sif import parse_chunk
+from inspector.domain.sif import identity_digest, parse_chunk
 from inspector.domain.vocabulary import SIF_FORMAT
+from inspector.domain.trust import reviewer_name
 from inspector.services.import_stream import parsed_chunks
 from inspector.services.record_writer import RecordWriter
 from inspector.store import ledger
@@ -75,6 +77,7 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
     Chunks are parsed (in worker processes for large files) while earlier ones are
     written; any bad line or conflict rolls the whole transaction back.
     """
+    actor = reviewer_name(actor)
     report = ImportReport(store=str(store.path))
     async with store.transaction() as db:
         await db.execute("PRAGMA defer_foreign_keys = ON")  # a session may be declared after its records
@@ -89,7 +92,8 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         await db.execute(
             "INSERT INTO events_fts (rowid, content) SELECT event_id, content FROM events "
             "WHERE event_id > ? AND content IS NOT NULL", (last_event_id,))
-        entries = await _sif_ledger_records(db, writer)
+        entries = await _sif_ledger_records(db, writer, lambda text: keyed_digest(store.digest_key, text.encode(
+            "utf-8", errors="surrogatepass")))
         for session in writer.first_use:
             entries += await _settle_session(db, writer, session, actor=actor, file_name=file_name,
                                              file_digest=keyed_digest(store.digest_key, original or raw))
@@ -102,6 +106,7 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
     for session, shapes in writer.shapes.items():
         adapter = (writer.declared.get(session) or {}).get("adapter") or await _adapter(db, session)
         report.problems += find_problems(session, adapter, shapes)
+    report.problems += writer.trust_problems
     return report
 
 
@@ -130,17 +135,27 @@ async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, sessio
     })]
 
 
-async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter) -> list[ledger.NewEntry]:
-    """Acts a harness recorded (sif `ledger` lines) join the chain once, in file order."""
+async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter,
+                              digest: Callable[[str], str]) -> list[ledger.NewEntry]:
+    """Acts a harness recorded (sif `ledger` lines) join the chain once, in file order.
+
+    The chain can never be edited, so a secret in it could never be deleted: an imported
+    payload keeps ids, codes, numbers and times, and every other string only as a keyed
+    digest (domain/deletion.py ``inert_payload``). The record's identity is taken after
+    that, so exporting and re-importing adds nothing.
+    """
     entries: list[ledger.NewEntry] = []
     seen: set[tuple[str, str]] = set()
     for rec in writer.ledger_records:
-        r = rec.record
-        if (r["session"], rec.digest) in seen:
+        r = {**rec.record, "payload": inert_payload(rec.record.get("payload", {}), digest)}
+        r = {k: (inert_payload(v, digest) if k not in {"type", "session", "kind", "actor", "at", "payload"} else v)
+             for k, v in r.items()}
+        record_digest = identity_digest("ledger", r)
+        if (r["session"], record_digest) in seen:
             continue
-        seen.add((r["session"], rec.digest))
+        seen.add((r["session"], record_digest))
         async with db.execute("SELECT 1 FROM ledger WHERE session = ? AND record_digest = ?",
-                              (r["session"], rec.digest)) as cur:
+                              (r["session"], record_digest)) as cur:
             if await cur.fetchone():
                 writer.skipped[(r["session"], "ledger")] += 1
                 continue
@@ -149,7 +164,7 @@ async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter) ->
         if extra:
             payload = {**payload, "_sif_extra": extra}
         entries.append(ledger.NewEntry(r["session"], r["kind"], r["actor"], payload, at=r.get("at"),
-                                       source="sif", record_digest=rec.digest))
+                                       source="sif", record_digest=record_digest))
         writer.added[(r["session"], "ledger")] += 1
     return entries
 
@@ -173,6 +188,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
 
     A store created for the import is removed again if the import fails.
     """
+    actor = reviewer_name(actor)
     if progress is not None:
         progress("reading", 0, 1)
     raw = read_bytes(source)
@@ -195,6 +211,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
         raise
     try:
         if fmt != "sif":
+            await _settle_owner(store, records, actor)
             records += await _proposed_facts(store, records)
             raw = to_sif(records)
         report = await import_bytes(store, raw, actor=actor, file_name=source.name, progress=progress,
@@ -211,6 +228,20 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
         for problem in report.problems:
             problem.line = origin_lines.get((problem.session, problem.seq))
     return report
+
+
+async def _settle_owner(store: Store, records: list[dict[str, Any]], actor: str) -> None:
+    """A transcript names no owner; the person who imports it owns the new session (so its
+    goal and constraints can be confirmed at all — DESIGN rule 3). A session already in the
+    store keeps the owner it has, so re-reading the file by someone else is not a conflict."""
+    for rec in records:
+        if rec.get("type") != "session" or rec.get("owner"):
+            continue
+        row = await fetch_one(store.db, "SELECT owner FROM sessions WHERE id = ?", (rec["id"],))
+        if row is None:
+            rec["owner"] = actor
+        elif row[0]:
+            rec["owner"] = row[0]
 
 
 async def _proposed_facts(store: Store, records: list[dict[str, Any]]) -> list[dict[str, Any]]:

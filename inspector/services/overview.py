@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.protocol import CallShape, find_problems
+from inspector.domain.protocol import CallShape, ProtocolProblem, find_problems
+from inspector.domain.trust import label_conflict
 from inspector.services.drift import latest_findings
 from inspector.services.sessions import SessionSummary, get_session
 from inspector.services.survival import survival_report
+from inspector.services.tombstones import deleted_calls
 from inspector.store.connection import Store, fetch_one
 
 
@@ -65,6 +67,8 @@ async def protocol_problems(store: Store, session: str, adapter: str) -> list[An
     ) as cur:
         async for seq, kind, call_id in cur:
             shapes.append(CallShape(seq, kind, call_id))
+    for (call_id, kind), seq in (await deleted_calls(store.db, session)).items():
+        shapes.append(CallShape(seq, kind, call_id))  # deleted, but it happened: no orphan, no open call
     if adapter == "deepseek-thinking-tools":
         async with store.db.execute(
             "SELECT seq, json_extract(extra, '$.tools_present'), json_type(extra, '$.reasoning_content') IS NOT NULL "
@@ -72,7 +76,14 @@ async def protocol_problems(store: Store, session: str, adapter: str) -> list[An
         ) as cur:
             async for seq, tools, reasoning in cur:  # present, even empty, is sent back: only absence is a problem
                 shapes.append(CallShape(seq, "assistant_message", None, bool(tools), bool(reasoning)))
-    return find_problems(session, adapter, shapes)
+    problems = find_problems(session, adapter, shapes)
+    for seq, kind, trust in await store.db.execute_fetchall(
+            "SELECT seq, kind, trust FROM events WHERE session = ? AND kind IN ('tool_result', 'tool_call', "
+            "'assistant_message') AND trust IS NOT NULL AND trust NOT IN ('tool', 'model') ORDER BY seq", (session,)):
+        conflict = label_conflict(kind, trust)
+        if conflict:
+            problems.append(ProtocolProblem("trust_label_conflict", session, seq, f"event {seq}: {conflict}"))
+    return sorted(problems, key=lambda p: (p.seq, p.code))
 
 
 async def overview(store: Store, session: str) -> tuple[SessionSummary, Badges]:

@@ -6,7 +6,8 @@ What is checked, and nothing more is claimed:
 3. each session's record counts equal what the ledger says was added (minus removed);
 4. every record row's identity digest recomputed from its columns (an in-place edit shows);
 5. every material's chunk list bound to its content hash;
-6. every status the ledger set (``status_set``: candidate accepted, …) is the row's status now.
+6. every status the ledger set (``status_set``: candidate accepted, …) is the row's status now,
+   unless a later deletion removed the row (its ``removed_rows``).
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ async def verify_store(store: Store) -> VerifyReport:
                                         "(its hash does not match its content)"})
             prev = entry.hash
             _track(entry, versions, counts)
+            if entry.source == "inspector":  # rows a deletion removed no longer owe the status set earlier
+                for gone in entry.payload.get("removed_rows") or []:
+                    if isinstance(gone, dict):
+                        statuses.pop((str(gone.get("type")), tuple(gone.get("identity") or ())), None)
             sets = entry.payload.get("status_set")
             for status_set in sets if isinstance(sets, list) else [sets]:
                 if isinstance(status_set, dict) and status_set.get("type") in SPECS:

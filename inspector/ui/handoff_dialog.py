@@ -20,15 +20,16 @@ from inspector.domain.handoff import HandoffCheck
 from inspector.services import handoffs
 from inspector.store.connection import Store
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.safe import markup, safe
 
 
 def checklist_content(result: HandoffCheck) -> Content:
-    lines = [Content.from_markup("[b]Handoff $h[/b] · $v", h=result.handoff,
-                                 v="acceptable" if result.acceptable else "refused")]
+    lines = [markup("[b]Handoff $h[/b] · $v", h=result.handoff,
+                    v="acceptable" if result.acceptable else "refused")]
     for c in result.checks:
         mark = "[$success]✓[/]" if c.ok else "[b $error]✗[/]"
-        lines.append(Content.from_markup(f"{mark} [b]$n[/b]  $m", n=c.name, m=c.message)
-                     + (Content("") if c.ok else Content.from_markup("  [dim]$c[/]", c=c.code)))
+        lines.append(markup(f"{mark} [b]$n[/b]  $m", n=c.name, m=c.message)
+                     + (Content("") if c.ok else markup("  [dim]$c[/]", c=c.code)))
     return Content("\n").join(lines)
 
 
@@ -46,7 +47,7 @@ class HandoffDialog(ShowsWorkerErrors, ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="handoff"):
             with VerticalScroll():
-                yield Static(Content.from_markup("[dim]checking…[/]"), id="handoff-text")
+                yield Static(markup("[dim]checking…[/]"), id="handoff-text")
             yield Static("", id="handoff-status")
         yield Footer()
 
@@ -59,9 +60,9 @@ class HandoffDialog(ShowsWorkerErrors, ModalScreen[str | None]):
         self.query_one("#handoff-text", Static).update(checklist_content(self.result))
         status = self.query_one("#handoff-status", Static)
         if self.result.acceptable:
-            status.update(Content.from_markup("[$success]a accepts[/] and opens the new session · as $r", r=self.reviewer))
+            status.update(markup("[$success]a accepts[/] and opens the new session · as $r", r=self.reviewer))
         else:
-            status.update(Content.from_markup("[b $error]accept is disabled:[/] $m", m=self.result.refusals[0].message))
+            status.update(markup("[b $error]accept is disabled:[/] $m", m=self.result.refusals[0].message))
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -74,9 +75,9 @@ class HandoffDialog(ShowsWorkerErrors, ModalScreen[str | None]):
         decision = await handoffs.accept(self.store, self.handoff, actor=self.reviewer, session=self.session)
         if decision.new_session is None:
             self.result = decision.check
-            self.notify(decision.check.refusals[0].message, severity="error", timeout=8)
+            self.notify(safe(decision.check.refusals[0].message), severity="error", timeout=8, markup=False)
             return
-        self.notify(f"Accepted {self.handoff}: new session {decision.new_session}.")
+        self.notify(safe(f"Accepted {self.handoff}: new session {decision.new_session}."), markup=False)
         self.dismiss(decision.new_session)
 
     def action_close(self) -> None:

@@ -22,50 +22,51 @@ from inspector.services.candidates import ReviewView
 from inspector.store.connection import Store
 from inspector.ui.byte_view import char_diff, visible
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.safe import markup, plain, safe
 
 
 def _mark(ok: bool) -> Content:
-    return Content.from_markup("[$success]✓[/]" if ok else "[b $error]✗[/]")
+    return markup("[$success]✓[/]" if ok else "[b $error]✗[/]")
 
 
 def review_content(view: ReviewView) -> Content:
     v, c = view.validation, view.candidate
-    lines: list[Content] = [Content.from_markup(
+    lines: list[Content] = [markup(
         "[b]$id[/b] ($st) · $verdict · semantic_lossless: unknown", id=v.candidate, st=v.status,
         verdict="structure verified" if v.structure_verified else "refused")]
-    lines.append(Content.from_markup("\n[b]VERSIONS[/b]  current │ candidate"))
+    lines.append(markup("\n[b]VERSIONS[/b]  current │ candidate"))
     lines.append(_mark(c["base_version"] == view.context_version) + Content(
         f" context v{view.context_version} │ base v{c['base_version']}"))
     lines.append(_mark(c["goal_revision"] == view.goal_revision) + Content(
         f" goal r{view.goal_revision} │ r{c['goal_revision']}"))
-    lines.append(Content.from_markup("\n[b]EXACT FIELDS[/b]  current │ candidate (byte for byte)"))
+    lines.append(markup("\n[b]EXACT FIELDS[/b]  current │ candidate (byte for byte)"))
     diffs = {d.key: d for d in v.field_diffs}
     theirs = c.get("exact_fields") or {}
     for key in sorted(view.required_exact.keys() | theirs.keys()):
         d = diffs.get(key)
         mine, other = view.required_exact.get(key), theirs.get(key)
-        row = _mark(d is None) + Content(f" {key}: {visible(mine) if mine is not None else '—'} │ "
+        row = _mark(d is None) + plain(f" {key}: {visible(mine) if mine is not None else '—'} │ "
                                          f"{visible(str(other)) if other is not None else '—'}")
         if d is not None:
-            row += Content.from_markup("\n    [$error]$e[/]", e=d.explanation)
+            row += markup("\n    [$error]$e[/]", e=d.explanation)
         lines.append(row)
-    lines.append(Content.from_markup("\n[b]ACTIONS[/b]  action ledger │ candidate"))
+    lines.append(markup("\n[b]ACTIONS[/b]  action ledger │ candidate"))
     for label, ours, cand in (("open", view.open_actions, c.get("open_actions") or []),
                               ("unknown", view.unknowns, c.get("unknowns") or [])):
-        lines.append(_mark(sorted(cand) == ours) + Content(f" {label}: [{', '.join(ours)}] │ [{', '.join(cand)}]"))
-    lines.append(Content.from_markup("\n[b]SUMMARY[/b]  latest generation $g → candidate",
-                                     g=str(view.latest_generation) if view.latest_generation is not None else "(none)"))
+        lines.append(_mark(sorted(cand) == ours) + plain(f" {label}: [{', '.join(ours)}] │ [{', '.join(cand)}]"))
+    lines.append(markup("\n[b]SUMMARY[/b]  latest generation $g → candidate",
+                        g=str(view.latest_generation) if view.latest_generation is not None else "(none)"))
     summary = c.get("summary")
     if isinstance(summary, str):
         lines.append(char_diff(view.latest_summary or "", summary))
     else:
-        lines.append(Content.from_markup("[$error]not text: $s[/]", s=repr(summary)[:200]))
+        lines.append(markup("[$error]not text: $s[/]", s=repr(summary)[:200]))
     if v.refusals:
-        lines.append(Content.from_markup("\n[b $error]REFUSED[/b $error]"))
-        lines += [Content.from_markup("[b $error]$c[/] $m", c=r.code, m=r.message) for r in v.refusals]
+        lines.append(markup("\n[b $error]REFUSED[/b $error]"))
+        lines += [markup("[b $error]$c[/] $m", c=r.code, m=r.message) for r in v.refusals]
     if v.warnings:
-        lines.append(Content.from_markup("\n[b $warning]WARNINGS[/b $warning] (do not block)"))
-        lines += [Content.from_markup("[b $warning]$c[/] $m", c=w.code, m=w.message) for w in v.warnings]
+        lines.append(markup("\n[b $warning]WARNINGS[/b $warning] (do not block)"))
+        lines += [markup("[b $warning]$c[/] $m", c=w.code, m=w.message) for w in v.warnings]
     return Content("\n").join(lines)
 
 
@@ -80,7 +81,7 @@ class ReasonDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="reason"):
-            yield Static(self.prompt)
+            yield Static(plain(self.prompt))
             yield Input(placeholder="the reason, recorded in the ledger (enter to confirm)", id="reason-input")
         yield Footer()
 
@@ -113,7 +114,7 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="review"):
             with VerticalScroll(id="review-body"):
-                yield Static(Content.from_markup("[dim]loading…[/]"), id="review-text")
+                yield Static(markup("[dim]loading…[/]"), id="review-text")
             yield Static("", id="review-status")
         yield Footer()
 
@@ -136,13 +137,13 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
         if v is None:
             return
         if v.status != "pending":
-            status.update(Content.from_markup("[b]already $s[/b]: nothing more to decide", s=v.status))
+            status.update(markup("[b]already $s[/b]: nothing more to decide", s=v.status))
         elif v.refusals:
-            status.update(Content.from_markup("[b $error]accept is disabled:[/] $m", m=v.refusals[0].message))
+            status.update(markup("[b $error]accept is disabled:[/] $m", m=v.refusals[0].message))
         else:
-            status.update(Content.from_markup("[$success]a accepts[/] (context v$n → v$m) · r rejects · as $who",
-                                              n=str(self.view.context_version), m=str(self.view.context_version + 1),
-                                              who=self.reviewer))
+            status.update(markup("[$success]a accepts[/] (context v$n → v$m) · r rejects · as $who",
+                                 n=str(self.view.context_version), m=str(self.view.context_version + 1),
+                                 who=self.reviewer))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Greys out accept when refused, and both decisions once decided."""
@@ -158,10 +159,10 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
     async def action_accept(self) -> None:
         decision = await candidates.accept(self.store, self.candidate, actor=self.reviewer, session=self.session)
         if decision.validation.refusals:  # the session moved on while this screen was open
-            self.notify(decision.validation.refusals[0].message, severity="error", timeout=8)
+            self.notify(safe(decision.validation.refusals[0].message), severity="error", timeout=8, markup=False)
         else:
             self.decided = True
-            self.notify(f"Accepted {self.candidate}: context version is now {decision.context_version}.")
+            self.notify(safe(f"Accepted {self.candidate}: context version is now {decision.context_version}."), markup=False)
         await self._reload()
 
     def action_reject(self) -> None:
@@ -174,7 +175,7 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
     async def _reject(self, reason: str) -> None:
         await candidates.reject(self.store, self.candidate, actor=self.reviewer, reason=reason, session=self.session)
         self.decided = True
-        self.notify(f"Rejected {self.candidate}.")
+        self.notify(safe(f"Rejected {self.candidate}."), markup=False)
         await self._reload()
 
     def action_close(self) -> None:
