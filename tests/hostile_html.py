@@ -16,6 +16,7 @@ PAYLOADS = [
     '<link rel="stylesheet" href="http://127.0.0.1:9/x.css">',
     "[click me](javascript:window.__pwned=3) ![pixel](http://127.0.0.1:9/pixel.png)",
     '"><svg onload="window.__pwned=4">',
+    "invoice_\u202etxt.exe zero\u200bwidth",  # reorders / hides what the reader sees
 ]
 HOSTILE = "\n\n".join(PAYLOADS)
 SID = "s-hostile"

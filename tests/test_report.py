@@ -102,6 +102,7 @@ async def test_untrusted_content_is_text_and_the_page_cannot_run_or_fetch(hostil
     assert "&lt;script&gt;window.__pwned = 1;" in page  # shown, as text
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|javascript:|//)""", page, re.I)
     assert "default-src 'none'" in page and "script-src 'none'" in page
+    assert "\u202e" not in page and "\u200b" not in page and "invoice_⟨U+202E⟩txt.exe" in page
     assert written.bytes == len(page.encode("utf-8"))
 
 

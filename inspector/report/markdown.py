@@ -14,6 +14,8 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
+from inspector.domain.terminal_safe import terminal_safe
+
 # Past this size a message is shown as preformatted text: Markdown of a pasted log or a
 # file dump says nothing more and costs the most to parse.
 MARKDOWN_MAX_CHARS = 60_000
@@ -40,7 +42,9 @@ def _parser() -> MarkdownIt:
 
 
 def render_markdown(text: str) -> str:
-    """Inert HTML for ``text``: escaped, no raw HTML, no images, no live links."""
+    """Inert HTML for ``text``: escaped, no raw HTML, no images, no live links, and invisible
+    or reordering characters (bidi overrides, zero-width, controls) shown as marks."""
+    text = terminal_safe(text)
     if len(text) > MARKDOWN_MAX_CHARS:
         return f'<pre class="plain">{escape(text)}</pre>'
     return _parser().render(text, {})

@@ -12,6 +12,7 @@ import json
 from html import escape
 from typing import Any
 
+from inspector.domain.terminal_safe import terminal_safe
 from inspector.report.chart import kept_chart
 from inspector.report.markdown import render_markdown
 
@@ -21,7 +22,10 @@ VERDICT_MARK = {"kept": "✓ kept", "missing": "∅ missing", "rewritten": "≠ 
 
 
 def e(value: Any) -> str:
-    return escape("" if value is None else str(value), quote=True)
+    """Content as inert HTML text: escaped, and with every invisible or reordering character
+    (bidi overrides, zero-width, controls) shown as a visible mark, so what the reader sees
+    is what the text holds (the same marks the terminal app shows)."""
+    return escape(terminal_safe("" if value is None else str(value)), quote=True)
 
 
 def _refs(refs: list[Any] | None) -> str:
