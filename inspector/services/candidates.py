@@ -51,6 +51,11 @@ async def _validate(db: aiosqlite.Connection, cand: dict[str, Any]) -> Validatio
     return validate_candidate(cand, facts)
 
 
+async def validate_record(db: aiosqlite.Connection, cand: dict[str, Any]) -> Validation:
+    """Validate a candidate record already read inside the caller's transaction."""
+    return await _validate(db, cand)
+
+
 async def validate(store: Store, candidate: str, session: str | None = None) -> Validation:
     async with store.snapshot() as db:
         return await _validate(db, await _load(db, candidate, session))

@@ -118,6 +118,13 @@ async def check(store: Store, handoff: str, session: str | None = None) -> Hando
         return check_handoff(h, await handoff_facts(db, h))
 
 
+async def listed_unknowns(store: Store, handoff: str, session: str | None = None) -> list[str]:
+    """The action ids the handoff's material carries as unknown."""
+    async with store.snapshot() as db:
+        h = await _load(db, handoff, session)
+    return [str(a) for a in (h.get("material") or {}).get("unknowns") or []]
+
+
 async def list_handoffs(store: Store, session: str) -> list[tuple[dict[str, Any], HandoffCheck]]:
     spec = SPECS["handoff"]
     async with store.snapshot() as db:

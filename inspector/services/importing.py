@@ -22,12 +22,14 @@ from inspector.domain.deletion import inert_payload
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.facts import extract_from_records
 from inspector.domain.formats.detect import convert, detect
-from inspector.domain.protocol import ProtocolProblem, find_problems
+from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_is_off
 from inspector.domain.sif import identity_digest, parse_chunk
+from inspector.domain.stubs import StubProblem
 from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.domain.trust import reviewer_name
 from inspector.services.import_stream import parsed_chunks
 from inspector.services.record_writer import RecordWriter
+from inspector.services.stub_checks import session_stub_problems
 from inspector.store import ledger
 from inspector.store.connection import Store, fetch_one, open_store
 
@@ -40,7 +42,7 @@ class ImportReport:
     sessions: list[str] = field(default_factory=list)
     added: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
-    problems: list[ProtocolProblem] = field(default_factory=list)
+    problems: list[ProtocolProblem | StubProblem] = field(default_factory=list)
     created_store: bool = False
     format: str = "sif"
 
@@ -55,7 +57,8 @@ class ImportReport:
             "added": self.added,
             "skipped": self.skipped,
             "problems": [{"code": p.code, "line": p.line, "message": p.message, "session": p.session,
-                          "seq": p.seq} for p in self.problems],
+                          "seq": p.seq, **({"stub": p.stub} if isinstance(p, StubProblem) else {})}
+                         for p in self.problems],
         }
 
 
@@ -104,8 +107,11 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         report.skipped[t] = report.skipped.get(t, 0) + n
     report.sessions = list(writer.first_use)
     for session, shapes in writer.shapes.items():
-        adapter = (writer.declared.get(session) or {}).get("adapter") or await _adapter(db, session)
-        report.problems += find_problems(session, adapter, shapes)
+        declared = writer.declared.get(session) or {}
+        adapter = declared.get("adapter") or await _adapter(db, session)
+        report.problems += find_problems(session, adapter, shapes, thinking_off=thinking_is_off(declared))
+    for session, stubs in writer.stub_lines.items():
+        report.problems += await session_stub_problems(db, session, only=stubs)
     report.problems += writer.trust_problems
     return report
 

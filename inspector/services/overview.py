@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.protocol import CallShape, ProtocolProblem, find_problems
+from inspector.domain.protocol import CallShape, ProtocolProblem, find_problems, thinking_is_off
 from inspector.domain.trust import label_conflict
 from inspector.services.drift import latest_findings
 from inspector.services.sessions import SessionSummary, get_session
@@ -55,6 +56,16 @@ async def session_badges(store: Store, session: str) -> Badges:
     )
 
 
+async def _thinking_off(store: Store, session: str) -> bool:
+    """Whether the session record declares its thinking off (see thinking_is_off)."""
+    row = await fetch_one(store.db, "SELECT json_extract(extra, '$.thinking'), json_type(extra, '$.thinking') "
+                          "FROM sessions WHERE id = ?", (session,))
+    if row is None or row[1] is None:
+        return False
+    value = {"false": False, "true": True, "object": None}.get(row[1], row[0])
+    return thinking_is_off({"thinking": json.loads(row[0]) if row[1] == "object" else value})
+
+
 async def _survival_line(store: Store, session: str) -> str | None:
     report = await survival_report(store, session)
     return report.headline() if report.generation is not None and report.verdicts else None
@@ -76,7 +87,15 @@ async def protocol_problems(store: Store, session: str, adapter: str) -> list[An
         ) as cur:
             async for seq, tools, reasoning in cur:  # present, even empty, is sent back: only absence is a problem
                 shapes.append(CallShape(seq, "assistant_message", None, bool(tools), bool(reasoning)))
-    problems = find_problems(session, adapter, shapes)
+    thinking_off = await _thinking_off(store, session)
+    if thinking_off and adapter != "deepseek-thinking-tools":
+        async with store.db.execute(
+            "SELECT seq, kind FROM events WHERE session = ? AND json_type(extra, '$.reasoning_content') IS NOT NULL",
+            (session,)
+        ) as cur:
+            async for seq, kind in cur:
+                shapes.append(CallShape(seq, kind, None, False, True))
+    problems = find_problems(session, adapter, shapes, thinking_off=thinking_off)
     for seq, kind, trust in await store.db.execute_fetchall(
             "SELECT seq, kind, trust FROM events WHERE session = ? AND kind IN ('tool_result', 'tool_call', "
             "'assistant_message') AND trust IS NOT NULL AND trust NOT IN ('tool', 'model') ORDER BY seq", (session,)):

@@ -48,6 +48,7 @@ class RecordWriter:
         self.first_use: dict[str, SifRecord] = {}
         self.versions: dict[str, int] = defaultdict(lambda: 1)
         self.shapes: dict[str, list[CallShape]] = defaultdict(list)
+        self.stub_lines: dict[str, dict[str, int]] = defaultdict(dict)  # session -> stub id -> line
         self.ledger_records: list[SifRecord] = []
         self.trust_problems: list[ProtocolProblem] = []
         self._known: dict[tuple[str, str], dict[tuple[Any, ...], str]] = {}
@@ -76,6 +77,8 @@ class RecordWriter:
         if rec.type == "event" and r["kind"] in PROTOCOL_KINDS:
             self.shapes[session].append(CallShape(r["seq"], r["kind"], r.get("call_id"), bool(r.get("tools_present")),
                                                   "reasoning_content" in r, rec.line))
+        elif rec.type == "stub":
+            self.stub_lines[session][r["id"]] = rec.line
         for name in ("base_version", "context_version"):
             value = r.get(name)
             if rec.type != "session" and isinstance(value, int) and value > self.versions[session]:

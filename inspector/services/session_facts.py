@@ -36,6 +36,19 @@ async def unresolved_calls(db: aiosqlite.Connection, session: str) -> list[str]:
         "AND r.kind = 'tool_result') ORDER BY c.seq", session) if c not in deleted]
 
 
+async def continuation_items(db: aiosqlite.Connection, session: str) -> dict[str, list[int]]:
+    """Provider continuation items the session's events hold: kind -> event seqs."""
+    out: dict[str, list[int]] = {}
+    for seq, kind in await db.execute_fetchall(
+            "SELECT e.seq, json_extract(j.value, '$.kind') FROM events e, json_each(e.extra, '$.continuation') j "
+            "WHERE e.session = ? AND instr(e.extra, '\"continuation\"') > 0 "
+            "AND json_type(e.extra, '$.continuation') = 'array' ORDER BY e.seq", (session,)):
+        seqs = out.setdefault(str(kind), [])
+        if not seqs or seqs[-1] != seq:
+            seqs.append(int(seq))
+    return out
+
+
 async def session_facts(db: aiosqlite.Connection, session: str, *, with_texts: bool = False) -> SessionFacts:
     row = await fetch_one(db, "SELECT adapter, context_version, goal_revision FROM sessions WHERE id = ?", (session,))
     if row is None:
@@ -61,4 +74,5 @@ async def session_facts(db: aiosqlite.Connection, session: str, *, with_texts: b
         pending_decisions=await _column(db, "SELECT value FROM state_records WHERE session = ? AND kind = 'decision' "
                                         "AND status = 'pending' ORDER BY key", session),
         trusted_texts=trusted, untrusted_texts=untrusted,
+        continuation=await continuation_items(db, session),
     )

@@ -30,6 +30,8 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Review candidates", "Compression candidates: enter reviews, a accepts, r rejects (k)",
          screen.action_focus_candidates),
         ("Handoffs", "Check and accept new-session handoffs (o)", screen.action_focus_handoffs),
+        ("Actions", "The action ledger; enter reconciles an unknown outcome with evidence (n)",
+         screen.action_focus_actions),
         ("Deletions", "See what a deletion request covers and carry it out (x)", screen.action_focus_deletions),
         ("Budget", "The next request's token budget and what it does not load (b)", screen.action_focus_budget),
         ("Drift", "Findings per summary generation and the field timeline (d)", screen.action_focus_drift),

@@ -40,6 +40,8 @@ def render_expansion(result: Expansion) -> Content:
         f"[{s}, {e}) · {len(result.data):,} bytes · {result.chunks_read} chunk(s) read · "
         f"budget {len(result.data):,} of {result.max_bytes:,}")
     if result.binary:
+        for note in result.notes:
+            head += markup("\n[b $warning]$c[/] $m", c=note.code, m=note.message)
         return head + Content("\n\n") + markup("[dim]binary, shown as hex[/]\n$h", h=result.data.hex(" "))
     body = Content("")
     if result.cut_head:
@@ -50,8 +52,10 @@ def render_expansion(result: Expansion) -> Content:
     notes = Content("")
     if result.cut_head or result.cut_tail:
         notes = markup("\n[$warning]cut characters at the edges: «…» are their bytes; alt+w widens to "
-                       "$w, alt+n narrows to $n[/]", w=str(list(result.snap_wider or ())),
-                       n=str(list(result.snap_narrower or ())))
+                                    "$w, alt+n narrows to $n[/]", w=str(list(result.snap_wider or ())),
+                                    n=str(list(result.snap_narrower or ())))
+    for note in result.notes:
+        notes += markup("\n[b $warning]$c[/] $m", c=note.code, m=note.message)
     return head + notes + Content("\n\n") + body
 
 

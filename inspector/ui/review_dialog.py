@@ -4,10 +4,13 @@
 |---|---|
 | a | accept (only when no check refuses it) |
 | r | reject, with a reason |
+| b | rebase a stale candidate onto the current base (a new candidate, validated afresh) |
 | escape | close |
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from textual import work
 from textual.app import ComposeResult
@@ -17,8 +20,9 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
-from inspector.services import candidates
+from inspector.services import candidates, rebasing
 from inspector.services.candidates import ReviewView
+from inspector.services.rebasing import describe_changes
 from inspector.store.connection import Store
 from inspector.ui.byte_view import char_diff, visible
 from inspector.ui.dialogs import ShowsWorkerErrors
@@ -70,6 +74,19 @@ def review_content(view: ReviewView) -> Content:
     return Content("\n").join(lines)
 
 
+def rebase_content(rebased_into: str | None, changes: dict[str, Any] | None, origin: Any) -> Content:
+    """Where a stale candidate went, or what changed under a rebased one."""
+    lines: list[Content] = []
+    if isinstance(origin, dict) and changes is not None:
+        lines.append(markup("\n[b]REBASED[/b] from $c (context v$v, goal r$g) — changed in between:",
+                                         c=str(origin.get("candidate")), v=str(origin.get("base_version")),
+                                         g=str(origin.get("goal_revision"))))
+        lines += [Content(line) for line in describe_changes(changes)]
+    if rebased_into is not None:
+        lines.append(markup("\n[$accent]rebased as $n[/] (this one stays as it was)", n=rebased_into))
+    return Content("\n").join(lines) if lines else Content("")
+
+
 class ReasonDialog(ModalScreen[str | None]):
     """Asks why; returns the reason, or None when cancelled."""
 
@@ -102,6 +119,7 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
     BINDINGS = [
         Binding("a", "accept", "Accept", id="review.accept"),
         Binding("r", "reject", "Reject", id="review.reject"),
+        Binding("b", "rebase", "Rebase", id="review.rebase"),
         Binding("escape", "close", "Close", id="review.close"),
     ]
 
@@ -110,6 +128,7 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
         self.store, self.session, self.candidate, self.reviewer = store, session, candidate, reviewer
         self.view: ReviewView | None = None
         self.decided = False
+        self.rebased_into: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="review"):
@@ -127,7 +146,9 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
 
     async def _reload(self) -> None:
         self.view = await candidates.review_view(self.store, self.candidate, self.session)
-        self.query_one("#review-text", Static).update(review_content(self.view))
+        self.rebased_into, changes = await rebasing.rebase_info(self.store, self.view.candidate)
+        self.query_one("#review-text", Static).update(review_content(self.view) + rebase_content(
+            self.rebased_into, changes, self.view.candidate.get("rebased_from")))
         self._status()
         self.refresh_bindings()
 
@@ -138,6 +159,10 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
             return
         if v.status != "pending":
             status.update(markup("[b]already $s[/b]: nothing more to decide", s=v.status))
+        elif v.refusals and self._stale() and self.rebased_into is None:
+            status.update(markup("[b $error]accept is disabled:[/] $m\n[$accent]b rebases it[/] onto "
+                                              "context v$n as a new candidate, validated afresh",
+                                              m=v.refusals[0].message, n=str(self.view.context_version)))
         elif v.refusals:
             status.update(markup("[b $error]accept is disabled:[/] $m", m=v.refusals[0].message))
         else:
@@ -145,8 +170,15 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
                                  n=str(self.view.context_version), m=str(self.view.context_version + 1),
                                  who=self.reviewer))
 
+    def _stale(self) -> bool:
+        v = self.view.validation if self.view else None
+        return v is not None and any(r.code in ("stale_base", "stale_goal") for r in v.refusals)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Greys out accept when refused, and both decisions once decided."""
+        """Greys out accept when refused, both decisions once decided, rebase unless stale."""
+        if action == "rebase":
+            pending = self.view is not None and self.view.validation.status == "pending"
+            return True if pending and self._stale() and self.rebased_into is None else None
         if action in ("accept", "reject"):
             v = self.view.validation if self.view else None
             if v is None or v.status != "pending":
@@ -163,6 +195,18 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
         else:
             self.decided = True
             self.notify(safe(f"Accepted {self.candidate}: context version is now {decision.context_version}."), markup=False)
+        await self._reload()
+
+    @work(group="review-decide", exclusive=True, exit_on_error=False)
+    async def action_rebase(self) -> None:
+        result = await rebasing.rebase(self.store, self.candidate, actor=self.reviewer, session=self.session)
+        if result.refusals or result.candidate is None:
+            self.notify(safe(result.refusals[0].message), severity="error", timeout=8, markup=False)
+            return
+        self.decided = True  # the list behind gains a candidate
+        self.notify(safe(f"Rebased {self.candidate} as {result.candidate} on context v{result.to_version[0]}; "
+                         f"{self.candidate} stays as it was."), markup=False)
+        self.candidate = result.candidate  # review the new one: a accepts it if nothing refuses
         await self._reload()
 
     def action_reject(self) -> None:

@@ -1,4 +1,5 @@
-"""The Budget tab: the next request's blocks and everything it does not load.
+"""The Budget tab: the next request's blocks, the raw evidence picked (each with why), and
+everything it does not load.
 
 Edit the numbers and press enter to recompute; nothing is written.
 """
@@ -32,9 +33,13 @@ def plan_content(plan: BudgetPlan) -> Content:
         filled = min(width, width * block.used // block.budget) if block.budget else 0
         bar = markup("[$success]$f[/][dim]$e[/]", f="█" * filled, e="░" * (width - filled))
         lines.append(Content(f"{block.name:<16} ") + bar + Content(f" {block.used:,} / {block.budget:,}"))
+    raw = plan.blocks[2]
+    lines.append(markup("\n[b]raw evidence picked for the task[/b] [dim](most relevant first)[/]"))
+    lines += [markup("  [$success]$r[/] [dim]$t tokens[/] · $why", r=i.ref, t=f"{i.tokens:,}",
+                                  why=i.reason or i.label) for i in raw.items] or [Content("  nothing fits")]
     lines.append(markup("\n[b]not loaded[/b]"))
     lines += [markup("  [$warning]$r[/] $w [dim]($t tokens)[/]", r=n["ref"], w=n["why"],
-                     t=f"{n['tokens']:,}") for n in plan.not_loaded] or [Content("  nothing")]
+                                  t=f"{n['tokens']:,}") for n in plan.not_loaded] or [Content("  nothing")]
     lines.append(markup("[dim]$t[/]", t="tokens: " + plan.as_dict()["tokenizer"]))
     return Content("\n").join(lines)
 
