@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Button, Collapsible, Markdown, Static
 
-from inspector.services.conversation import BODY_CHARS
+from inspector.services.conversation_window import BODY_CHARS
 from inspector.services.importing import import_file
 from inspector.ui.app import InspectorApp
 from inspector.ui.widgets.conversation_view import ConversationView, TurnBlock

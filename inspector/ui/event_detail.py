@@ -15,7 +15,7 @@ from textual.content import Content
 
 from inspector.ui.safe import markup, plain
 from inspector.domain.short_ids import human_size, short_id
-from inspector.services import channels, conversation
+from inspector.services import channels, conversation_window
 from inspector.services.timeline import TimelineRow
 from inspector.store.connection import Store
 
@@ -71,7 +71,7 @@ async def event_body(store: Store, session: str, row: TimelineRow) -> Content:
         lines += [_section("THINKING"), _capped(thinking)]
     origin = detail.get("origin") or {}
     if "micro-compaction" in str(detail.get("content") or ""):
-        cleared = await conversation.cleared_results(store, session, origin)
+        cleared = await conversation_window.cleared_results(store, session, origin)
         lines.append(_section(f"CLEARED {len(cleared)} TOOL RESULT(S)"))
         for c in cleared:
             if c.call_seq is None and c.result_seq is None:

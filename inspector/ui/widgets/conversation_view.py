@@ -21,8 +21,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Collapsible, Markdown, Static
 
 from inspector.domain.short_ids import human_size
-from inspector.services import conversation
-from inspector.services.conversation import BODY_CHARS, EXPANDED_CHARS, Turn
+from inspector.services import conversation_window
+from inspector.services.conversation_window import BODY_CHARS, EXPANDED_CHARS, Turn
 from inspector.services.timeline import TimelineFilter
 from inspector.store.connection import Store
 from inspector.ui.safe import markup, plain, safe
@@ -148,7 +148,7 @@ class ConversationView(VerticalScroll, can_focus=True):
 
     async def _load(self, after_seq: int, *, forward: bool = True) -> None:
         assert self.store is not None and self.session is not None
-        turns = await conversation.window(self.store, self.session, after_seq, forward=forward, filt=self.filt)
+        turns = await conversation_window.window(self.store, self.session, after_seq, forward=forward, filt=self.filt)
         if not turns and self.turns:
             self.notify("No more turns that way.", timeout=2)
             return
