@@ -343,3 +343,22 @@ async def test_7_a_handoff_shows_what_it_hands_over_and_the_new_session_keeps_it
         new = {r.kind for r in await state_records(store, "s-orders-2") if r.status == "active"}
         assert "open_issue" in old and {"open_issue", "decision"} & old <= new
         assert (await verify_store(store)).ok
+
+
+async def test_from_open_to_a_decided_candidate_in_at_most_five_keystrokes(sample_store: Path,
+                                                                           monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from inspector.services.candidates import list_candidates
+    from inspector.store.connection import open_store
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    keys = ["k", "enter", "a"]  # focus the candidates, review the first (pending first), accept it
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(app, pilot)
+    assert len(keys) <= 5
+    async with await open_store(sample_store) as store:
+        statuses = {c["id"]: c["status"] for c, _ in await list_candidates(store, "s-export")}
+    assert statuses["cand-good"] == "accepted"

@@ -1,4 +1,5 @@
-"""SVG snapshots of the main screen on a sample session, wide and narrow.
+"""SVG snapshots of the main screen on a sample session at 80×24, 100×30 and 200×50, of every dialog,
+and of the conversation view on a real Claude Code transcript with a compaction.
 
 Update after an intended visual change with ``pytest tests/test_snapshots.py --snapshot-update``
 and look at the report before committing.
@@ -6,12 +7,18 @@ and look at the report before committing.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 
+from inspector.services import reviewer_name
+from inspector.services.importing import import_file
 from inspector.ui.app import InspectorApp
+from inspector.ui.widgets.actions_list import ActionsList
+from inspector.ui.widgets.timeline_view import TimelineView
 
 
 async def _settled(pilot: Pilot) -> None:
@@ -20,7 +27,7 @@ async def _settled(pilot: Pilot) -> None:
     await pilot.pause()
 
 
-@pytest.mark.parametrize("size", [(200, 50), (100, 30)])
+@pytest.mark.parametrize("size", [(200, 50), (100, 30), (80, 24)])
 def test_main_screen(snap_compare: object, sample_store: Path, size: tuple[int, int]) -> None:
     app = InspectorApp(sample_store)
     assert snap_compare(app, terminal_size=size, run_before=_settled)  # type: ignore[operator]
@@ -29,3 +36,91 @@ def test_main_screen(snap_compare: object, sample_store: Path, size: tuple[int, 
 def test_main_screen_deepseek_session(snap_compare: object, sample_store: Path) -> None:
     app = InspectorApp(sample_store, session="s-weather")
     assert snap_compare(app, terminal_size=(160, 45), run_before=_settled)  # type: ignore[operator]
+
+
+def _keys(*keys: str, before: Callable[[Pilot], Awaitable[None]] | None = None) -> Callable[[Pilot], Awaitable[None]]:
+    """Settle, press ``keys`` (settling after each), settle."""
+
+    async def run(pilot: Pilot) -> None:
+        await _settled(pilot)
+        if before is not None:
+            await before(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await _settled(pilot)
+
+    return run
+
+
+async def _on_stub(pilot: Pilot) -> None:
+    await pilot.press("3")
+    records = pilot.app.screen.query_one("#evidence-records")
+    records.highlighted = next(i for i in range(records.option_count)
+                               if records.get_option_at_index(i).id == "stub:stub-mid")
+
+
+async def _on_a7(pilot: Pilot) -> None:
+    await pilot.press("a")
+    listing = pilot.app.screen.query_one(ActionsList)
+    listing.highlighted = next(i for i in range(listing.option_count) if listing.get_option_at_index(i).id == "a7")
+
+
+DIALOGS = {
+    "verify": (None, _keys("v")),
+    "event_detail": (None, _keys("t", "enter")),
+    "review": (None, _keys("k", "enter")),
+    "review_refused": (None, _keys("k", "down", "enter")),
+    "reason": (None, _keys("k", "enter", "r")),
+    "correction": (None, _keys("1", "c")),
+    "summary_correction": (None, _keys("2", "c")),
+    "decision_refused": (None, _keys("1", "ctrl+a", "y")),  # root may not decide a constraint: the refusal
+    "timeline_filter": (None, _keys("t", "f")),
+    "handoff": ("s-orders", _keys("o", "enter")),
+    "reconcile": ("s-orders", _keys("enter", before=_on_a7)),
+    "deletion": ("s-privacy", _keys("x", "enter")),
+    "expand": ("s-bigfold", _keys("e", before=_on_stub)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DIALOGS))
+def test_dialog(snap_compare: object, sample_store: Path, name: str) -> None:
+    session, run_before = DIALOGS[name]
+    app = InspectorApp(sample_store, session=session)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)  # type: ignore[operator]
+
+
+def test_decision_dialog(snap_compare: object, sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")  # the session's owner: the marked record may be decided
+    app = InspectorApp(sample_store)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=_keys("1", "ctrl+a", "y"))  # type: ignore[operator]
+
+
+def test_reviewer_dialog(snap_compare: object, sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("INSPECTOR_REVIEWER", raising=False)
+    (reviewer_name.config_dir() / "reviewer").unlink()
+    app = InspectorApp(sample_store)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=_keys("1", "ctrl+a", "y"))  # type: ignore[operator]
+
+
+REAL = (Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claude-code"
+        / "7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl")
+
+
+@pytest.fixture
+def real_store(tmp_path: Path) -> Path:
+    if not REAL.exists():
+        pytest.skip(f"{REAL} is missing (../shared is not beside the project)")
+    store = tmp_path / "real.db"
+    asyncio.run(import_file(REAL, store, actor="root"))
+    return store
+
+
+async def _at_compaction(pilot: Pilot) -> None:
+    await pilot.press("t")
+    await pilot.app.screen.query_one(TimelineView).jump_to_event(146)
+
+
+@pytest.mark.parametrize("where", ["start", "compaction"])
+def test_conversation_view(snap_compare: object, real_store: Path, where: str) -> None:
+    run_before = _keys("t", "T") if where == "start" else _keys("T", before=_at_compaction)
+    assert snap_compare(InspectorApp(real_store), terminal_size=(200, 50), run_before=run_before)  # type: ignore[operator]

@@ -144,9 +144,9 @@ class ConversationView(VerticalScroll, can_focus=True):
 
     async def show(self, store: Store, session: str, around_seq: int, filt: TimelineFilter | None = None) -> None:
         self.store, self.session, self.filt = store, session, filt
-        await self._load(max(0, around_seq - BEFORE - 1))
+        await self._load(max(0, around_seq - BEFORE - 1), focus_seq=around_seq)
 
-    async def _load(self, after_seq: int, *, forward: bool = True) -> None:
+    async def _load(self, after_seq: int, *, forward: bool = True, focus_seq: int | None = None) -> None:
         assert self.store is not None and self.session is not None
         turns = await conversation_window.window(self.store, self.session, after_seq, forward=forward, filt=self.filt)
         if not turns and self.turns:
@@ -164,7 +164,12 @@ class ConversationView(VerticalScroll, can_focus=True):
         else:
             widgets.append(Button("▼ later turns (])", id="conversation-later", classes="window-edge", compact=True))
         await self.mount_all(widgets)
-        self.scroll_home(animate=False)
+        target = next((w for w in widgets if isinstance(w, TurnBlock) and focus_seq is not None
+                       and w.turn.seq >= focus_seq), None)
+        if target is not None and target is not widgets[0]:
+            self.call_after_refresh(self.scroll_to_widget, target, animate=False, top=True)  # the row the raw view was on
+        else:
+            self.scroll_home(animate=False)
 
     @property
     def first_seq(self) -> int:
