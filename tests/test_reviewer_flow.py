@@ -178,7 +178,7 @@ def on_screen(app: InspectorApp) -> bool:
     return region.height > 0 and region.width > 0 and region.bottom <= app.size.height - 1
 
 
-@pytest.mark.parametrize("key", ["1", "2", "3", "t", "k", "d", "u", "o", "x", "b", "slash"])
+@pytest.mark.parametrize("key", ["1", "2", "3", "t", "k", "d", "u", "o", "a", "x", "b", "slash"])
 async def test_5_every_key_focuses_something_visible_at_80x24(sample_store: Path, key: str) -> None:
     app = InspectorApp(sample_store)
     async with app.run_test(size=(80, 24)) as pilot:
