@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -19,7 +18,7 @@ from textual.widgets import Footer, Input, Static
 from inspector.services import deletions
 from inspector.services.deletions import Coverage
 from inspector.store.connection import Store
-from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.modal import InspectorModal
 from inspector.ui.safe import markup, safe
 
 
@@ -56,13 +55,14 @@ class ConfirmDeletion(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class DeletionDialog(ShowsWorkerErrors, ModalScreen[bool]):
-    BINDINGS = [Binding("x", "carry_out", "Carry out", id="deletion.carry_out"),
-                Binding("escape", "close", "Close", id="deletion.close")]
+class DeletionDialog(InspectorModal[bool]):
+    """Returns True once the request was carried out (the screen behind reloads)."""
+
+    BINDINGS = [Binding("x", "carry_out", "Carry out", id="deletion.carry_out")]
 
     def __init__(self, store: Store, session: str, request: str, reviewer: str) -> None:
-        super().__init__()
-        self.store, self.session, self.request, self.reviewer = store, session, request, reviewer
+        super().__init__(store, session, reviewer)
+        self.request = request
         self.coverage: Coverage | None = None
         self.done = False
 
@@ -72,11 +72,7 @@ class DeletionDialog(ShowsWorkerErrors, ModalScreen[bool]):
                 yield Static(markup("[dim]finding copies…[/]"), id="deletion-text")
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.load()
-
-    @work(group="deletion-load", exclusive=True, exit_on_error=False)
-    async def load(self) -> None:
+    async def read(self) -> None:
         self.coverage = await deletions.check(self.store, self.request, self.session)
         self.query_one("#deletion-text", Static).update(coverage_content(self.coverage))
         self.refresh_bindings()
@@ -109,5 +105,5 @@ class DeletionDialog(ShowsWorkerErrors, ModalScreen[bool]):
         self.query_one("#deletion-text", Static).update(coverage_content(result.coverage))
         self.refresh_bindings()
 
-    def action_close(self) -> None:
-        self.dismiss(self.done)
+    def close_value(self) -> bool:
+        return self.done

@@ -14,14 +14,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from inspector.domain.handoff import HandoffCheck
 from inspector.services import handoffs, reconciling
 from inspector.services.reconciling import ActionRow
 from inspector.store.connection import Store
-from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.modal import InspectorModal
 from inspector.ui.reconcile_dialog import ReconcileDialog
 from inspector.ui.safe import markup, safe
 
@@ -70,16 +69,16 @@ def actions_content(rows: list[ActionRow], listed_unknown: list[str]) -> Content
     return Content("\n").join(lines)
 
 
-class HandoffDialog(ShowsWorkerErrors, ModalScreen[str | None]):
+class HandoffDialog(InspectorModal[str]):
     """Returns the new session's id once accepted (the screen behind opens it)."""
 
     BINDINGS = [Binding("a", "accept", "Accept handoff", id="handoff.accept"),
-                Binding("u", "reconcile", "Reconcile unknown", id="handoff.reconcile"),
-                Binding("escape", "close", "Close", id="handoff.close")]
+                Binding("u", "reconcile", "Reconcile unknown", id="handoff.reconcile")]
+    STATUS_ID = "handoff-status"
 
     def __init__(self, store: Store, session: str, handoff: str, reviewer: str) -> None:
-        super().__init__()
-        self.store, self.session, self.handoff, self.reviewer = store, session, handoff, reviewer
+        super().__init__(store, session, reviewer)
+        self.handoff = handoff
         self.result: HandoffCheck | None = None
         self.unknown: list[ActionRow] = []
 
@@ -90,11 +89,7 @@ class HandoffDialog(ShowsWorkerErrors, ModalScreen[str | None]):
             yield Static("", id="handoff-status")
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.load()
-
-    @work(group="handoff-load", exclusive=True, exit_on_error=False)
-    async def load(self) -> None:
+    async def read(self) -> None:
         self.result = await handoffs.check(self.store, self.handoff, self.session)
         rows = await reconciling.list_actions(self.store, self.session)
         listed = await handoffs.listed_unknowns(self.store, self.handoff, self.session)
@@ -103,11 +98,10 @@ class HandoffDialog(ShowsWorkerErrors, ModalScreen[str | None]):
         self.query_one("#handoff-text", Static).update(checklist_content(self.result)
                                                        + handed_over_content(sections, carried)
                                                        + actions_content(rows, listed))
-        status = self.query_one("#handoff-status", Static)
         if self.result.acceptable:
-            status.update(markup("[$success]a accepts[/] and opens the new session · as $r", r=self.reviewer))
+            self.status(markup("[$success]a accepts[/] and opens the new session · as $r", r=self.reviewer))
         else:
-            status.update(markup("[b $error]accept is disabled:[/] $m", m=self.result.refusals[0].message))
+            self.status(markup("[b $error]accept is disabled:[/] $m", m=self.result.refusals[0].message))
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -136,6 +130,3 @@ class HandoffDialog(ShowsWorkerErrors, ModalScreen[str | None]):
                 self.load()
 
         self.app.push_screen(ReconcileDialog(self.store, self.session, self.unknown[0], self.reviewer), done)
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -26,7 +26,7 @@ from inspector.services.candidates import ReviewView
 from inspector.services.rebasing import describe_changes
 from inspector.store.connection import Store
 from inspector.ui.byte_view import char_diff, visible
-from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.modal import InspectorModal
 from inspector.ui.safe import markup, plain, safe
 
 
@@ -120,20 +120,20 @@ class ReasonDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
+class ReviewDialog(InspectorModal[bool]):
     """Returns True when the candidate was decided (so the screen behind refreshes)."""
 
     BINDINGS = [
         Binding("a", "accept", "Accept", id="review.accept"),
         Binding("r", "reject", "Reject", id="review.reject"),
         Binding("b", "rebase", "Rebase", id="review.rebase"),
-        Binding("escape", "close", "Close", id="review.close"),
     ]
+    STATUS_ID = "review-status"
 
     def __init__(self, store: Store, session: str, candidate: str, reviewer: str,
                  on_decided: Callable[[], Awaitable[None]] | None = None) -> None:
-        super().__init__()
-        self.store, self.session, self.candidate, self.reviewer = store, session, candidate, reviewer
+        super().__init__(store, session, reviewer)
+        self.candidate = candidate
         # the screen behind re-reads its counts at once, not when this closes; awaited in this dialog's own
         # worker, after its write, so the two never use the store's connection at the same time
         self.on_decided = on_decided
@@ -148,11 +148,7 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
             yield Static("", id="review-status")
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.load()
-
-    @work(group="review-load", exclusive=True, exit_on_error=False)
-    async def load(self) -> None:
+    async def read(self) -> None:
         await self._reload()
 
     async def _read(self) -> None:
@@ -165,19 +161,18 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
 
     def _status(self) -> None:
         v = self.view.validation if self.view else None
-        status = self.query_one("#review-status", Static)
         if v is None:
             return
         if v.status != "pending":
-            status.update(markup("[b]already $s[/b]: nothing more to decide", s=v.status))
+            self.status(markup("[b]already $s[/b]: nothing more to decide", s=v.status))
         elif v.refusals and self._stale() and self.rebased_into is None:
-            status.update(markup("[b $error]accept is disabled:[/] $m\n[$accent]b rebases it[/] onto "
+            self.status(markup("[b $error]accept is disabled:[/] $m\n[$accent]b rebases it[/] onto "
                                               "context v$n as a new candidate, validated afresh",
                                               m=v.refusals[0].message, n=str(self.view.context_version)))
         elif v.refusals:
-            status.update(markup("[b $error]accept is disabled:[/] $m", m=v.refusals[0].message))
+            self.status(markup("[b $error]accept is disabled:[/] $m", m=v.refusals[0].message))
         else:
-            status.update(markup("[$success]a accepts[/] (context v$n → v$m) · r rejects · as $who",
+            self.status(markup("[$success]a accepts[/] (context v$n → v$m) · r rejects · as $who",
                                  n=str(self.view.context_version), m=str(self.view.context_version + 1),
                                  who=self.reviewer))
 
@@ -250,5 +245,5 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
         if self.decided and self.on_decided is not None:
             await self.on_decided()
 
-    def action_close(self) -> None:
-        self.dismiss(self.decided)
+    def close_value(self) -> bool:
+        return self.decided

@@ -1,0 +1,54 @@
+"""The one base of the dialogs that act on a session (Harlequin's modal pattern):
+
+- the context they act in: ``store``, ``session``, ``reviewer``;
+- a load worker: ``on_mount`` runs :meth:`read` in a worker (errors reach the error dialog
+  through :class:`ShowsWorkerErrors`), so a dialog paints at once and fills in;
+- a status line: :meth:`status` writes the ``#<STATUS_ID>`` line (what ``a`` would do, or why not);
+- dismissal: ``escape`` closes with :meth:`close_value` (whether something was decided).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from textual import work
+from textual.binding import Binding
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from inspector.ui.dialogs import ShowsWorkerErrors
+
+if TYPE_CHECKING:
+    from inspector.store.connection import Store
+
+ResultT = TypeVar("ResultT")
+
+
+class InspectorModal(ShowsWorkerErrors, ModalScreen[ResultT], Generic[ResultT]):
+    BINDINGS = [Binding("escape", "close", "Close", id="dialog.close")]
+    STATUS_ID = ""  # the id of the status line, when the dialog has one
+
+    def __init__(self, store: Store, session: str, reviewer: str) -> None:
+        super().__init__()
+        self.store, self.session, self.reviewer = store, session, reviewer
+
+    def on_mount(self) -> None:
+        self.load()
+
+    @work(group="dialog-load", exclusive=True, exit_on_error=False)
+    async def load(self) -> None:
+        await self.read()
+
+    async def read(self) -> None:
+        """Read what the dialog shows (in the load worker)."""
+
+    def status(self, content: Content | str) -> None:
+        if self.STATUS_ID:
+            self.query_one(f"#{self.STATUS_ID}", Static).update(content)
+
+    def close_value(self) -> ResultT | None:
+        return None
+
+    def action_close(self) -> None:
+        self.dismiss(self.close_value())
