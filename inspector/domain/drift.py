@@ -153,13 +153,15 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                 out.append(Finding("untrusted_in_summary", fact.key,
                                    f"generation {g} repeats “{fact.value}”, proposed by {fact.writer} and never "
                                    f"confirmed, as an instruction: “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
-    reported = {f.words for f in out if f.code == "untrusted_in_summary"}
+    # One finding per summary sentence: a rule both proposed as a pending record and seen in
+    # the tool output it came from is one repetition, not two.
+    reported = {f.where for f in out if f.code == "untrusted_in_summary"}
     for seq, rule in ctx.untrusted_rules:
         if gen.covers and not gen.covers[0] <= seq <= gen.covers[1]:
             continue
         hit = rules.untrusted_rule_in(said, rule)
-        if hit and tuple(hit.words) not in reported:
-            reported.add(tuple(hit.words))
+        if hit and hit.sentence not in reported:
+            reported.add(hit.sentence)
             out.append(Finding("untrusted_in_summary", f"evt:{seq}",
                                f"generation {g} repeats a rule from untrusted output (evt:{seq}) as an instruction: "
                                f"“{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
