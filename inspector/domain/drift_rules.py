@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from inspector.domain.failures import FailedResult
-from inspector.domain.textnorm import Span, clauses, find_word, mentions, norm, norm_keep_lines, sentences, terms
+from inspector.domain.textnorm import CJK, Span, clauses, find_word, mentions, norm, norm_keep_lines, sentences, terms
 from inspector.domain.wordlists import Hit, wordlist
 
 NEGATION_REACH = 14  # characters before a done word in which "not"/"未" cancels the claim
@@ -67,7 +67,25 @@ def _overlaps(hit: Hit, start: int, end: int) -> bool:
 
 def _negated_before(text: str, pos: int) -> bool:
     window = text[max(0, pos - NEGATION_REACH):pos]
-    return bool(re.search(r"(?<![\w])(?:not|never|no|yet to|n't)(?![\w])|未|没|尚未|还没|并非|不是|非", window))
+    # "不" only right before the claim ("不成功"): further back it is usually another
+    # clause's prohibition ("不得修改生产库，测试已通过").
+    return bool(re.search(r"(?<![\w])(?:not|never|no|yet to|n't)(?![\w])|未|没|尚未|还没|并非|不是|非|不.{0,2}$", window))
+
+
+def _claim_in(said: Said, c: Span, first_subject: int) -> Hits | None:
+    """A done word in clause ``c`` that is not negated, hedged ("whether", "may have",
+    "是否", "未知" anywhere in the clause) or preceded by "still/pending" after the subject."""
+    if wordlist("uncertain").first(said.text, c.start, c.end) is not None:
+        return None
+    for h in wordlist("done").hits(said.text, c.start, c.end):
+        if _negated_before(said.text, h.start):
+            continue
+        lo, hi = sorted((first_subject, h.start))
+        between = wordlist("not_done").first(said.text, lo, hi)
+        if between is not None and not _overlaps(between, h.start, h.end):
+            continue
+        return Hits([h.word])
+    return None
 
 
 def negated_value(said: Said, value: str) -> Hits | None:
@@ -101,19 +119,24 @@ def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hit
         return None
     need = max(1, round(min_share * len(subject) + 0.01))
     for s in said.sentences:
-        for c in clauses(s):
+        parts = clauses(s)
+        for i, c in enumerate(parts):
             present = [t for t in subject if t in c.text]
             if len(present) < need:
                 continue
             first_subject = min(said.text.find(t, c.start, c.end) for t in present)
-            for h in wordlist("done").hits(said.text, c.start, c.end):
-                if _negated_before(said.text, h.start):
-                    continue
-                lo, hi = sorted((first_subject, h.start))
-                between = wordlist("not_done").first(said.text, lo, hi)
-                if between is not None and not _overlaps(between, h.start, h.end):
-                    continue
-                return Hits([h.word], s.text.strip())
+            hit = _claim_in(said, c, first_subject)
+            if hit is None and i + 1 < len(parts) and said.text[c.end:c.end + 1] in (":", "："):
+                # "P95：已达标" / "p95 latency: passed" — the verdict follows a colon, in a
+                # clause of its own, about the subject named just before (unless that
+                # subject was itself said to be still open).
+                nxt = parts[i + 1]
+                if (wordlist("not_done").first(said.text, c.start, c.end) is None
+                        and not any(t in nxt.text for t in subject)):
+                    hit = _claim_in(said, nxt, nxt.start)
+            if hit is not None:
+                hit.sentence = s.text.strip()
+                return hit
     return None
 
 
@@ -176,16 +199,27 @@ def untrusted_rule_in(said: Said, rule: str) -> Hits | None:
 
 
 def action_claimed_done(said: Said, action: ActionFact) -> Hits | None:
-    anchors = [a for a in (action.intent,) if a and len(norm(a)) >= 4]
-    subject: list[str] = []
-    for a in anchors:
-        if norm(a) in said.text:
-            subject.append(norm(a))
-    if not subject and action.intent:
-        subject = [t for t in terms(action.intent) if len(t) >= 3][:4]
-    if len(action.id) >= 2 and find_word(said.text, action.id) >= 0:
-        subject.append(norm(action.id))
-    return done_claim(said, subject) if subject else None
+    """A clause that names the action (its intent verbatim, else most of its words; or its
+    id) and says it is done. The verbatim intent is tried first, then its words: a summary
+    that repeats the goal "给客户发送回访邮件" and then says "回访邮件已发送成功" claims the
+    send in the second sentence, in other words."""
+    named_by_id = [norm(action.id)] if len(action.id) >= 2 and find_word(said.text, action.id) >= 0 else []
+    subjects: list[list[str]] = []
+    intent = norm(action.intent or "")
+    if len(intent) >= 4 and intent in said.text:
+        subjects.append([intent, *named_by_id])
+    if action.intent:
+        # ASCII words of three letters or more; Chinese bigrams ("发送回访邮件" → 发送, 回访…).
+        words = [t for t in terms(action.intent) if len(t) >= 3 or CJK.search(t)][:4]
+        if words:
+            subjects.append([*words, *named_by_id])
+    if named_by_id and not subjects:
+        subjects.append(named_by_id)
+    for subject in subjects:
+        hit = done_claim(said, subject)
+        if hit:
+            return hit
+    return None
 
 
 def cited_outside(sources: Iterable[str], covers: tuple[int, int] | None, max_seq: int | None,

@@ -43,13 +43,35 @@ class FailedResult:
 
     @property
     def anchors(self) -> tuple[str, ...]:
-        """Strings whose presence in a summary counts as mentioning this failure."""
+        """Strings whose presence in a summary (or its unresolved markers) counts as
+        mentioning this failure: its event, refs, command and error line, and — since a
+        summary names a failure in its own words — the identifiers in them (a test name
+        such as ``test_large_batch``, a path) and the error's message ("导出行数不一致" of
+        "AssertionError: 导出行数不一致")."""
         out = [f"evt:{self.seq}", *self.refs]
         if len(self.signature) >= 4:
             out.append(self.signature)
         if len(self.error) >= 12:
             out.append(self.error)
-        return tuple(out)
+        out += [i for i in identifiers(f"{self.signature}\n{self.error}") if i != self.tool]  # a tool's name is not one failure
+        message = _MESSAGE.search(self.error)
+        if message and len(message.group(1).strip()) >= 4:
+            out.append(message.group(1).strip())
+        return tuple(dict.fromkeys(out))
+
+
+# Identifiers distinctive enough that naming one names the failure: words with "_", "/",
+# "." or "::" in them (test ids, paths, dotted names), six characters or more.
+_IDENT = re.compile(r"[A-Za-z_][\w.\-/]*[\w]")
+_MESSAGE = re.compile(r"(?:error|exception|failure)\s*[:：]\s*(.+)$", re.IGNORECASE)
+
+
+def identifiers(text: str) -> list[str]:
+    out: list[str] = []
+    for token in _IDENT.findall(text.replace("::", " ")):
+        if len(token) >= 6 and any(ch in token for ch in "_/.") and not token.startswith(("http", "www.")):
+            out.append(token)
+    return out
 
 
 def signature(call: LogEvent | None, result: LogEvent) -> str:
