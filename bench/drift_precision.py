@@ -137,6 +137,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         found = asyncio.run(judge(items, Path(tmp)))
     print(table(items, found))
+    for split in sorted({i.get("split", "") for i in items} - {""}):
+        part = [i for i in items if i.get("split") == split]
+        _, t = score(part, found)
+        clean, faithful = faithful_clean(part, found)
+        print(f"{split}: {len(part)} generations, precision {t.precision:.2f}, recall {t.recall:.2f}, "
+              f"{clean} of {faithful} faithful clean")
     if args.misses:
         _, total = score(items, found)
         for line in total.false_alarms:

@@ -61,9 +61,13 @@ class FailedResult:
 
 
 # Identifiers distinctive enough that naming one names the failure: words with "_", "/",
-# "." or "::" in them (test ids, paths, dotted names), six characters or more.
+# "." or "::" in them (test ids, paths, dotted names), six characters or more, and
+# CamelCase names of eight or more (Go and Java test names, exception classes).
 _IDENT = re.compile(r"[A-Za-z_][\w.\-/]*[\w]")
 _MESSAGE = re.compile(r"(?:error|exception|failure)\s*[:：]\s*(.+)$", re.IGNORECASE)
+
+
+_CAMEL = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b")  # TestCallbackRetry, TimeoutError
 
 
 def identifiers(text: str) -> list[str]:
@@ -71,6 +75,7 @@ def identifiers(text: str) -> list[str]:
     for token in _IDENT.findall(text.replace("::", " ")):
         if len(token) >= 6 and any(ch in token for ch in "_/.") and not token.startswith(("http", "www.")):
             out.append(token)
+    out += [m for m in _CAMEL.findall(text) if len(m) >= 8]
     return out
 
 
