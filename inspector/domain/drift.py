@@ -8,6 +8,7 @@ generation yields none: a false alarm is a defect too.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from inspector.domain import drift_rules as rules
@@ -15,6 +16,13 @@ from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
 UNTRUSTED_WRITERS = frozenset({"tool", "model", "extractor"})
+
+
+@lru_cache(maxsize=16384)
+def _first_event(sources: tuple[str, ...]) -> int | None:
+    """The earliest ``evt:N`` a record cites (asked once per record and generation)."""
+    seqs = [int(s[4:]) for s in sources if s.startswith("evt:") and s[4:].isdigit()]
+    return min(seqs) if seqs else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,8 +37,7 @@ class StateFact:
     alternatives: tuple[str, ...] = ()
 
     def first_source(self) -> int | None:
-        seqs = [int(s[4:]) for s in self.sources if s.startswith("evt:") and s[4:].isdigit()]
-        return min(seqs) if seqs else None
+        return _first_event(self.sources)
 
     def within(self, covers: tuple[int, int] | None) -> bool:
         """Established by the end of the covered range (or not placeable: then judged)."""
@@ -79,7 +86,9 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     state rules run; with it, failures, actions, untrusted rules and citations too."""
     findings: list[Finding] = []
     claims = {c.get("key"): c for c in gen.claims}
-    state = [s for s in state if s.within(gen.covers)]
+    if gen.covers is not None:
+        last = gen.covers[1]
+        state = [s for s in state if (first := _first_event(s.sources)) is None or first <= last]
     active = [s for s in state if s.status == "active"]
     for fact in active:
         claim = claims.get(fact.key)
@@ -118,10 +127,11 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     out: list[Finding] = []
     said = Said.of(gen.text, gen.unresolved)
     g = gen.generation
+    cancels = said.cancels()  # no cancelling word anywhere: no value can be negated (the usual case)
     for fact in state:
         if fact.status != "active":
             continue
-        if fact.kind in OWNER_ONLY_KINDS or fact.kind == "decision":
+        if cancels and (fact.kind in OWNER_ONLY_KINDS or fact.kind == "decision"):
             hit = rules.negated_value(said, fact.value)
             if hit:
                 out.append(Finding("protected_negated", fact.key,

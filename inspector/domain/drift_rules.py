@@ -11,12 +11,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 from inspector.domain.failures import FailedResult
 from inspector.domain.textnorm import CJK, Span, clauses, find_word, mentions, norm, norm_keep_lines, sentences, terms
 from inspector.domain.wordlists import Hit, wordlist
 
 NEGATION_REACH = 14  # characters before a done word in which "not"/"未" cancels the claim
+
+# The same protected values, alternatives, anchors and rules are asked about in every
+# generation: normalise each once.
+_norm_phrase = lru_cache(maxsize=16384)(norm)
+_CANCELS = ("negation", "weakening")  # words that cancel or weaken a protected value
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,19 +47,60 @@ class DriftContext:
 
 @dataclass(frozen=True, slots=True)
 class Said:
-    """A generation's text, normalised once, with its sentences."""
+    """A generation's text, normalised once, with its sentences.
+
+    Word-list matches and clauses are remembered per span: every protected fact asks about
+    the same sentences and clauses, so a generation's text is scanned once per category
+    and span rather than once per fact (1,000 generations × 100 facts made the scans the
+    hot spot of the drift bench)."""
 
     text: str
-    sentences: tuple[Span, ...]
     unresolved: str  # the unresolved markers, normalised and joined
+    _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, text: str, unresolved: Iterable[str] = ()) -> Said:
-        t = norm_keep_lines(text)
-        return cls(t, tuple(sentences(t)), norm(" · ".join(unresolved)))
+        return cls(norm_keep_lines(text), norm(" · ".join(unresolved)))
+
+    @property
+    def sentences(self) -> tuple[Span, ...]:
+        """Cut on first use: a text with no word any rule reacts to is never cut."""
+        found = self._memo.get("sentences")
+        if found is None:
+            found = self._memo["sentences"] = tuple(sentences(self.text))
+        return found  # type: ignore[no-any-return]
 
     def flat(self) -> str:
-        return self.text.replace("\n", " ")
+        key = ("flat",)
+        if key not in self._memo:
+            self._memo[key] = self.text.replace("\n", " ")
+        return self._memo[key]  # type: ignore[no-any-return]
+
+    def hits(self, category: str | tuple[str, ...], start: int, end: int) -> list[Hit]:
+        key = ("hits", category, start, end)
+        if key not in self._memo:
+            self._memo[key] = wordlist(category).hits(self.text, start, end)
+        return self._memo[key]  # type: ignore[no-any-return]
+
+    def first(self, category: str, start: int, end: int) -> Hit | None:
+        key = ("first", category, start, end)
+        if key not in self._memo:
+            self._memo[key] = wordlist(category).first(self.text, start, end)
+        return self._memo[key]  # type: ignore[no-any-return]
+
+    def cancels(self) -> bool:
+        """Whether any cancelling or weakening word is in the text at all (most faithful
+        texts have none, and then no protected value needs its sentence read)."""
+        found = self._memo.get("cancels")
+        if found is None:
+            found = self._memo["cancels"] = bool(self.hits(_CANCELS, 0, len(self.text)))
+        return found  # type: ignore[no-any-return]
+
+    def clauses(self, sentence: Span) -> list[Span]:
+        key = ("clauses", sentence.start)
+        if key not in self._memo:
+            self._memo[key] = clauses(sentence)
+        return self._memo[key]  # type: ignore[no-any-return]
 
 
 @dataclass(slots=True)
@@ -75,13 +123,13 @@ def _negated_before(text: str, pos: int) -> bool:
 def _claim_in(said: Said, c: Span, first_subject: int) -> Hits | None:
     """A done word in clause ``c`` that is not negated, hedged ("whether", "may have",
     "是否", "未知" anywhere in the clause) or preceded by "still/pending" after the subject."""
-    if wordlist("uncertain").first(said.text, c.start, c.end) is not None:
+    if said.first("uncertain", c.start, c.end) is not None:
         return None
-    for h in wordlist("done").hits(said.text, c.start, c.end):
+    for h in said.hits("done", c.start, c.end):
         if _negated_before(said.text, h.start):
             continue
         lo, hi = sorted((first_subject, h.start))
-        between = wordlist("not_done").first(said.text, lo, hi)
+        between = said.first("not_done", lo, hi)
         if between is not None and not _overlaps(between, h.start, h.end):
             continue
         return Hits([h.word])
@@ -90,16 +138,18 @@ def _claim_in(said: Said, c: Span, first_subject: int) -> Hits | None:
 
 def negated_value(said: Said, value: str) -> Hits | None:
     """The value appears and its sentence cancels or weakens it (words outside the value)."""
-    v = norm(value)
-    if not v:
+    v = _norm_phrase(value)
+    if not v or not said.cancels():
         return None
     for s in said.sentences:
         pos = s.text.find(v)
         if pos < 0:
             continue
+        hits = said.hits(_CANCELS, s.start, s.end)
+        if not hits:
+            continue
         vs, ve = s.start + pos, s.start + pos + len(v)
-        found = [h.word for cat in ("negation", "weakening") for h in wordlist(cat).hits(said.text, s.start, s.end)
-                 if not _overlaps(h, vs, ve)]
+        found = [h.word for h in hits if not _overlaps(h, vs, ve)]
         if found:
             return Hits(found, s.text.strip())
     return None
@@ -107,9 +157,33 @@ def negated_value(said: Said, value: str) -> Hits | None:
 
 def subject_terms(value: str) -> list[str]:
     """The words of an open issue that name *what* is open ("P95" of "P95 仍待测")."""
+    return list(_subject_terms(value))
+
+
+@lru_cache(maxsize=16384)
+def _subject_terms(value: str) -> tuple[str, ...]:
     status = wordlist("not_done")
     stripped = status.pattern.sub(" ", norm(value)) if status.pattern else norm(value)
-    return list(dict.fromkeys(terms(stripped)))
+    return tuple(dict.fromkeys(terms(stripped)))
+
+
+def _done_clauses(said: Said) -> list[tuple[Span, int, list[Span]]]:
+    """(sentence, clause index, the sentence's clauses) for every clause a done word
+    touches, in text order. One scan of the whole text per generation: only these clauses
+    can hold a claim, so each fact's subject is looked for in them alone."""
+    key = ("done_clauses",)
+    if key in said._memo:
+        return said._memo[key]  # type: ignore[no-any-return]
+    whole = wordlist("done").hits(said.text)
+    out: list[tuple[Span, int, list[Span]]] = []
+    if whole:
+        for s in said.sentences:
+            if not any(h.start < s.end and s.start < h.end for h in whole):
+                continue
+            parts = said.clauses(s)
+            out += [(s, i, parts) for i, c in enumerate(parts) if any(h.start < c.end and c.start < h.end for h in whole)]
+    said._memo[key] = out
+    return out
 
 
 def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hits | None:
@@ -118,32 +192,31 @@ def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hit
     if not subject:
         return None
     need = max(1, round(min_share * len(subject) + 0.01))
-    for s in said.sentences:
-        parts = clauses(s)
-        for i, c in enumerate(parts):
-            present = [t for t in subject if t in c.text]
-            if len(present) < need:
-                continue
-            first_subject = min(said.text.find(t, c.start, c.end) for t in present)
-            hit = _claim_in(said, c, first_subject)
-            if hit is None and i + 1 < len(parts) and said.text[c.end:c.end + 1] in (":", "："):
-                # "P95：已达标" / "p95 latency: passed" — the verdict follows a colon, in a
-                # clause of its own, about the subject named just before (unless that
-                # subject was itself said to be still open).
-                nxt = parts[i + 1]
-                if (wordlist("not_done").first(said.text, c.start, c.end) is None
-                        and not any(t in nxt.text for t in subject)):
-                    hit = _claim_in(said, nxt, nxt.start)
-            if hit is not None:
-                hit.sentence = s.text.strip()
-                return hit
+    for s, i, parts in _done_clauses(said):
+        c = parts[i]
+        present = [t for t in subject if t in c.text]
+        hit = None
+        if len(present) >= need:
+            hit = _claim_in(said, c, min(said.text.find(t, c.start, c.end) for t in present))
+        elif not present and i > 0:
+            # "P95：已达标" / "p95 latency: passed" — the verdict follows a colon, in a
+            # clause of its own, about the subject named just before (unless that
+            # subject was itself said to be still open).
+            prev = parts[i - 1]
+            if (said.text[prev.end:prev.end + 1] in (":", "：")
+                    and sum(1 for t in subject if t in prev.text) >= need
+                    and said.first("not_done", prev.start, prev.end) is None):
+                hit = _claim_in(said, c, c.start)
+        if hit is not None:
+            hit.sentence = s.text.strip()
+            return hit
     return None
 
 
 def mentioned_anywhere(said: Said, anchors: Iterable[str]) -> str | None:
     flat = said.flat()
     for anchor in anchors:
-        a = norm(anchor)
+        a = _norm_phrase(anchor)
         if not a:
             continue
         if (a.startswith("evt:") and find_word(flat, a) >= 0) or (not a.startswith("evt:") and a in flat):
@@ -156,12 +229,11 @@ def mentioned_anywhere(said: Said, anchors: Iterable[str]) -> str | None:
 def reversed_choice(said: Said, value: str, alternatives: list[str], rationale: str | None) -> Hits | None:
     """The summary states a rejected alternative as what was chosen, or mentions the
     decision while dropping every alternative and its rationale."""
-    rejected = wordlist("rejected_alternative")
     for alt in alternatives:
         for s in said.sentences:
             if not mentions(s.text, alt) or mentions(s.text, value):
                 continue
-            if rejected.first(said.text, s.start, s.end) is not None:
+            if said.first("rejected_alternative", s.start, s.end) is not None:
                 continue
             return Hits([alt], s.text.strip())
     flat = said.flat()
@@ -173,17 +245,18 @@ def reversed_choice(said: Said, value: str, alternatives: list[str], rationale: 
 
 
 def reports_not_instructs(said: Said, span: Span) -> bool:
-    return wordlist("reported").first(said.text, span.start, span.end) is not None
+    return said.first("reported", span.start, span.end) is not None
 
 
 _RULE_CLAUSE_END = re.compile(r"[，,；;：:]")
 
 
+@lru_cache(maxsize=16384)
 def rule_probe(rule: str) -> str:
     """What a summary must repeat to repeat a rule: its first clause (the rule itself,
     not the reason tacked on after a comma: "从现在起永远跳过校验，以节省时间"), at most
     24 characters, when that clause is long enough to be telling."""
-    probe = norm(rule)
+    probe = _norm_phrase(rule)
     head = _RULE_CLAUSE_END.split(probe, 1)[0].strip()
     return (head if len(head) >= 6 else probe)[:24]
 

@@ -10,30 +10,39 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from dataclasses import dataclass
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ",
                          "\u3000": " ", "\uff08": "(", "\uff09": ")"})
-_SPACE = re.compile(r"\s+")
+_QUOTE_CHARS = re.compile("[\u2018\u2019\u201c\u201d\u00a0\u3000\uff08\uff09]")
+# White space to collapse: runs of two or more, or one that is not a plain space. A lone
+# " " already is its normal form; not matching it keeps long texts cheap to normalise.
+_SPACE = re.compile(r"(?=\s)(?:\s{2,}|[^\S ])")
 # A sentence ends at 。！？ or at . ! ? followed by white space (so "res:run-184", "a.py"
 # and "v1.2" stay whole), and at every line break (lists, headings).
-_SENTENCE_END = re.compile(r"[。！？!?]+|\.(?=\s|$)|\n+")
+_SENTENCE_END = re.compile(r"(?=[。！？!?.\n])(?:[。！？!?]+|\.(?=\s|$)|\n+)")
 _CLAUSE_END = re.compile(r"[，,；;：:、]|\s[-–—]\s|\bbut\b|\bwhile\b|\bwhereas\b|但是|但|而")
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
+def _plain(text: str) -> str:
+    text = unicodedata.normalize("NFC", text)
+    if _QUOTE_CHARS.search(text):  # translate is slow on non-ASCII text; most texts have none
+        text = text.translate(_QUOTES)
+    return text.casefold()
+
+
 def norm(text: str) -> str:
     """NFC, case-folded, typographic quotes made plain, white space collapsed to one space."""
-    text = unicodedata.normalize("NFC", text).translate(_QUOTES).casefold()
-    return _SPACE.sub(" ", text).strip()
+    return _SPACE.sub(" ", _plain(text)).strip()
 
 
 def norm_keep_lines(text: str) -> str:
     """Like ``norm`` but line breaks stay (they end sentences in lists and headings)."""
-    text = unicodedata.normalize("NFC", text).translate(_QUOTES).casefold()
-    return "\n".join(_SPACE.sub(" ", line).strip() for line in text.splitlines())
+    return "\n".join(_SPACE.sub(" ", line).strip() for line in _plain(text).splitlines())
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,15 +99,21 @@ def terms(text: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=8192)
+def _phrase(phrase: str) -> tuple[str, frozenset[str]]:
+    """A phrase's normal form and content terms (the same few values and alternatives are
+    asked about in every sentence of every generation)."""
+    return norm(phrase), frozenset(terms(phrase))
+
+
 def mentions(text_norm: str, phrase: str, *, share: float = 0.6) -> bool:
     """True when ``phrase`` appears in ``text_norm`` verbatim (normalised) or when at least
     ``share`` of its content terms do. ``text_norm`` must already be normalised."""
-    p = norm(phrase)
+    p, ts = _phrase(phrase)
     if not p:
         return False
     if p in text_norm:
         return True
-    ts = set(terms(phrase))
     if not ts:
         return False
     return sum(1 for term in ts if term in text_norm) >= max(1, share * len(ts))

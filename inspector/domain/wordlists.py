@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from inspector.domain.textnorm import CJK, norm
 
@@ -51,29 +52,67 @@ def _data(lang: str) -> dict[str, dict[str, list[str]]]:
     return {k: v for k, v in json.loads(raw).items() if not k.startswith("_")}
 
 
-def _alternative(word: str) -> str:
-    w = norm(word)
-    body = re.escape(w)
-    if CJK.search(w):
-        return body
-    head = r"(?<![\w'])" if w[:1].isalnum() else ""
-    tail = r"(?![\w'])" if w[-1:].isalnum() else ""
-    return head + body + tail
+def _trie(words: list[str]) -> str:
+    """One regular expression matching any of ``words``, shaped as a prefix tree
+    ("no(?: longer| need to)?|not…"): at each position the engine tests one character
+    per branch instead of every word, and a longer word still wins over its prefix
+    (greedy optional), exactly as a longest-first alternation would."""
+    root: dict[str, Any] = {}
+    for w in words:
+        node = root
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict[str, Any]) -> str:
+        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(root)
+
+
+def _compiled(words: list[str], patterns: list[str]) -> re.Pattern[str] | None:
+    """Words grouped by the word boundaries they need (English words match whole, Chinese
+    words as substrings), each group one prefix tree behind a test of its first letters,
+    the whole behind one test of every first letter (most positions of a text fail that
+    one character-class test and cost nothing more), then the category's own patterns.
+
+    Every caller matches text already case-folded (``norm`` or ``str.casefold``) and the
+    words are normalised the same way, so words match exactly (faster than IGNORECASE);
+    the patterns keep IGNORECASE, as written."""
+    groups: dict[tuple[bool, bool], list[str]] = {}
+    for word in {norm(w) for w in words if norm(w)}:
+        latin = not CJK.search(word)
+        groups.setdefault((latin and word[:1].isalnum(), latin and word[-1:].isalnum()), []).append(word)
+    parts = []
+    for (head, tail), group in sorted(groups.items()):
+        first = "".join(sorted({re.escape(w[0]) for w in group}))
+        parts.append(f"(?=[{first}])" + (r"(?<![\w'])" if head else "") + _trie(group) + (r"(?![\w'])" if tail else ""))
+    alternatives = []
+    if parts:
+        every_first = "".join(sorted({re.escape(w[0]) for g in groups.values() for w in g}))
+        alternatives.append(f"(?=[{every_first}])(?:{'|'.join(parts)})")
+    alternatives += [f"(?i:{p})" for p in patterns]
+    return re.compile("|".join(alternatives)) if alternatives else None
 
 
 @cache
-def wordlist(category: str) -> WordList:
-    """Every language's words and patterns of one category as one compiled alternation
-    (longest words first, so "no longer" wins over "no")."""
+def wordlist(category: str | tuple[str, ...]) -> WordList:
+    """Every language's words and patterns of one category (or of several, as one list:
+    a rule that accepts either kind of word scans the text once) as one compiled
+    expression (a longer word wins over its prefix, so "no longer" wins over "no")."""
+    categories = (category,) if isinstance(category, str) else category
     words: list[str] = []
     patterns: list[str] = []
     for lang in LANGUAGES:
-        entry = _data(lang).get(category, {})
-        words += entry.get("words", [])
-        patterns += entry.get("patterns", [])
-    parts = [_alternative(w) for w in sorted(set(words), key=len, reverse=True) if norm(w)]
-    parts += [f"(?:{p})" for p in patterns]
-    return WordList(category, re.compile("|".join(parts), re.IGNORECASE) if parts else None)
+        for cat in categories:
+            entry = _data(lang).get(cat, {})
+            words += entry.get("words", [])
+            patterns += entry.get("patterns", [])
+    return WordList("+".join(categories), _compiled(words, patterns))
 
 
 def raw_patterns(category: str) -> list[re.Pattern[str]]:
