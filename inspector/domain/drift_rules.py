@@ -8,14 +8,27 @@ inside the range the generation covers — a summary is not blamed for what came
 
 from __future__ import annotations
 
+import math
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from inspector.domain.failures import FailedResult
-from inspector.domain.textnorm import CJK, Span, clauses, find_word, mentions, norm, norm_keep_lines, sentences, terms
+from inspector.domain.textnorm import (
+    CJK,
+    Span,
+    clauses,
+    find_word,
+    norm,
+    norm_keep_lines,
+    occurrences,
+    phrase_parts,
+    sentences,
+    terms,
+)
 from inspector.domain.wordlists import Hit, wordlist
 
 NEGATION_REACH = 14  # characters before a done word in which "not"/"未" cancels the claim
@@ -77,16 +90,120 @@ class Said:
         return self._memo[key]  # type: ignore[no-any-return]
 
     def hits(self, category: str | tuple[str, ...], start: int, end: int) -> list[Hit]:
+        """The category's matches in ``[start, end)``, exactly as a scan of that span alone
+        finds them, taken from one scan of the whole text: a span no whole-text match
+        crosses, and whose end does not split a word, holds the same matches (the words
+        and patterns look behind the span the same way either way). Otherwise the span is
+        scanned on its own."""
         key = ("hits", category, start, end)
-        if key not in self._memo:
-            self._memo[key] = wordlist(category).hits(self.text, start, end)
-        return self._memo[key]  # type: ignore[no-any-return]
+        found = self._memo.get(key)
+        if found is None:
+            whole, starts = self._whole(category)
+            text = self.text
+            if start == 0 and end == len(text):
+                found = whole
+            else:
+                found = []
+                for h in whole[max(0, bisect_right(starts, start) - 1):]:
+                    if h.end <= start:
+                        continue
+                    if h.start >= end:
+                        break
+                    if h.start < start or h.end > end:
+                        found = None
+                        break
+                    found.append(h)
+                if found is not None and 0 < end < len(text) and _word_char(text[end - 1]) and _word_char(text[end]):
+                    found = None
+                if found is None:
+                    found = wordlist(category).hits(text, start, end)
+            self._memo[key] = found
+        return found  # type: ignore[no-any-return]
 
     def first(self, category: str, start: int, end: int) -> Hit | None:
-        key = ("first", category, start, end)
-        if key not in self._memo:
-            self._memo[key] = wordlist(category).first(self.text, start, end)
-        return self._memo[key]  # type: ignore[no-any-return]
+        found = self.hits(category, start, end)
+        return found[0] if found else None
+
+    def _whole(self, category: str | tuple[str, ...]) -> tuple[list[Hit], list[int]]:
+        key = ("whole", category)
+        found = self._memo.get(key)
+        if found is None:
+            hits = wordlist(category).hits(self.text)
+            found = self._memo[key] = (hits, [h.start for h in hits])
+        return found  # type: ignore[no-any-return]
+
+    def sentence_at(self, pos: int) -> Span | None:
+        """The sentence holding offset ``pos`` (found by bisection)."""
+        starts = self._memo.get("starts")
+        if starts is None:
+            starts = self._memo["starts"] = [s.start for s in self.sentences]
+        i = bisect_right(starts, pos) - 1
+        if i >= 0 and pos < self.sentences[i].end:
+            return self.sentences[i]
+        return None
+
+    def mentioning(self, phrase: str, share: float = 0.6) -> list[int]:
+        """Indices of the sentences that ``mentions`` the phrase (verbatim, or ``share`` of
+        its terms), found from where the phrase and its terms occur in the whole text
+        rather than by testing every sentence against every phrase."""
+        key = ("mentioning", phrase, share)
+        found = self._memo.get(key)
+        if found is None:
+            p, ts = phrase_parts(phrase)
+            chosen: set[int] = set(self.holding(p)) if p else set()
+            if p and ts:
+                need = max(1, share * len(ts))
+                held = sorted((self.holding(t) for t in ts), key=len)
+                # A sentence with enough terms holds one of the rarest len - need + 1 of them.
+                spare = len(held) - math.ceil(need) + 1
+                candidates = set().union(*held[:spare]) if spare > 0 else set()
+                chosen |= {i for i in candidates if sum(1 for h in held if i in h) >= need}
+            found = self._memo[key] = sorted(chosen)
+        return found  # type: ignore[no-any-return]
+
+    def says(self, phrase: str, share: float = 0.6) -> bool:
+        """``mentions(self.flat(), phrase)``, remembering which terms the text holds (the
+        same terms come back in many values, alternatives and rationales)."""
+        key = ("says", phrase, share)
+        found = self._memo.get(key)
+        if found is None:
+            p, ts = phrase_parts(phrase)
+            flat = self.flat()
+            if not p:
+                found = False
+            elif p in flat:
+                found = True
+            elif not ts:
+                found = False
+            else:
+                found = sum(1 for t in ts if self._has(t)) >= max(1, share * len(ts))
+            self._memo[key] = found
+        return found  # type: ignore[no-any-return]
+
+    def _has(self, term: str) -> bool:
+        key = ("has", term)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = term in self.flat()
+        return found  # type: ignore[no-any-return]
+
+    def holding(self, needle: str) -> dict[int, int]:
+        """Sentence index → offset (in the text) of the first occurrence of ``needle``
+        that lies wholly inside that sentence, in sentence order."""
+        key = ("holding", needle)
+        found = self._memo.get(key)
+        if found is None:
+            spans = self.sentences
+            starts = self._memo.get("starts")
+            if starts is None:
+                starts = self._memo["starts"] = [s.start for s in spans]
+            found = {}
+            for pos in occurrences(self.text, needle):
+                i = bisect_right(starts, pos) - 1
+                if i >= 0 and i not in found and pos + len(needle) <= spans[i].end:
+                    found[i] = pos
+            self._memo[key] = found
+        return found  # type: ignore[no-any-return]
 
     def cancels(self) -> bool:
         """Whether any cancelling or weakening word is in the text at all (most faithful
@@ -107,6 +224,10 @@ class Said:
 class Hits:
     words: list[str] = field(default_factory=list)
     sentence: str = ""
+
+
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
 
 
 def _overlaps(hit: Hit, start: int, end: int) -> bool:
@@ -141,14 +262,12 @@ def negated_value(said: Said, value: str) -> Hits | None:
     v = _norm_phrase(value)
     if not v or not said.cancels():
         return None
-    for s in said.sentences:
-        pos = s.text.find(v)
-        if pos < 0:
-            continue
+    for i, vs in said.holding(v).items():  # the sentences holding the value, in order
+        s = said.sentences[i]
         hits = said.hits(_CANCELS, s.start, s.end)
         if not hits:
             continue
-        vs, ve = s.start + pos, s.start + pos + len(v)
+        ve = vs + len(v)
         found = [h.word for h in hits if not _overlaps(h, vs, ve)]
         if found:
             return Hits(found, s.text.strip())
@@ -230,15 +349,18 @@ def reversed_choice(said: Said, value: str, alternatives: list[str], rationale: 
     """The summary states a rejected alternative as what was chosen, or mentions the
     decision while dropping every alternative and its rationale."""
     for alt in alternatives:
-        for s in said.sentences:
-            if not mentions(s.text, alt) or mentions(s.text, value):
-                continue
-            if said.first("rejected_alternative", s.start, s.end) is not None:
+        if not said.says(alt):  # not in the text at all: in no sentence either
+            continue
+        with_value: set[int] | None = None
+        for i in said.mentioning(alt):
+            if with_value is None:
+                with_value = set(said.mentioning(value))
+            s = said.sentences[i]
+            if i in with_value or said.first("rejected_alternative", s.start, s.end) is not None:
                 continue
             return Hits([alt], s.text.strip())
-    flat = said.flat()
-    if alternatives and mentions(flat, value):
-        kept_any = any(mentions(flat, a) for a in alternatives) or bool(rationale and mentions(flat, rationale))
+    if alternatives and said.says(value):
+        kept_any = any(said.says(a) for a in alternatives) or bool(rationale and said.says(rationale))
         if not kept_any:
             return Hits([value], "")
     return None
@@ -263,7 +385,7 @@ def rule_probe(rule: str) -> str:
 
 def untrusted_rule_in(said: Said, rule: str) -> Hits | None:
     probe = rule_probe(rule)
-    if len(probe) < 6:
+    if len(probe) < 6 or probe not in said.text:  # not in the text: in no sentence either
         return None
     for s in said.sentences:
         if probe in s.text and not reports_not_instructs(said, s):

@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from inspector.domain.logevents import LogEvent
 
@@ -48,16 +49,22 @@ class FailedResult:
         summary names a failure in its own words — the identifiers in them (a test name
         such as ``test_large_batch``, a path) and the error's message ("导出行数不一致" of
         "AssertionError: 导出行数不一致")."""
-        out = [f"evt:{self.seq}", *self.refs]
-        if len(self.signature) >= 4:
-            out.append(self.signature)
-        if len(self.error) >= 12:
-            out.append(self.error)
-        out += [i for i in identifiers(f"{self.signature}\n{self.error}") if i != self.tool]  # a tool's name is not one failure
-        message = _MESSAGE.search(self.error)
-        if message and len(message.group(1).strip()) >= 4:
-            out.append(message.group(1).strip())
-        return tuple(dict.fromkeys(out))
+        return _anchors(self.seq, self.refs, self.signature, self.error, self.tool)
+
+
+@lru_cache(maxsize=4096)
+def _anchors(seq: int, refs: tuple[str, ...], signature: str, error: str, tool: str | None) -> tuple[str, ...]:
+    """Computed once per failure (drift asks for every generation)."""
+    out = [f"evt:{seq}", *refs]
+    if len(signature) >= 4:
+        out.append(signature)
+    if len(error) >= 12:
+        out.append(error)
+    out += [i for i in identifiers(f"{signature}\n{error}") if i != tool]  # a tool's name is not one failure
+    message = _MESSAGE.search(error)
+    if message and len(message.group(1).strip()) >= 4:
+        out.append(message.group(1).strip())
+    return tuple(dict.fromkeys(out))
 
 
 # Identifiers distinctive enough that naming one names the failure: words with "_", "/",

@@ -16,9 +16,6 @@ from dataclasses import dataclass
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ",
                          "\u3000": " ", "\uff08": "(", "\uff09": ")"})
 _QUOTE_CHARS = re.compile("[\u2018\u2019\u201c\u201d\u00a0\u3000\uff08\uff09]")
-# White space to collapse: runs of two or more, or one that is not a plain space. A lone
-# " " already is its normal form; not matching it keeps long texts cheap to normalise.
-_SPACE = re.compile(r"(?=\s)(?:\s{2,}|[^\S ])")
 # A sentence ends at 。！？ or at . ! ? followed by white space (so "res:run-184", "a.py"
 # and "v1.2" stay whole), and at every line break (lists, headings).
 _SENTENCE_END = re.compile(r"(?=[。！？!?.\n])(?:[。！？!?]+|\.(?=\s|$)|\n+)")
@@ -37,12 +34,13 @@ def _plain(text: str) -> str:
 
 def norm(text: str) -> str:
     """NFC, case-folded, typographic quotes made plain, white space collapsed to one space."""
-    return _SPACE.sub(" ", _plain(text)).strip()
+    # str.split() cuts at exactly the characters ``\s`` matches, and drops the ends.
+    return " ".join(_plain(text).split())
 
 
 def norm_keep_lines(text: str) -> str:
     """Like ``norm`` but line breaks stay (they end sentences in lists and headings)."""
-    return "\n".join(_SPACE.sub(" ", line).strip() for line in _plain(text).splitlines())
+    return "\n".join(" ".join(line.split()) for line in _plain(text).splitlines())
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +98,7 @@ def terms(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=8192)
-def _phrase(phrase: str) -> tuple[str, frozenset[str]]:
+def phrase_parts(phrase: str) -> tuple[str, frozenset[str]]:
     """A phrase's normal form and content terms (the same few values and alternatives are
     asked about in every sentence of every generation)."""
     return norm(phrase), frozenset(terms(phrase))
@@ -109,7 +107,7 @@ def _phrase(phrase: str) -> tuple[str, frozenset[str]]:
 def mentions(text_norm: str, phrase: str, *, share: float = 0.6) -> bool:
     """True when ``phrase`` appears in ``text_norm`` verbatim (normalised) or when at least
     ``share`` of its content terms do. ``text_norm`` must already be normalised."""
-    p, ts = _phrase(phrase)
+    p, ts = phrase_parts(phrase)
     if not p:
         return False
     if p in text_norm:
@@ -119,6 +117,16 @@ def mentions(text_norm: str, phrase: str, *, share: float = 0.6) -> bool:
     return sum(1 for term in ts if term in text_norm) >= max(1, share * len(ts))
 
 
+def occurrences(text: str, needle: str) -> list[int]:
+    """Every offset where ``needle`` starts in ``text`` (overlapping ones included)."""
+    out: list[int] = []
+    pos = text.find(needle)
+    while pos >= 0:
+        out.append(pos)
+        pos = text.find(needle, pos + 1)
+    return out
+
+
 def find_word(text_norm: str, word: str, start: int = 0) -> int:
     """Offset of ``word`` in normalised text, as a whole word for ASCII words, -1 if absent."""
     w = norm(word)
@@ -126,6 +134,17 @@ def find_word(text_norm: str, word: str, start: int = 0) -> int:
         return -1
     if CJK.search(w) or not w[0].isalnum():
         return text_norm.find(w, start)
-    pattern = re.compile(r"(?<![\w])" + re.escape(w) + r"(?![\w])")
-    m = pattern.search(text_norm, start)
-    return m.start() if m else -1
+    # The first occurrence with no word character (``\w``: alphanumeric or "_") on either
+    # side; str.find, not a regular expression starting with a look-behind, which would be
+    # tried at every position of a long summary.
+    pos = text_norm.find(w, start)
+    while pos >= 0:
+        end = pos + len(w)
+        if (pos == 0 or not _word_char(text_norm[pos - 1])) and (end == len(text_norm) or not _word_char(text_norm[end])):
+            return pos
+        pos = text_norm.find(w, pos + 1)
+    return -1
+
+
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"

@@ -75,27 +75,24 @@ def _trie(words: list[str]) -> str:
 
 
 def _compiled(words: list[str], patterns: list[str]) -> re.Pattern[str] | None:
-    """Words grouped by the word boundaries they need (English words match whole, Chinese
-    words as substrings), each group one prefix tree behind a test of its first letters,
-    the whole behind one test of every first letter (most positions of a text fail that
-    one character-class test and cost nothing more), then the category's own patterns.
+    """One alternative per first letter (and word-boundary need: English words match
+    whole, Chinese words as substrings), each the prefix tree of the rest of its words,
+    then the category's own patterns. Every alternative opens with a plain letter, so the
+    regular-expression engine skips, in C, every position whose letter starts no word.
 
     Every caller matches text already case-folded (``norm`` or ``str.casefold``) and the
     words are normalised the same way, so words match exactly (faster than IGNORECASE);
-    the patterns keep IGNORECASE, as written."""
-    groups: dict[tuple[bool, bool], list[str]] = {}
+    a pattern with ASCII letters in it keeps IGNORECASE, as written."""
+    groups: dict[tuple[str, bool, bool], list[str]] = {}
     for word in {norm(w) for w in words if norm(w)}:
         latin = not CJK.search(word)
-        groups.setdefault((latin and word[:1].isalnum(), latin and word[-1:].isalnum()), []).append(word)
-    parts = []
-    for (head, tail), group in sorted(groups.items()):
-        first = "".join(sorted({re.escape(w[0]) for w in group}))
-        parts.append(f"(?=[{first}])" + (r"(?<![\w'])" if head else "") + _trie(group) + (r"(?![\w'])" if tail else ""))
+        groups.setdefault((word[0], latin and word[:1].isalnum(), latin and word[-1:].isalnum()), []).append(word[1:])
     alternatives = []
-    if parts:
-        every_first = "".join(sorted({re.escape(w[0]) for g in groups.values() for w in g}))
-        alternatives.append(f"(?=[{every_first}])(?:{'|'.join(parts)})")
-    alternatives += [f"(?i:{p})" for p in patterns]
+    for (first, head, tail), rests in sorted(groups.items()):
+        # After the first letter, "(?<![\w'].)" says the letter before it was no word letter.
+        alternatives.append(re.escape(first) + (r"(?<![\w'].)" if head else "") + _trie(rests)
+                            + (r"(?![\w'])" if tail else ""))
+    alternatives += [f"(?i:{p})" if re.search(r"[A-Za-z]", re.sub(r"\\.", "", p)) else f"(?:{p})" for p in patterns]
     return re.compile("|".join(alternatives)) if alternatives else None
 
 
