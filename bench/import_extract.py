@@ -6,7 +6,7 @@ The transcript is real-ish: the lines of the Claude Code files in
 ../shared/real_sessions/claude-code/ (one-record-per-line ones), repeated until the file
 reaches the size, every copy with fresh uuids, tool-use ids and message ids and all of it
 under one fresh sessionId — a long session with several compactions. Each run imports it
-into a new store twice, alternating: with the extractor (what ``inspector import`` does)
+into a new store twice, in alternating order: with the extractor (what ``inspector import`` does)
 and with it switched off (the extraction step replaced by one that proposes nothing), and
 then computes the survival report of the compaction summary and of every generation.
 Target (issue #11): extraction plus survival adds at most 25% to the import time.
@@ -115,9 +115,10 @@ def main() -> None:
         extraction = time.perf_counter() - start
         with_x, without, latest, every = [], [], [], []
         headline, facts = "", 0
-        for _ in range(args.runs):
-            without.append(asyncio.run(import_once(src, root / "plain.db", extract=False)))
-            with_x.append(asyncio.run(import_once(src, root / "facts.db", extract=True)))
+        for run in range(args.runs):  # the order flips every run, so warm-up favours neither
+            for extract in ((False, True) if run % 2 == 0 else (True, False)):
+                took = asyncio.run(import_once(src, root / ("facts.db" if extract else "plain.db"), extract=extract))
+                (with_x if extract else without).append(took)
             lt, at, headline, facts = asyncio.run(survival_times(root / "facts.db"))
             latest.append(lt)
             every.append(at)
