@@ -1,4 +1,4 @@
-"""``drift``, ``correct``, ``correct-summary``, ``confirm``, ``history``."""
+"""``drift``, ``correct``, ``correct-summary``, ``confirm`` (one record or many), ``history``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import click
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
 from inspector.domain.errors import BadInput
-from inspector.services import corrections
+from inspector.services import confirmations, corrections
+from inspector.services.confirmations import BulkOutcome
 from inspector.services.corrections import Outcome
 from inspector.services.drift import drift
 from inspector.store.connection import open_store
@@ -68,14 +69,18 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
 @click.option("--value", required=True, help="The correct canonical value (taken byte for byte).")
 @click.option("--reason", required=True, help="Why (recorded in the ledger).")
 @click.option("--kind", help="Only to add a new key: its kind (goal, constraint, decision, …).")
+@click.option("--rationale", help="A new rationale (default: the current version's is carried forward).")
+@click.option("--alternative", "alternatives", multiple=True,
+              help="An alternative set aside (repeatable; default: the current version's are carried forward).")
 @reviewer_option(required=True)
 @json_option
 @run_command()
-async def correct_cmd(store: Path, session: str, key: str, value: str, reason: str, kind: str | None, reviewer: str,
-                      as_json: bool) -> int:
+async def correct_cmd(store: Path, session: str, key: str, value: str, reason: str, kind: str | None,
+                      rationale: str | None, alternatives: tuple[str, ...], reviewer: str, as_json: bool) -> int:
     """File a correction of a protected record as a new version (pending unless you own it)."""
     async with await open_store(store) as opened:
-        outcome = await corrections.correct(opened, session, key, value, reason=reason, actor=reviewer, kind=kind)
+        outcome = await corrections.correct(opened, session, key, value, reason=reason, actor=reviewer, kind=kind,
+                                            rationale=rationale, alternatives=list(alternatives) or None)
     emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome))
     return EXIT_REFUSED if outcome.refusals else EXIT_OK
 
@@ -114,19 +119,44 @@ async def correct_summary_cmd(store: Path, session: str, generation: int, text_f
 @click.command("confirm")
 @store_argument
 @session_required
-@click.option("--key", required=True)
+@click.option("--key", "keys", multiple=True, help="The key whose pending version is decided (repeatable).")
+@click.option("--all-pending", is_flag=True, help="Decide every pending record of the session (narrow with "
+              "--kind and --writer).")
+@click.option("--kind", help="With --all-pending: only records of this kind.")
+@click.option("--writer", help="With --all-pending: only records written by this writer (e.g. extractor).")
 @click.option("--reject", is_flag=True, help="Reject the pending version instead of confirming it.")
 @click.option("--reason", default="", help="Why (recorded in the ledger).")
 @reviewer_option(required=True)
 @json_option
 @run_command()
-async def confirm_cmd(store: Path, session: str, key: str, reject: bool, reason: str, reviewer: str,
-                      as_json: bool) -> int:
-    """The owner confirms (or --reject) the pending version of KEY."""
+async def confirm_cmd(store: Path, session: str, keys: tuple[str, ...], all_pending: bool, kind: str | None,
+                      writer: str | None, reject: bool, reason: str, reviewer: str, as_json: bool) -> int:
+    """Confirm (or --reject) pending protected records: one --key, several, or --all-pending.
+
+    Goal, constraint, permission and acceptance are decided by the session's owner only; a
+    bulk decision decides what the reviewer may, refuses the rest (exit 1), one ledger entry each."""
+    if bool(keys) == all_pending:
+        raise click.UsageError("name the records with --key (repeatable) or use --all-pending")
+    if (kind or writer) and not all_pending:
+        raise click.UsageError("--kind and --writer narrow --all-pending; they do not apply to --key")
     async with await open_store(store) as opened:
-        outcome = await corrections.confirm(opened, session, key, actor=reviewer, reject=reject, reason=reason)
-    emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome))
-    return EXIT_REFUSED if outcome.refusals else EXIT_OK
+        if len(keys) == 1:
+            outcome = await corrections.confirm(opened, session, keys[0], actor=reviewer, reject=reject, reason=reason)
+            emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome))
+            return EXIT_REFUSED if outcome.refusals else EXIT_OK
+        bulk = await confirmations.decide_many(opened, session, [(k, None) for k in keys] if keys else None,
+                                               actor=reviewer, reject=reject, reason=reason, kind=kind,
+                                               writer=writer)
+    emit(bulk.as_dict(), as_json, lambda: _bulk_text(bulk))
+    return EXIT_REFUSED if bulk.refused else EXIT_OK
+
+
+def _bulk_text(o: BulkOutcome) -> str:
+    lines = [f"{o.decision} {len(o.decided)}: " + ", ".join(f"{d.key} v{d.version}" for d in o.decided)
+             + f"; context v{o.context_version} · goal r{o.goal_revision}"] if o.decided else [
+        f"nothing {o.decision}; nothing was written"]
+    lines += [f"refused {r.refusal.code}: {r.refusal.message}" for r in o.refused]
+    return "\n".join(lines)
 
 
 @click.command("history")

@@ -15,7 +15,9 @@ from inspector.domain import drift_rules as rules
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
-UNTRUSTED_WRITERS = frozenset({"tool", "model", "extractor"})
+# Writers whose proposals may carry an injected rule. The extractor is not among them: it
+# proposes only from the user's own words (and from tool *inputs*, never outputs as rules).
+UNTRUSTED_WRITERS = frozenset({"tool", "model"})
 
 
 @lru_cache(maxsize=16384)
@@ -197,7 +199,8 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                f"“{hit.words[0]}” in “{hit.sentence}”; its outcome is {action.status}.",
                                words=tuple(hit.words), where=hit.sentence))
     cited = [*gen.sources, *(s for c in gen.claims for s in (c.get("sources") or []))]
-    bad = rules.cited_outside(cited, gen.covers, ctx.max_seq, ctx.event_seqs)
+    bad = [b for b in rules.cited_outside(cited, gen.covers, ctx.max_seq, ctx.event_seqs)
+           if b not in ctx.carriers]
     if bad:
         span = f"[{gen.covers[0]}, {gen.covers[1]}]" if gen.covers else "the log"
         out.append(Finding("source_outside_range", None,

@@ -56,6 +56,9 @@ class DriftContext:
     untrusted_rules: tuple[tuple[int, str], ...] = ()  # (seq, rule-like sentence from tool/model text)
     max_seq: int | None = None
     event_seqs: frozenset[int] | None = None
+    # Events that record a compaction itself (boundary marker, the summary's own line): a
+    # generation citing them cites its origin, not a fact outside its range.
+    carriers: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,9 @@ import aiosqlite
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.errors import BadInput, NotFound, Refusal
 from inspector.domain.sif import identity_digest
+from inspector.domain.trust import reviewer_name
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
+from inspector.services import confirmations
 from inspector.services.drift import check_text
 from inspector.store import ledger
 from inspector.store.connection import Store, fetch_one, utc_now
@@ -71,8 +73,16 @@ async def _set_versions(db: aiosqlite.Connection, session: str, cv: int, gr: int
     await db.execute("UPDATE sessions SET context_version = ?, goal_revision = ? WHERE id = ?", (cv, gr, session))
 
 
+# Fields of a record that describe its value rather than restate it: a correction of the value
+# carries them forward (a decision keeps its rationale and the alternatives it set aside)
+# unless the reviewer gives new ones.
+CARRIED_FIELDS = ("rationale", "alternatives")
+
+
 async def correct(store: Store, session: str, key: str, value: str, *, reason: str, actor: str,
-                  kind: str | None = None) -> Outcome:
+                  kind: str | None = None, rationale: str | None = None,
+                  alternatives: list[str] | None = None) -> Outcome:
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         owner, cv, gr = await _session(db, session)
         versions = await _versions(db, session, key)
@@ -93,6 +103,15 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
                   "sources": [f"ledger:{seq + 1}"], "writer": "owner" if is_owner else "reviewer", "at": utc_now(),
                   "scope": (active or (versions[-1] if versions else {})).get("scope", "task"),
                   "version": new_version, "status": status}
+        previous = active or (versions[-1] if versions else {})
+        given = {"rationale": rationale, "alternatives": alternatives}
+        carried = []
+        for name in CARRIED_FIELDS:
+            if given[name] is not None:
+                record[name] = given[name]
+            elif previous.get(name) is not None:
+                record[name] = previous[name]
+                carried.append(name)
         await db.execute(SPECS["state"].insert_sql, SPECS["state"].to_row(record, identity_digest("state", record)))
         status_sets = [_state_status(session, key, new_version, status)]
         if status == "active":
@@ -104,7 +123,8 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
             await _set_versions(db, session, cv, gr)
         await ledger.append(db, [ledger.NewEntry(session, "correction", actor, {
             "target": f"state:{key}", "key": key, "kind": kind, "old_version": active["version"] if active else None,
-            "new_version": new_version, "status": status, "reason": reason,
+            "new_version": new_version, "status": status, "reason": reason, "carried": carried,
+            "changed": [n for n in CARRIED_FIELDS if given[n] is not None],
             "old_digest": keyed_digest(store.digest_key, active["value"].encode()) if active else None,
             "new_digest": keyed_digest(store.digest_key, value.encode()),
             "context_version": cv, "goal_revision": gr, "added": {"state": 1}, "status_set": status_sets})])
@@ -112,37 +132,21 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
 
 
 async def confirm(store: Store, session: str, key: str, *, actor: str, reject: bool = False,
-                  reason: str = "") -> Outcome:
-    """The owner confirms (or rejects) the pending version of ``key``."""
+                  reason: str = "", version: int | None = None) -> Outcome:
+    """The owner confirms (or rejects) the pending version of ``key`` (its latest, or ``version``);
+    the rule is :func:`inspector.services.confirmations.decide_pending`, shared with bulk decisions."""
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         owner, cv, gr = await _session(db, session)
-        versions = await _versions(db, session, key)
-        if not versions:
-            raise NotFound(f"session {session!r} has no protected record {key!r}")
-        pending = next((v for v in reversed(versions) if v["status"] == "pending"), None)
-        if pending is None:
-            return Outcome(key, versions[-1]["version"], versions[-1]["status"], cv, gr,
-                           [Refusal("nothing_pending", f"{key} has no pending version to confirm.")])
-        if pending["kind"] in OWNER_ONLY_KINDS and actor != owner:
-            return Outcome(key, pending["version"], "pending", cv, gr,
-                           [Refusal("not_owner", f"only the session's owner ({owner or 'unknown'}) may confirm a "
-                                    f"{pending['kind']}; {actor} may only propose.")])
-        active = next((v for v in reversed(versions) if v["status"] == "active"), None)
-        new_status = "superseded" if reject else "active"
-        await db.execute("UPDATE state_records SET status = ? WHERE session = ? AND key = ? AND version = ?",
-                         (new_status, session, key, pending["version"]))
-        status_sets = [_state_status(session, key, pending["version"], new_status)]
-        if not reject:
-            if active is not None:
-                await db.execute("UPDATE state_records SET status = 'superseded' WHERE session = ? AND key = ? "
-                                 "AND version = ?", (session, key, active["version"]))
-                status_sets.append(_state_status(session, key, active["version"], "superseded"))
-            cv, gr = cv + 1, gr + (1 if pending["kind"] == "goal" else 0)
-            await _set_versions(db, session, cv, gr)
-        await ledger.append(db, [ledger.NewEntry(session, "confirmation", actor, {
-            "key": key, "version": pending["version"], "decision": "rejected" if reject else "confirmed",
-            "reason": reason, "context_version": cv, "goal_revision": gr, "status_set": status_sets})])
-    return Outcome(key, pending["version"], new_status, cv, gr, [])
+        got = await confirmations.decide_pending(db, session, owner, key, actor=actor, reject=reject, version=version)
+        if isinstance(got, confirmations.Refused):
+            return Outcome(key, got.version, got.status or "", cv, gr, [got.refusal])
+        new_cv, new_gr = confirmations.bumped([got], cv, gr)
+        if (new_cv, new_gr) != (cv, gr):
+            await _set_versions(db, session, new_cv, new_gr)
+        await ledger.append(db, [confirmations.entry(session, actor, got, reason=reason, context_version=new_cv,
+                                                     goal_revision=new_gr)])
+    return Outcome(key, got.version, got.status, new_cv, new_gr, [])
 
 
 async def correct_summary(store: Store, session: str, generation: int, text: str, *, reason: str, actor: str,
@@ -153,6 +157,7 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
     The new text is checked for drift before it is saved: with findings it is refused
     (``summary_has_findings``, one refusal per finding) unless ``save_anyway``, which the
     ledger entry then records with the codes it was saved with."""
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         _owner, cv, gr = await _session(db, session)
         spec = SPECS["summary"]

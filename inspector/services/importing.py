@@ -18,14 +18,18 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
+from inspector.domain.deletion import inert_payload
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.facts import extract_from_records
 from inspector.domain.formats.detect import convert, detect
-from inspector.domain.protocol import ProtocolProblem, find_problems
-from inspector.domain.sif import parse_chunk
+from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_is_off
+from inspector.domain.sif import identity_digest, parse_chunk
+from inspector.domain.stubs import StubProblem
 from inspector.domain.vocabulary import SIF_FORMAT
+from inspector.domain.trust import reviewer_name
 from inspector.services.import_stream import parsed_chunks
 from inspector.services.record_writer import RecordWriter
+from inspector.services.stub_checks import session_stub_problems
 from inspector.store import ledger
 from inspector.store.connection import Store, fetch_one, open_store
 
@@ -38,7 +42,7 @@ class ImportReport:
     sessions: list[str] = field(default_factory=list)
     added: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
-    problems: list[ProtocolProblem] = field(default_factory=list)
+    problems: list[ProtocolProblem | StubProblem] = field(default_factory=list)
     created_store: bool = False
     format: str = "sif"
 
@@ -53,7 +57,8 @@ class ImportReport:
             "added": self.added,
             "skipped": self.skipped,
             "problems": [{"code": p.code, "line": p.line, "message": p.message, "session": p.session,
-                          "seq": p.seq} for p in self.problems],
+                          "seq": p.seq, **({"stub": p.stub} if isinstance(p, StubProblem) else {})}
+                         for p in self.problems],
         }
 
 
@@ -69,12 +74,14 @@ async def _stored_sessions(db: aiosqlite.Connection) -> dict[str, tuple[int, int
 
 
 async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
-                       progress: ProgressFn | None = None, original: bytes | None = None) -> ImportReport:
+                       progress: ProgressFn | None = None, original: bytes | None = None,
+                       ledger_extra: dict[str, Any] | None = None, file_digest: str | None = None) -> ImportReport:
     """Import one sif/1 file's bytes in one transaction (the caller's store stays open).
 
     Chunks are parsed (in worker processes for large files) while earlier ones are
     written; any bad line or conflict rolls the whole transaction back.
     """
+    actor = reviewer_name(actor)
     report = ImportReport(store=str(store.path))
     async with store.transaction() as db:
         await db.execute("PRAGMA defer_foreign_keys = ON")  # a session may be declared after its records
@@ -89,10 +96,12 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         await db.execute(
             "INSERT INTO events_fts (rowid, content) SELECT event_id, content FROM events "
             "WHERE event_id > ? AND content IS NOT NULL", (last_event_id,))
-        entries = await _sif_ledger_records(db, writer)
+        entries = await _sif_ledger_records(db, writer, lambda text: keyed_digest(store.digest_key, text.encode(
+            "utf-8", errors="surrogatepass")))
         for session in writer.first_use:
             entries += await _settle_session(db, writer, session, actor=actor, file_name=file_name,
-                                             file_digest=keyed_digest(store.digest_key, original or raw))
+                                             file_digest=file_digest or keyed_digest(store.digest_key, original or raw),
+                                             extra=ledger_extra)
         await ledger.append(db, entries)
     for (_s, t), n in writer.added.items():
         report.added[t] = report.added.get(t, 0) + n
@@ -100,8 +109,12 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         report.skipped[t] = report.skipped.get(t, 0) + n
     report.sessions = list(writer.first_use)
     for session, shapes in writer.shapes.items():
-        adapter = (writer.declared.get(session) or {}).get("adapter") or await _adapter(db, session)
-        report.problems += find_problems(session, adapter, shapes)
+        declared = writer.declared.get(session) or {}
+        adapter = declared.get("adapter") or await _adapter(db, session)
+        report.problems += find_problems(session, adapter, shapes, thinking_off=thinking_is_off(declared))
+    for session, stubs in writer.stub_lines.items():
+        report.problems += await session_stub_problems(db, session, only=stubs)
+    report.problems += writer.trust_problems
     return report
 
 
@@ -111,7 +124,8 @@ async def _adapter(db: aiosqlite.Connection, session: str) -> str:
 
 
 async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, session: str, *, actor: str,
-                          file_name: str, file_digest: str) -> list[ledger.NewEntry]:
+                          file_name: str, file_digest: str,
+                          extra: dict[str, Any] | None = None) -> list[ledger.NewEntry]:
     """Set the session's derived versions and record what this import added to it."""
     goal, version = writer.stored.get(session, (0, 0))
     declared = writer.declared.get(session)
@@ -126,21 +140,31 @@ async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, sessio
     return [ledger.NewEntry(session, "import", actor, {
         "file_name": file_name, "file_digest": file_digest, "added": counts,
         "skipped": {t: n for (s, t), n in writer.skipped.items() if s == session},
-        "context_version": new_version, "goal_revision": new_goal,
+        "context_version": new_version, "goal_revision": new_goal, **(extra or {}),
     })]
 
 
-async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter) -> list[ledger.NewEntry]:
-    """Acts a harness recorded (sif `ledger` lines) join the chain once, in file order."""
+async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter,
+                              digest: Callable[[str], str]) -> list[ledger.NewEntry]:
+    """Acts a harness recorded (sif `ledger` lines) join the chain once, in file order.
+
+    The chain can never be edited, so a secret in it could never be deleted: an imported
+    payload keeps ids, codes, numbers and times, and every other string only as a keyed
+    digest (domain/deletion.py ``inert_payload``). The record's identity is taken after
+    that, so exporting and re-importing adds nothing.
+    """
     entries: list[ledger.NewEntry] = []
     seen: set[tuple[str, str]] = set()
     for rec in writer.ledger_records:
-        r = rec.record
-        if (r["session"], rec.digest) in seen:
+        r = {**rec.record, "payload": inert_payload(rec.record.get("payload", {}), digest)}
+        r = {k: (inert_payload(v, digest) if k not in {"type", "session", "kind", "actor", "at", "payload"} else v)
+             for k, v in r.items()}
+        record_digest = identity_digest("ledger", r)
+        if (r["session"], record_digest) in seen:
             continue
-        seen.add((r["session"], rec.digest))
+        seen.add((r["session"], record_digest))
         async with db.execute("SELECT 1 FROM ledger WHERE session = ? AND record_digest = ?",
-                              (r["session"], rec.digest)) as cur:
+                              (r["session"], record_digest)) as cur:
             if await cur.fetchone():
                 writer.skipped[(r["session"], "ledger")] += 1
                 continue
@@ -149,7 +173,7 @@ async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter) ->
         if extra:
             payload = {**payload, "_sif_extra": extra}
         entries.append(ledger.NewEntry(r["session"], r["kind"], r["actor"], payload, at=r.get("at"),
-                                       source="sif", record_digest=rec.digest))
+                                       source="sif", record_digest=record_digest))
         writer.added[(r["session"], "ledger")] += 1
     return entries
 
@@ -168,14 +192,18 @@ def to_sif(records: list[dict[str, Any]]) -> bytes:
 
 
 async def import_file(source: Path, into: Path, *, actor: str, progress: ProgressFn | None = None,
-                      fmt: str | None = None) -> ImportReport:
+                      fmt: str | None = None, data: bytes | None = None) -> ImportReport:
     """Import a sif/1 file or any supported transcript (``fmt`` None: detected).
 
+    ``data``: the bytes to import instead of reading the file (a growing transcript's
+    complete lines). The ledger entry records the format and the byte extent imported, so
+    a later import of what was appended can continue from there (services.following).
     A store created for the import is removed again if the import fails.
     """
+    actor = reviewer_name(actor)
     if progress is not None:
         progress("reading", 0, 1)
-    raw = read_bytes(source)
+    raw = data if data is not None else read_bytes(source)
     fmt = fmt or detect(raw, source.name)
     origin_lines: dict[tuple[str, int], int] = {}
     if fmt == "sif":
@@ -195,10 +223,11 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
         raise
     try:
         if fmt != "sif":
+            await _settle_owner(store, records, actor)
             records += await _proposed_facts(store, records)
             raw = to_sif(records)
         report = await import_bytes(store, raw, actor=actor, file_name=source.name, progress=progress,
-                                    original=original)
+                                    original=original, ledger_extra={"format": fmt, "bytes": [0, len(original)]})
     except BaseException:
         await store.close()
         if created:
@@ -213,6 +242,20 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     return report
 
 
+async def _settle_owner(store: Store, records: list[dict[str, Any]], actor: str) -> None:
+    """A transcript names no owner; the person who imports it owns the new session (so its
+    goal and constraints can be confirmed at all — DESIGN rule 3). A session already in the
+    store keeps the owner it has, so re-reading the file by someone else is not a conflict."""
+    for rec in records:
+        if rec.get("type") != "session" or rec.get("owner"):
+            continue
+        row = await fetch_one(store.db, "SELECT owner FROM sessions WHERE id = ?", (rec["id"],))
+        if row is None:
+            rec["owner"] = actor
+        elif row[0]:
+            rec["owner"] = row[0]
+
+
 async def _proposed_facts(store: Store, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Pending records the extractor proposes for a transcript, minus keys the store
     already holds (a grown or re-read file never rewrites a proposal a person may have
@@ -223,16 +266,3 @@ async def _proposed_facts(store: Store, records: list[dict[str, Any]]) -> list[d
             "SELECT DISTINCT key FROM state_records WHERE session = ?", (session,))}
         out += [f.state_record(session) for f in facts if f.key not in stored]
     return out
-
-
-async def already_imported(store_path: Path, source: Path) -> bool:
-    """True when the store's ledger records an import of exactly these bytes (reopening a file
-    then skips re-reading it; a changed file is imported again, safely)."""
-    if not store_path.exists():
-        return False
-    raw = read_bytes(source)
-    async with await open_store(store_path) as store:
-        row = await fetch_one(store.db, "SELECT 1 FROM ledger WHERE kind = 'import' AND "
-                              "json_extract(payload, '$.file_digest') = ? LIMIT 1",
-                              (keyed_digest(store.digest_key, raw),))
-    return row is not None

@@ -93,3 +93,12 @@ def _rule_parts(sentence: str) -> list[str]:
         parts.append(sentence[m.start():].strip())
         pos = m.start() + 1
     return parts
+
+
+async def compaction_carriers(db: aiosqlite.Connection, session: str) -> frozenset[str]:
+    """Refs of events that record a compaction (an imported boundary or summary line)."""
+    rows = await db.execute_fetchall(
+        "SELECT seq FROM events WHERE session = ? AND kind IN ('system_message', 'other') AND ("
+        "json_extract(extra, '$.compact_summary') = 1 OR json_extract(extra, '$.subtype') = 'compact_boundary' "
+        "OR json_extract(extra, '$.record_type') = 'summary' OR content LIKE 'summary record:%')", (session,))
+    return frozenset(f"evt:{r[0]}" for r in rows)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.protocol import CallShape, find_problems
+from inspector.domain.protocol import CallShape, ProtocolProblem, find_problems, thinking_is_off
+from inspector.domain.trust import label_conflict
 from inspector.services.drift import latest_findings
 from inspector.services.sessions import SessionSummary, get_session
+from inspector.services.survival import survival_report
+from inspector.services.tombstones import deleted_calls
 from inspector.store.connection import Store, fetch_one
 
 
@@ -18,10 +22,12 @@ class Badges:
     pending_state: int
     protocol: dict[str, int] = field(default_factory=dict)
     drift: int = 0  # findings (not warnings) in the latest summary generation
+    survival: str | None = None  # "gen 1 keeps 14 of 31 facts", for the latest generation
 
     def as_dict(self) -> dict[str, Any]:
         return {"pending_candidates": self.pending_candidates, "unknown_actions": self.unknown_actions,
-                "pending_state": self.pending_state, "protocol": self.protocol, "drift": self.drift}
+                "pending_state": self.pending_state, "protocol": self.protocol, "drift": self.drift,
+                "survival": self.survival}
 
 
 async def _count(store: Store, sql: str, *params: Any) -> int:
@@ -46,7 +52,23 @@ async def session_badges(store: Store, session: str) -> Badges:
             store, "SELECT COUNT(*) FROM state_records WHERE session = ? AND status = 'pending'", session),
         protocol=by_code,
         drift=sum(1 for f in await latest_findings(store, session) if f.severity == "finding"),
+        survival=await _survival_line(store, session),
     )
+
+
+async def _thinking_off(store: Store, session: str) -> bool:
+    """Whether the session record declares its thinking off (see thinking_is_off)."""
+    row = await fetch_one(store.db, "SELECT json_extract(extra, '$.thinking'), json_type(extra, '$.thinking') "
+                          "FROM sessions WHERE id = ?", (session,))
+    if row is None or row[1] is None:
+        return False
+    value = {"false": False, "true": True, "object": None}.get(row[1], row[0])
+    return thinking_is_off({"thinking": json.loads(row[0]) if row[1] == "object" else value})
+
+
+async def _survival_line(store: Store, session: str) -> str | None:
+    report = await survival_report(store, session)
+    return report.headline() if report.generation is not None and report.verdicts else None
 
 
 async def protocol_problems(store: Store, session: str, adapter: str) -> list[Any]:
@@ -56,6 +78,8 @@ async def protocol_problems(store: Store, session: str, adapter: str) -> list[An
     ) as cur:
         async for seq, kind, call_id in cur:
             shapes.append(CallShape(seq, kind, call_id))
+    for (call_id, kind), seq in (await deleted_calls(store.db, session)).items():
+        shapes.append(CallShape(seq, kind, call_id))  # deleted, but it happened: no orphan, no open call
     if adapter == "deepseek-thinking-tools":
         async with store.db.execute(
             "SELECT seq, json_extract(extra, '$.tools_present'), json_type(extra, '$.reasoning_content') IS NOT NULL "
@@ -63,7 +87,22 @@ async def protocol_problems(store: Store, session: str, adapter: str) -> list[An
         ) as cur:
             async for seq, tools, reasoning in cur:  # present, even empty, is sent back: only absence is a problem
                 shapes.append(CallShape(seq, "assistant_message", None, bool(tools), bool(reasoning)))
-    return find_problems(session, adapter, shapes)
+    thinking_off = await _thinking_off(store, session)
+    if thinking_off and adapter != "deepseek-thinking-tools":
+        async with store.db.execute(
+            "SELECT seq, kind FROM events WHERE session = ? AND json_type(extra, '$.reasoning_content') IS NOT NULL",
+            (session,)
+        ) as cur:
+            async for seq, kind in cur:
+                shapes.append(CallShape(seq, kind, None, False, True))
+    problems = find_problems(session, adapter, shapes, thinking_off=thinking_off)
+    for seq, kind, trust in await store.db.execute_fetchall(
+            "SELECT seq, kind, trust FROM events WHERE session = ? AND kind IN ('tool_result', 'tool_call', "
+            "'assistant_message') AND trust IS NOT NULL AND trust NOT IN ('tool', 'model') ORDER BY seq", (session,)):
+        conflict = label_conflict(kind, trust)
+        if conflict:
+            problems.append(ProtocolProblem("trust_label_conflict", session, seq, f"event {seq}: {conflict}"))
+    return sorted(problems, key=lambda p: (p.seq, p.code))
 
 
 async def overview(store: Store, session: str) -> tuple[SessionSummary, Badges]:

@@ -6,7 +6,10 @@ What is checked, and nothing more is claimed:
 3. each session's record counts equal what the ledger says was added (minus removed);
 4. every record row's identity digest recomputed from its columns (an in-place edit shows);
 5. every material's chunk list bound to its content hash;
-6. every status the ledger set (``status_set``: candidate accepted, …) is the row's status now.
+6. every status the ledger set (``status_set``: candidate accepted, action reconciled, …) is the
+   row's status now, unless a later deletion removed the row (its ``removed_rows``);
+7. every ``action.reconcile`` entry names its evidence and reason (an unknown outcome never
+   changes without them).
 """
 
 from __future__ import annotations
@@ -65,6 +68,14 @@ async def verify_store(store: Store) -> VerifyReport:
                                         "(its hash does not match its content)"})
             prev = entry.hash
             _track(entry, versions, counts)
+            if entry.source == "inspector":  # rows a deletion removed no longer owe the status set earlier
+                for gone in entry.payload.get("removed_rows") or []:
+                    if isinstance(gone, dict):
+                        statuses.pop((str(gone.get("type")), tuple(gone.get("identity") or ())), None)
+            if entry.kind == "action.reconcile" and not (entry.payload.get("evidence") and entry.payload.get("reason")):
+                report.fail({"where": "ledger", "seq": entry.seq,
+                             "message": f"entry {entry.seq} reconciles action {entry.payload.get('action')!r} "
+                                        "without naming evidence and a reason"})
             sets = entry.payload.get("status_set")
             for status_set in sets if isinstance(sets, list) else [sets]:
                 if isinstance(status_set, dict) and status_set.get("type") in SPECS:

@@ -11,6 +11,9 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
+
+from inspector.ui.safe import safe
 
 if TYPE_CHECKING:
     from inspector.ui.main_screen import MainScreen
@@ -27,6 +30,8 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Review candidates", "Compression candidates: enter reviews, a accepts, r rejects (k)",
          screen.action_focus_candidates),
         ("Handoffs", "Check and accept new-session handoffs (o)", screen.action_focus_handoffs),
+        ("Actions", "The action ledger; enter reconciles an unknown outcome with evidence (n)",
+         screen.action_focus_actions),
         ("Deletions", "See what a deletion request covers and carry it out (x)", screen.action_focus_deletions),
         ("Budget", "The next request's token budget and what it does not load (b)", screen.action_focus_budget),
         ("Drift", "Findings per summary generation and the field timeline (d)", screen.action_focus_drift),
@@ -35,13 +40,24 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Timeline: first row", "Jump to the start of the timeline", screen.action_timeline_start),
         ("Timeline: last row", "Jump to the end of the timeline", screen.action_timeline_end),
         ("Expand", "Read the bytes behind the selected stub in Raw evidence (e)", screen.action_expand),
+        ("Confirm pending", "Confirm the highlighted pending record, or every marked one (y)",
+         partial(screen.action_decide_pending, False)),
+        ("Reject pending", "Reject the highlighted pending record, or every marked one (n)",
+         partial(screen.action_decide_pending, True)),
+        ("Mark pending record", "Mark or unmark the highlighted pending record in Protected state (space)",
+         screen.action_toggle_mark),
+        ("Mark all pending", "Mark every pending protected record, or clear the marks (ctrl+a)",
+         screen.action_mark_all),
         ("Record history", "All versions of the selected protected record (h)", screen.action_history),
         ("Toggle sessions list", "Show or hide the sessions on the left (s)", screen.action_toggle_sessions),
         ("Verify store", "Recompute the ledger's hash chain and projections (v)", screen.action_verify),
         ("Reload", "Read the session again from the store (ctrl+r)", screen.action_reload),
+        ("Write report", "The open session as one self-contained HTML file beside the store (ctrl+e)",
+         screen.action_write_report),
     ]
     for session in screen.session_ids:
-        commands.append((f"Open session: {session}", "Switch to this session", partial(screen.open_session, session)))
+        commands.append((f"Open session: {escape(safe(session))}", "Switch to this session",
+                         partial(screen.open_session, session)))
     return commands
 
 

@@ -9,13 +9,18 @@
 | e | expand the selected stub (Raw evidence) |
 | c | correct the selected protected record, or the generation of the selected drift finding |
 | d | focus the drift findings |
-| o | focus the handoffs (enter checks one: a accepts) |
+| o | focus the handoffs (enter checks one: a accepts, u reconciles an unknown action) |
+| u | focus the survival verdicts |
+| n | focus the actions (enter reconciles an unknown one) |
 | x | focus the deletion requests (enter shows the copies; x carries one out) |
 | b | the budget of the next request (edit the numbers, enter recomputes) |
 | h | history of the selected protected record |
+| y / n | confirm / reject the highlighted pending record, or every marked one (Protected state) |
+| space / ctrl+a | mark the highlighted pending record / mark all pending (Protected state) |
 | s | show or hide the sessions list |
 | v | verify the store |
 | ctrl+r | reload the session |
+| ctrl+e | write the open session's HTML report beside the store, and say where |
 | ctrl+p | command palette |
 """
 
@@ -23,12 +28,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, TabbedContent, TabPane
 
@@ -40,30 +45,39 @@ from inspector.services import (
     deletions,
     handoffs,
     overview,
+    rebuilding,
+    reconciling,
     sessions,
     verifying,
 )
 from inspector.services.drift import drift_overview
+from inspector.services.report import default_report_path, write_report
+from inspector.services.survival import survival_all
 from inspector.services.search import search
 from inspector.services.timeline import TimelineRow
 from inspector.store.connection import Store
 from inspector.ui.correction_dialog import CorrectionDialog, corrected_text
 from inspector.ui.deletion_dialog import DeletionDialog
+from inspector.ui.deciding import DecidesPending
 from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
 from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.handoff_dialog import HandoffDialog
+from inspector.ui.reconcile_dialog import ReconcileDialog
 from inspector.ui.review_dialog import ReviewDialog
+from inspector.ui.widgets.actions_list import ActionsList
 from inspector.ui.widgets.budget_view import BudgetView
 from inspector.ui.widgets.candidates_list import CandidatesList
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.deletions_list import DeletionsList
 from inspector.ui.widgets.drift_view import DriftView
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
+from inspector.ui.widgets.follow_bar import FollowBar
 from inspector.ui.widgets.handoffs_list import HandoffsList
 from inspector.ui.widgets.header_bar import HeaderBar
 from inspector.ui.widgets.sessions_list import SessionsList
 from inspector.ui.widgets.state_channel import StateChannel
 from inspector.ui.widgets.summary_channel import SummaryChannel
+from inspector.ui.widgets.survival_view import SurvivalView
 from inspector.ui.widgets.timeline_view import TimelineView
 
 LIVE_POLL_S = 2.0  # how often to ask SQLite whether another connection committed
@@ -72,7 +86,7 @@ COMPACT_WIDTH = 140  # below this the sessions list starts hidden (s shows it)
 SEARCH_DEBOUNCE_S = 0.2
 
 
-class MainScreen(ShowsWorkerErrors, Screen[None]):
+class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#state-records"
     BINDINGS = [
         Binding("1", "focus_channel('state')", "State", id="main.focus_state"),
@@ -84,26 +98,34 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         Binding("e", "expand", "Expand", id="main.expand"),
         Binding("c", "correct", "Correct", id="main.correct"),
         Binding("d", "focus_drift", "Drift", id="main.focus_drift"),
+        Binding("u", "focus_survival", "Survival", id="main.focus_survival"),
+        Binding("R", "rebuild", "Rebuild summary", show=False, id="main.rebuild"),
         Binding("o", "focus_handoffs", "Handoffs", id="main.focus_handoffs"),
+        Binding("a", "focus_actions", "Actions", id="main.focus_actions"),
         Binding("x", "focus_deletions", "Deletions", id="main.focus_deletions"),
         Binding("b", "focus_budget", "Budget", id="main.focus_budget"),
         Binding("h", "history", "History", id="main.history"),
         Binding("s", "toggle_sessions", "Sessions", id="main.toggle_sessions"),
         Binding("v", "verify", "Verify", id="main.verify"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="main.reload"),
+        Binding("ctrl+e", "write_report", "Report", show=False, id="main.report"),
         Binding("escape", "clear_search", "Clear search", show=False, id="main.clear_search"),
     ]
 
-    def __init__(self, store: Store, initial_session: str | None) -> None:
+    def __init__(self, store: Store, initial_session: str | None, *, follow: Path | None = None) -> None:
         super().__init__()
         self.store = store
         self.initial_session = initial_session
+        self.follow = follow  # the transcript to follow live, when the store was imported from one
+        self._drift_said: tuple[str, int] | None = None
         self.session: str | None = None
         self.session_ids: list[str] = []
         self.generation_texts: list = []
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.store.path, id="header")
+        if self.follow is not None:
+            yield FollowBar(self.store.path, self.follow, self.app.reviewer, id="follow")  # type: ignore[attr-defined]
         with Horizontal(id="body"):
             yield SessionsList()
             with Vertical(id="main"):
@@ -118,8 +140,12 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
                         yield CandidatesList(id="candidates")
                     with TabPane("Drift", id="tab-drift"):
                         yield DriftView(id="drift")
+                    with TabPane("Survival", id="tab-survival"):
+                        yield SurvivalView(id="survival")
                     with TabPane("Handoffs", id="tab-handoffs"):
                         yield HandoffsList(id="handoffs")
+                    with TabPane("Actions", id="tab-actions"):
+                        yield ActionsList(id="actions")
                     with TabPane("Deletions", id="tab-deletions"):
                         yield DeletionsList(id="deletions")
                     with TabPane("Budget", id="tab-budget"):
@@ -135,10 +161,22 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
     @work(group="live", exclusive=True, exit_on_error=False)
     async def check_for_changes(self) -> None:
         """A live store: when another process commits, reload the sessions and the open session."""
-        if await self.watch.changed():
+        if await self.watch.changed() and not self._followed_write():
             self.notify("The store changed outside this window; reloaded.", timeout=3)
             self.initial_session = self.session
             self.load_sessions()
+
+    def _followed_write(self) -> bool:
+        """The change was the follower importing appended lines (shown as they arrive, no reload)."""
+        bars = self.query(FollowBar)
+        return bool(bars) and bars.first().consume_wrote()
+
+    async def on_follow_bar_grew(self, event: FollowBar.Grew) -> None:
+        if event.session != self.session:
+            self.load_sessions_then(event.session)
+            return
+        await self.query_one(TimelineView).grew()
+        self.run_worker(self._load_rest(event.session), group="badges", exclusive=True, exit_on_error=False)
 
     def on_resize(self) -> None:
         self._apply_width(self.size.width)
@@ -174,6 +212,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         """First paint: read what is visible, then fill it in one layout pass. The tabs behind
         (candidates, drift, handoffs) and the badge counts, which may scan a large session,
         follow in their own worker."""
+        same = session == self.session  # read again: keep the state channel's cursor and marks
         self.session = session
         info = await sessions.get_session(self.store, session)
         state = await channels.state_records(self.store, session)
@@ -182,7 +221,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         timeline = self.query_one(TimelineView)
         with self.app.batch_update():
             self.query_one(HeaderBar).show(info)
-            self.query_one(StateChannel).load(state)
+            self.query_one(StateChannel).load(state, keep=same)
             self.query_one(SummaryChannel).load(gens)
             self.query_one(EvidenceChannel).load(mats)
             await timeline.show_session(self.store, session)
@@ -193,6 +232,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         await self._load_candidates(session)
         await self._load_drift(session)
         self.query_one(HandoffsList).load(await handoffs.list_handoffs(self.store, session))
+        await self._load_actions(session)
         self.query_one(DeletionsList).load(await deletions.list_requests(self.store, session))
         self.query_one(BudgetView).show(self.store, session)
         await self._load_badges(session)
@@ -204,12 +244,27 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         self.query_one(TabbedContent).get_tab("tab-candidates").label = (
             f"Candidates ({pending} pending)" if pending else f"Candidates ({len(found)})")
 
+    async def _load_actions(self, session: str) -> None:
+        rows = await reconciling.list_actions(self.store, session)
+        self.query_one(ActionsList).load(rows)
+        unknown = sum(1 for a in rows if a.status == "unknown")
+        self.query_one(TabbedContent).get_tab("tab-actions").label = (
+            f"Actions ({unknown} unknown)" if unknown else "Actions")
+
     async def _load_drift(self, session: str) -> None:
         findings, timeline, self.generation_texts = await drift_overview(self.store, session)
         self.query_one(DriftView).load(findings, timeline)
         latest = findings[max(findings)] if findings else []
         count = sum(1 for f in latest if f.severity == "finding")
         self.query_one(TabbedContent).get_tab("tab-drift").label = f"Drift ({count})" if count else "Drift"
+        if count and session == self.session and self._drift_said != (session, count):
+            self._drift_said = (session, count)  # said once per count, not again at each followed batch
+            self.notify(f"The latest summary drifted ({count} finding(s)): d shows them; R rebuilds a generation "
+                        "from the raw log.", severity="warning", timeout=5)
+        reports = await survival_all(self.store, session)
+        self.query_one(SurvivalView).reports = reports
+        lost = sum(1 for v in (reports[0].verdicts if reports else []) if v.verdict in ("missing", "contradicted"))
+        self.query_one(TabbedContent).get_tab("tab-survival").label = f"Survival ({lost} lost)" if lost else "Survival"
 
     async def _load_badges(self, session: str) -> None:
         info, badges = await overview.overview(self.store, session)
@@ -228,6 +283,24 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
             self.check_handoff(event.option.id)
         elif isinstance(event.option_list, DeletionsList) and event.option.id and self.session:
             self.review_deletion(event.option.id)
+        elif isinstance(event.option_list, ActionsList) and event.option.id and self.session:
+            self.reconcile_action(event.option.id)
+
+    def reconcile_action(self, action: str) -> None:
+        row = self.query_one(ActionsList).rows.get(action)
+        if row is None:
+            return
+        if row.status not in ("unknown", "in_flight"):
+            self.notify(f"{action} is {row.status}: only an unknown or in-flight outcome is reconciled.",
+                        severity="warning")
+            return
+
+        def done(recorded: bool | None) -> None:
+            if recorded and self.session is not None:
+                self.open_session(self.session)
+
+        self.app.push_screen(ReconcileDialog(self.store, self.session or "", row,
+                                             self.app.reviewer), done)  # type: ignore[attr-defined]
 
     def review_deletion(self, request: str) -> None:
         def done(deleted: bool | None) -> None:
@@ -241,6 +314,8 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         def done(new_session: str | None) -> None:
             if new_session:
                 self.load_sessions_then(new_session)  # the new session appears in the list and opens
+            elif self.session is not None:
+                self.open_session(self.session)  # an action may have been reconciled from the dialog
 
         self.app.push_screen(HandoffDialog(self.store, self.session or "", handoff,
                                            self.app.reviewer), done)  # type: ignore[attr-defined]
@@ -301,13 +376,16 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         if row.source == "ledger" or self.session is None:
             await self.app.push_screen(MessageDialog(f"Ledger entry L{row.seq}", f"{row.kind} by {row.actor}\n{row.at}\n\n{row.text}"))
             return
+        if "deleted" in row.marks:
+            await self.app.push_screen(MessageDialog(f"Event #{row.seq} · deleted", row.text))
+            return
         detail = await channels.event_detail(self.store, self.session, row.seq)
         body = json.dumps(detail, ensure_ascii=False, indent=2) if detail else "not found"
         original = await channels.original_text(self.store, self.session, (detail or {}).get("origin") or {})
         if original is not None:
             line = (detail or {}).get("origin", {}).get("line")
             body += f"\n\n── original, line {line} of the imported file, verified ──\n{original}"
-        await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", Content(body)))
+        await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", body))
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -377,6 +455,24 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         self.query_one(TabbedContent).active = "tab-handoffs"
         self.query_one(HandoffsList).focus()
 
+    def action_focus_actions(self) -> None:
+        self.query_one(TabbedContent).active = "tab-actions"
+        self.query_one(ActionsList).focus()
+
+    def action_focus_survival(self) -> None:
+        self.query_one(TabbedContent).active = "tab-survival"
+        self.query_one("#survival-generations", OptionList).focus()
+
+    @work(group="rebuild", exclusive=True, exit_on_error=False)
+    async def action_rebuild(self) -> None:
+        """R: append a generation rebuilt from the raw log (offered when the chain drifted)."""
+        if self.session is None:
+            return
+        built = await rebuilding.rebuild_generation(self.store, self.session,
+                                                    actor=self.app.reviewer)  # type: ignore[attr-defined]
+        self.notify(f"Generation {built.generation} rebuilt from the raw log; context v{built.context_version}.")
+        self.open_session(self.session)
+
     def action_focus_drift(self) -> None:
         self.query_one(TabbedContent).active = "tab-drift"
         self.query_one("#drift-findings", OptionList).focus()
@@ -419,3 +515,14 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         else:
             body = "\n".join(p["message"] for p in report.problems[:20])
             await self.app.push_screen(MessageDialog("Store does NOT verify", body, error=True))
+
+    @work(group="report", exclusive=True, exit_on_error=False)
+    async def action_write_report(self) -> None:
+        """ctrl+e: the open session as one HTML file a colleague can open, written beside the store."""
+        if self.session is None:
+            self.notify("Open a session first.", severity="warning")
+            return
+        path = default_report_path(self.store.path, self.session)
+        written = await write_report(self.store, self.session, path)
+        self.notify(f"{path} ({written.bytes:,} bytes): open it in any browser.", title="Report written",
+                    timeout=10)

@@ -11,9 +11,9 @@ from pathlib import PurePath
 from typing import Any
 
 from inspector.domain.errors import BadInput
-from inspector.domain.formats import claude_code, codex, inspect_ai, messages
+from inspector.domain.formats import claude_code, codex, gemini, inspect_ai, messages
 
-FORMATS = ("sif", "claude-code", "codex", *messages.FORMATS, "inspect-ai")
+FORMATS = ("sif", "claude-code", "codex", "gemini", *messages.FORMATS, "inspect-ai")
 
 
 def _first_json_line(data: bytes) -> Any:
@@ -38,6 +38,8 @@ def detect(data: bytes, file_name: str) -> str:
         return "sif"
     if codex.looks_like(first):
         return "codex"
+    if gemini.looks_like(first) or (first is None and gemini.looks_like_prefix(data[:4096])):
+        return "gemini"
     if isinstance(first, dict) and (first.get("sessionId") or first.get("type") in (
             "summary", "file-history-snapshot", "user", "assistant", "system", "progress", "queue-operation")):
         return "claude-code"
@@ -47,12 +49,14 @@ def detect(data: bytes, file_name: str) -> str:
             doc = json.loads(data)
         except (ValueError, UnicodeDecodeError):
             doc = None
+        if gemini.looks_like(doc):
+            return "gemini"
         if inspect_ai.looks_like(doc):
             return "inspect-ai"
         fmt = messages.detect(doc) if doc is not None else None
         if fmt:
             return fmt
-    raise BadInput(f"cannot tell what {file_name} is: not sif/1, a Claude Code or Codex transcript, or a saved "
+    raise BadInput(f"cannot tell what {file_name} is: not sif/1, a Claude Code, Codex or Gemini CLI transcript, or a saved "
                    "message list; name the format with --from", code="unknown_format")
 
 
@@ -61,6 +65,8 @@ def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
         return claude_code.convert(data, file_name)
     if fmt == "codex":
         return codex.convert(data, file_name)
+    if fmt == "gemini":
+        return gemini.convert(data, file_name)
     if fmt in messages.FORMATS:
         return messages.convert(data, file_name, fmt)
     if fmt == "inspect-ai":
