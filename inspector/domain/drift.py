@@ -37,13 +37,18 @@ class StateFact:
     writer: str | None = None
     rationale: str | None = None
     alternatives: tuple[str, ...] = ()
+    # The earliest evt:N it cites, worked out once (every generation asks).
+    first_seq: int | None = field(init=False, compare=False, repr=False, default=None)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "first_seq", _first_event(self.sources))
 
     def first_source(self) -> int | None:
-        return _first_event(self.sources)
+        return self.first_seq
 
     def within(self, covers: tuple[int, int] | None) -> bool:
         """Established by the end of the covered range (or not placeable: then judged)."""
-        first = self.first_source()
+        first = self.first_seq
         return covers is None or first is None or first <= covers[1]
 
 
@@ -90,7 +95,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     claims = {c.get("key"): c for c in gen.claims}
     if gen.covers is not None:
         last = gen.covers[1]
-        state = [s for s in state if (first := _first_event(s.sources)) is None or first <= last]
+        state = [s for s in state if s.first_seq is None or s.first_seq <= last]
     active = [s for s in state if s.status == "active"]
     for fact in active:
         claim = claims.get(fact.key)

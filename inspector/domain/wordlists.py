@@ -1,7 +1,7 @@
 """The words the verdict rules match, read from one data file per language.
 
 ``words/en.json`` and ``words/zh.json`` hold, per category, plain words and regular
-expressions (documented in docs/verdict-words.md). Keeping them as data lets a reviewer
+expressions (documented in docs/verdicts.md). Keeping them as data lets a reviewer
 read exactly which words a finding can name, and extend them without touching a rule.
 English words match as whole words; Chinese words as substrings (Chinese has no spaces).
 All matching runs on text already normalised by ``textnorm.norm``.
