@@ -16,6 +16,7 @@ from dataclasses import dataclass
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ",
                          "\u3000": " ", "\uff08": "(", "\uff09": ")"})
 _QUOTE_CHARS = re.compile("[\u2018\u2019\u201c\u201d\u00a0\u3000\uff08\uff09]")
+_OTHER_SPACE = re.compile(r"[^\S ]")  # white space other than a plain space
 # A sentence ends at 。！？ or at . ! ? followed by white space (so "res:run-184", "a.py"
 # and "v1.2" stay whole), and at every line break (lists, headings).
 _SENTENCE_END = re.compile(r"(?=[。！？!?.\n])(?:[。！？!?]+|\.(?=\s|$)|\n+)")
@@ -25,22 +26,28 @@ _ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
-def _plain(text: str) -> str:
+def _plain(text: str) -> tuple[str, bool]:
+    """NFC, typographic quotes made plain, case-folded; and whether its white space is
+    already normal (no white space but single inner spaces), when nothing needs collapsing."""
     text = unicodedata.normalize("NFC", text)
     if _QUOTE_CHARS.search(text):  # translate is slow on non-ASCII text; most texts have none
         text = text.translate(_QUOTES)
-    return text.casefold()
+    text = text.casefold()
+    spaced = _OTHER_SPACE.search(text) is None and "  " not in text and text[:1] != " " and text[-1:] != " "
+    return text, spaced
 
 
 def norm(text: str) -> str:
     """NFC, case-folded, typographic quotes made plain, white space collapsed to one space."""
+    text, spaced = _plain(text)
     # str.split() cuts at exactly the characters ``\s`` matches, and drops the ends.
-    return " ".join(_plain(text).split())
+    return text if spaced else " ".join(text.split())
 
 
 def norm_keep_lines(text: str) -> str:
     """Like ``norm`` but line breaks stay (they end sentences in lists and headings)."""
-    return "\n".join(" ".join(line.split()) for line in _plain(text).splitlines())
+    text, spaced = _plain(text)
+    return text if spaced else "\n".join(" ".join(line.split()) for line in text.splitlines())
 
 
 @dataclass(frozen=True, slots=True)
