@@ -177,3 +177,34 @@ def test_cli_facts_survival_rebuild_and_the_accepted_summary_in_use(sample_store
     assert run(cli, ["drift", store, "--session", "s-export"]).exit_code == 0
     assert run(cli, ["verify", store]).exit_code == 0
     assert run(cli, ["survival", store, "--session", "nope"]).exit_code == 3
+
+
+def test_what_only_looks_like_a_rule_or_a_choice_is_not_proposed() -> None:
+    junk = ["导出特别慢…", "分别跑一下", "只能说明缓存没命中", "不要紧，继续", "必须的，好主意！",
+            "Only 3 of 10 tests pass, please look", "Don't know why it fails, please check", "Never mind, go ahead",
+            "You must be tired of this lol"]
+    facts = extract([user(i + 1, text) for i, text in enumerate(junk)])
+    assert by_kind(facts, "constraint") == []
+    picked = extract([LogEvent(1, "assistant_message", "model", "Should we use option A (Redis) or option B (local cache)?"),
+                      user(2, "Let's go with B")])
+    assert [(d.value, d.alternatives) for d in by_kind(picked, "decision")] == [("local cache", ["Redis"])]
+    picked = extract([LogEvent(1, "assistant_message", "model", "方案一：流式导出；方案二：分页导出。选哪个？"),
+                      user(2, "用方案二吧")])
+    assert [(d.value, d.alternatives) for d in by_kind(picked, "decision")] == [("分页导出", ["流式导出"])]
+    assert [f.value for f in by_kind(extract([user(1, "Branch: fix/loader-42 please")]), "reference")] == [
+        "fix/loader-42"]
+
+
+def test_another_file_with_the_same_stem_does_not_keep_an_artifact() -> None:
+    fact = Fact("a", "artifact", "/repo/a.go", "pending", ("evt:1",))
+    assert survival(1, "Kept a backup in a.go.bak only.", [], (1, 2), [fact]).verdicts[0].verdict == "missing"
+    assert survival(1, "Edited a.go.", [], (1, 2), [fact]).verdicts[0].verdict == "kept"
+
+
+def test_a_judge_must_answer_with_a_known_verdict(sample_store: Path) -> None:
+    run = CliRunner().invoke
+    base = ["survival", str(sample_store), "--session", "s-export", "--generation", "3"]
+    out = run(cli, [*base, "--judge", """sh -c 'echo {\\"verdict\\":\\"banana\\"}'"""])
+    assert out.exit_code == 3 and "verdict among" in out.output
+    out = run(cli, [*base, "--judge", "false"])
+    assert out.exit_code == 3 and "wrote nothing on stderr" in out.output

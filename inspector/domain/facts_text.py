@@ -20,8 +20,10 @@ _NOT_A_REQUEST = re.compile(r"^\s*(?:<command-|<local-command-|<system-reminder|
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)")
 _OPTION = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?(?:option\s+)?(?P<label>[1-9]|[A-Da-d]|方案\s*[一二三四1-9A-D]|选项\s*[一二三四1-9A-D])"
-                     r"(?:[.):：、]|\*\*[.):：]?)\s*(?:\*\*)?(?P<text>.+)$", re.IGNORECASE | re.MULTILINE)
-_INLINE_OPTION = re.compile(r"方案\s*(?P<label>[一二三四A-D1-9])\s*[：:]\s*(?P<text>[^；;。\n]+)")
+                     r"(?:[.):：、]|\*\*[.):：]?)\s*(?:\*\*)?(?P<text>[^；;。？?\n]+)", re.IGNORECASE | re.MULTILINE)
+_INLINE_OPTION = re.compile(r"(?:方案|选项)\s*(?P<label>[一二三四A-D1-9])\s*[：:]\s*(?P<text>[^；;。？?\n]+)")
+_INLINE_OPTION_EN = re.compile(r"\boption\s+(?P<label>[A-D1-9])\b\s*(?:\((?P<paren>[^)]{1,80})\)|[:：]\s*(?P<text>[^,;.?\n]{1,120}))",
+                               re.IGNORECASE)
 _ORDINAL = {"one": "1", "first": "1", "two": "2", "second": "2", "three": "3", "third": "3", "four": "4",
             "fourth": "4", "一": "1", "二": "2", "三": "3", "四": "4", "a": "1", "b": "2", "c": "3", "d": "4"}
 
@@ -29,7 +31,7 @@ REFERENCE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("url", re.compile(r"https?://[^\s<>\"'`)\]]+[^\s<>\"'`)\].,;:!?]")),
     ("commit", re.compile(r"(?<![\w/.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w/-])")),
     ("issue", re.compile(r"(?<![\w/])(?:[A-Z][A-Z0-9]{1,9}-\d{1,6}|(?:PR|pr|issue|Issue)\s?#?\d{1,6}|#\d{2,6})(?![\w])")),
-    ("branch", re.compile(r"(?:\bbranch\s+|分支\s*)(?:[`'\"](?P<quoted>[A-Za-z0-9][\w./-]*)[`'\"]|"
+    ("branch", re.compile(r"(?:\b[Bb]ranch\s*[:=]?\s+|分支\s*[:：]?\s*)(?:[`'\"](?P<quoted>[A-Za-z0-9][\w./-]*)[`'\"]|"
                           r"(?P<name>[A-Za-z0-9][\w.-]*[/_.-][\w./-]*[\w]))")),
     ("path", re.compile(r"(?<![\w:/.~-])(?:~|[A-Za-z]:\\|/)(?:[\w.@+-]+[/\\])+[\w.@+-]+")),
 )
@@ -91,16 +93,26 @@ _SPEAKER = re.compile(r"(?:^|\W)(?:i|we|it|they|he|she|that|this|which|who|thing
 _IMPERATIVE_LEAD = re.compile(r"^(?:(?:please|and|but|also|so|then|just|pls|ok|okay)[\s,]+)*$")
 
 
+# Words that look like a prohibition or a must but are not one addressed to the agent.
+_NOT_A_RULE = re.compile(
+    r"^(?:don'?t|do not) (?:know|think|understand|see|get|remember|care|mind|worry)\b|\bnever mind\b|"
+    r"\bmust (?:be|have been|have)\b|^only \d|不要紧|必须的|只能说|只能怪|只能算|只能表明|别人|"
+    r"[特分识区级类派告辨鉴差个]别")
+
+
 def constraint_word(sentence: str) -> str | None:
     """The prohibition or must in a sentence, if it is addressed to the agent: "never X",
     "don't X", "不得 X" anywhere, but not "I don't know"; "only"/"make sure" only where
     the sentence opens with it ("Only read the logs", "Please make sure…")."""
     s = " ".join(sentence.casefold().split())
+    lead = re.sub(r"^(?:(?:please|and|but|also|so|then|just|ok|okay)[\s,]+)*", "", s)
     for hit in wordlist("constraint").hits(s):
-        if not _SPEAKER.search(s[:hit.start]):
-            return hit.word
+        near = s[max(0, hit.start - 2):hit.end + 6]
+        if _SPEAKER.search(s[:hit.start]) or _NOT_A_RULE.search(lead if hit.start == len(s) - len(lead) else near):
+            continue
+        return hit.word
     for hit in wordlist("constraint_imperative").hits(s):
-        if _IMPERATIVE_LEAD.match(s[:hit.start]):
+        if _IMPERATIVE_LEAD.match(s[:hit.start]) and not _NOT_A_RULE.search(s[hit.start:hit.end + 8]):
             return hit.word
     return None
 
@@ -122,11 +134,12 @@ def constraints(events: list[LogEvent]) -> list[Proposal]:
 
 def _options(text: str) -> dict[str, str]:
     found: dict[str, str] = {}
-    for rx in (_OPTION, _INLINE_OPTION):
+    for rx in (_INLINE_OPTION, _INLINE_OPTION_EN, _OPTION):
         for m in rx.finditer(text):
             label = re.sub(r"^(?:方案|选项)\s*", "", m.group("label")).casefold()
             label = _ORDINAL.get(label, label)
-            found.setdefault(label, " ".join(m.group("text").replace("**", "").split())[:200])
+            body = m.groupdict().get("paren") or m.group("text") or ""
+            found.setdefault(label, " ".join(body.replace("**", "").split()).strip(" ：:")[:200])
     return found if len(found) >= 2 else {}
 
 

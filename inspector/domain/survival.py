@@ -113,8 +113,11 @@ def _boundary_find(text: str, needle: str) -> int:
         if pos < 0:
             return -1
         before = text[pos - 1] if pos else " "
-        after = text[pos + len(needle)] if pos + len(needle) < len(text) else " "
-        if not (before.isalnum() or before in "_-.") and not (after.isalnum() or after in "_-"):
+        end = pos + len(needle)
+        after = text[end] if end < len(text) else " "
+        # "a.go." ends a sentence; "a.go.bak" is another file.
+        dotted = after == "." and end + 1 < len(text) and (text[end + 1].isalnum() or text[end + 1] == "_")
+        if not (before.isalnum() or before in "_-.") and not (after.isalnum() or after in "_-") and not dotted:
             return pos
         start = pos + 1
 

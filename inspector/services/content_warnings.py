@@ -17,6 +17,7 @@ from typing import Any
 
 from inspector.domain.text_checks import sensitive_data, untrusted_rules
 from inspector.domain.trust import OWNER_WRITERS, SOURCE_TRUST
+from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 from inspector.services.session_facts import session_facts
 from inspector.store.connection import Store, fetch_one
 from inspector.store.tables import SPECS
@@ -38,6 +39,11 @@ async def content_warnings(store: Store, session: str) -> list[dict[str, Any]]:
             rec = spec.to_record(row)
             from_untrusted = sorted(set(rec.get("sources") or []) & untrusted_events)
             writer = rec.get("writer")
+            # Only rules can be instructions (goal, constraint, permission, acceptance); the
+            # extractor proposes those from the user's own words, so its proposals are not
+            # untrusted instructions — an artifact path or a failed run is a fact, not a rule.
+            if rec.get("kind") not in OWNER_ONLY_KINDS or writer == "extractor":
+                continue
             if (writer is not None and writer not in OWNER_WRITERS) or from_untrusted:
                 source = f"written by {writer}" if writer not in OWNER_WRITERS and writer else \
                     f"sourced from {', '.join(from_untrusted)}"

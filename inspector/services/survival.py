@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.errors import BadInput, NotFound
-from inspector.domain.survival import Fact, Survival, Verdict, survival
+from inspector.domain.survival import VERDICTS, Fact, Survival, Verdict, survival
 from inspector.services.channels import Generation, generations
 from inspector.services.sessions import get_session
 from inspector.store.connection import Store
@@ -111,12 +111,13 @@ async def ask_judge(command: str, verdict: Verdict, summary: str) -> dict[str, s
         proc.kill()
         raise BadInput(f"judge {command!r} took longer than {JUDGE_TIMEOUT_S} s", code="judge_failed") from None
     if proc.returncode != 0:
-        raise BadInput(f"judge {command!r} exited {proc.returncode}: {err.decode(errors='replace')[:300]}",
-                       code="judge_failed")
+        said = err.decode(errors="replace").strip()[:300] or "it wrote nothing on stderr"
+        raise BadInput(f"judge {command!r} exited {proc.returncode}: {said}", code="judge_failed")
     try:
         answer = json.loads(out)
-        if not isinstance(answer, dict) or not isinstance(answer.get("verdict"), str):
+        if not isinstance(answer, dict) or answer.get("verdict") not in VERDICTS:
             raise ValueError
     except ValueError:
-        raise BadInput(f"judge {command!r} did not print {{\"verdict\", \"reason\"}} as JSON", code="judge_failed") from None
+        raise BadInput(f"judge {command!r} did not print {{\"verdict\", \"reason\"}} as JSON with a verdict among "
+                       f"{', '.join(VERDICTS)}", code="judge_failed") from None
     return {"verdict": answer["verdict"], "reason": str(answer.get("reason", "")), "by": "judge", "command": command}
