@@ -67,7 +67,7 @@ class ImportProgress:
 
 
 @click.command("import")
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("file", type=click.Path(path_type=Path))  # a directory, FIFO or device: exit 3 from the reader
 @click.option("--into", "into", required=True, type=click.Path(path_type=Path, dir_okay=False),
               help="The store to import into (created when missing).")
 @click.option("--from", "fmt", type=click.Choice(FORMATS), default=None,

@@ -24,6 +24,7 @@ from inspector.domain.protocol import ProtocolProblem, find_problems
 from inspector.domain.sif import parse_chunk
 from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.services.import_stream import parsed_chunks
+from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
 from inspector.store import ledger
 from inspector.store.connection import Store, fetch_one, open_store
@@ -57,10 +58,8 @@ class ImportReport:
 
 
 def read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror}", code="unreadable") from None
+    """The file to import, through the one guarded reader (regular files only, bounded)."""
+    return read_import_file(path)
 
 
 async def _stored_sessions(db: aiosqlite.Connection) -> dict[str, tuple[int, int]]:
@@ -177,6 +176,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     raw = read_bytes(source)
     fmt = fmt or detect(raw, source.name)
     origin_lines: dict[tuple[str, int], int] = {}
+    line_problems: list[ProtocolProblem] = []  # lines of a transcript that were not read, or are odd
     if fmt == "sif":
         parse_chunk(raw.split(b"\n", 1)[:1], 1, with_header=True)  # refuse a non-sif file before any store exists
     original = raw
@@ -184,6 +184,8 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
         records = convert(raw, source.name, fmt)
         origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
                         if r["type"] == "event" and "line" in r.get("origin", {})}
+        line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"], r["content"])
+                         for r in records if r["type"] == "event" and r.get("problem")]
         raw = to_sif(records)
     created = not (into.exists() and into.stat().st_size > 0)
     try:
@@ -204,6 +206,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     report.created_store = created
     report.format = fmt
     if fmt != "sif":  # point at the line of the file the person has (none for formats without lines)
+        report.problems = sorted(report.problems + line_problems, key=lambda p: (p.session, p.seq, p.code))
         for problem in report.problems:
             problem.line = origin_lines.get((problem.session, problem.seq))
     return report

@@ -6,23 +6,27 @@ they are and what to import instead, never guessed at.
 
 from __future__ import annotations
 
-import json
 from pathlib import PurePath
 from typing import Any
 
+from inspector.domain import guarded_json
 from inspector.domain.errors import BadInput
 from inspector.domain.formats import claude_code, codex, inspect_ai, messages
+from inspector.domain.guarded_json import raw_decode_all
 
 FORMATS = ("sif", "claude-code", "codex", *messages.FORMATS, "inspect-ai")
 
 
 def _first_json_line(data: bytes) -> Any:
+    """The first readable record among the first 50 lines (a cut or doubled line is skipped)."""
     for raw in data.split(b"\n", 50)[:50]:
         if raw.strip():
             try:
-                return json.loads(raw)
-            except (ValueError, UnicodeDecodeError):
-                return None
+                parts, _ = raw_decode_all(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                continue
+            if parts and isinstance(parts[0][0], dict):
+                return parts[0][0]
     return None
 
 
@@ -44,7 +48,9 @@ def detect(data: bytes, file_name: str) -> str:
     stripped = data.lstrip()
     if stripped[:1] in (b"[", b"{"):
         try:
-            doc = json.loads(data)
+            doc = guarded_json.loads(data)
+        except guarded_json.JsonRefused as exc:
+            raise BadInput(exc.message, code=exc.code) from None
         except (ValueError, UnicodeDecodeError):
             doc = None
         if inspect_ai.looks_like(doc):
@@ -57,6 +63,17 @@ def detect(data: bytes, file_name: str) -> str:
 
 
 def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
+    """Convert a transcript. Each converter checks the fields it reads; should one still meet a
+    shape it did not foresee, the file is refused with a sentence, never a traceback (the fuzz
+    test in tests/test_importer_fuzz.py treats that code, ``conversion_failed``, as a bug to fix)."""
+    try:
+        return _convert(data, file_name, fmt)
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError, RecursionError) as exc:
+        raise BadInput(f"{file_name} could not be converted from {fmt} ({type(exc).__name__}: {exc}); nothing "
+                       "was written", code="conversion_failed") from None
+
+
+def _convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
     if fmt == "claude-code":
         return claude_code.convert(data, file_name)
     if fmt == "codex":

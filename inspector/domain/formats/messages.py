@@ -13,6 +13,7 @@ import json
 from pathlib import PurePath
 from typing import Any
 
+from inspector.domain import guarded_json
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.builder import (
     AssistantBlocks,
@@ -22,6 +23,7 @@ from inspector.domain.formats.builder import (
     split_lines,
     text_of,
 )
+from inspector.domain.formats.tolerant import field_problem, first_problem, items_problem
 
 FORMATS = ("openai-chat", "deepseek", "anthropic", "openai-responses")
 
@@ -60,10 +62,7 @@ def detect(doc: Any) -> str | None:
 
 
 def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
-    try:
-        doc = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise BadInput(f"not valid JSON ({exc})", code="malformed_json", line=getattr(exc, "lineno", None)) from None
+    doc = load_document(data)
     items, meta = unwrap(doc)
     session = PurePath(file_name).name.split(".")[0]
     tools_present = any(isinstance(m, dict) and (m.get("tool_calls") or m.get("type") == "function_call")
@@ -79,9 +78,16 @@ def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
     if system:
         b.event("system_message", text_of(system), at=None, trust="system", lines=lines)
     names: dict[str, str] = {}
-    for item in items:
+    key = next((k for k in ("messages", "items", "input") if isinstance(meta.get(k), list)), "")
+    for index, item in enumerate(items):
+        where = f"{key}[{index}]" if meta else f"[{index}]"
         if not isinstance(item, dict):
-            raise BadInput(f"a message is not an object: {json.dumps(item)[:60]}", code="unknown_format")
+            b.problem("not_an_object", f"{where} is not an object; it is kept in the original, not read", None)
+            continue
+        why = item_problem(item, fmt, where)
+        if why:
+            b.problem("wrong_field_type", f"{why}; the item is kept in the original, not read", None)
+            continue
         if fmt == "openai-responses":
             responses_item(b, item, names, lines)
         elif fmt == "anthropic":
@@ -90,6 +96,41 @@ def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
             _chat(b, item, names, lines, tools_present and fmt == "deepseek")
     b.keep_original(data)
     return b.records
+
+
+def load_document(data: bytes) -> Any:
+    """A whole-file JSON document through the guarded decoder (one document cannot be read in part)."""
+    try:
+        return guarded_json.loads(data)
+    except guarded_json.JsonRefused as exc:
+        raise BadInput(exc.message, code=exc.code) from None
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"not valid JSON ({exc.msg})", code="malformed_json", line=exc.lineno) from None
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"not UTF-8 text ({exc.reason} at byte {exc.start})", code="malformed_json") from None
+
+
+_BLOCK: dict[str, Any] = {"type": str, "text": str, "thinking": str, "signature": str, "data": str, "id": str,
+                          "name": str, "input": dict, "tool_use_id": str}
+_CHAT: dict[str, Any] = {"role": str, "tool_call_id": str, "name": str, "reasoning_content": str,
+                         "tool_calls": list}
+_RESPONSES: dict[str, Any] = {"type": str, "role": str, "encrypted_content": str, "name": str, "call_id": str,
+                              "summary": list}
+
+
+def item_problem(item: dict[str, Any], fmt: str, where: str) -> str | None:
+    """The first field of a message/item whose type the converter cannot take, named by its path."""
+    if fmt == "openai-responses":
+        return first_problem((field_problem(item, _RESPONSES, where),
+                              items_problem(item.get("summary"), {"text": str}, f"{where}.summary")))
+    if fmt == "anthropic":
+        content = item.get("content")
+        return first_problem((field_problem(item, {"role": str}, where),
+                              items_problem(content, _BLOCK, f"{where}.content") if isinstance(content, list)
+                              else None))
+    return first_problem((field_problem(item, _CHAT, where),
+                          items_problem(item.get("tool_calls"), {"id": str, "function": {"name": str}},
+                                        f"{where}.tool_calls", objects=True)))
 
 
 def _chat(b: Builder, m: dict[str, Any], names: dict[str, str], lines: list[Line], tools: bool) -> None:
