@@ -189,13 +189,13 @@ class AssistantBlocks:
     def add(self, block: Any) -> None:
         kind = block.get("type") if isinstance(block, dict) else None
         if kind == "text":
-            self.texts.append(block.get("text", ""))
+            self.texts.append(block.get("text") or "")
         elif kind == "thinking":
-            self.thoughts.append(block.get("thinking", ""))
+            self.thoughts.append(block.get("thinking") or "")
             if "signature" in block:
                 self.continuation.append({"kind": "signature", "data": block["signature"]})
         elif kind == "redacted_thinking":
-            self.continuation.append({"kind": "redacted_thinking", "data": block.get("data", "")})
+            self.continuation.append({"kind": "redacted_thinking", "data": block.get("data") or ""})
         elif kind == "tool_use":
             self.calls.append(block)
         elif isinstance(block, dict):

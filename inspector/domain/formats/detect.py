@@ -6,6 +6,7 @@ they are and what to import instead, never guessed at.
 
 from __future__ import annotations
 
+import json
 from pathlib import PurePath
 from typing import Any
 
@@ -17,33 +18,53 @@ from inspector.domain.guarded_json import raw_decode_all
 FORMATS = ("sif", "claude-code", "codex", *messages.FORMATS, "inspect-ai")
 
 
-def _first_json_line(data: bytes) -> Any:
-    """The first readable record among the first 50 lines (a cut or doubled line is skipped)."""
+def _first_records(data: bytes) -> list[dict[str, Any]]:
+    """The readable records among the first 50 lines (a cut or doubled line is skipped)."""
+    out: list[dict[str, Any]] = []
     for raw in data.split(b"\n", 50)[:50]:
         if raw.strip():
             try:
                 parts, _ = raw_decode_all(raw.decode("utf-8"))
             except UnicodeDecodeError:
                 continue
-            if parts and isinstance(parts[0][0], dict):
-                return parts[0][0]
-    return None
+            out += [value for value, _, _ in parts if isinstance(value, dict)]
+    return out
+
+
+def _claude_like(rec: dict[str, Any]) -> bool:
+    return bool(rec.get("sessionId")) or rec.get("type") in (
+        "summary", "file-history-snapshot", "user", "assistant", "system", "progress", "queue-operation")
 
 
 def detect(data: bytes, file_name: str) -> str:
+    """The file's format, or :class:`BadInput` saying what it is not (never a traceback: an
+    unforeseen shape is ``conversion_failed``, like in :func:`convert`)."""
+    try:
+        return _detect(data, file_name)
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError, RecursionError) as exc:
+        raise BadInput(f"cannot tell what {file_name} is ({type(exc).__name__}: {exc})",
+                       code="conversion_failed") from None
+
+
+def _detect(data: bytes, file_name: str) -> str:
     suffix = PurePath(file_name).suffix.lower()
     if suffix in (".yaml", ".yml"):
         raise BadInput(f"{file_name} is a recorded HTTP exchange (a VCR cassette), not a transcript; import the "
                        "saved message list (*.conversation.json) made from it instead", code="not_a_transcript")
     if suffix == ".eval" or data[:4] == b"PK\x03\x04":
         return "inspect-ai"
-    first = _first_json_line(data)
+    records = _first_records(data)
+    first = records[0] if records else None
     if isinstance(first, dict) and first.get("type") == "header" and "format" in first:
         return "sif"
     if codex.looks_like(first):
         return "codex"
-    if isinstance(first, dict) and (first.get("sessionId") or first.get("type") in (
-            "summary", "file-history-snapshot", "user", "assistant", "system", "progress", "queue-operation")):
+    if isinstance(first, dict) and _claude_like(first):
+        return "claude-code"
+    # The first record may be the damaged one: a later record with a strong signature decides.
+    if any(codex.looks_like(r) for r in records):
+        return "codex"
+    if any(isinstance(r.get("sessionId"), str) and isinstance(r.get("uuid"), str) for r in records):
         return "claude-code"
     stripped = data.lstrip()
     if stripped[:1] in (b"[", b"{"):
@@ -51,8 +72,15 @@ def detect(data: bytes, file_name: str) -> str:
             doc = guarded_json.loads(data)
         except guarded_json.JsonRefused as exc:
             raise BadInput(exc.message, code=exc.code) from None
-        except (ValueError, UnicodeDecodeError):
-            doc = None
+        except json.JSONDecodeError as exc:
+            if len(records) > 1:  # JSON lines of a kind we do not know, not a broken document
+                doc = None
+            else:
+                raise BadInput(f"{file_name} is not valid JSON ({exc.msg}, column {exc.colno})", code="malformed_json",
+                               line=exc.lineno) from None
+        except UnicodeDecodeError as exc:
+            raise BadInput(f"{file_name} is not UTF-8 text ({exc.reason} at byte {exc.start})",
+                           code="malformed_json") from None
         if inspect_ai.looks_like(doc):
             return "inspect-ai"
         fmt = messages.detect(doc) if doc is not None else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from pathlib import PurePath
 from typing import Any
 
@@ -58,7 +59,7 @@ def _samples(data: bytes) -> tuple[list[Any], dict[str, Any]]:
                 if "header.json" in archive.namelist() else {}
             samples = [_read_member(archive, n, budget, len(data)) for n in names]
         except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, EOFError, OSError, NotImplementedError,
-                RuntimeError, ValueError) as exc:
+                RuntimeError, ValueError, zlib.error) as exc:
             raise BadInput(f"not a readable Inspect AI .eval archive ({exc})", code="malformed_json") from None
         return samples, header if isinstance(header, dict) else {}
     doc = load_document(data)
@@ -101,7 +102,7 @@ def _parts(content: Any) -> tuple[str, str | None, list[dict[str, str]]]:
         if not isinstance(part, dict):
             continue
         if part.get("type") == "reasoning":
-            thoughts.append(part.get("reasoning", ""))
+            thoughts.append(part.get("reasoning") or "")
             if part.get("signature"):
                 kind = "redacted_thinking" if part.get("redacted") else "signature"
                 continuation.append({"kind": kind, "data": part["signature"]})

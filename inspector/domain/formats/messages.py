@@ -45,7 +45,7 @@ def detect(doc: Any) -> str | None:
         items, meta = unwrap(doc)
     except BadInput:
         return None
-    kinds = {meta.get("kind")} if meta.get("kind") else set()
+    kinds = {meta["kind"]} if isinstance(meta.get("kind"), str) else set()
     if "responses" in kinds or any(isinstance(m, dict) and m.get("type") in
                                    ("function_call", "function_call_output", "reasoning", "compaction") for m in items):
         return "openai-responses"
@@ -125,7 +125,7 @@ def item_problem(item: dict[str, Any], fmt: str, where: str) -> str | None:
                               items_problem(item.get("summary"), {"text": str}, f"{where}.summary")))
     if fmt == "anthropic":
         content = item.get("content")
-        return first_problem((field_problem(item, {"role": str}, where),
+        return first_problem((field_problem(item, {"role": str, "content": (str, list)}, where),
                               items_problem(content, _BLOCK, f"{where}.content") if isinstance(content, list)
                               else None))
     return first_problem((field_problem(item, _CHAT, where),
@@ -188,7 +188,7 @@ def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], line
         trust = {"user": "user", "assistant": "model"}.get(role or "", "system")
         b.event(event_kind, text_of(item.get("content")), at=at, trust=trust, lines=lines, item_id=item.get("id"))
     elif kind == "reasoning":
-        summary = "\n".join(s.get("text", "") for s in item.get("summary") or [] if isinstance(s, dict))
+        summary = "\n".join(s.get("text") or "" for s in item.get("summary") or [] if isinstance(s, dict))
         continuation = [{"kind": "encrypted_content", "data": item["encrypted_content"]}] \
             if "encrypted_content" in item else []
         b.event("assistant_message", "", at=at, trust="model", lines=lines, reasoning_content=summary or None,
@@ -205,7 +205,7 @@ def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], line
                       at=at, tool=names.get(call or ""), lines=lines)
     elif kind == "compaction":
         seq = b.event("other", "compaction item (encrypted; replaces the history before it)", at=at, trust="model",
-                      lines=lines, continuation=[{"kind": "encrypted_content", "data": item.get("encrypted_content", "")}],
+                      lines=lines, continuation=[{"kind": "encrypted_content", "data": item.get("encrypted_content") or ""}],
                       item_id=item.get("id"))
         b.summary("[compaction: encrypted by the provider, not readable here]", max(1, seq - 1),
                   sources=[f"evt:{seq}"])
