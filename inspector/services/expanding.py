@@ -4,7 +4,10 @@ Checks run in a fixed order (issue #4): scope, deleted, version, hash, range, bu
 a refusal stops before any material byte is read. Reading touches only the chunks the
 range covers (plus up to 3 bytes either side, to find character boundaries) and verifies
 just those chunks against digests bound to the whole-content hash when it was stored.
-Expanding never changes the stub, and never re-queries the source: it reads the original.
+The chunk hashes themselves are compared with the digest the import's ledger entry bound
+(``inspector.store.bindings``), so chunks rewritten together with their hashes are refused,
+never returned as verified. Expanding never changes the stub, and never re-queries the
+source: it reads the original.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 from inspector.domain.errors import Refusal
 from inspector.domain.utf8_edges import cut_edges
 from inspector.services.lookup import load_by_id
-from inspector.store import ledger, materials
+from inspector.store import bindings, ledger, materials
 from inspector.store.connection import Store
 
 DEFAULT_MAX_BYTES = 64 * 1024
@@ -53,6 +56,7 @@ class Expansion:
     verified: bool = False
     retrieved_at: str | None = None
     chunks_read: int = 0
+    ledger_bound: bool = False  # the chunk hashes matched the digest the import's ledger entry bound
 
     @property
     def ok(self) -> bool:
@@ -67,7 +71,7 @@ class Expansion:
                 "hex": self.data.hex() if self.binary else None,
                 "cut_head_hex": self.cut_head.hex(), "cut_tail_hex": self.cut_tail.hex(),
                 "snap_wider": list(self.snap_wider or self.range), "snap_narrower": list(self.snap_narrower or self.range),
-                "verified": self.verified, "retrieved_at": self.retrieved_at, "chunks_read": self.chunks_read,
+                "verified": self.verified, "ledger_bound": self.ledger_bound, "retrieved_at": self.retrieved_at, "chunks_read": self.chunks_read,
                 "budget": {"limit": self.max_bytes, "used": len(self.data),
                            "left": self.max_bytes - len(self.data)}}
 
@@ -127,8 +131,13 @@ async def expand(store: Store, stub_id: str, *, actor: str, session: str | None 
             result.refusals = [Refusal("hash_mismatch", f"stored chunk(s) {list(read.bad_chunks)} of {m.id} no longer "
                                        "match the digests bound to its content hash: the stored bytes changed.")]
             return result
+        bound = (await bindings.material_bindings(db, stub.session) or {}).get(m.id)
+        if bound is not None and bound != bindings.bound_digest(store.digest_key, m.chunk_binding):
+            result.refusals = [Refusal("hash_mismatch", f"the chunk hashes of {m.id} are not the ones the ledger bound "
+                                       "when it was imported: the stored bytes were rewritten and rebound.")]
+            return result
         result.data = read.data[start - lo : end - lo]
-        result.chunks_read, result.verified = read.chunks_read, True
+        result.chunks_read, result.verified, result.ledger_bound = read.chunks_read, True, bound is not None
         binary = m.encoding == "base64" and not (m.media_type or "").startswith("text/")
         edges = None if binary else cut_edges(read.data, lo, start, end)
         if edges is None or edges.text is None:

@@ -26,7 +26,7 @@ from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.services.import_stream import parsed_chunks
 from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
-from inspector.store import ledger
+from inspector.store import bindings, ledger
 from inspector.store.connection import Store, fetch_one, open_store
 
 ProgressFn = Callable[[str, int, int], None]
@@ -90,7 +90,8 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         entries = await _sif_ledger_records(db, writer)
         for session in writer.first_use:
             entries += await _settle_session(db, writer, session, actor=actor, file_name=file_name,
-                                             file_digest=keyed_digest(store.digest_key, original or raw))
+                                             file_digest=keyed_digest(store.digest_key, original or raw),
+                                             digest_key=store.digest_key)
         await ledger.append(db, entries)
     for (_s, t), n in writer.added.items():
         report.added[t] = report.added.get(t, 0) + n
@@ -109,7 +110,7 @@ async def _adapter(db: aiosqlite.Connection, session: str) -> str:
 
 
 async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, session: str, *, actor: str,
-                          file_name: str, file_digest: str) -> list[ledger.NewEntry]:
+                          file_name: str, file_digest: str, digest_key: bytes) -> list[ledger.NewEntry]:
     """Set the session's derived versions and record what this import added to it."""
     goal, version = writer.stored.get(session, (0, 0))
     declared = writer.declared.get(session)
@@ -125,6 +126,8 @@ async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, sessio
         "file_name": file_name, "file_digest": file_digest, "added": counts,
         "skipped": {t: n for (s, t), n in writer.skipped.items() if s == session},
         "context_version": new_version, "goal_revision": new_goal,
+        "initial_status": writer.initial_status.get(session, {}),
+        "materials": {mid: bindings.bound_digest(digest_key, b) for mid, b in writer.bindings.get(session, {}).items()},
     })]
 
 

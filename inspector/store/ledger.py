@@ -66,7 +66,7 @@ def entry_body(seq: int, session: str | None, kind: str, actor: str, at: str, pa
     }
 
 
-_COLUMNS = "seq, session, kind, actor, at, payload, source, record_digest, prev_hash, hash"
+COLUMNS = _COLUMNS = "seq, session, kind, actor, at, payload, source, record_digest, prev_hash, hash"
 
 
 def _entry(row: Sequence[Any]) -> LedgerEntry:
