@@ -67,7 +67,7 @@ class ChangeWatch:
         self.seen: int | None = None
 
     async def changed(self) -> bool:
-        version = await data_version(self.store.db)
+        version = await data_version(self.store.watch_db)
         changed = self.seen is not None and version != self.seen
         self.seen = version
         return changed
