@@ -57,6 +57,7 @@ class Expansion:
     retrieved_at: str | None = None
     chunks_read: int = 0
     ledger_bound: bool = False  # the chunk hashes matched the digest the import's ledger entry bound
+    recorded: bool = False  # the expansion is in the ledger (not on a read-only store)
 
     @property
     def ok(self) -> bool:
@@ -71,7 +72,7 @@ class Expansion:
                 "hex": self.data.hex() if self.binary else None,
                 "cut_head_hex": self.cut_head.hex(), "cut_tail_hex": self.cut_tail.hex(),
                 "snap_wider": list(self.snap_wider or self.range), "snap_narrower": list(self.snap_narrower or self.range),
-                "verified": self.verified, "ledger_bound": self.ledger_bound, "retrieved_at": self.retrieved_at, "chunks_read": self.chunks_read,
+                "verified": self.verified, "ledger_bound": self.ledger_bound, "recorded": self.recorded, "retrieved_at": self.retrieved_at, "chunks_read": self.chunks_read,
                 "budget": {"limit": self.max_bytes, "used": len(self.data),
                            "left": self.max_bytes - len(self.data)}}
 
@@ -120,7 +121,9 @@ async def expand(store: Store, stub_id: str, *, actor: str, session: str | None 
         m0 = await materials.find_material(store.db, stub.session, stub.material)
         end = m0.size if m0 is not None else 0
     result = Expansion(stub.id, stub.session, stub.material, (start, end), max_bytes, retrieved_at=stub.retrieved_at)
-    async with store.transaction() as db:
+    # A read-only store can still be read: the expansion is verified the same way, but there is
+    # no ledger to record it in (``recorded`` says so).
+    async with (store.snapshot() if store.read_only else store.transaction()) as db:
         m = await materials.find_material(db, stub.session, stub.material)
         result.refusals = _pre_read_refusals(stub, m, start, end, max_bytes, scopes)
         if result.refusals or m is None:
@@ -145,6 +148,9 @@ async def expand(store: Store, stub_id: str, *, actor: str, session: str | None 
         else:
             result.text, result.cut_head, result.cut_tail = edges.text, edges.cut_head, edges.cut_tail
             result.snap_wider, result.snap_narrower = edges.snap_wider, edges.snap_narrower
+        if store.read_only:
+            return result
+        result.recorded = True
         await ledger.append(db, [ledger.NewEntry(stub.session, "expand", actor, {
             "stub": stub.id, "material": m.id, "range": [start, end], "bytes": len(result.data),
             "max_bytes": max_bytes, "verified": True})])

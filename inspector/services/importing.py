@@ -158,7 +158,8 @@ async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter) ->
 def _remove_store_files(path: Path) -> None:
     for suffix in ("", "-wal", "-shm", "-journal"):
         with contextlib.suppress(FileNotFoundError):
-            os.remove(f"{path}{suffix}")
+            if os.path.lexists(f"{path}{suffix}"):  # on a read-only medium, removing what is not there fails too
+                os.remove(f"{path}{suffix}")
 
 
 def to_sif(records: list[dict[str, Any]]) -> bytes:

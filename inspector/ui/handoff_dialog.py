@@ -66,7 +66,7 @@ class HandoffDialog(ShowsWorkerErrors, ModalScreen[str | None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "accept":
-            return True if self.result is not None and self.result.acceptable else None
+            return True if self.result is not None and self.result.acceptable and not self.store.read_only else None
         return True
 
     @work(group="handoff-decide", exclusive=True, exit_on_error=False)

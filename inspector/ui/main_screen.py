@@ -72,6 +72,9 @@ COMPACT_WIDTH = 140  # below this the sessions list starts hidden (s shows it)
 SEARCH_DEBOUNCE_S = 0.2
 
 
+WRITING_ACTIONS = frozenset({"correct"})  # the dialogs grey out their own decisions
+
+
 class MainScreen(ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#state-records"
     BINDINGS = [
@@ -103,7 +106,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         self.generation_texts: list = []
 
     def compose(self) -> ComposeResult:
-        yield HeaderBar(self.store.path, id="header")
+        yield HeaderBar(self.store.path, self.store.read_only_reason if self.store.read_only else None, id="header")
         with Horizontal(id="body"):
             yield SessionsList()
             with Vertical(id="main"):
@@ -127,6 +130,10 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.store.read_only:
+            self.notify(f"{self.store.path.name} is read-only ({self.store.read_only_reason}): you can read, search, "
+                        "expand and verify; accepting, correcting, handoffs and deletions are disabled.",
+                        severity="warning", timeout=10)
         self._apply_width(self.size.width)
         self.watch = sessions.ChangeWatch(self.store)
         self.load_sessions()
@@ -310,6 +317,12 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", Content(body)))
 
     # -- actions ---------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Writing acts are greyed out on a read-only store (the header says why)."""
+        if action in WRITING_ACTIONS and self.store.read_only:
+            return None
+        return True
 
     def action_focus_channel(self, name: str) -> None:
         self.query_one(f"#{name}", ChannelPane).records.focus()

@@ -137,6 +137,9 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
             return
         if v.status != "pending":
             status.update(Content.from_markup("[b]already $s[/b]: nothing more to decide", s=v.status))
+        elif self.store.read_only:
+            status.update(Content.from_markup("[b $warning]deciding is disabled:[/] the store is read-only ($m)",
+                                              m=self.store.read_only_reason))
         elif v.refusals:
             status.update(Content.from_markup("[b $error]accept is disabled:[/] $m", m=v.refusals[0].message))
         else:
@@ -148,7 +151,7 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
         """Greys out accept when refused, and both decisions once decided."""
         if action in ("accept", "reject"):
             v = self.view.validation if self.view else None
-            if v is None or v.status != "pending":
+            if v is None or v.status != "pending" or self.store.read_only:
                 return None
             if action == "accept" and v.refusals:
                 return None
