@@ -106,16 +106,19 @@ class Store:
         assert self._writer is not None
         if self._bound.get() is self._writer:
             raise RuntimeError("a transaction inside a transaction of the same task")
+        writer = self._writer
         async with self._write_lock:
-            token = self._bound.set(self._writer)
+            token = self._bound.set(writer)
             try:
-                await self._writer.execute("BEGIN IMMEDIATE")
-                try:
-                    yield self._writer
-                except BaseException:
-                    await self._writer.execute("ROLLBACK")
-                    raise
-                await self._writer.execute("COMMIT")
+                await writer.execute("BEGIN IMMEDIATE")
+                yield writer
+                await writer.execute("COMMIT")
+            except BaseException:
+                # Statements run in order on the connection's thread, so this rollback runs after
+                # whatever a cancelled await left queued (even a BEGIN that had not run yet), and
+                # is a no-op when there is no transaction: the next writer always starts clean.
+                await writer.rollback()
+                raise
             finally:
                 self._bound.reset(token)
 
@@ -132,17 +135,19 @@ class Store:
         token = self._bound.set(db)
         try:
             await db.execute("BEGIN")
-            try:
-                yield db
-            finally:
-                await db.execute("COMMIT")
+            yield db
         finally:
             self._bound.reset(token)
             self._lent.discard(db)
-            if len(self._idle) < self.POOL_SIZE:
-                self._idle.append(db)
-            else:
-                await db.close()
+            try:
+                # Ends the read transaction; queued behind anything a cancelled worker left running
+                # (a BEGIN included), so the reader goes back to the pool clean.
+                await db.rollback()
+            finally:
+                if len(self._idle) < self.POOL_SIZE:
+                    self._idle.append(db)
+                else:
+                    await db.close()
 
 
 async def _configure(db: aiosqlite.Connection) -> None:
