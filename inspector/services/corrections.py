@@ -20,7 +20,7 @@ from inspector.domain.canonical import keyed_digest
 from inspector.domain.errors import BadInput, NotFound, Refusal
 from inspector.domain.sif import identity_digest
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
-from inspector.store import ledger
+from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, fetch_one, utc_now
 from inspector.store.tables import SPECS
 
@@ -47,10 +47,10 @@ class Outcome:
 
 
 async def _session(db: aiosqlite.Connection, session: str) -> tuple[str | None, int, int]:
-    row = await fetch_one(db, "SELECT owner, context_version, goal_revision FROM sessions WHERE id = ?", (session,))
+    row = await session_rows.get(db, session)
     if row is None:
         raise NotFound(f"no session {session!r}")
-    return row[0], int(row[1]), int(row[2])
+    return row.owner, row.context_version, row.goal_revision
 
 
 async def _versions(db: aiosqlite.Connection, session: str, key: str) -> list[dict[str, Any]]:
@@ -65,7 +65,7 @@ def _state_status(session: str, key: str, version: int, status: str) -> dict[str
 
 
 async def _set_versions(db: aiosqlite.Connection, session: str, cv: int, gr: int) -> None:
-    await db.execute("UPDATE sessions SET context_version = ?, goal_revision = ? WHERE id = ?", (cv, gr, session))
+    await session_rows.set_versions(db, session, context_version=cv, goal_revision=gr)
 
 
 async def correct(store: Store, session: str, key: str, value: str, *, reason: str, actor: str,

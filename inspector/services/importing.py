@@ -18,7 +18,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
-from inspector.domain.errors import BadInput, InspectorError
+from inspector.domain.errors import InspectorError
 from inspector.domain.formats.detect import convert, detect
 from inspector.domain.protocol import ProtocolProblem, find_problems
 from inspector.domain.sif import parse_chunk
@@ -26,7 +26,7 @@ from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.services.import_stream import parsed_chunks
 from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
-from inspector.store import bindings, ledger
+from inspector.store import bindings, ledger, session_rows
 from inspector.store.connection import Store, fetch_one, open_store
 
 ProgressFn = Callable[[str, int, int], None]
@@ -63,7 +63,7 @@ def read_bytes(path: Path) -> bytes:
 
 
 async def _stored_sessions(db: aiosqlite.Connection) -> dict[str, tuple[int, int]]:
-    return {row[0]: (int(row[1]), int(row[2])) for row in await db.execute_fetchall("SELECT id, goal_revision, context_version FROM sessions")}
+    return await session_rows.versions(db)
 
 
 async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
@@ -105,8 +105,8 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
 
 
 async def _adapter(db: aiosqlite.Connection, session: str) -> str:
-    row = await fetch_one(db, "SELECT adapter FROM sessions WHERE id = ?", (session,))
-    return str(row[0]) if row else "generic"
+    row = await session_rows.get(db, session)
+    return row.adapter if row else "generic"
 
 
 async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, session: str, *, actor: str,
@@ -117,8 +117,7 @@ async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, sessio
     new_goal = max(goal, int(declared["goal_revision"]) if declared else 0)
     new_version = max(version, writer.versions[session])
     if (new_goal, new_version) != (goal, version):
-        await db.execute("UPDATE sessions SET goal_revision = ?, context_version = ? WHERE id = ?",
-                         (new_goal, new_version, session))
+        await session_rows.set_versions(db, session, context_version=new_version, goal_revision=new_goal)
     counts = {t: n for (s, t), n in writer.added.items() if s == session}
     if not counts:
         return []

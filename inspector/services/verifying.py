@@ -33,7 +33,7 @@ from inspector.domain.canonical import GENESIS_HASH, content_hash, ledger_hash
 from inspector.domain.errors import BadInput
 from inspector.domain.sif import identity_digest
 from inspector.services.replay import Replay, check_bindings
-from inspector.store import ledger
+from inspector.store import ledger, session_rows
 from inspector.store.connection import Store
 from inspector.store.materials import chunk_binding, read_all
 from inspector.store.tables import SPECS
@@ -189,8 +189,8 @@ def _track(entry: ledger.LedgerEntry, versions: dict[str, tuple[int | None, int 
 
 async def _check_sessions(store: Store, versions: dict[str, tuple[int | None, int | None]],
                           report: VerifyReport) -> None:
-    rows = await store.db.execute_fetchall("SELECT id, context_version, goal_revision FROM sessions")
-    for sid, cv, gr in rows:
+    for row in await session_rows.all_rows(store.db):
+        sid, cv, gr = row.id, row.context_version, row.goal_revision
         want_cv, want_gr = versions.get(sid, (None, None))
         if want_cv is None:
             report.fail({"where": "sessions", "id": sid, "message": f"session {sid!r} has no ledger entry"})

@@ -7,7 +7,6 @@ where it is used.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from inspector.domain.canonical import canonical_json
