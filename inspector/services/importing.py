@@ -187,7 +187,8 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
         records = convert(raw, source.name, fmt)
         origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
                         if r["type"] == "event" and "line" in r.get("origin", {})}
-        line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"], r["content"])
+        line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"],
+                                         r["content"].removeprefix(f"[{r['problem']}] "))
                          for r in records if r["type"] == "event" and r.get("problem")]
         raw = to_sif(records)
     created = not (into.exists() and into.stat().st_size > 0)

@@ -38,6 +38,8 @@ def render_expansion(result: Expansion) -> Content:
     head = Content.from_markup("[$success]✓ verified[/] ") + Content(
         f"[{s}, {e}) · {len(result.data):,} bytes · {result.chunks_read} chunk(s) read · "
         f"budget {len(result.data):,} of {result.max_bytes:,}")
+    if not result.recorded:
+        head += Content.from_markup(" · [$warning]not recorded in the ledger (read-only store)[/]")
     if result.binary:
         return head + Content("\n\n") + Content.from_markup("[dim]binary, shown as hex[/]\n$h", h=result.data.hex(" "))
     body = Content("")

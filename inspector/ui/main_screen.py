@@ -426,8 +426,11 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
     async def action_verify(self) -> None:
         report = await verifying.verify_store(self.store)
         if report.ok:
-            await self.app.push_screen(MessageDialog("Store verified",
-                                                     f"{report.entries} ledger entries: chain and projections hold."))
+            await self.app.push_screen(MessageDialog(
+                "Store verified",
+                f"{report.entries} ledger entries: the chain, the replayed projections and SQLite's "
+                f"{report.integrity} hold.\n\nLedger head {report.head['seq']}:{report.head['hash']}\n(keep it to "
+                f"pin: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})"))
         else:
             body = "\n".join(p["message"] for p in report.problems[:20])
             await self.app.push_screen(MessageDialog("Store does NOT verify", body, error=True))
