@@ -128,7 +128,8 @@ def test_check_reports_every_kind_of_problem(sample_store: Path) -> None:
     assert code == 1
     by_session = {s["session"]: s for s in json.loads(out)["sessions"]}
     assert [p["code"] for p in by_session["s-export"]["protocol"]] == ["orphan_result"]
-    assert {d["code"] for d in by_session["s-export"]["drift"]} == {"protected_missing", "open_issue_closed"}
+    assert {d["code"] for d in by_session["s-export"]["drift"]} == {
+        "protected_missing", "open_issue_closed", "open_issue_claimed_done", "decision_reversed"}
     assert {c["candidate"] for c in by_session["s-export"]["candidates"]} >= {"cand-stale", "cand-space"}
     assert {h["handoff"] for h in by_session["s-orders"]["handoffs"]} == {"h-writeoff", "h-tools"}
     assert by_session["s-bigfold"]["ok"] is True

@@ -98,3 +98,22 @@ async def test_a_failed_timeline_page_reaches_the_error_dialog_and_the_app_stays
         view._maybe_prefetch()
         await settle(app, pilot)
         assert app.is_running and [getattr(e, "code", None) for e in shown] == ["test_failure"]
+
+
+async def test_any_budget_failure_reaches_the_error_dialog(sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector.ui.widgets import budget_view
+
+    shown: list[BaseException] = []
+    original = dialogs.error_dialog
+    monkeypatch.setattr(dialogs, "error_dialog", lambda e: (shown.append(e), original(e))[1])
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+
+        async def broken(*_args: object, **_kwargs: object) -> None:
+            raise RuntimeError("the tokenizer fell over")
+
+        monkeypatch.setattr(budget_view, "budget", broken)
+        app.screen.query_one(budget_view.BudgetView).recompute()
+        await settle(app, pilot)
+        assert app.is_running and [str(e) for e in shown] == ["the tokenizer fell over"]

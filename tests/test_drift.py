@@ -77,7 +77,8 @@ async def test_reworded_constraint_with_a_claim_is_exactly_protected_rewritten(s
 
 async def test_dropped_constraint_closed_issue_and_flattened_dispute(store: Path) -> None:
     assert await _codes(store, 3) == [("protected_missing", "constraint.prod"), ("open_issue_closed", "open_issue.p95"),
-                                      ("dispute_flattened", "decision.mode")]
+                                      ("dispute_flattened", "decision.mode"),
+                                      ("open_issue_claimed_done", "open_issue.p95")]
 
 
 async def test_unsourced_generation_is_a_warning(tmp_path: Path) -> None:
@@ -152,7 +153,7 @@ def test_cli_drift_and_corrections(store: Path, tmp_path: Path) -> None:
     run = CliRunner().invoke
     out = run(cli, ["drift", str(store), "--session", S, "--json"])
     assert out.exit_code == 1 and [f["code"] for f in json.loads(out.stdout)["findings"]] == [
-        "protected_missing", "open_issue_closed", "dispute_flattened"]
+        "protected_missing", "open_issue_closed", "dispute_flattened", "open_issue_claimed_done"]
     assert run(cli, ["drift", str(store), "--session", S, "--generation", "1"]).exit_code == 0
     text = tmp_path / "fixed.txt"
     text.write_text(FAITHFUL + " Streaming or paging is still open.", encoding="utf-8")

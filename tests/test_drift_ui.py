@@ -20,7 +20,7 @@ async def test_find_drift_correct_it_and_see_it_gone(sample_store: Path, monkeyp
     app = InspectorApp(sample_store)
     async with app.run_test(size=(170, 45)) as pilot:
         await settle(app, pilot)
-        assert "drift 2" in text_of(app.screen.query_one(HeaderBar))
+        assert "drift 4" in text_of(app.screen.query_one(HeaderBar))
         await pilot.press("d")
         picked = app.screen.query_one(DriftView).selected()
         assert picked is not None and picked[0] == 3 and picked[1].code == "protected_missing"
@@ -30,7 +30,7 @@ async def test_find_drift_correct_it_and_see_it_gone(sample_store: Path, monkeyp
         assert isinstance(dialog, CorrectionDialog)
         area = dialog.query_one(TextArea)
         assert "不得修改生产库" in area.text  # the missing protected value is offered back
-        area.text = "目标：修复订单导出超时。约束：不得修改生产库。流式导出已上线。"
+        assert "P95 已通过" not in area.text and "P95 仍待测" in area.text  # every finding fixed, not only the first
         dialog.query_one("#correct-reason", Input).value = "generation 3 dropped the constraint and closed P95"
         await pilot.press("ctrl+s")
         await settle(app, pilot)
@@ -39,6 +39,27 @@ async def test_find_drift_correct_it_and_see_it_gone(sample_store: Path, monkeyp
         assert "drift" not in header and "ctx v5" in header
         picked = app.screen.query_one(DriftView).selected()
         assert picked is None or picked[0] != 4  # generation 4 (corrected) has no finding to pick
+
+
+async def test_a_correction_that_still_drifts_needs_save_anyway(sample_store: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(170, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("d", "c")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, CorrectionDialog)
+        dialog.query_one(TextArea).text = "目标：修复订单导出超时。约束：不得修改生产库。P95 已通过。"
+        dialog.query_one("#correct-reason", Input).value = "keep my wording"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is dialog  # refused: nothing saved
+        assert "open_issue_claimed_done" in text_of(dialog.query_one("#correct-result"))
+        await pilot.press("ctrl+y")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert "drift" in text_of(app.screen.query_one(HeaderBar))  # saved anyway, and still shown as drift
 
 
 async def test_correct_a_record_as_a_non_owner_proposes_it(sample_store: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

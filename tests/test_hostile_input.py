@@ -142,3 +142,27 @@ def test_an_eval_zip_bomb_is_refused_before_it_unpacks(tmp_path: Path) -> None:
     assert src.stat().st_size < 200_000
     refused(run("import", str(src), "--into", str(tmp_path / "s.db"), "--json"), "too_large", "zip bomb")
     assert not (tmp_path / "s.db").exists()
+
+
+def test_wrong_types_in_codex_and_inspect_logs_name_the_field(tmp_path: Path) -> None:
+    rollout = [
+        {"timestamp": "2026-01-01T00:00:00Z", "type": "session_meta", "payload": {"id": "cx-1"}},
+        {"timestamp": "2026-01-01T00:00:01Z", "type": "response_item",
+         "payload": {"type": "function_call", "name": ["shell"], "call_id": "c1", "arguments": "{}"}},
+        {"timestamp": 17, "type": "event_msg", "payload": {"type": "agent_message"}},
+    ]
+    src = tmp_path / "rollout.jsonl"
+    src.write_text("\n".join(json.dumps(r) for r in rollout) + "\n", encoding="utf-8")
+    result = run("import", str(src), "--into", str(tmp_path / "c.db"), "--json")
+    assert result.exit_code == 0, result.output
+    problems = {p["line"]: p["message"] for p in json.loads(result.stdout)["problems"]}
+    assert "payload.name" in problems[2] and "timestamp" in problems[3]
+
+    log = {"version": 2, "eval": {"task": "t"}, "samples": [{"id": 1, "epoch": 1, "messages": [
+        {"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok", "tool_calls": [{"id": 5}]}]}]}
+    src = tmp_path / "log.json"
+    src.write_text(json.dumps(log), encoding="utf-8")
+    result = run("import", str(src), "--into", str(tmp_path / "i.db"), "--json")
+    assert result.exit_code == 0, result.output
+    (problem,) = json.loads(result.stdout)["problems"]
+    assert problem["code"] == "wrong_field_type" and "samples[0].messages[1].tool_calls[0].id" in problem["message"]

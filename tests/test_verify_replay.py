@@ -180,3 +180,18 @@ def test_not_a_store_is_exit_3_in_one_sentence(tmp_path: Path) -> None:
     (tmp_path / "x.db").write_bytes(b"hello")
     result = run("verify", str(tmp_path / "x.db"))
     assert result.exit_code == 3 and result.stderr.startswith("error: ") and len(result.stderr.splitlines()) == 1
+
+
+def test_a_damaged_search_index_page_fails_the_page_check(store: Path) -> None:
+    con = sqlite3.connect(store)
+    page_size = con.execute("PRAGMA page_size").fetchone()[0]
+    (root,) = con.execute("SELECT rootpage FROM sqlite_master WHERE name = 'events_fts_data'").fetchone()
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    data = bytearray(store.read_bytes())
+    offset = (root - 1) * page_size
+    data[offset] = 0x77  # not a b-tree page type: SQLite's own check must say so
+    store.write_bytes(bytes(data))
+    code, report = verify_json(store)
+    assert code == 1 and report["first_break"]["where"] == "sqlite", report
+    assert report["integrity"] == "integrity_check"

@@ -89,21 +89,26 @@ async def correct_cmd(store: Path, session: str, key: str, value: str, reason: s
 @click.option("--reason", required=True, help="Why (recorded in the ledger).")
 @click.option("--unresolved", multiple=True, help="An unresolved marker (repeatable). Default: the open issues and "
               "pending decisions now.")
+@click.option("--save-anyway", is_flag=True, help="Save even though the new text still has drift findings "
+              "(recorded in the ledger with the codes).")
 @reviewer_option(required=True)
 @json_option
 @run_command()
 async def correct_summary_cmd(store: Path, session: str, generation: int, text_file: Path, reason: str,
-                              unresolved: tuple[str, ...], reviewer: str, as_json: bool) -> int:
-    """Write a corrected generation (parent = GENERATION); it is where the next summary starts."""
+                              unresolved: tuple[str, ...], save_anyway: bool, reviewer: str, as_json: bool) -> int:
+    """Write a corrected generation (parent = GENERATION); it is where the next summary starts.
+
+    The new text is checked for drift first: with findings nothing is written (exit 1)
+    unless --save-anyway."""
     try:
         text = click.get_text_stream("stdin").read() if str(text_file) == "-" else text_file.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInput(f"cannot read {text_file}: {exc}") from None
     async with await open_store(store) as opened:
         outcome = await corrections.correct_summary(opened, session, generation, text, reason=reason, actor=reviewer,
-                                                    unresolved=list(unresolved) or None)
+                                                    unresolved=list(unresolved) or None, save_anyway=save_anyway)
     emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome))
-    return EXIT_OK
+    return EXIT_REFUSED if outcome.refusals else EXIT_OK
 
 
 @click.command("confirm")

@@ -29,6 +29,7 @@ from inspector.cli.drift_commands import (
 from inspector.cli.expand_command import expand_cmd
 from inspector.cli.handoff_commands import accept_handoff_cmd, handoff_cmd
 from inspector.cli.open_command import open_cmd
+from inspector.cli.regress_command import regress_cmd
 from inspector.cli.store_commands import (
     check_cmd,
     export_cmd,
@@ -37,6 +38,7 @@ from inspector.cli.store_commands import (
     sessions_cmd,
     verify_cmd,
 )
+from inspector.cli.verdict_commands import facts_cmd, rebuild_cmd, survival_cmd
 
 
 class InspectorGroup(click.Group):
@@ -67,7 +69,8 @@ def cli(ctx: click.Context) -> None:
 
 for command in (open_cmd, sessions_cmd, import_cmd, export_cmd, verify_cmd, ledger_cmd, expand_cmd, candidates_cmd,
                 validate_cmd, accept_cmd, reject_cmd, drift_cmd, correct_cmd, correct_summary_cmd, confirm_cmd,
-                history_cmd, handoff_cmd, accept_handoff_cmd, check_cmd, budget_cmd, deletion_cmd, delete_cmd):
+                history_cmd, handoff_cmd, accept_handoff_cmd, check_cmd, budget_cmd, deletion_cmd, delete_cmd,
+                facts_cmd, survival_cmd, rebuild_cmd, regress_cmd):
     cli.add_command(command)
 
 

@@ -10,7 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.domain import drift_rules as rules
+from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
+
+# Writers whose proposals may carry an injected rule. The extractor is not among them: it
+# proposes only from the user's own words (and from tool *inputs*, never outputs as rules).
+UNTRUSTED_WRITERS = frozenset({"tool", "model"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +26,18 @@ class StateFact:
     value: str
     status: str
     sources: tuple[str, ...] = ()
+    writer: str | None = None
+    rationale: str | None = None
+    alternatives: tuple[str, ...] = ()
+
+    def first_source(self) -> int | None:
+        seqs = [int(s[4:]) for s in self.sources if s.startswith("evt:") and s[4:].isdigit()]
+        return min(seqs) if seqs else None
+
+    def within(self, covers: tuple[int, int] | None) -> bool:
+        """Established by the end of the covered range (or not placeable: then judged)."""
+        first = self.first_source()
+        return covers is None or first is None or first <= covers[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +57,12 @@ class Finding:
     key: str | None
     message: str
     severity: str = "finding"  # or "warning"
+    words: tuple[str, ...] = ()  # the words of the summary (or its sources) that triggered it
+    where: str = ""  # the summary's sentence that holds them (normalised), when there is one
 
     def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "key": self.key, "message": self.message, "severity": self.severity}
+        return {"code": self.code, "key": self.key, "message": self.message, "severity": self.severity,
+                "words": list(self.words), "where": self.where or None}
 
 
 @dataclass(slots=True)
@@ -55,9 +76,12 @@ class FieldTimeline:
                 "cells": {k: {str(g): c for g, c in row.items()} for k, row in self.cells.items()}}
 
 
-def find_drift(gen: GenerationText, state: list[StateFact]) -> list[Finding]:
+def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | None = None) -> list[Finding]:
+    """Every finding of one generation. Without ``ctx`` (the raw-log facts) only the
+    state rules run; with it, failures, actions, untrusted rules and citations too."""
     findings: list[Finding] = []
     claims = {c.get("key"): c for c in gen.claims}
+    state = [s for s in state if s.within(gen.covers)]
     active = [s for s in state if s.status == "active"]
     for fact in active:
         claim = claims.get(fact.key)
@@ -80,6 +104,7 @@ def find_drift(gen: GenerationText, state: list[StateFact]) -> list[Finding]:
             findings.append(Finding("dispute_flattened", fact.key,
                                     f"the undecided question “{fact.value}” is not among generation {gen.generation}'s "
                                     "unresolved markers: a dispute reads as a decision."))
+    findings += _said_findings(gen, state, ctx or DriftContext())
     if not gen.sources:
         findings.append(Finding("unsourced_assertion", None, f"generation {gen.generation} cites no sources.",
                                 "warning"))
@@ -88,6 +113,89 @@ def find_drift(gen: GenerationText, state: list[StateFact]) -> list[Finding]:
             findings.append(Finding("unsourced_assertion", claim.get("key"),
                                     f"the claim about {claim.get('key')} cites no sources.", "warning"))
     return findings
+
+
+def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContext) -> list[Finding]:
+    """The rules that read what the text says (issue: drift that never gives a false all-clear)."""
+    out: list[Finding] = []
+    said = Said.of(gen.text, gen.unresolved)
+    g = gen.generation
+    for fact in state:
+        if fact.status != "active":
+            continue
+        if fact.kind in OWNER_ONLY_KINDS or fact.kind == "decision":
+            hit = rules.negated_value(said, fact.value)
+            if hit:
+                out.append(Finding("protected_negated", fact.key,
+                                   f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "
+                                   f"weakens it: “{'”, “'.join(hit.words)}” in “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
+        if fact.kind == "open_issue":
+            hit = rules.done_claim(said, rules.subject_terms(fact.value))
+            if hit:
+                out.append(Finding("open_issue_claimed_done", fact.key,
+                                   f"generation {g} claims the open issue “{fact.value}” ({fact.key}) is done: "
+                                   f"“{hit.words[0]}” in “{hit.sentence}”; the issue is still open.",
+                                   words=tuple(hit.words), where=hit.sentence))
+        if fact.kind == "decision" and fact.alternatives:
+            hit = rules.reversed_choice(said, fact.value, list(fact.alternatives), fact.rationale)
+            if hit and hit.sentence:
+                out.append(Finding("decision_reversed", fact.key,
+                                   f"generation {g} states the rejected alternative “{hit.words[0]}” as the choice "
+                                   f"(“{hit.sentence}”); the decision ({fact.key}) is “{fact.value}”.",
+                                   words=tuple(hit.words), where=hit.sentence))
+            elif hit:
+                out.append(Finding("decision_reversed", fact.key,
+                                   f"generation {g} keeps the decision “{fact.value}” ({fact.key}) but drops its "
+                                   f"alternatives ({', '.join(fact.alternatives)}) and its rationale: the dispute "
+                                   "reads as settled without its reasons.", words=(fact.value,)))
+    for fact in state:
+        if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
+            hit = rules.untrusted_rule_in(said, fact.value)
+            if hit:
+                out.append(Finding("untrusted_in_summary", fact.key,
+                                   f"generation {g} repeats “{fact.value}”, proposed by {fact.writer} and never "
+                                   f"confirmed, as an instruction: “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
+    reported = {f.words for f in out if f.code == "untrusted_in_summary"}
+    for seq, rule in ctx.untrusted_rules:
+        if gen.covers and not gen.covers[0] <= seq <= gen.covers[1]:
+            continue
+        hit = rules.untrusted_rule_in(said, rule)
+        if hit and tuple(hit.words) not in reported:
+            reported.add(tuple(hit.words))
+            out.append(Finding("untrusted_in_summary", f"evt:{seq}",
+                               f"generation {g} repeats a rule from untrusted output (evt:{seq}) as an instruction: "
+                               f"“{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
+    last = gen.covers[1] if gen.covers else None
+    for failure in ctx.failures:
+        if gen.covers and not gen.covers[0] <= failure.seq <= gen.covers[1]:
+            continue
+        if last is not None and failure.resolved_within(last):
+            continue
+        if f"evt:{failure.seq}" in gen.sources or rules.mentioned_anywhere(said, failure.anchors):
+            continue
+        out.append(Finding("failure_dropped", f"evt:{failure.seq}",
+                           f"generation {g} neither mentions nor marks unresolved the failed result evt:{failure.seq} "
+                           f"({failure.signature[:80] or failure.tool}: {failure.error[:80]}).",
+                           words=(failure.signature[:80],)))
+    for action in ctx.actions:
+        if action.status not in ("unknown", "in_flight"):
+            continue
+        hit = rules.action_claimed_done(said, action)
+        if hit:
+            out.append(Finding("unknown_claimed", action.id,
+                               f"generation {g} describes action {action.id} ({action.intent or '?'}) as done: "
+                               f"“{hit.words[0]}” in “{hit.sentence}”; its outcome is {action.status}.",
+                               words=tuple(hit.words), where=hit.sentence))
+    cited = [*gen.sources, *(s for c in gen.claims for s in (c.get("sources") or []))]
+    bad = [b for b in rules.cited_outside(cited, gen.covers, ctx.max_seq, ctx.event_seqs)
+           if b not in ctx.carriers]
+    if bad:
+        span = f"[{gen.covers[0]}, {gen.covers[1]}]" if gen.covers else "the log"
+        out.append(Finding("source_outside_range", None,
+                           f"generation {g} cites {', '.join(dict.fromkeys(bad))}, which "
+                           f"{'do' if len(bad) > 1 else 'does'} not exist or lie outside what it covers ({span}).",
+                           words=tuple(dict.fromkeys(bad))))
+    return out
 
 
 def field_cell(gen: GenerationText, fact: StateFact) -> str:

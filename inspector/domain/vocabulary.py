@@ -22,13 +22,15 @@ STATE_KINDS = (
     "evidence_ref",
     "progress",
     "failure",
+    "artifact",
+    "reference",
 )
 # Kinds only the session's owner may change (DESIGN rule 3).
 OWNER_ONLY_KINDS = frozenset({"goal", "constraint", "permission", "acceptance"})
 STATE_STATUSES = frozenset({"active", "superseded", "pending"})
-WRITERS = frozenset({"user", "owner", "reviewer", "model", "tool"})
+WRITERS = frozenset({"user", "owner", "reviewer", "model", "tool", "extractor"})
 ACTION_STATUSES = frozenset({"planned", "in_flight", "succeeded", "failed", "unknown"})
-SUMMARY_KINDS = frozenset({"recursive", "rebuilt", "milestone", "corrected"})
+SUMMARY_KINDS = frozenset({"recursive", "rebuilt", "milestone", "corrected", "accepted"})
 ENCODINGS = frozenset({"utf-8", "base64"})
 # Status of a candidate or handoff: proposed, then decided once by a person.
 DECISION_STATUSES = frozenset({"pending", "accepted", "rejected"})

@@ -18,6 +18,7 @@ from inspector.domain.errors import Refusal
 from inspector.domain.text_checks import rule_sentences
 from inspector.services.lookup import load_by_id
 from inspector.services.session_facts import session_facts
+from inspector.services.summary_in_use import append_accepted
 from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, fetch_one
 from inspector.store.tables import SPECS
@@ -86,9 +87,11 @@ async def accept(store: Store, candidate: str, *, actor: str, session: str | Non
             return Decision(result, facts_version, sid)
         await db.execute("UPDATE candidates SET status = 'accepted' WHERE session = ? AND id = ?", (sid, candidate))
         new_version = cand["base_version"] + 1
+        generation = await append_accepted(db, cand, new_version)
         await ledger.append(db, [ledger.NewEntry(sid, "candidate.accept", actor, {
             "candidate": candidate, "base_version": cand["base_version"], "context_version": new_version,
             "goal_revision": cand["goal_revision"], "warnings": [w.code for w in result.warnings],
+            "generation": generation, "added": {"summary": 1},
             "status_set": _status_set(sid, candidate, "accepted")})])
         result.status = "accepted"
         return Decision(result, new_version, sid)

@@ -11,7 +11,7 @@ The ledger keeps versions, reasons and keyed digests, not the values themselves.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import aiosqlite
@@ -20,6 +20,7 @@ from inspector.domain.canonical import keyed_digest
 from inspector.domain.errors import BadInput, NotFound, Refusal
 from inspector.domain.sif import identity_digest
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
+from inspector.services.drift import check_text
 from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, fetch_one, utc_now
 from inspector.store.tables import SPECS
@@ -35,14 +36,16 @@ class Outcome:
     refusals: list[Refusal]
     generation: int | None = None
     parent: int | None = None
+    findings: list[dict[str, Any]] = field(default_factory=list)  # drift of a corrected text
 
     def as_dict(self) -> dict[str, Any]:
-        if self.generation is not None:
+        if self.generation is not None or self.status == "refused" and self.parent is not None:
             return {"generation": self.generation, "kind": "corrected", "parent": self.parent,
-                    "context_version": self.context_version, "refusals": [r.as_dict() for r in self.refusals]}
+                    "status": self.status, "context_version": self.context_version,
+                    "refusals": [r.as_dict() for r in self.refusals], "findings": self.findings}
         out = asdict(self)
         out["refusals"] = [r.as_dict() for r in self.refusals]
-        out.pop("generation"), out.pop("parent")
+        out.pop("generation"), out.pop("parent"), out.pop("findings")
         return out
 
 
@@ -143,9 +146,13 @@ async def confirm(store: Store, session: str, key: str, *, actor: str, reject: b
 
 
 async def correct_summary(store: Store, session: str, generation: int, text: str, *, reason: str, actor: str,
-                          unresolved: list[str] | None = None) -> Outcome:
+                          unresolved: list[str] | None = None, save_anyway: bool = False) -> Outcome:
     """A new generation of kind ``corrected`` whose parent is the corrected one; it becomes
-    the next generation's starting point."""
+    the next generation's starting point.
+
+    The new text is checked for drift before it is saved: with findings it is refused
+    (``summary_has_findings``, one refusal per finding) unless ``save_anyway``, which the
+    ledger entry then records with the codes it was saved with."""
     async with store.transaction() as db:
         _owner, cv, gr = await _session(db, session)
         spec = SPECS["summary"]
@@ -161,6 +168,12 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
             unresolved = [r[0] for r in await db.execute_fetchall(
                 "SELECT value FROM state_records WHERE session = ? AND ((kind = 'open_issue' AND status = 'active') "
                 "OR (kind = 'decision' AND status = 'pending')) ORDER BY key", (session,))]
+        findings = [f for f in await check_text(store, session, text, unresolved, parent)
+                     if f.severity == "finding"]
+        if findings and not save_anyway:
+            return Outcome(None, None, "refused", cv, gr, [
+                Refusal("summary_has_findings", f"{f.code}: {f.message}") for f in findings], generation=None,
+                parent=generation, findings=[f.as_dict() for f in findings])
         new_gen, cv = int(last[0]) + 1, cv + 1
         seq, _ = await ledger.ledger_tail(db)
         record = {"type": "summary", "session": session, "generation": new_gen, "parent": generation,
@@ -173,8 +186,10 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
         await ledger.append(db, [ledger.NewEntry(session, "summary.correction", actor, {
             "generation": new_gen, "parent": generation, "reason": reason,
             "text_digest": keyed_digest(store.digest_key, text.encode()), "context_version": cv,
-            "goal_revision": gr, "added": {"summary": 1}})])
-    return Outcome(None, None, "corrected", cv, gr, [], generation=new_gen, parent=generation)
+            "goal_revision": gr, "added": {"summary": 1},
+            **({"saved_anyway_with": [f.code for f in findings]} if findings else {})})])
+    return Outcome(None, None, "corrected", cv, gr, [], generation=new_gen, parent=generation,
+                   findings=[f.as_dict() for f in findings])
 
 
 async def history(store: Store, session: str, key: str) -> list[dict[str, Any]]:

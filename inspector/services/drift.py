@@ -8,6 +8,8 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiosqlite
+
 from inspector.domain.drift import (
     FieldTimeline,
     Finding,
@@ -16,9 +18,12 @@ from inspector.domain.drift import (
     field_timeline,
     find_drift,
 )
+from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, NotFound
+from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
 from inspector.services.channels import generations, state_records
+from inspector.services.log_reads import action_facts, compaction_carriers, failed_action_calls, log_events, max_seq, untrusted_rules
 from inspector.services.sessions import get_session
 from inspector.store.connection import Store
 
@@ -47,7 +52,18 @@ class DriftReport:
 
 
 async def state_facts(store: Store, session: str) -> list[StateFact]:
-    return [StateFact(r.key, r.kind, r.value, r.status, tuple(r.sources)) for r in await state_records(store, session)]
+    """Active and pending versions (superseded ones are history, not facts)."""
+    return [StateFact(r.key, r.kind, r.value, r.status, tuple(r.sources), r.writer, r.rationale, tuple(r.alternatives))
+            for r in await state_records(store, session) if r.status != "superseded"]
+
+
+async def drift_context(db: aiosqlite.Connection, session: str) -> DriftContext:
+    """The raw-log facts drift reads: failures, actions, untrusted rules, the last event."""
+    events = await log_events(db, session, kinds=("tool_call", "tool_result", "assistant_message", "user_message"))
+    failures = find_failures([e for e in events if e.kind in ("tool_call", "tool_result")],
+                             await failed_action_calls(db, session))
+    return DriftContext(tuple(failures), tuple(await action_facts(db, session)), tuple(untrusted_rules(events)),
+                        await max_seq(db, session), carriers=await compaction_carriers(db, session))
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:
@@ -96,7 +112,7 @@ async def drift(store: Store, session: str, generation: int | None = None, *,
     if chosen is None:
         raise NotFound(f"session {session!r} has no summary generation {generation}")
     report.generation = chosen.generation
-    report.findings = find_drift(chosen, state)
+    report.findings = find_drift(chosen, state, await drift_context(store.db, session))
     events = await _events(store, session, chosen.covers)
     report.rebuild, report.user_statements = rebuild(events, state)
     if summarizer:
@@ -104,11 +120,23 @@ async def drift(store: Store, session: str, generation: int | None = None, *,
     return report
 
 
+async def check_text(store: Store, session: str, text: str, unresolved: list[str],
+                     parent: dict[str, Any]) -> list[Finding]:
+    """Drift of a text that is about to become a generation (a correction), judged with the
+    range, sources and claims of the generation it corrects."""
+    covers = parent.get("covers")
+    gen = GenerationText(int(parent.get("generation", 0)) + 1, "corrected", text, tuple(unresolved),
+                         tuple(parent.get("sources") or ()), (), (covers[0], covers[1]) if covers else None)
+    return find_drift(gen, await state_facts(store, session), await drift_context(store.db, session))
+
+
 async def latest_findings(store: Store, session: str) -> list[Finding]:
     """The latest generation's findings alone: the rules, without the raw-log rebuild that
     ``drift`` also builds for people to read (which reads every event in range)."""
     gens = await generation_texts(store, session)
-    return find_drift(gens[0], await state_facts(store, session)) if gens else []
+    if not gens:
+        return []
+    return find_drift(gens[0], await state_facts(store, session), await drift_context(store.db, session))
 
 
 async def drift_overview(store: Store, session: str) -> tuple[dict[int, list[Finding]], FieldTimeline,
@@ -116,4 +144,5 @@ async def drift_overview(store: Store, session: str) -> tuple[dict[int, list[Fin
     """Findings of every generation, the field timeline, and the generations themselves."""
     state = await state_facts(store, session)
     gens = await generation_texts(store, session)
-    return {g.generation: find_drift(g, state) for g in gens}, field_timeline(gens, state), gens
+    ctx = await drift_context(store.db, session) if gens else DriftContext()
+    return {g.generation: find_drift(g, state, ctx) for g in gens}, field_timeline(gens, state), gens

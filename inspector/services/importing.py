@@ -18,7 +18,8 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
-from inspector.domain.errors import InspectorError
+from inspector.domain.errors import BadInput, InspectorError
+from inspector.domain.facts import extract_from_records
 from inspector.domain.formats.detect import convert, detect
 from inspector.domain.protocol import ProtocolProblem, find_problems
 from inspector.domain.sif import parse_chunk
@@ -183,6 +184,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     if fmt == "sif":
         parse_chunk(raw.split(b"\n", 1)[:1], 1, with_header=True)  # refuse a non-sif file before any store exists
     original = raw
+    records: list[dict[str, Any]] = []
     if fmt != "sif":
         records = convert(raw, source.name, fmt)
         origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
@@ -190,7 +192,6 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
         line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"],
                                          r["content"].removeprefix(f"[{r['problem']}] "))
                          for r in records if r["type"] == "event" and r.get("problem")]
-        raw = to_sif(records)
     created = not (into.exists() and into.stat().st_size > 0)
     try:
         store = await open_store(into, create=True)
@@ -199,6 +200,9 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
             _remove_store_files(into)
         raise
     try:
+        if fmt != "sif":
+            records += await _proposed_facts(store, records)
+            raw = to_sif(records)
         report = await import_bytes(store, raw, actor=actor, file_name=source.name, progress=progress,
                                     original=original)
     except BaseException:
@@ -214,6 +218,18 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
         for problem in report.problems:
             problem.line = origin_lines.get((problem.session, problem.seq))
     return report
+
+
+async def _proposed_facts(store: Store, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Pending records the extractor proposes for a transcript, minus keys the store
+    already holds (a grown or re-read file never rewrites a proposal a person may have
+    decided; ``inspector facts --write`` adds what is new)."""
+    out: list[dict[str, Any]] = []
+    for session, facts in extract_from_records(records).items():
+        stored = {row[0] for row in await store.db.execute_fetchall(
+            "SELECT DISTINCT key FROM state_records WHERE session = ?", (session,))}
+        out += [f.state_record(session) for f in facts if f.key not in stored]
+    return out
 
 
 async def already_imported(store_path: Path, source: Path) -> bool:

@@ -8,6 +8,7 @@ from typing import Any
 from inspector.domain.protocol import CallShape, find_problems
 from inspector.services.drift import latest_findings
 from inspector.services.sessions import SessionSummary, get_session
+from inspector.services.survival import survival_report
 from inspector.store.connection import Store, fetch_one
 
 
@@ -18,10 +19,12 @@ class Badges:
     pending_state: int
     protocol: dict[str, int] = field(default_factory=dict)
     drift: int = 0  # findings (not warnings) in the latest summary generation
+    survival: str | None = None  # "gen 1 keeps 14 of 31 facts", for the latest generation
 
     def as_dict(self) -> dict[str, Any]:
         return {"pending_candidates": self.pending_candidates, "unknown_actions": self.unknown_actions,
-                "pending_state": self.pending_state, "protocol": self.protocol, "drift": self.drift}
+                "pending_state": self.pending_state, "protocol": self.protocol, "drift": self.drift,
+                "survival": self.survival}
 
 
 async def _count(store: Store, sql: str, *params: Any) -> int:
@@ -46,7 +49,13 @@ async def session_badges(store: Store, session: str) -> Badges:
             store, "SELECT COUNT(*) FROM state_records WHERE session = ? AND status = 'pending'", session),
         protocol=by_code,
         drift=sum(1 for f in await latest_findings(store, session) if f.severity == "finding"),
+        survival=await _survival_line(store, session),
     )
+
+
+async def _survival_line(store: Store, session: str) -> str | None:
+    report = await survival_report(store, session)
+    return report.headline() if report.generation is not None and report.verdicts else None
 
 
 async def protocol_problems(store: Store, session: str, adapter: str) -> list[Any]:

@@ -34,17 +34,15 @@ class Replay:
     def feed(self, session: str | None, kind: str, source: str, payload: dict[str, Any]) -> None:
         if source != "inspector" or session is None:
             return  # acts a harness recorded (sif ledger lines) are history, not projections
-        if kind in CREATING_KINDS:
-            initial = payload.get("initial_status")
-            if not isinstance(initial, dict):
-                if payload.get("added"):
-                    self.unbound.add(session)
-            else:
-                for type_, by_status in initial.items():
-                    for status, identities in (by_status or {}).items() if isinstance(by_status, dict) else ():
-                        for identity in identities if isinstance(identities, list) else ():
-                            if isinstance(identity, list):
-                                self.status[(type_, tuple(identity))] = status
+        initial = payload.get("initial_status")
+        if kind in CREATING_KINDS and not isinstance(initial, dict) and payload.get("added"):
+            self.unbound.add(session)
+        if isinstance(initial, dict):  # any act that adds records says their status this way
+            for type_, by_status in initial.items():
+                for status, identities in (by_status or {}).items() if isinstance(by_status, dict) else ():
+                    for identity in identities if isinstance(identities, list) else ():
+                        if isinstance(identity, list):
+                            self.status[(type_, tuple(identity))] = status
         sets = payload.get("status_set")
         for status_set in sets if isinstance(sets, list) else [sets]:
             if isinstance(status_set, dict) and status_set.get("type") in SPECS:

@@ -2,7 +2,8 @@
 
 | key | action |
 |---|---|
-| ctrl+s | file the correction |
+| ctrl+s | file the correction (a summary is checked for drift first) |
+| ctrl+y | save anyway, when the check found drift (recorded in the ledger) |
 | escape | cancel |
 """
 
@@ -16,37 +17,41 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Static, TextArea
 
-from inspector.domain.drift import Finding, GenerationText
+from inspector.domain.drift import Finding, GenerationText, StateFact
+from inspector.domain.summary_fix import Fixed, fix_summary
 from inspector.services import corrections
 from inspector.services.channels import StateRecord
 from inspector.store.connection import Store
 from inspector.ui.dialogs import ShowsWorkerErrors
 
 
-def corrected_text(gen: GenerationText, findings: list[Finding], values: dict[str, str]) -> str:
-    """A starting point for the reviewer: rewritten claims put back to the protected value,
-    missing protected values appended. The reviewer edits it before filing."""
-    text = gen.text
-    for f in findings:
-        if f.code == "protected_rewritten" and f.key in values:
-            claim = next((c for c in gen.claims if c.get("key") == f.key), None)
-            if claim and claim.get("text") and claim["text"] in text:
-                text = text.replace(claim["text"], values[f.key])
-    missing = [values[f.key] for f in findings if f.code == "protected_missing" and f.key in values]
-    return text + ("\n" + "\n".join(missing) if missing else "")
+def corrected_text(gen: GenerationText, findings: list[Finding], records: list[StateRecord]) -> Fixed:
+    """A starting point for the reviewer with every finding fixed that text can fix
+    (the reviewer edits it before filing; it is checked again on save)."""
+    state = [StateFact(r.key, r.kind, r.value, r.status, tuple(r.sources), r.writer, r.rationale,
+                       tuple(r.alternatives)) for r in records if r.status != "superseded"]
+    return fix_summary(gen, findings, state)
 
 
 class CorrectionDialog(ShowsWorkerErrors, ModalScreen[bool]):
     """Correct a state record (``record``) or a summary generation (``generation``)."""
 
     BINDINGS = [Binding("ctrl+s", "submit", "File correction", id="correct.submit"),
+                Binding("ctrl+y", "save_anyway", "Save anyway", id="correct.save_anyway", priority=True),
                 Binding("escape", "cancel", "Cancel", id="correct.cancel")]
 
     def __init__(self, store: Store, session: str, reviewer: str, *, record: StateRecord | None = None,
-                 generation: int | None = None, prefill: str = "") -> None:
+                 generation: int | None = None, prefill: str = "", unresolved: list[str] | None = None) -> None:
         super().__init__()
         self.store, self.session, self.reviewer = store, session, reviewer
         self.record, self.generation, self.prefill = record, generation, prefill
+        self.unresolved = unresolved
+        self.has_findings = False  # the last check of the text found drift: ctrl+y may save anyway
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "save_anyway":
+            return True if self.has_findings else None  # shown greyed until a check found drift
+        return True
 
     def compose(self) -> ComposeResult:
         with Vertical(id="correct"):
@@ -72,8 +77,12 @@ class CorrectionDialog(ShowsWorkerErrors, ModalScreen[bool]):
         event.stop()
         self.action_submit()
 
+    def action_save_anyway(self) -> None:
+        if self.has_findings:
+            self.action_submit(save_anyway=True)
+
     @work(group="correct", exclusive=True, exit_on_error=False)
-    async def action_submit(self) -> None:
+    async def action_submit(self, save_anyway: bool = False) -> None:
         reason = self.query_one("#correct-reason", Input).value.strip()
         result = self.query_one("#correct-result", Static)
         if not reason:
@@ -87,7 +96,16 @@ class CorrectionDialog(ShowsWorkerErrors, ModalScreen[bool]):
         else:
             text = self.query_one("#correct-text", TextArea).text
             outcome = await corrections.correct_summary(self.store, self.session, self.generation or 0, text,
-                                                        reason=reason, actor=self.reviewer)
+                                                        reason=reason, actor=self.reviewer,
+                                                        unresolved=self.unresolved, save_anyway=save_anyway)
+        if outcome.refusals and outcome.findings:
+            self.has_findings = True
+            self.refresh_bindings()
+            lines = "\n".join(f"✗ {f['code']}: {f['message']}" for f in outcome.findings)
+            result.update(Content.from_markup("[$error]The new text still drifts; nothing was saved.[/]\n$l\n"
+                                              "Edit it and press ctrl+s again, or ctrl+y to save anyway "
+                                              "(recorded in the ledger).", l=lines))
+            return
         if outcome.refusals:
             result.update(Content.from_markup("[$error]$m[/]", m=outcome.refusals[0].message))
             return

@@ -40,10 +40,12 @@ from inspector.services import (
     deletions,
     handoffs,
     overview,
+    rebuilding,
     sessions,
     verifying,
 )
 from inspector.services.drift import drift_overview
+from inspector.services.survival import survival_all
 from inspector.services.search import search
 from inspector.services.timeline import TimelineRow
 from inspector.store.connection import Store
@@ -64,6 +66,7 @@ from inspector.ui.widgets.header_bar import HeaderBar
 from inspector.ui.widgets.sessions_list import SessionsList
 from inspector.ui.widgets.state_channel import StateChannel
 from inspector.ui.widgets.summary_channel import SummaryChannel
+from inspector.ui.widgets.survival_view import SurvivalView
 from inspector.ui.widgets.timeline_view import TimelineView
 
 LIVE_POLL_S = 2.0  # how often to ask SQLite whether another connection committed
@@ -87,6 +90,8 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         Binding("e", "expand", "Expand", id="main.expand"),
         Binding("c", "correct", "Correct", id="main.correct"),
         Binding("d", "focus_drift", "Drift", id="main.focus_drift"),
+        Binding("u", "focus_survival", "Survival", id="main.focus_survival"),
+        Binding("R", "rebuild", "Rebuild summary", show=False, id="main.rebuild"),
         Binding("o", "focus_handoffs", "Handoffs", id="main.focus_handoffs"),
         Binding("x", "focus_deletions", "Deletions", id="main.focus_deletions"),
         Binding("b", "focus_budget", "Budget", id="main.focus_budget"),
@@ -121,6 +126,8 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
                         yield CandidatesList(id="candidates")
                     with TabPane("Drift", id="tab-drift"):
                         yield DriftView(id="drift")
+                    with TabPane("Survival", id="tab-survival"):
+                        yield SurvivalView(id="survival")
                     with TabPane("Handoffs", id="tab-handoffs"):
                         yield HandoffsList(id="handoffs")
                     with TabPane("Deletions", id="tab-deletions"):
@@ -217,6 +224,13 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         latest = findings[max(findings)] if findings else []
         count = sum(1 for f in latest if f.severity == "finding")
         self.query_one(TabbedContent).get_tab("tab-drift").label = f"Drift ({count})" if count else "Drift"
+        if count and session == self.session:
+            self.notify(f"The latest summary drifted ({count} finding(s)): d shows them; R rebuilds a generation "
+                        "from the raw log.", severity="warning", timeout=5)
+        reports = await survival_all(self.store, session)
+        self.query_one(SurvivalView).reports = reports
+        lost = sum(1 for v in (reports[0].verdicts if reports else []) if v.verdict in ("missing", "contradicted"))
+        self.query_one(TabbedContent).get_tab("tab-survival").label = f"Survival ({lost} lost)" if lost else "Survival"
 
     async def _load_badges(self, session: str) -> None:
         info, badges = await overview.overview(self.store, session)
@@ -390,6 +404,20 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         self.query_one(TabbedContent).active = "tab-handoffs"
         self.query_one(HandoffsList).focus()
 
+    def action_focus_survival(self) -> None:
+        self.query_one(TabbedContent).active = "tab-survival"
+        self.query_one("#survival-generations", OptionList).focus()
+
+    @work(group="rebuild", exclusive=True, exit_on_error=False)
+    async def action_rebuild(self) -> None:
+        """R: append a generation rebuilt from the raw log (offered when the chain drifted)."""
+        if self.session is None:
+            return
+        built = await rebuilding.rebuild_generation(self.store, self.session,
+                                                    actor=self.app.reviewer)  # type: ignore[attr-defined]
+        self.notify(f"Generation {built.generation} rebuilt from the raw log; context v{built.context_version}.")
+        self.open_session(self.session)
+
     def action_focus_drift(self) -> None:
         self.query_one(TabbedContent).active = "tab-drift"
         self.query_one("#drift-findings", OptionList).focus()
@@ -404,11 +432,12 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         if picked is not None:
             generation, _finding = picked
             gen = next(g for g in self.generation_texts if g.generation == generation)
-            values = {r.key: r.value for r in self.query_one(StateChannel).items.values() if r.status == "active"}
+            records = list(self.query_one(StateChannel).items.values())
             findings = list(self.query_one(DriftView).findings[k] for k in self.query_one(DriftView).findings
                             if k.startswith(f"{generation}:"))
+            fixed = corrected_text(gen, findings, records)
             dialog = CorrectionDialog(self.store, self.session, reviewer, generation=generation,
-                                      prefill=corrected_text(gen, findings, values))
+                                      prefill=fixed.text, unresolved=fixed.unresolved)
         else:
             record = self.query_one(StateChannel).selected()
             if record is None:

@@ -44,6 +44,8 @@ class HeaderBar(Static):
             return Content("").join(parts)
         if b.drift:
             parts.append(Content.from_markup("   [$error]⚠ drift $n[/]", n=str(b.drift)))
+        if b.survival:
+            parts.append(Content.from_markup("   [$accent]∴ $s[/]", s=b.survival))
         if b.pending_candidates:
             parts.append(Content.from_markup("   [$warning]◷ $n pending candidate$s[/]",
                                              n=str(b.pending_candidates), s="s" if b.pending_candidates > 1 else ""))

@@ -1,0 +1,95 @@
+"""``facts``, ``survival``, ``rebuild``: what the raw log says, what each summary kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.cli.store_commands import reviewer_option, store_argument
+from inspector.services import fact_proposals
+from inspector.services.rebuilding import rebuild_generation
+from inspector.services.survival import survival_report
+from inspector.store.connection import open_store
+
+MARK = {"kept": "✓", "missing": "∅", "contradicted": "✗", "unknown": "?"}
+
+
+@click.command("facts")
+@store_argument
+@click.option("--session", required=True, help="The session.")
+@click.option("--write", "write_", is_flag=True, help="Append the proposals not stored yet as pending records "
+              "(writer: extractor); needs --reviewer.")
+@reviewer_option(required=False)
+@json_option
+@run_command()
+async def facts_cmd(store: Path, session: str, write_: bool, reviewer: str | None, as_json: bool) -> int:
+    """Protected records proposed from the raw log, each with the rule that proposed it."""
+    if write_ and not reviewer:
+        raise click.UsageError("--write records who asked for it: give --reviewer or set INSPECTOR_REVIEWER")
+    async with await open_store(store) as opened:
+        if write_ and reviewer:
+            written = await fact_proposals.write(opened, session, actor=reviewer)
+            emit({"session": session, "written": [f.as_dict() for f in written]}, as_json,
+                 lambda: f"{len(written)} pending record(s) added" + "".join(
+                     f"\n  + {f.key}: {f.value[:80]}" for f in written))
+            return EXIT_OK
+        rows = await fact_proposals.proposed(opened, session)
+
+    def human() -> str:
+        if not rows:
+            return f"{session}: the rules propose no fact"
+        return "\n".join(f"{r.fact.kind:<11} {r.fact.key:<44} [{r.status}] {r.fact.value[:70]}  "
+                         f"({', '.join(r.fact.sources[:4])}{' …' if len(r.fact.sources) > 4 else ''}; {r.fact.rule})"
+                         for r in rows)
+
+    emit([r.as_dict() for r in rows], as_json, human)
+    return EXIT_OK
+
+
+@click.command("survival")
+@store_argument
+@click.option("--session", required=True, help="The session.")
+@click.option("--generation", type=click.IntRange(min=0), help="Default: the latest generation.")
+@click.option("--judge", metavar="CMD", help="A command that reads one fact and the summary as JSON on stdin and "
+              "prints {\"verdict\", \"reason\"}; asked for missing/unknown facts, shown as the judge's opinion.")
+@json_option
+@run_command()
+async def survival_cmd(store: Path, session: str, generation: int | None, judge: str | None, as_json: bool) -> int:
+    """Which protected facts a summary generation kept; exit 1 when one is missing or contradicted."""
+    async with await open_store(store) as opened:
+        report = await survival_report(opened, session, generation, judge=judge)
+
+    def human() -> str:
+        if report.generation is None:
+            return f"{session}: no summary generation"
+        lines = [f"{session} {report.headline()} (covers {list(report.covers) if report.covers else 'all'}; "
+                 + ", ".join(f"{k} {v}" for k, v in (report.result.counts if report.result else {}).items()) + ")"]
+        for v in report.verdicts:
+            label = "" if v.fact.status == "active" else f" [{v.fact.status}]"
+            line = f"  {MARK[v.verdict]} {v.verdict:<12} {v.fact.kind:<11} {v.fact.value[:70]}{label} — {v.reason}"
+            judged = report.judged.get(v.fact.key)
+            if judged:
+                line += f"\n      judge says {judged['verdict']}: {judged['reason'][:120]}"
+            lines.append(line)
+        return "\n".join(lines)
+
+    emit(report.as_dict(), as_json, human)
+    lost = any(v.verdict in ("missing", "contradicted") for v in report.verdicts)
+    return EXIT_REFUSED if lost else EXIT_OK
+
+
+@click.command("rebuild")
+@store_argument
+@click.option("--session", required=True, help="The session.")
+@reviewer_option(required=True)
+@json_option
+@run_command()
+async def rebuild_cmd(store: Path, session: str, reviewer: str, as_json: bool) -> int:
+    """Append a generation rebuilt from the raw log (kind rebuilt, every line cited)."""
+    async with await open_store(store) as opened:
+        built = await rebuild_generation(opened, session, actor=reviewer)
+    emit(built.as_dict(), as_json, lambda: f"generation {built.generation} (rebuilt, parent {built.parent}); "
+         f"context v{built.context_version}\n{built.text}")
+    return EXIT_OK

@@ -1,0 +1,127 @@
+"""Protected facts proposed from the raw log (issue: what did the compaction lose?).
+
+A real transcript carries no typed records, so the Protected state channel of an
+imported session would be empty and every verdict would have nothing to judge by.
+These rules read the log and *propose* records — goal, constraints, decisions,
+artifacts, failures, open issues (the agent's todo list), references — each ``pending``,
+written by the actor ``extractor``, citing the events it came from and naming the rule
+that proposed it. None is ever ``active`` until the owner confirms it (DESIGN rule 3).
+
+Deterministic: the same events give the same records, keys and versions; records that
+repeat one fact merge into one record with several sources.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.domain import facts_text, facts_tools
+from inspector.domain.facts_text import Proposal
+from inspector.domain.logevents import LogEvent
+
+EXTRACTOR = "extractor"
+_SLUG = re.compile(r"[^\w]+")
+
+
+@dataclass(slots=True)
+class ProposedFact:
+    key: str
+    kind: str
+    value: str
+    sources: list[str]
+    rule: str
+    version: int = 1
+    rationale: str | None = None
+    alternatives: list[str] = field(default_factory=list)
+    detail: dict[str, Any] = field(default_factory=dict)
+    at: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "kind": self.kind, "value": self.value, "sources": self.sources,
+                "writer": EXTRACTOR, "rule": self.rule, "version": self.version, "rationale": self.rationale,
+                "alternatives": self.alternatives, **{k: v for k, v in self.detail.items() if v is not None}}
+
+    def state_record(self, session: str, status: str = "pending") -> dict[str, Any]:
+        rec: dict[str, Any] = {"type": "state", "session": session, "key": self.key, "kind": self.kind,
+                               "value": self.value, "sources": self.sources, "writer": EXTRACTOR, "scope": "task",
+                               "version": self.version, "status": status, "rule": self.rule}
+        if self.at:
+            rec["at"] = self.at
+        if self.rationale:
+            rec["rationale"] = self.rationale
+        if self.alternatives:
+            rec["alternatives"] = self.alternatives
+        rec.update({k: v for k, v in self.detail.items() if v is not None})
+        return rec
+
+
+def _identity(p: Proposal) -> str:
+    if p.kind == "failure":
+        return str(p.detail.get("signature") or p.value)
+    value = unicodedata.normalize("NFC", p.value)
+    return value if p.kind in ("artifact", "reference") else " ".join(value.casefold().split())
+
+
+def _key(kind: str, ident: str) -> str:
+    tail = ident.rstrip("/").rsplit("/", 1)[-1] if kind == "artifact" else ident
+    slug = _SLUG.sub("-", tail.casefold()).strip("-")[:32].strip("-") or kind
+    digest = hashlib.sha256(f"{kind}\x00{ident}".encode("utf-8", "surrogatepass")).hexdigest()[:6]
+    return f"{kind}.{slug}.{digest}"
+
+
+def _merge(proposals: Iterable[Proposal], at: dict[int, str | None]) -> list[ProposedFact]:
+    merged: dict[tuple[str, str], ProposedFact] = {}
+    for p in proposals:
+        ident = _identity(p)
+        found = merged.get((p.kind, ident))
+        if found is None:
+            merged[(p.kind, ident)] = ProposedFact(_key(p.kind, ident), p.kind, p.value, [f"evt:{p.seq}"], p.rule,
+                                                   rationale=p.rationale, alternatives=list(p.alternatives),
+                                                   detail=dict(p.detail), at=at.get(p.seq))
+            continue
+        ref = f"evt:{p.seq}"
+        if ref not in found.sources:
+            found.sources.append(ref)
+        for name, value in p.detail.items():  # a later occurrence knows more (e.g. a later fix)
+            if value is not None and name != "todo_states":
+                found.detail[name] = value
+    return list(merged.values())
+
+
+def _goal_versions(goals: list[Proposal], at: dict[int, str | None]) -> list[ProposedFact]:
+    out: list[ProposedFact] = []
+    for p in goals:
+        if out and " ".join(out[-1].value.casefold().split()) == " ".join(p.value.casefold().split()):
+            out[-1].sources.append(f"evt:{p.seq}")
+            continue
+        out.append(ProposedFact("goal.main", "goal", p.value, [f"evt:{p.seq}"], p.rule, version=len(out) + 1,
+                                at=at.get(p.seq)))
+    return out
+
+
+def extract(events: Iterable[LogEvent]) -> list[ProposedFact]:
+    """Every proposal for one session's events, in a stable order."""
+    ordered = sorted(events, key=lambda e: e.seq)
+    at = {e.seq: e.at for e in ordered}
+    failures = facts_tools.failures(ordered)
+    # A failure fixed later in the log is history, not an open issue; it stays a failure record.
+    proposals = [*facts_text.constraints(ordered), *facts_text.decisions(ordered), *facts_tools.artifacts(ordered),
+                 *failures, *facts_tools.todos(ordered), *facts_text.references(ordered)]
+    facts = _goal_versions(facts_text.goals(ordered), at) + _merge(proposals, at)
+    for f in facts:
+        f.sources.sort(key=lambda s: int(s[4:]) if s[4:].isdigit() else 0)
+    return facts
+
+
+def extract_from_records(records: Iterable[dict[str, Any]]) -> dict[str, list[ProposedFact]]:
+    """Proposals per session for freshly converted sif records (the import path)."""
+    by_session: dict[str, list[LogEvent]] = {}
+    for r in records:
+        if r.get("type") == "event":
+            by_session.setdefault(r["session"], []).append(LogEvent.from_record(r))
+    return {session: extract(events) for session, events in by_session.items()}

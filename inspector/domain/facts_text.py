@@ -1,0 +1,179 @@
+"""Facts in what the user typed: goal, constraints, decisions and references.
+
+Only the user's own words propose these (never tool or model output: DESIGN, untrusted
+instruction). Every proposal is a ``pending`` record until a person confirms it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from inspector.domain.logevents import LogEvent
+from inspector.domain.wordlists import raw_patterns, wordlist
+
+GOAL_CHARS = 280
+SENTENCE_MAX = 300
+# Echoes of local commands and harness notes that arrive as user lines but are not requests.
+_NOT_A_REQUEST = re.compile(r"^\s*(?:<command-|<local-command-|<system-reminder|caveat:|\[request interrupted|"
+                            r"this session is being continued)", re.IGNORECASE)
+_FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+_SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)")
+_OPTION = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?(?:option\s+)?(?P<label>[1-9]|[A-Da-d]|方案\s*[一二三四1-9A-D]|选项\s*[一二三四1-9A-D])"
+                     r"(?:[.):：、]|\*\*[.):：]?)\s*(?:\*\*)?(?P<text>.+)$", re.IGNORECASE | re.MULTILINE)
+_INLINE_OPTION = re.compile(r"方案\s*(?P<label>[一二三四A-D1-9])\s*[：:]\s*(?P<text>[^；;。\n]+)")
+_ORDINAL = {"one": "1", "first": "1", "two": "2", "second": "2", "three": "3", "third": "3", "four": "4",
+            "fourth": "4", "一": "1", "二": "2", "三": "3", "四": "4", "a": "1", "b": "2", "c": "3", "d": "4"}
+
+REFERENCE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("url", re.compile(r"https?://[^\s<>\"'`)\]]+[^\s<>\"'`)\].,;:!?]")),
+    ("commit", re.compile(r"(?<![\w/.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w/-])")),
+    ("issue", re.compile(r"(?<![\w/])(?:[A-Z][A-Z0-9]{1,9}-\d{1,6}|(?:PR|pr|issue|Issue)\s?#?\d{1,6}|#\d{2,6})(?![\w])")),
+    ("branch", re.compile(r"(?:\bbranch\s+|分支\s*)(?:[`'\"](?P<quoted>[A-Za-z0-9][\w./-]*)[`'\"]|"
+                          r"(?P<name>[A-Za-z0-9][\w.-]*[/_.-][\w./-]*[\w]))")),
+    ("path", re.compile(r"(?<![\w:/.~-])(?:~|[A-Za-z]:\\|/)(?:[\w.@+-]+[/\\])+[\w.@+-]+")),
+)
+
+
+@dataclass(slots=True)
+class Proposal:
+    kind: str
+    value: str
+    seq: int
+    rule: str
+    rationale: str | None = None
+    alternatives: list[str] = field(default_factory=list)
+    detail: dict[str, object] = field(default_factory=dict)
+
+
+def request_text(e: LogEvent) -> str | None:
+    """The user's words of an event, or None when it is not a request (echo, caveat…)."""
+    if not e.from_user or not e.content or _NOT_A_REQUEST.match(e.content):
+        return None
+    return e.content
+
+
+def _first_chunk(text: str) -> str:
+    para = next((p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()), text.strip())
+    para = " ".join(para.split())
+    if len(para) <= GOAL_CHARS:
+        return para
+    cut = para[:GOAL_CHARS]
+    space = cut.rfind(" ")
+    return cut[:space] if space > GOAL_CHARS // 2 else cut
+
+
+def goals(events: list[LogEvent]) -> list[Proposal]:
+    out: list[Proposal] = []
+    restate = wordlist("goal_restatement")
+    for e in events:
+        text = request_text(e)
+        if text is None:
+            continue
+        if not out:
+            out.append(Proposal("goal", _first_chunk(text), e.seq, "goal.first_request"))
+        elif restate.first(" ".join(text.casefold().split())[:400]) is not None:
+            out.append(Proposal("goal", _first_chunk(text), e.seq, "goal.restated"))
+    return out
+
+
+def _sentences(text: str) -> list[str]:
+    body = _FENCE.sub(" ", text)
+    out = []
+    for m in _SENTENCE.finditer(body):
+        s = " ".join(m.group(0).split()).strip()
+        if s:
+            out.append(s)
+    return out
+
+
+_SPEAKER = re.compile(r"(?:^|\W)(?:i|we|it|they|he|she|that|this|which|who|things?)\s*$")
+_IMPERATIVE_LEAD = re.compile(r"^(?:(?:please|and|but|also|so|then|just|pls|ok|okay)[\s,]+)*$")
+
+
+def constraint_word(sentence: str) -> str | None:
+    """The prohibition or must in a sentence, if it is addressed to the agent: "never X",
+    "don't X", "不得 X" anywhere, but not "I don't know"; "only"/"make sure" only where
+    the sentence opens with it ("Only read the logs", "Please make sure…")."""
+    s = " ".join(sentence.casefold().split())
+    for hit in wordlist("constraint").hits(s):
+        if not _SPEAKER.search(s[:hit.start]):
+            return hit.word
+    for hit in wordlist("constraint_imperative").hits(s):
+        if _IMPERATIVE_LEAD.match(s[:hit.start]):
+            return hit.word
+    return None
+
+
+def constraints(events: list[LogEvent]) -> list[Proposal]:
+    out: list[Proposal] = []
+    for e in events:
+        text = request_text(e)
+        if text is None:
+            continue
+        for s in _sentences(text):
+            if len(s) > SENTENCE_MAX or s.endswith(("?", "？")) or len(s) < 4:
+                continue
+            word = constraint_word(s)
+            if word is not None:
+                out.append(Proposal("constraint", s.rstrip("。.!！ "), e.seq, f"constraint.word:{word}"))
+    return out
+
+
+def _options(text: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for rx in (_OPTION, _INLINE_OPTION):
+        for m in rx.finditer(text):
+            label = re.sub(r"^(?:方案|选项)\s*", "", m.group("label")).casefold()
+            label = _ORDINAL.get(label, label)
+            found.setdefault(label, " ".join(m.group("text").replace("**", "").split())[:200])
+    return found if len(found) >= 2 else {}
+
+
+def _pick(text: str) -> str | None:
+    t = " ".join(text.casefold().split())
+    if len(t) > 240 or t.endswith(("?", "？")):
+        return None
+    for rx in raw_patterns("choice"):
+        m = rx.search(t)
+        if m:
+            label = m.group("pick").casefold()
+            return _ORDINAL.get(label, label)
+    return None
+
+
+def decisions(events: list[LogEvent]) -> list[Proposal]:
+    """A user's short reply that picks one of the options the assistant just listed."""
+    out: list[Proposal] = []
+    offered: dict[str, str] = {}
+    offered_at = 0
+    for e in events:
+        if e.kind == "assistant_message" and e.content:
+            opts = _options(e.content)
+            if opts:
+                offered, offered_at = opts, e.seq
+            continue
+        text = request_text(e)
+        if text is None or not offered:
+            continue
+        pick = _pick(text)
+        if pick in offered:
+            alternatives = [v for k, v in offered.items() if k != pick]
+            out.append(Proposal("decision", offered[pick], e.seq, "decision.user_pick", rationale=" ".join(text.split())[:300],
+                                alternatives=alternatives, detail={"offered_in": f"evt:{offered_at}"}))
+        offered = {}
+    return out
+
+
+def references(events: list[LogEvent]) -> list[Proposal]:
+    out: list[Proposal] = []
+    for e in events:
+        text = request_text(e)
+        if text is None:
+            continue
+        for name, rx in REFERENCE_PATTERNS:
+            for m in rx.finditer(text):
+                groups = m.groupdict()
+                value = groups.get("quoted") or groups.get("name") or m.group(0)
+                out.append(Proposal("reference", value.rstrip(".,;:"), e.seq, f"reference.{name}"))
+    return out

@@ -1,0 +1,122 @@
+"""Failed tool results in the raw log, and whether a later result resolved them.
+
+Shared by fact extraction (a ``failure`` record per failing call) and drift
+(``failure_dropped``). A result failed when the transcript flags it (``is_error``), when
+it reports a non-zero exit status, when a test run reports failures, or when the action
+ledger says the call failed. It is resolved when a later call with the same signature
+(for shells the same command; for other tools the same tool) succeeded: a different
+shell command is a different attempt, not a fix, while a tool that later succeeded with
+other arguments (the batch export that timed out, then the streaming one that worked)
+means the task moved past the failure.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from inspector.domain.logevents import LogEvent
+
+SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "run_shell_command", "local_shell", "shell_command",
+                         "run_terminal_cmd", "container.exec", "execute_command", "terminal"})
+_EXIT = re.compile(r"^\s*(?:exit code|exit status|exited with code|process exited with code|exit_code|"
+                   r"returncode|exit)\s*[:=]?\s*(-?[1-9]\d*)\b", re.IGNORECASE)
+_TESTS_FAILED = re.compile(r"(?im)^(?:=+ .*\b[1-9]\d* failed\b.*=+|FAILED\s+\S+|test result: FAILED|"
+                           r"Tests?:\s+[1-9]\d* failed|[1-9]\d* (?:tests? )?failed\b|FAIL\s+\S+|--- FAIL:)")
+_MATERIAL_REF = re.compile(r"\b(?:res|mat|material|doc):[\w.\-/]+")
+
+
+@dataclass(frozen=True, slots=True)
+class FailedResult:
+    seq: int  # the failing result
+    call_seq: int | None
+    tool: str | None
+    signature: str  # what was run: a shell command, or tool(args)
+    error: str  # the first telling line of the output
+    resolved_by: int | None  # seq of a later success with the same signature
+    refs: tuple[str, ...]  # material ids and action ids that name this failure
+
+    def resolved_within(self, last: int) -> bool:
+        return self.resolved_by is not None and self.resolved_by <= last
+
+    @property
+    def anchors(self) -> tuple[str, ...]:
+        """Strings whose presence in a summary counts as mentioning this failure."""
+        out = [f"evt:{self.seq}", *self.refs]
+        if len(self.signature) >= 4:
+            out.append(self.signature)
+        if len(self.error) >= 12:
+            out.append(self.error)
+        return tuple(out)
+
+
+def signature(call: LogEvent | None, result: LogEvent) -> str:
+    tool = (call.tool if call else None) or result.tool or ""
+    args = call.args if call else None
+    if args and tool.lower() in SHELL_TOOLS:
+        cmd = args.get("command") or args.get("cmd")
+        if isinstance(cmd, list):
+            cmd = " ".join(str(c) for c in cmd)
+        if isinstance(cmd, str) and cmd.strip():
+            return " ".join(cmd.split())
+    if args:
+        return f"{tool}({json.dumps(args, ensure_ascii=False, sort_keys=True, separators=(',', ':'))[:300]})"
+    return tool
+
+
+def failed(result: LogEvent, call: LogEvent | None) -> bool:
+    if result.is_error:
+        return True
+    text = result.text
+    if not text:
+        return False
+    lines = text.splitlines()
+    edge = lines[:2] + lines[-3:]
+    if any(_EXIT.match(line) for line in edge):
+        return True
+    tool = ((call.tool if call else None) or result.tool or "").lower()
+    return tool in SHELL_TOOLS and bool(_TESTS_FAILED.search(text[:200_000]))
+
+
+def _error_line(text: str) -> str:
+    for line in text.splitlines():
+        s = line.strip()
+        if s and not _EXIT.match(s) and len(s) >= 4:
+            return s[:200]
+    return text.strip()[:200]
+
+
+def find_failures(events: Iterable[LogEvent], failed_actions: dict[str, str] | None = None) -> list[FailedResult]:
+    """Every failed result in seq order. ``failed_actions`` maps the call_id of an action the
+    ledger records as failed to its action id (a failure even when the output looks fine)."""
+    failed_actions = failed_actions or {}
+    ordered = sorted(events, key=lambda e: e.seq)
+    calls = {e.call_id: e for e in ordered if e.kind == "tool_call" and e.call_id}
+    outcomes: list[tuple[LogEvent, str, bool, str]] = []
+    for e in ordered:
+        if e.kind != "tool_result":
+            continue
+        call = calls.get(e.call_id) if e.call_id else None
+        is_failed = failed(e, call) or (e.call_id in failed_actions)
+        sig = signature(call, e)
+        tool = ((call.tool if call else None) or e.tool or "").casefold()
+        # What a later success must share to resolve this failure.
+        outcomes.append((e, sig, is_failed, sig if tool in SHELL_TOOLS or not tool else f"tool:{tool}"))
+    out: list[FailedResult] = []
+    for i, (e, sig, is_failed, same) in enumerate(outcomes):
+        if not is_failed:
+            continue
+        resolved = next((later.seq for later, _s, f2, same2 in outcomes[i + 1:] if same2 == same and not f2 and same),
+                        None)
+        call = calls.get(e.call_id) if e.call_id else None
+        refs = list(dict.fromkeys(_MATERIAL_REF.findall(e.text)))
+        if e.call_id in failed_actions:
+            refs.append(failed_actions[e.call_id])
+        stub = e.extra.get("stub")
+        if isinstance(stub, str):
+            refs.append(stub)
+        out.append(FailedResult(e.seq, call.seq if call else None, (call.tool if call else None) or e.tool, sig,
+                                _error_line(e.text), resolved, tuple(refs)))
+    return out

@@ -1,0 +1,210 @@
+"""Survival: for one summary generation, which protected facts it kept, lost or contradicted.
+
+Per fact whose sources lie inside the range the generation covers, one verdict:
+``kept`` (its value — for an artifact or reference its path or identifier — appears in
+the summary after normalising case, white space, Unicode NFC and path prefix),
+``missing``, ``contradicted`` (the summary negates it, or claims done/passed what the
+evidence says is still open), or ``unknown`` (the words are partly there; the rule cannot
+tell). Verdicts are exact string rules and say so; a semantic judge may add its own
+opinion beside them, never in their place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.domain import drift_rules as rules
+from inspector.domain.drift_rules import Said
+from inspector.domain.textnorm import find_word, norm, terms
+
+VERDICTS = ("kept", "missing", "contradicted", "unknown")
+KEEP_SHARE = 0.6  # share of a value's terms present for "partly there"
+PARTIAL_SHARE = 0.3
+IDENTIFIER_KINDS = frozenset({"artifact", "reference", "evidence_ref"})
+_EVT = re.compile(r"evt:(\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    key: str
+    kind: str
+    value: str
+    status: str
+    sources: tuple[str, ...]
+    writer: str | None = None
+    rule: str | None = None
+    rationale: str | None = None
+    alternatives: tuple[str, ...] = ()
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def seqs(self) -> list[int]:
+        return [int(m.group(1)) for s in self.sources if (m := _EVT.match(s))]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    fact: Fact
+    verdict: str
+    where: str | None  # the sentence that decided it, or why there is none
+    reason: str
+    as_of: str | None = None  # for a todo item: its state at the end of the range
+
+    def as_dict(self) -> dict[str, Any]:
+        f = self.fact
+        return {"key": f.key, "kind": f.kind, "value": f.value, "status": f.status, "sources": list(f.sources),
+                "writer": f.writer, "rule": f.rule, "verdict": self.verdict, "where": self.where,
+                "reason": self.reason, **({"state_at_range_end": self.as_of} if self.as_of else {})}
+
+
+def in_range(fact: Fact, covers: tuple[int, int] | None) -> bool:
+    seqs = fact.seqs()
+    if covers is None:
+        return True
+    if not seqs:
+        return fact.status == "active"
+    return any(covers[0] <= s <= covers[1] for s in seqs)
+
+
+def _identifier_kept(said: Said, value: str) -> str | None:
+    flat = said.flat()
+    v = norm(value)
+    candidates = [v]
+    if "/" in v or "\\" in v:
+        base = re.split(r"[/\\]", v.rstrip("/\\"))[-1]
+        if base:
+            candidates.append(base)
+    if re.fullmatch(r"[0-9a-f]{8,40}", v):
+        candidates.append(v[:7])
+    for c in candidates:
+        pos = _boundary_find(flat, c)
+        if pos >= 0:
+            return _sentence_at(said, pos)
+    return None
+
+
+def _boundary_find(text: str, needle: str) -> int:
+    start = 0
+    while True:
+        pos = text.find(needle, start)
+        if pos < 0:
+            return -1
+        before = text[pos - 1] if pos else " "
+        after = text[pos + len(needle)] if pos + len(needle) < len(text) else " "
+        if not (before.isalnum() or before in "_-.") and not (after.isalnum() or after in "_-"):
+            return pos
+        start = pos + 1
+
+
+def _sentence_at(said: Said, flat_pos: int) -> str:
+    for s in said.sentences:
+        if s.start <= flat_pos < s.end:
+            return s.text.strip()
+    return ""
+
+
+def _share(said: Said, value: str) -> float:
+    ts = set(terms(value))
+    if not ts:
+        return 0.0
+    flat = said.flat()
+    return sum(1 for t in ts if t in flat) / len(ts)
+
+
+def _todo_state(fact: Fact, last: int | None) -> str | None:
+    trail = fact.detail.get("todo_states")
+    if not isinstance(trail, list) or last is None:
+        return None
+    state = None
+    for item in trail:
+        if isinstance(item, list) and len(item) == 2 and (m := _EVT.match(str(item[0]))) and int(m.group(1)) <= last:
+            state = str(item[1])
+    return state
+
+
+def _resolved(fact: Fact, last: int | None) -> bool:
+    ref = fact.detail.get("resolved_by")
+    m = _EVT.match(str(ref)) if ref else None
+    return bool(m and (last is None or int(m.group(1)) <= last))
+
+
+def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
+    last = covers[1] if covers else None
+    if fact.kind in IDENTIFIER_KINDS:
+        where = _identifier_kept(said, fact.value)
+        if where is not None:
+            return Verdict(fact, "kept", where, "the path or identifier appears in the summary")
+        return Verdict(fact, "missing", None, "neither the path/identifier nor its file name appears")
+    if fact.kind == "failure":
+        anchors = [f"evt:{s}" for s in fact.seqs()] + [str(fact.detail.get("signature") or "")]
+        head = fact.value.split(" failed: ", 1)
+        anchors += [head[1]] if len(head) == 2 and len(head[1]) >= 12 else []
+        hit = rules.mentioned_anywhere(said, [a for a in anchors if a])
+        resolved = _resolved(fact, last)
+        if not resolved:
+            subject = [t for t in terms(str(fact.detail.get("signature") or fact.value)) if len(t) >= 3][:5]
+            claim = rules.done_claim(said, subject, min_share=0.6)
+            if claim is not None:
+                return Verdict(fact, "contradicted", claim.sentence,
+                               f"the summary says “{claim.words[0]}” about a failure no later result resolved")
+        if hit:
+            return Verdict(fact, "kept", hit, "the failing call or its error is mentioned")
+        return Verdict(fact, "missing", None, "resolved later in the range; not mentioned" if resolved
+                       else "an unresolved failure the summary does not mention")
+    as_of = _todo_state(fact, last)
+    still_open = fact.kind == "open_issue" and (as_of is None or as_of != "completed")
+    if still_open:
+        claim = rules.done_claim(said, rules.subject_terms(fact.value), min_share=0.6)
+        if claim is not None:
+            return Verdict(fact, "contradicted", claim.sentence,
+                           f"the summary says “{claim.words[0]}” about an item still open", as_of)
+    if fact.kind in ("goal", "constraint", "permission", "acceptance", "decision"):
+        neg = rules.negated_value(said, fact.value)
+        if neg is not None:
+            return Verdict(fact, "contradicted", neg.sentence, f"the summary cancels or weakens it: “{neg.words[0]}”")
+        if fact.kind == "decision" and fact.alternatives:
+            rev = rules.reversed_choice(said, fact.value, list(fact.alternatives), fact.rationale)
+            if rev is not None and rev.sentence:
+                return Verdict(fact, "contradicted", rev.sentence, f"states the rejected alternative “{rev.words[0]}”")
+    v = norm(fact.value)
+    pos = said.flat().find(v) if v else -1
+    if pos >= 0:
+        return Verdict(fact, "kept", _sentence_at(said, pos), "the value appears in the summary", as_of)
+    share = _share(said, fact.value)
+    if share >= PARTIAL_SHARE:
+        return Verdict(fact, "unknown", None, f"{share:.0%} of its words appear, not the value itself", as_of)
+    return Verdict(fact, "missing", None, f"{share:.0%} of its words appear", as_of)
+
+
+@dataclass(slots=True)
+class Survival:
+    generation: int
+    covers: tuple[int, int] | None
+    verdicts: list[Verdict]
+
+    @property
+    def counts(self) -> dict[str, int]:
+        c = Counter(v.verdict for v in self.verdicts)
+        return {k: c.get(k, 0) for k in VERDICTS}
+
+    @property
+    def by_kind(self) -> dict[str, dict[str, int]]:
+        out: dict[str, Counter[str]] = {}
+        for v in self.verdicts:
+            out.setdefault(v.fact.kind, Counter())[v.verdict] += 1
+        return {k: {verdict: c.get(verdict, 0) for verdict in VERDICTS} for k, c in out.items()}
+
+    def headline(self) -> str:
+        return f"gen {self.generation} keeps {self.counts['kept']} of {len(self.verdicts)} facts"
+
+
+def survival(generation: int, text: str, unresolved: list[str], covers: tuple[int, int] | None,
+             facts: list[Fact]) -> Survival:
+    said = Said.of(text, unresolved)
+    chosen = [f for f in facts if f.status in ("active", "pending") and in_range(f, covers)]
+    return Survival(generation, covers, [judge(f, said, covers) for f in chosen])
+
+
+__all__ = ["Fact", "Survival", "VERDICTS", "Verdict", "find_word", "survival"]

@@ -1,0 +1,1 @@
+"""Word lists the verdict rules read (data files, one per language)."""

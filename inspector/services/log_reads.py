@@ -1,0 +1,91 @@
+"""Reading the raw log for the verdict rules, bounded per event.
+
+Drift, survival and fact extraction need tool calls, tool results and what the user
+said, not whole outputs: a result is read as its first 4,000 and last 600 characters
+(exit codes and test summaries sit at either end), so a session of huge outputs costs
+what its events' edges cost.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiosqlite
+
+from inspector.domain.drift_rules import ActionFact
+from inspector.domain.logevents import LogEvent
+from inspector.domain.text_checks import rule_sentences
+from inspector.store.connection import fetch_one
+
+HEAD_CHARS = 4000
+TAIL_CHARS = 600
+
+_EDGES = (f"CASE WHEN length(content) > {HEAD_CHARS + TAIL_CHARS} "
+          f"THEN substr(content, 1, {HEAD_CHARS}) || char(10) || substr(content, -{TAIL_CHARS}) ELSE content END")
+
+
+def _event(row: tuple[Any, ...]) -> LogEvent:
+    extra = json.loads(row[6]) if row[6] else {}
+    return LogEvent.from_record({"seq": row[0], "kind": row[1], "trust": row[2], "content": row[3], "tool": row[4],
+                                 "call_id": row[5], **extra})
+
+
+async def log_events(db: aiosqlite.Connection, session: str, *, kinds: tuple[str, ...] | None = None,
+                     upto: int | None = None) -> list[LogEvent]:
+    """Events of a session in seq order, each result read by its edges."""
+    where = ["session = ?"]
+    params: list[Any] = [session]
+    if kinds:
+        where.append(f"kind IN ({', '.join('?' for _ in kinds)})")
+        params += kinds
+    if upto is not None:
+        where.append("seq <= ?")
+        params.append(upto)
+    rows = await db.execute_fetchall(
+        f"SELECT seq, kind, trust, {_EDGES}, tool, call_id, extra FROM events WHERE {' AND '.join(where)} ORDER BY seq",
+        params)
+    return [_event(r) for r in rows]
+
+
+async def action_facts(db: aiosqlite.Connection, session: str) -> list[ActionFact]:
+    rows = await db.execute_fetchall(
+        "SELECT a.id, a.intent, a.status, (SELECT e.tool FROM events e WHERE e.session = a.session "
+        "AND e.call_id = a.call_id AND e.kind = 'tool_call' LIMIT 1) FROM actions a WHERE a.session = ? ORDER BY a.id",
+        (session,))
+    return [ActionFact(r[0], r[1], r[2], r[3]) for r in rows]
+
+
+async def failed_action_calls(db: aiosqlite.Connection, session: str) -> dict[str, str]:
+    rows = await db.execute_fetchall("SELECT call_id, id FROM actions WHERE session = ? AND status = 'failed' "
+                                     "AND call_id IS NOT NULL", (session,))
+    return {r[0]: r[1] for r in rows}
+
+
+async def max_seq(db: aiosqlite.Connection, session: str) -> int | None:
+    row = await fetch_one(db, "SELECT MAX(seq) FROM events WHERE session = ?", (session,))
+    return int(row[0]) if row and row[0] is not None else None
+
+
+def untrusted_rules(events: list[LogEvent]) -> list[tuple[int, str]]:
+    """Rule-like sentences of tool and model output that no trusted speaker (user,
+    reviewer) said: what an injected instruction looks like in the log."""
+    trusted = "\n".join(e.text for e in events if e.trust in ("user", "reviewer") and not e.untrusted).casefold()
+    out: list[tuple[int, str]] = []
+    for e in events:
+        if not e.untrusted or not e.content:
+            continue
+        for sentence in rule_sentences(e.content):
+            probe = sentence.casefold()[:24]
+            if len(probe) >= 6 and probe not in trusted:
+                out.append((e.seq, sentence))
+    return out
+
+
+async def compaction_carriers(db: aiosqlite.Connection, session: str) -> frozenset[str]:
+    """Refs of events that record a compaction (an imported boundary or summary line)."""
+    rows = await db.execute_fetchall(
+        "SELECT seq FROM events WHERE session = ? AND kind IN ('system_message', 'other') AND ("
+        "json_extract(extra, '$.compact_summary') = 1 OR json_extract(extra, '$.subtype') = 'compact_boundary' "
+        "OR json_extract(extra, '$.record_type') = 'summary' OR content LIKE 'summary record:%')", (session,))
+    return frozenset(f"evt:{r[0]}" for r in rows)

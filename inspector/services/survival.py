@@ -1,0 +1,122 @@
+"""Survival reports: what each summary generation kept of the protected facts.
+
+Reads the session's active and pending records (extractor proposals included, and
+labelled so) and each generation's text and range; the verdicts are the domain's exact
+rules. ``judge`` is an optional outside opinion on ``missing``/``unknown`` facts, shown
+as the judge's, never as a verdict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.domain.errors import BadInput, NotFound
+from inspector.domain.survival import Fact, Survival, Verdict, survival
+from inspector.services.channels import Generation, generations
+from inspector.services.sessions import get_session
+from inspector.store.connection import Store
+from inspector.store.tables import SPECS
+
+JUDGE_TIMEOUT_S = 60
+_DETAIL = ("resolved_by", "todo_states", "signature", "offered_in")
+
+
+@dataclass(slots=True)
+class SurvivalReport:
+    session: str
+    generation: int | None
+    kind: str | None = None
+    covers: tuple[int, int] | None = None
+    result: Survival | None = None
+    judged: dict[str, dict[str, str]] = field(default_factory=dict)  # key -> judge's answer
+
+    @property
+    def verdicts(self) -> list[Verdict]:
+        return self.result.verdicts if self.result else []
+
+    def headline(self) -> str:
+        return self.result.headline() if self.result else "no summary generation"
+
+    def as_dict(self) -> dict[str, Any]:
+        facts = []
+        for v in self.verdicts:
+            d = v.as_dict()
+            if v.fact.key in self.judged:
+                d["judge"] = self.judged[v.fact.key]
+            facts.append(d)
+        return {"session": self.session, "generation": self.generation, "kind": self.kind,
+                "covers": list(self.covers) if self.covers else None, "facts": facts,
+                "counts": self.result.counts if self.result else {}, "counts_by_kind": self.result.by_kind
+                if self.result else {}, "headline": self.headline()}
+
+
+async def protected_facts(store: Store, session: str) -> list[Fact]:
+    spec = SPECS["state"]
+    rows = await store.db.execute_fetchall(
+        f"SELECT {spec.select_columns} FROM state_records WHERE session = ? AND status != 'superseded' "
+        "ORDER BY key, version", (session,))
+    out: list[Fact] = []
+    for row in rows:
+        r = spec.to_record(row)
+        out.append(Fact(r["key"], r["kind"], r["value"], r["status"], tuple(r.get("sources") or ()), r.get("writer"),
+                        r.get("rule"), r.get("rationale"), tuple(r.get("alternatives") or ()),
+                        {k: r[k] for k in _DETAIL if k in r}))
+    return out
+
+
+def _report(session: str, gen: Generation, facts: list[Fact]) -> SurvivalReport:
+    covers = (gen.covers[0], gen.covers[1]) if gen.covers else None
+    return SurvivalReport(session, gen.generation, gen.kind, covers,
+                          survival(gen.generation, gen.text, list(gen.unresolved), covers, facts))
+
+
+async def survival_report(store: Store, session: str, generation: int | None = None, *,
+                          judge: str | None = None) -> SurvivalReport:
+    await get_session(store, session)
+    gens = await generations(store, session)
+    if not gens:
+        return SurvivalReport(session, None)
+    chosen = gens[0] if generation is None else next((g for g in gens if g.generation == generation), None)
+    if chosen is None:
+        raise NotFound(f"session {session!r} has no summary generation {generation}")
+    report = _report(session, chosen, await protected_facts(store, session))
+    if judge:
+        for v in report.verdicts:
+            if v.verdict in ("missing", "unknown"):
+                report.judged[v.fact.key] = await ask_judge(judge, v, chosen.text)
+    return report
+
+
+async def survival_all(store: Store, session: str) -> list[SurvivalReport]:
+    """Every generation's report, newest first (one read of the facts)."""
+    facts = await protected_facts(store, session)
+    return [_report(session, g, facts) for g in await generations(store, session)]
+
+
+async def ask_judge(command: str, verdict: Verdict, summary: str) -> dict[str, str]:
+    """One fact and the summary as JSON on the judge's stdin; ``{"verdict","reason"}`` back."""
+    payload = json.dumps({"fact": verdict.as_dict(), "summary": summary}, ensure_ascii=False).encode("utf-8")
+    try:
+        proc = await asyncio.create_subprocess_exec(*shlex.split(command), stdin=asyncio.subprocess.PIPE,
+                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    except OSError as exc:
+        raise BadInput(f"cannot run judge {command!r}: {exc.strerror}", code="judge_failed") from None
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(payload), JUDGE_TIMEOUT_S)
+    except TimeoutError:
+        proc.kill()
+        raise BadInput(f"judge {command!r} took longer than {JUDGE_TIMEOUT_S} s", code="judge_failed") from None
+    if proc.returncode != 0:
+        raise BadInput(f"judge {command!r} exited {proc.returncode}: {err.decode(errors='replace')[:300]}",
+                       code="judge_failed")
+    try:
+        answer = json.loads(out)
+        if not isinstance(answer, dict) or not isinstance(answer.get("verdict"), str):
+            raise ValueError
+    except ValueError:
+        raise BadInput(f"judge {command!r} did not print {{\"verdict\", \"reason\"}} as JSON", code="judge_failed") from None
+    return {"verdict": answer["verdict"], "reason": str(answer.get("reason", "")), "by": "judge", "command": command}

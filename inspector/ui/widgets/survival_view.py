@@ -1,0 +1,101 @@
+"""The Survival tab: for each summary generation, which protected facts it kept.
+
+Left, the generations (newest first) with their headline; right, the selected
+generation's facts grouped by verdict — contradicted and missing first, since those are
+what a reviewer acts on — each with its kind, whether it is confirmed or only proposed,
+its sources and the sentence that decided it. Verdicts are exact rules; the words
+"exact rule" say so.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.reactive import var
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from inspector.services.survival import SurvivalReport
+
+GLYPH = {"contradicted": ("✗", "$error"), "missing": ("∅", "$error"), "unknown": ("?", "$accent"),
+         "kept": ("✓", "$success")}
+ORDER = ("contradicted", "missing", "unknown", "kept")
+
+
+def report_content(report: SurvivalReport) -> Content:
+    if report.result is None:
+        return Content.from_markup("[dim]no summary generation[/]")
+    counts = report.result.counts
+    covers = f"evt:{report.covers[0]}–evt:{report.covers[1]}" if report.covers else "the whole log"
+    rows = [Content.from_markup("[b]$h[/b]  (generation $g, $k, covers $c; exact rules, not a judge)",
+                                h=report.headline(), g=str(report.generation), k=report.kind or "?", c=covers),
+            Content("  ".join(f"{GLYPH[v][0]} {v} {counts[v]}" for v in ORDER))]
+    by_kind = report.result.by_kind
+    if by_kind:
+        rows.append(Content.from_markup("[dim]$t[/]", t="  ·  ".join(
+            f"{kind}: {c['kept']}/{sum(c.values())} kept" for kind, c in sorted(by_kind.items()))))
+    if not report.verdicts:
+        rows.append(Content.from_markup("[dim]no protected fact has a source inside this range[/]"))
+    for verdict in ORDER:
+        picked = [v for v in report.verdicts if v.verdict == verdict]
+        if not picked:
+            continue
+        glyph, colour = GLYPH[verdict]
+        rows.append(Content.from_markup(f"\n[b {colour}]$g $v ($n)[/]", g=glyph, v=verdict, n=str(len(picked))))
+        for v in picked:
+            label = "" if v.fact.status == "active" else f" [{v.fact.status}]"
+            rows.append(Content.from_markup(f"  [{colour}]$g[/] [b]$kind[/b] $val[dim]$lab — $src[/]", g=glyph,
+                                            kind=v.fact.kind, val=v.fact.value[:160], lab=label,
+                                            src=", ".join(v.fact.sources[:4])))
+            detail = v.where or v.reason
+            rows.append(Content.from_markup("      [dim]$d[/]", d=detail[:200]))
+    return Content("\n").join(rows)
+
+
+class SurvivalView(Horizontal):
+    DEFAULT_CSS = """
+    SurvivalView #survival-generations { width: 1fr; min-width: 24; border: none; }
+    SurvivalView #survival-detail { width: 3fr; border-left: solid $primary-darken-2; padding: 0 1; }
+    """
+
+    reports: var[list[SurvivalReport]] = var(list, always_update=True)
+    chosen: var[int | None] = var(None)
+
+    def compose(self) -> ComposeResult:
+        yield OptionList(id="survival-generations")
+        with VerticalScroll(id="survival-detail"):
+            yield Static("", id="survival-text")
+
+    def watch_reports(self, reports: list[SurvivalReport]) -> None:
+        options = self.query_one("#survival-generations", OptionList)
+        options.clear_options()
+        for r in reports:
+            counts = r.result.counts if r.result else {}
+            lost = counts.get("missing", 0) + counts.get("contradicted", 0)
+            colour = "$error" if lost else "$success"
+            options.add_option(Option(Content.from_markup(f"gen $g [dim]$k[/]\n  [{colour}]$h[/]", g=str(r.generation),
+                                                          k=r.kind or "", h=r.headline().split(" ", 2)[2]),
+                                      id=str(r.generation)))
+        if not reports:
+            options.add_option(Option(Content.from_markup("[dim]no summary generations[/]"), disabled=True))
+            self.query_one("#survival-text", Static).update("")
+            return
+        keep = next((i for i, r in enumerate(reports) if r.generation == self.chosen), 0)
+        options.highlighted = keep
+        self.chosen = reports[keep].generation
+        self._show()
+
+    def watch_chosen(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        report = next((r for r in self.reports if r.generation == self.chosen), None)
+        if report is not None:
+            self.query_one("#survival-text", Static).update(report_content(report))
+
+    @on(OptionList.OptionHighlighted, "#survival-generations")
+    def _pick(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id:
+            self.chosen = int(event.option.id)
