@@ -107,6 +107,7 @@ async def test_the_app_on_a_read_only_store_greys_out_writing_acts(sample_store:
         assert isinstance(screen, MainScreen) and screen.store.read_only
         assert "read-only" in str(screen.query_one(HeaderBar).render())
         assert screen.check_action("correct", ()) is None and screen.check_action("verify", ()) is True
+        assert screen.check_action("decide_pending", (False,)) is None and screen.check_action("rebuild", ()) is None
         await app.push_screen(ReviewDialog(screen.store, "s-export", "cand-good", "alice"))
         await pilot.pause()
         await app.workers.wait_for_complete()

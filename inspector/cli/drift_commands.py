@@ -1,4 +1,4 @@
-"""``drift``, ``correct``, ``correct-summary``, ``confirm``, ``history``."""
+"""``drift``, ``correct``, ``correct-summary``, ``confirm`` (one record or many), ``history``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import click
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
 from inspector.domain.errors import BadInput
-from inspector.services import corrections
+from inspector.services import confirmations, corrections
+from inspector.services.confirmations import BulkOutcome
 from inspector.services.corrections import Outcome
 from inspector.services.drift import drift
 from inspector.store.connection import open_store
@@ -114,19 +115,44 @@ async def correct_summary_cmd(store: Path, session: str, generation: int, text_f
 @click.command("confirm")
 @store_argument
 @session_required
-@click.option("--key", required=True)
+@click.option("--key", "keys", multiple=True, help="The key whose pending version is decided (repeatable).")
+@click.option("--all-pending", is_flag=True, help="Decide every pending record of the session (narrow with "
+              "--kind and --writer).")
+@click.option("--kind", help="With --all-pending: only records of this kind.")
+@click.option("--writer", help="With --all-pending: only records written by this writer (e.g. extractor).")
 @click.option("--reject", is_flag=True, help="Reject the pending version instead of confirming it.")
 @click.option("--reason", default="", help="Why (recorded in the ledger).")
 @reviewer_option(required=True)
 @json_option
 @run_command()
-async def confirm_cmd(store: Path, session: str, key: str, reject: bool, reason: str, reviewer: str,
-                      as_json: bool) -> int:
-    """The owner confirms (or --reject) the pending version of KEY."""
+async def confirm_cmd(store: Path, session: str, keys: tuple[str, ...], all_pending: bool, kind: str | None,
+                      writer: str | None, reject: bool, reason: str, reviewer: str, as_json: bool) -> int:
+    """Confirm (or --reject) pending protected records: one --key, several, or --all-pending.
+
+    Goal, constraint, permission and acceptance are decided by the session's owner only; a
+    bulk decision decides what the reviewer may, refuses the rest (exit 1), one ledger entry each."""
+    if bool(keys) == all_pending:
+        raise click.UsageError("name the records with --key (repeatable) or use --all-pending")
+    if (kind or writer) and not all_pending:
+        raise click.UsageError("--kind and --writer narrow --all-pending; they do not apply to --key")
     async with await open_store(store) as opened:
-        outcome = await corrections.confirm(opened, session, key, actor=reviewer, reject=reject, reason=reason)
-    emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome))
-    return EXIT_REFUSED if outcome.refusals else EXIT_OK
+        if len(keys) == 1:
+            outcome = await corrections.confirm(opened, session, keys[0], actor=reviewer, reject=reject, reason=reason)
+            emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome))
+            return EXIT_REFUSED if outcome.refusals else EXIT_OK
+        bulk = await confirmations.decide_many(opened, session, [(k, None) for k in keys] if keys else None,
+                                               actor=reviewer, reject=reject, reason=reason, kind=kind,
+                                               writer=writer)
+    emit(bulk.as_dict(), as_json, lambda: _bulk_text(bulk))
+    return EXIT_REFUSED if bulk.refused else EXIT_OK
+
+
+def _bulk_text(o: BulkOutcome) -> str:
+    lines = [f"{o.decision} {len(o.decided)}: " + ", ".join(f"{d.key} v{d.version}" for d in o.decided)
+             + f"; context v{o.context_version} · goal r{o.goal_revision}"] if o.decided else [
+        f"nothing {o.decision}; nothing was written"]
+    lines += [f"refused {r.refusal.code}: {r.refusal.message}" for r in o.refused]
+    return "\n".join(lines)
 
 
 @click.command("history")

@@ -20,6 +20,7 @@ from inspector.domain.canonical import keyed_digest
 from inspector.domain.errors import BadInput, NotFound, Refusal
 from inspector.domain.sif import identity_digest
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
+from inspector.services import confirmations
 from inspector.services.drift import check_text
 from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, fetch_one, utc_now
@@ -112,37 +113,20 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
 
 
 async def confirm(store: Store, session: str, key: str, *, actor: str, reject: bool = False,
-                  reason: str = "") -> Outcome:
-    """The owner confirms (or rejects) the pending version of ``key``."""
+                  reason: str = "", version: int | None = None) -> Outcome:
+    """The owner confirms (or rejects) the pending version of ``key`` (its latest, or ``version``);
+    the rule is :func:`inspector.services.confirmations.decide_pending`, shared with bulk decisions."""
     async with store.transaction() as db:
         owner, cv, gr = await _session(db, session)
-        versions = await _versions(db, session, key)
-        if not versions:
-            raise NotFound(f"session {session!r} has no protected record {key!r}")
-        pending = next((v for v in reversed(versions) if v["status"] == "pending"), None)
-        if pending is None:
-            return Outcome(key, versions[-1]["version"], versions[-1]["status"], cv, gr,
-                           [Refusal("nothing_pending", f"{key} has no pending version to confirm.")])
-        if pending["kind"] in OWNER_ONLY_KINDS and actor != owner:
-            return Outcome(key, pending["version"], "pending", cv, gr,
-                           [Refusal("not_owner", f"only the session's owner ({owner or 'unknown'}) may confirm a "
-                                    f"{pending['kind']}; {actor} may only propose.")])
-        active = next((v for v in reversed(versions) if v["status"] == "active"), None)
-        new_status = "superseded" if reject else "active"
-        await db.execute("UPDATE state_records SET status = ? WHERE session = ? AND key = ? AND version = ?",
-                         (new_status, session, key, pending["version"]))
-        status_sets = [_state_status(session, key, pending["version"], new_status)]
-        if not reject:
-            if active is not None:
-                await db.execute("UPDATE state_records SET status = 'superseded' WHERE session = ? AND key = ? "
-                                 "AND version = ?", (session, key, active["version"]))
-                status_sets.append(_state_status(session, key, active["version"], "superseded"))
-            cv, gr = cv + 1, gr + (1 if pending["kind"] == "goal" else 0)
-            await _set_versions(db, session, cv, gr)
-        await ledger.append(db, [ledger.NewEntry(session, "confirmation", actor, {
-            "key": key, "version": pending["version"], "decision": "rejected" if reject else "confirmed",
-            "reason": reason, "context_version": cv, "goal_revision": gr, "status_set": status_sets})])
-    return Outcome(key, pending["version"], new_status, cv, gr, [])
+        got = await confirmations.decide_pending(db, session, owner, key, actor=actor, reject=reject, version=version)
+        if isinstance(got, confirmations.Refused):
+            return Outcome(key, got.version, got.status or "", cv, gr, [got.refusal])
+        new_cv, new_gr = confirmations.bumped([got], cv, gr)
+        if (new_cv, new_gr) != (cv, gr):
+            await _set_versions(db, session, new_cv, new_gr)
+        await ledger.append(db, [confirmations.entry(session, actor, got, reason=reason, context_version=new_cv,
+                                                     goal_revision=new_gr)])
+    return Outcome(key, got.version, got.status, new_cv, new_gr, [])
 
 
 async def correct_summary(store: Store, session: str, generation: int, text: str, *, reason: str, actor: str,

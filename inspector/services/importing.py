@@ -201,6 +201,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
         raise
     try:
         if fmt != "sif":
+            await _settle_owner(store, records, actor)
             records += await _proposed_facts(store, records)
             raw = to_sif(records)
         report = await import_bytes(store, raw, actor=actor, file_name=source.name, progress=progress,
@@ -218,6 +219,20 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
         for problem in report.problems:
             problem.line = origin_lines.get((problem.session, problem.seq))
     return report
+
+
+async def _settle_owner(store: Store, records: list[dict[str, Any]], actor: str) -> None:
+    """A transcript names no owner; the person who imports it owns the new session (so its
+    goal and constraints can be confirmed at all — DESIGN rule 3). A session already in the
+    store keeps the owner it has, so re-reading the file by someone else is not a conflict."""
+    for rec in records:
+        if rec.get("type") != "session" or rec.get("owner"):
+            continue
+        row = await session_rows.get(store.db, rec["id"])
+        if row is None:
+            rec["owner"] = actor
+        elif row.owner:
+            rec["owner"] = row.owner
 
 
 async def _proposed_facts(store: Store, records: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -13,6 +13,8 @@
 | x | focus the deletion requests (enter shows the copies; x carries one out) |
 | b | the budget of the next request (edit the numbers, enter recomputes) |
 | h | history of the selected protected record |
+| y / n | confirm / reject the highlighted pending record, or every marked one (Protected state) |
+| space / ctrl+a | mark the highlighted pending record / mark all pending (Protected state) |
 | s | show or hide the sessions list |
 | v | verify the store |
 | ctrl+r | reload the session |
@@ -51,6 +53,7 @@ from inspector.services.timeline import TimelineRow
 from inspector.store.connection import Store
 from inspector.ui.correction_dialog import CorrectionDialog, corrected_text
 from inspector.ui.deletion_dialog import DeletionDialog
+from inspector.ui.deciding import DecidesPending
 from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
 from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.handoff_dialog import HandoffDialog
@@ -75,10 +78,10 @@ COMPACT_WIDTH = 140  # below this the sessions list starts hidden (s shows it)
 SEARCH_DEBOUNCE_S = 0.2
 
 
-WRITING_ACTIONS = frozenset({"correct"})  # the dialogs grey out their own decisions
+WRITING_ACTIONS = frozenset({"correct", "rebuild", "decide_pending"})  # dialogs grey out their own
 
 
-class MainScreen(ShowsWorkerErrors, Screen[None]):
+class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#state-records"
     BINDINGS = [
         Binding("1", "focus_channel('state')", "State", id="main.focus_state"),
@@ -188,6 +191,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         """First paint: read what is visible, then fill it in one layout pass. The tabs behind
         (candidates, drift, handoffs) and the badge counts, which may scan a large session,
         follow in their own worker."""
+        same = session == self.session  # read again: keep the state channel's cursor and marks
         self.session = session
         info = await sessions.get_session(self.store, session)
         state = await channels.state_records(self.store, session)
@@ -196,7 +200,7 @@ class MainScreen(ShowsWorkerErrors, Screen[None]):
         timeline = self.query_one(TimelineView)
         with self.app.batch_update():
             self.query_one(HeaderBar).show(info)
-            self.query_one(StateChannel).load(state)
+            self.query_one(StateChannel).load(state, keep=same)
             self.query_one(SummaryChannel).load(gens)
             self.query_one(EvidenceChannel).load(mats)
             await timeline.show_session(self.store, session)

@@ -1,8 +1,14 @@
-"""Protected state: typed records grouped by kind, every version, status by glyph and colour."""
+"""Protected state: typed records grouped by kind, every version, status by glyph and colour.
+
+Pending records are decided here: ``y`` confirms and ``n`` rejects the highlighted one, or
+every marked one (``space`` marks, ``ctrl+a`` marks all pending); the screen does the deciding.
+"""
 
 from __future__ import annotations
 
+from textual.binding import Binding
 from textual.content import Content
+from textual.reactive import var
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -17,13 +23,45 @@ def status_mark(status: str) -> Content:
     return Content.from_markup(f"[{colour}]$g[/]", g=glyph)
 
 
-class StateChannel(ChannelPane):
-    def __init__(self) -> None:
-        super().__init__("Protected state", id="state")
-        self.items: dict[str, StateRecord] = {}
+MARK = ("✔", "$accent")  # a marked pending record shows this instead of ◌
+TITLE = "Protected state"
 
-    def load(self, records: list[StateRecord]) -> None:
+
+def record_line(r: StateRecord, marked: bool = False) -> Content:
+    glyph = Content.from_markup(f"[b {MARK[1]}]$g[/]", g=MARK[0]) if marked else status_mark(r.status)
+    return Content.assemble(
+        glyph, " ",
+        Content.from_markup("[dim]$v[/]" if r.status == "superseded" else "$v", v=r.value),
+        Content.from_markup("  [dim]v$n · $s$m[/]", n=str(r.version),
+                            s=r.status if r.status != "active" else (r.writer or ""), m=" · marked" if marked else ""),
+    )
+
+
+class StateChannel(ChannelPane):
+    BINDINGS = [
+        Binding("y", "screen.decide_pending(False)", "Confirm", id="state.confirm"),
+        Binding("n", "screen.decide_pending(True)", "Reject", id="state.reject"),
+        Binding("space", "toggle_mark", "Mark", id="state.mark"),
+        Binding("ctrl+a", "mark_all", "Mark all", id="state.mark_all"),
+    ]
+
+    marked: var[frozenset[str]] = var(frozenset())  # option ids (key@version) of marked pending records
+
+    def __init__(self) -> None:
+        super().__init__(TITLE, id="state")
+        self.items: dict[str, StateRecord] = {}
+        self.rows: dict[str, int] = {}  # option id -> index in the record list
+        self.cursor_after: str | None = None  # the row to highlight after the next reload of this session
+
+    def load(self, records: list[StateRecord], *, keep: bool = False) -> None:
+        """Show ``records``. ``keep`` (the same session read again, e.g. after a decision) keeps the
+        cursor on the same row (or on ``cursor_after``) and the marks still pending; otherwise both reset."""
+        cursor = (self.cursor_after or self.highlighted_id()) if keep else None
+        self.cursor_after = None
         self.items = {f"{r.key}@{r.version}": r for r in records}
+        still = frozenset(i for i in self.marked if keep and i in self.items and self.items[i].status == "pending")
+        self.rows = {}  # so the watcher re-renders nothing of the old list
+        self.marked = still
         options: list[Option] = []
         kind = None
         for r in records:
@@ -31,14 +69,56 @@ class StateChannel(ChannelPane):
                 kind = r.kind
                 options.append(Option(Content.from_markup("[b $text-muted]$k[/]", k=kind.upper().replace("_", " ")),
                                       disabled=True))
-            line = Content.assemble(
-                status_mark(r.status), " ",
-                Content.from_markup("[dim]$v[/]" if r.status == "superseded" else "$v", v=r.value),
-                Content.from_markup("  [dim]v$n · $s[/]", n=str(r.version),
-                                    s=r.status if r.status != "active" else (r.writer or "")),
-            )
-            options.append(Option(line, id=f"{r.key}@{r.version}"))
+            option_id = f"{r.key}@{r.version}"
+            self.rows[option_id] = len(options)
+            options.append(Option(record_line(r, option_id in still), id=option_id))
         self.set_records(options, "no protected state recorded for this session")
+        if cursor in self.rows:
+            self.records.highlighted = self.rows[cursor]
+        self._show_title()
+
+    def highlighted_id(self) -> str | None:
+        index = self.records.highlighted
+        return None if index is None else self.records.get_option_at_index(index).id
+
+    def marked_records(self) -> list[StateRecord]:
+        """The marked records, in list order."""
+        return [self.items[i] for i in sorted(self.marked, key=lambda i: self.rows.get(i, 0))]
+
+    def next_pending_after(self, option_id: str) -> str | None:
+        """The first pending row below ``option_id``: where the cursor goes once it is decided."""
+        start = self.rows.get(option_id, -1)
+        later = [(index, i) for i, index in self.rows.items() if index > start and self.items[i].status == "pending"]
+        return min(later)[1] if later else None
+
+    def action_toggle_mark(self) -> None:
+        option_id = self.highlighted_id()
+        record = self.items.get(option_id or "")
+        if record is None or option_id is None:
+            return
+        if record.status != "pending":
+            self.notify(f"{record.key} v{record.version} is {record.status}; only pending records (◌) are marked.",
+                        severity="warning")
+            return
+        self.marked = self.marked ^ {option_id}
+
+    def action_mark_all(self) -> None:
+        """Mark every pending record; when all already are, clear the marks."""
+        pending = frozenset(i for i, r in self.items.items() if r.status == "pending")
+        if not pending:
+            self.notify("No pending record in this session.", severity="warning")
+            return
+        self.marked = frozenset() if pending <= self.marked else pending
+
+    def watch_marked(self, old: frozenset[str], new: frozenset[str]) -> None:
+        for option_id in old ^ new:
+            if option_id in self.rows and option_id in self.items:
+                self.records.replace_option_prompt_at_index(self.rows[option_id],
+                                                            record_line(self.items[option_id], option_id in new))
+        self._show_title()
+
+    def _show_title(self) -> None:
+        self.border_title = f"{TITLE} · {len(self.marked)} marked" if self.marked else TITLE
 
     def selected(self) -> StateRecord | None:
         index = self.records.highlighted

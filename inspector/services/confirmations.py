@@ -1,0 +1,235 @@
+"""Deciding pending protected records: one rule for a single decision and for many at once.
+
+A pending version (proposed by a non-owner, a model, a tool or the fact extractor) becomes
+``active`` when confirmed, superseding the active version of its key, or ``superseded``
+when rejected. Goal, constraint, permission and acceptance are decided by the session's
+owner only (DESIGN rule 3); anyone may decide the other kinds. The rule lives here once:
+``corrections.confirm`` (one key, the CLI's ``confirm``) and :func:`decide_many` (a
+transcript's dozens of proposals, the app's marked records) both call
+:func:`decide_pending` inside their own transaction.
+
+Each decided record gets its own ``confirmation`` ledger entry, so a key's history reads the
+same however it was decided; a bulk decision is one transaction, raises the context version
+once (and the goal revision once if a goal was confirmed), and names its size in each entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from inspector.domain.errors import BadInput, NotFound, Refusal
+from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
+from inspector.store import ledger, session_rows
+from inspector.store.connection import Store
+from inspector.store.tables import SPECS
+
+Target = tuple[str, int | None]  # a key, and the pending version meant (None: its latest pending one)
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """One record decided inside a transaction: what changed, for the ledger and the caller."""
+
+    key: str
+    version: int
+    kind: str
+    status: str  # the pending version's new status: active or superseded
+    status_set: list[dict[str, Any]]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "version": self.version, "kind": self.kind, "status": self.status}
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A record left as it was, and why."""
+
+    key: str
+    version: int | None
+    status: str | None
+    refusal: Refusal
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"key": self.key or None, "version": self.version, **self.refusal.as_dict()}
+
+
+@dataclass(slots=True)
+class BulkOutcome:
+    session: str
+    decision: str
+    decided: list[Decided]
+    refused: list[Refused]
+    context_version: int
+    goal_revision: int
+    ledger: list[int] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"session": self.session, "decision": self.decision,
+                "decided": [d.as_dict() for d in self.decided], "refusals": [r.as_dict() for r in self.refused],
+                "context_version": self.context_version, "goal_revision": self.goal_revision,
+                "ledger": self.ledger}
+
+
+async def session_versions(db: aiosqlite.Connection, session: str) -> tuple[str | None, int, int]:
+    """The session's owner, context version and goal revision; NotFound when there is no such session."""
+    row = await session_rows.get(db, session)
+    if row is None:
+        raise NotFound(f"no session {session!r}")
+    return row.owner, row.context_version, row.goal_revision
+
+
+async def _versions(db: aiosqlite.Connection, session: str, key: str) -> list[dict[str, Any]]:
+    spec = SPECS["state"]
+    rows = await db.execute_fetchall(f"SELECT {spec.select_columns} FROM state_records WHERE session = ? AND key = ? "
+                                     "ORDER BY version", (session, key))
+    return [spec.to_record(r) for r in rows]
+
+
+def _status(session: str, key: str, version: int, status: str) -> dict[str, Any]:
+    return {"type": "state", "identity": [session, key, version], "status": status}
+
+
+def check(versions: list[dict[str, Any]], session: str, key: str, version: int | None, owner: str | None,
+          actor: str, *, reject: bool = False) -> dict[str, Any] | Refused:
+    """The pending version ``actor`` may decide, or why not. ``versions`` are the key's, oldest first."""
+    if not versions:
+        raise NotFound(f"session {session!r} has no protected record {key!r}")
+    verb = "reject" if reject else "confirm"
+    if version is None:
+        pending = next((v for v in reversed(versions) if v["status"] == "pending"), None)
+        if pending is None:
+            return Refused(key, versions[-1]["version"], versions[-1]["status"],
+                           Refusal("nothing_pending", f"{key} has no pending version to {verb}."))
+    else:
+        pending = next((v for v in versions if v["version"] == version), None)
+        if pending is None:
+            raise NotFound(f"session {session!r} has no version {version} of {key!r}")
+        if pending["status"] != "pending":
+            return Refused(key, version, pending["status"],
+                           Refusal("not_pending", f"{key} v{version} is {pending['status']}, not pending; "
+                                                  "only a pending version can be confirmed or rejected."))
+    if pending["kind"] in OWNER_ONLY_KINDS and actor != owner:
+        return Refused(key, pending["version"], "pending",
+                       Refusal("not_owner", f"only the session's owner ({owner or 'unknown'}) may {verb} a "
+                                            f"{pending['kind']}; {actor} may only propose."))
+    return pending
+
+
+async def decide_pending(db: aiosqlite.Connection, session: str, owner: str | None, key: str, *, actor: str,
+                         reject: bool, version: int | None = None) -> Decided | Refused:
+    """Decide one pending version inside the caller's write transaction (no ledger entry yet:
+    the caller appends it with the session's new versions)."""
+    versions = await _versions(db, session, key)
+    pending = check(versions, session, key, version, owner, actor, reject=reject)
+    if isinstance(pending, Refused):
+        return pending
+    new_status = "superseded" if reject else "active"
+    number = pending["version"]
+    await db.execute("UPDATE state_records SET status = ? WHERE session = ? AND key = ? AND version = ?",
+                     (new_status, session, key, number))
+    status_set = [_status(session, key, number, new_status)]
+    active = next((v for v in reversed(versions) if v["status"] == "active"), None)
+    if not reject and active is not None:
+        await db.execute("UPDATE state_records SET status = 'superseded' WHERE session = ? AND key = ? "
+                         "AND version = ?", (session, key, active["version"]))
+        status_set.append(_status(session, key, active["version"], "superseded"))
+    return Decided(key, number, pending["kind"], new_status, status_set)
+
+
+def entry(session: str, actor: str, decided: Decided, *, reason: str, context_version: int, goal_revision: int,
+          batch: int | None = None) -> ledger.NewEntry:
+    """The ``confirmation`` ledger entry for one decided record."""
+    payload: dict[str, Any] = {
+        "key": decided.key, "version": decided.version,
+        "decision": "rejected" if decided.status == "superseded" else "confirmed", "reason": reason,
+        "context_version": context_version, "goal_revision": goal_revision, "status_set": decided.status_set}
+    if batch is not None:
+        payload["batch"] = batch
+    return ledger.NewEntry(session, "confirmation", actor, payload)
+
+
+def bumped(decided: Sequence[Decided], cv: int, gr: int) -> tuple[int, int]:
+    """Versions after a decision: the context grows when the active state changed; the goal
+    revision when an active goal did."""
+    confirmed = [d for d in decided if d.status == "active"]
+    if not confirmed:
+        return cv, gr
+    return cv + 1, gr + (1 if any(d.kind == "goal" for d in confirmed) else 0)
+
+
+async def pending_targets(db: aiosqlite.Connection, session: str, *, kind: str | None = None,
+                          writer: str | None = None) -> list[Target]:
+    """Every pending version of the session (optionally of one kind, or by one writer), in key order."""
+    if kind is not None and kind not in STATE_KINDS:
+        raise BadInput(f"unknown kind {kind!r}; one of {', '.join(STATE_KINDS)}")
+    sql = "SELECT key, version FROM state_records WHERE session = ? AND status = 'pending'"
+    args: list[Any] = [session]
+    if kind is not None:
+        sql += " AND kind = ?"
+        args.append(kind)
+    if writer is not None:
+        sql += " AND writer = ?"
+        args.append(writer)
+    return [(k, int(v)) for k, v in await db.execute_fetchall(sql + " ORDER BY key, version", args)]
+
+
+def _unique(targets: Sequence[Target]) -> list[Target]:
+    return list(dict.fromkeys(targets))
+
+
+async def preview(store: Store, session: str, targets: Sequence[Target], *, actor: str,
+                  reject: bool = False) -> list[Refused]:
+    """What :func:`decide_many` would refuse for ``actor``, read without writing (for the app's
+    confirmation dialog); the decision itself checks again inside its transaction."""
+    owner, _cv, _gr = await session_versions(store.db, session)
+    refused: list[Refused] = []
+    for key, version in _unique(targets):
+        got = check(await _versions(store.db, session, key), session, key, version, owner, actor, reject=reject)
+        if isinstance(got, Refused):
+            refused.append(got)
+    return refused
+
+
+async def decide_many(store: Store, session: str, targets: Sequence[Target] | None = None, *, actor: str,
+                      reject: bool = False, reason: str = "", kind: str | None = None,
+                      writer: str | None = None) -> BulkOutcome:
+    """Confirm (or reject) several pending versions in one transaction, one ledger entry each.
+
+    ``targets`` names them (key, version or None for the key's latest pending one); without
+    it, every pending version of the session, narrowed by ``kind`` and ``writer``. Records the
+    actor may not decide are refused, each with its code, and left as they were; the others
+    are decided. Nothing is written when nothing can be decided."""
+    if targets is not None and (kind is not None or writer is not None):
+        raise BadInput("name the records, or ask for every pending one by kind or writer, not both")
+    async with store.transaction() as db:
+        owner, cv, gr = await session_versions(db, session)
+        chosen = _unique(targets) if targets is not None else await pending_targets(db, session, kind=kind,
+                                                                                    writer=writer)
+        decided: list[Decided] = []
+        refused: list[Refused] = []
+        for key, version in chosen:
+            got = await decide_pending(db, session, owner, key, actor=actor, reject=reject, version=version)
+            if isinstance(got, Refused):
+                refused.append(got)
+            else:
+                decided.append(got)
+        if not chosen:
+            what = "".join(f" {x}" for x in (f"of kind {kind}" if kind else "", f"written by {writer}" if writer else "")
+                           if x)
+            refused.append(Refused("", None, None, Refusal(
+                "nothing_pending", f"session {session!r} has no pending record{what} to decide.")))
+        outcome = BulkOutcome(session, "rejected" if reject else "confirmed", decided, refused, cv, gr)
+        if not decided:
+            return outcome
+        cv, gr = bumped(decided, cv, gr)
+        if (cv, gr) != (outcome.context_version, outcome.goal_revision):
+            await session_rows.set_versions(db, session, context_version=cv, goal_revision=gr)
+        stored = await ledger.append(db, [entry(session, actor, d, reason=reason, context_version=cv,
+                                                goal_revision=gr, batch=len(decided)) for d in decided])
+        outcome.context_version, outcome.goal_revision = cv, gr
+        outcome.ledger = [e.seq for e in stored]
+    return outcome

@@ -1,0 +1,145 @@
+"""Deciding several marked pending records at once, after seeing exactly what will be decided.
+
+The dialog lists every marked record that will be confirmed (or rejected) and every one the
+reviewer may not decide, with the refusal's code and sentence; those stay pending. One
+transaction decides the rest, one ledger entry per record.
+
+| key | action |
+|---|---|
+| enter / ctrl+s | decide the listed records (the reason is optional) |
+| escape | cancel: nothing is written |
+"""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Input, Static
+
+from inspector.services import confirmations
+from inspector.services.channels import StateRecord
+from inspector.services.confirmations import Refused
+from inspector.store.connection import Store
+from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.widgets.state_channel import status_mark
+
+
+def plan_content(records: list[StateRecord], refused: list[Refused], verb: str) -> Content:
+    """What the dialog promises: the records left pending and why, then the ones it decides."""
+    blocked = {(r.key, r.version) for r in refused}
+    going = [r for r in records if (r.key, r.version) not in blocked]
+    lines: list[Content] = []
+    if refused:  # the exceptions first, so a long list cannot hide them
+        lines.append(Content.from_markup("[b $error]Left pending ($n):[/]", n=str(len(refused))))
+        lines += [Content.from_markup("  [$error]$c[/] $k v$v: $m", c=r.refusal.code, k=r.key,
+                                      v=str(r.version), m=r.refusal.message) for r in refused]
+        lines.append(Content(""))
+    lines.append(Content.from_markup("[b]$verb $n:[/b]", verb=verb.capitalize(), n=str(len(going))))
+    lines += [Content("  ") + status_mark(r.status)
+              + Content.from_markup(" [b]$k[/b] v$v  $val  [dim]$kind · by $w[/]", k=r.key, v=str(r.version),
+                                    val=r.value, kind=r.kind, w=r.writer or "unknown") for r in going]
+    return Content("\n").join(lines)
+
+
+class DecisionDialog(ShowsWorkerErrors, ModalScreen[bool]):
+    """Confirm or reject ``records`` (all pending, marked in the state channel) as ``reviewer``."""
+
+    DEFAULT_CSS = """
+    DecisionDialog {
+        align: center middle;
+    }
+    DecisionDialog #decide {
+        width: 85%;
+        max-width: 130;
+        height: auto;
+        max-height: 90%;
+        border: thick $primary;
+        background: $surface;
+        padding: 1 2;
+    }
+    DecisionDialog #decide.reject {
+        border: thick $warning;
+    }
+    DecisionDialog #decide-title {
+        text-style: bold;
+        margin-bottom: 1;
+    }
+    DecisionDialog #decide-plan {
+        height: auto;
+        max-height: 40vh;
+    }
+    DecisionDialog #decide-result {
+        height: auto;
+    }
+    DecisionDialog #decide-buttons {
+        height: auto;
+        margin-top: 1;
+    }
+    DecisionDialog #decide-buttons Button {
+        margin-right: 2;
+    }
+    """
+    BINDINGS = [Binding("ctrl+s", "submit", "Decide", id="decide.submit"),
+                Binding("escape", "cancel", "Cancel", id="decide.cancel")]
+
+    def __init__(self, store: Store, session: str, reviewer: str, records: list[StateRecord], refused: list[Refused],
+                 *, reject: bool) -> None:
+        super().__init__()
+        self.store, self.session, self.reviewer = store, session, reviewer
+        self.records, self.refused, self.reject = records, refused, reject
+        self.verb = "reject" if reject else "confirm"
+
+    def compose(self) -> ComposeResult:
+        count = len(self.records) - len(self.refused)
+        with Vertical(id="decide", classes="reject" if self.reject else ""):
+            yield Static(f"{self.verb.capitalize()} {count} of {len(self.records)} marked pending records as "
+                         f"{self.reviewer}?", id="decide-title")
+            with VerticalScroll(id="decide-plan"):
+                yield Static(plan_content(self.records, self.refused, self.verb))
+            yield Input(placeholder="reason (optional; recorded in each ledger entry)", id="decide-reason")
+            yield Static("", id="decide-result")
+            with Horizontal(id="decide-buttons"):
+                yield Button(f"{self.verb.capitalize()} {count} (enter)", id="decide-go",
+                             variant="warning" if self.reject else "primary")
+                yield Button("Cancel (escape)", id="decide-cancel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#decide-reason", Input).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "decide-go":
+            self.action_submit()
+        else:
+            self.action_cancel()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    @work(group="decide", exclusive=True, exit_on_error=False)
+    async def action_submit(self) -> None:
+        reason = self.query_one("#decide-reason", Input).value.strip()
+        blocked = {(r.key, r.version) for r in self.refused}
+        targets = [(r.key, r.version) for r in self.records if (r.key, r.version) not in blocked]
+        outcome = await confirmations.decide_many(self.store, self.session, targets, actor=self.reviewer,
+                                                  reject=self.reject, reason=reason)
+        if not outcome.decided:  # someone else decided them meanwhile: say so, nothing was written
+            self.query_one("#decide-result", Static).update(Content.from_markup(
+                "[$error]$m[/]", m="\n".join(r.refusal.message for r in outcome.refused) + "\nNothing was written."))
+            return
+        done = "Confirmed" if not self.reject else "Rejected"
+        first, last = outcome.ledger[0], outcome.ledger[-1]
+        note = f"{done} {len(outcome.decided)} records (ledger L{first}–L{last}); context v{outcome.context_version}."
+        left = len(outcome.refused) + len(self.refused)
+        self.notify(note + (f" {left} left pending." if left else ""), severity="warning" if left else "information",
+                    timeout=6)
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
