@@ -195,3 +195,13 @@ def test_a_damaged_search_index_page_fails_the_page_check(store: Path) -> None:
     code, report = verify_json(store)
     assert code == 1 and report["first_break"]["where"] == "sqlite", report
     assert report["integrity"] == "integrity_check"
+
+
+def test_full_rehashes_bytes_rewritten_behind_unchanged_chunk_hashes(store: Path) -> None:
+    con = sqlite3.connect(store)
+    (mid,) = con.execute("SELECT material_id FROM materials WHERE id = 'res:run-184'").fetchone()
+    con.close()
+    tamper(store, ("UPDATE material_chunks SET data = zeroblob(length(data)) WHERE material_id = ? AND idx = 0", (mid,)))
+    assert verify_json(store)[0] == 0  # the default run does not read material bytes (documented)
+    code, report = verify_json(store, "--full")
+    assert code == 1 and report["first_break"]["where"] == "materials" and "no longer hash" in report["first_break"]["message"]
