@@ -205,3 +205,23 @@ def test_full_rehashes_bytes_rewritten_behind_unchanged_chunk_hashes(store: Path
     assert verify_json(store)[0] == 0  # the default run does not read material bytes (documented)
     code, report = verify_json(store, "--full")
     assert code == 1 and report["first_break"]["where"] == "materials" and "no longer hash" in report["first_break"]["message"]
+
+
+def test_reading_commands_on_a_damaged_store_answer_in_one_sentence(store: Path, tmp_path: Path) -> None:
+    pristine = store.read_bytes()
+    rng = random.Random(77)
+    codes: set[int] = set()
+    for i in range(12):
+        data = bytearray(pristine)
+        for _ in range(16):
+            data[rng.randrange(100, len(data))] = rng.randrange(256)
+        copy = tmp_path / f"d{i}.db"
+        copy.write_bytes(bytes(data))
+        for command in ("sessions", "ledger", "check"):
+            result = run(command, str(copy), "--json")
+            assert result.exception is None or isinstance(result.exception, SystemExit), (command, result.exception)
+            assert "Traceback" not in result.output
+            if result.exit_code == 3:
+                assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+            codes.add(result.exit_code)
+    assert 3 in codes

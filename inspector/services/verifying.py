@@ -78,7 +78,7 @@ async def verify_store(store: Store, *, head: tuple[int, str] | None = None, ful
     report = VerifyReport()
     try:
         await _verify(store, report, head, full)
-    except sqlite3.DatabaseError as exc:  # a page SQLite cannot read: the store is damaged there
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a page SQLite cannot read: damaged there
         report.fail({"where": "sqlite", "message": f"SQLite cannot read the store past this point ({exc}); run "
                                                    "verify --full and restore from a copy"})
     return report

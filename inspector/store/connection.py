@@ -263,7 +263,7 @@ async def open_store(path: str | os.PathLike[str], *, create: bool = False, read
         key = await _check_and_migrate(db, target, exists)
         reader = await _connect(target, read_only=False)
         return Store(target, db, key, reader, connect_reader=lambda: _connect(target, read_only=False))
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a damaged schema's message may not even decode
         await db.close()
         raise NotAStore(f"{target} is not a readable store: {exc}") from None
     except BaseException:
@@ -289,7 +289,7 @@ async def _open_read_only(target: Path, reason: str) -> Store:
             raise NotAStore(f"{target} is missing its store metadata")
         return Store(target, None, bytes.fromhex(row[0]), db, read_only=True, read_only_reason=reason,
                      connect_reader=lambda: _connect(target, read_only=True))
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a damaged schema's message may not even decode
         await db.close()
         raise NotAStore(f"{target} is not a readable store: {exc}") from None
     except BaseException:
