@@ -2,7 +2,8 @@
 refused with exit 3 and one sentence, the store unchanged.
 
 The sources are every real transcript (Codex: one built from FORMATS.md, none is in the
-collection) and two sif/1 sample sessions. Mutations: a flipped byte, a cut, a hostile snippet inserted (lone surrogate escape, an
+collection) and two sif/1 sample sessions.
+Mutations: a flipped byte, a cut, a hostile snippet inserted (lone surrogate escape, an
 integer past 64 bits, deep nesting, a second record on the line, a duplicate key, bytes
 that are not UTF-8), and a field's value swapped for one of another type while the JSON
 stays valid. ``conversion_failed`` (the converters' last-resort refusal) counts as a bug.

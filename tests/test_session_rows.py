@@ -22,7 +22,8 @@ async def test_typed_rows_match_what_the_services_show(sample_store: Path) -> No
         export = await session_rows.get(store.db, "s-export")
         assert export is not None and export.context_version == 4 and export.goal_revision == 1
         assert export.owner and export.adapter and isinstance(export.extra, dict)
-        assert (await get_session(store, "s-export")).events == (await session_rows.listings(store.db, "s-export"))[0].events
+        (listing,) = await session_rows.listings(store.db, "s-export")
+        assert (await get_session(store, "s-export")).events == listing.events
         assert await session_rows.get(store.db, "nope") is None and not await session_rows.exists(store.db, "nope")
         assert (await session_rows.versions(store.db))["s-export"] == (1, 4)
 

@@ -72,7 +72,8 @@ class Expansion:
                 "hex": self.data.hex() if self.binary else None,
                 "cut_head_hex": self.cut_head.hex(), "cut_tail_hex": self.cut_tail.hex(),
                 "snap_wider": list(self.snap_wider or self.range), "snap_narrower": list(self.snap_narrower or self.range),
-                "verified": self.verified, "ledger_bound": self.ledger_bound, "recorded": self.recorded, "retrieved_at": self.retrieved_at, "chunks_read": self.chunks_read,
+                "verified": self.verified, "ledger_bound": self.ledger_bound, "recorded": self.recorded,
+                "retrieved_at": self.retrieved_at, "chunks_read": self.chunks_read,
                 "budget": {"limit": self.max_bytes, "used": len(self.data),
                            "left": self.max_bytes - len(self.data)}}
 

@@ -134,8 +134,8 @@ def _check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None)
                                 f"{last + 1}–{seq} were removed (a truncated tail)"})
     elif pinned != digest:
         report.fail({"where": "ledger", "seq": seq,
-                     "message": f"entry {seq} now hashes to {str(pinned)[:12]}…, not the pinned {digest[:12]}…: the "
-                                "history up to it was rewritten"})
+                     "message": f"entry {seq} now hashes to {str(pinned)[:12]}…, not the pinned {digest[:12]}…: "
+                                "the history up to it was rewritten"})
 
 
 async def _integrity(store: Store, report: VerifyReport, full: bool | None) -> None:
