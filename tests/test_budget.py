@@ -32,12 +32,14 @@ def test_blocks_and_what_is_not_loaded(sample_store: Path) -> None:
     assert 0 < plan["ratio"] < 1 and plan["tokenizer"].startswith("estimate")
 
 
-def test_small_evidence_block_lists_the_older_events(sample_store: Path) -> None:
+def test_small_evidence_block_picks_for_the_task_not_by_recency(sample_store: Path) -> None:
     code, plan = _budget(sample_store, "--window", "400", "--split", "20,10,10")
     evidence = plan["blocks"][2]
     assert code == 0 and evidence["used"] <= evidence["budget"]
-    assert evidence["items"][0]["ref"] == "evt:11"  # newest first
-    assert any("older event" in n["why"] for n in plan["not_loaded"])
+    first = evidence["items"][0]
+    assert first["ref"] == "evt:5" and "failed result" in first["reason"]  # the failing run, not evt:11
+    assert all(i["reason"] for i in evidence["items"])
+    assert any("picked only as newest do not fit" in n["why"] for n in plan["not_loaded"])
 
 
 def test_state_is_refused_rather_than_truncated(sample_store: Path) -> None:
@@ -64,6 +66,7 @@ async def test_budget_tab(sample_store: Path) -> None:
         await pilot.press("b")
         text = str(app.screen.query_one("#budget-text", Static).render())
         assert "history budget 116,000" in text and "res:run-184" in text
+        assert "evt:5" in text and "failed result (action a4 failed)" in text  # each pick says why
         app.screen.query_one("#budget-window", Input).value = "100"
         app.screen.query_one("#budget-fixed", Input).value = "0"
         app.screen.query_one("#budget-reserve", Input).value = "0"

@@ -84,7 +84,7 @@ async def test_the_stub_read_slice_is_the_default_and_each_expansion_is_ledgered
     last = entries[-1]
     assert last["kind"] == "expand" and last["actor"] == "rita"
     assert last["payload"] == {"stub": "s-ok", "material": "res:log", "range": [0, 4096], "bytes": 4096,
-                               "max_bytes": 65536, "verified": True}
+                               "max_bytes": 65536, "verified": True, "beyond_read_slice": False}
 
 
 @pytest.mark.parametrize(

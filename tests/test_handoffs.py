@@ -71,7 +71,7 @@ async def test_each_refusal(store: Path, handoff_id: str, codes: list[str]) -> N
         result = await handoffs.check(opened, handoff_id)
     assert [r.code for r in result.refusals] == codes
     assert result.acceptable is (not codes)
-    assert len(result.checks) == 10  # every check is listed, passed or not
+    assert len(result.checks) == 12  # every check is listed, passed or not
 
 
 async def test_unreadable_evidence_names_each_reason(store: Path) -> None:

@@ -19,6 +19,7 @@ def coverage_text(cov: Coverage) -> str:
     lines = [f"{cov.request} ({cov.status}) in {cov.session}: {len(cov.copies)} cop(ies) to remove"]
     lines += [f"  {c.where:<12} {c.id:<24} {c.why}" for c in cov.copies]
     lines += [f"  (not found: {m} — already deleted, or never stored)" for m in cov.missing]
+    lines += [f"  ! {w}" for w in cov.warnings]
     return "\n".join(lines)
 
 
@@ -50,5 +51,8 @@ async def delete_cmd(store: Path, request: str, session: str | None, reviewer: s
     emit(result.as_dict(), as_json,
          lambda: "\n".join(f"refused {r.code}: {r.message}" for r in result.refusals) if result.refusals
          else f"deleted {sum(result.removed.values())} cop(ies) for {request}: "
-              + ", ".join(f"{n} {k}" for k, n in result.removed.items()))
+              + ", ".join(f"{n} {k}" for k, n in result.removed.items())
+              + "".join(f"\n  ! {w}" for w in result.coverage.warnings)
+              + ("" if result.wal_truncated else "\n  ! the WAL could not be truncated yet (a reader holds an old "
+                 "snapshot); the next deletion or checkpoint truncates it"))
     return EXIT_REFUSED if result.refusals else EXIT_OK

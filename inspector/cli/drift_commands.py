@@ -69,14 +69,18 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
 @click.option("--value", required=True, help="The correct canonical value (taken byte for byte).")
 @click.option("--reason", required=True, help="Why (recorded in the ledger).")
 @click.option("--kind", help="Only to add a new key: its kind (goal, constraint, decision, …).")
+@click.option("--rationale", help="A new rationale (default: the current version's is carried forward).")
+@click.option("--alternative", "alternatives", multiple=True,
+              help="An alternative set aside (repeatable; default: the current version's are carried forward).")
 @reviewer_option(required=True)
 @json_option
 @run_command()
-async def correct_cmd(store: Path, session: str, key: str, value: str, reason: str, kind: str | None, reviewer: str,
-                      as_json: bool) -> int:
+async def correct_cmd(store: Path, session: str, key: str, value: str, reason: str, kind: str | None,
+                      rationale: str | None, alternatives: tuple[str, ...], reviewer: str, as_json: bool) -> int:
     """File a correction of a protected record as a new version (pending unless you own it)."""
     async with await open_store(store) as opened:
-        outcome = await corrections.correct(opened, session, key, value, reason=reason, actor=reviewer, kind=kind)
+        outcome = await corrections.correct(opened, session, key, value, reason=reason, actor=reviewer, kind=kind,
+                                            rationale=rationale, alternatives=list(alternatives) or None)
     emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome))
     return EXIT_REFUSED if outcome.refusals else EXIT_OK
 

@@ -68,6 +68,7 @@ async def expand_cmd(store: Path, stub: str, session: str | None, byte_range: tu
         if result.cut_head or result.cut_tail:
             lines.append(f"cut characters: head {result.cut_head.hex() or '-'} tail {result.cut_tail.hex() or '-'}; "
                          f"whole characters: wider {list(result.snap_wider or ())} narrower {list(result.snap_narrower or ())}")
+        lines += [f"note {n.code}: {n.message}" for n in result.notes]
         lines.append("")
         lines.append(marked_text(result))
         return "\n".join(lines)

@@ -58,7 +58,7 @@ async def resolve_target(target: Path | None) -> Path:
     store = store_beside(target)
     store.parent.mkdir(parents=True, exist_ok=True)
     if not await already_imported(store, target):
-        await import_file(target, store, actor=os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser(),
+        await import_file(target, store, actor=(os.environ.get("INSPECTOR_REVIEWER") or "").strip() or getpass.getuser(),
                           progress=ImportProgress())
     return store
 

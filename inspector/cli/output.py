@@ -2,6 +2,10 @@
 
 Exit codes (DESIGN §8): 0 done / holds; 1 refused or findings; 2 usage error;
 3 bad input, with nothing changed on disk.
+
+Everything printed passes through the terminal sanitiser here, once, so no command can
+forget it: human text shows control characters as visible escapes; ``--json`` keeps
+exact strings, JSON-escaped (docs/app.md, "Untrusted text on screen").
 """
 
 from __future__ import annotations
@@ -17,22 +21,33 @@ from typing import Any
 import click
 
 from inspector.domain.errors import InspectorError
+from inspector.domain.terminal_safe import json_safe, terminal_safe
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_BAD_INPUT = 0, 1, 2, 3
 
 
+def json_text(data: Any) -> str:
+    """One JSON document; strings exact, controls and invisible characters \\u-escaped."""
+    return json_safe(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def echo_safe(text: str, *, err: bool = False) -> None:
+    """Print text that may hold content: escapes and hidden characters shown, never obeyed."""
+    click.echo(terminal_safe(text), err=err)
+
+
 def emit(data: Any, as_json: bool, human: Callable[[], str]) -> None:
     if as_json:
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        click.echo(json_text(data))
     else:
-        click.echo(human())
+        echo_safe(human())
 
 
 def fail(error: InspectorError, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps({"error": error.as_dict()}, ensure_ascii=False, indent=2))
+        click.echo(json_text({"error": error.as_dict()}))
     one_line = " ".join(part.strip() for part in error.message.splitlines())  # SQLite's messages may hold newlines
-    click.echo(f"error: {one_line}", err=True)
+    echo_safe(f"error: {one_line}", err=True)
     sys.exit(error.exit_code)
 
 

@@ -3,8 +3,13 @@
 window − fixed prompt/tools − answer reserve = history budget, split into blocks: protected
 state, task summary, raw evidence. Protected state is never truncated to fit: if it does not
 fit its block, the budget is refused (``state_over_budget``). The summary is loaded whole or
-not at all; raw evidence takes the newest events that fit. Everything left out is listed.
-The compression ratio is a length figure only, never a quality figure.
+not at all. Raw evidence is chosen for the open task, not by recency (seed 002's worked
+example: "the query is built around the current task, not the latest 500 tokens in reverse
+time order"): expansions already made for the next request count first (seed 000 §9.3:
+an expansion is counted against the new request's budget), then failed results, events
+cited by active records, events behind the summary's unresolved markers, events of unknown
+or in-flight actions, and only then the newest events. Every pick says why. Everything left
+out is listed. The compression ratio is a length figure only, never a quality figure.
 """
 
 from __future__ import annotations
@@ -18,8 +23,15 @@ TOKENIZER = "estimate-v1: ~4 ASCII characters per token, 1 token per other chara
 
 
 def estimate_tokens(text: str) -> int:
-    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+    if text.isascii():  # the common case, without a per-character loop
+        return (len(text) + 3) // 4
+    ascii_chars = len(text.encode("ascii", "ignore"))
     return (ascii_chars + 3) // 4 + (len(text) - ascii_chars)
+
+
+# Why a raw event is picked, most relevant first; events with none of these are picked newest first.
+RELEVANCE = ("failed result", "cited by an active record", "behind an unresolved marker", "unknown or in-flight action")
+NEWEST = "newest"
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,9 +39,28 @@ class Item:
     ref: str
     tokens: int
     label: str
+    reason: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"ref": self.ref, "tokens": self.tokens, "label": self.label}
+        return {"ref": self.ref, "tokens": self.tokens, "label": self.label, "reason": self.reason}
+
+
+def rank_evidence(events_newest_first: list[Item], why: dict[str, list[tuple[int, str]]]) -> list[Item]:
+    """Events ordered by relevance to the open task, each with its reason.
+
+    ``why`` maps an event ref to (tier, sentence) pairs, tier an index into RELEVANCE; an
+    event takes its most relevant tier, keeps every reason, and ties go to the newest."""
+    relevant: list[tuple[int, int, Item]] = []
+    rest: list[Item] = []
+    for order, item in enumerate(events_newest_first):
+        found = why.get(item.ref)
+        if found:
+            reasons = sorted(set(found))
+            relevant.append((reasons[0][0], order, Item(item.ref, item.tokens, item.label,
+                                                        "; ".join(r for _, r in reasons))))
+        else:
+            rest.append(item if item.reason == NEWEST else Item(item.ref, item.tokens, item.label, NEWEST))
+    return [item for _, _, item in sorted(relevant, key=lambda t: (t[0], t[1]))] + rest
 
 
 @dataclass(slots=True)
@@ -69,12 +100,15 @@ class BudgetPlan:
 
 
 def plan_budget(history_budget: int, split: tuple[int, int, int], state: list[Item], pending: list[Item],
-                summary: Item | None, events_newest_first: list[Item], folded: list[Item]) -> BudgetPlan:
+                summary: Item | None, events_ranked: list[Item], folded: list[Item],
+                reserved: list[Item] | None = None) -> BudgetPlan:
+    """``events_ranked``: every raw event, most relevant first (see :func:`rank_evidence`);
+    ``reserved``: expansions already made for the next request, counted before any event."""
     total = sum(split) or 1
     shares = [history_budget * s // total for s in split]
     blocks = [Block("protected state", shares[0]), Block("task summary", shares[1]), Block("raw evidence", shares[2])]
     # Raw history: every event plus the originals folded out of it (what the log would cost unfolded).
-    raw_tokens = sum(i.tokens for i in events_newest_first) + sum(i.tokens for i in folded)
+    raw_tokens = sum(i.tokens for i in events_ranked) + sum(i.tokens for i in folded)
     plan = BudgetPlan(history_budget, blocks, [], raw_tokens)
     state_tokens = sum(i.tokens for i in state)
     if state_tokens > blocks[0].budget:
@@ -92,15 +126,19 @@ def plan_budget(history_budget: int, split: tuple[int, int, int], state: list[It
             plan.not_loaded.append({"ref": summary.ref, "why": f"needs {summary.tokens:,} tokens, block has "
                                     f"{blocks[1].budget:,}", "tokens": summary.tokens})
     left_out: list[Item] = []
-    for item in events_newest_first:
-        if not left_out and blocks[2].used + item.tokens <= blocks[2].budget:
-            blocks[2].items.append(item)
-            blocks[2].used += item.tokens
+    raw = blocks[2]
+    for item in [*(reserved or []), *events_ranked]:
+        if raw.used + item.tokens <= raw.budget:  # a big relevant event left out does not stop smaller ones
+            raw.items.append(item)
+            raw.used += item.tokens
+        elif item.reason != NEWEST:
+            plan.not_loaded.append({"ref": item.ref, "why": f"{item.reason}, but needs {item.tokens:,} tokens and "
+                                    f"the raw evidence block has {raw.budget - raw.used:,} left", "tokens": item.tokens})
         else:
             left_out.append(item)
     if left_out:
-        plan.not_loaded.append({"ref": f"{left_out[-1].ref}…{left_out[0].ref}", "why": f"{len(left_out)} older "
-                                "event(s) do not fit the raw evidence block", "tokens": sum(i.tokens for i in left_out)})
+        plan.not_loaded.append({"ref": f"{left_out[-1].ref}…{left_out[0].ref}", "why": f"{len(left_out)} "
+                                "event(s) picked only as newest do not fit the raw evidence block", "tokens": sum(i.tokens for i in left_out)})
     plan.not_loaded += [{"ref": i.ref, "why": f"folded behind a stub ({i.label}); expand to load a range",
                          "tokens": i.tokens} for i in folded]
     return plan

@@ -15,6 +15,15 @@ from inspector.domain.exact import FieldDiff, compare_exact
 from inspector.domain.text_checks import sensitive_data, untrusted_rules
 
 REWRITE_FORBIDDEN_ADAPTERS = frozenset({"deepseek-thinking-tools"})
+# Provider continuation items are bound to the exact history they were issued for: a rewrite
+# of that history invalidates them (DESIGN §2), so only a new-session handoff is safe.
+CONTINUATION_NAMES = {
+    "signature": "Anthropic thinking signature",
+    "redacted_thinking": "Anthropic redacted thinking block",
+    "encrypted_content": "OpenAI encrypted reasoning item",
+    "thought_signature": "Gemini thought signature",
+    "opaque": "opaque continuation item",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +42,17 @@ class SessionFacts:
     pending_decisions: list[str]  # values of pending decision records
     trusted_texts: list[str] = field(default_factory=list)
     untrusted_texts: list[str] = field(default_factory=list)
+    continuation: dict[str, list[int]] = field(default_factory=dict)  # item kind -> seqs of events holding one
+
+
+def continuation_sentence(continuation: dict[str, list[int]]) -> str:
+    """"2 Anthropic thinking signatures (evt:4, evt:9) and 1 OpenAI encrypted reasoning item (evt:6)"."""
+    parts = []
+    for kind, seqs in sorted(continuation.items()):
+        name = CONTINUATION_NAMES.get(kind, f"{kind} item")
+        refs = ", ".join(f"evt:{s}" for s in seqs[:5]) + (", …" if len(seqs) > 5 else "")
+        parts.append(f"{len(seqs)} {name}{'s' if len(seqs) != 1 else ''} ({refs})")
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
 
 
 @dataclass(slots=True)
@@ -74,6 +94,10 @@ def validate_candidate(candidate: dict[str, Any], facts: SessionFacts) -> Valida
     if facts.adapter in REWRITE_FORBIDDEN_ADAPTERS:
         refuse(Refusal("rewrite_not_allowed", f"the {facts.adapter} adapter must send every earlier reasoning_content "
                        "back; its history cannot be rewritten in place. Use a new-session handoff instead."))
+    if facts.continuation:
+        refuse(Refusal("rewrite_not_allowed", f"the session holds {continuation_sentence(facts.continuation)}; they "
+                       "are bound to the history exactly as it was sent, so rewriting it in place would invalidate "
+                       "them. Only a new-session handoff is safe."))
     if candidate["base_version"] != facts.context_version:
         refuse(Refusal("stale_base", f"the candidate was built on context version {candidate['base_version']}; the "
                        f"session is at version {facts.context_version}. It describes a history that has moved on."))

@@ -1,23 +1,40 @@
-"""What a deletion request must cover (DESIGN §2 "deletion").
+"""What a deletion request must cover (DESIGN §2 "deletion"), found by value.
 
 A target (``evt:N`` or a material id) has copies: the row itself, its search-index entry,
-materials observed by that event, summaries and candidates that cite it or repeat its
-sensitive values (phone numbers, e-mail addresses, ids found in the target), and the
-original transcript file an imported session keeps. Deleting leaves a tombstone (ids and
-counts in the ledger), never the content.
+materials observed by that event, and every other place that repeats what the target
+held — found by *value*, not only by reference, because a secret copied into another
+event's tool arguments, a stub outline, a state record or an action's intent is still
+the secret. The values looked for are the sensitive values in the targets (phone numbers,
+e-mail addresses, ID numbers, addresses, keys: :data:`~inspector.domain.text_checks.SENSITIVE`)
+and every line of the targets long enough to be a copy rather than a coincidence.
+
+Deleting leaves a tombstone, never the content: the ledger entry keeps ids, counts, a
+reason *code* and a keyed digest of the reason text (the text itself may name the secret).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from inspector.domain.text_checks import SENSITIVE
 
+# A line of a target this long is looked for verbatim elsewhere; shorter ones ("ok",
+# "姓名：王芳" …) would match by coincidence, and sensitive values are looked for anyway.
+COPY_MIN_CHARS = 16
+# At most this many lines are looked for (the longest, after every sensitive value), so a
+# deletion of a large log stays a bounded scan.
+COPY_MAX_LINES = 500
+
+# Why a deletion was carried out, as a stable code; the request's free text is only digested.
+REASON_CODES = ("data_subject_request", "secret_exposed", "legal_hold_release", "retention_expired", "other")
+
 
 @dataclass(frozen=True, slots=True)
 class Copy:
-    where: str  # events | materials | summaries | candidates | events_fts | materials_fts | original
+    where: str  # events | events_fts | materials | original | stubs | state | actions | summaries | candidates | handoffs | deletion_requests
     id: str
     why: str
 
@@ -26,12 +43,72 @@ class Copy:
 
 
 def sensitive_values(text: str) -> list[str]:
-    """The concrete sensitive strings in a target, to find where summaries repeat them."""
+    """The concrete sensitive strings in a target, to find where other records repeat them."""
     found: list[str] = []
     for pattern in SENSITIVE.values():
-        found += [m.group(0) for m in pattern.finditer(text)]
-    return sorted(set(found))
+        found += [m.group(0).strip() for m in pattern.finditer(text)]
+    return sorted({f for f in found if f})
+
+
+def secret_values(texts: list[str]) -> list[str]:
+    """Everything to look for: sensitive values, and lines long enough to be a copy."""
+    sensitive = set(sensitive_values("\n".join(texts)))
+    lines = {line.strip() for text in texts for line in text.splitlines() if len(line.strip()) >= COPY_MIN_CHARS}
+    longest = sorted(lines - sensitive, key=lambda v: (-len(v), v))[:COPY_MAX_LINES]
+    return sorted(sensitive | set(longest), key=lambda v: (-len(v), v))
 
 
 def repeats(text: str, values: list[str]) -> list[str]:
     return [v for v in values if v and v in text]
+
+
+def strings_in(value: Any) -> list[str]:
+    """Every string inside a JSON value (keys included), to search without JSON escaping."""
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            out += [k for k in item if isinstance(k, str)]
+            stack += list(item.values())
+        elif isinstance(item, list):
+            stack += item
+    return out
+
+
+def holds_any(value: Any, values: list[str]) -> bool:
+    return any(repeats(s, values) for s in strings_in(value))
+
+
+def reason_code(record: dict[str, Any]) -> str:
+    """The request's ``reason_code`` when it is one of :data:`REASON_CODES`, else ``other``."""
+    code = record.get("reason_code")
+    return code if isinstance(code, str) and code in REASON_CODES else "other"
+
+
+# Strings an imported ledger payload may keep as they are: ids, refs, codes, versions, times,
+# digests. Anything else (prose, a message, a value) is content and is kept only as a keyed digest.
+_INERT = re.compile(r"[A-Za-z0-9_.:@/#+=-]{0,96}")
+_DIGESTED = re.compile(r"hmac-sha256:[0-9a-f]{64}")
+
+
+def inert_payload(value: Any, digest: Callable[[str], str]) -> Any:
+    """An imported ledger payload with every content-like string replaced by its keyed digest.
+
+    The ledger is append-only, so a secret in it could never be deleted; imported payloads
+    therefore keep only what looks like an identifier (and not like a sensitive value).
+    Idempotent: a digest stays itself, so exporting and re-importing changes nothing.
+    """
+    if isinstance(value, str):
+        if _DIGESTED.fullmatch(value):
+            return value
+        if _INERT.fullmatch(value) and not sensitive_values(value):
+            return value
+        return digest(value)
+    if isinstance(value, dict):
+        return {k if _INERT.fullmatch(k) else digest(k): inert_payload(v, digest) for k, v in value.items()}
+    if isinstance(value, list):
+        return [inert_payload(v, digest) for v in value]
+    return value

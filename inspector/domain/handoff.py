@@ -33,6 +33,11 @@ class HandoffFacts:
     unknown_actions: list[str]
     tool_hashes: dict[str, str]
     unreadable: dict[str, str]  # ref -> why
+    tools_in_use: list[str] = field(default_factory=list)  # defined or called in the old session
+    successor: tuple[str, str] | None = None  # (handoff, new session) already accepted from this session
+    open_issues: dict[str, str] = field(default_factory=dict)  # active open_issue key -> value
+    decisions: dict[str, str] = field(default_factory=dict)  # active decision key -> value
+    constraints: dict[str, str] = field(default_factory=dict)  # active constraint key -> value
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,16 +69,21 @@ class HandoffCheck:
                 "refusals": [r.as_dict() for r in self.refusals]}
 
 
+def _folded(value: Any) -> str:
+    return value.strip().casefold() if isinstance(value, str) else ""
+
+
 def disguises(value: Any, path: str = "material") -> list[str]:
-    """Paths inside the material that pose as an assistant message or a continuation item."""
+    """Paths inside the material that pose as an assistant message or a continuation item
+    (compared case-insensitively: ``"Assistant"`` poses just as well as ``"assistant"``)."""
     found: list[str] = []
     if isinstance(value, dict):
-        if value.get("role") == "assistant":
-            found.append(f"{path} has role: assistant")
-        if value.get("type") in DISGUISE_TYPES:
+        if _folded(value.get("role")) in ("assistant", "model"):
+            found.append(f"{path} has role: {value['role']}")
+        if _folded(value.get("type")) in DISGUISE_TYPES:
             found.append(f"{path} has type: {value['type']}")
         for key, item in value.items():
-            if key in DISGUISE_KEYS:
+            if _folded(key) in DISGUISE_KEYS:
                 found.append(f"{path}.{key}")
             found += disguises(item, f"{path}.{key}")
     elif isinstance(value, list):
@@ -118,6 +128,10 @@ def check_handoff(handoff: dict[str, Any], facts: HandoffFacts) -> HandoffCheck:
               "every active goal, constraint, permission and acceptance is carried exactly." if not diffs else
               "; ".join(f"{d.key}: {d.kind} ({d.explanation})" for d in diffs) + "."))
     mapping = handoff.get("tool_mapping") or {}
+    if not mapping and facts.tools_in_use:
+        add(Check("tool definitions compatible", "tool_definition_changed", False,
+                  f"the handoff maps no tools, but the old session uses {', '.join(facts.tools_in_use)}: the new "
+                  "session's tools cannot be checked against definitions nobody named."))
     changed = [f"{name} (handoff {h[:15]}…, session {facts.tool_hashes[name][:15]}…)" if name in facts.tool_hashes
                else f"{name} (no definition in the old session)"
                for name, h in sorted(mapping.items()) if facts.tool_hashes.get(name) != h]
@@ -127,9 +141,61 @@ def check_handoff(handoff: dict[str, Any], facts: HandoffFacts) -> HandoffCheck:
     add(Check("evidence readable in the new scope", "evidence_unreadable", not facts.unreadable,
               f"{len(material.get('evidence_refs') or [])} evidence ref(s) resolve and are readable." if not facts.unreadable
               else "; ".join(f"{ref}: {why}" for ref, why in facts.unreadable.items()) + "."))
+    incomplete = missing_material(material, facts)
+    add(Check("material complete", "material_incomplete", not incomplete,
+              "the material carries the goal, the open issues, the decisions and the constraints." if not incomplete
+              else f"the material does not carry: {'; '.join(incomplete)}."))
+    add(Check("session not handed off yet", "already_handed_off", facts.successor is None,
+              "no other handoff from this session was accepted." if facts.successor is None else
+              f"this session already continued in {facts.successor[1]!r} (handoff {facts.successor[0]}); a session "
+              "hands off once, so two successors never carry the same open and unknown actions."))
     posed = disguises(material)
     add(Check("material is task input", "disguised_material", not posed,
               "the material is plain task input." if not posed else
               f"the material poses as model output or a continuation item ({', '.join(posed[:4])}); it must enter "
               "the new session as task input."))
     return result
+
+
+def _carried(value: str, where: Any) -> bool:
+    return any(value in text for text in _texts(where))
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for item in value.values() for t in _texts(item)]
+    if isinstance(value, list):
+        return [t for item in value for t in _texts(item)]
+    return []
+
+
+def missing_material(material: dict[str, Any], facts: HandoffFacts) -> list[str]:
+    """What the material must carry and does not: the goal, every active open issue and
+    decision (verbatim, anywhere in open_points / decisions), every active constraint
+    (as an exact field, or verbatim in limits)."""
+    missing: list[str] = []
+    if not (isinstance(material.get("goal"), str) and material["goal"].strip()):
+        missing.append("the goal")
+    for key, value in sorted(facts.open_issues.items()):
+        if not _carried(value, material.get("open_points")):
+            missing.append(f"open issue {key}")
+    for key, value in sorted(facts.decisions.items()):
+        if not _carried(value, material.get("decisions")):
+            missing.append(f"decision {key}")
+    exact = material.get("exact_fields") or {}
+    for key, value in sorted(facts.constraints.items()):
+        if key not in exact and not _carried(value, material.get("limits")):
+            missing.append(f"constraint {key}")
+    return missing
+
+
+def ownership_check(actor: str, owner: str | None, goal_setters: set[str]) -> Check:
+    """Only the session's owner (or whoever set its current goal) accepts a handoff."""
+    allowed = ({owner} if owner else set()) | goal_setters
+    ok = actor in allowed
+    who = ", ".join(sorted(allowed)) or "nobody (the session records no owner)"
+    return Check("accepted by the owner", "not_owner", ok,
+                 f"{actor} owns this session." if ok else
+                 f"{actor} is not the session's owner; only {who} may accept its handoff.")

@@ -1,5 +1,11 @@
 """Protocol problems in a raw event log (DESIGN §5–§6): calls without results, results
-without calls, and DeepSeek thinking turns that lost their reasoning.
+without calls, DeepSeek thinking turns that lost their reasoning, and reasoning on a session
+whose thinking is off.
+
+Seed 000 §9.5: in DeepSeek thinking mode with tools, every earlier assistant message's
+``reasoning_content`` goes back in later requests that carry tools, across user turns and
+even from a turn that made no call, so *every* assistant message of such a session needs it,
+not only those flagged ``tools_present``.
 
 These are facts about the log, shown to a reviewer; they are never repaired by
 inventing the missing half.
@@ -37,7 +43,17 @@ class CallShape:
     line: int | None = None
 
 
-def find_problems(session: str, adapter: str, events: Iterable[CallShape]) -> list[ProtocolProblem]:
+def thinking_is_off(session_record: dict[str, Any]) -> bool:
+    """A session declares its thinking off with ``"thinking": false`` (or "off"/"disabled", or
+    Anthropic's ``{"type": "disabled"}``); without the field nothing is assumed."""
+    value = session_record.get("thinking")
+    if isinstance(value, dict):
+        return value.get("type") == "disabled"
+    return value is False or value in ("off", "disabled")
+
+
+def find_problems(session: str, adapter: str, events: Iterable[CallShape], *,
+                  thinking_off: bool = False) -> list[ProtocolProblem]:
     calls: dict[str, CallShape] = {}
     answered: set[str] = set()
     problems: list[ProtocolProblem] = []
@@ -55,12 +71,20 @@ def find_problems(session: str, adapter: str, events: Iterable[CallShape]) -> li
                     f"event {ev.seq} is a tool result for call {ev.call_id!r}, which is not in the log "
                     "(a continued session, or a lost call); it is shown as it is, never paired by guess.",
                     ev.line))
-        if (adapter == "deepseek-thinking-tools" and ev.kind == "assistant_message"
-                and ev.tools_present and not ev.has_reasoning):
+        if adapter == "deepseek-thinking-tools" and ev.kind == "assistant_message" and not ev.has_reasoning:
+            why = "was sent with tools" if ev.tools_present else "made no tool call, but its turn"
             problems.append(ProtocolProblem(
                 "reasoning_missing", session, ev.seq,
-                f"assistant event {ev.seq} was sent with tools on a DeepSeek thinking adapter but has no "
-                "reasoning_content; the provider requires it back in every later request.",
+                f"assistant event {ev.seq} {why} on a DeepSeek thinking-with-tools session and has no "
+                "reasoning_content; every earlier assistant message's reasoning goes back in each later request "
+                "that carries tools.",
+                ev.line))
+        if thinking_off and ev.has_reasoning:
+            problems.append(ProtocolProblem(
+                "reasoning_mode_mismatch", session, ev.seq,
+                f"event {ev.seq} carries reasoning_content but the session declares its thinking off; either the "
+                "session record or the event is wrong, and the reasoning would be sent where the provider does "
+                "not expect it.",
                 ev.line))
     for call_id, ev in calls.items():
         if call_id not in answered:

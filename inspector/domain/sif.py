@@ -23,6 +23,7 @@ from inspector.domain.sif_schema import (
     REQUIRED,
     SCHEMAS,
 )
+from inspector.domain.trust import imported_status
 from inspector.domain.vocabulary import SIF_FORMAT
 
 # Defaults filled in on reading, so that export writes them and re-import is identical.
@@ -125,6 +126,8 @@ def parse_record(obj: Any, line: int, encode: Encoder = canonical_json) -> SifRe
             raise BadInput(f"{type_} record is missing required field {name!r}", line=line)
     for name, value in DEFAULTS.get(type_, {}).items():
         record.setdefault(name, value)
+    if type_ == "state":  # trust from the source: a model or tool cannot set a goal or a permission
+        record["status"] = imported_status(record["kind"], record.get("writer"), record["status"])
     payload = decode_material(record, line) if type_ == "material" else None
     digest = identity_digest(type_, record, encode)
     if type_ == "ledger":

@@ -14,10 +14,30 @@ RULE = re.compile(
     r"[^.。!！?？\n]{0,80}",
     re.IGNORECASE,
 )
+# Values that identify a person or unlock something. Deletion finds their copies by value
+# (domain/deletion.py); check and validation warn when a summary or candidate holds one.
 SENSITIVE = {
-    "phone number": re.compile(r"(?<!\d)(?:\+?\d{1,3}[ -])?1[3-9]\d[- ]?\d{4}[- ]?\d{4}(?!\d)|\(\d{3}\) ?\d{3}-\d{4}"),
-    "email address": re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+"),
-    "card or ID number": re.compile(r"(?<!\d)\d{15,19}(?!\d)|(?<!\d)\d{17}[\dXx](?!\d)"),
+    "phone number": re.compile(
+        r"(?<![\w+])(?:"
+        r"(?:\+?86[ -]?)?1[3-9]\d[- ]?\d{4}[- ]?\d{4}"  # Chinese mobile, with or without +86
+        r"|0\d{2,3}-\d{7,8}"  # Chinese landline with area code
+        r"|\+\d{1,3}[ -]?\(?\d{1,4}\)?(?:[ -]?\d{2,4}){2,4}"  # international, +CC …
+        r"|\(\d{3}\) ?\d{3}-\d{4}|\d{3}-\d{3}-\d{4}"  # North American
+        r")(?![\w])"
+    ),
+    "email address": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    "national ID number": re.compile(
+        r"(?<![\dA-Za-z])(?:[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx]"  # 中国身份证
+        r"|\d{3}-\d{2}-\d{4}"  # US SSN
+        r"|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]"  # UK NI number
+        r")(?![\dA-Za-z])"
+    ),
+    "card or account number": re.compile(r"(?<!\d)(?:\d[ -]?){15,18}\d(?!\d)"),
+    "postal address": re.compile(
+        r"[\u4e00-\u9fff]{2,}(?:省|市|自治区)[\u4e00-\u9fff]{0,12}?(?:市|区|县|镇|乡)"
+        r"[\u4e00-\u9fff\w]{0,20}?(?:路|街|道|巷|里|村|大厦|小区)\s*\d+\s*(?:号|弄|栋|室)?"
+        r"|\b\d{1,6} (?:[A-Z][a-z]+ ){1,4}(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Boulevard|Blvd|Drive|Dr|Way|Court|Ct)\b\.?"
+    ),
     "secret key": re.compile(r"(?:sk|pk|api|key|token)[-_][A-Za-z0-9]{16,}", re.IGNORECASE),
 }
 

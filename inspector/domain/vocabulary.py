@@ -29,7 +29,8 @@ STATE_KINDS = (
 OWNER_ONLY_KINDS = frozenset({"goal", "constraint", "permission", "acceptance"})
 STATE_STATUSES = frozenset({"active", "superseded", "pending"})
 WRITERS = frozenset({"user", "owner", "reviewer", "model", "tool", "extractor"})
-ACTION_STATUSES = frozenset({"planned", "in_flight", "succeeded", "failed", "unknown"})
+# ``not_done`` is only ever set by a person's reconciliation (the effect was checked and is absent).
+ACTION_STATUSES = frozenset({"planned", "in_flight", "succeeded", "failed", "unknown", "not_done"})
 SUMMARY_KINDS = frozenset({"recursive", "rebuilt", "milestone", "corrected", "accepted"})
 ENCODINGS = frozenset({"utf-8", "base64"})
 # Status of a candidate or handoff: proposed, then decided once by a person.

@@ -16,6 +16,7 @@ import aiosqlite
 from inspector.domain.candidates import Validation, validate_candidate
 from inspector.domain.errors import Refusal
 from inspector.domain.text_checks import rule_sentences
+from inspector.domain.trust import reviewer_name
 from inspector.services.lookup import load_by_id
 from inspector.services.session_facts import session_facts
 from inspector.services.summary_in_use import append_accepted
@@ -50,6 +51,11 @@ async def _validate(db: aiosqlite.Connection, cand: dict[str, Any]) -> Validatio
     return validate_candidate(cand, facts)
 
 
+async def validate_record(db: aiosqlite.Connection, cand: dict[str, Any]) -> Validation:
+    """Validate a candidate record already read inside the caller's transaction."""
+    return await _validate(db, cand)
+
+
 async def validate(store: Store, candidate: str, session: str | None = None) -> Validation:
     async with store.snapshot() as db:
         return await _validate(db, await _load(db, candidate, session))
@@ -70,6 +76,7 @@ def _status_set(session: str, candidate: str, status: str) -> dict[str, Any]:
 
 
 async def accept(store: Store, candidate: str, *, actor: str, session: str | None = None) -> Decision:
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         cand = await _load(db, candidate, session)
         sid = cand["session"]
@@ -98,6 +105,7 @@ async def accept(store: Store, candidate: str, *, actor: str, session: str | Non
 
 
 async def reject(store: Store, candidate: str, *, actor: str, reason: str, session: str | None = None) -> Decision:
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         cand = await _load(db, candidate, session)
         sid = cand["session"]

@@ -116,6 +116,12 @@ def check(versions: list[dict[str, Any]], session: str, key: str, version: int |
         return Refused(key, pending["version"], "pending",
                        Refusal("not_owner", f"only the session's owner ({owner or 'unknown'}) may {verb} a "
                                             f"{pending['kind']}; {actor} may only propose."))
+    active = next((v for v in reversed(versions) if v["status"] == "active"), None)
+    if not reject and active is not None and pending["version"] < active["version"]:
+        return Refused(key, pending["version"], "pending", Refusal(
+            "stale_pending", f"{key} v{pending['version']} was proposed before v{active['version']} became active; "
+            "confirming it would move the record backwards. Reject it, or propose its value again as a new "
+            "version if it still holds."))
     return pending
 
 

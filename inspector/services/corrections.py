@@ -19,6 +19,7 @@ import aiosqlite
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.errors import BadInput, NotFound, Refusal
 from inspector.domain.sif import identity_digest
+from inspector.domain.trust import reviewer_name
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
 from inspector.services import confirmations
 from inspector.services.drift import check_text
@@ -72,8 +73,16 @@ async def _set_versions(db: aiosqlite.Connection, session: str, cv: int, gr: int
     await session_rows.set_versions(db, session, context_version=cv, goal_revision=gr)
 
 
+# Fields of a record that describe its value rather than restate it: a correction of the value
+# carries them forward (a decision keeps its rationale and the alternatives it set aside)
+# unless the reviewer gives new ones.
+CARRIED_FIELDS = ("rationale", "alternatives")
+
+
 async def correct(store: Store, session: str, key: str, value: str, *, reason: str, actor: str,
-                  kind: str | None = None) -> Outcome:
+                  kind: str | None = None, rationale: str | None = None,
+                  alternatives: list[str] | None = None) -> Outcome:
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         owner, cv, gr = await _session(db, session)
         versions = await _versions(db, session, key)
@@ -94,6 +103,15 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
                   "sources": [f"ledger:{seq + 1}"], "writer": "owner" if is_owner else "reviewer", "at": utc_now(),
                   "scope": (active or (versions[-1] if versions else {})).get("scope", "task"),
                   "version": new_version, "status": status}
+        previous = active or (versions[-1] if versions else {})
+        given = {"rationale": rationale, "alternatives": alternatives}
+        carried = []
+        for name in CARRIED_FIELDS:
+            if given[name] is not None:
+                record[name] = given[name]
+            elif previous.get(name) is not None:
+                record[name] = previous[name]
+                carried.append(name)
         await db.execute(SPECS["state"].insert_sql, SPECS["state"].to_row(record, identity_digest("state", record)))
         status_sets = [_state_status(session, key, new_version, status)]
         if status == "active":
@@ -105,7 +123,8 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
             await _set_versions(db, session, cv, gr)
         await ledger.append(db, [ledger.NewEntry(session, "correction", actor, {
             "target": f"state:{key}", "key": key, "kind": kind, "old_version": active["version"] if active else None,
-            "new_version": new_version, "status": status, "reason": reason,
+            "new_version": new_version, "status": status, "reason": reason, "carried": carried,
+            "changed": [n for n in CARRIED_FIELDS if given[n] is not None],
             "old_digest": keyed_digest(store.digest_key, active["value"].encode()) if active else None,
             "new_digest": keyed_digest(store.digest_key, value.encode()),
             "context_version": cv, "goal_revision": gr, "added": {"state": 1}, "status_set": status_sets})])
@@ -116,6 +135,7 @@ async def confirm(store: Store, session: str, key: str, *, actor: str, reject: b
                   reason: str = "", version: int | None = None) -> Outcome:
     """The owner confirms (or rejects) the pending version of ``key`` (its latest, or ``version``);
     the rule is :func:`inspector.services.confirmations.decide_pending`, shared with bulk decisions."""
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         owner, cv, gr = await _session(db, session)
         got = await confirmations.decide_pending(db, session, owner, key, actor=actor, reject=reject, version=version)
@@ -137,6 +157,7 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
     The new text is checked for drift before it is saved: with findings it is refused
     (``summary_has_findings``, one refusal per finding) unless ``save_anyway``, which the
     ledger entry then records with the codes it was saved with."""
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         _owner, cv, gr = await _session(db, session)
         spec = SPECS["summary"]

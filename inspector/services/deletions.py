@@ -1,99 +1,36 @@
 """Deletion requests: see every copy a request must cover, then carry it out.
 
-Carrying out removes the events (and their search entries), deletes material bytes and
-search text while keeping a tombstone row (``deleted_at``), and removes summary
-generations and candidates that cite a target or repeat its sensitive values, plus the
-original transcript an imported session kept. One transaction; one ledger entry with ids,
-counts and the reason, never content; the context version grows.
+Carrying out, in one transaction: removes the events (and their search entries), deletes
+material bytes and search text while keeping a tombstone row whose hashes become keyed
+digests (a plain sha256 of a short secret can be brute-forced), removes every stub, state
+record version, action, summary, candidate and handoff that repeats a value of the
+targets, and keeps the request's reason only as a keyed digest. The search index is then
+optimised, so no segment keeps trigram fragments of what was deleted. One ledger entry
+holds ids, counts, tombstones for the timeline, a reason *code* and the reason's digest,
+never content. After the commit the WAL is checkpointed and truncated; with
+``secure_delete`` on (every connection sets it) freed pages are zeroed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
 
-from inspector.domain.deletion import Copy, repeats, sensitive_values
+from inspector.domain.canonical import keyed_digest
+from inspector.domain.deletion import reason_code
 from inspector.domain.errors import Refusal
-from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
+from inspector.domain.sif import identity_digest
+from inspector.domain.trust import reviewer_name
+from inspector.services.deletion_scan import Coverage, coverage
 from inspector.services.lookup import load_by_id
 from inspector.store import ledger
-from inspector.store.connection import Store, fetch_one, utc_now
+from inspector.store.connection import Store, checkpoint, fetch_one, utc_now
+from inspector.store.materials import chunk_binding
 from inspector.store.tables import SPECS
 
-
-@dataclass(slots=True)
-class Coverage:
-    request: str
-    session: str
-    status: str
-    copies: list[Copy] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)  # targets that resolve to nothing (already gone?)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"request": self.request, "session": self.session, "status": self.status,
-                "copies": [c.as_dict() for c in self.copies], "missing": self.missing}
-
-
-async def _rows(db: aiosqlite.Connection, type_: str, session: str) -> list[dict[str, Any]]:
-    spec = SPECS[type_]
-    return [spec.to_record(r) for r in await db.execute_fetchall(
-        f"SELECT {spec.select_columns} FROM {spec.table} WHERE session = ?", (session,))]
-
-
-async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
-    session = req["session"]
-    out = Coverage(req["id"], session, req["status"])
-    add = out.copies.append
-    texts: list[str] = []
-    refs: set[str] = set()
-    for target in req["targets"]:
-        if target.startswith("evt:") and target[4:].isdigit():
-            row = await fetch_one(db, "SELECT event_id, content FROM events WHERE session = ? AND seq = ?",
-                                  (session, int(target[4:])))
-            if row is None:
-                out.missing.append(target)
-                continue
-            refs.add(target)
-            texts.append(row[1] or "")
-            add(Copy("events", target, "the target event"))
-            if row[1]:
-                add(Copy("events_fts", target, "its search-index entry"))
-            for (mid,) in await db.execute_fetchall("SELECT id FROM materials WHERE session = ? AND source_event = ? "
-                                                    "AND deleted_at IS NULL", (session, int(target[4:]))):
-                refs.add(mid)
-                add(Copy("materials", mid, f"observed by {target}"))
-        else:
-            row = await fetch_one(db, "SELECT material_id, deleted_at FROM materials WHERE session = ? AND id = ?",
-                                  (session, target))
-            if row is None or row[1] is not None:
-                out.missing.append(target)
-                continue
-            refs.add(target)
-            chunks = await db.execute_fetchall("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx",
-                                               (row[0],))
-            texts.append(b"".join(bytes(c[0]) for c in chunks).decode("utf-8", errors="ignore"))
-            add(Copy("materials", target, "the target material (bytes and search text; a tombstone row stays)"))
-    values = sensitive_values("\n".join(texts))
-    for gen in await _rows(db, "summary", session):
-        cites = sorted(refs & set(gen.get("sources", [])))
-        found = repeats(gen["text"], values)
-        if cites or found:
-            add(Copy("summaries", f"gen:{gen['generation']}", f"cites {', '.join(cites)}" if cites
-                     else f"repeats {len(found)} sensitive value(s) of the targets"))
-    for cand in await _rows(db, "candidate", session):
-        summary = cand.get("summary") if isinstance(cand.get("summary"), str) else ""
-        cites = sorted(refs & set(cand.get("sources", [])))
-        found = repeats(summary, values)
-        if cites or found:
-            add(Copy("candidates", cand["id"], f"cites {', '.join(cites)}" if cites
-                     else f"repeats {len(found)} sensitive value(s) of the targets"))
-    original = await fetch_one(db, "SELECT id FROM materials WHERE session = ? AND media_type = ? AND deleted_at IS NULL",
-                               (session, ORIGINAL_MEDIA_TYPE))
-    if original is not None and any(t.startswith("evt:") for t in refs):
-        add(Copy("original", original[0], "the imported transcript holds the events' original lines"))
-    return out
+__all__ = ["Coverage", "DeletionResult", "check", "delete", "list_requests"]
 
 
 async def check(store: Store, request: str, session: str | None = None) -> Coverage:
@@ -103,7 +40,10 @@ async def check(store: Store, request: str, session: str | None = None) -> Cover
 
 async def list_requests(store: Store, session: str) -> list[Coverage]:
     async with store.snapshot() as db:
-        return [await coverage(db, r) for r in await _rows(db, "deletion_request", session)]
+        spec = SPECS["deletion_request"]
+        rows = await db.execute_fetchall(f"SELECT {spec.select_columns} FROM {spec.table} WHERE session = ?",
+                                         (session,))
+        return [await coverage(db, spec.to_record(r)) for r in rows]
 
 
 @dataclass(slots=True)
@@ -111,24 +51,69 @@ class DeletionResult:
     coverage: Coverage
     removed: dict[str, int]
     refusals: list[Refusal]
+    wal_truncated: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         if self.refusals:
             return {"request": self.coverage.request, "refusals": [r.as_dict() for r in self.refusals]}
         return {"request": self.coverage.request, "status": "done", "removed": sum(self.removed.values()),
-                "by_kind": self.removed}
+                "by_kind": self.removed, "warnings": self.coverage.warnings, "wal_truncated": self.wal_truncated}
 
 
-async def _material_tombstone(db: aiosqlite.Connection, session: str, material: str, when: str) -> None:
-    row = await fetch_one(db, "SELECT material_id FROM materials WHERE session = ? AND id = ?", (session, material))
+# Copy.where -> (table, sif type, WHERE clause on (session, id part)) for rows deleted outright.
+_ROWS = {
+    "stubs": ("stubs", "stub", "id = ?"),
+    "actions": ("actions", "action", "id = ?"),
+    "summaries": ("summaries", "summary", "generation = ?"),
+    "candidates": ("candidates", "candidate", "id = ?"),
+    "handoffs": ("handoffs", "handoff", "id = ?"),
+}
+
+
+async def _rewrite(db: aiosqlite.Connection, type_: str, where: str, params: tuple[Any, ...],
+                   changes: dict[str, Any]) -> None:
+    """Replace fields of one record (a redaction) and store the digest of what it now holds."""
+    spec = SPECS[type_]
+    row = await fetch_one(db, f"SELECT {spec.select_columns} FROM {spec.table} WHERE {where}", params)
+    if row is None:
+        return
+    record = {**spec.to_record(row), **changes}
+    sets = ", ".join(f"{k} = ?" for k in changes)
+    await db.execute(f"UPDATE {spec.table} SET {sets}, digest = ? WHERE {where}",
+                     (*changes.values(), identity_digest(type_, record), *params))
+
+
+async def _tombstone_material(store: Store, db: aiosqlite.Connection, session: str, material: str,
+                              when: str) -> None:
+    row = await fetch_one(db, "SELECT material_id, content_hash FROM materials WHERE session = ? AND id = ?",
+                          (session, material))
     if row is None:
         return
     await db.execute("DELETE FROM material_chunks WHERE material_id = ?", (row[0],))
     await db.execute("DELETE FROM materials_fts WHERE rowid = ?", (row[0],))
-    await db.execute("UPDATE materials SET deleted_at = ? WHERE material_id = ?", (when, row[0]))
+    keyed = row[1] if row[1].startswith("hmac-sha256:") else keyed_digest(store.digest_key, row[1].encode("ascii"))
+    await db.execute("UPDATE materials SET deleted_at = ?, chunk_hashes = x'', chunk_binding = ? WHERE material_id = ?",
+                     (when, chunk_binding(keyed, b""), row[0]))
+    await _rewrite(db, "material", "material_id = ?", (row[0],), {"content_hash": keyed})
+    for (stub,) in await db.execute_fetchall("SELECT id FROM stubs WHERE session = ? AND material = ? AND "
+                                             "content_hash = ?", (session, material, row[1])):
+        await _rewrite(db, "stub", "session = ? AND id = ?", (session, stub), {"content_hash": keyed})
+
+
+async def _delete_event(db: aiosqlite.Connection, session: str, seq: int) -> dict[str, Any] | None:
+    row = await fetch_one(db, "SELECT event_id, content, IFNULL(at, ''), kind, call_id FROM events WHERE session = ? "
+                          "AND seq = ?", (session, seq))
+    if row is None:
+        return None
+    if row[1] is not None:
+        await db.execute("INSERT INTO events_fts (events_fts, rowid, content) VALUES ('delete', ?, ?)", (row[0], row[1]))
+    await db.execute("DELETE FROM events WHERE event_id = ?", (row[0],))
+    stone = {"seq": seq, "at": row[2], "kind": row[3]}
+    return {**stone, "call_id": row[4]} if row[4] else stone
 
 
 async def delete(store: Store, request: str, *, actor: str, session: str | None = None) -> DeletionResult:
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         req = await load_by_id(db, "deletion_request", request, session)
         cov = await coverage(db, req)
@@ -137,33 +122,55 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
                                                     "carried out.")])
         sid, when = req["session"], utc_now()
         removed: dict[str, int] = {}
+        removed_rows: list[dict[str, Any]] = []
+        tombstones: list[dict[str, Any]] = []
+        tombstoned = 0
+
+        def count(type_: str, identity: list[Any]) -> None:
+            removed[type_] = removed.get(type_, 0) + 1
+            removed_rows.append({"type": type_, "identity": identity})
+
         for copy in cov.copies:
             if copy.where == "events":
-                seq = int(copy.id[4:])
-                row = await fetch_one(db, "SELECT event_id, content FROM events WHERE session = ? AND seq = ?", (sid, seq))
-                if row[1] is not None:
-                    await db.execute("INSERT INTO events_fts (events_fts, rowid, content) VALUES ('delete', ?, ?)",
-                                     (row[0], row[1]))
-                await db.execute("DELETE FROM events WHERE event_id = ?", (row[0],))
-                removed["event"] = removed.get("event", 0) + 1
+                stone = await _delete_event(db, sid, int(copy.id[4:]))
+                if stone is not None:
+                    tombstones.append(stone)
+                    count("event", [sid, stone["seq"]])
             elif copy.where in ("materials", "original"):
-                await _material_tombstone(db, sid, copy.id, when)
-                removed["material_bytes"] = removed.get("material_bytes", 0) + 1
-            elif copy.where == "summaries":
-                await db.execute("DELETE FROM summaries WHERE session = ? AND generation = ?", (sid, int(copy.id[4:])))
-                removed["summary"] = removed.get("summary", 0) + 1
-            elif copy.where == "candidates":
-                await db.execute("DELETE FROM candidates WHERE session = ? AND id = ?", (sid, copy.id))
-                removed["candidate"] = removed.get("candidate", 0) + 1
+                await _tombstone_material(store, db, sid, copy.id, when)
+                tombstoned += 1
+            elif copy.where == "state":
+                key, _, version = copy.id.rpartition("@v")
+                await db.execute("DELETE FROM state_records WHERE session = ? AND key = ? AND version = ?",
+                                 (sid, key, int(version)))
+                count("state", [sid, key, int(version)])
+            elif copy.where in _ROWS:
+                table, type_, where = _ROWS[copy.where]
+                ident: Any = int(copy.id[4:]) if type_ == "summary" else copy.id
+                await db.execute(f"DELETE FROM {table} WHERE session = ? AND {where}", (sid, ident))
+                count(type_, [sid, ident])
+            elif copy.where == "deletion_requests":
+                other = await fetch_one(db, "SELECT reason FROM deletion_requests WHERE session = ? AND id = ?",
+                                        (sid, copy.id))
+                if other is not None and other[0] and not other[0].startswith("hmac-sha256:"):
+                    await _rewrite(db, "deletion_request", "session = ? AND id = ?", (sid, copy.id),
+                                   {"reason": keyed_digest(store.digest_key, other[0].encode("utf-8"))})
+        for table in ("events_fts", "materials_fts"):  # rewrite the index without the deleted rows' segments
+            await db.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
         await db.execute("UPDATE deletion_requests SET status = 'done' WHERE session = ? AND id = ?", (sid, request))
         row = await fetch_one(db, "SELECT context_version, goal_revision FROM sessions WHERE id = ?", (sid,))
         version = int(row[0]) + 1
         await db.execute("UPDATE sessions SET context_version = ? WHERE id = ?", (version, sid))
+        reason = req.get("reason") or ""
         await ledger.append(db, [ledger.NewEntry(sid, "deletion", actor, {
             "request": request, "targets": req["targets"], "copies": [c.as_dict() for c in cov.copies],
-            "removed": {k: v for k, v in removed.items() if k != "material_bytes"},
-            "materials_tombstoned": removed.get("material_bytes", 0), "reason": req.get("reason", ""),
-            "context_version": version, "goal_revision": int(row[1]),
+            "removed": removed, "removed_rows": removed_rows, "tombstones": tombstones,
+            "materials_tombstoned": tombstoned, "reason_code": reason_code(req),
+            "reason_digest": reason if reason.startswith("hmac-sha256:")
+            else keyed_digest(store.digest_key, reason.encode("utf-8")),
+            "warnings": len(cov.warnings), "context_version": version, "goal_revision": int(row[1]),
             "status_set": {"type": "deletion_request", "identity": [sid, request], "status": "done"}})])
     cov.status = "done"
-    return DeletionResult(cov, removed, [])
+    truncated = await checkpoint(store)
+    return DeletionResult(cov, {**removed, **({"material_bytes": tombstoned} if tombstoned else {})}, [],
+                          truncated)

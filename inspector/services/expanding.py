@@ -6,8 +6,10 @@ range covers (plus up to 3 bytes either side, to find character boundaries) and 
 just those chunks against digests bound to the whole-content hash when it was stored.
 The chunk hashes themselves are compared with the digest the import's ledger entry bound
 (``inspector.store.bindings``), so chunks rewritten together with their hashes are refused,
-never returned as verified. Expanding never changes the stub, and never re-queries the
-source: it reads the original.
+never returned as verified. Expanding never changes the stub, and never re-queries the source: it reads the original.
+A range outside the stub's ``read_slice`` is read (the bytes are the same original) with a
+note that it goes beyond what the original observation covered; a stub whose time differs
+from the material's gets a note too.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.errors import Refusal
+from inspector.domain.trust import reviewer_name
+from inspector.domain.stubs import outside_slice, same_time
 from inspector.domain.utf8_edges import cut_edges
 from inspector.services.lookup import load_by_id
 from inspector.store import bindings, ledger, materials
@@ -58,6 +62,9 @@ class Expansion:
     chunks_read: int = 0
     ledger_bound: bool = False  # the chunk hashes matched the digest the import's ledger entry bound
     recorded: bool = False  # the expansion is in the ledger (not on a read-only store)
+    read_slice: tuple[int, int] | None = None
+    outside: list[tuple[int, int]] = field(default_factory=list)  # parts of the range beyond read_slice
+    notes: list[Refusal] = field(default_factory=list)  # shown with the bytes; they do not block
 
     @property
     def ok(self) -> bool:
@@ -74,6 +81,9 @@ class Expansion:
                 "snap_wider": list(self.snap_wider or self.range), "snap_narrower": list(self.snap_narrower or self.range),
                 "verified": self.verified, "ledger_bound": self.ledger_bound, "recorded": self.recorded,
                 "retrieved_at": self.retrieved_at, "chunks_read": self.chunks_read,
+                "read_slice": list(self.read_slice) if self.read_slice else None,
+                "beyond_read_slice": [list(p) for p in self.outside] or None,
+                "notes": [n.as_dict() for n in self.notes],
                 "budget": {"limit": self.max_bytes, "used": len(self.data),
                            "left": self.max_bytes - len(self.data)}}
 
@@ -113,15 +123,29 @@ def _pre_read_refusals(stub: StubRef, m: materials.StoredMaterial | None, start:
     return []
 
 
+def _add_notes(result: Expansion, stub: StubRef, m: materials.StoredMaterial) -> None:
+    result.outside = outside_slice(stub.read_slice, *result.range)
+    if result.outside and stub.read_slice is not None:
+        parts = " and ".join(f"[{s:,}, {e:,})" for s, e in result.outside)
+        result.notes.append(Refusal("beyond_read_slice", f"bytes {parts} lie outside the stub's read_slice "
+                                    f"[{stub.read_slice[0]:,}, {stub.read_slice[1]:,}): they are read from the same "
+                                    "original, but beyond what the original observation covered."))
+    if stub.retrieved_at and m.retrieved_at and not same_time(stub.retrieved_at, m.retrieved_at):
+        result.notes.append(Refusal("retrieved_at_mismatch", f"the stub says it was observed at {stub.retrieved_at}; "
+                                    f"the stored original was retrieved at {m.retrieved_at}."))
+
+
 async def expand(store: Store, stub_id: str, *, actor: str, session: str | None = None,
                  byte_range: tuple[int, int] | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
                  scopes: tuple[str, ...] = DEFAULT_SCOPES) -> Expansion:
+    actor = reviewer_name(actor)
     stub = await find_stub(store, stub_id, session)
     start, end = byte_range or stub.read_slice or (0, 0)
     if byte_range is None and stub.read_slice is None:
         m0 = await materials.find_material(store.db, stub.session, stub.material)
         end = m0.size if m0 is not None else 0
-    result = Expansion(stub.id, stub.session, stub.material, (start, end), max_bytes, retrieved_at=stub.retrieved_at)
+    result = Expansion(stub.id, stub.session, stub.material, (start, end), max_bytes, retrieved_at=stub.retrieved_at,
+                       read_slice=stub.read_slice)
     # A read-only store can still be read: the expansion is verified the same way, but there is
     # no ledger to record it in (``recorded`` says so).
     async with (store.snapshot() if store.read_only else store.transaction()) as db:
@@ -149,10 +173,11 @@ async def expand(store: Store, stub_id: str, *, actor: str, session: str | None 
         else:
             result.text, result.cut_head, result.cut_tail = edges.text, edges.cut_head, edges.cut_tail
             result.snap_wider, result.snap_narrower = edges.snap_wider, edges.snap_narrower
+        _add_notes(result, stub, m)
         if store.read_only:
             return result
         result.recorded = True
         await ledger.append(db, [ledger.NewEntry(stub.session, "expand", actor, {
             "stub": stub.id, "material": m.id, "range": [start, end], "bytes": len(result.data),
-            "max_bytes": max_bytes, "verified": True})])
+            "max_bytes": max_bytes, "verified": True, "beyond_read_slice": bool(result.outside)})])
     return result

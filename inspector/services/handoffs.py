@@ -15,8 +15,9 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.domain.handoff import Check, HandoffCheck, HandoffFacts, check_handoff
+from inspector.domain.handoff import Check, HandoffCheck, HandoffFacts, check_handoff, ownership_check
 from inspector.domain.sif import identity_digest
+from inspector.domain.trust import reviewer_name
 from inspector.services.expanding import DEFAULT_SCOPES
 from inspector.services.lookup import load_by_id
 from inspector.services.session_facts import required_exact, unresolved_calls
@@ -72,13 +73,56 @@ async def handoff_facts(db: aiosqlite.Connection, h: dict[str, Any]) -> HandoffF
         tool_hashes={r[0]: r[1] for r in await db.execute_fetchall(
             "SELECT name, definition_hash FROM tool_defs WHERE session = ?", (sid,))},
         unreadable=await _unreadable(db, sid, list(material.get("evidence_refs") or []), scopes),
+        tools_in_use=sorted(set(await _col(db, "SELECT name FROM tool_defs WHERE session = ?", sid))
+                            | set(await _col(db, "SELECT DISTINCT tool FROM events WHERE session = ? AND "
+                                                 "kind = 'tool_call' AND tool IS NOT NULL", sid))),
+        successor=await _successor(db, sid, h["id"]),
+        open_issues=await _active(db, sid, "open_issue"),
+        decisions=await _active(db, sid, "decision"),
+        constraints=await _active(db, sid, "constraint"),
     )
+
+
+async def _active(db: aiosqlite.Connection, session: str, kind: str) -> dict[str, str]:
+    return {r[0]: r[1] for r in await db.execute_fetchall(
+        "SELECT key, value FROM state_records WHERE session = ? AND kind = ? AND status = 'active' ORDER BY key, version",
+        (session, kind))}
+
+
+async def _successor(db: aiosqlite.Connection, session: str, handoff: str) -> tuple[str, str] | None:
+    row = await fetch_one(db, "SELECT id, to_session FROM handoffs WHERE session = ? AND status = 'accepted' AND id != ? "
+                          "ORDER BY rowid LIMIT 1", (session, handoff))
+    return (str(row[0]), str(row[1])) if row else None
+
+
+async def goal_setters(db: aiosqlite.Connection, session: str) -> set[str]:
+    """Who set the session's current goal through the inspector (a correction by the owner that
+    made it active, or the owner's confirmation of it)."""
+    active = {(r[0], int(r[1])) for r in await db.execute_fetchall(
+        "SELECT key, version FROM state_records WHERE session = ? AND kind = 'goal' AND status = 'active'", (session,))}
+    setters: set[str] = set()
+    for kind, actor, payload in await db.execute_fetchall(
+            "SELECT kind, actor, payload FROM ledger WHERE session = ? AND source = 'inspector' AND kind IN "
+            "('correction', 'confirmation')", (session,)):
+        p = json.loads(payload)
+        version = p.get("new_version") if kind == "correction" else p.get("version")
+        confirmed = p.get("status") == "active" if kind == "correction" else p.get("decision") == "confirmed"
+        if confirmed and (p.get("key"), version) in active:
+            setters.add(actor)
+    return setters
 
 
 async def check(store: Store, handoff: str, session: str | None = None) -> HandoffCheck:
     async with store.snapshot() as db:
         h = await _load(db, handoff, session)
         return check_handoff(h, await handoff_facts(db, h))
+
+
+async def listed_unknowns(store: Store, handoff: str, session: str | None = None) -> list[str]:
+    """The action ids the handoff's material carries as unknown."""
+    async with store.snapshot() as db:
+        h = await _load(db, handoff, session)
+    return [str(a) for a in (h.get("material") or {}).get("unknowns") or []]
 
 
 async def list_handoffs(store: Store, session: str) -> list[tuple[dict[str, Any], HandoffCheck]]:
@@ -118,10 +162,13 @@ async def _insert(db: aiosqlite.Connection, rec: dict[str, Any], derived: tuple[
 
 
 async def accept(store: Store, handoff: str, *, actor: str, session: str | None = None) -> HandoffDecision:
+    actor = reviewer_name(actor)
     async with store.transaction() as db:
         h = await _load(db, handoff, session)
         result = check_handoff(h, await handoff_facts(db, h))
         new_id = h["to_session"]
+        owner = await fetch_one(db, "SELECT owner FROM sessions WHERE id = ?", (h["session"],))
+        result.checks.append(ownership_check(actor, owner[0] if owner else None, await goal_setters(db, h["session"])))
         if result.acceptable and await fetch_one(db, "SELECT 1 FROM sessions WHERE id = ?", (new_id,)) is not None:
             result.checks.append(Check("new session id free", "already_decided", False,
                                        f"a session {new_id!r} already exists; the handoff cannot create it again."))

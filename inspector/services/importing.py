@@ -18,15 +18,19 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
-from inspector.domain.errors import BadInput, InspectorError
+from inspector.domain.deletion import inert_payload
+from inspector.domain.errors import InspectorError
 from inspector.domain.facts import extract_from_records
 from inspector.domain.formats.detect import convert, detect
-from inspector.domain.protocol import ProtocolProblem, find_problems
-from inspector.domain.sif import parse_chunk
+from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_is_off
+from inspector.domain.sif import identity_digest, parse_chunk
+from inspector.domain.stubs import StubProblem
 from inspector.domain.vocabulary import SIF_FORMAT
+from inspector.domain.trust import reviewer_name
 from inspector.services.import_stream import parsed_chunks
 from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
+from inspector.services.stub_checks import session_stub_problems
 from inspector.store import bindings, ledger, session_rows
 from inspector.store.connection import Store, fetch_one, open_store
 
@@ -39,7 +43,7 @@ class ImportReport:
     sessions: list[str] = field(default_factory=list)
     added: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
-    problems: list[ProtocolProblem] = field(default_factory=list)
+    problems: list[ProtocolProblem | StubProblem] = field(default_factory=list)
     created_store: bool = False
     format: str = "sif"
 
@@ -54,7 +58,8 @@ class ImportReport:
             "added": self.added,
             "skipped": self.skipped,
             "problems": [{"code": p.code, "line": p.line, "message": p.message, "session": p.session,
-                          "seq": p.seq} for p in self.problems],
+                          "seq": p.seq, **({"stub": p.stub} if isinstance(p, StubProblem) else {})}
+                         for p in self.problems],
         }
 
 
@@ -74,6 +79,7 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
     Chunks are parsed (in worker processes for large files) while earlier ones are
     written; any bad line or conflict rolls the whole transaction back.
     """
+    actor = reviewer_name(actor)
     report = ImportReport(store=str(store.path))
     async with store.transaction() as db:
         await db.execute("PRAGMA defer_foreign_keys = ON")  # a session may be declared after its records
@@ -88,7 +94,8 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         await db.execute(
             "INSERT INTO events_fts (rowid, content) SELECT event_id, content FROM events "
             "WHERE event_id > ? AND content IS NOT NULL", (last_event_id,))
-        entries = await _sif_ledger_records(db, writer)
+        entries = await _sif_ledger_records(db, writer, lambda text: keyed_digest(store.digest_key, text.encode(
+            "utf-8", errors="surrogatepass")))
         for session in writer.first_use:
             entries += await _settle_session(db, writer, session, actor=actor, file_name=file_name,
                                              file_digest=keyed_digest(store.digest_key, original or raw),
@@ -100,8 +107,12 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         report.skipped[t] = report.skipped.get(t, 0) + n
     report.sessions = list(writer.first_use)
     for session, shapes in writer.shapes.items():
-        adapter = (writer.declared.get(session) or {}).get("adapter") or await _adapter(db, session)
-        report.problems += find_problems(session, adapter, shapes)
+        declared = writer.declared.get(session) or {}
+        adapter = declared.get("adapter") or await _adapter(db, session)
+        report.problems += find_problems(session, adapter, shapes, thinking_off=thinking_is_off(declared))
+    for session, stubs in writer.stub_lines.items():
+        report.problems += await session_stub_problems(db, session, only=stubs)
+    report.problems += writer.trust_problems
     return report
 
 
@@ -131,17 +142,27 @@ async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, sessio
     })]
 
 
-async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter) -> list[ledger.NewEntry]:
-    """Acts a harness recorded (sif `ledger` lines) join the chain once, in file order."""
+async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter,
+                              digest: Callable[[str], str]) -> list[ledger.NewEntry]:
+    """Acts a harness recorded (sif `ledger` lines) join the chain once, in file order.
+
+    The chain can never be edited, so a secret in it could never be deleted: an imported
+    payload keeps ids, codes, numbers and times, and every other string only as a keyed
+    digest (domain/deletion.py ``inert_payload``). The record's identity is taken after
+    that, so exporting and re-importing adds nothing.
+    """
     entries: list[ledger.NewEntry] = []
     seen: set[tuple[str, str]] = set()
     for rec in writer.ledger_records:
-        r = rec.record
-        if (r["session"], rec.digest) in seen:
+        r = {**rec.record, "payload": inert_payload(rec.record.get("payload", {}), digest)}
+        r = {k: (inert_payload(v, digest) if k not in {"type", "session", "kind", "actor", "at", "payload"} else v)
+             for k, v in r.items()}
+        record_digest = identity_digest("ledger", r)
+        if (r["session"], record_digest) in seen:
             continue
-        seen.add((r["session"], rec.digest))
+        seen.add((r["session"], record_digest))
         async with db.execute("SELECT 1 FROM ledger WHERE session = ? AND record_digest = ?",
-                              (r["session"], rec.digest)) as cur:
+                              (r["session"], record_digest)) as cur:
             if await cur.fetchone():
                 writer.skipped[(r["session"], "ledger")] += 1
                 continue
@@ -150,7 +171,7 @@ async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter) ->
         if extra:
             payload = {**payload, "_sif_extra": extra}
         entries.append(ledger.NewEntry(r["session"], r["kind"], r["actor"], payload, at=r.get("at"),
-                                       source="sif", record_digest=rec.digest))
+                                       source="sif", record_digest=record_digest))
         writer.added[(r["session"], "ledger")] += 1
     return entries
 
@@ -175,6 +196,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
 
     A store created for the import is removed again if the import fails.
     """
+    actor = reviewer_name(actor)
     if progress is not None:
         progress("reading", 0, 1)
     raw = read_bytes(source)

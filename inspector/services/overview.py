@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.protocol import CallShape, find_problems
+from inspector.domain.protocol import CallShape, ProtocolProblem, find_problems, thinking_is_off
+from inspector.domain.trust import label_conflict
 from inspector.services.drift import latest_findings
 from inspector.services.sessions import SessionSummary, get_session
 from inspector.services.survival import survival_report
+from inspector.services.tombstones import deleted_calls
+from inspector.store import session_rows
 from inspector.store.connection import Store, fetch_one
 
 
@@ -53,6 +56,14 @@ async def session_badges(store: Store, session: str) -> Badges:
     )
 
 
+async def _thinking_off(store: Store, session: str) -> bool:
+    """Whether the session record declares its thinking off (see thinking_is_off)."""
+    row = await session_rows.get(store.db, session)
+    if row is None or "thinking" not in row.extra:
+        return False
+    return thinking_is_off({"thinking": row.extra["thinking"]})
+
+
 async def _survival_line(store: Store, session: str) -> str | None:
     report = await survival_report(store, session)
     return report.headline() if report.generation is not None and report.verdicts else None
@@ -65,6 +76,8 @@ async def protocol_problems(store: Store, session: str, adapter: str) -> list[An
     ) as cur:
         async for seq, kind, call_id in cur:
             shapes.append(CallShape(seq, kind, call_id))
+    for (call_id, kind), seq in (await deleted_calls(store.db, session)).items():
+        shapes.append(CallShape(seq, kind, call_id))  # deleted, but it happened: no orphan, no open call
     if adapter == "deepseek-thinking-tools":
         async with store.db.execute(
             "SELECT seq, json_extract(extra, '$.tools_present'), json_type(extra, '$.reasoning_content') IS NOT NULL "
@@ -72,7 +85,22 @@ async def protocol_problems(store: Store, session: str, adapter: str) -> list[An
         ) as cur:
             async for seq, tools, reasoning in cur:  # present, even empty, is sent back: only absence is a problem
                 shapes.append(CallShape(seq, "assistant_message", None, bool(tools), bool(reasoning)))
-    return find_problems(session, adapter, shapes)
+    thinking_off = await _thinking_off(store, session)
+    if thinking_off and adapter != "deepseek-thinking-tools":
+        async with store.db.execute(
+            "SELECT seq, kind FROM events WHERE session = ? AND json_type(extra, '$.reasoning_content') IS NOT NULL",
+            (session,)
+        ) as cur:
+            async for seq, kind in cur:
+                shapes.append(CallShape(seq, kind, None, False, True))
+    problems = find_problems(session, adapter, shapes, thinking_off=thinking_off)
+    for seq, kind, trust in await store.db.execute_fetchall(
+            "SELECT seq, kind, trust FROM events WHERE session = ? AND kind IN ('tool_result', 'tool_call', "
+            "'assistant_message') AND trust IS NOT NULL AND trust NOT IN ('tool', 'model') ORDER BY seq", (session,)):
+        conflict = label_conflict(kind, trust)
+        if conflict:
+            problems.append(ProtocolProblem("trust_label_conflict", session, seq, f"event {seq}: {conflict}"))
+    return sorted(problems, key=lambda p: (p.seq, p.code))
 
 
 async def overview(store: Store, session: str) -> tuple[SessionSummary, Badges]:

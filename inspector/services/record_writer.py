@@ -15,9 +15,10 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.errors import BadInput
-from inspector.domain.protocol import CallShape
+from inspector.domain.protocol import CallShape, ProtocolProblem
 from inspector.domain.sif import SifRecord
 from inspector.domain.sif_schema import IDENTITY_FIELDS
+from inspector.domain.trust import label_conflict
 from inspector.store import materials
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
@@ -50,11 +51,13 @@ class RecordWriter:
         self.first_use: dict[str, SifRecord] = {}
         self.versions: dict[str, int] = defaultdict(lambda: 1)
         self.shapes: dict[str, list[CallShape]] = defaultdict(list)
+        self.stub_lines: dict[str, dict[str, int]] = defaultdict(dict)  # session -> stub id -> line
         self.ledger_records: list[SifRecord] = []
         # What verify replays: each added record's status unless it is the type's default, and
         # each added material's chunk binding (docs/store-format.md, "What verify replays").
         self.initial_status: dict[str, dict[str, dict[str, list[list[Any]]]]] = defaultdict(dict)
         self.bindings: dict[str, dict[str, str]] = defaultdict(dict)
+        self.trust_problems: list[ProtocolProblem] = []
         self._known: dict[tuple[str, str], dict[tuple[Any, ...], str]] = {}
 
     async def write(self, records: list[SifRecord]) -> None:
@@ -75,9 +78,14 @@ class RecordWriter:
         r = rec.record
         if rec.type == "session":
             self.declared[session] = r
-        elif rec.type == "event" and r["kind"] in PROTOCOL_KINDS:
+        if rec.type == "event" and (conflict := label_conflict(r["kind"], r.get("trust"))):
+            self.trust_problems.append(ProtocolProblem("trust_label_conflict", session, r["seq"],
+                                                       f"event {r['seq']}: {conflict}", rec.line))
+        if rec.type == "event" and r["kind"] in PROTOCOL_KINDS:
             self.shapes[session].append(CallShape(r["seq"], r["kind"], r.get("call_id"), bool(r.get("tools_present")),
                                                   "reasoning_content" in r, rec.line))
+        elif rec.type == "stub":
+            self.stub_lines[session][r["id"]] = rec.line
         for name in ("base_version", "context_version"):
             value = r.get(name)
             if rec.type != "session" and isinstance(value, int) and value > self.versions[session]:

@@ -2,16 +2,20 @@
 
 A row's key is (time, source, seq) with events before ledger entries at the same time.
 Pages are fetched by key, never by OFFSET, so reading near the end of a million-event
-session costs what reading near the start does.
+session costs what reading near the start does. A deleted event stays visible as a
+"deleted" placeholder at its place, from the tombstone its deletion's ledger entry keeps
+(seq, time and kind only: rule 6, missing is visible).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from inspector.domain.errors import NotFound
+from inspector.services.tombstones import deleted_calls, tombstones
 from inspector.store.connection import Store, fetch_one
 
 Key = tuple[str, int, int]
@@ -61,9 +65,24 @@ def _event_row(r: tuple[Any, ...]) -> TimelineRow:
                        marks=tuple(marks))
 
 
+_KEYED = re.compile(r"hmac-sha256:[0-9a-f]{64}")
+
+
+def _short_digests(value: Any) -> Any:
+    """Keyed digests stand for content nobody may read back: one line shows that they are
+    there, not 64 hex characters (the ledger command and --json give them whole)."""
+    if isinstance(value, str):
+        return "hmac-sha256:…" if _KEYED.fullmatch(value) else value
+    if isinstance(value, dict):
+        return {k: _short_digests(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_short_digests(v) for v in value]
+    return value
+
+
 def _ledger_row(r: tuple[Any, ...]) -> TimelineRow:
     at, seq, kind, actor, payload = r
-    body = json.loads(payload)
+    body = _short_digests(json.loads(payload))
     detail = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in body.items()
                        if k not in {"file_digest", "_sif_extra"})
     return TimelineRow((at, LEDGER, seq), "ledger", seq, at, kind, _one_line(detail), actor=actor)
@@ -101,12 +120,26 @@ async def _ledger(store: Store, session: str, key: Key | None, forward: bool, li
     return [_ledger_row(r) for r in await store.db.execute_fetchall(sql, (session, *params, limit))]
 
 
+async def _tombstones(store: Store, session: str, key: Key | None, forward: bool) -> list[TimelineRow]:
+    """Placeholders for deleted events beyond ``key`` (deletions are few: read them all)."""
+    rows: list[TimelineRow] = []
+    for stone in await tombstones(store.db, session):
+        row_key: Key = (stone.at, EVENT, stone.seq)
+        if key is not None and (row_key <= key if forward else row_key >= key):
+            continue
+        rows.append(TimelineRow(row_key, "event", stone.seq, stone.at, stone.kind,
+                                f"deleted by ledger entry L{stone.ledger_seq}: only its tombstone remains",
+                                stone.call_id, marks=("deleted",)))
+    return rows
+
+
 async def _with_pairs(store: Store, session: str, rows: list[TimelineRow]) -> list[TimelineRow]:
     """Fill in each call's result (and each result's call), or mark it unresolved / orphan."""
     ids = sorted({r.call_id for r in rows if r.call_id and r.kind in ("tool_call", "tool_result")})
     if not ids:
         return rows
-    partners: dict[tuple[str, str], int] = {}
+    partners: dict[tuple[str, str], int] = {k: v for k, v in (await deleted_calls(store.db, session)).items()
+                                            if k[0] in ids}
     marks = ", ".join("?" for _ in ids)
     async with store.db.execute(
         f"SELECT call_id, kind, MIN(seq) FROM events WHERE session = ? AND call_id IN ({marks}) "
@@ -129,7 +162,7 @@ async def _with_pairs(store: Store, session: str, rows: list[TimelineRow]) -> li
 async def page(store: Store, session: str, key: Key | None, *, forward: bool = True,
                limit: int = 100) -> list[TimelineRow]:
     """Up to ``limit`` rows after ``key`` (or before it, going back), in timeline order."""
-    events = await _events(store, session, key, forward, limit)
+    events = await _events(store, session, key, forward, limit) + await _tombstones(store, session, key, forward)
     entries = await _ledger(store, session, key, forward, limit)
     merged = sorted(events + entries, key=lambda r: r.key, reverse=not forward)[:limit]
     if not forward:

@@ -13,7 +13,9 @@ and SQLite's own page checks. What is checked, and nothing more is claimed
 6. every status (state record, action, candidate, handoff, deletion request) equal to a
    replay of the ledger: the status each import or act set, else the type's default;
    every tombstone covered by a deletion and every deletion's copies gone;
-7. ``PRAGMA quick_check`` (``integrity_check`` for small stores or with ``full``; ``full``
+7. every ``action.reconcile`` entry names its evidence and reason (an unknown outcome never
+   changes without them);
+8. ``PRAGMA quick_check`` (``integrity_check`` for small stores or with ``full``; ``full``
    also rehashes every material's bytes).
 
 A store SQLite cannot read past some page is reported as a break (``where: "sqlite"``),
@@ -113,6 +115,11 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
                                         "(its hash does not match its content)"})
             prev = entry.hash
             _track(entry, versions, counts)
+            if entry.kind == "action.reconcile" and entry.source == "inspector" and not (
+                    entry.payload.get("evidence") and entry.payload.get("reason")):
+                report.fail({"where": "ledger", "seq": entry.seq,
+                             "message": f"entry {entry.seq} reconciles action {entry.payload.get('action')!r} "
+                                        "without naming evidence and a reason"})
             replay.feed(entry.session, entry.kind, entry.source, entry.payload)
         if head is not None:
             _check_head(report, head, pinned)

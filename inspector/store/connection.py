@@ -152,6 +152,9 @@ class Store:
 
 async def _configure(db: aiosqlite.Connection) -> None:
     await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    # Deleted content is overwritten, not left in free pages, whatever this SQLite build's
+    # default is (upstream's default is off).
+    await db.execute("PRAGMA secure_delete = ON")
     await db.execute("PRAGMA foreign_keys = ON")
     await db.execute("PRAGMA synchronous = NORMAL")
 
@@ -323,6 +326,14 @@ async def fetch_one(db: aiosqlite.Connection, sql: str, params: tuple[Any, ...] 
     for row in rows:
         return row
     return None
+
+
+async def checkpoint(store: Store) -> bool:
+    """Copy the WAL into the database file and truncate it to zero bytes (after a deletion,
+    so no old frame keeps deleted content). False when a reader still holds an older
+    snapshot after the busy timeout: the WAL is then truncated by the next checkpoint."""
+    row = await fetch_one(store.db, "PRAGMA wal_checkpoint(TRUNCATE)")
+    return row is not None and int(row[0]) == 0
 
 
 async def data_version(db: aiosqlite.Connection) -> int:

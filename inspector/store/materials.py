@@ -83,11 +83,12 @@ class StoredMaterial:
     encoding: str
     media_type: str | None
     deleted_at: str | None
+    retrieved_at: str | None = None  # the original observation's time (a stub must agree with it)
 
 
 async def find_material(db: aiosqlite.Connection, session: str, material: str) -> StoredMaterial | None:
     row = await fetch_one(db, "SELECT material_id, session, id, size, chunk_size, content_hash, chunk_hashes, chunk_binding, source_version, "
-        "disclosure_scope, encoding, media_type, deleted_at FROM materials WHERE session = ? AND id = ?",
+        "disclosure_scope, encoding, media_type, deleted_at, retrieved_at FROM materials WHERE session = ? AND id = ?",
         (session, material),)
     return None if row is None else StoredMaterial(*row[:6], bytes(row[6]), *row[7:])
 

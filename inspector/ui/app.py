@@ -27,7 +27,7 @@ class InspectorApp(App[None]):
         self.initial_session = session
         self.store: Store | None = None
         # Who the acts done here are recorded as (DESIGN §8: the reviewer names every write).
-        self.reviewer = os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser()
+        self.reviewer = (os.environ.get("INSPECTOR_REVIEWER") or "").strip() or getpass.getuser()
 
     async def on_mount(self) -> None:
         try:

@@ -7,6 +7,8 @@ import unicodedata
 
 from textual.content import Content
 
+from inspector.ui.safe import markup, plain
+
 
 def visible(text: str) -> str:
     """Spaces as ␠, tabs as ⇥, and a dotted circle before each combining mark (e◌́)."""
@@ -28,10 +30,10 @@ def char_diff(old: str, new: str) -> Content:
     parts: list[Content] = []
     for op, a0, a1, b0, b1 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if op == "equal":
-            parts.append(Content(old[a0:a1]))
+            parts.append(plain(old[a0:a1]))
             continue
         if a1 > a0:
-            parts.append(Content.from_markup("[strike $error]$t[/]", t=old[a0:a1]))
+            parts.append(markup("[strike $error]$t[/]", t=old[a0:a1]))
         if b1 > b0:
-            parts.append(Content.from_markup("[b $success]$t[/]", t=new[b0:b1]))
+            parts.append(markup("[b $success]$t[/]", t=new[b0:b1]))
     return Content("").join(parts)

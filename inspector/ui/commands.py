@@ -11,6 +11,9 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
+
+from inspector.ui.safe import safe
 
 if TYPE_CHECKING:
     from inspector.ui.main_screen import MainScreen
@@ -27,6 +30,8 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Review candidates", "Compression candidates: enter reviews, a accepts, r rejects (k)",
          screen.action_focus_candidates),
         ("Handoffs", "Check and accept new-session handoffs (o)", screen.action_focus_handoffs),
+        ("Actions", "The action ledger; enter reconciles an unknown outcome with evidence (n)",
+         screen.action_focus_actions),
         ("Deletions", "See what a deletion request covers and carry it out (x)", screen.action_focus_deletions),
         ("Budget", "The next request's token budget and what it does not load (b)", screen.action_focus_budget),
         ("Drift", "Findings per summary generation and the field timeline (d)", screen.action_focus_drift),
@@ -49,7 +54,8 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Reload", "Read the session again from the store (ctrl+r)", screen.action_reload),
     ]
     for session in screen.session_ids:
-        commands.append((f"Open session: {session}", "Switch to this session", partial(screen.open_session, session)))
+        commands.append((f"Open session: {escape(safe(session))}", "Switch to this session",
+                         partial(screen.open_session, session)))
     return commands
 
 

@@ -13,7 +13,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Static, TextArea
 
@@ -23,6 +22,7 @@ from inspector.services import corrections
 from inspector.services.channels import StateRecord
 from inspector.store.connection import Store
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.safe import markup, safe
 
 
 def corrected_text(gen: GenerationText, findings: list[Finding], records: list[StateRecord]) -> Fixed:
@@ -57,13 +57,13 @@ class CorrectionDialog(ShowsWorkerErrors, ModalScreen[bool]):
         with Vertical(id="correct"):
             if self.record is not None:
                 r = self.record
-                yield Static(Content.from_markup("[b]Correct $k[/b] ($kind, now v$v: “$val”) as $who",
-                                                 k=r.key, kind=r.kind, v=str(r.version), val=r.value, who=self.reviewer))
-                yield Input(self.prefill or r.value, id="correct-value")
+                yield Static(markup("[b]Correct $k[/b] ($kind, now v$v: “$val”) as $who",
+                                    k=r.key, kind=r.kind, v=str(r.version), val=r.value, who=self.reviewer))
+                yield Input(safe(self.prefill or r.value), id="correct-value")
             else:
-                yield Static(Content.from_markup("[b]Correct summary generation $g[/b] → a new generation of kind "
-                                                 "corrected, as $who", g=str(self.generation), who=self.reviewer))
-                yield TextArea(self.prefill, id="correct-text")
+                yield Static(markup("[b]Correct summary generation $g[/b] → a new generation of kind "
+                                    "corrected, as $who", g=str(self.generation), who=self.reviewer))
+                yield TextArea(safe(self.prefill), id="correct-text")
             yield Input(placeholder="reason (recorded in the ledger)", id="correct-reason")
             yield Static("", id="correct-result")
             yield Button("File correction (ctrl+s)", id="correct-go", variant="primary")
@@ -86,7 +86,7 @@ class CorrectionDialog(ShowsWorkerErrors, ModalScreen[bool]):
         reason = self.query_one("#correct-reason", Input).value.strip()
         result = self.query_one("#correct-result", Static)
         if not reason:
-            result.update(Content.from_markup("[$warning]A correction needs a reason.[/]"))
+            result.update(markup("[$warning]A correction needs a reason.[/]"))
             self.query_one("#correct-reason", Input).focus()
             return
         if self.record is not None:
@@ -102,15 +102,15 @@ class CorrectionDialog(ShowsWorkerErrors, ModalScreen[bool]):
             self.has_findings = True
             self.refresh_bindings()
             lines = "\n".join(f"✗ {f['code']}: {f['message']}" for f in outcome.findings)
-            result.update(Content.from_markup("[$error]The new text still drifts; nothing was saved.[/]\n$l\n"
-                                              "Edit it and press ctrl+s again, or ctrl+y to save anyway "
-                                              "(recorded in the ledger).", l=lines))
+            result.update(markup("[$error]The new text still drifts; nothing was saved.[/]\n$l\n"
+                                 "Edit it and press ctrl+s again, or ctrl+y to save anyway "
+                                 "(recorded in the ledger).", l=lines))
             return
         if outcome.refusals:
-            result.update(Content.from_markup("[$error]$m[/]", m=outcome.refusals[0].message))
+            result.update(markup("[$error]$m[/]", m=outcome.refusals[0].message))
             return
         if outcome.status == "pending":
-            self.notify(f"Proposed {outcome.key} v{outcome.version}: pending until the owner confirms it.",
+            self.notify(safe(f"Proposed {outcome.key} v{outcome.version}: pending until the owner confirms it."), markup=False,
                         severity="warning", timeout=6)
         else:
             self.notify(f"Correction filed; context version is now {outcome.context_version}.")

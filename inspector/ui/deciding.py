@@ -17,6 +17,7 @@ from inspector.services import confirmations, corrections
 from inspector.services.channels import StateRecord
 from inspector.ui.decision_dialog import DecisionDialog
 from inspector.ui.dialogs import MessageDialog
+from inspector.ui.safe import safe
 from inspector.ui.widgets.state_channel import StateChannel
 
 if TYPE_CHECKING:
@@ -67,8 +68,8 @@ class DecidesPending(_Base):
         state = self.query_one(StateChannel)
         option_id = f"{record.key}@{record.version}"
         state.cursor_after = state.next_pending_after(option_id) or option_id  # on to the next decision
-        self.notify(f"{record.key} v{record.version} {verb}ed ({'now active' if not reject else 'superseded'}); "
-                    f"context v{outcome.context_version}.")
+        self.notify(safe(f"{record.key} v{record.version} {verb}ed ({'now active' if not reject else 'superseded'}); "
+                         f"context v{outcome.context_version}."), markup=False)
         self.open_session(session)
 
     @work(group="decide", exclusive=True, exit_on_error=False)

@@ -25,6 +25,7 @@ from inspector.services.channels import StateRecord
 from inspector.services.confirmations import Refused
 from inspector.store.connection import Store
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.safe import markup
 from inspector.ui.widgets.state_channel import status_mark
 
 
@@ -34,13 +35,13 @@ def plan_content(records: list[StateRecord], refused: list[Refused], verb: str) 
     going = [r for r in records if (r.key, r.version) not in blocked]
     lines: list[Content] = []
     if refused:  # the exceptions first, so a long list cannot hide them
-        lines.append(Content.from_markup("[b $error]Left pending ($n):[/]", n=str(len(refused))))
-        lines += [Content.from_markup("  [$error]$c[/] $k v$v: $m", c=r.refusal.code, k=r.key,
+        lines.append(markup("[b $error]Left pending ($n):[/]", n=str(len(refused))))
+        lines += [markup("  [$error]$c[/] $k v$v: $m", c=r.refusal.code, k=r.key,
                                       v=str(r.version), m=r.refusal.message) for r in refused]
         lines.append(Content(""))
-    lines.append(Content.from_markup("[b]$verb $n:[/b]", verb=verb.capitalize(), n=str(len(going))))
+    lines.append(markup("[b]$verb $n:[/b]", verb=verb.capitalize(), n=str(len(going))))
     lines += [Content("  ") + status_mark(r.status)
-              + Content.from_markup(" [b]$k[/b] v$v  $val  [dim]$kind · by $w[/]", k=r.key, v=str(r.version),
+              + markup(" [b]$k[/b] v$v  $val  [dim]$kind · by $w[/]", k=r.key, v=str(r.version),
                                     val=r.value, kind=r.kind, w=r.writer or "unknown") for r in going]
     return Content("\n").join(lines)
 
@@ -130,7 +131,7 @@ class DecisionDialog(ShowsWorkerErrors, ModalScreen[bool]):
         outcome = await confirmations.decide_many(self.store, self.session, targets, actor=self.reviewer,
                                                   reject=self.reject, reason=reason)
         if not outcome.decided:  # someone else decided them meanwhile: say so, nothing was written
-            self.query_one("#decide-result", Static).update(Content.from_markup(
+            self.query_one("#decide-result", Static).update(markup(
                 "[$error]$m[/]", m="\n".join(r.refusal.message for r in outcome.refused) + "\nNothing was written."))
             return
         done = "Confirmed" if not self.reject else "Rejected"

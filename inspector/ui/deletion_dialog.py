@@ -20,15 +20,17 @@ from inspector.services import deletions
 from inspector.services.deletions import Coverage
 from inspector.store.connection import Store
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.safe import markup, safe
 
 
 def coverage_content(cov: Coverage) -> Content:
-    lines = [Content.from_markup("[b]Deletion request $r[/b] ($s) · $n cop(ies)", r=cov.request, s=cov.status,
-                                 n=str(len(cov.copies)))]
-    lines += [Content.from_markup("  [$error]✕[/] [b]$w[/b] $id  [dim]$why[/]", w=c.where, id=c.id, why=c.why)
+    lines = [markup("[b]Deletion request $r[/b] ($s) · $n cop(ies)", r=cov.request, s=cov.status,
+                    n=str(len(cov.copies)))]
+    lines += [markup("  [$error]✕[/] [b]$w[/b] $id  [dim]$why[/]", w=c.where, id=c.id, why=c.why)
               for c in cov.copies]
-    lines += [Content.from_markup("  [$accent]? $m[/] not found: already deleted, or never stored", m=m)
+    lines += [markup("  [$accent]? $m[/] not found: already deleted, or never stored", m=m)
               for m in cov.missing]
+    lines += [markup("  [b $warning]! $w[/]", w=w) for w in cov.warnings]
     return Content("\n").join(lines)
 
 
@@ -41,9 +43,9 @@ class ConfirmDeletion(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm"):
-            yield Static(Content.from_markup("This removes [b]$n[/b] cop(ies) for good. Type [b]$r[/b] to confirm.",
-                                             n=str(self.copies), r=self.request))
-            yield Input(placeholder=self.request, id="confirm-input")
+            yield Static(markup("This removes [b]$n[/b] cop(ies) for good. Type [b]$r[/b] to confirm.",
+                                n=str(self.copies), r=self.request))
+            yield Input(placeholder=safe(self.request), id="confirm-input")
         yield Footer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -67,7 +69,7 @@ class DeletionDialog(ShowsWorkerErrors, ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="deletion"):
             with VerticalScroll():
-                yield Static(Content.from_markup("[dim]finding copies…[/]"), id="deletion-text")
+                yield Static(markup("[dim]finding copies…[/]"), id="deletion-text")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -100,7 +102,7 @@ class DeletionDialog(ShowsWorkerErrors, ModalScreen[bool]):
     async def _carry_out(self) -> None:
         result = await deletions.delete(self.store, self.request, actor=self.reviewer, session=self.session)
         if result.refusals:
-            self.notify(result.refusals[0].message, severity="error")
+            self.notify(safe(result.refusals[0].message), severity="error", markup=False)
         else:
             self.done = True
             self.notify(f"Deleted {sum(result.removed.values())} cop(ies); the ledger keeps a tombstone.")

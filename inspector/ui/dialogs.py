@@ -11,6 +11,7 @@ from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from inspector.domain.errors import InspectorError
+from inspector.ui.safe import plain
 
 
 class MessageDialog(ModalScreen[None]):
@@ -27,9 +28,9 @@ class MessageDialog(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="error" if self.error else ""):
-            yield Static(self.dialog_title, id="dialog-title")
+            yield Static(plain(self.dialog_title), id="dialog-title")
             with VerticalScroll(id="dialog-body"):
-                yield Static(self.body)
+                yield Static(plain(self.body) if isinstance(self.body, str) else self.body)
             yield Button("OK", id="dialog-ok", variant="error" if self.error else "primary")
 
     def on_mount(self) -> None:

@@ -27,32 +27,37 @@ from inspector.services.expanding import (
 )
 from inspector.store.connection import Store
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.safe import markup, plain
 
 
 def render_expansion(result: Expansion) -> Content:
     """The bytes read, with cut characters' bytes visibly marked as dim «hex»."""
     if result.refusals:
         return Content("\n").join(
-            Content.from_markup("[b $error]$code[/] $m", code=r.code, m=r.message) for r in result.refusals)
+            markup("[b $error]$code[/] $m", code=r.code, m=r.message) for r in result.refusals)
     s, e = result.range
-    head = Content.from_markup("[$success]✓ verified[/] ") + Content(
+    head = markup("[$success]✓ verified[/] ") + Content(
         f"[{s}, {e}) · {len(result.data):,} bytes · {result.chunks_read} chunk(s) read · "
         f"budget {len(result.data):,} of {result.max_bytes:,}")
     if not result.recorded:
         head += Content.from_markup(" · [$warning]not recorded in the ledger (read-only store)[/]")
     if result.binary:
-        return head + Content("\n\n") + Content.from_markup("[dim]binary, shown as hex[/]\n$h", h=result.data.hex(" "))
+        for note in result.notes:
+            head += markup("\n[b $warning]$c[/] $m", c=note.code, m=note.message)
+        return head + Content("\n\n") + markup("[dim]binary, shown as hex[/]\n$h", h=result.data.hex(" "))
     body = Content("")
     if result.cut_head:
-        body += Content.from_markup("[dim]«$h»[/]", h=result.cut_head.hex(" "))
-    body += Content(result.text or "")
+        body += markup("[dim]«$h»[/]", h=result.cut_head.hex(" "))
+    body += plain(result.text or "")
     if result.cut_tail:
-        body += Content.from_markup("[dim]«$h»[/]", h=result.cut_tail.hex(" "))
+        body += markup("[dim]«$h»[/]", h=result.cut_tail.hex(" "))
     notes = Content("")
     if result.cut_head or result.cut_tail:
-        notes = Content.from_markup("\n[$warning]cut characters at the edges: «…» are their bytes; alt+w widens to "
+        notes = markup("\n[$warning]cut characters at the edges: «…» are their bytes; alt+w widens to "
                                     "$w, alt+n narrows to $n[/]", w=str(list(result.snap_wider or ())),
                                     n=str(list(result.snap_narrower or ())))
+    for note in result.notes:
+        notes += markup("\n[b $warning]$c[/] $m", c=note.code, m=note.message)
     return head + notes + Content("\n\n") + body
 
 
@@ -74,9 +79,9 @@ class ExpandDialog(ShowsWorkerErrors, ModalScreen[None]):
     def compose(self) -> ComposeResult:
         start, end = self.stub.read_slice or (0, 0)
         with Vertical(id="expand"):
-            yield Static(Content.from_markup("[b]Expand $s[/b] → $m  [dim]as $r · version $v · scope $sc[/]",
-                                             s=self.stub.id, m=self.stub.material, r=self.reviewer,
-                                             v=self.stub.source_version or "?", sc=self.stub.disclosure_scope or "?"),
+            yield Static(markup("[b]Expand $s[/b] → $m  [dim]as $r · version $v · scope $sc[/]",
+                                s=self.stub.id, m=self.stub.material, r=self.reviewer,
+                                v=self.stub.source_version or "?", sc=self.stub.disclosure_scope or "?"),
                          id="expand-title")
             with Horizontal(id="expand-range"):
                 yield Label("start")
@@ -89,7 +94,7 @@ class ExpandDialog(ShowsWorkerErrors, ModalScreen[None]):
                 yield Input(",".join(DEFAULT_SCOPES), id="expand-scopes")
             yield Static("", id="expand-count")
             with VerticalScroll(id="expand-result"):
-                yield Static(Content.from_markup("[dim]enter expands the range[/]"), id="expand-text")
+                yield Static(markup("[dim]enter expands the range[/]"), id="expand-text")
             with Horizontal(id="expand-buttons"):
                 yield Button("Expand", id="expand-go", variant="primary")
                 yield Button("Widen to characters", id="expand-widen", disabled=True)
@@ -111,12 +116,12 @@ class ExpandDialog(ShowsWorkerErrors, ModalScreen[None]):
         numbers = self._numbers()
         label = self.query_one("#expand-count", Static)
         if numbers is None:
-            label.update(Content.from_markup("[$error]start, end and limit must be whole numbers[/]"))
+            label.update(markup("[$error]start, end and limit must be whole numbers[/]"))
             return
         start, end, limit = numbers
         size = end - start
         colour = "$error" if size < 0 or size > limit else "$success"
-        label.update(Content.from_markup(f"[{colour}]$n bytes[/] of a $l byte limit", n=f"{size:,}", l=f"{limit:,}"))
+        label.update(markup(f"[{colour}]$n bytes[/] of a $l byte limit", n=f"{size:,}", l=f"{limit:,}"))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._update_count()
@@ -137,7 +142,7 @@ class ExpandDialog(ShowsWorkerErrors, ModalScreen[None]):
         numbers = self._numbers()
         if numbers is None:
             self.query_one("#expand-text", Static).update(
-                Content.from_markup("[$error]start, end and limit must be whole numbers[/]"))
+                markup("[$error]start, end and limit must be whole numbers[/]"))
             return
         start, end, limit = numbers
         scopes = tuple(s.strip() for s in self.query_one("#expand-scopes", Input).value.split(",") if s.strip())

@@ -3,6 +3,7 @@
 | key | action |
 |---|---|
 | a | accept (only when every check passes) |
+| u | reconcile the next unknown action of the session (evidence and reason) |
 | escape | close |
 """
 
@@ -17,18 +18,43 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from inspector.domain.handoff import HandoffCheck
-from inspector.services import handoffs
+from inspector.services import handoffs, reconciling
+from inspector.services.reconciling import ActionRow
 from inspector.store.connection import Store
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.reconcile_dialog import ReconcileDialog
+from inspector.ui.safe import markup, safe
 
 
 def checklist_content(result: HandoffCheck) -> Content:
-    lines = [Content.from_markup("[b]Handoff $h[/b] · $v", h=result.handoff,
-                                 v="acceptable" if result.acceptable else "refused")]
+    lines = [markup("[b]Handoff $h[/b] · $v", h=result.handoff,
+                    v="acceptable" if result.acceptable else "refused")]
     for c in result.checks:
         mark = "[$success]✓[/]" if c.ok else "[b $error]✗[/]"
-        lines.append(Content.from_markup(f"{mark} [b]$n[/b]  $m", n=c.name, m=c.message)
-                     + (Content("") if c.ok else Content.from_markup("  [dim]$c[/]", c=c.code)))
+        lines.append(markup(f"{mark} [b]$n[/b]  $m", n=c.name, m=c.message)
+                     + (Content("") if c.ok else markup("  [dim]$c[/]", c=c.code)))
+    return Content("\n").join(lines)
+
+
+def actions_content(rows: list[ActionRow], listed_unknown: list[str]) -> Content:
+    """The old session's unknown outcomes (u reconciles the first), and those settled since."""
+    lines = [markup("\n[b]UNKNOWN ACTIONS[/b] [dim](an unknown effect is carried, never written off)[/]")]
+    unknown = [a for a in rows if a.status in ("unknown", "in_flight")]
+    for a in unknown:
+        lines.append(markup("[$accent]? $id[/] $st · $intent", id=a.id, st=a.status,
+                                         intent=a.intent or ""))
+    if unknown:
+        lines.append(markup("[dim]u reconciles $id after you checked its effect[/]", id=unknown[0].id))
+    else:
+        lines.append(markup("[$success]none[/]"))
+    for a in rows:
+        s = a.settled_by
+        if s is None:
+            continue
+        note = " — the material still lists it as unknown" if a.id in listed_unknown else ""
+        lines.append(markup("[$success]✓ $id[/] reconciled → $st by $who ($role) on $ev: $why$note",
+                                         id=a.id, st=a.status, who=s["actor"], role=s["role"] or "",
+                                         ev=s["evidence"], why=s["reason"], note=note))
     return Content("\n").join(lines)
 
 
@@ -36,17 +62,19 @@ class HandoffDialog(ShowsWorkerErrors, ModalScreen[str | None]):
     """Returns the new session's id once accepted (the screen behind opens it)."""
 
     BINDINGS = [Binding("a", "accept", "Accept handoff", id="handoff.accept"),
+                Binding("u", "reconcile", "Reconcile unknown", id="handoff.reconcile"),
                 Binding("escape", "close", "Close", id="handoff.close")]
 
     def __init__(self, store: Store, session: str, handoff: str, reviewer: str) -> None:
         super().__init__()
         self.store, self.session, self.handoff, self.reviewer = store, session, handoff, reviewer
         self.result: HandoffCheck | None = None
+        self.unknown: list[ActionRow] = []
 
     def compose(self) -> ComposeResult:
         with Vertical(id="handoff"):
             with VerticalScroll():
-                yield Static(Content.from_markup("[dim]checking…[/]"), id="handoff-text")
+                yield Static(markup("[dim]checking…[/]"), id="handoff-text")
             yield Static("", id="handoff-status")
         yield Footer()
 
@@ -56,17 +84,22 @@ class HandoffDialog(ShowsWorkerErrors, ModalScreen[str | None]):
     @work(group="handoff-load", exclusive=True, exit_on_error=False)
     async def load(self) -> None:
         self.result = await handoffs.check(self.store, self.handoff, self.session)
-        self.query_one("#handoff-text", Static).update(checklist_content(self.result))
+        rows = await reconciling.list_actions(self.store, self.session)
+        listed = await handoffs.listed_unknowns(self.store, self.handoff, self.session)
+        self.unknown = [a for a in rows if a.status in ("unknown", "in_flight")]
+        self.query_one("#handoff-text", Static).update(checklist_content(self.result) + actions_content(rows, listed))
         status = self.query_one("#handoff-status", Static)
         if self.result.acceptable:
-            status.update(Content.from_markup("[$success]a accepts[/] and opens the new session · as $r", r=self.reviewer))
+            status.update(markup("[$success]a accepts[/] and opens the new session · as $r", r=self.reviewer))
         else:
-            status.update(Content.from_markup("[b $error]accept is disabled:[/] $m", m=self.result.refusals[0].message))
+            status.update(markup("[b $error]accept is disabled:[/] $m", m=self.result.refusals[0].message))
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "accept":
             return True if self.result is not None and self.result.acceptable and not self.store.read_only else None
+        if action == "reconcile":
+            return True if self.unknown and not self.store.read_only else None
         return True
 
     @work(group="handoff-decide", exclusive=True, exit_on_error=False)
@@ -74,10 +107,20 @@ class HandoffDialog(ShowsWorkerErrors, ModalScreen[str | None]):
         decision = await handoffs.accept(self.store, self.handoff, actor=self.reviewer, session=self.session)
         if decision.new_session is None:
             self.result = decision.check
-            self.notify(decision.check.refusals[0].message, severity="error", timeout=8)
+            self.notify(safe(decision.check.refusals[0].message), severity="error", timeout=8, markup=False)
             return
-        self.notify(f"Accepted {self.handoff}: new session {decision.new_session}.")
+        self.notify(safe(f"Accepted {self.handoff}: new session {decision.new_session}."), markup=False)
         self.dismiss(decision.new_session)
+
+    def action_reconcile(self) -> None:
+        if not self.unknown:
+            return
+
+        def done(recorded: bool | None) -> None:
+            if recorded:
+                self.load()
+
+        self.app.push_screen(ReconcileDialog(self.store, self.session, self.unknown[0], self.reviewer), done)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -9,7 +9,9 @@
 | e | expand the selected stub (Raw evidence) |
 | c | correct the selected protected record, or the generation of the selected drift finding |
 | d | focus the drift findings |
-| o | focus the handoffs (enter checks one: a accepts) |
+| o | focus the handoffs (enter checks one: a accepts, u reconciles an unknown action) |
+| u | focus the survival verdicts |
+| n | focus the actions (enter reconciles an unknown one) |
 | x | focus the deletion requests (enter shows the copies; x carries one out) |
 | b | the budget of the next request (edit the numbers, enter recomputes) |
 | h | history of the selected protected record |
@@ -30,7 +32,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, TabbedContent, TabPane
 
@@ -43,6 +44,7 @@ from inspector.services import (
     handoffs,
     overview,
     rebuilding,
+    reconciling,
     sessions,
     verifying,
 )
@@ -57,7 +59,9 @@ from inspector.ui.deciding import DecidesPending
 from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
 from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.handoff_dialog import HandoffDialog
+from inspector.ui.reconcile_dialog import ReconcileDialog
 from inspector.ui.review_dialog import ReviewDialog
+from inspector.ui.widgets.actions_list import ActionsList
 from inspector.ui.widgets.budget_view import BudgetView
 from inspector.ui.widgets.candidates_list import CandidatesList
 from inspector.ui.widgets.channel import ChannelPane
@@ -96,6 +100,7 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         Binding("u", "focus_survival", "Survival", id="main.focus_survival"),
         Binding("R", "rebuild", "Rebuild summary", show=False, id="main.rebuild"),
         Binding("o", "focus_handoffs", "Handoffs", id="main.focus_handoffs"),
+        Binding("n", "focus_actions", "Actions", id="main.focus_actions"),
         Binding("x", "focus_deletions", "Deletions", id="main.focus_deletions"),
         Binding("b", "focus_budget", "Budget", id="main.focus_budget"),
         Binding("h", "history", "History", id="main.history"),
@@ -133,6 +138,8 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
                         yield SurvivalView(id="survival")
                     with TabPane("Handoffs", id="tab-handoffs"):
                         yield HandoffsList(id="handoffs")
+                    with TabPane("Actions", id="tab-actions"):
+                        yield ActionsList(id="actions")
                     with TabPane("Deletions", id="tab-deletions"):
                         yield DeletionsList(id="deletions")
                     with TabPane("Budget", id="tab-budget"):
@@ -211,6 +218,7 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         await self._load_candidates(session)
         await self._load_drift(session)
         self.query_one(HandoffsList).load(await handoffs.list_handoffs(self.store, session))
+        await self._load_actions(session)
         self.query_one(DeletionsList).load(await deletions.list_requests(self.store, session))
         self.query_one(BudgetView).show(self.store, session)
         await self._load_badges(session)
@@ -221,6 +229,13 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         pending = sum(1 for c, _ in found if c["status"] == "pending")
         self.query_one(TabbedContent).get_tab("tab-candidates").label = (
             f"Candidates ({pending} pending)" if pending else f"Candidates ({len(found)})")
+
+    async def _load_actions(self, session: str) -> None:
+        rows = await reconciling.list_actions(self.store, session)
+        self.query_one(ActionsList).load(rows)
+        unknown = sum(1 for a in rows if a.status == "unknown")
+        self.query_one(TabbedContent).get_tab("tab-actions").label = (
+            f"Actions ({unknown} unknown)" if unknown else "Actions")
 
     async def _load_drift(self, session: str) -> None:
         findings, timeline, self.generation_texts = await drift_overview(self.store, session)
@@ -253,6 +268,24 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
             self.check_handoff(event.option.id)
         elif isinstance(event.option_list, DeletionsList) and event.option.id and self.session:
             self.review_deletion(event.option.id)
+        elif isinstance(event.option_list, ActionsList) and event.option.id and self.session:
+            self.reconcile_action(event.option.id)
+
+    def reconcile_action(self, action: str) -> None:
+        row = self.query_one(ActionsList).rows.get(action)
+        if row is None:
+            return
+        if row.status not in ("unknown", "in_flight"):
+            self.notify(f"{action} is {row.status}: only an unknown or in-flight outcome is reconciled.",
+                        severity="warning")
+            return
+
+        def done(recorded: bool | None) -> None:
+            if recorded and self.session is not None:
+                self.open_session(self.session)
+
+        self.app.push_screen(ReconcileDialog(self.store, self.session or "", row,
+                                             self.app.reviewer), done)  # type: ignore[attr-defined]
 
     def review_deletion(self, request: str) -> None:
         def done(deleted: bool | None) -> None:
@@ -266,6 +299,8 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         def done(new_session: str | None) -> None:
             if new_session:
                 self.load_sessions_then(new_session)  # the new session appears in the list and opens
+            elif self.session is not None:
+                self.open_session(self.session)  # an action may have been reconciled from the dialog
 
         self.app.push_screen(HandoffDialog(self.store, self.session or "", handoff,
                                            self.app.reviewer), done)  # type: ignore[attr-defined]
@@ -326,13 +361,16 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         if row.source == "ledger" or self.session is None:
             await self.app.push_screen(MessageDialog(f"Ledger entry L{row.seq}", f"{row.kind} by {row.actor}\n{row.at}\n\n{row.text}"))
             return
+        if "deleted" in row.marks:
+            await self.app.push_screen(MessageDialog(f"Event #{row.seq} · deleted", row.text))
+            return
         detail = await channels.event_detail(self.store, self.session, row.seq)
         body = json.dumps(detail, ensure_ascii=False, indent=2) if detail else "not found"
         original = await channels.original_text(self.store, self.session, (detail or {}).get("origin") or {})
         if original is not None:
             line = (detail or {}).get("origin", {}).get("line")
             body += f"\n\n── original, line {line} of the imported file, verified ──\n{original}"
-        await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", Content(body)))
+        await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", body))
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -407,6 +445,10 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
     def action_focus_handoffs(self) -> None:
         self.query_one(TabbedContent).active = "tab-handoffs"
         self.query_one(HandoffsList).focus()
+
+    def action_focus_actions(self) -> None:
+        self.query_one(TabbedContent).active = "tab-actions"
+        self.query_one(ActionsList).focus()
 
     def action_focus_survival(self) -> None:
         self.query_one(TabbedContent).active = "tab-survival"

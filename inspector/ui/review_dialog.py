@@ -4,10 +4,13 @@
 |---|---|
 | a | accept (only when no check refuses it) |
 | r | reject, with a reason |
+| b | rebase a stale candidate onto the current base (a new candidate, validated afresh) |
 | escape | close |
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from textual import work
 from textual.app import ComposeResult
@@ -17,56 +20,71 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
-from inspector.services import candidates
+from inspector.services import candidates, rebasing
 from inspector.services.candidates import ReviewView
+from inspector.services.rebasing import describe_changes
 from inspector.store.connection import Store
 from inspector.ui.byte_view import char_diff, visible
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.safe import markup, plain, safe
 
 
 def _mark(ok: bool) -> Content:
-    return Content.from_markup("[$success]✓[/]" if ok else "[b $error]✗[/]")
+    return markup("[$success]✓[/]" if ok else "[b $error]✗[/]")
 
 
 def review_content(view: ReviewView) -> Content:
     v, c = view.validation, view.candidate
-    lines: list[Content] = [Content.from_markup(
+    lines: list[Content] = [markup(
         "[b]$id[/b] ($st) · $verdict · semantic_lossless: unknown", id=v.candidate, st=v.status,
         verdict="structure verified" if v.structure_verified else "refused")]
-    lines.append(Content.from_markup("\n[b]VERSIONS[/b]  current │ candidate"))
+    lines.append(markup("\n[b]VERSIONS[/b]  current │ candidate"))
     lines.append(_mark(c["base_version"] == view.context_version) + Content(
         f" context v{view.context_version} │ base v{c['base_version']}"))
     lines.append(_mark(c["goal_revision"] == view.goal_revision) + Content(
         f" goal r{view.goal_revision} │ r{c['goal_revision']}"))
-    lines.append(Content.from_markup("\n[b]EXACT FIELDS[/b]  current │ candidate (byte for byte)"))
+    lines.append(markup("\n[b]EXACT FIELDS[/b]  current │ candidate (byte for byte)"))
     diffs = {d.key: d for d in v.field_diffs}
     theirs = c.get("exact_fields") or {}
     for key in sorted(view.required_exact.keys() | theirs.keys()):
         d = diffs.get(key)
         mine, other = view.required_exact.get(key), theirs.get(key)
-        row = _mark(d is None) + Content(f" {key}: {visible(mine) if mine is not None else '—'} │ "
+        row = _mark(d is None) + plain(f" {key}: {visible(mine) if mine is not None else '—'} │ "
                                          f"{visible(str(other)) if other is not None else '—'}")
         if d is not None:
-            row += Content.from_markup("\n    [$error]$e[/]", e=d.explanation)
+            row += markup("\n    [$error]$e[/]", e=d.explanation)
         lines.append(row)
-    lines.append(Content.from_markup("\n[b]ACTIONS[/b]  action ledger │ candidate"))
+    lines.append(markup("\n[b]ACTIONS[/b]  action ledger │ candidate"))
     for label, ours, cand in (("open", view.open_actions, c.get("open_actions") or []),
                               ("unknown", view.unknowns, c.get("unknowns") or [])):
-        lines.append(_mark(sorted(cand) == ours) + Content(f" {label}: [{', '.join(ours)}] │ [{', '.join(cand)}]"))
-    lines.append(Content.from_markup("\n[b]SUMMARY[/b]  latest generation $g → candidate",
-                                     g=str(view.latest_generation) if view.latest_generation is not None else "(none)"))
+        lines.append(_mark(sorted(cand) == ours) + plain(f" {label}: [{', '.join(ours)}] │ [{', '.join(cand)}]"))
+    lines.append(markup("\n[b]SUMMARY[/b]  latest generation $g → candidate",
+                        g=str(view.latest_generation) if view.latest_generation is not None else "(none)"))
     summary = c.get("summary")
     if isinstance(summary, str):
         lines.append(char_diff(view.latest_summary or "", summary))
     else:
-        lines.append(Content.from_markup("[$error]not text: $s[/]", s=repr(summary)[:200]))
+        lines.append(markup("[$error]not text: $s[/]", s=repr(summary)[:200]))
     if v.refusals:
-        lines.append(Content.from_markup("\n[b $error]REFUSED[/b $error]"))
-        lines += [Content.from_markup("[b $error]$c[/] $m", c=r.code, m=r.message) for r in v.refusals]
+        lines.append(markup("\n[b $error]REFUSED[/b $error]"))
+        lines += [markup("[b $error]$c[/] $m", c=r.code, m=r.message) for r in v.refusals]
     if v.warnings:
-        lines.append(Content.from_markup("\n[b $warning]WARNINGS[/b $warning] (do not block)"))
-        lines += [Content.from_markup("[b $warning]$c[/] $m", c=w.code, m=w.message) for w in v.warnings]
+        lines.append(markup("\n[b $warning]WARNINGS[/b $warning] (do not block)"))
+        lines += [markup("[b $warning]$c[/] $m", c=w.code, m=w.message) for w in v.warnings]
     return Content("\n").join(lines)
+
+
+def rebase_content(rebased_into: str | None, changes: dict[str, Any] | None, origin: Any) -> Content:
+    """Where a stale candidate went, or what changed under a rebased one."""
+    lines: list[Content] = []
+    if isinstance(origin, dict) and changes is not None:
+        lines.append(markup("\n[b]REBASED[/b] from $c (context v$v, goal r$g) — changed in between:",
+                                         c=str(origin.get("candidate")), v=str(origin.get("base_version")),
+                                         g=str(origin.get("goal_revision"))))
+        lines += [Content(line) for line in describe_changes(changes)]
+    if rebased_into is not None:
+        lines.append(markup("\n[$accent]rebased as $n[/] (this one stays as it was)", n=rebased_into))
+    return Content("\n").join(lines) if lines else Content("")
 
 
 class ReasonDialog(ModalScreen[str | None]):
@@ -80,7 +98,7 @@ class ReasonDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="reason"):
-            yield Static(self.prompt)
+            yield Static(plain(self.prompt))
             yield Input(placeholder="the reason, recorded in the ledger (enter to confirm)", id="reason-input")
         yield Footer()
 
@@ -101,6 +119,7 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
     BINDINGS = [
         Binding("a", "accept", "Accept", id="review.accept"),
         Binding("r", "reject", "Reject", id="review.reject"),
+        Binding("b", "rebase", "Rebase", id="review.rebase"),
         Binding("escape", "close", "Close", id="review.close"),
     ]
 
@@ -109,11 +128,12 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
         self.store, self.session, self.candidate, self.reviewer = store, session, candidate, reviewer
         self.view: ReviewView | None = None
         self.decided = False
+        self.rebased_into: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="review"):
             with VerticalScroll(id="review-body"):
-                yield Static(Content.from_markup("[dim]loading…[/]"), id="review-text")
+                yield Static(markup("[dim]loading…[/]"), id="review-text")
             yield Static("", id="review-status")
         yield Footer()
 
@@ -126,7 +146,9 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
 
     async def _reload(self) -> None:
         self.view = await candidates.review_view(self.store, self.candidate, self.session)
-        self.query_one("#review-text", Static).update(review_content(self.view))
+        self.rebased_into, changes = await rebasing.rebase_info(self.store, self.view.candidate)
+        self.query_one("#review-text", Static).update(review_content(self.view) + rebase_content(
+            self.rebased_into, changes, self.view.candidate.get("rebased_from")))
         self._status()
         self.refresh_bindings()
 
@@ -136,19 +158,31 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
         if v is None:
             return
         if v.status != "pending":
-            status.update(Content.from_markup("[b]already $s[/b]: nothing more to decide", s=v.status))
+            status.update(markup("[b]already $s[/b]: nothing more to decide", s=v.status))
         elif self.store.read_only:
-            status.update(Content.from_markup("[b $warning]deciding is disabled:[/] the store is read-only ($m)",
-                                              m=self.store.read_only_reason))
+            status.update(markup("[b $warning]deciding is disabled:[/] the store is read-only ($m)",
+                                 m=self.store.read_only_reason))
+        elif v.refusals and self._stale() and self.rebased_into is None:
+            status.update(markup("[b $error]accept is disabled:[/] $m\n[$accent]b rebases it[/] onto "
+                                              "context v$n as a new candidate, validated afresh",
+                                              m=v.refusals[0].message, n=str(self.view.context_version)))
         elif v.refusals:
-            status.update(Content.from_markup("[b $error]accept is disabled:[/] $m", m=v.refusals[0].message))
+            status.update(markup("[b $error]accept is disabled:[/] $m", m=v.refusals[0].message))
         else:
-            status.update(Content.from_markup("[$success]a accepts[/] (context v$n → v$m) · r rejects · as $who",
-                                              n=str(self.view.context_version), m=str(self.view.context_version + 1),
-                                              who=self.reviewer))
+            status.update(markup("[$success]a accepts[/] (context v$n → v$m) · r rejects · as $who",
+                                 n=str(self.view.context_version), m=str(self.view.context_version + 1),
+                                 who=self.reviewer))
+
+    def _stale(self) -> bool:
+        v = self.view.validation if self.view else None
+        return v is not None and any(r.code in ("stale_base", "stale_goal") for r in v.refusals)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Greys out accept when refused, and both decisions once decided."""
+        """Greys out accept when refused, both decisions once decided, rebase unless stale."""
+        if action == "rebase":
+            pending = self.view is not None and self.view.validation.status == "pending"
+            return True if pending and self._stale() and self.rebased_into is None and not self.store.read_only \
+                else None
         if action in ("accept", "reject"):
             v = self.view.validation if self.view else None
             if v is None or v.status != "pending" or self.store.read_only:
@@ -161,10 +195,22 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
     async def action_accept(self) -> None:
         decision = await candidates.accept(self.store, self.candidate, actor=self.reviewer, session=self.session)
         if decision.validation.refusals:  # the session moved on while this screen was open
-            self.notify(decision.validation.refusals[0].message, severity="error", timeout=8)
+            self.notify(safe(decision.validation.refusals[0].message), severity="error", timeout=8, markup=False)
         else:
             self.decided = True
-            self.notify(f"Accepted {self.candidate}: context version is now {decision.context_version}.")
+            self.notify(safe(f"Accepted {self.candidate}: context version is now {decision.context_version}."), markup=False)
+        await self._reload()
+
+    @work(group="review-decide", exclusive=True, exit_on_error=False)
+    async def action_rebase(self) -> None:
+        result = await rebasing.rebase(self.store, self.candidate, actor=self.reviewer, session=self.session)
+        if result.refusals or result.candidate is None:
+            self.notify(safe(result.refusals[0].message), severity="error", timeout=8, markup=False)
+            return
+        self.decided = True  # the list behind gains a candidate
+        self.notify(safe(f"Rebased {self.candidate} as {result.candidate} on context v{result.to_version[0]}; "
+                         f"{self.candidate} stays as it was."), markup=False)
+        self.candidate = result.candidate  # review the new one: a accepts it if nothing refuses
         await self._reload()
 
     def action_reject(self) -> None:
@@ -177,7 +223,7 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
     async def _reject(self, reason: str) -> None:
         await candidates.reject(self.store, self.candidate, actor=self.reviewer, reason=reason, session=self.session)
         self.decided = True
-        self.notify(f"Rejected {self.candidate}.")
+        self.notify(safe(f"Rejected {self.candidate}."), markup=False)
         await self._reload()
 
     def action_close(self) -> None:

@@ -56,7 +56,8 @@ def detect(doc: Any) -> str | None:
     if "anthropic" in kinds or any(b.get("type") in ("tool_use", "tool_result", "thinking", "redacted_thinking")
                                    for b in blocks):
         return "anthropic"
-    if any(isinstance(m, dict) and m.get("role") in ("user", "assistant", "system", "tool", "developer") for m in items):
+    if any(isinstance(m, dict) and m.get("role") in ("user", "assistant", "system", "tool", "developer", "function",
+                                                      "ipython") for m in items):
         return "openai-chat"
     return None
 
@@ -78,6 +79,7 @@ def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
     if system:
         b.event("system_message", text_of(system), at=None, trust="system", lines=lines)
     names: dict[str, str] = {}
+    pending: list[str] = []  # chat calls not answered yet, oldest first (results without an id pair with them)
     key = next((k for k in ("messages", "items", "input") if isinstance(meta.get(k), list)), "")
     for index, item in enumerate(items):
         where = f"{key}[{index}]" if meta else f"[{index}]"
@@ -93,7 +95,7 @@ def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
         elif fmt == "anthropic":
             _anthropic(b, item, names, lines)
         else:
-            _chat(b, item, names, lines, tools_present and fmt == "deepseek")
+            _chat(b, item, names, pending, lines, tools_present and fmt == "deepseek")
     b.keep_original(data)
     return b.records
 
@@ -113,7 +115,7 @@ def load_document(data: bytes) -> Any:
 _BLOCK: dict[str, Any] = {"type": str, "text": str, "thinking": str, "signature": str, "data": str, "id": str,
                           "name": str, "input": dict, "tool_use_id": str}
 _CHAT: dict[str, Any] = {"role": str, "tool_call_id": str, "name": str, "reasoning_content": str,
-                         "tool_calls": list}
+                         "tool_calls": list, "function_call": {"name": str}}
 _RESPONSES: dict[str, Any] = {"type": str, "role": str, "encrypted_content": str, "name": str, "call_id": str,
                               "summary": list}
 
@@ -133,19 +135,44 @@ def item_problem(item: dict[str, Any], fmt: str, where: str) -> str | None:
                                         f"{where}.tool_calls", objects=True)))
 
 
-def _chat(b: Builder, m: dict[str, Any], names: dict[str, str], lines: list[Line], tools: bool) -> None:
+def _answered(pending: list[str], names: dict[str, str], call: Any, name: Any) -> str | None:
+    """The call a result answers: its own id, else the oldest open call of that tool, else the oldest."""
+    if isinstance(call, str) and call:
+        if call in pending:
+            pending.remove(call)
+        return call
+    for open_call in pending:
+        if not name or names.get(open_call) == name:
+            pending.remove(open_call)
+            return open_call
+    return None
+
+
+def _chat(b: Builder, m: dict[str, Any], names: dict[str, str], pending: list[str], lines: list[Line],
+          tools: bool) -> None:
+    """One Chat Completions message. ``tool`` (tool_calls), ``function`` (the older function_call)
+    and ``ipython`` (Llama's tool output) are all tool results, paired with their call: output of
+    a tool is never a system message, whatever role name carried it."""
     role = m.get("role")
-    if role == "tool":
-        call = m.get("tool_call_id")
-        b.tool_result(call, text_of(m.get("content")), at=None, tool=names.get(call or "") or m.get("name"), lines=lines)
+    if role in ("tool", "function", "ipython"):
+        call = _answered(pending, names, m.get("tool_call_id"), m.get("name"))
+        b.tool_result(call, text_of(m.get("content")), at=None, tool=names.get(call or "") or m.get("name"), lines=lines,
+                      role=role if role != "tool" else None)
     elif role == "assistant":
         b.event("assistant_message", text_of(m.get("content")), at=None, trust="model", lines=lines,
                 reasoning_content=m.get("reasoning_content"), tools_present=True if tools else None)
-        for call in m.get("tool_calls") or []:
+        calls = list(m.get("tool_calls") or [])
+        legacy = m.get("function_call")
+        if isinstance(legacy, dict):  # the pre-tools API: one call, no id; results name the function
+            calls.append({"id": f"function_call-{b.seq}", "function": legacy, "legacy": True})
+        for call in calls:
             fn = call.get("function") or {}
-            names[call.get("id") or ""] = fn.get("name", "")
-            b.event("tool_call", None, at=None, trust="model", lines=lines, call_id=call.get("id"),
-                    tool=fn.get("name"), args=parse_arguments(fn.get("arguments")))
+            call_id = call.get("id") or f"call-{b.seq + 1}"
+            names[call_id] = fn.get("name", "")
+            pending.append(call_id)
+            b.event("tool_call", None, at=None, trust="model", lines=lines, call_id=call_id,
+                    tool=fn.get("name"), args=parse_arguments(fn.get("arguments")),
+                    function_call=True if call.get("legacy") else None)
     else:
         kind = "user_message" if role == "user" else "system_message"
         b.event(kind, text_of(m.get("content")), at=None, trust="user" if role == "user" else "system", lines=lines)

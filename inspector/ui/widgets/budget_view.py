@@ -1,4 +1,5 @@
-"""The Budget tab: the next request's blocks and everything it does not load.
+"""The Budget tab: the next request's blocks, the raw evidence picked (each with why), and
+everything it does not load.
 
 Edit the numbers and press enter to recompute; nothing is written.
 """
@@ -16,26 +17,31 @@ from inspector.domain.errors import InspectorError
 from inspector.services.budget import DEFAULT_SPLIT, budget
 from inspector.store.connection import Store
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.safe import markup
 
 DEFAULTS = {"window": 128_000, "fixed": 8_000, "reserve": 4_000}
 
 
 def plan_content(plan: BudgetPlan) -> Content:
     if plan.refusals:
-        return Content("\n").join(Content.from_markup("[b $error]$c[/] $m", c=r.code, m=r.message)
+        return Content("\n").join(markup("[b $error]$c[/] $m", c=r.code, m=r.message)
                                   for r in plan.refusals)
-    lines = [Content.from_markup("history budget [b]$h[/b] tokens · loaded $l · ratio $r [dim](length only)[/]",
-                                 h=f"{plan.history_budget:,}", l=f"{plan.loaded:,}",
-                                 r=str(plan.ratio) if plan.ratio is not None else "—")]
+    lines = [markup("history budget [b]$h[/b] tokens · loaded $l · ratio $r [dim](length only)[/]",
+                    h=f"{plan.history_budget:,}", l=f"{plan.loaded:,}",
+                    r=str(plan.ratio) if plan.ratio is not None else "—")]
     for block in plan.blocks:
         width = 30
         filled = min(width, width * block.used // block.budget) if block.budget else 0
-        bar = Content.from_markup("[$success]$f[/][dim]$e[/]", f="█" * filled, e="░" * (width - filled))
+        bar = markup("[$success]$f[/][dim]$e[/]", f="█" * filled, e="░" * (width - filled))
         lines.append(Content(f"{block.name:<16} ") + bar + Content(f" {block.used:,} / {block.budget:,}"))
-    lines.append(Content.from_markup("\n[b]not loaded[/b]"))
-    lines += [Content.from_markup("  [$warning]$r[/] $w [dim]($t tokens)[/]", r=n["ref"], w=n["why"],
+    raw = plan.blocks[2]
+    lines.append(markup("\n[b]raw evidence picked for the task[/b] [dim](most relevant first)[/]"))
+    lines += [markup("  [$success]$r[/] [dim]$t tokens[/] · $why", r=i.ref, t=f"{i.tokens:,}",
+                                  why=i.reason or i.label) for i in raw.items] or [Content("  nothing fits")]
+    lines.append(markup("\n[b]not loaded[/b]"))
+    lines += [markup("  [$warning]$r[/] $w [dim]($t tokens)[/]", r=n["ref"], w=n["why"],
                                   t=f"{n['tokens']:,}") for n in plan.not_loaded] or [Content("  nothing")]
-    lines.append(Content.from_markup("[dim]$t[/]", t="tokens: " + plan.as_dict()["tokenizer"]))
+    lines.append(markup("[dim]$t[/]", t="tokens: " + plan.as_dict()["tokenizer"]))
     return Content("\n").join(lines)
 
 
@@ -76,11 +82,11 @@ class BudgetView(ShowsWorkerErrors, Vertical):
             if len(split) != 3:
                 raise ValueError
         except ValueError:
-            text.update(Content.from_markup("[$error]window, fixed, reserve are whole numbers; split is a,b,c[/]"))
+            text.update(markup("[$error]window, fixed, reserve are whole numbers; split is a,b,c[/]"))
             return
         try:
             plan = await budget(self.store, self.session, split=split, **numbers)  # type: ignore[arg-type]
         except InspectorError as error:
-            text.update(Content.from_markup("[$error]$m[/]", m=error.message))
+            text.update(markup("[$error]$m[/]", m=error.message))
             return
         text.update(plan_content(plan))

@@ -9,6 +9,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from inspector.domain.candidates import Validation
+from inspector.ui.safe import markup
 
 STATUS_GLYPH = {"pending": "◷", "accepted": "●", "rejected": "○"}
 
@@ -17,20 +18,20 @@ class CandidatesList(OptionList):
     def load(self, found: list[tuple[dict[str, Any], Validation]]) -> None:
         self.clear_options()
         if not found:
-            self.add_option(Option(Content.from_markup("[dim]no compression candidates in this session[/]"),
+            self.add_option(Option(markup("[dim]no compression candidates in this session[/]"),
                                    disabled=True))
             return
         for cand, v in found:
             glyph = STATUS_GLYPH.get(cand["status"], "?")
             if cand["status"] != "pending":
-                verdict = Content.from_markup("[dim]$s[/]", s=cand["status"])
+                verdict = markup("[dim]$s[/]", s=cand["status"])
             elif v.refusals:
-                verdict = Content.from_markup("[$error]✗ $c[/]", c=", ".join(r.code for r in v.refusals))
+                verdict = markup("[$error]✗ $c[/]", c=", ".join(r.code for r in v.refusals))
             else:
-                verdict = Content.from_markup("[$success]✓ structure verified[/]")
-            warn = Content.from_markup("  [$warning]! $w[/]", w=", ".join(w.code for w in v.warnings)) if v.warnings else Content("")
+                verdict = markup("[$success]✓ structure verified[/]")
+            warn = markup("  [$warning]! $w[/]", w=", ".join(w.code for w in v.warnings)) if v.warnings else Content("")
             self.add_option(Option(
-                Content.from_markup("$g [b]$id[/b]  base v$b · goal r$r  ", g=glyph, id=cand["id"],
-                                    b=str(cand["base_version"]), r=str(cand["goal_revision"])) + verdict + warn,
+                markup("$g [b]$id[/b]  base v$b · goal r$r  ", g=glyph, id=cand["id"],
+                       b=str(cand["base_version"]), r=str(cand["goal_revision"])) + verdict + warn,
                 id=cand["id"]))
         self.highlighted = 0

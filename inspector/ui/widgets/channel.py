@@ -13,6 +13,8 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from inspector.ui.safe import markup, plain
+
 
 class ChannelPane(Vertical):
     """A titled channel: ``#records`` list, ``#detail`` text, ``#sources`` jump list."""
@@ -48,9 +50,9 @@ class ChannelPane(Vertical):
         return self.query_one(".sources", OptionList)
 
     def show_detail(self, content: Content | str, sources: list[str]) -> None:
-        self.query_one(".detail-text", Static).update(content)
+        self.query_one(".detail-text", Static).update(plain(content) if isinstance(content, str) else content)
         self.sources.clear_options()
-        self.sources.add_options([Option(Content.from_markup("→ [b]$ref[/b]", ref=ref), id=ref) for ref in sources])
+        self.sources.add_options([Option(markup("→ [b]$ref[/b]", ref=ref), id=ref) for ref in sources])
         self.sources.display = bool(sources)
         if sources:
             self.sources.highlighted = 0
@@ -63,7 +65,7 @@ class ChannelPane(Vertical):
             if first is not None:
                 self.records.highlighted = first
         else:
-            self.records.add_option(Option(Content.from_markup("[dim]$t[/]", t=empty), disabled=True))
+            self.records.add_option(Option(markup("[dim]$t[/]", t=empty), disabled=True))
             self.show_detail("", [])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

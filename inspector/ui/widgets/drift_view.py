@@ -9,6 +9,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.domain.drift import FieldTimeline, Finding
+from inspector.ui.safe import markup, plain
 
 SHOWN_GENERATIONS = 50  # the tab lists the latest ones; older ones are named, not hidden
 CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": ("∅", "$error")}
@@ -16,15 +17,15 @@ CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": 
 
 def timeline_content(t: FieldTimeline) -> Content:
     if not t.keys:
-        return Content.from_markup("[dim]no protected keys to follow[/]")
+        return markup("[dim]no protected keys to follow[/]")
     width = max(len(k) for k in t.keys) + 2
     head = Content(" " * width) + Content(" ".join(f"g{g:<2}" for g in t.generations))
-    rows = [Content.from_markup("[b]field timeline[/b]  ✓ kept  ≠ rewritten  ∅ missing"), head]
+    rows = [markup("[b]field timeline[/b]  ✓ kept  ≠ rewritten  ∅ missing"), head]
     for key in t.keys:
-        row = Content(key.ljust(width))
+        row = plain(key.ljust(width))
         for g in t.generations:
             glyph, colour = CELL[t.cells[key][g]]
-            row += Content.from_markup(f"[{colour}]$g[/]   ", g=glyph)
+            row += markup(f"[{colour}]$g[/]   ", g=glyph)
         rows.append(row)
     return Content("\n").join(rows)
 
@@ -44,19 +45,19 @@ class DriftView(Horizontal):
             fs = findings[g]
             blocking = [f for f in fs if f.severity == "finding"]
             head = f"generation {g}: " + (f"{len(blocking)} finding(s)" if blocking else "no drift")
-            options.add_option(Option(Content.from_markup("[b]$h[/b]", h=head), disabled=True))
+            options.add_option(Option(markup("[b]$h[/b]", h=head), disabled=True))
             for i, f in enumerate(fs):
                 colour = "$warning" if f.severity == "warning" else "$error"
-                options.add_option(Option(Content.from_markup(f"  [{colour}]$c[/] [b]$k[/b]\n    [dim]$m[/]", c=f.code,
-                                                              k=f.key or "", m=f.message), id=f"{g}:{i}"))
+                options.add_option(Option(markup(f"  [{colour}]$c[/] [b]$k[/b]\n    [dim]$m[/]", c=f.code,
+                                                 k=f.key or "", m=f.message), id=f"{g}:{i}"))
         if len(ordered) > SHOWN_GENERATIONS:
             older = ordered[SHOWN_GENERATIONS:]
             hidden = sum(1 for g in older for f in findings[g] if f.severity == "finding")
-            options.add_option(Option(Content.from_markup(
+            options.add_option(Option(markup(
                 "[$warning]$n older generations not listed here ($h findings); inspector drift --generation G shows "
                 "any of them[/]", n=str(len(older)), h=str(hidden)), disabled=True))
         if not findings:
-            options.add_option(Option(Content.from_markup("[dim]no summary generations[/]"), disabled=True))
+            options.add_option(Option(markup("[dim]no summary generations[/]"), disabled=True))
         first = next((i for i in range(options.option_count) if not options.get_option_at_index(i).disabled), None)
         if first is not None:
             options.highlighted = first

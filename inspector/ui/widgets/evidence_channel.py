@@ -10,6 +10,7 @@ from textual.widgets.option_list import Option
 
 from inspector.services.channels import MaterialView, StubView
 from inspector.services.search import SearchResult
+from inspector.ui.safe import markup
 from inspector.ui.widgets.channel import ChannelPane
 
 
@@ -45,14 +46,14 @@ class EvidenceChannel(ChannelPane):
         options: list[Option] = []
         for m in materials:
             state = "[$error]deleted[/]" if m.deleted else "[$accent]missing[/]" if m.size < 0 else "$size"
-            options.append(Option(Content.from_markup(
+            options.append(Option(markup(
                 f"[b]$id[/b]  {state}  [dim]$v · $scope · $h[/]", id=m.id, size=human_size(m.size),
                 v=m.source_version or "no version", scope=m.disclosure_scope or "no scope",
                 h=m.content_hash.removeprefix("sha256:")[:8] or "no hash"), id=f"mat:{m.id}"))
             for s in m.stubs:
                 rng = f"[{s.read_slice[0]}, {s.read_slice[1]})" if s.read_slice else "[whole]"
                 outline = s.outline or "no outline"
-                options.append(Option(Content.from_markup(
+                options.append(Option(markup(
                     "  ↳ $id $rng $scope\n    [dim]「$outline」[/]", id=s.id, rng=rng,
                     scope=s.disclosure_scope or "", outline=outline[:60]), id=f"stub:{s.id}"))
         self.set_records(options, "no materials or stubs in this session")
@@ -61,12 +62,12 @@ class EvidenceChannel(ChannelPane):
         self.hits = {f"hit:{i}": h.ref for i, h in enumerate(result.hits)}
         method = "index" if result.method == "fts" else "bounded scan"
         head = f"{len(result.hits)} hit(s) for “{result.query}” · {method}"
-        options = [Option(Content.from_markup("[b]$h[/b]", h=head), disabled=True)]
+        options = [Option(markup("[b]$h[/b]", h=head), disabled=True)]
         if result.note:
-            options.append(Option(Content.from_markup("[$warning]$n[/]", n=result.note), disabled=True))
+            options.append(Option(markup("[$warning]$n[/]", n=result.note), disabled=True))
         for i, hit in enumerate(result.hits):
-            options.append(Option(Content.from_markup("[b]$ref[/b] [dim]$w[/]\n  $s", ref=hit.ref, w=hit.where,
-                                                      s=hit.snippet), id=f"hit:{i}"))
+            options.append(Option(markup("[b]$ref[/b] [dim]$w[/]\n  $s", ref=hit.ref, w=hit.where,
+                                         s=hit.snippet), id=f"hit:{i}"))
         self.set_records(options, "no hits")
 
     def selected_stub(self) -> StubView | None:
@@ -103,7 +104,7 @@ class EvidenceChannel(ChannelPane):
             return
         oid = event.option.id or ""
         if oid in self.hits:
-            self.show_detail(Content.from_markup("search hit in [b]$r[/b] — enter to open", r=self.hits[oid]),
+            self.show_detail(markup("search hit in [b]$r[/b] — enter to open", r=self.hits[oid]),
                              [self.hits[oid]])
         elif oid.startswith("mat:"):
             self._show_material(self.materials[oid[4:]])
@@ -112,38 +113,38 @@ class EvidenceChannel(ChannelPane):
 
     def _show_material(self, m: MaterialView) -> None:
         if m.size < 0:
-            self.show_detail(Content.from_markup(
+            self.show_detail(markup(
                 "[b]$id[/b]\n[$accent]missing: stubs point at it, but the store holds no such material[/]",
                 id=m.id), [])
             return
         lines = [
-            Content.from_markup("[b]$id[/b]  $size ($n bytes) · $mt", id=m.id, size=human_size(m.size),
-                                n=f"{m.size:,}", mt=m.media_type or "unknown type"),
-            Content.from_markup("version $v · scope $s · retrieved $r", v=m.source_version or "unknown",
-                                s=m.disclosure_scope or "unknown", r=m.retrieved_at or "unknown"),
-            Content.from_markup("hash [dim]$h[/]", h=m.content_hash),
+            markup("[b]$id[/b]  $size ($n bytes) · $mt", id=m.id, size=human_size(m.size),
+                   n=f"{m.size:,}", mt=m.media_type or "unknown type"),
+            markup("version $v · scope $s · retrieved $r", v=m.source_version or "unknown",
+                   s=m.disclosure_scope or "unknown", r=m.retrieved_at or "unknown"),
+            markup("hash [dim]$h[/]", h=m.content_hash),
         ]
         if m.deleted:
-            lines.append(Content.from_markup("[$error]deleted: only its tombstone remains[/]"))
+            lines.append(markup("[$error]deleted: only its tombstone remains[/]"))
         if 0 < m.indexed_bytes < m.size:
-            lines.append(Content.from_markup("[$warning]search covers only the first $n bytes[/]",
-                                             n=f"{m.indexed_bytes:,}"))
+            lines.append(markup("[$warning]search covers only the first $n bytes[/]",
+                                n=f"{m.indexed_bytes:,}"))
         sources = [f"evt:{m.source_event}"] if m.source_event is not None else []
         self.show_detail(Content("\n").join(lines), sources)
 
     def _show_stub(self, s: StubView, m: MaterialView) -> None:
-        lines = [Content.from_markup("[b]$id[/b] → $mat", id=s.id, mat=s.material)]
+        lines = [markup("[b]$id[/b] → $mat", id=s.id, mat=s.material)]
         if s.read_slice:
-            lines.append(Content.from_markup("read_slice [$a, $b) · $n bytes", a=str(s.read_slice[0]),
+            lines.append(markup("read_slice [$a, $b) · $n bytes", a=str(s.read_slice[0]),
                                              b=str(s.read_slice[1]), n=f"{s.read_slice[1] - s.read_slice[0]:,}"))
-        lines.append(Content.from_markup("version $v · scope $sc · retrieved $r", v=s.source_version or "unknown",
-                                         sc=s.disclosure_scope or "unknown", r=s.retrieved_at or "unknown"))
+        lines.append(markup("version $v · scope $sc · retrieved $r", v=s.source_version or "unknown",
+                            sc=s.disclosure_scope or "unknown", r=s.retrieved_at or "unknown"))
         if m.size >= 0 and s.source_version and m.source_version and s.source_version != m.source_version:
-            lines.append(Content.from_markup("[$error]version differs from the stored material ($mv)[/]",
-                                             mv=m.source_version))
+            lines.append(markup("[$error]version differs from the stored material ($mv)[/]",
+                                mv=m.source_version))
         if m.size >= 0 and s.content_hash and s.content_hash != m.content_hash:
-            lines.append(Content.from_markup("[$error]hash differs from the stored material[/]"))
+            lines.append(markup("[$error]hash differs from the stored material[/]"))
         if m.size < 0:
-            lines.append(Content.from_markup("[$accent]its material is missing from the store[/]"))
-        lines.append(Content.from_markup("outline: $o", o=s.outline or "none"))
+            lines.append(markup("[$accent]its material is missing from the store[/]"))
+        lines.append(markup("outline: $o", o=s.outline or "none"))
         self.show_detail(Content("\n").join(lines), [s.material])

@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from inspector.services.overview import Badges
 from inspector.services.sessions import SessionSummary
+from inspector.ui.safe import markup
 
 
 class HeaderBar(Static):
@@ -27,34 +28,34 @@ class HeaderBar(Static):
         self.update(self._content())
 
     def _content(self) -> Content:
-        parts = [Content.from_markup("[b]Context Inspector[/b] — $store", store=self.store_path.name)]
+        parts = [markup("[b]Context Inspector[/b] — $store", store=self.store_path.name)]
         if self.read_only:
-            parts.append(Content.from_markup(" [$warning]🔒 read-only[/]"))
+            parts.append(markup(" [$warning]🔒 read-only[/]"))
         s = self.session
         if s is None:
             return Content("").join(parts)
-        parts.append(Content.from_markup(" › [b]$title[/b] ($id)   ctx v$cv · goal r$gr",
-                                         title=s.title or s.id, id=s.id, cv=str(s.context_version),
-                                         gr=str(s.goal_revision)))
+        parts.append(markup(" › [b]$title[/b] ($id)   ctx v$cv · goal r$gr",
+                            title=s.title or s.id, id=s.id, cv=str(s.context_version),
+                            gr=str(s.goal_revision)))
         if s.continued_from:
-            parts.append(Content.from_markup("   [$accent]↩ continued from $f[/]", f=s.continued_from))
+            parts.append(markup("   [$accent]↩ continued from $f[/]", f=s.continued_from))
         b = self.badges
         if b is None:
-            parts.append(Content.from_markup("   [dim]checking…[/dim]"))
+            parts.append(markup("   [dim]checking…[/dim]"))
             return Content("").join(parts)
         if b.drift:
-            parts.append(Content.from_markup("   [$error]⚠ drift $n[/]", n=str(b.drift)))
+            parts.append(markup("   [$error]⚠ drift $n[/]", n=str(b.drift)))
         if b.survival:
-            parts.append(Content.from_markup("   [$accent]∴ $s[/]", s=b.survival))
+            parts.append(markup("   [$accent]∴ $s[/]", s=b.survival))
         if b.pending_candidates:
-            parts.append(Content.from_markup("   [$warning]◷ $n pending candidate$s[/]",
-                                             n=str(b.pending_candidates), s="s" if b.pending_candidates > 1 else ""))
+            parts.append(markup("   [$warning]◷ $n pending candidate$s[/]",
+                                n=str(b.pending_candidates), s="s" if b.pending_candidates > 1 else ""))
         if b.pending_state:
-            parts.append(Content.from_markup("   [$warning]◌ $n pending record$s[/]",
-                                             n=str(b.pending_state), s="s" if b.pending_state > 1 else ""))
+            parts.append(markup("   [$warning]◌ $n pending record$s[/]",
+                                n=str(b.pending_state), s="s" if b.pending_state > 1 else ""))
         if b.unknown_actions:
-            parts.append(Content.from_markup("   [$accent]? $n unknown action$s[/]",
-                                             n=str(b.unknown_actions), s="s" if b.unknown_actions > 1 else ""))
+            parts.append(markup("   [$accent]? $n unknown action$s[/]",
+                                n=str(b.unknown_actions), s="s" if b.unknown_actions > 1 else ""))
         for code, n in sorted(b.protocol.items()):
-            parts.append(Content.from_markup("   [$error]⚠ $n $code[/]", n=str(n), code=code))
+            parts.append(markup("   [$error]⚠ $n $code[/]", n=str(n), code=code))
         return Content("").join(parts)

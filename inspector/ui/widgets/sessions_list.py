@@ -7,6 +7,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from inspector.services.sessions import SessionSummary
+from inspector.ui.safe import markup
 
 
 class SessionsList(OptionList):
@@ -18,8 +19,8 @@ class SessionsList(OptionList):
         self.clear_options()
         for s in sessions:
             self.add_option(Option(
-                Content.from_markup("[b]$t[/b]\n[dim]$id · $n ev · v$v[/]", t=s.title or s.id, id=s.id,
-                                    n=f"{s.events:,}", v=str(s.context_version)),
+                markup("[b]$t[/b]\n[dim]$id · $n ev · v$v[/]", t=s.title or s.id, id=s.id,
+                       n=f"{s.events:,}", v=str(s.context_version)),
                 id=s.id))
         if current is not None:
             self.mark(current)

@@ -13,6 +13,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from inspector.services.channels import StateRecord
+from inspector.ui.safe import markup, plain
 from inspector.ui.widgets.channel import ChannelPane
 
 GLYPH = {"active": ("●", "$success"), "pending": ("◌", "$warning"), "superseded": ("○", "$text-muted")}
@@ -20,7 +21,7 @@ GLYPH = {"active": ("●", "$success"), "pending": ("◌", "$warning"), "superse
 
 def status_mark(status: str) -> Content:
     glyph, colour = GLYPH.get(status, ("?", "$accent"))
-    return Content.from_markup(f"[{colour}]$g[/]", g=glyph)
+    return markup(f"[{colour}]$g[/]", g=glyph)
 
 
 MARK = ("✔", "$accent")  # a marked pending record shows this instead of ◌
@@ -28,11 +29,11 @@ TITLE = "Protected state"
 
 
 def record_line(r: StateRecord, marked: bool = False) -> Content:
-    glyph = Content.from_markup(f"[b {MARK[1]}]$g[/]", g=MARK[0]) if marked else status_mark(r.status)
+    glyph = markup(f"[b {MARK[1]}]$g[/]", g=MARK[0]) if marked else status_mark(r.status)
     return Content.assemble(
         glyph, " ",
-        Content.from_markup("[dim]$v[/]" if r.status == "superseded" else "$v", v=r.value),
-        Content.from_markup("  [dim]v$n · $s$m[/]", n=str(r.version),
+        markup("[dim]$v[/]" if r.status == "superseded" else "$v", v=r.value),
+        markup("  [dim]v$n · $s$m[/]", n=str(r.version),
                             s=r.status if r.status != "active" else (r.writer or ""), m=" · marked" if marked else ""),
     )
 
@@ -67,7 +68,7 @@ class StateChannel(ChannelPane):
         for r in records:
             if r.kind != kind:
                 kind = r.kind
-                options.append(Option(Content.from_markup("[b $text-muted]$k[/]", k=kind.upper().replace("_", " ")),
+                options.append(Option(markup("[b $text-muted]$k[/]", k=kind.upper().replace("_", " ")),
                                       disabled=True))
             option_id = f"{r.key}@{r.version}"
             self.rows[option_id] = len(options)
@@ -135,20 +136,20 @@ class StateChannel(ChannelPane):
             return
         history = [r for r in self.items.values() if r.key == record.key]
         lines = [
-            Content.from_markup("[b]$key[/b]  $kind · v$v · ", key=record.key, kind=record.kind, v=str(record.version))
-            + status_mark(record.status) + Content(f" {record.status}"),
-            Content.from_markup("value: [b]$v[/b]", v=record.value),
-            Content.from_markup("writer $w · $at · scope $s", w=record.writer or "unknown",
-                                at=record.at or "time unknown", s=record.scope or "unknown"),
+            markup("[b]$key[/b]  $kind · v$v · ", key=record.key, kind=record.kind, v=str(record.version))
+            + status_mark(record.status) + plain(f" {record.status}"),
+            markup("value: [b]$v[/b]", v=record.value),
+            markup("writer $w · $at · scope $s", w=record.writer or "unknown",
+                   at=record.at or "time unknown", s=record.scope or "unknown"),
         ]
         if record.rationale:
-            lines.append(Content.from_markup("rationale: $r", r=record.rationale))
+            lines.append(markup("rationale: $r", r=record.rationale))
         if record.alternatives:
-            lines.append(Content.from_markup("alternatives: $a", a=" · ".join(record.alternatives)))
+            lines.append(markup("alternatives: $a", a=" · ".join(record.alternatives)))
         if len(history) > 1:
-            lines.append(Content.from_markup("[dim]history ($n versions, h for details):[/]", n=str(len(history))))
+            lines.append(markup("[dim]history ($n versions, h for details):[/]", n=str(len(history))))
             for h in sorted(history, key=lambda r: r.version):
-                lines.append(Content("  ") + status_mark(h.status) + Content(f" v{h.version} {h.value}"))
+                lines.append(Content("  ") + status_mark(h.status) + plain(f" v{h.version} {h.value}"))
         if not record.sources:
-            lines.append(Content.from_markup("[$warning]no sources cited[/]"))
+            lines.append(markup("[$warning]no sources cited[/]"))
         self.show_detail(Content("\n").join(lines), record.sources)

@@ -8,6 +8,7 @@ from textual.widgets.option_list import Option
 
 from inspector.services.channels import Generation
 from inspector.ui.dialogs import MessageDialog
+from inspector.ui.safe import markup, safe
 from inspector.ui.widgets.channel import ChannelPane
 
 DETAIL_CHARS = 2000  # longer texts are cut here, said so, and open whole with enter
@@ -15,8 +16,9 @@ DETAIL_CHARS = 2000  # longer texts are cut here, said so, and open whole with e
 
 def highlight_unresolved(text: str, markers: list[str]) -> Content:
     """The text with every verbatim occurrence of an unresolved marker shown as ⟨marker⟩."""
+    text = safe(text)
     content = Content(text)
-    for marker in markers:
+    for marker in (safe(m) for m in markers):
         start = text.find(marker)
         while marker and start != -1:
             content = content.stylize("bold $warning", start, start + len(marker))
@@ -34,11 +36,11 @@ class SummaryChannel(ChannelPane):
         options = []
         for g in gens:
             parent = f" ← {g.parent}" if g.parent is not None else ""
-            head = Content.from_markup("[b]gen $n[/b] · $kind$parent", n=str(g.generation), kind=g.kind, parent=parent)
+            head = markup("[b]gen $n[/b] · $kind$parent", n=str(g.generation), kind=g.kind, parent=parent)
             if g.unresolved:
-                head += Content.from_markup("  [$warning]⟨$u open⟩[/]", u=str(len(g.unresolved)))
+                head += markup("  [$warning]⟨$u open⟩[/]", u=str(len(g.unresolved)))
             preview = g.text.replace("\n", " ")
-            options.append(Option(head + Content("\n  ") + Content.from_markup("[dim]$p[/]", p=preview[:70]),
+            options.append(Option(head + Content("\n  ") + markup("[dim]$p[/]", p=preview[:70]),
                                   id=f"gen-{g.generation}"))
         self.set_records(options, "no summary generations for this session")
 
@@ -58,22 +60,22 @@ class SummaryChannel(ChannelPane):
         if g is None:
             return
         lines = [
-            Content.from_markup("[b]generation $n[/b] · $kind · parent $p · base v$b · covers $c",
-                                n=str(g.generation), kind=g.kind, p=str(g.parent) if g.parent is not None else "none",
-                                b=str(g.base_version) if g.base_version is not None else "?",
-                                c=f"evt:{g.covers[0]}–{g.covers[1]}" if g.covers else "unknown"),
+            markup("[b]generation $n[/b] · $kind · parent $p · base v$b · covers $c",
+                   n=str(g.generation), kind=g.kind, p=str(g.parent) if g.parent is not None else "none",
+                   b=str(g.base_version) if g.base_version is not None else "?",
+                   c=f"evt:{g.covers[0]}–{g.covers[1]}" if g.covers else "unknown"),
             highlight_unresolved(g.text[:DETAIL_CHARS], g.unresolved),
         ]
         if len(g.text) > DETAIL_CHARS:
-            lines.append(Content.from_markup("[$warning]… $n more characters: enter opens the whole generation[/]",
-                                             n=f"{len(g.text) - DETAIL_CHARS:,}"))
+            lines.append(markup("[$warning]… $n more characters: enter opens the whole generation[/]",
+                                n=f"{len(g.text) - DETAIL_CHARS:,}"))
         if g.unresolved:
             lines.append(Content("unresolved: ") + Content(" ").join(
-                Content.from_markup("[bold $warning]⟨$u⟩[/]", u=u) for u in g.unresolved))
+                markup("[bold $warning]⟨$u⟩[/]", u=u) for u in g.unresolved))
         else:
-            lines.append(Content.from_markup("[dim]no unresolved markers[/]"))
+            lines.append(markup("[dim]no unresolved markers[/]"))
         for claim in g.claims:
-            lines.append(Content.from_markup("claim [b]$k[/b]: $t", k=claim.get("key", "?"), t=claim.get("text", "")))
+            lines.append(markup("claim [b]$k[/b]: $t", k=claim.get("key", "?"), t=claim.get("text", "")))
         if not g.sources:
-            lines.append(Content.from_markup("[$warning]no sources cited[/]"))
+            lines.append(markup("[$warning]no sources cited[/]"))
         self.show_detail(Content("\n").join(lines), g.sources)

@@ -18,6 +18,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.services.survival import SurvivalReport
+from inspector.ui.safe import markup
 
 GLYPH = {"contradicted": ("✗", "$error"), "missing": ("∅", "$error"), "unknown": ("?", "$accent"),
          "kept": ("✓", "$success")}
@@ -26,31 +27,31 @@ ORDER = ("contradicted", "missing", "unknown", "kept")
 
 def report_content(report: SurvivalReport) -> Content:
     if report.result is None:
-        return Content.from_markup("[dim]no summary generation[/]")
+        return markup("[dim]no summary generation[/]")
     counts = report.result.counts
     covers = f"evt:{report.covers[0]}–evt:{report.covers[1]}" if report.covers else "the whole log"
-    rows = [Content.from_markup("[b]$h[/b]  (generation $g, $k, covers $c; exact rules, not a judge)",
-                                h=report.headline(), g=str(report.generation), k=report.kind or "?", c=covers),
+    rows = [markup("[b]$h[/b]  (generation $g, $k, covers $c; exact rules, not a judge)",
+                   h=report.headline(), g=str(report.generation), k=report.kind or "?", c=covers),
             Content("  ".join(f"{GLYPH[v][0]} {v} {counts[v]}" for v in ORDER))]
     by_kind = report.result.by_kind
     if by_kind:
-        rows.append(Content.from_markup("[dim]$t[/]", t="  ·  ".join(
+        rows.append(markup("[dim]$t[/]", t="  ·  ".join(
             f"{kind}: {c['kept']}/{sum(c.values())} kept" for kind, c in sorted(by_kind.items()))))
     if not report.verdicts:
-        rows.append(Content.from_markup("[dim]no protected fact has a source inside this range[/]"))
+        rows.append(markup("[dim]no protected fact has a source inside this range[/]"))
     for verdict in ORDER:
         picked = [v for v in report.verdicts if v.verdict == verdict]
         if not picked:
             continue
         glyph, colour = GLYPH[verdict]
-        rows.append(Content.from_markup(f"\n[b {colour}]$g $v ($n)[/]", g=glyph, v=verdict, n=str(len(picked))))
+        rows.append(markup(f"\n[b {colour}]$g $v ($n)[/]", g=glyph, v=verdict, n=str(len(picked))))
         for v in picked:
             label = "" if v.fact.status == "active" else f" [{v.fact.status}]"
-            rows.append(Content.from_markup(f"  [{colour}]$g[/] [b]$kind[/b] $val[dim]$lab — $src[/]", g=glyph,
-                                            kind=v.fact.kind, val=v.fact.value[:160], lab=label,
-                                            src=", ".join(v.fact.sources[:4])))
+            rows.append(markup(f"  [{colour}]$g[/] [b]$kind[/b] $val[dim]$lab — $src[/]", g=glyph,
+                               kind=v.fact.kind, val=v.fact.value[:160], lab=label,
+                               src=", ".join(v.fact.sources[:4])))
             detail = v.where or v.reason
-            rows.append(Content.from_markup("      [dim]$d[/]", d=detail[:200]))
+            rows.append(markup("      [dim]$d[/]", d=detail[:200]))
     return Content("\n").join(rows)
 
 
@@ -75,11 +76,11 @@ class SurvivalView(Horizontal):
             counts = r.result.counts if r.result else {}
             lost = counts.get("missing", 0) + counts.get("contradicted", 0)
             colour = "$error" if lost else "$success"
-            options.add_option(Option(Content.from_markup(f"gen $g [dim]$k[/]\n  [{colour}]$h[/]", g=str(r.generation),
-                                                          k=r.kind or "", h=r.headline().split(" ", 2)[2]),
+            options.add_option(Option(markup(f"gen $g [dim]$k[/]\n  [{colour}]$h[/]", g=str(r.generation),
+                                             k=r.kind or "", h=r.headline().split(" ", 2)[2]),
                                       id=str(r.generation)))
         if not reports:
-            options.add_option(Option(Content.from_markup("[dim]no summary generations[/]"), disabled=True))
+            options.add_option(Option(markup("[dim]no summary generations[/]"), disabled=True))
             self.query_one("#survival-text", Static).update("")
             return
         keep = next((i for i, r in enumerate(reports) if r.generation == self.chosen), 0)

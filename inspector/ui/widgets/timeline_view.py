@@ -20,6 +20,7 @@ from inspector.services import timeline
 from inspector.services.timeline import TimelineRow
 from inspector.store.connection import Store
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.safe import markup
 
 PAGE = 200
 WINDOW_MAX = 1000
@@ -29,23 +30,25 @@ END_KEY: timeline.Key = ("\U0010ffff", timeline.LEDGER, 2**62)
 
 def format_row(row: TimelineRow) -> Content:
     if row.source == "ledger":
-        return Content.from_markup("[$secondary]L$seq[/]  [b $secondary]$kind[/]  by $actor  [dim]$text[/]",
-                                   seq=f"{row.seq:<6}", kind=row.kind, actor=row.actor or "?", text=row.text)
-    line = Content.from_markup("[dim]#$seq[/] $kind $text", seq=f"{row.seq:<6}", kind=f"{row.kind:<17}", text=row.text)
+        return markup("[$secondary]L$seq[/]  [b $secondary]$kind[/]  by $actor  [dim]$text[/]",
+                      seq=f"{row.seq:<6}", kind=row.kind, actor=row.actor or "?", text=row.text)
+    line = markup("[dim]#$seq[/] $kind $text", seq=f"{row.seq:<6}", kind=f"{row.kind:<17}", text=row.text)
     if row.call_id:
-        line += Content.from_markup("  [dim]$c[/]", c=row.call_id)
+        line += markup("  [dim]$c[/]", c=row.call_id)
     if row.pair_seq is not None:
         arrow = "→" if row.kind == "tool_call" else "←"
-        line += Content.from_markup(" [$success]$a #$p[/]", a=arrow, p=str(row.pair_seq))
+        line += markup(" [$success]$a #$p[/]", a=arrow, p=str(row.pair_seq))
     for mark in row.marks:
         if mark == "reasoning":
-            line += Content.from_markup("  [$accent]∴ reasoning[/]")
+            line += markup("  [$accent]∴ reasoning[/]")
         elif mark.startswith("continuation:"):
-            line += Content.from_markup("  [$accent]⛓ $k[/]", k=mark.split(":", 1)[1])
+            line += markup("  [$accent]⛓ $k[/]", k=mark.split(":", 1)[1])
         elif mark == "unresolved":
-            line += Content.from_markup("  [$error]⚠ no result (unresolved call)[/]")
+            line += markup("  [$error]⚠ no result (unresolved call)[/]")
+        elif mark == "deleted":
+            line += markup("  [b $error]✕ deleted[/]")
         elif mark == "orphan":
-            line += Content.from_markup("  [$error]⚠ orphan result: its call is not in the log[/]")
+            line += markup("  [$error]⚠ orphan result: its call is not in the log[/]")
     return line
 
 
@@ -180,9 +183,9 @@ class TimelineView(ShowsWorkerErrors, Widget, can_focus=True):
 
     def render(self) -> Content:
         if self.session is None:
-            return Content.from_markup("[dim]no session open[/]")
+            return markup("[dim]no session open[/]")
         if not self.rows:
-            return Content.from_markup("[dim]this session has no events and no ledger entries[/]")
+            return markup("[dim]this session has no events and no ledger entries[/]")
         lines: list[Content] = []
         for index in range(self.top, min(self.top + self.body_height, len(self.rows))):
             line = format_row(self.rows[index])
@@ -201,4 +204,4 @@ class TimelineView(ShowsWorkerErrors, Widget, can_focus=True):
         where = f"{row.source} {'#' if row.source == 'event' else 'L'}{row.seq}" if row else "—"
         totals = (f"{self.totals[0]:,} events · {self.totals[1]:,} ledger entries" if self.totals
                   else "counting…")
-        return Content.from_markup("[dim]$w · $t · ↑↓ PgUp PgDn Home End · enter opens[/]", w=where, t=totals)
+        return markup("[dim]$w · $t · ↑↓ PgUp PgDn Home End · enter opens[/]", w=where, t=totals)

@@ -1,0 +1,66 @@
+"""``reconcile`` and ``actions``: settle an action whose outcome is unknown, with evidence and a reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.cli.store_commands import reviewer_option, store_argument
+from inspector.domain.reconcile import RECONCILED_STATUSES
+from inspector.services.reconciling import list_actions, reconcile
+from inspector.store.connection import open_store
+
+
+@click.command("reconcile")
+@store_argument
+@click.argument("action")
+@click.option("--status", required=True, type=click.Choice(RECONCILED_STATUSES),
+              help="What checking the effect showed.")
+@click.option("--evidence", required=True, metavar="REF",
+              help="An evt:N or a material id of the session that shows the effect.")
+@click.option("--reason", required=True, help="Why (recorded in the ledger).")
+@click.option("--session", help="The action's session (needed only when the id is used in several).")
+@reviewer_option(required=True)
+@json_option
+@run_command()
+async def reconcile_cmd(store: Path, action: str, status: str, evidence: str, reason: str, session: str | None,
+                        reviewer: str, as_json: bool) -> int:
+    """Settle ACTION (unknown or in flight) after checking its effect; exit 1 when refused."""
+    async with await open_store(store) as opened:
+        result = await reconcile(opened, action, status=status, evidence=evidence, reason=reason, actor=reviewer,
+                                 session=session)
+
+    def human() -> str:
+        if result.refusals:
+            return "\n".join(f"refused {r.code}: {r.message}" for r in result.refusals)
+        return (f"{result.action}: {result.old_status} → {result.status} by {result.actor} ({result.role}), "
+                f"evidence {result.evidence} · ledger L{result.ledger_seq}")
+
+    emit(result.as_dict(), as_json, human)
+    return EXIT_REFUSED if result.refusals else EXIT_OK
+
+
+@click.command("actions")
+@store_argument
+@click.option("--session", required=True)
+@json_option
+@run_command()
+async def actions_cmd(store: Path, session: str, as_json: bool) -> int:
+    """The session's action ledger (unknown first), with who reconciled what."""
+    async with await open_store(store) as opened:
+        rows = await list_actions(opened, session)
+
+    def human() -> str:
+        lines = []
+        for a in rows:
+            line = f"{a.id:<10} {a.status:<10} {a.intent or ''}"
+            if a.settled_by:
+                s = a.settled_by
+                line += f"  (reconciled L{s['ledger']} by {s['actor']}: {s['evidence']} — {s['reason']})"
+            lines.append(line)
+        return "\n".join(lines) or "(no actions)"
+
+    emit([a.as_dict() for a in rows], as_json, human)
+    return EXIT_OK

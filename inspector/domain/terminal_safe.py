@@ -1,0 +1,83 @@
+"""Making content inert before it reaches a terminal.
+
+The inspector exists to show text nobody vetted: tool output, web pages, model replies.
+A terminal obeys bytes, not intentions: an OSC 52 sequence in a tool result writes the
+clipboard, OSC 0 sets the window title, CSI 2J clears the screen, a carriage return lets
+a later part of a line print over an earlier one, and a right-to-left override reorders
+what the reader sees. So every string that came from content goes through
+:func:`terminal_safe` before any widget or plain CLI output shows it:
+
+- tab and newline stay as they are;
+- ESC becomes ``␛`` and the rest of its sequence stays as visible text (``␛]52;c;…``);
+- every other C0 control, and DEL, becomes its Control Picture (BEL ``␇``, CR ``␍``, …),
+  so a carriage return never hides what came before it;
+- C1 controls (U+0080–U+009F, the 8-bit forms of ESC sequences) become ``\\x9b``;
+- bidi controls (U+202A–202E, U+2066–2069, U+200E/F, U+061C), zero-width and other
+  invisible format characters, line/paragraph separators and lone surrogates are
+  replaced by a visible mark ``⟨U+202E⟩``.
+
+``--json`` output keeps exact strings instead (JSON-escaped, see :func:`json_safe`):
+a program reading it gets the bytes the content held.
+"""
+
+from __future__ import annotations
+
+import re
+
+ESC_MARK = "␛"
+
+# Everything made visible: C0 controls but tab and newline, DEL and C1 controls, every
+# Unicode format character (Cf: bidi controls, zero-width characters, tag characters, …),
+# the other invisible fillers, line/paragraph separators and lone surrogates.
+_CLASS = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f"
+    "\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u180e"
+    "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb"
+    "\ud800-\udfff"
+    "\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0001\U000e0020-\U000e007f"
+)
+_UNSAFE = re.compile(f"[{_CLASS}]")
+
+
+def _replacement(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    if code == 0x1B:
+        return ESC_MARK
+    if code < 0x20:
+        return chr(0x2400 + code)  # ␀ … ␟ (␇ BEL, ␍ CR)
+    if code == 0x7F:
+        return "␡"
+    if code <= 0x9F:
+        return f"\\x{code:02x}"
+    return f"⟨U+{code:04X}⟩"
+
+
+def terminal_safe(text: str | None) -> str:
+    """``text`` with every character a terminal would act on (or hide) made visible."""
+    if not text:
+        return text or ""
+    return _UNSAFE.sub(_replacement, text)
+
+
+def is_terminal_safe(text: str) -> bool:
+    """True when ``text`` holds nothing :func:`terminal_safe` would change."""
+    return terminal_safe(text) == text
+
+
+def json_safe(document: str) -> str:
+    """A JSON text with C1 controls and invisible format characters written as ``\\uXXXX``.
+
+    ``json.dumps(..., ensure_ascii=False)`` already escapes C0 controls (ESC included);
+    these others would reach the terminal raw. They occur only inside JSON strings, so
+    escaping them keeps every parsed value exactly what it was.
+    """
+    return _UNSAFE.sub(_json_escape, document)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"

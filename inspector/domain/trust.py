@@ -1,0 +1,54 @@
+"""Trust comes from where text came from, not from the label a file gives it.
+
+A tool result, a document or a model's output is untrusted whatever its ``trust`` field
+says: a transcript (or an attacker who wrote into one) cannot promote a tool result to
+``user`` by labelling it so. A label that claims more than the source allows is kept as
+written (the raw log is immutable) and reported as the protocol problem
+``trust_label_conflict``. And a protected record of an owner-only kind (goal, constraint,
+permission, acceptance) written by anyone but the user or the owner is only a proposal:
+it imports as ``pending`` (DESIGN rule 3).
+"""
+
+from __future__ import annotations
+
+from inspector.domain.vocabulary import OWNER_ONLY_KINDS
+
+# The trust each kind of event has by its source; a label may lower it, never raise it.
+SOURCE_TRUST = {"tool_result": "tool", "tool_call": "model", "assistant_message": "model"}
+UNTRUSTED = frozenset({"tool", "model"})
+OWNER_WRITERS = frozenset({"user", "owner"})
+
+
+def effective_trust(kind: str, label: str | None) -> str | None:
+    """The trust an event is treated with: its source's, when the label claims more."""
+    source = SOURCE_TRUST.get(kind)
+    if source is not None and label not in UNTRUSTED:
+        return source
+    return label
+
+
+def label_conflict(kind: str, label: str | None) -> str | None:
+    """A sentence when ``label`` claims more trust than an event of ``kind`` can have."""
+    source = SOURCE_TRUST.get(kind)
+    if source is None or label is None or label in UNTRUSTED:
+        return None
+    return (f"a {kind.replace('_', ' ')} is labelled trust {label!r}, but its source makes it {source!r}: "
+            "it is treated as untrusted whatever the label says")
+
+
+def imported_status(kind: str, writer: str | None, status: str) -> str:
+    """An owner-only record the file says a model, tool, reviewer or extractor wrote can only
+    be pending. A record without a writer is the harness's own statement and keeps its status."""
+    if kind in OWNER_ONLY_KINDS and status == "active" and writer is not None and writer not in OWNER_WRITERS:
+        return "pending"
+    return status
+
+
+def reviewer_name(actor: str | None) -> str:
+    """Every write names its actor (DESIGN rule 3): a blank name is refused, not recorded."""
+    from inspector.domain.errors import BadInput
+
+    if not isinstance(actor, str) or not actor.strip():
+        raise BadInput("a reviewer name is required for this act (--reviewer NAME or INSPECTOR_REVIEWER); a blank "
+                       "name records nobody", code="reviewer_required")
+    return actor.strip()

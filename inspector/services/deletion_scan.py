@@ -1,0 +1,197 @@
+"""Finding every copy a deletion request must remove: by reference and by value.
+
+By reference: the target rows, their search entries, materials an event observed,
+summaries and candidates that cite a target, and the original transcript of an imported
+session. By value: every event (content, tool arguments, results, reasoning), material,
+stub outline, state record version, action, summary, candidate, handoff and deletion
+request that repeats a value the targets held (domain/deletion.py says which values).
+Text columns are searched by SQLite (``instr``), so a large session costs one pass per
+table; material bytes are scanned chunk by chunk.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from inspector.domain.deletion import Copy, secret_values, strings_in
+from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
+from inspector.store.connection import fetch_one
+from inspector.store.tables import SPECS
+
+
+@dataclass(slots=True)
+class Coverage:
+    request: str
+    session: str
+    status: str
+    copies: list[Copy] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # targets that resolve to nothing (already gone?)
+    warnings: list[str] = field(default_factory=list)  # active records left without any evidence
+    values: list[str] = field(default_factory=list, repr=False)  # what was looked for: never printed
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"request": self.request, "session": self.session, "status": self.status,
+                "copies": [c.as_dict() for c in self.copies], "missing": self.missing, "warnings": self.warnings}
+
+
+# Table, columns searched, how a row is named, and the Copy.where it becomes.
+_BY_VALUE: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
+    ("events", ("content", "extra"), "'evt:' || seq", "events"),
+    ("stubs", ("outline", "extra"), "id", "stubs"),
+    ("state_records", ("value", "extra"), "key || '@v' || version", "state"),
+    ("actions", ("intent", "extra"), "id", "actions"),
+    ("summaries", ("text", "claims", "unresolved", "extra"), "'gen:' || generation", "summaries"),
+    ("candidates", ("extra",), "id", "candidates"),
+    ("handoffs", ("extra",), "id", "handoffs"),
+    ("deletion_requests", ("reason", "extra"), "id", "deletion_requests"),
+)
+
+
+def _forms(values: list[str]) -> list[str]:
+    """Each value as stored in a text column and inside canonical JSON (escaped)."""
+    out: list[str] = []
+    for v in values:
+        out.append(v)
+        escaped = json.dumps(v, ensure_ascii=False)[1:-1]
+        if escaped != v:
+            out.append(escaped)
+    return out
+
+
+async def _rows(db: aiosqlite.Connection, type_: str, session: str) -> list[dict[str, Any]]:
+    spec = SPECS[type_]
+    return [spec.to_record(r) for r in await db.execute_fetchall(
+        f"SELECT {spec.select_columns} FROM {spec.table} WHERE session = ?", (session,))]
+
+
+BATCH = 100  # values per query: SQLite caps the number of parameters
+
+
+async def _holding(db: aiosqlite.Connection, table: str, columns: tuple[str, ...], name: str, session: str,
+                   forms: list[str]) -> list[tuple[str, str | None]]:
+    """Rows of ``table`` in ``session`` whose columns contain any of ``forms`` (SQLite's instr)."""
+    found: dict[str, str | None] = {}
+    for start in range(0, len(forms), BATCH):
+        batch = forms[start:start + BATCH]
+        test = " OR ".join(f"instr({c}, ?) > 0" for c in columns for _ in batch)
+        params = [f for _c in columns for f in batch]
+        for ident, content in await db.execute_fetchall(
+                f"SELECT {name}, {'content' if table == 'events' else 'NULL'} FROM {table} "
+                f"WHERE session = ? AND ({test})", (session, *params)):
+            found.setdefault(str(ident), content)
+    return list(found.items())
+
+
+async def _material_holds(db: aiosqlite.Connection, material_id: int, needles: list[bytes]) -> bool:
+    """Whether the material's bytes contain any needle, reading one chunk at a time."""
+    overlap = max((len(n) for n in needles), default=1) - 1
+    tail = b""
+    async with db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx", (material_id,)) as cur:
+        async for (data,) in cur:
+            window = tail + bytes(data)
+            if any(n in window for n in needles):
+                return True
+            tail = window[-overlap:] if overlap else b""
+    return False
+
+
+async def _targets(db: aiosqlite.Connection, out: Coverage, req: dict[str, Any]) -> tuple[list[str], set[str]]:
+    """The targets themselves (and what an event observed); their texts and references."""
+    session, add = out.session, out.copies.append
+    texts: list[str] = []
+    refs: set[str] = set()
+    for target in req["targets"]:
+        if target.startswith("evt:") and target[4:].isdigit():
+            row = await fetch_one(db, "SELECT content, extra FROM events WHERE session = ? AND seq = ?",
+                                  (session, int(target[4:])))
+            if row is None:
+                out.missing.append(target)
+                continue
+            refs.add(target)
+            texts += [row[0] or "", *strings_in(json.loads(row[1]))]
+            add(Copy("events", target, "the target event"))
+            if row[0]:
+                add(Copy("events_fts", target, "its search-index entry"))
+            for (mid,) in await db.execute_fetchall("SELECT id FROM materials WHERE session = ? AND source_event = ? "
+                                                    "AND deleted_at IS NULL", (session, int(target[4:]))):
+                refs.add(mid)
+                add(Copy("materials", mid, f"observed by {target}"))
+        else:
+            row = await fetch_one(db, "SELECT material_id, deleted_at FROM materials WHERE session = ? AND id = ?",
+                                  (session, target))
+            if row is None or row[1] is not None:
+                out.missing.append(target)
+                continue
+            refs.add(target)
+            chunks = await db.execute_fetchall("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx",
+                                               (row[0],))
+            texts.append(b"".join(bytes(c[0]) for c in chunks).decode("utf-8", errors="ignore"))
+            add(Copy("materials", target, "the target material (bytes and search text; a tombstone row stays)"))
+    return texts, refs
+
+
+async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
+    session = req["session"]
+    out = Coverage(req["id"], session, req["status"])
+    texts, refs = await _targets(db, out, req)
+    values = secret_values([t for t in texts if t])
+    out.values = values
+    seen = {(c.where, c.id) for c in out.copies}
+
+    def add(where: str, ident: str, why: str) -> None:
+        if (where, ident) not in seen:
+            seen.add((where, ident))
+            out.copies.append(Copy(where, ident, why))
+
+    for gen in await _rows(db, "summary", session):
+        cites = sorted(refs & set(gen.get("sources", [])))
+        if cites:
+            add("summaries", f"gen:{gen['generation']}", f"cites {', '.join(cites)}")
+    for cand in await _rows(db, "candidate", session):
+        cites = sorted(refs & set(cand.get("sources", [])))
+        if cites:
+            add("candidates", cand["id"], f"cites {', '.join(cites)}")
+    forms = _forms(values)
+    if forms:
+        for table, columns, name, where in _BY_VALUE:
+            for ident, content in await _holding(db, table, columns, name, session, forms):
+                if where == "deletion_requests" and ident == req["id"]:
+                    continue  # its reason is digested below in any case
+                add(where, ident, "repeats a value of the targets")
+                if table == "events" and content:
+                    add("events_fts", ident, "its search-index entry")
+        needles = [v.encode("utf-8") for v in values]
+        for mid, material, media in await db.execute_fetchall(
+                "SELECT material_id, id, media_type FROM materials WHERE session = ? AND deleted_at IS NULL", (session,)):
+            if ("materials", material) not in seen and await _material_holds(db, mid, needles):
+                add("original" if media == ORIGINAL_MEDIA_TYPE else "materials", material,
+                    "its bytes repeat a value of the targets")
+    original = await fetch_one(db, "SELECT id FROM materials WHERE session = ? AND media_type = ? AND deleted_at IS NULL",
+                               (session, ORIGINAL_MEDIA_TYPE))
+    if original is not None and any(t.startswith("evt:") for t in refs):
+        add("original", original[0], "the imported transcript holds the events' original lines")
+    if req.get("reason"):
+        out.copies.append(Copy("deletion_requests", req["id"], "its reason text (kept only as a keyed digest)"))
+    await _warn_lost_evidence(db, out)
+    return out
+
+
+async def _warn_lost_evidence(db: aiosqlite.Connection, out: Coverage) -> None:
+    """An active record whose every cited source this deletion removes loses its evidence."""
+    removed = {c.id for c in out.copies if c.where in ("events", "materials")}
+    deleted_state = {c.id for c in out.copies if c.where == "state"}
+    for rec in await _rows(db, "state", out.session):
+        if rec.get("status") != "active" or f"{rec['key']}@v{rec['version']}" in deleted_state:
+            continue
+        sources = [s for s in rec.get("sources", []) if isinstance(s, str)]
+        if sources and set(sources) <= removed:
+            out.warnings.append(f"{rec['key']} v{rec['version']} ({rec['kind']}, active) cites only "
+                                f"{', '.join(sources)}, which this deletion removes: it will stand without evidence")
+    for rec in await _rows(db, "state", out.session):
+        if rec.get("status") == "active" and f"{rec['key']}@v{rec['version']}" in deleted_state:
+            out.warnings.append(f"{rec['key']} v{rec['version']} ({rec['kind']}, active) repeats a value of the "
+                                "targets and is removed with them: the session will have no active value for it")

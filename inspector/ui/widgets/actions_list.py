@@ -1,0 +1,44 @@
+"""The Actions tab: the session's action ledger, unknown outcomes first; enter reconciles one."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from inspector.domain.reconcile import UNSETTLED_STATUSES
+from inspector.services.reconciling import ActionRow
+from inspector.ui.safe import markup
+
+MARK = {"unknown": ("?", "$accent"), "in_flight": ("◷", "$warning"), "planned": ("○", "$text-muted"),
+        "succeeded": ("●", "$success"), "failed": ("✗", "$error"), "not_done": ("–", "$text-muted")}
+
+
+def action_line(a: ActionRow) -> Content:
+    glyph, colour = MARK.get(a.status, ("·", "$text-muted"))
+    line = markup(f"[{colour}]$g $st[/]  [b]$id[/b]  $intent", g=glyph, st=f"{a.status:<9}", id=a.id,
+                               intent=a.intent or "")
+    if a.status in UNSETTLED_STATUSES:
+        line += markup("  [dim]enter reconciles[/]")
+    if a.settled_by:
+        s = a.settled_by
+        line += markup("  [dim]reconciled L$l by $who ($role) on $ev: $why[/]", l=str(s["ledger"]),
+                                    who=s["actor"], role=s["role"] or "", ev=s["evidence"], why=s["reason"])
+    return line
+
+
+class ActionsList(OptionList):
+    DEFAULT_CSS = "ActionsList { height: 1fr; border: none; }"
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.rows: dict[str, ActionRow] = {}
+
+    def load(self, rows: list[ActionRow]) -> None:
+        self.rows = {a.id: a for a in rows}
+        self.clear_options()
+        if not rows:
+            self.add_option(Option(markup("[dim]no actions recorded for this session[/]"), disabled=True))
+            return
+        self.add_options([Option(action_line(a), id=a.id) for a in rows])
+        self.highlighted = 0
