@@ -1,4 +1,4 @@
-"""Write the compression regression cases in ``inspector/sample_sessions/regress/`` (sif/1).
+"""Write the compression regression cases in ``sample_sessions/regress/`` (sif/1).
 
 Each case is one session built from an example of the seeds (the production-DB
 constraint, the P95 open issue, streaming vs paging, the injected rule, an action of
@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-OUT = Path(__file__).resolve().parent.parent / "inspector" / "sample_sessions" / "regress"
+OUT = Path(__file__).resolve().parent.parent / "sample_sessions" / "regress"
 TRUST = {"user_message": "user", "assistant_message": "model", "tool_call": "model", "tool_result": "tool",
          "system_message": "system"}
 

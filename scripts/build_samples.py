@@ -1,4 +1,4 @@
-"""Write the demo sessions in ``inspector/sample_sessions/`` (sif/1).
+"""Write the demo sessions in the top-level ``sample_sessions/`` folder (sif/1).
 
 Each file shows one situation from the seeds. They are generated (not hand-typed) only
 so that the large multi-byte material and its hashes stay exact; the content is ours.
@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-OUT = Path(__file__).resolve().parent.parent / "inspector" / "sample_sessions"
+OUT = Path(__file__).resolve().parent.parent / "sample_sessions"
 
 
 def t(minute: int, hour: int = 8, day: int = 1) -> str:

@@ -21,6 +21,9 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     """Every test gets its own demo cache, so no test depends on another's store."""
     cache = tmp_path_factory.mktemp("cache")
     monkeypatch.setenv("INSPECTOR_CACHE_DIR", str(cache))
+    # nor on transcripts in the home folder of whoever runs the tests (`inspector` would list them)
+    monkeypatch.setenv("INSPECTOR_SOURCES", str(cache / "no-transcripts-here"))
+    monkeypatch.setenv("INSPECTOR_DATA_DIR", str(cache / "data"))
     yield cache
 
 

@@ -35,7 +35,7 @@ WINDOW = 24  # lines of a long JSONL file per example, so one example stays well
 def _sources() -> list[tuple[str, bytes]]:
     out: list[tuple[str, bytes]] = []
     for path in sorted(REAL.rglob("*")):
-        if not path.is_file() or path.suffix in (".md", ".yaml", ".yml") or "gemini" in path.parts[-2]:
+        if not path.is_file() or path.suffix in (".md", ".yaml", ".yml"):
             continue
         if path.stat().st_size > 200_000 and path.suffix != ".jsonl":
             continue

@@ -109,7 +109,7 @@ async def test_reconcile_from_the_actions_tab(sample_store: Path, monkeypatch) -
     app = InspectorApp(sample_store, session="s-orders")
     async with app.run_test(size=(170, 45)) as pilot:
         await settle(app, pilot)
-        await pilot.press("n")
+        await pilot.press("a")
         actions = app.screen.query_one(ActionsList)
         assert app.screen.focused is actions and actions.get_option_at_index(0).id == "a7"
         await pilot.press("enter")

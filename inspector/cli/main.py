@@ -27,6 +27,7 @@ from inspector.cli.drift_commands import (
     history_cmd,
 )
 from inspector.cli.expand_command import expand_cmd
+from inspector.cli.follow_command import follow_cmd
 from inspector.cli.handoff_commands import accept_handoff_cmd, handoff_cmd
 from inspector.cli.open_command import open_cmd
 from inspector.cli.regress_command import regress_cmd
@@ -47,7 +48,7 @@ class InspectorGroup(click.Group):
     """Routes ``inspector PATH`` to ``inspector open PATH`` (a path is never a sub-command)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and not args[0].startswith("-") and args[0] not in self.commands:
+        if args and (not args[0].startswith("-") or args[0] == "--source") and args[0] not in self.commands:
             args = ["open", *args]
         return super().parse_args(ctx, args)
 
@@ -60,19 +61,20 @@ def cli(ctx: click.Context) -> None:
     """Context Inspector: review an agent session's protected state, summaries and raw evidence.
 
     \b
-    inspector                 open the demo sessions in the terminal app
+    inspector                 the transcripts on this machine (or the demo) in the terminal app
     inspector STORE           open a store
     inspector FILE.jsonl      import a sif/1 file beside it and open it
     inspector COMMAND --help  help for one command
     """
     if ctx.invoked_subcommand is None:
-        ctx.invoke(open_cmd, target=None, session=None)
+        ctx.invoke(open_cmd, target=None, session=None, sources=())
 
 
 for command in (open_cmd, sessions_cmd, import_cmd, export_cmd, verify_cmd, ledger_cmd, expand_cmd, candidates_cmd,
                 validate_cmd, accept_cmd, reject_cmd, drift_cmd, correct_cmd, correct_summary_cmd, confirm_cmd,
                 history_cmd, handoff_cmd, accept_handoff_cmd, check_cmd, budget_cmd, deletion_cmd, delete_cmd,
-                facts_cmd, survival_cmd, rebuild_cmd, regress_cmd, actions_cmd, reconcile_cmd, rebase_cmd):
+                facts_cmd, survival_cmd, rebuild_cmd, regress_cmd, actions_cmd, reconcile_cmd, rebase_cmd,
+                follow_cmd):
     cli.add_command(command)
 
 

@@ -7,15 +7,14 @@ import getpass
 import hashlib
 import os
 import stat
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import click
 
 from inspector.cli.output import EXIT_OK, fail
-from inspector.cli.store_commands import ImportProgress
 from inspector.domain.errors import InspectorError
-from inspector.services import demo
-from inspector.services.importing import already_imported, import_file
+from inspector.services import discovery
 from inspector.store.schema import APPLICATION_ID
 
 SIF_SUFFIXES = {".jsonl", ".json", ".ndjson", ".yaml", ".yml", ".eval"}  # files to import (or refuse) rather than open
@@ -37,7 +36,7 @@ def store_beside(file: Path) -> Path:
     if _writable(file.parent):
         return beside
     digest = hashlib.sha256(str(file.resolve()).encode()).hexdigest()[:12]
-    return demo.cache_dir() / "opened" / f"{file.stem}-{digest}.db"
+    return discovery.cache_dir() / "opened" / f"{file.stem}-{digest}.db"
 
 
 def _is_store(path: Path) -> bool:
@@ -51,28 +50,53 @@ def _is_store(path: Path) -> bool:
 
 async def resolve_target(target: Path | None) -> Path:
     """The store to open: the demo, the store given, or a store the given file is imported into."""
+    # loaded here, not at the top: the bare `inspector` start screen does not need them
+    from inspector.cli.store_commands import ImportProgress
+    from inspector.services import demo
+    from inspector.services.following import catch_up
+
     if target is None:
         return await demo.ensure_demo_store()
     if _is_store(target) or target.suffix.lower() not in SIF_SUFFIXES:
         return target
     store = store_beside(target)
     store.parent.mkdir(parents=True, exist_ok=True)
-    if not await already_imported(store, target):
-        await import_file(target, store, actor=(os.environ.get("INSPECTOR_REVIEWER") or "").strip() or getpass.getuser(),
-                          progress=ImportProgress())
+    # a first import, or only what was appended since the last one (a rewritten file is refused)
+    await catch_up(target, store, actor=(os.environ.get("INSPECTOR_REVIEWER") or "").strip() or getpass.getuser(),
+                   progress=ImportProgress())
     return store
+
+
+def start_listing(sources: tuple[Path, ...]) -> Future[list[discovery.Found]]:
+    """Look for transcripts in a thread, so the listing overlaps loading the app (a --source
+    that is not a folder is refused here, before any screen)."""
+    roots = discovery.sources_from(sources)
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="discover").submit(discovery.discover, roots)
 
 
 @click.command("open")
 @click.argument("target", required=False, type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--session", help="Open on this session (default: the first).")
-def open_cmd(target: Path | None, session: str | None) -> None:
-    """Open STORE (or import FILE.jsonl beside it and open that) in the terminal app."""
+@click.option("--source", "sources", multiple=True, type=click.Path(path_type=Path),
+              help="With no TARGET: a folder of transcripts to list (repeatable; default $INSPECTOR_SOURCES or the "
+                   "agent tools' own folders).")
+def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...] = ()) -> None:
+    """Open STORE, or import FILE.jsonl (only what was appended since, when it was imported before) and
+    open it following it live; with neither, the transcripts found on this machine (or the demo)."""
+    if target is not None and sources:
+        raise click.UsageError("--source lists transcripts to choose from; it goes without a TARGET")
+    follow: Path | None = None
+    listing: Future[list[discovery.Found]] | None = None
     try:
-        store = asyncio.run(resolve_target(target))
-        if target is not None and not store.exists():
-            hint = "" if target.suffix else "; it is not a command either (inspector --help lists them)"
-            raise InspectorError(f"no store at {store}{hint}", code="not_a_store")
+        if target is None:
+            listing = start_listing(sources)  # while the UI's modules load
+            store = None
+        else:
+            store = asyncio.run(resolve_target(target))
+            if not store.exists():
+                hint = "" if target.suffix else "; it is not a command either (inspector --help lists them)"
+                raise InspectorError(f"no store at {store}{hint}", code="not_a_store")
+            follow = target if store != target else None
     except InspectorError as error:
         fail(error, False)
         return
@@ -80,5 +104,5 @@ def open_cmd(target: Path | None, session: str | None) -> None:
         InspectorApp,  # the UI loads only when a screen is wanted
     )
 
-    InspectorApp(store, session=session).run()
+    InspectorApp(store, session=session, follow=follow, sources=list(sources), listing=listing).run()
     raise SystemExit(EXIT_OK)

@@ -9,11 +9,12 @@ from typing import Any
 
 import click
 
+from inspector.cli.discover_output import discover_listing
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.domain.errors import InspectorError
 from inspector.domain.formats.detect import FORMATS
 from inspector.services import demo, exporting, sessions, verifying
-from inspector.services.checking import check_store
+from inspector.services.checking import CHECKS, check_store
 from inspector.services.importing import import_file
 from inspector.store.connection import open_store
 
@@ -29,10 +30,20 @@ def reviewer_option(required: bool) -> Any:
 
 @click.command("sessions")
 @click.argument("store", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--discover", is_flag=True, help="List the transcripts found in the agent tools' folders instead.")
+@click.option("--source", "sources", multiple=True, type=click.Path(path_type=Path),
+              help="With --discover: a folder to look in (repeatable; default $INSPECTOR_SOURCES or the tools' own).")
 @json_option
 @run_command()
-async def sessions_cmd(store: Path | None, as_json: bool) -> int:
-    """List the sessions in STORE (the demo store when STORE is left out)."""
+async def sessions_cmd(store: Path | None, discover: bool, sources: tuple[Path, ...], as_json: bool) -> int:
+    """List the sessions in STORE (the demo store when STORE is left out), or with --discover
+    the Claude Code, Codex and Gemini CLI transcripts on this machine, by project."""
+    if discover:
+        if store is not None:
+            raise click.UsageError("--discover lists transcripts on disk; it takes no STORE")
+        return discover_listing(sources, as_json)
+    if sources:
+        raise click.UsageError("--source goes with --discover")
     path = store if store is not None else await demo.ensure_demo_store()
     async with await open_store(path) as opened:
         items = await sessions.list_sessions(opened)
@@ -173,12 +184,15 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
 
 @click.command("check")
 @store_argument
+@click.option("--session", "sessions", multiple=True, help="Check only this session (repeatable).")
+@click.option("--only", multiple=True, type=click.Choice(CHECKS), help="Run only this check (repeatable); the "
+              "others are left out of the result, not reported as passed.")
 @json_option
 @run_command()
-async def check_cmd(store: Path, as_json: bool) -> int:
+async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...], as_json: bool) -> int:
     """Run every check over every session; exit 1 on any refusal, drift finding or protocol problem."""
     async with await open_store(store) as opened:
-        results = await check_store(opened)
+        results = await check_store(opened, sessions=list(sessions) or None, only=list(only) or None)
 
     def human() -> str:
         lines = []

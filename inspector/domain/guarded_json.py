@@ -52,6 +52,12 @@ def _no_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_no_constant)
+DECODER = _DECODER  # for scanners that walk a document themselves (raw_decode); pair with check_part
+
+
+def check_part(value: Any) -> None:
+    """Every check :func:`loads` makes, on a value a scanner decoded with :data:`DECODER`."""
+    check_value(value)
 
 
 def _path(parts: list[str | int]) -> str:

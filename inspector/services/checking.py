@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.domain.errors import BadInput, NotFound
 from inspector.services import candidates, handoffs
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings
@@ -29,6 +30,7 @@ class SessionCheck:
     handoffs: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[dict[str, Any]] = field(default_factory=list)  # shown, never blocking
     stubs: list[dict[str, Any]] = field(default_factory=list)
+    ran: tuple[str, ...] = ()  # the checks that ran (``--only`` may leave some out)
 
     @property
     def ok(self) -> bool:
@@ -36,22 +38,47 @@ class SessionCheck:
 
     def as_dict(self) -> dict[str, Any]:
         return {"session": self.session, "ok": self.ok, "protocol": self.protocol, "candidates": self.candidates,
-                "drift": self.drift, "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs}
+                "drift": self.drift, "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
+                "checks_run": list(self.ran)}
 
 
-async def check_store(store: Store) -> list[SessionCheck]:
+CHECKS = ("protocol", "stubs", "candidates", "drift", "handoffs", "warnings")
+
+
+async def check_store(store: Store, *, sessions: list[str] | None = None,
+                      only: list[str] | None = None) -> list[SessionCheck]:
+    """Every check (or ``only`` those named in ``CHECKS``) over every session (or ``sessions``).
+    A CI job can so gate on drift alone while protocol problems of an immutable log stay listed
+    elsewhere; a check not run is absent from the result, never reported as passed."""
+    wanted = set(only or CHECKS)
+    unknown = wanted - set(CHECKS)
+    if unknown:
+        raise BadInput(f"unknown check {sorted(unknown)[0]!r}: choose from {', '.join(CHECKS)}")
+    listed = await list_sessions(store)
+    if sessions:
+        missing = [s for s in sessions if s not in {i.id for i in listed}]
+        if missing:
+            raise NotFound(f"no session {missing[0]!r} in {store.path.name}")
+        listed = [i for i in listed if i.id in sessions]
     out: list[SessionCheck] = []
-    for info in await list_sessions(store):
-        result = SessionCheck(info.id)
-        result.protocol = [p.as_dict() for p in await protocol_problems(store, info.id, info.adapter)]
-        result.stubs = [p.as_dict() for p in await session_stub_problems(store.db, info.id)]
-        for cand, v in await candidates.list_candidates(store, info.id):
-            if cand["status"] == "pending" and v.refusals:
-                result.candidates.append({"candidate": cand["id"], "refusals": [r.as_dict() for r in v.refusals]})
-        result.drift = [f.as_dict() for f in await latest_findings(store, info.id) if f.severity == "finding"]
-        for h, c in await handoffs.list_handoffs(store, info.id):
-            if h["status"] == "pending" and not c.acceptable:
-                result.handoffs.append({"handoff": h["id"], "refusals": [r.as_dict() for r in c.refusals]})
-        result.warnings = await content_warnings(store, info.id)
+    for info in listed:
+        result = SessionCheck(info.id, ran=tuple(c for c in CHECKS if c in wanted))
+        if "protocol" in wanted:
+            result.protocol = [p.as_dict() for p in await protocol_problems(store, info.id, info.adapter)]
+        if "stubs" in wanted:
+            result.stubs = [p.as_dict() for p in await session_stub_problems(store.db, info.id)]
+        if "candidates" in wanted:
+            for cand, v in await candidates.list_candidates(store, info.id):
+                if cand["status"] == "pending" and v.refusals:
+                    result.candidates.append({"candidate": cand["id"],
+                                              "refusals": [r.as_dict() for r in v.refusals]})
+        if "drift" in wanted:
+            result.drift = [f.as_dict() for f in await latest_findings(store, info.id) if f.severity == "finding"]
+        if "handoffs" in wanted:
+            for h, c in await handoffs.list_handoffs(store, info.id):
+                if h["status"] == "pending" and not c.acceptable:
+                    result.handoffs.append({"handoff": h["id"], "refusals": [r.as_dict() for r in c.refusals]})
+        if "warnings" in wanted:
+            result.warnings = await content_warnings(store, info.id)
         out.append(result)
     return out

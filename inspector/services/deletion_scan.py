@@ -170,10 +170,11 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
             if ("materials", material) not in seen and await _material_holds(db, mid, needles):
                 add("original" if media == ORIGINAL_MEDIA_TYPE else "materials", material,
                     "its bytes repeat a value of the targets")
-    original = await fetch_one(db, "SELECT id FROM materials WHERE session = ? AND media_type = ? AND deleted_at IS NULL",
-                               (session, ORIGINAL_MEDIA_TYPE))
-    if original is not None and any(t.startswith("evt:") for t in refs):
-        add("original", original[0], "the imported transcript holds the events' original lines")
+    if any(t.startswith("evt:") for t in refs):  # the original and every segment appended while it was followed
+        for (original,) in await db.execute_fetchall("SELECT id FROM materials WHERE session = ? AND media_type = ? "
+                                                     "AND deleted_at IS NULL ORDER BY material_id",
+                                                     (session, ORIGINAL_MEDIA_TYPE)):
+            add("original", original, "the imported transcript holds the events' original lines")
     if req.get("reason"):
         out.copies.append(Copy("deletion_requests", req["id"], "its reason text (kept only as a keyed digest)"))
     await _warn_lost_evidence(db, out)

@@ -1,4 +1,4 @@
-"""The bundled demo store, built from ``inspector/sample_sessions`` on first use.
+"""The bundled demo store, built from the ``sample_sessions/`` folder on first use.
 
 It lives in the user's cache directory under a name derived from the samples' bytes,
 so editing a sample (or upgrading) builds a fresh one instead of serving a stale store.
@@ -16,7 +16,17 @@ from inspector.services.importing import import_bytes
 from inspector.store.connection import open_store
 from inspector.store.schema import FORMAT_VERSION
 
-SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_sessions"
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def samples_dir() -> Path:
+    """The sample sessions: the copy a built wheel carries inside the package, else the
+    repository's top-level ``sample_sessions/`` (a checkout or an editable install)."""
+    bundled = _PACKAGE / "sample_sessions"
+    return bundled if bundled.is_dir() else _PACKAGE.parent / "sample_sessions"
+
+
+SAMPLES_DIR = samples_dir()
 DEMO_ACTOR = "demo-builder"
 
 

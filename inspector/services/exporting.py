@@ -76,19 +76,26 @@ async def export_sif(store: Store, out: Path, session: str | None = None) -> dic
 
 
 async def export_original(store: Store, session: str, out: Path) -> dict[str, Any]:
-    """Write back the transcript a session was imported from, byte for byte."""
+    """Write back the transcript a session was imported from, byte for byte: the original,
+    then each segment appended to it while it was followed, in the order they were imported."""
     await _session_ids(store, session)
-    row = await fetch_one(store.db, "SELECT material_id, id, content_hash, deleted_at FROM materials WHERE session = ? "
-                          "AND media_type = ? ORDER BY material_id LIMIT 1", (session, ORIGINAL_MEDIA_TYPE))
-    if row is None:
+    rows = await store.db.execute_fetchall(
+        "SELECT material_id, id, content_hash, deleted_at FROM materials WHERE session = ? AND media_type = ? "
+        "ORDER BY material_id", (session, ORIGINAL_MEDIA_TYPE))
+    if not rows:
         raise NotFound(f"session {session!r} was not imported from another format, so there is no original to "
                        "write; use export without --original for sif/1")
-    if row[3] is not None:
-        raise NotFound(f"the original of {session!r} was deleted on {row[3]}")
-    data = await materials.read_all(store.db, int(row[0]))
-    if content_hash(data) != row[2]:
-        raise NotFound(f"the stored original of {session!r} no longer matches its hash; not written")
+    parts: list[bytes] = []
+    for material_id, ident, digest, deleted_at in rows:
+        if deleted_at is not None:
+            raise NotFound(f"the original of {session!r} ({ident}) was deleted on {deleted_at}")
+        data = await materials.read_all(store.db, int(material_id))
+        if content_hash(data) != digest:
+            raise NotFound(f"the stored original of {session!r} ({ident}) no longer matches its hash; not written")
+        parts.append(data)
+    data = b"".join(parts)
     tmp = out.with_name(out.name + ".partial")
     tmp.write_bytes(data)
     tmp.replace(out)
-    return {"file": str(out), "session": session, "original": row[1], "bytes": len(data), "sha256": row[2]}
+    return {"file": str(out), "session": session, "original": rows[0][1], "segments": len(rows), "bytes": len(data),
+            "sha256": content_hash(data)}

@@ -73,7 +73,8 @@ async def _stored_sessions(db: aiosqlite.Connection) -> dict[str, tuple[int, int
 
 
 async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
-                       progress: ProgressFn | None = None, original: bytes | None = None) -> ImportReport:
+                       progress: ProgressFn | None = None, original: bytes | None = None,
+                       ledger_extra: dict[str, Any] | None = None, file_digest: str | None = None) -> ImportReport:
     """Import one sif/1 file's bytes in one transaction (the caller's store stays open).
 
     Chunks are parsed (in worker processes for large files) while earlier ones are
@@ -98,8 +99,8 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
             "utf-8", errors="surrogatepass")))
         for session in writer.first_use:
             entries += await _settle_session(db, writer, session, actor=actor, file_name=file_name,
-                                             file_digest=keyed_digest(store.digest_key, original or raw),
-                                             digest_key=store.digest_key)
+                                             file_digest=file_digest or keyed_digest(store.digest_key, original or raw),
+                                             digest_key=store.digest_key, extra=ledger_extra)
         await ledger.append(db, entries)
     for (_s, t), n in writer.added.items():
         report.added[t] = report.added.get(t, 0) + n
@@ -122,7 +123,8 @@ async def _adapter(db: aiosqlite.Connection, session: str) -> str:
 
 
 async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, session: str, *, actor: str,
-                          file_name: str, file_digest: str, digest_key: bytes) -> list[ledger.NewEntry]:
+                          file_name: str, file_digest: str, digest_key: bytes,
+                          extra: dict[str, Any] | None = None) -> list[ledger.NewEntry]:
     """Set the session's derived versions and record what this import added to it."""
     goal, version = writer.stored.get(session, (0, 0))
     declared = writer.declared.get(session)
@@ -136,7 +138,7 @@ async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, sessio
     return [ledger.NewEntry(session, "import", actor, {
         "file_name": file_name, "file_digest": file_digest, "added": counts,
         "skipped": {t: n for (s, t), n in writer.skipped.items() if s == session},
-        "context_version": new_version, "goal_revision": new_goal,
+        "context_version": new_version, "goal_revision": new_goal, **(extra or {}),
         "initial_status": writer.initial_status.get(session, {}),
         "materials": {mid: bindings.bound_digest(digest_key, b) for mid, b in writer.bindings.get(session, {}).items()},
     })]
@@ -191,15 +193,18 @@ def to_sif(records: list[dict[str, Any]]) -> bytes:
 
 
 async def import_file(source: Path, into: Path, *, actor: str, progress: ProgressFn | None = None,
-                      fmt: str | None = None) -> ImportReport:
+                      fmt: str | None = None, data: bytes | None = None) -> ImportReport:
     """Import a sif/1 file or any supported transcript (``fmt`` None: detected).
 
+    ``data``: the bytes to import instead of reading the file (a growing transcript's
+    complete lines). The ledger entry records the format and the byte extent imported, so
+    a later import of what was appended can continue from there (services.following).
     A store created for the import is removed again if the import fails.
     """
     actor = reviewer_name(actor)
     if progress is not None:
         progress("reading", 0, 1)
-    raw = read_bytes(source)
+    raw = data if data is not None else read_bytes(source)
     fmt = fmt or detect(raw, source.name)
     origin_lines: dict[tuple[str, int], int] = {}
     line_problems: list[ProtocolProblem] = []  # lines of a transcript that were not read, or are odd
@@ -227,7 +232,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
             records += await _proposed_facts(store, records)
             raw = to_sif(records)
         report = await import_bytes(store, raw, actor=actor, file_name=source.name, progress=progress,
-                                    original=original)
+                                    original=original, ledger_extra={"format": fmt, "bytes": [0, len(original)]})
     except BaseException:
         await store.close()
         if created:
@@ -267,16 +272,3 @@ async def _proposed_facts(store: Store, records: list[dict[str, Any]]) -> list[d
             "SELECT DISTINCT key FROM state_records WHERE session = ?", (session,))}
         out += [f.state_record(session) for f in facts if f.key not in stored]
     return out
-
-
-async def already_imported(store_path: Path, source: Path) -> bool:
-    """True when the store's ledger records an import of exactly these bytes (reopening a file
-    then skips re-reading it; a changed file is imported again, safely)."""
-    if not store_path.exists():
-        return False
-    raw = read_bytes(source)
-    async with await open_store(store_path) as store:
-        row = await fetch_one(store.db, "SELECT 1 FROM ledger WHERE kind = 'import' AND "
-                              "json_extract(payload, '$.file_digest') = ? LIMIT 1",
-                              (keyed_digest(store.digest_key, raw),))
-    return row is not None

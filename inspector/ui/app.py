@@ -1,41 +1,118 @@
-"""The Context Inspector application: opens the store, shows the main screen, closes cleanly."""
+"""The Context Inspector application: opens a store (or the session browser), closes cleanly.
+
+With no store given it looks for transcripts in the agent tools' folders: when there are
+some it shows them (:class:`BrowserScreen`), otherwise it opens the demo, as before.
+``ctrl+o`` goes back to the transcripts from a session.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import getpass
 import os
+from concurrent.futures import Future
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from textual import work
 from textual.app import App
 from textual.binding import Binding
 
-from inspector.store.connection import Store, open_store
+from inspector.services import discovery
+from inspector.ui.browser_screen import BrowserScreen
 from inspector.ui.commands import InspectorCommands
-from inspector.ui.dialogs import error_dialog
-from inspector.ui.main_screen import MainScreen
+from inspector.ui.dialogs import ShowsWorkerErrors, error_dialog
+
+if TYPE_CHECKING:
+    from inspector.store.connection import Store
 
 
-class InspectorApp(App[None]):
+def _main_screen() -> type:
+    """The main screen's module (and the store code behind it) loads on first use: the
+    session browser, which lists transcripts at start, paints without it."""
+    from inspector.ui.main_screen import MainScreen
+
+    return MainScreen
+
+
+class InspectorApp(ShowsWorkerErrors, App[None]):
     TITLE = "Context Inspector"
     CSS_PATH = "inspector.tcss"
     COMMANDS = App.COMMANDS | {InspectorCommands}
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit")]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
+                Binding("ctrl+o", "browse", "Transcripts", id="app.browse")]
 
-    def __init__(self, store_path: Path, *, session: str | None = None) -> None:
+    def __init__(self, store_path: Path | None = None, *, session: str | None = None, follow: Path | None = None,
+                 sources: list[Path] | None = None, listing: Future[list[discovery.Found]] | None = None) -> None:
         super().__init__()
         self.store_path = store_path
         self.initial_session = session
+        self.follow = follow  # the transcript the store was imported from, followed live
+        self.sources = sources or []
+        self.listing = listing  # transcripts already being looked for (started before the UI loaded)
         self.store: Store | None = None
         # Who the acts done here are recorded as (DESIGN §8: the reviewer names every write).
         self.reviewer = (os.environ.get("INSPECTOR_REVIEWER") or "").strip() or getpass.getuser()
 
     async def on_mount(self) -> None:
+        if self.store_path is None:
+            self.browse_or_demo()
+        else:
+            await self.show_store(self.store_path, self.initial_session, self.follow)
+
+    @work(group="startup", exclusive=True, exit_on_error=False)
+    async def browse_or_demo(self) -> None:
+        """The transcripts on this machine when there are any; the demo otherwise."""
+        roots = discovery.sources_from(self.sources)
+        if self.listing is not None:
+            found = await asyncio.wrap_future(self.listing)
+        else:
+            found = await asyncio.to_thread(discovery.discover, roots)
+        if found:
+            await self.push_screen(BrowserScreen(found, roots))
+        else:
+            await self.open_demo()
+
+    async def open_demo(self) -> None:
+        from inspector.services import demo
+
+        await self.show_store(await demo.ensure_demo_store(), None, None)
+
+    async def show_store(self, path: Path, session: str | None, follow: Path | None) -> None:
+        """Open ``path`` on the main screen, closing the store shown before (if any)."""
+        from inspector.store.connection import open_store
+
+        await self._close_main()
         try:
-            self.store = await open_store(self.store_path)
+            self.store = await open_store(path)
         except Exception as error:  # noqa: BLE001 - shown to the person, then the app stays usable
             await self.push_screen(error_dialog(error))
             return
-        await self.push_screen(MainScreen(self.store, self.initial_session))
+        await self.push_screen(_main_screen()(self.store, session, follow=follow))
+
+    async def _close_main(self) -> None:
+        if isinstance(self.screen, _main_screen()):
+            await self.pop_screen()
+        if self.store is not None:
+            store, self.store = self.store, None
+            await store.close()
+
+    async def action_browse(self) -> None:
+        if any(isinstance(s, BrowserScreen) for s in self.screen_stack):
+            while not isinstance(self.screen, BrowserScreen):
+                if isinstance(self.screen, _main_screen()):
+                    await self._close_main()
+                else:
+                    await self.pop_screen()
+            self.screen.action_rescan()
+            return
+        roots = discovery.sources_from(self.sources)
+        found = await asyncio.to_thread(discovery.discover, roots)
+        if not found:
+            self.notify("No transcripts found in " + ", ".join(map(str, roots)), severity="warning")
+            return
+        await self._close_main()
+        await self.push_screen(BrowserScreen(found, roots))
 
     async def on_unmount(self) -> None:
         if self.store is not None:

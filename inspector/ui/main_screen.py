@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 from textual import work
 from textual.app import ComposeResult
@@ -68,6 +69,7 @@ from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.deletions_list import DeletionsList
 from inspector.ui.widgets.drift_view import DriftView
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
+from inspector.ui.widgets.follow_bar import FollowBar
 from inspector.ui.widgets.handoffs_list import HandoffsList
 from inspector.ui.widgets.header_bar import HeaderBar
 from inspector.ui.widgets.sessions_list import SessionsList
@@ -100,7 +102,7 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         Binding("u", "focus_survival", "Survival", id="main.focus_survival"),
         Binding("R", "rebuild", "Rebuild summary", show=False, id="main.rebuild"),
         Binding("o", "focus_handoffs", "Handoffs", id="main.focus_handoffs"),
-        Binding("n", "focus_actions", "Actions", id="main.focus_actions"),
+        Binding("a", "focus_actions", "Actions", id="main.focus_actions"),
         Binding("x", "focus_deletions", "Deletions", id="main.focus_deletions"),
         Binding("b", "focus_budget", "Budget", id="main.focus_budget"),
         Binding("h", "history", "History", id="main.history"),
@@ -110,16 +112,20 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         Binding("escape", "clear_search", "Clear search", show=False, id="main.clear_search"),
     ]
 
-    def __init__(self, store: Store, initial_session: str | None) -> None:
+    def __init__(self, store: Store, initial_session: str | None, *, follow: Path | None = None) -> None:
         super().__init__()
         self.store = store
         self.initial_session = initial_session
+        self.follow = follow  # the transcript to follow live, when the store was imported from one
+        self._drift_said: tuple[str, int] | None = None
         self.session: str | None = None
         self.session_ids: list[str] = []
         self.generation_texts: list = []
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.store.path, self.store.read_only_reason if self.store.read_only else None, id="header")
+        if self.follow is not None:
+            yield FollowBar(self.store.path, self.follow, self.app.reviewer, id="follow")  # type: ignore[attr-defined]
         with Horizontal(id="body"):
             yield SessionsList()
             with Vertical(id="main"):
@@ -159,10 +165,22 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
     @work(group="live", exclusive=True, exit_on_error=False)
     async def check_for_changes(self) -> None:
         """A live store: when another process commits, reload the sessions and the open session."""
-        if await self.watch.changed():
+        if await self.watch.changed() and not self._followed_write():
             self.notify("The store changed outside this window; reloaded.", timeout=3)
             self.initial_session = self.session
             self.load_sessions()
+
+    def _followed_write(self) -> bool:
+        """The change was the follower importing appended lines (shown as they arrive, no reload)."""
+        bars = self.query(FollowBar)
+        return bool(bars) and bars.first().consume_wrote()
+
+    async def on_follow_bar_grew(self, event: FollowBar.Grew) -> None:
+        if event.session != self.session:
+            self.load_sessions_then(event.session)
+            return
+        await self.query_one(TimelineView).grew()
+        self.run_worker(self._load_rest(event.session), group="badges", exclusive=True, exit_on_error=False)
 
     def on_resize(self) -> None:
         self._apply_width(self.size.width)
@@ -243,7 +261,8 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         latest = findings[max(findings)] if findings else []
         count = sum(1 for f in latest if f.severity == "finding")
         self.query_one(TabbedContent).get_tab("tab-drift").label = f"Drift ({count})" if count else "Drift"
-        if count and session == self.session:
+        if count and session == self.session and self._drift_said != (session, count):
+            self._drift_said = (session, count)  # said once per count, not again at each followed batch
             self.notify(f"The latest summary drifted ({count} finding(s)): d shows them; R rebuilds a generation "
                         "from the raw log.", severity="warning", timeout=5)
         reports = await survival_all(self.store, session)

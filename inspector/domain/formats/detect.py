@@ -12,17 +12,18 @@ from typing import Any
 
 from inspector.domain import guarded_json
 from inspector.domain.errors import BadInput
-from inspector.domain.formats import claude_code, codex, inspect_ai, messages
+from inspector.domain.formats import claude_code, codex, gemini, inspect_ai, messages
 from inspector.domain.guarded_json import raw_decode_all
 
-FORMATS = ("sif", "claude-code", "codex", *messages.FORMATS, "inspect-ai")
+FORMATS = ("sif", "claude-code", "codex", "gemini", *messages.FORMATS, "inspect-ai")
 
 
 def _first_records(data: bytes) -> list[dict[str, Any]]:
-    """The readable records among the first 50 lines (a cut or doubled line is skipped)."""
+    """The readable records among the first 50 lines (a cut or doubled line is skipped). Only
+    lines that start with ``{`` count: an indented object is inside a pretty-printed document."""
     out: list[dict[str, Any]] = []
     for raw in data.split(b"\n", 50)[:50]:
-        if raw.strip():
+        if raw[:1] == b"{":
             try:
                 parts, _ = raw_decode_all(raw.decode("utf-8"))
             except UnicodeDecodeError:
@@ -59,6 +60,8 @@ def _detect(data: bytes, file_name: str) -> str:
         return "sif"
     if codex.looks_like(first):
         return "codex"
+    if gemini.looks_like(first) or (first is None and gemini.looks_like_prefix(data[:4096])):
+        return "gemini"
     if isinstance(first, dict) and _claude_like(first):
         return "claude-code"
     # The first record may be the damaged one: a later record with a strong signature decides.
@@ -81,12 +84,14 @@ def _detect(data: bytes, file_name: str) -> str:
         except UnicodeDecodeError as exc:
             raise BadInput(f"{file_name} is not UTF-8 text ({exc.reason} at byte {exc.start})",
                            code="malformed_json") from None
+        if gemini.looks_like(doc):
+            return "gemini"
         if inspect_ai.looks_like(doc):
             return "inspect-ai"
         fmt = messages.detect(doc) if doc is not None else None
         if fmt:
             return fmt
-    raise BadInput(f"cannot tell what {file_name} is: not sif/1, a Claude Code or Codex transcript, or a saved "
+    raise BadInput(f"cannot tell what {file_name} is: not sif/1, a Claude Code, Codex or Gemini CLI transcript, or a saved "
                    "message list; name the format with --from", code="unknown_format")
 
 
@@ -106,6 +111,8 @@ def _convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
         return claude_code.convert(data, file_name)
     if fmt == "codex":
         return codex.convert(data, file_name)
+    if fmt == "gemini":
+        return gemini.convert(data, file_name)
     if fmt in messages.FORMATS:
         return messages.convert(data, file_name, fmt)
     if fmt == "inspect-ai":

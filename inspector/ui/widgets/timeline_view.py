@@ -103,6 +103,17 @@ class TimelineView(ShowsWorkerErrors, Widget, can_focus=True):
         self._set_rows(rows, cursor=index, at_start=False)
         self.top = max(0, index - self.body_height // 2)
 
+    async def grew(self) -> None:
+        """Events were appended: follow the end like ``tail -f`` when the cursor sits on the last
+        row; otherwise stay where the reviewer is and let scrolling down reach the new rows."""
+        if self.store is None or self.session is None:
+            return
+        if not self.rows or (self.at_end and self.cursor >= len(self.rows) - 1):
+            await self.action_end()
+        elif self.at_end:
+            await self._extend(True)  # the window holds the end: the new rows join it, the cursor stays
+        await self.load_totals()
+
     def _set_rows(self, rows: list[TimelineRow], *, cursor: int, at_start: bool, at_end: bool | None = None) -> None:
         self.rows = rows
         self.cursor = min(cursor, max(0, len(rows) - 1))

@@ -1,0 +1,60 @@
+"""``inspector sessions --discover``: the transcripts found in the agent tools' folders."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from inspector.cli.output import EXIT_OK, emit
+from inspector.services import discovery
+
+
+def human_size(size: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024  # type: ignore[assignment]
+    return f"{size} B"
+
+
+def when(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, tz=timezone.utc).strftime("%Y-%m-%d %H:%M")
+
+
+def span(f: discovery.Found) -> str:
+    start = (f.started or "")[:16].replace("T", " ")
+    end = (f.ended or "")[:16].replace("T", " ") or when(f.updated)
+    if not start:
+        return f"→ {end}"
+    return f"{start} → {end[11:]}" if start[:10] == end[:10] else f"{start} → {end}"
+
+
+def discover_listing(sources: tuple[Path, ...], as_json: bool) -> int:
+    started = time.perf_counter()
+    roots = discovery.sources_from(sources)
+    found = discovery.discover(roots)
+    discovery.count_compactions(found)
+    groups = discovery.by_project(found)
+    data: dict[str, Any] = {
+        "sources": [str(r) for r in roots],
+        "count": len(found),
+        "projects": [{"project": name, "sessions": [f.as_dict() for f in items]} for name, items in groups],
+    }
+
+    def human() -> str:
+        lines = [f"{len(found)} transcript(s) in {len(groups)} project(s) "
+                 f"({time.perf_counter() - started:.2f}s; sources: {', '.join(map(str, roots))})"]
+        for name, items in groups:
+            lines.append(f"\n{name}")
+            for f in items:
+                mark = "✓ imported" + (" · changed since" if f.changed_since_import else "") if f.imported else ""
+                comp = f" · {f.compactions} compaction(s)" if f.compactions else ""
+                lines.append(f"  {f.tool:<11} {span(f):<30} {human_size(f.size):>9}{comp}  {f.title or f.session or ''}"
+                             f"  {mark}".rstrip())
+                lines.append(f"              {f.path}")
+        return "\n".join(lines)
+
+    emit(data, as_json, human)
+    return EXIT_OK

@@ -1,0 +1,51 @@
+"""The ``inspector`` console script: the bare command starts listing transcripts at once.
+
+``inspector`` with no argument (or only ``--source DIR`` options) is the start screen; it
+should list a thousand transcripts within a second, so this path starts looking for them
+in a thread before the app's modules load, and loads neither the other commands nor the
+store code until they are needed. Every other invocation is the click group, as before.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def _bare_sources(args: list[str]) -> list[Path] | None:
+    """The --source folders of a bare invocation, or None when it is not one."""
+    sources: list[Path] = []
+    rest = list(args)
+    while rest:
+        if rest[0] == "--source" and len(rest) > 1:
+            sources.append(Path(rest[1]))
+            rest = rest[2:]
+        elif rest[0].startswith("--source="):
+            sources.append(Path(rest[0].split("=", 1)[1]))
+            rest = rest[1:]
+        else:
+            return None
+    return sources
+
+
+def main(argv: list[str] | None = None) -> Any:
+    args = sys.argv[1:] if argv is None else argv
+    sources = _bare_sources(args)
+    if sources is None:
+        from inspector.cli.main import main as cli_main
+
+        return cli_main(args)
+    from inspector.cli.open_command import start_listing
+    from inspector.cli.output import fail
+    from inspector.domain.errors import InspectorError
+
+    try:
+        listing = start_listing(tuple(sources))
+    except InspectorError as error:
+        fail(error, False)
+        return None
+    from inspector.ui.app import InspectorApp
+
+    InspectorApp(None, sources=sources, listing=listing).run()
+    raise SystemExit(0)

@@ -1,0 +1,89 @@
+"""``inspector follow FILE``: import a growing transcript as it grows, printing new events.
+
+For scripts: every event this command adds to the store is printed once, as one JSON line
+(the sif/1 event record), in order — first what was not imported yet, then each batch as
+the agent appends it. A rewritten or truncated file ends the command with exit 3 and a
+JSON ``{"error": …}`` line; nothing is merged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from inspector.cli.open_command import store_beside
+from inspector.cli.output import EXIT_OK, run_command
+from inspector.cli.store_commands import reviewer_option
+from inspector.domain.errors import BadInput, InspectorError
+from inspector.domain.formats.detect import detect
+from inspector.domain.formats.tail import APPENDABLE
+from inspector.services.following import Follower, catch_up
+
+
+def _print(event: dict[str, Any]) -> None:
+    click.echo(json.dumps(event, ensure_ascii=False, separators=(",", ":")))
+    sys.stdout.flush()
+
+
+@click.command("follow")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--into", "into", type=click.Path(path_type=Path, dir_okay=False),
+              help="The store to keep up to date (default: the one `inspector FILE` uses).")
+@click.option("--interval", type=click.FloatRange(min=0.05), default=0.5, show_default=True,
+              help="Seconds between looks at the file.")
+@click.option("--once", is_flag=True, help="Import what is there, print it, and stop (no waiting).")
+@click.option("--timeout", type=click.FloatRange(min=0), help="Stop after this many seconds.")
+@reviewer_option(required=False)
+@run_command()
+async def follow_cmd(file: Path, into: Path | None, interval: float, once: bool, timeout: float | None,
+                     reviewer: str | None) -> int:
+    """Import FILE's new lines as an agent appends them; print each new event as a JSON line."""
+    try:
+        return await _follow(file, into, interval, once, timeout, reviewer)
+    except InspectorError as error:
+        _print({"error": error.as_dict()})  # the script reading stdout learns why it ended
+        raise
+
+
+async def _follow(file: Path, into: Path | None, interval: float, once: bool, timeout: float | None,
+                  reviewer: str | None) -> int:
+    actor = reviewer or getpass.getuser()
+    try:
+        with file.open("rb") as fh:
+            head = fh.read(1 << 16)
+    except OSError as exc:
+        raise BadInput(f"cannot read {file}: {exc.strerror}", code="unreadable") from None
+    fmt = detect(head, file.name) if head.strip() else "sif"
+    if fmt not in APPENDABLE:
+        raise BadInput(f"{file.name} is a {fmt} file, which its tool rewrites as a whole rather than appending to, "
+                       "so it cannot be followed; open or import it instead", code="not_appendable")
+    store_path = into or store_beside(file)
+    store_path.parent.mkdir(parents=True, exist_ok=True)
+    caught = await catch_up(file, store_path, actor=actor, live=True)
+    if caught.session is None and once:
+        return EXIT_OK
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while caught.session is None:  # not one complete line yet: wait for the first
+        if deadline is not None and time.monotonic() >= deadline:
+            return EXIT_OK
+        await asyncio.sleep(interval)
+        caught = await catch_up(file, store_path, actor=actor, live=True)
+    follower = await Follower.open(store_path, file, actor=actor)
+    try:
+        assert follower.resume is not None
+        for event in await follower.events_after(follower.resume.seq - caught.added_events):
+            _print(event)
+        while not once and (deadline is None or time.monotonic() < deadline):
+            await asyncio.sleep(interval)
+            for event in (await follower.poll()).events:
+                _print(event)
+    finally:
+        await follower.close()
+    return EXIT_OK

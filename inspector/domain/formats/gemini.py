@@ -1,0 +1,204 @@
+"""Gemini CLI chat files (``~/.gemini/tmp/<project hash>/chats/session-*.json``) to sif/1.
+
+One JSON document (not JSON lines) that the CLI rewrites as the chat grows:
+``sessionId``, ``projectHash``, ``startTime``, ``lastUpdated``, ``messages``. A ``user``
+message becomes a ``user_message``; a ``gemini`` message an ``assistant_message`` whose
+``thoughts`` (``{subject, description, timestamp}``) are its ``reasoning_content``; each of
+its ``toolCalls`` holds the call *and* its result (``result`` = a list of
+``{"functionResponse": {id, name, response}}``), so it becomes a ``tool_call`` and, when a
+result was recorded, a ``tool_result`` paired on the call's ``id``. ``info`` / ``error`` /
+``warning`` notices (and types not seen yet) are kept as system messages.
+
+The document is scanned element by element so every event points at the byte range of
+the message it came from in the kept original.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.domain import guarded_json
+from inspector.domain.errors import BadInput
+from inspector.domain.formats.builder import Builder, Line, parse_arguments, text_of
+from inspector.domain.formats.tolerant import TIME_TYPE, field_problem, first_problem, items_problem
+from inspector.domain.sif_schema import TIME
+
+FORMAT = "gemini"
+KEYS = frozenset({"sessionId", "projectHash", "messages"})
+_DECODER = guarded_json.DECODER  # duplicate keys and NaN refused; each message then gets check_part
+_WS = " \t\n\r"
+
+
+def looks_like(doc: Any) -> bool:
+    return isinstance(doc, dict) and KEYS <= set(doc) and isinstance(doc.get("messages"), list)
+
+
+def looks_like_prefix(head: bytes) -> bool:
+    """From the first bytes only (the header keys come before the messages)."""
+    start = head.lstrip()[:1]
+    return start == b"{" and b'"sessionId"' in head and b'"projectHash"' in head
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    line: int  # 1-based line of the message's first byte
+    start: int  # byte offsets in the file
+    end: int
+
+
+class _Positions:
+    """Character offsets to byte offsets and line numbers, moving forward only."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.char, self.byte, self.line = text, 0, 0, 1
+
+    def at(self, pos: int) -> tuple[int, int]:
+        piece = self.text[self.char:pos]
+        self.byte += len(piece.encode("utf-8", errors="surrogatepass"))
+        self.line += piece.count("\n")
+        self.char = pos
+        return self.byte, self.line
+
+
+def _skip(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in _WS:
+        pos += 1
+    return pos
+
+
+def _expect(text: str, pos: int, char: str) -> int:
+    pos = _skip(text, pos)
+    if text[pos:pos + 1] != char:
+        raise ValueError(f"expected {char!r} at character {pos}")
+    return pos + 1
+
+
+def scan(data: bytes) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Span]]]:
+    """The top-level fields and every message with the byte span it occupies."""
+    text = data.decode("utf-8", errors="surrogatepass").lstrip("\ufeff")
+    positions = _Positions(text)
+    header: dict[str, Any] = {}
+    messages: list[tuple[dict[str, Any], Span]] = []
+    pos = _expect(text, 0, "{")
+    while True:
+        pos = _skip(text, pos)
+        if text[pos:pos + 1] == "}":
+            break
+        key, pos = _DECODER.raw_decode(text, pos)
+        pos = _skip(text, _expect(text, pos, ":"))
+        if key == "messages" and text[pos:pos + 1] == "[":
+            pos = _skip(text, pos + 1)
+            while text[pos:pos + 1] != "]":
+                start = pos
+                message, pos = _DECODER.raw_decode(text, pos)
+                guarded_json.check_part(message)
+                byte_start, line = positions.at(start)
+                byte_end, _ = positions.at(pos)
+                messages.append((message, Span(line, byte_start, byte_end)))
+                pos = _skip(text, pos)
+                if text[pos:pos + 1] == ",":
+                    pos = _skip(text, pos + 1)
+            pos += 1
+            header[key] = None
+        else:
+            header[key], pos = _DECODER.raw_decode(text, pos)
+            guarded_json.check_part(header[key])
+        pos = _skip(text, pos)
+        if text[pos:pos + 1] == ",":
+            pos += 1
+    return header, messages
+
+
+def _thoughts(thoughts: Any) -> str | None:
+    parts = []
+    for t in thoughts or []:
+        if isinstance(t, dict):
+            subject, description = str(t.get("subject") or ""), str(t.get("description") or "")
+            parts.append(f"{subject}\n{description}" if subject and description else subject or description)
+        elif isinstance(t, str):
+            parts.append(t)
+    return "\n\n".join(parts) if parts else None
+
+
+def _result_text(result: Any) -> str:
+    """The text a tool returned: each functionResponse's output (or error), else the JSON as stored."""
+    parts = []
+    for item in result if isinstance(result, list) else [result]:
+        call = item.get("functionResponse") if isinstance(item, dict) else None
+        response = call.get("response") if isinstance(call, dict) else None
+        if isinstance(response, dict) and isinstance(response.get("output"), str):
+            parts.append(response["output"])
+        elif isinstance(response, dict) and isinstance(response.get("error"), str):
+            parts.append(response["error"])
+        elif isinstance(item, dict) and isinstance(item.get("text"), str):
+            parts.append(item["text"])
+        elif item is not None:
+            parts.append(json.dumps(response if response is not None else item, ensure_ascii=False))
+    return "\n".join(parts)
+
+
+def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
+    try:
+        header, messages = scan(data)
+    except guarded_json.JsonRefused as exc:
+        raise BadInput(exc.message, code=exc.code) from None
+    except RecursionError:
+        raise BadInput(f"nested more than {guarded_json.MAX_DEPTH} levels deep", code="too_deep") from None
+    except (ValueError, UnicodeDecodeError, IndexError) as exc:
+        raise BadInput(f"not a readable Gemini CLI chat file ({exc})", code="malformed_json") from None
+    session = header.get("sessionId")
+    if not isinstance(session, str) or not session:
+        raise BadInput("no sessionId: not a Gemini CLI chat file", code="unknown_format")
+    b = Builder(session, FORMAT, file_name)
+    first_prompt = next((text_of(m.get("content")) for m, _ in messages
+                         if isinstance(m, dict) and m.get("type") == "user"), "")
+    b.records.append({"type": "session", "id": session, "title": first_prompt.strip()[:60] or f"gemini {session}",
+                      "created_at": header.get("startTime") if TIME.check(header.get("startTime")) else None,
+                      "adapter": "generic", "goal_revision": 1})
+    for message, span in messages:
+        _message(b, message, span)
+    b.keep_original(data)
+    return b.records
+
+
+def _lines(span: Span) -> list[Line]:
+    """The message's span, as the one "line" its events came from."""
+    return [Line(span.line, span.start, span.end, b"")]
+
+
+# The fields the converter reads (tolerant.field_problem).
+_MESSAGE: dict[str, Any] = {"type": str, "timestamp": TIME_TYPE, "toolCalls": list, "thoughts": list}
+_CALL: dict[str, Any] = {"id": str, "name": str, "timestamp": TIME_TYPE, "status": str}
+
+
+def _message(b: Builder, m: Any, span: Span) -> None:
+    lines = _lines(span)
+    if not isinstance(m, dict):
+        b.event("other", json.dumps(m, ensure_ascii=False), at=None, trust="system", lines=lines)
+        return
+    why = first_problem((field_problem(m, _MESSAGE), items_problem(m.get("toolCalls"), _CALL, "toolCalls")))
+    if why:
+        b.problem("wrong_field_type", f"message at line {span.line}: {why}; it is kept in the original, not read",
+                  lines[0])
+        return
+    kind, at, content = m.get("type"), m.get("timestamp"), text_of(m.get("content"))
+    if kind == "user":
+        b.event("user_message", content, at=at, trust="user", lines=lines, message_id=m.get("id"))
+        return
+    if kind != "gemini":
+        b.event("system_message", content, at=at, trust="system", lines=lines, subtype=kind, message_id=m.get("id"))
+        return
+    b.event("assistant_message", content, at=at, trust="model", lines=lines, reasoning_content=_thoughts(m.get("thoughts")),
+            model=m.get("model"), message_id=m.get("id"), tokens=m.get("tokens"))
+    for call in m.get("toolCalls") or []:
+        if not isinstance(call, dict):
+            continue
+        call_id, name = call.get("id"), call.get("name")
+        b.event("tool_call", None, at=call.get("timestamp") or at, trust="model", lines=lines, call_id=call_id,
+                tool=name, args=parse_arguments(call.get("args")))
+        if call.get("result") is not None:
+            status = call.get("status")
+            b.tool_result(call_id, _result_text(call["result"]), at=call.get("timestamp") or at, tool=name,
+                          lines=lines, status=status, is_error=True if status not in (None, "success") else None)

@@ -1,0 +1,258 @@
+"""Finding the transcripts people already have, cheaply enough to list a thousand at start.
+
+Where the agent tools keep them: Claude Code ``~/.claude/projects/<project>/<session>.jsonl``,
+Codex ``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``, Gemini CLI
+``~/.gemini/tmp/<project hash>/chats/session-*.json``. ``INSPECTOR_SOURCES`` (folders joined
+by the path separator) or ``--source DIR`` replace these. Listing stats each file and reads
+a prefix (never imports); what it read is cached by path, size and modification time, so a
+second listing only stats. Compactions need the whole file, so they are counted apart
+(:func:`count_compactions`), also cached. Each transcript gets its own store in the user
+data directory, reused while the file is unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_cache_dir, user_data_dir
+
+from inspector.domain.errors import BadInput
+from inspector.domain.formats import headers
+from inspector.domain.formats.tail import APPENDABLE
+
+TAIL_BYTES = 8 * 1024  # read from the end for the last record's time
+PREFIX_BYTES = 16 * 1024  # enough for the first prompt of most transcripts
+MORE_PREFIX_BYTES = 128 * 1024  # read when the first prefix held no prompt (a long first line)
+MAX_DEPTH = 5
+CACHE_NAME = "discover-cache.json"
+
+
+@dataclass(slots=True)
+class Found:
+    path: str
+    tool: str
+    project: str
+    session: str | None
+    title: str | None
+    started: str | None
+    ended: str | None  # the last time the transcript records
+    updated: float  # the file's modification time (seconds since the epoch)
+    size: int
+    compactions: int | None  # None until counted
+    store: str
+    imported: bool
+    changed_since_import: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def cache_dir() -> Path:
+    """The same cache folder as the demo's (``INSPECTOR_CACHE_DIR`` overrides it); not imported
+    from there, so listing does not load the store code."""
+    override = os.environ.get("INSPECTOR_CACHE_DIR")
+    return Path(override) if override else Path(user_cache_dir("context-inspector"))
+
+
+def data_dir() -> Path:
+    override = os.environ.get("INSPECTOR_DATA_DIR")
+    return Path(override) if override else Path(user_data_dir("context-inspector"))
+
+
+def store_for(source: Path | str, stores: Path | None = None, version: str | None = None) -> Path:
+    """The store a transcript is imported into: one per source file (by absolute path), named
+    after it. A file its tool rewrites as a whole (Gemini CLI) cannot be caught up by
+    appending, so each state of it (``version``: size and modification time) gets its own."""
+    path = os.path.abspath(source)
+    stem = os.path.splitext(os.path.basename(path))[0][:40]
+    digest = hashlib.sha256(path.encode()).hexdigest()[:12]
+    return (stores or data_dir() / "stores") / f"{stem}-{digest}{'-' + version if version else ''}.db"
+
+
+def default_sources(home: Path | None = None) -> list[Path]:
+    home = home or Path.home()
+    return [home / ".claude" / "projects", home / ".codex" / "sessions", home / ".gemini" / "tmp"]
+
+
+def sources_from(given: Iterable[Path] = ()) -> list[Path]:
+    """``--source`` folders, else ``INSPECTOR_SOURCES``, else the tools' standard folders."""
+    given = list(given)
+    if given:
+        for folder in given:
+            if not folder.is_dir():
+                raise BadInput(f"--source {folder} is not a folder", code="not_a_folder")
+        return given
+    env = os.environ.get("INSPECTOR_SOURCES")
+    if env:
+        return [Path(p).expanduser() for p in env.split(os.pathsep) if p]
+    return default_sources()
+
+
+def _candidates(root: Path) -> Iterator[os.DirEntry[str]]:
+    """Transcript-looking files under ``root``: ``*.jsonl`` (not sub-agent side files) and
+    Gemini's ``chats/session-*.json``."""
+    stack = [(str(root), 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if entry.is_dir(follow_symlinks=False):
+                        if depth < MAX_DEPTH and not name.startswith("."):
+                            stack.append((entry.path, depth + 1))
+                    elif name.endswith(".jsonl") and not name.startswith("agent-") and \
+                            not name.endswith(".inspector.db"):
+                        yield entry
+                    elif name.endswith(".json") and name.startswith("session-") and folder.endswith("chats"):
+                        yield entry
+        except OSError:
+            continue
+
+
+class _Cache:
+    """What listing read, by path, size and modification time."""
+
+    def __init__(self) -> None:
+        self.path = cache_dir() / CACHE_NAME
+        try:
+            self.data: dict[str, list[Any]] = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.data = {}
+        self.dirty = False
+
+    def get(self, path: str, size: int, mtime: int) -> dict[str, Any] | None:
+        hit = self.data.get(path)
+        return hit[2] if hit and hit[0] == size and hit[1] == mtime else None
+
+    def put(self, path: str, size: int, mtime: int, value: dict[str, Any]) -> None:
+        self.data[path] = [size, mtime, value]
+        self.dirty = True
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_name(f"{CACHE_NAME}.{os.getpid()}")
+            tmp.write_text(json.dumps(self.data), encoding="utf-8")
+            tmp.replace(self.path)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+
+
+def _read_header(path: str) -> headers.Header | None:
+    try:
+        with open(path, "rb") as fh:
+            prefix = fh.read(PREFIX_BYTES)
+            found = headers.read_header(prefix)
+            if found is not None and found.title is None and len(prefix) == PREFIX_BYTES:
+                prefix += fh.read(MORE_PREFIX_BYTES - PREFIX_BYTES)
+                found = headers.read_header(prefix)
+            if found is not None and found.ended is None:
+                size = fh.seek(0, os.SEEK_END)
+                fh.seek(max(len(prefix), size - TAIL_BYTES) if size > len(prefix) else 0)
+                found.ended = headers.last_time(fh.read() if size > len(prefix) else prefix) or found.started
+    except OSError:
+        return None
+    return found
+
+
+def _project(h: headers.Header, path: Path, root: Path) -> str:
+    if h.project:
+        return h.project
+    try:
+        return str(path.parent.relative_to(root)) or root.name
+    except ValueError:
+        return path.parent.name
+
+
+def discover(sources: Iterable[Path] | None = None) -> list[Found]:
+    """Every transcript found, newest first (grouping by project is the caller's)."""
+    roots = list(sources) if sources is not None else sources_from()
+    cache = _Cache()
+    stores_dir = data_dir() / "stores"
+    existing_stores = {e.name: e for e in os.scandir(stores_dir)} if stores_dir.is_dir() else {}
+    found: list[Found] = []
+    seen: set[str] = set()
+    for root in roots:
+        for entry in _candidates(root):
+            if entry.path in seen:
+                continue
+            seen.add(entry.path)
+            try:
+                st = entry.stat()
+            except OSError:
+                continue
+            info = cache.get(entry.path, st.st_size, st.st_mtime_ns)
+            if info is None:
+                h = _read_header(entry.path)
+                if h is None:
+                    continue
+                info = {"tool": h.tool, "session": h.session, "project": _project(h, Path(entry.path), root),
+                        "title": h.title, "started": h.started, "ended": h.ended, "compactions": None}
+                cache.put(entry.path, st.st_size, st.st_mtime_ns, info)
+            rewritten = info["tool"] not in APPENDABLE
+            store = store_for(entry.path, stores_dir, f"{st.st_size}-{st.st_mtime_ns}" if rewritten else None)
+            stored = existing_stores.get(store.name)
+            stored_mtime = _store_mtime(stored) if stored is not None else 0.0
+            found.append(Found(entry.path, info["tool"], info["project"], info["session"], info["title"],
+                               info["started"], info.get("ended"), st.st_mtime, st.st_size, info.get("compactions"), str(store),
+                               stored is not None, stored is not None and st.st_mtime > stored_mtime))
+    _gemini_projects(found)
+    cache.save()
+    found.sort(key=lambda f: (f.ended or "", f.updated), reverse=True)
+    return found
+
+
+def _store_mtime(entry: os.DirEntry[str]) -> float:
+    times = [entry.stat().st_mtime]
+    wal = Path(entry.path + "-wal")
+    if wal.exists():
+        times.append(wal.stat().st_mtime)
+    return max(times)
+
+
+def _gemini_projects(found: list[Found]) -> None:
+    """Gemini CLI names a project by the sha256 of its folder: name it by the folder when
+    another tool's transcript ran there."""
+    folders = {hashlib.sha256(f.project.encode()).hexdigest(): f.project for f in found if f.tool != "gemini"}
+    for f in found:
+        if f.tool == "gemini":
+            f.project = folders.get(f.project, f"gemini project {f.project[:12]}")
+
+
+def count_compactions(found: list[Found]) -> None:
+    """Fill in each transcript's number of compactions (a byte search of the whole file),
+    remembering it so the next listing does not read the file again."""
+    cache = _Cache()
+    for f in found:
+        if f.compactions is not None:
+            continue
+        try:
+            st = os.stat(f.path)
+            count = 0
+            if f.tool in headers.COMPACTION_MARKERS:
+                with open(f.path, "rb") as fh:
+                    count = headers.count_compactions(f.tool, fh.read())
+        except OSError:
+            continue
+        f.compactions = count
+        info = cache.get(f.path, st.st_size, st.st_mtime_ns)
+        if info is not None:
+            cache.put(f.path, st.st_size, st.st_mtime_ns, {**info, "compactions": count})
+    cache.save()
+
+
+def by_project(found: list[Found]) -> list[tuple[str, list[Found]]]:
+    """Projects ordered by their newest transcript, each newest first."""
+    groups: dict[str, list[Found]] = {}
+    for f in found:  # already newest first
+        groups.setdefault(f.project, []).append(f)
+    return list(groups.items())

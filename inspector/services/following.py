@@ -1,0 +1,247 @@
+"""Keeping a store's copy of a growing transcript up to date (an agent still running).
+
+Every import of a transcript records, in its ledger entry, the format and the byte extent
+it covered and a keyed digest of the file up to there. Following continues from that
+offset: only complete lines are imported (a partial last line waits for its newline), each
+batch in one transaction with its own ledger entry, through the same validated import as
+everything else. A file that is shorter than what was imported, or whose imported bytes
+changed, or that was replaced by another file, was rewritten rather than appended to: it
+is refused (``source_truncated`` / ``source_rewritten``) and nothing is merged.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from inspector.domain.canonical import content_hash
+from inspector.domain.errors import BadInput
+from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
+from inspector.domain.formats.detect import detect
+from inspector.domain.formats.tail import APPENDABLE, Resume, complete_lines, convert_tail, sif_tail
+from inspector.services.importing import ImportReport, import_bytes, import_file, read_bytes, to_sif
+from inspector.store.connection import Store, fetch_one, open_store
+from inspector.store.tables import SPECS
+
+SAMPLE_BYTES = 4096  # the bytes before the offset compared on every poll (the whole prefix is checked once)
+ProgressFn = Callable[[str, int, int], None]
+
+
+@dataclass(slots=True)
+class ImportedExtent:
+    """What the store's last import of a file covered."""
+
+    session: str
+    fmt: str | None
+    end: int | None
+    file_digest: str
+
+
+@dataclass(slots=True)
+class FollowStep:
+    events: list[dict[str, Any]] = field(default_factory=list)  # new events, in seq order
+    offset: int = 0  # bytes of the file now imported
+    waiting: int = 0  # bytes of a partial last line not imported yet
+
+
+async def imported_extent(store: Store, file_name: str) -> ImportedExtent | None:
+    row = await fetch_one(store.db, "SELECT session, payload FROM ledger WHERE kind = 'import' AND "
+                          "json_extract(payload, '$.file_name') = ? ORDER BY seq DESC LIMIT 1", (file_name,))
+    if row is None:
+        return None
+    payload = json.loads(row[1])
+    span = payload.get("bytes")
+    return ImportedExtent(str(row[0]), payload.get("format"), int(span[1]) if isinstance(span, list) else None,
+                          str(payload.get("file_digest", "")))
+
+
+def _refuse_changed(source: Path, size: int, imported: int, why: str | None = None) -> BadInput:
+    if size < imported:
+        return BadInput(f"{source.name} is now {size:,} bytes, shorter than the {imported:,} bytes already imported: "
+                        "it was truncated or replaced, not appended to; nothing was merged", code="source_truncated")
+    return BadInput(f"{source.name} was rewritten, not appended to: {why or f'its first {imported:,} bytes are no longer what was imported'}; "
+                    "nothing was merged (import it into a new store to see its current state)", code="source_rewritten")
+
+
+class Follower:
+    """Imports what is appended to one transcript into a store, batch by batch."""
+
+    def __init__(self, store: Store, source: Path, *, actor: str) -> None:
+        self.store, self.source, self.actor = store, source, actor
+        self.resume: Resume | None = None
+        self.mac: Any = None
+        self.sample = b""
+        self.inode: int | None = None
+        self.before_write: Callable[[], None] | None = None  # told just before each import's transaction
+
+    @classmethod
+    async def open(cls, store_path: Path, source: Path, *, actor: str) -> Follower:
+        """A follower on its own connection to the store, positioned where the last import ended."""
+        store = await open_store(store_path)
+        follower = cls(store, source, actor=actor)
+        try:
+            await follower.attach()
+        except BaseException:
+            await store.close()
+            raise
+        return follower
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    async def attach(self, data: bytes | None = None) -> None:
+        """Check that the file still starts with what was imported (the whole prefix, once)."""
+        data = read_bytes(self.source) if data is None else data
+        self.inode = os.stat(self.source).st_ino
+        extent = await imported_extent(self.store, self.source.name)
+        if extent is None:
+            raise BadInput(f"{self.store.path.name} holds no import of {self.source.name} to continue",
+                           code="not_imported")
+        fmt = extent.fmt or detect(data[:1 << 16], self.source.name)
+        if fmt not in APPENDABLE:
+            raise BadInput(f"{self.source.name} is a {fmt} file, which its tool rewrites as a whole rather than "
+                           "appending to, so it cannot be followed; open it again to import its current state",
+                           code="not_appendable")
+        end = extent.end if extent.end is not None else len(data)
+        if len(data) < end:
+            raise _refuse_changed(self.source, len(data), end)
+        self.mac = hmac.new(self.store.digest_key, data[:end], hashlib.sha256)
+        if "hmac-sha256:" + self.mac.hexdigest() != extent.file_digest:
+            raise _refuse_changed(self.source, len(data), end)
+        self.resume = await self._resume(extent.session, fmt, end, data[:end].count(b"\n"))
+        self.sample = data[max(0, end - SAMPLE_BYTES):end]
+
+    async def _resume(self, session: str, fmt: str, offset: int, line: int) -> Resume:
+        db = self.store.db
+        seq = await fetch_one(db, "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session = ?", (session,))
+        gen = await fetch_one(db, "SELECT COALESCE(MAX(generation), 0) FROM summaries WHERE session = ?", (session,))
+        tools = {str(c): str(t) for c, t in await db.execute_fetchall(
+            "SELECT call_id, tool FROM events WHERE session = ? AND kind = 'tool_call' AND call_id IS NOT NULL "
+            "AND tool IS NOT NULL", (session,))}
+        return Resume(fmt, session, self.source.name, offset, line, int(seq[0]), int(gen[0]), tools)
+
+    async def poll(self) -> FollowStep:
+        """Import the complete lines appended since the last look; refuse a rewritten file."""
+        assert self.resume is not None, "attach first"
+        r = self.resume
+        try:
+            st = os.stat(self.source)
+        except OSError as exc:
+            raise BadInput(f"cannot read {self.source}: {exc.strerror}", code="unreadable") from None
+        if st.st_ino != self.inode:
+            raise _refuse_changed(self.source, st.st_size, r.offset, "another file was moved into its place")
+        if st.st_size < r.offset:
+            raise _refuse_changed(self.source, st.st_size, r.offset)
+        if st.st_size == r.offset:
+            return FollowStep(offset=r.offset)
+        start = r.offset - len(self.sample)
+        with self.source.open("rb") as fh:
+            fh.seek(start)
+            chunk = fh.read(st.st_size - start)
+        if chunk[:len(self.sample)] != self.sample:
+            raise _refuse_changed(self.source, st.st_size, r.offset)
+        new = chunk[len(self.sample):]
+        tail = complete_lines(new)
+        if not tail:
+            return FollowStep(offset=r.offset, waiting=len(new))
+        before = r.seq
+        await self.import_tail(tail)
+        return FollowStep(await self.events_after(before), r.offset, len(new) - len(tail))
+
+    async def import_tail(self, tail: bytes) -> ImportReport:
+        r = self.resume
+        assert r is not None
+        if r.fmt == "sif":
+            raw, original = sif_tail(tail), None
+        else:
+            try:
+                records = convert_tail(tail, r)
+            except BadInput as error:
+                if error.line is None:
+                    raise
+                raise BadInput(error.message.split(": ", 1)[-1], code=error.code,
+                               line=error.line - 1 + r.line) from None
+            records.append(segment_record(r, tail))
+            raw, original = to_sif(records), tail
+        mac = self.mac.copy()
+        mac.update(tail)
+        if self.before_write is not None:
+            self.before_write()
+        report = await import_bytes(self.store, raw, actor=self.actor, file_name=r.file_name, original=original,
+                                    ledger_extra={"format": r.fmt, "bytes": [r.offset, r.offset + len(tail)]},
+                                    file_digest="hmac-sha256:" + mac.hexdigest())
+        self.mac = mac
+        self.sample = (self.sample + tail)[-SAMPLE_BYTES:]
+        self.resume = await self._resume(r.session, r.fmt, r.offset + len(tail), r.line + tail.count(b"\n"))
+        return report
+
+    async def events_after(self, seq: int) -> list[dict[str, Any]]:
+        assert self.resume is not None
+        spec = SPECS["event"]
+        rows = await self.store.db.execute_fetchall(
+            f"SELECT {spec.select_columns} FROM events WHERE session = ? AND seq > ? ORDER BY seq",
+            (self.resume.session, seq))
+        return [spec.to_record(row) for row in rows]
+
+
+def segment_record(r: Resume, tail: bytes) -> dict[str, Any]:
+    """The appended bytes as the next segment of the kept original (exported end to end)."""
+    try:
+        encoding, content = "utf-8", tail.decode("utf-8")
+    except UnicodeDecodeError:
+        encoding, content = "base64", base64.b64encode(tail).decode("ascii")
+    return {"type": "material", "session": r.session, "id": r.segment,
+            "source_version": f"{r.fmt} file, bytes {r.offset}-{r.offset + len(tail)}", "disclosure_scope": "task",
+            "media_type": ORIGINAL_MEDIA_TYPE, "encoding": encoding, "content": content,
+            "content_hash": content_hash(tail)}
+
+
+@dataclass(slots=True)
+class CatchUp:
+    session: str | None
+    fmt: str
+    added_events: int
+    offset: int
+
+
+async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn | None = None,
+                   live: bool = False) -> CatchUp:
+    """Bring ``into`` up to date with ``source``: a first import, or an import of what was
+    appended since; a rewritten file is refused and nothing changes. ``live`` (an agent may
+    be writing): a partial last line waits; otherwise every byte must parse."""
+    cut = complete_lines if live else (lambda raw: raw)
+    data = read_bytes(source)
+    extent = None
+    if into.exists() and into.stat().st_size > 0:
+        async with await open_store(into) as store:
+            extent = await imported_extent(store, source.name)
+    if extent is None:
+        fmt = detect(data, source.name)
+        body = cut(data) if fmt in APPENDABLE else data
+        if not body:
+            return CatchUp(None, fmt, 0, 0)  # not one complete line yet
+        report = await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=body)
+        return CatchUp(report.sessions[0] if report.sessions else None, fmt, report.added.get("event", 0), len(body))
+    async with await open_store(into) as store:
+        if extent.file_digest == "hmac-sha256:" + hmac.new(store.digest_key, data, hashlib.sha256).hexdigest():
+            return CatchUp(extent.session, extent.fmt or "sif", 0, len(data))  # unchanged since
+        fmt = extent.fmt or detect(data[:1 << 16], source.name)
+        if fmt not in APPENDABLE:
+            raise BadInput(f"{source.name} changed since it was imported into {into.name}, and a {fmt} file is "
+                           "rewritten as a whole rather than appended to, so nothing was merged; import it into a new "
+                           "store to see its current state", code="source_rewritten")
+        follower = Follower(store, source, actor=actor)
+        await follower.attach(data)
+        assert follower.resume is not None
+        before = follower.resume.seq
+        tail = cut(data[follower.resume.offset:])
+        if tail.strip():
+            await follower.import_tail(tail)
+        return CatchUp(extent.session, fmt, follower.resume.seq - before, follower.resume.offset)

@@ -1,0 +1,116 @@
+"""A one-line bar under the header while the open session's transcript is followed live.
+
+Every ``POLL_S`` it imports what the agent appended (through its own store connection, one
+transaction per batch) and tells the screen which events arrived; a rewritten or truncated
+file stops the following with the refusal's sentence here and in a dialog, and nothing is
+merged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.content import Content
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Static
+
+from inspector.domain.errors import InspectorError
+from inspector.services.following import Follower
+from inspector.ui.dialogs import error_dialog
+
+POLL_S = 0.5
+
+
+class FollowBar(Static):
+    DEFAULT_CSS = """
+    FollowBar { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
+    FollowBar.stopped { color: $error; }
+    """
+
+    class Grew(Message):
+        """New events were imported from the followed transcript."""
+
+        def __init__(self, session: str, events: list[dict[str, Any]]) -> None:
+            super().__init__()
+            self.session = session
+            self.events = events
+
+    def __init__(self, store_path: Path, source: Path, actor: str, **kwargs: Any) -> None:
+        super().__init__("", **kwargs)
+        self.store_path, self.source, self.actor = store_path, source, actor
+        self.follower: Follower | None = None
+        self.timer: Timer | None = None
+        self.wrote = False  # set after each import, so the screen knows the store change was ours
+        self.received = 0
+
+    def on_mount(self) -> None:
+        self.update(Content.from_markup("[dim]◌ starting to follow $f…[/]", f=self.source.name))
+        self.start()
+
+    @work(group="follow-start", exclusive=True, exit_on_error=False)
+    async def start(self) -> None:
+        try:
+            self.follower = await Follower.open(self.store_path, self.source, actor=self.actor)
+        except InspectorError as error:
+            self._stopped(error, dialog=error.code != "not_appendable")
+            return
+        self.follower.before_write = self._will_write
+        self._show()
+        self.timer = self.set_interval(POLL_S, self.poll)
+
+    @work(group="follow-poll", exclusive=True, exit_on_error=False)
+    async def poll(self) -> None:
+        if self.follower is None or self.follower.resume is None:
+            return
+        try:
+            step = await self.follower.poll()
+        except InspectorError as error:
+            self._stopped(error)
+            return
+        except Exception as error:  # noqa: BLE001 - said, not swallowed: following stops visibly
+            self._stopped(InspectorError(f"{type(error).__name__}: {error}", code="follow_failed"))
+            return
+        if step.events:
+            self.received += len(step.events)
+            self.post_message(self.Grew(self.follower.resume.session, step.events))
+        self._show(step.waiting)
+
+    def _will_write(self) -> None:
+        """Set before the commit, so the screen's change watch never takes it for someone else's."""
+        self.wrote = True
+
+    def consume_wrote(self) -> bool:
+        wrote, self.wrote = self.wrote, False
+        return wrote
+
+    def _show(self, waiting: int = 0) -> None:
+        offset = self.follower.resume.offset if self.follower and self.follower.resume else 0
+        wait = f" · {waiting:,} bytes of a line still being written" if waiting else ""
+        self.update(Content.from_markup("[$success]● following[/] $f · $b bytes imported · $n new event$s$w",
+                                        f=str(self.source), b=f"{offset:,}", n=str(self.received),
+                                        s="" if self.received == 1 else "s", w=wait))
+
+    def _stopped(self, error: InspectorError, *, dialog: bool = True) -> None:
+        if self.timer is not None:
+            self.timer.stop()
+        if dialog:
+            self.add_class("stopped")
+            self.update(Content.from_markup("✗ stopped following $f: $m", f=self.source.name, m=error.message))
+        else:  # a format that cannot be followed: a note, not an alarm
+            self.update(Content.from_markup("[dim]○ not followed live: $m[/]", m=error.message))
+        if dialog:
+            self.app.push_screen(error_dialog(error))
+        self.run_worker(self._close(), exit_on_error=False)
+
+    async def _close(self) -> None:
+        follower, self.follower = self.follower, None
+        if follower is not None:
+            await follower.close()
+
+    async def on_unmount(self) -> None:
+        if self.timer is not None:
+            self.timer.stop()
+        await self._close()

@@ -1,0 +1,176 @@
+"""The session browser and live follow in the app, driven as a person would (Pilot)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from inspector.services.following import catch_up
+from inspector.services.verifying import verify_store
+from inspector.store.connection import open_store
+from inspector.ui.app import InspectorApp
+from inspector.ui.browser_screen import BrowserScreen
+from inspector.ui.dialogs import MessageDialog
+from inspector.ui.main_screen import MainScreen
+from inspector.ui.widgets.follow_bar import FollowBar
+from inspector.ui.widgets.timeline_view import TimelineView
+from inspector.ui.widgets.transcript_list import TranscriptList
+from tests.test_app import settle
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "real_sessions"
+GEMINI_HASH = "7e8989f71805c3147f6be9b7a71de2a156f8face69f9380beeeb8a777414f21c"
+SID = "live-0001"
+
+
+def claude_line(n: int, text: str) -> str:
+    return json.dumps({"type": "user", "sessionId": SID, "uuid": f"u{n}", "cwd": "/work/live",
+                       "timestamp": f"2026-03-01T10:00:{n:02d}.000Z", "message": {"role": "user", "content": text}})
+
+
+def codex_rollout(path: Path) -> None:
+    """A Codex rollout written from its public format (no real one may be copied here)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [
+        {"timestamp": "2026-02-02T08:00:00Z", "type": "session_meta", "payload": {"id": "cx-9", "cwd": "/work/codex"}},
+        {"timestamp": "2026-02-02T08:00:01Z", "type": "response_item",
+         "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "fix the bug"}]}},
+        {"timestamp": "2026-02-02T08:00:05Z", "type": "compacted", "payload": {"message": "", "replacement_history": []}},
+    ]
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home folder holding transcripts where the three tools put them."""
+    if not REAL.is_dir():
+        pytest.skip(f"the real transcripts are not beside the project ({REAL})")
+    home = tmp_path / "home"
+    claude = home / ".claude" / "projects" / "-work-demo"
+    claude.mkdir(parents=True)
+    for src in sorted((REAL / "claude-code").glob("*.jsonl")):
+        shutil.copy(src, claude / src.name)
+    chats = home / ".gemini" / "tmp" / GEMINI_HASH / "chats"
+    chats.mkdir(parents=True)
+    shutil.copy(REAL / "gemini-cli" / "ab2b9748b105-0__session.json", chats / "session-2026-01-15T20-51-f7633853.json")
+    codex_rollout(home / ".codex" / "sessions" / "2026" / "02" / "02" / "rollout-2026-02-02T08-00-00-cx-9.jsonl")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("INSPECTOR_SOURCES")
+    return home
+
+
+async def test_the_browser_lists_by_project_and_enter_opens_the_newest(home: Path) -> None:
+    app = InspectorApp()
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, BrowserScreen)
+        listing = app.screen.query_one(TranscriptList)
+        headers = [str(r.prompt()) for r in listing.rows if r.key is None]
+        assert any("/work/codex" in h for h in headers) and any("Context Inspector" in h for h in headers)
+        shown = app.screen.by_id
+        assert len(shown) == 7  # five Claude Code files, one Gemini CLI file, one Codex rollout
+        screen_text = str(listing.render())
+        assert "fix the bug" in screen_text and "codex · 2026-02-02 08:00 → 08:00 · 396 B · 1 compaction" in screen_text
+        newest = shown[listing.highlighted or ""]
+        assert newest.tool == "codex" and newest.title == "fix the bug" and newest.compactions == 1
+        await pilot.press("enter")  # one key opens it
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen) and app.screen.session == "cx-9"
+        await pilot.press("ctrl+o")  # back to the list; ↓ and enter open the next one
+        await settle(app, pilot)
+        assert isinstance(app.screen, BrowserScreen)
+        await pilot.press("down", "enter")
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert app.screen.session == "0cf3db51-1c73-43bb-8d05-dc02739514a5"  # the Claude Code "commit this" session
+
+
+async def test_search_narrows_the_list_and_enter_opens_the_match(home: Path) -> None:
+    app = InspectorApp()
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"color file", "enter")
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert app.screen.session == "f7633853-6663-4dbb-bbf4-6159afa29df8"
+        assert "not followed live" in str(app.screen.query_one(FollowBar).render())
+
+
+async def test_no_transcripts_opens_the_demo_as_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("INSPECTOR_SOURCES")
+    app = InspectorApp()
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen) and app.screen.session == "s-export"
+
+
+WRITER = """
+import sys, time, json
+path, times = sys.argv[1], sys.argv[2]
+lines = json.loads(sys.argv[3])
+for i, line in enumerate(lines):
+    time.sleep(0.4)
+    with open(path, "a", encoding="utf-8") as fh:
+        if i == 2:  # this one arrives in two writes: the first half waits for the rest
+            fh.write(line[:25]); fh.flush(); time.sleep(0.3)
+            fh.write(line[25:] + "\\n")
+        else:
+            fh.write(line + "\\n")
+    with open(times, "a") as fh:
+        fh.write(f"{i} {time.time()}\\n")
+"""
+
+
+async def test_lines_appended_while_the_app_is_open_appear_within_2s_in_order_once(tmp_path: Path) -> None:
+    src, db, times = tmp_path / f"{SID}.jsonl", tmp_path / "live.db", tmp_path / "times.txt"
+    src.write_text(claude_line(0, "start the export fix") + "\n", encoding="utf-8")
+    await catch_up(src, db, actor="t")
+    texts = [f"live line {n}" for n in range(1, 7)]
+    app = InspectorApp(db, follow=src)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("t", "end")
+        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(src), str(times),
+                                   json.dumps([claude_line(n, t) for n, t in enumerate(texts, 1)])])
+        seen_at: dict[str, float] = {}
+        try:
+            deadline = time.monotonic() + 20
+            while len(seen_at) < len(texts) and time.monotonic() < deadline:
+                await pilot.pause(0.05)
+                rows = [r.text for r in app.screen.query_one(TimelineView).rows if r.source == "event"]
+                for text in texts:
+                    if text in rows and text not in seen_at:
+                        seen_at[text] = time.time()
+            writer.wait(timeout=10)
+        finally:
+            writer.kill()
+        written = {int(i): float(t) for i, t in (line.split() for line in times.read_text().splitlines())}
+        for n, text in enumerate(texts):
+            assert text in seen_at, f"{text!r} never appeared; {app.screen.query_one(FollowBar).render()}"
+            assert seen_at[text] - written[n] < 2.0, f"{text!r} took {seen_at[text] - written[n]:.2f}s"
+        timeline = app.screen.query_one(TimelineView)
+        events = [r.text for r in timeline.rows if r.source == "event"]
+        assert events == ["start the export fix", *texts]  # in order, each once
+        assert timeline.current is not None and timeline.current.seq == timeline.rows[-1].seq  # it followed the end
+        src.write_bytes(src.read_bytes()[:100])  # truncated: refused, said so, nothing merged
+        for _ in range(60):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, MessageDialog):
+                break
+        assert isinstance(app.screen, MessageDialog) and "source_truncated" in app.screen.dialog_title
+        bar = app.screen_stack[-2].query_one(FollowBar)
+        assert bar.has_class("stopped") and "nothing was merged" in str(bar.render())
+    async with await open_store(db) as store:
+        assert (await verify_store(store)).ok
+        count = await store.db.execute_fetchall("SELECT COUNT(*) FROM events")
+        assert count[0][0] == 1 + len(texts)
