@@ -166,3 +166,50 @@ def test_wrong_types_in_codex_and_inspect_logs_name_the_field(tmp_path: Path) ->
     assert result.exit_code == 0, result.output
     (problem,) = json.loads(result.stdout)["problems"]
     assert problem["code"] == "wrong_field_type" and "samples[0].messages[1].tool_calls[0].id" in problem["message"]
+
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "real_sessions"
+EVERY_FORMAT = {  # a file of each format, and whether it is read line by line (then a bad line is a problem)
+    "claude-code/ee8f793bfeb9-0__summary_records.jsonl": True,
+    "openai-chat/test_multiple_agent_tool_calls.conversation.json": False,
+    "anthropic/test_anthropic_tool_with_thinking.conversation.json": False,
+    "openai-responses/test_openai_responses_compact_messages.conversation.json": False,
+    "deepseek/test_deepseek_deferred_capability_with_thinking.conversation.json": False,
+    "inspect-ai/log_tool_call_error.json": False,
+    "gemini-cli/9c53780d06b7-0__write_file_shell_thoughts.json": False,
+}
+
+
+@pytest.mark.parametrize("name", sorted(EVERY_FORMAT))
+def test_a_lone_surrogate_in_any_format_is_never_stored(tmp_path: Path, name: str) -> None:
+    if not (REAL / name).exists():
+        pytest.skip(f"the real transcripts are not beside the project ({REAL / name})")
+    data = (REAL / name).read_bytes()
+    at = data.index(b'"', data.index(b'"content"') + len(b'"content"') + 1) + 1  # inside the first content string
+    src = tmp_path / Path(name).name
+    src.write_bytes(data[:at] + b"\\ud800" + data[at:])
+    result = run("import", str(src), "--into", str(tmp_path / "s.db"), "--json")
+    if EVERY_FORMAT[name]:
+        assert result.exit_code == 0 and "lone_surrogate" in {p["code"] for p in json.loads(result.stdout)["problems"]}
+        assert run("export", str(tmp_path / "s.db"), "-o", str(tmp_path / "out.jsonl")).exit_code == 0
+    else:
+        refused(result, "lone_surrogate", "surrogate")
+        assert not (tmp_path / "s.db").exists()
+
+
+def test_a_lone_surrogate_in_an_eval_archive_is_refused(tmp_path: Path) -> None:
+    source = REAL / "inspect-ai" / "log_read_sample.eval"
+    if not source.exists():
+        pytest.skip(f"the real transcripts are not beside the project ({source})")
+    out = io.BytesIO()
+    with zipfile.ZipFile(source) as original, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy:
+        for info in original.infolist():
+            body = original.read(info.filename)
+            if info.filename.startswith("samples/") and b'"content"' in body:
+                at = body.index(b'"', body.index(b'"content"') + len(b'"content"') + 1) + 1
+                body = body[:at] + b"\\udc00" + body[at:]
+            copy.writestr(info.filename, body)
+    src = tmp_path / "bad.eval"
+    src.write_bytes(out.getvalue())
+    refused(run("import", str(src), "--into", str(tmp_path / "s.db"), "--json"), "lone_surrogate")
+    assert not (tmp_path / "s.db").exists()
