@@ -94,6 +94,45 @@ def test_on_a_read_only_medium_reading_works_and_writing_says_so(sample_store: P
     assert file_sha(src / "s.db") == before and not (src / "new.db").exists()
 
 
+WAL_SCRIPT = r"""
+import json, subprocess, sys
+src, mnt = sys.argv[1:3]
+subprocess.run(["mount", "--bind", src, mnt], check=True)
+subprocess.run(["mount", "-o", "remount,bind,ro", mnt], check=True)
+p = subprocess.run([sys.executable, "-m", "inspector", "sessions", mnt + "/s.db", "--json"], capture_output=True,
+                   text=True)
+print(json.dumps({"code": p.returncode, "out": p.stdout, "err": p.stderr}))
+"""
+
+
+def test_commits_left_in_a_write_ahead_log_are_never_silently_dropped(sample_store: Path, tmp_path: Path) -> None:
+    import sqlite3
+
+    if shutil.which("unshare") is None or subprocess.run(["unshare", "-rm", "true"]).returncode != 0:
+        pytest.skip("a private mount namespace is not allowed here: cannot mount a folder read-only")
+    src, mnt = tmp_path / "medium", tmp_path / "mnt"
+    src.mkdir()
+    mnt.mkdir()
+    shutil.copy(sample_store, src / "s.db")
+    con = sqlite3.connect(src / "s.db")  # a writer that stops without checkpointing, as after a crash
+    con.execute("PRAGMA wal_autocheckpoint = 0")
+    con.execute("UPDATE sessions SET title = 'only in the WAL' WHERE id = 's-export'")
+    con.commit()
+    shutil.copy(src / "s.db", tmp_path / "copy.db")
+    shutil.copy(f"{src / 's.db'}-wal", f"{tmp_path / 'copy.db'}-wal")
+    con.close()  # closing checkpoints; put back the un-checkpointed state a crash would leave
+    shutil.copy(tmp_path / "copy.db", src / "s.db")
+    shutil.copy(f"{tmp_path / 'copy.db'}-wal", f"{src / 's.db'}-wal")
+    Path(f"{src / 's.db'}-shm").unlink(missing_ok=True)
+    done = subprocess.run(["unshare", "-rm", sys.executable, "-c", WAL_SCRIPT, str(src), str(mnt)],
+                          capture_output=True, text=True, timeout=120)
+    result = json.loads(done.stdout)
+    if result["code"] == 0:  # SQLite could read the log: then the commit it holds must show
+        assert "only in the WAL" in result["out"]
+    else:
+        assert result["code"] == 3 and "write-ahead log" in result["err"], result
+
+
 async def test_the_app_on_a_read_only_store_greys_out_writing_acts(sample_store: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(connection, "read_only_reason", lambda _path: "a read-only medium")

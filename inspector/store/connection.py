@@ -230,8 +230,14 @@ async def _connect(target: Path, *, read_only: bool) -> aiosqlite.Connection:
         return db
     except sqlite3.OperationalError:
         # WAL needs its -shm file; on a read-only medium it cannot be made, and nobody can write
-        # there either, so the file is read as immutable.
+        # there either, so the file is read as immutable -- unless a write-ahead log holds commits
+        # not yet copied into the file: immutable would silently leave them out.
         await db.close()
+        wal = Path(f"{target}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise NotAStore(f"{target} cannot be read here: its write-ahead log ({wal.stat().st_size:,} bytes of "
+                            "commits not yet in the file) cannot be replayed on a read-only medium; copy the store "
+                            "with its -wal file to a writable folder", code="unreadable_wal") from None
         db = await aiosqlite.connect(uri + "&immutable=1", uri=True, isolation_level=None)
         await _configure(db)
         return db
