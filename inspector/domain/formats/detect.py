@@ -19,11 +19,16 @@ FORMATS = ("sif", "claude-code", "codex", "gemini", *messages.FORMATS, "inspect-
 
 
 def _first_records(data: bytes) -> list[dict[str, Any]]:
-    """The readable records among the first 50 lines (a cut or doubled line is skipped). Only
-    lines that start with ``{`` count: an indented object is inside a pretty-printed document."""
+    """The readable records among the first 50 lines (a cut or doubled line is skipped). After
+    the first non-blank line, only lines that start with ``{`` count: an indented object is
+    inside a pretty-printed document."""
     out: list[dict[str, Any]] = []
+    first = True
     for raw in data.split(b"\n", 50)[:50]:
-        if raw[:1] == b"{":
+        if not raw.strip():
+            continue
+        if first or raw[:1] == b"{":
+            first = False
             try:
                 parts, _ = raw_decode_all(raw.decode("utf-8"))
             except UnicodeDecodeError:
