@@ -66,12 +66,14 @@ class Replay:
                     identity, status = tuple(row[:-1]), row[-1]
                     if identity[0] in self.unbound:
                         continue
+                    set_by_ledger = (type_, identity) in self.status
                     want = self.status.get((type_, identity), default)
                     if status != want:
+                        said = (f"the ledger set it to {want}" if set_by_ledger
+                                else f"no ledger entry ever changed it from {want!r}")
                         fail({"where": spec.table, "identity": list(identity),
                               "message": f"{type_} {list(identity[1:])} in session {identity[0]!r} shows status "
-                                         f"{status!r}, but replaying the ledger gives {want!r}: it was changed "
-                                         "outside an act"})
+                                         f"{status!r}, but {said} (replayed): it was changed outside an act"})
 
     async def _tombstones(self, store: Store, fail: Any) -> None:
         async with store.db.execute(
