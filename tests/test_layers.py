@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "inspector"
-CORE = ["inspector.domain", "inspector.store", "inspector.services", "inspector.cli.main"]
+CORE = ["inspector.domain", "inspector.store", "inspector.services", "inspector.report", "inspector.cli.main"]
 
 
 @pytest.mark.parametrize("module", CORE)
@@ -44,6 +44,8 @@ def _imports(path: Path) -> set[str]:
         ("domain", ("inspector.store", "inspector.services", "inspector.ui", "inspector.cli", "aiosqlite", "sqlite3")),
         ("store", ("inspector.services", "inspector.ui", "inspector.cli")),
         ("services", ("inspector.ui", "inspector.cli")),
+        # The HTML report renders a plain document: it reads no store and calls no service.
+        ("report", ("inspector.store", "inspector.services", "inspector.ui", "inspector.cli", "aiosqlite", "sqlite3")),
     ],
 )
 def test_layers_import_only_to_their_left(layer: str, forbidden: tuple[str, ...]) -> None:

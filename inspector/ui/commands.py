@@ -52,6 +52,8 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Toggle sessions list", "Show or hide the sessions on the left (s)", screen.action_toggle_sessions),
         ("Verify store", "Recompute the ledger's hash chain and projections (v)", screen.action_verify),
         ("Reload", "Read the session again from the store (ctrl+r)", screen.action_reload),
+        ("Write report", "The open session as one self-contained HTML file beside the store (ctrl+e)",
+         screen.action_write_report),
     ]
     for session in screen.session_ids:
         commands.append((f"Open session: {escape(safe(session))}", "Switch to this session",

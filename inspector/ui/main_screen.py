@@ -20,6 +20,7 @@
 | s | show or hide the sessions list |
 | v | verify the store |
 | ctrl+r | reload the session |
+| ctrl+e | write the open session's HTML report beside the store, and say where |
 | ctrl+p | command palette |
 """
 
@@ -50,6 +51,7 @@ from inspector.services import (
     verifying,
 )
 from inspector.services.drift import drift_overview
+from inspector.services.report import default_report_path, write_report
 from inspector.services.survival import survival_all
 from inspector.services.search import search
 from inspector.services.timeline import TimelineRow
@@ -109,6 +111,7 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         Binding("s", "toggle_sessions", "Sessions", id="main.toggle_sessions"),
         Binding("v", "verify", "Verify", id="main.verify"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="main.reload"),
+        Binding("ctrl+e", "write_report", "Report", show=False, id="main.report"),
         Binding("escape", "clear_search", "Clear search", show=False, id="main.clear_search"),
     ]
 
@@ -528,3 +531,14 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         else:
             body = "\n".join(p["message"] for p in report.problems[:20])
             await self.app.push_screen(MessageDialog("Store does NOT verify", body, error=True))
+
+    @work(group="report", exclusive=True, exit_on_error=False)
+    async def action_write_report(self) -> None:
+        """ctrl+e: the open session as one HTML file a colleague can open, written beside the store."""
+        if self.session is None:
+            self.notify("Open a session first.", severity="warning")
+            return
+        path = default_report_path(self.store.path, self.session)
+        written = await write_report(self.store, self.session, path)
+        self.notify(f"{path} ({written.bytes:,} bytes): open it in any browser.", title="Report written",
+                    timeout=10)

@@ -1,0 +1,77 @@
+"""``report`` (a self-contained HTML review of one session) and ``serve`` (the app in a browser)."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from inspector.cli.open_command import resolve_target
+from inspector.cli.output import EXIT_OK, EXIT_USAGE, emit, fail, json_option, run_command
+from inspector.cli.store_commands import store_argument
+from inspector.domain.errors import InspectorError
+from inspector.services.report import report_data, write_report
+from inspector.store.connection import open_store
+
+
+@click.command("report")
+@store_argument
+@click.option("--session", required=True, help="The session to report on.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
+              help="The HTML file to write (required unless --json).")
+@click.option("--generation", type=click.IntRange(min=0), help="Centre on this summary generation (default: latest).")
+@json_option
+@run_command()
+async def report_cmd(store: Path, session: str, output: Path | None, generation: int | None, as_json: bool) -> int:
+    """Write one self-contained HTML review of a session (no script, nothing fetched; opens from file://).
+
+    With --json, print the same data as one JSON document (and still write -o when given)."""
+    if output is None and not as_json:
+        click.echo("error: give -o FILE.html for the report, or --json for its data", err=True)
+        return EXIT_USAGE
+    async with await open_store(store) as opened:
+        if output is None:
+            data = await report_data(opened, session, generation)
+        else:
+            written = await write_report(opened, session, output, generation)
+            data = written.as_dict()
+
+    def human() -> str:
+        return f"wrote {output} ({written.bytes:,} bytes): open it in any browser, or attach it to a ticket"
+
+    emit(data, as_json, human)
+    return EXIT_OK
+
+
+@click.command("serve")
+@click.argument("store", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--port", type=click.IntRange(min=1, max=65535), default=8000, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on. Anyone who can reach it can act in the app as you: keep it local "
+                   "unless you mean to share it.")
+def serve_cmd(store: Path | None, port: int, host: str) -> None:
+    """The app in a web browser (textual-serve): each browser tab runs its own app over STORE
+    (the demo when left out; a transcript is imported beside it first, as `inspector FILE` does)."""
+    from inspector.cli.serving import serve_app  # textual-serve pulls in rich: only this command needs it
+
+    try:
+        path = asyncio.run(_checked_store(store))
+        command = shlex.join([sys.executable, "-m", "inspector", str(path.resolve())])
+        serve_app(command, host, port, title=f"Context Inspector · {path.name}")
+    except InspectorError as error:
+        fail(error, False)
+        return
+    raise SystemExit(EXIT_OK)
+
+
+async def _checked_store(target: Path | None) -> Path:
+    """The store to serve, opened once here so a wrong path fails now, with a sentence, not
+    in every browser tab later."""
+    path = await resolve_target(target)
+    if not path.exists():
+        raise InspectorError(f"no store at {path}", code="not_a_store")
+    async with await open_store(path):
+        return path

@@ -1,0 +1,85 @@
+"""The raw event log rendered as a conversation.
+
+Messages render as Markdown (inert: see ``markdown``); a tool call and its result are
+one collapsed ``<details>``, so a long session reads as the exchange it was and any
+call opens on a click; visible reasoning is dim and collapsible; unresolved calls and
+orphan results say so rather than vanish.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from inspector.report.markdown import render_markdown
+from inspector.report.sections import e
+
+ARGS_PREVIEW_CHARS = 120
+RESULT_PREVIEW_CHARS = 100
+SPEAKER = {"user_message": "user", "assistant_message": "assistant", "system_message": "system", "other": "other"}
+
+
+def _one_line(text: str | None, limit: int) -> str:
+    line = " ".join((text or "").split())
+    return line[:limit] + ("…" if len(line) > limit else "")
+
+
+def _meta(t: dict[str, Any], label: str) -> str:
+    marks = "".join(f' <span class="mark">{e(m)}</span>' for m in t.get("marks") or [])
+    return (f'<div class="who"><a class="seq" id="evt-{e(t["seq"])}" href="#evt-{e(t["seq"])}">#{e(t["seq"])}</a> '
+            f'<b>{e(label)}</b> <span class="muted">{e(t.get("trust") or "")} · {e(t.get("at") or "no time")}'
+            f"</span>{marks}</div>")
+
+
+def _thinking(text: str) -> str:
+    opened = " open" if len(text) <= 600 else ""
+    return (f'<details class="thinking"{opened}><summary>thinking · {len(text):,} chars</summary>'
+            f'<div class="md">{render_markdown(text)}</div></details>')
+
+
+def _tool(t: dict[str, Any]) -> str:
+    args = t.get("args")
+    args_text = json.dumps(args, ensure_ascii=False, indent=2) if args is not None else ""
+    preview = _one_line(json.dumps(args, ensure_ascii=False) if args is not None else "", ARGS_PREVIEW_CHARS)
+    result = t.get("result")
+    if t["kind"] == "tool_result":  # an orphan (or second) result: its call is not in the log
+        status = '<span class="mark">orphan result: no call with this id in the log</span>' \
+            if "orphan" in (t.get("marks") or []) else '<span class="mark">second result for this call</span>'
+        return (f'<details class="tool orphan"><summary>{_meta(t, "tool result")} <code>{e(t.get("tool") or "?")}'
+                f'</code> {status}</summary><pre class="result">{e(t.get("content"))}</pre></details>')
+    if result is None:
+        status = '<span class="mark">unresolved: no result in the log</span>'
+        body = ""
+    else:
+        status = (f'<span class="arrow">→ #{e(result["seq"])}</span> '
+                  f'<span class="muted">{e(_one_line(result.get("content"), RESULT_PREVIEW_CHARS))}</span>')
+        body = (f'<div class="label">result #{e(result["seq"])} · {e(result.get("at") or "no time")}</div>'
+                f'<pre class="result">{e(result.get("content"))}</pre>')
+    return (f'<details class="tool"><summary>{_meta(t, "tool call")}<code class="call">{e(t.get("tool") or "?")}'
+            f'({e(preview)})</code> {status}</summary><div class="label">arguments · call '
+            f'<code>{e(t.get("call_id"))}</code></div><pre class="args">{e(args_text)}</pre>{body}</details>')
+
+
+def _message(t: dict[str, Any]) -> str:
+    speaker = SPEAKER.get(t["kind"], t["kind"])
+    parts = [f'<article class="turn {e(speaker)}">{_meta(t, speaker)}']
+    if t.get("reasoning"):
+        parts.append(_thinking(t["reasoning"]))
+    content = t.get("content")
+    if content is None:
+        parts.append('<p class="muted">no content (deleted, or never recorded)</p>')
+    elif t["kind"] in ("user_message", "assistant_message"):
+        parts.append(f'<div class="md">{render_markdown(content)}</div>')
+    else:
+        parts.append(f'<pre class="plain">{e(content)}</pre>')
+    if t.get("continuation"):
+        parts.append(f'<p class="muted">provider continuation kept as returned: {e(", ".join(t["continuation"]))}</p>')
+    parts.append("</article>")
+    return "".join(parts)
+
+
+def conversation_section(turns: list[dict[str, Any]]) -> str:
+    body = "".join(_tool(t) if t["kind"] in ("tool_call", "tool_result") else _message(t) for t in turns)
+    calls = sum(1 for t in turns if t["kind"] == "tool_call")
+    return (f'<section id="timeline"><h2>Timeline</h2><p class="muted">{len(turns):,} entries · {calls:,} tool calls '
+            f"(click one to open it)</p>{body or '<p class=muted>No events.</p>'}</section>")

@@ -1,0 +1,234 @@
+"""The report's sections above the conversation: header, the three channels, drift,
+survival, candidates, handoffs and the ledger's acts.
+
+Every value from the session goes through ``e`` (HTML-escaped, quotes included); the
+only markup here is our own. Glyphs carry meaning as in the app (● active, ◌ pending,
+○ superseded), so the page reads in print and without colour.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any
+
+from inspector.domain.terminal_safe import terminal_safe
+from inspector.report.chart import kept_chart
+from inspector.report.markdown import render_markdown
+
+GLYPH = {"active": "●", "pending": "◌", "superseded": "○"}
+VERDICT_MARK = {"kept": "✓ kept", "missing": "∅ missing", "rewritten": "≠ rewritten", "contradicted": "✗ contradicted",
+                "unknown": "? unknown"}
+
+
+def e(value: Any) -> str:
+    """Content as inert HTML text: escaped, and with every invisible or reordering character
+    (bidi overrides, zero-width, controls) shown as a visible mark, so what the reader sees
+    is what the text holds (the same marks the terminal app shows)."""
+    return escape(terminal_safe("" if value is None else str(value)), quote=True)
+
+
+def _refs(refs: list[Any] | None) -> str:
+    return " ".join(f"<code>{e(r)}</code>" for r in refs or []) or '<span class="muted">none</span>'
+
+
+def header(data: dict[str, Any]) -> str:
+    s, b = data["session"], data["badges"]
+    badges = []
+    if b.get("drift"):
+        badges.append(("error", f"⚠ drift {b['drift']}"))
+    if b.get("pending_candidates"):
+        badges.append(("warning", f"◷ {b['pending_candidates']} pending candidate(s)"))
+    if b.get("unknown_actions"):
+        badges.append(("accent", f"? {b['unknown_actions']} unknown action(s)"))
+    if b.get("pending_state"):
+        badges.append(("warning", f"◌ {b['pending_state']} pending record(s)"))
+    for code, n in sorted((b.get("protocol") or {}).items()):
+        badges.append(("error", f"{code} {n}"))
+    badge_html = "".join(f'<span class="badge {cls}">{e(text)}</span>' for cls, text in badges) \
+        or '<span class="badge ok">no findings</span>'
+    facts = [("session", s["id"]), ("store", data["store"]), ("context version", f"v{s['context_version']}"),
+             ("goal revision", f"r{s['goal_revision']}"), ("adapter", s["adapter"]), ("owner", s.get("owner") or "—"),
+             ("events", s["events"]), ("summary generation", data.get("generation") if data.get("generation")
+                                       is not None else "none"),
+             ("generated", data["generated_at"]), ("inspector", data["inspector_version"])]
+    headline = next((r.get("headline") for r in data.get("survival") or []
+                     if r["generation"] == data.get("generation")), None)
+    if headline:
+        facts.insert(8, ("survival", headline))
+    if s.get("continued_from"):
+        facts.insert(2, ("continued from", s["continued_from"]))
+    dl = "".join(f"<div><dt>{e(k)}</dt><dd>{e(v)}</dd></div>" for k, v in facts)
+    return (f'<header id="top"><h1>{e(s.get("title") or s["id"])}</h1><p class="badges">{badge_html}</p>'
+            f'<dl class="facts">{dl}</dl></header>')
+
+
+def _state(records: list[dict[str, Any]]) -> str:
+    if not records:
+        return '<p class="muted">No protected state records.</p>'
+    out, kind = [], None
+    for r in records:
+        if r["kind"] != kind:
+            if kind is not None:
+                out.append("</ul>")
+            kind = r["kind"]
+            out.append(f'<h3>{e(kind.replace("_", " "))}</h3><ul class="records">')
+        alts = f' <span class="muted">alternatives: {e(", ".join(r["alternatives"]))}</span>' if r.get("alternatives") \
+            else ""
+        out.append(f'<li class="record {e(r["status"])}"><span class="glyph">{GLYPH.get(r["status"], "·")}</span> '
+                   f'<span class="value">{e(r["value"])}</span>{alts}<div class="meta"><code>{e(r["key"])}</code> '
+                   f'v{e(r["version"])} · {e(r["status"])} · by {e(r.get("writer") or "unknown")} · '
+                   f'sources {_refs(r.get("sources"))}</div></li>')
+    out.append("</ul>")
+    return "".join(out)
+
+
+def _summary(gens: list[dict[str, Any]], drift_counts: dict[int, int]) -> str:
+    if not gens:
+        return '<p class="muted">No summary generations.</p>'
+    out = []
+    for g in gens:
+        n = drift_counts.get(g["generation"], 0)
+        flag = f' <span class="badge error">⚠ drift {n}</span>' if n else ""
+        covers = f" · covers evt {e(g['covers'][0])}–{e(g['covers'][1])}" if g.get("covers") else ""
+        unresolved = "".join(f"<li>⟨{e(u)}⟩</li>" for u in g.get("unresolved") or [])
+        out.append(f'<article class="generation"><h3>gen {e(g["generation"])} · {e(g["kind"])}{covers}{flag}</h3>'
+                   f'<div class="md">{render_markdown(g["text"] or "")}</div>'
+                   + (f'<p class="label">unresolved</p><ul class="unresolved">{unresolved}</ul>' if unresolved else "")
+                   + f'<p class="meta">sources {_refs(g.get("sources"))}</p></article>')
+    return "".join(out)
+
+
+def _size(n: int) -> str:
+    if n < 0:
+        return "missing"
+    return f"{n:,} B" if n < 10_000 else f"{n / 1024:,.1f} KB" if n < 10_000_000 else f"{n / 1048576:,.1f} MB"
+
+
+def _evidence(materials: list[dict[str, Any]]) -> str:
+    if not materials:
+        return '<p class="muted">No stored originals.</p>'
+    out = ['<ul class="records">']
+    for m in materials:
+        state = " · deleted" if m.get("deleted") else " · missing" if m["size"] < 0 else ""
+        stubs = "".join(
+            f'<li>↳ <code>{e(s["id"])}</code> [{e((s.get("read_slice") or ["?", "?"])[0])}, '
+            f'{e((s.get("read_slice") or ["?", "?"])[1])}) {e(s.get("disclosure_scope") or "")}'
+            + (f' <span class="muted">「{e(s["outline"])}」</span>' if s.get("outline") else "") + "</li>"
+            for s in m.get("stubs") or [])
+        out.append(f'<li class="record{" deleted" if m.get("deleted") or m["size"] < 0 else ""}"><code>{e(m["id"])}'
+                   f'</code> {_size(m["size"])} · {e(m.get("source_version") or "no version")} · '
+                   f'{e(m.get("disclosure_scope") or "no scope")}{state}'
+                   f'<div class="meta">{e(m.get("media_type") or "")} {e(m.get("content_hash") or "")}</div>'
+                   + (f'<ul class="stubs">{stubs}</ul>' if stubs else "") + "</li>")
+    out.append("</ul>")
+    return "".join(out)
+
+
+def three_channels(data: dict[str, Any]) -> str:
+    counts = {g["generation"]: sum(1 for f in g["findings"] if f["severity"] == "finding")
+              for g in data["drift"]["generations"]}
+    ch = data["channels"]
+    return ('<section id="channels" class="channels">'
+            f'<div class="channel" id="channel-state"><h2>Protected state</h2>{_state(ch["state"])}</div>'
+            f'<div class="channel" id="channel-summary"><h2>Task summary</h2>{_summary(ch["summary"], counts)}</div>'
+            f'<div class="channel" id="channel-evidence"><h2>Raw evidence</h2>{_evidence(ch["evidence"])}</div>'
+            "</section>")
+
+
+def drift_table(data: dict[str, Any]) -> str:
+    rows = []
+    for g in data["drift"]["generations"]:
+        if not g["findings"]:
+            rows.append(f'<tr><td>{e(g["generation"])}</td><td colspan="4" class="ok">no drift found</td></tr>')
+        for f in g["findings"]:
+            words = "".join(f"<q>{e(w)}</q>" for w in f.get("words") or []) or '<span class="muted">—</span>'
+            if f.get("where"):
+                words += f'<div class="meta">in: {e(f["where"])}</div>'
+            rows.append(f'<tr class="{e(f["severity"])}"><td>{e(g["generation"])}</td><td><code>{e(f["code"])}</code>'
+                        f'</td><td><code>{e(f.get("key") or "—")}</code></td><td class="words">{words}</td>'
+                        f'<td>{e(f["message"])}</td></tr>')
+    if not rows:
+        return '<section id="drift"><h2>Drift</h2><p class="muted">No summary generations to check.</p></section>'
+    return ('<section id="drift"><h2>Drift findings per generation</h2><div class="scroll"><table>'
+            "<thead><tr><th>gen</th><th>code</th><th>key</th><th>words</th><th>finding</th></tr></thead>"
+            f'<tbody>{"".join(rows)}</tbody></table></div></section>')
+
+
+def survival_table(data: dict[str, Any]) -> str:
+    """Per protected fact, its survival verdict in each generation (the sentence that decided
+    it on hover), under the chart of facts kept per generation."""
+    survival = data.get("survival") or []
+    chart = kept_chart(data["kept_per_generation"])
+    gens = [r["generation"] for r in survival]
+    keys: list[str] = []
+    cells: dict[str, dict[Any, str]] = {}
+    why: dict[tuple[str, Any], str] = {}  # (key, generation) -> the sentence that decided the verdict
+    for report in survival:
+        for fact in report["facts"]:
+            if fact["key"] not in cells:
+                keys.append(fact["key"])
+                cells[fact["key"]] = {}
+            cells[fact["key"]][report["generation"]] = fact["verdict"]
+            why[(fact["key"], report["generation"])] = fact.get("where") or fact.get("reason") or ""
+    title = "Survival of protected facts per generation"
+    if not keys:
+        return (f'<section id="survival"><h2>{title}</h2>{chart}'
+                '<p class="muted">No protected facts to follow.</p></section>')
+    head = "".join(f"<th>g{e(g)}</th>" for g in gens)
+    body = "".join(
+        f"<tr><td><code>{e(k)}</code></td>"
+        + "".join(f'<td class="v-{e(cells[k].get(g, ""))}" title="{e(why.get((k, g), ""))}">'
+                  f'{e(VERDICT_MARK.get(cells[k].get(g, ""), "· not yet"))}</td>' for g in gens) + "</tr>"
+        for k in keys)
+    return (f'<section id="survival"><h2>{title}</h2>{chart}<div class="scroll"><table class="grid">'
+            f"<thead><tr><th>fact</th>{head}</tr></thead><tbody>{body}</tbody></table></div></section>")
+
+
+def _refusals(items: list[dict[str, Any]], cls: str) -> str:
+    return "".join(f'<li class="{cls}"><code>{e(r["code"])}</code> {e(r["message"])}</li>' for r in items)
+
+
+def candidates_section(data: dict[str, Any]) -> str:
+    if not data["candidates"]:
+        return '<section id="candidates"><h2>Candidates</h2><p class="muted">No compression candidates.</p></section>'
+    out = ['<section id="candidates"><h2>Compression candidates</h2>']
+    for item in data["candidates"]:
+        c, v = item["candidate"], item["validation"]
+        verdict = "structure verified" if v["structure_verified"] else "refused"
+        out.append(f'<article class="card {e(c["status"])}"><h3><code>{e(c["id"])}</code> · {e(c["status"])} · '
+                   f'{e(verdict)} · semantic_lossless {e(v["semantic_lossless"])}</h3>'
+                   f'<p class="meta">base v{e(c.get("base_version"))} · goal r{e(c.get("goal_revision"))} · '
+                   f'open actions {e(", ".join(c.get("open_actions") or []) or "none")} · unknowns '
+                   f'{e(", ".join(c.get("unknowns") or []) or "none")}</p>'
+                   f'<ul class="findings">{_refusals(v["refusals"], "error")}{_refusals(v["warnings"], "warning")}</ul>'
+                   f'<details><summary>summary and exact fields</summary><pre>{e(c.get("summary"))}</pre>'
+                   f'<pre>{e(json.dumps(c.get("exact_fields") or {}, ensure_ascii=False, indent=2))}</pre></details>'
+                   "</article>")
+    out.append("</section>")
+    return "".join(out)
+
+
+def handoffs_section(data: dict[str, Any]) -> str:
+    if not data["handoffs"]:
+        return '<section id="handoffs"><h2>Handoffs</h2><p class="muted">No handoffs.</p></section>'
+    out = ['<section id="handoffs"><h2>Handoffs</h2>']
+    for item in data["handoffs"]:
+        h, c = item["handoff"], item["check"]
+        checks = "".join(f'<li class="{"ok" if k["ok"] else "error"}">{"✓" if k["ok"] else "✗"} <code>{e(k["code"])}'
+                         f'</code> {e(k["message"])}</li>' for k in c["checks"])
+        out.append(f'<article class="card"><h3><code>{e(h["id"])}</code> → <code>{e(h.get("to_session"))}</code> · '
+                   f'{e(h.get("status"))} · {"acceptable" if c["acceptable"] else "refused"}</h3>'
+                   f'<ul class="findings">{checks}</ul></article>')
+    out.append("</section>")
+    return "".join(out)
+
+
+def acts_section(data: dict[str, Any]) -> str:
+    rows = "".join(f'<tr><td>L{e(a["seq"])}</td><td>{e(a["at"])}</td><td>{e(a["actor"])}</td><td><code>{e(a["kind"])}'
+                   f'</code></td><td>{e(a["what"])}</td><td>{e(a.get("why") or "")}</td></tr>' for a in data["acts"])
+    if not rows:
+        return '<section id="acts"><h2>Ledger</h2><p class="muted">No ledger entries.</p></section>'
+    return ('<section id="acts"><h2>Ledger: who did what, when, why</h2><div class="scroll"><table>'
+            "<thead><tr><th>entry</th><th>when</th><th>who</th><th>act</th><th>what</th><th>why</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table></div></section>")
