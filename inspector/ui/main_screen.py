@@ -86,6 +86,9 @@ COMPACT_WIDTH = 140  # below this the sessions list starts hidden (s shows it)
 SEARCH_DEBOUNCE_S = 0.2
 
 
+WRITING_ACTIONS = frozenset({"correct", "rebuild", "decide_pending"})  # dialogs grey out their own
+
+
 class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#state-records"
     BINDINGS = [
@@ -123,7 +126,7 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         self.generation_texts: list = []
 
     def compose(self) -> ComposeResult:
-        yield HeaderBar(self.store.path, id="header")
+        yield HeaderBar(self.store.path, self.store.read_only_reason if self.store.read_only else None, id="header")
         if self.follow is not None:
             yield FollowBar(self.store.path, self.follow, self.app.reviewer, id="follow")  # type: ignore[attr-defined]
         with Horizontal(id="body"):
@@ -153,6 +156,10 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.store.read_only:
+            self.notify(f"{self.store.path.name} is read-only ({self.store.read_only_reason}): you can read, search, "
+                        "expand and verify; accepting, correcting, handoffs and deletions are disabled.",
+                        severity="warning", timeout=10)
         self._apply_width(self.size.width)
         self.watch = sessions.ChangeWatch(self.store)
         self.load_sessions()
@@ -389,6 +396,12 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
 
     # -- actions ---------------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Writing acts are greyed out on a read-only store (the header says why)."""
+        if action in WRITING_ACTIONS and self.store.read_only:
+            return None
+        return True
+
     def action_focus_channel(self, name: str) -> None:
         self.query_one(f"#{name}", ChannelPane).records.focus()
 
@@ -510,8 +523,11 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
     async def action_verify(self) -> None:
         report = await verifying.verify_store(self.store)
         if report.ok:
-            await self.app.push_screen(MessageDialog("Store verified",
-                                                     f"{report.entries} ledger entries: chain and projections hold."))
+            await self.app.push_screen(MessageDialog(
+                "Store verified",
+                f"{report.entries} ledger entries: the chain, the replayed projections and SQLite's "
+                f"{report.integrity} hold.\n\nLedger head {report.head['seq']}:{report.head['hash']}\n(keep it to "
+                f"pin: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})"))
         else:
             body = "\n".join(p["message"] for p in report.problems[:20])
             await self.app.push_screen(MessageDialog("Store does NOT verify", body, error=True))

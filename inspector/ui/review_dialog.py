@@ -159,6 +159,9 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
             return
         if v.status != "pending":
             status.update(markup("[b]already $s[/b]: nothing more to decide", s=v.status))
+        elif self.store.read_only:
+            status.update(markup("[b $warning]deciding is disabled:[/] the store is read-only ($m)",
+                                 m=self.store.read_only_reason))
         elif v.refusals and self._stale() and self.rebased_into is None:
             status.update(markup("[b $error]accept is disabled:[/] $m\n[$accent]b rebases it[/] onto "
                                               "context v$n as a new candidate, validated afresh",
@@ -178,10 +181,11 @@ class ReviewDialog(ShowsWorkerErrors, ModalScreen[bool]):
         """Greys out accept when refused, both decisions once decided, rebase unless stale."""
         if action == "rebase":
             pending = self.view is not None and self.view.validation.status == "pending"
-            return True if pending and self._stale() and self.rebased_into is None else None
+            return True if pending and self._stale() and self.rebased_into is None and not self.store.read_only \
+                else None
         if action in ("accept", "reject"):
             v = self.view.validation if self.view else None
-            if v is None or v.status != "pending":
+            if v is None or v.status != "pending" or self.store.read_only:
                 return None
             if action == "accept" and v.refusals:
                 return None

@@ -16,6 +16,7 @@ from inspector.domain.budget import BudgetPlan
 from inspector.domain.errors import InspectorError
 from inspector.services.budget import DEFAULT_SPLIT, budget
 from inspector.store.connection import Store
+from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.safe import markup
 
 DEFAULTS = {"window": 128_000, "fixed": 8_000, "reserve": 4_000}
@@ -44,7 +45,9 @@ def plan_content(plan: BudgetPlan) -> Content:
     return Content("\n").join(lines)
 
 
-class BudgetView(Vertical):
+class BudgetView(ShowsWorkerErrors, Vertical):
+    """Bad numbers and refusals show inline; any other failure reaches the error dialog."""
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.store: Store | None = None
