@@ -21,6 +21,7 @@ from typing import Any
 from inspector.domain.drift_rules import ActionFact, DriftContext
 from inspector.domain.errors import BadInput
 from inspector.domain.failures import find_failures
+from inspector.domain.logevents import records_a_compaction
 from inspector.domain.regress import (
     CaseResult,
     RegressCase,
@@ -59,11 +60,7 @@ def case_context(case: RegressCase) -> DriftContext:
 def compaction_carriers(case: RegressCase) -> frozenset[str]:
     """Events that record a compaction (an imported boundary or summary line), as
     ``log_reads.compaction_carriers`` finds them in a store: citing one is not drift."""
-    return frozenset(f"evt:{e['seq']}" for e in case.events
-                     if e.get("kind") in ("system_message", "other")
-                     and (e.get("compact_summary") is True or e.get("subtype") == "compact_boundary"
-                          or e.get("record_type") == "summary"
-                          or str(e.get("content") or "").casefold().startswith("summary record:")))
+    return frozenset(f"evt:{e['seq']}" for e in case.events if records_a_compaction(e))
 
 
 def case_files(path: Path) -> list[Path]:
