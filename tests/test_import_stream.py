@@ -86,3 +86,42 @@ def test_a_killed_import_leaves_a_store_that_verifies_and_rerunning_completes_it
                            capture_output=True, text=True)
     assert again.returncode == 0 and '"events": 150000' in again.stdout
     assert subprocess.run([sys.executable, "-m", "inspector", "verify", str(store)]).returncode == 0
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find the worker processes")
+def test_killing_only_the_importing_process_leaves_no_worker_behind(tmp_path: Path) -> None:
+    src = write_events_file(tmp_path / "big.jsonl", 120_000)
+    proc = subprocess.Popen([sys.executable, "-m", "inspector", "import", str(src), "--into", str(tmp_path / "s.db")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while time.monotonic() < deadline and len(workers) < import_stream.WORKERS and proc.poll() is None:
+        workers = [p for p in _children(proc.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
+        time.sleep(0.05)
+    assert workers, "the import finished before its workers were seen; make the file larger"
+    os.kill(proc.pid, signal.SIGKILL)  # the parent only, as a crash or the OOM killer would
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(p) for p in workers):
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in workers), "worker processes outlived the killed import"

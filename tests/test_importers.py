@@ -26,11 +26,24 @@ CLAUDE = sorted((REAL / "claude-code").glob("*.jsonl"))
 ALL = sorted(p for p in REAL.rglob("*") if p.is_file() and p.suffix != ".md")
 
 
+def records_of(path: Path) -> list[tuple[int, dict]]:
+    """Every JSON record in the file with its line number, read without our importer: a line
+    may hold two records back to back (an interrupted write in a real file)."""
+    decoder, out = json.JSONDecoder(), []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        pos = 0
+        while pos < len(line.rstrip()):
+            rec, pos = decoder.raw_decode(line, pos)
+            out.append((number, rec))
+    return out
+
+
 def facts_of(path: Path) -> dict[str, object]:
     """What the file itself says, counted without our importer."""
     uses, results, signatures, compactions, summaries = set(), [], [], 0, set()
-    for line in path.read_bytes().splitlines():
-        rec = json.loads(line)
+    records = records_of(path)
+    lines = [n for n, _ in records]
+    for _, rec in records:
         if rec.get("isCompactSummary"):
             compactions += 1
         if rec.get("type") == "summary":
@@ -45,7 +58,8 @@ def facts_of(path: Path) -> dict[str, object]:
                 signatures.append(block["signature"])
     return {"pairs": sum(1 for r in results if r in uses), "orphans": sum(1 for r in results if r not in uses),
             "unresolved": len(uses - set(results)), "signatures": signatures,
-            "generations": compactions + len(summaries)}
+            "generations": compactions + len(summaries),
+            "shared_lines": sorted({n for n in lines if lines.count(n) > 1})}
 
 
 @pytest.mark.parametrize("path", CLAUDE, ids=lambda p: p.name[:24])
@@ -56,6 +70,8 @@ async def test_claude_code_counts_match_the_file(tmp_path: Path, path: Path) -> 
     codes = [p.code for p in report.problems]
     assert codes.count("orphan_result") == facts["orphans"]
     assert codes.count("unresolved_call") == facts["unresolved"]
+    # A line holding two records is read whole (both records) and shown as a problem on that line.
+    assert [p.line for p in report.problems if p.code == "several_records_on_line"] == facts["shared_lines"]
     (session,) = report.sessions
     async with await open_store(tmp_path / "s.db") as store:
         rows = await store.db.execute_fetchall(

@@ -264,7 +264,7 @@ async def test_10_verify_shows_progress_while_it_runs(sample_store: Path, monkey
             if progress:
                 progress(done, 4)
             await asyncio.sleep(0.3)
-        return await real(store, progress)
+        return await real(store, progress=progress)
 
     monkeypatch.setattr(verifying, "verify_store", slow)
     app = InspectorApp(sample_store)

@@ -66,7 +66,7 @@ async def _on_a7(pilot: Pilot) -> None:
 
 
 DIALOGS = {
-    "verify": (None, _keys("v")),
+    "history": (None, _keys("1", "h")),  # a MessageDialog (verify's shows the ledger head, a hash of import times)
     "event_detail": (None, _keys("t", "enter")),
     "review": (None, _keys("k", "enter")),
     "review_refused": (None, _keys("k", "down", "enter")),

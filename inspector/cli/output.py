@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -45,7 +46,8 @@ def emit(data: Any, as_json: bool, human: Callable[[], str]) -> None:
 def fail(error: InspectorError, as_json: bool) -> None:
     if as_json:
         click.echo(json_text({"error": error.as_dict()}))
-    echo_safe(f"error: {error.message}", err=True)
+    one_line = " ".join(part.strip() for part in error.message.splitlines())  # SQLite's messages may hold newlines
+    echo_safe(f"error: {one_line}", err=True)
     sys.exit(error.exit_code)
 
 
@@ -60,6 +62,11 @@ def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Await
                 code = asyncio.run(fn(*args, **kwargs))
             except InspectorError as error:
                 fail(error, as_json)
+                return
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as error:  # a damaged page met mid-command
+                # (SQLite's message about a damaged schema can itself be undecodable): a sentence, not a traceback
+                fail(InspectorError(f"the store cannot be read here ({error}); `inspector verify STORE` says where "
+                                    "it is damaged", code="damaged_store"), as_json)
                 return
             except KeyboardInterrupt:
                 click.echo("interrupted; nothing partial was committed", err=True)

@@ -11,6 +11,7 @@ import click
 
 from inspector.cli.discover_output import discover_listing
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.domain.errors import InspectorError
 from inspector.domain.formats.detect import FORMATS
 from inspector.services import demo, exporting, sessions, verifying
 from inspector.services.checking import CHECKS, check_store
@@ -78,7 +79,7 @@ class ImportProgress:
 
 
 @click.command("import")
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("file", type=click.Path(path_type=Path))  # a directory, FIFO or device: exit 3 from the reader
 @click.option("--into", "into", required=True, type=click.Path(path_type=Path, dir_okay=False),
               help="The store to import into (created when missing).")
 @click.option("--from", "fmt", type=click.Choice(FORMATS), default=None,
@@ -131,19 +132,31 @@ async def export_cmd(store: Path, session: str | None, output: Path, original: b
 
 @click.command("verify")
 @store_argument
+@click.option("--head", "head", metavar="SEQ:HASH", help="The ledger head printed by an earlier verify: report a "
+              "truncated or rewritten tail.")
+@click.option("--full", is_flag=True, help="PRAGMA integrity_check (not quick_check) and rehash every material's "
+              "bytes, however large the store.")
 @json_option
 @run_command()
-async def verify_cmd(store: Path, as_json: bool) -> int:
-    """Recompute the ledger's hash chain and the projections; exit 1 at the first break."""
+async def verify_cmd(store: Path, head: str | None, full: bool, as_json: bool) -> int:
+    """Recompute the ledger's hash chain, replay the projections, check SQLite's pages; exit 1 at a break."""
+    try:
+        pinned = verifying.parse_head(head) if head else None
+    except InspectorError as exc:
+        raise click.BadParameter(exc.message, param_hint="--head") from None
     async with await open_store(store) as opened:
-        report = await verifying.verify_store(opened)
+        report = await verifying.verify_store(opened, head=pinned, full=True if full else None)
 
     def human() -> str:
+        tip = f"head {report.head['seq']}:{report.head['hash']}"
         if report.ok:
-            return f"ok: {report.entries} ledger entries, chain and projections verified"
+            extra = f"; not replayed (written before replay): {', '.join(report.not_replayed)}" \
+                if report.not_replayed else ""
+            return (f"ok: {report.entries} ledger entries, chain, projections and {report.integrity} verified{extra}"
+                    f"\n{tip}  (pin it: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})")
         lines = [f"BROKEN: {report.first_break['message'] if report.first_break else ''}"]
         lines += [f"  - {p['message']}" for p in report.problems[1:10]]
-        return "\n".join(lines)
+        return "\n".join([*lines, tip])
 
     emit(report.as_dict(), as_json, human)
     return EXIT_OK if report.ok else EXIT_REFUSED

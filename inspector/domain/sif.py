@@ -15,6 +15,8 @@ from typing import Any
 
 from inspector.domain.canonical import canonical_json, content_hash, sha256_hex
 from inspector.domain.errors import BadInput
+from inspector.domain.guarded_json import JsonRefused
+from inspector.domain.guarded_json import loads as guarded_loads
 from inspector.domain.sif_schema import (
     IDENTITY_FIELDS,
     PROJECTION_FIELDS,
@@ -146,7 +148,7 @@ def check_header(obj: Any, line: int) -> None:
 
 
 def parse_chunk(lines: Sequence[bytes], first_line: int, *, with_header: bool,
-                loads: Callable[[bytes], Any] = json.loads, encode: Encoder = canonical_json) -> list[SifRecord]:
+                loads: Callable[[bytes], Any] = guarded_loads, encode: Encoder = canonical_json) -> list[SifRecord]:
     """Parse consecutive lines starting at line number ``first_line``, refusing at the first bad one.
 
     Only the chunk holding line 1 checks the header. Duplicates are not judged here:
@@ -160,6 +162,8 @@ def parse_chunk(lines: Sequence[bytes], first_line: int, *, with_header: bool,
         number = first_line + offset
         try:
             obj = loads(raw)
+        except JsonRefused as exc:
+            raise BadInput(exc.message, code=exc.code, line=number) from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise BadInput(f"not valid JSON ({exc})", code="malformed_json", line=number) from None
         if header_pending:
@@ -172,7 +176,7 @@ def parse_chunk(lines: Sequence[bytes], first_line: int, *, with_header: bool,
     return out
 
 
-def parse_lines(lines: Iterable[bytes], loads: Callable[[bytes], Any] = json.loads,
+def parse_lines(lines: Iterable[bytes], loads: Callable[[bytes], Any] = guarded_loads,
                 encode: Encoder = canonical_json) -> SifFile:
     """Parse a whole sif/1 file held in memory (small files, tests, other tools).
 

@@ -20,7 +20,7 @@ from inspector.domain.trust import reviewer_name
 from inspector.services.lookup import load_by_id
 from inspector.services.session_facts import session_facts
 from inspector.services.summary_in_use import append_accepted
-from inspector.store import ledger
+from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, fetch_one
 from inspector.store.tables import SPECS
 
@@ -124,8 +124,8 @@ async def reject(store: Store, candidate: str, *, actor: str, reason: str, sessi
 
 
 async def _context_version(db: aiosqlite.Connection, session: str) -> int:
-    row = await fetch_one(db, "SELECT context_version FROM sessions WHERE id = ?", (session,))
-    return int(row[0]) if row else 0
+    row = await session_rows.get(db, session)
+    return row.context_version if row else 0
 
 
 @dataclass(slots=True)

@@ -23,8 +23,8 @@ import aiosqlite
 
 from inspector.domain.errors import BadInput, NotFound, Refusal
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
-from inspector.store import ledger
-from inspector.store.connection import Store, fetch_one
+from inspector.store import ledger, session_rows
+from inspector.store.connection import Store
 from inspector.store.tables import SPECS
 
 Target = tuple[str, int | None]  # a key, and the pending version meant (None: its latest pending one)
@@ -76,10 +76,10 @@ class BulkOutcome:
 
 async def session_versions(db: aiosqlite.Connection, session: str) -> tuple[str | None, int, int]:
     """The session's owner, context version and goal revision; NotFound when there is no such session."""
-    row = await fetch_one(db, "SELECT owner, context_version, goal_revision FROM sessions WHERE id = ?", (session,))
+    row = await session_rows.get(db, session)
     if row is None:
         raise NotFound(f"no session {session!r}")
-    return row[0], int(row[1]), int(row[2])
+    return row.owner, row.context_version, row.goal_revision
 
 
 async def _versions(db: aiosqlite.Connection, session: str, key: str) -> list[dict[str, Any]]:
@@ -233,8 +233,7 @@ async def decide_many(store: Store, session: str, targets: Sequence[Target] | No
             return outcome
         cv, gr = bumped(decided, cv, gr)
         if (cv, gr) != (outcome.context_version, outcome.goal_revision):
-            await db.execute("UPDATE sessions SET context_version = ?, goal_revision = ? WHERE id = ?",
-                             (cv, gr, session))
+            await session_rows.set_versions(db, session, context_version=cv, goal_revision=gr)
         stored = await ledger.append(db, [entry(session, actor, d, reason=reason, context_version=cv,
                                                 goal_revision=gr, batch=len(decided)) for d in decided])
         outcome.context_version, outcome.goal_revision = cv, gr

@@ -23,7 +23,7 @@ from inspector.domain.trust import reviewer_name
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
 from inspector.services import confirmations
 from inspector.services.drift import check_text
-from inspector.store import ledger
+from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, fetch_one, utc_now
 from inspector.store.tables import SPECS
 
@@ -52,10 +52,10 @@ class Outcome:
 
 
 async def _session(db: aiosqlite.Connection, session: str) -> tuple[str | None, int, int]:
-    row = await fetch_one(db, "SELECT owner, context_version, goal_revision FROM sessions WHERE id = ?", (session,))
+    row = await session_rows.get(db, session)
     if row is None:
         raise NotFound(f"no session {session!r}")
-    return row[0], int(row[1]), int(row[2])
+    return row.owner, row.context_version, row.goal_revision
 
 
 async def _versions(db: aiosqlite.Connection, session: str, key: str) -> list[dict[str, Any]]:
@@ -70,7 +70,7 @@ def _state_status(session: str, key: str, version: int, status: str) -> dict[str
 
 
 async def _set_versions(db: aiosqlite.Connection, session: str, cv: int, gr: int) -> None:
-    await db.execute("UPDATE sessions SET context_version = ?, goal_revision = ? WHERE id = ?", (cv, gr, session))
+    await session_rows.set_versions(db, session, context_version=cv, goal_revision=gr)
 
 
 # Fields of a record that describe its value rather than restate it: a correction of the value

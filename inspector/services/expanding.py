@@ -4,7 +4,9 @@ Checks run in a fixed order (issue #4): scope, deleted, version, hash, range, bu
 a refusal stops before any material byte is read. Reading touches only the chunks the
 range covers (plus up to 3 bytes either side, to find character boundaries) and verifies
 just those chunks against digests bound to the whole-content hash when it was stored.
-Expanding never changes the stub, and never re-queries the source: it reads the original.
+The chunk hashes themselves are compared with the digest the import's ledger entry bound
+(``inspector.store.bindings``), so chunks rewritten together with their hashes are refused,
+never returned as verified. Expanding never changes the stub, and never re-queries the source: it reads the original.
 A range outside the stub's ``read_slice`` is read (the bytes are the same original) with a
 note that it goes beyond what the original observation covered; a stub whose time differs
 from the material's gets a note too.
@@ -20,7 +22,7 @@ from inspector.domain.trust import reviewer_name
 from inspector.domain.stubs import outside_slice, same_time
 from inspector.domain.utf8_edges import cut_edges
 from inspector.services.lookup import load_by_id
-from inspector.store import ledger, materials
+from inspector.store import bindings, ledger, materials
 from inspector.store.connection import Store
 
 DEFAULT_MAX_BYTES = 64 * 1024
@@ -58,6 +60,8 @@ class Expansion:
     verified: bool = False
     retrieved_at: str | None = None
     chunks_read: int = 0
+    ledger_bound: bool = False  # the chunk hashes matched the digest the import's ledger entry bound
+    recorded: bool = False  # the expansion is in the ledger (not on a read-only store)
     read_slice: tuple[int, int] | None = None
     outside: list[tuple[int, int]] = field(default_factory=list)  # parts of the range beyond read_slice
     notes: list[Refusal] = field(default_factory=list)  # shown with the bytes; they do not block
@@ -75,7 +79,8 @@ class Expansion:
                 "hex": self.data.hex() if self.binary else None,
                 "cut_head_hex": self.cut_head.hex(), "cut_tail_hex": self.cut_tail.hex(),
                 "snap_wider": list(self.snap_wider or self.range), "snap_narrower": list(self.snap_narrower or self.range),
-                "verified": self.verified, "retrieved_at": self.retrieved_at, "chunks_read": self.chunks_read,
+                "verified": self.verified, "ledger_bound": self.ledger_bound, "recorded": self.recorded,
+                "retrieved_at": self.retrieved_at, "chunks_read": self.chunks_read,
                 "read_slice": list(self.read_slice) if self.read_slice else None,
                 "beyond_read_slice": [list(p) for p in self.outside] or None,
                 "notes": [n.as_dict() for n in self.notes],
@@ -142,7 +147,9 @@ async def expand(store: Store, stub_id: str, *, actor: str, session: str | None 
         end = m0.size if m0 is not None else 0
     result = Expansion(stub.id, stub.session, stub.material, (start, end), max_bytes, retrieved_at=stub.retrieved_at,
                        read_slice=stub.read_slice)
-    async with store.transaction() as db:
+    # A read-only store can still be read: the expansion is verified the same way, but there is
+    # no ledger to record it in (``recorded`` says so).
+    async with (store.snapshot() if store.read_only else store.transaction()) as db:
         m = await materials.find_material(db, stub.session, stub.material)
         result.refusals = _pre_read_refusals(stub, m, start, end, max_bytes, scopes)
         if result.refusals or m is None:
@@ -153,8 +160,13 @@ async def expand(store: Store, stub_id: str, *, actor: str, session: str | None 
             result.refusals = [Refusal("hash_mismatch", f"stored chunk(s) {list(read.bad_chunks)} of {m.id} no longer "
                                        "match the digests bound to its content hash: the stored bytes changed.")]
             return result
+        bound = (await bindings.material_bindings(db, stub.session) or {}).get(m.id)
+        if bound is not None and bound != bindings.bound_digest(store.digest_key, m.chunk_binding):
+            result.refusals = [Refusal("hash_mismatch", f"the chunk hashes of {m.id} are not the ones the ledger bound "
+                                       "when it was imported: the stored bytes were rewritten and rebound.")]
+            return result
         result.data = read.data[start - lo : end - lo]
-        result.chunks_read, result.verified = read.chunks_read, True
+        result.chunks_read, result.verified, result.ledger_bound = read.chunks_read, True, bound is not None
         binary = m.encoding == "base64" and not (m.media_type or "").startswith("text/")
         edges = None if binary else cut_edges(read.data, lo, start, end)
         if edges is None or edges.text is None:
@@ -163,6 +175,9 @@ async def expand(store: Store, stub_id: str, *, actor: str, session: str | None 
             result.text, result.cut_head, result.cut_tail = edges.text, edges.cut_head, edges.cut_tail
             result.snap_wider, result.snap_narrower = edges.snap_wider, edges.snap_narrower
         _add_notes(result, stub, m)
+        if store.read_only:
+            return result
+        result.recorded = True
         await ledger.append(db, [ledger.NewEntry(stub.session, "expand", actor, {
             "stub": stub.id, "material": m.id, "range": [start, end], "bytes": len(result.data),
             "max_bytes": max_bytes, "verified": True, "beyond_read_slice": bool(result.outside)})])

@@ -17,17 +17,17 @@ from inspector.domain.errors import NotFound
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.store import materials
+from inspector.store import session_rows
 from inspector.store.connection import Store, fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
 
 
 async def _session_ids(store: Store, session: str | None) -> list[str]:
     if session is not None:
-        async with store.db.execute("SELECT id FROM sessions WHERE id = ?", (session,)) as cur:
-            if await cur.fetchone() is None:
-                raise NotFound(f"no session {session!r} in {store.path}")
+        if not await session_rows.exists(store.db, session):
+            raise NotFound(f"no session {session!r} in {store.path}")
         return [session]
-    return [row[0] for row in await store.db.execute_fetchall("SELECT id FROM sessions ORDER BY rowid")]
+    return await session_rows.ids(store.db)
 
 
 async def iter_records(store: Store, session: str | None = None) -> AsyncIterator[dict[str, Any]]:

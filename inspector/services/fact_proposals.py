@@ -59,5 +59,6 @@ async def write(store: Store, session: str, *, actor: str) -> list[ProposedFact]
         if fresh:
             await ledger.append(db, [ledger.NewEntry(session, "facts.proposed", actor, {
                 "keys": [[f.key, f.version] for f in fresh], "writer": "extractor", "status": "pending",
-                "added": {"state": len(fresh)}})])
+                "added": {"state": len(fresh)},
+                "initial_status": {"state": {"pending": [[session, f.key, f.version] for f in fresh]}}})])
     return fresh

@@ -225,6 +225,7 @@ async def accept(store: Store, handoff: str, *, actor: str, session: str | None 
                            "content": task_input(h, old_row[0]), "at": now, "trust": "reviewer",
                            "origin": {"handoff": h["id"], "from_session": old}})
         added = {"session": 1, "event": 1, "state": 0, "action": 0}
+        initial: dict[str, list[list[str]]] = {}
         kinds = {r[0]: r[1] for r in await db.execute_fetchall(
             "SELECT key, kind FROM state_records WHERE session = ? AND status = 'active'", (old,))}
         for key, value in ((h.get("material") or {}).get("exact_fields") or {}).items():
@@ -246,6 +247,7 @@ async def accept(store: Store, handoff: str, *, actor: str, session: str | None 
             rec["result_ref"] = f"{old}:{action[4]}" if action[4] else f"{old}:{action[0]}"
             await _insert(db, rec)
             added["action"] += 1
+            initial.setdefault(str(action[3]), []).append([new_id, action[0]])  # replayed by verify
         await db.execute("UPDATE handoffs SET status = 'accepted' WHERE session = ? AND id = ?", (old, h["id"]))
         await ledger.append(db, [
             ledger.NewEntry(old, "handoff.accept", actor, {
@@ -255,6 +257,6 @@ async def accept(store: Store, handoff: str, *, actor: str, session: str | None 
                 "status_set": {"type": "handoff", "identity": [old, h["id"]], "status": "accepted"}}),
             ledger.NewEntry(new_id, "session.created", actor, {
                 "from_session": old, "handoff": h["id"], "added": {k: v for k, v in added.items() if v},
-                "context_version": 1, "goal_revision": 1}),
+                "context_version": 1, "goal_revision": 1, "initial_status": {"action": initial} if initial else {}}),
         ])
     return HandoffDecision(result, "accepted", new_id)

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from collections import deque
 from collections.abc import AsyncIterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -22,6 +25,7 @@ CHUNK_LINES = 20_000
 PARALLEL_MIN_BYTES = 8 << 20  # below this, starting worker processes costs more than it saves
 WORKERS = 2
 IN_FLIGHT = 4
+PARENT_POLL_S = 0.25
 ROW_READY = frozenset({"event", "tool_def", "stub", "state", "action", "summary", "candidate", "handoff",
                        "deletion_request"})
 
@@ -36,6 +40,23 @@ def parse_for_writer(chunk: Chunk) -> list[SifRecord]:
         if rec.type in ROW_READY:
             rec.row = SPECS[rec.type].to_row(rec.record, rec.digest)
     return records
+
+
+def watch_parent(parent: int) -> None:
+    """Runs in each worker: exit as soon as the importing process is gone.
+
+    A worker blocks reading its task queue, and holds that queue's write end itself, so a
+    parent killed with SIGKILL would leave it waiting forever. Once the parent dies, the
+    worker is re-parented and ``getppid`` changes; a daemon thread notices within
+    ``PARENT_POLL_S`` and ends the worker (no platform-specific parent-death signal needed).
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def split(raw: bytes, chunk_lines: int = CHUNK_LINES) -> list[Chunk]:
@@ -54,7 +75,8 @@ async def parsed_chunks(raw: bytes) -> AsyncIterator[tuple[list[SifRecord], int,
             yield parse_for_writer(chunk), done, total
         return
     # spawn, not fork: the writer's SQLite thread must not be copied mid-call into a child.
-    with ProcessPoolExecutor(max_workers=WORKERS, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=WORKERS, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=watch_parent, initargs=(os.getpid(),)) as pool:
         pending: deque[tuple[Future[list[SifRecord]], Chunk]] = deque()
         upcoming = iter(chunks)
         broken = False

@@ -19,7 +19,7 @@ import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import inert_payload
-from inspector.domain.errors import BadInput, InspectorError
+from inspector.domain.errors import InspectorError
 from inspector.domain.facts import extract_from_records
 from inspector.domain.formats.detect import convert, detect
 from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_is_off
@@ -28,9 +28,10 @@ from inspector.domain.stubs import StubProblem
 from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.domain.trust import reviewer_name
 from inspector.services.import_stream import parsed_chunks
+from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
-from inspector.store import ledger
+from inspector.store import bindings, ledger, session_rows
 from inspector.store.connection import Store, fetch_one, open_store
 
 ProgressFn = Callable[[str, int, int], None]
@@ -63,14 +64,12 @@ class ImportReport:
 
 
 def read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror}", code="unreadable") from None
+    """The file to import, through the one guarded reader (regular files only, bounded)."""
+    return read_import_file(path)
 
 
 async def _stored_sessions(db: aiosqlite.Connection) -> dict[str, tuple[int, int]]:
-    return {row[0]: (int(row[1]), int(row[2])) for row in await db.execute_fetchall("SELECT id, goal_revision, context_version FROM sessions")}
+    return await session_rows.versions(db)
 
 
 async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
@@ -101,7 +100,7 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         for session in writer.first_use:
             entries += await _settle_session(db, writer, session, actor=actor, file_name=file_name,
                                              file_digest=file_digest or keyed_digest(store.digest_key, original or raw),
-                                             extra=ledger_extra)
+                                             digest_key=store.digest_key, extra=ledger_extra)
         await ledger.append(db, entries)
     for (_s, t), n in writer.added.items():
         report.added[t] = report.added.get(t, 0) + n
@@ -119,12 +118,12 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
 
 
 async def _adapter(db: aiosqlite.Connection, session: str) -> str:
-    row = await fetch_one(db, "SELECT adapter FROM sessions WHERE id = ?", (session,))
-    return str(row[0]) if row else "generic"
+    row = await session_rows.get(db, session)
+    return row.adapter if row else "generic"
 
 
 async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, session: str, *, actor: str,
-                          file_name: str, file_digest: str,
+                          file_name: str, file_digest: str, digest_key: bytes,
                           extra: dict[str, Any] | None = None) -> list[ledger.NewEntry]:
     """Set the session's derived versions and record what this import added to it."""
     goal, version = writer.stored.get(session, (0, 0))
@@ -132,8 +131,7 @@ async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, sessio
     new_goal = max(goal, int(declared["goal_revision"]) if declared else 0)
     new_version = max(version, writer.versions[session])
     if (new_goal, new_version) != (goal, version):
-        await db.execute("UPDATE sessions SET goal_revision = ?, context_version = ? WHERE id = ?",
-                         (new_goal, new_version, session))
+        await session_rows.set_versions(db, session, context_version=new_version, goal_revision=new_goal)
     counts = {t: n for (s, t), n in writer.added.items() if s == session}
     if not counts:
         return []
@@ -141,6 +139,8 @@ async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, sessio
         "file_name": file_name, "file_digest": file_digest, "added": counts,
         "skipped": {t: n for (s, t), n in writer.skipped.items() if s == session},
         "context_version": new_version, "goal_revision": new_goal, **(extra or {}),
+        "initial_status": writer.initial_status.get(session, {}),
+        "materials": {mid: bindings.bound_digest(digest_key, b) for mid, b in writer.bindings.get(session, {}).items()},
     })]
 
 
@@ -181,7 +181,8 @@ async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter,
 def _remove_store_files(path: Path) -> None:
     for suffix in ("", "-wal", "-shm", "-journal"):
         with contextlib.suppress(FileNotFoundError):
-            os.remove(f"{path}{suffix}")
+            if os.path.lexists(f"{path}{suffix}"):  # on a read-only medium, removing what is not there fails too
+                os.remove(f"{path}{suffix}")
 
 
 def to_sif(records: list[dict[str, Any]]) -> bytes:
@@ -206,6 +207,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     raw = data if data is not None else read_bytes(source)
     fmt = fmt or detect(raw, source.name)
     origin_lines: dict[tuple[str, int], int] = {}
+    line_problems: list[ProtocolProblem] = []  # lines of a transcript that were not read, or are odd
     if fmt == "sif":
         parse_chunk(raw.split(b"\n", 1)[:1], 1, with_header=True)  # refuse a non-sif file before any store exists
     original = raw
@@ -214,6 +216,9 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
         records = convert(raw, source.name, fmt)
         origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
                         if r["type"] == "event" and "line" in r.get("origin", {})}
+        line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"],
+                                         r["content"].removeprefix(f"[{r['problem']}] "))
+                         for r in records if r["type"] == "event" and r.get("problem")]
     created = not (into.exists() and into.stat().st_size > 0)
     try:
         store = await open_store(into, create=True)
@@ -237,6 +242,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     report.created_store = created
     report.format = fmt
     if fmt != "sif":  # point at the line of the file the person has (none for formats without lines)
+        report.problems = sorted(report.problems + line_problems, key=lambda p: (p.session, p.seq, p.code))
         for problem in report.problems:
             problem.line = origin_lines.get((problem.session, problem.seq))
     return report
@@ -249,11 +255,11 @@ async def _settle_owner(store: Store, records: list[dict[str, Any]], actor: str)
     for rec in records:
         if rec.get("type") != "session" or rec.get("owner"):
             continue
-        row = await fetch_one(store.db, "SELECT owner FROM sessions WHERE id = ?", (rec["id"],))
+        row = await session_rows.get(store.db, rec["id"])
         if row is None:
             rec["owner"] = actor
-        elif row[0]:
-            rec["owner"] = row[0]
+        elif row.owner:
+            rec["owner"] = row.owner
 
 
 async def _proposed_facts(store: Store, records: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +11,7 @@ from inspector.services.drift import latest_findings
 from inspector.services.sessions import SessionSummary, get_session
 from inspector.services.survival import survival_report
 from inspector.services.tombstones import deleted_calls
+from inspector.store import session_rows
 from inspector.store.connection import Store, fetch_one
 
 
@@ -58,12 +58,10 @@ async def session_badges(store: Store, session: str) -> Badges:
 
 async def _thinking_off(store: Store, session: str) -> bool:
     """Whether the session record declares its thinking off (see thinking_is_off)."""
-    row = await fetch_one(store.db, "SELECT json_extract(extra, '$.thinking'), json_type(extra, '$.thinking') "
-                          "FROM sessions WHERE id = ?", (session,))
-    if row is None or row[1] is None:
+    row = await session_rows.get(store.db, session)
+    if row is None or "thinking" not in row.extra:
         return False
-    value = {"false": False, "true": True, "object": None}.get(row[1], row[0])
-    return thinking_is_off({"thinking": json.loads(row[0]) if row[1] == "object" else value})
+    return thinking_is_off({"thinking": row.extra["thinking"]})
 
 
 async def _survival_line(store: Store, session: str) -> str | None:

@@ -22,7 +22,7 @@ from inspector.domain.errors import Refusal
 from inspector.domain.sif import identity_digest
 from inspector.services.candidates import validate_record
 from inspector.services.lookup import load_by_id
-from inspector.store import ledger
+from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, fetch_one
 from inspector.store.tables import SPECS
 
@@ -113,8 +113,8 @@ async def rebase(store: Store, candidate: str, *, actor: str, session: str | Non
         old = await load_by_id(db, "candidate", candidate, session)
         sid = old["session"]
         result = Rebase(candidate, sid)
-        row = await fetch_one(db, "SELECT context_version, goal_revision FROM sessions WHERE id = ?", (sid,))
-        cv, gr = int(row[0]), int(row[1])
+        found = await session_rows.get(db, sid)
+        cv, gr = (found.context_version, found.goal_revision) if found else (0, 0)
         result.from_version, result.to_version = (old["base_version"], old["goal_revision"]), (cv, gr)
         new_id = f"{candidate}-on-v{cv}"
         if old["status"] != "pending":

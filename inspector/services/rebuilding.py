@@ -17,7 +17,7 @@ from inspector.domain.sif import identity_digest
 from inspector.services.drift import state_facts
 from inspector.services.log_reads import action_facts, failed_action_calls, log_events
 from inspector.services.sessions import get_session
-from inspector.store import ledger
+from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, fetch_one
 from inspector.store.tables import SPECS
 
@@ -50,8 +50,8 @@ async def rebuild_generation(store: Store, session: str, *, actor: str) -> Rebui
                              actions)
         row = await fetch_one(db, "SELECT MAX(generation) FROM summaries WHERE session = ?", (session,))
         parent = int(row[0]) if row and row[0] is not None else None
-        cv_row = await fetch_one(db, "SELECT context_version FROM sessions WHERE id = ?", (session,))
-        cv = int(cv_row[0]) + 1 if cv_row else 1
+        found = await session_rows.get(db, session)
+        cv = found.context_version + 1 if found else 1
         last = max((e.seq for e in events), default=None)
         record: dict[str, Any] = {"type": "summary", "session": session, "generation": (parent or 0) + 1,
                                   "kind": "rebuilt", "text": built.text, "base_version": cv,
@@ -62,7 +62,7 @@ async def rebuild_generation(store: Store, session: str, *, actor: str) -> Rebui
             record["covers"] = [min(e.seq for e in events), last]
         spec = SPECS["summary"]
         await db.execute(spec.insert_sql, spec.to_row(record, identity_digest("summary", record)))
-        await db.execute("UPDATE sessions SET context_version = ? WHERE id = ?", (cv, session))
+        await session_rows.set_versions(db, session, context_version=cv)
         await ledger.append(db, [ledger.NewEntry(session, "summary.rebuild", actor, {
             "generation": record["generation"], "parent": parent, "context_version": cv,
             "text_digest": keyed_digest(store.digest_key, built.text.encode()), "added": {"summary": 1}})])

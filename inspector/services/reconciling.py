@@ -18,7 +18,7 @@ import aiosqlite
 from inspector.domain.errors import BadInput, Refusal
 from inspector.domain.reconcile import RECONCILED_STATUSES, EvidenceFact, reconcile_refusals
 from inspector.services.lookup import load_by_id
-from inspector.store import ledger
+from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, fetch_one
 
 
@@ -95,8 +95,8 @@ async def reconcile(store: Store, action: str, *, status: str, evidence: str, re
     async with store.transaction() as db:
         rec = await load_by_id(db, "action", action, session)
         sid = rec["session"]
-        owner = await fetch_one(db, "SELECT owner FROM sessions WHERE id = ?", (sid,))
-        role = "owner" if owner and owner[0] == actor else "reviewer"
+        found = await session_rows.get(db, sid)
+        role = "owner" if found and found.owner == actor else "reviewer"
         fact = await evidence_fact(db, sid, evidence) if evidence.strip() else None
         result = Reconciliation(action, sid, rec["status"], rec["status"], evidence.strip(), reason.strip(), actor,
                                 role)

@@ -24,6 +24,9 @@ from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
 
 PROTOCOL_KINDS = frozenset({"tool_call", "tool_result", "assistant_message"})
+# The status a record of each type starts with when its file does not say (actions have none).
+STATUS_DEFAULTS: dict[str, str | None] = {"state": "active", "candidate": "pending", "handoff": "pending",
+                                          "deletion_request": "pending", "action": None}
 
 
 def _name(rec: SifRecord) -> str:
@@ -50,6 +53,10 @@ class RecordWriter:
         self.shapes: dict[str, list[CallShape]] = defaultdict(list)
         self.stub_lines: dict[str, dict[str, int]] = defaultdict(dict)  # session -> stub id -> line
         self.ledger_records: list[SifRecord] = []
+        # What verify replays: each added record's status unless it is the type's default, and
+        # each added material's chunk binding (docs/store-format.md, "What verify replays").
+        self.initial_status: dict[str, dict[str, dict[str, list[list[Any]]]]] = defaultdict(dict)
+        self.bindings: dict[str, dict[str, str]] = defaultdict(dict)
         self.trust_problems: list[ProtocolProblem] = []
         self._known: dict[tuple[str, str], dict[tuple[Any, ...], str]] = {}
 
@@ -131,6 +138,7 @@ class RecordWriter:
         await self.db.execute("RELEASE bulk")
         for rec in fresh:
             self.added[(rec.session, type_)] += 1
+            self._note(rec)
 
     async def _insert(self, rec: SifRecord) -> None:
         await self.db.execute(SPECS[rec.type].insert_sql, self._row(rec))
@@ -154,6 +162,13 @@ class RecordWriter:
             return
         await self.db.execute("RELEASE one")
         self.added[(rec.session, rec.type)] += 1
+        self._note(rec)
+
+    def _note(self, rec: SifRecord) -> None:
+        status = rec.record.get("status")
+        if rec.type in STATUS_DEFAULTS and status != STATUS_DEFAULTS[rec.type]:
+            by_status = self.initial_status[rec.session].setdefault(rec.type, {})
+            by_status.setdefault(str(status), []).append(list(rec.identity))
 
     async def _write_material(self, rec: SifRecord) -> None:
         spec = SPECS["material"]
@@ -166,6 +181,7 @@ class RecordWriter:
         material_id = int(cur.lastrowid or 0)
         await cur.close()
         await materials.write_chunks(self.db, material_id, data, lay.chunk_size)
+        self.bindings[rec.session][rec.record["id"]] = lay.chunk_binding
         if text:
             await self.db.execute("INSERT INTO materials_fts (rowid, text) VALUES (?, ?)", (material_id, text))
 

@@ -10,7 +10,7 @@ from inspector.domain.errors import NotFound
 from inspector.domain.trust import SOURCE_TRUST
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 from inspector.services.tombstones import deleted_calls
-from inspector.store.connection import fetch_one
+from inspector.store import session_rows
 
 
 _UNTRUSTED_KINDS = "(" + ", ".join(f"'{k}'" for k in sorted(SOURCE_TRUST)) + ")"
@@ -50,8 +50,8 @@ async def continuation_items(db: aiosqlite.Connection, session: str) -> dict[str
 
 
 async def session_facts(db: aiosqlite.Connection, session: str, *, with_texts: bool = False) -> SessionFacts:
-    row = await fetch_one(db, "SELECT adapter, context_version, goal_revision FROM sessions WHERE id = ?", (session,))
-    if row is None:
+    found = await session_rows.get(db, session)
+    if found is None:
         raise NotFound(f"no session {session!r}")
     trusted: list[str] = []
     untrusted: list[str] = []
@@ -63,7 +63,7 @@ async def session_facts(db: aiosqlite.Connection, session: str, *, with_texts: b
         untrusted = await _column(db, "SELECT content FROM events WHERE session = ? AND (trust IN ('tool', 'model') "
                                   f"OR kind IN {_UNTRUSTED_KINDS}) AND content IS NOT NULL", session)
     return SessionFacts(
-        adapter=row[0], context_version=int(row[1]), goal_revision=int(row[2]),
+        adapter=found.adapter, context_version=found.context_version, goal_revision=found.goal_revision,
         required_exact=await required_exact(db, session),
         open_actions=sorted(await _column(db, "SELECT id FROM actions WHERE session = ? AND status = 'planned'", session)),
         unknowns=sorted(await _column(db, "SELECT id FROM actions WHERE session = ? AND status = 'unknown'", session)),

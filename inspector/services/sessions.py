@@ -6,8 +6,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from inspector.domain.errors import NotFound
-from inspector.store import ledger
-from inspector.store.connection import Store, data_version, fetch_one
+from inspector.store import ledger, session_rows
+from inspector.store.connection import Store, data_version
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,25 +25,21 @@ class SessionSummary:
         return asdict(self)
 
 
+def _summary(listing: session_rows.SessionListing) -> SessionSummary:
+    r = listing.row
+    return SessionSummary(r.id, r.title, r.adapter, r.owner, r.context_version, r.goal_revision, listing.events,
+                          r.continued_from)
+
+
 async def list_sessions(store: Store) -> list[SessionSummary]:
-    sql = (
-        "SELECT s.id, s.title, s.adapter, s.owner, s.context_version, s.goal_revision, "
-        "(SELECT COUNT(*) FROM events e WHERE e.session = s.id), json_extract(s.extra, '$.continued_from.session') "
-        "FROM sessions s ORDER BY s.rowid"
-    )
-    return [SessionSummary(*row) for row in await store.db.execute_fetchall(sql)]
+    return [_summary(item) for item in await session_rows.listings(store.db)]
 
 
 async def get_session(store: Store, session: str) -> SessionSummary:
-    sql = (
-        "SELECT s.id, s.title, s.adapter, s.owner, s.context_version, s.goal_revision, "
-        "(SELECT COUNT(*) FROM events e WHERE e.session = s.id), json_extract(s.extra, '$.continued_from.session') "
-        "FROM sessions s WHERE s.id = ?"
-    )
-    row = await fetch_one(store.db, sql, (session,))
-    if row is None:
+    found = await session_rows.listings(store.db, session)
+    if not found:
         raise NotFound(f"no session {session!r} in {store.path}")
-    return SessionSummary(*row)
+    return _summary(found[0])
 
 
 async def session_ledger(store: Store, session: str | None = None, *, limit: int | None = None) -> list[dict[str, Any]]:
@@ -67,7 +63,7 @@ class ChangeWatch:
         self.seen: int | None = None
 
     async def changed(self) -> bool:
-        version = await data_version(self.store.db)
+        version = await data_version(self.store.watch_db)
         changed = self.seen is not None and version != self.seen
         self.seen = version
         return changed

@@ -1,31 +1,48 @@
-"""Verify a store: the ledger's hash chain, and the projections it vouches for.
+"""Verify a store: the ledger's hash chain, a replay of the projections it vouches for,
+and SQLite's own page checks. What is checked, and nothing more is claimed
+(docs/store-format.md, "What verify can and cannot detect"):
 
-What is checked, and nothing more is claimed:
-1. every ledger entry's hash recomputed from its body and the previous hash;
+1. every ledger entry's payload is JSON and its hash recomputes from its body and the
+   previous hash; seqs run without a gap; with ``head`` (``SEQ:HASH`` a person pinned
+   earlier) the entry at SEQ still has that hash, so a cut or recomputed tail shows;
 2. each session's context_version and goal_revision equal the last values the ledger recorded;
 3. each session's record counts equal what the ledger says was added (minus removed);
-4. every record row's identity digest recomputed from its columns (an in-place edit shows);
-5. every material's chunk list bound to its content hash;
-6. every status the ledger set (``status_set``: candidate accepted, action reconciled, …) is the
-   row's status now, unless a later deletion removed the row (its ``removed_rows``);
+4. every record row's identity digest recomputed from its columns (a naive in-place edit);
+5. every material's chunk list bound to its content hash, and that binding equal to the
+   one its import bound in the ledger (chunks rewritten and rebound);
+6. every status (state record, action, candidate, handoff, deletion request) equal to a
+   replay of the ledger: the status each import or act set, else the type's default;
+   every tombstone covered by a deletion and every deletion's copies gone;
 7. every ``action.reconcile`` entry names its evidence and reason (an unknown outcome never
-   changes without them).
+   changes without them);
+8. ``PRAGMA quick_check`` (``integrity_check`` for small stores or with ``full``; ``full``
+   also rehashes every material's bytes).
+
+A store SQLite cannot read past some page is reported as a break (``where: "sqlite"``),
+never as a traceback.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import sqlite3
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.canonical import GENESIS_HASH, ledger_hash
+from inspector.domain.errors import BadInput
 from inspector.domain.sif import identity_digest
-from inspector.domain.sif_schema import IDENTITY_FIELDS
-from inspector.store import ledger
-from inspector.store.connection import Store, fetch_one
+from inspector.services.replay import Replay, check_bindings
+from inspector.store import ledger, session_rows
+from inspector.store.connection import Store
 from inspector.store.materials import chunk_binding
 from inspector.store.tables import SPECS
+
+
+FULL_CHECK_BELOW = 64 << 20  # stores smaller than this get PRAGMA integrity_check by default
 
 
 @dataclass(slots=True)
@@ -34,6 +51,9 @@ class VerifyReport:
     entries: int = 0
     first_break: dict[str, Any] | None = None
     problems: list[dict[str, Any]] = field(default_factory=list)
+    head: dict[str, Any] = field(default_factory=lambda: {"seq": 0, "hash": GENESIS_HASH})
+    integrity: str = "quick_check"
+    not_replayed: list[str] = field(default_factory=list)
 
     def fail(self, problem: dict[str, Any]) -> None:
         self.ok = False
@@ -43,23 +63,54 @@ class VerifyReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "entries": self.entries, "first_break": self.first_break,
-                "problems": self.problems[:50]}
+                "problems": self.problems[:50], "head": self.head, "integrity": self.integrity,
+                "not_replayed": self.not_replayed}
 
 
-async def verify_store(store: Store, progress: Callable[[int, int], None] | None = None) -> VerifyReport:
-    """``progress(done, total)`` is called every few hundred ledger entries (the app's progress bar)."""
+def parse_head(text: str) -> tuple[int, str]:
+    """``SEQ:HASH`` as printed by verify, or :class:`BadInput`."""
+    seq, _, digest = text.partition(":")
+    if not seq.isdigit() or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise BadInput(f"--head must be SEQ:HASH as verify prints it (e.g. 12:{'0' * 8}…), not {text!r}",
+                       code="bad_head")
+    return int(seq), digest
+
+
+async def verify_store(store: Store, *, head: tuple[int, str] | None = None, full: bool | None = None,
+                       progress: Callable[[int, int], None] | None = None) -> VerifyReport:
+    """``progress(done, total)`` is called every 250 ledger entries (the app's progress line)."""
     report = VerifyReport()
-    total = (await fetch_one(store.db, "SELECT COUNT(*) FROM ledger") or (0,))[0] if progress else 0
+    try:
+        await _verify(store, report, head, full, progress)
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a page SQLite cannot read: damaged there
+        report.fail({"where": "sqlite", "message": f"SQLite cannot read the store past this point ({exc}); run "
+                                                   "verify --full and restore from a copy"})
+    return report
+
+
+async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | None, full: bool | None,
+                  progress: Callable[[int, int], None] | None = None) -> None:
     versions: dict[str, tuple[int | None, int | None]] = {}
     counts: Counter[tuple[str, str]] = Counter()
-    statuses: dict[tuple[str, tuple[Any, ...]], str] = {}
+    replay = Replay()
+    pinned: str | None = None
     prev = GENESIS_HASH
     expected_seq = 1
     async with store.snapshot():
-        async for entry in ledger.iter_entries(store.db):
+        await _integrity(store, report, full)
+        total = 0
+        if progress is not None:
+            rows = await store.db.execute_fetchall("SELECT COUNT(*) FROM ledger")
+            total = int(rows[0][0]) if rows else 0
+        async for entry, problem in _entries(store):
             report.entries += 1
             if progress is not None and report.entries % 250 == 0:
-                progress(report.entries, int(total))
+                progress(report.entries, total)
+            report.head = {"seq": entry.seq, "hash": entry.hash}
+            if head is not None and entry.seq == head[0]:
+                pinned = entry.hash
+            if problem:
+                report.fail({"where": "ledger", "seq": entry.seq, "message": problem})
             if entry.seq != expected_seq:
                 report.fail({"where": "ledger", "seq": entry.seq,
                              "message": f"ledger entry {expected_seq} is missing (next is {entry.seq})"})
@@ -67,42 +118,73 @@ async def verify_store(store: Store, progress: Callable[[int, int], None] | None
             if entry.prev_hash != prev:
                 report.fail({"where": "ledger", "seq": entry.seq,
                              "message": f"entry {entry.seq} does not point at the previous entry's hash"})
-            if ledger_hash(entry.prev_hash, entry.body()) != entry.hash:
+            if not problem and ledger_hash(entry.prev_hash, entry.body()) != entry.hash:
                 report.fail({"where": "ledger", "seq": entry.seq,
                              "message": f"entry {entry.seq} was changed after it was written "
                                         "(its hash does not match its content)"})
             prev = entry.hash
             _track(entry, versions, counts)
-            if entry.source == "inspector":  # rows a deletion removed no longer owe the status set earlier
-                for gone in entry.payload.get("removed_rows") or []:
-                    if isinstance(gone, dict):
-                        statuses.pop((str(gone.get("type")), tuple(gone.get("identity") or ())), None)
-            if entry.kind == "action.reconcile" and not (entry.payload.get("evidence") and entry.payload.get("reason")):
+            if entry.kind == "action.reconcile" and entry.source == "inspector" and not (
+                    entry.payload.get("evidence") and entry.payload.get("reason")):
                 report.fail({"where": "ledger", "seq": entry.seq,
                              "message": f"entry {entry.seq} reconciles action {entry.payload.get('action')!r} "
                                         "without naming evidence and a reason"})
-            sets = entry.payload.get("status_set")
-            for status_set in sets if isinstance(sets, list) else [sets]:
-                if isinstance(status_set, dict) and status_set.get("type") in SPECS:
-                    statuses[(status_set["type"], tuple(status_set.get("identity", ())))] = str(status_set.get("status"))
+            replay.feed(entry.session, entry.kind, entry.source, entry.payload)
+        if head is not None:
+            _check_head(report, head, pinned)
+        report.not_replayed = sorted(replay.unbound)
         await _check_sessions(store, versions, report)
         await _check_counts(store, counts, report)
         await _check_digests(store, report)
-        await _check_materials(store, report)
-        await _check_statuses(store, statuses, report)
-    return report
+        await _check_materials(store, report, bool(full))
+        await replay.compare(store, report.fail)
+        await check_bindings(store, report.fail, replay.unbound)
 
 
-async def _check_statuses(store: Store, statuses: dict[tuple[str, tuple[Any, ...]], str], report: VerifyReport) -> None:
-    for (type_, identity), want in statuses.items():
-        spec = SPECS[type_]
-        fields = IDENTITY_FIELDS[type_]
-        where = " AND ".join(f"{f} = ?" for f in fields)
-        row = await fetch_one(store.db, f"SELECT status FROM {spec.table} WHERE {where}", identity)
-        if row is None or row[0] != want:
-            report.fail({"where": spec.table, "identity": list(identity),
-                         "message": f"{type_} {list(identity)} shows status {row[0] if row else 'nothing'} but the "
-                                    f"ledger set it to {want}"})
+def _check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None) -> None:
+    seq, digest = head
+    last = int(report.head["seq"])
+    if last < seq:
+        report.fail({"where": "ledger", "seq": last + 1,
+                     "message": f"the ledger ends at entry {last}, but entry {seq} was pinned: entries "
+                                f"{last + 1}–{seq} were removed (a truncated tail)"})
+    elif pinned != digest:
+        report.fail({"where": "ledger", "seq": seq,
+                     "message": f"entry {seq} now hashes to {str(pinned)[:12]}…, not the pinned {digest[:12]}…: "
+                                "the history up to it was rewritten"})
+
+
+async def _integrity(store: Store, report: VerifyReport, full: bool | None) -> None:
+    size = store.path.stat().st_size if store.path.exists() else 0
+    report.integrity = "integrity_check" if full or (full is None and size < FULL_CHECK_BELOW) else "quick_check"
+    rows = await store.db.execute_fetchall(f"PRAGMA {report.integrity}")
+    messages = [str(r[0]) for r in rows if str(r[0]) != "ok"]
+    if messages:
+        report.fail({"where": "sqlite", "message": f"PRAGMA {report.integrity} found damaged pages: "
+                                                   + "; ".join(messages[:5])})
+
+
+async def _entries(store: Store) -> AsyncIterator[tuple[ledger.LedgerEntry, str | None]]:
+    """Every entry in order with the reason it cannot be read, if any (a payload that is no
+    longer JSON is a break to report, not an exception)."""
+    after = 0
+    while True:
+        rows = await store.db.execute_fetchall(
+            f"SELECT {ledger.COLUMNS.replace('payload', 'CAST(payload AS BLOB)')} FROM ledger WHERE seq > ? "
+            "ORDER BY seq LIMIT 2000", (after,))
+        if not rows:
+            return
+        for row in rows:
+            problem = None
+            try:
+                payload = json.loads(bytes(row[5]).decode("utf-8"))
+                if not isinstance(payload, dict):
+                    raise ValueError("not an object")
+            except (ValueError, TypeError, UnicodeDecodeError) as exc:
+                payload, problem = {}, f"entry {row[0]}'s payload is no longer a JSON object ({exc})"
+            yield ledger.LedgerEntry(row[0], row[1], row[2], row[3], row[4], payload, row[6], row[7], row[8],
+                                     row[9]), problem
+        after = int(rows[-1][0])
 
 
 def _track(entry: ledger.LedgerEntry, versions: dict[str, tuple[int | None, int | None]],
@@ -124,8 +206,8 @@ def _track(entry: ledger.LedgerEntry, versions: dict[str, tuple[int | None, int 
 
 async def _check_sessions(store: Store, versions: dict[str, tuple[int | None, int | None]],
                           report: VerifyReport) -> None:
-    rows = await store.db.execute_fetchall("SELECT id, context_version, goal_revision FROM sessions")
-    for sid, cv, gr in rows:
+    for row in await session_rows.all_rows(store.db):
+        sid, cv, gr = row.id, row.context_version, row.goal_revision
         want_cv, want_gr = versions.get(sid, (None, None))
         if want_cv is None:
             report.fail({"where": "sessions", "id": sid, "message": f"session {sid!r} has no ledger entry"})
@@ -160,11 +242,26 @@ async def _check_digests(store: Store, report: VerifyReport) -> None:
                                  "message": f"a {type_} row was edited in place (its digest no longer matches)"})
 
 
-async def _check_materials(store: Store, report: VerifyReport) -> None:
+async def _rehash(store: Store, material_id: int) -> str:
+    """The whole material's content hash, read chunk by chunk (memory stays at one chunk)."""
+    digest = hashlib.sha256()
+    async with store.db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx",
+                                (material_id,)) as cur:
+        async for (data,) in cur:
+            digest.update(data)
+    return "sha256:" + digest.hexdigest()
+
+
+async def _check_materials(store: Store, report: VerifyReport, full: bool) -> None:
     async with store.db.execute(
-        "SELECT session, id, content_hash, chunk_hashes, chunk_binding FROM materials WHERE deleted_at IS NULL"
+        "SELECT material_id, session, id, content_hash, chunk_hashes, chunk_binding FROM materials "
+        "WHERE deleted_at IS NULL"
     ) as cur:
-        async for sid, mid, chash, hashes, binding in cur:
-            if chunk_binding(chash, bytes(hashes)) != binding:
-                report.fail({"where": "materials", "session": sid, "id": mid,
-                             "message": f"material {mid!r}: its chunk hashes are not bound to its content hash"})
+        rows = [tuple(r) async for r in cur]
+    for material_id, sid, mid, chash, hashes, binding in rows:
+        if chunk_binding(chash, bytes(hashes)) != binding:
+            report.fail({"where": "materials", "session": sid, "id": mid,
+                         "message": f"material {mid!r}: its chunk hashes are not bound to its content hash"})
+        elif full and await _rehash(store, material_id) != chash:
+            report.fail({"where": "materials", "session": sid, "id": mid,
+                         "message": f"material {mid!r}: its stored bytes no longer hash to its content hash"})

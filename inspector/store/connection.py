@@ -1,23 +1,29 @@
 """Opening a store: recognising it, migrating it forward, and running transactions.
 
-Every write goes through :meth:`Store.transaction` (``BEGIN IMMEDIATE``), so a
-service's projection changes and its ledger entries commit together or not at all.
+Every write goes through :meth:`Store.transaction` (``BEGIN IMMEDIATE`` on the one writer
+connection), so a service's projection changes and its ledger entries commit together or
+not at all; reads run on reader connections of their own. A store that cannot be written
+opens read-only (``mode=ro``, or ``immutable`` when even WAL's shared-memory file cannot be
+made), and every write is then refused with ``read_only``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import aiosqlite
 
-from inspector.domain.errors import NotAStore
+from inspector.domain.errors import InspectorError, NotAStore
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -39,15 +45,47 @@ def _check_file_is_sqlite(path: Path) -> None:
 
 
 class Store:
-    """An open session store. Use :func:`open_store` to get one."""
+    """An open session store. Use :func:`open_store` to get one.
 
-    def __init__(self, path: Path, db: aiosqlite.Connection, key: bytes) -> None:
+    One connection writes (every write in :meth:`transaction`, ``BEGIN IMMEDIATE``, one at a
+    time); reads run on their own connections, which WAL lets run beside the writer:
+    :attr:`db` outside a transaction is a shared autocommit reader, and :meth:`snapshot`
+    lends a reader of its own from a small pool. Which connection :attr:`db` means is kept
+    per asyncio task (a context variable), so two workers never share a transaction: a
+    snapshot in one and a write in another run on different connections.
+    """
+
+    POOL_SIZE = 4  # idle readers kept open for snapshots
+
+    def __init__(self, path: Path, writer: aiosqlite.Connection | None, key: bytes, reader: aiosqlite.Connection,
+                 *, read_only: bool = False, read_only_reason: str = "", connect_reader: Any = None) -> None:
         self.path = path
-        self.db = db
         self.digest_key = key
+        self.read_only = read_only
+        self.read_only_reason = read_only_reason
+        self._writer = writer
+        self._reader = reader
+        self._connect_reader = connect_reader
+        self._idle: list[aiosqlite.Connection] = []
+        self._lent: set[aiosqlite.Connection] = set()
+        self._write_lock = asyncio.Lock()
+        self._bound: ContextVar[aiosqlite.Connection | None] = ContextVar(f"store-{id(self)}", default=None)
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        """The connection for this task: the one its snapshot or transaction holds, else the shared reader."""
+        return self._bound.get() or self._reader
+
+    @property
+    def watch_db(self) -> aiosqlite.Connection:
+        """The connection whose ``data_version`` changes only when *another* process commits."""
+        return self._writer or self._reader
 
     async def close(self) -> None:
-        await self.db.close()
+        for db in [*self._idle, *self._lent, self._reader, *([self._writer] if self._writer else [])]:
+            await db.close()
+        self._idle.clear()
+        self._lent.clear()
 
     async def __aenter__(self) -> Store:
         return self
@@ -55,25 +93,61 @@ class Store:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    def refuse_writes(self) -> None:
+        if self.read_only or self._writer is None:
+            raise InspectorError(f"{self.path} is open read-only ({self.read_only_reason or 'read-only'}): it can "
+                                 "be read and verified, not changed", code="read_only")
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction; rolled back on any exception, so a refusal writes nothing."""
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
-        await self.db.execute("COMMIT")
+        """One write transaction on the writer; rolled back on any exception, so a refusal writes nothing.
+        Writes from several tasks queue here, one at a time."""
+        self.refuse_writes()
+        assert self._writer is not None
+        if self._bound.get() is self._writer:
+            raise RuntimeError("a transaction inside a transaction of the same task")
+        writer = self._writer
+        async with self._write_lock:
+            token = self._bound.set(writer)
+            try:
+                await writer.execute("BEGIN IMMEDIATE")
+                yield writer
+                await writer.execute("COMMIT")
+            except BaseException:
+                # Statements run in order on the connection's thread, so this rollback runs after
+                # whatever a cancelled await left queued (even a BEGIN that had not run yet), and
+                # is a no-op when there is no transaction: the next writer always starts clean.
+                await writer.rollback()
+                raise
+            finally:
+                self._bound.reset(token)
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A read transaction, so several queries see one consistent state."""
-        await self.db.execute("BEGIN")
+        """A read transaction on a reader of this task's own, so several queries see one
+        consistent state while other tasks read and write."""
+        held = self._bound.get()
+        if held is not None:  # already inside a snapshot or transaction of this task: it is consistent
+            yield held
+            return
+        db = self._idle.pop() if self._idle else await self._connect_reader()
+        self._lent.add(db)
+        token = self._bound.set(db)
         try:
-            yield self.db
+            await db.execute("BEGIN")
+            yield db
         finally:
-            await self.db.execute("COMMIT")
+            self._bound.reset(token)
+            self._lent.discard(db)
+            try:
+                # Ends the read transaction; queued behind anything a cancelled worker left running
+                # (a BEGIN included), so the reader goes back to the pool clean.
+                await db.rollback()
+            finally:
+                if len(self._idle) < self.POOL_SIZE:
+                    self._idle.append(db)
+                else:
+                    await db.close()
 
 
 async def _configure(db: aiosqlite.Connection) -> None:
@@ -126,11 +200,56 @@ def _split_sql(script: str) -> list[str]:
     return statements
 
 
-async def open_store(path: str | os.PathLike[str], *, create: bool = False) -> Store:
+def read_only_reason(target: Path) -> str | None:
+    """Why a store at ``target`` can only be read, or None. As root, ``os.access`` passes on
+    files without write bits, but not on a read-only file system (EROFS)."""
+    folder = target.parent
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "a read-only medium"
+    except OSError:
+        pass
+    if target.exists() and not os.access(target, os.W_OK):
+        return "the file is not writable"
+    if not os.access(folder, os.W_OK):
+        return "its folder is not writable"
+    return None
+
+
+async def _connect(target: Path, *, read_only: bool) -> aiosqlite.Connection:
+    if not read_only:
+        db = await aiosqlite.connect(target, isolation_level=None)
+        await _configure(db)
+        await db.execute("PRAGMA query_only = ON")  # a reader: the writer is the only connection that writes
+        return db
+    uri = f"file:{quote(str(target.resolve()))}?mode=ro"
+    db = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+    try:
+        await _configure(db)
+        await _scalar(db, "SELECT COUNT(*) FROM sqlite_master")
+        return db
+    except sqlite3.OperationalError:
+        # WAL needs its -shm file; on a read-only medium it cannot be made, and nobody can write
+        # there either, so the file is read as immutable -- unless a write-ahead log holds commits
+        # not yet copied into the file: immutable would silently leave them out.
+        await db.close()
+        wal = Path(f"{target}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise NotAStore(f"{target} cannot be read here: its write-ahead log ({wal.stat().st_size:,} bytes of "
+                            "commits not yet in the file) cannot be replayed on a read-only medium; copy the store "
+                            "with its -wal file to a writable folder", code="unreadable_wal") from None
+        db = await aiosqlite.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+        await _configure(db)
+        return db
+
+
+async def open_store(path: str | os.PathLike[str], *, create: bool = False, read_only: bool | None = None) -> Store:
     """Open (or, with ``create``, make) a store; refuse anything that is not one.
 
     A file of a newer format version is refused rather than guessed at; an older one
-    is migrated forward.
+    is migrated forward. A store that cannot be written (a read-only medium, a file or
+    folder without write permission) opens read-only (``read_only`` None: decided here);
+    asking to create or write one there (``create``) is refused with ``read_only``.
     """
     target = Path(path)
     exists = target.exists() and target.stat().st_size > 0
@@ -138,35 +257,73 @@ async def open_store(path: str | os.PathLike[str], *, create: bool = False) -> S
         _check_file_is_sqlite(target)
     elif not create:
         raise NotAStore(f"no store at {target}")
+    reason = read_only_reason(target) if read_only is None else ("opened read-only" if read_only else None)
+    if reason is not None and create:
+        raise InspectorError(f"{target} cannot be written ({reason}): a store there can be read, not imported "
+                             "into", code="read_only")
+    if reason is not None:
+        return await _open_read_only(target, reason)
     try:
         db = await aiosqlite.connect(target, isolation_level=None)
     except sqlite3.Error as exc:
         raise NotAStore(f"cannot open {target}: {exc}") from None
     try:
         await _configure(db)
-        app_id = await _scalar(db, "PRAGMA application_id")
-        version = await _scalar(db, "PRAGMA user_version")
-        if exists and app_id != APPLICATION_ID:
-            raise NotAStore(f"{target} is an SQLite file but not a Context Inspector store")
-        if version > FORMAT_VERSION:
-            raise NotAStore(
-                f"{target} has store format {version}; this version of Context Inspector reads up to "
-                f"{FORMAT_VERSION}. Upgrade the inspector to open it.",
-                code="unknown_format_version",
-            )
-        await db.execute("PRAGMA journal_mode = WAL")
-        await _migrate(db, version)
-        async with db.execute("SELECT value FROM store_meta WHERE key = 'digest_key'") as cur:
-            row = await cur.fetchone()
-        if row is None:
-            raise NotAStore(f"{target} is missing its store metadata")
-        return Store(target, db, bytes.fromhex(row[0]))
-    except sqlite3.DatabaseError as exc:
+        key = await _check_and_migrate(db, target, exists)
+        reader = await _connect(target, read_only=False)
+        return Store(target, db, key, reader, connect_reader=lambda: _connect(target, read_only=False))
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a damaged schema's message may not even decode
         await db.close()
         raise NotAStore(f"{target} is not a readable store: {exc}") from None
     except BaseException:
         await db.close()
         raise
+
+
+async def _open_read_only(target: Path, reason: str) -> Store:
+    try:
+        db = await _connect(target, read_only=True)
+    except sqlite3.Error as exc:
+        raise NotAStore(f"cannot open {target} read-only: {exc}") from None
+    try:
+        app_id = await _scalar(db, "PRAGMA application_id")
+        version = await _scalar(db, "PRAGMA user_version")
+        if app_id != APPLICATION_ID:
+            raise NotAStore(f"{target} is an SQLite file but not a Context Inspector store")
+        if version != FORMAT_VERSION:
+            raise NotAStore(f"{target} has store format {version}; this version reads {FORMAT_VERSION}, and a store "
+                            "that cannot be written cannot be migrated", code="unknown_format_version")
+        row = await fetch_one(db, "SELECT value FROM store_meta WHERE key = 'digest_key'")
+        if row is None:
+            raise NotAStore(f"{target} is missing its store metadata")
+        return Store(target, None, bytes.fromhex(row[0]), db, read_only=True, read_only_reason=reason,
+                     connect_reader=lambda: _connect(target, read_only=True))
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a damaged schema's message may not even decode
+        await db.close()
+        raise NotAStore(f"{target} is not a readable store: {exc}") from None
+    except BaseException:
+        await db.close()
+        raise
+
+
+async def _check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool) -> bytes:
+    app_id = await _scalar(db, "PRAGMA application_id")
+    version = await _scalar(db, "PRAGMA user_version")
+    if exists and app_id != APPLICATION_ID:
+        raise NotAStore(f"{target} is an SQLite file but not a Context Inspector store")
+    if version > FORMAT_VERSION:
+        raise NotAStore(
+            f"{target} has store format {version}; this version of Context Inspector reads up to "
+            f"{FORMAT_VERSION}. Upgrade the inspector to open it.",
+            code="unknown_format_version",
+        )
+    await db.execute("PRAGMA journal_mode = WAL")
+    await _migrate(db, version)
+    async with db.execute("SELECT value FROM store_meta WHERE key = 'digest_key'") as cur:
+        row = await cur.fetchone()
+    if row is None:
+        raise NotAStore(f"{target} is missing its store metadata")
+    return bytes.fromhex(row[0])
 
 
 async def fetch_one(db: aiosqlite.Connection, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> Any:

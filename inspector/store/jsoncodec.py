@@ -1,18 +1,16 @@
-"""A faster JSON decoder with exactly the standard library's results.
+"""JSON for the import path: the guarded decoder, and a faster canonical encoder.
 
-orjson decodes several times faster; for the few inputs it refuses but ``json.loads``
-accepts (lone surrogates, NaN, integers past 64 bits) we fall back, so what is accepted
-and what it decodes to never depends on which decoder ran. Encoding stays with the
-standard library: digests are defined over its canonical form (docs/store-format.md).
+Digests are defined over the standard library's canonical form (docs/store-format.md);
+orjson writes the same text several times faster for values without floats, which is
+where it is used.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from inspector.domain.canonical import canonical_json
+from inspector.domain.guarded_json import loads as guarded_loads
 
 try:
     import orjson
@@ -20,19 +18,11 @@ except ImportError:  # pragma: no cover - orjson is a declared dependency; stay 
     orjson = None
 
 
-# orjson turns integers outside 64 bits into floats without a word; any run of 19+
-# digits (rare outside such numbers) goes to json instead.
-_LONG_DIGITS = re.compile(rb"\d{19}")
-
-
 def fast_loads(data: bytes | str) -> Any:
-    raw = data.encode("utf-8", errors="surrogatepass") if isinstance(data, str) else data
-    if orjson is not None and _LONG_DIGITS.search(raw) is None:
-        try:
-            return orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            pass
-    return json.loads(data)
+    """Decoding goes through the one guarded decoder (duplicate keys, lone surrogates,
+    out-of-range integers and deep nesting refused); orjson cannot see duplicate keys, so it
+    no longer decodes input (it still encodes, below)."""
+    return guarded_loads(data)
 
 
 def _float_free(value: Any) -> bool:

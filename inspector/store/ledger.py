@@ -16,6 +16,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.canonical import GENESIS_HASH, canonical_json, ledger_hash
+from inspector.domain.errors import InspectorError
 from inspector.store.connection import fetch_one, utc_now
 
 
@@ -66,11 +67,16 @@ def entry_body(seq: int, session: str | None, kind: str, actor: str, at: str, pa
     }
 
 
-_COLUMNS = "seq, session, kind, actor, at, payload, source, record_digest, prev_hash, hash"
+COLUMNS = _COLUMNS = "seq, session, kind, actor, at, payload, source, record_digest, prev_hash, hash"
 
 
 def _entry(row: Sequence[Any]) -> LedgerEntry:
-    return LedgerEntry(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7], row[8], row[9])
+    try:
+        payload = json.loads(row[5])
+    except (ValueError, TypeError):
+        raise InspectorError(f"ledger entry {row[0]}'s payload is no longer JSON: the store was damaged or edited; "
+                             "`inspector verify STORE` reports what else broke", code="damaged_store") from None
+    return LedgerEntry(row[0], row[1], row[2], row[3], row[4], payload, row[6], row[7], row[8], row[9])
 
 
 async def ledger_tail(db: aiosqlite.Connection) -> tuple[int, str]:

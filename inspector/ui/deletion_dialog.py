@@ -79,7 +79,8 @@ class DeletionDialog(InspectorModal[bool]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "carry_out":
-            return True if self.coverage is not None and self.coverage.status == "pending" else None
+            return True if (self.coverage is not None and self.coverage.status == "pending"
+                            and not self.store.read_only) else None
         return True
 
     def action_carry_out(self) -> None:

@@ -39,6 +39,8 @@ def render_expansion(result: Expansion) -> Content:
     head = markup("[$success]✓ verified[/] ") + Content(
         f"[{s}, {e}) · {len(result.data):,} bytes · {result.chunks_read} chunk(s) read · "
         f"budget {len(result.data):,} of {result.max_bytes:,}")
+    if not result.recorded:
+        head += Content.from_markup(" · [$warning]not recorded in the ledger (read-only store)[/]")
     if result.binary:
         for note in result.notes:
             head += markup("\n[b $warning]$c[/] $m", c=note.code, m=note.message)

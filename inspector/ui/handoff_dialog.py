@@ -106,9 +106,9 @@ class HandoffDialog(InspectorModal[str]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "accept":
-            return True if self.result is not None and self.result.acceptable else None
+            return True if self.result is not None and self.result.acceptable and not self.store.read_only else None
         if action == "reconcile":
-            return True if self.unknown else None
+            return True if self.unknown and not self.store.read_only else None
         return True
 
     @work(group="handoff-decide", exclusive=True, exit_on_error=False)

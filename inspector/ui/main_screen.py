@@ -89,6 +89,9 @@ LIVE_POLL_S = 2.0  # how often to ask SQLite whether another connection committe
 SEARCH_DEBOUNCE_S = 0.2
 
 
+WRITING_ACTIONS = frozenset({"correct", "rebuild", "decide_pending"})  # dialogs grey out their own
+
+
 class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#state-records"
     BINDINGS = [
@@ -126,7 +129,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
         self.generation_texts: list = []
 
     def compose(self) -> ComposeResult:
-        yield HeaderBar(self.store.path, id="header")
+        yield HeaderBar(self.store.path, self.store.read_only_reason if self.store.read_only else None, id="header")
         if self.follow is not None:
             # appended lines are imported under the reviewer's name once given, else the OS user's (as at open)
             yield FollowBar(self.store.path, self.follow, self.app.reviewer or getpass.getuser(),  # type: ignore[attr-defined]
@@ -159,6 +162,10 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.store.read_only:
+            self.notify(f"{self.store.path.name} is read-only ({self.store.read_only_reason}): you can read, search, "
+                        "expand and verify; accepting, correcting, handoffs and deletions are disabled.",
+                        severity="warning", timeout=10)
         self.watch = sessions.ChangeWatch(self.store)
         self.load_sessions()
         self.set_interval(LIVE_POLL_S, self.check_for_changes)
@@ -395,6 +402,12 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
 
     # -- actions ---------------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Writing acts are greyed out on a read-only store (the header says why)."""
+        if action in WRITING_ACTIONS and self.store.read_only:
+            return None
+        return True
+
     def action_focus_channel(self, name: str) -> None:
         self.focus_on(self.query_one(f"#{name}", ChannelPane).records)
 
@@ -541,8 +554,11 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
         with self.query_one(ProgressLine).task("Verifying the ledger chain and projections") as step:
             report = await verifying.verify_store(self.store, progress=step)
         if report.ok:
-            await self.app.push_screen(MessageDialog("Store verified",
-                                                     f"{report.entries} ledger entries: chain and projections hold."))
+            await self.app.push_screen(MessageDialog(
+                "Store verified",
+                f"{report.entries} ledger entries: the chain, the replayed projections and SQLite's "
+                f"{report.integrity} hold.\n\nLedger head {report.head['seq']}:{report.head['hash']}\n(keep it to "
+                f"pin: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})"))
         else:
             body = "\n".join(p["message"] for p in report.problems[:20])
             await self.app.push_screen(MessageDialog("Store does NOT verify", body, error=True))

@@ -165,6 +165,9 @@ class ReviewDialog(InspectorModal[bool]):
             return
         if v.status != "pending":
             self.status(markup("[b]already $s[/b]: nothing more to decide", s=v.status))
+        elif self.store.read_only:
+            self.status(markup("[b $warning]deciding is disabled:[/] the store is read-only ($m)",
+                               m=self.store.read_only_reason))
         elif v.refusals and self._stale() and self.rebased_into is None:
             self.status(markup("[b $error]accept is disabled:[/] $m\n[$accent]b rebases it[/] onto "
                                               "context v$n as a new candidate, validated afresh",
@@ -185,10 +188,11 @@ class ReviewDialog(InspectorModal[bool]):
         pressing ``a`` says why (a greyed-out key that did nothing left the reviewer guessing: issue 15, 9)."""
         if action == "rebase":
             pending = self.view is not None and self.view.validation.status == "pending"
-            return True if pending and self._stale() and self.rebased_into is None else None
+            return True if pending and self._stale() and self.rebased_into is None and not self.store.read_only \
+                else None
         if action in ("accept", "reject"):
             v = self.view.validation if self.view else None
-            if v is None:
+            if v is None or self.store.read_only:
                 return None
             if v.status != "pending":
                 return False

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.domain import guarded_json
 from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput
 
@@ -107,6 +108,12 @@ class Builder:
         self.records.append(rec)
         return self.seq
 
+    def problem(self, code: str, message: str, line: Line | None) -> int:
+        """A line or item that was not read (or is odd), shown as an event with a stable code; its
+        bytes stay in the original, which the event points at."""
+        return self.event("other", f"[{code}] {message}", at=None, trust="system", lines=[line] if line else [],
+                          problem=code)
+
     def tool_result(self, call_id: str | None, text: str, *, at: str | None, tool: str | None, lines: list[Line],
                     **more: Any) -> int:
         """A tool result; above the threshold its text becomes a material and the event keeps a stub."""
@@ -151,13 +158,16 @@ class Builder:
 
 
 def parse_jsonl(data: bytes, *, what: str) -> list[tuple[Line, dict[str, Any]]]:
-    """Every non-blank line as an object, refusing the file at the first line that is not one."""
+    """Every non-blank line as an object, refusing the file at the first line that is not one
+    (strict; the transcript converters read tolerantly through ``tolerant.read_jsonl``)."""
     rows = []
     for line in split_lines(data):
         if not line.raw.strip():
             continue
         try:
-            rec = json.loads(line.raw)
+            rec = guarded_json.loads(line.raw)
+        except guarded_json.JsonRefused as exc:
+            raise BadInput(exc.message, code=exc.code, line=line.number) from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise BadInput(f"not valid JSON ({exc})", code="malformed_json", line=line.number) from None
         if not isinstance(rec, dict):
@@ -179,13 +189,13 @@ class AssistantBlocks:
     def add(self, block: Any) -> None:
         kind = block.get("type") if isinstance(block, dict) else None
         if kind == "text":
-            self.texts.append(block.get("text", ""))
+            self.texts.append(block.get("text") or "")
         elif kind == "thinking":
-            self.thoughts.append(block.get("thinking", ""))
+            self.thoughts.append(block.get("thinking") or "")
             if "signature" in block:
                 self.continuation.append({"kind": "signature", "data": block["signature"]})
         elif kind == "redacted_thinking":
-            self.continuation.append({"kind": "redacted_thinking", "data": block.get("data", "")})
+            self.continuation.append({"kind": "redacted_thinking", "data": block.get("data") or ""})
         elif kind == "tool_use":
             self.calls.append(block)
         elif isinstance(block, dict):
@@ -199,7 +209,7 @@ class AssistantBlocks:
 def parse_arguments(raw: Any) -> dict[str, Any]:
     """Tool-call arguments as an object; a string that is not JSON is kept, not dropped."""
     try:
-        args = json.loads(raw) if isinstance(raw, str) else (raw or {})
-    except ValueError:
+        args = guarded_json.loads(raw) if isinstance(raw, str) else (raw or {})
+    except (ValueError, UnicodeError):  # not JSON, or JSON a store cannot keep: the text itself is kept
         return {"_raw_arguments": raw}
     return args if isinstance(args, dict) else {"_value": args}

@@ -20,8 +20,15 @@ from inspector.domain.formats.builder import (
     AssistantBlocks,
     Builder,
     Line,
-    parse_jsonl,
     text_of,
+)
+from inspector.domain.formats.tolerant import (
+    TIME_TYPE,
+    LineProblem,
+    Row,
+    field_problem,
+    items_problem,
+    read_jsonl,
 )
 
 FORMAT = "claude-code"
@@ -42,11 +49,40 @@ def _describe(rec: dict[str, Any]) -> str:
     return f"{kind}{': ' + sub if sub else ''}"
 
 
+# The fields the converter reads, with the types it can take (tolerant.field_problem).
+_RECORD: dict[str, Any] = {
+    "type": str, "sessionId": str, "timestamp": TIME_TYPE, "uuid": str, "summary": str, "aiTitle": str,
+    "customTitle": str, "compactMetadata": dict, "microcompactMetadata": {"compactedToolIds": list},
+    "message": {"content": (str, list)},
+}
+_BLOCK: dict[str, Any] = {"type": str, "text": str, "thinking": str, "signature": str, "data": str, "id": str,
+                          "name": str, "input": dict, "tool_use_id": str}
+
+
+def _record_problem(rec: dict[str, Any]) -> str | None:
+    found = field_problem(rec, _RECORD)
+    content = rec["message"].get("content") if isinstance(rec.get("message"), dict) else None
+    return found or (items_problem(content, _BLOCK, "message.content") if isinstance(content, list) else None)
+
+
+def read(data: bytes) -> list[Row | LineProblem]:
+    """Every readable record; a problem in place of each unreadable part or record of the wrong shape."""
+    out: list[Row | LineProblem] = []
+    for item in read_jsonl(data):
+        why = None if isinstance(item, LineProblem) else _record_problem(item[1])
+        if why and not isinstance(item, LineProblem):
+            item = LineProblem(item[0], "wrong_field_type", f"line {item[0].number}: {why}; the record is kept in "
+                               "the original, not read")
+        out.append(item)
+    return out
+
+
 def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
-    parsed = parse_jsonl(data, what="a JSON object")
+    entries = read(data)
+    parsed = [e for e in entries if not isinstance(e, LineProblem)]
     session = next((r["sessionId"] for _, r in parsed if isinstance(r.get("sessionId"), str)), None)
     if session is None:
-        raise BadInput("no sessionId on any line: this does not look like a Claude Code transcript",
+        raise BadInput("no sessionId on any readable line: this does not look like a Claude Code transcript",
                        code="unknown_format")
     b = Builder(session, FORMAT, file_name)
     title = next((r.get("aiTitle") or r.get("customTitle") or r.get("summary") for _, r in parsed
@@ -57,13 +93,13 @@ def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
     b.records.append({"type": "session", "id": session, "title": (title or first_prompt[:60] or session),
                       "created_at": next((r["timestamp"] for _, r in parsed if r.get("timestamp")), None),
                       "adapter": "anthropic", "goal_revision": 1})
-    _Walker(b, parsed).run()
+    _Walker(b, entries).run()
     b.keep_original(data)
     return b.records
 
 
 class _Walker:
-    def __init__(self, b: Builder, parsed: list[tuple[Line, dict[str, Any]]]) -> None:
+    def __init__(self, b: Builder, parsed: list[Row | LineProblem]) -> None:
         self.b, self.parsed = b, parsed
         self.tools: dict[str, str] = {}  # tool_use id -> tool name
         self.uuid_seq: dict[str, int] = {}
@@ -74,7 +110,11 @@ class _Walker:
     def run(self) -> None:
         groups: dict[str, list[tuple[Line, dict[str, Any]]]] = {}
         order: list[tuple[str, Any]] = []
-        for line, rec in self.parsed:
+        for entry in self.parsed:
+            if isinstance(entry, LineProblem):
+                order.append(("problem", entry))
+                continue
+            line, rec = entry
             msg = rec.get("message") if isinstance(rec.get("message"), dict) else None
             if rec.get("type") == "assistant" and msg and isinstance(msg.get("id"), str):
                 if msg["id"] not in groups:
@@ -86,6 +126,8 @@ class _Walker:
         for kind, item in order:
             if kind == "assistant":
                 self.assistant(groups[item])
+            elif kind == "problem":
+                self.b.problem(item.code, item.message, item.line)
             else:
                 self.record(*item)
         for summary, leaf in self.leaves:  # old summary records come before the events they cover

@@ -12,8 +12,20 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.domain.errors import BadInput
-from inspector.domain.formats.builder import Builder, parse_jsonl, text_of
+from inspector.domain.formats.builder import Builder, text_of
 from inspector.domain.formats.messages import responses_item
+from inspector.domain.formats.tolerant import (
+    TIME_TYPE,
+    LineProblem,
+    Row,
+    field_problem,
+    first_problem,
+    items_problem,
+    read_jsonl,
+)
+from inspector.domain.sif_schema import TIME
+
+TIME_CHECK = TIME.check
 
 FORMAT = "codex"
 
@@ -23,21 +35,43 @@ def looks_like(first: Any) -> bool:
         "session_meta", "turn_context", "response_item", "event_msg", "compacted")
 
 
+# The fields the converter reads (tolerant.field_problem); payloads of response_item are Responses items.
+_LINE: dict[str, Any] = {"timestamp": TIME_TYPE, "type": str, "payload": dict}
+_ITEM: dict[str, Any] = {"type": str, "role": str, "encrypted_content": str, "name": str, "call_id": str,
+                         "message": str, "replacement_history": list, "summary": list}
+
+
+def _problem(rec: dict[str, Any]) -> str | None:
+    if not isinstance(rec.get("payload"), dict):
+        return "field payload is missing or not an object"
+    p = rec["payload"]
+    return first_problem((field_problem(rec, _LINE), field_problem(p, _ITEM, "payload"),
+                          items_problem(p.get("summary"), {"text": str}, "payload.summary")))
+
+
 def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
-    rows = parse_jsonl(data, what="{timestamp, type, payload}")
-    for line, rec in rows:
-        if not isinstance(rec.get("payload"), dict):
-            raise BadInput("expected {timestamp, type, payload} on every line", line=line.number)
+    entries: list[Row | LineProblem] = []
+    for item in read_jsonl(data):
+        why = None if isinstance(item, LineProblem) else _problem(item[1])
+        if why and not isinstance(item, LineProblem):
+            item = LineProblem(item[0], "wrong_field_type", f"line {item[0].number}: {why}; the record is kept in "
+                               "the original, not read")
+        entries.append(item)
+    rows = [e for e in entries if not isinstance(e, LineProblem)]
     meta = next((r["payload"] for _, r in rows if r.get("type") == "session_meta"), None)
     if meta is None or not meta.get("id"):
-        raise BadInput("no session_meta line with an id: not a Codex rollout", code="unknown_format")
+        raise BadInput("no readable session_meta line with an id: not a Codex rollout", code="unknown_format")
     b = Builder(str(meta["id"]), FORMAT, file_name)
+    created = meta.get("timestamp") if TIME_CHECK(meta.get("timestamp")) else rows[0][1].get("timestamp")
     b.records.append({"type": "session", "id": str(meta["id"]), "title": f"codex {meta.get('cwd') or meta['id']}",
-                      "created_at": meta.get("timestamp") or rows[0][1].get("timestamp"), "adapter": "generic",
-                      "goal_revision": 1})
+                      "created_at": created, "adapter": "generic", "goal_revision": 1})
     names: dict[str, str] = {}
-    for line, rec in rows:
-        kind, at, p = rec["type"], rec.get("timestamp"), rec["payload"]
+    for entry in entries:
+        if isinstance(entry, LineProblem):
+            b.problem(entry.code, entry.message, entry.line)
+            continue
+        line, rec = entry
+        kind, at, p = rec.get("type"), rec.get("timestamp"), rec["payload"]
         if kind == "response_item":
             responses_item(b, p, names, [line], at)
         elif kind == "compacted":

@@ -10,45 +10,85 @@ import json
 from pathlib import PurePath
 from typing import Any
 
+from inspector.domain import guarded_json
 from inspector.domain.errors import BadInput
 from inspector.domain.formats import claude_code, codex, gemini, inspect_ai, messages
+from inspector.domain.guarded_json import raw_decode_all
 
 FORMATS = ("sif", "claude-code", "codex", "gemini", *messages.FORMATS, "inspect-ai")
 
 
-def _first_json_line(data: bytes) -> Any:
+def _first_records(data: bytes) -> list[dict[str, Any]]:
+    """The readable records among the first 50 lines (a cut or doubled line is skipped). After
+    the first non-blank line, only lines that start with ``{`` count: an indented object is
+    inside a pretty-printed document."""
+    out: list[dict[str, Any]] = []
+    first = True
     for raw in data.split(b"\n", 50)[:50]:
-        if raw.strip():
+        if not raw.strip():
+            continue
+        if first or raw[:1] == b"{":
+            first = False
             try:
-                return json.loads(raw)
-            except (ValueError, UnicodeDecodeError):
-                return None
-    return None
+                parts, _ = raw_decode_all(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                continue
+            out += [value for value, _, _ in parts if isinstance(value, dict)]
+    return out
+
+
+def _claude_like(rec: dict[str, Any]) -> bool:
+    return bool(rec.get("sessionId")) or rec.get("type") in (
+        "summary", "file-history-snapshot", "user", "assistant", "system", "progress", "queue-operation")
 
 
 def detect(data: bytes, file_name: str) -> str:
+    """The file's format, or :class:`BadInput` saying what it is not (never a traceback: an
+    unforeseen shape is ``conversion_failed``, like in :func:`convert`)."""
+    try:
+        return _detect(data, file_name)
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError, RecursionError) as exc:
+        raise BadInput(f"cannot tell what {file_name} is ({type(exc).__name__}: {exc})",
+                       code="conversion_failed") from None
+
+
+def _detect(data: bytes, file_name: str) -> str:
     suffix = PurePath(file_name).suffix.lower()
     if suffix in (".yaml", ".yml"):
         raise BadInput(f"{file_name} is a recorded HTTP exchange (a VCR cassette), not a transcript; import the "
                        "saved message list (*.conversation.json) made from it instead", code="not_a_transcript")
     if suffix == ".eval" or data[:4] == b"PK\x03\x04":
         return "inspect-ai"
-    first = _first_json_line(data)
+    records = _first_records(data)
+    first = records[0] if records else None
     if isinstance(first, dict) and first.get("type") == "header" and "format" in first:
         return "sif"
     if codex.looks_like(first):
         return "codex"
     if gemini.looks_like(first) or (first is None and gemini.looks_like_prefix(data[:4096])):
         return "gemini"
-    if isinstance(first, dict) and (first.get("sessionId") or first.get("type") in (
-            "summary", "file-history-snapshot", "user", "assistant", "system", "progress", "queue-operation")):
+    if isinstance(first, dict) and _claude_like(first):
+        return "claude-code"
+    # The first record may be the damaged one: a later record with a strong signature decides.
+    if any(codex.looks_like(r) for r in records):
+        return "codex"
+    if any(isinstance(r.get("sessionId"), str) and isinstance(r.get("uuid"), str) for r in records):
         return "claude-code"
     stripped = data.lstrip()
     if stripped[:1] in (b"[", b"{"):
         try:
-            doc = json.loads(data)
-        except (ValueError, UnicodeDecodeError):
-            doc = None
+            doc = guarded_json.loads(data)
+        except guarded_json.JsonRefused as exc:
+            raise BadInput(exc.message, code=exc.code) from None
+        except json.JSONDecodeError as exc:
+            if len(records) > 1:  # JSON lines of a kind we do not know, not a broken document
+                doc = None
+            else:
+                raise BadInput(f"{file_name} is not valid JSON ({exc.msg}, column {exc.colno})", code="malformed_json",
+                               line=exc.lineno) from None
+        except UnicodeDecodeError as exc:
+            raise BadInput(f"{file_name} is not UTF-8 text ({exc.reason} at byte {exc.start})",
+                           code="malformed_json") from None
         if gemini.looks_like(doc):
             return "gemini"
         if inspect_ai.looks_like(doc):
@@ -61,6 +101,17 @@ def detect(data: bytes, file_name: str) -> str:
 
 
 def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
+    """Convert a transcript. Each converter checks the fields it reads; should one still meet a
+    shape it did not foresee, the file is refused with a sentence, never a traceback (the fuzz
+    test in tests/test_importer_fuzz.py treats that code, ``conversion_failed``, as a bug to fix)."""
+    try:
+        return _convert(data, file_name, fmt)
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError, RecursionError) as exc:
+        raise BadInput(f"{file_name} could not be converted from {fmt} ({type(exc).__name__}: {exc}); nothing "
+                       "was written", code="conversion_failed") from None
+
+
+def _convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
     if fmt == "claude-code":
         return claude_code.convert(data, file_name)
     if fmt == "codex":

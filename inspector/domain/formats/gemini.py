@@ -19,12 +19,15 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.domain import guarded_json
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.builder import Builder, Line, parse_arguments, text_of
+from inspector.domain.formats.tolerant import TIME_TYPE, field_problem, first_problem, items_problem
+from inspector.domain.sif_schema import TIME
 
 FORMAT = "gemini"
 KEYS = frozenset({"sessionId", "projectHash", "messages"})
-_DECODER = json.JSONDecoder()
+_DECODER = guarded_json.DECODER  # duplicate keys and NaN refused; each message then gets check_part
 _WS = " \t\n\r"
 
 
@@ -90,6 +93,7 @@ def scan(data: bytes) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Span]]
             while text[pos:pos + 1] != "]":
                 start = pos
                 message, pos = _DECODER.raw_decode(text, pos)
+                guarded_json.check_part(message)
                 byte_start, line = positions.at(start)
                 byte_end, _ = positions.at(pos)
                 messages.append((message, Span(line, byte_start, byte_end)))
@@ -100,6 +104,7 @@ def scan(data: bytes) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Span]]
             header[key] = None
         else:
             header[key], pos = _DECODER.raw_decode(text, pos)
+            guarded_json.check_part(header[key])
         pos = _skip(text, pos)
         if text[pos:pos + 1] == ",":
             pos += 1
@@ -121,7 +126,8 @@ def _result_text(result: Any) -> str:
     """The text a tool returned: each functionResponse's output (or error), else the JSON as stored."""
     parts = []
     for item in result if isinstance(result, list) else [result]:
-        response = item.get("functionResponse", {}).get("response") if isinstance(item, dict) else None
+        call = item.get("functionResponse") if isinstance(item, dict) else None
+        response = call.get("response") if isinstance(call, dict) else None
         if isinstance(response, dict) and isinstance(response.get("output"), str):
             parts.append(response["output"])
         elif isinstance(response, dict) and isinstance(response.get("error"), str):
@@ -136,15 +142,21 @@ def _result_text(result: Any) -> str:
 def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
     try:
         header, messages = scan(data)
+    except guarded_json.JsonRefused as exc:
+        raise BadInput(exc.message, code=exc.code) from None
+    except RecursionError:
+        raise BadInput(f"nested more than {guarded_json.MAX_DEPTH} levels deep", code="too_deep") from None
     except (ValueError, UnicodeDecodeError, IndexError) as exc:
         raise BadInput(f"not a readable Gemini CLI chat file ({exc})", code="malformed_json") from None
     session = header.get("sessionId")
     if not isinstance(session, str) or not session:
         raise BadInput("no sessionId: not a Gemini CLI chat file", code="unknown_format")
     b = Builder(session, FORMAT, file_name)
-    first_prompt = next((text_of(m.get("content")) for m, _ in messages if m.get("type") == "user"), "")
+    first_prompt = next((text_of(m.get("content")) for m, _ in messages
+                         if isinstance(m, dict) and m.get("type") == "user"), "")
     b.records.append({"type": "session", "id": session, "title": first_prompt.strip()[:60] or f"gemini {session}",
-                      "created_at": header.get("startTime"), "adapter": "generic", "goal_revision": 1})
+                      "created_at": header.get("startTime") if TIME.check(header.get("startTime")) else None,
+                      "adapter": "generic", "goal_revision": 1})
     for message, span in messages:
         _message(b, message, span)
     b.keep_original(data)
@@ -156,10 +168,20 @@ def _lines(span: Span) -> list[Line]:
     return [Line(span.line, span.start, span.end, b"")]
 
 
+# The fields the converter reads (tolerant.field_problem).
+_MESSAGE: dict[str, Any] = {"type": str, "timestamp": TIME_TYPE, "toolCalls": list, "thoughts": list}
+_CALL: dict[str, Any] = {"id": str, "name": str, "timestamp": TIME_TYPE, "status": str}
+
+
 def _message(b: Builder, m: Any, span: Span) -> None:
     lines = _lines(span)
     if not isinstance(m, dict):
         b.event("other", json.dumps(m, ensure_ascii=False), at=None, trust="system", lines=lines)
+        return
+    why = first_problem((field_problem(m, _MESSAGE), items_problem(m.get("toolCalls"), _CALL, "toolCalls")))
+    if why:
+        b.problem("wrong_field_type", f"message at line {span.line}: {why}; it is kept in the original, not read",
+                  lines[0])
         return
     kind, at, content = m.get("type"), m.get("timestamp"), text_of(m.get("content"))
     if kind == "user":

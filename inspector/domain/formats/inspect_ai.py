@@ -9,13 +9,15 @@ parts keep their signature byte for byte; tool calls pair with tool messages on
 from __future__ import annotations
 
 import io
-import json
 import zipfile
+import zlib
 from pathlib import PurePath
 from typing import Any
 
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.builder import Builder, parse_arguments
+from inspector.domain.formats.messages import load_document
+from inspector.domain.formats.tolerant import field_problem, first_problem, items_problem
 
 FORMAT = "inspect-ai"
 ATTACHMENT = "attachment://"
@@ -25,21 +27,60 @@ def looks_like(doc: Any) -> bool:
     return isinstance(doc, dict) and "samples" in doc and "eval" in doc and "version" in doc
 
 
-def _samples(data: bytes) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+MAX_UNCOMPRESSED = 1 << 30  # the most an .eval archive may unpack to, in total
+MAX_RATIO = 200  # past RATIO_FLOOR, unpacked bytes per archive byte (real logs: about 5)
+RATIO_FLOOR = 32 << 20
+
+
+def _unpack_budget(archive_size: int) -> int:
+    return min(MAX_UNCOMPRESSED, max(RATIO_FLOOR, MAX_RATIO * archive_size))
+
+
+def _read_member(archive: zipfile.ZipFile, name: str, budget: list[int], archive_size: int) -> Any:
+    """One member's JSON, counting the bytes actually unpacked (never the sizes the archive claims)."""
+    parts: list[bytes] = []
+    with archive.open(name) as member:
+        while chunk := member.read(1 << 20):
+            budget[0] -= len(chunk)
+            if budget[0] < 0:
+                raise BadInput(f"the .eval archive unpacks to more than {_unpack_budget(archive_size):,} bytes from "
+                               f"{archive_size:,} (a zip bomb?); refused before reading further", code="too_large")
+            parts.append(chunk)
+    return load_document(b"".join(parts))
+
+
+def _samples(data: bytes) -> tuple[list[Any], dict[str, Any]]:
     if data[:4] == b"PK\x03\x04":
+        budget = [_unpack_budget(len(data))]
         try:
             archive = zipfile.ZipFile(io.BytesIO(data))
             names = sorted(n for n in archive.namelist() if n.startswith("samples/") and n.endswith(".json"))
-            samples = [json.loads(archive.read(n)) for n in names]
-            header = json.loads(archive.read("header.json")) if "header.json" in archive.namelist() else {}
-        except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+            header = _read_member(archive, "header.json", budget, len(data)) \
+                if "header.json" in archive.namelist() else {}
+            samples = [_read_member(archive, n, budget, len(data)) for n in names]
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, EOFError, OSError, NotImplementedError,
+                RuntimeError, ValueError, zlib.error) as exc:
             raise BadInput(f"not a readable Inspect AI .eval archive ({exc})", code="malformed_json") from None
-        return samples, header
-    try:
-        doc = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise BadInput(f"not valid JSON ({exc})", code="malformed_json") from None
+        return samples, header if isinstance(header, dict) else {}
+    doc = load_document(data)
+    if not isinstance(doc, dict) or not isinstance(doc.get("samples") or [], list):
+        raise BadInput("an Inspect AI log must be an object whose samples field is a list", code="wrong_field_type")
     return list(doc.get("samples") or []), doc
+
+
+_MESSAGE: dict[str, Any] = {"role": str, "tool_call_id": str, "function": str, "content": (str, list),
+                            "tool_calls": list}
+
+
+def _message_problem(m: Any, where: str) -> str | None:
+    if not isinstance(m, dict):
+        return f"{where} is not an object"
+    content = m.get("content")
+    return first_problem((field_problem(m, _MESSAGE, where),
+                          items_problem(content, {"reasoning": str, "signature": str, "text": str}, f"{where}.content")
+                          if isinstance(content, list) else None,
+                          items_problem(m.get("tool_calls"), {"id": str, "function": str}, f"{where}.tool_calls",
+                                        objects=True)))
 
 
 def _resolve(value: Any, attachments: dict[str, str]) -> Any:
@@ -61,7 +102,7 @@ def _parts(content: Any) -> tuple[str, str | None, list[dict[str, str]]]:
         if not isinstance(part, dict):
             continue
         if part.get("type") == "reasoning":
-            thoughts.append(part.get("reasoning", ""))
+            thoughts.append(part.get("reasoning") or "")
             if part.get("signature"):
                 kind = "redacted_thinking" if part.get("redacted") else "signature"
                 continuation.append({"kind": kind, "data": part["signature"]})
@@ -78,17 +119,26 @@ def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
         raise BadInput(f"{file_name} is an Inspect AI log with no samples: there is no transcript in it",
                        code="not_a_transcript")
     stem = PurePath(file_name).name.split(".")[0]
-    task = (header.get("eval") or {}).get("task", "") if isinstance(header, dict) else ""
+    evaluation = header.get("eval") if isinstance(header, dict) else None
+    task = evaluation.get("task", "") if isinstance(evaluation, dict) else ""
     records: list[dict[str, Any]] = []
-    for sample in samples:
+    for index, sample in enumerate(samples):
+        why = (f"samples[{index}] is not an object" if not isinstance(sample, dict) else
+               field_problem(sample, {"attachments": dict, "messages": list}, f"samples[{index}]"))
+        if why:
+            raise BadInput(f"{why}: the sample cannot be read", code="wrong_field_type")
         sid = f"{stem}#{sample.get('id')}.{sample.get('epoch', 1)}"
         b = Builder(sid, FORMAT, file_name)
         b.records.append({"type": "session", "id": sid, "title": f"{task or stem} · sample {sample.get('id')}",
                           "adapter": "generic", "goal_revision": 1})
         attachments = sample.get("attachments") or {}
         names: dict[str, str] = {}
-        for raw in sample.get("messages") or []:
+        for number, raw in enumerate(sample.get("messages") or []):
             m = _resolve(raw, attachments)
+            why = _message_problem(m, f"samples[{index}].messages[{number}]")
+            if why:
+                b.problem("wrong_field_type", f"{why}; the message is kept in the original, not read", None)
+                continue
             text, reasoning, continuation = _parts(m.get("content"))
             role = m.get("role")
             if role == "tool":

@@ -13,6 +13,7 @@ import json
 from pathlib import PurePath
 from typing import Any
 
+from inspector.domain import guarded_json
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.builder import (
     AssistantBlocks,
@@ -22,6 +23,7 @@ from inspector.domain.formats.builder import (
     split_lines,
     text_of,
 )
+from inspector.domain.formats.tolerant import field_problem, first_problem, items_problem
 
 FORMATS = ("openai-chat", "deepseek", "anthropic", "openai-responses")
 
@@ -43,7 +45,7 @@ def detect(doc: Any) -> str | None:
         items, meta = unwrap(doc)
     except BadInput:
         return None
-    kinds = {meta.get("kind")} if meta.get("kind") else set()
+    kinds = {meta["kind"]} if isinstance(meta.get("kind"), str) else set()
     if "responses" in kinds or any(isinstance(m, dict) and m.get("type") in
                                    ("function_call", "function_call_output", "reasoning", "compaction") for m in items):
         return "openai-responses"
@@ -61,10 +63,7 @@ def detect(doc: Any) -> str | None:
 
 
 def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
-    try:
-        doc = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise BadInput(f"not valid JSON ({exc})", code="malformed_json", line=getattr(exc, "lineno", None)) from None
+    doc = load_document(data)
     items, meta = unwrap(doc)
     session = PurePath(file_name).name.split(".")[0]
     tools_present = any(isinstance(m, dict) and (m.get("tool_calls") or m.get("type") == "function_call")
@@ -81,9 +80,16 @@ def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
         b.event("system_message", text_of(system), at=None, trust="system", lines=lines)
     names: dict[str, str] = {}
     pending: list[str] = []  # chat calls not answered yet, oldest first (results without an id pair with them)
-    for item in items:
+    key = next((k for k in ("messages", "items", "input") if isinstance(meta.get(k), list)), "")
+    for index, item in enumerate(items):
+        where = f"{key}[{index}]" if meta else f"[{index}]"
         if not isinstance(item, dict):
-            raise BadInput(f"a message is not an object: {json.dumps(item)[:60]}", code="unknown_format")
+            b.problem("not_an_object", f"{where} is not an object; it is kept in the original, not read", None)
+            continue
+        why = item_problem(item, fmt, where)
+        if why:
+            b.problem("wrong_field_type", f"{why}; the item is kept in the original, not read", None)
+            continue
         if fmt == "openai-responses":
             responses_item(b, item, names, lines)
         elif fmt == "anthropic":
@@ -92,6 +98,41 @@ def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
             _chat(b, item, names, pending, lines, tools_present and fmt == "deepseek")
     b.keep_original(data)
     return b.records
+
+
+def load_document(data: bytes) -> Any:
+    """A whole-file JSON document through the guarded decoder (one document cannot be read in part)."""
+    try:
+        return guarded_json.loads(data)
+    except guarded_json.JsonRefused as exc:
+        raise BadInput(exc.message, code=exc.code) from None
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"not valid JSON ({exc.msg})", code="malformed_json", line=exc.lineno) from None
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"not UTF-8 text ({exc.reason} at byte {exc.start})", code="malformed_json") from None
+
+
+_BLOCK: dict[str, Any] = {"type": str, "text": str, "thinking": str, "signature": str, "data": str, "id": str,
+                          "name": str, "input": dict, "tool_use_id": str}
+_CHAT: dict[str, Any] = {"role": str, "tool_call_id": str, "name": str, "reasoning_content": str,
+                         "tool_calls": list, "function_call": {"name": str}}
+_RESPONSES: dict[str, Any] = {"type": str, "role": str, "encrypted_content": str, "name": str, "call_id": str,
+                              "summary": list}
+
+
+def item_problem(item: dict[str, Any], fmt: str, where: str) -> str | None:
+    """The first field of a message/item whose type the converter cannot take, named by its path."""
+    if fmt == "openai-responses":
+        return first_problem((field_problem(item, _RESPONSES, where),
+                              items_problem(item.get("summary"), {"text": str}, f"{where}.summary")))
+    if fmt == "anthropic":
+        content = item.get("content")
+        return first_problem((field_problem(item, {"role": str, "content": (str, list)}, where),
+                              items_problem(content, _BLOCK, f"{where}.content") if isinstance(content, list)
+                              else None))
+    return first_problem((field_problem(item, _CHAT, where),
+                          items_problem(item.get("tool_calls"), {"id": str, "function": {"name": str}},
+                                        f"{where}.tool_calls", objects=True)))
 
 
 def _answered(pending: list[str], names: dict[str, str], call: Any, name: Any) -> str | None:
@@ -174,7 +215,7 @@ def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], line
         trust = {"user": "user", "assistant": "model"}.get(role or "", "system")
         b.event(event_kind, text_of(item.get("content")), at=at, trust=trust, lines=lines, item_id=item.get("id"))
     elif kind == "reasoning":
-        summary = "\n".join(s.get("text", "") for s in item.get("summary") or [] if isinstance(s, dict))
+        summary = "\n".join(s.get("text") or "" for s in item.get("summary") or [] if isinstance(s, dict))
         continuation = [{"kind": "encrypted_content", "data": item["encrypted_content"]}] \
             if "encrypted_content" in item else []
         b.event("assistant_message", "", at=at, trust="model", lines=lines, reasoning_content=summary or None,
@@ -191,7 +232,8 @@ def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], line
                       at=at, tool=names.get(call or ""), lines=lines)
     elif kind == "compaction":
         seq = b.event("other", "compaction item (encrypted; replaces the history before it)", at=at, trust="model",
-                      lines=lines, continuation=[{"kind": "encrypted_content", "data": item.get("encrypted_content", "")}],
+                      lines=lines,
+                      continuation=[{"kind": "encrypted_content", "data": item.get("encrypted_content") or ""}],
                       item_id=item.get("id"))
         b.summary("[compaction: encrypted by the provider, not readable here]", max(1, seq - 1),
                   sources=[f"evt:{seq}"])

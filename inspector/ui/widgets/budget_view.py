@@ -17,6 +17,7 @@ from inspector.domain.budget import BudgetPlan
 from inspector.domain.errors import InspectorError
 from inspector.services.budget import DEFAULT_SPLIT, budget
 from inspector.store.connection import Store
+from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.safe import markup
 
 DEFAULTS = {"window": 128_000, "fixed": 8_000, "reserve": 4_000}
@@ -45,8 +46,9 @@ def plan_content(plan: BudgetPlan) -> Content:
     return Content("\n").join(lines)
 
 
-class BudgetView(Vertical):
-    """``b`` lands on the plan, not in a number box (typing 2 there once went into the window field);
+class BudgetView(ShowsWorkerErrors, Vertical):
+    """Bad numbers and refusals show inline; any other failure reaches the error dialog. ``b`` lands on
+    the plan, not in a number box (typing 2 there once went into the window field);
     shift+tab reaches the numbers, escape leaves them."""
 
     BINDINGS = [Binding("escape", "leave_inputs", "Back to the plan", show=False),

@@ -15,9 +15,10 @@ from inspector.ui.safe import markup
 class HeaderBar(Static):
     """Store › session, then ``ctx vN · goal rN`` and badges (glyph + word, so it reads without colour)."""
 
-    def __init__(self, store_path: Path, **kwargs: object) -> None:
+    def __init__(self, store_path: Path, read_only: str | None = None, **kwargs: object) -> None:
         super().__init__("", **kwargs)  # type: ignore[arg-type]
         self.store_path = store_path
+        self.read_only = read_only  # why the store can only be read, or None
         self.session: SessionSummary | None = None
         self.badges: Badges | None = None
 
@@ -36,6 +37,8 @@ class HeaderBar(Static):
 
     def _content(self) -> Content:
         parts = [markup("[b]Context Inspector[/b] — $store", store=self.store_path.name)]
+        if self.read_only:
+            parts.append(markup(" [$warning]🔒 read-only[/]"))
         s = self.session
         if s is None:
             return Content("").join(parts + [self._reviewer()])

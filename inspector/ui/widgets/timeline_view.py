@@ -20,6 +20,7 @@ from inspector.domain.short_ids import short_id
 from inspector.services import timeline
 from inspector.services.timeline import TimelineFilter, TimelineRow
 from inspector.store.connection import Store
+from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.safe import markup, plain
 
 PAGE = 200
@@ -54,7 +55,7 @@ def format_row(row: TimelineRow) -> Content:
     return line + plain(row.text)
 
 
-class TimelineView(Widget, can_focus=True):
+class TimelineView(ShowsWorkerErrors, Widget, can_focus=True):
     BINDINGS = [
         Binding("up", "move(-1)", "Up", show=False),
         Binding("down", "move(1)", "Down", show=False),
@@ -166,9 +167,9 @@ class TimelineView(Widget, can_focus=True):
 
     def _maybe_prefetch(self) -> None:
         if self.cursor >= len(self.rows) - PREFETCH and not self.at_end:
-            self.run_worker(self._extend(True), group="timeline-fetch")
+            self.run_worker(self._extend(True), group="timeline-fetch", exit_on_error=False)
         elif self.cursor < PREFETCH and not self.at_start:
-            self.run_worker(self._extend(False), group="timeline-fetch")
+            self.run_worker(self._extend(False), group="timeline-fetch", exit_on_error=False)
 
     def action_move(self, delta: int) -> None:
         if not self.rows:
