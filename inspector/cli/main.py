@@ -33,6 +33,7 @@ from inspector.cli.open_command import open_cmd
 from inspector.cli.regress_command import regress_cmd
 from inspector.cli.rebase_command import rebase_cmd
 from inspector.cli.reconcile_command import actions_cmd, reconcile_cmd
+from inspector.cli.search_command import search_cmd
 from inspector.cli.report_commands import report_cmd, serve_cmd
 from inspector.cli.store_commands import (
     check_cmd,
@@ -75,7 +76,7 @@ for command in (open_cmd, sessions_cmd, import_cmd, export_cmd, verify_cmd, ledg
                 validate_cmd, accept_cmd, reject_cmd, drift_cmd, correct_cmd, correct_summary_cmd, confirm_cmd,
                 history_cmd, handoff_cmd, accept_handoff_cmd, check_cmd, budget_cmd, deletion_cmd, delete_cmd,
                 facts_cmd, survival_cmd, rebuild_cmd, regress_cmd, actions_cmd, reconcile_cmd, rebase_cmd,
-                follow_cmd, report_cmd, serve_cmd):
+                follow_cmd, report_cmd, serve_cmd, search_cmd):
     cli.add_command(command)
 
 

@@ -95,6 +95,9 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         await db.execute(
             "INSERT INTO events_fts (rowid, content) SELECT event_id, content FROM events "
             "WHERE event_id > ? AND content IS NOT NULL", (last_event_id,))
+        await db.execute(
+            "INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events "
+            "WHERE event_id > ? AND content IS NOT NULL", (last_event_id,))
         entries = await _sif_ledger_records(db, writer, lambda text: keyed_digest(store.digest_key, text.encode(
             "utf-8", errors="surrogatepass")))
         for session in writer.first_use:
