@@ -203,7 +203,7 @@ CREATE VIRTUAL TABLE events_fts USING fts5(
 CREATE VIRTUAL TABLE materials_fts USING fts5(text, tokenize='trigram');
 """
 
-# Format 2: the short-query index. Trigram FTS cannot answer queries of one or two
+# Format 2: the short-query index, and the call index covering the kind. Trigram FTS cannot answer queries of one or two
 # characters, so each event's distinct characters and character pairs are indexed as
 # tokens (``ci_grams``, see inspector/store/grams.py): a one- or two-character query is
 # then one token lookup. Contentless and ``detail=none`` (no positions): a document
@@ -214,6 +214,10 @@ CREATE VIRTUAL TABLE events_grams USING fts5(
     tokenize="unicode61 remove_diacritics 0 categories 'L* N* Co M* P* S*'"
 );
 INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events WHERE content IS NOT NULL;
+-- The call index with the kind, so the header's call/result pairing check groups calls
+-- by id from the index alone (inspector/services/overview.py).
+DROP INDEX events_call;
+CREATE INDEX events_call ON events(session, call_id, kind) WHERE call_id IS NOT NULL;
 """
 
 # Forward migrations: MIGRATIONS[n] brings a store from format n to n + 1.

@@ -236,13 +236,15 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         self.run_worker(self._load_rest(session), group="badges", exclusive=True, exit_on_error=False)
 
     async def _load_rest(self, session: str) -> None:
+        # The status line first: it is on screen. The tabs behind follow; the budget, which
+        # reads every event, is computed only when its tab is shown (BudgetView.show).
+        await self._load_badges(session)
         await self._load_candidates(session)
         await self._load_drift(session)
         self.query_one(HandoffsList).load(await handoffs.list_handoffs(self.store, session))
         await self._load_actions(session)
         self.query_one(DeletionsList).load(await deletions.list_requests(self.store, session))
         self.query_one(BudgetView).show(self.store, session)
-        await self._load_badges(session)
 
     async def _load_candidates(self, session: str) -> None:
         found = await candidates.list_candidates(self.store, session)
