@@ -218,6 +218,10 @@ INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM 
 -- by id from the index alone (inspector/services/overview.py).
 DROP INDEX events_call;
 CREATE INDEX events_call ON events(session, call_id, kind) WHERE call_id IS NOT NULL;
+-- Events whose trust label may claim more than their kind allows (few in a sound log):
+-- the header counts label conflicts from this index, not by reading every event.
+CREATE INDEX events_trust_label ON events(session, kind, trust) WHERE kind IN ('tool_result', 'tool_call',
+    'assistant_message') AND trust IS NOT NULL AND trust NOT IN ('tool', 'model');
 """
 
 # Forward migrations: MIGRATIONS[n] brings a store from format n to n + 1.
