@@ -87,7 +87,8 @@ def test_the_cli_gives_the_apps_results(store: Path) -> None:
 
 async def test_a_format_1_store_gets_its_short_query_index_on_open(store: Path) -> None:
     con = sqlite3.connect(store)
-    con.execute("DROP TABLE events_grams")
+    con.executescript("DROP TABLE events_grams; DROP INDEX events_trust_label; DROP INDEX events_call; "
+                      "CREATE INDEX events_call ON events(session, call_id) WHERE call_id IS NOT NULL;")
     con.execute("PRAGMA user_version = 1")
     con.commit()
     con.close()
