@@ -81,6 +81,8 @@ def test_the_cli_gives_the_apps_results(store: Path) -> None:
     assert json.loads(out.output) == json.loads(json.dumps(app))
     human = CliRunner().invoke(cli, ["search", str(store), "--session", "s1", "超时"])
     assert human.exit_code == 0 and "evt:301  2× at 11, 20" in human.output
+    empty = CliRunner().invoke(cli, ["search", str(store), "--session", "s1", ""])
+    assert empty.exit_code == 2 and "QUERY is empty" in empty.output
     missing = CliRunner().invoke(cli, ["search", str(store), "--session", "nope", "x"])
     assert missing.exit_code == 3 and "no session 'nope'" in missing.output and "Traceback" not in missing.output
 

@@ -38,6 +38,8 @@ def _human(result: SearchResult) -> str:
 @run_command()
 async def search_cmd(store: Path, query: str, session: str, limit: int, as_json: bool) -> int:
     """Find QUERY (any length, case-insensitive) in a session's events and materials."""
+    if not query:
+        raise click.UsageError("QUERY is empty: give the text to find (one character or more)")
     async with await open_store(store) as opened:
         if not await session_rows.exists(opened.db, session):
             raise NotFound(f"no session {session!r} in {store}; `inspector sessions {store}` lists them")
