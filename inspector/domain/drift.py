@@ -8,6 +8,7 @@ generation yields none: a false alarm is a defect too.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from inspector.domain import drift_rules as rules
@@ -17,6 +18,13 @@ from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 # Writers whose proposals may carry an injected rule. The extractor is not among them: it
 # proposes only from the user's own words (and from tool *inputs*, never outputs as rules).
 UNTRUSTED_WRITERS = frozenset({"tool", "model"})
+
+
+@lru_cache(maxsize=16384)
+def _first_event(sources: tuple[str, ...]) -> int | None:
+    """The earliest ``evt:N`` a record cites (asked once per record and generation)."""
+    seqs = [int(s[4:]) for s in sources if s.startswith("evt:") and s[4:].isdigit()]
+    return min(seqs) if seqs else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,14 +37,18 @@ class StateFact:
     writer: str | None = None
     rationale: str | None = None
     alternatives: tuple[str, ...] = ()
+    # The earliest evt:N it cites, worked out once (every generation asks).
+    first_seq: int | None = field(init=False, compare=False, repr=False, default=None)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "first_seq", _first_event(self.sources))
 
     def first_source(self) -> int | None:
-        seqs = [int(s[4:]) for s in self.sources if s.startswith("evt:") and s[4:].isdigit()]
-        return min(seqs) if seqs else None
+        return self.first_seq
 
     def within(self, covers: tuple[int, int] | None) -> bool:
         """Established by the end of the covered range (or not placeable: then judged)."""
-        first = self.first_source()
+        first = self.first_seq
         return covers is None or first is None or first <= covers[1]
 
 
@@ -81,7 +93,9 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     state rules run; with it, failures, actions, untrusted rules and citations too."""
     findings: list[Finding] = []
     claims = {c.get("key"): c for c in gen.claims}
-    state = [s for s in state if s.within(gen.covers)]
+    if gen.covers is not None:
+        last = gen.covers[1]
+        state = [s for s in state if s.first_seq is None or s.first_seq <= last]
     active = [s for s in state if s.status == "active"]
     for fact in active:
         claim = claims.get(fact.key)
@@ -120,10 +134,11 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     out: list[Finding] = []
     said = Said.of(gen.text, gen.unresolved)
     g = gen.generation
+    cancels = said.cancels()  # no cancelling word anywhere: no value can be negated (the usual case)
     for fact in state:
         if fact.status != "active":
             continue
-        if fact.kind in OWNER_ONLY_KINDS or fact.kind == "decision":
+        if cancels and (fact.kind in OWNER_ONLY_KINDS or fact.kind == "decision"):
             hit = rules.negated_value(said, fact.value)
             if hit:
                 out.append(Finding("protected_negated", fact.key,
@@ -155,13 +170,15 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                 out.append(Finding("untrusted_in_summary", fact.key,
                                    f"generation {g} repeats “{fact.value}”, proposed by {fact.writer} and never "
                                    f"confirmed, as an instruction: “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
-    reported = {f.words for f in out if f.code == "untrusted_in_summary"}
+    # One finding per summary sentence: a rule both proposed as a pending record and seen in
+    # the tool output it came from is one repetition, not two.
+    reported = {f.where for f in out if f.code == "untrusted_in_summary"}
     for seq, rule in ctx.untrusted_rules:
         if gen.covers and not gen.covers[0] <= seq <= gen.covers[1]:
             continue
         hit = rules.untrusted_rule_in(said, rule)
-        if hit and tuple(hit.words) not in reported:
-            reported.add(tuple(hit.words))
+        if hit and hit.sentence not in reported:
+            reported.add(hit.sentence)
             out.append(Finding("untrusted_in_summary", f"evt:{seq}",
                                f"generation {g} repeats a rule from untrusted output (evt:{seq}) as an instruction: "
                                f"“{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))

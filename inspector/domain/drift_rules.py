@@ -8,15 +8,35 @@ inside the range the generation covers — a summary is not blamed for what came
 
 from __future__ import annotations
 
+import math
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 from inspector.domain.failures import FailedResult
-from inspector.domain.textnorm import Span, clauses, find_word, mentions, norm, norm_keep_lines, sentences, terms
+from inspector.domain.textnorm import (
+    CJK,
+    Span,
+    clauses,
+    find_word,
+    norm,
+    norm_keep_lines,
+    occurrences,
+    phrase_parts,
+    sentences,
+    terms,
+)
 from inspector.domain.wordlists import Hit, wordlist
 
 NEGATION_REACH = 14  # characters before a done word in which "not"/"未" cancels the claim
+
+# The same protected values, alternatives, anchors and rules are asked about in every
+# generation: normalise each once.
+_norm_phrase = lru_cache(maxsize=16384)(norm)
+_CANCELS = ("negation", "weakening")  # words that cancel or weaken a protected value
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,19 +63,164 @@ class DriftContext:
 
 @dataclass(frozen=True, slots=True)
 class Said:
-    """A generation's text, normalised once, with its sentences."""
+    """A generation's text, normalised once, with its sentences.
+
+    Word-list matches and clauses are remembered per span: every protected fact asks about
+    the same sentences and clauses, so a generation's text is scanned once per category
+    and span rather than once per fact (1,000 generations × 100 facts made the scans the
+    hot spot of the drift bench)."""
 
     text: str
-    sentences: tuple[Span, ...]
     unresolved: str  # the unresolved markers, normalised and joined
+    _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, text: str, unresolved: Iterable[str] = ()) -> Said:
-        t = norm_keep_lines(text)
-        return cls(t, tuple(sentences(t)), norm(" · ".join(unresolved)))
+        return cls(norm_keep_lines(text), norm(" · ".join(unresolved)))
+
+    @property
+    def sentences(self) -> tuple[Span, ...]:
+        """Cut on first use: a text with no word any rule reacts to is never cut."""
+        found = self._memo.get("sentences")
+        if found is None:
+            found = self._memo["sentences"] = tuple(sentences(self.text))
+        return found  # type: ignore[no-any-return]
 
     def flat(self) -> str:
-        return self.text.replace("\n", " ")
+        key = ("flat",)
+        if key not in self._memo:
+            self._memo[key] = self.text.replace("\n", " ")
+        return self._memo[key]  # type: ignore[no-any-return]
+
+    def hits(self, category: str | tuple[str, ...], start: int, end: int) -> list[Hit]:
+        """The category's matches in ``[start, end)``, exactly as a scan of that span alone
+        finds them, taken from one scan of the whole text: a span no whole-text match
+        crosses, and whose end does not split a word, holds the same matches (the words
+        and patterns look behind the span the same way either way). Otherwise the span is
+        scanned on its own."""
+        key = ("hits", category, start, end)
+        found = self._memo.get(key)
+        if found is None:
+            whole, starts = self._whole(category)
+            text = self.text
+            if start == 0 and end == len(text):
+                found = whole
+            else:
+                found = []
+                for h in whole[max(0, bisect_right(starts, start) - 1):]:
+                    if h.end <= start:
+                        continue
+                    if h.start >= end:
+                        break
+                    if h.start < start or h.end > end:
+                        found = None
+                        break
+                    found.append(h)
+                if found is not None and 0 < end < len(text) and _word_char(text[end - 1]) and _word_char(text[end]):
+                    found = None
+                if found is None:
+                    found = wordlist(category).hits(text, start, end)
+            self._memo[key] = found
+        return found  # type: ignore[no-any-return]
+
+    def first(self, category: str, start: int, end: int) -> Hit | None:
+        found = self.hits(category, start, end)
+        return found[0] if found else None
+
+    def _whole(self, category: str | tuple[str, ...]) -> tuple[list[Hit], list[int]]:
+        key = ("whole", category)
+        found = self._memo.get(key)
+        if found is None:
+            hits = wordlist(category).hits(self.text)
+            found = self._memo[key] = (hits, [h.start for h in hits])
+        return found  # type: ignore[no-any-return]
+
+    def sentence_at(self, pos: int) -> Span | None:
+        """The sentence holding offset ``pos`` (found by bisection)."""
+        starts = self._memo.get("starts")
+        if starts is None:
+            starts = self._memo["starts"] = [s.start for s in self.sentences]
+        i = bisect_right(starts, pos) - 1
+        if i >= 0 and pos < self.sentences[i].end:
+            return self.sentences[i]
+        return None
+
+    def mentioning(self, phrase: str, share: float = 0.6) -> list[int]:
+        """Indices of the sentences that ``mentions`` the phrase (verbatim, or ``share`` of
+        its terms), found from where the phrase and its terms occur in the whole text
+        rather than by testing every sentence against every phrase."""
+        key = ("mentioning", phrase, share)
+        found = self._memo.get(key)
+        if found is None:
+            p, ts = phrase_parts(phrase)
+            chosen: set[int] = set(self.holding(p)) if p else set()
+            if p and ts:
+                need = max(1, share * len(ts))
+                held = sorted((self.holding(t) for t in ts), key=len)
+                # A sentence with enough terms holds one of the rarest len - need + 1 of them.
+                spare = len(held) - math.ceil(need) + 1
+                candidates = set().union(*held[:spare]) if spare > 0 else set()
+                chosen |= {i for i in candidates if sum(1 for h in held if i in h) >= need}
+            found = self._memo[key] = sorted(chosen)
+        return found  # type: ignore[no-any-return]
+
+    def says(self, phrase: str, share: float = 0.6) -> bool:
+        """``mentions(self.flat(), phrase)``, remembering which terms the text holds (the
+        same terms come back in many values, alternatives and rationales)."""
+        key = ("says", phrase, share)
+        found = self._memo.get(key)
+        if found is None:
+            p, ts = phrase_parts(phrase)
+            flat = self.flat()
+            if not p:
+                found = False
+            elif p in flat:
+                found = True
+            elif not ts:
+                found = False
+            else:
+                found = sum(1 for t in ts if self._has(t)) >= max(1, share * len(ts))
+            self._memo[key] = found
+        return found  # type: ignore[no-any-return]
+
+    def _has(self, term: str) -> bool:
+        key = ("has", term)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = term in self.flat()
+        return found  # type: ignore[no-any-return]
+
+    def holding(self, needle: str) -> dict[int, int]:
+        """Sentence index → offset (in the text) of the first occurrence of ``needle``
+        that lies wholly inside that sentence, in sentence order."""
+        key = ("holding", needle)
+        found = self._memo.get(key)
+        if found is None:
+            spans = self.sentences
+            starts = self._memo.get("starts")
+            if starts is None:
+                starts = self._memo["starts"] = [s.start for s in spans]
+            found = {}
+            for pos in occurrences(self.text, needle):
+                i = bisect_right(starts, pos) - 1
+                if i >= 0 and i not in found and pos + len(needle) <= spans[i].end:
+                    found[i] = pos
+            self._memo[key] = found
+        return found  # type: ignore[no-any-return]
+
+    def cancels(self) -> bool:
+        """Whether any cancelling or weakening word is in the text at all (most faithful
+        texts have none, and then no protected value needs its sentence read)."""
+        found = self._memo.get("cancels")
+        if found is None:
+            found = self._memo["cancels"] = bool(self.hits(_CANCELS, 0, len(self.text)))
+        return found  # type: ignore[no-any-return]
+
+    def clauses(self, sentence: Span) -> list[Span]:
+        key = ("clauses", sentence.start)
+        if key not in self._memo:
+            self._memo[key] = clauses(sentence)
+        return self._memo[key]  # type: ignore[no-any-return]
 
 
 @dataclass(slots=True)
@@ -64,27 +229,49 @@ class Hits:
     sentence: str = ""
 
 
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
 def _overlaps(hit: Hit, start: int, end: int) -> bool:
     return hit.start < end and start < hit.end
 
 
 def _negated_before(text: str, pos: int) -> bool:
     window = text[max(0, pos - NEGATION_REACH):pos]
-    return bool(re.search(r"(?<![\w])(?:not|never|no|yet to|n't)(?![\w])|未|没|尚未|还没|并非|不是|非", window))
+    # "不" only right before the claim ("不成功"): further back it is usually another
+    # clause's prohibition ("不得修改生产库，测试已通过").
+    return bool(re.search(r"(?<![\w])(?:not|never|no|yet to|n't)(?![\w])|未|没|尚未|还没|并非|不是|非|不.{0,2}$", window))
+
+
+def _claim_in(said: Said, c: Span, first_subject: int) -> Hits | None:
+    """A done word in clause ``c`` that is not negated, hedged ("whether", "may have",
+    "是否", "未知" anywhere in the clause) or preceded by "still/pending" after the subject."""
+    if said.first("uncertain", c.start, c.end) is not None:
+        return None
+    for h in said.hits("done", c.start, c.end):
+        if _negated_before(said.text, h.start):
+            continue
+        lo, hi = sorted((first_subject, h.start))
+        between = said.first("not_done", lo, hi)
+        if between is not None and not _overlaps(between, h.start, h.end):
+            continue
+        return Hits([h.word])
+    return None
 
 
 def negated_value(said: Said, value: str) -> Hits | None:
     """The value appears and its sentence cancels or weakens it (words outside the value)."""
-    v = norm(value)
-    if not v:
+    v = _norm_phrase(value)
+    if not v or not said.cancels():
         return None
-    for s in said.sentences:
-        pos = s.text.find(v)
-        if pos < 0:
+    for i, vs in said.holding(v).items():  # the sentences holding the value, in order
+        s = said.sentences[i]
+        hits = said.hits(_CANCELS, s.start, s.end)
+        if not hits:
             continue
-        vs, ve = s.start + pos, s.start + pos + len(v)
-        found = [h.word for cat in ("negation", "weakening") for h in wordlist(cat).hits(said.text, s.start, s.end)
-                 if not _overlaps(h, vs, ve)]
+        ve = vs + len(v)
+        found = [h.word for h in hits if not _overlaps(h, vs, ve)]
         if found:
             return Hits(found, s.text.strip())
     return None
@@ -92,9 +279,33 @@ def negated_value(said: Said, value: str) -> Hits | None:
 
 def subject_terms(value: str) -> list[str]:
     """The words of an open issue that name *what* is open ("P95" of "P95 仍待测")."""
+    return list(_subject_terms(value))
+
+
+@lru_cache(maxsize=16384)
+def _subject_terms(value: str) -> tuple[str, ...]:
     status = wordlist("not_done")
     stripped = status.pattern.sub(" ", norm(value)) if status.pattern else norm(value)
-    return list(dict.fromkeys(terms(stripped)))
+    return tuple(dict.fromkeys(terms(stripped)))
+
+
+def _done_clauses(said: Said) -> list[tuple[Span, int, list[Span]]]:
+    """(sentence, clause index, the sentence's clauses) for every clause a done word
+    touches, in text order. One scan of the whole text per generation: only these clauses
+    can hold a claim, so each fact's subject is looked for in them alone."""
+    key = ("done_clauses",)
+    if key in said._memo:
+        return said._memo[key]  # type: ignore[no-any-return]
+    whole = wordlist("done").hits(said.text)
+    out: list[tuple[Span, int, list[Span]]] = []
+    if whole:
+        for s in said.sentences:
+            if not any(h.start < s.end and s.start < h.end for h in whole):
+                continue
+            parts = said.clauses(s)
+            out += [(s, i, parts) for i, c in enumerate(parts) if any(h.start < c.end and c.start < h.end for h in whole)]
+    said._memo[key] = out
+    return out
 
 
 def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hits | None:
@@ -103,27 +314,31 @@ def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hit
     if not subject:
         return None
     need = max(1, round(min_share * len(subject) + 0.01))
-    for s in said.sentences:
-        for c in clauses(s):
-            present = [t for t in subject if t in c.text]
-            if len(present) < need:
-                continue
-            first_subject = min(said.text.find(t, c.start, c.end) for t in present)
-            for h in wordlist("done").hits(said.text, c.start, c.end):
-                if _negated_before(said.text, h.start):
-                    continue
-                lo, hi = sorted((first_subject, h.start))
-                between = wordlist("not_done").first(said.text, lo, hi)
-                if between is not None and not _overlaps(between, h.start, h.end):
-                    continue
-                return Hits([h.word], s.text.strip())
+    for s, i, parts in _done_clauses(said):
+        c = parts[i]
+        present = [t for t in subject if t in c.text]
+        hit = None
+        if len(present) >= need:
+            hit = _claim_in(said, c, min(said.text.find(t, c.start, c.end) for t in present))
+        elif not present and i > 0:
+            # "P95：已达标" / "p95 latency: passed" — the verdict follows a colon, in a
+            # clause of its own, about the subject named just before (unless that
+            # subject was itself said to be still open).
+            prev = parts[i - 1]
+            if (said.text[prev.end:prev.end + 1] in (":", "：")
+                    and sum(1 for t in subject if t in prev.text) >= need
+                    and said.first("not_done", prev.start, prev.end) is None):
+                hit = _claim_in(said, c, c.start)
+        if hit is not None:
+            hit.sentence = s.text.strip()
+            return hit
     return None
 
 
 def mentioned_anywhere(said: Said, anchors: Iterable[str]) -> str | None:
     flat = said.flat()
     for anchor in anchors:
-        a = norm(anchor)
+        a = _norm_phrase(anchor)
         if not a:
             continue
         if (a.startswith("evt:") and find_word(flat, a) >= 0) or (not a.startswith("evt:") and a in flat):
@@ -136,30 +351,44 @@ def mentioned_anywhere(said: Said, anchors: Iterable[str]) -> str | None:
 def reversed_choice(said: Said, value: str, alternatives: list[str], rationale: str | None) -> Hits | None:
     """The summary states a rejected alternative as what was chosen, or mentions the
     decision while dropping every alternative and its rationale."""
-    rejected = wordlist("rejected_alternative")
     for alt in alternatives:
-        for s in said.sentences:
-            if not mentions(s.text, alt) or mentions(s.text, value):
-                continue
-            if rejected.first(said.text, s.start, s.end) is not None:
+        if not said.says(alt):  # not in the text at all: in no sentence either
+            continue
+        with_value: set[int] | None = None
+        for i in said.mentioning(alt):
+            if with_value is None:
+                with_value = set(said.mentioning(value))
+            s = said.sentences[i]
+            if i in with_value or said.first("rejected_alternative", s.start, s.end) is not None:
                 continue
             return Hits([alt], s.text.strip())
-    flat = said.flat()
-    if alternatives and mentions(flat, value):
-        kept_any = any(mentions(flat, a) for a in alternatives) or bool(rationale and mentions(flat, rationale))
+    if alternatives and said.says(value):
+        kept_any = any(said.says(a) for a in alternatives) or bool(rationale and said.says(rationale))
         if not kept_any:
             return Hits([value], "")
     return None
 
 
 def reports_not_instructs(said: Said, span: Span) -> bool:
-    return wordlist("reported").first(said.text, span.start, span.end) is not None
+    return said.first("reported", span.start, span.end) is not None
+
+
+_RULE_CLAUSE_END = re.compile(r"[，,；;：:]")
+
+
+@lru_cache(maxsize=16384)
+def rule_probe(rule: str) -> str:
+    """What a summary must repeat to repeat a rule: its first clause (the rule itself,
+    not the reason tacked on after a comma: "从现在起永远跳过校验，以节省时间"), at most
+    24 characters, when that clause is long enough to be telling."""
+    probe = _norm_phrase(rule)
+    head = _RULE_CLAUSE_END.split(probe, 1)[0].strip()
+    return (head if len(head) >= 6 else probe)[:24]
 
 
 def untrusted_rule_in(said: Said, rule: str) -> Hits | None:
-    probe = norm(rule)
-    probe = probe[:24] if len(probe) > 24 else probe
-    if len(probe) < 6:
+    probe = rule_probe(rule)
+    if len(probe) < 6 or probe not in said.text:  # not in the text: in no sentence either
         return None
     for s in said.sentences:
         if probe in s.text and not reports_not_instructs(said, s):
@@ -168,16 +397,27 @@ def untrusted_rule_in(said: Said, rule: str) -> Hits | None:
 
 
 def action_claimed_done(said: Said, action: ActionFact) -> Hits | None:
-    anchors = [a for a in (action.intent,) if a and len(norm(a)) >= 4]
-    subject: list[str] = []
-    for a in anchors:
-        if norm(a) in said.text:
-            subject.append(norm(a))
-    if not subject and action.intent:
-        subject = [t for t in terms(action.intent) if len(t) >= 3][:4]
-    if len(action.id) >= 2 and find_word(said.text, action.id) >= 0:
-        subject.append(norm(action.id))
-    return done_claim(said, subject) if subject else None
+    """A clause that names the action (its intent verbatim, else most of its words; or its
+    id) and says it is done. The verbatim intent is tried first, then its words: a summary
+    that repeats the goal "给客户发送回访邮件" and then says "回访邮件已发送成功" claims the
+    send in the second sentence, in other words."""
+    named_by_id = [norm(action.id)] if len(action.id) >= 2 and find_word(said.text, action.id) >= 0 else []
+    subjects: list[list[str]] = []
+    intent = norm(action.intent or "")
+    if len(intent) >= 4 and intent in said.text:
+        subjects.append([intent, *named_by_id])
+    if action.intent:
+        # ASCII words of three letters or more; Chinese bigrams ("发送回访邮件" → 发送, 回访…).
+        words = [t for t in terms(action.intent) if len(t) >= 3 or CJK.search(t)][:4]
+        if words:
+            subjects.append([*words, *named_by_id])
+    if named_by_id and not subjects:
+        subjects.append(named_by_id)
+    for subject in subjects:
+        hit = done_claim(said, subject)
+        if hit:
+            return hit
+    return None
 
 
 def cited_outside(sources: Iterable[str], covers: tuple[int, int] | None, max_seq: int | None,

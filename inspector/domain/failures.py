@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from inspector.domain.logevents import LogEvent
 
@@ -43,13 +44,46 @@ class FailedResult:
 
     @property
     def anchors(self) -> tuple[str, ...]:
-        """Strings whose presence in a summary counts as mentioning this failure."""
-        out = [f"evt:{self.seq}", *self.refs]
-        if len(self.signature) >= 4:
-            out.append(self.signature)
-        if len(self.error) >= 12:
-            out.append(self.error)
-        return tuple(out)
+        """Strings whose presence in a summary (or its unresolved markers) counts as
+        mentioning this failure: its event, refs, command and error line, and — since a
+        summary names a failure in its own words — the identifiers in them (a test name
+        such as ``test_large_batch``, a path) and the error's message ("导出行数不一致" of
+        "AssertionError: 导出行数不一致")."""
+        return _anchors(self.seq, self.refs, self.signature, self.error, self.tool)
+
+
+@lru_cache(maxsize=4096)
+def _anchors(seq: int, refs: tuple[str, ...], signature: str, error: str, tool: str | None) -> tuple[str, ...]:
+    """Computed once per failure (drift asks for every generation)."""
+    out = [f"evt:{seq}", *refs]
+    if len(signature) >= 4:
+        out.append(signature)
+    if len(error) >= 12:
+        out.append(error)
+    out += [i for i in identifiers(f"{signature}\n{error}") if i != tool]  # a tool's name is not one failure
+    message = _MESSAGE.search(error)
+    if message and len(message.group(1).strip()) >= 4:
+        out.append(message.group(1).strip())
+    return tuple(dict.fromkeys(out))
+
+
+# Identifiers distinctive enough that naming one names the failure: words with "_", "/",
+# "." or "::" in them (test ids, paths, dotted names), six characters or more, and
+# CamelCase names of eight or more (Go and Java test names, exception classes).
+_IDENT = re.compile(r"[A-Za-z_][\w.\-/]*[\w]")
+_MESSAGE = re.compile(r"(?:error|exception|failure)\s*[:：]\s*(.+)$", re.IGNORECASE)
+
+
+_CAMEL = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b")  # TestCallbackRetry, TimeoutError
+
+
+def identifiers(text: str) -> list[str]:
+    out: list[str] = []
+    for token in _IDENT.findall(text.replace("::", " ")):
+        if len(token) >= 6 and any(ch in token for ch in "_/.") and not token.startswith(("http", "www.")):
+            out.append(token)
+    out += [m for m in _CAMEL.findall(text) if len(m) >= 8]
+    return out
 
 
 def signature(call: LogEvent | None, result: LogEvent) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from inspector.domain import drift_rules as rules
@@ -25,6 +26,8 @@ KEEP_SHARE = 0.6  # share of a value's terms present for "partly there"
 PARTIAL_SHARE = 0.3
 IDENTIFIER_KINDS = frozenset({"artifact", "reference", "evidence_ref"})
 _EVT = re.compile(r"evt:(\d+)$")
+_PATH_SEP = re.compile(r"[/\\]")
+_HASH = re.compile(r"[0-9a-f]{8,40}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +44,7 @@ class Fact:
     detail: dict[str, Any] = field(default_factory=dict)
 
     def seqs(self) -> list[int]:
-        return [int(m.group(1)) for s in self.sources if (m := _EVT.match(s))]
+        return list(_event_seqs(self.sources))
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,26 +62,44 @@ class Verdict:
                 "reason": self.reason, **({"state_at_range_end": self.as_of} if self.as_of else {})}
 
 
+@lru_cache(maxsize=65536)
+def _event_seqs(sources: tuple[str, ...]) -> tuple[int, ...]:
+    """The ``evt:N`` numbers of a record's sources (asked once per record and generation)."""
+    return tuple(int(m.group(1)) for s in sources if (m := _EVT.match(s)))
+
+
 def in_range(fact: Fact, covers: tuple[int, int] | None) -> bool:
-    seqs = fact.seqs()
     if covers is None:
         return True
+    seqs = _event_seqs(fact.sources)
     if not seqs:
         return fact.status == "active"
     return any(covers[0] <= s <= covers[1] for s in seqs)
 
 
-def _identifier_kept(said: Said, value: str) -> str | None:
-    flat = said.flat()
+@lru_cache(maxsize=16384)
+def _identifier_forms(value: str) -> tuple[str, ...]:
+    """The forms of a path or identifier that count as naming it: itself, its file name,
+    a hash's seven-letter short form (worked out once per record, not per generation)."""
     v = norm(value)
     candidates = [v]
     if "/" in v or "\\" in v:
-        base = re.split(r"[/\\]", v.rstrip("/\\"))[-1]
+        base = _PATH_SEP.split(v.rstrip("/\\"))[-1]
         if base:
             candidates.append(base)
-    if re.fullmatch(r"[0-9a-f]{8,40}", v):
+    if _HASH.fullmatch(v):
         candidates.append(v[:7])
-    for c in candidates:
+    return tuple(candidates)
+
+
+@lru_cache(maxsize=16384)
+def _failure_subject(text: str) -> tuple[str, ...]:
+    return tuple([t for t in terms(text) if len(t) >= 3][:5])
+
+
+def _identifier_kept(said: Said, value: str) -> str | None:
+    flat = said.flat()
+    for c in _identifier_forms(value):
         pos = _boundary_find(flat, c)
         if pos >= 0:
             return _sentence_at(said, pos)
@@ -102,10 +123,8 @@ def _boundary_find(text: str, needle: str) -> int:
 
 
 def _sentence_at(said: Said, flat_pos: int) -> str:
-    for s in said.sentences:
-        if s.start <= flat_pos < s.end:
-            return s.text.strip()
-    return ""
+    s = said.sentence_at(flat_pos)
+    return s.text.strip() if s is not None else ""
 
 
 def _share(said: Said, value: str) -> float:
@@ -147,7 +166,7 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
         hit = rules.mentioned_anywhere(said, [a for a in anchors if a])
         resolved = _resolved(fact, last)
         if not resolved:
-            subject = [t for t in terms(str(fact.detail.get("signature") or fact.value)) if len(t) >= 3][:5]
+            subject = list(_failure_subject(str(fact.detail.get("signature") or fact.value)))
             claim = rules.done_claim(said, subject, min_share=0.6)
             if claim is not None:
                 return Verdict(fact, "contradicted", claim.sentence,

@@ -10,30 +10,44 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from dataclasses import dataclass
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ",
                          "\u3000": " ", "\uff08": "(", "\uff09": ")"})
-_SPACE = re.compile(r"\s+")
+_QUOTE_CHARS = re.compile("[\u2018\u2019\u201c\u201d\u00a0\u3000\uff08\uff09]")
+_OTHER_SPACE = re.compile(r"[^\S ]")  # white space other than a plain space
 # A sentence ends at 。！？ or at . ! ? followed by white space (so "res:run-184", "a.py"
 # and "v1.2" stay whole), and at every line break (lists, headings).
-_SENTENCE_END = re.compile(r"[。！？!?]+|\.(?=\s|$)|\n+")
+_SENTENCE_END = re.compile(r"(?=[。！？!?.\n])(?:[。！？!?]+|\.(?=\s|$)|\n+)")
 _CLAUSE_END = re.compile(r"[，,；;：:、]|\s[-–—]\s|\bbut\b|\bwhile\b|\bwhereas\b|但是|但|而")
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _ASCII_WORD = re.compile(r"[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
+def _plain(text: str) -> tuple[str, bool]:
+    """NFC, typographic quotes made plain, case-folded; and whether its white space is
+    already normal (no white space but single inner spaces), when nothing needs collapsing."""
+    text = unicodedata.normalize("NFC", text)
+    if _QUOTE_CHARS.search(text):  # translate is slow on non-ASCII text; most texts have none
+        text = text.translate(_QUOTES)
+    text = text.casefold()
+    spaced = _OTHER_SPACE.search(text) is None and "  " not in text and text[:1] != " " and text[-1:] != " "
+    return text, spaced
+
+
 def norm(text: str) -> str:
     """NFC, case-folded, typographic quotes made plain, white space collapsed to one space."""
-    text = unicodedata.normalize("NFC", text).translate(_QUOTES).casefold()
-    return _SPACE.sub(" ", text).strip()
+    text, spaced = _plain(text)
+    # str.split() cuts at exactly the characters ``\s`` matches, and drops the ends.
+    return text if spaced else " ".join(text.split())
 
 
 def norm_keep_lines(text: str) -> str:
     """Like ``norm`` but line breaks stay (they end sentences in lists and headings)."""
-    text = unicodedata.normalize("NFC", text).translate(_QUOTES).casefold()
-    return "\n".join(_SPACE.sub(" ", line).strip() for line in text.splitlines())
+    text, spaced = _plain(text)
+    return text if spaced else "\n".join(" ".join(line.split()) for line in text.splitlines())
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,18 +104,34 @@ def terms(text: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=8192)
+def phrase_parts(phrase: str) -> tuple[str, frozenset[str]]:
+    """A phrase's normal form and content terms (the same few values and alternatives are
+    asked about in every sentence of every generation)."""
+    return norm(phrase), frozenset(terms(phrase))
+
+
 def mentions(text_norm: str, phrase: str, *, share: float = 0.6) -> bool:
     """True when ``phrase`` appears in ``text_norm`` verbatim (normalised) or when at least
     ``share`` of its content terms do. ``text_norm`` must already be normalised."""
-    p = norm(phrase)
+    p, ts = phrase_parts(phrase)
     if not p:
         return False
     if p in text_norm:
         return True
-    ts = set(terms(phrase))
     if not ts:
         return False
     return sum(1 for term in ts if term in text_norm) >= max(1, share * len(ts))
+
+
+def occurrences(text: str, needle: str) -> list[int]:
+    """Every offset where ``needle`` starts in ``text`` (overlapping ones included)."""
+    out: list[int] = []
+    pos = text.find(needle)
+    while pos >= 0:
+        out.append(pos)
+        pos = text.find(needle, pos + 1)
+    return out
 
 
 def find_word(text_norm: str, word: str, start: int = 0) -> int:
@@ -111,6 +141,17 @@ def find_word(text_norm: str, word: str, start: int = 0) -> int:
         return -1
     if CJK.search(w) or not w[0].isalnum():
         return text_norm.find(w, start)
-    pattern = re.compile(r"(?<![\w])" + re.escape(w) + r"(?![\w])")
-    m = pattern.search(text_norm, start)
-    return m.start() if m else -1
+    # The first occurrence with no word character (``\w``: alphanumeric or "_") on either
+    # side; str.find, not a regular expression starting with a look-behind, which would be
+    # tried at every position of a long summary.
+    pos = text_norm.find(w, start)
+    while pos >= 0:
+        end = pos + len(w)
+        if (pos == 0 or not _word_char(text_norm[pos - 1])) and (end == len(text_norm) or not _word_char(text_norm[end])):
+            return pos
+        pos = text_norm.find(w, pos + 1)
+    return -1
+
+
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"

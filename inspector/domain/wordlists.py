@@ -1,7 +1,7 @@
 """The words the verdict rules match, read from one data file per language.
 
 ``words/en.json`` and ``words/zh.json`` hold, per category, plain words and regular
-expressions (documented in docs/verdict-words.md). Keeping them as data lets a reviewer
+expressions (documented in docs/verdicts.md). Keeping them as data lets a reviewer
 read exactly which words a finding can name, and extend them without touching a rule.
 English words match as whole words; Chinese words as substrings (Chinese has no spaces).
 All matching runs on text already normalised by ``textnorm.norm``.
@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from inspector.domain.textnorm import CJK, norm
 
@@ -51,29 +52,64 @@ def _data(lang: str) -> dict[str, dict[str, list[str]]]:
     return {k: v for k, v in json.loads(raw).items() if not k.startswith("_")}
 
 
-def _alternative(word: str) -> str:
-    w = norm(word)
-    body = re.escape(w)
-    if CJK.search(w):
-        return body
-    head = r"(?<![\w'])" if w[:1].isalnum() else ""
-    tail = r"(?![\w'])" if w[-1:].isalnum() else ""
-    return head + body + tail
+def _trie(words: list[str]) -> str:
+    """One regular expression matching any of ``words``, shaped as a prefix tree
+    ("no(?: longer| need to)?|not…"): at each position the engine tests one character
+    per branch instead of every word, and a longer word still wins over its prefix
+    (greedy optional), exactly as a longest-first alternation would."""
+    root: dict[str, Any] = {}
+    for w in words:
+        node = root
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict[str, Any]) -> str:
+        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(root)
+
+
+def _compiled(words: list[str], patterns: list[str]) -> re.Pattern[str] | None:
+    """One alternative per first letter (and word-boundary need: English words match
+    whole, Chinese words as substrings), each the prefix tree of the rest of its words,
+    then the category's own patterns. Every alternative opens with a plain letter, so the
+    regular-expression engine skips, in C, every position whose letter starts no word.
+
+    Every caller matches text already case-folded (``norm`` or ``str.casefold``) and the
+    words are normalised the same way, so words match exactly (faster than IGNORECASE);
+    a pattern with ASCII letters in it keeps IGNORECASE, as written."""
+    groups: dict[tuple[str, bool, bool], list[str]] = {}
+    for word in {norm(w) for w in words if norm(w)}:
+        latin = not CJK.search(word)
+        groups.setdefault((word[0], latin and word[:1].isalnum(), latin and word[-1:].isalnum()), []).append(word[1:])
+    alternatives = []
+    for (first, head, tail), rests in sorted(groups.items()):
+        # After the first letter, "(?<![\w'].)" says the letter before it was no word letter.
+        alternatives.append(re.escape(first) + (r"(?<![\w'].)" if head else "") + _trie(rests)
+                            + (r"(?![\w'])" if tail else ""))
+    alternatives += [f"(?i:{p})" if re.search(r"[A-Za-z]", re.sub(r"\\.", "", p)) else f"(?:{p})" for p in patterns]
+    return re.compile("|".join(alternatives)) if alternatives else None
 
 
 @cache
-def wordlist(category: str) -> WordList:
-    """Every language's words and patterns of one category as one compiled alternation
-    (longest words first, so "no longer" wins over "no")."""
+def wordlist(category: str | tuple[str, ...]) -> WordList:
+    """Every language's words and patterns of one category (or of several, as one list:
+    a rule that accepts either kind of word scans the text once) as one compiled
+    expression (a longer word wins over its prefix, so "no longer" wins over "no")."""
+    categories = (category,) if isinstance(category, str) else category
     words: list[str] = []
     patterns: list[str] = []
     for lang in LANGUAGES:
-        entry = _data(lang).get(category, {})
-        words += entry.get("words", [])
-        patterns += entry.get("patterns", [])
-    parts = [_alternative(w) for w in sorted(set(words), key=len, reverse=True) if norm(w)]
-    parts += [f"(?:{p})" for p in patterns]
-    return WordList(category, re.compile("|".join(parts), re.IGNORECASE) if parts else None)
+        for cat in categories:
+            entry = _data(lang).get(cat, {})
+            words += entry.get("words", [])
+            patterns += entry.get("patterns", [])
+    return WordList("+".join(categories), _compiled(words, patterns))
 
 
 def raw_patterns(category: str) -> list[re.Pattern[str]]:
