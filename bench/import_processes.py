@@ -21,10 +21,9 @@ from bench.make_data import write_events_file
 RUN = """
 import asyncio, json, resource, sys, time
 from pathlib import Path
-from inspector.services import import_stream
 from inspector.services.importing import import_file
-if sys.argv[3] == "one":
-    import_stream.PARALLEL_MIN_BYTES = 1 << 62
+import os
+os.environ["INSPECTOR_IMPORT_WORKERS"] = "0" if sys.argv[3] == "one" else "1"
 start, cpu = time.perf_counter(), time.process_time()
 asyncio.run(import_file(Path(sys.argv[1]), Path(sys.argv[2]), actor="bench"))
 wall = time.perf_counter() - start
