@@ -49,7 +49,8 @@ class EventDialog(MessageDialog):
         more = _more_line(self.shown, self.view.content_chars) if self.shown < self.view.content_chars else ""
         extra = f"\n── content continued from character {self.view.content_shown:,} ──\n{self.more_text}" \
             if self.more_text else ""
-        return head_body(self.view) + extra + more + self.tail
+        # Said first (the head of a long event fills the screen) and again where it ends.
+        return (more.lstrip("\n") + "\n" if more else "") + head_body(self.view) + extra + more + self.tail
 
     async def action_more(self) -> None:
         if self.shown >= self.view.content_chars:
