@@ -71,7 +71,7 @@ async def test_4_details_name_results_cleared_calls_and_thinking(real_store: Pat
         assert "CLEARED 42 TOOL RESULT(S)" in body
         assert short_id("toolu_01Ccc8vRsWj8nabNky1oKWf1") in body and "not in this log" in body
         body = await _open_event(app, pilot, 205)
-        assert "THINKING\nLet me look at that test" in body and "opaque" in body
+        assert "THINKING\nLet me look at that test" in body
         summary = app.screen.query_one(SummaryChannel)
         detail = str(summary.query_one("#summary-detail", Static).render())
         assert "base v?" not in detail and "base not recorded" in detail

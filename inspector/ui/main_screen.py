@@ -43,6 +43,7 @@ from inspector.services import (
     channels,
     corrections,
     deletions,
+    event_view,
     handoffs,
     overview,
     rebuilding,
@@ -60,7 +61,8 @@ from inspector.ui.correction_dialog import CorrectionDialog, corrected_text
 from inspector.ui.deletion_dialog import DeletionDialog
 from inspector.ui.deciding import DecidesPending
 from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
-from inspector.ui.event_detail import event_body
+from inspector.ui.event_detail import event_lead
+from inspector.ui.event_dialog import EventDialog
 from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.handoff_dialog import HandoffDialog
 from inspector.ui.layout import FitsTheTerminal
@@ -232,6 +234,9 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
             self.run_worker(self._load_rest(session), group="badges", exclusive=True, exit_on_error=False)
 
     async def _load_rest(self, session: str) -> None:
+        # The status line first: it is on screen. The tabs behind follow; the budget, which
+        # reads every event, is computed only when its tab is shown (BudgetView.show).
+        await self._load_badges(session)
         items = await sessions.list_sessions(self.store)  # its versions and counts follow every act
         self.session_ids = [s.id for s in items]
         self.query_one(SessionsList).load(items, session)
@@ -241,7 +246,6 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
         await self._load_actions(session)
         self.query_one(DeletionsList).load(await deletions.list_requests(self.store, session))
         self.query_one(BudgetView).show(self.store, session)
-        await self._load_badges(session)
 
     async def _load_candidates(self, session: str) -> None:
         found = await candidates.list_candidates(self.store, session)
@@ -295,6 +299,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
     def on_deletions_list_chosen(self, event: DeletionsList.Chosen) -> None:
         if self.session:
             self.review_deletion(event.item_id)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if isinstance(event.option_list, ActionsList) and event.option.id and self.session:
             self.reconcile_action(event.option.id)
@@ -397,8 +402,22 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
         if "deleted" in row.marks:
             await self.app.push_screen(MessageDialog(f"Event #{row.seq} · deleted", row.text))
             return
-        body = await event_body(self.store, self.session, row)
-        await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", body))
+        session, seq = self.session, row.seq
+        view = await event_view.event_head(self.store, session, seq)  # bounded: a 50 MB event opens at once
+        if view is None:
+            await self.app.push_screen(MessageDialog(f"Event #{seq} · {row.kind}", "not found"))
+            return
+        tail = ""
+        original = await channels.original_text(self.store, session, view.record.get("origin") or {})
+        if original is not None:
+            line = view.record.get("origin", {}).get("line")
+            tail = f"\n\n── original, line {line} of the imported file, verified ──\n{original}"
+
+        async def more(start: int, count: int) -> str:
+            return await event_view.content_window(self.store, session, seq, start, count)
+
+        lead = await event_lead(self.store, session, row, view.record)  # what it links to, its thinking
+        await self.app.push_screen(EventDialog(f"Event #{seq} · {row.kind}", view, tail, more, lead=lead))
 
     # -- actions ---------------------------------------------------------------------------
 

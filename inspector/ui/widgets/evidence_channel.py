@@ -72,29 +72,28 @@ class EvidenceChannel(ChannelPane):
     def show_results(self, result: SearchResult) -> None:
         self.hits = {f"hit:{i}": h.ref for i, h in enumerate(result.hits)}
         self.found = {f"hit:{i}": h for i, h in enumerate(result.hits)}
-        method = "index" if result.method == "fts" else "bounded scan"
-        n, items = result.occurrence_count, len(result.hits)
-        head = (f"{n:,} occurrence{'s' if n != 1 else ''} in {items} item{'s' if items != 1 else ''} for "
-                f"“{result.query}” · {method} · [ ] step through them")
+        method = {"fts": "trigram index", "grams": "short-query index"}.get(result.method, result.method)
+        n, items = sum(h.occurrences for h in result.hits), len(result.hits)
+        head = (f"{n:,} occurrence{'s' if n != 1 else ''} in {items}{'+' if result.more else ''} "
+                f"item{'s' if items != 1 else ''} for “{result.query}” · {method} · [ ] step through them")
         options = [Option(markup("[b]$h[/b]", h=head), disabled=True)]
         if result.note:
             options.append(Option(markup("[$warning]$n[/]", n=result.note), disabled=True))
         for i, hit in enumerate(result.hits):
             options.append(Option(markup("[b]$ref[/b] [dim]$w · $n×[/]\n  $s", ref=hit.ref, w=hit.where,
-                                         n=str(hit.count), s=hit.snippet), id=f"hit:{i}"))
+                                         n=str(hit.occurrences), s=hit.snippet), id=f"hit:{i}"))
         self.set_records(options, "no hits")
 
     def _show_hit(self, oid: str) -> None:
         hit = self.found[oid]
-        lines = [markup("[b]$r[/b] · $n occurrence(s) — enter opens it", r=hit.ref, n=f"{hit.count:,}")]
-        if hit.occurrences:
+        lines = [markup("[b]$r[/b] · $n occurrence(s) — enter opens it", r=hit.ref, n=f"{hit.occurrences:,}")]
+        if hit.offsets:
             k = self.occurrence
-            occ = hit.occurrences[k]
             lines.append(markup("match $k of $n at character $o   [dim]] next · [ previous[/]", k=str(k + 1),
-                                n=f"{hit.count:,}", o=f"{occ.offset:,}"))
-            lines.append(plain(occ.snippet))
-            if hit.count > len(hit.occurrences):
-                lines.append(markup("[dim]offsets listed for the first $m[/]", m=str(len(hit.occurrences))))
+                                n=f"{hit.occurrences:,}", o=f"{hit.offsets[k]:,}"))
+            if hit.occurrences > len(hit.offsets):
+                lines.append(markup("[dim]offsets listed for the first $m[/]", m=str(len(hit.offsets))))
+        lines.append(plain(hit.snippet))
         self.show_detail(Content("\n").join(lines), [hit.ref])
 
     def action_occurrence(self, step: int) -> None:
@@ -105,7 +104,7 @@ class EvidenceChannel(ChannelPane):
             return
         hit = self.found[oid or ""]
         target = self.occurrence + step
-        if 0 <= target < len(hit.occurrences):
+        if 0 <= target < len(hit.offsets):
             self.occurrence = target
             self._show_hit(oid or "")
             return
@@ -115,7 +114,7 @@ class EvidenceChannel(ChannelPane):
             self.notify("No more matches that way.", severity="information", timeout=2)
             return
         self.select_option(ids[at])
-        self.occurrence = 0 if step > 0 else max(0, len(self.found[ids[at]].occurrences) - 1)
+        self.occurrence = 0 if step > 0 else max(0, len(self.found[ids[at]].offsets) - 1)
         self._show_hit(ids[at])
 
     def select_option(self, option_id: str) -> None:
