@@ -237,24 +237,45 @@ def _overlaps(hit: Hit, start: int, end: int) -> bool:
     return hit.start < end and start < hit.end
 
 
-def _negated_before(text: str, pos: int) -> bool:
-    window = text[max(0, pos - NEGATION_REACH):pos]
+def _negated_before(text: str, pos: int, floor: int) -> bool:
+    """A negation right before the done word, looking back no further than ``floor`` (the
+    start of the clause, or the subject when it comes first): the "未" of the previous
+    sentence's "结果未知" or of "之前未测的 P95" says nothing about this claim."""
+    window = text[max(floor, pos - NEGATION_REACH):pos]
     # "不" only right before the claim ("不成功"): further back it is usually another
     # clause's prohibition ("不得修改生产库，测试已通过").
     return bool(re.search(r"(?<![\w])(?:not|never|no|yet to|n't)(?![\w])|未|没|尚未|还没|并非|不是|非|不.{0,2}$", window))
 
 
-def _claim_in(said: Said, c: Span, first_subject: int) -> Hits | None:
-    """A done word in clause ``c`` that is not negated, hedged ("whether", "may have",
-    "是否", "未知" anywhere in the clause) or preceded by "still/pending" after the subject."""
+# Words that put an earlier "still open" in the past: "the item that was open is now
+# resolved", "原先仍待测，现已通过".
+_NOW = re.compile(r"(?<![\w])(?:now|by now|since then|meanwhile)(?![\w])|现已|现在|如今|目前已|已经")
+# What may stand before a done word in a clause that is only a verdict ("P95: passed",
+# "P95 测完了，已达标", "P95 is 180 ms, well under the limit").
+_FILLER = re.compile(r"(?<![\w])(?:now|it|is|are|was|has|have|been|all|and|also|well|so|then|finally|already|fully|"
+                     r"everything|looks?|seems?)(?![\w])|现|已|也|都|均|全部|终于|已经|目前|现在|看起来|[\s\-–—:：,，.;；!]")
+
+
+def _verdict_only(said: Said, c: Span, pos: int) -> bool:
+    """The clause holds nothing but filler before its done word: a verdict about the
+    subject named in an earlier clause."""
+    return not _FILLER.sub("", said.text[c.start:pos]).strip()
+
+
+def _claim_in(said: Said, c: Span, subject_pos: int) -> Hits | None:
+    """A done word in clause ``c`` that is not negated (between the subject, or the clause
+    start, and the word), not hedged ("whether", "may have", "是否", "未知" anywhere in the
+    clause), and not preceded by "still/pending" after the subject — unless a "now" after
+    that word puts it in the past ("was open, now resolved")."""
     if said.first("uncertain", c.start, c.end) is not None:
         return None
     for h in said.hits("done", c.start, c.end):
-        if _negated_before(said.text, h.start):
+        floor = subject_pos if c.start <= subject_pos < h.start else c.start
+        if _negated_before(said.text, h.start, floor):
             continue
-        lo, hi = sorted((first_subject, h.start))
-        between = said.first("not_done", lo, hi)
-        if between is not None and not _overlaps(between, h.start, h.end):
+        lo, hi = sorted((subject_pos, h.start))
+        pending = [b for b in said.hits("not_done", lo, hi) if not _overlaps(b, h.start, h.end)]
+        if pending and not (subject_pos < h.start and _NOW.search(said.text, pending[-1].end, h.end)):
             continue
         return Hits([h.word])
     return None
@@ -310,7 +331,10 @@ def _done_clauses(said: Said) -> list[tuple[Span, int, list[Span]]]:
 
 def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hits | None:
     """A clause that names the subject and claims it done/passed, not negated, with no
-    "still/pending" word between the subject and the claim."""
+    "still/pending" word between the subject and the claim; or a clause that is only a
+    verdict ("P95: passed", "P95 — passed", "P95 测完了，已达标") after an earlier clause of
+    the same sentence that names the subject and does not call it still open (unless the
+    verdict says "now": "P95 原先仍待测，现已通过")."""
     if not subject:
         return None
     need = max(1, round(min_share * len(subject) + 0.01))
@@ -320,15 +344,16 @@ def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hit
         hit = None
         if len(present) >= need:
             hit = _claim_in(said, c, min(said.text.find(t, c.start, c.end) for t in present))
-        elif not present and i > 0:
-            # "P95：已达标" / "p95 latency: passed" — the verdict follows a colon, in a
-            # clause of its own, about the subject named just before (unless that
-            # subject was itself said to be still open).
-            prev = parts[i - 1]
-            if (said.text[prev.end:prev.end + 1] in (":", "：")
-                    and sum(1 for t in subject if t in prev.text) >= need
-                    and said.first("not_done", prev.start, prev.end) is None):
-                hit = _claim_in(said, c, c.start)
+        elif i > 0:
+            first_done = said.hits("done", c.start, c.end)
+            if first_done and _verdict_only(said, c, first_done[0].start):
+                for prev in reversed(parts[:i]):
+                    if sum(1 for t in subject if t in prev.text) < need:
+                        continue
+                    still = said.first("not_done", prev.start, prev.end)
+                    if still is None or _NOW.search(said.text, c.start, first_done[0].end):
+                        hit = _claim_in(said, c, c.start)
+                    break
         if hit is not None:
             hit.sentence = s.text.strip()
             return hit
