@@ -188,6 +188,14 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
             continue
         if last is not None and failure.resolved_within(last):
             continue
+        claim = rules.failure_claimed_fixed(said, failure)
+        if claim is not None:
+            out.append(Finding("failure_dropped", f"evt:{failure.seq}",
+                               f"generation {g} says the failed result evt:{failure.seq} "
+                               f"({failure.signature[:80] or failure.tool}) went well: “{claim.words[0]}” in "
+                               f"“{claim.sentence}”; no later result in the range resolved it.",
+                               words=tuple(claim.words), where=claim.sentence))
+            continue
         if f"evt:{failure.seq}" in gen.sources or rules.mentioned_anywhere(said, failure.anchors):
             continue
         out.append(Finding("failure_dropped", f"evt:{failure.seq}",

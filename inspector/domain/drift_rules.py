@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from inspector.domain.failures import FailedResult
+from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import (
     CJK,
     Span,
@@ -270,6 +271,11 @@ def _claim_in(said: Said, c: Span, subject_pos: int) -> Hits | None:
     if said.first("uncertain", c.start, c.end) is not None:
         return None
     for h in said.hits("done", c.start, c.end):
+        # An aim, not a claim: "目标：让导出测试通过", "goal: make the tests pass".
+        sent = said.sentence_at(c.start)
+        label = said.text[max(sent.start if sent else 0, c.start - 12):c.start]
+        if said.first("aim", c.start, h.start) is not None or wordlist("aim").first(label) is not None:
+            continue
         floor = subject_pos if c.start <= subject_pos < h.start else c.start
         if _negated_before(said.text, h.start, floor):
             continue
@@ -438,10 +444,26 @@ def action_claimed_done(said: Said, action: ActionFact) -> Hits | None:
             subjects.append([*words, *named_by_id])
     if named_by_id and not subjects:
         subjects.append(named_by_id)
+    # The words of its tool and intent ("create_card" → create, card), in English and as
+    # glossed in Chinese: "The card was created", "卡片已创建".
+    words = list(call_subject(action.tool, "", action.intent or action.tool))
+    subjects += [w for w in (words, glossed(words)) if w]
     for subject in subjects:
         hit = done_claim(said, subject)
         if hit:
             return hit
+    return None
+
+
+def failure_claimed_fixed(said: Said, failure: FailedResult) -> Hits | None:
+    """A done/passed claim about an unresolved failure's subject ("Migration 0042 applied
+    cleanly", "迁移 0042 已完成", "go test ./... passes now") — whatever the summary cites."""
+    words = list(call_subject(failure.tool, failure.signature))
+    for subject in (words, glossed(words)):
+        if subject:
+            hit = done_claim(said, subject)
+            if hit:
+                return hit
     return None
 
 
