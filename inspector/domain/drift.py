@@ -13,6 +13,7 @@ from typing import Any
 
 from inspector.domain import drift_rules as rules
 from inspector.domain.drift_rules import DriftContext, Said
+from inspector.domain.textnorm import norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
 # Writers whose proposals may carry an injected rule. The extractor is not among them: it
@@ -103,11 +104,21 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("protected_rewritten", fact.key,
                                     f"generation {gen.generation} claims {fact.key} is “{claim.get('text')}”; the "
                                     f"protected value is “{fact.value}”."))
+    # "In the summary" after the one normal form every verdict uses (case, white space, NFC,
+    # quotes): survival says kept for the same text. A claim does not stand in for the text:
+    # a summary whose claim carries the exact value while its text says the opposite hides
+    # what it says, so the value must be in the text either way.
+    text_norm = norm(gen.text)
     for fact in active:
-        if fact.kind in OWNER_ONLY_KINDS and fact.key not in claims and fact.value not in gen.text:
+        if fact.kind in OWNER_ONLY_KINDS and norm(fact.value) not in text_norm:
             findings.append(Finding("protected_missing", fact.key,
                                     f"the {fact.kind} “{fact.value}” ({fact.key}) is not in generation "
-                                    f"{gen.generation}'s text verbatim, and no claim covers it."))
+                                    f"{gen.generation}'s text (after normalising case and white space)"
+                                    + (", whatever its claim says." if fact.key in claims else ".")))
+        elif fact.kind == "decision" and fact.alternatives and not _decision_named(gen, fact):
+            findings.append(Finding("protected_missing", fact.key,
+                                    f"generation {gen.generation} names neither the decision “{fact.value}” "
+                                    f"({fact.key}) nor its alternatives: the choice is gone."))
     for fact in active:
         if fact.kind == "open_issue" and fact.value not in gen.unresolved:
             findings.append(Finding("open_issue_closed", fact.key,
@@ -118,7 +129,11 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("dispute_flattened", fact.key,
                                     f"the undecided question “{fact.value}” is not among generation {gen.generation}'s "
                                     "unresolved markers: a dispute reads as a decision."))
-    findings += _said_findings(gen, state, ctx or DriftContext())
+    said_findings = _said_findings(gen, state, ctx or DriftContext())
+    reversed_keys = {f.key for f in said_findings if f.code == "decision_reversed"}
+    # A decision stated as its alternative is reported as reversed, not also as missing.
+    findings = [f for f in findings if not (f.code == "protected_missing" and f.key in reversed_keys)]
+    findings += said_findings
     if not gen.sources:
         findings.append(Finding("unsourced_assertion", None, f"generation {gen.generation} cites no sources.",
                                 "warning"))
@@ -127,6 +142,11 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("unsourced_assertion", claim.get("key"),
                                     f"the claim about {claim.get('key')} cites no sources.", "warning"))
     return findings
+
+
+def _decision_named(gen: GenerationText, fact: StateFact) -> bool:
+    said = Said.of(gen.text)
+    return any(said.says(p) for p in (fact.value, *fact.alternatives))
 
 
 def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContext) -> list[Finding]:
@@ -232,7 +252,7 @@ def field_cell(gen: GenerationText, fact: StateFact) -> str:
         return "kept" if fact.value in gen.unresolved else "missing"
     if fact.kind == "decision" and fact.status == "pending":
         return "kept" if fact.value in gen.unresolved else "missing"
-    return "kept" if fact.value in gen.text else "missing"
+    return "kept" if norm(fact.value) in norm(gen.text) else "missing"
 
 
 def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldTimeline:
