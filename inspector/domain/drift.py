@@ -110,7 +110,8 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     # what it says, so the value must be in the text either way.
     text_norm = norm(gen.text)
     for fact in active:
-        if fact.kind in OWNER_ONLY_KINDS and norm(fact.value) not in text_norm:
+        rewritten = fact.key in claims and claims[fact.key].get("text") != fact.value  # reported as rewritten
+        if fact.kind in OWNER_ONLY_KINDS and not rewritten and norm(fact.value) not in text_norm:
             findings.append(Finding("protected_missing", fact.key,
                                     f"the {fact.kind} “{fact.value}” ({fact.key}) is not in generation "
                                     f"{gen.generation}'s text (after normalising case and white space)"
