@@ -233,7 +233,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                f"“{hit.words[0]}” in “{hit.sentence}”; its outcome is {action.status}.",
                                words=tuple(hit.words), where=hit.sentence))
     cited = [*gen.sources, *(s for c in gen.claims for s in (c.get("sources") or []))]
-    bad = [b for b in rules.cited_outside(cited, gen.covers, ctx.max_seq, ctx.event_seqs)
+    bad = [b for b in rules.cited_outside(cited, gen.covers, ctx.max_seq, ctx.event_seqs, ctx.known_refs)
            if b not in ctx.carriers]
     if bad:
         span = f"[{gen.covers[0]}, {gen.covers[1]}]" if gen.covers else "the log"

@@ -23,7 +23,15 @@ from inspector.domain.errors import BadInput, NotFound
 from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
 from inspector.services.channels import generations, state_records
-from inspector.services.log_reads import action_facts, compaction_carriers, failed_action_calls, log_events, max_seq, untrusted_rules
+from inspector.services.log_reads import (
+    action_facts,
+    compaction_carriers,
+    failed_action_calls,
+    known_refs,
+    log_events,
+    max_seq,
+    untrusted_rules,
+)
 from inspector.services.sessions import get_session
 from inspector.store.connection import Store
 
@@ -63,7 +71,8 @@ async def drift_context(db: aiosqlite.Connection, session: str) -> DriftContext:
     failures = find_failures([e for e in events if e.kind in ("tool_call", "tool_result")],
                              await failed_action_calls(db, session))
     return DriftContext(tuple(failures), tuple(await action_facts(db, session)), tuple(untrusted_rules(events)),
-                        await max_seq(db, session), carriers=await compaction_carriers(db, session))
+                        await max_seq(db, session), carriers=await compaction_carriers(db, session),
+                        known_refs=await known_refs(db, session))
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:

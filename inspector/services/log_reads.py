@@ -102,3 +102,11 @@ async def compaction_carriers(db: aiosqlite.Connection, session: str) -> frozens
         "json_extract(extra, '$.compact_summary') = 1 OR json_extract(extra, '$.subtype') = 'compact_boundary' "
         "OR json_extract(extra, '$.record_type') = 'summary' OR content LIKE 'summary record:%')", (session,))
     return frozenset(f"evt:{r[0]}" for r in rows)
+
+
+async def known_refs(db: aiosqlite.Connection, session: str) -> frozenset[str]:
+    """Every non-event id a summary may cite: the session's materials, stubs and actions."""
+    rows = await db.execute_fetchall(
+        "SELECT id FROM materials WHERE session = ? UNION SELECT id FROM stubs WHERE session = ? "
+        "UNION SELECT id FROM actions WHERE session = ?", (session, session, session))
+    return frozenset(str(r[0]) for r in rows)
