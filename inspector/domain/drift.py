@@ -94,9 +94,11 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     state rules run; with it, failures, actions, untrusted rules and citations too."""
     findings: list[Finding] = []
     claims = {c.get("key"): c for c in gen.claims}
+    ctx = ctx or DriftContext()
     if gen.covers is not None:
         last = gen.covers[1]
-        state = [s for s in state if s.first_seq is None or s.first_seq <= last]
+        state = [s for s in state if s.first_seq is None
+                 or (ctx.established(s.value, s.sources, s.first_seq) or s.first_seq) <= last]
     active = [s for s in state if s.status == "active"]
     for fact in active:
         claim = claims.get(fact.key)
@@ -130,7 +132,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("dispute_flattened", fact.key,
                                     f"the undecided question “{fact.value}” is not among generation {gen.generation}'s "
                                     "unresolved markers: a dispute reads as a decision."))
-    said_findings = _said_findings(gen, state, ctx or DriftContext())
+    said_findings = _said_findings(gen, state, ctx)
     reversed_keys = {f.key for f in said_findings if f.code == "decision_reversed"}
     # A decision stated as its alternative is reported as reversed, not also as missing.
     findings = [f for f in findings if not (f.code == "protected_missing" and f.key in reversed_keys)]

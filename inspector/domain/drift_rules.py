@@ -63,6 +63,22 @@ class DriftContext:
     carriers: frozenset[str] = frozenset()
     # The ids of the session's materials, stubs and actions (None: not known, not judged).
     known_refs: frozenset[str] | None = None
+    # Event texts by seq (None: not known). A fact is established at the first of its
+    # sources whose text carries its value ("P95 仍待测" cited from evt:11 and evt:12 is
+    # only said at evt:12), else at its first source.
+    event_texts: dict[int, str] | None = None
+    _established: dict[tuple[str, tuple[str, ...]], int | None] = field(default_factory=dict, compare=False,
+                                                                        hash=False, repr=False)
+
+    def established(self, value: str, sources: tuple[str, ...], first: int | None) -> int | None:
+        if self.event_texts is None or first is None:
+            return first
+        key = (value, sources)
+        if key not in self._established:
+            v = norm(value)
+            seqs = sorted(int(x[4:]) for x in sources if x.startswith("evt:") and x[4:].isdigit())
+            self._established[key] = next((n for n in seqs if v and v in norm(self.event_texts.get(n, ""))), first)
+        return self._established[key]
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,7 +72,8 @@ async def drift_context(db: aiosqlite.Connection, session: str) -> DriftContext:
                              await failed_action_calls(db, session))
     return DriftContext(tuple(failures), tuple(await action_facts(db, session)), tuple(untrusted_rules(events)),
                         await max_seq(db, session), carriers=await compaction_carriers(db, session),
-                        known_refs=await known_refs(db, session))
+                        known_refs=await known_refs(db, session),
+                        event_texts={e.seq: e.text for e in events if e.text})
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:
