@@ -182,8 +182,12 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                    f"(“{hit.sentence}”); the decision ({fact.key}) is “{fact.value}”.",
                                    words=tuple(hit.words), where=hit.sentence))
             elif hit:
+                # The same notion of "in the summary" as survival: the value itself (kept), or
+                # only most of its words (survival says unknown).
+                kept = rules.value_in(said, fact.value)
                 out.append(Finding("decision_reversed", fact.key,
-                                   f"generation {g} keeps the decision “{fact.value}” ({fact.key}) but drops its "
+                                   f"generation {g} {'keeps' if kept else 'names only part of'} the decision "
+                                   f"“{fact.value}” ({fact.key}) but drops its "
                                    f"alternatives ({', '.join(fact.alternatives)}) and its rationale: the dispute "
                                    "reads as settled without its reasons.", words=(fact.value,)))
     for fact in state:

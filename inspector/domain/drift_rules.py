@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
-from inspector.domain.failures import FailedResult
+from inspector.domain.failures import FailedResult, file_names, identifiers
 from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import (
     CJK,
@@ -477,6 +477,12 @@ def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hit
     return None
 
 
+def value_in(said: Said, value: str) -> bool:
+    """The value itself is in the summary (normal form): what survival calls kept."""
+    v = _norm_phrase(value)
+    return bool(v) and v in said.flat()
+
+
 def mentioned_anywhere(said: Said, anchors: Iterable[str]) -> str | None:
     flat = said.flat()
     for anchor in anchors:
@@ -712,7 +718,8 @@ def failure_claimed_fixed(said: Said, failure: FailedResult) -> Hits | None:
     """A done/passed claim about an unresolved failure's subject ("Migration 0042 applied
     cleanly", "迁移 0042 已完成", "go test ./... passes now") — whatever the summary cites."""
     words = list(call_subject(failure.tool, failure.signature))
-    for subject in (words, glossed(words)):
+    files = file_names(identifiers(failure.signature))  # "Edited … failed.go" of a failed Edit
+    for subject in (*([f] for f in files), words, glossed(words)):
         if subject:
             hit = done_claim(said, subject)
             if hit:

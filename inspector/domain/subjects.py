@@ -43,10 +43,10 @@ def ident_words(text: str) -> list[str]:
 @lru_cache(maxsize=4096)
 def call_subject(tool: str | None, signature: str = "", intent: str | None = None) -> tuple[str, ...]:
     """Words naming one tool call: its tool's words, then its arguments' telling values."""
-    words = ident_words(tool or "")
+    m = _SIG.match(signature or "")
+    words = ident_words(tool or (m.group(1) if m else ""))
     if intent and intent != tool:
         words += [w for w in ident_words(intent) if w not in words]
-    m = _SIG.match(signature or "")
     if m:
         try:
             args = json.loads(m.group(2))
