@@ -7,11 +7,12 @@ generation yields none: a false alarm is a defect too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from inspector.domain import drift_rules as rules
+from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.textnorm import norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
@@ -95,6 +96,11 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     findings: list[Finding] = []
     claims = {c.get("key"): c for c in gen.claims}
     ctx = ctx or DriftContext()
+    stated_covers = gen.covers
+    honest = check_covers(gen.text, gen.covers, state, ctx)
+    if honest.judged_to is not None and gen.covers is not None:
+        # The text knows events after its range: judge it up to them.
+        gen = replace(gen, covers=(gen.covers[0], honest.judged_to))
     if gen.covers is not None:
         last = gen.covers[1]
         state = [s for s in state if s.first_seq is None
@@ -132,7 +138,20 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("dispute_flattened", fact.key,
                                     f"the undecided question “{fact.value}” is not among generation {gen.generation}'s "
                                     "unresolved markers: a dispute reads as a decision."))
-    said_findings = _said_findings(gen, state, ctx)
+    said_findings = _said_findings(gen, state, ctx, stated_covers)
+    if honest.later or honest.past_the_log:
+        assert stated_covers is not None
+        span = f"[{stated_covers[0]}, {stated_covers[1]}]"
+        if honest.later:
+            what = "; ".join(f"“{p}” (first at evt:{n})" for p, n in honest.later[:3])
+            message = (f"generation {gen.generation} claims to cover {span} but its text repeats {what}: "
+                       f"judged up to evt:{honest.judged_to}.")
+        else:
+            message = f"generation {gen.generation} claims to cover {span}, past the last event (evt:{ctx.max_seq})."
+        # Repeating later events is a finding; a range merely past the log's end (nothing
+        # hidden by it) is a warning.
+        said_findings.append(Finding("source_outside_range", None, message, "finding" if honest.later else "warning",
+                                     words=tuple(p for p, _ in honest.later) or (span,)))
     reversed_keys = {f.key for f in said_findings if f.code == "decision_reversed"}
     # A decision stated as its alternative is reported as reversed, not also as missing.
     findings = [f for f in findings if not (f.code == "protected_missing" and f.key in reversed_keys)]
@@ -152,7 +171,8 @@ def _decision_named(gen: GenerationText, fact: StateFact) -> bool:
     return any(said.says(p) for p in (fact.value, *fact.alternatives))
 
 
-def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContext) -> list[Finding]:
+def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContext,
+                   stated_covers: tuple[int, int] | None = None) -> list[Finding]:
     """The rules that read what the text says (issue: drift that never gives a false all-clear)."""
     out: list[Finding] = []
     said = Said.of(gen.text, gen.unresolved)
@@ -239,10 +259,11 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                f"“{hit.words[0]}” in “{hit.sentence}”; its outcome is {action.status}.",
                                words=tuple(hit.words), where=hit.sentence))
     cited = [*gen.sources, *(s for c in gen.claims for s in (c.get("sources") or []))]
-    bad = [b for b in rules.cited_outside(cited, gen.covers, ctx.max_seq, ctx.event_seqs, ctx.known_refs)
+    cite_covers = stated_covers if stated_covers is not None else gen.covers
+    bad = [b for b in rules.cited_outside(cited, cite_covers, ctx.max_seq, ctx.event_seqs, ctx.known_refs)
            if b not in ctx.carriers]
     if bad:
-        span = f"[{gen.covers[0]}, {gen.covers[1]}]" if gen.covers else "the log"
+        span = f"[{cite_covers[0]}, {cite_covers[1]}]" if cite_covers else "the log"
         out.append(Finding("source_outside_range", None,
                            f"generation {g} cites {', '.join(dict.fromkeys(bad))}, which "
                            f"{'do' if len(bad) > 1 else 'does'} not exist or lie outside what it covers ({span}).",

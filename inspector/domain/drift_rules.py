@@ -67,7 +67,7 @@ class DriftContext:
     # sources whose text carries its value ("P95 仍待测" cited from evt:11 and evt:12 is
     # only said at evt:12), else at its first source.
     event_texts: dict[int, str] | None = None
-    _established: dict[tuple[str, tuple[str, ...]], int | None] = field(default_factory=dict, compare=False,
+    _established: dict[Any, int | None] = field(default_factory=dict, compare=False,
                                                                         hash=False, repr=False)
 
     def established(self, value: str, sources: tuple[str, ...], first: int | None) -> int | None:
