@@ -446,6 +446,16 @@ def _done_clauses(said: Said) -> list[tuple[Span, int, list[Span]]]:
     return out
 
 
+def _find_form(text: str, term: str, start: int, end: int) -> int:
+    """Where ``term`` or, for an English word of five letters or more, its stem (all but
+    the last letter: "apply" → "appl" of "applied", "create" → "creat" of "created")
+    starts in ``text[start:end]``; -1 if nowhere."""
+    pos = text.find(term, start, end)
+    if pos < 0 and len(term) >= 5 and term.isascii() and term.isalpha():
+        pos = text.find(term[:-1], start, end)
+    return pos
+
+
 def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hits | None:
     """A clause that names the subject and claims it done/passed, not negated, with no
     "still/pending" word between the subject and the claim; or a clause that is only a
@@ -457,15 +467,15 @@ def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hit
     need = max(1, round(min_share * len(subject) + 0.01))
     for s, i, parts in _done_clauses(said):
         c = parts[i]
-        present = [t for t in subject if t in c.text]
+        present = [f for f in (_find_form(said.text, t, c.start, c.end) for t in subject) if f >= 0]
         hit = None
         if len(present) >= need:
-            hit = _claim_in(said, c, min(said.text.find(t, c.start, c.end) for t in present))
+            hit = _claim_in(said, c, min(present))
         elif i > 0:
             first_done = said.hits("done", c.start, c.end)
             if first_done and _verdict_only(said, c, first_done[0].start):
                 for prev in reversed(parts[:i]):
-                    if sum(1 for t in subject if t in prev.text) < need:
+                    if sum(1 for t in subject if _find_form(said.text, t, prev.start, prev.end) >= 0) < need:
                         continue
                     still = said.first("not_done", prev.start, prev.end)
                     if still is None or _NOW.search(said.text, c.start, first_done[0].end):
