@@ -206,3 +206,20 @@ async def test_2_and_3_a_summarizer_that_adds_colon_verdicts_or_lifts_constraint
     failed = [case.id for case in load_cases(SAMPLES_DIR / "regress")
               if not (await run_case(case, sneaky, 10, mode)).passed]
     assert len(failed) >= 2, failed
+
+
+@pytest.mark.parametrize(("text", "category", "expected"), [
+    ("All pending items are done.", "blanket_open", True),
+    ("All open issues: resolved.", "blanket_open", True),
+    ("各项待测指标均已达标。", "blanket_open", True),
+    ("失败的用例也已修复。", "blanket_failure", True),
+    ("Not all pending items are done.", "blanket_open", False),
+    ("所有待办仍未完成。", "blanket_open", False),
+    ("All pending items are still open.", "blanket_open", False),
+])
+def test_a_blanket_claim_about_every_open_item_or_failure_is_a_claim(text: str, category: str,
+                                                                      expected: bool) -> None:
+    """The reviewer's sneaky 'done' summarizer: one line claiming everything done, naming nothing."""
+    from inspector.domain.drift_rules import blanket_claim
+
+    assert (blanket_claim(Said.of(text), category) is not None) is expected

@@ -188,7 +188,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "
                                    f"weakens it: “{'”, “'.join(hit.words)}” in “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
         if fact.kind == "open_issue":
-            hit = rules.done_claim(said, rules.subject_terms(fact.value))
+            hit = rules.done_claim(said, rules.subject_terms(fact.value)) or rules.blanket_claim(said, "blanket_open")
             if hit:
                 out.append(Finding("open_issue_claimed_done", fact.key,
                                    f"generation {g} claims the open issue “{fact.value}” ({fact.key}) is done: "
@@ -235,7 +235,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
             continue
         if last is not None and failure.resolved_within(last):
             continue
-        claim = rules.failure_claimed_fixed(said, failure)
+        claim = rules.failure_claimed_fixed(said, failure) or rules.blanket_claim(said, "blanket_failure")
         if claim is not None:
             out.append(Finding("failure_dropped", f"evt:{failure.seq}",
                                f"generation {g} says the failed result evt:{failure.seq} "

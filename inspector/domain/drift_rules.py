@@ -493,6 +493,33 @@ def value_in(said: Said, value: str) -> bool:
     return bool(v) and v in said.flat()
 
 
+_NOT_ALL = re.compile(r"(?:\bnot|\bnever|并非|不是|未必)\s*$")
+
+
+def blanket_claim(said: Said, category: str) -> Hits | None:
+    """A claim about every item of a kind at once, naming none ("All pending items are
+    done", "各项待测指标均已达标", "失败的用例也已修复"): ``category`` is ``blanket_open`` or
+    ``blanket_failure``. The claim then covers every open issue (or unresolved failure)."""
+    if not said.hits(category, 0, len(said.text)):
+        return None
+    for s, i, parts in _done_clauses(said):
+        c = parts[i]
+        named = said.hits(category, c.start, c.end)
+        hit = None
+        if named and _NOT_ALL.search(said.text, max(c.start, named[0].start - 8), named[0].start):
+            continue  # "not all pending items are done"
+        if named:
+            hit = _claim_in(said, c, named[0].end)
+        elif i > 0 and said.hits(category, parts[i - 1].start, parts[i - 1].end):
+            first_done = said.hits("done", c.start, c.end)
+            if first_done and _verdict_only(said, c, first_done[0].start):
+                hit = _claim_in(said, c, c.start)
+        if hit is not None:
+            hit.sentence = s.text.strip()
+            return hit
+    return None
+
+
 def mentioned_anywhere(said: Said, anchors: Iterable[str]) -> str | None:
     flat = said.flat()
     for anchor in anchors:

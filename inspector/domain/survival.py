@@ -174,6 +174,7 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
             claim = None
             for subject in (words, glossed(words)) if words else ([*_failure_subject(fact.value)],):
                 claim = claim or (rules.done_claim(said, list(subject)) if subject else None)
+            claim = claim or rules.blanket_claim(said, "blanket_failure")
             if claim is not None:
                 return Verdict(fact, "contradicted", claim.sentence,
                                f"the summary says “{claim.words[0]}” about a failure no later result resolved")
@@ -184,7 +185,8 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
     as_of = _todo_state(fact, last)
     still_open = fact.kind == "open_issue" and (as_of is None or as_of != "completed")
     if still_open:
-        claim = rules.done_claim(said, rules.subject_terms(fact.value), min_share=0.6)
+        claim = (rules.done_claim(said, rules.subject_terms(fact.value), min_share=0.6)
+                 or rules.blanket_claim(said, "blanket_open"))
         if claim is not None:
             return Verdict(fact, "contradicted", claim.sentence,
                            f"the summary says “{claim.words[0]}” about an item still open", as_of)
