@@ -116,15 +116,16 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     # quotes): survival says kept for the same text. A claim does not stand in for the text:
     # a summary whose claim carries the exact value while its text says the opposite hides
     # what it says, so the value must be in the text either way.
-    text_norm = norm(gen.text)
+    text_norm = _norm_text(gen.text)
+    said = Said.of(gen.text, gen.unresolved)
     for fact in active:
         rewritten = fact.key in claims and claims[fact.key].get("text") != fact.value  # reported as rewritten
-        if fact.kind in OWNER_ONLY_KINDS and not rewritten and norm(fact.value) not in text_norm:
+        if fact.kind in OWNER_ONLY_KINDS and not rewritten and _norm_value(fact.value) not in text_norm:
             findings.append(Finding("protected_missing", fact.key,
                                     f"the {fact.kind} “{fact.value}” ({fact.key}) is not in generation "
                                     f"{gen.generation}'s text (after normalising case and white space)"
                                     + (", whatever its claim says." if fact.key in claims else ".")))
-        elif fact.kind == "decision" and fact.alternatives and not _decision_named(gen, fact):
+        elif fact.kind == "decision" and fact.alternatives and not _decision_named(said, fact):
             findings.append(Finding("protected_missing", fact.key,
                                     f"generation {gen.generation} names neither the decision “{fact.value}” "
                                     f"({fact.key}) nor its alternatives: the choice is gone."))
@@ -138,7 +139,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("dispute_flattened", fact.key,
                                     f"the undecided question “{fact.value}” is not among generation {gen.generation}'s "
                                     "unresolved markers: a dispute reads as a decision."))
-    said_findings = _said_findings(gen, state, ctx, stated_covers)
+    said_findings = _said_findings(gen, state, ctx, stated_covers, said)
     if honest.later or honest.past_the_log:
         assert stated_covers is not None
         span = f"[{stated_covers[0]}, {stated_covers[1]}]"
@@ -166,16 +167,15 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     return findings
 
 
-def _decision_named(gen: GenerationText, fact: StateFact) -> bool:
-    said = Said.of(gen.text)
+def _decision_named(said: Said, fact: StateFact) -> bool:
     return any(said.says(p) for p in (fact.value, *fact.alternatives))
 
 
 def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContext,
-                   stated_covers: tuple[int, int] | None = None) -> list[Finding]:
+                   stated_covers: tuple[int, int] | None = None, said: Said | None = None) -> list[Finding]:
     """The rules that read what the text says (issue: drift that never gives a false all-clear)."""
     out: list[Finding] = []
-    said = Said.of(gen.text, gen.unresolved)
+    said = said or Said.of(gen.text, gen.unresolved)
     g = gen.generation
     cancels = said.cancels()  # no cancelling word anywhere: no value can be negated (the usual case)
     for fact in state:
@@ -280,7 +280,12 @@ def field_cell(gen: GenerationText, fact: StateFact) -> str:
         return "kept" if fact.value in gen.unresolved else "missing"
     if fact.kind == "decision" and fact.status == "pending":
         return "kept" if fact.value in gen.unresolved else "missing"
-    return "kept" if norm(fact.value) in norm(gen.text) else "missing"
+    return "kept" if _norm_value(fact.value) in _norm_text(gen.text) else "missing"
+
+
+# Every key asks about every generation's text (1,000 × 100 in the bench): normalise each once.
+_norm_value = lru_cache(maxsize=65536)(norm)
+_norm_text = lru_cache(maxsize=4096)(norm)
 
 
 def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldTimeline:

@@ -233,7 +233,9 @@ class Said:
         texts have none, and then no protected value needs its sentence read)."""
         found = self._memo.get("cancels")
         if found is None:
-            found = self._memo["cancels"] = bool(self.hits(_CANCELS + ("exception", "permission"), 0, len(self.text)))
+            # One search for the first match, not every match: most texts have none, and
+            # permission words ("can", "ok") are common enough that listing them all costs.
+            found = self._memo["cancels"] = wordlist(_CANCELS + ("exception", "permission")).first(self.text) is not None
         return found  # type: ignore[no-any-return]
 
     def clauses(self, sentence: Span) -> list[Span]:
@@ -500,7 +502,11 @@ def blanket_claim(said: Said, category: str) -> Hits | None:
     """A claim about every item of a kind at once, naming none ("All pending items are
     done", "各项待测指标均已达标", "失败的用例也已修复"): ``category`` is ``blanket_open`` or
     ``blanket_failure``. The claim then covers every open issue (or unresolved failure)."""
-    if not said.hits(category, 0, len(said.text)):
+    key = ("blanket", category)
+    if key in said._memo:
+        return said._memo[key]  # type: ignore[no-any-return]
+    said._memo[key] = None
+    if not _done_clauses(said) or not said.hits(category, 0, len(said.text)):
         return None
     for s, i, parts in _done_clauses(said):
         c = parts[i]
@@ -516,6 +522,7 @@ def blanket_claim(said: Said, category: str) -> Hits | None:
                 hit = _claim_in(said, c, c.start)
         if hit is not None:
             hit.sentence = s.text.strip()
+            said._memo[key] = hit
             return hit
     return None
 
@@ -566,11 +573,9 @@ def reversed_choice(said: Said, value: str, alternatives: list[str], rationale: 
     own_value = [t for t in _own_terms(value, tuple(alternatives)) if chooser.first(t) is None]
     for alt in alternatives:
         own = _own_terms(alt, (value,))
-        if not own:
+        if not own or not any(_stem_in_said(said, t) for t in own):  # not in the text: in no sentence
             continue
-        for s in said.sentences:
-            if said.first("choice_word", s.start, s.end) is None:
-                continue
+        for s in _choice_sentences(said):
             if said.first("rejected_alternative", s.start, s.end) is not None or (
                     rationale and _gives_reason(s.text, rationale, alt)):
                 continue
@@ -686,14 +691,45 @@ def untrusted_rule_in(said: Said, rule: str) -> Hits | None:
             if probe in s.text and not reports_not_instructs(said, s):
                 return Hits([probe], s.text.strip())
     own = _rule_words(rule)
-    if len(own) < 2 or not said.hits("rule", 0, len(said.text)):
+    if len(own) < 2:
         return None
-    for s in said.sentences:
-        if said.first("rule", s.start, s.end) is None:
-            continue
+    # Most texts hold none of a rule's words: ask the whole text first (remembered per word).
+    if not all(any(_stem_in_said(said, w) for w in group) for group in own):
+        return None
+    for s in _rule_sentences(said):
         if all(any(_stem_in(w, s.text) for w in group) for group in own) and not reports_not_instructs(said, s):
             return Hits([group[0] for group in own], s.text.strip())
     return None
+
+
+def _stem_in_said(said: Said, word: str) -> bool:
+    key = ("stem_in", word)
+    found = said._memo.get(key)
+    if found is None:
+        found = said._memo[key] = _stem_in(word, said.text)
+    return found  # type: ignore[no-any-return]
+
+
+def _choice_sentences(said: Said) -> list[Span]:
+    """The sentences holding a choice word ("decision", "use", "决定", "采用"), once per generation."""
+    key = ("choice_sentences",)
+    found = said._memo.get(key)
+    if found is None:
+        whole = said.hits("choice_word", 0, len(said.text))
+        found = [s for s in said.sentences if any(s.start <= h.start < s.end for h in whole)] if whole else []
+        said._memo[key] = found
+    return found  # type: ignore[no-any-return]
+
+
+def _rule_sentences(said: Said) -> list[Span]:
+    """The sentences holding a rule word (worked out once per generation)."""
+    key = ("rule_sentences",)
+    found = said._memo.get(key)
+    if found is None:
+        whole = said.hits("rule", 0, len(said.text))
+        found = [s for s in said.sentences if any(s.start <= h.start < s.end for h in whole)] if whole else []
+        said._memo[key] = found
+    return found  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=4096)
