@@ -177,6 +177,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     out: list[Finding] = []
     said = said or Said.of(gen.text, gen.unresolved)
     g = gen.generation
+    claims_anything = bool(rules.done_clauses(said))  # no done word anywhere: no done claim to look for
     cancels = said.cancels()  # no cancelling word anywhere: no value can be negated (the usual case)
     for fact in state:
         if fact.status != "active":
@@ -187,7 +188,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "
                                    f"weakens it: “{'”, “'.join(hit.words)}” in “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
-        if fact.kind == "open_issue":
+        if fact.kind == "open_issue" and claims_anything:
             hit = rules.done_claim(said, rules.subject_terms(fact.value)) or rules.blanket_claim(said, "blanket_open")
             if hit:
                 out.append(Finding("open_issue_claimed_done", fact.key,
@@ -235,7 +236,8 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
             continue
         if last is not None and failure.resolved_within(last):
             continue
-        claim = rules.failure_claimed_fixed(said, failure) or rules.blanket_claim(said, "blanket_failure")
+        claim = (rules.failure_claimed_fixed(said, failure) or rules.blanket_claim(said, "blanket_failure")
+                 if claims_anything else None)
         if claim is not None:
             out.append(Finding("failure_dropped", f"evt:{failure.seq}",
                                f"generation {g} says the failed result evt:{failure.seq} "
@@ -252,7 +254,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     for action in ctx.actions:
         if action.status not in ("unknown", "in_flight"):
             continue
-        hit = rules.action_claimed_done(said, action)
+        hit = rules.action_claimed_done(said, action) if claims_anything else None
         if hit:
             out.append(Finding("unknown_claimed", action.id,
                                f"generation {g} describes action {action.id} ({action.intent or '?'}) as done: "

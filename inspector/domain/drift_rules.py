@@ -458,6 +458,11 @@ def _find_form(text: str, term: str, start: int, end: int) -> int:
     return pos
 
 
+def done_clauses(said: Said) -> list[tuple[Span, int, list[Span]]]:
+    """The clauses a done word touches (public: drift skips every claim rule without them)."""
+    return _done_clauses(said)
+
+
 def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hits | None:
     """A clause that names the subject and claims it done/passed, not negated, with no
     "still/pending" word between the subject and the claim; or a clause that is only a
