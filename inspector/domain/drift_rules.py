@@ -458,6 +458,14 @@ def _find_form(text: str, term: str, start: int, end: int) -> int:
     return pos
 
 
+def _form_anywhere(said: Said, term: str) -> bool:
+    key = ("form", term)
+    found = said._memo.get(key)
+    if found is None:
+        found = said._memo[key] = _find_form(said.text, term, 0, len(said.text)) >= 0
+    return found  # type: ignore[no-any-return]
+
+
 def done_clauses(said: Said) -> list[tuple[Span, int, list[Span]]]:
     """The clauses a done word touches (public: drift skips every claim rule without them)."""
     return _done_clauses(said)
@@ -472,7 +480,10 @@ def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hit
     if not subject:
         return None
     need = max(1, round(min_share * len(subject) + 0.01))
-    for s, i, parts in _done_clauses(said):
+    clauses_ = _done_clauses(said)
+    if not clauses_ or sum(1 for t in subject if _form_anywhere(said, t)) < need:
+        return None  # too few of the subject's words anywhere: in no clause either
+    for s, i, parts in clauses_:
         c = parts[i]
         present = [f for f in (_find_form(said.text, t, c.start, c.end) for t in subject) if f >= 0]
         hit = None
