@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,12 +29,31 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     yield cache
 
 
+@pytest.fixture(scope="session")
+def sample_store_master(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every sample session imported once per test run; tests get copies (sample_store)."""
+    folder = tmp_path_factory.mktemp("samples-master")
+    store = folder / "samples.db"
+
+    async def build() -> None:
+        for path in sample_files():
+            await import_file(path, store, actor="tester")
+
+    with pytest.MonkeyPatch.context() as env:  # the same isolation isolated_cache gives a test
+        env.setenv("INSPECTOR_CACHE_DIR", str(folder / "cache"))
+        env.setenv("INSPECTOR_SOURCES", str(folder / "no-transcripts-here"))
+        env.setenv("INSPECTOR_DATA_DIR", str(folder / "data"))
+        asyncio.run(build())
+    assert not Path(f"{store}-wal").exists()  # closed cleanly: the file alone is the whole store
+    return store
+
+
 @pytest.fixture
-async def sample_store(tmp_path: Path) -> Path:
-    """A store with every sample session imported."""
+def sample_store(tmp_path: Path, sample_store_master: Path) -> Path:
+    """A store with every sample session imported: a byte copy of the run's one import,
+    so a test may change it freely."""
     store = tmp_path / "samples.db"
-    for path in sample_files():
-        await import_file(path, store, actor="tester")
+    shutil.copyfile(sample_store_master, store)
     return store
 
 

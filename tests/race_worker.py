@@ -1,23 +1,26 @@
-"""Accept one candidate at a given wall-clock instant (a helper process for the race test)."""
+"""Accept one candidate when told to (a helper process for the race test).
+
+It opens the store, says ``ready`` and waits for ``go`` on stdin: the test releases both
+workers at once when both are ready (a barrier, not a guess at how long start-up takes)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import sys
-import time
 from pathlib import Path
 
 from inspector.services.candidates import accept
 from inspector.store.connection import open_store
 
 
-async def main(store: str, candidate: str, start_at: float) -> None:
+async def main(store: str, candidate: str) -> None:
     async with await open_store(Path(store)) as opened:
-        time.sleep(max(0.0, start_at - time.time()))
+        print("ready", flush=True)
+        sys.stdin.readline()
         decision = await accept(opened, candidate, actor=f"racer-{candidate}")
     print(json.dumps(decision.as_dict()))
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2], float(sys.argv[3])))
+    asyncio.run(main(sys.argv[1], sys.argv[2]))

@@ -114,7 +114,7 @@ async def test_choosing_a_material_reference_selects_it_in_raw_evidence(sample_s
         assert evidence.records.get_option_at_index(evidence.records.highlighted).id == "mat:res:run-184"
 
 
-async def test_search_uses_the_index_or_a_bounded_scan(sample_store: Path) -> None:
+async def test_search_uses_the_short_query_index_or_the_trigram_index(sample_store: Path) -> None:
     app = InspectorApp(sample_store)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
@@ -124,10 +124,10 @@ async def test_search_uses_the_index_or_a_bounded_scan(sample_store: Path) -> No
         await settle(app, pilot)
         evidence = app.screen.query_one(EvidenceChannel)
         head = str(evidence.records.get_option_at_index(0).prompt)
-        assert "2 hit(s)" in head and "bounded scan" in head
+        assert "2 hit(s)" in head and "short-query index" in head
         await pilot.press(*"库")
         await settle(app, pilot)
-        assert "index" in str(evidence.records.get_option_at_index(0).prompt)
+        assert "trigram index" in str(evidence.records.get_option_at_index(0).prompt)
         evidence.records.focus()
         await pilot.press("enter")  # the first hit is highlighted already
         await settle(app, pilot)

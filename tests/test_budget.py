@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from click.testing import CliRunner
 
 from inspector.cli.main import cli
@@ -64,6 +66,7 @@ async def test_budget_tab(sample_store: Path) -> None:
     async with app.run_test(size=(170, 45)) as pilot:
         await settle(app, pilot)
         await pilot.press("b")
+        await settle(app, pilot)
         text = str(app.screen.query_one("#budget-text", Static).render())
         assert "history budget 116,000" in text and "res:run-184" in text
         assert "evt:5" in text and "failed result (action a4 failed)" in text  # each pick says why
@@ -74,3 +77,26 @@ async def test_budget_tab(sample_store: Path) -> None:
         await pilot.press("enter")
         await settle(app, pilot)
         assert "state_over_budget" in str(app.screen.query_one("#budget-text", Static).render())
+
+
+async def test_the_hidden_budget_tab_reads_nothing_until_it_is_shown(sample_store: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.widgets import budget_view
+    from tests.test_app import settle
+
+    calls: list[str] = []
+    real = budget_view.budget
+
+    async def counted(store, session, **kw):  # type: ignore[no-untyped-def]
+        calls.append(session)
+        return await real(store, session, **kw)
+
+    monkeypatch.setattr(budget_view, "budget", counted)
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(170, 45)) as pilot:
+        await settle(app, pilot)
+        assert calls == []  # the session is open, its badges loaded, the budget not computed
+        await pilot.press("b")
+        await settle(app, pilot)
+        assert len(calls) == 1

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from inspector.services.candidates import validate
@@ -30,9 +29,14 @@ async def test_exactly_one_of_two_concurrent_accepts_wins(tmp_path: Path) -> Non
         async with await open_store(store) as opened:
             base = (await get_session(opened, "s1")).context_version
         await import_file(write_sif(tmp_path / f"r{round_}.jsonl", _pair(round_, base)), store, actor="t")
-        start_at = time.time() + 1.5
-        procs = [subprocess.Popen([sys.executable, "-m", "tests.race_worker", str(store), f"{side}{round_}",
-                                   str(start_at)], stdout=subprocess.PIPE, text=True) for side in "ab"]
+        procs = [subprocess.Popen([sys.executable, "-m", "tests.race_worker", str(store), f"{side}{round_}"],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for side in "ab"]
+        for p in procs:  # both have the store open and wait at the barrier
+            assert p.stdout is not None and p.stdout.readline() == "ready\n"
+        for p in procs:  # released together: the two accepts race for the writer
+            assert p.stdin is not None
+            p.stdin.write("go\n")
+            p.stdin.flush()
         results = [json.loads(p.communicate(timeout=60)[0]) for p in procs]
         winners = [r for r in results if r["status"] == "accepted"]
         losers = [r for r in results if r["status"] != "accepted"]

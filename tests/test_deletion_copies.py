@@ -104,6 +104,11 @@ def trigrams(texts: list[str]) -> set[str]:
     return {t[i:i + 3].lower() for t in texts for i in range(len(t) - 2)}
 
 
+def short_grams(texts: list[str]) -> set[str]:
+    return {g for t in texts for g in [*t, *(t[i:i + 2] for i in range(len(t) - 1))] if not g.isspace()} - {
+        g for t in texts for g in (t[i:i + 2] for i in range(len(t) - 1)) if any(c.isspace() for c in g)}
+
+
 def index_blocks(store: Path, table: str) -> bytes:
     db = sqlite3.connect(store)
     try:
@@ -143,6 +148,9 @@ async def test_every_copy_is_removed_and_nothing_stays_on_disk(tmp_path: Path, s
     leftovers = trigrams([SECRET]) - trigrams(remaining)  # fragments only the secret had
     assert not [t for t in leftovers if t.encode() in index_blocks(store, "events_fts")]
     assert fts_terms(store, "materials_fts") == set()
+    # The short-query index keeps only the grams of what remains (its tokens fold case).
+    assert fts_terms(store, "events_grams") <= {g.lower() for g in short_grams(remaining)}
+    assert "-0" in short_grams([SECRET]) and "-0" not in fts_terms(store, "events_grams")
 
 
 async def test_the_timeline_shows_a_deleted_placeholder(tmp_path: Path) -> None:

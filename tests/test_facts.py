@@ -12,6 +12,7 @@ from inspector.cli.main import cli
 from inspector.domain.facts import extract
 from inspector.domain.logevents import LogEvent
 from inspector.domain.survival import Fact, survival
+from inspector.services.drift import drift
 from inspector.services.importing import import_file
 from inspector.services.survival import survival_all
 from inspector.services.verifying import verify_store
@@ -208,3 +209,41 @@ def test_a_judge_must_answer_with_a_known_verdict(sample_store: Path) -> None:
     assert out.exit_code == 3 and "verdict among" in out.output
     out = run(cli, [*base, "--judge", "false"])
     assert out.exit_code == 3 and "wrote nothing on stderr" in out.output
+
+
+CODEX_ROLLOUT = [
+    {"timestamp": "2026-01-01T00:00:00Z", "type": "session_meta", "payload": {"id": "cx-9", "cwd": "/repo"}},
+    {"timestamp": "2026-01-01T00:00:01Z", "type": "response_item", "payload": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text":
+            "Fix the flaky export test in src/export.py. Never push to main."}]}},
+    {"timestamp": "2026-01-01T00:00:02Z", "type": "response_item", "payload": {
+        "type": "custom_tool_call", "name": "apply_patch", "call_id": "call_1", "input":
+            "*** Begin Patch\n*** Update File: src/export.py\n@@\n-a\n+b\n*** End Patch"}},
+    {"timestamp": "2026-01-01T00:00:03Z", "type": "response_item", "payload": {
+        "type": "custom_tool_call_output", "call_id": "call_1", "output": "Success. Updated src/export.py"}},
+    {"timestamp": "2026-01-01T00:00:04Z", "type": "response_item", "payload": {
+        "type": "function_call", "name": "shell", "call_id": "call_2",
+        "arguments": "{\"command\": [\"pytest\", \"-q\", \"tests/test_export.py\"]}"}},
+    {"timestamp": "2026-01-01T00:00:05Z", "type": "response_item", "payload": {
+        "type": "function_call_output", "call_id": "call_2",
+        "output": "FAILED tests/test_export.py::test_flaky\n1 failed in 0.2s\nProcess exited with code 1"}},
+    {"timestamp": "2026-01-01T00:00:06Z", "type": "compacted", "payload": {"message": "", "replacement_history": [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text":
+            "Fix the flaky export test in src/export.py. Never push to main."}]}]}},
+]
+
+
+async def test_a_codex_rollout_gets_facts_and_a_survival_report(tmp_path: Path) -> None:
+    src = tmp_path / "rollout-2026-01-01-cx-9.jsonl"
+    src.write_text("\n".join(json.dumps(r) for r in CODEX_ROLLOUT) + "\n", encoding="utf-8")
+    store = tmp_path / "cx.db"
+    await import_file(src, store, actor="olga")
+    async with await open_store(store) as opened:
+        (report,) = await survival_all(opened, "cx-9")
+        verdicts = {(v.fact.kind, v.fact.value): v.verdict for v in report.verdicts}
+        findings = {f.code for f in (await drift(opened, "cx-9")).findings}
+    assert verdicts[("artifact", "src/export.py")] == "kept"
+    assert verdicts[("constraint", "Never push to main")] == "kept"
+    assert verdicts[("failure", "pytest -q tests/test_export.py failed: FAILED tests/test_export.py::test_flaky")] \
+        == "missing"
+    assert findings == {"failure_dropped"}  # the compaction line it cites is its origin, not outside its range

@@ -5,6 +5,9 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
 from inspector.cli.open_command import store_beside
 
 
@@ -25,3 +28,10 @@ def test_read_only_folder_is_never_written_even_as_root(tmp_path: Path, isolated
     finally:
         folder.chmod(0o755)
     assert target.parent == isolated_cache / "opened" and target.name.startswith("run-")
+
+
+def test_opening_a_file_that_is_not_a_store_is_bad_input_before_any_screen(tmp_path: Path) -> None:
+    bad = tmp_path / "notastore.db"
+    bad.write_text("hello", encoding="utf-8")
+    out = CliRunner().invoke(cli, [str(bad)])
+    assert out.exit_code == 3 and "not a Context Inspector store" in out.output

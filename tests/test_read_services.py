@@ -55,14 +55,14 @@ async def test_badges_count_what_needs_attention(sample_store: Path) -> None:
     ("query", "method", "refs"),
     [
         ("不得修改生产库", "fts", {"evt:1", "evt:3"}),
-        ("生产", "scan", {"evt:1", "evt:3"}),  # two CJK characters: trigram FTS cannot answer, the scan does
-        ("P9", "scan", {"evt:1", "evt:10"}),
+        ("生产", "grams", {"evt:1", "evt:3"}),  # two CJK characters: trigram FTS cannot answer, the gram index does
+        ("P9", "grams", {"evt:1", "evt:10"}),
         ("第 1400 批", "fts", {"evt:6"}),
         ("状态=timeout", "fts", {"res:run-184"}),
         ("no such text anywhere", "fts", set()),
     ],
 )
-async def test_search_routes_short_queries_to_a_scan(sample_store: Path, query: str, method: str,
+async def test_search_routes_short_queries_to_the_gram_index(sample_store: Path, query: str, method: str,
                                                      refs: set[str]) -> None:
     async with await open_store(sample_store) as store:
         result = await search(store, "s-export", query)

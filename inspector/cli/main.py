@@ -6,50 +6,58 @@ every other word is a sub-command (``inspector --help`` lists them).
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import click
 
 from inspector import __version__
-from inspector.cli.budget_command import budget_cmd
-from inspector.cli.candidate_commands import (
-    accept_cmd,
-    candidates_cmd,
-    reject_cmd,
-    validate_cmd,
-)
-from inspector.cli.deletion_commands import delete_cmd, deletion_cmd
-from inspector.cli.drift_commands import (
-    confirm_cmd,
-    correct_cmd,
-    correct_summary_cmd,
-    drift_cmd,
-    history_cmd,
-)
-from inspector.cli.expand_command import expand_cmd
-from inspector.cli.follow_command import follow_cmd
-from inspector.cli.handoff_commands import accept_handoff_cmd, handoff_cmd
-from inspector.cli.open_command import open_cmd
-from inspector.cli.regress_command import regress_cmd
-from inspector.cli.rebase_command import rebase_cmd
-from inspector.cli.reconcile_command import actions_cmd, reconcile_cmd
-from inspector.cli.report_commands import report_cmd, serve_cmd
-from inspector.cli.store_commands import (
-    check_cmd,
-    export_cmd,
-    import_cmd,
-    ledger_cmd,
-    sessions_cmd,
-    verify_cmd,
-)
-from inspector.cli.verdict_commands import facts_cmd, rebuild_cmd, survival_cmd
+
+# Command name -> "module:attribute". Modules load when their command runs (or when
+# ``--help`` lists them), so ``inspector sessions`` never imports the app, the HTML
+# report or the import workers.
+COMMANDS: dict[str, str] = {
+    "open": "open_command:open_cmd", "sessions": "sessions_command:sessions_cmd",
+    "import": "store_commands:import_cmd", "export": "store_commands:export_cmd",
+    "verify": "store_commands:verify_cmd", "ledger": "store_commands:ledger_cmd",
+    "expand": "expand_command:expand_cmd", "candidates": "candidate_commands:candidates_cmd",
+    "validate": "candidate_commands:validate_cmd", "accept": "candidate_commands:accept_cmd",
+    "reject": "candidate_commands:reject_cmd", "drift": "drift_commands:drift_cmd",
+    "correct": "drift_commands:correct_cmd", "correct-summary": "drift_commands:correct_summary_cmd",
+    "confirm": "drift_commands:confirm_cmd", "history": "drift_commands:history_cmd",
+    "handoff": "handoff_commands:handoff_cmd", "accept-handoff": "handoff_commands:accept_handoff_cmd",
+    "check": "store_commands:check_cmd", "budget": "budget_command:budget_cmd",
+    "deletion": "deletion_commands:deletion_cmd", "delete": "deletion_commands:delete_cmd",
+    "facts": "verdict_commands:facts_cmd", "survival": "verdict_commands:survival_cmd",
+    "rebuild": "verdict_commands:rebuild_cmd", "regress": "regress_command:regress_cmd",
+    "actions": "reconcile_command:actions_cmd", "reconcile": "reconcile_command:reconcile_cmd",
+    "rebase": "rebase_command:rebase_cmd", "follow": "follow_command:follow_cmd",
+    "report": "report_commands:report_cmd", "serve": "report_commands:serve_cmd",
+    "search": "search_command:search_cmd",
+}
+
+
+def load_command(name: str) -> click.Command:
+    module, _, attr = COMMANDS[name].partition(":")
+    command = getattr(importlib.import_module(f"inspector.cli.{module}"), attr)
+    assert isinstance(command, click.Command) and command.name == name, f"{COMMANDS[name]} is not {name!r}"
+    return command
 
 
 class InspectorGroup(click.Group):
-    """Routes ``inspector PATH`` to ``inspector open PATH`` (a path is never a sub-command)."""
+    """Routes ``inspector PATH`` to ``inspector open PATH`` (a path is never a sub-command),
+    and loads each command's module only when that command is asked for (click's lazy group)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            self.add_command(load_command(cmd_name))
+        return self.commands.get(cmd_name)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and (not args[0].startswith("-") or args[0] == "--source") and args[0] not in self.commands:
+        if args and (not args[0].startswith("-") or args[0] == "--source") and args[0] not in COMMANDS:
             args = ["open", *args]
         return super().parse_args(ctx, args)
 
@@ -68,15 +76,7 @@ def cli(ctx: click.Context) -> None:
     inspector COMMAND --help  help for one command
     """
     if ctx.invoked_subcommand is None:
-        ctx.invoke(open_cmd, target=None, session=None, sources=())
-
-
-for command in (open_cmd, sessions_cmd, import_cmd, export_cmd, verify_cmd, ledger_cmd, expand_cmd, candidates_cmd,
-                validate_cmd, accept_cmd, reject_cmd, drift_cmd, correct_cmd, correct_summary_cmd, confirm_cmd,
-                history_cmd, handoff_cmd, accept_handoff_cmd, check_cmd, budget_cmd, deletion_cmd, delete_cmd,
-                facts_cmd, survival_cmd, rebuild_cmd, regress_cmd, actions_cmd, reconcile_cmd, rebase_cmd,
-                follow_cmd, report_cmd, serve_cmd):
-    cli.add_command(command)
+        ctx.invoke(load_command("open"), target=None, session=None, sources=())
 
 
 def main(argv: list[str] | None = None) -> Any:

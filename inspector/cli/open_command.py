@@ -48,6 +48,14 @@ def _is_store(path: Path) -> bool:
     return head.startswith(b"SQLite format 3\x00") and int.from_bytes(head[68:72], "big") == APPLICATION_ID
 
 
+async def _opens(store: Path) -> None:
+    """Open and close the store once, so bad input is refused before any screen is drawn."""
+    from inspector.store.connection import open_store
+
+    async with await open_store(store):
+        pass
+
+
 async def resolve_target(target: Path | None) -> Path:
     """The store to open: the demo, the store given, or a store the given file is imported into."""
     # loaded here, not at the top: the bare `inspector` start screen does not need them
@@ -97,6 +105,7 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
                 hint = "" if target.suffix else "; it is not a command either (inspector --help lists them)"
                 raise InspectorError(f"no store at {store}{hint}", code="not_a_store")
             follow = target if store != target else None
+            asyncio.run(_opens(store))  # not a store, damaged, unreadable: exit 3 here, not a dialog in an app
     except InspectorError as error:
         fail(error, False)
         return

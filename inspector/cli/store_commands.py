@@ -9,11 +9,11 @@ from typing import Any
 
 import click
 
-from inspector.cli.discover_output import discover_listing
+from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.domain.errors import InspectorError
 from inspector.domain.formats.detect import FORMATS
-from inspector.services import demo, exporting, sessions, verifying
+from inspector.services import exporting, sessions, verifying
 from inspector.services.checking import CHECKS, check_store
 from inspector.services.importing import import_file
 from inspector.store.connection import open_store
@@ -26,38 +26,6 @@ def reviewer_option(required: bool) -> Any:
         "--reviewer", envvar="INSPECTOR_REVIEWER", required=required, metavar="NAME",
         help="Who does this (recorded in the ledger). Defaults to $INSPECTOR_REVIEWER.",
     )
-
-
-@click.command("sessions")
-@click.argument("store", required=False, type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--discover", is_flag=True, help="List the transcripts found in the agent tools' folders instead.")
-@click.option("--source", "sources", multiple=True, type=click.Path(path_type=Path),
-              help="With --discover: a folder to look in (repeatable; default $INSPECTOR_SOURCES or the tools' own).")
-@json_option
-@run_command()
-async def sessions_cmd(store: Path | None, discover: bool, sources: tuple[Path, ...], as_json: bool) -> int:
-    """List the sessions in STORE (the demo store when STORE is left out), or with --discover
-    the Claude Code, Codex and Gemini CLI transcripts on this machine, by project."""
-    if discover:
-        if store is not None:
-            raise click.UsageError("--discover lists transcripts on disk; it takes no STORE")
-        return discover_listing(sources, as_json)
-    if sources:
-        raise click.UsageError("--source goes with --discover")
-    path = store if store is not None else await demo.ensure_demo_store()
-    async with await open_store(path) as opened:
-        items = await sessions.list_sessions(opened)
-    rows = [s.as_dict() for s in items]
-
-    def human() -> str:
-        lines = [f"{len(rows)} session(s) in {path}"]
-        for s in items:
-            lines.append(f"  {s.id:<24} ctx v{s.context_version:<3} goal r{s.goal_revision:<3} "
-                         f"{s.events:>7} events  {s.title or ''}")
-        return "\n".join(lines)
-
-    emit(rows, as_json, human)
-    return EXIT_OK
 
 
 class ImportProgress:

@@ -107,6 +107,8 @@ async def _delete_event(db: aiosqlite.Connection, session: str, seq: int) -> dic
         return None
     if row[1] is not None:
         await db.execute("INSERT INTO events_fts (events_fts, rowid, content) VALUES ('delete', ?, ?)", (row[0], row[1]))
+        await db.execute("INSERT INTO events_grams (events_grams, rowid, grams) VALUES ('delete', ?, ci_grams(?))",
+                         (row[0], row[1]))
     await db.execute("DELETE FROM events WHERE event_id = ?", (row[0],))
     stone = {"seq": seq, "at": row[2], "kind": row[3]}
     return {**stone, "call_id": row[4]} if row[4] else stone
@@ -155,7 +157,7 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
                 if other is not None and other[0] and not other[0].startswith("hmac-sha256:"):
                     await _rewrite(db, "deletion_request", "session = ? AND id = ?", (sid, copy.id),
                                    {"reason": keyed_digest(store.digest_key, other[0].encode("utf-8"))})
-        for table in ("events_fts", "materials_fts"):  # rewrite the index without the deleted rows' segments
+        for table in ("events_fts", "events_grams", "materials_fts"):  # rewrite the index without the deleted rows' segments
             await db.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
         await db.execute("UPDATE deletion_requests SET status = 'done' WHERE session = ? AND id = ?", (sid, request))
         row = await fetch_one(db, "SELECT context_version, goal_revision FROM sessions WHERE id = ?", (sid,))

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +20,7 @@ from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, NotFound
 from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
+from inspector.services import outside_command
 from inspector.services.channels import generations, state_records
 from inspector.services.log_reads import (
     action_facts,
@@ -95,19 +94,10 @@ async def run_summarizer(command: str, events: list[RawEvent]) -> str:
     payload = json.dumps([{"seq": e.seq, "kind": e.kind, "trust": e.trust, "content": e.content} for e in events],
                          ensure_ascii=False).encode("utf-8")
     try:
-        proc = await asyncio.create_subprocess_exec(*shlex.split(command), stdin=asyncio.subprocess.PIPE,
-                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    except OSError as exc:
-        raise BadInput(f"cannot run summarizer {command!r}: {exc.strerror}", code="summarizer_failed") from None
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(payload), SUMMARIZER_TIMEOUT_S)
-    except TimeoutError:
-        proc.kill()
-        raise BadInput(f"summarizer {command!r} took longer than {SUMMARIZER_TIMEOUT_S} s", code="summarizer_failed") from None
-    if proc.returncode != 0:
-        raise BadInput(f"summarizer {command!r} exited {proc.returncode}: {err.decode(errors='replace')[:300]}",
-                       code="summarizer_failed")
-    return out.decode("utf-8", errors="replace")
+        return await outside_command.run(outside_command.split(command, "summarizer"), payload, SUMMARIZER_TIMEOUT_S,
+                                         what="summarizer", command=command)
+    except outside_command.CommandFailed as exc:
+        raise BadInput(str(exc), code="summarizer_failed") from None
 
 
 async def drift(store: Store, session: str, generation: int | None = None, *,

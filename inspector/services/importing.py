@@ -31,6 +31,7 @@ from inspector.services.import_stream import parsed_chunks
 from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
+from inspector.services.unchanged_import import unchanged_import
 from inspector.store import bindings, ledger, session_rows
 from inspector.store.connection import Store, fetch_one, open_store
 
@@ -46,12 +47,14 @@ class ImportReport:
     problems: list[ProtocolProblem | StubProblem] = field(default_factory=list)
     created_store: bool = False
     format: str = "sif"
+    unchanged_since: int | None = None  # the ledger entry that imported these same bytes whole
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "store": self.store,
             "created_store": self.created_store,
             "format": self.format,
+            **({"unchanged_since": self.unchanged_since} if self.unchanged_since is not None else {}),
             "sessions": self.sessions,
             "events": self.added.get("event", 0),
             "materials": self.added.get("material", 0),
@@ -94,6 +97,9 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         writer.check_sessions()
         await db.execute(
             "INSERT INTO events_fts (rowid, content) SELECT event_id, content FROM events "
+            "WHERE event_id > ? AND content IS NOT NULL", (last_event_id,))
+        await db.execute(
+            "INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events "
             "WHERE event_id > ? AND content IS NOT NULL", (last_event_id,))
         entries = await _sif_ledger_records(db, writer, lambda text: keyed_digest(store.digest_key, text.encode(
             "utf-8", errors="surrogatepass")))
@@ -211,6 +217,10 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     if fmt == "sif":
         parse_chunk(raw.split(b"\n", 1)[:1], 1, with_header=True)  # refuse a non-sif file before any store exists
     original = raw
+    if data is None and into.exists() and into.stat().st_size > 0:
+        again = await _already_imported(into, original, fmt)
+        if again is not None:
+            return again
     records: list[dict[str, Any]] = []
     if fmt != "sif":
         records = convert(raw, source.name, fmt)
@@ -246,6 +256,17 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
         for problem in report.problems:
             problem.line = origin_lines.get((problem.session, problem.seq))
     return report
+
+
+async def _already_imported(into: Path, original: bytes, fmt: str) -> ImportReport | None:
+    """The report of re-importing bytes imported whole before (services/unchanged_import.py)."""
+    async with await open_store(into) as store:
+        if store.read_only:
+            return None  # the full path refuses it (read_only), as any import into it
+        found = await unchanged_import(store, original, fmt)
+    if found is None:
+        return None
+    return ImportReport(store=str(into), sessions=found[2], skipped=found[1], format=fmt, unchanged_since=found[0])
 
 
 async def _settle_owner(store: Store, records: list[dict[str, Any]], actor: str) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.drift_rules import ActionFact
-from inspector.domain.logevents import LogEvent
+from inspector.domain.logevents import LogEvent, records_a_compaction
 from inspector.domain.text_checks import RULE, rule_sentences
 from inspector.store.connection import fetch_one
 
@@ -98,10 +98,11 @@ def _rule_parts(sentence: str) -> list[str]:
 async def compaction_carriers(db: aiosqlite.Connection, session: str) -> frozenset[str]:
     """Refs of events that record a compaction (an imported boundary or summary line)."""
     rows = await db.execute_fetchall(
-        "SELECT seq FROM events WHERE session = ? AND kind IN ('system_message', 'other') AND ("
-        "json_extract(extra, '$.compact_summary') = 1 OR json_extract(extra, '$.subtype') = 'compact_boundary' "
-        "OR json_extract(extra, '$.record_type') = 'summary' OR content LIKE 'summary record:%')", (session,))
-    return frozenset(f"evt:{r[0]}" for r in rows)
+        "SELECT seq, kind, substr(content, 1, 40), extra FROM events WHERE session = ? "
+        "AND kind IN ('system_message', 'other') AND (extra LIKE '%compact%' OR extra LIKE '%summary%' "
+        "OR content LIKE 'summary record:%')", (session,))
+    return frozenset(f"evt:{r[0]}" for r in rows
+                     if records_a_compaction({"kind": r[1], "content": r[2], **json.loads(r[3] or "{}")}))
 
 
 async def known_refs(db: aiosqlite.Connection, session: str) -> frozenset[str]:

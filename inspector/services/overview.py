@@ -39,10 +39,15 @@ async def session_badges(store: Store, session: str) -> Badges:
     """Counts for the header. Protocol problems look only at call events and assistant
     turns (through the call index), so a session of a million plain messages stays cheap."""
     info = await get_session(store, session)
-    problems = await protocol_problems(store, session, info.adapter)
     by_code: dict[str, int] = {}
-    for p in problems:
+    for p in await _shape_problems(store, session, info.adapter):
         by_code[p.code] = by_code.get(p.code, 0) + 1
+    # Label conflicts depend on (kind, label) alone: counted per pair, not listed per event.
+    for kind, trust, count in await store.db.execute_fetchall(
+            f"SELECT kind, trust, COUNT(*) FROM events WHERE session = ? AND {_LABEL_SUSPECTS} GROUP BY kind, trust",
+            (session,)):
+        if label_conflict(kind, trust):
+            by_code["trust_label_conflict"] = by_code.get("trust_label_conflict", 0) + count
     return Badges(
         pending_candidates=await _count(
             store, "SELECT COUNT(*) FROM candidates WHERE session = ? AND status = 'pending'", session),
@@ -69,13 +74,32 @@ async def _survival_line(store: Store, session: str) -> str | None:
     return report.headline() if report.generation is not None and report.verdicts else None
 
 
+# The events whose trust label may claim more than their kind allows; the same terms as the
+# partial index events_trust_label (schema format 2), so these reads use it.
+_LABEL_SUSPECTS = ("kind IN ('tool_result', 'tool_call', 'assistant_message') AND trust IS NOT NULL "
+                   "AND trust NOT IN ('tool', 'model')")
+
+
 async def protocol_problems(store: Store, session: str, adapter: str) -> list[Any]:
-    shapes: list[CallShape] = []
-    async with store.db.execute(
-        "SELECT seq, kind, call_id FROM events WHERE session = ? AND call_id IS NOT NULL", (session,)
-    ) as cur:
-        async for seq, kind, call_id in cur:
-            shapes.append(CallShape(seq, kind, call_id))
+    """Every protocol problem of the session, one per event (what ``check`` lists)."""
+    problems = await _shape_problems(store, session, adapter)
+    for seq, kind, trust in await store.db.execute_fetchall(
+            f"SELECT seq, kind, trust FROM events WHERE session = ? AND {_LABEL_SUSPECTS} ORDER BY seq", (session,)):
+        conflict = label_conflict(kind, trust)
+        if conflict:
+            problems.append(ProtocolProblem("trust_label_conflict", session, seq, f"event {seq}: {conflict}"))
+    return sorted(problems, key=lambda p: (p.seq, p.code))
+
+
+async def _shape_problems(store: Store, session: str, adapter: str) -> list[Any]:
+    """Call pairing and reasoning problems (everything but label conflicts)."""
+    # A call id with both a call and a result in the log pairs up whatever else it holds, and
+    # deleted events only add pairs (tombstones): only the other ids can be orphaned or open.
+    # The covering call index groups them without reading a row.
+    shapes = [CallShape(seq, kind, call_id) for seq, kind, call_id in await store.db.execute_fetchall(
+        "SELECT seq, kind, call_id FROM events WHERE session = ? AND call_id IN ("
+        "SELECT call_id FROM events WHERE session = ? AND call_id IS NOT NULL GROUP BY call_id "
+        "HAVING NOT (MAX(kind = 'tool_call') AND MAX(kind = 'tool_result')))", (session, session))]
     for (call_id, kind), seq in (await deleted_calls(store.db, session)).items():
         shapes.append(CallShape(seq, kind, call_id))  # deleted, but it happened: no orphan, no open call
     if adapter == "deepseek-thinking-tools":
@@ -93,14 +117,7 @@ async def protocol_problems(store: Store, session: str, adapter: str) -> list[An
         ) as cur:
             async for seq, kind in cur:
                 shapes.append(CallShape(seq, kind, None, False, True))
-    problems = find_problems(session, adapter, shapes, thinking_off=thinking_off)
-    for seq, kind, trust in await store.db.execute_fetchall(
-            "SELECT seq, kind, trust FROM events WHERE session = ? AND kind IN ('tool_result', 'tool_call', "
-            "'assistant_message') AND trust IS NOT NULL AND trust NOT IN ('tool', 'model') ORDER BY seq", (session,)):
-        conflict = label_conflict(kind, trust)
-        if conflict:
-            problems.append(ProtocolProblem("trust_label_conflict", session, seq, f"event {seq}: {conflict}"))
-    return sorted(problems, key=lambda p: (p.seq, p.code))
+    return find_problems(session, adapter, shapes, thinking_off=thinking_off)
 
 
 async def overview(store: Store, session: str) -> tuple[SessionSummary, Badges]:

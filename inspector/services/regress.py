@@ -21,6 +21,7 @@ from typing import Any
 from inspector.domain.drift_rules import ActionFact, DriftContext
 from inspector.domain.errors import BadInput
 from inspector.domain.failures import find_failures
+from inspector.domain.logevents import records_a_compaction
 from inspector.domain.regress import (
     CaseResult,
     RegressCase,
@@ -31,6 +32,7 @@ from inspector.domain.regress import (
     read_answer,
 )
 from inspector.domain.sif import parse_lines
+from inspector.services import outside_command
 from inspector.services.log_reads import untrusted_rules
 
 BUILTIN_SUMMARIZERS = ("keep-all", "naive-truncate")
@@ -58,11 +60,7 @@ def case_context(case: RegressCase) -> DriftContext:
 def compaction_carriers(case: RegressCase) -> frozenset[str]:
     """Events that record a compaction (an imported boundary or summary line), as
     ``log_reads.compaction_carriers`` finds them in a store: citing one is not drift."""
-    return frozenset(f"evt:{e['seq']}" for e in case.events
-                     if e.get("kind") in ("system_message", "other")
-                     and (e.get("compact_summary") is True or e.get("subtype") == "compact_boundary"
-                          or e.get("record_type") == "summary"
-                          or str(e.get("content") or "").casefold().startswith("summary record:")))
+    return frozenset(f"evt:{e['seq']}" for e in case.events if records_a_compaction(e))
 
 
 def case_files(path: Path) -> list[Path]:
@@ -111,29 +109,11 @@ def summarizer_argv(command: str) -> list[str]:
 async def call_summarizer(argv: list[str], request: dict[str, Any], command: str, timeout: float) -> str:
     """One generation: the request as JSON on stdin, the summary on stdout (UTF-8)."""
     data = json.dumps(request, ensure_ascii=False).encode("utf-8")
+    where = f" on case {request['case']!r}, generation {request['generation']}"
     try:
-        proc = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.PIPE,
-                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    except OSError as exc:
-        raise BadInput(f"cannot run summarizer {command!r}: {exc.strerror or exc}", code="summarizer_failed") from None
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(data), timeout)
-    except TimeoutError:
-        raise BadInput(f"summarizer {command!r} took longer than {timeout:g} s on case {request['case']!r}, "
-                       f"generation {request['generation']}", code="summarizer_failed") from None
-    finally:
-        if proc.returncode is None:  # timed out, or the suite was cancelled: leave no child behind
-            proc.kill()
-            await proc.wait()
-    if proc.returncode != 0:
-        tail = err.decode("utf-8", errors="replace").strip().splitlines()
-        why = f": {tail[-1][:200]}" if tail else ""
-        raise BadInput(f"summarizer {command!r} exited {proc.returncode} on case {request['case']!r}, "
-                       f"generation {request['generation']}{why}", code="summarizer_failed")
-    try:
-        return out.decode("utf-8")
-    except UnicodeDecodeError:
-        raise BadInput(f"summarizer {command!r} printed bytes that are not UTF-8", code="summarizer_failed") from None
+        return await outside_command.run(argv, data, timeout, what="summarizer", command=command, where=where)
+    except outside_command.CommandFailed as exc:
+        raise BadInput(str(exc), code="summarizer_failed") from None
 
 
 async def run_case(case: RegressCase, summarize: Summarize, generations: int, command: str) -> CaseResult:

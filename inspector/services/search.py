@@ -1,20 +1,32 @@
-"""Search over event text and materials (the raw-text index).
+"""Search over event text and materials, driven by the full-text indexes.
 
-Queries of three characters or more use the FTS5 trigram index. Trigram FTS cannot
-answer shorter queries (SQLite 3.40 returns nothing, and LIKE of two CJK characters on
-a trigram table is wrong), so those run as a plain substring scan over the base tables,
-bounded in rows; the result says when the bound cut the scan short.
+Queries of three characters or more use the trigram index (``events_fts``); shorter ones
+use the gram index (``events_grams``: every event's distinct characters and character
+pairs, see inspector/store/grams.py). Either way the plan starts at the index, joins
+each matching row to its event, walks them in rowid (import) order and stops at the
+limit, so a query costs what its first hits cost, not what the session's size costs.
+
+Each hit carries its occurrence count and character offsets (found in the event's own
+text, case-insensitively like the index). The search runs on a reader of its own; a
+cancelled search interrupts its query, so typing never queues behind an old one.
 """
 
 from __future__ import annotations
 
+import asyncio
+import re
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import aiosqlite
+
 from inspector.store.connection import Store, fetch_one
 
-SHORT_SCAN_ROWS = 50_000
 SNIPPET_CHARS = 48
+MAX_OFFSETS = 100  # offsets listed per hit; the count covers them all
+BATCH = 256  # index rows fetched per trip when hits are checked against the text
+MAX_CHECKED = 20_000  # gram candidates checked for a query that contains whitespace
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,71 +34,157 @@ class Hit:
     where: str  # "event" or "material"
     ref: str  # evt:N or the material id
     snippet: str
+    occurrences: int = 0
+    offsets: tuple[int, ...] = ()
 
 
 @dataclass(slots=True)
 class SearchResult:
     query: str
-    method: str  # "fts" or "scan"
+    method: str  # "fts" (trigram index), "grams" (short-query index) or "none"
     hits: list[Hit] = field(default_factory=list)
     complete: bool = True
     note: str = ""
+    more: bool = False  # more events match than the limit returned
 
     def as_dict(self) -> dict[str, Any]:
         return {"query": self.query, "method": self.method, "complete": self.complete, "note": self.note,
-                "hits": [asdict(h) for h in self.hits]}
+                "more": self.more, "hits": [{**asdict(h), "offsets": list(h.offsets)} for h in self.hits]}
 
 
 def _fts_phrase(query: str) -> str:
     return '"' + query.replace('"', '""') + '"'
 
 
-def _snippet_around(text: str, query: str) -> str:
-    at = text.find(query)
+def _pattern(query: str) -> re.Pattern[str]:
+    return re.compile(re.escape(query), re.IGNORECASE)
+
+
+def _occurrences(pattern: re.Pattern[str], text: str) -> tuple[int, tuple[int, ...]]:
+    offsets = [m.start() for m in pattern.finditer(text)]
+    return len(offsets), tuple(offsets[:MAX_OFFSETS])
+
+
+def _snippet_at(text: str, at: int) -> str:
     start = max(0, at - SNIPPET_CHARS // 2)
     piece = text[start : start + SNIPPET_CHARS].replace("\n", " ")
     return ("…" if start else "") + piece + ("…" if start + SNIPPET_CHARS < len(text) else "")
 
 
+def _hit(where: str, ref: str, text: str, pattern: re.Pattern[str]) -> Hit | None:
+    count, offsets = _occurrences(pattern, text)
+    if not count:
+        return None
+    return Hit(where, ref, _snippet_at(text, offsets[0]), count, offsets)
+
+
+def _token_runs(query: str) -> list[str]:
+    """The query's runs of gram characters (what the tokenizer would make of it)."""
+    runs, run = [], ""
+    for c in query:
+        if unicodedata.category(c)[0] in "LNMPS" or unicodedata.category(c) == "Co":
+            run += c
+        else:
+            runs.append(run)
+            run = ""
+    return [r for r in [*runs, run] if r]
+
+
 async def search(store: Store, session: str, query: str, *, limit: int = 50) -> SearchResult:
+    """Events and materials of ``session`` containing ``query`` (case-insensitive), first ``limit`` of each."""
     if not query:
         return SearchResult(query, "none")
-    if len(query) >= 3:
-        return await _fts(store, session, query, limit)
-    return await _scan(store, session, query, limit)
+    async with store.snapshot() as db:
+        try:
+            return await _search(db, session, query, limit)
+        except asyncio.CancelledError:
+            await db.interrupt()  # runs now, on this thread: the query stops instead of finishing for nobody
+            raise
 
 
-async def _fts(store: Store, session: str, query: str, limit: int) -> SearchResult:
-    result = SearchResult(query, "fts")
-    phrase = _fts_phrase(query)
-    result.hits += [Hit("event", f"evt:{seq}", snip.replace("\n", " ")) for seq, snip in await store.db.execute_fetchall("SELECT e.seq, snippet(events_fts, 0, '', '', '…', 12) FROM events_fts "
-        "JOIN events e ON e.event_id = events_fts.rowid "
-        "WHERE events_fts MATCH ? AND e.session = ? ORDER BY e.seq LIMIT ?", (phrase, session, limit))]
-    result.hits += [Hit("material", mid, snip.replace("\n", " ")) for mid, snip, _s, _i in await store.db.execute_fetchall("SELECT m.id, snippet(materials_fts, 0, '', '', '…', 12), m.size, m.indexed_bytes FROM materials_fts "
-        "JOIN materials m ON m.material_id = materials_fts.rowid "
-        "WHERE materials_fts MATCH ? AND m.session = ? AND m.deleted_at IS NULL LIMIT ?", (phrase, session, limit))]
-    row = await fetch_one(store.db, "SELECT COUNT(*) FROM materials WHERE session = ? AND size > indexed_bytes AND deleted_at IS NULL", (session,))
+async def _search(db: aiosqlite.Connection, session: str, query: str, limit: int) -> SearchResult:
+    pattern = _pattern(query)
+    short = len(query) < 3
+    result = SearchResult(query, "grams" if short else "fts")
+    if short:
+        await _events_by_grams(db, session, query, pattern, limit, result)
+    else:
+        await _events_by_trigrams(db, session, query, pattern, limit, result)
+    await _materials(db, session, query, pattern, limit, result, short)
+    return result
+
+
+async def _events_by_trigrams(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str],
+                              limit: int, result: SearchResult) -> None:
+    # CROSS JOIN keeps events_fts as the outer loop: the index yields rowids in order and
+    # the LIMIT stops the walk; each event is one primary-key lookup.
+    rows = await db.execute_fetchall(
+        "SELECT e.seq, e.content FROM events_fts CROSS JOIN events e ON e.event_id = events_fts.rowid "
+        "WHERE events_fts MATCH ? AND e.session = ? ORDER BY events_fts.rowid LIMIT ?",
+        (_fts_phrase(query), session, limit + 1))
+    for seq, text in rows[:limit]:
+        hit = _hit("event", f"evt:{seq}", text, pattern)
+        # The trigram index folds case as SQLite does; a fold Python does differently still
+        # counts as a hit the index found, shown from the text's start.
+        result.hits.append(hit or Hit("event", f"evt:{seq}", _snippet_at(text, 0)))
+    result.more = len(rows) > limit
+
+
+async def _events_by_grams(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str],
+                           limit: int, result: SearchResult) -> None:
+    # Characters the gram tokenizer keeps (letters, digits, marks, punctuation, symbols,
+    # private use) make the lookup exact; whitespace or control characters split the
+    # query into grams that only narrow the candidates, checked against the text.
+    exact = all(unicodedata.category(c)[0] in "LNMPS" or unicodedata.category(c) == "Co" for c in query)
+    tokens = [g for g in _token_runs(query) if g]
+    if not tokens:
+        result.complete, result.note = False, "a query of only spaces or control characters is not indexed"
+        return
+    match = " AND ".join(_fts_phrase(t) for t in tokens)
+    after, checked = 0, 0
+    while True:
+        rows = await db.execute_fetchall(
+            "SELECT events_grams.rowid, e.seq, e.content FROM events_grams "
+            "CROSS JOIN events e ON e.event_id = events_grams.rowid "
+            "WHERE events_grams MATCH ? AND events_grams.rowid > ? AND e.session = ? "
+            "ORDER BY events_grams.rowid LIMIT ?", (match, after, session, (limit + 1) if exact else BATCH))
+        for rowid, seq, text in rows:
+            after, checked = rowid, checked + 1
+            hit = _hit("event", f"evt:{seq}", text, pattern)
+            if hit is None:
+                if not exact:
+                    continue
+                hit = Hit("event", f"evt:{seq}", _snippet_at(text, 0))  # Python folds differently; the index found it
+            if len(result.hits) == limit:
+                result.more = True
+                return
+            result.hits.append(hit)
+        if exact or len(rows) < BATCH:
+            return
+        if checked >= MAX_CHECKED:
+            result.complete = False
+            result.note = (f"a short query with whitespace is checked in the first {MAX_CHECKED:,} events holding "
+                           "its characters; type 3 or more characters to search everything")
+            return
+
+
+async def _materials(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str], limit: int,
+                     result: SearchResult, short: bool) -> None:
+    if short:  # a session holds few materials: their indexed text is checked directly
+        rows = await db.execute_fetchall(
+            "SELECT m.id, f.text FROM materials m JOIN materials_fts f ON f.rowid = m.material_id "
+            "WHERE m.session = ? AND m.deleted_at IS NULL AND instr(lower(f.text), lower(?)) > 0 "
+            "ORDER BY m.material_id LIMIT ?", (session, query, limit))
+    else:
+        rows = await db.execute_fetchall(
+            "SELECT m.id, f.text FROM materials_fts f CROSS JOIN materials m ON m.material_id = f.rowid "
+            "WHERE materials_fts MATCH ? AND m.session = ? AND m.deleted_at IS NULL ORDER BY f.rowid LIMIT ?",
+            (_fts_phrase(query), session, limit))
+    for mid, text in rows:
+        hit = _hit("material", mid, text, pattern)
+        result.hits.append(hit or Hit("material", mid, _snippet_at(text, 0)))
+    row = await fetch_one(db, "SELECT COUNT(*) FROM materials WHERE session = ? AND size > indexed_bytes AND "
+                          "deleted_at IS NULL", (session,))
     if row and row[0]:
         result.complete = False
         result.note = f"{row[0]} material(s) are indexed only in their first 4 MiB"
-    return result
-
-
-async def _scan(store: Store, session: str, query: str, limit: int) -> SearchResult:
-    result = SearchResult(query, "scan")
-    async with store.db.execute(
-        "SELECT seq, content, instr(content, ?) FROM "
-        "(SELECT seq, content FROM events WHERE session = ? ORDER BY seq LIMIT ?) WHERE instr(content, ?) > 0 "
-        "LIMIT ?", (query, session, SHORT_SCAN_ROWS, query, limit)
-    ) as cur:
-        result.hits += [Hit("event", f"evt:{seq}", _snippet_around(text, query)) for seq, text, _ in
-                        await cur.fetchall()]
-    result.hits += [Hit("material", mid, _snippet_around(text, query)) for mid, text in await store.db.execute_fetchall("SELECT m.id, f.text FROM materials m JOIN materials_fts f ON f.rowid = m.material_id "
-        "WHERE m.session = ? AND m.deleted_at IS NULL AND instr(f.text, ?) > 0 LIMIT ?", (session, query, limit))]
-    row = await fetch_one(store.db, "SELECT COUNT(*) FROM events WHERE session = ?", (session,))
-    total = int(row[0]) if row else 0
-    if total > SHORT_SCAN_ROWS:
-        result.complete = False
-        result.note = (f"queries under 3 characters scan only the first {SHORT_SCAN_ROWS:,} of {total:,} events; "
-                       "type 3 or more characters to search everything")
-    return result

@@ -8,9 +8,7 @@ as the judge's, never as a verdict.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +16,7 @@ from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, NotFound
 from inspector.domain.survival import VERDICTS, Fact, Survival, Verdict, survival
+from inspector.services import outside_command
 from inspector.services.channels import Generation, generations
 from inspector.services.log_reads import log_events, max_seq, untrusted_rules
 from inspector.services.sessions import get_session
@@ -119,18 +118,10 @@ async def ask_judge(command: str, verdict: Verdict, summary: str) -> dict[str, s
     """One fact and the summary as JSON on the judge's stdin; ``{"verdict","reason"}`` back."""
     payload = json.dumps({"fact": verdict.as_dict(), "summary": summary}, ensure_ascii=False).encode("utf-8")
     try:
-        proc = await asyncio.create_subprocess_exec(*shlex.split(command), stdin=asyncio.subprocess.PIPE,
-                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    except OSError as exc:
-        raise BadInput(f"cannot run judge {command!r}: {exc.strerror}", code="judge_failed") from None
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(payload), JUDGE_TIMEOUT_S)
-    except TimeoutError:
-        proc.kill()
-        raise BadInput(f"judge {command!r} took longer than {JUDGE_TIMEOUT_S} s", code="judge_failed") from None
-    if proc.returncode != 0:
-        said = err.decode(errors="replace").strip()[:300] or "it wrote nothing on stderr"
-        raise BadInput(f"judge {command!r} exited {proc.returncode}: {said}", code="judge_failed")
+        out = await outside_command.run(outside_command.split(command, "judge"), payload, JUDGE_TIMEOUT_S,
+                                         what="judge", command=command)
+    except outside_command.CommandFailed as exc:
+        raise BadInput(str(exc), code="judge_failed") from None
     try:
         answer = json.loads(out)
         if not isinstance(answer, dict) or answer.get("verdict") not in VERDICTS:

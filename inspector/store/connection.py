@@ -24,6 +24,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, NotAStore
+from inspector.store import grams
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -269,6 +270,8 @@ async def open_store(path: str | os.PathLike[str], *, create: bool = False, read
         raise NotAStore(f"cannot open {target}: {exc}") from None
     try:
         await _configure(db)
+        # The writer keeps the short-query index (events_grams) in step with events.
+        await db.create_function(grams.FUNCTION, 1, grams.grams, deterministic=True)
         key = await _check_and_migrate(db, target, exists)
         reader = await _connect(target, read_only=False)
         return Store(target, db, key, reader, connect_reader=lambda: _connect(target, read_only=False))

@@ -7,7 +7,7 @@ in ``user_version``, so any SQLite tool can tell what the file is without our co
 from __future__ import annotations
 
 APPLICATION_ID = 0x43495331  # "CIS1"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 CHUNK_SIZE = 64 * 1024
 # Materials larger than this are searchable only in their first MATERIAL_INDEX_CAP bytes;
 # the UI says so rather than pretending a search covered everything.
@@ -203,6 +203,27 @@ CREATE VIRTUAL TABLE events_fts USING fts5(
 CREATE VIRTUAL TABLE materials_fts USING fts5(text, tokenize='trigram');
 """
 
+# Format 2: the short-query index, and the call index covering the kind. Trigram FTS cannot answer queries of one or two
+# characters, so each event's distinct characters and character pairs are indexed as
+# tokens (``ci_grams``, see inspector/store/grams.py): a one- or two-character query is
+# then one token lookup. Contentless and ``detail=none`` (no positions): a document
+# holds each gram once, so the index stays a list of event ids per gram.
+_V2 = """
+CREATE VIRTUAL TABLE events_grams USING fts5(
+    grams, content='', detail=none,
+    tokenize="unicode61 remove_diacritics 0 categories 'L* N* Co M* P* S*'"
+);
+INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events WHERE content IS NOT NULL;
+-- The call index with the kind, so the header's call/result pairing check groups calls
+-- by id from the index alone (inspector/services/overview.py).
+DROP INDEX events_call;
+CREATE INDEX events_call ON events(session, call_id, kind) WHERE call_id IS NOT NULL;
+-- Events whose trust label may claim more than their kind allows (few in a sound log):
+-- the header counts label conflicts from this index, not by reading every event.
+CREATE INDEX events_trust_label ON events(session, kind, trust) WHERE kind IN ('tool_result', 'tool_call',
+    'assistant_message') AND trust IS NOT NULL AND trust NOT IN ('tool', 'model');
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from format n to n + 1.
 # Format 0 is an empty file; each step runs in one transaction with the version bump.
-MIGRATIONS: dict[int, str] = {0: _V1}
+MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2}

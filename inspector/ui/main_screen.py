@@ -27,7 +27,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 
 from textual import work
@@ -43,6 +42,7 @@ from inspector.services import (
     channels,
     corrections,
     deletions,
+    event_view,
     handoffs,
     overview,
     rebuilding,
@@ -60,6 +60,7 @@ from inspector.ui.correction_dialog import CorrectionDialog, corrected_text
 from inspector.ui.deletion_dialog import DeletionDialog
 from inspector.ui.deciding import DecidesPending
 from inspector.ui.dialogs import MessageDialog, ShowsWorkerErrors
+from inspector.ui.event_dialog import EventDialog
 from inspector.ui.expand_dialog import ExpandDialog
 from inspector.ui.handoff_dialog import HandoffDialog
 from inspector.ui.reconcile_dialog import ReconcileDialog
@@ -236,13 +237,15 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         self.run_worker(self._load_rest(session), group="badges", exclusive=True, exit_on_error=False)
 
     async def _load_rest(self, session: str) -> None:
+        # The status line first: it is on screen. The tabs behind follow; the budget, which
+        # reads every event, is computed only when its tab is shown (BudgetView.show).
+        await self._load_badges(session)
         await self._load_candidates(session)
         await self._load_drift(session)
         self.query_one(HandoffsList).load(await handoffs.list_handoffs(self.store, session))
         await self._load_actions(session)
         self.query_one(DeletionsList).load(await deletions.list_requests(self.store, session))
         self.query_one(BudgetView).show(self.store, session)
-        await self._load_badges(session)
 
     async def _load_candidates(self, session: str) -> None:
         found = await candidates.list_candidates(self.store, session)
@@ -386,13 +389,21 @@ class MainScreen(DecidesPending, ShowsWorkerErrors, Screen[None]):
         if "deleted" in row.marks:
             await self.app.push_screen(MessageDialog(f"Event #{row.seq} · deleted", row.text))
             return
-        detail = await channels.event_detail(self.store, self.session, row.seq)
-        body = json.dumps(detail, ensure_ascii=False, indent=2) if detail else "not found"
-        original = await channels.original_text(self.store, self.session, (detail or {}).get("origin") or {})
+        session, seq = self.session, row.seq
+        view = await event_view.event_head(self.store, session, seq)  # bounded: a 50 MB event opens at once
+        if view is None:
+            await self.app.push_screen(MessageDialog(f"Event #{seq} · {row.kind}", "not found"))
+            return
+        tail = ""
+        original = await channels.original_text(self.store, session, view.record.get("origin") or {})
         if original is not None:
-            line = (detail or {}).get("origin", {}).get("line")
-            body += f"\n\n── original, line {line} of the imported file, verified ──\n{original}"
-        await self.app.push_screen(MessageDialog(f"Event #{row.seq} · {row.kind}", body))
+            line = view.record.get("origin", {}).get("line")
+            tail = f"\n\n── original, line {line} of the imported file, verified ──\n{original}"
+
+        async def more(start: int, count: int) -> str:
+            return await event_view.content_window(self.store, session, seq, start, count)
+
+        await self.app.push_screen(EventDialog(f"Event #{seq} · {row.kind}", view, tail, more))
 
     # -- actions ---------------------------------------------------------------------------
 

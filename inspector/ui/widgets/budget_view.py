@@ -52,6 +52,7 @@ class BudgetView(ShowsWorkerErrors, Vertical):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.store: Store | None = None
         self.session: str | None = None
+        self._stale = False  # a session was shown but its plan not yet computed
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="budget-inputs"):
@@ -64,8 +65,16 @@ class BudgetView(ShowsWorkerErrors, Vertical):
             yield Static("", id="budget-text")
 
     def show(self, store: Store, session: str) -> None:
+        """Take the session; the plan (which reads every event) is computed when the view is
+        on screen, now or when its tab is next shown, never for a hidden tab."""
         self.store, self.session = store, session
-        self.recompute()
+        self._stale = True
+        if self.is_on_screen:
+            self.recompute()
+
+    def on_show(self) -> None:
+        if self._stale:
+            self.recompute()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -75,6 +84,7 @@ class BudgetView(ShowsWorkerErrors, Vertical):
     async def recompute(self) -> None:
         if self.store is None or self.session is None:
             return
+        self._stale = False
         text = self.query_one("#budget-text", Static)
         try:
             numbers = {n: int(self.query_one(f"#budget-{n}", Input).value) for n in DEFAULTS}

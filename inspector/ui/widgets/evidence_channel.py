@@ -60,8 +60,8 @@ class EvidenceChannel(ChannelPane):
 
     def show_results(self, result: SearchResult) -> None:
         self.hits = {f"hit:{i}": h.ref for i, h in enumerate(result.hits)}
-        method = "index" if result.method == "fts" else "bounded scan"
-        head = f"{len(result.hits)} hit(s) for “{result.query}” · {method}"
+        method = {"fts": "trigram index", "grams": "short-query index"}.get(result.method, result.method)
+        head = f"{len(result.hits)}{'+' if result.more else ''} hit(s) for “{result.query}” · {method}"
         options = [Option(markup("[b]$h[/b]", h=head), disabled=True)]
         if result.note:
             options.append(Option(markup("[$warning]$n[/]", n=result.note), disabled=True))

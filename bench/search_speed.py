@@ -1,0 +1,95 @@
+"""Search latency at size, beside the bare FTS query in the same run.
+
+    python -m bench.search_speed [--events 1000000] [--keep DIR]
+
+Builds (or reuses, with --keep) a one-session store of synthetic events whose last event
+alone holds a rare word, a rare character and a rare pair, then times the app's search
+service (medians of 5) for: a word in no event, a word only in the last event, common
+words, one and two characters (common and rare), against the bare ``MATCH ... LIMIT 50``
+on the trigram index. The issue's target: every query under 50 ms at 1M events.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bench.make_data import write_events_file
+from inspector.services.importing import import_file
+from inspector.services.search import search
+from inspector.store.connection import open_store
+
+LAST = "the rare zebracorn word, Ω sign and ぽぬ pair"
+QUERIES = [("absent word", "quixotically"), ("word only in the last event", "zebracorn"),
+           ("common word (3+ chars)", "result"), ("common CJK (3 chars)", "订单导"),
+           ("1 char, common", "e"), ("1 char, only in the last event", "Ω"),
+           ("2 chars, common", "订单"), ("2 chars, only in the last event", "ぽぬ"),
+           ("2 chars, absent", "ゑゐ")]
+
+
+async def build(path: Path, events: int) -> float:
+    src = write_events_file(path.with_suffix(".jsonl"), events)
+    with src.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"type": "event", "session": "s-bench", "seq": events + 1, "kind": "user_message",
+                             "content": LAST, "trust": "user", "at": "2025-05-01T00:00:00Z"},
+                            ensure_ascii=False) + "\n")
+    start = time.perf_counter()
+    await import_file(src, path, actor="bench")
+    src.unlink()
+    return time.perf_counter() - start
+
+
+def bare_fts(path: Path, query: str) -> float:
+    con = sqlite3.connect(path)
+    phrase = '"' + query.replace('"', '""') + '"'
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        con.execute("SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT 50", (phrase,)).fetchall()
+        times.append(time.perf_counter() - start)
+    con.close()
+    return statistics.median(times)
+
+
+async def timed(path: Path) -> list[tuple[str, str, float, int, str]]:
+    out = []
+    async with await open_store(path) as store:
+        await search(store, "s-bench", "warm")  # opens the reader and warms the page cache
+        for label, query in QUERIES:
+            times, result = [], None
+            for _ in range(5):
+                start = time.perf_counter()
+                result = await search(store, "s-bench", query)
+                times.append(time.perf_counter() - start)
+            assert result is not None
+            out.append((label, query, statistics.median(times), len(result.hits), result.method))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--keep", type=Path, help="folder to keep (and reuse) the built store in")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"search-{args.events}.db"
+        if not path.exists():
+            print(f"built {args.events:,} events in {asyncio.run(build(path, args.events)):.1f} s")
+        baseline = bare_fts(path, "zebracorn")
+        print(f"bare FTS MATCH LIMIT 50 (word in the last event): {baseline * 1000:.2f} ms")
+        print("| query | text | median ms | hits | index | × bare FTS |")
+        print("|---|---|---|---|---|---|")
+        for label, query, seconds, hits, method in asyncio.run(timed(path)):
+            print(f"| {label} | `{query}` | {seconds * 1000:.2f} | {hits} | {method} | {seconds / baseline:.0f}× |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+"""``inspector search STORE --session S QUERY``: the app's raw-evidence search on the command line.
+
+The same service the evidence channel's search box calls (inspector/services/search.py),
+so both give the same hits in the same order, with occurrence counts and offsets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from inspector.cli.output import EXIT_OK, emit, json_option, run_command
+from inspector.domain.errors import NotFound
+from inspector.services.search import SearchResult, search
+from inspector.store import session_rows
+from inspector.store.connection import open_store
+
+
+def _human(result: SearchResult) -> str:
+    method = {"fts": "trigram index", "grams": "short-query index"}.get(result.method, result.method)
+    lines = [f"{len(result.hits)}{'+' if result.more else ''} hit(s) for {result.query!r} ({method})"]
+    if result.note:
+        lines.append(f"note: {result.note}")
+    for hit in result.hits:
+        lines.append(f"{hit.ref}  {hit.occurrences}× at {', '.join(map(str, hit.offsets[:8]))}"
+                     f"{'…' if len(hit.offsets) > 8 else ''}  {hit.snippet}")
+    return "\n".join(lines)
+
+
+@click.command("search")
+@click.argument("store", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("query")
+@click.option("--session", required=True, help="The session whose events and materials are searched.")
+@click.option("--limit", type=click.IntRange(min=1, max=10_000), default=50, show_default=True,
+              help="The most event hits (and material hits) listed.")
+@json_option
+@run_command()
+async def search_cmd(store: Path, query: str, session: str, limit: int, as_json: bool) -> int:
+    """Find QUERY (any length, case-insensitive) in a session's events and materials."""
+    if not query:
+        raise click.UsageError("QUERY is empty: give the text to find (one character or more)")
+    async with await open_store(store) as opened:
+        if not await session_rows.exists(opened.db, session):
+            raise NotFound(f"no session {session!r} in {store}; `inspector sessions {store}` lists them")
+        result = await search(opened, session, query, limit=limit)
+    emit(result.as_dict(), as_json, lambda: _human(result))
+    return EXIT_OK

@@ -1,0 +1,54 @@
+"""``inspector sessions [STORE]``: list a store's sessions (or, with --discover, transcripts on disk).
+
+Kept apart from the other store commands so listing loads only the store and the
+session read model: the importer, checks and discovery load when asked for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from inspector.cli.output import EXIT_OK, emit, json_option, run_command
+from inspector.services import sessions
+from inspector.store.connection import open_store
+
+
+@click.command("sessions")
+@click.argument("store", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--discover", is_flag=True, help="List the transcripts found in the agent tools' folders instead.")
+@click.option("--source", "sources", multiple=True, type=click.Path(path_type=Path),
+              help="With --discover: a folder to look in (repeatable; default $INSPECTOR_SOURCES or the tools' own).")
+@json_option
+@run_command()
+async def sessions_cmd(store: Path | None, discover: bool, sources: tuple[Path, ...], as_json: bool) -> int:
+    """List the sessions in STORE (the demo store when STORE is left out), or with --discover
+    the Claude Code, Codex and Gemini CLI transcripts on this machine, by project."""
+    if discover:
+        if store is not None:
+            raise click.UsageError("--discover lists transcripts on disk; it takes no STORE")
+        from inspector.cli.discover_output import discover_listing  # only --discover pays for discovery
+
+        return discover_listing(sources, as_json)
+    if sources:
+        raise click.UsageError("--source goes with --discover")
+    if store is None:
+        from inspector.services import demo  # builds the demo store: needs the importer
+
+        path = await demo.ensure_demo_store()
+    else:
+        path = store
+    async with await open_store(path) as opened:
+        items = await sessions.list_sessions(opened)
+    rows = [s.as_dict() for s in items]
+
+    def human() -> str:
+        lines = [f"{len(rows)} session(s) in {path}"]
+        for s in items:
+            lines.append(f"  {s.id:<24} ctx v{s.context_version:<3} goal r{s.goal_revision:<3} "
+                         f"{s.events:>7} events  {s.title or ''}")
+        return "\n".join(lines)
+
+    emit(rows, as_json, human)
+    return EXIT_OK

@@ -1,0 +1,31 @@
+"""The short-query index's documents: an event's distinct characters and character pairs.
+
+Trigram FTS5 (SQLite 3.40) answers nothing for queries under three characters, and a
+bounded scan over a million events is neither fast nor complete. So ``events_grams``
+indexes, per event, every distinct character and every distinct pair of adjacent
+characters as a token (space-separated; the table's tokenizer treats letters, digits,
+marks, punctuation and symbols as token characters and folds case like the trigram
+index). A one- or two-character query is one token lookup. A pair that contains
+whitespace splits into its single characters, which are indexed anyway; such queries
+are checked against the text itself (see inspector/services/search.py).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+FUNCTION = "ci_grams"
+
+
+def grams(text: str | None) -> str | None:
+    """The gram document for ``text``: distinct characters and adjacent pairs, space-separated."""
+    if text is None:
+        return None
+    tokens = set(text)
+    tokens.update(map(str.__add__, text, text[1:]))
+    return " ".join(tokens)
+
+
+def register(con: sqlite3.Connection) -> None:
+    """Make ``ci_grams(text)`` available to SQL on this connection (imports, migrations, deletions)."""
+    con.create_function(FUNCTION, 1, grams, deterministic=True)
