@@ -74,12 +74,10 @@ def check_covers(text: str, covers: tuple[int, int] | None, state: list, ctx: Dr
     later: list[tuple[str, int]] = []
     candidates = [(phrase, fallback) for phrase, fallback in _phrases(state, ctx) if fallback is None or fallback > last]
     for phrase, fallback in candidates:
-        # Established inside the range: nothing later to betray (filtered above, cheapest first).
-        p = norm(phrase)
-        if p not in t:
-            continue
+        # Established inside the range: nothing later to betray (filtered above). Where the
+        # log first says it is remembered per context; the text is searched only then.
         seq = first_said(ctx, phrase, fallback)
-        if seq is not None and seq > last:
+        if seq is not None and seq > last and norm(phrase) in t:
             later.append((phrase, seq))
     judged_to = max(s for _, s in later) if later else None
     # One line per thing repeated: "永远跳过校验" inside "从现在起永远跳过校验" is the same rule.

@@ -483,9 +483,13 @@ def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hit
     clauses_ = _done_clauses(said)
     if not clauses_ or sum(1 for t in subject if _form_anywhere(said, t)) < need:
         return None  # too few of the subject's words anywhere: in no clause either
+    # Each word as it stands in the text, or its stem ("apply" → "appl"), decided once.
+    forms = [t if (t in said.text or not (len(t) >= 5 and t.isascii() and t.isalpha())) else t[:-1] for t in subject]
+    text = said.text
     for s, i, parts in clauses_:
         c = parts[i]
-        present = [f for f in (_find_form(said.text, t, c.start, c.end) for t in subject) if f >= 0]
+        ctext = c.text
+        present = [text.find(f, c.start, c.end) for f in forms if f in ctext]
         hit = None
         if len(present) >= need:
             hit = _claim_in(said, c, min(present))
@@ -511,6 +515,9 @@ def value_in(said: Said, value: str) -> bool:
     return bool(v) and v in said.flat()
 
 
+_BLANKET_LEADS = {"blanket_open": ("all", "every", "each", "各项", "所有", "全部", "一切", "各个"),
+                  "blanket_failure": ("all", "every", "each", "the fail", "失败的", "报错的", "出错的", "所有", "全部",
+                                      "各项", "各个")}
 _NOT_ALL = re.compile(r"(?:\bnot|\bnever|并非|不是|未必)\s*$")
 
 
@@ -522,7 +529,11 @@ def blanket_claim(said: Said, category: str) -> Hits | None:
     if key in said._memo:
         return said._memo[key]  # type: ignore[no-any-return]
     said._memo[key] = None
-    if not _done_clauses(said) or not said.hits(category, 0, len(said.text)):
+    # The patterns open with a word boundary, which the regular-expression engine cannot skip
+    # ahead to: test their leading words first (most texts have none of them).
+    if not _done_clauses(said) or not any(w in said.text for w in _BLANKET_LEADS[category]):
+        return None
+    if not said.hits(category, 0, len(said.text)):
         return None
     for s, i, parts in _done_clauses(said):
         c = parts[i]
