@@ -223,3 +223,12 @@ def test_a_blanket_claim_about_every_open_item_or_failure_is_a_claim(text: str, 
     from inspector.domain.drift_rules import blanket_claim
 
     assert (blanket_claim(Said.of(text), category) is not None) is expected
+
+
+@pytest.mark.parametrize(("text", "dropped"), [("run_migration failed.", False), ("run_migration 没跑成功。", False),
+                                               ("We ran run_migration.", True), ("The migration step ran.", True)])
+def test_9_a_failed_tool_named_with_a_failure_word_is_mentioned(text: str, dropped: bool) -> None:
+    failure = _failure("run_migration", 'run_migration({"name":"0107"})', "exit 1")
+    gen = GenerationText(1, "recursive", text, (), ("evt:1",), (), (1, 6))
+    codes = [f.code for f in find_drift(gen, [], DriftContext(failures=(failure,), max_seq=6))]
+    assert (codes == ["failure_dropped"]) is dropped

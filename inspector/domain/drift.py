@@ -245,7 +245,8 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                f"“{claim.sentence}”; no later result in the range resolved it.",
                                words=tuple(claim.words), where=claim.sentence))
             continue
-        if f"evt:{failure.seq}" in gen.sources or rules.mentioned_anywhere(said, failure.anchors):
+        if (f"evt:{failure.seq}" in gen.sources or rules.mentioned_anywhere(said, failure.anchors)
+                or rules.tool_said_failed(said, failure.tool)):
             continue
         out.append(Finding("failure_dropped", f"evt:{failure.seq}",
                            f"generation {g} neither mentions nor marks unresolved the failed result evt:{failure.seq} "

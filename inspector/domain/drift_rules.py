@@ -554,6 +554,30 @@ def blanket_claim(said: Said, category: str) -> Hits | None:
     return None
 
 
+_FAILED_WORD = re.compile(r"(?<![\w])(?:fail(?:ed|s|ing|ure)?|error(?:ed|s)?|broke|broken|crash(?:ed)?|timed out|"
+                          r"did not (?:run|work|apply|succeed)|didn't (?:run|work|apply|succeed))(?![\w])|"
+                          r"失败|报错|出错|没跑成功|没成功|未成功|超时|异常")
+
+
+def tool_said_failed(said: Said, tool: str | None) -> bool:
+    """The tool is named (as a whole word) in a sentence that says it failed: "run_migration
+    failed." names the failure even with no identifier of its call. Generic tool names
+    (Bash, Edit…) are too common to name one failure and do not count."""
+    if not tool or len(tool) < 6 or tool.casefold() in _GENERIC_TOOLS:
+        return False
+    pos = find_word(said.text, tool)
+    while pos >= 0:
+        s = said.sentence_at(pos)
+        if s is not None and _FAILED_WORD.search(s.text):
+            return True
+        pos = find_word(said.text, tool, pos + 1)
+    return False
+
+
+_GENERIC_TOOLS = frozenset({"bash", "shell", "edit", "write", "read", "multiedit", "notebookedit", "exec_command",
+                            "apply_patch", "run_terminal_cmd", "execute", "command", "terminal", "python"})
+
+
 def mentioned_anywhere(said: Said, anchors: Iterable[str]) -> str | None:
     flat = said.flat()
     for anchor in anchors:
