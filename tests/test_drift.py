@@ -42,6 +42,8 @@ async def store(tmp_path: Path) -> Path:
         session_record(S, owner="olga"),
         {"type": "event", "session": S, "seq": 1, "kind": "user_message", "trust": "user",
          "content": "ship the export fix; never touch production data; P95 untested"},
+        {"type": "event", "session": S, "seq": 2, "kind": "assistant_message", "trust": "model",
+         "content": "Noted."},  # the generations cover [1, 2]: a range past the last event is reported
         state("goal.main", "goal", "ship the export fix"),
         state("constraint.prod", "constraint", "never touch production data"),
         state("open_issue.p95", "open_issue", "P95 untested"),

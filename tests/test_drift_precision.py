@@ -15,8 +15,8 @@ import pytest
 
 from bench.drift_precision import DEFAULT_SET, faithful_clean, judge, load_items, score
 
-OVERALL_PRECISION, OVERALL_RECALL = 0.95, 0.90
-PER_CODE = 0.80
+OVERALL_PRECISION, OVERALL_RECALL = 0.97, 0.95
+PER_CODE = 0.90
 NEW_CODES = {"protected_negated", "open_issue_claimed_done", "failure_dropped", "decision_reversed",
              "untrusted_in_summary", "unknown_claimed", "source_outside_range"}
 KNOWN_CODES = NEW_CODES | {"protected_rewritten", "protected_missing", "open_issue_closed", "dispute_flattened",
@@ -36,7 +36,7 @@ def found(items: list[dict], tmp_path_factory: pytest.TempPathFactory) -> dict[s
 
 
 def test_the_set_is_big_and_mixed_enough_to_measure(items: list[dict]) -> None:
-    assert len(items) >= 40
+    assert len(items) >= 200
     assert {i["lang"] for i in items} == {"en", "zh"}
     faithful = [i for i in items if not i["expected"]]
     assert len(faithful) >= 20 and len(items) - len(faithful) >= 20

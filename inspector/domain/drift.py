@@ -7,12 +7,14 @@ generation yields none: a false alarm is a defect too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from inspector.domain import drift_rules as rules
+from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
+from inspector.domain.textnorm import norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
 # Writers whose proposals may carry an injected rule. The extractor is not among them: it
@@ -93,9 +95,16 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     state rules run; with it, failures, actions, untrusted rules and citations too."""
     findings: list[Finding] = []
     claims = {c.get("key"): c for c in gen.claims}
+    ctx = ctx or DriftContext()
+    stated_covers = gen.covers
+    honest = check_covers(gen.text, gen.covers, state, ctx)
+    if honest.judged_to is not None and gen.covers is not None:
+        # The text knows events after its range: judge it up to them.
+        gen = replace(gen, covers=(gen.covers[0], honest.judged_to))
     if gen.covers is not None:
         last = gen.covers[1]
-        state = [s for s in state if s.first_seq is None or s.first_seq <= last]
+        state = [s for s in state if s.first_seq is None
+                 or (ctx.established(s.value, s.sources, s.first_seq) or s.first_seq) <= last]
     active = [s for s in state if s.status == "active"]
     for fact in active:
         claim = claims.get(fact.key)
@@ -103,11 +112,23 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("protected_rewritten", fact.key,
                                     f"generation {gen.generation} claims {fact.key} is “{claim.get('text')}”; the "
                                     f"protected value is “{fact.value}”."))
+    # "In the summary" after the one normal form every verdict uses (case, white space, NFC,
+    # quotes): survival says kept for the same text. A claim does not stand in for the text:
+    # a summary whose claim carries the exact value while its text says the opposite hides
+    # what it says, so the value must be in the text either way.
+    text_norm = _norm_text(gen.text)
+    said = Said.of(gen.text, gen.unresolved)
     for fact in active:
-        if fact.kind in OWNER_ONLY_KINDS and fact.key not in claims and fact.value not in gen.text:
+        rewritten = fact.key in claims and claims[fact.key].get("text") != fact.value  # reported as rewritten
+        if fact.kind in OWNER_ONLY_KINDS and not rewritten and _norm_value(fact.value) not in text_norm:
             findings.append(Finding("protected_missing", fact.key,
                                     f"the {fact.kind} “{fact.value}” ({fact.key}) is not in generation "
-                                    f"{gen.generation}'s text verbatim, and no claim covers it."))
+                                    f"{gen.generation}'s text (after normalising case and white space)"
+                                    + (", whatever its claim says." if fact.key in claims else ".")))
+        elif fact.kind == "decision" and fact.alternatives and not _decision_named(said, fact):
+            findings.append(Finding("protected_missing", fact.key,
+                                    f"generation {gen.generation} names neither the decision “{fact.value}” "
+                                    f"({fact.key}) nor its alternatives: the choice is gone."))
     for fact in active:
         if fact.kind == "open_issue" and fact.value not in gen.unresolved:
             findings.append(Finding("open_issue_closed", fact.key,
@@ -118,7 +139,24 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("dispute_flattened", fact.key,
                                     f"the undecided question “{fact.value}” is not among generation {gen.generation}'s "
                                     "unresolved markers: a dispute reads as a decision."))
-    findings += _said_findings(gen, state, ctx or DriftContext())
+    said_findings = _said_findings(gen, state, ctx, stated_covers, said)
+    if honest.later or honest.past_the_log:
+        assert stated_covers is not None
+        span = f"[{stated_covers[0]}, {stated_covers[1]}]"
+        if honest.later:
+            what = "; ".join(f"“{p}” (first at evt:{n})" for p, n in honest.later[:3])
+            message = (f"generation {gen.generation} claims to cover {span} but its text repeats {what}: "
+                       f"judged up to evt:{honest.judged_to}.")
+        else:
+            message = f"generation {gen.generation} claims to cover {span}, past the last event (evt:{ctx.max_seq})."
+        # Repeating later events is a finding; a range merely past the log's end (nothing
+        # hidden by it) is a warning.
+        said_findings.append(Finding("source_outside_range", None, message, "finding" if honest.later else "warning",
+                                     words=tuple(p for p, _ in honest.later) or (span,)))
+    reversed_keys = {f.key for f in said_findings if f.code == "decision_reversed"}
+    # A decision stated as its alternative is reported as reversed, not also as missing.
+    findings = [f for f in findings if not (f.code == "protected_missing" and f.key in reversed_keys)]
+    findings += said_findings
     if not gen.sources:
         findings.append(Finding("unsourced_assertion", None, f"generation {gen.generation} cites no sources.",
                                 "warning"))
@@ -129,11 +167,17 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     return findings
 
 
-def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContext) -> list[Finding]:
+def _decision_named(said: Said, fact: StateFact) -> bool:
+    return any(said.says(p) for p in (fact.value, *fact.alternatives))
+
+
+def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContext,
+                   stated_covers: tuple[int, int] | None = None, said: Said | None = None) -> list[Finding]:
     """The rules that read what the text says (issue: drift that never gives a false all-clear)."""
     out: list[Finding] = []
-    said = Said.of(gen.text, gen.unresolved)
+    said = said or Said.of(gen.text, gen.unresolved)
     g = gen.generation
+    claims_anything = bool(rules.done_clauses(said))  # no done word anywhere: no done claim to look for
     cancels = said.cancels()  # no cancelling word anywhere: no value can be negated (the usual case)
     for fact in state:
         if fact.status != "active":
@@ -144,8 +188,8 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "
                                    f"weakens it: “{'”, “'.join(hit.words)}” in “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
-        if fact.kind == "open_issue":
-            hit = rules.done_claim(said, rules.subject_terms(fact.value))
+        if fact.kind == "open_issue" and claims_anything:
+            hit = rules.done_claim(said, rules.subject_terms(fact.value)) or rules.blanket_claim(said, "blanket_open")
             if hit:
                 out.append(Finding("open_issue_claimed_done", fact.key,
                                    f"generation {g} claims the open issue “{fact.value}” ({fact.key}) is done: "
@@ -159,8 +203,12 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                    f"(“{hit.sentence}”); the decision ({fact.key}) is “{fact.value}”.",
                                    words=tuple(hit.words), where=hit.sentence))
             elif hit:
+                # The same notion of "in the summary" as survival: the value itself (kept), or
+                # only most of its words (survival says unknown).
+                kept = rules.value_in(said, fact.value)
                 out.append(Finding("decision_reversed", fact.key,
-                                   f"generation {g} keeps the decision “{fact.value}” ({fact.key}) but drops its "
+                                   f"generation {g} {'keeps' if kept else 'names only part of'} the decision "
+                                   f"“{fact.value}” ({fact.key}) but drops its "
                                    f"alternatives ({', '.join(fact.alternatives)}) and its rationale: the dispute "
                                    "reads as settled without its reasons.", words=(fact.value,)))
     for fact in state:
@@ -188,7 +236,17 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
             continue
         if last is not None and failure.resolved_within(last):
             continue
-        if f"evt:{failure.seq}" in gen.sources or rules.mentioned_anywhere(said, failure.anchors):
+        claim = (rules.failure_claimed_fixed(said, failure) or rules.blanket_claim(said, "blanket_failure")
+                 if claims_anything else None)
+        if claim is not None:
+            out.append(Finding("failure_dropped", f"evt:{failure.seq}",
+                               f"generation {g} says the failed result evt:{failure.seq} "
+                               f"({failure.signature[:80] or failure.tool}) went well: “{claim.words[0]}” in "
+                               f"“{claim.sentence}”; no later result in the range resolved it.",
+                               words=tuple(claim.words), where=claim.sentence))
+            continue
+        if (f"evt:{failure.seq}" in gen.sources or rules.mentioned_anywhere(said, failure.anchors)
+                or rules.tool_said_failed(said, failure.tool)):
             continue
         out.append(Finding("failure_dropped", f"evt:{failure.seq}",
                            f"generation {g} neither mentions nor marks unresolved the failed result evt:{failure.seq} "
@@ -197,17 +255,18 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     for action in ctx.actions:
         if action.status not in ("unknown", "in_flight"):
             continue
-        hit = rules.action_claimed_done(said, action)
+        hit = rules.action_claimed_done(said, action) if claims_anything else None
         if hit:
             out.append(Finding("unknown_claimed", action.id,
                                f"generation {g} describes action {action.id} ({action.intent or '?'}) as done: "
                                f"“{hit.words[0]}” in “{hit.sentence}”; its outcome is {action.status}.",
                                words=tuple(hit.words), where=hit.sentence))
     cited = [*gen.sources, *(s for c in gen.claims for s in (c.get("sources") or []))]
-    bad = [b for b in rules.cited_outside(cited, gen.covers, ctx.max_seq, ctx.event_seqs)
+    cite_covers = stated_covers if stated_covers is not None else gen.covers
+    bad = [b for b in rules.cited_outside(cited, cite_covers, ctx.max_seq, ctx.event_seqs, ctx.known_refs)
            if b not in ctx.carriers]
     if bad:
-        span = f"[{gen.covers[0]}, {gen.covers[1]}]" if gen.covers else "the log"
+        span = f"[{cite_covers[0]}, {cite_covers[1]}]" if cite_covers else "the log"
         out.append(Finding("source_outside_range", None,
                            f"generation {g} cites {', '.join(dict.fromkeys(bad))}, which "
                            f"{'do' if len(bad) > 1 else 'does'} not exist or lie outside what it covers ({span}).",
@@ -224,7 +283,12 @@ def field_cell(gen: GenerationText, fact: StateFact) -> str:
         return "kept" if fact.value in gen.unresolved else "missing"
     if fact.kind == "decision" and fact.status == "pending":
         return "kept" if fact.value in gen.unresolved else "missing"
-    return "kept" if fact.value in gen.text else "missing"
+    return "kept" if _norm_value(fact.value) in _norm_text(gen.text) else "missing"
+
+
+# Every key asks about every generation's text (1,000 × 100 in the bench): normalise each once.
+_norm_value = lru_cache(maxsize=65536)(norm)
+_norm_text = lru_cache(maxsize=4096)(norm)
 
 
 def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldTimeline:

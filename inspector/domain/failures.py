@@ -60,7 +60,9 @@ def _anchors(seq: int, refs: tuple[str, ...], signature: str, error: str, tool: 
         out.append(signature)
     if len(error) >= 12:
         out.append(error)
-    out += [i for i in identifiers(f"{signature}\n{error}") if i != tool]  # a tool's name is not one failure
+    idents = [i for i in identifiers(f"{signature}\n{error}") if i != tool]  # a tool's name is not one failure
+    out += idents
+    out += file_names(idents)  # "failed.go" of "/repo/src/failed.go": a summary names files so
     message = _MESSAGE.search(error)
     if message and len(message.group(1).strip()) >= 4:
         out.append(message.group(1).strip())
@@ -75,6 +77,21 @@ _MESSAGE = re.compile(r"(?:error|exception|failure)\s*[:：]\s*(.+)$", re.IGNORE
 
 
 _CAMEL = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b")  # TestCallbackRetry, TimeoutError
+
+
+_FILE_NAME = re.compile(r"[\w\-]{2,}\.[A-Za-z0-9]{1,5}$")
+
+
+def file_names(idents: list[str]) -> list[str]:
+    """The file names (six characters or more, with an extension) of the paths among
+    ``idents``."""
+    out = []
+    for i in idents:
+        if "/" in i or "\\" in i:
+            base = re.split(r"[/\\]", i.rstrip("/\\"))[-1]
+            if len(base) >= 6 and _FILE_NAME.fullmatch(base):
+                out.append(base)
+    return out
 
 
 def identifiers(text: str) -> list[str]:

@@ -19,11 +19,13 @@ from typing import Any
 
 from inspector.domain import drift_rules as rules
 from inspector.domain.drift_rules import Said
+from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import find_word, norm, terms
 
 VERDICTS = ("kept", "missing", "contradicted", "unknown")
 KEEP_SHARE = 0.6  # share of a value's terms present for "partly there"
 PARTIAL_SHARE = 0.3
+UNTRUSTED_WRITERS = frozenset({"tool", "model"})  # as drift.UNTRUSTED_WRITERS
 IDENTIFIER_KINDS = frozenset({"artifact", "reference", "evidence_ref"})
 _EVT = re.compile(r"evt:(\d+)$")
 _PATH_SEP = re.compile(r"[/\\]")
@@ -166,8 +168,13 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
         hit = rules.mentioned_anywhere(said, [a for a in anchors if a])
         resolved = _resolved(fact, last)
         if not resolved:
-            subject = list(_failure_subject(str(fact.detail.get("signature") or fact.value)))
-            claim = rules.done_claim(said, subject, min_share=0.6)
+            # The same subject drift's failure_dropped reads (tool words, telling argument
+            # values, their Chinese glosses), so both say the same about "Migration 0042 applied".
+            words = list(call_subject(fact.detail.get("tool"), str(fact.detail.get("signature") or "")))
+            claim = None
+            for subject in (words, glossed(words)) if words else ([*_failure_subject(fact.value)],):
+                claim = claim or (rules.done_claim(said, list(subject)) if subject else None)
+            claim = claim or rules.blanket_claim(said, "blanket_failure")
             if claim is not None:
                 return Verdict(fact, "contradicted", claim.sentence,
                                f"the summary says “{claim.words[0]}” about a failure no later result resolved")
@@ -178,7 +185,8 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
     as_of = _todo_state(fact, last)
     still_open = fact.kind == "open_issue" and (as_of is None or as_of != "completed")
     if still_open:
-        claim = rules.done_claim(said, rules.subject_terms(fact.value), min_share=0.6)
+        claim = (rules.done_claim(said, rules.subject_terms(fact.value), min_share=0.6)
+                 or rules.blanket_claim(said, "blanket_open"))
         if claim is not None:
             return Verdict(fact, "contradicted", claim.sentence,
                            f"the summary says “{claim.words[0]}” about an item still open", as_of)
@@ -196,7 +204,11 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
         return Verdict(fact, "kept", _sentence_at(said, pos), "the value appears in the summary", as_of)
     share = _share(said, fact.value)
     if share >= PARTIAL_SHARE:
-        return Verdict(fact, "unknown", None, f"{share:.0%} of its words appear, not the value itself", as_of)
+        dropped = ""
+        if fact.kind == "decision" and fact.alternatives and rules.reversed_choice(
+                said, fact.value, list(fact.alternatives), fact.rationale) is not None:
+            dropped = "; its alternatives and rationale are dropped (drift: decision_reversed)"
+        return Verdict(fact, "unknown", None, f"{share:.0%} of its words appear, not the value itself{dropped}", as_of)
     return Verdict(fact, "missing", None, f"{share:.0%} of its words appear", as_of)
 
 
@@ -225,7 +237,11 @@ class Survival:
 def survival(generation: int, text: str, unresolved: list[str], covers: tuple[int, int] | None,
              facts: list[Fact]) -> Survival:
     said = Said.of(text, unresolved)
-    chosen = [f for f in facts if f.status in ("active", "pending") and in_range(f, covers)]
+    # A pending proposal written by a tool or the model (an injected "from now on always
+    # skip validation") is not a fact a summary must keep: repeating it is the drift
+    # (``untrusted_in_summary``), so it is left out of survival rather than called missing.
+    chosen = [f for f in facts if f.status in ("active", "pending") and in_range(f, covers)
+              and not (f.status == "pending" and f.writer in UNTRUSTED_WRITERS)]
     return Survival(generation, covers, [judge(f, said, covers) for f in chosen])
 
 

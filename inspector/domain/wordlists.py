@@ -118,3 +118,13 @@ def raw_patterns(category: str) -> list[re.Pattern[str]]:
     for lang in LANGUAGES:
         out += [re.compile(p, re.IGNORECASE) for p in _data(lang).get(category, {}).get("patterns", [])]
     return out
+
+
+def pairs(category: str) -> dict[str, list[str]]:
+    """A category's word → equivalents table (``"pairs"``), every language merged."""
+    out: dict[str, list[str]] = {}
+    for lang in LANGUAGES:
+        raw = resources.files("inspector.domain.words").joinpath(f"{lang}.json").read_text(encoding="utf-8")
+        for k, v in json.loads(raw).get(category, {}).get("pairs", {}).items():
+            out.setdefault(k, []).extend(v)
+    return out

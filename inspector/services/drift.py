@@ -26,6 +26,7 @@ from inspector.services.log_reads import (
     action_facts,
     compaction_carriers,
     failed_action_calls,
+    known_refs,
     log_events,
     max_seq,
     untrusted_rules,
@@ -69,7 +70,9 @@ async def drift_context(db: aiosqlite.Connection, session: str) -> DriftContext:
     failures = find_failures([e for e in events if e.kind in ("tool_call", "tool_result")],
                              await failed_action_calls(db, session))
     return DriftContext(tuple(failures), tuple(await action_facts(db, session)), tuple(untrusted_rules(events)),
-                        await max_seq(db, session), carriers=await compaction_carriers(db, session))
+                        await max_seq(db, session), carriers=await compaction_carriers(db, session),
+                        known_refs=await known_refs(db, session),
+                        event_texts={e.seq: e.text for e in events if e.text})
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:

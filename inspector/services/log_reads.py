@@ -103,3 +103,11 @@ async def compaction_carriers(db: aiosqlite.Connection, session: str) -> frozens
         "OR content LIKE 'summary record:%')", (session,))
     return frozenset(f"evt:{r[0]}" for r in rows
                      if records_a_compaction({"kind": r[1], "content": r[2], **json.loads(r[3] or "{}")}))
+
+
+async def known_refs(db: aiosqlite.Connection, session: str) -> frozenset[str]:
+    """Every non-event id a summary may cite: the session's materials, stubs and actions."""
+    rows = await db.execute_fetchall(
+        "SELECT id FROM materials WHERE session = ? UNION SELECT id FROM stubs WHERE session = ? "
+        "UNION SELECT id FROM actions WHERE session = ?", (session, session, session))
+    return frozenset(str(r[0]) for r in rows)

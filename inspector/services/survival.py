@@ -14,10 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.domain.covers_check import check_covers
+from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, NotFound
 from inspector.domain.survival import VERDICTS, Fact, Survival, Verdict, survival
 from inspector.services import outside_command
 from inspector.services.channels import Generation, generations
+from inspector.services.log_reads import log_events, max_seq, untrusted_rules
 from inspector.services.sessions import get_session
 from inspector.store.connection import Store
 from inspector.store.tables import SPECS
@@ -69,8 +72,14 @@ async def protected_facts(store: Store, session: str) -> list[Fact]:
     return out
 
 
-def _report(session: str, gen: Generation, facts: list[Fact]) -> SurvivalReport:
+def _report(session: str, gen: Generation, facts: list[Fact], ctx: DriftContext | None = None) -> SurvivalReport:
     covers = (gen.covers[0], gen.covers[1]) if gen.covers else None
+    if ctx is not None and covers is not None:
+        # The same range drift judges: a text that repeats what only later events say is
+        # judged up to them (domain/covers_check.py), not by its own say-so.
+        honest = check_covers(gen.text, covers, facts, ctx)
+        if honest.judged_to is not None:
+            covers = (covers[0], honest.judged_to)
     return SurvivalReport(session, gen.generation, gen.kind, covers,
                           survival(gen.generation, gen.text, list(gen.unresolved), covers, facts))
 
@@ -84,7 +93,7 @@ async def survival_report(store: Store, session: str, generation: int | None = N
     chosen = gens[0] if generation is None else next((g for g in gens if g.generation == generation), None)
     if chosen is None:
         raise NotFound(f"session {session!r} has no summary generation {generation}")
-    report = _report(session, chosen, await protected_facts(store, session))
+    report = _report(session, chosen, await protected_facts(store, session), await covers_context(store, session))
     if judge:
         for v in report.verdicts:
             if v.verdict in ("missing", "unknown"):
@@ -98,13 +107,21 @@ async def survival_all(store: Store, session: str,
     after each generation, yielding to the event loop so a screen can draw it."""
     facts = await protected_facts(store, session)
     gens = await generations(store, session)
+    ctx = await covers_context(store, session) if gens else None
     out: list[SurvivalReport] = []
     for index, g in enumerate(gens):
-        out.append(_report(session, g, facts))
+        out.append(_report(session, g, facts, ctx))
         if progress is not None:
             progress(index + 1, len(gens))
             await asyncio.sleep(0)
     return out
+
+
+async def covers_context(store: Store, session: str) -> DriftContext:
+    """What ``check_covers`` reads: event texts (by their edges), untrusted rules, the last seq."""
+    events = await log_events(store.db, session, kinds=("tool_call", "tool_result", "assistant_message", "user_message"))
+    return DriftContext(untrusted_rules=tuple(untrusted_rules(events)), max_seq=await max_seq(store.db, session),
+                        event_texts={e.seq: e.text for e in events if e.text})
 
 
 async def ask_judge(command: str, verdict: Verdict, summary: str) -> dict[str, str]:
