@@ -53,8 +53,8 @@ async def _opens(store: Path) -> None:
     """Open and close the store once, so bad input is refused before any screen is drawn."""
     from inspector.store.connection import open_store
 
-    async with await open_store(store):
-        pass
+    opened = await open_store(store)
+    await opened.close()
 
 
 def importer_name(explicit: str | None) -> str:

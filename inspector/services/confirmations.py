@@ -82,14 +82,14 @@ async def session_versions(db: aiosqlite.Connection, session: str) -> tuple[str 
     return row.owner, row.context_version, row.goal_revision
 
 
-async def _versions(db: aiosqlite.Connection, session: str, key: str) -> list[dict[str, Any]]:
+async def key_versions(db: aiosqlite.Connection, session: str, key: str) -> list[dict[str, Any]]:
     spec = SPECS["state"]
     rows = await db.execute_fetchall(f"SELECT {spec.select_columns} FROM state_records WHERE session = ? AND key = ? "
                                      "ORDER BY version", (session, key))
     return [spec.to_record(r) for r in rows]
 
 
-def _status(session: str, key: str, version: int, status: str) -> dict[str, Any]:
+def status_entry(session: str, key: str, version: int, status: str) -> dict[str, Any]:
     return {"type": "state", "identity": [session, key, version], "status": status}
 
 
@@ -129,7 +129,7 @@ async def decide_pending(db: aiosqlite.Connection, session: str, owner: str | No
                          reject: bool, version: int | None = None) -> Decided | Refused:
     """Decide one pending version inside the caller's write transaction (no ledger entry yet:
     the caller appends it with the session's new versions)."""
-    versions = await _versions(db, session, key)
+    versions = await key_versions(db, session, key)
     pending = check(versions, session, key, version, owner, actor, reject=reject)
     if isinstance(pending, Refused):
         return pending
@@ -137,12 +137,12 @@ async def decide_pending(db: aiosqlite.Connection, session: str, owner: str | No
     number = pending["version"]
     await db.execute("UPDATE state_records SET status = ? WHERE session = ? AND key = ? AND version = ?",
                      (new_status, session, key, number))
-    status_set = [_status(session, key, number, new_status)]
+    status_set = [status_entry(session, key, number, new_status)]
     active = next((v for v in reversed(versions) if v["status"] == "active"), None)
     if not reject and active is not None:
         await db.execute("UPDATE state_records SET status = 'superseded' WHERE session = ? AND key = ? "
                          "AND version = ?", (session, key, active["version"]))
-        status_set.append(_status(session, key, active["version"], "superseded"))
+        status_set.append(status_entry(session, key, active["version"], "superseded"))
     return Decided(key, number, pending["kind"], new_status, status_set)
 
 
@@ -194,7 +194,7 @@ async def preview(store: Store, session: str, targets: Sequence[Target], *, acto
     owner, _cv, _gr = await session_versions(store.db, session)
     refused: list[Refused] = []
     for key, version in _unique(targets):
-        got = check(await _versions(store.db, session, key), session, key, version, owner, actor, reject=reject)
+        got = check(await key_versions(store.db, session, key), session, key, version, owner, actor, reject=reject)
         if isinstance(got, Refused):
             refused.append(got)
     return refused

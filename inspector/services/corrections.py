@@ -51,24 +51,6 @@ class Outcome:
         return out
 
 
-async def _session(db: aiosqlite.Connection, session: str) -> tuple[str | None, int, int]:
-    row = await session_rows.get(db, session)
-    if row is None:
-        raise NotFound(f"no session {session!r}")
-    return row.owner, row.context_version, row.goal_revision
-
-
-async def _versions(db: aiosqlite.Connection, session: str, key: str) -> list[dict[str, Any]]:
-    spec = SPECS["state"]
-    rows = await db.execute_fetchall(f"SELECT {spec.select_columns} FROM state_records WHERE session = ? AND key = ? "
-                                     "ORDER BY version", (session, key))
-    return [spec.to_record(r) for r in rows]
-
-
-def _state_status(session: str, key: str, version: int, status: str) -> dict[str, Any]:
-    return {"type": "state", "identity": [session, key, version], "status": status}
-
-
 async def _set_versions(db: aiosqlite.Connection, session: str, cv: int, gr: int) -> None:
     await session_rows.set_versions(db, session, context_version=cv, goal_revision=gr)
 
@@ -84,8 +66,8 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
                   alternatives: list[str] | None = None) -> Outcome:
     actor = reviewer_name(actor)
     async with store.transaction() as db:
-        owner, cv, gr = await _session(db, session)
-        versions = await _versions(db, session, key)
+        owner, cv, gr = await confirmations.session_versions(db, session)
+        versions = await confirmations.key_versions(db, session, key)
         if not versions and kind is None:
             raise NotFound(f"session {session!r} has no protected record {key!r}; pass --kind to add a new one")
         if kind is not None and kind not in STATE_KINDS:
@@ -113,12 +95,12 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
                 record[name] = previous[name]
                 carried.append(name)
         await db.execute(SPECS["state"].insert_sql, SPECS["state"].to_row(record, identity_digest("state", record)))
-        status_sets = [_state_status(session, key, new_version, status)]
+        status_sets = [confirmations.status_entry(session, key, new_version, status)]
         if status == "active":
             if active is not None:
                 await db.execute("UPDATE state_records SET status = 'superseded' WHERE session = ? AND key = ? "
                                  "AND version = ?", (session, key, active["version"]))
-                status_sets.append(_state_status(session, key, active["version"], "superseded"))
+                status_sets.append(confirmations.status_entry(session, key, active["version"], "superseded"))
             cv, gr = cv + 1, gr + (1 if kind == "goal" else 0)
             await _set_versions(db, session, cv, gr)
         await ledger.append(db, [ledger.NewEntry(session, "correction", actor, {
@@ -137,7 +119,7 @@ async def confirm(store: Store, session: str, key: str, *, actor: str, reject: b
     the rule is :func:`inspector.services.confirmations.decide_pending`, shared with bulk decisions."""
     actor = reviewer_name(actor)
     async with store.transaction() as db:
-        owner, cv, gr = await _session(db, session)
+        owner, cv, gr = await confirmations.session_versions(db, session)
         got = await confirmations.decide_pending(db, session, owner, key, actor=actor, reject=reject, version=version)
         if isinstance(got, confirmations.Refused):
             return Outcome(key, got.version, got.status or "", cv, gr, [got.refusal])
@@ -159,7 +141,7 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
     ledger entry then records with the codes it was saved with."""
     actor = reviewer_name(actor)
     async with store.transaction() as db:
-        _owner, cv, gr = await _session(db, session)
+        _owner, cv, gr = await confirmations.session_versions(db, session)
         spec = SPECS["summary"]
         row = await fetch_one(db, f"SELECT {spec.select_columns} FROM summaries WHERE session = ? AND generation = ?",
                               (session, generation))
@@ -199,7 +181,7 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
 
 async def history(store: Store, session: str, key: str) -> list[dict[str, Any]]:
     """Every version of ``key`` with who wrote it, why, and the ledger entry that did."""
-    versions = await _versions(store.db, session, key)
+    versions = await confirmations.key_versions(store.db, session, key)
     if not versions:
         raise NotFound(f"session {session!r} has no protected record {key!r}")
     acts = await store.db.execute_fetchall(
