@@ -14,7 +14,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from inspector.domain.sif import SifRecord, parse_chunk
@@ -76,15 +76,43 @@ def split(raw: bytes, chunk_lines: int = CHUNK_LINES) -> list[Chunk]:
     return [(lines[i : i + chunk_lines], i + 1, i == 0) for i in range(0, len(lines), chunk_lines)]
 
 
+async def _parsed_ahead(chunks: list[Chunk]) -> AsyncIterator[tuple[list[SifRecord], int]]:
+    """In this process: each chunk is parsed on a thread of its own while the caller writes
+    the one before. The write's big statements run inside SQLite without the interpreter
+    lock (store/bulk.py), so on a machine with a second core parsing and writing overlap;
+    on one core it costs only the thread's hand-overs. Chunks come back in file order, and
+    a bad line's refusal comes when its chunk is asked for, as without the thread."""
+    if len(chunks) < 2:
+        done = 0
+        for chunk in chunks:
+            done += len(chunk[0])
+            yield parse_for_writer(chunk), done
+        return
+    loop = asyncio.get_running_loop()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-parse") as parser:
+        ahead = loop.run_in_executor(parser, parse_for_writer, chunks[0])
+        done = 0
+        try:
+            for i, chunk in enumerate(chunks):
+                records = await ahead
+                ahead = loop.run_in_executor(parser, parse_for_writer, chunks[i + 1]) if i + 1 < len(chunks) else None
+                done += len(chunk[0])
+                yield records, done
+        finally:
+            if ahead is not None and not ahead.done():
+                ahead.cancel()  # not started yet: dropped; started: runs out, its result unread
+            elif ahead is not None and not ahead.cancelled():
+                ahead.exception()  # read, so a refusal nobody waits for is not logged as unretrieved
+
+
 async def parsed_chunks(raw: bytes) -> AsyncIterator[tuple[list[SifRecord], int, int]]:
     """Yield (records, lines done, total lines) in file order."""
     chunks = split(raw)
     total = sum(len(c[0]) for c in chunks)
     done = 0
     if len(raw) < PARALLEL_MIN_BYTES or len(chunks) < 3 or not use_workers():
-        for chunk in chunks:
-            done += len(chunk[0])
-            yield parse_for_writer(chunk), done, total
+        async for records, done in _parsed_ahead(chunks):
+            yield records, done, total
         return
     # spawn, not fork: the writer's SQLite thread must not be copied mid-call into a child.
     with ProcessPoolExecutor(max_workers=WORKERS, mp_context=multiprocessing.get_context("spawn"),

@@ -32,8 +32,8 @@ from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
 from inspector.services.unchanged_import import unchanged_import
-from inspector.store import bindings, ledger, session_rows
-from inspector.store.connection import Store, fetch_one, open_store
+from inspector.store import bindings, bulk, ledger, session_rows
+from inspector.store.connection import Store, open_store
 
 ProgressFn = Callable[[str, int, int], None]
 
@@ -88,19 +88,13 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
     async with store.transaction() as db:
         await db.execute("PRAGMA defer_foreign_keys = ON")  # a session may be declared after its records
         writer = RecordWriter(db, await _stored_sessions(db))
-        row = await fetch_one(db, "SELECT COALESCE(MAX(event_id), 0) FROM events")
-        last_event_id = int(row[0]) if row else 0
+        last_event_id = await bulk.last_event_id(db)
         async for records, done, total in parsed_chunks(raw):
             await writer.write(records)
             if progress is not None:
                 progress("importing", done, total)
         writer.check_sessions()
-        await db.execute(
-            "INSERT INTO events_fts (rowid, content) SELECT event_id, content FROM events "
-            "WHERE event_id > ? AND content IS NOT NULL", (last_event_id,))
-        await db.execute(
-            "INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events "
-            "WHERE event_id > ? AND content IS NOT NULL", (last_event_id,))
+        await bulk.index_events_after(db, last_event_id)
         entries = await _sif_ledger_records(db, writer, lambda text: keyed_digest(store.digest_key, text.encode(
             "utf-8", errors="surrogatepass")))
         for session in writer.first_use:
