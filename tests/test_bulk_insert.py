@@ -78,3 +78,42 @@ async def test_compact_and_spaced_lines_give_the_same_rows_and_digests(tmp_path:
     await import_file(spaced, tmp_path / "spaced.db", actor="t")
     await import_file(compact, tmp_path / "compact.db", actor="t")
     assert _rows(tmp_path / "spaced.db") == _rows(tmp_path / "compact.db")
+
+
+def _index_matches(path: Path) -> None:
+    """The trigram index agrees with the events table, and every gram of every event's content
+    finds exactly the events holding it (what the search service relies on)."""
+    import unicodedata
+
+    from inspector.store.grams import grams
+
+    con = sqlite3.connect(path)
+    try:
+        con.execute("INSERT INTO events_fts (events_fts) VALUES ('integrity-check')")
+        expected: dict[str, set[int]] = {}
+        for event_id, content in con.execute("SELECT event_id, content FROM events WHERE content IS NOT NULL"):
+            for token in (grams(content) or "").split(" "):
+                if token and all(unicodedata.category(c)[0] in "LNMPS" or unicodedata.category(c) == "Co"
+                                 for c in token):
+                    expected.setdefault(token.casefold() if token.isascii() else token, set()).add(event_id)
+        assert len(expected) > 50
+        for token, ids in expected.items():
+            quoted = '"' + token.replace('"', '""') + '"'
+            found = {r[0] for r in con.execute("SELECT rowid FROM events_grams WHERE events_grams MATCH ?", (quoted,))}
+            assert ids <= found, token
+        (indexed,) = con.execute("SELECT COUNT(*) FROM events_fts").fetchone()
+        (with_content,) = con.execute("SELECT COUNT(*) FROM events WHERE content IS NOT NULL").fetchone()
+        assert indexed == with_content
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("with_nul", [False, True])
+async def test_both_search_indexes_hold_every_added_event(tmp_path: Path, with_nul: bool) -> None:
+    records = _records(with_nul)
+    store = tmp_path / "s.db"
+    await import_file(write_sif(tmp_path / "a.jsonl", records[:120]), store, actor="t")
+    # more events of the same session, one repeated: the row-by-row path indexes what it adds
+    report = await import_file(write_sif(tmp_path / "b.jsonl", [*records, records[150]]), store, actor="t")
+    assert report.added["event"] == 81 and report.skipped["event"] == 120  # 119 stored before, 1 repeated
+    _index_matches(store)

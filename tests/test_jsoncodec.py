@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from inspector.domain.canonical import canonical_json
 from inspector.domain.guarded_json import JsonRefused
 from inspector.domain.guarded_json import loads as guarded_loads
-from inspector.store.jsoncodec import fast_canonical, fast_loads
+from inspector.store.jsoncodec import fast_canonical, fast_canonical_bytes, fast_loads
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
@@ -26,6 +26,13 @@ json_values = st.recursive(
 @given(json_values)
 def test_fast_canonical_is_byte_identical_to_the_standard_encoder(value: object) -> None:
     assert fast_canonical(value) == canonical_json(value)
+    try:
+        expected = canonical_json(value).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: neither can write it as UTF-8
+        with pytest.raises(UnicodeEncodeError):
+            fast_canonical_bytes(value)
+        return
+    assert fast_canonical_bytes(value) == expected
 
 
 store_values = st.recursive(
@@ -93,3 +100,12 @@ def test_the_number_and_escape_gates_answer_as_the_expressions_do(raw: bytes) ->
     deep, ints, surrogates = guarded_json.suspicious(raw)
     assert ints == (guarded_json._LONG_DIGITS.search(raw) is not None)
     assert surrogates == (guarded_json._SURROGATE_ESCAPE.search(raw) is not None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values)
+def test_fast_compact_bytes_is_what_json_dumps_writes(value: object) -> None:
+    from inspector.store.jsoncodec import fast_compact_bytes
+
+    expected = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", errors="surrogatepass")
+    assert fast_compact_bytes(value) == expected

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,14 +69,15 @@ _LEFT_OUT: dict[str, frozenset[str]] = {t: frozenset(f) for t, f in PROJECTION_F
 _LEFT_OUT["material"] = frozenset({"content"})
 
 
-Encoder = Callable[[Any], str]
+Encoder = Callable[[Any], str | bytes]  # the canonical text, or its UTF-8 bytes
 
 
 def identity_digest(type_: str, record: dict[str, Any], encode: Encoder = canonical_json) -> str:
     """Digest over what the harness recorded: projections and bulky bytes left out."""
     left_out = _LEFT_OUT.get(type_)
     body = record if left_out is None else {k: val for k, val in record.items() if k not in left_out}
-    return sha256_hex(encode(body).encode("utf-8"))
+    text = encode(body)
+    return sha256_hex(text if type(text) is bytes else text.encode("utf-8"))
 
 
 def decode_material(record: dict[str, Any], line: int) -> bytes:
@@ -134,11 +136,13 @@ def parse_record(obj: Any, line: int, encode: Encoder = canonical_json) -> SifRe
         # default or decode. It is then its own normalised record (same keys, same order).
         if (check is not None and type_ not in _SLOW_TYPES and next(iter(obj)) == "type"
                 and None not in obj.values() and check(obj)):
-            digest = identity_digest(type_, obj, encode)  # type: ignore[arg-type]
-            return SifRecord(type_, line, obj, tuple(obj[f] for f in IDENTITY_FIELDS[type_]),  # type: ignore[index]
-                             digest)
+            return SifRecord(type_, line, obj, _IDENTITY[type_](obj),  # type: ignore[index]
+                             identity_digest(type_, obj, encode))  # type: ignore[arg-type]
     return _parse_record(obj, line, encode)
 
+
+# A record's identity tuple in one C call (every type on the fast path has two identity fields or more).
+_IDENTITY = {t: operator.itemgetter(*f) for t, f in IDENTITY_FIELDS.items() if len(f) > 1}
 
 # Types whose records get defaults, a trust decision or decoded bytes: always the full path.
 _SLOW_TYPES = frozenset({*DEFAULTS, "state", "material", "ledger"})

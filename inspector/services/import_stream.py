@@ -18,7 +18,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from inspector.domain.sif import SifRecord, parse_chunk
-from inspector.store.jsoncodec import fast_canonical, fast_loads
+from inspector.store.jsoncodec import fast_canonical_bytes, fast_loads
 from inspector.store.tables import SPECS
 
 CHUNK_LINES = 20_000
@@ -45,9 +45,10 @@ Chunk = tuple[list[bytes], int, bool]
 
 
 def parse_for_writer(chunk: Chunk) -> list[SifRecord]:
-    """Parse one chunk and build its table rows (runs in a worker process for large files)."""
+    """Parse one chunk and build its table rows (runs on the parsing thread, or in a worker
+    process for large files)."""
     lines, first_line, with_header = chunk
-    records = parse_chunk(lines, first_line, with_header=with_header, loads=fast_loads, encode=fast_canonical)
+    records = parse_chunk(lines, first_line, with_header=with_header, loads=fast_loads, encode=fast_canonical_bytes)
     for rec in records:
         if rec.type in ROW_READY:
             rec.row = SPECS[rec.type].to_row(rec.record, rec.digest)

@@ -34,6 +34,7 @@ from inspector.services.stub_checks import session_stub_problems
 from inspector.services.unchanged_import import unchanged_import
 from inspector.store import bindings, bulk, ledger, session_rows
 from inspector.store.connection import Store, open_store
+from inspector.store.jsoncodec import fast_compact_bytes
 
 ProgressFn = Callable[[str, int, int], None]
 
@@ -187,9 +188,9 @@ def _remove_store_files(path: Path) -> None:
 
 def to_sif(records: list[dict[str, Any]]) -> bytes:
     """Converted records as sif/1 bytes, so every format goes through the one validated import."""
-    lines = [json.dumps({"type": "header", "format": SIF_FORMAT})]
-    lines += [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records]
-    return ("\n".join(lines) + "\n").encode("utf-8", errors="surrogatepass")
+    lines = [json.dumps({"type": "header", "format": SIF_FORMAT}).encode("utf-8")]
+    lines += [fast_compact_bytes(r) for r in records]
+    return b"\n".join(lines) + b"\n"
 
 
 async def import_file(source: Path, into: Path, *, actor: str, progress: ProgressFn | None = None,
