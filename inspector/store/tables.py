@@ -51,9 +51,11 @@ class TableSpec:
         return ", ".join([*self.columns, "extra"])
 
     def to_row(self, record: dict[str, Any], digest: str, derived: tuple[Any, ...] = ()) -> tuple[Any, ...]:
-        skip = self._skip
-        extra = {k: v for k, v in record.items() if k not in skip}
-        return (*self._values(record.get, _json_or_none), *derived, canonical_json(extra) if extra else "{}", digest)
+        # The fields without a column of their own, found by one set difference (the canonical
+        # text sorts keys, so the order they are gathered in does not matter).
+        rest = record.keys() - self._skip
+        extra = canonical_json({k: record[k] for k in rest}) if rest else "{}"
+        return (*self._values(record.get, _json_or_none), *derived, extra, digest)
 
     def to_record(self, row: tuple[Any, ...] | Any) -> dict[str, Any]:
         """Rebuild the sif record (type first, then columns, then extra) from a row."""
