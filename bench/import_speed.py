@@ -1,6 +1,6 @@
 """Import throughput vs a bare SQLite executemany of the same rows, in one run.
 
-    python -m bench.import_speed [--events 100000] [--runs 5]
+    python -m bench.import_speed [--events 100000] [--runs 5] [--against main]
 
 The machine is shared and noisy, so the figure that matters is the ratio between the two
 measured side by side: each run times the bare baseline (``json.loads`` of every line and
@@ -60,9 +60,13 @@ print(json.dumps({"wall": wall, "cpu": time.process_time() - cpu}))
 """
 
 
-def timed(src: Path, db: Path, mode: str) -> dict[str, float]:
+REPO = Path(__file__).resolve().parents[1]
+
+
+def timed(src: Path, db: Path, mode: str, code: Path = REPO) -> dict[str, float]:
+    """One measurement in a fresh process; ``code``: the tree whose ``inspector`` package runs."""
     out = subprocess.run([sys.executable, "-c", RUN, str(src), str(db), mode], capture_output=True, text=True,
-                         check=True, cwd=Path(__file__).resolve().parents[1])
+                         check=True, cwd=code)
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
@@ -70,20 +74,32 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--against", metavar="REV", help="also import with the inspector package of this git "
+                        "revision (e.g. main), in the same alternating runs")
     args = parser.parse_args()
-    results: dict[str, list[dict[str, float]]] = {"bare": [], "import": [], "again": []}
+    results: dict[str, list[dict[str, float]]] = {"bare": [], "import": [], "again": [], "old": []}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         src = write_events_file(root / "bench.jsonl", args.events)
+        old = root / "old"
+        modes = ["bare", "import"]
+        if args.against:
+            old.mkdir()
+            archive = subprocess.run(["git", "archive", args.against, "inspector"], cwd=REPO, capture_output=True,
+                                     check=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+            modes.append("old")
         for run in range(args.runs):
-            for mode in (("bare", "import") if run % 2 == 0 else ("import", "bare")):
+            for mode in (modes if run % 2 == 0 else modes[::-1]):
                 db = root / f"{mode}{run}.db"
-                results[mode].append(timed(src, db, mode))
+                results[mode].append(timed(src, db, "bare" if mode == "bare" else "import",
+                                           old if mode == "old" else REPO))
                 if mode == "import":
                     results["again"].append(timed(src, db, "import"))  # the same file into the same store
                 for p in root.glob(f"{mode}{run}.db*"):
                     p.unlink()
-    med = {m: {k: statistics.median(r[k] for r in rows) for k in ("wall", "cpu")} for m, rows in results.items()}
+    med = {m: {k: statistics.median(r[k] for r in rows) for k in ("wall", "cpu")} for m, rows in results.items()
+           if rows}
     bare, ours, again = med["bare"], med["import"], med["again"]
     n = args.events
     print(f"{n:,} events, medians of {args.runs} alternating runs, each in its own process")
@@ -94,6 +110,10 @@ def main() -> None:
     print(f"| `inspector import` | {ours['wall']:.2f} s | {ours['cpu']:.2f} s | {n / ours['wall']:,.0f} | "
           f"**{ours['wall'] / bare['wall']:.2f}× / {ours['cpu'] / bare['cpu']:.2f}×** "
           f"(rate {bare['wall'] / ours['wall']:.2f}× the bare rate) |")
+    if "old" in med:
+        before = med["old"]
+        print(f"| `inspector import` at {args.against} | {before['wall']:.2f} s | {before['cpu']:.2f} s | "
+              f"{n / before['wall']:,.0f} | {before['wall'] / bare['wall']:.2f}× / {before['cpu'] / bare['cpu']:.2f}× |")
     print(f"| re-import of the unchanged file | {again['wall']:.3f} s | {again['cpu']:.3f} s | | "
           f"{again['wall'] / ours['wall'] * 100:.1f}% of the full import |")
 
