@@ -90,10 +90,12 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         await db.execute("PRAGMA defer_foreign_keys = ON")  # a session may be declared after its records
         writer = RecordWriter(db, await _stored_sessions(db))
         last_event_id = await bulk.last_event_id(db)
-        async for records, done, total in parsed_chunks(raw):
-            await writer.write(records)
-            if progress is not None:
-                progress("importing", done, total)
+        # aclosing: a refusal while writing stops the parsing thread before the rollback returns
+        async with contextlib.aclosing(parsed_chunks(raw)) as chunks:
+            async for records, done, total in chunks:
+                await writer.write(records)
+                if progress is not None:
+                    progress("importing", done, total)
         writer.check_sessions()
         await bulk.index_events_after(db, last_event_id)
         entries = await _sif_ledger_records(db, writer, lambda text: keyed_digest(store.digest_key, text.encode(
