@@ -20,7 +20,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from inspector.domain.drift_rules import DriftContext, rule_probe
-from inspector.domain.drift_rules import _norm_phrase as norm  # cached: the same values every generation
+from inspector.domain.said import norm_phrase as norm  # cached: the same values every generation
 from inspector.domain.textnorm import norm as plain_norm
 
 

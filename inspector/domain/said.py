@@ -1,0 +1,228 @@
+"""The normalised text of one summary generation (``Said``), and what every rule asks of it.
+
+Every verdict rule (done claims, negation, decisions, untrusted rules, survival) asks the
+same text the same questions for every protected fact: where a phrase is, which sentence
+holds an offset, which word-list words lie in a clause. ``Said`` normalises the text once
+and remembers each answer, so a generation is scanned once per question rather than once
+per fact (1,000 generations × 100 facts made the repeated scans the drift bench's hot
+spot). The rule modules around it (``said_claims``, ``said_negation``, ``said_decisions``,
+``said_untrusted``, ``said_failures``) read it and never normalise on their own.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from inspector.domain.textnorm import Span, clauses, norm, norm_keep_lines, occurrences, phrase_parts, sentences
+from inspector.domain.wordlists import Hit, wordlist
+
+
+# The same protected values, alternatives, anchors and rules are asked about in every
+# generation: normalise each once.
+norm_phrase = lru_cache(maxsize=16384)(norm)
+CANCELS = ("negation", "weakening")  # words that cancel or weaken a protected value
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A generation's text, normalised once, with its sentences.
+
+    Word-list matches and clauses are remembered per span: every protected fact asks about
+    the same sentences and clauses, so a generation's text is scanned once per category
+    and span rather than once per fact (1,000 generations × 100 facts made the scans the
+    hot spot of the drift bench)."""
+
+    text: str
+    unresolved: str  # the unresolved markers, normalised and joined
+    _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, text: str, unresolved: Iterable[str] = ()) -> Said:
+        return cls(norm_keep_lines(text), norm(" · ".join(unresolved)))
+
+    @property
+    def sentences(self) -> tuple[Span, ...]:
+        """Cut on first use: a text with no word any rule reacts to is never cut."""
+        found = self._memo.get("sentences")
+        if found is None:
+            found = self._memo["sentences"] = tuple(sentences(self.text))
+        return found  # type: ignore[no-any-return]
+
+    def flat(self) -> str:
+        key = ("flat",)
+        if key not in self._memo:
+            self._memo[key] = self.text.replace("\n", " ")
+        return self._memo[key]  # type: ignore[no-any-return]
+
+    def hits(self, category: str | tuple[str, ...], start: int, end: int) -> list[Hit]:
+        """The category's matches in ``[start, end)``, exactly as a scan of that span alone
+        finds them, taken from one scan of the whole text: a span no whole-text match
+        crosses, and whose end does not split a word, holds the same matches (the words
+        and patterns look behind the span the same way either way). Otherwise the span is
+        scanned on its own."""
+        key = ("hits", category, start, end)
+        found = self._memo.get(key)
+        if found is None:
+            whole, starts = self._whole(category)
+            text = self.text
+            if start == 0 and end == len(text):
+                found = whole
+            else:
+                found = []
+                for h in whole[max(0, bisect_right(starts, start) - 1):]:
+                    if h.end <= start:
+                        continue
+                    if h.start >= end:
+                        break
+                    if h.start < start or h.end > end:
+                        found = None
+                        break
+                    found.append(h)
+                if found is not None and 0 < end < len(text) and _word_char(text[end - 1]) and _word_char(text[end]):
+                    found = None
+                if found is None:
+                    found = wordlist(category).hits(text, start, end)
+            self._memo[key] = found
+        return found  # type: ignore[no-any-return]
+
+    def first(self, category: str, start: int, end: int) -> Hit | None:
+        found = self.hits(category, start, end)
+        return found[0] if found else None
+
+    def _whole(self, category: str | tuple[str, ...]) -> tuple[list[Hit], list[int]]:
+        key = ("whole", category)
+        found = self._memo.get(key)
+        if found is None:
+            hits = wordlist(category).hits(self.text)
+            found = self._memo[key] = (hits, [h.start for h in hits])
+        return found  # type: ignore[no-any-return]
+
+    def sentence_at(self, pos: int) -> Span | None:
+        """The sentence holding offset ``pos`` (found by bisection)."""
+        starts = self._memo.get("starts")
+        if starts is None:
+            starts = self._memo["starts"] = [s.start for s in self.sentences]
+        i = bisect_right(starts, pos) - 1
+        if i >= 0 and pos < self.sentences[i].end:
+            return self.sentences[i]
+        return None
+
+    def mentioning(self, phrase: str, share: float = 0.6) -> list[int]:
+        """Indices of the sentences that ``mentions`` the phrase (verbatim, or ``share`` of
+        its terms), found from where the phrase and its terms occur in the whole text
+        rather than by testing every sentence against every phrase."""
+        key = ("mentioning", phrase, share)
+        found = self._memo.get(key)
+        if found is None:
+            p, ts = phrase_parts(phrase)
+            chosen: set[int] = set(self.holding(p)) if p else set()
+            if p and ts:
+                need = max(1, share * len(ts))
+                held = sorted((self.holding(t) for t in ts), key=len)
+                # A sentence with enough terms holds one of the rarest len - need + 1 of them.
+                spare = len(held) - math.ceil(need) + 1
+                candidates = set().union(*held[:spare]) if spare > 0 else set()
+                chosen |= {i for i in candidates if sum(1 for h in held if i in h) >= need}
+            found = self._memo[key] = sorted(chosen)
+        return found  # type: ignore[no-any-return]
+
+    def says(self, phrase: str, share: float = 0.6) -> bool:
+        """``mentions(self.flat(), phrase)``, remembering which terms the text holds (the
+        same terms come back in many values, alternatives and rationales)."""
+        key = ("says", phrase, share)
+        found = self._memo.get(key)
+        if found is None:
+            p, ts = phrase_parts(phrase)
+            flat = self.flat()
+            if not p:
+                found = False
+            elif p in flat:
+                found = True
+            elif not ts:
+                found = False
+            else:
+                found = sum(1 for t in ts if self._has(t)) >= max(1, share * len(ts))
+            self._memo[key] = found
+        return found  # type: ignore[no-any-return]
+
+    def _has(self, term: str) -> bool:
+        key = ("has", term)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = term in self.flat()
+        return found  # type: ignore[no-any-return]
+
+    def holding(self, needle: str) -> dict[int, int]:
+        """Sentence index → offset (in the text) of the first occurrence of ``needle``
+        that lies wholly inside that sentence, in sentence order."""
+        key = ("holding", needle)
+        found = self._memo.get(key)
+        if found is None:
+            spans = self.sentences
+            starts = self._memo.get("starts")
+            if starts is None:
+                starts = self._memo["starts"] = [s.start for s in spans]
+            found = {}
+            for pos in occurrences(self.text, needle):
+                i = bisect_right(starts, pos) - 1
+                if i >= 0 and i not in found and pos + len(needle) <= spans[i].end:
+                    found[i] = pos
+            self._memo[key] = found
+        return found  # type: ignore[no-any-return]
+
+    def cancels(self) -> bool:
+        """Whether any cancelling or weakening word is in the text at all (most faithful
+        texts have none, and then no protected value needs its sentence read)."""
+        found = self._memo.get("cancels")
+        if found is None:
+            # One search for the first match, not every match: most texts have none, and
+            # permission words ("can", "ok") are common enough that listing them all costs.
+            found = self._memo["cancels"] = wordlist(CANCELS + ("exception", "permission")).first(self.text) is not None
+        return found  # type: ignore[no-any-return]
+
+    def clauses(self, sentence: Span) -> list[Span]:
+        key = ("clauses", sentence.start)
+        if key not in self._memo:
+            self._memo[key] = clauses(sentence)
+        return self._memo[key]  # type: ignore[no-any-return]
+
+
+@dataclass(slots=True)
+class Hits:
+    words: list[str] = field(default_factory=list)
+    sentence: str = ""
+
+
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def overlaps(hit: Hit, start: int, end: int) -> bool:
+    return hit.start < end and start < hit.end
+
+
+def value_in(said: Said, value: str) -> bool:
+    """The value itself is in the summary (normal form): what survival calls kept."""
+    v = norm_phrase(value)
+    return bool(v) and v in said.flat()
+
+
+def stem_in(term: str, text: str) -> bool:
+    """The term, or for an English word of six letters or more its first five letters
+    ("paginat-ed/-ion"), in the text."""
+    if term.isascii() and len(term) >= 6:
+        return term[:5] in text
+    return term in text
+
+
+def stem_in_said(said: Said, word: str) -> bool:
+    key = ("stem_in", word)
+    found = said._memo.get(key)
+    if found is None:
+        found = said._memo[key] = stem_in(word, said.text)
+    return found  # type: ignore[no-any-return]
