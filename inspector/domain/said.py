@@ -68,13 +68,12 @@ class Said:
         key = ("hits", category, start, end)
         found = self._memo.get(key)
         if found is None:
-            whole, starts = self._whole(category)
             text = self.text
             if start == 0 and end == len(text):
-                found = whole
+                found = self._whole(category)[0]
             else:
                 found = []
-                for h in whole[max(0, bisect_right(starts, start) - 1):]:
+                for h in self._around(category, start):
                     if h.end <= start:
                         continue
                     if h.start >= end:
@@ -90,6 +89,21 @@ class Said:
             self._memo[key] = found
         return found  # type: ignore[no-any-return]
 
+    def _around(self, category: str | tuple[str, ...], start: int) -> Iterable[Hit]:
+        """The whole-text scan's matches in order, from the last one starting at or before
+        ``start`` on. A category whose words hold no sentence end (``WordList.local``) never
+        matches across a sentence start, so the whole scan's matches from the start of the
+        sentence holding ``start`` on are exactly those of a scan begun there: that scan is
+        run (lazily: the caller stops past its span) instead of the whole text's, unless the
+        whole text was scanned already. A claim's clause then costs its sentence, not the text."""
+        whole = self._memo.get(("whole", category))
+        words = wordlist(category)
+        if whole is None and words.local:
+            i = self.sentence_index(start)
+            return words.iter_hits(self.text, self.sentences[i].start if i >= 0 else 0)
+        hits, starts = self._whole(category)
+        return hits[max(0, bisect_right(starts, start) - 1):]
+
     def first(self, category: str, start: int, end: int) -> Hit | None:
         found = self.hits(category, start, end)
         return found[0] if found else None
@@ -102,12 +116,25 @@ class Said:
             found = self._memo[key] = (hits, [h.start for h in hits])
         return found  # type: ignore[no-any-return]
 
-    def sentence_at(self, pos: int) -> Span | None:
-        """The sentence holding offset ``pos`` (found by bisection)."""
+    def stripped(self, sentence: Span) -> str:
+        """A sentence's text without its surrounding white space, as findings quote it (cut
+        once: a long sentence holding many facts is quoted by each of them)."""
+        key = ("stripped", sentence.start, sentence.end)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = sentence.text.strip()
+        return found  # type: ignore[no-any-return]
+
+    def sentence_index(self, pos: int) -> int:
+        """The index of the last sentence starting at or before ``pos`` (-1: none), by bisection."""
         starts = self._memo.get("starts")
         if starts is None:
             starts = self._memo["starts"] = [s.start for s in self.sentences]
-        i = bisect_right(starts, pos) - 1
+        return bisect_right(starts, pos) - 1
+
+    def sentence_at(self, pos: int) -> Span | None:
+        """The sentence holding offset ``pos`` (found by bisection)."""
+        i = self.sentence_index(pos)
         if i >= 0 and pos < self.sentences[i].end:
             return self.sentences[i]
         return None
@@ -146,15 +173,24 @@ class Said:
             elif not ts:
                 found = False
             else:
-                found = sum(1 for t in ts if self._has(t)) >= max(1, share * len(ts))
+                found = sum(1 for t in ts if self.has(t)) >= max(1, share * len(ts))
             self._memo[key] = found
         return found  # type: ignore[no-any-return]
 
-    def _has(self, term: str) -> bool:
+    def has(self, term: str) -> bool:
+        """``term in self.flat()``, remembered: the same terms come back in many values."""
         key = ("has", term)
         found = self._memo.get(key)
         if found is None:
             found = self._memo[key] = term in self.flat()
+        return found  # type: ignore[no-any-return]
+
+    def in_text(self, needle: str) -> bool:
+        """``needle in self.text``, remembered (line breaks kept, unlike ``has``)."""
+        key = ("in_text", needle)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = needle in self.text
         return found  # type: ignore[no-any-return]
 
     def holding(self, needle: str) -> dict[int, int]:

@@ -16,7 +16,7 @@ from inspector.domain.drift_context import ActionFact
 from inspector.domain.said import Hits, Said, overlaps
 from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import CJK, Span, find_word, norm, terms
-from inspector.domain.wordlists import wordlist
+from inspector.domain.wordlists import Hit, wordlist
 
 
 NEGATION_REACH = 14  # characters before a done word in which "not"/"未" cancels the claim
@@ -52,10 +52,24 @@ def _claim_in(said: Said, c: Span, subject_pos: int) -> Hits | None:
     start, and the word), not hedged ("whether", "may have", "是否", "未知" anywhere in the
     clause), and not preceded by "still/pending" after the subject — unless a "now" after
     that word puts it in the past ("was open, now resolved")."""
+    # Every open issue, failure and action asks about the same few claim clauses, often from
+    # the same subject position ("P95 of endpoint 3" and "… 43" both start at "p95"): the
+    # answer depends on the clause and that position alone, so it is worked out once.
+    key = ("claim_in", c.start, c.end, subject_pos)
+    memo = said._memo
+    if key not in memo:
+        found = _claim_word(said, c, subject_pos)
+        memo[key] = found
+    else:
+        found = memo[key]
+    return Hits([found]) if found is not None else None
+
+
+def _claim_word(said: Said, c: Span, subject_pos: int) -> str | None:
     if said.first("uncertain", c.start, c.end) is not None:
         return None
     sent = said.sentence_at(c.start)
-    if sent is not None and sent.text.rstrip()[-1:] in ("?", "？"):  # a question claims nothing
+    if sent is not None and said.stripped(sent)[-1:] in ("?", "？"):  # a question claims nothing
         return None
     for h in said.hits("done", c.start, c.end):
         # An aim, not a claim: "目标：让导出测试通过", "goal: make the tests pass".
@@ -69,7 +83,7 @@ def _claim_in(said: Said, c: Span, subject_pos: int) -> Hits | None:
         pending = [b for b in said.hits("not_done", lo, hi) if not overlaps(b, h.start, h.end)]
         if pending and not (subject_pos < h.start and _NOW.search(said.text, pending[-1].end, h.end)):
             continue
-        return Hits([h.word])
+        return h.word
     return None
 
 
@@ -92,14 +106,21 @@ def _done_clauses(said: Said) -> list[tuple[Span, int, list[Span]]]:
     key = ("done_clauses",)
     if key in said._memo:
         return said._memo[key]  # type: ignore[no-any-return]
-    whole = wordlist("done").hits(said.text)
+    whole = said.hits("done", 0, len(said.text))  # the same scan every span query of "done" reads
     out: list[tuple[Span, int, list[Span]]] = []
     if whole:
-        for s in said.sentences:
-            if not any(h.start < s.end and s.start < h.end for h in whole):
-                continue
+        spans = said.sentences
+        touched: dict[int, list[Hit]] = {}  # sentence index → the done words overlapping it
+        for h in whole:
+            i = max(0, said.sentence_index(h.start))
+            while i < len(spans) and spans[i].start < h.end:
+                if h.start < spans[i].end:
+                    touched.setdefault(i, []).append(h)
+                i += 1
+        for i in sorted(touched):
+            s, near = spans[i], touched[i]
             parts = said.clauses(s)
-            out += [(s, i, parts) for i, c in enumerate(parts) if any(h.start < c.end and c.start < h.end for h in whole)]
+            out += [(s, k, parts) for k, c in enumerate(parts) if any(h.start < c.end and c.start < h.end for h in near)]
     said._memo[key] = out
     return out
 
@@ -122,6 +143,21 @@ def _form_anywhere(said: Said, term: str) -> bool:
     return found  # type: ignore[no-any-return]
 
 
+# Above this many (claim clause, subject word) pairs, done_claim first asks the whole text.
+_CLAUSE_WORK = 64
+
+
+def _form_in(said: Said, term: str, c: Span) -> int:
+    """Where the term's form starts in clause ``c`` (-1: not there). Its form is the term as
+    it stands in the text or, when the text nowhere holds it, its stem ("apply" → "appl"
+    of "applied"); the whole text is asked only when the clause holds the stem alone."""
+    if term in c.text:
+        return said.text.find(term, c.start, c.end)
+    if len(term) >= 5 and term.isascii() and term.isalpha() and term[:-1] in c.text and not said.in_text(term):
+        return said.text.find(term[:-1], c.start, c.end)
+    return -1
+
+
 def done_clauses(said: Said) -> list[tuple[Span, int, list[Span]]]:
     """The clauses a done word touches (public: drift skips every claim rule without them)."""
     return _done_clauses(said)
@@ -137,15 +173,15 @@ def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hit
         return None
     need = max(1, round(min_share * len(subject) + 0.01))
     clauses_ = _done_clauses(said)
-    if not clauses_ or sum(1 for t in subject if _form_anywhere(said, t)) < need:
-        return None  # too few of the subject's words anywhere: in no clause either
-    # Each word as it stands in the text, or its stem ("apply" → "appl"), decided once.
-    forms = [t if (t in said.text or not (len(t) >= 5 and t.isascii() and t.isalpha())) else t[:-1] for t in subject]
-    text = said.text
+    if not clauses_:
+        return None
+    # Too few of the subject's words anywhere: in no clause either. Asking the whole text is
+    # a search per word; with few claim clauses, asking them alone is cheaper and finds the same.
+    if len(clauses_) * len(subject) > _CLAUSE_WORK and sum(1 for t in subject if _form_anywhere(said, t)) < need:
+        return None
     for s, i, parts in clauses_:
         c = parts[i]
-        ctext = c.text
-        present = [text.find(f, c.start, c.end) for f in forms if f in ctext]
+        present = [pos for pos in (_form_in(said, t, c) for t in subject) if pos >= 0]
         hit = None
         if len(present) >= need:
             hit = _claim_in(said, c, min(present))
@@ -160,7 +196,7 @@ def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hit
                         hit = _claim_in(said, c, c.start)
                     break
         if hit is not None:
-            hit.sentence = s.text.strip()
+            hit.sentence = said.stripped(s)
             return hit
     return None
 
@@ -198,7 +234,7 @@ def blanket_claim(said: Said, category: str) -> Hits | None:
             if first_done and _verdict_only(said, c, first_done[0].start):
                 hit = _claim_in(said, c, c.start)
         if hit is not None:
-            hit.sentence = s.text.strip()
+            hit.sentence = said.stripped(s)
             said._memo[key] = hit
             return hit
     return None

@@ -44,7 +44,7 @@ def reversed_choice(said: Said, value: str, alternatives: list[str], rationale: 
                 continue
             if rationale and _gives_reason(s.text, rationale, alt):
                 continue
-            return Hits([alt], s.text.strip())
+            return Hits([alt], said.stripped(s))
     chooser = wordlist("choice_word")
     own_value = [t for t in _own_terms(value, tuple(alternatives)) if chooser.first(t) is None]
     for alt in alternatives:
@@ -56,7 +56,7 @@ def reversed_choice(said: Said, value: str, alternatives: list[str], rationale: 
                     rationale and _gives_reason(s.text, rationale, alt)):
                 continue
             if any(stem_in(t, s.text) for t in own) and not any(stem_in(t, s.text) for t in own_value):
-                return Hits([alt], s.text.strip())
+                return Hits([alt], said.stripped(s))
     if alternatives and said.says(value):
         kept_any = any(said.says(a) for a in alternatives) or bool(rationale and said.says(rationale))
         if not kept_any:
@@ -104,7 +104,7 @@ def _switched_to(said: Said, s: Span, alt: str, value: str) -> Hits | None:
     text = s.text
     pa = text.find(a) if a else -1
     if pa >= 0 and _SWITCH_TO.search(text[max(0, pa - 24):pa]):
-        return Hits([alt], text.strip())
+        return Hits([alt], said.stripped(s))
     for needle in (v, *(t for t in _own_terms(value, (alt,)) if t in text)):
         pv = text.find(needle) if needle else -1
         if pv >= 0:
@@ -113,7 +113,7 @@ def _switched_to(said: Said, s: Span, alt: str, value: str) -> Hits | None:
             rest = text[end:end + 30]
             rest = re.sub(r"^[^\s，,。.]*?(?=\s|已|被|$)", "", rest, count=1) if needle != v else rest
             if _DROPPED_AFTER.search(rest) or _DROPPED_AFTER.search(text[end:end + 30]):
-                return Hits([alt], text.strip())
+                return Hits([alt], said.stripped(s))
     return None
 
 

@@ -36,7 +36,7 @@ def negated_value(said: Said, value: str) -> Hits | None:
         ve = vs + len(v)
         found = _cancelled_in_sentence(said, s, vs, ve, value)
         if found:
-            return Hits(found, s.text.strip())
+            return Hits(found, said.stripped(s))
         if i + 1 < len(said.sentences):
             n = said.sentences[i + 1]
             lifts = said.hits(_LIFTS, n.start, n.end)
@@ -47,7 +47,7 @@ def negated_value(said: Said, value: str) -> Hits | None:
                 words = [h.word for h in lifts if opens or _refers_back(said, *_clause_of(parts, h.start), value,
                                                                           at_start=False)]
                 if words:
-                    return Hits(words, f"{s.text.strip()} {n.text.strip()}")
+                    return Hits(words, f"{said.stripped(s)} {said.stripped(n)}")
     return None
 
 

@@ -56,7 +56,7 @@ def untrusted_rule_in(said: Said, rule: str) -> Hits | None:
     if len(probe) >= 6 and probe in said.text:
         for s in said.sentences:
             if probe in s.text and not reports_not_instructs(said, s):
-                return Hits([probe], s.text.strip())
+                return Hits([probe], said.stripped(s))
     own = _rule_words(rule)
     if len(own) < 2:
         return None
@@ -65,7 +65,7 @@ def untrusted_rule_in(said: Said, rule: str) -> Hits | None:
         return None
     for s in _rule_sentences(said):
         if all(any(stem_in(w, s.text) for w in group) for group in own) and not reports_not_instructs(said, s):
-            return Hits([group[0] for group in own], s.text.strip())
+            return Hits([group[0] for group in own], said.stripped(s))
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -28,10 +29,23 @@ class Hit:
     end: int
 
 
+# Characters that end a sentence (textnorm.sentences cuts after them).
+SENTENCE_ENDS = "。！？!?.\n"
+
+
 @dataclass(frozen=True, slots=True)
 class WordList:
     category: str
     pattern: re.Pattern[str] | None
+    # No word holds a sentence end and there are no patterns: no match can cross a
+    # sentence start, so a scan may begin at any sentence start (see ``Said.hits``).
+    local: bool = False
+
+    def iter_hits(self, text_norm: str, start: int = 0) -> Iterator[Hit]:
+        """The matches from ``start`` on, one at a time (the caller stops when it has enough)."""
+        if self.pattern is not None:
+            for m in self.pattern.finditer(text_norm, start):
+                yield Hit(m.group(0), m.start(), m.end())
 
     def hits(self, text_norm: str, start: int = 0, end: int | None = None) -> list[Hit]:
         if self.pattern is None:
@@ -109,7 +123,8 @@ def wordlist(category: str | tuple[str, ...]) -> WordList:
             entry = _data(lang).get(cat, {})
             words += entry.get("words", [])
             patterns += entry.get("patterns", [])
-    return WordList("+".join(categories), _compiled(words, patterns))
+    local = not patterns and not any(ch in SENTENCE_ENDS for w in words for ch in norm(w))
+    return WordList("+".join(categories), _compiled(words, patterns), local)
 
 
 def raw_patterns(category: str) -> list[re.Pattern[str]]:
