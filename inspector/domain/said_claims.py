@@ -147,17 +147,6 @@ def _form_anywhere(said: Said, term: str) -> bool:
 _CLAUSE_WORK = 64
 
 
-def _form_in(said: Said, term: str, c: Span) -> int:
-    """Where the term's form starts in clause ``c`` (-1: not there). Its form is the term as
-    it stands in the text or, when the text nowhere holds it, its stem ("apply" → "appl"
-    of "applied"); the whole text is asked only when the clause holds the stem alone."""
-    if term in c.text:
-        return said.text.find(term, c.start, c.end)
-    if len(term) >= 5 and term.isascii() and term.isalpha() and term[:-1] in c.text and not said.in_text(term):
-        return said.text.find(term[:-1], c.start, c.end)
-    return -1
-
-
 def done_clauses(said: Said) -> list[tuple[Span, int, list[Span]]]:
     """The clauses a done word touches (public: drift skips every claim rule without them)."""
     return _done_clauses(said)
@@ -179,9 +168,18 @@ def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hit
     # a search per word; with few claim clauses, asking them alone is cheaper and finds the same.
     if len(clauses_) * len(subject) > _CLAUSE_WORK and sum(1 for t in subject if _form_anywhere(said, t)) < need:
         return None
+    # Each word with its stem ("apply" → "appl"), which counts where the text nowhere holds the word.
+    stems = [(t, t[:-1] if len(t) >= 5 and t.isascii() and t.isalpha() else None) for t in subject]
+    text = said.text
     for s, i, parts in clauses_:
         c = parts[i]
-        present = [pos for pos in (_form_in(said, t, c) for t in subject) if pos >= 0]
+        ctext = c.text
+        present = []
+        for t, stem in stems:
+            if t in ctext:
+                present.append(text.find(t, c.start, c.end))
+            elif stem is not None and stem in ctext and not said.in_text(t):
+                present.append(text.find(stem, c.start, c.end))
         hit = None
         if len(present) >= need:
             hit = _claim_in(said, c, min(present))
