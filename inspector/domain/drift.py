@@ -14,6 +14,7 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
+from inspector.domain.said import normal_text
 from inspector.domain.textnorm import norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
@@ -297,7 +298,7 @@ def field_cell(gen: GenerationText, fact: StateFact) -> str:
 
 # Every key asks about every generation's text (1,000 × 100 in the bench): normalise each once.
 _norm_value = lru_cache(maxsize=65536)(norm)
-_norm_text = lru_cache(maxsize=4096)(norm)
+_norm_text = normal_text  # shared with Said.of: each generation's text normalised once
 
 
 def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldTimeline:
