@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from inspector.domain.textnorm import Span, clauses, norm, norm_keep_lines, occurrences, phrase_parts, sentences
-from inspector.domain.wordlists import Hit, wordlist
+from inspector.domain.wordlists import Hit, WordList, wordlist
 
 
 # The same protected values, alternatives, anchors and rules are asked about in every
@@ -99,7 +99,7 @@ class Said:
                 if found is not None and 0 < end < len(text) and _word_char(text[end - 1]) and _word_char(text[end]):
                     found = None
                 if found is None:
-                    found = wordlist(category).hits(text, start, end)
+                    found = self.words(category).hits(text, start, end)
             self._memo[key] = found
         return found  # type: ignore[no-any-return]
 
@@ -111,12 +111,34 @@ class Said:
         run (lazily: the caller stops past its span) instead of the whole text's, unless the
         whole text was scanned already. A claim's clause then costs its sentence, not the text."""
         whole = self._memo.get(("whole", category))
-        words = wordlist(category)
+        words = self.words(category)
         if whole is None and words.local:
             i = self.sentence_index(start)
             return words.iter_hits(self.text, self.sentences[i].start if i >= 0 else 0)
         hits, starts = self._whole(category)
         return hits[max(0, bisect_right(starts, start) - 1):]
+
+    def words(self, category: str | tuple[str, ...]) -> WordList:
+        """The category's word list without the words this text cannot hold (their first
+        character is nowhere in it): the same matches, found faster. Which characters the
+        text holds is asked once per character, for every category alike."""
+        key = ("words", category)
+        found = self._memo.get(key)
+        if found is None:
+            whole = wordlist(category)
+            chars = self._memo.get("chars")
+            if chars is None:
+                chars = self._memo["chars"] = {}
+            text = self.text
+            present = []
+            for c in whole.firsts:
+                held = chars.get(c)
+                if held is None:
+                    held = chars[c] = c in text
+                if held:
+                    present.append(c)
+            found = self._memo[key] = whole.restricted(frozenset(present))
+        return found  # type: ignore[no-any-return]
 
     def first(self, category: str, start: int, end: int) -> Hit | None:
         found = self.hits(category, start, end)
@@ -126,7 +148,7 @@ class Said:
         key = ("whole", category)
         found = self._memo.get(key)
         if found is None:
-            hits = wordlist(category).hits(self.text)
+            hits = self.words(category).hits(self.text)
             found = self._memo[key] = (hits, [h.start for h in hits])
         return found  # type: ignore[no-any-return]
 
@@ -232,7 +254,7 @@ class Said:
         if found is None:
             # One search for the first match, not every match: most texts have none, and
             # permission words ("can", "ok") are common enough that listing them all costs.
-            found = self._memo["cancels"] = wordlist(CANCELS + ("exception", "permission")).first(self.text) is not None
+            found = self._memo["cancels"] = self.words(CANCELS + ("exception", "permission")).first(self.text) is not None
         return found  # type: ignore[no-any-return]
 
     def clauses(self, sentence: Span) -> list[Span]:

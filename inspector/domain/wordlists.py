@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -40,6 +40,18 @@ class WordList:
     # No word holds a sentence end and there are no patterns: no match can cross a
     # sentence start, so a scan may begin at any sentence start (see ``Said.hits``).
     local: bool = False
+    words: tuple[str, ...] = ()  # normalised
+    patterns: tuple[str, ...] = ()
+    firsts: tuple[str, ...] = ()  # the first characters of the words
+
+    def restricted(self, present: frozenset[str]) -> WordList:
+        """The same list without the words whose first character is not in ``present``.
+        For a text holding none of those characters such a word matches nowhere, and the
+        rest compile to the very alternatives (same order) the whole list has: every scan
+        of that text finds the same matches, trying fewer alternatives at each position."""
+        if len(present) == len(self.firsts):
+            return self
+        return _restricted(self, present)
 
     def iter_hits(self, text_norm: str, start: int = 0) -> Iterator[Hit]:
         """The matches from ``start`` on, one at a time (the caller stops when it has enough)."""
@@ -123,8 +135,17 @@ def wordlist(category: str | tuple[str, ...]) -> WordList:
             entry = _data(lang).get(cat, {})
             words += entry.get("words", [])
             patterns += entry.get("patterns", [])
-    local = not patterns and not any(ch in SENTENCE_ENDS for w in words for ch in norm(w))
-    return WordList("+".join(categories), _compiled(words, patterns), local)
+    normal = tuple(sorted({norm(w) for w in words if norm(w)}))
+    local = not patterns and not any(ch in SENTENCE_ENDS for w in normal for ch in w)
+    return WordList("+".join(categories), _compiled(list(normal), patterns), local, normal, tuple(patterns),
+                    tuple(sorted({w[0] for w in normal})))
+
+
+@lru_cache(maxsize=1024)
+def _restricted(whole: WordList, present: frozenset[str]) -> WordList:
+    words = tuple(w for w in whole.words if w[0] in present)
+    return WordList(whole.category, _compiled(list(words), list(whole.patterns)), whole.local, words,
+                    whole.patterns, tuple(sorted(present)))
 
 
 def raw_patterns(category: str) -> list[re.Pattern[str]]:
