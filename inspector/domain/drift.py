@@ -313,16 +313,14 @@ def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldT
     for fact in tracked:
         key, value, norm_value = fact.key, fact.value, fact.norm_value
         by_marker = fact.kind == "open_issue" or (fact.kind == "decision" and fact.status == "pending")
-        row: dict[int, str] = {}
-        for number, claims, unresolved, text in prepared:
-            claim = claims.get(key)
-            if claim is not None:
-                row[number] = "kept" if claim.get("text") == value else "rewritten"
-            elif by_marker:
-                row[number] = "kept" if value in unresolved else "missing"
-            else:
-                row[number] = "kept" if norm_value in text else "missing"
-        out.cells[key] = row
+        if by_marker:
+            out.cells[key] = {number: ("missing" if value not in unresolved else "kept") if (claim := claims.get(key)) is None
+                              else "kept" if claim.get("text") == value else "rewritten"
+                              for number, claims, unresolved, _ in prepared}
+        else:
+            out.cells[key] = {number: ("missing" if norm_value not in text else "kept") if (claim := claims.get(key)) is None
+                              else "kept" if claim.get("text") == value else "rewritten"
+                              for number, claims, _, text in prepared}
     return out
 
 

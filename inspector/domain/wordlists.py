@@ -51,7 +51,7 @@ class WordList:
         of that text finds the same matches, trying fewer alternatives at each position."""
         if len(present) == len(self.firsts):
             return self
-        return _restricted(self, present)
+        return _restricted(self.category, present)
 
     def iter_hits(self, text_norm: str, start: int = 0) -> Iterator[Hit]:
         """The matches from ``start`` on, one at a time (the caller stops when it has enough)."""
@@ -137,12 +137,18 @@ def wordlist(category: str | tuple[str, ...]) -> WordList:
             patterns += entry.get("patterns", [])
     normal = tuple(sorted({norm(w) for w in words if norm(w)}))
     local = not patterns and not any(ch in SENTENCE_ENDS for w in normal for ch in w)
-    return WordList("+".join(categories), _compiled(list(normal), patterns), local, normal, tuple(patterns),
-                    tuple(sorted({w[0] for w in normal})))
+    made = _MADE["+".join(categories)] = WordList("+".join(categories), _compiled(list(normal), patterns), local,
+                                                  normal, tuple(patterns), tuple(sorted({w[0] for w in normal})))
+    return made
+
+
+# Every list ``wordlist`` made, by its name ("negation+weakening"), for ``_restricted``.
+_MADE: dict[str, WordList] = {}
 
 
 @lru_cache(maxsize=1024)
-def _restricted(whole: WordList, present: frozenset[str]) -> WordList:
+def _restricted(name: str, present: frozenset[str]) -> WordList:
+    whole = _MADE[name]
     words = tuple(w for w in whole.words if w[0] in present)
     return WordList(whole.category, _compiled(list(words), list(whole.patterns)), whole.local, words,
                     whole.patterns, tuple(sorted(present)))
