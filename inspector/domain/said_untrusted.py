@@ -24,7 +24,8 @@ def reports_not_instructs(said: Said, span: Span) -> bool:
     validation" still gives the rule."""
     if said.first("reported", span.start, span.end) is not None:
         return True
-    i = next((k for k, s in enumerate(said.sentences) if s.start == span.start), None)
+    k = said.sentence_index(span.start)  # the sentence starting where the span does, if any
+    i = k if k >= 0 and said.sentences[k].start == span.start else None
     # The next sentence of the same line or paragraph (a new line is another item: the
     # label of the next log line says nothing about this one).
     if (i is not None and i + 1 < len(said.sentences)
@@ -60,12 +61,22 @@ def untrusted_rule_in(said: Said, rule: str) -> Hits | None:
     own = _rule_words(rule)
     if len(own) < 2:
         return None
+    # Rules that differ only in a number ("…跳过校验 3", "…跳过校验 7") have the same own
+    # words, and the answer depends on nothing else: looked for once per generation.
+    key = ("rule_words", own)
+    if key not in said._memo:
+        said._memo[key] = _in_other_words(said, own)
+    found = said._memo[key]
+    return Hits(list(found[0]), found[1]) if found is not None else None
+
+
+def _in_other_words(said: Said, own: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], str] | None:
     # Most texts hold none of a rule's words: ask the whole text first (remembered per word).
     if not all(any(stem_in_said(said, w) for w in group) for group in own):
         return None
     for s in _rule_sentences(said):
         if all(any(stem_in(w, s.text) for w in group) for group in own) and not reports_not_instructs(said, s):
-            return Hits([group[0] for group in own], said.stripped(s))
+            return tuple(group[0] for group in own), said.stripped(s)
     return None
 
 
