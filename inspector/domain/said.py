@@ -234,6 +234,10 @@ class Said:
         that lies wholly inside that sentence, in sentence order."""
         key = ("holding", needle)
         found = self._memo.get(key)
+        if found is None and "\n" not in needle and self._memo.get(("has", needle)) is False:
+            # Known to be nowhere in the flat text, so nowhere in the text either (the two
+            # differ only where the text breaks a line and the needle holds no line break).
+            found = self._memo[key] = {}
         if found is None:
             spans = self.sentences
             starts = self._memo.get("starts")

@@ -49,7 +49,9 @@ def mentioned_anywhere(said: Said, anchors: Iterable[str]) -> str | None:
         a = norm_phrase(anchor)
         if not a:
             continue
-        if (a.startswith("evt:") and find_word(flat, a) >= 0) or (not a.startswith("evt:") and a in flat):
+        # An evt ref as a whole word; none can be there when "evt:" is nowhere (asked once).
+        if (a.startswith("evt:") and said.has("evt:") and find_word(flat, a) >= 0) or (
+                not a.startswith("evt:") and a in flat):
             return anchor
         if a in said.unresolved:
             return anchor
