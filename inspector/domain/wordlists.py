@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -48,10 +48,25 @@ class WordList:
         """The same list without the words whose first character is not in ``present``.
         For a text holding none of those characters such a word matches nowhere, and the
         rest compile to the very alternatives (same order) the whole list has: every scan
-        of that text finds the same matches, trying fewer alternatives at each position."""
+        of that text finds the same matches, trying fewer alternatives at each position.
+
+        Compiling costs a few milliseconds, as much as scanning ~100 KB, so a restricted
+        list is compiled only once the same restriction has come back ``_WORTH`` times (the
+        generations of one session tend to hold the same characters); until then, and when
+        ``_KEPT`` restrictions are held already, the whole list scans (same matches)."""
         if len(present) == len(self.firsts):
             return self
-        return _restricted(self.category, present)
+        key = (self.category, present)
+        found = _RESTRICTED.get(key)
+        if found is not None:
+            return found
+        seen = _SEEN[key] = _SEEN.get(key, 0) + 1
+        if seen < _WORTH or len(_RESTRICTED) >= _KEPT:
+            if len(_SEEN) > 4 * _KEPT:
+                _SEEN.clear()  # a bound on what is counted; counting starts again
+            return self
+        found = _RESTRICTED[key] = _restricted(_MADE[self.category], present)
+        return found
 
     def iter_hits(self, text_norm: str, start: int = 0) -> Iterator[Hit]:
         """The matches from ``start`` on, one at a time (the caller stops when it has enough)."""
@@ -146,9 +161,13 @@ def wordlist(category: str | tuple[str, ...]) -> WordList:
 _MADE: dict[str, WordList] = {}
 
 
-@lru_cache(maxsize=1024)
-def _restricted(name: str, present: frozenset[str]) -> WordList:
-    whole = _MADE[name]
+# Restricted lists compiled so far, and how often each not yet compiled one was asked for.
+_RESTRICTED: dict[tuple[str, frozenset[str]], WordList] = {}
+_SEEN: dict[tuple[str, frozenset[str]], int] = {}
+_WORTH, _KEPT = 3, 256
+
+
+def _restricted(whole: WordList, present: frozenset[str]) -> WordList:
     words = tuple(w for w in whole.words if w[0] in present)
     return WordList(whole.category, _compiled(list(words), list(whole.patterns)), whole.local, words,
                     whole.patterns, tuple(sorted(present)))
