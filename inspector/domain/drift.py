@@ -108,7 +108,6 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
         last = gen.covers[1]
         state = [s for s in state if s.first_seq is None
                  or (ctx.established(s.value, s.sources, s.first_seq) or s.first_seq) <= last]
-    active = [s for s in state if s.status == "active"]
     # "In the summary" after the one normal form every verdict uses (case, white space, NFC,
     # quotes): survival says kept for the same text. A claim does not stand in for the text:
     # a summary whose claim carries the exact value while its text says the opposite hides
@@ -120,8 +119,15 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     rewritten_found: list[Finding] = []
     missing_found: list[Finding] = []
     closed_found: list[Finding] = []
+    flattened_found: list[Finding] = []
     unresolved = gen.unresolved
-    for fact in active:
+    for fact in state:
+        if fact.status != "active":
+            if fact.kind == "decision" and fact.status == "pending" and fact.value not in unresolved:
+                flattened_found.append(Finding("dispute_flattened", fact.key,
+                                               f"the undecided question “{fact.value}” is not among generation "
+                                               f"{gen.generation}'s unresolved markers: a dispute reads as a decision."))
+            continue
         claim = claims.get(fact.key)
         rewritten = claim is not None and claim.get("text") != fact.value  # reported as rewritten
         if rewritten:
@@ -143,12 +149,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             closed_found.append(Finding("open_issue_closed", fact.key,
                                         f"the open issue “{fact.value}” is not among generation {gen.generation}'s "
                                         "unresolved markers: the summary treats it as settled."))
-    findings += rewritten_found + missing_found + closed_found
-    for fact in state:
-        if fact.kind == "decision" and fact.status == "pending" and fact.value not in unresolved:
-            findings.append(Finding("dispute_flattened", fact.key,
-                                    f"the undecided question “{fact.value}” is not among generation {gen.generation}'s "
-                                    "unresolved markers: a dispute reads as a decision."))
+    findings += rewritten_found + missing_found + closed_found + flattened_found
     said_findings = _said_findings(gen, state, ctx, stated_covers, said)
     if honest.later or honest.past_the_log:
         assert stated_covers is not None
@@ -187,17 +188,31 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     out: list[Finding] = []
     said = said or Said.of(gen.text, gen.unresolved)
     g = gen.generation
-    claims_anything = bool(rules.done_clauses(said))  # no done word anywhere: no done claim to look for
-    cancels = said.cancels()  # no cancelling word anywhere: no value can be negated (the usual case)
+    # Asked once, when a record first needs them: no done word anywhere, no done claim to look
+    # for; no cancelling word anywhere, no value can be negated (the usual case).
+    claims_anything: bool | None = None
+    cancels: bool | None = None
+    untrusted: list[Finding] = []  # pending records from tools or the model, reported after the rest
     for fact in state:
         if fact.status != "active":
+            if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
+                hit = rules.untrusted_rule_in(said, fact.value)
+                if hit:
+                    untrusted.append(Finding("untrusted_in_summary", fact.key,
+                                             f"generation {g} repeats “{fact.value}”, proposed by {fact.writer} and "
+                                             f"never confirmed, as an instruction: “{hit.sentence}”.",
+                                             words=tuple(hit.words), where=hit.sentence))
             continue
-        if cancels and (fact.kind in OWNER_ONLY_KINDS or fact.kind == "decision"):
-            hit = rules.negated_value(said, fact.value)
+        if fact.kind in OWNER_ONLY_KINDS or fact.kind == "decision":
+            if cancels is None:
+                cancels = said.cancels()
+            hit = rules.negated_value(said, fact.value) if cancels else None
             if hit:
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "
                                    f"weakens it: “{'”, “'.join(hit.words)}” in “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
+        if fact.kind == "open_issue" and claims_anything is None:
+            claims_anything = bool(rules.done_clauses(said))
         if fact.kind == "open_issue" and claims_anything:
             hit = rules.done_claim(said, rules.subject_terms(fact.value)) or rules.blanket_claim(said, "blanket_open")
             if hit:
@@ -221,13 +236,9 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                    f"“{fact.value}” ({fact.key}) but drops its "
                                    f"alternatives ({', '.join(fact.alternatives)}) and its rationale: the dispute "
                                    "reads as settled without its reasons.", words=(fact.value,)))
-    for fact in state:
-        if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
-            hit = rules.untrusted_rule_in(said, fact.value)
-            if hit:
-                out.append(Finding("untrusted_in_summary", fact.key,
-                                   f"generation {g} repeats “{fact.value}”, proposed by {fact.writer} and never "
-                                   f"confirmed, as an instruction: “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
+    out += untrusted
+    if claims_anything is None and (ctx.failures or ctx.actions):
+        claims_anything = bool(rules.done_clauses(said))
     # One finding per summary sentence: a rule both proposed as a pending record and seen in
     # the tool output it came from is one repetition, not two.
     reported = {f.where for f in out if f.code == "untrusted_in_summary"}
