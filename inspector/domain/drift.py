@@ -337,10 +337,15 @@ def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldT
     # one per key, as field_cell reads them), markers and normal form worked out once
     # rather than once per key (1,000 generations × 84 keys in the drift bench).
     prepared = [(g.generation, _first_claims(g), g.unresolved, _norm_text(g.text)) for g in ordered] if tracked else []
+    claimed = {k for _, claims, _, _ in prepared for k in claims}  # keys some generation claims
     for fact in tracked:
         key, value, norm_value = fact.key, fact.value, fact.norm_value
         by_marker = fact.kind == "open_issue" or (fact.kind == "decision" and fact.status == "pending")
-        if by_marker:
+        if key not in claimed:  # no claim to read: the markers or the text alone decide
+            out.cells[key] = ({number: "kept" if value in unresolved else "missing" for number, _, unresolved, _ in prepared}
+                              if by_marker else
+                              {number: "kept" if norm_value in text else "missing" for number, _, _, text in prepared})
+        elif by_marker:
             out.cells[key] = {number: ("missing" if value not in unresolved else "kept") if (claim := claims.get(key)) is None
                               else "kept" if claim.get("text") == value else "rewritten"
                               for number, claims, unresolved, _ in prepared}
