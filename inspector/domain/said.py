@@ -244,10 +244,23 @@ class Said:
             if starts is None:
                 starts = self._memo["starts"] = [s.start for s in spans]
             found = {}
-            for pos in occurrences(self.text, needle):
-                i = bisect_right(starts, pos) - 1
-                if i >= 0 and i not in found and pos + len(needle) <= spans[i].end:
-                    found[i] = pos
+            if needle:
+                # Once a sentence holds the needle, the rest of that sentence is skipped: a
+                # digit such as "3" can occur hundreds of times in one long sentence.
+                text, size = self.text, len(needle)
+                pos = text.find(needle)
+                while pos >= 0:
+                    i = bisect_right(starts, pos) - 1
+                    if i >= 0 and pos + size <= spans[i].end:
+                        found[i] = pos
+                        pos = text.find(needle, spans[i].end)
+                    else:
+                        pos = text.find(needle, pos + 1)
+            else:
+                for pos in occurrences(self.text, needle):
+                    i = bisect_right(starts, pos) - 1
+                    if i >= 0 and i not in found and pos + len(needle) <= spans[i].end:
+                        found[i] = pos
             self._memo[key] = found
         return found  # type: ignore[no-any-return]
 
