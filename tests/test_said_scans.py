@@ -17,8 +17,8 @@ from bisect import bisect_right
 import pytest
 
 from bench.drift_precision import load_items
-from inspector.domain.said import Said, _word_char
 from inspector.domain import wordlists
+from inspector.domain.said import Said, _word_char
 from inspector.domain.wordlists import Hit, wordlist
 
 CATEGORIES = ["aim", "back_reference", "blanket_failure", "blanket_open", "choice_word", "constraint", "contrast",

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-
 # Refs naming something a session holds (a material, a stub); other refs ("ledger:N" of a
 # correction, "gen:N") are the store's own and not judged here.
 _MATERIAL_LIKE = re.compile(r"(?:res|mat|material|stub)[:\-]", re.IGNORECASE)

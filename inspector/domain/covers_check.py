@@ -20,10 +20,11 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from inspector.domain.drift_rules import DriftContext, rule_probe
-from inspector.domain.said import norm_phrase as norm  # cached: the same values every generation
+from inspector.domain.said import (
+    norm_phrase as norm,  # cached: the same values every generation
+)
 from inspector.domain.said import normal_text
 from inspector.domain.textnorm import norm as plain_norm
-
 
 LONG_ENOUGH = 8  # characters (normal form) of a protected value that betray a later event
 

@@ -31,9 +31,18 @@ from inspector.domain.said_claims import (
     subject_terms,
 )
 from inspector.domain.said_decisions import mentions_in, reversed_choice
-from inspector.domain.said_failures import failure_claimed_fixed, mentioned_anywhere, tool_said_failed
+from inspector.domain.said_failures import (
+    failure_claimed_fixed,
+    mentioned_anywhere,
+    tool_said_failed,
+)
 from inspector.domain.said_negation import negated_value
-from inspector.domain.said_untrusted import reports_not_instructs, rule_probe, synonyms, untrusted_rule_in
+from inspector.domain.said_untrusted import (
+    reports_not_instructs,
+    rule_probe,
+    synonyms,
+    untrusted_rule_in,
+)
 
 __all__ = ["NEGATION_REACH", "ActionFact", "DriftContext", "Hits", "Said", "action_claimed_done", "blanket_claim",
            "cited_outside", "done_claim", "done_clauses", "failure_claimed_fixed", "mentioned_anywhere",

@@ -18,9 +18,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from inspector.domain.textnorm import Span, clauses, norm, norm_keep_lines, occurrences, phrase_parts, sentences
+from inspector.domain.textnorm import (
+    Span,
+    clauses,
+    norm,
+    norm_keep_lines,
+    occurrences,
+    phrase_parts,
+    sentences,
+)
 from inspector.domain.wordlists import Hit, WordList, wordlist
-
 
 # The same protected values, alternatives, anchors and rules are asked about in every
 # generation: normalise each once.

@@ -18,7 +18,6 @@ from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import CJK, Span, find_word, norm, terms
 from inspector.domain.wordlists import Hit, wordlist
 
-
 NEGATION_REACH = 14  # characters before a done word in which "not"/"未" cancels the claim
 
 

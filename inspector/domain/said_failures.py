@@ -18,7 +18,6 @@ from inspector.domain.said_claims import done_claim
 from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import find_word
 
-
 _FAILED_WORD = re.compile(r"(?<![\w])(?:fail(?:ed|s|ing|ure)?|error(?:ed|s)?|broke|broken|crash(?:ed)?|timed out|"
                           r"did not (?:run|work|apply|succeed)|didn't (?:run|work|apply|succeed))(?![\w])|"
                           r"失败|报错|出错|没跑成功|没成功|未成功|超时|异常")
