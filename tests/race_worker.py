@@ -8,14 +8,14 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from pathlib import Path
 
 from inspector.services.candidates import accept
 from inspector.store.connection import open_store
+from inspector.store.location import store_target
 
 
 async def main(store: str, candidate: str) -> None:
-    async with await open_store(Path(store)) as opened:
+    async with await open_store(store_target(store)) as opened:
         print("ready", flush=True)
         sys.stdin.readline()
         decision = await accept(opened, candidate, actor=f"racer-{candidate}")

@@ -22,8 +22,8 @@ def _pair(round_: int, base: int) -> list[dict]:
              "exact_fields": {}, "summary": f"round {round_} by {side}", "sources": ["evt:1"]} for side in "ab"]
 
 
-async def test_exactly_one_of_two_concurrent_accepts_wins(tmp_path: Path) -> None:
-    store = tmp_path / "race.db"
+async def test_exactly_one_of_two_concurrent_accepts_wins(tmp_path: Path, backend_empty_store: Path | str) -> None:
+    store = backend_empty_store
     await import_file(write_sif(tmp_path / "s.jsonl", [session_record()]), store, actor="t")
     for round_ in range(ROUNDS):
         async with await open_store(store) as opened:
