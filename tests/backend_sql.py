@@ -9,6 +9,7 @@ so a refused statement raises the same ``sqlite3`` exception on both.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -58,5 +59,30 @@ async def _run_pg(url: str, statements: tuple[str, ...], guards_off: bool) -> li
         out = [await conn.execute_fetchall(sql) for sql in statements]
         await conn.raw.execute("COMMIT")
         return out
+    finally:
+        await conn.close()
+
+
+def store_sha(store: Path | str) -> str:
+    """A fingerprint of everything a store holds: the file's bytes on SQLite, every table's
+    rows (in key order) on PostgreSQL. Equal before and after means nothing was written (a
+    rolled-back insert still advances PostgreSQL's identity counters; ids are internal)."""
+    if not is_url(store):
+        return hashlib.sha256(Path(store).read_bytes()).hexdigest()
+    return run_async(_pg_sha(str(store)))
+
+
+async def _pg_sha(url: str) -> str:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        digest = hashlib.sha256()
+        tables = await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                                  "ORDER BY tablename")
+        for (table,) in tables:
+            rows = await conn.fetch(f"SELECT * FROM {table} ORDER BY 1, 2")
+            digest.update(repr((table, [tuple(r.values()) for r in rows])).encode())
+        return digest.hexdigest()
     finally:
         await conn.close()

@@ -97,6 +97,7 @@ CREATE TABLE materials (
     deleted_at       {_T},
     extra            {_T} NOT NULL,
     digest           {_T} NOT NULL,
+    rowid            bigint GENERATED ALWAYS AS (material_id) STORED,
     UNIQUE (session, id)
 );
 CREATE TABLE material_chunks (
