@@ -176,7 +176,9 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
     async def check_for_changes(self) -> None:
         """A live store: when another process commits, reload the sessions and the open session."""
         if await self.watch.changed() and not self._followed_write():
-            self.notify("The store changed outside this window; reloaded.", timeout=3)
+            who = self.watch.last_actor
+            self.notify(f"{who} changed the store; reloaded." if who else "The store changed outside this window; "
+                        "reloaded.", timeout=3, markup=False)
             self.initial_session = self.session
             self.load_sessions()
 
