@@ -155,7 +155,14 @@ async def _quiet_rollback(conn: PgConnection) -> None:
 
 
 def _unreachable(location: StoreUrl, exc: BaseException) -> InspectorError:
-    reason = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+    if isinstance(exc, ConnectionRefusedError):
+        reason = "no server answers there (connection refused)"
+    elif isinstance(exc, (asyncio.TimeoutError, TimeoutError)):
+        reason = f"the server did not answer within {CONNECT_TIMEOUT_S} s"
+    elif isinstance(exc, OSError) and exc.strerror:
+        reason = exc.strerror[0].lower() + exc.strerror[1:]
+    else:
+        reason = getattr(exc, "message", None) or str(exc) or type(exc).__name__
     reason = " ".join(reason.split())
     return InspectorError(f"cannot reach the store {location.shown}: {reason}; nothing was written",
                           code="store_unreachable")
