@@ -76,6 +76,7 @@ def test_rebase_validates_afresh_and_refuses_what_cannot_move(sample_store: Path
     assert CliRunner().invoke(cli, ["rebase", str(sample_store), "cand-none", "--reviewer", "lin"]).exit_code == 3
 
 
+@pytest.mark.parametrize("backend", ["sqlite"])  # the app on PostgreSQL: tests/test_live_store.py
 async def test_rebase_and_accept_from_the_review_dialog(sample_store: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
     app = InspectorApp(sample_store)

@@ -361,6 +361,7 @@ async def data_version(db: aiosqlite.Connection) -> int:
     """Changes whenever *another* connection commits to the file (SQLite's own change counter);
     on PostgreSQL, whenever another server session appends to the ledger (its notices)."""
     if getattr(db, "dialect", "sqlite") == "postgresql":
+        await db.start()  # type: ignore[attr-defined]  # listening from the first look on
         return int(db.changes)  # type: ignore[attr-defined]
     row = await fetch_one(db, "PRAGMA data_version")
     return int(row[0]) if row else 0
