@@ -117,3 +117,15 @@ def test_inspector_store_is_the_default_store(backend_sample_store: Path | str,
     listed = CliRunner().invoke(cli, ["sessions", "--json"])
     assert listed.exit_code == 0 and "s-export" in {s["id"] for s in json.loads(listed.stdout)}
     assert CliRunner().invoke(cli, ["verify", "--json"]).exit_code == 0
+
+
+async def test_a_store_opened_read_only_refuses_writes_with_its_code(backend_sample_store: Path | str) -> None:
+    from inspector.domain.errors import InspectorError
+
+    async with await open_store(backend_sample_store, read_only=True) as store:
+        assert store.read_only and (await get_session(store, "s-export")).context_version == 4
+        with pytest.raises(InspectorError) as refused:
+            await candidates.accept(store, "cand-good", actor="lin")
+        assert refused.value.code == "read_only"
+    async with await open_store(backend_sample_store) as store:
+        assert (await get_session(store, "s-export")).context_version == 4  # nothing was written
