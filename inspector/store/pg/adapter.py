@@ -27,6 +27,7 @@ from typing import Any
 
 import asyncpg
 
+from inspector.domain.errors import InspectorError
 from inspector.store.pg.dialect import returning_key, translate
 
 _FETCHES = re.compile(r"^\s*(SELECT|WITH|VALUES)\b", re.I)
@@ -46,9 +47,17 @@ def _row(record: asyncpg.Record) -> tuple[Any, ...]:
     return tuple(_value(v) for v in record.values())
 
 
-def _sqlite_error(exc: BaseException) -> sqlite3.Error:
-    """The sqlite3 exception a service catches for this PostgreSQL error."""
+_LOST = (asyncpg.exceptions.ConnectionDoesNotExistError, asyncpg.exceptions.PostgresConnectionError,
+         asyncpg.exceptions.AdminShutdownError, asyncpg.exceptions.CannotConnectNowError)
+
+
+def sqlite_error(exc: BaseException) -> Exception:
+    """The exception a service or the CLI expects for this PostgreSQL error: the sqlite3 one it
+    already catches, or ``store_unreachable`` when the connection to the server was lost."""
     message = getattr(exc, "message", None) or str(exc)
+    if isinstance(exc, (*_LOST, OSError)) or (isinstance(exc, asyncpg.InterfaceError) and "closed" in message):
+        return InspectorError(f"the connection to the store's server was lost ({' '.join(message.split())}); "
+                              "what was not committed was not written", code="store_unreachable")
     if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
         return sqlite3.IntegrityError(message)
     return sqlite3.OperationalError(message)
@@ -143,8 +152,8 @@ class PgConnection:
         async with self.lock:
             try:
                 await self.raw.executemany(statement, args)
-            except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                raise _sqlite_error(exc) from exc
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+                raise sqlite_error(exc) from exc
 
     async def _run(self, sql: str, params: tuple[Any, ...]) -> PgCursor:
         statement = translate(sql)
@@ -159,8 +168,8 @@ class PgConnection:
                     lastrowid = int(rows[-1][0]) if key and rows else None
                     return PgCursor(rows if not key else [], len(records) if key else -1, lastrowid)
                 status = await self.raw.execute(statement, *params)
-            except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                raise _sqlite_error(exc) from exc
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+                raise sqlite_error(exc) from exc
         match = _ROWCOUNT.search(status or "")
         return PgCursor([], int(match.group(1)) if match and not status.startswith("SELECT") else -1)
 
