@@ -35,12 +35,31 @@ _RETURNING = re.compile(r"\bRETURNING\b", re.I)
 _ROWCOUNT = re.compile(r"(\d+)\s*$")
 
 
+# PostgreSQL text cannot hold U+0000, which SQLite text (and a transcript) can. Text holding
+# it is stored with an escape that round-trips exactly: U+FFFF (a noncharacter) marks it,
+# "\uffff0" is U+0000 and "\uffff1" is U+FFFF itself. Text without either is stored as is.
+_MARK = "\uffff"
+_UNESCAPE = re.compile("\uffff([01])")
+
+
+def _param(v: Any) -> Any:
+    if isinstance(v, str) and ("\x00" in v or _MARK in v):
+        return v.replace(_MARK, _MARK + "1").replace("\x00", _MARK + "0")
+    return v
+
+
 def _value(v: Any) -> Any:
     if v is True or v is False:
         return int(v)
+    if isinstance(v, str):
+        return _UNESCAPE.sub(lambda m: "\x00" if m.group(1) == "0" else _MARK, v) if _MARK in v else v
     if isinstance(v, Decimal):
         return int(v) if v == v.to_integral_value() else float(v)
     return v
+
+
+def _params(params: Sequence[Any]) -> tuple[Any, ...]:
+    return tuple(_param(v) for v in params)
 
 
 def _row(record: asyncpg.Record) -> tuple[Any, ...]:
@@ -138,14 +157,14 @@ class PgConnection:
         return int(self.raw.get_server_pid())
 
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> _Execution:
-        return _Execution(self, sql, tuple(params or ()))
+        return _Execution(self, sql, _params(params or ()))
 
     async def execute_fetchall(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
-        cursor = await self._run(sql, tuple(params or ()))
+        cursor = await self._run(sql, _params(params or ()))
         return await cursor.fetchall()
 
     async def executemany(self, sql: str, seq_of_params: Iterable[Sequence[Any]]) -> None:
-        args = [tuple(p) for p in seq_of_params]
+        args = [_params(p) for p in seq_of_params]
         if not args:
             return
         statement = translate(sql)
