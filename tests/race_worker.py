@@ -18,10 +18,11 @@ import sys
 from inspector.domain.errors import InspectorError
 from inspector.services.candidates import accept
 from inspector.store.connection import open_store
+from inspector.store.location import store_target
 
 
 async def main(store: str, name: str) -> None:
-    async with await open_store(store) as opened:
+    async with await open_store(store_target(store)) as opened:
         print("ready", flush=True)
         loop = asyncio.get_running_loop()
         while line := (await loop.run_in_executor(None, sys.stdin.readline)).strip():

@@ -21,18 +21,16 @@ from inspector.services.importing import import_file
 from inspector.services.sessions import get_session
 from inspector.services.verifying import verify_store
 from inspector.store.connection import open_store
+from inspector.store.location import store_target
 from tests.conftest import session_record, write_sif
-from tests.pg_databases import new_database, pg_server  # noqa: F401  (a fixture)
 
 REVIEWERS = 8
 ROUNDS = 20
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def race_store(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "race.db")
-    return new_database(request.getfixturevalue("pg_server"))
+@pytest.fixture
+def race_store(backend_empty_store: Path | str) -> str:
+    return str(backend_empty_store)
 
 
 def _candidates(round_: int, base: int) -> list[dict]:
@@ -59,25 +57,21 @@ def reviewers(race_store: str) -> Iterator[list[subprocess.Popen[str]]]:
                 p.wait()
 
 
-def _into(store: str) -> Path | str:
-    return store if "://" in store else Path(store)
-
-
 async def _version(store: str) -> int:
-    async with await open_store(store) as opened:
+    async with await open_store(store_target(store)) as opened:
         return (await get_session(opened, "s1")).context_version
 
 
 async def test_eight_reviewers_race_on_one_candidate_base_twenty_rounds(race_store: str, tmp_path: Path,
                                                                         request: pytest.FixtureRequest) -> None:
-    await import_file(write_sif(tmp_path / "s.jsonl", [session_record()]), _into(race_store), actor="t")
+    await import_file(write_sif(tmp_path / "s.jsonl", [session_record()]), store_target(race_store), actor="t")
     procs: list[subprocess.Popen[str]] = request.getfixturevalue("reviewers")
     for p in procs:  # every reviewer has the store open before the first round
         assert p.stdout is not None and p.stdout.readline() == "ready\n"
     winners: list[str] = []
     for round_ in range(ROUNDS):
         base = await _version(race_store)
-        await import_file(write_sif(tmp_path / f"r{round_}.jsonl", _candidates(round_, base)), _into(race_store), actor="t")
+        await import_file(write_sif(tmp_path / f"r{round_}.jsonl", _candidates(round_, base)), store_target(race_store), actor="t")
         for n, p in enumerate(procs):  # all at once: each worker is already waiting on its stdin
             assert p.stdin is not None
             p.stdin.write(f"r{round_}-{n}\n")
@@ -89,7 +83,7 @@ async def test_eight_reviewers_race_on_one_candidate_base_twenty_rounds(race_sto
         assert all([x["code"] for x in r["refusals"]] == ["stale_base"] for r in lost), lost
         assert won[0]["context_version"] == base + 1 == await _version(race_store)
         winners.append(won[0]["candidate"])
-    async with await open_store(race_store) as opened:
+    async with await open_store(store_target(race_store)) as opened:
         report = await verify_store(opened)
         assert report.ok, report.first_break
         accepts = [e for e in await opened.db.execute_fetchall(

@@ -15,7 +15,14 @@ from inspector.services.importing import import_file
 from inspector.services.sessions import get_session, session_ledger
 from inspector.services.verifying import verify_store
 from inspector.store.connection import open_store
+from tests.backend_sql import run_sql
 from tests.conftest import session_record, write_sif
+
+
+@pytest.fixture
+def sample_store(backend_sample_store: Path | str) -> Path | str:
+    """Every test here runs on both backends."""
+    return backend_sample_store
 
 EXPECTED = {
     ("s-export", "cand-good"): ([], []),
@@ -106,14 +113,9 @@ async def test_refused_accept_writes_nothing(sample_store: Path) -> None:
 
 
 async def test_verify_sees_a_status_changed_behind_the_ledgers_back(sample_store: Path) -> None:
-    import sqlite3
-
     async with await open_store(sample_store) as store:
         await candidates.accept(store, "cand-good", actor="lin")
-    con = sqlite3.connect(sample_store)
-    con.execute("UPDATE candidates SET status = 'pending' WHERE id = 'cand-good'")
-    con.commit()
-    con.close()
+    run_sql(sample_store, "UPDATE candidates SET status = 'pending' WHERE id = 'cand-good'")
     async with await open_store(sample_store) as store:
         report = await verify_store(store)
     assert not report.ok and report.first_break["where"] == "candidates"

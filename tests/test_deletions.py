@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import json
 from pathlib import Path
 
@@ -16,6 +18,12 @@ from inspector.services.sessions import get_session, session_ledger
 from inspector.services.verifying import verify_store
 from inspector.store.connection import open_store
 from tests.conftest import session_record, write_sif
+
+
+@pytest.fixture
+def sample_store(backend_sample_store: Path | str) -> Path | str:
+    """Every test here runs on both backends."""
+    return backend_sample_store
 
 
 async def test_privacy_request_covers_every_copy(sample_store: Path) -> None:

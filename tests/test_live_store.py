@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 from inspector.services.corrections import correct
@@ -9,6 +11,12 @@ from inspector.store.connection import open_store
 from inspector.ui.app import InspectorApp
 from inspector.ui.widgets.header_bar import HeaderBar
 from tests.test_app import settle, text_of
+
+
+@pytest.fixture
+def sample_store(backend_sample_store: Path | str) -> Path | str:
+    """Every test here runs on both backends."""
+    return backend_sample_store
 
 
 async def test_a_commit_elsewhere_is_shown(sample_store: Path) -> None:

@@ -21,18 +21,16 @@ from inspector.ui.app import InspectorApp
 from inspector.ui.main_screen import MainScreen
 from inspector.ui.review_dialog import ReviewDialog
 from inspector.ui.widgets.header_bar import HeaderBar
-from tests.pg_databases import new_database, pg_server  # noqa: F401  (a fixture)
 from tests.test_app import settle, text_of
 from tests.test_review_dialog import _review
 
 WITHIN_S = 2.0
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def shared_store(request: pytest.FixtureRequest, sample_store: Path) -> Path | str:
-    if request.param == "sqlite":
-        return sample_store
-    return new_database(request.getfixturevalue("pg_server"))
+@pytest.fixture
+def shared_store(backend_empty_store: Path | str, sample_store: Path) -> Path | str:
+    """The sample store itself on SQLite; on PostgreSQL an empty database it is migrated into."""
+    return sample_store if isinstance(backend_empty_store, Path) else backend_empty_store
 
 
 async def _accept(app: InspectorApp, pilot: Pilot, candidate: str) -> float:
@@ -53,7 +51,7 @@ async def _accept(app: InspectorApp, pilot: Pilot, candidate: str) -> float:
 async def _seen_at(app: InspectorApp, pilot: Pilot, words: str, header: str | None = None) -> float:
     """The wall-clock time ``app`` first shows a notification with ``words`` (and its header ``header``);
     watched alongside the other app's accept, so neither waits on the other's screens."""
-    deadline = time.time() + 30
+    deadline = time.time() + 20
     while True:
         told = any(words in str(n.message) for n in app._notifications)
         if told and (header is None or header in text_of(app.screen.query_one(HeaderBar))):

@@ -9,16 +9,18 @@ from pathlib import Path
 
 import click
 
+from inspector.cli.store_param import make_store_argument
+
 from inspector.cli.open_command import resolve_target
 from inspector.cli.output import EXIT_OK, EXIT_USAGE, emit, fail, json_option, run_command
-from inspector.cli.store_commands import store_argument
+from inspector.cli.store_commands import sole_store_argument
 from inspector.domain.errors import InspectorError
 from inspector.services.report import report_data, write_report
 from inspector.store.connection import open_store
 
 
 @click.command("report")
-@store_argument
+@sole_store_argument
 @click.option("--session", required=True, help="The session to report on.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
               help="The HTML file to write (required unless --json).")
@@ -47,7 +49,7 @@ async def report_cmd(store: Path, session: str, output: Path | None, generation:
 
 
 @click.command("serve")
-@click.argument("store", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@make_store_argument(optional=True)
 @click.option("--port", type=click.IntRange(min=1, max=65535), default=8000, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on. Anyone who can reach it can act in the app as you: keep it local "

@@ -23,42 +23,33 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.services.verifying import VerifyReport, verify_store
-from inspector.store import copying, ledger
+from inspector.store import copying, ledger, search_index
 from inspector.store.connection import Store, open_store
+from inspector.store.location import StoreTarget, StoreUrl, store_target
 from inspector.store.copying import CopyTable, Key
 from inspector.store.materials import searchable_text
 from inspector.store.schema import MATERIAL_INDEX_CAP
 
 ProgressFn = Callable[[str, int, int], None]
-Location = str | Path
 
 
-def location(text: str | os.PathLike[str]) -> Location:
-    """A store named on the command line: a URL stays text, anything else is a path."""
-    value = os.fspath(text)
-    return value if "://" in value else Path(value)
+def location(text: str | os.PathLike[str]) -> StoreTarget:
+    """A store named on the command line: a postgresql:// URL, or a path."""
+    return store_target(os.fspath(text))
 
 
-def shown(where: Location) -> str:
-    """How a store is named in output: a URL without its password."""
-    if isinstance(where, Path):
-        return str(where)
-    parts = urlsplit(where)
-    if parts.password is None:
-        return where
-    host = parts.hostname or ""
-    netloc = f"{parts.username}@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+def shown(where: StoreTarget) -> str:
+    """How a store is named in output: its path, or its URL without the password."""
+    return str(where)
 
 
-def _same_place(a: Location, b: Location) -> bool:
+def _same_place(a: StoreTarget, b: StoreTarget) -> bool:
     if isinstance(a, Path) and isinstance(b, Path):
         return a.resolve() == b.resolve()
-    return shown(a) == shown(b)
+    return isinstance(a, StoreUrl) and isinstance(b, StoreUrl) and a.shown == b.shown
 
 
 @dataclass(slots=True)
@@ -193,7 +184,7 @@ class _Copier:
                     before = await copying.last_event_id(db) if table is copying.EVENTS else 0
                     await copying.insert_rows(db, table, rows)
                     if table is copying.EVENTS:
-                        await copying.index_events(db, before)
+                        await search_index.index_events_after(db, before)
                 counts.copied += len(rows)
             done += len(page)
             self._tick(table, done)
@@ -225,7 +216,7 @@ class _Copier:
                         text = searchable_text(bytes(prefix[:MATERIAL_INDEX_CAP]), row[columns.index("encoding")],
                                                row[columns.index("media_type")])
                         if text:
-                            await copying.index_material(db, new_id, text)
+                            await search_index.index_material(db, new_id, text)
                 counts.copied += 1
                 self._tick(table, done)
         self._tick(table, done)
@@ -235,7 +226,7 @@ def _head(tail: tuple[int, str]) -> dict[str, Any]:
     return {"seq": tail[0], "hash": tail[1]}
 
 
-def _exists(where: Location) -> bool:
+def _exists(where: StoreTarget) -> bool:
     return isinstance(where, Path) and where.exists() and where.stat().st_size > 0
 
 
@@ -245,11 +236,12 @@ def _remove_sqlite(path: Path) -> None:
             os.remove(f"{path}{suffix}")
 
 
-async def migrate(source: Location, target: Location, *, progress: ProgressFn | None = None) -> MigrateReport:
+async def migrate(source: StoreTarget | str, target: StoreTarget | str, *, progress: ProgressFn | None = None) -> MigrateReport:
     """Copy ``source`` into ``target`` (created when missing), then verify the target and
     compare ledger heads. Bad input (no source, not a store, unreachable server, a target
     holding something else) raises before anything is written."""
     started = time.perf_counter()
+    source, target = store_target(source), store_target(target)
     report = MigrateReport(source=shown(source), target=shown(target))
     if _same_place(source, target):
         raise BadInput(f"{report.source} is both the source and the target; nothing was written", code="same_store")
@@ -276,7 +268,7 @@ async def migrate(source: Location, target: Location, *, progress: ProgressFn | 
     return report
 
 
-async def _open_target(target: Location) -> Store:
+async def _open_target(target: StoreTarget) -> Store:
     store = await open_store(target, create=True)
     if store.read_only:
         await store.close()

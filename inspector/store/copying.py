@@ -9,9 +9,8 @@ itself — in the order rows arrive, which the copy keeps.
 
 Everything here is written in the small query API both backends offer (``execute``,
 ``executemany``, ``execute_fetchall``, ``?`` parameters), so the same code copies SQLite
-to SQLite, SQLite to PostgreSQL and back. What only one backend needs — SQLite's full-text
-tables, which PostgreSQL replaces with trigram indexes over the columns themselves — is
-in :func:`index_events` and :func:`index_material`.
+to SQLite, SQLite to PostgreSQL and back. The search indexes are not copied: each backend
+builds its own from the copied rows (inspector/store/search_index.py), as an import does.
 """
 
 from __future__ import annotations
@@ -21,8 +20,6 @@ import json
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import aiosqlite
 
 from inspector.domain.sif_schema import IDENTITY_FIELDS
 from inspector.store.tables import SPECS, WRITE_ORDER
@@ -131,9 +128,10 @@ async def insert_rows(db: Any, table: CopyTable, rows: Sequence[Row]) -> None:
 async def insert_material(db: Any, row: Row) -> int:
     """Insert one material row and return the id the target gave it (its chunks follow)."""
     marks = ", ".join("?" for _ in MATERIALS.columns)
-    found = await db.execute_fetchall(
-        f"INSERT INTO materials ({', '.join(MATERIALS.columns)}) VALUES ({marks}) RETURNING material_id", row)
-    return int(found[0][0])
+    cur = await db.execute(f"INSERT INTO materials ({', '.join(MATERIALS.columns)}) VALUES ({marks})", row)
+    material_id = int(cur.lastrowid or 0)
+    await cur.close()
+    return material_id
 
 
 async def chunk_counts(db: Any) -> dict[Key, int]:
@@ -174,28 +172,6 @@ async def write_meta(db: Any, items: dict[str, str]) -> None:
                          "ON CONFLICT (key) DO UPDATE SET value = excluded.value", list(items.items()))
 
 
-def is_sqlite(db: Any) -> bool:
-    """Whether this connection is SQLite's (its full-text tables are filled by hand)."""
-    return isinstance(db, aiosqlite.Connection)
-
-
 async def last_event_id(db: Any) -> int:
     rows = await db.execute_fetchall("SELECT COALESCE(MAX(event_id), 0) FROM events")
     return int(rows[0][0])
-
-
-async def index_events(db: Any, after: int) -> None:
-    """Index events inserted since ``after`` for search, as an import does (SQLite's full-text
-    and short-query tables; PostgreSQL's trigram indexes follow the column by themselves)."""
-    if not is_sqlite(db):
-        return
-    await db.execute("INSERT INTO events_fts (rowid, content) SELECT event_id, content FROM events "
-                     "WHERE event_id > ? AND content IS NOT NULL", (after,))
-    await db.execute("INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events "
-                     "WHERE event_id > ? AND content IS NOT NULL", (after,))
-
-
-async def index_material(db: Any, material_id: int, text: str) -> None:
-    """Index a material's searchable prefix, as an import does."""
-    if is_sqlite(db):
-        await db.execute("INSERT INTO materials_fts (rowid, text) VALUES (?, ?)", (material_id, text))

@@ -172,22 +172,33 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
         self.watch = sessions.ChangeWatch(self.store)
         self.acts = recent_acts.ActsWatch(self.store)
         self.load_sessions()
+        self._checking = False
         self.check_for_changes()  # the first look: what is there now counts as seen
-        self.set_interval(LIVE_POLL_S, self.check_for_changes)
+        self.set_interval(LIVE_POLL_S, self._poll_changes)
 
-    @work(group="live", exclusive=True, exit_on_error=False)
+    def _poll_changes(self) -> None:
+        # A look still running (a slow server, a busy machine) is left to finish, never cancelled:
+        # cancelled after reading the change counter, it would lose that change for good.
+        if not self._checking:
+            self.check_for_changes()
+
+    @work(group="live", exit_on_error=False)
     async def check_for_changes(self) -> None:
         """A live store: when another process commits, say who did what and reload the sessions
         and the open session."""
-        changed = await self.watch.changed()
-        if self.acts.seen is None:
-            await self.acts.start()
-        if changed:
-            acts = await self.acts.news()
-            if not self._followed_write():
-                self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5)
-                self.initial_session = self.session
-                self.load_sessions()
+        self._checking = True
+        try:
+            changed = await self.watch.changed()
+            if self.acts.seen is None:
+                await self.acts.start()
+            if changed:
+                acts = await self.acts.news()
+                if not self._followed_write():
+                    self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5)
+                    self.initial_session = self.session
+                    self.load_sessions()
+        finally:
+            self._checking = False
 
     def _followed_write(self) -> bool:
         """The change was the follower importing appended lines (shown as they arrive, no reload)."""
