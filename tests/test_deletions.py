@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from inspector.cli.main import cli
@@ -98,6 +97,7 @@ def test_cli(sample_store: Path) -> None:
     assert run(cli, ["verify", str(sample_store)]).exit_code == 0
 
 
+@pytest.mark.parametrize("backend", ["sqlite"])  # the app on PostgreSQL: tests/test_live_store.py
 async def test_deletions_tab_confirm_and_carry_out(sample_store: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from textual.widgets import Input, Static
 

@@ -18,12 +18,6 @@ from inspector.services.survival import survival_all
 from inspector.services.verifying import verify_store
 from inspector.store.connection import open_store
 
-
-@pytest.fixture
-def sample_store(backend_sample_store: Path | str) -> Path | str:
-    """Every test here runs on both backends."""
-    return backend_sample_store
-
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claude-code"
 REAL = sorted(SHARED.glob("*.jsonl")) if SHARED.is_dir() else []
 EDIT_TOOLS = {"Edit": "file_path", "Write": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}

@@ -18,6 +18,8 @@ from typing import Any
 
 import click
 
+from inspector.cli.store_param import STORE
+
 from inspector.cli.open_command import store_beside
 from inspector.cli.output import EXIT_OK, run_command
 from inspector.cli.store_commands import reviewer_option
@@ -34,8 +36,9 @@ def _print(event: dict[str, Any]) -> None:
 
 @click.command("follow")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--into", "into", type=click.Path(path_type=Path, dir_okay=False),
-              help="The store to keep up to date (default: the one `inspector FILE` uses).")
+@click.option("--into", "into", type=STORE,
+              help="The store to keep up to date, a file or a postgresql:// URL (default: the one `inspector FILE` "
+                   "uses).")
 @click.option("--interval", type=click.FloatRange(min=0.05), default=0.5, show_default=True,
               help="Seconds between looks at the file.")
 @click.option("--once", is_flag=True, help="Import what is there, print it, and stop (no waiting).")

@@ -156,9 +156,9 @@ def _check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None)
 
 async def _integrity(store: Store, report: VerifyReport, full: bool | None) -> None:
     if store.dialect == "postgresql":  # no SQLite pages to check: the server's own checks (amcheck when installed)
-        from inspector.store.pg.maintenance import integrity
+        from inspector.store.pg.maintenance import has_amcheck, integrity
 
-        report.integrity = "postgresql"
+        report.integrity = "amcheck" if await has_amcheck(store) else "server_checks"
         messages = await integrity(store)
         if messages:
             report.fail({"where": "postgresql", "message": "index checks found damage: " + "; ".join(messages[:5])})

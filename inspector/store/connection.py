@@ -361,6 +361,18 @@ async def data_version(db: aiosqlite.Connection) -> int:
     """Changes whenever *another* connection commits to the file (SQLite's own change counter);
     on PostgreSQL, whenever another server session appends to the ledger (its notices)."""
     if getattr(db, "dialect", "sqlite") == "postgresql":
+        await db.start()  # type: ignore[attr-defined]  # listening from the first look on
         return int(db.changes)  # type: ignore[attr-defined]
     row = await fetch_one(db, "PRAGMA data_version")
     return int(row[0]) if row else 0
+
+
+async def last_change(store: Store) -> dict[str, Any] | None:
+    """Who made the latest change another process committed, and what it was (session, kind,
+    actor, seq): from the change notice on PostgreSQL, from the ledger's last entry on SQLite
+    (every write appends one)."""
+    notice = getattr(store, "last_change", None)
+    if notice is not None:
+        return dict(notice)
+    row = await fetch_one(store.db, "SELECT session, kind, actor, seq FROM ledger ORDER BY seq DESC LIMIT 1")
+    return None if row is None else {"session": row[0], "kind": row[1], "actor": row[2], "seq": row[3]}

@@ -44,8 +44,6 @@ class StoreUrl:
         self.shown = self._redact(parts)
         if parts.scheme.lower() not in URL_SCHEMES:
             self.problem = "is not a PostgreSQL URL"
-        elif not parts.hostname and "host=" not in parts.query:
-            self.problem = self.problem or "names no server"
         elif not self.database:
             self.problem = self.problem or "names no database"
 

@@ -194,7 +194,8 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
             if changed:
                 acts = await self.acts.news()
                 if not self._followed_write():
-                    self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5)
+                    self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5,
+                                markup=False)
                     self.initial_session = self.session
                     self.load_sessions()
         finally:

@@ -54,6 +54,7 @@ _JSON_EQ_NUM = re.compile(r"(json_extract\([^()]*\))\s*=\s*(-?\d+)\b", re.I)
 _JSON_EACH = re.compile(r"\bjson_each\(([^()]*)\)\s+(\w+)", re.I)
 _CAST_BLOB = re.compile(r"\bCAST\(\s*([\w.]+)\s+AS\s+BLOB\s*\)", re.I)
 _BLOB_LITERAL = re.compile(r"\b[xX]'([0-9a-fA-F]*)'")
+_REGEX_SPECIALS = frozenset("\\.^$+(){}|]")
 _PRAGMA = re.compile(r"^\s*PRAGMA\s+(\w+)", re.I)
 
 
@@ -79,7 +80,7 @@ def _glob_to_regex(glob: str) -> str:
                 out.append("[" + ("^" + body[1:] if body.startswith("^") else body) + "]")
                 i = end
         else:
-            out.append(re.escape(c) if c not in "'" else "''")
+            out.append("\\" + c if c in _REGEX_SPECIALS else ("''" if c == "'" else c))
         i += 1
     text = "".join(out)
     return text[:-2] if text.endswith(".*") else text + "$"

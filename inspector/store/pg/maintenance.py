@@ -33,12 +33,16 @@ async def reclaim(store: Any) -> bool:
         await conn.close()
 
 
+async def has_amcheck(store: Any) -> bool:
+    rows = await store.db.execute_fetchall("SELECT count(*) FROM pg_extension WHERE extname = 'amcheck'")
+    return bool(rows and rows[0][0])
+
+
 async def integrity(store: Any) -> list[str]:
-    """What the server reports wrong with the store's tables (amcheck when installed, else nothing to add:
-    PostgreSQL checks its own pages with data checksums when the cluster has them)."""
-    rows = await store.db.execute_fetchall(
-        "SELECT count(*) FROM pg_extension WHERE extname = 'amcheck'")
-    if not rows or not rows[0][0]:
+    """What the server reports wrong with the store's indexes (``amcheck``'s ``bt_index_check`` on
+    every B-tree, when the extension is installed in the database); without it there is nothing
+    to add here: PostgreSQL checks its own pages (data checksums) as it reads them."""
+    if not await has_amcheck(store):
         return []
     problems: list[str] = []
     for (index,) in await store.db.execute_fetchall(

@@ -38,14 +38,31 @@ CONNECT_TIMEOUT_S = 10
 
 
 class ChangeWatcher:
-    """What ``data_version`` reads on PostgreSQL: notices of other sessions' ledger appends."""
+    """What ``data_version`` reads on PostgreSQL: notices of other sessions' ledger appends.
+
+    It listens from its first use on (:meth:`start`, on a connection of its own), so a command
+    that never watches opens no listening connection; the first look only records where
+    things stand, as SQLite's first ``data_version`` does."""
 
     dialect = "postgresql"
 
-    def __init__(self) -> None:
+    def __init__(self, location: StoreUrl) -> None:
+        self.location = location
         self.changes = 0
         self.last_change: dict[str, Any] | None = None
         self.own_pids: set[int] = set()
+        self.listener: asyncpg.Connection | None = None
+
+    async def start(self) -> None:
+        if self.listener is None:
+            listener = await _connect(self.location)
+            await listener.add_listener(CHANNEL, self.notice)
+            self.listener = listener
+
+    async def stop(self) -> None:
+        if self.listener is not None:
+            listener, self.listener = self.listener, None
+            await listener.close()
 
     def notice(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         try:
@@ -63,17 +80,15 @@ class PgStore(Store):
 
     POOL_SIZE = 4
 
-    def __init__(self, location: StoreUrl, writer: PgConnection | None, key: bytes, reader: PgConnection,
-                 listener: asyncpg.Connection | None, watcher: ChangeWatcher, *, read_only: bool = False,
-                 read_only_reason: str = "") -> None:
+    def __init__(self, location: StoreUrl, key: bytes, reader: PgConnection, watcher: ChangeWatcher, *,
+                 read_only: bool = False, read_only_reason: str = "") -> None:
         self.path = location  # type: ignore[assignment]
         self.location = location
         self.digest_key = key
         self.read_only = read_only
         self.read_only_reason = read_only_reason
-        self._writer = writer  # type: ignore[assignment]
+        self._writer: PgConnection | None = None  # type: ignore[assignment]  # connected at the first write
         self._reader = reader  # type: ignore[assignment]
-        self._listener = listener
         self.created = False  # this open made the store in an empty database
         self.watcher = watcher
         self._idle: list[PgConnection] = []  # type: ignore[assignment]
@@ -87,6 +102,11 @@ class PgStore(Store):
     def watch_db(self) -> ChangeWatcher:  # type: ignore[override]
         return self.watcher
 
+    def refuse_writes(self) -> None:
+        if self.read_only:  # the writer connection itself is made at the first write
+            raise InspectorError(f"{self.path} is open read-only ({self.read_only_reason or 'read-only'}): it can "
+                                 "be read and verified, not changed", code="read_only")
+
     @property
     def last_change(self) -> dict[str, Any] | None:
         return self.watcher.last_change
@@ -95,21 +115,23 @@ class PgStore(Store):
         conns = [*self._idle, *self._lent, self._reader, *([self._writer] if self._writer else [])]
         self._idle.clear()
         self._lent.clear()
+        self._writer = None
         for conn in conns:
             await conn.close()
-        if self._listener is not None:
-            await self._listener.close()
-            self._listener = None
+        await self.watcher.stop()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PgConnection]:  # type: ignore[override]
         """One write transaction, serialised store-wide by an advisory lock held to its end."""
         self.refuse_writes()
         writer = self._writer
-        assert writer is not None
-        if self._bound.get() is writer:
+        if writer is not None and self._bound.get() is writer:
             raise RuntimeError("a transaction inside a transaction of the same task")
         async with self._write_lock:
+            if self._writer is None:
+                self._writer = PgConnection(await _connect(self.location))
+                self.watcher.own_pids.add(self._writer.backend_pid)
+            writer = self._writer
             token = self._bound.set(writer)
             try:
                 async with writer.lock:
@@ -155,7 +177,14 @@ async def _quiet_rollback(conn: PgConnection) -> None:
 
 
 def _unreachable(location: StoreUrl, exc: BaseException) -> InspectorError:
-    reason = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+    if isinstance(exc, ConnectionRefusedError):
+        reason = "no server answers there (connection refused)"
+    elif isinstance(exc, (asyncio.TimeoutError, TimeoutError)):
+        reason = f"the server did not answer within {CONNECT_TIMEOUT_S} s"
+    elif isinstance(exc, OSError) and exc.strerror:
+        reason = exc.strerror[0].lower() + exc.strerror[1:]
+    else:
+        reason = getattr(exc, "message", None) or str(exc) or type(exc).__name__
     reason = " ".join(reason.split())
     return InspectorError(f"cannot reach the store {location.shown}: {reason}; nothing was written",
                           code="store_unreachable")
@@ -233,18 +262,7 @@ async def open_pg_store(location: StoreUrl, *, create: bool = False, read_only: 
         key_hex = await first.fetchval("SELECT value FROM store_meta WHERE key = 'digest_key'")
         if key_hex is None:
             raise NotAStore(f"{location.shown} is missing its store metadata")
-        watcher = ChangeWatcher()
-        reader = PgConnection(first)
-        writer = None
-        if not reason:
-            raw_writer = await _connect(location)
-            opened.append(raw_writer)
-            writer = PgConnection(raw_writer)
-            watcher.own_pids.add(writer.backend_pid)
-        listener = await _connect(location)
-        opened.append(listener)
-        await listener.add_listener(CHANNEL, watcher.notice)
-        store = PgStore(location, writer, bytes.fromhex(key_hex), reader, listener, watcher,
+        store = PgStore(location, bytes.fromhex(key_hex), PgConnection(first), ChangeWatcher(location),
                         read_only=bool(reason), read_only_reason=reason)
         store.created = any(made)
         return store
