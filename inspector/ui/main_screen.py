@@ -192,7 +192,10 @@ class MainScreen(FitsTheTerminal, DecidesPending, ShowsWorkerErrors, Screen[None
             if self.acts.seen is None:
                 await self.acts.start()
             if changed:
-                acts = await self.acts.news()
+                # This window's own acts are in the ledger too (its writes do not count as changes,
+                # so they were not consumed); the notice names the others'.
+                mine = getattr(self.app, "reviewer", None)
+                acts = [a for a in await self.acts.news() if a.actor != mine]
                 if not self._followed_write():
                     self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5,
                                 markup=False)
