@@ -109,3 +109,11 @@ async def test_another_reviewers_act_is_noticed_with_who_did_it(backend_sample_s
         assert await watch.changed()
         assert watch.last_actor == "lin"
         assert {s.id for s in await list_sessions(watching)} >= {"s-export"}
+
+
+def test_inspector_store_is_the_default_store(backend_sample_store: Path | str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INSPECTOR_STORE", str(backend_sample_store))
+    listed = CliRunner().invoke(cli, ["sessions", "--json"])
+    assert listed.exit_code == 0 and "s-export" in {s["id"] for s in json.loads(listed.stdout)}
+    assert CliRunner().invoke(cli, ["verify", "--json"]).exit_code == 0

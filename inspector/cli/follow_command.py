@@ -18,11 +18,10 @@ from typing import Any
 
 import click
 
-from inspector.cli.store_param import STORE
-
 from inspector.cli.open_command import store_beside
 from inspector.cli.output import EXIT_OK, run_command
 from inspector.cli.store_commands import reviewer_option
+from inspector.cli.store_param import STORE
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.formats.detect import detect
 from inspector.domain.formats.tail import APPENDABLE

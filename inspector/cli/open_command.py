@@ -13,12 +13,11 @@ from pathlib import Path
 
 import click
 
-from inspector.cli.store_param import STORE
-from inspector.store.location import ENV_STORE, StoreUrl
-
 from inspector.cli.output import EXIT_OK, fail
+from inspector.cli.store_param import STORE
 from inspector.domain.errors import InspectorError
 from inspector.services import discovery, reviewer_name
+from inspector.store.location import ENV_STORE, StoreUrl
 from inspector.store.schema import APPLICATION_ID
 
 SIF_SUFFIXES = {".jsonl", ".json", ".ndjson", ".yaml", ".yml", ".eval"}  # files to import (or refuse) rather than open

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import click
 
-from inspector.cli.store_param import make_store_argument
-
 from inspector.cli.output import EXIT_OK, emit, json_option, run_command
+from inspector.cli.store_param import make_store_argument
 from inspector.domain.errors import NotFound
 from inspector.services.search import SearchResult, search
 from inspector.store import session_rows
