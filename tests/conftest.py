@@ -165,6 +165,21 @@ def pg_sample_master(pg_databases: PgDatabases, tmp_path_factory: pytest.TempPat
     return url.rsplit("/", 1)[1]
 
 
+@pytest.fixture(scope="session")
+def pg_empty_master(pg_databases: PgDatabases) -> str:
+    """A database holding an empty store (schema built once per run); tests get copies."""
+    from inspector.store.connection import open_store
+
+    url = pg_databases.create("empty_master")
+
+    async def build() -> None:
+        store = await open_store(url, create=True)
+        await store.close()
+
+    asyncio.run(build())
+    return url.rsplit("/", 1)[1]
+
+
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> str:
     """Which store backend a test runs on (tests using it run once per backend)."""
@@ -186,11 +201,12 @@ def backend_sample_store(backend: str, request: pytest.FixtureRequest) -> Iterat
 
 @pytest.fixture
 def backend_empty_store(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | str]:
-    """Where a new store goes: a file path on SQLite, an empty database's URL on PostgreSQL."""
+    """Where a new store goes: a file path on SQLite; on PostgreSQL a copy of a database holding
+    an empty store (building the schema once per run, not once per test)."""
     if backend == "sqlite":
         yield tmp_path / "store.db"
         return
     databases: PgDatabases = request.getfixturevalue("pg_databases")
-    url = databases.create("empty")
+    url = databases.create("empty", template=request.getfixturevalue("pg_empty_master"))
     yield url
     databases.drop(url)

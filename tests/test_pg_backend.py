@@ -117,3 +117,36 @@ def test_inspector_store_is_the_default_store(backend_sample_store: Path | str,
     listed = CliRunner().invoke(cli, ["sessions", "--json"])
     assert listed.exit_code == 0 and "s-export" in {s["id"] for s in json.loads(listed.stdout)}
     assert CliRunner().invoke(cli, ["verify", "--json"]).exit_code == 0
+
+
+async def test_a_store_opened_read_only_refuses_writes_with_its_code(backend_sample_store: Path | str) -> None:
+    from inspector.domain.errors import InspectorError
+
+    async with await open_store(backend_sample_store, read_only=True) as store:
+        assert store.read_only and (await get_session(store, "s-export")).context_version == 4
+        with pytest.raises(InspectorError) as refused:
+            await candidates.accept(store, "cand-good", actor="lin")
+        assert refused.value.code == "read_only"
+    async with await open_store(backend_sample_store) as store:
+        assert (await get_session(store, "s-export")).context_version == 4  # nothing was written
+
+
+async def test_text_holding_nul_and_the_escape_mark_round_trips_exactly(backend_empty_store: Path | str,
+                                                                     tmp_path: Path) -> None:
+    """PostgreSQL text cannot hold U+0000; the store escapes it (and its own mark) so the
+    records, their digests and the export are what a file store gives."""
+    from inspector.services import exporting
+    from inspector.services.importing import import_file
+    from tests.conftest import event_record, session_record, write_sif
+
+    tricky = "nul \x00 here \uffff1 and \x000 \uffff"
+    source = write_sif(tmp_path / "nul.jsonl", [session_record(title=tricky), event_record(1, content=tricky)])
+    await import_file(source, backend_empty_store, actor="t")
+    async with await open_store(backend_empty_store) as store:
+        assert (await verify_store(store)).ok
+        await exporting.export_sif(store, tmp_path / "out.jsonl")
+        hits = (await search(store, "s1", "nul")).hits  # (SQLite's FTS5 indexes text only up to a NUL)
+    assert [h.ref for h in hits] == ["evt:1"]
+    exported = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {r.get("title") for r in exported if r["type"] == "session"} == {tricky}
+    assert {r.get("content") for r in exported if r["type"] == "event"} == {tricky}

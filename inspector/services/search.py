@@ -5,6 +5,9 @@ use the gram index (``events_grams``: every event's distinct characters and char
 pairs, see inspector/store/grams.py). Either way the plan starts at the index, joins
 each matching row to its event, walks them in rowid (import) order and stops at the
 limit, so a query costs what its first hits cost, not what the session's size costs.
+The index queries are store functions (inspector/store/search_index.py), one per backend:
+on PostgreSQL a ``pg_trgm`` index answers three characters or more and an exact scan of
+the session's events the shorter ones, with the same hits.
 
 Each hit carries its occurrence count and character offsets (found in the event's own
 text, case-insensitively like the index). The search runs on a reader of its own; a

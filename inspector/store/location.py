@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import SplitResult, unquote, urlsplit, urlunsplit
 
 from inspector.domain.errors import InspectorError
 
@@ -54,7 +54,7 @@ class StoreUrl:
                                  "postgresql://user@host:port/database", code="store_unreachable")
 
     @staticmethod
-    def _redact(parts) -> str:  # type: ignore[no-untyped-def]
+    def _redact(parts: SplitResult) -> str:
         """The URL without its password (what messages and headers show)."""
         netloc = parts.netloc
         if "@" in netloc:

@@ -27,6 +27,7 @@ from typing import Any
 
 import asyncpg
 
+from inspector.domain.errors import InspectorError
 from inspector.store.pg.dialect import returning_key, translate
 
 _FETCHES = re.compile(r"^\s*(SELECT|WITH|VALUES)\b", re.I)
@@ -40,21 +41,48 @@ _PLAIN_INSERT = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)\s*\(([\w\s,]+)\)\s*VALUES
 COPY_MIN_ROWS = 200  # below this a prepared statement's executemany is as fast
 
 
+# PostgreSQL text cannot hold U+0000, which SQLite text (and a transcript) can. Text holding
+# it is stored with an escape that round-trips exactly: U+FFFF (a noncharacter) marks it,
+# "\uffff0" is U+0000 and "\uffff1" is U+FFFF itself. Text without either is stored as is.
+_MARK = "\uffff"
+_UNESCAPE = re.compile("\uffff([01])")
+
+
+def _param(v: Any) -> Any:
+    if isinstance(v, str) and ("\x00" in v or _MARK in v):
+        return v.replace(_MARK, _MARK + "1").replace("\x00", _MARK + "0")
+    return v
+
+
 def _value(v: Any) -> Any:
     if v is True or v is False:
         return int(v)
+    if isinstance(v, str):
+        return _UNESCAPE.sub(lambda m: "\x00" if m.group(1) == "0" else _MARK, v) if _MARK in v else v
     if isinstance(v, Decimal):
         return int(v) if v == v.to_integral_value() else float(v)
     return v
+
+
+def _params(params: Sequence[Any]) -> tuple[Any, ...]:
+    return tuple(_param(v) for v in params)
 
 
 def _row(record: asyncpg.Record) -> tuple[Any, ...]:
     return tuple(_value(v) for v in record.values())
 
 
-def _sqlite_error(exc: BaseException) -> sqlite3.Error:
-    """The sqlite3 exception a service catches for this PostgreSQL error."""
+_LOST = (asyncpg.exceptions.ConnectionDoesNotExistError, asyncpg.exceptions.PostgresConnectionError,
+         asyncpg.exceptions.AdminShutdownError, asyncpg.exceptions.CannotConnectNowError)
+
+
+def sqlite_error(exc: BaseException) -> Exception:
+    """The exception a service or the CLI expects for this PostgreSQL error: the sqlite3 one it
+    already catches, or ``store_unreachable`` when the connection to the server was lost."""
     message = getattr(exc, "message", None) or str(exc)
+    if isinstance(exc, (*_LOST, OSError)) or (isinstance(exc, asyncpg.InterfaceError) and "closed" in message):
+        return InspectorError(f"the connection to the store's server was lost ({' '.join(message.split())}); "
+                              "what was not committed was not written", code="store_unreachable")
     if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
         return sqlite3.IntegrityError(message)
     return sqlite3.OperationalError(message)
@@ -135,14 +163,14 @@ class PgConnection:
         return int(self.raw.get_server_pid())
 
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> _Execution:
-        return _Execution(self, sql, tuple(params or ()))
+        return _Execution(self, sql, _params(params or ()))
 
     async def execute_fetchall(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
-        cursor = await self._run(sql, tuple(params or ()))
+        cursor = await self._run(sql, _params(params or ()))
         return await cursor.fetchall()
 
     async def executemany(self, sql: str, seq_of_params: Iterable[Sequence[Any]]) -> None:
-        args = [tuple(p) for p in seq_of_params]
+        args = [_params(p) for p in seq_of_params]
         if not args:
             return
         plain = _PLAIN_INSERT.match(sql) if len(args) >= COPY_MIN_ROWS else None
@@ -158,8 +186,8 @@ class PgConnection:
         async with self.lock:
             try:
                 await self.raw.executemany(statement, args)
-            except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                raise _sqlite_error(exc) from exc
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+                raise sqlite_error(exc) from exc
 
     async def _run(self, sql: str, params: tuple[Any, ...]) -> PgCursor:
         statement = translate(sql)
@@ -174,8 +202,8 @@ class PgConnection:
                     lastrowid = int(rows[-1][0]) if key and rows else None
                     return PgCursor(rows if not key else [], len(records) if key else -1, lastrowid)
                 status = await self.raw.execute(statement, *params)
-            except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                raise _sqlite_error(exc) from exc
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+                raise sqlite_error(exc) from exc
         match = _ROWCOUNT.search(status or "")
         return PgCursor([], int(match.group(1)) if match and not status.startswith("SELECT") else -1)
 

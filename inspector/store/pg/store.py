@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -30,7 +30,7 @@ import asyncpg
 from inspector.domain.errors import InspectorError, NotAStore
 from inspector.store.connection import Store, utc_now
 from inspector.store.location import StoreUrl
-from inspector.store.pg.adapter import PgConnection
+from inspector.store.pg.adapter import PgConnection, sqlite_error
 from inspector.store.pg.schema import CHANNEL, PG_MIGRATIONS, WRITE_LOCK_KEY
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION
 
@@ -128,18 +128,18 @@ class PgStore(Store):
         if writer is not None and self._bound.get() is writer:
             raise RuntimeError("a transaction inside a transaction of the same task")
         async with self._write_lock:
-            if self._writer is None:
+            if self._writer is None or self._writer.raw.is_closed():  # first write, or a lost connection
                 self._writer = PgConnection(await _connect(self.location))
                 self.watcher.own_pids.add(self._writer.backend_pid)
             writer = self._writer
             token = self._bound.set(writer)
             try:
                 async with writer.lock:
-                    await writer.raw.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
-                    await writer.raw.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})")
+                    await _mapped(writer.raw.execute("BEGIN ISOLATION LEVEL READ COMMITTED"))
+                    await _mapped(writer.raw.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})"))
                 yield writer
-                async with writer.lock:
-                    await writer.raw.execute("COMMIT")
+                async with writer.lock:  # deferred foreign keys are checked here, as SQLite does at COMMIT
+                    await _mapped(writer.raw.execute("COMMIT"))
             except BaseException:
                 await _quiet_rollback(writer)
                 raise
@@ -167,6 +167,14 @@ class PgStore(Store):
                 self._idle.append(conn)
             else:
                 await conn.close()
+
+
+async def _mapped(statement: Awaitable[Any]) -> Any:
+    """Await a transaction-control statement, raising the sqlite3 error services and the CLI expect."""
+    try:
+        return await statement
+    except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        raise sqlite_error(exc) from exc
 
 
 async def _quiet_rollback(conn: PgConnection) -> None:
