@@ -34,4 +34,5 @@ async def test_a_commit_elsewhere_is_shown(sample_store: Path) -> None:
                 break
             await pilot.pause(0.1)
         assert "ctx v5" in text_of(app.screen.query_one(HeaderBar))
-        assert any("mo changed the store" in str(n.message) for n in app._notifications)  # says who
+        assert any("mo filed a correction of open_issue.p95 (s-export)" in str(n.message)
+                   for n in app._notifications)  # says who did what

@@ -33,7 +33,7 @@ COMMANDS: dict[str, str] = {
     "actions": "reconcile_command:actions_cmd", "reconcile": "reconcile_command:reconcile_cmd",
     "rebase": "rebase_command:rebase_cmd", "follow": "follow_command:follow_cmd",
     "report": "report_commands:report_cmd", "serve": "report_commands:serve_cmd",
-    "search": "search_command:search_cmd",
+    "search": "search_command:search_cmd", "migrate": "migrate_command:migrate_cmd",
 }
 
 

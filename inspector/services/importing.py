@@ -91,7 +91,7 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         writer = RecordWriter(db, await _stored_sessions(db))
         row = await fetch_one(db, "SELECT COALESCE(MAX(event_id), 0) FROM events")
         last_event_id = int(row[0]) if row else 0
-        async for records, done, total in parsed_chunks(raw):
+        async for records, done, total in parsed_chunks(raw, parse_ahead=store.dialect == "postgresql"):
             await writer.write(records)
             if progress is not None:
                 progress("importing", done, total)

@@ -33,6 +33,12 @@ from inspector.store.pg.dialect import returning_key, translate
 _FETCHES = re.compile(r"^\s*(SELECT|WITH|VALUES)\b", re.I)
 _RETURNING = re.compile(r"\bRETURNING\b", re.I)
 _ROWCOUNT = re.compile(r"(\d+)\s*$")
+# A plain multi-row insert (no conflict clause, no expressions): sent as one COPY instead of
+# a statement per row. An import's events are such an insert; COPY takes them in a single
+# round of the protocol, and the server parses no statement per row (bench/pg_import.py).
+_PLAIN_INSERT = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)\s*\(([\w\s,]+)\)\s*VALUES\s*\(\s*\?(?:\s*,\s*\?)*\s*\)\s*$",
+                           re.I)
+COPY_MIN_ROWS = 200  # below this a prepared statement's executemany is as fast
 
 
 # PostgreSQL text cannot hold U+0000, which SQLite text (and a transcript) can. Text holding
@@ -166,6 +172,15 @@ class PgConnection:
     async def executemany(self, sql: str, seq_of_params: Iterable[Sequence[Any]]) -> None:
         args = [_params(p) for p in seq_of_params]
         if not args:
+            return
+        plain = _PLAIN_INSERT.match(sql) if len(args) >= COPY_MIN_ROWS else None
+        if plain is not None:
+            columns = [c.strip() for c in plain.group(2).split(",")]
+            async with self.lock:
+                try:
+                    await self.raw.copy_records_to_table(plain.group(1).lower(), records=args, columns=columns)
+                except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                    raise _sqlite_error(exc) from exc
             return
         statement = translate(sql)
         async with self.lock:
