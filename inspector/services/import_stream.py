@@ -79,10 +79,11 @@ def split(raw: bytes, chunk_lines: int = CHUNK_LINES) -> list[Chunk]:
 
 async def _parsed_ahead(chunks: list[Chunk]) -> AsyncIterator[tuple[list[SifRecord], int]]:
     """In this process: each chunk is parsed on a thread of its own while the caller writes
-    the one before. The write's big statements run inside SQLite without the interpreter
-    lock (store/bulk.py), so on a machine with a second core parsing and writing overlap;
-    on one core it costs only the thread's hand-overs. Chunks come back in file order, and
-    a bad line's refusal comes when its chunk is asked for, as without the thread."""
+    the one before. The writes wait without the interpreter lock — on SQLite one JSON
+    statement per batch (store/bulk.py), on PostgreSQL the server process — so with a second
+    core parsing and writing overlap; on one core it costs only the thread's hand-overs.
+    Chunks come back in file order, and a bad line's refusal comes when its chunk is asked
+    for, as without the thread."""
     if len(chunks) < 2:
         done = 0
         for chunk in chunks:
@@ -106,12 +107,18 @@ async def _parsed_ahead(chunks: list[Chunk]) -> AsyncIterator[tuple[list[SifReco
                 ahead.exception()  # read, so a refusal nobody waits for is not logged as unretrieved
 
 
-async def parsed_chunks(raw: bytes) -> AsyncIterator[tuple[list[SifRecord], int, int]]:
-    """Yield (records, lines done, total lines) in file order."""
+async def parsed_chunks(raw: bytes, *, parse_ahead: bool = False) -> AsyncIterator[tuple[list[SifRecord], int, int]]:
+    """Yield (records, lines done, total lines) in file order. ``parse_ahead``: parse the next
+    chunk on a thread while the caller writes this one (see :func:`_parsed_ahead`)."""
     chunks = split(raw)
     total = sum(len(c[0]) for c in chunks)
     done = 0
     if len(raw) < PARALLEL_MIN_BYTES or len(chunks) < 3 or not use_workers():
+        if len(chunks) < 3 or not parse_ahead:
+            for chunk in chunks:
+                done += len(chunk[0])
+                yield parse_for_writer(chunk), done, total
+            return
         async for records, done in _parsed_ahead(chunks):
             yield records, done, total
         return

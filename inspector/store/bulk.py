@@ -1,16 +1,14 @@
 """The bulk writes of an import, behind named functions.
 
-An import writes many rows of one table at once and then brings the search indexes up to
-date for every event it added, all inside the caller's one transaction. These are the
-statements a second backend (PostgreSQL) implements its own way; services call only these.
+An import writes many rows of one table at once inside the caller's one transaction (the
+search indexes follow in inspector/store/search_index.py). Each backend writes them its own
+way behind :func:`insert_rows`; services call only it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-
-import aiosqlite
 
 from inspector.store.tables import TableSpec
 
@@ -20,7 +18,7 @@ except ImportError:  # pragma: no cover - a declared dependency; executemany alo
     orjson = None
 
 
-async def insert_rows(db: aiosqlite.Connection, spec: TableSpec, rows: Sequence[tuple[Any, ...]]) -> None:
+async def insert_rows(db: Any, spec: TableSpec, rows: Sequence[tuple[Any, ...]]) -> None:
     """Insert ``rows`` (built by ``spec.to_row``) into the spec's table; an identity that is
     already there raises ``sqlite3.IntegrityError`` and the caller's savepoint undoes the batch.
 
@@ -31,6 +29,9 @@ async def insert_rows(db: aiosqlite.Connection, spec: TableSpec, rows: Sequence[
     batch holding one (orjson always writes it ``\\u0000``), or values orjson cannot write,
     goes through ``executemany`` instead; both store the same values.
     """
+    if getattr(db, "dialect", "sqlite") == "postgresql":
+        await db.executemany(spec.insert_sql, rows)  # the PostgreSQL connection's own bulk path
+        return
     if orjson is not None and len(rows) >= JSON_BATCH_MIN:
         try:
             batch = orjson.dumps(rows, option=orjson.OPT_STRICT_INTEGER)
@@ -56,19 +57,3 @@ def _json_insert_sql(spec: TableSpec) -> str:
 
 
 _JSON_INSERTS: dict[str, str] = {}
-
-
-async def last_event_id(db: aiosqlite.Connection) -> int:
-    """The highest event id so far: events added later have higher ones."""
-    rows = await db.execute_fetchall("SELECT COALESCE(MAX(event_id), 0) FROM events")
-    return int(next(iter(rows))[0])
-
-
-async def index_events_after(db: aiosqlite.Connection, event_id: int) -> None:
-    """Put every event with an id above ``event_id`` into the search indexes: the trigram FTS
-    (its content read from the events table) and the short-query gram index, each filled by
-    one statement after the rows are in (cheaper than per-row maintenance)."""
-    await db.execute("INSERT INTO events_fts (rowid, content) SELECT event_id, content FROM events "
-                     "WHERE event_id > ? AND content IS NOT NULL", (event_id,))
-    await db.execute("INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events "
-                     "WHERE event_id > ? AND content IS NOT NULL", (event_id,))
