@@ -7,24 +7,30 @@ and look at the report before committing.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from textual.notifications import Notification
 from textual.pilot import Pilot
 
 from inspector.services import reviewer_name
-from inspector.services.importing import import_file
 from inspector.ui.app import InspectorApp
 from inspector.ui.widgets.actions_list import ActionsList
 from inspector.ui.widgets.timeline_view import TimelineView
+from tests.test_app import settle
+
+
+@pytest.fixture(autouse=True)
+def toasts_stay(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A toast leaves after a few seconds of wall time, so on a loaded machine (or a parallel
+    run) the screenshot could come after it left: here every toast raised before the
+    screenshot is in it, however slow the run."""
+    monkeypatch.setattr(Notification, "time_left", property(lambda self: self.timeout + 3600.0))
 
 
 async def _settled(pilot: Pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle(pilot.app, pilot)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("size", [(200, 50), (100, 30), (80, 24)])
@@ -107,12 +113,10 @@ REAL = (Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "clau
 
 
 @pytest.fixture
-def real_store(tmp_path: Path) -> Path:
+def real_store(imported_copy: Callable[..., Path]) -> Path:
     if not REAL.exists():
         pytest.skip(f"{REAL} is missing (../shared is not beside the project)")
-    store = tmp_path / "real.db"
-    asyncio.run(import_file(REAL, store, actor="root"))
-    return store
+    return imported_copy(REAL)
 
 
 async def _at_compaction(pilot: Pilot) -> None:
