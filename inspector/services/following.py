@@ -26,6 +26,7 @@ from inspector.domain.errors import BadInput
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.formats.detect import detect
 from inspector.domain.formats.tail import APPENDABLE, Resume, complete_lines, convert_tail, sif_tail
+from inspector.services import fact_proposals
 from inspector.services.importing import ImportReport, import_bytes, import_file, read_bytes, to_sif
 from inspector.store.connection import Store, fetch_one, open_store
 from inspector.store.tables import SPECS
@@ -180,6 +181,10 @@ class Follower:
         self.mac = mac
         self.sample = (self.sample + tail)[-SAMPLE_BYTES:]
         self.resume = await self._resume(r.session, r.fmt, r.offset + len(tail), r.line + tail.count(b"\n"))
+        if r.fmt != "sif":
+            # As at import: the extractor proposes facts the new lines hold (keys not stored yet),
+            # so a followed session's survival and drift figures judge by them too.
+            await fact_proposals.write(self.store, r.session, actor=self.actor)
         return report
 
     async def events_after(self, seq: int) -> list[dict[str, Any]]:
