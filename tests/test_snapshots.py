@@ -1,7 +1,7 @@
 """SVG snapshots of the main screen on a sample session at 80×24, 100×30 and 200×50, of every dialog,
 and of the conversation view on a real Claude Code transcript with a compaction.
 
-Update after an intended visual change with ``pytest tests/test_snapshots.py --snapshot-update``
+Update after an intended visual change with ``pytest tests/test_snapshots.py -n 0 --snapshot-update``
 and look at the report before committing.
 """
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from textual.notifications import Notification
 from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
 
 from inspector.services import reviewer_name
 from inspector.ui.app import InspectorApp
@@ -22,11 +23,14 @@ from tests.test_app import settle
 
 
 @pytest.fixture(autouse=True)
-def toasts_stay(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A toast leaves after a few seconds of wall time, so on a loaded machine (or a parallel
-    run) the screenshot could come after it left: here every toast raised before the
-    screenshot is in it, however slow the run."""
+def still_frames(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What changes with wall time alone stays still, so a loaded machine (or a parallel run)
+    takes the same screenshot as a quiet one: a toast leaves after a few seconds (here every
+    toast raised before the screenshot is in it) and an input's cursor blinks every 0.5 s
+    (here it stays shown, as it is right after a key; a text area's too)."""
     monkeypatch.setattr(Notification, "time_left", property(lambda self: self.timeout + 3600.0))
+    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+    monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", lambda self: None)
 
 
 async def _settled(pilot: Pilot) -> None:
