@@ -22,13 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from inspector.domain.canonical import content_hash
-from inspector.domain.errors import BadInput
+from inspector.domain.errors import BadInput, NotAStore
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.formats.detect import detect
 from inspector.domain.formats.tail import APPENDABLE, Resume, complete_lines, convert_tail, sif_tail
 from inspector.services import fact_proposals
 from inspector.services.importing import ImportReport, import_bytes, import_file, read_bytes, to_sif
 from inspector.store.connection import Store, fetch_one, open_store
+from inspector.store.location import is_url
 from inspector.store.tables import SPECS
 
 SAMPLE_BYTES = 4096  # the bytes before the offset compared on every poll (the whole prefix is checked once)
@@ -224,7 +225,13 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
     cut = complete_lines if live else (lambda raw: raw)
     data = read_bytes(source)
     extent = None
-    if into.exists() and into.stat().st_size > 0:
+    if is_url(into):  # a server database: a store in it, or an empty one the import makes a store in
+        try:
+            async with await open_store(into) as store:
+                extent = await imported_extent(store, source.name)
+        except NotAStore:
+            extent = None
+    elif into.exists() and into.stat().st_size > 0:
         async with await open_store(into) as store:
             extent = await imported_extent(store, source.name)
     if extent is None:
