@@ -10,13 +10,17 @@ import stat
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from inspector.cli.output import EXIT_OK, fail
 from inspector.domain.errors import InspectorError
-from inspector.services import discovery, reviewer_name
+from inspector.services import reviewer_name
 from inspector.store.schema import APPLICATION_ID
+
+if TYPE_CHECKING:
+    from inspector.services import discovery
 
 SIF_SUFFIXES = {".jsonl", ".json", ".ndjson", ".yaml", ".yml", ".eval"}  # files to import (or refuse) rather than open
 
@@ -36,6 +40,8 @@ def store_beside(file: Path) -> Path:
     beside = file.with_name(file.name + ".inspector.db")
     if _writable(file.parent):
         return beside
+    from inspector.services import discovery
+
     digest = hashlib.sha256(str(file.resolve()).encode()).hexdigest()[:12]
     return discovery.cache_dir() / "opened" / f"{file.stem}-{digest}.db"
 
@@ -74,11 +80,12 @@ def importer_name(explicit: str | None) -> str:
 async def resolve_target(target: Path | None, reviewer: str | None = None) -> Path:
     """The store to open: the demo, the store given, or a store the given file is imported into."""
     # loaded here, not at the top: the bare `inspector` start screen does not need them
-    from inspector.cli.store_commands import ImportProgress
-    from inspector.services import demo
+    from inspector.cli.import_progress import ImportProgress
     from inspector.services.following import catch_up
 
     if target is None:
+        from inspector.services import demo
+
         return await demo.ensure_demo_store()
     if _is_store(target) or target.suffix.lower() not in SIF_SUFFIXES:
         return target
@@ -92,6 +99,8 @@ async def resolve_target(target: Path | None, reviewer: str | None = None) -> Pa
 def start_listing(sources: tuple[Path, ...]) -> Future[list[discovery.Found]]:
     """Look for transcripts in a thread, so the listing overlaps loading the app (a --source
     that is not a folder is refused here, before any screen)."""
+    from inspector.services import discovery
+
     roots = discovery.sources_from(sources)
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="discover").submit(discovery.discover, roots)
 

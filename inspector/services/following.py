@@ -19,16 +19,20 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput
-from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
-from inspector.domain.formats.detect import detect
-from inspector.domain.formats.tail import APPENDABLE, Resume, complete_lines, convert_tail, sif_tail
-from inspector.services.importing import ImportReport, import_bytes, import_file, read_bytes, to_sif
+from inspector.services.reading import read_import_file as read_bytes
 from inspector.store.connection import Store, fetch_one, open_store
 from inspector.store.tables import SPECS
+
+if TYPE_CHECKING:
+    from inspector.domain.formats.tail import Resume
+    from inspector.services.importing import ImportReport
+
+# The converters and the importer load when there is something to import: an unchanged
+# file (``inspector FILE`` opened again) is answered from the ledger without them (issue 18).
 
 SAMPLE_BYTES = 4096  # the bytes before the offset compared on every poll (the whole prefix is checked once)
 ProgressFn = Callable[[str, int, int], None]
@@ -98,6 +102,9 @@ class Follower:
 
     async def attach(self, data: bytes | None = None) -> None:
         """Check that the file still starts with what was imported (the whole prefix, once)."""
+        from inspector.domain.formats.detect import detect
+        from inspector.domain.formats.tail import APPENDABLE
+
         data = read_bytes(self.source) if data is None else data
         self.inode = os.stat(self.source).st_ino
         extent = await imported_extent(self.store, self.source.name)
@@ -119,6 +126,8 @@ class Follower:
         self.sample = data[max(0, end - SAMPLE_BYTES):end]
 
     async def _resume(self, session: str, fmt: str, offset: int, line: int) -> Resume:
+        from inspector.domain.formats.tail import Resume
+
         db = self.store.db
         seq = await fetch_one(db, "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session = ?", (session,))
         gen = await fetch_one(db, "SELECT COALESCE(MAX(generation), 0) FROM summaries WHERE session = ?", (session,))
@@ -129,6 +138,8 @@ class Follower:
 
     async def poll(self) -> FollowStep:
         """Import the complete lines appended since the last look; refuse a rewritten file."""
+        from inspector.domain.formats.tail import complete_lines
+
         assert self.resume is not None, "attach first"
         r = self.resume
         try:
@@ -156,6 +167,9 @@ class Follower:
         return FollowStep(await self.events_after(before), r.offset, len(new) - len(tail))
 
     async def import_tail(self, tail: bytes) -> ImportReport:
+        from inspector.domain.formats.tail import convert_tail, sif_tail
+        from inspector.services.importing import import_bytes, to_sif
+
         r = self.resume
         assert r is not None
         if r.fmt == "sif":
@@ -193,6 +207,8 @@ class Follower:
 
 def segment_record(r: Resume, tail: bytes) -> dict[str, Any]:
     """The appended bytes as the next segment of the kept original (exported end to end)."""
+    from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
+
     try:
         encoding, content = "utf-8", tail.decode("utf-8")
     except UnicodeDecodeError:
@@ -216,12 +232,19 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
     """Bring ``into`` up to date with ``source``: a first import, or an import of what was
     appended since; a rewritten file is refused and nothing changes. ``live`` (an agent may
     be writing): a partial last line waits; otherwise every byte must parse."""
-    cut = complete_lines if live else (lambda raw: raw)
     data = read_bytes(source)
     extent = None
     if into.exists() and into.stat().st_size > 0:
         async with await open_store(into) as store:
             extent = await imported_extent(store, source.name)
+            if extent is not None and extent.file_digest == (
+                    "hmac-sha256:" + hmac.new(store.digest_key, data, hashlib.sha256).hexdigest()):
+                return CatchUp(extent.session, extent.fmt or "sif", 0, len(data))  # unchanged since
+    from inspector.domain.formats.detect import detect
+    from inspector.domain.formats.tail import APPENDABLE, complete_lines
+    from inspector.services.importing import import_file
+
+    cut = complete_lines if live else (lambda raw: raw)
     if extent is None:
         fmt = detect(data, source.name)
         body = cut(data) if fmt in APPENDABLE else data
@@ -230,8 +253,6 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
         report = await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=body)
         return CatchUp(report.sessions[0] if report.sessions else None, fmt, report.added.get("event", 0), len(body))
     async with await open_store(into) as store:
-        if extent.file_digest == "hmac-sha256:" + hmac.new(store.digest_key, data, hashlib.sha256).hexdigest():
-            return CatchUp(extent.session, extent.fmt or "sif", 0, len(data))  # unchanged since
         fmt = extent.fmt or detect(data[:1 << 16], source.name)
         if fmt not in APPENDABLE:
             raise BadInput(f"{source.name} changed since it was imported into {into.name}, and a {fmt} file is "

@@ -36,7 +36,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, TabbedContent, TabPane
+from textual.widgets import Input, TabbedContent, TabPane
 
 from inspector.domain.errors import NotFound
 from inspector.services import channels, overview, sessions
@@ -48,6 +48,7 @@ from inspector.ui.layout import FitsTheTerminal
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
 from inspector.ui.widgets.header_bar import HeaderBar
+from inspector.ui.widgets.keys_footer import KeysFooter
 from inspector.ui.widgets.progress_line import ProgressLine
 from inspector.ui.widgets.sessions_list import SessionsList
 from inspector.ui.widgets.state_channel import StateChannel
@@ -114,7 +115,9 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
             yield SessionsList()
             with Vertical(id="main"):
                 with Horizontal(id="channels"):
-                    yield StateChannel()
+                    state = StateChannel()
+                    self.preset_classes(state)  # AUTO_FOCUS lands in it
+                    yield state
                     yield SummaryChannel()
                     yield EvidenceChannel()
                 with TabbedContent(id="tabs"):
@@ -122,7 +125,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
                         yield TimelineArea(id="timeline-area")
                     yield from empty_panes()  # filled after the first paint (behind_tabs)
         yield ProgressLine(id="progress")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         if self.store.read_only:
