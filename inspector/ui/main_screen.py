@@ -39,7 +39,7 @@ from textual.screen import Screen
 from textual.widgets import Input, TabbedContent, TabPane
 
 from inspector.domain.errors import NotFound
-from inspector.services import channels, overview, sessions
+from inspector.services import channels, sessions
 from inspector.ui.behind_tabs import FillsTabsLater, empty_panes
 from inspector.ui.deciding import DecidesPending
 from inspector.ui.dialog_actions import OpensDialogs
@@ -206,6 +206,10 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
         await self.load_tabs(session)
 
     async def _load_badges(self, session: str) -> None:
+        from inspector.services import (
+            overview,  # with the drift and survival rules: after the first paint
+        )
+
         info, badges = await overview.overview(self.store, session)
         if session == self.session:
             self.query_one(HeaderBar).show(info, badges)
