@@ -27,6 +27,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +38,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, TabbedContent, TabPane
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from inspector.domain.errors import NotFound
 from inspector.services import channels, sessions
@@ -127,14 +129,17 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
         yield ProgressLine(id="progress")
         yield KeysFooter()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         if self.store.read_only:
             self.notify(f"{self.store.path.name} is read-only ({self.store.read_only_reason}): you can read, search, "
                         "expand and verify; accepting, correcting, handoffs and deletions are disabled.",
                         severity="warning", timeout=10)
         self.watch = sessions.ChangeWatch(self.store)
-        self.load_sessions()
         self.set_interval(LIVE_POLL_S, self.check_for_changes)
+        # The visible data is read before this screen's first frame (its refresh waits for this
+        # handler), so the first frame is the filled screen, not an empty one then a full redraw.
+        with contextlib.suppress(WorkerFailed, WorkerCancelled):  # a failure is shown as a dialog by its handler
+            await self.load_sessions().wait()
 
     @work(group="live", exclusive=True, exit_on_error=False)
     async def check_for_changes(self) -> None:
