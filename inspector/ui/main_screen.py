@@ -47,6 +47,7 @@ from inspector.ui.deciding import DecidesPending
 from inspector.ui.dialog_actions import OpensDialogs
 from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.layout import FitsTheTerminal
+from inspector.ui.paint import after_paint
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
 from inspector.ui.widgets.header_bar import HeaderBar
@@ -203,7 +204,9 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
             self.run_worker(self._load_rest(session), group="badges", exclusive=True, exit_on_error=False)
 
     async def _load_rest(self, session: str) -> None:
-        # The status line first: it is on screen. The tabs behind follow (behind_tabs).
+        # After the frame is drawn; then the status line first: it is on screen. The tabs behind
+        # follow (behind_tabs).
+        await after_paint(self)
         await self._load_badges(session)
         items = await sessions.list_sessions(self.store)  # its versions and counts follow every act
         self.session_ids = [s.id for s in items]
