@@ -115,6 +115,15 @@ async def test_a_claude_code_transcript_followed_in_pieces_exports_byte_for_byte
         results = await store.db.execute_fetchall("SELECT COUNT(*) FROM events WHERE kind = 'tool_result' AND tool IS NULL")
         assert results[0][0] == 0  # results whose call came in an earlier piece still name their tool
     assert (tmp_path / "back.jsonl").read_bytes() == full
+    # the lines that arrived while following get the facts a whole import proposes
+    whole = tmp_path / "whole.db"
+    await catch_up(CLAUDE, whole, actor="t")
+    assert await state_keys(db) == await state_keys(whole) and await state_keys(db)
+
+
+async def state_keys(store_path: Path) -> set[str]:
+    async with await open_store(store_path) as store:
+        return {r[0] for r in await store.db.execute_fetchall("SELECT DISTINCT key FROM state_records")}
 
 
 def test_follow_once_prints_each_new_event_once_as_a_json_line(tmp_path: Path) -> None:

@@ -308,6 +308,8 @@ async def test_8_search_counts_occurrences_gives_offsets_and_steps_through_them(
         assert "match 2 of 1,400" in second
         offsets = [int(re.search(r"at character ([\d,]+)", t).group(1).replace(",", "")) for t in (first, second)]
         assert offsets[1] > offsets[0]
+        # each match shows the text around it, not the first match's snippet again
+        assert first.splitlines()[-1] != second.splitlines()[-1]
         await pilot.press("left_square_bracket")
         assert "match 1 of 1,400" in text_of(detail)
 

@@ -46,6 +46,9 @@ async def test_any_length_is_answered_by_an_index_with_counts_and_offsets(store:
     folded = text.lower()
     expected = [i for i in range(len(text)) if folded.startswith(query.lower(), i)]
     assert hit.occurrences == len(expected) and list(hit.offsets) == expected
+    # one snippet per listed offset, each holding that occurrence (what ] / [ show in the app)
+    assert len(hit.snippets) == len(hit.offsets)
+    assert all(query.lower() in s.lower() for s in hit.snippets)
     assert all(h.ref != "evt:1" or "ab" not in query for h in result.hits)  # s2's event never leaks in
 
 

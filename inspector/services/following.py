@@ -168,6 +168,7 @@ class Follower:
 
     async def import_tail(self, tail: bytes) -> ImportReport:
         from inspector.domain.formats.tail import convert_tail, sif_tail
+        from inspector.services import fact_proposals
         from inspector.services.importing import import_bytes, to_sif
 
         r = self.resume
@@ -194,6 +195,10 @@ class Follower:
         self.mac = mac
         self.sample = (self.sample + tail)[-SAMPLE_BYTES:]
         self.resume = await self._resume(r.session, r.fmt, r.offset + len(tail), r.line + tail.count(b"\n"))
+        if r.fmt != "sif":
+            # As at import: the extractor proposes facts the new lines hold (keys not stored yet),
+            # so a followed session's survival and drift figures judge by them too.
+            await fact_proposals.write(self.store, r.session, actor=self.actor)
         return report
 
     async def events_after(self, seq: int) -> list[dict[str, Any]]:

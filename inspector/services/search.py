@@ -36,6 +36,10 @@ class Hit:
     snippet: str
     occurrences: int = 0
     offsets: tuple[int, ...] = ()
+    snippets: tuple[str, ...] = ()  # the text around each listed offset, so ] / [ show that occurrence
+
+    def snippet_for(self, occurrence: int) -> str:
+        return self.snippets[occurrence] if 0 <= occurrence < len(self.snippets) else self.snippet
 
 
 @dataclass(slots=True)
@@ -49,7 +53,8 @@ class SearchResult:
 
     def as_dict(self) -> dict[str, Any]:
         return {"query": self.query, "method": self.method, "complete": self.complete, "note": self.note,
-                "more": self.more, "hits": [{**asdict(h), "offsets": list(h.offsets)} for h in self.hits]}
+                "more": self.more, "hits": [{**asdict(h), "offsets": list(h.offsets), "snippets": list(h.snippets)}
+                                            for h in self.hits]}
 
 
 def _fts_phrase(query: str) -> str:
@@ -75,7 +80,8 @@ def _hit(where: str, ref: str, text: str, pattern: re.Pattern[str]) -> Hit | Non
     count, offsets = _occurrences(pattern, text)
     if not count:
         return None
-    return Hit(where, ref, _snippet_at(text, offsets[0]), count, offsets)
+    return Hit(where, ref, _snippet_at(text, offsets[0]), count, offsets,
+               tuple(_snippet_at(text, at) for at in offsets))
 
 
 def _token_runs(query: str) -> list[str]:

@@ -9,11 +9,10 @@
 
 from __future__ import annotations
 
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Static, TextArea
 
 from inspector.domain.drift import Finding, GenerationText, StateFact
@@ -21,7 +20,7 @@ from inspector.domain.summary_fix import Fixed, fix_summary
 from inspector.services import corrections
 from inspector.services.channels import StateRecord
 from inspector.store.connection import Store
-from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.modal import InspectorModal
 from inspector.ui.safe import markup, safe
 
 
@@ -33,17 +32,17 @@ def corrected_text(gen: GenerationText, findings: list[Finding], records: list[S
     return fix_summary(gen, findings, state)
 
 
-class CorrectionDialog(ShowsWorkerErrors, ModalScreen[bool]):
+class CorrectionDialog(InspectorModal[bool]):
     """Correct a state record (``record``) or a summary generation (``generation``)."""
 
     BINDINGS = [Binding("ctrl+s", "submit", "File correction", id="correct.submit"),
                 Binding("ctrl+y", "save_anyway", "Save anyway", id="correct.save_anyway", priority=True),
-                Binding("escape", "cancel", "Cancel", id="correct.cancel")]
+                Binding("escape", "close", "Cancel", id="dialog.close")]
+    STATUS_ID = "correct-result"
 
     def __init__(self, store: Store, session: str, reviewer: str, *, record: StateRecord | None = None,
                  generation: int | None = None, prefill: str = "", unresolved: list[str] | None = None) -> None:
-        super().__init__()
-        self.store, self.session, self.reviewer = store, session, reviewer
+        super().__init__(store, session, reviewer)
         self.record, self.generation, self.prefill = record, generation, prefill
         self.unresolved = unresolved
         self.has_findings = False  # the last check of the text found drift: ctrl+y may save anyway
@@ -69,11 +68,9 @@ class CorrectionDialog(ShowsWorkerErrors, ModalScreen[bool]):
             yield Button("File correction (ctrl+s)", id="correct-go", variant="primary")
         yield Footer()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_submit()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    @on(Button.Pressed, "#correct-go")
+    @on(Input.Submitted)
+    def submit_from_widget(self, event: Button.Pressed | Input.Submitted) -> None:
         event.stop()
         self.action_submit()
 
@@ -84,9 +81,8 @@ class CorrectionDialog(ShowsWorkerErrors, ModalScreen[bool]):
     @work(group="correct", exclusive=True, exit_on_error=False)
     async def action_submit(self, save_anyway: bool = False) -> None:
         reason = self.query_one("#correct-reason", Input).value.strip()
-        result = self.query_one("#correct-result", Static)
         if not reason:
-            result.update(markup("[$warning]A correction needs a reason.[/]"))
+            self.status(markup("[$warning]A correction needs a reason.[/]"))
             self.query_one("#correct-reason", Input).focus()
             return
         if self.record is not None:
@@ -102,12 +98,12 @@ class CorrectionDialog(ShowsWorkerErrors, ModalScreen[bool]):
             self.has_findings = True
             self.refresh_bindings()
             lines = "\n".join(f"✗ {f['code']}: {f['message']}" for f in outcome.findings)
-            result.update(markup("[$error]The new text still drifts; nothing was saved.[/]\n$l\n"
+            self.status(markup("[$error]The new text still drifts; nothing was saved.[/]\n$l\n"
                                  "Edit it and press ctrl+s again, or ctrl+y to save anyway "
                                  "(recorded in the ledger).", l=lines))
             return
         if outcome.refusals:
-            result.update(markup("[$error]$m[/]", m=outcome.refusals[0].message))
+            self.status(markup("[$error]$m[/]", m=outcome.refusals[0].message))
             return
         if outcome.status == "pending":
             self.notify(safe(f"Proposed {outcome.key} v{outcome.version}: pending until the owner confirms it."), markup=False,
@@ -116,5 +112,5 @@ class CorrectionDialog(ShowsWorkerErrors, ModalScreen[bool]):
             self.notify(f"Correction filed; context version is now {outcome.context_version}.")
         self.dismiss(True)
 
-    def action_cancel(self) -> None:
-        self.dismiss(False)
+    def close_value(self) -> bool:
+        return False

@@ -12,19 +12,18 @@ transaction decides the rest, one ledger entry per record.
 
 from __future__ import annotations
 
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Static
 
 from inspector.services import confirmations
 from inspector.services.channels import StateRecord
 from inspector.services.confirmations import Refused
 from inspector.store.connection import Store
-from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.modal import InspectorModal
 from inspector.ui.safe import markup
 from inspector.ui.widgets.state_channel import status_mark
 
@@ -46,7 +45,7 @@ def plan_content(records: list[StateRecord], refused: list[Refused], verb: str) 
     return Content("\n").join(lines)
 
 
-class DecisionDialog(ShowsWorkerErrors, ModalScreen[bool]):
+class DecisionDialog(InspectorModal[bool]):
     """Confirm or reject ``records`` (all pending, marked in the state channel) as ``reviewer``."""
 
     DEFAULT_CSS = """
@@ -85,12 +84,12 @@ class DecisionDialog(ShowsWorkerErrors, ModalScreen[bool]):
     }
     """
     BINDINGS = [Binding("ctrl+s", "submit", "Decide", id="decide.submit"),
-                Binding("escape", "cancel", "Cancel", id="decide.cancel")]
+                Binding("escape", "close", "Cancel", id="dialog.close")]
+    STATUS_ID = "decide-result"
 
     def __init__(self, store: Store, session: str, reviewer: str, records: list[StateRecord], refused: list[Refused],
                  *, reject: bool) -> None:
-        super().__init__()
-        self.store, self.session, self.reviewer = store, session, reviewer
+        super().__init__(store, session, reviewer)
         self.records, self.refused, self.reject = records, refused, reject
         self.verb = "reject" if reject else "confirm"
 
@@ -110,18 +109,18 @@ class DecisionDialog(ShowsWorkerErrors, ModalScreen[bool]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#decide-reason", Input).focus()
+        self.query_one("#decide-reason", Input).focus()  # the plan came with the dialog: nothing to load
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "decide-go":
-            self.action_submit()
-        else:
-            self.action_cancel()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    @on(Button.Pressed, "#decide-go")
+    @on(Input.Submitted)
+    def submit_from_widget(self, event: Button.Pressed | Input.Submitted) -> None:
         event.stop()
         self.action_submit()
+
+    @on(Button.Pressed, "#decide-cancel")
+    def cancel_button(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_close()
 
     @work(group="decide", exclusive=True, exit_on_error=False)
     async def action_submit(self) -> None:
@@ -131,7 +130,7 @@ class DecisionDialog(ShowsWorkerErrors, ModalScreen[bool]):
         outcome = await confirmations.decide_many(self.store, self.session, targets, actor=self.reviewer,
                                                   reject=self.reject, reason=reason)
         if not outcome.decided:  # someone else decided them meanwhile: say so, nothing was written
-            self.query_one("#decide-result", Static).update(markup(
+            self.status(markup(
                 "[$error]$m[/]", m="\n".join(r.refusal.message for r in outcome.refused) + "\nNothing was written."))
             return
         done = "Confirmed" if not self.reject else "Rejected"
@@ -142,5 +141,5 @@ class DecisionDialog(ShowsWorkerErrors, ModalScreen[bool]):
                     timeout=6)
         self.dismiss(True)
 
-    def action_cancel(self) -> None:
-        self.dismiss(False)
+    def close_value(self) -> bool:
+        return False

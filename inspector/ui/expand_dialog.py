@@ -10,12 +10,11 @@
 
 from __future__ import annotations
 
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from inspector.services.channels import StubView
@@ -26,7 +25,7 @@ from inspector.services.expanding import (
     expand,
 )
 from inspector.store.connection import Store
-from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.modal import InspectorModal
 from inspector.ui.safe import markup, plain
 
 
@@ -61,20 +60,17 @@ def render_expansion(result: Expansion) -> Content:
     return head + notes + Content("\n\n") + body
 
 
-class ExpandDialog(ShowsWorkerErrors, ModalScreen[None]):
+class ExpandDialog(InspectorModal[None]):
     BINDINGS = [
-        Binding("escape", "close", "Close", id="expand.close"),
+        Binding("escape", "close", "Close", id="dialog.close"),
         # f6 / f7 first: alt+w and alt+n do not pass through every terminal multiplexer (tmux)
         Binding("f6,alt+w", "snap('wider')", "Widen to chars", id="expand.widen"),
         Binding("f7,alt+n", "snap('narrower')", "Narrow to chars", id="expand.narrow"),
     ]
 
     def __init__(self, store: Store, session: str, stub: StubView, reviewer: str) -> None:
-        super().__init__()
-        self.store = store
-        self.session = session
+        super().__init__(store, session, reviewer)
         self.stub = stub
-        self.reviewer = reviewer
         self.result: Expansion | None = None
 
     def compose(self) -> ComposeResult:
@@ -124,19 +120,30 @@ class ExpandDialog(ShowsWorkerErrors, ModalScreen[None]):
         colour = "$error" if size < 0 or size > limit else "$success"
         label.update(markup(f"[{colour}]$n bytes[/] of a $l byte limit", n=f"{size:,}", l=f"{limit:,}"))
 
-    def on_input_changed(self, event: Input.Changed) -> None:
+    @on(Input.Changed)
+    def range_edited(self) -> None:
         self._update_count()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#expand-go")
+    def expand_pressed(self, event: Input.Submitted | Button.Pressed) -> None:
         event.stop()
         self.run_expand()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    @on(Button.Pressed, "#expand-widen")
+    def widen_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        actions = {"expand-go": self.run_expand, "expand-close": self.action_close,
-                   "expand-widen": lambda: self.action_snap("wider"),
-                   "expand-narrow": lambda: self.action_snap("narrower")}
-        actions[event.button.id or "expand-close"]()
+        self.action_snap("wider")
+
+    @on(Button.Pressed, "#expand-narrow")
+    def narrow_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_snap("narrower")
+
+    @on(Button.Pressed, "#expand-close")
+    def close_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_close()
 
     @work(group="expand", exclusive=True, exit_on_error=False)
     async def run_expand(self) -> None:
@@ -164,6 +171,3 @@ class ExpandDialog(ShowsWorkerErrors, ModalScreen[None]):
         self.query_one("#expand-start", Input).value = str(span[0])
         self.query_one("#expand-end", Input).value = str(span[1])
         self.run_expand()
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -16,17 +16,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, RadioButton, RadioSet, Static
 
 from inspector.domain.reconcile import RECONCILED_STATUSES
 from inspector.services.reconciling import ActionRow, reconcile
 from inspector.store.connection import Store
+from inspector.ui.modal import InspectorModal
 from inspector.ui.safe import markup, safe
-from inspector.ui.dialogs import ShowsWorkerErrors
 
 
-class ReconcileDialog(ShowsWorkerErrors, ModalScreen[bool]):
+class ReconcileDialog(InspectorModal[bool]):
     """Returns True once the reconciliation is recorded."""
 
     DEFAULT_CSS = """
@@ -39,11 +38,12 @@ class ReconcileDialog(ShowsWorkerErrors, ModalScreen[bool]):
     ReconcileDialog #reconcile-result { height: auto; }
     """
     BINDINGS = [Binding("ctrl+s", "submit", "Reconcile", id="reconcile.submit"),
-                Binding("escape", "cancel", "Cancel", id="reconcile.cancel")]
+                Binding("escape", "close", "Cancel", id="dialog.close")]
+    STATUS_ID = "reconcile-result"
 
     def __init__(self, store: Store, session: str, action: ActionRow, reviewer: str) -> None:
-        super().__init__()
-        self.store, self.session, self.action, self.reviewer = store, session, action, reviewer
+        super().__init__(store, session, reviewer)
+        self.action = action
 
     def compose(self) -> ComposeResult:
         a = self.action
@@ -62,7 +62,7 @@ class ReconcileDialog(ShowsWorkerErrors, ModalScreen[bool]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(RadioSet).focus()
+        self.query_one(RadioSet).focus()  # nothing to load: the action row came with the dialog
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
@@ -78,28 +78,27 @@ class ReconcileDialog(ShowsWorkerErrors, ModalScreen[bool]):
 
     @work(group="reconcile", exclusive=True, exit_on_error=False)
     async def action_submit(self) -> None:
-        out = self.query_one("#reconcile-result", Static)
         evidence = self.query_one("#reconcile-evidence", Input).value.strip()
         reason = self.query_one("#reconcile-reason", Input).value.strip()
         if not reason:
-            out.update(markup("[$warning]A reconciliation needs a reason.[/]"))
+            self.status(markup("[$warning]A reconciliation needs a reason.[/]"))
             self.query_one("#reconcile-reason", Input).focus()
             return
         status = self.chosen_status()
         if status is None:
-            out.update(markup("[$warning]Choose what checking the effect showed: succeeded, failed or "
-                                           "not_done.[/]"))
+            self.status(markup("[$warning]Choose what checking the effect showed: succeeded, failed or "
+                               "not_done.[/]"))
             self.query_one(RadioSet).focus()
             return
         result = await reconcile(self.store, self.action.id, status=status, evidence=evidence,
                                  reason=reason, actor=self.reviewer, session=self.session)
         if result.refusals:
-            out.update(Content("\n").join(markup("[b $error]$c[/] $m", c=r.code, m=r.message)
-                                          for r in result.refusals))
+            self.status(Content("\n").join(markup("[b $error]$c[/] $m", c=r.code, m=r.message)
+                                           for r in result.refusals))
             return
         self.notify(safe(f"{result.action}: {result.old_status} → {result.status} on {result.evidence} "
                          f"(ledger L{result.ledger_seq}, {result.role} {result.actor})."), markup=False)
         self.dismiss(True)
 
-    def action_cancel(self) -> None:
-        self.dismiss(False)
+    def close_value(self) -> bool:
+        return False

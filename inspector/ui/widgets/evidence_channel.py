@@ -93,7 +93,7 @@ class EvidenceChannel(ChannelPane):
                                 n=f"{hit.occurrences:,}", o=f"{hit.offsets[k]:,}"))
             if hit.occurrences > len(hit.offsets):
                 lines.append(markup("[dim]offsets listed for the first $m[/]", m=str(len(hit.offsets))))
-        lines.append(plain(hit.snippet))
+        lines.append(plain(hit.snippet_for(self.occurrence)))
         self.show_detail(Content("\n").join(lines), [hit.ref])
 
     def action_occurrence(self, step: int) -> None:
