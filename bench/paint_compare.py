@@ -107,6 +107,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--file", type=Path, default=FILE)
+    parser.add_argument("--before", type=Path, help="a checkout of an earlier commit: its `inspector FILE` runs too "
+                        "(same store), e.g. made with `git archive COMMIT inspector | tar -x -C DIR`")
     parser.add_argument("--ccl", default=shutil.which("claude-code-log") or "claude-code-log",
                         help="claude-code-log's console script (its virtualenv's python runs the wrapper)")
     args = parser.parse_args()
@@ -143,6 +145,9 @@ def run_all(args: argparse.Namespace, session: str, prompt: str, tag: str) -> di
             "claude-code-log": (env + f"{shlex.quote(str(ccl_python))} {home / 'noslp.py'} --tui {project}", prompt),
             "inspector FILE": (env + f"{shlex.quote(str(inspector))} {shlex.quote(str(ours))}", "#1 "),
         }
+        if args.before is not None:
+            commands["before"] = (env + f"PYTHONPATH={shlex.quote(str(args.before))} {shlex.quote(sys.executable)} -c "
+                                  "'from inspector.cli.entry import main; main()' " + shlex.quote(str(ours)), "#1 ")
         # warm everything once: our store, claude-code-log's cache, the page cache for all three
         for label, (command, marker) in commands.items():
             timed(f"{tag}w", command, marker, timeout=120)

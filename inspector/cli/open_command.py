@@ -8,7 +8,7 @@ import hashlib
 import os
 import stat
 import sys
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -97,12 +97,10 @@ async def resolve_target(target: Path | None, reviewer: str | None = None) -> Pa
 
 
 def start_listing(sources: tuple[Path, ...]) -> Future[list[discovery.Found]]:
-    """Look for transcripts in a thread, so the listing overlaps loading the app (a --source
-    that is not a folder is refused here, before any screen)."""
-    from inspector.services import discovery
+    """Look for transcripts in a thread (inspector.cli.listing), while the UI's modules load."""
+    from inspector.cli.listing import start_listing as start
 
-    roots = discovery.sources_from(sources)
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="discover").submit(discovery.discover, roots)
+    return start(sources)
 
 
 @click.command("open")
