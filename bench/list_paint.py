@@ -33,6 +33,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--before", type=Path, help="a checkout of an earlier commit (`git archive COMMIT inspector | "
+                        "tar -x -C DIR`): its `inspector` runs too, with the cache filled")
     args = parser.parse_args()
     home = build_home(args.files)
     inspector = Path(sys.executable).parent / "inspector"
@@ -50,11 +52,18 @@ def main() -> None:
             ours = (env + shlex.quote(str(inspector)), MARKER)
             timed("warm-h", *hello, timeout=120)  # byte code and page cache for both
             timed("warm-i", *ours, timeout=120)
+            before = None
+            if args.before is not None:
+                times["before, cache filled"] = []
+                before = (env + f"PYTHONPATH={shlex.quote(str(args.before))} {shlex.quote(sys.executable)} -c "
+                          "'from inspector.cli.entry import main; main()'", MARKER)
             for run in range(args.runs):
                 times["hello"].append(timed(f"h{run}", *hello))
                 shutil.rmtree(cache, ignore_errors=True)
                 times["inspector, no cache"].append(timed(f"c{run}", *ours))
                 times["inspector, cache filled"].append(timed(f"w{run}", *ours))
+                if before is not None:
+                    times["before, cache filled"].append(timed(f"b{run}", *before))
     finally:
         subprocess.run([*TMUX, "kill-server"], capture_output=True)
     print(f"{args.files:,} transcripts under {home}; medians of {args.runs}, tmux-polled; "
