@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,3 +81,132 @@ def session_record(sid: str = "s1", **more: Any) -> dict[str, Any]:
 def event_record(seq: int, sid: str = "s1", **more: Any) -> dict[str, Any]:
     return {"type": "event", "session": sid, "seq": seq, "kind": "user_message", "content": f"message {seq}",
             "at": "2025-05-01T00:00:00Z", "trust": "user", **more}
+
+
+# -- the PostgreSQL backend: one throwaway server per run, a fresh database per test ------------
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """The URL of a PostgreSQL server for this run (tests/pg_cluster.py); skipped, with the
+    reason printed, where none can be started."""
+    from tests.pg_cluster import running_server, why_unavailable
+
+    reason = why_unavailable()
+    if reason:
+        print(f"\nPostgreSQL tests skipped: {reason}")
+        pytest.skip(reason)
+    with running_server() as url:
+        yield url
+
+
+class PgDatabases:
+    """Databases made on the test server: empty, or copies of a template (cheap: a file copy)."""
+
+    def __init__(self, server_url: str) -> None:
+        self.server_url = server_url
+        self.count = 0
+
+    def url(self, name: str) -> str:
+        return self.server_url.rsplit("/", 1)[0] + "/" + name
+
+    def create(self, prefix: str, template: str | None = None) -> str:
+        import asyncpg
+
+        self.count += 1
+        name = f"{prefix}_{os.getpid()}_{self.count}"
+        clause = f" TEMPLATE {template}" if template else ""
+
+        async def make() -> None:
+            conn = await asyncpg.connect(self.server_url)
+            try:
+                await conn.execute(f"CREATE DATABASE {name}{clause}")
+            finally:
+                await conn.close()
+
+        asyncio.run(make())
+        return self.url(name)
+
+    def drop(self, url: str) -> None:
+        import asyncpg
+
+        async def gone() -> None:
+            conn = await asyncpg.connect(self.server_url)
+            try:
+                await conn.execute(f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
+            finally:
+                await conn.close()
+
+        asyncio.run(gone())
+
+
+@pytest.fixture(scope="session")
+def pg_databases(pg_server: str) -> PgDatabases:
+    return PgDatabases(pg_server)
+
+
+@pytest.fixture(scope="session")
+def pg_sample_master(pg_databases: PgDatabases, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A database holding every sample session, imported once per run; tests get copies."""
+    url = pg_databases.create("samples_master")
+    folder = tmp_path_factory.mktemp("pg-samples-master")
+
+    async def build() -> None:
+        for path in sample_files():
+            await import_file(path, url, actor="tester")
+
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("INSPECTOR_CACHE_DIR", str(folder / "cache"))
+        env.setenv("INSPECTOR_SOURCES", str(folder / "no-transcripts-here"))
+        env.setenv("INSPECTOR_DATA_DIR", str(folder / "data"))
+        asyncio.run(build())
+    return url.rsplit("/", 1)[1]
+
+
+@pytest.fixture(scope="session")
+def pg_empty_master(pg_databases: PgDatabases) -> str:
+    """A database holding an empty store (schema built once per run); tests get copies."""
+    from inspector.store.connection import open_store
+
+    url = pg_databases.create("empty_master")
+
+    async def build() -> None:
+        store = await open_store(url, create=True)
+        await store.close()
+
+    asyncio.run(build())
+    return url.rsplit("/", 1)[1]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Which store backend a test runs on (tests using it run once per backend)."""
+    return str(request.param)
+
+
+@pytest.fixture
+def backend_sample_store(backend: str, request: pytest.FixtureRequest) -> Iterator[Path | str]:
+    """Every sample session imported: a file copy on SQLite, a database copy on PostgreSQL
+    (``CREATE DATABASE … TEMPLATE``), as the path or URL a person would pass."""
+    if backend == "sqlite":
+        yield request.getfixturevalue("sample_store")
+        return
+    databases: PgDatabases = request.getfixturevalue("pg_databases")
+    url = databases.create("samples", template=request.getfixturevalue("pg_sample_master"))
+    yield url
+    databases.drop(url)
+
+
+@pytest.fixture
+def backend_empty_store(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | str]:
+    """Where a new store goes: a file path on SQLite; on PostgreSQL a copy of a database holding
+    an empty store (building the schema once per run, not once per test)."""
+    if backend == "sqlite":
+        yield tmp_path / "store.db"
+        return
+    databases: PgDatabases = request.getfixturevalue("pg_databases")
+    url = databases.create("empty", template=request.getfixturevalue("pg_empty_master"))
+    yield url
+    databases.drop(url)

@@ -45,8 +45,8 @@ def pending_records() -> list[dict[str, Any]]:
             *(state(*r) for r in RECORDS)]
 
 
-async def pending_store(tmp_path: Path) -> Path:
-    """A fresh store holding only the pending-facts session."""
-    path = tmp_path / "pending.db"
+async def pending_store(tmp_path: Path, into: Path | str | None = None) -> Path | str:
+    """A fresh store holding only the pending-facts session (``into``: where, default a file in ``tmp_path``)."""
+    path = into or tmp_path / "pending.db"
     await import_file(write_sif(tmp_path / "pending.jsonl", pending_records()), path, actor="tester")
     return path

@@ -15,7 +15,14 @@ from inspector.services.importing import import_file
 from inspector.services.sessions import get_session, session_ledger
 from inspector.services.verifying import verify_store
 from inspector.store.connection import open_store
+from tests.backend_sql import run_sql
 from tests.conftest import session_record, write_sif
+
+
+@pytest.fixture
+def sample_store(backend_sample_store: Path | str) -> Path | str:
+    """Every test here runs on both backends."""
+    return backend_sample_store
 
 EXPECTED = {
     ("s-export", "cand-good"): ([], []),
@@ -32,13 +39,25 @@ EXPECTED = {
 }
 
 
+@pytest.mark.parametrize("backend", ["sqlite"])  # PostgreSQL: all of them in one database, below
 @pytest.mark.parametrize(("session", "cand"), sorted(EXPECTED))
 async def test_each_sample_candidate_gets_exactly_its_codes(sample_store: Path, session: str, cand: str) -> None:
     async with await open_store(sample_store) as store:
-        v = await candidates.validate(store, cand, session)
+        await _check_codes(store, session, cand)
+
+
+@pytest.mark.parametrize("backend", ["postgresql"])
+async def test_each_sample_candidate_gets_exactly_its_codes_on_postgresql(sample_store: str) -> None:
+    async with await open_store(sample_store) as store:
+        for session, cand in sorted(EXPECTED):
+            await _check_codes(store, session, cand)
+
+
+async def _check_codes(store, session: str, cand: str) -> None:  # type: ignore[no-untyped-def]
+    v = await candidates.validate(store, cand, session)
     refusals, warnings = EXPECTED[(session, cand)]
-    assert [r.code for r in v.refusals] == refusals
-    assert [w.code for w in v.warnings] == warnings
+    assert [r.code for r in v.refusals] == refusals, (session, cand)
+    assert [w.code for w in v.warnings] == warnings, (session, cand)
     assert v.structure_verified is (not refusals)
     assert v.as_dict()["semantic_lossless"] == "unknown"
     assert all(r.message.endswith((".", ")")) for r in v.refusals + v.warnings)
@@ -106,14 +125,9 @@ async def test_refused_accept_writes_nothing(sample_store: Path) -> None:
 
 
 async def test_verify_sees_a_status_changed_behind_the_ledgers_back(sample_store: Path) -> None:
-    import sqlite3
-
     async with await open_store(sample_store) as store:
         await candidates.accept(store, "cand-good", actor="lin")
-    con = sqlite3.connect(sample_store)
-    con.execute("UPDATE candidates SET status = 'pending' WHERE id = 'cand-good'")
-    con.commit()
-    con.close()
+    run_sql(sample_store, "UPDATE candidates SET status = 'pending' WHERE id = 'cand-good'")
     async with await open_store(sample_store) as store:
         report = await verify_store(store)
     assert not report.ok and report.first_break["where"] == "candidates"

@@ -20,8 +20,8 @@ from tests.pending_fixture import OWNER, S, pending_store
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> Path:
-    return await pending_store(tmp_path)
+async def store(tmp_path: Path, backend_empty_store: Path | str) -> Path | str:
+    return await pending_store(tmp_path, backend_empty_store)
 
 
 async def statuses(opened, keys: list[str]) -> dict[str, list[tuple[int, str]]]:  # type: ignore[no-untyped-def]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from inspector.cli.main import cli
@@ -16,6 +17,12 @@ from inspector.services.sessions import get_session, session_ledger
 from inspector.services.verifying import verify_store
 from inspector.store.connection import open_store
 from tests.conftest import session_record, write_sif
+
+
+@pytest.fixture
+def sample_store(backend_sample_store: Path | str) -> Path | str:
+    """Every test here runs on both backends."""
+    return backend_sample_store
 
 
 async def test_privacy_request_covers_every_copy(sample_store: Path) -> None:
@@ -90,6 +97,7 @@ def test_cli(sample_store: Path) -> None:
     assert run(cli, ["verify", str(sample_store)]).exit_code == 0
 
 
+@pytest.mark.parametrize("backend", ["sqlite"])  # the app on PostgreSQL: tests/test_live_store.py
 async def test_deletions_tab_confirm_and_carry_out(sample_store: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from textual.widgets import Input, Static
 

@@ -37,7 +37,7 @@ FAITHFUL = "Goal: ship the export fix. Constraint: never touch production data."
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> Path:
+async def store(tmp_path: Path, backend_empty_store: Path | str) -> Path:
     records = [
         session_record(S, owner="olga"),
         {"type": "event", "session": S, "seq": 1, "kind": "user_message", "trust": "user",
@@ -58,7 +58,7 @@ async def store(tmp_path: Path) -> Path:
          "exact_fields": {"goal.main": "ship the export fix", "constraint.prod": "never touch production data"},
          "summary": FAITHFUL + " P95 untested", "sources": ["evt:1"]},
     ]
-    path = tmp_path / "d.db"
+    path = backend_empty_store  # corrections and drift run on both backends
     await import_file(write_sif(tmp_path / "d.jsonl", records), path, actor="t")
     return path
 

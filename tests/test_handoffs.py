@@ -53,8 +53,8 @@ BASE = [
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> Path:
-    path = tmp_path / "h.db"
+async def store(tmp_path: Path, backend_empty_store: Path | str) -> Path | str:
+    path = backend_empty_store
     await import_file(write_sif(tmp_path / "h.jsonl", BASE), path, actor="t")
     return path
 

@@ -14,6 +14,12 @@ from inspector.services.search import search
 from inspector.store.connection import open_store
 
 
+@pytest.fixture
+def sample_store(backend_sample_store: Path | str) -> Path | str:
+    """Every test here runs on both backends."""
+    return backend_sample_store
+
+
 async def test_state_grouped_by_kind_with_pending_records(sample_store: Path) -> None:
     async with await open_store(sample_store) as store:
         records = await channels.state_records(store, "s-export")

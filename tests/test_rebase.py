@@ -4,17 +4,24 @@ blind: a new candidate, validated afresh, linked to the stale one, showing what 
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from textual.widgets import Static
 
 from inspector.cli.main import cli
 from inspector.ui.app import InspectorApp
 from inspector.ui.review_dialog import ReviewDialog
+from tests.backend_sql import run_sql
 from tests.test_app import settle
 from tests.test_review_dialog import _review
+
+
+@pytest.fixture
+def sample_store(backend_sample_store: Path | str) -> Path | str:
+    """Every test here runs on both backends."""
+    return backend_sample_store
 
 
 def _run(*args: str) -> tuple[int, dict]:
@@ -23,8 +30,7 @@ def _run(*args: str) -> tuple[int, dict]:
 
 
 def _candidate(store: Path, cid: str) -> tuple[int, str, str]:
-    with sqlite3.connect(store) as db:
-        return db.execute("SELECT base_version, status, extra FROM candidates WHERE id = ?", (cid,)).fetchone()
+    return tuple(run_sql(store, f"SELECT base_version, status, extra FROM candidates WHERE id = '{cid}'")[0][0])
 
 
 def test_rebase_makes_a_new_candidate_on_the_current_base(sample_store: Path) -> None:
@@ -70,6 +76,7 @@ def test_rebase_validates_afresh_and_refuses_what_cannot_move(sample_store: Path
     assert CliRunner().invoke(cli, ["rebase", str(sample_store), "cand-none", "--reviewer", "lin"]).exit_code == 3
 
 
+@pytest.mark.parametrize("backend", ["sqlite"])  # the app on PostgreSQL: tests/test_live_store.py
 async def test_rebase_and_accept_from_the_review_dialog(sample_store: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
     app = InspectorApp(sample_store)

@@ -9,18 +9,18 @@ import pytest
 
 from inspector.services.verifying import verify_store
 from inspector.store.connection import open_store
+from tests.backend_sql import run_sql
+
+
+@pytest.fixture
+def sample_store(backend_sample_store: Path | str) -> Path | str:
+    """Every test here runs on both backends."""
+    return backend_sample_store
 
 
 def _tamper(store: Path, *statements: str) -> None:
-    """Edit the file as another tool would (dropping our guard triggers first)."""
-    con = sqlite3.connect(store)
-    con.execute("DROP TRIGGER IF EXISTS ledger_no_update")
-    con.execute("DROP TRIGGER IF EXISTS ledger_no_delete")
-    con.execute("DROP TRIGGER IF EXISTS events_no_update")
-    for sql in statements:
-        con.execute(sql)
-    con.commit()
-    con.close()
+    """Edit the store as another tool would (with our guard triggers out of the way)."""
+    run_sql(store, *statements, guards_off=True)
 
 
 async def _verify(store: Path) -> dict:
@@ -34,14 +34,12 @@ async def test_fresh_store_verifies(sample_store: Path) -> None:
 
 
 def test_the_ledger_refuses_updates_and_deletes(sample_store: Path) -> None:
-    con = sqlite3.connect(sample_store)
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        con.execute("UPDATE ledger SET actor = 'mallory' WHERE seq = 2")
+        run_sql(sample_store, "UPDATE ledger SET actor = 'mallory' WHERE seq = 2")
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        con.execute("DELETE FROM ledger WHERE seq = 2")
+        run_sql(sample_store, "DELETE FROM ledger WHERE seq = 2")
     with pytest.raises(sqlite3.IntegrityError, match="immutable"):
-        con.execute("UPDATE events SET content = 'x' WHERE seq = 1")
-    con.close()
+        run_sql(sample_store, "UPDATE events SET content = 'x' WHERE seq = 1")
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
-from inspector.cli.store_commands import store_argument
+from inspector.cli.store_commands import sole_store_argument
 from inspector.services.budget import DEFAULT_SPLIT, budget
 from inspector.store.connection import open_store
 
@@ -26,7 +26,7 @@ class Split(click.ParamType):
 
 
 @click.command("budget")
-@store_argument
+@sole_store_argument
 @click.option("--session", required=True)
 @click.option("--window", required=True, type=click.IntRange(min=1), help="The model's context window, in tokens.")
 @click.option("--fixed", default=0, show_default=True, type=click.IntRange(min=0), help="System prompt and tools.")

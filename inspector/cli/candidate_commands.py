@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
-from inspector.cli.store_commands import reviewer_option, store_argument
+from inspector.cli.store_commands import reviewer_option, sole_store_argument, store_argument
 from inspector.domain.candidates import Validation
 from inspector.services import candidates
 from inspector.store.connection import open_store
@@ -24,7 +24,7 @@ def describe(v: Validation) -> list[str]:
 
 
 @click.command("candidates")
-@store_argument
+@sole_store_argument
 @click.option("--session", required=True, help="The session whose candidates to list.")
 @json_option
 @run_command()

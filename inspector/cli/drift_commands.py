@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
-from inspector.cli.store_commands import reviewer_option, store_argument
+from inspector.cli.store_commands import reviewer_option, sole_store_argument
 from inspector.domain.errors import BadInput
 from inspector.services import confirmations, corrections
 from inspector.services.confirmations import BulkOutcome
@@ -27,7 +27,7 @@ def _outcome_text(o: Outcome) -> str:
 
 
 @click.command("drift")
-@store_argument
+@sole_store_argument
 @session_required
 @click.option("--generation", type=click.IntRange(min=0), help="Default: the latest generation.")
 @click.option("--summarizer", metavar="CMD", help="A command that reads the events as JSON on stdin and writes a "
@@ -63,7 +63,7 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
 
 
 @click.command("correct")
-@store_argument
+@sole_store_argument
 @session_required
 @click.option("--key", required=True, help="The protected state key, e.g. constraint.prod.")
 @click.option("--value", required=True, help="The correct canonical value (taken byte for byte).")
@@ -86,7 +86,7 @@ async def correct_cmd(store: Path, session: str, key: str, value: str, reason: s
 
 
 @click.command("correct-summary")
-@store_argument
+@sole_store_argument
 @session_required
 @click.option("--generation", required=True, type=click.IntRange(min=0), help="The generation being corrected.")
 @click.option("--text-file", required=True, type=click.Path(path_type=Path, dir_okay=False, exists=False),
@@ -117,7 +117,7 @@ async def correct_summary_cmd(store: Path, session: str, generation: int, text_f
 
 
 @click.command("confirm")
-@store_argument
+@sole_store_argument
 @session_required
 @click.option("--key", "keys", multiple=True, help="The key whose pending version is decided (repeatable).")
 @click.option("--all-pending", is_flag=True, help="Decide every pending record of the session (narrow with "
@@ -160,7 +160,7 @@ def _bulk_text(o: BulkOutcome) -> str:
 
 
 @click.command("history")
-@store_argument
+@sole_store_argument
 @session_required
 @click.option("--key", required=True)
 @json_option

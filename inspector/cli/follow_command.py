@@ -21,6 +21,7 @@ import click
 from inspector.cli.open_command import store_beside
 from inspector.cli.output import EXIT_OK, run_command
 from inspector.cli.store_commands import reviewer_option
+from inspector.cli.store_param import STORE
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.formats.detect import detect
 from inspector.domain.formats.tail import APPENDABLE
@@ -34,8 +35,9 @@ def _print(event: dict[str, Any]) -> None:
 
 @click.command("follow")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--into", "into", type=click.Path(path_type=Path, dir_okay=False),
-              help="The store to keep up to date (default: the one `inspector FILE` uses).")
+@click.option("--into", "into", type=STORE,
+              help="The store to keep up to date, a file or a postgresql:// URL (default: the one `inspector FILE` "
+                   "uses).")
 @click.option("--interval", type=click.FloatRange(min=0.05), default=0.5, show_default=True,
               help="Seconds between looks at the file.")
 @click.option("--once", is_flag=True, help="Import what is there, print it, and stop (no waiting).")

@@ -33,7 +33,7 @@ COMMANDS: dict[str, str] = {
     "actions": "reconcile_command:actions_cmd", "reconcile": "reconcile_command:reconcile_cmd",
     "rebase": "rebase_command:rebase_cmd", "follow": "follow_command:follow_cmd",
     "report": "report_commands:report_cmd", "serve": "report_commands:serve_cmd",
-    "search": "search_command:search_cmd",
+    "search": "search_command:search_cmd", "migrate": "migrate_command:migrate_cmd",
 }
 
 
@@ -71,12 +71,14 @@ def cli(ctx: click.Context) -> None:
 
     \b
     inspector                 the transcripts on this machine (or the demo) in the terminal app
-    inspector STORE           open a store
+    inspector STORE           open a store (a file, or postgresql://user@host:port/db)
     inspector FILE.jsonl      import a sif/1 file beside it and open it
     inspector COMMAND --help  help for one command
     """
     if ctx.invoked_subcommand is None:
-        ctx.invoke(load_command("open"), target=None, session=None, sources=())
+        from inspector.store.location import default_store  # INSPECTOR_STORE: that store, not the listing
+
+        ctx.invoke(load_command("open"), target=default_store(), session=None, sources=())
 
 
 def main(argv: list[str] | None = None) -> Any:

@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING
 import click
 
 from inspector.cli.output import EXIT_OK, fail
+from inspector.cli.store_param import STORE
 from inspector.domain.errors import InspectorError
 from inspector.services import reviewer_name
+from inspector.store.location import ENV_STORE, StoreUrl
 from inspector.store.schema import APPLICATION_ID
 
 if TYPE_CHECKING:
@@ -87,6 +89,8 @@ async def resolve_target(target: Path | None, reviewer: str | None = None) -> Pa
         from inspector.services import demo
 
         return await demo.ensure_demo_store()
+    if isinstance(target, StoreUrl):  # a PostgreSQL store: opened as it is
+        return target
     if _is_store(target) or target.suffix.lower() not in SIF_SUFFIXES:
         return target
     store = store_beside(target)
@@ -104,7 +108,7 @@ def start_listing(sources: tuple[Path, ...]) -> Future[list[discovery.Found]]:
 
 
 @click.command("open")
-@click.argument("target", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("target", required=False, type=STORE, envvar=ENV_STORE)
 @click.option("--session", help="Open on this session (default: the first).")
 @click.option("--source", "sources", multiple=True, type=click.Path(path_type=Path),
               help="With no TARGET: a folder of transcripts to list (repeatable; default $INSPECTOR_SOURCES or the "
@@ -125,7 +129,7 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
             store = None
         else:
             store = asyncio.run(resolve_target(target, reviewer))
-            if not store.exists():
+            if not isinstance(store, StoreUrl) and not store.exists():
                 hint = "" if target.suffix else "; it is not a command either (inspector --help lists them)"
                 raise InspectorError(f"no store at {store}{hint}", code="not_a_store")
             follow = target if store != target else None

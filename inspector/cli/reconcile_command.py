@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
-from inspector.cli.store_commands import reviewer_option, store_argument
+from inspector.cli.store_commands import reviewer_option, sole_store_argument, store_argument
 from inspector.domain.reconcile import RECONCILED_STATUSES
 from inspector.services.reconciling import list_actions, reconcile
 from inspector.store.connection import open_store
@@ -43,7 +43,7 @@ async def reconcile_cmd(store: Path, action: str, status: str, evidence: str, re
 
 
 @click.command("actions")
-@store_argument
+@sole_store_argument
 @click.option("--session", required=True)
 @json_option
 @run_command()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -11,14 +12,16 @@ import click
 
 from inspector.cli.open_command import resolve_target
 from inspector.cli.output import EXIT_OK, EXIT_USAGE, emit, fail, json_option, run_command
-from inspector.cli.store_commands import store_argument
+from inspector.cli.store_commands import sole_store_argument
+from inspector.cli.store_param import make_store_argument
 from inspector.domain.errors import InspectorError
 from inspector.services.report import report_data, write_report
 from inspector.store.connection import open_store
+from inspector.store.location import ENV_STORE, StoreUrl
 
 
 @click.command("report")
-@store_argument
+@sole_store_argument
 @click.option("--session", required=True, help="The session to report on.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
               help="The HTML file to write (required unless --json).")
@@ -47,7 +50,7 @@ async def report_cmd(store: Path, session: str, output: Path | None, generation:
 
 
 @click.command("serve")
-@click.argument("store", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@make_store_argument(optional=True)
 @click.option("--port", type=click.IntRange(min=1, max=65535), default=8000, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on. Anyone who can reach it can act in the app as you: keep it local "
@@ -59,7 +62,11 @@ def serve_cmd(store: Path | None, port: int, host: str) -> None:
 
     try:
         path = asyncio.run(_checked_store(store))
-        command = shlex.join([sys.executable, "-m", "inspector", str(path.resolve())])
+        if isinstance(path, StoreUrl):  # each tab's app opens it from INSPECTOR_STORE: no password in argv
+            os.environ[ENV_STORE] = path.url
+            command = shlex.join([sys.executable, "-m", "inspector"])
+        else:
+            command = shlex.join([sys.executable, "-m", "inspector", str(path.resolve())])
         serve_app(command, host, port, title=f"Context Inspector · {path.name}")
     except InspectorError as error:
         fail(error, False)
@@ -71,7 +78,7 @@ async def _checked_store(target: Path | None) -> Path:
     """The store to serve, opened once here so a wrong path fails now, with a sentence, not
     in every browser tab later."""
     path = await resolve_target(target)
-    if not path.exists():
+    if not isinstance(path, StoreUrl) and not path.exists():
         raise InspectorError(f"no store at {path}", code="not_a_store")
     async with await open_store(path):
         return path

@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from inspector.cli.output import EXIT_OK, emit, json_option, run_command
+from inspector.cli.store_param import make_store_argument
 from inspector.domain.errors import NotFound
 from inspector.services.search import SearchResult, search
 from inspector.store import session_rows
@@ -29,7 +30,7 @@ def _human(result: SearchResult) -> str:
 
 
 @click.command("search")
-@click.argument("store", type=click.Path(path_type=Path, dir_okay=False))
+@make_store_argument()
 @click.argument("query")
 @click.option("--session", required=True, help="The session whose events and materials are searched.")
 @click.option("--limit", type=click.IntRange(min=1, max=10_000), default=50, show_default=True,

@@ -11,12 +11,13 @@ from pathlib import Path
 import click
 
 from inspector.cli.output import EXIT_OK, emit, json_option, run_command
+from inspector.cli.store_param import make_store_argument
 from inspector.services import sessions
 from inspector.store.connection import open_store
 
 
 @click.command("sessions")
-@click.argument("store", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@make_store_argument(optional=True)
 @click.option("--discover", is_flag=True, help="List the transcripts found in the agent tools' folders instead.")
 @click.option("--source", "sources", multiple=True, type=click.Path(path_type=Path),
               help="With --discover: a folder to look in (repeatable; default $INSPECTOR_SOURCES or the tools' own).")

@@ -12,6 +12,7 @@ import click
 from inspector.cli.import_progress import ImportProgress
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.cli.store_param import STORE, make_store_argument
 from inspector.domain.errors import InspectorError
 from inspector.domain.formats.detect import FORMATS
 from inspector.services import exporting, sessions, verifying
@@ -19,7 +20,9 @@ from inspector.services.checking import CHECKS, check_store
 from inspector.services.importing import import_file
 from inspector.store.connection import open_store
 
-store_argument = click.argument("store", type=click.Path(path_type=Path, dir_okay=False))
+store_argument = make_store_argument()
+# Commands whose STORE is their only positional argument: INSPECTOR_STORE when it is left out.
+sole_store_argument = make_store_argument(optional=True)
 
 
 def reviewer_option(required: bool) -> Any:
@@ -31,8 +34,9 @@ def reviewer_option(required: bool) -> Any:
 
 @click.command("import")
 @click.argument("file", type=click.Path(path_type=Path))  # a directory, FIFO or device: exit 3 from the reader
-@click.option("--into", "into", required=True, type=click.Path(path_type=Path, dir_okay=False),
-              help="The store to import into (created when missing).")
+@click.option("--into", "into", required=True, type=STORE, envvar="INSPECTOR_STORE",
+              help="The store to import into: a file (created when missing) or a postgresql:// URL. "
+                   "Defaults to $INSPECTOR_STORE.")
 @click.option("--from", "fmt", type=click.Choice(FORMATS), default=None,
               help="The file's format (default: detected).")
 @reviewer_option(required=False)
@@ -59,7 +63,7 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
 
 
 @click.command("export")
-@store_argument
+@sole_store_argument
 @click.option("--session", help="Only this session (default: all).")
 @click.option("-o", "--output", "output", required=True, type=click.Path(path_type=Path, dir_okay=False),
               help="The file to write.")
@@ -82,7 +86,7 @@ async def export_cmd(store: Path, session: str | None, output: Path, original: b
 
 
 @click.command("verify")
-@store_argument
+@sole_store_argument
 @click.option("--head", "head", metavar="SEQ:HASH", help="The ledger head printed by an earlier verify: report a "
               "truncated or rewritten tail.")
 @click.option("--full", is_flag=True, help="PRAGMA integrity_check (not quick_check) and rehash every material's "
@@ -114,7 +118,7 @@ async def verify_cmd(store: Path, head: str | None, full: bool, as_json: bool) -
 
 
 @click.command("ledger")
-@store_argument
+@sole_store_argument
 @click.option("--session", help="Only this session's entries.")
 @click.option("--limit", type=click.IntRange(min=1), help="At most this many entries.")
 @json_option
@@ -134,7 +138,7 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
 
 
 @click.command("check")
-@store_argument
+@sole_store_argument
 @click.option("--session", "sessions", multiple=True, help="Check only this session (repeatable).")
 @click.option("--only", multiple=True, type=click.Choice(CHECKS), help="Run only this check (repeatable); the "
               "others are left out of the result, not reported as passed.")

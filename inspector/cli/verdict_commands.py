@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
-from inspector.cli.store_commands import reviewer_option, store_argument
+from inspector.cli.store_commands import reviewer_option, sole_store_argument
 from inspector.services import fact_proposals
 from inspector.services.rebuilding import rebuild_generation
 from inspector.services.survival import survival_report
@@ -17,7 +17,7 @@ MARK = {"kept": "✓", "missing": "∅", "contradicted": "✗", "unknown": "?"}
 
 
 @click.command("facts")
-@store_argument
+@sole_store_argument
 @click.option("--session", required=True, help="The session.")
 @click.option("--write", "write_", is_flag=True, help="Append the proposals not stored yet as pending records "
               "(writer: extractor); needs --reviewer.")
@@ -49,7 +49,7 @@ async def facts_cmd(store: Path, session: str, write_: bool, reviewer: str | Non
 
 
 @click.command("survival")
-@store_argument
+@sole_store_argument
 @click.option("--session", required=True, help="The session.")
 @click.option("--generation", type=click.IntRange(min=0), help="Default: the latest generation.")
 @click.option("--judge", metavar="CMD", help="A command that reads one fact and the summary as JSON on stdin and "
@@ -81,7 +81,7 @@ async def survival_cmd(store: Path, session: str, generation: int | None, judge:
 
 
 @click.command("rebuild")
-@store_argument
+@sole_store_argument
 @click.option("--session", required=True, help="The session.")
 @reviewer_option(required=True)
 @json_option

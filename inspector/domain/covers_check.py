@@ -20,9 +20,11 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from inspector.domain.drift_rules import DriftContext, rule_probe
-from inspector.domain.drift_rules import _norm_phrase as norm  # cached: the same values every generation
+from inspector.domain.said import (
+    norm_phrase as norm,  # cached: the same values every generation
+)
+from inspector.domain.said import normal_text
 from inspector.domain.textnorm import norm as plain_norm
-
 
 LONG_ENOUGH = 8  # characters (normal form) of a protected value that betray a later event
 
@@ -70,14 +72,18 @@ def check_covers(text: str, covers: tuple[int, int] | None, state: list, ctx: Dr
         return CoversVerdict(None, (), False)
     last = covers[1]
     past = ctx.max_seq is not None and last > ctx.max_seq
-    t = norm(text)
+    t: str | None = None  # the text's normal form, made only when a phrase must be looked for
     later: list[tuple[str, int]] = []
     candidates = [(phrase, fallback) for phrase, fallback in _phrases(state, ctx) if fallback is None or fallback > last]
     for phrase, fallback in candidates:
         # Established inside the range: nothing later to betray (filtered above). Where the
         # log first says it is remembered per context; the text is searched only then.
         seq = first_said(ctx, phrase, fallback)
-        if seq is not None and seq > last and norm(phrase) in t:
+        if seq is None or seq <= last:
+            continue
+        if t is None:
+            t = normal_text(text)
+        if norm(phrase) in t:
             later.append((phrase, seq))
     judged_to = max(s for _, s in later) if later else None
     # One line per thing repeated: "永远跳过校验" inside "从现在起永远跳过校验" is the same rule.

@@ -14,6 +14,7 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
+from inspector.domain.said import normal_text
 from inspector.domain.textnorm import norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
@@ -39,11 +40,13 @@ class StateFact:
     writer: str | None = None
     rationale: str | None = None
     alternatives: tuple[str, ...] = ()
-    # The earliest evt:N it cites, worked out once (every generation asks).
+    # The earliest evt:N it cites, and the value's normal form, worked out once (every generation asks).
     first_seq: int | None = field(init=False, compare=False, repr=False, default=None)
+    norm_value: str = field(init=False, compare=False, repr=False, default="")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "first_seq", _first_event(self.sources))
+        object.__setattr__(self, "norm_value", _norm_value(self.value))
 
     def first_source(self) -> int | None:
         return self.first_seq
@@ -65,7 +68,7 @@ class GenerationText:
     covers: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Finding:
     code: str
     key: str | None
@@ -74,9 +77,25 @@ class Finding:
     words: tuple[str, ...] = ()  # the words of the summary (or its sources) that triggered it
     where: str = ""  # the summary's sentence that holds them (normalised), when there is one
 
+    def __init__(self, code: str, key: str | None, message: str, severity: str = "finding",
+                 words: tuple[str, ...] = (), where: str = "") -> None:
+        # The generated __init__ of a frozen dataclass sets each field through
+        # object.__setattr__; the slots' own setters do the same in half the time, and the
+        # Drift tab makes ~25 findings per generation over 1,000 generations.
+        _SET_CODE(self, code)
+        _SET_KEY(self, key)
+        _SET_MESSAGE(self, message)
+        _SET_SEVERITY(self, severity)
+        _SET_WORDS(self, words)
+        _SET_WHERE(self, where)
+
     def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "key": self.key, "message": self.message, "severity": self.severity,
                 "words": list(self.words), "where": self.where or None}
+
+
+_SET_CODE, _SET_KEY, _SET_MESSAGE, _SET_SEVERITY, _SET_WORDS, _SET_WHERE = (
+    Finding.__dict__[name].__set__ for name in ("code", "key", "message", "severity", "words", "where"))
 
 
 @dataclass(slots=True)
@@ -105,40 +124,48 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
         last = gen.covers[1]
         state = [s for s in state if s.first_seq is None
                  or (ctx.established(s.value, s.sources, s.first_seq) or s.first_seq) <= last]
-    active = [s for s in state if s.status == "active"]
-    for fact in active:
-        claim = claims.get(fact.key)
-        if claim is not None and claim.get("text") != fact.value:
-            findings.append(Finding("protected_rewritten", fact.key,
-                                    f"generation {gen.generation} claims {fact.key} is “{claim.get('text')}”; the "
-                                    f"protected value is “{fact.value}”."))
     # "In the summary" after the one normal form every verdict uses (case, white space, NFC,
     # quotes): survival says kept for the same text. A claim does not stand in for the text:
     # a summary whose claim carries the exact value while its text says the opposite hides
     # what it says, so the value must be in the text either way.
     text_norm = _norm_text(gen.text)
     said = Said.of(gen.text, gen.unresolved)
-    for fact in active:
-        rewritten = fact.key in claims and claims[fact.key].get("text") != fact.value  # reported as rewritten
-        if fact.kind in OWNER_ONLY_KINDS and not rewritten and _norm_value(fact.value) not in text_norm:
-            findings.append(Finding("protected_missing", fact.key,
-                                    f"the {fact.kind} “{fact.value}” ({fact.key}) is not in generation "
-                                    f"{gen.generation}'s text (after normalising case and white space)"
-                                    + (", whatever its claim says." if fact.key in claims else ".")))
-        elif fact.kind == "decision" and fact.alternatives and not _decision_named(said, fact):
-            findings.append(Finding("protected_missing", fact.key,
-                                    f"generation {gen.generation} names neither the decision “{fact.value}” "
-                                    f"({fact.key}) nor its alternatives: the choice is gone."))
-    for fact in active:
-        if fact.kind == "open_issue" and fact.value not in gen.unresolved:
-            findings.append(Finding("open_issue_closed", fact.key,
-                                    f"the open issue “{fact.value}” is not among generation {gen.generation}'s "
-                                    "unresolved markers: the summary treats it as settled."))
+    # One pass over the records (every generation asks about every record), each code's
+    # findings kept in its own list so they come out grouped by code, in record order.
+    rewritten_found: list[Finding] = []
+    missing_found: list[Finding] = []
+    closed_found: list[Finding] = []
+    flattened_found: list[Finding] = []
+    unresolved = gen.unresolved
     for fact in state:
-        if fact.kind == "decision" and fact.status == "pending" and fact.value not in gen.unresolved:
-            findings.append(Finding("dispute_flattened", fact.key,
-                                    f"the undecided question “{fact.value}” is not among generation {gen.generation}'s "
-                                    "unresolved markers: a dispute reads as a decision."))
+        if fact.status != "active":
+            if fact.kind == "decision" and fact.status == "pending" and fact.value not in unresolved:
+                flattened_found.append(Finding("dispute_flattened", fact.key,
+                                               f"the undecided question “{fact.value}” is not among generation "
+                                               f"{gen.generation}'s unresolved markers: a dispute reads as a decision."))
+            continue
+        claim = claims.get(fact.key)
+        rewritten = claim is not None and claim.get("text") != fact.value  # reported as rewritten
+        if rewritten:
+            rewritten_found.append(Finding("protected_rewritten", fact.key,
+                                           f"generation {gen.generation} claims {fact.key} is “{claim.get('text')}”; "
+                                           f"the protected value is “{fact.value}”."))
+        kind = fact.kind
+        if kind in OWNER_ONLY_KINDS:
+            if not rewritten and fact.norm_value not in text_norm:
+                missing_found.append(Finding("protected_missing", fact.key,
+                                             f"the {kind} “{fact.value}” ({fact.key}) is not in generation "
+                                             f"{gen.generation}'s text (after normalising case and white space)"
+                                             + (", whatever its claim says." if claim is not None else ".")))
+        elif kind == "decision" and fact.alternatives and not _decision_named(said, fact):
+            missing_found.append(Finding("protected_missing", fact.key,
+                                         f"generation {gen.generation} names neither the decision “{fact.value}” "
+                                         f"({fact.key}) nor its alternatives: the choice is gone."))
+        elif kind == "open_issue" and fact.value not in unresolved:
+            closed_found.append(Finding("open_issue_closed", fact.key,
+                                        f"the open issue “{fact.value}” is not among generation {gen.generation}'s "
+                                        "unresolved markers: the summary treats it as settled."))
+    findings += rewritten_found + missing_found + closed_found + flattened_found
     said_findings = _said_findings(gen, state, ctx, stated_covers, said)
     if honest.later or honest.past_the_log:
         assert stated_covers is not None
@@ -177,17 +204,31 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     out: list[Finding] = []
     said = said or Said.of(gen.text, gen.unresolved)
     g = gen.generation
-    claims_anything = bool(rules.done_clauses(said))  # no done word anywhere: no done claim to look for
-    cancels = said.cancels()  # no cancelling word anywhere: no value can be negated (the usual case)
+    # Asked once, when a record first needs them: no done word anywhere, no done claim to look
+    # for; no cancelling word anywhere, no value can be negated (the usual case).
+    claims_anything: bool | None = None
+    cancels: bool | None = None
+    untrusted: list[Finding] = []  # pending records from tools or the model, reported after the rest
     for fact in state:
         if fact.status != "active":
+            if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
+                hit = rules.untrusted_rule_in(said, fact.value)
+                if hit:
+                    untrusted.append(Finding("untrusted_in_summary", fact.key,
+                                             f"generation {g} repeats “{fact.value}”, proposed by {fact.writer} and "
+                                             f"never confirmed, as an instruction: “{hit.sentence}”.",
+                                             words=tuple(hit.words), where=hit.sentence))
             continue
-        if cancels and (fact.kind in OWNER_ONLY_KINDS or fact.kind == "decision"):
-            hit = rules.negated_value(said, fact.value)
+        if fact.kind in OWNER_ONLY_KINDS or fact.kind == "decision":
+            if cancels is None:
+                cancels = said.cancels()
+            hit = rules.negated_value(said, fact.value) if cancels else None
             if hit:
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "
                                    f"weakens it: “{'”, “'.join(hit.words)}” in “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
+        if fact.kind == "open_issue" and claims_anything is None:
+            claims_anything = bool(rules.done_clauses(said))
         if fact.kind == "open_issue" and claims_anything:
             hit = rules.done_claim(said, rules.subject_terms(fact.value)) or rules.blanket_claim(said, "blanket_open")
             if hit:
@@ -211,13 +252,9 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                    f"“{fact.value}” ({fact.key}) but drops its "
                                    f"alternatives ({', '.join(fact.alternatives)}) and its rationale: the dispute "
                                    "reads as settled without its reasons.", words=(fact.value,)))
-    for fact in state:
-        if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
-            hit = rules.untrusted_rule_in(said, fact.value)
-            if hit:
-                out.append(Finding("untrusted_in_summary", fact.key,
-                                   f"generation {g} repeats “{fact.value}”, proposed by {fact.writer} and never "
-                                   f"confirmed, as an instruction: “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
+    out += untrusted
+    if claims_anything is None and (ctx.failures or ctx.actions):
+        claims_anything = bool(rules.done_clauses(said))
     # One finding per summary sentence: a rule both proposed as a pending record and seen in
     # the tool output it came from is one repetition, not two.
     reported = {f.where for f in out if f.code == "untrusted_in_summary"}
@@ -288,7 +325,7 @@ def field_cell(gen: GenerationText, fact: StateFact) -> str:
 
 # Every key asks about every generation's text (1,000 × 100 in the bench): normalise each once.
 _norm_value = lru_cache(maxsize=65536)(norm)
-_norm_text = lru_cache(maxsize=4096)(norm)
+_norm_text = normal_text  # shared with Said.of: each generation's text normalised once
 
 
 def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldTimeline:
@@ -296,6 +333,35 @@ def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldT
                or (s.kind == "decision" and s.status == "pending")]
     ordered = sorted(gens, key=lambda g: g.generation)
     out = FieldTimeline([s.key for s in tracked], [g.generation for g in ordered])
+    # ``field_cell`` for every (key, generation), with each generation's claims (the first
+    # one per key, as field_cell reads them), markers and normal form worked out once
+    # rather than once per key (1,000 generations × 84 keys in the drift bench).
+    prepared = [(g.generation, _first_claims(g), g.unresolved, _norm_text(g.text)) for g in ordered] if tracked else []
+    claimed = {k for _, claims, _, _ in prepared for k in claims}  # keys some generation claims
     for fact in tracked:
-        out.cells[fact.key] = {g.generation: field_cell(g, fact) for g in ordered}
+        key, value, norm_value = fact.key, fact.value, fact.norm_value
+        by_marker = fact.kind == "open_issue" or (fact.kind == "decision" and fact.status == "pending")
+        if key not in claimed:  # no claim to read: the markers or the text alone decide
+            out.cells[key] = ({number: "kept" if value in unresolved else "missing" for number, _, unresolved, _ in prepared}
+                              if by_marker else
+                              {number: "kept" if norm_value in text else "missing" for number, _, _, text in prepared})
+        elif by_marker:
+            out.cells[key] = {number: ("missing" if value not in unresolved else "kept") if (claim := claims.get(key)) is None
+                              else "kept" if claim.get("text") == value else "rewritten"
+                              for number, claims, unresolved, _ in prepared}
+        else:
+            out.cells[key] = {number: ("missing" if norm_value not in text else "kept") if (claim := claims.get(key)) is None
+                              else "kept" if claim.get("text") == value else "rewritten"
+                              for number, claims, _, text in prepared}
+    return out
+
+
+def _first_claims(gen: GenerationText) -> dict[Any, dict[str, Any]]:
+    """Each key's first claim (a key no record can have, such as a list, is left out)."""
+    out: dict[Any, dict[str, Any]] = {}
+    for c in gen.claims:
+        try:
+            out.setdefault(c.get("key"), c)
+        except TypeError:
+            continue
     return out

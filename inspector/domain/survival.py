@@ -20,7 +20,7 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain.drift_rules import Said
 from inspector.domain.subjects import call_subject, glossed
-from inspector.domain.textnorm import find_word, norm, terms
+from inspector.domain.textnorm import find_word, norm, phrase_parts, terms
 
 VERDICTS = ("kept", "missing", "contradicted", "unknown")
 KEEP_SHARE = 0.6  # share of a value's terms present for "partly there"
@@ -44,9 +44,14 @@ class Fact:
     rationale: str | None = None
     alternatives: tuple[str, ...] = ()
     detail: dict[str, Any] = field(default_factory=dict)
+    # The evt:N numbers it cites, worked out once (every generation asks whether they lie in its range).
+    seq_numbers: tuple[int, ...] = field(init=False, compare=False, repr=False, default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seq_numbers", _event_seqs(self.sources))
 
     def seqs(self) -> list[int]:
-        return list(_event_seqs(self.sources))
+        return list(self.seq_numbers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +78,7 @@ def _event_seqs(sources: tuple[str, ...]) -> tuple[int, ...]:
 def in_range(fact: Fact, covers: tuple[int, int] | None) -> bool:
     if covers is None:
         return True
-    seqs = _event_seqs(fact.sources)
+    seqs = fact.seq_numbers
     if not seqs:
         return fact.status == "active"
     return any(covers[0] <= s <= covers[1] for s in seqs)
@@ -126,15 +131,16 @@ def _boundary_find(text: str, needle: str) -> int:
 
 def _sentence_at(said: Said, flat_pos: int) -> str:
     s = said.sentence_at(flat_pos)
-    return s.text.strip() if s is not None else ""
+    return said.stripped(s) if s is not None else ""
 
 
 def _share(said: Said, value: str) -> float:
-    ts = set(terms(value))
+    """The share of the value's terms the summary holds (each term's presence remembered
+    per generation: the same terms come back in many values)."""
+    ts = phrase_parts(value)[1]
     if not ts:
         return 0.0
-    flat = said.flat()
-    return sum(1 for t in ts if t in flat) / len(ts)
+    return sum(1 for t in ts if said.has(t)) / len(ts)
 
 
 def _todo_state(fact: Fact, last: int | None) -> str | None:
@@ -198,7 +204,7 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
             rev = rules.reversed_choice(said, fact.value, list(fact.alternatives), fact.rationale)
             if rev is not None and rev.sentence:
                 return Verdict(fact, "contradicted", rev.sentence, f"states the rejected alternative “{rev.words[0]}”")
-    v = norm(fact.value)
+    v = rules.norm_phrase(fact.value)
     pos = said.flat().find(v) if v else -1
     if pos >= 0:
         return Verdict(fact, "kept", _sentence_at(said, pos), "the value appears in the summary", as_of)

@@ -25,7 +25,7 @@ from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
 from inspector.services.deletion_scan import Coverage, coverage
 from inspector.services.lookup import load_by_id
-from inspector.store import ledger
+from inspector.store import ledger, search_index
 from inspector.store.connection import Store, checkpoint, fetch_one, utc_now
 from inspector.store.materials import chunk_binding
 from inspector.store.tables import SPECS
@@ -90,7 +90,7 @@ async def _tombstone_material(store: Store, db: aiosqlite.Connection, session: s
     if row is None:
         return
     await db.execute("DELETE FROM material_chunks WHERE material_id = ?", (row[0],))
-    await db.execute("DELETE FROM materials_fts WHERE rowid = ?", (row[0],))
+    await search_index.unindex_material(db, row[0])
     keyed = row[1] if row[1].startswith("hmac-sha256:") else keyed_digest(store.digest_key, row[1].encode("ascii"))
     await db.execute("UPDATE materials SET deleted_at = ?, chunk_hashes = x'', chunk_binding = ? WHERE material_id = ?",
                      (when, chunk_binding(keyed, b""), row[0]))
@@ -105,10 +105,7 @@ async def _delete_event(db: aiosqlite.Connection, session: str, seq: int) -> dic
                           "AND seq = ?", (session, seq))
     if row is None:
         return None
-    if row[1] is not None:
-        await db.execute("INSERT INTO events_fts (events_fts, rowid, content) VALUES ('delete', ?, ?)", (row[0], row[1]))
-        await db.execute("INSERT INTO events_grams (events_grams, rowid, grams) VALUES ('delete', ?, ci_grams(?))",
-                         (row[0], row[1]))
+    await search_index.unindex_event(db, row[0], row[1])
     await db.execute("DELETE FROM events WHERE event_id = ?", (row[0],))
     stone = {"seq": seq, "at": row[2], "kind": row[3]}
     return {**stone, "call_id": row[4]} if row[4] else stone
@@ -157,8 +154,7 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
                 if other is not None and other[0] and not other[0].startswith("hmac-sha256:"):
                     await _rewrite(db, "deletion_request", "session = ? AND id = ?", (sid, copy.id),
                                    {"reason": keyed_digest(store.digest_key, other[0].encode("utf-8"))})
-        for table in ("events_fts", "events_grams", "materials_fts"):  # rewrite the index without the deleted rows' segments
-            await db.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+        await search_index.compact(db)  # rewrite the indexes without the deleted rows' segments
         await db.execute("UPDATE deletion_requests SET status = 'done' WHERE session = ? AND id = ?", (sid, request))
         row = await fetch_one(db, "SELECT context_version, goal_revision FROM sessions WHERE id = ?", (sid,))
         version = int(row[0]) + 1

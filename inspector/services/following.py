@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector.domain.canonical import content_hash
-from inspector.domain.errors import BadInput
+from inspector.domain.errors import BadInput, NotAStore
 from inspector.services.reading import read_import_file as read_bytes
 from inspector.store.connection import Store, fetch_one, open_store
+from inspector.store.location import is_url
 from inspector.store.tables import SPECS
 
 if TYPE_CHECKING:
@@ -232,6 +233,12 @@ class CatchUp:
     offset: int
 
 
+def _unchanged(store: Store, extent: ImportedExtent | None, data: bytes) -> bool:
+    """The file is byte for byte what the store's last import of it read (its keyed digest)."""
+    return extent is not None and extent.file_digest == (
+        "hmac-sha256:" + hmac.new(store.digest_key, data, hashlib.sha256).hexdigest())
+
+
 async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn | None = None,
                    live: bool = False) -> CatchUp:
     """Bring ``into`` up to date with ``source``: a first import, or an import of what was
@@ -239,12 +246,19 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
     be writing): a partial last line waits; otherwise every byte must parse."""
     data = read_bytes(source)
     extent = None
-    if into.exists() and into.stat().st_size > 0:
+    if is_url(into):  # a server database: a store in it, or an empty one the import makes a store in
+        try:
+            async with await open_store(into) as store:
+                extent = await imported_extent(store, source.name)
+                if _unchanged(store, extent, data):
+                    return CatchUp(extent.session, extent.fmt or "sif", 0, len(data))  # type: ignore[union-attr]
+        except NotAStore:
+            extent = None
+    elif into.exists() and into.stat().st_size > 0:
         async with await open_store(into) as store:
             extent = await imported_extent(store, source.name)
-            if extent is not None and extent.file_digest == (
-                    "hmac-sha256:" + hmac.new(store.digest_key, data, hashlib.sha256).hexdigest()):
-                return CatchUp(extent.session, extent.fmt or "sif", 0, len(data))  # unchanged since
+            if _unchanged(store, extent, data):
+                return CatchUp(extent.session, extent.fmt or "sif", 0, len(data))  # type: ignore[union-attr]
     from inspector.domain.formats.detect import detect
     from inspector.domain.formats.tail import APPENDABLE, complete_lines
     from inspector.services.importing import import_file

@@ -14,7 +14,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from inspector.domain.sif import SifRecord, parse_chunk
@@ -76,15 +76,30 @@ def split(raw: bytes, chunk_lines: int = CHUNK_LINES) -> list[Chunk]:
     return [(lines[i : i + chunk_lines], i + 1, i == 0) for i in range(0, len(lines), chunk_lines)]
 
 
-async def parsed_chunks(raw: bytes) -> AsyncIterator[tuple[list[SifRecord], int, int]]:
-    """Yield (records, lines done, total lines) in file order."""
+async def parsed_chunks(raw: bytes, *, parse_ahead: bool = False) -> AsyncIterator[tuple[list[SifRecord], int, int]]:
+    """Yield (records, lines done, total lines) in file order. ``parse_ahead``: parse the next
+    chunk on a thread while the caller writes this one (for a database in another process)."""
     chunks = split(raw)
     total = sum(len(c[0]) for c in chunks)
     done = 0
     if len(raw) < PARALLEL_MIN_BYTES or len(chunks) < 3 or not use_workers():
-        for chunk in chunks:
-            done += len(chunk[0])
-            yield parse_for_writer(chunk), done, total
+        if len(chunks) < 3 or not parse_ahead:
+            for chunk in chunks:
+                done += len(chunk[0])
+                yield parse_for_writer(chunk), done, total
+            return
+        # One chunk ahead on a thread: while the writer waits on PostgreSQL's server process
+        # (a COPY and its index updates), the next chunk is parsed. SQLite's writes run in this
+        # process and gain nothing from it (bench/pg_import.py, docs/benchmarks.md).
+        loop = asyncio.get_running_loop()
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sif-parse") as parser:
+            ahead = loop.run_in_executor(parser, parse_for_writer, chunks[0])
+            for n, chunk in enumerate(chunks):
+                records = await ahead
+                if n + 1 < len(chunks):
+                    ahead = loop.run_in_executor(parser, parse_for_writer, chunks[n + 1])
+                done += len(chunk[0])
+                yield records, done, total
         return
     # spawn, not fork: the writer's SQLite thread must not be copied mid-call into a child.
     with ProcessPoolExecutor(max_workers=WORKERS, mp_context=multiprocessing.get_context("spawn"),

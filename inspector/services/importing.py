@@ -19,7 +19,7 @@ import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import inert_payload
-from inspector.domain.errors import InspectorError
+from inspector.domain.errors import InspectorError, NotAStore
 from inspector.domain.facts import extract_from_records
 from inspector.domain.formats.detect import convert, detect
 from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_is_off
@@ -32,8 +32,9 @@ from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
 from inspector.services.unchanged_import import unchanged_import
-from inspector.store import bindings, ledger, session_rows
+from inspector.store import bindings, ledger, search_index, session_rows
 from inspector.store.connection import Store, fetch_one, open_store
+from inspector.store.location import StoreTarget, is_url, store_target
 
 ProgressFn = Callable[[str, int, int], None]
 
@@ -90,17 +91,12 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         writer = RecordWriter(db, await _stored_sessions(db))
         row = await fetch_one(db, "SELECT COALESCE(MAX(event_id), 0) FROM events")
         last_event_id = int(row[0]) if row else 0
-        async for records, done, total in parsed_chunks(raw):
+        async for records, done, total in parsed_chunks(raw, parse_ahead=store.dialect == "postgresql"):
             await writer.write(records)
             if progress is not None:
                 progress("importing", done, total)
         writer.check_sessions()
-        await db.execute(
-            "INSERT INTO events_fts (rowid, content) SELECT event_id, content FROM events "
-            "WHERE event_id > ? AND content IS NOT NULL", (last_event_id,))
-        await db.execute(
-            "INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events "
-            "WHERE event_id > ? AND content IS NOT NULL", (last_event_id,))
+        await search_index.index_events_after(db, last_event_id)
         entries = await _sif_ledger_records(db, writer, lambda text: keyed_digest(store.digest_key, text.encode(
             "utf-8", errors="surrogatepass")))
         for session in writer.first_use:
@@ -198,7 +194,7 @@ def to_sif(records: list[dict[str, Any]]) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8", errors="surrogatepass")
 
 
-async def import_file(source: Path, into: Path, *, actor: str, progress: ProgressFn | None = None,
+async def import_file(source: Path, into: StoreTarget | str, *, actor: str, progress: ProgressFn | None = None,
                       fmt: str | None = None, data: bytes | None = None) -> ImportReport:
     """Import a sif/1 file or any supported transcript (``fmt`` None: detected).
 
@@ -208,6 +204,7 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     A store created for the import is removed again if the import fails.
     """
     actor = reviewer_name(actor)
+    into = store_target(into)
     if progress is not None:
         progress("reading", 0, 1)
     raw = data if data is not None else read_bytes(source)
@@ -217,7 +214,8 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     if fmt == "sif":
         parse_chunk(raw.split(b"\n", 1)[:1], 1, with_header=True)  # refuse a non-sif file before any store exists
     original = raw
-    if data is None and into.exists() and into.stat().st_size > 0:
+    on_server = is_url(into)
+    if data is None and (on_server or (into.exists() and into.stat().st_size > 0)):
         again = await _already_imported(into, original, fmt)
         if again is not None:
             return again
@@ -229,13 +227,14 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
         line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"],
                                          r["content"].removeprefix(f"[{r['problem']}] "))
                          for r in records if r["type"] == "event" and r.get("problem")]
-    created = not (into.exists() and into.stat().st_size > 0)
+    created = not on_server and not (into.exists() and into.stat().st_size > 0)
     try:
         store = await open_store(into, create=True)
     except InspectorError:
         if created:
             _remove_store_files(into)
         raise
+    created = created or bool(getattr(store, "created", False))  # a server database the import made a store in
     try:
         if fmt != "sif":
             await _settle_owner(store, records, actor)
@@ -258,9 +257,15 @@ async def import_file(source: Path, into: Path, *, actor: str, progress: Progres
     return report
 
 
-async def _already_imported(into: Path, original: bytes, fmt: str) -> ImportReport | None:
+async def _already_imported(into: StoreTarget, original: bytes, fmt: str) -> ImportReport | None:
     """The report of re-importing bytes imported whole before (services/unchanged_import.py)."""
-    async with await open_store(into) as store:
+    try:
+        opened = await open_store(into)
+    except NotAStore:
+        if is_url(into):
+            return None  # an empty database: the import creates the store
+        raise
+    async with opened as store:
         if store.read_only:
             return None  # the full path refuses it (read_only), as any import into it
         found = await unchanged_import(store, original, fmt)

@@ -19,7 +19,7 @@ from inspector.domain.protocol import CallShape, ProtocolProblem
 from inspector.domain.sif import SifRecord
 from inspector.domain.sif_schema import IDENTITY_FIELDS
 from inspector.domain.trust import label_conflict
-from inspector.store import materials
+from inspector.store import materials, search_index
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
 
@@ -183,7 +183,7 @@ class RecordWriter:
         await materials.write_chunks(self.db, material_id, data, lay.chunk_size)
         self.bindings[rec.session][rec.record["id"]] = lay.chunk_binding
         if text:
-            await self.db.execute("INSERT INTO materials_fts (rowid, text) VALUES (?, ?)", (material_id, text))
+            await search_index.index_material(self.db, material_id, text)
 
     def check_sessions(self) -> None:
         """Every record's session must be declared in the file or already stored."""

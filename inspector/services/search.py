@@ -5,6 +5,9 @@ use the gram index (``events_grams``: every event's distinct characters and char
 pairs, see inspector/store/grams.py). Either way the plan starts at the index, joins
 each matching row to its event, walks them in rowid (import) order and stops at the
 limit, so a query costs what its first hits cost, not what the session's size costs.
+The index queries are store functions (inspector/store/search_index.py), one per backend:
+on PostgreSQL a ``pg_trgm`` index answers three characters or more and an exact scan of
+the session's events the shorter ones, with the same hits.
 
 Each hit carries its occurrence count and character offsets (found in the event's own
 text, case-insensitively like the index). The search runs on a reader of its own; a
@@ -21,7 +24,8 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.store.connection import Store, fetch_one
+from inspector.store import search_index
+from inspector.store.connection import Store
 
 SNIPPET_CHARS = 48
 MAX_OFFSETS = 100  # offsets listed per hit; the count covers them all
@@ -55,10 +59,6 @@ class SearchResult:
         return {"query": self.query, "method": self.method, "complete": self.complete, "note": self.note,
                 "more": self.more, "hits": [{**asdict(h), "offsets": list(h.offsets), "snippets": list(h.snippets)}
                                             for h in self.hits]}
-
-
-def _fts_phrase(query: str) -> str:
-    return '"' + query.replace('"', '""') + '"'
 
 
 def _pattern(query: str) -> re.Pattern[str]:
@@ -122,12 +122,7 @@ async def _search(db: aiosqlite.Connection, session: str, query: str, limit: int
 
 async def _events_by_trigrams(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str],
                               limit: int, result: SearchResult) -> None:
-    # CROSS JOIN keeps events_fts as the outer loop: the index yields rowids in order and
-    # the LIMIT stops the walk; each event is one primary-key lookup.
-    rows = await db.execute_fetchall(
-        "SELECT e.seq, e.content FROM events_fts CROSS JOIN events e ON e.event_id = events_fts.rowid "
-        "WHERE events_fts MATCH ? AND e.session = ? ORDER BY events_fts.rowid LIMIT ?",
-        (_fts_phrase(query), session, limit + 1))
+    rows = await search_index.events_containing(db, session, query, limit + 1)
     for seq, text in rows[:limit]:
         hit = _hit("event", f"evt:{seq}", text, pattern)
         # The trigram index folds case as SQLite does; a fold Python does differently still
@@ -146,14 +141,11 @@ async def _events_by_grams(db: aiosqlite.Connection, session: str, query: str, p
     if not tokens:
         result.complete, result.note = False, "a query of only spaces or control characters is not indexed"
         return
-    match = " AND ".join(_fts_phrase(t) for t in tokens)
+    exact = search_index.short_query_exact(db, exact)
     after, checked = 0, 0
     while True:
-        rows = await db.execute_fetchall(
-            "SELECT events_grams.rowid, e.seq, e.content FROM events_grams "
-            "CROSS JOIN events e ON e.event_id = events_grams.rowid "
-            "WHERE events_grams MATCH ? AND events_grams.rowid > ? AND e.session = ? "
-            "ORDER BY events_grams.rowid LIMIT ?", (match, after, session, (limit + 1) if exact else BATCH))
+        rows = await search_index.short_candidates(db, session, query, tokens, after,
+                                                   (limit + 1) if exact else BATCH)
         for rowid, seq, text in rows:
             after, checked = rowid, checked + 1
             hit = _hit("event", f"evt:{seq}", text, pattern)
@@ -176,21 +168,11 @@ async def _events_by_grams(db: aiosqlite.Connection, session: str, query: str, p
 
 async def _materials(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str], limit: int,
                      result: SearchResult, short: bool) -> None:
-    if short:  # a session holds few materials: their indexed text is checked directly
-        rows = await db.execute_fetchall(
-            "SELECT m.id, f.text FROM materials m JOIN materials_fts f ON f.rowid = m.material_id "
-            "WHERE m.session = ? AND m.deleted_at IS NULL AND instr(lower(f.text), lower(?)) > 0 "
-            "ORDER BY m.material_id LIMIT ?", (session, query, limit))
-    else:
-        rows = await db.execute_fetchall(
-            "SELECT m.id, f.text FROM materials_fts f CROSS JOIN materials m ON m.material_id = f.rowid "
-            "WHERE materials_fts MATCH ? AND m.session = ? AND m.deleted_at IS NULL ORDER BY f.rowid LIMIT ?",
-            (_fts_phrase(query), session, limit))
+    rows = await search_index.materials_containing(db, session, query, limit, short)
     for mid, text in rows:
         hit = _hit("material", mid, text, pattern)
         result.hits.append(hit or Hit("material", mid, _snippet_at(text, 0)))
-    row = await fetch_one(db, "SELECT COUNT(*) FROM materials WHERE session = ? AND size > indexed_bytes AND "
-                          "deleted_at IS NULL", (session,))
-    if row and row[0]:
+    partial = await search_index.partly_indexed_materials(db, session)
+    if partial:
         result.complete = False
-        result.note = f"{row[0]} material(s) are indexed only in their first 4 MiB"
+        result.note = f"{partial} material(s) are indexed only in their first 4 MiB"

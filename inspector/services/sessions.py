@@ -7,7 +7,7 @@ from typing import Any
 
 from inspector.domain.errors import NotFound
 from inspector.store import ledger, session_rows
-from inspector.store.connection import Store, data_version
+from inspector.store.connection import Store, data_version, last_change
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +61,16 @@ class ChangeWatch:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.seen: int | None = None
+        self.last: dict[str, Any] | None = None  # the latest outside change: session, kind, actor, seq
+
+    @property
+    def last_actor(self) -> str | None:
+        return None if self.last is None else self.last.get("actor")
 
     async def changed(self) -> bool:
         version = await data_version(self.store.watch_db)
         changed = self.seen is not None and version != self.seen
         self.seen = version
+        if changed:
+            self.last = await last_change(self.store)
         return changed

@@ -155,6 +155,14 @@ def _check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None)
 
 
 async def _integrity(store: Store, report: VerifyReport, full: bool | None) -> None:
+    if store.dialect == "postgresql":  # no SQLite pages to check: the server's own checks (amcheck when installed)
+        from inspector.store.pg.maintenance import has_amcheck, integrity
+
+        report.integrity = "amcheck" if await has_amcheck(store) else "server_checks"
+        messages = await integrity(store)
+        if messages:
+            report.fail({"where": "postgresql", "message": "index checks found damage: " + "; ".join(messages[:5])})
+        return
     size = store.path.stat().st_size if store.path.exists() else 0
     report.integrity = "integrity_check" if full or (full is None and size < FULL_CHECK_BELOW) else "quick_check"
     rows = await store.db.execute_fetchall(f"PRAGMA {report.integrity}")

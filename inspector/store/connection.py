@@ -25,6 +25,7 @@ import aiosqlite
 
 from inspector.domain.errors import InspectorError, NotAStore
 from inspector.store import grams
+from inspector.store.location import StoreUrl, is_url, store_target
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -46,7 +47,7 @@ def _check_file_is_sqlite(path: Path) -> None:
 
 
 class Store:
-    """An open session store. Use :func:`open_store` to get one.
+    """An open session store (SQLite here; inspector/store/pg/store.py's PgStore on PostgreSQL). Use :func:`open_store` to get one.
 
     One connection writes (every write in :meth:`transaction`, ``BEGIN IMMEDIATE``, one at a
     time); reads run on their own connections, which WAL lets run beside the writer:
@@ -57,6 +58,7 @@ class Store:
     """
 
     POOL_SIZE = 4  # idle readers kept open for snapshots
+    dialect = "sqlite"
 
     def __init__(self, path: Path, writer: aiosqlite.Connection | None, key: bytes, reader: aiosqlite.Connection,
                  *, read_only: bool = False, read_only_reason: str = "", connect_reader: Any = None) -> None:
@@ -244,14 +246,20 @@ async def _connect(target: Path, *, read_only: bool) -> aiosqlite.Connection:
         return db
 
 
-async def open_store(path: str | os.PathLike[str], *, create: bool = False, read_only: bool | None = None) -> Store:
+async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = False, read_only: bool | None = None) -> Store:
     """Open (or, with ``create``, make) a store; refuse anything that is not one.
 
     A file of a newer format version is refused rather than guessed at; an older one
     is migrated forward. A store that cannot be written (a read-only medium, a file or
     folder without write permission) opens read-only (``read_only`` None: decided here);
     asking to create or write one there (``create``) is refused with ``read_only``.
+    ``path`` may be a PostgreSQL URL (``postgresql://user@host:port/database``, or a
+    :class:`StoreUrl`): the store is then that database's.
     """
+    if is_url(path):  # a PostgreSQL database (inspector/store/pg): the same Store over asyncpg
+        from inspector.store.pg.store import open_pg_store
+
+        return await open_pg_store(store_target(path), create=create, read_only=read_only)  # type: ignore[arg-type]
     target = Path(path)
     exists = target.exists() and target.stat().st_size > 0
     if exists:
@@ -341,11 +349,30 @@ async def checkpoint(store: Store) -> bool:
     """Copy the WAL into the database file and truncate it to zero bytes (after a deletion,
     so no old frame keeps deleted content). False when a reader still holds an older
     snapshot after the busy timeout: the WAL is then truncated by the next checkpoint."""
+    if getattr(store, "dialect", "sqlite") == "postgresql":
+        from inspector.store.pg.maintenance import reclaim
+
+        return await reclaim(store)
     row = await fetch_one(store.db, "PRAGMA wal_checkpoint(TRUNCATE)")
     return row is not None and int(row[0]) == 0
 
 
 async def data_version(db: aiosqlite.Connection) -> int:
-    """Changes whenever *another* connection commits to the file (SQLite's own change counter)."""
+    """Changes whenever *another* connection commits to the file (SQLite's own change counter);
+    on PostgreSQL, whenever another server session appends to the ledger (its notices)."""
+    if getattr(db, "dialect", "sqlite") == "postgresql":
+        await db.start()  # type: ignore[attr-defined]  # listening from the first look on
+        return int(db.changes)  # type: ignore[attr-defined]
     row = await fetch_one(db, "PRAGMA data_version")
     return int(row[0]) if row else 0
+
+
+async def last_change(store: Store) -> dict[str, Any] | None:
+    """Who made the latest change another process committed, and what it was (session, kind,
+    actor, seq): from the change notice on PostgreSQL, from the ledger's last entry on SQLite
+    (every write appends one)."""
+    notice = getattr(store, "last_change", None)
+    if notice is not None:
+        return dict(notice)
+    row = await fetch_one(store.db, "SELECT session, kind, actor, seq FROM ledger ORDER BY seq DESC LIMIT 1")
+    return None if row is None else {"session": row[0], "kind": row[1], "actor": row[2], "seq": row[3]}

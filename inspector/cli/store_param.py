@@ -1,0 +1,41 @@
+"""The store argument every command takes: an SQLite file path or a PostgreSQL URL.
+
+``click.Path`` would fold a URL's ``//``; this type keeps a URL whole as a
+:class:`~inspector.store.location.StoreUrl` and gives a path as a ``Path``. A URL that
+cannot name a store is refused when the command opens it (``store_unreachable``, exit 3,
+one sentence), like a server that cannot be reached. ``INSPECTOR_STORE`` is the default
+for the commands whose STORE is their only positional argument.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from inspector.store.location import ENV_STORE, StoreTarget, is_url, store_target
+
+
+class StoreParamType(click.ParamType):
+    name = "store"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> StoreTarget:
+        if isinstance(value, Path) or (not isinstance(value, str)) or is_url(value):
+            return store_target(value) if not isinstance(value, Path) else value
+        if not value:
+            self.fail("a store path or URL is needed", param, ctx)
+        path = Path(value)
+        if path.is_dir():
+            self.fail(f"{value!r} is a folder, not a store file", param, ctx)
+        return path
+
+
+STORE = StoreParamType()
+
+
+def make_store_argument(*, optional: bool = False) -> Any:
+    """STORE (a file or ``postgresql://…``); with ``optional``, ``INSPECTOR_STORE`` when left out."""
+    if optional:
+        return click.argument("store", type=STORE, required=False, envvar=ENV_STORE)
+    return click.argument("store", type=STORE)

@@ -1,0 +1,70 @@
+"""Whether a summary mentions a failed result, or calls it a success.
+
+``failure_dropped`` fires when a failure inside the range is neither mentioned (its
+command, error line, evt ref, ids, a file it touched, its tool named beside a failure
+word) nor among the unresolved markers — or when it is described as having gone well,
+whatever the summary cites. Survival's verdict on a failure record reads the same
+anchors, so both say the same about one failure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from inspector.domain.failures import FailedResult, file_names, identifiers
+from inspector.domain.said import Hits, Said, norm_phrase
+from inspector.domain.said_claims import done_claim
+from inspector.domain.subjects import call_subject, glossed
+from inspector.domain.textnorm import find_word
+
+_FAILED_WORD = re.compile(r"(?<![\w])(?:fail(?:ed|s|ing|ure)?|error(?:ed|s)?|broke|broken|crash(?:ed)?|timed out|"
+                          r"did not (?:run|work|apply|succeed)|didn't (?:run|work|apply|succeed))(?![\w])|"
+                          r"失败|报错|出错|没跑成功|没成功|未成功|超时|异常")
+
+
+def tool_said_failed(said: Said, tool: str | None) -> bool:
+    """The tool is named (as a whole word) in a sentence that says it failed: "run_migration
+    failed." names the failure even with no identifier of its call. Generic tool names
+    (Bash, Edit…) are too common to name one failure and do not count."""
+    if not tool or len(tool) < 6 or tool.casefold() in _GENERIC_TOOLS:
+        return False
+    pos = find_word(said.text, tool)
+    while pos >= 0:
+        s = said.sentence_at(pos)
+        if s is not None and _FAILED_WORD.search(s.text):
+            return True
+        pos = find_word(said.text, tool, pos + 1)
+    return False
+
+
+_GENERIC_TOOLS = frozenset({"bash", "shell", "edit", "write", "read", "multiedit", "notebookedit", "exec_command",
+                            "apply_patch", "run_terminal_cmd", "execute", "command", "terminal", "python"})
+
+
+def mentioned_anywhere(said: Said, anchors: Iterable[str]) -> str | None:
+    flat = said.flat()
+    for anchor in anchors:
+        a = norm_phrase(anchor)
+        if not a:
+            continue
+        # An evt ref as a whole word; none can be there when "evt:" is nowhere (asked once).
+        if (a.startswith("evt:") and said.has("evt:") and find_word(flat, a) >= 0) or (
+                not a.startswith("evt:") and a in flat):
+            return anchor
+        if a in said.unresolved:
+            return anchor
+    return None
+
+
+def failure_claimed_fixed(said: Said, failure: FailedResult) -> Hits | None:
+    """A done/passed claim about an unresolved failure's subject ("Migration 0042 applied
+    cleanly", "迁移 0042 已完成", "go test ./... passes now") — whatever the summary cites."""
+    words = list(call_subject(failure.tool, failure.signature))
+    files = file_names(identifiers(failure.signature))  # "Edited … failed.go" of a failed Edit
+    for subject in (*([f] for f in files), words, glossed(words)):
+        if subject:
+            hit = done_claim(said, subject)
+            if hit:
+                return hit
+    return None

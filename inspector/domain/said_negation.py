@@ -1,0 +1,125 @@
+"""Negation: a protected value repeated in a summary but cancelled, weakened or lifted.
+
+``protected_negated`` and survival's ``contradicted`` for goals, constraints, permissions,
+acceptances and decisions. The hard part is *reach*: a cancelling word counts in the
+value's own clause, in a label right before it, in a later clause that refers back, or in
+the next sentence when that sentence refers back — and not in a clause about something
+else. docs/verdicts.md lists what is read and what is not.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+
+from inspector.domain.said import CANCELS, Hits, Said, norm_phrase, overlaps, stem_in
+from inspector.domain.textnorm import Span, norm, terms
+from inspector.domain.wordlists import Hit, wordlist
+
+
+def negated_value(said: Said, value: str) -> Hits | None:
+    """The value appears and is cancelled or weakened: by a cancelling word in the value's
+    own clause ("do not modify the production database unless it is urgent"), in a label
+    clause right before it ("Constraint (relaxed): …"), in a later clause of the sentence
+    that refers back to it (an exception, "but/不过", "it/该约束", or the value's own words:
+    "不得修改生产库，不过现在可以改了") — or in the very next sentence when that sentence refers
+    back the same way ("That restriction was lifted yesterday.", "该约束已取消。", "现在生产库
+    可以改了。", "However, the user later said writes are OK."). A cancelling word in a clause
+    about something else ("…, and the debug flag was removed from staging", "预发库可以随便用
+    了") says nothing about the value."""
+    v = norm_phrase(value)
+    if not v or not said.cancels():
+        return None
+    for i, vs in said.holding(v).items():  # the sentences holding the value, in order
+        s = said.sentences[i]
+        ve = vs + len(v)
+        found = _cancelled_in_sentence(said, s, vs, ve, value)
+        if found:
+            return Hits(found, said.stripped(s))
+        if i + 1 < len(said.sentences):
+            n = said.sentences[i + 1]
+            lifts = said.hits(_LIFTS, n.start, n.end)
+            if lifts:
+                contrast = said.first("contrast", n.start, n.end)
+                opens = contrast is not None and contrast.start - n.start <= 3
+                parts = said.clauses(n)
+                words = [h.word for h in lifts if opens or _refers_back(said, *_clause_of(parts, h.start), value,
+                                                                          at_start=False)]
+                if words:
+                    return Hits(words, f"{said.stripped(s)} {said.stripped(n)}")
+    return None
+
+
+_LIFTS = ("negation", "weakening", "permission")
+
+
+def _cancelled_in_sentence(said: Said, s: Span, vs: int, ve: int, value: str) -> list[str]:
+    hits = [h for h in said.hits(CANCELS + ("exception",), s.start, s.end) if not overlaps(h, vs, ve)]
+    if not hits:
+        return []
+    parts = said.clauses(s)
+    first = next((k for k, c in enumerate(parts) if c.start <= vs < c.end), 0)
+    last = next((k for k, c in enumerate(parts) if c.start < ve <= c.end), len(parts) - 1)
+    lo, hi = parts[first].start if parts else s.start, parts[last].end if parts else s.end
+    found: list[str] = []
+    for h in hits:
+        if lo <= h.start < hi:  # the value's own clause
+            found.append(h.word)
+        elif h.end <= lo:  # a label right before it: "Constraint (relaxed): …"
+            k = next((k for k, c in enumerate(parts) if c.start <= h.start < c.end), -1)
+            label = said.text[parts[k].end:lo].strip()[:1] in (":", "：", "(", "（", ")", "）")
+            if k == first - 1 and (label or _bare(said, parts[k], h)):
+                found.append(h.word)
+        else:
+            exception = wordlist("exception").first(said.text, h.start, h.end) is not None
+            k = next((k for k, c in enumerate(parts) if c.start <= h.start < c.end), -1)
+            if exception or _refers_back(said, hi, h.start + 1, value, at_start=False) or _refers_back(
+                    said, *_clause_of(parts, h.start), value, at_start=True) or (k >= 0 and _bare(said, parts[k], h)):
+                found.append(h.word)
+    return found
+
+
+def _clause_of(parts: list[Span], pos: int) -> tuple[int, int]:
+    c = next((c for c in parts if c.start <= pos < c.end), None)
+    return (c.start, c.end) if c else (pos, pos + 1)
+
+
+def _refers_back(said: Said, start: int, end: int, value: str, *, at_start: bool) -> bool:
+    """``[start, end)`` points back at the value: a back reference ("that restriction",
+    "it", "该约束"), a contrast ("however", "but", "不过") — at its start when ``at_start`` —
+    or most of the value's subject words ("production database", 生产库)."""
+    if said.first("back_reference", start, end) is not None:
+        return True
+    contrast = said.first("contrast", start, end)
+    if contrast is not None and (not at_start or contrast.start - start <= 3):
+        return True
+    own = _subject_words(value)
+    if not own:
+        return False
+    text = said.text[start:end]
+    return sum(1 for t in own if stem_in(t, text)) >= max(1, math.ceil(0.5 * len(own)))
+
+
+_BARE_FILLER = re.compile(r"(?<![\w])(?:now|then|already|today|yesterday|since|from now on|at all|either)(?![\w])|"
+                          r"现在|目前|如今|已经|已|了|也|都|这一条|这条|[\s\-–—:：,，.;；!()（）'\"]")
+
+
+def _bare(said: Said, c: Span, hit: Hit) -> bool:
+    """The clause is nothing but its cancelling words and filler ("现在可以放宽了", "where
+    possible"): it has no subject of its own, so it is about the clause next to it."""
+    rest = said.text[c.start:hit.start] + " " + said.text[hit.end:c.end]
+    for h in said.hits(_LIFTS, c.start, c.end):
+        if h != hit:
+            rest = rest.replace(h.word, " ")
+    return len(_BARE_FILLER.sub("", rest)) <= 2
+
+
+@lru_cache(maxsize=4096)
+def _subject_words(value: str) -> tuple[str, ...]:
+    """A protected value's words minus its prohibition words ("do not", "不得"): what it is
+    about."""
+    v = norm(value)
+    constraint = wordlist("constraint")
+    stripped = constraint.pattern.sub(" ", v) if constraint.pattern else v
+    return tuple(t for t in dict.fromkeys(terms(stripped)) if len(t) >= 2)

@@ -1,0 +1,55 @@
+"""What SQLite's PRAGMAs do for a store, done on PostgreSQL: reclaiming and checking.
+
+After a deletion SQLite overwrites freed pages (``secure_delete``) and truncates its WAL;
+PostgreSQL keeps deleted rows as dead tuples until VACUUM. :func:`reclaim` runs VACUUM on
+the tables a deletion touches, so the rows' space is reclaimed and their index entries
+removed. It cannot scrub the server's own write-ahead log or base backups: docs/store-format.md
+says so (that is the server operator's retention policy).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+
+from inspector.store.pg.store import PgStore, _connect
+
+# The tables a deletion removes rows or bytes from.
+RECLAIMED = ("events", "material_chunks", "materials_fts", "materials", "state_records", "summaries", "stubs",
+             "actions", "candidates", "handoffs", "deletion_requests", "tool_defs")
+
+
+async def reclaim(store: Any) -> bool:
+    """VACUUM the deleted rows away (outside any transaction, on a connection of its own)."""
+    assert isinstance(store, PgStore)
+    conn = await _connect(store.location)
+    try:
+        await conn.execute(f"VACUUM (ANALYZE) {', '.join(RECLAIMED)}")
+        return True
+    except asyncpg.PostgresError:
+        return False
+    finally:
+        await conn.close()
+
+
+async def has_amcheck(store: Any) -> bool:
+    rows = await store.db.execute_fetchall("SELECT count(*) FROM pg_extension WHERE extname = 'amcheck'")
+    return bool(rows and rows[0][0])
+
+
+async def integrity(store: Any) -> list[str]:
+    """What the server reports wrong with the store's indexes (``amcheck``'s ``bt_index_check`` on
+    every B-tree, when the extension is installed in the database); without it there is nothing
+    to add here: PostgreSQL checks its own pages (data checksums) as it reads them."""
+    if not await has_amcheck(store):
+        return []
+    problems: list[str] = []
+    for (index,) in await store.db.execute_fetchall(
+            "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON "
+            "a.oid = c.relam WHERE a.amname = 'btree' AND c.relnamespace = current_schema()::regnamespace"):
+        try:
+            await store.db.execute_fetchall("SELECT bt_index_check(?::regclass)", (index,))
+        except Exception as exc:  # noqa: BLE001 - every finding is reported, none stops the check
+            problems.append(f"{index}: {exc}")
+    return problems

@@ -1,0 +1,27 @@
+"""The verdicts on the labelled drift set are exactly the recorded ones.
+
+Speed work on the rules (shared normal forms, caches, precompiled word lists, the split of
+the rule modules) must not move a single finding or survival verdict: the precision floors
+of tests/test_drift_precision.py would let a changed message, a different `where` sentence
+or a verdict traded between two facts pass. This digest covers every finding of every item
+(code, key, message, words, where), the field timeline, and every survival verdict (fact,
+verdict, where, reason). When a rule changes on purpose, re-record it with
+``python -m bench.verdict_digest`` after checking the diff of ``--dump`` runs before and after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bench.verdict_digest import collect, digest
+
+# Recorded before the split of domain/drift_rules.py and the speed work on it (verdict-speed).
+LABELLED_DIGEST = "bd879557a2e616fff8de816b2cb4003d65eb41cb65be311e97e1d2af6a313f05"
+
+
+def test_findings_and_survival_on_the_labelled_set_are_the_recorded_ones(tmp_path: Path) -> None:
+    rows = asyncio.run(collect(tmp_path))["labelled"]
+    assert len(rows) == 726  # 242 generations: findings, timeline and survival of each
+    assert sum(len(r.get("findings", [])) for r in rows) > 100  # drifted items do give findings
+    assert digest(rows) == LABELLED_DIGEST
