@@ -13,6 +13,7 @@ import asyncio
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.widgets import OptionList, TabbedContent, TabPane
 
 from inspector.ui.widgets.progress_line import ProgressLine
@@ -39,13 +40,27 @@ TABS_BEHIND: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
+FIRST_READ_WAIT_S = 3.0  # a tab key waits at most this long for the tab's first read
+
+
 def widget_class(spec: str) -> type[Widget]:
     module, _, name = spec.partition(":")
     return getattr(importlib.import_module(f"inspector.ui.widgets.{module}"), name)  # type: ignore[no-any-return]
 
 
+class FocusedPane(TabPane):
+    """A pane that shows itself when something in it takes the focus (as TabPane does) only if
+    that widget still has the focus: with tab keys typed fast (`b o k … x`) the focus notices
+    arrive after the focus has moved on, and the stock pane then switched back to an earlier
+    tab, hiding the focused list (the screen ended on Budget with nothing focused)."""
+
+    def _on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if self.screen.focused is not event.widget:
+            event.prevent_default()  # TabPane's own handler (which Textual calls after this one) is skipped
+
+
 def empty_panes() -> list[TabPane]:
-    return [TabPane(label, id=pane) for label, pane, _, _ in TABS_BEHIND]
+    return [FocusedPane(label, id=pane) for label, pane, _, _ in TABS_BEHIND]
 
 
 class FillsTabsLater(_Base):
@@ -56,6 +71,13 @@ class FillsTabsLater(_Base):
     generation_texts: list[Any]
     _drift_said: tuple[str, int] | None
     _tabs_filled: asyncio.Task[None] | None = None
+    _tab_loaded: dict[str, asyncio.Event] | None = None
+
+    def _loaded(self, pane: str) -> asyncio.Event:
+        """Set once the pane's list has been read the first time (load_tabs)."""
+        if self._tab_loaded is None:
+            self._tab_loaded = {p: asyncio.Event() for _, p, _, _ in TABS_BEHIND}
+        return self._tab_loaded[pane]
 
     async def tabs_ready(self) -> None:
         """Mount the tabs' widgets (once; later calls wait for the first)."""
@@ -74,7 +96,20 @@ class FillsTabsLater(_Base):
         return found.first() if found else None
 
     async def show_tab(self, pane: str, target: str) -> None:
+        """Keys typed fast (`b o k a d u x`) each wait for their tab; the last one typed wins, so the
+        screen ends on the tab of the last key, with the focus in it."""
+        self.focus_asked += 1  # type: ignore[attr-defined]
+        asked = self.focus_asked  # type: ignore[attr-defined]
         await self.tabs_ready()
+        if self.session is not None and not self._loaded(pane).is_set():
+            # its first read is under way: wait for it (bounded), so `enter` typed right behind `k`
+            # finds the candidates rather than an empty list and is not lost
+            try:
+                await asyncio.wait_for(self._loaded(pane).wait(), FIRST_READ_WAIT_S)
+            except asyncio.TimeoutError:
+                pass
+        if asked != self.focus_asked:  # type: ignore[attr-defined]
+            return  # a key typed after this one moved the focus meanwhile
         self.query_one(TabbedContent).active = pane
         self.focus_on(self.query_one(target))  # type: ignore[attr-defined]
 
@@ -107,13 +142,22 @@ class FillsTabsLater(_Base):
         from inspector.services import deletions, handoffs
 
         await self.tabs_ready()
-        await self._load_candidates(session)
-        await self._load_drift(session)
-        self.query_one("#handoffs").load(await handoffs.list_handoffs(self.store, session))  # type: ignore[attr-defined]
-        await self._load_actions(session)
-        self.query_one("#deletions").load(  # type: ignore[attr-defined]
-            await deletions.list_requests(self.store, session))
-        self.query_one("#budget").show(self.store, session)  # type: ignore[attr-defined]
+        try:
+            await self._load_candidates(session)
+            self._loaded("tab-candidates").set()
+            await self._load_drift(session)
+            self.query_one("#handoffs").load(await handoffs.list_handoffs(self.store, session))  # type: ignore[attr-defined]
+            self._loaded("tab-handoffs").set()
+            await self._load_actions(session)
+            self._loaded("tab-actions").set()
+            self.query_one("#deletions").load(  # type: ignore[attr-defined]
+                await deletions.list_requests(self.store, session))
+            self._loaded("tab-deletions").set()
+            self.query_one("#budget").show(self.store, session)  # type: ignore[attr-defined]
+            self._loaded("tab-budget").set()
+        finally:  # a failed read (its dialog says why) does not make the tab keys wait again
+            for pane in self._tab_loaded or {}:
+                self._loaded(pane).set()
 
     async def _load_candidates(self, session: str) -> None:
         from inspector.services import candidates
@@ -139,6 +183,7 @@ class FillsTabsLater(_Base):
 
         findings, timeline, self.generation_texts = await drift_overview(self.store, session)
         self.query_one("#drift").load(findings, timeline)  # type: ignore[attr-defined]
+        self._loaded("tab-drift").set()
         latest = findings[max(findings)] if findings else []
         count = sum(1 for f in latest if f.severity == "finding")
         self.query_one(TabbedContent).get_tab("tab-drift").label = f"Drift ({count})" if count else "Drift"
@@ -149,6 +194,7 @@ class FillsTabsLater(_Base):
         with self.query_one(ProgressLine).task("Survival of each summary generation") as step:
             reports = await survival_all(self.store, session, progress=step)
         self.query_one("#survival").reports = reports  # type: ignore[attr-defined]
+        self._loaded("tab-survival").set()
         lost = sum(1 for v in (reports[0].verdicts if reports else []) if v.verdict in ("missing", "contradicted"))
         self.query_one(TabbedContent).get_tab("tab-survival").label = f"Survival ({lost} lost)" if lost else "Survival"
 

@@ -57,9 +57,17 @@ class FitsTheTerminal(_Base):
             self.set_class(True, "-zone-tabs")
             self.set_class(False, "-zone-channels")
 
+    focus_asked = 0  # counts the focus moves asked for; a tab key that had to wait gives way to a later one
+
     def focus_on(self, widget: Widget) -> None:
+        """Focus now when the widget can take it (``widget.focus()`` waits for the next message
+        round, so a key typed right behind ``t`` or ``k`` still reached the old focus)."""
+        self.focus_asked += 1
         self.show_zone(widget)
-        widget.focus()
+        if widget.is_attached and widget.focusable:
+            self.set_focus(widget)
+        else:
+            widget.focus()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.show_zone(event.widget)

@@ -42,7 +42,7 @@ from textual.worker import WorkerCancelled, WorkerFailed
 
 from inspector.domain.errors import NotFound
 from inspector.services import channels, recent_acts, sessions
-from inspector.ui.behind_tabs import FillsTabsLater, empty_panes
+from inspector.ui.behind_tabs import FillsTabsLater, FocusedPane, empty_panes
 from inspector.ui.deciding import DecidesPending
 from inspector.ui.dialog_actions import OpensDialogs
 from inspector.ui.dialogs import ShowsWorkerErrors
@@ -127,7 +127,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
                     yield SummaryChannel()
                     yield EvidenceChannel()
                 with TabbedContent(id="tabs"):
-                    with TabPane("Timeline", id="tab-timeline"):
+                    with FocusedPane("Timeline", id="tab-timeline"):
                         yield TimelineArea(id="timeline-area")
                     yield from empty_panes()  # filled after the first paint (behind_tabs)
         yield ProgressLine(id="progress")

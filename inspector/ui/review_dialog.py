@@ -140,6 +140,9 @@ class ReviewDialog(InspectorModal[bool]):
         self.view: ReviewView | None = None
         self.decided = False
         self.rebased_into: str | None = None
+        # `a` / `r` typed while the candidate is still being read ("loading…"): done once it is read,
+        # so k enter a typed at once accepts instead of losing the a (fresh-eyes review)
+        self.typed_ahead: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="review"):
@@ -158,6 +161,9 @@ class ReviewDialog(InspectorModal[bool]):
             self.rebased_into, changes, self.view.candidate.get("rebased_from")))
         self._status()
         self.refresh_bindings()
+        typed, self.typed_ahead = self.typed_ahead, None
+        if typed is not None and self.check_action(typed, ()):
+            getattr(self, f"action_{typed}")()
 
     def _status(self) -> None:
         v = self.view.validation if self.view else None
@@ -191,15 +197,20 @@ class ReviewDialog(InspectorModal[bool]):
             return True if pending and self._stale() and self.rebased_into is None and not self.store.read_only \
                 else None
         if action in ("accept", "reject"):
-            v = self.view.validation if self.view else None
-            if v is None or self.store.read_only:
+            if self.store.read_only:
                 return None
+            if self.view is None:
+                return True  # still reading: the key is kept (action_accept / action_reject)
+            v = self.view.validation
             if v.status != "pending":
                 return False
         return True
 
     def action_accept(self) -> None:
-        v = self.view.validation if self.view else None
+        if self.view is None:
+            self.typed_ahead = "accept"
+            return
+        v = self.view.validation
         if v is not None and v.refusals:
             self.notify(safe(f"Cannot accept {self.candidate} ({v.refusals[0].code}): {v.refusals[0].message}"),
                         severity="error", timeout=8, markup=False)
@@ -229,6 +240,9 @@ class ReviewDialog(InspectorModal[bool]):
         await self._reload()
 
     def action_reject(self) -> None:
+        if self.view is None:
+            self.typed_ahead = "reject"
+            return
         def done(reason: str | None) -> None:
             if reason:
                 self.run_worker(self._reject(reason), group="review-decide", exclusive=True, exit_on_error=False)

@@ -58,6 +58,22 @@ class ItemList(NoWrapOptionList):
         self.highlighted = ids.index(keep) if keep in ids else next(
             (i for i, o in enumerate(options) if not o.disabled), 0)
 
+    def action_select(self) -> None:
+        """enter (or a click): the screen's handler runs now rather than two messages later, so a
+        key typed right behind enter (`k enter a` at typing speed) reaches the dialog enter opens,
+        not the screen behind it (where `a` meant the Actions tab). Without a handler on the
+        screen, the message is posted as before."""
+        index = self.highlighted
+        option = None if index is None else self.get_option_at_index(index)
+        if option is None or option.disabled or not option.id:
+            return
+        chosen = type(self).Chosen(self, option.id)
+        handler = getattr(self.screen, chosen.handler_name, None)
+        if callable(handler):
+            handler(chosen)
+        else:
+            self.post_message(chosen)
+
     def _on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list is self and event.option.id:
             event.stop()

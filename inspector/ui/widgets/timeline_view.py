@@ -221,8 +221,9 @@ class TimelineView(ShowsWorkerErrors, Widget, can_focus=True):
     def _status(self) -> Content:
         row = self.current
         where = f"{row.source} {'#' if row.source == 'event' else 'L'}{row.seq}" if row else "—"
-        totals = (f"{self.totals[0]:,} events · {self.totals[1]:,} ledger entries" if self.totals
-                  else "counting…")
+        events, entries = self.totals or (0, 0)
+        totals = (f"{events:,} event{'' if events == 1 else 's'} · "
+                  f"{entries:,} ledger entr{'y' if entries == 1 else 'ies'}" if self.totals else "counting…")
         shown = f" · filter: {self.filt.describe()}" if self.filt is not None and self.filt.active else ""
         return markup("[dim]$w · $t$f · ↑↓ PgUp PgDn Home End · enter opens · T conversation · f filter[/]",
                       w=where, t=totals, f=shown)
