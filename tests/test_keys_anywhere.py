@@ -95,3 +95,18 @@ async def test_tab_keys_typed_fast_end_on_the_last_tab_with_its_list_focused(sam
         await settle(app, pilot)
         assert app.screen.query_one(TabbedContent).active == "tab-deletions"
         assert app.screen.focused is not None and app.screen.focused.id == "deletions"
+
+
+async def test_text_typed_right_behind_slash_lands_in_the_search_box(sample_store: Path) -> None:
+    """`/git` typed at once: the letters reached the list that had the focus before `/` (lost,
+    and `t` ran the Timeline key); they belong in the search box."""
+    from textual.widgets import Input
+
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        for key, char in (("slash", "/"), ("g", "g"), ("i", "i"), ("t", "t")):
+            app.post_message(events.Key(key, char))
+        await settle(app, pilot)
+        box = app.screen.query_one("#evidence-search", Input)
+        assert box.value == "git" and app.screen.focused is box

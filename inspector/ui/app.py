@@ -22,6 +22,7 @@ from inspector.services import reviewer_name
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.dialogs import ShowsWorkerErrors, error_dialog
 from inspector.ui.reviewer_dialog import ReviewerDialog
+from inspector.ui.typeahead import RetypesIntoInput
 
 if TYPE_CHECKING:
     from inspector.services import discovery
@@ -45,7 +46,7 @@ def _browser() -> tuple[Any, type]:
     return discovery, BrowserScreen
 
 
-class InspectorApp(ShowsWorkerErrors, App[None]):
+class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
     TITLE = "Context Inspector"
     CSS_PATH = "inspector.tcss"
     COMMANDS = App.COMMANDS | {InspectorCommands}
