@@ -4,6 +4,7 @@ tampered store crashing ``verify --full`` instead of being reported."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from pathlib import Path
@@ -45,3 +46,34 @@ def test_verify_full_reports_a_chunk_turned_into_text(backend_sample_store: Path
     assert result.exit_code == 1, result.output
     problems = json.loads(result.stdout)["problems"]
     assert any("no longer hash to its content hash" in p["message"] for p in problems)
+
+
+def test_a_write_into_the_target_during_a_migration_waits_for_it(sample_store: Path, pg_databases,
+                                                                 tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A reviewer importing into a PostgreSQL database while `migrate` fills it must not slip
+    rows and ledger entries in between the copy's pages (the copy then failed on a duplicate
+    ledger seq and left a store that does not verify): the import waits for the copy to end."""
+    from inspector.services.importing import import_file
+    from inspector.services.migrating import migrate
+    from inspector.services.verifying import verify_store
+    from tests.conftest import event_record, session_record, write_sif
+
+    url = pg_databases.create("mig_race")
+    extra = write_sif(tmp_path / "extra.jsonl", [session_record("s-late"), event_record(1, "s-late")])
+    started: list[asyncio.Task[object]] = []
+
+    def progress(table: str, done: int, total: int) -> None:
+        if not started and table == "events" and done:
+            started.append(asyncio.ensure_future(import_file(extra, url, actor="intruder")))
+
+    async def run() -> None:
+        report = await migrate(sample_store, url, progress=progress)
+        assert started, "the copy never reported progress on events"
+        await asyncio.wait_for(started[0], 60)
+        assert report.ok and report.heads_match, report.as_dict()
+        async with await open_store(url) as store:
+            after = await verify_store(store)
+        assert after.ok, after.problems
+        assert after.head["seq"] == report.source_head["seq"] + 1  # the import came after the copy, as one more entry
+
+    asyncio.run(run())
