@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -34,23 +36,66 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     yield cache
 
 
-@pytest.fixture(scope="session")
-def sample_store_master(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every sample session imported once per test run; tests get copies (sample_store)."""
-    folder = tmp_path_factory.mktemp("samples-master")
-    store = folder / "samples.db"
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Garbage collection tuned for this suite (the app's own runs keep Python's defaults).
+
+    Each app test builds and drops about a hundred thousand Textual objects held in cycles, so
+    with the default thresholds the collector ran a full pass about twice per app test, over
+    the whole heap: a third of the suite's CPU time. Freezing what collection loaded (modules,
+    test functions) takes it out of every pass, and larger thresholds make the full passes
+    rare; a pass then frees the same garbage in one go. Measured in docs/benchmarks.md."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 50)
+
+
+def import_isolated(sources: Iterable[Path], store: Path, *, actor: str) -> Path:
+    """Import ``sources`` into a new ``store`` away from any person's folders (the isolation
+    isolated_cache gives a test), in a thread of its own so that an async test may call it.
+    The store is closed cleanly: the file alone is the whole store, so a byte copy is a store."""
+    folder = store.parent
 
     async def build() -> None:
-        for path in sample_files():
-            await import_file(path, store, actor="tester")
+        for path in sources:
+            await import_file(path, store, actor=actor)
 
-    with pytest.MonkeyPatch.context() as env:  # the same isolation isolated_cache gives a test
+    with pytest.MonkeyPatch.context() as env:
         env.setenv("INSPECTOR_CACHE_DIR", str(folder / "cache"))
         env.setenv("INSPECTOR_SOURCES", str(folder / "no-transcripts-here"))
         env.setenv("INSPECTOR_DATA_DIR", str(folder / "data"))
-        asyncio.run(build())
-    assert not Path(f"{store}-wal").exists()  # closed cleanly: the file alone is the whole store
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, build()).result()
+    assert not Path(f"{store}-wal").exists()
     return store
+
+
+@pytest.fixture(scope="session")
+def sample_store_master(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every sample session imported once per test run; tests get copies (sample_store)."""
+    return import_isolated(sample_files(), tmp_path_factory.mktemp("samples-master") / "samples.db", actor="tester")
+
+
+@pytest.fixture(scope="session")
+def _imported_masters(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[Path, str], Path]:
+    return {}
+
+
+@pytest.fixture
+def imported_copy(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
+                  _imported_masters: dict[tuple[Path, str], Path]) -> Callable[..., Path]:
+    """``imported_copy(FILE, actor=...)``: a store holding FILE imported, a byte copy of the one
+    import this run makes of it (a real transcript takes seconds to import; a copy, milliseconds)."""
+
+    def copy(source: Path, *, actor: str = "root", name: str = "real.db") -> Path:
+        key = (source, actor)
+        if key not in _imported_masters:
+            _imported_masters[key] = import_isolated([source], tmp_path_factory.mktemp("import-master") / name,
+                                                     actor=actor)
+        store = tmp_path / name
+        shutil.copyfile(_imported_masters[key], store)
+        return store
+
+    return copy
 
 
 @pytest.fixture

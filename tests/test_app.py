@@ -18,9 +18,19 @@ from inspector.ui.widgets.timeline_view import TimelineView
 
 
 async def settle(app: InspectorApp, pilot: Pilot) -> None:
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
+    """Wait until the app is quiet: every worker finished and the messages they posted handled.
+
+    A worker may start another (a session's first paint starts the worker that fills the status
+    line and the tabs behind), so one wait is not enough: a loaded machine (parallel test
+    workers) then shows a half-loaded screen. This waits on the workers themselves, never on
+    the clock, so a slow run takes longer but sees the same screen."""
+    for _ in range(200):
+        await pilot.pause()
+        busy = [worker for worker in app.workers if not worker.is_finished]
+        if not busy:
+            return
+        await app.workers.wait_for_complete(busy)
+    raise AssertionError(f"the app never settled: {busy}")
 
 
 def text_of(widget: Static) -> str:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
-import subprocess
-import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from inspector.services.following import catch_up
 from inspector.services.verifying import verify_store
@@ -114,25 +115,20 @@ async def test_no_transcripts_opens_the_demo_as_before(tmp_path: Path, monkeypat
         assert isinstance(app.screen, MainScreen) and app.screen.session == "s-export"
 
 
-WRITER = """
-import sys, time, json
-path, times = sys.argv[1], sys.argv[2]
-lines = json.loads(sys.argv[3])
-for i, line in enumerate(lines):
-    time.sleep(0.4)
-    with open(path, "a", encoding="utf-8") as fh:
-        if i == 2:  # this one arrives in two writes: the first half waits for the rest
-            fh.write(line[:25]); fh.flush(); time.sleep(0.3)
-            fh.write(line[25:] + "\\n")
-        else:
-            fh.write(line + "\\n")
-    with open(times, "a") as fh:
-        fh.write(f"{i} {time.time()}\\n")
-"""
+async def _until(pilot: Pilot, condition: Callable[[], bool], what: str, timeout_s: float = 20) -> float:
+    """Wait for ``condition``; when it became true. Checked every 20 ms (an idle pause can take up
+    to a second on a busy machine, which would add to the latency measured)."""
+    try:
+        async with asyncio.timeout(timeout_s):
+            while not condition():
+                await pilot.pause(0.02)
+    except TimeoutError:
+        raise AssertionError(f"{what} within {timeout_s}s") from None
+    return time.monotonic()
 
 
 async def test_lines_appended_while_the_app_is_open_appear_within_2s_in_order_once(tmp_path: Path) -> None:
-    src, db, times = tmp_path / f"{SID}.jsonl", tmp_path / "live.db", tmp_path / "times.txt"
+    src, db = tmp_path / f"{SID}.jsonl", tmp_path / "live.db"
     src.write_text(claude_line(0, "start the export fix") + "\n", encoding="utf-8")
     await catch_up(src, db, actor="t")
     texts = [f"live line {n}" for n in range(1, 7)]
@@ -140,33 +136,32 @@ async def test_lines_appended_while_the_app_is_open_appear_within_2s_in_order_on
     async with app.run_test(size=(160, 50)) as pilot:
         await settle(app, pilot)
         await pilot.press("t", "end")
-        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(src), str(times),
-                                   json.dumps([claude_line(n, t) for n, t in enumerate(texts, 1)])])
-        seen_at: dict[str, float] = {}
-        try:
-            deadline = time.monotonic() + 20
-            while len(seen_at) < len(texts) and time.monotonic() < deadline:
-                await pilot.pause(0.05)
-                rows = [r.text for r in app.screen.query_one(TimelineView).rows if r.source == "event"]
-                for text in texts:
-                    if text in rows and text not in seen_at:
-                        seen_at[text] = time.time()
-            writer.wait(timeout=10)
-        finally:
-            writer.kill()
-        written = {int(i): float(t) for i, t in (line.split() for line in times.read_text().splitlines())}
-        for n, text in enumerate(texts):
-            assert text in seen_at, f"{text!r} never appeared; {app.screen.query_one(FollowBar).render()}"
-            assert seen_at[text] - written[n] < 2.0, f"{text!r} took {seen_at[text] - written[n]:.2f}s"
+        bar = app.screen.query_one(FollowBar)
+
+        def shown() -> list[str]:
+            return [r.text for r in app.screen.query_one(TimelineView).rows if r.source == "event"]
+
+        for n, text in enumerate(texts, 1):  # as an agent appends: one line, then the next once it is shown
+            line = claude_line(n, text)
+            with src.open("a", encoding="utf-8") as fh:
+                if n == 3:  # this one arrives in two writes: the first half waits for the rest
+                    fh.write(line[:25])
+                    fh.flush()
+                    await _until(pilot, lambda: "of a line still being written" in str(bar.render()),
+                                 "the half-written line was not seen waiting")
+                    assert text not in shown()
+                    fh.write(line[25:] + "\n")
+                else:
+                    fh.write(line + "\n")
+            written = time.monotonic()
+            seen = await _until(pilot, lambda: text in shown(), f"{text!r} never appeared; {bar.render()}")
+            assert seen - written < 2.0, f"{text!r} took {seen - written:.2f}s"
         timeline = app.screen.query_one(TimelineView)
         events = [r.text for r in timeline.rows if r.source == "event"]
         assert events == ["start the export fix", *texts]  # in order, each once
         assert timeline.current is not None and timeline.current.seq == timeline.rows[-1].seq  # it followed the end
         src.write_bytes(src.read_bytes()[:100])  # truncated: refused, said so, nothing merged
-        for _ in range(60):
-            await pilot.pause(0.05)
-            if isinstance(app.screen, MessageDialog):
-                break
+        await _until(pilot, lambda: isinstance(app.screen, MessageDialog), "the truncation was not said")
         assert isinstance(app.screen, MessageDialog) and "source_truncated" in app.screen.dialog_title
         bar = app.screen_stack[-2].query_one(FollowBar)
         assert bar.has_class("stopped") and "nothing was merged" in str(bar.render())

@@ -3,6 +3,7 @@ compactions as dividers, bodies capped, untrusted text inert."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,9 +25,8 @@ def blocks(app: InspectorApp) -> list[TurnBlock]:
 
 
 @pytest.mark.skipif(not FILE.exists(), reason=f"{FILE} is missing (../shared not beside the project)")
-async def test_a_real_transcript_reads_as_a_conversation(tmp_path: Path) -> None:
-    store = tmp_path / "real.db"
-    await import_file(FILE, store, actor="root")
+async def test_a_real_transcript_reads_as_a_conversation(imported_copy: Callable[..., Path]) -> None:
+    store = imported_copy(FILE)
     app = InspectorApp(store)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from inspector.domain.canonical import canonical_json
 from inspector.domain.guarded_json import JsonRefused
-from inspector.store.jsoncodec import fast_canonical, fast_loads
+from inspector.domain.guarded_json import loads as guarded_loads
+from inspector.store.jsoncodec import fast_canonical, fast_canonical_bytes, fast_loads
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
@@ -25,6 +26,13 @@ json_values = st.recursive(
 @given(json_values)
 def test_fast_canonical_is_byte_identical_to_the_standard_encoder(value: object) -> None:
     assert fast_canonical(value) == canonical_json(value)
+    try:
+        expected = canonical_json(value).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: neither can write it as UTF-8
+        with pytest.raises(UnicodeEncodeError):
+            fast_canonical_bytes(value)
+        return
+    assert fast_canonical_bytes(value) == expected
 
 
 store_values = st.recursive(
@@ -51,3 +59,53 @@ def test_what_a_store_cannot_keep_is_refused_with_a_code() -> None:
             fast_loads(text.encode())
         assert refused.value.code == code, text[:40]
     assert fast_loads('"\\ud83d\\ude00"'.encode()) == "\U0001f600"  # a surrogate pair is text
+
+
+compact_lines = st.dictionaries(st.text(max_size=8), store_values, max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(compact_lines)
+def test_compact_lines_decode_like_the_guarded_decoder(value: dict[str, object]) -> None:
+    # Compact lines with non-ASCII text as written are what harnesses and `export` write: the fast path's input.
+    line = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    assert fast_loads(line) == guarded_loads(line)
+
+
+def test_the_fast_path_refuses_what_the_guarded_decoder_refuses() -> None:
+    cases = {'{"type":"event","seq":1,"seq":2}': "duplicate_key", '{"n":9223372036854775808}': "integer_out_of_range",
+             '{"n":18446744073709551616}': "integer_out_of_range", '{"s":"\\udc00"}': "lone_surrogate",
+             '{"a":' * 201 + "1" + "}" * 201: "too_deep", '{"x":1e400}': "not_json_number"}
+    for text, code in cases.items():
+        with pytest.raises(JsonRefused) as refused:
+            fast_loads(text.encode())
+        assert refused.value.code == code, text[:40]
+    assert fast_loads(b'{"n":9223372036854775807,"m":-9223372036854775808}') == {"n": 2**63 - 1, "m": -(2**63)}
+    assert fast_loads(b'{"f":1e-05,"g":0.00001}') == {"f": 1e-05, "g": 1e-05}
+
+
+def test_fast_canonical_hands_types_the_standard_encoder_refuses_back_to_it() -> None:
+    import datetime
+
+    with pytest.raises(TypeError):
+        fast_canonical({"at": datetime.datetime(2025, 5, 1)})
+    assert fast_canonical({"b": 1e-05, "a": [1.5, "x1.5"]}) == canonical_json({"b": 1e-05, "a": [1.5, "x1.5"]})
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=60) | st.text(alphabet="0123456789eE+-.x\\u dD8", max_size=60).map(str.encode))
+def test_the_number_and_escape_gates_answer_as_the_expressions_do(raw: bytes) -> None:
+    from inspector.domain import guarded_json
+
+    deep, ints, surrogates = guarded_json.suspicious(raw)
+    assert ints == (guarded_json._LONG_DIGITS.search(raw) is not None)
+    assert surrogates == (guarded_json._SURROGATE_ESCAPE.search(raw) is not None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values)
+def test_fast_compact_bytes_is_what_json_dumps_writes(value: object) -> None:
+    from inspector.store.jsoncodec import fast_compact_bytes
+
+    expected = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", errors="surrogatepass")
+    assert fast_compact_bytes(value) == expected

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,9 +20,8 @@ FILE = (Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "clau
 
 
 @pytest.mark.skipif(not FILE.exists(), reason="the real transcripts are not beside the project")
-async def test_real_session_shows_compaction_and_stubs(tmp_path: Path) -> None:
-    store = tmp_path / "real.db"
-    await import_file(FILE, store, actor="t")
+async def test_real_session_shows_compaction_and_stubs(imported_copy: Callable[..., Path]) -> None:
+    store = imported_copy(FILE, actor="t")
     app = InspectorApp(store)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)

@@ -3,6 +3,7 @@ read as a reviewer does. Skips (with the reason) when ../shared is not beside th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,6 @@ from textual.widgets import Static
 
 from inspector.domain.short_ids import short_id
 from inspector.services import timeline
-from inspector.services.importing import import_file
 from inspector.store.connection import open_store
 from inspector.ui.app import InspectorApp
 from inspector.ui.dialogs import MessageDialog
@@ -25,10 +25,8 @@ pytestmark = pytest.mark.skipif(not FILE.exists(), reason=f"{FILE} is missing (.
 
 
 @pytest.fixture
-async def real_store(tmp_path: Path) -> Path:
-    store = tmp_path / "real.db"
-    await import_file(FILE, store, actor="root")
-    return store
+def real_store(imported_copy: Callable[..., Path]) -> Path:
+    return imported_copy(FILE)
 
 
 async def test_4_rows_keep_file_order_around_the_compaction(real_store: Path) -> None:

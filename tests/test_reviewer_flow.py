@@ -178,15 +178,15 @@ def on_screen(app: InspectorApp) -> bool:
     return region.height > 0 and region.width > 0 and region.bottom <= app.size.height - 1
 
 
-@pytest.mark.parametrize("key", ["1", "2", "3", "t", "k", "d", "u", "o", "a", "x", "b", "slash"])
-async def test_5_every_key_focuses_something_visible_at_80x24(sample_store: Path, key: str) -> None:
+async def test_5_every_key_focuses_something_visible_at_80x24(sample_store: Path) -> None:
     app = InspectorApp(sample_store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:  # one app, every key in turn (the search box last)
         await settle(app, pilot)
-        await pilot.press("k" if key != "k" else "1")  # start from the other zone
-        await pilot.press(key)
-        await settle(app, pilot)
-        assert on_screen(app), f"{key} focused {app.screen.focused!r} at {app.screen.focused.region}"
+        for key in ["1", "2", "3", "t", "k", "d", "u", "o", "a", "x", "b", "slash"]:
+            await pilot.press("k" if key != "k" else "1")  # start from the other zone
+            await pilot.press(key)
+            await settle(app, pilot)
+            assert on_screen(app), f"{key} focused {app.screen.focused!r} at {app.screen.focused.region}"
 
 
 async def test_5_the_sessions_list_toggles_at_any_width(sample_store: Path) -> None:
@@ -258,23 +258,30 @@ async def test_10_verify_shows_progress_while_it_runs(sample_store: Path, monkey
     from inspector.services import verifying
 
     real = verifying.verify_store
+    reported, release = asyncio.Event(), asyncio.Event()
 
-    async def slow(store, progress=None):  # type: ignore[no-untyped-def]
-        for done in range(1, 5):
+    async def held(store, progress=None):  # type: ignore[no-untyped-def]
+        """A verify that reports progress, then waits until the test has looked at the screen."""
+        for done in range(1, 3):
             if progress:
                 progress(done, 4)
-            await asyncio.sleep(0.3)
+        reported.set()
+        await release.wait()
         return await real(store, progress=progress)
 
-    monkeypatch.setattr(verifying, "verify_store", slow)
+    monkeypatch.setattr(verifying, "verify_store", held)
     app = InspectorApp(sample_store)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         line = app.screen.query_one(ProgressLine)
         await pilot.press("v")
-        await pilot.pause(0.8)
-        assert line.display and line.has_class("-running")
+        await reported.wait()
+        async with asyncio.timeout(30):  # shown once the work has run for SHOW_AFTER_S, while it still runs
+            while not line.has_class("-running"):
+                await pilot.pause()
+        assert line.display and not release.is_set()
         assert "Verifying" in str(line.query_one(Label).render())
+        release.set()
         await settle(app, pilot)
         assert not line.has_class("-running") and isinstance(app.screen, MessageDialog)
 

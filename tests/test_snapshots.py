@@ -1,30 +1,40 @@
 """SVG snapshots of the main screen on a sample session at 80×24, 100×30 and 200×50, of every dialog,
 and of the conversation view on a real Claude Code transcript with a compaction.
 
-Update after an intended visual change with ``pytest tests/test_snapshots.py --snapshot-update``
+Update after an intended visual change with ``pytest tests/test_snapshots.py -n 0 --snapshot-update``
 and look at the report before committing.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from textual.notifications import Notification
 from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
 
 from inspector.services import reviewer_name
-from inspector.services.importing import import_file
 from inspector.ui.app import InspectorApp
 from inspector.ui.widgets.actions_list import ActionsList
 from inspector.ui.widgets.timeline_view import TimelineView
+from tests.test_app import settle
+
+
+@pytest.fixture(autouse=True)
+def still_frames(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What changes with wall time alone stays still, so a loaded machine (or a parallel run)
+    takes the same screenshot as a quiet one: a toast leaves after a few seconds (here every
+    toast raised before the screenshot is in it) and an input's cursor blinks every 0.5 s
+    (here it stays shown, as it is right after a key; a text area's too)."""
+    monkeypatch.setattr(Notification, "time_left", property(lambda self: self.timeout + 3600.0))
+    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+    monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", lambda self: None)
 
 
 async def _settled(pilot: Pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle(pilot.app, pilot)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("size", [(200, 50), (100, 30), (80, 24)])
@@ -107,12 +117,10 @@ REAL = (Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "clau
 
 
 @pytest.fixture
-def real_store(tmp_path: Path) -> Path:
+def real_store(imported_copy: Callable[..., Path]) -> Path:
     if not REAL.exists():
         pytest.skip(f"{REAL} is missing (../shared is not beside the project)")
-    store = tmp_path / "real.db"
-    asyncio.run(import_file(REAL, store, actor="root"))
-    return store
+    return imported_copy(REAL)
 
 
 async def _at_compaction(pilot: Pilot) -> None:

@@ -49,14 +49,14 @@ async def _accept(app: InspectorApp, pilot: Pilot, candidate: str) -> float:
 
 
 async def _seen_at(app: InspectorApp, pilot: Pilot, words: str, header: str | None = None) -> tuple[float, str]:
-    """The wall-clock time ``app`` first shows a notification with ``words`` (and its header ``header``),
-    and that notification's text; watched alongside the other app's accept, so neither waits on the
-    other's screens."""
+    """The wall-clock time ``app`` raised a notification with ``words`` (the app's own stamp, not when
+    this loop happened to look), and its text; then waits for the reload to reach the header
+    ``header``. Watched alongside the other app's accept, so neither waits on the other's screens."""
     deadline = time.time() + 20
     while True:
-        told = [str(n.message) for n in app._notifications if words in str(n.message)]
+        told = [n for n in app._notifications if words in str(n.message)]
         if told and (header is None or header in text_of(app.screen.query_one(HeaderBar))):
-            return time.time(), told[0]
+            return told[0].raised_at, str(told[0].message)
         assert time.time() < deadline, [str(n.message) for n in app._notifications]
         await asyncio.sleep(0.1)
 

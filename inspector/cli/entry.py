@@ -36,13 +36,15 @@ def main(argv: list[str] | None = None) -> Any:
         from inspector.cli.main import main as cli_main
 
         return cli_main(args)
-    from inspector.cli.open_command import start_listing
-    from inspector.cli.output import fail
+    # neither click nor the other commands load on this path
+    from inspector.cli.listing import start_listing
     from inspector.domain.errors import InspectorError
 
     try:
         listing = start_listing(tuple(sources))
     except InspectorError as error:
+        from inspector.cli.output import fail
+
         fail(error, False)
         return None
     from inspector.ui.app import InspectorApp

@@ -8,17 +8,21 @@ import hashlib
 import os
 import stat
 import sys
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from inspector.cli.output import EXIT_OK, fail
 from inspector.cli.store_param import STORE
 from inspector.domain.errors import InspectorError
-from inspector.services import discovery, reviewer_name
+from inspector.services import reviewer_name
 from inspector.store.location import ENV_STORE, StoreUrl
 from inspector.store.schema import APPLICATION_ID
+
+if TYPE_CHECKING:
+    from inspector.services import discovery
 
 SIF_SUFFIXES = {".jsonl", ".json", ".ndjson", ".yaml", ".yml", ".eval"}  # files to import (or refuse) rather than open
 
@@ -38,6 +42,8 @@ def store_beside(file: Path) -> Path:
     beside = file.with_name(file.name + ".inspector.db")
     if _writable(file.parent):
         return beside
+    from inspector.services import discovery
+
     digest = hashlib.sha256(str(file.resolve()).encode()).hexdigest()[:12]
     return discovery.cache_dir() / "opened" / f"{file.stem}-{digest}.db"
 
@@ -76,11 +82,12 @@ def importer_name(explicit: str | None) -> str:
 async def resolve_target(target: Path | None, reviewer: str | None = None) -> Path:
     """The store to open: the demo, the store given, or a store the given file is imported into."""
     # loaded here, not at the top: the bare `inspector` start screen does not need them
-    from inspector.cli.store_commands import ImportProgress
-    from inspector.services import demo
+    from inspector.cli.import_progress import ImportProgress
     from inspector.services.following import catch_up
 
     if target is None:
+        from inspector.services import demo
+
         return await demo.ensure_demo_store()
     if isinstance(target, StoreUrl):  # a PostgreSQL store: opened as it is
         return target
@@ -94,10 +101,10 @@ async def resolve_target(target: Path | None, reviewer: str | None = None) -> Pa
 
 
 def start_listing(sources: tuple[Path, ...]) -> Future[list[discovery.Found]]:
-    """Look for transcripts in a thread, so the listing overlaps loading the app (a --source
-    that is not a folder is refused here, before any screen)."""
-    roots = discovery.sources_from(sources)
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="discover").submit(discovery.discover, roots)
+    """Look for transcripts in a thread (inspector.cli.listing), while the UI's modules load."""
+    from inspector.cli.listing import start_listing as start
+
+    return start(sources)
 
 
 @click.command("open")

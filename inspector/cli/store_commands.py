@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from inspector.cli.import_progress import ImportProgress
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_param import STORE, make_store_argument
@@ -29,24 +30,6 @@ def reviewer_option(required: bool) -> Any:
         "--reviewer", envvar="INSPECTOR_REVIEWER", required=required, metavar="NAME",
         help="Who does this (recorded in the ledger). Defaults to $INSPECTOR_REVIEWER.",
     )
-
-
-class ImportProgress:
-    """A progress line on stderr for long imports (only when stderr is a terminal)."""
-
-    def __init__(self) -> None:
-        self.enabled = sys.stderr.isatty()
-        self.last = -1
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled or total <= 0:
-            return
-        pct = int(100 * done / total)
-        if pct != self.last:
-            self.last = pct
-            click.echo(f"\r{stage}: {done}/{total} records ({pct}%)", err=True, nl=False)
-            if done >= total:
-                click.echo("", err=True)
 
 
 @click.command("import")

@@ -7,8 +7,9 @@ UTF-8, so a material holding one breaks ``export``), an integer past SQLite's 64
 range, nesting deep enough to exhaust the interpreter's stack. Every importer decodes
 through :func:`loads`, which refuses each of these with a stable code, naming where.
 
-Cost: the duplicate-key hook runs per object (about 3 µs per typical record); the
-other checks run only when a cheap scan of the raw bytes says they could apply.
+Cost: the duplicate-key hook runs per object (about 3 µs per typical record), the number
+checks per number as it is read; the depth and surrogate walks run only when a cheap scan
+of the raw bytes says they could apply.
 """
 
 from __future__ import annotations
@@ -55,6 +56,30 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_no_constan
 DECODER = _DECODER  # for scanners that walk a document themselves (raw_decode); pair with check_part
 
 
+class _NumberRefused(JsonRefused):
+    """Raised by :data:`_CHECKED`'s number hooks; :func:`loads` then names where the number is."""
+
+
+def _checked_int(text: str) -> int:
+    value = int(text)
+    if not INT_MIN <= value <= INT_MAX:
+        raise _NumberRefused("integer_out_of_range", "an integer outside the 64-bit range a store can hold")
+    return value
+
+
+def _checked_float(text: str) -> float:
+    value = float(text)
+    if value in (_INF, -_INF):
+        raise _NumberRefused("not_json_number", "too large a number to keep")
+    return value
+
+
+# What loads decodes with: the number checks run as each number is read (only numbers pay),
+# instead of a walk over the whole value whenever a byte scan sees digits that could be one.
+_CHECKED = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_no_constant, parse_int=_checked_int,
+                            parse_float=_checked_float)
+
+
 def check_part(value: Any) -> None:
     """Every check :func:`loads` makes, on a value a scanner decoded with :data:`DECODER`."""
     check_value(value)
@@ -95,10 +120,25 @@ def check_value(value: Any, *, deep: bool = True, ints: bool = True, surrogates:
             raise JsonRefused("not_json_number", f"{_path(path)} is too large a number to keep")
 
 
+# The integer scan on a copy of the bytes where every digit reads "0", e/E "e", +/- "+" and
+# anything else ".": then a long integer or a large exponent (what _LONG_DIGITS matches) is
+# one of three plain substrings, which bytes search finds in C far faster than the expression
+# scans a long line position by position (the same answer; tests/test_jsoncodec.py).
+_NUMBER_SHAPES = bytes.maketrans(b"0123456789eE+-", b"0000000000ee++").translate(
+    bytes.maketrans(bytes(c for c in range(256) if chr(c) not in "0123456789eE+-"),
+                    b"." * (256 - 14)))
+_LONG_SHAPES = (b"0" * 19, b"0e000", b"0e+000")
+
+
+def _long_digits(raw: bytes) -> bool:
+    shaped = raw.translate(_NUMBER_SHAPES)
+    return any(shape in shaped for shape in _LONG_SHAPES)
+
+
 def suspicious(raw: bytes) -> tuple[bool, bool, bool]:
     """Which checks could apply to these bytes: (depth, integers, surrogates)."""
-    return (raw.count(b"[") + raw.count(b"{") > MAX_DEPTH, _LONG_DIGITS.search(raw) is not None,
-            _SURROGATE_ESCAPE.search(raw) is not None)
+    return (raw.count(b"[") + raw.count(b"{") > MAX_DEPTH, _long_digits(raw),
+            b"\\u" in raw and _SURROGATE_ESCAPE.search(raw) is not None)
 
 
 def loads(data: bytes | str) -> Any:
@@ -107,13 +147,21 @@ def loads(data: bytes | str) -> Any:
     (``UnicodeDecodeError``)."""
     raw = data.encode("utf-8", errors="surrogatepass") if isinstance(data, str) else data
     text = data if isinstance(data, str) else data.decode("utf-8")
+    deep = raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
+    surrogates = b"\\u" in raw and _SURROGATE_ESCAPE.search(raw) is not None
     try:
-        value = _DECODER.decode(text)
+        value = _CHECKED.decode(text)
     except RecursionError:
         raise JsonRefused("too_deep", f"nested more than {MAX_DEPTH} levels deep") from None
-    deep, ints, surrogates = suspicious(raw)
-    if deep or ints or surrogates:
-        check_value(value, deep=deep, ints=ints, surrogates=surrogates)
+    except _NumberRefused:  # decode again without the hooks, to say where the number is
+        try:
+            whole = _DECODER.decode(text)
+        except RecursionError:
+            raise JsonRefused("too_deep", f"nested more than {MAX_DEPTH} levels deep") from None
+        check_value(whole, deep=deep, ints=True, surrogates=surrogates)
+        raise  # pragma: no cover - the walk finds what the hook found
+    if deep or surrogates:
+        check_value(value, deep=deep, ints=False, surrogates=surrogates)
     return value
 
 

@@ -19,18 +19,21 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput, NotAStore
-from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
-from inspector.domain.formats.detect import detect
-from inspector.domain.formats.tail import APPENDABLE, Resume, complete_lines, convert_tail, sif_tail
-from inspector.services import fact_proposals
-from inspector.services.importing import ImportReport, import_bytes, import_file, read_bytes, to_sif
+from inspector.services.reading import read_import_file as read_bytes
 from inspector.store.connection import Store, fetch_one, open_store
 from inspector.store.location import is_url
 from inspector.store.tables import SPECS
+
+if TYPE_CHECKING:
+    from inspector.domain.formats.tail import Resume
+    from inspector.services.importing import ImportReport
+
+# The converters and the importer load when there is something to import: an unchanged
+# file (``inspector FILE`` opened again) is answered from the ledger without them (issue 18).
 
 SAMPLE_BYTES = 4096  # the bytes before the offset compared on every poll (the whole prefix is checked once)
 ProgressFn = Callable[[str, int, int], None]
@@ -100,6 +103,9 @@ class Follower:
 
     async def attach(self, data: bytes | None = None) -> None:
         """Check that the file still starts with what was imported (the whole prefix, once)."""
+        from inspector.domain.formats.detect import detect
+        from inspector.domain.formats.tail import APPENDABLE
+
         data = read_bytes(self.source) if data is None else data
         self.inode = os.stat(self.source).st_ino
         extent = await imported_extent(self.store, self.source.name)
@@ -121,6 +127,8 @@ class Follower:
         self.sample = data[max(0, end - SAMPLE_BYTES):end]
 
     async def _resume(self, session: str, fmt: str, offset: int, line: int) -> Resume:
+        from inspector.domain.formats.tail import Resume
+
         db = self.store.db
         seq = await fetch_one(db, "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session = ?", (session,))
         gen = await fetch_one(db, "SELECT COALESCE(MAX(generation), 0) FROM summaries WHERE session = ?", (session,))
@@ -131,6 +139,8 @@ class Follower:
 
     async def poll(self) -> FollowStep:
         """Import the complete lines appended since the last look; refuse a rewritten file."""
+        from inspector.domain.formats.tail import complete_lines
+
         assert self.resume is not None, "attach first"
         r = self.resume
         try:
@@ -158,6 +168,10 @@ class Follower:
         return FollowStep(await self.events_after(before), r.offset, len(new) - len(tail))
 
     async def import_tail(self, tail: bytes) -> ImportReport:
+        from inspector.domain.formats.tail import convert_tail, sif_tail
+        from inspector.services import fact_proposals
+        from inspector.services.importing import import_bytes, to_sif
+
         r = self.resume
         assert r is not None
         if r.fmt == "sif":
@@ -199,6 +213,8 @@ class Follower:
 
 def segment_record(r: Resume, tail: bytes) -> dict[str, Any]:
     """The appended bytes as the next segment of the kept original (exported end to end)."""
+    from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
+
     try:
         encoding, content = "utf-8", tail.decode("utf-8")
     except UnicodeDecodeError:
@@ -217,23 +233,37 @@ class CatchUp:
     offset: int
 
 
+def _unchanged(store: Store, extent: ImportedExtent | None, data: bytes) -> bool:
+    """The file is byte for byte what the store's last import of it read (its keyed digest)."""
+    return extent is not None and extent.file_digest == (
+        "hmac-sha256:" + hmac.new(store.digest_key, data, hashlib.sha256).hexdigest())
+
+
 async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn | None = None,
                    live: bool = False) -> CatchUp:
     """Bring ``into`` up to date with ``source``: a first import, or an import of what was
     appended since; a rewritten file is refused and nothing changes. ``live`` (an agent may
     be writing): a partial last line waits; otherwise every byte must parse."""
-    cut = complete_lines if live else (lambda raw: raw)
     data = read_bytes(source)
     extent = None
     if is_url(into):  # a server database: a store in it, or an empty one the import makes a store in
         try:
             async with await open_store(into) as store:
                 extent = await imported_extent(store, source.name)
+                if _unchanged(store, extent, data):
+                    return CatchUp(extent.session, extent.fmt or "sif", 0, len(data))  # type: ignore[union-attr]
         except NotAStore:
             extent = None
     elif into.exists() and into.stat().st_size > 0:
         async with await open_store(into) as store:
             extent = await imported_extent(store, source.name)
+            if _unchanged(store, extent, data):
+                return CatchUp(extent.session, extent.fmt or "sif", 0, len(data))  # type: ignore[union-attr]
+    from inspector.domain.formats.detect import detect
+    from inspector.domain.formats.tail import APPENDABLE, complete_lines
+    from inspector.services.importing import import_file
+
+    cut = complete_lines if live else (lambda raw: raw)
     if extent is None:
         fmt = detect(data, source.name)
         body = cut(data) if fmt in APPENDABLE else data
@@ -242,8 +272,6 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
         report = await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=body)
         return CatchUp(report.sessions[0] if report.sessions else None, fmt, report.added.get("event", 0), len(body))
     async with await open_store(into) as store:
-        if extent.file_digest == "hmac-sha256:" + hmac.new(store.digest_key, data, hashlib.sha256).hexdigest():
-            return CatchUp(extent.session, extent.fmt or "sif", 0, len(data))  # unchanged since
         fmt = extent.fmt or detect(data[:1 << 16], source.name)
         if fmt not in APPENDABLE:
             raise BadInput(f"{source.name} changed since it was imported into {into.name}, and a {fmt} file is "

@@ -18,7 +18,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from inspector.domain.sif import SifRecord, parse_chunk
-from inspector.store.jsoncodec import fast_canonical, fast_loads
+from inspector.store.jsoncodec import fast_canonical_bytes, fast_loads
 from inspector.store.tables import SPECS
 
 CHUNK_LINES = 20_000
@@ -45,9 +45,10 @@ Chunk = tuple[list[bytes], int, bool]
 
 
 def parse_for_writer(chunk: Chunk) -> list[SifRecord]:
-    """Parse one chunk and build its table rows (runs in a worker process for large files)."""
+    """Parse one chunk and build its table rows (runs on the parsing thread, or in a worker
+    process for large files)."""
     lines, first_line, with_header = chunk
-    records = parse_chunk(lines, first_line, with_header=with_header, loads=fast_loads, encode=fast_canonical)
+    records = parse_chunk(lines, first_line, with_header=with_header, loads=fast_loads, encode=fast_canonical_bytes)
     for rec in records:
         if rec.type in ROW_READY:
             rec.row = SPECS[rec.type].to_row(rec.record, rec.digest)
@@ -76,9 +77,39 @@ def split(raw: bytes, chunk_lines: int = CHUNK_LINES) -> list[Chunk]:
     return [(lines[i : i + chunk_lines], i + 1, i == 0) for i in range(0, len(lines), chunk_lines)]
 
 
+async def _parsed_ahead(chunks: list[Chunk]) -> AsyncIterator[tuple[list[SifRecord], int]]:
+    """In this process: each chunk is parsed on a thread of its own while the caller writes
+    the one before. The writes wait without the interpreter lock — on SQLite one JSON
+    statement per batch (store/bulk.py), on PostgreSQL the server process — so with a second
+    core parsing and writing overlap; on one core it costs only the thread's hand-overs.
+    Chunks come back in file order, and a bad line's refusal comes when its chunk is asked
+    for, as without the thread."""
+    if len(chunks) < 2:
+        done = 0
+        for chunk in chunks:
+            done += len(chunk[0])
+            yield parse_for_writer(chunk), done
+        return
+    loop = asyncio.get_running_loop()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-parse") as parser:
+        ahead = loop.run_in_executor(parser, parse_for_writer, chunks[0])
+        done = 0
+        try:
+            for i, chunk in enumerate(chunks):
+                records = await ahead
+                ahead = loop.run_in_executor(parser, parse_for_writer, chunks[i + 1]) if i + 1 < len(chunks) else None
+                done += len(chunk[0])
+                yield records, done
+        finally:
+            if ahead is not None and not ahead.done():
+                ahead.cancel()  # not started yet: dropped; started: runs out, its result unread
+            elif ahead is not None and not ahead.cancelled():
+                ahead.exception()  # read, so a refusal nobody waits for is not logged as unretrieved
+
+
 async def parsed_chunks(raw: bytes, *, parse_ahead: bool = False) -> AsyncIterator[tuple[list[SifRecord], int, int]]:
     """Yield (records, lines done, total lines) in file order. ``parse_ahead``: parse the next
-    chunk on a thread while the caller writes this one (for a database in another process)."""
+    chunk on a thread while the caller writes this one (see :func:`_parsed_ahead`)."""
     chunks = split(raw)
     total = sum(len(c[0]) for c in chunks)
     done = 0
@@ -88,18 +119,8 @@ async def parsed_chunks(raw: bytes, *, parse_ahead: bool = False) -> AsyncIterat
                 done += len(chunk[0])
                 yield parse_for_writer(chunk), done, total
             return
-        # One chunk ahead on a thread: while the writer waits on PostgreSQL's server process
-        # (a COPY and its index updates), the next chunk is parsed. SQLite's writes run in this
-        # process and gain nothing from it (bench/pg_import.py, docs/benchmarks.md).
-        loop = asyncio.get_running_loop()
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sif-parse") as parser:
-            ahead = loop.run_in_executor(parser, parse_for_writer, chunks[0])
-            for n, chunk in enumerate(chunks):
-                records = await ahead
-                if n + 1 < len(chunks):
-                    ahead = loop.run_in_executor(parser, parse_for_writer, chunks[n + 1])
-                done += len(chunk[0])
-                yield records, done, total
+        async for records, done in _parsed_ahead(chunks):
+            yield records, done, total
         return
     # spawn, not fork: the writer's SQLite thread must not be copied mid-call into a child.
     with ProcessPoolExecutor(max_workers=WORKERS, mp_context=multiprocessing.get_context("spawn"),

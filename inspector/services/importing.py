@@ -34,6 +34,7 @@ from inspector.services.stub_checks import session_stub_problems
 from inspector.services.unchanged_import import unchanged_import
 from inspector.store import bindings, ledger, search_index, session_rows
 from inspector.store.connection import Store, fetch_one, open_store
+from inspector.store.jsoncodec import fast_compact_bytes
 from inspector.store.location import StoreTarget, is_url, store_target
 
 ProgressFn = Callable[[str, int, int], None]
@@ -91,10 +92,12 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         writer = RecordWriter(db, await _stored_sessions(db))
         row = await fetch_one(db, "SELECT COALESCE(MAX(event_id), 0) FROM events")
         last_event_id = int(row[0]) if row else 0
-        async for records, done, total in parsed_chunks(raw, parse_ahead=store.dialect == "postgresql"):
-            await writer.write(records)
-            if progress is not None:
-                progress("importing", done, total)
+        # aclosing: a refusal while writing stops the parsing thread before the rollback returns
+        async with contextlib.aclosing(parsed_chunks(raw, parse_ahead=True)) as chunks:
+            async for records, done, total in chunks:
+                await writer.write(records)
+                if progress is not None:
+                    progress("importing", done, total)
         writer.check_sessions()
         await search_index.index_events_after(db, last_event_id)
         entries = await _sif_ledger_records(db, writer, lambda text: keyed_digest(store.digest_key, text.encode(
@@ -189,9 +192,9 @@ def _remove_store_files(path: Path) -> None:
 
 def to_sif(records: list[dict[str, Any]]) -> bytes:
     """Converted records as sif/1 bytes, so every format goes through the one validated import."""
-    lines = [json.dumps({"type": "header", "format": SIF_FORMAT})]
-    lines += [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records]
-    return ("\n".join(lines) + "\n").encode("utf-8", errors="surrogatepass")
+    lines = [json.dumps({"type": "header", "format": SIF_FORMAT}).encode("utf-8")]
+    lines += [fast_compact_bytes(r) for r in records]
+    return b"\n".join(lines) + b"\n"
 
 
 async def import_file(source: Path, into: StoreTarget | str, *, actor: str, progress: ProgressFn | None = None,

@@ -19,7 +19,7 @@ from inspector.domain.protocol import CallShape, ProtocolProblem
 from inspector.domain.sif import SifRecord
 from inspector.domain.sif_schema import IDENTITY_FIELDS
 from inspector.domain.trust import label_conflict
-from inspector.store import materials, search_index
+from inspector.store import bulk, materials, search_index
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
 
@@ -62,7 +62,22 @@ class RecordWriter:
 
     async def write(self, records: list[SifRecord]) -> None:
         by_type: dict[str, list[SifRecord]] = defaultdict(list)
+        events = by_type["event"]
+        first_use, shapes, track_event = self.first_use, self.shapes, self._track_event
         for rec in records:
+            if rec.type == "event":  # most records: the same as _track, without the branches that cannot apply
+                r = rec.record
+                session = r["session"]
+                if session not in first_use:
+                    first_use[session] = rec
+                kind = r["kind"]
+                if kind in PROTOCOL_KINDS:
+                    shapes[session].append(CallShape(r["seq"], kind, r.get("call_id"), bool(r.get("tools_present")),
+                                                     "reasoning_content" in r, rec.line))
+                if "trust" in r or "base_version" in r or "context_version" in r:
+                    track_event(rec, session)
+                events.append(rec)
+                continue
             self._track(rec)
             if rec.type == "ledger":
                 self.ledger_records.append(rec)
@@ -71,6 +86,16 @@ class RecordWriter:
         for type_ in WRITE_ORDER:
             if by_type.get(type_):
                 await self._write_type(type_, by_type[type_])
+
+    def _track_event(self, rec: SifRecord, session: str) -> None:
+        r = rec.record
+        if conflict := label_conflict(r["kind"], r.get("trust")):
+            self.trust_problems.append(ProtocolProblem("trust_label_conflict", session, r["seq"],
+                                                       f"event {r['seq']}: {conflict}", rec.line))
+        for name in ("base_version", "context_version"):
+            value = r.get(name)
+            if isinstance(value, int) and value > self.versions[session]:
+                self.versions[session] = value  # DESIGN §5: the highest seen, or 1
 
     def _track(self, rec: SifRecord) -> None:
         session = rec.session
@@ -101,6 +126,17 @@ class RecordWriter:
         return self._known[key]
 
     async def _write_type(self, type_: str, batch: list[SifRecord]) -> None:
+        if not self.stored:  # a new store: nothing to compare with
+            fresh = batch
+        else:
+            fresh = await self._unstored(type_, batch)
+        if type_ == "material":
+            for rec in fresh:
+                await self._one(rec, self._write_material)
+        else:
+            await self._bulk(type_, fresh)
+
+    async def _unstored(self, type_: str, batch: list[SifRecord]) -> list[SifRecord]:
         fresh: list[SifRecord] = []
         for rec in batch:
             if rec.session in self.stored:
@@ -111,11 +147,7 @@ class RecordWriter:
                     self.skipped[(rec.session, type_)] += 1
                     continue
             fresh.append(rec)
-        if type_ == "material":
-            for rec in fresh:
-                await self._one(rec, self._write_material)
-        else:
-            await self._bulk(type_, fresh)
+        return fresh
 
     def _row(self, rec: SifRecord) -> tuple[Any, ...]:
         spec = SPECS[rec.type]
@@ -126,9 +158,12 @@ class RecordWriter:
     async def _bulk(self, type_: str, fresh: list[SifRecord]) -> None:
         if not fresh:
             return
+        spec = SPECS[type_]
+        rows = [r.row for r in fresh] if type_ != "session" and all(r.row is not None for r in fresh) else \
+            [self._row(r) for r in fresh]
         await self.db.execute("SAVEPOINT bulk")
         try:
-            await self.db.executemany(SPECS[type_].insert_sql, [self._row(r) for r in fresh])
+            await bulk.insert_rows(self.db, spec, rows)
         except sqlite3.IntegrityError:
             await self.db.execute("ROLLBACK TO bulk")
             await self.db.execute("RELEASE bulk")
@@ -136,6 +171,10 @@ class RecordWriter:
                 await self._one(rec, self._insert)
             return
         await self.db.execute("RELEASE bulk")
+        if type_ == "event":
+            for session, n in Counter(r.record["session"] for r in fresh).items():
+                self.added[(session, type_)] += n
+            return
         for rec in fresh:
             self.added[(rec.session, type_)] += 1
             self._note(rec)

@@ -1,15 +1,31 @@
-"""JSON for the import path: the guarded decoder, and a faster canonical encoder.
+"""JSON for the import path: the guarded decoder's answers, faster where that is provable.
 
-Digests are defined over the standard library's canonical form (docs/store-format.md);
-orjson writes the same text several times faster for values without floats, which is
-where it is used.
+Digests are defined over the standard library's canonical form (docs/store-format.md) and
+every line a person hands us is judged by the one guarded decoder
+(inspector/domain/guarded_json.py). orjson reads and writes several times faster; it is
+used only where its result is provably the same:
+
+* Decoding: orjson decodes the line, and re-encoding the value must give the line back
+  byte for byte. Then no key was dropped (a duplicate key would be missing from the
+  re-encoded text), no integer is past 2^53 (``OPT_STRICT_INTEGER`` refuses to write it),
+  there is no lone surrogate (orjson refuses to decode or write one), no NaN or infinity
+  (refused on decoding), and nesting is checked by counting brackets. Any other line —
+  not compact, keys repeated, escapes orjson writes differently, a refusal — goes through
+  the guarded decoder, which decides and names the refusal.
+* Encoding: orjson with sorted keys writes the same text as the standard encoder for every
+  value without floats (floats are formatted differently in exponent form); a value is
+  known to hold none when its orjson text has no digit followed by ``.``, ``e`` or ``E``
+  (every float literal has one), else it is walked.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from inspector.domain.canonical import canonical_json
+from inspector.domain.guarded_json import MAX_DEPTH
 from inspector.domain.guarded_json import loads as guarded_loads
 
 try:
@@ -17,11 +33,23 @@ try:
 except ImportError:  # pragma: no cover - orjson is a declared dependency; stay correct without it
     orjson = None
 
+# Every JSON float literal holds a digit followed by one of these (strings may too: then the value is walked).
+_FLOAT_MARK = re.compile(rb"[0-9][.eE]")
+# Types the standard encoder refuses (datetimes, dataclasses, subclasses of str/int/dict/list) are
+# handed back to it rather than written by orjson's own rules.
+_SORTED = (orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+           | orjson.OPT_PASSTHROUGH_SUBCLASS) if orjson is not None else 0
+
 
 def fast_loads(data: bytes | str) -> Any:
-    """Decoding goes through the one guarded decoder (duplicate keys, lone surrogates,
-    out-of-range integers and deep nesting refused); orjson cannot see duplicate keys, so it
-    no longer decodes input (it still encodes, below)."""
+    """Decode one line exactly as the guarded decoder would (see the module docstring)."""
+    if orjson is not None and type(data) is bytes and data.count(b"{") + data.count(b"[") <= MAX_DEPTH:
+        try:
+            value = orjson.loads(data)
+            if orjson.dumps(value, option=orjson.OPT_STRICT_INTEGER) == data:
+                return value
+        except (orjson.JSONDecodeError, orjson.JSONEncodeError):
+            pass
     return guarded_loads(data)
 
 
@@ -52,9 +80,46 @@ def _float_free(value: Any) -> bool:
 
 def fast_canonical(value: Any) -> str:
     """Same text as :func:`inspector.domain.canonical.canonical_json`, faster where that is provable."""
-    if orjson is not None and _float_free(value):
+    if orjson is not None:
         try:
-            return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode("utf-8")
-        except (orjson.JSONEncodeError, UnicodeDecodeError):
-            pass
+            text = orjson.dumps(value, option=_SORTED)
+        except TypeError:  # orjson.JSONEncodeError is one
+            return canonical_json(value)
+        if _FLOAT_MARK.search(text) is None or _float_free(value):
+            try:
+                return text.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
     return canonical_json(value)
+
+
+def fast_canonical_bytes(value: Any) -> bytes:
+    """:func:`fast_canonical` as UTF-8 bytes (what digests hash), without decoding orjson's bytes first."""
+    if orjson is not None:
+        try:
+            text = orjson.dumps(value, option=_SORTED)
+        except TypeError:
+            return canonical_json(value).encode("utf-8")
+        if _FLOAT_MARK.search(text) is None or _float_free(value):
+            return text
+    return canonical_json(value).encode("utf-8")
+
+
+_PLAIN = (orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+          | orjson.OPT_PASSTHROUGH_SUBCLASS) if orjson is not None else 0
+
+
+def fast_compact_bytes(value: Any) -> bytes:
+    """The bytes of ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` in UTF-8
+    (keys in their order, not sorted), by orjson where that is provably the same text."""
+    if orjson is not None:
+        try:
+            text = orjson.dumps(value, option=_PLAIN)
+        except TypeError:
+            text = b""
+        if text and (_FLOAT_MARK.search(text) is None or _float_free(value)):
+            return text
+    return _COMPACT.encode(value).encode("utf-8", errors="surrogatepass")
+
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))

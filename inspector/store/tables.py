@@ -14,6 +14,10 @@ from typing import Any
 from inspector.store.jsoncodec import fast_canonical as canonical_json
 
 
+def _json_or_none(value: Any) -> str | None:
+    return None if value is None else canonical_json(value)
+
+
 @dataclass(frozen=True, slots=True)
 class TableSpec:
     type: str
@@ -26,8 +30,15 @@ class TableSpec:
     stored_elsewhere: frozenset[str] = frozenset()
     _skip: frozenset[str] = field(init=False, repr=False, compare=False)
 
+    _values: Any = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "_skip", frozenset(self.columns) | {"type"} | self.stored_elsewhere)
+        # The column values as one tuple expression (it runs once per imported record).
+        parts = [f"e(g({n!r}))" if n in self.json_columns else f"g({n!r})" for n in self.columns]
+        scope: dict[str, Any] = {}
+        exec(f"def values(g, e):\n    return ({', '.join(parts)},)", scope)  # noqa: S102 - column names only
+        object.__setattr__(self, "_values", scope["values"])
 
     @property
     def insert_sql(self) -> str:
@@ -40,15 +51,11 @@ class TableSpec:
         return ", ".join([*self.columns, "extra"])
 
     def to_row(self, record: dict[str, Any], digest: str, derived: tuple[Any, ...] = ()) -> tuple[Any, ...]:
-        values: list[Any] = []
-        for name in self.columns:
-            value = record.get(name)
-            if value is not None and name in self.json_columns:
-                value = canonical_json(value)
-            values.append(value)
-        skip = self._skip
-        extra = {k: v for k, v in record.items() if k not in skip}
-        return (*values, *derived, canonical_json(extra) if extra else "{}", digest)
+        # The fields without a column of their own, found by one set difference (the canonical
+        # text sorts keys, so the order they are gathered in does not matter).
+        rest = record.keys() - self._skip
+        extra = canonical_json({k: record[k] for k in rest}) if rest else "{}"
+        return (*self._values(record.get, _json_or_none), *derived, extra, digest)
 
     def to_record(self, row: tuple[Any, ...] | Any) -> dict[str, Any]:
         """Rebuild the sif record (type first, then columns, then extra) from a row."""

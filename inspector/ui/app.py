@@ -11,20 +11,20 @@ import asyncio
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App
 from textual.binding import Binding
 from textual.reactive import var
 
-from inspector.services import discovery, reviewer_name
-from inspector.ui.browser_screen import BrowserScreen
+from inspector.services import reviewer_name
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.dialogs import ShowsWorkerErrors, error_dialog
 from inspector.ui.reviewer_dialog import ReviewerDialog
 
 if TYPE_CHECKING:
+    from inspector.services import discovery
     from inspector.store.connection import Store
 
 
@@ -34,6 +34,15 @@ def _main_screen() -> type:
     from inspector.ui.main_screen import MainScreen
 
     return MainScreen
+
+
+def _browser() -> tuple[Any, type]:
+    """The transcript listing and its screen, loaded when transcripts are listed (``inspector
+    FILE`` paints without them)."""
+    from inspector.services import discovery
+    from inspector.ui.browser_screen import BrowserScreen
+
+    return discovery, BrowserScreen
 
 
 class InspectorApp(ShowsWorkerErrors, App[None]):
@@ -93,6 +102,7 @@ class InspectorApp(ShowsWorkerErrors, App[None]):
     @work(group="startup", exclusive=True, exit_on_error=False)
     async def browse_or_demo(self) -> None:
         """The transcripts on this machine when there are any; the demo otherwise."""
+        discovery, BrowserScreen = _browser()
         roots = discovery.sources_from(self.sources)
         if self.listing is not None:
             found = await asyncio.wrap_future(self.listing)
@@ -128,6 +138,7 @@ class InspectorApp(ShowsWorkerErrors, App[None]):
             await store.close()
 
     async def action_browse(self) -> None:
+        discovery, BrowserScreen = _browser()
         if any(isinstance(s, BrowserScreen) for s in self.screen_stack):
             while not isinstance(self.screen, BrowserScreen):
                 if isinstance(self.screen, _main_screen()):

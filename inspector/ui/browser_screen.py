@@ -28,10 +28,11 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, Input, ProgressBar, Static
+from textual.widgets import Input, ProgressBar, Static
 
 from inspector.services import discovery
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.widgets.keys_footer import KeysFooter
 from inspector.ui.widgets.transcript_list import Row, TranscriptList
 
 DEMO_ID = "demo"
@@ -103,7 +104,7 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         with Static(id="browser-progress"):
             yield Static("", id="browser-progress-label")
             yield ProgressBar(total=100, show_eta=False, id="browser-bar")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.fill()
@@ -198,7 +199,9 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         def progress(stage: str, done: int, total: int) -> None:
             self.app.call_from_thread(self._progress, f"{stage} {source.name}", done, total)
 
-        from inspector.services.following import catch_up  # the import machinery loads when first needed
+        from inspector.services.following import (
+            catch_up,  # the import machinery loads when first needed
+        )
 
         actor = os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser()
         try:

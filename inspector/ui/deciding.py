@@ -13,9 +13,6 @@ from typing import TYPE_CHECKING
 
 from textual import work
 
-from inspector.services import confirmations, corrections
-from inspector.services.channels import StateRecord
-from inspector.ui.decision_dialog import DecisionDialog
 from inspector.ui.dialogs import MessageDialog
 from inspector.ui.safe import safe
 from inspector.ui.widgets.state_channel import StateChannel
@@ -23,6 +20,7 @@ from inspector.ui.widgets.state_channel import StateChannel
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from inspector.services.channels import StateRecord
     from inspector.store.connection import Store
 
     _Base = Screen[None]
@@ -55,6 +53,10 @@ class DecidesPending(_Base):
 
     @work(group="decide", exclusive=True, exit_on_error=False)
     async def decide_one(self, record: StateRecord, reject: bool, reviewer: str) -> None:
+        from inspector.services import (
+            corrections,  # loaded on the first decision, not before the first paint
+        )
+
         session = self.session or ""
         verb = "reject" if reject else "confirm"
         outcome = await corrections.confirm(self.store, session, record.key, version=record.version, actor=reviewer,
@@ -74,6 +76,9 @@ class DecidesPending(_Base):
 
     @work(group="decide", exclusive=True, exit_on_error=False)
     async def decide_marked(self, records: list[StateRecord], reject: bool, reviewer: str) -> None:
+        from inspector.services import confirmations
+        from inspector.ui.decision_dialog import DecisionDialog
+
         session = self.session or ""
         refused = await confirmations.preview(self.store, session, [(r.key, r.version) for r in records],
                                               actor=reviewer, reject=reject)

@@ -35,6 +35,16 @@ class FitsTheTerminal(_Base):
 
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
 
+    def preset_classes(self, first: Widget) -> None:
+        """Before the children mount: the classes the first resize (breakpoint) and the first
+        focus (``first``'s zone) would set, so the screen is styled once instead of restyled
+        twice more before its first frame (issue 18; the same classes result either way)."""
+        for name in self._get_breakpoint_classes(self.app.size.width, BREAKPOINTS):
+            self.add_class(name, update=False)
+        if isinstance(first, ChannelPane):
+            self.add_class("-zone-channels", update=False)
+            first.add_class("-current", update=False)
+
     def show_zone(self, widget: Widget) -> None:
         """Make ``widget``'s zone the one shown (before focusing it, so focus lands on something visible)."""
         channel = next((a for a in widget.ancestors_with_self if isinstance(a, ChannelPane)), None)

@@ -20,6 +20,7 @@ from textual.widgets import Static
 from inspector.domain.errors import InspectorError
 from inspector.services.following import Follower
 from inspector.ui.dialogs import error_dialog
+from inspector.ui.paint import after_paint
 
 POLL_S = 0.5
 
@@ -52,6 +53,7 @@ class FollowBar(Static):
 
     @work(group="follow-start", exclusive=True, exit_on_error=False)
     async def start(self) -> None:
+        await after_paint(self)  # reading and hashing the transcript waits for the first frame
         try:
             self.follower = await Follower.open(self.store_path, self.source, actor=self.actor)
         except InspectorError as error:

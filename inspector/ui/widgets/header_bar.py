@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.content import Content
 from textual.widgets import Static
 
-from inspector.services.overview import Badges
-from inspector.services.sessions import SessionSummary
 from inspector.ui.safe import markup
+
+if TYPE_CHECKING:  # the badges' module (drift and survival rules) loads after the first paint
+    from inspector.services.overview import Badges
+    from inspector.services.sessions import SessionSummary
 
 
 class HeaderBar(Static):

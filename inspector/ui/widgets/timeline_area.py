@@ -6,6 +6,8 @@ row the cursor was on, and the rows jump back to the first turn the conversation
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -14,9 +16,10 @@ from textual.reactive import var
 from inspector.services import timeline
 from inspector.services.timeline import TimelineFilter
 from inspector.store.connection import Store
-from inspector.ui.timeline_filter_dialog import TimelineFilterDialog
-from inspector.ui.widgets.conversation_view import ConversationView
 from inspector.ui.widgets.timeline_view import TimelineView
+
+if TYPE_CHECKING:
+    from inspector.ui.widgets.conversation_view import ConversationView
 
 
 class TimelineArea(Vertical):
@@ -38,8 +41,7 @@ class TimelineArea(Vertical):
         self.session: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield TimelineView(id="timeline")
-        yield ConversationView(id="conversation")
+        yield TimelineView(id="timeline")  # the conversation view mounts when first asked for (T)
 
     @property
     def rows(self) -> TimelineView:
@@ -47,13 +49,24 @@ class TimelineArea(Vertical):
 
     @property
     def turns(self) -> ConversationView:
-        return self.query_one(ConversationView)
+        return self.query_one("#conversation")  # type: ignore[return-value]
+
+    async def conversation_view(self) -> ConversationView:
+        """The conversation view, mounted (with its Markdown and highlighting modules) on first use."""
+        found = self.query("#conversation")
+        if found:
+            return found.first()  # type: ignore[return-value]
+        from inspector.ui.widgets.conversation_view import ConversationView
+
+        view = ConversationView(id="conversation")
+        await self.mount(view)
+        return view
 
     async def show_session(self, store: Store, session: str) -> None:
         self.store, self.session = store, session
         await self.rows.show_session(store, session)
         if self.conversation:
-            await self.turns.show(store, session, 1, self.filt)
+            await (await self.conversation_view()).show(store, session, 1, self.filt)
 
     def watch_conversation(self, on: bool) -> None:
         self.set_class(on, "-conversation")
@@ -64,7 +77,7 @@ class TimelineArea(Vertical):
         if not self.conversation:
             row = self.rows.current
             seq = row.seq if row is not None and row.source == "event" else 1
-            await self.turns.show(self.store, self.session, seq, self.filt)
+            await (await self.conversation_view()).show(self.store, self.session, seq, self.filt)
             self.conversation = True
             self.turns.focus()
         else:
@@ -74,6 +87,8 @@ class TimelineArea(Vertical):
             self.rows.focus()
 
     async def action_filter(self) -> None:
+        from inspector.ui.timeline_filter_dialog import TimelineFilterDialog
+
         if self.store is None or self.session is None:
             return
         tools = await timeline.tools(self.store, self.session)

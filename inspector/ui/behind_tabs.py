@@ -1,0 +1,171 @@
+"""The tabs behind the timeline (a mixin of :class:`MainScreen`): labelled at once, filled after the first paint.
+
+The tab bar shows every tab from the first frame, but only the Timeline is visible then, so
+the other panes start empty and their widgets (and the modules behind them: drift rules,
+survival, handoffs…) load and mount once the first frame is on screen (issue 18: "nothing
+hidden computed before it is shown"). Everything that reaches into a tab first awaits
+:meth:`tabs_ready`, so a key pressed in that moment waits for its tab instead of failing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from textual.widgets import OptionList, TabbedContent, TabPane
+
+from inspector.ui.widgets.progress_line import ProgressLine
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+    from textual.widget import Widget
+
+    from inspector.store.connection import Store
+
+    _Base = Screen[None]
+else:
+    _Base = object
+
+# (tab label, pane id, "module:class" of its widget, the widget's id); the Timeline pane is composed at once
+TABS_BEHIND: tuple[tuple[str, str, str, str], ...] = (
+    ("Candidates", "tab-candidates", "candidates_list:CandidatesList", "candidates"),
+    ("Drift", "tab-drift", "drift_view:DriftView", "drift"),
+    ("Survival", "tab-survival", "survival_view:SurvivalView", "survival"),
+    ("Handoffs", "tab-handoffs", "handoffs_list:HandoffsList", "handoffs"),
+    ("Actions", "tab-actions", "actions_list:ActionsList", "actions"),
+    ("Deletions", "tab-deletions", "deletions_list:DeletionsList", "deletions"),
+    ("Budget", "tab-budget", "budget_view:BudgetView", "budget"),
+)
+
+
+def widget_class(spec: str) -> type[Widget]:
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(f"inspector.ui.widgets.{module}"), name)  # type: ignore[no-any-return]
+
+
+def empty_panes() -> list[TabPane]:
+    return [TabPane(label, id=pane) for label, pane, _, _ in TABS_BEHIND]
+
+
+class FillsTabsLater(_Base):
+    """Needs ``self.store`` and ``self.session`` (the open session) from the screen."""
+
+    store: Store
+    session: str | None
+    generation_texts: list[Any]
+    _drift_said: tuple[str, int] | None
+    _tabs_filled: asyncio.Task[None] | None = None
+
+    async def tabs_ready(self) -> None:
+        """Mount the tabs' widgets (once; later calls wait for the first)."""
+        if self._tabs_filled is None:
+            self._tabs_filled = asyncio.create_task(self._fill_tabs())
+        await asyncio.shield(self._tabs_filled)
+
+    async def _fill_tabs(self) -> None:
+        with self.app.batch_update():
+            await asyncio.gather(*(self.query_one(f"#{pane}", TabPane).mount(widget_class(spec)(id=wid))
+                                   for _, pane, spec, wid in TABS_BEHIND))
+
+    def tab(self, selector: str) -> Widget | None:
+        """A widget in a tab behind, or None before the tabs are filled."""
+        found = self.query(selector)
+        return found.first() if found else None
+
+    async def show_tab(self, pane: str, target: str) -> None:
+        await self.tabs_ready()
+        self.query_one(TabbedContent).active = pane
+        self.focus_on(self.query_one(target))  # type: ignore[attr-defined]
+
+    async def action_focus_candidates(self) -> None:
+        await self.show_tab("tab-candidates", "#candidates")
+
+    async def action_focus_deletions(self) -> None:
+        await self.show_tab("tab-deletions", "#deletions")
+
+    async def action_focus_budget(self) -> None:
+        await self.show_tab("tab-budget", "#budget-plan")  # not an input: 1 2 3 … stay keys (issue 15, 6)
+
+    async def action_focus_handoffs(self) -> None:
+        await self.show_tab("tab-handoffs", "#handoffs")
+
+    async def action_focus_actions(self) -> None:
+        await self.show_tab("tab-actions", "#actions")
+
+    async def action_focus_survival(self) -> None:
+        await self.show_tab("tab-survival", "#survival-generations")
+
+    async def action_focus_drift(self) -> None:
+        await self.show_tab("tab-drift", "#drift-findings")
+
+    # -- loading ---------------------------------------------------------------------------
+
+    async def load_tabs(self, session: str) -> None:
+        """Fill the tabs behind; the budget, which reads every event, is computed only when its
+        tab is shown (BudgetView.show)."""
+        from inspector.services import deletions, handoffs
+
+        await self.tabs_ready()
+        await self._load_candidates(session)
+        await self._load_drift(session)
+        self.query_one("#handoffs").load(await handoffs.list_handoffs(self.store, session))  # type: ignore[attr-defined]
+        await self._load_actions(session)
+        self.query_one("#deletions").load(  # type: ignore[attr-defined]
+            await deletions.list_requests(self.store, session))
+        self.query_one("#budget").show(self.store, session)  # type: ignore[attr-defined]
+
+    async def _load_candidates(self, session: str) -> None:
+        from inspector.services import candidates
+
+        found = await candidates.list_candidates(self.store, session)
+        self.query_one("#candidates").load(found)  # type: ignore[attr-defined]
+        pending = sum(1 for c, _ in found if c["status"] == "pending")
+        self.query_one(TabbedContent).get_tab("tab-candidates").label = (
+            f"Candidates ({pending} pending)" if pending else f"Candidates ({len(found)})")
+
+    async def _load_actions(self, session: str) -> None:
+        from inspector.services import reconciling
+
+        rows = await reconciling.list_actions(self.store, session)
+        self.query_one("#actions").load(rows)  # type: ignore[attr-defined]
+        unknown = sum(1 for a in rows if a.status == "unknown")
+        self.query_one(TabbedContent).get_tab("tab-actions").label = (
+            f"Actions ({unknown} unknown)" if unknown else "Actions")
+
+    async def _load_drift(self, session: str) -> None:
+        from inspector.services.drift import drift_overview
+        from inspector.services.survival import survival_all
+
+        findings, timeline, self.generation_texts = await drift_overview(self.store, session)
+        self.query_one("#drift").load(findings, timeline)  # type: ignore[attr-defined]
+        latest = findings[max(findings)] if findings else []
+        count = sum(1 for f in latest if f.severity == "finding")
+        self.query_one(TabbedContent).get_tab("tab-drift").label = f"Drift ({count})" if count else "Drift"
+        if count and session == self.session and self._drift_said != (session, count):
+            self._drift_said = (session, count)  # said once per count, not again at each followed batch
+            self.notify(f"The latest summary drifted ({count} finding(s)): d shows them; R rebuilds a generation "
+                        "from the raw log.", severity="warning", timeout=5)
+        with self.query_one(ProgressLine).task("Survival of each summary generation") as step:
+            reports = await survival_all(self.store, session, progress=step)
+        self.query_one("#survival").reports = reports  # type: ignore[attr-defined]
+        lost = sum(1 for v in (reports[0].verdicts if reports else []) if v.verdict in ("missing", "contradicted"))
+        self.query_one(TabbedContent).get_tab("tab-survival").label = f"Survival ({lost} lost)" if lost else "Survival"
+
+    # -- events from the tabs --------------------------------------------------------------
+
+    def on_candidates_list_chosen(self, event: Any) -> None:
+        if self.session:
+            self.review(event.item_id)  # type: ignore[attr-defined]
+
+    def on_handoffs_list_chosen(self, event: Any) -> None:
+        if self.session:
+            self.check_handoff(event.item_id)  # type: ignore[attr-defined]
+
+    def on_deletions_list_chosen(self, event: Any) -> None:
+        if self.session:
+            self.review_deletion(event.item_id)  # type: ignore[attr-defined]
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "actions" and event.option.id and self.session:
+            self.reconcile_action(event.option.id)  # type: ignore[attr-defined]
