@@ -220,3 +220,37 @@ async def test_a_deleted_result_still_answered_its_call(tmp_path: Path) -> None:
     assert result.protocol == []  # neither an unresolved call nor an orphan: the session stays at a boundary
     call = next(r for r in rows if r.seq == 1 and r.source == "event")
     assert call.pair_seq == 2 and "unresolved" not in call.marks
+
+
+@pytest.fixture
+def pg_store_url(pg_databases) -> str:  # type: ignore[no-untyped-def]
+    return pg_databases.create("deletion_files")
+
+
+async def test_nothing_stays_in_the_postgresql_table_files(tmp_path: Path, pg_store_url: str) -> None:
+    """On PostgreSQL a deleted row's bytes stay in its table's pages until they are reused
+    (plain VACUUM only marks the space free); the deletion rewrites the tables it touched,
+    so after a checkpoint no table or index file of the store holds the deleted text."""
+    import asyncpg
+
+    url = pg_store_url
+    await import_file(write_sif(tmp_path / "a.jsonl", records()), url, actor="t")
+    async with await open_store(url) as opened:
+        result = await deletions.delete(opened, "del-1", actor="zhou")
+        assert not result.refusals
+        assert (await verify_store(opened)).ok
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("CHECKPOINT")
+        data_dir = Path(await conn.fetchval("SHOW data_directory"))
+        files = [data_dir / row[0] for row in await conn.fetch(
+            "SELECT pg_relation_filepath(c.oid) FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace "
+            "AND c.relkind IN ('r', 'i', 't') AND pg_relation_filepath(c.oid) IS NOT NULL")]
+        toast = [data_dir / row[0] for row in await conn.fetch(
+            "SELECT pg_relation_filepath(c.reltoastrelid) FROM pg_class c WHERE c.relnamespace = "
+            "current_schema()::regnamespace AND c.reltoastrelid <> 0")]
+    finally:
+        await conn.close()
+    blobs = {str(p): p.read_bytes() for p in files + toast if p.exists()}
+    assert blobs
+    assert_gone(blobs)

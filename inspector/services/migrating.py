@@ -28,8 +28,8 @@ from inspector.domain.errors import BadInput, InspectorError
 from inspector.services.verifying import VerifyReport, verify_store
 from inspector.store import copying, ledger, search_index
 from inspector.store.connection import Store, open_store
-from inspector.store.location import StoreTarget, StoreUrl, store_target
 from inspector.store.copying import CopyTable, Key
+from inspector.store.location import StoreTarget, StoreUrl, store_target
 from inspector.store.materials import searchable_text
 from inspector.store.schema import MATERIAL_INDEX_CAP
 
@@ -250,19 +250,25 @@ async def migrate(source: StoreTarget | str, target: StoreTarget | str, *, progr
         created = isinstance(target, Path) and not _exists(target)
         dst = await _open_target(target)
         try:
-            async with src.snapshot():  # one consistent state of the source, however long the copy
-                await _Copier(src, dst, report, progress).run()
-        except BaseException:
+            # On PostgreSQL other writers to the target wait until the copy and its verify end,
+            # instead of slipping in between its pages or ahead of the head it compares.
+            async with dst.writes_held():
+                try:
+                    async with src.snapshot():  # one consistent state of the source, however long the copy
+                        await _Copier(src, dst, report, progress).run()
+                except BaseException:
+                    if created and isinstance(target, Path):
+                        await dst.close()
+                        _remove_sqlite(target)
+                    raise
+                # read-only: no writer, and on PostgreSQL no wait for the lock this copy holds
+                async with await open_store(target, read_only=True) as reopened:  # with the copied digest key
+                    report.verify = await verify_store(reopened)
+        finally:
             await dst.close()
-            if created and isinstance(target, Path):
-                _remove_sqlite(target)
-            raise
-        await dst.close()
-        report.created_target = created
+        report.created_target = created or bool(getattr(dst, "created", False))  # or tables made in an empty database
     finally:
         await src.close()
-    async with await open_store(target) as reopened:  # with the digest key the copy gave it
-        report.verify = await verify_store(reopened)
     report.target_head = dict(report.verify.head)
     report.seconds = time.perf_counter() - started
     return report

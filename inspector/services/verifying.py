@@ -41,7 +41,6 @@ from inspector.store.connection import Store
 from inspector.store.materials import chunk_binding
 from inspector.store.tables import SPECS
 
-
 FULL_CHECK_BELOW = 64 << 20  # stores smaller than this get PRAGMA integrity_check by default
 
 
@@ -255,8 +254,8 @@ async def _rehash(store: Store, material_id: int) -> str:
     digest = hashlib.sha256()
     async with store.db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx",
                                 (material_id,)) as cur:
-        async for (data,) in cur:
-            digest.update(data)
+        async for (data,) in cur:  # SQLite keeps whatever type a tamperer wrote: text is hashed as its bytes
+            digest.update(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
     return "sha256:" + digest.hexdigest()
 
 

@@ -126,6 +126,14 @@ class Store:
                 self._bound.reset(token)
 
     @asynccontextmanager
+    async def writes_held(self) -> AsyncIterator[None]:
+        """Keep other writers out across several transactions. SQLite cannot hold its write lock
+        between transactions, so here it is only the refusal of a read-only store; PostgreSQL
+        holds its store-wide advisory lock (inspector/store/pg/store.py)."""
+        self.refuse_writes()
+        yield
+
+    @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
         """A read transaction on a reader of this task's own, so several queries see one
         consistent state while other tasks read and write."""

@@ -33,15 +33,20 @@ class StoreUrl:
     def __init__(self, url: str) -> None:
         self.url = url
         self.problem: str | None = None  # why the URL cannot name a store (raised on open, exit 3)
+        unreadable = False
         try:
             parts = urlsplit(url)
             self.port = parts.port
         except ValueError:
-            parts, self.port = urlsplit(url.split("?")[0].rsplit(":", 1)[0]), None
-            self.problem = "has a port that is not a number"
+            try:
+                parts, self.port = urlsplit(url.split("?")[0].rsplit(":", 1)[0]), None
+                self.problem = "has a port that is not a number"
+            except ValueError:  # e.g. an unclosed "[" of an IPv6 host: keep only what cannot hold a password
+                parts, self.port, unreadable = urlsplit(url.partition("://")[0] + "://"), None, True
+                self.problem = "is not a valid URL (its host part cannot be read)"
         self.database = unquote(parts.path.lstrip("/"))
         self.host = parts.hostname or ""
-        self.shown = self._redact(parts)
+        self.shown = f"{parts.scheme}://…" if unreadable else self._redact(parts)
         if parts.scheme.lower() not in URL_SCHEMES:
             self.problem = "is not a PostgreSQL URL"
         elif not self.database:

@@ -179,8 +179,8 @@ class PgConnection:
             async with self.lock:
                 try:
                     await self.raw.copy_records_to_table(plain.group(1).lower(), records=args, columns=columns)
-                except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                    raise _sqlite_error(exc) from exc
+                except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+                    raise sqlite_error(exc) from exc
             return
         statement = translate(sql)
         async with self.lock:

@@ -1,10 +1,13 @@
 """What SQLite's PRAGMAs do for a store, done on PostgreSQL: reclaiming and checking.
 
 After a deletion SQLite overwrites freed pages (``secure_delete``) and truncates its WAL;
-PostgreSQL keeps deleted rows as dead tuples until VACUUM. :func:`reclaim` runs VACUUM on
-the tables a deletion touches, so the rows' space is reclaimed and their index entries
-removed. It cannot scrub the server's own write-ahead log or base backups: docs/store-format.md
-says so (that is the server operator's retention policy).
+PostgreSQL keeps deleted rows as dead tuples, and a plain VACUUM only marks their space free —
+the bytes stay in the table files until the page is reused. :func:`reclaim` therefore runs
+``VACUUM FULL`` on the tables a deletion touches: each is rewritten into a new file holding only
+live rows (and its indexes rebuilt), the old file removed. It holds an exclusive lock on each
+table while it runs, so other reviewers wait for it — deletions are rare and deliberate, and
+"every copy removed" is the rule. It cannot scrub the server's own write-ahead log, replicas or
+base backups: docs/store-format.md says so (that is the server operator's retention policy).
 """
 
 from __future__ import annotations
@@ -21,11 +24,12 @@ RECLAIMED = ("events", "material_chunks", "materials_fts", "materials", "state_r
 
 
 async def reclaim(store: Any) -> bool:
-    """VACUUM the deleted rows away (outside any transaction, on a connection of its own)."""
+    """Rewrite the touched tables without the deleted rows (outside any transaction, on a
+    connection of its own); False when the server refused (the deletion itself is committed)."""
     assert isinstance(store, PgStore)
     conn = await _connect(store.location)
     try:
-        await conn.execute(f"VACUUM (ANALYZE) {', '.join(RECLAIMED)}")
+        await conn.execute(f"VACUUM (FULL, ANALYZE) {', '.join(RECLAIMED)}")
         return True
     except asyncpg.PostgresError:
         return False

@@ -128,10 +128,7 @@ class PgStore(Store):
         if writer is not None and self._bound.get() is writer:
             raise RuntimeError("a transaction inside a transaction of the same task")
         async with self._write_lock:
-            if self._writer is None or self._writer.raw.is_closed():  # first write, or a lost connection
-                self._writer = PgConnection(await _connect(self.location))
-                self.watcher.own_pids.add(self._writer.backend_pid)
-            writer = self._writer
+            writer = await self._writer_connection()
             token = self._bound.set(writer)
             try:
                 async with writer.lock:
@@ -145,6 +142,32 @@ class PgStore(Store):
                 raise
             finally:
                 self._bound.reset(token)
+
+    async def _writer_connection(self) -> PgConnection:
+        if self._writer is None or self._writer.raw.is_closed():  # first write, or a lost connection
+            self._writer = PgConnection(await _connect(self.location))
+            self.watcher.own_pids.add(self._writer.backend_pid)
+        return self._writer
+
+    @asynccontextmanager
+    async def writes_held(self) -> AsyncIterator[None]:
+        """Keep every other session's writes waiting across several of this store's transactions
+        (``migrate`` fills a store page by page): the store-wide advisory lock, taken at session
+        level on the writer connection, where each transaction's own ``xact`` lock re-enters it."""
+        self.refuse_writes()
+        async with self._write_lock:
+            writer = await self._writer_connection()
+        async with writer.lock:
+            await _mapped(writer.raw.execute(f"SELECT pg_advisory_lock({WRITE_LOCK_KEY})"))
+        try:
+            yield
+        finally:
+            if not writer.raw.is_closed():
+                try:
+                    async with writer.lock:
+                        await writer.raw.execute(f"SELECT pg_advisory_unlock({WRITE_LOCK_KEY})")
+                except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                    writer.raw.terminate()  # closing the session releases the lock
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[PgConnection]:  # type: ignore[override]
