@@ -106,7 +106,7 @@ class FillsTabsLater(_Base):
             # finds the candidates rather than an empty list and is not lost
             try:
                 await asyncio.wait_for(self._loaded(pane).wait(), FIRST_READ_WAIT_S)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
         if asked != self.focus_asked:  # type: ignore[attr-defined]
             return  # a key typed after this one moved the focus meanwhile

@@ -37,7 +37,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Input, TabbedContent, TabPane
+from textual.widgets import Input, TabbedContent
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from inspector.domain.errors import NotFound
