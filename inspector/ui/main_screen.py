@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -287,7 +288,9 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
         self.focus_on(evidence.records)
 
     def on_evidence_channel_search_requested(self, event: EvidenceChannel.SearchRequested) -> None:
-        self.run_worker(self._search(event.query), group="search", exclusive=True, exit_on_error=False)
+        # the function, not a coroutine: a worker replaced before it starts (fast typing) leaves no
+        # never-awaited coroutine behind
+        self.run_worker(partial(self._search, event.query), group="search", exclusive=True, exit_on_error=False)
 
     async def _search(self, query: str) -> None:
         await asyncio.sleep(SEARCH_DEBOUNCE_S)  # typing replaces this worker; only the last query runs
