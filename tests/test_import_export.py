@@ -12,8 +12,8 @@ from inspector.services import exporting, sessions
 from inspector.services.importing import import_file
 from inspector.services.verifying import verify_store
 from inspector.store.connection import open_store
-from inspector.store.tables import SPECS
 from inspector.store.location import is_url
+from inspector.store.tables import SPECS
 from tests.backend_sql import store_sha
 from tests.conftest import SAMPLES, event_record, file_sha, session_record, write_sif
 

@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from inspector.cli.main import cli
-from inspector.services.demo import ensure_demo_store
 from inspector.services.candidates import accept
+from inspector.services.demo import ensure_demo_store
 from inspector.store.connection import open_store
 from inspector.store.location import store_target
 from tests.conftest import PgDatabases, file_sha

@@ -18,10 +18,10 @@ from click.testing import CliRunner
 
 from inspector.cli.main import cli
 from inspector.domain.regress import chunks
+from inspector.services.demo import SAMPLES_DIR, sample_files
 from inspector.services.regress import load_cases, run_case
 from inspector.summarizers.reference import keep_all as keep_all_text
 from inspector.summarizers.reference import naive_truncate
-from inspector.services.demo import SAMPLES_DIR, sample_files
 from tests.conftest import event_record, session_record, write_sif
 
 CASES = SAMPLES_DIR / "regress"

@@ -19,9 +19,9 @@ from inspector.ui.review_dialog import ReviewDialog
 from inspector.ui.reviewer_dialog import ReviewerDialog
 from inspector.ui.widgets.candidates_list import CandidatesList
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
+from inspector.ui.widgets.header_bar import HeaderBar
 from inspector.ui.widgets.progress_line import ProgressLine
 from inspector.ui.widgets.sessions_list import SessionsList
-from inspector.ui.widgets.header_bar import HeaderBar
 from inspector.ui.widgets.state_channel import StateChannel
 from tests.pending_fixture import pending_store
 from tests.test_app import choose, settle, text_of

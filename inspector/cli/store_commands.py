@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import getpass
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
 from inspector.cli.import_progress import ImportProgress
-from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.store_param import STORE, make_store_argument
 from inspector.domain.errors import InspectorError
 from inspector.domain.formats.detect import FORMATS

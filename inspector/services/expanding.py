@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.errors import Refusal
-from inspector.domain.trust import reviewer_name
 from inspector.domain.stubs import outside_slice, same_time
+from inspector.domain.trust import reviewer_name
 from inspector.domain.utf8_edges import cut_edges
 from inspector.services.lookup import load_by_id
 from inspector.store import bindings, ledger, materials

@@ -16,9 +16,8 @@ from inspector.domain.canonical import content_hash
 from inspector.domain.errors import NotFound
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.vocabulary import SIF_FORMAT
-from inspector.store import materials
-from inspector.store import session_rows
-from inspector.store.connection import Store, fetch_one
+from inspector.store import materials, session_rows
+from inspector.store.connection import Store
 from inspector.store.tables import SPECS, WRITE_ORDER
 
 

@@ -28,8 +28,8 @@ from inspector.domain.errors import BadInput, InspectorError
 from inspector.services.verifying import VerifyReport, verify_store
 from inspector.store import copying, ledger, search_index
 from inspector.store.connection import Store, open_store
-from inspector.store.location import StoreTarget, StoreUrl, store_target
 from inspector.store.copying import CopyTable, Key
+from inspector.store.location import StoreTarget, StoreUrl, store_target
 from inspector.store.materials import searchable_text
 from inspector.store.schema import MATERIAL_INDEX_CAP
 

@@ -12,7 +12,6 @@ from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 from inspector.services.tombstones import deleted_calls
 from inspector.store import session_rows
 
-
 _UNTRUSTED_KINDS = "(" + ", ".join(f"'{k}'" for k in sorted(SOURCE_TRUST)) + ")"
 
 

@@ -8,8 +8,8 @@ as the judge's, never as a verdict.
 
 from __future__ import annotations
 
-import json
 import asyncio
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any

@@ -41,7 +41,6 @@ from inspector.store.connection import Store
 from inspector.store.materials import chunk_binding
 from inspector.store.tables import SPECS
 
-
 FULL_CHECK_BELOW = 64 << 20  # stores smaller than this get PRAGMA integrity_check by default
 
 
