@@ -50,3 +50,12 @@ async def test_a_label_claiming_more_than_its_source_is_reported_in_a_big_batch(
     report = await import_file(source, backend_empty_store, actor="t")
     conflicts = [p for p in report.problems if p.code == "trust_label_conflict"]
     assert [p.seq for p in conflicts] == [11]
+
+
+def test_a_batch_is_escaped_only_when_some_text_in_it_needs_it() -> None:
+    from inspector.store.pg.adapter import _many
+
+    plain = [("s1", 1, "a b", None, b"\x00 bytes are not text", 2.5)]
+    assert _many(plain) is plain  # sent as it is
+    mixed = [("s1", 1, "plain", None), ("s1", 2, "nul \x00", "mark \uffff")]
+    assert _many(iter(mixed)) == [("s1", 1, "plain", None), ("s1", 2, "nul \uffff0", "mark \uffff1")]
