@@ -18,7 +18,7 @@ from inspector.domain.errors import BadInput
 from inspector.domain.protocol import CallShape, ProtocolProblem
 from inspector.domain.sif import SifRecord
 from inspector.domain.sif_schema import IDENTITY_FIELDS
-from inspector.domain.trust import label_conflict
+from inspector.domain.trust import SOURCE_TRUST, UNTRUSTED, label_conflict
 from inspector.store import bulk, materials, search_index
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
@@ -74,7 +74,9 @@ class RecordWriter:
                 if kind in PROTOCOL_KINDS:
                     shapes[session].append(CallShape(r["seq"], kind, r.get("call_id"), bool(r.get("tools_present")),
                                                      "reasoning_content" in r, rec.line))
-                if "trust" in r or "base_version" in r or "context_version" in r:
+                # only a label claiming more than the kind's source, or a version, needs tracking
+                if ("trust" in r and kind in SOURCE_TRUST and r["trust"] not in UNTRUSTED) or "base_version" in r \
+                        or "context_version" in r:
                     track_event(rec, session)
                 events.append(rec)
                 continue

@@ -23,6 +23,7 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from decimal import Decimal
+from itertools import chain
 from typing import Any
 
 import asyncpg
@@ -66,6 +67,21 @@ def _value(v: Any) -> Any:
 
 def _params(params: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(_param(v) for v in params)
+
+
+def _many(seq_of_params: Iterable[Sequence[Any]]) -> list[Sequence[Any]]:
+    """The rows of an ``executemany``, escaped like :func:`_params`.
+
+    An import sends 100,000 rows of ten values: escaping value by value in Python was the
+    largest share of the client's work on that path. Almost no batch holds U+0000 or U+FFFF,
+    so the whole batch's text values are checked once at C speed (joined; :func:`_param`
+    leaves any other value as it is) and sent as they are; a batch that holds one is
+    escaped row by row as before."""
+    rows = seq_of_params if isinstance(seq_of_params, list) else list(seq_of_params)
+    text = "".join(filter(str.__instancecheck__, chain.from_iterable(rows)))
+    if "\x00" in text or _MARK in text:
+        return [_params(p) for p in rows]
+    return rows
 
 
 def _row(record: asyncpg.Record) -> tuple[Any, ...]:
@@ -170,7 +186,7 @@ class PgConnection:
         return await cursor.fetchall()
 
     async def executemany(self, sql: str, seq_of_params: Iterable[Sequence[Any]]) -> None:
-        args = [_params(p) for p in seq_of_params]
+        args = _many(seq_of_params)
         if not args:
             return
         plain = _PLAIN_INSERT.match(sql) if len(args) >= COPY_MIN_ROWS else None
