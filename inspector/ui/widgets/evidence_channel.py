@@ -75,7 +75,8 @@ class EvidenceChannel(ChannelPane):
         method = {"fts": "trigram index", "grams": "short-query index"}.get(result.method, result.method)
         n, items = sum(h.occurrences for h in result.hits), len(result.hits)
         head = (f"{n:,} occurrence{'s' if n != 1 else ''} in {items}{'+' if result.more else ''} "
-                f"item{'s' if items != 1 else ''} for “{result.query}” · {method} · [ ] step through them")
+                f"item{'s' if items != 1 else ''} for “{result.query}” · {method}"
+                + (" · [ ] step through them" if items else ""))
         options = [Option(markup("[b]$h[/b]", h=head), disabled=True)]
         if result.note:
             options.append(Option(markup("[$warning]$n[/]", n=result.note), disabled=True))

@@ -35,7 +35,7 @@ def format_row(row: TimelineRow) -> Content:
     if row.source == "ledger":
         return markup("[$secondary]L$seq[/]  [b $secondary]$kind[/]  by $actor  [dim]$text[/]",
                                    seq=f"{row.seq:<6}", kind=row.kind, actor=row.actor or "?", text=row.text)
-    line = markup("[dim]#$seq[/] $kind", seq=f"{row.seq:<6}", kind=f"{row.kind:<17}")
+    line = markup("[dim]#$seq[/] $kind", seq=f"{row.seq:<6}", kind=f"{row.kind:<17} ")  # a gap even after the longest kind
     if row.call_id:
         line += markup("[dim]$c[/] ", c=short_id(row.call_id))
     if row.pair_seq is not None:
