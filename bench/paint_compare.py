@@ -149,7 +149,7 @@ def run_all(args: argparse.Namespace, session: str, prompt: str, tag: str) -> di
             commands["before"] = (env + f"PYTHONPATH={shlex.quote(str(args.before))} {shlex.quote(sys.executable)} -c "
                                   "'from inspector.cli.entry import main; main()' " + shlex.quote(str(ours)), "#1 ")
         # warm everything once: our store, claude-code-log's cache, the page cache for all three
-        for label, (command, marker) in commands.items():
+        for command, marker in commands.values():
             timed(f"{tag}w", command, marker, timeout=120)
         times: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
         for run in range(args.runs):

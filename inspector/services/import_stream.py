@@ -80,7 +80,7 @@ def split(raw: bytes, chunk_lines: int | None = None) -> list[Chunk]:
     size = chunk_lines or CHUNK_LINES
     lines = raw.split(b"\n")
     starts = [0, *range(min(FIRST_CHUNK_LINES, size), len(lines), size)]
-    return [(lines[a:b], a + 1, a == 0) for a, b in zip(starts, [*starts[1:], len(lines)])]
+    return [(lines[a:b], a + 1, a == 0) for a, b in zip(starts, [*starts[1:], len(lines)], strict=True)]
 
 
 async def _parsed_ahead(chunks: list[Chunk]) -> AsyncIterator[tuple[list[SifRecord], int]]:

@@ -25,8 +25,8 @@ from inspector.domain.formats.detect import convert, detect
 from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_is_off
 from inspector.domain.sif import identity_digest, parse_chunk
 from inspector.domain.stubs import StubProblem
-from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.domain.trust import reviewer_name
+from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.services.import_stream import parsed_chunks
 from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter

@@ -224,7 +224,7 @@ def _unreachable(location: StoreUrl, exc: BaseException) -> InspectorError:
 async def _connect(location: StoreUrl) -> asyncpg.Connection:
     try:
         return await asyncpg.connect(location.url, timeout=CONNECT_TIMEOUT_S)
-    except (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
+    except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
         raise _unreachable(location, exc) from None
 
 

@@ -8,8 +8,8 @@ from textual.content import Content
 from textual.widgets.option_list import Option
 
 from inspector.domain.candidates import Validation
-from inspector.ui.widgets.item_list import ItemList
 from inspector.ui.safe import markup
+from inspector.ui.widgets.item_list import ItemList
 
 STATUS_GLYPH = {"pending": "◷", "accepted": "●", "rejected": "○"}
 

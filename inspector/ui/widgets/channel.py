@@ -13,8 +13,8 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from inspector.ui.widgets.item_list import NoWrapOptionList
 from inspector.ui.safe import markup, plain
+from inspector.ui.widgets.item_list import NoWrapOptionList
 
 
 class ChannelPane(Vertical):

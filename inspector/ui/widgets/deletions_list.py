@@ -5,8 +5,8 @@ from __future__ import annotations
 from textual.widgets.option_list import Option
 
 from inspector.services.deletions import Coverage
-from inspector.ui.widgets.item_list import ItemList
 from inspector.ui.safe import markup
+from inspector.ui.widgets.item_list import ItemList
 
 
 class DeletionsList(ItemList):

@@ -7,8 +7,8 @@ from typing import Any
 from textual.widgets.option_list import Option
 
 from inspector.domain.handoff import HandoffCheck
-from inspector.ui.widgets.item_list import ItemList
 from inspector.ui.safe import markup
+from inspector.ui.widgets.item_list import ItemList
 
 
 class HandoffsList(ItemList):
