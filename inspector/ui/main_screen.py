@@ -139,7 +139,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
             self.notify(f"{self.store.path.name} is read-only ({self.store.read_only_reason}): you can read, search, "
                         "expand and verify; accepting, correcting, handoffs and deletions are disabled.",
                         severity="warning", timeout=10)
-        self.watch = sessions.ChangeWatch(self.store)
+        self.change_watch = sessions.ChangeWatch(self.store)
         self.acts = recent_acts.ActsWatch(self.store)
         first = self.load_sessions()
         self._checking = False
@@ -162,7 +162,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
         and the open session."""
         self._checking = True
         try:
-            changed = await self.watch.changed()
+            changed = await self.change_watch.changed()
             if self.acts.seen is None:
                 await self.acts.start()
             if changed:
