@@ -141,11 +141,12 @@ def extract_old(commit: str, into: Path) -> Path:
     return into
 
 
-def run(tree: Path, src: Path, store: Path) -> dict[str, object]:
+def run(tree: Path, src: Path, store: Path, worker: str = WORKER) -> dict[str, object]:
+    """``worker`` (a script printing one JSON line) run in a fresh process on the code in ``tree``."""
     if store.exists():
         store.unlink()
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    proc = subprocess.run([sys.executable, "-c", WORKER, str(src), str(store)], env=env, capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", worker, str(src), str(store)], env=env, capture_output=True,
                           text=True, cwd=tree)
     if proc.returncode != 0:
         raise SystemExit(f"the worker failed in {tree}:\n{proc.stderr[-2000:]}")

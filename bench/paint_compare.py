@@ -122,19 +122,27 @@ def main() -> None:
     report(args, times)
 
 
+def prepare_home(home: Path, transcript: Path, session: str) -> tuple[Path, Path]:
+    """The three programs' files in one home folder: the hello app, claude-code-log's no-sleep
+    wrapper, our copy of the transcript and claude-code-log's project holding it. Returns our
+    copy and the project folder."""
+    (home / "hello.py").write_text(HELLO)
+    (home / "noslp.py").write_text(NO_SLEEP)
+    ours = home / transcript.name
+    shutil.copy(transcript, ours)
+    ours.chmod(0o644)
+    project = home / "ccl" / "project"
+    project.mkdir(parents=True)
+    shutil.copy(transcript, project / f"{session}.jsonl")
+    return ours, project
+
+
 def run_all(args: argparse.Namespace, session: str, prompt: str, tag: str) -> dict[str, list[float]]:
     inspector = Path(sys.executable).parent / "inspector"
     ccl_python = Path(args.ccl).resolve().parent / "python"
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
-        (home / "hello.py").write_text(HELLO)
-        (home / "noslp.py").write_text(NO_SLEEP)
-        ours = home / args.file.name
-        shutil.copy(args.file, ours)
-        ours.chmod(0o644)
-        project = home / "ccl" / "project"
-        project.mkdir(parents=True)
-        shutil.copy(args.file, project / f"{session}.jsonl")
+        ours, project = prepare_home(home, args.file, session)
         # Byte code as an installed package has it (pip compiles at install): this machine sets
         # PYTHONDONTWRITEBYTECODE=1, under which an editable install recompiles every module at
         # every start. The warm-up run below writes the byte code of all three into one prefix.

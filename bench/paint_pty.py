@@ -27,7 +27,7 @@ import termios
 import time
 from pathlib import Path
 
-from bench.paint_compare import FILE, HELLO, NO_SLEEP, cpu_seconds, first_prompt_and_row
+from bench.paint_compare import FILE, cpu_seconds, first_prompt_and_row, prepare_home
 
 
 def timed(argv: list[str], env: dict[str, str], marker: bytes, timeout: float = 30.0) -> tuple[float, float]:
@@ -67,14 +67,7 @@ def main() -> None:
     ccl_python = str(Path(args.ccl).resolve().parent / "python")
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
-        (home / "hello.py").write_text(HELLO)
-        (home / "noslp.py").write_text(NO_SLEEP)
-        ours = home / args.file.name
-        shutil.copy(args.file, ours)
-        ours.chmod(0o644)
-        project = home / "ccl" / "project"
-        project.mkdir(parents=True)
-        shutil.copy(args.file, project / f"{session}.jsonl")
+        ours, project = prepare_home(home, args.file, session)
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env.update(PYTHONPYCACHEPREFIX=str(home / "pycache"), HOME=str(home), INSPECTOR_REVIEWER="bench",
                    TERM="xterm-256color")

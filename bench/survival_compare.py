@@ -16,15 +16,11 @@ The default old commit, 71d9694, is the code after the hostile-review fixes of i
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from bench.drift_compare import extract_old
+from bench.drift_compare import extract_old, run
 from bench.survival_speed import write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,19 +53,6 @@ asyncio.run(main(Path(sys.argv[1]), Path(sys.argv[2])))
 '''
 
 
-def run(tree: Path, src: Path, store: Path) -> dict[str, object]:
-    if store.exists():
-        store.unlink()
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    proc = subprocess.run([sys.executable, "-c", WORKER, str(src), str(store)], env=env, capture_output=True,
-                          text=True, cwd=tree)
-    if proc.returncode != 0:
-        raise SystemExit(f"the worker failed in {tree}:\n{proc.stderr[-2000:]}")
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert str(result["tree"]).startswith(str(tree)), f"ran {result['tree']}, not the tree under test {tree}"
-    return result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
@@ -83,7 +66,7 @@ def main() -> None:
         write(src)
         for _ in range(args.rounds):
             for label, tree in (("old", old), ("new", ROOT)):
-                results[label].append(run(tree, src, root / f"{label}.db"))
+                results[label].append(run(tree, src, root / f"{label}.db", WORKER))
     med = {label: {"first": [statistics.median(float(r["first"][i]) for r in rs) for i in (0, 1)],  # type: ignore[index]
                    "warm": [statistics.median(float(r["warm"][i]) for r in rs) for i in (0, 1)]}  # type: ignore[index]
            for label, rs in results.items()}
