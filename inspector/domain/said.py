@@ -110,6 +110,16 @@ class Said:
             self._memo[key] = found
         return found  # type: ignore[no-any-return]
 
+    def sentences_holding(self, category: str) -> list[Span]:
+        """The sentences holding a word of ``category`` ("rule", "choice_word"), once per generation."""
+        key = ("sentences_holding", category)
+        found = self._memo.get(key)
+        if found is None:
+            whole = self.hits(category, 0, len(self.text))
+            found = [s for s in self.sentences if any(s.start <= h.start < s.end for h in whole)] if whole else []
+            self._memo[key] = found
+        return found  # type: ignore[no-any-return]
+
     def _around(self, category: str | tuple[str, ...], start: int) -> Iterable[Hit]:
         """The whole-text scan's matches in order, from the last one starting at or before
         ``start`` on. A category whose words hold no sentence end (``WordList.local``) never

@@ -51,7 +51,7 @@ def reversed_choice(said: Said, value: str, alternatives: list[str], rationale: 
         own = _own_terms(alt, (value,))
         if not own or not any(stem_in_said(said, t) for t in own):  # not in the text: in no sentence
             continue
-        for s in _choice_sentences(said):
+        for s in said.sentences_holding("choice_word"):
             if said.first("rejected_alternative", s.start, s.end) is not None or (
                     rationale and _gives_reason(s.text, rationale, alt)):
                 continue
@@ -115,14 +115,3 @@ def _switched_to(said: Said, s: Span, alt: str, value: str) -> Hits | None:
             if _DROPPED_AFTER.search(rest) or _DROPPED_AFTER.search(text[end:end + 30]):
                 return Hits([alt], said.stripped(s))
     return None
-
-
-def _choice_sentences(said: Said) -> list[Span]:
-    """The sentences holding a choice word ("decision", "use", "决定", "采用"), once per generation."""
-    key = ("choice_sentences",)
-    found = said._memo.get(key)
-    if found is None:
-        whole = said.hits("choice_word", 0, len(said.text))
-        found = [s for s in said.sentences if any(s.start <= h.start < s.end for h in whole)] if whole else []
-        said._memo[key] = found
-    return found  # type: ignore[no-any-return]

@@ -74,21 +74,10 @@ def _in_other_words(said: Said, own: tuple[tuple[str, ...], ...]) -> tuple[tuple
     # Most texts hold none of a rule's words: ask the whole text first (remembered per word).
     if not all(any(stem_in_said(said, w) for w in group) for group in own):
         return None
-    for s in _rule_sentences(said):
+    for s in said.sentences_holding("rule"):
         if all(any(stem_in(w, s.text) for w in group) for group in own) and not reports_not_instructs(said, s):
             return tuple(group[0] for group in own), said.stripped(s)
     return None
-
-
-def _rule_sentences(said: Said) -> list[Span]:
-    """The sentences holding a rule word (worked out once per generation)."""
-    key = ("rule_sentences",)
-    found = said._memo.get(key)
-    if found is None:
-        whole = said.hits("rule", 0, len(said.text))
-        found = [s for s in said.sentences if any(s.start <= h.start < s.end for h in whole)] if whole else []
-        said._memo[key] = found
-    return found  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=4096)
