@@ -52,7 +52,8 @@ def _human(report: MigrateReport) -> str:
         lines.append(f"  material chunks: {report.chunks_copied:,} ({report.bytes_copied:,} bytes)")
     v = report.verify
     if v is not None and v.ok:
-        lines.append(f"  target verified: {v.entries} ledger entries, chain, projections and {v.integrity}")
+        entries = f"{v.entries} ledger entr{'y' if v.entries == 1 else 'ies'}"
+        lines.append(f"  target verified: {entries}, chain, projections and {v.integrity}")
     elif v is not None:
         lines.append(f"  target does NOT verify: {v.first_break['message'] if v.first_break else ''}")
     src, dst = report.source_head, report.target_head
