@@ -49,6 +49,23 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(10_000, 20, 50)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, the long tests start first on every worker (tests/schedule.py)."""
+    from tests.schedule import dealt
+
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    items[:] = dealt(items, [item.nodeid for item in items], workers)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The run's garbage collected once, then everything left frozen: pytest's own last look for
+    unraisable exceptions collects five times over, and each pass would walk the whole heap
+    again (a second per worker at the end of the run, measured in docs/benchmarks.md)."""
+    gc.collect()
+    gc.freeze()
+
+
 def import_isolated(sources: Iterable[Path], store: Path, *, actor: str) -> Path:
     """Import ``sources`` into a new ``store`` away from any person's folders (the isolation
     isolated_cache gives a test), in a thread of its own so that an async test may call it.
