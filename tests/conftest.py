@@ -59,10 +59,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """The run's garbage collected once, then everything left frozen: pytest's own last look for
-    unraisable exceptions collects five times over, and each pass would walk the whole heap
-    again (a second per worker at the end of the run, measured in docs/benchmarks.md)."""
-    gc.collect()
+    """The heap left as it is when the run ends: the process is about to exit, and with the
+    thresholds above the oldest generation holds a run's worth of garbage (over a million
+    objects). pytest's last look for unraisable exceptions collects five times over, and
+    the first pass alone took 2-4 s per worker at the end of a run; frozen, the passes walk
+    nothing. The exceptions that look finds are those of objects that died during the run
+    and are reported at the end, not with a test, whichever way (docs/benchmarks.md)."""
     gc.freeze()
 
 
