@@ -185,10 +185,14 @@ async def test_palette_offers_the_screen_actions(sample_store: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
         await pilot.press(*"verify")
-        await pilot.pause(0.5)
         options = app.screen.query_one(OptionList)
-        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        assert any("Verify store" in p for p in prompts)
+        prompts: list[str] = []
+        for _ in range(100):  # the palette searches as one types: wait for its answer, not for the clock
+            await pilot.pause()
+            prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+            if any("Verify store" in p for p in prompts):
+                break
+        assert any("Verify store" in p for p in prompts), prompts
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, MessageDialog) and app.screen.dialog_title == "Store verified"
