@@ -157,13 +157,39 @@ def pg_server() -> Iterator[str]:
     """The URL of a PostgreSQL server for this run (tests/pg_cluster.py); skipped, with the
     reason printed, where none can be started."""
     from tests.pg_cluster import running_server, why_unavailable
+    from tests.pg_shared import shared_url
 
-    reason = why_unavailable()
+    url, reason = shared_url()  # under xdist: the one server the controller started (tests/pg_shared.py)
+    reason = reason or (None if url else why_unavailable())
     if reason:
         print(f"\nPostgreSQL tests skipped: {reason}")
         pytest.skip(reason)
+    if url:
+        yield url
+        return
     with running_server() as url:
         yield url
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The controller of an xdist run starts the run's one PostgreSQL server (tests/pg_shared.py)."""
+    from tests.pg_cluster import why_unavailable
+    from tests.pg_shared import ENV, SharedServer
+
+    distributed = (getattr(config.option, "numprocesses", None) or 0) > 0 and config.getoption("dist", "no") != "no"
+    if (not distributed or hasattr(config, "workerinput") or config.option.collectonly
+            or os.environ.get(ENV) or os.environ.get("INSPECTOR_TEST_PG_URL") or why_unavailable()):
+        return
+    config.stash[_SHARED_PG] = SharedServer().start()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shared = config.stash.get(_SHARED_PG, None)
+    if shared is not None:
+        shared.stop()
+
+
+_SHARED_PG: pytest.StashKey[Any] = pytest.StashKey()
 
 
 class PgDatabases:
