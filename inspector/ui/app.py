@@ -98,7 +98,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         if self.store_path is None:
             self.browse_or_demo()
         else:
-            await self.show_store(self.store_path, self.initial_session, self.follow)
+            self.call_later(self.show_store, self.store_path, self.initial_session, self.follow)
 
     @work(group="startup", exclusive=True, exit_on_error=False)
     async def browse_or_demo(self) -> None:
