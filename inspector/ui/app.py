@@ -98,7 +98,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         if self.store_path is None:
             self.browse_or_demo()
         else:
-            self.call_later(self.show_store, self.store_path, self.initial_session, self.follow)
+            await self.show_store(self.store_path, self.initial_session, self.follow)
 
     @work(group="startup", exclusive=True, exit_on_error=False)
     async def browse_or_demo(self) -> None:
@@ -137,6 +137,13 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         if self.store is not None:
             store, self.store = self.store, None
             await store.close()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``ctrl+o`` is not offered on the transcript list itself (there it would only look again,
+        which ``ctrl+r`` says)."""
+        if action == "browse":
+            return type(self.screen).__name__ != "BrowserScreen"
+        return True
 
     async def action_browse(self) -> None:
         discovery, BrowserScreen = _browser()
