@@ -97,6 +97,12 @@ def _token_runs(query: str) -> list[str]:
     return [r for r in [*runs, run] if r]
 
 
+async def index_new_events(store: Store, indexing: CatchUpProgress | None = None) -> int:
+    """Index the events imported since the last search (the app runs it after its first paint,
+    so a search seldom waits); how many it indexed. Not an act: no ledger entry."""
+    return await catch_up(store, indexing)
+
+
 async def search(store: Store, session: str, query: str, *, limit: int = 50,
                  indexing: CatchUpProgress | None = None) -> SearchResult:
     """Events and materials of ``session`` containing ``query`` (case-insensitive), first ``limit`` of each.

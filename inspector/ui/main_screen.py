@@ -109,6 +109,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
         self.session: str | None = None
         self.session_ids: list[str] = []
         self.generation_texts: list = []
+        self._index_started = False  # the search indexes' catch-up, started once after the first paint
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.store.path, self.store.read_only_reason if self.store.read_only else None, id="header")
@@ -240,6 +241,11 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
         self.session_ids = [s.id for s in items]
         self.query_one(SessionsList).load(items, session)
         await self.load_tabs(session)
+        if not self._index_started:  # after everything on screen: events imported since the last search
+            from inspector.services.search import index_new_events
+
+            self._index_started = True
+            self.run_worker(index_new_events(self.store), group="index", exit_on_error=False)
 
     async def _load_badges(self, session: str) -> None:
         from inspector.services import (
@@ -302,7 +308,8 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
             return
         from inspector.services.search import search
 
-        evidence.show_results(await search(self.store, self.session, query))
+        evidence.show_results(await search(self.store, self.session, query,
+                                           indexing=partial(evidence.show_indexing, query)))
 
     # -- actions ---------------------------------------------------------------------------
 
