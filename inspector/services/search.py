@@ -9,6 +9,11 @@ The index queries are store functions (inspector/store/search_index.py), one per
 on PostgreSQL a ``pg_trgm`` index answers three characters or more and an exact scan of
 the session's events the shorter ones, with the same hits.
 
+The indexes are built after an import, not in it (inspector/store/catch_up.py): a search
+first indexes what was imported since the last one, then asks the indexes; events above the
+watermark that remain (a store that cannot be written, an import committed meanwhile) are
+checked against their text, after the indexed hits, so nothing is silently left out.
+
 Each hit carries its occurrence count and character offsets (found in the event's own
 text, case-insensitively like the index). The search runs on a reader of its own; a
 cancelled search interrupts its query, so typing never queues behind an old one.
