@@ -72,8 +72,8 @@ class EvidenceChannel(ChannelPane):
     def show_indexing(self, query: str, done: int, total: int) -> None:
         """A search waiting for events imported since the last one to be indexed says so."""
         self.hits, self.found = {}, {}
-        self.set_records([Option(markup("[$warning]indexing $n events for search… ($d done) · “$q” follows[/]",
-                                        n=f"{total:,}", d=f"{done:,}", q=query), disabled=True)], "")
+        self.set_records([Option(markup("[$warning]indexing $n events for search… · “$q” follows[/]",
+                                        n=f"{max(total - done, 0):,}", q=query), disabled=True)], "")
 
     def show_results(self, result: SearchResult) -> None:
         self.hits = {f"hit:{i}": h.ref for i, h in enumerate(result.hits)}
