@@ -7,11 +7,9 @@ way behind :func:`insert_rows`; services call only it.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from inspector.domain.sif_schema import IDENTITY_FIELDS
 from inspector.store.tables import TableSpec
 
 try:
@@ -32,7 +30,7 @@ async def insert_rows(db: Any, spec: TableSpec, rows: Sequence[tuple[Any, ...]])
     goes through ``executemany`` instead; both store the same values.
     """
     if getattr(db, "dialect", "sqlite") == "postgresql":
-        await _pg_insert_rows(db, spec, rows)
+        await db.executemany(spec.insert_sql, rows)  # the PostgreSQL connection's own bulk path
         return
     if orjson is not None and len(rows) >= JSON_BATCH_MIN:
         try:
@@ -45,31 +43,6 @@ async def insert_rows(db: Any, spec: TableSpec, rows: Sequence[tuple[Any, ...]])
     await db.executemany(spec.insert_sql, rows)
 
 
-async def _pg_insert_rows(db: Any, spec: TableSpec, rows: Sequence[tuple[Any, ...]]) -> None:
-    """PostgreSQL: a large batch is sent by COPY *behind* (inspector/store/pg/adapter.py), so the
-    server stores it while the import builds the next one. Its error would then surface at a
-    later statement, not here, where the caller's savepoint expects it; so a repeated identity
-    is found here first, against this batch and every row this transaction bulk-inserted into
-    the table, and raised before anything is sent. Rows already stored are not repeats the
-    import can send (it compares a stored session's rows by digest first, and events of a
-    session not stored cannot exist). Once a table had a repeat (and the caller inserted its
-    rows one by one), its later batches go in step, with the error in place as before."""
-    if spec.table in db.in_step or len(rows) < COPY_BEHIND_MIN:
-        await db.executemany(spec.insert_sql, rows)
-        return
-    width = len(IDENTITY_FIELDS[spec.type])
-    keys = [row[:width] for row in rows]
-    batch = set(keys)
-    seen = db.written.setdefault(spec.table, set())
-    if len(batch) < len(keys) or not seen.isdisjoint(batch):
-        db.in_step.add(spec.table)
-        raise sqlite3.IntegrityError(f"a repeated identity in {spec.table} (found before sending the batch)")
-    names = spec.insert_sql.split("(", 1)[1].split(")", 1)[0]
-    await db.copy_behind(spec.table, [n.strip() for n in names.split(",")], rows)
-    seen |= batch
-
-
-COPY_BEHIND_MIN = 200  # smaller batches go as one executemany, in step
 JSON_BATCH_MIN = 64  # below this, executemany's per-row cost is smaller than a JSON round trip
 
 

@@ -14,11 +14,6 @@ calls over PostgreSQL, so a service's portable SQL runs unchanged on both backen
 
 One asyncpg connection runs one statement at a time; tasks sharing a connection queue on
 its lock (aiosqlite queues them on its thread the same way).
-
-An import's bulk rows may be sent *behind* (:meth:`PgConnection.copy_behind`): the COPY runs
-while the import builds its next batch, so the client's and the server's work overlap
-instead of taking turns. Every later statement first waits for it (:meth:`settle`) and raises
-its error, if any; only ``SAVEPOINT``/``RELEASE`` (which return nothing) queue behind it.
 """
 
 from __future__ import annotations
@@ -39,8 +34,6 @@ from inspector.store.pg.dialect import returning_key, translate
 _FETCHES = re.compile(r"^\s*(SELECT|WITH|VALUES)\b", re.I)
 _RETURNING = re.compile(r"\bRETURNING\b", re.I)
 _ROWCOUNT = re.compile(r"(\d+)\s*$")
-# Statements that may wait in line behind a COPY sent behind: they return nothing to look at.
-_QUEUEABLE = re.compile(r"^\s*(SAVEPOINT|RELEASE)\s+\w+\s*$", re.I)
 # A plain multi-row insert (no conflict clause, no expressions): sent as one COPY instead of
 # a statement per row. An import's events are such an insert; COPY takes them in a single
 # round of the protocol, and the server parses no statement per row (bench/pg_import.py).
@@ -180,51 +173,6 @@ class PgConnection:
     def __init__(self, raw: asyncpg.Connection) -> None:
         self.raw = raw
         self.lock = asyncio.Lock()
-        self._behind: asyncio.Future[None] | None = None  # a COPY sent behind, with what queued after it
-        self._queued: list[str] = []
-        # Per write transaction (reset at BEGIN): identities inserted by bulk.insert_rows, by table,
-        # and the tables where a repeat was found (those are then written in step, never behind).
-        self.written: dict[str, set[tuple[Any, ...]]] = {}
-        self.in_step: set[str] = set()
-
-    def new_transaction(self) -> None:
-        self.written, self.in_step = {}, set()
-
-    async def copy_behind(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
-        """Start a COPY of ``rows`` and return before the server has taken them. At most one is
-        in flight: a second waits for the first. Its error is raised by the next statement."""
-        await self.settle()
-        args = _many(rows)
-        self._behind = asyncio.ensure_future(self._copy_then_queued(table.lower(), list(columns), args))
-
-    async def _copy_then_queued(self, table: str, columns: list[str], args: list[Sequence[Any]]) -> None:
-        async with self.lock:
-            await self.raw.copy_records_to_table(table, records=args, columns=columns)
-            while self._queued:
-                await self.raw.execute(self._queued.pop(0))
-
-    async def settle(self) -> None:
-        """Wait for the COPY sent behind (and what queued after it); raise its error here."""
-        task, self._behind = self._behind, None
-        if task is None:
-            return
-        try:
-            await task
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise sqlite_error(exc) from exc
-        finally:
-            self._queued.clear()
-
-    async def _drop_behind(self) -> None:
-        """A rollback: stop what was sent behind (the transaction is being undone anyway)."""
-        task, self._behind = self._behind, None
-        self._queued.clear()
-        if task is not None:
-            task.cancel()
-            try:
-                await task
-            except (asyncio.CancelledError, asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
-                pass
 
     @property
     def backend_pid(self) -> int:
@@ -238,7 +186,6 @@ class PgConnection:
         return await cursor.fetchall()
 
     async def executemany(self, sql: str, seq_of_params: Iterable[Sequence[Any]]) -> None:
-        await self.settle()
         args = _many(seq_of_params)
         if not args:
             return
@@ -259,11 +206,6 @@ class PgConnection:
                 raise sqlite_error(exc) from exc
 
     async def _run(self, sql: str, params: tuple[Any, ...]) -> PgCursor:
-        if self._behind is not None:
-            if not self._behind.done() and not params and _QUEUEABLE.match(sql):
-                self._queued.append(sql)
-                return PgCursor([])
-            await self.settle()
         statement = translate(sql)
         key = returning_key(sql)
         if key and not _RETURNING.search(statement):
@@ -283,13 +225,11 @@ class PgConnection:
 
     async def rollback(self) -> None:
         """End whatever transaction this connection is in (a no-op outside one)."""
-        await self._drop_behind()
         async with self.lock:
             if self.raw.is_in_transaction():
                 await self.raw.execute("ROLLBACK")
 
     async def commit(self) -> None:
-        await self.settle()
         async with self.lock:
             if self.raw.is_in_transaction():
                 await self.raw.execute("COMMIT")
@@ -298,5 +238,4 @@ class PgConnection:
         """A cancelled await already makes asyncpg cancel its statement on the server."""
 
     async def close(self) -> None:
-        await self._drop_behind()
         await self.raw.close()

@@ -134,9 +134,7 @@ class PgStore(Store):
                 async with writer.lock:
                     await _mapped(writer.raw.execute("BEGIN ISOLATION LEVEL READ COMMITTED"))
                     await _mapped(writer.raw.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})"))
-                writer.new_transaction()
                 yield writer
-                await writer.settle()  # rows an import sent behind are in before the commit
                 async with writer.lock:  # deferred foreign keys are checked here, as SQLite does at COMMIT
                     await _mapped(writer.raw.execute("COMMIT"))
             except BaseException:
