@@ -283,3 +283,46 @@ def test_the_cli_says_it_is_indexing_on_stderr_and_keeps_json_as_it_was(tmp_path
     assert again.stderr == "" and json.loads(again.stdout) == json.loads(out.stdout)
     bad = CliRunner().invoke(cli, ["search", str(tmp_path / "nothing.db"), "--session", "s1", "x"])
     assert bad.exit_code == 3 and "Traceback" not in bad.output
+
+
+async def test_the_app_searches_right_after_an_import_and_ignores_indexing_elsewhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.widgets import Input
+
+    from inspector.services import search as search_service
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.widgets.evidence_channel import EvidenceChannel
+    from tests.test_app import settle
+
+    store = tmp_path / "s.db"
+    await import_file(write_sif(tmp_path / "a.jsonl", many(2000)), store, actor="t")
+
+    async def not_in_background(_store: Any, _progress: Any = None) -> int:
+        return 0  # the app's own catch-up held back: the search below has to index first
+
+    monkeypatch.setattr(search_service, "index_new_events", not_in_background)
+    app = InspectorApp(store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await app.screen.check_for_changes().wait()  # the first look records where things stand
+        async with await open_store(store) as other:  # another process indexing part of the backlog
+            await search_index_part(other, 500)
+        await app.screen.check_for_changes().wait()
+        await settle(app, pilot)
+        assert not [n for n in app._notifications if "changed" in str(n.message).lower()]  # not an act: no reload
+        await pilot.press("slash")
+        app.screen.query_one("#evidence-search", Input).value = "line 1999"
+        evidence = app.screen.query_one(EvidenceChannel)
+        for _ in range(100):
+            await settle(app, pilot)
+            if evidence.hits:
+                break
+            await pilot.pause(0.05)
+        assert list(evidence.hits.values()) == ["evt:1999"]
+    async with await open_store(store) as opened:
+        assert await pending(opened) == 0
+
+
+async def search_index_part(store: Any, size: int) -> None:
+    async with store.transaction() as db:
+        await search_index.index_next(db, size)

@@ -170,7 +170,10 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
                 # This window's own acts are in the ledger too (its writes do not count as changes,
                 # so they were not consumed); the notice names the others'.
                 mine = getattr(self.app, "reviewer", None)
-                acts = [a for a in await self.acts.news() if a.actor != mine]
+                news = await self.acts.news()
+                if not news:  # no act, only derived data (another process indexing for search)
+                    return
+                acts = [a for a in news if a.actor != mine]
                 if not self._followed_write():
                     self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5,
                                 markup=False)
