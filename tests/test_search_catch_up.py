@@ -326,3 +326,21 @@ async def test_the_app_searches_right_after_an_import_and_ignores_indexing_elsew
 async def search_index_part(store: Any, size: int) -> None:
     async with store.transaction() as db:
         await search_index.index_next(db, size)
+
+
+async def test_a_chunk_stops_at_its_text_budget(tmp_path: Path, backend_empty_store: Path | str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    store = backend_empty_store
+    big = "x" * 400
+    await import_file(write_sif(tmp_path / "a.jsonl", [session_record("s1"), *(event(i, f"line {i} {big}")
+                                                                                 for i in range(1, 11))]),
+                      store, actor="t")
+    monkeypatch.setattr(search_index, "CHUNK_TEXT", 1000)  # about two and a half events
+    async with await open_store(store) as opened:
+        async with opened.transaction() as db:
+            assert (await search_index.index_next(db, 100))[0] == 3  # the third starts under the budget
+        monkeypatch.setattr(search_index, "CHUNK_TEXT", 1)
+        async with opened.transaction() as db:
+            assert (await search_index.index_next(db, 100))[0] == 1  # a chunk holds at least one event
+        assert await catch_up(opened) == 6
+        assert len((await search(opened, "s1", "line")).hits) == 10

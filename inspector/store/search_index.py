@@ -66,14 +66,21 @@ async def backlog(db: Any) -> tuple[int, int]:
     return mark, int(count[0]) if count else 0
 
 
+CHUNK_TEXT = 1_000_000  # characters of event text a chunk indexes at most (beyond its first event)
+
+
 async def index_next(db: Any, size: int) -> tuple[int, int]:
     """Index up to ``size`` events above the watermark and move it past them, inside the
     caller's write transaction. Returns (events indexed, the new watermark); (0, mark) when
     there is nothing to do. Reading the watermark inside the write transaction is what makes
-    two catch-ups at once safe: the second sees the first's watermark, never the same rows."""
+    two catch-ups at once safe: the second sees the first's watermark, never the same rows.
+    A chunk also stops once it holds :data:`CHUNK_TEXT` characters, so a run of huge events
+    never holds the writer for long (one huge event is still a chunk of its own)."""
     mark = await watermark(db)
-    row = await fetch_one(db, "SELECT MAX(event_id), COUNT(*) FROM (SELECT event_id FROM events WHERE event_id > ? "
-                          "ORDER BY event_id LIMIT ?) AS chunk", (mark, size))
+    row = await fetch_one(
+        db, "SELECT MAX(event_id), COUNT(*) FROM (SELECT event_id, COALESCE(SUM(LENGTH(content)) OVER (ORDER BY event_id "
+        "ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before FROM (SELECT event_id, content FROM events "
+        "WHERE event_id > ? ORDER BY event_id LIMIT ?) AS ahead) AS chunk WHERE before < ?", (mark, size, CHUNK_TEXT))
     if row is None or row[0] is None:
         return 0, mark
     top, count = int(row[0]), int(row[1])
