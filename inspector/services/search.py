@@ -196,7 +196,7 @@ async def _unindexed(db: aiosqlite.Connection, session: str, pattern: re.Pattern
     be caught up; another process may have imported since this search caught up), checked
     against their text: a search never silently misses an event. They follow every indexed
     event in import order, so they come after the indexed hits."""
-    after = await search_index.watermark(db)
+    after: int | None = None  # the watermark, read in the same query
     while True:
         rows = await search_index.unindexed_events(db, session, after, BATCH)
         for event_id, seq, text in rows:

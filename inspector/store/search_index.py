@@ -183,13 +183,18 @@ def short_queries_indexed(db: Any) -> bool:
     return not _pg(db)
 
 
-async def unindexed_events(db: Any, session: str, after: int, limit: int) -> list[tuple[int, int, str]]:
-    """(event_id, seq, content) of the session's events above ``after`` (the watermark) that
-    hold text, in import order: what a search checks directly when the indexes do not reach
-    them yet (a store that cannot be written, or an import committed since the catch-up)."""
+async def unindexed_events(db: Any, session: str, after: int | None, limit: int) -> list[tuple[int, int, str]]:
+    """(event_id, seq, content) of the session's events above ``after`` (None: above the
+    watermark) that hold text, in import order: what a search checks directly when the indexes
+    do not reach them yet (a store that cannot be written, an import committed since the
+    catch-up). Usually none, answered by one lookup past the highest event."""
+    # SQLite: ``+session`` keeps the planner on the rowid range (usually empty: nothing above the
+    # watermark) instead of walking the session's whole (session, …) index to filter on event_id.
+    column = "session" if _pg(db) else "+session"
+    bound = f"({WATERMARK_SQL})" if after is None else "?"
     return await db.execute_fetchall(
-        "SELECT event_id, seq, content FROM events WHERE event_id > ? AND session = ? AND content IS NOT NULL "
-        "ORDER BY event_id LIMIT ?", (after, session, limit))
+        f"SELECT event_id, seq, content FROM events WHERE event_id > {bound} AND {column} = ? AND content IS NOT NULL "
+        "ORDER BY event_id LIMIT ?", (*(() if after is None else (after,)), session, limit))
 
 
 def short_query_exact(db: Any, tokens_exact: bool) -> bool:
