@@ -356,3 +356,20 @@ async def test_a_chunk_stops_at_its_text_budget(tmp_path: Path, backend_empty_st
             assert (await search_index.index_next(db, 100))[0] == 1  # a chunk holds at least one event
         assert await catch_up(opened) == 6
         assert len((await search(opened, "s1", "line")).hits) == 10
+
+
+def test_the_unindexed_tail_is_a_rowid_range_not_a_walk_of_the_session(tmp_path: Path) -> None:
+    """Once caught up there is nothing above the watermark: the look for it must cost one
+    lookup, not a walk over every event of a large session."""
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", many(50)), store, actor="t"))
+    con = sqlite3.connect(store)
+    try:
+        con.execute("ANALYZE")
+        for from_watermark in (True, False):
+            sql = search_index.unindexed_sql(False, from_watermark)
+            args = ("s1", 50) if from_watermark else (10, "s1", 50)
+            plan = " ".join(str(r[-1]) for r in con.execute(f"EXPLAIN QUERY PLAN {sql}", args))
+            assert "INTEGER PRIMARY KEY (rowid>?)" in plan, plan
+    finally:
+        con.close()

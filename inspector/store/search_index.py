@@ -188,13 +188,17 @@ async def unindexed_events(db: Any, session: str, after: int | None, limit: int)
     watermark) that hold text, in import order: what a search checks directly when the indexes
     do not reach them yet (a store that cannot be written, an import committed since the
     catch-up). Usually none, answered by one lookup past the highest event."""
+    return await db.execute_fetchall(unindexed_sql(_pg(db), after is None),
+                                     (*(() if after is None else (after,)), session, limit))
+
+
+def unindexed_sql(pg: bool, from_watermark: bool) -> str:
     # SQLite: ``+session`` keeps the planner on the rowid range (usually empty: nothing above the
     # watermark) instead of walking the session's whole (session, …) index to filter on event_id.
-    column = "session" if _pg(db) else "+session"
-    bound = f"({WATERMARK_SQL})" if after is None else "?"
-    return await db.execute_fetchall(
-        f"SELECT event_id, seq, content FROM events WHERE event_id > {bound} AND {column} = ? AND content IS NOT NULL "
-        "ORDER BY event_id LIMIT ?", (*(() if after is None else (after,)), session, limit))
+    column = "session" if pg else "+session"
+    bound = f"({WATERMARK_SQL})" if from_watermark else "?"
+    return (f"SELECT event_id, seq, content FROM events WHERE event_id > {bound} AND {column} = ? "
+            "AND content IS NOT NULL ORDER BY event_id LIMIT ?")
 
 
 def short_query_exact(db: Any, tokens_exact: bool) -> bool:
