@@ -93,7 +93,8 @@ async def index_next(db: Any, size: int) -> tuple[int, int]:
                          "WHERE event_id > ? AND event_id <= ? AND content IS NOT NULL", (mark, top))
         await db.execute("INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events "
                          "WHERE event_id > ? AND event_id <= ? AND content IS NOT NULL", (mark, top))
-    await db.execute("UPDATE search_watermark SET indexed_through = ? WHERE name = 'events'", (top,))
+    await db.execute("INSERT INTO search_watermark (name, indexed_through) VALUES ('events', ?) "
+                     "ON CONFLICT (name) DO UPDATE SET indexed_through = excluded.indexed_through", (top,))
     return count, top
 
 
