@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import statistics
 import subprocess
@@ -47,6 +48,9 @@ RUN = """
 import asyncio, json, sys, time
 from pathlib import Path
 src, db, mode = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+if sys.argv[4:] == ["no-search-index"]:
+    from bench.import_speed import without_search_index
+    without_search_index()
 if mode == "bare":
     from bench.import_speed import bare_executemany
     cpu = time.process_time()
@@ -63,10 +67,21 @@ print(json.dumps({"wall": wall, "cpu": time.process_time() - cpu}))
 REPO = Path(__file__).resolve().parents[1]
 
 
-def timed(src: Path, db: Path, mode: str, code: Path = REPO) -> dict[str, float]:
+def without_search_index() -> None:
+    """Bench-only: make the import's search indexing (events_fts, events_grams) a no-op, to
+    measure the rest of the import on its own (``--without-search-index``)."""
+    from inspector.store import search_index
+
+    async def skip(db: object, last_event_id: int) -> None:
+        return None
+
+    search_index.index_events_after = skip  # type: ignore[assignment]
+
+
+def timed(src: Path, db: Path, mode: str, code: Path = REPO, *, index: bool = True) -> dict[str, float]:
     """One measurement in a fresh process; ``code``: the tree whose ``inspector`` package runs."""
-    out = subprocess.run([sys.executable, "-c", RUN, str(src), str(db), mode], capture_output=True, text=True,
-                         check=True, cwd=code)
+    out = subprocess.run([sys.executable, "-c", RUN, str(src), str(db), mode, *([] if index else ["no-search-index"])],
+                         capture_output=True, text=True, check=True, cwd=code, env={**os.environ, "PYTHONPATH": str(REPO)})
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
@@ -76,6 +91,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--against", metavar="REV", help="also import with the inspector package of this git "
                         "revision (e.g. main), in the same alternating runs")
+    parser.add_argument("--without-search-index", action="store_true", help="bench-only: skip the import's "
+                        "search indexing (events_fts, events_grams), to measure the rest on its own")
     args = parser.parse_args()
     results: dict[str, list[dict[str, float]]] = {"bare": [], "import": [], "again": [], "old": []}
     with tempfile.TemporaryDirectory() as tmp:
@@ -93,16 +110,17 @@ def main() -> None:
             for mode in (modes if run % 2 == 0 else modes[::-1]):
                 db = root / f"{mode}{run}.db"
                 results[mode].append(timed(src, db, "bare" if mode == "bare" else "import",
-                                           old if mode == "old" else REPO))
+                                           old if mode == "old" else REPO, index=not args.without_search_index))
                 if mode == "import":
-                    results["again"].append(timed(src, db, "import"))  # the same file into the same store
+                    results["again"].append(timed(src, db, "import", index=not args.without_search_index))  # the same file into the same store
                 for p in root.glob(f"{mode}{run}.db*"):
                     p.unlink()
     med = {m: {k: statistics.median(r[k] for r in rows) for k in ("wall", "cpu")} for m, rows in results.items()
            if rows}
     bare, ours, again = med["bare"], med["import"], med["again"]
     n = args.events
-    print(f"{n:,} events, medians of {args.runs} alternating runs, each in its own process")
+    print(f"{n:,} events, medians of {args.runs} alternating runs, each in its own process"
+          + (" (search indexing skipped: --without-search-index)" if args.without_search_index else ""))
     print("| what | wall | CPU | events/s (wall) | × the bare time (wall / CPU) |")
     print("|---|---:|---:|---:|---:|")
     print(f"| bare `json.loads` + `executemany` | {bare['wall']:.2f} s | {bare['cpu']:.2f} s | "

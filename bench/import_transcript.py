@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from bench.import_extract import SOURCES, build
+from bench.import_speed import without_search_index
 from inspector.domain.facts import extract_from_records
 from inspector.domain.formats.detect import convert
 from inspector.services.importing import import_file, to_sif
@@ -47,7 +48,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=float, default=4.0)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--without-search-index", action="store_true", help="bench-only: skip the import's "
+                        "search indexing (events_fts, events_grams), to measure the rest on its own")
     args = parser.parse_args()
+    if args.without_search_index:
+        without_search_index()
     if not SOURCES.is_dir():
         raise SystemExit(f"needs {SOURCES} (the shared real transcripts)")
     with tempfile.TemporaryDirectory() as tmp:
@@ -73,7 +78,8 @@ def main() -> None:
     ow, oc = (statistics.median(x[i] for x in ours) for i in (0, 1))
     events = sum(1 for r in records if r.get("type") == "event")
     print(f"transcript: {len(raw) / 1e6:.2f} MB, {len(raw.splitlines()):,} "
-          f"lines, {events:,} events ({len(sif) / 1e6:.2f} MB as sif/1); medians of {args.runs} runs")
+          f"lines, {events:,} events ({len(sif) / 1e6:.2f} MB as sif/1); medians of {args.runs} runs"
+          + (" (search indexing skipped: --without-search-index)" if args.without_search_index else ""))
     print("| what | wall | CPU | × json.loads (wall / CPU) |")
     print("|---|---:|---:|---:|")
     print(f"| `json.loads` over its lines (baseline) | {bw * 1000:,.0f} ms | {bc * 1000:,.0f} ms | 1× |")
