@@ -23,6 +23,7 @@ from inspector.domain.sif_schema import (
     PROJECTION_FIELDS,
     REQUIRED,
     SCHEMAS,
+    inline_failure,
 )
 from inspector.domain.trust import imported_status
 from inspector.domain.vocabulary import SIF_FORMAT
@@ -110,12 +111,18 @@ def _compile_check(fields: dict[str, Any]) -> Callable[[dict[str, Any]], bool]:
     body = ["def ok(o):", "    g = o.get"]
     for i, (name, rule) in enumerate(fields.items()):
         body.append(f"    v = g({name!r})")
+        inline = inline_failure(rule.check)
+        if rule.plain_str:
+            test = "type(v) is not str"
+        elif inline is not None:
+            test = "(" + inline[0].replace(" k", f" k{i}") + ")"
+            checks[f"k{i}"] = inline[1]
+        else:
+            test = f"not c{i}(v)"
         if rule.required:
             body.append("    if v is None: return False")
-            test = "type(v) is not str" if rule.plain_str else f"not c{i}(v)"
             body.append(f"    if {test}: return False")
         else:
-            test = "type(v) is not str" if rule.plain_str else f"not c{i}(v)"
             body.append(f"    if v is not None and {test}: return False")
         checks[f"c{i}"] = rule.check
     body.append("    return True")

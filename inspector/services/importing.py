@@ -27,6 +27,7 @@ from inspector.domain.sif import identity_digest, parse_chunk
 from inspector.domain.stubs import StubProblem
 from inspector.domain.trust import reviewer_name
 from inspector.domain.vocabulary import SIF_FORMAT
+from inspector.services.gc_pause import pauses_collector
 from inspector.services.import_stream import parsed_chunks, parsed_records
 from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
@@ -77,6 +78,7 @@ async def _stored_sessions(db: aiosqlite.Connection) -> dict[str, tuple[int, int
     return await session_rows.versions(db)
 
 
+@pauses_collector
 async def import_bytes(store: Store, raw: bytes | Sequence[dict[str, Any]], *, actor: str, file_name: str,
                        progress: ProgressFn | None = None, original: bytes | None = None,
                        ledger_extra: dict[str, Any] | None = None, file_digest: str | None = None) -> ImportReport:
@@ -209,6 +211,7 @@ def to_sif(records: list[dict[str, Any]]) -> bytes:
     return b"\n".join(lines) + b"\n"
 
 
+@pauses_collector
 async def import_file(source: Path, into: StoreTarget | str, *, actor: str, progress: ProgressFn | None = None,
                       fmt: str | None = None, data: bytes | None = None) -> ImportReport:
     """Import a sif/1 file or any supported transcript (``fmt`` None: detected).

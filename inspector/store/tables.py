@@ -34,11 +34,15 @@ class TableSpec:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_skip", frozenset(self.columns) | {"type"} | self.stored_elsewhere)
-        # The column values as one tuple expression (it runs once per imported record).
+        # The whole row as one tuple expression (it runs once per imported record). The fields
+        # without a column of their own are found by one set difference (the canonical text
+        # sorts keys, so the order they are gathered in does not matter).
         parts = [f"e(g({n!r}))" if n in self.json_columns else f"g({n!r})" for n in self.columns]
-        scope: dict[str, Any] = {}
-        exec(f"def values(g, e):\n    return ({', '.join(parts)},)", scope)  # noqa: S102 - column names only
-        object.__setattr__(self, "_values", scope["values"])
+        scope: dict[str, Any] = {"e": _json_or_none, "c": canonical_json, "skip": self._skip}
+        exec("def row(r, digest, derived):\n    g = r.get\n    rest = r.keys() - skip\n"  # noqa: S102 - column names only
+             f"    return ({', '.join(parts)}, *derived, c({{k: r[k] for k in rest}}) if rest else '{{}}', digest)",
+             scope)
+        object.__setattr__(self, "_values", scope["row"])
 
     @property
     def insert_sql(self) -> str:
@@ -51,11 +55,7 @@ class TableSpec:
         return ", ".join([*self.columns, "extra"])
 
     def to_row(self, record: dict[str, Any], digest: str, derived: tuple[Any, ...] = ()) -> tuple[Any, ...]:
-        # The fields without a column of their own, found by one set difference (the canonical
-        # text sorts keys, so the order they are gathered in does not matter).
-        rest = record.keys() - self._skip
-        extra = canonical_json({k: record[k] for k in rest}) if rest else "{}"
-        return (*self._values(record.get, _json_or_none), *derived, extra, digest)
+        return self._values(record, digest, derived)  # type: ignore[no-any-return]
 
     def to_record(self, row: tuple[Any, ...] | Any) -> dict[str, Any]:
         """Rebuild the sif record (type first, then columns, then extra) from a row."""
