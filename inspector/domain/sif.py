@@ -10,7 +10,7 @@ import base64
 import binascii
 import json
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -208,7 +208,14 @@ def parse_chunk(lines: Sequence[bytes], first_line: int, *, with_header: bool,
     Only the chunk holding line 1 checks the header. Duplicates are not judged here:
     whoever writes the records compares identities across chunks and with the store.
     """
-    out: list[SifRecord] = []
+    return [parse_record(obj, number, encode) for _, number, obj in decoded_lines(lines, first_line,
+                                                                                  with_header=with_header, loads=loads)]
+
+
+def decoded_lines(lines: Sequence[bytes], first_line: int, *, with_header: bool,
+                  loads: Callable[[bytes], Any] = guarded_loads) -> Iterator[tuple[int, int, Any]]:
+    """(index in ``lines``, line number, decoded value) of each record line, as :func:`parse_chunk`
+    reads them: blank lines skipped, the header checked, a line that is not JSON refused."""
     header_pending = with_header
     for offset, raw in enumerate(lines):
         if not raw.strip():
@@ -224,10 +231,9 @@ def parse_chunk(lines: Sequence[bytes], first_line: int, *, with_header: bool,
             check_header(obj, number)
             header_pending = False
             continue
-        out.append(parse_record(obj, number, encode))
+        yield offset, number, obj
     if header_pending:
         raise BadInput('empty file: expected the header {"type":"header","format":"sif/1"}', line=1)
-    return out
 
 
 def parse_lines(lines: Iterable[bytes], loads: Callable[[bytes], Any] = guarded_loads,

@@ -18,8 +18,15 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from inspector.domain.sif import SifRecord, parse_chunk, parse_record
-from inspector.store.jsoncodec import exact_copy, fast_canonical_bytes, fast_compact_bytes, fast_loads
+from inspector.domain.sif import SifRecord, decoded_lines, parse_chunk, parse_record
+from inspector.store.jsoncodec import (
+    exact_copy,
+    fast_canonical_bytes,
+    fast_compact_bytes,
+    fast_loads,
+    float_free_canonical_bytes,
+    lines_with_float_marks,
+)
 from inspector.store.tables import SPECS
 
 CHUNK_LINES = 20_000
@@ -50,8 +57,15 @@ def parse_for_writer(chunk: Chunk) -> list[SifRecord]:
     """Parse one chunk and build its table rows (runs on the parsing thread, or in a worker
     process for large files)."""
     lines, first_line, with_header = chunk
-    records = parse_chunk(lines, first_line, with_header=with_header, loads=fast_loads, encode=fast_canonical_bytes)
-    return _with_rows(records)
+    marked = lines_with_float_marks(lines)
+    records: list[SifRecord] = []
+    for index, number, obj in decoded_lines(lines, first_line, with_header=with_header, loads=fast_loads):
+        free = index not in marked  # then nothing decoded from the line, nor the record made of it, is a float
+        rec = parse_record(obj, number, float_free_canonical_bytes if free else fast_canonical_bytes)
+        if rec.type in ROW_READY:
+            rec.row = SPECS[rec.type].to_row(rec.record, rec.digest, float_free=free)
+        records.append(rec)
+    return records
 
 
 def _with_rows(records: list[SifRecord]) -> list[SifRecord]:

@@ -230,7 +230,8 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     origin_lines: dict[tuple[str, int], int] = {}
     line_problems: list[ProtocolProblem] = []  # lines of a transcript that were not read, or are odd
     if fmt == "sif":
-        parse_chunk(raw.split(b"\n", 1)[:1], 1, with_header=True)  # refuse a non-sif file before any store exists
+        end = raw.find(b"\n")  # refuse a non-sif file before any store exists (its first line only)
+        parse_chunk([raw if end < 0 else raw[:end]], 1, with_header=True)
     original = raw
     on_server = is_url(into)
     if data is None and (on_server or (into.exists() and into.stat().st_size > 0)):

@@ -20,8 +20,11 @@ used only where its result is provably the same:
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from inspector.domain.canonical import canonical_json
@@ -41,6 +44,23 @@ _FLOAT_MARK = re.compile(rb"[0-9][.eE]")
 # long texts the expression usually stops at an early mark, so it keeps those).
 _MARK_SHAPES = bytes(48 if 48 <= c <= 57 else (46 if c in b".eE" else 32) for c in range(256))
 _SHORT = 4096
+
+
+def lines_with_float_marks(lines: Sequence[bytes]) -> set[int]:
+    """The indexes of the lines that hold a float mark (see :func:`has_float_mark`), found in one
+    pass over the lines joined: a value decoded from any other line holds no float, so its
+    canonical text is orjson's (:func:`float_free_canonical_bytes`) without a test of its own."""
+    shaped = b"\n".join(lines).translate(_MARK_SHAPES)  # a newline reads " ": no mark spans two lines
+    found: set[int] = set()
+    at = shaped.find(b"0.")
+    if at < 0:
+        return found
+    ends = list(itertools.accumulate(len(line) + 1 for line in lines))  # offset after each line's newline
+    while at >= 0:
+        index = bisect.bisect_right(ends, at)
+        found.add(index)
+        at = shaped.find(b"0.", ends[index])
+    return found
 
 
 def has_float_mark(text: bytes) -> bool:
@@ -134,6 +154,28 @@ def fast_canonical_bytes(value: Any) -> bytes:
         if not has_float_mark(text) or _float_free(value):
             return text
     return canonical_json(value).encode("utf-8")
+
+
+def float_free_canonical_bytes(value: Any) -> bytes:
+    """:func:`fast_canonical_bytes` of a value known to hold no float (decoded from a line
+    without a float mark, plus text and whole numbers): orjson's sorted text is then the
+    standard encoder's, so the test is skipped."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(value, option=_SORTED)
+        except TypeError:
+            pass
+    return canonical_json(value).encode("utf-8")
+
+
+def float_free_canonical(value: Any) -> str:
+    """:func:`float_free_canonical_bytes` as text (see :func:`fast_canonical`)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(value, option=_SORTED).decode("utf-8")
+        except (TypeError, UnicodeDecodeError):
+            pass
+    return canonical_json(value)
 
 
 _PLAIN = (orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS

@@ -26,7 +26,7 @@ def _first_records(data: bytes, loads: Callable[[bytes], Any] | None = None) -> 
     line holding one value; any other line is read part by part."""
     out: list[dict[str, Any]] = []
     first = True
-    for raw in data.split(b"\n", 50)[:50]:
+    for raw in _head_lines(data, 50):
         if not raw.strip():
             continue
         if first or raw[:1] == b"{":
@@ -45,6 +45,20 @@ def _first_records(data: bytes, loads: Callable[[bytes], Any] | None = None) -> 
                 continue
             out += [value for value, _, _ in parts if isinstance(value, dict)]
     return out
+
+
+def _head_lines(data: bytes, count: int) -> list[bytes]:
+    """``data.split(b"\\n", count)[:count]`` without copying the rest of a large file."""
+    lines: list[bytes] = []
+    start = 0
+    while len(lines) < count:
+        end = data.find(b"\n", start)
+        if end < 0:
+            lines.append(data[start:])
+            break
+        lines.append(data[start:end])
+        start = end + 1
+    return lines
 
 
 def _claude_like(rec: dict[str, Any]) -> bool:
