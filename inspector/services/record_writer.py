@@ -8,6 +8,7 @@ the bulk insert meets a repeat, so a first import pays nothing for the check.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections import Counter, defaultdict
 from typing import Any
@@ -24,6 +25,9 @@ from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
 
 PROTOCOL_KINDS = frozenset({"tool_call", "tool_result", "assistant_message"})
+# A CallShape from its six fields without the named tuple's Python-level constructor (one per
+# call, result and assistant message an import reads).
+new_shape = functools.partial(tuple.__new__, CallShape)
 # The status a record of each type starts with when its file does not say (actions have none).
 STATUS_DEFAULTS: dict[str, str | None] = {"state": "active", "candidate": "pending", "handoff": "pending",
                                           "deletion_request": "pending", "action": None}
@@ -72,8 +76,8 @@ class RecordWriter:
                     first_use[session] = rec
                 kind = r["kind"]
                 if kind in PROTOCOL_KINDS:
-                    shapes[session].append(CallShape(r["seq"], kind, r.get("call_id"), bool(r.get("tools_present")),
-                                                     "reasoning_content" in r, rec.line))
+                    shapes[session].append(new_shape((r["seq"], kind, r.get("call_id"), bool(r.get("tools_present")),
+                                                      "reasoning_content" in r, rec.line)))
                 # only a label claiming more than the kind's source, or a version, needs tracking
                 if ("trust" in r and kind in SOURCE_TRUST and r["trust"] not in UNTRUSTED) or "base_version" in r \
                         or "context_version" in r:
