@@ -20,7 +20,7 @@ from typing import Any
 
 from inspector.domain.sif import SifRecord, decoded_lines, parse_chunk, parse_record
 from inspector.store.jsoncodec import (
-    exact_copy,
+    exact_copy_float_free,
     fast_canonical_bytes,
     fast_compact_bytes,
     fast_loads,
@@ -86,13 +86,17 @@ def parse_converted(chunk: Converted) -> list[SifRecord]:
     items, first_line, _ = chunk
     out: list[SifRecord] = []
     for offset, item in enumerate(items):
-        value = exact_copy(item)
-        if value is None:
-            out += parse_chunk([fast_compact_bytes(item)], first_line + offset, with_header=False, loads=fast_loads,
-                               encode=fast_canonical_bytes)
-        else:
-            out.append(parse_record(value, first_line + offset, fast_canonical_bytes))
-    return _with_rows(out)
+        found = exact_copy_float_free(item)
+        if found is None:
+            out += _with_rows(parse_chunk([fast_compact_bytes(item)], first_line + offset, with_header=False,
+                                          loads=fast_loads, encode=fast_canonical_bytes))
+            continue
+        value, free = found  # a record made of a float-free value holds no float either
+        rec = parse_record(value, first_line + offset, float_free_canonical_bytes if free else fast_canonical_bytes)
+        if rec.type in ROW_READY:
+            rec.row = SPECS[rec.type].to_row(rec.record, rec.digest, float_free=free)
+        out.append(rec)
+    return out
 
 
 def watch_parent(parent: int) -> None:

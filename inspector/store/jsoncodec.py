@@ -240,10 +240,17 @@ def exact_copy(value: Any) -> Any | None:
     are then told apart) and the brackets cannot nest past the guarded decoder's limit. Floats
     read back equal whichever encoder wrote them. Such a value decodes without refusal, in its
     own key order, to exactly this copy; anything else takes the written-and-read path."""
+    found = exact_copy_float_free(value)
+    return None if found is None else found[0]
+
+
+def exact_copy_float_free(value: Any) -> tuple[Any, bool] | None:
+    """:func:`exact_copy`, and whether the copy is known to hold no float (a float-free value's
+    canonical text is orjson's: :func:`float_free_canonical_bytes`)."""
     if orjson is None:
         return None
-    if type(value) is dict and _flat(value):
-        return dict(value)
+    if type(value) is dict and value.get("type") == "material" and _flat(value):
+        return dict(value), True  # _flat takes no float; a material's text can be megabytes, its keys are few
     try:
         text = orjson.dumps(value, option=_EXACT)
     except TypeError:
@@ -251,4 +258,6 @@ def exact_copy(value: Any) -> Any | None:
     if len(text) > MAX_DEPTH and text.count(b"{") + text.count(b"[") > MAX_DEPTH:
         return None
     copy = orjson.loads(text)
-    return copy if copy == value else None
+    if copy != value:
+        return None
+    return copy, not has_float_mark(text) or _float_free(copy)
