@@ -37,11 +37,15 @@ class TableSpec:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_skip", frozenset(self.columns) | {"type"} | self.stored_elsewhere)
         # The whole row as one tuple expression (it runs once per imported record). The fields
-        # without a column of their own are found by one set difference (the canonical text
-        # sorts keys, so the order they are gathered in does not matter).
-        parts = [f"e(g({n!r}))" if n in self.json_columns else f"g({n!r})" for n in self.columns]
-        source = ("def row(r, digest, derived):\n    g = r.get\n    rest = r.keys() - skip\n"
-                  f"    return ({', '.join(parts)}, *derived, c({{k: r[k] for k in rest}}) if rest else '{{}}', digest)")
+        # without a column of their own are found by one set difference, when there are any (the
+        # canonical text sorts keys, so the order they are gathered in does not matter).
+        parts = ", ".join(f"e(g({n!r}))" if n in self.json_columns else f"g({n!r})" for n in self.columns)
+        source = (
+            "def row(r, digest, derived):\n"
+            "    g = r.get\n"
+            "    extra = '{}' if r.keys() <= skip else c({k: r[k] for k in r.keys() - skip})\n"
+            f"    if derived:\n        return ({parts}, *derived, extra, digest)\n"
+            f"    return ({parts}, extra, digest)")
         for name, encode in (("_values", canonical_json), ("_float_free_values", float_free_canonical)):
             scope: dict[str, Any] = {"e": lambda v, c=encode: None if v is None else c(v), "c": encode,
                                      "skip": self._skip}
