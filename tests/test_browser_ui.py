@@ -169,3 +169,18 @@ async def test_lines_appended_while_the_app_is_open_appear_within_2s_in_order_on
         assert (await verify_store(store)).ok
         count = await store.db.execute_fetchall("SELECT COUNT(*) FROM events")
         assert count[0][0] == 1 + len(texts)
+
+
+async def test_at_80_columns_every_line_fits_the_first_heading_shows_and_ctrl_o_is_not_offered(home: Path) -> None:
+    app = InspectorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        listing = app.screen.query_one(TranscriptList)
+        lines = str(listing.render()).split("\n")
+        assert lines[0].strip() == "/work/codex  1 transcript"  # the newest's project heading, not scrolled off
+        assert all(len(line) <= listing.size.width for line in lines)  # long titles end in "…", never wrap
+        assert any(line.endswith("…") for line in lines)
+        title = str(app.screen.query_one("#browser-title").render())
+        assert "~/.claude/projects" in title and str(home) not in title
+        offered = {b.binding.key for b in app.screen.active_bindings.values() if b.enabled and b.binding.show}
+        assert "ctrl+r" in offered and "ctrl+o" not in offered  # on the list, "look again" is ctrl+r alone

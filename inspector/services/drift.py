@@ -130,13 +130,14 @@ async def check_text(store: Store, session: str, text: str, unresolved: list[str
     return find_drift(gen, await state_facts(store, session), await drift_context(store.db, session))
 
 
-async def latest_findings(store: Store, session: str) -> list[Finding]:
+async def latest_findings(store: Store, session: str, ctx: DriftContext | None = None) -> list[Finding]:
     """The latest generation's findings alone: the rules, without the raw-log rebuild that
-    ``drift`` also builds for people to read (which reads every event in range)."""
+    ``drift`` also builds for people to read (which reads every event in range). ``ctx``: a
+    context the caller already read (the header shares one with survival)."""
     gens = await generation_texts(store, session)
     if not gens:
         return []
-    return find_drift(gens[0], await state_facts(store, session), await drift_context(store.db, session))
+    return find_drift(gens[0], await state_facts(store, session), ctx or await drift_context(store.db, session))
 
 
 async def drift_overview(store: Store, session: str) -> tuple[dict[int, list[Finding]], FieldTimeline,

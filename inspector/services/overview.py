@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.domain.drift_rules import DriftContext
 from inspector.domain.protocol import CallShape, ProtocolProblem, find_problems, thinking_is_off
 from inspector.domain.trust import label_conflict
-from inspector.services.drift import latest_findings
+from inspector.services.drift import drift_context, generation_texts, latest_findings
 from inspector.services.sessions import SessionSummary, get_session
 from inspector.services.survival import survival_report
 from inspector.services.tombstones import deleted_calls
@@ -48,6 +49,10 @@ async def session_badges(store: Store, session: str) -> Badges:
             (session,)):
         if label_conflict(kind, trust):
             by_code["trust_label_conflict"] = by_code.get("trust_label_conflict", 0) + count
+    # Drift and survival judge the same raw log: read it once for both.
+    ctx = await drift_context(store.db, session) if await generation_texts(store, session) else None
+    drift = sum(1 for f in await latest_findings(store, session, ctx) if f.severity == "finding")
+    survival = await _survival_line(store, session, ctx)
     return Badges(
         pending_candidates=await _count(
             store, "SELECT COUNT(*) FROM candidates WHERE session = ? AND status = 'pending'", session),
@@ -56,8 +61,8 @@ async def session_badges(store: Store, session: str) -> Badges:
         pending_state=await _count(
             store, "SELECT COUNT(*) FROM state_records WHERE session = ? AND status = 'pending'", session),
         protocol=by_code,
-        drift=sum(1 for f in await latest_findings(store, session) if f.severity == "finding"),
-        survival=await _survival_line(store, session),
+        drift=drift,
+        survival=survival,
     )
 
 
@@ -69,8 +74,8 @@ async def _thinking_off(store: Store, session: str) -> bool:
     return thinking_is_off({"thinking": row.extra["thinking"]})
 
 
-async def _survival_line(store: Store, session: str) -> str | None:
-    report = await survival_report(store, session)
+async def _survival_line(store: Store, session: str, ctx: DriftContext | None) -> str | None:
+    report = await survival_report(store, session, ctx=ctx)
     return report.headline() if report.generation is not None and report.verdicts else None
 
 

@@ -85,7 +85,8 @@ def _report(session: str, gen: Generation, facts: list[Fact], ctx: DriftContext 
 
 
 async def survival_report(store: Store, session: str, generation: int | None = None, *,
-                          judge: str | None = None) -> SurvivalReport:
+                          judge: str | None = None, ctx: DriftContext | None = None) -> SurvivalReport:
+    """``ctx``: a drift context the caller already read (a superset of what survival reads)."""
     await get_session(store, session)
     gens = await generations(store, session)
     if not gens:
@@ -93,7 +94,7 @@ async def survival_report(store: Store, session: str, generation: int | None = N
     chosen = gens[0] if generation is None else next((g for g in gens if g.generation == generation), None)
     if chosen is None:
         raise NotFound(f"session {session!r} has no summary generation {generation}")
-    report = _report(session, chosen, await protected_facts(store, session), await covers_context(store, session))
+    report = _report(session, chosen, await protected_facts(store, session), ctx or await covers_context(store, session))
     if judge:
         for v in report.verdicts:
             if v.verdict in ("missing", "unknown"):

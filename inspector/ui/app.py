@@ -138,6 +138,13 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
             store, self.store = self.store, None
             await store.close()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``ctrl+o`` is not offered on the transcript list itself (there it would only look again,
+        which ``ctrl+r`` says)."""
+        if action == "browse":
+            return type(self.screen).__name__ != "BrowserScreen"
+        return True
+
     async def action_browse(self) -> None:
         discovery, BrowserScreen = _browser()
         if any(isinstance(s, BrowserScreen) for s in self.screen_stack):

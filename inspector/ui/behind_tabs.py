@@ -166,7 +166,7 @@ class FillsTabsLater(_Base):
         self.query_one("#candidates").load(found)  # type: ignore[attr-defined]
         pending = sum(1 for c, _ in found if c["status"] == "pending")
         self.query_one(TabbedContent).get_tab("tab-candidates").label = (
-            f"Candidates ({pending} pending)" if pending else f"Candidates ({len(found)})")
+            f"Candidates ({pending} pending)" if pending else f"Candidates ({len(found)})" if found else "Candidates")
 
     async def _load_actions(self, session: str) -> None:
         from inspector.services import reconciling

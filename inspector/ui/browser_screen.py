@@ -71,6 +71,14 @@ def entry_prompt(f: discovery.Found) -> Content:
     return line
 
 
+def _short(path: Path) -> str:
+    """A folder as people write it: ``~/.claude/projects`` rather than the home's full path."""
+    try:
+        return "~/" + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
+
+
 class BrowserScreen(ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#browser-list"
     BINDINGS = [
@@ -79,7 +87,8 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         Binding("ctrl+r", "rescan", "Look again", id="browser.rescan"),
     ]
     DEFAULT_CSS = """
-    BrowserScreen #browser-title { height: 1; padding: 0 1; background: $panel; }
+    BrowserScreen #browser-title { height: 1; padding: 0 1; background: $panel; text-wrap: nowrap;
+                                   text-overflow: ellipsis; }
     BrowserScreen #browser-search { margin: 0 1; }
     BrowserScreen #browser-progress { height: auto; padding: 0 1; display: none; }
     BrowserScreen #browser-progress.busy { display: block; }
@@ -98,7 +107,7 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(Content.from_markup("[b]Context Inspector[/b] — transcripts on this machine "
                                          "[dim]($n found in $src)[/]", n=str(len(self.found)),
-                                         src=", ".join(str(s) for s in self.sources)), id="browser-title")
+                                         src=", ".join(_short(s) for s in self.sources)), id="browser-title")
         yield Input(placeholder="/ search title, project, tool, path", id="browser-search")
         yield TranscriptList(id="browser-list")
         with Static(id="browser-progress"):

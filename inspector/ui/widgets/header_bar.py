@@ -15,6 +15,15 @@ if TYPE_CHECKING:  # the badges' module (drift and survival rules) loads after t
     from inspector.services.sessions import SessionSummary
 
 
+def _middle_cut(name: str, width: int) -> str:
+    """A long file name keeps its start and its end (the suffix and a digest tell stores apart),
+    so the session's title after it is still on screen at 80 columns."""
+    if len(name) <= width:
+        return name
+    keep = width - 1
+    return name[:keep - keep // 2] + "…" + name[-(keep // 2):]
+
+
 class HeaderBar(Static):
     """Store › session, then ``ctx vN · goal rN`` and badges (glyph + word, so it reads without colour)."""
 
@@ -35,39 +44,44 @@ class HeaderBar(Static):
 
     def _reviewer(self) -> Content:
         who = getattr(self.app, "reviewer", None)
-        return (markup("   [dim]as[/] [b]$w[/]", w=who) if who
-                else markup("   [dim]as ? (asked at the first write)[/]"))
+        return (markup("[dim]as[/] [b]$w[/]", w=who) if who
+                else markup("[dim]as ? (asked at the first write)[/]"))
 
     def _content(self) -> Content:
-        parts = [markup("[b]Context Inspector[/b] — $store", store=self.store_path.name)]
+        """Two lines, each cut with "…" rather than wrapped: where you are, then what needs
+        attention — the badges first, so an 80-column terminal still shows drift and loss."""
+        where = [markup("[b]Context Inspector[/b] — $store", store=_middle_cut(self.store_path.name, 32))]
         if self.read_only:
-            parts.append(markup(" [$warning]🔒 read-only[/]"))
+            where.append(markup(" [$warning]🔒 read-only[/]"))
         s = self.session
         if s is None:
-            return Content("").join(parts + [self._reviewer()])
-        parts.append(markup(" › [b]$title[/b] ($id)   ctx v$cv · goal r$gr",
-                                         title=s.title or s.id, id=s.id, cv=str(s.context_version),
-                                         gr=str(s.goal_revision)))
-        parts.append(self._reviewer())
+            return Content("").join(where) + Content("   ") + self._reviewer()
+        where.append(markup(" › [b]$title[/b] ($id)", title=s.title or s.id, id=s.id))
+        state = self._badges()
+        state.append(markup("ctx v$cv · goal r$gr", cv=str(s.context_version), gr=str(s.goal_revision)))
+        state.append(self._reviewer())
         if s.continued_from:
-            parts.append(markup("   [$accent]↩ continued from $f[/]", f=s.continued_from))
+            state.append(markup("[$accent]↩ continued from $f[/]", f=s.continued_from))
+        return Content("").join(where) + Content("\n") + Content("   ").join(state)
+
+    def _badges(self) -> list[Content]:
         b = self.badges
         if b is None:
-            parts.append(markup("   [dim]checking…[/dim]"))
-            return Content("").join(parts)
+            return [markup("[dim]checking…[/dim]")]
+        parts: list[Content] = []
         if b.drift:
-            parts.append(markup("   [$error]⚠ drift $n[/]", n=str(b.drift)))
+            parts.append(markup("[$error]⚠ drift $n[/]", n=str(b.drift)))
+        for code, n in sorted(b.protocol.items()):
+            parts.append(markup("[$error]⚠ $n $code[/]", n=str(n), code=code))
         if b.survival:
-            parts.append(markup("   [$accent]∴ $s[/]", s=b.survival))
+            parts.append(markup("[$accent]∴ $s[/]", s=b.survival))
         if b.pending_candidates:
-            parts.append(markup("   [$warning]◷ $n pending candidate$s[/]",
+            parts.append(markup("[$warning]◷ $n pending candidate$s[/]",
                                 n=str(b.pending_candidates), s="s" if b.pending_candidates > 1 else ""))
         if b.pending_state:
-            parts.append(markup("   [$warning]◌ $n pending record$s[/]",
+            parts.append(markup("[$warning]◌ $n pending record$s[/]",
                                 n=str(b.pending_state), s="s" if b.pending_state > 1 else ""))
         if b.unknown_actions:
-            parts.append(markup("   [$accent]? $n unknown action$s[/]",
+            parts.append(markup("[$accent]? $n unknown action$s[/]",
                                 n=str(b.unknown_actions), s="s" if b.unknown_actions > 1 else ""))
-        for code, n in sorted(b.protocol.items()):
-            parts.append(markup("   [$error]⚠ $n $code[/]", n=str(n), code=code))
-        return Content("").join(parts)
+        return parts

@@ -81,7 +81,9 @@ class TranscriptList(Widget, can_focus=True):
             first -= 1
         if first < self.top:
             self.top = first
-        height = max(1, self.size.height)
+        if not self.size.height:
+            return  # not laid out yet: on_resize places the cursor once the height is known
+        height = self.size.height
         while sum(r.height for r in self.rows[self.top:index + 1]) > height and self.top < index:
             self.top += 1
 
@@ -134,6 +136,8 @@ class TranscriptList(Widget, can_focus=True):
                 content = Content("▶ ") + content
             else:
                 content = Content("  ") + content
-            lines += content.split("\n")
+            # One screen line per line: a long title ends in "…" rather than wrapping
+            # (a wrapped line would push the rows below off the computed screen).
+            lines += [line.truncate(self.size.width, ellipsis=True) for line in content.split("\n")]
             index += 1
         return Content("\n").join(lines[:height])

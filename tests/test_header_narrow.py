@@ -1,0 +1,32 @@
+"""The header at 80 columns: what needs attention stays on screen, nothing wraps away."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inspector.ui.app import InspectorApp
+from inspector.ui.widgets.header_bar import HeaderBar, _middle_cut
+from tests.test_app import settle
+
+
+async def test_at_80_columns_the_header_shows_drift_and_loss_first(sample_store: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        header = app.screen.query_one(HeaderBar)
+        lines = [strip.text.strip() for strip in header.render_lines(header.region.reset_offset)]
+        assert len(lines) == 2
+        assert "s-export" in lines[0]  # where you are, cut with "…" if it must be
+        assert lines[1].startswith("⚠ drift 4")  # the verdicts first: visible at any width
+        assert "keeps 1 of 5 facts" in lines[1]
+
+
+def test_a_long_store_name_keeps_its_start_and_its_digest() -> None:
+    name = "7662d755ef9f-2__compact_and_microcompact_v2.1.14-7fbd15c82dbc.db"
+    cut = _middle_cut(name, 32)
+    assert len(cut) == 32 and cut.startswith("7662d755ef9f") and cut.endswith("7fbd15c82dbc.db") and "…" in cut
+    assert _middle_cut("demo.db", 32) == "demo.db"
