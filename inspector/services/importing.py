@@ -47,7 +47,9 @@ class ImportReport:
     sessions: list[str] = field(default_factory=list)
     added: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
-    problems: list[ProtocolProblem | StubProblem] = field(default_factory=list)
+    # Not in the repr: Python 3.11's asyncio.run reprs the finished task (and so its result) twice
+    # while restoring its SIGINT handler, which for 25k problems cost 80 ms after every import.
+    problems: list[ProtocolProblem | StubProblem] = field(default_factory=list, repr=False)
     created_store: bool = False
     format: str = "sif"
     unchanged_since: int | None = None  # the ledger entry that imported these same bytes whole
