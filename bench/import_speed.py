@@ -2,6 +2,9 @@
 
     python -m bench.import_speed [--events 100000] [--runs 5] [--against main]
 
+``--without-search-index`` (bench only) makes the import's search indexing a no-op in every
+import measured, to time the rest on its own.
+
 The machine is shared and noisy, so the figure that matters is the ratio between the two
 measured side by side: each run times the bare baseline (``json.loads`` of every line and
 one ``executemany`` into a one-table store) and ``import_file`` into a new store, in
@@ -81,7 +84,8 @@ def without_search_index() -> None:
 def timed(src: Path, db: Path, mode: str, code: Path = REPO, *, index: bool = True) -> dict[str, float]:
     """One measurement in a fresh process; ``code``: the tree whose ``inspector`` package runs."""
     out = subprocess.run([sys.executable, "-c", RUN, str(src), str(db), mode, *([] if index else ["no-search-index"])],
-                         capture_output=True, text=True, check=True, cwd=code, env={**os.environ, "PYTHONPATH": str(REPO)})
+                         capture_output=True, text=True, check=True, cwd=code,
+                         env={**os.environ, "PYTHONPATH": str(REPO)})  # bench/ from here, inspector/ from ``code``
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
@@ -112,7 +116,8 @@ def main() -> None:
                 results[mode].append(timed(src, db, "bare" if mode == "bare" else "import",
                                            old if mode == "old" else REPO, index=not args.without_search_index))
                 if mode == "import":
-                    results["again"].append(timed(src, db, "import", index=not args.without_search_index))  # the same file into the same store
+                    # the same file into the same store
+                    results["again"].append(timed(src, db, "import", index=not args.without_search_index))
                 for p in root.glob(f"{mode}{run}.db*"):
                     p.unlink()
     med = {m: {k: statistics.median(r[k] for r in rows) for k in ("wall", "cpu")} for m, rows in results.items()

@@ -260,8 +260,9 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if fmt != "sif":
             await _settle_owner(store, records, actor)
             records += await _proposed_facts(store, records)
-        report = await import_bytes(store, records if fmt != "sif" else raw, actor=actor, file_name=source.name, progress=progress,
-                                    original=original, ledger_extra={"format": fmt, "bytes": [0, len(original)]})
+        report = await import_bytes(store, records if fmt != "sif" else raw, actor=actor, file_name=source.name,
+                                    progress=progress, original=original,
+                                    ledger_extra={"format": fmt, "bytes": [0, len(original)]})
     except BaseException:
         await store.close()
         if created:
