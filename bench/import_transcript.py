@@ -7,9 +7,10 @@ is built as bench/import_extract.py builds it: the real one-record-per-line Clau
 files in ../shared/real_sessions/claude-code/ repeated with fresh ids under one sessionId
 until it reaches the size. Each run, in turn: ``json.loads`` of every line (the baseline)
 and ``import_file`` into a new store (what ``inspector import`` does: convert, propose
-facts, validate, digest, write, index, ledger). Printed: medians of wall and CPU time, and
-where the import's time goes (one extra run, phases timed in process). ``--without-search-index``
-skips the events' search indexing (bench only), to measure the rest on its own.
+facts, validate, digest, write, ledger), then the search index catch-up that follows it
+(what the first search, or the app after its first paint, does: inspector/store/catch_up.py),
+timed on its own. Printed: medians of wall and CPU time, and where the import's time goes
+(one extra run, phases timed in process).
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ import time
 from pathlib import Path
 
 from bench.import_extract import SOURCES, build
-from bench.import_speed import without_search_index
 from inspector.domain.facts import extract_from_records
 from inspector.domain.formats.detect import convert
 from inspector.services.import_stream import parse_converted
 from inspector.services.importing import import_file, to_sif
+from inspector.store.catch_up import catch_up
 from inspector.store.jsoncodec import fast_loads
+from inspector.store.connection import open_store
 
 
 def loads_lines(raw: bytes) -> float:
@@ -47,15 +49,21 @@ def import_once(src: Path, store: Path) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
+def catch_up_once(store: Path) -> tuple[float, float]:
+    async def index() -> int:
+        async with await open_store(store) as opened:
+            return await catch_up(opened)
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    assert asyncio.run(index()) > 0
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=float, default=4.0)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--without-search-index", action="store_true", help="bench-only: skip the import's "
-                        "search indexing (events_fts, events_grams), to measure the rest on its own")
     args = parser.parse_args()
-    if args.without_search_index:
-        without_search_index()
     if not SOURCES.is_dir():
         raise SystemExit(f"needs {SOURCES} (the shared real transcripts)")
     with tempfile.TemporaryDirectory() as tmp:
@@ -64,10 +72,12 @@ def main() -> None:
         raw = src.read_bytes()
         base: list[tuple[float, float]] = []
         ours: list[tuple[float, float]] = []
+        index: list[tuple[float, float]] = []
         for _ in range(args.runs):
             cpu = time.process_time()
             base.append((loads_lines(raw), time.process_time() - cpu))
             ours.append(import_once(src, root / "s.db"))
+            index.append(catch_up_once(root / "s.db"))
         start = time.perf_counter()
         records = convert(raw, src.name, "claude-code", fast_loads)
         converted = time.perf_counter() - start
@@ -80,15 +90,19 @@ def main() -> None:
         sif = to_sif(records)
     bw, bc = (statistics.median(x[i] for x in base) for i in (0, 1))
     ow, oc = (statistics.median(x[i] for x in ours) for i in (0, 1))
+    iw, ic = (statistics.median(x[i] for x in index) for i in (0, 1))
     events = sum(1 for r in records if r.get("type") == "event")
     print(f"transcript: {len(raw) / 1e6:.2f} MB, {len(raw.splitlines()):,} "
-          f"lines, {events:,} events ({len(sif) / 1e6:.2f} MB as sif/1); medians of {args.runs} runs"
-          + (" (search indexing skipped: --without-search-index)" if args.without_search_index else ""))
+          f"lines, {events:,} events ({len(sif) / 1e6:.2f} MB as sif/1); medians of {args.runs} runs")
     print("| what | wall | CPU | × json.loads (wall / CPU) |")
     print("|---|---:|---:|---:|")
     print(f"| `json.loads` over its lines (baseline) | {bw * 1000:,.0f} ms | {bc * 1000:,.0f} ms | 1× |")
     print(f"| `import_file` into a new store | {ow * 1000:,.0f} ms | {oc * 1000:,.0f} ms | "
           f"**{ow / bw:.2f}× / {oc / bc:.2f}×** |")
+    print(f"| search index catch-up after it | {iw * 1000:,.0f} ms | {ic * 1000:,.0f} ms | "
+          f"{iw / bw:.2f}× / {ic / bc:.2f}× |")
+    print(f"| import + catch-up | {(ow + iw) * 1000:,.0f} ms | {(oc + ic) * 1000:,.0f} ms | "
+          f"{(ow + iw) / bw:.2f}× / {(oc + ic) / bc:.2f}× |")
     print(f"parts (one run, in process): convert {converted * 1000:.0f} ms, propose facts {extracted * 1000:.0f} ms, "
           f"validate, digest and build rows {parsed * 1000:.0f} ms; the rest is opening the store, writing and "
           "committing")

@@ -143,9 +143,10 @@ class FillsTabsLater(_Base):
 
         await self.tabs_ready()
         try:
+            # the lists that are one cheap read each first, the verdicts (which read the raw log)
+            # last: a tab key never waits for drift and survival unless it asks for them
             await self._load_candidates(session)
             self._loaded("tab-candidates").set()
-            await self._load_drift(session)
             self.query_one("#handoffs").load(await handoffs.list_handoffs(self.store, session))  # type: ignore[attr-defined]
             self._loaded("tab-handoffs").set()
             await self._load_actions(session)
@@ -155,6 +156,7 @@ class FillsTabsLater(_Base):
             self._loaded("tab-deletions").set()
             self.query_one("#budget").show(self.store, session)  # type: ignore[attr-defined]
             self._loaded("tab-budget").set()
+            await self._load_drift(session)
         finally:  # a failed read (its dialog says why) does not make the tab keys wait again
             for pane in self._tab_loaded or {}:
                 self._loaded(pane).set()

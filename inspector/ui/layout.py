@@ -63,11 +63,17 @@ class FitsTheTerminal(_Base):
         """Focus now when the widget can take it (``widget.focus()`` waits for the next message
         round, so a key typed right behind ``t`` or ``k`` still reached the old focus)."""
         self.focus_asked += 1
+        asked = self.focus_asked
         self.show_zone(widget)
         if widget.is_attached and widget.focusable:
             self.set_focus(widget)
-        else:
-            widget.focus()
+            return
+
+        def when_it_can() -> None:  # unless a later key asked for another focus meanwhile
+            if asked == self.focus_asked and widget.is_attached and widget.focusable:
+                self.set_focus(widget)
+
+        self.call_after_refresh(when_it_can)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.show_zone(event.widget)

@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
+from textual.worker import Worker
 
 from inspector.domain.errors import InspectorError
 from inspector.services.following import Follower
@@ -27,7 +28,8 @@ POLL_S = 0.5
 
 class FollowBar(Static):
     DEFAULT_CSS = """
-    FollowBar { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
+    FollowBar { height: 1; padding: 0 1; background: $panel; color: $text-muted; text-wrap: nowrap;
+                text-overflow: ellipsis; }
     FollowBar.stopped { color: $error; }
     """
 
@@ -44,6 +46,7 @@ class FollowBar(Static):
         self.store_path, self.source, self.actor = store_path, source, actor
         self.follower: Follower | None = None
         self.timer: Timer | None = None
+        self.polling: Worker[None] | None = None
         self.wrote = False  # set after each import, so the screen knows the store change was ours
         self.received = 0
 
@@ -61,9 +64,16 @@ class FollowBar(Static):
             return
         self.follower.before_write = self._will_write
         self._show()
-        self.timer = self.set_interval(POLL_S, self.poll)
+        self.timer = self.set_interval(POLL_S, self.tick)
 
-    @work(group="follow-poll", exclusive=True, exit_on_error=False)
+    def tick(self) -> None:
+        """A look every POLL_S, unless the last one is still importing: on a loaded machine an
+        import can outlast the interval, and starting the next look would cancel it (an
+        exclusive worker), again and again — following would stall with lines waiting."""
+        if self.polling is None or self.polling.is_finished:
+            self.polling = self.poll()
+
+    @work(group="follow-poll", exit_on_error=False)
     async def poll(self) -> None:
         if self.follower is None or self.follower.resume is None:
             return
@@ -91,7 +101,8 @@ class FollowBar(Static):
     def _show(self, waiting: int = 0) -> None:
         offset = self.follower.resume.offset if self.follower and self.follower.resume else 0
         wait = f" · {waiting:,} bytes of a line still being written" if waiting else ""
-        self.update(Content.from_markup("[$success]● following[/] $f · $b bytes imported · $n new event$s$w",
+        # the counts before the path: on one line cut with "…", a long path must not hide them
+        self.update(Content.from_markup("[$success]● following[/] $n new event$s$w · $b bytes imported · $f",
                                         f=str(self.source), b=f"{offset:,}", n=str(self.received),
                                         s="" if self.received == 1 else "s", w=wait))
 
