@@ -29,8 +29,8 @@ from inspector.domain.formats.detect import convert
 from inspector.services.import_stream import parse_converted
 from inspector.services.importing import import_file, to_sif
 from inspector.store.catch_up import catch_up
-from inspector.store.jsoncodec import fast_loads
 from inspector.store.connection import open_store
+from inspector.store.jsoncodec import fast_loads
 
 
 def loads_lines(raw: bytes) -> float:
