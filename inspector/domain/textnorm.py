@@ -1,7 +1,8 @@
 """One normal form for every verdict that compares words with a summary.
 
 Verdicts (drift findings, survival) say "appears in the summary" after normalising case,
-white space, Unicode (NFC) and typographic quotes; positions they report are offsets in
+white space, Unicode (NFC), typographic quotes and disguises (invisible characters,
+fullwidth and look-alike letters: ``disguise.py``); positions they report are offsets in
 this normal form. Sentences and clauses are cut here too, so every rule agrees on what
 "near" means.
 """
@@ -12,6 +13,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+
+from inspector.domain.disguise import undisguise
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ",
                          "\u3000": " ", "\uff08": "(", "\uff09": ")"})
@@ -34,7 +37,9 @@ def _plain(text: str) -> tuple[str, bool]:
     if text.isascii():  # already NFC, no typographic quote, and casefold is lower
         text = text.lower()
     else:
-        text = unicodedata.normalize("NFC", text)
+        # Zero-width characters, fullwidth letters and look-alike letters hide a word from
+        # the rules but not from a reader (disguise.py).
+        text = undisguise(unicodedata.normalize("NFC", text))
         # translate is slow on non-ASCII text and most texts have none of these; a search
         # per character is ~3× faster than one character-class search of the text.
         if any(ch in text for ch in _QUOTE_LIST):
@@ -51,8 +56,17 @@ def norm(text: str) -> str:
     return text if spaced else " ".join(text.split())
 
 
+# A hard-wrapped sentence: a line that does not end a sentence (nor a heading, label or
+# table row) followed by a line going on in lower case. "That restriction was\nlifted."
+# is one sentence to a reader, so it is one to the rules.
+_WRAPPED = re.compile(r"(?<=[a-zA-Z0-9,;)\"'])[ \t]*\r?\n[ \t]*(?=[a-z])")
+
+
 def norm_keep_lines(text: str) -> str:
-    """Like ``norm`` but line breaks stay (they end sentences in lists and headings)."""
+    """Like ``norm`` but line breaks stay (they end sentences in lists and headings), except
+    inside a hard-wrapped sentence."""
+    if "\n" in text:
+        text = _WRAPPED.sub(" ", text)
     text, spaced = _plain(text)
     return text if spaced else "\n".join(" ".join(line.split()) for line in text.splitlines())
 
