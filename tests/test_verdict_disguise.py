@@ -69,3 +69,30 @@ def test_lines_that_end_a_sentence_or_start_a_list_stay_apart() -> None:
     said = Said.of("Rule: never deploy on Fridays.\n- staging can be reset freely\nOpen items\n- p95")
     assert negated_value(said, RULE) is None
     assert [s.text.strip() for s in said.sentences][:2] == ["rule: never deploy on fridays.", "- staging can be reset freely"]
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("Only listen on port 8080", "Only listen on port 80801."),
+    ("Batch size must be 100", "Batch size must be 1000."),
+    ("Deploy on 2025-06-01", "Deploy on 2025-06-011."),
+    ("Pin Python 3.1", "Pin Python 3.1.4 in CI."),
+    ("Pin Python 3.1", "Pin Python 3.11 in CI."),
+    ("budget 5", "budget 5,000"),
+])
+def test_a_number_changed_by_a_digit_is_not_the_value(value: str, text: str) -> None:
+    fact = StateFact("constraint.n", "constraint", value, "active", ("evt:1",), "user")
+    findings = find_drift(GenerationText(1, "recursive", text, (), ("evt:1",), (), (1, 2)), [fact])
+    assert [f.code for f in findings] == ["protected_missing"]
+    verdict = survival(1, text, [], (1, 2), [Fact("constraint.n", "constraint", value, "active", ("evt:1",), "user")])
+    assert verdict.verdicts[0].verdict != "kept"
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("Only listen on port 8080", "Only listen on port 8080."),
+    ("Only listen on port 8080", "only listen on port 8080/tcp, nothing else"),
+    ("端口只用 8080", "端口只用 8080端口"),
+    ("Batch size must be 100", "(Batch size must be 100)"),
+])
+def test_the_value_standing_whole_is_kept(value: str, text: str) -> None:
+    fact = StateFact("constraint.n", "constraint", value, "active", ("evt:1",), "user")
+    assert find_drift(GenerationText(1, "recursive", text, (), ("evt:1",), (), (1, 2)), [fact]) == []

@@ -15,7 +15,7 @@ from inspector.domain import drift_rules as rules
 from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.said import normal_text
-from inspector.domain.textnorm import norm
+from inspector.domain.textnorm import holds_value, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
 # Writers whose proposals may carry an injected rule. The extractor is not among them: it
@@ -152,7 +152,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                                            f"the protected value is “{fact.value}”."))
         kind = fact.kind
         if kind in OWNER_ONLY_KINDS:
-            if not rewritten and fact.norm_value not in text_norm:
+            if not rewritten and not holds_value(text_norm, fact.norm_value):
                 missing_found.append(Finding("protected_missing", fact.key,
                                              f"the {kind} “{fact.value}” ({fact.key}) is not in generation "
                                              f"{gen.generation}'s text (after normalising case and white space)"
@@ -320,7 +320,7 @@ def field_cell(gen: GenerationText, fact: StateFact) -> str:
         return "kept" if fact.value in gen.unresolved else "missing"
     if fact.kind == "decision" and fact.status == "pending":
         return "kept" if fact.value in gen.unresolved else "missing"
-    return "kept" if _norm_value(fact.value) in _norm_text(gen.text) else "missing"
+    return "kept" if holds_value(_norm_text(gen.text), _norm_value(fact.value)) else "missing"
 
 
 # Every key asks about every generation's text (1,000 × 100 in the bench): normalise each once.
@@ -344,13 +344,13 @@ def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldT
         if key not in claimed:  # no claim to read: the markers or the text alone decide
             out.cells[key] = ({number: "kept" if value in unresolved else "missing" for number, _, unresolved, _ in prepared}
                               if by_marker else
-                              {number: "kept" if norm_value in text else "missing" for number, _, _, text in prepared})
+                              {number: "kept" if holds_value(text, norm_value) else "missing" for number, _, _, text in prepared})
         elif by_marker:
             out.cells[key] = {number: ("missing" if value not in unresolved else "kept") if (claim := claims.get(key)) is None
                               else "kept" if claim.get("text") == value else "rewritten"
                               for number, claims, unresolved, _ in prepared}
         else:
-            out.cells[key] = {number: ("missing" if norm_value not in text else "kept") if (claim := claims.get(key)) is None
+            out.cells[key] = {number: ("missing" if not holds_value(text, norm_value) else "kept") if (claim := claims.get(key)) is None
                               else "kept" if claim.get("text") == value else "rewritten"
                               for number, claims, _, text in prepared}
     return out

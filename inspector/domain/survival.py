@@ -20,7 +20,7 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain.drift_rules import Said
 from inspector.domain.subjects import call_subject, glossed
-from inspector.domain.textnorm import find_word, norm, phrase_parts, terms
+from inspector.domain.textnorm import find_value, find_word, norm, phrase_parts, terms
 
 VERDICTS = ("kept", "missing", "contradicted", "unknown")
 KEEP_SHARE = 0.6  # share of a value's terms present for "partly there"
@@ -205,7 +205,7 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
             if rev is not None and rev.sentence:
                 return Verdict(fact, "contradicted", rev.sentence, f"states the rejected alternative “{rev.words[0]}”")
     v = rules.norm_phrase(fact.value)
-    pos = said.flat().find(v) if v else -1
+    pos = find_value(said.flat(), v) if v else -1
     if pos >= 0:
         return Verdict(fact, "kept", _sentence_at(said, pos), "the value appears in the summary", as_of)
     share = _share(said, fact.value)

@@ -176,3 +176,45 @@ def find_word(text_norm: str, word: str, start: int = 0) -> int:
 
 def _word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
+
+
+def find_value(text_norm: str, value_norm: str, start: int = 0) -> int:
+    """Offset of a protected value in normalised text where it stands whole: a value that
+    ends (or starts) with an ASCII letter or digit is not found inside a longer word or
+    number — "port 8080" is not in "port 80801", "batch size 100" not in "batch size
+    1000", "3.1" not in "3.11" or "3.1.4" — since a reader sees another value there. -1 if
+    absent. Chinese edges need no boundary (words run together)."""
+    if not value_norm:
+        return -1
+    pos = text_norm.find(value_norm, start)
+    if pos < 0:
+        return -1
+    first, last = value_norm[0], value_norm[-1]
+    check_start, check_end = _ascii_alnum(first), _ascii_alnum(last)
+    if not (check_start or check_end):
+        return pos
+    size = len(text_norm)
+    while pos >= 0:
+        end = pos + len(value_norm)
+        ok = True
+        if check_start and pos > 0:
+            before = text_norm[pos - 1]
+            ok = not (_ascii_alnum(before) or before == "_"
+                      or (first.isdigit() and before in ".," and pos > 1 and text_norm[pos - 2].isdigit()))
+        if ok and check_end and end < size:
+            after = text_norm[end]
+            ok = not (_ascii_alnum(after) or after == "_"
+                      or (last.isdigit() and after in ".," and end + 1 < size and text_norm[end + 1].isdigit()))
+        if ok:
+            return pos
+        pos = text_norm.find(value_norm, pos + 1)
+    return -1
+
+
+def holds_value(text_norm: str, value_norm: str) -> bool:
+    """Whether the normalised text holds the value whole (``find_value``)."""
+    return find_value(text_norm, value_norm) >= 0
+
+
+def _ascii_alnum(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
