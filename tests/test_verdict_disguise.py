@@ -96,3 +96,25 @@ def test_a_number_changed_by_a_digit_is_not_the_value(value: str, text: str) -> 
 def test_the_value_standing_whole_is_kept(value: str, text: str) -> None:
     fact = StateFact("constraint.n", "constraint", value, "active", ("evt:1",), "user")
     assert find_drift(GenerationText(1, "recursive", text, (), ("evt:1",), (), (1, 2)), [fact]) == []
+
+
+@pytest.mark.parametrize("text", ["Latency ✅", "Latency: ✓ done.", "- [x] Latency still to be measured",
+                                  "Open: ~~latency still to be measured~~", "| item | state |\n|---|---|\n| latency | ok |",
+                                  "Latency ✔️ (checked)."])
+def test_a_done_mark_in_markdown_is_a_claim(text: str) -> None:
+    assert done_claim(Said.of(text), ["latency"]) is not None
+
+
+@pytest.mark.parametrize("text", ["- [ ] Latency still to be measured", "Latency: not ok yet.", "Latency ❌",
+                                  "Was latency ok?"])
+def test_an_open_mark_is_no_claim(text: str) -> None:
+    assert done_claim(Said.of(text), ["latency"]) is None
+
+
+@pytest.mark.parametrize("text", [
+    "Rule: never deploy on Fridays.\n```bash\n# that rule was lifted\n```",
+    "Rule: never deploy on Fridays.\n\n---\n\nThat rule was lifted.",
+    "Rules:\n- ~~never deploy on Fridays~~",
+])
+def test_a_cancellation_behind_markup_still_cancels(text: str) -> None:
+    assert negated_value(Said.of(text), RULE) is not None
