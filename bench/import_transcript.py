@@ -7,8 +7,10 @@ is built as bench/import_extract.py builds it: the real one-record-per-line Clau
 files in ../shared/real_sessions/claude-code/ repeated with fresh ids under one sessionId
 until it reaches the size. Each run, in turn: ``json.loads`` of every line (the baseline)
 and ``import_file`` into a new store (what ``inspector import`` does: convert, propose
-facts, validate, digest, write, index, ledger). Printed: medians of wall and CPU time, and
-where the import's time goes (one extra run, phases timed in process).
+facts, validate, digest, write, ledger), then the search index catch-up that follows it
+(what the first search, or the app after its first paint, does: inspector/store/catch_up.py),
+timed on its own. Printed: medians of wall and CPU time, and where the import's time goes
+(one extra run, phases timed in process).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from bench.import_extract import SOURCES, build
 from inspector.domain.facts import extract_from_records
 from inspector.domain.formats.detect import convert
 from inspector.services.importing import import_file, to_sif
+from inspector.store.catch_up import catch_up
+from inspector.store.connection import open_store
 
 
 def loads_lines(raw: bytes) -> float:
@@ -43,6 +47,16 @@ def import_once(src: Path, store: Path) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
+def catch_up_once(store: Path) -> tuple[float, float]:
+    async def index() -> int:
+        async with await open_store(store) as opened:
+            return await catch_up(opened)
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    assert asyncio.run(index()) > 0
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=float, default=4.0)
@@ -56,10 +70,12 @@ def main() -> None:
         raw = src.read_bytes()
         base: list[tuple[float, float]] = []
         ours: list[tuple[float, float]] = []
+        index: list[tuple[float, float]] = []
         for _ in range(args.runs):
             cpu = time.process_time()
             base.append((loads_lines(raw), time.process_time() - cpu))
             ours.append(import_once(src, root / "s.db"))
+            index.append(catch_up_once(root / "s.db"))
         start = time.perf_counter()
         records = convert(raw, src.name, "claude-code")
         converted = time.perf_counter() - start
@@ -71,6 +87,7 @@ def main() -> None:
         serialised = time.perf_counter() - start
     bw, bc = (statistics.median(x[i] for x in base) for i in (0, 1))
     ow, oc = (statistics.median(x[i] for x in ours) for i in (0, 1))
+    iw, ic = (statistics.median(x[i] for x in index) for i in (0, 1))
     events = sum(1 for r in records if r.get("type") == "event")
     print(f"transcript: {len(raw) / 1e6:.2f} MB, {len(raw.splitlines()):,} "
           f"lines, {events:,} events ({len(sif) / 1e6:.2f} MB as sif/1); medians of {args.runs} runs")
@@ -79,6 +96,10 @@ def main() -> None:
     print(f"| `json.loads` over its lines (baseline) | {bw * 1000:,.0f} ms | {bc * 1000:,.0f} ms | 1× |")
     print(f"| `import_file` into a new store | {ow * 1000:,.0f} ms | {oc * 1000:,.0f} ms | "
           f"**{ow / bw:.2f}× / {oc / bc:.2f}×** |")
+    print(f"| search index catch-up after it | {iw * 1000:,.0f} ms | {ic * 1000:,.0f} ms | "
+          f"{iw / bw:.2f}× / {ic / bc:.2f}× |")
+    print(f"| import + catch-up | {(ow + iw) * 1000:,.0f} ms | {(oc + ic) * 1000:,.0f} ms | "
+          f"{(ow + iw) / bw:.2f}× / {(oc + ic) / bc:.2f}× |")
     print(f"parts (one run, in process): convert {converted * 1000:.0f} ms, propose facts {extracted * 1000:.0f} ms, "
           f"records → sif/1 bytes {serialised * 1000:.0f} ms; the rest is the sif/1 import of those bytes")
 

@@ -26,7 +26,7 @@ def main() -> None:
         while time.perf_counter() - start < 30 and complete is None:
             screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", name], capture_output=True,
                                     text=True).stdout
-            head = screen.splitlines()[0] if screen.strip() else ""
+            head = "\n".join(screen.splitlines()[:2])  # the header's two lines: where, then the badges
             if first is None and "Context Inspector" in head:
                 first = time.perf_counter() - start
             if text in head and "checking" not in head:

@@ -13,6 +13,8 @@ import pytest
 from inspector.domain.errors import BadInput
 from inspector.services.importing import import_file
 from inspector.store import bulk
+from inspector.store.catch_up import catch_up
+from inspector.store.connection import open_store
 from tests.conftest import event_record, session_record, write_sif
 
 ODD = ["plain", "中文 — ½ 😀", "\u2028\u2029", "tab\tand\nnewline", 'quote " and \\ backslash', "", "123", "null",
@@ -116,4 +118,6 @@ async def test_both_search_indexes_hold_every_added_event(tmp_path: Path, with_n
     # more events of the same session, one repeated: the row-by-row path indexes what it adds
     report = await import_file(write_sif(tmp_path / "b.jsonl", [*records, records[150]]), store, actor="t")
     assert report.added["event"] == 81 and report.skipped["event"] == 120  # 119 stored before, 1 repeated
+    async with await open_store(store) as opened:  # the indexes are built after the imports
+        assert await catch_up(opened) == 200
     _index_matches(store)

@@ -96,7 +96,8 @@ async def test_a_format_1_store_gets_its_short_query_index_on_open(store: Path) 
     if is_url(store):
         pytest.skip("format 1 is an SQLite file format; PostgreSQL stores start at format 2")
     con = sqlite3.connect(store)
-    con.executescript("DROP TABLE events_grams; DROP INDEX events_trust_label; DROP INDEX events_call; "
+    con.executescript("DROP TABLE search_watermark; DROP TABLE events_grams; DROP INDEX events_trust_label; "
+                      "DROP INDEX events_call; "
                       "CREATE INDEX events_call ON events(session, call_id) WHERE call_id IS NOT NULL;")
     con.execute("PRAGMA user_version = 1")
     con.commit()
@@ -104,7 +105,7 @@ async def test_a_format_1_store_gets_its_short_query_index_on_open(store: Path) 
     async with await open_store(store) as opened:
         result = await search(opened, "s1", "超时")
         (version,) = (await opened.db.execute_fetchall("PRAGMA user_version"))[0]
-    assert version == 2 and {h.ref for h in result.hits} == {"evt:301"}
+    assert version == 3 and {h.ref for h in result.hits} == {"evt:301"}
 
 
 async def test_a_cancelled_search_is_interrupted_and_the_store_stays_usable(store: Path) -> None:

@@ -13,7 +13,7 @@ import time
 import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
-from inspector.services.migrating import MigrateReport, location, migrate
+from inspector.services.migrating import SEARCH_STEP, MigrateReport, location, migrate
 
 
 class MigrateProgress:
@@ -29,18 +29,19 @@ class MigrateProgress:
 
     def __call__(self, table: str, done: int, total: int) -> None:
         now = time.monotonic()
+        step = "indexing" if table == SEARCH_STEP else "copying"
         finished = done >= total
         if self.live:
             if finished or now - self.shown_at >= 0.2:
                 self.shown_at = now
-                click.echo(f"\rcopying {table}: {done:,}/{total:,}\x1b[K", err=True, nl=finished)
+                click.echo(f"\r{step} {table}: {done:,}/{total:,}\x1b[K", err=True, nl=finished)
             return
         if now - self.started >= self.QUIET_FOR and (finished or now - self.shown_at >= 5.0):
             if finished and table == self.table:
                 return
             self.shown_at = now
             self.table = table if finished else ""
-            click.echo(f"copying {table}: {done:,}/{total:,}", err=True)
+            click.echo(f"{step} {table}: {done:,}/{total:,}", err=True)
 
 
 def _human(report: MigrateReport) -> str:

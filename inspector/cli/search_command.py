@@ -1,11 +1,14 @@
 """``inspector search STORE --session S QUERY``: the app's raw-evidence search on the command line.
 
 The same service the evidence channel's search box calls (inspector/services/search.py),
-so both give the same hits in the same order, with occurrence counts and offsets.
+so both give the same hits in the same order, with occurrence counts and offsets. Events
+imported since the last search are indexed first; when that takes a moment, stderr says so
+(stdout, and ``--json``, stay what they are).
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import click
@@ -16,6 +19,21 @@ from inspector.domain.errors import NotFound
 from inspector.services.search import SearchResult, search
 from inspector.store import session_rows
 from inspector.store.connection import open_store
+
+
+class IndexingNote:
+    """Says on stderr that the search is indexing, once it has taken longer than :attr:`QUIET_FOR`."""
+
+    QUIET_FOR = 0.5
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.said = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.said and done < total and time.monotonic() - self.started >= self.QUIET_FOR:
+            self.said = True
+            click.echo(f"indexing {total - done:,} events for search…", err=True)
 
 
 def _human(result: SearchResult) -> str:
@@ -44,6 +62,6 @@ async def search_cmd(store: Path, query: str, session: str, limit: int, as_json:
     async with await open_store(store) as opened:
         if not await session_rows.exists(opened.db, session):
             raise NotFound(f"no session {session!r} in {store}; `inspector sessions {store}` lists them")
-        result = await search(opened, session, query, limit=limit)
+        result = await search(opened, session, query, limit=limit, indexing=IndexingNote())
     emit(result.as_dict(), as_json, lambda: _human(result))
     return EXIT_OK

@@ -154,6 +154,8 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
                 if other is not None and other[0] and not other[0].startswith("hmac-sha256:"):
                     await _rewrite(db, "deletion_request", "session = ? AND id = ?", (sid, copy.id),
                                    {"reason": keyed_digest(store.digest_key, other[0].encode("utf-8"))})
+        if removed.get("event"):
+            await search_index.after_events_deleted(db)  # the watermark stays at or below the last event
         await search_index.compact(db)  # rewrite the indexes without the deleted rows' segments
         await db.execute("UPDATE deletion_requests SET status = 'done' WHERE session = ? AND id = ?", (sid, request))
         row = await fetch_one(db, "SELECT context_version, goal_revision FROM sessions WHERE id = ?", (sid,))

@@ -32,8 +32,8 @@ from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
 from inspector.services.unchanged_import import unchanged_import
-from inspector.store import bindings, ledger, search_index, session_rows
-from inspector.store.connection import Store, fetch_one, open_store
+from inspector.store import bindings, ledger, session_rows
+from inspector.store.connection import Store, open_store
 from inspector.store.jsoncodec import fast_compact_bytes
 from inspector.store.location import StoreTarget, is_url, store_target
 
@@ -90,8 +90,6 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
     async with store.transaction() as db:
         await db.execute("PRAGMA defer_foreign_keys = ON")  # a session may be declared after its records
         writer = RecordWriter(db, await _stored_sessions(db))
-        row = await fetch_one(db, "SELECT COALESCE(MAX(event_id), 0) FROM events")
-        last_event_id = int(row[0]) if row else 0
         # aclosing: a refusal while writing stops the parsing thread before the rollback returns
         async with contextlib.aclosing(parsed_chunks(raw, parse_ahead=True)) as chunks:
             async for records, done, total in chunks:
@@ -99,7 +97,8 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
                 if progress is not None:
                     progress("importing", done, total)
         writer.check_sessions()
-        await search_index.index_events_after(db, last_event_id)
+        # The search indexes are not built here: a search (or the app, after its first paint)
+        # indexes the new events in short transactions of its own (inspector/store/catch_up.py).
         entries = await _sif_ledger_records(db, writer, lambda text: keyed_digest(store.digest_key, text.encode(
             "utf-8", errors="surrogatepass")))
         for session in writer.first_use:

@@ -27,6 +27,7 @@ from typing import Any
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.services.verifying import VerifyReport, verify_store
 from inspector.store import copying, ledger, search_index
+from inspector.store.catch_up import catch_up
 from inspector.store.connection import Store, open_store
 from inspector.store.copying import CopyTable, Key
 from inspector.store.location import StoreTarget, StoreUrl, store_target
@@ -34,6 +35,7 @@ from inspector.store.materials import searchable_text
 from inspector.store.schema import MATERIAL_INDEX_CAP
 
 ProgressFn = Callable[[str, int, int], None]
+SEARCH_STEP = "events for search"  # the progress step after the tables: the target's search index
 
 
 def location(text: str | os.PathLike[str]) -> StoreTarget:
@@ -181,10 +183,7 @@ class _Copier:
             rows = [row for _pos, row in page if not present or table.key_of(row) not in present]
             if rows:
                 async with self.dst.transaction() as db:
-                    before = await copying.last_event_id(db) if table is copying.EVENTS else 0
                     await copying.insert_rows(db, table, rows)
-                    if table is copying.EVENTS:
-                        await search_index.index_events_after(db, before)
                 counts.copied += len(rows)
             done += len(page)
             self._tick(table, done)
@@ -256,6 +255,10 @@ async def migrate(source: StoreTarget | str, target: StoreTarget | str, *, progr
                 try:
                     async with src.snapshot():  # one consistent state of the source, however long the copy
                         await _Copier(src, dst, report, progress).run()
+                    # The copied events get the target's own ids: its search index is built from
+                    # them (as after an import), so a search on the target answers at once.
+                    await catch_up(dst, None if progress is None else lambda done, total: progress(
+                        SEARCH_STEP, done, total))
                 except BaseException:
                     if created and isinstance(target, Path):
                         await dst.close()

@@ -9,6 +9,11 @@ The index queries are store functions (inspector/store/search_index.py), one per
 on PostgreSQL a ``pg_trgm`` index answers three characters or more and an exact scan of
 the session's events the shorter ones, with the same hits.
 
+The indexes are built after an import, not in it (inspector/store/catch_up.py): a search
+first indexes what was imported since the last one, then asks the indexes; events above the
+watermark that remain (a store that cannot be written, an import committed meanwhile) are
+checked against their text, after the indexed hits, so nothing is silently left out.
+
 Each hit carries its occurrence count and character offsets (found in the event's own
 text, case-insensitively like the index). The search runs on a reader of its own; a
 cancelled search interrupts its query, so typing never queues behind an old one.
@@ -25,6 +30,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.store import search_index
+from inspector.store.catch_up import CatchUpProgress, catch_up
 from inspector.store.connection import Store
 
 SNIPPET_CHARS = 48
@@ -96,10 +102,21 @@ def _token_runs(query: str) -> list[str]:
     return [r for r in [*runs, run] if r]
 
 
-async def search(store: Store, session: str, query: str, *, limit: int = 50) -> SearchResult:
-    """Events and materials of ``session`` containing ``query`` (case-insensitive), first ``limit`` of each."""
+async def index_new_events(store: Store, indexing: CatchUpProgress | None = None) -> int:
+    """Index the events imported since the last search (the app runs it after its first paint,
+    so a search seldom waits); how many it indexed. Not an act: no ledger entry."""
+    return await catch_up(store, indexing)
+
+
+async def search(store: Store, session: str, query: str, *, limit: int = 50,
+                 indexing: CatchUpProgress | None = None) -> SearchResult:
+    """Events and materials of ``session`` containing ``query`` (case-insensitive), first ``limit`` of each.
+
+    Events an import added since the last search are indexed first (``indexing`` hears how
+    far that has got), so the answer is what the indexes give for the whole store."""
     if not query:
         return SearchResult(query, "none")
+    await catch_up(store, indexing)
     async with store.snapshot() as db:
         try:
             return await _search(db, session, query, limit)
@@ -113,15 +130,19 @@ async def _search(db: aiosqlite.Connection, session: str, query: str, limit: int
     short = len(query) < 3
     result = SearchResult(query, "grams" if short else "fts")
     if short:
-        await _events_by_grams(db, session, query, pattern, limit, result)
+        settled = await _events_by_grams(db, session, query, pattern, limit, result)
+        settled = settled or not search_index.short_queries_indexed(db)
     else:
-        await _events_by_trigrams(db, session, query, pattern, limit, result)
+        settled = await _events_by_trigrams(db, session, query, pattern, limit, result)
+    if not settled:
+        await _unindexed(db, session, pattern, limit, result)
     await _materials(db, session, query, pattern, limit, result, short)
     return result
 
 
 async def _events_by_trigrams(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str],
-                              limit: int, result: SearchResult) -> None:
+                              limit: int, result: SearchResult) -> bool:
+    """The indexed events' hits; True when the limit was reached (nothing later can be listed)."""
     rows = await search_index.events_containing(db, session, query, limit + 1)
     for seq, text in rows[:limit]:
         hit = _hit("event", f"evt:{seq}", text, pattern)
@@ -129,10 +150,13 @@ async def _events_by_trigrams(db: aiosqlite.Connection, session: str, query: str
         # counts as a hit the index found, shown from the text's start.
         result.hits.append(hit or Hit("event", f"evt:{seq}", _snippet_at(text, 0)))
     result.more = len(rows) > limit
+    return result.more
 
 
 async def _events_by_grams(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str],
-                           limit: int, result: SearchResult) -> None:
+                           limit: int, result: SearchResult) -> bool:
+    """The indexed events' hits; True when the search ends here (the limit reached, or a query
+    that cannot be looked up), False when later events may still be listed."""
     # Characters the gram tokenizer keeps (letters, digits, marks, punctuation, symbols,
     # private use) make the lookup exact; whitespace or control characters split the
     # query into grams that only narrow the candidates, checked against the text.
@@ -140,7 +164,7 @@ async def _events_by_grams(db: aiosqlite.Connection, session: str, query: str, p
     tokens = [g for g in _token_runs(query) if g]
     if not tokens:
         result.complete, result.note = False, "a query of only spaces or control characters is not indexed"
-        return
+        return True
     exact = search_index.short_query_exact(db, exact)
     after, checked = 0, 0
     while True:
@@ -155,14 +179,36 @@ async def _events_by_grams(db: aiosqlite.Connection, session: str, query: str, p
                 hit = Hit("event", f"evt:{seq}", _snippet_at(text, 0))  # Python folds differently; the index found it
             if len(result.hits) == limit:
                 result.more = True
-                return
+                return True
             result.hits.append(hit)
         if exact or len(rows) < BATCH:
-            return
+            return False
         if checked >= MAX_CHECKED:
             result.complete = False
             result.note = (f"a short query with whitespace is checked in the first {MAX_CHECKED:,} events holding "
                            "its characters; type 3 or more characters to search everything")
+            return True
+
+
+async def _unindexed(db: aiosqlite.Connection, session: str, pattern: re.Pattern[str], limit: int,
+                     result: SearchResult) -> None:
+    """Hits among the session's events the indexes do not reach yet (a read-only store cannot
+    be caught up; another process may have imported since this search caught up), checked
+    against their text: a search never silently misses an event. They follow every indexed
+    event in import order, so they come after the indexed hits."""
+    after: int | None = None  # the watermark, read in the same query
+    while True:
+        rows = await search_index.unindexed_events(db, session, after, BATCH)
+        for event_id, seq, text in rows:
+            after = event_id
+            hit = _hit("event", f"evt:{seq}", text, pattern)
+            if hit is None:
+                continue
+            if len(result.hits) == limit:
+                result.more = True
+                return
+            result.hits.append(hit)
+        if len(rows) < BATCH:
             return
 
 

@@ -286,7 +286,7 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
         raise NotAStore(f"cannot open {target}: {exc}") from None
     try:
         await _configure(db)
-        # The writer keeps the short-query index (events_grams) in step with events.
+        # The writer fills the short-query index (events_grams): catch-up, migrations, deletions.
         await db.create_function(grams.FUNCTION, 1, grams.grams, deterministic=True)
         key = await _check_and_migrate(db, target, exists)
         reader = await _connect(target, read_only=False)

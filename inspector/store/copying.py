@@ -9,8 +9,9 @@ itself — in the order rows arrive, which the copy keeps.
 
 Everything here is written in the small query API both backends offer (``execute``,
 ``executemany``, ``execute_fetchall``, ``?`` parameters), so the same code copies SQLite
-to SQLite, SQLite to PostgreSQL and back. The search indexes are not copied: each backend
-builds its own from the copied rows (inspector/store/search_index.py), as an import does.
+to SQLite, SQLite to PostgreSQL and back. The event search indexes are not copied: the
+target builds its own from the copied rows after the copy (inspector/store/catch_up.py), as
+after an import; materials' search text is written with each material.
 """
 
 from __future__ import annotations
@@ -171,7 +172,3 @@ async def write_meta(db: Any, items: dict[str, str]) -> None:
     await db.executemany("INSERT INTO store_meta (key, value) VALUES (?, ?) "
                          "ON CONFLICT (key) DO UPDATE SET value = excluded.value", list(items.items()))
 
-
-async def last_event_id(db: Any) -> int:
-    rows = await db.execute_fetchall("SELECT COALESCE(MAX(event_id), 0) FROM events")
-    return int(rows[0][0])

@@ -27,5 +27,5 @@ def grams(text: str | None) -> str | None:
 
 
 def register(con: sqlite3.Connection) -> None:
-    """Make ``ci_grams(text)`` available to SQL on this connection (imports, migrations, deletions)."""
+    """Make ``ci_grams(text)`` available to SQL on this connection (catch-up, migrations, deletions)."""
     con.create_function(FUNCTION, 1, grams, deterministic=True)

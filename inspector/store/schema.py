@@ -7,7 +7,7 @@ in ``user_version``, so any SQLite tool can tell what the file is without our co
 from __future__ import annotations
 
 APPLICATION_ID = 0x43495331  # "CIS1"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 CHUNK_SIZE = 64 * 1024
 # Materials larger than this are searchable only in their first MATERIAL_INDEX_CAP bytes;
 # the UI says so rather than pretending a search covered everything.
@@ -224,6 +224,19 @@ CREATE INDEX events_trust_label ON events(session, kind, trust) WHERE kind IN ('
     'assistant_message') AND trust IS NOT NULL AND trust NOT IN ('tool', 'model');
 """
 
+# Format 3: the event search indexes are built after an import, not inside it
+# (inspector/store/search_index.py ``catch_up``). ``search_watermark`` records how far they
+# reach: every event with ``event_id <= indexed_through`` is in ``events_fts`` and
+# ``events_grams``, none above it is. A store of an older format was indexed in each import's
+# transaction, so it is indexed through its highest event.
+_V3 = """
+CREATE TABLE search_watermark (
+    name            TEXT PRIMARY KEY,
+    indexed_through INTEGER NOT NULL
+);
+INSERT INTO search_watermark (name, indexed_through) SELECT 'events', IFNULL(MAX(event_id), 0) FROM events;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from format n to n + 1.
 # Format 0 is an empty file; each step runs in one transaction with the version bump.
-MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2}
+MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2, 2: _V3}

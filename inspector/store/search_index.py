@@ -2,9 +2,14 @@
 
 Services never spell index SQL: they call these. On SQLite the indexes are FTS5 tables
 kept by hand (``events_fts`` trigram, ``events_grams`` for one- and two-character queries,
-``materials_fts``). On PostgreSQL the events are indexed where they lie, by a ``pg_trgm``
-GIN index on ``lower(content)`` that PostgreSQL keeps in step with every insert and delete;
-materials' text sits in ``materials_fts`` under the same kind of index.
+``materials_fts``). On PostgreSQL ``events_search`` holds each event's lower-cased text
+under a ``pg_trgm`` GIN index; materials' text sits in ``materials_fts`` under the same kind
+of index.
+
+Events are indexed after an import, not in its transaction (store format 3): the import
+only writes rows, and ``catch_up`` (inspector/store/catch_up.py) indexes the events above
+``search_watermark`` in short transactions. A search catches up first; what it still finds
+above the watermark (a read-only store, a commit since) it checks against the text itself.
 
 Short queries on PostgreSQL: trigrams cannot answer one or two characters, so those are an
 exact scan of the one session's events in import order (``strpos`` on the lower-cased
@@ -36,25 +41,84 @@ def _like_contains(query: str) -> str:
 
 
 # -- keeping the indexes in step with writes ---------------------------------------------
+#
+# Events are indexed after they are written, not in the import's transaction: an import
+# writes rows only, and :func:`catch_up` (inspector/store/catch_up.py) indexes the events above
+# the watermark (``search_watermark.indexed_through``) in short transactions of their own.
+# Every event at or below the watermark is in the indexes, none above it is.
+
+WATERMARK_SQL = "SELECT indexed_through FROM search_watermark WHERE name = 'events'"
 
 
-async def index_events_after(db: Any, last_event_id: int) -> None:
-    """Index the events an import wrote (event ids above ``last_event_id``)."""
+async def watermark(db: Any) -> int:
+    """The highest event id the event indexes reach (every event at or below it is indexed)."""
+    row = await fetch_one(db, WATERMARK_SQL)
+    return int(row[0]) if row else 0
+
+
+async def backlog(db: Any) -> tuple[int, int]:
+    """(watermark, how many events lie above it): what a catch-up has to index."""
+    row = await fetch_one(db, f"SELECT ({WATERMARK_SQL}), (SELECT COALESCE(MAX(event_id), 0) FROM events)")
+    mark, top = (int(row[0] or 0), int(row[1] or 0)) if row else (0, 0)
+    if top <= mark:
+        return mark, 0
+    count = await fetch_one(db, "SELECT COUNT(*) FROM events WHERE event_id > ?", (mark,))
+    return mark, int(count[0]) if count else 0
+
+
+CHUNK_TEXT = 1_000_000  # characters of event text a chunk indexes at most (beyond its first event)
+
+
+async def index_next(db: Any, size: int) -> tuple[int, int]:
+    """Index up to ``size`` events above the watermark and move it past them, inside the
+    caller's write transaction. Returns (events indexed, the new watermark); (0, mark) when
+    there is nothing to do. Reading the watermark inside the write transaction is what makes
+    two catch-ups at once safe: the second sees the first's watermark, never the same rows.
+    A chunk also stops once it holds :data:`CHUNK_TEXT` characters, so a run of huge events
+    never holds the writer for long (one huge event is still a chunk of its own)."""
+    mark = await watermark(db)
+    row = await fetch_one(
+        db, "SELECT MAX(event_id), COUNT(*) FROM (SELECT event_id, COALESCE(SUM(LENGTH(content)) OVER (ORDER BY event_id "
+        "ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before FROM (SELECT event_id, content FROM events "
+        "WHERE event_id > ? ORDER BY event_id LIMIT ?) AS ahead) AS chunk WHERE before < ?", (mark, size, CHUNK_TEXT))
+    if row is None or row[0] is None:
+        return 0, mark
+    top, count = int(row[0]), int(row[1])
     if _pg(db):
-        return  # the GIN index on events is maintained by PostgreSQL itself
-    await db.execute("INSERT INTO events_fts (rowid, content) SELECT event_id, content FROM events "
-                     "WHERE event_id > ? AND content IS NOT NULL", (last_event_id,))
-    await db.execute("INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events "
-                     "WHERE event_id > ? AND content IS NOT NULL", (last_event_id,))
+        await db.execute("INSERT INTO events_search (event_id, session, lowered) SELECT event_id, session, "
+                         "lower(content) FROM events WHERE event_id > ? AND event_id <= ? AND content IS NOT NULL "
+                         "ON CONFLICT (event_id) DO NOTHING", (mark, top))
+    else:
+        await db.execute("INSERT INTO events_fts (rowid, content) SELECT event_id, content FROM events "
+                         "WHERE event_id > ? AND event_id <= ? AND content IS NOT NULL", (mark, top))
+        await db.execute("INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events "
+                         "WHERE event_id > ? AND event_id <= ? AND content IS NOT NULL", (mark, top))
+    await db.execute("INSERT INTO search_watermark (name, indexed_through) VALUES ('events', ?) "
+                     "ON CONFLICT (name) DO UPDATE SET indexed_through = excluded.indexed_through", (top,))
+    return count, top
 
 
 async def unindex_event(db: Any, event_id: int, content: str | None) -> None:
-    """Take an event about to be deleted out of the indexes."""
-    if _pg(db) or content is None:
-        return  # deleting the row deletes its index entries
+    """Take an event about to be deleted out of the indexes, if they hold it: only events at or
+    below the watermark were indexed (an FTS5 ``'delete'`` of a row never inserted would
+    corrupt the index). An event above it is simply never indexed: the catch-up reads
+    ``events`` as it is when it runs."""
+    if content is None or event_id > await watermark(db):
+        return
+    if _pg(db):
+        await db.execute("DELETE FROM events_search WHERE event_id = ?", (event_id,))
+        return
     await db.execute("INSERT INTO events_fts (events_fts, rowid, content) VALUES ('delete', ?, ?)", (event_id, content))
     await db.execute("INSERT INTO events_grams (events_grams, rowid, grams) VALUES ('delete', ?, ci_grams(?))",
                      (event_id, content))
+
+
+async def after_events_deleted(db: Any) -> None:
+    """Keep the watermark at or below the highest event left. SQLite gives a new row
+    ``MAX(event_id) + 1``: once the highest events are deleted, their ids are handed out again,
+    and a new event under an old watermark would count as indexed without being so."""
+    await db.execute("UPDATE search_watermark SET indexed_through = (SELECT COALESCE(MAX(event_id), 0) FROM events) "
+                     "WHERE name = 'events' AND indexed_through > (SELECT COALESCE(MAX(event_id), 0) FROM events)")
 
 
 async def index_material(db: Any, material_id: int, text: str) -> None:
@@ -86,8 +150,8 @@ async def events_containing(db: Any, session: str, query: str, limit: int) -> li
     (three characters or more; case-insensitive like the index), in import order."""
     if _pg(db):
         return await db.execute_fetchall(
-            "SELECT seq, content FROM events WHERE session = ? AND lower(content) LIKE lower(?) ORDER BY event_id "
-            "LIMIT ?",
+            "SELECT e.seq, e.content FROM events_search s JOIN events e ON e.event_id = s.event_id "
+            "WHERE s.session = ? AND s.lowered LIKE lower(?) ORDER BY s.event_id LIMIT ?",
             (session, _like_contains(query), limit))
     # CROSS JOIN keeps events_fts as the outer loop: the index yields rowids in order and
     # the LIMIT stops the walk; each event is one primary-key lookup.
@@ -112,6 +176,30 @@ async def short_candidates(db: Any, session: str, query: str, tokens: list[str],
         "CROSS JOIN events e ON e.event_id = events_grams.rowid "
         "WHERE events_grams MATCH ? AND events_grams.rowid > ? AND e.session = ? "
         "ORDER BY events_grams.rowid LIMIT ?", (match, after, session, limit))
+
+
+def short_queries_indexed(db: Any) -> bool:
+    """Whether :func:`short_candidates` reads an index (SQLite's ``events_grams``), so events
+    above the watermark need a look of their own; PostgreSQL scans the session's events."""
+    return not _pg(db)
+
+
+async def unindexed_events(db: Any, session: str, after: int | None, limit: int) -> list[tuple[int, int, str]]:
+    """(event_id, seq, content) of the session's events above ``after`` (None: above the
+    watermark) that hold text, in import order: what a search checks directly when the indexes
+    do not reach them yet (a store that cannot be written, an import committed since the
+    catch-up). Usually none, answered by one lookup past the highest event."""
+    return await db.execute_fetchall(unindexed_sql(_pg(db), after is None),
+                                     (*(() if after is None else (after,)), session, limit))
+
+
+def unindexed_sql(pg: bool, from_watermark: bool) -> str:
+    # SQLite: ``+session`` keeps the planner on the rowid range (usually empty: nothing above the
+    # watermark) instead of walking the session's whole (session, …) index to filter on event_id.
+    column = "session" if pg else "+session"
+    bound = f"({WATERMARK_SQL})" if from_watermark else "?"
+    return (f"SELECT event_id, seq, content FROM events WHERE event_id > {bound} AND {column} = ? "
+            "AND content IS NOT NULL ORDER BY event_id LIMIT ?")
 
 
 def short_query_exact(db: Any, tokens_exact: bool) -> bool:

@@ -109,6 +109,7 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
         self.session: str | None = None
         self.session_ids: list[str] = []
         self.generation_texts: list = []
+        self._index_started = False  # the search indexes' catch-up, started once after the first paint
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.store.path, self.store.read_only_reason if self.store.read_only else None, id="header")
@@ -169,7 +170,10 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
                 # This window's own acts are in the ledger too (its writes do not count as changes,
                 # so they were not consumed); the notice names the others'.
                 mine = getattr(self.app, "reviewer", None)
-                acts = [a for a in await self.acts.news() if a.actor != mine]
+                news = await self.acts.news()
+                if not news:  # no act, only derived data (another process indexing for search)
+                    return
+                acts = [a for a in news if a.actor != mine]
                 if not self._followed_write():
                     self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5,
                                 markup=False)
@@ -240,6 +244,11 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
         self.session_ids = [s.id for s in items]
         self.query_one(SessionsList).load(items, session)
         await self.load_tabs(session)
+        if not self._index_started:  # after everything on screen: events imported since the last search
+            from inspector.services.search import index_new_events
+
+            self._index_started = True
+            self.run_worker(index_new_events(self.store), group="index", exit_on_error=False)
 
     async def _load_badges(self, session: str) -> None:
         from inspector.services import (
@@ -302,7 +311,8 @@ class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, 
             return
         from inspector.services.search import search
 
-        evidence.show_results(await search(self.store, self.session, query))
+        evidence.show_results(await search(self.store, self.session, query,
+                                           indexing=partial(evidence.show_indexing, query)))
 
     # -- actions ---------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import asyncpg
 from inspector.store.pg.store import PgStore, _connect
 
 # The tables a deletion removes rows or bytes from.
-RECLAIMED = ("events", "material_chunks", "materials_fts", "materials", "state_records", "summaries", "stubs",
+RECLAIMED = ("events", "events_search", "material_chunks", "materials_fts", "materials", "state_records", "summaries", "stubs",
              "actions", "candidates", "handoffs", "deletion_requests", "tool_defs")
 
 

@@ -69,6 +69,12 @@ class EvidenceChannel(ChannelPane):
                     scope=s.disclosure_scope or "", outline=outline[:60]), id=f"stub:{s.id}"))
         self.set_records(options, "no materials or stubs in this session")
 
+    def show_indexing(self, query: str, done: int, total: int) -> None:
+        """A search waiting for events imported since the last one to be indexed says so."""
+        self.hits, self.found = {}, {}
+        self.set_records([Option(markup("[$warning]indexing $n events for search… · “$q” follows[/]",
+                                        n=f"{max(total - done, 0):,}", q=query), disabled=True)], "")
+
     def show_results(self, result: SearchResult) -> None:
         self.hits = {f"hit:{i}": h.ref for i, h in enumerate(result.hits)}
         self.found = {f"hit:{i}": h for i, h in enumerate(result.hits)}

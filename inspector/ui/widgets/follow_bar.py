@@ -28,7 +28,8 @@ POLL_S = 0.5
 
 class FollowBar(Static):
     DEFAULT_CSS = """
-    FollowBar { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
+    FollowBar { height: 1; padding: 0 1; background: $panel; color: $text-muted; text-wrap: nowrap;
+                text-overflow: ellipsis; }
     FollowBar.stopped { color: $error; }
     """
 
@@ -100,7 +101,8 @@ class FollowBar(Static):
     def _show(self, waiting: int = 0) -> None:
         offset = self.follower.resume.offset if self.follower and self.follower.resume else 0
         wait = f" · {waiting:,} bytes of a line still being written" if waiting else ""
-        self.update(Content.from_markup("[$success]● following[/] $f · $b bytes imported · $n new event$s$w",
+        # the counts before the path: on one line cut with "…", a long path must not hide them
+        self.update(Content.from_markup("[$success]● following[/] $n new event$s$w · $b bytes imported · $f",
                                         f=str(self.source), b=f"{offset:,}", n=str(self.received),
                                         s="" if self.received == 1 else "s", w=wait))
 
