@@ -180,17 +180,17 @@ def _word_char(ch: str) -> bool:
 
 def find_value(text_norm: str, value_norm: str, start: int = 0) -> int:
     """Offset of a protected value in normalised text where it stands whole: a value that
-    ends (or starts) with an ASCII letter or digit is not found inside a longer word or
-    number — "port 8080" is not in "port 80801", "batch size 100" not in "batch size
-    1000", "3.1" not in "3.11" or "3.1.4" — since a reader sees another value there. -1 if
-    absent. Chinese edges need no boundary (words run together)."""
+    ends (or starts) with a digit is not found inside a longer number or word — "port
+    8080" is not in "port 80801", "batch size 100" not in "batch size 1000", "3.1" not in
+    "3.11" or "3.1.4" — since a reader sees another value there. -1 if absent. Other
+    values are found as they are (``bounded`` says which need the rule)."""
     if not value_norm:
         return -1
     pos = text_norm.find(value_norm, start)
     if pos < 0:
         return -1
     first, last = value_norm[0], value_norm[-1]
-    check_start, check_end = _ascii_alnum(first), _ascii_alnum(last)
+    check_start, check_end = _ascii_digit(first), _ascii_digit(last)
     if not (check_start or check_end):
         return pos
     size = len(text_norm)
@@ -211,10 +211,34 @@ def find_value(text_norm: str, value_norm: str, start: int = 0) -> int:
     return -1
 
 
+_QUICK_BEFORE = frozenset(" \n(\"'[:：，,;；、“‘（")
+_QUICK_AFTER = frozenset(" \n;:)]\"'!?。，；：、”’）")
+
+
+def bounded(value_norm: str) -> bool:
+    """Whether the value starts or ends with a digit, so that ``find_value``'s boundary rule
+    applies (for any other value, ``value_norm in text_norm`` is the answer)."""
+    return _ascii_digit(value_norm[:1]) or _ascii_digit(value_norm[-1:])
+
+
 def holds_value(text_norm: str, value_norm: str) -> bool:
-    """Whether the normalised text holds the value whole (``find_value``)."""
-    return find_value(text_norm, value_norm) >= 0
+    """Whether the normalised text holds the value whole (``find_value``). Asked for every
+    protected key in every generation: the common case — the value found between spaces
+    or punctuation — is answered without the full boundary rules."""
+    if not bounded(value_norm):
+        return value_norm in text_norm if value_norm else False
+    pos = text_norm.find(value_norm)
+    if pos < 0 or not value_norm:
+        return False
+    end = pos + len(value_norm)
+    if (pos == 0 or text_norm[pos - 1] in _QUICK_BEFORE) and (end == len(text_norm) or text_norm[end] in _QUICK_AFTER):
+        return True
+    return find_value(text_norm, value_norm, pos) >= 0
 
 
 def _ascii_alnum(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
+
+
+def _ascii_digit(ch: str) -> bool:
+    return ch.isascii() and ch.isdigit()
