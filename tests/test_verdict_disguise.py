@@ -139,3 +139,15 @@ def test_an_injected_rule_laundered_as_approved_or_in_other_words_is_untrusted(t
 ])
 def test_the_opposite_rule_is_not_the_injected_one(text: str, rule: str) -> None:
     assert untrusted_rule_in(Said.of(text), rule) is None
+
+
+def test_a_later_generation_covering_only_new_events_must_still_keep_the_earlier_facts() -> None:
+    """A summary replaces everything before it: gen 2 covering [5, 10] that drops the goal
+    and the constraint of evt:1 lost them (it said "keeps 1 of 1 facts" before)."""
+    facts = [Fact("goal.main", "goal", "fix the export timeout", "active", ("evt:1",), "user"),
+             Fact("constraint.prod", "constraint", "never touch production", "active", ("evt:1",), "user"),
+             Fact("open_issue.p95", "open_issue", "P95 still to be measured", "active", ("evt:7",), "model"),
+             Fact("goal.later", "goal", "ship by friday", "active", ("evt:12",), "user")]
+    result = survival(2, "Open: P95 still to be measured.", [], (5, 10), facts)
+    verdicts = {v.fact.key: v.verdict for v in result.verdicts}
+    assert verdicts == {"goal.main": "missing", "constraint.prod": "missing", "open_issue.p95": "kept"}

@@ -76,12 +76,17 @@ def _event_seqs(sources: tuple[str, ...]) -> tuple[int, ...]:
 
 
 def in_range(fact: Fact, covers: tuple[int, int] | None) -> bool:
+    """Whether the generation must keep the fact: it was said by the end of the range. A
+    summary replaces everything before it, so a generation covering [5, 10] that drops the
+    goal of evt:1 lost it (drift's rule too: ``StateFact.within``) — judging only facts
+    cited inside [5, 10] had it "keep 1 of 1 facts" while the goal and every constraint
+    were gone."""
     if covers is None:
         return True
     seqs = fact.seq_numbers
     if not seqs:
         return fact.status == "active"
-    return any(covers[0] <= s <= covers[1] for s in seqs)
+    return min(seqs) <= covers[1]
 
 
 @lru_cache(maxsize=16384)
