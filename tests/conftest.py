@@ -49,6 +49,25 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(10_000, 20, 50)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, the long tests start first on every worker (tests/schedule.py)."""
+    from tests.schedule import dealt
+
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    items[:] = dealt(items, [item.nodeid for item in items], workers)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The heap left as it is when the run ends: the process is about to exit, and with the
+    thresholds above the oldest generation holds a run's worth of garbage (over a million
+    objects). pytest's last look for unraisable exceptions collects five times over, and
+    the first pass alone took 2-4 s per worker at the end of a run; frozen, the passes walk
+    nothing. The exceptions that look finds are those of objects that died during the run
+    and are reported at the end, not with a test, whichever way (docs/benchmarks.md)."""
+    gc.freeze()
+
+
 def import_isolated(sources: Iterable[Path], store: Path, *, actor: str) -> Path:
     """Import ``sources`` into a new ``store`` away from any person's folders (the isolation
     isolated_cache gives a test), in a thread of its own so that an async test may call it.
@@ -138,13 +157,39 @@ def pg_server() -> Iterator[str]:
     """The URL of a PostgreSQL server for this run (tests/pg_cluster.py); skipped, with the
     reason printed, where none can be started."""
     from tests.pg_cluster import running_server, why_unavailable
+    from tests.pg_shared import shared_url
 
-    reason = why_unavailable()
+    url, reason = shared_url()  # under xdist: the one server the controller started (tests/pg_shared.py)
+    reason = reason or (None if url else why_unavailable())
     if reason:
         print(f"\nPostgreSQL tests skipped: {reason}")
         pytest.skip(reason)
+    if url:
+        yield url
+        return
     with running_server() as url:
         yield url
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The controller of an xdist run starts the run's one PostgreSQL server (tests/pg_shared.py)."""
+    from tests.pg_cluster import why_unavailable
+    from tests.pg_shared import ENV, SharedServer
+
+    distributed = (getattr(config.option, "numprocesses", None) or 0) > 0 and config.getoption("dist", "no") != "no"
+    if (not distributed or hasattr(config, "workerinput") or config.option.collectonly
+            or os.environ.get(ENV) or os.environ.get("INSPECTOR_TEST_PG_URL") or why_unavailable()):
+        return
+    config.stash[_SHARED_PG] = SharedServer().start()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shared = config.stash.get(_SHARED_PG, None)
+    if shared is not None:
+        shared.stop()
+
+
+_SHARED_PG: pytest.StashKey[Any] = pytest.StashKey()
 
 
 class PgDatabases:

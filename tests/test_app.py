@@ -82,10 +82,16 @@ async def test_keys_move_between_channels_and_the_timeline(sample_store: Path) -
         assert not app.screen.query_one("#sessions").display
 
 
-async def test_selecting_a_record_shows_it_and_h_shows_its_history(sample_store: Path) -> None:
+
+
+
+async def test_references_lead_to_what_they_cite(sample_store: Path) -> None:
+    """One app, one reading flow (each step was a test of its own, starting an app for it):
+    a record and its history, a cited event, a material, a ledger entry, a reference to nothing."""
     app = InspectorApp(sample_store)
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
+        # selecting a record shows it, and h shows its history
         await pilot.press("1", "down")
         state = app.screen.query_one(StateChannel)
         assert state.selected().key == "constraint.prod"
@@ -98,30 +104,31 @@ async def test_selecting_a_record_shows_it_and_h_shows_its_history(sample_store:
         assert isinstance(app.screen, MessageDialog) and "constraint.prod" in app.screen.dialog_title
         await pilot.press("escape")
         assert isinstance(app.screen, MainScreen)
-
-
-async def test_choosing_a_cited_event_jumps_to_it_in_the_timeline(sample_store: Path) -> None:
-    app = InspectorApp(sample_store)
-    async with app.run_test(size=(200, 50)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("1", "down")
-        sources = app.screen.query_one("#state-sources", OptionList)
+        # choosing a cited event jumps to it in the timeline
+        assert state.selected().key == "constraint.prod"
         sources.focus()
         await pilot.press("down", "enter")  # the second cited source: evt:3
         await settle(app, pilot)
         timeline = app.screen.query_one(TimelineView)
         assert app.screen.focused is timeline and timeline.current.seq == 3
-
-
-async def test_choosing_a_material_reference_selects_it_in_raw_evidence(sample_store: Path) -> None:
-    app = InspectorApp(sample_store)
-    async with app.run_test(size=(200, 50)) as pilot:
-        await settle(app, pilot)
+        # a material reference selects it in raw evidence
         app.screen.jump_to("res:run-184")
         await settle(app, pilot)
         evidence = app.screen.query_one(EvidenceChannel)
         assert app.screen.focused is evidence.records
         assert evidence.records.get_option_at_index(evidence.records.highlighted).id == "mat:res:run-184"
+        # a ledger source jumps to the ledger entry
+        app.screen.jump_to("ledger:1")  # the harness's compaction act, recorded in s-export
+        await settle(app, pilot)
+        row = app.screen.query_one(TimelineView).current
+        assert (row.source, row.seq, row.kind) == ("ledger", 1, "harness.compaction")
+        # a bad reference opens an error dialog, not a traceback
+        app.screen.jump_to("evt:999")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MessageDialog) and app.screen.error
+        assert "event 999 is not in session 's-export'" in str(app.screen.body)
+        await pilot.press("enter")
+        assert isinstance(app.screen, MainScreen)
 
 
 async def test_search_uses_the_short_query_index_or_the_trigram_index(sample_store: Path) -> None:
@@ -144,17 +151,6 @@ async def test_search_uses_the_short_query_index_or_the_trigram_index(sample_sto
         assert app.screen.query_one(TimelineView).current.seq == 1
         await pilot.press("escape")
 
-
-async def test_a_bad_reference_opens_an_error_dialog_not_a_traceback(sample_store: Path) -> None:
-    app = InspectorApp(sample_store)
-    async with app.run_test(size=(200, 50)) as pilot:
-        await settle(app, pilot)
-        app.screen.jump_to("evt:999")
-        await settle(app, pilot)
-        assert isinstance(app.screen, MessageDialog) and app.screen.error
-        assert "event 999 is not in session 's-export'" in str(app.screen.body)
-        await pilot.press("enter")
-        assert isinstance(app.screen, MainScreen)
 
 
 async def test_unknown_session_option_shows_an_error(sample_store: Path) -> None:
@@ -185,10 +181,14 @@ async def test_palette_offers_the_screen_actions(sample_store: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
         await pilot.press(*"verify")
-        await pilot.pause(0.5)
         options = app.screen.query_one(OptionList)
-        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        assert any("Verify store" in p for p in prompts)
+        prompts: list[str] = []
+        for _ in range(100):  # the palette searches as one types: wait for its answer, not for the clock
+            await pilot.pause()
+            prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+            if any("Verify store" in p for p in prompts):
+                break
+        assert any("Verify store" in p for p in prompts), prompts
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, MessageDialog) and app.screen.dialog_title == "Store verified"
@@ -201,13 +201,3 @@ async def test_ctrl_q_quits(sample_store: Path) -> None:
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert app.return_code == 0
-
-
-async def test_a_ledger_source_jumps_to_the_ledger_entry(sample_store: Path) -> None:
-    app = InspectorApp(sample_store)
-    async with app.run_test(size=(200, 50)) as pilot:
-        await settle(app, pilot)
-        app.screen.jump_to("ledger:1")  # the harness's compaction act, recorded in s-export
-        await settle(app, pilot)
-        row = app.screen.query_one(TimelineView).current
-        assert (row.source, row.seq, row.kind) == ("ledger", 1, "harness.compaction")

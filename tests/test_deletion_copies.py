@@ -180,8 +180,10 @@ async def test_nothing_stays_while_the_app_has_the_store_open(tmp_path: Path, se
             result = await deletions.delete(other, "del-1", actor="zhou")
         assert result.wal_truncated
         assert_gone(on_disk(store))
-        await pilot.pause(2.5)  # the app notices the change and reloads
-        await settle(app, pilot)
+        await app.screen.check_for_changes().wait()  # what the app's poll does: it notices the change
+        await settle(app, pilot)  # and reloads
+        assert any("reloaded" in str(n.message) for n in app._notifications), \
+            [str(n.message) for n in app._notifications]
         assert_gone(on_disk(store))
 
 

@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from inspector.cli.main import cli
 from inspector.domain.terminal_safe import is_terminal_safe, json_safe, terminal_safe
 from inspector.services.importing import import_file
 from tests.hostile import KEY, OSC0, OSC52, RAW_FORBIDDEN, RLO, SID, write_hostile
@@ -53,9 +55,18 @@ async def hostile_store(tmp_path: Path) -> Path:
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    """A real ``python -m inspector`` process: the bytes its pipes carry."""
     env = {**os.environ, "INSPECTOR_REVIEWER": "rita", "PYTHONIOENCODING": "utf-8"}
     return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, timeout=120, cwd=cwd,
                           env=env, check=False)
+
+
+def _invoke(*args: str) -> tuple[bytes, bytes]:
+    """The command run in this process (click's runner): the bytes it writes to stdout and stderr.
+    Nothing here depends on the process boundary (the JSON test below keeps a real process)."""
+    result = CliRunner().invoke(cli, list(args), env={"INSPECTOR_REVIEWER": "rita"}, prog_name="inspector")
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)  # no traceback
+    return result.stdout_bytes, result.stderr_bytes
 
 
 def _assert_inert(out: bytes, what: str) -> None:
@@ -65,7 +76,9 @@ def _assert_inert(out: bytes, what: str) -> None:
         assert raw not in text, f"{what}: {raw!r} reached the terminal"
 
 
-def test_every_plain_command_prints_no_escape(hostile_store: Path, tmp_path: Path) -> None:
+def test_every_plain_command_prints_no_escape(hostile_store: Path, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     store = str(hostile_store)
     commands = [
         ("sessions", store), ("ledger", store, "--session", SID), ("check", store), ("drift", store, "--session", SID),
@@ -78,9 +91,9 @@ def test_every_plain_command_prints_no_escape(hostile_store: Path, tmp_path: Pat
     ]
     shown = b""
     for args in commands:
-        result = _run(*args, cwd=tmp_path)
-        _assert_inert(result.stdout + result.stderr, " ".join(args[:1]))
-        shown += result.stdout
+        stdout, stderr = _invoke(*args)
+        _assert_inert(stdout + stderr, " ".join(args[:1]))
+        shown += stdout
     text = shown.decode("utf-8")
     assert "␛]52;c;Y3VybCBldmlsLnNoIHwgc2g=␇" in text  # readable, with its escapes visible
     assert "⟨U+202E⟩" in text and "␍" in text
