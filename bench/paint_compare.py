@@ -4,8 +4,10 @@
 
 Each program starts in its own tmux session (200×50) and the pane is captured every few
 milliseconds until the text a person waits for is there: "Hello, world" for the hello app,
-the transcript's first prompt in claude-code-log's session browser, the first timeline row
-for ``inspector FILE``. Time is from just before ``tmux new-session`` to the capture that
+the transcript's first prompt in claude-code-log's session browser; for ``inspector FILE``
+the whole first screen: the transcript's first prompt (the session's title), the first
+timeline row and the key line at the bottom, all at once (the key line used to be drawn in
+a later frame than the rest, so waiting for one of them alone would flatter a partial frame). Time is from just before ``tmux new-session`` to the capture that
 shows it, so all three pay the same tmux and polling costs. The three alternate within each
 round so machine load hits them alike; medians and ratios are printed.
 
@@ -59,8 +61,8 @@ main()
 
 
 def first_prompt_and_row(path: Path) -> tuple[str, str]:
-    """What a person waits for in each app: the session's first user prompt (claude-code-log's
-    list shows it) — and our timeline's first row is checked by its event kind."""
+    """The session id and what a person waits for: the session's first user prompt (claude-code-log's
+    list shows it; our header names the session by it)."""
     session = ""
     for line in path.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
@@ -69,6 +71,12 @@ def first_prompt_and_row(path: Path) -> tuple[str, str]:
         if record.get("type") == "user" and isinstance(message.get("content"), str):
             return session, message["content"].strip().splitlines()[0][:30]
     raise SystemExit(f"{path}: no user prompt to wait for")
+
+
+def whole_screen(prompt: str) -> tuple[str, ...]:
+    """``inspector FILE``'s first screen as a person sees it whole: the session's title (its first
+    prompt), the timeline's first row and the key line at the bottom."""
+    return (prompt, "#1 ", "palette")
 
 
 TMUX = ["tmux", "-L", f"paint{os.getpid()}"]  # a server of our own, kept up by an idle session
@@ -83,11 +91,17 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-def timed(name: str, command: str, marker: str, *, timeout: float = 30.0) -> tuple[float, float]:
-    """Seconds from starting ``command`` in tmux until ``marker`` is on the screen, and the CPU
-    seconds the program had used by then (steadier than wall time on a loaded machine)."""
+def timed(name: str, command: str, marker: str | tuple[str, ...], *, timeout: float = 30.0,
+          cwd: Path | None = None) -> tuple[float, float]:
+    """Seconds from starting ``command`` in tmux until ``marker`` (every one of several) is on the
+    screen, and the CPU seconds the program had used by then (steadier than wall time on a
+    loaded machine). ``cwd``: where it starts (not the checkout, whose ``inspector`` package a
+    ``python -c`` would import before ``PYTHONPATH``'s)."""
+    markers = (marker,) if isinstance(marker, str) else marker
     started = time.perf_counter()
-    subprocess.run([*TMUX, "new-session", "-d", "-s", name, "-x", "200", "-y", "50", f"exec {command}"], check=True)
+    where = ["-c", str(cwd)] if cwd is not None else []
+    subprocess.run([*TMUX, "new-session", "-d", "-s", name, *where, "-x", "200", "-y", "50", f"exec {command}"],
+                   check=True)
     pid = int(subprocess.run([*TMUX, "display", "-p", "-t", name, "#{pane_pid}"], capture_output=True,
                              text=True).stdout.strip() or 0)
     screen = ""
@@ -95,10 +109,10 @@ def timed(name: str, command: str, marker: str, *, timeout: float = 30.0) -> tup
         while time.perf_counter() - started < timeout:
             screen = subprocess.run([*TMUX, "capture-pane", "-p", "-t", name], capture_output=True,
                                     text=True).stdout
-            if marker in screen:
+            if all(m in screen for m in markers):
                 return time.perf_counter() - started, cpu_seconds(pid)
             time.sleep(0.01)
-        raise RuntimeError(f"{name}: {marker!r} not on screen after {timeout:.0f} s:\n{screen}")
+        raise RuntimeError(f"{name}: {markers!r} not on screen after {timeout:.0f} s:\n{screen}")
     finally:
         subprocess.run([*TMUX, "kill-session", "-t", name], capture_output=True)
 
@@ -151,18 +165,19 @@ def run_all(args: argparse.Namespace, session: str, prompt: str, tag: str) -> di
         commands = {
             "hello": (env + f"{shlex.quote(sys.executable)} {home / 'hello.py'}", "Hello, world"),
             "claude-code-log": (env + f"{shlex.quote(str(ccl_python))} {home / 'noslp.py'} --tui {project}", prompt),
-            "inspector FILE": (env + f"{shlex.quote(str(inspector))} {shlex.quote(str(ours))}", "#1 "),
+            "inspector FILE": (env + f"{shlex.quote(str(inspector))} {shlex.quote(str(ours))}", whole_screen(prompt)),
         }
         if args.before is not None:
             commands["before"] = (env + f"PYTHONPATH={shlex.quote(str(args.before))} {shlex.quote(sys.executable)} -c "
-                                  "'from inspector.cli.entry import main; main()' " + shlex.quote(str(ours)), "#1 ")
+                                  "'from inspector.cli.entry import main; main()' " + shlex.quote(str(ours)),
+                                  whole_screen(prompt))
         # warm everything once: our store, claude-code-log's cache, the page cache for all three
         for command, marker in commands.values():
-            timed(f"{tag}w", command, marker, timeout=120)
+            timed(f"{tag}w", command, marker, timeout=120, cwd=home)
         times: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
         for run in range(args.runs):
             for label, (command, marker) in commands.items():
-                times[label].append(timed(f"{tag}{run}", command, marker))
+                times[label].append(timed(f"{tag}{run}", command, marker, cwd=home))
     return times
 
 

@@ -27,14 +27,16 @@ import termios
 import time
 from pathlib import Path
 
-from bench.paint_compare import FILE, cpu_seconds, first_prompt_and_row, prepare_home
+from bench.paint_compare import FILE, cpu_seconds, first_prompt_and_row, prepare_home, whole_screen
 
 
-def timed(argv: list[str], env: dict[str, str], marker: bytes, timeout: float = 30.0) -> tuple[float, float]:
+def timed(argv: list[str], env: dict[str, str], marker: bytes | tuple[bytes, ...], timeout: float = 30.0,
+          cwd: Path | None = None) -> tuple[float, float]:
+    markers = (marker,) if isinstance(marker, bytes) else marker
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
     started = time.perf_counter()
-    proc = subprocess.Popen(argv, env=env, stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+    proc = subprocess.Popen(argv, env=env, stdin=slave, stdout=slave, stderr=slave, start_new_session=True, cwd=cwd,
                             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
     os.close(slave)
     seen = b""
@@ -47,9 +49,9 @@ def timed(argv: list[str], env: dict[str, str], marker: bytes, timeout: float = 
                 seen += os.read(master, 1 << 16)
             except OSError:
                 break
-            if marker in seen:
+            if all(m in seen for m in markers):
                 return time.perf_counter() - started, cpu_seconds(proc.pid)
-        raise RuntimeError(f"{argv}: {marker!r} not written within {timeout:.0f} s")
+        raise RuntimeError(f"{argv}: {markers!r} not written within {timeout:.0f} s")
     finally:
         proc.kill()
         proc.wait()
@@ -71,20 +73,21 @@ def main() -> None:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env.update(PYTHONPYCACHEPREFIX=str(home / "pycache"), HOME=str(home), INSPECTOR_REVIEWER="bench",
                    TERM="xterm-256color")
+        screen = tuple(m.encode() for m in whole_screen(prompt))
         entry = [sys.executable, "-c", "from inspector.cli.entry import main; main()", str(ours)]
         programs: dict[str, tuple[list[str], dict[str, str], bytes]] = {
             "hello": ([sys.executable, str(home / "hello.py")], env, b"Hello, world"),
             "claude-code-log": ([ccl_python, str(home / "noslp.py"), "--tui", str(project)], env, prompt.encode()),
-            "inspector FILE": (entry, env, b"#1 "),
+            "inspector FILE": (entry, env, screen),
         }
         if args.before is not None:
-            programs["before"] = (entry, {**env, "PYTHONPATH": str(args.before)}, b"#1 ")
+            programs["before"] = (entry, {**env, "PYTHONPATH": str(args.before)}, screen)
         for argv, program_env, marker in programs.values():  # byte code, store, caches, page cache
-            timed(argv, program_env, marker, timeout=120)
+            timed(argv, program_env, marker, timeout=120, cwd=home)
         times: dict[str, list[tuple[float, float]]] = {label: [] for label in programs}
         for _ in range(args.runs):
             for label, (argv, program_env, marker) in programs.items():
-                times[label].append(timed(argv, program_env, marker))
+                times[label].append(timed(argv, program_env, marker, cwd=home))
     print(f"{args.file.name}, medians of {args.runs}, read from a pty; load average {os.getloadavg()[0]:.1f}")
     for index, what in ((0, "wall, start → written"), (1, "CPU used by then")):
         hello = statistics.median(t[index] for t in times["hello"])

@@ -12,12 +12,12 @@ means the task moved past the failure.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from inspector.domain.canonical import canonical_json
 from inspector.domain.logevents import LogEvent
 
 SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "run_shell_command", "local_shell", "shell_command",
@@ -113,7 +113,7 @@ def signature(call: LogEvent | None, result: LogEvent) -> str:
         if isinstance(cmd, str) and cmd.strip():
             return " ".join(cmd.split())
     if args:
-        return f"{tool}({json.dumps(args, ensure_ascii=False, sort_keys=True, separators=(',', ':'))[:300]})"
+        return f"{tool}({canonical_json(args)[:300]})"  # json.dumps with these options, its encoder built once
     return tool
 
 

@@ -10,7 +10,7 @@ import base64
 import binascii
 import json
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +23,7 @@ from inspector.domain.sif_schema import (
     PROJECTION_FIELDS,
     REQUIRED,
     SCHEMAS,
+    inline_failure,
 )
 from inspector.domain.trust import imported_status
 from inspector.domain.vocabulary import SIF_FORMAT
@@ -110,12 +111,18 @@ def _compile_check(fields: dict[str, Any]) -> Callable[[dict[str, Any]], bool]:
     body = ["def ok(o):", "    g = o.get"]
     for i, (name, rule) in enumerate(fields.items()):
         body.append(f"    v = g({name!r})")
+        inline = inline_failure(rule.check)
+        if rule.plain_str:
+            test = "type(v) is not str"
+        elif inline is not None:
+            test = "(" + inline[0].replace(" k", f" k{i}") + ")"
+            checks[f"k{i}"] = inline[1]
+        else:
+            test = f"not c{i}(v)"
         if rule.required:
             body.append("    if v is None: return False")
-            test = "type(v) is not str" if rule.plain_str else f"not c{i}(v)"
             body.append(f"    if {test}: return False")
         else:
-            test = "type(v) is not str" if rule.plain_str else f"not c{i}(v)"
             body.append(f"    if v is not None and {test}: return False")
         checks[f"c{i}"] = rule.check
     body.append("    return True")
@@ -201,7 +208,14 @@ def parse_chunk(lines: Sequence[bytes], first_line: int, *, with_header: bool,
     Only the chunk holding line 1 checks the header. Duplicates are not judged here:
     whoever writes the records compares identities across chunks and with the store.
     """
-    out: list[SifRecord] = []
+    return [parse_record(obj, number, encode) for _, number, obj in decoded_lines(lines, first_line,
+                                                                                  with_header=with_header, loads=loads)]
+
+
+def decoded_lines(lines: Sequence[bytes], first_line: int, *, with_header: bool,
+                  loads: Callable[[bytes], Any] = guarded_loads) -> Iterator[tuple[int, int, Any]]:
+    """(index in ``lines``, line number, decoded value) of each record line, as :func:`parse_chunk`
+    reads them: blank lines skipped, the header checked, a line that is not JSON refused."""
     header_pending = with_header
     for offset, raw in enumerate(lines):
         if not raw.strip():
@@ -217,10 +231,9 @@ def parse_chunk(lines: Sequence[bytes], first_line: int, *, with_header: bool,
             check_header(obj, number)
             header_pending = False
             continue
-        out.append(parse_record(obj, number, encode))
+        yield offset, number, obj
     if header_pending:
         raise BadInput('empty file: expected the header {"type":"header","format":"sif/1"}', line=1)
-    return out
 
 
 def parse_lines(lines: Iterable[bytes], loads: Callable[[bytes], Any] = guarded_loads,

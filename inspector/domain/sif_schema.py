@@ -60,8 +60,33 @@ def _is_pair(x: Any) -> bool:
     return isinstance(x, list) and len(x) == 2 and all(_is_nonneg_int(i) for i in x) and x[0] <= x[1]
 
 
+class _OneOf:
+    """A string from a fixed set; the set is kept so the parser can test it inline."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: frozenset[str] | tuple[str, ...]) -> None:
+        self.values = frozenset(values)
+
+    def __call__(self, x: Any) -> bool:
+        return isinstance(x, str) and x in self.values
+
+
 def _one_of(values: frozenset[str] | tuple[str, ...]) -> Callable[[Any], bool]:
-    return lambda x: isinstance(x, str) and x in values
+    return _OneOf(values)
+
+
+def inline_failure(check: Callable[[Any], bool]) -> tuple[str, Any] | None:
+    """For the parser's compiled fast check (inspector/domain/sif.py): an expression over ``v``
+    (and ``k``, the returned value) that is true whenever ``check(v)`` is false, without a call
+    — possibly also for a few values the check takes (a subclass of int or str), which then go
+    through the full path, which decides. None when the check has no such form."""
+    if isinstance(check, _OneOf):
+        return "type(v) is not str or v not in k", check.values
+    simple = {_is_str: "type(v) is not str", _is_nonneg_int: "type(v) is not int or v < 0",
+              _is_dict: "type(v) is not dict", _is_bool: "type(v) is not bool"}
+    expression = simple.get(check)
+    return (expression, None) if expression is not None else None
 
 
 def _continuation(x: Any) -> bool:

@@ -13,12 +13,20 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
-from inspector.domain.sif import SifRecord, parse_chunk
-from inspector.store.jsoncodec import fast_canonical_bytes, fast_loads
+from inspector.domain.sif import SifRecord, decoded_lines, parse_chunk, parse_record
+from inspector.store.jsoncodec import (
+    exact_copy_float_free,
+    fast_canonical_bytes,
+    fast_compact_bytes,
+    fast_loads,
+    float_free_canonical_bytes,
+    lines_with_float_marks,
+)
 from inspector.store.tables import SPECS
 
 CHUNK_LINES = 20_000
@@ -49,11 +57,46 @@ def parse_for_writer(chunk: Chunk) -> list[SifRecord]:
     """Parse one chunk and build its table rows (runs on the parsing thread, or in a worker
     process for large files)."""
     lines, first_line, with_header = chunk
-    records = parse_chunk(lines, first_line, with_header=with_header, loads=fast_loads, encode=fast_canonical_bytes)
+    marked = lines_with_float_marks(lines)
+    records: list[SifRecord] = []
+    for index, number, obj in decoded_lines(lines, first_line, with_header=with_header, loads=fast_loads):
+        free = index not in marked  # then nothing decoded from the line, nor the record made of it, is a float
+        rec = parse_record(obj, number, float_free_canonical_bytes if free else fast_canonical_bytes)
+        if rec.type in ROW_READY:
+            rec.row = SPECS[rec.type].to_row(rec.record, rec.digest, float_free=free)
+        records.append(rec)
+    return records
+
+
+def _with_rows(records: list[SifRecord]) -> list[SifRecord]:
     for rec in records:
         if rec.type in ROW_READY:
             rec.row = SPECS[rec.type].to_row(rec.record, rec.digest)
     return records
+
+
+Converted = tuple[Sequence[dict[str, Any]], int, bool]  # records, the sif line number of the first, (unused)
+
+
+def parse_converted(chunk: Converted) -> list[SifRecord]:
+    """Parse converted records as if written as sif/1 lines (``importing.to_sif``) and read back
+    by :func:`parse_for_writer` — the same records, digests, rows and refusals (naming the same
+    line) — without writing and re-reading them where the round trip provably changes nothing
+    (store/jsoncodec.py ``exact_copy``); any other record takes the written-and-read path."""
+    items, first_line, _ = chunk
+    out: list[SifRecord] = []
+    for offset, item in enumerate(items):
+        found = exact_copy_float_free(item)
+        if found is None:
+            out += _with_rows(parse_chunk([fast_compact_bytes(item)], first_line + offset, with_header=False,
+                                          loads=fast_loads, encode=fast_canonical_bytes))
+            continue
+        value, free = found  # a record made of a float-free value holds no float either
+        rec = parse_record(value, first_line + offset, float_free_canonical_bytes if free else fast_canonical_bytes)
+        if rec.type in ROW_READY:
+            rec.row = SPECS[rec.type].to_row(rec.record, rec.digest, float_free=free)
+        out.append(rec)
+    return out
 
 
 def watch_parent(parent: int) -> None:
@@ -83,7 +126,9 @@ def split(raw: bytes, chunk_lines: int | None = None) -> list[Chunk]:
     return [(lines[a:b], a + 1, a == 0) for a, b in zip(starts, [*starts[1:], len(lines)], strict=True)]
 
 
-async def _parsed_ahead(chunks: list[Chunk]) -> AsyncIterator[tuple[list[SifRecord], int]]:
+async def _parsed_ahead(chunks: Sequence[Chunk | Converted],
+                        parse: Callable[[Any], list[SifRecord]] = parse_for_writer,
+                        ) -> AsyncIterator[tuple[list[SifRecord], int]]:
     """In this process: each chunk is parsed on a thread of its own while the caller writes
     the one before. The writes wait without the interpreter lock — on SQLite one JSON
     statement per batch (store/bulk.py), on PostgreSQL the server process — so with a second
@@ -94,16 +139,16 @@ async def _parsed_ahead(chunks: list[Chunk]) -> AsyncIterator[tuple[list[SifReco
         done = 0
         for chunk in chunks:
             done += len(chunk[0])
-            yield parse_for_writer(chunk), done
+            yield parse(chunk), done
         return
     loop = asyncio.get_running_loop()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-parse") as parser:
-        ahead = loop.run_in_executor(parser, parse_for_writer, chunks[0])
+        ahead = loop.run_in_executor(parser, parse, chunks[0])
         done = 0
         try:
             for i, chunk in enumerate(chunks):
                 records = await ahead
-                ahead = loop.run_in_executor(parser, parse_for_writer, chunks[i + 1]) if i + 1 < len(chunks) else None
+                ahead = loop.run_in_executor(parser, parse, chunks[i + 1]) if i + 1 < len(chunks) else None
                 done += len(chunk[0])
                 yield records, done
         finally:
@@ -111,6 +156,19 @@ async def _parsed_ahead(chunks: list[Chunk]) -> AsyncIterator[tuple[list[SifReco
                 ahead.cancel()  # not started yet: dropped; started: runs out, its result unread
             elif ahead is not None and not ahead.cancelled():
                 ahead.exception()  # read, so a refusal nobody waits for is not logged as unretrieved
+
+
+async def parsed_records(records: Sequence[dict[str, Any]]) -> AsyncIterator[tuple[list[SifRecord], int, int]]:
+    """Converted records in file order, as :func:`parsed_chunks` yields the sif/1 lines
+    ``importing.to_sif`` would write for them (line 1 the header, record i on line i + 2;
+    progress counted in those lines), each chunk parsed on a thread while the one before is
+    written."""
+    size = CHUNK_LINES
+    starts = [0, *range(min(FIRST_CHUNK_LINES, size), len(records), size)]
+    chunks = [(records[a:b], a + 2, False) for a, b in zip(starts, [*starts[1:], len(records)], strict=True)]
+    total = len(records) + 2
+    async for parsed, done in _parsed_ahead(chunks, parse_converted):
+        yield parsed, 1 + done + (1 if done == len(records) else 0), total
 
 
 async def parsed_chunks(raw: bytes, *, parse_ahead: bool = False) -> AsyncIterator[tuple[list[SifRecord], int, int]]:

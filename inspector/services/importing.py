@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,14 +27,15 @@ from inspector.domain.sif import identity_digest, parse_chunk
 from inspector.domain.stubs import StubProblem
 from inspector.domain.trust import reviewer_name
 from inspector.domain.vocabulary import SIF_FORMAT
-from inspector.services.import_stream import parsed_chunks
+from inspector.services.gc_pause import pauses_collector
+from inspector.services.import_stream import parsed_chunks, parsed_records
 from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
 from inspector.services.unchanged_import import unchanged_import
 from inspector.store import bindings, ledger, session_rows
 from inspector.store.connection import Store, open_store
-from inspector.store.jsoncodec import fast_compact_bytes
+from inspector.store.jsoncodec import fast_compact_bytes, fast_loads
 from inspector.store.location import StoreTarget, is_url, store_target
 
 ProgressFn = Callable[[str, int, int], None]
@@ -46,7 +47,9 @@ class ImportReport:
     sessions: list[str] = field(default_factory=list)
     added: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
-    problems: list[ProtocolProblem | StubProblem] = field(default_factory=list)
+    # Not in the repr: Python 3.11's asyncio.run reprs the finished task (and so its result) twice
+    # while restoring its SIGINT handler, which for 25k problems cost 80 ms after every import.
+    problems: list[ProtocolProblem | StubProblem] = field(default_factory=list, repr=False)
     created_store: bool = False
     format: str = "sif"
     unchanged_since: int | None = None  # the ledger entry that imported these same bytes whole
@@ -77,11 +80,15 @@ async def _stored_sessions(db: aiosqlite.Connection) -> dict[str, tuple[int, int
     return await session_rows.versions(db)
 
 
-async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
+@pauses_collector
+async def import_bytes(store: Store, raw: bytes | Sequence[dict[str, Any]], *, actor: str, file_name: str,
                        progress: ProgressFn | None = None, original: bytes | None = None,
                        ledger_extra: dict[str, Any] | None = None, file_digest: str | None = None) -> ImportReport:
     """Import one sif/1 file's bytes in one transaction (the caller's store stays open).
 
+    ``raw`` may instead be a converted transcript's records: they are imported exactly as the
+    bytes :func:`to_sif` writes for them would be (lines numbered alike), without writing and
+    re-reading them (``original`` is then the transcript's bytes).
     Chunks are parsed (in worker processes for large files) while earlier ones are
     written; any bad line or conflict rolls the whole transaction back.
     """
@@ -91,7 +98,8 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         await db.execute("PRAGMA defer_foreign_keys = ON")  # a session may be declared after its records
         writer = RecordWriter(db, await _stored_sessions(db))
         # aclosing: a refusal while writing stops the parsing thread before the rollback returns
-        async with contextlib.aclosing(parsed_chunks(raw, parse_ahead=True)) as chunks:
+        source = parsed_chunks(raw, parse_ahead=True) if isinstance(raw, bytes) else parsed_records(raw)
+        async with contextlib.aclosing(source) as chunks:
             async for records, done, total in chunks:
                 await writer.write(records)
                 if progress is not None:
@@ -103,7 +111,8 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
             "utf-8", errors="surrogatepass")))
         for session in writer.first_use:
             entries += await _settle_session(db, writer, session, actor=actor, file_name=file_name,
-                                             file_digest=file_digest or keyed_digest(store.digest_key, original or raw),
+                                             file_digest=file_digest or keyed_digest(store.digest_key, _file_bytes(
+                                                 original, raw)),
                                              digest_key=store.digest_key, extra=ledger_extra)
         await ledger.append(db, entries)
     for (_s, t), n in writer.added.items():
@@ -119,6 +128,13 @@ async def import_bytes(store: Store, raw: bytes, *, actor: str, file_name: str,
         report.problems += await session_stub_problems(db, session, only=stubs)
     report.problems += writer.trust_problems
     return report
+
+
+def _file_bytes(original: bytes | None, raw: bytes | Sequence[dict[str, Any]]) -> bytes:
+    """The bytes the person imported: the transcript's own, else the sif/1 file's."""
+    if original:
+        return original
+    return raw if isinstance(raw, bytes) else to_sif(list(raw))
 
 
 async def _adapter(db: aiosqlite.Connection, session: str) -> str:
@@ -196,6 +212,7 @@ def to_sif(records: list[dict[str, Any]]) -> bytes:
     return b"\n".join(lines) + b"\n"
 
 
+@pauses_collector
 async def import_file(source: Path, into: StoreTarget | str, *, actor: str, progress: ProgressFn | None = None,
                       fmt: str | None = None, data: bytes | None = None) -> ImportReport:
     """Import a sif/1 file or any supported transcript (``fmt`` None: detected).
@@ -210,11 +227,12 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     if progress is not None:
         progress("reading", 0, 1)
     raw = data if data is not None else read_bytes(source)
-    fmt = fmt or detect(raw, source.name)
+    fmt = fmt or detect(raw, source.name, fast_loads)
     origin_lines: dict[tuple[str, int], int] = {}
     line_problems: list[ProtocolProblem] = []  # lines of a transcript that were not read, or are odd
     if fmt == "sif":
-        parse_chunk(raw.split(b"\n", 1)[:1], 1, with_header=True)  # refuse a non-sif file before any store exists
+        end = raw.find(b"\n")  # refuse a non-sif file before any store exists (its first line only)
+        parse_chunk([raw if end < 0 else raw[:end]], 1, with_header=True)
     original = raw
     on_server = is_url(into)
     if data is None and (on_server or (into.exists() and into.stat().st_size > 0)):
@@ -223,7 +241,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
             return again
     records: list[dict[str, Any]] = []
     if fmt != "sif":
-        records = convert(raw, source.name, fmt)
+        records = convert(raw, source.name, fmt, fast_loads)
         origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
                         if r["type"] == "event" and "line" in r.get("origin", {})}
         line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"],
@@ -241,9 +259,9 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if fmt != "sif":
             await _settle_owner(store, records, actor)
             records += await _proposed_facts(store, records)
-            raw = to_sif(records)
-        report = await import_bytes(store, raw, actor=actor, file_name=source.name, progress=progress,
-                                    original=original, ledger_extra={"format": fmt, "bytes": [0, len(original)]})
+        report = await import_bytes(store, records if fmt != "sif" else raw, actor=actor, file_name=source.name,
+                                    progress=progress, original=original,
+                                    ledger_extra={"format": fmt, "bytes": [0, len(original)]})
     except BaseException:
         await store.close()
         if created:

@@ -8,6 +8,8 @@ the bulk insert meets a repeat, so a first import pays nothing for the check.
 
 from __future__ import annotations
 
+import functools
+import operator
 import sqlite3
 from collections import Counter, defaultdict
 from typing import Any
@@ -24,6 +26,10 @@ from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
 
 PROTOCOL_KINDS = frozenset({"tool_call", "tool_result", "assistant_message"})
+_FIRST = operator.itemgetter(0)
+# A CallShape from its six fields without the named tuple's Python-level constructor (one per
+# call, result and assistant message an import reads).
+new_shape = functools.partial(tuple.__new__, CallShape)
 # The status a record of each type starts with when its file does not say (actions have none).
 STATUS_DEFAULTS: dict[str, str | None] = {"state": "active", "candidate": "pending", "handoff": "pending",
                                           "deletion_request": "pending", "action": None}
@@ -72,8 +78,8 @@ class RecordWriter:
                     first_use[session] = rec
                 kind = r["kind"]
                 if kind in PROTOCOL_KINDS:
-                    shapes[session].append(CallShape(r["seq"], kind, r.get("call_id"), bool(r.get("tools_present")),
-                                                     "reasoning_content" in r, rec.line))
+                    shapes[session].append(new_shape((r["seq"], kind, r.get("call_id"), bool(r.get("tools_present")),
+                                                      "reasoning_content" in r, rec.line)))
                 # only a label claiming more than the kind's source, or a version, needs tracking
                 if ("trust" in r and kind in SOURCE_TRUST and r["trust"] not in UNTRUSTED) or "base_version" in r \
                         or "context_version" in r:
@@ -161,8 +167,9 @@ class RecordWriter:
         if not fresh:
             return
         spec = SPECS[type_]
-        rows = [r.row for r in fresh] if type_ != "session" and all(r.row is not None for r in fresh) else \
-            [self._row(r) for r in fresh]
+        rows = [r.row for r in fresh] if type_ != "session" else []
+        if type_ == "session" or None in rows:
+            rows = [self._row(r) for r in fresh]
         await self.db.execute("SAVEPOINT bulk")
         try:
             await bulk.insert_rows(self.db, spec, rows)
@@ -173,8 +180,8 @@ class RecordWriter:
                 await self._one(rec, self._insert)
             return
         await self.db.execute("RELEASE bulk")
-        if type_ == "event":
-            for session, n in Counter(r.record["session"] for r in fresh).items():
+        if type_ == "event":  # an event row starts with its session (tables.py)
+            for session, n in Counter(map(_FIRST, rows)).items():
                 self.added[(session, type_)] += n
             return
         for rec in fresh:

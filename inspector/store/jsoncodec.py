@@ -20,8 +20,11 @@ used only where its result is provably the same:
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from inspector.domain.canonical import canonical_json
@@ -35,6 +38,36 @@ except ImportError:  # pragma: no cover - orjson is a declared dependency; stay 
 
 # Every JSON float literal holds a digit followed by one of these (strings may too: then the value is walked).
 _FLOAT_MARK = re.compile(rb"[0-9][.eE]")
+# The same test as one C pass over a copy where each digit reads "0", each of ".eE" reads "." and
+# anything else " ": a digit followed by one of them is then the substring "0." (measured about
+# twice as fast as the expression on record-sized texts, which it scans position by position; on
+# long texts the expression usually stops at an early mark, so it keeps those).
+_MARK_SHAPES = bytes(48 if 48 <= c <= 57 else (46 if c in b".eE" else 32) for c in range(256))
+_SHORT = 4096
+
+
+def lines_with_float_marks(lines: Sequence[bytes]) -> set[int]:
+    """The indexes of the lines that hold a float mark (see :func:`has_float_mark`), found in one
+    pass over the lines joined: a value decoded from any other line holds no float, so its
+    canonical text is orjson's (:func:`float_free_canonical_bytes`) without a test of its own."""
+    shaped = b"\n".join(lines).translate(_MARK_SHAPES)  # a newline reads " ": no mark spans two lines
+    found: set[int] = set()
+    at = shaped.find(b"0.")
+    if at < 0:
+        return found
+    ends = list(itertools.accumulate(len(line) + 1 for line in lines))  # offset after each line's newline
+    while at >= 0:
+        index = bisect.bisect_right(ends, at)
+        found.add(index)
+        at = shaped.find(b"0.", ends[index])
+    return found
+
+
+def has_float_mark(text: bytes) -> bool:
+    """True when some digit in ``text`` is followed by ``.``, ``e`` or ``E`` (every float literal has one)."""
+    if len(text) <= _SHORT:
+        return b"0." in text.translate(_MARK_SHAPES)
+    return _FLOAT_MARK.search(text) is not None
 # Types the standard encoder refuses (datetimes, dataclasses, subclasses of str/int/dict/list) are
 # handed back to it rather than written by orjson's own rules.
 _SORTED = (orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
@@ -43,14 +76,32 @@ _SORTED = (orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_P
 
 def fast_loads(data: bytes | str) -> Any:
     """Decode one line exactly as the guarded decoder would (see the module docstring)."""
-    if orjson is not None and type(data) is bytes and data.count(b"{") + data.count(b"[") <= MAX_DEPTH:
+    if orjson is not None and type(data) is bytes:
         try:
             value = orjson.loads(data)
-            if orjson.dumps(value, option=orjson.OPT_STRICT_INTEGER) == data:
+            if orjson.dumps(value, option=orjson.OPT_STRICT_INTEGER) == data and (
+                    len(data) <= MAX_DEPTH or data.count(b"{") + data.count(b"[") <= MAX_DEPTH
+                    or _within_depth(value)):
                 return value
         except (orjson.JSONDecodeError, orjson.JSONEncodeError):
             pass
     return guarded_loads(data)
+
+
+def _within_depth(value: Any) -> bool:
+    """No object or list nested ``MAX_DEPTH`` deep or more: what the guarded decoder checks on a
+    line with that many brackets (a long tool result quoting JSON has them inside strings).
+    Level by level over the containers only, so strings cost nothing."""
+    level = [value] if type(value) is dict or type(value) is list else []
+    depth = 0
+    while level:
+        if depth >= MAX_DEPTH:
+            return False
+        below: list[Any] = []
+        for item in level:
+            below += [c for c in (item.values() if type(item) is dict else item) if type(c) is dict or type(c) is list]
+        level, depth = below, depth + 1
+    return True
 
 
 def _float_free(value: Any) -> bool:
@@ -85,7 +136,7 @@ def fast_canonical(value: Any) -> str:
             text = orjson.dumps(value, option=_SORTED)
         except TypeError:  # orjson.JSONEncodeError is one
             return canonical_json(value)
-        if _FLOAT_MARK.search(text) is None or _float_free(value):
+        if not has_float_mark(text) or _float_free(value):
             try:
                 return text.decode("utf-8")
             except UnicodeDecodeError:
@@ -100,9 +151,31 @@ def fast_canonical_bytes(value: Any) -> bytes:
             text = orjson.dumps(value, option=_SORTED)
         except TypeError:
             return canonical_json(value).encode("utf-8")
-        if _FLOAT_MARK.search(text) is None or _float_free(value):
+        if not has_float_mark(text) or _float_free(value):
             return text
     return canonical_json(value).encode("utf-8")
+
+
+def float_free_canonical_bytes(value: Any) -> bytes:
+    """:func:`fast_canonical_bytes` of a value known to hold no float (decoded from a line
+    without a float mark, plus text and whole numbers): orjson's sorted text is then the
+    standard encoder's, so the test is skipped."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(value, option=_SORTED)
+        except TypeError:
+            pass
+    return canonical_json(value).encode("utf-8")
+
+
+def float_free_canonical(value: Any) -> str:
+    """:func:`float_free_canonical_bytes` as text (see :func:`fast_canonical`)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(value, option=_SORTED).decode("utf-8")
+        except (TypeError, UnicodeDecodeError):
+            pass
+    return canonical_json(value)
 
 
 _PLAIN = (orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
@@ -117,9 +190,74 @@ def fast_compact_bytes(value: Any) -> bytes:
             text = orjson.dumps(value, option=_PLAIN)
         except TypeError:
             text = b""
-        if text and (_FLOAT_MARK.search(text) is None or _float_free(value)):
+        if text and (not has_float_mark(text) or _float_free(value)):
             return text
     return _COMPACT.encode(value).encode("utf-8", errors="surrogatepass")
 
 
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+_EXACT = _PLAIN | orjson.OPT_STRICT_INTEGER if orjson is not None else 0
+_SAFE_INT = 2**53 - 1
+
+
+def _flat(record: dict[str, Any]) -> bool:
+    """Keys and values all plain text, small integers, booleans or null: such a record reads back
+    as an equal copy in its key order (a material holding a whole transcript is one, and skips
+    writing and reading its megabytes). Text must be free of lone surrogates, which strict
+    UTF-8 encoding refuses."""
+    for key, item in record.items():
+        if type(key) is not str:
+            return False
+        kind = type(item)
+        if kind is str:
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return False
+        elif kind is int:
+            if not -_SAFE_INT <= item <= _SAFE_INT:
+                return False
+        elif kind is not bool and item is not None:
+            return False
+        if not key.isascii():
+            try:
+                key.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+    return True
+
+
+def exact_copy(value: Any) -> Any | None:
+    """What ``fast_loads(fast_compact_bytes(value))`` returns — a record written as a sif/1
+    line and read back — without writing the line, or None when that is not provably the same.
+
+    orjson writes the value (refusing a non-text key, a lone surrogate, an integer past 2^53,
+    a subclass of a JSON type, deeper than orjson nests), and reads it back; the copy is the
+    answer when it equals the value (a tuple, an enum, a UUID, NaN read back as something else
+    are then told apart) and the brackets cannot nest past the guarded decoder's limit. Floats
+    read back equal whichever encoder wrote them. Such a value decodes without refusal, in its
+    own key order, to exactly this copy; anything else takes the written-and-read path."""
+    found = exact_copy_float_free(value)
+    return None if found is None else found[0]
+
+
+def exact_copy_float_free(value: Any) -> tuple[Any, bool] | None:
+    """:func:`exact_copy`, and whether the copy is known to hold no float (a float-free value's
+    canonical text is orjson's: :func:`float_free_canonical_bytes`)."""
+    if orjson is None:
+        return None
+    if type(value) is dict and value.get("type") == "material" and _flat(value):
+        return dict(value), True  # _flat takes no float; a material's text can be megabytes, its keys are few
+    try:
+        text = orjson.dumps(value, option=_EXACT)
+    except TypeError:
+        return None
+    if len(text) > MAX_DEPTH and text.count(b"{") + text.count(b"[") > MAX_DEPTH:
+        return None
+    copy = orjson.loads(text)
+    if copy != value:
+        return None
+    return copy, not has_float_mark(text) or _float_free(copy)

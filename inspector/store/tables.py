@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.store.jsoncodec import fast_canonical as canonical_json
+from inspector.store.jsoncodec import float_free_canonical
 
 
 def _json_or_none(value: Any) -> str | None:
@@ -31,14 +32,25 @@ class TableSpec:
     _skip: frozenset[str] = field(init=False, repr=False, compare=False)
 
     _values: Any = field(init=False, repr=False, compare=False)
+    _float_free_values: Any = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_skip", frozenset(self.columns) | {"type"} | self.stored_elsewhere)
-        # The column values as one tuple expression (it runs once per imported record).
-        parts = [f"e(g({n!r}))" if n in self.json_columns else f"g({n!r})" for n in self.columns]
-        scope: dict[str, Any] = {}
-        exec(f"def values(g, e):\n    return ({', '.join(parts)},)", scope)  # noqa: S102 - column names only
-        object.__setattr__(self, "_values", scope["values"])
+        # The whole row as one tuple expression (it runs once per imported record). The fields
+        # without a column of their own are found by one set difference, when there are any (the
+        # canonical text sorts keys, so the order they are gathered in does not matter).
+        parts = ", ".join(f"e(g({n!r}))" if n in self.json_columns else f"g({n!r})" for n in self.columns)
+        source = (
+            "def row(r, digest, derived):\n"
+            "    g = r.get\n"
+            "    extra = '{}' if r.keys() <= skip else c({k: r[k] for k in r.keys() - skip})\n"
+            f"    if derived:\n        return ({parts}, *derived, extra, digest)\n"
+            f"    return ({parts}, extra, digest)")
+        for name, encode in (("_values", canonical_json), ("_float_free_values", float_free_canonical)):
+            scope: dict[str, Any] = {"e": lambda v, c=encode: None if v is None else c(v), "c": encode,
+                                     "skip": self._skip}
+            exec(source, scope)  # noqa: S102 - column names only
+            object.__setattr__(self, name, scope["row"])
 
     @property
     def insert_sql(self) -> str:
@@ -50,12 +62,12 @@ class TableSpec:
     def select_columns(self) -> str:
         return ", ".join([*self.columns, "extra"])
 
-    def to_row(self, record: dict[str, Any], digest: str, derived: tuple[Any, ...] = ()) -> tuple[Any, ...]:
-        # The fields without a column of their own, found by one set difference (the canonical
-        # text sorts keys, so the order they are gathered in does not matter).
-        rest = record.keys() - self._skip
-        extra = canonical_json({k: record[k] for k in rest}) if rest else "{}"
-        return (*self._values(record.get, _json_or_none), *derived, extra, digest)
+    def to_row(self, record: dict[str, Any], digest: str, derived: tuple[Any, ...] = (), *,
+               float_free: bool = False) -> tuple[Any, ...]:
+        """The record's row; ``float_free``: the record is known to hold no float (its JSON
+        columns and ``extra`` are then written without testing for one)."""
+        values = self._float_free_values if float_free else self._values
+        return values(record, digest, derived)  # type: ignore[no-any-return]
 
     def to_record(self, row: tuple[Any, ...] | Any) -> dict[str, Any]:
         """Rebuild the sif record (type first, then columns, then extra) from a row."""

@@ -48,7 +48,7 @@ from inspector.ui.deciding import DecidesPending
 from inspector.ui.dialog_actions import OpensDialogs
 from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.layout import FitsTheTerminal
-from inspector.ui.paint import after_paint
+from inspector.ui.paint import DrawsAfterBatch, after_paint
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
 from inspector.ui.widgets.header_bar import HeaderBar
@@ -71,7 +71,7 @@ SEARCH_DEBOUNCE_S = 0.2
 WRITING_ACTIONS = frozenset({"correct", "rebuild", "decide_pending"})  # dialogs grey out their own
 
 
-class MainScreen(FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, ShowsWorkerErrors, Screen[None]):
+class MainScreen(DrawsAfterBatch, FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#state-records"
     BINDINGS = [
         Binding("1", "focus_channel('state')", "State", id="main.focus_state"),

@@ -147,7 +147,6 @@ class Builder:
 
     def keep_original(self, data: bytes) -> None:
         try:
-            data.decode("utf-8")
             encoding, content = "utf-8", data.decode("utf-8")
         except UnicodeDecodeError:
             encoding, content = "base64", base64.b64encode(data).decode("ascii")

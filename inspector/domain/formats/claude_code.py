@@ -25,6 +25,7 @@ from inspector.domain.formats.builder import (
 from inspector.domain.formats.tolerant import (
     TIME_TYPE,
     LineProblem,
+    Loads,
     Row,
     field_problem,
     items_problem,
@@ -65,10 +66,10 @@ def _record_problem(rec: dict[str, Any]) -> str | None:
     return found or (items_problem(content, _BLOCK, "message.content") if isinstance(content, list) else None)
 
 
-def read(data: bytes) -> list[Row | LineProblem]:
+def read(data: bytes, loads: Loads | None = None) -> list[Row | LineProblem]:
     """Every readable record; a problem in place of each unreadable part or record of the wrong shape."""
     out: list[Row | LineProblem] = []
-    for item in read_jsonl(data):
+    for item in (read_jsonl(data) if loads is None else read_jsonl(data, loads)):
         why = None if isinstance(item, LineProblem) else _record_problem(item[1])
         if why and not isinstance(item, LineProblem):
             item = LineProblem(item[0], "wrong_field_type", f"line {item[0].number}: {why}; the record is kept in "
@@ -77,8 +78,8 @@ def read(data: bytes) -> list[Row | LineProblem]:
     return out
 
 
-def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
-    entries = read(data)
+def convert(data: bytes, file_name: str, loads: Loads | None = None) -> list[dict[str, Any]]:
+    entries = read(data, loads)
     parsed = [e for e in entries if not isinstance(e, LineProblem)]
     session = next((r["sessionId"] for _, r in parsed if isinstance(r.get("sessionId"), str)), None)
     if session is None:

@@ -17,6 +17,7 @@ from inspector.domain.formats.messages import responses_item
 from inspector.domain.formats.tolerant import (
     TIME_TYPE,
     LineProblem,
+    Loads,
     Row,
     field_problem,
     first_problem,
@@ -49,9 +50,9 @@ def _problem(rec: dict[str, Any]) -> str | None:
                           items_problem(p.get("summary"), {"text": str}, "payload.summary")))
 
 
-def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
+def convert(data: bytes, file_name: str, loads: Loads | None = None) -> list[dict[str, Any]]:
     entries: list[Row | LineProblem] = []
-    for item in read_jsonl(data):
+    for item in (read_jsonl(data) if loads is None else read_jsonl(data, loads)):
         why = None if isinstance(item, LineProblem) else _problem(item[1])
         if why and not isinstance(item, LineProblem):
             item = LineProblem(item[0], "wrong_field_type", f"line {item[0].number}: {why}; the record is kept in "

@@ -7,6 +7,7 @@ they are and what to import instead, never guessed at.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import PurePath
 from typing import Any
 
@@ -18,17 +19,26 @@ from inspector.domain.guarded_json import raw_decode_all
 FORMATS = ("sif", "claude-code", "codex", "gemini", *messages.FORMATS, "inspect-ai")
 
 
-def _first_records(data: bytes) -> list[dict[str, Any]]:
+def _first_records(data: bytes, loads: Callable[[bytes], Any] | None = None) -> list[dict[str, Any]]:
     """The readable records among the first 50 lines (a cut or doubled line is skipped). After
     the first non-blank line, only lines that start with ``{`` count: an indented object is
-    inside a pretty-printed document."""
+    inside a pretty-printed document. ``loads`` (answering as ``guarded_json.loads``) reads a
+    line holding one value; any other line is read part by part."""
     out: list[dict[str, Any]] = []
     first = True
-    for raw in data.split(b"\n", 50)[:50]:
+    for raw in _head_lines(data, 50):
         if not raw.strip():
             continue
         if first or raw[:1] == b"{":
             first = False
+            if loads is not None:
+                try:
+                    value = loads(raw)
+                except (ValueError, UnicodeDecodeError):
+                    pass  # refused whole: the parts that can be read are read below
+                else:
+                    out += [value] if isinstance(value, dict) else []
+                    continue
             try:
                 parts, _ = raw_decode_all(raw.decode("utf-8"))
             except UnicodeDecodeError:
@@ -37,29 +47,44 @@ def _first_records(data: bytes) -> list[dict[str, Any]]:
     return out
 
 
+def _head_lines(data: bytes, count: int) -> list[bytes]:
+    """``data.split(b"\\n", count)[:count]`` without copying the rest of a large file."""
+    lines: list[bytes] = []
+    start = 0
+    while len(lines) < count:
+        end = data.find(b"\n", start)
+        if end < 0:
+            lines.append(data[start:])
+            break
+        lines.append(data[start:end])
+        start = end + 1
+    return lines
+
+
 def _claude_like(rec: dict[str, Any]) -> bool:
     return bool(rec.get("sessionId")) or rec.get("type") in (
         "summary", "file-history-snapshot", "user", "assistant", "system", "progress", "queue-operation")
 
 
-def detect(data: bytes, file_name: str) -> str:
+def detect(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None = None) -> str:
     """The file's format, or :class:`BadInput` saying what it is not (never a traceback: an
-    unforeseen shape is ``conversion_failed``, like in :func:`convert`)."""
+    unforeseen shape is ``conversion_failed``, like in :func:`convert`). ``loads``: as for
+    :func:`convert`."""
     try:
-        return _detect(data, file_name)
+        return _detect(data, file_name, loads)
     except (TypeError, AttributeError, KeyError, IndexError, ValueError, RecursionError) as exc:
         raise BadInput(f"cannot tell what {file_name} is ({type(exc).__name__}: {exc})",
                        code="conversion_failed") from None
 
 
-def _detect(data: bytes, file_name: str) -> str:
+def _detect(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None) -> str:
     suffix = PurePath(file_name).suffix.lower()
     if suffix in (".yaml", ".yml"):
         raise BadInput(f"{file_name} is a recorded HTTP exchange (a VCR cassette), not a transcript; import the "
                        "saved message list (*.conversation.json) made from it instead", code="not_a_transcript")
     if suffix == ".eval" or data[:4] == b"PK\x03\x04":
         return "inspect-ai"
-    records = _first_records(data)
+    records = _first_records(data, loads)
     first = records[0] if records else None
     if isinstance(first, dict) and first.get("type") == "header" and "format" in first:
         return "sif"
@@ -100,22 +125,25 @@ def _detect(data: bytes, file_name: str) -> str:
                    "message list; name the format with --from", code="unknown_format")
 
 
-def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
+def convert(data: bytes, file_name: str, fmt: str, loads: Callable[[bytes], Any] | None = None) -> list[dict[str, Any]]:
     """Convert a transcript. Each converter checks the fields it reads; should one still meet a
     shape it did not foresee, the file is refused with a sentence, never a traceback (the fuzz
-    test in tests/test_importer_fuzz.py treats that code, ``conversion_failed``, as a bug to fix)."""
+    test in tests/test_importer_fuzz.py treats that code, ``conversion_failed``, as a bug to fix).
+
+    ``loads``: how JSON-lines formats decode a line; it must answer exactly as
+    ``guarded_json.loads`` (the import passes store/jsoncodec.py ``fast_loads``)."""
     try:
-        return _convert(data, file_name, fmt)
+        return _convert(data, file_name, fmt, loads)
     except (TypeError, AttributeError, KeyError, IndexError, ValueError, RecursionError) as exc:
         raise BadInput(f"{file_name} could not be converted from {fmt} ({type(exc).__name__}: {exc}); nothing "
                        "was written", code="conversion_failed") from None
 
 
-def _convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
+def _convert(data: bytes, file_name: str, fmt: str, loads: Callable[[bytes], Any] | None) -> list[dict[str, Any]]:
     if fmt == "claude-code":
-        return claude_code.convert(data, file_name)
+        return claude_code.convert(data, file_name, loads)
     if fmt == "codex":
-        return codex.convert(data, file_name)
+        return codex.convert(data, file_name, loads)
     if fmt == "gemini":
         return gemini.convert(data, file_name)
     if fmt in messages.FORMATS:

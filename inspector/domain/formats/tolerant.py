@@ -17,7 +17,7 @@ and the guarded decoder's ``duplicate_key``, ``lone_surrogate``,
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,9 @@ class LineProblem:
 
 
 Row = tuple[Line, dict[str, Any]]
+# A decoder that answers exactly as ``guarded_json.loads`` does (value or exception); the
+# import passes a faster one that proves its answers the same (store/jsoncodec.py fast_loads).
+Loads = Callable[[bytes], Any]
 
 
 def _sub_line(line: Line, text: str, start: int, end: int) -> Line:
@@ -51,7 +54,7 @@ def _sub_line(line: Line, text: str, start: int, end: int) -> Line:
     return Line(line.number, line.start + bs, line.start + be, line.raw[bs:be])
 
 
-def read_line(line: Line) -> tuple[list[Row], list[LineProblem]]:
+def read_line(line: Line, loads: Loads = loads) -> tuple[list[Row], list[LineProblem]]:
     """The records of one non-blank line and the problems found on it."""
     try:
         value = loads(line.raw)
@@ -95,14 +98,14 @@ def _read_parts(line: Line) -> tuple[list[Row], list[LineProblem]]:
     return rows, problems
 
 
-def read_jsonl(data: bytes) -> list[Row | LineProblem]:
+def read_jsonl(data: bytes, loads: Loads = loads) -> list[Row | LineProblem]:
     """Every record of a JSON-lines file in file order, with a problem in place of each part
     that could not be read. Never raises for the content of a line."""
     out: list[Row | LineProblem] = []
     for line in split_lines(data):
         if not line.raw.strip():
             continue
-        rows, problems = read_line(line)
+        rows, problems = read_line(line, loads)
         out += problems[:1] if problems and problems[0].code == "several_records_on_line" else []
         out += rows
         out += [p for p in problems if p.code != "several_records_on_line"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
@@ -10,9 +12,11 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from inspector.services.channels import MaterialView, StubView
-from inspector.services.search import Hit, SearchResult
 from inspector.ui.safe import markup, plain
 from inspector.ui.widgets.channel import ChannelPane
+
+if TYPE_CHECKING:  # the search service loads with the first search, not with the first screen
+    from inspector.services.search import Hit, SearchResult
 
 
 def human_size(n: int) -> str:

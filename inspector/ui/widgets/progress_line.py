@@ -3,6 +3,9 @@ generations, ...): it appears only after ``SHOW_AFTER_S``, so quick work never f
 what is being done and how far it got (issue 15: ``v`` ran for seconds with no sign of life).
 
 Use ``with progress.task("Verifying the store") as step: ... step(done, total)``.
+
+The label and the bar are mounted by the first task, not with the screen: the line is hidden
+until then, and the first screen has fewer widgets to mount and style (issue 18: first paint).
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Label, ProgressBar
 
@@ -26,15 +28,18 @@ class ProgressLine(Horizontal):
     ProgressLine ProgressBar { width: 1fr; }
     """
 
-    def compose(self) -> ComposeResult:
-        yield Label("", id="progress-label")
-        yield ProgressBar(id="progress-bar", show_eta=False)
+    def _parts(self) -> tuple[Label, ProgressBar]:
+        """The label and the bar, mounted on first use (they are in the DOM at once; the mount
+        itself completes with the next message round)."""
+        if not self.query(ProgressBar):
+            self.mount(Label("", id="progress-label"), ProgressBar(id="progress-bar", show_eta=False))
+        return self.query_one(Label), self.query_one(ProgressBar)
 
     @contextmanager
     def task(self, label: str) -> Iterator[Callable[[int, int], None]]:
         started = time.monotonic()
-        bar = self.query_one(ProgressBar)
-        self.query_one(Label).update(label)
+        text, bar = self._parts()
+        text.update(label)
         bar.update(total=None, progress=0)
         timer = self.set_timer(SHOW_AFTER_S, lambda: self.add_class("-running"))
 

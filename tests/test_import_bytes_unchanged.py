@@ -1,0 +1,148 @@
+"""An import stores exactly the bytes it stored before its per-record work was made faster.
+
+Issue 18 rewrote how an import reads lines, converts transcripts, computes digests and builds
+rows; canonical JSON defines every digest (docs/store-format.md), so nothing of that may change:
+stores made before must verify, and a file imported now must hold what it held then. The
+fingerprints below were computed with the code before that work (main at 7781d17): for each
+file imported into a fresh store (its secret key fixed, so keyed digests repeat), one sha256
+over every row of every record table (digests, ``extra``, material chunks included; the
+ledger, which holds times, and the search indexes left out), and one over the bytes
+``export`` writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import sqlite3
+from pathlib import Path
+from unittest import mock
+
+import pytest
+
+from inspector.services.exporting import export_sif
+from inspector.services.importing import import_file
+from inspector.store.connection import open_store
+
+REPO = Path(__file__).resolve().parent.parent
+REAL = REPO.parent / "shared" / "real_sessions"
+TABLES = ("sessions", "events", "tool_defs", "materials", "material_chunks", "stubs", "state_records", "actions",
+          "summaries", "candidates", "handoffs", "deletion_requests")
+
+# file -> (stored rows, export), computed at 7781d17 with fingerprints() below.
+SAMPLES = {
+    "01_export_timeout.jsonl": (
+        "4b8e90450ebe6cab749f800e4ebecc425aaf8ad4a5ded5949ae3577c54560771",
+        "c63a9ed77a39ba2c3b0284e86db3c64fc188a5198401b58da2a133f501616e57"),
+    "02_orders_handoff.jsonl": (
+        "3fdbd44ec743e5c4cc0e4ff45058e255a73cd4ec60c1279989e6fb84e5e2694a",
+        "617aa95b92f930767dbe2b4666e299afd3b8fc7cade6f112c074f9d640e4f82b"),
+    "03_deepseek_weather.jsonl": (
+        "37558279427a016d7062026f7846f903eed80d1eef90cad522b358bf70f5e9fe",
+        "d8a13456af35319fbf940b263b6f510cbc0e9102ea33679bcdf8af5cce32844c"),
+    "04_injected_rule.jsonl": (
+        "1e4861faf19f671e89c6bd8ebd1a773c6501206b615340e428e6362a12e9e4dc",
+        "a86783cffd3681e1c55b70a1093f6fc577f3dc4cbf171aa3c543232a2b489930"),
+    "05_privacy_deletion.jsonl": (
+        "7fd5829b1fe88e6806a82d5380548f95b47212132fcad06a8a81c02aaf30114c",
+        "b72c90832251a3087468539aebe5e78a5d963881ab3c5deb39c4a18183ce8cef"),
+    "06_large_fold.jsonl": (
+        "d01748b75d9605b0d5075d9b18f00255f01948d3b75694d3ae218b6ef4835b94",
+        "480d31921ea255324afd181e9c431c128160e306690cc74edaa16845652191fc"),
+    "regress/01_prod_db_constraint.jsonl": (
+        "5b1dc376344609e546a4cdb37144308a683a6ac37d488a895d6bb8b8819e87a1",
+        "87c2100da447b981fd66a4a11e4c1403ca9b600199c63cc2d8202027cfee80ab"),
+    "regress/02_p95_open_issue.jsonl": (
+        "e28b32aaa7fb6f08110efbce31a1d7ffc836bf30b84e118b0ca252d9d245cc8c",
+        "6628ccf247bc47bb0da72788979fdf77c44d508a74f2601ef0cdf288bdda6ab5"),
+    "regress/03_streaming_decision.jsonl": (
+        "c0404a16f1f5bedbf3305d94a525e6a27d76486f7106accc66e05b147dc95608",
+        "3478676ccd51e395076f37d9219284e44f7e51af1d93348de239ee50f7d7546d"),
+    "regress/04_injected_rule.jsonl": (
+        "3664a2b76f6cb14b976cc56fbe73f3cbdc412d7c98ca68ba018ee368c264007e",
+        "004ae3c9d17dd87286d498e3522a1b4346b975e9f99b90291a5ed770c6860a78"),
+    "regress/05_unknown_action.jsonl": (
+        "52a0195871e7f9080878b463dcee318018347795d0e722095e755b7476c11138",
+        "845207a61041f8ba47680f2fefbafddccd39a02624d703a5cdc26bf21d7d8af4"),
+    "regress/06_failed_run.jsonl": (
+        "90afa1a3f28ce47fd1989b0fbc1e497d51dcc32fc508b8b989e3b3b0ec377329",
+        "fd0a7ff2f405f5a3c9ac27618593f33cb4bd319e2f8a009b34e6275c3dc6e50f"),
+    "regress/07_permissions.jsonl": (
+        "f6ef76a5006a66a6fc1615c54a26cfa2fc6df0fe8ca7f4ceb1fc373faceeee01",
+        "3d5d7dd1b189b01eba525f2e02b6cd72339cd2952687de512824fbd7656424b4"),
+    "regress/08_acceptance.jsonl": (
+        "40d3e5e0acd728e19cafb619b7bb43b30b96dffda4493663d0d9e407d7cafc1b",
+        "c3c5b593f3f95a214664301b747a1178e8aa68b89485974302965237a72a8e11"),
+    "regress/09_deepseek_weather.jsonl": (
+        "51f0d85f68a88799a2affe1e8b49bd0b6d5e79e89138191d887578780b08eb73",
+        "c597a2b3ea2437f7369355dc47fdf17cac6ce46d919a2cada0fda869d8ecff65"),
+    "regress/10_dispute_open.jsonl": (
+        "62c7186ae2b4bc43c2241d7f1bb37653ab9a82091545513df5905a4ba87f3ba7",
+        "65484d8857077c5a851cd5ad0a816f9ece4a34a8efe09211d2cdb9287ad4d330"),
+}
+TRANSCRIPTS = {
+    "anthropic/test_anthropic_tool_with_thinking.conversation.json": (
+        "edc0260605bbe7471b2a2f795908731c77a281d047b6b5167661fafacc37da18",
+        "0de99ef4339e39606c138fdf5a6d227fea06e3152edc6612b5683e94d948527d"),
+    "claude-code/4b7d5121b42a-0__manual_compaction_bash_progress_v2.1.14.jsonl": (
+        "7834a36de4333e00bba974dbdacfe2c75baf72a0610abbe1280673b2854b33ff",
+        "c0f4ba2db80f06770b2e214b853aa1049feedf62f82526a456d69f2301769378"),
+    "claude-code/7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl": (
+        "0825358585dd7ded40c9eb4b4f594dc71caf7ccbe663ef6e0ff50cc7caeaeb51",
+        "cf0a519ca546a2313816d7e45e2aa69b2f5671edf0d5283b640cc3d26682c214"),
+    "claude-code/995ebed6e4-2__two_records_on_one_line_v2.1.7.jsonl": (
+        "797877affd06faad3fcab40ea720aadfcf81a02c4aed390f5a986b5b18277d9f",
+        "23b4c71a2af5433c367d7a2d72cced113a3e08a1e2c0343f6a5a70484210222b"),
+    "claude-code/a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl": (
+        "762e59bc84279b40b99cce274beb67e76c072bda9d1e2b272ac83b0f4b3aeedb",
+        "832112397c16f6daf940221e00034b9c828ac85a7bce6cf0de9fefff20385b6d"),
+    "claude-code/ee8f793bfeb9-0__summary_records.jsonl": (
+        "005e2f12e186ff633d6040a6491e162e25d6b396243d4df5db5fc335bd5cf6cc",
+        "bd81550af929ab672fbf6d30e2fc269204f5ec9bb19ad0854e67d5c3cca56fe0"),
+    "gemini-cli/9c53780d06b7-0__write_file_shell_thoughts.json": (
+        "9ebf89e280f5e7d20c63ce4fe5810c01664667ac0de7fd9aac4bd4862c27ffd1",
+        "8ddd3298cff715954573e649043013a59e11e676279639c2f0c3cf9ec81256bd"),
+    "inspect-ai/2025-05-12T20-27-36-04-00_browser.json": (
+        "0c55dcbf4db07ef4e3fd4522a3c67afa7188a89b6daa79ba00b5d685a9de09ac",
+        "2674d4a33c06754bc4d6d7b46d0584517d256c44af9ecea28272a5f226e39009"),
+    "inspect-ai/log_read_sample.eval": (
+        "d13d1026c3f5e56fe8be66107c1921f0e8b0c2a9c1c0841474428e5affaf270a",
+        "0f5f94e14f8ad88513218aa8bb19e01efa3bc4c4e7489e16951b80f51087f681"),
+    "openai-chat/test_multiple_agent_tool_calls.conversation.json": (
+        "3629289a415bd9babd18fb246e03797951396aed5f97a94251c147432a3a9d1d",
+        "5d1dfa2921436ef2a03f673312924f25829d6bae625281e42b361cadf959a20f"),
+    "openai-responses/test_openai_responses_thinking_with_tool_calls.conversation.json": (
+        "812b9806c837231d0283dd022a97c175388799452b8a8b3b083f341f1a18574d",
+        "64ca0f337b401ee018ae7d9ab8c73118bdd433daa2bc3a14bc56e47a6c3a559f"),
+}
+
+
+def fingerprints(source: Path, tmp: Path) -> tuple[str, str]:
+    store_path, out = tmp / f"{source.name}.db", tmp / f"{source.name}.sif"
+
+    async def run() -> None:
+        await import_file(source, store_path, actor="fingerprint")
+        async with await open_store(store_path) as store:
+            await export_sif(store, out)
+
+    with mock.patch("inspector.store.connection.secrets.token_hex", lambda n: "5a" * n):
+        asyncio.run(run())
+    rows = hashlib.sha256()
+    with sqlite3.connect(store_path) as db:
+        for table in TABLES:
+            for row in db.execute(f"SELECT * FROM {table} ORDER BY rowid"):  # noqa: S608 - fixed names
+                rows.update(repr(row).encode("utf-8", errors="surrogatepass") + b"\n")
+    return rows.hexdigest(), hashlib.sha256(out.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_sample_sessions_store_the_same_bytes(name: str, tmp_path: Path) -> None:
+    assert fingerprints(REPO / "sample_sessions" / name, tmp_path) == SAMPLES[name]
+
+
+@pytest.mark.parametrize("name", sorted(TRANSCRIPTS))
+def test_real_transcripts_store_the_same_bytes(name: str, tmp_path: Path) -> None:
+    source = REAL / name
+    if not source.is_file():
+        pytest.skip(f"needs {source} (the shared real transcripts)")
+    assert fingerprints(source, tmp_path) == TRANSCRIPTS[name]
