@@ -15,7 +15,7 @@ from inspector.domain import drift_rules as rules
 from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.said import normal_text
-from inspector.domain.textnorm import norm
+from inspector.domain.textnorm import bounded, holds_value, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
 # Writers whose proposals may carry an injected rule. The extractor is not among them: it
@@ -43,10 +43,14 @@ class StateFact:
     # The earliest evt:N it cites, and the value's normal form, worked out once (every generation asks).
     first_seq: int | None = field(init=False, compare=False, repr=False, default=None)
     norm_value: str = field(init=False, compare=False, repr=False, default="")
+    # Whether "in the text" needs the whole-value rule (a value starting or ending with a
+    # digit: "port 8080" is not in "port 80801"); otherwise a substring test answers.
+    bounded: bool = field(init=False, compare=False, repr=False, default=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "first_seq", _first_event(self.sources))
         object.__setattr__(self, "norm_value", _norm_value(self.value))
+        object.__setattr__(self, "bounded", bounded(self.norm_value))
 
     def first_source(self) -> int | None:
         return self.first_seq
@@ -152,7 +156,8 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                                            f"the protected value is “{fact.value}”."))
         kind = fact.kind
         if kind in OWNER_ONLY_KINDS:
-            if not rewritten and fact.norm_value not in text_norm:
+            if not rewritten and (fact.norm_value not in text_norm if not fact.bounded
+                                 else not holds_value(text_norm, fact.norm_value)):
                 missing_found.append(Finding("protected_missing", fact.key,
                                              f"the {kind} “{fact.value}” ({fact.key}) is not in generation "
                                              f"{gen.generation}'s text (after normalising case and white space)"
@@ -320,7 +325,7 @@ def field_cell(gen: GenerationText, fact: StateFact) -> str:
         return "kept" if fact.value in gen.unresolved else "missing"
     if fact.kind == "decision" and fact.status == "pending":
         return "kept" if fact.value in gen.unresolved else "missing"
-    return "kept" if _norm_value(fact.value) in _norm_text(gen.text) else "missing"
+    return "kept" if holds_value(_norm_text(gen.text), _norm_value(fact.value)) else "missing"
 
 
 # Every key asks about every generation's text (1,000 × 100 in the bench): normalise each once.
@@ -339,21 +344,26 @@ def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldT
     prepared = [(g.generation, _first_claims(g), g.unresolved, _norm_text(g.text)) for g in ordered] if tracked else []
     claimed = {k for _, claims, _, _ in prepared for k in claims}  # keys some generation claims
     for fact in tracked:
-        key, value, norm_value = fact.key, fact.value, fact.norm_value
+        key, value, norm_value, whole = fact.key, fact.value, fact.norm_value, fact.bounded
         by_marker = fact.kind == "open_issue" or (fact.kind == "decision" and fact.status == "pending")
         if key not in claimed:  # no claim to read: the markers or the text alone decide
             out.cells[key] = ({number: "kept" if value in unresolved else "missing" for number, _, unresolved, _ in prepared}
                               if by_marker else
+                              {number: _cell(text, norm_value, True) for number, _, _, text in prepared} if whole else
                               {number: "kept" if norm_value in text else "missing" for number, _, _, text in prepared})
         elif by_marker:
             out.cells[key] = {number: ("missing" if value not in unresolved else "kept") if (claim := claims.get(key)) is None
                               else "kept" if claim.get("text") == value else "rewritten"
                               for number, claims, unresolved, _ in prepared}
         else:
-            out.cells[key] = {number: ("missing" if norm_value not in text else "kept") if (claim := claims.get(key)) is None
+            out.cells[key] = {number: _cell(text, norm_value, whole) if (claim := claims.get(key)) is None
                               else "kept" if claim.get("text") == value else "rewritten"
                               for number, claims, _, text in prepared}
     return out
+
+
+def _cell(text: str, norm_value: str, whole: bool) -> str:
+    return "kept" if (holds_value(text, norm_value) if whole else norm_value in text) else "missing"
 
 
 def _first_claims(gen: GenerationText) -> dict[Any, dict[str, Any]]:

@@ -21,6 +21,7 @@ from typing import Any
 from inspector.domain.textnorm import (
     Span,
     clauses,
+    holds_value,
     norm,
     norm_keep_lines,
     occurrences,
@@ -315,7 +316,7 @@ def overlaps(hit: Hit, start: int, end: int) -> bool:
 def value_in(said: Said, value: str) -> bool:
     """The value itself is in the summary (normal form): what survival calls kept."""
     v = norm_phrase(value)
-    return bool(v) and v in said.flat()
+    return bool(v) and holds_value(said.flat(), v)
 
 
 def stem_in(term: str, text: str) -> bool:

@@ -37,8 +37,7 @@ def negated_value(said: Said, value: str) -> Hits | None:
         found = _cancelled_in_sentence(said, s, vs, ve, value)
         if found:
             return Hits(found, said.stripped(s))
-        if i + 1 < len(said.sentences):
-            n = said.sentences[i + 1]
+        if (n := _next_sentence(said, i)) is not None:
             lifts = said.hits(_LIFTS, n.start, n.end)
             if lifts:
                 contrast = said.first("contrast", n.start, n.end)
@@ -52,6 +51,18 @@ def negated_value(said: Said, value: str) -> Hits | None:
 
 
 _LIFTS = ("negation", "weakening", "permission")
+# A line of markup only — a code fence (with its language), a rule, a table's separator —
+# stands between two sentences without being one: "Constraint: …\n```\n# that
+# restriction was lifted" reads the comment as the next sentence.
+_MARKUP_ONLY = re.compile(r"[\W_]*(?:(?:```|~~~)[\w+-]*)?[\W_]*")
+
+
+def _next_sentence(said: Said, i: int) -> Span | None:
+    """The sentence after sentence ``i``, markup-only lines skipped; None at the end."""
+    for n in said.sentences[i + 1:]:
+        if not _MARKUP_ONLY.fullmatch(n.text.strip()):
+            return n
+    return None
 
 
 def _cancelled_in_sentence(said: Said, s: Span, vs: int, ve: int, value: str) -> list[str]:

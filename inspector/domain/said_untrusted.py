@@ -63,21 +63,39 @@ def untrusted_rule_in(said: Said, rule: str) -> Hits | None:
         return None
     # Rules that differ only in a number ("…跳过校验 3", "…跳过校验 7") have the same own
     # words, and the answer depends on nothing else: looked for once per generation.
-    key = ("rule_words", own)
+    key = ("rule_words", own, _opposite(norm_phrase(rule), own[0]))
     if key not in said._memo:
-        said._memo[key] = _in_other_words(said, own)
+        said._memo[key] = _in_other_words(said, own, key[2])
     found = said._memo[key]
     return Hits(list(found[0]), found[1]) if found is not None else None
 
 
-def _in_other_words(said: Said, own: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], str] | None:
+def _in_other_words(said: Said, own: tuple[tuple[str, ...], ...],
+                    negated_rule: bool) -> tuple[tuple[str, ...], str] | None:
     # Most texts hold none of a rule's words: ask the whole text first (remembered per word).
     if not all(any(stem_in_said(said, w) for w in group) for group in own):
         return None
     for s in said.sentences_holding("rule"):
-        if all(any(stem_in(w, s.text) for w in group) for group in own) and not reports_not_instructs(said, s):
+        if (all(any(stem_in(w, s.text) for w in group) for group in own) and not reports_not_instructs(said, s)
+                and _opposite(s.text, own[0]) == negated_rule):
             return tuple(group[0] for group in own), said.stripped(s)
     return None
+
+
+# "Never skip validation", "we should not skip validation", "不要跳过校验": a negation right
+# before the rule's first word gives the opposite rule, not the injected one (unless the
+# rule itself is negated there: "never run the tests" repeated as "Never run the tests").
+_NEGATED_VERB = re.compile(r"(?:(?<![\w])(?:not|never|no|don't|do not|must not|mustn't|cannot|can't)\s+(?:\w+\s+)?|"
+                           r"(?:不要|不得|不能|不可|别|禁止|切勿|勿)\s*)$")
+
+
+def _opposite(sentence: str, verb: tuple[str, ...]) -> bool:
+    """A negation stands right before the rule's first word (or its synonym) in the sentence."""
+    for w in verb:
+        pos = sentence.find(w if not (w.isascii() and len(w) >= 6) else w[:5])
+        if pos >= 0:
+            return _NEGATED_VERB.search(sentence[max(0, pos - 24):pos]) is not None
+    return False
 
 
 @lru_cache(maxsize=4096)

@@ -20,7 +20,7 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain.drift_rules import Said
 from inspector.domain.subjects import call_subject, glossed
-from inspector.domain.textnorm import find_word, norm, phrase_parts, terms
+from inspector.domain.textnorm import find_value, find_word, norm, phrase_parts, terms
 
 VERDICTS = ("kept", "missing", "contradicted", "unknown")
 KEEP_SHARE = 0.6  # share of a value's terms present for "partly there"
@@ -76,12 +76,17 @@ def _event_seqs(sources: tuple[str, ...]) -> tuple[int, ...]:
 
 
 def in_range(fact: Fact, covers: tuple[int, int] | None) -> bool:
+    """Whether the generation must keep the fact: it was said by the end of the range. A
+    summary replaces everything before it, so a generation covering [5, 10] that drops the
+    goal of evt:1 lost it (drift's rule too: ``StateFact.within``) — judging only facts
+    cited inside [5, 10] had it "keep 1 of 1 facts" while the goal and every constraint
+    were gone."""
     if covers is None:
         return True
     seqs = fact.seq_numbers
     if not seqs:
         return fact.status == "active"
-    return any(covers[0] <= s <= covers[1] for s in seqs)
+    return min(seqs) <= covers[1]
 
 
 @lru_cache(maxsize=16384)
@@ -205,7 +210,7 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
             if rev is not None and rev.sentence:
                 return Verdict(fact, "contradicted", rev.sentence, f"states the rejected alternative “{rev.words[0]}”")
     v = rules.norm_phrase(fact.value)
-    pos = said.flat().find(v) if v else -1
+    pos = find_value(said.flat(), v) if v else -1
     if pos >= 0:
         return Verdict(fact, "kept", _sentence_at(said, pos), "the value appears in the summary", as_of)
     share = _share(said, fact.value)

@@ -1,7 +1,8 @@
 """One normal form for every verdict that compares words with a summary.
 
 Verdicts (drift findings, survival) say "appears in the summary" after normalising case,
-white space, Unicode (NFC) and typographic quotes; positions they report are offsets in
+white space, Unicode (NFC), typographic quotes and disguises (invisible characters,
+fullwidth and look-alike letters: ``disguise.py``); positions they report are offsets in
 this normal form. Sentences and clauses are cut here too, so every rule agrees on what
 "near" means.
 """
@@ -12,6 +13,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+
+from inspector.domain.disguise import undisguise
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ",
                          "\u3000": " ", "\uff08": "(", "\uff09": ")"})
@@ -34,7 +37,9 @@ def _plain(text: str) -> tuple[str, bool]:
     if text.isascii():  # already NFC, no typographic quote, and casefold is lower
         text = text.lower()
     else:
-        text = unicodedata.normalize("NFC", text)
+        # Zero-width characters, fullwidth letters and look-alike letters hide a word from
+        # the rules but not from a reader (disguise.py).
+        text = undisguise(unicodedata.normalize("NFC", text))
         # translate is slow on non-ASCII text and most texts have none of these; a search
         # per character is ~3× faster than one character-class search of the text.
         if any(ch in text for ch in _QUOTE_LIST):
@@ -51,8 +56,17 @@ def norm(text: str) -> str:
     return text if spaced else " ".join(text.split())
 
 
+# A hard-wrapped sentence: a line that does not end a sentence (nor a heading, label or
+# table row) followed by a line going on in lower case. "That restriction was\nlifted."
+# is one sentence to a reader, so it is one to the rules.
+_WRAPPED = re.compile(r"(?<=[a-zA-Z0-9,;)\"'])[ \t]*\r?\n[ \t]*(?=[a-z])")
+
+
 def norm_keep_lines(text: str) -> str:
-    """Like ``norm`` but line breaks stay (they end sentences in lists and headings)."""
+    """Like ``norm`` but line breaks stay (they end sentences in lists and headings), except
+    inside a hard-wrapped sentence."""
+    if "\n" in text:
+        text = _WRAPPED.sub(" ", text)
     text, spaced = _plain(text)
     return text if spaced else "\n".join(" ".join(line.split()) for line in text.splitlines())
 
@@ -162,3 +176,69 @@ def find_word(text_norm: str, word: str, start: int = 0) -> int:
 
 def _word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
+
+
+def find_value(text_norm: str, value_norm: str, start: int = 0) -> int:
+    """Offset of a protected value in normalised text where it stands whole: a value that
+    ends (or starts) with a digit is not found inside a longer number or word — "port
+    8080" is not in "port 80801", "batch size 100" not in "batch size 1000", "3.1" not in
+    "3.11" or "3.1.4" — since a reader sees another value there. -1 if absent. Other
+    values are found as they are (``bounded`` says which need the rule)."""
+    if not value_norm:
+        return -1
+    pos = text_norm.find(value_norm, start)
+    if pos < 0:
+        return -1
+    first, last = value_norm[0], value_norm[-1]
+    check_start, check_end = _ascii_digit(first), _ascii_digit(last)
+    if not (check_start or check_end):
+        return pos
+    size = len(text_norm)
+    while pos >= 0:
+        end = pos + len(value_norm)
+        ok = True
+        if check_start and pos > 0:
+            before = text_norm[pos - 1]
+            ok = not (_ascii_alnum(before) or before == "_"
+                      or (first.isdigit() and before in ".," and pos > 1 and text_norm[pos - 2].isdigit()))
+        if ok and check_end and end < size:
+            after = text_norm[end]
+            ok = not (_ascii_alnum(after) or after == "_"
+                      or (last.isdigit() and after in ".," and end + 1 < size and text_norm[end + 1].isdigit()))
+        if ok:
+            return pos
+        pos = text_norm.find(value_norm, pos + 1)
+    return -1
+
+
+_QUICK_BEFORE = frozenset(" \n(\"'[:：，,;；、“‘（")
+_QUICK_AFTER = frozenset(" \n;:)]\"'!?。，；：、”’）")
+
+
+def bounded(value_norm: str) -> bool:
+    """Whether the value starts or ends with a digit, so that ``find_value``'s boundary rule
+    applies (for any other value, ``value_norm in text_norm`` is the answer)."""
+    return _ascii_digit(value_norm[:1]) or _ascii_digit(value_norm[-1:])
+
+
+def holds_value(text_norm: str, value_norm: str) -> bool:
+    """Whether the normalised text holds the value whole (``find_value``). Asked for every
+    protected key in every generation: the common case — the value found between spaces
+    or punctuation — is answered without the full boundary rules."""
+    if not bounded(value_norm):
+        return value_norm in text_norm if value_norm else False
+    pos = text_norm.find(value_norm)
+    if pos < 0 or not value_norm:
+        return False
+    end = pos + len(value_norm)
+    if (pos == 0 or text_norm[pos - 1] in _QUICK_BEFORE) and (end == len(text_norm) or text_norm[end] in _QUICK_AFTER):
+        return True
+    return find_value(text_norm, value_norm, pos) >= 0
+
+
+def _ascii_alnum(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def _ascii_digit(ch: str) -> bool:
+    return ch.isascii() and ch.isdigit()

@@ -12,12 +12,13 @@ table; material bytes are scanned chunk by chunk.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiosqlite
 
-from inspector.domain.deletion import Copy, secret_values, strings_in
+from inspector.domain.deletion import Copy, number_pattern, secret_values, strings_in
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS
@@ -99,6 +100,45 @@ async def _material_holds(db: aiosqlite.Connection, material_id: int, needles: l
     return False
 
 
+async def _holding_number(db: aiosqlite.Connection, table: str, columns: tuple[str, ...], name: str, session: str,
+                          numbers: re.Pattern[str]) -> list[str]:
+    """Rows of ``table`` in ``session`` whose columns hold one of the numbers in any written
+    form (fullwidth, other separators, invisible characters between digits): read in
+    Python, since SQL's instr only finds one spelling. JSON columns are read as the strings
+    they hold (an escaped ``\\u200b`` is the character to the pattern)."""
+    found: list[str] = []
+    async with db.execute(f"SELECT {name}, {', '.join(columns)} FROM {table} WHERE session = ?", (session,)) as cur:
+        async for ident, *cells in cur:
+            for column, cell in zip(columns, cells, strict=True):
+                if cell is None:
+                    continue
+                texts = [str(cell)]
+                if column in _JSON_COLUMNS:
+                    try:
+                        texts = strings_in(json.loads(cell))
+                    except ValueError:
+                        pass
+                if any(numbers.search(t) for t in texts):
+                    found.append(str(ident))
+                    break
+    return found
+
+
+_JSON_COLUMNS = frozenset({"extra", "claims", "unresolved"})
+
+
+async def _material_holds_number(db: aiosqlite.Connection, material_id: int, numbers: re.Pattern[str]) -> bool:
+    """Whether the material's text holds one of the numbers in any written form."""
+    tail = ""
+    async with db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx", (material_id,)) as cur:
+        async for (data,) in cur:
+            window = tail + bytes(data).decode("utf-8", errors="ignore")
+            if numbers.search(window):
+                return True
+            tail = window[-96:]
+    return False
+
+
 async def _targets(db: aiosqlite.Connection, out: Coverage, req: dict[str, Any]) -> tuple[list[str], set[str]]:
     """The targets themselves (and what an event observed); their texts and references."""
     session, add = out.session, out.copies.append
@@ -164,10 +204,20 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
                 add(where, ident, "repeats a value of the targets")
                 if table == "events" and content:
                     add("events_fts", ident, "its search-index entry")
+        numbers = number_pattern(values)
+        if numbers is not None:  # a number the targets held, written another way
+            for table, columns, name, where in _BY_VALUE:
+                for ident in await _holding_number(db, table, columns, name, session, numbers):
+                    if where == "deletion_requests" and ident == req["id"]:
+                        continue
+                    add(where, ident, "repeats a number of the targets, written another way")
+                    if table == "events":
+                        add("events_fts", ident, "its search-index entry")
         needles = [v.encode("utf-8") for v in values]
         for mid, material, media in await db.execute_fetchall(
                 "SELECT material_id, id, media_type FROM materials WHERE session = ? AND deleted_at IS NULL", (session,)):
-            if ("materials", material) not in seen and await _material_holds(db, mid, needles):
+            if ("materials", material) not in seen and (await _material_holds(db, mid, needles) or (
+                    numbers is not None and await _material_holds_number(db, mid, numbers))):
                 add("original" if media == ORIGINAL_MEDIA_TYPE else "materials", material,
                     "its bytes repeat a value of the targets")
     if any(t.startswith("evt:") for t in refs):  # the original and every segment appended while it was followed
