@@ -256,3 +256,32 @@ async def test_nothing_stays_in_the_postgresql_table_files(tmp_path: Path, pg_st
     blobs = {str(p): p.read_bytes() for p in files + toast if p.exists()}
     assert blobs
     assert_gone(blobs)
+
+
+async def test_a_snapshot_open_elsewhere_keeps_the_rows_and_the_deletion_says_so(
+        tmp_path: Path, pg_store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reviewer's transaction still reading the session makes PostgreSQL keep the deleted rows
+    through the rewrite: the deletion is committed but must not claim the bytes are gone; once
+    that transaction ends, the next rewrite removes them."""
+    import asyncpg
+
+    from inspector.store.pg import maintenance
+
+    monkeypatch.setattr(maintenance, "RECLAIM_TRIES", 2)
+    monkeypatch.setattr(maintenance, "RECLAIM_WAIT_S", 0.01)
+    monkeypatch.setattr(maintenance, "RECLAIM_LOCK_TIMEOUT_MS", 200)  # the reader holds the table: no rewrite
+    await import_file(write_sif(tmp_path / "a.jsonl", records()), pg_store_url, actor="t")
+    reader = await asyncpg.connect(pg_store_url)
+    try:
+        reading = reader.transaction(isolation="repeatable_read")
+        await reading.start()
+        assert await reader.fetchval("SELECT count(*) FROM events")  # its snapshot sees the rows
+        async with await open_store(pg_store_url) as opened:
+            result = await deletions.delete(opened, "del-1", actor="zhou")
+            assert not result.refusals and result.as_dict()["wal_truncated"] is False
+        await reading.rollback()
+    finally:
+        await reader.close()
+    async with await open_store(pg_store_url) as opened:
+        assert (await verify_store(opened)).ok
+        assert await connection.checkpoint(opened)  # nobody needs them now: rewritten without them

@@ -53,6 +53,15 @@ async def delete_cmd(store: Path, request: str, session: str | None, reviewer: s
          else f"deleted {sum(result.removed.values())} cop(ies) for {request}: "
               + ", ".join(f"{n} {k}" for k, n in result.removed.items())
               + "".join(f"\n  ! {w}" for w in result.coverage.warnings)
-              + ("" if result.wal_truncated else "\n  ! the WAL could not be truncated yet (a reader holds an old "
-                 "snapshot); the next deletion or checkpoint truncates it"))
+              + ("" if result.wal_truncated else "\n  ! " + _not_yet_erased(opened)))
     return EXIT_REFUSED if result.refusals else EXIT_OK
+
+
+def _not_yet_erased(store: object) -> str:
+    """Where the deleted bytes still are when the physical erasure had to wait, per backend."""
+    if getattr(store, "dialect", "sqlite") == "postgresql":
+        return ("the tables could not be rewritten without the deleted rows yet (a transaction open elsewhere on "
+                "the server still sees them); the next deletion rewrites them")
+    return "the WAL could not be truncated yet (a reader holds an old snapshot); the next deletion or checkpoint " \
+           "truncates it"
+

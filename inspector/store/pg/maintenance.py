@@ -12,6 +12,8 @@ base backups: docs/store-format.md says so (that is the server operator's retent
 
 from __future__ import annotations
 
+import asyncio
+import re
 from typing import Any
 
 import asyncpg
@@ -23,14 +25,36 @@ RECLAIMED = ("events", "events_search", "material_chunks", "materials_fts", "mat
              "actions", "candidates", "handoffs", "deletion_requests", "tool_defs")
 
 
+RECLAIM_TRIES = 10  # a snapshot open elsewhere on the server usually ends within a second
+RECLAIM_WAIT_S = 0.2
+# VACUUM FULL needs each table to itself: a transaction elsewhere that read it holds it until
+# it ends. Waiting without bound would stall the deletion, and every reviewer queued behind it.
+RECLAIM_LOCK_TIMEOUT_MS = 3000
+_KEPT = re.compile(r"(\d+) dead row versions cannot be removed yet")
+
+
 async def reclaim(store: Any) -> bool:
     """Rewrite the touched tables without the deleted rows (outside any transaction, on a
-    connection of its own); False when the server refused (the deletion itself is committed)."""
+    connection of its own). False when the server refused, or when after a few tries a
+    transaction still open elsewhere on the server needs the deleted rows, so the rewrite had
+    to copy them (VACUUM VERBOSE says how many it kept): the deletion is committed, the bytes
+    go with the next reclaim — the caller says so rather than claiming they are gone. A table
+    held by another transaction past ``RECLAIM_LOCK_TIMEOUT_MS`` is the same case."""
     assert isinstance(store, PgStore)
     conn = await _connect(store.location)
+    kept: list[int] = []
+    conn.add_log_listener(lambda _c, message: kept.extend(int(n) for n in _KEPT.findall(
+        f"{message.message} {getattr(message, 'detail', '') or ''}")))
     try:
-        await conn.execute(f"VACUUM (FULL, ANALYZE) {', '.join(RECLAIMED)}")
-        return True
+        await conn.execute(f"SET lock_timeout = {int(RECLAIM_LOCK_TIMEOUT_MS)}")
+        for attempt in range(RECLAIM_TRIES):
+            kept.clear()
+            await conn.execute(f"VACUUM (FULL, ANALYZE, VERBOSE) {', '.join(RECLAIMED)}")
+            if not any(kept):
+                return True
+            if attempt + 1 < RECLAIM_TRIES:
+                await asyncio.sleep(RECLAIM_WAIT_S)
+        return False
     except asyncpg.PostgresError:
         return False
     finally:
