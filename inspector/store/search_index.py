@@ -224,6 +224,9 @@ async def materials_containing(db: Any, session: str, query: str, limit: int, sh
 
 
 async def partly_indexed_materials(db: Any, session: str) -> int:
+    """Text materials indexed only up to the cap. Materials never indexed on purpose — binary
+    ones, and the original transcript file, whose text the events already index — are not
+    "partly indexed": counting them made every search of an imported transcript incomplete."""
     row = await fetch_one(db, "SELECT COUNT(*) FROM materials WHERE session = ? AND size > indexed_bytes AND "
-                          "deleted_at IS NULL", (session,))
+                          "indexed_bytes > 0 AND deleted_at IS NULL", (session,))
     return int(row[0]) if row else 0
