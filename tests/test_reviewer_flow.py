@@ -310,6 +310,7 @@ async def test_8_search_counts_occurrences_gives_offsets_and_steps_through_them(
         detail = evidence.query_one("#evidence-detail", Static)
         first = text_of(detail)
         assert "match 1 of 1,400 at character" in first
+        assert "] next · [ previous" in first and "[/]" not in first  # the keys, not broken markup
         await pilot.press("right_square_bracket")
         second = text_of(detail)
         assert "match 2 of 1,400" in second

@@ -100,8 +100,9 @@ class EvidenceChannel(ChannelPane):
         lines = [markup("[b]$r[/b] · $n occurrence(s) — enter opens it", r=hit.ref, n=f"{hit.occurrences:,}")]
         if hit.offsets:
             k = self.occurrence
-            lines.append(markup("match $k of $n at character $o   [dim]] next · [ previous[/]", k=str(k + 1),
-                                n=f"{hit.occurrences:,}", o=f"{hit.offsets[k]:,}"))
+            # the keys as values: a bare "[" in a template opens a tag and the line showed "[/]"
+            lines.append(markup("match $k of $n at character $o   [dim]$nx next · $pv previous[/]", k=str(k + 1),
+                                n=f"{hit.occurrences:,}", o=f"{hit.offsets[k]:,}", nx="]", pv="["))
             if hit.occurrences > len(hit.offsets):
                 lines.append(markup("[dim]offsets listed for the first $m[/]", m=str(len(hit.offsets))))
         lines.append(plain(hit.snippet_for(self.occurrence)))
