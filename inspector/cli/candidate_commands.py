@@ -10,6 +10,7 @@ from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_c
 from inspector.cli.store_commands import reviewer_option, sole_store_argument, store_argument
 from inspector.domain.candidates import Validation
 from inspector.services import candidates
+from inspector.services.sessions import get_session
 from inspector.store.connection import open_store
 
 session_option = click.option("--session", help="The candidate's session (needed only when the id is used in several).")
@@ -31,6 +32,7 @@ def describe(v: Validation) -> list[str]:
 async def candidates_cmd(store: Path, session: str, as_json: bool) -> int:
     """List a session's compression candidates with their validation now."""
     async with await open_store(store) as opened:
+        await get_session(opened, session)  # a mistyped id is bad input (exit 3), not "(no candidates)"
         found = await candidates.list_candidates(opened, session)
     emit([v.as_dict() for _, v in found], as_json,
          lambda: "\n".join(line for _, v in found for line in describe(v)) or "(no candidates)")

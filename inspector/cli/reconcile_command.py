@@ -10,6 +10,7 @@ from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_c
 from inspector.cli.store_commands import reviewer_option, sole_store_argument, store_argument
 from inspector.domain.reconcile import RECONCILED_STATUSES
 from inspector.services.reconciling import list_actions, reconcile
+from inspector.services.sessions import get_session
 from inspector.store.connection import open_store
 
 
@@ -50,6 +51,7 @@ async def reconcile_cmd(store: Path, action: str, status: str, evidence: str, re
 async def actions_cmd(store: Path, session: str, as_json: bool) -> int:
     """The session's action ledger (unknown first), with who reconciled what."""
     async with await open_store(store) as opened:
+        await get_session(opened, session)  # a mistyped id is bad input (exit 3), not "(no actions)"
         rows = await list_actions(opened, session)
 
     def human() -> str:
