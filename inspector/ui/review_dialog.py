@@ -194,8 +194,9 @@ class ReviewDialog(InspectorModal[bool]):
         pressing ``a`` says why (a greyed-out key that did nothing left the reviewer guessing: issue 15, 9)."""
         if action == "rebase":
             pending = self.view is not None and self.view.validation.status == "pending"
-            return True if pending and self._stale() and self.rebased_into is None and not self.store.read_only \
-                else None
+            if not (pending and self._stale() and self.rebased_into is None):
+                return False  # nothing to rebase: no greyed "b Rebase" in the footer of a current candidate
+            return None if self.store.read_only else True  # read-only: greyed, as accept and reject
         if action in ("accept", "reject"):
             if self.store.read_only:
                 return None
