@@ -28,3 +28,12 @@ def test_unknown_session_json_is_one_error_document(sample_store: Path, command:
     result = CliRunner().invoke(cli, [command, str(sample_store), "--session", "no-such-session", "--json"])
     assert result.exit_code == 3
     assert json.loads(result.stdout)["error"]["code"] == "not_found"
+
+
+def test_export_of_unknown_session_leaves_nothing_on_disk(sample_store: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out" / "x.sif"
+    out.parent.mkdir()
+    result = CliRunner().invoke(cli, ["export", str(sample_store), "--session", "no-such-session", "-o", str(out)])
+    assert result.exit_code == 3
+    assert "no session 'no-such-session'" in result.output
+    assert list(out.parent.iterdir()) == []  # not even x.sif.partial

@@ -79,6 +79,8 @@ async def export_cmd(store: Path, session: str | None, output: Path, original: b
             result = await exporting.export_original(opened, session or "", output)
             emit(result, as_json, lambda: f"wrote {output}: {result['bytes']:,} bytes, {result['sha256']}")
             return EXIT_OK
+        if session is not None:  # checked before the file is opened: bad input leaves nothing on disk
+            await sessions.get_session(opened, session)
         result = await exporting.export_sif(opened, output, session)
     emit(result, as_json, lambda: f"wrote {output}: " + ", ".join(f"{n} {t}" for t, n in result["records"].items()))
     return EXIT_OK
