@@ -19,6 +19,7 @@ from inspector.ui.safe import plain
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from inspector.services.timeline import TimelineRow
     from inspector.store.connection import Store
     from inspector.ui.widgets.timeline_view import TimelineView
 
@@ -86,6 +87,19 @@ class OpensDialogs(_Base):
         self._with_reviewer(lambda who: ReviewDialog(self.store, self.session or "", candidate, who,
                                                      on_decided=decided))
 
+    async def _ledger_detail(self, row: TimelineRow) -> str:
+        """The entry's whole payload: the timeline row holds one line cut at 160 characters, and the
+        dialog opened to read it showed that cut line ("format=\"cla…") with the screen to spare."""
+        import json
+
+        from inspector.services.sessions import session_ledger
+
+        if row.source != "ledger" or self.session is None:
+            return row.text
+        entry = next((e for e in await session_ledger(self.store, self.session)
+                      if e["seq"] == row.seq), None)
+        return row.text if entry is None else json.dumps(entry["payload"], ensure_ascii=False, indent=2)
+
     async def on_timeline_view_row_opened(self, event: TimelineView.RowOpened) -> None:
         from inspector.services import channels, event_view
         from inspector.ui.event_detail import event_lead
@@ -94,7 +108,8 @@ class OpensDialogs(_Base):
         row = event.row
         if row.source == "ledger" or self.session is None:
             await self.app.push_screen(MessageDialog(f"Ledger entry L{row.seq}",
-                                                     plain(f"{row.kind} by {row.actor}\n{row.at}\n\n{row.text}")))
+                                                     plain(f"{row.kind} by {row.actor}\n{row.at}\n\n"
+                                                           + await self._ledger_detail(row))))
             return
         if "deleted" in row.marks:
             await self.app.push_screen(MessageDialog(f"Event #{row.seq} · deleted", row.text))
