@@ -22,6 +22,7 @@ import time
 import uuid
 from pathlib import Path
 
+from bench.pg_import import new_database
 from inspector.domain.sif import identity_digest
 from inspector.services.importing import import_file
 from inspector.services.sessions import get_session
@@ -86,18 +87,6 @@ def race(store: str, writers: int, seconds: float, tmp: Path) -> dict[str, objec
     wins = sum(int(r["wins"]) for r in results)
     return {"wins": wins, "per_s": wins / seconds, "refused": sum(int(r["losses"]) for r in results),
             "lost_updates": wins - (version - 1), "verify": ok}
-
-
-async def new_database(server: str) -> str:
-    import asyncpg
-
-    name = f"bench_{uuid.uuid4().hex[:12]}"
-    conn = await asyncpg.connect(server)
-    try:
-        await conn.execute(f"CREATE DATABASE {name}")
-    finally:
-        await conn.close()
-    return server.rsplit("/", 1)[0] + "/" + name
 
 
 def main() -> None:

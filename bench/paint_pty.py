@@ -18,7 +18,6 @@ import fcntl
 import os
 import select
 import shutil
-import statistics
 import struct
 import subprocess
 import sys
@@ -27,7 +26,7 @@ import termios
 import time
 from pathlib import Path
 
-from bench.paint_compare import FILE, cpu_seconds, first_prompt_and_row, prepare_home, whole_screen
+from bench.paint_compare import FILE, cpu_seconds, first_prompt_and_row, prepare_home, print_ratios, whole_screen
 
 
 def timed(argv: list[str], env: dict[str, str], marker: bytes | tuple[bytes, ...], timeout: float = 30.0,
@@ -89,15 +88,7 @@ def main() -> None:
             for label, (argv, program_env, marker) in programs.items():
                 times[label].append(timed(argv, program_env, marker, cwd=home))
     print(f"{args.file.name}, medians of {args.runs}, read from a pty; load average {os.getloadavg()[0]:.1f}")
-    for index, what in ((0, "wall, start → written"), (1, "CPU used by then")):
-        hello = statistics.median(t[index] for t in times["hello"])
-        ccl = statistics.median(t[index] for t in times["claude-code-log"])
-        print(f" {what}")
-        for label, values in times.items():
-            median = statistics.median(t[index] for t in values)
-            print(f"  {label:<16} {median * 1000:6.0f} ms  {median / hello:5.2f}× hello  {median / ccl:5.2f}× "
-                  f"claude-code-log   runs: {' '.join(f'{t[index] * 1000:.0f}' for t in values)}")
-
+    print_ratios(times, "wall, start → written")
 
 if __name__ == "__main__":
     main()

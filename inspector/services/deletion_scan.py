@@ -117,7 +117,7 @@ async def _holding_number(db: aiosqlite.Connection, table: str, columns: tuple[s
                     try:
                         texts = strings_in(json.loads(cell))
                     except ValueError:
-                        pass
+                        pass  # not JSON after all: its text as stored is scanned
                 if any(numbers.search(t) for t in texts):
                     found.append(str(ident))
                     break

@@ -130,14 +130,20 @@ async def check_text(store: Store, session: str, text: str, unresolved: list[str
     return find_drift(gen, await state_facts(store, session), await drift_context(store.db, session))
 
 
-async def latest_findings(store: Store, session: str, ctx: DriftContext | None = None) -> list[Finding]:
+async def latest_findings(store: Store, session: str) -> list[Finding]:
     """The latest generation's findings alone: the rules, without the raw-log rebuild that
-    ``drift`` also builds for people to read (which reads every event in range). ``ctx``: a
-    context the caller already read (the header shares one with survival)."""
+    ``drift`` also builds for people to read (which reads every event in range)."""
+    return (await latest_findings_and_context(store, session))[0]
+
+
+async def latest_findings_and_context(store: Store, session: str) -> tuple[list[Finding], DriftContext | None]:
+    """:func:`latest_findings` and the raw-log context they were judged with (None when the
+    session has no generation), so the header's survival line reads the log no second time."""
     gens = await generation_texts(store, session)
     if not gens:
-        return []
-    return find_drift(gens[0], await state_facts(store, session), ctx or await drift_context(store.db, session))
+        return [], None
+    ctx = await drift_context(store.db, session)
+    return find_drift(gens[0], await state_facts(store, session), ctx), ctx
 
 
 async def drift_overview(store: Store, session: str) -> tuple[dict[int, list[Finding]], FieldTimeline,

@@ -8,7 +8,7 @@ from typing import Any
 from inspector.domain.drift_rules import DriftContext
 from inspector.domain.protocol import CallShape, ProtocolProblem, find_problems, thinking_is_off
 from inspector.domain.trust import label_conflict
-from inspector.services.drift import drift_context, generation_texts, latest_findings
+from inspector.services.drift import latest_findings_and_context
 from inspector.services.sessions import SessionSummary, get_session
 from inspector.services.survival import survival_report
 from inspector.services.tombstones import deleted_calls
@@ -50,8 +50,8 @@ async def session_badges(store: Store, session: str) -> Badges:
         if label_conflict(kind, trust):
             by_code["trust_label_conflict"] = by_code.get("trust_label_conflict", 0) + count
     # Drift and survival judge the same raw log: read it once for both.
-    ctx = await drift_context(store.db, session) if await generation_texts(store, session) else None
-    drift = sum(1 for f in await latest_findings(store, session, ctx) if f.severity == "finding")
+    findings, ctx = await latest_findings_and_context(store, session)
+    drift = sum(1 for f in findings if f.severity == "finding")
     survival = await _survival_line(store, session, ctx)
     return Badges(
         pending_candidates=await _count(
