@@ -20,6 +20,8 @@ from inspector.services.importing import import_file
 
 SAMPLES = {p.stem: p for p in sample_files()}
 
+pytest_plugins = ["tests.pycache"]  # one bytecode cache for the run's processes
+
 
 @pytest.fixture(autouse=True)
 def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
