@@ -20,7 +20,7 @@ from inspector.services.importing import import_file
 
 SAMPLES = {p.stem: p for p in sample_files()}
 
-pytest_plugins = ["tests.pycache"]  # one bytecode cache for the run's processes
+pytest_plugins = ["tests.pycache", "tests.textual_idle"]  # bytecode reused by the run's processes; 5 ms idle steps
 
 
 @pytest.fixture(autouse=True)
