@@ -1,26 +1,62 @@
-"""Textual's pilot looks for an idle app in 5 ms steps instead of 20 ms ones.
+"""The pilot's wait for an idle app: 5 ms steps, and no frame left pending.
 
-``Pilot.press`` waits twice per key, and ``Pilot.pause`` once, in ``textual._wait.wait_for_idle``:
-it sleeps one step, and ends when the process used under a twentieth of that step's CPU
-(the app handled the key, its handlers and the database thread went quiet). Each wait is at
-least one whole step, so with Textual's 20 ms a key cost at least 40 ms of sleeping even when
-the app had long finished: summed over the suite's app tests, tens of seconds of wall time
-in which nothing ran (docs/benchmarks.md, "Test suite", third pass).
+``Pilot.press`` waits twice per key, and ``Pilot.pause`` once, in Textual's ``wait_for_idle``:
+it sleeps a 20 ms step at a time and ends when a step used under a twentieth of its length in
+CPU. Each wait is at least one whole step, so a key cost at least 40 ms of sleeping even when
+the app had long finished: summed over the suite's app tests, tens of seconds of wall time in
+which nothing ran (docs/benchmarks.md, "Test suite", third pass).
 
-The rule is the same with the shorter step (idle = under a twentieth of it used): a busy app
-uses the whole step and is waited for as before; only the sleep after the app went quiet is
-shorter. What a test waits for on purpose (workers, a reload, a poll) it waits for with
-``settle`` or an event, never with this heuristic, and a loaded machine (where a descheduled
-process looks idle at any step) already passes.
+A shorter step alone is not the same rule: a screen draws its pending refresh on a 1/60 s
+timer, and what waits for that frame (``call_after_refresh``: the transcript browser starts
+counting compactions only once its list is drawn) does not use CPU until the timer fires. A
+20 ms step covered that by its length; a 5 ms one ended before the frame and a test looked
+at a screen whose worker had not started yet. So here idle is both: a 5 ms step with under a
+twentieth of it in CPU, and nothing waiting for the next frame on the current screen (no
+layout, repaint or recompose pending, no dirty widget, no callback waiting for the refresh).
+That is a condition on the app's own state, stricter than the step's length was. What a test
+waits for on purpose (workers, a reload, a poll) it still waits for with ``settle`` or an event.
 """
 
 from __future__ import annotations
 
+from asyncio import sleep
+from time import monotonic, process_time
+
 import textual._wait as textual_wait
+import textual.app as textual_app
+import textual.pilot as textual_pilot
+from textual._context import active_app
 
 STEP_S = 1 / 200
+QUIET_CPU_S = STEP_S / 20
+
+
+def frame_pending() -> bool:
+    """Whether the active app's current screen has something waiting for its next frame."""
+    app = active_app.get(None)
+    if app is None:
+        return False
+    try:
+        screen = app.screen
+    except Exception:  # noqa: BLE001 - no screen yet, or the app is closing: nothing to draw
+        return False
+    return bool(screen._layout_required or screen._scroll_required or screen._repaint_required
+                or screen._recompose_required or screen._dirty_widgets or screen._callbacks)
+
+
+async def wait_for_idle(min_sleep: float = STEP_S, max_sleep: float = 1) -> None:
+    """Textual's ``wait_for_idle`` (same arguments and bound), with the idle condition above."""
+    start = monotonic()
+    while True:
+        cpu = process_time()
+        await sleep(STEP_S)
+        elapsed = monotonic() - start
+        if elapsed >= max_sleep:
+            return
+        if elapsed > min_sleep and process_time() - cpu < QUIET_CPU_S and not frame_pending():
+            return
 
 
 def pytest_configure() -> None:
-    textual_wait.SLEEP_GRANULARITY = STEP_S
-    textual_wait.SLEEP_IDLE = STEP_S / 20
+    for module in (textual_wait, textual_app, textual_pilot):
+        module.wait_for_idle = wait_for_idle  # type: ignore[attr-defined]
