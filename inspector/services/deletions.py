@@ -165,6 +165,9 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
         await ledger.append(db, [ledger.NewEntry(sid, "deletion", actor, {
             "request": request, "targets": req["targets"], "copies": [c.as_dict() for c in cov.copies],
             "removed": removed, "removed_rows": removed_rows, "tombstones": tombstones,
+            # redacted in place (a reason digested, a material tombstoned, a stub's hash keyed): sealed again
+            "rewritten": ["deletion_request", "material", "stub"],
+            "deleted_at": when,  # the tombstones' time, so verify can tell a changed one
             "materials_tombstoned": tombstoned, "reason_code": reason_code(req),
             "reason_digest": reason if reason.startswith("hmac-sha256:")
             else keyed_digest(store.digest_key, reason.encode("utf-8")),
