@@ -143,13 +143,13 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
         await _check_counts(store, counts, report)
         await _check_digests(store, report)
         await _check_seals(store, sealed, report)
-        report.bytes_rehashed = bool(full) or report.integrity == "integrity_check"
+        await replay.compare(store, report.fail)
+        await check_bindings(store, report.fail, replay.unbound)
+        report.bytes_rehashed = bool(full) or (full is None and await _material_bytes(store) < FULL_CHECK_BELOW)
         await _check_materials(store, report, report.bytes_rehashed)
         await verify_layout.check_material_layout(store, report.fail)
         report.search_index = await verify_layout.check_event_index(store, report.fail)
-        await verify_layout.check_guards(store, report.fail)
-        await replay.compare(store, report.fail)
-        await check_bindings(store, report.fail, replay.unbound)
+        await verify_layout.check_guards(store, report.fail)  # last: the edit it hints at is named first
 
 
 def _check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None) -> None:
@@ -290,6 +290,11 @@ async def _check_digests(store: Store, report: VerifyReport) -> None:
                              if k in record}
                     report.fail({"where": spec.table, **ident,
                                  "message": f"a {type_} row was edited in place (its digest no longer matches)"})
+
+
+async def _material_bytes(store: Store) -> int:
+    rows = await store.db.execute_fetchall("SELECT COALESCE(SUM(size), 0) FROM materials WHERE deleted_at IS NULL")
+    return int(rows[0][0]) if rows else 0
 
 
 async def _rehash(store: Store, material_id: int) -> str:
