@@ -14,6 +14,8 @@ reason *code* and a keyed digest of the reason text (the text itself may name th
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -115,6 +117,34 @@ _INERT = re.compile(r"[A-Za-z0-9_.:@/#+=-]{0,96}")
 _DIGESTED = re.compile(r"hmac-sha256:[0-9a-f]{64}")
 
 
+_BASE64ISH = re.compile(r"[A-Za-z0-9+/_-]{12,}={0,2}")
+_HEXISH = re.compile(r"(?:[0-9a-fA-F]{2}){6,}")
+
+
+def encoded_text(value: str) -> bool:
+    """Whether ``value`` is text in base64 or hex (an id or a hash decodes to random bytes, not
+    to text): such a string is content however identifier-like its characters look."""
+    candidates: list[bytes] = []
+    if _HEXISH.fullmatch(value):
+        candidates.append(bytes.fromhex(value))
+    if _BASE64ISH.fullmatch(value):
+        body = value.rstrip("=")
+        padded = body + "=" * (-len(body) % 4)
+        for alphabet in (b"+/", b"-_"):
+            try:
+                candidates.append(base64.b64decode(padded, altchars=alphabet, validate=True))
+            except (binascii.Error, ValueError):
+                continue
+    for data in candidates:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if len(text) >= 6 and sum(ch.isprintable() or ch in "\n\t" for ch in text) >= 0.9 * len(text):
+            return True
+    return False
+
+
 def inert_payload(value: Any, digest: Callable[[str], str]) -> Any:
     """An imported ledger payload with every content-like string replaced by its keyed digest.
 
@@ -125,7 +155,7 @@ def inert_payload(value: Any, digest: Callable[[str], str]) -> Any:
     if isinstance(value, str):
         if _DIGESTED.fullmatch(value):
             return value
-        if _INERT.fullmatch(value) and not sensitive_values(value):
+        if _INERT.fullmatch(value) and not sensitive_values(value) and not encoded_text(value):
             return value
         return digest(value)
     if isinstance(value, dict):
