@@ -113,3 +113,14 @@ def test_an_imported_ledger_payload_keeps_no_encoded_secret(tmp_path: Path) -> N
     assert payload["id"] == "evt:3" and payload["hash"] == encoded["hash"]  # identifiers stay readable
     for name in ("b64", "hex", "upper"):
         assert payload[name].startswith("hmac-sha256:"), f"{name} kept verbatim in the append-only ledger"
+
+
+def test_deletion_says_what_it_did_not_check(tmp_path: Path) -> None:
+    records, _copies, _ = _records()
+    store = tmp_path / "v.db"
+    _run("import", str(write_sif(tmp_path / "v.jsonl", records)), "--into", str(store))
+    listed = json.loads(_run("deletion", str(store), "del-v", "--json")[1])
+    assert any("exports and HTML reports" in n for n in listed["not_checked"])
+    code, out = _run("delete", str(store), "del-v")
+    assert code == 0 and "not checked (copies there may remain)" in out and "outside the store" in out
+    assert "no cop" not in out.lower() and "remain" not in out.split("not checked")[0]

@@ -34,6 +34,19 @@ COPY_MAX_LINES = 500
 REASON_CODES = ("data_subject_request", "secret_exposed", "legal_hold_release", "retention_expired", "other")
 
 
+# What a deletion does not look at, said with every listing and result: no output claims that
+# "no copy remains" beyond the store and the spellings it checked (docs/untrusted-content.md).
+NOT_CHECKED = (
+    "files outside the store: sif exports and HTML reports written before, the transcript it was imported from, "
+    "backups and copies of the store file — remove those yourself",
+    "copies encrypted, hashed, compressed, translated or paraphrased, or encoded other than URL, JSON and HTML "
+    "escapes, base64 and hex",
+    "values under 7 characters once case and spacing are ignored, and lines of the targets under "
+    f"{COPY_MIN_CHARS} characters that are not a sensitive value (phone, e-mail, ID, card, address, key)",
+    "session titles, state keys, and reasons typed into corrections and rejections",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Copy:
     where: str  # events | events_fts | materials | original | stubs | state | actions | summaries | candidates | handoffs | deletion_requests

@@ -18,7 +18,7 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.domain.deletion import Copy, number_pattern, secret_values, strings_in
+from inspector.domain.deletion import NOT_CHECKED, Copy, number_pattern, secret_values, strings_in
 from inspector.domain.deletion_forms import LooseMatcher, fold
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.store.connection import fetch_one
@@ -37,7 +37,8 @@ class Coverage:
 
     def as_dict(self) -> dict[str, Any]:
         return {"request": self.request, "session": self.session, "status": self.status,
-                "copies": [c.as_dict() for c in self.copies], "missing": self.missing, "warnings": self.warnings}
+                "copies": [c.as_dict() for c in self.copies], "missing": self.missing, "warnings": self.warnings,
+                "not_checked": list(NOT_CHECKED)}
 
 
 # Table, columns searched, how a row is named, and the Copy.where it becomes.
