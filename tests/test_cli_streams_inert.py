@@ -1,4 +1,4 @@
-"""``follow`` prints JSON lines a terminal may show: exact strings, but nothing it would obey."""
+"""Streamed CLI output (follow's JSON lines, regress's progress) shows content without handing a terminal anything to obey."""
 
 from __future__ import annotations
 
@@ -23,3 +23,14 @@ def test_follow_lines_keep_exact_strings_and_carry_no_raw_control(tmp_path: Path
     out = result.stdout
     assert is_terminal_safe(out.replace("\n", "")), "a C1 control, bidi override or invisible character printed raw"
     assert json.loads(out.splitlines()[0])["content"] == HOSTILE
+
+
+def test_regress_progress_lines_show_a_hostile_session_id_inert(tmp_path: Path) -> None:
+    source = Path(__file__).resolve().parents[1] / "sample_sessions" / "regress" / "01_prod_db_constraint.jsonl"
+    evil = "reg-\x1b]0;PWNED\x07-\x9b2J-\u202e"
+    case = tmp_path / f"case{evil}.jsonl"  # a case is named by its file (a folder someone else wrote)
+    case.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["regress", str(case), "--summarizer", "keep-all"])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "case" in result.stderr and "generation" in result.stderr
+    assert "\x1b" not in result.stderr and is_terminal_safe(result.stderr.replace("\n", ""))
