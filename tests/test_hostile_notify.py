@@ -61,3 +61,20 @@ async def test_notifications_quoting_content_show_it_as_text(tmp_path: Path, mon
     for n in notices:
         assert n.markup is False and is_terminal_safe(n.message), n.message
     assert all("␛]52;" in n.message for n in quoting)
+
+
+def test_a_reviewer_name_with_hidden_characters_is_refused_before_it_reaches_the_ledger(sample_store: Path) -> None:
+    from click.testing import CliRunner
+
+    from inspector.cli.main import cli
+
+    for name in ("eve\x1b]0;PWNED\x07", "ali\u202ece", "bo\u200bb", "x\x9b2J"):
+        out = CliRunner().invoke(cli, ["correct", str(sample_store), "--session", "s-export", "--key",
+                                       "open_issue.p95", "--value", "v", "--reason", "r", "--reviewer", name])
+        assert out.exit_code == 3 and "reviewer name" in out.stderr, (name, out.output)
+        assert "\x1b" not in out.stderr
+    ledger = CliRunner().invoke(cli, ["ledger", str(sample_store), "--session", "s-export", "--json"])
+    assert "correction" not in [e["kind"] for e in __import__("json").loads(ledger.stdout)]  # nothing written
+    ok = CliRunner().invoke(cli, ["correct", str(sample_store), "--session", "s-export", "--key", "open_issue.p95",
+                                  "--value", "v", "--reason", "r", "--reviewer", "王 芳 (QA) <wf@example.com>"])
+    assert ok.exit_code == 0, ok.output
