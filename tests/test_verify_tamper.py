@@ -23,6 +23,7 @@ from inspector.services.verifying import verify_store
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
 from inspector.store.tables import SPECS
+from tests.backend_sql import run_sql
 
 Edit = Callable[[sqlite3.Connection], None]
 
@@ -161,3 +162,20 @@ async def test_a_dropped_guard_is_reported(acted_store: Path) -> None:
     con.close()
     report = await _report(acted_store)
     assert report["ok"] is False and report["first_break"]["where"] == "schema"  # type: ignore[index]
+
+
+async def test_a_record_edited_with_its_digest_recomputed_is_caught_on_both_backends(
+        backend_sample_store: Path | str) -> None:
+    store = backend_sample_store
+    spec = SPECS["state"]
+    where = "session = 's-export' AND key = 'constraint.prod'"
+    async with await open_store(store) as opened:
+        row = (await opened.db.execute_fetchall(f"SELECT {spec.select_columns} FROM state_records WHERE {where}"))[0]
+        assert (await verify_store(opened)).ok
+    digest = identity_digest("state", {**spec.to_record(row), "value": "谨慎修改生产数据"})
+    run_sql(store, f"UPDATE state_records SET value = '谨慎修改生产数据', digest = '{digest}' WHERE {where}",
+            guards_off=True)
+    async with await open_store(store) as opened:
+        report = (await verify_store(opened)).as_dict()
+    assert report["ok"] is False and report["first_break"]["where"] == "state_records", report["problems"]
+    assert "sealed" in report["first_break"]["message"]
