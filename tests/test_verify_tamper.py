@@ -99,6 +99,15 @@ def _index_entry_dropped(con: sqlite3.Connection) -> None:
     con.execute("DELETE FROM events_fts_docsize WHERE id = (SELECT MIN(id) FROM events_fts_docsize)")
 
 
+def _grams_entry_dropped(con: sqlite3.Connection) -> None:
+    con.execute("DELETE FROM events_grams_docsize WHERE id = (SELECT MIN(id) FROM events_grams_docsize)")
+
+
+def _deleted_material_searchable(con: sqlite3.Connection) -> None:
+    con.execute("INSERT INTO materials_fts (rowid, text) SELECT material_id, '客户电话 138-0013-8000' FROM materials "
+                "WHERE deleted_at IS NOT NULL")
+
+
 def _tombstone_time(con: sqlite3.Connection) -> None:
     con.execute("UPDATE materials SET deleted_at = '2020-01-01T00:00:00Z' WHERE deleted_at IS NOT NULL")
 
@@ -114,6 +123,8 @@ EDITS: dict[str, tuple[Edit, str]] = {
     "the search watermark raised": (_watermark_raised, "search_watermark"),
     "an event's search entry dropped": (_index_entry_dropped, "events_fts"),
     "a tombstone's deletion time changed": (_tombstone_time, "materials"),
+    "an event's short-query index entry dropped": (_grams_entry_dropped, "events_grams"),
+    "a deleted material's text put back in the search index": (_deleted_material_searchable, "materials_fts"),
 }
 
 

@@ -57,10 +57,8 @@ async def check_material_layout(store: Store, fail: Fail) -> None:
 
 async def check_event_index(store: Store, fail: Fail) -> str:
     """``checked``, or why not: the event indexes' coverage against the events and the watermark."""
-    if store.dialect == "postgresql":
-        table, key = "events_search", "event_id"
-    else:
-        table, key = "events_fts_docsize", "id"
+    indexes = [("events_search", "event_id")] if store.dialect == "postgresql" else [
+        ("events_fts_docsize", "id"), ("events_grams_docsize", "id")]  # the trigram and the short-query index
     mark_rows = await store.db.execute_fetchall("SELECT indexed_through FROM search_watermark WHERE name = 'events'")
     top_rows = await store.db.execute_fetchall("SELECT COALESCE(MAX(event_id), 0) FROM events")
     top = int(top_rows[0][0])
@@ -72,18 +70,36 @@ async def check_event_index(store: Store, fail: Fail) -> str:
     if mark > top:
         fail({"where": "search_watermark", "message": f"the search watermark says events up to id {mark} are "
                                                       f"indexed, but the last event is {top}"})
-    missing = await store.db.execute_fetchall(
-        f"SELECT COUNT(*) FROM events e WHERE e.event_id <= ? AND e.content IS NOT NULL AND NOT EXISTS "
-        f"(SELECT 1 FROM {table} d WHERE d.{key} = e.event_id)", (mark,))
-    dangling = await store.db.execute_fetchall(
-        f"SELECT COUNT(*) FROM {table} d WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.event_id = d.{key} "
-        "AND e.content IS NOT NULL)")
-    if int(missing[0][0]) or int(dangling[0][0]):
-        fail({"where": "events_fts", "message": f"the event search index does not match the events: "
-                                                f"{missing[0][0]} indexed event(s) missing from it, "
-                                                f"{dangling[0][0]} entry(ies) for no event (a search would miss "
-                                                "or misplace text)"})
+    for table, key in indexes:
+        missing = await store.db.execute_fetchall(
+            f"SELECT COUNT(*) FROM events e WHERE e.event_id <= ? AND e.content IS NOT NULL AND NOT EXISTS "
+            f"(SELECT 1 FROM {table} d WHERE d.{key} = e.event_id)", (mark,))
+        dangling = await store.db.execute_fetchall(
+            f"SELECT COUNT(*) FROM {table} d WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.event_id = d.{key} "
+            "AND e.content IS NOT NULL)")
+        if int(missing[0][0]) or int(dangling[0][0]):
+            name = table.removesuffix("_docsize")
+            fail({"where": name, "message": f"the event search index {name} does not match the events: "
+                                            f"{missing[0][0]} indexed event(s) missing from it, {dangling[0][0]} "
+                                            "entry(ies) for no event (a search would miss or misplace text)"})
+    await _check_material_index(store, fail)
     return "checked"
+
+
+async def _check_material_index(store: Store, fail: Fail) -> None:
+    """Every live material with a searchable prefix is in the material index; no entry is for a
+    tombstone or a material that is gone (a deleted material's text must not stay searchable)."""
+    key = "material_id" if store.dialect == "postgresql" else "rowid"
+    missing = await store.db.execute_fetchall(
+        f"SELECT COUNT(*) FROM materials m WHERE m.deleted_at IS NULL AND m.indexed_bytes > 0 AND NOT EXISTS "
+        f"(SELECT 1 FROM materials_fts f WHERE f.{key} = m.material_id)")
+    stale = await store.db.execute_fetchall(
+        f"SELECT COUNT(*) FROM materials_fts f WHERE NOT EXISTS (SELECT 1 FROM materials m "
+        f"WHERE m.material_id = f.{key} AND m.deleted_at IS NULL)")
+    if int(missing[0][0]) or int(stale[0][0]):
+        fail({"where": "materials_fts", "message": f"the material search index does not match the materials: "
+                                                   f"{missing[0][0]} searchable material(s) missing from it, "
+                                                   f"{stale[0][0]} entry(ies) for a deleted or missing material"})
 
 
 GUARDS = ("ledger_no_update", "ledger_no_delete", "events_no_update", "chunks_no_update")
