@@ -124,3 +124,31 @@ def test_deletion_says_what_it_did_not_check(tmp_path: Path) -> None:
     code, out = _run("delete", str(store), "del-v")
     assert code == 0 and "not checked (copies there may remain)" in out and "outside the store" in out
     assert "no cop" not in out.lower() and "remain" not in out.split("not checked")[0]
+
+
+def test_a_name_holding_the_secret_is_warned_about_not_silently_kept(tmp_path: Path) -> None:
+    records, _copies, _ = _records()
+    records.insert(2, {"type": "state", "session": SID, "key": "contact.wang.fang@example-corp.com", "kind": "decision",
+                       "value": "call back", "writer": "user", "sources": ["evt:1"], "version": 1})
+    records.insert(2, {"type": "material", "session": SID, "id": "res:138 0013 8000", "source_event": 1,
+                       "content": "x", "disclosure_scope": "task", "media_type": "text/plain",
+                       "retrieved_at": "2025-05-01T00:00:00Z"})
+    store = tmp_path / "v.db"
+    assert _run("import", str(write_sif(tmp_path / "v.jsonl", records)), "--into", str(store))[0] == 0
+    warnings = json.loads(_run("deletion", str(store), "del-v", "--json")[1])["warnings"]
+    assert any("state key 'contact.wang.fang@example-corp.com'" in w and "are kept" in w for w in warnings)
+    assert any("material id 'res:138 0013 8000'" in w for w in warnings)
+
+
+def test_kept_fields_and_typed_reasons_holding_the_secret_are_warned_about(tmp_path: Path) -> None:
+    records, _copies, _ = _records()
+    records[0] = {**records[0], "crm_link": f"https://crm.example/contact?mail={EMAIL}"}
+    records.insert(2, {"type": "state", "session": SID, "key": "decision.call", "kind": "decision",
+                       "value": "call back", "writer": "user", "sources": ["evt:1"], "version": 1})
+    store = tmp_path / "v.db"
+    assert _run("import", str(write_sif(tmp_path / "v.jsonl", records)), "--into", str(store))[0] == 0
+    assert _run("correct", str(store), "--session", SID, "--key", "decision.call", "--value", "mail instead",
+                "--reason", f"she asked by phone {PHONE}", "--reviewer", "o")[0] == 0
+    warnings = json.loads(_run("deletion", str(store), "del-v", "--json")[1])["warnings"]
+    assert any("the session record's other fields" in w for w in warnings), warnings
+    assert any("reason typed into ledger entry" in w and "(correction)" in w for w in warnings), warnings
