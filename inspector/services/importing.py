@@ -7,6 +7,7 @@ running the same import again completes it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -33,8 +34,8 @@ from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
 from inspector.services.unchanged_import import unchanged_import
-from inspector.store import bindings, ledger, session_rows
-from inspector.store.connection import Store, open_store
+from inspector.store import bindings, fresh, ledger, session_rows
+from inspector.store.connection import Store, open_store, read_only_reason
 from inspector.store.jsoncodec import fast_compact_bytes, fast_loads
 from inspector.store.location import StoreTarget, is_url, store_target
 
@@ -240,20 +241,33 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if again is not None:
             return again
     records: list[dict[str, Any]] = []
-    if fmt != "sif":
-        records = convert(raw, source.name, fmt, fast_loads)
-        origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
-                        if r["type"] == "event" and "line" in r.get("origin", {})}
-        line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"],
-                                         r["content"].removeprefix(f"[{r['problem']}] "))
-                         for r in records if r["type"] == "event" and r.get("problem")]
-    created = not on_server and not (into.exists() and into.stat().st_size > 0)
+    # A new store is made (on a thread, while the transcript converts) and filled under a
+    # hidden name, then published whole in WAL mode (inspector/store/fresh.py says why that is safe).
+    filling = _start_filling(into) if not on_server else None
     try:
-        store = await open_store(into, create=True)
-    except InspectorError:
-        if created:
-            _remove_store_files(into)
+        if fmt != "sif":
+            records = convert(raw, source.name, fmt, fast_loads)
+            origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
+                            if r["type"] == "event" and "line" in r.get("origin", {})}
+            line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"],
+                                             r["content"].removeprefix(f"[{r['problem']}] "))
+                             for r in records if r["type"] == "event" and r.get("problem")]
+        if filling is not None:
+            await filling[1]
+            store = await fresh.open_filling(filling[0])
+    except BaseException:
+        if filling is not None:
+            await _finish_quietly(filling[1])
+            fresh.remove(filling[0])
         raise
+    created = filling is not None or (not on_server and not (into.exists() and into.stat().st_size > 0))
+    if filling is None:
+        try:
+            store = await open_store(into, create=True)
+        except InspectorError:
+            if created:
+                _remove_store_files(into)
+            raise
     created = created or bool(getattr(store, "created", False))  # a server database the import made a store in
     try:
         if fmt != "sif":
@@ -262,12 +276,18 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         report = await import_bytes(store, records if fmt != "sif" else raw, actor=actor, file_name=source.name,
                                     progress=progress, original=original,
                                     ledger_extra={"format": fmt, "bytes": [0, len(original)]})
+        published = await fresh.publish(store, into) if filling is not None else True  # type: ignore[arg-type]
     except BaseException:
         await store.close()
-        if created:
+        if filling is not None:
+            fresh.remove(filling[0])
+        elif created:
             _remove_store_files(into)
         raise
+    if not published:  # another import created the store meanwhile: import into it the ordinary way
+        return await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=data)
     await store.close()
+    report.store = str(into)
     report.created_store = created
     report.format = fmt
     if fmt != "sif":  # point at the line of the file the person has (none for formats without lines)
@@ -275,6 +295,22 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         for problem in report.problems:
             problem.line = origin_lines.get((problem.session, problem.seq))
     return report
+
+
+def _start_filling(into: Path) -> tuple[Path, asyncio.Future[None]] | None:
+    """Start making a new store's schema under its hidden name (None: the store exists, or
+    cannot be written here — the ordinary path then opens it, or refuses with its reason)."""
+    if not fresh.can_fill(into) or read_only_reason(into) is not None:
+        return None
+    fresh.remove_stale(into)
+    path = fresh.fill_path(into)
+    return path, asyncio.get_running_loop().run_in_executor(None, fresh.create_schema, path)
+
+
+async def _finish_quietly(making: asyncio.Future[None]) -> None:
+    """Let the schema thread end before its file is removed (its own failure no longer matters)."""
+    with contextlib.suppress(BaseException):
+        await asyncio.shield(making)
 
 
 async def _already_imported(into: StoreTarget, original: bytes, fmt: str) -> ImportReport | None:
