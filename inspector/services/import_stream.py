@@ -20,7 +20,7 @@ from typing import Any
 
 from inspector.domain.sif import SifRecord, decoded_lines, parse_chunk, parse_record
 from inspector.store.jsoncodec import (
-    exact_copy_float_free,
+    exact_as_is,
     fast_canonical_bytes,
     fast_compact_bytes,
     fast_loads,
@@ -82,11 +82,11 @@ def parse_converted(chunk: Converted) -> list[SifRecord]:
     """Parse converted records as if written as sif/1 lines (``importing.to_sif``) and read back
     by :func:`parse_for_writer` — the same records, digests, rows and refusals (naming the same
     line) — without writing and re-reading them where the round trip provably changes nothing
-    (store/jsoncodec.py ``exact_copy``); any other record takes the written-and-read path."""
+    (store/jsoncodec.py ``exact_as_is``); any other record takes the written-and-read path."""
     items, first_line, _ = chunk
     out: list[SifRecord] = []
     for offset, item in enumerate(items):
-        found = exact_copy_float_free(item)
+        found = exact_as_is(item)
         if found is None:
             out += _with_rows(parse_chunk([fast_compact_bytes(item)], first_line + offset, with_header=False,
                                           loads=fast_loads, encode=fast_canonical_bytes))
