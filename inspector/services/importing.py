@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,12 +84,14 @@ async def _stored_sessions(db: aiosqlite.Connection) -> dict[str, tuple[int, int
 @pauses_collector
 async def import_bytes(store: Store, raw: bytes | Sequence[dict[str, Any]], *, actor: str, file_name: str,
                        progress: ProgressFn | None = None, original: bytes | None = None,
-                       ledger_extra: dict[str, Any] | None = None, file_digest: str | None = None) -> ImportReport:
+                       ledger_extra: dict[str, Any] | None = None, file_digest: str | None = None,
+                       tail: Awaitable[Sequence[dict[str, Any]]] | None = None) -> ImportReport:
     """Import one sif/1 file's bytes in one transaction (the caller's store stays open).
 
     ``raw`` may instead be a converted transcript's records: they are imported exactly as the
     bytes :func:`to_sif` writes for them would be (lines numbered alike), without writing and
-    re-reading them (``original`` is then the transcript's bytes).
+    re-reading them (``original`` is then the transcript's bytes); ``tail``, records that
+    follow them, still being computed (a new store's proposed facts).
     Chunks are parsed (in worker processes for large files) while earlier ones are
     written; any bad line or conflict rolls the whole transaction back.
     """
@@ -99,7 +101,7 @@ async def import_bytes(store: Store, raw: bytes | Sequence[dict[str, Any]], *, a
         await db.execute("PRAGMA defer_foreign_keys = ON")  # a session may be declared after its records
         writer = RecordWriter(db, await _stored_sessions(db))
         # aclosing: a refusal while writing stops the parsing thread before the rollback returns
-        source = parsed_chunks(raw, parse_ahead=True) if isinstance(raw, bytes) else parsed_records(raw)
+        source = parsed_chunks(raw, parse_ahead=True) if isinstance(raw, bytes) else parsed_records(raw, tail)
         async with contextlib.aclosing(source) as chunks:
             async for records, done, total in chunks:
                 await writer.write(records)
@@ -269,16 +271,22 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
                 _remove_store_files(into)
             raise
     created = created or bool(getattr(store, "created", False))  # a server database the import made a store in
+    tail: asyncio.Future[list[dict[str, Any]]] | None = None
     try:
         if fmt != "sif":
             await _settle_owner(store, records, actor)
-            records += await _proposed_facts(store, records)
+            if filling is not None:  # a new store holds no facts: they are proposed while the records are written
+                tail = asyncio.get_running_loop().run_in_executor(None, _all_proposed_facts, records)
+            else:
+                records += await _proposed_facts(store, records)
         report = await import_bytes(store, records if fmt != "sif" else raw, actor=actor, file_name=source.name,
                                     progress=progress, original=original,
-                                    ledger_extra={"format": fmt, "bytes": [0, len(original)]})
+                                    ledger_extra={"format": fmt, "bytes": [0, len(original)]}, tail=tail)
         published = await fresh.publish(store, into) if filling is not None else True  # type: ignore[arg-type]
     except BaseException:
         await store.close()
+        if tail is not None:
+            await _finish_quietly(tail)
         if filling is not None:
             fresh.remove(filling[0])
         elif created:
@@ -307,8 +315,8 @@ def _start_filling(into: Path) -> tuple[Path, asyncio.Future[None]] | None:
     return path, asyncio.get_running_loop().run_in_executor(None, fresh.create_schema, path)
 
 
-async def _finish_quietly(making: asyncio.Future[None]) -> None:
-    """Let the schema thread end before its file is removed (its own failure no longer matters)."""
+async def _finish_quietly(making: asyncio.Future[Any]) -> None:
+    """Let a helper thread end before its work is thrown away (its own failure no longer matters)."""
     with contextlib.suppress(BaseException):
         await asyncio.shield(making)
 
@@ -342,6 +350,11 @@ async def _settle_owner(store: Store, records: list[dict[str, Any]], actor: str)
             rec["owner"] = actor
         elif row.owner:
             rec["owner"] = row.owner
+
+
+def _all_proposed_facts(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """:func:`_proposed_facts` for a new store (none stored), on a thread while the records are written."""
+    return [f.state_record(session) for session, facts in extract_from_records(records).items() for f in facts]
 
 
 async def _proposed_facts(store: Store, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
