@@ -4,6 +4,7 @@ store is; a failed import leaves nothing; a store someone else created meanwhile
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import sqlite3
@@ -75,10 +76,10 @@ async def test_a_store_created_meanwhile_is_kept_and_imported_into(tmp_path: Pat
     other = write_sif(tmp_path / "other.jsonl", [session_record("s0"), event_record(1, "s0")])
     publish = fresh.publish
 
-    async def someone_else_first(store: object, into: Path) -> bool:
+    async def someone_else_first(store: object, into: Path) -> None:
         monkeypatch.setattr(fresh, "publish", publish)
         await import_file(other, into, actor="other")  # publishes its own store at the name
-        return await publish(store, into)  # type: ignore[arg-type]
+        await publish(store, into)  # type: ignore[arg-type]
 
     monkeypatch.setattr(fresh, "publish", someone_else_first)
     report = await import_file(write_sif(tmp_path / "a.jsonl", [session_record(), event_record(1)]), target,
@@ -129,3 +130,17 @@ def test_an_import_killed_while_creating_a_store_leaves_no_store_and_rerunning_c
     assert _hidden(tmp_path) == []  # the killed import's hidden file went with the next import
     assert subprocess.run([sys.executable, "-m", "inspector", "verify", str(store)],
                           capture_output=True).returncode == 0
+
+
+async def test_without_hard_links_the_store_is_made_at_its_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_links(src: object, dst: object) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(fresh.os, "link", no_links)
+    target = tmp_path / "s.db"
+    report = await import_file(write_sif(tmp_path / "a.jsonl", [session_record(), event_record(1)]), target,
+                               actor="t")
+    assert report.created_store and report.added["event"] == 1 and _hidden(tmp_path) == []
+    assert _journal_mode_in_header(target) == (2, 2)
+    async with await open_store(target) as store:
+        assert (await verify_store(store)).ok

@@ -217,13 +217,15 @@ def to_sif(records: list[dict[str, Any]]) -> bytes:
 
 @pauses_collector
 async def import_file(source: Path, into: StoreTarget | str, *, actor: str, progress: ProgressFn | None = None,
-                      fmt: str | None = None, data: bytes | None = None) -> ImportReport:
+                      fmt: str | None = None, data: bytes | None = None, fill_new: bool = True) -> ImportReport:
     """Import a sif/1 file or any supported transcript (``fmt`` None: detected).
 
     ``data``: the bytes to import instead of reading the file (a growing transcript's
     complete lines). The ledger entry records the format and the byte extent imported, so
     a later import of what was appended can continue from there (services.following).
-    A store created for the import is removed again if the import fails.
+    A store created for the import is removed again if the import fails. ``fill_new``: a new
+    store is filled under a hidden name and published whole (inspector/store/fresh.py);
+    False makes it at its name and fills it there, in WAL mode, as an existing one.
     """
     actor = reviewer_name(actor)
     into = store_target(into)
@@ -245,7 +247,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     records: list[dict[str, Any]] = []
     # A new store is made (on a thread, while the transcript converts) and filled under a
     # hidden name, then published whole in WAL mode (inspector/store/fresh.py says why that is safe).
-    filling = _start_filling(into) if not on_server else None
+    filling = _start_filling(into) if fill_new and not on_server else None
     try:
         if fmt != "sif":
             records = convert(raw, source.name, fmt, fast_loads)
@@ -282,7 +284,13 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         report = await import_bytes(store, records if fmt != "sif" else raw, actor=actor, file_name=source.name,
                                     progress=progress, original=original,
                                     ledger_extra={"format": fmt, "bytes": [0, len(original)]}, tail=tail)
-        published = await fresh.publish(store, into) if filling is not None else True  # type: ignore[arg-type]
+        if filling is not None:
+            await fresh.publish(store, into)  # type: ignore[arg-type]
+    except fresh.NotPublished as not_published:  # the store's name was taken meanwhile, or no hard links here:
+        if tail is not None:  # import into it (or at that name) the ordinary way
+            await _finish_quietly(tail)
+        return await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=data,
+                                 fill_new=not_published.taken)
     except BaseException:
         await store.close()
         if tail is not None:
@@ -292,8 +300,6 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         elif created:
             _remove_store_files(into)
         raise
-    if not published:  # another import created the store meanwhile: import into it the ordinary way
-        return await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=data)
     await store.close()
     report.store = str(into)
     report.created_store = created

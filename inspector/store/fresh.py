@@ -29,13 +29,15 @@ How, and why it is safe at every instant (docs/store-format.md, "A store an impo
 
 A failed import removes the hidden file (nothing was ever at the store's path). When the
 store's path exists by the time of the link (another import created it), :func:`publish`
-says so and the caller imports again into that store the ordinary way (WAL, with readers).
+says so and the caller imports again into that store the ordinary way (WAL, with readers);
+so it does where the file system makes no hard links.
 Importing into an existing store never comes here.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import secrets
@@ -103,9 +105,19 @@ async def open_filling(path: Path) -> Store:
     return Store(path, db, key, db, connect_reader=lambda: _connect(path, read_only=False))
 
 
-async def publish(store: Store, target: Path) -> bool:
-    """Switch the filled store to WAL, sync it and give it the store's name; False (and the
-    filled file removed) when something is at that name by now. Closes ``store``."""
+class NotPublished(Exception):
+    """The filled store could not be given the store's name (it was removed): the name is
+    taken by now (``taken``), or this file system makes no hard links."""
+
+    def __init__(self, taken: bool) -> None:
+        super().__init__("the store's name is taken" if taken else "no hard links here")
+        self.taken = taken
+
+
+async def publish(store: Store, target: Path) -> None:
+    """Switch the filled store to WAL, sync it and give it the store's name; raises
+    :class:`NotPublished` (the filled file removed) when that cannot be done without
+    replacing what is at the name. Closes ``store``."""
     filled = store.path
     try:
         mode = await fetch_one(store.watch_db, "PRAGMA journal_mode = WAL")
@@ -118,13 +130,21 @@ async def publish(store: Store, target: Path) -> bool:
         os.link(filled, target)
     except FileExistsError:
         remove(filled)
-        return False
+        raise NotPublished(taken=True) from None
+    except OSError as exc:
+        remove(filled)
+        if exc.errno in _NO_LINKS:
+            raise NotPublished(taken=False) from None
+        raise
     except BaseException:
         remove(filled)
         raise
     remove(filled)
     _sync(target.parent, folder=True)
-    return True
+
+
+# A file system without hard links (some network, FUSE or FAT mounts): the ordinary path then.
+_NO_LINKS = frozenset({errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK, errno.ENOSYS})
 
 
 def _sync(path: Path, *, folder: bool = False) -> None:
