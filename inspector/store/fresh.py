@@ -53,7 +53,9 @@ from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 SIDECARS = ("-journal", "-wal", "-shm")
 # The page cache while filling (KiB): pages stay in memory until the commit writes each once
 # (SQLite's default, 2 MiB, spills an 8 MB store to the file mid-transaction and rewrites pages).
-FILL_CACHE_KIB = 64 * 1024
+# 16 MiB holds a 4 MB transcript's store whole; a larger import spills, without syncs. 64 MiB
+# added 28 MB of peak RSS to a 100k-event import (199 against 171 MB) for no measurable gain.
+FILL_CACHE_KIB = 16 * 1024
 _FILL_PRAGMAS = ("PRAGMA journal_mode = MEMORY", "PRAGMA synchronous = OFF", f"PRAGMA cache_size = -{FILL_CACHE_KIB}")
 
 
