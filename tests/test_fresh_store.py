@@ -97,10 +97,17 @@ def test_stale_hidden_files_of_dead_imports_are_removed_and_live_ones_kept(tmp_p
     dead = tmp_path / f".s.db.importing-{done.stdout.strip()}-0a1b"
     live = tmp_path / f".s.db.importing-{os.getpid()}-0a1b"
     unrelated = tmp_path / f".t.db.importing-{done.stdout.strip()}-0a1b"
-    for p in (dead, Path(f"{dead}-journal"), live, unrelated):
+    recent = tmp_path / f".s.db.importing-{done.stdout.strip()}-0c0d"
+    for p in (dead, Path(f"{dead}-journal"), live, unrelated, recent):
         p.write_bytes(b"x")
+    hour_ago = time.time() - 3600
+    for p in (dead, live, unrelated):
+        os.utime(p, (hour_ago, hour_ago))
+    # recent: its process is gone, but the file changed lately (an import on another machine
+    # or in another container sharing the folder may still be filling it)
     assert fresh.remove_stale(target) == [dead]
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, unrelated.name])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, unrelated.name, recent.name])
+    assert fresh.remove_stale(target, now=time.time() + fresh.STALE_SECONDS + 1) == [recent]
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.3, 0.8])
@@ -127,9 +134,12 @@ def test_an_import_killed_while_creating_a_store_leaves_no_store_and_rerunning_c
     again = subprocess.run([sys.executable, "-m", "inspector", "import", str(src), "--into", str(store), "--json"],
                            capture_output=True, text=True)
     assert again.returncode == 0 and ('"events": 20000' in again.stdout or '"unchanged_since"' in again.stdout)
-    assert _hidden(tmp_path) == []  # the killed import's hidden file went with the next import
     assert subprocess.run([sys.executable, "-m", "inspector", "verify", str(store)],
                           capture_output=True).returncode == 0
+    # what the killed import left is its hidden file alone, removed once it is stale
+    left = [p for p in _hidden(tmp_path) if not p.name.endswith(fresh.SIDECARS)]
+    assert len(left) <= 1 and fresh.remove_stale(store, now=time.time() + fresh.STALE_SECONDS + 1) == left
+    assert _hidden(tmp_path) == []
 
 
 async def test_without_hard_links_the_store_is_made_at_its_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

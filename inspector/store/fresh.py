@@ -24,8 +24,9 @@ How, and why it is safe at every instant (docs/store-format.md, "A store an impo
    someone created meanwhile is never replaced — and syncs the folder so the name is on
    disk too. A crash before the link leaves no store; after it, a complete one (the file
    was synced before it had the name). The hidden name is removed after the link.
-4. What a crash leaves behind is only the hidden file; the next import into the same path
-   removes every such file whose process is gone (:func:`remove_stale`).
+4. What a crash leaves behind is only the hidden file; a later import into the same path
+   removes every such file whose process is gone and which has not changed for ten minutes
+   (:func:`remove_stale`).
 
 A failed import removes the hidden file (nothing was ever at the store's path). When the
 store's path exists by the time of the link (another import created it), :func:`publish`
@@ -42,6 +43,7 @@ import os
 import re
 import secrets
 import sqlite3
+import time
 from pathlib import Path
 
 import aiosqlite
@@ -164,18 +166,28 @@ def remove(filled: Path) -> None:
             os.remove(f"{filled}{suffix}")
 
 
-def remove_stale(target: Path) -> list[Path]:
-    """Remove the hidden files of imports into ``target`` whose process is gone (killed mid-fill)."""
+def remove_stale(target: Path, *, now: float | None = None) -> list[Path]:
+    """Remove the hidden files of imports into ``target`` that were killed: their process is
+    gone and the file has not changed for ``STALE_SECONDS``. Both, because a process id says
+    nothing about another machine or container sharing the folder, where a live import's file
+    keeps changing (a fill spills its pages to it as it goes, the commit writes them)."""
     pattern = re.compile(re.escape(f".{target.name}.importing-") + r"(\d+)-[0-9a-f]+")
     removed: list[Path] = []
+    now = time.time() if now is None else now
     with contextlib.suppress(OSError):
         for entry in os.scandir(target.parent):
             found = pattern.fullmatch(entry.name)
             if found is None or _alive(int(found.group(1))):
                 continue
-            remove(Path(entry.path))
-            removed.append(Path(entry.path))
+            with contextlib.suppress(OSError):
+                if now - entry.stat(follow_symlinks=False).st_mtime < STALE_SECONDS:
+                    continue
+                remove(Path(entry.path))
+                removed.append(Path(entry.path))
     return removed
+
+
+STALE_SECONDS = 600
 
 
 def _alive(pid: int) -> bool:
