@@ -14,8 +14,9 @@ How, and why it is safe at every instant (docs/store-format.md, "A store an impo
 2. The import fills it in one transaction with the rollback journal in memory
    (``journal_mode=MEMORY``: savepoints and a refusal's rollback still work), without syncs
    (``synchronous=OFF``) and a 16 MiB page cache, so a store up to that size has each page
-   written once, at the commit (a larger one spills pages to the file as it goes, unsynced). A crash here can leave that file torn — but it is not the store: the store's
-   path does not exist yet.
+   written once, at the commit (a larger one spills pages to the file as it goes, unsynced).
+   A crash here can leave that file torn — but it is not the store: the store's path does
+   not exist yet.
 3. :func:`publish` then switches the file to WAL (``PRAGMA journal_mode=WAL``, in the
    file's header, so every later opener uses WAL and readers run beside writers as for any
    store), closes it (the last connection removes the empty ``-wal``/``-shm``), syncs the
