@@ -39,13 +39,11 @@ async def seal(db: aiosqlite.Connection, key: bytes, session: str, type_: str) -
     """The keyed digest of ``session``'s rows of ``type_``: their digests, in insertion order."""
     spec = SPECS[type_]
     column = "id" if type_ == "session" else "session"
-    digest = hashlib.sha256()
     rows = await db.execute_fetchall(
         f"SELECT digest FROM {spec.table} WHERE {column} = ? ORDER BY {_order_column(type_)}", (session,))
-    for (row_digest,) in rows:
-        digest.update(str(row_digest).encode("utf-8", "surrogatepass"))
-        digest.update(b"\n")
-    return keyed_digest(key, f"{type_}:{len(rows)}:{digest.hexdigest()}".encode("ascii"))
+    lines = "".join(f"{row[0]}\n" for row in rows)  # one buffer, hashed once: cheap at a million rows
+    digest = hashlib.sha256(lines.encode("utf-8", "surrogatepass")).hexdigest()
+    return keyed_digest(key, f"{type_}:{len(rows)}:{digest}".encode("ascii"))
 
 
 def sealed_types(kind: str, payload: dict[str, Any]) -> list[str]:
