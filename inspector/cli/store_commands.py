@@ -106,10 +106,9 @@ async def verify_cmd(store: Path, head: str | None, full: bool, as_json: bool) -
     def human() -> str:
         tip = f"head {report.head['seq']}:{report.head['hash']}"
         if report.ok:
-            extra = f"; not replayed (written before replay): {', '.join(report.not_replayed)}" \
-                if report.not_replayed else ""
+            extra = f"; {report.not_covered()}" if report.not_covered() else ""
             entries = f"{report.entries} ledger entr{'y' if report.entries == 1 else 'ies'}"
-            return (f"ok: {entries}, chain, projections and {report.integrity} verified{extra}"
+            return (f"ok: {entries}; {report.checked()} verified{extra}"
                     f"\n{tip}  (pin it: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})")
         lines = [f"BROKEN: {report.first_break['message'] if report.first_break else ''}"]
         lines += [f"  - {p['message']}" for p in report.problems[1:10]]

@@ -64,6 +64,19 @@ class VerifyReport:
             self.first_break = problem
         self.problems.append(problem)
 
+    def checked(self) -> str:
+        """What this run checked, in words (a reader must not take it for more)."""
+        bytes_ = "material bytes rehashed" if self.bytes_rehashed else "material bytes NOT rehashed (--full does)"
+        index = "search index coverage" if self.search_index == "checked" else "search index not checked"
+        return f"chain, seals, replayed projections, material layout, {bytes_}, {index} and {self.integrity}"
+
+    def not_covered(self) -> str:
+        parts = [f"not replayed (written before replay): {', '.join(self.not_replayed)}"] if self.not_replayed else []
+        if self.not_sealed:
+            parts.append(f"not sealed (written before seals): {', '.join(self.not_sealed[:8])}"
+                         + (f" and {len(self.not_sealed) - 8} more" if len(self.not_sealed) > 8 else ""))
+        return "; ".join(parts)
+
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "entries": self.entries, "first_break": self.first_break,
                 "problems": self.problems[:50], "head": self.head, "integrity": self.integrity,
