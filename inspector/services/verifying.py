@@ -1,6 +1,6 @@
 """Verify a store: the ledger's hash chain, a replay of the projections it vouches for,
-and SQLite's own page checks. What is checked, and nothing more is claimed
-(docs/store-format.md, "What verify can and cannot detect"):
+the seals of every act's rows, and SQLite's own page checks. What is checked, and nothing
+more is claimed (docs/store-format.md, "What verify can and cannot detect"):
 
 1. every ledger entry's payload is JSON and its hash recomputes from its body and the
    previous hash; seqs run without a gap; with ``head`` (``SEQ:HASH`` a person pinned
@@ -8,18 +8,24 @@ and SQLite's own page checks. What is checked, and nothing more is claimed
 2. each session's context_version and goal_revision equal the last values the ledger recorded;
 3. each session's record counts equal what the ledger says was added (minus removed);
 4. every record row's identity digest recomputed from its columns (a naive in-place edit);
-5. every material's chunk list bound to its content hash, and that binding equal to the
-   one its import bound in the ledger (chunks rewritten and rebound);
+5. each (session, type)'s rows against the seal of the last entry that changed them
+   (inspector/store/seals.py): an edit with a recomputed row digest, a row added, removed
+   or reordered;
 6. every status (state record, action, candidate, handoff, deletion request) equal to a
    replay of the ledger: the status each import or act set, else the type's default;
-   every tombstone covered by a deletion and every deletion's copies gone;
+   every tombstone covered by a deletion (at its time) and every deletion's copies gone;
 7. every ``action.reconcile`` entry names its evidence and reason (an unknown outcome never
    changes without them);
-8. ``PRAGMA quick_check`` (``integrity_check`` for small stores or with ``full``; ``full``
-   also rehashes every material's bytes).
+8. every material's chunk list bound to its content hash, and that binding equal to the
+   one its import bound in the ledger (chunks rewritten and rebound); its layout (size,
+   chunk count and sizes, indexed prefix) recomputed from its chunks; its bytes rehashed
+   when the stored materials are small or with ``full``;
+9. the search indexes' coverage of the events (up to the watermark) and of the materials;
+10. the append-only guard triggers are present;
+11. ``PRAGMA quick_check`` (``integrity_check`` for small stores or with ``full``).
 
-A store SQLite cannot read past some page is reported as a break (``where: "sqlite"``),
-never as a traceback.
+A store SQLite cannot read past some page, or a JSON column that no longer parses, is
+reported as a break, never as a traceback.
 """
 
 from __future__ import annotations
