@@ -77,9 +77,10 @@ def _run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.stdout
 
 
-def test_every_spelling_of_the_secret_is_listed_and_nothing_else(tmp_path: Path) -> None:
+def test_every_spelling_of_the_secret_is_listed_and_nothing_else(tmp_path: Path,
+                                                                   backend_empty_store: Path | str) -> None:
     records, copies, controls = _records()
-    store = tmp_path / "v.db"
+    store = backend_empty_store
     assert _run("import", str(write_sif(tmp_path / "v.jsonl", records)), "--into", str(store))[0] == 0
     code, out = _run("deletion", str(store), "del-v", "--json")
     listed = {int(c["id"][4:]) for c in json.loads(out)["copies"] if c["where"] == "events"}
