@@ -181,9 +181,9 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                        f"judged up to evt:{honest.judged_to}.")
         else:
             message = f"generation {gen.generation} claims to cover {span}, past the last event (evt:{ctx.max_seq})."
-        # Repeating later events is a finding; a range merely past the log's end (nothing
-        # hidden by it) is a warning.
-        said_findings.append(Finding("source_outside_range", None, message, "finding" if honest.later else "warning",
+        # Both are findings: a range past the log's end claims to summarise events nobody
+        # can see (the log lost them, or the text is made up); neither is a green.
+        said_findings.append(Finding("source_outside_range", None, message,
                                      words=tuple(p for p, _ in honest.later) or (span,)))
     reversed_keys = {f.key for f in said_findings if f.code == "decision_reversed"}
     # A decision stated as its alternative is reported as reversed, not also as missing.

@@ -127,9 +127,10 @@ def _boundary_find(text: str, needle: str) -> int:
         before = text[pos - 1] if pos else " "
         end = pos + len(needle)
         after = text[end] if end < len(text) else " "
-        # "a.go." ends a sentence; "a.go.bak" is another file.
+        # "a.go." ends a sentence; "a.go.bak" is another file, and so are an editor's
+        # backup "a.go~" and autosave "#a.go#".
         dotted = after == "." and end + 1 < len(text) and (text[end + 1].isalnum() or text[end + 1] == "_")
-        if not (before.isalnum() or before in "_-.") and not (after.isalnum() or after in "_-") and not dotted:
+        if not (before.isalnum() or before in "_-.#") and not (after.isalnum() or after in "_-~#") and not dotted:
             return pos
         start = pos + 1
 
