@@ -15,7 +15,8 @@ from tests.verdict_attack_cases import FAITHFUL, case, judge
 
 async def test_the_faithful_generation_gives_no_finding(tmp_path: Path) -> None:
     got = (await judge(tmp_path, case("faithful", FAITHFUL)))["faithful"]
-    assert got["codes"] == {}
+    # the pending artifact is named as not judged by drift, and survival keeps it
+    assert set(got["codes"]) == {"facts_not_judged"}
     assert set(got["survival"].values()) == {"kept"}
 
 

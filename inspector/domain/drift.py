@@ -7,6 +7,7 @@ generation yields none: a false alarm is a defect too.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -189,6 +190,16 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     # A decision stated as its alternative is reported as reversed, not also as missing.
     findings = [f for f in findings if not (f.code == "protected_missing" and f.key in reversed_keys)]
     findings += said_findings
+    unjudged = _not_judged(state)
+    if unjudged:
+        # Drift judges active records; a pending proposal (every fact of an imported
+        # transcript) is judged by survival only. "No drift" over them would be a green
+        # about facts nobody looked at: say they were not judged.
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(Counter(s.kind for s in unjudged).items()))
+        findings.append(Finding("facts_not_judged", None,
+                                f"generation {gen.generation}: {len(unjudged)} pending proposal"
+                                f"{'s are' if len(unjudged) > 1 else ' is'} not judged by drift until confirmed "
+                                f"({kinds}); survival shows whether the text kept them.", "warning"))
     if not gen.sources:
         findings.append(Finding("unsourced_assertion", None, f"generation {gen.generation} cites no sources.",
                                 "warning"))
@@ -197,6 +208,26 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("unsourced_assertion", claim.get("key"),
                                     f"the claim about {claim.get('key')} cites no sources.", "warning"))
     return findings
+
+
+def headline(findings: list[Finding]) -> str:
+    """What a generation's drift comes to, saying what was not judged: "no drift" is only
+    said of the records drift read."""
+    blocking = sum(1 for f in findings if f.severity == "finding")
+    if blocking:
+        return f"{blocking} finding(s)"
+    unjudged = next((f for f in findings if f.code == "facts_not_judged"), None)
+    if unjudged is not None:
+        count = unjudged.message.split(": ", 1)[1].split(" ", 1)[0]
+        return f"no drift in the active records; {count} pending not judged (see survival)"
+    return "no drift found"
+
+
+def _not_judged(state: list[StateFact]) -> list[StateFact]:
+    """Pending records in range that no drift rule reads (a pending decision is read as a
+    dispute, a tool's or the model's pending rule as an injected instruction)."""
+    return [s for s in state if s.status == "pending" and s.kind != "decision"
+            and not (s.writer in UNTRUSTED_WRITERS and s.kind in OWNER_ONLY_KINDS)]
 
 
 def _decision_named(said: Said, fact: StateFact) -> bool:
