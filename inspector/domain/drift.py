@@ -15,6 +15,7 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
+from inspector.domain.invented import invented
 from inspector.domain.said import normal_text
 from inspector.domain.textnorm import bounded, holds_value, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
@@ -190,6 +191,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     # A decision stated as its alternative is reported as reversed, not also as missing.
     findings = [f for f in findings if not (f.code == "protected_missing" and f.key in reversed_keys)]
     findings += said_findings
+    findings += _identifier_findings(gen, ctx)
     unjudged = _not_judged(state)
     if unjudged:
         # Drift judges active records; a pending proposal (every fact of an imported
@@ -208,6 +210,28 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("unsourced_assertion", claim.get("key"),
                                     f"the claim about {claim.get('key')} cites no sources.", "warning"))
     return findings
+
+
+def _identifier_findings(gen: GenerationText, ctx: DriftContext) -> list[Finding]:
+    """Paths, file names and backticked code words the text names that no event, tool input
+    or stored original of the session holds (``domain/invented.py``): invented when the log
+    is whole, unverified (a warning: the rule cannot tell) when it is not."""
+    if ctx.evidence is None:
+        return []
+    absent = invented(gen.text, ctx.evidence)
+    if not absent:
+        return []
+    names = tuple(n.text for n in absent)
+    shown = ", ".join(f"“{n}”" for n in names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+    if ctx.evidence_whole:
+        return [Finding("invented_identifier", None,
+                        f"generation {gen.generation} names {shown}, which no event, tool input or stored original "
+                        "of the session holds.", words=names)]
+    why = ("the log does not begin where the conversation did, or part of it was deleted"
+           if ctx.evidence_whole is False else "it cannot tell whether this imported log is whole")
+    return [Finding("identifier_unverified", None,
+                    f"generation {gen.generation} names {shown}, which this session's evidence does not hold; "
+                    f"{why}, so the rule cannot say whether they are invented.", "warning", words=names)]
 
 
 def headline(findings: list[Finding]) -> str:
