@@ -36,7 +36,7 @@ from inspector.domain.said_failures import (
     mentioned_anywhere,
     tool_said_failed,
 )
-from inspector.domain.said_negation import negated_value
+from inspector.domain.said_lifted import negated_or_lifted as negated_value
 from inspector.domain.said_untrusted import (
     reports_not_instructs,
     rule_probe,

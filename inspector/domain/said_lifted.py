@@ -1,0 +1,132 @@
+"""A protected value lifted or changed from afar: a sentence that is not the value's own
+nor the next one, yet plainly undoes it.
+
+``said_negation`` reads the value's own sentence and the very next one. A summary that
+states "Constraint: do not modify the production database." and, five sentences later,
+"Update: production writes are fine now." passed every rule, and so did "Keep the batch
+size at 500 rows" followed later by "The batch size was raised to 5000 rows". A clause
+anywhere in the text counts when it names the value's subject and:
+
+- **lifts it** — a `lifted` word ("no longer needs", "no longer forbidden", "waived", "not
+  required", "fine now", "不再", "已解除", "可以…了"; a bare "no longer" is not one: "fixing it
+  is no longer blocked" lifts nothing); for a prohibition, not beside a permission word;
+- **permits what a prohibition forbids** — a `permission` word ("allowed", "fine", "can",
+  "允许") and no `denial` word ("not", "never", "不", "禁止") in the clause;
+- **gives another number for it** — a number other than the value's, next to the value's
+  own unit word ("5000 rows" for "500 rows", "port 9090" for "port 8080").
+
+"Names the subject": the value's words less its prohibition words ("modify", "production",
+"database"), each also by a synonym from `subject_synonyms` ("writes" for "modify") or its
+stem; at least two of them and half; for a permission, the action (the first subject word)
+and, in English, the word after it ("production") among them — "you may read the staging database"
+permits nothing the production rule forbids. For a number, two subject words besides the
+unit. Not read: a clause naming the value only by a pronoun or "that constraint".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+
+from inspector.domain.said import Hits, Said, norm_phrase
+from inspector.domain.said_negation import _subject_words as subject_words
+from inspector.domain.said_negation import names_word, negated_value
+from inspector.domain.textnorm import CJK, Span
+from inspector.domain.wordlists import wordlist
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w]|[.,]\d)")
+_WORD = re.compile(r"[a-z\u3400-\u9fff][\w\u3400-\u9fff-]*")
+
+
+def _named(word: str, text: str) -> bool:
+    return names_word(word, text)
+
+
+@lru_cache(maxsize=4096)
+def _prohibition(value: str) -> bool:
+    return wordlist("constraint").first(norm_phrase(value)) is not None
+
+
+@lru_cache(maxsize=4096)
+def _number_and_unit(value: str) -> tuple[str, str, bool] | None:
+    """The value's one number and the word next to it (after it if any, else before it)."""
+    v = norm_phrase(value)
+    numbers = _NUMBER.findall(v)
+    if len(numbers) != 1:
+        return None
+    m = _NUMBER.search(v)
+    assert m is not None
+    after = _WORD.match(v[m.end():].lstrip())
+    if after:
+        return numbers[0], after.group(), True
+    before = _WORD.findall(v[:m.start()])
+    return (numbers[0], before[-1], False) if before else None
+
+
+def negated_or_lifted(said: Said, value: str) -> Hits | None:
+    """``negated_value`` (the value's own sentence and the next), else a clause anywhere
+    else that lifts, permits against or renumbers it — read only when the value itself
+    stands in the text (a text without it is already ``protected_missing``)."""
+    near = negated_value(said, value)
+    if near is not None:
+        return near
+    v = norm_phrase(value)
+    if not v:
+        return None
+    found = said.holding(v)
+    if not found:
+        return None
+    return lifted_elsewhere(said, value, [(pos, pos + len(v)) for pos in found.values()])
+
+
+def lifted_elsewhere(said: Said, value: str, spans: list[tuple[int, int]]) -> Hits | None:
+    """The first clause outside ``spans`` (where the value itself stands) that lifts,
+    permits against, or renumbers the value."""
+    own = subject_words(value)
+    if len(own) < 2:
+        return None
+    prohibition = _prohibition(value)
+    numbered = _number_and_unit(value)
+    if not (said.cancels() or numbered):
+        return None
+    for s in said.sentences:
+        for c in said.clauses(s):
+            if any(overlaps_span(c, a, b) for a, b in spans):
+                continue
+            found = _clause_undoes(said, c, own, prohibition, numbered)
+            if found:
+                return Hits(found, said.stripped(s))
+    return None
+
+
+def overlaps_span(c: Span, start: int, end: int) -> bool:
+    return c.start < end and start < c.end
+
+
+def _clause_undoes(said: Said, c: Span, own: tuple[str, ...], prohibition: bool,
+                   numbered: tuple[str, str, bool] | None) -> list[str]:
+    text = c.text
+    named = [w for w in own if _named(w, text)]
+    if len(named) < max(2, math.ceil(0.5 * len(own))):
+        return []
+    lifts = said.hits("lifted", c.start, c.end)
+    permits = said.hits("permission", c.start, c.end)
+    if lifts and not (prohibition and permits):
+        return [h.word for h in lifts]
+    if prohibition and permits and not said.hits("denial", c.start, c.end):
+        cjk = CJK.search(own[0]) is not None
+        if own[0] in named and (cjk or own[1] in named):
+            return [h.word for h in permits]
+    if numbered:
+        number, unit, after = numbered
+        if sum(1 for w in named if w != unit and not w.isdigit()) >= 2:
+            near = (rf"(?<![\w.])(\d+(?:[.,]\d+)*)\s*{re.escape(unit)}(?![\w])" if after
+                    else rf"(?<![\w]){re.escape(unit)}\s*(?:of\s+|to\s+|at\s+|=\s*|:\s*)?(\d+(?:[.,]\d+)*)(?![\w]|[.,]\d)")
+            for m in re.finditer(near, text):
+                if m.group(1) != number and number not in _NUMBER.findall(text):
+                    return [f"{m.group(1)} (the value says {number})"]
+    return []
+
+
+__all__ = ["lifted_elsewhere", "negated_or_lifted"]

@@ -1,0 +1,73 @@
+"""A protected value undone far from where it stands (said_lifted.py), and a permission
+about something else next to a prohibition (said_negation.py).
+
+Before: every "lifted" case below gave no finding and survival "kept" (the rules read the
+value's own sentence and the next one only); the two "permits something else" cases were
+protected_negated false alarms.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inspector.domain.drift_rules import Said, negated_value
+from tests.verdict_attack_cases import FAITHFUL, case, judge
+
+PROD = "Do not modify the production database"
+LIFTED = {
+    "allowed-later": " The user has since allowed writes to production.",
+    "fine-now": " Update: production writes are fine now.",
+    "no-longer-forbidden": " Modifying the production database is no longer forbidden.",
+    "renumbered": " The batch size was raised to 5000 rows.",
+    "goal-dropped": " The export timeout no longer needs fixing; the user accepts it.",
+}
+KEY = {"renumbered": "constraint.batch", "goal-dropped": "goal.main"}
+STILL_FAITHFUL = [
+    " You may read the production database.",
+    " We can modify the staging database freely.",
+    " The production database can no longer be modified by the bot.",
+    " Nobody may write to production.",
+    " Writes to production are not allowed.",
+    " Only the DBA may modify the production database.",
+    " Exported 20000 rows in 3 minutes.",
+    " Batch size tuning took 3 hours.",
+    " The batch size of 500 rows gave 3 timeouts.",
+    " Fixing the export timeout is no longer blocked by the schema change.",
+    " We checked that the production database was not modified.",
+]
+
+
+async def test_a_value_lifted_or_renumbered_far_away_is_negated(tmp_path: Path) -> None:
+    got = await judge(tmp_path, *(case(name, FAITHFUL + tail) for name, tail in LIFTED.items()))
+    for name in LIFTED:
+        key = KEY.get(name, "constraint.prod")
+        negated = [f.key for f in got[name]["codes"].get("protected_negated", [])]
+        assert negated == [key], (name, got[name]["codes"])
+        assert got[name]["survival"][key] == "contradicted", name
+
+
+async def test_clauses_about_something_else_lift_nothing(tmp_path: Path) -> None:
+    got = await judge(tmp_path, *(case(f"ok{i}", FAITHFUL + tail) for i, tail in enumerate(STILL_FAITHFUL)))
+    noisy = {STILL_FAITHFUL[int(k[2:])]: v["codes"] for k, v in got.items()
+             if set(v["codes"]) - {"facts_not_judged"}}
+    assert noisy == {}
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Constraint: Do not modify the production database. You may read the production database.", PROD),
+    ("约束：不得修改生产库。生产库的只读副本可以查询。", "不得修改生产库"),
+])
+def test_a_permission_for_another_action_next_to_a_prohibition_is_no_lift(text: str, value: str) -> None:
+    assert negated_value(Said.of(text), value) is None
+
+
+@pytest.mark.parametrize("text", [
+    "约束：不得修改生产库。导出走流式。批大小 500。后来生产库可以改了。",
+    "约束：不得修改生产库。导出走流式。批大小 500。用户后来允许修改生产库。",
+    "Constraint: Do not modify the production database. Now we can write to it.",
+])
+def test_a_chinese_or_next_sentence_lift_is_still_read(text: str) -> None:
+    value = PROD if text.startswith("Constraint") else "不得修改生产库"
+    assert negated_value(Said.of(text), value) is not None
