@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from inspector.domain.survival import Fact, survival
-from tests.verdict_attack_cases import FAITHFUL, case, judge
+from tests.verdict_attack_cases import EVENTS, FAITHFUL, case, judge
 
 
 async def test_the_faithful_generation_gives_no_finding(tmp_path: Path) -> None:
@@ -35,3 +35,35 @@ def test_an_editor_backup_name_does_not_keep_the_file() -> None:
         assert survival(1, text, [], (1, 1), [fact]).verdicts[0].verdict == "missing", text
     for text in ("Edited /repo/cmd/a.go.", "Edited `a.go`, then ran the tests.", "Edited (a.go) and b.go"):
         assert survival(1, text, [], (1, 1), [fact]).verdicts[0].verdict == "kept", text
+
+
+async def test_everything_done_claims_every_open_issue_and_an_exception_keeps_it_open(tmp_path: Path) -> None:
+    claims = {"all": " Everything is done.", "task": " The task is complete.", "short": " All done."}
+    fine = {"except": " Everything is done except the P95 measurement.", "else": " Everything else is done.",
+            "notall": " Not everything is done.", "written": " Everything was written to disk."}
+    got = await judge(tmp_path, *(case(k, FAITHFUL + v) for k, v in {**claims, **fine}.items()))
+    for k in claims:
+        assert [f.key for f in got[k]["codes"].get("open_issue_claimed_done", [])] == ["open_issue.p95"], k
+        assert got[k]["survival"]["open_issue.p95"] == "contradicted", k
+    for k in fine:
+        assert set(got[k]["codes"]) <= {"facts_not_judged"}, (k, got[k]["codes"])
+
+
+async def test_the_error_a_failure_names_called_fixed_is_a_failure_called_a_success(tmp_path: Path) -> None:
+    # `make check` failed with a TimeoutError; neither "make" nor "check" is in the claim
+    events = [dict(e) for e in EVENTS]
+    events[3] = {**events[3], "args": {"command": "make check"}}
+    events[4] = {**events[4], "content": "TimeoutError: batch 1400 took 31s\nmake: *** [check] Error 2"}
+    unresolved = FAITHFUL.replace("TestExportBatch failed with a timeout (evt:5) and is unresolved. ", "")
+    got = await judge(tmp_path, case("fixed", unresolved + " The TimeoutError is fixed now.", events=events),
+                      case("still", unresolved + " The TimeoutError is still there.", events=events))
+    found = got["fixed"]["codes"].get("failure_dropped", [])
+    assert found and "went well" in found[0].message, got["fixed"]["codes"]
+    assert "failure_dropped" not in got["still"]["codes"]
+
+
+async def test_a_word_of_a_failed_command_inside_another_path_is_no_claim(tmp_path: Path) -> None:
+    # go test ./export/... failed; "Edited /repo/export/stream.go." says nothing about it
+    text = FAITHFUL.replace("The stream writer lives in /repo/export/stream.go.", "Edited /repo/export/stream.go.")
+    got = (await judge(tmp_path, case("edited", text)))["edited"]
+    assert "failure_dropped" not in got["codes"]

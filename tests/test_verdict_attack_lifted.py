@@ -71,3 +71,32 @@ def test_a_permission_for_another_action_next_to_a_prohibition_is_no_lift(text: 
 def test_a_chinese_or_next_sentence_lift_is_still_read(text: str) -> None:
     value = PROD if text.startswith("Constraint") else "不得修改生产库"
     assert negated_value(Said.of(text), value) is not None
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Keep the batch size at 500 rows. The batch size was raised to 5000 rows.", "Keep the batch size at 500 rows"),
+    ("约束：批大小保持 500 行。后来批大小改成 5000 行。", "批大小保持 500 行"),
+    ("Serve on port 8080. Later the server port moved to port 9090.", "Serve on port 8080"),
+])
+def test_a_renumbered_value_is_read_without_any_cancelling_word(text: str, value: str) -> None:
+    hit = negated_value(Said.of(text), value)
+    assert hit is not None and "the value says" in hit.words[0]
+
+
+def test_items_told_apart_by_a_number_are_not_renumberings() -> None:
+    text = "采用流式导出 5。采用流式导出 89。Port 8080 serves the API. Use python 3 for scripts."
+    assert negated_value(Said.of(text), "采用流式导出 5") is None  # the 5 names an item, it measures nothing
+    two = "Keep the batch size at 500 rows. Keep the batch size at 200 rows for the nightly job."
+    assert negated_value(Said.of(two), "Keep the batch size at 500 rows",
+                         ("Keep the batch size at 500 rows", "Keep the batch size at 200 rows for the nightly job")) is None
+
+
+async def test_drift_reads_a_renumbering_in_a_text_with_no_cancelling_word(tmp_path: Path) -> None:
+    text = ("Goal: fix the export timeout. Constraint: Do not modify the production database. "
+            "Permission: You may read the staging database. Keep the batch size at 500 rows.")
+    plain = text.replace("You may read the staging database", "You may read the staging database")
+    tail = " Decision: streaming export (not paginated export: it keeps long transactions open). " \
+           "TestExportBatch failed with a timeout (evt:5) and is unresolved. P95 still to be measured. " \
+           "The batch size went up to 5000 rows."
+    got = (await judge(tmp_path, case("renumbered", plain + tail)))["renumbered"]
+    assert [f.key for f in got["codes"].get("protected_negated", [])] == ["constraint.batch"]

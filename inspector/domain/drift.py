@@ -48,8 +48,11 @@ class StateFact:
     # Whether "in the text" needs the whole-value rule (a value starting or ending with a
     # digit: "port 8080" is not in "port 80801"); otherwise a substring test answers.
     bounded: bool = field(init=False, compare=False, repr=False, default=False)
+    # Whether the value holds a digit (a renumbering can undo it without a cancelling word).
+    numbered: bool = field(init=False, compare=False, repr=False, default=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "numbered", any(ch.isdigit() for ch in self.value))
         object.__setattr__(self, "first_seq", _first_event(self.sources))
         object.__setattr__(self, "norm_value", _norm_value(self.value))
         object.__setattr__(self, "bounded", bounded(self.norm_value))
@@ -269,6 +272,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     claims_anything: bool | None = None
     cancels: bool | None = None
     untrusted: list[Finding] = []  # pending records from tools or the model, reported after the rest
+    others = tuple(s.value for s in state if s.kind in OWNER_ONLY_KINDS or s.kind == "decision")
     for fact in state:
         if fact.status != "active":
             if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
@@ -282,7 +286,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
         if fact.kind in OWNER_ONLY_KINDS or fact.kind == "decision":
             if cancels is None:
                 cancels = said.cancels()
-            hit = rules.negated_value(said, fact.value) if cancels else None
+            hit = rules.negated_value(said, fact.value, others) if cancels or fact.numbered else None
             if hit:
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "

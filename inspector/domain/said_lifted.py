@@ -13,14 +13,14 @@ anywhere in the text counts when it names the value's subject and:
 - **permits what a prohibition forbids** — a `permission` word ("allowed", "fine", "can",
   "允许") and no `denial` word ("not", "never", "不", "禁止") in the clause;
 - **gives another number for it** — a number other than the value's, next to the value's
-  own unit word ("5000 rows" for "500 rows", "port 9090" for "port 8080").
+  own unit word ("5000 rows" for "500 rows", "port 9090" for "port 8080"), in a clause naming
+  half of the value's other words.
 
 "Names the subject": the value's words less its prohibition words ("modify", "production",
 "database"), each also by a synonym from `subject_synonyms` ("writes" for "modify") or its
 stem; at least two of them and half; for a permission, the action (the first subject word)
 and, in English, the word after it ("production") among them — "you may read the staging database"
-permits nothing the production rule forbids. For a number, two subject words besides the
-unit. Not read: a clause naming the value only by a pronoun or "that constraint".
+permits nothing the production rule forbids. Not read: a clause naming the value only by a pronoun or "that constraint".
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from functools import lru_cache
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_negation import _subject_words as subject_words
 from inspector.domain.said_negation import names_word, negated_value
-from inspector.domain.textnorm import CJK, Span
+from inspector.domain.textnorm import CJK, STOPWORDS, Span
 from inspector.domain.wordlists import wordlist
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w]|[.,]\d)")
@@ -50,7 +50,10 @@ def _prohibition(value: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _number_and_unit(value: str) -> tuple[str, str, bool] | None:
-    """The value's one number and the word next to it (after it if any, else before it)."""
+    """The value's one number and the unit word next to it: after it ("500 rows", "5 mb",
+    "3 次") if that is a unit, else before it ("port 8080"). A unit is an English word that
+    is not a stop word, or one or two Chinese characters; "采用流式导出 5" has none (the 5
+    names an item, it measures nothing), and neither has a value with several numbers."""
     v = norm_phrase(value)
     numbers = _NUMBER.findall(v)
     if len(numbers) != 1:
@@ -58,16 +61,24 @@ def _number_and_unit(value: str) -> tuple[str, str, bool] | None:
     m = _NUMBER.search(v)
     assert m is not None
     after = _WORD.match(v[m.end():].lstrip())
-    if after:
+    if after and _unit(after.group()):
         return numbers[0], after.group(), True
     before = _WORD.findall(v[:m.start()])
-    return (numbers[0], before[-1], False) if before else None
+    return (numbers[0], before[-1], False) if before and _unit(before[-1]) else None
 
 
-def negated_or_lifted(said: Said, value: str) -> Hits | None:
+def _unit(word: str) -> bool:
+    if CJK.search(word):
+        return len(word) <= 2
+    return word.isascii() and word not in STOPWORDS
+
+
+def negated_or_lifted(said: Said, value: str, others: tuple[str, ...] = ()) -> Hits | None:
     """``negated_value`` (the value's own sentence and the next), else a clause anywhere
     else that lifts, permits against or renumbers it — read only when the value itself
-    stands in the text (a text without it is already ``protected_missing``)."""
+    stands in the text (a text without it is already ``protected_missing``). ``others``: the
+    session's other protected values; a sentence that states one of them is about it ("采用流式
+    导出 11" is decision 11, not decision 5 renumbered)."""
     near = negated_value(said, value)
     if near is not None:
         return near
@@ -77,34 +88,84 @@ def negated_or_lifted(said: Said, value: str) -> Hits | None:
     found = said.holding(v)
     if not found:
         return None
-    return lifted_elsewhere(said, value, [(pos, pos + len(v)) for pos in found.values()])
+    spans = [(pos, pos + len(v)) for pos in found.values()]
+    for other in others:
+        o = norm_phrase(other)
+        if o and o != v and o not in v:
+            spans += [(pos, pos + len(o)) for pos in said.holding(o).values()]
+    return lifted_elsewhere(said, value, spans)
 
 
 def lifted_elsewhere(said: Said, value: str, spans: list[tuple[int, int]]) -> Hits | None:
     """The first clause outside ``spans`` (where the value itself stands) that lifts,
-    permits against, or renumbers the value."""
+    permits against, or renumbers the value. Only sentences holding a lifting or
+    permission word (or, for a value with a number, its unit word) are read, and only when
+    the text names enough of the value's subject anywhere: every protected value of every
+    generation asks, and most texts answer no at the first question."""
     own = subject_words(value)
     if len(own) < 2:
         return None
-    prohibition = _prohibition(value)
-    numbered = _number_and_unit(value)
-    if not (said.cancels() or numbered):
+    need = max(2, math.ceil(0.5 * len(own)))
+    flat = said.flat()
+    if sum(1 for w in own if _named_in_said(said, w, flat)) < need:
         return None
-    for s in said.sentences:
+    numbered = _number_and_unit(value)
+    candidates = _lifting_sentences(said)
+    if numbered:
+        unit = numbered[1]
+        candidates = sorted(set(candidates) | {i for i, sent in enumerate(said.sentences) if unit in sent.text})
+    if not candidates:
+        return None
+    prohibition = _prohibition(value)
+    for i in candidates:
+        s = said.sentences[i]
         for c in said.clauses(s):
             if any(overlaps_span(c, a, b) for a, b in spans):
                 continue
-            found = _clause_undoes(said, c, own, prohibition, numbered)
+            found = _clause_undoes(said, c, value, own, prohibition, numbered)
             if found:
                 return Hits(found, said.stripped(s))
     return None
+
+
+def _named_in_said(said: Said, word: str, flat: str) -> bool:
+    key = ("lift_named", word)
+    found = said._memo.get(key)
+    if found is None:
+        found = said._memo[key] = _named(word, flat)
+    return found  # type: ignore[no-any-return]
+
+
+def _lifting_sentences(said: Said) -> list[int]:
+    """Indices of the sentences holding a lifting or permission word (once per generation)."""
+    key = ("lifting_sentences",)
+    found = said._memo.get(key)
+    if found is None:
+        held = said.sentences_holding("lifted") + said.sentences_holding("permission")
+        starts = {s.start for s in held}
+        found = said._memo[key] = [i for i, s in enumerate(said.sentences) if s.start in starts]
+    return found  # type: ignore[no-any-return]
 
 
 def overlaps_span(c: Span, start: int, end: int) -> bool:
     return c.start < end and start < c.end
 
 
-def _clause_undoes(said: Said, c: Span, own: tuple[str, ...], prohibition: bool,
+def _another_item(said: Said, c: Span, value: str) -> bool:
+    """The clause's sentence numbers an item, and not with the value's numbers: "约束 3 已取消"
+    is about constraint 3, not "约束 36：值 36 must hold", though their words are the same."""
+    numbers = _numbers_of(value)
+    sentence = said.sentence_at(c.start)
+    held = set(_NUMBER.findall(sentence.text if sentence is not None else c.text))
+    return bool(held) and bool(numbers) and not (numbers & held)
+
+
+@lru_cache(maxsize=4096)
+def _numbers_of(value: str) -> frozenset[str]:
+    return frozenset(_NUMBER.findall(norm_phrase(value))) if value else frozenset()
+
+
+def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohibition: bool,
                    numbered: tuple[str, str, bool] | None) -> list[str]:
     text = c.text
     named = [w for w in own if _named(w, text)]
@@ -112,6 +173,8 @@ def _clause_undoes(said: Said, c: Span, own: tuple[str, ...], prohibition: bool,
         return []
     lifts = said.hits("lifted", c.start, c.end)
     permits = said.hits("permission", c.start, c.end)
+    if (lifts or permits) and _another_item(said, c, value):
+        lifts = permits = []
     if lifts and not (prohibition and permits):
         return [h.word for h in lifts]
     if prohibition and permits and not said.hits("denial", c.start, c.end):
@@ -120,7 +183,8 @@ def _clause_undoes(said: Said, c: Span, own: tuple[str, ...], prohibition: bool,
             return [h.word for h in permits]
     if numbered:
         number, unit, after = numbered
-        if sum(1 for w in named if w != unit and not w.isdigit()) >= 2:
+        rest = [w for w in own if w != unit and not w.isdigit()]
+        if rest and sum(1 for w in named if w in rest) >= max(1, math.ceil(0.5 * len(rest))):
             near = (rf"(?<![\w.])(\d+(?:[.,]\d+)*)\s*{re.escape(unit)}(?![\w])" if after
                     else rf"(?<![\w]){re.escape(unit)}\s*(?:of\s+|to\s+|at\s+|=\s*|:\s*)?(\d+(?:[.,]\d+)*)(?![\w]|[.,]\d)")
             for m in re.finditer(near, text):

@@ -19,6 +19,7 @@ from typing import Any
 
 from inspector.domain import drift_rules as rules
 from inspector.domain.drift_rules import Said
+from inspector.domain.failures import identifiers
 from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import find_value, find_word, norm, phrase_parts, terms
 
@@ -166,7 +167,9 @@ def _resolved(fact: Fact, last: int | None) -> bool:
     return bool(m and (last is None or int(m.group(1)) <= last))
 
 
-def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
+def judge(fact: Fact, said: Said, covers: tuple[int, int] | None, others: tuple[str, ...] = ()) -> Verdict:
+    """One fact's verdict; ``others``: the other protected values (a sentence stating one of
+    them is not a renumbering of this one)."""
     last = covers[1] if covers else None
     if fact.kind in IDENTIFIER_KINDS:
         where = _identifier_kept(said, fact.value)
@@ -183,8 +186,10 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
             # The same subject drift's failure_dropped reads (tool words, telling argument
             # values, their Chinese glosses), so both say the same about "Migration 0042 applied".
             words = list(call_subject(fact.detail.get("tool"), str(fact.detail.get("signature") or "")))
+            # The failing test or exception its error line names, as drift reads it.
+            named = [[i.casefold()] for i in identifiers(head[1] if len(head) == 2 else "") if "/" not in i and "." not in i]
             claim = None
-            for subject in (words, glossed(words)) if words else ([*_failure_subject(fact.value)],):
+            for subject in (*named, words, glossed(words)) if words else (*named, [*_failure_subject(fact.value)]):
                 claim = claim or (rules.done_claim(said, list(subject)) if subject else None)
             claim = claim or rules.blanket_claim(said, "blanket_failure")
             if claim is not None:
@@ -203,7 +208,7 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
             return Verdict(fact, "contradicted", claim.sentence,
                            f"the summary says “{claim.words[0]}” about an item still open", as_of)
     if fact.kind in ("goal", "constraint", "permission", "acceptance", "decision"):
-        neg = rules.negated_value(said, fact.value)
+        neg = rules.negated_value(said, fact.value, others)
         if neg is not None:
             return Verdict(fact, "contradicted", neg.sentence, f"the summary cancels or weakens it: “{neg.words[0]}”")
         if fact.kind == "decision" and fact.alternatives:
@@ -254,7 +259,8 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
     # (``untrusted_in_summary``), so it is left out of survival rather than called missing.
     chosen = [f for f in facts if f.status in ("active", "pending") and in_range(f, covers)
               and not (f.status == "pending" and f.writer in UNTRUSTED_WRITERS)]
-    return Survival(generation, covers, [judge(f, said, covers) for f in chosen])
+    others = tuple(f.value for f in facts if f.kind in ("goal", "constraint", "permission", "acceptance", "decision"))
+    return Survival(generation, covers, [judge(f, said, covers, others) for f in chosen])
 
 
 __all__ = ["Fact", "Survival", "VERDICTS", "Verdict", "find_word", "survival"]
