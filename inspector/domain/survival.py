@@ -226,7 +226,29 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None, others: tuple[
                 said, fact.value, list(fact.alternatives), fact.rationale) is not None:
             dropped = "; its alternatives and rationale are dropped (drift: decision_reversed)"
         return Verdict(fact, "unknown", None, f"{share:.0%} of its words appear, not the value itself{dropped}", as_of)
+    if _other_language(fact.value, said):
+        # "不得修改生产数据库" may well be "Do not modify the production database": exact
+        # rules cannot tell, so they say so rather than calling the fact lost.
+        return Verdict(fact, "unknown", None, "the summary is written in another language than the fact; "
+                       "exact rules cannot tell whether it is kept (--judge can)", as_of)
     return Verdict(fact, "missing", None, f"{share:.0%} of its words appear", as_of)
+
+
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[a-z]")
+
+
+def _other_language(value: str, said: Said) -> bool:
+    """The value is English and the summary mostly Chinese, or the reverse."""
+    key = ("language",)
+    lang = said._memo.get(key)
+    if lang is None:
+        cjk, latin = len(_CJK_CHAR.findall(said.text)), len(_LATIN.findall(said.text))
+        lang = said._memo[key] = "zh" if cjk and cjk * 3 >= latin else "en" if latin and not cjk else "mixed"
+    if lang == "mixed":
+        return False
+    value_zh = _CJK_CHAR.search(value) is not None
+    return (lang == "zh") != value_zh and (value_zh or _LATIN.search(value.lower()) is not None)
 
 
 @dataclass(slots=True)
