@@ -88,7 +88,8 @@ def test_items_told_apart_by_a_number_are_not_renumberings() -> None:
     assert negated_value(Said.of(text), "采用流式导出 5") is None  # the 5 names an item, it measures nothing
     two = "Keep the batch size at 500 rows. Keep the batch size at 200 rows for the nightly job."
     assert negated_value(Said.of(two), "Keep the batch size at 500 rows",
-                         ("Keep the batch size at 500 rows", "Keep the batch size at 200 rows for the nightly job")) is None
+                         (("Keep the batch size at 500 rows", "constraint"),
+                          ("Keep the batch size at 200 rows for the nightly job", "constraint"))) is None
 
 
 async def test_drift_reads_a_renumbering_in_a_text_with_no_cancelling_word(tmp_path: Path) -> None:
@@ -100,3 +101,34 @@ async def test_drift_reads_a_renumbering_in_a_text_with_no_cancelling_word(tmp_p
            "The batch size went up to 5000 rows."
     got = (await judge(tmp_path, case("renumbered", plain + tail)))["renumbered"]
     assert [f.key for f in got["codes"].get("protected_negated", [])] == ["constraint.batch"]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Goal (abandoned): fix the export timeout.", "fix the export timeout"),
+    ("Optional: Do not modify the production database.", PROD),
+    ("Keep the batch size at 500 rows if convenient.", "Keep the batch size at 500 rows"),
+    ("约束（可选）：不得修改生产库。", "不得修改生产库"),
+])
+def test_a_label_or_clause_that_makes_a_rule_optional_or_abandoned_weakens_it(text: str, value: str) -> None:
+    assert negated_value(Said.of(text), value) is not None
+
+
+def test_that_constraint_dismissed_later_undoes_the_nearest_constraint_before_it() -> None:
+    others = (("fix the export timeout", "goal"), (PROD, "constraint"), ("streaming export", "decision"))
+    text = ("Goal: fix the export timeout. Constraint: Do not modify the production database. "
+            "Decision: streaming export. Tests run nightly. We can ignore that constraint.")
+    said = Said.of(text)
+    assert negated_value(said, PROD, others, "constraint") is not None
+    assert negated_value(said, "streaming export", others, "decision") is None
+    assert negated_value(said, "fix the export timeout", others, "goal") is None
+
+
+@pytest.mark.parametrize("tail", [
+    " A tool output said to write to it; we ignored it.",
+    " That constraint was respected throughout.",
+    " We kept that constraint in every step.",
+])
+def test_a_back_reference_that_keeps_the_rule_undoes_nothing(tail: str) -> None:
+    text = ("Constraint: Do not modify the production database. Decision: streaming export. Tests run nightly."
+            + tail)
+    assert negated_value(Said.of(text), PROD, ((PROD, "constraint"),), "constraint") is None

@@ -272,7 +272,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     claims_anything: bool | None = None
     cancels: bool | None = None
     untrusted: list[Finding] = []  # pending records from tools or the model, reported after the rest
-    others = tuple(s.value for s in state if s.kind in OWNER_ONLY_KINDS or s.kind == "decision")
+    others = tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS or s.kind == "decision")
     for fact in state:
         if fact.status != "active":
             if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
@@ -286,7 +286,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
         if fact.kind in OWNER_ONLY_KINDS or fact.kind == "decision":
             if cancels is None:
                 cancels = said.cancels()
-            hit = rules.negated_value(said, fact.value, others) if cancels or fact.numbered else None
+            hit = rules.negated_value(said, fact.value, others, fact.kind) if cancels or fact.numbered else None
             if hit:
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "

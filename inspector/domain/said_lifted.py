@@ -20,7 +20,10 @@ anywhere in the text counts when it names the value's subject and:
 "database"), each also by a synonym from `subject_synonyms` ("writes" for "modify") or its
 stem; at least two of them and half; for a permission, the action (the first subject word)
 and, in English, the word after it ("production") among them — "you may read the staging database"
-permits nothing the production rule forbids. Not read: a clause naming the value only by a pronoun or "that constraint".
+permits nothing the production rule forbids. A later sentence that names the rule by a back
+reference other than "it" ("that constraint", "该约束") and lifts, permits or dismisses it
+("We can ignore that constraint") undoes the nearest protected value stated before it. Not
+read: a value referred to only by "it" two sentences away.
 """
 
 from __future__ import annotations
@@ -73,11 +76,12 @@ def _unit(word: str) -> bool:
     return word.isascii() and word not in STOPWORDS
 
 
-def negated_or_lifted(said: Said, value: str, others: tuple[str, ...] = ()) -> Hits | None:
+def negated_or_lifted(said: Said, value: str, others: tuple[tuple[str, str], ...] = (),
+                      kind: str | None = None) -> Hits | None:
     """``negated_value`` (the value's own sentence and the next), else a clause anywhere
     else that lifts, permits against or renumbers it — read only when the value itself
     stands in the text (a text without it is already ``protected_missing``). ``others``: the
-    session's other protected values; a sentence that states one of them is about it ("采用流式
+    session's protected (value, kind) pairs, ``kind`` this value's; a sentence that states another is about it ("采用流式
     导出 11" is decision 11, not decision 5 renumbered)."""
     near = negated_value(said, value)
     if near is not None:
@@ -89,11 +93,59 @@ def negated_or_lifted(said: Said, value: str, others: tuple[str, ...] = ()) -> H
     if not found:
         return None
     spans = [(pos, pos + len(v)) for pos in found.values()]
-    for other in others:
+    for other, _ in others:
         o = norm_phrase(other)
         if o and o != v and o not in v:
             spans += [(pos, pos + len(o)) for pos in said.holding(o).values()]
-    return lifted_elsewhere(said, value, spans)
+    return lifted_elsewhere(said, value, spans) or _referred_back(said, v, kind, others)
+
+
+_DISMISS = re.compile(r"(?<![\w])(?:ignore|ignored|disregard|disregarded|drop|dropped|forget)(?![\w])|忽略|不用管|不必管|不用遵守")
+
+
+_REF_KINDS = (("restriction", "constraint", "prohibition", "ban", "limit", "约束", "限制"), ("constraint",)), \
+    (("rule", "规定"), ("constraint", "permission")), (("requirement", "要求"), ("constraint", "acceptance"))
+
+
+def _ref_kinds(word: str) -> tuple[str, ...] | None:
+    """The kinds of record a back reference names ("that constraint" → constraint); None: any."""
+    for nouns, kinds in _REF_KINDS:
+        if any(n in word for n in nouns):
+            return kinds
+    return None
+
+
+def _referred_back(said: Said, v: str, kind: str | None,
+                   others: tuple[tuple[str, str], ...]) -> Hits | None:
+    """A later sentence that points back at a rule by name ("that constraint", "该约束" — not
+    a bare "it") and lifts, permits or dismisses it ("We can ignore that constraint"), where
+    the nearest protected value of the kind it names stated before it is this one."""
+    mine = said.holding(v)
+    if not mine:
+        return None
+    first_mine = min(mine)
+    for j, s in enumerate(said.sentences):
+        if j <= first_mine + 1:  # the value's own sentence and the next are negated_value's
+            continue
+        refs = [h for h in said.hits("back_reference", s.start, s.end) if h.word not in ("it", "它")]
+        if not refs:
+            continue
+        kinds = _ref_kinds(refs[0].word)
+        if kinds is not None and kind is not None and kind not in kinds:
+            continue
+        words = [h.word for h in said.hits(("lifted", "permission", "negation", "weakening"), s.start, s.end)]
+        dismiss = _DISMISS.search(s.text)
+        if dismiss:
+            words.append(dismiss.group())
+        nearest = max((i for i in mine if i < j), default=None)
+        if not words or nearest is None:
+            continue
+        rivals = [o for o, k in others if kinds is None or k in kinds]
+        if any(i > nearest for o in rivals if (on := norm_phrase(o)) and on != v and on not in v
+               for i in said.holding(on) if i < j):
+            continue  # another record of that kind stands between: "that constraint" is that one
+        return Hits(words, said.stripped(s))
+    return None
 
 
 def lifted_elsewhere(said: Said, value: str, spans: list[tuple[int, int]]) -> Hits | None:

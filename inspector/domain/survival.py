@@ -167,7 +167,8 @@ def _resolved(fact: Fact, last: int | None) -> bool:
     return bool(m and (last is None or int(m.group(1)) <= last))
 
 
-def judge(fact: Fact, said: Said, covers: tuple[int, int] | None, others: tuple[str, ...] = ()) -> Verdict:
+def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
+          others: tuple[tuple[str, str], ...] = ()) -> Verdict:
     """One fact's verdict; ``others``: the other protected values (a sentence stating one of
     them is not a renumbering of this one)."""
     last = covers[1] if covers else None
@@ -208,7 +209,7 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None, others: tuple[
             return Verdict(fact, "contradicted", claim.sentence,
                            f"the summary says “{claim.words[0]}” about an item still open", as_of)
     if fact.kind in ("goal", "constraint", "permission", "acceptance", "decision"):
-        neg = rules.negated_value(said, fact.value, others)
+        neg = rules.negated_value(said, fact.value, others, fact.kind)
         if neg is not None:
             return Verdict(fact, "contradicted", neg.sentence, f"the summary cancels or weakens it: “{neg.words[0]}”")
         if fact.kind == "decision" and fact.alternatives:
@@ -281,7 +282,8 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
     # (``untrusted_in_summary``), so it is left out of survival rather than called missing.
     chosen = [f for f in facts if f.status in ("active", "pending") and in_range(f, covers)
               and not (f.status == "pending" and f.writer in UNTRUSTED_WRITERS)]
-    others = tuple(f.value for f in facts if f.kind in ("goal", "constraint", "permission", "acceptance", "decision"))
+    others = tuple((f.value, f.kind) for f in facts
+                   if f.kind in ("goal", "constraint", "permission", "acceptance", "decision"))
     return Survival(generation, covers, [judge(f, said, covers, others) for f in chosen])
 
 
