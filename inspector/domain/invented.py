@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from inspector.domain.disguise import undisguise
 
@@ -37,7 +38,8 @@ _EXTENSIONS = (
 )
 _SEGMENT = r"[\w.@+-]+"
 _PATH = re.compile(rf"(?<![\w:/.@-])((?:~|\.{{1,2}})?/?(?:{_SEGMENT}/)+{_SEGMENT}/?)")
-_FILE = re.compile(rf"(?<![\w/.@-])([\w-]*[a-zA-Z][\w-]*\.(?:{_EXTENSIONS}))(?![\w/@-]|\.\w)", re.IGNORECASE)
+_FILE = re.compile(r"(?<![\w/.@-])([\w-]+)\.([A-Za-z0-9]{1,10})(?![\w/@-]|\.\w)")
+_EXTENSION_SET = frozenset(_EXTENSIONS.split("|"))
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _CODE_WORD = re.compile(r"[A-Za-z_][\w-]*(?:\(\))?")
 _HAS_EXT = re.compile(rf"\.(?:{_EXTENSIONS})$", re.IGNORECASE)
@@ -73,19 +75,22 @@ def _code_like(word: str) -> bool:
     return any(a.islower() and b.isupper() for a, b in zip(w, w[1:], strict=False))
 
 
+@lru_cache(maxsize=256)
 def named_identifiers(text: str) -> list[Named]:
     """The paths, file names and backticked code words a text names, in order, once each."""
     clean = _URL.sub(" ", _clean(text))
     found: dict[str, Named] = {}
-    for m in _PATH.finditer(clean):
+    for m in _PATH.finditer(clean) if "/" in clean else ():
         token = m.group(1).rstrip(".,;:)")
         if _is_path(token):
             found.setdefault(token.lower(), Named(token, "path"))
-    for m in _FILE.finditer(clean):
-        token = m.group(1)
+    for m in _FILE.finditer(clean) if "." in clean else ():
+        if m.group(2).lower() not in _EXTENSION_SET or not _LETTER.search(m.group(1)):
+            continue
+        token = m.group()
         if not any(token.lower() in k for k in found):
             found.setdefault(token.lower(), Named(token, "file"))
-    for m in _BACKTICK.finditer(clean):
+    for m in _BACKTICK.finditer(clean) if "`" in clean else ():
         for w in _CODE_WORD.findall(m.group(1)):
             if _code_like(w) and not any(w.lower().removesuffix("()") in k for k in found):
                 found.setdefault(w.lower(), Named(w.removesuffix("()"), "code"))

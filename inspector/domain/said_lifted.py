@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from inspector.domain.said import Hits, Said, norm_phrase
@@ -89,15 +90,44 @@ def negated_or_lifted(said: Said, value: str, others: tuple[tuple[str, str], ...
     v = norm_phrase(value)
     if not v:
         return None
+    numbered = _number_and_unit(value)
+    # Every lifting word is a cancelling or permission word (``said.cancels``), asked once per
+    # generation: a text with none, no dismissing word and no unit of this value can lift,
+    # dismiss or renumber nothing (the usual case).
+    if not (said.cancels() or _dismisses(said) or (numbered and said.has(numbered[1]))):
+        return None
     found = said.holding(v)
     if not found:
         return None
     spans = [(pos, pos + len(v)) for pos in found.values()]
-    for other, _ in others:
-        o = norm_phrase(other)
-        if o and o != v and o not in v:
-            spans += [(pos, pos + len(o)) for pos in said.holding(o).values()]
-    return lifted_elsewhere(said, value, spans) or _referred_back(said, v, kind, others)
+    return (lifted_elsewhere(said, value, spans, lambda: _rival_spans(said, others, v))
+            or (_referred_back(said, v, kind, others) if said.cancels() or _dismisses(said) else None))
+
+
+def _dismisses(said: Said) -> bool:
+    key = ("dismisses",)
+    found = said._memo.get(key)
+    if found is None:
+        found = said._memo[key] = _DISMISS.search(said.text) is not None
+    return found  # type: ignore[no-any-return]
+
+
+def _value_spans(said: Said, others: tuple[tuple[str, str], ...]) -> list[tuple[int, int, str]]:
+    """Where each protected value stands in the text (once per generation and record set)."""
+    key = ("value_spans", others)
+    found = said._memo.get(key)
+    if found is None:
+        found = []
+        for other, _ in others:
+            o = norm_phrase(other)
+            if o:
+                found += [(pos, pos + len(o), o) for pos in said.holding(o).values()]
+        said._memo[key] = found
+    return found  # type: ignore[no-any-return]
+
+
+def _rival_spans(said: Said, others: tuple[tuple[str, str], ...], v: str) -> list[tuple[int, int]]:
+    return [(a, b) for a, b, o in _value_spans(said, others) if o != v and o not in v]
 
 
 _DISMISS = re.compile(r"(?<![\w])(?:ignore|ignored|disregard|disregarded|drop|dropped|forget)(?![\w])|忽略|不用管|不必管|不用遵守")
@@ -105,6 +135,16 @@ _DISMISS = re.compile(r"(?<![\w])(?:ignore|ignored|disregard|disregarded|drop|dr
 
 _REF_KINDS = (("restriction", "constraint", "prohibition", "ban", "limit", "约束", "限制"), ("constraint",)), \
     (("rule", "规定"), ("constraint", "permission")), (("requirement", "要求"), ("constraint", "acceptance"))
+
+
+def _referring_sentences(said: Said) -> list[int]:
+    """Indices of the sentences holding a back reference (once per generation)."""
+    key = ("referring_sentences",)
+    found = said._memo.get(key)
+    if found is None:
+        starts = {s.start for s in said.sentences_holding("back_reference")}
+        found = said._memo[key] = [i for i, s in enumerate(said.sentences) if s.start in starts]
+    return found  # type: ignore[no-any-return]
 
 
 def _ref_kinds(word: str) -> tuple[str, ...] | None:
@@ -120,11 +160,15 @@ def _referred_back(said: Said, v: str, kind: str | None,
     """A later sentence that points back at a rule by name ("that constraint", "该约束" — not
     a bare "it") and lifts, permits or dismisses it ("We can ignore that constraint"), where
     the nearest protected value of the kind it names stated before it is this one."""
+    referring = _referring_sentences(said)
+    if not referring:
+        return None
     mine = said.holding(v)
     if not mine:
         return None
     first_mine = min(mine)
-    for j, s in enumerate(said.sentences):
+    for j in referring:
+        s = said.sentences[j]
         if j <= first_mine + 1:  # the value's own sentence and the next are negated_value's
             continue
         refs = [h for h in said.hits("back_reference", s.start, s.end) if h.word not in ("it", "它")]
@@ -148,7 +192,8 @@ def _referred_back(said: Said, v: str, kind: str | None,
     return None
 
 
-def lifted_elsewhere(said: Said, value: str, spans: list[tuple[int, int]]) -> Hits | None:
+def lifted_elsewhere(said: Said, value: str, spans: list[tuple[int, int]],
+                     rivals: Callable[[], list[tuple[int, int]]] | None = None) -> Hits | None:
     """The first clause outside ``spans`` (where the value itself stands) that lifts,
     permits against, or renumbers the value. Only sentences holding a lifting or
     permission word (or, for a value with a number, its unit word) are read, and only when
@@ -157,16 +202,15 @@ def lifted_elsewhere(said: Said, value: str, spans: list[tuple[int, int]]) -> Hi
     own = subject_words(value)
     if len(own) < 2:
         return None
+    numbered = _number_and_unit(value)
+    candidates = _lifting_sentences(said) if said.cancels() else []
+    if numbered:
+        candidates = sorted(set(candidates) | set(said.holding(numbered[1])))
+    if not candidates:
+        return None
     need = max(2, math.ceil(0.5 * len(own)))
     flat = said.flat()
     if sum(1 for w in own if _named_in_said(said, w, flat)) < need:
-        return None
-    numbered = _number_and_unit(value)
-    candidates = _lifting_sentences(said)
-    if numbered:
-        unit = numbered[1]
-        candidates = sorted(set(candidates) | {i for i, sent in enumerate(said.sentences) if unit in sent.text})
-    if not candidates:
         return None
     prohibition = _prohibition(value)
     for i in candidates:
@@ -175,9 +219,20 @@ def lifted_elsewhere(said: Said, value: str, spans: list[tuple[int, int]]) -> Hi
             if any(overlaps_span(c, a, b) for a, b in spans):
                 continue
             found = _clause_undoes(said, c, value, own, prohibition, numbered)
+            if found and rivals is not None and any(overlaps_span(c, a, b) for a, b in rivals()):
+                continue  # the clause states another protected value: it is about that one
             if found:
                 return Hits(found, said.stripped(s))
     return None
+
+
+def _named_in_clause(said: Said, c: Span, word: str) -> bool:
+    """``_named`` for one clause, remembered: the same subject words come back in many values."""
+    key = ("clause_named", c.start, word)
+    found = said._memo.get(key)
+    if found is None:
+        found = said._memo[key] = _named(word, c.text)
+    return found  # type: ignore[no-any-return]
 
 
 def _named_in_said(said: Said, word: str, flat: str) -> bool:
@@ -219,10 +274,10 @@ def _numbers_of(value: str) -> frozenset[str]:
 
 def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohibition: bool,
                    numbered: tuple[str, str, bool] | None) -> list[str]:
-    text = c.text
-    named = [w for w in own if _named(w, text)]
+    named = [w for w in own if _named_in_clause(said, c, w)]
     if len(named) < max(2, math.ceil(0.5 * len(own))):
         return []
+    text = c.text
     lifts = said.hits("lifted", c.start, c.end)
     permits = said.hits("permission", c.start, c.end)
     if (lifts or permits) and _another_item(said, c, value):
