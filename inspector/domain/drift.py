@@ -230,8 +230,7 @@ def _identifier_findings(gen: GenerationText, ctx: DriftContext) -> list[Finding
         return [Finding("invented_identifier", None,
                         f"generation {gen.generation} names {shown}, which no event, tool input or stored original "
                         "of the session holds.", words=names)]
-    why = ("the log does not begin where the conversation did, or part of it was deleted"
-           if ctx.evidence_whole is False else "it cannot tell whether this imported log is whole")
+    why = ctx.evidence_gap or "it cannot tell whether this log is whole"
     return [Finding("identifier_unverified", None,
                     f"generation {gen.generation} names {shown}, which this session's evidence does not hold; "
                     f"{why}, so the rule cannot say whether they are invented.", "warning", words=names)]

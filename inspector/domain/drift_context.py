@@ -45,6 +45,7 @@ class DriftContext:
     # began, nothing deleted; None: cannot tell). None: not read, identifiers not judged.
     evidence: str | None = None
     evidence_whole: bool | None = None
+    evidence_gap: str = ""  # why it is not whole ("the log continues an earlier conversation")
     _established: dict[Any, int | None] = field(default_factory=dict, compare=False,
                                                                         hash=False, repr=False)
 

@@ -88,22 +88,26 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
     return out
 
 
-# Warnings that say a green is not one: drift judged no pending proposal, or survival found
-# facts the latest generation lost (a check line is then "?", not "✓").
-UNJUDGED_CODES = frozenset({"facts_not_judged", "facts_lost"})
+# Warnings that say a green is not one: drift judged no pending proposal and survival found
+# facts the latest generation lost, or cannot tell about (a check line is then "?", not "✓").
+UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown"})
 
 
 async def _unjudged_and_lost(store: Store, session: str, found: list[Finding]) -> list[dict[str, Any]]:
+    """Drift's warnings a reader of ``check`` needs (names it cannot verify), and — when drift
+    judged none of the pending proposals — what survival says of them: lost or unknown is a
+    warning that turns the line to "?"; all kept needs no line (survival judged them)."""
     out = [{"code": f.code, "where": "drift", "id": session, "message": f.message}
-           for f in found if f.code == "facts_not_judged"]
-    if not out:
+           for f in found if f.code == "identifier_unverified"]
+    if not any(f.code == "facts_not_judged" for f in found):
         return out
     report = await survival_report(store, session)
     counts = report.result.counts if report.result else {}
-    lost = counts.get("missing", 0) + counts.get("contradicted", 0)
+    lost, unknown = counts.get("missing", 0) + counts.get("contradicted", 0), counts.get("unknown", 0)
+    detail = (f"{report.headline()}: {counts.get('missing', 0)} missing, {counts.get('contradicted', 0)} contradicted, "
+              f"{unknown} unknown; drift judges none of them until confirmed (inspector survival --session {session}).")
     if lost:
-        out.append({"code": "facts_lost", "where": "survival", "id": session,
-                    "message": f"{report.headline()}: {counts.get('missing', 0)} missing, "
-                               f"{counts.get('contradicted', 0)} contradicted, {counts.get('unknown', 0)} unknown "
-                               f"(inspector survival --session {session})."})
+        out.append({"code": "facts_lost", "where": "survival", "id": session, "message": detail})
+    elif unknown:
+        out.append({"code": "facts_unknown", "where": "survival", "id": session, "message": detail})
     return out

@@ -71,12 +71,13 @@ async def drift_context(db: aiosqlite.Connection, session: str) -> DriftContext:
     failures = find_failures([e for e in events if e.kind in ("tool_call", "tool_result")],
                              await failed_action_calls(db, session))
     carriers = await compaction_carriers(db, session)
+    whole, gap = await evidence_whole(db, session)
     return DriftContext(tuple(failures), tuple(await action_facts(db, session)), tuple(untrusted_rules(events)),
                         await max_seq(db, session), carriers=carriers,
                         known_refs=await known_refs(db, session),
                         event_texts={e.seq: e.text for e in events if e.text},
                         evidence=await evidence_text(db, session, carriers),
-                        evidence_whole=await evidence_whole(db, session))
+                        evidence_whole=whole, evidence_gap=gap)
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:

@@ -44,17 +44,19 @@ async def evidence_text(db: aiosqlite.Connection, session: str, carriers: frozen
     return unicodedata.normalize("NFC", "\n".join(parts)).lower()
 
 
-async def evidence_whole(db: aiosqlite.Connection, session: str) -> bool | None:
-    """True: the log begins where the conversation did and nothing was deleted; False: it
-    does not; None: an imported file this cannot tell about."""
+async def evidence_whole(db: aiosqlite.Connection, session: str) -> tuple[bool | None, str]:
+    """(True, ""): the log begins where the conversation did and nothing was deleted;
+    (False, why): it does not; (None, why): an imported file this cannot tell about."""
     if await tombstones(db, session):
-        return False
+        return False, "part of the log was deleted"
     rows = await db.execute_fetchall(
         "SELECT material_id FROM materials WHERE session = ? AND media_type = ? AND deleted_at IS NULL",
         (session, ORIGINAL_MEDIA_TYPE))
     if not rows:
-        return True  # a sif/1 session: its raw log is the fact anchor (DESIGN §1)
+        return True, ""  # a sif/1 session: its raw log is the fact anchor (DESIGN §1)
     head = b"".join(bytes(r[0]) for r in await db.execute_fetchall(
         "SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx LIMIT ?",
         (rows[0][0], 4)))[:HEAD_BYTES]
-    return claude_code_starts_whole(head.decode("utf-8", errors="ignore"))
+    whole = claude_code_starts_whole(head.decode("utf-8", errors="ignore"))
+    return whole, ("" if whole else "the log continues an earlier conversation" if whole is False
+                   else "it cannot tell whether this imported log is whole")
