@@ -53,3 +53,12 @@ def test_survival_says_unknown_not_missing_for_a_fact_in_another_language() -> N
     assert en.verdict == "unknown"
     # the same language still says missing
     assert survival(1, "Goal: fix the export.", [], (1, 1), facts[:1]).verdicts[0].verdict == "missing"
+
+
+async def test_drift_says_it_cannot_tell_when_the_text_is_in_another_language(tmp_path: Path) -> None:
+    active = [{"key": "constraint.prod", "kind": "constraint", "value": "Do not modify the production database",
+               "sources": ["evt:1"]}]
+    got = (await judge(tmp_path, case("zh-only", "约束：不得修改生产数据库。", state=active, unresolved=())))["zh-only"]
+    (missing,) = got["codes"]["protected_missing"]
+    assert "another language" in missing.message  # still a finding: never a green it cannot back
+    assert got["survival"]["constraint.prod"] == "unknown"

@@ -17,6 +17,7 @@ from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.invented import invented
 from inspector.domain.said import normal_text
+from inspector.domain.survival import other_language
 from inspector.domain.textnorm import bounded, holds_value, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
@@ -166,7 +167,10 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                 missing_found.append(Finding("protected_missing", fact.key,
                                              f"the {kind} “{fact.value}” ({fact.key}) is not in generation "
                                              f"{gen.generation}'s text (after normalising case and white space)"
-                                             + (", whatever its claim says." if claim is not None else ".")))
+                                             + (", whatever its claim says." if claim is not None else ".")
+                                             + (" The text is in another language than the value: the rule "
+                                                "cannot tell whether it says the same (a person or --judge can)."
+                                                if other_language(fact.value, said) else "")))
         elif kind == "decision" and fact.alternatives and not _decision_named(said, fact):
             missing_found.append(Finding("protected_missing", fact.key,
                                          f"generation {gen.generation} names neither the decision “{fact.value}” "

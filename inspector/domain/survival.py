@@ -227,7 +227,7 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
                 said, fact.value, list(fact.alternatives), fact.rationale) is not None:
             dropped = "; its alternatives and rationale are dropped (drift: decision_reversed)"
         return Verdict(fact, "unknown", None, f"{share:.0%} of its words appear, not the value itself{dropped}", as_of)
-    if _other_language(fact.value, said):
+    if other_language(fact.value, said):
         # "不得修改生产数据库" may well be "Do not modify the production database": exact
         # rules cannot tell, so they say so rather than calling the fact lost.
         return Verdict(fact, "unknown", None, "the summary is written in another language than the fact; "
@@ -239,7 +239,7 @@ _CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[a-z]")
 
 
-def _other_language(value: str, said: Said) -> bool:
+def other_language(value: str, said: Said) -> bool:
     """The value is English and the summary mostly Chinese, or the reverse."""
     key = ("language",)
     lang = said._memo.get(key)
