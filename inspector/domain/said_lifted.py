@@ -137,13 +137,24 @@ _REF_KINDS = (("restriction", "constraint", "prohibition", "ban", "limit", "约�
     (("rule", "规定"), ("constraint", "permission")), (("requirement", "要求"), ("constraint", "acceptance"))
 
 
-def _referring_sentences(said: Said) -> list[int]:
-    """Indices of the sentences holding a back reference (once per generation)."""
+def _referring_sentences(said: Said) -> list[tuple[int, list[str]]]:
+    """(index, its lifting words) of the sentences holding a back reference other than "it"
+    and a word that lifts, permits, cancels or dismisses (once per generation)."""
     key = ("referring_sentences",)
     found = said._memo.get(key)
     if found is None:
-        starts = {s.start for s in said.sentences_holding("back_reference")}
-        found = said._memo[key] = [i for i, s in enumerate(said.sentences) if s.start in starts]
+        found = []
+        named = sorted({i for h in said.hits("back_reference", 0, len(said.text)) if h.word not in ("it", "它")
+                        and (i := said.sentence_index(h.start)) >= 0})
+        for i in named:
+            s = said.sentences[i]
+            words = [h.word for h in said.hits(("lifted", "permission", "negation", "weakening"), s.start, s.end)]
+            dismiss = _DISMISS.search(s.text)
+            if dismiss:
+                words.append(dismiss.group())
+            if words:
+                found.append((i, words))
+        said._memo[key] = found
     return found  # type: ignore[no-any-return]
 
 
@@ -167,22 +178,16 @@ def _referred_back(said: Said, v: str, kind: str | None,
     if not mine:
         return None
     first_mine = min(mine)
-    for j in referring:
+    for j, words in referring:
         s = said.sentences[j]
         if j <= first_mine + 1:  # the value's own sentence and the next are negated_value's
             continue
         refs = [h for h in said.hits("back_reference", s.start, s.end) if h.word not in ("it", "它")]
-        if not refs:
-            continue
         kinds = _ref_kinds(refs[0].word)
         if kinds is not None and kind is not None and kind not in kinds:
             continue
-        words = [h.word for h in said.hits(("lifted", "permission", "negation", "weakening"), s.start, s.end)]
-        dismiss = _DISMISS.search(s.text)
-        if dismiss:
-            words.append(dismiss.group())
         nearest = max((i for i in mine if i < j), default=None)
-        if not words or nearest is None:
+        if nearest is None:
             continue
         rivals = [o for o, k in others if kinds is None or k in kinds]
         if any(i > nearest for o in rivals if (on := norm_phrase(o)) and on != v and on not in v
