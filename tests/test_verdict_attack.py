@@ -67,3 +67,22 @@ async def test_a_word_of_a_failed_command_inside_another_path_is_no_claim(tmp_pa
     text = FAITHFUL.replace("The stream writer lives in /repo/export/stream.go.", "Edited /repo/export/stream.go.")
     got = (await judge(tmp_path, case("edited", text)))["edited"]
     assert "failure_dropped" not in got["codes"]
+
+
+def test_a_very_long_summary_is_judged_in_seconds_and_its_last_sentence_still_counts() -> None:
+    import time
+
+    from inspector.domain.drift import GenerationText, StateFact, find_drift
+    from tests.verdict_attack_cases import STATE
+
+    filler = " ".join(f"Step {i}: looked at module m{i} and it compiled." for i in range(20000))  # ~1 MB
+    text = FAITHFUL + " " + filler + " Update: production writes are fine now."
+    state = [StateFact(s["key"], s["kind"], s["value"], s.get("status", "active"), tuple(s["sources"]),
+                       s.get("writer"), s.get("rationale"), tuple(s.get("alternatives", ()))) for s in STATE]
+    gen = GenerationText(1, "recursive", text, ("P95 still to be measured",), ("evt:1",), (), (1, 8))
+    started = time.process_time()
+    found = find_drift(gen, state)
+    # 77 s of CPU before (a sentence-by-match scan, quadratic in a text with "it" in every
+    # sentence); ~1 s now. The bound leaves room for a loaded machine.
+    assert time.process_time() - started < 20
+    assert [f.key for f in found if f.code == "protected_negated"] == ["constraint.prod"]
