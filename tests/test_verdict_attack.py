@@ -86,3 +86,20 @@ def test_a_very_long_summary_is_judged_in_seconds_and_its_last_sentence_still_co
     # sentence); ~1 s now. The bound leaves room for a loaded machine.
     assert time.process_time() - started < 20
     assert [f.key for f in found if f.code == "protected_negated"] == ["constraint.prod"]
+
+
+def test_tests_pass_claims_an_open_todo_done_and_pass_as_another_verb_does_not() -> None:
+    from inspector.domain.survival import Fact, survival
+
+    fact = Fact("open_issue.tests", "open_issue", "Run tests and lint", "pending", ("evt:1",), "extractor",
+                "todo.item", detail={"todo_states": [["evt:1", "in_progress"]]})
+
+    def verdict(text: str) -> str:
+        return survival(1, text, [], (1, 1), [fact]).verdicts[0].verdict
+
+    for text in ("Tests and lint pass.", "Tests and lint are clean.", "Tests and lint implemented.",
+                 "Tests and lint work now."):
+        assert verdict(text) == "contradicted", text  # was "unknown": the done word was not one
+    for text in ("We pass the tests and lint flags to make.", "Tests and lint still need to pass.",
+                 "Tests and lint are still failing."):
+        assert verdict(text) != "contradicted", text

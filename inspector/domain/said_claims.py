@@ -75,6 +75,8 @@ def _claim_word(said: Said, c: Span, subject_pos: int) -> str | None:
         label = said.text[max(sent.start if sent else 0, c.start - 12):c.start]
         if said.first("aim", c.start, h.start) is not None or wordlist("aim").first(label) is not None:
             continue
+        if h.word in _AFTER_ONLY and h.start < subject_pos:
+            continue  # "we pass the tests flag to make" is another verb; "the tests pass" is a verdict
         floor = subject_pos if c.start <= subject_pos < h.start else c.start
         if _negated_before(said.text, h.start, floor):
             continue
@@ -226,6 +228,8 @@ _BLANKET_LEADS = {"blanket_open": ("all", "every", "each", "the task", "the whol
                                    "各项", "所有", "全部", "一切", "各个", "任务", "工作"),
                   "blanket_failure": ("all", "every", "each", "the fail", "失败的", "报错的", "出错的", "所有", "全部",
                                       "各项", "各个")}
+# Done words that are a verdict only after their subject ("the tests pass", "it works").
+_AFTER_ONLY = frozenset({"pass", "works", "work now", "in place", "landed", "shipped", "all pass"})
 _NOT_ALL = re.compile(r"(?:\bnot|\bnever|并非|不是|未必)\s*$")
 _APART = re.compile(r"\b(?:apart from|other than|besides|but not|else)\b|除了|除外|之外")
 
