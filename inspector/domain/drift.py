@@ -288,8 +288,11 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
             continue
         if fact.kind in OWNER_ONLY_KINDS or fact.kind == "decision":
             if cancels is None:
-                cancels = said.cancels()
-            hit = rules.negated_value(said, fact.value, others, fact.kind) if cancels or fact.numbered else None
+                cancels = said.cancels() or rules.dismisses(said)
+            # Without a cancelling or dismissing word only a renumbering can undo a value, and
+            # only when the value's unit is in the text (asked once per value and generation).
+            hit = (rules.negated_value(said, fact.value, others, fact.kind)
+                   if cancels or (fact.numbered and rules.unit_in(said, fact.value)) else None)
             if hit:
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "

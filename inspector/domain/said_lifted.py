@@ -104,11 +104,24 @@ def negated_or_lifted(said: Said, value: str, others: tuple[tuple[str, str], ...
             or (_referred_back(said, v, kind, others) if said.cancels() or _dismisses(said) else None))
 
 
+def unit_in(said: Said, value: str) -> bool:
+    """The value has a number with a unit, and the unit is in the text: a renumbering can be there."""
+    numbered = _number_and_unit(value)
+    return numbered is not None and said.has(numbered[1])
+
+
+def dismisses(said: Said) -> bool:
+    """A dismissing word ("ignore", "忽略") is in the text (once per generation)."""
+    return _dismisses(said)
+
+
 def _dismisses(said: Said) -> bool:
     key = ("dismisses",)
     found = said._memo.get(key)
     if found is None:
-        found = said._memo[key] = _DISMISS.search(said.text) is not None
+        text = said.text
+        found = said._memo[key] = (any(w in text for w in _DISMISS_LEADS)
+                                   and _DISMISS.search(text) is not None)
     return found  # type: ignore[no-any-return]
 
 
@@ -164,6 +177,9 @@ def _ref_kinds(word: str) -> tuple[str, ...] | None:
         if any(n in word for n in nouns):
             return kinds
     return None
+
+
+_DISMISS_LEADS = ("ignor", "disregard", "drop", "forget", "忽略", "不用管", "不必管", "不用遵守")
 
 
 def _referred_back(said: Said, v: str, kind: str | None,
@@ -305,4 +321,4 @@ def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohib
     return []
 
 
-__all__ = ["lifted_elsewhere", "negated_or_lifted"]
+__all__ = ["dismisses", "lifted_elsewhere", "negated_or_lifted", "unit_in"]

@@ -244,12 +244,23 @@ def other_language(value: str, said: Said) -> bool:
     key = ("language",)
     lang = said._memo.get(key)
     if lang is None:
-        cjk, latin = len(_CJK_CHAR.findall(said.text)), len(_LATIN.findall(said.text))
-        lang = said._memo[key] = "zh" if cjk and cjk * 3 >= latin else "en" if latin and not cjk else "mixed"
+        text = said.text
+        if text.isascii():  # the usual English summary: no counting
+            lang = said._memo[key] = "en" if _LATIN.search(text) else "mixed"
+        else:
+            cjk, latin = len(_CJK_CHAR.findall(text)), len(_LATIN.findall(text))
+            lang = said._memo[key] = "zh" if cjk and cjk * 3 >= latin else "en" if latin and not cjk else "mixed"
     if lang == "mixed":
         return False
-    value_zh = _CJK_CHAR.search(value) is not None
-    return (lang == "zh") != value_zh and (value_zh or _LATIN.search(value.lower()) is not None)
+    value_lang = _value_language(value)
+    return value_lang is not None and (lang == "zh") != (value_lang == "zh")
+
+
+@lru_cache(maxsize=16384)
+def _value_language(value: str) -> str | None:
+    if _CJK_CHAR.search(value):
+        return "zh"
+    return "en" if _LATIN.search(value.lower()) else None
 
 
 @dataclass(slots=True)
