@@ -132,3 +132,24 @@ def test_a_back_reference_that_keeps_the_rule_undoes_nothing(tail: str) -> None:
     text = ("Constraint: Do not modify the production database. Decision: streaming export. Tests run nightly."
             + tail)
     assert negated_value(Said.of(text), PROD, ((PROD, "constraint"),), "constraint") is None
+
+
+async def test_a_new_goal_about_the_same_subject_replaces_the_goal(tmp_path: Path) -> None:
+    replaced = {"now": " The goal is now to document the export timeout instead of fixing it.",
+                "new": " New goal: write a postmortem about the export timeout.",
+                "zh": " 新目标：为导出超时写一份复盘。"}
+    same = {"task": " The task is to make the export timeout go away by streaming.",
+            "instead": " We used streaming instead of pagination to fix the export timeout.",
+            "still": " Our goal is still to fix the export timeout."}
+    got = await judge(tmp_path, *(case(k, FAITHFUL + v) for k, v in {**replaced, **same}.items()))
+    for k in ("now", "new"):
+        assert [f.key for f in got[k]["codes"].get("protected_negated", [])] == ["goal.main"], k
+        assert got[k]["survival"]["goal.main"] == "contradicted", k
+    for k in same:
+        assert set(got[k]["codes"]) <= {"facts_not_judged"}, (k, got[k]["codes"])
+
+
+def test_a_new_chinese_goal_replaces_the_chinese_goal() -> None:
+    text = "目标：修复订单导出超时。约束：不得修改生产库。新目标：为订单导出超时写一份复盘。"
+    hit = negated_value(Said.of(text), "修复订单导出超时", (("修复订单导出超时", "goal"),), "goal")
+    assert hit is not None and "新目标" in hit.words

@@ -292,7 +292,8 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
             # Without a cancelling or dismissing word only a renumbering can undo a value, and
             # only when the value's unit is in the text (asked once per value and generation).
             hit = (rules.negated_value(said, fact.value, others, fact.kind)
-                   if cancels or (fact.numbered and rules.unit_in(said, fact.value)) else None)
+                   if cancels or (fact.numbered and rules.unit_in(said, fact.value))
+                   or (fact.kind == "goal" and rules.goal_restated(said)) else None)
             if hit:
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "

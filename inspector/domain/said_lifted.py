@@ -94,14 +94,43 @@ def negated_or_lifted(said: Said, value: str, others: tuple[tuple[str, str], ...
     # Every lifting word is a cancelling or permission word (``said.cancels``), asked once per
     # generation: a text with none, no dismissing word and no unit of this value can lift,
     # dismiss or renumber nothing (the usual case).
-    if not (said.cancels() or _dismisses(said) or (numbered and said.has(numbered[1]))):
+    if not (said.cancels() or _dismisses(said) or (numbered and said.has(numbered[1]))
+            or (kind == "goal" and goal_restated(said))):
         return None
     found = said.holding(v)
     if not found:
         return None
     spans = [(pos, pos + len(v)) for pos in found.values()]
     return (lifted_elsewhere(said, value, spans, lambda: _rival_spans(said, others, v))
-            or (_referred_back(said, v, kind, others) if said.cancels() or _dismisses(said) else None))
+            or (_referred_back(said, v, kind, others) if said.cancels() or _dismisses(said) else None)
+            or (_goal_replaced(said, value, spans) if kind == "goal" else None))
+
+
+def _goal_replaced(said: Said, value: str, spans: list[tuple[int, int]]) -> Hits | None:
+    """Another sentence that sets a new goal about the same subject ("The goal is now to
+    document the export timeout instead of fixing it", "New goal: a postmortem about the
+    export timeout"): a `goal_change` word (a change, not a restatement: "the goal is" alone
+    is not one) and half the goal's subject words, in a sentence that does not state the
+    goal itself."""
+    held = said.sentences_holding("goal_change")
+    if not held:
+        return None
+    own = subject_words(value)
+    if len(own) < 2:
+        return None
+    need = max(2, math.ceil(0.5 * len(own)))
+    for sent in held:
+        if any(overlaps_span(sent, a, b) for a, b in spans):
+            continue
+        if sum(1 for w in own if _named(w, sent.text)) >= need:
+            words = [h.word for h in said.hits("goal_change", sent.start, sent.end)]
+            return Hits(words, said.stripped(sent))
+    return None
+
+
+def goal_restated(said: Said) -> bool:
+    """A goal-change word is in the text (once per generation)."""
+    return bool(said.sentences_holding("goal_change"))
 
 
 def unit_in(said: Said, value: str) -> bool:
@@ -321,4 +350,4 @@ def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohib
     return []
 
 
-__all__ = ["dismisses", "lifted_elsewhere", "negated_or_lifted", "unit_in"]
+__all__ = ["dismisses", "goal_restated", "lifted_elsewhere", "negated_or_lifted", "unit_in"]
