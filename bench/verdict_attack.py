@@ -49,6 +49,8 @@ def cases() -> list[tuple[str, str, dict[str, Any]]]:
         (d, "a goal labelled abandoned", case("goal-abandoned", FAITHFUL.replace("Goal: fix", "Goal (abandoned): fix"), state=ACTIVE)),
         (d, "a rule labelled optional", case("optional", FAITHFUL.replace("Constraint: Do not", "Optional: Do not"), state=ACTIVE)),
         (d, "must → if convenient", case("if-convenient", FAITHFUL.replace("500 rows.", "500 rows if convenient."), state=ACTIVE)),
+        (d, "a new goal about the same subject", case("goal-new", FAITHFUL + " New goal: write a postmortem about the export timeout.", state=ACTIVE)),
+        (d, "an open item said to pass", case("p95-passes", FAITHFUL + " P95 passes now.", state=ACTIVE)),
         (d, "'ignore that constraint' three sentences later", case("ignore-that", FAITHFUL + " We can ignore that constraint.", state=ACTIVE)),
         (d, "everything done while P95 is open", case("everything-done", FAITHFUL + " Everything is done.", state=ACTIVE)),
         (d, "the task complete while P95 is open", case("task-complete", FAITHFUL + " The task is complete.", state=ACTIVE)),
