@@ -153,3 +153,10 @@ def test_a_new_chinese_goal_replaces_the_chinese_goal() -> None:
     text = "目标：修复订单导出超时。约束：不得修改生产库。新目标：为订单导出超时写一份复盘。"
     hit = negated_value(Said.of(text), "修复订单导出超时", (("修复订单导出超时", "goal"),), "goal")
     assert hit is not None and "新目标" in hit.words
+
+
+def test_every_goal_change_word_holds_one_of_the_quick_keys() -> None:
+    from inspector.domain.said_lifted import _GOAL_CHANGE_KEYS
+    from inspector.domain.wordlists import wordlist
+
+    assert all(any(k in w for k in _GOAL_CHANGE_KEYS) for w in wordlist("goal_change").words)

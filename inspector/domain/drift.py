@@ -275,7 +275,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     claims_anything: bool | None = None
     cancels: bool | None = None
     untrusted: list[Finding] = []  # pending records from tools or the model, reported after the rest
-    others = tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS or s.kind == "decision")
+    others: tuple[tuple[str, str], ...] | None = None  # made when a rule first needs it
     for fact in state:
         if fact.status != "active":
             if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
@@ -291,9 +291,13 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                 cancels = said.cancels() or rules.dismisses(said)
             # Without a cancelling or dismissing word only a renumbering can undo a value, and
             # only when the value's unit is in the text (asked once per value and generation).
-            hit = (rules.negated_value(said, fact.value, others, fact.kind)
-                   if cancels or (fact.numbered and rules.unit_in(said, fact.value))
-                   or (fact.kind == "goal" and rules.goal_restated(said)) else None)
+            hit = None
+            if cancels or (fact.numbered and rules.unit_in(said, fact.value)) or (
+                    fact.kind == "goal" and rules.goal_restated(said)):
+                if others is None:
+                    others = tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS
+                                   or s.kind == "decision")
+                hit = rules.negated_value(said, fact.value, others, fact.kind)
             if hit:
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "

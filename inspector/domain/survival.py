@@ -244,7 +244,7 @@ def other_language(value: str, said: Said) -> bool:
     key = ("language",)
     lang = said._memo.get(key)
     if lang is None:
-        text = said.text
+        text = said.text[:4000]  # the language of a summary is the language of its start
         if text.isascii():  # the usual English summary: no counting
             lang = said._memo[key] = "en" if _LATIN.search(text) else "mixed"
         else:
