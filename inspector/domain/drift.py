@@ -51,9 +51,12 @@ class StateFact:
     bounded: bool = field(init=False, compare=False, repr=False, default=False)
     # Whether the value holds a digit (a renumbering can undo it without a cancelling word).
     numbered: bool = field(init=False, compare=False, repr=False, default=False)
+    unit: str | None = field(init=False, compare=False, repr=False, default=None)  # "rows" of "500 rows"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "numbered", any(ch.isdigit() for ch in self.value))
+        numbered = any(ch.isdigit() for ch in self.value)
+        object.__setattr__(self, "numbered", numbered)
+        object.__setattr__(self, "unit", rules.unit_of(self.value) if numbered else None)
         object.__setattr__(self, "first_seq", _first_event(self.sources))
         object.__setattr__(self, "norm_value", _norm_value(self.value))
         object.__setattr__(self, "bounded", bounded(self.norm_value))
@@ -292,7 +295,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
             # Without a cancelling or dismissing word only a renumbering can undo a value, and
             # only when the value's unit is in the text (asked once per value and generation).
             hit = None
-            if cancels or (fact.numbered and rules.unit_in(said, fact.value)) or (
+            if cancels or (fact.unit is not None and said.has(fact.unit)) or (
                     fact.kind == "goal" and rules.goal_restated(said)):
                 if others is None:
                     others = tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS

@@ -145,6 +145,12 @@ def goal_restated(said: Said) -> bool:
     return found  # type: ignore[no-any-return]
 
 
+def unit_of(value: str) -> str | None:
+    """The unit word beside the value's one number ("rows" of "500 rows"), or None."""
+    numbered = _number_and_unit(value)
+    return numbered[1] if numbered else None
+
+
 def unit_in(said: Said, value: str) -> bool:
     """The value has a number with a unit, and the unit is in the text: a renumbering can be there."""
     numbered = _number_and_unit(value)
@@ -362,4 +368,4 @@ def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohib
     return []
 
 
-__all__ = ["dismisses", "goal_restated", "lifted_elsewhere", "negated_or_lifted", "unit_in"]
+__all__ = ["dismisses", "goal_restated", "lifted_elsewhere", "negated_or_lifted", "unit_in", "unit_of"]

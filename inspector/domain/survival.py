@@ -237,6 +237,7 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
 
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[a-z]")
+_LOWER = b"abcdefghijklmnopqrstuvwxyz"
 
 
 def other_language(value: str, said: Said) -> bool:
@@ -244,11 +245,16 @@ def other_language(value: str, said: Said) -> bool:
     key = ("language",)
     lang = said._memo.get(key)
     if lang is None:
-        text = said.text[:4000]  # the language of a summary is the language of its start
+        text = said.text[:1000]  # the language of a summary is the language of its start
         if text.isascii():  # the usual English summary: no counting
             lang = said._memo[key] = "en" if _LATIN.search(text) else "mixed"
         else:
-            cjk, latin = len(_CJK_CHAR.findall(text)), len(_LATIN.findall(text))
+            # Counted in C: the characters outside ASCII (Chinese and its punctuation) against
+            # the lower-case Latin letters (the text is case-folded).
+            ascii_part = text.encode("ascii", "ignore")
+            other = len(text) - len(ascii_part)
+            latin = len(ascii_part) - len(ascii_part.translate(None, _LOWER))
+            cjk = other if _CJK_CHAR.search(text) else 0
             lang = said._memo[key] = "zh" if cjk and cjk * 3 >= latin else "en" if latin and not cjk else "mixed"
     if lang == "mixed":
         return False
