@@ -160,3 +160,16 @@ def test_every_goal_change_word_holds_one_of_the_quick_keys() -> None:
     from inspector.domain.wordlists import wordlist
 
     assert all(any(k in w for k in _GOAL_CHANGE_KEYS) for w in wordlist("goal_change").words)
+
+
+def test_item_numbers_and_verbs_after_a_number_are_not_units() -> None:
+    from inspector.domain.said_lifted import _number_and_unit
+
+    assert _number_and_unit("use the streaming exporter for job 186") is None  # job 186 is an item
+    assert _number_and_unit("make export job 186 finish under two minutes") is None  # "finish" measures nothing
+    assert _number_and_unit("P95 of endpoint 3 passes") is None
+    assert _number_and_unit("Retry at most 3 times") == ("3", "times", True)
+    assert _number_and_unit("Attachments under 5 MB") == ("5", "mb", True)
+    text = "Use the streaming exporter for job 186. Use the streaming exporter for job 18."
+    others = (("use the streaming exporter for job 186", "decision"), ("use the streaming exporter for job 18", "decision"))
+    assert negated_value(Said.of(text), "use the streaming exporter for job 186", others, "decision") is None

@@ -68,13 +68,31 @@ def _number_and_unit(value: str) -> tuple[str, str, bool] | None:
     if after and _unit(after.group()):
         return numbers[0], after.group(), True
     before = _WORD.findall(v[:m.start()])
-    return (numbers[0], before[-1], False) if before and _unit(before[-1]) else None
+    return (numbers[0], before[-1], False) if before and _unit(before[-1], before=True) else None
 
 
-def _unit(word: str) -> bool:
+# Words before a number that name an item, not a quantity: "job 18" and "job 186" are two jobs.
+_ITEM_NOUNS = frozenset("job jobs step steps issue issues pr prs ticket tickets item items task tasks case cases "
+                        "test tests endpoint endpoints module modules service services id no number phase stage "
+                        "part chapter section line lines row page pages batch build run attempt round day week "
+                        "migration version node worker shard cluster region room table".split())
+
+
+# Units a number measures in; after a number, a plural noun counts too ("500 rows", "3 retries").
+_UNITS = frozenset("ms s sec secs second seconds min mins minute minutes h hr hrs hour hours d day days kb mb gb tb "
+                   "kib mib gib tib b byte bytes k m % percent pct x".split())
+
+
+def _unit(word: str, before: bool = False) -> bool:
     if CJK.search(word):
         return len(word) <= 2
-    return word.isascii() and word not in STOPWORDS
+    if not word.isascii() or word in STOPWORDS:
+        return False
+    if before:  # "port 8080", "python 3": a name, not an item number ("job 18")
+        return word not in _ITEM_NOUNS
+    # after the number: a unit, or a plural noun that is not a verb of the rules ("186 passes")
+    return word in _UNITS or (len(word) >= 4 and word.endswith("s") and not word.endswith("ss")
+                              and wordlist(("done", "not_done")).first(word) is None)
 
 
 def negated_or_lifted(said: Said, value: str, others: tuple[tuple[str, str], ...] = (),
@@ -187,7 +205,9 @@ def _value_spans(said: Said, others: tuple[tuple[str, str], ...]) -> list[tuple[
 
 
 def _rival_spans(said: Said, others: tuple[tuple[str, str], ...], v: str) -> list[tuple[int, int]]:
-    return [(a, b) for a, b, o in _value_spans(said, others) if o != v and o not in v]
+    """Where the other protected values stand (a value inside this one, "… job 18" in "…
+    job 186", is another value too: the clauses holding this one are skipped anyway)."""
+    return [(a, b) for a, b, o in _value_spans(said, others) if o != v]
 
 
 _DISMISS = re.compile(r"(?<![\w])(?:ignore|ignored|disregard|disregarded|drop|dropped|forget)(?![\w])|忽略|不用管|不必管|不用遵守")
@@ -281,17 +301,40 @@ def lifted_elsewhere(said: Said, value: str, spans: list[tuple[int, int]],
     if sum(1 for w in own if _named_in_said(said, w, flat)) < need:
         return None
     prohibition = _prohibition(value)
+    lifting = set(_lifting_sentences(said)) if said.cancels() else set()
+    near = _near(numbered) if numbered else None
+    rival: list[tuple[int, int]] | None = None
     for i in candidates:
         s = said.sentences[i]
+        if i not in lifting and (near is None or not _renumbers(near, s.text, numbered)):
+            continue  # held only for its unit word, and no other number stands beside it
         for c in said.clauses(s):
             if any(overlaps_span(c, a, b) for a, b in spans):
                 continue
             found = _clause_undoes(said, c, value, own, prohibition, numbered)
-            if found and rivals is not None and any(overlaps_span(c, a, b) for a, b in rivals()):
-                continue  # the clause states another protected value: it is about that one
+            if found and rivals is not None:
+                if rival is None:
+                    rival = rivals()
+                if any(overlaps_span(c, a, b) for a, b in rival):
+                    continue  # the clause states another protected value: it is about that one
             if found:
                 return Hits(found, said.stripped(s))
     return None
+
+
+@lru_cache(maxsize=4096)
+def _near(numbered: tuple[str, str, bool]) -> re.Pattern[str]:
+    """A number beside the value's unit (after it: "5000 rows"; before it: "port 9090")."""
+    _, unit, after = numbered
+    return re.compile(rf"(?<![\w.])(\d+(?:[.,]\d+)*)\s*{re.escape(unit)}(?![\w])" if after
+                      else rf"(?<![\w]){re.escape(unit)}\s*(?:of\s+|to\s+|at\s+|=\s*|:\s*)?(\d+(?:[.,]\d+)*)"
+                           rf"(?![\w]|[.,]\d)")
+
+
+def _renumbers(near: re.Pattern[str], text: str, numbered: tuple[str, str, bool] | None) -> bool:
+    assert numbered is not None
+    number = numbered[0]
+    return any(m.group(1) != number for m in near.finditer(text)) and number not in _NUMBER.findall(text)
 
 
 def _named_in_clause(said: Said, c: Span, word: str) -> bool:
@@ -357,12 +400,10 @@ def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohib
         if own[0] in named and (cjk or own[1] in named):
             return [h.word for h in permits]
     if numbered:
-        number, unit, after = numbered
+        number, unit, _ = numbered
         rest = [w for w in own if w != unit and not w.isdigit()]
         if rest and sum(1 for w in named if w in rest) >= max(1, math.ceil(0.5 * len(rest))):
-            near = (rf"(?<![\w.])(\d+(?:[.,]\d+)*)\s*{re.escape(unit)}(?![\w])" if after
-                    else rf"(?<![\w]){re.escape(unit)}\s*(?:of\s+|to\s+|at\s+|=\s*|:\s*)?(\d+(?:[.,]\d+)*)(?![\w]|[.,]\d)")
-            for m in re.finditer(near, text):
+            for m in _near(numbered).finditer(text):
                 if m.group(1) != number and number not in _NUMBER.findall(text):
                     return [f"{m.group(1)} (the value says {number})"]
     return []
