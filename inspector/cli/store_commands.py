@@ -15,7 +15,7 @@ from inspector.cli.store_param import STORE, make_store_argument
 from inspector.domain.errors import InspectorError
 from inspector.domain.formats.detect import FORMATS
 from inspector.services import exporting, sessions, verifying
-from inspector.services.checking import CHECKS, check_store
+from inspector.services.checking import CHECKS, UNJUDGED_CODES, check_store
 from inspector.services.importing import import_file
 from inspector.store.connection import open_store
 
@@ -154,7 +154,8 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
         lines = []
         for r in results:
             if r.ok:
-                lines.append(f"✓ {r.session}")
+                unjudged = any(w["code"] in UNJUDGED_CODES for w in r.warnings)
+                lines.append(f"{'?' if unjudged else '✓'} {r.session}")
                 lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
                 continue
             lines.append(f"✗ {r.session}")
