@@ -258,6 +258,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     try:
         if fmt != "sif":
             await _settle_owner(store, records, actor)
+            await _settle_title(store, records)
             records += await _proposed_facts(store, records)
         report = await import_bytes(store, records if fmt != "sif" else raw, actor=actor, file_name=source.name,
                                     progress=progress, original=original,
@@ -306,6 +307,19 @@ async def _settle_owner(store: Store, records: list[dict[str, Any]], actor: str)
             rec["owner"] = actor
         elif row.owner:
             rec["owner"] = row.owner
+
+
+async def _settle_title(store: Store, records: list[dict[str, Any]]) -> None:
+    """A transcript's title is the importer's reading of it (formats/titles.py), not a field of
+    the file: a session already in the store keeps the title it was stored with, so a store made
+    before the reading improved still takes the rest of a grown file instead of refusing it as a
+    conflicting session record."""
+    for rec in records:
+        if rec.get("type") != "session":
+            continue
+        row = await session_rows.get(store.db, rec["id"])
+        if row is not None:
+            rec["title"] = row.title
 
 
 async def _proposed_facts(store: Store, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
