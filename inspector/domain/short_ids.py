@@ -15,6 +15,20 @@ def short_id(value: str | None) -> str:
     return value if len(value) <= SHORT + 1 else "…" + value[-SHORT:]
 
 
+OPAQUE = 16  # longer than this, an id is a tool's opaque one (toolu_…, call_…), not a name a person gave
+
+
+def short_ref(value: str | None) -> str:
+    """``res:toolu_01Qs6kw2AocEWY1FYDY5CjCg`` as ``res:…Y5CjCg``: the kind before the colon kept;
+    ids of up to 16 characters (``res:mig-0042``, ``stub-7``) whole."""
+    if not value:
+        return ""
+    kind, colon, rest = value.partition(":")
+    if not (colon and rest):
+        kind, rest = "", value
+    return (f"{kind}:" if kind else "") + (rest if len(rest) <= OPAQUE else short_id(rest))
+
+
 def human_size(n: int) -> str:
     if n < 1024:
         return f"{n} B"

@@ -1,0 +1,90 @@
+"""What a reviewer reads at 100 and 80 columns is laid out for the width, not broken by it.
+
+- The Raw evidence list at 100 columns once broke a stub's line in the middle of its id, so
+  the id, its range and its scope sat on separate lines ("↳" alone, then the id).
+- The Budget tab at 80 columns wrapped a long item back to column 0, where its continuation
+  read as the next item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.content import Content
+
+from inspector.ui.app import InspectorApp
+from inspector.ui.hanging import HangingLines, fit_row
+from inspector.ui.widgets.budget_view import BudgetView
+from inspector.ui.widgets.evidence_channel import EvidenceChannel
+from tests.test_app import settle
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claude-code"
+MICRO = REAL / "7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl"
+
+
+def screen_lines(app: InspectorApp) -> list[str]:
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def widget_lines(widget: object) -> list[str]:
+    region = widget.region  # type: ignore[attr-defined]
+    return [strip.text for strip in widget.render_lines(region.reset_offset)]  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(not MICRO.exists(), reason="needs the shared real transcripts (../shared/real_sessions)")
+async def test_evidence_stub_lines_stay_whole_at_100_columns(imported_copy: Callable[..., Path],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "rev")
+    app = InspectorApp(imported_copy(MICRO, actor="rev"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        records = app.screen.query_one(EvidenceChannel).records
+        lines = [line.rstrip() for line in widget_lines(records)]
+        stub_lines = [line for line in lines if "↳" in line]
+        assert stub_lines, lines
+        for line in stub_lines:  # the arrow, the (short) id, the range and the scope on one line
+            assert "stub:…" in line and "[0, " in line, lines
+        assert not any(line.strip() == "↳" for line in lines)
+        assert any(line.startswith("res:…") and "KB" in line for line in lines)  # id and size together
+        assert all(len(line) <= records.region.width for line in lines)
+        cut = [line for line in lines if line.endswith("…")]
+        assert cut  # what does not fit says it was cut
+
+
+async def test_budget_items_continue_under_their_text_at_80_columns(sample_store: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("b")
+        await settle(app, pilot)
+        budget = app.screen.query_one(BudgetView)
+        text = budget.query_one("#budget-text")
+        width = text.content_region.width
+        lines = [line.rstrip() for line in widget_lines(text)]
+        assert any("not loaded" in line for line in lines)
+        items = [i for i, line in enumerate(lines) if line.startswith("  ") and ":" in line.split()[0]]
+        assert items
+        for i, line in enumerate(lines):
+            assert len(line) <= width
+        # every line after "not loaded" is a heading, an item ("  ref …") or a continuation indented further
+        start = next(i for i, line in enumerate(lines) if line.startswith("not loaded"))
+        for line in lines[start + 1:]:
+            if line and not line.startswith("tokens:") and not line.startswith("character"):
+                assert line.startswith("  "), lines[start:]
+
+
+def test_a_row_that_does_not_fit_continues_under_its_text() -> None:
+    head, body = Content("  state:goal.main@v1 "), Content("pending: not authoritative until confirmed (62 tokens)")
+    lines = [line.plain for line in fit_row(head, body, 50)]
+    assert lines[0].startswith("  state:goal.main@v1 pending:")
+    assert all(line.startswith(" " * len(head.plain)) for line in lines[1:]) and len(lines) > 1
+    assert " ".join(" ".join(line.split()) for line in lines) == " ".join((head + body).plain.split())
+    long_head = Content("  state:reference.users-soph-work-entire-test-gemi.5bfa90@v1 ")
+    lines = [line.plain for line in fit_row(long_head, body, 50)]
+    assert all(len(line) <= 50 for line in lines)
+    assert all(line.startswith("      ") for line in lines[1:])  # under the head's text, 4 in
+    assert HangingLines([(head, body)]).get_height({}, 200) == 1  # type: ignore[arg-type]
