@@ -1,0 +1,61 @@
+"""The key line never shows half a key, and ``?`` lists every key.
+
+At 80 columns the key line has room for about six keys; it used to cut the next one mid-word
+("k Candidat▏^p palette"), and ``?`` — the key a new user tries first — did nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inspector.ui.app import InspectorApp
+from inspector.ui.widgets.keys_footer import KeysFooter
+from tests.test_app import settle
+
+
+def footer_text(app: InspectorApp) -> str:
+    footer = app.screen.query_one(KeysFooter)
+    return footer.render().plain
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (60, 20)])
+async def test_the_key_line_shows_whole_keys_and_says_there_are_more(sample_store: Path, size: tuple[int, int],
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        for key in ("", "k", "b", "3"):
+            if key:
+                await pilot.press(key)
+                await settle(app, pilot)
+            footer = app.screen.query_one(KeysFooter)
+            shown, _palette = footer.keys()
+            text = footer_text(app)
+            left = text.split("▏")[0]
+            assert left.rstrip().endswith("… ? more"), text
+            descriptions = [k.description for k in shown]
+            drawn = left.rstrip().removesuffix("… ? more").strip()
+            # every key drawn is drawn whole: the text is a prefix of the whole key line, cut between keys
+            whole = "  ".join(f"{k.display} {k.description}" for k in shown)
+            assert whole.startswith(drawn), (drawn, whole)
+            assert drawn == "" or any(drawn.endswith(d) for d in descriptions), drawn
+
+
+async def test_question_mark_shows_and_hides_every_key(sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        assert app.screen.query("HelpPanel"), "? shows the keys"
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        assert not app.screen.query("HelpPanel"), "? again hides them"
+        await pilot.press("slash", "question_mark")  # in the search box ? is text, not a key
+        await settle(app, pilot)
+        assert not app.screen.query("HelpPanel")
+        assert app.focused is not None and getattr(app.focused, "value", None) == "?"
