@@ -59,3 +59,22 @@ async def test_question_mark_shows_and_hides_every_key(sample_store: Path, monke
         await settle(app, pilot)
         assert not app.screen.query("HelpPanel")
         assert app.focused is not None and getattr(app.focused, "value", None) == "?"
+
+
+async def test_match_keys_show_only_with_search_results(sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``[`` / ``]`` step through search matches; without results they did nothing but were listed."""
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3")
+        await settle(app, pilot)
+        assert "Next match" not in footer_text(app)
+        await pilot.press("slash", *"导出", "down")
+        await settle(app, pilot)
+        assert "] Next match" in footer_text(app)
+        await pilot.press("slash", "escape")  # clears the search: the materials are listed again
+        await settle(app, pilot)
+        await pilot.press("3")
+        await settle(app, pilot)
+        assert "Next match" not in footer_text(app)

@@ -39,6 +39,13 @@ class EvidenceChannel(ChannelPane):
                 Binding("right_square_bracket", "occurrence(1)", "Next match", id="evidence.next_match"),
                 Binding("left_square_bracket", "occurrence(-1)", "Previous match", id="evidence.prev_match")]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``[`` / ``]`` only while search results are listed: with none they did nothing but
+        still sat in the key line."""
+        if action == "occurrence":
+            return bool(self.found)
+        return True
+
     def action_to_results(self) -> None:
         self.records.focus()
 
@@ -61,7 +68,7 @@ class EvidenceChannel(ChannelPane):
     def load(self, materials: list[MaterialView]) -> None:
         self.materials = {m.id: m for m in materials}
         self.stubs = {s.id: (s, m) for m in materials for s in m.stubs}
-        self.hits = {}
+        self.hits, self.found = {}, {}
         options: list[Option] = []
         for m in materials:
             # Each line is cut with "…" rather than wrapped (the list is `-rows`): a long id or
@@ -80,11 +87,13 @@ class EvidenceChannel(ChannelPane):
                     scope=s.disclosure_scope or "", outline=outline[:200]), id=f"stub:{s.id}"))
         self.records.set_class(True, "-rows")
         self.set_records(options, "no materials or stubs in this session")
+        self.refresh_bindings()
 
     def show_indexing(self, query: str, done: int, total: int) -> None:
         """A search waiting for events imported since the last one to be indexed says so."""
         self.hits, self.found = {}, {}
         self.records.set_class(False, "-rows")
+        self.refresh_bindings()
         self.set_records([Option(markup("[$warning]indexing $n events for search… · “$q” follows[/]",
                                         n=f"{max(total - done, 0):,}", q=query), disabled=True)], "")
 
@@ -104,6 +113,7 @@ class EvidenceChannel(ChannelPane):
             options.append(Option(markup("[b]$ref[/b] [dim]$w · $n×[/]\n  $s", ref=hit.ref, w=hit.where,
                                          n=str(hit.occurrences), s=hit.snippet), id=f"hit:{i}"))
         self.set_records(options, "no hits")
+        self.refresh_bindings()
 
     def _show_hit(self, oid: str) -> None:
         hit = self.found[oid]
