@@ -88,3 +88,30 @@ def test_a_row_that_does_not_fit_continues_under_its_text() -> None:
     assert all(len(line) <= 50 for line in lines)
     assert all(line.startswith("      ") for line in lines[1:])  # under the head's text, 4 in
     assert HangingLines([(head, body)]).get_height({}, 200) == 1  # type: ignore[arg-type]
+
+
+async def test_every_field_and_button_of_the_expand_dialog_is_inside_it_at_80_columns(
+        sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80×24 the "scopes" field was off the dialog's right edge and "Close" was cut after "C";
+    the numbers must show whole too (a bordered 9-column field showed "435" for 43565)."""
+    from textual.widgets import Button, Input
+
+    from inspector.ui.expand_dialog import ExpandDialog
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3", "down", "e")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ExpandDialog)
+        box = app.screen.query_one("#expand").content_region
+        for widget in [*app.screen.query(Input), *app.screen.query(Button)]:
+            region = widget.region
+            assert region.width > 0 and box.contains_region(region), (widget.id, region, box)
+        for field in app.screen.query(Input):
+            if field.id != "expand-scopes":
+                assert field.content_region.width >= len(field.value), (field.id, field.value)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ExpandDialog)
