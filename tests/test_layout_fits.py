@@ -115,3 +115,39 @@ async def test_every_field_and_button_of_the_expand_dialog_is_inside_it_at_80_co
         await pilot.press("escape")
         await settle(app, pilot)
         assert not isinstance(app.screen, ExpandDialog)
+
+
+async def test_a_long_event_dialog_scrolls_from_the_keyboard_and_ends_above_its_button(
+        sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80×24 an event's record ran on under the docked OK button (its lines showed through
+    it), only the mouse could scroll it, and the main screen's key line showed through with
+    keys that do nothing in the dialog ("⏎ Open row  T Conversation")."""
+    from textual.containers import VerticalScroll
+    from textual.widgets import Button
+
+    from inspector.ui.dialogs import MessageDialog
+    from inspector.ui.widgets.keys_footer import KeysFooter
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("t", "enter")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, MessageDialog)
+        body, ok = dialog.query_one("#dialog-body", VerticalScroll), dialog.query_one("#dialog-ok", Button)
+        assert body.region.bottom <= ok.region.y, (body.region, ok.region)
+        assert body.max_scroll_y > 0  # longer than the dialog: the test needs a long record
+        await pilot.press("pagedown")
+        await settle(app, pilot)
+        assert body.scroll_y > 0
+        keys = dialog.query_one(KeysFooter).render().plain
+        assert "Close" in keys and "Open row" not in keys
+        for size in [(100, 30), (200, 50)]:
+            await pilot.resize_terminal(*size)
+            await settle(app, pilot)
+            assert body.region.bottom <= ok.region.y, (size, body.region, ok.region)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, MessageDialog)
