@@ -78,3 +78,32 @@ async def test_match_keys_show_only_with_search_results(sample_store: Path, monk
         await pilot.press("3")
         await settle(app, pilot)
         assert "Next match" not in footer_text(app)
+
+
+async def test_dialogs_without_a_key_line_of_their_own_no_longer_show_the_main_screens(
+        sample_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The filter and reviewer dialogs showed the main screen's key line ("⏎ Open row …"),
+    none of whose keys works while they are open."""
+    from inspector.ui.reviewer_dialog import ReviewerDialog
+    from inspector.ui.timeline_filter_dialog import TimelineFilterDialog
+
+    monkeypatch.delenv("INSPECTOR_REVIEWER", raising=False)
+    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(tmp_path / "config"))
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f")
+        await settle(app, pilot)
+        assert isinstance(app.screen, TimelineFilterDialog)
+        keys = footer_text(app)
+        assert "Cancel" in keys and "Apply" in keys and "Open row" not in keys
+        await pilot.press("escape", "1")
+        await settle(app, pilot)
+        await pilot.press("down", "down", "y")  # the first writing act asks for the reviewer
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReviewerDialog)
+        keys = footer_text(app)
+        assert "Cancel" in keys and "Confirm" not in keys
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ReviewerDialog)
