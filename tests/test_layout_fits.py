@@ -151,3 +151,27 @@ async def test_a_long_event_dialog_scrolls_from_the_keyboard_and_ends_above_its_
         await pilot.press("escape")
         await settle(app, pilot)
         assert not isinstance(app.screen, MessageDialog)
+
+
+async def test_the_reason_field_says_what_it_wants_whole_at_80_columns(sample_store: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The placeholder was cut mid-sentence ("… recorded in the ledger (enter to")."""
+    from textual.widgets import Input
+
+    from inspector.ui.review_dialog import ReasonDialog
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("k", "enter")
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReasonDialog)
+        field = app.screen.query_one("#reason-input", Input)
+        assert len(field.placeholder) <= field.content_region.width
+        assert "enter confirms" in " ".join(str(s.render()) for s in app.screen.query("Static"))
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ReasonDialog)

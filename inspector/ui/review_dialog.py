@@ -105,8 +105,10 @@ class ReasonDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="reason"):
-            yield Static(plain(self.prompt))
-            yield Input(placeholder="the reason, recorded in the ledger (enter to confirm)", id="reason-input")
+            # "enter" said above the field: in a 46-column field at 80×24 the placeholder that said
+            # it was cut mid-sentence ("… recorded in the ledger (enter to").
+            yield Static(plain(self.prompt) + markup(" [dim]· enter confirms[/]"))
+            yield Input(placeholder="the reason (recorded in the ledger)", id="reason-input")
         yield Footer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
