@@ -131,3 +131,29 @@ async def test_deletions_tab_confirm_and_carry_out(sample_store: Path, monkeypat
         await pilot.press("escape")
         await settle(app, pilot)
         assert isinstance(app.screen, MainScreen)
+
+
+async def test_escape_in_the_deletion_confirmation_says_cancelled_not_a_wrong_id(
+        sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Escape said "Not deleted: the id did not match." — as if the reviewer had mistyped."""
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.deletion_dialog import ConfirmDeletion, DeletionDialog
+    from tests.test_app import settle
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "zhou")
+    app = InspectorApp(sample_store, session="s-privacy")
+    said: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("x", "enter")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, DeletionDialog)
+        monkeypatch.setattr(dialog, "notify", lambda message, **_: said.append(str(message)))
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmDeletion)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.screen is dialog and dialog.coverage is not None and dialog.coverage.status == "pending"
+        assert said == ["Not deleted: cancelled."]

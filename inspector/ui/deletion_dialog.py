@@ -33,7 +33,9 @@ def coverage_content(cov: Coverage) -> Content:
     return Content("\n").join(lines)
 
 
-class ConfirmDeletion(ModalScreen[bool]):
+class ConfirmDeletion(ModalScreen[bool | None]):
+    """True: the id typed matches; False: it does not; None: cancelled (escape)."""
+
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="confirm.cancel")]
 
     def __init__(self, request: str, copies: int) -> None:
@@ -52,7 +54,7 @@ class ConfirmDeletion(ModalScreen[bool]):
         self.dismiss(event.value.strip() == self.request)
 
     def action_cancel(self) -> None:
-        self.dismiss(False)
+        self.dismiss(None)
 
 
 class DeletionDialog(InspectorModal[bool]):
@@ -90,6 +92,8 @@ class DeletionDialog(InspectorModal[bool]):
         def confirmed(ok: bool | None) -> None:
             if ok:
                 self.run_worker(self._carry_out(), group="deletion-do", exclusive=True, exit_on_error=False)
+            elif ok is None:  # escape: said as what it was, not as a typing mistake
+                self.notify("Not deleted: cancelled.", severity="information")
             else:
                 self.notify("Not deleted: the id did not match.", severity="warning")
 
