@@ -175,3 +175,23 @@ async def test_the_reason_field_says_what_it_wants_whole_at_80_columns(sample_st
         await pilot.press("escape")
         await settle(app, pilot)
         assert not isinstance(app.screen, ReasonDialog)
+
+
+async def test_drift_findings_continue_under_their_sentence_at_80_columns(sample_store: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finding's sentence wrapped back to column 1, under the codes of the next finding."""
+    from textual.widgets import OptionList
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("d")
+        await settle(app, pilot)
+        findings = app.screen.query_one("#drift-findings", OptionList)
+        lines = [line.rstrip() for line in widget_lines(findings)]
+        body = [line for line in lines[1:] if line.strip()]
+        assert len(body) > 8
+        for line in body:  # a code line (2 spaces in) or a sentence line (4 in): nothing at the edge
+            assert line.startswith("  "), lines
+        assert sum(1 for line in body if line.startswith("    ")) > sum(1 for line in body if not line.startswith("    "))
