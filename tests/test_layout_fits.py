@@ -195,3 +195,23 @@ async def test_drift_findings_continue_under_their_sentence_at_80_columns(sample
         for line in body:  # a code line (2 spaces in) or a sentence line (4 in): nothing at the edge
             assert line.startswith("  "), lines
         assert sum(1 for line in body if line.startswith("    ")) > sum(1 for line in body if not line.startswith("    "))
+
+
+async def test_survival_facts_continue_under_their_text_and_say_when_cut(sample_store: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80 columns a fact's reason wrapped to the panel's edge ("appears" under the glyphs),
+    and a fact's value was cut at 160 characters without saying so."""
+    from inspector.ui.widgets.survival_view import _cut
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("u")
+        await settle(app, pilot)
+        lines = [line.rstrip() for line in widget_lines(app.screen.query_one("#survival-text"))]
+        start = next(i for i, line in enumerate(lines) if "contradicted (" in line)
+        for line in lines[start:]:
+            assert not line or line.startswith(("  ", "✗", "∅", "?", "✓")), lines[start:]
+        assert any(line.startswith("      ") and "appears" in line for line in lines), lines
+    assert _cut("x" * 200, 160) == "x" * 159 + "…" and _cut("short", 160) == "short"
