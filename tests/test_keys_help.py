@@ -107,3 +107,28 @@ async def test_dialogs_without_a_key_line_of_their_own_no_longer_show_the_main_s
         await pilot.press("escape")
         await settle(app, pilot)
         assert not isinstance(app.screen, ReviewerDialog)
+
+
+async def test_verify_counts_one_ledger_entry_in_the_singular(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A freshly imported transcript verified as "1 ledger entries"."""
+    from textual.widgets import Static
+
+    from inspector.services.importing import import_file
+    from inspector.ui.dialogs import MessageDialog
+    from tests.conftest import event_record, session_record, write_sif
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "alice")
+    source = write_sif(tmp_path / "one.sif", [session_record(), event_record(1)])
+    store = tmp_path / "one.db"
+    await import_file(source, store, actor="alice")
+    app = InspectorApp(store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("v")
+        for _ in range(20):
+            await settle(app, pilot)
+            if isinstance(app.screen, MessageDialog):
+                break
+        assert isinstance(app.screen, MessageDialog)
+        body = " ".join(str(s.render()) for s in app.screen.query(Static))
+        assert "1 ledger entry:" in body and "1 ledger entries" not in body
