@@ -215,3 +215,21 @@ async def test_survival_facts_continue_under_their_text_and_say_when_cut(sample_
             assert not line or line.startswith(("  ", "✗", "∅", "?", "✓")), lines[start:]
         assert any(line.startswith("      ") and "appears" in line for line in lines), lines
     assert _cut("x" * 200, 160) == "x" * 159 + "…" and _cut("short", 160) == "short"
+
+
+async def test_candidate_warnings_continue_under_the_candidate_at_80_columns(sample_store: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """cand-warn's second warning code wrapped to column 1, under the glyphs of the list."""
+    from inspector.ui.widgets.candidates_list import CandidatesList
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("k")
+        await settle(app, pilot)
+        lines = [line.rstrip() for line in widget_lines(app.screen.query_one(CandidatesList))]
+        rows = [line for line in lines if line.strip()]
+        assert any("unsourced_assertion" in line for line in rows)
+        for line in rows:
+            assert line.lstrip().startswith(("◷", "●", "○")) or line.startswith("   "), rows
