@@ -233,3 +233,22 @@ async def test_candidate_warnings_continue_under_the_candidate_at_80_columns(sam
         assert any("unsourced_assertion" in line for line in rows)
         for line in rows:
             assert line.lstrip().startswith(("◷", "●", "○")) or line.startswith("   "), rows
+
+
+async def test_a_long_protected_record_continues_under_its_value(sample_store: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record's value (a real transcript's goal is a whole prompt) wrapped under its status
+    glyph, so the column of ● ◌ ○ a reviewer scans read as text."""
+    from inspector.ui.widgets.state_channel import StateChannel
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("1", "down", "down", "space")
+        await settle(app, pilot)
+        lines = [line.rstrip() for line in widget_lines(app.screen.query_one(StateChannel).records)]
+        marked = next(i for i, line in enumerate(lines) if line.startswith("✔"))
+        assert lines[marked + 1].startswith("  ") and "marked" in lines[marked + 1], lines
+        for line in lines:  # a kind heading, a record (glyph first) or a continuation
+            assert not line or line[0] in "●◌○✔ " or line.isupper() or line.replace(" ", "").isupper(), lines
