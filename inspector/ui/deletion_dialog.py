@@ -61,6 +61,7 @@ class DeletionDialog(InspectorModal[bool]):
     """Returns True once the request was carried out (the screen behind reloads)."""
 
     BINDINGS = [Binding("x", "carry_out", "Carry out", id="deletion.carry_out")]
+    BODY_ID = "deletion-text"
 
     def __init__(self, store: Store, session: str, request: str, reviewer: str) -> None:
         super().__init__(store, session, reviewer)

@@ -75,6 +75,7 @@ class HandoffDialog(InspectorModal[str]):
     BINDINGS = [Binding("a", "accept", "Accept handoff", id="handoff.accept"),
                 Binding("u", "reconcile", "Reconcile unknown", id="handoff.reconcile")]
     STATUS_ID = "handoff-status"
+    BODY_ID = "handoff-text"
 
     def __init__(self, store: Store, session: str, handoff: str, reviewer: str) -> None:
         super().__init__(store, session, reviewer)

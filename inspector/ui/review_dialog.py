@@ -131,6 +131,7 @@ class ReviewDialog(InspectorModal[bool]):
         Binding("b", "rebase", "Rebase", id="review.rebase"),
     ]
     STATUS_ID = "review-status"
+    BODY_ID = "review-text"
 
     def __init__(self, store: Store, session: str, candidate: str, reviewer: str,
                  on_decided: Callable[[], Awaitable[None]] | None = None) -> None:
