@@ -252,3 +252,14 @@ async def test_a_long_protected_record_continues_under_its_value(sample_store: P
         assert lines[marked + 1].startswith("  ") and "marked" in lines[marked + 1], lines
         for line in lines:  # a kind heading, a record (glyph first) or a continuation
             assert not line or line[0] in "●◌○✔ " or line.isupper() or line.replace(" ", "").isupper(), lines
+
+
+def test_a_timeline_row_without_text_says_so() -> None:
+    """An assistant turn of only tool calls (Inspect AI, OpenAI) was a blank row, as if unloaded."""
+    from inspector.services.timeline import TimelineRow
+    from inspector.ui.widgets.timeline_view import format_row
+
+    row = TimelineRow(("", 0, 2), "event", 2, "", "assistant_message", "")
+    assert format_row(row).plain.rstrip().endswith("(no text)")
+    thinking = TimelineRow(("", 0, 5), "event", 5, "", "assistant_message", "", marks=("reasoning",))
+    assert "(no text)" not in format_row(thinking).plain
