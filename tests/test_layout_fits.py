@@ -263,3 +263,20 @@ def test_a_timeline_row_without_text_says_so() -> None:
     assert format_row(row).plain.rstrip().endswith("(no text)")
     thinking = TimelineRow(("", 0, 5), "event", 5, "", "assistant_message", "", marks=("reasoning",))
     assert "(no text)" not in format_row(thinking).plain
+
+
+async def test_every_tab_label_shows_whole_at_100_columns(sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With its counts as words ("Candidates (8 pending) … Survival (3 lost)") the strip cut
+    "Budget" to "Budge" at 100 columns; the counts now carry the header's glyphs."""
+    from textual.widgets import Tab, Tabs
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await settle(app, pilot)
+        strip = app.screen.query_one(Tabs)
+        labels = [str(t.label) for t in strip.query(Tab)]
+        assert "Candidates ◷8" in labels and "Drift ⚠4" in labels and "Survival ✗3" in labels, labels
+        for tab in strip.query(Tab):
+            assert tab.region.width > 0 and tab.region.right <= strip.region.right, (str(tab.label), tab.region)
