@@ -16,8 +16,12 @@ from tests.test_app import settle
 
 
 def footer_text(app: InspectorApp) -> str:
-    footer = app.screen.query_one(KeysFooter)
-    return footer.render().plain
+    """The key line as drawn; on a dialog with Textual's stock Footer, the keys it lists."""
+    footers = app.screen.query(KeysFooter)
+    if footers:
+        return footers.first().render().plain
+    return "  ".join(f"{app.get_key_display(b)} {b.description}"
+                     for _node, b, _enabled, _tip in app.screen.active_bindings.values() if b.show)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30), (60, 20)])
@@ -132,3 +136,23 @@ async def test_verify_counts_one_ledger_entry_in_the_singular(tmp_path: Path, mo
         assert isinstance(app.screen, MessageDialog)
         body = " ".join(str(s.render()) for s in app.screen.query(Static))
         assert "1 ledger entry:" in body and "1 ledger entries" not in body
+
+
+async def test_save_anyway_is_offered_only_where_it_can_apply(sample_store: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A protected record's correction listed "^y Save anyway", which only a summary correction
+    that drifted can do."""
+    from inspector.ui.correction_dialog import CorrectionDialog
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("1", "c")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CorrectionDialog)
+        assert "Save anyway" not in footer_text(app) and "File correction" in footer_text(app)
+        await pilot.press("escape", "d", "c")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CorrectionDialog) and app.screen.generation is not None
+        assert "Save anyway" in footer_text(app)  # greyed until a check finds drift
