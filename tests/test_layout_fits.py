@@ -280,3 +280,13 @@ async def test_every_tab_label_shows_whole_at_100_columns(sample_store: Path, mo
         assert "Candidates ◷8" in labels and "Drift ⚠4" in labels and "Survival ✗3" in labels, labels
         for tab in strip.query(Tab):
             assert tab.region.width > 0 and tab.region.right <= strip.region.right, (str(tab.label), tab.region)
+
+
+def test_short_refs_keep_what_tells_them_apart() -> None:
+    from inspector.domain.short_ids import short_ref
+
+    assert short_ref("res:toolu_01Qs6kw2AocEWY1FYDY5CjCg") == "res:…Y5CjCg"  # an opaque id: its tail
+    assert short_ref("stub:toolu_01Qs6kw2AocEWY1FYDY5CjCg") == "stub:…Y5CjCg"
+    assert short_ref("res:mig-0042") == "res:mig-0042" and short_ref("stub-7") == "stub-7"  # names: whole
+    cut = short_ref("original:9c53780d06b7-0__write_file_shell_thoughts.json")  # a file: start and suffix
+    assert cut.startswith("original:9c53780d") and cut.endswith(".json") and "…" in cut
