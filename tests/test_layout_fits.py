@@ -290,3 +290,20 @@ def test_short_refs_keep_what_tells_them_apart() -> None:
     assert short_ref("res:mig-0042") == "res:mig-0042" and short_ref("stub-7") == "stub-7"  # names: whole
     cut = short_ref("original:9c53780d06b7-0__write_file_shell_thoughts.json")  # a file: start and suffix
     assert cut.startswith("original:9c53780d") and cut.endswith(".json") and "…" in cut
+
+
+@pytest.mark.skipif(not MICRO.exists(), reason="needs the shared real transcripts (../shared/real_sessions)")
+async def test_a_summary_preview_says_it_was_cut(imported_copy: Callable[..., Path],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """"This session is being continued from a previous conversation that ran " ended there, as
+    if that were the whole summary."""
+    from inspector.ui.widgets.summary_channel import SummaryChannel
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "rev")
+    app = InspectorApp(imported_copy(MICRO, actor="rev"))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        records = app.screen.query_one(SummaryChannel).records
+        preview = str(records.get_option_at_index(0).prompt).split("\n")[1].strip()
+        assert preview.startswith("This session is being continued") and preview.endswith("…")
+        assert len(preview) <= 70
