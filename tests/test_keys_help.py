@@ -156,3 +156,31 @@ async def test_save_anyway_is_offered_only_where_it_can_apply(sample_store: Path
         await settle(app, pilot)
         assert isinstance(app.screen, CorrectionDialog) and app.screen.generation is not None
         assert "Save anyway" in footer_text(app)  # greyed until a check finds drift
+
+
+async def test_a_failed_verify_says_how_many_problems_it_did_not_list(sample_store: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dialog listed the first 20 problems and said nothing of the rest."""
+    from types import SimpleNamespace
+
+    from textual.widgets import Static
+
+    from inspector.services import verifying
+    from inspector.ui.dialogs import MessageDialog
+
+    async def failing(*_args: object, **_kwargs: object) -> SimpleNamespace:
+        return SimpleNamespace(ok=False, problems=[{"message": f"problem {i}"} for i in range(25)])
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    monkeypatch.setattr(verifying, "verify_store", failing)
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("v")
+        for _ in range(20):
+            await settle(app, pilot)
+            if isinstance(app.screen, MessageDialog):
+                break
+        assert isinstance(app.screen, MessageDialog)
+        body = " ".join(str(s.render()) for s in app.screen.query(Static))
+        assert "problem 19" in body and "problem 20" not in body and "… and 5 more" in body

@@ -59,7 +59,8 @@ def report_content(report: SurvivalReport) -> HangingLines:
             label = "" if v.fact.status == "active" else f" [{v.fact.status}]"
             rows.append((markup(f"  [{colour}]$g[/] ", g=glyph),
                          markup("[b]$kind[/b] $val[dim]$lab — $src[/]", kind=v.fact.kind, val=_cut(v.fact.value, 160),
-                                lab=label, src=", ".join(v.fact.sources[:4]))))
+                                lab=label, src=", ".join(v.fact.sources[:4])
+                                + (f" +{len(v.fact.sources) - 4} more" if len(v.fact.sources) > 4 else ""))))
             rows.append((Content("      "), markup("[dim]$d[/]", d=_cut(v.where or v.reason, 200))))
     return HangingLines(rows)
 
