@@ -217,3 +217,19 @@ async def test_a_transcript_opened_from_the_list_is_owned_by_the_reviewer_and_th
         assert isinstance(app.screen, BrowserScreen)
         listing = app.screen.query_one(TranscriptList)
         assert app.screen.by_id[listing.highlighted or ""].session == session
+
+
+async def test_text_typed_right_behind_slash_lands_in_the_transcript_search(home: Path) -> None:
+    """At typing speed "/col" on the start screen lost its letters (the box stayed empty)."""
+    from textual import events
+    from textual.widgets import Input
+
+    app = InspectorApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, BrowserScreen)
+        for key, char in (("slash", "/"), ("c", "c"), ("o", "o"), ("l", "l")):
+            app.post_message(events.Key(key, char))
+        await settle(app, pilot)
+        box = app.screen.query_one("#browser-search", Input)
+        assert box.value == "col" and app.screen.focused is box

@@ -155,7 +155,9 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         listing.action_select()
 
     def action_search(self) -> None:
-        self.query_one("#browser-search", Input).focus()
+        """Focus now, not at the next message round (``widget.focus()``): "/col" typed at once lost
+        its letters to the list, and the next "/" went into the box as text."""
+        self.set_focus(self.query_one("#browser-search", Input))
 
     def action_clear_search(self) -> None:
         self.query_one("#browser-search", Input).value = ""
