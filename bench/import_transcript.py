@@ -1,6 +1,6 @@
 """A 4 MB real Claude Code transcript imported, against ``json.loads`` over its lines, in one run.
 
-    python -m bench.import_transcript [--mb 4] [--runs 5]
+    python -m bench.import_transcript [--mb 4] [--runs 5] [--against REV]
 
 Issue #18: "a 4 MB real transcript in ≤ 3× the time of json.loads over its lines". The file
 is built as bench/import_extract.py builds it: the real one-record-per-line Claude Code
@@ -11,14 +11,25 @@ facts, validate, digest, write, ledger), then the search index catch-up that fol
 (what the first search, or the app after its first paint, does: inspector/store/catch_up.py),
 timed on its own. Printed: medians of wall and CPU time, and where the import's time goes
 (one extra run, phases timed in process).
+
+Also in each run, the floor: the same lines and the original file written by bare
+``sqlite3`` in one transaction (``executemany``, no conversion, no checks, no indexes but the
+key), in WAL mode with ``synchronous=FULL`` and with a rollback journal. ``--against REV``
+also imports with the ``inspector`` package of that git revision and with this tree, each
+in a process of its own after one untimed import there (so both are warm), alternating.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
+import os
+import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -49,6 +60,49 @@ def import_once(src: Path, store: Path) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
+def floor_once(raw: bytes, store: Path, journal: str) -> float:
+    """The lines and the original written by bare sqlite3 in one durable transaction."""
+    for p in store.parent.glob(store.name + "*"):
+        p.unlink()
+    start = time.perf_counter()
+    lines = [line for line in raw.split(b"\n") if line.strip()]
+    con = sqlite3.connect(store, isolation_level=None)
+    con.execute(f"PRAGMA journal_mode = {journal}")
+    con.execute("PRAGMA synchronous = FULL")
+    con.execute("CREATE TABLE e (id INTEGER PRIMARY KEY, session TEXT, seq INT, content TEXT, digest TEXT)")
+    con.execute("CREATE TABLE m (id TEXT PRIMARY KEY, body BLOB)")
+    con.execute("BEGIN")
+    con.executemany("INSERT INTO e (session, seq, content, digest) VALUES (?, ?, ?, ?)",
+                    [("s", i, line.decode("utf-8"), hashlib.sha256(line).hexdigest()) for i, line in enumerate(lines)])
+    con.execute("INSERT INTO m VALUES ('original', ?)", (raw,))
+    con.execute("COMMIT")
+    con.close()
+    return time.perf_counter() - start
+
+
+WARM_RUN = """
+import asyncio, json, os, sys, time
+from pathlib import Path
+from inspector.services.importing import import_file
+src, db = Path(sys.argv[1]), Path(sys.argv[2])
+warm = db.with_name("warm-" + db.name)
+asyncio.run(import_file(src, warm, actor="bench"))  # untimed: modules loaded, caches warm
+cpu, start = time.process_time(), time.perf_counter()
+asyncio.run(import_file(src, db, actor="bench"))
+print(json.dumps({"wall": time.perf_counter() - start, "cpu": time.process_time() - cpu}))
+"""
+REPO = Path(__file__).resolve().parents[1]
+
+
+def import_in_process_of_its_own(src: Path, store: Path, code: Path) -> tuple[float, float]:
+    for p in store.parent.glob(f"*{store.name}*"):
+        p.unlink()
+    out = subprocess.run([sys.executable, "-c", WARM_RUN, str(src), str(store)], capture_output=True, text=True,
+                         check=True, cwd=code, env={**os.environ, "PYTHONPATH": str(code)})
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    return found["wall"], found["cpu"]
+
+
 def catch_up_once(store: Path) -> tuple[float, float]:
     async def index() -> int:
         async with await open_store(store) as opened:
@@ -63,6 +117,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=float, default=4.0)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--against", metavar="REV", help="also import with the inspector package of this git "
+                        "revision (e.g. main), each import in a process of its own, alternating")
     args = parser.parse_args()
     if not SOURCES.is_dir():
         raise SystemExit(f"needs {SOURCES} (the shared real transcripts)")
@@ -73,11 +129,25 @@ def main() -> None:
         base: list[tuple[float, float]] = []
         ours: list[tuple[float, float]] = []
         index: list[tuple[float, float]] = []
-        for _ in range(args.runs):
+        floor: dict[str, list[float]] = {"wal": [], "delete": []}
+        pair: dict[str, list[tuple[float, float]]] = {"this": [], "old": []}
+        old = root / "old"
+        if args.against:
+            old.mkdir()
+            archive = subprocess.run(["git", "archive", args.against, "inspector"], cwd=REPO, capture_output=True,
+                                     check=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+        for run in range(args.runs):
             cpu = time.process_time()
             base.append((loads_lines(raw), time.process_time() - cpu))
             ours.append(import_once(src, root / "s.db"))
             index.append(catch_up_once(root / "s.db"))
+            for journal in floor:
+                floor[journal].append(floor_once(raw, root / "floor.db", journal))
+            if args.against:
+                for which in (("this", "old") if run % 2 == 0 else ("old", "this")):
+                    pair[which].append(import_in_process_of_its_own(src, root / f"{which}.db",
+                                                                    REPO if which == "this" else old))
         start = time.perf_counter()
         records = convert(raw, src.name, "claude-code", fast_loads)
         converted = time.perf_counter() - start
@@ -103,6 +173,16 @@ def main() -> None:
           f"{iw / bw:.2f}× / {ic / bc:.2f}× |")
     print(f"| import + catch-up | {(ow + iw) * 1000:,.0f} ms | {(oc + ic) * 1000:,.0f} ms | "
           f"{(ow + iw) / bw:.2f}× / {(oc + ic) / bc:.2f}× |")
+    for journal, label in (("wal", "WAL, synchronous=FULL"), ("delete", "rollback journal, synchronous=FULL")):
+        f = statistics.median(floor[journal])
+        print(f"| floor: bare sqlite3, the lines + the original in one transaction ({label}) | {f * 1000:,.0f} ms "
+              f"| — | {f / bw:.2f}× |")
+    if args.against:
+        for which, label in (("this", "this tree"), ("old", args.against)):
+            w, c = (statistics.median(x[i] for x in pair[which]) for i in (0, 1))
+            print(f"| `import_file`, {label}, own process (warm), alternating | {w * 1000:,.0f} ms | {c * 1000:,.0f} ms "
+                  f"| {w / bw:.2f}× / {c / bc:.2f}× |")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     print(f"parts (one run, in process): convert {converted * 1000:.0f} ms, propose facts {extracted * 1000:.0f} ms, "
           f"validate, digest and build rows {parsed * 1000:.0f} ms; the rest is opening the store, writing and "
           "committing")

@@ -121,3 +121,19 @@ async def test_both_search_indexes_hold_every_added_event(tmp_path: Path, with_n
     async with await open_store(store) as opened:  # the indexes are built after the imports
         assert await catch_up(opened) == 200
     _index_matches(store)
+
+
+async def test_rows_carrying_much_text_go_through_executemany(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite reads long JSON strings slower than Python binds them (issue 18: a real
+    transcript's events average ~1.5 KB): such batches skip the JSON statement, same rows."""
+    records = [session_record("long"), *(event_record(n, "long", content=ODD[n % len(ODD)] * 200)
+                                         for n in range(1, 101))]
+    src = write_sif(tmp_path / "long.jsonl", records)
+    sent: list[str] = []
+    original = bulk._json_insert_sql
+    monkeypatch.setattr(bulk, "_json_insert_sql", lambda spec: sent.append(spec.table) or original(spec))
+    await import_file(src, tmp_path / "long.db", actor="t")
+    assert "events" not in sent
+    monkeypatch.setattr(bulk, "JSON_ROW_TEXT_MAX", 10**9)
+    await import_file(src, tmp_path / "json.db", actor="t")
+    assert "events" in sent and _rows(tmp_path / "long.db") == _rows(tmp_path / "json.db")

@@ -24,7 +24,14 @@ from inspector.domain.formats.detect import _head_lines
 from inspector.domain.sif import parse_chunk
 from inspector.services.gc_pause import collector_paused
 from inspector.services.import_stream import parse_converted, parse_for_writer
-from inspector.store.jsoncodec import exact_copy, fast_compact_bytes, fast_loads, lines_with_float_marks
+from inspector.store.jsoncodec import (
+    exact_as_is,
+    exact_copy,
+    exact_copy_float_free,
+    fast_compact_bytes,
+    fast_loads,
+    lines_with_float_marks,
+)
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2**64), max_value=2**64)
@@ -52,6 +59,37 @@ def test_exact_copy_is_the_written_and_read_record_or_steps_aside(value: Any) ->
     assert outcome == "ok"
     assert json.dumps(copy) == json.dumps(read)  # same values, same key order
     assert repr(copy) == repr(read)  # same types (an int is not read back as a float, a tuple as a list)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.dictionaries(st.text(max_size=6), values, max_size=4) | st.lists(values, max_size=4))
+def test_a_record_taken_as_is_is_what_writing_and_reading_it_gives(value: Any) -> None:
+    """The walk that replaced write, read and compare (issue 18) proves no more than they did:
+    where it takes a value, the written-and-read record is equal, of the same types, in the
+    same key order, and its float answer agrees."""
+    found = exact_as_is(value)
+    if found is None:
+        return
+    taken, free = found
+    outcome, read = _written_and_read(value)
+    assert outcome == "ok" and taken is value
+    assert json.dumps(taken) == json.dumps(read) and repr(taken) == repr(read)
+    old = exact_copy_float_free(value)
+    assert old is not None and (free or not old[1])  # float-free only where the old test said so too
+
+
+@pytest.mark.parametrize("value", [
+    {"t": (1, 2)}, {"u": uuid.UUID(int=1)}, {"f": float("nan")}, {"f": float("inf")}, {"i": 2**60},
+    {"s": "\ud800"}, {1: "key not text"}, {"e": Enum("E", "a").a},  # type: ignore[attr-defined]
+    {"d": json.loads("[" * 200 + "]" * 200)}, {"\udc00": 1}, {"b": b"bytes"}, {"i": -(2**53)},
+])
+def test_what_the_walk_cannot_prove_takes_the_written_and_read_path(value: dict[str, Any]) -> None:
+    assert exact_as_is(value) is None
+
+
+def test_the_walk_reaches_the_guarded_depth_limit_exactly() -> None:
+    assert exact_as_is(json.loads("[" * 200 + "]" * 200)) is not None
+    assert exact_as_is(json.loads("[" * 201 + "]" * 201)) is None
 
 
 @pytest.mark.parametrize("value", [

@@ -139,3 +139,29 @@ def test_workers_run_only_where_there_are_cores_to_spare(monkeypatch: pytest.Mon
     assert import_stream.use_workers()
     monkeypatch.setenv("INSPECTOR_IMPORT_WORKERS", "0")
     assert not import_stream.use_workers()
+
+
+def test_converted_chunks_start_small_and_grow_to_the_chunk_size() -> None:
+    assert import_stream.converted_bounds(0) == []
+    assert import_stream.converted_bounds(1509) == [(0, 500), (500, 1500), (1500, 1509)]
+    sizes = [b - a for a, b in import_stream.converted_bounds(200_000)]
+    assert sizes[:4] == [500, 1000, 2000, 4000] and max(sizes) == import_stream.CHUNK_LINES and sum(sizes) == 200_000
+
+
+async def test_records_computed_meanwhile_follow_as_if_appended() -> None:
+    """A new store's proposed facts are computed while the records are written: they come last,
+    on the same line numbers and with the same digests as when appended before the import."""
+    records = [session_record(), *(event_record(n) for n in range(1, 1200))]
+    facts = [{"type": "state", "session": "s1", "key": "goal", "version": 1, "kind": "goal", "value": "v",
+              "writer": "extractor", "status": "pending", "at": "2025-05-01T00:00:00Z"}]
+
+    async def later() -> list[dict[str, object]]:
+        return facts
+
+    appended = [(r.line, r.digest) async for chunk, _, _ in import_stream.parsed_records([*records, *facts])
+                for r in chunk]
+    meanwhile = [(r.line, r.digest) async for chunk, _, _ in import_stream.parsed_records(records, later())
+                 for r in chunk]
+    assert meanwhile == appended and appended[-1][0] == len(records) + 2
+    progress = [(done, total) async for _, done, total in import_stream.parsed_records(records, later())]
+    assert progress[-1] == (len(records) + 3, len(records) + 3)

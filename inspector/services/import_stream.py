@@ -13,14 +13,14 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from inspector.domain.sif import SifRecord, decoded_lines, parse_chunk, parse_record
 from inspector.store.jsoncodec import (
-    exact_copy_float_free,
+    exact_as_is,
     fast_canonical_bytes,
     fast_compact_bytes,
     fast_loads,
@@ -82,11 +82,11 @@ def parse_converted(chunk: Converted) -> list[SifRecord]:
     """Parse converted records as if written as sif/1 lines (``importing.to_sif``) and read back
     by :func:`parse_for_writer` — the same records, digests, rows and refusals (naming the same
     line) — without writing and re-reading them where the round trip provably changes nothing
-    (store/jsoncodec.py ``exact_copy``); any other record takes the written-and-read path."""
+    (store/jsoncodec.py ``exact_as_is``); any other record takes the written-and-read path."""
     items, first_line, _ = chunk
     out: list[SifRecord] = []
     for offset, item in enumerate(items):
-        found = exact_copy_float_free(item)
+        found = exact_as_is(item)
         if found is None:
             out += _with_rows(parse_chunk([fast_compact_bytes(item)], first_line + offset, with_header=False,
                                           loads=fast_loads, encode=fast_canonical_bytes))
@@ -158,17 +158,37 @@ async def _parsed_ahead(chunks: Sequence[Chunk | Converted],
                 ahead.exception()  # read, so a refusal nobody waits for is not logged as unretrieved
 
 
-async def parsed_records(records: Sequence[dict[str, Any]]) -> AsyncIterator[tuple[list[SifRecord], int, int]]:
+CONVERTED_FIRST_CHUNK = 500  # converted records: the first chunk small, each next one twice as large
+
+
+def converted_bounds(count: int) -> list[tuple[int, int]]:
+    """Chunks of converted records: 500, 1,000, 2,000… up to ``CHUNK_LINES``. A small first
+    chunk starts SQLite's writes early, so the next chunks are parsed while it writes (a 4 MB
+    transcript is ~1,500 records: one chunk gave that no overlap); growing sizes keep a huge
+    transcript to few chunks."""
+    bounds: list[tuple[int, int]] = []
+    start, size = 0, min(CONVERTED_FIRST_CHUNK, CHUNK_LINES)
+    while start < count:
+        bounds.append((start, min(count, start + size)))
+        start, size = start + size, min(size * 2, CHUNK_LINES)
+    return bounds
+
+
+async def parsed_records(records: Sequence[dict[str, Any]], tail: Awaitable[Sequence[dict[str, Any]]] | None = None,
+                         ) -> AsyncIterator[tuple[list[SifRecord], int, int]]:
     """Converted records in file order, as :func:`parsed_chunks` yields the sif/1 lines
     ``importing.to_sif`` would write for them (line 1 the header, record i on line i + 2;
     progress counted in those lines), each chunk parsed on a thread while the one before is
-    written."""
-    size = CHUNK_LINES
-    starts = [0, *range(min(FIRST_CHUNK_LINES, size), len(records), size)]
-    chunks = [(records[a:b], a + 2, False) for a, b in zip(starts, [*starts[1:], len(records)], strict=True)]
+    written. ``tail``: more records that follow them (an import's proposed facts), computed
+    meanwhile on a thread of the caller's; they come last, numbered on from the records."""
+    chunks = [(records[a:b], a + 2, False) for a, b in converted_bounds(len(records))]
     total = len(records) + 2
     async for parsed, done in _parsed_ahead(chunks, parse_converted):
-        yield parsed, 1 + done + (1 if done == len(records) else 0), total
+        yield parsed, 1 + done + (1 if done == len(records) and tail is None else 0), total
+    if tail is not None:
+        more = await tail
+        total += len(more)
+        yield parse_converted((more, len(records) + 2, False)), total, total
 
 
 async def parsed_chunks(raw: bytes, *, parse_ahead: bool = False) -> AsyncIterator[tuple[list[SifRecord], int, int]]:

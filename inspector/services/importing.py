@@ -7,10 +7,11 @@ running the same import again completes it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,8 +34,8 @@ from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
 from inspector.services.unchanged_import import unchanged_import
-from inspector.store import bindings, ledger, session_rows
-from inspector.store.connection import Store, open_store
+from inspector.store import bindings, fresh, ledger, session_rows
+from inspector.store.connection import Store, open_store, read_only_reason
 from inspector.store.jsoncodec import fast_compact_bytes, fast_loads
 from inspector.store.location import StoreTarget, is_url, store_target
 
@@ -83,12 +84,14 @@ async def _stored_sessions(db: aiosqlite.Connection) -> dict[str, tuple[int, int
 @pauses_collector
 async def import_bytes(store: Store, raw: bytes | Sequence[dict[str, Any]], *, actor: str, file_name: str,
                        progress: ProgressFn | None = None, original: bytes | None = None,
-                       ledger_extra: dict[str, Any] | None = None, file_digest: str | None = None) -> ImportReport:
+                       ledger_extra: dict[str, Any] | None = None, file_digest: str | None = None,
+                       tail: Awaitable[Sequence[dict[str, Any]]] | None = None) -> ImportReport:
     """Import one sif/1 file's bytes in one transaction (the caller's store stays open).
 
     ``raw`` may instead be a converted transcript's records: they are imported exactly as the
     bytes :func:`to_sif` writes for them would be (lines numbered alike), without writing and
-    re-reading them (``original`` is then the transcript's bytes).
+    re-reading them (``original`` is then the transcript's bytes); ``tail``, records that
+    follow them, still being computed (a new store's proposed facts).
     Chunks are parsed (in worker processes for large files) while earlier ones are
     written; any bad line or conflict rolls the whole transaction back.
     """
@@ -98,7 +101,7 @@ async def import_bytes(store: Store, raw: bytes | Sequence[dict[str, Any]], *, a
         await db.execute("PRAGMA defer_foreign_keys = ON")  # a session may be declared after its records
         writer = RecordWriter(db, await _stored_sessions(db))
         # aclosing: a refusal while writing stops the parsing thread before the rollback returns
-        source = parsed_chunks(raw, parse_ahead=True) if isinstance(raw, bytes) else parsed_records(raw)
+        source = parsed_chunks(raw, parse_ahead=True) if isinstance(raw, bytes) else parsed_records(raw, tail)
         async with contextlib.aclosing(source) as chunks:
             async for records, done, total in chunks:
                 await writer.write(records)
@@ -214,13 +217,15 @@ def to_sif(records: list[dict[str, Any]]) -> bytes:
 
 @pauses_collector
 async def import_file(source: Path, into: StoreTarget | str, *, actor: str, progress: ProgressFn | None = None,
-                      fmt: str | None = None, data: bytes | None = None) -> ImportReport:
+                      fmt: str | None = None, data: bytes | None = None, fill_new: bool = True) -> ImportReport:
     """Import a sif/1 file or any supported transcript (``fmt`` None: detected).
 
     ``data``: the bytes to import instead of reading the file (a growing transcript's
     complete lines). The ledger entry records the format and the byte extent imported, so
     a later import of what was appended can continue from there (services.following).
-    A store created for the import is removed again if the import fails.
+    A store created for the import is removed again if the import fails. ``fill_new``: a new
+    store is filled under a hidden name and published whole (inspector/store/fresh.py);
+    False makes it at its name and fills it there, in WAL mode, as an existing one.
     """
     actor = reviewer_name(actor)
     into = store_target(into)
@@ -240,35 +245,64 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if again is not None:
             return again
     records: list[dict[str, Any]] = []
-    if fmt != "sif":
-        records = convert(raw, source.name, fmt, fast_loads)
-        origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
-                        if r["type"] == "event" and "line" in r.get("origin", {})}
-        line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"],
-                                         r["content"].removeprefix(f"[{r['problem']}] "))
-                         for r in records if r["type"] == "event" and r.get("problem")]
-    created = not on_server and not (into.exists() and into.stat().st_size > 0)
+    # A new store is made (on a thread, while the transcript converts) and filled under a
+    # hidden name, then published whole in WAL mode (inspector/store/fresh.py says why that is safe).
+    filling = _start_filling(into) if fill_new and not on_server else None
     try:
-        store = await open_store(into, create=True)
-    except InspectorError:
-        if created:
-            _remove_store_files(into)
+        if fmt != "sif":
+            records = convert(raw, source.name, fmt, fast_loads)
+            origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
+                            if r["type"] == "event" and "line" in r.get("origin", {})}
+            line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"],
+                                             r["content"].removeprefix(f"[{r['problem']}] "))
+                             for r in records if r["type"] == "event" and r.get("problem")]
+        if filling is not None:
+            await filling[1]
+            store = await fresh.open_filling(filling[0])
+    except BaseException:
+        if filling is not None:
+            await _finish_quietly(filling[1])
+            fresh.remove(filling[0])
         raise
+    created = filling is not None or (not on_server and not (into.exists() and into.stat().st_size > 0))
+    if filling is None:
+        try:
+            store = await open_store(into, create=True)
+        except InspectorError:
+            if created:
+                _remove_store_files(into)
+            raise
     created = created or bool(getattr(store, "created", False))  # a server database the import made a store in
+    tail: asyncio.Future[list[dict[str, Any]]] | None = None
     try:
         if fmt != "sif":
             await _settle_owner(store, records, actor)
             await _settle_title(store, records)
-            records += await _proposed_facts(store, records)
+            if filling is not None:  # a new store holds no facts: they are proposed while the records are written
+                tail = asyncio.get_running_loop().run_in_executor(None, _all_proposed_facts, records)
+            else:
+                records += await _proposed_facts(store, records)
         report = await import_bytes(store, records if fmt != "sif" else raw, actor=actor, file_name=source.name,
                                     progress=progress, original=original,
-                                    ledger_extra={"format": fmt, "bytes": [0, len(original)]})
+                                    ledger_extra={"format": fmt, "bytes": [0, len(original)]}, tail=tail)
+        if filling is not None:
+            await fresh.publish(store, into)  # type: ignore[arg-type]
+    except fresh.NotPublished as not_published:  # the store's name was taken meanwhile, or no hard links here:
+        if tail is not None:  # import into it (or at that name) the ordinary way
+            await _finish_quietly(tail)
+        return await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=data,
+                                 fill_new=not_published.taken)
     except BaseException:
         await store.close()
-        if created:
+        if tail is not None:
+            await _finish_quietly(tail)
+        if filling is not None:
+            fresh.remove(filling[0])
+        elif created:
             _remove_store_files(into)
         raise
     await store.close()
+    report.store = str(into)
     report.created_store = created
     report.format = fmt
     if fmt != "sif":  # point at the line of the file the person has (none for formats without lines)
@@ -276,6 +310,22 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         for problem in report.problems:
             problem.line = origin_lines.get((problem.session, problem.seq))
     return report
+
+
+def _start_filling(into: Path) -> tuple[Path, asyncio.Future[None]] | None:
+    """Start making a new store's schema under its hidden name (None: the store exists, or
+    cannot be written here — the ordinary path then opens it, or refuses with its reason)."""
+    if not fresh.can_fill(into) or read_only_reason(into) is not None:
+        return None
+    fresh.remove_stale(into)
+    path = fresh.fill_path(into)
+    return path, asyncio.get_running_loop().run_in_executor(None, fresh.create_schema, path)
+
+
+async def _finish_quietly(making: asyncio.Future[Any]) -> None:
+    """Let a helper thread end before its work is thrown away (its own failure no longer matters)."""
+    with contextlib.suppress(BaseException):
+        await asyncio.shield(making)
 
 
 async def _already_imported(into: StoreTarget, original: bytes, fmt: str) -> ImportReport | None:
@@ -312,14 +362,19 @@ async def _settle_owner(store: Store, records: list[dict[str, Any]], actor: str)
 async def _settle_title(store: Store, records: list[dict[str, Any]]) -> None:
     """A transcript's title is the importer's reading of it (formats/titles.py), not a field of
     the file: a session already in the store keeps the title it was stored with, so a store made
-    before the reading improved still takes the rest of a grown file instead of refusing it as a
-    conflicting session record."""
+    before the reading improved reads its file again in full (as after a deletion,
+    services/unchanged_import.py) instead of refusing its session record as conflicting."""
     for rec in records:
         if rec.get("type") != "session":
             continue
         row = await session_rows.get(store.db, rec["id"])
         if row is not None:
             rec["title"] = row.title
+
+
+def _all_proposed_facts(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """:func:`_proposed_facts` for a new store (none stored), on a thread while the records are written."""
+    return [f.state_record(session) for session, facts in extract_from_records(records).items() for f in facts]
 
 
 async def _proposed_facts(store: Store, records: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -139,6 +139,8 @@ class RecordWriter:
         else:
             fresh = await self._unstored(type_, batch)
         if type_ == "material":
+            if len(fresh) > 1 and await self._materials_at_once(fresh):
+                return
             for rec in fresh:
                 await self._one(rec, self._write_material)
         else:
@@ -219,6 +221,13 @@ class RecordWriter:
             by_status.setdefault(str(status), []).append(list(rec.identity))
 
     async def _write_material(self, rec: SifRecord) -> None:
+        material_id, lay, text = await self._material_row(rec)
+        await materials.write_chunks(self.db, material_id, rec.payload or b"", lay.chunk_size)
+        self.bindings[rec.session][rec.record["id"]] = lay.chunk_binding
+        if text:
+            await search_index.index_material(self.db, material_id, text)
+
+    async def _material_row(self, rec: SifRecord) -> tuple[int, materials.ChunkLayout, str | None]:
         spec = SPECS["material"]
         data = rec.payload or b""
         lay = materials.layout_for(data, rec.record["content_hash"])
@@ -228,10 +237,35 @@ class RecordWriter:
         cur = await self.db.execute(spec.insert_sql, row)
         material_id = int(cur.lastrowid or 0)
         await cur.close()
-        await materials.write_chunks(self.db, material_id, data, lay.chunk_size)
-        self.bindings[rec.session][rec.record["id"]] = lay.chunk_binding
-        if text:
-            await search_index.index_material(self.db, material_id, text)
+        return material_id, lay, text
+
+    async def _materials_at_once(self, fresh: list[SifRecord]) -> bool:
+        """Write a batch of materials under one savepoint, their chunks and search text in one
+        statement each — what one :meth:`_one` per material writes, in the same order (same
+        ids), in about a fifth of the round trips to SQLite's thread (each waits for the
+        interpreter lock while the next chunk is parsed). False, with nothing written, when one
+        of them repeats an identity: the caller then goes material by material, as before."""
+        await self.db.execute("SAVEPOINT materials")
+        try:
+            written = [(rec, *await self._material_row(rec)) for rec in fresh]
+        except sqlite3.IntegrityError:
+            await self.db.execute("ROLLBACK TO materials")
+            await self.db.execute("RELEASE materials")
+            return False
+        try:
+            await materials.write_all_chunks(self.db, [(mid, rec.payload or b"", lay.chunk_size)
+                                                       for rec, mid, lay, _ in written])
+            await search_index.index_materials(self.db, [(mid, text) for _, mid, _, text in written if text])
+        except BaseException:
+            await self.db.execute("ROLLBACK TO materials")
+            await self.db.execute("RELEASE materials")
+            raise
+        await self.db.execute("RELEASE materials")
+        for rec, _mid, lay, _text in written:
+            self.bindings[rec.session][rec.record["id"]] = lay.chunk_binding
+            self.added[(rec.session, rec.type)] += 1
+            self._note(rec)
+        return True
 
     def check_sessions(self) -> None:
         """Every record's session must be declared in the file or already stored."""

@@ -261,3 +261,73 @@ def exact_copy_float_free(value: Any) -> tuple[Any, bool] | None:
     if copy != value:
         return None
     return copy, not has_float_mark(text) or _float_free(copy)
+
+
+_INFINITIES = (float("inf"), float("-inf"))
+
+
+def _exact_text(text: str) -> bool:
+    """Text strict UTF-8 can write (no lone surrogate): it reads back as the same string."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _exact_walk(value: Any, depth: int) -> int:
+    """For a dict or list: -1 when some part is not provably read back as itself (see
+    :func:`exact_as_is`), else 1 when a float is inside and 0 when none is."""
+    if depth >= MAX_DEPTH:
+        return -1  # the guarded decoder refuses this depth; the written-and-read path names it
+    if type(value) is dict:
+        for key in value:
+            if type(key) is not str or not _exact_text(key):
+                return -1
+        items: Any = value.values()
+    else:
+        items = value
+    found = 0
+    for item in items:
+        t = type(item)
+        if t is str:
+            if not item.isascii() and not _exact_text(item):
+                return -1
+        elif t is int:
+            if not -_SAFE_INT <= item <= _SAFE_INT:
+                return -1
+        elif t is bool or item is None:
+            continue
+        elif t is float:
+            if item != item or item in _INFINITIES:
+                return -1
+            found = 1
+        elif t is dict or t is list:
+            inner = _exact_walk(item, depth + 1)
+            if inner < 0:
+                return -1
+            found |= inner
+        else:
+            return -1  # a tuple, a subclass, a UUID, an enum…: written as something else
+    return found
+
+
+def exact_as_is(value: Any) -> tuple[Any, bool] | None:
+    """:func:`exact_copy_float_free` without writing, reading and comparing: ``value`` itself
+    (not a copy), and whether it holds no float; None when that is not provable.
+
+    One walk proves it: every part is a ``dict`` with text keys, a ``list``, text strict UTF-8
+    can write, an integer within ±(2^53 − 1), a finite float, a boolean or None (exactly those
+    types), nested less than the guarded decoder's limit. Written as a sif/1 line, such a value
+    reads back without refusal as an equal value of the same types in the same key order —
+    floats included: every encoder here writes a float's shortest exact form, which reads back
+    as the same float. The import's records are read once after this (they are not changed),
+    so the value itself stands for its copy."""
+    if type(value) is dict and value.get("type") == "material" and _flat(value):
+        return dict(value), True  # as exact_copy_float_free: a material's megabytes of text are not walked
+    if type(value) is not dict and type(value) is not list:
+        return None
+    found = _exact_walk(value, 0)
+    return None if found < 0 else (value, found == 0)

@@ -48,6 +48,15 @@ async def write_chunks(db: aiosqlite.Connection, material_id: int, data: bytes, 
     )
 
 
+async def write_all_chunks(db: aiosqlite.Connection, items: list[tuple[int, bytes, int]]) -> None:
+    """:func:`write_chunks` of several materials, (material id, bytes, chunk size) each, in one statement."""
+    await db.executemany(
+        "INSERT INTO material_chunks (material_id, idx, data) VALUES (?, ?, ?)",
+        ((material_id, n, data[i : i + size]) for material_id, data, size in items
+         for n, i in enumerate(range(0, len(data), size))),
+    )
+
+
 def searchable_text(data: bytes, encoding: str, media_type: str | None) -> str | None:
     """The prefix of a text material that the raw-text index covers (None for binary)."""
     if encoding != "utf-8" and not (media_type or "").startswith("text/"):

@@ -128,6 +128,16 @@ async def index_material(db: Any, material_id: int, text: str) -> None:
     await db.execute("INSERT INTO materials_fts (rowid, text) VALUES (?, ?)", (material_id, text))
 
 
+async def index_materials(db: Any, items: list[tuple[int, str]]) -> None:
+    """:func:`index_material` of several (material id, text), in one statement."""
+    if not items:
+        return
+    if _pg(db):
+        await db.executemany("INSERT INTO materials_fts (material_id, text) VALUES (?, ?)", items)
+        return
+    await db.executemany("INSERT INTO materials_fts (rowid, text) VALUES (?, ?)", items)
+
+
 async def unindex_material(db: Any, material_id: int) -> None:
     column = "material_id" if _pg(db) else "rowid"
     await db.execute(f"DELETE FROM materials_fts WHERE {column} = ?", (material_id,))

@@ -29,6 +29,7 @@ from inspector.domain.formats.tolerant import (
     Loads,
     Row,
     field_problem,
+    fields_ok,
     items_problem,
     read_jsonl,
 )
@@ -61,7 +62,15 @@ _BLOCK: dict[str, Any] = {"type": str, "text": str, "thinking": str, "signature"
                           "name": str, "input": dict, "tool_use_id": str}
 
 
+_RECORD_OK = fields_ok(_RECORD)
+_BLOCK_OK = fields_ok(_BLOCK)
+
+
 def _record_problem(rec: dict[str, Any]) -> str | None:
+    if _RECORD_OK(rec):  # the common case, without building a sentence per field (issue #18)
+        content = rec["message"].get("content") if isinstance(rec.get("message"), dict) else None
+        if not isinstance(content, list) or all(_BLOCK_OK(b) for b in content if isinstance(b, dict)):
+            return None
     found = field_problem(rec, _RECORD)
     content = rec["message"].get("content") if isinstance(rec.get("message"), dict) else None
     return found or (items_problem(content, _BLOCK, "message.content") if isinstance(content, list) else None)

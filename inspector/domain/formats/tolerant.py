@@ -151,6 +151,30 @@ def field_problem(obj: dict[str, Any], spec: dict[str, Any], where: str = "") ->
     return None
 
 
+def fields_ok(spec: dict[str, Any]) -> Callable[[dict[str, Any]], bool]:
+    """A predicate true exactly when :func:`field_problem` finds nothing, compiled from ``spec``
+    into straight-line code: it runs once per record of a transcript (and per content block),
+    and builds no field path and no sentence. When it says no, :func:`field_problem` names the
+    field."""
+    scope: dict[str, Any] = {"time_ok": TIME.check}
+    body = ["def ok(o):", "    g = o.get"]
+    for i, (name, want) in enumerate(spec.items()):
+        body.append(f"    v = g({name!r})")
+        if isinstance(want, dict):
+            scope[f"s{i}"] = fields_ok(want)
+            body.append(f"    if v is not None and not (isinstance(v, dict) and s{i}(v)): return False")
+        elif want == TIME_TYPE:
+            body.append("    if v is not None and not time_ok(v): return False")
+        else:
+            scope[f"w{i}"] = want
+            kinds = want if isinstance(want, tuple) else (want,)
+            no_bool = "" if bool in kinds else "v.__class__ is bool or "
+            body.append(f"    if v is not None and ({no_bool}not isinstance(v, w{i})): return False")
+    body.append("    return True")
+    exec("\n".join(body), scope)  # noqa: S102 - the source is built above from the spec's names only
+    return scope["ok"]  # type: ignore[no-any-return]
+
+
 def _expected(want: Any) -> str:
     kinds = want if isinstance(want, tuple) else (want,)
     return " or ".join(dict.fromkeys(TYPE_NAMES.get(k, k.__name__) for k in kinds))
