@@ -68,7 +68,7 @@ async def test_budget_items_continue_under_their_text_at_80_columns(sample_store
         assert any("not loaded" in line for line in lines)
         items = [i for i, line in enumerate(lines) if line.startswith("  ") and ":" in line.split()[0]]
         assert items
-        for i, line in enumerate(lines):
+        for line in lines:
             assert len(line) <= width
         # every line after "not loaded" is a heading, an item ("  ref …") or a continuation indented further
         start = next(i for i, line in enumerate(lines) if line.startswith("not loaded"))
