@@ -139,3 +139,16 @@ def test_a_store_made_with_an_older_title_reads_the_file_again_without_conflict(
             return row.title if row else None
 
     assert asyncio.run(stored()) == "Caveat: The messages below were"
+
+
+def test_inspect_ai_samples_of_later_epochs_say_their_epoch() -> None:
+    """log_streaming.eval holds samples 1 and 2 in epochs 1 and 2: four sessions, two titles."""
+    source = REAL / "inspect-ai" / "log_streaming.eval"
+    if not source.is_file():
+        pytest.skip(f"needs {source} (the shared real transcripts)")
+    from inspector.domain.formats import inspect_ai
+
+    titles = sorted(r["title"] for r in inspect_ai.convert(source.read_bytes(), source.name)
+                    if r["type"] == "session")
+    assert len(set(titles)) == len(titles) == 4, titles
+    assert "popularity · sample 1" in titles and "popularity · sample 1 · epoch 2" in titles
