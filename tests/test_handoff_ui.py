@@ -70,3 +70,22 @@ async def test_accept_is_greyed_for_a_reviewer_who_may_not_accept(sample_store: 
         await pilot.press("a")
         await settle(app, pilot)
         assert app.screen is dialog  # nothing happened
+
+
+async def test_handoff_checks_continue_under_their_text_at_80_columns(sample_store: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check's sentence wrapped to the dialog's edge, under the ✓ of the next check."""
+    from tests.test_layout_fits import widget_lines
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "maria")
+    app = InspectorApp(sample_store, session="s-orders")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("o", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HandoffDialog)
+        lines = [line.rstrip() for line in widget_lines(app.screen.query_one("#handoff-text"))]
+        checks = lines[1:next(i for i, line in enumerate(lines) if line.startswith("HANDED OVER"))]
+        assert any(line.startswith("  ") for line in checks), checks  # some check needed a second line
+        for line in checks:
+            assert line.startswith(("✓", "✗", "  ")), checks

@@ -20,6 +20,7 @@ from inspector.domain.handoff import Check, HandoffCheck
 from inspector.services import handoffs, reconciling
 from inspector.services.reconciling import ActionRow
 from inspector.store.connection import Store
+from inspector.ui.hanging import hanging
 from inspector.ui.modal import InspectorModal
 from inspector.ui.reconcile_dialog import ReconcileDialog
 from inspector.ui.safe import markup, safe
@@ -98,9 +99,10 @@ class HandoffDialog(InspectorModal[str]):
         listed = await handoffs.listed_unknowns(self.store, self.handoff, self.session)
         self.unknown = [a for a in rows if a.status in ("unknown", "in_flight")]
         sections, carried = await handoffs.preview(self.store, self.handoff, self.session)
-        self.query_one("#handoff-text", Static).update(checklist_content(self.result)
-                                                       + handed_over_content(sections, carried)
-                                                       + actions_content(rows, listed))
+        # hanging(): a check's sentence continues under the check, not at the dialog's edge under its ✓
+        self.query_one("#handoff-text", Static).update(hanging(checklist_content(self.result)
+                                                               + handed_over_content(sections, carried)
+                                                               + actions_content(rows, listed)))
         if self.result.acceptable and self.owner_check.ok:
             self.status(markup("[$success]a accepts[/] and opens the new session · as $r", r=self.reviewer))
         else:

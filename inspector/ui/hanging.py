@@ -10,6 +10,7 @@ text, four columns further in. The layout is redone for every width, so it follo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from textual.content import Content
@@ -52,6 +53,20 @@ def _wrap(body: Content, indent: int, width: int) -> list[Content]:
     return [pad + line for line in body.wrap(max(1, width - indent))]
 
 
+_LEAD = re.compile(r"^\s*(?:[✓✗•?●○◌∅◷↳]\s+)?")  # indent and a leading glyph: the head of a line
+
+
+def hanging(content: Content) -> HangingLines:
+    """Lines already built as one text, each laid out with its indent and leading glyph
+    (``✓``, ``•``, ``?``…) as its head: a long line continues under its own text."""
+    rows: list[Row] = []
+    for line in content.split("\n"):
+        lead = _LEAD.match(line.plain)
+        cut = lead.end() if lead else 0
+        rows.append((line[:cut], line[cut:]))
+    return HangingLines(rows)
+
+
 class HangingLines(Visual):
     """Rows laid out with hanging indents for whatever width they are drawn at."""
 
@@ -83,4 +98,4 @@ class HangingLines(Visual):
         return self.plain
 
 
-__all__ = ["HangingLines", "Row", "fit_row"]
+__all__ = ["HangingLines", "Row", "fit_row", "hanging"]
