@@ -26,10 +26,13 @@ def run_sql(store: Path | str, *statements: str, guards_off: bool = False) -> li
         return run_async(_run_pg(str(store), statements, guards_off))
     con = sqlite3.connect(store)
     try:
-        if guards_off:
-            for name in GUARDS:
-                con.execute(f"DROP TRIGGER IF EXISTS {name}")
+        guards = con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall() \
+            if guards_off else []
+        for name, _ in guards:
+            con.execute(f"DROP TRIGGER IF EXISTS {name}")
         out = [con.execute(sql).fetchall() for sql in statements]
+        for _, sql in guards:  # put back, as a careful editor would (verify reports a missing guard on its own)
+            con.execute(sql)
         con.commit()
         return out
     finally:

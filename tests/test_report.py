@@ -182,3 +182,11 @@ def test_the_report_never_replaces_a_store(export_store: Path) -> None:
     code, _, err = run("report", str(export_store), "--session", "s-export", "-o", str(export_store))
     assert code == 3 and "is a database" in err
     assert export_store.read_bytes() == before
+
+
+def test_a_character_reference_in_markdown_does_not_become_a_bidi_override() -> None:
+    from inspector.report.markdown import render_markdown
+
+    out = render_markdown("invoice_&#x202E;txt.exe zero&#8203;width &#x2066;iso")
+    assert "\u202e" not in out and "\u200b" not in out and "\u2066" not in out
+    assert "⟨U+202E⟩" in out

@@ -106,3 +106,13 @@ def test_json_output_keeps_the_exact_strings(hostile_store: Path, tmp_path: Path
     result = _run("history", str(hostile_store), "--session", SID, "--key", KEY, "--json", cwd=tmp_path)
     _assert_inert(result.stdout, "history --json")
     assert json.loads(result.stdout)[0]["value"] == f"never {RLO}yas\r\x07"
+
+
+def test_character_references_a_markdown_parser_would_decode_are_marked_too() -> None:
+    from inspector.domain.terminal_safe import markdown_safe
+
+    text = "invoice_&#x202E;txt.exe zero&#8203;width &rlm;x &#x1b;]52;c;eA==&#7; &amp; &lt;b&gt; &copy; 1 &lt 2"
+    # references to controls are left: parsers decode them to U+FFFD; visible ones stay for the parser to show
+    assert markdown_safe(text) == ("invoice_⟨U+202E⟩txt.exe zero⟨U+200B⟩width ⟨U+200F⟩x &#x1b;]52;c;eA==&#7; &amp; "
+                                   "&lt;b&gt; &copy; 1 &lt 2")
+    assert markdown_safe(f"a{RLO}b") == "a⟨U+202E⟩b"

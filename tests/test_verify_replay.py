@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from inspector.cli.main import cli
+from inspector.services import verifying
 from inspector.services.candidates import accept
 from inspector.services.expanding import Expansion, expand
 from inspector.store.connection import open_store
@@ -32,12 +33,16 @@ def verify_json(store: Path, *more: str) -> tuple[int, dict]:
 
 
 def tamper(store: Path, *statements: tuple[str, tuple]) -> None:
-    """Edit the file as another tool would (dropping our guard triggers first)."""
+    """Edit the file as another tool would (dropping our guard triggers first, putting them back after:
+    verify reports a missing guard on its own)."""
     con = sqlite3.connect(store)
-    for trigger in ("ledger_no_update", "ledger_no_delete", "events_no_update", "chunks_no_update"):
+    guards = con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    for trigger, _ in guards:
         con.execute(f"DROP TRIGGER IF EXISTS {trigger}")
     for sql, params in statements:
         con.execute(sql, params)
+    for _, sql in guards:
+        con.execute(sql)
     con.commit()
     con.close()
 
@@ -198,13 +203,17 @@ def test_a_damaged_search_index_page_fails_the_page_check(store: Path) -> None:
     assert report["integrity"] == "integrity_check"
 
 
-def test_full_rehashes_bytes_rewritten_behind_unchanged_chunk_hashes(store: Path) -> None:
+def test_full_rehashes_bytes_rewritten_behind_unchanged_chunk_hashes(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     con = sqlite3.connect(store)
     (mid,) = con.execute("SELECT material_id FROM materials WHERE id = 'res:run-184'").fetchone()
     con.close()
     tamper(store, ("UPDATE material_chunks SET data = zeroblob(length(data)) WHERE material_id = ? AND idx = 0",
                    (mid,)))
-    assert verify_json(store)[0] == 0  # the default run does not read material bytes (documented)
+    code, report = verify_json(store)  # a small store's materials are rehashed by default
+    assert code == 1 and report["bytes_rehashed"] and "no longer hash" in report["first_break"]["message"]
+    monkeypatch.setattr(verifying, "FULL_CHECK_BELOW", 0)  # above the threshold the default run reads no bytes
+    code, report = verify_json(store)
+    assert code == 0 and report["bytes_rehashed"] is False  # and says so (documented)
     code, report = verify_json(store, "--full")
     assert code == 1 and report["first_break"]["where"] == "materials"
     assert "no longer hash" in report["first_break"]["message"]

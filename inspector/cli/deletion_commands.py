@@ -8,6 +8,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
+from inspector.domain.deletion import NOT_CHECKED
 from inspector.services import deletions
 from inspector.services.deletions import Coverage
 from inspector.store.connection import open_store
@@ -20,7 +21,11 @@ def coverage_text(cov: Coverage) -> str:
     lines += [f"  {c.where:<12} {c.id:<24} {c.why}" for c in cov.copies]
     lines += [f"  (not found: {m} — already deleted, or never stored)" for m in cov.missing]
     lines += [f"  ! {w}" for w in cov.warnings]
-    return "\n".join(lines)
+    return "\n".join(lines + _not_checked())
+
+
+def _not_checked() -> list[str]:
+    return ["  not checked (copies there may remain):", *(f"    - {n}" for n in NOT_CHECKED)]
 
 
 @click.command("deletion")
@@ -53,7 +58,8 @@ async def delete_cmd(store: Path, request: str, session: str | None, reviewer: s
          else f"deleted {sum(result.removed.values())} cop(ies) for {request}: "
               + ", ".join(f"{n} {k}" for k, n in result.removed.items())
               + "".join(f"\n  ! {w}" for w in result.coverage.warnings)
-              + ("" if result.wal_truncated else "\n  ! " + _not_yet_erased(opened)))
+              + ("" if result.wal_truncated else "\n  ! " + _not_yet_erased(opened))
+              + "\n" + "\n".join(_not_checked()))
     return EXIT_REFUSED if result.refusals else EXIT_OK
 
 

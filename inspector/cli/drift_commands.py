@@ -8,6 +8,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
+from inspector.domain.drift import headline as drift_headline
 from inspector.domain.errors import BadInput
 from inspector.services import confirmations, corrections
 from inspector.services.confirmations import BulkOutcome
@@ -42,8 +43,7 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
     def human() -> str:
         if report.generation is None:
             return f"{session}: no summary generations"
-        lines = [f"{session} generation {report.generation}: "
-                 + (f"{len(report.blocking)} finding(s)" if report.blocking else "no drift found")]
+        lines = [f"{session} generation {report.generation}: " + drift_headline(report.findings)]
         lines += [f"  {'!' if f.severity == 'warning' else '✗'} {f.code} [{f.key or '-'}]: {f.message}"
                   for f in report.findings]
         t = report.timeline

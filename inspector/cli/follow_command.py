@@ -23,13 +23,15 @@ from inspector.cli.output import EXIT_OK, run_command
 from inspector.cli.store_commands import reviewer_option
 from inspector.cli.store_param import STORE
 from inspector.domain.errors import BadInput, InspectorError
+from inspector.domain.terminal_safe import json_safe
 from inspector.domain.formats.detect import detect
 from inspector.domain.formats.tail import APPENDABLE
 from inspector.services.following import Follower, catch_up
 
 
 def _print(event: dict[str, Any]) -> None:
-    click.echo(json.dumps(event, ensure_ascii=False, separators=(",", ":")))
+    # json_safe: C1 controls, bidi and invisible characters \u-escaped like the C0 ones json escapes itself
+    click.echo(json_safe(json.dumps(event, ensure_ascii=False, separators=(",", ":"))))
     sys.stdout.flush()
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.cli.output import EXIT_OK, EXIT_REFUSED, echo_safe, emit, json_option, run_command
 from inspector.domain.regress import DEFAULT_GENERATIONS, CaseResult
 from inspector.services.regress import DEFAULT_JOBS, DEFAULT_TIMEOUT_S, RegressReport, regress
 
@@ -60,6 +60,6 @@ async def regress_cmd(cases: Path, command: str, generations: int, timeout: floa
     failing generation. Nothing is written.
     """
     report = await regress(cases, command, generations, timeout=timeout, jobs=jobs,
-                           progress=lambda line: click.echo(line, err=True))
+                           progress=lambda line: echo_safe(line, err=True))  # names come from case files
     emit(report.as_dict(), as_json, lambda: _text(report))
     return EXIT_OK if report.passed else EXIT_REFUSED

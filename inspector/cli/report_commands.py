@@ -15,6 +15,7 @@ from inspector.cli.output import EXIT_OK, EXIT_USAGE, emit, fail, json_option, r
 from inspector.cli.store_commands import sole_store_argument
 from inspector.cli.store_param import make_store_argument
 from inspector.domain.errors import InspectorError
+from inspector.domain.terminal_safe import terminal_safe
 from inspector.services.report import report_data, write_report
 from inspector.store.connection import open_store
 from inspector.store.location import ENV_STORE, StoreUrl
@@ -67,7 +68,7 @@ def serve_cmd(store: Path | None, port: int, host: str) -> None:
             command = shlex.join([sys.executable, "-m", "inspector"])
         else:
             command = shlex.join([sys.executable, "-m", "inspector", str(path.resolve())])
-        serve_app(command, host, port, title=f"Context Inspector · {path.name}")
+        serve_app(command, host, port, title=f"Context Inspector · {terminal_safe(path.name)}")  # the page shows it
     except InspectorError as error:
         fail(error, False)
         return

@@ -15,7 +15,7 @@ from inspector.cli.store_param import STORE, make_store_argument
 from inspector.domain.errors import InspectorError
 from inspector.domain.formats.detect import FORMATS
 from inspector.services import exporting, sessions, verifying
-from inspector.services.checking import CHECKS, check_store
+from inspector.services.checking import CHECKS, UNJUDGED_CODES, check_store
 from inspector.services.importing import import_file
 from inspector.store.connection import open_store
 
@@ -106,10 +106,9 @@ async def verify_cmd(store: Path, head: str | None, full: bool, as_json: bool) -
     def human() -> str:
         tip = f"head {report.head['seq']}:{report.head['hash']}"
         if report.ok:
-            extra = f"; not replayed (written before replay): {', '.join(report.not_replayed)}" \
-                if report.not_replayed else ""
+            extra = f"; {report.not_covered()}" if report.not_covered() else ""
             entries = f"{report.entries} ledger entr{'y' if report.entries == 1 else 'ies'}"
-            return (f"ok: {entries}, chain, projections and {report.integrity} verified{extra}"
+            return (f"ok: {entries}; {report.checked()} verified{extra}"
                     f"\n{tip}  (pin it: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})")
         lines = [f"BROKEN: {report.first_break['message'] if report.first_break else ''}"]
         lines += [f"  - {p['message']}" for p in report.problems[1:10]]
@@ -155,7 +154,8 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
         lines = []
         for r in results:
             if r.ok:
-                lines.append(f"✓ {r.session}")
+                unjudged = any(w["code"] in UNJUDGED_CODES for w in r.warnings)
+                lines.append(f"{'?' if unjudged else '✓'} {r.session}")
                 lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
                 continue
             lines.append(f"✗ {r.session}")

@@ -14,6 +14,8 @@ reason *code* and a keyed digest of the reason text (the text itself may name th
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +32,20 @@ COPY_MAX_LINES = 500
 
 # Why a deletion was carried out, as a stable code; the request's free text is only digested.
 REASON_CODES = ("data_subject_request", "secret_exposed", "legal_hold_release", "retention_expired", "other")
+
+
+# What a deletion does not look at, said with every listing and result: no output claims that
+# "no copy remains" beyond the store and the spellings it checked (docs/untrusted-content.md).
+NOT_CHECKED = (
+    "files outside the store: sif exports and HTML reports written before, the transcript it was imported from, "
+    "backups and copies of the store file — remove those yourself",
+    "copies encrypted, hashed, compressed, translated or paraphrased, or encoded other than URL, JSON and HTML "
+    "escapes, base64 and hex",
+    "values under 7 characters once case and spacing are ignored, and lines of the targets under "
+    f"{COPY_MIN_CHARS} characters that are not a sensitive value (phone, e-mail, ID, card, address, key)",
+    "names: session titles, state keys, record ids and tool names (a name holding a value is warned about, "
+    "and kept), and reasons typed into corrections and rejections",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +131,34 @@ _INERT = re.compile(r"[A-Za-z0-9_.:@/#+=-]{0,96}")
 _DIGESTED = re.compile(r"hmac-sha256:[0-9a-f]{64}")
 
 
+_BASE64ISH = re.compile(r"[A-Za-z0-9+/_-]{12,}={0,2}")
+_HEXISH = re.compile(r"(?:[0-9a-fA-F]{2}){6,}")
+
+
+def encoded_text(value: str) -> bool:
+    """Whether ``value`` is text in base64 or hex (an id or a hash decodes to random bytes, not
+    to text): such a string is content however identifier-like its characters look."""
+    candidates: list[bytes] = []
+    if _HEXISH.fullmatch(value):
+        candidates.append(bytes.fromhex(value))
+    if _BASE64ISH.fullmatch(value):
+        body = value.rstrip("=")
+        padded = body + "=" * (-len(body) % 4)
+        for alphabet in (b"+/", b"-_"):
+            try:
+                candidates.append(base64.b64decode(padded, altchars=alphabet, validate=True))
+            except (binascii.Error, ValueError):
+                continue
+    for data in candidates:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if len(text) >= 6 and sum(ch.isprintable() or ch in "\n\t" for ch in text) >= 0.9 * len(text):
+            return True
+    return False
+
+
 def inert_payload(value: Any, digest: Callable[[str], str]) -> Any:
     """An imported ledger payload with every content-like string replaced by its keyed digest.
 
@@ -125,7 +169,7 @@ def inert_payload(value: Any, digest: Callable[[str], str]) -> Any:
     if isinstance(value, str):
         if _DIGESTED.fullmatch(value):
             return value
-        if _INERT.fullmatch(value) and not sensitive_values(value):
+        if _INERT.fullmatch(value) and not sensitive_values(value) and not encoded_text(value):
             return value
         return digest(value)
     if isinstance(value, dict):

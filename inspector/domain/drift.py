@@ -7,6 +7,7 @@ generation yields none: a false alarm is a defect too.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -14,7 +15,9 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
+from inspector.domain.invented import invented
 from inspector.domain.said import normal_text
+from inspector.domain.survival import other_language
 from inspector.domain.textnorm import bounded, holds_value, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
@@ -46,8 +49,14 @@ class StateFact:
     # Whether "in the text" needs the whole-value rule (a value starting or ending with a
     # digit: "port 8080" is not in "port 80801"); otherwise a substring test answers.
     bounded: bool = field(init=False, compare=False, repr=False, default=False)
+    # Whether the value holds a digit (a renumbering can undo it without a cancelling word).
+    numbered: bool = field(init=False, compare=False, repr=False, default=False)
+    unit: str | None = field(init=False, compare=False, repr=False, default=None)  # "rows" of "500 rows"
 
     def __post_init__(self) -> None:
+        numbered = any(ch.isdigit() for ch in self.value)
+        object.__setattr__(self, "numbered", numbered)
+        object.__setattr__(self, "unit", rules.unit_of(self.value) if numbered else None)
         object.__setattr__(self, "first_seq", _first_event(self.sources))
         object.__setattr__(self, "norm_value", _norm_value(self.value))
         object.__setattr__(self, "bounded", bounded(self.norm_value))
@@ -161,7 +170,10 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                 missing_found.append(Finding("protected_missing", fact.key,
                                              f"the {kind} “{fact.value}” ({fact.key}) is not in generation "
                                              f"{gen.generation}'s text (after normalising case and white space)"
-                                             + (", whatever its claim says." if claim is not None else ".")))
+                                             + (", whatever its claim says." if claim is not None else ".")
+                                             + (" The text is in another language than the value: the rule "
+                                                "cannot tell whether it says the same (a person or --judge can)."
+                                                if other_language(fact.value, said) else "")))
         elif kind == "decision" and fact.alternatives and not _decision_named(said, fact):
             missing_found.append(Finding("protected_missing", fact.key,
                                          f"generation {gen.generation} names neither the decision “{fact.value}” "
@@ -181,14 +193,25 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                        f"judged up to evt:{honest.judged_to}.")
         else:
             message = f"generation {gen.generation} claims to cover {span}, past the last event (evt:{ctx.max_seq})."
-        # Repeating later events is a finding; a range merely past the log's end (nothing
-        # hidden by it) is a warning.
-        said_findings.append(Finding("source_outside_range", None, message, "finding" if honest.later else "warning",
+        # Both are findings: a range past the log's end claims to summarise events nobody
+        # can see (the log lost them, or the text is made up); neither is a green.
+        said_findings.append(Finding("source_outside_range", None, message,
                                      words=tuple(p for p, _ in honest.later) or (span,)))
     reversed_keys = {f.key for f in said_findings if f.code == "decision_reversed"}
     # A decision stated as its alternative is reported as reversed, not also as missing.
     findings = [f for f in findings if not (f.code == "protected_missing" and f.key in reversed_keys)]
     findings += said_findings
+    findings += _identifier_findings(gen, ctx)
+    unjudged = _not_judged(state)
+    if unjudged:
+        # Drift judges active records; a pending proposal (every fact of an imported
+        # transcript) is judged by survival only. "No drift" over them would be a green
+        # about facts nobody looked at: say they were not judged.
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(Counter(s.kind for s in unjudged).items()))
+        findings.append(Finding("facts_not_judged", None,
+                                f"generation {gen.generation}: {len(unjudged)} pending proposal"
+                                f"{'s are' if len(unjudged) > 1 else ' is'} not judged by drift until confirmed "
+                                f"({kinds}); survival shows whether the text kept them.", "warning"))
     if not gen.sources:
         findings.append(Finding("unsourced_assertion", None, f"generation {gen.generation} cites no sources.",
                                 "warning"))
@@ -197,6 +220,47 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("unsourced_assertion", claim.get("key"),
                                     f"the claim about {claim.get('key')} cites no sources.", "warning"))
     return findings
+
+
+def _identifier_findings(gen: GenerationText, ctx: DriftContext) -> list[Finding]:
+    """Paths, file names and backticked code words the text names that no event, tool input
+    or stored original of the session holds (``domain/invented.py``): invented when the log
+    is whole, unverified (a warning: the rule cannot tell) when it is not."""
+    if ctx.evidence is None:
+        return []
+    absent = invented(gen.text, ctx.evidence)
+    if not absent:
+        return []
+    names = tuple(n.text for n in absent)
+    shown = ", ".join(f"“{n}”" for n in names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+    if ctx.evidence_whole:
+        return [Finding("invented_identifier", None,
+                        f"generation {gen.generation} names {shown}, which no event, tool input or stored original "
+                        "of the session holds.", words=names)]
+    why = ctx.evidence_gap or "it cannot tell whether this log is whole"
+    return [Finding("identifier_unverified", None,
+                    f"generation {gen.generation} names {shown}, which this session's evidence does not hold; "
+                    f"{why}, so the rule cannot say whether they are invented.", "warning", words=names)]
+
+
+def headline(findings: list[Finding]) -> str:
+    """What a generation's drift comes to, saying what was not judged: "no drift" is only
+    said of the records drift read."""
+    blocking = sum(1 for f in findings if f.severity == "finding")
+    if blocking:
+        return f"{blocking} finding(s)"
+    unjudged = next((f for f in findings if f.code == "facts_not_judged"), None)
+    if unjudged is not None:
+        count = unjudged.message.split(": ", 1)[1].split(" ", 1)[0]
+        return f"no drift in the active records; {count} pending not judged (see survival)"
+    return "no drift found"
+
+
+def _not_judged(state: list[StateFact]) -> list[StateFact]:
+    """Pending records in range that no drift rule reads (a pending decision is read as a
+    dispute, a tool's or the model's pending rule as an injected instruction)."""
+    return [s for s in state if s.status == "pending" and s.kind != "decision"
+            and not (s.writer in UNTRUSTED_WRITERS and s.kind in OWNER_ONLY_KINDS)]
 
 
 def _decision_named(said: Said, fact: StateFact) -> bool:
@@ -214,6 +278,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     claims_anything: bool | None = None
     cancels: bool | None = None
     untrusted: list[Finding] = []  # pending records from tools or the model, reported after the rest
+    others: tuple[tuple[str, str], ...] | None = None  # made when a rule first needs it
     for fact in state:
         if fact.status != "active":
             if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
@@ -226,8 +291,16 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
             continue
         if fact.kind in OWNER_ONLY_KINDS or fact.kind == "decision":
             if cancels is None:
-                cancels = said.cancels()
-            hit = rules.negated_value(said, fact.value) if cancels else None
+                cancels = said.cancels() or rules.dismisses(said)
+            # Without a cancelling or dismissing word only a renumbering can undo a value, and
+            # only when the value's unit is in the text (asked once per value and generation).
+            hit = None
+            if cancels or (fact.unit is not None and said.has(fact.unit)) or (
+                    fact.kind == "goal" and rules.goal_restated(said)):
+                if others is None:
+                    others = tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS
+                                   or s.kind == "decision")
+                hit = rules.negated_value(said, fact.value, others, fact.kind)
             if hit:
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "

@@ -40,6 +40,12 @@ class DriftContext:
     # sources whose text carries its value ("P95 仍待测" cited from evt:11 and evt:12 is
     # only said at evt:12), else at its first source.
     event_texts: dict[int, str] | None = None
+    # The session's whole evidence, lower-cased (events, tool inputs, stored originals; not
+    # the compaction carriers), and whether the log is whole (begins where the conversation
+    # began, nothing deleted; None: cannot tell). None: not read, identifiers not judged.
+    evidence: str | None = None
+    evidence_whole: bool | None = None
+    evidence_gap: str = ""  # why it is not whole ("the log continues an earlier conversation")
     _established: dict[Any, int | None] = field(default_factory=dict, compare=False,
                                                                         hash=False, repr=False)
 

@@ -36,7 +36,8 @@ from inspector.domain.said_failures import (
     mentioned_anywhere,
     tool_said_failed,
 )
-from inspector.domain.said_negation import negated_value
+from inspector.domain.said_lifted import dismisses, goal_restated, unit_in, unit_of
+from inspector.domain.said_lifted import negated_or_lifted as negated_value
 from inspector.domain.said_untrusted import (
     reports_not_instructs,
     rule_probe,
@@ -45,6 +46,6 @@ from inspector.domain.said_untrusted import (
 )
 
 __all__ = ["NEGATION_REACH", "ActionFact", "DriftContext", "Hits", "Said", "action_claimed_done", "blanket_claim",
-           "cited_outside", "done_claim", "done_clauses", "failure_claimed_fixed", "mentioned_anywhere",
+           "cited_outside", "dismisses", "done_claim", "done_clauses", "goal_restated", "unit_in", "unit_of", "failure_claimed_fixed", "mentioned_anywhere",
            "mentions_in", "negated_value", "norm_phrase", "reports_not_instructs", "reversed_choice", "rule_probe",
            "subject_terms", "synonyms", "tool_said_failed", "untrusted_rule_in", "value_in"]

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from inspector.domain.logevents import LogEvent
+from inspector.domain.textnorm import norm
 from inspector.domain.wordlists import raw_patterns, wordlist
 
 GOAL_CHARS = 280
@@ -104,11 +105,15 @@ def constraint_word(sentence: str) -> str | None:
     """The prohibition or must in a sentence, if it is addressed to the agent: "never X",
     "don't X", "不得 X" anywhere, but not "I don't know"; "only"/"make sure" only where
     the sentence opens with it ("Only read the logs", "Please make sure…")."""
-    s = " ".join(sentence.casefold().split())
+    # The normal form every verdict reads: a typographic apostrophe ("Don’t touch prod", as
+    # phones and pasted text write it) is the plain one, so the prohibition is seen.
+    s = norm(sentence)
     lead = re.sub(r"^(?:(?:please|and|but|also|so|then|just|ok|okay)[\s,]+)*", "", s)
     for hit in wordlist("constraint").hits(s):
         near = s[max(0, hit.start - 2):hit.end + 6]
-        if _SPEAKER.search(s[:hit.start]) or _NOT_A_RULE.search(lead if hit.start == len(s) - len(lead) else near):
+        addressed = "want you to" in hit.word  # "I don't want you to change the schema"
+        if (_SPEAKER.search(s[:hit.start]) and not addressed) or _NOT_A_RULE.search(
+                lead if hit.start == len(s) - len(lead) else near):
             continue
         return hit.word
     for hit in wordlist("constraint_imperative").hits(s):

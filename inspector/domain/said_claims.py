@@ -75,9 +75,14 @@ def _claim_word(said: Said, c: Span, subject_pos: int) -> str | None:
         label = said.text[max(sent.start if sent else 0, c.start - 12):c.start]
         if said.first("aim", c.start, h.start) is not None or wordlist("aim").first(label) is not None:
             continue
+        if h.word in _AFTER_ONLY and h.start < subject_pos:
+            continue  # "we pass the tests flag to make" is another verb; "the tests pass" is a verdict
         floor = subject_pos if c.start <= subject_pos < h.start else c.start
         if _negated_before(said.text, h.start, floor):
             continue
+        if h.end <= subject_pos and (said.first("exception", h.end, subject_pos) is not None
+                                     or _APART.search(said.text, h.end, subject_pos)):
+            continue  # "done except the P95 measurement": the subject is what is left out
         lo, hi = sorted((subject_pos, h.start))
         pending = [b for b in said.hits("not_done", lo, hi) if not overlaps(b, h.start, h.end)]
         if pending and not (subject_pos < h.start and _NOW.search(said.text, pending[-1].end, h.end)):
@@ -151,6 +156,23 @@ def done_clauses(said: Said) -> list[tuple[Span, int, list[Span]]]:
     return _done_clauses(said)
 
 
+def _outside_path(text: str, term: str, start: int, end: int) -> int:
+    """The first occurrence of ``term`` in ``text[start:end]`` that is not a part of a path
+    ("export" in "/repo/export/stream.go" names a folder, not the failed ``go test
+    ./export/...``); a term that is itself a path or file name is found anywhere. -1: none."""
+    pos = text.find(term, start, end)
+    if "/" in term or "." in term:
+        return pos
+    while pos >= 0:
+        lo = max(text.rfind(" ", start, pos), text.rfind("\n", start, pos)) + 1
+        hi_space = [i for i in (text.find(" ", pos, end), text.find("\n", pos, end)) if i >= 0]
+        token = text[max(lo, start):min(hi_space) if hi_space else end]
+        if "/" not in token:
+            return pos
+        pos = text.find(term, pos + 1, end)
+    return -1
+
+
 def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hits | None:
     """A clause that names the subject and claims it done/passed, not negated, with no
     "still/pending" word between the subject and the claim; or a clause that is only a
@@ -176,9 +198,13 @@ def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hit
         present = []
         for t, stem in stems:
             if t in ctext:
-                present.append(text.find(t, c.start, c.end))
+                pos = _outside_path(text, t, c.start, c.end)
+                if pos >= 0:
+                    present.append(pos)
             elif stem is not None and stem in ctext and not said.in_text(t):
-                present.append(text.find(stem, c.start, c.end))
+                pos = _outside_path(text, stem, c.start, c.end)
+                if pos >= 0:
+                    present.append(pos)
         hit = None
         if len(present) >= need:
             hit = _claim_in(said, c, min(present))
@@ -198,10 +224,14 @@ def done_claim(said: Said, subject: list[str], *, min_share: float = 0.5) -> Hit
     return None
 
 
-_BLANKET_LEADS = {"blanket_open": ("all", "every", "each", "各项", "所有", "全部", "一切", "各个"),
+_BLANKET_LEADS = {"blanket_open": ("all", "every", "each", "the task", "the whole", "the entire", "the work", "the job",
+                                   "各项", "所有", "全部", "一切", "各个", "任务", "工作"),
                   "blanket_failure": ("all", "every", "each", "the fail", "失败的", "报错的", "出错的", "所有", "全部",
                                       "各项", "各个")}
+# Done words that are a verdict only after their subject ("the tests pass", "it works").
+_AFTER_ONLY = frozenset({"pass", "works", "work now", "in place", "landed", "shipped", "all pass"})
 _NOT_ALL = re.compile(r"(?:\bnot|\bnever|并非|不是|未必)\s*$")
+_APART = re.compile(r"\b(?:apart from|other than|besides|but not|else)\b|除了|除外|之外")
 
 
 def blanket_claim(said: Said, category: str) -> Hits | None:
@@ -224,6 +254,8 @@ def blanket_claim(said: Said, category: str) -> Hits | None:
         hit = None
         if named and _NOT_ALL.search(said.text, max(c.start, named[0].start - 8), named[0].start):
             continue  # "not all pending items are done"
+        if said.first("exception", s.start, s.end) is not None or _APART.search(s.text):
+            continue  # "everything is done except P95": the exception is what stays open
         if named:
             hit = _claim_in(said, c, named[0].end)
         elif i > 0 and said.hits(category, parts[i - 1].start, parts[i - 1].end):

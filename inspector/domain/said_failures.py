@@ -62,7 +62,10 @@ def failure_claimed_fixed(said: Said, failure: FailedResult) -> Hits | None:
     cleanly", "迁移 0042 已完成", "go test ./... passes now") — whatever the summary cites."""
     words = list(call_subject(failure.tool, failure.signature))
     files = file_names(identifiers(failure.signature))  # "Edited … failed.go" of a failed Edit
-    for subject in (*([f] for f in files), words, glossed(words)):
+    # The failing test or exception its error line names ("--- FAIL: TestExportBatch"):
+    # "TestExportBatch passes now" claims this failure fixed.
+    named = [i.casefold() for i in identifiers(failure.error) if "/" not in i and "." not in i]
+    for subject in (*([f] for f in files), *([n] for n in named), words, glossed(words)):
         if subject:
             hit = done_claim(said, subject)
             if hit:

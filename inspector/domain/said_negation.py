@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from inspector.domain.said import CANCELS, Hits, Said, norm_phrase, overlaps, stem_in
-from inspector.domain.textnorm import Span, norm, terms
-from inspector.domain.wordlists import Hit, wordlist
+from inspector.domain.textnorm import CJK, Span, norm, terms
+from inspector.domain.wordlists import Hit, pairs, wordlist
 
 
 def negated_value(said: Said, value: str) -> Hits | None:
@@ -43,8 +43,9 @@ def negated_value(said: Said, value: str) -> Hits | None:
                 contrast = said.first("contrast", n.start, n.end)
                 opens = contrast is not None and contrast.start - n.start <= 3
                 parts = said.clauses(n)
-                words = [h.word for h in lifts if opens or _refers_back(said, *_clause_of(parts, h.start), value,
-                                                                          at_start=False)]
+                words = [h.word for h in lifts if (opens or _refers_back(said, *_clause_of(parts, h.start), value,
+                                                                           at_start=False))
+                         and not _permission_elsewhere(said, h, value, *_clause_of(parts, h.start))]
                 if words:
                     return Hits(words, f"{said.stripped(s)} {said.stripped(n)}")
     return None
@@ -124,6 +125,41 @@ def _bare(said: Said, c: Span, hit: Hit) -> bool:
         if h != hit:
             rest = rest.replace(h.word, " ")
     return len(_BARE_FILLER.sub("", rest)) <= 2
+
+
+def _permission_elsewhere(said: Said, hit: Hit, value: str, start: int, end: int) -> bool:
+    """A permission word ("may", "可以") in a clause that permits something other than what
+    the prohibition forbids: the clause names the value's subject but not its action
+    ("You may read the production database", "生产库的只读副本可以查询" after "do not modify
+    the production database"), or denies ("nobody may write to it"). Such a clause lifts nothing."""
+    if wordlist("permission").first(said.text, hit.start, hit.end) is None:
+        return False
+    if wordlist(CANCELS).first(said.text, hit.start, hit.end) is not None:
+        return False  # a cancelling word that is also a permission ("is fine now")
+    own = _subject_words(value)
+    if not own or wordlist("constraint").first(norm_phrase(value)) is None:
+        return False
+    clause = said.text[start:end]
+    return not names_word(own[0], clause) or said.first("denial", start, end) is not None
+
+
+@cache
+def _subject_synonyms() -> dict[str, tuple[str, ...]]:
+    return {k: tuple(v) for k, v in pairs("subject_synonyms").items()}
+
+
+def names_word(word: str, text: str) -> bool:
+    """The subject word, its stem or one of its ``subject_synonyms`` ("writes" for "modify",
+    "改" for "修改") in the text."""
+    if stem_in(word, text):
+        return True
+    for s in _subject_synonyms().get(word, ()):
+        if CJK.search(s):
+            if s in text:
+                return True
+        elif re.search(rf"(?<![\w]){re.escape(s)}(?![\w])", text):
+            return True
+    return False
 
 
 @lru_cache(maxsize=4096)

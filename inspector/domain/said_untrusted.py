@@ -115,7 +115,26 @@ def _rule_words(rule: str) -> tuple[tuple[str, ...], ...]:
         else:
             words.append(w)
     syn = synonyms()
-    return tuple((w, *syn.get(w, ())) for w in dict.fromkeys(words))
+    tr = translations()
+    return tuple(tuple(dict.fromkeys((w, *syn.get(w, ()), *tr.get(w, ()),
+                                      *(t for s in syn.get(w, ()) for t in tr.get(s, ())))))
+                 for w in dict.fromkeys(words))
+
+
+@cache
+def translations() -> dict[str, tuple[str, ...]]:
+    """English rule words and their Chinese renderings, both ways (``rule_gloss`` and
+    ``gloss`` in words/zh.json): a rule injected in English and repeated in Chinese — or
+    the reverse — is the same rule."""
+    from inspector.domain.wordlists import pairs
+
+    out: dict[str, list[str]] = {}
+    for table in ("gloss", "rule_gloss"):
+        for en, zhs in pairs(table).items():
+            for zh in zhs:
+                out.setdefault(en.casefold(), []).append(zh)
+                out.setdefault(zh, []).append(en.casefold())
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
 
 
 @cache

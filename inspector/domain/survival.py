@@ -19,6 +19,7 @@ from typing import Any
 
 from inspector.domain import drift_rules as rules
 from inspector.domain.drift_rules import Said
+from inspector.domain.failures import identifiers
 from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import find_value, find_word, norm, phrase_parts, terms
 
@@ -127,9 +128,10 @@ def _boundary_find(text: str, needle: str) -> int:
         before = text[pos - 1] if pos else " "
         end = pos + len(needle)
         after = text[end] if end < len(text) else " "
-        # "a.go." ends a sentence; "a.go.bak" is another file.
+        # "a.go." ends a sentence; "a.go.bak" is another file, and so are an editor's
+        # backup "a.go~" and autosave "#a.go#".
         dotted = after == "." and end + 1 < len(text) and (text[end + 1].isalnum() or text[end + 1] == "_")
-        if not (before.isalnum() or before in "_-.") and not (after.isalnum() or after in "_-") and not dotted:
+        if not (before.isalnum() or before in "_-.#") and not (after.isalnum() or after in "_-~#") and not dotted:
             return pos
         start = pos + 1
 
@@ -165,7 +167,10 @@ def _resolved(fact: Fact, last: int | None) -> bool:
     return bool(m and (last is None or int(m.group(1)) <= last))
 
 
-def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
+def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
+          others: tuple[tuple[str, str], ...] = ()) -> Verdict:
+    """One fact's verdict; ``others``: the other protected values (a sentence stating one of
+    them is not a renumbering of this one)."""
     last = covers[1] if covers else None
     if fact.kind in IDENTIFIER_KINDS:
         where = _identifier_kept(said, fact.value)
@@ -182,8 +187,10 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
             # The same subject drift's failure_dropped reads (tool words, telling argument
             # values, their Chinese glosses), so both say the same about "Migration 0042 applied".
             words = list(call_subject(fact.detail.get("tool"), str(fact.detail.get("signature") or "")))
+            # The failing test or exception its error line names, as drift reads it.
+            named = [[i.casefold()] for i in identifiers(head[1] if len(head) == 2 else "") if "/" not in i and "." not in i]
             claim = None
-            for subject in (words, glossed(words)) if words else ([*_failure_subject(fact.value)],):
+            for subject in (*named, words, glossed(words)) if words else (*named, [*_failure_subject(fact.value)]):
                 claim = claim or (rules.done_claim(said, list(subject)) if subject else None)
             claim = claim or rules.blanket_claim(said, "blanket_failure")
             if claim is not None:
@@ -202,7 +209,7 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
             return Verdict(fact, "contradicted", claim.sentence,
                            f"the summary says “{claim.words[0]}” about an item still open", as_of)
     if fact.kind in ("goal", "constraint", "permission", "acceptance", "decision"):
-        neg = rules.negated_value(said, fact.value)
+        neg = rules.negated_value(said, fact.value, others, fact.kind)
         if neg is not None:
             return Verdict(fact, "contradicted", neg.sentence, f"the summary cancels or weakens it: “{neg.words[0]}”")
         if fact.kind == "decision" and fact.alternatives:
@@ -220,7 +227,46 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None) -> Verdict:
                 said, fact.value, list(fact.alternatives), fact.rationale) is not None:
             dropped = "; its alternatives and rationale are dropped (drift: decision_reversed)"
         return Verdict(fact, "unknown", None, f"{share:.0%} of its words appear, not the value itself{dropped}", as_of)
+    if other_language(fact.value, said):
+        # "不得修改生产数据库" may well be "Do not modify the production database": exact
+        # rules cannot tell, so they say so rather than calling the fact lost.
+        return Verdict(fact, "unknown", None, "the summary is written in another language than the fact; "
+                       "exact rules cannot tell whether it is kept (--judge can)", as_of)
     return Verdict(fact, "missing", None, f"{share:.0%} of its words appear", as_of)
+
+
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[a-z]")
+_LOWER = b"abcdefghijklmnopqrstuvwxyz"
+
+
+def other_language(value: str, said: Said) -> bool:
+    """The value is English and the summary mostly Chinese, or the reverse."""
+    key = ("language",)
+    lang = said._memo.get(key)
+    if lang is None:
+        text = said.text[:1000]  # the language of a summary is the language of its start
+        if text.isascii():  # the usual English summary: no counting
+            lang = said._memo[key] = "en" if _LATIN.search(text) else "mixed"
+        else:
+            # Counted in C: the characters outside ASCII (Chinese and its punctuation) against
+            # the lower-case Latin letters (the text is case-folded).
+            ascii_part = text.encode("ascii", "ignore")
+            other = len(text) - len(ascii_part)
+            latin = len(ascii_part) - len(ascii_part.translate(None, _LOWER))
+            cjk = other if _CJK_CHAR.search(text) else 0
+            lang = said._memo[key] = "zh" if cjk and cjk * 3 >= latin else "en" if latin and not cjk else "mixed"
+    if lang == "mixed":
+        return False
+    value_lang = _value_language(value)
+    return value_lang is not None and (lang == "zh") != (value_lang == "zh")
+
+
+@lru_cache(maxsize=16384)
+def _value_language(value: str) -> str | None:
+    if _CJK_CHAR.search(value):
+        return "zh"
+    return "en" if _LATIN.search(value.lower()) else None
 
 
 @dataclass(slots=True)
@@ -253,7 +299,9 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
     # (``untrusted_in_summary``), so it is left out of survival rather than called missing.
     chosen = [f for f in facts if f.status in ("active", "pending") and in_range(f, covers)
               and not (f.status == "pending" and f.writer in UNTRUSTED_WRITERS)]
-    return Survival(generation, covers, [judge(f, said, covers) for f in chosen])
+    others = tuple((f.value, f.kind) for f in facts
+                   if f.kind in ("goal", "constraint", "permission", "acceptance", "decision"))
+    return Survival(generation, covers, [judge(f, said, covers, others) for f in chosen])
 
 
 __all__ = ["Fact", "Survival", "VERDICTS", "Verdict", "find_word", "survival"]

@@ -22,6 +22,7 @@ a program reading it gets the bytes the content held.
 
 from __future__ import annotations
 
+import html
 import re
 
 ESC_MARK = "␛"
@@ -58,6 +59,26 @@ def terminal_safe(text: str | None) -> str:
     if not text:
         return text or ""
     return _UNSAFE.sub(_replacement, text)
+
+
+# A character reference (``&#x202E;``, ``&#8203;``, ``&rlm;``) is text until a Markdown or HTML
+# parser decodes it into the character it names, after the sanitiser has run.
+_ENTITY = re.compile(r"&(?:#[0-9]{1,8}|#[xX][0-9a-fA-F]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def markdown_safe(text: str | None) -> str:
+    """:func:`terminal_safe` for text a Markdown parser will read: a character reference that
+    would decode into a hidden or controlling character is shown as that character's mark too
+    (``&#x202E;`` → ``⟨U+202E⟩``), since the parser decodes it after the sanitiser ran."""
+    shown = terminal_safe(text)
+    if "&" not in shown:
+        return shown
+
+    def _reference(match: re.Match[str]) -> str:
+        decoded = html.unescape(match.group(0))
+        return terminal_safe(decoded) if decoded != match.group(0) and _UNSAFE.search(decoded) else match.group(0)
+
+    return _ENTITY.sub(_reference, shown)
 
 
 def is_terminal_safe(text: str) -> bool:

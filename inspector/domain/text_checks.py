@@ -38,7 +38,14 @@ SENSITIVE = {
         r"[\u4e00-\u9fff\w]{0,20}?(?:路|街|道|巷|里|村|大厦|小区)\s*\d+\s*(?:号|弄|栋|室)?"
         r"|\b\d{1,6} (?:[A-Z][a-z]+ ){1,4}(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Boulevard|Blvd|Drive|Dr|Way|Court|Ct)\b\.?"
     ),
-    "secret key": re.compile(r"(?:sk|pk|api|key|token)[-_][A-Za-z0-9]{16,}", re.IGNORECASE),
+    # Prefixed keys (sk-…, and with a word between: sk_live_…, sk-proj-…; the random part a run of 16
+    # letters and digits, so an identifier such as key-value-store-2024 is not one), and well-known
+    # token formats: GitHub, AWS access key ids, Slack, JSON Web Tokens.
+    "secret key": re.compile(
+        r"(?:sk|pk|rk|api|key|token|secret)[-_](?:[A-Za-z]{2,8}[-_]){0,2}[A-Za-z0-9]{16,}"
+        r"|\bgh[pousr]_[A-Za-z0-9]{30,}|\bAKIA[0-9A-Z]{16}\b|\bxox[abprs]-[A-Za-z0-9-]{10,}"
+        r"|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        re.IGNORECASE),
 }
 
 

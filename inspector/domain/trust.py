@@ -51,4 +51,18 @@ def reviewer_name(actor: str | None) -> str:
     if not isinstance(actor, str) or not actor.strip():
         raise BadInput("a reviewer name is required for this act (--reviewer NAME or INSPECTOR_REVIEWER); a blank "
                        "name records nobody", code="reviewer_required")
+    hidden = hidden_characters(actor.strip())
+    if hidden:
+        raise BadInput(f"a reviewer name is recorded in the append-only ledger for good, so it must read as written: "
+                       f"it holds {', '.join(hidden[:3])} (control, bidi or invisible characters)",
+                       code="reviewer_invalid")
     return actor.strip()
+
+
+def hidden_characters(text: str) -> list[str]:
+    """The characters of ``text`` that act on a terminal or hide/reorder what is read (control,
+    format — bidi, zero-width —, surrogate, private-use, line/paragraph separators), as U+XXXX."""
+    import unicodedata
+
+    return sorted({f"U+{ord(ch):04X}" for ch in text
+                   if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")})

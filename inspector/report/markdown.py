@@ -14,7 +14,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from inspector.domain.terminal_safe import terminal_safe
+from inspector.domain.terminal_safe import markdown_safe
 
 # Past this size a message is shown as preformatted text: Markdown of a pasted log or a
 # file dump says nothing more and costs the most to parse.
@@ -44,7 +44,7 @@ def _parser() -> MarkdownIt:
 def render_markdown(text: str) -> str:
     """Inert HTML for ``text``: escaped, no raw HTML, no images, no live links, and invisible
     or reordering characters (bidi overrides, zero-width, controls) shown as marks."""
-    text = terminal_safe(text)
+    text = markdown_safe(text)  # character references too: the parser would decode &#x202E; into the override
     if len(text) > MARKDOWN_MAX_CHARS:
         return f'<pre class="plain">{escape(text)}</pre>'
     return _parser().render(text, {})

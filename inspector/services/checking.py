@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.domain.drift import Finding
 from inspector.domain.errors import BadInput, NotFound
 from inspector.services import candidates, handoffs
 from inspector.services.content_warnings import content_warnings
@@ -18,6 +19,7 @@ from inspector.services.drift import latest_findings
 from inspector.services.overview import protocol_problems
 from inspector.services.sessions import list_sessions
 from inspector.services.stub_checks import session_stub_problems
+from inspector.services.survival import survival_report
 from inspector.store.connection import Store
 
 
@@ -73,12 +75,39 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
                     result.candidates.append({"candidate": cand["id"],
                                               "refusals": [r.as_dict() for r in v.refusals]})
         if "drift" in wanted:
-            result.drift = [f.as_dict() for f in await latest_findings(store, info.id) if f.severity == "finding"]
+            found = await latest_findings(store, info.id)
+            result.drift = [f.as_dict() for f in found if f.severity == "finding"]
+            result.warnings += await _unjudged_and_lost(store, info.id, found)
         if "handoffs" in wanted:
             for h, c in await handoffs.list_handoffs(store, info.id):
                 if h["status"] == "pending" and not c.acceptable:
                     result.handoffs.append({"handoff": h["id"], "refusals": [r.as_dict() for r in c.refusals]})
         if "warnings" in wanted:
-            result.warnings = await content_warnings(store, info.id)
+            result.warnings += await content_warnings(store, info.id)
         out.append(result)
+    return out
+
+
+# Warnings that say a green is not one: drift judged no pending proposal and survival found
+# facts the latest generation lost, or cannot tell about (a check line is then "?", not "✓").
+UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown"})
+
+
+async def _unjudged_and_lost(store: Store, session: str, found: list[Finding]) -> list[dict[str, Any]]:
+    """Drift's warnings a reader of ``check`` needs (names it cannot verify), and — when drift
+    judged none of the pending proposals — what survival says of them: lost or unknown is a
+    warning that turns the line to "?"; all kept needs no line (survival judged them)."""
+    out = [{"code": f.code, "where": "drift", "id": session, "message": f.message}
+           for f in found if f.code == "identifier_unverified"]
+    if not any(f.code == "facts_not_judged" for f in found):
+        return out
+    report = await survival_report(store, session)
+    counts = report.result.counts if report.result else {}
+    lost, unknown = counts.get("missing", 0) + counts.get("contradicted", 0), counts.get("unknown", 0)
+    detail = (f"{report.headline()}: {counts.get('missing', 0)} missing, {counts.get('contradicted', 0)} contradicted, "
+              f"{unknown} unknown; drift judges none of them until confirmed (inspector survival --session {session}).")
+    if lost:
+        out.append({"code": "facts_lost", "where": "survival", "id": session, "message": detail})
+    elif unknown:
+        out.append({"code": "facts_unknown", "where": "survival", "id": session, "message": detail})
     return out

@@ -18,7 +18,8 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.domain.deletion import Copy, number_pattern, secret_values, strings_in
+from inspector.domain.deletion import NOT_CHECKED, Copy, number_pattern, secret_values, strings_in
+from inspector.domain.deletion_forms import LooseMatcher, fold
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS
@@ -36,7 +37,8 @@ class Coverage:
 
     def as_dict(self) -> dict[str, Any]:
         return {"request": self.request, "session": self.session, "status": self.status,
-                "copies": [c.as_dict() for c in self.copies], "missing": self.missing, "warnings": self.warnings}
+                "copies": [c.as_dict() for c in self.copies], "missing": self.missing, "warnings": self.warnings,
+                "not_checked": list(NOT_CHECKED)}
 
 
 # Table, columns searched, how a row is named, and the Copy.where it becomes.
@@ -127,6 +129,49 @@ async def _holding_number(db: aiosqlite.Connection, table: str, columns: tuple[s
 _JSON_COLUMNS = frozenset({"extra", "claims", "unresolved"})
 
 
+def _loosely_in(text: str, loose: LooseMatcher, numbers: re.Pattern[str] | None) -> bool:
+    folded = fold(text)
+    return loose.found_in(text, folded) or (numbers is not None and numbers.search(folded) is not None)
+
+
+async def _holding_loosely(db: aiosqlite.Connection, table: str, columns: tuple[str, ...], name: str, session: str,
+                           loose: LooseMatcher, numbers: re.Pattern[str] | None) -> list[tuple[str, bool]]:
+    """Rows of ``table`` in ``session`` holding a value in another spelling (domain/deletion_forms.py),
+    with whether the row has event text (its search entry goes too). Read in Python: SQL cannot fold."""
+    found: list[tuple[str, bool]] = []
+    first_is_text = table == "events"
+    async with db.execute(f"SELECT {name}, {', '.join(columns)} FROM {table} WHERE session = ?", (session,)) as cur:
+        async for ident, *cells in cur:
+            for column, cell in zip(columns, cells, strict=True):
+                if cell is None:
+                    continue
+                texts = [str(cell)]
+                if column in _JSON_COLUMNS:
+                    try:
+                        texts = ["\n".join(strings_in(json.loads(cell)))]
+                    except ValueError:
+                        pass
+                if any(_loosely_in(t, loose, numbers) for t in texts):
+                    found.append((str(ident), first_is_text and cells[0] is not None))
+                    break
+    return found
+
+
+async def _material_holds_loosely(db: aiosqlite.Connection, material_id: int, loose: LooseMatcher,
+                                  numbers: re.Pattern[str] | None) -> bool:
+    """The material's text, a window at a time, holding a value in another spelling; the windows
+    overlap by more than the longest value can take when escaped (``&#NNNNN;`` is 8 characters)."""
+    overlap = 10 * loose.longest + 128
+    tail = ""
+    async with db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx", (material_id,)) as cur:
+        async for (data,) in cur:
+            window = tail + bytes(data).decode("utf-8", errors="ignore")
+            if _loosely_in(window, loose, numbers):
+                return True
+            tail = window[-overlap:]
+    return False
+
+
 async def _material_holds_number(db: aiosqlite.Connection, material_id: int, numbers: re.Pattern[str]) -> bool:
     """Whether the material's text holds one of the numbers in any written form."""
     tail = ""
@@ -213,11 +258,22 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
                     add(where, ident, "repeats a number of the targets, written another way")
                     if table == "events":
                         add("events_fts", ident, "its search-index entry")
+        loose = LooseMatcher.of(values)
+        if loose or numbers is not None:  # the same values written another way: case, spacing, escapes, base64
+            for table, columns, name, where in _BY_VALUE:
+                for ident, has_text in await _holding_loosely(db, table, columns, name, session, loose, numbers):
+                    if where == "deletion_requests" and ident == req["id"]:
+                        continue
+                    add(where, ident, "repeats a value of the targets, written another way (case, spacing, "
+                                      "line breaks, escapes or an encoding)")
+                    if table == "events" and has_text:
+                        add("events_fts", ident, "its search-index entry")
         needles = [v.encode("utf-8") for v in values]
         for mid, material, media in await db.execute_fetchall(
                 "SELECT material_id, id, media_type FROM materials WHERE session = ? AND deleted_at IS NULL", (session,)):
             if ("materials", material) not in seen and (await _material_holds(db, mid, needles) or (
-                    numbers is not None and await _material_holds_number(db, mid, numbers))):
+                    numbers is not None and await _material_holds_number(db, mid, numbers)) or (
+                    (loose or numbers is not None) and await _material_holds_loosely(db, mid, loose, numbers))):
                 add("original" if media == ORIGINAL_MEDIA_TYPE else "materials", material,
                     "its bytes repeat a value of the targets")
     if any(t.startswith("evt:") for t in refs):  # the original and every segment appended while it was followed
@@ -228,7 +284,50 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
     if req.get("reason"):
         out.copies.append(Copy("deletion_requests", req["id"], "its reason text (kept only as a keyed digest)"))
     await _warn_lost_evidence(db, out)
+    if values:
+        await _warn_names(db, out, LooseMatcher.of(values), number_pattern(values))
     return out
+
+
+# Names (ids, keys, titles) a deletion keeps: in tombstones, in other rows' references, and in
+# its own ledger entry (which lists what it removed by id). A name holding a deleted value is
+# said, never silently kept.
+_NAMES: tuple[tuple[str, str, str], ...] = (
+    ("sessions", "title", "the session title"), ("state_records", "key", "state key"),
+    ("materials", "id", "material id"), ("stubs", "id", "stub id"), ("actions", "id", "action id"),
+    ("candidates", "id", "candidate id"), ("handoffs", "id", "handoff id"), ("events", "call_id", "call id"),
+    ("events", "tool", "tool name"), ("tool_defs", "name", "tool name"),
+    # rows a deletion keeps whole: their other fields
+    ("sessions", "extra", "the session record's other fields:"), ("tool_defs", "extra", "a tool definition:"),
+    ("materials", "extra", "a material record's other fields:"),
+)
+
+
+async def _warn_names(db: aiosqlite.Connection, out: Coverage, loose: LooseMatcher,
+                      numbers: re.Pattern[str] | None) -> None:
+    flagged: set[tuple[str, str]] = set()
+    exact = [v for v in out.values if v]
+    for table, column, what in _NAMES:
+        where = "id = ?" if table == "sessions" else "session = ?"
+        for (name,) in await db.execute_fetchall(f"SELECT DISTINCT {column} FROM {table} WHERE {where} "
+                                                 f"AND {column} IS NOT NULL", (out.session,)):
+            text = str(name)
+            if (what, text) not in flagged and (any(v in text for v in exact) or _loosely_in(text, loose, numbers)):
+                flagged.add((what, text))
+                out.warnings.append(f"{what} {text!r} holds a value of the targets: names and the records they "
+                                    "name are kept (in tombstones, references and this deletion's ledger entry), "
+                                    "not deleted")
+    for seq, kind, payload in await db.execute_fetchall(
+            "SELECT seq, kind, payload FROM ledger WHERE session = ? AND source = 'inspector' ORDER BY seq",
+            (out.session,)):
+        try:
+            body = payload if isinstance(payload, dict) else json.loads(payload)
+        except ValueError:
+            continue
+        reason = body.get("reason") if isinstance(body, dict) else None
+        if isinstance(reason, str) and (any(v in reason for v in exact) or _loosely_in(reason, loose, numbers)):
+            out.warnings.append(f"the reason typed into ledger entry {seq} ({kind}) holds a value of the targets: "
+                                "the ledger is append-only, so it stays")
 
 
 async def _warn_lost_evidence(db: aiosqlite.Connection, out: Coverage) -> None:

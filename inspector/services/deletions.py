@@ -19,7 +19,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
-from inspector.domain.deletion import reason_code
+from inspector.domain.deletion import NOT_CHECKED, reason_code
 from inspector.domain.errors import Refusal
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
@@ -57,7 +57,8 @@ class DeletionResult:
         if self.refusals:
             return {"request": self.coverage.request, "refusals": [r.as_dict() for r in self.refusals]}
         return {"request": self.coverage.request, "status": "done", "removed": sum(self.removed.values()),
-                "by_kind": self.removed, "warnings": self.coverage.warnings, "wal_truncated": self.wal_truncated}
+                "by_kind": self.removed, "warnings": self.coverage.warnings, "wal_truncated": self.wal_truncated,
+                "not_checked": list(NOT_CHECKED)}
 
 
 # Copy.where -> (table, sif type, WHERE clause on (session, id part)) for rows deleted outright.
@@ -165,6 +166,9 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
         await ledger.append(db, [ledger.NewEntry(sid, "deletion", actor, {
             "request": request, "targets": req["targets"], "copies": [c.as_dict() for c in cov.copies],
             "removed": removed, "removed_rows": removed_rows, "tombstones": tombstones,
+            # redacted in place (a reason digested, a material tombstoned, a stub's hash keyed): sealed again
+            "rewritten": ["deletion_request", "material", "stub"],
+            "deleted_at": when,  # the tombstones' time, so verify can tell a changed one
             "materials_tombstoned": tombstoned, "reason_code": reason_code(req),
             "reason_digest": reason if reason.startswith("hmac-sha256:")
             else keyed_digest(store.digest_key, reason.encode("utf-8")),

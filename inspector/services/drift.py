@@ -22,6 +22,7 @@ from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
 from inspector.services import outside_command
 from inspector.services.channels import generations, state_records
+from inspector.services.evidence_text import evidence_text, evidence_whole
 from inspector.services.log_reads import (
     action_facts,
     compaction_carriers,
@@ -69,10 +70,14 @@ async def drift_context(db: aiosqlite.Connection, session: str) -> DriftContext:
     events = await log_events(db, session, kinds=("tool_call", "tool_result", "assistant_message", "user_message"))
     failures = find_failures([e for e in events if e.kind in ("tool_call", "tool_result")],
                              await failed_action_calls(db, session))
+    carriers = await compaction_carriers(db, session)
+    whole, gap = await evidence_whole(db, session)
     return DriftContext(tuple(failures), tuple(await action_facts(db, session)), tuple(untrusted_rules(events)),
-                        await max_seq(db, session), carriers=await compaction_carriers(db, session),
+                        await max_seq(db, session), carriers=carriers,
                         known_refs=await known_refs(db, session),
-                        event_texts={e.seq: e.text for e in events if e.text})
+                        event_texts={e.seq: e.text for e in events if e.text},
+                        evidence=await evidence_text(db, session, carriers),
+                        evidence_whole=whole, evidence_gap=gap)
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:

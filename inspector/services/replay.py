@@ -29,7 +29,8 @@ CREATING_KINDS = ("import", "session.created")
 class Replay:
     status: dict[tuple[str, tuple[Any, ...]], str] = field(default_factory=dict)
     unbound: set[str] = field(default_factory=set)  # sessions with a creating entry from before replay
-    tombstoned: set[tuple[str, str]] = field(default_factory=set)
+    # (session, material id) -> the deletion's time as its entry recorded it (None: an entry from before)
+    tombstoned: dict[tuple[str, str], str | None] = field(default_factory=dict)
 
     def feed(self, session: str | None, kind: str, source: str, payload: dict[str, Any]) -> None:
         if source != "inspector" or session is None:
@@ -51,7 +52,8 @@ class Replay:
         if kind == "deletion":
             for copy in payload.get("copies") or []:
                 if isinstance(copy, dict) and copy.get("where") in ("materials", "original"):
-                    self.tombstoned.add((session, str(copy.get("id"))))
+                    when = payload.get("deleted_at")
+                    self.tombstoned[(session, str(copy.get("id")))] = when if isinstance(when, str) else None
 
     async def compare(self, store: Store, fail: Any) -> None:
         await self._statuses(store, fail)
@@ -77,11 +79,17 @@ class Replay:
 
     async def _tombstones(self, store: Store, fail: Any) -> None:
         async with store.db.execute(
-            "SELECT session, id, deleted_at IS NOT NULL, (SELECT COUNT(*) FROM material_chunks c "
+            "SELECT session, id, deleted_at, (SELECT COUNT(*) FROM material_chunks c "
             "WHERE c.material_id = m.material_id) FROM materials m"
         ) as cur:
-            async for session, mid, deleted, chunks in cur:
+            async for session, mid, deleted_at, chunks in cur:
                 ordered = (session, mid) in self.tombstoned
+                deleted = deleted_at is not None
+                when = self.tombstoned.get((session, mid))
+                if deleted and ordered and when is not None and deleted_at != when:
+                    fail({"where": "materials", "session": session, "id": mid,
+                          "message": f"material {mid!r} shows it was deleted at {deleted_at}, but its deletion "
+                                     f"entry says {when}"})
                 if deleted and not ordered:
                     fail({"where": "materials", "session": session, "id": mid,
                           "message": f"material {mid!r} is marked deleted, but no deletion in the ledger covers it"})

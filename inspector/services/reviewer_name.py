@@ -13,6 +13,8 @@ from pathlib import Path
 
 from platformdirs import user_config_dir
 
+from inspector.domain.trust import hidden_characters
+
 MAX_NAME = 64
 
 
@@ -32,8 +34,8 @@ def name_problem(name: str) -> str | None:
         return "a reviewer needs a name"
     if len(stripped) > MAX_NAME:
         return f"at most {MAX_NAME} characters"
-    if any(not ch.isprintable() for ch in stripped):
-        return "letters, digits and punctuation only (no control characters)"
+    if hidden_characters(stripped):  # the rule every writing service applies (domain/trust.py)
+        return "letters, digits and punctuation only (no control, bidi or invisible characters)"
     return None
 
 

@@ -1,6 +1,6 @@
 """Verify a store: the ledger's hash chain, a replay of the projections it vouches for,
-and SQLite's own page checks. What is checked, and nothing more is claimed
-(docs/store-format.md, "What verify can and cannot detect"):
+the seals of every act's rows, and SQLite's own page checks. What is checked, and nothing
+more is claimed (docs/store-format.md, "What verify can and cannot detect"):
 
 1. every ledger entry's payload is JSON and its hash recomputes from its body and the
    previous hash; seqs run without a gap; with ``head`` (``SEQ:HASH`` a person pinned
@@ -8,18 +8,24 @@ and SQLite's own page checks. What is checked, and nothing more is claimed
 2. each session's context_version and goal_revision equal the last values the ledger recorded;
 3. each session's record counts equal what the ledger says was added (minus removed);
 4. every record row's identity digest recomputed from its columns (a naive in-place edit);
-5. every material's chunk list bound to its content hash, and that binding equal to the
-   one its import bound in the ledger (chunks rewritten and rebound);
+5. each (session, type)'s rows against the seal of the last entry that changed them
+   (inspector/store/seals.py): an edit with a recomputed row digest, a row added, removed
+   or reordered;
 6. every status (state record, action, candidate, handoff, deletion request) equal to a
    replay of the ledger: the status each import or act set, else the type's default;
-   every tombstone covered by a deletion and every deletion's copies gone;
+   every tombstone covered by a deletion (at its time) and every deletion's copies gone;
 7. every ``action.reconcile`` entry names its evidence and reason (an unknown outcome never
    changes without them);
-8. ``PRAGMA quick_check`` (``integrity_check`` for small stores or with ``full``; ``full``
-   also rehashes every material's bytes).
+8. every material's chunk list bound to its content hash, and that binding equal to the
+   one its import bound in the ledger (chunks rewritten and rebound); its layout (size,
+   chunk count and sizes, indexed prefix) recomputed from its chunks; its bytes rehashed
+   when the stored materials are small or with ``full``;
+9. the search indexes' coverage of the events (up to the watermark) and of the materials;
+10. the append-only guard triggers are present;
+11. ``PRAGMA quick_check`` (``integrity_check`` for small stores or with ``full``).
 
-A store SQLite cannot read past some page is reported as a break (``where: "sqlite"``),
-never as a traceback.
+A store SQLite cannot read past some page, or a JSON column that no longer parses, is
+reported as a break, never as a traceback.
 """
 
 from __future__ import annotations
@@ -35,8 +41,9 @@ from typing import Any
 from inspector.domain.canonical import GENESIS_HASH, ledger_hash
 from inspector.domain.errors import BadInput
 from inspector.domain.sif import identity_digest
+from inspector.services import verify_layout
 from inspector.services.replay import Replay, check_bindings
-from inspector.store import ledger, session_rows
+from inspector.store import ledger, seals, session_rows
 from inspector.store.connection import Store
 from inspector.store.materials import chunk_binding
 from inspector.store.tables import SPECS
@@ -53,6 +60,9 @@ class VerifyReport:
     head: dict[str, Any] = field(default_factory=lambda: {"seq": 0, "hash": GENESIS_HASH})
     integrity: str = "quick_check"
     not_replayed: list[str] = field(default_factory=list)
+    not_sealed: list[str] = field(default_factory=list)  # "session/type" whose rows no entry sealed
+    bytes_rehashed: bool = False
+    search_index: str = "not_checked"
 
     def fail(self, problem: dict[str, Any]) -> None:
         self.ok = False
@@ -60,10 +70,24 @@ class VerifyReport:
             self.first_break = problem
         self.problems.append(problem)
 
+    def checked(self) -> str:
+        """What this run checked, in words (a reader must not take it for more)."""
+        bytes_ = "material bytes rehashed" if self.bytes_rehashed else "material bytes NOT rehashed (--full does)"
+        index = "search index coverage" if self.search_index == "checked" else "search index not checked"
+        return f"chain, seals, replayed projections, material layout, {bytes_}, {index} and {self.integrity}"
+
+    def not_covered(self) -> str:
+        parts = [f"not replayed (written before replay): {', '.join(self.not_replayed)}"] if self.not_replayed else []
+        if self.not_sealed:
+            parts.append(f"not sealed (written before seals): {', '.join(self.not_sealed[:8])}"
+                         + (f" and {len(self.not_sealed) - 8} more" if len(self.not_sealed) > 8 else ""))
+        return "; ".join(parts)
+
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "entries": self.entries, "first_break": self.first_break,
                 "problems": self.problems[:50], "head": self.head, "integrity": self.integrity,
-                "not_replayed": self.not_replayed}
+                "not_replayed": self.not_replayed, "not_sealed": self.not_sealed,
+                "bytes_rehashed": self.bytes_rehashed, "search_index": self.search_index}
 
 
 def parse_head(text: str) -> tuple[int, str]:
@@ -92,6 +116,7 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
     versions: dict[str, tuple[int | None, int | None]] = {}
     counts: Counter[tuple[str, str]] = Counter()
     replay = Replay()
+    sealed: dict[tuple[str, str], tuple[int, str]] = {}
     pinned: str | None = None
     prev = GENESIS_HASH
     expected_seq = 1
@@ -129,15 +154,21 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
                              "message": f"entry {entry.seq} reconciles action {entry.payload.get('action')!r} "
                                         "without naming evidence and a reason"})
             replay.feed(entry.session, entry.kind, entry.source, entry.payload)
+            _track_seals(entry, sealed)
         if head is not None:
             _check_head(report, head, pinned)
         report.not_replayed = sorted(replay.unbound)
         await _check_sessions(store, versions, report)
         await _check_counts(store, counts, report)
         await _check_digests(store, report)
-        await _check_materials(store, report, bool(full))
+        await _check_seals(store, sealed, report)
         await replay.compare(store, report.fail)
         await check_bindings(store, report.fail, replay.unbound)
+        report.bytes_rehashed = bool(full) or (full is None and await _material_bytes(store) < FULL_CHECK_BELOW)
+        await _check_materials(store, report, report.bytes_rehashed)
+        await verify_layout.check_material_layout(store, report.fail)
+        report.search_index = await verify_layout.check_event_index(store, report.fail)
+        await verify_layout.check_guards(store, report.fail)  # last: the edit it hints at is named first
 
 
 def _check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None) -> None:
@@ -213,8 +244,7 @@ def _track(entry: ledger.LedgerEntry, versions: dict[str, tuple[int | None, int 
 
 async def _check_sessions(store: Store, versions: dict[str, tuple[int | None, int | None]],
                           report: VerifyReport) -> None:
-    for row in await session_rows.all_rows(store.db):
-        sid, cv, gr = row.id, row.context_version, row.goal_revision
+    for sid, (gr, cv) in (await session_rows.versions(store.db)).items():  # columns only: a damaged extra is not read
         want_cv, want_gr = versions.get(sid, (None, None))
         if want_cv is None:
             report.fail({"where": "sessions", "id": sid, "message": f"session {sid!r} has no ledger entry"})
@@ -237,16 +267,53 @@ async def _check_counts(store: Store, counts: Counter[tuple[str, str]], report: 
                              "message": f"{spec.table} holds {have} rows for {sid!r}; the ledger accounts for {want}"})
 
 
+def _track_seals(entry: ledger.LedgerEntry, sealed: dict[tuple[str, str], tuple[int, str]]) -> None:
+    found = entry.payload.get(seals.SEALED)
+    if entry.source != "inspector" or entry.session is None or not isinstance(found, dict):
+        return
+    for type_, value in found.items():
+        if type_ in SPECS and isinstance(value, str):
+            sealed[(entry.session, type_)] = (entry.seq, value)
+
+
+async def _check_seals(store: Store, sealed: dict[tuple[str, str], tuple[int, str]], report: VerifyReport) -> None:
+    """Each (session, type)'s rows against the seal of the last act that changed them: a row
+    edited with its digest recomputed, added, removed or reordered outside an act shows here."""
+    stored = await session_rows.ids(store.db)
+    for sid in stored:
+        for type_ in SPECS:
+            got = sealed.get((sid, type_))
+            if got is None:
+                report.not_sealed.append(f"{sid}/{type_}")
+                continue
+            seq, want = got
+            if await seals.seal(store.db, store.digest_key, sid, type_) != want:
+                report.fail({"where": SPECS[type_].table, "session": sid, "seq": seq,
+                             "message": f"the {type_} rows of session {sid!r} are not the ones ledger entry {seq} "
+                                        "sealed: a row was edited (its digest recomputed), added, removed or "
+                                        "reordered outside an act"})
+
+
 async def _check_digests(store: Store, report: VerifyReport) -> None:
     for type_, spec in SPECS.items():
         async with store.db.execute(f"SELECT {spec.select_columns}, digest FROM {spec.table}") as cur:
             async for row in cur:
-                record = spec.to_record(row)
+                try:
+                    record = spec.to_record(row)
+                except (ValueError, TypeError) as exc:  # a JSON column is no longer JSON: edited, not a crash
+                    report.fail({"where": spec.table, "message": f"a {type_} row was edited in place: a JSON "
+                                                                 f"column no longer parses ({exc})"})
+                    continue
                 if identity_digest(type_, record) != row[-1]:
                     ident = {k: record.get(k) for k in ("session", "id", "seq", "key", "version", "generation")
                              if k in record}
                     report.fail({"where": spec.table, **ident,
                                  "message": f"a {type_} row was edited in place (its digest no longer matches)"})
+
+
+async def _material_bytes(store: Store) -> int:
+    rows = await store.db.execute_fetchall("SELECT COALESCE(SUM(size), 0) FROM materials WHERE deleted_at IS NULL")
+    return int(rows[0][0]) if rows else 0
 
 
 async def _rehash(store: Store, material_id: int) -> str:

@@ -17,6 +17,7 @@ import aiosqlite
 
 from inspector.domain.canonical import GENESIS_HASH, canonical_json, ledger_hash
 from inspector.domain.errors import InspectorError
+from inspector.store import seals
 from inspector.store.connection import fetch_one, utc_now
 
 
@@ -85,16 +86,26 @@ async def ledger_tail(db: aiosqlite.Connection) -> tuple[int, str]:
 
 
 async def append(db: aiosqlite.Connection, entries: Sequence[NewEntry]) -> list[LedgerEntry]:
-    """Append entries inside the caller's write transaction and return them as stored."""
+    """Append entries inside the caller's write transaction and return them as stored.
+
+    Each entry the inspector writes for a session also seals the record types it changed
+    (inspector/store/seals.py), computed here from the rows the transaction leaves, so no
+    service can forget it."""
     seq, prev = await ledger_tail(db)
     now = utc_now()
     stored: list[LedgerEntry] = []
+    key: bytes | None = None
     for new in entries:
         seq += 1
         at = new.at or now
-        body = entry_body(seq, new.session, new.kind, new.actor, at, new.payload, new.source, new.record_digest)
+        payload = new.payload
+        if new.source == "inspector" and new.session is not None and seals.sealed_types(new.kind, payload):
+            key = key or await seals.store_key(db)
+            if key is not None:
+                payload = {**payload, seals.SEALED: await seals.seals_for(db, key, new.session, new.kind, payload)}
+        body = entry_body(seq, new.session, new.kind, new.actor, at, payload, new.source, new.record_digest)
         digest = ledger_hash(prev, body)
-        stored.append(LedgerEntry(seq, new.session, new.kind, new.actor, at, new.payload, new.source,
+        stored.append(LedgerEntry(seq, new.session, new.kind, new.actor, at, payload, new.source,
                                   new.record_digest, prev, digest))
         prev = digest
     await db.executemany(

@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.reactive import var
 
 from inspector.services import reviewer_name
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.dialogs import ShowsWorkerErrors, error_dialog
 from inspector.ui.reviewer_dialog import ReviewerDialog
+from inspector.ui.safe import safe
 from inspector.ui.typeahead import RetypesIntoInput
 
 if TYPE_CHECKING:
@@ -69,6 +71,14 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         self.listing = listing  # transcripts already being looked for (started before the UI loaded)
         self.store: Store | None = None
         self.set_reactive(InspectorApp.reviewer, reviewer_name.resolve(reviewer))
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification (widgets' and screens' ``notify`` land here) shows its text as typed:
+        what it quotes from the store — a key, an id, a path — has its escapes made visible and is
+        never parsed as markup, so ``[@click=…]`` in a key is not a live action in the toast and
+        a stray ``[/]`` is not an error. ``markup`` is accepted for Textual's signature and ignored."""
+        super().notify(safe(message), title=safe(title), severity=severity, timeout=timeout, markup=False)
 
     def with_reviewer(self, then: Callable[[str], object]) -> None:
         """Run ``then(reviewer)``; the first time, ask who is reviewing and remember the answer.

@@ -30,6 +30,7 @@ from textual.widgets import Input, ProgressBar, Static
 
 from inspector.services import discovery
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.safe import plain
 from inspector.ui.widgets.keys_footer import KeysFooter
 from inspector.ui.widgets.transcript_list import Row, TranscriptList
 
@@ -227,7 +228,7 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
     def _progress(self, label: str, done: int, total: int) -> None:
         box = self.query_one("#browser-progress")
         box.add_class("busy")
-        self.query_one("#browser-progress-label", Static).update(label)
+        self.query_one("#browser-progress-label", Static).update(plain(label))
         self.query_one("#browser-bar", ProgressBar).update(total=max(total, 1), progress=done)
 
     def _progress_done(self) -> None:

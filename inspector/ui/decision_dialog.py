@@ -96,8 +96,8 @@ class DecisionDialog(InspectorModal[bool]):
     def compose(self) -> ComposeResult:
         count = len(self.records) - len(self.refused)
         with Vertical(id="decide", classes="reject" if self.reject else ""):
-            yield Static(f"{self.verb.capitalize()} {count} of {len(self.records)} marked pending records as "
-                         f"{self.reviewer}?", id="decide-title")
+            yield Static(markup("$verb $n of $total marked pending records as $who?", verb=self.verb.capitalize(),
+                                n=str(count), total=str(len(self.records)), who=self.reviewer), id="decide-title")
             with VerticalScroll(id="decide-plan"):
                 yield Static(plan_content(self.records, self.refused, self.verb))
             yield Input(placeholder="reason (optional; recorded in each ledger entry)", id="decide-reason")

@@ -15,6 +15,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
+from inspector.domain.deletion import NOT_CHECKED
 from inspector.services import deletions
 from inspector.services.deletions import Coverage
 from inspector.store.connection import Store
@@ -30,6 +31,8 @@ def coverage_content(cov: Coverage) -> Content:
     lines += [markup("  [$accent]? $m[/] not found: already deleted, or never stored", m=m)
               for m in cov.missing]
     lines += [markup("  [b $warning]! $w[/]", w=w) for w in cov.warnings]
+    lines += [markup("[dim]Not checked (copies there may remain):[/]")]
+    lines += [markup("[dim]  · $n[/]", n=n) for n in NOT_CHECKED]
     return Content("\n").join(lines)
 
 

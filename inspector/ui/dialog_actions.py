@@ -221,9 +221,9 @@ class OpensDialogs(_Base):
         if report.ok:
             await self.app.push_screen(MessageDialog(
                 "Store verified",
-                f"{report.entries:,} ledger {'entry' if report.entries == 1 else 'entries'}: the chain, the "
-                "replayed projections and SQLite's "
-                f"{report.integrity} hold.\n\nLedger head {report.head['seq']}:{report.head['hash']}\n(keep it to "
+                f"{report.entries:,} ledger {'entry' if report.entries == 1 else 'entries'}: {report.checked()} hold."
+                + (f"\n{report.not_covered()}" if report.not_covered() else "")
+                + f"\n\nLedger head {report.head['seq']}:{report.head['hash']}\n(keep it to "
                 f"pin: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})"))
         else:
             body = "\n".join(p["message"] for p in report.problems[:20]) + (

@@ -18,6 +18,7 @@ from textual.validation import Function
 from textual.widgets import Input, Static
 
 from inspector.services.reviewer_name import name_problem
+from inspector.ui.safe import plain
 from inspector.ui.widgets.keys_footer import KeysFooter
 
 
@@ -49,7 +50,7 @@ class ReviewerDialog(ModalScreen[str | None]):
         event.stop()
         problem = name_problem(event.value)
         if problem is not None:
-            self.query_one("#reviewer-problem", Static).update(problem)
+            self.query_one("#reviewer-problem", Static).update(plain(problem))
             return
         self.dismiss(event.value.strip())
 

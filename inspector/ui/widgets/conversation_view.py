@@ -6,7 +6,7 @@ summary generation and what it covers. Only a window of events is drawn (``WINDO
 row the raw view was on; ``[`` / ``]`` or the buttons move it), and each body is cut at
 ``BODY_CHARS`` with "show more" behind a button, so a 50 MB event never reaches the layout.
 
-Content is untrusted: text is sanitised (``safe``) and shown as plain text or Markdown without
+Content is untrusted: text is sanitised (``markdown_safe``: character references included) and shown as plain text or Markdown without
 active links (``open_links=False``); titles are built as Content, never parsed as markup.
 """
 
@@ -21,11 +21,12 @@ from textual.widget import Widget
 from textual.widgets import Button, Collapsible, Markdown, Static
 
 from inspector.domain.short_ids import human_size
+from inspector.domain.terminal_safe import markdown_safe
 from inspector.services import conversation_window
 from inspector.services.conversation_window import BODY_CHARS, EXPANDED_CHARS, Turn
 from inspector.services.timeline import TimelineFilter
 from inspector.store.connection import Store
-from inspector.ui.safe import markup, plain, safe
+from inspector.ui.safe import markup, plain
 
 BEFORE = 10  # events shown before the row the raw view was on
 
@@ -66,7 +67,7 @@ class TurnBlock(Vertical):
         head = markup("[b]$who[/b] [dim]#$seq · $at[/]", who=t.kind, seq=str(t.seq), at=t.at or "time unknown")
         if t.kind in ("user", "assistant"):
             text, left = _cut(t.text, self.expanded)
-            body = Markdown(safe(text), open_links=False, classes="turn-body")
+            body = Markdown(markdown_safe(text), open_links=False, classes="turn-body")  # &#x202E; too
             return [Static(head, classes="turn-head"), body, *self._more(left)]
         if t.kind in ("result", "orphan_result"):
             text, left = _cut(t.text, self.expanded)

@@ -8,7 +8,7 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from inspector.domain.drift import FieldTimeline, Finding
+from inspector.domain.drift import FieldTimeline, Finding, headline
 from inspector.ui.hanging import HangingLines
 from inspector.ui.safe import markup, plain
 
@@ -44,8 +44,7 @@ class DriftView(Horizontal):
         ordered = sorted(findings, reverse=True)
         for g in ordered[:SHOWN_GENERATIONS]:
             fs = findings[g]
-            blocking = [f for f in fs if f.severity == "finding"]
-            head = f"generation {g}: " + (f"{len(blocking)} finding(s)" if blocking else "no drift")
+            head = f"generation {g}: " + headline(fs)
             options.add_option(Option(markup("[b]$h[/b]", h=head), disabled=True))
             for i, f in enumerate(fs):
                 colour = "$warning" if f.severity == "warning" else "$error"

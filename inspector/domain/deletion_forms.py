@@ -1,0 +1,131 @@
+"""A secret written another way is still the secret: matching a deletion's values loosely.
+
+A deletion looks for what its targets held (domain/deletion.py). Copies are rarely exact:
+a model rewrites ``Wang.Fang@Example.com`` in lower case, a tool wraps a long line, a URL
+carries ``wang.fang%40example.com``, a JSON dump writes ``\\u0040``, a log base64-encodes a
+header. So both the value and every text searched are *folded* the same way before they
+are compared:
+
+1. escapes decoded (twice, for double encoding): ``%40`` (URL), ``\\u0040`` / ``\\x40``
+   (JSON, Python, JavaScript), ``&#64;`` / ``&commat;`` (HTML);
+2. Unicode compatibility forms unified (NFKC: fullwidth ``ｗａｎｇ`` is ``wang``);
+3. spelled-out separators read as what they stand for: ``[at]``, ``(at)``, `` at `` → ``@``,
+   ``[dot]``, `` dot `` → ``.``;
+4. case folded; whitespace (line breaks included) and invisible format characters removed.
+
+Encodings that case folding would destroy are looked for in the text as written, with
+whitespace removed (so a MIME-wrapped block still matches): the value's base64 (standard
+and URL-safe alphabets, at each of the three byte alignments, so it is found inside a
+longer encoded text). Its hex is looked for after folding.
+
+Limits, said in docs/untrusted-content.md: a value shorter than :data:`MIN_FOLDED`
+characters after folding is looked for exactly only (shorter strings match by
+coincidence); encryption, hashing, compression, translation, paraphrase, or an encoding
+not listed here hides a copy from this matching.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+MIN_FOLDED = 7  # a folded value shorter than this is left to exact matching
+MIN_ENCODED = 8  # a base64 fragment shorter than this would match by coincidence
+
+_ESCAPE = re.compile(r"\\+(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|x([0-9a-fA-F]{2}))")
+_PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+# Spelled-out separators, as they read once whitespace is gone: "wang [at] example" -> "wang[@]example".
+_SPELLED = tuple((f"{o}{word}{c}", sign) for word, sign in (("at", "@"), ("dot", "."), ("@", "@"), (".", "."))
+                 for o, c in ("[]", "()", "{}", "<>"))
+_WORDS = {"at": "@", "dot": "."}
+# Invisible format characters that split a value without showing (zero-width, bidi, soft hyphen, …).
+_INVISIBLE = re.compile(r"[\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+                        r"\u2066-\u206f\u3164\ufeff\uffa0]+")
+
+
+def _unescape_one(match: re.Match[str]) -> str:
+    code = int(next(g for g in match.groups() if g is not None), 16)
+    return chr(code) if code <= 0x10FFFF else match.group(0)
+
+
+def decoded(text: str) -> str:
+    """``text`` with URL, JSON/Python and HTML escapes decoded (two rounds)."""
+    for _ in range(2):
+        before = text
+        if "\\" in text:
+            text = _ESCAPE.sub(_unescape_one, text)
+        if "%" in text:
+            text = _PERCENT.sub(lambda m: unquote(m.group(0), errors="replace"), text)
+        if "&" in text:
+            text = html.unescape(text)
+        if text == before:
+            break
+    return text
+
+
+def fold(text: str) -> str:
+    """The form two spellings of the same value share (see the module's docstring)."""
+    words = unicodedata.normalize("NFKC", decoded(text)).casefold().split()  # split: every whitespace run goes
+    if "at" in words or "dot" in words:
+        words = [_WORDS.get(w, w) for w in words]
+    text = "".join(words)
+    if any(o in text for o in "[({<"):
+        for spelled, sign in _SPELLED:
+            if spelled in text:
+                text = text.replace(spelled, sign)
+    return _INVISIBLE.sub("", text) if _INVISIBLE.search(text) else text
+
+
+def base64_fragments(value: str) -> list[str]:
+    """The base64 characters that encode ``value``'s bytes whatever bytes precede it, in both alphabets."""
+    data = value.encode("utf-8", "surrogatepass")
+    out: set[str] = set()
+    for pad in range(3):
+        encoded = base64.b64encode(b"\0" * pad + data).decode("ascii")
+        start, end = -(-8 * pad // 6), (8 * pad + 8 * len(data)) // 6
+        piece = encoded[start:end]
+        if len(piece) >= MIN_ENCODED:
+            out |= {piece, piece.translate(str.maketrans("+/", "-_"))}
+    return sorted(out)
+
+
+@dataclass(frozen=True, slots=True)
+class LooseMatcher:
+    """Finds any of a deletion's values in a text however it was written (module docstring)."""
+
+    folded: tuple[str, ...]
+    encoded: tuple[str, ...]
+
+    @classmethod
+    def of(cls, values: Iterable[str]) -> LooseMatcher:
+        folded: set[str] = set()
+        encoded: set[str] = set()
+        for value in values:
+            key = fold(value)
+            if len(key) < MIN_FOLDED:
+                continue
+            folded |= {key, value.encode("utf-8", "surrogatepass").hex()}
+            encoded |= set(base64_fragments(value))
+        # longest first: the likeliest to be specific
+        return cls(tuple(sorted(folded, key=lambda v: (-len(v), v))), tuple(sorted(encoded, key=lambda v: (-len(v), v))))
+
+    def __bool__(self) -> bool:
+        return bool(self.folded or self.encoded)
+
+    @property
+    def longest(self) -> int:
+        return max((len(v) for v in (*self.folded, *self.encoded)), default=0)
+
+    def found_in(self, text: str, folded: str | None = None) -> bool:
+        folded = fold(text) if folded is None else folded
+        if any(v in folded for v in self.folded):
+            return True
+        if self.encoded:
+            bare = "".join(text.split())
+            return any(v in bare for v in self.encoded)
+        return False

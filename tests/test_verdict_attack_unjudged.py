@@ -1,0 +1,67 @@
+"""Drift judges active records only. On an imported transcript every proposed fact is
+pending, so before this fix drift said "no drift found", the Drift tab "no drift" and
+``check`` "✓" for a compaction summary that dropped every one of them (survival said 7
+missing). A verdict says what it checked: the pending facts it did not judge are named,
+and ``check`` lists what survival found lost instead of a bare ✓.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from inspector.cli.main import cli as main
+from tests.verdict_attack_cases import FAITHFUL, STATE, case, judge
+
+REAL = (Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claude-code"
+        / "995ebed6e4-2__two_records_on_one_line_v2.1.7.jsonl")
+
+PENDING = [{**s, "status": "pending", "writer": "extractor"} for s in STATE]
+
+
+async def test_pending_facts_drift_cannot_judge_are_named_not_passed(tmp_path: Path) -> None:
+    got = (await judge(tmp_path, case("title-only", "Fix export", state=PENDING)))["title-only"]
+    warned = got["codes"].get("facts_not_judged", [])
+    assert warned and warned[0].severity == "warning"
+    assert "6 pending" in warned[0].message and "not judged" in warned[0].message
+    # survival reads them, and says they are gone
+    assert "missing" in got["survival"].values()
+
+
+async def test_a_session_with_only_active_records_gets_no_such_warning(tmp_path: Path) -> None:
+    active = [s for s in STATE if s.get("status") != "pending"]
+    got = (await judge(tmp_path, case("faithful", FAITHFUL, state=active)))["faithful"]
+    assert got["codes"] == {}
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="the real transcripts are not beside the project")
+def test_check_and_drift_on_a_real_transcript_do_not_give_a_bare_all_clear(tmp_path: Path) -> None:
+    src = tmp_path / REAL.name
+    shutil.copyfile(REAL, src)
+    store = tmp_path / "real.db"
+    runner = CliRunner()
+    assert runner.invoke(main, ["import", str(src), "--into", str(store), "--reviewer", "t"]).exit_code == 0
+    sid = json.loads(runner.invoke(main, ["sessions", str(store), "--json"]).output)[0]["id"]
+    plain = runner.invoke(main, ["drift", str(store), "--session", sid]).output
+    assert "no drift found" not in plain.splitlines()[0] or "not judged" in plain.splitlines()[0]
+    checked = runner.invoke(main, ["check", str(store)])
+    assert not checked.output.startswith("✓"), checked.output
+    doc = json.loads(runner.invoke(main, ["check", str(store), "--json"]).output)
+    codes = {w["code"] for w in doc["sessions"][0]["warnings"]}
+    assert "facts_lost" in codes and doc["sessions"][0]["ok"] is True  # a warning, never a refusal
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="the real transcripts are not beside the project")
+def test_check_keeps_its_tick_when_survival_keeps_every_pending_fact(tmp_path: Path) -> None:
+    name = "a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl"  # its summary keeps both proposals
+    src = tmp_path / name
+    shutil.copyfile(REAL.parent / name, src)
+    store = tmp_path / "kept.db"
+    runner = CliRunner()
+    assert runner.invoke(main, ["import", str(src), "--into", str(store), "--reviewer", "t"]).exit_code == 0
+    out = runner.invoke(main, ["check", str(store)]).output
+    assert out.startswith("✓") and "identifier_unverified" in out, out

@@ -1,0 +1,76 @@
+"""A small English session and a runner for the verdict-attack tests (tests/test_verdict_attack*.py).
+
+One summary generation per case, judged by the drift and survival services exactly as
+``inspector drift`` / ``inspector survival`` judge it (each case is its own session of one
+sif/1 file, written by bench.drift_precision.write_set).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bench.drift_precision import write_set
+from inspector.services.drift import drift
+from inspector.services.importing import import_file
+from inspector.services.survival import survival_report
+from inspector.store.connection import open_store
+
+EVENTS: list[dict[str, Any]] = [
+    {"seq": 1, "kind": "user_message", "content": "Goal: fix the export timeout. Do not modify the production database. "
+     "You may read the staging database. Keep the batch size at 500 rows."},
+    {"seq": 2, "kind": "assistant_message", "content": "Option A: streaming export. Option B: paginated export."},
+    {"seq": 3, "kind": "user_message", "content": "Use streaming export. Not paginated, it keeps long transactions open."},
+    {"seq": 4, "kind": "tool_call", "call_id": "c4", "tool": "Bash", "args": {"command": "go test ./export/..."}},
+    {"seq": 5, "kind": "tool_result", "call_id": "c4", "tool": "Bash", "is_error": True,
+     "content": "--- FAIL: TestExportBatch (0.31s)\nexport_test.go:42: timeout after 30s\nFAIL\nexit status 1"},
+    {"seq": 6, "kind": "tool_call", "call_id": "c6", "tool": "Edit",
+     "args": {"file_path": "/repo/export/stream.go", "old_string": "a", "new_string": "b"}},
+    {"seq": 7, "kind": "tool_result", "call_id": "c6", "tool": "Edit",
+     "content": "The file /repo/export/stream.go has been updated."},
+    {"seq": 8, "kind": "assistant_message", "content": "Streaming export written. P95 still to be measured."},
+]
+STATE: list[dict[str, Any]] = [
+    {"key": "goal.main", "kind": "goal", "value": "fix the export timeout", "sources": ["evt:1"]},
+    {"key": "constraint.prod", "kind": "constraint", "value": "Do not modify the production database",
+     "sources": ["evt:1"]},
+    {"key": "permission.staging", "kind": "permission", "value": "You may read the staging database",
+     "sources": ["evt:1"]},
+    {"key": "constraint.batch", "kind": "constraint", "value": "Keep the batch size at 500 rows", "sources": ["evt:1"]},
+    {"key": "decision.export", "kind": "decision", "value": "streaming export", "sources": ["evt:3"],
+     "rationale": "it keeps long transactions open", "alternatives": ["paginated export"]},
+    {"key": "open_issue.p95", "kind": "open_issue", "value": "P95 still to be measured", "sources": ["evt:8"],
+     "writer": "model"},
+    {"key": "artifact.stream", "kind": "artifact", "value": "/repo/export/stream.go", "sources": ["evt:6"],
+     "writer": "extractor", "status": "pending"},
+]
+FAITHFUL = ("Goal: fix the export timeout. Constraint: Do not modify the production database. "
+            "Permission: You may read the staging database. Keep the batch size at 500 rows. "
+            "Decision: streaming export (not paginated export: it keeps long transactions open). "
+            "TestExportBatch failed with a timeout (evt:5) and is unresolved. The stream writer lives in "
+            "/repo/export/stream.go. P95 still to be measured.")
+
+
+def case(cid: str, text: str, *, covers: tuple[int, int] = (1, 8), events: list[dict[str, Any]] | None = None,
+         state: list[dict[str, Any]] | None = None, unresolved: tuple[str, ...] = ("P95 still to be measured",),
+         sources: tuple[str, ...] = ("evt:1", "evt:3", "evt:5")) -> dict[str, Any]:
+    return {"id": cid, "lang": "en", "expected": [],
+            "summary": {"text": text, "covers": list(covers), "sources": list(sources), "unresolved": list(unresolved)},
+            "state": state if state is not None else STATE, "actions": [], "events": events or EVENTS}
+
+
+async def judge(tmp_path: Path, *cases: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per case: its findings (code → list of findings) and survival verdicts (key → verdict)."""
+    store = tmp_path / "attack.db"
+    await import_file(write_set(list(cases), tmp_path / "attack.jsonl"), store, actor="t")
+    out: dict[str, dict[str, Any]] = {}
+    async with await open_store(store) as opened:
+        for c in cases:
+            report = await drift(opened, c["id"], 1)
+            surv = await survival_report(opened, c["id"], 1)
+            codes: dict[str, list[Any]] = {}
+            for f in report.findings:
+                codes.setdefault(f.code, []).append(f)
+            out[c["id"]] = {"codes": codes, "findings": report.findings,
+                            "survival": {v.fact.key: v.verdict for v in surv.verdicts}, "report": report}
+    return out
