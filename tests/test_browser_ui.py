@@ -184,3 +184,52 @@ async def test_at_80_columns_every_line_fits_the_first_heading_shows_and_ctrl_o_
         assert "~/.claude/projects" in title and str(home) not in title
         offered = {b.binding.key for b in app.screen.active_bindings.values() if b.enabled and b.binding.show}
         assert "ctrl+r" in offered and "ctrl+o" not in offered  # on the list, "look again" is ctrl+r alone
+
+
+async def test_a_transcript_opened_from_the_list_is_owned_by_the_reviewer_and_the_cursor_comes_back_to_it(
+        home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Opened from the list, a transcript was imported as the operating-system user, so the
+    reviewer who opened it could not confirm its goal (not_owner: "only the session's owner
+    (root) may confirm a goal; ana may only propose"); and ctrl+o put the cursor back on the
+    first transcript instead of the one just read."""
+    monkeypatch.delenv("INSPECTOR_REVIEWER", raising=False)
+    config = tmp_path / "cfg"
+    config.mkdir()
+    (config / "reviewer").write_text("ana\n", encoding="utf-8")
+    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(config))
+    app = InspectorApp()
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("down")  # the Claude Code "commit this" session
+        listing = app.screen.query_one(TranscriptList)
+        store_path = Path(app.screen.by_id[listing.highlighted or ""].store)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        session = app.screen.session
+        async with await open_store(store_path) as store:
+            rows = await store.db.execute_fetchall("SELECT owner FROM sessions WHERE id = ?", (session,))
+        assert rows[0][0] == "ana"
+        await pilot.press("ctrl+o")
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert isinstance(app.screen, BrowserScreen)
+        listing = app.screen.query_one(TranscriptList)
+        assert app.screen.by_id[listing.highlighted or ""].session == session
+
+
+async def test_text_typed_right_behind_slash_lands_in_the_transcript_search(home: Path) -> None:
+    """At typing speed "/col" on the start screen lost its letters (the box stayed empty)."""
+    from textual import events
+    from textual.widgets import Input
+
+    app = InspectorApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, BrowserScreen)
+        for key, char in (("slash", "/"), ("c", "c"), ("o", "o"), ("l", "l")):
+            app.post_message(events.Key(key, char))
+        await settle(app, pilot)
+        box = app.screen.query_one("#browser-search", Input)
+        assert box.value == "col" and app.screen.focused is box

@@ -131,3 +131,59 @@ async def test_deletions_tab_confirm_and_carry_out(sample_store: Path, monkeypat
         await pilot.press("escape")
         await settle(app, pilot)
         assert isinstance(app.screen, MainScreen)
+
+
+async def test_escape_in_the_deletion_confirmation_says_cancelled_not_a_wrong_id(
+        sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Escape said "Not deleted: the id did not match." — as if the reviewer had mistyped."""
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.deletion_dialog import ConfirmDeletion, DeletionDialog
+    from tests.test_app import settle
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "zhou")
+    app = InspectorApp(sample_store, session="s-privacy")
+    said: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("x", "enter")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, DeletionDialog)
+        monkeypatch.setattr(dialog, "notify", lambda message, **_: said.append(str(message)))
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmDeletion)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.screen is dialog and dialog.coverage is not None and dialog.coverage.status == "pending"
+        assert said == ["Not deleted: cancelled."]
+
+
+async def test_a_dialog_whose_read_fails_says_so_instead_of_loading_for_ever(
+        sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The error reached the error dialog, but the dialog behind it went on saying "finding copies…"."""
+    from textual.widgets import Static
+
+    from inspector.domain.errors import InspectorError
+    from inspector.ui import deletion_dialog
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.deletion_dialog import DeletionDialog
+    from inspector.ui.dialogs import MessageDialog
+    from tests.test_app import settle
+
+    async def broken(*_args: object, **_kwargs: object) -> None:
+        raise InspectorError("the store went away", code="store_unreachable")
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "zhou")
+    monkeypatch.setattr(deletion_dialog.deletions, "check", broken)
+    app = InspectorApp(sample_store, session="s-privacy")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("x", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MessageDialog) and "store_unreachable" in app.screen.dialog_title
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DeletionDialog)
+        text = str(app.screen.query_one("#deletion-text", Static).render())
+        assert "finding copies" not in text and "Could not be read: the store went away" in text

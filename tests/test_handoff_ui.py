@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from inspector.ui.app import InspectorApp
@@ -44,3 +45,47 @@ async def test_refused_then_accepted_handoff(sample_store: Path, monkeypatch) ->
         assert "s-orders-2" in header and "continued from s-orders" in header
         sessions = app.screen.query_one("#sessions")
         assert "s-orders-2" in [sessions.get_option_at_index(i).id for i in range(sessions.option_count)]
+
+
+async def test_accept_is_greyed_for_a_reviewer_who_may_not_accept(sample_store: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """`a Accept handoff` was offered to a reviewer who is not the owner; pressing it then said
+    "lin is not the session's owner; only maria may accept its handoff." The dialog says so first."""
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.handoff_dialog import HandoffDialog
+    from tests.test_app import settle
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store, session="s-orders")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("o", "enter")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, HandoffDialog) and dialog.result is not None and dialog.result.acceptable
+        enabled = {b.action: on for _n, b, on, _t in dialog.active_bindings.values()}
+        assert enabled.get("accept") is False  # shown greyed
+        status = str(dialog.query_one("#handoff-status").render())
+        assert "accept is disabled" in status and "only maria may accept" in status
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert app.screen is dialog  # nothing happened
+
+
+async def test_handoff_checks_continue_under_their_text_at_80_columns(sample_store: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check's sentence wrapped to the dialog's edge, under the ✓ of the next check."""
+    from tests.test_layout_fits import widget_lines
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "maria")
+    app = InspectorApp(sample_store, session="s-orders")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("o", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HandoffDialog)
+        lines = [line.rstrip() for line in widget_lines(app.screen.query_one("#handoff-text"))]
+        checks = lines[1:next(i for i, line in enumerate(lines) if line.startswith("HANDED OVER"))]
+        assert any(line.startswith("  ") for line in checks), checks  # some check needed a second line
+        for line in checks:
+            assert line.startswith(("✓", "✗", "  ")), checks

@@ -8,6 +8,12 @@ file imported into a fresh store (its secret key fixed, so keyed digests repeat)
 over every row of every record table (digests, ``extra``, material chunks included; the
 ledger, which holds times, and the search indexes left out), and one over the bytes
 ``export`` writes.
+
+Changed on purpose once since (branch ux-real): the session title of five real transcripts
+(formats/titles.py: the first prompt a person typed, whole up to 80 characters with "…" when
+cut, not a local-command caveat nor an old ``summary`` record of another conversation). Only
+the ``sessions`` row (its title and its digest) and the export's session line differ; every
+other row, material byte and ledger entry was compared and is the same.
 """
 
 from __future__ import annotations
@@ -80,6 +86,9 @@ SAMPLES = {
         "62c7186ae2b4bc43c2241d7f1bb37653ab9a82091545513df5905a4ba87f3ba7",
         "65484d8857077c5a851cd5ad0a816f9ece4a34a8efe09211d2cdb9287ad4d330"),
 }
+# Five titles changed in ux-real (the module's docstring): 7662d755 (the prompt cut at 80 with
+# "…", was 60 without), 995ebed6 and ee8f793b (the first prompt, was a summary record), a6e4c2a0
+# (the first prompt, was the local-command caveat), the Gemini file (the prompt whole, was cut at 60).
 TRANSCRIPTS = {
     "anthropic/test_anthropic_tool_with_thinking.conversation.json": (
         "edc0260605bbe7471b2a2f795908731c77a281d047b6b5167661fafacc37da18",
@@ -88,20 +97,20 @@ TRANSCRIPTS = {
         "7834a36de4333e00bba974dbdacfe2c75baf72a0610abbe1280673b2854b33ff",
         "c0f4ba2db80f06770b2e214b853aa1049feedf62f82526a456d69f2301769378"),
     "claude-code/7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl": (
-        "0825358585dd7ded40c9eb4b4f594dc71caf7ccbe663ef6e0ff50cc7caeaeb51",
-        "cf0a519ca546a2313816d7e45e2aa69b2f5671edf0d5283b640cc3d26682c214"),
+        "b6ec5f7a5e62d061957861d51a3b15c225bd5f8c24e123b6ccb9ffb8d9713340",
+        "01c570e000688839f5fded0a41ac87761ad18e36c36c78ab7d6435f59ec6d33c"),
     "claude-code/995ebed6e4-2__two_records_on_one_line_v2.1.7.jsonl": (
-        "797877affd06faad3fcab40ea720aadfcf81a02c4aed390f5a986b5b18277d9f",
-        "23b4c71a2af5433c367d7a2d72cced113a3e08a1e2c0343f6a5a70484210222b"),
+        "6c4e253f33a6b9391fdb3583b43f00fe063b6bf7d5404581c9f36d9bb48aca9a",
+        "2695ef8b4c41728f8a994b05f6c7a02f1b54de23efea95773142755db0d83493"),
     "claude-code/a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl": (
-        "762e59bc84279b40b99cce274beb67e76c072bda9d1e2b272ac83b0f4b3aeedb",
-        "832112397c16f6daf940221e00034b9c828ac85a7bce6cf0de9fefff20385b6d"),
+        "26b533f563f017acc3e216c4f5e991916602f6222e74cfaf30566e59e125b357",
+        "d37bd37ba04ba7d8e3e3cc988e6b170699e3561522030e6cfe50e5ed473bf431"),
     "claude-code/ee8f793bfeb9-0__summary_records.jsonl": (
-        "005e2f12e186ff633d6040a6491e162e25d6b396243d4df5db5fc335bd5cf6cc",
-        "bd81550af929ab672fbf6d30e2fc269204f5ec9bb19ad0854e67d5c3cca56fe0"),
+        "cef062bf81f0e0f587e5a7e650c3e1e0cc5ec022f8281224b2dcbd1ac3ac4c9e",
+        "0fdce3603196302f1f837867a869879df0ef272f92f9136367ac09645cae3b26"),
     "gemini-cli/9c53780d06b7-0__write_file_shell_thoughts.json": (
-        "9ebf89e280f5e7d20c63ce4fe5810c01664667ac0de7fd9aac4bd4862c27ffd1",
-        "8ddd3298cff715954573e649043013a59e11e676279639c2f0c3cf9ec81256bd"),
+        "37138b16dafdade626396107158fb72dabf8acbb0e76867de25f08743761e366",
+        "aaad22fec672e20d6642119ec586c807f764866c53862355240411ee1180e446"),
     "inspect-ai/2025-05-12T20-27-36-04-00_browser.json": (
         "0c55dcbf4db07ef4e3fd4522a3c67afa7188a89b6daa79ba00b5d685a9de09ac",
         "2674d4a33c06754bc4d6d7b46d0584517d256c44af9ecea28272a5f226e39009"),

@@ -72,7 +72,7 @@ def test_the_app_runs_in_a_browser_and_answers_keys(browser: Any, served: str) -
             "framereceived", lambda p: frames.append(p if isinstance(p, bytes) else p.encode("utf-8"))))
         page.goto(served)
         _wait_for(frames, b"Protected state", page)
-        _wait_for(frames, b"Candidates (8 pending)", page)  # the demo's first session finished loading
+        _wait_for(frames, "Candidates ◷8".encode(), page)  # the demo's first session finished loading
         assert b"cand-good" not in b"".join(frames)  # the candidates tab is not showing yet
         before = len(frames)
         page.locator("#terminal").click()

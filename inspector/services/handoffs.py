@@ -118,6 +118,15 @@ async def check(store: Store, handoff: str, session: str | None = None) -> Hando
         return check_handoff(h, await handoff_facts(db, h))
 
 
+async def may_accept(store: Store, handoff: str, actor: str, session: str | None = None) -> Check:
+    """Whether ``actor`` may accept the handoff (the check :func:`accept` makes), read before
+    anyone presses accept: the dialog greys the key and says who may, instead of offering it."""
+    async with store.snapshot() as db:
+        h = await _load(db, handoff, session)
+        owner = await fetch_one(db, "SELECT owner FROM sessions WHERE id = ?", (h["session"],))
+        return ownership_check(actor, owner[0] if owner else None, await goal_setters(db, h["session"]))
+
+
 async def listed_unknowns(store: Store, handoff: str, session: str | None = None) -> list[str]:
     """The action ids the handoff's material carries as unknown."""
     async with store.snapshot() as db:

@@ -277,6 +277,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     try:
         if fmt != "sif":
             await _settle_owner(store, records, actor)
+            await _settle_title(store, records)
             if filling is not None:  # a new store holds no facts: they are proposed while the records are written
                 tail = asyncio.get_running_loop().run_in_executor(None, _all_proposed_facts, records)
             else:
@@ -356,6 +357,19 @@ async def _settle_owner(store: Store, records: list[dict[str, Any]], actor: str)
             rec["owner"] = actor
         elif row.owner:
             rec["owner"] = row.owner
+
+
+async def _settle_title(store: Store, records: list[dict[str, Any]]) -> None:
+    """A transcript's title is the importer's reading of it (formats/titles.py), not a field of
+    the file: a session already in the store keeps the title it was stored with, so a store made
+    before the reading improved reads its file again in full (as after a deletion,
+    services/unchanged_import.py) instead of refusing its session record as conflicting."""
+    for rec in records:
+        if rec.get("type") != "session":
+            continue
+        row = await session_rows.get(store.db, rec["id"])
+        if row is not None:
+            rec["title"] = row.title
 
 
 def _all_proposed_facts(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

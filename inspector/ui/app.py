@@ -53,7 +53,8 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
     CSS_PATH = "inspector.tcss"
     COMMANDS = App.COMMANDS | {InspectorCommands}
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
-                Binding("ctrl+o", "browse", "Transcripts", id="app.browse")]
+                Binding("ctrl+o", "browse", "Transcripts", id="app.browse"),
+                Binding("question_mark", "toggle_keys", "Keys", show=False, id="app.keys")]
 
     # Who the acts done here are recorded as (DESIGN §8: the reviewer names every write);
     # None until said: the first writing act asks (with_reviewer).
@@ -98,6 +99,14 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
             then(name)
 
         self.push_screen(ReviewerDialog(), named)
+
+    def action_toggle_keys(self) -> None:
+        """``?``: every key of the focused widget and the screen, with what it does (Textual's
+        help panel), and ``?`` again hides it — the key line at 80 columns has room for six."""
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
 
     def watch_reviewer(self) -> None:
         for screen in self.screen_stack:

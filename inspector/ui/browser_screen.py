@@ -17,8 +17,6 @@ progress; only what was appended since, when it was imported before) and follows
 from __future__ import annotations
 
 import asyncio
-import getpass
-import os
 from functools import partial
 from pathlib import Path
 
@@ -133,7 +131,7 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
                 continue
             rows.append(Row(None, partial(_heading, project, len(shown))))
             for f in shown:
-                ident = f"t{len(self.by_id)}"
+                ident = f"t:{f.path}"  # by path: a rescan keeps the cursor on the same transcript
                 self.by_id[ident] = f
                 rows.append(Row(ident, partial(entry_prompt, f)))
         if not needle or needle in "demo sessions context inspector":
@@ -158,7 +156,9 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         listing.action_select()
 
     def action_search(self) -> None:
-        self.query_one("#browser-search", Input).focus()
+        """Focus now, not at the next message round (``widget.focus()``): "/col" typed at once lost
+        its letters to the list, and the next "/" went into the box as text."""
+        self.set_focus(self.query_one("#browser-search", Input))
 
     def action_clear_search(self) -> None:
         self.query_one("#browser-search", Input).value = ""
@@ -169,11 +169,13 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         found = discovery.discover(self.sources)
         self.app.call_from_thread(self._replace, found)
         discovery.count_compactions(found)
-        self.app.call_from_thread(self.fill)
+        self.app.call_from_thread(self._refresh_keeping_highlight)
 
     def _replace(self, found: list[discovery.Found]) -> None:
+        """A rescan (ctrl+r, or ctrl+o back from a session) keeps the cursor on the transcript it
+        was on — the one just opened — instead of going back to the top of the list."""
         self.found = found
-        self.fill()
+        self._refresh_keeping_highlight()
 
     @work(thread=True, group="compactions", exclusive=True, exit_on_error=False)
     def count_compactions(self) -> None:
@@ -197,10 +199,14 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
             self.run_worker(self.app.open_demo(), group="open", exclusive=True,  # type: ignore[attr-defined]
                             exit_on_error=False)
         elif event.key in self.by_id:
-            self.open_transcript(self.by_id[event.key])
+            found = self.by_id[event.key]
+            # The importer owns a new session (services/importing.py): the reviewer, asked for once
+            # like any writing act, not the operating-system user — else the reviewer who opened
+            # the transcript could not confirm its goal (not_owner: "only … (root) may confirm").
+            self.app.with_reviewer(lambda who: self.open_transcript(found, who))  # type: ignore[attr-defined]
 
     @work(thread=True, group="open", exclusive=True, exit_on_error=False)
-    def open_transcript(self, f: discovery.Found) -> None:
+    def open_transcript(self, f: discovery.Found, actor: str) -> None:
         """Import (or catch up) in a thread with its own event loop, so the screen stays live."""
         source, store = Path(f.path), Path(f.store)
         store.parent.mkdir(parents=True, exist_ok=True)
@@ -213,7 +219,6 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
             catch_up,  # the import machinery loads when first needed
         )
 
-        actor = os.environ.get("INSPECTOR_REVIEWER") or getpass.getuser()
         try:
             caught = asyncio.run(catch_up(source, store, actor=actor, progress=progress))
         finally:

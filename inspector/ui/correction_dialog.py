@@ -49,6 +49,8 @@ class CorrectionDialog(InspectorModal[bool]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "save_anyway":
+            if self.record is not None:
+                return False  # a record's correction is never checked for drift: the key would never do anything
             return True if self.has_findings else None  # shown greyed until a check found drift
         return True
 

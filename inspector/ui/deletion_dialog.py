@@ -36,7 +36,9 @@ def coverage_content(cov: Coverage) -> Content:
     return Content("\n").join(lines)
 
 
-class ConfirmDeletion(ModalScreen[bool]):
+class ConfirmDeletion(ModalScreen[bool | None]):
+    """True: the id typed matches; False: it does not; None: cancelled (escape)."""
+
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="confirm.cancel")]
 
     def __init__(self, request: str, copies: int) -> None:
@@ -55,13 +57,14 @@ class ConfirmDeletion(ModalScreen[bool]):
         self.dismiss(event.value.strip() == self.request)
 
     def action_cancel(self) -> None:
-        self.dismiss(False)
+        self.dismiss(None)
 
 
 class DeletionDialog(InspectorModal[bool]):
     """Returns True once the request was carried out (the screen behind reloads)."""
 
     BINDINGS = [Binding("x", "carry_out", "Carry out", id="deletion.carry_out")]
+    BODY_ID = "deletion-text"
 
     def __init__(self, store: Store, session: str, request: str, reviewer: str) -> None:
         super().__init__(store, session, reviewer)
@@ -93,6 +96,8 @@ class DeletionDialog(InspectorModal[bool]):
         def confirmed(ok: bool | None) -> None:
             if ok:
                 self.run_worker(self._carry_out(), group="deletion-do", exclusive=True, exit_on_error=False)
+            elif ok is None:  # escape: said as what it was, not as a typing mistake
+                self.notify("Not deleted: cancelled.", severity="information")
             else:
                 self.notify("Not deleted: the id did not match.", severity="warning")
 

@@ -221,12 +221,14 @@ class OpensDialogs(_Base):
         if report.ok:
             await self.app.push_screen(MessageDialog(
                 "Store verified",
-                f"{report.entries} ledger entries: {report.checked()} hold."
+                f"{report.entries:,} ledger {'entry' if report.entries == 1 else 'entries'}: {report.checked()} hold."
                 + (f"\n{report.not_covered()}" if report.not_covered() else "")
                 + f"\n\nLedger head {report.head['seq']}:{report.head['hash']}\n(keep it to "
                 f"pin: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})"))
         else:
-            body = "\n".join(p["message"] for p in report.problems[:20])
+            body = "\n".join(p["message"] for p in report.problems[:20]) + (
+                f"\n… and {len(report.problems) - 20:,} more (inspector verify STORE --json lists them all)"
+                if len(report.problems) > 20 else "")
             await self.app.push_screen(MessageDialog("Store does NOT verify", body, error=True))
 
     @work(group="report", exclusive=True, exit_on_error=False)

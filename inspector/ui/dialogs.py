@@ -12,12 +12,24 @@ from textual.worker import Worker, WorkerState
 
 from inspector.domain.errors import InspectorError
 from inspector.ui.safe import plain
+from inspector.ui.widgets.keys_footer import KeysFooter
 
 
 class MessageDialog(ModalScreen[None]):
-    """A titled message with an OK button; ``escape`` or ``enter`` closes it."""
+    """A titled message with an OK button; ``escape`` or ``enter`` closes it.
 
-    BINDINGS = [Binding("escape,enter", "close", "Close", id="dialog.close")]
+    The body scrolls from the keyboard while OK has the focus (``↑↓ PgUp PgDn Home End``: an
+    event's record at 80×24 was longer than the dialog and only the mouse could move it), and
+    the dialog has its own key line: the main screen's showed through it, listing keys that
+    do nothing here ("⏎ Open row  T Conversation")."""
+
+    BINDINGS = [Binding("escape,enter", "close", "Close", id="dialog.close"),
+                Binding("down", "scroll_body('down')", "Scroll", show=False),
+                Binding("up", "scroll_body('up')", "Scroll up", show=False),
+                Binding("pagedown", "scroll_body('page_down')", "Page down", show=False),
+                Binding("pageup", "scroll_body('page_up')", "Page up", show=False),
+                Binding("home", "scroll_body('home')", "Top", show=False),
+                Binding("end", "scroll_body('end')", "End", show=False)]
     DEFAULT_CLASSES = "message-dialog"
 
     def __init__(self, title: str, body: str | Content, *, error: bool = False) -> None:
@@ -32,9 +44,23 @@ class MessageDialog(ModalScreen[None]):
             with VerticalScroll(id="dialog-body"):
                 yield Static(plain(self.body) if isinstance(self.body, str) else self.body)
             yield Button("OK", id="dialog-ok", variant="error" if self.error else "primary")
+        yield KeysFooter()
+
+    # What the dialog draws around its body: border 2, padding 2, title 2, the OK button 4, the key line 1.
+    _AROUND_BODY = 11
 
     def on_mount(self) -> None:
         self.query_one("#dialog-ok", Button).focus()
+        self._fit_body()
+
+    def on_resize(self) -> None:
+        self._fit_body()
+
+    def _fit_body(self) -> None:
+        """The body ends above the OK button: with a fixed 30-line cap, at 80×24 an event's
+        record ran on under the docked button and its lines showed through it."""
+        room = self.size.height * 9 // 10 - self._AROUND_BODY
+        self.query_one("#dialog-body").styles.max_height = max(3, min(30, room))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -42,6 +68,10 @@ class MessageDialog(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_scroll_body(self, how: str) -> None:
+        body = self.query_one("#dialog-body", VerticalScroll)
+        getattr(body, f"scroll_{how}")(animate=False)
 
 
 def error_dialog(error: BaseException) -> MessageDialog:

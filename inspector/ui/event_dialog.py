@@ -54,9 +54,14 @@ class EventDialog(MessageDialog):
         return ((more.lstrip("\n") + "\n" if more else "") + self.lead + head_body(self.view) + extra + more
                 + self.tail)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``m`` is in the key line only while there is more of the content to show."""
+        return self.shown < self.view.content_chars if action == "more" else True
+
     async def action_more(self) -> None:
         if self.shown >= self.view.content_chars:
             return
         self.more_text += await self.load_more(self.shown, HEAD_CHARS)
         self.shown = min(self.view.content_chars, self.shown + HEAD_CHARS)
         self.query_one("#dialog-body Static", Static).update(plain(self._body()))
+        self.refresh_bindings()

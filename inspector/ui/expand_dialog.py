@@ -94,8 +94,8 @@ class ExpandDialog(InspectorModal[None]):
                 yield Static(markup("[dim]enter expands the range[/]"), id="expand-text")
             with Horizontal(id="expand-buttons"):
                 yield Button("Expand", id="expand-go", variant="primary")
-                yield Button("Widen to characters", id="expand-widen", disabled=True)
-                yield Button("Narrow to characters", id="expand-narrow", disabled=True)
+                yield Button("Widen to chars", id="expand-widen", disabled=True)
+                yield Button("Narrow to chars", id="expand-narrow", disabled=True)
                 yield Button("Close", id="expand-close")
         yield Footer()
 

@@ -2,7 +2,7 @@
 
 | key | action |
 |---|---|
-| a | accept (only when every check passes) |
+| a | accept (only when every check passes and the reviewer may: the session's owner; greyed otherwise) |
 | u | reconcile the next unknown action of the session (evidence and reason) |
 | escape | close |
 """
@@ -16,10 +16,11 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Footer, Static
 
-from inspector.domain.handoff import HandoffCheck
+from inspector.domain.handoff import Check, HandoffCheck
 from inspector.services import handoffs, reconciling
 from inspector.services.reconciling import ActionRow
 from inspector.store.connection import Store
+from inspector.ui.hanging import hanging
 from inspector.ui.modal import InspectorModal
 from inspector.ui.reconcile_dialog import ReconcileDialog
 from inspector.ui.safe import markup, safe
@@ -75,11 +76,13 @@ class HandoffDialog(InspectorModal[str]):
     BINDINGS = [Binding("a", "accept", "Accept handoff", id="handoff.accept"),
                 Binding("u", "reconcile", "Reconcile unknown", id="handoff.reconcile")]
     STATUS_ID = "handoff-status"
+    BODY_ID = "handoff-text"
 
     def __init__(self, store: Store, session: str, handoff: str, reviewer: str) -> None:
         super().__init__(store, session, reviewer)
         self.handoff = handoff
         self.result: HandoffCheck | None = None
+        self.owner_check: Check | None = None  # may this reviewer accept (read with the checks)
         self.unknown: list[ActionRow] = []
 
     def compose(self) -> ComposeResult:
@@ -91,22 +94,26 @@ class HandoffDialog(InspectorModal[str]):
 
     async def read(self) -> None:
         self.result = await handoffs.check(self.store, self.handoff, self.session)
+        self.owner_check = await handoffs.may_accept(self.store, self.handoff, self.reviewer, self.session)
         rows = await reconciling.list_actions(self.store, self.session)
         listed = await handoffs.listed_unknowns(self.store, self.handoff, self.session)
         self.unknown = [a for a in rows if a.status in ("unknown", "in_flight")]
         sections, carried = await handoffs.preview(self.store, self.handoff, self.session)
-        self.query_one("#handoff-text", Static).update(checklist_content(self.result)
-                                                       + handed_over_content(sections, carried)
-                                                       + actions_content(rows, listed))
-        if self.result.acceptable:
+        # hanging(): a check's sentence continues under the check, not at the dialog's edge under its ✓
+        self.query_one("#handoff-text", Static).update(hanging(checklist_content(self.result)
+                                                               + handed_over_content(sections, carried)
+                                                               + actions_content(rows, listed)))
+        if self.result.acceptable and self.owner_check.ok:
             self.status(markup("[$success]a accepts[/] and opens the new session · as $r", r=self.reviewer))
         else:
-            self.status(markup("[b $error]accept is disabled:[/] $m", m=self.result.refusals[0].message))
+            why = self.result.refusals[0].message if not self.result.acceptable else self.owner_check.message
+            self.status(markup("[b $error]accept is disabled:[/] $m", m=why))
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "accept":
-            return True if self.result is not None and self.result.acceptable and not self.store.read_only else None
+        if action == "accept":  # greyed for a reviewer who may not accept (was offered, then refused: not_owner)
+            return True if (self.result is not None and self.result.acceptable and self.owner_check is not None
+                            and self.owner_check.ok and not self.store.read_only) else None
         if action == "reconcile":
             return True if self.unknown and not self.store.read_only else None
         return True

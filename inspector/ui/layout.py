@@ -78,7 +78,23 @@ class FitsTheTerminal(_Base):
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.show_zone(event.widget)
 
+    _before_sessions: Widget | None = None  # what had the focus when s showed the sessions list
+
     def toggle_sessions(self) -> None:
-        shown = bool(self.query_one("#sessions").display)
+        """``s`` shows the sessions list with the focus in it (``↓ enter`` opens the next
+        session; the list once appeared while the keys went on moving the tab behind it), and
+        hides it again with the focus back where it was."""
+        sessions = self.query_one("#sessions")
+        shown = bool(sessions.display)
         self.set_class(not shown, "-sessions-shown")
         self.set_class(shown, "-sessions-hidden")
+        if not shown:
+            self._before_sessions = self.focused
+            self.call_after_refresh(self.set_focus, sessions)
+        elif self.focused is sessions:
+            back = self._before_sessions
+            self._before_sessions = None
+            if back is not None and back.is_attached and back.focusable:
+                self.focus_on(back)
+            else:
+                self.focus_next()

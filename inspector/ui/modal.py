@@ -17,7 +17,9 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from inspector.domain.errors import InspectorError
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.safe import markup
 
 if TYPE_CHECKING:
     from inspector.store.connection import Store
@@ -28,6 +30,7 @@ ResultT = TypeVar("ResultT")
 class InspectorModal(ShowsWorkerErrors, ModalScreen[ResultT], Generic[ResultT]):
     BINDINGS = [Binding("escape", "close", "Close", id="dialog.close")]
     STATUS_ID = ""  # the id of the status line, when the dialog has one
+    BODY_ID = ""  # the id of the text that says "loading…" until read() fills it
 
     def __init__(self, store: Store, session: str, reviewer: str) -> None:
         super().__init__()
@@ -38,7 +41,16 @@ class InspectorModal(ShowsWorkerErrors, ModalScreen[ResultT], Generic[ResultT]):
 
     @work(group="dialog-load", exclusive=True, exit_on_error=False)
     async def load(self) -> None:
-        await self.read()
+        """A failed read reaches the error dialog and leaves its sentence in the dialog: the body
+        said "loading…" for ever once the error dialog was closed."""
+        try:
+            await self.read()
+        except Exception as error:
+            if self.BODY_ID:
+                said = error.message if isinstance(error, InspectorError) else f"{type(error).__name__}: {error}"
+                self.query_one(f"#{self.BODY_ID}", Static).update(
+                    markup("[$error]Could not be read: $m[/]\n[dim]Nothing was changed; escape closes.[/]", m=said))
+            raise
 
     async def read(self) -> None:
         """Read what the dialog shows (in the load worker)."""

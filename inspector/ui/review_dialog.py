@@ -105,8 +105,10 @@ class ReasonDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="reason"):
-            yield Static(plain(self.prompt))
-            yield Input(placeholder="the reason, recorded in the ledger (enter to confirm)", id="reason-input")
+            # "enter" said above the field: in a 46-column field at 80×24 the placeholder that said
+            # it was cut mid-sentence ("… recorded in the ledger (enter to").
+            yield Static(plain(self.prompt) + markup(" [dim]· enter confirms[/]"))
+            yield Input(placeholder="the reason (recorded in the ledger)", id="reason-input")
         yield Footer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -129,6 +131,7 @@ class ReviewDialog(InspectorModal[bool]):
         Binding("b", "rebase", "Rebase", id="review.rebase"),
     ]
     STATUS_ID = "review-status"
+    BODY_ID = "review-text"
 
     def __init__(self, store: Store, session: str, candidate: str, reviewer: str,
                  on_decided: Callable[[], Awaitable[None]] | None = None) -> None:

@@ -19,6 +19,7 @@ from textual.widgets import Input, Static
 
 from inspector.services.reviewer_name import name_problem
 from inspector.ui.safe import plain
+from inspector.ui.widgets.keys_footer import KeysFooter
 
 
 class ReviewerDialog(ModalScreen[str | None]):
@@ -42,6 +43,7 @@ class ReviewerDialog(ModalScreen[str | None]):
             yield Input(placeholder="your name", id="reviewer-input",
                         validators=[Function(lambda v: name_problem(v) is None, "invalid name")])
             yield Static("", id="reviewer-problem")
+        yield KeysFooter()  # its own keys: the main screen's showed through and did nothing here
 
     @on(Input.Submitted, "#reviewer-input")
     def use_name(self, event: Input.Submitted) -> None:

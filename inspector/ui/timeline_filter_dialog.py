@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Select, SelectionList, Static
 
 from inspector.services.timeline import FILTER_KINDS, TimelineFilter
+from inspector.ui.widgets.keys_footer import KeysFooter
 
 KIND_LABELS = {"user": "user turns", "assistant": "assistant turns", "tool": "tool calls and results",
                "reasoning": "turns with thinking", "system": "system and other records", "ledger": "ledger entries"}
@@ -55,6 +56,7 @@ class TimelineFilterDialog(ModalScreen[TimelineFilter | None]):
             with Horizontal(id="filter-buttons"):
                 yield Button("Apply", id="filter-apply", variant="primary", compact=True)
                 yield Button("Clear all", id="filter-clear", compact=True)
+        yield KeysFooter()  # its own keys: the main screen's showed through and did nothing here
 
     def _chosen(self) -> TimelineFilter:
         tool = self.query_one("#filter-tool", Select).value

@@ -22,6 +22,7 @@ from inspector.domain.formats.builder import (
     Line,
     text_of,
 )
+from inspector.domain.formats.titles import content_text, first_title
 from inspector.domain.formats.tolerant import (
     TIME_TYPE,
     LineProblem,
@@ -95,12 +96,15 @@ def convert(data: bytes, file_name: str, loads: Loads | None = None) -> list[dic
         raise BadInput("no sessionId on any readable line: this does not look like a Claude Code transcript",
                        code="unknown_format")
     b = Builder(session, FORMAT, file_name)
-    title = next((r.get("aiTitle") or r.get("customTitle") or r.get("summary") for _, r in parsed
-                  if r.get("type") in ("ai-title", "custom-title", "summary")), None)
-    first_prompt = next((text_of((r.get("message") or {}).get("content")) for _, r in parsed
-                         if r.get("type") == "user" and isinstance((r.get("message") or {}).get("content"), str)
-                         and not r.get("isCompactSummary")), "")
-    b.records.append({"type": "session", "id": session, "title": (title or first_prompt[:60] or session),
+    # A title the tool gave this session, else the first thing the person typed (titles.py). Old
+    # ``summary`` records are not titles of this file: a resumed session starts with the summaries of
+    # the conversations it came from (their leafUuid names lines of other files).
+    title = first_title(r.get("aiTitle") or r.get("customTitle") for _, r in parsed
+                        if r.get("type") in ("ai-title", "custom-title"))
+    title = title or first_title(content_text((r.get("message") or {}).get("content")) for _, r in parsed
+                                 if r.get("type") == "user" and isinstance(r.get("message"), dict)
+                                 and not r.get("isMeta") and not r.get("isCompactSummary"))
+    b.records.append({"type": "session", "id": session, "title": title or session,
                       "created_at": next((r["timestamp"] for _, r in parsed if r.get("timestamp")), None),
                       "adapter": "anthropic", "goal_revision": 1})
     _Walker(b, entries).run()

@@ -14,6 +14,7 @@ from typing import Any
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.builder import Builder, text_of
 from inspector.domain.formats.messages import responses_item
+from inspector.domain.formats.titles import content_text, first_title
 from inspector.domain.formats.tolerant import (
     TIME_TYPE,
     LineProblem,
@@ -64,7 +65,12 @@ def convert(data: bytes, file_name: str, loads: Loads | None = None) -> list[dic
         raise BadInput("no readable session_meta line with an id: not a Codex rollout", code="unknown_format")
     b = Builder(str(meta["id"]), FORMAT, file_name)
     created = meta.get("timestamp") if TIME_CHECK(meta.get("timestamp")) else rows[0][1].get("timestamp")
-    b.records.append({"type": "session", "id": str(meta["id"]), "title": f"codex {meta.get('cwd') or meta['id']}",
+    # What the person typed first (titles.py skips the environment context and AGENTS.md), else the folder.
+    title = first_title(content_text(r["payload"].get("content")) for _, r in rows
+                        if r.get("type") == "response_item" and r["payload"].get("type") == "message"
+                        and r["payload"].get("role") == "user")
+    b.records.append({"type": "session", "id": str(meta["id"]),
+                      "title": title or f"codex {meta.get('cwd') or meta['id']}",
                       "created_at": created, "adapter": "generic", "goal_revision": 1})
     names: dict[str, str] = {}
     for entry in entries:

@@ -22,6 +22,7 @@ from typing import Any
 from inspector.domain import guarded_json
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.builder import Builder, Line, parse_arguments, text_of
+from inspector.domain.formats.titles import first_title
 from inspector.domain.formats.tolerant import TIME_TYPE, field_problem, first_problem, items_problem
 from inspector.domain.sif_schema import TIME
 
@@ -152,9 +153,9 @@ def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
     if not isinstance(session, str) or not session:
         raise BadInput("no sessionId: not a Gemini CLI chat file", code="unknown_format")
     b = Builder(session, FORMAT, file_name)
-    first_prompt = next((text_of(m.get("content")) for m, _ in messages
-                         if isinstance(m, dict) and m.get("type") == "user"), "")
-    b.records.append({"type": "session", "id": session, "title": first_prompt.strip()[:60] or f"gemini {session}",
+    title = first_title(text_of(m.get("content")) for m, _ in messages  # titles.py: what the person typed
+                        if isinstance(m, dict) and m.get("type") == "user")
+    b.records.append({"type": "session", "id": session, "title": title or f"gemini {session}",
                       "created_at": header.get("startTime") if TIME.check(header.get("startTime")) else None,
                       "adapter": "generic", "goal_revision": 1})
     for message, span in messages:

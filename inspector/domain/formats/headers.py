@@ -14,10 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-TITLE_CHARS = 80
-# Text a tool puts in a "user" message that is not what the person typed.
-_NOT_A_PROMPT = ("<environment_context", "<user_instructions", "<command-", "<local-command", "Caveat:",
-                 "# AGENTS.md", "<permissions", "<INSTRUCTIONS>", "This session is being continued")
+from inspector.domain.formats.titles import content_text, prompt_title
+
 # Counted in the whole file (cheap byte search, done apart from listing): one per compaction.
 COMPACTION_MARKERS = {"claude-code": re.compile(rb'"subtype"\s*:\s*"compact_boundary"'),
                       "codex": re.compile(rb'"type"\s*:\s*"compacted"')}
@@ -39,10 +37,7 @@ class Header:
 
 
 def _clean(text: str) -> str | None:
-    text = " ".join(text.split())
-    if not text or text.startswith(_NOT_A_PROMPT):
-        return None
-    return text[:TITLE_CHARS] + ("…" if len(text) > TITLE_CHARS else "")
+    return prompt_title(text)  # the same title the import stores (titles.py)
 
 
 def _lines(prefix: bytes) -> list[bytes]:
@@ -58,11 +53,7 @@ def _loads(line: bytes) -> Any:
 
 
 def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
-    return ""
+    return content_text(content) or ""
 
 
 def claude_code(prefix: bytes) -> Header:
@@ -78,8 +69,8 @@ def claude_code(prefix: bytes) -> Header:
         h.project = h.project or rec.get("cwd")
         h.started = h.started or rec.get("timestamp")
         kind = rec.get("type")
-        if kind in ("ai-title", "custom-title", "summary") and not h.title:
-            h.title = _clean(str(rec.get("aiTitle") or rec.get("customTitle") or rec.get("summary") or ""))
+        if kind in ("ai-title", "custom-title") and not h.title:  # not "summary": see formats/claude_code.py
+            h.title = _clean(str(rec.get("aiTitle") or rec.get("customTitle") or ""))
         elif kind == "user" and not h.title and not rec.get("isMeta") and not rec.get("isCompactSummary"):
             h.title = _clean(_text((rec.get("message") or {}).get("content")))
         if h.title and h.session and h.project:

@@ -129,7 +129,10 @@ def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
             raise BadInput(f"{why}: the sample cannot be read", code="wrong_field_type")
         sid = f"{stem}#{sample.get('id')}.{sample.get('epoch', 1)}"
         b = Builder(sid, FORMAT, file_name)
-        b.records.append({"type": "session", "id": sid, "title": f"{task or stem} · sample {sample.get('id')}",
+        # The epoch only when it is past the first: two epochs of a sample had the same title in every list.
+        epoch = sample.get("epoch", 1)
+        title = f"{task or stem} · sample {sample.get('id')}" + (f" · epoch {epoch}" if epoch not in (1, None) else "")
+        b.records.append({"type": "session", "id": sid, "title": title,
                           "adapter": "generic", "goal_revision": 1})
         attachments = sample.get("attachments") or {}
         names: dict[str, str] = {}

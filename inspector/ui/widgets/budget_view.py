@@ -18,32 +18,37 @@ from inspector.domain.errors import InspectorError
 from inspector.services.budget import DEFAULT_SPLIT, budget
 from inspector.store.connection import Store
 from inspector.ui.dialogs import ShowsWorkerErrors
-from inspector.ui.safe import markup
+from inspector.ui.hanging import HangingLines, Row
+from inspector.ui.safe import markup, plain
 
 DEFAULTS = {"window": 128_000, "fixed": 8_000, "reserve": 4_000}
 
 
-def plan_content(plan: BudgetPlan) -> Content:
+def plan_content(plan: BudgetPlan) -> HangingLines:
+    """The plan as rows with hanging indents (ui/hanging.py): an item that does not fit the
+    width continues under its text, not at column 0 where it read as the next item."""
+    blank = Content()
     if plan.refusals:
-        return Content("\n").join(markup("[b $error]$c[/] $m", c=r.code, m=r.message)
-                                  for r in plan.refusals)
-    lines = [markup("history budget [b]$h[/b] tokens · loaded $l · ratio $r [dim](length only)[/]",
-                    h=f"{plan.history_budget:,}", l=f"{plan.loaded:,}",
-                    r=str(plan.ratio) if plan.ratio is not None else "—")]
+        return HangingLines([(markup("[b $error]$c[/] ", c=r.code), plain(r.message)) for r in plan.refusals])
+    rows: list[Row] = [(blank, markup("history budget [b]$h[/b] tokens · loaded $l · ratio $r [dim](length only)[/]",
+                                      h=f"{plan.history_budget:,}", l=f"{plan.loaded:,}",
+                                      r=str(plan.ratio) if plan.ratio is not None else "—"))]
     for block in plan.blocks:
         width = 30
         filled = min(width, width * block.used // block.budget) if block.budget else 0
         bar = markup("[$success]$f[/][dim]$e[/]", f="█" * filled, e="░" * (width - filled))
-        lines.append(Content(f"{block.name:<16} ") + bar + Content(f" {block.used:,} / {block.budget:,}"))
+        rows.append((Content(f"{block.name:<16} ") + bar, Content(f" {block.used:,} / {block.budget:,}")))
     raw = plan.blocks[2]
-    lines.append(markup("\n[b]raw evidence picked for the task[/b] [dim](most relevant first)[/]"))
-    lines += [markup("  [$success]$r[/] [dim]$t tokens[/] · $why", r=i.ref, t=f"{i.tokens:,}",
-                                  why=i.reason or i.label) for i in raw.items] or [Content("  nothing fits")]
-    lines.append(markup("\n[b]not loaded[/b]"))
-    lines += [markup("  [$warning]$r[/] $w [dim]($t tokens)[/]", r=n["ref"], w=n["why"],
-                                  t=f"{n['tokens']:,}") for n in plan.not_loaded] or [Content("  nothing")]
-    lines.append(markup("[dim]$t[/]", t="tokens: " + plan.as_dict()["tokenizer"]))
-    return Content("\n").join(lines)
+    rows += [(blank, blank), (blank, markup("[b]raw evidence picked for the task[/b] [dim](most relevant first)[/]"))]
+    rows += [(markup("  [$success]$r[/] ", r=i.ref), markup("[dim]$t tokens[/] · $why", t=f"{i.tokens:,}",
+                                                             why=i.reason or i.label))
+             for i in raw.items] or [(blank, Content("  nothing fits"))]
+    rows += [(blank, blank), (blank, markup("[b]not loaded[/b]"))]
+    rows += [(markup("  [$warning]$r[/] ", r=n["ref"]), markup("$w [dim]($t tokens)[/]", w=n["why"],
+                                                              t=f"{n['tokens']:,}"))
+             for n in plan.not_loaded] or [(blank, Content("  nothing"))]
+    rows.append((blank, markup("[dim]$t[/]", t="tokens: " + plan.as_dict()["tokenizer"])))
+    return HangingLines(rows)
 
 
 class BudgetView(ShowsWorkerErrors, Vertical):

@@ -8,6 +8,7 @@ from textual.content import Content
 from textual.widgets.option_list import Option
 
 from inspector.domain.candidates import Validation
+from inspector.ui.hanging import HangingLines
 from inspector.ui.safe import markup
 from inspector.ui.widgets.item_list import ItemList
 
@@ -45,8 +46,9 @@ class CandidatesList(ItemList):
             else:
                 verdict = markup("[$success]✓ structure verified[/]")
             warn = markup("  [$warning]! $w[/]", w=", ".join(w.code for w in v.warnings)) if v.warnings else Content("")
-            options.append(Option(
-                markup("$g [b]$id[/b]  base v$b · goal r$r  ", g=glyph, id=cand["id"],
-                                    b=str(cand["base_version"]), r=str(cand["goal_revision"])) + verdict + warn,
-                id=cand["id"]))
+            # The codes continue under the candidate's text, not at column 1 (ui/hanging.py).
+            options.append(Option(HangingLines([(
+                markup("$g ", g=glyph),
+                markup("[b]$id[/b]  base v$b · goal r$r  ", id=cand["id"], b=str(cand["base_version"]),
+                       r=str(cand["goal_revision"])) + verdict + warn)]), id=cand["id"]))
         self.set_items(options, markup("[dim]no compression candidates in this session[/]"), keep)

@@ -90,7 +90,10 @@ class TurnBlock(Vertical):
                      + markup(" · $size", size=human_size(t.result_size)))
             text, left = _cut(t.result_text, self.expanded)
             inner: list[Widget] = [Static(markup("[dim]call id $c · arguments[/]", c=t.call_id or "?")),
-                                   Static(plain(t.text[:BODY_CHARS]), classes="turn-args"),
+                                   Static(plain(t.text if len(t.text) <= BODY_CHARS else
+                                                t.text[:BODY_CHARS] + f"\n… {len(t.text) - BODY_CHARS:,} more "
+                                                "characters of arguments (T, then enter on its row, shows them)"),
+                                          classes="turn-args"),
                                    Static(markup("[dim]result #$r[/]", r=str(t.result_seq or "—"))),
                                    Static(plain(text), classes="turn-result")]
             if t.result_size > len(t.result_text) or left:
@@ -105,7 +108,8 @@ class TurnBlock(Vertical):
                                 title=markup("[dim]the summary ($n chars)[/]", n=f"{t.size:,}"),
                                 collapsed=True)]  # type: ignore[arg-type]
         label = "◌ micro-compaction" if t.kind == "microcompaction" else "·"
-        return [Static(markup("[dim]$l #$seq $t[/]", l=label, seq=str(t.seq), t=t.text[:300]), classes="turn-note")]
+        note = t.text if len(t.text) <= 300 else t.text[:299] + "…"  # cut, and says so
+        return [Static(markup("[dim]$l #$seq $t[/]", l=label, seq=str(t.seq), t=note), classes="turn-note")]
 
     @on(Button.Pressed, ".turn-more")
     async def show_more(self, event: Button.Pressed) -> None:

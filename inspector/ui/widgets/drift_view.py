@@ -9,6 +9,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.domain.drift import FieldTimeline, Finding, headline
+from inspector.ui.hanging import HangingLines
 from inspector.ui.safe import markup, plain
 
 SHOWN_GENERATIONS = 50  # the tab lists the latest ones; older ones are named, not hidden
@@ -47,8 +48,10 @@ class DriftView(Horizontal):
             options.add_option(Option(markup("[b]$h[/b]", h=head), disabled=True))
             for i, f in enumerate(fs):
                 colour = "$warning" if f.severity == "warning" else "$error"
-                options.add_option(Option(markup(f"  [{colour}]$c[/] [b]$k[/b]\n    [dim]$m[/]", c=f.code,
-                                                 k=f.key or "", m=f.message), id=f"{g}:{i}"))
+                # A sentence longer than the column goes on under itself, not at column 0 (ui/hanging.py).
+                options.add_option(Option(HangingLines([
+                    (Content("  "), markup(f"[{colour}]$c[/] [b]$k[/b]", c=f.code, k=f.key or "")),
+                    (Content("    "), markup("[dim]$m[/]", m=f.message))]), id=f"{g}:{i}"))
         if len(ordered) > SHOWN_GENERATIONS:
             older = ordered[SHOWN_GENERATIONS:]
             hidden = sum(1 for g in older for f in findings[g] if f.severity == "finding")

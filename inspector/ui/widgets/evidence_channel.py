@@ -11,6 +11,7 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from inspector.domain.short_ids import short_ref
 from inspector.services.channels import MaterialView, StubView
 from inspector.ui.safe import markup, plain
 from inspector.ui.widgets.channel import ChannelPane
@@ -30,10 +31,20 @@ def human_size(n: int) -> str:
 
 
 class EvidenceChannel(ChannelPane):
+    DEFAULT_CSS = """
+    EvidenceChannel .records.-rows { text-wrap: nowrap; text-overflow: ellipsis; }
+    """
     # ↓ in the search box goes to the results (the list binds ↓ itself, so this only acts from the box)
     BINDINGS = [Binding("down", "to_results", "Results", show=False),
                 Binding("right_square_bracket", "occurrence(1)", "Next match", id="evidence.next_match"),
                 Binding("left_square_bracket", "occurrence(-1)", "Previous match", id="evidence.prev_match")]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``[`` / ``]`` only while search results are listed: with none they did nothing but
+        still sat in the key line."""
+        if action == "occurrence":
+            return bool(self.found)
+        return True
 
     def action_to_results(self) -> None:
         self.records.focus()
@@ -57,31 +68,39 @@ class EvidenceChannel(ChannelPane):
     def load(self, materials: list[MaterialView]) -> None:
         self.materials = {m.id: m for m in materials}
         self.stubs = {s.id: (s, m) for m in materials for s in m.stubs}
-        self.hits = {}
+        self.hits, self.found = {}, {}
         options: list[Option] = []
         for m in materials:
+            # Each line is cut with "…" rather than wrapped (the list is `-rows`): a long id or
+            # version once broke a stub's line in the middle at 100 columns, the id on a line of its
+            # own. Ids are short here (short_ids.py); the detail below shows them whole.
             state = "[$error]deleted[/]" if m.deleted else "[$accent]missing[/]" if m.size < 0 else "$size"
             options.append(Option(markup(
-                f"[b]$id[/b]  {state}  [dim]$v · $scope · $h[/]", id=m.id, size=human_size(m.size),
+                f"[b]$id[/b]  {state}  [dim]$v · $scope · $h[/]", id=short_ref(m.id), size=human_size(m.size),
                 v=m.source_version or "no version", scope=m.disclosure_scope or "no scope",
                 h=m.content_hash.removeprefix("sha256:")[:8] or "no hash"), id=f"mat:{m.id}"))
             for s in m.stubs:
                 rng = f"[{s.read_slice[0]}, {s.read_slice[1]})" if s.read_slice else "[whole]"
-                outline = s.outline or "no outline"
+                outline = " ".join((s.outline or "no outline").split())
                 options.append(Option(markup(
-                    "  ↳ $id $rng $scope\n    [dim]「$outline」[/]", id=s.id, rng=rng,
-                    scope=s.disclosure_scope or "", outline=outline[:60]), id=f"stub:{s.id}"))
+                    "  ↳ $id $rng $scope\n    [dim]「$outline」[/]", id=short_ref(s.id), rng=rng,
+                    scope=s.disclosure_scope or "", outline=outline[:200]), id=f"stub:{s.id}"))
+        self.records.set_class(True, "-rows")
         self.set_records(options, "no materials or stubs in this session")
+        self.refresh_bindings()
 
     def show_indexing(self, query: str, done: int, total: int) -> None:
         """A search waiting for events imported since the last one to be indexed says so."""
         self.hits, self.found = {}, {}
+        self.records.set_class(False, "-rows")
+        self.refresh_bindings()
         self.set_records([Option(markup("[$warning]indexing $n events for search… · “$q” follows[/]",
                                         n=f"{max(total - done, 0):,}", q=query), disabled=True)], "")
 
     def show_results(self, result: SearchResult) -> None:
         self.hits = {f"hit:{i}": h.ref for i, h in enumerate(result.hits)}
         self.found = {f"hit:{i}": h for i, h in enumerate(result.hits)}
+        self.records.set_class(False, "-rows")  # a hit's text wraps: the match may be far into it
         method = {"fts": "trigram index", "grams": "short-query index"}.get(result.method, result.method)
         n, items = sum(h.occurrences for h in result.hits), len(result.hits)
         head = (f"{n:,} occurrence{'s' if n != 1 else ''} in {items}{'+' if result.more else ''} "
@@ -94,6 +113,7 @@ class EvidenceChannel(ChannelPane):
             options.append(Option(markup("[b]$ref[/b] [dim]$w · $n×[/]\n  $s", ref=hit.ref, w=hit.where,
                                          n=str(hit.occurrences), s=hit.snippet), id=f"hit:{i}"))
         self.set_records(options, "no hits")
+        self.refresh_bindings()
 
     def _show_hit(self, oid: str) -> None:
         hit = self.found[oid]

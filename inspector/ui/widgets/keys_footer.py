@@ -5,7 +5,8 @@ recomposed after every focus move: on the first screen that was a quarter of all
 mount, style, lay out and cut the bottom line into, and it only appeared in a second frame,
 after the first refresh (issue 18: first paint). This one draws the same line — each key and
 its description with the footer's theme styles, disabled keys dim, the command palette key at
-the right edge behind a thin bar — from the screen's active bindings whenever it renders, so
+the right edge behind a thin bar; keys that do not fit are left out whole, and "… ? more" says
+``?`` lists them all — from the screen's active bindings whenever it renders, so
 the first frame already shows the keys of the widget that has the focus, and a focus move
 only repaints one line. Clicking a key presses it, as on the stock footer.
 """
@@ -112,6 +113,14 @@ class KeysFooter(Widget):
             spans.append((x, x + part.cell_length, key))
             parts.append(part)
             x += part.cell_length
+        if x > room:  # only whole keys, then "… ? more": a key cut mid-word ("k Candidat") read as another
+            more = Key("question_mark", "?", "more", True)
+            marker = Content.assemble(("…", description_style), (" ? ", key_style), ("more ", description_style))
+            while parts and x > room - marker.cell_length:
+                x -= parts.pop().cell_length
+                spans.pop()
+            spans.append((x + 1, x + marker.cell_length, more))
+            parts.append(marker)
         if palette is not None:
             spans.append((room, width, palette))
         self._spans = spans

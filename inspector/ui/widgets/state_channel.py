@@ -13,6 +13,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from inspector.services.channels import StateRecord
+from inspector.ui.hanging import HangingLines
 from inspector.ui.safe import markup, plain
 from inspector.ui.widgets.channel import ChannelPane
 
@@ -28,14 +29,15 @@ MARK = ("✔", "$accent")  # a marked pending record shows this instead of ◌
 TITLE = "Protected state"
 
 
-def record_line(r: StateRecord, marked: bool = False) -> Content:
+def record_line(r: StateRecord, marked: bool = False) -> HangingLines:
+    """The status glyph, then the value: a long value (a real transcript's goal is a whole
+    prompt) continues under the value, so the glyphs stay alone in their column (ui/hanging.py)."""
     glyph = markup(f"[b {MARK[1]}]$g[/]", g=MARK[0]) if marked else status_mark(r.status)
-    return Content.assemble(
-        glyph, " ",
+    return HangingLines([(glyph + Content(" "), Content.assemble(
         markup("[dim]$v[/]" if r.status == "superseded" else "$v", v=r.value),
         markup("  [dim]v$n · $s$m[/]", n=str(r.version),
-                            s=r.status if r.status != "active" else (r.writer or ""), m=" · marked" if marked else ""),
-    )
+               s=r.status if r.status != "active" else (r.writer or ""), m=" · marked" if marked else ""),
+    ))])
 
 
 class StateChannel(ChannelPane):

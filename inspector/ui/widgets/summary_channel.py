@@ -12,6 +12,7 @@ from inspector.ui.safe import markup, safe
 from inspector.ui.widgets.channel import ChannelPane
 
 DETAIL_CHARS = 2000  # longer texts are cut here, said so, and open whole with enter
+PREVIEW_CHARS = 70  # a generation's line in the list: its start, "…" when there is more
 
 
 def highlight_unresolved(text: str, markers: list[str]) -> Content:
@@ -39,8 +40,10 @@ class SummaryChannel(ChannelPane):
             head = markup("[b]gen $n[/b] · $kind$parent", n=str(g.generation), kind=g.kind, parent=parent)
             if g.unresolved:
                 head += markup("  [$warning]⟨$u open⟩[/]", u=str(len(g.unresolved)))
-            preview = g.text.replace("\n", " ")
-            options.append(Option(head + Content("\n  ") + markup("[dim]$p[/]", p=preview[:70]),
+            preview = " ".join(g.text.split())
+            if len(preview) > PREVIEW_CHARS:  # cut, and says so ("…that ran " read as the whole text)
+                preview = preview[:PREVIEW_CHARS - 1].rstrip() + "…"
+            options.append(Option(head + Content("\n  ") + markup("[dim]$p[/]", p=preview),
                                   id=f"gen-{g.generation}"))
         self.set_records(options, "no summary generations for this session")
 

@@ -18,6 +18,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.services.survival import SurvivalReport
+from inspector.ui.hanging import HangingLines, Row
 from inspector.ui.safe import markup
 
 GLYPH = {"contradicted": ("✗", "$error"), "missing": ("∅", "$error"), "unknown": ("?", "$accent"),
@@ -25,34 +26,43 @@ GLYPH = {"contradicted": ("✗", "$error"), "missing": ("∅", "$error"), "unkno
 ORDER = ("contradicted", "missing", "unknown", "kept")
 
 
-def report_content(report: SurvivalReport) -> Content:
+def _cut(text: str, limit: int) -> str:
+    """At most ``limit`` characters, with "…" when cut (a fact's value was cut at 160 silently)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def report_content(report: SurvivalReport) -> HangingLines:
+    """One generation's verdicts; each fact and its reason continue under their text when they
+    do not fit (ui/hanging.py), not at the panel's left edge among the glyphs."""
+    blank = Content()
     if report.result is None:
-        return markup("[dim]no summary generation[/]")
+        return HangingLines([(blank, markup("[dim]no summary generation[/]"))])
     counts = report.result.counts
     covers = f"evt:{report.covers[0]}–evt:{report.covers[1]}" if report.covers else "the whole log"
-    rows = [markup("[b]$h[/b]  (generation $g, $k, covers $c; exact rules, not a judge)",
-                   h=report.headline(), g=str(report.generation), k=report.kind or "?", c=covers),
-            Content("  ".join(f"{GLYPH[v][0]} {v} {counts[v]}" for v in ORDER))]
+    rows: list[Row] = [
+        (blank, markup("[b]$h[/b]  (generation $g, $k, covers $c; exact rules, not a judge)",
+                       h=report.headline(), g=str(report.generation), k=report.kind or "?", c=covers)),
+        (blank, Content("  ".join(f"{GLYPH[v][0]} {v} {counts[v]}" for v in ORDER)))]
     by_kind = report.result.by_kind
     if by_kind:
-        rows.append(markup("[dim]$t[/]", t="  ·  ".join(
-            f"{kind}: {c['kept']}/{sum(c.values())} kept" for kind, c in sorted(by_kind.items()))))
+        rows.append((blank, markup("[dim]$t[/]", t="  ·  ".join(
+            f"{kind}: {c['kept']}/{sum(c.values())} kept" for kind, c in sorted(by_kind.items())))))
     if not report.verdicts:
-        rows.append(markup("[dim]no protected fact has a source inside this range[/]"))
+        rows.append((blank, markup("[dim]no protected fact has a source inside this range[/]")))
     for verdict in ORDER:
         picked = [v for v in report.verdicts if v.verdict == verdict]
         if not picked:
             continue
         glyph, colour = GLYPH[verdict]
-        rows.append(markup(f"\n[b {colour}]$g $v ($n)[/]", g=glyph, v=verdict, n=str(len(picked))))
+        rows += [(blank, blank), (blank, markup(f"[b {colour}]$g $v ($n)[/]", g=glyph, v=verdict, n=str(len(picked))))]
         for v in picked:
             label = "" if v.fact.status == "active" else f" [{v.fact.status}]"
-            rows.append(markup(f"  [{colour}]$g[/] [b]$kind[/b] $val[dim]$lab — $src[/]", g=glyph,
-                               kind=v.fact.kind, val=v.fact.value[:160], lab=label,
-                               src=", ".join(v.fact.sources[:4])))
-            detail = v.where or v.reason
-            rows.append(markup("      [dim]$d[/]", d=detail[:200]))
-    return Content("\n").join(rows)
+            rows.append((markup(f"  [{colour}]$g[/] ", g=glyph),
+                         markup("[b]$kind[/b] $val[dim]$lab — $src[/]", kind=v.fact.kind, val=_cut(v.fact.value, 160),
+                                lab=label, src=", ".join(v.fact.sources[:4])
+                                + (f" +{len(v.fact.sources) - 4} more" if len(v.fact.sources) > 4 else ""))))
+            rows.append((Content("      "), markup("[dim]$d[/]", d=_cut(v.where or v.reason, 200))))
+    return HangingLines(rows)
 
 
 class SurvivalView(Horizontal):

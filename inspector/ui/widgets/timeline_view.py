@@ -52,6 +52,8 @@ def format_row(row: TimelineRow) -> Content:
             line += markup("[b $error]✕ deleted[/] ")
         elif mark == "orphan":
             line += markup("[$error]⚠ orphan result: its call is not in the log[/] ")
+    if not row.text.strip() and not row.marks:  # a turn of only tool calls: said, not a blank that reads as unloaded
+        return line + markup("[dim](no text)[/]")
     return line + plain(row.text)
 
 
