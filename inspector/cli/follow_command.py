@@ -23,9 +23,9 @@ from inspector.cli.output import EXIT_OK, run_command
 from inspector.cli.store_commands import reviewer_option
 from inspector.cli.store_param import STORE
 from inspector.domain.errors import BadInput, InspectorError
-from inspector.domain.terminal_safe import json_safe
 from inspector.domain.formats.detect import detect
 from inspector.domain.formats.tail import APPENDABLE
+from inspector.domain.terminal_safe import json_safe
 from inspector.services.following import Follower, catch_up
 
 
