@@ -114,19 +114,25 @@ async def _holding_number(db: aiosqlite.Connection, table: str, columns: tuple[s
             for column, cell in zip(columns, cells, strict=True):
                 if cell is None:
                     continue
-                texts = [str(cell)]
-                if column in _JSON_COLUMNS:
-                    try:
-                        texts = strings_in(json.loads(cell))
-                    except ValueError:
-                        pass  # not JSON after all: its text as stored is scanned
-                if any(numbers.search(t) for t in texts):
+                if any(numbers.search(t) for t in _cell_texts(column, cell)):
                     found.append(str(ident))
                     break
     return found
 
 
 _JSON_COLUMNS = frozenset({"extra", "claims", "unresolved"})
+
+
+def _cell_texts(column: str, cell: object, *, joined: bool = False) -> list[str]:
+    """The texts a scan reads in a cell: a JSON column's strings (an escaped ``\\u200b`` is the
+    character to a pattern), one per string or ``joined`` into one text; any other cell as stored."""
+    if column not in _JSON_COLUMNS:
+        return [str(cell)]
+    try:
+        strings = strings_in(json.loads(str(cell)))
+    except ValueError:
+        return [str(cell)]  # not JSON after all: its text as stored is scanned
+    return ["\n".join(strings)] if joined else strings
 
 
 def _loosely_in(text: str, loose: LooseMatcher, numbers: re.Pattern[str] | None) -> bool:
@@ -145,13 +151,7 @@ async def _holding_loosely(db: aiosqlite.Connection, table: str, columns: tuple[
             for column, cell in zip(columns, cells, strict=True):
                 if cell is None:
                     continue
-                texts = [str(cell)]
-                if column in _JSON_COLUMNS:
-                    try:
-                        texts = ["\n".join(strings_in(json.loads(cell)))]
-                    except ValueError:
-                        pass
-                if any(_loosely_in(t, loose, numbers) for t in texts):
+                if any(_loosely_in(t, loose, numbers) for t in _cell_texts(column, cell, joined=True)):
                     found.append((str(ident), first_is_text and cells[0] is not None))
                     break
     return found
