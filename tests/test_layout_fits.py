@@ -307,3 +307,26 @@ async def test_a_summary_preview_says_it_was_cut(imported_copy: Callable[..., Pa
         preview = str(records.get_option_at_index(0).prompt).split("\n")[1].strip()
         assert preview.startswith("This session is being continued") and preview.endswith("…")
         assert len(preview) <= 70
+
+
+async def test_the_zone_chosen_at_a_wide_width_is_the_one_shown_after_narrowing(sample_store: Path) -> None:
+    """At wide widths the zone classes change without a restyle (layout.show_zone): narrowing
+    the terminal afterwards must still show the zone the focus is in, and only that one."""
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        channels, tabs = screen.query_one("#channels"), screen.query_one("#tabs")
+        await pilot.press("t")
+        await pilot.resize_terminal(80, 24)
+        await settle(app, pilot)
+        assert tabs.display and not channels.display, "t at 160 columns, then 80: the tabs show alone"
+        await pilot.resize_terminal(160, 40)
+        await settle(app, pilot)
+        assert tabs.display and channels.display
+        await pilot.press("2")
+        await pilot.resize_terminal(80, 24)
+        await settle(app, pilot)
+        shown = [pane.id for pane in screen.query(".channel") if pane.display]
+        assert not tabs.display and channels.display and len(shown) == 1, shown
+        assert screen.focused is not None and shown[0] in {a.id for a in screen.focused.ancestors_with_self}

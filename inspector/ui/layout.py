@@ -46,16 +46,22 @@ class FitsTheTerminal(_Base):
             first.add_class("-current", update=False)
 
     def show_zone(self, widget: Widget) -> None:
-        """Make ``widget``'s zone the one shown (before focusing it, so focus lands on something visible)."""
+        """Make ``widget``'s zone the one shown (before focusing it, so focus lands on something visible).
+
+        The zone classes are always kept, but only ``-narrow`` rules read them: at other widths
+        they change without a restyle (a class change on the screen restyled its ~1,100 widgets
+        on every move between a channel and the tabs). Becoming narrow restyles the screen
+        anyway, with the zone classes already right."""
+        update = self.has_class("-narrow")
         channel = next((a for a in widget.ancestors_with_self if isinstance(a, ChannelPane)), None)
         for pane in self.query(ChannelPane):
-            pane.set_class(pane is channel, "-current")
+            pane.set_class(pane is channel, "-current", update=update)
         if channel is not None:
-            self.set_class(True, "-zone-channels")
-            self.set_class(False, "-zone-tabs")
+            self.set_class(True, "-zone-channels", update=update)
+            self.set_class(False, "-zone-tabs", update=update)
         elif any(getattr(a, "id", None) == "tabs" for a in widget.ancestors_with_self):
-            self.set_class(True, "-zone-tabs")
-            self.set_class(False, "-zone-channels")
+            self.set_class(True, "-zone-tabs", update=update)
+            self.set_class(False, "-zone-channels", update=update)
 
     focus_asked = 0  # counts the focus moves asked for; a tab key that had to wait gives way to a later one
 
