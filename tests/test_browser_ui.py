@@ -115,7 +115,8 @@ async def test_no_transcripts_opens_the_demo_as_before(tmp_path: Path, monkeypat
         assert isinstance(app.screen, MainScreen) and app.screen.session == "s-export"
 
 
-async def _until(pilot: Pilot, condition: Callable[[], bool], what: str, timeout_s: float = 20) -> float:
+async def _until(pilot: Pilot, condition: Callable[[], bool], what: str | Callable[[], str],
+                 timeout_s: float = 20) -> float:
     """Wait for ``condition``; when it became true. Checked every 20 ms (an idle pause can take up
     to a second on a busy machine, which would add to the latency measured)."""
     try:
@@ -123,7 +124,8 @@ async def _until(pilot: Pilot, condition: Callable[[], bool], what: str, timeout
             while not condition():
                 await pilot.pause(0.02)
     except TimeoutError:
-        raise AssertionError(f"{what} within {timeout_s}s") from None
+        said = what() if callable(what) else what  # a lazy message shows the state when it failed
+        raise AssertionError(f"{said} within {timeout_s}s") from None
     return time.monotonic()
 
 
@@ -154,7 +156,8 @@ async def test_lines_appended_while_the_app_is_open_appear_within_2s_in_order_on
                 else:
                     fh.write(line + "\n")
             written = time.monotonic()
-            seen = await _until(pilot, lambda: text in shown(), f"{text!r} never appeared; {bar.render()}")
+            seen = await _until(pilot, lambda: text in shown(),
+                                lambda: f"{text!r} never appeared; bar: {bar.render()}; rows: {shown()[-3:]}")
             assert seen - written < 2.0, f"{text!r} took {seen - written:.2f}s"
         timeline = app.screen.query_one(TimelineView)
         events = [r.text for r in timeline.rows if r.source == "event"]
