@@ -174,7 +174,7 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, DecidesPending, OpensDialogs,
                 if not news:  # no act, only derived data (another process indexing for search)
                     return
                 acts = [a for a in news if a.actor != mine]
-                if not self._followed_write():
+                if not self._followed_write(news):
                     self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5,
                                 markup=False)
                     self.initial_session = self.session
@@ -182,10 +182,15 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, DecidesPending, OpensDialogs,
         finally:
             self._checking = False
 
-    def _followed_write(self) -> bool:
-        """The change was the follower importing appended lines (shown as they arrive, no reload)."""
+    def _followed_write(self, news: list[recent_acts.Act]) -> bool:
+        """The change was the follower importing appended lines (shown as they arrive, no reload):
+        flagged before its commit, or every new act is one the follower writes (FollowBar.made)."""
         bars = self.query("FollowBar")
-        return bool(bars) and bars.first().consume_wrote()  # type: ignore[attr-defined]
+        if not bars:
+            return False
+        bar = bars.first()
+        flagged = bar.consume_wrote()  # type: ignore[attr-defined]
+        return flagged or all(bar.made(act) for act in news)  # type: ignore[attr-defined]
 
     async def on_follow_bar_grew(self, event: FollowBar.Grew) -> None:
         if event.session != self.session:

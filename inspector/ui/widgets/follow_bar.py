@@ -20,6 +20,7 @@ from textual.worker import Worker
 
 from inspector.domain.errors import InspectorError
 from inspector.services.following import Follower
+from inspector.services.recent_acts import Act
 from inspector.ui.dialogs import error_dialog
 from inspector.ui.paint import after_paint
 
@@ -97,6 +98,18 @@ class FollowBar(Static):
     def consume_wrote(self) -> bool:
         wrote, self.wrote = self.wrote, False
         return wrote
+
+    def made(self, act: Act) -> bool:
+        """Whether ``act`` is one this bar's follower writes: an import of the followed file into
+        its session, or the facts it proposes after one, by its actor. The screen's change watch
+        asks, because the flag above can be taken by a look at the commit before: a look that read
+        the change counter, then saw the flag set for the next import, took that flag with it, and
+        the next import's commit then read as someone else's — a reload that put the timeline's
+        cursor back at the top, after which appended lines no longer followed the end."""
+        resume = self.follower.resume if self.follower is not None else None
+        if resume is None or act.actor != self.actor.strip() or act.session != resume.session:
+            return False
+        return act.kind == "facts.proposed" or (act.kind == "import" and act.subject == resume.file_name)
 
     def _show(self, waiting: int = 0) -> None:
         offset = self.follower.resume.offset if self.follower and self.follower.resume else 0
