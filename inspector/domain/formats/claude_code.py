@@ -67,12 +67,11 @@ _BLOCK_OK = fields_ok(_BLOCK)
 
 
 def _record_problem(rec: dict[str, Any]) -> str | None:
-    if _RECORD_OK(rec):  # the common case, without building a sentence per field (issue #18)
-        content = rec["message"].get("content") if isinstance(rec.get("message"), dict) else None
-        if not isinstance(content, list) or all(_BLOCK_OK(b) for b in content if isinstance(b, dict)):
-            return None
-    found = field_problem(rec, _RECORD)
     content = rec["message"].get("content") if isinstance(rec.get("message"), dict) else None
+    if _RECORD_OK(rec) and (not isinstance(content, list)
+                            or all(_BLOCK_OK(b) for b in content if isinstance(b, dict))):
+        return None  # the common case, without building a sentence per field (issue #18)
+    found = field_problem(rec, _RECORD)
     return found or (items_problem(content, _BLOCK, "message.content") if isinstance(content, list) else None)
 
 
