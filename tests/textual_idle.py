@@ -23,6 +23,7 @@ from asyncio import sleep
 from time import monotonic, process_time
 
 import textual._wait as textual_wait
+import textual.constants as textual_constants
 import textual.app as textual_app
 import textual.pilot as textual_pilot
 from textual._context import active_app
@@ -34,7 +35,7 @@ QUIET_CPU_S = STEP_S / 20
 def frame_pending() -> bool:
     """Whether the active app's current screen has something waiting for its next frame."""
     app = active_app.get(None)
-    if app is None:
+    if app is None or app._exit:  # an app that is closing draws no further frame
         return False
     try:
         screen = app.screen
@@ -58,5 +59,6 @@ async def wait_for_idle(min_sleep: float = STEP_S, max_sleep: float = 1) -> None
 
 
 def pytest_configure() -> None:
+    textual_constants.TEXTUAL_ANIMATIONS = "none"  # read by every App at start: see the module's docstring
     for module in (textual_wait, textual_app, textual_pilot):
         module.wait_for_idle = wait_for_idle  # type: ignore[attr-defined]
