@@ -182,3 +182,16 @@ def test_a_store_locked_by_another_writer_is_a_refusal_not_damage(
     assert json.loads(result.stdout)["error"]["code"] == "store_busy"
     assert "damaged" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert _ledger(sample_store) == before
+
+
+@pytest.mark.parametrize(("error", "code"), [
+    (sqlite3.OperationalError("database or disk is full"), "disk_full"),
+    (sqlite3.OperationalError("database is locked"), "store_busy"),
+    (sqlite3.OperationalError("disk I/O error"), "io_error"),
+    (OSError(28, "No space left on device"), "disk_full"),
+])
+def test_the_apps_error_dialog_names_a_fault_of_the_disk_as_what_it_is(error: BaseException, code: str) -> None:
+    from inspector.ui.dialogs import error_dialog
+
+    dialog = error_dialog(error)
+    assert dialog.dialog_title == f"Cannot do that ({code})" and "Error" not in str(dialog.body)

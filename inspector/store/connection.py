@@ -254,6 +254,14 @@ async def _connect(target: Path, *, read_only: bool) -> aiosqlite.Connection:
         return db
 
 
+def store_error(exc: BaseException) -> InspectorError | None:
+    """The product error (code and sentence, store/faults.py) for an SQLite or OS error met while
+    using a store — for the app's error dialog, which imports no sqlite3 — or None for others."""
+    if isinstance(exc, (sqlite3.DatabaseError, OSError)) and not isinstance(exc, BrokenPipeError):
+        return faults.explain(exc)
+    return None
+
+
 def _medium_fault(exc: BaseException) -> bool:
     """A full or failing disk (SQLITE_FULL, SQLITE_IOERR_*), not a damaged or foreign file."""
     name = getattr(exc, "sqlite_errorname", "") or ""
