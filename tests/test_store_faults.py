@@ -195,3 +195,11 @@ def test_the_apps_error_dialog_names_a_fault_of_the_disk_as_what_it_is(error: Ba
 
     dialog = error_dialog(error)
     assert dialog.dialog_title == f"Cannot do that ({code})" and "Error" not in str(dialog.body)
+
+
+def test_opening_a_fifo_in_the_app_is_refused_at_once_not_a_hang(tmp_path: Path) -> None:
+    """`inspector FIFO` read the FIFO's first bytes to see whether it is a store, and waited forever."""
+    store = _special(tmp_path, "fifo")
+    done = subprocess.run([sys.executable, "-m", "inspector", str(store)], capture_output=True, text=True, timeout=30,
+                          stdin=subprocess.DEVNULL, env=dict(os.environ, INSPECTOR_REVIEWER="lin"))
+    assert done.returncode == 3 and done.stderr == f"error: {store} is a FIFO (named pipe), not a store file\n"
