@@ -243,3 +243,18 @@ def test_the_text_report_counts_lines_not_read_and_lists_the_first_ten(tmp_path:
     shown = [ln for ln in result.stdout.splitlines() if ln.lstrip().startswith("⚠")]
     assert len(shown) == 10, result.stdout
     assert "30 lines or parts not read or odd (unreadable_line 30)" in result.stdout
+
+
+def test_two_claude_code_sessions_run_together_in_one_file_import_and_say_so(tmp_path: Path) -> None:
+    """Found: the second session's records were read into the first without a word."""
+    first = [ln for ln in CLAUDE.read_bytes().split(b"\n") if ln.strip()]
+    second = [ln for ln in (REAL / "claude-code" / "ee8f793bfeb9-0__summary_records.jsonl").read_bytes().split(b"\n")
+              if ln.strip()]
+    mixed = [ln for pair in zip(first, second, strict=False) for ln in pair] + first[len(second):]
+    result, store = _import(tmp_path, "mixed.jsonl", b"\n".join(mixed) + b"\n")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    others = [p for p in report["problems"] if p["code"] == "other_session"]
+    assert len(others) == 1 and "488c5296-fc78-4fdf-8cfd-f1cae9454bd0" in others[0]["message"], report["problems"]
+    assert others[0]["line"] == next(i for i, ln in enumerate(mixed, 1) if b"488c5296-fc78" in ln)
+    assert CliRunner().invoke(cli, ["verify", str(store)]).exit_code == 0
