@@ -5,8 +5,8 @@ The sources are every real transcript (Codex: one built from FORMATS.md, none is
 collection) and two sif/1 sample sessions.
 Mutations: a flipped byte, a cut, a hostile snippet inserted (lone surrogate escape, an
 integer past 64 bits, deep nesting, a second record on the line, a duplicate key, bytes
-that are not UTF-8), and a field's value swapped for one of another type while the JSON
-stays valid. ``conversion_failed`` (the converters' last-resort refusal) counts as a bug.
+that are not UTF-8), a field's value swapped for one of another type while the JSON
+stays valid, a UTF-8 BOM, CRLF line ends, a line written twice, a NUL-padded tail. ``conversion_failed`` (the converters' last-resort refusal) counts as a bug.
 """
 
 from __future__ import annotations
@@ -86,9 +86,19 @@ def mutated(draw: st.DrawFn) -> tuple[str, bytes]:
     name, data = draw(st.sampled_from(SOURCES))
     if name.endswith(".jsonl") and len(data) > 100_000:  # long transcripts; sif samples stay whole
         data = _window(data, draw(st.integers(0, 10_000)))
-    kind = draw(st.sampled_from(["flip", "cut", "insert", "swap", "swap"]))
+    kind = draw(st.sampled_from(["flip", "cut", "insert", "swap", "swap", "bom", "crlf", "repeat", "nul_tail"]))
     pos = draw(st.integers(0, max(0, len(data) - 1)))
-    if kind == "flip":
+    if kind == "bom":  # ways real files break, found by the second attack (issue 8)
+        data = b"\xef\xbb\xbf" + data
+    elif kind == "crlf":
+        data = data.replace(b"\n", b"\r\n")
+    elif kind == "repeat":  # a line written twice, anywhere
+        lines = data.split(b"\n")
+        i = draw(st.integers(0, max(0, len(lines) - 1)))
+        data = b"\n".join(lines[:i + 1] + lines[i:])
+    elif kind == "nul_tail":  # a preallocated file cut by a crash
+        data = data + b"\x00" * draw(st.integers(1, 4096))
+    elif kind == "flip":
         data = data[:pos] + bytes([draw(st.integers(0, 255))]) + data[pos + 1:]
     elif kind == "cut":
         data = data[:pos]
