@@ -17,8 +17,8 @@ import json
 import random
 import re
 import shutil
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
