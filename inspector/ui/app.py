@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import work
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.reactive import var
@@ -77,8 +77,28 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         """Every notification (widgets' and screens' ``notify`` land here) shows its text as typed:
         what it quotes from the store — a key, an id, a path — has its escapes made visible and is
         never parsed as markup, so ``[@click=…]`` in a key is not a live action in the toast and
-        a stray ``[/]`` is not an error. ``markup`` is accepted for Textual's signature and ignored."""
+        a stray ``[/]`` is not an error. ``markup`` is accepted for Textual's signature and ignored.
+
+        On a small terminal the main screen says it in its notice line instead of a toast, which
+        covered the one zone shown at 80×24 (widgets/notice_line.py)."""
+        line = self._notice_line()
+        if line is not None:
+            line.show(safe(message), title=safe(title), severity=severity, timeout=timeout)
+            return
         super().notify(safe(message), title=safe(title), severity=severity, timeout=timeout, markup=False)
+
+    def _notice_line(self) -> Any:
+        """The active screen's notice line when notices go inline there (narrow or short), else None."""
+        from inspector.ui.widgets.notice_line import INLINE_ROWS
+
+        try:
+            screen = self.screen
+        except ScreenStackError:  # before the first screen
+            return None
+        if not (screen.has_class("-narrow") or self.size.height < INLINE_ROWS):
+            return None
+        found = screen.query("NoticeLine")
+        return found.first() if found else None
 
     def with_reviewer(self, then: Callable[[str], object]) -> None:
         """Run ``then(reviewer)``; the first time, ask who is reviewing and remember the answer.

@@ -49,10 +49,12 @@ from inspector.ui.dialog_actions import OpensDialogs
 from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.layout import FitsTheTerminal
 from inspector.ui.paint import DrawsAfterBatch, after_paint
+from inspector.ui.tab_labels import FitsTabLabels
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
 from inspector.ui.widgets.header_bar import HeaderBar
 from inspector.ui.widgets.keys_footer import KeysFooter
+from inspector.ui.widgets.notice_line import NoticeLine
 from inspector.ui.widgets.progress_line import ProgressLine
 from inspector.ui.widgets.sessions_list import SessionsList
 from inspector.ui.widgets.state_channel import StateChannel
@@ -71,7 +73,7 @@ SEARCH_DEBOUNCE_S = 0.2
 WRITING_ACTIONS = frozenset({"correct", "rebuild", "decide_pending"})  # dialogs grey out their own
 
 
-class MainScreen(DrawsAfterBatch, FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, ShowsWorkerErrors, Screen[None]):
+class MainScreen(DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending, OpensDialogs, FillsTabsLater, ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#state-records"
     BINDINGS = [
         Binding("1", "focus_channel('state')", "State", id="main.focus_state"),
@@ -133,6 +135,7 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, DecidesPending, OpensDialogs,
                         yield TimelineArea(id="timeline-area")
                     yield from empty_panes()  # filled after the first paint (behind_tabs)
         yield ProgressLine(id="progress")
+        yield NoticeLine(id="notice")  # notices on small terminals (toasts elsewhere): app.notify
         yield KeysFooter()
 
     async def on_mount(self) -> None:
@@ -356,6 +359,7 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, DecidesPending, OpensDialogs,
 
     def action_toggle_sessions(self) -> None:
         self.toggle_sessions()
+        self.call_after_refresh(self.fit_tab_labels)  # the strip is narrower beside the sessions list
 
     def action_timeline_start(self) -> None:
         self.run_worker(self.query_one(TimelineView).action_start(), group="timeline", exit_on_error=False)
