@@ -120,7 +120,8 @@ class EvidenceChannel(ChannelPane):
             options.append(Option(markup("[$warning]$n[/]", n=result.note), disabled=True))
         for i, hit in enumerate(result.hits):
             options.append(Option(markup("[b]$ref[/b] [dim]$w · $n×[/]\n  $s", ref=hit.ref, w=hit.where,
-                                         n=str(hit.occurrences), s=hit.snippet), id=f"hit:{i}"))
+                                         n=str(hit.occurrences), s=hit.snippet.replace("\n", " ⏎ ")),
+                                  id=f"hit:{i}"))  # a line break in the text began a line at the list's edge
         self.set_records(options, "no hits")
         self.refresh_bindings()
 
