@@ -171,13 +171,14 @@ async def test_evidence_detail_keeps_ids_whole_at_100_columns(imported_copy: Cal
 async def test_a_notice_at_80_columns_covers_nothing(sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
     app = InspectorApp(sample_store)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
         app.notify("Timeline: only failed results, with their calls.", severity="warning")
         await settle(app, pilot)
         line = app.screen.query_one(NoticeLine)
         assert line.display and "only failed results" in str(line.render())
-        assert not list(app._notifications)  # no toast over the zone
+        await pilot.pause(0.1)
+        assert not app.screen.query("Toast")  # no toast over the zone
         zone = app.screen.query_one("#state")
         assert zone.region.bottom <= line.region.y  # the zone gave up the rows: nothing covered
         line.clear()
@@ -188,9 +189,34 @@ async def test_a_notice_at_80_columns_covers_nothing(sample_store: Path, monkeyp
 async def test_a_notice_at_200_columns_is_a_toast(sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
     app = InspectorApp(sample_store)
-    async with app.run_test(size=(200, 50)) as pilot:
+    async with app.run_test(size=(200, 50), notifications=True) as pilot:
         await settle(app, pilot)
         app.notify("reloaded.")
         await settle(app, pilot)
         assert not app.screen.query_one(NoticeLine).display
-        assert "reloaded." in [n.message for n in app._notifications]  # a toast, as Textual shows them
+        await pilot.pause(0.1)
+        assert any("reloaded." in str(toast.render()) for toast in app.screen.query("Toast"))  # a toast, as before
+
+
+async def test_a_toast_over_a_dialog_at_80_columns_keeps_to_the_top_rows(sample_store: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80×24 "Accepted cand-good…" covered the review dialog's status line and buttons at the
+    bottom right; on a small terminal a dialog's toast is two lines at most, across the top."""
+    from inspector.ui.review_dialog import ReviewDialog
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("k", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReviewDialog)
+        app.notify("Accepted cand-good: context version is now 5.", title="Done")
+        await settle(app, pilot)
+        await pilot.pause(0.1)
+        toasts = list(app.screen.query("Toast"))
+        assert toasts
+        box = app.screen.query_one("#review").region
+        for toast in toasts:
+            assert toast.region.y + toast.region.height <= box.y + 1, (toast.region, box)  # the free row, the border
+            assert "Done: Accepted cand-good" in str(toast.render())  # the title in front: one message

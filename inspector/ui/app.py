@@ -22,6 +22,7 @@ from textual.reactive import var
 from inspector.services import reviewer_name
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.dialogs import ShowsWorkerErrors, error_dialog
+from inspector.ui.breakpoints import BREAKPOINTS, NARROW_WIDTH, SHORT_ROWS, VERTICAL_BREAKPOINTS
 from inspector.ui.reviewer_dialog import ReviewerDialog
 from inspector.ui.safe import safe
 from inspector.ui.typeahead import RetypesIntoInput
@@ -60,6 +61,11 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
     # None until said: the first writing act asks (with_reviewer).
     reviewer: var[str | None] = var(None, init=False)
 
+    # Every screen without breakpoints of its own (the dialogs, the transcript list) gets these
+    # classes: on a small terminal a dialog's toasts move to the free row above it (inspector.tcss).
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS
+    VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
+
     def __init__(self, store_path: Path | None = None, *, session: str | None = None, follow: Path | None = None,
                  sources: list[Path] | None = None, listing: Future[list[discovery.Found]] | None = None,
                  reviewer: str | None = None) -> None:
@@ -85,17 +91,20 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         if line is not None:
             line.show(safe(message), title=safe(title), severity=severity, timeout=timeout)
             return
+        if title and self._small():  # a dialog's toast is two lines at most there: the title goes in front
+            message, title = f"{title}: {message}", ""
         super().notify(safe(message), title=safe(title), severity=severity, timeout=timeout, markup=False)
+
+    def _small(self) -> bool:
+        return self.size.width < NARROW_WIDTH or self.size.height < SHORT_ROWS
 
     def _notice_line(self) -> Any:
         """The active screen's notice line when notices go inline there (narrow or short), else None."""
-        from inspector.ui.widgets.notice_line import INLINE_ROWS
-
         try:
             screen = self.screen
         except ScreenStackError:  # before the first screen
             return None
-        if not (screen.has_class("-narrow") or self.size.height < INLINE_ROWS):
+        if not self._small():
             return None
         found = screen.query("NoticeLine")
         return found.first() if found else None

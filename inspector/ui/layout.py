@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING
 
 from textual import events
 
+from inspector.ui.breakpoints import BREAKPOINTS, COMPACT_WIDTH, NARROW_WIDTH
 from inspector.ui.widgets.channel import ChannelPane
 
-NARROW_WIDTH = 90  # below this one zone shows at a time
-COMPACT_WIDTH = 140  # below this the sessions list starts hidden (s shows it)
-BREAKPOINTS = [(0, "-narrow"), (NARROW_WIDTH, "-normal"), (COMPACT_WIDTH, "-wide")]
+__all__ = ["BREAKPOINTS", "COMPACT_WIDTH", "NARROW_WIDTH", "FitsTheTerminal"]
 
 if TYPE_CHECKING:
     from textual.screen import Screen

@@ -4,7 +4,7 @@ Textual's toasts sit at the bottom right, 60 columns wide (at most half the scre
 five lines high, for five seconds. At 80×24 the main screen shows one zone at a time, so a
 toast ("The latest summary drifted…", "Timeline: only failed results.") covered the lower
 right of the very list or detail the reviewer was reading. Below ``INLINE_BELOW`` (the narrow
-breakpoint, or fewer than ``INLINE_ROWS`` rows) the app says it here instead: a line of its
+breakpoint, or fewer than ``SHORT_ROWS`` rows: ui/breakpoints.py) the app says it here instead: a line of its
 own in the layout (the zone above gives up those rows while it shows, so nothing is covered),
 in the severity's colour with a glyph that reads without colour, gone after the same timeout.
 """
@@ -17,7 +17,6 @@ from textual.widgets import Static
 
 from inspector.ui.safe import plain
 
-INLINE_ROWS = 30  # fewer rows than this: notices go inline (a toast of 5 lines is a sixth of the screen)
 GLYPHS = {"information": "•", "warning": "⚠", "error": "✗"}
 
 
