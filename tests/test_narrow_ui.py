@@ -220,3 +220,22 @@ async def test_a_toast_over_a_dialog_at_80_columns_keeps_to_the_top_rows(sample_
         for toast in toasts:
             assert toast.region.y + toast.region.height <= box.y + 1, (toast.region, box)  # the free row, the border
             assert "Done: Accepted cand-good" in str(toast.render())  # the title in front: one message
+
+
+@pytest.mark.parametrize("zone", ["1", "t"])
+async def test_the_sessions_list_at_80_columns_keeps_the_zone_beside_it(sample_store: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch,
+                                                                       zone: str) -> None:
+    """``s`` at 80 columns showed the list and nothing beside it: focus in the list took every
+    channel's ``-current`` away, so the 52 columns to its right were blank."""
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press(zone, "s")
+        await settle(app, pilot)
+        assert app.screen.focused is app.screen.query_one("#sessions")
+        shown = app.screen.query_one("#state" if zone == "1" else "#tabs")
+        assert shown.region.width > 40 and shown.region.height > 10, shown.region
+        if zone == "t":
+            _every_tab_inside(app)  # beside the list the strip has 52 columns

@@ -53,9 +53,11 @@ class FitsTheTerminal(_Base):
         anyway, with the zone classes already right."""
         update = self.has_class("-narrow")
         channel = next((a for a in widget.ancestors_with_self if isinstance(a, ChannelPane)), None)
-        for pane in self.query(ChannelPane):
-            pane.set_class(pane is channel, "-current", update=update)
+        # focus outside both (the sessions list `s` shows) keeps the zone: at 80 columns it once took
+        # every channel's -current away and left the 52 columns beside the list blank
         if channel is not None:
+            for pane in self.query(ChannelPane):
+                pane.set_class(pane is channel, "-current", update=update)
             self.set_class(True, "-zone-channels", update=update)
             self.set_class(False, "-zone-tabs", update=update)
         elif any(getattr(a, "id", None) == "tabs" for a in widget.ancestors_with_self):
