@@ -239,3 +239,23 @@ async def test_the_sessions_list_at_80_columns_keeps_the_zone_beside_it(sample_s
         assert shown.region.width > 40 and shown.region.height > 10, shown.region
         if zone == "t":
             _every_tab_inside(app)  # beside the list the strip has 52 columns
+
+
+async def test_the_keys_panel_beside_the_tabs_keeps_every_tab_in_sight(sample_store: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``?`` docks the keys panel at the right: the strip lost 30 columns without a terminal
+    resize, and "Timeline  Cand." scrolled off its left end."""
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("o", "question_mark")
+        await settle(app, pilot)
+        await pilot.pause(0.1)
+        assert app.screen.query("HelpPanel")
+        labels = _every_tab_inside(app)
+        assert labels[0] == "t" and labels[1] == "k◷8", labels  # the keys' form: all eight fit 50 columns
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        await pilot.pause(0.1)
+        assert "Cand. ◷8" in _every_tab_inside(app)

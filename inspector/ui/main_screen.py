@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input, TabbedContent
 from textual.worker import WorkerCancelled, WorkerFailed
@@ -49,7 +49,7 @@ from inspector.ui.dialog_actions import OpensDialogs
 from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.layout import FitsTheTerminal
 from inspector.ui.paint import DrawsAfterBatch, after_paint
-from inspector.ui.tab_labels import FitsTabLabels
+from inspector.ui.tab_labels import FitsTabLabels, TabsColumn
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
 from inspector.ui.widgets.header_bar import HeaderBar
@@ -123,7 +123,7 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending
                             id="follow")
         with Horizontal(id="body"):
             yield SessionsList()
-            with Vertical(id="main"):
+            with TabsColumn(id="main"):  # its resizes refit the tab labels
                 with Horizontal(id="channels"):
                     state = StateChannel()
                     self.preset_classes(state)  # AUTO_FOCUS lands in it
@@ -359,7 +359,6 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending
 
     def action_toggle_sessions(self) -> None:
         self.toggle_sessions()
-        self.call_after_refresh(self.fit_tab_labels)  # the strip is narrower beside the sessions list
 
     def action_timeline_start(self) -> None:
         self.run_worker(self.query_one(TimelineView).action_start(), group="timeline", exit_on_error=False)

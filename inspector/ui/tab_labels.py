@@ -5,8 +5,9 @@ are wider than the terminal, the tabs at the far end leave the screen, and a rev
 80 columns could not see that "Budget" or "Timeline" existed (the strip showed "…Deletions B"
 or "ine  Candidates…"). Each tab has three forms — its name, a short name, its key — and the
 strip takes the longest form in which all eight fit, for the width the strip has now (the
-terminal's, less the sessions list when it is shown), recomputed on every resize and every
-count change. Counts keep the header's glyphs in every form (``Cand. ◷8``, ``k◷8``).
+terminal's, less the sessions list or the keys panel when shown), recomputed whenever the column
+holding it is resized and on every count change. Counts keep the header's glyphs in every form
+(``Cand. ◷8``, ``k◷8``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from textual import events
+from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.widgets import TabbedContent
 
@@ -98,5 +100,15 @@ class FitsTabLabels(_Base):
             if tab.label.plain != text:
                 tab.label = text
 
+
+
+class TabsColumn(Vertical):
+    """The column holding the channels and the tabs (``#main``). Its width is the strip's, and it
+    changes on more than a terminal resize — ``s`` shows the sessions list beside it, ``?`` the
+    keys panel (which pushed "Timeline  Cand." off the strip at 80 columns) — so the labels are
+    fitted whenever it is resized, whatever the cause."""
+
     def on_resize(self, event: events.Resize) -> None:
-        self.call_after_refresh(self.fit_tab_labels)  # after the layout: #main has its new width
+        fit = getattr(self.screen, "fit_tab_labels", None)
+        if fit is not None:
+            fit()
