@@ -56,8 +56,9 @@ def fold_token(token: str, width: int) -> tuple[list[Piece], bool]:
     return pieces, cut
 
 
-def fit_ids(content: Content, width: int) -> tuple[Content, bool]:
-    """``content`` with every over-long token folded at its separators (or cut around ``…``)."""
+def fit_ids(content: Content, width: int, *, note: bool = True) -> tuple[Content, bool]:
+    """``content`` with every over-long token folded at its separators (or cut around ``…``);
+    ``note``: a last dim line says a token was cut and how to see it whole (details, not list rows)."""
     if width <= 1:
         return content, False
     lines: list[Content] = []
@@ -78,7 +79,7 @@ def fit_ids(content: Content, width: int) -> tuple[Content, bool]:
         parts.append(line[done:])
         lines.append(Content("").join(parts))
     fitted = Content("\n").join(lines)
-    if any_cut:
+    if any_cut and note:
         fitted = fitted + Content("\n") + Content.styled(CUT_NOTE, "dim")
     return fitted, any_cut
 
