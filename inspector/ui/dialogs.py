@@ -75,6 +75,13 @@ class MessageDialog(ModalScreen[None]):
         getattr(body, f"scroll_{how}")(animate=False)
 
 
+class WholeDetailDialog(MessageDialog):
+    """A channel's detail (``i``) as wide as the terminal: ids, hashes and paths the narrow
+    channel folded or cut around ``…`` read here in one piece (a sha256 digest needs 71 columns)."""
+
+    DEFAULT_CLASSES = "message-dialog whole-detail"
+
+
 def error_dialog(error: BaseException) -> MessageDialog:
     """The one way an error reaches a person in the app: its sentence, never a traceback. A
     fault of the store's disk or file (full, locked, failing) is said as what it is."""
