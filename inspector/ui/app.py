@@ -20,9 +20,9 @@ from textual.notifications import SeverityLevel
 from textual.reactive import var
 
 from inspector.services import reviewer_name
+from inspector.ui.breakpoints import BREAKPOINTS, NARROW_WIDTH, SHORT_ROWS, VERTICAL_BREAKPOINTS
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.dialogs import ShowsWorkerErrors, error_dialog
-from inspector.ui.breakpoints import BREAKPOINTS, NARROW_WIDTH, SHORT_ROWS, VERTICAL_BREAKPOINTS
 from inspector.ui.reviewer_dialog import ReviewerDialog
 from inspector.ui.safe import safe
 from inspector.ui.typeahead import RetypesIntoInput
