@@ -84,7 +84,6 @@ class Follower:
         self.mac: Any = None
         self.sample = b""
         self.inode: int | None = None
-        self.before_write: Callable[[], None] | None = None  # told just before each import's transaction
 
     @classmethod
     async def open(cls, store_path: Path, source: Path, *, actor: str) -> Follower:
@@ -188,8 +187,6 @@ class Follower:
             raw, original = to_sif(records), tail
         mac = self.mac.copy()
         mac.update(tail)
-        if self.before_write is not None:
-            self.before_write()
         report = await import_bytes(self.store, raw, actor=self.actor, file_name=r.file_name, original=original,
                                     ledger_extra={"format": r.fmt, "bytes": [r.offset, r.offset + len(tail)]},
                                     file_digest="hmac-sha256:" + mac.hexdigest())
