@@ -24,7 +24,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, NotAStore
-from inspector.store import grams
+from inspector.store import grams, held_files
 from inspector.store.location import StoreUrl, is_url, store_target
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 
@@ -36,43 +36,10 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-# The store files this process holds SQLite connections to, by (device, inode), with how many
-# Stores hold each. POSIX advisory locks belong to the process, and closing *any* descriptor
-# of a file drops all of them (https://sqlite.org/howtocorrupt.html, 2.2): reading the header
-# of a file this process already has open (a follower opening its own Store beside the app's)
-# dropped the app's locks, so another process writing the store took itself for the only
-# one — it deleted the WAL and its index on close, and the app never saw its commits again
-# ("Changed elsewhere" never came; later reads failed with "disk I/O error").
-_HELD: dict[tuple[int, int], int] = {}
-
-
-def _file_id(path: Path) -> tuple[int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino
-
-
-def _hold(store: Store, path: Path) -> Store:
-    ident = _file_id(path)
-    if ident is not None:
-        _HELD[ident] = _HELD.get(ident, 0) + 1
-        store._held = ident
-    return store
-
-
-def _release(ident: tuple[int, int] | None) -> None:
-    if ident is not None and ident in _HELD:
-        _HELD[ident] -= 1
-        if _HELD[ident] <= 0:
-            del _HELD[ident]
-
-
 def _check_file_is_sqlite(path: Path) -> None:
     """The file starts with SQLite's magic — read only when this process holds no connection to
-    it (see _HELD): a file it holds was checked when first opened."""
-    if _file_id(path) in _HELD:
+    it (store/held_files.py): a file it holds was checked when first opened."""
+    if held_files.holds(path):
         return
     try:
         with path.open("rb") as fh:
@@ -110,7 +77,7 @@ class Store:
         self._lent: set[aiosqlite.Connection] = set()
         self._write_lock = asyncio.Lock()
         self._bound: ContextVar[aiosqlite.Connection | None] = ContextVar(f"store-{id(self)}", default=None)
-        self._held: tuple[int, int] | None = None  # this store's file among _HELD, until closed
+        self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -128,7 +95,7 @@ class Store:
         self._idle.clear()
         self._lent.clear()
         held, self._held = self._held, None
-        _release(held)
+        held_files.release(held)
 
     async def __aenter__(self) -> Store:
         return self
@@ -319,7 +286,9 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
         raise InspectorError(f"{target} cannot be written ({reason}): a store there can be read, not imported "
                              "into", code="read_only")
     if reason is not None:
-        return _hold(await _open_read_only(target, reason), target)
+        store = await _open_read_only(target, reason)
+        store._held = held_files.hold(target)
+        return store
     try:
         db = await aiosqlite.connect(target, isolation_level=None)
     except sqlite3.Error as exc:
@@ -330,7 +299,9 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
         await db.create_function(grams.FUNCTION, 1, grams.grams, deterministic=True)
         key = await _check_and_migrate(db, target, exists)
         reader = await _connect(target, read_only=False)
-        return _hold(Store(target, db, key, reader, connect_reader=lambda: _connect(target, read_only=False)), target)
+        store = Store(target, db, key, reader, connect_reader=lambda: _connect(target, read_only=False))
+        store._held = held_files.hold(target)
+        return store
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a damaged schema's message may not even decode
         await db.close()
         raise NotAStore(f"{target} is not a readable store: {exc}") from None
