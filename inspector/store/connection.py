@@ -24,7 +24,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, NotAStore
-from inspector.store import faults, grams
+from inspector.store import faults, grams, held_files
 from inspector.store.location import StoreUrl, is_url, store_target
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 
@@ -37,6 +37,10 @@ def utc_now() -> str:
 
 
 def _check_file_is_sqlite(path: Path) -> None:
+    """The file starts with SQLite's magic — read only when this process holds no connection to
+    it (store/held_files.py): a file it holds was checked when first opened."""
+    if held_files.holds(path):
+        return
     try:
         with path.open("rb") as fh:
             head = fh.read(len(SQLITE_MAGIC))
@@ -73,6 +77,7 @@ class Store:
         self._lent: set[aiosqlite.Connection] = set()
         self._write_lock = asyncio.Lock()
         self._bound: ContextVar[aiosqlite.Connection | None] = ContextVar(f"store-{id(self)}", default=None)
+        self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -89,6 +94,8 @@ class Store:
             await db.close()
         self._idle.clear()
         self._lent.clear()
+        held, self._held = self._held, None
+        held_files.release(held)
 
     async def __aenter__(self) -> Store:
         return self
@@ -310,7 +317,9 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
         raise InspectorError(f"{target} cannot be written ({reason}): a store there can be read, not imported "
                              "into", code="read_only")
     if reason is not None:
-        return await _open_read_only(target, reason)
+        store = await _open_read_only(target, reason)
+        store._held = held_files.hold(target)
+        return store
     try:
         db = await _connection(str(target))
     except sqlite3.Error as exc:
@@ -321,12 +330,16 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
         await db.create_function(grams.FUNCTION, 1, grams.grams, deterministic=True)
         key = await _check_and_migrate(db, target, exists)
         reader = await _connect(target, read_only=False)
-        return Store(target, db, key, reader, connect_reader=lambda: _connect(target, read_only=False))
+        store = Store(target, db, key, reader, connect_reader=lambda: _connect(target, read_only=False))
+        store._held = held_files.hold(target)
+        return store
     except sqlite3.DatabaseError as exc:
         await db.close()
         if exists and not create and _medium_fault(exc):
             # A disk too full (or failing) for WAL's -shm file: the store is still read, read-only.
-            return await _open_read_only(target, "the disk holding it is full or failing")
+            store = await _open_read_only(target, "the disk holding it is full or failing")
+            store._held = held_files.hold(target)
+            return store
         if _medium_fault(exc) or getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
             raise faults.explain(exc, str(target)) from None
         raise NotAStore(f"{target} is not a readable store: {exc}") from None

@@ -176,24 +176,25 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending
                 news = await self.acts.news()
                 if not news:  # no act, only derived data (another process indexing for search)
                     return
-                acts = [a for a in news if a.actor != mine]
-                if not self._followed_write(news):
-                    self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5,
-                                markup=False)
-                    self.initial_session = self.session
-                    self.load_sessions()
+                foreign = self._not_followed(news)
+                if not foreign:  # only the follower's own imports: shown as they arrive, no reload
+                    return
+                acts = [a for a in foreign if a.actor != mine]
+                self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5,
+                            markup=False)
+                self.initial_session = self.session
+                self.load_sessions()
         finally:
             self._checking = False
 
-    def _followed_write(self, news: list[recent_acts.Act]) -> bool:
-        """The change was the follower importing appended lines (shown as they arrive, no reload):
-        flagged before its commit, or every new act is one the follower writes (FollowBar.made)."""
+    def _not_followed(self, news: list[recent_acts.Act]) -> list[recent_acts.Act]:
+        """The acts the follower did not write (FollowBar.made), told act by act: a foreign act
+        committed in the same look as a follower import is announced, the import is not."""
         bars = self.query("FollowBar")
         if not bars:
-            return False
+            return news
         bar = bars.first()
-        flagged = bar.consume_wrote()  # type: ignore[attr-defined]
-        return flagged or all(bar.made(act) for act in news)  # type: ignore[attr-defined]
+        return [a for a in news if not bar.made(a)]  # type: ignore[attr-defined]
 
     async def on_follow_bar_grew(self, event: FollowBar.Grew) -> None:
         if event.session != self.session:
