@@ -57,12 +57,33 @@ class ChangeWatcher:
         self.last_change: dict[str, Any] | None = None
         self.own_pids: set[int] = set()
         self.listener: asyncpg.Connection | None = None
+        self.lost = False  # the listening connection was lost and is not back yet
 
     async def start(self) -> None:
+        """Listen, from the first look on, and again after the listening connection was lost (a
+        server restart, a dropped network): notices sent meanwhile are gone, so coming back counts
+        as a change and the app reads the ledger for what happened. While the server cannot be
+        reached it is tried again at the next look; the app's next act says the server is gone."""
+        if self.listener is not None and self.listener.is_closed():
+            self.listener = None
+            self.lost = True
         if self.listener is None:
-            listener = await _connect(self.location)
-            await listener.add_listener(CHANNEL, self.notice)
+            try:
+                listener = await _connect(self.location)
+                await listener.add_listener(CHANNEL, self.notice)
+            except InspectorError:
+                if self.lost:
+                    return
+                raise
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                if self.lost:
+                    return
+                raise
             self.listener = listener
+            if self.lost:
+                self.lost = False
+                self.changes += 1
+                self.last_change = None
 
     async def stop(self) -> None:
         if self.listener is not None:
@@ -189,6 +210,8 @@ class PgStore(Store):
         if held is not None:
             yield held
             return
+        while self._idle and self._idle[-1].raw.is_closed():  # dropped by the server while idle
+            self._idle.pop()
         conn = self._idle.pop() if self._idle else PgConnection(await _connect(self.location))
         self._lent.add(conn)
         token = self._bound.set(conn)
@@ -313,7 +336,8 @@ async def open_pg_store(location: StoreUrl, *, create: bool = False, read_only: 
         key_hex = await first.fetchval("SELECT value FROM store_meta WHERE key = 'digest_key'")
         if key_hex is None:
             raise NotAStore(f"{location.shown} is missing its store metadata")
-        store = PgStore(location, bytes.fromhex(key_hex), PgConnection(first), ChangeWatcher(location),
+        reader = PgConnection(first, lambda: _connect(location))
+        store = PgStore(location, bytes.fromhex(key_hex), reader, ChangeWatcher(location),
                         read_only=bool(reason), read_only_reason=reason)
         store.created = any(made)
         return store
