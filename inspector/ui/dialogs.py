@@ -11,6 +11,7 @@ from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from inspector.domain.errors import InspectorError
+from inspector.store.connection import store_error
 from inspector.ui.safe import plain
 from inspector.ui.widgets.keys_footer import KeysFooter
 
@@ -75,7 +76,9 @@ class MessageDialog(ModalScreen[None]):
 
 
 def error_dialog(error: BaseException) -> MessageDialog:
-    """The one way an error reaches a person in the app: its sentence, never a traceback."""
+    """The one way an error reaches a person in the app: its sentence, never a traceback. A
+    fault of the store's disk or file (full, locked, failing) is said as what it is."""
+    error = store_error(error) or error
     if isinstance(error, InspectorError):
         return MessageDialog(f"Cannot do that ({error.code})", error.message, error=True)
     return MessageDialog("Something went wrong",
