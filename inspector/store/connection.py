@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 import aiosqlite
 
-from inspector.domain.errors import InspectorError, NotAStore
+from inspector.domain.errors import InspectorError, NotAStore, StoreBusy
 from inspector.store import faults, grams, held_files
 from inspector.store.location import StoreUrl, is_url, store_target
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
@@ -120,7 +120,12 @@ class Store:
         async with self._write_lock:
             token = self._bound.set(writer)
             try:
-                await writer.execute("BEGIN IMMEDIATE")
+                try:
+                    await writer.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:  # another process's write outlasted the busy timeout
+                    if "locked" in str(exc) or "busy" in str(exc):
+                        raise StoreBusy(BUSY_TIMEOUT_MS / 1000) from None
+                    raise
                 yield writer
                 await writer.execute("COMMIT")
             except BaseException:
