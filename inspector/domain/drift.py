@@ -17,6 +17,8 @@ from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.invented import invented
 from inspector.domain.said import normal_text
+from inspector.domain.said_departures import CANNOT_JUDGE, departure
+from inspector.domain.said_departures import message as departure_message
 from inspector.domain.survival import other_language
 from inspector.domain.textnorm import bounded, holds_value, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
@@ -249,6 +251,10 @@ def headline(findings: list[Finding]) -> str:
     blocking = sum(1 for f in findings if f.severity == "finding")
     if blocking:
         return f"{blocking} finding(s)"
+    unsure = sum(1 for f in findings if f.code in CANNOT_JUDGE)
+    if unsure:
+        # A sentence the rules could not resolve is not "no drift": say it was not judged.
+        return f"no finding, but {unsure} sentence(s) the rules cannot judge (see reference_unresolved)"
     unjudged = next((f for f in findings if f.code == "facts_not_judged"), None)
     if unjudged is not None:
         count = unjudged.message.split(": ", 1)[1].split(" ", 1)[0]
@@ -305,6 +311,15 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "
                                    f"weakens it: “{'”, “'.join(hit.words)}” in “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
+            else:
+                # Kept word for word, yet widened, reordered, broken or lifted through a pronoun.
+                if others is None:
+                    others = tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS
+                                   or s.kind == "decision")
+                dep = departure(said, fact.value, fact.kind, others)
+                if dep is not None:
+                    out.append(Finding(dep.code, fact.key, departure_message(dep, g, fact.kind, fact.value, fact.key),
+                                       "finding" if dep.decided else "warning", words=dep.words, where=dep.sentence))
         if fact.kind == "open_issue" and claims_anything is None:
             claims_anything = bool(rules.done_clauses(said))
         if fact.kind == "open_issue" and claims_anything:

@@ -1,0 +1,81 @@
+"""Departures: a protected rule kept word for word in a summary that still says the opposite.
+
+Four ways a summary can repeat a goal, constraint, permission, acceptance or decision verbatim
+— so "not in the text" and the cancelling-word rules stay silent — and yet plainly drift
+from it (docs/verdicts.md, "Departures"):
+
+- ``permission_widened`` — the value with more added to its scope ("…src/ and everything
+  under the repo"; ``said_scope``);
+- ``order_reversed`` — the steps it orders narrated the other way round (``said_order``);
+- ``forbidden_action_done`` — what it forbids reported done or planned (``said_forbidden``);
+- a bare pronoun two to four sentences later that lifts it (``protected_negated``) or
+  dismisses something the rule cannot resolve (``reference_unresolved``, a warning: the
+  verdict says it could not judge; ``said_pronoun``).
+
+Drift turns each into a finding of its code, survival into ``contradicted`` (or ``unknown``
+for the unresolved pronoun), so the two agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspector.domain.said import Said
+from inspector.domain.said_forbidden import forbidden_done
+from inspector.domain.said_order import reordered
+from inspector.domain.said_pronoun import pronoun_lift
+from inspector.domain.said_scope import widened
+
+# Drift warnings that say the rules could not judge a sentence: ``check`` shows "?", not "✓".
+CANNOT_JUDGE = frozenset({"reference_unresolved"})
+CODES = ("permission_widened", "order_reversed", "forbidden_action_done", "reference_unresolved")
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    code: str
+    words: tuple[str, ...]
+    sentence: str
+    decided: bool = True  # False: the rule cannot tell (a warning, survival "unknown")
+
+
+def departure(said: Said, value: str, kind: str, others: tuple[tuple[str, str], ...] = ()) -> Departure | None:
+    """The first departure of one protected value in one generation's text, or None."""
+    hit = widened(said, value, kind)
+    if hit is not None:
+        return Departure("permission_widened", tuple(hit.words), hit.sentence)
+    hit = reordered(said, value)
+    if hit is not None:
+        return Departure("order_reversed", tuple(hit.words), hit.sentence)
+    if kind in ("constraint", "acceptance"):
+        hit = forbidden_done(said, value)
+        if hit is not None:
+            return Departure("forbidden_action_done", tuple(hit.words), hit.sentence)
+    pronoun = pronoun_lift(said, value, others)
+    if pronoun is not None:
+        return Departure("protected_negated" if pronoun.decided else "reference_unresolved",
+                         tuple(pronoun.words), pronoun.sentence, pronoun.decided)
+    return None
+
+
+def message(dep: Departure, generation: int, kind: str, value: str, key: str) -> str:
+    """The finding's sentence: the key, the generation and the words that triggered it."""
+    words = "”, “".join(dep.words)
+    if dep.code == "permission_widened":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) with more added to its scope: "
+                f"“{words}” in “{dep.sentence}”; the protected scope is “{value}” alone.")
+    if dep.code == "order_reversed":
+        return (f"generation {generation} narrates the steps of the {kind} “{value}” ({key}) in the other order "
+                f"({words}): “{dep.sentence}”.")
+    if dep.code == "forbidden_action_done":
+        return (f"generation {generation} reports as done or planned what the {kind} “{value}” ({key}) forbids: "
+                f"“{words}” in “{dep.sentence}”.")
+    if dep.code == "reference_unresolved":
+        return (f"generation {generation} dismisses “{words}” a few sentences after the {kind} “{value}” ({key}) "
+                f"(“{dep.sentence}”): the rules cannot tell whether the pronoun means this {kind} or something named "
+                "in between — not judged; a person (or --judge) must read it.")
+    return (f"generation {generation} repeats the {kind} “{value}” ({key}) but lifts it a few sentences later "
+            f"through a pronoun: “{words}” in “{dep.sentence}”.")
+
+
+__all__ = ["CANNOT_JUDGE", "CODES", "Departure", "departure", "message"]

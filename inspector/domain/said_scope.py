@@ -1,0 +1,131 @@
+"""A permission widened while its wording is kept: the protected record allows reading `src/`
+only, and the summary repeats it verbatim with more after it — "Only read files under src/
+and everything under the repo", "You may read the staging database and the production one",
+"Allowed hosts: api.internal.example, *.example.com", "可以读预发库以及生产库", or a later
+"You may also write to it".
+
+Every exact rule said "kept": the value stands whole in the text. What grew is its scope, so
+the rule reads what comes right after the value in its clause, for a record that *grants or
+bounds* something — a permission, or a constraint that limits by a list ("only", "just",
+"except", "只能", "仅", "除了"): a prohibition widened ("do not modify the production database
+or staging") is stricter, not looser, and is not read.
+
+It widens when the value is followed (same sentence) by "and/or/as well as/plus/, /、/和/及/
+以及/与/或" and then by one of: a path, host or pattern (a "/", a dotted name, "*"); a word
+for more ("everything", "anything", "all", "any", "the rest", "other", "whole", "所有", "全部",
+"整个", "其他", "任何"); the value's own head noun again ("the production one", "生产库" after
+"预发库"); or an action verb the value does not hold ("and write", "和修改"). "etc."/"and so
+on"/"等" right after it widens too. A continuation that denies ("…, but not the production
+one", "其他目录不能碰") narrows and is not read. In a later sentence: "also/too/as well/也/还"
+with a permission word, the value's object (or "it"/"它") and a verb the value does not hold.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from inspector.domain.said import Hits, Said, norm_phrase
+from inspector.domain.said_steps import denies, telling_words
+from inspector.domain.textnorm import CJK
+
+_BOUNDING = re.compile(r"(?<![a-z])(?:only|just|solely|exclusively|limited to|restricted to|except|other than|"
+                       r"allowed|allowlist|whitelist|permitted)(?![a-z])|只能|只可|仅|只|除了|除|限于|允许")
+_JOIN = re.compile(r"^\s*(?:(?:,|、|，)\s*(?:and|or|as well as|plus|以及|和|及|与|或)?|and also|and even|and|or|"
+                   r"as well as|plus|along with|together with|&|以及|和|及|与|或者|或|还有|乃至|甚至)\s*")
+_ETC = re.compile(r"^\s*(?:,\s*)?(?:etc\b|and so on|and the like|and more|and beyond|and below|and its sub\w*|"
+                  r"and everything|or anywhere|and elsewhere|recursively|/\*\*|\*\*|等等|等)")
+_MORE = re.compile(r"(?<![a-z])(?:everything|anything|all|any|every|the rest|other|others|whole|entire|everywhere|"
+                   r"anywhere|elsewhere)(?![a-z])|所有|全部|整个|其他|其它|任何|一切|别的|各个")
+_SHAPED = re.compile(r"[\w*-]+/|/[\w*-]+|(?<![\d.])[a-z][\w-]*\.[a-z][\w.-]*|\*")
+_VERBS = re.compile(r"(?<![a-z])(?:write|writes|modify|edit|change|delete|remove|push|deploy|run|execute|create|update|"
+                    r"drop|overwrite|merge|commit|rewrite|install|access)(?![a-z])|写|修改|改|删除|删|推送|部署|执行|运行|"
+                    r"创建|更新|合并|提交|访问")
+_PRONOUN_OBJECT = re.compile(r"(?<![a-z])(?:it|them|there|that one)(?![a-z])|它|那里|那儿")
+_ALSO = re.compile(r"(?<![a-z])(?:also|too|as well|in addition|additionally)(?![a-z])|也|还可以|还能|另外")
+_PERMIT = re.compile(r"(?<![a-z])(?:may|can|allowed|permitted|free to|ok to|okay to)(?![a-z])|可以|允许|能")
+
+
+@lru_cache(maxsize=4096)
+def bounding(value: str, kind: str) -> bool:
+    """Whether the value grants or bounds by scope (a permission, or a limit by a list)."""
+    if kind == "permission":
+        return True
+    return kind in ("constraint", "acceptance") and _BOUNDING.search(norm_phrase(value)) is not None
+
+
+def widened(said: Said, value: str, kind: str) -> Hits | None:
+    """The value repeated with its scope grown (see the module's docstring)."""
+    if not bounding(value, kind):
+        return None
+    v = norm_phrase(value).rstrip("。.!！ ")
+    if not v:
+        return None
+    found = said.holding(v)
+    if not found:
+        return None
+    for i, pos in found.items():
+        s = said.sentences[i]
+        tail = said.text[pos + len(v):s.end]
+        words = _grows(tail, v)
+        if words:
+            return Hits(words, said.stripped(s))
+    return _also_later(said, v, min(found))
+
+
+def _grows(tail: str, v: str) -> list[str]:
+    etc = _ETC.match(tail)
+    if etc:
+        return [etc.group().strip(" ,")]
+    join = _JOIN.match(tail)
+    if not join or not join.group().strip():
+        return []
+    rest = tail[join.end():]
+    rest = re.split(r"\.(?:\s|$)|[;；。!?！？]|,\s*(?:but|while|so|and then)\b|(?<![a-z])but(?![a-z])|但|不过", rest, maxsplit=1)[0]
+    if not rest.strip() or denies(rest) or re.match(r"\s*(?:we|i|you|he|she|they|it|this|that|then|later|now|so|"
+                                                     r"the user|我们|我|你|他|她|他们|然后|之后)(?![a-z])", rest):
+        return []
+    head = rest[:60]
+    for pattern in (_SHAPED, _MORE):
+        m = pattern.search(head)
+        if m:
+            return [join.group().strip() + " " + head.strip()]
+    noun = _head_noun(v)
+    if noun and (noun in head if CJK.search(noun) else re.search(rf"(?<![a-z]){re.escape(noun)}", head)
+                 or re.search(r"(?<![a-z])(?:one|ones)(?![a-z])", head)):
+        return [join.group().strip() + " " + head.strip()]
+    verb = _VERBS.match(head.strip())
+    if verb and verb.group() not in v:
+        return [join.group().strip() + " " + head.strip()]
+    return []
+
+
+@lru_cache(maxsize=4096)
+def _head_noun(v: str) -> str:
+    """The last telling word of the value ("database" of "read the staging database", "库" of
+    "读预发库"): said again after "and", it names another thing of the same kind."""
+    words = telling_words(v)
+    if not words:
+        return ""
+    last = words[-1]
+    if CJK.search(last):
+        return last[-1]
+    return last if len(last) >= 3 and not last.endswith("/") else ""
+
+
+def _also_later(said: Said, v: str, first: int) -> Hits | None:
+    """A later sentence granting more on the same object: "You may also write to it"."""
+    objects = [w for w in telling_words(v) if w not in ("read", "may", "can", "you", "读", "读取", "可以")]
+    for s in said.sentences[first + 1:first + 4]:
+        text = s.text
+        if not (_ALSO.search(text) and _PERMIT.search(text)) or denies(text):
+            continue
+        verb = _VERBS.search(text)
+        if verb is None or verb.group() in v:
+            continue
+        if _PRONOUN_OBJECT.search(text) or any(o in text for o in objects[-2:]):
+            return Hits([verb.group()], said.stripped(s))
+    return None
+
+
+__all__ = ["bounding", "widened"]
