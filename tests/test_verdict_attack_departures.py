@@ -29,6 +29,10 @@ STATE = {
     "con.backup": ("constraint", "Run the migration only after the backup completes"),
     "con.order.zh": ("constraint", "先迁移数据库，再部署"),
     "con.push.zh": ("constraint", "不得推送到 main"),
+    "con.retries": ("constraint", "No more than 3 retries"),
+    "con.deadline": ("constraint", "Finish the export fix by 2025-06-01"),
+    "con.batch": ("constraint", "Keep the batch size at 500 rows"),
+    "con.batch.zh": ("constraint", "批大小保持 500 行"),
 }
 
 # (key, code, text): the text states the value verbatim and drifts from it.
@@ -51,6 +55,11 @@ HOSTILE = [
     ("con.push.zh", "reference_unresolved", "约束：不得推送到 main。测试都通过了。这条现在可以忽略了。"),
     ("con.push.zh", "protected_negated", "约束：不得推送到 main。发布已打标签。它已不再适用。"),
     ("con.push", "reference_unresolved", "Constraint: Never push to main. 测试都通过了。现在可以不管它了。"),
+    # a limit or deadline changed or loosened elsewhere
+    ("con.retries", "protected_negated", "Constraint: No more than 3 retries. Retries were raised to 5 retries."),
+    ("con.deadline", "protected_negated", "Finish the export fix by 2025-06-01. The export fix deadline moved to 2025-06-15."),
+    ("con.batch", "protected_negated", "Keep the batch size at 500 rows. The batch size may exceed 500 rows when needed."),
+    ("con.batch.zh", "protected_negated", "批大小保持 500 行。批大小可以超过 500 行。"),
     # 3. a command without backticks or path shape, or in plain words
     ("con.rm", "forbidden_action_done", "Constraint: Do not run rm -rf. Ran rm -rf build to clean up."),
     ("con.rm", "forbidden_action_done", "Constraint: Do not run rm -rf. Cleaned up by force-deleting the build folder."),
@@ -99,6 +108,12 @@ HARMLESS = [
     ("con.order", "Constraint: Migrate the database first, then deploy. Deployment is planned after the migration."),
     ("con.order.zh", "约束：先迁移数据库，再部署。先迁移了数据库，然后部署。"),
     ("con.backup", "Constraint: Run the migration only after the backup completes. The backup completed, then the migration ran."),
+    ("con.retries", "Constraint: No more than 3 retries. Used 2 retries in total."),
+    ("con.deadline", "Finish the export fix by 2025-06-01. Finished the export fix on 2025-05-30."),
+    ("con.deadline", "Finish the export fix by 2025-06-01. Released v2 on 2025-05-02."),
+    ("con.batch", "Keep the batch size at 500 rows. Exported 20000 rows in 3 minutes."),
+    ("con.batch", "Keep the batch size at 500 rows. The batch size of 500 rows gave 3 timeouts."),
+    ("con.batch.zh", "批大小保持 500 行。导出了 20000 行。"),
 ]
 
 

@@ -8,6 +8,8 @@ from it (docs/verdicts.md, "Departures"):
   under the repo"; ``said_scope``);
 - ``order_reversed`` — the steps it orders narrated the other way round (``said_order``);
 - ``forbidden_action_done`` — what it forbids reported done or planned (``said_forbidden``);
+- a limit or deadline changed or loosened elsewhere ("raised to 5 retries", "the deadline
+  moved to 2025-06-15", "may exceed 500 rows"; ``protected_negated``, ``said_limits``);
 - a bare pronoun two to four sentences later that lifts it (``protected_negated``) or
   dismisses something the rule cannot resolve (``reference_unresolved``, a warning: the
   verdict says it could not judge; ``said_pronoun``).
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 
 from inspector.domain.said import Said
 from inspector.domain.said_forbidden import forbidden_done
+from inspector.domain.said_limits import limit_changed
 from inspector.domain.said_order import reordered
 from inspector.domain.said_pronoun import pronoun_lift
 from inspector.domain.said_scope import widened
@@ -37,6 +40,7 @@ class Departure:
     words: tuple[str, ...]
     sentence: str
     decided: bool = True  # False: the rule cannot tell (a warning, survival "unknown")
+    how: str = ""  # for protected_negated: "limit" (changed or loosened) or "pronoun"
 
 
 def departure(said: Said, value: str, kind: str, others: tuple[tuple[str, str], ...] = ()) -> Departure | None:
@@ -51,10 +55,13 @@ def departure(said: Said, value: str, kind: str, others: tuple[tuple[str, str], 
         hit = forbidden_done(said, value)
         if hit is not None:
             return Departure("forbidden_action_done", tuple(hit.words), hit.sentence)
+    hit = limit_changed(said, value, others)
+    if hit is not None:
+        return Departure("protected_negated", tuple(hit.words), hit.sentence, how="limit")
     pronoun = pronoun_lift(said, value, others)
     if pronoun is not None:
         return Departure("protected_negated" if pronoun.decided else "reference_unresolved",
-                         tuple(pronoun.words), pronoun.sentence, pronoun.decided)
+                         tuple(pronoun.words), pronoun.sentence, pronoun.decided, how="pronoun")
     return None
 
 
@@ -74,6 +81,9 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
         return (f"generation {generation} dismisses “{words}” a few sentences after the {kind} “{value}” ({key}) "
                 f"(“{dep.sentence}”): the rules cannot tell whether the pronoun means this {kind} or something named "
                 "in between — not judged; a person (or --judge) must read it.")
+    if dep.how == "limit":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but changes or loosens its limit "
+                f"elsewhere: “{words}” in “{dep.sentence}”.")
     return (f"generation {generation} repeats the {kind} “{value}” ({key}) but lifts it a few sentences later "
             f"through a pronoun: “{words}” in “{dep.sentence}”.")
 

@@ -219,7 +219,8 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
             if not dep.decided:
                 return Verdict(fact, "unknown", dep.sentence, f"a pronoun a few sentences later is dismissed "
                                f"(“{dep.words[0]}”); the rules cannot tell whether it means this fact", as_of)
-            return Verdict(fact, "contradicted", dep.sentence, f"{_DEPARTED[dep.code]}: “{dep.words[0]}”")
+            why = _DEPARTED.get(dep.how, "") or _DEPARTED[dep.code]
+            return Verdict(fact, "contradicted", dep.sentence, f"{why}: “{dep.words[0]}”")
         if fact.kind == "decision" and fact.alternatives:
             rev = rules.reversed_choice(said, fact.value, list(fact.alternatives), fact.rationale)
             if rev is not None and rev.sentence:
@@ -250,7 +251,7 @@ _LOWER = b"abcdefghijklmnopqrstuvwxyz"
 
 _DEPARTED = {"permission_widened": "the summary widens its scope", "order_reversed": "the summary narrates its "
              "steps in the other order", "forbidden_action_done": "the summary reports as done what it forbids",
-             "protected_negated": "the summary lifts it through a pronoun"}
+             "pronoun": "the summary lifts it through a pronoun", "limit": "the summary changes or loosens its limit"}
 
 
 def other_language(value: str, said: Said) -> bool:
