@@ -254,7 +254,7 @@ def headline(findings: list[Finding]) -> str:
     unsure = sum(1 for f in findings if f.code in CANNOT_JUDGE)
     if unsure:
         # A sentence the rules could not resolve is not "no drift": say it was not judged.
-        return f"no finding, but {unsure} sentence(s) the rules cannot judge (see reference_unresolved)"
+        return f"no finding; {unsure} sentence(s) not judged (reference_unresolved)"
     unjudged = next((f for f in findings if f.code == "facts_not_judged"), None)
     if unjudged is not None:
         count = unjudged.message.split(": ", 1)[1].split(" ", 1)[0]
