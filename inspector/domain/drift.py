@@ -17,7 +17,7 @@ from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.invented import invented
 from inspector.domain.said import normal_text
-from inspector.domain.said_departures import CANNOT_JUDGE, departure
+from inspector.domain.said_departures import CANNOT_JUDGE, departure, may_depart, pronoun_in
 from inspector.domain.said_departures import message as departure_message
 from inspector.domain.survival import other_language
 from inspector.domain.textnorm import bounded, holds_value, norm
@@ -54,6 +54,8 @@ class StateFact:
     # Whether the value holds a digit (a renumbering can undo it without a cancelling word).
     numbered: bool = field(init=False, compare=False, repr=False, default=False)
     unit: str | None = field(init=False, compare=False, repr=False, default=None)  # "rows" of "500 rows"
+    # Whether a departure rule (scope, order, forbidden action, limit; said_departures) can read it.
+    departs: bool = field(init=False, compare=False, repr=False, default=False)
 
     def __post_init__(self) -> None:
         numbered = any(ch.isdigit() for ch in self.value)
@@ -62,6 +64,7 @@ class StateFact:
         object.__setattr__(self, "first_seq", _first_event(self.sources))
         object.__setattr__(self, "norm_value", _norm_value(self.value))
         object.__setattr__(self, "bounded", bounded(self.norm_value))
+        object.__setattr__(self, "departs", may_depart(self.value, self.kind))
 
     def first_source(self) -> int | None:
         return self.first_seq
@@ -285,6 +288,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     cancels: bool | None = None
     untrusted: list[Finding] = []  # pending records from tools or the model, reported after the rest
     others: tuple[tuple[str, str], ...] | None = None  # made when a rule first needs it
+    pronouns: bool | None = None  # whether the text lifts a bare pronoun anywhere, asked once
     for fact in state:
         if fact.status != "active":
             if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
@@ -311,7 +315,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "
                                    f"weakens it: “{'”, “'.join(hit.words)}” in “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
-            else:
+            elif fact.departs or (pronouns if pronouns is not None else (pronouns := pronoun_in(said))):
                 # Kept word for word, yet widened, reordered, broken or lifted through a pronoun.
                 if others is None:
                     others = tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS

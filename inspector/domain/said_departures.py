@@ -21,13 +21,15 @@ for the unresolved pronoun), so the two agree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from inspector.domain.said import Said
-from inspector.domain.said_forbidden import forbidden_done
-from inspector.domain.said_limits import limit_changed
-from inspector.domain.said_order import reordered
-from inspector.domain.said_pronoun import pronoun_lift
-from inspector.domain.said_scope import widened
+from inspector.domain.said_forbidden import forbidden_done, forbidden_of
+from inspector.domain.said_lifted import _number_and_unit
+from inspector.domain.said_limits import _date_of, limit_changed
+from inspector.domain.said_order import order_of, reordered
+from inspector.domain.said_pronoun import pronoun_lift, pronoun_sentences
+from inspector.domain.said_scope import bounding, widened
 
 # Drift warnings that say the rules could not judge a sentence: ``check`` shows "?", not "✓".
 CANNOT_JUDGE = frozenset({"reference_unresolved"})
@@ -43,8 +45,29 @@ class Departure:
     how: str = ""  # for protected_negated: "limit" (changed or loosened) or "pronoun"
 
 
+@lru_cache(maxsize=16384)
+def may_depart(value: str, kind: str) -> bool:
+    """Whether any rule but the pronoun one can read the value at all (a scope, an order, a
+    forbidden action, a limit or a date): asked once per value, so the 1,000 generations ×
+    100 records of the drift bench pay for the rules only where one applies."""
+    return (bounding(value, kind) or order_of(value) is not None
+            or (kind in ("constraint", "acceptance") and forbidden_of(value) is not None)
+            or _number_and_unit(value) is not None or _date_of(value) is not None)
+
+
+def pronoun_in(said: Said) -> bool:
+    """Whether the text lifts or dismisses a bare pronoun anywhere (once per generation)."""
+    return bool(pronoun_sentences(said))
+
+
 def departure(said: Said, value: str, kind: str, others: tuple[tuple[str, str], ...] = ()) -> Departure | None:
     """The first departure of one protected value in one generation's text, or None."""
+    if not may_depart(value, kind):
+        pronoun = pronoun_lift(said, value, others) if pronoun_in(said) else None
+        if pronoun is None:
+            return None
+        return Departure("protected_negated" if pronoun.decided else "reference_unresolved",
+                         tuple(pronoun.words), pronoun.sentence, pronoun.decided, how="pronoun")
     hit = widened(said, value, kind)
     if hit is not None:
         return Departure("permission_widened", tuple(hit.words), hit.sentence)
@@ -88,4 +111,4 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
             f"through a pronoun: “{words}” in “{dep.sentence}”.")
 
 
-__all__ = ["CANNOT_JUDGE", "CODES", "Departure", "departure", "message"]
+__all__ = ["CANNOT_JUDGE", "CODES", "Departure", "departure", "may_depart", "message", "pronoun_in"]

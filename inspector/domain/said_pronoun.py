@@ -44,7 +44,7 @@ class PronounHit:
     decided: bool  # a rule-only lift (a finding); False: a dismissal the rule cannot resolve
 
 
-def _pronoun_sentences(said: Said) -> list[tuple[int, str, bool]]:
+def pronoun_sentences(said: Said) -> list[tuple[int, str, bool]]:
     """(sentence index, words, decided) of the sentences lifting or dismissing a bare pronoun
     (once per generation; most texts have none)."""
     key = ("pronoun_sentences",)
@@ -70,7 +70,7 @@ def _pronoun_sentences(said: Said) -> list[tuple[int, str, bool]]:
 def pronoun_lift(said: Said, value: str, others: tuple[tuple[str, str], ...]) -> PronounHit | None:
     """A sentence two or three after the value's last statement that lifts or dismisses a bare
     pronoun, with no other protected value between (see the module's docstring)."""
-    lifting = _pronoun_sentences(said)
+    lifting = pronoun_sentences(said)
     if not lifting:
         return None
     v = norm_phrase(value)
@@ -93,4 +93,4 @@ def pronoun_lift(said: Said, value: str, others: tuple[tuple[str, str], ...]) ->
     return None
 
 
-__all__ = ["PronounHit", "pronoun_lift"]
+__all__ = ["PronounHit", "pronoun_lift", "pronoun_sentences"]
