@@ -51,8 +51,9 @@ def telling_words(phrase: str) -> tuple[str, ...]:
     for run in _CJK_RUN.findall(t):
         for piece in _ZH_FILLER.split(run):
             if len(piece) >= 2:
-                # "迁移数据库" is named by "迁移了数据库" too: its first and last two characters count.
-                out += [piece] + ([piece[:2], piece[-2:]] if len(piece) >= 4 else [])
+                # "迁移数据库" is named by "迁移了数据库" too, "做快照" by "做了快照": its first and
+                # last two characters count.
+                out += [piece] + ([piece[:2], piece[-2:]] if len(piece) >= 3 else [])
     return tuple(dict.fromkeys(out))
 
 
