@@ -317,10 +317,9 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                    f"weakens it: “{'”, “'.join(hit.words)}” in “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
             elif fact.departs or (pronouns if pronouns is not None else (pronouns := pronoun_in(said))):
                 # Kept word for word, yet widened, reordered, broken or lifted through a pronoun.
-                if others is None:
-                    others = tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS
-                                   or s.kind == "decision")
-                dep = departure(said, fact.value, fact.kind, others)
+                if pronouns is None:
+                    pronouns = pronoun_in(said)
+                dep = departure(said, fact.value, fact.kind, lambda: _owner_values(state), pronouns)
                 if dep is not None:
                     out.append(Finding(dep.code, fact.key, departure_message(dep, g, fact.kind, fact.value, fact.key),
                                        "finding" if dep.decided else "warning", words=dep.words, where=dep.sentence))
@@ -406,6 +405,11 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                            f"{'do' if len(bad) > 1 else 'does'} not exist or lie outside what it covers ({span}).",
                            words=tuple(dict.fromkeys(bad))))
     return out
+
+
+def _owner_values(state: list[StateFact]) -> tuple[tuple[str, str], ...]:
+    """The (value, kind) pairs of the records a sentence may state instead of this one."""
+    return tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS or s.kind == "decision")
 
 
 def field_cell(gen: GenerationText, fact: StateFact) -> str:

@@ -20,6 +20,7 @@ for the unresolved pronoun), so the two agree.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -29,7 +30,7 @@ from inspector.domain.said_lifted import _number_and_unit
 from inspector.domain.said_limits import _date_of, limit_changed
 from inspector.domain.said_order import order_of, reordered
 from inspector.domain.said_pronoun import pronoun_lift, pronoun_sentences
-from inspector.domain.said_scope import bounding, widened
+from inspector.domain.said_scope import bounding, scope_form, widened_norm
 
 # Drift warnings that say the rules could not judge a sentence: ``check`` shows "?", not "✓".
 CANNOT_JUDGE = frozenset({"reference_unresolved"})
@@ -45,14 +46,30 @@ class Departure:
     how: str = ""  # for protected_negated: "limit" (changed or loosened) or "pronoun"
 
 
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Which departure rules can read a value at all, worked out once per value."""
+    scope: str | None  # the value's scope form, when it grants or bounds by a list
+    order: bool
+    forbidden: bool
+    limit: bool
+
+    def __bool__(self) -> bool:
+        return self.scope is not None or self.order or self.forbidden or self.limit
+
+
 @lru_cache(maxsize=16384)
+def plan_of(value: str, kind: str) -> Plan:
+    return Plan(scope_form(value) if bounding(value, kind) else None, order_of(value) is not None,
+                kind in ("constraint", "acceptance") and forbidden_of(value) is not None,
+                _number_and_unit(value) is not None or _date_of(value) is not None)
+
+
 def may_depart(value: str, kind: str) -> bool:
     """Whether any rule but the pronoun one can read the value at all (a scope, an order, a
     forbidden action, a limit or a date): asked once per value, so the 1,000 generations ×
     100 records of the drift bench pay for the rules only where one applies."""
-    return (bounding(value, kind) or order_of(value) is not None
-            or (kind in ("constraint", "acceptance") and forbidden_of(value) is not None)
-            or _number_and_unit(value) is not None or _date_of(value) is not None)
+    return bool(plan_of(value, kind))
 
 
 def pronoun_in(said: Said) -> bool:
@@ -60,32 +77,39 @@ def pronoun_in(said: Said) -> bool:
     return bool(pronoun_sentences(said))
 
 
-def departure(said: Said, value: str, kind: str, others: tuple[tuple[str, str], ...] = ()) -> Departure | None:
-    """The first departure of one protected value in one generation's text, or None."""
-    if not may_depart(value, kind):
-        pronoun = pronoun_lift(said, value, others) if pronoun_in(said) else None
-        if pronoun is None:
-            return None
-        return Departure("protected_negated" if pronoun.decided else "reference_unresolved",
-                         tuple(pronoun.words), pronoun.sentence, pronoun.decided, how="pronoun")
-    hit = widened(said, value, kind)
+Others = tuple[tuple[str, str], ...]
+
+
+def departure(said: Said, value: str, kind: str, others: Others | Callable[[], Others] = (),
+              pronouns: bool | None = None) -> Departure | None:
+    """The first departure of one protected value in one generation's text, or None.
+    ``others``: the session's protected (value, kind) pairs, or a function making them (only
+    the limit and pronoun rules need them); ``pronouns``: ``pronoun_in(said)`` when the caller
+    asked it already (once per generation)."""
+    plan = plan_of(value, kind)
+    hit = widened_norm(said, plan.scope) if plan.scope is not None else None
     if hit is not None:
         return Departure("permission_widened", tuple(hit.words), hit.sentence)
-    hit = reordered(said, value)
+    hit = reordered(said, value) if plan.order else None
     if hit is not None:
         return Departure("order_reversed", tuple(hit.words), hit.sentence)
-    if kind in ("constraint", "acceptance"):
-        hit = forbidden_done(said, value)
-        if hit is not None:
-            return Departure("forbidden_action_done", tuple(hit.words), hit.sentence)
-    hit = limit_changed(said, value, others)
+    hit = forbidden_done(said, value) if plan.forbidden else None
+    if hit is not None:
+        return Departure("forbidden_action_done", tuple(hit.words), hit.sentence)
+    hit = limit_changed(said, value, others) if plan.limit else None
     if hit is not None:
         return Departure("protected_negated", tuple(hit.words), hit.sentence, how="limit")
-    pronoun = pronoun_lift(said, value, others)
+    if pronouns is None:
+        pronouns = pronoun_in(said)
+    pronoun = pronoun_lift(said, value, _resolved(others)) if pronouns else None
     if pronoun is not None:
         return Departure("protected_negated" if pronoun.decided else "reference_unresolved",
                          tuple(pronoun.words), pronoun.sentence, pronoun.decided, how="pronoun")
     return None
+
+
+def _resolved(others: Others | Callable[[], Others]) -> Others:
+    return others() if callable(others) else others
 
 
 def message(dep: Departure, generation: int, kind: str, value: str, key: str) -> str:
@@ -111,4 +135,4 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
             f"through a pronoun: “{words}” in “{dep.sentence}”.")
 
 
-__all__ = ["CANNOT_JUDGE", "CODES", "Departure", "departure", "may_depart", "message", "pronoun_in"]
+__all__ = ["CANNOT_JUDGE", "CODES", "Departure", "Plan", "departure", "may_depart", "message", "plan_of", "pronoun_in"]

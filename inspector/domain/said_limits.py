@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from inspector.domain.said import Hits, Said, norm_phrase
@@ -42,7 +43,8 @@ def _date_of(value: str) -> str | None:
     return dates[0] if len(dates) == 1 else None
 
 
-def limit_changed(said: Said, value: str, others: tuple[tuple[str, str], ...] = ()) -> Hits | None:
+def limit_changed(said: Said, value: str,
+                  others: tuple[tuple[str, str], ...] | Callable[[], tuple[tuple[str, str], ...]] = ()) -> Hits | None:
     """A clause elsewhere that changes the value's number or date, or allows going past it."""
     numbered = _number_and_unit(value)
     date = _date_of(value)
@@ -56,7 +58,8 @@ def limit_changed(said: Said, value: str, others: tuple[tuple[str, str], ...] = 
         return None
     if date is not None and _DATE.search(said.text) is None:
         return None
-    rivals = [norm_phrase(o) for o, _ in others if norm_phrase(o) and norm_phrase(o) != v]
+    rivals = [norm_phrase(o) for o, _ in (others() if callable(others) else others)
+              if norm_phrase(o) and norm_phrase(o) != v]
     own = [w for w in subject_words(value) if not w.isdigit() and w not in _DATE.findall(w)]
     for i, s in enumerate(said.sentences):
         if i in own_sentences:

@@ -42,7 +42,11 @@ _VERBS = re.compile(r"(?<![a-z])(?:write|writes|modify|edit|change|delete|remove
                     r"drop|overwrite|merge|commit|rewrite|install|access)(?![a-z])|写|修改|改|删除|删|推送|部署|执行|运行|"
                     r"创建|更新|合并|提交|访问")
 _PRONOUN_OBJECT = re.compile(r"(?<![a-z])(?:it|them|there|that one)(?![a-z])|它|那里|那儿")
+# What a join or an "etc." opens with: a tail that starts otherwise joins nothing (most do not).
+_JOIN_LEAD = re.compile(r"\s*(?:[,、，&/*]|and|or|as|plus|along|together|etc|recursively|以及|和|及|与|或|还有|乃至|甚至|等)")
 _ALSO = re.compile(r"(?<![a-z])(?:also|too|as well|in addition|additionally)(?![a-z])|也|还可以|还能|另外")
+_ALSO_LEADS = ("also", "too", "as well", "addition", "也", "还可以", "还能", "另外")  # every _ALSO word holds one
+_SENTENCE_END = re.compile(r"\.(?:\s|$)|[。！？!?\n]")
 _PERMIT = re.compile(r"(?<![a-z])(?:may|can|allowed|permitted|free to|ok to|okay to)(?![a-z])|可以|允许|能")
 
 
@@ -58,19 +62,49 @@ def widened(said: Said, value: str, kind: str) -> Hits | None:
     """The value repeated with its scope grown (see the module's docstring)."""
     if not bounding(value, kind):
         return None
-    v = norm_phrase(value).rstrip("。.!！ ")
+    return widened_norm(said, scope_form(value))
+
+
+@lru_cache(maxsize=4096)
+def scope_form(value: str) -> str:
+    """The value as the scope rule looks for it: normal form, without its closing stop."""
+    return norm_phrase(value).rstrip("。.!！ ")
+
+
+def widened_norm(said: Said, v: str) -> Hits | None:
+    """``widened`` for a bounding value already in ``scope_form``."""
     if not v:
         return None
-    found = said.holding(v)
-    if not found:
+    # Read the few characters after each occurrence first: the text is cut into sentences
+    # only when something is joined to the value (most generations join nothing).
+    text = said.text
+    pos = text.find(v)
+    first = pos
+    size = len(v)
+    while pos >= 0:
+        end = pos + size
+        if _JOIN_LEAD.match(text, end):  # most values are followed by nothing joined to them
+            tail = text[end:end + 160]
+            words = _grows(tail[:m.start()] if (m := _SENTENCE_END.search(tail)) else tail, v)
+            if words:
+                s = said.sentence_at(pos)
+                return Hits(words, said.stripped(s) if s is not None else tail.strip())
+        pos = text.find(v, end)
+    if first < 0 or not _also_anywhere(said):
         return None
-    for i, pos in found.items():
-        s = said.sentences[i]
-        tail = said.text[pos + len(v):s.end]
-        words = _grows(tail, v)
-        if words:
-            return Hits(words, said.stripped(s))
-    return _also_later(said, v, min(found))
+    found = said.holding(v)
+    return _also_later(said, v, min(found)) if found else None
+
+
+def _also_anywhere(said: Said) -> bool:
+    """An "also/too/也" word and a permission word are in the text (once per generation)."""
+    key = ("scope_also",)
+    found = said._memo.get(key)
+    if found is None:
+        text = said.text
+        found = said._memo[key] = bool(any(w in text for w in _ALSO_LEADS) and _ALSO.search(text)
+                                       and _PERMIT.search(text))
+    return found  # type: ignore[no-any-return]
 
 
 def _grows(tail: str, v: str) -> list[str]:
@@ -128,4 +162,4 @@ def _also_later(said: Said, v: str, first: int) -> Hits | None:
     return None
 
 
-__all__ = ["bounding", "widened"]
+__all__ = ["bounding", "scope_form", "widened", "widened_norm"]
