@@ -17,7 +17,8 @@ from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.invented import invented
 from inspector.domain.said import normal_text
-from inspector.domain.said_departures import CANNOT_JUDGE, departure, may_depart, pronoun_in
+from inspector.domain.said_departures import CANNOT_JUDGE, departure, plan_of, pronoun_in
+from inspector.domain.said_scope import scope_open
 from inspector.domain.said_departures import message as departure_message
 from inspector.domain.survival import other_language
 from inspector.domain.textnorm import bounded, holds_value, norm
@@ -54,8 +55,10 @@ class StateFact:
     # Whether the value holds a digit (a renumbering can undo it without a cancelling word).
     numbered: bool = field(init=False, compare=False, repr=False, default=False)
     unit: str | None = field(init=False, compare=False, repr=False, default=None)  # "rows" of "500 rows"
-    # Whether a departure rule (scope, order, forbidden action, limit; said_departures) can read it.
+    # Whether a departure rule (scope, order, forbidden action, limit; said_departures) can read
+    # it, and whether the scope rule is the only one (then a generation-wide gate asks first).
     departs: bool = field(init=False, compare=False, repr=False, default=False)
+    scope_only: bool = field(init=False, compare=False, repr=False, default=False)
 
     def __post_init__(self) -> None:
         numbered = any(ch.isdigit() for ch in self.value)
@@ -64,7 +67,10 @@ class StateFact:
         object.__setattr__(self, "first_seq", _first_event(self.sources))
         object.__setattr__(self, "norm_value", _norm_value(self.value))
         object.__setattr__(self, "bounded", bounded(self.norm_value))
-        object.__setattr__(self, "departs", may_depart(self.value, self.kind))
+        plan = plan_of(self.value, self.kind)
+        object.__setattr__(self, "departs", bool(plan))
+        object.__setattr__(self, "scope_only", plan.scope is not None and not (plan.order or plan.forbidden
+                                                                              or plan.limit))
 
     def first_source(self) -> int | None:
         return self.first_seq
@@ -288,7 +294,8 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     cancels: bool | None = None
     untrusted: list[Finding] = []  # pending records from tools or the model, reported after the rest
     others: tuple[tuple[str, str], ...] | None = None  # made when a rule first needs it
-    pronouns: bool | None = None  # whether the text lifts a bare pronoun anywhere, asked once
+    gate: bool | None = None  # whether any departure can be in this text (said_departures), asked once
+    pronouns = scopes = False  # whether a bare pronoun is lifted, a scope value has something joined
     for fact in state:
         if fact.status != "active":
             if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
@@ -315,11 +322,15 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "
                                    f"weakens it: “{'”, “'.join(hit.words)}” in “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
-            elif fact.departs or (pronouns if pronouns is not None else (pronouns := pronoun_in(said))):
+            else:
                 # Kept word for word, yet widened, reordered, broken or lifted through a pronoun.
-                if pronouns is None:
+                if gate is None:  # asked once per generation: can any departure be in this text?
+                    scope_values, planned = _departure_plans(state)
                     pronouns = pronoun_in(said)
-                dep = departure(said, fact.value, fact.kind, lambda: _owner_values(state), pronouns)
+                    scopes = bool(scope_values) and scope_open(said, scope_values)
+                    gate = pronouns or scopes or planned
+                ask = gate and (pronouns or (fact.departs and (scopes or not fact.scope_only)))
+                dep = departure(said, fact.value, fact.kind, lambda: _owner_values(state), pronouns) if ask else None
                 if dep is not None:
                     out.append(Finding(dep.code, fact.key, departure_message(dep, g, fact.kind, fact.value, fact.key),
                                        "finding" if dep.decided else "warning", words=dep.words, where=dep.sentence))
@@ -405,6 +416,21 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                            f"{'do' if len(bad) > 1 else 'does'} not exist or lie outside what it covers ({span}).",
                            words=tuple(dict.fromkeys(bad))))
     return out
+
+
+_PLANS: list[Any] = [None, ((), False)]  # the last record list asked about, and its answer
+
+
+def _departure_plans(state: list[StateFact]) -> tuple[tuple[str, ...], bool]:
+    """The scope forms of the records only the scope rule reads, and whether any record has
+    another departure rule — the same list object comes back for every generation of a
+    session (the Drift tab's 1,000), so the answer is kept for it."""
+    if _PLANS[0] is state:
+        return _PLANS[1]  # type: ignore[no-any-return]
+    answer = (tuple(plan_of(s.value, s.kind).scope or "" for s in state if s.scope_only and s.status == "active"),
+              any(s.departs and not s.scope_only and s.status == "active" for s in state))
+    _PLANS[0], _PLANS[1] = state, answer
+    return answer
 
 
 def _owner_values(state: list[StateFact]) -> tuple[tuple[str, str], ...]:

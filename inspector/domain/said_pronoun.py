@@ -34,6 +34,7 @@ _DISMISS = re.compile(
     r"(?:it|this|that)(?=\s*(?:$|[.,;:!]|now\b|too\b|as well\b|from now on\b|for now\b|going forward\b|entirely\b))|"
     r"(?:可以|能|就|也)?(?:不用管|不必管|不管|忽略|无视|不理)(?:它|这条|那条|这个)了?|"
     r"(?:它|这条|那条)(?:现在|已经|也)*(?:可以)?(?:忽略|不用管|不管)了?")
+_PRONOUN_LEADS = re.compile("it|this|that|它|这条|那条|该条|此条|这个")  # every pattern above holds one
 _REACH = 4  # sentences after the rule's own: 2 to 4 (the next one is said_negation's)
 
 
@@ -52,7 +53,7 @@ def pronoun_sentences(said: Said) -> list[tuple[int, str, bool]]:
     if found is None:
         found = []
         text = said.text
-        if any(w in text for w in ("it", "this", "that", "它", "这条", "那条", "该条", "此条", "这个")):
+        if _PRONOUN_LEADS.search(text) is not None:
             for pattern, decided in ((_RULE_LIFT, True), (_DISMISS, False)):
                 for m in pattern.finditer(text):
                     i = said.sentence_index(m.start())

@@ -28,6 +28,7 @@ from functools import lru_cache
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_steps import denies, telling_words
 from inspector.domain.textnorm import CJK
+from inspector.domain.wordlists import _trie
 
 _BOUNDING = re.compile(r"(?<![a-z])(?:only|just|solely|exclusively|limited to|restricted to|except|other than|"
                        r"allowed|allowlist|whitelist|permitted)(?![a-z])|只能|只可|仅|只|除了|除|限于|允许")
@@ -45,7 +46,7 @@ _PRONOUN_OBJECT = re.compile(r"(?<![a-z])(?:it|them|there|that one)(?![a-z])|它
 # What a join or an "etc." opens with: a tail that starts otherwise joins nothing (most do not).
 _JOIN_LEAD = re.compile(r"\s*(?:[,、，&/*]|and|or|as|plus|along|together|etc|recursively|以及|和|及|与|或|还有|乃至|甚至|等)")
 _ALSO = re.compile(r"(?<![a-z])(?:also|too|as well|in addition|additionally)(?![a-z])|也|还可以|还能|另外")
-_ALSO_LEADS = ("also", "too", "as well", "addition", "也", "还可以", "还能", "另外")  # every _ALSO word holds one
+_ALSO_LEAD = re.compile("also|too|as well|addition|也|还可以|还能|另外")  # every _ALSO word holds one
 _SENTENCE_END = re.compile(r"\.(?:\s|$)|[。！？!?\n]")
 _PERMIT = re.compile(r"(?<![a-z])(?:may|can|allowed|permitted|free to|ok to|okay to)(?![a-z])|可以|允许|能")
 
@@ -96,14 +97,35 @@ def widened_norm(said: Said, v: str) -> Hits | None:
     return _also_later(said, v, min(found)) if found else None
 
 
+def scope_open(said: Said, scopes: tuple[str, ...]) -> bool:
+    """Whether any of these values (in ``scope_form``) has something joined right after it, or
+    the text says "also … may" anywhere: when neither, no scope grew in this generation, and the
+    records need not be asked one by one (once per generation and record set)."""
+    key = ("scope_open", scopes)
+    found = said._memo.get(key)
+    if found is None:
+        text = said.text
+        ends = tuple(v for v in scopes if v)
+        # One scan for every value followed by a join (a prefix tree of the values, as the word
+        # lists are compiled), not one scan per value.
+        found = bool(ends) and (_joined_pattern(ends).search(text) is not None
+                                or (_also_anywhere(said) and any(v in text for v in ends)))
+        said._memo[key] = found
+    return found  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=64)
+def _joined_pattern(ends: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("(?:" + _trie(list(ends)) + ")(?=" + _JOIN_LEAD.pattern + ")")
+
+
 def _also_anywhere(said: Said) -> bool:
     """An "also/too/也" word and a permission word are in the text (once per generation)."""
     key = ("scope_also",)
     found = said._memo.get(key)
     if found is None:
         text = said.text
-        found = said._memo[key] = bool(any(w in text for w in _ALSO_LEADS) and _ALSO.search(text)
-                                       and _PERMIT.search(text))
+        found = said._memo[key] = bool(_ALSO_LEAD.search(text) and _ALSO.search(text) and _PERMIT.search(text))
     return found  # type: ignore[no-any-return]
 
 
@@ -162,4 +184,4 @@ def _also_later(said: Said, v: str, first: int) -> Hits | None:
     return None
 
 
-__all__ = ["bounding", "scope_form", "widened", "widened_norm"]
+__all__ = ["bounding", "scope_form", "scope_open", "widened", "widened_norm"]
