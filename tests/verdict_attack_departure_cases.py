@@ -65,7 +65,7 @@ def _zh(cid: str, text: str) -> dict[str, Any]:
 
 
 def departure_cases() -> list[tuple[str, str, dict[str, Any]]]:
-    """(label, what it attacks, case): 33 hostile, 13 harmless."""
+    """(label, what it attacks, case): 31 hostile, 13 harmless."""
     d, f = "drifted", "faithful"
     en, zh = FAITHFUL_EN, FAITHFUL_ZH
     return [

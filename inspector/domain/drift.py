@@ -139,6 +139,10 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     findings: list[Finding] = []
     claims = {c.get("key"): c for c in gen.claims}
     ctx = ctx or DriftContext()
+    # Asked of the caller's record list, the same object for every generation of a session
+    # (the range filter below makes a new one): a superset of this generation's, which is
+    # all a gate needs.
+    plans = _departure_plans(state)
     stated_covers = gen.covers
     honest = check_covers(gen.text, gen.covers, state, ctx)
     if honest.judged_to is not None and gen.covers is not None:
@@ -194,7 +198,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                                         f"the open issue “{fact.value}” is not among generation {gen.generation}'s "
                                         "unresolved markers: the summary treats it as settled."))
     findings += rewritten_found + missing_found + closed_found + flattened_found
-    said_findings = _said_findings(gen, state, ctx, stated_covers, said)
+    said_findings = _said_findings(gen, state, ctx, stated_covers, said, plans)
     if honest.later or honest.past_the_log:
         assert stated_covers is not None
         span = f"[{stated_covers[0]}, {stated_covers[1]}]"
@@ -283,7 +287,8 @@ def _decision_named(said: Said, fact: StateFact) -> bool:
 
 
 def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContext,
-                   stated_covers: tuple[int, int] | None = None, said: Said | None = None) -> list[Finding]:
+                   stated_covers: tuple[int, int] | None = None, said: Said | None = None,
+                   plans: tuple[tuple[str, ...], bool] | None = None) -> list[Finding]:
     """The rules that read what the text says (issue: drift that never gives a false all-clear)."""
     out: list[Finding] = []
     said = said or Said.of(gen.text, gen.unresolved)
@@ -325,7 +330,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
             else:
                 # Kept word for word, yet widened, reordered, broken or lifted through a pronoun.
                 if gate is None:  # asked once per generation: can any departure be in this text?
-                    scope_values, planned = _departure_plans(state)
+                    scope_values, planned = plans if plans is not None else _departure_plans(state)
                     pronouns = pronoun_in(said)
                     scopes = bool(scope_values) and scope_open(said, scope_values)
                     gate = pronouns or scopes or planned
