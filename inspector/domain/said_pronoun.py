@@ -45,6 +45,16 @@ class PronounHit:
     decided: bool  # a rule-only lift (a finding); False: a dismissal the rule cannot resolve
 
 
+def pronoun_lead(said: Said) -> bool:
+    """A word every pronoun rule holds ("it", "this", "that", "它", "这条"…) is in the text (one
+    search per generation, shared with the scope rule's "you may also … it")."""
+    key = ("pronoun_lead",)
+    found = said._memo.get(key)
+    if found is None:
+        found = said._memo[key] = _PRONOUN_LEADS.search(said.text) is not None
+    return found  # type: ignore[no-any-return]
+
+
 def pronoun_sentences(said: Said) -> list[tuple[int, str, bool]]:
     """(sentence index, words, decided) of the sentences lifting or dismissing a bare pronoun
     (once per generation; most texts have none)."""
@@ -53,7 +63,7 @@ def pronoun_sentences(said: Said) -> list[tuple[int, str, bool]]:
     if found is None:
         found = []
         text = said.text
-        if _PRONOUN_LEADS.search(text) is not None:
+        if pronoun_lead(said):
             for pattern, decided in ((_RULE_LIFT, True), (_DISMISS, False)):
                 for m in pattern.finditer(text):
                     i = said.sentence_index(m.start())
@@ -94,4 +104,4 @@ def pronoun_lift(said: Said, value: str, others: tuple[tuple[str, str], ...]) ->
     return None
 
 
-__all__ = ["PronounHit", "pronoun_lift", "pronoun_sentences"]
+__all__ = ["PronounHit", "pronoun_lead", "pronoun_lift", "pronoun_sentences"]

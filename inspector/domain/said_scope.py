@@ -17,7 +17,7 @@ for more ("everything", "anything", "all", "any", "the rest", "other", "whole", 
 "预发库"); or an action verb the value does not hold ("and write", "和修改"). "etc."/"and so
 on"/"等" right after it widens too. A continuation that denies ("…, but not the production
 one", "其他目录不能碰") narrows and is not read. In a later sentence: "also/too/as well/也/还"
-with a permission word, the value's object (or "it"/"它") and a verb the value does not hold.
+with a permission word, "it"/"它" and a verb the value does not hold.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import re
 from functools import lru_cache
 
 from inspector.domain.said import Hits, Said, norm_phrase
+from inspector.domain.said_pronoun import pronoun_lead
 from inspector.domain.said_steps import denies, telling_words
 from inspector.domain.textnorm import CJK
 from inspector.domain.wordlists import _trie
@@ -91,7 +92,7 @@ def widened_norm(said: Said, v: str) -> Hits | None:
                 s = said.sentence_at(pos)
                 return Hits(words, said.stripped(s) if s is not None else tail.strip())
         pos = text.find(v, end)
-    if first < 0 or not _also_anywhere(said):
+    if first < 0 or not (pronoun_lead(said) and _also_anywhere(said)):
         return None
     found = said.holding(v)
     return _also_later(said, v, min(found)) if found else None
@@ -109,7 +110,7 @@ def scope_open(said: Said, scopes: tuple[str, ...]) -> bool:
         # One scan for every value followed by a join (a prefix tree of the values, as the word
         # lists are compiled), not one scan per value.
         found = bool(ends) and (_joined_pattern(ends).search(text) is not None
-                                or (_also_anywhere(said) and any(v in text for v in ends)))
+                                or (pronoun_lead(said) and _also_anywhere(said) and any(v in text for v in ends)))
         said._memo[key] = found
     return found  # type: ignore[no-any-return]
 
@@ -171,7 +172,6 @@ def _head_noun(v: str) -> str:
 
 def _also_later(said: Said, v: str, first: int) -> Hits | None:
     """A later sentence granting more on the same object: "You may also write to it"."""
-    objects = [w for w in telling_words(v) if w not in ("read", "may", "can", "you", "读", "读取", "可以")]
     for s in said.sentences[first + 1:first + 4]:
         text = s.text
         if not (_ALSO.search(text) and _PERMIT.search(text)) or denies(text):
@@ -179,7 +179,7 @@ def _also_later(said: Said, v: str, first: int) -> Hits | None:
         verb = _VERBS.search(text)
         if verb is None or verb.group() in v:
             continue
-        if _PRONOUN_OBJECT.search(text) or any(o in text for o in objects[-2:]):
+        if _PRONOUN_OBJECT.search(text):  # "You may also write to it"
             return Hits([verb.group()], said.stripped(s))
     return None
 
