@@ -432,7 +432,8 @@ def _departure_plans(state: list[StateFact]) -> tuple[tuple[str, ...], bool]:
     session (the Drift tab's 1,000), so the answer is kept for it."""
     if _PLANS[0] is state:
         return _PLANS[1]  # type: ignore[no-any-return]
-    answer = (tuple(plan_of(s.value, s.kind).scope or "" for s in state if s.scope_only and s.status == "active"),
+    answer = (tuple(sorted({plan_of(s.value, s.kind).scope or "" for s in state if s.scope_only
+                            and s.status == "active"} - {""})),
               any(s.departs and not s.scope_only and s.status == "active" for s in state))
     _PLANS[0], _PLANS[1] = state, answer
     return answer

@@ -99,20 +99,15 @@ def widened_norm(said: Said, v: str) -> Hits | None:
 
 
 def scope_open(said: Said, scopes: tuple[str, ...]) -> bool:
-    """Whether any of these values (in ``scope_form``) has something joined right after it, or
-    the text says "also … may" anywhere: when neither, no scope grew in this generation, and the
-    records need not be asked one by one (once per generation and record set)."""
-    key = ("scope_open", scopes)
-    found = said._memo.get(key)
-    if found is None:
-        text = said.text
-        ends = tuple(v for v in scopes if v)
-        # One scan for every value followed by a join (a prefix tree of the values, as the word
-        # lists are compiled), not one scan per value.
-        found = bool(ends) and (_joined_pattern(ends).search(text) is not None
-                                or (pronoun_lead(said) and _also_anywhere(said) and any(v in text for v in ends)))
-        said._memo[key] = found
-    return found  # type: ignore[no-any-return]
+    """Whether any of these values (in ``scope_form``, none empty) has something joined right
+    after it, or the text may say "you may also … it": when neither, no scope grew in this
+    generation and the records need not be asked one by one. One scan for every value (a
+    prefix tree of them, as the word lists are compiled), asked once per generation."""
+    if not scopes:
+        return False
+    text = said.text
+    return _joined_pattern(scopes).search(text) is not None or (
+        pronoun_lead(said) and _also_anywhere(said) and any(v in text for v in scopes))
 
 
 @lru_cache(maxsize=64)
