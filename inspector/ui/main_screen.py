@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input, TabbedContent
 from textual.worker import WorkerCancelled, WorkerFailed
@@ -49,10 +49,12 @@ from inspector.ui.dialog_actions import OpensDialogs
 from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.layout import FitsTheTerminal
 from inspector.ui.paint import DrawsAfterBatch, after_paint
+from inspector.ui.tab_labels import FitsTabLabels, TabsColumn
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
 from inspector.ui.widgets.header_bar import HeaderBar
 from inspector.ui.widgets.keys_footer import KeysFooter
+from inspector.ui.widgets.notice_line import NoticeLine
 from inspector.ui.widgets.progress_line import ProgressLine
 from inspector.ui.widgets.sessions_list import SessionsList
 from inspector.ui.widgets.state_channel import StateChannel
@@ -71,7 +73,7 @@ SEARCH_DEBOUNCE_S = 0.2
 WRITING_ACTIONS = frozenset({"correct", "rebuild", "decide_pending"})  # dialogs grey out their own
 
 
-class MainScreen(DrawsAfterBatch, FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, ShowsWorkerErrors, Screen[None]):
+class MainScreen(DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending, OpensDialogs, FillsTabsLater, ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#state-records"
     BINDINGS = [
         Binding("1", "focus_channel('state')", "State", id="main.focus_state"),
@@ -121,7 +123,7 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, DecidesPending, OpensDialogs,
                             id="follow")
         with Horizontal(id="body"):
             yield SessionsList()
-            with Vertical(id="main"):
+            with TabsColumn(id="main"):  # its resizes refit the tab labels
                 with Horizontal(id="channels"):
                     state = StateChannel()
                     self.preset_classes(state)  # AUTO_FOCUS lands in it
@@ -133,6 +135,7 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, DecidesPending, OpensDialogs,
                         yield TimelineArea(id="timeline-area")
                     yield from empty_panes()  # filled after the first paint (behind_tabs)
         yield ProgressLine(id="progress")
+        yield NoticeLine(id="notice")  # notices on small terminals (toasts elsewhere): app.notify
         yield KeysFooter()
 
     async def on_mount(self) -> None:
