@@ -1,6 +1,7 @@
 """The verdict-attack cases, judged by an old tree and this one in the same run.
 
     python -m bench.verdict_attack [--old-commit 0b98d10]
+    python -m bench.verdict_attack --cases departures [--old-commit 07bebae]
 
 Each case is one summary generation of the small session in tests/verdict_attack_cases.py
 (plus a few of its own), labelled ``drifted`` (a careful reader says it drifted or lost
@@ -22,6 +23,7 @@ from typing import Any
 from bench.drift_compare import extract_old, run
 from bench.drift_precision import write_set
 from tests.verdict_attack_cases import EVENTS, FAITHFUL, STATE, case
+from tests.verdict_attack_departure_cases import departure_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTIVE = [s for s in STATE if s.get("status") != "pending"]
@@ -107,7 +109,10 @@ def verdict(label: str, got: dict[str, Any]) -> str:
     bad_survival = [k for k, v in got["survival"].items() if v in ("missing", "contradicted")]
     if label == "drifted":  # drift (and so the Drift tab, its header badge and check) must say something
         said = got["blocking"] or [w for w in got["warnings"] if w == "facts_not_judged"]
-        return "caught" if said else "FALSE ALL-CLEAR"
+        if said:
+            return "caught"
+        # A rule that says it could not judge is not a green: check shows "?", survival "unknown".
+        return "cannot judge, says so" if "reference_unresolved" in got["warnings"] else "FALSE ALL-CLEAR"
     if label == "cannot tell":  # honest only when survival says unknown, never missing
         return "unknown, says why" if not bad_survival else "FALSE ALARM"
     return "FALSE ALARM" if got["blocking"] or bad_survival else "clean"
@@ -115,9 +120,13 @@ def verdict(label: str, got: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--old-commit", default="0b98d10")
+    parser.add_argument("--cases", choices=("first", "departures"), default="first",
+                        help="the first attack's cases, or the departures (a verbatim rule widened, reordered, "
+                        "broken or lifted through a pronoun) and their kin")
+    parser.add_argument("--old-commit", help="default: 0b98d10 (first), 07bebae (departures)")
     args = parser.parse_args()
-    rows = cases()
+    args.old_commit = args.old_commit or ("0b98d10" if args.cases == "first" else "07bebae")
+    rows = cases() if args.cases == "first" else departure_cases()
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         src = write_set([c for _, _, c in rows], t / "attack.jsonl")

@@ -18,7 +18,9 @@ from bench.drift_precision import DEFAULT_SET, faithful_clean, judge, load_items
 OVERALL_PRECISION, OVERALL_RECALL = 0.97, 0.95
 PER_CODE = 0.90
 NEW_CODES = {"protected_negated", "open_issue_claimed_done", "failure_dropped", "decision_reversed",
-             "untrusted_in_summary", "unknown_claimed", "source_outside_range"}
+             "untrusted_in_summary", "unknown_claimed", "source_outside_range",
+             # a rule kept word for word that the text still breaks (docs/verdicts.md, "Departures")
+             "permission_widened", "order_reversed", "forbidden_action_done", "reference_unresolved"}
 KNOWN_CODES = NEW_CODES | {"protected_rewritten", "protected_missing", "open_issue_closed", "dispute_flattened",
                            "unsourced_assertion"}
 

@@ -17,6 +17,9 @@ from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.invented import invented
 from inspector.domain.said import normal_text
+from inspector.domain.said_departures import CANNOT_JUDGE, departure, plan_of, pronoun_in
+from inspector.domain.said_scope import scope_open
+from inspector.domain.said_departures import message as departure_message
 from inspector.domain.survival import other_language
 from inspector.domain.textnorm import bounded, holds_value, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
@@ -52,6 +55,10 @@ class StateFact:
     # Whether the value holds a digit (a renumbering can undo it without a cancelling word).
     numbered: bool = field(init=False, compare=False, repr=False, default=False)
     unit: str | None = field(init=False, compare=False, repr=False, default=None)  # "rows" of "500 rows"
+    # Whether a departure rule (scope, order, forbidden action, limit; said_departures) can read
+    # it, and whether the scope rule is the only one (then a generation-wide gate asks first).
+    departs: bool = field(init=False, compare=False, repr=False, default=False)
+    scope_only: bool = field(init=False, compare=False, repr=False, default=False)
 
     def __post_init__(self) -> None:
         numbered = any(ch.isdigit() for ch in self.value)
@@ -60,6 +67,10 @@ class StateFact:
         object.__setattr__(self, "first_seq", _first_event(self.sources))
         object.__setattr__(self, "norm_value", _norm_value(self.value))
         object.__setattr__(self, "bounded", bounded(self.norm_value))
+        plan = plan_of(self.value, self.kind)
+        object.__setattr__(self, "departs", bool(plan))
+        object.__setattr__(self, "scope_only", plan.scope is not None and not (plan.order or plan.forbidden
+                                                                              or plan.limit))
 
     def first_source(self) -> int | None:
         return self.first_seq
@@ -128,6 +139,10 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     findings: list[Finding] = []
     claims = {c.get("key"): c for c in gen.claims}
     ctx = ctx or DriftContext()
+    # Asked of the caller's record list, the same object for every generation of a session
+    # (the range filter below makes a new one): a superset of this generation's, which is
+    # all a gate needs.
+    plans = _departure_plans(state)
     stated_covers = gen.covers
     honest = check_covers(gen.text, gen.covers, state, ctx)
     if honest.judged_to is not None and gen.covers is not None:
@@ -183,7 +198,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                                         f"the open issue “{fact.value}” is not among generation {gen.generation}'s "
                                         "unresolved markers: the summary treats it as settled."))
     findings += rewritten_found + missing_found + closed_found + flattened_found
-    said_findings = _said_findings(gen, state, ctx, stated_covers, said)
+    said_findings = _said_findings(gen, state, ctx, stated_covers, said, plans)
     if honest.later or honest.past_the_log:
         assert stated_covers is not None
         span = f"[{stated_covers[0]}, {stated_covers[1]}]"
@@ -249,6 +264,10 @@ def headline(findings: list[Finding]) -> str:
     blocking = sum(1 for f in findings if f.severity == "finding")
     if blocking:
         return f"{blocking} finding(s)"
+    unsure = sum(1 for f in findings if f.code in CANNOT_JUDGE)
+    if unsure:
+        # A sentence the rules could not resolve is not "no drift": say it was not judged.
+        return f"no finding; {unsure} sentence(s) not judged (reference_unresolved)"
     unjudged = next((f for f in findings if f.code == "facts_not_judged"), None)
     if unjudged is not None:
         count = unjudged.message.split(": ", 1)[1].split(" ", 1)[0]
@@ -268,7 +287,8 @@ def _decision_named(said: Said, fact: StateFact) -> bool:
 
 
 def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContext,
-                   stated_covers: tuple[int, int] | None = None, said: Said | None = None) -> list[Finding]:
+                   stated_covers: tuple[int, int] | None = None, said: Said | None = None,
+                   plans: tuple[tuple[str, ...], bool] | None = None) -> list[Finding]:
     """The rules that read what the text says (issue: drift that never gives a false all-clear)."""
     out: list[Finding] = []
     said = said or Said.of(gen.text, gen.unresolved)
@@ -279,6 +299,8 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     cancels: bool | None = None
     untrusted: list[Finding] = []  # pending records from tools or the model, reported after the rest
     others: tuple[tuple[str, str], ...] | None = None  # made when a rule first needs it
+    gate: bool | None = None  # whether any departure can be in this text (said_departures), asked once
+    pronouns = scopes = False  # whether a bare pronoun is lifted, a scope value has something joined
     for fact in state:
         if fact.status != "active":
             if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
@@ -305,6 +327,18 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                 out.append(Finding("protected_negated", fact.key,
                                    f"generation {g} repeats the {fact.kind} “{fact.value}” ({fact.key}) but cancels or "
                                    f"weakens it: “{'”, “'.join(hit.words)}” in “{hit.sentence}”.", words=tuple(hit.words), where=hit.sentence))
+            else:
+                # Kept word for word, yet widened, reordered, broken or lifted through a pronoun.
+                if gate is None:  # asked once per generation: can any departure be in this text?
+                    scope_values, planned = plans if plans is not None else _departure_plans(state)
+                    pronouns = pronoun_in(said)
+                    scopes = bool(scope_values) and scope_open(said, scope_values)
+                    gate = pronouns or scopes or planned
+                ask = gate and (pronouns or (fact.departs and (scopes or not fact.scope_only)))
+                dep = departure(said, fact.value, fact.kind, lambda: _owner_values(state), pronouns) if ask else None
+                if dep is not None:
+                    out.append(Finding(dep.code, fact.key, departure_message(dep, g, fact.kind, fact.value, fact.key),
+                                       "finding" if dep.decided else "warning", words=dep.words, where=dep.sentence))
         if fact.kind == "open_issue" and claims_anything is None:
             claims_anything = bool(rules.done_clauses(said))
         if fact.kind == "open_issue" and claims_anything:
@@ -387,6 +421,27 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                            f"{'do' if len(bad) > 1 else 'does'} not exist or lie outside what it covers ({span}).",
                            words=tuple(dict.fromkeys(bad))))
     return out
+
+
+_PLANS: list[Any] = [None, ((), False)]  # the last record list asked about, and its answer
+
+
+def _departure_plans(state: list[StateFact]) -> tuple[tuple[str, ...], bool]:
+    """The scope forms of the records only the scope rule reads, and whether any record has
+    another departure rule — the same list object comes back for every generation of a
+    session (the Drift tab's 1,000), so the answer is kept for it."""
+    if _PLANS[0] is state:
+        return _PLANS[1]  # type: ignore[no-any-return]
+    answer = (tuple(sorted({plan_of(s.value, s.kind).scope or "" for s in state if s.scope_only
+                            and s.status == "active"} - {""})),
+              any(s.departs and not s.scope_only and s.status == "active" for s in state))
+    _PLANS[0], _PLANS[1] = state, answer
+    return answer
+
+
+def _owner_values(state: list[StateFact]) -> tuple[tuple[str, str], ...]:
+    """The (value, kind) pairs of the records a sentence may state instead of this one."""
+    return tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS or s.kind == "decision")
 
 
 def field_cell(gen: GenerationText, fact: StateFact) -> str:

@@ -388,6 +388,8 @@ def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohib
     named = [w for w in own if _named_in_clause(said, c, w)]
     if len(named) < max(2, math.ceil(0.5 * len(own))):
         return []
+    if said.first("uncertain", c.start, c.end) is not None or "?" in c.text:
+        return []  # a question or a hedge ("asked whether pushing to main is ever OK") lifts nothing
     text = c.text
     lifts = said.hits("lifted", c.start, c.end)
     permits = said.hits("permission", c.start, c.end)

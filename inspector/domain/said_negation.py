@@ -45,7 +45,8 @@ def negated_value(said: Said, value: str) -> Hits | None:
                 parts = said.clauses(n)
                 words = [h.word for h in lifts if (opens or _refers_back(said, *_clause_of(parts, h.start), value,
                                                                            at_start=False))
-                         and not _permission_elsewhere(said, h, value, *_clause_of(parts, h.start))]
+                         and not _permission_elsewhere(said, h, value, *_clause_of(parts, h.start))
+                         and not _asks(said, *_clause_of(parts, h.start))]
                 if words:
                     return Hits(words, f"{said.stripped(s)} {said.stripped(n)}")
     return None
@@ -90,6 +91,11 @@ def _cancelled_in_sentence(said: Said, s: Span, vs: int, ve: int, value: str) ->
                     said, *_clause_of(parts, h.start), value, at_start=True) or (k >= 0 and _bare(said, parts[k], h)):
                 found.append(h.word)
     return found
+
+
+def _asks(said: Said, start: int, end: int) -> bool:
+    """The clause asks or hedges ("Asked whether pushing to main is ever OK"): it lifts nothing."""
+    return said.first("uncertain", start, end) is not None or "?" in said.text[start:end]
 
 
 def _clause_of(parts: list[Span], pos: int) -> tuple[int, int]:

@@ -20,6 +20,7 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain.drift_rules import Said
 from inspector.domain.failures import identifiers
+from inspector.domain.said_departures import departure
 from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import find_value, find_word, norm, phrase_parts, terms
 
@@ -212,6 +213,14 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
         neg = rules.negated_value(said, fact.value, others, fact.kind)
         if neg is not None:
             return Verdict(fact, "contradicted", neg.sentence, f"the summary cancels or weakens it: “{neg.words[0]}”")
+        dep = departure(said, fact.value, fact.kind, others)
+        if dep is not None:
+            # The same departures drift reads (said_departures.py), so both say the same.
+            if not dep.decided:
+                return Verdict(fact, "unknown", dep.sentence, f"a pronoun a few sentences later is dismissed "
+                               f"(“{dep.words[0]}”); the rules cannot tell whether it means this fact", as_of)
+            why = _DEPARTED.get(dep.how, "") or _DEPARTED[dep.code]
+            return Verdict(fact, "contradicted", dep.sentence, f"{why}: “{dep.words[0]}”")
         if fact.kind == "decision" and fact.alternatives:
             rev = rules.reversed_choice(said, fact.value, list(fact.alternatives), fact.rationale)
             if rev is not None and rev.sentence:
@@ -238,6 +247,11 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[a-z]")
 _LOWER = b"abcdefghijklmnopqrstuvwxyz"
+
+
+_DEPARTED = {"permission_widened": "the summary widens its scope", "order_reversed": "the summary narrates its "
+             "steps in the other order", "forbidden_action_done": "the summary reports as done what it forbids",
+             "pronoun": "the summary lifts it through a pronoun", "limit": "the summary changes or loosens its limit"}
 
 
 def other_language(value: str, said: Said) -> bool:

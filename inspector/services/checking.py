@@ -13,6 +13,7 @@ from typing import Any
 
 from inspector.domain.drift import Finding
 from inspector.domain.errors import BadInput, NotFound
+from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.services import candidates, handoffs
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings
@@ -90,7 +91,9 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
 
 # Warnings that say a green is not one: drift judged no pending proposal and survival found
 # facts the latest generation lost, or cannot tell about (a check line is then "?", not "✓").
-UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown"})
+# A drift warning that says a rule could not judge a sentence (said_departures.CANNOT_JUDGE)
+# turns the line to "?" as well.
+UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown"}) | CANNOT_JUDGE
 
 
 async def _unjudged_and_lost(store: Store, session: str, found: list[Finding]) -> list[dict[str, Any]]:
@@ -98,7 +101,7 @@ async def _unjudged_and_lost(store: Store, session: str, found: list[Finding]) -
     judged none of the pending proposals — what survival says of them: lost or unknown is a
     warning that turns the line to "?"; all kept needs no line (survival judged them)."""
     out = [{"code": f.code, "where": "drift", "id": session, "message": f.message}
-           for f in found if f.code == "identifier_unverified"]
+           for f in found if f.code == "identifier_unverified" or f.code in CANNOT_JUDGE]
     if not any(f.code == "facts_not_judged" for f in found):
         return out
     report = await survival_report(store, session)

@@ -1,0 +1,138 @@
+"""Departures: a protected rule kept word for word in a summary that still says the opposite.
+
+Four ways a summary can repeat a goal, constraint, permission, acceptance or decision verbatim
+— so "not in the text" and the cancelling-word rules stay silent — and yet plainly drift
+from it (docs/verdicts.md, "Departures"):
+
+- ``permission_widened`` — the value with more added to its scope ("…src/ and everything
+  under the repo"; ``said_scope``);
+- ``order_reversed`` — the steps it orders narrated the other way round (``said_order``);
+- ``forbidden_action_done`` — what it forbids reported done or planned (``said_forbidden``);
+- a limit or deadline changed or loosened elsewhere ("raised to 5 retries", "the deadline
+  moved to 2025-06-15", "may exceed 500 rows"; ``protected_negated``, ``said_limits``);
+- a bare pronoun two to four sentences later that lifts it (``protected_negated``) or
+  dismisses something the rule cannot resolve (``reference_unresolved``, a warning: the
+  verdict says it could not judge; ``said_pronoun``).
+
+Drift turns each into a finding of its code, survival into ``contradicted`` (or ``unknown``
+for the unresolved pronoun), so the two agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from inspector.domain.said import Said
+from inspector.domain.said_forbidden import forbidden_done, forbidden_of
+from inspector.domain.said_lifted import _number_and_unit
+from inspector.domain.said_limits import _date_of, limit_changed
+from inspector.domain.said_order import order_of, reordered
+from inspector.domain.said_pronoun import pronoun_lift, pronoun_sentences
+from inspector.domain.said_scope import bounding, scope_form, widened_norm
+
+# Drift warnings that say the rules could not judge a sentence: ``check`` shows "?", not "✓".
+CANNOT_JUDGE = frozenset({"reference_unresolved"})
+CODES = ("permission_widened", "order_reversed", "forbidden_action_done", "reference_unresolved")
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    code: str
+    words: tuple[str, ...]
+    sentence: str
+    decided: bool = True  # False: the rule cannot tell (a warning, survival "unknown")
+    how: str = ""  # for protected_negated: "limit" (changed or loosened) or "pronoun"
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Which departure rules can read a value at all, worked out once per value."""
+    scope: str | None  # the value's scope form, when it grants or bounds by a list
+    order: bool
+    forbidden: bool
+    limit: bool
+
+    def __bool__(self) -> bool:
+        return self.scope is not None or self.order or self.forbidden or self.limit
+
+
+@lru_cache(maxsize=16384)
+def plan_of(value: str, kind: str) -> Plan:
+    return Plan(scope_form(value) if bounding(value, kind) else None, order_of(value) is not None,
+                kind in ("constraint", "acceptance") and forbidden_of(value) is not None,
+                _number_and_unit(value) is not None or _date_of(value) is not None)
+
+
+def may_depart(value: str, kind: str) -> bool:
+    """Whether any rule but the pronoun one can read the value at all (a scope, an order, a
+    forbidden action, a limit or a date): asked once per value, so the 1,000 generations ×
+    100 records of the drift bench pay for the rules only where one applies."""
+    return bool(plan_of(value, kind))
+
+
+def pronoun_in(said: Said) -> bool:
+    """Whether the text lifts or dismisses a bare pronoun anywhere (once per generation)."""
+    return bool(pronoun_sentences(said))
+
+
+Others = tuple[tuple[str, str], ...]
+
+
+def departure(said: Said, value: str, kind: str, others: Others | Callable[[], Others] = (),
+              pronouns: bool | None = None) -> Departure | None:
+    """The first departure of one protected value in one generation's text, or None.
+    ``others``: the session's protected (value, kind) pairs, or a function making them (only
+    the limit and pronoun rules need them); ``pronouns``: ``pronoun_in(said)`` when the caller
+    asked it already (once per generation)."""
+    plan = plan_of(value, kind)
+    hit = widened_norm(said, plan.scope) if plan.scope is not None else None
+    if hit is not None:
+        return Departure("permission_widened", tuple(hit.words), hit.sentence)
+    hit = reordered(said, value) if plan.order else None
+    if hit is not None:
+        return Departure("order_reversed", tuple(hit.words), hit.sentence)
+    hit = forbidden_done(said, value) if plan.forbidden else None
+    if hit is not None:
+        return Departure("forbidden_action_done", tuple(hit.words), hit.sentence)
+    hit = limit_changed(said, value, others) if plan.limit else None
+    if hit is not None:
+        return Departure("protected_negated", tuple(hit.words), hit.sentence, how="limit")
+    if pronouns is None:
+        pronouns = pronoun_in(said)
+    pronoun = pronoun_lift(said, value, _resolved(others)) if pronouns else None
+    if pronoun is not None:
+        return Departure("protected_negated" if pronoun.decided else "reference_unresolved",
+                         tuple(pronoun.words), pronoun.sentence, pronoun.decided, how="pronoun")
+    return None
+
+
+def _resolved(others: Others | Callable[[], Others]) -> Others:
+    return others() if callable(others) else others
+
+
+def message(dep: Departure, generation: int, kind: str, value: str, key: str) -> str:
+    """The finding's sentence: the key, the generation and the words that triggered it."""
+    words = "”, “".join(dep.words)
+    if dep.code == "permission_widened":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) with more added to its scope: "
+                f"“{words}” in “{dep.sentence}”; the protected scope is “{value}” alone.")
+    if dep.code == "order_reversed":
+        return (f"generation {generation} narrates the steps of the {kind} “{value}” ({key}) in the other order "
+                f"({words}): “{dep.sentence}”.")
+    if dep.code == "forbidden_action_done":
+        return (f"generation {generation} reports as done or planned what the {kind} “{value}” ({key}) forbids: "
+                f"“{words}” in “{dep.sentence}”.")
+    if dep.code == "reference_unresolved":
+        return (f"generation {generation} dismisses “{words}” a few sentences after the {kind} “{value}” ({key}) "
+                f"(“{dep.sentence}”): the rules cannot tell whether the pronoun means this {kind} or something named "
+                "in between — not judged; a person (or --judge) must read it.")
+    if dep.how == "limit":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but changes or loosens its limit "
+                f"elsewhere: “{words}” in “{dep.sentence}”.")
+    return (f"generation {generation} repeats the {kind} “{value}” ({key}) but lifts it a few sentences later "
+            f"through a pronoun: “{words}” in “{dep.sentence}”.")
+
+
+__all__ = ["CANNOT_JUDGE", "CODES", "Departure", "Plan", "departure", "may_depart", "message", "plan_of", "pronoun_in"]
