@@ -18,8 +18,8 @@ from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.invented import invented
 from inspector.domain.said import normal_text
 from inspector.domain.said_departures import CANNOT_JUDGE, departure, plan_of, pronoun_in
-from inspector.domain.said_scope import scope_open
 from inspector.domain.said_departures import message as departure_message
+from inspector.domain.said_scope import scope_open
 from inspector.domain.survival import other_language
 from inspector.domain.textnorm import bounded, holds_value, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
