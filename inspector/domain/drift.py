@@ -423,19 +423,23 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     return out
 
 
-_PLANS: list[Any] = [None, ((), False)]  # the last record list asked about, and its answer
+# The last record list asked about, its length then, and its answer — one tuple, replaced whole,
+# so a drift computed on another thread (the app's workers) never reads one list's answer for another.
+_PLANS: tuple[Any, int, tuple[tuple[str, ...], bool]] = (None, 0, ((), False))
 
 
 def _departure_plans(state: list[StateFact]) -> tuple[tuple[str, ...], bool]:
     """The scope forms of the records only the scope rule reads, and whether any record has
     another departure rule — the same list object comes back for every generation of a
     session (the Drift tab's 1,000), so the answer is kept for it."""
-    if _PLANS[0] is state:
-        return _PLANS[1]  # type: ignore[no-any-return]
+    global _PLANS
+    last, size, kept = _PLANS
+    if last is state and size == len(state):
+        return kept
     answer = (tuple(sorted({plan_of(s.value, s.kind).scope or "" for s in state if s.scope_only
                             and s.status == "active"} - {""})),
               any(s.departs and not s.scope_only and s.status == "active" for s in state))
-    _PLANS[0], _PLANS[1] = state, answer
+    _PLANS = (state, len(state), answer)
     return answer
 
 
