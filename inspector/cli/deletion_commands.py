@@ -21,6 +21,9 @@ def coverage_text(cov: Coverage) -> str:
     lines += [f"  {c.where:<12} {c.id:<24} {c.why}" for c in cov.copies]
     lines += [f"  (not found: {m} — already deleted, or never stored)" for m in cov.missing]
     lines += [f"  ! {w}" for w in cov.warnings]
+    if cov.kept:
+        lines.append(f"  ✕ {len(cov.kept)} cop(ies) cannot be removed, so `delete` refuses (copy_kept):")
+        lines += [f"    - {k['why']}" for k in cov.kept]
     return "\n".join(lines + _not_checked())
 
 
