@@ -164,6 +164,7 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
             _check_head(report, head, pinned)
         report.not_replayed = sorted(replay.unbound)
         await _check_sessions(store, versions, report)
+        await _check_session_order(store, list(versions), report)
         await _check_counts(store, counts, report)
         await _check_digests(store, report)
         await _check_seals(store, sealed, report)
@@ -245,7 +246,8 @@ def _track(entry: ledger.LedgerEntry, versions: dict[str, tuple[int | None, int 
         cv = p["context_version"]
     if isinstance(p.get("goal_revision"), int):
         gr = p["goal_revision"]
-    versions[entry.session] = (cv, gr)
+    versions.setdefault(entry.session, (cv, gr))
+    versions[entry.session] = (cv, gr)  # dicts keep first insertion: the order sessions were created in
     for key, sign in (("added", 1), ("removed", -1)):
         for type_, n in (p.get(key) or {}).items() if entry.source == "inspector" else ():
             if isinstance(n, int):
@@ -263,6 +265,20 @@ async def _check_sessions(store: Store, versions: dict[str, tuple[int | None, in
             report.fail({"where": "sessions", "id": sid,
                          "message": f"session {sid!r} shows context v{cv} / goal r{gr} but the ledger says "
                                     f"v{want_cv} / r{want_gr}"})
+
+
+async def _check_session_order(store: Store, created: list[str], report: VerifyReport) -> None:
+    """Sessions are listed (and exported) in stored order: that order must be the order of
+    their first ledger entries, so rows moved or swapped in the table show."""
+    rank = {sid: i for i, sid in enumerate(created)}
+    stored = [sid for sid in await session_rows.ids(store.db) if sid in rank]
+    for before, after in zip(stored, stored[1:], strict=False):
+        if rank[before] > rank[after]:
+            report.fail({"where": "sessions", "id": after,
+                         "message": f"session {after!r} is stored before {before!r} was, though the ledger created "
+                                    "it later: the sessions were reordered outside an act (lists and exports show "
+                                    "them in another order)"})
+            return
 
 
 async def _check_counts(store: Store, counts: Counter[tuple[str, str]], report: VerifyReport) -> None:
