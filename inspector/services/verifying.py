@@ -85,6 +85,7 @@ class VerifyReport:
         if self.not_sealed:
             parts.append(f"not sealed (written before seals): {', '.join(self.not_sealed[:8])}"
                          + (f" and {len(self.not_sealed) - 8} more" if len(self.not_sealed) > 8 else ""))
+        parts += [f"not checked: {item}" for item in self.not_checked]
         return "; ".join(parts)
 
     def as_dict(self) -> dict[str, Any]:
