@@ -100,8 +100,13 @@ async def verify_cmd(store: Path, head: str | None, full: bool, as_json: bool) -
         pinned = verifying.parse_head(head) if head else None
     except InspectorError as exc:
         raise click.BadParameter(exc.message, param_hint="--head") from None
-    async with await open_store(store) as opened:
-        report = await verifying.verify_store(opened, head=pinned, full=True if full else None)
+    try:
+        async with await open_store(store) as opened:
+            report = await verifying.verify_store(opened, head=pinned, full=True if full else None)
+    except InspectorError as exc:
+        report = verifying.damaged_report(store, exc)  # an SQLite store that can no longer be opened: a break
+        if report is None:
+            raise
 
     def human() -> str:
         tip = f"head {report.head['seq']}:{report.head['hash']}"

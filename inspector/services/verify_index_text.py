@@ -13,9 +13,9 @@ its own), and the material search shows the index's stored text itself. So:
   only while the events' text is under :data:`TEXT_CHECK_BELOW` (or with ``--full``); above
   that each entry's trigram count is compared with its event's length (an entry rebuilt from
   text of another length shows; one of the same length does not, which ``not_checked`` says);
-- ``events_grams`` (contentless, one entry per event's distinct characters and pairs): with
-  ``--full`` rebuilt in a temporary table and compared term by term; by default not compared
-  (said in ``not_checked``).
+- ``events_grams`` (contentless, one entry per event's distinct characters and pairs): rebuilt
+  in a temporary table under the same size bound and compared by counts (each gram's events,
+  each event's grams), with ``--full`` pair by pair (said in ``not_checked``).
 
 FTS5's integrity check is spelled as an INSERT, so it runs on the writer, inside a savepoint
 rolled back at once (text-less events are added as empty documents for the check, since
@@ -35,7 +35,7 @@ from inspector.store.materials import searchable_text
 
 Fail = Callable[[dict[str, Any]], None]
 
-TEXT_CHECK_BELOW = 8 << 20  # characters of indexed event text compared in full by default
+TEXT_CHECK_BELOW = 4 << 20  # characters of indexed event text compared in full by default
 MISMATCH = ("malformed", "corrupt")
 
 
@@ -62,11 +62,11 @@ async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writa
                        f"{TEXT_CHECK_BELOW} (--full compares it); each entry's size was compared instead, so an "
                        "entry rebuilt from other text of the same length is not found")
         await _event_sizes(store, fail)
-    if full:
-        await _grams_text(store, fail, skipped)
+    if full or (full is None and total < TEXT_CHECK_BELOW):
+        await _grams_text(store, fail, skipped, exact=bool(full))
     else:
-        skipped.append("events_grams text (the one- and two-character index): its coverage is checked, its grams "
-                       "are compared with the events only with --full")
+        skipped.append("events_grams text (the one- and two-character index): above the default's size only its "
+                       "coverage is checked; --full compares its grams with the events")
     return skipped
 
 
@@ -133,8 +133,12 @@ async def _event_sizes(store: Store, fail: Fail) -> None:
                          "hide events by words they do not hold"})
 
 
-async def _grams_text(store: Store, fail: Fail, skipped: list[str]) -> None:
-    """Rebuild the short-query index in a temporary table and compare (term, event) pairs."""
+async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bool) -> None:
+    """Rebuild the short-query index in a temporary table and compare it with the store's:
+    ``exact`` (--full), every (gram, event) pair; by default each gram's event count and each
+    event's gram count (a fraction of the cost: an entry given another event's grams shows,
+    two entries whose whole gram sets were swapped with each other and of equal size do not,
+    which ``not_checked`` says)."""
     db = store.db
     try:
         tokenizer = "unicode61 remove_diacritics 0 categories 'L* N* Co M* P* S*'"
@@ -144,14 +148,24 @@ async def _grams_text(store: Store, fail: Fail, skipped: list[str]) -> None:
         await db.execute("INSERT INTO temp.verify_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM "
                          "events WHERE content IS NOT NULL AND event_id <= (SELECT indexed_through FROM "
                          "search_watermark WHERE name = 'events')")
+        kind, cols = ("instance", "term, doc") if exact else ("row", "term, doc, cnt")
         for name, table in (("verify_grams_have", "main.events_grams"), ("verify_grams_want", "temp.verify_grams")):
             schema, _, base = table.partition(".")
             await db.execute(f"DROP TABLE IF EXISTS temp.{name}")
-            await db.execute(f"CREATE VIRTUAL TABLE temp.{name} USING fts5vocab({schema}, {base}, instance)")
+            await db.execute(f"CREATE VIRTUAL TABLE temp.{name} USING fts5vocab({schema}, {base}, {kind})")
+        first = "doc" if exact else "NULL"
         rows = await db.execute_fetchall(
-            "SELECT COUNT(*), MIN(doc) FROM (SELECT term, doc FROM temp.verify_grams_have EXCEPT SELECT term, doc "
-            "FROM temp.verify_grams_want UNION ALL SELECT * FROM (SELECT term, doc FROM temp.verify_grams_want "
-            "EXCEPT SELECT term, doc FROM temp.verify_grams_have))")
+            f"SELECT COUNT(*), MIN({first}) FROM (SELECT {cols} FROM temp.verify_grams_have EXCEPT SELECT {cols} "
+            f"FROM temp.verify_grams_want UNION ALL SELECT * FROM (SELECT {cols} FROM temp.verify_grams_want "
+            f"EXCEPT SELECT {cols} FROM temp.verify_grams_have))")
+        if not exact:
+            sizes = await db.execute_fetchall(
+                "SELECT COUNT(*), MIN(w.id) FROM temp.verify_grams_docsize w LEFT JOIN main.events_grams_docsize h "
+                "ON h.id = w.id WHERE h.sz IS NOT w.sz")
+            if sizes and int(sizes[0][0]):
+                rows = [(int(rows[0][0]) + int(sizes[0][0]), sizes[0][1])]
+            skipped.append("events_grams: compared by each gram's event count and each event's gram count (--full "
+                           "compares every gram of every event)")
     except sqlite3.OperationalError as exc:  # no ci_grams on this connection, or no temp space
         skipped.append(f"events_grams text: could not be rebuilt for comparison ({exc})")
         return

@@ -43,11 +43,12 @@ from typing import Any
 from inspector.domain.canonical import GENESIS_HASH, ledger_hash
 from inspector.domain.errors import BadInput
 from inspector.domain.sif import identity_digest
-from inspector.services import verify_index_text, verify_layout
+from inspector.services import verify_index_text, verify_layout, verify_pins
 from inspector.services.replay import Replay, check_bindings
 from inspector.store import ledger, seals, session_rows
 from inspector.store.connection import Store
 from inspector.store.materials import chunk_binding
+from inspector.store.schema import APPLICATION_ID
 from inspector.store.tables import SPECS
 
 FULL_CHECK_BELOW = 64 << 20  # stores smaller than this get PRAGMA integrity_check by default
@@ -66,6 +67,7 @@ class VerifyReport:
     bytes_rehashed: bool = False
     search_index: str = "not_checked"
     not_checked: list[str] = field(default_factory=list)  # what this run skipped, in words
+    remembered_head: dict[str, Any] | None = None  # the head this machine's last good verify saw
 
     def fail(self, problem: dict[str, Any]) -> None:
         self.ok = False
@@ -93,7 +95,7 @@ class VerifyReport:
                 "problems": self.problems[:50], "head": self.head, "integrity": self.integrity,
                 "not_replayed": self.not_replayed, "not_sealed": self.not_sealed,
                 "bytes_rehashed": self.bytes_rehashed, "search_index": self.search_index,
-                "not_checked": self.not_checked}
+                "not_checked": self.not_checked, "remembered_head": self.remembered_head}
 
 
 def parse_head(text: str) -> tuple[int, str]:
@@ -111,10 +113,61 @@ async def verify_store(store: Store, *, head: tuple[int, str] | None = None, ful
     report = VerifyReport()
     try:
         await _verify(store, report, head, full, progress)
+        await _check_remembered(store, report, head)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a page SQLite cannot read: damaged there
         report.fail({"where": "sqlite", "message": f"SQLite cannot read the store past this point ({exc}); run "
                                                    "verify --full and restore from a copy"})
     return report
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
+    """A file that begins as an SQLite database but cannot be opened as a store any more (a cut
+    tail, damaged pages) was a store: that is a break to report (exit 1), not bad input. None
+    for anything else (not SQLite, a folder, a URL): those stay exit 3."""
+    code = getattr(exc, "code", "")
+    try:
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except (OSError, TypeError):
+        return None
+    if code != "not_a_store" or not header.startswith(SQLITE_HEADER) or \
+            int.from_bytes(header[68:72], "big") != APPLICATION_ID:  # SQLite, and the inspector's own
+        return None
+    report = VerifyReport()
+    report.fail({"where": "sqlite", "code": "damaged_store",
+                 "message": f"the store cannot be read any more ({exc}): its file was cut short or its pages were "
+                            "damaged; restore it from a copy"})
+    return report
+
+
+def _location(store: Store) -> str:
+    path = store.path
+    return str(path) if store.dialect == "postgresql" else str(path.resolve())
+
+
+async def _check_remembered(store: Store, report: VerifyReport, head: tuple[int, str] | None) -> None:
+    """The head this machine's last good verify of the store saw must still be in its ledger
+    (verify_pins.py); a good run then remembers its own head."""
+    location = _location(store)
+    pin = verify_pins.remembered(location, store.digest_key)
+    report.remembered_head = {"seq": pin[0], "hash": pin[1]} if pin else None
+    if pin is not None and pin != head:
+        async with store.snapshot() as db:
+            rows = await db.execute_fetchall("SELECT hash FROM ledger WHERE seq = ?", (pin[0],))
+        if not rows and int(report.head["seq"]) < pin[0]:
+            report.fail({"where": "ledger", "seq": int(report.head["seq"]) + 1,
+                         "message": f"the ledger ends at entry {report.head['seq']}, but the last verify of this "
+                                    f"store on this machine saw entry {pin[0]}: entries were cut off (or the file "
+                                    "was replaced by an older copy)"})
+        elif not rows or str(rows[0][0]) != pin[1]:
+            report.fail({"where": "ledger", "seq": pin[0],
+                         "message": f"entry {pin[0]} no longer has the hash the last verify of this store on this "
+                                    f"machine saw ({pin[1][:12]}…): the history up to it was rewritten since"})
+    if report.ok:
+        verify_pins.remember(location, store.digest_key, int(report.head["seq"]), str(report.head["hash"]))
 
 
 async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | None, full: bool | None,
