@@ -296,11 +296,14 @@ def new_edits(base: Path) -> list[tuple[str, str, str, Edit, bool, str]]:
         lambda c: c.execute("UPDATE materials_fts_content SET c0 = 'nothing' WHERE id = "
                             "(SELECT MIN(id) FROM materials_fts_content)"))
     # the schema
-    for name, sql in con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall():
+    triggers = con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    for name, sql in triggers:
         head = re.split(r"\s+BEGIN\b", sql, maxsplit=1)[0]
-        add("sqlite_master", f"trigger {name}", "a guard altered into a no-op",
-            lambda c, n=name, h=head: (c.execute(f"DROP TRIGGER IF EXISTS {n}"),
-                                       c.execute(f"{h} BEGIN SELECT 1; END")), False)
+        others = [other for n, other in triggers if n != name]
+        add("sqlite_master", f"trigger {name}", "a guard altered into a no-op (the other guards put back)",
+            lambda c, n=name, h=head, rest=others: (c.execute(f"DROP TRIGGER IF EXISTS {n}"),
+                                                    c.execute(f"{h} BEGIN SELECT 1; END"),
+                                                    [c.execute(x) for x in rest]), False)
         add("sqlite_master", f"trigger {name}", "a guard dropped (not put back)",
             lambda c, n=name: c.execute(f"DROP TRIGGER IF EXISTS {n}"), False)
     add("sqlite_master", "trigger", "a trigger added that activates every new state record",
