@@ -31,6 +31,10 @@ def coverage_content(cov: Coverage) -> Content:
     lines += [markup("  [$accent]? $m[/] not found: already deleted, or never stored", m=m)
               for m in cov.missing]
     lines += [markup("  [b $warning]! $w[/]", w=w) for w in cov.warnings]
+    if cov.kept and cov.status == "pending":
+        lines += [markup("[b $error]$n cop(ies) cannot be removed, so carrying it out is refused (copy_kept):[/]",
+                         n=str(len(cov.kept)))]
+        lines += [markup("  [$error]■[/] $why", why=k["why"]) for k in cov.kept]
     lines += [markup("[dim]Not checked (copies there may remain):[/]")]
     lines += [markup("[dim]  · $n[/]", n=n) for n in NOT_CHECKED]
     return Content("\n").join(lines)
@@ -85,6 +89,8 @@ class DeletionDialog(InspectorModal[bool]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "carry_out":
+            if self.coverage is not None and self.coverage.kept:
+                return False  # shown, greyed: a copy would stay (the dialog says which)
             return True if (self.coverage is not None and self.coverage.status == "pending"
                             and not self.store.read_only) else None
         return True
