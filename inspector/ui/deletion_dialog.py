@@ -26,15 +26,15 @@ from inspector.ui.safe import markup, safe
 def coverage_content(cov: Coverage) -> Content:
     lines = [markup("[b]Deletion request $r[/b] ($s) · $n cop(ies)", r=cov.request, s=cov.status,
                     n=str(len(cov.copies)))]
+    if cov.kept and cov.status == "pending":  # first: why `x` is greyed, before a long list of copies
+        lines += [markup("[b $error]$n cop(ies) cannot be removed, so carrying it out is refused (copy_kept):[/]",
+                         n=str(len(cov.kept)))]
+        lines += [markup("  [$error]■[/] $why", why=k["why"]) for k in cov.kept]
     lines += [markup("  [$error]✕[/] [b]$w[/b] $id  [dim]$why[/]", w=c.where, id=c.id, why=c.why)
               for c in cov.copies]
     lines += [markup("  [$accent]? $m[/] not found: already deleted, or never stored", m=m)
               for m in cov.missing]
     lines += [markup("  [b $warning]! $w[/]", w=w) for w in cov.warnings]
-    if cov.kept and cov.status == "pending":
-        lines += [markup("[b $error]$n cop(ies) cannot be removed, so carrying it out is refused (copy_kept):[/]",
-                         n=str(len(cov.kept)))]
-        lines += [markup("  [$error]■[/] $why", why=k["why"]) for k in cov.kept]
     lines += [markup("[dim]Not checked (copies there may remain):[/]")]
     lines += [markup("[dim]  · $n[/]", n=n) for n in NOT_CHECKED]
     return Content("\n").join(lines)
