@@ -38,3 +38,16 @@ def test_check_refuses_an_unknown_session_or_check(sample_store: Path) -> None:
     run = CliRunner().invoke
     assert run(cli, ["check", str(sample_store), "--session", "nope"]).exit_code == 3
     assert run(cli, ["check", str(sample_store), "--only", "vibes"]).exit_code == 2
+
+
+def test_each_drift_line_of_check_says_what_drifted(sample_store: Path) -> None:
+    """A reviewer reading `check` in a CI log sees the finding's sentence, not a bare code and a
+    key that may be absent ("drift source_outside_range [None]" before)."""
+    out = CliRunner().invoke(cli, ["check", str(sample_store), "--only", "drift"])
+    doc = json.loads(CliRunner().invoke(cli, ["check", str(sample_store), "--only", "drift", "--json"]).stdout)
+    findings = [d for s in doc["sessions"] for d in s["drift"]]
+    assert findings and out.exit_code == 1
+    lines = [line for line in out.stdout.splitlines() if line.lstrip().startswith("drift ")]
+    assert len(lines) == len(findings) and "None" not in out.stdout
+    for line, finding in zip(lines, findings, strict=True):
+        assert finding["code"] in line and finding["message"] in line

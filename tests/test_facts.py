@@ -128,7 +128,8 @@ async def test_real_transcripts_get_pending_facts_and_exact_artifact_verdicts(tm
             assert (status, writer) == ("pending", "extractor")
             assert all(int(s[4:]) in seqs for s in json.loads(sources))
         reports = await survival_all(opened, session)
-        assert reports and all(r.result is not None for r in reports)
+        generations = await opened.db.execute_fetchall("SELECT COUNT(*) FROM summaries WHERE session = ?", (session,))
+        assert len(reports) == generations[0][0] and all(r.result is not None for r in reports)  # one per summary
         assert (await verify_store(opened)).ok
         # Artifacts are exact: every path an edit named before the boundary is a record, kept iff it
         # (or its file name) is in the summary text.

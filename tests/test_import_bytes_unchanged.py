@@ -106,8 +106,8 @@ TRANSCRIPTS = {
         "26b533f563f017acc3e216c4f5e991916602f6222e74cfaf30566e59e125b357",
         "d37bd37ba04ba7d8e3e3cc988e6b170699e3561522030e6cfe50e5ed473bf431"),
     "claude-code/ee8f793bfeb9-0__summary_records.jsonl": (
-        "cef062bf81f0e0f587e5a7e650c3e1e0cc5ec022f8281224b2dcbd1ac3ac4c9e",
-        "0fdce3603196302f1f837867a869879df0ef272f92f9136367ac09645cae3b26"),
+        "d2a26695c25dc9c468381a6355e15f7b777b877c55ca53a6f8e16adbb6ed9c7c",  # another conversation's summaries: events, not generations
+        "e135485e98a4fcb9bff8394b46dab365a7616359ff6cc8ae896210bd0088ab8c"),
     "gemini-cli/9c53780d06b7-0__write_file_shell_thoughts.json": (
         "37138b16dafdade626396107158fb72dabf8acbb0e76867de25f08743761e366",
         "aaad22fec672e20d6642119ec586c807f764866c53862355240411ee1180e446"),

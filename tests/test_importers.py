@@ -43,10 +43,11 @@ def facts_of(path: Path) -> dict[str, object]:
     uses, results, signatures, compactions, summaries = set(), [], [], 0, set()
     records = records_of(path)
     lines = [n for n, _ in records]
+    uuids = {rec.get("uuid") for _, rec in records}
     for _, rec in records:
         if rec.get("isCompactSummary"):
             compactions += 1
-        if rec.get("type") == "summary":
+        if rec.get("type") == "summary" and rec.get("leafUuid") in uuids:  # else another conversation's title
             summaries.add(rec.get("summary"))
         content = (rec.get("message") or {}).get("content") if isinstance(rec.get("message"), dict) else None
         for block in content if isinstance(content, list) else []:

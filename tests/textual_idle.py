@@ -15,6 +15,13 @@ twentieth of it in CPU, and nothing waiting for the next frame on the current sc
 layout, repaint or recompose pending, no dirty widget, no callback waiting for the refresh).
 That is a condition on the app's own state, stricter than the step's length was. What a test
 waits for on purpose (workers, a reload, a poll) it still waits for with ``settle`` or an event.
+
+Animations are off in the apps tests start (``TEXTUAL_ANIMATIONS=none``, as a person may set
+it): the tab strip's underline slides for ~0.3 s after each tab change, redrawing every frame,
+so the wait above could not see an idle app until it stopped — 310 of the 811 steps the 80×24
+key test slept. What a test checks is where the underline ends, which is the same either way.
+An app that is closing draws no further frame, so nothing is pending for it (a pause after
+ctrl+q used to wait its whole second).
 """
 
 from __future__ import annotations
@@ -23,8 +30,8 @@ from asyncio import sleep
 from time import monotonic, process_time
 
 import textual._wait as textual_wait
-import textual.constants as textual_constants
 import textual.app as textual_app
+import textual.constants as textual_constants
 import textual.pilot as textual_pilot
 from textual._context import active_app
 
@@ -59,6 +66,6 @@ async def wait_for_idle(min_sleep: float = STEP_S, max_sleep: float = 1) -> None
 
 
 def pytest_configure() -> None:
-    textual_constants.TEXTUAL_ANIMATIONS = "none"  # read by every App at start: see the module's docstring
+    textual_constants.TEXTUAL_ANIMATIONS = "none"  # read by every App as it starts
     for module in (textual_wait, textual_app, textual_pilot):
         module.wait_for_idle = wait_for_idle  # type: ignore[attr-defined]

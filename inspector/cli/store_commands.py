@@ -166,7 +166,7 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
             lines.append(f"✗ {r.session}")
             lines += [f"    protocol {p['code']}: {p['message']}" for p in r.protocol]
             lines += [f"    candidate {c['candidate']}: {', '.join(x['code'] for x in c['refusals'])}" for c in r.candidates]
-            lines += [f"    drift {d['code']} [{d['key']}]" for d in r.drift]
+            lines += [f"    drift {d['code']} [{d['key'] or '-'}]: {d['message']}" for d in r.drift]
             lines += [f"    handoff {h['handoff']}: {', '.join(x['code'] for x in h['refusals'])}" for h in r.handoffs]
             lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
             lines += [f"    stub {p['stub']} {p['code']}: {p['message']}" for p in r.stubs]

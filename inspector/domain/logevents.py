@@ -57,9 +57,11 @@ class LogEvent:
 
 def records_a_compaction(event: dict[str, Any]) -> bool:
     """An event that records a compaction itself (Claude Code's boundary and summary lines,
-    a Codex ``compacted`` line, an old ``summary`` record): a generation citing it cites its
+    a Codex ``compacted`` line, an old ``summary`` record, a Responses ``compaction`` item or a
+    Messages ``compaction`` block): a generation citing it cites its
     own origin, not a fact outside its range."""
     return (event.get("kind") in ("system_message", "other")
             and (event.get("compact_summary") is True or event.get("compacted") is True
+                 or event.get("compaction") is True
                  or event.get("subtype") == "compact_boundary" or event.get("record_type") == "summary"
                  or str(event.get("content") or "").casefold().startswith("summary record:")))

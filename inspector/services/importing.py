@@ -20,7 +20,7 @@ import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import inert_payload
-from inspector.domain.errors import InspectorError, NotAStore
+from inspector.domain.errors import BadInput, InspectorError, NotAStore
 from inspector.domain.facts import extract_from_records
 from inspector.domain.formats.detect import convert, detect
 from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_is_off
@@ -28,6 +28,7 @@ from inspector.domain.sif import identity_digest, parse_chunk
 from inspector.domain.stubs import StubProblem
 from inspector.domain.trust import reviewer_name
 from inspector.domain.vocabulary import SIF_FORMAT
+from inspector.services.changed_source import changed_source
 from inspector.services.gc_pause import pauses_collector
 from inspector.services.import_stream import parsed_chunks, parsed_records
 from inspector.services.reading import read_import_file
@@ -292,7 +293,8 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
             await _finish_quietly(tail)
         return await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=data,
                                  fill_new=not_published.taken)
-    except BaseException:
+    except BaseException as error:
+        said = await changed_source(store, error, source.name, fmt) if isinstance(error, BadInput) else None
         await store.close()
         if tail is not None:
             await _finish_quietly(tail)
@@ -300,6 +302,8 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
             fresh.remove(filling[0])
         elif created:
             _remove_store_files(into)
+        if said is not None:
+            raise said from None
         raise
     await store.close()
     report.store = str(into)

@@ -119,6 +119,9 @@ class _Walker:
         self.pending_boundary: int | None = None
         self.seen_summaries: set[str] = set()
         self.leaves: list[tuple[dict[str, Any], str]] = []  # summary record -> leafUuid, resolved after the walk
+        # Every line's uuid, known before the walk: an old ``summary`` record comes before the line its
+        # leafUuid names, and one whose leaf is not in this file summarises another conversation.
+        self.uuids = {e[1]["uuid"] for e in parsed if not isinstance(e, LineProblem) and isinstance(e[1].get("uuid"), str)}
 
     def run(self) -> None:
         groups: dict[str, list[tuple[Line, dict[str, Any]]]] = {}
@@ -183,10 +186,11 @@ class _Walker:
         elif kind == "summary":
             text = str(rec.get("summary", ""))
             seq = self.b.event("other", f"summary record: {text}", at=at, trust="system", lines=[line])
-            if text and text not in self.seen_summaries:
+            leaf = rec.get("leafUuid")
+            if text and text not in self.seen_summaries and leaf in self.uuids:  # else another conversation's
                 self.seen_summaries.add(text)
                 self.b.summary(text, seq, sources=[f"evt:{seq}"], kind="milestone")
-                self.leaves.append((self.b.records[-1], str(rec.get("leafUuid"))))
+                self.leaves.append((self.b.records[-1], str(leaf)))
         elif kind == "system":
             seq = self.b.event("system_message", _describe(rec), at=at, trust="system", lines=[line],
                                subtype=rec.get("subtype"))

@@ -234,7 +234,7 @@ def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], line
         seq = b.event("other", "compaction item (encrypted; replaces the history before it)", at=at, trust="model",
                       lines=lines,
                       continuation=[{"kind": "encrypted_content", "data": item.get("encrypted_content") or ""}],
-                      item_id=item.get("id"))
+                      item_id=item.get("id"), compaction=True)
         b.summary("[compaction: encrypted by the provider, not readable here]", max(1, seq - 1),
                   sources=[f"evt:{seq}"])
     else:

@@ -1,0 +1,41 @@
+"""A transcript re-imported after it changed: the refusal said in the person's terms.
+
+Imported events never change, so a copy of a transcript whose earlier lines (or, for the
+formats a tool rewrites whole, whose messages) differ from what a store already holds for
+the same session is refused and nothing is merged (``conflicting_record``). The record
+writer words that refusal for sif/1 files, naming the line of the file; for a converted
+transcript that line is one of the converted records, which the person never sees, and
+the cause is nearly always that the tool went on writing the file after the first import
+(Gemini CLI rewrites its session file as each tool call finishes). This says so, and what
+to do instead.
+"""
+
+from __future__ import annotations
+
+from inspector.domain.errors import BadInput
+from inspector.domain.formats.tail import APPENDABLE
+from inspector.store.connection import Store, fetch_one
+
+WHY = {"gemini": "Gemini CLI rewrites its session file as the session goes on"}
+
+
+async def changed_source(store: Store, error: BadInput, source_name: str, fmt: str) -> BadInput | None:
+    """The refusal for a converted transcript whose session the store held before this import
+    and which now says something else (None: not that case; the writer's own words stand)."""
+    identity = getattr(error, "identity", None)
+    if fmt == "sif" or error.code != "conflicting_record" or not identity:
+        return None
+    session = str(identity[0])
+    try:
+        held = await fetch_one(store.db, "SELECT 1 FROM sessions WHERE id = ?", (session,))
+    except Exception:  # noqa: BLE001 - the store cannot say: the writer's own refusal is still true
+        return None
+    if held is None:
+        return None  # a conflict inside this one file: not a change since an earlier import
+    why = WHY.get(fmt) or ("the file was rewritten, not only appended to" if fmt in APPENDABLE
+                           else "the tool that writes it rewrote it")
+    return BadInput(
+        f"this store already holds session {session!r} as an earlier import read it, and {source_name} now "
+        f"says one of its records differently ({why}). Imported events never change, so nothing was merged; "
+        f"import this version into a new store (`inspector {source_name}` opens it in one of its own).",
+        code="conflicting_record")
