@@ -232,8 +232,20 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
     # FTS5 compares an index with its text only through a statement spelled as a write, and the
     # short-query index is rebuilt in a temporary table: both need the writer (nothing is changed)
     writable = store.dialect != "postgresql" and not store.read_only and store.has_writer
-    async with store.transaction() if writable else store.snapshot():
-        report.not_checked = await verify_index_text.check_index_text(store, report.fail, full, writable=writable)
+    if not writable:
+        async with store.snapshot():
+            report.not_checked = await verify_index_text.check_index_text(store, report.fail, full, writable=False)
+        return
+    try:
+        async with store.transaction():
+            report.not_checked = await verify_index_text.check_index_text(store, report.fail, full, writable=True)
+            raise _RolledBack  # rolled back, never committed: verify leaves the file byte for byte as it was
+    except _RolledBack:
+        pass
+
+
+class _RolledBack(Exception):
+    """Ends verify's write transaction with a rollback."""
 
 
 def _check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None) -> None:
