@@ -121,3 +121,16 @@ def test_a_store_cut_short_is_a_break_not_bad_input(store: Path) -> None:
     assert code == 1 and report["first_break"]["code"] == "damaged_store", report
     result = CliRunner().invoke(cli, ["verify", str(store)])
     assert result.exit_code == 1 and "BROKEN" in result.stdout and "Traceback" not in result.output
+
+
+def test_a_file_replaced_on_purpose_is_accepted_after_forget_head(store: Path, tmp_path: Path) -> None:
+    backup = tmp_path / "backup.db"
+    shutil.copy(store, backup)
+    assert _verify(store)[0] == 0
+    CliRunner().invoke(cli, ["correct", str(store), "--session", "s-export", "--key", "open_issue.p95", "--value",
+                             "P95 (again)", "--reason", "r", "--reviewer", "lin"])
+    assert _verify(store)[0] == 0  # the head moves on with every good verify
+    shutil.copy(backup, store)  # restored from the backup: the history it remembered is gone
+    code, report = _verify(store)
+    assert code == 1 and "--forget-head" in report["first_break"]["message"]
+    assert _verify(store, "--forget-head")[0] == 0 and _verify(store)[0] == 0

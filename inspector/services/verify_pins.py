@@ -72,3 +72,19 @@ def remember(location: str, key: bytes, seq: int, digest: str) -> bool:
     except OSError:
         return False
     return True
+
+
+def forget(location: str, key: bytes) -> bool:
+    """Drop this store's remembered head (a file replaced on purpose, e.g. restored from a backup)."""
+    heads = _load()
+    if heads.pop(store_id(location, key), None) is None:
+        return False
+    try:
+        folder = _path().parent
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".heads-")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(heads, out)
+        os.replace(tmp, _path())
+    except OSError:
+        return False
+    return True

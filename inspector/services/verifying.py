@@ -108,9 +108,12 @@ def parse_head(text: str) -> tuple[int, str]:
 
 
 async def verify_store(store: Store, *, head: tuple[int, str] | None = None, full: bool | None = None,
-                       progress: Callable[[int, int], None] | None = None) -> VerifyReport:
-    """``progress(done, total)`` is called every 250 ledger entries (the app's progress line)."""
+                       progress: Callable[[int, int], None] | None = None, forget: bool = False) -> VerifyReport:
+    """``progress(done, total)`` is called every 250 ledger entries (the app's progress line);
+    ``forget``: drop the head remembered for this store first (it was replaced on purpose)."""
     report = VerifyReport()
+    if forget:
+        verify_pins.forget(_location(store), store.digest_key)
     try:
         await _verify(store, report, head, full, progress)
         await _check_remembered(store, report, head)
@@ -161,11 +164,12 @@ async def _check_remembered(store: Store, report: VerifyReport, head: tuple[int,
             report.fail({"where": "ledger", "seq": int(report.head["seq"]) + 1,
                          "message": f"the ledger ends at entry {report.head['seq']}, but the last verify of this "
                                     f"store on this machine saw entry {pin[0]}: entries were cut off (or the file "
-                                    "was replaced by an older copy)"})
+                                    "was replaced by an older copy: verify --forget-head if on purpose)"})
         elif not rows or str(rows[0][0]) != pin[1]:
             report.fail({"where": "ledger", "seq": pin[0],
                          "message": f"entry {pin[0]} no longer has the hash the last verify of this store on this "
-                                    f"machine saw ({pin[1][:12]}…): the history up to it was rewritten since"})
+                                    f"machine saw ({pin[1][:12]}…): the history up to it was rewritten since (if you "
+                                    "replaced the file on purpose, e.g. from a backup: verify --forget-head)"})
     if report.ok:
         verify_pins.remember(location, store.digest_key, int(report.head["seq"]), str(report.head["hash"]))
 
