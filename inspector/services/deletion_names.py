@@ -26,6 +26,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.deletion_forms import LooseMatcher, fold
+from inspector.store import session_rows
 
 # Names a deletion cannot rewrite: (table, column, what a person calls it, why it stays).
 _REFERRED = "other rows, tombstones and ledger entries refer to the record by it"
@@ -117,10 +118,10 @@ def _payload_part(payload: str | None, match: NameMatcher) -> str:
 
 async def rewritable(db: aiosqlite.Connection, session: str, match: NameMatcher) -> dict[str, Any]:
     """The session record's display fields holding a value: ``{"title": bool, "extra": [keys]}``."""
-    row = await db.execute_fetchall("SELECT title, extra FROM sessions WHERE id = ?", (session,))
-    if not row:
+    row = await session_rows.title_and_extra(db, session)
+    if row is None:
         return {"title": False, "extra": []}
-    title, extra = row[0]
+    title, extra = row
     try:
         fields = json.loads(extra or "{}")
     except ValueError:
