@@ -5,17 +5,21 @@ The sources are every real transcript (Codex: one built from FORMATS.md, none is
 collection) and two sif/1 sample sessions.
 Mutations: a flipped byte, a cut, a hostile snippet inserted (lone surrogate escape, an
 integer past 64 bits, deep nesting, a second record on the line, a duplicate key, bytes
-that are not UTF-8), and a field's value swapped for one of another type while the JSON
-stays valid. ``conversion_failed`` (the converters' last-resort refusal) counts as a bug.
+that are not UTF-8), a field's value swapped for one of another type while the JSON
+stays valid, a UTF-8 BOM, CRLF line ends, a line written twice, a NUL-padded tail. ``conversion_failed`` (the converters' last-resort refusal) counts as a bug.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
+import random
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -82,9 +86,19 @@ def mutated(draw: st.DrawFn) -> tuple[str, bytes]:
     name, data = draw(st.sampled_from(SOURCES))
     if name.endswith(".jsonl") and len(data) > 100_000:  # long transcripts; sif samples stay whole
         data = _window(data, draw(st.integers(0, 10_000)))
-    kind = draw(st.sampled_from(["flip", "cut", "insert", "swap", "swap"]))
+    kind = draw(st.sampled_from(["flip", "cut", "insert", "swap", "swap", "bom", "crlf", "repeat", "nul_tail"]))
     pos = draw(st.integers(0, max(0, len(data) - 1)))
-    if kind == "flip":
+    if kind == "bom":  # ways real files break, found by the second attack (issue 8)
+        data = b"\xef\xbb\xbf" + data
+    elif kind == "crlf":
+        data = data.replace(b"\n", b"\r\n")
+    elif kind == "repeat":  # a line written twice, anywhere
+        lines = data.split(b"\n")
+        i = draw(st.integers(0, max(0, len(lines) - 1)))
+        data = b"\n".join(lines[:i + 1] + lines[i:])
+    elif kind == "nul_tail":  # a preallocated file cut by a crash
+        data = data + b"\x00" * draw(st.integers(1, 4096))
+    elif kind == "flip":
         data = data[:pos] + bytes([draw(st.integers(0, 255))]) + data[pos + 1:]
     elif kind == "cut":
         data = data[:pos]
@@ -138,3 +152,121 @@ def test_a_mutated_real_file_imports_or_is_refused_in_one_sentence(tmp_path: Pat
         exported = CliRunner().invoke(cli, ["export", str(store), "-o", str(work / "out.jsonl")])
         assert exported.exit_code == 0, exported.output
     shutil.rmtree(work)
+
+
+# -- the ways real files break (issue 8, second pass) --------------------------------------------------------------
+# Found by mutating the real transcripts: every line written twice made a Claude Code file refused whole
+# (conflicting_record: the repeated tool result's material) and doubled the text and calls of a repeated
+# assistant line silently; a UTF-8 BOM made a Codex rollout, a Gemini CLI chat and a saved message list
+# "not a Codex rollout" / unknown_format; an empty file, a file of blank lines, a gzip'd transcript, UTF-16
+# text and random bytes all got the same "cannot tell what FILE is … name the format with --from".
+
+CLAUDE = REAL / "claude-code" / "a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl"
+GEMINI = REAL / "gemini-cli" / "ab2b9748b105-0__session.json"
+CHAT = REAL / "openai-chat" / "test_multiple_agent_tool_calls.conversation.json"
+CODEX = next(data for name, data in SOURCES if name == "rollout-cx-1.jsonl")
+
+
+def _import(tmp_path: Path, name: str, data: bytes, store: Path | None = None) -> tuple[Any, Path]:
+    src = tmp_path / name
+    src.write_bytes(data)
+    store = store or tmp_path / f"{name}.db"
+    return CliRunner().invoke(cli, ["import", str(src), "--into", str(store), "--json", "--reviewer", "t"]), store
+
+
+def _events(store: Path) -> list[tuple[Any, ...]]:
+    import sqlite3
+
+    with sqlite3.connect(store) as db:
+        return db.execute("SELECT kind, content, call_id FROM events WHERE kind != 'other' ORDER BY session, seq").fetchall()
+
+
+def test_a_transcript_with_every_line_written_twice_imports_each_record_once(tmp_path: Path) -> None:
+    data = CLAUDE.read_bytes()
+    lines = [ln for ln in data.split(b"\n") if ln.strip()]
+    doubled = b"".join(ln + b"\n" + ln + b"\n" for ln in lines)
+    once, once_store = _import(tmp_path, "once.jsonl", data)
+    twice, twice_store = _import(tmp_path, "twice.jsonl", doubled)
+    assert once.exit_code == 0 and twice.exit_code == 0, twice.output
+    problems = json.loads(twice.stdout)["problems"]
+    repeats = [p for p in problems if p["code"] == "duplicate_line"]
+    assert len(repeats) == len(lines) and "repeats line" in repeats[0]["message"]
+    assert _events(twice_store) == _events(once_store)  # no text or call doubled
+    session = json.loads(twice.stdout)["sessions"][0]
+    out = tmp_path / "back.jsonl"
+    assert CliRunner().invoke(cli, ["export", str(twice_store), "--session", session, "--original", "-o",
+                                    str(out)]).exit_code == 0
+    assert out.read_bytes() == doubled
+    again, _ = _import(tmp_path, "twice.jsonl", doubled, twice_store)
+    assert again.exit_code == 0 and json.loads(again.stdout).get("unchanged_since")
+    assert CliRunner().invoke(cli, ["verify", str(twice_store)]).exit_code == 0
+
+
+@pytest.mark.parametrize("source", ["codex", "gemini", "chat", "claude"])
+def test_a_utf8_bom_at_the_start_is_read_past_and_kept_in_the_original(tmp_path: Path, source: str) -> None:
+    name, data = {"codex": ("rollout-cx-1.jsonl", CODEX), "gemini": (GEMINI.name, GEMINI.read_bytes()),
+                  "chat": (CHAT.name, CHAT.read_bytes()), "claude": (CLAUDE.name, CLAUDE.read_bytes())}[source]
+    plain, plain_store = _import(tmp_path / "a" if (tmp_path / "a").mkdir() is None else tmp_path, name, data)
+    bom, bom_store = _import(tmp_path / "b" if (tmp_path / "b").mkdir() is None else tmp_path, name,
+                             b"\xef\xbb\xbf" + data)
+    assert plain.exit_code == 0 and bom.exit_code == 0, bom.output
+    assert json.loads(bom.stdout)["problems"] == json.loads(plain.stdout)["problems"]
+    assert _events(bom_store) == _events(plain_store)
+    session = json.loads(bom.stdout)["sessions"][0]
+    out = tmp_path / "back"
+    assert CliRunner().invoke(cli, ["export", str(bom_store), "--session", session, "--original", "-o",
+                                    str(out)]).exit_code == 0
+    assert out.read_bytes() == b"\xef\xbb\xbf" + data
+
+
+NOT_TRANSCRIPTS: dict[str, tuple[Callable[[], bytes], str, str]] = {
+    "empty.jsonl": (lambda: b"", "empty_file", "is empty"),
+    "blank.jsonl": (lambda: b"\n\n  \r\n\t\n", "empty_file", "only blank lines"),
+    "bom-only.jsonl": (lambda: b"\xef\xbb\xbf\n", "empty_file", "only blank lines"),
+    "nuls.jsonl": (lambda: b"\x00" * 4096, "empty_file", "only NUL bytes"),
+    "session.jsonl": (lambda: gzip.compress(CLAUDE.read_bytes()[:20000]), "compressed_file", "gzip"),
+    "session.jsonl.gz": (lambda: gzip.compress(CLAUDE.read_bytes()[:20000]), "compressed_file", "gunzip"),
+    "utf16.jsonl": (lambda: CLAUDE.read_bytes()[:4000].decode("utf-8", "ignore").encode("utf-16"), "not_utf8",
+                    "UTF-16"),
+    "random.jsonl": (lambda: bytes(random.Random(7).randrange(256) for _ in range(50_000)), "binary_file",
+                     "binary"),
+    "program.jsonl": (lambda: b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 100, "binary_file", "binary"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_TRANSCRIPTS))
+def test_a_file_that_is_no_transcript_is_refused_saying_what_it_is(tmp_path: Path, name: str) -> None:
+    make, code, words = NOT_TRANSCRIPTS[name]
+    result, store = _import(tmp_path, name, make())
+    assert result.exit_code == 3, result.output
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == code and words in error["message"], error
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    assert not store.exists() and sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+def test_the_text_report_counts_lines_not_read_and_lists_the_first_ten(tmp_path: Path) -> None:
+    lines = [ln for ln in CLAUDE.read_bytes().split(b"\n") if ln.strip()]
+    broken = b"".join(ln + b"\n" + b"\x00garbage %d{\n" % i for i, ln in enumerate(lines[:30]))
+    src = tmp_path / "broken.jsonl"
+    src.write_bytes(broken)
+    result = CliRunner().invoke(cli, ["import", str(src), "--into", str(tmp_path / "s.db"), "--reviewer", "t"])
+    assert result.exit_code == 0, result.output
+    shown = [ln for ln in result.stdout.splitlines() if ln.lstrip().startswith("⚠")]
+    assert len(shown) == 10, result.stdout
+    assert "30 lines or parts not read or odd (unreadable_line 30)" in result.stdout
+
+
+def test_two_claude_code_sessions_run_together_in_one_file_import_and_say_so(tmp_path: Path) -> None:
+    """Found: the second session's records were read into the first without a word."""
+    first = [ln for ln in CLAUDE.read_bytes().split(b"\n") if ln.strip()]
+    second = [ln for ln in (REAL / "claude-code" / "ee8f793bfeb9-0__summary_records.jsonl").read_bytes().split(b"\n")
+              if ln.strip()]
+    mixed = [ln for pair in zip(first, second, strict=False) for ln in pair] + first[len(second):]
+    result, store = _import(tmp_path, "mixed.jsonl", b"\n".join(mixed) + b"\n")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    others = [p for p in report["problems"] if p["code"] == "other_session"]
+    assert len(others) == 1 and "488c5296-fc78-4fdf-8cfd-f1cae9454bd0" in others[0]["message"], report["problems"]
+    assert others[0]["line"] == next(i for i, ln in enumerate(mixed, 1) if b"488c5296-fc78" in ln)
+    assert CliRunner().invoke(cli, ["verify", str(store)]).exit_code == 0

@@ -43,6 +43,14 @@ def test_main_screen(snap_compare: object, sample_store: Path, size: tuple[int, 
     assert snap_compare(app, terminal_size=size, run_before=_settled)  # type: ignore[operator]
 
 
+@pytest.mark.parametrize("key", ["t", "slash"])
+def test_lower_zone_at_80_columns(snap_compare: object, sample_store: Path, key: str) -> None:
+    """Every tab of the lower zone in sight (short names, counts kept) with the active one's list; the
+    search box's key line with its way out (escape); the drift notice in the notice line, not a toast."""
+    app = InspectorApp(sample_store)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_keys(key))  # type: ignore[operator]
+
+
 def test_main_screen_deepseek_session(snap_compare: object, sample_store: Path) -> None:
     app = InspectorApp(sample_store, session="s-weather")
     assert snap_compare(app, terminal_size=(160, 45), run_before=_settled)  # type: ignore[operator]

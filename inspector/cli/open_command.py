@@ -49,6 +49,8 @@ def store_beside(file: Path) -> Path:
 
 
 def _is_store(path: Path) -> bool:
+    if not path.is_file():  # a FIFO would block this read forever; a folder or device is refused by open_store
+        return False
     try:
         with path.open("rb") as fh:
             head = fh.read(100)

@@ -22,6 +22,7 @@ import click
 
 from inspector.domain.errors import InspectorError
 from inspector.domain.terminal_safe import json_safe, terminal_safe
+from inspector.store import faults
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_BAD_INPUT = 0, 1, 2, 3
 
@@ -63,8 +64,13 @@ def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Await
             except InspectorError as error:
                 fail(error, as_json)
                 return
-            except (sqlite3.DatabaseError, UnicodeDecodeError) as error:  # a damaged page met mid-command
-                # (SQLite's message about a damaged schema can itself be undecodable): a sentence, not a traceback
+            except BrokenPipeError:
+                raise
+            except (sqlite3.DatabaseError, OSError) as error:  # the medium failed mid-command: a full disk, a
+                # lock held past the wait, an I/O error, a damaged page — each said as what it is (store/faults.py)
+                fail(faults.explain(error), as_json)
+                return
+            except UnicodeDecodeError as error:  # SQLite's message about a damaged schema can itself be undecodable
                 fail(InspectorError(f"the store cannot be read here ({error}); `inspector verify STORE` says where "
                                     "it is damaged", code="damaged_store"), as_json)
                 return

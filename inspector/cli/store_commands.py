@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import getpass
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,9 @@ def reviewer_option(required: bool) -> Any:
     )
 
 
+SHOWN_PROBLEMS = 10  # problem lines an import prints before counting the rest
+
+
 @click.command("import")
 @click.argument("file", type=click.Path(path_type=Path))  # a directory, FIFO or device: exit 3 from the reader
 @click.option("--into", "into", required=True, type=STORE, envvar="INSPECTOR_STORE",
@@ -53,8 +57,13 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
         skipped = sum(report.skipped.values())
         where = f"a new store {into}" if report.created_store else str(into)
         lines = [f"imported {file} ({report.format}) into {where}: {added}" + (f" ({skipped} already there)" if skipped else "")]
-        for p in report.problems:
+        for p in report.problems[:SHOWN_PROBLEMS]:
             lines.append(f"  ⚠ {p.code} (line {p.line}): {p.message}")
+        if len(report.problems) > SHOWN_PROBLEMS:  # a damaged file can have thousands: counted, the first shown
+            counts = Counter(p.code for p in report.problems)
+            lines.append(f"  {len(report.problems):,} lines or parts not read or odd ("
+                         + ", ".join(f"{code} {n:,}" for code, n in counts.most_common()) + "); the first "
+                         f"{SHOWN_PROBLEMS} are above, `--json` lists every one")
         return "\n".join(lines)
 
     emit(data, as_json, human)

@@ -19,6 +19,17 @@ class InspectorError(Exception):
         return {"code": self.code, "message": self.message}
 
 
+class StoreBusy(InspectorError):
+    """Another write held the store past the wait: a refusal (exit 1), not damage and not bad
+    input — the same act can simply be tried again."""
+
+    exit_code = 1
+
+    def __init__(self, waited_s: float) -> None:
+        super().__init__(f"another reviewer's write held the store for {waited_s:g} s; nothing was written — try "
+                         "again in a moment", code="store_busy")
+
+
 class BadInput(InspectorError):
     """Input that cannot be taken as it is: malformed, unknown, conflicting. Nothing was written."""
 

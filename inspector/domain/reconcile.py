@@ -42,7 +42,9 @@ def reconcile_refusals(action_id: str, status: str, new_status: str, evidence: E
     if not evidence.exists:
         return [Refusal("evidence_missing", f"{evidence.ref} {evidence.why_missing}; cite an event or material of "
                         "this session that shows the effect.")]
-    if call_seq is not None and evidence.observed_at_seq is not None and evidence.observed_at_seq < call_seq:
+    # The call that started the action (or a material taken from it) shows the intent, not the effect.
+    if call_seq is not None and evidence.observed_at_seq is not None and evidence.observed_at_seq <= call_seq:
+        when = "the call that started" if evidence.observed_at_seq == call_seq else "before"
         return [Refusal("evidence_before_action", f"{evidence.ref} was observed at event {evidence.observed_at_seq}, "
-                        f"before action {action_id} started (event {call_seq}); it cannot show the action's effect.")]
+                        f"{when} action {action_id} (event {call_seq}); it cannot show the action's effect.")]
     return []

@@ -37,19 +37,34 @@ def _thinking(text: str) -> str:
             f'<div class="md">{render_markdown(text)}</div></details>')
 
 
+def _deleted(t: dict[str, Any]) -> str:
+    """A deleted event at its place: what kind it was and which act removed it, never its content."""
+    label = SPEAKER.get(t["kind"], t["kind"].replace("_", " "))
+    return (f'<article class="turn deleted">{_meta(t, label)}<p class="muted">✕ deleted by ledger entry '
+            f'L{e(t["deleted_by"])}: only its tombstone remains</p></article>')
+
+
 def _tool(t: dict[str, Any]) -> str:
     args = t.get("args")
     args_text = json.dumps(args, ensure_ascii=False, indent=2) if args is not None else ""
     preview = _one_line(json.dumps(args, ensure_ascii=False) if args is not None else "", ARGS_PREVIEW_CHARS)
     result = t.get("result")
-    if t["kind"] == "tool_result":  # an orphan (or second) result: its call is not in the log
-        status = '<span class="mark">orphan result: no call with this id in the log</span>' \
-            if "orphan" in (t.get("marks") or []) else '<span class="mark">second result for this call</span>'
+    if t["kind"] == "tool_result":  # an orphan (or second) result, or one whose call was deleted
+        marks = t.get("marks") or []
+        gone = t.get("call") or {}
+        status = (f'<span class="mark">its call #{e(gone.get("seq"))} was deleted by ledger entry '
+                  f'L{e(gone.get("deleted_by"))}</span>' if "call_deleted" in marks else
+                  '<span class="mark">orphan result: no call with this id in the log</span>' if "orphan" in marks
+                  else '<span class="mark">second result for this call</span>')
         return (f'<details class="tool orphan"><summary>{_meta(t, "tool result")} <code>{e(t.get("tool") or "?")}'
                 f'</code> {status}</summary><pre class="result">{e(t.get("content"))}</pre></details>')
     if result is None:
         status = '<span class="mark">unresolved: no result in the log</span>'
         body = ""
+    elif result.get("deleted_by") is not None:
+        gone = f'result #{e(result["seq"])} deleted by ledger entry L{e(result["deleted_by"])}'
+        status = f'<span class="mark">→ {gone}</span>'
+        body = f'<div class="label">{gone}: only its tombstone remains</div>'
     else:
         status = (f'<span class="arrow">→ #{e(result["seq"])}</span> '
                   f'<span class="muted">{e(_one_line(result.get("content"), RESULT_PREVIEW_CHARS))}</span>')
@@ -79,7 +94,8 @@ def _message(t: dict[str, Any]) -> str:
 
 
 def conversation_section(turns: list[dict[str, Any]]) -> str:
-    body = "".join(_tool(t) if t["kind"] in ("tool_call", "tool_result") else _message(t) for t in turns)
+    body = "".join(_deleted(t) if t.get("deleted_by") is not None else
+                   _tool(t) if t["kind"] in ("tool_call", "tool_result") else _message(t) for t in turns)
     calls = sum(1 for t in turns if t["kind"] == "tool_call")
     return (f'<section id="timeline"><h2>Timeline</h2><p class="muted">{len(turns):,} entries · {calls:,} tool calls '
             f"(click one to open it)</p>{body or '<p class=muted>No events.</p>'}</section>")

@@ -31,6 +31,17 @@ def _link_close(self: Any, tokens: list[Any], idx: int, options: Any, env: dict[
     return f'</span> <span class="url">⟨{escape(str(href))}⟩</span>'
 
 
+def _cell_open(self: Any, tokens: list[Any], idx: int, options: Any, env: dict[str, Any]) -> str:
+    """A table cell's column alignment as a class: the parser writes it as an inline ``style``,
+    which the page's Content-Security-Policy (our stylesheet only) refuses, cell by cell."""
+    token = tokens[idx]
+    style = token.attrGet("style") or ""
+    if style:
+        token.attrs.pop("style", None)
+        token.attrSet("class", "align-" + style.removeprefix("text-align:").strip())
+    return self.renderToken(tokens, idx, options, env)
+
+
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
@@ -38,6 +49,8 @@ def _parser() -> MarkdownIt:
     md.disable("image")
     md.add_render_rule("link_open", _link_open)
     md.add_render_rule("link_close", _link_close)
+    md.add_render_rule("th_open", _cell_open)
+    md.add_render_rule("td_open", _cell_open)
     return md
 
 

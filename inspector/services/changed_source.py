@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.tail import APPENDABLE
-from inspector.store.connection import Store, fetch_one
+from inspector.store import session_rows
+from inspector.store.connection import Store
 
 WHY = {"gemini": "Gemini CLI rewrites its session file as the session goes on"}
 
@@ -27,10 +28,10 @@ async def changed_source(store: Store, error: BadInput, source_name: str, fmt: s
         return None
     session = str(identity[0])
     try:
-        held = await fetch_one(store.db, "SELECT 1 FROM sessions WHERE id = ?", (session,))
+        held = await session_rows.exists(store.db, session)
     except Exception:  # noqa: BLE001 - the store cannot say: the writer's own refusal is still true
         return None
-    if held is None:
+    if not held:
         return None  # a conflict inside this one file: not a change since an earlier import
     why = WHY.get(fmt) or ("the file was rewritten, not only appended to" if fmt in APPENDABLE
                            else "the tool that writes it rewrote it")

@@ -84,7 +84,6 @@ class Follower:
         self.mac: Any = None
         self.sample = b""
         self.inode: int | None = None
-        self.before_write: Callable[[], None] | None = None  # told just before each import's transaction
 
     @classmethod
     async def open(cls, store_path: Path, source: Path, *, actor: str) -> Follower:
@@ -126,15 +125,20 @@ class Follower:
         self.resume = await self._resume(extent.session, fmt, end, data[:end].count(b"\n"))
         self.sample = data[max(0, end - SAMPLE_BYTES):end]
 
-    async def _resume(self, session: str, fmt: str, offset: int, line: int) -> Resume:
+    async def _resume(self, session: str, fmt: str, offset: int, line: int, before: Resume | None = None) -> Resume:
+        """Where the next tail continues. ``before``: the resume point this import started from,
+        whose call→tool map only needs the calls imported since (a poll reads its own rows, not
+        every tool call of the session again)."""
         from inspector.domain.formats.tail import Resume
 
         db = self.store.db
         seq = await fetch_one(db, "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session = ?", (session,))
         gen = await fetch_one(db, "SELECT COALESCE(MAX(generation), 0) FROM summaries WHERE session = ?", (session,))
-        tools = {str(c): str(t) for c, t in await db.execute_fetchall(
-            "SELECT call_id, tool FROM events WHERE session = ? AND kind = 'tool_call' AND call_id IS NOT NULL "
-            "AND tool IS NOT NULL", (session,))}
+        since = before.seq if before is not None else 0
+        tools = dict(before.tools) if before is not None else {}
+        tools.update({str(c): str(t) for c, t in await db.execute_fetchall(
+            "SELECT call_id, tool FROM events WHERE session = ? AND seq > ? AND kind = 'tool_call' "
+            "AND call_id IS NOT NULL AND tool IS NOT NULL", (session, since))})
         return Resume(fmt, session, self.source.name, offset, line, int(seq[0]), int(gen[0]), tools)
 
     async def poll(self) -> FollowStep:
@@ -188,14 +192,12 @@ class Follower:
             raw, original = to_sif(records), tail
         mac = self.mac.copy()
         mac.update(tail)
-        if self.before_write is not None:
-            self.before_write()
         report = await import_bytes(self.store, raw, actor=self.actor, file_name=r.file_name, original=original,
                                     ledger_extra={"format": r.fmt, "bytes": [r.offset, r.offset + len(tail)]},
                                     file_digest="hmac-sha256:" + mac.hexdigest())
         self.mac = mac
         self.sample = (self.sample + tail)[-SAMPLE_BYTES:]
-        self.resume = await self._resume(r.session, r.fmt, r.offset + len(tail), r.line + tail.count(b"\n"))
+        self.resume = await self._resume(r.session, r.fmt, r.offset + len(tail), r.line + tail.count(b"\n"), r)
         if r.fmt != "sif":
             # As at import: the extractor proposes facts the new lines hold (keys not stored yet),
             # so a followed session's survival and drift figures judge by them too.

@@ -35,7 +35,7 @@ from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
 from inspector.services.unchanged_import import unchanged_import
-from inspector.store import bindings, fresh, ledger, session_rows
+from inspector.store import bindings, faults, fresh, ledger, session_rows
 from inspector.store.connection import Store, open_store, read_only_reason
 from inspector.store.jsoncodec import fast_compact_bytes, fast_loads
 from inspector.store.location import StoreTarget, is_url, store_target
@@ -203,10 +203,14 @@ async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter,
 
 
 def _remove_store_files(path: Path) -> None:
+    """Remove the store files an import made; only regular files (a FIFO or symbolic link at the
+    store's path is refused before anything is made, and is never removed)."""
     for suffix in ("", "-wal", "-shm", "-journal"):
         with contextlib.suppress(FileNotFoundError):
-            if os.path.lexists(f"{path}{suffix}"):  # on a read-only medium, removing what is not there fails too
-                os.remove(f"{path}{suffix}")
+            name = f"{path}{suffix}"
+            # on a read-only medium, removing what is not there fails too
+            if os.path.lexists(name) and not os.path.islink(name) and os.path.isfile(name):
+                os.remove(name)
 
 
 def to_sif(records: list[dict[str, Any]]) -> bytes:
@@ -230,6 +234,8 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     """
     actor = reviewer_name(actor)
     into = store_target(into)
+    if not is_url(into) and (problem := faults.path_problem(into)) is not None:
+        raise problem  # a folder, FIFO or link leading nowhere: refused before anything is read or made
     if progress is not None:
         progress("reading", 0, 1)
     raw = data if data is not None else read_bytes(source)

@@ -65,8 +65,9 @@ async def evidence_fact(db: aiosqlite.Connection, session: str, ref: str) -> Evi
     ref = ref.strip()
     if ref.startswith("evt:"):
         number = ref[4:]
-        if not number.isdigit():
+        if not (number.isascii() and number.isdigit()):  # str.isdigit alone takes "٦" or "６" for 6
             return EvidenceFact(ref, False, "is not an event reference (expected evt:N)")
+        ref = f"evt:{int(number)}"  # recorded as every other reference is written: evt:0006 is evt:6
         row = await fetch_one(db, "SELECT 1 FROM events WHERE session = ? AND seq = ?", (session, int(number)))
         return EvidenceFact(ref, row is not None, "is not an event of this session", int(number))
     row = await fetch_one(db, "SELECT deleted_at, source_event FROM materials WHERE session = ? AND id = ?",
@@ -98,8 +99,8 @@ async def reconcile(store: Store, action: str, *, status: str, evidence: str, re
         found = await session_rows.get(db, sid)
         role = "owner" if found and found.owner == actor else "reviewer"
         fact = await evidence_fact(db, sid, evidence) if evidence.strip() else None
-        result = Reconciliation(action, sid, rec["status"], rec["status"], evidence.strip(), reason.strip(), actor,
-                                role)
+        result = Reconciliation(action, sid, rec["status"], rec["status"], fact.ref if fact else evidence.strip(),
+                                reason.strip(), actor, role)
         result.refusals = reconcile_refusals(action, rec["status"], status, fact,
                                              await _call_seq(db, sid, rec.get("call_id")))
         if result.refusals:

@@ -25,6 +25,7 @@ from inspector.store import bulk, materials, search_index
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
 
+SMALL_BATCH = 512  # records of one type: read by key below this, the whole session's digests above it
 PROTOCOL_KINDS = frozenset({"tool_call", "tool_result", "assistant_message"})
 _FIRST = operator.itemgetter(0)
 # A CallShape from its six fields without the named tuple's Python-level constructor (one per
@@ -148,11 +149,34 @@ class RecordWriter:
         else:
             await self._bulk(type_, fresh)
 
+    async def _looked_up(self, type_: str, batch: list[SifRecord]) -> dict[tuple[str, str], dict[tuple[Any, ...], str]]:
+        """For a small batch (a followed transcript's new lines), the stored digests of just its
+        records' identities, read by key — not every row of the session (_stored_digests), which
+        made each follow poll of a large session cost O(session). Types keyed by more than
+        (session, one field) are left to _stored_digests."""
+        ident = IDENTITY_FIELDS[type_]
+        if len(batch) > SMALL_BATCH or len(ident) != 2 or ident[0] != "session":
+            return {}
+        wanted: dict[str, list[Any]] = defaultdict(list)
+        for rec in batch:
+            if rec.session in self.stored and (type_, rec.session) not in self._known:
+                wanted[rec.session].append(rec.identity[1])
+        found: dict[tuple[str, str], dict[tuple[Any, ...], str]] = {}
+        for session, keys in wanted.items():
+            marks = ", ".join("?" for _ in keys)
+            rows = await self.db.execute_fetchall(
+                f"SELECT session, {ident[1]}, digest FROM {SPECS[type_].table} WHERE session = ? AND {ident[1]} IN ({marks})",
+                (session, *keys))
+            found[(type_, session)] = {(row[0], row[1]): row[2] for row in rows}
+        return found
+
     async def _unstored(self, type_: str, batch: list[SifRecord]) -> list[SifRecord]:
         fresh: list[SifRecord] = []
+        looked_up = await self._looked_up(type_, batch)
         for rec in batch:
             if rec.session in self.stored:
-                prior = (await self._stored_digests(type_, rec.session)).get(rec.identity)
+                some = looked_up.get((type_, rec.session))
+                prior = (some if some is not None else await self._stored_digests(type_, rec.session)).get(rec.identity)
                 if prior is not None:
                     if prior != rec.digest:
                         raise _conflict(rec)

@@ -52,8 +52,9 @@ def _act(entry: dict[str, Any]) -> dict[str, Any]:
     payload = entry.get("payload") or {}
     what = [f"{name} {payload[name]}" for name in _WHAT_FIELDS if name in payload and payload[name] is not None
             and not isinstance(payload[name], (dict, list))]
-    if isinstance(payload.get("added"), dict):
-        what.append("added " + ", ".join(f"{n} {t}" for t, n in payload["added"].items()))
+    for verb in ("added", "removed"):  # an import's records, a deletion's removed copies
+        if isinstance(payload.get(verb), dict) and payload[verb]:
+            what.append(f"{verb} " + ", ".join(f"{n} {t}" for t, n in payload[verb].items()))
     return {"seq": entry["seq"], "at": entry["at"], "actor": entry["actor"], "kind": entry["kind"],
             "source": entry.get("source"), "what": "; ".join(what), "why": payload.get("reason"),
             "hash": entry.get("hash")}

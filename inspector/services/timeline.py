@@ -229,18 +229,38 @@ async def _tombstones(store: Store, session: str, key: Key | None, forward: bool
     return rows
 
 
-def _merge(events: list[TimelineRow], entries: list[TimelineRow]) -> list[TimelineRow]:
-    """Both ascending; an entry goes before the first remaining event stamped later than it."""
+def _merge(events: list[TimelineRow], entries: list[TimelineRow], floor: str = "") -> list[TimelineRow]:
+    """Both ascending; an entry goes before the first event stamped later than it — later than
+    the running maximum, which starts at ``floor``, the latest time of the events before the
+    page. Comparing each event's own time instead put an entry after a page's events whenever
+    an old-stamped event followed the one it belongs before (clocks are not monotone), so two
+    pages disagreed about the order and rows showed twice or never while the window slid."""
     out: list[TimelineRow] = []
     i = j = 0
+    latest = floor
     while i < len(events) or j < len(entries):
-        if j >= len(entries) or (i < len(events) and events[i].at <= entries[j].at):
+        if i < len(events) and "deleted" not in events[i].marks:  # a tombstone is not in the events table
+            ahead = max(latest, events[i].at)
+        else:
+            ahead = latest
+        if j >= len(entries) or (i < len(events) and ahead <= entries[j].at):
             out.append(events[i])
+            latest = ahead
             i += 1
         else:
             out.append(entries[j])
             j += 1
     return out
+
+
+async def _floor(store: Store, session: str, events: list[TimelineRow]) -> str:
+    """The latest time of the session's events before the first of ``events`` (the running
+    maximum a page's merge starts from); "" when the page starts at the first event."""
+    if not events:
+        return ""
+    row = await fetch_one(store.db, "SELECT IFNULL(MAX(IFNULL(at, '')), '') FROM events WHERE session = ? AND seq < ?",
+                          (session, events[0].seq))
+    return str(row[0]) if row else ""
 
 
 async def _with_pairs(store: Store, session: str, rows: list[TimelineRow]) -> list[TimelineRow]:
@@ -278,7 +298,7 @@ async def page(store: Store, session: str, key: Key | None, *, forward: bool = T
     entries = await _ledger(store, session, key, forward, limit) if filt is None or filt.ledger else []
     if not forward:
         entries.reverse()
-    merged = _merge(events, entries)
+    merged = _merge(events, entries, await _floor(store, session, events) if entries else "")
     merged = merged[:limit] if forward else merged[-limit:]
     return await _with_pairs(store, session, merged)
 

@@ -179,7 +179,7 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
     versions: dict[str, tuple[int | None, int | None]] = {}
     counts: Counter[tuple[str, str]] = Counter()
     replay = Replay()
-    sealed: dict[tuple[str, str], tuple[int, str]] = {}
+    sealed: dict[tuple[str, str], tuple[int, list[str]]] = {}
     pinned: str | None = None
     prev = GENESIS_HASH
     expected_seq = 1
@@ -363,18 +363,24 @@ async def _check_counts(store: Store, counts: Counter[tuple[str, str]], report: 
                              "message": f"{spec.table} holds {have} rows for {sid!r}; the ledger accounts for {want}"})
 
 
-def _track_seals(entry: ledger.LedgerEntry, sealed: dict[tuple[str, str], tuple[int, str]]) -> None:
+def _track_seals(entry: ledger.LedgerEntry, sealed: dict[tuple[str, str], tuple[int, list[str]]]) -> None:
+    """Per (session, type): the seq of the last entry that sealed it and the seals since the last
+    whole one (a whole seal alone, or a whole seal's value then the links that chain on it)."""
     found = entry.payload.get(seals.SEALED)
     if entry.source != "inspector" or entry.session is None or not isinstance(found, dict):
         return
     for type_, value in found.items():
         if type_ in SPECS and isinstance(value, str):
-            sealed[(entry.session, type_)] = (entry.seq, value)
+            got = sealed.get((entry.session, type_))
+            chain = got[1] if got is not None and seals.link_size(value) is not None else []
+            sealed[(entry.session, type_)] = (entry.seq, [*chain, value])
 
 
-async def _check_seals(store: Store, sealed: dict[tuple[str, str], tuple[int, str]], report: VerifyReport) -> None:
-    """Each (session, type)'s rows against the seal of the last act that changed them: a row
-    edited with its digest recomputed, added, removed or reordered outside an act shows here."""
+async def _check_seals(store: Store, sealed: dict[tuple[str, str], tuple[int, list[str]]],
+                       report: VerifyReport) -> None:
+    """Each (session, type)'s rows against the seal of the last act that changed them (through
+    the links of appending imports since the last whole seal): a row edited with its digest
+    recomputed, added, removed or reordered outside an act shows here."""
     stored = await session_rows.ids(store.db)
     for sid in stored:
         for type_ in SPECS:
@@ -382,8 +388,10 @@ async def _check_seals(store: Store, sealed: dict[tuple[str, str], tuple[int, st
             if got is None:
                 report.not_sealed.append(f"{sid}/{type_}")
                 continue
-            seq, want = got
-            if await seals.seal(store.db, store.digest_key, sid, type_) != want:
+            seq, chain = got
+            links = [v for v in chain if seals.link_size(v) is not None]
+            rows = await seals.digests(store.db, sid, type_)
+            if seals.expected(store.digest_key, type_, rows, links) != chain[-1]:
                 report.fail({"where": SPECS[type_].table, "session": sid, "seq": seq,
                              "message": f"the {type_} rows of session {sid!r} are not the ones ledger entry {seq} "
                                         "sealed: a row was edited (its digest recomputed), added, removed or "

@@ -23,8 +23,8 @@ from urllib.parse import quote
 
 import aiosqlite
 
-from inspector.domain.errors import InspectorError, NotAStore
-from inspector.store import grams
+from inspector.domain.errors import InspectorError, NotAStore, StoreBusy
+from inspector.store import faults, grams, held_files
 from inspector.store.location import StoreUrl, is_url, store_target
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 
@@ -37,6 +37,10 @@ def utc_now() -> str:
 
 
 def _check_file_is_sqlite(path: Path) -> None:
+    """The file starts with SQLite's magic — read only when this process holds no connection to
+    it (store/held_files.py): a file it holds was checked when first opened."""
+    if held_files.holds(path):
+        return
     try:
         with path.open("rb") as fh:
             head = fh.read(len(SQLITE_MAGIC))
@@ -73,6 +77,7 @@ class Store:
         self._lent: set[aiosqlite.Connection] = set()
         self._write_lock = asyncio.Lock()
         self._bound: ContextVar[aiosqlite.Connection | None] = ContextVar(f"store-{id(self)}", default=None)
+        self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -89,6 +94,8 @@ class Store:
             await db.close()
         self._idle.clear()
         self._lent.clear()
+        held, self._held = self._held, None
+        held_files.release(held)
 
     async def __aenter__(self) -> Store:
         return self
@@ -118,7 +125,12 @@ class Store:
         async with self._write_lock:
             token = self._bound.set(writer)
             try:
-                await writer.execute("BEGIN IMMEDIATE")
+                try:
+                    await writer.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:  # another process's write outlasted the busy timeout
+                    if "locked" in str(exc) or "busy" in str(exc):
+                        raise StoreBusy(BUSY_TIMEOUT_MS / 1000) from None
+                    raise
                 yield writer
                 await writer.execute("COMMIT")
             except BaseException:
@@ -234,12 +246,12 @@ def read_only_reason(target: Path) -> str | None:
 
 async def _connect(target: Path, *, read_only: bool) -> aiosqlite.Connection:
     if not read_only:
-        db = await aiosqlite.connect(target, isolation_level=None)
+        db = await _connection(str(target))
         await _configure(db)
         await db.execute("PRAGMA query_only = ON")  # a reader: the writer is the only connection that writes
         return db
     uri = f"file:{quote(str(target.resolve()))}?mode=ro"
-    db = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+    db = await _connection(uri, uri=True)
     try:
         await _configure(db)
         await _scalar(db, "SELECT COUNT(*) FROM sqlite_master")
@@ -254,9 +266,37 @@ async def _connect(target: Path, *, read_only: bool) -> aiosqlite.Connection:
             raise NotAStore(f"{target} cannot be read here: its write-ahead log ({wal.stat().st_size:,} bytes of "
                             "commits not yet in the file) cannot be replayed on a read-only medium; copy the store "
                             "with its -wal file to a writable folder", code="unreadable_wal") from None
-        db = await aiosqlite.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+        db = await _connection(uri + "&immutable=1", uri=True)
         await _configure(db)
         return db
+
+
+def store_error(exc: BaseException) -> InspectorError | None:
+    """The product error (code and sentence, store/faults.py) for an SQLite or OS error met while
+    using a store — for the app's error dialog, which imports no sqlite3 — or None for others."""
+    if isinstance(exc, (sqlite3.DatabaseError, OSError)) and not isinstance(exc, BrokenPipeError):
+        return faults.explain(exc)
+    return None
+
+
+def _medium_fault(exc: BaseException) -> bool:
+    """A full or failing disk (SQLITE_FULL, SQLITE_IOERR_*), not a damaged or foreign file."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return name == "SQLITE_FULL" or name.startswith("SQLITE_IOERR")
+
+
+async def _connection(database: str, *, uri: bool = False) -> aiosqlite.Connection:
+    """``aiosqlite.connect``, but a connection that fails to open also ends its thread before
+    raising: aiosqlite leaves the thread to report its stop to an event loop that a CLI
+    command has closed by then, which printed "Event loop is closed" tracebacks."""
+    pending = aiosqlite.connect(database, uri=uri, isolation_level=None)
+    try:
+        return await pending
+    except BaseException:
+        thread = getattr(pending, "_thread", None)
+        if thread is not None and thread.is_alive():
+            await asyncio.to_thread(thread.join, 5)
+        raise
 
 
 async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = False, read_only: bool | None = None) -> Store:
@@ -274,6 +314,9 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
 
         return await open_pg_store(store_target(path), create=create, read_only=read_only)  # type: ignore[arg-type]
     target = Path(path)
+    problem = faults.path_problem(target)  # a folder, FIFO, device or link leading nowhere: never opened
+    if problem is not None:
+        raise problem
     exists = target.exists() and target.stat().st_size > 0
     if exists:
         _check_file_is_sqlite(target)
@@ -284,9 +327,11 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
         raise InspectorError(f"{target} cannot be written ({reason}): a store there can be read, not imported "
                              "into", code="read_only")
     if reason is not None:
-        return await _open_read_only(target, reason)
+        store = await _open_read_only(target, reason)
+        store._held = held_files.hold(target)
+        return store
     try:
-        db = await aiosqlite.connect(target, isolation_level=None)
+        db = await _connection(str(target))
     except sqlite3.Error as exc:
         raise NotAStore(f"cannot open {target}: {exc}") from None
     try:
@@ -295,8 +340,20 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
         await db.create_function(grams.FUNCTION, 1, grams.grams, deterministic=True)
         key = await _check_and_migrate(db, target, exists)
         reader = await _connect(target, read_only=False)
-        return Store(target, db, key, reader, connect_reader=lambda: _connect(target, read_only=False))
-    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a damaged schema's message may not even decode
+        store = Store(target, db, key, reader, connect_reader=lambda: _connect(target, read_only=False))
+        store._held = held_files.hold(target)
+        return store
+    except sqlite3.DatabaseError as exc:
+        await db.close()
+        if exists and not create and _medium_fault(exc):
+            # A disk too full (or failing) for WAL's -shm file: the store is still read, read-only.
+            store = await _open_read_only(target, "the disk holding it is full or failing")
+            store._held = held_files.hold(target)
+            return store
+        if _medium_fault(exc) or getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            raise faults.explain(exc, str(target)) from None
+        raise NotAStore(f"{target} is not a readable store: {exc}") from None
+    except UnicodeDecodeError as exc:  # a damaged schema's message may not even decode
         await db.close()
         raise NotAStore(f"{target} is not a readable store: {exc}") from None
     except BaseException:

@@ -95,6 +95,7 @@ async def append(db: aiosqlite.Connection, entries: Sequence[NewEntry]) -> list[
     now = utc_now()
     stored: list[LedgerEntry] = []
     key: bytes | None = None
+    sealed: dict[tuple[str, str], str] = {}  # this batch's seals, which a later entry's link chains on
     for new in entries:
         seq += 1
         at = new.at or now
@@ -102,7 +103,8 @@ async def append(db: aiosqlite.Connection, entries: Sequence[NewEntry]) -> list[
         if new.source == "inspector" and new.session is not None and seals.sealed_types(new.kind, payload):
             key = key or await seals.store_key(db)
             if key is not None:
-                payload = {**payload, seals.SEALED: await seals.seals_for(db, key, new.session, new.kind, payload)}
+                payload = {**payload, seals.SEALED: await seals.seals_for(db, key, new.session, new.kind, payload,
+                                                                              sealed)}
         body = entry_body(seq, new.session, new.kind, new.actor, at, payload, new.source, new.record_digest)
         digest = ledger_hash(prev, body)
         stored.append(LedgerEntry(seq, new.session, new.kind, new.actor, at, payload, new.source,

@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import work
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.reactive import var
 
 from inspector.services import reviewer_name
+from inspector.ui.breakpoints import BREAKPOINTS, NARROW_WIDTH, SHORT_ROWS, VERTICAL_BREAKPOINTS
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.dialogs import ShowsWorkerErrors, error_dialog
 from inspector.ui.reviewer_dialog import ReviewerDialog
@@ -60,6 +61,11 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
     # None until said: the first writing act asks (with_reviewer).
     reviewer: var[str | None] = var(None, init=False)
 
+    # Every screen without breakpoints of its own (the dialogs, the transcript list) gets these
+    # classes: on a small terminal a dialog's toasts move to the free row above it (inspector.tcss).
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS
+    VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
+
     def __init__(self, store_path: Path | None = None, *, session: str | None = None, follow: Path | None = None,
                  sources: list[Path] | None = None, listing: Future[list[discovery.Found]] | None = None,
                  reviewer: str | None = None) -> None:
@@ -77,8 +83,31 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         """Every notification (widgets' and screens' ``notify`` land here) shows its text as typed:
         what it quotes from the store — a key, an id, a path — has its escapes made visible and is
         never parsed as markup, so ``[@click=…]`` in a key is not a live action in the toast and
-        a stray ``[/]`` is not an error. ``markup`` is accepted for Textual's signature and ignored."""
+        a stray ``[/]`` is not an error. ``markup`` is accepted for Textual's signature and ignored.
+
+        On a small terminal the main screen says it in its notice line instead of a toast, which
+        covered the one zone shown at 80×24 (widgets/notice_line.py)."""
+        line = self._notice_line()
+        if line is not None:
+            line.show(safe(message), title=safe(title), severity=severity, timeout=timeout)
+            return
+        if title and self._small():  # a dialog's toast is two lines at most there: the title goes in front
+            message, title = f"{title}: {message}", ""
         super().notify(safe(message), title=safe(title), severity=severity, timeout=timeout, markup=False)
+
+    def _small(self) -> bool:
+        return self.size.width < NARROW_WIDTH or self.size.height < SHORT_ROWS
+
+    def _notice_line(self) -> Any:
+        """The active screen's notice line when notices go inline there (narrow or short), else None."""
+        try:
+            screen = self.screen
+        except ScreenStackError:  # before the first screen
+            return None
+        if not self._small():
+            return None
+        found = screen.query("NoticeLine")
+        return found.first() if found else None
 
     def with_reviewer(self, then: Callable[[str], object]) -> None:
         """Run ``then(reviewer)``; the first time, ask who is reviewing and remember the answer.

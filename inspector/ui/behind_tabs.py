@@ -163,6 +163,7 @@ class FillsTabsLater(_Base):
 
     # Tab counts carry the header's glyphs (◷ pending, ⚠ drift findings, ✗ facts lost, ? unknown
     # outcomes): "Candidates (8 pending) … Survival (3 lost)" cut "Budget" to "Budge" at 100 columns.
+    # The labels' form (name, short name, key) follows the strip's width (tab_labels.py).
 
     async def _load_candidates(self, session: str) -> None:
         from inspector.services import candidates
@@ -170,8 +171,8 @@ class FillsTabsLater(_Base):
         found = await candidates.list_candidates(self.store, session)
         self.query_one("#candidates").load(found)  # type: ignore[attr-defined]
         pending = sum(1 for c, _ in found if c["status"] == "pending")
-        self.query_one(TabbedContent).get_tab("tab-candidates").label = (
-            f"Candidates ◷{pending}" if pending else f"Candidates ({len(found)})" if found else "Candidates")
+        self.set_tab_count("tab-candidates",  # type: ignore[attr-defined]
+                           f"◷{pending}" if pending else f"({len(found)})" if found else "")
 
     async def _load_actions(self, session: str) -> None:
         from inspector.services import reconciling
@@ -179,8 +180,7 @@ class FillsTabsLater(_Base):
         rows = await reconciling.list_actions(self.store, session)
         self.query_one("#actions").load(rows)  # type: ignore[attr-defined]
         unknown = sum(1 for a in rows if a.status == "unknown")
-        self.query_one(TabbedContent).get_tab("tab-actions").label = (
-            f"Actions ?{unknown}" if unknown else "Actions")
+        self.set_tab_count("tab-actions", f"?{unknown}" if unknown else "")  # type: ignore[attr-defined]
 
     async def _load_drift(self, session: str) -> None:
         from inspector.services.drift import drift_overview
@@ -191,7 +191,7 @@ class FillsTabsLater(_Base):
         self._loaded("tab-drift").set()
         latest = findings[max(findings)] if findings else []
         count = sum(1 for f in latest if f.severity == "finding")
-        self.query_one(TabbedContent).get_tab("tab-drift").label = f"Drift ⚠{count}" if count else "Drift"
+        self.set_tab_count("tab-drift", f"⚠{count}" if count else "")  # type: ignore[attr-defined]
         if count and session == self.session and self._drift_said != (session, count):
             self._drift_said = (session, count)  # said once per count, not again at each followed batch
             self.notify(f"The latest summary drifted ({count} finding(s)): d shows them; R rebuilds a generation "
@@ -201,7 +201,7 @@ class FillsTabsLater(_Base):
         self.query_one("#survival").reports = reports  # type: ignore[attr-defined]
         self._loaded("tab-survival").set()
         lost = sum(1 for v in (reports[0].verdicts if reports else []) if v.verdict in ("missing", "contradicted"))
-        self.query_one(TabbedContent).get_tab("tab-survival").label = f"Survival ✗{lost}" if lost else "Survival"
+        self.set_tab_count("tab-survival", f"✗{lost}" if lost else "")  # type: ignore[attr-defined]
 
     # -- events from the tabs --------------------------------------------------------------
 

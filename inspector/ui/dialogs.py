@@ -11,6 +11,7 @@ from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from inspector.domain.errors import InspectorError
+from inspector.store.connection import store_error
 from inspector.ui.safe import plain
 from inspector.ui.widgets.keys_footer import KeysFooter
 
@@ -74,8 +75,17 @@ class MessageDialog(ModalScreen[None]):
         getattr(body, f"scroll_{how}")(animate=False)
 
 
+class WholeDetailDialog(MessageDialog):
+    """A channel's detail (``i``) as wide as the terminal: ids, hashes and paths the narrow
+    channel folded or cut around ``…`` read here in one piece (a sha256 digest needs 71 columns)."""
+
+    DEFAULT_CLASSES = "message-dialog whole-detail"
+
+
 def error_dialog(error: BaseException) -> MessageDialog:
-    """The one way an error reaches a person in the app: its sentence, never a traceback."""
+    """The one way an error reaches a person in the app: its sentence, never a traceback. A
+    fault of the store's disk or file (full, locked, failing) is said as what it is."""
+    error = store_error(error) or error
     if isinstance(error, InspectorError):
         return MessageDialog(f"Cannot do that ({error.code})", error.message, error=True)
     return MessageDialog("Something went wrong",

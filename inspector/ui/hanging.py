@@ -19,6 +19,8 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
 
+from inspector.ui.whole_ids import fit_ids
+
 Row = tuple[Content, Content]  # (head, body); a row with an empty head is an ordinary line
 
 
@@ -30,6 +32,10 @@ def fit_row(head: Content, body: Content, width: int) -> list[Content]:
     """One row laid out in ``width`` cells: the first line starts with the head, the others are indented."""
     if width <= 0 or head.cell_length + body.cell_length <= width:
         return [head + body]
+    # an id, path or identifier longer than the lines it continues on is folded after its
+    # separators or cut around "…" (whole_ids.py), never split at a letter
+    cont = head.cell_length if head.cell_length <= width // 2 else _lead(head) + 4
+    body = fit_ids(body, max(8, width - min(cont, max(0, width - 8))), note=False)[0]
     if not head.plain:
         indent = _lead(body)
         first, *_ = body.wrap(width) or [Content()]
@@ -42,7 +48,7 @@ def fit_row(head: Content, body: Content, width: int) -> list[Content]:
         first, *_ = body.wrap(room) or [Content()]
         first = head + first
         rest = body[len(first.plain) - head.cell_length:]
-    trimmed = rest.plain.lstrip(" ")
+    trimmed = rest.plain.lstrip(" \n")  # a fold's line break is where the first line ended
     rest = rest[len(rest.plain) - len(trimmed):]
     return [first, *(_wrap(rest, indent, width) if trimmed else [])]
 

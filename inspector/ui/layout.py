@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING
 
 from textual import events
 
+from inspector.ui.breakpoints import BREAKPOINTS, COMPACT_WIDTH, NARROW_WIDTH
 from inspector.ui.widgets.channel import ChannelPane
 
-NARROW_WIDTH = 90  # below this one zone shows at a time
-COMPACT_WIDTH = 140  # below this the sessions list starts hidden (s shows it)
-BREAKPOINTS = [(0, "-narrow"), (NARROW_WIDTH, "-normal"), (COMPACT_WIDTH, "-wide")]
+__all__ = ["BREAKPOINTS", "COMPACT_WIDTH", "NARROW_WIDTH", "FitsTheTerminal"]
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -54,9 +53,11 @@ class FitsTheTerminal(_Base):
         anyway, with the zone classes already right."""
         update = self.has_class("-narrow")
         channel = next((a for a in widget.ancestors_with_self if isinstance(a, ChannelPane)), None)
-        for pane in self.query(ChannelPane):
-            pane.set_class(pane is channel, "-current", update=update)
+        # focus outside both (the sessions list `s` shows) keeps the zone: at 80 columns it once took
+        # every channel's -current away and left the 52 columns beside the list blank
         if channel is not None:
+            for pane in self.query(ChannelPane):
+                pane.set_class(pane is channel, "-current", update=update)
             self.set_class(True, "-zone-channels", update=update)
             self.set_class(False, "-zone-tabs", update=update)
         elif any(getattr(a, "id", None) == "tabs" for a in widget.ancestors_with_self):

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Input, TabbedContent
 from textual.worker import WorkerCancelled, WorkerFailed
@@ -49,10 +49,12 @@ from inspector.ui.dialog_actions import OpensDialogs
 from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.layout import FitsTheTerminal
 from inspector.ui.paint import DrawsAfterBatch, after_paint
+from inspector.ui.tab_labels import FitsTabLabels, TabsColumn
 from inspector.ui.widgets.channel import ChannelPane
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
 from inspector.ui.widgets.header_bar import HeaderBar
 from inspector.ui.widgets.keys_footer import KeysFooter
+from inspector.ui.widgets.notice_line import NoticeLine
 from inspector.ui.widgets.progress_line import ProgressLine
 from inspector.ui.widgets.sessions_list import SessionsList
 from inspector.ui.widgets.state_channel import StateChannel
@@ -71,7 +73,7 @@ SEARCH_DEBOUNCE_S = 0.2
 WRITING_ACTIONS = frozenset({"correct", "rebuild", "decide_pending"})  # dialogs grey out their own
 
 
-class MainScreen(DrawsAfterBatch, FitsTheTerminal, DecidesPending, OpensDialogs, FillsTabsLater, ShowsWorkerErrors, Screen[None]):
+class MainScreen(DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending, OpensDialogs, FillsTabsLater, ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#state-records"
     BINDINGS = [
         Binding("1", "focus_channel('state')", "State", id="main.focus_state"),
@@ -121,7 +123,7 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, DecidesPending, OpensDialogs,
                             id="follow")
         with Horizontal(id="body"):
             yield SessionsList()
-            with Vertical(id="main"):
+            with TabsColumn(id="main"):  # its resizes refit the tab labels
                 with Horizontal(id="channels"):
                     state = StateChannel()
                     self.preset_classes(state)  # AUTO_FOCUS lands in it
@@ -133,6 +135,7 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, DecidesPending, OpensDialogs,
                         yield TimelineArea(id="timeline-area")
                     yield from empty_panes()  # filled after the first paint (behind_tabs)
         yield ProgressLine(id="progress")
+        yield NoticeLine(id="notice")  # notices on small terminals (toasts elsewhere): app.notify
         yield KeysFooter()
 
     async def on_mount(self) -> None:
@@ -173,24 +176,25 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, DecidesPending, OpensDialogs,
                 news = await self.acts.news()
                 if not news:  # no act, only derived data (another process indexing for search)
                     return
-                acts = [a for a in news if a.actor != mine]
-                if not self._followed_write(news):
-                    self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5,
-                                markup=False)
-                    self.initial_session = self.session
-                    self.load_sessions()
+                foreign = self._not_followed(news)
+                if not foreign:  # only the follower's own imports: shown as they arrive, no reload
+                    return
+                acts = [a for a in foreign if a.actor != mine]
+                self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5,
+                            markup=False)
+                self.initial_session = self.session
+                self.load_sessions()
         finally:
             self._checking = False
 
-    def _followed_write(self, news: list[recent_acts.Act]) -> bool:
-        """The change was the follower importing appended lines (shown as they arrive, no reload):
-        flagged before its commit, or every new act is one the follower writes (FollowBar.made)."""
+    def _not_followed(self, news: list[recent_acts.Act]) -> list[recent_acts.Act]:
+        """The acts the follower did not write (FollowBar.made), told act by act: a foreign act
+        committed in the same look as a follower import is announced, the import is not."""
         bars = self.query("FollowBar")
         if not bars:
-            return False
+            return news
         bar = bars.first()
-        flagged = bar.consume_wrote()  # type: ignore[attr-defined]
-        return flagged or all(bar.made(act) for act in news)  # type: ignore[attr-defined]
+        return [a for a in news if not bar.made(a)]  # type: ignore[attr-defined]
 
     async def on_follow_bar_grew(self, event: FollowBar.Grew) -> None:
         if event.session != self.session:

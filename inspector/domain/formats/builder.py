@@ -29,9 +29,14 @@ class Line:
     raw: bytes
 
 
+BOM = b"\xef\xbb\xbf"
+
+
 def split_lines(data: bytes) -> list[Line]:
+    """The file's lines; a UTF-8 byte order mark (Windows editors write one) is not part of line 1
+    (it stays in the kept original, so ``export --original`` gives it back)."""
     lines: list[Line] = []
-    start = 0
+    start = 3 if data[:3] == BOM else 0
     number = 1
     while start < len(data):
         end = data.find(b"\n", start)

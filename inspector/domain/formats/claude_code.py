@@ -106,14 +106,15 @@ def convert(data: bytes, file_name: str, loads: Loads | None = None) -> list[dic
     b.records.append({"type": "session", "id": session, "title": title or session,
                       "created_at": next((r["timestamp"] for _, r in parsed if r.get("timestamp")), None),
                       "adapter": "anthropic", "goal_revision": 1})
-    _Walker(b, entries).run()
+    _Walker(b, entries, session).run()
     b.keep_original(data)
     return b.records
 
 
 class _Walker:
-    def __init__(self, b: Builder, parsed: list[Row | LineProblem]) -> None:
-        self.b, self.parsed = b, parsed
+    def __init__(self, b: Builder, parsed: list[Row | LineProblem], session: str) -> None:
+        self.b, self.parsed, self.session = b, parsed, session
+        self.foreign: set[str] = set()  # other sessions' ids met on lines of this file
         self.tools: dict[str, str] = {}  # tool_use id -> tool name
         self.uuid_seq: dict[str, int] = {}
         self.pending_boundary: int | None = None
@@ -140,6 +141,8 @@ class _Walker:
             else:
                 order.append(("line", (line, rec)))
         for kind, item in order:
+            if kind != "problem":
+                self._other_session(*(groups[item][0] if kind == "assistant" else item))
             if kind == "assistant":
                 self.assistant(groups[item])
             elif kind == "problem":
@@ -149,6 +152,15 @@ class _Walker:
         for summary, leaf in self.leaves:  # old summary records come before the events they cover
             if leaf in self.uuid_seq:
                 summary["covers"] = [1, self.uuid_seq[leaf]]
+
+    def _other_session(self, line: Line, rec: dict[str, Any]) -> None:
+        """A Claude Code file holds one session; records of another (two files run together) are
+        read into this one in file order, and the first line of each other session says so."""
+        other = rec.get("sessionId")
+        if isinstance(other, str) and other != self.session and other not in self.foreign:
+            self.foreign.add(other)
+            self.b.problem("other_session", f"line {line.number} belongs to session {other}, not {self.session} "
+                           "(this file's first); its records are read into this session in file order", line)
 
     def _mark(self, rec: dict[str, Any], seq: int) -> None:
         if isinstance(rec.get("uuid"), str):

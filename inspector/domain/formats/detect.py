@@ -14,6 +14,7 @@ from typing import Any
 from inspector.domain import guarded_json
 from inspector.domain.errors import BadInput
 from inspector.domain.formats import claude_code, codex, gemini, inspect_ai, messages
+from inspector.domain.formats.builder import BOM
 from inspector.domain.guarded_json import raw_decode_all
 
 FORMATS = ("sif", "claude-code", "codex", "gemini", *messages.FORMATS, "inspect-ai")
@@ -84,6 +85,11 @@ def _detect(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None) -
                        "saved message list (*.conversation.json) made from it instead", code="not_a_transcript")
     if suffix == ".eval" or data[:4] == b"PK\x03\x04":
         return "inspect-ai"
+    not_text = not_a_text_file(data, file_name)
+    if not_text is not None:
+        raise not_text
+    if data[:3] == BOM:  # read as white space: offsets stay the file's (the converters skip it too)
+        data = b"   " + data[3:]
     records = _first_records(data, loads)
     first = records[0] if records else None
     if isinstance(first, dict) and first.get("type") == "header" and "format" in first:
@@ -121,8 +127,50 @@ def _detect(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None) -
         fmt = messages.detect(doc) if doc is not None else None
         if fmt:
             return fmt
+    if _binary(data):
+        raise BadInput(f"{file_name} is binary data, not a text transcript (it holds NUL bytes or bytes that are not "
+                       "UTF-8 text)", code="binary_file")
     raise BadInput(f"cannot tell what {file_name} is: not sif/1, a Claude Code, Codex or Gemini CLI transcript, or a saved "
                    "message list; name the format with --from", code="unknown_format")
+
+
+# The first bytes of compressed files people keep transcripts in.
+_COMPRESSED = ((b"\x1f\x8b", "gzip", "gunzip"), (b"(\xb5/\xfd", "zstd", "unzstd"), (b"BZh", "bzip2", "bunzip2"),
+               (b"\xfd7zXZ\x00", "xz", "unxz"))
+
+
+def not_a_text_file(data: bytes, file_name: str) -> BadInput | None:
+    """A file that cannot hold a transcript as it is, said as what it is: empty, only blank
+    lines or NUL bytes (a file preallocated and never written), compressed, UTF-16. Decided
+    before any format is guessed, whatever ``--from`` says (a BOM-only file is empty too)."""
+    if not data:
+        return BadInput(f"{file_name} is empty: there is nothing to import", code="empty_file")
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return BadInput(f"{file_name} is UTF-16 text; transcripts are UTF-8 — convert it first (iconv -f UTF-16 "
+                        "-t UTF-8)", code="not_utf8")
+    for magic, kind, tool in _COMPRESSED:
+        if data.startswith(magic):
+            return BadInput(f"{file_name} is {kind}-compressed; decompress it first ({tool} {file_name}) and import "
+                            "the file that gives", code="compressed_file")
+    body = data[3:] if data[:3] == BOM else data
+    if not body.strip():
+        return BadInput(f"{file_name} holds only blank lines: there is nothing to import", code="empty_file")
+    if not body.strip(b"\x00 \t\r\n"):
+        return BadInput(f"{file_name} holds only NUL bytes (a file made and never written): there is nothing to "
+                        "import", code="empty_file")
+    return None
+
+
+def _binary(data: bytes) -> bool:
+    """The first 8 KiB hold a NUL byte or are not UTF-8 (a cut character at the end allowed)."""
+    head = data[:8192]
+    if b"\x00" in head:
+        return True
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start < len(head) - 3
+    return False
 
 
 def convert(data: bytes, file_name: str, fmt: str, loads: Callable[[bytes], Any] | None = None) -> list[dict[str, Any]]:
@@ -132,6 +180,9 @@ def convert(data: bytes, file_name: str, fmt: str, loads: Callable[[bytes], Any]
 
     ``loads``: how JSON-lines formats decode a line; it must answer exactly as
     ``guarded_json.loads`` (the import passes store/jsoncodec.py ``fast_loads``)."""
+    not_text = not_a_text_file(data, file_name) if fmt != "inspect-ai" else None  # also under --from
+    if not_text is not None:
+        raise not_text
     try:
         return _convert(data, file_name, fmt, loads)
     except (TypeError, AttributeError, KeyError, IndexError, ValueError, RecursionError) as exc:

@@ -102,6 +102,8 @@ def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
 
 def load_document(data: bytes) -> Any:
     """A whole-file JSON document through the guarded decoder (one document cannot be read in part)."""
+    if data[:3] == b"\xef\xbb\xbf":  # a byte order mark: read as white space, so offsets stay the file's
+        data = b"   " + data[3:]
     try:
         return guarded_json.loads(data)
     except guarded_json.JsonRefused as exc:

@@ -9,7 +9,8 @@ stable code, pointing at the original bytes (kept byte for byte as the file's
 original material). sif/1 itself stays all-or-nothing (``inspector.domain.sif``).
 
 Stable problem codes: ``unreadable_line`` (not UTF-8, not JSON, or a cut-off part),
-``several_records_on_line`` (read, but odd), ``not_an_object``, ``wrong_field_type``,
+``several_records_on_line`` (read, but odd), ``duplicate_line`` (a repeated write, read once),
+``not_an_object``, ``wrong_field_type``,
 and the guarded decoder's ``duplicate_key``, ``lone_surrogate``,
 ``integer_out_of_range``, ``too_deep``, ``not_json_number``.
 """
@@ -26,7 +27,7 @@ from inspector.domain.guarded_json import JsonRefused, loads, raw_decode_all
 from inspector.domain.sif_schema import TIME
 
 PROBLEM_CODES = ("unreadable_line", "several_records_on_line", "not_an_object", "wrong_field_type", "duplicate_key",
-                 "lone_surrogate", "integer_out_of_range", "too_deep", "not_json_number")
+                 "lone_surrogate", "integer_out_of_range", "too_deep", "not_json_number", "duplicate_line")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +101,22 @@ def _read_parts(line: Line) -> tuple[list[Row], list[LineProblem]]:
 
 def read_jsonl(data: bytes, loads: Loads = loads) -> list[Row | LineProblem]:
     """Every record of a JSON-lines file in file order, with a problem in place of each part
-    that could not be read. Never raises for the content of a line."""
+    that could not be read. Never raises for the content of a line.
+
+    A line that repeats an earlier line byte for byte (``\r`` aside) is a repeated write, not a
+    second record: every record of these formats carries its own time or id. It is read once
+    and the repeat is a ``duplicate_line`` problem (before: a repeated tool result refused the
+    whole file as a conflicting material, a repeated assistant line doubled its text and calls)."""
     out: list[Row | LineProblem] = []
+    seen: dict[bytes, int] = {}
     for line in split_lines(data):
         if not line.raw.strip():
+            continue
+        key = line.raw[:-1] if line.raw.endswith(b"\r") else line.raw  # no copy of the common line
+        first = seen.setdefault(key, line.number)
+        if first != line.number:
+            out.append(LineProblem(line, "duplicate_line", f"line {line.number} repeats line {first} byte for byte "
+                                   "(a repeated write); it was read once"))
             continue
         rows, problems = read_line(line, loads)
         out += problems[:1] if problems and problems[0].code == "several_records_on_line" else []

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from decimal import Decimal
 from itertools import chain
 from typing import Any
@@ -170,9 +170,17 @@ class PgConnection:
 
     dialect = "postgresql"
 
-    def __init__(self, raw: asyncpg.Connection) -> None:
+    def __init__(self, raw: asyncpg.Connection,
+                 reconnect: Callable[[], Awaitable[asyncpg.Connection]] | None = None) -> None:
         self.raw = raw
         self.lock = asyncio.Lock()
+        # The shared autocommit reader connects again when the server dropped it (a restart):
+        # it holds no transaction, so nothing is lost; a writer never does (its transaction is).
+        self.reconnect = reconnect
+
+    async def _alive(self) -> None:
+        if self.reconnect is not None and self.raw.is_closed():
+            self.raw = await self.reconnect()
 
     @property
     def backend_pid(self) -> int:
@@ -211,6 +219,7 @@ class PgConnection:
         if key and not _RETURNING.search(statement):
             statement = f"{statement} RETURNING {key}"
         async with self.lock:
+            await self._alive()
             try:
                 if _FETCHES.match(statement) or _RETURNING.search(statement):
                     records = await self.raw.fetch(statement, *params)

@@ -27,7 +27,7 @@ from typing import Any
 
 import asyncpg
 
-from inspector.domain.errors import InspectorError, NotAStore
+from inspector.domain.errors import InspectorError, NotAStore, StoreBusy
 from inspector.store.connection import Store, utc_now
 from inspector.store.location import StoreUrl
 from inspector.store.pg.adapter import PgConnection, sqlite_error
@@ -35,6 +35,11 @@ from inspector.store.pg.schema import CHANNEL, PG_MIGRATIONS, WRITE_LOCK_KEY
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION
 
 CONNECT_TIMEOUT_S = 10
+# A write waits this long for another reviewer's write, then is refused ``store_busy`` (SQLite's busy timeout).
+WRITE_LOCK_TIMEOUT_MS = 10_000
+# A writer idle inside its transaction this long (a stopped client, a dropped network) is ended by the
+# server, releasing the store-wide lock it held; no service waits between statements anywhere near it.
+IDLE_IN_TRANSACTION_TIMEOUT_MS = 120_000
 
 
 class ChangeWatcher:
@@ -52,12 +57,33 @@ class ChangeWatcher:
         self.last_change: dict[str, Any] | None = None
         self.own_pids: set[int] = set()
         self.listener: asyncpg.Connection | None = None
+        self.lost = False  # the listening connection was lost and is not back yet
 
     async def start(self) -> None:
+        """Listen, from the first look on, and again after the listening connection was lost (a
+        server restart, a dropped network): notices sent meanwhile are gone, so coming back counts
+        as a change and the app reads the ledger for what happened. While the server cannot be
+        reached it is tried again at the next look; the app's next act says the server is gone."""
+        if self.listener is not None and self.listener.is_closed():
+            self.listener = None
+            self.lost = True
         if self.listener is None:
-            listener = await _connect(self.location)
-            await listener.add_listener(CHANNEL, self.notice)
+            try:
+                listener = await _connect(self.location)
+                await listener.add_listener(CHANNEL, self.notice)
+            except InspectorError:
+                if self.lost:
+                    return
+                raise
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                if self.lost:
+                    return
+                raise
             self.listener = listener
+            if self.lost:
+                self.lost = False
+                self.changes += 1
+                self.last_change = None
 
     async def stop(self) -> None:
         if self.listener is not None:
@@ -133,7 +159,14 @@ class PgStore(Store):
             try:
                 async with writer.lock:
                     await _mapped(writer.raw.execute("BEGIN ISOLATION LEVEL READ COMMITTED"))
-                    await _mapped(writer.raw.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})"))
+                    await _mapped(writer.raw.execute(f"SET LOCAL lock_timeout = {int(WRITE_LOCK_TIMEOUT_MS)}"))
+                    try:
+                        await writer.raw.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})")
+                    except asyncpg.LockNotAvailableError:
+                        raise StoreBusy(WRITE_LOCK_TIMEOUT_MS / 1000) from None
+                    except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                        raise sqlite_error(exc) from exc
+                    await _mapped(writer.raw.execute("SET LOCAL lock_timeout TO DEFAULT"))
                 yield writer
                 async with writer.lock:  # deferred foreign keys are checked here, as SQLite does at COMMIT
                     await _mapped(writer.raw.execute("COMMIT"))
@@ -146,6 +179,8 @@ class PgStore(Store):
     async def _writer_connection(self) -> PgConnection:
         if self._writer is None or self._writer.raw.is_closed():  # first write, or a lost connection
             self._writer = PgConnection(await _connect(self.location))
+            await _mapped(self._writer.raw.execute(
+                f"SET idle_in_transaction_session_timeout = {int(IDLE_IN_TRANSACTION_TIMEOUT_MS)}"))
             self.watcher.own_pids.add(self._writer.backend_pid)
         return self._writer
 
@@ -175,6 +210,8 @@ class PgStore(Store):
         if held is not None:
             yield held
             return
+        while self._idle and self._idle[-1].raw.is_closed():  # dropped by the server while idle
+            self._idle.pop()
         conn = self._idle.pop() if self._idle else PgConnection(await _connect(self.location))
         self._lent.add(conn)
         token = self._bound.set(conn)
@@ -243,9 +280,15 @@ async def _format_version(conn: asyncpg.Connection, location: StoreUrl) -> int |
 
 async def _migrate(conn: asyncpg.Connection, location: StoreUrl, create: bool, created: list[bool]) -> None:
     """Bring the database to FORMAT_VERSION, one locked transaction per step (safe when several open it at once)."""
+    if await _format_version(conn, location) == FORMAT_VERSION:
+        return  # current: no lock needed (a reviewer's write holding it must not keep others from opening)
     while True:
         async with conn.transaction():
-            await conn.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})")
+            await conn.execute(f"SET LOCAL lock_timeout = {int(WRITE_LOCK_TIMEOUT_MS)}")
+            try:
+                await conn.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})")
+            except asyncpg.LockNotAvailableError:
+                raise StoreBusy(WRITE_LOCK_TIMEOUT_MS / 1000) from None
             version = await _format_version(conn, location)
             if version is None:
                 raise NotAStore(f"{location.shown} is a database holding other tables, not a Context Inspector store")
@@ -293,7 +336,8 @@ async def open_pg_store(location: StoreUrl, *, create: bool = False, read_only: 
         key_hex = await first.fetchval("SELECT value FROM store_meta WHERE key = 'digest_key'")
         if key_hex is None:
             raise NotAStore(f"{location.shown} is missing its store metadata")
-        store = PgStore(location, bytes.fromhex(key_hex), PgConnection(first), ChangeWatcher(location),
+        reader = PgConnection(first, lambda: _connect(location))
+        store = PgStore(location, bytes.fromhex(key_hex), reader, ChangeWatcher(location),
                         read_only=bool(reason), read_only_reason=reason)
         store.created = any(made)
         return store

@@ -7,6 +7,7 @@ decides where that reference leads.
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -14,11 +15,19 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.ui.safe import markup, plain
+from inspector.ui.whole_ids import WholeIds
 from inspector.ui.widgets.item_list import NoWrapOptionList
 
 
 class ChannelPane(Vertical):
-    """A titled channel: ``#records`` list, ``#detail`` text, ``#sources`` jump list."""
+    """A titled channel: ``#records`` list, ``#detail`` text, ``#sources`` jump list.
+
+    The detail and the sources keep ids, hashes and paths whole at any width (``WholeIds``:
+    folded after their separators, a digest cut around ``…``); ``i`` shows the detail in a
+    dialog as wide as the terminal, where a digest fits on one line."""
+
+    BINDINGS = [Binding("i", "whole_detail", "Whole ids", show=False, id="channel.whole_detail")]
+    detail_content: Content = Content()
 
     class SourceChosen(Message):
         """A cited reference (``evt:12``, ``res:run-184``) was chosen to jump to."""
@@ -51,9 +60,10 @@ class ChannelPane(Vertical):
         return self.query_one(".sources", OptionList)
 
     def show_detail(self, content: Content | str, sources: list[str]) -> None:
-        self.query_one(".detail-text", Static).update(plain(content) if isinstance(content, str) else content)
+        self.detail_content = plain(content) if isinstance(content, str) else content
+        self.query_one(".detail-text", Static).update(WholeIds(self.detail_content))
         self.sources.clear_options()
-        self.sources.add_options([Option(markup("→ [b]$ref[/b]", ref=ref), id=ref) for ref in sources])
+        self.sources.add_options([Option(WholeIds(markup("→ [b]$ref[/b]", ref=ref)), id=ref) for ref in sources])
         self.sources.display = bool(sources)
         if sources:
             self.sources.highlighted = 0
@@ -68,6 +78,16 @@ class ChannelPane(Vertical):
         else:
             self.records.add_option(Option(markup("[dim]$t[/]", t=empty), disabled=True))
             self.show_detail("", [])
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "whole_detail":
+            return bool(self.detail_content.plain.strip())
+        return True
+
+    def action_whole_detail(self) -> None:
+        from inspector.ui.dialogs import WholeDetailDialog
+
+        self.app.push_screen(WholeDetailDialog(f"{self.border_title}: the detail, whole", self.detail_content))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list is self.sources and event.option.id:

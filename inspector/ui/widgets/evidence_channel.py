@@ -30,13 +30,25 @@ def human_size(n: int) -> str:
     return str(n)
 
 
+class SearchBox(Input):
+    """The search field. Its key line names the way out: while it has the focus, letters are
+    text, so the screen's keys are gone from the line, and nothing said that ``escape`` leaves
+    the box (and ``↓`` reaches the results)."""
+
+    BINDINGS = [Binding("escape", "screen.clear_search", "Leave search", id="evidence.leave_search"),
+                Binding("down", "leave_down", "Results", id="evidence.to_results")]
+
+    def action_leave_down(self) -> None:
+        channel = next((a for a in self.ancestors if isinstance(a, ChannelPane)), None)
+        if channel is not None:
+            channel.records.focus()
+
+
 class EvidenceChannel(ChannelPane):
     DEFAULT_CSS = """
     EvidenceChannel .records.-rows { text-wrap: nowrap; text-overflow: ellipsis; }
     """
-    # ↓ in the search box goes to the results (the list binds ↓ itself, so this only acts from the box)
-    BINDINGS = [Binding("down", "to_results", "Results", show=False),
-                Binding("right_square_bracket", "occurrence(1)", "Next match", id="evidence.next_match"),
+    BINDINGS = [Binding("right_square_bracket", "occurrence(1)", "Next match", id="evidence.next_match"),
                 Binding("left_square_bracket", "occurrence(-1)", "Previous match", id="evidence.prev_match")]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -44,10 +56,7 @@ class EvidenceChannel(ChannelPane):
         still sat in the key line."""
         if action == "occurrence":
             return bool(self.found)
-        return True
-
-    def action_to_results(self) -> None:
-        self.records.focus()
+        return super().check_action(action, parameters)
 
     class SearchRequested(Message):
         def __init__(self, query: str) -> None:
@@ -63,7 +72,7 @@ class EvidenceChannel(ChannelPane):
         self.occurrence = 0  # which occurrence of the highlighted hit the detail shows
 
     def compose_top(self) -> ComposeResult:
-        yield Input(placeholder="🔍 search events and materials", id="evidence-search")
+        yield SearchBox(placeholder="🔍 search events and materials", id="evidence-search")
 
     def load(self, materials: list[MaterialView]) -> None:
         self.materials = {m.id: m for m in materials}
@@ -111,7 +120,8 @@ class EvidenceChannel(ChannelPane):
             options.append(Option(markup("[$warning]$n[/]", n=result.note), disabled=True))
         for i, hit in enumerate(result.hits):
             options.append(Option(markup("[b]$ref[/b] [dim]$w · $n×[/]\n  $s", ref=hit.ref, w=hit.where,
-                                         n=str(hit.occurrences), s=hit.snippet), id=f"hit:{i}"))
+                                         n=str(hit.occurrences), s=hit.snippet.replace("\n", " ⏎ ")),
+                                  id=f"hit:{i}"))  # a line break in the text began a line at the list's edge
         self.set_records(options, "no hits")
         self.refresh_bindings()
 

@@ -48,7 +48,6 @@ class FollowBar(Static):
         self.follower: Follower | None = None
         self.timer: Timer | None = None
         self.polling: Worker[None] | None = None
-        self.wrote = False  # set after each import, so the screen knows the store change was ours
         self.received = 0
 
     def on_mount(self) -> None:
@@ -63,7 +62,6 @@ class FollowBar(Static):
         except InspectorError as error:
             self._stopped(error, dialog=error.code != "not_appendable")
             return
-        self.follower.before_write = self._will_write
         self._show()
         self.timer = self.set_interval(POLL_S, self.tick)
 
@@ -91,21 +89,13 @@ class FollowBar(Static):
             self.post_message(self.Grew(self.follower.resume.session, step.events))
         self._show(step.waiting)
 
-    def _will_write(self) -> None:
-        """Set before the commit, so the screen's change watch never takes it for someone else's."""
-        self.wrote = True
-
-    def consume_wrote(self) -> bool:
-        wrote, self.wrote = self.wrote, False
-        return wrote
-
     def made(self, act: Act) -> bool:
         """Whether ``act`` is one this bar's follower writes: an import of the followed file into
         its session, or the facts it proposes after one, by its actor. The screen's change watch
-        asks, because the flag above can be taken by a look at the commit before: a look that read
-        the change counter, then saw the flag set for the next import, took that flag with it, and
-        the next import's commit then read as someone else's — a reload that put the timeline's
-        cursor back at the top, after which appended lines no longer followed the end."""
+        asks act by act, never "did the follower write lately": a flag set before each import
+        was taken by a look at the commit before (the next import then read as someone else's),
+        and when set it hid a foreign act committed in the same look (another reviewer's
+        accept, another app's import) — no "Changed elsewhere" for it."""
         resume = self.follower.resume if self.follower is not None else None
         if resume is None or act.actor != self.actor.strip() or act.session != resume.session:
             return False
@@ -114,9 +104,13 @@ class FollowBar(Static):
     def _show(self, waiting: int = 0) -> None:
         offset = self.follower.resume.offset if self.follower and self.follower.resume else 0
         wait = f" · {waiting:,} bytes of a line still being written" if waiting else ""
+        if not self.received:  # nothing arrived yet: the file and what is known of it, not "0 new events"
+            self.update(Content.from_markup("[$success]● following[/] $f$w · $b bytes imported, waiting for "
+                                            "appended lines", f=str(self.source), b=f"{offset:,}", w=wait))
+            return
         # the counts before the path: on one line cut with "…", a long path must not hide them
-        self.update(Content.from_markup("[$success]● following[/] $n new event$s$w · $b bytes imported · $f",
-                                        f=str(self.source), b=f"{offset:,}", n=str(self.received),
+        self.update(Content.from_markup("[$success]● following[/] $n new event$s since opened$w · $b bytes imported"
+                                        " · $f", f=str(self.source), b=f"{offset:,}", n=f"{self.received:,}",
                                         s="" if self.received == 1 else "s", w=wait))
 
     def _stopped(self, error: InspectorError, *, dialog: bool = True) -> None:

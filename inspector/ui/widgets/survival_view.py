@@ -42,7 +42,9 @@ def report_content(report: SurvivalReport) -> HangingLines:
     rows: list[Row] = [
         (blank, markup("[b]$h[/b]  (generation $g, $k, covers $c; exact rules, not a judge)",
                        h=report.headline(), g=str(report.generation), k=report.kind or "?", c=covers)),
-        (blank, Content("  ".join(f"{GLYPH[v][0]} {v} {counts[v]}" for v in ORDER)))]
+        # two groups of two: at 80 columns the one line broke between "✓ kept" and its count
+        *((blank, Content("  ".join(f"{GLYPH[v][0]} {v} {counts[v]}" for v in pair)))
+          for pair in (ORDER[:2], ORDER[2:]))]
     by_kind = report.result.by_kind
     if by_kind:
         rows.append((blank, markup("[dim]$t[/]", t="  ·  ".join(

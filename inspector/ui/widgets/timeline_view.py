@@ -85,6 +85,7 @@ class TimelineView(ShowsWorkerErrors, Widget, can_focus=True):
         self.totals: tuple[int, int] | None = None
         self.filt: TimelineFilter | None = None  # set by the timeline area; pages are filtered in SQL
         self._fetching = False
+        self._window = 0  # bumped whenever the rows are replaced: a page fetched for an older window is dropped
 
     @property
     def current(self) -> TimelineRow | None:
@@ -95,9 +96,23 @@ class TimelineView(ShowsWorkerErrors, Widget, can_focus=True):
         return max(1, self.size.height - 1)
 
     async def show_session(self, store: Store, session: str) -> None:
+        """Open ``session`` at its first row; the session already shown (a reload after someone
+        else's act) keeps its place: at the end while following it, else on the same row."""
+        same = store is self.store and session == self.session and bool(self.rows)
+        following = self.following_end
         self.store, self.session, self.totals = store, session, None
-        self._set_rows(await timeline.page(store, session, None, limit=PAGE, filt=self.filt), cursor=0,
-                       at_start=True)
+        if same and following:
+            await self.action_end()
+        elif same:
+            await self._reread()
+        else:
+            self._set_rows(await timeline.page(store, session, None, limit=PAGE, filt=self.filt), cursor=0,
+                           at_start=True)
+
+    @property
+    def following_end(self) -> bool:
+        """The cursor is on the session's last row, so new rows move it along (``tail -f``)."""
+        return not self.rows or (self.at_end and self.cursor >= len(self.rows) - 1)
 
     async def load_totals(self) -> None:
         if self.store is not None and self.session is not None:
@@ -113,16 +128,40 @@ class TimelineView(ShowsWorkerErrors, Widget, can_focus=True):
 
     async def grew(self) -> None:
         """Events were appended: follow the end like ``tail -f`` when the cursor sits on the last
-        row; otherwise stay where the reviewer is and let scrolling down reach the new rows."""
+        row; otherwise stay on the reviewer's row and read the window around it again.
+
+        Re-read, not extended from the window's last row: the timeline places a ledger entry
+        before the first event stamped later than it, so an appended event stamped before the
+        window's trailing ledger rows (a transcript's clocks are not monotone; lines can carry
+        old or equal times) sorts *inside* the window, where extending forward never looks."""
         if self.store is None or self.session is None:
             return
-        if not self.rows or (self.at_end and self.cursor >= len(self.rows) - 1):
+        if self.following_end:
             await self.action_end()
-        elif self.at_end:
-            await self._extend(True)  # the window holds the end: the new rows join it, the cursor stays
+        else:
+            await self._reread()
         await self.load_totals()
 
+    async def _reread(self) -> None:
+        """The window around the cursor's row read again, the row kept at the same screen line."""
+        assert self.store is not None and self.session is not None
+        row = self.current
+        if row is None:
+            await self.action_start()
+            return
+        line = self.cursor - self.top
+        half = PAGE // 2
+        key = row.key  # a row's place is its key (time, source, seq), whether the row is still stored or not
+        before = await timeline.page(self.store, self.session, key, forward=False, limit=half, filt=self.filt)
+        after = await timeline.page(self.store, self.session, (key[0], key[1], key[2] - 1), forward=True,
+                                    limit=PAGE - half, filt=self.filt)
+        self._set_rows(before + after, cursor=len(before), at_start=len(before) < half,
+                       at_end=len(after) < PAGE - half)
+        self.top = max(0, self.cursor - line)
+        self._scroll_to_cursor()
+
     def _set_rows(self, rows: list[TimelineRow], *, cursor: int, at_start: bool, at_end: bool | None = None) -> None:
+        self._window += 1
         self.rows = rows
         self.cursor = min(cursor, max(0, len(rows) - 1))
         self.top = 0 if at_start else self.top
@@ -144,8 +183,11 @@ class TimelineView(ShowsWorkerErrors, Widget, can_focus=True):
         self._fetching = True
         try:
             edge = self.rows[-1] if forward else self.rows[0]
+            window = self._window
             more = await timeline.page(self.store, self.session, edge.key, forward=forward, limit=PAGE,
                                        filt=self.filt)
+            if window != self._window:  # the rows were read again meanwhile (rows grew): this page is stale
+                return
             if forward:
                 self.at_end = len(more) < PAGE
                 self.rows += more

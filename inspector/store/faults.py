@@ -1,0 +1,90 @@
+"""What a failure of the store's file or disk means, in one sentence with a stable code.
+
+SQLite answers every fault of the medium with an OperationalError whose text names the
+symptom, not the cause a person can act on: a full disk, a write lock another process
+holds past the busy timeout, an I/O error and a damaged page all came out as
+``damaged_store`` ("`inspector verify` says where it is damaged"), which sent a reviewer
+looking for damage that is not there. :func:`explain` maps SQLite's result code
+(``sqlite_errorname``) to the code and sentence for the cause; :func:`path_problem`
+refuses a store path that cannot be a store file — a folder, a FIFO, a device, a
+symbolic link that leads nowhere — before SQLite opens it (opening a FIFO blocks or
+fails with "disk I/O error", and a failed import used to remove whatever was at the path,
+a FIFO or symbolic link included).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+import stat
+from pathlib import Path
+
+from inspector.domain.errors import InspectorError, NotAStore
+
+
+class StoreRefused(InspectorError):
+    """The store could not take the act now (held by another writer): a refusal, exit 1 —
+    the same act can be tried again; nothing was written."""
+
+    exit_code = 1
+
+
+def explain(exc: BaseException, where: str = "the store") -> InspectorError:
+    """The product error for an SQLite (or OS) error met while using a store at ``where``."""
+    if isinstance(exc, OSError) and not isinstance(exc, sqlite3.Error):
+        return _os_error(exc, where)
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = str(exc)
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or text in ("database is locked", "database table is locked"):
+        return StoreRefused(f"another process kept {where} locked for writing past the wait; nothing was written — "
+                            "try again when it has finished", code="store_busy")
+    if name == "SQLITE_FULL" or "database or disk is full" in text:
+        return InspectorError(f"the disk holding {where} is full: nothing was written; free some space and run it "
+                              "again", code="disk_full")
+    if name.startswith("SQLITE_READONLY"):
+        return InspectorError(f"{where} cannot be written here (read-only): nothing was written", code="read_only")
+    if name.startswith("SQLITE_IOERR") or text == "disk I/O error":
+        return InspectorError(f"reading or writing {where} failed at the disk (disk I/O error: the medium is full, "
+                              "removed or failing); nothing was written", code="io_error")
+    if name.startswith("SQLITE_CANTOPEN") or text == "unable to open database file":
+        return NotAStore(f"cannot open {where}: SQLite could not open the file or make its -wal/-shm files beside "
+                         "it")
+    one_line = " ".join(text.split())
+    return InspectorError(f"{where} cannot be read here ({one_line}); `inspector verify STORE` says where it is "
+                          "damaged", code="damaged_store")
+
+
+def _os_error(exc: OSError, where: str) -> InspectorError:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return InspectorError(f"the disk holding {where} is full: nothing was written; free some space and run it "
+                              "again", code="disk_full")
+    if exc.errno == errno.EROFS:
+        return InspectorError(f"{where} cannot be written here (a read-only medium): nothing was written",
+                              code="read_only")
+    return InspectorError(f"{where} could not be read or written ({exc.strerror or exc}); nothing was written",
+                          code="io_error")
+
+
+def path_problem(target: Path) -> NotAStore | None:
+    """Why ``target`` cannot be a store file (None when it is a regular file or nothing yet)."""
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return NotAStore(f"cannot look at {target}: {exc.strerror}")
+    if stat.S_ISLNK(mode):
+        try:
+            mode = os.stat(target).st_mode
+        except OSError as exc:
+            why = "a loop of symbolic links" if exc.errno == errno.ELOOP else (
+                f"a symbolic link to {os.readlink(target)}, which does not exist" if exc.errno == errno.ENOENT
+                else f"a symbolic link that cannot be followed ({exc.strerror})")
+            return NotAStore(f"{target} is {why}: not a store file")
+    if stat.S_ISREG(mode):
+        return None
+    kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "not a regular file")
+    return NotAStore(f"{target} is {kind}, not a store file")

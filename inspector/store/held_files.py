@@ -1,0 +1,44 @@
+"""The store files this process holds SQLite connections to.
+
+POSIX advisory locks belong to the process, and closing *any* descriptor of a file drops all
+of them (https://sqlite.org/howtocorrupt.html, 2.2). open_store read a store file's header
+with a plain open/close: when the process already had the store open (the app's follower
+opening its own Store beside the app's), that dropped the app's locks, so another process
+writing the store took itself for the only one — it deleted the WAL and its index on close,
+and the app never saw its commits again ("Changed elsewhere" never came; later reads failed
+with "disk I/O error"). So the header is read only for a file this process does not hold.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_HELD: dict[tuple[int, int], int] = {}  # (device, inode) -> how many open Stores hold it
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def holds(path: Path) -> bool:
+    """This process has a Store open on ``path``'s file."""
+    return _file_id(path) in _HELD
+
+
+def hold(path: Path) -> tuple[int, int] | None:
+    """Count one more open Store on ``path``'s file; what to give release() when it closes."""
+    ident = _file_id(path)
+    if ident is not None:
+        _HELD[ident] = _HELD.get(ident, 0) + 1
+    return ident
+
+
+def release(ident: tuple[int, int] | None) -> None:
+    if ident is not None and ident in _HELD:
+        _HELD[ident] -= 1
+        if _HELD[ident] <= 0:
+            del _HELD[ident]
