@@ -127,7 +127,7 @@ def test_deletion_says_what_it_did_not_check(tmp_path: Path) -> None:
     assert "no cop" not in out.lower() and "remain" not in out.split("not checked")[0]
 
 
-def test_a_name_holding_the_secret_is_warned_about_not_silently_kept(tmp_path: Path) -> None:
+def test_a_name_holding_the_secret_makes_delete_refuse_naming_it(tmp_path: Path) -> None:
     records, _copies, _ = _records()
     records.insert(2, {"type": "state", "session": SID, "key": "contact.wang.fang@example-corp.com", "kind": "decision",
                        "value": "call back", "writer": "user", "sources": ["evt:1"], "version": 1})
@@ -136,20 +136,28 @@ def test_a_name_holding_the_secret_is_warned_about_not_silently_kept(tmp_path: P
                        "retrieved_at": "2025-05-01T00:00:00Z"})
     store = tmp_path / "v.db"
     assert _run("import", str(write_sif(tmp_path / "v.jsonl", records)), "--into", str(store))[0] == 0
-    warnings = json.loads(_run("deletion", str(store), "del-v", "--json")[1])["warnings"]
-    assert any("state key 'contact.wang.fang@example-corp.com'" in w and "are kept" in w for w in warnings)
-    assert any("material id 'res:138 0013 8000'" in w for w in warnings)
+    kept = json.loads(_run("deletion", str(store), "del-v", "--json")[1])["kept"]
+    assert any(k["name"] == "contact.wang.fang@example-corp.com" and k["what"] == "state key" for k in kept), kept
+    assert any(k["name"] == "res:138 0013 8000" and k["what"] == "material id" for k in kept), kept
+    before = store.read_bytes()
+    code, out = _run("delete", str(store), "del-v", "--json")
+    doc = json.loads(out)
+    assert code == 1 and doc["refusals"][0]["code"] == "copy_kept" and "status" not in doc
+    assert "state key 'contact.wang.fang@example-corp.com'" in doc["refusals"][0]["message"]
+    assert store.read_bytes() == before  # nothing removed: never "deleted" while a copy stays
 
 
-def test_kept_fields_and_typed_reasons_holding_the_secret_are_warned_about(tmp_path: Path) -> None:
+def test_kept_fields_and_typed_reasons_holding_the_secret_are_handled(tmp_path: Path) -> None:
     records, _copies, _ = _records()
     records[0] = {**records[0], "crm_link": f"https://crm.example/contact?mail={EMAIL}"}
     records.insert(2, {"type": "state", "session": SID, "key": "decision.call", "kind": "decision",
                        "value": "call back", "writer": "user", "sources": ["evt:1"], "version": 1})
     store = tmp_path / "v.db"
     assert _run("import", str(write_sif(tmp_path / "v.jsonl", records)), "--into", str(store))[0] == 0
+    listed = json.loads(_run("deletion", str(store), "del-v", "--json")[1])
+    assert any(c["where"] == "sessions" and c["id"] == f"{SID}.crm_link" for c in listed["copies"]), listed["copies"]
+    assert listed["kept"] == []
     assert _run("correct", str(store), "--session", SID, "--key", "decision.call", "--value", "mail instead",
                 "--reason", f"she asked by phone {PHONE}", "--reviewer", "o")[0] == 0
-    warnings = json.loads(_run("deletion", str(store), "del-v", "--json")[1])["warnings"]
-    assert any("the session record's other fields" in w for w in warnings), warnings
-    assert any("reason typed into ledger entry" in w and "(correction)" in w for w in warnings), warnings
+    kept = json.loads(_run("deletion", str(store), "del-v", "--json")[1])["kept"]
+    assert any(k["where"] == "ledger" and "(correction)" in k["name"] and "reason" in k["why"] for k in kept), kept

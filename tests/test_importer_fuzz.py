@@ -145,7 +145,9 @@ def test_a_mutated_real_file_imports_or_is_refused_in_one_sentence(tmp_path: Pat
         assert json.loads(result.stdout)["error"]["code"] != "conversion_failed", result.stdout
         assert _snapshot(store) == before
     else:
-        verified = CliRunner().invoke(cli, ["verify", str(store), "--json"])
+        # a fresh store from the same base at a path an earlier example used: no remembered head
+        verified = CliRunner().invoke(cli, ["verify", str(store), "--json"],
+                                      env={"INSPECTOR_DATA_DIR": str(work / "data")})
         assert verified.exit_code == 0, verified.output
         exported = CliRunner().invoke(cli, ["export", str(store), "-o", str(work / "out.jsonl")])
         assert exported.exit_code == 0, exported.output

@@ -43,7 +43,11 @@ def test_a_migrated_store_gives_the_same_documents_and_export(sample_store: Path
     assert all(c["copied"] == c["source"] and c["already"] == 0 for c in report["tables"].values())
     assert report["tables"]["events"]["source"] > 0 and report["material_chunks"]["copied"] > 0
     for args in SAME_DOCUMENTS:
-        assert run(args[0], str(sample_store), *args[1:]) == run(args[0], str(target), *args[1:]), args
+        a, b = run(args[0], str(sample_store), *args[1:]), run(args[0], str(target), *args[1:])
+        if args[0] == "verify":  # the head remembered is per store location (migrate verified the target)
+            a, b = ((code, {k: v for k, v in json.loads(text).items() if k != "remembered_head"}, err)
+                    for code, text, err in (a, b))
+        assert a == b, args
     assert run("export", str(sample_store), "-o", str(tmp_path / "a.sif"))[0] == 0
     assert run("export", str(target), "-o", str(tmp_path / "b.sif"))[0] == 0
     assert file_sha(tmp_path / "a.sif") == file_sha(tmp_path / "b.sif")

@@ -41,6 +41,8 @@ def documents(store: str) -> dict[str, object]:
         if args[0] == "verify":
             assert doc["ok"], doc
             doc.pop("integrity")  # quick_check / integrity_check vs the server's own: named per backend
+            doc.pop("not_checked")  # what each backend's index check skips: said per backend
+            doc.pop("remembered_head")  # kept per store location on this machine
         out[" ".join(args)] = (code, doc)
     return out
 

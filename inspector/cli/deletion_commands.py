@@ -21,6 +21,9 @@ def coverage_text(cov: Coverage) -> str:
     lines += [f"  {c.where:<12} {c.id:<24} {c.why}" for c in cov.copies]
     lines += [f"  (not found: {m} — already deleted, or never stored)" for m in cov.missing]
     lines += [f"  ! {w}" for w in cov.warnings]
+    if cov.kept:
+        lines.append(f"  ✕ {len(cov.kept)} cop(ies) cannot be removed, so `delete` refuses (copy_kept):")
+        lines += [f"    - {k['why']}" for k in cov.kept]
     return "\n".join(lines + _not_checked())
 
 
@@ -57,6 +60,7 @@ async def delete_cmd(store: Path, request: str, session: str | None, reviewer: s
          lambda: "\n".join(f"refused {r.code}: {r.message}" for r in result.refusals) if result.refusals
          else f"deleted {sum(result.removed.values())} cop(ies) for {request}: "
               + ", ".join(f"{n} {k}" for k, n in result.removed.items())
+              + "".join(f"\n  rewrote {c.id} ({c.why})" for c in result.coverage.copies if c.where == "sessions")
               + "".join(f"\n  ! {w}" for w in result.coverage.warnings)
               + ("" if result.wal_truncated else "\n  ! " + _not_yet_erased(opened))
               + "\n" + "\n".join(_not_checked()))

@@ -101,16 +101,23 @@ async def export_cmd(store: Path, session: str | None, output: Path, original: b
               "truncated or rewritten tail.")
 @click.option("--full", is_flag=True, help="PRAGMA integrity_check (not quick_check) and rehash every material's "
               "bytes, however large the store.")
+@click.option("--forget-head", "forget", is_flag=True, help="Forget the head the last good verify of this store on "
+              "this machine saw (after replacing the file on purpose, e.g. from a backup).")
 @json_option
 @run_command()
-async def verify_cmd(store: Path, head: str | None, full: bool, as_json: bool) -> int:
+async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as_json: bool) -> int:
     """Recompute the ledger's hash chain, replay the projections, check SQLite's pages; exit 1 at a break."""
     try:
         pinned = verifying.parse_head(head) if head else None
     except InspectorError as exc:
         raise click.BadParameter(exc.message, param_hint="--head") from None
-    async with await open_store(store) as opened:
-        report = await verifying.verify_store(opened, head=pinned, full=True if full else None)
+    try:
+        async with await open_store(store) as opened:
+            report = await verifying.verify_store(opened, head=pinned, full=True if full else None, forget=forget)
+    except InspectorError as exc:
+        report = verifying.damaged_report(store, exc)  # an SQLite store that can no longer be opened: a break
+        if report is None:
+            raise
 
     def human() -> str:
         tip = f"head {report.head['seq']}:{report.head['hash']}"

@@ -43,8 +43,8 @@ NOT_CHECKED = (
     "escapes, base64 and hex",
     "values under 7 characters once case and spacing are ignored, and lines of the targets under "
     f"{COPY_MIN_CHARS} characters that are not a sensitive value (phone, e-mail, ID, card, address, key)",
-    "names: session titles, state keys, record ids and tool names (a name holding a value is warned about, "
-    "and kept), and reasons typed into corrections and rejections",
+    "ledger entries of other sessions (each session's own entries, names and reviewers are checked: a copy "
+    "there makes the deletion refuse, copy_kept)",
 )
 
 

@@ -21,6 +21,7 @@ import aiosqlite
 from inspector.domain.deletion import NOT_CHECKED, Copy, number_pattern, secret_values, strings_in
 from inspector.domain.deletion_forms import LooseMatcher, fold
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
+from inspector.services.deletion_names import kept_names, matcher, rewritable
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS
 
@@ -33,12 +34,14 @@ class Coverage:
     copies: list[Copy] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # targets that resolve to nothing (already gone?)
     warnings: list[str] = field(default_factory=list)  # active records left without any evidence
+    kept: list[dict[str, str]] = field(default_factory=list)  # copies no deletion can remove (deletion_names.py)
+    rewrite: dict[str, Any] = field(default_factory=dict)  # the session record's fields to rewrite
     values: list[str] = field(default_factory=list, repr=False)  # what was looked for: never printed
 
     def as_dict(self) -> dict[str, Any]:
         return {"request": self.request, "session": self.session, "status": self.status,
                 "copies": [c.as_dict() for c in self.copies], "missing": self.missing, "warnings": self.warnings,
-                "not_checked": list(NOT_CHECKED)}
+                "kept": self.kept, "not_checked": list(NOT_CHECKED)}
 
 
 # Table, columns searched, how a row is named, and the Copy.where it becomes.
@@ -285,49 +288,15 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
         out.copies.append(Copy("deletion_requests", req["id"], "its reason text (kept only as a keyed digest)"))
     await _warn_lost_evidence(db, out)
     if values:
-        await _warn_names(db, out, LooseMatcher.of(values), number_pattern(values))
+        match = await matcher(db, session, values, number_pattern(values))
+        out.kept = await kept_names(db, session, match)
+        out.rewrite = await rewritable(db, session, match)
+        if out.rewrite["title"]:
+            out.copies.append(Copy("sessions", session, "its title holds a value of the targets (rewritten)"))
+        for key in out.rewrite["extra"]:
+            out.copies.append(Copy("sessions", f"{session}.{key}", "a field of the session record holds a value "
+                                                                   "of the targets (rewritten)"))
     return out
-
-
-# Names (ids, keys, titles) a deletion keeps: in tombstones, in other rows' references, and in
-# its own ledger entry (which lists what it removed by id). A name holding a deleted value is
-# said, never silently kept.
-_NAMES: tuple[tuple[str, str, str], ...] = (
-    ("sessions", "title", "the session title"), ("state_records", "key", "state key"),
-    ("materials", "id", "material id"), ("stubs", "id", "stub id"), ("actions", "id", "action id"),
-    ("candidates", "id", "candidate id"), ("handoffs", "id", "handoff id"), ("events", "call_id", "call id"),
-    ("events", "tool", "tool name"), ("tool_defs", "name", "tool name"),
-    # rows a deletion keeps whole: their other fields
-    ("sessions", "extra", "the session record's other fields:"), ("tool_defs", "extra", "a tool definition:"),
-    ("materials", "extra", "a material record's other fields:"),
-)
-
-
-async def _warn_names(db: aiosqlite.Connection, out: Coverage, loose: LooseMatcher,
-                      numbers: re.Pattern[str] | None) -> None:
-    flagged: set[tuple[str, str]] = set()
-    exact = [v for v in out.values if v]
-    for table, column, what in _NAMES:
-        where = "id = ?" if table == "sessions" else "session = ?"
-        for (name,) in await db.execute_fetchall(f"SELECT DISTINCT {column} FROM {table} WHERE {where} "
-                                                 f"AND {column} IS NOT NULL", (out.session,)):
-            text = str(name)
-            if (what, text) not in flagged and (any(v in text for v in exact) or _loosely_in(text, loose, numbers)):
-                flagged.add((what, text))
-                out.warnings.append(f"{what} {text!r} holds a value of the targets: names and the records they "
-                                    "name are kept (in tombstones, references and this deletion's ledger entry), "
-                                    "not deleted")
-    for seq, kind, payload in await db.execute_fetchall(
-            "SELECT seq, kind, payload FROM ledger WHERE session = ? AND source = 'inspector' ORDER BY seq",
-            (out.session,)):
-        try:
-            body = payload if isinstance(payload, dict) else json.loads(payload)
-        except ValueError:
-            continue
-        reason = body.get("reason") if isinstance(body, dict) else None
-        if isinstance(reason, str) and (any(v in reason for v in exact) or _loosely_in(reason, loose, numbers)):
-            out.warnings.append(f"the reason typed into ledger entry {seq} ({kind}) holds a value of the targets: "
-                                "the ledger is append-only, so it stays")
 
 
 async def _warn_lost_evidence(db: aiosqlite.Connection, out: Coverage) -> None:

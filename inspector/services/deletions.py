@@ -23,11 +23,13 @@ from inspector.domain.deletion import NOT_CHECKED, reason_code
 from inspector.domain.errors import Refusal
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
+from inspector.services.deletion_names import REWRITTEN_FIELD, REWRITTEN_TITLE, redacted_extra
 from inspector.services.deletion_scan import Coverage, coverage
 from inspector.services.lookup import load_by_id
 from inspector.store import ledger, search_index
 from inspector.store.connection import Store, checkpoint, fetch_one, utc_now
 from inspector.store.materials import chunk_binding
+from inspector.store.jsoncodec import fast_canonical as canonical_json
 from inspector.store.tables import SPECS
 
 __all__ = ["Coverage", "DeletionResult", "check", "delete", "list_requests"]
@@ -55,9 +57,12 @@ class DeletionResult:
 
     def as_dict(self) -> dict[str, Any]:
         if self.refusals:
-            return {"request": self.coverage.request, "refusals": [r.as_dict() for r in self.refusals]}
+            return {"request": self.coverage.request, "refusals": [r.as_dict() for r in self.refusals],
+                    "kept": self.coverage.kept}
+        rewrote = [c.id for c in self.coverage.copies if c.where == "sessions"]
         return {"request": self.coverage.request, "status": "done", "removed": sum(self.removed.values()),
-                "by_kind": self.removed, "warnings": self.coverage.warnings, "wal_truncated": self.wal_truncated,
+                "by_kind": self.removed, "rewritten": rewrote, "warnings": self.coverage.warnings,
+                "wal_truncated": self.wal_truncated,
                 "not_checked": list(NOT_CHECKED)}
 
 
@@ -82,6 +87,27 @@ async def _rewrite(db: aiosqlite.Connection, type_: str, where: str, params: tup
     sets = ", ".join(f"{k} = ?" for k in changes)
     await db.execute(f"UPDATE {spec.table} SET {sets}, digest = ? WHERE {where}",
                      (*changes.values(), identity_digest(type_, record), *params))
+
+
+async def _rewrite_session(db: aiosqlite.Connection, session: str, request: str, rewrite: dict[str, Any]) -> None:
+    """The session's title and record fields that held a value get a new value naming the
+    deletion (nothing refers to them; the deletion's ledger entry seals the new row)."""
+    spec = SPECS["session"]
+    row = await fetch_one(db, f"SELECT {spec.select_columns}, extra FROM sessions WHERE id = ?", (session,))
+    if row is None:
+        return
+    changes: dict[str, Any] = {}
+    if rewrite.get("title"):
+        changes["title"] = REWRITTEN_TITLE.format(request=request)
+    keys = list(rewrite.get("extra") or [])
+    if keys:
+        changes["extra"] = canonical_json(redacted_extra(row[-1], keys, request))
+    record = spec.to_record(row[:-1])
+    record.update({k: v for k, v in changes.items() if k != "extra"})
+    record.update({k: REWRITTEN_FIELD.format(request=request) for k in keys})
+    sets = ", ".join(f"{k} = ?" for k in changes)
+    await db.execute(f"UPDATE sessions SET {sets}, digest = ? WHERE id = ?",
+                     (*changes.values(), identity_digest("session", record), session))
 
 
 async def _tombstone_material(store: Store, db: aiosqlite.Connection, session: str, material: str,
@@ -120,6 +146,12 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
         if req["status"] != "pending":
             return DeletionResult(cov, {}, [Refusal("already_decided", f"deletion request {request!r} was already "
                                                     "carried out.")])
+        if cov.kept:  # never "deleted" while a copy stays: nothing is removed (deletion_names.py)
+            shown = "; ".join(k["why"] for k in cov.kept[:4])
+            more = f" (and {len(cov.kept) - 4} more, listed by `inspector deletion`)" if len(cov.kept) > 4 else ""
+            return DeletionResult(cov, {}, [Refusal("copy_kept", f"deletion request {request!r} cannot remove "
+                                                    f"{len(cov.kept)} cop(ies) of what it targets, so nothing was "
+                                                    f"deleted: {shown}{more}.")])
         sid, when = req["session"], utc_now()
         removed: dict[str, int] = {}
         removed_rows: list[dict[str, Any]] = []
@@ -155,6 +187,10 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
                 if other is not None and other[0] and not other[0].startswith("hmac-sha256:"):
                     await _rewrite(db, "deletion_request", "session = ? AND id = ?", (sid, copy.id),
                                    {"reason": keyed_digest(store.digest_key, other[0].encode("utf-8"))})
+        rewritten = ["deletion_request", "material", "stub"]
+        if cov.rewrite.get("title") or cov.rewrite.get("extra"):
+            await _rewrite_session(db, sid, request, cov.rewrite)
+            rewritten.insert(0, "session")
         if removed.get("event"):
             await search_index.after_events_deleted(db)  # the watermark stays at or below the last event
         await search_index.compact(db)  # rewrite the indexes without the deleted rows' segments
@@ -167,7 +203,7 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
             "request": request, "targets": req["targets"], "copies": [c.as_dict() for c in cov.copies],
             "removed": removed, "removed_rows": removed_rows, "tombstones": tombstones,
             # redacted in place (a reason digested, a material tombstoned, a stub's hash keyed): sealed again
-            "rewritten": ["deletion_request", "material", "stub"],
+            "rewritten": rewritten,
             "deleted_at": when,  # the tombstones' time, so verify can tell a changed one
             "materials_tombstoned": tombstoned, "reason_code": reason_code(req),
             "reason_digest": reason if reason.startswith("hmac-sha256:")

@@ -11,12 +11,15 @@ event. What stays unchecked is said in docs/store-format.md.
 
 from __future__ import annotations
 
+import functools
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
 from inspector.store.connection import Store
 from inspector.store.materials import DIGEST_SIZE, searchable_text
-from inspector.store.schema import MATERIAL_INDEX_CAP
+from inspector.store import grams
+from inspector.store.schema import FORMAT_VERSION, MATERIAL_INDEX_CAP, MIGRATIONS
 
 Fail = Callable[[dict[str, Any]], None]
 
@@ -105,13 +108,40 @@ async def _check_material_index(store: Store, fail: Fail) -> None:
 GUARDS = ("ledger_no_update", "ledger_no_delete", "events_no_update", "chunks_no_update")
 
 
+@functools.cache
+def expected_schema() -> dict[tuple[str, str], str | None]:
+    """(type, name) -> SQL of every table, index, trigger and view a store of the current
+    format holds: the migrations run on an empty database in memory."""
+    db = sqlite3.connect(":memory:")
+    try:
+        grams.register(db)
+        db.executescript("".join(MIGRATIONS[v] for v in range(FORMAT_VERSION)))
+        return {(str(t), str(n)): s for t, n, s in db.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
+    finally:
+        db.close()
+
+
 async def check_guards(store: Store, fail: Fail) -> None:
-    """The triggers that refuse edits of the ledger, events and chunks are still there (someone
-    who drops them to edit in place and forgets to restore them leaves this trace)."""
+    """The store's schema is the inspector's: the triggers that refuse edits of the ledger,
+    events and chunks are there and unaltered (someone who drops them to edit in place and
+    forgets to restore them leaves this trace), no trigger or view was added (one could
+    rewrite what later acts write, or what a read returns), no index dropped or altered."""
     if store.dialect == "postgresql":
         return
-    rows = await store.db.execute_fetchall("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-    gone = sorted(set(GUARDS) - {str(r[0]) for r in rows})
+    rows = await store.db.execute_fetchall("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+    have = {(str(t), str(n)): s for t, n, s in rows}
+    want = expected_schema()
+    gone = sorted(n for (t, n) in want if t == "trigger" and n in GUARDS and (t, n) not in have)
     if gone:
         fail({"where": "schema", "message": f"the append-only guards {', '.join(gone)} were removed from the store: "
                                             "rows they protect may have been edited in place"})
+    changed = sorted(f"{t} {n}" for (t, n), sql in want.items() if (t, n) in have and have[(t, n)] != sql)
+    added = sorted(f"{t} {n}" for (t, n) in have if (t, n) not in want)
+    missing = sorted(f"{t} {n}" for (t, n) in want if (t, n) not in have and not (t == "trigger" and n in GUARDS))
+    parts = [f"{label}: {', '.join(items[:6])}" for label, items in (("altered", changed), ("added", added),
+                                                                      ("removed", missing)) if items]
+    if parts:
+        fail({"where": "schema", "message": "the store's schema was changed outside the inspector ("
+                                            + "; ".join(parts) + "): a changed trigger or view can alter what "
+                                            "acts write or reads return"})

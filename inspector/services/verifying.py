@@ -20,7 +20,9 @@ more is claimed (docs/store-format.md, "What verify can and cannot detect"):
    one its import bound in the ledger (chunks rewritten and rebound); its layout (size,
    chunk count and sizes, indexed prefix) recomputed from its chunks; its bytes rehashed
    when the stored materials are small or with ``full``;
-9. the search indexes' coverage of the events (up to the watermark) and of the materials;
+9. the search indexes' coverage of the events (up to the watermark) and of the materials,
+   and their text against what they index (inspector/services/verify_index_text.py; what a
+   default run skips is listed in ``not_checked``);
 10. the append-only guard triggers are present;
 11. ``PRAGMA quick_check`` (``integrity_check`` for small stores or with ``full``).
 
@@ -41,11 +43,12 @@ from typing import Any
 from inspector.domain.canonical import GENESIS_HASH, ledger_hash
 from inspector.domain.errors import BadInput
 from inspector.domain.sif import identity_digest
-from inspector.services import verify_layout
+from inspector.services import verify_index_text, verify_layout, verify_pins
 from inspector.services.replay import Replay, check_bindings
 from inspector.store import ledger, seals, session_rows
 from inspector.store.connection import Store
 from inspector.store.materials import chunk_binding
+from inspector.store.schema import APPLICATION_ID
 from inspector.store.tables import SPECS
 
 FULL_CHECK_BELOW = 64 << 20  # stores smaller than this get PRAGMA integrity_check by default
@@ -63,6 +66,8 @@ class VerifyReport:
     not_sealed: list[str] = field(default_factory=list)  # "session/type" whose rows no entry sealed
     bytes_rehashed: bool = False
     search_index: str = "not_checked"
+    not_checked: list[str] = field(default_factory=list)  # what this run skipped, in words
+    remembered_head: dict[str, Any] | None = None  # the head this machine's last good verify saw
 
     def fail(self, problem: dict[str, Any]) -> None:
         self.ok = False
@@ -73,7 +78,8 @@ class VerifyReport:
     def checked(self) -> str:
         """What this run checked, in words (a reader must not take it for more)."""
         bytes_ = "material bytes rehashed" if self.bytes_rehashed else "material bytes NOT rehashed (--full does)"
-        index = "search index coverage" if self.search_index == "checked" else "search index not checked"
+        index = ("search index coverage and text" if self.search_index == "checked"
+                 else "search index not checked")
         return f"chain, seals, replayed projections, material layout, {bytes_}, {index} and {self.integrity}"
 
     def not_covered(self) -> str:
@@ -81,13 +87,15 @@ class VerifyReport:
         if self.not_sealed:
             parts.append(f"not sealed (written before seals): {', '.join(self.not_sealed[:8])}"
                          + (f" and {len(self.not_sealed) - 8} more" if len(self.not_sealed) > 8 else ""))
+        parts += [f"not checked: {item}" for item in self.not_checked]
         return "; ".join(parts)
 
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "entries": self.entries, "first_break": self.first_break,
                 "problems": self.problems[:50], "head": self.head, "integrity": self.integrity,
                 "not_replayed": self.not_replayed, "not_sealed": self.not_sealed,
-                "bytes_rehashed": self.bytes_rehashed, "search_index": self.search_index}
+                "bytes_rehashed": self.bytes_rehashed, "search_index": self.search_index,
+                "not_checked": self.not_checked, "remembered_head": self.remembered_head}
 
 
 def parse_head(text: str) -> tuple[int, str]:
@@ -100,15 +108,70 @@ def parse_head(text: str) -> tuple[int, str]:
 
 
 async def verify_store(store: Store, *, head: tuple[int, str] | None = None, full: bool | None = None,
-                       progress: Callable[[int, int], None] | None = None) -> VerifyReport:
-    """``progress(done, total)`` is called every 250 ledger entries (the app's progress line)."""
+                       progress: Callable[[int, int], None] | None = None, forget: bool = False) -> VerifyReport:
+    """``progress(done, total)`` is called every 250 ledger entries (the app's progress line);
+    ``forget``: drop the head remembered for this store first (it was replaced on purpose)."""
     report = VerifyReport()
+    if forget:
+        verify_pins.forget(_location(store), store.digest_key)
     try:
         await _verify(store, report, head, full, progress)
+        await _check_remembered(store, report, head)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a page SQLite cannot read: damaged there
         report.fail({"where": "sqlite", "message": f"SQLite cannot read the store past this point ({exc}); run "
                                                    "verify --full and restore from a copy"})
     return report
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
+    """A file that begins as an SQLite database but cannot be opened as a store any more (a cut
+    tail, damaged pages) was a store: that is a break to report (exit 1), not bad input. None
+    for anything else (not SQLite, a folder, a URL): those stay exit 3."""
+    code = getattr(exc, "code", "")
+    try:
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except (OSError, TypeError):
+        return None
+    if code != "not_a_store" or not header.startswith(SQLITE_HEADER) or \
+            int.from_bytes(header[68:72], "big") != APPLICATION_ID:  # SQLite, and the inspector's own
+        return None
+    report = VerifyReport()
+    report.fail({"where": "sqlite", "code": "damaged_store",
+                 "message": f"the store cannot be read any more ({exc}): its file was cut short or its pages were "
+                            "damaged; restore it from a copy"})
+    return report
+
+
+def _location(store: Store) -> str:
+    path = store.path
+    return str(path) if store.dialect == "postgresql" else str(path.resolve())
+
+
+async def _check_remembered(store: Store, report: VerifyReport, head: tuple[int, str] | None) -> None:
+    """The head this machine's last good verify of the store saw must still be in its ledger
+    (verify_pins.py); a good run then remembers its own head."""
+    location = _location(store)
+    pin = verify_pins.remembered(location, store.digest_key)
+    report.remembered_head = {"seq": pin[0], "hash": pin[1]} if pin else None
+    if pin is not None and pin != head:
+        async with store.snapshot() as db:
+            rows = await db.execute_fetchall("SELECT hash FROM ledger WHERE seq = ?", (pin[0],))
+        if not rows and int(report.head["seq"]) < pin[0]:
+            report.fail({"where": "ledger", "seq": int(report.head["seq"]) + 1,
+                         "message": f"the ledger ends at entry {report.head['seq']}, but the last verify of this "
+                                    f"store on this machine saw entry {pin[0]}: entries were cut off (or the file "
+                                    "was replaced by an older copy: verify --forget-head if on purpose)"})
+        elif not rows or str(rows[0][0]) != pin[1]:
+            report.fail({"where": "ledger", "seq": pin[0],
+                         "message": f"entry {pin[0]} no longer has the hash the last verify of this store on this "
+                                    f"machine saw ({pin[1][:12]}…): the history up to it was rewritten since (if you "
+                                    "replaced the file on purpose, e.g. from a backup: verify --forget-head)"})
+    if report.ok:
+        verify_pins.remember(location, store.digest_key, int(report.head["seq"]), str(report.head["hash"]))
 
 
 async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | None, full: bool | None,
@@ -159,6 +222,7 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
             _check_head(report, head, pinned)
         report.not_replayed = sorted(replay.unbound)
         await _check_sessions(store, versions, report)
+        await _check_session_order(store, list(versions), report)
         await _check_counts(store, counts, report)
         await _check_digests(store, report)
         await _check_seals(store, sealed, report)
@@ -169,6 +233,23 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
         await verify_layout.check_material_layout(store, report.fail)
         report.search_index = await verify_layout.check_event_index(store, report.fail)
         await verify_layout.check_guards(store, report.fail)  # last: the edit it hints at is named first
+    # FTS5 compares an index with its text only through a statement spelled as a write, and the
+    # short-query index is rebuilt in a temporary table: both need the writer (nothing is changed)
+    writable = store.dialect != "postgresql" and not store.read_only and store.has_writer
+    if not writable:
+        async with store.snapshot():
+            report.not_checked = await verify_index_text.check_index_text(store, report.fail, full, writable=False)
+        return
+    try:
+        async with store.transaction():
+            report.not_checked = await verify_index_text.check_index_text(store, report.fail, full, writable=True)
+            raise _RolledBack  # rolled back, never committed: verify leaves the file byte for byte as it was
+    except _RolledBack:
+        pass
+
+
+class _RolledBack(Exception):
+    """Ends verify's write transaction with a rollback."""
 
 
 def _check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None) -> None:
@@ -235,7 +316,8 @@ def _track(entry: ledger.LedgerEntry, versions: dict[str, tuple[int | None, int 
         cv = p["context_version"]
     if isinstance(p.get("goal_revision"), int):
         gr = p["goal_revision"]
-    versions[entry.session] = (cv, gr)
+    versions.setdefault(entry.session, (cv, gr))
+    versions[entry.session] = (cv, gr)  # dicts keep first insertion: the order sessions were created in
     for key, sign in (("added", 1), ("removed", -1)):
         for type_, n in (p.get(key) or {}).items() if entry.source == "inspector" else ():
             if isinstance(n, int):
@@ -253,6 +335,20 @@ async def _check_sessions(store: Store, versions: dict[str, tuple[int | None, in
             report.fail({"where": "sessions", "id": sid,
                          "message": f"session {sid!r} shows context v{cv} / goal r{gr} but the ledger says "
                                     f"v{want_cv} / r{want_gr}"})
+
+
+async def _check_session_order(store: Store, created: list[str], report: VerifyReport) -> None:
+    """Sessions are listed (and exported) in stored order: that order must be the order of
+    their first ledger entries, so rows moved or swapped in the table show."""
+    rank = {sid: i for i, sid in enumerate(created)}
+    stored = [sid for sid in await session_rows.ids(store.db) if sid in rank]
+    for before, after in zip(stored, stored[1:], strict=False):
+        if rank[before] > rank[after]:
+            report.fail({"where": "sessions", "id": after,
+                         "message": f"session {after!r} is stored before {before!r} was, though the ledger created "
+                                    "it later: the sessions were reordered outside an act (lists and exports show "
+                                    "them in another order)"})
+            return
 
 
 async def _check_counts(store: Store, counts: Counter[tuple[str, str]], report: VerifyReport) -> None:

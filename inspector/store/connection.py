@@ -103,6 +103,11 @@ class Store:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    @property
+    def has_writer(self) -> bool:
+        """Whether this store was opened with a writer connection (not read-only)."""
+        return self._writer is not None
+
     def refuse_writes(self) -> None:
         if self.read_only or self._writer is None:
             raise InspectorError(f"{self.path} is open read-only ({self.read_only_reason or 'read-only'}): it can "

@@ -98,3 +98,9 @@ async def set_versions(db: aiosqlite.Connection, session: str, *, context_versio
     else:
         await db.execute("UPDATE sessions SET context_version = ?, goal_revision = ? WHERE id = ?",
                          (context_version, goal_revision, session))
+
+
+async def title_and_extra(db: aiosqlite.Connection, session: str) -> tuple[str | None, str] | None:
+    """A session's title and the JSON of its record's other fields (a deletion rewrites them)."""
+    row = await fetch_one(db, "SELECT title, extra FROM sessions WHERE id = ?", (session,))
+    return (row[0], str(row[1] or "{}")) if row else None

@@ -26,6 +26,10 @@ from inspector.ui.safe import markup, safe
 def coverage_content(cov: Coverage) -> Content:
     lines = [markup("[b]Deletion request $r[/b] ($s) · $n cop(ies)", r=cov.request, s=cov.status,
                     n=str(len(cov.copies)))]
+    if cov.kept and cov.status == "pending":  # first: why `x` is greyed, before a long list of copies
+        lines += [markup("[b $error]$n cop(ies) cannot be removed, so carrying it out is refused (copy_kept):[/]",
+                         n=str(len(cov.kept)))]
+        lines += [markup("  [$error]■[/] $why", why=k["why"]) for k in cov.kept]
     lines += [markup("  [$error]✕[/] [b]$w[/b] $id  [dim]$why[/]", w=c.where, id=c.id, why=c.why)
               for c in cov.copies]
     lines += [markup("  [$accent]? $m[/] not found: already deleted, or never stored", m=m)
@@ -85,6 +89,8 @@ class DeletionDialog(InspectorModal[bool]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "carry_out":
+            if self.coverage is not None and self.coverage.kept:
+                return False  # shown, greyed: a copy would stay (the dialog says which)
             return True if (self.coverage is not None and self.coverage.status == "pending"
                             and not self.store.read_only) else None
         return True

@@ -18,6 +18,8 @@ class DeletionsList(ItemList):
         options: list[Option] = []
         for cov in found:
             state = (markup("[dim]done: only the ledger's tombstone remains[/]") if cov.status == "done"
+                     else markup("[$error]pending · $k cop(ies) cannot be removed (copy_kept)[/]",
+                                 k=str(len(cov.kept))) if cov.kept
                      else markup("[$warning]pending · $n cop(ies) to remove[/]", n=str(len(cov.copies))))
             options.append(Option(markup("[b]$r[/b]  ", r=cov.request) + state, id=cov.request))
         self.set_items(options, markup("[dim]no deletion requests in this session[/]"), keep)

@@ -1,0 +1,136 @@
+"""Copies of a deleted value held by *names*: titles, keys, ids, tool names, reviewer names,
+and the ledger entries that spell them.
+
+A name is how other rows, tombstones and the append-only ledger refer to a record, so it
+cannot be rewritten in place without leaving the old spelling wherever it was referred to.
+DESIGN rule 1 keeps the ledger as written (hash-chained), and rule 2 says a deletion never
+has to break the chain. So a deletion either removes a copy or refuses:
+
+- a session's title and the free fields of its record (``extra``) are display values nothing
+  refers to: when no ledger entry spells them, they are rewritten (a new value, sealed by the
+  deletion's own ledger entry — the redaction deletion is for);
+- every other name holding a value (a state key, a material, stub, action, candidate or
+  handoff id, a call id, a tool name, a tool definition, a material record's fields) and
+  every ledger entry holding one (an actor — a reviewer's name —, a reason typed into a
+  correction, an id it lists) is a copy the deletion *cannot* remove: it is listed in
+  ``kept`` with where it is and why, and ``delete`` refuses (``copy_kept``) rather than say
+  "deleted" while it stays.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import aiosqlite
+
+from inspector.domain.deletion_forms import LooseMatcher, fold
+from inspector.store import session_rows
+
+# Names a deletion cannot rewrite: (table, column, what a person calls it, why it stays).
+_REFERRED = "other rows, tombstones and ledger entries refer to the record by it"
+_NAMES: tuple[tuple[str, str, str, str], ...] = (
+    ("state_records", "key", "state key", _REFERRED),
+    ("materials", "id", "material id", _REFERRED),
+    ("stubs", "id", "stub id", _REFERRED),
+    ("actions", "id", "action id", _REFERRED),
+    ("candidates", "id", "candidate id", _REFERRED),
+    ("handoffs", "id", "handoff id", _REFERRED),
+    ("handoffs", "to_session", "handoff successor", "it names another session by its id"),
+    ("events", "call_id", "call id", "calls and results are paired by it, also in tombstones"),
+    ("events", "tool", "tool name", "the session's tool calls and definitions refer to it"),
+    ("tool_defs", "name", "tool name", "the session's tool calls refer to it"),
+    ("tool_defs", "extra", "tool definition", "a tool definition is kept whole (its hash is bound)"),
+    ("materials", "extra", "material record field", "a material record stays as its tombstone"),
+    ("sessions", "id", "session id", "every row and ledger entry of the session is keyed by it"),
+)
+REWRITTEN_TITLE = "✕ title removed by deletion {request}"
+REWRITTEN_FIELD = "✕ removed by deletion {request}"
+
+
+class NameMatcher:
+    """Whether a name holds a value: exactly, or written another way (domain/deletion_forms.py)."""
+
+    def __init__(self, values: list[str], numbers: re.Pattern[str] | None) -> None:
+        self.exact = [v for v in values if v]
+        self.loose = LooseMatcher.of(values)
+        self.numbers = numbers
+
+    def holds(self, text: str) -> bool:
+        if any(v in text for v in self.exact):
+            return True
+        folded = fold(text)
+        return self.loose.found_in(text, folded) or (self.numbers is not None and
+                                                     self.numbers.search(folded) is not None)
+
+
+async def matcher(db: aiosqlite.Connection, session: str, values: list[str],
+                  numbers: re.Pattern[str] | None) -> NameMatcher:
+    """A matcher for the values that are not themselves a record's whole name: a target's
+    fields refer to records (``"material": "original:chat.json"``), and a reference to a
+    record is not a copy of the content being deleted."""
+    names: set[str] = set()
+    for table, column, _what, _why in _NAMES:
+        where = "id = ?" if table == "sessions" else "session = ?"
+        names |= {str(r[0]) for r in await db.execute_fetchall(
+            f"SELECT DISTINCT {column} FROM {table} WHERE {where} AND {column} IS NOT NULL", (session,))}
+    return NameMatcher([v for v in values if v not in names], numbers)
+
+
+async def kept_names(db: aiosqlite.Connection, session: str, match: NameMatcher) -> list[dict[str, str]]:
+    """Every name and ledger entry of ``session`` holding a value, which no deletion can remove."""
+    kept: list[dict[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for table, column, what, why in _NAMES:
+        where = "id = ?" if table == "sessions" else "session = ?"
+        for (name,) in await db.execute_fetchall(f"SELECT DISTINCT {column} FROM {table} WHERE {where} "
+                                                 f"AND {column} IS NOT NULL", (session,)):
+            text = str(name)
+            if (what, text) not in seen and match.holds(text):
+                seen.add((what, text))
+                kept.append({"where": f"{table}.{column}", "name": text, "what": what,
+                             "why": f"the {what} {text!r} holds a value of the targets; {why}, so it cannot be "
+                                    "rewritten in place"})
+    for seq, kind, actor, payload in await db.execute_fetchall(
+            "SELECT seq, kind, actor, CAST(payload AS TEXT) FROM ledger WHERE session = ? ORDER BY seq", (session,)):
+        parts = [p for p, text in (("its actor (a reviewer's or writer's name)", str(actor or "")),
+                                   (_payload_part(payload, match), str(payload or ""))) if text and match.holds(text)]
+        for part in parts:
+            kept.append({"where": "ledger", "name": f"entry {seq} ({kind})", "what": "ledger entry",
+                         "why": f"ledger entry {seq} ({kind}) holds a value of the targets in {part}; the ledger is "
+                                "append-only and hash-chained, so removing it would break the chain"})
+    return kept
+
+
+def _payload_part(payload: str | None, match: NameMatcher) -> str:
+    """Which field of a payload holds the value, in words (``reason``, ``key``, …)."""
+    try:
+        body = json.loads(payload or "{}")
+    except ValueError:
+        return "its payload"
+    if isinstance(body, dict):
+        fields = [k for k, v in body.items() if match.holds(json.dumps(v, ensure_ascii=False))]
+        if fields:
+            return "its payload field(s) " + ", ".join(fields[:4])
+    return "its payload"
+
+
+async def rewritable(db: aiosqlite.Connection, session: str, match: NameMatcher) -> dict[str, Any]:
+    """The session record's display fields holding a value: ``{"title": bool, "extra": [keys]}``."""
+    row = await session_rows.title_and_extra(db, session)
+    if row is None:
+        return {"title": False, "extra": []}
+    title, extra = row
+    try:
+        fields = json.loads(extra or "{}")
+    except ValueError:
+        fields = {}
+    keys = [k for k, v in fields.items() if isinstance(fields, dict) and match.holds(
+        v if isinstance(v, str) else json.dumps(v, ensure_ascii=False))] if isinstance(fields, dict) else []
+    return {"title": bool(title) and match.holds(str(title)), "extra": keys}
+
+
+def redacted_extra(extra: str, keys: list[str], request: str) -> dict[str, Any]:
+    fields = json.loads(extra or "{}")
+    return {k: (REWRITTEN_FIELD.format(request=request) if k in keys else v) for k, v in fields.items()}

@@ -1,0 +1,90 @@
+"""Heads remembered outside the store: ``verify --head`` without having to keep it yourself.
+
+The store's digest key is inside the store, so whoever can edit the file can also recompute
+every seal and hash after an edit: no check that reads only the store can see a consistent
+rewrite of the chain. A head kept *elsewhere* can. So every verify that holds remembers the
+head it saw (``heads.json`` in the user's data folder, ``INSPECTOR_DATA_DIR`` overrides it),
+and every later verify of the same store on this machine checks that the entry at that seq
+still has that hash: a chain rewritten, or a tail cut, since the last good verify shows.
+
+"The same store" is its absolute location together with a digest of its key: a copy at
+another path, or a new store at the same path, starts without a remembered head (copies
+evolve apart; a false alarm would teach people to ignore the check). The file holds no
+content: locations, seqs and hashes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+FILE_NAME = "heads.json"
+KEEP = 500  # stores remembered at most (the oldest verified are forgotten first)
+
+
+def store_id(location: str, key: bytes) -> str:
+    return hashlib.sha256(f"{location}\n".encode() + hashlib.sha256(key).digest()).hexdigest()[:32]
+
+
+def _path() -> Path:
+    override = os.environ.get("INSPECTOR_DATA_DIR")  # the same folder as discovery.data_dir()
+    if override:
+        return Path(override) / FILE_NAME
+    from platformdirs import user_data_dir  # only when a head is remembered: the CLI starts lighter
+
+    return Path(user_data_dir("context-inspector")) / FILE_NAME
+
+
+def _load() -> dict[str, Any]:
+    try:
+        data = json.loads(_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def remembered(location: str, key: bytes) -> tuple[int, str] | None:
+    """The head the last good verify of this store saw, or None."""
+    entry = _load().get(store_id(location, key))
+    if isinstance(entry, dict) and isinstance(entry.get("seq"), int) and isinstance(entry.get("hash"), str):
+        return int(entry["seq"]), str(entry["hash"])
+    return None
+
+
+def remember(location: str, key: bytes, seq: int, digest: str) -> bool:
+    """Keep ``seq:digest`` as this store's head (atomically; False when the folder cannot be written)."""
+    heads = _load()
+    heads.pop(store_id(location, key), None)
+    heads[store_id(location, key)] = {"seq": seq, "hash": digest}
+    heads = dict(list(heads.items())[-KEEP:])
+    try:
+        folder = _path().parent
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".heads-")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(heads, out)
+        os.replace(tmp, _path())
+    except OSError:
+        return False
+    return True
+
+
+def forget(location: str, key: bytes) -> bool:
+    """Drop this store's remembered head (a file replaced on purpose, e.g. restored from a backup)."""
+    heads = _load()
+    if heads.pop(store_id(location, key), None) is None:
+        return False
+    try:
+        folder = _path().parent
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".heads-")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(heads, out)
+        os.replace(tmp, _path())
+    except OSError:
+        return False
+    return True

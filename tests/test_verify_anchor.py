@@ -1,0 +1,136 @@
+"""verify against the edits scripts/tamper_verify.py added: the schema, WAL-only edits, a
+chain rewritten with its seals after a verify on this machine, and a file cut short.
+
+Each is an edit a person editing the file with sqlite3 could make; each must end in exit 1
+with the place named (``verify --json``), never "ok".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
+from inspector.services import corrections
+from inspector.store.catch_up import catch_up
+from inspector.store.connection import open_store
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+import tamper_verify  # noqa: E402
+
+
+@pytest.fixture
+async def store(sample_store: Path) -> Path:
+    async with await open_store(sample_store) as opened:
+        await corrections.correct(opened, session="s-export", key="open_issue.p95", value="P95 (reopened)",
+                                  reason="closed too early", actor="lin")
+        await catch_up(opened)
+    return sample_store
+
+
+def _verify(path: Path, *args: str) -> tuple[int, dict[str, Any]]:
+    result = CliRunner().invoke(cli, ["verify", str(path), "--json", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result.exit_code, json.loads(result.stdout)
+
+
+def _edit(path: Path, sql: list[str]) -> None:
+    con = sqlite3.connect(path)
+    con.executescript(";\n".join(sql))
+    con.close()
+
+
+@pytest.mark.parametrize(("name", "sql"), [
+    ("a trigger added", ["CREATE TRIGGER later AFTER INSERT ON state_records BEGIN UPDATE state_records SET "
+                         "status = 'active' WHERE rowid = new.rowid; END"]),
+    ("a guard made a no-op", ["DROP TRIGGER ledger_no_update",
+                              "CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN SELECT 1; END"]),
+    ("an index dropped", ["DROP INDEX ledger_sif_record"]),
+    ("a view added", ["CREATE VIEW v AS SELECT * FROM events"]),
+])
+def test_a_schema_change_is_reported(store: Path, name: str, sql: list[str]) -> None:
+    assert _verify(store)[0] == 0
+    _edit(store, sql)
+    code, report = _verify(store)
+    assert code == 1 and "schema" in {p["where"] for p in report["problems"]}, (name, report["problems"])
+
+
+def test_an_edit_left_only_in_the_wal_is_reported(store: Path, tmp_path: Path) -> None:
+    con = sqlite3.connect(store)
+    con.isolation_level = None
+    con.execute("PRAGMA journal_mode = WAL")
+    con.execute("PRAGMA wal_autocheckpoint = 0")
+    con.execute("BEGIN")
+    con.execute("DROP TRIGGER events_no_update")
+    con.execute("UPDATE events SET content = content || ' (edited)' WHERE rowid = (SELECT MIN(rowid) FROM events "
+                "WHERE content IS NOT NULL)")
+    con.execute("COMMIT")
+    copy = tmp_path / "wal-only" / "s.db"
+    copy.parent.mkdir()
+    for suffix in ("", "-wal", "-shm"):  # as another process sees it while the edit is only in the WAL
+        shutil.copy(f"{store}{suffix}", f"{copy}{suffix}")
+    con.close()
+    assert os.path.getsize(f"{copy}-wal") > 0
+    code, report = _verify(copy)
+    assert code == 1 and "events" in {p["where"] for p in report["problems"]}, report["problems"]
+
+
+def test_a_chain_rewritten_with_its_seals_after_a_verify_here_is_reported(store: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "copy.db"
+    shutil.copy(store, elsewhere)
+    code, first = _verify(store)
+    assert code == 0 and first["remembered_head"] is None
+    assert _verify(store)[1]["remembered_head"] == first["head"]
+    con = sqlite3.connect(store)
+    key = bytes.fromhex(con.execute("SELECT value FROM store_meta WHERE key = 'digest_key'").fetchone()[0])
+    con.close()
+    edits = {what: e for _t, _c, what, e, _k, _m in tamper_verify.new_edits(store)}
+    resealed = edits["edited with its seal recomputed and the chain rewritten (no --head)"]
+    for path in (store, elsewhere):
+        con = sqlite3.connect(path)
+        con.isolation_level = None
+        con.execute("BEGIN")
+        guards = con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+        for name, _ in guards:
+            con.execute(f"DROP TRIGGER {name}")
+        resealed(con)
+        for _, sql in guards:
+            con.execute(sql)
+        con.execute("COMMIT")
+        con.close()
+    code, report = _verify(store)
+    assert code == 1 and report["first_break"]["where"] == "ledger", report["problems"]
+    assert "last verify of this store on this machine" in report["first_break"]["message"]
+    assert key  # the key is in the store: only the head remembered outside it could tell
+    # a copy at another path was never verified here: nothing is remembered for it (documented)
+    assert _verify(elsewhere)[0] == 0
+
+
+def test_a_store_cut_short_is_a_break_not_bad_input(store: Path) -> None:
+    size = store.stat().st_size
+    os.truncate(store, size - 4096)
+    code, report = _verify(store)
+    assert code == 1 and report["first_break"]["code"] == "damaged_store", report
+    result = CliRunner().invoke(cli, ["verify", str(store)])
+    assert result.exit_code == 1 and "BROKEN" in result.stdout and "Traceback" not in result.output
+
+
+def test_a_file_replaced_on_purpose_is_accepted_after_forget_head(store: Path, tmp_path: Path) -> None:
+    backup = tmp_path / "backup.db"
+    shutil.copy(store, backup)
+    assert _verify(store)[0] == 0
+    CliRunner().invoke(cli, ["correct", str(store), "--session", "s-export", "--key", "open_issue.p95", "--value",
+                             "P95 (again)", "--reason", "r", "--reviewer", "lin"])
+    assert _verify(store)[0] == 0  # the head moves on with every good verify
+    shutil.copy(backup, store)  # restored from the backup: the history it remembered is gone
+    code, report = _verify(store)
+    assert code == 1 and "--forget-head" in report["first_break"]["message"]
+    assert _verify(store, "--forget-head")[0] == 0 and _verify(store)[0] == 0
