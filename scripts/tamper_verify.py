@@ -40,14 +40,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspector.domain.canonical import canonical_json, ledger_hash  # noqa: E402
+from inspector.domain.canonical import (  # noqa: E402
+    canonical_json,
+    keyed_digest,  # noqa: E402
+    ledger_hash,
+)
 from inspector.domain.errors import InspectorError  # noqa: E402
 from inspector.domain.sif import identity_digest  # noqa: E402
 from inspector.services import verify_pins  # noqa: E402
+from inspector.services.verify_layout import expected_schema  # noqa: E402
 from inspector.services.verifying import damaged_report, verify_store  # noqa: E402
 from inspector.store import grams  # noqa: E402
-from inspector.domain.canonical import keyed_digest  # noqa: E402
-from inspector.services.verify_layout import expected_schema  # noqa: E402
 from inspector.store.connection import open_store  # noqa: E402
 from inspector.store.ledger import entry_body  # noqa: E402
 from inspector.store.tables import SPECS  # noqa: E402

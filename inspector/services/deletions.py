@@ -28,8 +28,8 @@ from inspector.services.deletion_scan import Coverage, coverage
 from inspector.services.lookup import load_by_id
 from inspector.store import ledger, search_index
 from inspector.store.connection import Store, checkpoint, fetch_one, utc_now
-from inspector.store.materials import chunk_binding
 from inspector.store.jsoncodec import fast_canonical as canonical_json
+from inspector.store.materials import chunk_binding
 from inspector.store.tables import SPECS
 
 __all__ = ["Coverage", "DeletionResult", "check", "delete", "list_requests"]

@@ -16,9 +16,9 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+from inspector.store import grams
 from inspector.store.connection import Store
 from inspector.store.materials import DIGEST_SIZE, searchable_text
-from inspector.store import grams
 from inspector.store.schema import FORMAT_VERSION, MATERIAL_INDEX_CAP, MIGRATIONS
 
 Fail = Callable[[dict[str, Any]], None]

@@ -22,7 +22,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-
 FILE_NAME = "heads.json"
 KEEP = 500  # stores remembered at most (the oldest verified are forgotten first)
 
