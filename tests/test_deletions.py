@@ -131,6 +131,9 @@ async def test_deletions_tab_confirm_and_carry_out(sample_store: Path, monkeypat
         await pilot.press("escape")
         await settle(app, pilot)
         assert isinstance(app.screen, MainScreen)
+        app.screen.check_for_changes()  # the live watch's next look: this window's own deletion is no news
+        await settle(app, pilot)
+        assert [n.title for n in app._notifications if n.title == "Changed elsewhere"] == []
 
 
 async def test_escape_in_the_deletion_confirmation_says_cancelled_not_a_wrong_id(

@@ -180,8 +180,10 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending
                 if not foreign:  # only the follower's own imports: shown as they arrive, no reload
                     return
                 acts = [a for a in foreign if a.actor != mine]
-                self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5,
-                            markup=False)
+                if acts:  # only acts under this reviewer's name (this window's deletion, a second window
+                    # of the same person): reloaded without a notice that would call them someone else's
+                    self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5,
+                                markup=False)
                 self.initial_session = self.session
                 self.load_sessions()
         finally:
