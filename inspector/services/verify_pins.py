@@ -60,17 +60,7 @@ def remember(location: str, key: bytes, seq: int, digest: str) -> bool:
     heads = _load()
     heads.pop(store_id(location, key), None)
     heads[store_id(location, key)] = {"seq": seq, "hash": digest}
-    heads = dict(list(heads.items())[-KEEP:])
-    try:
-        folder = _path().parent
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".heads-")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(heads, out)
-        os.replace(tmp, _path())
-    except OSError:
-        return False
-    return True
+    return _save(dict(list(heads.items())[-KEEP:]))
 
 
 def forget(location: str, key: bytes) -> bool:
@@ -78,8 +68,14 @@ def forget(location: str, key: bytes) -> bool:
     heads = _load()
     if heads.pop(store_id(location, key), None) is None:
         return False
+    return _save(heads)
+
+
+def _save(heads: dict[str, Any]) -> bool:
+    """Write the heads file whole under a temporary name, then put it in place (never half written)."""
     try:
         folder = _path().parent
+        folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".heads-")
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(heads, out)
