@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -130,13 +131,16 @@ def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
     """A file that begins as an SQLite database but cannot be opened as a store any more (a cut
     tail, damaged pages) was a store: that is a break to report (exit 1), not bad input. None
     for anything else (not SQLite, a folder, a URL): those stay exit 3."""
-    code = getattr(exc, "code", "")
+    if getattr(exc, "code", "") != "not_a_store":
+        return None
     try:
+        if not os.path.isfile(path):  # a FIFO would block the read below for ever; a folder, a URL: not a store
+            return None
         with open(path, "rb") as f:
             header = f.read(100)
-    except (OSError, TypeError):
+    except (OSError, TypeError, ValueError):
         return None
-    if code != "not_a_store" or not header.startswith(SQLITE_HEADER) or \
+    if not header.startswith(SQLITE_HEADER) or \
             int.from_bytes(header[68:72], "big") != APPLICATION_ID:  # SQLite, and the inspector's own
         return None
     report = VerifyReport()
