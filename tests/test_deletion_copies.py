@@ -177,7 +177,7 @@ async def test_nothing_stays_while_the_app_has_the_store_open(tmp_path: Path, se
     async with app.run_test(size=(200, 50)) as pilot:
         await settle(app, pilot)
         async with await open_store(store) as other:  # another process's connection, as the CLI's would be
-            result = await deletions.delete(other, "del-1", actor="zhou")
+            result = await deletions.delete(other, "del-1", actor="lin")  # another reviewer: named in the notice
         assert result.wal_truncated
         assert_gone(on_disk(store))
         await app.screen.check_for_changes().wait()  # what the app's poll does: it notices the change
