@@ -15,6 +15,9 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext, Said
+from inspector.domain.field_timeline import FieldTimeline as FieldTimeline  # re-exported: services, UI, benches
+from inspector.domain.field_timeline import field_cell as field_cell
+from inspector.domain.field_timeline import field_timeline as field_timeline
 from inspector.domain.invented import invented
 from inspector.domain.said import normal_text
 from inspector.domain.said_departures import CANNOT_JUDGE, departure, plan_of, pronoun_in
@@ -120,17 +123,6 @@ class Finding:
 
 _SET_CODE, _SET_KEY, _SET_MESSAGE, _SET_SEVERITY, _SET_WORDS, _SET_WHERE = (
     Finding.__dict__[name].__set__ for name in ("code", "key", "message", "severity", "words", "where"))
-
-
-@dataclass(slots=True)
-class FieldTimeline:
-    keys: list[str] = field(default_factory=list)
-    generations: list[int] = field(default_factory=list)
-    cells: dict[str, dict[int, str]] = field(default_factory=dict)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"keys": self.keys, "generations": self.generations,
-                "cells": {k: {str(g): c for g, c in row.items()} for k, row in self.cells.items()}}
 
 
 def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | None = None) -> list[Finding]:
@@ -448,62 +440,6 @@ def _owner_values(state: list[StateFact]) -> tuple[tuple[str, str], ...]:
     return tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS or s.kind == "decision")
 
 
-def field_cell(gen: GenerationText, fact: StateFact) -> str:
-    """kept / rewritten / missing for one protected key in one generation."""
-    claim = next((c for c in gen.claims if c.get("key") == fact.key), None)
-    if claim is not None:
-        return "kept" if claim.get("text") == fact.value else "rewritten"
-    if fact.kind == "open_issue":
-        return "kept" if fact.value in gen.unresolved else "missing"
-    if fact.kind == "decision" and fact.status == "pending":
-        return "kept" if fact.value in gen.unresolved else "missing"
-    return "kept" if holds_value(_norm_text(gen.text), _norm_value(fact.value)) else "missing"
-
-
 # Every key asks about every generation's text (1,000 × 100 in the bench): normalise each once.
 _norm_value = lru_cache(maxsize=65536)(norm)
 _norm_text = normal_text  # shared with Said.of: each generation's text normalised once
-
-
-def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldTimeline:
-    tracked = [s for s in state if (s.status == "active" and (s.kind in OWNER_ONLY_KINDS or s.kind == "open_issue"))
-               or (s.kind == "decision" and s.status == "pending")]
-    ordered = sorted(gens, key=lambda g: g.generation)
-    out = FieldTimeline([s.key for s in tracked], [g.generation for g in ordered])
-    # ``field_cell`` for every (key, generation), with each generation's claims (the first
-    # one per key, as field_cell reads them), markers and normal form worked out once
-    # rather than once per key (1,000 generations × 84 keys in the drift bench).
-    prepared = [(g.generation, _first_claims(g), g.unresolved, _norm_text(g.text)) for g in ordered] if tracked else []
-    claimed = {k for _, claims, _, _ in prepared for k in claims}  # keys some generation claims
-    for fact in tracked:
-        key, value, norm_value, whole = fact.key, fact.value, fact.norm_value, fact.bounded
-        by_marker = fact.kind == "open_issue" or (fact.kind == "decision" and fact.status == "pending")
-        if key not in claimed:  # no claim to read: the markers or the text alone decide
-            out.cells[key] = ({number: "kept" if value in unresolved else "missing" for number, _, unresolved, _ in prepared}
-                              if by_marker else
-                              {number: _cell(text, norm_value, True) for number, _, _, text in prepared} if whole else
-                              {number: "kept" if norm_value in text else "missing" for number, _, _, text in prepared})
-        elif by_marker:
-            out.cells[key] = {number: ("missing" if value not in unresolved else "kept") if (claim := claims.get(key)) is None
-                              else "kept" if claim.get("text") == value else "rewritten"
-                              for number, claims, unresolved, _ in prepared}
-        else:
-            out.cells[key] = {number: _cell(text, norm_value, whole) if (claim := claims.get(key)) is None
-                              else "kept" if claim.get("text") == value else "rewritten"
-                              for number, claims, _, text in prepared}
-    return out
-
-
-def _cell(text: str, norm_value: str, whole: bool) -> str:
-    return "kept" if (holds_value(text, norm_value) if whole else norm_value in text) else "missing"
-
-
-def _first_claims(gen: GenerationText) -> dict[Any, dict[str, Any]]:
-    """Each key's first claim (a key no record can have, such as a list, is left out)."""
-    out: dict[Any, dict[str, Any]] = {}
-    for c in gen.claims:
-        try:
-            out.setdefault(c.get("key"), c)
-        except TypeError:
-            continue
-    return out

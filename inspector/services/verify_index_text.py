@@ -173,8 +173,8 @@ async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bo
         for name in ("verify_grams_have", "verify_grams_want", "verify_grams"):
             try:
                 await db.execute(f"DROP TABLE IF EXISTS temp.{name}")
-            except sqlite3.OperationalError:
-                pass
+            except sqlite3.OperationalError:  # a temporary table goes with the connection anyway
+                continue
     if rows and int(rows[0][0]):
         fail({"where": "events_grams", "event_id": rows[0][1],
               "message": f"the short-query index events_grams holds {rows[0][0]} (gram, event) pair(s) its events' "
