@@ -127,6 +127,17 @@ async def verify_store(store: Store, *, head: tuple[int, str] | None = None, ful
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+def unfinished_report(exc: Exception) -> VerifyReport | None:
+    """A copy ``migrate`` has not finished (store/migration_marker.py) holds part of a store: a
+    break to report (exit 1) with the refusal's sentence — what it is a copy of and how to
+    finish it — not a chain to check. None for any other error."""
+    if getattr(exc, "code", "") != "migration_unfinished":
+        return None
+    report = VerifyReport()
+    report.fail({"where": "store_meta", "code": "migration_unfinished", "message": str(exc)})
+    return report
+
+
 def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
     """A file that begins as an SQLite database but cannot be opened as a store any more (a cut
     tail, damaged pages) was a store: that is a break to report (exit 1), not bad input. None

@@ -19,7 +19,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, NotAStore
-from inspector.store import faults, grams, held_files, sqlite_connections
+from inspector.store import faults, grams, held_files, migration_marker, sqlite_connections
 from inspector.store.format_upgrade import check_and_migrate
 from inspector.store.location import StoreUrl, is_url, store_target
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION
@@ -52,7 +52,28 @@ def store_error(exc: BaseException) -> InspectorError | None:
     return None
 
 
-async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = False, read_only: bool | None = None) -> Store:
+async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = False, read_only: bool | None = None,
+                     unfinished: bool = False) -> Store:
+    """Open (or, with ``create``, make) a store; refuse anything that is not one.
+
+    A copy that ``inspector migrate`` has not finished (store/migration_marker.py) is refused
+    with ``migration_unfinished`` — only ``migrate`` itself opens one (``unfinished``), to
+    finish it. See :func:`_open` for the rest.
+    """
+    store = await _open(path, create=create, read_only=read_only)
+    if not unfinished:
+        try:
+            found = await migration_marker.read(store.db)
+        except BaseException:
+            await store.close()
+            raise
+        if found is not None:
+            await store.close()
+            raise migration_marker.refusal(str(store.path), found)
+    return store
+
+
+async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_only: bool | None) -> Store:
     """Open (or, with ``create``, make) a store; refuse anything that is not one.
 
     A file of a newer format version is refused rather than guessed at; an older one
