@@ -129,6 +129,9 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
                     f"\n{tip}  (pin it: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})")
         lines = [f"BROKEN: {report.first_break['message'] if report.first_break else ''}"]
         lines += [f"  - {p['message']}" for p in report.problems[1:10]]
+        if any(p.get("code") == "remembered_head_differs" for p in report.problems):
+            lines.append(f"  to forget the remembered head (only if you replaced the file on purpose): "
+                         f"inspector verify {store} --forget-head")
         return "\n".join([*lines, tip])
 
     emit(report.as_dict(), as_json, human)

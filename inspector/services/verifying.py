@@ -44,7 +44,7 @@ from typing import Any
 from inspector.domain.canonical import GENESIS_HASH, ledger_hash
 from inspector.domain.errors import BadInput
 from inspector.domain.sif import identity_digest
-from inspector.services import verify_index_text, verify_layout, verify_pages, verify_pins
+from inspector.services import verify_index_text, verify_layout, verify_pages, verify_remembered
 from inspector.services.replay import Replay, check_bindings
 from inspector.store import ledger, seals, session_rows
 from inspector.store.connection import Store
@@ -114,10 +114,10 @@ async def verify_store(store: Store, *, head: tuple[int, str] | None = None, ful
     ``forget``: drop the head remembered for this store first (it was replaced on purpose)."""
     report = VerifyReport()
     if forget:
-        verify_pins.forget(_location(store), store.digest_key)
+        verify_remembered.forget_head(store)
     try:
         await _verify(store, report, head, full, progress)
-        await _check_remembered(store, report, head)
+        await verify_remembered.check_remembered(store, report, head)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a page SQLite cannot read: damaged there
         report.fail({"where": "sqlite", "message": f"SQLite cannot read the store past this point ({exc}); run "
                                                    "verify --full and restore from a copy"})
@@ -159,34 +159,6 @@ def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
                  "message": f"the store cannot be read any more ({exc}): its file was cut short or its pages were "
                             "damaged; restore it from a copy"})
     return report
-
-
-def _location(store: Store) -> str:
-    path = store.path
-    return str(path) if store.dialect == "postgresql" else str(path.resolve())
-
-
-async def _check_remembered(store: Store, report: VerifyReport, head: tuple[int, str] | None) -> None:
-    """The head this machine's last good verify of the store saw must still be in its ledger
-    (verify_pins.py); a good run then remembers its own head."""
-    location = _location(store)
-    pin = verify_pins.remembered(location, store.digest_key)
-    report.remembered_head = {"seq": pin[0], "hash": pin[1]} if pin else None
-    if pin is not None and pin != head:
-        async with store.snapshot() as db:
-            rows = await db.execute_fetchall("SELECT hash FROM ledger WHERE seq = ?", (pin[0],))
-        if not rows and int(report.head["seq"]) < pin[0]:
-            report.fail({"where": "ledger", "seq": int(report.head["seq"]) + 1,
-                         "message": f"the ledger ends at entry {report.head['seq']}, but the last verify of this "
-                                    f"store on this machine saw entry {pin[0]}: entries were cut off (or the file "
-                                    "was replaced by an older copy: verify --forget-head if on purpose)"})
-        elif not rows or str(rows[0][0]) != pin[1]:
-            report.fail({"where": "ledger", "seq": pin[0],
-                         "message": f"entry {pin[0]} no longer has the hash the last verify of this store on this "
-                                    f"machine saw ({pin[1][:12]}…): the history up to it was rewritten since (if you "
-                                    "replaced the file on purpose, e.g. from a backup: verify --forget-head)"})
-    if report.ok:
-        verify_pins.remember(location, store.digest_key, int(report.head["seq"]), str(report.head["hash"]))
 
 
 async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | None, full: bool | None,

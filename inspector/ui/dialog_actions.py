@@ -229,7 +229,31 @@ class OpensDialogs(_Base):
             body = "\n".join(p["message"] for p in report.problems[:20]) + (
                 f"\n… and {len(report.problems) - 20:,} more (inspector verify STORE --json lists them all)"
                 if len(report.problems) > 20 else "")
+            if any(p.get("code") == "remembered_head_differs" for p in report.problems):
+                body += ("\n\nTo forget the remembered head (only if you replaced the file on purpose): press F "
+                         "(or \"Forget remembered head\" in ctrl+p); it asks first, then verifies again.")
             await self.app.push_screen(MessageDialog("Store does NOT verify", body, error=True))
+
+    def action_forget_head(self) -> None:
+        """F: after restoring the store from a backup at the same path, forget the head this
+        machine remembers for it — asked first (ForgetHeadDialog), then verified at once."""
+        from inspector.services import verify_remembered
+        from inspector.ui.forget_head_dialog import ForgetHeadDialog
+
+        head = verify_remembered.remembered_head(self.store)
+        if head is None:
+            self.notify(f"This machine remembers no ledger head for {plain(self.store.path.name)}: nothing to "
+                        "forget.", title="Forget remembered head")
+            return
+
+        def answered(confirmed: bool | None) -> None:
+            if not confirmed:
+                return
+            verify_remembered.forget_head(self.store)
+            self.notify(f"Forgot the head of entry {head['seq']}; verifying now.", title="Forget remembered head")
+            self.action_verify()
+
+        self.app.push_screen(ForgetHeadDialog(self.store.path.name, head), answered)
 
     @work(group="report", exclusive=True, exit_on_error=False)
     async def action_write_report(self) -> None:
