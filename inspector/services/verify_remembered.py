@@ -50,9 +50,10 @@ def head_differs(last: int, pin: tuple[int, str], now: str | None, seen_at: str 
     when = f" ({seen_at})" if seen_at else ""
     seq, digest = pin
     if now is None and last < seq:
+        cut = f"entry {seq} was" if seq == last + 1 else f"entries {last + 1}–{seq} were"
         happened = (f"this file's ledger ends at entry {last}, but the last good verify of this store on this "
                     f"machine{when} saw it reach entry {seq} (hash {digest[:12]}…): an older copy of the store now "
-                    f"stands at this path (restored from a backup?), or entries {last + 1}–{seq} were cut off.")
+                    f"stands at this path (restored from a backup?), or {cut} cut off.")
     else:
         happened = (f"entry {seq} of this file's ledger is not the one the last good verify of this store on this "
                     f"machine{when} saw (hash {digest[:12]}…, now {(now or 'missing')[:12]}…): another copy of the "
