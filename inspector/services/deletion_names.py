@@ -91,7 +91,7 @@ async def kept_names(db: aiosqlite.Connection, session: str, match: NameMatcher)
                 seen.add((what, text))
                 kept.append({"where": f"{table}.{column}", "name": text, "what": what,
                              "why": f"the {what} {text!r} holds a value of the targets; {why}, so it cannot be "
-                                    "rewritten in place"})
+                                    "rewritten in place", "remedy": remedy(session, ledger=False)})
     for seq, kind, actor, payload in await db.execute_fetchall(
             "SELECT seq, kind, actor, CAST(payload AS TEXT) FROM ledger WHERE session = ? ORDER BY seq", (session,)):
         parts = [p for p, text in (("its actor (a reviewer's or writer's name)", str(actor or "")),
@@ -99,8 +99,17 @@ async def kept_names(db: aiosqlite.Connection, session: str, match: NameMatcher)
         for part in parts:
             kept.append({"where": "ledger", "name": f"entry {seq} ({kind})", "what": "ledger entry",
                          "why": f"ledger entry {seq} ({kind}) holds a value of the targets in {part}; the ledger is "
-                                "append-only and hash-chained, so removing it would break the chain"})
+                                "append-only and hash-chained, so removing it would break the chain",
+                         "remedy": remedy(session, ledger=True)})
     return kept
+
+
+def remedy(session: str, *, ledger: bool) -> str:
+    """How a copy no deletion can remove is removed after all: only a new store made without it
+    (this store's ledger and names stay as written, DESIGN rules 1 and 2)."""
+    what = "remove the value from FILE" if ledger else "rename it everywhere in FILE"
+    return (f"export the session (`inspector export STORE --session {session} -o FILE`), {what}, import FILE "
+            "into a new store, and retire this store file and its backups")
 
 
 def _payload_part(payload: str | None, match: NameMatcher) -> str:

@@ -30,6 +30,8 @@ def coverage_content(cov: Coverage) -> Content:
         lines += [markup("[b $error]$n cop(ies) cannot be removed, so carrying it out is refused (copy_kept):[/]",
                          n=str(len(cov.kept)))]
         lines += [markup("  [$error]■[/] $why", why=k["why"]) for k in cov.kept]
+        lines += [markup("  To remove it: $way", way=way)
+                  for way in dict.fromkeys(k.get("remedy", "") for k in cov.kept) if way]
     lines += [markup("  [$error]✕[/] [b]$w[/b] $id  [dim]$why[/]", w=c.where, id=c.id, why=c.why)
               for c in cov.copies]
     lines += [markup("  [$accent]? $m[/] not found: already deleted, or never stored", m=m)
