@@ -132,7 +132,9 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
         if any(p.get("code") == "remembered_head_differs" for p in report.problems):
             lines.append(f"  to forget the remembered head (only if you replaced the file on purpose): "
                          f"inspector verify {store} --forget-head")
-        return "\n".join([*lines, tip])
+        unread = report.first_break is not None and report.first_break.get("code") in ("migration_unfinished",
+                                                                                       "damaged_store")
+        return "\n".join(lines if unread else [*lines, tip])  # a store never read has no head to print
 
     emit(report.as_dict(), as_json, human)
     return EXIT_OK if report.ok else EXIT_REFUSED
