@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from inspector.cli.main import cli as main
+from inspector.domain.drift import Finding, headline
 from tests.verdict_attack_cases import FAITHFUL, STATE, case, judge
 
 REAL = (Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claude-code"
@@ -75,3 +76,14 @@ def test_names_the_log_cannot_confirm_make_the_line_unknown_even_when_survival_k
     doc = json.loads(runner.invoke(main, ["check", str(store), "--json"]).output)
     assert doc["ok"] is True and doc["verdict"] == "unknown"
     assert doc["sessions"][0]["verdict"] == "unknown"
+
+
+def test_the_headline_names_every_part_that_was_not_judged() -> None:
+    """A generation with unconfirmed names and pending facts: the headline names both, and never
+    says "no drift" (the Drift tab and `inspector drift` show it as the generation's line)."""
+    found = [Finding("identifier_unverified", None, "generation 1 names …", "warning", words=("a.go", "b.go")),
+             Finding("facts_not_judged", None, "generation 1: 3 pending proposals are not judged", "warning")]
+    assert headline(found) == ("no finding; 2 name(s) the log cannot confirm (identifier_unverified); "
+                               "3 pending not judged (see survival)")
+    assert headline(found[1:]) == "no drift in the active records; 3 pending not judged (see survival)"
+    assert headline([]) == "no drift found"

@@ -270,12 +270,14 @@ def headline(findings: list[Finding]) -> str:
     unverified = next((f for f in findings if f.code == "identifier_unverified"), None)
     if unverified is not None:  # names it cannot confirm: whether they were invented is not judged
         parts.append(f"{len(unverified.words) or 'some'} name(s) the log cannot confirm (identifier_unverified)")
-    if parts:
-        return "no finding; " + "; ".join(parts)
     unjudged = next((f for f in findings if f.code == "facts_not_judged"), None)
-    if unjudged is not None:
-        count = unjudged.message.split(": ", 1)[1].split(" ", 1)[0]
-        return f"no drift in the active records; {count} pending not judged (see survival)"
+    pending = unjudged.message.split(": ", 1)[1].split(" ", 1)[0] if unjudged is not None else None
+    if parts:
+        if pending is not None:
+            parts.append(f"{pending} pending not judged (see survival)")
+        return "no finding; " + "; ".join(parts)
+    if pending is not None:
+        return f"no drift in the active records; {pending} pending not judged (see survival)"
     return "no drift found"
 
 
