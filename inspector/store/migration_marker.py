@@ -49,6 +49,7 @@ def refusal(where: str, found: dict[str, Any]) -> InspectorError:
     source = str(found.get("source") or "its source")
     started = f" started {found['started_at']}" if found.get("started_at") else ""
     return InspectorError(
-        f"{where} is an unfinished copy of {source}: the `inspector migrate`{started} stopped before every row "
-        f"was in, so it holds only part of that store; run `inspector migrate {source} --to {where}` again to "
-        "finish it (or remove it and copy afresh)", code="migration_unfinished")
+        f"{where} is an unfinished copy of {source}: the `inspector migrate`{started} has not put every row in "
+        f"(it is still running, or it was stopped), so it holds only part of that store; if it was stopped, run "
+        f"`inspector migrate {source} --to {where}` again to finish it (or remove it and copy afresh)",
+        code="migration_unfinished")
