@@ -112,7 +112,14 @@ def extract(events: Iterable[LogEvent]) -> list[ProposedFact]:
     # A failure fixed later in the log is history, not an open issue; it stays a failure record.
     proposals = [*facts_text.constraints(ordered), *facts_text.decisions(ordered), *facts_tools.artifacts(ordered),
                  *failures, *facts_tools.todos(ordered), *facts_text.references(ordered)]
-    facts = _goal_versions(facts_text.goals(ordered), at) + _merge(proposals, at)
+    return assemble(facts_text.goals(ordered), proposals, at)
+
+
+def assemble(goals: list[Proposal], proposals: list[Proposal], at: dict[int, str | None]) -> list[ProposedFact]:
+    """The records of the goal proposals and of the other proposals (constraints, decisions,
+    artifacts, failures, todos, references, in that order): shared with the running
+    extraction of a followed session (``facts_running``), so both give the same records."""
+    facts = _goal_versions(goals, at) + _merge(proposals, at)
     for f in facts:
         f.sources.sort(key=lambda s: int(s[4:]) if s[4:].isdigit() else 0)
     return facts
