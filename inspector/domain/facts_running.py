@@ -13,6 +13,9 @@ keeps what the rules carry from one event to the next:
   what a success must share to resolve them (``failures.find_failures``);
 * todos — each item's trail of states (its kind is the last one's).
 
+Each category's proposals are merged into records as they come (``facts.Merged``), so a
+look merges what it appended rather than every repeat of a reference in the session; the
+artifacts, failures and todos are merged again when a new event changed an earlier one.
 ``facts()`` then gives exactly what ``facts.extract`` of every event fed so far gives
 (tests/test_facts_running.py checks it on the real transcripts cut into pieces). The one
 thing it cannot carry is a tool call whose id an earlier call or result already used: the
@@ -27,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from inspector.domain import facts_text, facts_tools
-from inspector.domain.facts import ProposedFact, assemble
+from inspector.domain.facts import Merged, ProposedFact, assemble_merged
 from inspector.domain.facts_text import Offer, Proposal
 from inspector.domain.failures import SHELL_TOOLS, FailedResult, failed, find_failures, signature
 from inspector.domain.logevents import LogEvent
@@ -44,8 +47,6 @@ class RunningExtraction:
         self.last_seq = 0  # the highest seq fed; the next stretch must start after it
         self._at: dict[int, str | None] = {}  # the time of each event a proposal cites
         self._goals: list[Proposal] = []
-        self._constraints: list[Proposal] = []
-        self._decisions: list[Proposal] = []
         self._offer = Offer()
         self._artifacts: list[tuple[str | None, Proposal]] = []  # (the edit call's id, its proposal)
         self._failed_calls: set[str] = set()  # call ids whose result is an error (artifacts.py's rule)
@@ -53,8 +54,13 @@ class RunningExtraction:
         self._result_calls: set[str] = set()  # call ids some result named
         self._failures: list[FailedResult] = []
         self._unresolved: dict[str, list[int]] = {}  # what a success must share -> failures it would resolve
+        self._resolved = False  # whether the stretch being fed resolved an earlier failure
         self._todos: dict[str, list[tuple[int, str]]] = {}
-        self._references: list[Proposal] = []
+        # Each category's proposals merged into records as they come (``facts._merge``'s rule),
+        # so a look merges what it appended, not the session's 10,000 repeats of a reference;
+        # the artifacts, failures and todos are merged again when an earlier one changed.
+        self._merged = {name: Merged() for name in ("constraint", "decision", "artifact", "failure", "todo",
+                                                    "reference")}
 
     @classmethod
     def of(cls, events: Iterable[LogEvent]) -> RunningExtraction:
@@ -71,18 +77,35 @@ class RunningExtraction:
         if ordered[0].seq <= self.last_seq:
             raise NeedsWhole(f"evt:{ordered[0].seq} is not after evt:{self.last_seq}")
         self.last_seq = ordered[-1].seq
+        at = self._at
         for e in ordered:
-            self._at[e.seq] = e.at
+            at[e.seq] = e.at
         facts_text.goals_from(ordered, self._goals)
-        self._constraints += facts_text.constraints(ordered)
-        self._decisions += facts_text.decisions_from(ordered, self._offer)
+        merged = self._merged
+        merged["constraint"].add(facts_text.constraints(ordered), at)
+        merged["decision"].add(facts_text.decisions_from(ordered, self._offer), at)
+        artifacts, failures = len(self._artifacts), len(self._failures)
+        edited = {call_id for call_id, _ in self._artifacts}
+        failed_before, self._resolved = set(self._failed_calls), False
         for e in ordered:
             if e.kind == "tool_call":
                 self._call(e)
             elif e.kind == "tool_result":
                 self._result(e)
-        facts_tools.todo_states(ordered, self._todos)
-        self._references += facts_text.references(ordered)
+        if (self._failed_calls - failed_before) & edited:  # an earlier edit's own result failed
+            merged["artifact"] = Merged().add(self._kept_artifacts(self._artifacts), at)
+        else:
+            merged["artifact"].add(self._kept_artifacts(self._artifacts[artifacts:]), at)
+        if self._resolved:  # a success resolved an earlier failure: its record's detail changed
+            merged["failure"] = Merged().add(map(facts_tools.failure_proposal, self._failures), at)
+        else:
+            merged["failure"].add(map(facts_tools.failure_proposal, self._failures[failures:]), at)
+        if any(e.kind == "tool_call" for e in ordered):
+            before = {text: len(trail) for text, trail in self._todos.items()}
+            facts_tools.todo_states(ordered, self._todos)
+            if before != {text: len(trail) for text, trail in self._todos.items()}:
+                merged["todo"] = Merged().add(facts_tools.todo_proposals(self._todos), at)
+        merged["reference"].add(facts_text.references(ordered), at)
 
     def _call(self, e: LogEvent) -> None:
         if e.call_id:
@@ -108,16 +131,16 @@ class RunningExtraction:
             # The first later success sharing ``same`` resolves every failure still open for it.
             for i in self._unresolved.pop(same, []) if same else []:
                 self._failures[i] = replace(self._failures[i], resolved_by=e.seq)
+                self._resolved = True
             return
         pair = [call, e] if call is not None else [e]
         self._failures += find_failures(pair)  # this one failure, resolved by nothing yet
         if same:
             self._unresolved.setdefault(same, []).append(len(self._failures) - 1)
 
+    def _kept_artifacts(self, artifacts: list[tuple[str | None, Proposal]]) -> list[Proposal]:
+        return [p for call_id, p in artifacts if not (call_id and call_id in self._failed_calls)]
+
     def facts(self) -> list[ProposedFact]:
         """What ``facts.extract`` of every event fed so far gives (new objects each time)."""
-        artifacts = [p for call_id, p in self._artifacts if not (call_id and call_id in self._failed_calls)]
-        proposals = [*self._constraints, *self._decisions, *artifacts,
-                     *(facts_tools.failure_proposal(f) for f in self._failures),
-                     *facts_tools.todo_proposals(self._todos), *self._references]
-        return assemble(list(self._goals), proposals, self._at)
+        return assemble_merged(list(self._goals), self._merged.values(), self._at)
