@@ -115,7 +115,8 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
         async with await open_store(store) as opened:
             report = await verifying.verify_store(opened, head=pinned, full=True if full else None, forget=forget)
     except InspectorError as exc:
-        report = verifying.damaged_report(store, exc)  # an SQLite store that can no longer be opened: a break
+        # an unfinished copy, or an SQLite store that can no longer be opened: a break
+        report = verifying.unfinished_report(exc) or verifying.damaged_report(store, exc)
         if report is None:
             raise
 
