@@ -134,7 +134,7 @@ def fingerprints(source: Path, tmp: Path) -> tuple[str, str]:
         async with await open_store(store_path) as store:
             await export_sif(store, out)
 
-    with mock.patch("inspector.store.connection.secrets.token_hex", lambda n: "5a" * n):
+    with mock.patch("inspector.store.format_upgrade.secrets.token_hex", lambda n: "5a" * n):
         asyncio.run(run())
     rows = hashlib.sha256()
     with sqlite3.connect(store_path) as db:

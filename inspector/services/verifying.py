@@ -44,7 +44,7 @@ from typing import Any
 from inspector.domain.canonical import GENESIS_HASH, ledger_hash
 from inspector.domain.errors import BadInput
 from inspector.domain.sif import identity_digest
-from inspector.services import verify_index_text, verify_layout, verify_pins
+from inspector.services import verify_index_text, verify_layout, verify_pages, verify_pins
 from inspector.services.replay import Replay, check_bindings
 from inspector.store import ledger, seals, session_rows
 from inspector.store.connection import Store
@@ -127,6 +127,17 @@ async def verify_store(store: Store, *, head: tuple[int, str] | None = None, ful
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+def unfinished_report(exc: Exception) -> VerifyReport | None:
+    """A copy ``migrate`` has not finished (store/migration_marker.py) holds part of a store: a
+    break to report (exit 1) with the refusal's sentence — what it is a copy of and how to
+    finish it — not a chain to check. None for any other error."""
+    if getattr(exc, "code", "") != "migration_unfinished":
+        return None
+    report = VerifyReport()
+    report.fail({"where": "store_meta", "code": "migration_unfinished", "message": str(exc)})
+    return report
+
+
 def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
     """A file that begins as an SQLite database but cannot be opened as a store any more (a cut
     tail, damaged pages) was a store: that is a break to report (exit 1), not bad input. None
@@ -188,7 +199,10 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
     prev = GENESIS_HASH
     expected_seq = 1
     async with store.snapshot():
-        await _integrity(store, report, full)
+        report.integrity = verify_pages.page_check(store, full, FULL_CHECK_BELOW)
+        report.integrity, problem = await verify_pages.check_pages(store, report.integrity)
+        if problem is not None:
+            report.fail(problem)
         total = 0
         if progress is not None:
             rows = await store.db.execute_fetchall("SELECT COUNT(*) FROM ledger")
@@ -267,24 +281,6 @@ def _check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None)
         report.fail({"where": "ledger", "seq": seq,
                      "message": f"entry {seq} now hashes to {str(pinned)[:12]}…, not the pinned {digest[:12]}…: "
                                 "the history up to it was rewritten"})
-
-
-async def _integrity(store: Store, report: VerifyReport, full: bool | None) -> None:
-    if store.dialect == "postgresql":  # no SQLite pages to check: the server's own checks (amcheck when installed)
-        from inspector.store.pg.maintenance import has_amcheck, integrity
-
-        report.integrity = "amcheck" if await has_amcheck(store) else "server_checks"
-        messages = await integrity(store)
-        if messages:
-            report.fail({"where": "postgresql", "message": "index checks found damage: " + "; ".join(messages[:5])})
-        return
-    size = store.path.stat().st_size if store.path.exists() else 0
-    report.integrity = "integrity_check" if full or (full is None and size < FULL_CHECK_BELOW) else "quick_check"
-    rows = await store.db.execute_fetchall(f"PRAGMA {report.integrity}")
-    messages = [str(r[0]) for r in rows if str(r[0]) != "ok"]
-    if messages:
-        report.fail({"where": "sqlite", "message": f"PRAGMA {report.integrity} found damaged pages: "
-                                                   + "; ".join(messages[:5])})
 
 
 async def _entries(store: Store) -> AsyncIterator[tuple[ledger.LedgerEntry, str | None]]:

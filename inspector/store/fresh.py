@@ -50,7 +50,8 @@ from pathlib import Path
 import aiosqlite
 
 from inspector.store import grams
-from inspector.store.connection import Store, _configure, _connect, fetch_one, utc_now
+from inspector.store.connection import Store, fetch_one, utc_now
+from inspector.store.sqlite_connections import configure, connect_reader
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 
 SIDECARS = ("-journal", "-wal", "-shm")
@@ -98,7 +99,7 @@ async def open_filling(path: Path) -> Store:
     """The store being filled, on one connection (it is the only one that ever opens the file)."""
     db = await aiosqlite.connect(path, isolation_level=None)
     try:
-        await _configure(db)
+        await configure(db)
         for pragma in _FILL_PRAGMAS:
             await db.execute(pragma)
         await db.create_function(grams.FUNCTION, 1, grams.grams, deterministic=True)
@@ -107,7 +108,7 @@ async def open_filling(path: Path) -> Store:
     except BaseException:
         await db.close()
         raise
-    return Store(path, db, key, db, connect_reader=lambda: _connect(path, read_only=False))
+    return Store(path, db, key, db, connect_reader=lambda: connect_reader(path, read_only=False))
 
 
 class NotPublished(Exception):
