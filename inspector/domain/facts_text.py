@@ -67,7 +67,11 @@ def _first_chunk(text: str) -> str:
 
 
 def goals(events: list[LogEvent]) -> list[Proposal]:
-    out: list[Proposal] = []
+    return goals_from(events, [])
+
+
+def goals_from(events: list[LogEvent], out: list[Proposal]) -> list[Proposal]:
+    """``goals`` of events that follow the ones whose goal proposals ``out`` holds; extends ``out``."""
     restate = wordlist("goal_restatement")
     for e in events:
         text = request_text(e)
@@ -162,9 +166,21 @@ def _pick(text: str) -> str | None:
 
 def decisions(events: list[LogEvent]) -> list[Proposal]:
     """A user's short reply that picks one of the options the assistant just listed."""
+    return decisions_from(events, Offer())
+
+
+@dataclass(slots=True)
+class Offer:
+    """The options the assistant listed last and not yet answered (carried from one stretch
+    of the log to the next when a followed session is read as it grows)."""
+    options: dict[str, str] = field(default_factory=dict)
+    at: int = 0
+
+
+def decisions_from(events: list[LogEvent], offer: Offer) -> list[Proposal]:
+    """``decisions`` of events that follow the ones ``offer`` was left by; updates ``offer``."""
     out: list[Proposal] = []
-    offered: dict[str, str] = {}
-    offered_at = 0
+    offered, offered_at = offer.options, offer.at
     for e in events:
         if e.kind == "assistant_message" and e.content:
             opts = _options(e.content)
@@ -180,6 +196,7 @@ def decisions(events: list[LogEvent]) -> list[Proposal]:
             out.append(Proposal("decision", offered[pick], e.seq, "decision.user_pick", rationale=" ".join(text.split())[:300],
                                 alternatives=alternatives, detail={"offered_in": f"evt:{offered_at}"}))
         offered = {}
+    offer.options, offer.at = offered, offered_at
     return out
 
 

@@ -32,8 +32,9 @@ def _event(row: tuple[Any, ...]) -> LogEvent:
 
 
 async def log_events(db: aiosqlite.Connection, session: str, *, kinds: tuple[str, ...] | None = None,
-                     upto: int | None = None) -> list[LogEvent]:
-    """Events of a session in seq order, each result read by its edges."""
+                     upto: int | None = None, after: int | None = None) -> list[LogEvent]:
+    """Events of a session in seq order, each result read by its edges (``after``: only those
+    past that seq — what a followed session appended since the last look)."""
     where = ["session = ?"]
     params: list[Any] = [session]
     if kinds:
@@ -42,6 +43,9 @@ async def log_events(db: aiosqlite.Connection, session: str, *, kinds: tuple[str
     if upto is not None:
         where.append("seq <= ?")
         params.append(upto)
+    if after is not None:
+        where.append("seq > ?")
+        params.append(after)
     rows = await db.execute_fetchall(
         f"SELECT seq, kind, trust, {_EDGES}, tool, call_id, extra FROM events WHERE {' AND '.join(where)} ORDER BY seq",
         params)
