@@ -256,10 +256,10 @@ def headline(findings: list[Finding]) -> str:
     blocking = sum(1 for f in findings if f.severity == "finding")
     if blocking:
         return f"{blocking} finding(s)"
-    unsure = sum(1 for f in findings if f.code in CANNOT_JUDGE)
+    unsure = [f.code for f in findings if f.code in CANNOT_JUDGE]
     if unsure:
         # A sentence the rules could not resolve is not "no drift": say it was not judged.
-        return f"no finding; {unsure} sentence(s) not judged (reference_unresolved)"
+        return f"no finding; {len(unsure)} sentence(s) not judged ({', '.join(sorted(set(unsure)))})"
     unjudged = next((f for f in findings if f.code == "facts_not_judged"), None)
     if unjudged is not None:
         count = unjudged.message.split(": ", 1)[1].split(" ", 1)[0]

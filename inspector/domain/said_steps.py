@@ -27,7 +27,7 @@ GENERIC = frozenset(
 _ASCII = re.compile(r"[a-z0-9][a-z0-9_./*-]*[a-z0-9/*]|[a-z0-9]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 # Chinese function characters that never name a step on their own.
-_ZH_FILLER = re.compile(r"[的了先再后前之然才要需必须得能可以把将在和与及或并且就都也还已经等]")
+_ZH_FILLER = re.compile(r"并且|[的了先再后前之然才要需必须得能可以把将在和与及或且就都也还已经等]")  # "合并" is a step: 并 alone is not filler
 
 
 @cache
