@@ -85,7 +85,7 @@ def quantities(text: str) -> list[Quantity]:
                 out.append(Quantity(n, "percent", (n,), m.group()))
             continue
         thing = m.group("count")
-        if thing in _NOT_UNITS or _looks_like_date_part(text, m.end()):
+        if not _countable(thing, n) or _looks_like_date_part(text, m.end()):
             continue
         out.append(Quantity(n, "count:" + _stem(thing.strip("-")), (n,), m.group()))
     return out
@@ -100,18 +100,32 @@ def bare_numbers(text: str) -> list[float]:
     return [_number(m.group(1)) for m in _BARE_NUMBER.finditer(text)]
 
 
+# Chinese measure words a count is given in ("500 行", "3 次").
+_ZH_COUNTS = frozenset("行次个条台份页项人张篇封件批轮遍位列字元块核笔单")
+_NOT_NOUNS = frozenset("must should can may might will would could shall is are was were be been has have had do does "
+                       "did hold holds more less times per".split())
+_STANDALONE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w]|[.,]\d)")
+
+
+def _countable(thing: str, n: float) -> bool:
+    """A word that counts things: a plural noun ("rows", "retries"), or a singular after 1, or
+    a Chinese measure word; not a verb, a modal or a preposition ("42 must hold", "3 of 10")."""
+    if not thing.isascii():
+        return thing in _ZH_COUNTS
+    if thing in _NOT_UNITS or thing in _NOT_NOUNS or len(thing) < 3 or thing.endswith(("ed", "ing", "ly")):
+        return False
+    return thing.endswith("s") or n == 1
+
+
 @lru_cache(maxsize=4096)
 def quantity_of(value: str) -> Quantity | None:
     """The one quantity a protected value states ("Keep uploads under 10 GB" → 10 GB), or None
-    (no number with a unit, or several)."""
-    found = [q for q in quantities(value.lower()) if not q.dimension.startswith("count:")
-             or _counts_something(q)]
+    (no number with a unit, or several numbers: "约束 42：值 42 must hold" measures nothing)."""
+    low = value.lower()
+    if len(_STANDALONE.findall(low)) > 1:
+        return None
+    found = quantities(low)
     return found[0] if len(found) == 1 else None
-
-
-def _counts_something(q: Quantity) -> bool:
-    thing = q.dimension[6:]
-    return not (thing.isascii() and len(thing) < 3)
 
 
 _MONTHS = {m: i + 1 for i, m in enumerate(
