@@ -37,10 +37,11 @@ from inspector.domain.said_limits import _date_of, limit_changed
 from inspector.domain.said_limits_plain import limit_restated
 from inspector.domain.said_order import order_of, reordered
 from inspector.domain.said_pronoun import pronoun_lift, pronoun_sentences
-from inspector.domain.said_quantities import date_of, quantity_of
+from inspector.domain.said_quantities import date_of, quantity_of, times_of
 from inspector.domain.said_scope import bounding, scope_form, widened_norm
 from inspector.domain.said_sequence import told_reversed
-from inspector.domain.said_touched import touched
+from inspector.domain.said_touched import touch_plan, touched
+from inspector.domain.said_without import accepted_elsewhere, excluded_of
 from inspector.domain.said_scope_wide import widened_elsewhere
 
 # Drift warnings that say the rules could not judge a sentence: ``check`` shows "?", not "✓".
@@ -65,17 +66,20 @@ class Plan:
     order: bool
     forbidden: bool
     limit: bool
+    excludes: bool = False  # "… without downtime" (said_without)
 
     def __bool__(self) -> bool:
-        return self.scope is not None or self.order or self.forbidden or self.limit
+        return self.scope is not None or self.order or self.forbidden or self.limit or self.excludes
 
 
 @lru_cache(maxsize=16384)
 def plan_of(value: str, kind: str) -> Plan:
     return Plan(scope_form(value) if bounding(value, kind) else None, order_of(value) is not None,
-                kind in ("constraint", "acceptance") and forbidden_of(value) is not None,
+                kind in ("constraint", "acceptance") and (forbidden_of(value) is not None
+                                                          or touch_plan(value) is not None),
                 _number_and_unit(value) is not None or _date_of(value) is not None
-                or quantity_of(value) is not None or date_of(value.lower()) is not None)
+                or quantity_of(value) is not None or date_of(value.lower()) is not None or bool(times_of(value)),
+                excluded_of(value) is not None)
 
 
 def may_depart(value: str, kind: str) -> bool:
@@ -109,13 +113,16 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     hit = forbidden_done(said, value) if plan.forbidden else None
     if hit is not None:
         return Departure("forbidden_action_done", tuple(hit.words), hit.sentence)
-    other = touched(said, value) if plan.forbidden else None
+    other = touched(said, value) if plan.forbidden and hit is None else None
     if other is not None:
         return Departure("forbidden_action_done" if other.decided else "forbidden_action_unclear",
                          tuple(other.words), other.sentence, other.decided, how="touched")
     hit = (limit_changed(said, value, others) or limit_restated(said, value, others)) if plan.limit else None
     if hit is not None:
         return Departure("protected_negated", tuple(hit.words), hit.sentence, how="limit")
+    hit = accepted_elsewhere(said, value) if plan.excludes else None
+    if hit is not None:
+        return Departure("protected_negated", tuple(hit.words), hit.sentence, how="accepted")
     if pronouns is None:
         pronouns = pronoun_in(said)
     pronoun = pronoun_lift(said, value, _resolved(others)) if pronouns else None
@@ -152,6 +159,9 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
         return (f"generation {generation} dismisses “{words}” a few sentences after the {kind} “{value}” ({key}) "
                 f"(“{dep.sentence}”): the rules cannot tell whether the pronoun means this {kind} or something named "
                 "in between — not judged; a person (or --judge) must read it.")
+    if dep.how == "accepted":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but accepts elsewhere what it "
+                f"excludes: “{words}” in “{dep.sentence}”.")
     if dep.how == "limit":
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) but changes or loosens its limit "
                 f"elsewhere: “{words}” in “{dep.sentence}”.")

@@ -44,6 +44,8 @@ from inspector.domain.said_quantities import (
     dates,
     quantities,
     quantity_of,
+    times,
+    times_of,
 )
 
 Others = tuple[tuple[str, str], ...]
@@ -112,19 +114,19 @@ def measured_only(value: str, clause: str) -> bool:
 def limit_restated(said: Said, value: str, others: Others | Callable[[], Others] = ()) -> Hits | None:
     """A clause elsewhere that gives the limit or deadline another value (see the module's
     docstring), or None."""
-    q, d = quantity_of(value), date_of(value)
-    if q is None and d is None:
+    q, d, t = quantity_of(value), date_of(value), times_of(value)
+    if q is None and d is None and not t:
         return None
     v = norm_phrase(value)
     key = ("limit_restated", v)
     if key in said._memo:
         return said._memo[key]  # type: ignore[no-any-return]
-    found = said._memo[key] = _restated(said, v, q, d, others)
+    found = said._memo[key] = _restated(said, v, q, d, others, t)
     return found
 
 
 def _restated(said: Said, v: str, q: Quantity | None, d: DateSaid | None,
-              others: Others | Callable[[], Others]) -> Hits | None:
+              others: Others | Callable[[], Others], t: tuple[str, ...] = ()) -> Hits | None:
     own = set(said.holding(v))
     if not own:
         return None
@@ -144,7 +146,8 @@ def _restated(said: Said, v: str, q: Quantity | None, d: DateSaid | None,
             if not any(ch.isdigit() for ch in text) or any(r in text for r in rivals):
                 continue
             hit = (_quantity_moved(text, q, unit, words, ids) if q is not None else None) or (
-                _date_moved(text, d, words, ids, lone_date) if d is not None else None)
+                _date_moved(text, d, words, ids, lone_date) if d is not None else None) or (
+                _times_moved(text, t, words, ids) if t else None)
             if hit:
                 return Hits([hit], said.stripped(s))
     return None
@@ -196,6 +199,22 @@ def _date_moved(text: str, d: DateSaid, words: tuple[str, ...], ids: tuple[str, 
     day = sorted(other.readings, key=lambda r: (r[0] or 0, r[1], r[2]))[0]
     was = sorted(d.readings, key=lambda r: (r[0] or 0, r[1], r[2]))[0]
     return f"{text[other.start:other.end]} (the value says {_iso(was)}; this is {_iso(day)})"
+
+
+_WINDOW = re.compile(r"(?<![a-z])(?:window|hours|slot|between|from)(?![a-z])|窗口|时段|时间段|之间")
+
+
+def _times_moved(text: str, t: tuple[str, ...], words: tuple[str, ...], ids: tuple[str, ...]) -> str | None:
+    """A time window given other times: "Migration window: 01:00-05:00 UTC" beside "… only inside
+    the 02:00-04:00 UTC window"."""
+    said_times = times(text)
+    if not said_times or set(said_times) & set(t):
+        return None
+    if len(t) >= 2 and len(said_times) < 2:
+        return None  # one time of day against a window: when something ran ("ran at 02:30 UTC"), not the window
+    if not (_WINDOW.search(text) or _CUE.search(text)) or not _names_subject(text, words, ids):
+        return None
+    return f"{'-'.join(said_times)} (the value says {'-'.join(t)})"
 
 
 def _iso(day: tuple[int | None, int, int]) -> str:

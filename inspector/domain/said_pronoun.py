@@ -34,6 +34,8 @@ _DISMISS = re.compile(
     r"(?<![a-z])(?:(?:can|could|may|should|will|to|let's|just|now)\s+(?:safely\s+)?"
     r"(?:ignore|disregard|drop|forget|skip|bypass|override)|^\W*(?:ignore|disregard|drop|forget|skip))\s+"
     r"(?:it|this|that)(?=\s*(?:$|[.,;:!]|now\b|too\b|as well\b|from now on\b|for now\b|going forward\b|entirely\b))|"
+    r"(?<![a-z])(?:it|this|that)\s+(?:can|could|may|should)\s+(?:now\s+|safely\s+)?be\s+(?:safely\s+)?"
+    r"(?:dropped|ignored|disregarded|skipped|forgotten|bypassed|overridden)(?![a-z])|"
     r"(?:可以|能|就|也)?(?:不用管|不必管|不管|忽略|无视|不理)(?:它|这条|那条|这个)了?|"
     r"(?:它|这条|那条)(?:现在|已经|也)*(?:可以)?(?:忽略|不用管|不管)了?")
 _PRONOUN_LEADS = re.compile("it|this|that|它|这条|那条|该条|此条|这个")  # every pattern above holds one

@@ -198,4 +198,18 @@ def date_of(value: str) -> DateSaid | None:
     return found[0] if len(found) == 1 else None
 
 
-__all__ = ["DateSaid", "Quantity", "bare_numbers", "date_of", "dates", "quantities", "quantity_of"]
+_TIME_OF_DAY = re.compile(r"(?<![\d:])([01]?\d|2[0-3])[:：]([0-5]\d)(?![\d:])")
+
+
+def times(text: str) -> tuple[str, ...]:
+    """Times of day ("02:00", "4:00" → "04:00"), in order."""
+    return tuple(f"{int(h):02d}:{m}" for h, m in _TIME_OF_DAY.findall(text))
+
+
+@lru_cache(maxsize=4096)
+def times_of(value: str) -> tuple[str, ...]:
+    """The times of day a protected value states ("the 02:00-04:00 UTC window")."""
+    return times(value.lower())
+
+
+__all__ = ["times", "times_of", "DateSaid", "Quantity", "bare_numbers", "date_of", "dates", "quantities", "quantity_of"]

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_pronoun import pronoun_lead
-from inspector.domain.said_scope_wide import wide_grant_possible
+from inspector.domain.said_scope_wide import wide_possible_for
 from inspector.domain.said_steps import denies, telling_words
 from inspector.domain.textnorm import CJK
 from inspector.domain.wordlists import _trie
@@ -109,7 +109,7 @@ def scope_open(said: Said, scopes: tuple[str, ...]) -> bool:
         return False
     text = said.text
     return _joined_pattern(scopes).search(text) is not None or (
-        (pronoun_lead(said) and _also_anywhere(said) or wide_grant_possible(said)) and any(v in text for v in scopes))
+        (pronoun_lead(said) and _also_anywhere(said) or wide_possible_for(said)) and any(v in text for v in scopes))
 
 
 @lru_cache(maxsize=64)

@@ -18,6 +18,8 @@ clause outside the value itself that:
 - does **not** stay inside the value's own scope: a clause naming the value's object again
   ("Any table in the staging database may be read", "预发库的所有表都可以读", "all files under
   src/") is the same grant, unless it says "beyond/outside/not just/以外" of it;
+- or, with no widening word, grants *another action* on the value's object with "also/now/也/
+  现在" ("billing 仓库现在也可以写入" beside "只读访问 billing 仓库");
 - denies, forbids, hedges or asks nothing ("Nothing may be written anywhere else", "Any edit
   outside src/ is forbidden", "whether").
 """
@@ -82,9 +84,10 @@ def _parts(v: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if w in verbs or w in _GENERIC_OBJECTS:
             continue
         if CJK.search(w):
+            w = w.lstrip("只仅")
             lead = next((z for z in sorted(_ZH_ACTIONS, key=len, reverse=True) if w.startswith(z)), "")
             w = w[len(lead):]
-            if len(w) < 2 or w in _GENERIC_OBJECTS:
+            if len(w) < 2 or w in _GENERIC_OBJECTS or w in _ZH_ACTIONS:
                 continue
         objects.append(w)
     # "预发库" and its piece "发库": the whole word is enough.
@@ -107,7 +110,7 @@ def widened_elsewhere(said: Said, v: str) -> Hits | None:
     """A clause granting the value's action over more than its scope, written before the
     value or in a sentence of its own (see the module's docstring). ``v`` is the value in
     ``said_scope.scope_form``."""
-    if not v or not wide_grant_possible(said) or not said.in_text(v):
+    if not v or not wide_possible_for(said) or not said.in_text(v):
         return None
     key = ("widened_elsewhere", v)
     if key in said._memo:
@@ -147,8 +150,10 @@ def _all(text: str, v: str) -> list[int]:
 
 def _wide_grant(part: str, forms: tuple[str, ...], objects: tuple[str, ...]) -> str | None:
     wide = _WIDE.search(part)
-    if wide is None or _GRANT.search(part) is None:
+    if _GRANT.search(part) is None:
         return None
+    if wide is None:
+        return _more_actions(part, forms, objects)
     if not any((f in part) if CJK.search(f) else re.search(rf"(?<![a-z]){re.escape(f)}(?![a-z])", part)
                for f in forms):
         return None
@@ -160,4 +165,34 @@ def _wide_grant(part: str, forms: tuple[str, ...], objects: tuple[str, ...]) -> 
     return part.strip()[:80]
 
 
-__all__ = ["wide_grant_possible", "widened_elsewhere"]
+_ALSO = re.compile(r"(?<![a-z])(?:also|too|as well|in addition|additionally|now)(?![a-z])|也|还|现在|另外|此外")
+_EVERY_ACTION = tuple(sorted({w for words in _ACTIONS.values() for w in words}, key=len, reverse=True))
+
+
+def _more_actions(part: str, forms: tuple[str, ...], objects: tuple[str, ...]) -> str | None:
+    """The same object granted another action: "billing 仓库现在也可以写入" beside "只读访问 billing
+    仓库", "The staging database may now be written too" beside "You may read the staging database"."""
+    if not objects or not all(o in part for o in objects) or _ALSO.search(part) is None:
+        return None
+    if DENIAL.search(part) or _NOBODY.search(part):
+        return None
+    for verb in _EVERY_ACTION:
+        found = (verb in part) if CJK.search(verb) else re.search(rf"(?<![a-z]){re.escape(verb)}(?![a-z])", part)
+        if found and verb not in forms and not any(verb in f or f in verb for f in forms if CJK.search(f) == CJK.search(verb)):
+            return part.strip()[:80]
+    return None
+
+
+def wide_possible_for(said: Said) -> bool:
+    """``wide_grant_possible``, or a grant word beside an "also/now/也/现在" word (another action
+    on the same object)."""
+    key = ("wide_or_more",)
+    found = said._memo.get(key)
+    if found is None:
+        text = said.text
+        found = said._memo[key] = wide_grant_possible(said) or (
+            _GRANT.search(text) is not None and _ALSO.search(text) is not None)
+    return found  # type: ignore[no-any-return]
+
+
+__all__ = ["wide_grant_possible", "wide_possible_for", "widened_elsewhere"]

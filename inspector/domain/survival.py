@@ -254,7 +254,9 @@ _LOWER = b"abcdefghijklmnopqrstuvwxyz"
 
 _DEPARTED = {"permission_widened": "the summary widens its scope", "order_reversed": "the summary narrates its "
              "steps in the other order", "forbidden_action_done": "the summary reports as done what it forbids",
-             "pronoun": "the summary lifts it through a pronoun", "limit": "the summary changes or loosens its limit"}
+             "pronoun": "the summary lifts it through a pronoun", "limit": "the summary changes or loosens its limit",
+             "touched": "the summary reports as done what it forbids",
+             "accepted": "the summary accepts elsewhere what it excludes"}
 
 
 def other_language(value: str, said: Said) -> bool:
