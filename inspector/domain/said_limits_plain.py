@@ -130,7 +130,7 @@ def _restated(said: Said, v: str, q: Quantity | None, d: DateSaid | None,
     own = set(said.holding(v))
     if not own:
         return None
-    digits = [i for i, s in enumerate(said.sentences) if i not in own and any(ch.isdigit() for ch in s.text)]
+    digits = [i for i in _digit_sentences(said) if i not in own]
     if not digits:
         return None
     pairs = others() if callable(others) else others
@@ -151,6 +151,18 @@ def _restated(said: Said, v: str, q: Quantity | None, d: DateSaid | None,
             if hit:
                 return Hits([hit], said.stripped(s))
     return None
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _digit_sentences(said: Said) -> list[int]:
+    """Indices of the sentences holding a digit (once per generation, for every limit asked)."""
+    key = ("digit_sentences",)
+    found = said._memo.get(key)
+    if found is None:
+        found = said._memo[key] = [i for i, s in enumerate(said.sentences) if _DIGIT.search(s.text)]
+    return found  # type: ignore[no-any-return]
 
 
 def _quantity_moved(text: str, q: Quantity, unit: str, words: tuple[str, ...], ids: tuple[str, ...]) -> str | None:

@@ -119,24 +119,39 @@ def widened_elsewhere(said: Said, v: str) -> Hits | None:
     return found
 
 
+def _granting_clauses(said: Said) -> list[tuple[int, int, int]]:
+    """(sentence index, start, end) of the clauses holding a grant word and a widening or
+    "also/now" word — once per generation; each scope value then reads only these."""
+    key = ("granting_clauses",)
+    found = said._memo.get(key)
+    if found is None:
+        found = []
+        text = said.text
+        for i in sorted({said.sentence_index(m.start()) for m in _GRANT.finditer(text)} - {-1}):
+            s = said.sentences[i]
+            for c in said.clauses(s) or [s]:
+                part = text[c.start:c.end]
+                if _GRANT.search(part) and (_WIDE.search(part) or _ALSO.search(part)):
+                    found.append((i, c.start, c.end))
+        said._memo[key] = found
+    return found  # type: ignore[no-any-return]
+
+
 def _widened(said: Said, v: str) -> Hits | None:
     forms, objects = _parts(v)
     if not forms:
         return None
     text = said.text
     spans = [(p, p + len(v)) for p in _all(text, v)]
-    for s in said.sentences:
-        for c in said.clauses(s) or [s]:
-            start, end = c.start, c.end
-            inside = [(a, b) for a, b in spans if a < end and start < b]
-            if inside:
-                end = min(end, inside[0][0])  # only what stands before the value in its clause
-                if end - start < 4:
-                    continue
-            part = text[start:end]
-            hit = _wide_grant(part, forms, objects)
-            if hit:
-                return Hits([hit], said.stripped(s))
+    for i, start, end in _granting_clauses(said):
+        inside = [(a, b) for a, b in spans if a < end and start < b]
+        if inside:
+            end = min(end, inside[0][0])  # only what stands before the value in its clause
+            if end - start < 4:
+                continue
+        hit = _wide_grant(text[start:end], forms, objects)
+        if hit:
+            return Hits([hit], said.stripped(said.sentences[i]))
     return None
 
 

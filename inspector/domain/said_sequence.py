@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_order import Order, order_of
-from inspector.domain.said_steps import denies, side_at
+from inspector.domain.said_steps import denies, forms, side_at
 
 _ORDER_WORDS = re.compile(
     r"(?<![a-z])(?:then|before|after|afterwards|afterward|beforehand|earlier|already|previously|prior|first|"
@@ -91,6 +92,11 @@ def _units(said: Said) -> list[_Unit]:
     return found  # type: ignore[no-any-return]
 
 
+@lru_cache(maxsize=4096)
+def _all_forms(words: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f for w in words for f in forms(w))
+
+
 def _done(text: str) -> bool:
     return bool(_DONE_EN.search(text) or _DONE_ZH.search(text))
 
@@ -102,7 +108,11 @@ def _told_reversed(said: Said, value: str, order: Order) -> Hits | None:
     v = norm_phrase(value).rstrip("。.!！ ")
     own = set(said.holding(v)) if v else set()
     units = [u for u in _units(said) if u.sentence not in own]
+    then_forms = _all_forms(order.then)
     for a, first in enumerate(units):
+        # A substring test first: most units name no form of the later step at all.
+        if not any(f in first.text for f in then_forms):
+            continue
         if side_at(first.text, order.then) < 0 or side_at(first.text, order.first) >= 0:
             continue
         for b in range(a + 1, min(len(units), a + 1 + _REACH)):

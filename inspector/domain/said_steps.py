@@ -57,6 +57,7 @@ def telling_words(phrase: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+@lru_cache(maxsize=8192)
 def forms(word: str) -> tuple[str, ...]:
     """What finds a word in a text: an English word of six letters or more by its first five
     ("migrat-ion/-ed"), a shorter one as it stands (it is found inside "deployed"), and every
@@ -86,12 +87,19 @@ def first_at(text: str, word: str) -> int:
     for f in forms(word):
         if CJK.search(f):
             pos = text.find(f)
+        elif f not in text:
+            pos = -1  # a substring test first: most words are not in most texts
         else:
-            m = re.search(rf"(?<![a-z0-9_]){re.escape(f)}", text)
+            m = _word_start(f).search(text)
             pos = m.start() if m else -1
         if pos >= 0 and (best < 0 or pos < best):
             best = pos
     return best
+
+
+@lru_cache(maxsize=8192)
+def _word_start(form: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![a-z0-9_]){re.escape(form)}")
 
 
 def side_at(text: str, words: tuple[str, ...]) -> int:

@@ -125,6 +125,11 @@ def touch_plan(value: str) -> tuple[str, tuple[str, ...]] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
+def _object_forms(obj: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(f for w in obj for f in forms(w)))
+
+
 def touched(said: Said, value: str) -> Touched | None:
     """A clause acting on what the prohibition forbids, with the verb in another form (decided)
     or a verb no table holds (cannot judge); see the module's docstring."""
@@ -140,12 +145,12 @@ def touched(said: Said, value: str) -> Touched | None:
 
 def _touched(said: Said, value: str, verb: str, obj: tuple[str, ...]) -> Touched | None:
     flat = said.flat()
-    if all(first_at(flat, w) < 0 for w in obj):
+    if not any(f in flat for f in _object_forms(obj)) or all(first_at(flat, w) < 0 for w in obj):
         return None
     v = norm_phrase(value).rstrip("。.!！ ")
     # The value's own sentences too, but only their clauses without the value: "虽然约束写着“不得
     # 修改生产库”，但这次已直接改了生产库的数据" quotes the rule and then breaks it.
-    candidates = sorted({i for w in obj for n in forms(w) for i in said.holding(n)})
+    candidates = sorted({i for n in _object_forms(obj) for i in said.holding(n)})
     unsure: Touched | None = None
     for i in candidates:
         s = said.sentences[i]
