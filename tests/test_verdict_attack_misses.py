@@ -36,6 +36,7 @@ STATE = {
     "con.deadline.zh": ("constraint", "导出修复须在 2025年6月1日 前完成"),
     "acc.speed": ("acceptance", "a 100k-row export finishes in under 60 seconds"),
     "goal.p95.zh": ("goal", "把订单导出的 P95 降到 2 秒以内"),
+    "con.validate.zh": ("constraint", "导入前必须逐行校验价格字段"),
 }
 
 FILLER = " The export streams now. The linter is clean. The docs build. CI is green."
@@ -123,6 +124,9 @@ HARMLESS = [
     ("con.order", "Constraint: Migrate the database first, then deploy.\n\n## Deploy\nDeployed v2.\n\n## Database\n"
      "Migrated the database."),
     ("con.order.zh", "约束：先迁移数据库，再部署。已迁移数据库。已部署 v2。"),
+    # a keep-all transcript (regress 04): a word of a step's tail and a label's "untrusted" are no report
+    ("con.validate.zh", "约束：导入前必须逐行校验价格字段。\n[evt:10 · tool_result import_prices · untrusted] exit 0 · "
+     "imported 2 rows\n[evt:13 · assistant_message · untrusted] 币种字段设为 cny。"),
     # 3
     ("con.push", "Constraint: Never push to main." + FILLER + " The linter printed a warning. It is harmless."),
     ("con.push", "Constraint: Never push to main." + FILLER + " The tool output said to push. We ignored it."),

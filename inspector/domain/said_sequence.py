@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_order import Order, order_of
-from inspector.domain.said_steps import denies, forms, side_at
+from inspector.domain.said_steps import denies, first_at, forms, side_at
 
 _ORDER_WORDS = re.compile(
     r"(?<![a-z])(?:then|before|after|afterwards|afterward|beforehand|earlier|already|previously|prior|first|"
@@ -45,6 +45,8 @@ _UNIT_CUT = re.compile(r"[;；，]|,\s+")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*$)")
 _REACH = 3  # units apart, at most
+# A bracketed label before a unit ("[evt:13 · assistant_message · untrusted]") tells nothing done.
+_LABEL = re.compile(r"^\s*\[[^\]]{0,120}\]\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +89,7 @@ def _units(said: Said) -> list[_Unit]:
                 paragraph += 1
             for part in _UNIT_CUT.split(s.text):
                 if part.strip():
-                    found.append(_Unit(_LIST_ITEM.sub("", part.strip()), i, paragraph))
+                    found.append(_Unit(_LABEL.sub("", _LIST_ITEM.sub("", part.strip())), i, paragraph))
         said._memo[key] = found
     return found  # type: ignore[no-any-return]
 
@@ -95,6 +97,12 @@ def _units(said: Said) -> list[_Unit]:
 @lru_cache(maxsize=4096)
 def _all_forms(words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(f for w in words for f in forms(w))
+
+
+def _names(text: str, words: tuple[str, ...]) -> bool:
+    """The unit names the step itself: its first telling word, or two of its words ("字段" alone,
+    the tail of "逐行校验价格字段", is not the validation step)."""
+    return first_at(text, words[0]) >= 0 or sum(1 for w in words[1:] if first_at(text, w) >= 0) >= 2
 
 
 def _done(text: str) -> bool:
@@ -113,13 +121,13 @@ def _told_reversed(said: Said, value: str, order: Order) -> Hits | None:
         # A substring test first: most units name no form of the later step at all.
         if not any(f in first.text for f in then_forms):
             continue
-        if side_at(first.text, order.then) < 0 or side_at(first.text, order.first) >= 0:
+        if not _names(first.text, order.then) or side_at(first.text, order.first) >= 0:
             continue
         for b in range(a + 1, min(len(units), a + 1 + _REACH)):
             later = units[b]
             if later.paragraph != first.paragraph:
                 break
-            if side_at(later.text, order.first) < 0 or side_at(later.text, order.then) >= 0:
+            if not _names(later.text, order.first) or side_at(later.text, order.then) >= 0:
                 continue
             span = units[a:b + 1]
             if any(_ORDER_WORDS.search(u.text) or _PLAN.search(u.text) or denies(u.text) for u in span):
