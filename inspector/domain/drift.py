@@ -264,10 +264,10 @@ def headline(findings: list[Finding]) -> str:
     if blocking:
         return f"{blocking} finding(s)"
     parts = []
-    unsure = sum(1 for f in findings if f.code in CANNOT_JUDGE)
+    unsure = [f.code for f in findings if f.code in CANNOT_JUDGE]
     if unsure:
         # A sentence the rules could not resolve is not "no drift": say it was not judged.
-        parts.append(f"{unsure} sentence(s) not judged (reference_unresolved)")
+        parts.append(f"{len(unsure)} sentence(s) not judged ({', '.join(sorted(set(unsure)))})")
     unverified = next((f for f in findings if f.code == "identifier_unverified"), None)
     if unverified is not None:  # names it cannot confirm: whether they were invented is not judged
         parts.append(f"{len(unverified.words) or 'some'} name(s) the log cannot confirm (identifier_unverified)")
