@@ -74,3 +74,26 @@ def test_delete_never_says_done_while_a_field_keeps_the_secret(tmp_path: Path, p
     assert code == 1 and doc["refusals"][0]["code"] == "copy_kept", doc
     assert field.split(".")[1].replace("_", " ") in doc["refusals"][0]["message"] or field in json.dumps(doc["kept"])
     assert {p.name: p.read_bytes() for p in tmp_path.glob("f.db*")} == before  # nothing deleted
+
+
+def test_a_copy_in_another_session_of_the_store_is_named_not_passed_over(tmp_path: Path) -> None:
+    """A request belongs to one session and removes only that session's copies; another session
+    of the same store file holding the value was passed over in silence ("deleted 4 copies")."""
+    records = [
+        {"type": "session", "id": SID, "title": "t", "owner": "olga", "created_at": AT},
+        {"type": "event", "session": SID, "seq": 1, "kind": "user_message", "trust": "user",
+         "content": f"my key is {SECRET}", "at": AT},
+        {"type": "session", "id": "s-other", "title": "o", "owner": "olga", "created_at": AT},
+        {"type": "event", "session": "s-other", "seq": 1, "kind": "user_message", "trust": "user", "content": "hi",
+         "at": AT},
+        {"type": "event", "session": "s-other", "seq": 2, "kind": "tool_result", "trust": "tool", "call_id": "c",
+         "tool": "env", "content": f"KEY={SECRET}", "at": AT},
+        {"type": "deletion_request", "session": SID, "id": "del-1", "targets": ["evt:1"], "requested_by": "user"},
+    ]
+    store = tmp_path / "o.db"
+    assert _run("import", str(write_sif(tmp_path / "o.jsonl", records)), "--into", str(store))[0] == 0
+    listed = json.loads(_run("deletion", str(store), "del-1", "--json")[1])
+    assert any("s-other" in w and "evt:2" in w for w in listed["warnings"]), listed["warnings"]
+    code, text = _run("delete", str(store), "del-1")
+    assert code == 0 and "s-other" in text and "evt:2" in text, text
+    assert SECRET.encode() not in json.dumps(listed).encode()  # the warning names where, never the value
