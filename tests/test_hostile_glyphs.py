@@ -52,3 +52,17 @@ def test_the_prefix_tree_of_very_long_values_compiles_and_matches() -> None:
         for word in words:
             assert pattern.fullmatch(word), word[:20]
         assert not pattern.fullmatch("b")
+
+
+def test_a_reviewer_name_smuggling_bytes_or_a_flood_is_refused() -> None:
+    import pytest
+
+    from inspector.domain.errors import BadInput
+    from inspector.domain.trust import reviewer_name
+
+    for name in ("rev" + "".join(chr(0xE0100 + b) for b in b"admin"), "rev" + "\u0301" * 40):
+        with pytest.raises(BadInput) as refused:
+            reviewer_name(name)
+        assert refused.value.code == "reviewer_invalid"
+    for name in ("José", "王 芳", "❤️ ana", "Nguyễn Văn"):
+        assert reviewer_name(name) == name
