@@ -66,3 +66,29 @@ def test_check_warns_on_the_disguised_injection(tmp_path: Path) -> None:
                                "--reviewer", "olga"]).exit_code == 0
     doc = json.loads(runner.invoke(cli, ["check", str(store), "--only", "warnings", "--json"]).stdout)
     assert "untrusted_instruction" in json.dumps(doc), doc
+
+
+@pytest.mark.parametrize("spelling", list(SPELLINGS))
+def test_drift_finds_the_disguised_injection_repeated_by_the_summary(tmp_path: Path, spelling: str) -> None:
+    """drift's own rule (untrusted_in_summary) read tool output as written: a zero-width space
+    or a look-alike letter inside "Ignore previous" hid the rule from it, as from check."""
+    at = "2025-05-01T08:00:00Z"
+    tool = SPELLINGS[spelling]
+    for summary in (RULE, tool):
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        folder.mkdir()
+        records = [
+            {"type": "session", "id": "s-d", "title": "t", "owner": "olga", "created_at": at},
+            {"type": "event", "session": "s-d", "seq": 1, "kind": "user_message", "trust": "user",
+             "content": USER[0], "at": at},
+            {"type": "event", "session": "s-d", "seq": 2, "kind": "tool_result", "trust": "tool", "call_id": "c1",
+             "tool": "fetch", "content": tool, "at": at},
+            {"type": "summary", "session": "s-d", "generation": 1, "text": f"Fixing the login bug. {summary}",
+             "covers": [1, 2], "base_version": 0, "unresolved": [], "sources": ["evt:1"]},
+        ]
+        store = folder / "d.db"
+        runner = CliRunner()
+        assert runner.invoke(cli, ["import", str(write_sif(folder / "d.jsonl", records)), "--into", str(store),
+                                   "--reviewer", "olga"]).exit_code == 0
+        out = runner.invoke(cli, ["drift", str(store), "--session", "s-d", "--json"]).stdout
+        assert "untrusted_in_summary" in out, (spelling, summary, out[:400])
