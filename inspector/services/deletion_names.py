@@ -10,7 +10,8 @@ has to break the chain. So a deletion either removes a copy or refuses:
   refers to: when no ledger entry spells them, they are rewritten (a new value, sealed by the
   deletion's own ledger entry — the redaction deletion is for);
 - every other name holding a value (a state key, a material, stub, action, candidate or
-  handoff id, a call id, a tool name, a tool definition, a material record's fields) and
+  handoff id, a call id, a tool name, a tool definition, a material record's fields, the
+  free-text fields of materials, stubs, state records, actions and requests) and
   every ledger entry holding one (an actor — a reviewer's name —, a reason typed into a
   correction, an id it lists) is a copy the deletion *cannot* remove: it is listed in
   ``kept`` with where it is and why, and ``delete`` refuses (``copy_kept``) rather than say
@@ -30,6 +31,7 @@ from inspector.store import session_rows
 
 # Names a deletion cannot rewrite: (table, column, what a person calls it, why it stays).
 _REFERRED = "other rows, tombstones and ledger entries refer to the record by it"
+_FIELD = "a field of the record, bound by its digest and exported as written"
 _NAMES: tuple[tuple[str, str, str, str], ...] = (
     ("state_records", "key", "state key", _REFERRED),
     ("materials", "id", "material id", _REFERRED),
@@ -44,6 +46,16 @@ _NAMES: tuple[tuple[str, str, str, str], ...] = (
     ("tool_defs", "extra", "tool definition", "a tool definition is kept whole (its hash is bound)"),
     ("materials", "extra", "material record field", "a material record stays as its tombstone"),
     ("sessions", "id", "session id", "every row and ledger entry of the session is keyed by it"),
+    # Free-text fields of a record that are neither its content nor its name: bound by the
+    # record's digest and exported as written, so a value there stays unless the deletion refuses.
+    ("materials", "source_version", "material source version", _FIELD),
+    ("materials", "disclosure_scope", "material disclosure scope", _FIELD),
+    ("materials", "media_type", "material media type", _FIELD),
+    ("stubs", "source_version", "stub source version", _FIELD),
+    ("stubs", "disclosure_scope", "stub disclosure scope", _FIELD),
+    ("state_records", "scope", "state record scope", _FIELD),
+    ("actions", "result_ref", "action result reference", _FIELD),
+    ("deletion_requests", "requested_by", "deletion requester", _FIELD),
 )
 REWRITTEN_TITLE = "✕ title removed by deletion {request}"
 REWRITTEN_FIELD = "✕ removed by deletion {request}"

@@ -15,6 +15,7 @@ import aiosqlite
 
 from inspector.domain.drift_rules import ActionFact
 from inspector.domain.logevents import LogEvent, records_a_compaction
+from inspector.domain.disguise import undisguise
 from inspector.domain.text_checks import RULE, rule_sentences
 from inspector.store.connection import fetch_one
 
@@ -76,14 +77,20 @@ def untrusted_rules(events: list[LogEvent]) -> list[tuple[int, str]]:
     reviewer) said: what an injected instruction looks like in the log."""
     trusted = "\n".join(e.text for e in events if e.trust in ("user", "reviewer") and not e.untrusted).casefold()
     out: list[tuple[int, str]] = []
+    seen: set[tuple[int, str]] = set()
     for e in events:
         if not e.untrusted or not e.content:
             continue
-        for sentence in rule_sentences(e.content):
-            for part in _rule_parts(sentence):
-                probe = part.casefold()[:24]
-                if len(probe) >= 6 and probe not in trusted:
-                    out.append((e.seq, part))
+        # As written, and undisguised (a zero-width space or a Cyrillic "о" inside "Ignore"
+        # hides the rule from RULE and from a summary's clean copy): each spelling a summary may repeat.
+        plain = undisguise(e.content)
+        for text in (e.content, plain) if plain != e.content else (e.content,):
+            for sentence in rule_sentences(text):
+                for part in _rule_parts(sentence):
+                    probe = part.casefold()[:24]
+                    if len(probe) >= 6 and probe not in trusted and (e.seq, part) not in seen:
+                        seen.add((e.seq, part))
+                        out.append((e.seq, part))
     return out
 
 

@@ -10,6 +10,7 @@ dict; ``inspector.report`` renders it as one self-contained HTML file.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -144,6 +145,16 @@ async def write_report(store: Store, session: str, path: Path, generation: int |
 
 
 def default_report_path(store_path: Path, session: str) -> Path:
-    """Where the app writes a session's report: beside the store, named after both."""
+    """Where the app writes a session's report: beside the store, named after both.
+
+    Both names come from outside (a transcript's session id, a store file someone named), so
+    each keeps only letters, digits and ``._-``, and a session name past 64 characters is cut
+    and ends in a digest of the whole id: a file system takes the name (255 bytes at most),
+    two long ids still get two reports, and no escape byte reaches a folder listing."""
     safe = re.sub(r"[^A-Za-z0-9._-]+", "_", session).strip("._") or "session"
-    return store_path.with_name(f"{store_path.stem}.{safe}.report.html")
+    if len(safe) > 64:
+        safe = f"{safe[:48]}-{hashlib.sha256(session.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
+    stem = re.sub(r"[^\w.-]+", "_", store_path.stem)
+    while len(f"{stem}.{safe}.report.html".encode()) > 255:
+        stem = stem[:-1]
+    return store_path.with_name(f"{stem}.{safe}.report.html")

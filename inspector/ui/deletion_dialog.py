@@ -60,7 +60,8 @@ class ConfirmDeletion(ModalScreen[bool | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(event.value.strip() == self.request)
+        typed = event.value.strip()  # the id as shown (escapes made visible) is what a person can type
+        self.dismiss(typed in (self.request.strip(), safe(self.request).strip()))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
