@@ -37,8 +37,8 @@ def claude_pair(n: int) -> bytes:
     return (json.dumps(user) + "\n" + json.dumps(answer) + "\n").encode()
 
 
-async def followed(tmp_path: Path, batches: int) -> tuple[Path, Path]:
-    src, db = tmp_path / "run.jsonl", tmp_path / "run.db"
+async def followed(tmp_path: Path, batches: int, db: Path | str | None = None) -> tuple[Path, Path | str]:
+    src, db = tmp_path / "run.jsonl", db or tmp_path / "run.db"
     src.write_bytes(claude_pair(0))
     await catch_up(src, db, actor="ana", live=True)
     follower = await Follower.open(db, src, actor="ana")
@@ -66,15 +66,17 @@ async def test_a_follows_batches_read_as_one_row_that_names_them(tmp_path: Path)
         assert [(r.kind, r.folded) for r in ledger] == [("import", None), ("imports", (2, 13))]
         fold = ledger[1]
         assert fold.seq == 13 and fold.key == (fold.at, timeline.LEDGER, 13)
-        assert "6 appended parts imported" in fold.text and "12 events" in fold.text
+        assert "6 appended parts imported" in fold.text and "bytes " in fold.text
         assert "6 facts.proposed" in fold.text and "L2–L13" in fold.text
         assert [r.seq for r in rows if r.source == "event"] == list(range(1, 15))
         assert (await verify_store(store)).ok
 
 
 @pytest.mark.parametrize("limit", [1, 2, 3, 5])
-async def test_pages_of_any_size_agree_with_the_whole_timeline_both_ways(tmp_path: Path, limit: int) -> None:
-    _src, db = await followed(tmp_path, 5)
+async def test_pages_of_any_size_agree_with_the_whole_timeline_both_ways(tmp_path: Path, limit: int,
+                                                                          backend_empty_store: Path | str) -> None:
+    """On both backends: the run's end and counts are queries (SQL and Python share one test)."""
+    _src, db = await followed(tmp_path, 5, backend_empty_store)
     async with await open_store(db) as store:
         await confirm(store, SESSION, "goal.main", actor="ana")  # an act: ends the run
         _ = await followed_more(store, tmp_path, db)
@@ -105,7 +107,7 @@ async def test_pages_of_any_size_agree_with_the_whole_timeline_both_ways(tmp_pat
         assert ident(rows[index]) == ("ledger", 11) and rows[index].folded == (2, 11)
 
 
-async def followed_more(store: object, tmp_path: Path, db: Path) -> None:
+async def followed_more(store: object, tmp_path: Path, db: Path | str) -> None:
     """Two more batches after the act, by the same follower's file."""
     src = tmp_path / "run.jsonl"
     follower = await Follower.open(db, src, actor="ana")

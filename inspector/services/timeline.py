@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.domain.errors import NotFound
-from inspector.services.timeline_folds import Fold, folded_page
+from inspector.services.timeline_folds import Fold, Runs, folded_page
 from inspector.services.tombstones import deleted_calls, tombstones
 from inspector.store.connection import Store, fetch_one
 
@@ -204,7 +204,7 @@ async def _ledger(store: Store, session: str, key: Key | None, forward: bool, li
         sql = f"SELECT {_LEDGER_COLS} FROM ledger WHERE session = ? {cond} ORDER BY at {order}, seq {order} LIMIT ?"
         return list(await store.db.execute_fetchall(sql, (session, *_bind(params, session), count)))
 
-    return [_ledger_row(raw, fold) for raw, fold in await folded_page(fetch, key, forward, limit)]
+    return [_ledger_row(raw, fold) for raw, fold in await folded_page(Runs(store, session, fetch), key, forward, limit)]
 
 
 async def _tombstones(store: Store, session: str, key: Key | None, forward: bool,
