@@ -33,3 +33,30 @@ async def test_T_on_a_ledger_row_opens_the_conversation_where_the_cursor_is(
         events = [r.seq for r in area.rows.rows if r.source == "event"]
         shown = [t.seq for t in area.turns.turns]
         assert shown and events[-1] in shown, (shown[:3], shown[-3:], events[-1])
+
+
+async def test_typing_a_range_in_the_expand_dialog_goes_into_its_boxes(sample_store: Path) -> None:
+    """The dialog opened with the Expand button focused: digits typed for the range went nowhere,
+    `tab` went to Close (the snap buttons are disabled) and `enter` then closed the dialog
+    without expanding anything. Now the start box has the focus, its text selected."""
+    from textual.widgets import Input, Static
+
+    from inspector.ui.expand_dialog import ExpandDialog
+    from tests.test_app import choose
+
+    app = InspectorApp(sample_store, session="s-bigfold", reviewer="lin")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3")
+        choose(app.screen.query_one("#evidence-records"), "stub:stub-mid")
+        await pilot.press("e")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ExpandDialog)
+        await pilot.press("1", "0", "0", "tab", "6", "0", "1", "enter")
+        await settle(app, pilot)
+        assert app.screen is dialog, "enter closed the dialog"
+        assert dialog.query_one("#expand-start", Input).value == "100"
+        assert dialog.query_one("#expand-end", Input).value == "601"
+        shown = str(dialog.query_one("#expand-text", Static).render())
+        assert "[100, 601)" in shown and "✓ verified" in shown
