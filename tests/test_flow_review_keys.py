@@ -60,3 +60,31 @@ async def test_typing_a_range_in_the_expand_dialog_goes_into_its_boxes(sample_st
         assert dialog.query_one("#expand-end", Input).value == "601"
         shown = str(dialog.query_one("#expand-text", Static).render())
         assert "[100, 601)" in shown and "✓ verified" in shown
+
+
+async def test_carrying_out_a_deletion_says_the_count_the_dialog_said(sample_store: Path) -> None:
+    """The confirmation said "This removes 6 cop(ies)", the notice after it "Deleted 4 cop(ies)"
+    (rows removed and material bytes, leaving out the search entry and the reason it also
+    removed): a reviewer reads that two copies stayed."""
+    from textual.widgets import Input
+
+    from inspector.ui.deletion_dialog import ConfirmDeletion, DeletionDialog
+
+    app = InspectorApp(sample_store, session="s-privacy", reviewer="lin")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("x", "enter")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, DeletionDialog) and dialog.coverage is not None
+        listed = len(dialog.coverage.copies)
+        said: list[str] = []
+        dialog.notify = lambda message, **_: said.append(str(message))  # type: ignore[method-assign]
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmDeletion)
+        app.screen.query_one(Input).value = "del-1"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert dialog.coverage.status == "done"
+        assert len(said) == 1 and f"{listed} copies" in said[0] and "removed" in said[0], said
