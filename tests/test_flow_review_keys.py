@@ -88,3 +88,22 @@ async def test_carrying_out_a_deletion_says_the_count_the_dialog_said(sample_sto
         await settle(app, pilot)
         assert dialog.coverage.status == "done"
         assert len(said) == 1 and f"{listed} copies" in said[0] and "removed" in said[0], said
+
+
+@pytest.mark.skipif(not FILE.exists(), reason=f"{FILE} is missing (../shared not beside the project)")
+async def test_the_budget_does_not_call_source_code_that_says_failed_a_failed_result(
+        imported_copy: Callable[..., Path]) -> None:
+    """On a real transcript the Budget tab put ten "failed result (“failed”)" first: Read results of
+    Go files whose code holds the word ("… failed to …"), none of them an error. A failure is what
+    facts and drift call one (domain/failures.py): flagged, a non-zero exit, a shell's failed tests."""
+    from inspector.services.budget import budget
+    from inspector.store.connection import open_store
+    from tests.test_real_transcript_flow import SESSION
+
+    store_path = imported_copy(FILE)
+    async with await open_store(store_path) as store:
+        result = await budget(store, SESSION, window=128_000, fixed=8_000, reserve=4_000)
+        items = [i for b in result.blocks for i in b.items]
+        assert items, "nothing picked at all"
+        failed = [(i.ref, i.reason) for i in items if "failed result" in (i.reason or "")]
+        assert failed == [], failed
