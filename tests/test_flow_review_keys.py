@@ -107,3 +107,27 @@ async def test_the_budget_does_not_call_source_code_that_says_failed_a_failed_re
         assert items, "nothing picked at all"
         failed = [(i.ref, i.reason) for i in items if "failed result" in (i.reason or "")]
         assert failed == [], failed
+
+
+@pytest.mark.skipif(not FILE.exists(), reason=f"{FILE} is missing (../shared not beside the project)")
+async def test_the_timeline_fills_its_height_after_the_terminal_grows_taller(
+        imported_copy: Callable[..., Path]) -> None:
+    """At the end of the timeline, going from 100×30 to 80×24 (where the tabs take the whole
+    height) left the last few rows at the top and a dozen blank lines under them, as if the
+    session ended there: the rows above the window's old top stayed out of sight."""
+    from inspector.ui.widgets.timeline_view import TimelineView
+
+    store = imported_copy(FILE)
+    app = InspectorApp(store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("t", "end")
+        await settle(app, pilot)
+        view = app.screen.query_one(TimelineView)
+        small = view.body_height
+        await pilot.resize_terminal(80, 24)
+        await settle(app, pilot)
+        assert view.body_height > small
+        lines = str(view.render()).split("\n")[:view.body_height]
+        assert all(line.strip() for line in lines), lines
+        assert view.current is not None and view.cursor == len(view.rows) - 1

@@ -176,6 +176,9 @@ class TimelineView(ShowsWorkerErrors, Widget, can_focus=True):
             self.top = self.cursor
         elif self.cursor >= self.top + self.body_height:
             self.top = self.cursor - self.body_height + 1
+        # Rows held above fill a taller view: at the end, a terminal grown taller (or the tabs given
+        # the whole height at 80×24) showed the last rows at the top and blank lines under them.
+        self.top = max(0, min(self.top, len(self.rows) - self.body_height))
 
     async def _extend(self, forward: bool) -> None:
         """Fetch the next page beyond the window's edge and trim the far side."""
