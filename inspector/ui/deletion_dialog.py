@@ -113,12 +113,16 @@ class DeletionDialog(InspectorModal[bool]):
         self.app.push_screen(ConfirmDeletion(self.request, len(self.coverage.copies)), confirmed)
 
     async def _carry_out(self) -> None:
+        listed = len(self.coverage.copies) if self.coverage is not None else 0
         result = await deletions.delete(self.store, self.request, actor=self.reviewer, session=self.session)
         if result.refusals:
             self.notify(safe(result.refusals[0].message), severity="error", markup=False)
         else:
             self.done = True
-            self.notify(f"Deleted {sum(result.removed.values())} cop(ies); the ledger keeps a tombstone.")
+            # The count the confirmation named: the rows removed alone ("Deleted 4") left out the
+            # search entry and the reason removed with them, and read as two copies kept.
+            self.notify(f"Carried out {safe(self.request)}: {listed} cop{'y' if listed == 1 else 'ies'} removed "
+                        "or rewritten; the ledger keeps a tombstone.", markup=False)
         self.coverage = result.coverage
         self.query_one("#deletion-text", Static).update(coverage_content(result.coverage))
         self.refresh_bindings()

@@ -96,6 +96,12 @@ class OpensDialogs(_Base):
 
         if row.source != "ledger" or self.session is None:
             return row.text
+        if row.folded:  # a follow's run of imports: every entry it holds, one paragraph each
+            first, last = row.folded
+            return "\n\n".join(f"L{e['seq']} {e['kind']} by {e['actor']} · {e['at']}\n"
+                                 + json.dumps(e["payload"], ensure_ascii=False, sort_keys=True)
+                                 for e in await session_ledger(self.store, self.session)
+                                 if first <= e["seq"] <= last)
         entry = next((e for e in await session_ledger(self.store, self.session)
                       if e["seq"] == row.seq), None)
         return row.text if entry is None else json.dumps(entry["payload"], ensure_ascii=False, indent=2)
@@ -107,9 +113,10 @@ class OpensDialogs(_Base):
 
         row = event.row
         if row.source == "ledger" or self.session is None:
-            await self.app.push_screen(MessageDialog(f"Ledger entry L{row.seq}",
-                                                     plain(f"{row.kind} by {row.actor}\n{row.at}\n\n"
-                                                           + await self._ledger_detail(row))))
+            title = (f"Ledger entries L{row.folded[0]}–L{row.folded[1]} (a follow's imports)" if row.folded
+                     else f"Ledger entry L{row.seq}")
+            lead = row.text if row.folded else f"{row.kind} by {row.actor}\n{row.at}"
+            await self.app.push_screen(MessageDialog(title, plain(f"{lead}\n\n" + await self._ledger_detail(row))))
             return
         if "deleted" in row.marks:
             await self.app.push_screen(MessageDialog(f"Event #{row.seq} · deleted", row.text))
