@@ -77,7 +77,8 @@ async def test_the_header_is_never_green_where_the_app_or_check_is_not(tmp_path:
     assert checks["s-bigfold"].ok and not checks["s-bigfold"].warnings  # check alone passes it…
     assert "no findings" not in pages["s-bigfold"]  # …but its summary keeps 1 of 2 facts, as the app's header says
     assert '<span class="badge accent">∴ gen 1 keeps 1 of 2 facts</span>' in pages["s-bigfold"]
-    assert data["check"] == checks["s-privacy"].as_dict() | {"checks_run": data["check"]["checks_run"]}
+    assert data["check"] == checks["s-privacy"].as_dict() | {"counts": data["check"]["counts"], "left_out": {}}
+    assert data["check"]["counts"]["warnings"] == 2
     assert '<span class="badge warning">⚠ 2 sensitive_data</span>' in pages["s-privacy"]
     assert '<span class="badge warning">⚠ 1 untrusted_instruction</span>' in pages["s-export"]
     assert '<span class="badge error">⚠ 6 refused candidate(s)</span>' in pages["s-export"]
@@ -99,3 +100,17 @@ def test_the_cli_bounds_by_default_and_writes_everything_when_asked(tmp_path: Pa
     assert got.exit_code == 0 and "51 of 2,051 conversation entries left out" in got.output
     got = runner.invoke(cli, ["report", str(store), "--session", "s1", "--max-entries", "0", "--json"])
     assert len(json.loads(got.output)["conversation"]) == 2_051
+
+
+async def test_check_items_past_a_hundred_are_counted_not_listed(tmp_path: Path) -> None:
+    records = [session_record("s1")] + [event_record(seq, "s1", kind="assistant_message", trust="user")
+                                        for seq in range(1, 301)]  # each a trust_label_conflict
+    store = tmp_path / "conflicts.db"
+    await import_file(write_sif(tmp_path / "c.jsonl", records), store, actor="tester")
+    async with await open_store(store) as opened:
+        written = await write_report(opened, "s1", tmp_path / "r.html")
+    check = written.data["check"]
+    assert len(check["protocol"]) == 100 and check["counts"]["protocol"] == 300 and check["left_out"] == {"protocol": 200}
+    page = written.path.read_text("utf-8")
+    assert "trust_label_conflict 300</span>" in page  # the badge counts them all
+    assert "… 200 more protocol item(s) are left out of this report" in page

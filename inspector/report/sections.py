@@ -72,14 +72,17 @@ def check_badges(check: dict[str, Any]) -> list[tuple[str, str]]:
     """What ``inspector check`` finds beyond the app's own badges: refused pending candidates and
     handoffs, stub problems, and its warnings by code (the page is never greener than check)."""
     out = []
+    counts = check.get("counts") or {}
     for name, label in (("candidates", "refused candidate(s)"), ("handoffs", "refused handoff(s)"),
                         ("stubs", "stub problem(s)")):
         if check.get(name):
-            out.append(("error", f"⚠ {len(check[name])} {label}"))
+            out.append(("error", f"⚠ {counts.get(name, len(check[name]))} {label}"))
     codes: dict[str, int] = {}
     for w in check.get("warnings") or []:
         codes[w["code"]] = codes.get(w["code"], 0) + 1
     out += [("warning", f"⚠ {n} {code}") for code, n in sorted(codes.items())]
+    if (check.get("left_out") or {}).get("warnings"):
+        out.append(("warning", f"⚠ {check['left_out']['warnings']:,} more warning(s)"))
     return out
 
 
@@ -96,6 +99,9 @@ def check_section(data: dict[str, Any]) -> str:
     verdict = ("passes" if check.get("ok") else "fails") + (f", with {len(check.get('warnings') or [])} warning(s)"
                                                              if check.get("warnings") else "")
     listed = "".join(f'<li class="{cls}"><code>{e(code)}</code> {e(message)}</li>' for cls, code, message in items)
+    listed += "".join(f'<li class="muted">… {n:,} more {e(name)} item(s) are left out of this report: '
+                      f'<code>inspector check --session {e(check.get("session", ""))} --json</code> lists every one</li>'
+                      for name, n in (check.get("left_out") or {}).items())
     return (f'<section id="check"><h2>Check</h2><p><code>inspector check --session {e(check.get("session", ""))}'
             f'</code> {e(verdict)}.</p>' + (f'<ul class="findings">{listed}</ul>' if listed else "") + "</section>")
 

@@ -24,7 +24,12 @@ from inspector.services import candidates, channels, handoffs, overview
 from inspector.services.checking import check_store
 from inspector.services.conversation import conversation
 from inspector.services.drift import drift_overview
-from inspector.services.report_bounds import DEFAULT_MAX_CHARS, DEFAULT_MAX_ENTRIES, bound_conversation
+from inspector.services.report_bounds import (
+    DEFAULT_MAX_CHARS,
+    DEFAULT_MAX_ENTRIES,
+    bound_check,
+    bound_conversation,
+)
 from inspector.services.sessions import session_ledger
 from inspector.services.survival import SurvivalReport, survival_all
 from inspector.store.connection import Store, utc_now
@@ -113,7 +118,7 @@ async def report_data(store: Store, session: str, generation: int | None = None,
         "candidates": cands,
         "handoffs": hands,
         "acts": acts,
-        "check": checked.as_dict(),
+        "check": bound_check(checked.as_dict()),
         "conversation": turns,
         "conversation_left_out": left_out,
     }

@@ -63,3 +63,24 @@ def bound_conversation(turns: list[dict[str, Any]], max_entries: int = DEFAULT_M
         left_out = {"entries": len(gone), "of": len(turns), "first_seq": gone[0]["seq"], "last_seq": gone[-1]["seq"],
                     "at_index": head, "max_entries": max_entries}
     return [cut_turn(t, max_chars) for t in kept], left_out
+
+
+DEFAULT_MAX_CHECK_ITEMS = 100  # items kept per list of ``check``'s result (the badges count them all)
+
+
+def bound_check(check: dict[str, Any], max_items: int = DEFAULT_MAX_CHECK_ITEMS) -> dict[str, Any]:
+    """``check``'s result with each list cut to ``max_items`` (0: all); ``left_out`` counts the
+    rest per list, and ``counts`` holds every list's whole length (25,000 protocol problems of a
+    bench log made a 5 MB section)."""
+    out = dict(check)
+    counts: dict[str, int] = {}
+    left_out: dict[str, int] = {}
+    for name, value in check.items():
+        if isinstance(value, list) and name != "checks_run":
+            counts[name] = len(value)
+            if max_items > 0 and len(value) > max_items:
+                out[name] = value[:max_items]
+                left_out[name] = len(value) - max_items
+    out["counts"] = counts
+    out["left_out"] = left_out
+    return out
