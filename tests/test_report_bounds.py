@@ -83,6 +83,7 @@ async def test_the_header_is_never_green_where_the_app_or_check_is_not(tmp_path:
     assert '<span class="badge warning">⚠ 1 untrusted_instruction</span>' in pages["s-export"]
     assert '<span class="badge error">⚠ 6 refused candidate(s)</span>' in pages["s-export"]
     assert "sensitive_data" in pages["s-privacy"].split('id="check"')[1]  # each warning listed with its sentence
+    assert "</code> ✗ fails, with 1 warning(s)." in pages["s-export"] and "</code> ✓ passes, with 2 warning(s)." in pages["s-privacy"]
 
 
 def test_the_cli_bounds_by_default_and_writes_everything_when_asked(tmp_path: Path) -> None:

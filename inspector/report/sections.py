@@ -97,8 +97,10 @@ def check_section(data: dict[str, Any]) -> str:
         for item in check.get(name) or []:
             items += [("error", r["code"], f'{item[id_key]}: {r["message"]}') for r in item["refusals"]]
     items += [("warning", w["code"], w["message"]) for w in check.get("warnings") or []]
-    verdict = ("passes" if check.get("ok") else "fails") + (f", with {len(check.get('warnings') or [])} warning(s)"
-                                                             if check.get("warnings") else "")
+    word = {"failed": "✗ fails", "unknown": "? cannot judge everything it read", "clear": "✓ passes"}
+    verdict = word.get(check.get("verdict") or "", "✓ passes" if check.get("ok") else "✗ fails") \
+        + (f", with {(check.get('counts') or {}).get('warnings', len(check['warnings'])):,} warning(s)"
+           if check.get("warnings") else "")
     listed = "".join(f'<li class="{cls}"><code>{e(code)}</code> {e(message)}</li>' for cls, code, message in items)
     listed += "".join(f'<li class="muted">… {n:,} more {e(name)} item(s) are left out of this report: '
                       f'<code>inspector check --session {e(check.get("session", ""))} --json</code> lists every one</li>'
