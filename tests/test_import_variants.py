@@ -173,3 +173,17 @@ def test_codex_lines_added_since_are_said_and_structured_failures_are_errors(var
                 "SELECT value FROM state_records WHERE session = ? AND kind = 'failure'", (session,))
             return [r[0] for r in rows]
     assert any("MemoryError" in v or "pytest" in v for v in asyncio.run(failures()))
+
+
+def test_a_file_name_in_a_request_does_not_cut_the_proposed_constraint(variants: dict[str, Path], tmp_path: Path) -> None:
+    """The sentence splitter ended a sentence at every "." — "never touch docs/color.md" was
+    proposed as "…never touch docs/color" (and a fragment "md describing…")."""
+    db = tmp_path / "s.db"
+    report = _import(variants["checkpoint-before-blue.json"], db)
+
+    async def values() -> list[str]:
+        async with await open_store(db) as store:
+            rows = await store.db.execute_fetchall("SELECT value FROM state_records WHERE session = ? AND kind = "
+                                                   "'constraint'", (report["sessions"][0],))
+            return [r[0] for r in rows]
+    assert asyncio.run(values()) == ["create docs/blue.md describing the colour blue; never touch docs/color.md"]
