@@ -275,8 +275,9 @@ def compactions(path: Path) -> int:
     if path.suffix == ".eval":
         return 0
     text = data.decode("utf-8", errors="replace")
-    return (text.count('"isCompactSummary":true') + text.count('"isCompactSummary": true')
-            + len(re.findall(r'"type":\s*"compacted"', text)) + len(re.findall(r'"type":\s*"compaction"', text))
+    codex = len(re.findall(r'"type":\s*"compacted"', text))  # its replacement_history may hold a compaction item
+    return (text.count('"isCompactSummary":true') + text.count('"isCompactSummary": true') + codex
+            + (0 if codex else len(re.findall(r'"type":\s*"compaction"', text)))
             + len(re.findall(r'"type":\s*"compression"', text)))
 
 
