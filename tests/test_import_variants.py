@@ -187,3 +187,18 @@ def test_a_file_name_in_a_request_does_not_cut_the_proposed_constraint(variants:
                                                    "'constraint'", (report["sessions"][0],))
             return [r[0] for r in rows]
     assert asyncio.run(values()) == ["create docs/blue.md describing the colour blue; never touch docs/color.md"]
+
+
+@pytest.mark.parametrize("odd", [{"type": "progress", "data": {"type": {}}}, {"type": "progress", "data": {"type": 7}},
+                                 {"type": "system", "subtype": {"x": 1}, "content": "odd"},
+                                 {"type": "assistant", "message": {"id": "m1", "role": "assistant", "content": "plain"}}])
+def test_odd_kinds_and_short_forms_in_a_claude_code_line_import_and_keep_their_text(odd: dict, tmp_path: Path) -> None:
+    """A kind of another type once raised (unhashable dict, str + int: conversion_failed, nothing imported);
+    an assistant message's content as a plain string was read as characters and dropped."""
+    src = tmp_path / "odd.jsonl"
+    line = {"sessionId": "s-odd", "uuid": "u1", "timestamp": "2026-01-01T00:00:00Z", **odd}
+    src.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    report = _import(src, tmp_path / "s.db")
+    assert report["events"] >= 1
+    if odd["type"] == "assistant":
+        assert _search_hits(tmp_path / "s.db", "s-odd", "plain")

@@ -50,7 +50,7 @@ def _describe(rec: dict[str, Any]) -> str:
         return f"conversation compacted ({meta.get('trigger', '?')}, {meta.get('preTokens', '?')} tokens before)"
     if kind == "system":
         return f"system: {rec.get('subtype') or ''} {text_of(rec.get('content'))}".strip()
-    return f"{kind}{': ' + sub if sub else ''}"
+    return f"{kind}{': ' + str(sub) if sub else ''}"  # a subtype of another type (a number) is said as it is
 
 
 # Kinds this converter has a rule for (FORMATS.md §1); any other is read as text and counted as not understood.
@@ -65,6 +65,11 @@ PROGRESS_TYPES = frozenset({"hook_progress", "bash_progress", "agent_progress"})
 _ENVELOPE = frozenset({"parentUuid", "logicalParentUuid", "isSidechain", "userType", "cwd", "sessionId", "version",
                        "gitBranch", "slug", "entrypoint", "type", "subtype", "uuid", "timestamp", "level", "isMeta",
                        "toolUseID", "parentToolUseID", "requestId", "snapshot", "messageId", "isSnapshotUpdate"})
+
+
+def _name(value: Any) -> str:
+    """A kind as a name to look up: a field of another type (a number, an object) never matches."""
+    return value if isinstance(value, str) else f"<{type(value).__name__}>"
 
 
 def _with_text(described: str, rec: dict[str, Any]) -> str:
@@ -214,11 +219,14 @@ class _Walker:
         blocks = AssistantBlocks()
         calls: list[tuple[Line, dict[str, Any], dict[str, Any]]] = []
         for line, rec in group:
-            for block in (rec["message"].get("content") or []):
+            content = rec["message"].get("content")
+            # a string is the API's short form of one text block (before: iterated as characters, all dropped)
+            for block in ([{"type": "text", "text": content}] if isinstance(content, str) else content or []):
                 before = len(blocks.calls)
                 blocks.add(block)
                 if len(blocks.calls) > before:
                     calls.append((line, rec, block))
+        blocks.texts += [block_text(b) for b in blocks.other if b.get("type") == "compaction"]
         _first_line, first = group[0]
         msg = first["message"]
         lines = [ln for ln, _ in group]
@@ -229,6 +237,9 @@ class _Walker:
         for kind, count in blocks.unknown.items():
             for _ in range(count):
                 self.b.not_understood("content block", kind, group[0][0])
+        for block in blocks.other:  # server-side compaction: a rule of the message-list converter, not of this one
+            if block.get("type") == "compaction":
+                self.b.not_understood("content block", "compaction", group[0][0])
         for _, rec in group:
             self._mark(rec, seq)
         for line, rec, block in calls:
@@ -238,7 +249,8 @@ class _Walker:
                                     server_tool=block["type"] if block.get("type") != "tool_use" else None)
             self._mark(rec, call_seq)
         for block in blocks.results:  # a server tool's result arrives in the assistant's own message
-            line = next((ln for ln, r in group if block in (r["message"].get("content") or [])), group[0][0])
+            line = next((ln for ln, r in group if isinstance(r["message"].get("content"), list)
+                         and block in r["message"]["content"]), group[0][0])
             call_id = block.get("tool_use_id")
             self.b.tool_result(call_id, text_of(block.get("content")), at=first.get("timestamp"),
                                tool=self.tools.get(call_id or ""), lines=[line], result_type=block.get("type"),
@@ -258,7 +270,7 @@ class _Walker:
                 self.b.summary(text, seq, sources=[f"evt:{seq}"], kind="milestone")
                 self.leaves.append((self.b.records[-1], str(leaf)))
         elif kind == "system":
-            if rec.get("subtype") not in SYSTEM_SUBTYPES:
+            if _name(rec.get("subtype")) not in SYSTEM_SUBTYPES:
                 self.b.not_understood("system record", f"system/{rec.get('subtype')}", line)
             seq = self.b.event("system_message", _with_text(_describe(rec), rec), at=at, trust="system", lines=[line],
                                subtype=rec.get("subtype"))
@@ -269,7 +281,7 @@ class _Walker:
             data = rec.get("data") if isinstance(rec.get("data"), dict) else {}
             if kind not in RECORD_TYPES:
                 self.b.not_understood("record", str(kind), line)
-            elif kind == "progress" and data.get("type") not in PROGRESS_TYPES:
+            elif kind == "progress" and _name(data.get("type")) not in PROGRESS_TYPES:
                 self.b.not_understood("progress record", f"progress/{data.get('type')}", line)
             text = _agent_text(data) if data.get("type") == "agent_progress" else None
             seq = self.b.event("other", text or _with_text(_describe(rec), rec), at=at, trust="system", lines=[line],

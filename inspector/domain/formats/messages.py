@@ -196,7 +196,7 @@ def _chat_reasoning(m: dict[str, Any]) -> str | None:
     if "reasoning_content" in m:
         return m.get("reasoning_content")
     parts = [m["reasoning"]] if isinstance(m.get("reasoning"), str) and m["reasoning"] else []
-    for detail in m.get("reasoning_details") or []:
+    for detail in m["reasoning_details"] if isinstance(m.get("reasoning_details"), list) else []:
         if isinstance(detail, dict):
             parts += [detail[k] for k in ("text", "summary") if isinstance(detail.get(k), str) and detail[k]
                       and detail[k] not in parts]
@@ -247,13 +247,14 @@ def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], line
         event_kind = {"user": "user_message", "assistant": "assistant_message"}.get(role or "", "system_message")
         trust = {"user": "user", "assistant": "model"}.get(role or "", "system")
         content = item.get("content")
-        annotations = [a for part in content if isinstance(part, dict) for a in part.get("annotations") or []] \
-            if isinstance(content, list) else []
+        annotations = [a for part in content if isinstance(part, dict) and isinstance(part.get("annotations"), list)
+                       for a in part["annotations"]] if isinstance(content, list) else []
         b.event(event_kind, text_of(content), at=at, trust=trust, lines=lines, item_id=item.get("id"),
                 annotations=annotations)
     elif kind == "reasoning":
         texts = [s.get("text") or "" for s in item.get("summary") or [] if isinstance(s, dict)]
-        texts += [c["text"] for c in item.get("content") or [] if isinstance(c, dict) and isinstance(c.get("text"), str)]
+        more = item.get("content") if isinstance(item.get("content"), list) else []
+        texts += [c["text"] for c in more if isinstance(c, dict) and isinstance(c.get("text"), str)]
         summary = "\n".join(texts)
         continuation = [{"kind": "encrypted_content", "data": item["encrypted_content"]}] \
             if "encrypted_content" in item else []
