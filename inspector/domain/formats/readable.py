@@ -58,13 +58,13 @@ def _leaves(value: Any, key: str, parent: dict[str, Any], out: list[str], depth:
         if value.strip() and not _opaque(key, value, parent):
             text = value if len(value) <= MAX_VALUE_CHARS else value[:MAX_VALUE_CHARS] + " […cut]"
             out.append(f"{key}: {text}" if key else text)
-    elif value is not None and not isinstance(value, bool) and key and key not in META:
-        out.append(f"{key}: {value}")
 
 
 def readable(value: Any, *, skip: frozenset[str] | set[str] = frozenset()) -> str:
     """The string fields of a record or block as ``name: value`` lines (top-level names in
-    ``skip`` left out); empty when it holds no text for a person."""
+    ``skip`` left out); empty when it holds no text for a person. Numbers and flags are left
+    out: counters and durations are not what a person searches a transcript for, and they
+    stay in the event's original line."""
     out: list[str] = []
     if isinstance(value, dict):
         for k, v in value.items():
