@@ -19,7 +19,9 @@ SENTENCE_MAX = 300
 _NOT_A_REQUEST = re.compile(r"^\s*(?:<command-|<local-command-|<system-reminder|caveat:|\[request interrupted|"
                             r"this session is being continued)", re.IGNORECASE)
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
-_SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)")
+# A "." / "!" / "?" ends a sentence only before white space or the end (as textnorm's sentences):
+# "never touch docs/color.md" and "v1.2.3" are one sentence (before: "docs/color." + "md").
+_SENTENCE = re.compile(r"(?:[^.!?。！？\n]|[.!?]+(?=[^\s.!?。！？]))+(?:[.!?。！？]+|\n|$)")
 _OPTION = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?(?:option\s+)?(?P<label>[1-9]|[A-Da-d]|方案\s*[一二三四1-9A-D]|选项\s*[一二三四1-9A-D])"
                      r"(?:[.):：、]|\*\*[.):：]?)\s*(?:\*\*)?(?P<text>[^；;。？?\n]+)", re.IGNORECASE | re.MULTILINE)
 _INLINE_OPTION = re.compile(r"(?:方案|选项)\s*(?P<label>[一二三四A-D1-9])\s*[：:]\s*(?P<text>[^；;。？?\n]+)")
