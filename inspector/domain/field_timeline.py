@@ -61,7 +61,7 @@ def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldT
             out.cells[key] = ({number: "kept" if value in unresolved else "missing" for number, _, unresolved, _ in prepared}
                               if by_marker else
                               {number: _cell(text, norm_value, whole, held)
-                               for (number, _, _, text), held in zip(prepared, found)})
+                               for (number, _, _, text), held in zip(prepared, found, strict=False)})
         elif by_marker:
             out.cells[key] = {number: ("missing" if value not in unresolved else "kept") if (claim := claims.get(key)) is None
                               else "kept" if claim.get("text") == value else "rewritten"
@@ -69,7 +69,7 @@ def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldT
         else:
             out.cells[key] = {number: _cell(text, norm_value, whole, held) if (claim := claims.get(key)) is None
                               else "kept" if claim.get("text") == value else "rewritten"
-                              for (number, claims, _, text), held in zip(prepared, found)}
+                              for (number, claims, _, text), held in zip(prepared, found, strict=False)}
     return out
 
 

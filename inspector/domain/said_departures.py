@@ -39,10 +39,10 @@ from inspector.domain.said_order import order_of, reordered
 from inspector.domain.said_pronoun import pronoun_lift, pronoun_sentences
 from inspector.domain.said_quantities import date_of, quantity_of, times_of
 from inspector.domain.said_scope import bounding, scope_form, widened_norm
+from inspector.domain.said_scope_wide import widened_elsewhere
 from inspector.domain.said_sequence import told_reversed
 from inspector.domain.said_touched import touch_plan, touched
 from inspector.domain.said_without import accepted_elsewhere, excluded_of
-from inspector.domain.said_scope_wide import widened_elsewhere
 
 # Drift warnings that say the rules could not judge a sentence: ``check`` shows "?", not "✓".
 CANNOT_JUDGE = frozenset({"reference_unresolved", "forbidden_action_unclear"})

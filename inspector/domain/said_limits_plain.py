@@ -35,9 +35,11 @@ from functools import lru_cache
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_negation import _subject_words, names_word
 from inspector.domain.said_quantities import (
+    UNIT_WORDS as _UNIT_WORDS,
+)
+from inspector.domain.said_quantities import (
     DateSaid,
     Quantity,
-    UNIT_WORDS as _UNIT_WORDS,
     _stem,
     bare_numbers,
     date_of,

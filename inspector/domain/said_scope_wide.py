@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from inspector.domain.said import Hits, Said, norm_phrase
+from inspector.domain.said import Hits, Said
 from inspector.domain.said_steps import DENIAL, telling_words
 from inspector.domain.textnorm import CJK
 

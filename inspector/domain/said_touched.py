@@ -190,7 +190,7 @@ def _english(text: str, at: int, verb: str, obj: tuple[str, ...]) -> tuple[str, 
     before = text[:at]
     for form in (*_inflections(verb), *done_forms(verb)):
         m = None
-        for m in re.finditer(rf"(?<![a-z]){re.escape(form)}(?![a-z])", before):
+        for m in re.finditer(rf"(?<![a-z]){re.escape(form)}(?![a-z])", before):  # noqa: B007 - the last match is wanted
             pass
         if m is not None and len(before[m.end():].split()) <= 8 and not _BLOCK.search(before[m.end():]):
             return m.group(), True

@@ -50,7 +50,7 @@ def accepted_elsewhere(said: Said, value: str) -> Hits | None:
     if not own:
         return None
     stem = x.split()[0] if len(x.split()) == 1 else x
-    for i, n in said.holding(stem).items():
+    for i, _n in said.holding(stem).items():
         if i in own:
             continue
         s = said.sentences[i]

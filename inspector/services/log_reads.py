@@ -13,9 +13,9 @@ from typing import Any
 
 import aiosqlite
 
+from inspector.domain.disguise import undisguise
 from inspector.domain.drift_rules import ActionFact
 from inspector.domain.logevents import LogEvent, records_a_compaction
-from inspector.domain.disguise import undisguise
 from inspector.domain.text_checks import RULE, rule_sentences
 from inspector.store.connection import fetch_one
 

@@ -51,8 +51,8 @@ import aiosqlite
 
 from inspector.store import grams
 from inspector.store.connection import Store, fetch_one, utc_now
-from inspector.store.sqlite_connections import configure, connect_reader
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
+from inspector.store.sqlite_connections import configure, connect_reader
 
 SIDECARS = ("-journal", "-wal", "-shm")
 # The page cache while filling (KiB): pages stay in memory until the commit writes each once
