@@ -189,9 +189,8 @@ def _object_at(text: str, obj: tuple[str, ...]) -> int:
 def _english(text: str, at: int, verb: str, obj: tuple[str, ...]) -> tuple[str, bool] | None:
     before = text[:at]
     for form in (*_inflections(verb), *done_forms(verb)):
-        m = None
-        for m in re.finditer(rf"(?<![a-z]){re.escape(form)}(?![a-z])", before):  # noqa: B007 - the last match is wanted
-            pass
+        found = list(re.finditer(rf"(?<![a-z]){re.escape(form)}(?![a-z])", before))
+        m = found[-1] if found else None  # the last telling of the verb before the object
         if m is not None and len(before[m.end():].split()) <= 8 and not _BLOCK.search(before[m.end():]):
             return m.group(), True
     words = _WORD.findall(before)[-7:]

@@ -73,7 +73,7 @@ def read_only_reason(target: Path) -> str | None:
     try:
         if os.statvfs(folder).f_flag & os.ST_RDONLY:
             return "a read-only medium"
-    except OSError:
+    except OSError:  # the medium cannot be asked: the open itself says what is wrong
         pass
     if target.exists() and not os.access(target, os.W_OK):
         return "the file is not writable"
