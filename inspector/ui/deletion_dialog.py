@@ -12,13 +12,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 from inspector.domain.deletion import NOT_CHECKED
+from inspector.domain.errors import Refusal
 from inspector.services import deletions
 from inspector.services.deletions import Coverage
 from inspector.store.connection import Store
+from inspector.ui.dialog_base import Dialog
 from inspector.ui.modal import InspectorModal
 from inspector.ui.safe import markup, safe
 
@@ -42,7 +43,7 @@ def coverage_content(cov: Coverage) -> Content:
     return Content("\n").join(lines)
 
 
-class ConfirmDeletion(ModalScreen[bool | None]):
+class ConfirmDeletion(Dialog[bool | None]):
     """True: the id typed matches; False: it does not; None: cancelled (escape)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="confirm.cancel")]
@@ -91,12 +92,23 @@ class DeletionDialog(InspectorModal[bool]):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "carry_out":
-            if self.coverage is not None and self.coverage.kept:
-                return False  # shown, greyed: a copy would stay (the dialog says which)
-            return True if (self.coverage is not None and self.coverage.status == "pending"
+        if action == "carry_out":  # greyed while a copy would stay (the dialog says which), decided or read-only
+            return True if (self.coverage is not None and self.coverage.status == "pending" and not self.coverage.kept
                             and not self.store.read_only) else None
         return True
+
+    def why_greyed(self, action: str) -> tuple[str, Refusal] | None:
+        """``x`` pressed while greyed says why (it did nothing: issue 15's re-check)."""
+        if action != "carry_out" or self.coverage is None:
+            return None
+        doing = f"Cannot carry out {self.request}"
+        if self.store.read_only:
+            return doing, Refusal("read_only", f"the store is read-only ({self.store.read_only_reason}).")
+        if self.coverage.status != "pending":
+            return doing, Refusal("already_decided", f"deletion request {self.request!r} was already carried out.")
+        if self.coverage.kept:
+            return doing, deletions.kept_refusal(self.request, self.coverage)
+        return None
 
     def action_carry_out(self) -> None:
         if self.coverage is None:
@@ -116,7 +128,7 @@ class DeletionDialog(InspectorModal[bool]):
         listed = len(self.coverage.copies) if self.coverage is not None else 0
         result = await deletions.delete(self.store, self.request, actor=self.reviewer, session=self.session)
         if result.refusals:
-            self.notify(safe(result.refusals[0].message), severity="error", markup=False)
+            self.refuse(result.refusals[0], f"Cannot carry out {self.request}")
         else:
             self.done = True
             # The count the confirmation named: the rows removed alone ("Deleted 4") left out the

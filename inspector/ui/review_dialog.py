@@ -18,7 +18,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 from inspector.services import candidates, rebasing
@@ -26,6 +25,7 @@ from inspector.services.candidates import ReviewView
 from inspector.services.rebasing import describe_changes
 from inspector.store.connection import Store
 from inspector.ui.byte_view import char_diff, visible
+from inspector.ui.dialog_base import Dialog
 from inspector.ui.modal import InspectorModal
 from inspector.ui.safe import markup, plain, safe
 
@@ -94,7 +94,7 @@ def rebase_content(rebased_into: str | None, changes: dict[str, Any] | None, ori
     return Content("\n").join(lines) if lines else Content("")
 
 
-class ReasonDialog(ModalScreen[str | None]):
+class ReasonDialog(Dialog[str | None]):
     """Asks why; returns the reason, or None when cancelled."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="reason.cancel")]
@@ -216,8 +216,7 @@ class ReviewDialog(InspectorModal[bool]):
             return
         v = self.view.validation
         if v is not None and v.refusals:
-            self.notify(safe(f"Cannot accept {self.candidate} ({v.refusals[0].code}): {v.refusals[0].message}"),
-                        severity="error", timeout=8, markup=False)
+            self.refuse(v.refusals[0], f"Cannot accept {self.candidate}")
             return
         self.accept()
 
@@ -225,7 +224,7 @@ class ReviewDialog(InspectorModal[bool]):
     async def accept(self) -> None:
         decision = await candidates.accept(self.store, self.candidate, actor=self.reviewer, session=self.session)
         if decision.validation.refusals:  # the session moved on while this screen was open
-            self.notify(safe(decision.validation.refusals[0].message), severity="error", timeout=8, markup=False)
+            self.refuse(decision.validation.refusals[0], f"Cannot accept {self.candidate}")
         else:
             self._decided()
             self.notify(safe(f"Accepted {self.candidate}: context version is now {decision.context_version}."), markup=False)
@@ -235,7 +234,7 @@ class ReviewDialog(InspectorModal[bool]):
     async def action_rebase(self) -> None:
         result = await rebasing.rebase(self.store, self.candidate, actor=self.reviewer, session=self.session)
         if result.refusals or result.candidate is None:
-            self.notify(safe(result.refusals[0].message), severity="error", timeout=8, markup=False)
+            self.refuse(result.refusals[0], f"Cannot rebase {self.candidate}")
             return
         self._decided()  # the list behind gains a candidate
         self.notify(safe(f"Rebased {self.candidate} as {result.candidate} on context v{result.to_version[0]}; "
