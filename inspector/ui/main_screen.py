@@ -205,7 +205,22 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending
             self.load_sessions_then(event.session)
             return
         await self.query_one(TimelineView).grew()
+        await self._read_channels_again(event.session)
         self.run_worker(self._load_rest(event.session), group="badges", exclusive=True, exit_on_error=False)
+
+    async def _read_channels_again(self, session: str) -> None:
+        """The three channels after a follow's poll, each keeping its cursor: a compaction that
+        arrived showed in the header ("gen 1 keeps 3 of 3 facts") while Task summary still said
+        "no summary generations", and Raw evidence lacked every part imported since opening."""
+        state = await channels.state_records(self.store, session)
+        gens = await channels.generations(self.store, session)
+        mats = await channels.evidence(self.store, session)
+        if session != self.session:
+            return
+        with self.app.batch_update():
+            self.query_one(StateChannel).load(state, keep=True)
+            self.query_one(SummaryChannel).load(gens, keep=True)
+            self.query_one(EvidenceChannel).load(mats, keep=True)
 
     # -- loading ---------------------------------------------------------------------------
 
