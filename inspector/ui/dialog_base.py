@@ -44,7 +44,10 @@ class Dialog(SaysWhyGreyed, ModalScreen[ResultT], Generic[ResultT]):
         live = list(self.app._notifications)  # a toast raised behind the dialog would show over it
         if live:
             newest = live[-1]
-            self.app.clear_notifications()
+            self.app.clear_notifications()  # redraws this screen's toasts; the one beneath kept them
+            for below in self.app.screen_stack[:-1]:
+                for rack in below.query("ToastRack"):
+                    rack.show(self.app._notifications)  # type: ignore[attr-defined]
             self.call_after_refresh(line.show, newest.message, title=newest.title, severity=newest.severity,
                                     timeout=newest.time_left)
 
