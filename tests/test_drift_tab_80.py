@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from inspector.domain.drift import FieldTimeline
 from inspector.ui.app import InspectorApp
 from inspector.ui.widgets.drift_view import timeline_content
@@ -36,3 +38,25 @@ async def test_the_timeline_pane_at_80x24_holds_one_line_per_key(sample_store: P
         pane = app.screen.query_one("#drift-timeline")
         widest_row = max(len(line) for line in lines[2:])
         assert widest_row <= pane.content_region.width, (widest_row, pane.content_region)
+
+
+@pytest.mark.parametrize("width", range(40, 50))
+def test_a_finding_that_quotes_paths_folds_them_after_their_separators(width: int) -> None:
+    """“cmd/…/hooks_test.go”, came out as "…hooks_test" / "." / "go”," and "…testenv.g" / "o”" at 80
+    columns: the quotes around a path were not counted as part of it, so a path that just fitted was
+    folded again at whatever letter the width ended on."""
+    from textual.content import Content
+
+    from inspector.ui.hanging import fit_row
+
+    paths = ["cmd/entire/cli/agent/geminicli/hooks_test.go", "cmd/entire/cli/integration_test/testenv.go"]
+    message = "generation 1 names " + ", ".join(f"“{p}”" for p in paths) + " and 11 more the log never shows"
+    lines = [line.plain[4:] for line in fit_row(Content("    "), Content(message), width)]
+    assert all(len(line.strip()) > 1 for line in lines), lines
+    joined = "".join(lines)
+    for path in paths:
+        assert path in joined, (path, lines)
+    for line in lines:  # each piece of a folded path ends at one of its separators (or ends the path)
+        last = line.rstrip().split(" ")[-1]
+        if any(last.strip("“”,") and last.strip("“”,") in p and not p.endswith(last.strip("“”,")) for p in paths):
+            assert last[-1] in "/:_-.=,", (last, lines)
