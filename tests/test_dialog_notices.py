@@ -135,3 +135,30 @@ async def test_a_greyed_carry_out_says_which_copy_stays(sample_store: Path, monk
         await pilot.press("escape")
         await settle(app, pilot)
         assert app.screen is deletion and deletion.coverage.status == "pending"
+
+
+async def test_writing_keys_greyed_on_a_read_only_store_say_why(sample_store: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """``c``, ``y`` and the review's ``a`` were greyed on a read-only store and did nothing when pressed."""
+    from inspector.store import connection
+
+    monkeypatch.setattr(connection, "read_only_reason", lambda _path: "a read-only medium")
+    app = InspectorApp(sample_store, reviewer="lin")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for keys in (("1", "c"), ("1", "y")):
+            await pilot.press(*keys)
+            await settle(app, pilot)
+            refusal = app.screen
+            assert isinstance(refusal, MessageDialog) and refusal.dialog_title == "Cannot write here (read_only)", keys
+            assert "a read-only medium" in str(refusal.body)
+            await pilot.press("escape")
+            await settle(app, pilot)
+            assert isinstance(app.screen, MainScreen)
+        await pilot.press("k", "enter")
+        await settle(app, pilot)
+        review = app.screen
+        assert isinstance(review, ReviewDialog)
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MessageDialog) and app.screen.dialog_title.endswith("(read_only)")

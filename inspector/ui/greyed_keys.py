@@ -29,11 +29,13 @@ class SaysWhyGreyed:
         screen: Any = self
         for namespace, bindings in screen._modal_binding_chain:  # focused widget first, as the app looks
             for binding in bindings.key_to_bindings.get(event.key, ()):
-                state = namespace.check_action(binding.action, ())
+                # "screen.decide_pending(False)" on a list is the screen's action: asked of the screen
+                target, action, params = screen.app._parse_action(binding.action, namespace)
+                state = target.check_action(action, params)
                 if state:
                     return  # a live binding takes the key
-                if state is None and namespace is self:
-                    said = self.why_greyed(binding.action)
+                if state is None and target is self:
+                    said = self.why_greyed(action)
                     if said is not None:
                         from inspector.ui.dialogs import refusal_dialog  # dialogs.py builds on this module
 

@@ -20,6 +20,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Footer, Input, Static
 
+from inspector.domain.errors import Refusal
 from inspector.services import candidates, rebasing
 from inspector.services.candidates import ReviewView
 from inspector.services.rebasing import describe_changes
@@ -209,6 +210,13 @@ class ReviewDialog(InspectorModal[bool]):
             if v.status != "pending":
                 return False
         return True
+
+    def why_greyed(self, action: str) -> tuple[str, Refusal] | None:
+        """accept / reject / rebase pressed on a read-only store say so (they did nothing)."""
+        if action in ("accept", "reject", "rebase") and self.store.read_only:
+            return f"Cannot {action} {self.candidate}", Refusal(
+                "read_only", f"the store is read-only ({self.store.read_only_reason}).")
+        return None
 
     def action_accept(self) -> None:
         if self.view is None:
