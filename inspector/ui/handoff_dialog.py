@@ -122,6 +122,8 @@ class HandoffDialog(InspectorModal[str]):
     def why_greyed(self, action: str) -> tuple[str, Refusal] | None:
         """``a`` for a reviewer who may not accept (``not_owner``), on a refused handoff or a
         read-only store: pressed, it says so (it did nothing visible: issue 15's re-check)."""
+        if action == "reconcile" and self.unknown and self.store.read_only:
+            return "Cannot reconcile", Refusal("read_only", f"the store is read-only ({self.store.read_only_reason}).")
         if action != "accept" or self.result is None or self.owner_check is None:
             return None
         doing = f"Cannot accept {self.handoff}"

@@ -12,7 +12,7 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from inspector.services.channels import MaterialView, StubView
-from inspector.ui.evidence_rows import RUN_PREFIX, PartsRun, arrange, human_size, options_for
+from inspector.ui.evidence_rows import RUN_PREFIX, PartsRun, arrange, human_size, options_for, run_option, shape
 from inspector.ui.safe import markup, plain
 from inspector.ui.widgets.channel import ChannelPane
 
@@ -60,6 +60,7 @@ class EvidenceChannel(ChannelPane):
         self.rows: list[MaterialView | PartsRun] = []
         self.runs: dict[str, PartsRun] = {}  # option id -> a followed original's parts, folded in one row
         self.opened: set[str] = set()  # the originals whose parts are listed (enter on their row)
+        self.listed: list[tuple[object, ...]] | None = None  # the rows' shape while materials are listed
         self.hits: dict[str, str] = {}
         self.found: dict[str, Hit] = {}  # hit option id -> the hit, with its occurrences
         self.occurrence = 0  # which occurrence of the highlighted hit the detail shows
@@ -78,14 +79,34 @@ class EvidenceChannel(ChannelPane):
         if not keep:
             self.opened = set()
         elif self.hits or self.query_one(SearchBox).value:
+            self.listed = None  # the results stay; the materials are listed afresh when the search is cleared
             return
+        elif self.listed and self._grow(shape(self.rows, self.opened)):
+            return
+        self._list_rows(keep=keep)
+
+    def _list_rows(self, *, keep: bool) -> None:
         self.hits, self.found = {}, {}
         self.records.set_class(True, "-rows")
         self.set_records(options_for(self.rows, self.opened), "no materials or stubs in this session", keep=keep)
+        self.listed = shape(self.rows, self.opened) if self.rows else None
         self.refresh_bindings()
+
+    def _grow(self, now: list[tuple[object, ...]]) -> bool:
+        """The same rows, perhaps with more at the end: add those and redraw the folded runs' lines."""
+        before = self.listed or []
+        if now[:len(before)] != before:
+            return False
+        if len(now) > len(before):
+            self.records.add_options(options_for(self.rows[len(before):], self.opened))
+        for oid, run in self.runs.items():
+            self.records.replace_option_prompt(oid, run_option(run, run.original in self.opened).prompt)
+        self.listed = now
+        return True
 
     def show_indexing(self, query: str, done: int, total: int) -> None:
         """A search waiting for events imported since the last one to be indexed says so."""
+        self.listed = None
         self.hits, self.found = {}, {}
         self.records.set_class(False, "-rows")
         self.refresh_bindings()
@@ -93,6 +114,7 @@ class EvidenceChannel(ChannelPane):
                                         n=f"{max(total - done, 0):,}", q=query), disabled=True)], "")
 
     def show_results(self, result: SearchResult) -> None:
+        self.listed = None
         self.hits = {f"hit:{i}": h.ref for i, h in enumerate(result.hits)}
         self.found = {f"hit:{i}": h for i, h in enumerate(result.hits)}
         self.records.set_class(False, "-rows")  # a hit's text wraps: the match may be far into it
@@ -185,7 +207,7 @@ class EvidenceChannel(ChannelPane):
         if event.option_list is self.records and event.option.id in self.runs:
             event.stop()
             self.opened ^= {self.runs[event.option.id].original}  # enter lists the parts, again folds them
-            self.set_records(options_for(self.rows, self.opened), "no materials or stubs in this session", keep=True)
+            self._list_rows(keep=True)
             return
         super().on_option_list_option_selected(event)
 
