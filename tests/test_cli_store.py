@@ -133,6 +133,7 @@ def test_check_reports_every_kind_of_problem(sample_store: Path) -> None:
     assert {c["candidate"] for c in by_session["s-export"]["candidates"]} >= {"cand-stale", "cand-space"}
     assert {h["handoff"] for h in by_session["s-orders"]["handoffs"]} == {"h-writeoff", "h-tools"}
     assert by_session["s-bigfold"]["ok"] is True
+    assert by_session["s-export"]["verdict"] == "failed" and json.loads(out)["verdict"] == "failed"
 
 
 def test_check_passes_on_a_clean_store(tmp_path: Path) -> None:
@@ -140,4 +141,6 @@ def test_check_passes_on_a_clean_store(tmp_path: Path) -> None:
     write_sif(tmp_path / "a.jsonl", [session_record(), event_record(1)])
     run("import", str(tmp_path / "a.jsonl"), "--into", str(store))
     code, out, _ = run("check", str(store), "--json")
-    assert code == 0 and json.loads(out)["ok"] is True
+    assert code == 0 and json.loads(out)["ok"] is True and json.loads(out)["verdict"] == "clear"
+    code, out, _ = run("check", str(store))
+    assert code == 0 and out.splitlines()[-1].startswith("1 session(s): 1 ✓ clear, 0 ? not judged")

@@ -10,11 +10,16 @@ attributes, which the page's own Content-Security-Policy refuses (a console erro
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from inspector.report.markdown import render_markdown
+from inspector.report.sections import three_channels
 from inspector.services.deletions import delete
 from inspector.services.importing import import_file
 from inspector.services.report import report_data, write_report
+from inspector.services.sessions import list_sessions
 from inspector.store.connection import open_store
 from tests.conftest import SAMPLES
 
@@ -80,3 +85,22 @@ async def test_a_deleted_result_is_not_unresolved_nor_a_deleted_calls_result_an_
     assert call["result"] == {"seq": 4, "content": None, "at": "2025-05-01T00:00:00Z", "deleted_by": 2}
     assert "unresolved: no result in the log" not in html
     assert "result #4 deleted by ledger entry L2" in html
+
+
+REAL_CC = Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claude-code"
+
+
+async def test_a_generation_the_rules_could_not_judge_in_full_is_marked_not_judged(tmp_path: Path,
+                                                                                    imported_copy: Any) -> None:
+    """A real compaction naming files the continued log never shows: no drift finding, but the
+    rule cannot tell whether the names were invented. The app's Drift tab and check say "?";
+    the report's summary channel said nothing, which read as clean."""
+    source = REAL_CC / "a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl"
+    if not source.exists():
+        pytest.skip("the real transcripts (../shared/real_sessions) are not beside the project")
+    store = imported_copy(source)
+    async with await open_store(store) as opened:
+        (info,) = await list_sessions(opened)
+        data = await report_data(opened, info.id)
+    html = three_channels(data)
+    assert "? not judged 1" in html and "⚠ drift" not in html

@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from inspector.cli.main import cli as main
+from inspector.domain.drift import Finding, headline
 from tests.verdict_attack_cases import FAITHFUL, STATE, case, judge
 
 REAL = (Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claude-code"
@@ -56,12 +57,33 @@ def test_check_and_drift_on_a_real_transcript_do_not_give_a_bare_all_clear(tmp_p
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="the real transcripts are not beside the project")
-def test_check_keeps_its_tick_when_survival_keeps_every_pending_fact(tmp_path: Path) -> None:
-    name = "a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl"  # its summary keeps both proposals
+def test_names_the_log_cannot_confirm_make_the_line_unknown_even_when_survival_keeps_every_fact(
+        tmp_path: Path) -> None:
+    """The summary keeps both proposals (no survival line), but names files and ids the log
+    never shows (it continues an earlier conversation): the rule says it cannot tell whether
+    they were invented, so the line is "?" and the JSON says "unknown" — never ✓."""
+    name = "a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl"
     src = tmp_path / name
     shutil.copyfile(REAL.parent / name, src)
     store = tmp_path / "kept.db"
     runner = CliRunner()
     assert runner.invoke(main, ["import", str(src), "--into", str(store), "--reviewer", "t"]).exit_code == 0
-    out = runner.invoke(main, ["check", str(store)]).output
-    assert out.startswith("✓") and "identifier_unverified" in out, out
+    checked = runner.invoke(main, ["check", str(store)])
+    out = checked.output
+    assert out.startswith("? ") and "identifier_unverified" in out and "facts_lost" not in out, out
+    assert "0 ✓ clear, 1 ? not judged in full" in out.splitlines()[-1]
+    assert checked.exit_code == 0  # a warning, never a refusal (DESIGN: exit 1 on refusals and findings)
+    doc = json.loads(runner.invoke(main, ["check", str(store), "--json"]).output)
+    assert doc["ok"] is True and doc["verdict"] == "unknown"
+    assert doc["sessions"][0]["verdict"] == "unknown"
+
+
+def test_the_headline_names_every_part_that_was_not_judged() -> None:
+    """A generation with unconfirmed names and pending facts: the headline names both, and never
+    says "no drift" (the Drift tab and `inspector drift` show it as the generation's line)."""
+    found = [Finding("identifier_unverified", None, "generation 1 names …", "warning", words=("a.go", "b.go")),
+             Finding("facts_not_judged", None, "generation 1: 3 pending proposals are not judged", "warning")]
+    assert headline(found) == ("no finding; 2 name(s) the log cannot confirm (identifier_unverified); "
+                               "3 pending not judged (see survival)")
+    assert headline(found[1:]) == "no drift in the active records; 3 pending not judged (see survival)"
+    assert headline([]) == "no drift found"

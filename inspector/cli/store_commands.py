@@ -16,7 +16,7 @@ from inspector.cli.store_param import STORE, make_store_argument
 from inspector.domain.errors import InspectorError
 from inspector.domain.formats.detect import FORMATS
 from inspector.services import exporting, sessions, verifying
-from inspector.services.checking import CHECKS, UNJUDGED_CODES, check_store
+from inspector.services.checking import CHECKS, check_store
 from inspector.services.importing import import_file
 from inspector.store.connection import open_store
 
@@ -170,8 +170,7 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
         lines = []
         for r in results:
             if r.ok:
-                unjudged = any(w["code"] in UNJUDGED_CODES for w in r.warnings)
-                lines.append(f"{'?' if unjudged else '✓'} {r.session}")
+                lines.append(f"{'?' if r.verdict == 'unknown' else '✓'} {r.session}")
                 lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
                 continue
             lines.append(f"✗ {r.session}")
@@ -181,8 +180,12 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
             lines += [f"    handoff {h['handoff']}: {', '.join(x['code'] for x in h['refusals'])}" for h in r.handoffs]
             lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
             lines += [f"    stub {p['stub']} {p['code']}: {p['message']}" for p in r.stubs]
+        counts = Counter(r.verdict for r in results)
+        lines.append(f"{len(results)} session(s): {counts['clear']} ✓ clear, {counts['unknown']} ? not judged "
+                     f"in full (see the ! lines), {counts['failed']} ✗ failed")
         return "\n".join(lines)
 
     ok = all(r.ok for r in results)
-    emit({"ok": ok, "sessions": [r.as_dict() for r in results]}, as_json, human)
+    verdict = "failed" if not ok else "unknown" if any(r.verdict == "unknown" for r in results) else "clear"
+    emit({"ok": ok, "verdict": verdict, "sessions": [r.as_dict() for r in results]}, as_json, human)
     return EXIT_OK if ok else EXIT_REFUSED

@@ -250,20 +250,34 @@ def _identifier_findings(gen: GenerationText, ctx: DriftContext) -> list[Finding
                     f"{why}, so the rule cannot say whether they are invented.", "warning", words=names)]
 
 
+# Warnings that say a rule could not judge what it read: a generation with one of them is never
+# shown as all-clear (the Drift tab's "?", check's "?"): a sentence whose reference the rules
+# cannot resolve, and names the summary gives that the log cannot confirm.
+NOT_JUDGED = CANNOT_JUDGE | {"identifier_unverified"}
+
+
 def headline(findings: list[Finding]) -> str:
     """What a generation's drift comes to, saying what was not judged: "no drift" is only
     said of the records drift read."""
     blocking = sum(1 for f in findings if f.severity == "finding")
     if blocking:
         return f"{blocking} finding(s)"
+    parts = []
     unsure = sum(1 for f in findings if f.code in CANNOT_JUDGE)
     if unsure:
         # A sentence the rules could not resolve is not "no drift": say it was not judged.
-        return f"no finding; {unsure} sentence(s) not judged (reference_unresolved)"
+        parts.append(f"{unsure} sentence(s) not judged (reference_unresolved)")
+    unverified = next((f for f in findings if f.code == "identifier_unverified"), None)
+    if unverified is not None:  # names it cannot confirm: whether they were invented is not judged
+        parts.append(f"{len(unverified.words) or 'some'} name(s) the log cannot confirm (identifier_unverified)")
     unjudged = next((f for f in findings if f.code == "facts_not_judged"), None)
-    if unjudged is not None:
-        count = unjudged.message.split(": ", 1)[1].split(" ", 1)[0]
-        return f"no drift in the active records; {count} pending not judged (see survival)"
+    pending = unjudged.message.split(": ", 1)[1].split(" ", 1)[0] if unjudged is not None else None
+    if parts:
+        if pending is not None:
+            parts.append(f"{pending} pending not judged (see survival)")
+        return "no finding; " + "; ".join(parts)
+    if pending is not None:
+        return f"no drift in the active records; {pending} pending not judged (see survival)"
     return "no drift found"
 
 

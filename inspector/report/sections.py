@@ -12,6 +12,7 @@ import json
 from html import escape
 from typing import Any
 
+from inspector.domain.drift import NOT_JUDGED
 from inspector.domain.terminal_safe import terminal_safe
 from inspector.report.chart import kept_chart
 from inspector.report.markdown import render_markdown
@@ -83,13 +84,15 @@ def _state(records: list[dict[str, Any]]) -> str:
     return "".join(out)
 
 
-def _summary(gens: list[dict[str, Any]], drift_counts: dict[int, int]) -> str:
+def _summary(gens: list[dict[str, Any]], drift_counts: dict[int, int], unsure: dict[int, int]) -> str:
     if not gens:
         return '<p class="muted">No summary generations.</p>'
     out = []
     for g in gens:
         n = drift_counts.get(g["generation"], 0)
-        flag = f' <span class="badge error">⚠ drift {n}</span>' if n else ""
+        u = unsure.get(g["generation"], 0)  # a rule could not judge: as in the app's Drift tab, "?", never nothing
+        flag = (f' <span class="badge error">⚠ drift {n}</span>' if n
+                else f' <span class="badge warning">? not judged {u}</span>' if u else "")
         covers = f" · covers evt {e(g['covers'][0])}–{e(g['covers'][1])}" if g.get("covers") else ""
         unresolved = "".join(f"<li>⟨{e(u)}⟩</li>" for u in g.get("unresolved") or [])
         out.append(f'<article class="generation"><h3>gen {e(g["generation"])} · {e(g["kind"])}{covers}{flag}</h3>'
@@ -128,10 +131,12 @@ def _evidence(materials: list[dict[str, Any]]) -> str:
 def three_channels(data: dict[str, Any]) -> str:
     counts = {g["generation"]: sum(1 for f in g["findings"] if f["severity"] == "finding")
               for g in data["drift"]["generations"]}
+    unsure = {g["generation"]: sum(1 for f in g["findings"] if f["code"] in NOT_JUDGED)
+              for g in data["drift"]["generations"]}
     ch = data["channels"]
     return ('<section id="channels" class="channels">'
             f'<div class="channel" id="channel-state"><h2>Protected state</h2>{_state(ch["state"])}</div>'
-            f'<div class="channel" id="channel-summary"><h2>Task summary</h2>{_summary(ch["summary"], counts)}</div>'
+            f'<div class="channel" id="channel-summary"><h2>Task summary</h2>{_summary(ch["summary"], counts, unsure)}</div>'
             f'<div class="channel" id="channel-evidence"><h2>Raw evidence</h2>{_evidence(ch["evidence"])}</div>'
             "</section>")
 

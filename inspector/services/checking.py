@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.drift import Finding
+from inspector.domain.drift import NOT_JUDGED, Finding
 from inspector.domain.errors import BadInput, NotFound
-from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.services import candidates, handoffs
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings
@@ -39,8 +38,18 @@ class SessionCheck:
     def ok(self) -> bool:
         return not (self.protocol or self.candidates or self.drift or self.handoffs or self.stubs)
 
+    @property
+    def verdict(self) -> str:
+        """``failed`` (something refused), ``unknown`` (nothing refused, but a check could not
+        judge something it read: a warning in UNJUDGED_CODES) or ``clear``. ``ok`` alone reads as
+        an all-clear to a script, so the JSON carries this too (check's line: ✗, ? or ✓)."""
+        if not self.ok:
+            return "failed"
+        return "unknown" if any(w["code"] in UNJUDGED_CODES for w in self.warnings) else "clear"
+
     def as_dict(self) -> dict[str, Any]:
-        return {"session": self.session, "ok": self.ok, "protocol": self.protocol, "candidates": self.candidates,
+        return {"session": self.session, "ok": self.ok, "verdict": self.verdict, "protocol": self.protocol,
+                "candidates": self.candidates,
                 "drift": self.drift, "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
                 "checks_run": list(self.ran)}
 
@@ -92,8 +101,10 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
 # Warnings that say a green is not one: drift judged no pending proposal and survival found
 # facts the latest generation lost, or cannot tell about (a check line is then "?", not "✓").
 # A drift warning that says a rule could not judge a sentence (said_departures.CANNOT_JUDGE)
-# turns the line to "?" as well.
-UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown"}) | CANNOT_JUDGE
+# turns the line to "?" as well, and so do names the summary gives that the log cannot confirm
+# (``identifier_unverified``: a continued or partly deleted log) — the rule says it cannot tell
+# whether they were invented, so the line cannot say "✓".
+UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown"}) | NOT_JUDGED
 
 
 async def _unjudged_and_lost(store: Store, session: str, found: list[Finding]) -> list[dict[str, Any]]:
@@ -101,7 +112,7 @@ async def _unjudged_and_lost(store: Store, session: str, found: list[Finding]) -
     judged none of the pending proposals — what survival says of them: lost or unknown is a
     warning that turns the line to "?"; all kept needs no line (survival judged them)."""
     out = [{"code": f.code, "where": "drift", "id": session, "message": f.message}
-           for f in found if f.code == "identifier_unverified" or f.code in CANNOT_JUDGE]
+           for f in found if f.code in NOT_JUDGED]
     if not any(f.code == "facts_not_judged" for f in found):
         return out
     report = await survival_report(store, session)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.widgets import OptionList, TabbedContent, TabPane
 
-from inspector.domain.said_departures import CANNOT_JUDGE
+from inspector.domain.drift import NOT_JUDGED
 from inspector.ui.widgets.progress_line import ProgressLine
 
 if TYPE_CHECKING:
@@ -192,7 +192,7 @@ class FillsTabsLater(_Base):
         self._loaded("tab-drift").set()
         latest = findings[max(findings)] if findings else []
         count = sum(1 for f in latest if f.severity == "finding")
-        unsure = sum(1 for f in latest if f.code in CANNOT_JUDGE)  # not judged: "?", never a bare "Drift"
+        unsure = sum(1 for f in latest if f.code in NOT_JUDGED)  # not judged: "?", never a bare "Drift"
         self.set_tab_count("tab-drift", f"⚠{count}" if count else f"?{unsure}" if unsure else "")  # type: ignore[attr-defined]
         if count and session == self.session and self._drift_said != (session, count):
             self._drift_said = (session, count)  # said once per count, not again at each followed batch
