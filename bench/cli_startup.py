@@ -8,6 +8,7 @@ read model and lists the sessions (what the command cannot do without). Medians 
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import subprocess
 import sys
@@ -31,7 +32,9 @@ def median_run(cmd: list[str]) -> float:
 
 
 def main() -> None:
-    store = sys.argv[1]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("store", help="a store whose sessions both processes list")
+    store = parser.parse_args().store
     command = median_run([sys.executable, "-m", "inspector", "sessions", store, "--json"])
     baseline = median_run([sys.executable, "-c", BASELINE, store])
     print(f"inspector sessions --json: {command:.3f} s; importing only what it needs: {baseline:.3f} s; "

@@ -9,10 +9,10 @@ timeline totals -- everything the status line shows -- against the bare
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sqlite3
 import statistics
-import sys
 import time
 
 from inspector.services import overview, timeline
@@ -42,7 +42,11 @@ def bare_count(path: str, session: str) -> float:
 
 
 def main() -> None:
-    path, session = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "s-bench")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("store", help="a store (e.g. the one bench.search_speed --keep built)")
+    parser.add_argument("session", nargs="?", default="s-bench")
+    args = parser.parse_args()
+    path, session = args.store, args.session
     runs = [asyncio.run(status_line(path, session)) for _ in range(3)]
     base = statistics.median(bare_count(path, session) for _ in range(3))
     print(f"bare COUNT(*): {base * 1000:.0f} ms")

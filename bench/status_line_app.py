@@ -9,6 +9,7 @@ or ``ev``); the "checking…" placeholder is shown until the badges are in. Need
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import time
@@ -16,7 +17,11 @@ from pathlib import Path
 
 
 def main() -> None:
-    store, text = sys.argv[1], sys.argv[2]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("store")
+    parser.add_argument("text", help="what the complete status line shows (a badge such as trust_label_conflict)")
+    args = parser.parse_args()
+    store, text = args.store, args.text
     name = f"bench-status-{int(time.time())}"
     start = time.perf_counter()
     subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "200", "-y", "50",
