@@ -20,7 +20,9 @@ PER_CODE = 0.90
 NEW_CODES = {"protected_negated", "open_issue_claimed_done", "failure_dropped", "decision_reversed",
              "untrusted_in_summary", "unknown_claimed", "source_outside_range",
              # a rule kept word for word that the text still breaks (docs/verdicts.md, "Departures")
-             "permission_widened", "order_reversed", "forbidden_action_done", "reference_unresolved"}
+             "permission_widened", "order_reversed", "forbidden_action_done", "reference_unresolved",
+             # the third attack: the forbidden object acted on with a verb no table holds (cannot judge)
+             "forbidden_action_unclear"}
 KNOWN_CODES = NEW_CODES | {"protected_rewritten", "protected_missing", "open_issue_closed", "dispute_flattened",
                            "unsourced_assertion"}
 

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from inspector.cli.main import cli
+from inspector.domain.errors import InspectorError
 from inspector.store.connection import open_store
 from tests.backend_sql import run_sql
 
@@ -52,7 +53,8 @@ def test_a_write_into_the_target_during_a_migration_waits_for_it(sample_store: P
                                                                  tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """A reviewer importing into a PostgreSQL database while `migrate` fills it must not slip
     rows and ledger entries in between the copy's pages (the copy then failed on a duplicate
-    ledger seq and left a store that does not verify): the import waits for the copy to end."""
+    ledger seq and left a store that does not verify): the target is marked unfinished until
+    the copy ends, so the import is refused (migration_unfinished) and writes nothing."""
     from inspector.services.importing import import_file
     from inspector.services.migrating import migrate
     from inspector.services.verifying import verify_store
@@ -69,11 +71,13 @@ def test_a_write_into_the_target_during_a_migration_waits_for_it(sample_store: P
     async def run() -> None:
         report = await migrate(sample_store, url, progress=progress)
         assert started, "the copy never reported progress on events"
-        await asyncio.wait_for(started[0], 60)
+        with pytest.raises(InspectorError) as refused:
+            await asyncio.wait_for(started[0], 60)
+        assert refused.value.code == "migration_unfinished"
         assert report.ok and report.heads_match, report.as_dict()
         async with await open_store(url) as store:
             after = await verify_store(store)
         assert after.ok, after.problems
-        assert after.head["seq"] == report.source_head["seq"] + 1  # the import came after the copy, as one more entry
+        assert after.head == report.source_head  # nothing slipped in
 
     asyncio.run(run())

@@ -94,3 +94,31 @@ def test_a_list_restricted_to_what_a_text_holds_matches_as_the_whole_list(
         assert set(words.words) <= set(whole.words)
         assert words.hits(said.text) == whole.hits(said.text), raw
     assert restricted > 0 or not whole.words  # (blanket_* lists are patterns only)
+
+
+# Lists whose own patterns open with \b or ^ (the engine cannot skip by first character there;
+# they are asked only of a clause a done word or a claim already picked).
+OPENS_ANYWHERE = {"blanket_failure", "blanket_open", "constraint_imperative", "choice"}
+
+
+def test_every_whole_text_word_list_lets_the_engine_skip_positions_by_their_first_character() -> None:
+    """A list asked of every generation's whole text ("done", the cancelling words) must keep
+    every alternative opening with a plain character: one alternative opening with a group or
+    an assertion (the ticked-box pattern did) makes the engine try every alternative at every
+    position, which made the Drift tab's done scan four times slower."""
+    compiler = pytest.importorskip("re._compiler")
+    parser = pytest.importorskip("re._parser")
+    for category in [c for c in CATEGORIES if c not in OPENS_ANYWHERE] + ["goal_change", "lifted"]:
+        pattern = wordlist(category).pattern
+        assert pattern is not None
+        parsed = parser.parse(pattern.pattern, pattern.flags)
+        assert compiler._get_charset_prefix(parsed, pattern.flags) or compiler._get_literal_prefix(
+            parsed, pattern.flags)[0], category
+
+
+@pytest.mark.parametrize(("text", "ticked"), [("- [x] P95 to measure", True), ("- [X] P95", True), ("[x] done", True),
+                                              ("a[x] b", False), ("][x] b", False), ("- [x]P95", False),
+                                              ("- [ ] P95", False)])
+def test_a_ticked_box_is_a_done_mark_only_on_its_own(text: str, ticked: bool) -> None:
+    said = Said.of(text)
+    assert any(h.word.casefold() == "[x]" for h in said.hits("done", 0, len(said.text))) is ticked

@@ -37,7 +37,7 @@ async def _status(store_ref: Path | str, candidate: str) -> str:
 
 async def test_a_write_held_elsewhere_is_refused_store_busy_and_writes_nothing(
         sample_store: Path | str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("inspector.store.connection.BUSY_TIMEOUT_MS", 300)
+    monkeypatch.setattr("inspector.store.sqlite_connections.BUSY_TIMEOUT_MS", 300)
     monkeypatch.setattr("inspector.store.pg.store.WRITE_LOCK_TIMEOUT_MS", 300)
     if isinstance(sample_store, str):  # another reviewer's transaction holds the store's write lock
         hog = await asyncpg.connect(sample_store)

@@ -129,9 +129,9 @@ def test_a_store_that_cannot_grow_says_the_disk_is_full_not_damaged(
         sample_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
     """SQLite's ``max_page_count`` makes every write that needs a new page fail as on a full
     disk (SQLITE_FULL)."""
-    from inspector.store import connection
+    from inspector.store import sqlite_connections
 
-    configure = connection._configure
+    configure = sqlite_connections.configure
 
     async def full(db: object) -> None:
         await configure(db)  # type: ignore[arg-type]
@@ -141,7 +141,7 @@ def test_a_store_that_cannot_grow_says_the_disk_is_full_not_damaged(
     asyncio.run(_caught_up(sample_store))  # as after the first search or the app: materials' text indexed (format 4)
     with sqlite3.connect(sample_store) as db:
         db.execute("VACUUM")  # no free pages left to reuse: every new page is past the limit
-    monkeypatch.setattr(connection, "_configure", full)
+    monkeypatch.setattr(sqlite_connections, "configure", full)
     rollout = tmp_path / "rollout-full.jsonl"
     # 20 KB of text: its rows need new pages (a two-line rollout fits in the free space of the
     # store's pages since the import no longer writes the material search index, format 4)
@@ -158,7 +158,7 @@ def test_a_store_that_cannot_grow_says_the_disk_is_full_not_damaged(
     error = json.loads(result.stdout)["error"]
     assert error["code"] == "disk_full" and "nothing was written" in error["message"], error
     assert len(result.stderr.strip().splitlines()) == 1
-    monkeypatch.setattr(connection, "_configure", configure)
+    monkeypatch.setattr(sqlite_connections, "configure", configure)
     assert _ledger(sample_store) == before
     assert CliRunner().invoke(cli, ["verify", str(sample_store)]).exit_code == 0
 
@@ -178,7 +178,7 @@ def test_a_store_on_a_disk_too_full_for_its_shm_file_is_still_read_and_writes_ar
 @pytest.mark.parametrize("command", ["import", "correct"])
 def test_a_store_locked_by_another_writer_is_a_refusal_not_damage(
         sample_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
-    monkeypatch.setattr("inspector.store.connection.BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr("inspector.store.sqlite_connections.BUSY_TIMEOUT_MS", 200)
     rollout = tmp_path / "rollout-lock.jsonl"
     rollout.write_text("".join(json.dumps(r) + "\n" for r in CODEX))
     before = _ledger(sample_store)

@@ -108,7 +108,7 @@ def test_a_chain_rewritten_with_its_seals_after_a_verify_here_is_reported(store:
         con.close()
     code, report = _verify(store)
     assert code == 1 and report["first_break"]["where"] == "ledger", report["problems"]
-    assert "last verify of this store on this machine" in report["first_break"]["message"]
+    assert "last good verify of this store on this machine" in report["first_break"]["message"]
     assert key  # the key is in the store: only the head remembered outside it could tell
     # a copy at another path was never verified here: nothing is remembered for it (documented)
     assert _verify(elsewhere)[0] == 0
@@ -139,5 +139,5 @@ def test_a_file_replaced_on_purpose_is_accepted_after_forget_head(store: Path, t
     assert _verify(store)[0] == 0  # the head moves on with every good verify
     shutil.copy(backup, store)  # restored from the backup: the history it remembered is gone
     code, report = _verify(store)
-    assert code == 1 and "--forget-head" in report["first_break"]["message"]
+    assert code == 1 and report["first_break"]["code"] == "remembered_head_differs"  # the CLI line says --forget-head
     assert _verify(store, "--forget-head")[0] == 0 and _verify(store)[0] == 0

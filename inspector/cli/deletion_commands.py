@@ -24,6 +24,7 @@ def coverage_text(cov: Coverage) -> str:
     if cov.kept:
         lines.append(f"  ✕ {len(cov.kept)} cop(ies) cannot be removed, so `delete` refuses (copy_kept):")
         lines += [f"    - {k['why']}" for k in cov.kept]
+        lines += [f"    to remove it: {way}" for way in dict.fromkeys(k.get("remedy", "") for k in cov.kept) if way]
     return "\n".join(lines + _not_checked())
 
 

@@ -23,7 +23,10 @@ def _outcome_text(o: Outcome) -> str:
     if o.refusals:
         return "\n".join(f"refused {r.code}: {r.message}" for r in o.refusals)
     if o.generation is not None:
-        return f"generation {o.generation} (corrected, parent {o.parent}); context v{o.context_version}"
+        doubts = "".join(f"\n  ? not judged: {w['code']}: {w['message']}" for w in o.warnings)
+        if doubts:
+            doubts += "\n  saved, but the rules could not judge the sentence(s) above: a person must read it."
+        return f"generation {o.generation} (corrected, parent {o.parent}); context v{o.context_version}" + doubts
     return f"{o.key} v{o.version} is {o.status}; context v{o.context_version} · goal r{o.goal_revision}"
 
 
@@ -104,7 +107,8 @@ async def correct_summary_cmd(store: Path, session: str, generation: int, text_f
     """Write a corrected generation (parent = GENERATION); it is where the next summary starts.
 
     The new text is checked for drift first: with findings nothing is written (exit 1)
-    unless --save-anyway."""
+    unless --save-anyway. Sentences the rules cannot judge are saved and listed as
+    "? not judged" (JSON: warnings)."""
     try:
         text = click.get_text_stream("stdin").read() if str(text_file) == "-" else text_file.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:

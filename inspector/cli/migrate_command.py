@@ -49,6 +49,8 @@ def _human(report: MigrateReport) -> str:
     already = sum(c.already for c in report.tables.values())
     lines = [f"migrated {report.source} → {report.target} in {report.seconds:.1f} s: {copied}"
              + (f" ({already:,} rows already there)" if already else "")]
+    if report.finished_unfinished:
+        lines.append(f"  finished the copy started {report.finished_unfinished}, which had stopped part-way")
     if report.chunks_copied:
         lines.append(f"  material chunks: {report.chunks_copied:,} ({report.bytes_copied:,} bytes)")
     v = report.verify

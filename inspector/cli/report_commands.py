@@ -17,6 +17,7 @@ from inspector.cli.store_param import make_store_argument
 from inspector.domain.errors import InspectorError
 from inspector.domain.terminal_safe import terminal_safe
 from inspector.services.report import report_data, write_report
+from inspector.services.report_bounds import DEFAULT_MAX_ENTRIES
 from inspector.store.connection import open_store
 from inspector.store.location import ENV_STORE, StoreUrl
 
@@ -27,24 +28,32 @@ from inspector.store.location import ENV_STORE, StoreUrl
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
               help="The HTML file to write (required unless --json).")
 @click.option("--generation", type=click.IntRange(min=0), help="Centre on this summary generation (default: latest).")
+@click.option("--max-entries", type=click.IntRange(min=0), default=DEFAULT_MAX_ENTRIES, show_default=True,
+              help="Conversation entries shown: the first and last halves, the rest named as left out (0: all).")
 @json_option
 @run_command()
-async def report_cmd(store: Path, session: str, output: Path | None, generation: int | None, as_json: bool) -> int:
+async def report_cmd(store: Path, session: str, output: Path | None, generation: int | None, max_entries: int,
+                     as_json: bool) -> int:
     """Write one self-contained HTML review of a session (no script, nothing fetched; opens from file://).
 
-    With --json, print the same data as one JSON document (and still write -o when given)."""
+    With --json, print the same data as one JSON document (and still write -o when given). A long
+    session's conversation keeps its first and last entries, and a long text its head; the page
+    says, at each place, what it left out (the verdicts are always computed over the whole log)."""
     if output is None and not as_json:
         click.echo("error: give -o FILE.html for the report, or --json for its data", err=True)
         return EXIT_USAGE
     async with await open_store(store) as opened:
         if output is None:
-            data = await report_data(opened, session, generation)
+            data = await report_data(opened, session, generation, max_entries=max_entries)
         else:
-            written = await write_report(opened, session, output, generation)
+            written = await write_report(opened, session, output, generation, max_entries=max_entries)
             data = written.as_dict()
 
     def human() -> str:
-        return f"wrote {output} ({written.bytes:,} bytes): open it in any browser, or attach it to a ticket"
+        gap = data.get("conversation_left_out")
+        left = (f"\n{gap['entries']:,} of {gap['of']:,} conversation entries left out (events #{gap['first_seq']}–"
+                f"#{gap['last_seq']}); --max-entries 0 writes them all") if gap else ""
+        return f"wrote {output} ({written.bytes:,} bytes): open it in any browser, or attach it to a ticket{left}"
 
     emit(data, as_json, human)
     return EXIT_OK

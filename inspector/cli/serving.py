@@ -10,11 +10,14 @@ could open ``ws://127.0.0.1:PORT/ws`` (browsers let any site open a websocket an
 read the app's screen and type keys as the reviewer, and a DNS name rebound to 127.0.0.1
 could load the page as its own. So every request must name this server as its host (on
 a loopback address: 127.0.0.1, localhost or ::1), and a request that says where it comes
-from (``Origin``) must come from that same host.
+from (``Origin``) must come from that same host. On every address (``--host 0.0.0.0``)
+the host must be one of this machine's addresses or its own name, and the page names the
+address it was reached at (not ``0.0.0.0``).
 """
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 import shutil
@@ -22,7 +25,9 @@ import socket
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
+import aiohttp_jinja2
 import click
 import textual_serve
 from aiohttp import web
@@ -47,7 +52,7 @@ _WILDCARD = {"", "0.0.0.0", "::"}
 
 def allowed_hosts(host: str, port: int) -> set[str] | None:
     """The ``Host`` header values a request to this server may carry (lower case), or None
-    when it listens on every address (then any name can reach it, by the user's choice)."""
+    when it listens on every address: then :func:`names_this_machine` decides."""
     if host in _WILDCARD:
         return None
     names = {host.lower()}
@@ -61,6 +66,38 @@ def allowed_hosts(host: str, port: int) -> set[str] | None:
     return {f"{n}:{port}" for n in bracketed} | (bracketed if port == 80 else set())
 
 
+@functools.lru_cache(maxsize=256)
+def _local_address(text: str) -> bool:
+    """Whether an IP address is one of this machine's: only those can be bound to."""
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.bind((text, 0))
+    except OSError:
+        return False
+    return True
+
+
+def names_this_machine(host_header: str) -> bool:
+    """For a server on every address (``--host 0.0.0.0``): a ``Host`` that is one of this
+    machine's addresses (any interface, IPv4 or IPv6) or its own name. A DNS name rebound to
+    this machine by another site carries that site's name, so it is still refused."""
+    name = host_header.lower()
+    if name.startswith("["):
+        name = name[1:name.find("]")] if "]" in name else name
+    elif name.count(":") == 1:
+        name = name.rsplit(":", 1)[0]
+    if not name:
+        return False
+    if name in {"localhost", socket.gethostname().lower(), socket.getfqdn().lower()}:
+        return True
+    return _local_address(name)
+
+
 def same_origin_only(hosts: set[str] | None) -> Callable[..., Awaitable[web.StreamResponse]]:
     """Middleware refusing (403) a request for another host name, or from another origin."""
 
@@ -70,6 +107,9 @@ def same_origin_only(hosts: set[str] | None) -> Callable[..., Awaitable[web.Stre
         host = request.headers.get("Host", "").lower()
         if hosts is not None and host not in hosts:
             return web.Response(status=403, text=f"refused: this server answers for {sorted(hosts)[0]} only\n")
+        if hosts is None and not names_this_machine(host):
+            return web.Response(status=403, text="refused: this server answers for this machine's own addresses "
+                                                 "and name only\n")
         origin = request.headers.get("Origin")
         if origin is not None and origin.lower() not in (f"http://{host}", f"https://{host}"):
             return web.Response(status=403, text="refused: a page from another site cannot open this app\n")
@@ -90,6 +130,14 @@ class _GuardedServer(Server):  # type: ignore[misc]
         app.middlewares.insert(0, same_origin_only(self._hosts))
         return app
 
+    @aiohttp_jinja2.template("app_index.html")
+    async def handle_index(self, request: web.Request) -> dict[str, Any]:
+        """The page, its asset and WebSocket URLs naming the address it was reached at (its
+        ``Host``, already checked): textual-serve writes the listening address into them, and
+        ``0.0.0.0`` is no address a browser can reach — nor the origin the page comes from."""
+        self.public_url = f"http://{request.host}"
+        return await Server.handle_index.__wrapped__(self, request)  # type: ignore[no-any-return]
+
 
 def check_address(host: str, port: int) -> None:
     """Fail now, with a sentence, when the address cannot be listened on (taken, or not
@@ -107,6 +155,17 @@ def check_address(host: str, port: int) -> None:
             raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror}", code="bad_address") from None
 
 
+def _outward_address() -> str:
+    """The address another machine would reach this one at (the source of a route out; no
+    packet is sent), or 127.0.0.1 when there is no route."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.200", 9))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
 def serve_app(command: str, host: str, port: int, *, title: str) -> None:
     """Serve ``command`` (the app) on http://host:port until Ctrl+C."""
     check_address(host, port)
@@ -115,8 +174,10 @@ def serve_app(command: str, host: str, port: int, *, title: str) -> None:
         statics = Path(textual_serve.__file__).resolve().parent / "static"
         server = _GuardedServer(command, host=host, port=port, title=title, statics_path=statics,
                                 templates_path=local_templates(folder), hosts=allowed_hosts(host, port))
-        url_host = f"[{host}]" if ":" in host else host
-        click.echo(f"Context Inspector in the browser at http://{url_host}:{port}/ (Ctrl+C stops it)")
+        shown = _outward_address() if host in _WILDCARD else host
+        url_host = f"[{shown}]" if ":" in shown else shown
+        where = " (listening on every address of this machine)" if host in _WILDCARD else ""
+        click.echo(f"Context Inspector in the browser at http://{url_host}:{port}/{where} (Ctrl+C stops it)")
         server.serve()
     finally:
         shutil.rmtree(folder, ignore_errors=True)

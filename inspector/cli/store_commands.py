@@ -115,7 +115,8 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
         async with await open_store(store) as opened:
             report = await verifying.verify_store(opened, head=pinned, full=True if full else None, forget=forget)
     except InspectorError as exc:
-        report = verifying.damaged_report(store, exc)  # an SQLite store that can no longer be opened: a break
+        # an unfinished copy, or an SQLite store that can no longer be opened: a break
+        report = verifying.unfinished_report(exc) or verifying.damaged_report(store, exc)
         if report is None:
             raise
 
@@ -128,7 +129,12 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
                     f"\n{tip}  (pin it: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})")
         lines = [f"BROKEN: {report.first_break['message'] if report.first_break else ''}"]
         lines += [f"  - {p['message']}" for p in report.problems[1:10]]
-        return "\n".join([*lines, tip])
+        if any(p.get("code") == "remembered_head_differs" for p in report.problems):
+            lines.append(f"  to forget the remembered head (only if you replaced the file on purpose): "
+                         f"inspector verify {store} --forget-head")
+        unread = report.first_break is not None and report.first_break.get("code") in ("migration_unfinished",
+                                                                                       "damaged_store")
+        return "\n".join(lines if unread else [*lines, tip])  # a store never read has no head to print
 
     emit(report.as_dict(), as_json, human)
     return EXIT_OK if report.ok else EXIT_REFUSED

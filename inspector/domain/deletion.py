@@ -45,6 +45,9 @@ NOT_CHECKED = (
     f"{COPY_MIN_CHARS} characters that are not a sensitive value (phone, e-mail, ID, card, address, key)",
     "ledger entries of other sessions (each session's own entries, names and reviewers are checked: a copy "
     "there makes the deletion refuse, copy_kept)",
+    "other sessions' materials, and their copies written another way (an exact copy in another session's events, "
+    "records or summaries is named in a warning: a request there must remove it)",
+    "a value split across several events or fields (each part alone is not the value)",
 )
 
 

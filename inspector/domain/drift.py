@@ -18,13 +18,14 @@ from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.field_timeline import FieldTimeline as FieldTimeline  # re-exported: services, UI, benches
 from inspector.domain.field_timeline import field_cell as field_cell
 from inspector.domain.field_timeline import field_timeline as field_timeline
+from inspector.domain.field_timeline import held_in, value_held
 from inspector.domain.invented import invented
 from inspector.domain.said import normal_text
 from inspector.domain.said_departures import CANNOT_JUDGE, departure, plan_of, pronoun_in
 from inspector.domain.said_departures import message as departure_message
 from inspector.domain.said_scope import scope_open
 from inspector.domain.survival import other_language
-from inspector.domain.textnorm import bounded, holds_value, norm
+from inspector.domain.textnorm import bounded, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
 # Writers whose proposals may carry an injected rule. The extractor is not among them: it
@@ -150,6 +151,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     # what it says, so the value must be in the text either way.
     text_norm = _norm_text(gen.text)
     said = Said.of(gen.text, gen.unresolved)
+    held = held_in(text_norm)  # shared with the field timeline, which asks the same of this text
     # One pass over the records (every generation asks about every record), each code's
     # findings kept in its own list so they come out grouped by code, in record order.
     rewritten_found: list[Finding] = []
@@ -172,8 +174,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                                            f"the protected value is “{fact.value}”."))
         kind = fact.kind
         if kind in OWNER_ONLY_KINDS:
-            if not rewritten and (fact.norm_value not in text_norm if not fact.bounded
-                                 else not holds_value(text_norm, fact.norm_value)):
+            if not rewritten and not value_held(text_norm, fact.norm_value, fact.bounded, held):
                 missing_found.append(Finding("protected_missing", fact.key,
                                              f"the {kind} “{fact.value}” ({fact.key}) is not in generation "
                                              f"{gen.generation}'s text (after normalising case and white space)"
@@ -263,10 +264,10 @@ def headline(findings: list[Finding]) -> str:
     if blocking:
         return f"{blocking} finding(s)"
     parts = []
-    unsure = sum(1 for f in findings if f.code in CANNOT_JUDGE)
+    unsure = [f.code for f in findings if f.code in CANNOT_JUDGE]
     if unsure:
         # A sentence the rules could not resolve is not "no drift": say it was not judged.
-        parts.append(f"{unsure} sentence(s) not judged (reference_unresolved)")
+        parts.append(f"{len(unsure)} sentence(s) not judged ({', '.join(sorted(set(unsure)))})")
     unverified = next((f for f in findings if f.code == "identifier_unverified"), None)
     if unverified is not None:  # names it cannot confirm: whether they were invented is not judged
         parts.append(f"{len(unverified.words) or 'some'} name(s) the log cannot confirm (identifier_unverified)")

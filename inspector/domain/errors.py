@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 class InspectorError(Exception):
@@ -31,12 +32,18 @@ class StoreBusy(InspectorError):
 
 
 class BadInput(InspectorError):
-    """Input that cannot be taken as it is: malformed, unknown, conflicting. Nothing was written."""
+    """Input that cannot be taken as it is: malformed, unknown, conflicting. Nothing was written.
 
-    def __init__(self, message: str, *, code: str = "bad_input", line: int | None = None) -> None:
+    ``identity`` names the record a refusal is about (a conflicting record's identity), so a
+    service can say it again in the person's terms (services/changed_source.py) — it is not
+    part of the JSON document, which keeps code, line and message."""
+
+    def __init__(self, message: str, *, code: str = "bad_input", line: int | None = None,
+                 identity: tuple[Any, ...] | None = None) -> None:
         text = f"line {line}: {message}" if line is not None else message
         super().__init__(text, code=code)
         self.line = line
+        self.identity = identity
 
     def as_dict(self) -> dict[str, object]:
         return {"code": self.code, "line": self.line, "message": self.message}

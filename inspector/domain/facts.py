@@ -17,7 +17,7 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from inspector.domain import facts_text, facts_tools
@@ -75,22 +75,50 @@ def _key(kind: str, ident: str) -> str:
 
 
 def _merge(proposals: Iterable[Proposal], at: dict[int, str | None]) -> list[ProposedFact]:
-    merged: dict[tuple[str, str], ProposedFact] = {}
-    for p in proposals:
-        ident = _identity(p)
-        found = merged.get((p.kind, ident))
-        if found is None:
-            merged[(p.kind, ident)] = ProposedFact(_key(p.kind, ident), p.kind, p.value, [f"evt:{p.seq}"], p.rule,
-                                                   rationale=p.rationale, alternatives=list(p.alternatives),
-                                                   detail=dict(p.detail), at=at.get(p.seq))
-            continue
-        ref = f"evt:{p.seq}"
-        if ref not in found.sources:
-            found.sources.append(ref)
-        for name, value in p.detail.items():  # a later occurrence knows more (e.g. a later fix)
-            if value is not None and name != "todo_states":
-                found.detail[name] = value
-    return list(merged.values())
+    return list(Merged().add(proposals, at).merged.values())
+
+
+class Merged:
+    """Proposals merged into records, one per (kind, identity), in the order each first came;
+    more can be added (a followed session's running extraction adds each look's)."""
+
+    __slots__ = ("merged", "cited", "last", "unordered")
+
+    def __init__(self) -> None:
+        self.merged: dict[tuple[str, str], ProposedFact] = {}
+        # Each record's sources as a set: a fact repeated 2,000 times in a long session made
+        # the list test quadratic.
+        self.cited: dict[tuple[str, str], set[str]] = {}
+        # The last seq each record's sources took, and the records whose sources came out of
+        # seq order: only those need sorting (a record's sources are listed by seq).
+        self.last: dict[tuple[str, str], int] = {}
+        self.unordered: set[tuple[str, str]] = set()
+
+    def add(self, proposals: Iterable[Proposal], at: dict[int, str | None]) -> Merged:
+        merged, cited, last = self.merged, self.cited, self.last
+        for p in proposals:
+            ident = _identity(p)
+            key = (p.kind, ident)
+            found = merged.get(key)
+            ref = f"evt:{p.seq}"
+            if found is None:
+                merged[key] = ProposedFact(_key(p.kind, ident), p.kind, p.value, [ref], p.rule,
+                                           rationale=p.rationale, alternatives=list(p.alternatives),
+                                           detail=dict(p.detail), at=at.get(p.seq))
+                cited[key] = {ref}
+                last[key] = p.seq
+                continue
+            seen = cited[key]
+            if ref not in seen:
+                seen.add(ref)
+                found.sources.append(ref)
+                if p.seq < last[key]:
+                    self.unordered.add(key)
+                last[key] = p.seq
+            for name, value in p.detail.items():  # a later occurrence knows more (e.g. a later fix)
+                if value is not None and name != "todo_states":
+                    found.detail[name] = value
+        return self
 
 
 def _goal_versions(goals: list[Proposal], at: dict[int, str | None]) -> list[ProposedFact]:
@@ -112,10 +140,37 @@ def extract(events: Iterable[LogEvent]) -> list[ProposedFact]:
     # A failure fixed later in the log is history, not an open issue; it stays a failure record.
     proposals = [*facts_text.constraints(ordered), *facts_text.decisions(ordered), *facts_tools.artifacts(ordered),
                  *failures, *facts_tools.todos(ordered), *facts_text.references(ordered)]
-    facts = _goal_versions(facts_text.goals(ordered), at) + _merge(proposals, at)
+    return assemble(facts_text.goals(ordered), proposals, at)
+
+
+def assemble(goals: list[Proposal], proposals: list[Proposal], at: dict[int, str | None]) -> list[ProposedFact]:
+    """The records of the goal proposals and of the other proposals (constraints, decisions,
+    artifacts, failures, todos, references, in that order): shared with the running
+    extraction of a followed session (``facts_running``), so both give the same records."""
+    facts = _goal_versions(goals, at) + _merge(proposals, at)
     for f in facts:
-        f.sources.sort(key=lambda s: int(s[4:]) if s[4:].isdigit() else 0)
+        f.sources.sort(key=_source_order)
     return facts
+
+
+def assemble_merged(goals: list[Proposal], parts: Iterable[Merged], at: dict[int, str | None]) -> list[ProposedFact]:
+    """``assemble`` of proposals merged already, category by category (each category's kinds
+    are its own, so merging them one by one and in turn gives ``_merge``'s records in its
+    order); the records are copies, the parts are left as they are."""
+    facts = _goal_versions(goals, at)
+    for f in facts:
+        f.sources.sort(key=_source_order)
+    for part in parts:
+        for key, f in part.merged.items():
+            copy = replace(f, sources=list(f.sources), alternatives=list(f.alternatives), detail=dict(f.detail))
+            if key in part.unordered:  # the others are in seq order, as sorting would leave them
+                copy.sources.sort(key=_source_order)
+            facts.append(copy)
+    return facts
+
+
+def _source_order(source: str) -> int:
+    return int(source[4:]) if source[4:].isdigit() else 0
 
 
 def extract_from_records(records: Iterable[dict[str, Any]]) -> dict[str, list[ProposedFact]]:

@@ -19,7 +19,9 @@ SENTENCE_MAX = 300
 _NOT_A_REQUEST = re.compile(r"^\s*(?:<command-|<local-command-|<system-reminder|caveat:|\[request interrupted|"
                             r"this session is being continued)", re.IGNORECASE)
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
-_SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+|\n|$)")
+# A "." / "!" / "?" ends a sentence only before white space or the end (as textnorm's sentences):
+# "never touch docs/color.md" and "v1.2.3" are one sentence (before: "docs/color." + "md").
+_SENTENCE = re.compile(r"(?:[^.!?。！？\n]|[.!?]+(?=[^\s.!?。！？]))+(?:[.!?。！？]+|\n|$)")
 _OPTION = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?(?:option\s+)?(?P<label>[1-9]|[A-Da-d]|方案\s*[一二三四1-9A-D]|选项\s*[一二三四1-9A-D])"
                      r"(?:[.):：、]|\*\*[.):：]?)\s*(?:\*\*)?(?P<text>[^；;。？?\n]+)", re.IGNORECASE | re.MULTILINE)
 _INLINE_OPTION = re.compile(r"(?:方案|选项)\s*(?P<label>[一二三四A-D1-9])\s*[：:]\s*(?P<text>[^；;。？?\n]+)")
@@ -67,7 +69,11 @@ def _first_chunk(text: str) -> str:
 
 
 def goals(events: list[LogEvent]) -> list[Proposal]:
-    out: list[Proposal] = []
+    return goals_from(events, [])
+
+
+def goals_from(events: list[LogEvent], out: list[Proposal]) -> list[Proposal]:
+    """``goals`` of events that follow the ones whose goal proposals ``out`` holds; extends ``out``."""
     restate = wordlist("goal_restatement")
     for e in events:
         text = request_text(e)
@@ -162,9 +168,21 @@ def _pick(text: str) -> str | None:
 
 def decisions(events: list[LogEvent]) -> list[Proposal]:
     """A user's short reply that picks one of the options the assistant just listed."""
+    return decisions_from(events, Offer())
+
+
+@dataclass(slots=True)
+class Offer:
+    """The options the assistant listed last and not yet answered (carried from one stretch
+    of the log to the next when a followed session is read as it grows)."""
+    options: dict[str, str] = field(default_factory=dict)
+    at: int = 0
+
+
+def decisions_from(events: list[LogEvent], offer: Offer) -> list[Proposal]:
+    """``decisions`` of events that follow the ones ``offer`` was left by; updates ``offer``."""
     out: list[Proposal] = []
-    offered: dict[str, str] = {}
-    offered_at = 0
+    offered, offered_at = offer.options, offer.at
     for e in events:
         if e.kind == "assistant_message" and e.content:
             opts = _options(e.content)
@@ -180,6 +198,7 @@ def decisions(events: list[LogEvent]) -> list[Proposal]:
             out.append(Proposal("decision", offered[pick], e.seq, "decision.user_pick", rationale=" ".join(text.split())[:300],
                                 alternatives=alternatives, detail={"offered_in": f"evt:{offered_at}"}))
         offered = {}
+    offer.options, offer.at = offered, offered_at
     return out
 
 

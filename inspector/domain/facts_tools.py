@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from inspector.domain.facts_text import Proposal
-from inspector.domain.failures import find_failures
+from inspector.domain.failures import FailedResult, find_failures
 from inspector.domain.logevents import LogEvent
 
 # Tool name (case-folded) -> the argument that names the file it writes.
@@ -66,13 +66,14 @@ def artifacts(events: list[LogEvent]) -> list[Proposal]:
 
 
 def failures(events: list[LogEvent]) -> list[Proposal]:
-    out: list[Proposal] = []
-    for f in find_failures(events):
-        value = f"{f.signature[:160] or f.tool or 'a call'} failed: {f.error[:160]}"
-        detail: dict[str, object] = {"resolved_by": f"evt:{f.resolved_by}" if f.resolved_by else None,
-                                     "signature": f.signature[:300]}
-        out.append(Proposal("failure", value, f.seq, "failure.result", detail=detail))
-    return out
+    return [failure_proposal(f) for f in find_failures(events)]
+
+
+def failure_proposal(f: FailedResult) -> Proposal:
+    value = f"{f.signature[:160] or f.tool or 'a call'} failed: {f.error[:160]}"
+    detail: dict[str, object] = {"resolved_by": f"evt:{f.resolved_by}" if f.resolved_by else None,
+                                 "signature": f.signature[:300]}
+    return Proposal("failure", value, f.seq, "failure.result", detail=detail)
 
 
 def _todo_items(call: LogEvent) -> list[tuple[str, str]]:
@@ -92,13 +93,22 @@ def _todo_items(call: LogEvent) -> list[tuple[str, str]]:
 def todos(events: list[LogEvent]) -> list[Proposal]:
     """The agent's todo list: one record per item, with every state it passed through;
     an item not completed at the end of the log is an open issue, else progress."""
-    states: dict[str, list[tuple[int, str]]] = {}
+    return todo_proposals(todo_states(events, {}))
+
+
+def todo_states(events: list[LogEvent], states: dict[str, list[tuple[int, str]]]) -> dict[str, list[tuple[int, str]]]:
+    """Each todo item's trail of (seq, status), extended by ``events`` (which follow the
+    ones ``states`` was made of)."""
     for e in events:
         if e.kind == "tool_call" and (e.tool or "").casefold() in TODO_TOOLS:
             for text, status in _todo_items(e):
                 trail = states.setdefault(text, [])
                 if not trail or trail[-1][1] != status:
                     trail.append((e.seq, status))
+    return states
+
+
+def todo_proposals(states: dict[str, list[tuple[int, str]]]) -> list[Proposal]:
     out: list[Proposal] = []
     for text, trail in states.items():
         done = trail[-1][1] == "completed"

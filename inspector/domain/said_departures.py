@@ -12,7 +12,13 @@ from it (docs/verdicts.md, "Departures"):
   moved to 2025-06-15", "may exceed 500 rows"; ``protected_negated``, ``said_limits``);
 - a bare pronoun two to four sentences later that lifts it (``protected_negated``) or
   dismisses something the rule cannot resolve (``reference_unresolved``, a warning: the
-  verdict says it could not judge; ``said_pronoun``).
+  verdict says it could not judge; ``said_pronoun``) — from five sentences on, always that;
+- (the third attack) a grant of more written before the value or in a sentence of its own
+  (``said_scope_wide``), steps reversed by the order of the telling alone (``said_sequence``),
+  a limit or deadline given another value in other units or date formats with no change word
+  (``said_limits_plain``), and the forbidden object acted on with another form of the verb
+  (a finding) or a verb no table holds (``forbidden_action_unclear``, cannot judge;
+  ``said_touched``).
 
 Drift turns each into a finding of its code, survival into ``contradicted`` (or ``unknown``
 for the unresolved pronoun), so the two agree.
@@ -28,13 +34,20 @@ from inspector.domain.said import Said
 from inspector.domain.said_forbidden import forbidden_done, forbidden_of
 from inspector.domain.said_lifted import _number_and_unit
 from inspector.domain.said_limits import _date_of, limit_changed
+from inspector.domain.said_limits_plain import limit_restated
 from inspector.domain.said_order import order_of, reordered
 from inspector.domain.said_pronoun import pronoun_lift, pronoun_sentences
+from inspector.domain.said_quantities import date_of, quantity_of, times_of
 from inspector.domain.said_scope import bounding, scope_form, widened_norm
+from inspector.domain.said_scope_wide import widened_elsewhere
+from inspector.domain.said_sequence import told_reversed
+from inspector.domain.said_touched import touch_plan, touched
+from inspector.domain.said_without import accepted_elsewhere, excluded_of
 
 # Drift warnings that say the rules could not judge a sentence: ``check`` shows "?", not "✓".
-CANNOT_JUDGE = frozenset({"reference_unresolved"})
-CODES = ("permission_widened", "order_reversed", "forbidden_action_done", "reference_unresolved")
+CANNOT_JUDGE = frozenset({"reference_unresolved", "forbidden_action_unclear"})
+CODES = ("permission_widened", "order_reversed", "forbidden_action_done", "reference_unresolved",
+         "forbidden_action_unclear")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,16 +66,20 @@ class Plan:
     order: bool
     forbidden: bool
     limit: bool
+    excludes: bool = False  # "… without downtime" (said_without)
 
     def __bool__(self) -> bool:
-        return self.scope is not None or self.order or self.forbidden or self.limit
+        return self.scope is not None or self.order or self.forbidden or self.limit or self.excludes
 
 
 @lru_cache(maxsize=16384)
 def plan_of(value: str, kind: str) -> Plan:
     return Plan(scope_form(value) if bounding(value, kind) else None, order_of(value) is not None,
-                kind in ("constraint", "acceptance") and forbidden_of(value) is not None,
-                _number_and_unit(value) is not None or _date_of(value) is not None)
+                kind in ("constraint", "acceptance") and (forbidden_of(value) is not None
+                                                          or touch_plan(value) is not None),
+                _number_and_unit(value) is not None or _date_of(value) is not None
+                or quantity_of(value) is not None or date_of(value.lower()) is not None or bool(times_of(value)),
+                excluded_of(value) is not None)
 
 
 def may_depart(value: str, kind: str) -> bool:
@@ -87,18 +104,25 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     the limit and pronoun rules need them); ``pronouns``: ``pronoun_in(said)`` when the caller
     asked it already (once per generation)."""
     plan = plan_of(value, kind)
-    hit = widened_norm(said, plan.scope) if plan.scope is not None else None
+    hit = (widened_norm(said, plan.scope) or widened_elsewhere(said, plan.scope)) if plan.scope is not None else None
     if hit is not None:
         return Departure("permission_widened", tuple(hit.words), hit.sentence)
-    hit = reordered(said, value) if plan.order else None
+    hit = (reordered(said, value) or told_reversed(said, value)) if plan.order else None
     if hit is not None:
         return Departure("order_reversed", tuple(hit.words), hit.sentence)
     hit = forbidden_done(said, value) if plan.forbidden else None
     if hit is not None:
         return Departure("forbidden_action_done", tuple(hit.words), hit.sentence)
-    hit = limit_changed(said, value, others) if plan.limit else None
+    other = touched(said, value) if plan.forbidden and hit is None else None
+    if other is not None:
+        return Departure("forbidden_action_done" if other.decided else "forbidden_action_unclear",
+                         tuple(other.words), other.sentence, other.decided, how="touched")
+    hit = (limit_changed(said, value, others) or limit_restated(said, value, others)) if plan.limit else None
     if hit is not None:
         return Departure("protected_negated", tuple(hit.words), hit.sentence, how="limit")
+    hit = accepted_elsewhere(said, value) if plan.excludes else None
+    if hit is not None:
+        return Departure("protected_negated", tuple(hit.words), hit.sentence, how="accepted")
     if pronouns is None:
         pronouns = pronoun_in(said)
     pronoun = pronoun_lift(said, value, _resolved(others)) if pronouns else None
@@ -121,13 +145,23 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
     if dep.code == "order_reversed":
         return (f"generation {generation} narrates the steps of the {kind} “{value}” ({key}) in the other order "
                 f"({words}): “{dep.sentence}”.")
+    if dep.code == "forbidden_action_done" and dep.how == "touched":
+        return (f"generation {generation} reports as done what the {kind} “{value}” ({key}) forbids, in another "
+                f"form of its verb: “{words}” in “{dep.sentence}”.")
     if dep.code == "forbidden_action_done":
         return (f"generation {generation} reports as done or planned what the {kind} “{value}” ({key}) forbids: "
                 f"“{words}” in “{dep.sentence}”.")
+    if dep.code == "forbidden_action_unclear":
+        return (f"generation {generation} reports “{words}” done to what the {kind} “{value}” ({key}) forbids "
+                f"touching (“{dep.sentence}”): the rules do not know that verb, so they cannot tell whether it is "
+                "the forbidden act — not judged; a person (or --judge) must read it.")
     if dep.code == "reference_unresolved":
         return (f"generation {generation} dismisses “{words}” a few sentences after the {kind} “{value}” ({key}) "
                 f"(“{dep.sentence}”): the rules cannot tell whether the pronoun means this {kind} or something named "
                 "in between — not judged; a person (or --judge) must read it.")
+    if dep.how == "accepted":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but accepts elsewhere what it "
+                f"excludes: “{words}” in “{dep.sentence}”.")
     if dep.how == "limit":
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) but changes or loosens its limit "
                 f"elsewhere: “{words}” in “{dep.sentence}”.")

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from inspector.domain.said import Hits, Said, norm_phrase
+from inspector.domain.said_limits_plain import measured_only
 from inspector.domain.said_negation import _subject_words as subject_words
 from inspector.domain.said_negation import names_word, negated_value
 from inspector.domain.textnorm import CJK, STOPWORDS, Span
@@ -406,7 +407,7 @@ def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohib
         rest = [w for w in own if w != unit and not w.isdigit()]
         if rest and sum(1 for w in named if w in rest) >= max(1, math.ceil(0.5 * len(rest))):
             for m in _near(numbered).finditer(text):
-                if m.group(1) != number and number not in _NUMBER.findall(text):
+                if m.group(1) != number and number not in _NUMBER.findall(text) and not measured_only(value, text):
                     return [f"{m.group(1)} (the value says {number})"]
     return []
 

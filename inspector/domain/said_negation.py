@@ -43,8 +43,8 @@ def negated_value(said: Said, value: str) -> Hits | None:
                 contrast = said.first("contrast", n.start, n.end)
                 opens = contrast is not None and contrast.start - n.start <= 3
                 parts = said.clauses(n)
-                words = [h.word for h in lifts if (opens or _refers_back(said, *_clause_of(parts, h.start), value,
-                                                                           at_start=False))
+                words = [h.word for h in lifts if not (_grants(value) and _only_permits(said, h))
+                         and (opens or _refers_back(said, *_clause_of(parts, h.start), value, at_start=False))
                          and not _permission_elsewhere(said, h, value, *_clause_of(parts, h.start))
                          and not _asks(said, *_clause_of(parts, h.start))]
                 if words:
@@ -91,6 +91,21 @@ def _cancelled_in_sentence(said: Said, s: Span, vs: int, ve: int, value: str) ->
                     said, *_clause_of(parts, h.start), value, at_start=True) or (k >= 0 and _bare(said, parts[k], h)):
                 found.append(h.word)
     return found
+
+
+@lru_cache(maxsize=4096)
+def _grants(value: str) -> bool:
+    """The value itself permits ("You may read the staging database", "可以读预发库"): a
+    permission word after it restates or narrows the grant ("Any table in the staging
+    database may be read"), it cannot lift it."""
+    v = norm_phrase(value)
+    return wordlist("permission").first(v) is not None and wordlist("constraint").first(v) is None
+
+
+def _only_permits(said: Said, hit: Hit) -> bool:
+    """A permission word that is not also a cancelling one ("may", "可以"; not "is fine now")."""
+    return (wordlist("permission").first(said.text, hit.start, hit.end) is not None
+            and wordlist(CANCELS).first(said.text, hit.start, hit.end) is None)
 
 
 def _asks(said: Said, start: int, end: int) -> bool:

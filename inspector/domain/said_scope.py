@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_pronoun import pronoun_lead
+from inspector.domain.said_scope_wide import wide_possible_for
 from inspector.domain.said_steps import denies, telling_words
 from inspector.domain.textnorm import CJK
 from inspector.domain.wordlists import _trie
@@ -100,14 +101,15 @@ def widened_norm(said: Said, v: str) -> Hits | None:
 
 def scope_open(said: Said, scopes: tuple[str, ...]) -> bool:
     """Whether any of these values (in ``scope_form``, none empty) has something joined right
-    after it, or the text may say "you may also … it": when neither, no scope grew in this
+    after it, or the text may say "you may also … it" or grant more elsewhere
+    (``said_scope_wide``): when none, no scope grew in this
     generation and the records need not be asked one by one. One scan for every value (a
     prefix tree of them, as the word lists are compiled), asked once per generation."""
     if not scopes:
         return False
     text = said.text
     return _joined_pattern(scopes).search(text) is not None or (
-        pronoun_lead(said) and _also_anywhere(said) and any(v in text for v in scopes))
+        (pronoun_lead(said) and _also_anywhere(said) or wide_possible_for(said)) and any(v in text for v in scopes))
 
 
 @lru_cache(maxsize=64)

@@ -27,7 +27,7 @@ GENERIC = frozenset(
 _ASCII = re.compile(r"[a-z0-9][a-z0-9_./*-]*[a-z0-9/*]|[a-z0-9]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 # Chinese function characters that never name a step on their own.
-_ZH_FILLER = re.compile(r"[的了先再后前之然才要需必须得能可以把将在和与及或并且就都也还已经等]")
+_ZH_FILLER = re.compile(r"并且|[的了先再后前之然才要需必须得能可以把将在和与及或且就都也还已经等]")  # "合并" is a step: 并 alone is not filler
 
 
 @cache
@@ -57,6 +57,7 @@ def telling_words(phrase: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+@lru_cache(maxsize=8192)
 def forms(word: str) -> tuple[str, ...]:
     """What finds a word in a text: an English word of six letters or more by its first five
     ("migrat-ion/-ed"), a shorter one as it stands (it is found inside "deployed"), and every
@@ -86,12 +87,19 @@ def first_at(text: str, word: str) -> int:
     for f in forms(word):
         if CJK.search(f):
             pos = text.find(f)
+        elif f not in text:
+            pos = -1  # a substring test first: most words are not in most texts
         else:
-            m = re.search(rf"(?<![a-z0-9_]){re.escape(f)}", text)
+            m = _word_start(f).search(text)
             pos = m.start() if m else -1
         if pos >= 0 and (best < 0 or pos < best):
             best = pos
     return best
+
+
+@lru_cache(maxsize=8192)
+def _word_start(form: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![a-z0-9_]){re.escape(form)}")
 
 
 def side_at(text: str, words: tuple[str, ...]) -> int:

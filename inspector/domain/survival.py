@@ -217,8 +217,11 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
         if dep is not None:
             # The same departures drift reads (said_departures.py), so both say the same.
             if not dep.decided:
-                return Verdict(fact, "unknown", dep.sentence, f"a pronoun a few sentences later is dismissed "
-                               f"(“{dep.words[0]}”); the rules cannot tell whether it means this fact", as_of)
+                why = (f"the summary reports “{dep.words[0]}” done to what it forbids; the rules do not know that "
+                       "verb and cannot tell whether it is the forbidden act" if dep.code == "forbidden_action_unclear"
+                       else f"a pronoun a few sentences later is dismissed (“{dep.words[0]}”); the rules cannot tell "
+                       "whether it means this fact")
+                return Verdict(fact, "unknown", dep.sentence, why, as_of)
             why = _DEPARTED.get(dep.how, "") or _DEPARTED[dep.code]
             return Verdict(fact, "contradicted", dep.sentence, f"{why}: “{dep.words[0]}”")
         if fact.kind == "decision" and fact.alternatives:
@@ -251,7 +254,9 @@ _LOWER = b"abcdefghijklmnopqrstuvwxyz"
 
 _DEPARTED = {"permission_widened": "the summary widens its scope", "order_reversed": "the summary narrates its "
              "steps in the other order", "forbidden_action_done": "the summary reports as done what it forbids",
-             "pronoun": "the summary lifts it through a pronoun", "limit": "the summary changes or loosens its limit"}
+             "pronoun": "the summary lifts it through a pronoun", "limit": "the summary changes or loosens its limit",
+             "touched": "the summary reports as done what it forbids",
+             "accepted": "the summary accepts elsewhere what it excludes"}
 
 
 def other_language(value: str, said: Said) -> bool:

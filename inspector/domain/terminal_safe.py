@@ -14,7 +14,13 @@ what the reader sees. So every string that came from content goes through
 - C1 controls (U+0080–U+009F, the 8-bit forms of ESC sequences) become ``\\x9b``;
 - bidi controls (U+202A–202E, U+2066–2069, U+200E/F, U+061C), zero-width and other
   invisible format characters, line/paragraph separators and lone surrogates are
-  replaced by a visible mark ``⟨U+202E⟩``.
+  replaced by a visible mark ``⟨U+202E⟩``;
+- a variation selector right after another one is marked too (``x⟨U+E0167⟩…``): one after
+  its letter picks a glyph (``❤️``, ``葛󠄀``), a run of them carries bytes no reader sees
+  ("emoji smuggling", a whole instruction behind one visible letter);
+- a run of more than eight combining marks is counted (``Z⟨2100 combining marks⟩``):
+  ordinary accents and pointing stack two or three, a flood stacks glyphs over the lines
+  around it and costs every width computation the whole run.
 
 ``--json`` output keeps exact strings instead (JSON-escaped, see :func:`json_safe`):
 a program reading it gets the bytes the content held.
@@ -38,10 +44,18 @@ _CLASS = (
     "\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U000e0001\U000e0020-\U000e007f"
 )
-_UNSAFE = re.compile(f"[{_CLASS}]")
+_VS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
+_MARKS = "\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_FLOOD = 9  # this many combining marks in a row, or more, are counted instead of shown
+_UNSAFE = re.compile(f"[{_CLASS}]|(?<=[{_VS}])[{_VS}]|[{_MARKS}]{{{_FLOOD},}}")
+# One character class first: most text holds none of these, and a class is scanned in C
+# several times faster than the alternation above.
+_MAYBE = re.compile(f"[{_CLASS}{_VS}{_MARKS}]")
 
 
 def _replacement(match: re.Match[str]) -> str:
+    if len(match.group(0)) > 1:
+        return f"⟨{len(match.group(0))} combining marks⟩"
     code = ord(match.group(0))
     if code == 0x1B:
         return ESC_MARK
@@ -58,7 +72,11 @@ def terminal_safe(text: str | None) -> str:
     """``text`` with every character a terminal would act on (or hide) made visible."""
     if not text:
         return text or ""
-    return _UNSAFE.sub(_replacement, text)
+    first = _MAYBE.search(text)
+    if first is None:
+        return text
+    start = max(first.start() - 1, 0)  # the lookbehind needs the character before
+    return text[:start] + _UNSAFE.sub(_replacement, text[start:]) if start else _UNSAFE.sub(_replacement, text)
 
 
 # A character reference (``&#x202E;``, ``&#8203;``, ``&rlm;``) is text until a Markdown or HTML
@@ -93,10 +111,12 @@ def json_safe(document: str) -> str:
     these others would reach the terminal raw. They occur only inside JSON strings, so
     escaping them keeps every parsed value exactly what it was.
     """
-    return _UNSAFE.sub(_json_escape, document)
+    return _UNSAFE.sub(_json_escape, document) if _MAYBE.search(document) else document
 
 
 def _json_escape(match: re.Match[str]) -> str:
+    if len(match.group(0)) > 1:  # a combining flood: every mark escaped, the string unchanged
+        return "".join(_json_escape(re.match(".", ch, re.S)) for ch in match.group(0))  # type: ignore[arg-type]
     code = ord(match.group(0))
     if code <= 0xFFFF:
         return f"\\u{code:04x}"

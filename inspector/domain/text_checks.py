@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from inspector.domain.disguise import undisguise
+
 # Sentences that read as standing rules (English and Chinese).
 RULE = re.compile(
     r"(from now on|always|never|ignore (all |any )?previous|do not ask|skip the approval|从现在起|以后都|永远|一律|忽略之前)"
@@ -53,15 +55,26 @@ def rule_sentences(text: str) -> list[str]:
     return [m.group(0).strip() for m in RULE.finditer(text)]
 
 
+# A rule that sets the others aside: whoever wrote it, the user did not if no trusted text holds it.
+OVERRIDE = re.compile(r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?"
+                      r"(?:previous|prior|above|earlier|existing)\b|(?:忽略|无视|忘记|不用管)(?:之前|以上|前面|先前|所有)",
+                      re.IGNORECASE)
+
+
 def untrusted_rules(summary: str, trusted_texts: list[str], untrusted_texts: list[str]) -> list[str]:
     """Rule-like sentences of the summary that appear in untrusted text (tool or model
-    output) and in no trusted text (what the user or owner said)."""
+    output) and in no trusted text (what the user or owner said), and overrides ("ignore
+    previous constraints") that no trusted text holds, wherever they came from.
+
+    Every text is compared undisguised (domain/disguise.py: invisible characters dropped,
+    fullwidth and look-alike letters folded), so a tool result that spelled the rule
+    ``Ig\u200bnore`` or with a Cyrillic ``о`` still matches the summary's clean copy."""
     found: list[str] = []
-    trusted = "\n".join(trusted_texts).casefold()
-    untrusted = "\n".join(untrusted_texts).casefold()
-    for sentence in rule_sentences(summary):
+    trusted = undisguise("\n".join(trusted_texts)).casefold()
+    untrusted = undisguise("\n".join(untrusted_texts)).casefold()
+    for sentence in rule_sentences(undisguise(summary)):
         probe = sentence.casefold()[:24]
-        if probe and probe in untrusted and probe not in trusted:
+        if probe and probe not in trusted and (probe in untrusted or OVERRIDE.search(sentence)):
             found.append(sentence)
     return found
 

@@ -52,6 +52,11 @@ def reviewer_name(actor: str | None) -> str:
         raise BadInput("a reviewer name is required for this act (--reviewer NAME or INSPECTOR_REVIEWER); a blank "
                        "name records nobody", code="reviewer_required")
     hidden = hidden_characters(actor.strip())
+    if not hidden:
+        from inspector.domain.terminal_safe import is_terminal_safe
+
+        if not is_terminal_safe(actor.strip()):  # a variation-selector run (bytes behind a letter), a mark flood
+            hidden = ["a run of variation selectors or combining marks"]
     if hidden:
         raise BadInput(f"a reviewer name is recorded in the append-only ledger for good, so it must read as written: "
                        f"it holds {', '.join(hidden[:3])} (control, bidi or invisible characters)",

@@ -93,26 +93,66 @@ def _data(lang: str) -> dict[str, dict[str, list[str]]]:
     return {k: v for k, v in json.loads(raw).items() if not k.startswith("_")}
 
 
+_MAX_TREE_NESTING = 120  # groups nested deeper than this overflow the regular-expression parser's recursion
+
+
 def _trie(words: list[str]) -> str:
     """One regular expression matching any of ``words``, shaped as a prefix tree
     ("no(?: longer| need to)?|not…"): at each position the engine tests one character
     per branch instead of every word, and a longer word still wins over its prefix
-    (greedy optional), exactly as a longest-first alternation would."""
+    (greedy optional), exactly as a longest-first alternation would.
+
+    Built without recursion and with single-child chains written as one literal, since the
+    words may be values taken from a transcript (a 5,000-character record value must not
+    exhaust Python's stack); a tree nested deeper than the parser can read (every prefix of a
+    long word its own word) falls back to that longest-first alternation."""
     root: dict[str, Any] = {}
     for w in words:
         node = root
         for ch in w:
             node = node.setdefault(ch, {})
         node[""] = {}
-
-    def emit(node: dict[str, Any]) -> str:
-        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+    if _nesting(root) > _MAX_TREE_NESTING:
+        return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+    done: dict[int, str] = {}
+    stack: list[tuple[dict[str, Any], bool]] = [(root, False)]
+    while stack:
+        node, ready = stack.pop()
+        if not ready:
+            stack.append((node, True))
+            stack.extend((_chain(child)[1], False) for ch, child in node.items() if ch)
+            continue
+        branches = []
+        for ch, child in sorted(node.items()):
+            if ch:
+                literal, end = _chain(child)
+                branches.append(re.escape(ch + literal) + done[id(end)])
         if not branches:
-            return ""
+            done[id(node)] = ""
+            continue
         body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        return f"(?:{body})?" if "" in node else body
+        done[id(node)] = f"(?:{body})?" if "" in node else body
+    return done[id(root)]
 
-    return emit(root)
+
+def _chain(node: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The letters of a run of nodes with one child and no word ending, and the node after it."""
+    letters = []
+    while len(node) == 1 and "" not in node:
+        (ch, node), = node.items()
+        letters.append(ch)
+    return "".join(letters), node
+
+
+def _nesting(root: dict[str, Any]) -> int:
+    """How deep the emitted groups nest: one level per node that ends a word or branches."""
+    deepest, stack = 0, [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        here = depth + (1 if len(node) > 1 else 0)
+        deepest = max(deepest, here)
+        stack.extend((child, here) for ch, child in node.items() if ch)
+    return deepest
 
 
 def _compiled(words: list[str], patterns: list[str]) -> re.Pattern[str] | None:
@@ -133,8 +173,26 @@ def _compiled(words: list[str], patterns: list[str]) -> re.Pattern[str] | None:
         # After the first letter, "(?<![\w'].)" says the letter before it was no word letter.
         alternatives.append(re.escape(first) + (r"(?<![\w'].)" if head else "") + _trie(rests)
                             + (r"(?![\w'])" if tail else ""))
-    alternatives += [f"(?i:{p})" if re.search(r"[A-Za-z]", re.sub(r"\\.", "", p)) else f"(?:{p})" for p in patterns]
+    alternatives += [_pattern_alternative(p) for p in patterns]
     return re.compile("|".join(alternatives)) if alternatives else None
+
+
+# An escaped punctuation character or an uncased symbol opening a pattern, not repeated.
+_LEAD = re.compile(r"^(\\[^\w\s]|[^\\\w\s.^$*+?{}()\[\]|])(?![*+?{])")
+
+
+def _pattern_alternative(pattern: str) -> str:
+    """A pattern as one alternative, case-insensitive when it holds ASCII letters. A plain
+    character opening it ("\\[" of "\\[…x\\]") is kept outside the flag group: the engine
+    then skips, in C, every position whose character opens no alternative of the whole
+    list; one alternative opening with a group (or an assertion) makes it try every
+    alternative at every position — four times slower on the "done" list."""
+    if not re.search(r"[A-Za-z]", re.sub(r"\\.", "", pattern)):
+        return f"(?:{pattern})"
+    lead = _LEAD.match(pattern)
+    if lead is None:
+        return f"(?i:{pattern})"
+    return f"{lead.group(1)}(?i:{pattern[lead.end():]})"
 
 
 @cache

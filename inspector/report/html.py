@@ -18,6 +18,7 @@ from inspector.report.conversation import conversation_section
 from inspector.report.sections import (
     acts_section,
     candidates_section,
+    check_section,
     drift_table,
     e,
     handoffs_section,
@@ -26,7 +27,7 @@ from inspector.report.sections import (
     three_channels,
 )
 
-NAV = [("channels", "Channels"), ("drift", "Drift"), ("survival", "Survival"), ("candidates", "Candidates"),
+NAV = [("channels", "Channels"), ("check", "Check"), ("drift", "Drift"), ("survival", "Survival"), ("candidates", "Candidates"),
        ("handoffs", "Handoffs"), ("acts", "Ledger"), ("timeline", "Timeline")]
 
 
@@ -48,9 +49,9 @@ def render_html(data: dict[str, Any]) -> str:
     s = data["session"]
     title = f"{s.get('title') or s['id']} · Context Inspector review"
     nav = "".join(f'<a href="#{anchor}">{label}</a>' for anchor, label in NAV)
-    body = [header(data), f"<nav>{nav}</nav>", three_channels(data), drift_table(data), survival_table(data),
-            candidates_section(data), handoffs_section(data), acts_section(data),
-            conversation_section(data["conversation"])]
+    body = [header(data), f"<nav>{nav}</nav>", three_channels(data), check_section(data), drift_table(data),
+            survival_table(data), candidates_section(data), handoffs_section(data), acts_section(data),
+            conversation_section(data["conversation"], data.get("conversation_left_out"))]
     return (
         "<!DOCTYPE html>\n"
         '<html lang="und"><head><meta charset="utf-8">'

@@ -46,8 +46,13 @@ def header(data: dict[str, Any]) -> str:
         badges.append(("warning", f"◌ {b['pending_state']} pending record(s)"))
     for code, n in sorted((b.get("protocol") or {}).items()):
         badges.append(("error", f"{code} {n}"))
+    badges += check_badges(data.get("check") or {})
+    latest = max(data.get("survival") or [], key=lambda r: r["generation"] or 0, default=None)
+    green = not badges and (latest is None or all(f["verdict"] == "kept" for f in latest["facts"]))
+    if b.get("survival"):  # as the app's header: the latest generation's survival line, always
+        badges.append(("accent", f"∴ {b['survival']}"))
     badge_html = "".join(f'<span class="badge {cls}">{e(text)}</span>' for cls, text in badges) \
-        or '<span class="badge ok">no findings</span>'
+        + ('<span class="badge ok">no findings</span>' if green else "")
     facts = [("session", s["id"]), ("store", data["store"]), ("context version", f"v{s['context_version']}"),
              ("goal revision", f"r{s['goal_revision']}"), ("adapter", s["adapter"]), ("owner", s.get("owner") or "—"),
              ("events", s["events"]), ("summary generation", data.get("generation") if data.get("generation")
@@ -62,6 +67,46 @@ def header(data: dict[str, Any]) -> str:
     dl = "".join(f"<div><dt>{e(k)}</dt><dd>{e(v)}</dd></div>" for k, v in facts)
     return (f'<header id="top"><h1>{e(s.get("title") or s["id"])}</h1><p class="badges">{badge_html}</p>'
             f'<dl class="facts">{dl}</dl></header>')
+
+
+def check_badges(check: dict[str, Any]) -> list[tuple[str, str]]:
+    """What ``inspector check`` finds beyond the app's own badges: refused pending candidates and
+    handoffs, stub problems, and its warnings by code (the page is never greener than check)."""
+    out = []
+    counts = check.get("counts") or {}
+    for name, label in (("candidates", "refused candidate(s)"), ("handoffs", "refused handoff(s)"),
+                        ("stubs", "stub problem(s)")):
+        if check.get(name):
+            out.append(("error", f"⚠ {counts.get(name, len(check[name]))} {label}"))
+    codes: dict[str, int] = {}
+    for w in check.get("warnings") or []:
+        codes[w["code"]] = codes.get(w["code"], 0) + 1
+    out += [("warning", f"⚠ {n} {code}") for code, n in sorted(codes.items())]
+    if (check.get("left_out") or {}).get("warnings"):
+        out.append(("warning", f"⚠ {check['left_out']['warnings']:,} more warning(s)"))
+    return out
+
+
+def check_section(data: dict[str, Any]) -> str:
+    """``inspector check``'s result for this session, every item with its sentence."""
+    check = data.get("check") or {}
+    items = []
+    for name in ("protocol", "stubs", "drift"):
+        items += [("error", p.get("code", name), p.get("message", "")) for p in check.get(name) or []]
+    for name, id_key in (("candidates", "candidate"), ("handoffs", "handoff")):
+        for item in check.get(name) or []:
+            items += [("error", r["code"], f'{item[id_key]}: {r["message"]}') for r in item["refusals"]]
+    items += [("warning", w["code"], w["message"]) for w in check.get("warnings") or []]
+    word = {"failed": "✗ fails", "unknown": "? cannot judge everything it read", "clear": "✓ passes"}
+    verdict = word.get(check.get("verdict") or "", "✓ passes" if check.get("ok") else "✗ fails") \
+        + (f", with {(check.get('counts') or {}).get('warnings', len(check['warnings'])):,} warning(s)"
+           if check.get("warnings") else "")
+    listed = "".join(f'<li class="{cls}"><code>{e(code)}</code> {e(message)}</li>' for cls, code, message in items)
+    listed += "".join(f'<li class="muted">… {n:,} more {e(name)} item(s) are left out of this report: '
+                      f'<code>inspector check --session {e(check.get("session", ""))} --json</code> lists every one</li>'
+                      for name, n in (check.get("left_out") or {}).items())
+    return (f'<section id="check"><h2>Check</h2><p><code>inspector check --session {e(check.get("session", ""))}'
+            f'</code> {e(verdict)}.</p>' + (f'<ul class="findings">{listed}</ul>' if listed else "") + "</section>")
 
 
 def _state(records: list[dict[str, Any]]) -> str:

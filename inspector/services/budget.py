@@ -10,26 +10,47 @@ expansions already made for the next request.
 from __future__ import annotations
 
 import json
-import re
 
 import aiosqlite
 
+from inspector.domain import failures
 from inspector.domain.budget import NEWEST, BudgetPlan, Item, estimate_tokens, plan_budget, rank_evidence
 from inspector.domain.errors import BadInput
+from inspector.domain.logevents import LogEvent
 from inspector.services.channels import evidence, generations, state_records
 from inspector.services.sessions import get_session
 from inspector.store import materials
 from inspector.store.connection import Store, fetch_one
 
 DEFAULT_SPLIT = (20, 30, 50)
-# A tool result that reads as a failure (exit status, test runner, traceback, error line).
-FAILURE = re.compile(r"\bexit(?: code| status)?[ :=]*[1-9]\d*\b|\bFAILED\b|\bTraceback\b|^\s*error\b|\bE\s{2,}",
-                     re.IGNORECASE | re.MULTILINE)
 RESERVED_READ_CAP = 1024 * 1024  # bytes read to count one reserved expansion; beyond it, 3 bytes a token
 
 
 def _events_cited(sources: list[str]) -> list[str]:
     return [s for s in sources if s.startswith("evt:")]
+
+
+async def _tools(db: aiosqlite.Connection, session: str) -> dict[tuple[str, str], tuple[str | None, bool]]:
+    """(call_id, kind) → (tool, flagged is_error) for the session's calls and results."""
+    rows = await db.execute_fetchall(
+        "SELECT call_id, kind, tool, json_extract(extra, '$.is_error') FROM events WHERE session = ? "
+        "AND call_id IS NOT NULL AND kind IN ('tool_call', 'tool_result')", (session,))
+    return {(str(c), str(k)): (t, bool(e) and str(e) not in ("0", "false")) for c, k, t, e in rows}
+
+
+def _failure(seq: int, text: str, call_id: str | None,
+             tools: dict[tuple[str, str], tuple[str | None, bool]]) -> str | None:
+    """Why a result failed, in a few words, or None (domain/failures.py decides)."""
+    tool, flagged = tools.get((call_id or "", "tool_result"), (None, False))
+    call_tool = tools.get((call_id or "", "tool_call"), (None, False))[0]
+    result = LogEvent(seq, "tool_result", None, text, tool, call_id, is_error=flagged)
+    call = LogEvent(0, "tool_call", None, None, call_tool, call_id) if call_tool else None
+    if not failures.failed(result, call):
+        return None
+    if flagged:
+        return "flagged as an error"
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    return f"“{line[:60]}{'…' if len(line) > 60 else ''}”"
 
 
 async def _relevance(db: aiosqlite.Connection, session: str, rows: list[tuple[int, str, str, str | None]],
@@ -41,13 +62,14 @@ async def _relevance(db: aiosqlite.Connection, session: str, rows: list[tuple[in
 
     by_call: dict[str, list[int]] = {}
     kinds = {seq: kind for seq, kind, _text, _call in rows}
+    tools = await _tools(db, session)
     for seq, kind, text, call_id in rows:
         if call_id:
             by_call.setdefault(call_id, []).append(seq)
-        # A failure shows at the start (exit status) or the end (a test run's summary) of a result.
-        if kind == "tool_result" and (m := FAILURE.search(text if len(text) <= 4096 else
-                                                          text[:2048] + "\n" + text[-2048:])):
-            add(f"evt:{seq}", 0, f"failed result (“{m.group(0).strip()}”)")
+        # A failure as facts and drift judge one (flagged, a non-zero exit, a shell's failed tests):
+        # any word "failed" in a result put the Read of every source file that says it first.
+        if kind == "tool_result" and (failure := _failure(seq, text, call_id, tools)):
+            add(f"evt:{seq}", 0, f"failed result ({failure})")
     for action, status, call_id in await db.execute_fetchall(
             "SELECT id, status, call_id FROM actions WHERE session = ? AND status IN ('failed', 'unknown', 'in_flight')",
             (session,)):

@@ -23,7 +23,7 @@ WHY = {"gemini": "Gemini CLI rewrites its session file as the session goes on"}
 async def changed_source(store: Store, error: BadInput, source_name: str, fmt: str) -> BadInput | None:
     """The refusal for a converted transcript whose session the store held before this import
     and which now says something else (None: not that case; the writer's own words stand)."""
-    identity = getattr(error, "identity", None)
+    identity = error.identity
     if fmt == "sif" or error.code != "conflicting_record" or not identity:
         return None
     session = str(identity[0])

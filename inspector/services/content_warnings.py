@@ -3,6 +3,10 @@
 - ``untrusted_instruction`` on a pending protected record whose writer is not the user or
   owner, or whose sources are tool results or model output: an instruction from an
   untrusted source waiting for the owner's confirmation;
+- ``untrusted_instruction`` on an active record of an owner-only kind that the file labels
+  the user's (or no one's) while every source it cites is a tool result or model output,
+  and no confirmation by the owner through the inspector stands behind it: the writer is a
+  label, like an event's trust field, and the source decides;
 - ``untrusted_instruction`` on the latest summary generation when it carries a rule that
   appears only in untrusted text (an injected rule that a summary took in);
 - ``sensitive_data`` in the latest summary and in pending candidates.
@@ -13,6 +17,7 @@ drift findings and protocol problems.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from inspector.domain.text_checks import sensitive_data, untrusted_rules
@@ -21,6 +26,14 @@ from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 from inspector.services.session_facts import session_facts
 from inspector.store.connection import Store, fetch_one
 from inspector.store.tables import SPECS
+
+
+def _payload(raw: str | None) -> dict[str, Any]:
+    try:
+        body = json.loads(raw or "{}")
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}
 
 
 def _warning(code: str, where: str, ident: str, message: str) -> dict[str, Any]:
@@ -50,6 +63,22 @@ async def content_warnings(store: Store, session: str) -> list[dict[str, Any]]:
                 out.append(_warning("untrusted_instruction", "state", f"{rec['key']}@v{rec['version']}",
                                     f"{rec['key']} v{rec['version']} ({rec['kind']}) is pending, {source}: an "
                                     "instruction from an untrusted source; it binds nothing until the owner confirms it"))
+        confirmed = {(p.get("key"), p.get("version")) for (raw,) in await db.execute_fetchall(
+            "SELECT CAST(payload AS TEXT) FROM ledger WHERE session = ? AND kind = 'confirmation'", (session,))
+            for p in [_payload(raw)] if p.get("decision") == "confirmed"}
+        for row in await db.execute_fetchall(f"SELECT {spec.select_columns} FROM state_records WHERE session = ? "
+                                             "AND status = 'active' ORDER BY key, version", (session,)):
+            rec = spec.to_record(row)
+            sources = [s for s in rec.get("sources") or [] if isinstance(s, str)]
+            if (rec.get("kind") not in OWNER_ONLY_KINDS or rec.get("writer") not in (*OWNER_WRITERS, None)
+                    or not sources or not set(sources) <= untrusted_events
+                    or (rec["key"], rec["version"]) in confirmed):
+                continue
+            label = f"labelled {rec['writer']}'s" if rec.get("writer") else "with no writer"
+            out.append(_warning("untrusted_instruction", "state", f"{rec['key']}@v{rec['version']}",
+                                f"{rec['key']} v{rec['version']} ({rec['kind']}) is active, {label}, but every source "
+                                f"it cites is tool or model output ({', '.join(sources)}): the label claims what "
+                                "the source cannot give; ask the owner, and correct it if they never said it"))
         facts = await session_facts(db, session, with_texts=True)
         latest = await fetch_one(db, "SELECT generation, text FROM summaries WHERE session = ? "
                                  "ORDER BY generation DESC LIMIT 1", (session,))

@@ -18,6 +18,7 @@ import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.errors import BadInput, NotFound, Refusal
+from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
@@ -39,15 +40,19 @@ class Outcome:
     generation: int | None = None
     parent: int | None = None
     findings: list[dict[str, Any]] = field(default_factory=list)  # drift of a corrected text
+    # Sentences of a corrected text the rules could not judge (said_departures.CANNOT_JUDGE):
+    # never saved without saying so.
+    warnings: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         if self.generation is not None or self.status == "refused" and self.parent is not None:
             return {"generation": self.generation, "kind": "corrected", "parent": self.parent,
                     "status": self.status, "context_version": self.context_version,
-                    "refusals": [r.as_dict() for r in self.refusals], "findings": self.findings}
+                    "refusals": [r.as_dict() for r in self.refusals], "findings": self.findings,
+                    "warnings": self.warnings}
         out = asdict(self)
         out["refusals"] = [r.as_dict() for r in self.refusals]
-        out.pop("generation"), out.pop("parent"), out.pop("findings")
+        out.pop("generation"), out.pop("parent"), out.pop("findings"), out.pop("warnings")
         return out
 
 
@@ -132,13 +137,18 @@ async def confirm(store: Store, session: str, key: str, *, actor: str, reject: b
 
 
 async def correct_summary(store: Store, session: str, generation: int, text: str, *, reason: str, actor: str,
-                          unresolved: list[str] | None = None, save_anyway: bool = False) -> Outcome:
+                          unresolved: list[str] | None = None, save_anyway: bool = False,
+                          hold_doubts: bool = False) -> Outcome:
     """A new generation of kind ``corrected`` whose parent is the corrected one; it becomes
     the next generation's starting point.
 
     The new text is checked for drift before it is saved: with findings it is refused
     (``summary_has_findings``, one refusal per finding) unless ``save_anyway``, which the
-    ledger entry then records with the codes it was saved with."""
+    ledger entry then records with the codes it was saved with. Sentences the rules cannot
+    judge (``reference_unresolved``, ``forbidden_action_unclear``) come back as ``warnings``
+    and are recorded in the ledger entry (``saved_with_doubts``); with ``hold_doubts`` (the
+    correction dialog, where the reviewer is there to decide) they hold the text like a
+    finding (``summary_not_judged``) unless ``save_anyway``."""
     actor = reviewer_name(actor)
     async with store.transaction() as db:
         _owner, cv, gr = await confirmations.session_versions(db, session)
@@ -155,12 +165,18 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
             unresolved = [r[0] for r in await db.execute_fetchall(
                 "SELECT value FROM state_records WHERE session = ? AND ((kind = 'open_issue' AND status = 'active') "
                 "OR (kind = 'decision' AND status = 'pending')) ORDER BY key", (session,))]
-        findings = [f for f in await check_text(store, session, text, unresolved, parent)
-                     if f.severity == "finding"]
+        checked = await check_text(store, session, text, unresolved, parent)
+        findings = [f for f in checked if f.severity == "finding"]
+        doubts = [f for f in checked if f.code in CANNOT_JUDGE]
+        warnings = [f.as_dict() for f in doubts]
         if findings and not save_anyway:
             return Outcome(None, None, "refused", cv, gr, [
                 Refusal("summary_has_findings", f"{f.code}: {f.message}") for f in findings], generation=None,
-                parent=generation, findings=[f.as_dict() for f in findings])
+                parent=generation, findings=[f.as_dict() for f in findings], warnings=warnings)
+        if doubts and hold_doubts and not save_anyway:
+            return Outcome(None, None, "refused", cv, gr, [
+                Refusal("summary_not_judged", f"{f.code}: {f.message}") for f in doubts], generation=None,
+                parent=generation, warnings=warnings)
         new_gen, cv = int(last[0]) + 1, cv + 1
         seq, _ = await ledger.ledger_tail(db)
         record = {"type": "summary", "session": session, "generation": new_gen, "parent": generation,
@@ -174,9 +190,10 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
             "generation": new_gen, "parent": generation, "reason": reason,
             "text_digest": keyed_digest(store.digest_key, text.encode()), "context_version": cv,
             "goal_revision": gr, "added": {"summary": 1},
-            **({"saved_anyway_with": [f.code for f in findings]} if findings else {})})])
+            **({"saved_anyway_with": [f.code for f in findings]} if findings else {}),
+            **({"saved_with_doubts": sorted({f.code for f in doubts})} if doubts else {})})])
     return Outcome(None, None, "corrected", cv, gr, [], generation=new_gen, parent=generation,
-                   findings=[f.as_dict() for f in findings])
+                   findings=[f.as_dict() for f in findings], warnings=warnings)
 
 
 async def history(store: Store, session: str, key: str) -> list[dict[str, Any]]:

@@ -10,7 +10,8 @@ has to break the chain. So a deletion either removes a copy or refuses:
   refers to: when no ledger entry spells them, they are rewritten (a new value, sealed by the
   deletion's own ledger entry — the redaction deletion is for);
 - every other name holding a value (a state key, a material, stub, action, candidate or
-  handoff id, a call id, a tool name, a tool definition, a material record's fields) and
+  handoff id, a call id, a tool name, a tool definition, a material record's fields, the
+  free-text fields of materials, stubs, state records, actions and requests) and
   every ledger entry holding one (an actor — a reviewer's name —, a reason typed into a
   correction, an id it lists) is a copy the deletion *cannot* remove: it is listed in
   ``kept`` with where it is and why, and ``delete`` refuses (``copy_kept``) rather than say
@@ -30,6 +31,7 @@ from inspector.store import session_rows
 
 # Names a deletion cannot rewrite: (table, column, what a person calls it, why it stays).
 _REFERRED = "other rows, tombstones and ledger entries refer to the record by it"
+_FIELD = "a field of the record, bound by its digest and exported as written"
 _NAMES: tuple[tuple[str, str, str, str], ...] = (
     ("state_records", "key", "state key", _REFERRED),
     ("materials", "id", "material id", _REFERRED),
@@ -44,6 +46,16 @@ _NAMES: tuple[tuple[str, str, str, str], ...] = (
     ("tool_defs", "extra", "tool definition", "a tool definition is kept whole (its hash is bound)"),
     ("materials", "extra", "material record field", "a material record stays as its tombstone"),
     ("sessions", "id", "session id", "every row and ledger entry of the session is keyed by it"),
+    # Free-text fields of a record that are neither its content nor its name: bound by the
+    # record's digest and exported as written, so a value there stays unless the deletion refuses.
+    ("materials", "source_version", "material source version", _FIELD),
+    ("materials", "disclosure_scope", "material disclosure scope", _FIELD),
+    ("materials", "media_type", "material media type", _FIELD),
+    ("stubs", "source_version", "stub source version", _FIELD),
+    ("stubs", "disclosure_scope", "stub disclosure scope", _FIELD),
+    ("state_records", "scope", "state record scope", _FIELD),
+    ("actions", "result_ref", "action result reference", _FIELD),
+    ("deletion_requests", "requested_by", "deletion requester", _FIELD),
 )
 REWRITTEN_TITLE = "✕ title removed by deletion {request}"
 REWRITTEN_FIELD = "✕ removed by deletion {request}"
@@ -91,7 +103,7 @@ async def kept_names(db: aiosqlite.Connection, session: str, match: NameMatcher)
                 seen.add((what, text))
                 kept.append({"where": f"{table}.{column}", "name": text, "what": what,
                              "why": f"the {what} {text!r} holds a value of the targets; {why}, so it cannot be "
-                                    "rewritten in place"})
+                                    "rewritten in place", "remedy": remedy(session, ledger=False)})
     for seq, kind, actor, payload in await db.execute_fetchall(
             "SELECT seq, kind, actor, CAST(payload AS TEXT) FROM ledger WHERE session = ? ORDER BY seq", (session,)):
         parts = [p for p, text in (("its actor (a reviewer's or writer's name)", str(actor or "")),
@@ -99,8 +111,17 @@ async def kept_names(db: aiosqlite.Connection, session: str, match: NameMatcher)
         for part in parts:
             kept.append({"where": "ledger", "name": f"entry {seq} ({kind})", "what": "ledger entry",
                          "why": f"ledger entry {seq} ({kind}) holds a value of the targets in {part}; the ledger is "
-                                "append-only and hash-chained, so removing it would break the chain"})
+                                "append-only and hash-chained, so removing it would break the chain",
+                         "remedy": remedy(session, ledger=True)})
     return kept
+
+
+def remedy(session: str, *, ledger: bool) -> str:
+    """How a copy no deletion can remove is removed after all: only a new store made without it
+    (this store's ledger and names stay as written, DESIGN rules 1 and 2)."""
+    what = "remove the value from FILE" if ledger else "rename it everywhere in FILE"
+    return (f"export the session (`inspector export STORE --session {session} -o FILE`), {what}, import FILE "
+            "into a new store, and retire this store file and its backups")
 
 
 def _payload_part(payload: str | None, match: NameMatcher) -> str:

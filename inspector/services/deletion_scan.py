@@ -287,6 +287,8 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
     if req.get("reason"):
         out.copies.append(Copy("deletion_requests", req["id"], "its reason text (kept only as a keyed digest)"))
     await _warn_lost_evidence(db, out)
+    if forms:
+        await _warn_other_sessions(db, out, forms)
     if values:
         match = await matcher(db, session, values, number_pattern(values))
         out.kept = await kept_names(db, session, match)
@@ -297,6 +299,27 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
             out.copies.append(Copy("sessions", f"{session}.{key}", "a field of the session record holds a value "
                                                                    "of the targets (rewritten)"))
     return out
+
+
+async def _warn_other_sessions(db: aiosqlite.Connection, out: Coverage, forms: list[str]) -> None:
+    """Another session of the same store holding a value exactly: a request removes only its own
+    session's copies, so the deletion names where the value stays (never the value) instead of
+    reporting every copy removed. Contents and records are searched; materials of other sessions
+    and other spellings are not (NOT_CHECKED says so)."""
+    held: dict[str, list[str]] = {}
+    for table, columns, name, _where in _BY_VALUE:
+        for start in range(0, len(forms), BATCH):
+            batch = forms[start:start + BATCH]
+            test = " OR ".join(f"instr({c}, ?) > 0" for c in columns for _ in batch)
+            for other, ident in await db.execute_fetchall(
+                    f"SELECT session, {name} FROM {table} WHERE session != ? AND ({test}) ORDER BY session",
+                    (out.session, *[f for _c in columns for f in batch])):
+                if str(ident) not in held.setdefault(str(other), []):
+                    held[str(other)].append(str(ident))
+    for other, idents in held.items():
+        shown = ", ".join(idents[:5]) + (f" and {len(idents) - 5} more" if len(idents) > 5 else "")
+        out.warnings.append(f"session {other} also holds a value of the targets ({shown}); this request removes "
+                            f"only {out.session}'s copies, so a deletion request in {other} must remove those")
 
 
 async def _warn_lost_evidence(db: aiosqlite.Connection, out: Coverage) -> None:

@@ -147,11 +147,12 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
             return DeletionResult(cov, {}, [Refusal("already_decided", f"deletion request {request!r} was already "
                                                     "carried out.")])
         if cov.kept:  # never "deleted" while a copy stays: nothing is removed (deletion_names.py)
-            shown = "; ".join(k["why"] for k in cov.kept[:4])
-            more = f" (and {len(cov.kept) - 4} more, listed by `inspector deletion`)" if len(cov.kept) > 4 else ""
+            # every copy, so the refusal alone is enough to act on; the way out is the same for all
+            shown = "; ".join(f"{k['what']} {k['name']!r}" for k in cov.kept)
+            ways = " Or, for the ledger entries: ".join(dict.fromkeys(k["remedy"] for k in cov.kept))
             return DeletionResult(cov, {}, [Refusal("copy_kept", f"deletion request {request!r} cannot remove "
                                                     f"{len(cov.kept)} cop(ies) of what it targets, so nothing was "
-                                                    f"deleted: {shown}{more}.")])
+                                                    f"deleted: {shown}. To remove them: {ways}.")])
         sid, when = req["session"], utc_now()
         removed: dict[str, int] = {}
         removed_rows: list[dict[str, Any]] = []

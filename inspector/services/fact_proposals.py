@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import aiosqlite
+
 from inspector.domain.facts import ProposedFact, extract
+from inspector.domain.facts_running import NeedsWhole, RunningExtraction
 from inspector.domain.sif import identity_digest
 from inspector.services.log_reads import log_events
 from inspector.services.sessions import get_session
@@ -45,11 +48,35 @@ async def proposed(store: Store, session: str) -> list[FactRow]:
     return [FactRow(f, stored[f.key][1] if f.key in stored else "not stored") for f in facts]
 
 
-async def write(store: Store, session: str, *, actor: str) -> list[ProposedFact]:
-    """Append the proposals whose key the store does not hold yet (pending, by extractor)."""
+class Followed:
+    """The extractor's reading of one followed session, kept between looks: each look reads
+    only the events appended since the last (``domain/facts_running.py``) instead of the
+    whole log — a few events per look, not the session's 100,000 — and proposes the same."""
+
+    def __init__(self) -> None:
+        self.running: RunningExtraction | None = None
+
+    async def facts(self, db: aiosqlite.Connection, session: str) -> list[ProposedFact]:
+        if self.running is not None:
+            try:
+                self.running.feed(await log_events(db, session, after=self.running.last_seq))
+                return self.running.facts()
+            except NeedsWhole:
+                self.running = None
+        events = await log_events(db, session)
+        try:
+            self.running = RunningExtraction.of(events)
+        except NeedsWhole:  # a log that reuses a call id: read whole at every look, as before
+            return extract(events)
+        return self.running.facts()
+
+
+async def write(store: Store, session: str, *, actor: str, followed: Followed | None = None) -> list[ProposedFact]:
+    """Append the proposals whose key the store does not hold yet (pending, by extractor).
+    ``followed``: the reading kept by a live follow of this session (the same proposals)."""
     await get_session(store, session)
     async with store.transaction() as db:
-        facts = extract(await log_events(db, session))
+        facts = await followed.facts(db, session) if followed is not None else extract(await log_events(db, session))
         stored = await _stored(store, session)
         fresh = [f for f in facts if f.key not in stored]
         spec = SPECS["state"]

@@ -84,6 +84,8 @@ class Follower:
         self.mac: Any = None
         self.sample = b""
         self.inode: int | None = None
+        # The extractor's reading of the session, kept between looks (fact_proposals.Followed).
+        self.followed: Any = None
 
     @classmethod
     async def open(cls, store_path: Path, source: Path, *, actor: str) -> Follower:
@@ -201,7 +203,10 @@ class Follower:
         if r.fmt != "sif":
             # As at import: the extractor proposes facts the new lines hold (keys not stored yet),
             # so a followed session's survival and drift figures judge by them too.
-            await fact_proposals.write(self.store, r.session, actor=self.actor)
+            # Only the appended events are read: the reading of the earlier ones is kept.
+            if self.followed is None:
+                self.followed = fact_proposals.Followed()
+            await fact_proposals.write(self.store, r.session, actor=self.actor, followed=self.followed)
         return report
 
     async def events_after(self, seq: int) -> list[dict[str, Any]]:

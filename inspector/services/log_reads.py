@@ -13,6 +13,7 @@ from typing import Any
 
 import aiosqlite
 
+from inspector.domain.disguise import undisguise
 from inspector.domain.drift_rules import ActionFact
 from inspector.domain.logevents import LogEvent, records_a_compaction
 from inspector.domain.text_checks import RULE, rule_sentences
@@ -32,8 +33,9 @@ def _event(row: tuple[Any, ...]) -> LogEvent:
 
 
 async def log_events(db: aiosqlite.Connection, session: str, *, kinds: tuple[str, ...] | None = None,
-                     upto: int | None = None) -> list[LogEvent]:
-    """Events of a session in seq order, each result read by its edges."""
+                     upto: int | None = None, after: int | None = None) -> list[LogEvent]:
+    """Events of a session in seq order, each result read by its edges (``after``: only those
+    past that seq — what a followed session appended since the last look)."""
     where = ["session = ?"]
     params: list[Any] = [session]
     if kinds:
@@ -42,6 +44,9 @@ async def log_events(db: aiosqlite.Connection, session: str, *, kinds: tuple[str
     if upto is not None:
         where.append("seq <= ?")
         params.append(upto)
+    if after is not None:
+        where.append("seq > ?")
+        params.append(after)
     rows = await db.execute_fetchall(
         f"SELECT seq, kind, trust, {_EDGES}, tool, call_id, extra FROM events WHERE {' AND '.join(where)} ORDER BY seq",
         params)
@@ -72,14 +77,20 @@ def untrusted_rules(events: list[LogEvent]) -> list[tuple[int, str]]:
     reviewer) said: what an injected instruction looks like in the log."""
     trusted = "\n".join(e.text for e in events if e.trust in ("user", "reviewer") and not e.untrusted).casefold()
     out: list[tuple[int, str]] = []
+    seen: set[tuple[int, str]] = set()
     for e in events:
         if not e.untrusted or not e.content:
             continue
-        for sentence in rule_sentences(e.content):
-            for part in _rule_parts(sentence):
-                probe = part.casefold()[:24]
-                if len(probe) >= 6 and probe not in trusted:
-                    out.append((e.seq, part))
+        # As written, and undisguised (a zero-width space or a Cyrillic "о" inside "Ignore"
+        # hides the rule from RULE and from a summary's clean copy): each spelling a summary may repeat.
+        plain = undisguise(e.content)
+        for text in (e.content, plain) if plain != e.content else (e.content,):
+            for sentence in rule_sentences(text):
+                for part in _rule_parts(sentence):
+                    probe = part.casefold()[:24]
+                    if len(probe) >= 6 and probe not in trusted and (e.seq, part) not in seen:
+                        seen.add((e.seq, part))
+                        out.append((e.seq, part))
     return out
 
 

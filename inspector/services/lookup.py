@@ -6,12 +6,13 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.domain.errors import NotFound
+from inspector.domain.errors import BadInput, NotFound
 from inspector.store.tables import SPECS
 
 
 async def load_by_id(db: aiosqlite.Connection, type_: str, record_id: str, session: str | None) -> dict[str, Any]:
-    """The one ``type_`` record with this id; an id used in several sessions needs ``--session``."""
+    """The one ``type_`` record with this id; an id used in several sessions is refused as
+    ``ambiguous_id`` (bad input, exit 3) naming them, until ``--session`` says which."""
     spec = SPECS[type_]
     where = "id = ?" + (" AND session = ?" if session else "")
     rows = [spec.to_record(r) for r in await db.execute_fetchall(
@@ -19,7 +20,9 @@ async def load_by_id(db: aiosqlite.Connection, type_: str, record_id: str, sessi
     noun = type_.replace("_", " ")
     if not rows:
         raise NotFound(f"no {noun} {record_id!r}" + (f" in session {session!r}" if session else ""))
-    if len(rows) > 1:
-        raise NotFound(f"{noun} {record_id!r} exists in sessions {', '.join(r['session'] for r in rows)}; "
-                       "name one with --session")
+    if len(rows) > 1:  # ids are unique per session only: which one is meant is the person's to say
+        sessions = sorted(str(r["session"]) for r in rows)
+        raise BadInput(f"{noun} {record_id!r} is ambiguous: it exists in {len(sessions)} sessions "
+                       f"({', '.join(sessions)}); nothing was changed — name one with --session "
+                       f"(e.g. --session {sessions[0]})", code="ambiguous_id")
     return rows[0]

@@ -26,7 +26,7 @@ from typing import Any
 
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.services.verifying import VerifyReport, verify_store
-from inspector.store import copying, ledger
+from inspector.store import copying, ledger, migration_marker
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import Store, open_store
 from inspector.store.copying import CopyTable, Key
@@ -44,6 +44,11 @@ def location(text: str | os.PathLike[str]) -> StoreTarget:
 def shown(where: StoreTarget) -> str:
     """How a store is named in output: its path, or its URL without the password."""
     return str(where)
+
+
+def _named(where: StoreTarget) -> str:
+    """The source as the unfinished-copy mark names it: a file by its absolute path."""
+    return str(where.resolve()) if isinstance(where, Path) else shown(where)
 
 
 def _same_place(a: StoreTarget, b: StoreTarget) -> bool:
@@ -74,6 +79,7 @@ class MigrateReport:
     target_head: dict[str, Any] = field(default_factory=dict)
     verify: VerifyReport | None = None
     seconds: float = 0.0
+    finished_unfinished: str | None = None  # when the run this one finished had started (its mark's time)
 
     @property
     def heads_match(self) -> bool:
@@ -92,7 +98,7 @@ class MigrateReport:
             "source_head": self.source_head, "target_head": self.target_head, "heads_match": self.heads_match,
             "verify": None if v is None else {"ok": v.ok, "entries": v.entries, "integrity": v.integrity,
                                               "first_break": v.first_break, "problems": v.problems[:10]},
-            "seconds": round(self.seconds, 3),
+            "seconds": round(self.seconds, 3), "finished_unfinished": self.finished_unfinished,
         }
 
 
@@ -103,16 +109,23 @@ def _name_key(table: CopyTable, key: Key) -> str:
 class _Copier:
     """One run: check what the target holds against the source, then copy what it lacks."""
 
-    def __init__(self, src: Store, dst: Store, report: MigrateReport, progress: ProgressFn | None) -> None:
+    def __init__(self, src: Store, dst: Store, report: MigrateReport, progress: ProgressFn | None,
+                 source_named: str) -> None:
         self.src, self.dst, self.report, self.progress = src, dst, report, progress
+        self.source_named = source_named  # the source as a command run from anywhere can name it
         self.present: dict[str, set[Key]] = {}
 
     async def run(self) -> None:
         src_meta = await copying.read_meta(self.src.db)
+        src_meta.pop(migration_marker.KEY, None)  # never a copy in progress: open_store refuses those
+        earlier = await migration_marker.read(self.dst.db)
+        if earlier is not None:
+            self.report.finished_unfinished = str(earlier.get("started_at") or "an earlier run")
         dst_empty = await self._target_empty()
         if dst_empty:
             async with self.dst.transaction() as db:  # the copy's keyed digests need the source's key
                 await copying.write_meta(db, src_meta)
+                await migration_marker.mark(db, self.source_named)
             self.present = {t.name: set() for t in copying.TABLES}
         else:
             dst_meta = await copying.read_meta(self.dst.db)
@@ -125,6 +138,9 @@ class _Copier:
             counts = self.report.tables.setdefault(table.name, TableCount())
             counts.source = await copying.count(self.src.db, table)
             counts.already = len(self.present[table.name])
+        if earlier is None and not dst_empty and any(c.source > c.already for c in self.report.tables.values()):
+            async with self.dst.transaction() as db:  # a grown source: the target is partial until the end
+                await migration_marker.mark(db, self.source_named)
         for table in copying.TABLES:
             if table is copying.MATERIALS:
                 await self._copy_materials()
@@ -243,11 +259,13 @@ async def migrate(source: StoreTarget | str, target: StoreTarget | str, *, progr
             async with dst.writes_held():
                 try:
                     async with src.snapshot():  # one consistent state of the source, however long the copy
-                        await _Copier(src, dst, report, progress).run()
+                        await _Copier(src, dst, report, progress, _named(source)).run()
                     # The copied events get the target's own ids: its search index is built from
                     # them (as after an import), so a search on the target answers at once.
                     await catch_up(dst, None if progress is None else lambda done, total: progress(
                         SEARCH_STEP, done, total))
+                    async with dst.transaction() as db:  # every row is in: the target is a store again
+                        await migration_marker.clear(db)
                 except BaseException:
                     if created and isinstance(target, Path):
                         await dst.close()
@@ -267,7 +285,7 @@ async def migrate(source: StoreTarget | str, target: StoreTarget | str, *, progr
 
 
 async def _open_target(target: StoreTarget) -> Store:
-    store = await open_store(target, create=True)
+    store = await open_store(target, create=True, unfinished=True)  # a copy cut short is this run's to finish
     if store.read_only:
         await store.close()
         raise InspectorError(f"{shown(target)} cannot be written ({store.read_only_reason})", code="read_only")

@@ -42,10 +42,9 @@ def _name(rec: SifRecord) -> str:
 
 
 def _conflict(rec: SifRecord) -> BadInput:
-    error = BadInput(f"{rec.type} {_name(rec)} differs from an earlier record with the same identity (in this file "
-                     "or already in the store); nothing was written", code="conflicting_record", line=rec.line)
-    error.identity = rec.identity  # type: ignore[attr-defined]  # for services/changed_source.py
-    return error
+    return BadInput(f"{rec.type} {_name(rec)} differs from an earlier record with the same identity (in this file "
+                    "or already in the store); nothing was written", code="conflicting_record", line=rec.line,
+                    identity=rec.identity)
 
 
 class RecordWriter:

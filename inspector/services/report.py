@@ -10,6 +10,7 @@ dict; ``inspector.report`` renders it as one self-contained HTML file.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -21,8 +22,15 @@ from inspector.domain.drift import Finding
 from inspector.domain.errors import BadInput, NotFound
 from inspector.report.html import render_html
 from inspector.services import candidates, channels, handoffs, overview
+from inspector.services.checking import check_store
 from inspector.services.conversation import conversation
 from inspector.services.drift import drift_overview
+from inspector.services.report_bounds import (
+    DEFAULT_MAX_CHARS,
+    DEFAULT_MAX_ENTRIES,
+    bound_check,
+    bound_conversation,
+)
 from inspector.services.sessions import session_ledger
 from inspector.services.survival import SurvivalReport, survival_all
 from inspector.store.connection import Store, utc_now
@@ -67,9 +75,14 @@ def _kept_by_survival(reports: list[SurvivalReport]) -> list[dict[str, Any]]:
              "total": len(r.verdicts)} for r in reports]
 
 
-async def report_data(store: Store, session: str, generation: int | None = None) -> dict[str, Any]:
+async def report_data(store: Store, session: str, generation: int | None = None, *,
+                      max_entries: int = DEFAULT_MAX_ENTRIES, max_chars: int = DEFAULT_MAX_CHARS) -> dict[str, Any]:
     """Everything the report shows, as one JSON-ready document. ``generation`` picks the
-    summary generation the channels and tables centre on (default: the latest)."""
+    summary generation the channels and tables centre on (default: the latest). The
+    conversation keeps at most ``max_entries`` entries (0: all) and each of its texts at most
+    ``max_chars`` characters; ``conversation_left_out`` and each entry's ``cut`` say what went.
+    ``check`` is the session's ``inspector check`` result, so the page's badges say what
+    ``check`` and the app say, never less."""
     info, badges = await overview.overview(store, session)
     state = await channels.state_records(store, session)
     gens = await channels.generations(store, session)
@@ -84,6 +97,9 @@ async def report_data(store: Store, session: str, generation: int | None = None)
     hands = [{"handoff": h, "check": c.as_dict()} for h, c in await handoffs.list_handoffs(store, session)]
     survival = sorted(await survival_all(store, session), key=lambda r: r.generation or 0)  # oldest first
     acts = [_act(e) for e in await session_ledger(store, session)]
+    (checked,) = await check_store(store, sessions=[session])
+    turns, left_out = bound_conversation([t.as_dict() for t in await conversation(store, session)],
+                                         max_entries, max_chars)
     return {
         "format": REPORT_FORMAT,
         "generated_at": utc_now(),
@@ -103,7 +119,9 @@ async def report_data(store: Store, session: str, generation: int | None = None)
         "candidates": cands,
         "handoffs": hands,
         "acts": acts,
-        "conversation": [t.as_dict() for t in await conversation(store, session)],
+        "check": bound_check(checked.as_dict()),
+        "conversation": turns,
+        "conversation_left_out": left_out,
     }
 
 
@@ -135,15 +153,26 @@ def _write_atomically(path: Path, data: bytes) -> None:
         raise BadInput(f"cannot write {path}: {exc.strerror}", code="bad_output") from None
 
 
-async def write_report(store: Store, session: str, path: Path, generation: int | None = None) -> WrittenReport:
+async def write_report(store: Store, session: str, path: Path, generation: int | None = None, *,
+                       max_entries: int = DEFAULT_MAX_ENTRIES, max_chars: int = DEFAULT_MAX_CHARS) -> WrittenReport:
     """Gather the session's report and write it as one self-contained HTML file (whole or not at all)."""
-    data = await report_data(store, session, generation)
+    data = await report_data(store, session, generation, max_entries=max_entries, max_chars=max_chars)
     html = render_html(data).encode("utf-8")
     _write_atomically(path, html)
     return WrittenReport(path, len(html), data)
 
 
 def default_report_path(store_path: Path, session: str) -> Path:
-    """Where the app writes a session's report: beside the store, named after both."""
+    """Where the app writes a session's report: beside the store, named after both.
+
+    Both names come from outside (a transcript's session id, a store file someone named), so
+    each keeps only letters, digits and ``._-``, and a session name past 64 characters is cut
+    and ends in a digest of the whole id: a file system takes the name (255 bytes at most),
+    two long ids still get two reports, and no escape byte reaches a folder listing."""
     safe = re.sub(r"[^A-Za-z0-9._-]+", "_", session).strip("._") or "session"
-    return store_path.with_name(f"{store_path.stem}.{safe}.report.html")
+    if len(safe) > 64:
+        safe = f"{safe[:48]}-{hashlib.sha256(session.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
+    stem = re.sub(r"[^\w.-]+", "_", store_path.stem)
+    while len(f"{stem}.{safe}.report.html".encode()) > 255:
+        stem = stem[:-1]
+    return store_path.with_name(f"{stem}.{safe}.report.html")

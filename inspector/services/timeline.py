@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.domain.errors import NotFound
+from inspector.services.timeline_folds import Fold, Runs, folded_page
 from inspector.services.tombstones import deleted_calls, tombstones
 from inspector.store.connection import Store, fetch_one
 
@@ -37,6 +38,7 @@ class TimelineRow:
     pair_seq: int | None = None  # the call's result, or the result's call
     marks: tuple[str, ...] = ()  # "reasoning", "continuation:signature", "orphan", "unresolved", …
     actor: str | None = None
+    folded: tuple[int, int] | None = None  # a follow's run of ledger entries shown as this one row (first, last seq)
 
 
 _EVENT_COLS = "IFNULL(at, ''), seq, kind, content, call_id, tool, trust, extra"
@@ -80,8 +82,11 @@ def _short_digests(value: Any) -> Any:
     return value
 
 
-def _ledger_row(r: tuple[Any, ...]) -> TimelineRow:
+def _ledger_row(r: tuple[Any, ...], fold: Fold | None = None) -> TimelineRow:
     at, seq, kind, actor, payload = r
+    if fold is not None:  # a follow's own imports, one row (services/timeline_folds.py)
+        return TimelineRow((at, LEDGER, seq), "ledger", seq, at, "imports", fold.text(), actor=actor,
+                           folded=(fold.first_seq, fold.last_seq))
     body = _short_digests(json.loads(payload))
     detail = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in body.items()
                        if k not in {"file_digest", "_sif_extra"})
@@ -193,10 +198,13 @@ async def _events(store: Store, session: str, key: Key | None, forward: bool, li
 
 
 async def _ledger(store: Store, session: str, key: Key | None, forward: bool, limit: int) -> list[TimelineRow]:
-    order = "ASC" if forward else "DESC"
-    cond, params = _ledger_cond(key, forward)
-    sql = f"SELECT {_LEDGER_COLS} FROM ledger WHERE session = ? {cond} ORDER BY at {order}, seq {order} LIMIT ?"
-    return [_ledger_row(r) for r in await store.db.execute_fetchall(sql, (session, *_bind(params, session), limit))]
+    async def fetch(at_key: Key | None, ahead: bool, count: int) -> list[Any]:
+        order = "ASC" if ahead else "DESC"
+        cond, params = _ledger_cond(at_key, ahead)
+        sql = f"SELECT {_LEDGER_COLS} FROM ledger WHERE session = ? {cond} ORDER BY at {order}, seq {order} LIMIT ?"
+        return list(await store.db.execute_fetchall(sql, (session, *_bind(params, session), count)))
+
+    return [_ledger_row(raw, fold) for raw, fold in await folded_page(Runs(store, session, fetch), key, forward, limit)]
 
 
 async def _tombstones(store: Store, session: str, key: Key | None, forward: bool,

@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import tempfile
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -55,11 +56,22 @@ def remembered(location: str, key: bytes) -> tuple[int, str] | None:
     return None
 
 
+def remembered_at(location: str, key: bytes) -> str | None:
+    """When the remembered head was seen (UTC, to the minute), or None (none, or kept before this was)."""
+    entry = _load().get(store_id(location, key))
+    at = entry.get("at") if isinstance(entry, dict) else None
+    return at if isinstance(at, str) else None
+
+
 def remember(location: str, key: bytes, seq: int, digest: str) -> bool:
     """Keep ``seq:digest`` as this store's head (atomically; False when the folder cannot be written)."""
     heads = _load()
-    heads.pop(store_id(location, key), None)
-    heads[store_id(location, key)] = {"seq": seq, "hash": digest}
+    previous = heads.pop(store_id(location, key), None)
+    at = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if isinstance(previous, dict) and previous.get("seq") == seq and previous.get("hash") == digest \
+            and isinstance(previous.get("at"), str):
+        at = previous["at"]  # the same head seen again: when it was first seen is what a person needs
+    heads[store_id(location, key)] = {"seq": seq, "hash": digest, "at": at}
     return _save(dict(list(heads.items())[-KEEP:]))
 
 

@@ -44,7 +44,7 @@ from typing import Any
 from inspector.domain.canonical import GENESIS_HASH, ledger_hash
 from inspector.domain.errors import BadInput
 from inspector.domain.sif import identity_digest
-from inspector.services import verify_index_text, verify_layout, verify_pins
+from inspector.services import verify_index_text, verify_layout, verify_pages, verify_remembered
 from inspector.services.replay import Replay, check_bindings
 from inspector.store import ledger, seals, session_rows
 from inspector.store.connection import Store
@@ -114,10 +114,10 @@ async def verify_store(store: Store, *, head: tuple[int, str] | None = None, ful
     ``forget``: drop the head remembered for this store first (it was replaced on purpose)."""
     report = VerifyReport()
     if forget:
-        verify_pins.forget(_location(store), store.digest_key)
+        verify_remembered.forget_head(store)
     try:
         await _verify(store, report, head, full, progress)
-        await _check_remembered(store, report, head)
+        await verify_remembered.check_remembered(store, report, head)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a page SQLite cannot read: damaged there
         report.fail({"where": "sqlite", "message": f"SQLite cannot read the store past this point ({exc}); run "
                                                    "verify --full and restore from a copy"})
@@ -125,6 +125,17 @@ async def verify_store(store: Store, *, head: tuple[int, str] | None = None, ful
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def unfinished_report(exc: Exception) -> VerifyReport | None:
+    """A copy ``migrate`` has not finished (store/migration_marker.py) holds part of a store: a
+    break to report (exit 1) with the refusal's sentence — what it is a copy of and how to
+    finish it — not a chain to check. None for any other error."""
+    if getattr(exc, "code", "") != "migration_unfinished":
+        return None
+    report = VerifyReport()
+    report.fail({"where": "store_meta", "code": "migration_unfinished", "message": str(exc)})
+    return report
 
 
 def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
@@ -150,34 +161,6 @@ def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
     return report
 
 
-def _location(store: Store) -> str:
-    path = store.path
-    return str(path) if store.dialect == "postgresql" else str(path.resolve())
-
-
-async def _check_remembered(store: Store, report: VerifyReport, head: tuple[int, str] | None) -> None:
-    """The head this machine's last good verify of the store saw must still be in its ledger
-    (verify_pins.py); a good run then remembers its own head."""
-    location = _location(store)
-    pin = verify_pins.remembered(location, store.digest_key)
-    report.remembered_head = {"seq": pin[0], "hash": pin[1]} if pin else None
-    if pin is not None and pin != head:
-        async with store.snapshot() as db:
-            rows = await db.execute_fetchall("SELECT hash FROM ledger WHERE seq = ?", (pin[0],))
-        if not rows and int(report.head["seq"]) < pin[0]:
-            report.fail({"where": "ledger", "seq": int(report.head["seq"]) + 1,
-                         "message": f"the ledger ends at entry {report.head['seq']}, but the last verify of this "
-                                    f"store on this machine saw entry {pin[0]}: entries were cut off (or the file "
-                                    "was replaced by an older copy: verify --forget-head if on purpose)"})
-        elif not rows or str(rows[0][0]) != pin[1]:
-            report.fail({"where": "ledger", "seq": pin[0],
-                         "message": f"entry {pin[0]} no longer has the hash the last verify of this store on this "
-                                    f"machine saw ({pin[1][:12]}…): the history up to it was rewritten since (if you "
-                                    "replaced the file on purpose, e.g. from a backup: verify --forget-head)"})
-    if report.ok:
-        verify_pins.remember(location, store.digest_key, int(report.head["seq"]), str(report.head["hash"]))
-
-
 async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | None, full: bool | None,
                   progress: Callable[[int, int], None] | None = None) -> None:
     versions: dict[str, tuple[int | None, int | None]] = {}
@@ -188,7 +171,10 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
     prev = GENESIS_HASH
     expected_seq = 1
     async with store.snapshot():
-        await _integrity(store, report, full)
+        report.integrity = verify_pages.page_check(store, full, FULL_CHECK_BELOW)
+        report.integrity, problem = await verify_pages.check_pages(store, report.integrity)
+        if problem is not None:
+            report.fail(problem)
         total = 0
         if progress is not None:
             rows = await store.db.execute_fetchall("SELECT COUNT(*) FROM ledger")
@@ -267,24 +253,6 @@ def _check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None)
         report.fail({"where": "ledger", "seq": seq,
                      "message": f"entry {seq} now hashes to {str(pinned)[:12]}…, not the pinned {digest[:12]}…: "
                                 "the history up to it was rewritten"})
-
-
-async def _integrity(store: Store, report: VerifyReport, full: bool | None) -> None:
-    if store.dialect == "postgresql":  # no SQLite pages to check: the server's own checks (amcheck when installed)
-        from inspector.store.pg.maintenance import has_amcheck, integrity
-
-        report.integrity = "amcheck" if await has_amcheck(store) else "server_checks"
-        messages = await integrity(store)
-        if messages:
-            report.fail({"where": "postgresql", "message": "index checks found damage: " + "; ".join(messages[:5])})
-        return
-    size = store.path.stat().st_size if store.path.exists() else 0
-    report.integrity = "integrity_check" if full or (full is None and size < FULL_CHECK_BELOW) else "quick_check"
-    rows = await store.db.execute_fetchall(f"PRAGMA {report.integrity}")
-    messages = [str(r[0]) for r in rows if str(r[0]) != "ok"]
-    if messages:
-        report.fail({"where": "sqlite", "message": f"PRAGMA {report.integrity} found damaged pages: "
-                                                   + "; ".join(messages[:5])})
 
 
 async def _entries(store: Store) -> AsyncIterator[tuple[ledger.LedgerEntry, str | None]]:

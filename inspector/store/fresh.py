@@ -50,8 +50,9 @@ from pathlib import Path
 import aiosqlite
 
 from inspector.store import grams
-from inspector.store.connection import Store, _configure, _connect, fetch_one, utc_now
+from inspector.store.connection import Store, fetch_one, utc_now
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
+from inspector.store.sqlite_connections import configure, connect_reader
 
 SIDECARS = ("-journal", "-wal", "-shm")
 # The page cache while filling (KiB): pages stay in memory until the commit writes each once
@@ -105,7 +106,7 @@ async def open_filling(path: Path) -> Store:
     """The store being filled, on one connection (it is the only one that ever opens the file)."""
     db = await aiosqlite.connect(path, isolation_level=None)
     try:
-        await _configure(db)
+        await configure(db)
         for pragma in _FILL_PRAGMAS:
             await db.execute(pragma)
         await db.create_function(grams.FUNCTION, 1, grams.grams, deterministic=True)
@@ -114,7 +115,7 @@ async def open_filling(path: Path) -> Store:
     except BaseException:
         await db.close()
         raise
-    return Store(path, db, key, db, connect_reader=lambda: _connect(path, read_only=False))
+    return Store(path, db, key, db, connect_reader=lambda: connect_reader(path, read_only=False))
 
 
 class NotPublished(Exception):

@@ -55,6 +55,8 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Record history", "All versions of the selected protected record (h)", screen.action_history),
         ("Toggle sessions list", "Show or hide the sessions on the left (s)", screen.action_toggle_sessions),
         ("Verify store", "Recompute the ledger's hash chain and projections (v)", screen.action_verify),
+        ("Forget remembered head", "After restoring this store from a backup: forget the ledger head this "
+         "machine remembers, then verify (F, asks first)", screen.action_forget_head),
         ("Reload", "Read the session again from the store (ctrl+r)", screen.action_reload),
         ("Write report", "The open session as one self-contained HTML file beside the store (ctrl+e)",
          screen.action_write_report),

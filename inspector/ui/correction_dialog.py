@@ -3,7 +3,7 @@
 | key | action |
 |---|---|
 | ctrl+s | file the correction (a summary is checked for drift first) |
-| ctrl+y | save anyway, when the check found drift (recorded in the ledger) |
+| ctrl+y | save anyway, when the check found drift or a sentence it could not judge (recorded in the ledger) |
 | escape | cancel |
 """
 
@@ -95,14 +95,25 @@ class CorrectionDialog(InspectorModal[bool]):
             text = self.query_one("#correct-text", TextArea).text
             outcome = await corrections.correct_summary(self.store, self.session, self.generation or 0, text,
                                                         reason=reason, actor=self.reviewer,
-                                                        unresolved=self.unresolved, save_anyway=save_anyway)
+                                                        unresolved=self.unresolved, save_anyway=save_anyway,
+                                                        hold_doubts=True)
+        doubts = "\n".join(f"? {w['code']} (not judged): {w['message']}" for w in outcome.warnings)
         if outcome.refusals and outcome.findings:
             self.has_findings = True
             self.refresh_bindings()
             lines = "\n".join(f"✗ {f['code']}: {f['message']}" for f in outcome.findings)
             self.status(markup("[$error]The new text still drifts; nothing was saved.[/]\n$l\n"
                                  "Edit it and press ctrl+s again, or ctrl+y to save anyway "
-                                 "(recorded in the ledger).", l=lines))
+                                 "(recorded in the ledger).", l=lines + ("\n" + doubts if doubts else "")))
+            return
+        if outcome.refusals and outcome.warnings:
+            # Only sentences the rules could not judge: a doubt, held like a finding so the
+            # reviewer reads it before it becomes the next generation's starting point.
+            self.has_findings = True
+            self.refresh_bindings()
+            self.status(markup("[$warning]The rules could not judge part of the new text; nothing was saved yet.[/]"
+                                 "\n$l\nA person must read it: edit and press ctrl+s again, or ctrl+y to save it "
+                                 "as it is (recorded in the ledger).", l=doubts))
             return
         if outcome.refusals:
             self.status(markup("[$error]$m[/]", m=outcome.refusals[0].message))

@@ -30,6 +30,8 @@ def coverage_content(cov: Coverage) -> Content:
         lines += [markup("[b $error]$n cop(ies) cannot be removed, so carrying it out is refused (copy_kept):[/]",
                          n=str(len(cov.kept)))]
         lines += [markup("  [$error]■[/] $why", why=k["why"]) for k in cov.kept]
+        lines += [markup("  To remove it: $way", way=way)
+                  for way in dict.fromkeys(k.get("remedy", "") for k in cov.kept) if way]
     lines += [markup("  [$error]✕[/] [b]$w[/b] $id  [dim]$why[/]", w=c.where, id=c.id, why=c.why)
               for c in cov.copies]
     lines += [markup("  [$accent]? $m[/] not found: already deleted, or never stored", m=m)
@@ -58,7 +60,8 @@ class ConfirmDeletion(ModalScreen[bool | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(event.value.strip() == self.request)
+        typed = event.value.strip()  # the id as shown (escapes made visible) is what a person can type
+        self.dismiss(typed in (self.request.strip(), safe(self.request).strip()))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -110,12 +113,16 @@ class DeletionDialog(InspectorModal[bool]):
         self.app.push_screen(ConfirmDeletion(self.request, len(self.coverage.copies)), confirmed)
 
     async def _carry_out(self) -> None:
+        listed = len(self.coverage.copies) if self.coverage is not None else 0
         result = await deletions.delete(self.store, self.request, actor=self.reviewer, session=self.session)
         if result.refusals:
             self.notify(safe(result.refusals[0].message), severity="error", markup=False)
         else:
             self.done = True
-            self.notify(f"Deleted {sum(result.removed.values())} cop(ies); the ledger keeps a tombstone.")
+            # The count the confirmation named: the rows removed alone ("Deleted 4") left out the
+            # search entry and the reason removed with them, and read as two copies kept.
+            self.notify(f"Carried out {safe(self.request)}: {listed} cop{'y' if listed == 1 else 'ies'} removed "
+                        "or rewritten; the ledger keeps a tombstone.", markup=False)
         self.coverage = result.coverage
         self.query_one("#deletion-text", Static).update(coverage_content(result.coverage))
         self.refresh_bindings()

@@ -96,6 +96,12 @@ class OpensDialogs(_Base):
 
         if row.source != "ledger" or self.session is None:
             return row.text
+        if row.folded:  # a follow's run of imports: every entry it holds, one paragraph each
+            first, last = row.folded
+            return "\n\n".join(f"L{e['seq']} {e['kind']} by {e['actor']} · {e['at']}\n"
+                                 + json.dumps(e["payload"], ensure_ascii=False, sort_keys=True)
+                                 for e in await session_ledger(self.store, self.session)
+                                 if first <= e["seq"] <= last)
         entry = next((e for e in await session_ledger(self.store, self.session)
                       if e["seq"] == row.seq), None)
         return row.text if entry is None else json.dumps(entry["payload"], ensure_ascii=False, indent=2)
@@ -107,9 +113,10 @@ class OpensDialogs(_Base):
 
         row = event.row
         if row.source == "ledger" or self.session is None:
-            await self.app.push_screen(MessageDialog(f"Ledger entry L{row.seq}",
-                                                     plain(f"{row.kind} by {row.actor}\n{row.at}\n\n"
-                                                           + await self._ledger_detail(row))))
+            title = (f"Ledger entries L{row.folded[0]}–L{row.folded[1]} (a follow's imports)" if row.folded
+                     else f"Ledger entry L{row.seq}")
+            lead = row.text if row.folded else f"{row.kind} by {row.actor}\n{row.at}"
+            await self.app.push_screen(MessageDialog(title, plain(f"{lead}\n\n" + await self._ledger_detail(row))))
             return
         if "deleted" in row.marks:
             await self.app.push_screen(MessageDialog(f"Event #{row.seq} · deleted", row.text))
@@ -229,7 +236,31 @@ class OpensDialogs(_Base):
             body = "\n".join(p["message"] for p in report.problems[:20]) + (
                 f"\n… and {len(report.problems) - 20:,} more (inspector verify STORE --json lists them all)"
                 if len(report.problems) > 20 else "")
+            if any(p.get("code") == "remembered_head_differs" for p in report.problems):
+                body += ("\n\nTo forget the remembered head (only if you replaced the file on purpose): press F "
+                         "(or \"Forget remembered head\" in ctrl+p); it asks first, then verifies again.")
             await self.app.push_screen(MessageDialog("Store does NOT verify", body, error=True))
+
+    def action_forget_head(self) -> None:
+        """F: after restoring the store from a backup at the same path, forget the head this
+        machine remembers for it — asked first (ForgetHeadDialog), then verified at once."""
+        from inspector.services import verify_remembered
+        from inspector.ui.forget_head_dialog import ForgetHeadDialog
+
+        head = verify_remembered.remembered_head(self.store)
+        if head is None:
+            self.notify(f"This machine remembers no ledger head for {plain(self.store.path.name)}: nothing to "
+                        "forget.", title="Forget remembered head")
+            return
+
+        def answered(confirmed: bool | None) -> None:
+            if not confirmed:
+                return
+            verify_remembered.forget_head(self.store)
+            self.notify(f"Forgot the head of entry {head['seq']}; verifying now.", title="Forget remembered head")
+            self.action_verify()
+
+        self.app.push_screen(ForgetHeadDialog(self.store.path.name, head), answered)
 
     @work(group="report", exclusive=True, exit_on_error=False)
     async def action_write_report(self) -> None:

@@ -100,8 +100,13 @@ class ExpandDialog(InspectorModal[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        """The start box has the focus, its text selected: the range is what one comes to type
+        (`enter` there expands, as the button does). With the button focused, digits typed went
+        nowhere and `tab` reached Close, so `enter` closed the dialog without expanding."""
         self._update_count()
-        self.query_one("#expand-go", Button).focus()
+        start = self.query_one("#expand-start", Input)
+        start.focus()
+        start.select_all()
 
     def _numbers(self) -> tuple[int, int, int] | None:
         try:

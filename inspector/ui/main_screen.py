@@ -19,6 +19,7 @@
 | space / ctrl+a | mark the highlighted pending record / mark all pending (Protected state) |
 | s | show or hide the sessions list |
 | v | verify the store |
+| F | forget the ledger head this machine remembers (after restoring the store from a backup; asks first) |
 | ctrl+r | reload the session |
 | ctrl+e | write the open session's HTML report beside the store, and say where |
 | ctrl+p | command palette |
@@ -97,6 +98,7 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending
         Binding("h", "history", "History", id="main.history"),
         Binding("s", "toggle_sessions", "Sessions", id="main.toggle_sessions"),
         Binding("v", "verify", "Verify", id="main.verify"),
+        Binding("F", "forget_head", "Forget head", show=False, id="main.forget_head"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="main.reload"),
         Binding("ctrl+e", "write_report", "Report", show=False, id="main.report"),
         Binding("escape", "clear_search", "Clear search", show=False, id="main.clear_search"),

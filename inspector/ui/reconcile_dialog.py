@@ -55,7 +55,7 @@ class ReconcileDialog(InspectorModal[bool]):
             with RadioSet(id="reconcile-status"):
                 for status in RECONCILED_STATUSES:  # none chosen in advance: the outcome is the person's call
                     yield RadioButton(status, id=f"reconcile-{status}")
-            yield Input(a.result_ref or "", placeholder="evidence: evt:N or material id that shows the effect",
+            yield Input(safe(a.result_ref or ""), placeholder="evidence: evt:N or material id that shows the effect",
                         id="reconcile-evidence")
             yield Input(placeholder="reason (recorded in the ledger; enter reconciles)", id="reconcile-reason")
             yield Static("", id="reconcile-result")

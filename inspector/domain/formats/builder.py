@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import base64
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain import guarded_json, known_text
 from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput
+from inspector.domain.formats.readable import block_text
 
 FOLD_THRESHOLD = 8 * 1024  # tool results larger than this become materials behind stubs
 ORIGINAL_MEDIA_TYPE = "application/x-original-transcript"
@@ -64,6 +66,8 @@ def text_of(value: Any) -> str:
                     parts.append("[image]")
                 elif isinstance(block.get("content"), (str, list)):
                     parts.append(text_of(block["content"]))
+                else:  # a document, a refusal, a file, a block type added since: its text, never nothing
+                    parts.append(block_text(block))
         return "\n".join(parts)
     if isinstance(value, dict):
         return text_of(value.get("text") or value.get("content"))
@@ -80,6 +84,8 @@ class Builder:
     generation: int = 0
     last_at: str | None = None
     fold_threshold: int = FOLD_THRESHOLD
+    # (what, kind) -> [count, first line]: records, blocks or items the converter has no rule for
+    unknown: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
 
     @property
     def original_id(self) -> str:
@@ -119,6 +125,22 @@ class Builder:
         return self.event("other", f"[{code}] {message}", at=None, trust="system", lines=[line] if line else [],
                           problem=code)
 
+    def not_understood(self, what: str, kind: str, line: Line | None) -> None:
+        """Count a record / block / item of a kind this converter has no rule for (its text is
+        kept readable by the caller); :meth:`report_unknown` says so once per kind."""
+        seen = self.unknown.setdefault((what, kind), [0, line])
+        seen[0] += 1
+
+    def report_unknown(self) -> None:
+        """One visible ``not_understood`` problem per unknown kind: "not understood: 3 records
+        of kind 'worktree-state'" — never silence, even when the text was kept."""
+        for (what, kind), (count, line) in self.unknown.items():
+            where = f" (first at line {line.number})" if line is not None and line.raw else ""
+            self.problem("not_understood", f"not understood: {count} {what}{'s' if count != 1 else ''} of kind "
+                         f"{kind!r}{where}; {'their' if count != 1 else 'its'} text is kept in the events (not interpreted) and every byte in the "
+                         "original", line)
+        self.unknown.clear()
+
     def tool_result(self, call_id: str | None, text: str, *, at: str | None, tool: str | None, lines: list[Line],
                     **more: Any) -> int:
         """A tool result; above the threshold its text becomes a material and the event keeps a stub."""
@@ -151,6 +173,9 @@ class Builder:
         self.records.append(rec)
 
     def keep_original(self, data: bytes) -> None:
+        """The whole file as a material (every converter's last step, so the unknown kinds it
+        met are reported here too)."""
+        self.report_unknown()
         digest = content_hash(data)
         try:
             encoding, content = "utf-8", data.decode("utf-8")
@@ -192,21 +217,33 @@ class AssistantBlocks:
     continuation: list[dict[str, str]] = field(default_factory=list)  # signatures, redacted thinking: byte for byte
     calls: list[dict[str, Any]] = field(default_factory=list)
     other: list[dict[str, Any]] = field(default_factory=list)
+    results: list[dict[str, Any]] = field(default_factory=list)  # server tools' results (web search, MCP…)
+    citations: list[Any] = field(default_factory=list)
+    unknown: Counter[str] = field(default_factory=Counter)
 
     def add(self, block: Any) -> None:
         kind = block.get("type") if isinstance(block, dict) else None
         if kind == "text":
             self.texts.append(block.get("text") or "")
+            if isinstance(block.get("citations"), list):
+                self.citations += block["citations"]
         elif kind == "thinking":
             self.thoughts.append(block.get("thinking") or "")
             if "signature" in block:
                 self.continuation.append({"kind": "signature", "data": block["signature"]})
         elif kind == "redacted_thinking":
             self.continuation.append({"kind": "redacted_thinking", "data": block.get("data") or ""})
-        elif kind == "tool_use":
+        elif kind in ("tool_use", "server_tool_use", "mcp_tool_use"):
             self.calls.append(block)
+        elif isinstance(kind, str) and kind.endswith("_tool_result") and isinstance(block.get("tool_use_id"), str):
+            self.results.append(block)
         elif isinstance(block, dict):
             self.other.append(block)
+            if kind in ("image", "document"):
+                self.texts.append(block_text(block))
+            elif kind != "compaction":  # a block type added since: its text joins the message, and it is counted
+                self.texts.append(block_text(block))
+                self.unknown[str(kind)] += 1
 
     @property
     def reasoning(self) -> str | None:

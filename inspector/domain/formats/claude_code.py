@@ -22,6 +22,7 @@ from inspector.domain.formats.builder import (
     Line,
     text_of,
 )
+from inspector.domain.formats.readable import block_text, encrypted_parts, readable
 from inspector.domain.formats.titles import content_text, first_title
 from inspector.domain.formats.tolerant import (
     TIME_TYPE,
@@ -49,7 +50,55 @@ def _describe(rec: dict[str, Any]) -> str:
         return f"conversation compacted ({meta.get('trigger', '?')}, {meta.get('preTokens', '?')} tokens before)"
     if kind == "system":
         return f"system: {rec.get('subtype') or ''} {text_of(rec.get('content'))}".strip()
-    return f"{kind}{': ' + sub if sub else ''}"
+    return f"{kind}{': ' + str(sub) if sub else ''}"  # a subtype of another type (a number) is said as it is
+
+
+# Kinds this converter has a rule for (FORMATS.md §1); any other is read as text and counted as not understood.
+RECORD_TYPES = frozenset({"user", "assistant", "system", "summary", "progress", "file-history-snapshot",
+                          "queue-operation", "last-prompt", "ai-title", "custom-title", "agent-name", "mode",
+                          "permission-mode", "attachment",
+                          "x-inspector-resume"})  # the line formats/tail.py puts before an appended part
+SYSTEM_SUBTYPES = frozenset({"stop_hook_summary", "turn_duration", "local_command", "away_summary", "compact_boundary",
+                             "microcompact_boundary"})
+PROGRESS_TYPES = frozenset({"hook_progress", "bash_progress", "agent_progress"})
+# The envelope every line repeats (session, place in the tree, client): not the record's own text.
+_ENVELOPE = frozenset({"parentUuid", "logicalParentUuid", "isSidechain", "userType", "cwd", "sessionId", "version",
+                       "gitBranch", "slug", "entrypoint", "type", "subtype", "uuid", "timestamp", "level", "isMeta",
+                       "toolUseID", "parentToolUseID", "requestId", "snapshot", "messageId", "isSnapshotUpdate"})
+
+
+def _name(value: Any) -> str:
+    """A kind as a name to look up: a field of another type (a number, an object) never matches."""
+    return value if isinstance(value, str) else f"<{type(value).__name__}>"
+
+
+def _with_text(described: str, rec: dict[str, Any]) -> str:
+    """The record's label, then whatever text it carries that the label does not already say
+    (a hook's command, an attachment's content, a field a newer version added)."""
+    more = readable(rec, skip=_ENVELOPE)
+    lines = [ln for ln in more.splitlines() if ln.split(": ", 1)[-1] not in described] if more else []
+    return described + ("\n" + "\n".join(lines) if lines else "")
+
+
+def _agent_text(data: dict[str, Any]) -> str | None:
+    """A sub-agent's message carried in an ``agent_progress`` record, as text: who, what it said,
+    the tools it called with their input, the results it got."""
+    outer = data.get("message") if isinstance(data.get("message"), dict) else {}
+    inner = outer.get("message") if isinstance(outer.get("message"), dict) else outer
+    content = inner.get("content")
+    if content is None and not data.get("prompt"):
+        return None
+    role = inner.get("role") or outer.get("type") or "message"
+    parts = [f"sub-agent {data.get('agentId') or '?'} ({role})"]
+    if isinstance(data.get("prompt"), str):
+        parts.append(f"prompt: {data['prompt']}")
+    blocks = content if isinstance(content, list) else [content]
+    for block in blocks:
+        if isinstance(block, dict) and block.get("type") == "tool_use":
+            parts.append(block_text(block))
+        elif block is not None:
+            parts.append(text_of([block]))
+    return "\n".join(p for p in parts if p)
 
 
 # The fields the converter reads, with the types it can take (tolerant.field_problem).
@@ -170,25 +219,42 @@ class _Walker:
         blocks = AssistantBlocks()
         calls: list[tuple[Line, dict[str, Any], dict[str, Any]]] = []
         for line, rec in group:
-            for block in (rec["message"].get("content") or []):
+            content = rec["message"].get("content")
+            # a string is the API's short form of one text block (before: iterated as characters, all dropped)
+            for block in ([{"type": "text", "text": content}] if isinstance(content, str) else content or []):
                 before = len(blocks.calls)
                 blocks.add(block)
                 if len(blocks.calls) > before:
                     calls.append((line, rec, block))
+        blocks.texts += [block_text(b) for b in blocks.other if b.get("type") == "compaction"]
         _first_line, first = group[0]
         msg = first["message"]
         lines = [ln for ln, _ in group]
         seq = self.b.event("assistant_message", "\n".join(blocks.texts), at=first.get("timestamp"), trust="model",
                            lines=lines, reasoning_content=blocks.reasoning,
                            continuation=blocks.continuation, model=msg.get("model"), message_id=msg.get("id"),
-                           sidechain=True if first.get("isSidechain") else None)
+                           sidechain=True if first.get("isSidechain") else None, citations=blocks.citations)
+        for kind, count in blocks.unknown.items():
+            for _ in range(count):
+                self.b.not_understood("content block", kind, group[0][0])
+        for block in blocks.other:  # server-side compaction: a rule of the message-list converter, not of this one
+            if block.get("type") == "compaction":
+                self.b.not_understood("content block", "compaction", group[0][0])
         for _, rec in group:
             self._mark(rec, seq)
         for line, rec, block in calls:
             self.tools[block.get("id", "")] = block.get("name", "")
             call_seq = self.b.event("tool_call", None, at=rec.get("timestamp"), trust="model", lines=[line],
-                                    call_id=block.get("id"), tool=block.get("name"), args=block.get("input") or {})
+                                    call_id=block.get("id"), tool=block.get("name"), args=block.get("input") or {},
+                                    server_tool=block["type"] if block.get("type") != "tool_use" else None)
             self._mark(rec, call_seq)
+        for block in blocks.results:  # a server tool's result arrives in the assistant's own message
+            line = next((ln for ln, r in group if isinstance(r["message"].get("content"), list)
+                         and block in r["message"]["content"]), group[0][0])
+            call_id = block.get("tool_use_id")
+            self.b.tool_result(call_id, text_of(block.get("content")), at=first.get("timestamp"),
+                               tool=self.tools.get(call_id or ""), lines=[line], result_type=block.get("type"),
+                               continuation=encrypted_parts(block.get("content")))
 
     def record(self, line: Line, rec: dict[str, Any]) -> None:
         kind, at = rec.get("type"), rec.get("timestamp")
@@ -204,13 +270,22 @@ class _Walker:
                 self.b.summary(text, seq, sources=[f"evt:{seq}"], kind="milestone")
                 self.leaves.append((self.b.records[-1], str(leaf)))
         elif kind == "system":
-            seq = self.b.event("system_message", _describe(rec), at=at, trust="system", lines=[line],
+            if _name(rec.get("subtype")) not in SYSTEM_SUBTYPES:
+                self.b.not_understood("system record", f"system/{rec.get('subtype')}", line)
+            seq = self.b.event("system_message", _with_text(_describe(rec), rec), at=at, trust="system", lines=[line],
                                subtype=rec.get("subtype"))
             self._mark(rec, seq)
             if rec.get("subtype") == "compact_boundary":
                 self.pending_boundary = seq
         else:  # progress, file-history-snapshot, queue-operation, titles, and types not seen yet
-            seq = self.b.event("other", _describe(rec), at=at, trust="system", lines=[line], record_type=kind)
+            data = rec.get("data") if isinstance(rec.get("data"), dict) else {}
+            if kind not in RECORD_TYPES:
+                self.b.not_understood("record", str(kind), line)
+            elif kind == "progress" and _name(data.get("type")) not in PROGRESS_TYPES:
+                self.b.not_understood("progress record", f"progress/{data.get('type')}", line)
+            text = _agent_text(data) if data.get("type") == "agent_progress" else None
+            seq = self.b.event("other", text or _with_text(_describe(rec), rec), at=at, trust="system", lines=[line],
+                               record_type=kind, agent_id=data.get("agentId") if text else None)
             self._mark(rec, seq)
 
     def user(self, line: Line, rec: dict[str, Any], msg: dict[str, Any], at: str | None) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.builder import Builder, text_of
 from inspector.domain.formats.messages import responses_item
+from inspector.domain.formats.readable import encrypted_parts, readable
 from inspector.domain.formats.titles import content_text, first_title
 from inspector.domain.formats.tolerant import (
     TIME_TYPE,
@@ -36,6 +37,20 @@ def looks_like(first: Any) -> bool:
     return isinstance(first, dict) and set(first) >= {"timestamp", "type", "payload"} and first.get("type") in (
         "session_meta", "turn_context", "response_item", "event_msg", "compacted")
 
+
+LINE_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
+# event_msg payloads that repeat a response_item's text for the UI (FORMATS.md §6): labels only.
+EVENT_MSG_ECHOES = frozenset({"user_message", "agent_message", "agent_reasoning", "agent_reasoning_raw_content",
+                              "exec_command_end", "exec_command_output_delta", "patch_apply_end", "mcp_tool_call_end",
+                              "web_search_end", "task_complete"})
+# Other event_msg payloads codex-rs writes: read as text, not flagged.
+EVENT_MSG_KNOWN = frozenset({"token_count", "task_started", "turn_aborted", "context_compacted", "exec_command_begin",
+                             "patch_apply_begin", "mcp_tool_call_begin", "web_search_begin", "turn_diff",
+                             "plan_update", "error", "stream_error", "background_event", "entered_review_mode",
+                             "exited_review_mode", "item_completed", "user_message_edit", "shutdown_complete",
+                             "agent_message_delta", "agent_reasoning_delta", "agent_reasoning_section_break",
+                             "get_history_entry_response", "list_custom_prompts_response", "session_configured",
+                             "exec_approval_request", "apply_patch_approval_request", "view_image_tool_call"})
 
 # The fields the converter reads (tolerant.field_problem); payloads of response_item are Responses items.
 _LINE: dict[str, Any] = {"timestamp": TIME_TYPE, "type": str, "payload": dict}
@@ -85,11 +100,19 @@ def convert(data: bytes, file_name: str, loads: Loads | None = None) -> list[dic
             history = p.get("replacement_history") or []
             text = p.get("message") or "\n".join(text_of(i.get("content")) for i in history if isinstance(i, dict))
             seq = b.event("other", f"context compacted: {len(history)} item(s) replace the history", at=at,
-                          trust="system", lines=[line], compacted=True)
+                          trust="system", lines=[line], compacted=True, continuation=encrypted_parts(history))
             b.summary(text or "[replacement history without text]", seq - 1, sources=[f"evt:{seq}"],
                       replaced={"from": 1, "to": seq - 1, "boundary": f"evt:{seq}"})
         else:
             label = p.get("type") if kind == "event_msg" else kind
-            b.event("other", f"{kind}: {label}", at=at, trust="system", lines=[line], record_type=kind)
+            if kind not in LINE_TYPES:
+                b.not_understood("line", str(kind), line)
+            elif kind == "event_msg" and label not in EVENT_MSG_ECHOES and label not in EVENT_MSG_KNOWN:
+                b.not_understood("event_msg line", f"event_msg/{label}", line)
+            # event_msg lines echo what response_item lines hold (kept as labels, not searched twice);
+            # the rest (session_meta's instructions, turn settings, kinds added since) keep their text.
+            more = "" if kind == "event_msg" and label in EVENT_MSG_ECHOES else readable(p, skip={"type"})
+            b.event("other", f"{kind}: {label}" + (f"\n{more}" if more else ""), at=at, trust="system", lines=[line],
+                    record_type=kind)
     b.keep_original(data)
     return b.records

@@ -21,7 +21,9 @@ from typing import Any
 
 from inspector.domain import guarded_json
 from inspector.domain.errors import BadInput
+from inspector.domain.formats import gemini_checkpoint
 from inspector.domain.formats.builder import Builder, Line, parse_arguments, text_of
+from inspector.domain.formats.readable import readable
 from inspector.domain.formats.titles import first_title
 from inspector.domain.formats.tolerant import TIME_TYPE, field_problem, first_problem, items_problem
 from inspector.domain.sif_schema import TIME
@@ -33,7 +35,9 @@ _WS = " \t\n\r"
 
 
 def looks_like(doc: Any) -> bool:
-    return isinstance(doc, dict) and KEYS <= set(doc) and isinstance(doc.get("messages"), list)
+    """A chat file, or a checkpoint (``/chat save``: the API's Content list, gemini_checkpoint.py)."""
+    return (isinstance(doc, dict) and KEYS <= set(doc) and isinstance(doc.get("messages"), list)) \
+        or gemini_checkpoint.looks_like(doc)
 
 
 def looks_like_prefix(head: bytes) -> bool:
@@ -141,6 +145,14 @@ def _result_text(result: Any) -> str:
 
 
 def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"[":  # a checkpoint, not a chat file
+        from inspector.domain.formats.messages import load_document  # messages imports nothing of Gemini's
+
+        doc = load_document(data)
+        if not gemini_checkpoint.looks_like(doc):
+            raise BadInput("a JSON list, but not a Gemini CLI checkpoint (a list of {role, parts})",
+                           code="unknown_format")
+        return gemini_checkpoint.convert(doc, data, file_name)
     try:
         header, messages = scan(data)
     except guarded_json.JsonRefused as exc:
@@ -169,6 +181,9 @@ def _lines(span: Span) -> list[Line]:
     return [Line(span.line, span.start, span.end, b"")]
 
 
+# Message types the CLI writes besides user / gemini: notices, shown as system messages.
+NOTICE_TYPES = frozenset({"info", "error", "warning"})
+
 # The fields the converter reads (tolerant.field_problem).
 _MESSAGE: dict[str, Any] = {"type": str, "timestamp": TIME_TYPE, "toolCalls": list, "thoughts": list}
 _CALL: dict[str, Any] = {"id": str, "name": str, "timestamp": TIME_TYPE, "status": str}
@@ -189,7 +204,11 @@ def _message(b: Builder, m: Any, span: Span) -> None:
         b.event("user_message", content, at=at, trust="user", lines=lines, message_id=m.get("id"))
         return
     if kind != "gemini":
-        b.event("system_message", content, at=at, trust="system", lines=lines, subtype=kind, message_id=m.get("id"))
+        if kind not in NOTICE_TYPES:
+            b.not_understood("message", str(kind), lines[0])
+        more = readable(m, skip={"id", "timestamp", "type", "content"})
+        b.event("system_message", content + (f"\n{more}" if more else ""), at=at, trust="system", lines=lines,
+                subtype=kind, message_id=m.get("id"))
         return
     b.event("assistant_message", content, at=at, trust="model", lines=lines, reasoning_content=_thoughts(m.get("thoughts")),
             model=m.get("model"), message_id=m.get("id"), tokens=m.get("tokens"))
@@ -201,5 +220,9 @@ def _message(b: Builder, m: Any, span: Span) -> None:
                 tool=name, args=parse_arguments(call.get("args")))
         if call.get("result") is not None:
             status = call.get("status")
-            b.tool_result(call_id, _result_text(call["result"]), at=call.get("timestamp") or at, tool=name,
-                          lines=lines, status=status, is_error=True if status not in (None, "success") else None)
+            text = _result_text(call["result"])
+            shown = call.get("resultDisplay")  # what the CLI showed the person, when it differs from the model's text
+            b.tool_result(call_id, text, at=call.get("timestamp") or at, tool=name,
+                          lines=lines, status=status, is_error=True if status not in (None, "success") else None,
+                          result_display=shown if isinstance(shown, str) and shown.strip() and shown not in text
+                          else None)

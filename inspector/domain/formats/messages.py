@@ -23,6 +23,7 @@ from inspector.domain.formats.builder import (
     split_lines,
     text_of,
 )
+from inspector.domain.formats.readable import encrypted_parts, readable
 from inspector.domain.formats.tolerant import field_problem, first_problem, items_problem
 
 FORMATS = ("openai-chat", "deepseek", "anthropic", "openai-responses")
@@ -161,8 +162,12 @@ def _chat(b: Builder, m: dict[str, Any], names: dict[str, str], pending: list[st
         b.tool_result(call, text_of(m.get("content")), at=None, tool=names.get(call or "") or m.get("name"), lines=lines,
                       role=role if role != "tool" else None)
     elif role == "assistant":
-        b.event("assistant_message", text_of(m.get("content")), at=None, trust="model", lines=lines,
-                reasoning_content=m.get("reasoning_content"), tools_present=True if tools else None)
+        text = text_of(m.get("content"))
+        if isinstance(m.get("refusal"), str) and m["refusal"]:
+            text = "\n".join(t for t in (text, f"[refusal] {m['refusal']}") if t)
+        b.event("assistant_message", text, at=None, trust="model", lines=lines,
+                reasoning_content=_chat_reasoning(m), tools_present=True if tools else None,
+                fields=readable(m, skip=_CHAT_READ) or None)
         calls = list(m.get("tool_calls") or [])
         legacy = m.get("function_call")
         if isinstance(legacy, dict):  # the pre-tools API: one call, no id; results name the function
@@ -178,6 +183,24 @@ def _chat(b: Builder, m: dict[str, Any], names: dict[str, str], pending: list[st
     else:
         kind = "user_message" if role == "user" else "system_message"
         b.event(kind, text_of(m.get("content")), at=None, trust="user" if role == "user" else "system", lines=lines)
+
+
+# What _chat reads itself; any other field's text is kept as the event's ``fields`` (an audio transcript…).
+_CHAT_READ = frozenset({"role", "content", "refusal", "reasoning_content", "reasoning", "reasoning_details",
+                        "tool_calls", "function_call", "tool_call_id", "name"})
+
+
+def _chat_reasoning(m: dict[str, Any]) -> str | None:
+    """DeepSeek's ``reasoning_content`` as it is (present-but-empty stays ""); else the reasoning
+    OpenRouter and others send as ``reasoning`` / ``reasoning_details``."""
+    if "reasoning_content" in m:
+        return m.get("reasoning_content")
+    parts = [m["reasoning"]] if isinstance(m.get("reasoning"), str) and m["reasoning"] else []
+    for detail in m["reasoning_details"] if isinstance(m.get("reasoning_details"), list) else []:
+        if isinstance(detail, dict):
+            parts += [detail[k] for k in ("text", "summary") if isinstance(detail.get(k), str) and detail[k]
+                      and detail[k] not in parts]
+    return "\n".join(parts) if parts else None
 
 
 def _anthropic(b: Builder, m: dict[str, Any], names: dict[str, str], lines: list[Line]) -> None:
@@ -200,11 +223,19 @@ def _anthropic(b: Builder, m: dict[str, Any], names: dict[str, str], lines: list
             b.event("other", text_of(block.get("content")), at=None, trust="model", lines=lines, compaction=True)
             b.summary(text_of(block.get("content")), b.seq - 1, sources=[f"evt:{b.seq}"])
     b.event("assistant_message", "\n".join(blocks.texts), at=None, trust="model", lines=lines,
-            reasoning_content=blocks.reasoning, continuation=blocks.continuation)
+            reasoning_content=blocks.reasoning, continuation=blocks.continuation, citations=blocks.citations)
+    for kind, count in blocks.unknown.items():
+        for _ in range(count):
+            b.not_understood("content block", kind, None)
     for call in blocks.calls:
         names[call.get("id", "")] = call.get("name", "")
         b.event("tool_call", None, at=None, trust="model", lines=lines, call_id=call.get("id"), tool=call.get("name"),
-                args=call.get("input") or {})
+                args=call.get("input") or {}, server_tool=call["type"] if call.get("type") != "tool_use" else None)
+    for block in blocks.results:  # a server tool's result arrives in the assistant's own message
+        call = block.get("tool_use_id")
+        b.tool_result(call, text_of(block.get("content")), at=None, tool=names.get(call or ""), lines=lines,
+                      result_type=block.get("type"),
+                               continuation=encrypted_parts(block.get("content")))
 
 
 def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], lines: list[Line],
@@ -215,9 +246,16 @@ def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], line
         role = item.get("role")
         event_kind = {"user": "user_message", "assistant": "assistant_message"}.get(role or "", "system_message")
         trust = {"user": "user", "assistant": "model"}.get(role or "", "system")
-        b.event(event_kind, text_of(item.get("content")), at=at, trust=trust, lines=lines, item_id=item.get("id"))
+        content = item.get("content")
+        annotations = [a for part in content if isinstance(part, dict) and isinstance(part.get("annotations"), list)
+                       for a in part["annotations"]] if isinstance(content, list) else []
+        b.event(event_kind, text_of(content), at=at, trust=trust, lines=lines, item_id=item.get("id"),
+                annotations=annotations)
     elif kind == "reasoning":
-        summary = "\n".join(s.get("text") or "" for s in item.get("summary") or [] if isinstance(s, dict))
+        texts = [s.get("text") or "" for s in item.get("summary") or [] if isinstance(s, dict)]
+        more = item.get("content") if isinstance(item.get("content"), list) else []
+        texts += [c["text"] for c in more if isinstance(c, dict) and isinstance(c.get("text"), str)]
+        summary = "\n".join(texts)
         continuation = [{"kind": "encrypted_content", "data": item["encrypted_content"]}] \
             if "encrypted_content" in item else []
         b.event("assistant_message", "", at=at, trust="model", lines=lines, reasoning_content=summary or None,
@@ -230,8 +268,9 @@ def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], line
     elif kind in ("function_call_output", "custom_tool_call_output"):
         call = item.get("call_id")
         out = item.get("output")
+        failed = isinstance(out, dict) and out.get("success") is False  # Codex's structured output
         b.tool_result(call, out if isinstance(out, str) else text_of(out) or json.dumps(out, ensure_ascii=False),
-                      at=at, tool=names.get(call or ""), lines=lines)
+                      at=at, tool=names.get(call or ""), lines=lines, is_error=True if failed else None)
     elif kind == "compaction":
         seq = b.event("other", "compaction item (encrypted; replaces the history before it)", at=at, trust="model",
                       lines=lines,
@@ -239,5 +278,18 @@ def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], line
                       item_id=item.get("id"), compaction=True)
         b.summary("[compaction: encrypted by the provider, not readable here]", max(1, seq - 1),
                   sources=[f"evt:{seq}"])
-    else:
-        b.event("other", f"{kind} item", at=at, trust="model", lines=lines, item_type=kind)
+    else:  # built-in tools (web search, MCP, shell, images…) and item types added since: their text, labelled
+        if kind not in RESPONSES_BUILT_IN:
+            b.not_understood("item", str(kind), lines[0] if len(lines) == 1 and lines[0].raw else None)
+        text = readable(item, skip={"type", "id", "status"})
+        b.event("other", f"{kind} item" + (f"\n{text}" if text else ""), at=at, trust="model", lines=lines,
+                item_type=kind, item_id=item.get("id") if isinstance(item.get("id"), str) else None,
+                continuation=encrypted_parts(item))
+
+
+# Responses item types the API documents that are not messages, reasoning or function calls: read as text.
+RESPONSES_BUILT_IN = frozenset({
+    "web_search_call", "file_search_call", "computer_call", "computer_call_output", "code_interpreter_call",
+    "image_generation_call", "local_shell_call", "local_shell_call_output", "mcp_call", "mcp_list_tools",
+    "mcp_approval_request", "mcp_approval_response", "item_reference", "tool_search_call", "tool_search_output",
+    "shell_call", "shell_call_output", "apply_patch_call", "apply_patch_call_output"})

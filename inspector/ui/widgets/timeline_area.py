@@ -75,8 +75,7 @@ class TimelineArea(Vertical):
         if self.store is None or self.session is None:
             return
         if not self.conversation:
-            row = self.rows.current
-            seq = row.seq if row is not None and row.source == "event" else 1
+            seq = self._event_at_cursor()
             await (await self.conversation_view()).show(self.store, self.session, seq, self.filt)
             self.conversation = True
             self.turns.focus()
@@ -85,6 +84,16 @@ class TimelineArea(Vertical):
             if self.turns.turns:
                 await self.rows.jump_to_event(self.turns.turns[0].seq)
             self.rows.focus()
+
+    def _event_at_cursor(self) -> int:
+        """The event the conversation opens around: the cursor's, or on a ledger row the nearest
+        event above it (below it at the top) — `End` lands on the import entry after the last
+        event, and the conversation opened at the session's first turn from there."""
+        rows, cursor = self.rows.rows, self.rows.cursor
+        for index in [*range(cursor, -1, -1), *range(cursor + 1, len(rows))]:
+            if 0 <= index < len(rows) and rows[index].source == "event":
+                return rows[index].seq
+        return 1
 
     async def action_filter(self) -> None:
         from inspector.ui.timeline_filter_dialog import TimelineFilterDialog

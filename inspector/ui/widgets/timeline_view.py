@@ -33,8 +33,9 @@ def format_row(row: TimelineRow) -> Content:
     """One row. What identifies and links the row (short call id, → #result) comes before the text,
     so a long row loses its text's tail, never its links (issue 15, item 4)."""
     if row.source == "ledger":
+        seq = f"{row.folded[0]}–L{row.folded[1]}" if row.folded else str(row.seq)  # a follow's imports, one row
         return markup("[$secondary]L$seq[/]  [b $secondary]$kind[/]  by $actor  [dim]$text[/]",
-                                   seq=f"{row.seq:<6}", kind=row.kind, actor=row.actor or "?", text=row.text)
+                                   seq=f"{seq:<6}", kind=row.kind, actor=row.actor or "?", text=row.text)
     line = markup("[dim]#$seq[/] $kind", seq=f"{row.seq:<6}", kind=f"{row.kind:<17} ")  # a gap even after the longest kind
     if row.call_id:
         line += markup("[dim]$c[/] ", c=short_id(row.call_id))
@@ -175,6 +176,9 @@ class TimelineView(ShowsWorkerErrors, Widget, can_focus=True):
             self.top = self.cursor
         elif self.cursor >= self.top + self.body_height:
             self.top = self.cursor - self.body_height + 1
+        # Rows held above fill a taller view: at the end, a terminal grown taller (or the tabs given
+        # the whole height at 80×24) showed the last rows at the top and blank lines under them.
+        self.top = max(0, min(self.top, len(self.rows) - self.body_height))
 
     async def _extend(self, forward: bool) -> None:
         """Fetch the next page beyond the window's edge and trim the far side."""
@@ -265,6 +269,8 @@ class TimelineView(ShowsWorkerErrors, Widget, can_focus=True):
     def _status(self) -> Content:
         row = self.current
         where = f"{row.source} {'#' if row.source == 'event' else 'L'}{row.seq}" if row else "—"
+        if row is not None and row.folded:
+            where = f"ledger L{row.folded[0]}–L{row.folded[1]} (a follow's imports, enter lists them)"
         events, entries = self.totals or (0, 0)
         totals = (f"{events:,} event{'' if events == 1 else 's'} · "
                   f"{entries:,} ledger entr{'y' if entries == 1 else 'ies'}" if self.totals else "counting…")

@@ -1,0 +1,63 @@
+"""verify's check of the database's own pages: SQLite's ``integrity_check`` (``quick_check``
+for a large store unless asked for the full one), or PostgreSQL's index checks.
+
+SQLite's report can run to a hundred lines — a damaged root page makes it list every page
+below it as never used — and those bury the one line that matters (the first). The person
+reads a one-line summary (the first lines and how many more); the problem's ``report`` keeps
+every line for ``verify --json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from inspector.store.connection import Store
+
+SHOWN_INTEGRITY_LINES = 3
+
+
+def page_check(store: Store, full: bool | None, full_below: int) -> str:
+    """Which check runs: ``full`` None means the full one for a store smaller than ``full_below``
+    bytes. Named before it runs, so a check that fails outright is still reported as the one tried."""
+    if store.dialect == "postgresql":
+        return "server_checks"
+    size = store.path.stat().st_size if store.path.exists() else 0
+    return "integrity_check" if full or (full is None and size < full_below) else "quick_check"
+
+
+async def check_pages(store: Store, check: str) -> tuple[str, dict[str, Any] | None]:
+    """The check that ran (on PostgreSQL, amcheck when installed) and the problem it found, or None."""
+    if store.dialect == "postgresql":  # no SQLite pages to check: the server's own checks
+        from inspector.store.pg.maintenance import has_amcheck, integrity
+
+        check = "amcheck" if await has_amcheck(store) else "server_checks"
+        messages = await integrity(store)
+        if messages:
+            return check, {"where": "postgresql", "message": "index checks found damage: " + "; ".join(messages[:5]),
+                           "report": messages}
+        return check, None
+    rows = await store.db.execute_fetchall(f"PRAGMA {check}")
+    lines = integrity_lines(str(r[0]) for r in rows)
+    if lines:
+        return check, {"where": "sqlite", "message": integrity_summary(check, lines), "report": lines}
+    return check, None
+
+
+def integrity_lines(rows: Iterable[str]) -> list[str]:
+    """SQLite's integrity report as one problem a line: a row may hold many lines, and its
+    ``*** in database main ***`` heading says nothing a reader needs."""
+    out: list[str] = []
+    for row in rows:
+        if row == "ok":
+            continue
+        out += [line.strip() for line in row.splitlines() if line.strip() and not line.startswith("*** in database")]
+    return out
+
+
+def integrity_summary(check: str, lines: list[str]) -> str:
+    """One line: the first problems and how many more, and where the rest are."""
+    shown = "; ".join(lines[:SHOWN_INTEGRITY_LINES])
+    rest = len(lines) - SHOWN_INTEGRITY_LINES
+    more = f" (and {rest} more line{'s' if rest != 1 else ''}: verify --json lists them all)" if rest > 0 else ""
+    return f"PRAGMA {check} found {len(lines)} problem{'s' if len(lines) != 1 else ''} in the file's pages: {shown}{more}"

@@ -1,0 +1,131 @@
+"""Making SQLite connections to a store file: configured alike, readers kept from writing,
+and read-only ones that still read a store on a medium that cannot be written.
+
+Kept apart from the :class:`~inspector.store.sqlite_store.Store` that lends them and from
+:func:`~inspector.store.connection.open_store` that decides which kind a store gets, so each
+of the three reads as one job.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import aiosqlite
+
+from inspector.domain.errors import NotAStore
+from inspector.store import held_files
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_TIMEOUT_MS = 10_000
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+async def fetch_one(db: aiosqlite.Connection, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> Any:
+    """First row or None, in one trip to the database thread (a cursor costs three)."""
+    rows = await db.execute_fetchall(sql, params)
+    for row in rows:
+        return row
+    return None
+
+
+async def scalar(db: aiosqlite.Connection, sql: str) -> int:
+    async with db.execute(sql) as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+def check_file_is_sqlite(path: Path) -> None:
+    """The file starts with SQLite's magic — read only when this process holds no connection to
+    it (store/held_files.py): a file it holds was checked when first opened."""
+    if held_files.holds(path):
+        return
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(len(SQLITE_MAGIC))
+    except OSError as exc:
+        raise NotAStore(f"cannot read {path}: {exc.strerror}") from None
+    if head != SQLITE_MAGIC:
+        raise NotAStore(f"{path} is not a Context Inspector store (not an SQLite file)")
+
+
+async def configure(db: aiosqlite.Connection) -> None:
+    await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    # Deleted content is overwritten, not left in free pages, whatever this SQLite build's
+    # default is (upstream's default is off).
+    await db.execute("PRAGMA secure_delete = ON")
+    await db.execute("PRAGMA foreign_keys = ON")
+    await db.execute("PRAGMA synchronous = NORMAL")
+
+
+def read_only_reason(target: Path) -> str | None:
+    """Why a store at ``target`` can only be read, or None. As root, ``os.access`` passes on
+    files without write bits, but not on a read-only file system (EROFS)."""
+    folder = target.parent
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "a read-only medium"
+    except OSError:  # the medium cannot be asked: the open itself says what is wrong
+        pass
+    if target.exists() and not os.access(target, os.W_OK):
+        return "the file is not writable"
+    if not os.access(folder, os.W_OK):
+        return "its folder is not writable"
+    return None
+
+
+def medium_fault(exc: BaseException) -> bool:
+    """A full or failing disk (SQLITE_FULL, SQLITE_IOERR_*), not a damaged or foreign file."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return name == "SQLITE_FULL" or name.startswith("SQLITE_IOERR")
+
+
+async def connection(database: str, *, uri: bool = False) -> aiosqlite.Connection:
+    """``aiosqlite.connect``, but a connection that fails to open also ends its thread before
+    raising: aiosqlite leaves the thread to report its stop to an event loop that a CLI
+    command has closed by then, which printed "Event loop is closed" tracebacks."""
+    pending = aiosqlite.connect(database, uri=uri, isolation_level=None)
+    try:
+        return await pending
+    except BaseException:
+        thread = getattr(pending, "_thread", None)
+        if thread is not None and thread.is_alive():
+            await asyncio.to_thread(thread.join, 5)
+        raise
+
+
+async def connect_reader(target: Path, *, read_only: bool) -> aiosqlite.Connection:
+    """A reader: ``query_only`` beside a writer, or a ``mode=ro`` (else ``immutable``) connection
+    on a store that cannot be written."""
+    if not read_only:
+        db = await connection(str(target))
+        await configure(db)
+        await db.execute("PRAGMA query_only = ON")  # a reader: the writer is the only connection that writes
+        return db
+    uri = f"file:{quote(str(target.resolve()))}?mode=ro"
+    db = await connection(uri, uri=True)
+    try:
+        await configure(db)
+        await scalar(db, "SELECT COUNT(*) FROM sqlite_master")
+        return db
+    except sqlite3.OperationalError:
+        # WAL needs its -shm file; on a read-only medium it cannot be made, and nobody can write
+        # there either, so the file is read as immutable -- unless a write-ahead log holds commits
+        # not yet copied into the file: immutable would silently leave them out.
+        await db.close()
+        wal = Path(f"{target}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise NotAStore(f"{target} cannot be read here: its write-ahead log ({wal.stat().st_size:,} bytes of "
+                            "commits not yet in the file) cannot be replayed on a read-only medium; copy the store "
+                            "with its -wal file to a writable folder", code="unreadable_wal") from None
+        db = await connection(uri + "&immutable=1", uri=True)
+        await configure(db)
+        return db

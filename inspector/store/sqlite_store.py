@@ -1,0 +1,151 @@
+"""An open SQLite store: one writer connection that runs every write transaction, and reader
+connections lent per asyncio task, so two workers never share a transaction.
+
+Every write goes through :meth:`Store.transaction` (``BEGIN IMMEDIATE`` on the one writer
+connection), so a service's projection changes and its ledger entries commit together or
+not at all; reads run on reader connections of their own. A store opened read-only has no
+writer, and every write is then refused with ``read_only``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from inspector.domain.errors import InspectorError, StoreBusy
+from inspector.store import held_files, sqlite_connections
+
+
+class Store:
+    """An open session store (SQLite here; inspector/store/pg/store.py's PgStore on PostgreSQL). Use :func:`~inspector.store.connection.open_store` to get one.
+
+    One connection writes (every write in :meth:`transaction`, ``BEGIN IMMEDIATE``, one at a
+    time); reads run on their own connections, which WAL lets run beside the writer:
+    :attr:`db` outside a transaction is a shared autocommit reader, and :meth:`snapshot`
+    lends a reader of its own from a small pool. Which connection :attr:`db` means is kept
+    per asyncio task (a context variable), so two workers never share a transaction: a
+    snapshot in one and a write in another run on different connections.
+    """
+
+    POOL_SIZE = 4  # idle readers kept open for snapshots
+    dialect = "sqlite"
+
+    def __init__(self, path: Path, writer: aiosqlite.Connection | None, key: bytes, reader: aiosqlite.Connection,
+                 *, read_only: bool = False, read_only_reason: str = "", connect_reader: Any = None) -> None:
+        self.path = path
+        self.digest_key = key
+        self.read_only = read_only
+        self.read_only_reason = read_only_reason
+        self._writer = writer
+        self._reader = reader
+        self._connect_reader = connect_reader
+        self._idle: list[aiosqlite.Connection] = []
+        self._lent: set[aiosqlite.Connection] = set()
+        self._write_lock = asyncio.Lock()
+        self._bound: ContextVar[aiosqlite.Connection | None] = ContextVar(f"store-{id(self)}", default=None)
+        self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        """The connection for this task: the one its snapshot or transaction holds, else the shared reader."""
+        return self._bound.get() or self._reader
+
+    @property
+    def watch_db(self) -> aiosqlite.Connection:
+        """The connection whose ``data_version`` changes only when *another* process commits."""
+        return self._writer or self._reader
+
+    async def close(self) -> None:
+        for db in [*self._idle, *self._lent, self._reader, *([self._writer] if self._writer else [])]:
+            await db.close()
+        self._idle.clear()
+        self._lent.clear()
+        held, self._held = self._held, None
+        held_files.release(held)
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def has_writer(self) -> bool:
+        """Whether this store was opened with a writer connection (not read-only)."""
+        return self._writer is not None
+
+    def refuse_writes(self) -> None:
+        if self.read_only or self._writer is None:
+            raise InspectorError(f"{self.path} is open read-only ({self.read_only_reason or 'read-only'}): it can "
+                                 "be read and verified, not changed", code="read_only")
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction on the writer; rolled back on any exception, so a refusal writes nothing.
+        Writes from several tasks queue here, one at a time."""
+        self.refuse_writes()
+        assert self._writer is not None
+        if self._bound.get() is self._writer:
+            raise RuntimeError("a transaction inside a transaction of the same task")
+        writer = self._writer
+        async with self._write_lock:
+            token = self._bound.set(writer)
+            try:
+                try:
+                    await writer.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:  # another process's write outlasted the busy timeout
+                    if "locked" in str(exc) or "busy" in str(exc):
+                        raise StoreBusy(sqlite_connections.BUSY_TIMEOUT_MS / 1000) from None
+                    raise
+                yield writer
+                await writer.execute("COMMIT")
+            except BaseException:
+                # Statements run in order on the connection's thread, so this rollback runs after
+                # whatever a cancelled await left queued (even a BEGIN that had not run yet), and
+                # is a no-op when there is no transaction: the next writer always starts clean.
+                await writer.rollback()
+                raise
+            finally:
+                self._bound.reset(token)
+
+    @asynccontextmanager
+    async def writes_held(self) -> AsyncIterator[None]:
+        """Keep other writers out across several transactions. SQLite cannot hold its write lock
+        between transactions, so here it is only the refusal of a read-only store; PostgreSQL
+        holds its store-wide advisory lock (inspector/store/pg/store.py)."""
+        self.refuse_writes()
+        yield
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A read transaction on a reader of this task's own, so several queries see one
+        consistent state while other tasks read and write."""
+        held = self._bound.get()
+        if held is not None:  # already inside a snapshot or transaction of this task: it is consistent
+            yield held
+            return
+        db = self._idle.pop() if self._idle else await self._connect_reader()
+        self._lent.add(db)
+        token = self._bound.set(db)
+        try:
+            await db.execute("BEGIN")
+            yield db
+        finally:
+            self._bound.reset(token)
+            self._lent.discard(db)
+            try:
+                # Ends the read transaction; queued behind anything a cancelled worker left running
+                # (a BEGIN included), so the reader goes back to the pool clean.
+                await db.rollback()
+            finally:
+                if len(self._idle) < self.POOL_SIZE:
+                    self._idle.append(db)
+                else:
+                    await db.close()
