@@ -113,6 +113,21 @@ def test_a_whole_store_is_never_called_cut(store: Path, tmp_path: Path) -> None:
     assert verify_length.cut_short(not_sqlite) is None and verify_length.cut_short(tmp_path) is None
 
 
+def test_a_store_cut_into_its_header_is_damaged_store_and_a_foreign_file_stays_bad_input(store: Path,
+                                                                                         tmp_path: Path) -> None:
+    os.truncate(store, 80)  # the header's first 80 bytes: the page size and the application id are left
+    code, report = _verify(store)
+    assert code == 1 and report["first_break"]["code"] == "damaged_store", report
+    foreign = tmp_path / "other.db"  # SQLite, not the inspector's: cut or not, it is not a store (exit 3)
+    with sqlite3.connect(foreign) as con:
+        con.execute("CREATE TABLE t (x)")
+        con.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 100)
+    os.truncate(foreign, foreign.stat().st_size - 100)
+    assert verify_length.cut_short(foreign, 0x43495331) is None
+    result = CliRunner().invoke(cli, ["verify", str(foreign)])
+    assert result.exit_code == 3 and "damaged_store" not in result.output, result.output
+
+
 def test_a_file_a_checkpoint_is_still_growing_is_not_reported(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Another process's checkpoint writes page 1 (the new count) before the pages that grow the
     file: a short length that is whole on the next read is not a cut."""
@@ -122,11 +137,11 @@ def test_a_file_a_checkpoint_is_still_growing_is_not_reported(store: Path, monke
     reads = {"n": 0}
     real = verify_length._geometry
 
-    def geometry(path: Path) -> Any:
+    def geometry(path: Path, application_id: int | None) -> Any:
         reads["n"] += 1
         if reads["n"] == 2:
             store.write_bytes(whole)  # the checkpoint finished
-        return real(path)
+        return real(path, application_id)
 
     monkeypatch.setattr(verify_length, "_geometry", geometry)
     assert verify_length.cut_short(store) is None and reads["n"] >= 2

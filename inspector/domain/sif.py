@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.canonical import canonical_json, content_hash, sha256_hex
 from inspector.domain import known_text
+from inspector.domain.canonical import canonical_json, content_hash, sha256_hex
 from inspector.domain.errors import BadInput
 from inspector.domain.guarded_json import JsonRefused
 from inspector.domain.guarded_json import loads as guarded_loads

@@ -36,23 +36,27 @@ PAUSE = 0.05  # seconds between two reads of a short file
 PATIENCE = 5.0  # seconds a file still growing is waited for at most
 
 
-def _geometry(path: Path) -> tuple[int, int | None, int] | None:
+def _geometry(path: Path, application_id: int | None) -> tuple[int, int | None, int] | None:
     """(page size, page count from the header or None when the header does not vouch for it,
-    file length), or None when the file is not an SQLite database this can judge."""
+    file length), or None when the file is not an SQLite database (of ``application_id``, when
+    given) this can judge. A header itself cut (under 100 bytes) still names its page size and
+    application: any SQLite file is at least one page of 512 bytes or more."""
     try:
         with open(path, "rb") as f:
             header = f.read(HEADER)
             length = os.fstat(f.fileno()).st_size
     except OSError:
         return None
-    if len(header) < HEADER or not header.startswith(SQLITE_MAGIC):
+    if len(header) < 72 or not header.startswith(SQLITE_MAGIC):
+        return None
+    if application_id is not None and int.from_bytes(header[68:72], "big") != application_id:
         return None
     page = int.from_bytes(header[16:18], "big")
     page = 65536 if page == 1 else page
     if page < 512 or page & (page - 1):  # not a power of two from 512 to 65536: SQLite refuses it itself
         return None
     counted = int.from_bytes(header[28:32], "big")
-    valid = counted > 0 and header[24:28] == header[92:96]
+    valid = len(header) == HEADER and counted > 0 and header[24:28] == header[92:96]
     return page, counted if valid else None, length
 
 
@@ -68,20 +72,21 @@ def _shortfall(geometry: tuple[int, int | None, int]) -> str | None:
     return None
 
 
-def cut_short(path: Any) -> dict[str, Any] | None:
-    """verify's ``damaged_store`` problem when the SQLite file at ``path`` is shorter than a
-    whole number of pages or than its header's page count, and stays so; None otherwise (also
-    for anything that is not an SQLite file: other checks judge those)."""
+def cut_short(path: Any, application_id: int | None = None) -> dict[str, Any] | None:
+    """verify's ``damaged_store`` problem when the SQLite file at ``path`` (whose header names
+    ``application_id``, when given) is shorter than a whole number of pages or than its header's
+    page count, and stays so; None otherwise (also for anything that is not such a file: other
+    checks judge those)."""
     if not isinstance(path, (str, os.PathLike)) or not os.path.isfile(path):  # a URL, a FIFO: not read here
         return None
-    geometry = _geometry(Path(path))
+    geometry = _geometry(Path(path), application_id)
     if geometry is None or _shortfall(geometry) is None:
         return None
     deadline = time.monotonic() + PATIENCE
     steady = 1
     while steady < STEADY_READS and time.monotonic() < deadline:
         time.sleep(PAUSE)
-        again = _geometry(Path(path))
+        again = _geometry(Path(path), application_id)
         if again is None or _shortfall(again) is None:
             return None  # a checkpoint finished growing it (or it was replaced): whole
         steady = steady + 1 if again == geometry else 1

@@ -145,7 +145,7 @@ def cut_report(path: Any) -> VerifyReport | None:
     """A store file cut short (services/verify_length.py), judged before SQLite opens it: a
     ``damaged_store`` break (exit 1) without opening it — so nothing (a checkpoint of what its
     WAL holds, a format upgrade) writes to it. None when its length is whole."""
-    problem = verify_length.cut_short(path)
+    problem = verify_length.cut_short(path, APPLICATION_ID)
     if problem is None:
         return None
     report = VerifyReport()
@@ -186,7 +186,7 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
     prev = GENESIS_HASH
     expected_seq = 1
     if store.dialect != "postgresql":  # a cut inside a page opens, and its zeros would blame a record
-        cut = await asyncio.to_thread(verify_length.cut_short, store.path)
+        cut = await asyncio.to_thread(verify_length.cut_short, store.path, APPLICATION_ID)
         if cut is not None:
             report.fail(cut)
     async with store.snapshot():
