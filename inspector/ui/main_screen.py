@@ -207,7 +207,9 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
             self.load_sessions_then(event.session)
             return
         await self.query_one(TimelineView).grew()
-        await self._read_channels_again(event.session)
+        # in a worker of its own: the next poll's lines reach the timeline without waiting for it
+        self.run_worker(self._read_channels_again(event.session), group="follow-channels", exclusive=True,
+                        exit_on_error=False)
         self.run_worker(self._load_rest(event.session), group="badges", exclusive=True, exit_on_error=False)
 
     async def _read_channels_again(self, session: str) -> None:
