@@ -94,6 +94,9 @@ SAMPLES = {
 # "Conversation compacted"), which was dropped; only those events' content (and digests) differ — every
 # other row, every material byte and the export's other lines compared equal (4b7d5121: 26 events,
 # 7662d755: 12, 995ebed6: 5, a6e4c2a0: 1).
+# Changed on purpose again in fresh-eyes: the two old ``summary`` records of 995ebed6 (titles of this
+# conversation) are no longer "milestone" generations (test_summary_records.py); its export lost exactly those
+# two summary lines, every other line compared equal.
 TRANSCRIPTS = {
     "anthropic/test_anthropic_tool_with_thinking.conversation.json": (
         "edc0260605bbe7471b2a2f795908731c77a281d047b6b5167661fafacc37da18",
@@ -105,8 +108,8 @@ TRANSCRIPTS = {
         "9e6b4c47fc590615fd61e84513c0984c15e04685ad766d6f40d0d76f60782a78",
         "c4d87e4d522416815cea445d152e0fa173545506c08988bfc6b2bff6de91cdea"),
     "claude-code/995ebed6e4-2__two_records_on_one_line_v2.1.7.jsonl": (
-        "ede5516aeb131afa9da670564639260f6b0b0e4baac6686df30c80ff4081a662",
-        "42d829b20448277611e2f0141fbf959c5a5645582cc238297c610ef6f1bf258b"),
+        "0bdb5eaf0d644627abec78f5f934db9b0ef871898badc7e29d5fd488ee491c68",  # its two titles: events, not generations
+        "6e9d304781f5da5cb55de784d336b404c7fb9a4d05046ef342c6f2555660524c"),
     "claude-code/a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl": (
         "7d3233e96c4fdccd7d4dfe27eb771c09d446f1c4d659f4719e77398c3defc9a0",
         "453c6175acbef75164cd31ea9518611c388db47d650be585a72f95ff86912efa"),
