@@ -154,16 +154,33 @@ def _options(text: str) -> dict[str, str]:
     return found if len(found) >= 2 else {}
 
 
-def _pick(text: str) -> str | None:
+# More labels listed right after the first pick: "Implement 1,2 and 3." (the real 995ebed6e4 transcript, line
+# 153), "A & C", "方案一和三". Read as one pick, the first became the decision and the others its *rejected*
+# alternatives — the opposite of what the person said. A letter must end the list ("a and b", not "B and a
+# small refactor"); a number is a label wherever the list goes on ("1 and 2 first").
+_MORE_PICKS = re.compile(r"\s*(?:,|、|\band\b|&|\+|/|和|与|及)\s*(?:(?:option|approach|#|方案|选项)\s*)?"
+                         r"(?:(?P<digit>[1-9])(?!\s*(?:of|more|thing|question|sec|second|minute|min|hour))\b"
+                         r"|(?P<letter>[a-d])(?=\s*(?:$|[,.;!、]|\band\b|&))|(?P<cjk>[一二三四]))")
+
+
+def _picks(text: str) -> list[str]:
+    """The labels a short reply picks, in order (none for a question or a long message)."""
     t = " ".join(text.casefold().split())
     if len(t) > 240 or t.endswith(("?", "？")):
-        return None
+        return []
     for rx in raw_patterns("choice"):
         m = rx.search(t)
         if m:
-            label = m.group("pick").casefold()
-            return _ORDINAL.get(label, label)
-    return None
+            first = m.group("pick").casefold()
+            labels, at = [_ORDINAL.get(first, first)], m.end()
+            while (more := _MORE_PICKS.match(t, at)) is not None:
+                label = more.group("digit") or more.group("letter") or more.group("cjk")
+                label = _ORDINAL.get(label, label)
+                if label not in labels:
+                    labels.append(label)
+                at = more.end()
+            return labels
+    return []
 
 
 def decisions(events: list[LogEvent]) -> list[Proposal]:
@@ -192,11 +209,14 @@ def decisions_from(events: list[LogEvent], offer: Offer) -> list[Proposal]:
         text = request_text(e)
         if text is None or not offered:
             continue
-        pick = _pick(text)
-        if pick in offered:
-            alternatives = [v for k, v in offered.items() if k != pick]
-            out.append(Proposal("decision", offered[pick], e.seq, "decision.user_pick", rationale=" ".join(text.split())[:300],
-                                alternatives=alternatives, detail={"offered_in": f"evt:{offered_at}"}))
+        picks = _picks(text)
+        if picks and picks[0] in offered:
+            chosen = [k for k in picks if k in offered]
+            alternatives = [v for k, v in offered.items() if k not in chosen]  # set aside: only what was not picked
+            for pick in chosen:  # "1, 2 and 3": a decision each, none the others' alternative
+                out.append(Proposal("decision", offered[pick], e.seq, "decision.user_pick",
+                                    rationale=" ".join(text.split())[:300], alternatives=alternatives,
+                                    detail={"offered_in": f"evt:{offered_at}"}))
         offered = {}
     offer.options, offer.at = offered, offered_at
     return out
