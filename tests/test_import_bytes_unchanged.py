@@ -95,8 +95,10 @@ SAMPLES = {
 # other row, every material byte and the export's other lines compared equal (4b7d5121: 26 events,
 # 7662d755: 12, 995ebed6: 5, a6e4c2a0: 1).
 # Changed on purpose again in fresh-eyes: the two old ``summary`` records of 995ebed6 (titles of this
-# conversation) are no longer "milestone" generations (test_summary_records.py); its export lost exactly those
-# two summary lines, every other line compared equal.
+# conversation) are no longer "milestone" generations (test_summary_records.py), and "Implement 1,2 and 3." is
+# three pending decisions, not one with the other two as its alternatives (test_decision_picks.py); its export
+# lost exactly those two summary lines, the decision line changed its alternatives and two decision lines were
+# added; every other line compared equal.
 TRANSCRIPTS = {
     "anthropic/test_anthropic_tool_with_thinking.conversation.json": (
         "edc0260605bbe7471b2a2f795908731c77a281d047b6b5167661fafacc37da18",
@@ -108,8 +110,8 @@ TRANSCRIPTS = {
         "9e6b4c47fc590615fd61e84513c0984c15e04685ad766d6f40d0d76f60782a78",
         "c4d87e4d522416815cea445d152e0fa173545506c08988bfc6b2bff6de91cdea"),
     "claude-code/995ebed6e4-2__two_records_on_one_line_v2.1.7.jsonl": (
-        "0bdb5eaf0d644627abec78f5f934db9b0ef871898badc7e29d5fd488ee491c68",  # its two titles: events, not generations
-        "6e9d304781f5da5cb55de784d336b404c7fb9a4d05046ef342c6f2555660524c"),
+        "cbe8c93e3fe85a4a865b71e2bb517b9dd65cd92603c7e9ad52f59b1d8a388caa",  # fresh-eyes: titles, and 3 decisions
+        "eed19d87d2bb8a6b71318984dec2d05c182472703455b40add491e28e62cb8e3"),
     "claude-code/a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl": (
         "7d3233e96c4fdccd7d4dfe27eb771c09d446f1c4d659f4719e77398c3defc9a0",
         "453c6175acbef75164cd31ea9518611c388db47d650be585a72f95ff86912efa"),
