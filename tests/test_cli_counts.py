@@ -1,0 +1,43 @@
+"""Import and export say their counts in words, and a problem without a line says no line.
+
+``import`` printed "207 event, 2 material, 1 session, 8 state", and each problem of a file
+read whole (an Inspect AI log: no lines) as "⚠ orphan_result (line None): …".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from inspector.cli.counts import counted, counts_text
+from inspector.cli.main import cli
+
+REPO = Path(__file__).resolve().parent.parent
+REAL = REPO.parent / "shared" / "real_sessions"
+
+
+def test_counted_words() -> None:
+    assert counts_text([("event", 207), ("material", 1), ("state", 8), ("summary", 2)]) == \
+        "207 events, 1 material, 8 state records, 2 summaries"
+    assert counted(1, "summary") == "1 summary" and counted(1_200, "event") == "1,200 events"
+    assert counted(2, "deletion_request") == "2 deletion requests"
+
+
+def test_import_and_export_say_plurals(tmp_path: Path) -> None:
+    store, out = tmp_path / "s.db", tmp_path / "s.sif"
+    result = CliRunner().invoke(cli, ["import", str(REPO / "sample_sessions" / "01_export_timeout.jsonl"),
+                                      "--into", str(store), "--reviewer", "t"])
+    assert result.exit_code == 0 and " events" in result.output and " event," not in result.output
+    result = CliRunner().invoke(cli, ["export", str(store), "-o", str(out)])
+    assert result.exit_code == 0 and " events" in result.output and " event," not in result.output
+
+
+def test_a_problem_with_no_line_names_none(tmp_path: Path) -> None:
+    source = REAL / "inspect-ai" / "log_tool_call_error.json"
+    if not source.exists():
+        pytest.skip(f"needs ../shared/real_sessions ({source} is missing)")
+    result = CliRunner().invoke(cli, ["import", str(source), "--into", str(tmp_path / "s.db"), "--reviewer", "t"])
+    assert result.exit_code == 0 and "⚠ orphan_result: event 1 is a tool result" in result.output
+    assert "None" not in result.output
