@@ -13,7 +13,12 @@ from inspector.domain.logevents import LogEvent
 from inspector.domain.textnorm import norm
 from inspector.domain.wordlists import raw_patterns, wordlist
 
-GOAL_CHARS = 280
+# A first request is a goal whole up to GOAL_CHARS; a longer one keeps its head and its last sentence (where
+# the ask usually is), joined by "…". Cut at 280 with nothing marked, the real 7662d755ef9f goal ended "…how
+# this happend? again in" (the path it named cut off), and a long pasted context followed by "Now say hello."
+# (the Anthropic compaction recording) lost the only instruction it held.
+GOAL_CHARS = 600
+GOAL_TAIL_CHARS = 200
 SENTENCE_MAX = 300
 # Echoes of local commands and harness notes that arrive as user lines but are not requests.
 _NOT_A_REQUEST = re.compile(r"^\s*(?:<command-|<local-command-|<system-reminder|caveat:|\[request interrupted|"
@@ -63,9 +68,12 @@ def _first_chunk(text: str) -> str:
     para = " ".join(para.split())
     if len(para) <= GOAL_CHARS:
         return para
-    cut = para[:GOAL_CHARS]
+    last = _sentences(para)[-1:]
+    tail = f" … {last[0]}" if last and len(last[0]) <= GOAL_TAIL_CHARS and last[0] != para else " …"
+    room = GOAL_CHARS - len(tail)
+    cut = para[:room]
     space = cut.rfind(" ")
-    return cut[:space] if space > GOAL_CHARS // 2 else cut
+    return (cut[:space] if space > room // 2 else cut) + tail
 
 
 def goals(events: list[LogEvent]) -> list[Proposal]:
