@@ -41,3 +41,16 @@ def test_a_problem_with_no_line_names_none(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["import", str(source), "--into", str(tmp_path / "s.db"), "--reviewer", "t"])
     assert result.exit_code == 0 and "⚠ orphan_result: event 1 is a tool result" in result.output
     assert "None" not in result.output
+
+
+def test_a_json_document_cut_short_says_where_and_why(tmp_path: Path) -> None:
+    source = tmp_path / "cut.conversation.json"
+    source.write_text('{"kind": "anthropic", "messages": [{"role": "user", "content": "hel', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["import", str(source), "--into", str(tmp_path / "s.db"), "--reviewer", "t"])
+    assert result.exit_code == 3 and not (tmp_path / "s.db").exists()
+    assert "is not valid JSON at column 64: unterminated string (the file ends before the document does" in result.output
+    broken = tmp_path / "broken.conversation.json"
+    broken.write_text('{"kind": "anthropic", "messages": [}', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["import", str(broken), "--into", str(tmp_path / "s.db"), "--reviewer", "t"])
+    assert result.exit_code == 3 and "is not valid JSON at column 36: expecting value" in result.output
+    assert "cut short" not in result.output
