@@ -54,3 +54,16 @@ def test_a_json_document_cut_short_says_where_and_why(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["import", str(broken), "--into", str(tmp_path / "s.db"), "--reviewer", "t"])
     assert result.exit_code == 3 and "is not valid JSON at column 36: expecting value" in result.output
     assert "cut short" not in result.output
+
+
+def test_drift_says_where_a_record_outside_the_range_comes_from(tmp_path: Path) -> None:
+    source = REAL / "claude-code" / "4b7d5121b42a-0__manual_compaction_bash_progress_v2.1.14.jsonl"
+    if not source.exists():
+        pytest.skip(f"needs ../shared/real_sessions ({source} is missing)")
+    store = tmp_path / "s.db"
+    assert CliRunner().invoke(cli, ["import", str(source), "--into", str(store), "--reviewer", "t"]).exit_code == 0
+    out = CliRunner().invoke(cli, ["drift", str(store), "--session", "0cf3db51-1c73-43bb-8d05-dc02739514a5"]).output
+    assert "“commit this” verbatim in evt:4" in out
+    assert ("“Run tests to verify the fix” in no event of the generation's range word for word "
+            "(the record cites evt:115, evt:153, evt:202)") in out
+    assert "no event in range" not in out
