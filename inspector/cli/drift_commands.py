@@ -8,8 +8,8 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
-from inspector.domain.unreadable import headline as drift_headline
 from inspector.domain.errors import BadInput
+from inspector.domain.unreadable import headline as drift_headline
 from inspector.services import confirmations, corrections
 from inspector.services.confirmations import BulkOutcome
 from inspector.services.corrections import Outcome

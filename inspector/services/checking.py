@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.drift import Finding
-from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
 from inspector.domain.errors import BadInput, NotFound
+from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
 from inspector.services import candidates, handoffs
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings
