@@ -47,7 +47,10 @@ NOT_CHECKED = (
     "there makes the deletion refuse, copy_kept)",
     "other sessions' materials, and their copies written another way (an exact copy in another session's events, "
     "records or summaries is named in a warning: a request there must remove it)",
-    "a value split across several events or fields (each part alone is not the value)",
+    "a value split across records other than a sensitive value (phone, e-mail, ID, card, address, key) cut once "
+    "at one record's end and another's start — each part 4+ characters, or any length between consecutive events, "
+    "a call and its result, an event and the material it observed: a split line of prose, a split with text "
+    "between the parts, in three or more parts, or encoded (base64, hex) is not looked for",
 )
 
 
