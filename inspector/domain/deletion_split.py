@@ -93,7 +93,9 @@ class SplitFinder:
         return max((len(f) for f in self.forms), default=0)
 
     def _edges(self, text: str) -> tuple[list[str], list[str]]:
-        head, tail = fold(text[:EDGE]), fold(text[-EDGE:])
+        # an escaped character (``&#65307;``) is at most 8 times its length; spaces fold away
+        edge = min(EDGE, 10 * self._longest + 64)
+        head, tail = fold(text[:edge]), fold(text[-edge:])
         return [head, _digits(head)], [tail, _digits(tail)]
 
     def pairs(self, pieces: list[Piece], neighbours: set[frozenset[str]]) -> list[tuple[str, str, str]]:

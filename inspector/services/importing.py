@@ -164,6 +164,7 @@ async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, sessio
         "skipped": {t: n for (s, t), n in writer.skipped.items() if s == session},
         "context_version": new_version, "goal_revision": new_goal, **(extra or {}),
         "initial_status": writer.initial_status.get(session, {}),
+        **({"unverified_acts": writer.unverified[session]} if writer.unverified.get(session) else {}),
         "materials": {mid: bindings.bound_digest(digest_key, b) for mid, b in writer.bindings.get(session, {}).items()},
     })]
 
