@@ -119,3 +119,18 @@ def test_follow_on_a_long_one_line_document_says_it_cannot_be_followed(tmp_path:
     source.write_bytes(b"[" + b'{"role":"user","content":"hi"},' * 5000 + b'{"role":"user","content":"x"}]')
     code, out, _ = _cli("follow", str(source), "--once", "--into", str(tmp_path / "s.db"))
     assert code == 3 and json.loads(out)["error"]["code"] == "not_appendable"
+
+
+@pytest.mark.parametrize("args", [["check"], ["check", "--json"], ["ledger"], ["verify"], ["export", "-o", "x.jsonl"],
+                                  ["drift", "--session", "s"], ["report", "--session", "s", "-o", "r.html"]])
+def test_a_command_without_its_store_is_a_usage_error_not_a_crash(args: list[str], monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.delenv("INSPECTOR_STORE", raising=False)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and "Missing argument 'STORE'" in result.stderr, (result.exception, result.output)
+
+
+def test_a_nonsense_import_bound_in_the_environment_is_no_bound(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("INSPECTOR_MAX_IMPORT_BYTES", "-1")
+    source = tmp_path / "good.jsonl"
+    source.write_bytes(GOOD)
+    assert _cli("import", str(source), "--into", str(tmp_path / "s.db"))[0] == 0

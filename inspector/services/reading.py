@@ -20,9 +20,10 @@ MAX_IMPORT_BYTES = 4 << 30  # 4 GiB; INSPECTOR_MAX_IMPORT_BYTES overrides (tests
 
 def max_import_bytes() -> int:
     try:
-        return int(os.environ.get("INSPECTOR_MAX_IMPORT_BYTES", MAX_IMPORT_BYTES))
+        value = int(os.environ.get("INSPECTOR_MAX_IMPORT_BYTES", MAX_IMPORT_BYTES))
     except ValueError:
         return MAX_IMPORT_BYTES
+    return value if value > 0 else MAX_IMPORT_BYTES  # "-1" or "0" is no bound a person means
 
 
 def _what(mode: int) -> str:
