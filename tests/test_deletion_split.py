@@ -104,3 +104,17 @@ def test_after_delete_no_half_stays_on_disk_or_in_the_index(tmp_path: Path, secu
     assert not trigrams([KEY[8:]]) & fts_terms(Path(store), "events_fts")
     assert _run("search", store, "--session", SID, "9a8b7c")[1]["hits"] == []
     assert _run("verify", store)[0] == 0
+
+
+def test_reports_exports_and_transcripts_beside_the_store_are_named(tmp_path: Path) -> None:
+    """Files a deletion cannot remove are named, never passed over: before, the HTML report and the
+    export written before the deletion kept the secret with `delete` saying only "done"."""
+    store = _store(tmp_path)
+    assert CliRunner().invoke(cli, ["report", store, "--session", SID, "-o", str(tmp_path / "r.html")]).exit_code == 0
+    assert CliRunner().invoke(cli, ["export", store, "-o", str(tmp_path / "e.jsonl")]).exit_code == 0
+    (tmp_path / "notes.html").write_text("nothing secret here", encoding="utf-8")
+    code, doc = _run("delete", store, "del-all")
+    assert code == 0 and doc["status"] == "done"
+    named = [w for w in doc["warnings"] if w.startswith("files beside the store")]  # type: ignore[union-attr]
+    assert len(named) == 1 and "e.jsonl" in named[0] and "r.html" in named[0] and "s.jsonl" in named[0]
+    assert "notes.html" not in named[0]
