@@ -24,6 +24,7 @@ from inspector.domain.errors import Refusal
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
 from inspector.services.deletion_names import REWRITTEN_FIELD, REWRITTEN_TITLE, redacted_extra
+from inspector.services.deletion_outside import outside_warnings
 from inspector.services.deletion_scan import Coverage, coverage
 from inspector.services.lookup import load_by_id
 from inspector.store import ledger, search_index
@@ -37,7 +38,9 @@ __all__ = ["Coverage", "DeletionResult", "check", "delete", "list_requests"]
 
 async def check(store: Store, request: str, session: str | None = None) -> Coverage:
     async with store.snapshot() as db:
-        return await coverage(db, await load_by_id(db, "deletion_request", request, session))
+        cov = await coverage(db, await load_by_id(db, "deletion_request", request, session))
+    cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
+    return cov
 
 
 async def list_requests(store: Store, session: str) -> list[Coverage]:
@@ -217,5 +220,6 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
             "status_set": {"type": "deletion_request", "identity": [sid, request], "status": "done"}})])
     cov.status = "done"
     truncated = await checkpoint(store)
+    cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
     return DeletionResult(cov, {**removed, **({"material_bytes": tombstoned} if tombstoned else {})}, [],
                           truncated)
