@@ -105,6 +105,11 @@ asyncio.run(main(Path(sys.argv[1]), Path(sys.argv[2])))
 '''
 
 
+# A rule that says it could not judge (check "?", survival "unknown"): the codes of the tree
+# judging now; an older tree's warnings of these codes are read the same way.
+_UNSURE = {"reference_unresolved", "forbidden_action_unclear", "subject_unjudged"}
+
+
 def show(got: dict[str, Any]) -> str:
     return ", ".join(got["blocking"] + [w + " (warning)" for w in got["warnings"]]) or "no finding"
 
@@ -116,14 +121,13 @@ def verdict(label: str, got: dict[str, Any]) -> str:
         if said:
             return "caught"
         # A rule that says it could not judge is not a green: check shows "?", survival "unknown".
-        unsure = {"reference_unresolved", "forbidden_action_unclear"}
-        return "cannot judge, says so" if unsure & set(got["warnings"]) else "FALSE ALL-CLEAR"
+        return "cannot judge, says so" if _UNSURE & set(got["warnings"]) else "FALSE ALL-CLEAR"
     if label == "cannot tell":  # honest only when survival says unknown, never missing
         return "unknown, says why" if not bad_survival else "FALSE ALARM"
     if got["blocking"] or bad_survival:
         return "FALSE ALARM"
     # Not an alarm, but not a green either: a faithful text the rules say they could not judge.
-    return "clean, but ? not judged" if {"reference_unresolved", "forbidden_action_unclear"} & set(got["warnings"]) \
+    return "clean, but ? not judged" if _UNSURE & set(got["warnings"]) \
         else "clean"
 
 

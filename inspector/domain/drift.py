@@ -74,7 +74,7 @@ class StateFact:
         plan = plan_of(self.value, self.kind)
         object.__setattr__(self, "departs", bool(plan))
         object.__setattr__(self, "scope_only", plan.scope is not None and not (plan.order or plan.forbidden
-                                                                              or plan.limit))
+                                                                              or plan.limit or plan.subject))
 
     def first_source(self) -> int | None:
         return self.first_seq
@@ -208,7 +208,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     reversed_keys = {f.key for f in said_findings if f.code == "decision_reversed"}
     # A decision stated as its alternative is reported as reversed, not also as missing.
     findings = [f for f in findings if not (f.code == "protected_missing" and f.key in reversed_keys)]
-    findings += said_findings
+    findings += _judged_once(findings, said_findings)
     findings += _identifier_findings(gen, ctx)
     unjudged = _not_judged(state)
     if unjudged:
@@ -228,6 +228,15 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("unsourced_assertion", claim.get("key"),
                                     f"the claim about {claim.get('key')} cites no sources.", "warning"))
     return findings
+
+
+def _judged_once(found: list[Finding], said_findings: list[Finding]) -> list[Finding]:
+    """A record already found missing or rewritten needs no "not judged" about its subject
+    (said_subject): the finding says more."""
+    if not any(f.code == "subject_unjudged" for f in said_findings):
+        return said_findings
+    keys = {f.key for f in (*found, *said_findings) if f.severity == "finding"}
+    return [f for f in said_findings if not (f.code == "subject_unjudged" and f.key in keys)]
 
 
 def _identifier_findings(gen: GenerationText, ctx: DriftContext) -> list[Finding]:

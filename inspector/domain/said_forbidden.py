@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from inspector.domain.said import Hits, Said, norm_phrase
-from inspector.domain.said_steps import denies, first_at, forms, telling_words
+from inspector.domain.said_steps import denies, first_at, forms, telling_words, upheld
 from inspector.domain.textnorm import CJK
 from inspector.domain.wordlists import pairs
 
@@ -182,7 +182,7 @@ def _forbidden_done(said: Said, value: str, action: Forbidden) -> Hits | None:
 
 
 def _names_action(clause: str, action: Forbidden) -> list[str]:
-    if denies(clause) or _PROHIBITION.search(clause):
+    if denies(clause) or upheld(clause) or _PROHIBITION.search(clause):
         return []
     if action.command:
         hit = _command_at(clause, action.command)

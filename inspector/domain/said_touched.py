@@ -38,7 +38,7 @@ from functools import lru_cache
 
 from inspector.domain.said import Said, norm_phrase
 from inspector.domain.said_forbidden import _PROHIBITION, _object_near, done_forms, forbidden_of
-from inspector.domain.said_steps import denies, first_at, forms, telling_words
+from inspector.domain.said_steps import denies, first_at, forms, telling_words, upheld
 from inspector.domain.textnorm import CJK
 from inspector.domain.wordlists import pairs
 
@@ -158,7 +158,7 @@ def _touched(said: Said, value: str, verb: str, obj: tuple[str, ...]) -> Touched
             text = c.text
             if v and v in text:
                 continue
-            if denies(text) or _PROHIBITION.search(text) or _PLAN.search(text) or _PERMITS.search(text):
+            if denies(text) or upheld(text) or _PROHIBITION.search(text) or _PLAN.search(text) or _PERMITS.search(text):
                 continue
             at = _object_at(text, obj)
             if at < 0:
