@@ -131,6 +131,8 @@ _CUE_BEFORE = re.compile(r"(?<![a-z])(?:up to|at most|max|maximum|limit|cap|capp
 _UNIT_CUT = re.compile(r"[;；，,]")
 # A bracketed label ("[evt:13 · assistant_message · untrusted]") tells nothing done.
 _LABEL = re.compile(r"\[[^\]]{0,120}\]")
+_CODE = re.compile(r"`[^`]*`")  # a name in backticks ("`entire/<commit-hash>`") tells no step
+_REACH = 4  # units apart, at most, in any paragraphs (said_sequence reads three within one)
 _CLAUSE_CUT = re.compile(r"[;；，,:：¦]|(?<![a-z])(?:but|however|whereas)(?![a-z])|但是|不过")
 _AFTER = re.compile(r"(?<![a-z])(?:afterwards|afterward|after that|then|later|subsequently|next)(?![a-z])|"
                     r"随后|之后|然后|接着|后来|再")
@@ -341,10 +343,10 @@ def _amounts(text: str, limit: Limit) -> list[tuple[float, str, bool]]:
                    for q in found):
                 continue
             before, after = text[max(0, m.start() - 16):m.start()], text[m.end():m.end() + 8]
-            times = re.match(r"\s*(?:times|次|遍|回)", after) is not None
+            times = re.match(r"\s*(?:times|次|遍|回)", after)
             cue = bool(_CUE_BEFORE.search(before))
             if times or cue:
-                out.append((float(m.group(1)), m.group(1) + (after.split()[0] if times and after.split() else ""), cue))
+                out.append((float(m.group(1)), m.group(1) + (times.group() if times else ""), cue))
     return out
 
 
@@ -369,7 +371,7 @@ def _order(said: Said, v: str, order: Order) -> Statement | None:
     for i, s in enumerate(said.sentences):
         if v and v in s.text:
             continue
-        units += [(i, _LABEL.sub("", part)) for part in _UNIT_CUT.split(s.text) if part.strip()]
+        units += [(i, _LABEL.sub("", _CODE.sub(" ", part))) for part in _UNIT_CUT.split(s.text) if part.strip()]
 
     def names(text: str, words: tuple[str, ...]) -> bool:
         # The step itself, or half its other telling words ("跑了迁移" names "跑迁移" by "迁移").
@@ -386,7 +388,7 @@ def _order(said: Said, v: str, order: Order) -> Statement | None:
     for a, (i, text) in enumerate(units):
         if not names(text, order.then) or names(text, order.first) or not done(text):
             continue
-        for j, later in units[a + 1:]:
+        for j, later in units[a + 1:a + 1 + _REACH]:
             if not names(later, order.first) or names(later, order.then) or not done(later):
                 continue
             if _BEFORE.search(later):
