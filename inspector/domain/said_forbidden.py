@@ -154,11 +154,7 @@ def forbidden_done(said: Said, value: str) -> Hits | None:
     action = forbidden_of(value)
     if action is None:
         return None
-    key = ("forbidden_done", value)
-    if key in said._memo:
-        return said._memo[key]  # type: ignore[no-any-return]
-    found = said._memo[key] = _forbidden_done(said, value, action)
-    return found
+    return said.remember(("forbidden_done", value), lambda: _forbidden_done(said, value, action))
 
 
 def _forbidden_done(said: Said, value: str, action: Forbidden) -> Hits | None:
@@ -172,12 +168,10 @@ def _forbidden_done(said: Said, value: str, action: Forbidden) -> Hits | None:
     # word (any of its forms) can name the action: found by search, not by reading each one.
     needles = action.command[:1] + action.gloss if action.command else forms(action.object[0])
     candidates = sorted({i for n in needles for i in said.holding(n)} - own)
-    for i in candidates:
-        s = said.sentences[i]
-        for c in said.clauses(s):
-            words = _names_action(c.text, action)
-            if words:
-                return Hits(words, said.stripped(s))
+    for i, c in said.clauses_in(candidates):
+        words = _names_action(c.text, action)
+        if words:
+            return Hits(words, said.stripped(said.sentences[i]))
     return None
 
 

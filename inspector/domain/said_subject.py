@@ -38,9 +38,9 @@ from functools import lru_cache
 
 from inspector.domain.said import Said, norm_phrase
 from inspector.domain.said_forbidden import _PROHIBITION, forbidden_of
-from inspector.domain.said_numbers import money, with_digits
+from inspector.domain.said_amounts import Limit, amounts_in, digits, limit_of
+from inspector.domain.said_numbers import with_digits
 from inspector.domain.said_order import Order, order_of
-from inspector.domain.said_quantities import Quantity, date_of, quantities, quantity_of, times_of
 from inspector.domain.said_steps import denies, first_at, upheld
 from inspector.domain.said_touched import _HARMLESS_EN
 from inspector.domain.textnorm import CJK
@@ -55,13 +55,6 @@ class Statement:
     sentence: str
     decided: bool
     how: str = ""  # "limit" for a decided amount
-
-
-@dataclass(frozen=True, slots=True)
-class Limit:
-    amount: float
-    dimension: str  # "money:usd", "time", "bytes", "percent", "count:<thing>"
-    upper: bool  # "at most", "under", "不超过": a smaller amount is within it
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +88,6 @@ _GENERIC = frozenset("branch branches directory folder file files dir 分支 目
 _ALIASES = {"main": ("main branch", "primary branch", "default branch", "trunk", "master", "主干", "主分支"),
             "master": ("master branch", "primary branch", "default branch", "trunk", "main", "主干", "主分支"),
             "production": ("prod", "生产"), "生产库": ("生产数据库", "production database", "prod db")}
-_BOUND_UPPER = re.compile(r"(?<![a-z])(?:under|below|less than|fewer than|at most|no more than|not more than|max|"
-                          r"maximum|within|up to|not exceed|never exceed|cap)(?![a-z])|"
-                          r"以内|以下|之内|不超过|不得超过|最多|至多|少于|小于|上限|封顶")
-
-# Reading a clause.
 _CHANGE = re.compile(
     r"(?<![a-z])(?:raised|raise|increased|increase|lowered|reduced|doubled|tripled|halved|bumped|relaxed|lifted|"
     r"loosened|removed|dropped|waived|no longer|not needed|doesn't matter|does not matter|changed|adjusted|"
@@ -125,9 +113,6 @@ _AWAY = re.compile(r"(?<![a-z])(?:against|from|off|with|about|than|like|versus|v
 _GOAL_CANCEL = re.compile(r"(?<![a-z])(?:no longer (?:matters|needed|necessary|required|relevant|applies|wanted|a goal|"
                           r"in scope)|not needed|doesn't matter|does not matter|no need|dropped|abandoned|descoped|"
                           r"out of scope|forget about|never mind)(?![a-z])|不用再|不再需要|不再重要|无需|不必|取消|放弃|不管|算了")
-_CUE_BEFORE = re.compile(r"(?<![a-z])(?:up to|at most|max|maximum|limit|cap|capped at|no more than|allowed|now|"
-                         r"raised to|increased to|bumped to|set to)(?![a-z])|最多|上限|不超过|改为|改成|放宽到|提高到|"
-                         r"增加到|调到|为\s*$|到\s*$|[:：]\s*$")
 _UNIT_CUT = re.compile(r"[;；，,]")
 # A bracketed label ("[evt:13 · assistant_message · untrusted]") tells nothing done.
 _LABEL = re.compile(r"\[[^\]]{0,120}\]")
@@ -174,30 +159,6 @@ def _pieces_of(value: str) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
-def _digits(text: str) -> str:
-    """Spelled amounts as digits, a digit after a Chinese character set apart ("重试3次" → "重试 3次":
-    the quantity reader wants a number to start a word)."""
-    return _CJK_DIGIT.sub(r"\1 \2", with_digits(text))
-
-
-_CJK_DIGIT = re.compile(r"([\u3400-\u9fff])(\d)")
-
-
-def _limit_of(value: str) -> Limit | None:
-    low = norm_phrase(value)
-    if date_of(low) is not None or times_of(value):
-        return Limit(math.nan, "date", False)  # "by 2025-06-01": said_limits_plain compares dates
-    v = _digits(low)
-    upper = _BOUND_UPPER.search(v) is not None
-    cash = money(v)
-    if len(cash) == 1:
-        return Limit(cash[0].amount, "money:" + cash[0].currency, upper)
-    q = quantity_of(v)
-    if q is None:
-        return None
-    return Limit(q.amounts[0], q.dimension, upper)
-
-
 @lru_cache(maxsize=8192)
 def subject_plan(value: str, kind: str) -> SubjectPlan | None:
     """What this rule reads of a record (None: nothing — a decision, an open issue, a value
@@ -205,7 +166,7 @@ def subject_plan(value: str, kind: str) -> SubjectPlan | None:
     if kind not in ("goal", "constraint", "permission", "acceptance"):
         return None
     order = order_of(value) if kind != "goal" else None
-    limit = _limit_of(value) if kind != "goal" else None
+    limit = limit_of(value) if kind != "goal" else None
     pieces = _pieces_of(value)
     if limit is not None and limit.dimension.startswith("count:"):
         # The counted thing is the amount's, not the subject ("500 rows" of "the batch size").
@@ -244,11 +205,7 @@ def subject_statement(said: Said, value: str, kind: str) -> Statement | None:
     flat = said.flat()
     if plan.order is None and not any(f in flat for piece in plan.pieces for f in piece):
         return None  # a substring test first: most texts never name most subjects
-    key = ("subject_statement", value, kind)
-    if key in said._memo:
-        return said._memo[key]  # type: ignore[no-any-return]
-    found = said._memo[key] = _statement(said, value, plan)
-    return found
+    return said.remember(("subject_statement", value, kind), lambda: _statement(said, value, plan))
 
 
 def _statement(said: Said, value: str, plan: SubjectPlan) -> Statement | None:
@@ -270,7 +227,7 @@ def _statement(said: Said, value: str, plan: SubjectPlan) -> Statement | None:
         if v and v in text:
             continue
         named = _names(text, plan)
-        if len(named) < plan.need and not (named and plan.limit is not None and _amounts(_digits(text), plan.limit)):
+        if len(named) < plan.need and not (named and plan.limit is not None and amounts_in(digits(text), plan.limit)):
             continue  # with an amount of the limit's kind, one piece of the subject names it
         if plan.goal:
             m = _GOAL_CANCEL.search(text)
@@ -278,7 +235,7 @@ def _statement(said: Said, value: str, plan: SubjectPlan) -> Statement | None:
                 return Statement(CODE, (m.group(),), said.stripped(s), False)
             continue
         assert plan.limit is not None
-        got = _amount(_digits(text), plan.limit)
+        got = _amount(digits(text), plan.limit)
         if got is not None:
             words, decided = got
             hit = Statement("protected_negated" if decided else CODE, (words,), said.stripped(s), decided,
@@ -321,40 +278,11 @@ def _away(text: str, plan: SubjectPlan) -> bool:
     return bool(at) and all(_AWAY.search(text[max(0, p - 20):p]) for p in at)
 
 
-def _amounts(text: str, limit: Limit) -> list[tuple[float, str, bool]]:
-    """(amount, its words, whether a limit cue or label stands before it) of the limit's kind."""
-    out: list[tuple[float, str, bool]] = []
-    if limit.dimension == "date":
-        return out
-    if limit.dimension.startswith("money:"):
-        for m in money(text):
-            if "money:" + m.currency == limit.dimension:
-                at = text.find(m.text)
-                out.append((m.amount, m.text, bool(_CUE_BEFORE.search(text[max(0, at - 16):at]))))
-        return out
-    found: list[Quantity] = [q for q in quantities(text) if q.dimension == limit.dimension]
-    for q in found:
-        at = text.find(q.text)
-        out.append((q.amounts[0], q.text, bool(_CUE_BEFORE.search(text[max(0, at - 16):at]))))
-    if limit.dimension.startswith("count:"):
-        # "retried up to 5 times", "5 次", "Retries: up to 5 per batch", "Retry limit: 12".
-        for m in re.finditer(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w]|\.\d)", text):
-            if any(m.group(1) in q.text and text.find(q.text) <= m.start() < text.find(q.text) + len(q.text)
-                   for q in found):
-                continue
-            before, after = text[max(0, m.start() - 16):m.start()], text[m.end():m.end() + 8]
-            times = re.match(r"\s*(?:times|次|遍|回)", after)
-            cue = bool(_CUE_BEFORE.search(before))
-            if times or cue:
-                out.append((float(m.group(1)), m.group(1) + (times.group() if times else ""), cue))
-    return out
-
-
 def _amount(text: str, limit: Limit) -> tuple[str, bool] | None:
     """(words, decided) when the sentence gives the limit another amount, or changes it with
     no amount; None when it only restates or measures within it."""
     change = _CHANGE.search(text) or _GRANT.search(text)
-    for amount, words, cue in _amounts(text, limit):
+    for amount, words, cue in amounts_in(text, limit):
         if abs(amount - limit.amount) <= 1e-9 * max(abs(amount), 1):
             continue
         if limit.upper and amount < limit.amount:
