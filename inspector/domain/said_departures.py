@@ -132,7 +132,7 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     if pronoun is not None:
         return Departure("protected_negated" if pronoun.decided else "reference_unresolved",
                          tuple(pronoun.words), pronoun.sentence, pronoun.decided, how="pronoun")
-    said_of = subject_statement(said, value, kind) if plan.subject else None
+    said_of = subject_statement(said, value, kind, _resolved(others)) if plan.subject else None
     if said_of is not None:
         return Departure(said_of.code, said_of.words, said_of.sentence, said_of.decided, how=said_of.how)
     return None

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from inspector.domain.said import Said, norm_phrase
@@ -196,24 +197,57 @@ def _names(text: str, plan: SubjectPlan) -> list[str]:
     return named
 
 
-def subject_statement(said: Said, value: str, kind: str) -> Statement | None:
+def subject_statement(said: Said, value: str, kind: str, others: tuple[tuple[str, str], ...] = ()) -> Statement | None:
     """The first statement about the record's subject that the other rules could not read
-    (see the module's docstring), or None."""
+    (see the module's docstring), or None. ``others``: the session's protected (value, kind)
+    pairs — a sentence stating another record's value is about that record ("原先的约束 3：值 3
+    must hold 已取消" cancels record 3, not every record sharing the word 约束)."""
     plan = subject_plan(value, kind)
     if plan is None:
         return None
+    if others and plan.pieces:
+        plan = _telling(plan, _common_pieces(others))
+        if not plan.pieces and plan.order is None:
+            return None
     flat = said.flat()
     if plan.order is None and not any(f in flat for piece in plan.pieces for f in piece):
         return None  # a substring test first: most texts never name most subjects
-    return said.remember(("subject_statement", value, kind), lambda: _statement(said, value, plan))
+    return said.remember(("subject_statement", value, kind),
+                         lambda: _statement(said, value, plan, _stating_others(said, value, others)))
 
 
-def _statement(said: Said, value: str, plan: SubjectPlan) -> Statement | None:
+@lru_cache(maxsize=256)
+def _common_pieces(others: tuple[tuple[str, str], ...]) -> frozenset[tuple[str, ...]]:
+    """Pieces most of the session's records share ("约束" of "约束 3：值 3 must hold" in every
+    one): they name no record in particular."""
+    counts = Counter(p for o, kind in others if (plan := subject_plan(o, kind)) is not None for p in set(plan.pieces))
+    floor = max(2, len(others) // 2)
+    return frozenset(p for p, n in counts.items() if n > floor)
+
+
+def _telling(plan: SubjectPlan, common: frozenset[tuple[str, ...]]) -> SubjectPlan:
+    if not common.intersection(plan.pieces):
+        return plan
+    pieces = tuple(p for p in plan.pieces if p not in common)
+    need = len(pieces) if len(pieces) <= 2 else math.ceil(2 * len(pieces) / 3)
+    return replace(plan, pieces=pieces, need=need)
+
+
+def _stating_others(said: Said, value: str, others: tuple[tuple[str, str], ...]) -> frozenset[int]:
+    """The sentences that state another protected record's value (once per generation and value)."""
+    every = said.remember(("value_sentences", others), lambda: {
+        o: frozenset(said.holding(n)) for o, _ in others if (n := norm_phrase(o).rstrip("。.!！ "))})
+    return frozenset(i for o, held in every.items() if o != value for i in held)
+
+
+def _statement(said: Said, value: str, plan: SubjectPlan, elsewhere: frozenset[int]) -> Statement | None:
     v = norm_phrase(value).rstrip("。.!！ ")
     if plan.order is not None:
-        return _order(said, v, plan.order)
+        return _order(said, v, plan.order, elsewhere)
     unsure: Statement | None = None
-    for s in said.sentences:
+    for n, s in enumerate(said.sentences):
+        if n in elsewhere:
+            continue
         text = s.text
         if plan.limit is None and not plan.goal:
             # The sentence less the value itself, cut into clauses ("Allowed hosts: a.example,
@@ -293,11 +327,11 @@ def _amount(text: str, limit: Limit) -> tuple[str, bool] | None:
     return None
 
 
-def _order(said: Said, v: str, order: Order) -> Statement | None:
+def _order(said: Said, v: str, order: Order, elsewhere: frozenset[int]) -> Statement | None:
     """The later step told done and the earlier one told done further on, in any paragraph."""
     units: list[tuple[int, str]] = []
     for i, s in enumerate(said.sentences):
-        if v and v in s.text:
+        if (v and v in s.text) or i in elsewhere:
             continue
         units += [(i, _LABEL.sub("", _CODE.sub(" ", part))) for part in _UNIT_CUT.split(s.text) if part.strip()]
 
