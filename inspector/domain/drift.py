@@ -72,8 +72,10 @@ class StateFact:
         object.__setattr__(self, "bounded", bounded(self.norm_value))
         plan = plan_of(self.value, self.kind)
         object.__setattr__(self, "departs", bool(plan))
+        # Scope-only: the scope rules read it only when a scope in the text has something joined
+        # (scope_open); the subject rule (said_subject) reads it whatever the scope rules do.
         object.__setattr__(self, "scope_only", plan.scope is not None and not (plan.order or plan.forbidden
-                                                                              or plan.limit or plan.subject))
+                                                                              or plan.limit))
 
     def first_source(self) -> int | None:
         return self.first_seq
@@ -244,8 +246,10 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                     pronouns = pronoun_in(said)
                     scopes = bool(scope_values) and scope_open(said, scope_values)
                     gate = pronouns or scopes or planned
-                ask = gate and (pronouns or (fact.departs and (scopes or not fact.scope_only)))
-                dep = departure(said, fact.value, fact.kind, lambda: _owner_values(state), pronouns) if ask else None
+                scoped = scopes or not fact.scope_only
+                ask = gate and (pronouns or (fact.departs and (scoped or plan_of(fact.value, fact.kind).subject)))
+                dep = departure(said, fact.value, fact.kind, lambda: _owner_values(state), pronouns,
+                                scoped) if ask else None
                 if dep is not None:
                     out.append(Finding(dep.code, fact.key, departure_message(dep, g, fact.kind, fact.value, fact.key),
                                        "finding" if dep.decided else "warning", words=dep.words, where=dep.sentence))
@@ -353,9 +357,20 @@ def _departure_plans(state: list[StateFact]) -> tuple[tuple[str, ...], bool]:
     return answer
 
 
+_OWNERS: tuple[Any, int, tuple[tuple[str, str], ...]] = (None, 0, ())
+
+
 def _owner_values(state: list[StateFact]) -> tuple[tuple[str, str], ...]:
-    """The (value, kind) pairs of the records a sentence may state instead of this one."""
-    return tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS or s.kind == "decision")
+    """The (value, kind) pairs of the records a sentence may state instead of this one — the
+    same tuple for the same record list (every generation of a session asks), kept like
+    ``_PLANS``."""
+    global _OWNERS
+    last, size, kept = _OWNERS
+    if last is state and size == len(state):
+        return kept
+    kept = tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS or s.kind == "decision")
+    _OWNERS = (state, len(state), kept)
+    return kept
 
 
 # Every key asks about every generation's text (1,000 × 100 in the bench): normalise each once.

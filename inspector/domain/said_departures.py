@@ -101,13 +101,15 @@ Others = tuple[tuple[str, str], ...]
 
 
 def departure(said: Said, value: str, kind: str, others: Others | Callable[[], Others] = (),
-              pronouns: bool | None = None) -> Departure | None:
+              pronouns: bool | None = None, scopes: bool = True) -> Departure | None:
     """The first departure of one protected value in one generation's text, or None.
     ``others``: the session's protected (value, kind) pairs, or a function making them (only
     the limit and pronoun rules need them); ``pronouns``: ``pronoun_in(said)`` when the caller
-    asked it already (once per generation)."""
+    asked it already (once per generation); ``scopes``: False when the caller knows no scope in
+    the text can have grown (``said_scope.scope_open``), so the scope rules are skipped."""
     plan = plan_of(value, kind)
-    hit = (widened_norm(said, plan.scope) or widened_elsewhere(said, plan.scope)) if plan.scope is not None else None
+    hit = (widened_norm(said, plan.scope) or widened_elsewhere(said, plan.scope)) if (
+        plan.scope is not None and scopes) else None
     if hit is not None:
         return Departure("permission_widened", tuple(hit.words), hit.sentence)
     hit = (reordered(said, value) or told_reversed(said, value)) if plan.order else None
@@ -132,7 +134,7 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     if pronoun is not None:
         return Departure("protected_negated" if pronoun.decided else "reference_unresolved",
                          tuple(pronoun.words), pronoun.sentence, pronoun.decided, how="pronoun")
-    said_of = subject_statement(said, value, kind, _resolved(others)) if plan.subject else None
+    said_of = subject_statement(said, value, kind, others) if plan.subject else None
     if said_of is not None:
         return Departure(said_of.code, said_of.words, said_of.sentence, said_of.decided, how=said_of.how)
     return None

@@ -34,7 +34,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 from functools import lru_cache
 
 from inspector.domain.said import Said, norm_phrase
@@ -197,7 +199,10 @@ def _names(text: str, plan: SubjectPlan) -> list[str]:
     return named
 
 
-def subject_statement(said: Said, value: str, kind: str, others: tuple[tuple[str, str], ...] = ()) -> Statement | None:
+Others = tuple[tuple[str, str], ...]
+
+
+def subject_statement(said: Said, value: str, kind: str, others: Others | Callable[[], Others] = ()) -> Statement | None:
     """The first statement about the record's subject that the other rules could not read
     (see the module's docstring), or None. ``others``: the session's protected (value, kind)
     pairs — a sentence stating another record's value is about that record ("原先的约束 3：值 3
@@ -205,8 +210,9 @@ def subject_statement(said: Said, value: str, kind: str, others: tuple[tuple[str
     plan = subject_plan(value, kind)
     if plan is None:
         return None
+    others = others() if callable(others) else others
     if others and plan.pieces:
-        plan = _telling(plan, _common_pieces(others))
+        plan = _telling(value, kind, plan, others)  # kept per record list: a lookup
         if not plan.pieces and plan.order is None:
             return None
     flat = said.flat()
@@ -216,16 +222,34 @@ def subject_statement(said: Said, value: str, kind: str, others: tuple[tuple[str
                          lambda: _statement(said, value, plan, _stating_others(said, value, others)))
 
 
+# The last record list asked about and its answer — one tuple, replaced whole (the app's
+# workers may ask from another thread): the same list comes back for every record of every
+# generation of a session, and hashing 100 pairs each time cost more than the rule.
+_COMMON: tuple[Any, frozenset[tuple[str, ...]], dict[tuple[str, str], SubjectPlan]] = (None, frozenset(), {})
+
+
+def _telling(value: str, kind: str, plan: SubjectPlan, others: Others) -> SubjectPlan:
+    """The plan less the pieces most of the session's records share ("约束" of "约束 3：值 3 must
+    hold" in every one): they name no record in particular. Kept per record list."""
+    global _COMMON
+    last, common, plans = _COMMON
+    if last is not others:
+        common, plans = _common_of(others), {}
+        _COMMON = (others, common, plans)
+    found = plans.get((value, kind))
+    if found is None:
+        found = plans[(value, kind)] = _without(plan, common)
+    return found
+
+
 @lru_cache(maxsize=256)
-def _common_pieces(others: tuple[tuple[str, str], ...]) -> frozenset[tuple[str, ...]]:
-    """Pieces most of the session's records share ("约束" of "约束 3：值 3 must hold" in every
-    one): they name no record in particular."""
+def _common_of(others: Others) -> frozenset[tuple[str, ...]]:
     counts = Counter(p for o, kind in others if (plan := subject_plan(o, kind)) is not None for p in set(plan.pieces))
     floor = max(2, len(others) // 2)
     return frozenset(p for p, n in counts.items() if n > floor)
 
 
-def _telling(plan: SubjectPlan, common: frozenset[tuple[str, ...]]) -> SubjectPlan:
+def _without(plan: SubjectPlan, common: frozenset[tuple[str, ...]]) -> SubjectPlan:
     if not common.intersection(plan.pieces):
         return plan
     pieces = tuple(p for p in plan.pieces if p not in common)
@@ -233,7 +257,7 @@ def _telling(plan: SubjectPlan, common: frozenset[tuple[str, ...]]) -> SubjectPl
     return replace(plan, pieces=pieces, need=need)
 
 
-def _stating_others(said: Said, value: str, others: tuple[tuple[str, str], ...]) -> frozenset[int]:
+def _stating_others(said: Said, value: str, others: Others) -> frozenset[int]:
     """The sentences that state another protected record's value (once per generation and value)."""
     every = said.remember(("value_sentences", others), lambda: {
         o: frozenset(said.holding(n)) for o, _ in others if (n := norm_phrase(o).rstrip("。.!！ "))})
