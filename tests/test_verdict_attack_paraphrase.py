@@ -104,3 +104,30 @@ def test_check_says_unknown_for_a_paraphrase_it_cannot_judge(tmp_path: Path) -> 
     assert doc["verdict"] == "unknown", doc
     text = subprocess.run([*run, "check", str(store)], capture_output=True, text=True).stdout
     assert "? p-cli" in text and "subject_unjudged" in text and "✓ p-cli" not in text
+
+
+def test_drift_json_carries_the_headline_and_verdict(tmp_path: Path) -> None:
+    """``drift --json`` says "unknown" for a "?" generation, "failed" for a finding and "clear"
+    for a faithful paraphrase — the words ``check --json`` uses."""
+    import json
+    import subprocess
+    import sys
+
+    from bench.drift_precision import write_set
+    from tests.verdict_attack_paraphrase_cases import FAITHFUL_P, FAITHFUL_Q, _p, _q
+
+    src = write_set([_q("q-cli", FAITHFUL_Q + "热修复已直接合进主干。"),
+                     _p("p-bad", FAITHFUL_P + " Retries: up to 5 per batch."),
+                     _p("p-ok", FAITHFUL_P + " Nothing was pushed to main.")], tmp_path / "d.jsonl")
+    store = tmp_path / "d.db"
+    run = [sys.executable, "-m", "inspector"]
+    subprocess.run([*run, "import", str(src), "--into", str(store)], check=True, capture_output=True)
+    got = {}
+    for session in ("q-cli", "p-bad", "p-ok"):
+        out = subprocess.run([*run, "drift", str(store), "--session", session, "--json"], capture_output=True, text=True)
+        got[session] = (out.returncode, json.loads(out.stdout))
+    assert got["q-cli"][0] == 0 and got["q-cli"][1]["verdict"] == "unknown"
+    assert "not judged (subject_unjudged)" in got["q-cli"][1]["headline"]
+    assert got["p-bad"][0] == 1 and got["p-bad"][1]["verdict"] == "failed"
+    assert got["p-ok"][0] == 0 and got["p-ok"][1]["verdict"] == "clear"
+    assert got["p-ok"][1]["headline"] == "no drift found"

@@ -87,6 +87,15 @@ def headline(findings: list[Finding]) -> str:
     return "no drift found"
 
 
+def drift_verdict(findings: list[Finding]) -> str:
+    """``failed`` (a finding), ``unknown`` (none, but a sentence or a name the rules could not
+    judge: ``NOT_JUDGED``) or ``clear`` — the words ``check --json`` uses per session, so a
+    script reading ``drift --json`` never takes "no blocking finding" for an all-clear."""
+    if any(f.severity == "finding" for f in findings):
+        return "failed"
+    return "unknown" if any(f.code in NOT_JUDGED for f in findings) else "clear"
+
+
 def _not_judged(state: list[StateFact]) -> list[StateFact]:
     """Pending records in range that no drift rule reads (a pending decision is read as a
     dispute, a tool's or the model's pending rule as an injected instruction)."""
@@ -110,4 +119,5 @@ def facts_not_judged(generation: int, state: list[StateFact]) -> Finding | None:
                    f"({kinds}); survival shows whether the text kept them.", "warning")
 
 
-__all__ = ["NOT_JUDGED", "UNTRUSTED_WRITERS", "facts_not_judged", "headline", "identifier_findings", "judged_once"]
+__all__ = ["NOT_JUDGED", "UNTRUSTED_WRITERS", "drift_verdict", "facts_not_judged", "headline", "identifier_findings",
+           "judged_once"]
