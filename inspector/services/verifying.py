@@ -25,6 +25,8 @@ more is claimed (docs/store-format.md, "What verify can and cannot detect"):
    default run skips is listed in ``not_checked``);
 10. the append-only guard triggers are present;
 11. ``PRAGMA quick_check`` (``integrity_check`` for small stores or with ``full``).
+12. the file's length against its page size and its header's page count, first: a store cut
+    short is ``damaged_store`` even where SQLite still opens it (services/verify_length.py).
 
 A store SQLite cannot read past some page, or a JSON column that no longer parses, is
 reported as a break, never as a traceback.
@@ -32,6 +34,7 @@ reported as a break, never as a traceback.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
@@ -44,7 +47,7 @@ from typing import Any
 from inspector.domain.canonical import GENESIS_HASH, ledger_hash
 from inspector.domain.errors import BadInput
 from inspector.domain.sif import identity_digest
-from inspector.services import verify_index_text, verify_layout, verify_pages, verify_remembered
+from inspector.services import verify_index_text, verify_layout, verify_length, verify_pages, verify_remembered
 from inspector.services.replay import Replay, check_bindings
 from inspector.store import ledger, seals, session_rows
 from inspector.store.connection import Store
@@ -138,6 +141,18 @@ def unfinished_report(exc: Exception) -> VerifyReport | None:
     return report
 
 
+def cut_report(path: Any) -> VerifyReport | None:
+    """A store file cut short (services/verify_length.py), judged before SQLite opens it: a
+    ``damaged_store`` break (exit 1) without opening it — so nothing (a checkpoint of what its
+    WAL holds, a format upgrade) writes to it. None when its length is whole."""
+    problem = verify_length.cut_short(path, APPLICATION_ID)
+    if problem is None:
+        return None
+    report = VerifyReport()
+    report.fail(problem)
+    return report
+
+
 def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
     """A file that begins as an SQLite database but cannot be opened as a store any more (a cut
     tail, damaged pages) was a store: that is a break to report (exit 1), not bad input. None
@@ -170,6 +185,10 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
     pinned: str | None = None
     prev = GENESIS_HASH
     expected_seq = 1
+    if store.dialect != "postgresql":  # a cut inside a page opens, and its zeros would blame a record
+        cut = await asyncio.to_thread(verify_length.cut_short, store.path, APPLICATION_ID)
+        if cut is not None:
+            report.fail(cut)
     async with store.snapshot():
         report.integrity = verify_pages.page_check(store, full, FULL_CHECK_BELOW)
         report.integrity, problem = await verify_pages.check_pages(store, report.integrity)
