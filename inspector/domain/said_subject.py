@@ -272,7 +272,7 @@ def _statement(said: Said, value: str, plan: SubjectPlan, elsewhere: frozenset[i
     for n, s in enumerate(said.sentences):
         if n in elsewhere:
             continue
-        text = s.text
+        text = _LABEL.sub(" ", s.text)  # "[evt:8 · assistant_message · untrusted]" says nothing done
         if plan.limit is None and not plan.goal:
             # The sentence less the value itself, cut into clauses ("Allowed hosts: a.example,
             # which serves the export" holds the value across a colon: nothing else is said).
