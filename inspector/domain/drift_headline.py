@@ -87,13 +87,14 @@ def headline(findings: list[Finding]) -> str:
     return "no drift found"
 
 
-def drift_verdict(findings: list[Finding]) -> str:
+def drift_verdict(findings: list[Finding], unjudged: frozenset[str] = NOT_JUDGED) -> str:
     """``failed`` (a finding), ``unknown`` (none, but a sentence or a name the rules could not
-    judge: ``NOT_JUDGED``) or ``clear`` — the words ``check --json`` uses per session, so a
-    script reading ``drift --json`` never takes "no blocking finding" for an all-clear."""
+    judge: ``unjudged``, by default ``NOT_JUDGED``) or ``clear`` — the words ``check --json``
+    uses per session, so a script reading ``drift --json`` never takes "no blocking finding" for
+    an all-clear."""
     if any(f.severity == "finding" for f in findings):
         return "failed"
-    return "unknown" if any(f.code in NOT_JUDGED for f in findings) else "clear"
+    return "unknown" if any(f.code in unjudged for f in findings) else "clear"
 
 
 def _not_judged(state: list[StateFact]) -> list[StateFact]:

@@ -20,6 +20,7 @@ from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, NotFound
 from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
+from inspector.domain.unreadable import finding as unreadable_finding
 from inspector.services import outside_command
 from inspector.services.channels import generations, state_records
 from inspector.services.evidence_text import evidence_text, evidence_whole
@@ -32,6 +33,7 @@ from inspector.services.log_reads import (
     max_seq,
     untrusted_rules,
 )
+from inspector.services.read_once import already, kept
 from inspector.services.sessions import get_session
 from inspector.store.connection import Store
 
@@ -66,7 +68,12 @@ async def state_facts(store: Store, session: str) -> list[StateFact]:
 
 
 async def drift_context(db: aiosqlite.Connection, session: str) -> DriftContext:
-    """The raw-log facts drift reads: failures, actions, untrusted rules, the last event."""
+    """The raw-log facts drift reads: failures, actions, untrusted rules, the last event
+    (read once per ``read_once.reads_once()`` block, e.g. one report)."""
+    return await kept("drift_context", session, lambda: _read_drift_context(db, session))
+
+
+async def _read_drift_context(db: aiosqlite.Connection, session: str) -> DriftContext:
     events = await log_events(db, session, kinds=("tool_call", "tool_result", "assistant_message", "user_message"))
     failures = find_failures([e for e in events if e.kind in ("tool_call", "tool_result")],
                              await failed_action_calls(db, session))
@@ -84,6 +91,26 @@ async def generation_texts(store: Store, session: str) -> list[GenerationText]:
     return [GenerationText(g.generation, g.kind, g.text, tuple(g.unresolved), tuple(g.sources), tuple(g.claims),
                            (g.covers[0], g.covers[1]) if g.covers else None)
             for g in await generations(store, session)]
+
+
+async def unreadable_generations(store: Store, session: str) -> dict[int, str]:
+    """Generations whose text the importer could not read (an encrypted compaction), with why
+    (domain/unreadable.py): their drift is "not judged", never "no drift found"."""
+    rows = await store.db.execute_fetchall(
+        "SELECT generation, extra FROM summaries WHERE session = ? AND extra LIKE ?", (session, '%"unreadable"%'))
+    out: dict[int, str] = {}
+    for generation, extra in rows:
+        why = json.loads(extra).get("unreadable")
+        if isinstance(why, str) and why:
+            out[int(generation)] = why
+    return out
+
+
+def _judged(gen: GenerationText, state: list[StateFact], ctx: DriftContext, unreadable: dict[int, str]) -> list[Finding]:
+    """The drift rules' findings, after the warning that the text could not be read at all."""
+    found = find_drift(gen, state, ctx)
+    why = unreadable.get(gen.generation)
+    return [unreadable_finding(gen.generation, why), *found] if why else found
 
 
 async def _events(store: Store, session: str, covers: tuple[int, int] | None) -> list[RawEvent]:
@@ -117,7 +144,8 @@ async def drift(store: Store, session: str, generation: int | None = None, *,
     if chosen is None:
         raise NotFound(f"session {session!r} has no summary generation {generation}")
     report.generation = chosen.generation
-    report.findings = find_drift(chosen, state, await drift_context(store.db, session))
+    report.findings = _judged(chosen, state, await drift_context(store.db, session),
+                              await unreadable_generations(store, session))
     events = await _events(store, session, chosen.covers)
     report.rebuild, report.user_statements = rebuild(events, state)
     if summarizer:
@@ -144,11 +172,15 @@ async def latest_findings(store: Store, session: str) -> list[Finding]:
 async def latest_findings_and_context(store: Store, session: str) -> tuple[list[Finding], DriftContext | None]:
     """:func:`latest_findings` and the raw-log context they were judged with (None when the
     session has no generation), so the header's survival line reads the log no second time."""
+    return await kept("latest_findings", session, lambda: _latest_findings_and_context(store, session))
+
+
+async def _latest_findings_and_context(store: Store, session: str) -> tuple[list[Finding], DriftContext | None]:
     gens = await generation_texts(store, session)
     if not gens:
         return [], None
     ctx = await drift_context(store.db, session)
-    return find_drift(gens[0], await state_facts(store, session), ctx), ctx
+    return _judged(gens[0], await state_facts(store, session), ctx, await unreadable_generations(store, session)), ctx
 
 
 async def drift_overview(store: Store, session: str) -> tuple[dict[int, list[Finding]], FieldTimeline,
@@ -157,4 +189,8 @@ async def drift_overview(store: Store, session: str) -> tuple[dict[int, list[Fin
     state = await state_facts(store, session)
     gens = await generation_texts(store, session)
     ctx = await drift_context(store.db, session) if gens else DriftContext()
-    return {g.generation: find_drift(g, state, ctx) for g in gens}, field_timeline(gens, state), gens
+    unreadable = await unreadable_generations(store, session) if gens else {}
+    latest = already("latest_findings", session)  # the header's verdict, judged in this run already
+    found = {g.generation: latest[0] if latest is not None and index == 0 else _judged(g, state, ctx, unreadable)
+             for index, g in enumerate(gens)}
+    return found, field_timeline(gens, state), gens
