@@ -3,6 +3,7 @@
     python -m bench.verdict_attack [--old-commit 0b98d10]
     python -m bench.verdict_attack --cases departures [--old-commit 07bebae]
     python -m bench.verdict_attack --cases misses [--old-commit 8f9b96e]
+    python -m bench.verdict_attack --cases paraphrase [--old-commit 1a5f55d]
 
 Each case is one summary generation of the small session in tests/verdict_attack_cases.py
 (plus a few of its own), labelled ``drifted`` (a careful reader says it drifted or lost
@@ -26,6 +27,7 @@ from bench.drift_precision import write_set
 from tests.verdict_attack_cases import EVENTS, FAITHFUL, STATE, case
 from tests.verdict_attack_departure_cases import departure_cases
 from tests.verdict_attack_misses_cases import misses_cases
+from tests.verdict_attack_paraphrase_cases import paraphrase_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTIVE = [s for s in STATE if s.get("status") != "pending"]
@@ -103,6 +105,11 @@ asyncio.run(main(Path(sys.argv[1]), Path(sys.argv[2])))
 '''
 
 
+# A rule that says it could not judge (check "?", survival "unknown"): the codes of the tree
+# judging now; an older tree's warnings of these codes are read the same way.
+_UNSURE = {"reference_unresolved", "forbidden_action_unclear", "subject_unjudged"}
+
+
 def show(got: dict[str, Any]) -> str:
     return ", ".join(got["blocking"] + [w + " (warning)" for w in got["warnings"]]) or "no finding"
 
@@ -114,26 +121,27 @@ def verdict(label: str, got: dict[str, Any]) -> str:
         if said:
             return "caught"
         # A rule that says it could not judge is not a green: check shows "?", survival "unknown".
-        unsure = {"reference_unresolved", "forbidden_action_unclear"}
-        return "cannot judge, says so" if unsure & set(got["warnings"]) else "FALSE ALL-CLEAR"
+        return "cannot judge, says so" if _UNSURE & set(got["warnings"]) else "FALSE ALL-CLEAR"
     if label == "cannot tell":  # honest only when survival says unknown, never missing
         return "unknown, says why" if not bad_survival else "FALSE ALARM"
     if got["blocking"] or bad_survival:
         return "FALSE ALARM"
     # Not an alarm, but not a green either: a faithful text the rules say they could not judge.
-    return "clean, but ? not judged" if {"reference_unresolved", "forbidden_action_unclear"} & set(got["warnings"]) \
+    return "clean, but ? not judged" if _UNSURE & set(got["warnings"]) \
         else "clean"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--cases", choices=("first", "departures", "misses"), default="first",
+    parser.add_argument("--cases", choices=("first", "departures", "misses", "paraphrase"), default="first",
                         help="the first attack's cases, or the departures (a verbatim rule widened, reordered, "
                         "broken or lifted through a pronoun) and their kin")
     parser.add_argument("--old-commit", help="default: 0b98d10 (first), 07bebae (departures)")
     args = parser.parse_args()
-    args.old_commit = args.old_commit or {"first": "0b98d10", "departures": "07bebae", "misses": "8f9b96e"}[args.cases]
-    rows = {"first": cases, "departures": departure_cases, "misses": misses_cases}[args.cases]()
+    args.old_commit = args.old_commit or {"first": "0b98d10", "departures": "07bebae", "misses": "8f9b96e",
+                                       "paraphrase": "1a5f55d"}[args.cases]
+    rows = {"first": cases, "departures": departure_cases, "misses": misses_cases,
+            "paraphrase": paraphrase_cases}[args.cases]()
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         src = write_set([c for _, _, c in rows], t / "attack.jsonl")

@@ -68,6 +68,10 @@ HOSTILE = [
      "The backup completed."),
     ("con.order.zh", "order_reversed", "约束：先迁移数据库，再部署。已部署 v2。已迁移数据库。"),
     ("con.order.zh", "order_reversed", "约束：先迁移数据库，再部署。部署了 v2，迁移了数据库。"),
+    # (session 9) two steps told the other way round under two headings: which came first is not
+    # told, so it is not judged (it was "clean" before: a ✓ over an order nobody read)
+    ("con.order", "subject_unjudged", "Constraint: Migrate the database first, then deploy.\n\n## Deploy\nDeployed v2."
+     "\n\n## Database\nMigrated the database."),
     # 3. a pronoun five or more sentences after the rule
     ("con.push", "reference_unresolved", "Constraint: Never push to main." + FILLER + " We can ignore it now."),
     ("con.push", "reference_unresolved|protected_negated", "Constraint: Never push to main." + FILLER
@@ -121,8 +125,6 @@ HARMLESS = [
     ("con.order", "Constraint: Migrate the database first, then deploy. Deployed v2. The database had been "
      "migrated beforehand."),
     ("con.order", "Constraint: Migrate the database first, then deploy. Deployment is planned. Migrated the database."),
-    ("con.order", "Constraint: Migrate the database first, then deploy.\n\n## Deploy\nDeployed v2.\n\n## Database\n"
-     "Migrated the database."),
     ("con.order.zh", "约束：先迁移数据库，再部署。已迁移数据库。已部署 v2。"),
     # a keep-all transcript (regress 04): a word of a step's tail and a label's "untrusted" are no report
     ("con.validate.zh", "约束：导入前必须逐行校验价格字段。\n[evt:10 · tool_result import_prices · untrusted] exit 0 · "

@@ -8,7 +8,9 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
+from inspector.domain.drift_headline import drift_verdict
 from inspector.domain.errors import BadInput
+from inspector.domain.unreadable import NOT_JUDGED_ALL
 from inspector.domain.unreadable import headline as drift_headline
 from inspector.services import confirmations, corrections
 from inspector.services.confirmations import BulkOutcome
@@ -70,7 +72,10 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
             lines += ["narrative rebuild:", report.narrative]
         return "\n".join(lines)
 
-    emit(report.as_dict(), as_json, human)
+    doc = report.as_dict()
+    if report.generation is not None:  # the headline and verdict a person reads, for scripts too
+        doc |= {"headline": drift_headline(report.findings), "verdict": drift_verdict(report.findings, NOT_JUDGED_ALL)}
+    emit(doc, as_json, human)
     return EXIT_REFUSED if report.blocking else EXIT_OK
 
 

@@ -7,30 +7,28 @@ generation yields none: a false alarm is a defect too.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from inspector.domain import drift_rules as rules
 from inspector.domain.covers_check import check_covers
+from inspector.domain.drift_finding import Finding as Finding  # re-exported: services, UI, report
+from inspector.domain.drift_headline import NOT_JUDGED as NOT_JUDGED  # re-exported: services, UI, report
+from inspector.domain.drift_headline import UNTRUSTED_WRITERS, facts_not_judged, identifier_findings, judged_once
+from inspector.domain.drift_headline import headline as headline  # re-exported: CLI, UI, tests
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.field_timeline import FieldTimeline as FieldTimeline  # re-exported: services, UI, benches
 from inspector.domain.field_timeline import field_cell as field_cell
 from inspector.domain.field_timeline import field_timeline as field_timeline
 from inspector.domain.field_timeline import held_in, value_held
-from inspector.domain.invented import invented
 from inspector.domain.said import normal_text
-from inspector.domain.said_departures import CANNOT_JUDGE, departure, plan_of, pronoun_in
+from inspector.domain.said_departures import departure, plan_of, pronoun_in
 from inspector.domain.said_departures import message as departure_message
 from inspector.domain.said_scope import scope_open
 from inspector.domain.survival import other_language
 from inspector.domain.textnorm import bounded, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
-
-# Writers whose proposals may carry an injected rule. The extractor is not among them: it
-# proposes only from the user's own words (and from tool *inputs*, never outputs as rules).
-UNTRUSTED_WRITERS = frozenset({"tool", "model"})
 
 
 @lru_cache(maxsize=16384)
@@ -73,6 +71,8 @@ class StateFact:
         object.__setattr__(self, "bounded", bounded(self.norm_value))
         plan = plan_of(self.value, self.kind)
         object.__setattr__(self, "departs", bool(plan))
+        # Scope-only: the scope rules read it only when a scope in the text has something joined
+        # (scope_open); the subject rule (said_subject) reads it whatever the scope rules do.
         object.__setattr__(self, "scope_only", plan.scope is not None and not (plan.order or plan.forbidden
                                                                               or plan.limit))
 
@@ -94,36 +94,6 @@ class GenerationText:
     sources: tuple[str, ...]
     claims: tuple[dict[str, Any], ...] = ()
     covers: tuple[int, int] | None = None
-
-
-@dataclass(frozen=True, slots=True, init=False)
-class Finding:
-    code: str
-    key: str | None
-    message: str
-    severity: str = "finding"  # or "warning"
-    words: tuple[str, ...] = ()  # the words of the summary (or its sources) that triggered it
-    where: str = ""  # the summary's sentence that holds them (normalised), when there is one
-
-    def __init__(self, code: str, key: str | None, message: str, severity: str = "finding",
-                 words: tuple[str, ...] = (), where: str = "") -> None:
-        # The generated __init__ of a frozen dataclass sets each field through
-        # object.__setattr__; the slots' own setters do the same in half the time, and the
-        # Drift tab makes ~25 findings per generation over 1,000 generations.
-        _SET_CODE(self, code)
-        _SET_KEY(self, key)
-        _SET_MESSAGE(self, message)
-        _SET_SEVERITY(self, severity)
-        _SET_WORDS(self, words)
-        _SET_WHERE(self, where)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "key": self.key, "message": self.message, "severity": self.severity,
-                "words": list(self.words), "where": self.where or None}
-
-
-_SET_CODE, _SET_KEY, _SET_MESSAGE, _SET_SEVERITY, _SET_WORDS, _SET_WHERE = (
-    Finding.__dict__[name].__set__ for name in ("code", "key", "message", "severity", "words", "where"))
 
 
 def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | None = None) -> list[Finding]:
@@ -208,18 +178,11 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     reversed_keys = {f.key for f in said_findings if f.code == "decision_reversed"}
     # A decision stated as its alternative is reported as reversed, not also as missing.
     findings = [f for f in findings if not (f.code == "protected_missing" and f.key in reversed_keys)]
-    findings += said_findings
-    findings += _identifier_findings(gen, ctx)
-    unjudged = _not_judged(state)
-    if unjudged:
-        # Drift judges active records; a pending proposal (every fact of an imported
-        # transcript) is judged by survival only. "No drift" over them would be a green
-        # about facts nobody looked at: say they were not judged.
-        kinds = ", ".join(f"{k} {n}" for k, n in sorted(Counter(s.kind for s in unjudged).items()))
-        findings.append(Finding("facts_not_judged", None,
-                                f"generation {gen.generation}: {len(unjudged)} pending proposal"
-                                f"{'s are' if len(unjudged) > 1 else ' is'} not judged by drift until confirmed "
-                                f"({kinds}); survival shows whether the text kept them.", "warning"))
+    findings += judged_once(findings, said_findings)
+    findings += identifier_findings(gen.generation, gen.text, ctx)
+    unjudged = facts_not_judged(gen.generation, state)
+    if unjudged is not None:
+        findings.append(unjudged)
     if not gen.sources:
         findings.append(Finding("unsourced_assertion", None, f"generation {gen.generation} cites no sources.",
                                 "warning"))
@@ -228,65 +191,6 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("unsourced_assertion", claim.get("key"),
                                     f"the claim about {claim.get('key')} cites no sources.", "warning"))
     return findings
-
-
-def _identifier_findings(gen: GenerationText, ctx: DriftContext) -> list[Finding]:
-    """Paths, file names and backticked code words the text names that no event, tool input
-    or stored original of the session holds (``domain/invented.py``): invented when the log
-    is whole, unverified (a warning: the rule cannot tell) when it is not."""
-    if ctx.evidence is None:
-        return []
-    absent = invented(gen.text, ctx.evidence)
-    if not absent:
-        return []
-    names = tuple(n.text for n in absent)
-    shown = ", ".join(f"“{n}”" for n in names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-    if ctx.evidence_whole:
-        return [Finding("invented_identifier", None,
-                        f"generation {gen.generation} names {shown}, which no event, tool input or stored original "
-                        "of the session holds.", words=names)]
-    why = ctx.evidence_gap or "it cannot tell whether this log is whole"
-    return [Finding("identifier_unverified", None,
-                    f"generation {gen.generation} names {shown}, which this session's evidence does not hold; "
-                    f"{why}, so the rule cannot say whether they are invented.", "warning", words=names)]
-
-
-# Warnings that say a rule could not judge what it read: a generation with one of them is never
-# shown as all-clear (the Drift tab's "?", check's "?"): a sentence whose reference the rules
-# cannot resolve, and names the summary gives that the log cannot confirm.
-NOT_JUDGED = CANNOT_JUDGE | {"identifier_unverified"}
-
-
-def headline(findings: list[Finding]) -> str:
-    """What a generation's drift comes to, saying what was not judged: "no drift" is only
-    said of the records drift read."""
-    blocking = sum(1 for f in findings if f.severity == "finding")
-    if blocking:
-        return f"{blocking} finding(s)"
-    parts = []
-    unsure = [f.code for f in findings if f.code in CANNOT_JUDGE]
-    if unsure:
-        # A sentence the rules could not resolve is not "no drift": say it was not judged.
-        parts.append(f"{len(unsure)} sentence(s) not judged ({', '.join(sorted(set(unsure)))})")
-    unverified = next((f for f in findings if f.code == "identifier_unverified"), None)
-    if unverified is not None:  # names it cannot confirm: whether they were invented is not judged
-        parts.append(f"{len(unverified.words) or 'some'} name(s) the log cannot confirm (identifier_unverified)")
-    unjudged = next((f for f in findings if f.code == "facts_not_judged"), None)
-    pending = unjudged.message.split(": ", 1)[1].split(" ", 1)[0] if unjudged is not None else None
-    if parts:
-        if pending is not None:
-            parts.append(f"{pending} pending not judged (see survival)")
-        return "no finding; " + "; ".join(parts)
-    if pending is not None:
-        return f"no drift in the active records; {pending} pending not judged (see survival)"
-    return "no drift found"
-
-
-def _not_judged(state: list[StateFact]) -> list[StateFact]:
-    """Pending records in range that no drift rule reads (a pending decision is read as a
-    dispute, a tool's or the model's pending rule as an injected instruction)."""
-    return [s for s in state if s.status == "pending" and s.kind != "decision"
-            and not (s.writer in UNTRUSTED_WRITERS and s.kind in OWNER_ONLY_KINDS)]
 
 
 def _decision_named(said: Said, fact: StateFact) -> bool:
@@ -341,8 +245,10 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                     pronouns = pronoun_in(said)
                     scopes = bool(scope_values) and scope_open(said, scope_values)
                     gate = pronouns or scopes or planned
-                ask = gate and (pronouns or (fact.departs and (scopes or not fact.scope_only)))
-                dep = departure(said, fact.value, fact.kind, lambda: _owner_values(state), pronouns) if ask else None
+                scoped = scopes or not fact.scope_only
+                ask = gate and (pronouns or (fact.departs and (scoped or plan_of(fact.value, fact.kind).subject)))
+                dep = departure(said, fact.value, fact.kind, lambda: _owner_values(state), pronouns,
+                                scoped) if ask else None
                 if dep is not None:
                     out.append(Finding(dep.code, fact.key, departure_message(dep, g, fact.kind, fact.value, fact.key),
                                        "finding" if dep.decided else "warning", words=dep.words, where=dep.sentence))
@@ -450,9 +356,20 @@ def _departure_plans(state: list[StateFact]) -> tuple[tuple[str, ...], bool]:
     return answer
 
 
+_OWNERS: tuple[Any, int, tuple[tuple[str, str], ...]] = (None, 0, ())
+
+
 def _owner_values(state: list[StateFact]) -> tuple[tuple[str, str], ...]:
-    """The (value, kind) pairs of the records a sentence may state instead of this one."""
-    return tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS or s.kind == "decision")
+    """The (value, kind) pairs of the records a sentence may state instead of this one — the
+    same tuple for the same record list (every generation of a session asks), kept like
+    ``_PLANS``."""
+    global _OWNERS
+    last, size, kept = _OWNERS
+    if last is state and size == len(state):
+        return kept
+    kept = tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS or s.kind == "decision")
+    _OWNERS = (state, len(state), kept)
+    return kept
 
 
 # Every key asks about every generation's text (1,000 × 100 in the bench): normalise each once.

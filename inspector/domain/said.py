@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from inspector.domain.textnorm import (
     Span,
@@ -46,6 +46,8 @@ def normal_text(text: str) -> str:
     kept = _keep_lines(text)
     return kept if "\n" not in kept else " ".join(kept.split())
 
+
+_T = TypeVar("_T")
 
 CANCELS = ("negation", "weakening")  # words that cancel or weaken a protected value
 
@@ -305,6 +307,27 @@ class Said:
         if key not in self._memo:
             self._memo[key] = clauses(sentence)
         return self._memo[key]  # type: ignore[no-any-return]
+
+    def remember(self, key: Any, compute: Callable[[], _T]) -> _T:
+        """One rule's answer about this text (a value's departure, a once-per-generation
+        gate), computed on first asking and kept: every record of a session asks the same
+        generation, and the Drift tab asks 1,000 generations × 100 records."""
+        memo = self._memo
+        if key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        found = memo[key] = compute()
+        return found
+
+    def clauses_in(self, indices: Iterable[int], skip: str = "") -> Iterator[tuple[int, Span]]:
+        """(sentence index, clause) for each clause of these sentences — a sentence with no cut
+        is its own clause — leaving out the clauses that hold ``skip`` (a rule's own value,
+        normalised): the scan every "said elsewhere" rule makes over its candidate sentences."""
+        for i in indices:
+            s = self.sentences[i]
+            for c in self.clauses(s) or [s]:
+                if skip and skip in c.text:
+                    continue
+                yield i, c
 
 
 @dataclass(slots=True)

@@ -41,13 +41,15 @@ from inspector.domain.said_quantities import date_of, quantity_of, times_of
 from inspector.domain.said_scope import bounding, scope_form, widened_norm
 from inspector.domain.said_scope_wide import widened_elsewhere
 from inspector.domain.said_sequence import told_reversed
+from inspector.domain.said_subject import CODE as SUBJECT_UNJUDGED
+from inspector.domain.said_subject import subject_plan, subject_statement
 from inspector.domain.said_touched import touch_plan, touched
 from inspector.domain.said_without import accepted_elsewhere, excluded_of
 
 # Drift warnings that say the rules could not judge a sentence: ``check`` shows "?", not "✓".
-CANNOT_JUDGE = frozenset({"reference_unresolved", "forbidden_action_unclear"})
+CANNOT_JUDGE = frozenset({"reference_unresolved", "forbidden_action_unclear", SUBJECT_UNJUDGED})
 CODES = ("permission_widened", "order_reversed", "forbidden_action_done", "reference_unresolved",
-         "forbidden_action_unclear")
+         "forbidden_action_unclear", SUBJECT_UNJUDGED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +69,10 @@ class Plan:
     forbidden: bool
     limit: bool
     excludes: bool = False  # "… without downtime" (said_without)
+    subject: bool = False  # a statement about its subject no other rule reads (said_subject)
 
     def __bool__(self) -> bool:
-        return self.scope is not None or self.order or self.forbidden or self.limit or self.excludes
+        return self.scope is not None or self.order or self.forbidden or self.limit or self.excludes or self.subject
 
 
 @lru_cache(maxsize=16384)
@@ -79,7 +82,7 @@ def plan_of(value: str, kind: str) -> Plan:
                                                           or touch_plan(value) is not None),
                 _number_and_unit(value) is not None or _date_of(value) is not None
                 or quantity_of(value) is not None or date_of(value.lower()) is not None or bool(times_of(value)),
-                excluded_of(value) is not None)
+                excluded_of(value) is not None, subject_plan(value, kind) is not None)
 
 
 def may_depart(value: str, kind: str) -> bool:
@@ -98,13 +101,15 @@ Others = tuple[tuple[str, str], ...]
 
 
 def departure(said: Said, value: str, kind: str, others: Others | Callable[[], Others] = (),
-              pronouns: bool | None = None) -> Departure | None:
+              pronouns: bool | None = None, scopes: bool = True) -> Departure | None:
     """The first departure of one protected value in one generation's text, or None.
     ``others``: the session's protected (value, kind) pairs, or a function making them (only
     the limit and pronoun rules need them); ``pronouns``: ``pronoun_in(said)`` when the caller
-    asked it already (once per generation)."""
+    asked it already (once per generation); ``scopes``: False when the caller knows no scope in
+    the text can have grown (``said_scope.scope_open``), so the scope rules are skipped."""
     plan = plan_of(value, kind)
-    hit = (widened_norm(said, plan.scope) or widened_elsewhere(said, plan.scope)) if plan.scope is not None else None
+    hit = (widened_norm(said, plan.scope) or widened_elsewhere(said, plan.scope)) if (
+        plan.scope is not None and scopes) else None
     if hit is not None:
         return Departure("permission_widened", tuple(hit.words), hit.sentence)
     hit = (reordered(said, value) or told_reversed(said, value)) if plan.order else None
@@ -129,6 +134,9 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     if pronoun is not None:
         return Departure("protected_negated" if pronoun.decided else "reference_unresolved",
                          tuple(pronoun.words), pronoun.sentence, pronoun.decided, how="pronoun")
+    said_of = subject_statement(said, value, kind, others) if plan.subject else None
+    if said_of is not None:
+        return Departure(said_of.code, said_of.words, said_of.sentence, said_of.decided, how=said_of.how)
     return None
 
 
@@ -155,6 +163,10 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
         return (f"generation {generation} reports “{words}” done to what the {kind} “{value}” ({key}) forbids "
                 f"touching (“{dep.sentence}”): the rules do not know that verb, so they cannot tell whether it is "
                 "the forbidden act — not judged; a person (or --judge) must read it.")
+    if dep.code == SUBJECT_UNJUDGED:
+        return (f"generation {generation} says “{words}” about what the {kind} “{value}” ({key}) concerns "
+                f"(“{dep.sentence}”), in words the rules cannot match to its verb, amount or order — not judged; "
+                "a person (or --judge) must read it.")
     if dep.code == "reference_unresolved":
         return (f"generation {generation} dismisses “{words}” a few sentences after the {kind} “{value}” ({key}) "
                 f"(“{dep.sentence}”): the rules cannot tell whether the pronoun means this {kind} or something named "

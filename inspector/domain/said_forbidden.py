@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from inspector.domain.said import Hits, Said, norm_phrase
-from inspector.domain.said_steps import denies, first_at, forms, telling_words
+from inspector.domain.said_steps import denies, first_at, forms, telling_words, upheld
 from inspector.domain.textnorm import CJK
 from inspector.domain.wordlists import pairs
 
@@ -154,11 +154,7 @@ def forbidden_done(said: Said, value: str) -> Hits | None:
     action = forbidden_of(value)
     if action is None:
         return None
-    key = ("forbidden_done", value)
-    if key in said._memo:
-        return said._memo[key]  # type: ignore[no-any-return]
-    found = said._memo[key] = _forbidden_done(said, value, action)
-    return found
+    return said.remember(("forbidden_done", value), lambda: _forbidden_done(said, value, action))
 
 
 def _forbidden_done(said: Said, value: str, action: Forbidden) -> Hits | None:
@@ -172,17 +168,15 @@ def _forbidden_done(said: Said, value: str, action: Forbidden) -> Hits | None:
     # word (any of its forms) can name the action: found by search, not by reading each one.
     needles = action.command[:1] + action.gloss if action.command else forms(action.object[0])
     candidates = sorted({i for n in needles for i in said.holding(n)} - own)
-    for i in candidates:
-        s = said.sentences[i]
-        for c in said.clauses(s):
-            words = _names_action(c.text, action)
-            if words:
-                return Hits(words, said.stripped(s))
+    for i, c in said.clauses_in(candidates):
+        words = _names_action(c.text, action)
+        if words:
+            return Hits(words, said.stripped(said.sentences[i]))
     return None
 
 
 def _names_action(clause: str, action: Forbidden) -> list[str]:
-    if denies(clause) or _PROHIBITION.search(clause):
+    if denies(clause) or upheld(clause) or _PROHIBITION.search(clause):
         return []
     if action.command:
         hit = _command_at(clause, action.command)

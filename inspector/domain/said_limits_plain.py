@@ -120,11 +120,7 @@ def limit_restated(said: Said, value: str, others: Others | Callable[[], Others]
     if q is None and d is None and not t:
         return None
     v = norm_phrase(value)
-    key = ("limit_restated", v)
-    if key in said._memo:
-        return said._memo[key]  # type: ignore[no-any-return]
-    found = said._memo[key] = _restated(said, v, q, d, others, t)
-    return found
+    return said.remember(("limit_restated", v), lambda: _restated(said, v, q, d, others, t))
 
 
 def _restated(said: Said, v: str, q: Quantity | None, d: DateSaid | None,
@@ -160,11 +156,8 @@ _DIGIT = re.compile(r"\d")
 
 def _digit_sentences(said: Said) -> list[int]:
     """Indices of the sentences holding a digit (once per generation, for every limit asked)."""
-    key = ("digit_sentences",)
-    found = said._memo.get(key)
-    if found is None:
-        found = said._memo[key] = [i for i, s in enumerate(said.sentences) if _DIGIT.search(s.text)]
-    return found  # type: ignore[no-any-return]
+    return said.remember(("digit_sentences",),
+                         lambda: [i for i, s in enumerate(said.sentences) if _DIGIT.search(s.text)])
 
 
 def _quantity_moved(text: str, q: Quantity, unit: str, words: tuple[str, ...], ids: tuple[str, ...]) -> str | None:

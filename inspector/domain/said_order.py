@@ -124,12 +124,7 @@ def reordered(said: Said, value: str) -> Hits | None:
     order = order_of(value)
     if order is None:
         return None
-    key = ("reordered", value)
-    if key in said._memo:
-        return said._memo[key]  # type: ignore[no-any-return]
-    found = _reordered(said, value, order)
-    said._memo[key] = found
-    return found
+    return said.remember(("reordered", value), lambda: _reordered(said, value, order))
 
 
 def _reordered(said: Said, value: str, order: Order) -> Hits | None:

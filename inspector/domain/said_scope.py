@@ -119,12 +119,9 @@ def _joined_pattern(ends: tuple[str, ...]) -> re.Pattern[str]:
 
 def _also_anywhere(said: Said) -> bool:
     """An "also/too/也" word and a permission word are in the text (once per generation)."""
-    key = ("scope_also",)
-    found = said._memo.get(key)
-    if found is None:
-        text = said.text
-        found = said._memo[key] = bool(_ALSO_LEAD.search(text) and _ALSO.search(text) and _PERMIT.search(text))
-    return found  # type: ignore[no-any-return]
+    text = said.text
+    return said.remember(("scope_also",), lambda: bool(_ALSO_LEAD.search(text) and _ALSO.search(text)
+                                                       and _PERMIT.search(text)))
 
 
 def _grows(tail: str, v: str) -> list[str]:

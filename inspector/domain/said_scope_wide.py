@@ -98,12 +98,8 @@ def _parts(v: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def wide_grant_possible(said: Said) -> bool:
     """A widening word and a grant word are both in the text (one search each per generation):
     otherwise no clause can widen anything and no record need be asked."""
-    key = ("wide_grant",)
-    found = said._memo.get(key)
-    if found is None:
-        text = said.text
-        found = said._memo[key] = _WIDE.search(text) is not None and _GRANT.search(text) is not None
-    return found  # type: ignore[no-any-return]
+    return said.remember(("wide_grant",), lambda: _WIDE.search(said.text) is not None
+                         and _GRANT.search(said.text) is not None)
 
 
 def widened_elsewhere(said: Said, v: str) -> Hits | None:
@@ -112,29 +108,23 @@ def widened_elsewhere(said: Said, v: str) -> Hits | None:
     ``said_scope.scope_form``."""
     if not v or not wide_possible_for(said) or not said.in_text(v):
         return None
-    key = ("widened_elsewhere", v)
-    if key in said._memo:
-        return said._memo[key]  # type: ignore[no-any-return]
-    found = said._memo[key] = _widened(said, v)
-    return found
+    return said.remember(("widened_elsewhere", v), lambda: _widened(said, v))
 
 
 def _granting_clauses(said: Said) -> list[tuple[int, int, int]]:
     """(sentence index, start, end) of the clauses holding a grant word and a widening or
     "also/now" word — once per generation; each scope value then reads only these."""
-    key = ("granting_clauses",)
-    found = said._memo.get(key)
-    if found is None:
-        found = []
-        text = said.text
-        for i in sorted({said.sentence_index(m.start()) for m in _GRANT.finditer(text)} - {-1}):
-            s = said.sentences[i]
-            for c in said.clauses(s) or [s]:
-                part = text[c.start:c.end]
-                if _GRANT.search(part) and (_WIDE.search(part) or _ALSO.search(part)):
-                    found.append((i, c.start, c.end))
-        said._memo[key] = found
-    return found  # type: ignore[no-any-return]
+    return said.remember(("granting_clauses",), lambda: _granting(said))
+
+
+def _granting(said: Said) -> list[tuple[int, int, int]]:
+    text = said.text
+    found = []
+    for i, c in said.clauses_in(sorted({said.sentence_index(m.start()) for m in _GRANT.finditer(text)} - {-1})):
+        part = text[c.start:c.end]
+        if _GRANT.search(part) and (_WIDE.search(part) or _ALSO.search(part)):
+            found.append((i, c.start, c.end))
+    return found
 
 
 def _widened(said: Said, v: str) -> Hits | None:
@@ -201,13 +191,8 @@ def _more_actions(part: str, forms: tuple[str, ...], objects: tuple[str, ...]) -
 def wide_possible_for(said: Said) -> bool:
     """``wide_grant_possible``, or a grant word beside an "also/now/也/现在" word (another action
     on the same object)."""
-    key = ("wide_or_more",)
-    found = said._memo.get(key)
-    if found is None:
-        text = said.text
-        found = said._memo[key] = wide_grant_possible(said) or (
-            _GRANT.search(text) is not None and _ALSO.search(text) is not None)
-    return found  # type: ignore[no-any-return]
+    return said.remember(("wide_or_more",), lambda: wide_grant_possible(said) or (
+        _GRANT.search(said.text) is not None and _ALSO.search(said.text) is not None))
 
 
 __all__ = ["wide_grant_possible", "wide_possible_for", "widened_elsewhere"]

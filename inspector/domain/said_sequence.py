@@ -62,36 +62,33 @@ def told_reversed(said: Said, value: str) -> Hits | None:
     order = order_of(value)
     if order is None:
         return None
-    key = ("told_reversed", value)
-    if key in said._memo:
-        return said._memo[key]  # type: ignore[no-any-return]
-    found = said._memo[key] = _told_reversed(said, value, order)
-    return found
+    return said.remember(("told_reversed", value), lambda: _told_reversed(said, value, order))
 
 
 def _units(said: Said) -> list[_Unit]:
     """The text's units in order, each with its sentence and paragraph (once per generation)."""
-    key = ("sequence_units",)
-    found = said._memo.get(key)
-    if found is None:
-        found = []
-        text = said.text
-        paragraph = 0
-        line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
-        breaks = set()
-        for n, start in enumerate(line_starts):
-            line = text[start:line_starts[n + 1] - 1 if n + 1 < len(line_starts) else len(text)]
-            if not line.strip() or _HEADING.match(line):
-                breaks.add(start)
-        for i, s in enumerate(said.sentences):
-            if any(s.start <= b < s.end or b == s.start for b in breaks) or (
-                    i > 0 and any(said.sentences[i - 1].end <= b <= s.start for b in breaks)):
-                paragraph += 1
-            for part in _UNIT_CUT.split(s.text):
-                if part.strip():
-                    found.append(_Unit(_LABEL.sub("", _LIST_ITEM.sub("", part.strip())), i, paragraph))
-        said._memo[key] = found
-    return found  # type: ignore[no-any-return]
+    return said.remember(("sequence_units",), lambda: _cut_units(said))
+
+
+def _cut_units(said: Said) -> list[_Unit]:
+    """The units, cut once per generation (see ``_units``)."""
+    found = []
+    text = said.text
+    paragraph = 0
+    line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+    breaks = set()
+    for n, start in enumerate(line_starts):
+        line = text[start:line_starts[n + 1] - 1 if n + 1 < len(line_starts) else len(text)]
+        if not line.strip() or _HEADING.match(line):
+            breaks.add(start)
+    for i, s in enumerate(said.sentences):
+        if any(s.start <= b < s.end or b == s.start for b in breaks) or (
+                i > 0 and any(said.sentences[i - 1].end <= b <= s.start for b in breaks)):
+            paragraph += 1
+        for part in _UNIT_CUT.split(s.text):
+            if part.strip():
+                found.append(_Unit(_LABEL.sub("", _LIST_ITEM.sub("", part.strip())), i, paragraph))
+    return found
 
 
 @lru_cache(maxsize=4096)

@@ -120,4 +120,17 @@ def denies(clause: str) -> bool:
     return DENIAL.search(clause) is not None
 
 
-__all__ = ["DENIAL", "GENERIC", "denies", "first_at", "forms", "side_at", "telling_words"]
+# A clause that says nothing was done to it, or that the rule still holds ("Nothing was pushed to
+# main", "Left the build directory untouched", "The rule against pushing to main still applies",
+# "保持原样"): it reports no act, whatever verb it holds (the fourth attack's false alarms).
+UPHELD = re.compile(r"(?<![a-z])(?:nothing|none|untouched|unchanged|intact|left alone|kept out|kept away|"
+                    r"stays out|as is|as-is|still applies|still holds|still stands|still in force|"
+                    r"remains in force|rule against|continues to apply)(?![a-z])|保持原样|原样|不变|未动|没动|仍然有效|仍有效|"
+                    r"仍适用|依然有效")
+
+
+def upheld(clause: str) -> bool:
+    return UPHELD.search(clause) is not None
+
+
+__all__ = ["DENIAL", "GENERIC", "UPHELD", "denies", "first_at", "forms", "side_at", "telling_words", "upheld"]

@@ -38,7 +38,7 @@ from functools import lru_cache
 
 from inspector.domain.said import Said, norm_phrase
 from inspector.domain.said_forbidden import _PROHIBITION, _object_near, done_forms, forbidden_of
-from inspector.domain.said_steps import denies, first_at, forms, telling_words
+from inspector.domain.said_steps import denies, first_at, forms, telling_words, upheld
 from inspector.domain.textnorm import CJK
 from inspector.domain.wordlists import pairs
 
@@ -136,11 +136,7 @@ def touched(said: Said, value: str) -> Touched | None:
     plan = touch_plan(value)
     if plan is None:
         return None
-    key = ("touched", value)
-    if key in said._memo:
-        return said._memo[key]  # type: ignore[no-any-return]
-    found = said._memo[key] = _touched(said, value, *plan)
-    return found
+    return said.remember(("touched", value), lambda: _touched(said, value, *plan))
 
 
 def _touched(said: Said, value: str, verb: str, obj: tuple[str, ...]) -> Touched | None:
@@ -152,27 +148,24 @@ def _touched(said: Said, value: str, verb: str, obj: tuple[str, ...]) -> Touched
     # 修改生产库”，但这次已直接改了生产库的数据" quotes the rule and then breaks it.
     candidates = sorted({i for n in _object_forms(obj) for i in said.holding(n)})
     unsure: Touched | None = None
-    for i in candidates:
+    for i, c in said.clauses_in(candidates, skip=v):
         s = said.sentences[i]
-        for c in said.clauses(s) or [s]:
-            text = c.text
-            if v and v in text:
-                continue
-            if denies(text) or _PROHIBITION.search(text) or _PLAN.search(text) or _PERMITS.search(text):
-                continue
-            at = _object_at(text, obj)
-            if at < 0:
-                continue
-            got = _english(text, at, verb, obj) if not CJK.search(verb) else None
-            if got is None and CJK.search(text):
-                got = _chinese(text, verb)
-            if got is None:
-                continue
-            words, decided = got
-            hit = Touched([words], said.stripped(s), decided)
-            if decided:
-                return hit
-            unsure = unsure or hit
+        text = c.text
+        if denies(text) or upheld(text) or _PROHIBITION.search(text) or _PLAN.search(text) or _PERMITS.search(text):
+            continue
+        at = _object_at(text, obj)
+        if at < 0:
+            continue
+        got = _english(text, at, verb, obj) if not CJK.search(verb) else None
+        if got is None and CJK.search(text):
+            got = _chinese(text, verb)
+        if got is None:
+            continue
+        words, decided = got
+        hit = Touched([words], said.stripped(s), decided)
+        if decided:
+            return hit
+        unsure = unsure or hit
     return unsure
 
 

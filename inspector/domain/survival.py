@@ -214,11 +214,15 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
         if neg is not None:
             return Verdict(fact, "contradicted", neg.sentence, f"the summary cancels or weakens it: “{neg.words[0]}”")
         dep = departure(said, fact.value, fact.kind, others)
+        if dep is not None and dep.code == "subject_unjudged" and find_value(said.flat(), rules.norm_phrase(fact.value)) < 0:
+            dep = None  # a sentence about its subject does not make a value the text lacks "unknown"
         if dep is not None:
             # The same departures drift reads (said_departures.py), so both say the same.
             if not dep.decided:
                 why = (f"the summary reports “{dep.words[0]}” done to what it forbids; the rules do not know that "
                        "verb and cannot tell whether it is the forbidden act" if dep.code == "forbidden_action_unclear"
+                       else f"the summary says “{dep.words[0]}” about its subject in words the rules cannot match to "
+                       "its verb, amount or order" if dep.code == "subject_unjudged"
                        else f"a pronoun a few sentences later is dismissed (“{dep.words[0]}”); the rules cannot tell "
                        "whether it means this fact")
                 return Verdict(fact, "unknown", dep.sentence, why, as_of)
