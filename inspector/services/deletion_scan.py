@@ -26,6 +26,7 @@ from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.formats.titles import prompt_title
 from inspector.services.deletion_names import kept_names, matcher, rewritable
 from inspector.services.deletion_split_scan import session_pieces, straddling_values
+from inspector.store import session_rows
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS
 
@@ -354,7 +355,7 @@ async def _title_made_from_a_target(db: aiosqlite.Connection, session: str, refs
     prompt, whitespace collapsed, cut with an ellipsis): a copy of the message however short, which
     the value scan leaves out (a line of under 16 characters is not looked for elsewhere)."""
     seqs = [int(r[4:]) for r in refs if r.startswith("evt:") and r[4:].isdigit()]
-    row = await fetch_one(db, "SELECT title FROM sessions WHERE id = ?", (session,))
+    row = await session_rows.title_and_extra(db, session)
     if not seqs or row is None or not row[0]:
         return False
     marks = ",".join("?" * len(seqs))
