@@ -73,7 +73,7 @@ class Replay:
                     if status != want:
                         said = (f"the ledger set it to {want}" if set_by_ledger
                                 else f"no ledger entry ever changed it from {want!r}")
-                        fail({"where": spec.table, "identity": list(identity),
+                        fail({"where": spec.table, "identity": list(identity), "code": "status_differs",
                               "message": f"{type_} {list(identity[1:])} in session {identity[0]!r} shows status "
                                          f"{status!r}, but {said} (replayed): it was changed outside an act"})
 
@@ -87,14 +87,14 @@ class Replay:
                 deleted = deleted_at is not None
                 when = self.tombstoned.get((session, mid))
                 if deleted and ordered and when is not None and deleted_at != when:
-                    fail({"where": "materials", "session": session, "id": mid,
+                    fail({"where": "materials", "session": session, "id": mid, "code": "tombstone_time_differs",
                           "message": f"material {mid!r} shows it was deleted at {deleted_at}, but its deletion "
                                      f"entry says {when}"})
                 if deleted and not ordered:
-                    fail({"where": "materials", "session": session, "id": mid,
+                    fail({"where": "materials", "session": session, "id": mid, "code": "tombstone_unordered",
                           "message": f"material {mid!r} is marked deleted, but no deletion in the ledger covers it"})
                 elif ordered and (not deleted or chunks):
-                    fail({"where": "materials", "session": session, "id": mid,
+                    fail({"where": "materials", "session": session, "id": mid, "code": "deleted_bytes_kept",
                           "message": f"a deletion in the ledger removed material {mid!r}, but its bytes are still "
                                      "stored"})
 
@@ -116,9 +116,9 @@ async def check_bindings(store: Store, fail: Any, unbound: set[str]) -> None:
             continue
         want = bound.get(mid)
         if want is None:
-            fail({"where": "materials", "session": session, "id": mid,
+            fail({"where": "materials", "session": session, "id": mid, "code": "material_unbound",
                   "message": f"material {mid!r} is not bound in any import's ledger entry"})
         elif want != bindings.bound_digest(store.digest_key, binding):
-            fail({"where": "materials", "session": session, "id": mid,
+            fail({"where": "materials", "session": session, "id": mid, "code": "material_rebound",
                   "message": f"material {mid!r}: its chunk hashes are not the ones its import bound in the ledger "
                              "(the chunks were rewritten and rebound)"})

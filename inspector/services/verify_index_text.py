@@ -37,6 +37,7 @@ Fail = Callable[[dict[str, Any]], None]
 
 TEXT_CHECK_BELOW = 4 << 20  # characters of indexed event text compared in full by default
 MISMATCH = ("malformed", "corrupt")
+NOT_NOW = ("locked", "busy", "readonly", "read-only", "read only")  # the check could not run now: said, not a break
 
 
 async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writable: bool = True) -> list[str]:
@@ -93,8 +94,14 @@ async def _fts_check(store: Store, table: str, rank: int, fail: Fail, skipped: l
     except sqlite3.DatabaseError as exc:
         text = str(exc).lower()
         if any(m in text for m in MISMATCH):
-            fail({"where": table, "message": f"{what} does not match the text it indexes: a search would find "
-                                             "entries for words their text does not hold, or miss text it holds"})
+            fail({"where": table, "code": "search_index_text",
+                  "message": f"{what} does not match the text it indexes: a search would find entries for words "
+                             "their text does not hold, or miss text it holds"})
+            return True
+        if not any(m in text for m in NOT_NOW):  # not a lock nor a read-only file: the index itself is damaged
+            fail({"where": table, "code": "search_index_damaged",
+                  "message": f"{what} cannot be read ({exc}): its FTS5 tables were edited; every search of it "
+                             "would fail or mislead"})
             return True
         skipped.append(f"{table} text: FTS5's comparison could not run ({exc}: a read-only store or a writer "
                        "holding the lock); entry sizes were compared instead" if table == "events_fts" else
@@ -127,7 +134,7 @@ async def _event_sizes(store: Store, fail: Fail) -> None:
             if _varint(bytes(size or b"")) != max(0, int(length or 0) - 2):
                 bad.append(int(event_id))
     if bad:
-        fail({"where": "events_fts", "event_id": bad[0],
+        fail({"where": "events_fts", "event_id": bad[0], "code": "search_index_text",
               "message": f"{len(bad)} entry(ies) of the event search index events_fts were built from text of "
                          f"another length than their event's (first: event id {bad[0]}): a search would find or "
                          "hide events by words they do not hold"})
@@ -176,7 +183,7 @@ async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bo
             except sqlite3.OperationalError:  # a temporary table goes with the connection anyway
                 continue
     if rows and int(rows[0][0]):
-        fail({"where": "events_grams", "event_id": rows[0][1],
+        fail({"where": "events_grams", "event_id": rows[0][1], "code": "search_index_text",
               "message": f"the short-query index events_grams holds {rows[0][0]} (gram, event) pair(s) its events' "
                          f"text does not give, or lacks them (first: event id {rows[0][1]}): a one- or "
                          "two-character search would find or hide the wrong events"})
@@ -187,7 +194,7 @@ async def _pg_event_text(store: Store, fail: Fail) -> None:
         "SELECT COUNT(*), MIN(s.event_id) FROM events_search s JOIN events e ON e.event_id = s.event_id "
         "WHERE s.lowered IS DISTINCT FROM lower(e.content) OR s.session IS DISTINCT FROM e.session")
     if rows and int(rows[0][0]):
-        fail({"where": "events_search", "event_id": rows[0][1],
+        fail({"where": "events_search", "event_id": rows[0][1], "code": "search_index_text",
               "message": f"{rows[0][0]} entry(ies) of the event search index hold text their event does not "
                          f"(first: event id {rows[0][1]}): a search would find or hide events by words they do not "
                          "hold"})
@@ -210,6 +217,6 @@ async def _material_text(store: Store, fail: Fail) -> None:
                     break
         want = searchable_text(bytes(prefix[:int(indexed or 0)]), str(encoding), media)
         if want is not None and text != want:
-            fail({"where": "materials_fts", "session": sid, "id": mid,
+            fail({"where": "materials_fts", "session": sid, "id": mid, "code": "search_index_text",
                   "message": f"material {mid!r}: its search-index text is not the text of its bytes (a material "
                              "search would show words the material does not hold)"})

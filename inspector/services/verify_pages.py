@@ -34,13 +34,13 @@ async def check_pages(store: Store, check: str) -> tuple[str, dict[str, Any] | N
         check = "amcheck" if await has_amcheck(store) else "server_checks"
         messages = await integrity(store)
         if messages:
-            return check, {"where": "postgresql", "message": "index checks found damage: " + "; ".join(messages[:5]),
+            return check, {"where": "postgresql", "code": "pages_damaged", "message": "index checks found damage: " + "; ".join(messages[:5]),
                            "report": messages}
         return check, None
     rows = await store.db.execute_fetchall(f"PRAGMA {check}")
     lines = integrity_lines(str(r[0]) for r in rows)
     if lines:
-        return check, {"where": "sqlite", "message": integrity_summary(check, lines), "report": lines}
+        return check, {"where": "sqlite", "code": "pages_damaged", "message": integrity_summary(check, lines), "report": lines}
     return check, None
 
 
