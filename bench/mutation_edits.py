@@ -249,8 +249,11 @@ def row_edits(con: sqlite3.Connection, table: str) -> list[Mutation]:
 def column_edits(con: sqlite3.Connection, table: str) -> list[Mutation]:
     out: list[Mutation] = []
     key = key_of(con, table)
-    for column, _not_null, _pk in columns(con, table):
-        rid = _middle(con, table, column)
+    targets = [(column, _middle(con, table, column), column) for column, _, _ in columns(con, table)]
+    if table == "store_meta":  # each key its own row: the edit is named by the key it hits
+        targets = [(column, r, f"{column}:{k}") for r, k in con.execute("SELECT rowid, key FROM store_meta")
+                   for column in ("key", "value")]
+    for column, rid, label in targets:
         if rid is None:
             continue
         where, params = _is(con, table, rid)
@@ -259,10 +262,10 @@ def column_edits(con: sqlite3.Connection, table: str) -> list[Mutation]:
         def set_to(new: Any, col: str = column, w: str = where, p: tuple[Any, ...] = params
                    ) -> Callable[[sqlite3.Connection], None]:
             return lambda c: c.execute(f"UPDATE '{table}' SET {col} = ? WHERE {w}", (new, *p))
-        out.append(Mutation(table, column, "byte", set_to(flip(value)), rows=(rid,)))
-        out.append(Mutation(table, column, "null", set_to(None), rows=(rid,)))
+        out.append(Mutation(table, label, "byte", set_to(flip(value)), rows=(rid,)))
+        out.append(Mutation(table, label, "null", set_to(None), rows=(rid,)))
         if isinstance(value, bytes) and len(value) > 1:
-            out.append(Mutation(table, column, "truncate", set_to(value[: len(value) // 2]), rows=(rid,)))
+            out.append(Mutation(table, label, "truncate", set_to(value[: len(value) // 2]), rows=(rid,)))
         other = con.execute(f"SELECT {key.strip('()')}, {column} FROM '{table}' WHERE {column} IS NOT ? "
                             f"AND NOT ({where}) ORDER BY {key.strip('()')} LIMIT 1", (value, *params)).fetchone()
         if other is not None:
@@ -272,12 +275,12 @@ def column_edits(con: sqlite3.Connection, table: str) -> list[Mutation]:
                      v: Any = value, ow: str = o_where, op: tuple[Any, ...] = o_params, ov: Any = other[-1]) -> None:
                 c.execute(f"UPDATE '{table}' SET {col} = ? WHERE {w}", (ov, *p))
                 c.execute(f"UPDATE '{table}' SET {col} = ? WHERE {ow}", (v, *op))
-            out.append(Mutation(table, column, "swap", swap, rows=(rid, other[0])))
+            out.append(Mutation(table, label, "swap", swap, rows=(rid, other[0])))
         if table in TABLE_TYPE and column != "digest":
             def consistent(c: sqlite3.Connection, col: str = column, r: Any = rid, v: Any = value) -> None:
                 c.execute(f"UPDATE '{table}' SET {col} = ? WHERE rowid = ?", (meaningful(v, col), r))
                 redigest(c, table, r)
-            out.append(Mutation(table, column, "redigest", consistent, rows=(rid,)))
+            out.append(Mutation(table, label, "redigest", consistent, rows=(rid,)))
     return out
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import mutation_edits
+from bench import mutation_edits, mutation_observe
 from bench.mutation_edits import Mutation
 from bench.mutation_stores import build
 from inspector.domain.errors import InspectorError
@@ -122,11 +122,13 @@ def judge(exit_code: int, doc: dict[str, Any], mutation: Mutation) -> Outcome:
         return Outcome("bad input", 3, doc.get("code"), None, str(doc.get("message", "")))
     reason = verify_coverage.declared(mutation.table, mutation.column, mutation.kind, pinned=mutation.pinned)
     if reason is not None:
-        return Outcome("declared", 0, declared=reason)
+        relied = reason in verify_coverage.relies_on(kept_head=False)
+        return Outcome("relied on" if relied else "declared", 0, declared=reason)
     return Outcome("missed", 0)
 
 
-def attempt(base: Path, work: Path, mutation: Mutation, pin: tuple[bytes, int, str]) -> Outcome:
+def attempt(base: Path, work: Path, mutation: Mutation, pin: tuple[bytes, int, str],
+            look: Look | None = None) -> Outcome:
     _clear(work)
     shutil.copyfile(base, work)
     if mutation.mode == "file":
@@ -146,7 +148,24 @@ def attempt(base: Path, work: Path, mutation: Mutation, pin: tuple[bytes, int, s
         finally:
             con.close()
     code, doc = verify_now(work, pin if mutation.pinned else None)
-    return judge(code, doc, mutation)
+    outcome = judge(code, doc, mutation)
+    return seen(outcome, work, look) if look is not None else outcome
+
+
+Look = tuple[dict[str, str], "Path", list[tuple[str, str]]]  # the untouched store's views, a folder, the searches
+
+
+def seen(outcome: Outcome, work: Path, look: Look) -> Outcome:
+    """An edit verify did not report must change nothing a person sees, unless the coverage list
+    says verify relies on something else for it (then it is a real change, said in relies_on)."""
+    if outcome.verdict not in ("declared", "missed"):
+        return outcome
+    before, folder, searches = look
+    changed = mutation_observe.differences(before, mutation_observe.observe(work, folder, searches))
+    outcome.extra = {"changed_views": changed}
+    if changed:
+        outcome.verdict = "missed"
+    return outcome
 
 
 def wal_cases(base: Path, folder: Path) -> list[tuple[str, str, Outcome]]:
@@ -249,9 +268,11 @@ def run(stores: dict[str, Path], folder: Path, only: str | None = None) -> list[
             continue
         pin = head_of(base)
         work = folder / f"work-{name}.db"
+        searches = mutation_observe.queries(base)
+        look = (mutation_observe.observe(base, folder, searches), folder, searches)
         for mutation in mutation_edits.all_mutations(base):
             try:
-                outcome = attempt(base, work, mutation, pin)
+                outcome = attempt(base, work, mutation, pin, look)
             except Exception as exc:  # noqa: BLE001 - what this bench looks for
                 outcome = Outcome("traceback", message=f"{type(exc).__name__}: {exc}")
             results.append({"store": name, "table": mutation.table, "column": mutation.column, "edit": mutation.kind,
@@ -265,7 +286,7 @@ def run(stores: dict[str, Path], folder: Path, only: str | None = None) -> list[
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    verdicts = ["caught", "declared", "harmless", "refused", "no-op", "bad input", "missed", "traceback"]
+    verdicts = ["caught", "declared", "relied on", "harmless", "refused", "no-op", "bad input", "missed", "traceback"]
     by: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     for r in results:
         by[(r["store"], r["table"])][r["verdict"]] += 1
@@ -296,10 +317,12 @@ def main(argv: list[str] | None = None) -> int:
     print(table(results))
     print(f"{len(results)} edits in {elapsed:.1f} s")
     for r in results:
-        if r["verdict"] in ("missed", "traceback", "bad input") or (args.missed and r["verdict"] in ("declared",
-                                                                                                    "harmless")):
+        if r["verdict"] in ("missed", "traceback", "bad input") or (
+                args.missed and r["verdict"] in ("declared", "harmless", "relied on")):
+            seen_ = r.get("extra", {}).get("changed_views")
             print(f"  {r['verdict']:<9} {r['store']}: {r['table']}.{r['column']}: {r['edit']}"
-                  f"{'' if r['pinned'] else ' (never verified here)'}  {r.get('declared') or r.get('message', '')[:80]}")
+                  f"{'' if r['pinned'] else ' (never verified here)'}  {r.get('declared') or r.get('message', '')[:80]}"
+                  + (f"  changed: {', '.join(seen_)[:100]}" if seen_ else ""))
     return 0
 
 

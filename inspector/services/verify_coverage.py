@@ -117,9 +117,10 @@ def declared(table: str, column: str, kind: str, *, pinned: bool = True) -> str 
     for item in NOT_BOUND:
         if not fnmatch.fnmatchcase(table, item.table):
             continue
-        if item.column == "rowid" and rowid and (item.table != "*" or table_is_record(table)):
-            return item.reason
-        if item.column == "*" or item.column == column:
+        if item.column == "rowid":
+            if rowid and (item.table != "*" or table_is_record(table)):
+                return item.reason
+        elif item.column == "*" or item.column == column:
             return item.reason
     item = derived(table, column)
     if item is not None and item.table.endswith("*"):

@@ -64,6 +64,9 @@ async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writa
                        "entry rebuilt from other text of the same length is not found")
         await _event_sizes(store, fail)
     if full or (full is None and total < TEXT_CHECK_BELOW):
+        # FTS5's own check of the short-query index (contentless: its segments against its term
+        # lookups, which a search uses and the comparison below, reading it whole, does not)
+        await _fts_check(store, "events_grams", 0, fail, skipped, "the short-query index events_grams")
         await _grams_text(store, fail, skipped, exact=bool(full))
     else:
         skipped.append("events_grams text (the one- and two-character index): above the default's size only its "
@@ -155,38 +158,54 @@ async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bo
         await db.execute("INSERT INTO temp.verify_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM "
                          "events WHERE content IS NOT NULL AND event_id <= (SELECT indexed_through FROM "
                          "search_watermark WHERE name = 'events')")
-        kind, cols = ("instance", "term, doc") if exact else ("row", "term, doc, cnt")
+    except sqlite3.OperationalError as exc:  # no ci_grams on this connection, or no temp space: not the index's fault
+        skipped.append(f"events_grams text: could not be rebuilt for comparison ({exc})")
+        await _drop_temp(db)
+        return
+    try:
         for name, table in (("verify_grams_have", "main.events_grams"), ("verify_grams_want", "temp.verify_grams")):
             schema, _, base = table.partition(".")
             await db.execute(f"DROP TABLE IF EXISTS temp.{name}")
-            await db.execute(f"CREATE VIRTUAL TABLE temp.{name} USING fts5vocab({schema}, {base}, {kind})")
-        first = "doc" if exact else "NULL"
+            await db.execute(f"CREATE VIRTUAL TABLE temp.{name} USING fts5vocab({schema}, {base}, instance)")
+        # exact: every (gram, event) pair; by default per gram its event count and two sums over
+        # its events' ids (their sum, and their sum under a multiplicative hash): a gram moved to
+        # another event changes them, at a third of the pairs' cost (docs/store-format.md)
+        first, cols, source = ("doc", "term, doc", "{t}") if exact else (
+            "NULL", "term, COUNT(*), SUM(doc), SUM((doc * 2654435761) % 4294967311)", "{t} GROUP BY term")
+        have, want = (f"SELECT {cols} FROM " + source.format(t=f"temp.{n}") for n in ("verify_grams_have",
+                                                                                     "verify_grams_want"))
         rows = await db.execute_fetchall(
-            f"SELECT COUNT(*), MIN({first}) FROM (SELECT {cols} FROM temp.verify_grams_have EXCEPT SELECT {cols} "
-            f"FROM temp.verify_grams_want UNION ALL SELECT * FROM (SELECT {cols} FROM temp.verify_grams_want "
-            f"EXCEPT SELECT {cols} FROM temp.verify_grams_have))")
+            f"SELECT COUNT(*), MIN({first}) FROM ({have} EXCEPT {want} UNION ALL SELECT * FROM ({want} EXCEPT {have}))")
         if not exact:
             sizes = await db.execute_fetchall(
                 "SELECT COUNT(*), MIN(w.id) FROM temp.verify_grams_docsize w LEFT JOIN main.events_grams_docsize h "
                 "ON h.id = w.id WHERE h.sz IS NOT w.sz")
             if sizes and int(sizes[0][0]):
                 rows = [(int(rows[0][0]) + int(sizes[0][0]), sizes[0][1])]
-            skipped.append("events_grams: compared by each gram's event count and each event's gram count (--full "
-                           "compares every gram of every event)")
-    except sqlite3.OperationalError as exc:  # no ci_grams on this connection, or no temp space
-        skipped.append(f"events_grams text: could not be rebuilt for comparison ({exc})")
+            skipped.append("events_grams: compared by each gram's events (their count and two sums of their ids) and "
+                           "each event's gram count (--full compares every gram of every event)")
+    except sqlite3.DatabaseError as exc:  # the store's own index cannot be read back: its tables were edited
+        fail({"where": "events_grams", "code": "search_index_damaged",
+              "message": f"the short-query index events_grams cannot be read ({exc}): its FTS5 tables were edited; "
+                         "every one- or two-character search would fail or mislead"})
         return
     finally:
-        for name in ("verify_grams_have", "verify_grams_want", "verify_grams"):
-            try:
-                await db.execute(f"DROP TABLE IF EXISTS temp.{name}")
-            except sqlite3.OperationalError:  # a temporary table goes with the connection anyway
-                continue
+        await _drop_temp(db)
     if rows and int(rows[0][0]):
+        what = (f"{rows[0][0]} (gram, event) pair(s) its events' text does not give, or lacks them (first: event id "
+                f"{rows[0][1]})" if exact else f"{rows[0][0]} gram(s) or event(s) whose entries its events' text does "
+                "not give")
         fail({"where": "events_grams", "event_id": rows[0][1], "code": "search_index_text",
-              "message": f"the short-query index events_grams holds {rows[0][0]} (gram, event) pair(s) its events' "
-                         f"text does not give, or lacks them (first: event id {rows[0][1]}): a one- or "
-                         "two-character search would find or hide the wrong events"})
+              "message": f"the short-query index events_grams holds {what}: a one- or two-character search would "
+                         "find or hide the wrong events"})
+
+
+async def _drop_temp(db: Any) -> None:
+    for name in ("verify_grams_have", "verify_grams_want", "verify_grams"):
+        try:
+            await db.execute(f"DROP TABLE IF EXISTS temp.{name}")
+        except sqlite3.OperationalError:  # a temporary table goes with the connection anyway
+            continue
 
 
 async def _pg_event_text(store: Store, fail: Fail) -> None:
