@@ -253,6 +253,11 @@ def column_edits(con: sqlite3.Connection, table: str) -> list[Mutation]:
     if table == "store_meta":  # each key its own row: the edit is named by the key it hits
         targets = [(column, r, f"{column}:{k}") for r, k in con.execute("SELECT rowid, key FROM store_meta")
                    for column in ("key", "value")]
+    if table == "materials":  # deleted_at is NULL on every live material: edit a tombstone's too
+        tomb = con.execute("SELECT rowid FROM materials WHERE deleted_at IS NOT NULL LIMIT 1").fetchone()
+        if tomb is not None:
+            targets.append(("deleted_at", tomb[0], "deleted_at"))
+        targets = [(c, _middle(con, table) if c == "deleted_at" and r is None else r, lab) for c, r, lab in targets]
     for column, rid, label in targets:
         if rid is None:
             continue
@@ -263,6 +268,8 @@ def column_edits(con: sqlite3.Connection, table: str) -> list[Mutation]:
                    ) -> Callable[[sqlite3.Connection], None]:
             return lambda c: c.execute(f"UPDATE '{table}' SET {col} = ? WHERE {w}", (new, *p))
         out.append(Mutation(table, label, "byte", set_to(flip(value)), rows=(rid,)))
+        if isinstance(value, int):  # +1 often collides with a key's next value: a free one too
+            out.append(Mutation(table, label, "far", set_to(value + 1_000_003), rows=(rid,)))
         out.append(Mutation(table, label, "null", set_to(None), rows=(rid,)))
         if isinstance(value, bytes) and len(value) > 1:
             out.append(Mutation(table, label, "truncate", set_to(value[: len(value) // 2]), rows=(rid,)))

@@ -10,12 +10,12 @@ document and position). Each runs on a copy (a search catches the index up: a wr
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import shutil
 import sqlite3
 from pathlib import Path
-
-from click.testing import CliRunner
+from typing import Any
 
 from bench.mutation_stores import _quiet_env
 
@@ -42,13 +42,6 @@ def queries(path: Path) -> Queries:
         con.close()
 
 
-def _cli(*args: str) -> str:
-    from inspector.cli.main import cli
-
-    result = CliRunner().invoke(cli, list(args))
-    return f"{result.exit_code}\n{result.output}"
-
-
 def _index_contents(path: Path) -> str:
     digest = hashlib.sha256()
     con = sqlite3.connect(path)
@@ -56,7 +49,10 @@ def _index_contents(path: Path) -> str:
         for table, kind in (("events_fts", "instance"), ("materials_fts", "instance"), ("events_grams", "instance")):
             try:
                 con.execute(f"CREATE VIRTUAL TABLE temp.v_{table} USING fts5vocab(main, {table}, {kind})")
-                rows = con.execute(f"SELECT * FROM temp.v_{table} ORDER BY 1, 2, 3").fetchall()
+                rows = con.execute(  # per term: its entries summed (the index read whole, a few rows kept)
+                    f"SELECT term, COUNT(*), SUM(doc), SUM((doc * 2654435761) % 4294967311), "
+                    f"SUM(((doc + 1) * (IFNULL(offset, 0) + 7)) % 1000003) FROM temp.v_{table} GROUP BY term"
+                ).fetchall()
             except sqlite3.Error as exc:
                 rows = [("unreadable", str(exc))]
             digest.update(repr(rows).encode("utf-8", "surrogatepass"))
@@ -66,24 +62,44 @@ def _index_contents(path: Path) -> str:
 
 
 def observe(path: Path, folder: Path, searches: Queries) -> dict[str, str]:
-    """view -> digest of what it shows."""
+    """view -> digest of what it shows (the services the commands call, on one open copy)."""
     copy = folder / "observed.db"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{copy}{suffix}").unlink(missing_ok=True)
         if Path(f"{path}{suffix}").exists():
             shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
-    views: dict[str, str] = {}
     with _quiet_env(folder):
-        exported = folder / "observed.jsonl"
-        exported.unlink(missing_ok=True)
-        views["export"] = _cli("export", str(copy), "-o", str(exported)) + (
-            exported.read_text("utf-8", "surrogateescape") if exported.exists() else "")
-        views["ledger"] = _cli("ledger", str(copy), "--json")
-        views["sessions"] = _cli("sessions", str(copy), "--json")
-        for sid, query in searches:
-            views[f"search {sid} {query!r}"] = _cli("search", str(copy), "--session", sid, query, "--json")
+        views = asyncio.run(_views(copy, folder / "observed.jsonl", searches))
     views["indexes"] = _index_contents(copy)
     return {k: hashlib.sha256(v.encode("utf-8", "surrogatepass")).hexdigest() for k, v in views.items()}
+
+
+async def _views(copy: Path, exported: Path, searches: Queries) -> dict[str, str]:
+    from inspector.services import exporting, search, sessions
+    from inspector.store.connection import open_store
+
+    views: dict[str, str] = {}
+    try:
+        store = await open_store(copy)
+    except Exception as exc:  # noqa: BLE001 - a store that no longer opens is what a person sees
+        return {"open": f"{type(exc).__name__}: {exc}"}
+    async with store:
+        async def view(name: str, read: Any) -> None:
+            try:
+                views[name] = repr(await read())
+            except Exception as exc:  # noqa: BLE001 - an error is what the person sees
+                views[name] = f"{type(exc).__name__}: {exc}"
+
+        async def export() -> str:
+            exported.unlink(missing_ok=True)
+            await exporting.export_sif(store, exported, None)
+            return exported.read_text("utf-8", "surrogateescape")
+        await view("export", export)
+        await view("ledger", lambda: sessions.session_ledger(store))
+        await view("sessions", lambda: sessions.list_sessions(store))
+        for sid, query in searches:
+            await view(f"search {sid} {query!r}", lambda sid=sid, query=query: search.search(store, sid, query))
+    return views
 
 
 def differences(before: dict[str, str], after: dict[str, str]) -> list[str]:

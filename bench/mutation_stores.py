@@ -104,14 +104,38 @@ def _acts(store: Path, work: Path) -> None:
     _run("search", s, "--session", "s-export", "导出")  # the search index caught up
 
 
-def build(folder: Path) -> dict[str, Path]:
-    """The stores, closed cleanly (each file alone is the whole store): name -> path."""
+def _chunked(work: Path) -> Path:
+    """A session whose material spans three chunks (64 KiB each) and a stub into its middle:
+    the light stores' multi-chunk material (the large sample's is 1.5 MB)."""
+    import json
+
+    text = "".join(f"line {i}: 导出批次 {i % 97} 完成 — ok\n" for i in range(6000))[: 150_000]
+    records = [{"type": "header", "format": "sif/1"},
+               {"type": "session", "id": "s-chunks", "title": "three chunks", "owner": "ana", "adapter": "generic",
+                "created_at": "2025-05-02T00:00:00Z", "goal_revision": 1},
+               {"type": "event", "session": "s-chunks", "seq": 1, "kind": "tool_result", "call_id": "c1",
+                "content": "the log is folded into res:log", "trust": "tool", "at": "2025-05-02T00:00:01Z"},
+               {"type": "material", "session": "s-chunks", "id": "res:log", "source_event": 1, "source_version": "v1",
+                "retrieved_at": "2025-05-02T00:00:01Z", "disclosure_scope": "team", "media_type": "text/plain",
+                "encoding": "utf-8", "content": text},
+               {"type": "stub", "session": "s-chunks", "id": "stub-log", "material": "res:log",
+                "source_version": "v1", "read_slice": [65000, 70000], "retrieved_at": "2025-05-02T00:00:01Z",
+                "disclosure_scope": "team", "outline": "the middle of the log"}]
+    path = work / "chunks.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def build(folder: Path, *, light: bool = False) -> dict[str, Path]:
+    """The stores, closed cleanly (each file alone is the whole store): name -> path. ``light``:
+    without the 1.5 MB large-fold sample (a test's copies stay small; the three-chunk material
+    added to every store keeps a material of several chunks)."""
     folder.mkdir(parents=True, exist_ok=True)
     stores: dict[str, Path] = {}
     with _quiet_env(folder), tempfile.TemporaryDirectory(dir=folder) as tmp:
         work = Path(tmp)
         samples = folder / "samples.db"
-        for path in SAMPLES:
+        for path in [*(p for p in SAMPLES if not (light and p.name.startswith("06_"))), _chunked(work)]:
             _run("import", str(path), "--into", str(samples), "--reviewer", "tester")
         stores["samples"] = samples
         if REAL.exists():

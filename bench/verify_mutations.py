@@ -74,30 +74,37 @@ def head_of(path: Path) -> tuple[bytes, int, str]:
         con.close()
 
 
-def verify_now(path: Path, pin: tuple[bytes, int, str] | None) -> tuple[int, dict[str, Any]]:
-    """verify as the command runs it: (exit code, its JSON document or the refusal)."""
-    with tempfile.TemporaryDirectory() as data:
-        saved = os.environ.get("INSPECTOR_DATA_DIR")
-        os.environ["INSPECTOR_DATA_DIR"] = data
-        try:
-            if pin is not None:
-                verify_pins.remember(str(path.resolve()), pin[0], pin[1], pin[2])
+_DATA: dict[str, Path] = {}
 
-            async def run() -> tuple[int, dict[str, Any]]:
-                try:
-                    async with await open_store(path) as store:
-                        report = await verify_store(store)
-                except InspectorError as exc:
-                    report = unfinished_report(exc) or damaged_report(path, exc)
-                    if report is None:
-                        return 3, exc.as_dict()
-                return (0 if report.ok else 1), report.as_dict()
-            return asyncio.run(run())
-        finally:
-            if saved is None:
-                os.environ.pop("INSPECTOR_DATA_DIR", None)
-            else:
-                os.environ["INSPECTOR_DATA_DIR"] = saved
+
+def verify_now(path: Path, pin: tuple[bytes, int, str] | None) -> tuple[int, dict[str, Any]]:
+    """verify as the command runs it: (exit code, its JSON document or the refusal). The data
+    folder (where heads are remembered) is made once and emptied before each run."""
+    if "dir" not in _DATA:
+        _DATA["dir"] = Path(tempfile.mkdtemp(prefix="verify-mutations-"))
+    data = _DATA["dir"]
+    (data / verify_pins.FILE_NAME).unlink(missing_ok=True)
+    saved = os.environ.get("INSPECTOR_DATA_DIR")
+    os.environ["INSPECTOR_DATA_DIR"] = str(data)
+    try:
+        if pin is not None:
+            verify_pins.remember(str(path.resolve()), pin[0], pin[1], pin[2])
+
+        async def run() -> tuple[int, dict[str, Any]]:
+            try:
+                async with await open_store(path) as store:
+                    report = await verify_store(store)
+            except InspectorError as exc:
+                report = unfinished_report(exc) or damaged_report(path, exc)
+                if report is None:
+                    return 3, exc.as_dict()
+            return (0 if report.ok else 1), report.as_dict()
+        return asyncio.run(run())
+    finally:
+        if saved is None:
+            os.environ.pop("INSPECTOR_DATA_DIR", None)
+        else:
+            os.environ["INSPECTOR_DATA_DIR"] = saved
 
 
 def _table_digest(con: sqlite3.Connection, table: str) -> str:
@@ -117,7 +124,8 @@ def _table_digest(con: sqlite3.Connection, table: str) -> str:
 def judge(exit_code: int, doc: dict[str, Any], mutation: Mutation) -> Outcome:
     if exit_code == 1:
         first = doc.get("first_break") or {}
-        return Outcome("caught", 1, first.get("code"), first.get("where"), str(first.get("message", "")))
+        return Outcome("caught", 1, first.get("code"), first.get("where"), str(first.get("message", "")),
+                       extra={"problems": [(p.get("code"), p.get("where")) for p in doc.get("problems") or []]})
     if exit_code == 3:
         return Outcome("bad input", 3, doc.get("code"), None, str(doc.get("message", "")))
     reason = verify_coverage.declared(mutation.table, mutation.column, mutation.kind, pinned=mutation.pinned)

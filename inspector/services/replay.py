@@ -18,6 +18,7 @@ from typing import Any
 
 from inspector.domain.sif_schema import IDENTITY_FIELDS
 from inspector.services.record_writer import STATUS_DEFAULTS
+from inspector.services.verify_rows import batched
 from inspector.store import bindings
 from inspector.store.connection import Store
 from inspector.store.tables import SPECS
@@ -64,7 +65,7 @@ class Replay:
             spec = SPECS[type_]
             ident = ", ".join(IDENTITY_FIELDS[type_])
             async with store.db.execute(f"SELECT {ident}, status FROM {spec.table}") as cur:
-                async for row in cur:
+                async for row in batched(cur):
                     identity, status = tuple(row[:-1]), row[-1]
                     if identity[0] in self.unbound:
                         continue
@@ -82,7 +83,7 @@ class Replay:
             "SELECT session, id, deleted_at, (SELECT COUNT(*) FROM material_chunks c "
             "WHERE c.material_id = m.material_id) FROM materials m"
         ) as cur:
-            async for session, mid, deleted_at, chunks in cur:
+            async for session, mid, deleted_at, chunks in batched(cur):
                 ordered = (session, mid) in self.tombstoned
                 deleted = deleted_at is not None
                 when = self.tombstoned.get((session, mid))
@@ -105,7 +106,7 @@ async def check_bindings(store: Store, fail: Any, unbound: set[str]) -> None:
     async with store.db.execute(
         "SELECT session, id, chunk_binding FROM materials WHERE deleted_at IS NULL ORDER BY session"
     ) as cur:
-        rows = [tuple(r) async for r in cur]
+        rows = [tuple(r) async for r in batched(cur)]
     for session, mid, binding in rows:
         if session in unbound:
             continue

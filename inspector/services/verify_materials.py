@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 
 from inspector.services.verify_report import VerifyReport
+from inspector.services.verify_rows import batched
 from inspector.store.connection import Store
 from inspector.store.materials import chunk_binding
 
@@ -34,7 +35,7 @@ async def check_materials(store: Store, report: VerifyReport, full: bool) -> Non
         "SELECT material_id, session, id, content_hash, chunk_hashes, chunk_binding FROM materials "
         "WHERE deleted_at IS NULL"
     ) as cur:
-        rows = [tuple(r) async for r in cur]
+        rows = [tuple(r) async for r in batched(cur)]
     for material_id, sid, mid, chash, hashes, binding in rows:
         where = {"where": "materials", "session": sid, "id": mid}
         raw = hashes.encode("utf-8", "surrogatepass") if isinstance(hashes, str) else bytes(hashes or b"")
