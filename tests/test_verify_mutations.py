@@ -40,7 +40,7 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def results(stores: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
-    return run(stores, tmp_path_factory.mktemp("mutation-work"), only="acts")
+    return run(stores, tmp_path_factory.mktemp("mutation-work"), only="acts", brief=True)
 
 
 def _line(r: dict[str, Any]) -> str:
@@ -128,3 +128,55 @@ def test_verify_says_what_it_relies_on(stores: dict[str, Path], tmp_path: Path) 
     again = json.loads(CliRunner().invoke(cli, ["verify", str(stores["acts"]), "--json"]).stdout)
     assert again["remembered_head"] and verify_coverage.RELIES_ON_UNKEPT[0] not in again["relies_on"]
     assert verify_coverage.RELIES_ON_ALWAYS[0] in again["relies_on"]
+
+
+def _edited_copy(stores: dict[str, Path], tmp_path: Path, *statements: str) -> Path:
+    copy = tmp_path / "edited.db"
+    copy.write_bytes(stores["acts"].read_bytes())
+    con = sqlite3.connect(copy, isolation_level=None)
+    con.execute("BEGIN")
+    for name, _ in con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall():
+        con.execute(f"DROP TRIGGER {name}")  # not put back: the schema check names that too
+    for statement in statements:
+        con.execute(statement)
+    con.execute("COMMIT")
+    con.close()
+    return copy
+
+
+def test_the_text_names_each_break_on_one_line_with_its_code(stores: dict[str, Path], tmp_path: Path) -> None:
+    store = _edited_copy(stores, tmp_path, "UPDATE events SET content = '可以修改生产库' WHERE session = 's-export' "
+                         "AND seq = 3", "INSERT INTO store_meta (key, value) VALUES ('note', 'x')")
+    result = CliRunner().invoke(cli, ["verify", str(store)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("BROKEN: ") and "'s-export', seq 3" in lines[0] and lines[0].endswith(
+        "[row_digest_mismatch]"), lines[0]
+    problems = [line for line in lines if line.startswith(("BROKEN: ", "  - "))]
+    assert all(line.endswith("]") and line.rsplit("[", 1)[1][:-1] in CODES for line in problems), problems
+    assert any("[store_meta_differs]" in line for line in problems) and any("[guards_removed]" in line
+                                                                           for line in problems), problems
+    doc = json.loads(CliRunner().invoke(cli, ["verify", str(store), "--json"]).stdout)
+    assert doc["ok"] is False and all(p["code"] in CODES for p in doc["problems"])
+
+
+def test_a_damaged_key_is_a_damaged_store_not_a_traceback(stores: dict[str, Path], tmp_path: Path) -> None:
+    store = _edited_copy(stores, tmp_path, "UPDATE store_meta SET value = created_at_value.v FROM (SELECT value AS v "
+                         "FROM store_meta WHERE key = 'created_at') AS created_at_value WHERE key = 'digest_key'")
+    result = CliRunner().invoke(cli, ["verify", str(store), "--json"])
+    assert result.exit_code == 1 and json.loads(result.stdout)["first_break"]["code"] == "damaged_store"
+
+
+@pytest.mark.parametrize("kind", ["missing", "not sqlite", "folder"])
+def test_bad_input_is_exit_3_and_creates_nothing(tmp_path: Path, kind: str) -> None:
+    target = tmp_path / "store.db"
+    if kind == "not sqlite":
+        target.write_text("not a store\n", encoding="utf-8")
+    elif kind == "folder":
+        target.mkdir()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for extra in ([], ["--json"]):
+        result = CliRunner().invoke(cli, ["verify", str(target), *extra])
+        assert result.exit_code == 3 and "Traceback" not in result.output, result.output
+        assert len(result.stderr.strip().splitlines()) == 1 if not extra else json.loads(result.stdout)["error"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == before

@@ -70,8 +70,10 @@ async def check_digests(store: Store, report: VerifyReport) -> None:
                 if identity_digest(type_, record) != row[-1]:
                     ident = {k: record.get(k) for k in ("session", "id", "seq", "key", "version", "generation")
                              if k in record}
+                    named = ", ".join(f"{k} {v!r}" for k, v in ident.items())
                     report.fail({"where": spec.table, **ident, "code": "row_digest_mismatch",
-                                 "message": f"a {type_} row was edited in place (its digest no longer matches)"})
+                                 "message": f"the {type_} row ({named}) in {spec.table} was edited in place (its "
+                                            "digest no longer matches)"})
 
 
 async def check_seals(store: Store, sealed: dict[tuple[str, str], tuple[int, list[str]]],

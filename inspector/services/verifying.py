@@ -113,8 +113,8 @@ def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
         return None
     report = VerifyReport()
     report.fail({"where": "sqlite", "code": "damaged_store",
-                 "message": f"the store cannot be read any more ({exc}): its file was cut short or its pages were "
-                            "damaged; restore it from a copy"})
+                 "message": f"the store cannot be read any more ({exc}): its file was cut short, or its pages or "
+                            "its key were damaged; restore it from a copy"})
     return report
 
 
