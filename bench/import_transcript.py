@@ -14,7 +14,9 @@ timed on its own. Printed: medians of wall and CPU time, and where the import's 
 
 Also in each run, the floor: the same lines and the original file written by bare
 ``sqlite3`` in one transaction (``executemany``, no conversion, no checks, no indexes but the
-key), in WAL mode with ``synchronous=FULL`` and with a rollback journal. ``--against REV``
+key), in WAL mode with ``synchronous=FULL``, with a rollback journal, and as the import fills a
+new store (16 KiB pages, journal in memory, no syncs, then one ``fsync``); and orjson's decode
+of the lines alone (CPU). ``--against REV``
 also imports with the ``inspector`` package of that git revision and with this tree, each
 in a process of its own after one untimed import there (so both are warm), alternating.
 """
@@ -52,6 +54,17 @@ def loads_lines(raw: bytes) -> float:
     return time.perf_counter() - start
 
 
+def orjson_lines(raw: bytes) -> float:
+    """The decoder the import reads lines with (orjson), alone: the least any import reads them in."""
+    import orjson
+
+    start = time.process_time()
+    for line in raw.split(b"\n"):
+        if line.strip():
+            orjson.loads(line)
+    return time.process_time() - start
+
+
 def import_once(src: Path, store: Path) -> tuple[float, float]:
     for p in store.parent.glob(store.name + "*"):
         p.unlink()
@@ -67,8 +80,13 @@ def floor_once(raw: bytes, store: Path, journal: str) -> float:
     start = time.perf_counter()
     lines = [line for line in raw.split(b"\n") if line.strip()]
     con = sqlite3.connect(store, isolation_level=None)
-    con.execute(f"PRAGMA journal_mode = {journal}")
-    con.execute("PRAGMA synchronous = FULL")
+    if journal == "fill":  # as a new store is filled (inspector/store/fresh.py): no syncs until one fsync
+        con.execute("PRAGMA page_size = 16384")
+        con.execute("PRAGMA journal_mode = MEMORY")
+        con.execute("PRAGMA synchronous = OFF")
+    else:
+        con.execute(f"PRAGMA journal_mode = {journal}")
+        con.execute("PRAGMA synchronous = FULL")
     con.execute("CREATE TABLE e (id INTEGER PRIMARY KEY, session TEXT, seq INT, content TEXT, digest TEXT)")
     con.execute("CREATE TABLE m (id TEXT PRIMARY KEY, body BLOB)")
     con.execute("BEGIN")
@@ -77,6 +95,10 @@ def floor_once(raw: bytes, store: Path, journal: str) -> float:
     con.execute("INSERT INTO m VALUES ('original', ?)", (raw,))
     con.execute("COMMIT")
     con.close()
+    if journal == "fill":
+        fd = os.open(store, os.O_RDONLY)
+        os.fsync(fd)
+        os.close(fd)
     return time.perf_counter() - start
 
 
@@ -127,9 +149,10 @@ def main() -> None:
         src, _ = build(root / "long-session.jsonl", int(args.mb * 1024 * 1024))
         raw = src.read_bytes()
         base: list[tuple[float, float]] = []
+        decoded: list[float] = []
         ours: list[tuple[float, float]] = []
         index: list[tuple[float, float]] = []
-        floor: dict[str, list[float]] = {"wal": [], "delete": []}
+        floor: dict[str, list[float]] = {"wal": [], "delete": [], "fill": []}
         pair: dict[str, list[tuple[float, float]]] = {"this": [], "old": []}
         old = root / "old"
         if args.against:
@@ -140,6 +163,7 @@ def main() -> None:
         for run in range(args.runs):
             cpu = time.process_time()
             base.append((loads_lines(raw), time.process_time() - cpu))
+            decoded.append(orjson_lines(raw))
             ours.append(import_once(src, root / "s.db"))
             index.append(catch_up_once(root / "s.db"))
             for journal in floor:
@@ -173,7 +197,10 @@ def main() -> None:
           f"{iw / bw:.2f}× / {ic / bc:.2f}× |")
     print(f"| import + catch-up | {(ow + iw) * 1000:,.0f} ms | {(oc + ic) * 1000:,.0f} ms | "
           f"{(ow + iw) / bw:.2f}× / {(oc + ic) / bc:.2f}× |")
-    for journal, label in (("wal", "WAL, synchronous=FULL"), ("delete", "rollback journal, synchronous=FULL")):
+    d = statistics.median(decoded)
+    print(f"| `orjson.loads` over its lines (the import's decoder, alone) | — | {d * 1000:,.0f} ms | — / {d / bc:.2f}× |")
+    for journal, label in (("wal", "WAL, synchronous=FULL"), ("delete", "rollback journal, synchronous=FULL"),
+                           ("fill", "as a new store is filled: 16 KiB pages, journal in memory, one fsync")):
         f = statistics.median(floor[journal])
         print(f"| floor: bare sqlite3, the lines + the original in one transaction ({label}) | {f * 1000:,.0f} ms "
               f"| — | {f / bw:.2f}× |")

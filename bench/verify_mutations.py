@@ -43,7 +43,7 @@ from bench import mutation_edits, mutation_observe
 from bench.mutation_edits import Mutation
 from bench.mutation_stores import build
 from inspector.domain.errors import InspectorError
-from inspector.services import verify_coverage, verify_pins
+from inspector.services import verify_coverage, verify_pins, verifying
 from inspector.services.verifying import damaged_report, unfinished_report, verify_store
 from inspector.store.connection import open_store
 
@@ -91,6 +91,9 @@ def verify_now(path: Path, pin: tuple[bytes, int, str] | None) -> tuple[int, dic
             verify_pins.remember(str(path.resolve()), pin[0], pin[1], pin[2])
 
         async def run() -> tuple[int, dict[str, Any]]:
+            cut = getattr(verifying, "cut_report", lambda _path: None)(path)  # as the command: a cut file first
+            if cut is not None:
+                return 1, cut.as_dict()
             try:
                 async with await open_store(path) as store:
                     report = await verify_store(store)

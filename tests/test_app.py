@@ -7,6 +7,7 @@ from pathlib import Path
 from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
+from textual.worker import WorkerCancelled
 
 from inspector.ui.app import InspectorApp
 from inspector.ui.dialogs import MessageDialog
@@ -29,7 +30,10 @@ async def settle(app: InspectorApp, pilot: Pilot) -> None:
         busy = [worker for worker in app.workers if not worker.is_finished]
         if not busy:
             return
-        await app.workers.wait_for_complete(busy)
+        try:
+            await app.workers.wait_for_complete(busy)
+        except WorkerCancelled:  # an exclusive worker replaced by a newer one (a search per key typed): look again
+            continue
     raise AssertionError(f"the app never settled: {busy}")
 
 

@@ -14,6 +14,8 @@ from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput
 from inspector.services.importing import import_file
 from inspector.services.record_writer import RecordWriter
+from inspector.store.catch_up import catch_up
+from inspector.store.connection import open_store
 from tests.conftest import event_record, session_record, write_sif
 
 
@@ -48,6 +50,9 @@ async def test_a_batch_stores_what_one_at_a_time_stores(tmp_path: Path, monkeypa
     monkeypatch.setattr(RecordWriter, "_materials_at_once", one_at_a_time)
     single = await import_file(src, tmp_path / "single.db", actor="t")
     assert batched.added == single.added and batched.added["material"] == 3
+    for path in (tmp_path / "batch.db", tmp_path / "single.db"):  # their search text: after the import (format 4)
+        async with await open_store(path) as opened:
+            await catch_up(opened)
     rows = _stored(tmp_path / "batch.db")
     assert rows == _stored(tmp_path / "single.db") and len(rows[1]) == 4 and len(rows[2]) == 2  # m1 in 3 chunks, m2 in 1; m3 empty
 

@@ -25,6 +25,7 @@ from inspector.store import search_index
 from inspector.store.catch_up import catch_up, pending
 from inspector.store.connection import open_store
 from inspector.store.location import is_url
+from inspector.store.schema import FORMAT_VERSION
 from tests.conftest import session_record, write_sif
 
 QUERIES = ("订单", "导出超时", "天气", "orders", "migration", "error", "rate limit", "the", "a", "的", "OK", "50",
@@ -255,7 +256,7 @@ async def test_a_format_2_store_migrates_and_counts_as_indexed(tmp_path: Path, b
             assert (await opened.db.execute_fetchall(
                 "SELECT count(*) FROM pg_constraint WHERE conrelid = 'events'::regclass AND contype = 'f'"))[0][0] == 0
             assert (await opened.db.execute_fetchall("SELECT to_regclass('events_text') IS NULL"))[0][0]
-    assert version == 3 and report.ok and report.head == head
+    assert version == FORMAT_VERSION and report.ok and report.head == head
     assert [h.ref for h in found.hits] == ["evt:50"]
 
 

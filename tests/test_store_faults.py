@@ -15,6 +15,7 @@ writing is off in the child so the limit cannot truncate a cached .pyc.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import resource
@@ -115,6 +116,14 @@ def test_a_disk_that_fills_during_an_import_is_said_to_be_full_and_nothing_is_wr
     assert _child(["verify", str(sample_store)]).returncode == 0
 
 
+async def _caught_up(store: Path) -> None:
+    from inspector.store.catch_up import catch_up
+    from inspector.store.connection import open_store
+
+    async with await open_store(store) as opened:
+        await catch_up(opened)
+
+
 @pytest.mark.parametrize("command", ["import", "correct", "delete"])
 def test_a_store_that_cannot_grow_says_the_disk_is_full_not_damaged(
         sample_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
@@ -129,11 +138,16 @@ def test_a_store_that_cannot_grow_says_the_disk_is_full_not_damaged(
         pages = (await db.execute_fetchall("PRAGMA page_count"))[0][0]  # type: ignore[attr-defined]
         await db.execute(f"PRAGMA max_page_count = {pages}")  # type: ignore[attr-defined]
 
+    asyncio.run(_caught_up(sample_store))  # as after the first search or the app: materials' text indexed (format 4)
     with sqlite3.connect(sample_store) as db:
         db.execute("VACUUM")  # no free pages left to reuse: every new page is past the limit
     monkeypatch.setattr(sqlite_connections, "configure", full)
     rollout = tmp_path / "rollout-full.jsonl"
-    rollout.write_text("".join(json.dumps(r) + "\n" for r in CODEX))
+    # 20 KB of text: its rows need new pages (a two-line rollout fits in the free space of the
+    # store's pages since the import no longer writes the material search index, format 4)
+    big = [*CODEX[:1], {**CODEX[1], "payload": {**CODEX[1]["payload"], "content": [
+        {"type": "input_text", "text": "fix it " * 3000}]}}]
+    rollout.write_text("".join(json.dumps(r) + "\n" for r in big))
     args = {"import": ["import", str(rollout), "--into", str(sample_store)],
             "correct": ["correct", str(sample_store), "--session", "s-export", "--key", "constraint.prod", "--value",
                         "x" * 20000, "--reason", "r", "--reviewer", "lin"],

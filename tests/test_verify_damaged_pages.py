@@ -14,19 +14,31 @@ from click.testing import CliRunner
 from inspector.cli.main import cli
 
 
-@pytest.fixture
-def damaged(sample_store: Path) -> Path:
-    """The material chunks' root page made an invalid b-tree page: every page below it is lost
-    to SQLite's check, which then lists each as never used."""
-    con = sqlite3.connect(sample_store)
+def _damage_root(store: Path) -> Path:
+    """The material chunks' root page made an invalid b-tree page."""
+    con = sqlite3.connect(store)
     page_size = con.execute("PRAGMA page_size").fetchone()[0]
     (root,) = con.execute("SELECT rootpage FROM sqlite_master WHERE name = 'material_chunks'").fetchone()
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     con.close()
-    data = bytearray(sample_store.read_bytes())
+    data = bytearray(store.read_bytes())
     data[(root - 1) * page_size] = 0x77
-    sample_store.write_bytes(bytes(data))
-    return sample_store
+    store.write_bytes(bytes(data))
+    return store
+
+
+@pytest.fixture
+def damaged(sample_store: Path) -> Path:
+    """At SQLite's default 4 KiB pages (a store made before format 4, or by ``open_store``):
+    every page below the damaged root is lost to SQLite's check, which lists each as never used."""
+    small = sample_store.with_name("4k.db")
+    with sqlite3.connect(sample_store) as con:
+        con.execute("PRAGMA page_size = 4096")
+        con.execute(f"VACUUM INTO '{small}'")
+    with sqlite3.connect(small) as con:
+        assert con.execute("PRAGMA page_size").fetchone()[0] == 4096
+        con.execute("PRAGMA journal_mode = WAL")  # as a store is kept (VACUUM INTO writes a rollback journal's)
+    return _damage_root(small)
 
 
 def test_a_long_integrity_report_is_summarised_and_kept_whole_in_json(damaged: Path) -> None:
@@ -46,3 +58,19 @@ def test_a_long_integrity_report_is_summarised_and_kept_whole_in_json(damaged: P
     assert len(full) > 20 and any("never used" in line for line in full) and "\n" not in "".join(full)
     assert "\n" not in report["first_break"]["message"]
     assert damaged.read_bytes() == before  # verify only reads
+
+
+def test_a_check_sqlite_stops_on_names_the_table_it_cannot_read(sample_store: Path) -> None:
+    """On a new store's 16 KiB pages SQLite's whole-file check stops with an error at the same
+    damage instead of listing pages: verify checks table by table and names the table."""
+    with sqlite3.connect(sample_store) as con:
+        assert con.execute("PRAGMA page_size").fetchone()[0] == 16384
+    damaged = _damage_root(sample_store)
+    before = damaged.read_bytes()
+    document = CliRunner().invoke(cli, ["verify", str(damaged), "--json"])
+    assert document.exit_code == 1, document.output
+    report = json.loads(document.stdout)
+    first = report["first_break"]
+    assert first["where"] == "sqlite" and "table material_chunks: SQLite cannot read its pages" in first["message"]
+    assert "table material_chunks: SQLite cannot read its pages" in first["report"][0]
+    assert damaged.read_bytes() == before

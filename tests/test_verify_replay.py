@@ -17,6 +17,7 @@ from inspector.cli.main import cli
 from inspector.services import verifying
 from inspector.services.candidates import accept
 from inspector.services.expanding import Expansion, expand
+from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
 from inspector.store.materials import chunk_binding
 from tests.conftest import SAMPLES
@@ -203,7 +204,13 @@ def test_a_damaged_search_index_page_fails_the_page_check(store: Path) -> None:
     assert report["integrity"] == "integrity_check"
 
 
+async def _caught_up(store: Path) -> None:
+    async with await open_store(store) as opened:
+        await catch_up(opened)
+
+
 def test_full_rehashes_bytes_rewritten_behind_unchanged_chunk_hashes(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    asyncio.run(_caught_up(store))  # as the first search or the app does: the materials' text is indexed (format 4)
     con = sqlite3.connect(store)
     (mid,) = con.execute("SELECT material_id FROM materials WHERE id = 'res:run-184'").fetchone()
     con.close()

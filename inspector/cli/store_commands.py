@@ -111,9 +111,12 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
         pinned = verifying.parse_head(head) if head else None
     except InspectorError as exc:
         raise click.BadParameter(exc.message, param_hint="--head") from None
+    report = verifying.cut_report(store)  # a file cut short: judged before anything opens (or writes) it
     try:
-        async with await open_store(store) as opened:
-            report = await verifying.verify_store(opened, head=pinned, full=True if full else None, forget=forget)
+        if report is None:
+            async with await open_store(store) as opened:
+                report = await verifying.verify_store(opened, head=pinned, full=True if full else None,
+                                                      forget=forget)
     except InspectorError as exc:
         # an unfinished copy, or an SQLite store that can no longer be opened: a break
         report = verifying.unfinished_report(exc) or verifying.damaged_report(store, exc)

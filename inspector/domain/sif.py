@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.domain import known_text
 from inspector.domain.canonical import canonical_json, content_hash, sha256_hex
 from inspector.domain.errors import BadInput
 from inspector.domain.guarded_json import JsonRefused
@@ -84,14 +85,19 @@ def identity_digest(type_: str, record: dict[str, Any], encode: Encoder = canoni
 def decode_material(record: dict[str, Any], line: int) -> bytes:
     """The original bytes of a material, checked against its declared hash."""
     text = record["content"]
-    if record["encoding"] == "base64":
+    held = known_text.known(text) if record["encoding"] == "utf-8" else None
+    if held is not None:  # a converter's original, still the very text it decoded (domain/known_text.py)
+        known_text.forget(text)
+        data, actual = held
+    elif record["encoding"] == "base64":
         try:
             data = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError) as exc:
             raise BadInput(f"material {record['id']!r}: content is not valid base64 ({exc})", line=line) from None
     else:
         data = text.encode("utf-8", errors="surrogatepass")
-    actual = content_hash(data)
+    if held is None:
+        actual = content_hash(data)
     declared = record.get("content_hash")
     if declared is not None and declared != actual:
         raise BadInput(

@@ -26,13 +26,11 @@ from typing import Any
 
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.services.verifying import VerifyReport, verify_store
-from inspector.store import copying, ledger, migration_marker, search_index
+from inspector.store import copying, ledger, migration_marker
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import Store, open_store
 from inspector.store.copying import CopyTable, Key
 from inspector.store.location import StoreTarget, StoreUrl, store_target
-from inspector.store.materials import searchable_text
-from inspector.store.schema import MATERIAL_INDEX_CAP
 
 ProgressFn = Callable[[str, int, int], None]
 SEARCH_STEP = "events for search"  # the progress step after the tables: the target's search index
@@ -209,7 +207,6 @@ class _Copier:
         table = copying.MATERIALS
         present = self.present[table.name]
         counts = self.report.tables[table.name]
-        columns = table.columns
         done = 0
         async for page in copying.pages(self.src.db, table, batch=200):
             for source_id, row in page:
@@ -218,20 +215,12 @@ class _Copier:
                     continue
                 async with self.dst.transaction() as db:
                     new_id = await copying.insert_material(db, row)
-                    prefix = bytearray()
-                    indexed = int(row[columns.index("indexed_bytes")] or 0)
                     async for batch in copying.chunks(self.src.db, int(source_id)):
                         await copying.insert_chunks(db, new_id, batch)
                         for _idx, data in batch:
                             self.report.chunks_copied += 1
                             self.report.bytes_copied += len(data)
-                            if len(prefix) < indexed:
-                                prefix += data[: indexed - len(prefix)]
-                    if indexed and row[columns.index("deleted_at")] is None:
-                        text = searchable_text(bytes(prefix[:MATERIAL_INDEX_CAP]), row[columns.index("encoding")],
-                                               row[columns.index("media_type")])
-                        if text:
-                            await search_index.index_material(db, new_id, text)
+                    # its search text: indexed by the catch-up after the copy, as after an import (format 4)
                 counts.copied += 1
                 self._tick(table, done)
         self._tick(table, done)

@@ -21,7 +21,7 @@ from inspector.domain.protocol import CallShape, ProtocolProblem
 from inspector.domain.sif import SifRecord
 from inspector.domain.sif_schema import IDENTITY_FIELDS
 from inspector.domain.trust import SOURCE_TRUST, UNTRUSTED, label_conflict
-from inspector.store import bulk, materials, search_index
+from inspector.store import bulk, materials
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
 
@@ -246,27 +246,25 @@ class RecordWriter:
             by_status.setdefault(str(status), []).append(list(rec.identity))
 
     async def _write_material(self, rec: SifRecord) -> None:
-        material_id, lay, text = await self._material_row(rec)
+        material_id, lay = await self._material_row(rec)
         await materials.write_chunks(self.db, material_id, rec.payload or b"", lay.chunk_size)
         self.bindings[rec.session][rec.record["id"]] = lay.chunk_binding
-        if text:
-            await search_index.index_material(self.db, material_id, text)
+        # its search text is indexed after the import (store/material_index.py, format 4)
 
-    async def _material_row(self, rec: SifRecord) -> tuple[int, materials.ChunkLayout, str | None]:
+    async def _material_row(self, rec: SifRecord) -> tuple[int, materials.ChunkLayout]:
         spec = SPECS["material"]
         data = rec.payload or b""
         lay = materials.layout_for(data, rec.record["content_hash"])
-        text = materials.searchable_text(data, rec.record["encoding"], rec.record.get("media_type"))
+        searchable = materials.is_searchable(rec.record["encoding"], rec.record.get("media_type"))
         row = spec.to_row(rec.record, rec.digest, (lay.size, lay.chunk_size, lay.chunk_count, lay.chunk_hashes,
-                                                   lay.chunk_binding, lay.indexed_bytes if text is not None else 0))
+                                                   lay.chunk_binding, lay.indexed_bytes if searchable else 0))
         cur = await self.db.execute(spec.insert_sql, row)
         material_id = int(cur.lastrowid or 0)
         await cur.close()
-        return material_id, lay, text
+        return material_id, lay
 
     async def _materials_at_once(self, fresh: list[SifRecord]) -> bool:
-        """Write a batch of materials under one savepoint, their chunks and search text in one
-        statement each — what one :meth:`_one` per material writes, in the same order (same
+        """Write a batch of materials under one savepoint, their chunks in one statement — what one :meth:`_one` per material writes, in the same order (same
         ids), in about a fifth of the round trips to SQLite's thread (each waits for the
         interpreter lock while the next chunk is parsed). False, with nothing written, when one
         of them repeats an identity: the caller then goes material by material, as before."""
@@ -279,14 +277,13 @@ class RecordWriter:
             return False
         try:
             await materials.write_all_chunks(self.db, [(mid, rec.payload or b"", lay.chunk_size)
-                                                       for rec, mid, lay, _ in written])
-            await search_index.index_materials(self.db, [(mid, text) for _, mid, _, text in written if text])
+                                                       for rec, mid, lay in written])
         except BaseException:
             await self.db.execute("ROLLBACK TO materials")
             await self.db.execute("RELEASE materials")
             raise
         await self.db.execute("RELEASE materials")
-        for rec, _mid, lay, _text in written:
+        for rec, _mid, lay in written:
             self.bindings[rec.session][rec.record["id"]] = lay.chunk_binding
             self.added[(rec.session, rec.type)] += 1
             self._note(rec)

@@ -29,7 +29,7 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.store import search_index
+from inspector.store import material_index, search_index
 from inspector.store.catch_up import CatchUpProgress, catch_up
 from inspector.store.connection import Store
 
@@ -218,6 +218,14 @@ async def _materials(db: aiosqlite.Connection, session: str, query: str, pattern
     for mid, text in rows:
         hit = _hit("material", mid, text, pattern)
         result.hits.append(hit or Hit("material", mid, _snippet_at(text, 0)))
+    # materials the index does not reach yet (a store that cannot be written, an import since
+    # the catch-up), checked against their text: usually none, one lookup past the watermark
+    found = len(rows)
+    for mid, text in await material_index.unindexed(db, session):
+        hit = _hit("material", mid, text, pattern)
+        if hit is not None and found < limit:
+            found += 1
+            result.hits.append(hit)
     partial = await search_index.partly_indexed_materials(db, session)
     if partial:
         result.complete = False

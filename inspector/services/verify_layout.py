@@ -94,15 +94,22 @@ async def check_event_index(store: Store, fail: Fail) -> str:
 
 
 async def _check_material_index(store: Store, fail: Fail) -> None:
-    """Every live material with a searchable prefix is in the material index; no entry is for a
-    tombstone or a material that is gone (a deleted material's text must not stay searchable)."""
+    """Every live material with a searchable prefix at or below the materials' watermark is in the
+    material index; no entry is for a tombstone, a material that is gone (a deleted material's
+    text must not stay searchable) or one above the watermark (the catch-up would add it twice)."""
     key = "material_id" if store.dialect == "postgresql" else "rowid"
+    marks = await store.db.execute_fetchall("SELECT indexed_through FROM search_watermark WHERE name = 'materials'")
+    if not marks:
+        fail({"where": "search_watermark", "code": "watermark_differs", "message": "the material search watermark is missing: searches cannot "
+                                                      "tell which materials are indexed"})
+        return
+    mark = int(marks[0][0])  # format 4: materials above it are indexed by the next catch-up (none is yet)
     missing = await store.db.execute_fetchall(
-        f"SELECT COUNT(*) FROM materials m WHERE m.deleted_at IS NULL AND m.indexed_bytes > 0 AND NOT EXISTS "
-        f"(SELECT 1 FROM materials_fts f WHERE f.{key} = m.material_id)")
+        f"SELECT COUNT(*) FROM materials m WHERE m.material_id <= ? AND m.deleted_at IS NULL AND m.indexed_bytes > 0 "
+        f"AND NOT EXISTS (SELECT 1 FROM materials_fts f WHERE f.{key} = m.material_id)", (mark,))
     stale = await store.db.execute_fetchall(
         f"SELECT COUNT(*) FROM materials_fts f WHERE NOT EXISTS (SELECT 1 FROM materials m "
-        f"WHERE m.material_id = f.{key} AND m.deleted_at IS NULL)")
+        f"WHERE m.material_id = f.{key} AND m.deleted_at IS NULL AND m.material_id <= ?)", (mark,))
     if int(missing[0][0]) or int(stale[0][0]):
         fail({"where": "materials_fts", "code": "search_index_coverage", "message": f"the material search index does not match the materials: "
                                                    f"{missing[0][0]} searchable material(s) missing from it, "

@@ -29,7 +29,9 @@ more is claimed (docs/store-format.md, "What verify can and cannot detect"):
 10. ``store_meta`` and ``search_watermark`` hold only the rows the inspector writes (verify_meta.py);
 11. the schema is the format's: guards, triggers, indexes, views (verify_layout.py);
 12. ``PRAGMA quick_check`` (``integrity_check`` for small stores or with ``full``);
-13. the head this machine's last good verify saw is still in the ledger (verify_remembered.py).
+13. the head this machine's last good verify saw is still in the ledger (verify_remembered.py);
+14. the file's length against its page size and its header's page count, first: a store cut
+    short is ``damaged_store`` even where SQLite still opens it (services/verify_length.py).
 
 Every problem has a stable ``code`` (verify_report.py); what verify does not bind, and what
 it relies on, is one list (verify_coverage.py). A store SQLite cannot read past some page, or
@@ -38,6 +40,7 @@ a JSON column that no longer parses, is reported as a break, never as a tracebac
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 from collections.abc import Callable
@@ -47,6 +50,7 @@ from inspector.services import (
     verify_chain,
     verify_index_text,
     verify_layout,
+    verify_length,
     verify_materials,
     verify_meta,
     verify_pages,
@@ -58,7 +62,7 @@ from inspector.services.verify_report import CODES, VerifyReport, parse_head
 from inspector.store.connection import Store
 from inspector.store.schema import APPLICATION_ID
 
-__all__ = ["CODES", "FULL_CHECK_BELOW", "VerifyReport", "damaged_report", "parse_head", "unfinished_report",
+__all__ = ["CODES", "FULL_CHECK_BELOW", "VerifyReport", "cut_report", "damaged_report", "parse_head", "unfinished_report",
            "verify_store"]
 
 FULL_CHECK_BELOW = 64 << 20  # stores smaller than this get PRAGMA integrity_check by default
@@ -95,6 +99,18 @@ def unfinished_report(exc: Exception) -> VerifyReport | None:
     return report
 
 
+def cut_report(path: Any) -> VerifyReport | None:
+    """A store file cut short (services/verify_length.py), judged before SQLite opens it: a
+    ``damaged_store`` break (exit 1) without opening it — so nothing (a checkpoint of what its
+    WAL holds, a format upgrade) writes to it. None when its length is whole."""
+    problem = verify_length.cut_short(path, APPLICATION_ID)
+    if problem is None:
+        return None
+    report = VerifyReport()
+    report.fail(problem)
+    return report
+
+
 def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
     """A file that begins as an SQLite database but cannot be opened as a store any more (a cut
     tail, damaged pages, a damaged key) was a store: that is a break to report (exit 1), not bad
@@ -120,6 +136,10 @@ def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
 
 async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | None, full: bool | None,
                   progress: Callable[[int, int], None] | None = None) -> None:
+    if store.dialect != "postgresql":  # a cut inside a page opens, and its zeros would blame a record
+        cut = await asyncio.to_thread(verify_length.cut_short, store.path, APPLICATION_ID)
+        if cut is not None:
+            report.fail(cut)
     async with store.snapshot():
         report.integrity = verify_pages.page_check(store, full, FULL_CHECK_BELOW)
         report.integrity, problem = await verify_pages.check_pages(store, report.integrity)

@@ -12,6 +12,8 @@ above it, after the import, in bounded chunks:
 * each chunk reads the watermark inside its transaction and moves it in the same commit, so
   running it twice, in two processes at once, or again after it was interrupted indexes
   every event exactly once — the second runner simply finds the next chunk, or nothing;
+* materials' text (store format 4) is indexed the same way, up to a watermark of its own,
+  before the events (inspector/store/material_index.py); the count returned is the events';
 * it is not an act: an index is derived data, rebuilt from ``events`` whenever needed, so no
   ledger entry is written and ``verify`` does not depend on it.
 
@@ -25,13 +27,22 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from inspector.store import search_index
+from inspector.store import material_index, search_index
 
 CatchUpProgress = Callable[[int, int], None]  # (events indexed so far, events to index)
 
 CHUNK_SECONDS = 0.1  # the longest a chunk should hold the writer
 FIRST_CHUNK = 1_000
 MIN_CHUNK, MAX_CHUNK = 50, 50_000
+
+
+async def _index_materials(store: Any) -> None:
+    """Materials imported since the last catch-up (store format 4, inspector/store/material_index.py):
+    a few per session, so checked with one lookup and indexed in short transactions of their own."""
+    while await material_index.backlog(store.db):
+        async with store.transaction() as db:
+            if not await material_index.index_next(db):
+                return
 
 
 async def pending(store: Any) -> int:
@@ -47,6 +58,7 @@ async def catch_up(store: Any, progress: CatchUpProgress | None = None, *, chunk
     default it adapts so each transaction takes about :data:`CHUNK_SECONDS`."""
     if getattr(store, "read_only", False):
         return 0
+    await _index_materials(store)
     total = await pending(store)
     if not total:
         return 0

@@ -60,6 +60,12 @@ SIDECARS = ("-journal", "-wal", "-shm")
 # 16 MiB holds a 4 MB transcript's store whole; a larger import spills, without syncs. 64 MiB
 # added 28 MB of peak RSS to a 100k-event import (199 against 171 MB) for no measurable gain.
 FILL_CACHE_KIB = 16 * 1024
+# A new store's page size (bytes; set before its first table, fixed for the file's life). With
+# SQLite's default 4 KiB a 64 KiB material chunk is a chain of 16 overflow pages and a 1.5 KB
+# event row shares its page with one other: the 4 MB transcript's commit wrote 2,100 pages in
+# 8 ms of SQLite's CPU, at 16 KiB 4 ms (the whole fill -6 ms; docs/benchmarks.md, session 8).
+# A store made by ``open_store`` keeps the default; SQLite reads either.
+FILL_PAGE_SIZE = 16 * 1024
 _FILL_PRAGMAS = ("PRAGMA journal_mode = MEMORY", "PRAGMA synchronous = OFF", f"PRAGMA cache_size = -{FILL_CACHE_KIB}")
 
 
@@ -81,6 +87,7 @@ def create_schema(path: Path) -> None:
     and versions as :func:`inspector.store.connection.open_store` makes, all steps at once."""
     db = sqlite3.connect(path, isolation_level=None)
     try:
+        db.execute(f"PRAGMA page_size = {FILL_PAGE_SIZE}")
         for pragma in _FILL_PRAGMAS:
             db.execute(pragma)
         grams.register(db)  # format 2's migration names ci_grams

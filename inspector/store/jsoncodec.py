@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from inspector.domain import known_text
 from inspector.domain.canonical import canonical_json
 from inspector.domain.guarded_json import MAX_DEPTH
 from inspector.domain.guarded_json import loads as guarded_loads
@@ -212,7 +213,7 @@ def _flat(record: dict[str, Any]) -> bool:
             return False
         kind = type(item)
         if kind is str:
-            if not item.isascii():
+            if not item.isascii() and known_text.known(item) is None:  # a remembered text was decoded from UTF-8
                 try:
                     item.encode("utf-8")
                 except UnicodeEncodeError:

@@ -57,12 +57,18 @@ async def write_all_chunks(db: aiosqlite.Connection, items: list[tuple[int, byte
     )
 
 
+def is_searchable(encoding: str, media_type: str | None) -> bool:
+    """Whether the raw-text index covers a material of this kind (not binary ones, and not the
+    original transcript file, whose text the events already index)."""
+    if encoding != "utf-8" and not (media_type or "").startswith("text/"):
+        return False
+    return media_type != "application/x-original-transcript"
+
+
 def searchable_text(data: bytes, encoding: str, media_type: str | None) -> str | None:
     """The prefix of a text material that the raw-text index covers (None for binary)."""
-    if encoding != "utf-8" and not (media_type or "").startswith("text/"):
+    if not is_searchable(encoding, media_type):
         return None
-    if media_type == "application/x-original-transcript":
-        return None  # the original file repeats what the events already index
     return data[:MATERIAL_INDEX_CAP].decode("utf-8", errors="ignore")
 
 

@@ -7,7 +7,7 @@ in ``user_version``, so any SQLite tool can tell what the file is without our co
 from __future__ import annotations
 
 APPLICATION_ID = 0x43495331  # "CIS1"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 CHUNK_SIZE = 64 * 1024
 # Materials larger than this are searchable only in their first MATERIAL_INDEX_CAP bytes;
 # the UI says so rather than pretending a search covered everything.
@@ -237,6 +237,14 @@ CREATE TABLE search_watermark (
 INSERT INTO search_watermark (name, indexed_through) SELECT 'events', IFNULL(MAX(event_id), 0) FROM events;
 """
 
+# Format 4: materials' search text is indexed after an import too (inspector/store/material_index.py),
+# up to a watermark of its own: every live material with searchable text and ``material_id <=
+# indexed_through`` is in ``materials_fts``, none above it is. A store of an older format
+# indexed each material in its import, so it is indexed through its highest material.
+_V4 = """
+INSERT INTO search_watermark (name, indexed_through) SELECT 'materials', IFNULL(MAX(material_id), 0) FROM materials;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from format n to n + 1.
 # Format 0 is an empty file; each step runs in one transaction with the version bump.
-MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2, 2: _V3}
+MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2, 2: _V3, 3: _V4}

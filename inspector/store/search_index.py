@@ -10,6 +10,8 @@ Events are indexed after an import, not in its transaction (store format 3): the
 only writes rows, and ``catch_up`` (inspector/store/catch_up.py) indexes the events above
 ``search_watermark`` in short transactions. A search catches up first; what it still finds
 above the watermark (a read-only store, a commit since) it checks against the text itself.
+Materials' text follows the same rule since format 4, with a watermark of its own
+(inspector/store/material_index.py).
 
 Short queries on PostgreSQL: trigrams cannot answer one or two characters, so those are an
 exact scan of the one session's events in import order (``strpos`` on the lower-cased

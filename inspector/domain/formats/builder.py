@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain import guarded_json
+from inspector.domain import guarded_json, known_text
 from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.readable import block_text
@@ -176,14 +176,17 @@ class Builder:
         """The whole file as a material (every converter's last step, so the unknown kinds it
         met are reported here too)."""
         self.report_unknown()
+        digest = content_hash(data)
         try:
             encoding, content = "utf-8", data.decode("utf-8")
         except UnicodeDecodeError:
             encoding, content = "base64", base64.b64encode(data).decode("ascii")
+        else:  # the import needs these bytes and their hash again: not encoded nor hashed twice
+            known_text.remember(content, data, digest)
         self.records.append({"type": "material", "session": self.session, "id": self.original_id,
                              "source_version": f"{self.fmt} file", "disclosure_scope": "task",
                              "media_type": ORIGINAL_MEDIA_TYPE, "encoding": encoding, "content": content,
-                             "content_hash": content_hash(data)})
+                             "content_hash": digest})
 
 
 def parse_jsonl(data: bytes, *, what: str) -> list[tuple[Line, dict[str, Any]]]:

@@ -303,7 +303,13 @@ CREATE INDEX events_search_text ON events_search USING gin (lowered gin_trgm_ops
 INSERT INTO search_watermark (name, indexed_through) SELECT 'events', COALESCE(MAX(event_id), 0) FROM events;
 """
 
+# Format 4: materials' text indexed after an import, up to their own watermark (as SQLite's,
+# inspector/store/material_index.py); an existing store indexed each material in its import.
+_V4 = """
+INSERT INTO search_watermark (name, indexed_through) SELECT 'materials', COALESCE(MAX(material_id), 0) FROM materials;
+"""
+
 # Forward migrations: PG_MIGRATIONS[n] brings a PostgreSQL store from format n to the next
 # key (or FORMAT_VERSION). Format 0 is an empty database; the first step builds format 2,
 # the SQLite store's format at the time the PostgreSQL backend was added.
-PG_MIGRATIONS: dict[int, tuple[int, str]] = {0: (2, _V2), 2: (3, _V3)}
+PG_MIGRATIONS: dict[int, tuple[int, str]] = {0: (2, _V2), 2: (3, _V3), 3: (4, _V4)}

@@ -1,0 +1,45 @@
+"""Text whose UTF-8 bytes and content hash are already known: a transcript's original.
+
+A converter keeps the transcript it read as a material record, whose ``content`` is the file
+decoded to text (a sif/1 record holds text). The import then needs the bytes again, and their
+hash: encoding 4.5 MB of text back and hashing it cost ~5 ms of CPU, and proving the text
+encodable (no lone surrogate) another ~3 ms, for bytes the converter held all along. So the
+converter remembers (text, bytes, hash) here, and :func:`known` answers for exactly that text
+object — the same ``str`` object, compared with ``is``, so a text that is merely equal, or a
+record changed since, never gets an answer. An answer is only ever a shortcut: without one
+(another process, a record written and read back, an entry forgotten) the bytes are computed
+as before. A few entries at most are held, each until it is used or pushed out.
+"""
+
+from __future__ import annotations
+
+import threading
+
+HELD = 2  # texts remembered at once (an import uses its own right after converting)
+
+_lock = threading.Lock()
+_known: dict[int, tuple[str, bytes, str]] = {}
+
+
+def remember(text: str, data: bytes, digest: str) -> None:
+    """``data`` is ``text`` in UTF-8 (``text`` was decoded from it, strictly) and ``digest``
+    its content hash (``sha256:…``)."""
+    with _lock:
+        _known[id(text)] = (text, data, digest)
+        while len(_known) > HELD:
+            del _known[next(iter(_known))]
+
+
+def known(text: str) -> tuple[bytes, str] | None:
+    """(the UTF-8 bytes, their content hash) of this very text object, if remembered."""
+    entry = _known.get(id(text))
+    if entry is None or entry[0] is not text:
+        return None
+    return entry[1], entry[2]
+
+
+def forget(text: str) -> None:
+    with _lock:
+        entry = _known.get(id(text))
+        if entry is not None and entry[0] is text:
+            del _known[id(text)]

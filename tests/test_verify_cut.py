@@ -1,0 +1,172 @@
+"""A store file cut short is ``damaged_store`` whatever its page size and wherever the cut falls.
+
+SQLite itself refuses a file shorter than its header's page count (a cut of whole pages), but
+it opens one cut inside a page and reads the missing bytes as zeros; on the 16 KiB pages of a
+new store a 4 KB cut is such a cut, and verify used to blame a material's bytes for it. Both
+page sizes a store can have — 16 KiB (a store the import creates) and SQLite's default 4 KiB
+(a store made by ``open_store``, or by any version before format 4) — are cut mid-page and by
+whole pages, through the CLI and through ``verify_store`` on a store the app holds open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
+from inspector.services import verify_length
+from inspector.services.importing import import_file
+from inspector.services.verifying import verify_store
+from inspector.store.catch_up import catch_up
+from inspector.store.connection import open_store
+
+from .conftest import event_record, session_record, write_sif
+
+MATERIAL = "the quokka report " * 3000  # 54 KB: a chunk on overflow pages at either page size
+
+
+def _records() -> list[dict[str, Any]]:
+    events = [event_record(seq, content=f"message {seq} " + "x" * 400) for seq in range(1, 120)]
+    return [session_record(), *events,
+            {"type": "material", "session": "s1", "id": "m1", "encoding": "utf-8", "content": MATERIAL}]
+
+
+@pytest.fixture(params=[16384, 4096], ids=["16KiB-pages", "4KiB-pages"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    path = tmp_path / "s.db"
+    # a new store is filled at 16 KiB pages; one made at its name first keeps SQLite's 4 KiB
+    await import_file(write_sif(tmp_path / "a.jsonl", _records()), path, actor="t", fill_new=request.param == 16384)
+    async with await open_store(path) as opened:
+        await catch_up(opened)
+    with sqlite3.connect(path) as con:
+        assert con.execute("PRAGMA page_size").fetchone()[0] == request.param
+    assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
+    return path
+
+
+def _page(path: Path) -> int:
+    with sqlite3.connect(path) as con:
+        return int(con.execute("PRAGMA page_size").fetchone()[0])
+
+
+def _verify(path: Path) -> tuple[int, dict[str, Any]]:
+    result = CliRunner().invoke(cli, ["verify", str(path), "--json"])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result.exit_code, json.loads(result.stdout)
+
+
+# how many bytes to cut, given the store's page size: inside a page, or whole pages
+CUTS: dict[str, Callable[[int], int]] = {
+    "a byte": lambda page: 1,
+    "4 KB": lambda page: 4096,  # a whole page at 4 KiB, a quarter of one at 16 KiB
+    "all but a byte of a page": lambda page: page - 1,
+    "one page": lambda page: page,
+    "two and a half pages": lambda page: page * 5 // 2,
+    "three pages": lambda page: 3 * page,
+}
+
+
+@pytest.mark.parametrize("cut", list(CUTS))
+def test_a_cut_store_is_damaged_store_never_a_record_break(store: Path, cut: str) -> None:
+    assert _verify(store)[0] == 0
+    before = store.stat().st_size
+    os.truncate(store, before - CUTS[cut](_page(store)))
+    cut_to = store.read_bytes()
+    code, report = _verify(store)
+    assert code == 1 and report["first_break"]["code"] == "damaged_store", report
+    assert "cut short" in report["first_break"]["message"]
+    assert store.read_bytes() == cut_to  # judged before anything opened (or wrote to) it
+    result = CliRunner().invoke(cli, ["verify", str(store)])
+    assert result.exit_code == 1 and result.stdout.startswith("BROKEN: the store's file was cut short")
+    assert "Traceback" not in result.output and "head " not in result.stdout  # no head of a store not read
+
+
+async def test_a_store_cut_while_open_is_damaged_store_first(store: Path) -> None:
+    """The app verifies the store it holds open: a cut inside a page opens fine for SQLite,
+    and the length is still the first break, before whatever record its zeros land in."""
+    async with await open_store(store) as opened:
+        assert (await verify_store(opened)).ok
+        os.truncate(store, store.stat().st_size - _page(store) // 4)
+        report = await verify_store(opened)
+    assert not report.ok and report.first_break is not None
+    assert report.first_break["code"] == "damaged_store", report.problems
+
+
+def test_a_whole_store_is_never_called_cut(store: Path, tmp_path: Path) -> None:
+    assert verify_length.cut_short(store) is None
+    grown = tmp_path / "grown.db"  # SQLite's file longer than its header counts (space kept after a delete)
+    shutil.copy(store, grown)
+    with open(grown, "ab") as f:
+        f.write(b"\0" * _page(store))
+    assert verify_length.cut_short(grown) is None
+    not_sqlite = tmp_path / "notes.txt"
+    not_sqlite.write_text("hello")
+    assert verify_length.cut_short(not_sqlite) is None and verify_length.cut_short(tmp_path) is None
+
+
+def test_a_store_cut_into_its_header_is_damaged_store_and_a_foreign_file_stays_bad_input(store: Path,
+                                                                                         tmp_path: Path) -> None:
+    os.truncate(store, 80)  # the header's first 80 bytes: the page size and the application id are left
+    code, report = _verify(store)
+    assert code == 1 and report["first_break"]["code"] == "damaged_store", report
+    foreign = tmp_path / "other.db"  # SQLite, not the inspector's: cut or not, it is not a store (exit 3)
+    with sqlite3.connect(foreign) as con:
+        con.execute("CREATE TABLE t (x)")
+        con.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 100)
+    os.truncate(foreign, foreign.stat().st_size - 100)
+    assert verify_length.cut_short(foreign, 0x43495331) is None
+    result = CliRunner().invoke(cli, ["verify", str(foreign)])
+    assert result.exit_code == 3 and "damaged_store" not in result.output, result.output
+
+
+def test_a_file_a_checkpoint_is_still_growing_is_not_reported(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process's checkpoint writes page 1 (the new count) before the pages that grow the
+    file: a short length that is whole on the next read is not a cut."""
+    page = _page(store)
+    whole = store.read_bytes()
+    os.truncate(store, len(whole) - page)
+    reads = {"n": 0}
+    real = verify_length._geometry
+
+    def geometry(path: Path, application_id: int | None) -> Any:
+        reads["n"] += 1
+        if reads["n"] == 2:
+            store.write_bytes(whole)  # the checkpoint finished
+        return real(path, application_id)
+
+    monkeypatch.setattr(verify_length, "_geometry", geometry)
+    assert verify_length.cut_short(store) is None and reads["n"] >= 2
+
+
+def test_an_old_4k_format_3_store_upgrades_and_verifies(tmp_path: Path) -> None:
+    """A store of the format before this one, at SQLite's default 4 KiB pages (as every store
+    was before format 4), opens with this code, is upgraded to format 4, keeps its page size
+    and verifies; a search finds its material's words at once."""
+    path = tmp_path / "old.db"
+
+    async def build() -> None:
+        await import_file(write_sif(tmp_path / "a.jsonl", _records()), path, actor="t", fill_new=False)
+        async with await open_store(path) as opened:
+            await catch_up(opened)  # format 3 indexed each material in its import
+
+    asyncio.run(build())
+    with sqlite3.connect(path) as con:
+        con.executescript("DELETE FROM search_watermark WHERE name = 'materials'; PRAGMA user_version = 3;")
+    assert _page(path) == 4096
+    code, report = _verify(path)
+    assert code == 0 and report["ok"], report["problems"]
+    with sqlite3.connect(path) as con:
+        assert con.execute("PRAGMA user_version").fetchone()[0] == 4
+        assert con.execute("SELECT indexed_through FROM search_watermark WHERE name = 'materials'").fetchone() == (1,)
+    assert _page(path) == 4096
+    found = CliRunner().invoke(cli, ["search", str(path), "--session", "s1", "quokka", "--json"])
+    assert found.exit_code == 0 and "m1" in found.stdout, found.output
