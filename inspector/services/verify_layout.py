@@ -73,6 +73,12 @@ async def check_event_index(store: Store, fail: Fail) -> str:
     if mark > top:
         fail({"where": "search_watermark", "code": "watermark_differs", "message": f"the search watermark says events up to id {mark} are "
                                                       f"indexed, but the last event is {top}"})
+    above = [await store.db.execute_fetchall(f"SELECT COUNT(*) FROM {table} WHERE {key} > ?", (mark,))
+             for table, key in indexes]
+    if any(int(rows[0][0]) for rows in above):
+        fail({"where": "search_watermark", "code": "watermark_differs",
+              "message": f"the search watermark says events up to id {mark} are indexed, but events above it are in "
+                         "the index already (the next catch-up would index them twice)"})
     for table, key in indexes:
         missing = await store.db.execute_fetchall(
             f"SELECT COUNT(*) FROM events e WHERE e.event_id <= ? AND e.content IS NOT NULL AND NOT EXISTS "
@@ -104,6 +110,11 @@ async def _check_material_index(store: Store, fail: Fail) -> None:
                                                       "tell which materials are indexed"})
         return
     mark = int(marks[0][0])  # format 4: materials above it are indexed by the next catch-up (none is yet)
+    top = await store.db.execute_fetchall("SELECT COALESCE(MAX(material_id), 0) FROM materials")
+    if mark > int(top[0][0]):  # a material added later would count as indexed without being so
+        fail({"where": "search_watermark", "code": "watermark_differs",
+              "message": f"the material search watermark says materials up to id {mark} are indexed, but the last "
+                         f"material is {top[0][0]}"})
     missing = await store.db.execute_fetchall(
         f"SELECT COUNT(*) FROM materials m WHERE m.material_id <= ? AND m.deleted_at IS NULL AND m.indexed_bytes > 0 "
         f"AND NOT EXISTS (SELECT 1 FROM materials_fts f WHERE f.{key} = m.material_id)", (mark,))
