@@ -72,6 +72,9 @@ NOT_BOUND: tuple[Declared, ...] = (
              "indexes and chunks check) and the seals cover each session's order, not the numbers"),
     Declared("material_chunks", "rowid", "", "chunks are read by (material_id, idx), never by rowid"),
     Declared("search_watermark", "rowid", "", "the watermark is read by its name"),
+    Declared("search_watermark", "indexed_through", "", "moved between two states a catch-up itself passes "
+             "through (over rows with nothing to index, e.g. a transcript's original): every row at or below it "
+             "with searchable text is checked to be indexed, none above it to be, and it never passes the last row"),
     Declared("store_meta", "rowid", "", "store_meta is read by key"),
     Declared("store_meta", "value:created_at", "", "the store's creation time: informational, nothing reads it "
              "and no entry records it"),
