@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -352,6 +351,8 @@ BRIEF_DERIVED_KINDS = ("byte", "far", "delete", "forge", "reorder (two rows swap
 
 
 def all_mutations(path: Path, *, brief: bool = False) -> list[Mutation]:
+    from bench import mutation_files  # it builds Mutations of this module
+
     con = sqlite3.connect(path)
     try:
         out: list[Mutation] = []
@@ -361,39 +362,10 @@ def all_mutations(path: Path, *, brief: bool = False) -> list[Mutation]:
                 edits = [m for m in edits if m.kind in BRIEF_DERIVED_KINDS]
             out += edits
         out += consistent_edits(con)
-        out += file_edits(con, path)
+        out += mutation_files.file_edits(con, path)
         return out
     finally:
         con.close()
-
-
-def file_edits(con: sqlite3.Connection, path: Path) -> list[Mutation]:
-    """The files themselves: cut, zeroed pages, the WAL and -shm, an older copy put back."""
-    page = int(con.execute("PRAGMA page_size").fetchone()[0])
-    size = path.stat().st_size
-    pages = size // page
-    out = [Mutation("file", "tail", f"cut ({label})", lambda p, n=n: os.truncate(p, n), mode="file")
-           for label, n in (("the last page", size - page), ("half", size // 2), ("100 bytes", size - 100))]
-    for label, number in (("page 2", 2), ("a middle page", pages // 2), ("the last page", pages)):
-        out.append(Mutation("file", "pages", f"zeroed ({label})", lambda p, n=number: _zero_page(p, page, n),
-                            mode="file"))
-    out.append(Mutation("file", "header", "one byte of the header changed (the page count)",
-                        lambda p: _poke(p, 31), mode="file"))
-    return out
-
-
-def _zero_page(path: Path, page: int, number: int) -> None:
-    with open(path, "r+b") as f:
-        f.seek((number - 1) * page)
-        f.write(b"\0" * page)
-
-
-def _poke(path: Path, offset: int) -> None:
-    with open(path, "r+b") as f:
-        f.seek(offset)
-        byte = f.read(1)
-        f.seek(offset)
-        f.write(bytes([byte[0] ^ 0x01]))
 
 
 def apply(con: sqlite3.Connection, mutation: Mutation) -> bool:
