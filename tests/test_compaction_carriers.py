@@ -61,4 +61,5 @@ def test_the_real_compacted_responses_transcript_has_no_drift_finding(tmp_path: 
         pytest.skip(f"needs ../shared/real_sessions ({real} is missing)")
     source = tmp_path / real.name
     source.write_bytes(real.read_bytes())
-    assert all(codes <= {"facts_not_judged"} for _generation, codes in _findings(tmp_path, source))  # pending facts
+    # pending facts are not judged, and the encrypted text cannot be (test_unreadable_summary.py): warnings only
+    assert all(codes <= {"facts_not_judged", "summary_unreadable"} for _generation, codes in _findings(tmp_path, source))

@@ -94,6 +94,13 @@ SAMPLES = {
 # "Conversation compacted"), which was dropped; only those events' content (and digests) differ — every
 # other row, every material byte and the export's other lines compared equal (4b7d5121: 26 events,
 # 7662d755: 12, 995ebed6: 5, a6e4c2a0: 1).
+# Changed on purpose again in fresh-eyes: the two old ``summary`` records of 995ebed6 (titles of this
+# conversation) are no longer "milestone" generations (test_summary_records.py), and "Implement 1,2 and 3." is
+# three pending decisions, not one with the other two as its alternatives (test_decision_picks.py); its export
+# lost exactly those two summary lines, the decision line changed its alternatives and two decision lines were
+# added; every other line compared equal. And the goal proposed from a first request is that request whole up
+# to 600 characters (facts_text.GOAL_CHARS, was cut at 280): only the goal state line of 7662d755 and ee8f793b
+# differs.
 TRANSCRIPTS = {
     "anthropic/test_anthropic_tool_with_thinking.conversation.json": (
         "edc0260605bbe7471b2a2f795908731c77a281d047b6b5167661fafacc37da18",
@@ -102,17 +109,17 @@ TRANSCRIPTS = {
         "66cf4d99b0f348e188dad0917cdd4bd9ea94ef161740e2d7c0468cb639b239b7",
         "c808ed3f943d25ea7bff3a9d28f2613f995dee5f79af71dda573721d88243a51"),
     "claude-code/7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl": (
-        "9e6b4c47fc590615fd61e84513c0984c15e04685ad766d6f40d0d76f60782a78",
-        "c4d87e4d522416815cea445d152e0fa173545506c08988bfc6b2bff6de91cdea"),
+        "b30e7a10df144fb30617f3a28f6bb36415fb4250222cd11d586dd791e5187f2b",  # fresh-eyes: the goal whole, up to 600 characters
+        "993069329efeade2036a5619e32262a9912cec708d537acb707748568803ebbf"),
     "claude-code/995ebed6e4-2__two_records_on_one_line_v2.1.7.jsonl": (
-        "ede5516aeb131afa9da670564639260f6b0b0e4baac6686df30c80ff4081a662",
-        "42d829b20448277611e2f0141fbf959c5a5645582cc238297c610ef6f1bf258b"),
+        "cbe8c93e3fe85a4a865b71e2bb517b9dd65cd92603c7e9ad52f59b1d8a388caa",  # fresh-eyes: titles, and 3 decisions
+        "eed19d87d2bb8a6b71318984dec2d05c182472703455b40add491e28e62cb8e3"),
     "claude-code/a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl": (
         "7d3233e96c4fdccd7d4dfe27eb771c09d446f1c4d659f4719e77398c3defc9a0",
         "453c6175acbef75164cd31ea9518611c388db47d650be585a72f95ff86912efa"),
     "claude-code/ee8f793bfeb9-0__summary_records.jsonl": (
-        "d2a26695c25dc9c468381a6355e15f7b777b877c55ca53a6f8e16adbb6ed9c7c",  # another conversation's summaries: events, not generations
-        "e135485e98a4fcb9bff8394b46dab365a7616359ff6cc8ae896210bd0088ab8c"),
+        "a5fda18d1e3e3f95701f11434679e4c60d6484b4da537bb13ad918d422c59010",  # fresh-eyes: the goal whole, up to 600 characters
+        "85b4bd7bc8b7e64bd718aa32f829eb6935a071be199b6badbbdbac4881d0d10e"),
     "gemini-cli/9c53780d06b7-0__write_file_shell_thoughts.json": (
         "37138b16dafdade626396107158fb72dabf8acbb0e76867de25f08743761e366",
         "aaad22fec672e20d6642119ec586c807f764866c53862355240411ee1180e446"),

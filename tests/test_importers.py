@@ -40,15 +40,12 @@ def records_of(path: Path) -> list[tuple[int, dict]]:
 
 def facts_of(path: Path) -> dict[str, object]:
     """What the file itself says, counted without our importer."""
-    uses, results, signatures, compactions, summaries = set(), [], [], 0, set()
+    uses, results, signatures, compactions = set(), [], [], 0
     records = records_of(path)
     lines = [n for n, _ in records]
-    uuids = {rec.get("uuid") for _, rec in records}
     for _, rec in records:
-        if rec.get("isCompactSummary"):
+        if rec.get("isCompactSummary"):  # old ``summary`` records are titles, not compactions
             compactions += 1
-        if rec.get("type") == "summary" and rec.get("leafUuid") in uuids:  # else another conversation's title
-            summaries.add(rec.get("summary"))
         content = (rec.get("message") or {}).get("content") if isinstance(rec.get("message"), dict) else None
         for block in content if isinstance(content, list) else []:
             if block.get("type") == "tool_use":
@@ -59,7 +56,7 @@ def facts_of(path: Path) -> dict[str, object]:
                 signatures.append(block["signature"])
     return {"pairs": sum(1 for r in results if r in uses), "orphans": sum(1 for r in results if r not in uses),
             "unresolved": len(uses - set(results)), "signatures": signatures,
-            "generations": compactions + len(summaries),
+            "generations": compactions,
             "shared_lines": sorted({n for n in lines if lines.count(n) > 1})}
 
 

@@ -39,10 +39,28 @@ async def test_a_session_with_only_active_records_gets_no_such_warning(tmp_path:
     assert got["codes"] == {}
 
 
+def _compacted_to_a_title(src: Path) -> None:
+    """The real transcript, compacted where Claude Code titled it (after line 129) to that one-line
+    title. (Its own ``summary`` records are titles, not compactions — test_summary_records.py — so the
+    compaction that drops every fact is written here as Claude Code writes one.)"""
+    lines = REAL.read_bytes().split(b"\n")
+    titled = json.loads(lines[128])
+    assert titled["type"] == "summary"
+    before = json.loads(lines[126])
+    boundary = {"parentUuid": None, "logicalParentUuid": before.get("uuid"), "type": "system",
+                "subtype": "compact_boundary", "content": "Conversation compacted", "sessionId": before["sessionId"],
+                "uuid": "fe-boundary", "timestamp": before.get("timestamp"), "compactMetadata": {"trigger": "manual"}}
+    summary = {"parentUuid": "fe-boundary", "type": "user", "isCompactSummary": True, "sessionId": before["sessionId"],
+               "uuid": "fe-summary", "timestamp": before.get("timestamp"),
+               "message": {"role": "user", "content": titled["summary"]}}
+    added = [json.dumps(boundary).encode(), json.dumps(summary).encode()]
+    src.write_bytes(b"\n".join(lines[:129] + added + lines[129:]))
+
+
 @pytest.mark.skipif(not REAL.exists(), reason="the real transcripts are not beside the project")
 def test_check_and_drift_on_a_real_transcript_do_not_give_a_bare_all_clear(tmp_path: Path) -> None:
     src = tmp_path / REAL.name
-    shutil.copyfile(REAL, src)
+    _compacted_to_a_title(src)
     store = tmp_path / "real.db"
     runner = CliRunner()
     assert runner.invoke(main, ["import", str(src), "--into", str(store), "--reviewer", "t"]).exit_code == 0

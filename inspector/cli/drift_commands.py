@@ -8,8 +8,8 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
-from inspector.domain.drift import headline as drift_headline
 from inspector.domain.errors import BadInput
+from inspector.domain.unreadable import headline as drift_headline
 from inspector.services import confirmations, corrections
 from inspector.services.confirmations import BulkOutcome
 from inspector.services.corrections import Outcome
@@ -28,6 +28,16 @@ def _outcome_text(o: Outcome) -> str:
             doubts += "\n  saved, but the rules could not judge the sentence(s) above: a person must read it."
         return f"generation {o.generation} (corrected, parent {o.parent}); context v{o.context_version}" + doubts
     return f"{o.key} v{o.version} is {o.status}; context v{o.context_version} · goal r{o.goal_revision}"
+
+
+def _where(verbatim_in: tuple[str, ...], cited: tuple[str, ...]) -> str:
+    """Where the rebuild found a record's value. "verbatim in no event in range" read as "not in
+    the log" for a record proposed after the summary's range (a todo item after a compaction):
+    say what the record cites, so the reader sees where it came from."""
+    if verbatim_in:
+        return f"verbatim in {', '.join(verbatim_in)}"
+    shown = ", ".join(cited[:4]) + (f" and {len(cited) - 4} more" if len(cited) > 4 else "")
+    return "in no event of the generation's range word for word" + (f" (the record cites {shown})" if cited else "")
 
 
 @click.command("drift")
@@ -55,8 +65,7 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
             mark = {"kept": "✓", "rewritten": "≠", "missing": "∅"}
             lines += [f"  {k:<28} " + " ".join(mark[t.cells[k][g]] for g in t.generations) for k in t.keys]
         lines.append("rebuild from the raw log:")
-        lines += [f"  {r.key}: “{r.value}” verbatim in {', '.join(r.verbatim_in) or 'no event in range'}"
-                  for r in report.rebuild]
+        lines += [f"  {r.key}: “{r.value}” " + _where(r.verbatim_in, r.cited) for r in report.rebuild]
         if report.narrative:
             lines += ["narrative rebuild:", report.narrative]
         return "\n".join(lines)

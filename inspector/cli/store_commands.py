@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from inspector.cli.counts import counts_text
 from inspector.cli.import_progress import ImportProgress
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
@@ -53,12 +54,13 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
     data = report.as_dict()
 
     def human() -> str:
-        added = ", ".join(f"{n} {t}" for t, n in sorted(report.added.items())) or "nothing new"
+        added = counts_text(sorted(report.added.items())) or "nothing new"
         skipped = sum(report.skipped.values())
         where = f"a new store {into}" if report.created_store else str(into)
         lines = [f"imported {file} ({report.format}) into {where}: {added}" + (f" ({skipped} already there)" if skipped else "")]
         for p in report.problems[:SHOWN_PROBLEMS]:
-            lines.append(f"  ⚠ {p.code} (line {p.line}): {p.message}")
+            where = f" (line {p.line})" if p.line is not None else ""  # a problem of the whole file has none
+            lines.append(f"  ⚠ {p.code}{where}: {p.message}")
         if len(report.problems) > SHOWN_PROBLEMS:  # a damaged file can have thousands: counted, the first shown
             counts = Counter(p.code for p in report.problems)
             lines.append(f"  {len(report.problems):,} lines or parts not read or odd ("
@@ -91,7 +93,7 @@ async def export_cmd(store: Path, session: str | None, output: Path, original: b
         if session is not None:  # checked before the file is opened: bad input leaves nothing on disk
             await sessions.get_session(opened, session)
         result = await exporting.export_sif(opened, output, session)
-    emit(result, as_json, lambda: f"wrote {output}: " + ", ".join(f"{n} {t}" for t, n in result["records"].items()))
+    emit(result, as_json, lambda: f"wrote {output}: " + counts_text(result["records"].items()))
     return EXIT_OK
 
 

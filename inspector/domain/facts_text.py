@@ -13,7 +13,12 @@ from inspector.domain.logevents import LogEvent
 from inspector.domain.textnorm import norm
 from inspector.domain.wordlists import raw_patterns, wordlist
 
-GOAL_CHARS = 280
+# A first request is a goal whole up to GOAL_CHARS; a longer one keeps its head and its last sentence (where
+# the ask usually is), joined by "…". Cut at 280 with nothing marked, the real 7662d755ef9f goal ended "…how
+# this happend? again in" (the path it named cut off), and a long pasted context followed by "Now say hello."
+# (the Anthropic compaction recording) lost the only instruction it held.
+GOAL_CHARS = 600
+GOAL_TAIL_CHARS = 200
 SENTENCE_MAX = 300
 # Echoes of local commands and harness notes that arrive as user lines but are not requests.
 _NOT_A_REQUEST = re.compile(r"^\s*(?:<command-|<local-command-|<system-reminder|caveat:|\[request interrupted|"
@@ -63,9 +68,12 @@ def _first_chunk(text: str) -> str:
     para = " ".join(para.split())
     if len(para) <= GOAL_CHARS:
         return para
-    cut = para[:GOAL_CHARS]
+    last = _sentences(para)[-1:]
+    tail = f" … {last[0]}" if last and len(last[0]) <= GOAL_TAIL_CHARS and last[0] != para else " …"
+    room = GOAL_CHARS - len(tail)
+    cut = para[:room]
     space = cut.rfind(" ")
-    return cut[:space] if space > GOAL_CHARS // 2 else cut
+    return (cut[:space] if space > room // 2 else cut) + tail
 
 
 def goals(events: list[LogEvent]) -> list[Proposal]:
@@ -154,16 +162,33 @@ def _options(text: str) -> dict[str, str]:
     return found if len(found) >= 2 else {}
 
 
-def _pick(text: str) -> str | None:
+# More labels listed right after the first pick: "Implement 1,2 and 3." (the real 995ebed6e4 transcript, line
+# 153), "A & C", "方案一和三". Read as one pick, the first became the decision and the others its *rejected*
+# alternatives — the opposite of what the person said. A letter must end the list ("a and b", not "B and a
+# small refactor"); a number is a label wherever the list goes on ("1 and 2 first").
+_MORE_PICKS = re.compile(r"\s*(?:,|、|\band\b|&|\+|/|和|与|及)\s*(?:(?:option|approach|#|方案|选项)\s*)?"
+                         r"(?:(?P<digit>[1-9])(?!\s*(?:of|more|thing|question|sec|second|minute|min|hour))\b"
+                         r"|(?P<letter>[a-d])(?=\s*(?:$|[,.;!、]|\band\b|&))|(?P<cjk>[一二三四]))")
+
+
+def _picks(text: str) -> list[str]:
+    """The labels a short reply picks, in order (none for a question or a long message)."""
     t = " ".join(text.casefold().split())
     if len(t) > 240 or t.endswith(("?", "？")):
-        return None
+        return []
     for rx in raw_patterns("choice"):
         m = rx.search(t)
         if m:
-            label = m.group("pick").casefold()
-            return _ORDINAL.get(label, label)
-    return None
+            first = m.group("pick").casefold()
+            labels, at = [_ORDINAL.get(first, first)], m.end()
+            while (more := _MORE_PICKS.match(t, at)) is not None:
+                label = more.group("digit") or more.group("letter") or more.group("cjk")
+                label = _ORDINAL.get(label, label)
+                if label not in labels:
+                    labels.append(label)
+                at = more.end()
+            return labels
+    return []
 
 
 def decisions(events: list[LogEvent]) -> list[Proposal]:
@@ -192,11 +217,14 @@ def decisions_from(events: list[LogEvent], offer: Offer) -> list[Proposal]:
         text = request_text(e)
         if text is None or not offered:
             continue
-        pick = _pick(text)
-        if pick in offered:
-            alternatives = [v for k, v in offered.items() if k != pick]
-            out.append(Proposal("decision", offered[pick], e.seq, "decision.user_pick", rationale=" ".join(text.split())[:300],
-                                alternatives=alternatives, detail={"offered_in": f"evt:{offered_at}"}))
+        picks = _picks(text)
+        if picks and picks[0] in offered:
+            chosen = [k for k in picks if k in offered]
+            alternatives = [v for k, v in offered.items() if k not in chosen]  # set aside: only what was not picked
+            for pick in chosen:  # "1, 2 and 3": a decision each, none the others' alternative
+                out.append(Proposal("decision", offered[pick], e.seq, "decision.user_pick",
+                                    rationale=" ".join(text.split())[:300], alternatives=alternatives,
+                                    detail={"offered_in": f"evt:{offered_at}"}))
         offered = {}
     offer.options, offer.at = offered, offered_at
     return out

@@ -12,8 +12,8 @@ import json
 from html import escape
 from typing import Any
 
-from inspector.domain.drift import NOT_JUDGED
 from inspector.domain.terminal_safe import terminal_safe
+from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
 from inspector.report.chart import kept_chart
 from inspector.report.markdown import render_markdown
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.drift import NOT_JUDGED, Finding
+from inspector.domain.drift import Finding
 from inspector.domain.errors import BadInput, NotFound
+from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
 from inspector.services import candidates, handoffs
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings

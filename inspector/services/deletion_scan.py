@@ -21,6 +21,7 @@ import aiosqlite
 from inspector.domain.deletion import NOT_CHECKED, Copy, number_pattern, secret_values, strings_in
 from inspector.domain.deletion_forms import LooseMatcher, fold
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
+from inspector.domain.formats.titles import prompt_title
 from inspector.services.deletion_names import kept_names, matcher, rewritable
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS
@@ -42,6 +43,23 @@ class Coverage:
         return {"request": self.request, "session": self.session, "status": self.status,
                 "copies": [c.as_dict() for c in self.copies], "missing": self.missing, "warnings": self.warnings,
                 "kept": self.kept, "not_checked": list(NOT_CHECKED)}
+
+
+# What an importer writes beside an event about the event — where its line sits in the original,
+# the model, message and item ids, the record's type, flags and counts — and never what was said.
+# Many events of a session share these ("original:x.jsonl", "claude-opus-4-5-20251101",
+# "file-history-snapshot"): taken as values of a target, they made every event of a real Claude
+# Code session a "copy" of one deleted message, and deleting it removed all 207.
+BOOKKEEPING_FIELDS = frozenset({
+    "origin", "model", "message_id", "item_id", "record_type", "subtype", "stub", "status", "at_inferred",
+    "tokens", "is_error", "tools_present", "compact_summary", "compaction", "reasoning_item", "problem",
+})
+
+
+def _said_fields(extra: Any) -> Any:
+    """An event's ``extra`` without the importer's bookkeeping: what the event carried (a call's
+    arguments, reasoning, an error's text, anything not known to be bookkeeping) is kept."""
+    return {k: v for k, v in extra.items() if k not in BOOKKEEPING_FIELDS} if isinstance(extra, dict) else extra
 
 
 # Table, columns searched, how a row is named, and the Copy.where it becomes.
@@ -200,7 +218,7 @@ async def _targets(db: aiosqlite.Connection, out: Coverage, req: dict[str, Any])
                 out.missing.append(target)
                 continue
             refs.add(target)
-            texts += [row[0] or "", *strings_in(json.loads(row[1]))]
+            texts += [row[0] or "", *strings_in(_said_fields(json.loads(row[1])))]
             add(Copy("events", target, "the target event"))
             if row[0]:
                 add(Copy("events_fts", target, "its search-index entry"))
@@ -298,7 +316,24 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
         for key in out.rewrite["extra"]:
             out.copies.append(Copy("sessions", f"{session}.{key}", "a field of the session record holds a value "
                                                                    "of the targets (rewritten)"))
+    if not out.rewrite.get("title") and await _title_made_from_a_target(db, session, refs):
+        out.rewrite = {"title": True, "extra": list(out.rewrite.get("extra") or [])}
+        out.copies.append(Copy("sessions", session, "its title was made from a target's text (rewritten)"))
     return out
+
+
+async def _title_made_from_a_target(db: aiosqlite.Connection, session: str, refs: set[str]) -> bool:
+    """Whether the session's title is what an importer makes of a target event's text (its first
+    prompt, whitespace collapsed, cut with an ellipsis): a copy of the message however short, which
+    the value scan leaves out (a line of under 16 characters is not looked for elsewhere)."""
+    seqs = [int(r[4:]) for r in refs if r.startswith("evt:") and r[4:].isdigit()]
+    row = await fetch_one(db, "SELECT title FROM sessions WHERE id = ?", (session,))
+    if not seqs or row is None or not row[0]:
+        return False
+    marks = ",".join("?" * len(seqs))
+    rows = await db.execute_fetchall(f"SELECT content FROM events WHERE session = ? AND seq IN ({marks}) "
+                                     "AND content IS NOT NULL", (session, *seqs))
+    return any(prompt_title(str(content)) == row[0] for (content,) in rows)
 
 
 async def _warn_other_sessions(db: aiosqlite.Connection, out: Coverage, forms: list[str]) -> None:

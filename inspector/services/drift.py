@@ -20,6 +20,7 @@ from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, NotFound
 from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
+from inspector.domain.unreadable import finding as unreadable_finding
 from inspector.services import outside_command
 from inspector.services.channels import generations, state_records
 from inspector.services.evidence_text import evidence_text, evidence_whole
@@ -86,6 +87,26 @@ async def generation_texts(store: Store, session: str) -> list[GenerationText]:
             for g in await generations(store, session)]
 
 
+async def unreadable_generations(store: Store, session: str) -> dict[int, str]:
+    """Generations whose text the importer could not read (an encrypted compaction), with why
+    (domain/unreadable.py): their drift is "not judged", never "no drift found"."""
+    rows = await store.db.execute_fetchall(
+        "SELECT generation, extra FROM summaries WHERE session = ? AND extra LIKE ?", (session, '%"unreadable"%'))
+    out: dict[int, str] = {}
+    for generation, extra in rows:
+        why = json.loads(extra).get("unreadable")
+        if isinstance(why, str) and why:
+            out[int(generation)] = why
+    return out
+
+
+def _judged(gen: GenerationText, state: list[StateFact], ctx: DriftContext, unreadable: dict[int, str]) -> list[Finding]:
+    """The drift rules' findings, after the warning that the text could not be read at all."""
+    found = find_drift(gen, state, ctx)
+    why = unreadable.get(gen.generation)
+    return [unreadable_finding(gen.generation, why), *found] if why else found
+
+
 async def _events(store: Store, session: str, covers: tuple[int, int] | None) -> list[RawEvent]:
     lo, hi = covers or (0, 2**62)
     rows = await store.db.execute_fetchall(
@@ -117,7 +138,8 @@ async def drift(store: Store, session: str, generation: int | None = None, *,
     if chosen is None:
         raise NotFound(f"session {session!r} has no summary generation {generation}")
     report.generation = chosen.generation
-    report.findings = find_drift(chosen, state, await drift_context(store.db, session))
+    report.findings = _judged(chosen, state, await drift_context(store.db, session),
+                              await unreadable_generations(store, session))
     events = await _events(store, session, chosen.covers)
     report.rebuild, report.user_statements = rebuild(events, state)
     if summarizer:
@@ -148,7 +170,7 @@ async def latest_findings_and_context(store: Store, session: str) -> tuple[list[
     if not gens:
         return [], None
     ctx = await drift_context(store.db, session)
-    return find_drift(gens[0], await state_facts(store, session), ctx), ctx
+    return _judged(gens[0], await state_facts(store, session), ctx, await unreadable_generations(store, session)), ctx
 
 
 async def drift_overview(store: Store, session: str) -> tuple[dict[int, list[Finding]], FieldTimeline,
@@ -157,4 +179,5 @@ async def drift_overview(store: Store, session: str) -> tuple[dict[int, list[Fin
     state = await state_facts(store, session)
     gens = await generation_texts(store, session)
     ctx = await drift_context(store.db, session) if gens else DriftContext()
-    return {g.generation: find_drift(g, state, ctx) for g in gens}, field_timeline(gens, state), gens
+    unreadable = await unreadable_generations(store, session) if gens else {}
+    return {g.generation: _judged(g, state, ctx, unreadable) for g in gens}, field_timeline(gens, state), gens

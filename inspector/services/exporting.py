@@ -16,6 +16,7 @@ from inspector.domain.canonical import content_hash
 from inspector.domain.errors import NotFound
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.vocabulary import SIF_FORMAT
+from inspector.services.output_file import check_output, open_partial, replace_with
 from inspector.store import materials, session_rows
 from inspector.store.connection import Store
 from inspector.store.tables import SPECS, WRITE_ORDER
@@ -64,13 +65,18 @@ async def iter_records(store: Store, session: str | None = None) -> AsyncIterato
 async def export_sif(store: Store, out: Path, session: str | None = None) -> dict[str, Any]:
     """Write sif/1 to a new file next to ``out`` and move it into place only when complete."""
     counts: dict[str, int] = {}
+    check_output(out, "export")
     tmp = out.with_name(out.name + ".partial")
-    with tmp.open("w", encoding="utf-8", newline="\n") as fh:
-        fh.write(json.dumps({"type": "header", "format": SIF_FORMAT}, separators=(",", ":")) + "\n")
-        async for record in iter_records(store, session):
-            fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
-            counts[record["type"]] = counts.get(record["type"], 0) + 1
-    tmp.replace(out)
+    try:
+        with open_partial(tmp, out, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(json.dumps({"type": "header", "format": SIF_FORMAT}, separators=(",", ":")) + "\n")
+            async for record in iter_records(store, session):
+                fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+                counts[record["type"]] = counts.get(record["type"], 0) + 1
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # a failed export leaves no half-written file behind
+        raise
+    replace_with(tmp, out)
     return {"file": str(out), "session": session, "records": counts}
 
 
@@ -78,6 +84,7 @@ async def export_original(store: Store, session: str, out: Path) -> dict[str, An
     """Write back the transcript a session was imported from, byte for byte: the original,
     then each segment appended to it while it was followed, in the order they were imported."""
     await _session_ids(store, session)
+    check_output(out, "original transcript")
     rows = await store.db.execute_fetchall(
         "SELECT material_id, id, content_hash, deleted_at FROM materials WHERE session = ? AND media_type = ? "
         "ORDER BY material_id", (session, ORIGINAL_MEDIA_TYPE))
@@ -94,7 +101,8 @@ async def export_original(store: Store, session: str, out: Path) -> dict[str, An
         parts.append(data)
     data = b"".join(parts)
     tmp = out.with_name(out.name + ".partial")
-    tmp.write_bytes(data)
-    tmp.replace(out)
+    with open_partial(tmp, out, "wb") as fh:
+        fh.write(data)
+    replace_with(tmp, out)
     return {"file": str(out), "session": session, "original": rows[0][1], "segments": len(rows), "bytes": len(data),
             "sha256": content_hash(data)}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.widgets import OptionList, TabbedContent, TabPane
 
-from inspector.domain.drift import NOT_JUDGED
+from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
 from inspector.ui.widgets.progress_line import ProgressLine
 
 if TYPE_CHECKING:

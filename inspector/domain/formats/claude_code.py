@@ -7,8 +7,11 @@
   not summed.
 - ``tool_result`` blocks pair with ``tool_use`` on ``tool_use_id``; large ones are folded.
 - ``compact_boundary`` + the following ``isCompactSummary`` line become a summary
-  generation covering every event before the boundary; old ``summary`` records become
-  milestone generations. Unknown record types are kept as ``other`` events.
+  generation covering every event before the boundary. Old ``summary`` records are the
+  one-line titles Claude Code gave a conversation for its resume list (FORMATS.md §1
+  "titles / summaries"), never sent to the model: kept as ``other`` events, not generations
+  (as generations, survival judged a six-word title as a compaction that "lost" every fact).
+  Unknown record types are kept as ``other`` events.
 """
 
 from __future__ import annotations
@@ -165,13 +168,7 @@ class _Walker:
         self.b, self.parsed, self.session = b, parsed, session
         self.foreign: set[str] = set()  # other sessions' ids met on lines of this file
         self.tools: dict[str, str] = {}  # tool_use id -> tool name
-        self.uuid_seq: dict[str, int] = {}
         self.pending_boundary: int | None = None
-        self.seen_summaries: set[str] = set()
-        self.leaves: list[tuple[dict[str, Any], str]] = []  # summary record -> leafUuid, resolved after the walk
-        # Every line's uuid, known before the walk: an old ``summary`` record comes before the line its
-        # leafUuid names, and one whose leaf is not in this file summarises another conversation.
-        self.uuids = {e[1]["uuid"] for e in parsed if not isinstance(e, LineProblem) and isinstance(e[1].get("uuid"), str)}
 
     def run(self) -> None:
         groups: dict[str, list[tuple[Line, dict[str, Any]]]] = {}
@@ -198,9 +195,6 @@ class _Walker:
                 self.b.problem(item.code, item.message, item.line)
             else:
                 self.record(*item)
-        for summary, leaf in self.leaves:  # old summary records come before the events they cover
-            if leaf in self.uuid_seq:
-                summary["covers"] = [1, self.uuid_seq[leaf]]
 
     def _other_session(self, line: Line, rec: dict[str, Any]) -> None:
         """A Claude Code file holds one session; records of another (two files run together) are
@@ -210,10 +204,6 @@ class _Walker:
             self.foreign.add(other)
             self.b.problem("other_session", f"line {line.number} belongs to session {other}, not {self.session} "
                            "(this file's first); its records are read into this session in file order", line)
-
-    def _mark(self, rec: dict[str, Any], seq: int) -> None:
-        if isinstance(rec.get("uuid"), str):
-            self.uuid_seq[rec["uuid"]] = seq
 
     def assistant(self, group: list[tuple[Line, dict[str, Any]]]) -> None:
         blocks = AssistantBlocks()
@@ -230,24 +220,21 @@ class _Walker:
         _first_line, first = group[0]
         msg = first["message"]
         lines = [ln for ln, _ in group]
-        seq = self.b.event("assistant_message", "\n".join(blocks.texts), at=first.get("timestamp"), trust="model",
-                           lines=lines, reasoning_content=blocks.reasoning,
-                           continuation=blocks.continuation, model=msg.get("model"), message_id=msg.get("id"),
-                           sidechain=True if first.get("isSidechain") else None, citations=blocks.citations)
+        self.b.event("assistant_message", "\n".join(blocks.texts), at=first.get("timestamp"), trust="model",
+                     lines=lines, reasoning_content=blocks.reasoning,
+                     continuation=blocks.continuation, model=msg.get("model"), message_id=msg.get("id"),
+                     sidechain=True if first.get("isSidechain") else None, citations=blocks.citations)
         for kind, count in blocks.unknown.items():
             for _ in range(count):
                 self.b.not_understood("content block", kind, group[0][0])
         for block in blocks.other:  # server-side compaction: a rule of the message-list converter, not of this one
             if block.get("type") == "compaction":
                 self.b.not_understood("content block", "compaction", group[0][0])
-        for _, rec in group:
-            self._mark(rec, seq)
         for line, rec, block in calls:
             self.tools[block.get("id", "")] = block.get("name", "")
-            call_seq = self.b.event("tool_call", None, at=rec.get("timestamp"), trust="model", lines=[line],
-                                    call_id=block.get("id"), tool=block.get("name"), args=block.get("input") or {},
-                                    server_tool=block["type"] if block.get("type") != "tool_use" else None)
-            self._mark(rec, call_seq)
+            self.b.event("tool_call", None, at=rec.get("timestamp"), trust="model", lines=[line],
+                         call_id=block.get("id"), tool=block.get("name"), args=block.get("input") or {},
+                         server_tool=block["type"] if block.get("type") != "tool_use" else None)
         for block in blocks.results:  # a server tool's result arrives in the assistant's own message
             line = next((ln for ln, r in group if isinstance(r["message"].get("content"), list)
                          and block in r["message"]["content"]), group[0][0])
@@ -263,18 +250,12 @@ class _Walker:
             self.user(line, rec, msg, at)
         elif kind == "summary":
             text = str(rec.get("summary", ""))
-            seq = self.b.event("other", f"summary record: {text}", at=at, trust="system", lines=[line])
-            leaf = rec.get("leafUuid")
-            if text and text not in self.seen_summaries and leaf in self.uuids:  # else another conversation's
-                self.seen_summaries.add(text)
-                self.b.summary(text, seq, sources=[f"evt:{seq}"], kind="milestone")
-                self.leaves.append((self.b.records[-1], str(leaf)))
+            self.b.event("other", f"summary record: {text}", at=at, trust="system", lines=[line])
         elif kind == "system":
             if _name(rec.get("subtype")) not in SYSTEM_SUBTYPES:
                 self.b.not_understood("system record", f"system/{rec.get('subtype')}", line)
             seq = self.b.event("system_message", _with_text(_describe(rec), rec), at=at, trust="system", lines=[line],
                                subtype=rec.get("subtype"))
-            self._mark(rec, seq)
             if rec.get("subtype") == "compact_boundary":
                 self.pending_boundary = seq
         else:  # progress, file-history-snapshot, queue-operation, titles, and types not seen yet
@@ -284,9 +265,8 @@ class _Walker:
             elif kind == "progress" and _name(data.get("type")) not in PROGRESS_TYPES:
                 self.b.not_understood("progress record", f"progress/{data.get('type')}", line)
             text = _agent_text(data) if data.get("type") == "agent_progress" else None
-            seq = self.b.event("other", text or _with_text(_describe(rec), rec), at=at, trust="system", lines=[line],
-                               record_type=kind, agent_id=data.get("agentId") if text else None)
-            self._mark(rec, seq)
+            self.b.event("other", text or _with_text(_describe(rec), rec), at=at, trust="system", lines=[line],
+                         record_type=kind, agent_id=data.get("agentId") if text else None)
 
     def user(self, line: Line, rec: dict[str, Any], msg: dict[str, Any], at: str | None) -> None:
         content = msg.get("content")
@@ -297,19 +277,17 @@ class _Walker:
             self.b.summary(text, boundary - 1, sources=[f"evt:{boundary}", f"evt:{seq}"],
                            replaced={"from": 1, "to": boundary - 1, "boundary": f"evt:{boundary}"})
             self.pending_boundary = None
-            self._mark(rec, seq)
             return
         if isinstance(content, str):
-            self._mark(rec, self.b.event("user_message", content, at=at, trust="user", lines=[line],
-                                         sidechain=True if rec.get("isSidechain") else None))
+            self.b.event("user_message", content, at=at, trust="user", lines=[line],
+                         sidechain=True if rec.get("isSidechain") else None)
             return
         for block in content or []:
             if not isinstance(block, dict):
                 continue
             if block.get("type") == "tool_result":
                 call_id = block.get("tool_use_id")
-                seq = self.b.tool_result(call_id, text_of(block.get("content")), at=at, tool=self.tools.get(call_id or ""),
-                                         lines=[line], is_error=True if block.get("is_error") else None)
+                self.b.tool_result(call_id, text_of(block.get("content")), at=at, tool=self.tools.get(call_id or ""),
+                                   lines=[line], is_error=True if block.get("is_error") else None)
             else:
-                seq = self.b.event("user_message", text_of([block]), at=at, trust="user", lines=[line])
-            self._mark(rec, seq)
+                self.b.event("user_message", text_of([block]), at=at, trust="user", lines=[line])

@@ -102,7 +102,8 @@ def convert(data: bytes, file_name: str, loads: Loads | None = None) -> list[dic
             seq = b.event("other", f"context compacted: {len(history)} item(s) replace the history", at=at,
                           trust="system", lines=[line], compacted=True, continuation=encrypted_parts(history))
             b.summary(text or "[replacement history without text]", seq - 1, sources=[f"evt:{seq}"],
-                      replaced={"from": 1, "to": seq - 1, "boundary": f"evt:{seq}"})
+                      replaced={"from": 1, "to": seq - 1, "boundary": f"evt:{seq}"},
+                      **({} if text else {"unreadable": "the replacement history holds no text"}))
         else:
             label = p.get("type") if kind == "event_msg" else kind
             if kind not in LINE_TYPES:

@@ -115,8 +115,12 @@ def _detect(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None) -
             if len(records) > 1:  # JSON lines of a kind we do not know, not a broken document
                 doc = None
             else:
-                raise BadInput(f"{file_name} is not valid JSON ({exc.msg}, column {exc.colno})", code="malformed_json",
-                               line=exc.lineno) from None
+                # "Unterminated string starting at" names a place: said as one ("…at column 15: unterminated
+                # string"), not "(Unterminated string starting at, column 15)".
+                why = exc.msg.removesuffix(" starting at").removesuffix(" at")
+                cut = "" if data.rstrip().endswith((b"}", b"]")) else " (the file ends before the document does: cut short?)"
+                raise BadInput(f"{file_name} is not valid JSON at column {exc.colno}: {why[:1].lower() + why[1:]}{cut}",
+                               code="malformed_json", line=exc.lineno) from None
         except UnicodeDecodeError as exc:
             raise BadInput(f"{file_name} is not UTF-8 text ({exc.reason} at byte {exc.start})",
                            code="malformed_json") from None

@@ -220,8 +220,13 @@ def _anthropic(b: Builder, m: dict[str, Any], names: dict[str, str], lines: list
         blocks.add(block)
     for block in blocks.other:
         if block.get("type") == "compaction":
-            b.event("other", text_of(block.get("content")), at=None, trust="model", lines=lines, compaction=True)
-            b.summary(text_of(block.get("content")), b.seq - 1, sources=[f"evt:{b.seq}"])
+            text = text_of(block.get("content"))
+            b.event("other", text, at=None, trust="model", lines=lines, compaction=True)
+            if text.strip():
+                b.summary(text, b.seq - 1, sources=[f"evt:{b.seq}"])
+            else:  # an encrypted or empty compaction block: still the history's replacement, but unreadable
+                b.summary("[compaction without readable text]", b.seq - 1, sources=[f"evt:{b.seq}"],
+                          unreadable="the compaction block holds no readable text")
     b.event("assistant_message", "\n".join(blocks.texts), at=None, trust="model", lines=lines,
             reasoning_content=blocks.reasoning, continuation=blocks.continuation, citations=blocks.citations)
     for kind, count in blocks.unknown.items():
@@ -277,7 +282,7 @@ def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], line
                       continuation=[{"kind": "encrypted_content", "data": item.get("encrypted_content") or ""}],
                       item_id=item.get("id"), compaction=True)
         b.summary("[compaction: encrypted by the provider, not readable here]", max(1, seq - 1),
-                  sources=[f"evt:{seq}"])
+                  sources=[f"evt:{seq}"], unreadable="the compaction is encrypted by the provider")
     else:  # built-in tools (web search, MCP, shell, images…) and item types added since: their text, labelled
         if kind not in RESPONSES_BUILT_IN:
             b.not_understood("item", str(kind), lines[0] if len(lines) == 1 and lines[0].raw else None)

@@ -8,7 +8,8 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from inspector.domain.drift import FieldTimeline, Finding, headline
+from inspector.domain.drift import FieldTimeline, Finding
+from inspector.domain.unreadable import headline
 from inspector.ui.hanging import HangingLines
 from inspector.ui.safe import markup, plain
 

@@ -1,0 +1,40 @@
+"""A summary generation whose text cannot be read: never judged, so never "no drift".
+
+A provider's compaction can be opaque: the OpenAI Responses API's ``compaction`` item holds
+only ``encrypted_content`` (the real ``test_openai_responses_compact_messages`` file), and a
+Codex ``compacted`` line may carry no text at all. The importer still makes such a compaction
+a generation — the model went on from it, and the history it replaced must stay visible — but
+its text is a placeholder the importer wrote. Run through the drift rules, that placeholder
+names nothing, so every rule was silent and the generation read "no drift found", and
+``check`` gave the session a ✓: a green over a summary nobody could read (DESIGN §3.6:
+"anything … not verifiable … is shown as such, never … as success").
+
+The importer marks such a generation with ``unreadable`` (why, in words) on its summary
+record; drift then adds this warning, which every verdict treats as "not judged" ("?").
+"""
+
+from __future__ import annotations
+
+from inspector.domain.drift import NOT_JUDGED, Finding
+from inspector.domain.drift import headline as rules_headline
+
+CODE = "summary_unreadable"
+# The drift warnings that make a generation "not judged" (the Drift tab's "?", check's "?").
+NOT_JUDGED_ALL = NOT_JUDGED | {CODE}
+
+
+def finding(generation: int, why: str) -> Finding:
+    """The warning for generation ``generation``, whose text cannot be read because ``why``."""
+    return Finding(CODE, None,
+                   f"generation {generation} cannot be read ({why}): what it kept, lost or changed is not judged; "
+                   "only the events before it, where the log holds them, say what it replaced.", "warning")
+
+
+def headline(findings: list[Finding]) -> str:
+    """The drift rules' headline, except for a generation that could not be read: never "no drift"."""
+    said = rules_headline(findings)
+    if not any(f.code == CODE for f in findings) or any(f.severity == "finding" for f in findings):
+        return said
+    rest = said.removeprefix("no finding; ").removeprefix("no drift found").removeprefix("no drift in the active records")
+    return "not judged: the summary text cannot be read (summary_unreadable)" + (
+        rest if rest.startswith(";") else f"; {rest}" if rest else "")
