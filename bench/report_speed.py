@@ -1,6 +1,6 @@
 """Writing the HTML report of a 4 MB real Claude Code transcript: time and size.
 
-    python -m bench.report_speed [--mb 4] [--runs 3]
+    python -m bench.report_speed [--mb 4] [--runs 3] [--baseline DIR]
 
 No real transcript that large is at hand, so one is made from the real ones in
 ../shared/real_sessions/claude-code/: their lines, repeated until the file reaches the
@@ -10,14 +10,17 @@ blocks still group) and one ``sessionId`` for all. The text, tool calls, thinkin
 compaction records are real. Target (issue #17): the report is written in under 3 s and
 weighs under 3× the transcript. Timed twice: ``write_report`` in-process, and the whole
 ``inspector report`` command in a fresh process (start-up included), as a person runs it.
+``--baseline DIR`` times another commit's tree in the same run, alternately, for ratios.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -66,26 +69,72 @@ def make_transcript(target: Path, size: int, seed: int = 17) -> Path:
     return target
 
 
-def child(store: Path, session: str, html: Path) -> float:
-    from inspector.services.report import write_report
-    from inspector.store.connection import open_store
+_CHILD = """
+import asyncio, sys, time
+from pathlib import Path
+from inspector.services.report import write_report
+from inspector.store.connection import open_store
 
-    async def run() -> float:
-        async with await open_store(store) as opened:
-            started = time.perf_counter()
-            await write_report(opened, session, html)
-            return time.perf_counter() - started
+async def run():
+    async with await open_store(Path(sys.argv[1])) as opened:
+        started = time.perf_counter()
+        await write_report(opened, sys.argv[2], Path(sys.argv[3]))
+        print(time.perf_counter() - started)
 
-    return asyncio.run(run())
+asyncio.run(run())
+"""
+
+
+HERE = Path(__file__).resolve().parents[1]
+
+
+def _env(tree: Path | None) -> dict[str, str]:
+    """The environment of a run of ``tree``'s code (None: the code this bench runs from). The
+    child also runs in that tree's folder: ``-c`` and ``-m`` put the current folder first on
+    the path, before PYTHONPATH."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(tree or HERE)
+    return env
+
+
+def in_process(store: Path, session: str, html: Path, tree: Path | None) -> float:
+    """``write_report``'s time inside one fresh process (start-up not counted)."""
+    done = subprocess.run([sys.executable, "-c", _CHILD, str(store), session, str(html)], check=True,
+                          capture_output=True, text=True, env=_env(tree), cwd=tree or HERE)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def whole_command(store: Path, session: str, html: Path, tree: Path | None) -> tuple[float, float]:
+    """The whole ``inspector report`` command in a fresh process, as a person runs it: wall time,
+    and the CPU time it used (the steadier figure on a machine other work shares)."""
+    started, cpu = time.perf_counter(), _children_cpu()
+    subprocess.run([sys.executable, "-m", "inspector", "report", str(store), "--session", session, "-o", str(html)],
+                   check=True, capture_output=True, env=_env(tree), cwd=tree or HERE)
+    return time.perf_counter() - started, _children_cpu() - cpu
+
+
+def _line(name: str, times: list[float], runs: int) -> str:
+    return (f"{name:<28} {statistics.median(times):.2f} s median of {runs} "
+            f"(min {min(times):.2f}, max {max(times):.2f})")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=float, default=4.0, help="transcript size in MiB")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="a source tree of another commit (e.g. `git archive C | tar -x -C DIR`): its report "
+                             "runs alternate with this tree's in the same run and the ratios are printed")
     args = parser.parse_args()
     if not REAL.is_dir():
         sys.exit(f"real transcripts not found at {REAL}")
+    if args.baseline is not None and not (args.baseline / "inspector" / "__init__.py").is_file():
+        sys.exit(f"{args.baseline} holds no inspector package")
     from inspector.services.importing import import_file
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -97,19 +146,28 @@ def main() -> None:
         size = source.stat().st_size
         print(f"transcript {size:,} bytes ({size / 1048576:.2f} MiB) from {len(sources())} real files: "
               f"{report.added['event']:,} events, imported in {imported:.2f} s")
-        inproc, whole = [], []
+        trees: dict[str, Path | None] = {"this tree": None}
+        if args.baseline is not None:
+            trees["baseline"] = args.baseline
+        inproc: dict[str, list[float]] = {name: [] for name in trees}
+        whole: dict[str, list[float]] = {name: [] for name in trees}
+        cpu: dict[str, list[float]] = {name: [] for name in trees}
         html = folder / "big.html"
-        for _ in range(args.runs):
-            inproc.append(child(folder / "big.db", SESSION, html))
-            started = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "inspector", "report", str(folder / "big.db"), "--session",
-                            SESSION, "-o", str(html)], check=True, capture_output=True)
-            whole.append(time.perf_counter() - started)
+        for _ in range(args.runs):  # alternated, so a change of load falls on both
+            for name, tree in trees.items():
+                inproc[name].append(in_process(folder / "big.db", SESSION, html, tree))
+                took, used = whole_command(folder / "big.db", SESSION, html, tree)
+                whole[name].append(took)
+                cpu[name].append(used)
         weight = html.stat().st_size
-        print(f"write_report in-process:     {statistics.median(inproc):.2f} s median of {args.runs} "
-              f"(min {min(inproc):.2f}, max {max(inproc):.2f})")
-        print(f"`inspector report` command:  {statistics.median(whole):.2f} s median of {args.runs} "
-              f"(min {min(whole):.2f}, max {max(whole):.2f}) — target < 3 s")
+        for name in trees:
+            print(_line(f"write_report ({name}):", inproc[name], args.runs))
+            print(_line(f"`inspector report` ({name}):", whole[name], args.runs) + " — target < 3 s")
+            print(_line(f"  its CPU time ({name}):", cpu[name], args.runs))
+        if args.baseline is not None:
+            for what, times in (("write_report", inproc), ("`inspector report`", whole), ("its CPU time", cpu)):
+                ratio = statistics.median(times["this tree"]) / statistics.median(times["baseline"])
+                print(f"{what}: this tree / baseline = {ratio:.2f}×")
         print(f"report {weight:,} bytes = {weight / size:.2f}× the transcript — target < 3×")
 
 

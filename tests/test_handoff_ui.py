@@ -8,6 +8,7 @@ import pytest
 from textual.widgets import Static
 
 from inspector.ui.app import InspectorApp
+from inspector.ui.dialogs import MessageDialog
 from inspector.ui.handoff_dialog import HandoffDialog
 from inspector.ui.main_screen import MainScreen
 from inspector.ui.widgets.handoffs_list import HandoffsList
@@ -32,7 +33,11 @@ async def test_refused_then_accepted_handoff(sample_store: Path, monkeypatch) ->
         dialog = await _open(app, pilot, "h-writeoff")
         text = str(dialog.query_one("#handoff-text", Static).render())
         assert "✗ unknown outcomes carried" in text and "a7" in text
-        await pilot.press("a")  # disabled: nothing is accepted
+        await pilot.press("a")  # disabled: nothing is accepted, and a dialog says why
+        await settle(app, pilot)
+        assert isinstance(app.screen, MessageDialog) and app.screen.error
+        assert app.screen.dialog_title == "Cannot accept h-writeoff (unknown_written_off)"
+        await pilot.press("escape")
         await settle(app, pilot)
         assert isinstance(app.screen, HandoffDialog)
         await pilot.press("escape")
@@ -67,9 +72,14 @@ async def test_accept_is_greyed_for_a_reviewer_who_may_not_accept(sample_store: 
         assert enabled.get("accept") is False  # shown greyed
         status = str(dialog.query_one("#handoff-status").render())
         assert "accept is disabled" in status and "only maria may accept" in status
-        await pilot.press("a")
+        await pilot.press("a")  # greyed, and pressed it says why instead of nothing
         await settle(app, pilot)
-        assert app.screen is dialog  # nothing happened
+        assert isinstance(app.screen, MessageDialog) and app.screen.error
+        assert app.screen.dialog_title == "Cannot accept h-good (not_owner)"
+        assert "only maria may accept" in str(app.screen.body)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.screen is dialog and dialog.result.acceptable  # nothing was accepted
 
 
 async def test_handoff_checks_continue_under_their_text_at_80_columns(sample_store: Path,

@@ -197,30 +197,6 @@ async def test_a_notice_at_200_columns_is_a_toast(sample_store: Path, monkeypatc
         assert any("reloaded." in str(toast.render()) for toast in app.screen.query("Toast"))  # a toast, as before
 
 
-async def test_a_toast_over_a_dialog_at_80_columns_keeps_to_the_top_rows(sample_store: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """At 80×24 "Accepted cand-good…" covered the review dialog's status line and buttons at the
-    bottom right; on a small terminal a dialog's toast is two lines at most, across the top."""
-    from inspector.ui.review_dialog import ReviewDialog
-
-    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
-    app = InspectorApp(sample_store)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(app, pilot)
-        await pilot.press("k", "enter")
-        await settle(app, pilot)
-        assert isinstance(app.screen, ReviewDialog)
-        app.notify("Accepted cand-good: context version is now 5.", title="Done")
-        await settle(app, pilot)
-        await pilot.pause(0.1)
-        toasts = list(app.screen.query("Toast"))
-        assert toasts
-        box = app.screen.query_one("#review").region
-        for toast in toasts:
-            assert toast.region.y + toast.region.height <= box.y + 1, (toast.region, box)  # the free row, the border
-            assert "Done: Accepted cand-good" in str(toast.render())  # the title in front: one message
-
-
 @pytest.mark.parametrize("zone", ["1", "t"])
 async def test_the_sessions_list_at_80_columns_keeps_the_zone_beside_it(sample_store: Path,
                                                                        monkeypatch: pytest.MonkeyPatch,

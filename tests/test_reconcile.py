@@ -63,14 +63,22 @@ def test_reconcile_records_who_why_and_evidence(sample_store: Path) -> None:
     assert "unknowns_mismatch" not in [r["code"] for r in validation["refusals"]]  # type: ignore[index]
 
 
-def test_not_done_survives_export_and_reimport(sample_store: Path, tmp_path: Path) -> None:
+def test_not_done_is_exported_but_not_taken_as_an_act_by_another_store(sample_store: Path, tmp_path: Path) -> None:
+    """The export says not_done as this store decided it; a store importing the file cannot prove
+    who reconciled it (sif acts are unsigned), so there a7 is unknown again and the claim is
+    reported (`unverified_act`): a person there decides, or `migrate` moves the store with its ledger."""
     _run("reconcile", str(sample_store), "a7", "--status", "not_done", "--evidence", "evt:5", "--reason", "r",
          "--reviewer", "bob")
     exported = tmp_path / "out.jsonl"
     assert CliRunner().invoke(cli, ["export", str(sample_store), "--session", "s-orders", "-o", str(exported)]).exit_code == 0
+    assert any(json.loads(line).get("status") == "not_done" for line in exported.read_text().splitlines())
     again = tmp_path / "again.db"
-    assert CliRunner().invoke(cli, ["import", str(exported), "--into", str(again)]).exit_code == 0
-    assert _status(again, "s-orders", "a7") == "not_done"
+    code, report = _run("import", str(exported), "--into", str(again))
+    assert code == 0 and [p["code"] for p in report["problems"] if "'a7'" in p["message"]] == ["unverified_act"]  # type: ignore[index]
+    assert _status(again, "s-orders", "a7") == "unknown"
+    assert _status(sample_store, "s-orders", "a7") == "not_done"  # re-importing into the deciding store keeps it
+    assert _run("import", str(exported), "--into", str(sample_store))[0] == 0
+    assert _status(sample_store, "s-orders", "a7") == "not_done"
 
 
 async def test_reconcile_from_the_handoff_dialog(sample_store: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

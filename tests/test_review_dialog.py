@@ -9,6 +9,7 @@ from textual.widgets import Input, Static
 from inspector.services.sessions import session_ledger
 from inspector.store.connection import open_store
 from inspector.ui.app import InspectorApp
+from inspector.ui.dialogs import MessageDialog
 from inspector.ui.main_screen import MainScreen
 from inspector.ui.review_dialog import ReasonDialog, ReviewDialog
 from inspector.ui.widgets.candidates_list import CandidatesList
@@ -34,8 +35,13 @@ async def test_review_accept_and_reject(sample_store: Path, monkeypatch) -> None
         body = str(dialog.query_one("#review-text", Static).render())
         assert "不得修改␠生产库" in body and "white space" in body and "exact_fields_changed" in body
         assert "accept is disabled" in str(dialog.query_one("#review-status", Static).render())
-        await pilot.press("a")  # disabled: nothing happens
+        await pilot.press("a")  # refused: a dialog says why, nothing is decided
         await settle(app, pilot)
+        assert isinstance(app.screen, MessageDialog) and app.screen.dialog_title == (
+            "Cannot accept cand-space (exact_fields_changed)")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.screen is dialog
         assert dialog.view is not None and dialog.view.validation.status == "pending"
         await pilot.press("escape")
         await settle(app, pilot)

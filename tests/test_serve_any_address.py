@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -43,7 +44,8 @@ def served_everywhere(isolated_cache: Path) -> Iterator[str]:
     port = _free_port()
     env = {**os.environ, "INSPECTOR_CACHE_DIR": str(isolated_cache), "INSPECTOR_REVIEWER": "browser-test"}
     proc = subprocess.Popen([sys.executable, "-m", "inspector", "serve", "--host", "0.0.0.0", "--port", str(port)],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)  # its own group: the tabs' apps end with it
     try:
         first = proc.stdout.readline() if proc.stdout else ""
         assert f":{port}/" in first, first
@@ -57,11 +59,11 @@ def served_everywhere(isolated_cache: Path) -> Iterator[str]:
                 time.sleep(0.2)
         yield f"http://{address}:{port}/"
     finally:
-        proc.terminate()
+        proc.terminate()  # SIGTERM stops it and its tabs' apps (serve_shutdown.py)
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)  # never leave an app process behind
             proc.wait()
 
 

@@ -7,6 +7,7 @@ as a person would."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -33,7 +34,8 @@ def served(tmp_path: Path, isolated_cache: Path) -> Iterator[str]:
     port = _free_port()
     env = {**os.environ, "INSPECTOR_CACHE_DIR": str(isolated_cache), "INSPECTOR_REVIEWER": "browser-test"}
     proc = subprocess.Popen([sys.executable, "-m", "inspector", "serve", "--port", str(port)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)  # its own group: the tabs' apps end with it
     try:
         first = proc.stdout.readline() if proc.stdout else ""  # printed once the demo store is ready
         assert f"http://127.0.0.1:{port}/" in first, first
@@ -47,11 +49,11 @@ def served(tmp_path: Path, isolated_cache: Path) -> Iterator[str]:
                 time.sleep(0.2)
         yield f"http://127.0.0.1:{port}/"
     finally:
-        proc.terminate()
+        proc.terminate()  # SIGTERM stops it and its tabs' apps (serve_shutdown.py)
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)  # never leave an app process behind
             proc.wait()
 
 

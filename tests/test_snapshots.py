@@ -107,6 +107,22 @@ def test_dialog(snap_compare: object, sample_store: Path, name: str) -> None:
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)  # type: ignore[operator]
 
 
+# At 80×24: the deletion list continuing under each item's text and its confirmation in three
+# short lines (the id to type was split from "Type"); a greyed key's refusal (root is not the
+# handoff's owner) in its own dialog, whole, over the handoff dialog.
+SMALL_DIALOGS = {
+    "deletion_confirm": ("s-privacy", _keys("x", "enter", "x")),
+    "handoff_not_owner": ("s-orders", _keys("o", "enter", "a")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SMALL_DIALOGS))
+def test_dialog_at_80x24(snap_compare: object, sample_store: Path, name: str) -> None:
+    session, run_before = SMALL_DIALOGS[name]
+    app = InspectorApp(sample_store, session=session)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)  # type: ignore[operator]
+
+
 def test_decision_dialog(snap_compare: object, sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")  # the session's owner: the marked record may be decided
     app = InspectorApp(sample_store)

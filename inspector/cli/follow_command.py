@@ -27,6 +27,7 @@ from inspector.domain.formats.detect import detect
 from inspector.domain.formats.tail import APPENDABLE
 from inspector.domain.terminal_safe import json_safe
 from inspector.services.following import Follower, catch_up
+from inspector.services.reading import open_regular
 
 
 def _print(event: dict[str, Any]) -> None:
@@ -36,7 +37,7 @@ def _print(event: dict[str, Any]) -> None:
 
 
 @click.command("follow")
-@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("file", type=click.Path(path_type=Path))  # a directory: not_a_file (exit 3), as import says
 @click.option("--into", "into", type=STORE,
               help="The store to keep up to date, a file or a postgresql:// URL (default: the one `inspector FILE` "
                    "uses).")
@@ -60,13 +61,22 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
                   reviewer: str | None) -> int:
     actor = reviewer or getpass.getuser()
     try:
-        with file.open("rb") as fh:
+        with open_regular(file) as fh:  # a FIFO or /dev/zero is refused at once (not_a_file), never waited on
             head = fh.read(1 << 16)
     except OSError as exc:
         raise BadInput(f"cannot read {file}: {exc.strerror}", code="unreadable") from None
-    fmt = detect(head, file.name) if head.strip() else "sif"
+    try:
+        fmt = detect(head, file.name) if head.strip() else "sif"
+    except BadInput:
+        if len(head) < 1 << 16 or b"\n" in head:
+            raise
+        # only the first 64 KiB were read: a whole-document file (a message list) is cut there, not malformed
+        raise BadInput(f"{file.name} has no line end in its first 64 KiB: it is not a transcript of lines (sif/1, "
+                       "Claude Code, Codex), so it cannot be followed; import or open it instead",
+                       code="not_appendable") from None
     if fmt not in APPENDABLE:
-        raise BadInput(f"{file.name} is a {fmt} file, which its tool rewrites as a whole rather than appending to, "
+        article = "an" if fmt[:1] in "aeiou" else "a"
+        raise BadInput(f"{file.name} is {article} {fmt} file, which its tool rewrites as a whole rather than appending to, "
                        "so it cannot be followed; open or import it instead", code="not_appendable")
     store_path = into or store_beside(file)
     store_path.parent.mkdir(parents=True, exist_ok=True)

@@ -31,8 +31,8 @@ import aiohttp_jinja2
 import click
 import textual_serve
 from aiohttp import web
-from textual_serve.server import Server
 
+from inspector.cli.serve_shutdown import ClosingServer
 from inspector.domain.errors import BadInput
 
 _REMOTE_LINK = re.compile(r"<link[^>]*href=\"https?://[^\"]*\"[^>]*/?>", re.S)
@@ -118,8 +118,9 @@ def same_origin_only(hosts: set[str] | None) -> Callable[..., Awaitable[web.Stre
     return middleware
 
 
-class _GuardedServer(Server):  # type: ignore[misc]
-    """textual-serve's server with the same-origin middleware in front of every route."""
+class _GuardedServer(ClosingServer):
+    """textual-serve's server with the same-origin middleware in front of every route (and
+    its tabs closed on SIGTERM: serve_shutdown.py)."""
 
     def __init__(self, *args: object, hosts: set[str] | None, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -136,7 +137,7 @@ class _GuardedServer(Server):  # type: ignore[misc]
         ``Host``, already checked): textual-serve writes the listening address into them, and
         ``0.0.0.0`` is no address a browser can reach — nor the origin the page comes from."""
         self.public_url = f"http://{request.host}"
-        return await Server.handle_index.__wrapped__(self, request)  # type: ignore[no-any-return]
+        return await ClosingServer.handle_index.__wrapped__(self, request)  # type: ignore[no-any-return]
 
 
 def check_address(host: str, port: int) -> None:
@@ -167,7 +168,7 @@ def _outward_address() -> str:
 
 
 def serve_app(command: str, host: str, port: int, *, title: str) -> None:
-    """Serve ``command`` (the app) on http://host:port until Ctrl+C."""
+    """Serve ``command`` (the app) on http://host:port until Ctrl+C or SIGTERM."""
     check_address(host, port)
     folder = Path(tempfile.mkdtemp(prefix="inspector-serve-"))
     try:

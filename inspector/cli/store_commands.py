@@ -23,7 +23,8 @@ from inspector.store.connection import open_store
 
 store_argument = make_store_argument()
 # Commands whose STORE is their only positional argument: INSPECTOR_STORE when it is left out.
-sole_store_argument = make_store_argument(optional=True)
+# (Before, left out with INSPECTOR_STORE unset, `check`, `verify`, `ledger` … crashed with a TypeError.)
+sole_store_argument = make_store_argument(from_env=True)
 
 
 def reviewer_option(required: bool) -> Any:

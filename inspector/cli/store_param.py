@@ -33,8 +33,10 @@ class StoreParamType(click.ParamType):
 STORE = StoreParamType()
 
 
-def make_store_argument(*, optional: bool = False) -> Any:
-    """STORE (a file or ``postgresql://…``); with ``optional``, ``INSPECTOR_STORE`` when left out."""
-    if optional:
-        return click.argument("store", type=STORE, required=False, envvar=ENV_STORE)
+def make_store_argument(*, optional: bool = False, from_env: bool = False) -> Any:
+    """STORE (a file or ``postgresql://…``); with ``optional``, ``INSPECTOR_STORE`` when left out
+    (None when that is unset too: the command has a default, the demo); with ``from_env``,
+    ``INSPECTOR_STORE`` when left out, and a usage error (exit 2) when that is unset too."""
+    if optional or from_env:
+        return click.argument("store", type=STORE, required=from_env, envvar=ENV_STORE)
     return click.argument("store", type=STORE)

@@ -37,8 +37,9 @@ REASON_CODES = ("data_subject_request", "secret_exposed", "legal_hold_release", 
 # What a deletion does not look at, said with every listing and result: no output claims that
 # "no copy remains" beyond the store and the spellings it checked (docs/untrusted-content.md).
 NOT_CHECKED = (
-    "files outside the store: sif exports and HTML reports written before, the transcript it was imported from, "
-    "backups and copies of the store file — remove those yourself",
+    "files outside the store: sif exports and HTML reports in other folders (those in the store's own folder, and "
+    "a transcript there, are read for each value as written, JSON- or HTML-escaped, and named in a warning), other "
+    "spellings in them, backups and copies of the store file — remove those yourself",
     "copies encrypted, hashed, compressed, translated or paraphrased, or encoded other than URL, JSON and HTML "
     "escapes, base64 and hex",
     "values under 7 characters once case and spacing are ignored, and lines of the targets under "
@@ -47,7 +48,10 @@ NOT_CHECKED = (
     "there makes the deletion refuse, copy_kept)",
     "other sessions' materials, and their copies written another way (an exact copy in another session's events, "
     "records or summaries is named in a warning: a request there must remove it)",
-    "a value split across several events or fields (each part alone is not the value)",
+    "a value split across records other than a sensitive value (phone, e-mail, ID, card, address, key) cut once "
+    "at one record's end and another's start — each part 4+ characters, or any length between consecutive events, "
+    "a call and its result, an event and the material it observed: a split line of prose, a split with text "
+    "between the parts, in three or more parts, or encoded (base64, hex) is not looked for",
 )
 
 

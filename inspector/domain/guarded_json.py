@@ -52,7 +52,16 @@ def _no_constant(name: str) -> Any:
     raise JsonRefused("not_json_number", f"{name} is not a JSON number")
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_no_constant)
+def _convertible_int(text: str) -> int:
+    """``int``, refusing (not raising a bare ``ValueError`` that reads as a crash) an integer of more
+    digits than Python converts; the 64-bit range is checked afterwards (check_value)."""
+    if len(text) <= 4000:
+        return int(text)
+    raise JsonRefused("integer_out_of_range", f"an integer of {len(text):,} digits, outside the 64-bit range a "
+                                              "store can hold")
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_no_constant, parse_int=_convertible_int)
 DECODER = _DECODER  # for scanners that walk a document themselves (raw_decode); pair with check_part
 
 
@@ -61,7 +70,11 @@ class _NumberRefused(JsonRefused):
 
 
 def _checked_int(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:  # more digits than Python converts (4,300): far outside 64 bits
+        raise _NumberRefused("integer_out_of_range", f"an integer of {len(text):,} digits, outside the 64-bit "
+                                                     "range a store can hold") from None
     if not INT_MIN <= value <= INT_MAX:
         raise _NumberRefused("integer_out_of_range", "an integer outside the 64-bit range a store can hold")
     return value
@@ -153,11 +166,13 @@ def loads(data: bytes | str) -> Any:
         value = _CHECKED.decode(text)
     except RecursionError:
         raise JsonRefused("too_deep", f"nested more than {MAX_DEPTH} levels deep") from None
-    except _NumberRefused:  # decode again without the hooks, to say where the number is
+    except _NumberRefused as refused:  # decode again without the hooks, to say where the number is
         try:
             whole = _DECODER.decode(text)
         except RecursionError:
             raise JsonRefused("too_deep", f"nested more than {MAX_DEPTH} levels deep") from None
+        except ValueError:  # an integer too long to convert at all: said without its place
+            raise JsonRefused(refused.code, refused.message) from None
         check_value(whole, deep=deep, ints=True, surrogates=surrogates)
         raise  # pragma: no cover - the walk finds what the hook found
     if deep or surrogates:

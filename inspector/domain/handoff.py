@@ -38,6 +38,8 @@ class HandoffFacts:
     open_issues: dict[str, str] = field(default_factory=dict)  # active open_issue key -> value
     decisions: dict[str, str] = field(default_factory=dict)  # active decision key -> value
     constraints: dict[str, str] = field(default_factory=dict)  # active constraint key -> value
+    # a session the handoff names as new already exists (an imported file's, or the old session itself)
+    new_session_taken: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +151,9 @@ def check_handoff(handoff: dict[str, Any], facts: HandoffFacts) -> HandoffCheck:
               "no other handoff from this session was accepted." if facts.successor is None else
               f"this session already continued in {facts.successor[1]!r} (handoff {facts.successor[0]}); a session "
               "hands off once, so two successors never carry the same open and unknown actions."))
+    if facts.status == "pending" and facts.new_session_taken:  # once accepted, it is the one it created
+        add(Check("new session id free", "already_decided", False, f"a session {handoff.get('to_session')!r} "
+                  "already exists; the handoff cannot create it again."))
     posed = disguises(material)
     add(Check("material is task input", "disguised_material", not posed,
               "the material is plain task input." if not posed else

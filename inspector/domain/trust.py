@@ -71,3 +71,29 @@ def hidden_characters(text: str) -> list[str]:
 
     return sorted({f"U+{ord(ch):04X}" for ch in text
                    if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp")})
+
+
+# Statuses only a person's act in a store sets: a decision on a candidate or handoff, a
+# deletion carried out, an unknown outcome reconciled as not done. A sif file can say them, but
+# nothing in it proves who decided (its ledger lines are unsigned text anyone can write), so they
+# are not taken: the record imports undecided, and the claim is reported (`unverified_act`).
+ACT_STATUSES: dict[str, tuple[frozenset[str], str]] = {
+    "candidate": (frozenset({"accepted", "rejected"}), "pending"),
+    "handoff": (frozenset({"accepted", "rejected"}), "pending"),
+    "deletion_request": (frozenset({"done"}), "pending"),
+    "action": (frozenset({"not_done"}), "unknown"),
+}
+_ACT_WORDS = {"accepted": "was accepted", "rejected": "was rejected", "done": "was carried out",
+              "not_done": "was reconciled as not done"}
+
+
+def unverified_act(type_: str, record: dict[str, object]) -> tuple[str, str] | None:
+    """``(status to import, sentence)`` when an imported record claims a status only an act sets."""
+    rule = ACT_STATUSES.get(type_)
+    status = record.get("status")
+    if rule is None or not isinstance(status, str) or status not in rule[0]:
+        return None
+    name = type_.replace("_", " ")
+    return rule[1], (f"the file says {name} {record.get('id')!r} {_ACT_WORDS[status]}, but a sif file cannot prove "
+                     f"who decided (its acts are unsigned): it is not taken, a new {name} is imported {rule[1]} to be "
+                     "decided here (one already stored keeps its own status)")

@@ -11,6 +11,7 @@ table; material bytes are scanned chunk by chunk.
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from dataclasses import dataclass, field
@@ -18,11 +19,13 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.domain.deletion import NOT_CHECKED, Copy, number_pattern, secret_values, strings_in
+from inspector.domain.deletion import NOT_CHECKED, Copy, number_pattern, secret_values, sensitive_values, strings_in
 from inspector.domain.deletion_forms import LooseMatcher, fold
+from inspector.domain.deletion_split import SplitFinder, split_forms
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.formats.titles import prompt_title
 from inspector.services.deletion_names import kept_names, matcher, rewritable
+from inspector.services.deletion_split_scan import session_pieces, straddling_values
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS
 
@@ -178,15 +181,23 @@ async def _holding_loosely(db: aiosqlite.Connection, table: str, columns: tuple[
     return found
 
 
+def _decoder() -> codecs.IncrementalDecoder:
+    """A UTF-8 decoder across chunks: decoding each chunk alone dropped a multi-byte character cut
+    by the chunk boundary from both sides, so a fullwidth number or a Chinese address straddling
+    it was never found."""
+    return codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+
 async def _material_holds_loosely(db: aiosqlite.Connection, material_id: int, loose: LooseMatcher,
                                   numbers: re.Pattern[str] | None) -> bool:
     """The material's text, a window at a time, holding a value in another spelling; the windows
     overlap by more than the longest value can take when escaped (``&#NNNNN;`` is 8 characters)."""
     overlap = 10 * loose.longest + 128
     tail = ""
+    decoder = _decoder()  # a character cut by a chunk's end is read whole with the next chunk
     async with db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx", (material_id,)) as cur:
         async for (data,) in cur:
-            window = tail + bytes(data).decode("utf-8", errors="ignore")
+            window = tail + decoder.decode(bytes(data))
             if _loosely_in(window, loose, numbers):
                 return True
             tail = window[-overlap:]
@@ -196,9 +207,10 @@ async def _material_holds_loosely(db: aiosqlite.Connection, material_id: int, lo
 async def _material_holds_number(db: aiosqlite.Connection, material_id: int, numbers: re.Pattern[str]) -> bool:
     """Whether the material's text holds one of the numbers in any written form."""
     tail = ""
+    decoder = _decoder()  # a character cut by a chunk's end is read whole with the next chunk
     async with db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx", (material_id,)) as cur:
         async for (data,) in cur:
-            window = tail + bytes(data).decode("utf-8", errors="ignore")
+            window = tail + decoder.decode(bytes(data))
             if numbers.search(window):
                 return True
             tail = window[-96:]
@@ -244,7 +256,10 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
     session = req["session"]
     out = Coverage(req["id"], session, req["status"])
     texts, refs = await _targets(db, out, req)
-    values = secret_values([t for t in texts if t])
+    pieces = await session_pieces(db, session)
+    # a target holding only part of a secret (the rest in the next event) names the whole secret
+    split = straddling_values(pieces, sorted(refs))
+    values = sorted(set(secret_values([t for t in texts if t])) | set(split), key=lambda v: (-len(v), v))
     out.values = values
     seen = {(c.where, c.id) for c in out.copies}
 
@@ -297,6 +312,18 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
                     (loose or numbers is not None) and await _material_holds_loosely(db, mid, loose, numbers))):
                 add("original" if media == ORIGINAL_MEDIA_TYPE else "materials", material,
                     "its bytes repeat a value of the targets")
+    finder = SplitFinder(split_forms([*sensitive_values("\n".join(texts)), *split]))
+    for first, second, _form in finder.pairs(pieces.pieces, pieces.neighbours):  # a value cut in two
+        for owner in (first, second):
+            where, ident = owner.split("|", 1)
+            if where == "deletion_requests" and ident == req["id"]:
+                continue
+            other = (second if owner == first else first).split("|", 1)[1]
+            add(where, ident, f"holds part of a value of the targets split across {first.split('|', 1)[1]} and "
+                              f"{second.split('|', 1)[1]} (together they spell it)" if other != ident else
+                "holds a value of the targets split across two of its fields")
+            if where == "events":
+                add("events_fts", ident, "its search-index entry")
     if any(t.startswith("evt:") for t in refs):  # the original and every segment appended while it was followed
         for (original,) in await db.execute_fetchall("SELECT id FROM materials WHERE session = ? AND media_type = ? "
                                                      "AND deleted_at IS NULL ORDER BY material_id",

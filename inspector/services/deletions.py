@@ -24,6 +24,7 @@ from inspector.domain.errors import Refusal
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
 from inspector.services.deletion_names import REWRITTEN_FIELD, REWRITTEN_TITLE, redacted_extra
+from inspector.services.deletion_outside import outside_warnings
 from inspector.services.deletion_scan import Coverage, coverage
 from inspector.services.lookup import load_by_id
 from inspector.store import ledger, search_index
@@ -37,7 +38,9 @@ __all__ = ["Coverage", "DeletionResult", "check", "delete", "list_requests"]
 
 async def check(store: Store, request: str, session: str | None = None) -> Coverage:
     async with store.snapshot() as db:
-        return await coverage(db, await load_by_id(db, "deletion_request", request, session))
+        cov = await coverage(db, await load_by_id(db, "deletion_request", request, session))
+    cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
+    return cov
 
 
 async def list_requests(store: Store, session: str) -> list[Coverage]:
@@ -138,6 +141,15 @@ async def _delete_event(db: aiosqlite.Connection, session: str, seq: int) -> dic
     return {**stone, "call_id": row[4]} if row[4] else stone
 
 
+def kept_refusal(request: str, cov: Coverage) -> Refusal:
+    """``copy_kept``: every copy the request cannot remove, so the refusal alone is enough to act
+    on; the way out is the same for all (the app says it when ``x`` is pressed, too)."""
+    shown = "; ".join(f"{k['what']} {k['name']!r}" for k in cov.kept)
+    ways = " Or, for the ledger entries: ".join(dict.fromkeys(k["remedy"] for k in cov.kept))
+    return Refusal("copy_kept", f"deletion request {request!r} cannot remove {len(cov.kept)} cop(ies) of what it "
+                                f"targets, so nothing was deleted: {shown}. To remove them: {ways}.")
+
+
 async def delete(store: Store, request: str, *, actor: str, session: str | None = None) -> DeletionResult:
     actor = reviewer_name(actor)
     async with store.transaction() as db:
@@ -147,12 +159,7 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
             return DeletionResult(cov, {}, [Refusal("already_decided", f"deletion request {request!r} was already "
                                                     "carried out.")])
         if cov.kept:  # never "deleted" while a copy stays: nothing is removed (deletion_names.py)
-            # every copy, so the refusal alone is enough to act on; the way out is the same for all
-            shown = "; ".join(f"{k['what']} {k['name']!r}" for k in cov.kept)
-            ways = " Or, for the ledger entries: ".join(dict.fromkeys(k["remedy"] for k in cov.kept))
-            return DeletionResult(cov, {}, [Refusal("copy_kept", f"deletion request {request!r} cannot remove "
-                                                    f"{len(cov.kept)} cop(ies) of what it targets, so nothing was "
-                                                    f"deleted: {shown}. To remove them: {ways}.")])
+            return DeletionResult(cov, {}, [kept_refusal(request, cov)])
         sid, when = req["session"], utc_now()
         removed: dict[str, int] = {}
         removed_rows: list[dict[str, Any]] = []
@@ -213,5 +220,6 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
             "status_set": {"type": "deletion_request", "identity": [sid, request], "status": "done"}})])
     cov.status = "done"
     truncated = await checkpoint(store)
+    cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
     return DeletionResult(cov, {**removed, **({"material_bytes": tombstoned} if tombstoned else {})}, [],
                           truncated)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -190,6 +191,8 @@ def discover(sources: Iterable[Path] | None = None) -> list[Found]:
                 st = entry.stat()
             except OSError:
                 continue
+            if not stat.S_ISREG(st.st_mode):  # a FIFO would block the listing, a link to /dev/zero never end
+                continue
             info = cache.get(entry.path, st.st_size, st.st_mtime_ns)
             if info is None:
                 h = _read_header(entry.path)
@@ -238,7 +241,7 @@ def count_compactions(found: list[Found]) -> None:
         try:
             st = os.stat(f.path)
             count = 0
-            if f.tool in headers.COMPACTION_MARKERS:
+            if f.tool in headers.COMPACTION_MARKERS and stat.S_ISREG(st.st_mode):
                 with open(f.path, "rb") as fh:
                     count = headers.count_compactions(f.tool, fh.read())
         except OSError:

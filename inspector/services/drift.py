@@ -33,6 +33,7 @@ from inspector.services.log_reads import (
     max_seq,
     untrusted_rules,
 )
+from inspector.services.read_once import already, kept
 from inspector.services.sessions import get_session
 from inspector.store.connection import Store
 
@@ -67,7 +68,12 @@ async def state_facts(store: Store, session: str) -> list[StateFact]:
 
 
 async def drift_context(db: aiosqlite.Connection, session: str) -> DriftContext:
-    """The raw-log facts drift reads: failures, actions, untrusted rules, the last event."""
+    """The raw-log facts drift reads: failures, actions, untrusted rules, the last event
+    (read once per ``read_once.reads_once()`` block, e.g. one report)."""
+    return await kept("drift_context", session, lambda: _read_drift_context(db, session))
+
+
+async def _read_drift_context(db: aiosqlite.Connection, session: str) -> DriftContext:
     events = await log_events(db, session, kinds=("tool_call", "tool_result", "assistant_message", "user_message"))
     failures = find_failures([e for e in events if e.kind in ("tool_call", "tool_result")],
                              await failed_action_calls(db, session))
@@ -166,6 +172,10 @@ async def latest_findings(store: Store, session: str) -> list[Finding]:
 async def latest_findings_and_context(store: Store, session: str) -> tuple[list[Finding], DriftContext | None]:
     """:func:`latest_findings` and the raw-log context they were judged with (None when the
     session has no generation), so the header's survival line reads the log no second time."""
+    return await kept("latest_findings", session, lambda: _latest_findings_and_context(store, session))
+
+
+async def _latest_findings_and_context(store: Store, session: str) -> tuple[list[Finding], DriftContext | None]:
     gens = await generation_texts(store, session)
     if not gens:
         return [], None
@@ -180,4 +190,7 @@ async def drift_overview(store: Store, session: str) -> tuple[dict[int, list[Fin
     gens = await generation_texts(store, session)
     ctx = await drift_context(store.db, session) if gens else DriftContext()
     unreadable = await unreadable_generations(store, session) if gens else {}
-    return {g.generation: _judged(g, state, ctx, unreadable) for g in gens}, field_timeline(gens, state), gens
+    latest = already("latest_findings", session)  # the header's verdict, judged in this run already
+    found = {g.generation: latest[0] if latest is not None and index == 0 else _judged(g, state, ctx, unreadable)
+             for index, g in enumerate(gens)}
+    return found, field_timeline(gens, state), gens

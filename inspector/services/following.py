@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput, NotAStore
+from inspector.services.reading import open_regular
 from inspector.services.reading import read_import_file as read_bytes
 from inspector.store.connection import Store, fetch_one, open_store
 from inspector.store.location import is_url
@@ -160,7 +161,7 @@ class Follower:
         if st.st_size == r.offset:
             return FollowStep(offset=r.offset)
         start = r.offset - len(self.sample)
-        with self.source.open("rb") as fh:
+        with open_regular(self.source) as fh:  # replaced by a FIFO since the last look: refused, not waited on
             fh.seek(start)
             chunk = fh.read(st.st_size - start)
         if chunk[:len(self.sample)] != self.sample:

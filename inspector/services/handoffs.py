@@ -80,6 +80,7 @@ async def handoff_facts(db: aiosqlite.Connection, h: dict[str, Any]) -> HandoffF
         open_issues=await _active(db, sid, "open_issue"),
         decisions=await _active(db, sid, "decision"),
         constraints=await _active(db, sid, "constraint"),
+        new_session_taken=await fetch_one(db, "SELECT 1 FROM sessions WHERE id = ?", (h["to_session"],)) is not None,
     )
 
 
@@ -217,9 +218,6 @@ async def accept(store: Store, handoff: str, *, actor: str, session: str | None 
         new_id = h["to_session"]
         owner = await fetch_one(db, "SELECT owner FROM sessions WHERE id = ?", (h["session"],))
         result.checks.append(ownership_check(actor, owner[0] if owner else None, await goal_setters(db, h["session"])))
-        if result.acceptable and await fetch_one(db, "SELECT 1 FROM sessions WHERE id = ?", (new_id,)) is not None:
-            result.checks.append(Check("new session id free", "already_decided", False,
-                                       f"a session {new_id!r} already exists; the handoff cannot create it again."))
         if not result.acceptable:
             return HandoffDecision(result, h["status"], None)
         old = h["session"]

@@ -22,6 +22,7 @@ from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import inert_payload
 from inspector.domain.errors import BadInput, InspectorError, NotAStore
 from inspector.domain.facts import extract_from_records
+from inspector.domain.formats.builder import BOM
 from inspector.domain.formats.detect import convert, detect
 from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_is_off
 from inspector.domain.sif import identity_digest, parse_chunk
@@ -164,6 +165,7 @@ async def _settle_session(db: aiosqlite.Connection, writer: RecordWriter, sessio
         "skipped": {t: n for (s, t), n in writer.skipped.items() if s == session},
         "context_version": new_version, "goal_revision": new_goal, **(extra or {}),
         "initial_status": writer.initial_status.get(session, {}),
+        **({"unverified_acts": writer.unverified[session]} if writer.unverified.get(session) else {}),
         "materials": {mid: bindings.bound_digest(digest_key, b) for mid, b in writer.bindings.get(session, {}).items()},
     })]
 
@@ -242,10 +244,12 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     fmt = fmt or detect(raw, source.name, fast_loads)
     origin_lines: dict[tuple[str, int], int] = {}
     line_problems: list[ProtocolProblem] = []  # lines of a transcript that were not read, or are odd
+    original = raw
+    if fmt == "sif" and raw[:3] == BOM:  # a byte order mark (Notepad's UTF-8) is read as white space, as
+        raw = b"   " + raw[3:]  # every other format does; the file's own bytes are what its digest names
     if fmt == "sif":
         end = raw.find(b"\n")  # refuse a non-sif file before any store exists (its first line only)
         parse_chunk([raw if end < 0 else raw[:end]], 1, with_header=True)
-    original = raw
     on_server = is_url(into)
     if data is None and (on_server or (into.exists() and into.stat().st_size > 0)):
         again = await _already_imported(into, original, fmt)

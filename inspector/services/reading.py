@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from inspector.domain.errors import BadInput
 
@@ -19,9 +20,10 @@ MAX_IMPORT_BYTES = 4 << 30  # 4 GiB; INSPECTOR_MAX_IMPORT_BYTES overrides (tests
 
 def max_import_bytes() -> int:
     try:
-        return int(os.environ.get("INSPECTOR_MAX_IMPORT_BYTES", MAX_IMPORT_BYTES))
+        value = int(os.environ.get("INSPECTOR_MAX_IMPORT_BYTES", MAX_IMPORT_BYTES))
     except ValueError:
         return MAX_IMPORT_BYTES
+    return value if value > 0 else MAX_IMPORT_BYTES  # "-1" or "0" is no bound a person means
 
 
 def _what(mode: int) -> str:
@@ -31,6 +33,39 @@ def _what(mode: int) -> str:
         if test(mode):
             return name
     return "not a regular file"
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """``path`` opened for reading when it is a regular file (a FIFO, a device such as
+    ``/dev/zero``, a directory or a socket is :class:`BadInput` ``not_a_file`` at once, never a
+    wait), for a caller that reads it in parts (``follow``)."""
+    fd = _open_checked(path)
+    try:
+        return os.fdopen(fd, "rb")
+    except OSError as exc:
+        os.close(fd)
+        raise BadInput(f"cannot read {path}: {exc.strerror}", code="unreadable") from None
+
+
+def _open_checked(path: Path) -> int:
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise BadInput(f"{path} is {_what(mode)}, not a regular file; only files can be imported",
+                           code="not_a_file")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror}", code="unreadable") from None
+    try:
+        info = os.fstat(fd)
+    except OSError as exc:
+        os.close(fd)
+        raise BadInput(f"cannot read {path}: {exc.strerror}", code="unreadable") from None
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise BadInput(f"{path} is {_what(info.st_mode)}, not a regular file; only files can be imported",
+                       code="not_a_file")
+    return fd
 
 
 def read_import_file(path: Path) -> bytes:

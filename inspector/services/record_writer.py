@@ -20,7 +20,7 @@ from inspector.domain.errors import BadInput
 from inspector.domain.protocol import CallShape, ProtocolProblem
 from inspector.domain.sif import SifRecord
 from inspector.domain.sif_schema import IDENTITY_FIELDS
-from inspector.domain.trust import SOURCE_TRUST, UNTRUSTED, label_conflict
+from inspector.domain.trust import SOURCE_TRUST, UNTRUSTED, label_conflict, unverified_act
 from inspector.store import bulk, materials
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
@@ -66,6 +66,8 @@ class RecordWriter:
         self.initial_status: dict[str, dict[str, dict[str, list[list[Any]]]]] = defaultdict(dict)
         self.bindings: dict[str, dict[str, str]] = defaultdict(dict)
         self.trust_problems: list[ProtocolProblem] = []
+        # decided statuses a file claimed and the import did not take (domain/trust.py ACT_STATUSES)
+        self.unverified: dict[str, list[dict[str, str]]] = defaultdict(list)
         self._known: dict[tuple[str, str], dict[tuple[Any, ...], str]] = {}
 
     async def write(self, records: list[SifRecord]) -> None:
@@ -113,6 +115,11 @@ class RecordWriter:
         r = rec.record
         if rec.type == "session":
             self.declared[session] = r
+        elif (act := unverified_act(rec.type, r)) is not None:
+            self.unverified[session].append({"type": rec.type, "id": str(r.get("id")), "claimed": str(r["status"])})
+            r["status"] = act[0]  # a projection, outside the identity digest: the record stays itself
+            rec.row = None  # a row built while parsing holds the claimed status
+            self.trust_problems.append(ProtocolProblem("unverified_act", session, 0, act[1], rec.line))
         if rec.type == "event" and (conflict := label_conflict(r["kind"], r.get("trust"))):
             self.trust_problems.append(ProtocolProblem("trust_label_conflict", session, r["seq"],
                                                        f"event {r['seq']}: {conflict}", rec.line))

@@ -25,6 +25,7 @@ from inspector.services import candidates, channels, handoffs, overview
 from inspector.services.checking import check_store
 from inspector.services.conversation import conversation
 from inspector.services.drift import drift_overview
+from inspector.services.read_once import reads_once
 from inspector.services.report_bounds import (
     DEFAULT_MAX_CHARS,
     DEFAULT_MAX_ENTRIES,
@@ -82,7 +83,14 @@ async def report_data(store: Store, session: str, generation: int | None = None,
     conversation keeps at most ``max_entries`` entries (0: all) and each of its texts at most
     ``max_chars`` characters; ``conversation_left_out`` and each entry's ``cut`` say what went.
     ``check`` is the session's ``inspector check`` result, so the page's badges say what
-    ``check`` and the app say, never less."""
+    ``check`` and the app say, never less. The raw log's drift context and the latest
+    generation's verdicts are read once for all of these (``read_once``)."""
+    with reads_once():
+        return await _report_data(store, session, generation, max_entries, max_chars)
+
+
+async def _report_data(store: Store, session: str, generation: int | None, max_entries: int,
+                       max_chars: int) -> dict[str, Any]:
     info, badges = await overview.overview(store, session)
     state = await channels.state_records(store, session)
     gens = await channels.generations(store, session)

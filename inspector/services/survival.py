@@ -21,6 +21,7 @@ from inspector.domain.survival import VERDICTS, Fact, Survival, Verdict, surviva
 from inspector.services import outside_command
 from inspector.services.channels import Generation, generations
 from inspector.services.log_reads import log_events, max_seq, untrusted_rules
+from inspector.services.read_once import already, kept
 from inspector.services.sessions import get_session
 from inspector.store.connection import Store
 from inspector.store.tables import SPECS
@@ -86,7 +87,15 @@ def _report(session: str, gen: Generation, facts: list[Fact], ctx: DriftContext 
 
 async def survival_report(store: Store, session: str, generation: int | None = None, *,
                           judge: str | None = None, ctx: DriftContext | None = None) -> SurvivalReport:
-    """``ctx``: a drift context the caller already read (a superset of what survival reads)."""
+    """``ctx``: a drift context the caller already read (a superset of what survival reads).
+    The latest generation's report without a judge is made once per ``reads_once()`` block."""
+    if generation is None and not judge:
+        return await kept("latest_survival", session, lambda: _survival_report(store, session, None, None, ctx))
+    return await _survival_report(store, session, generation, judge, ctx)
+
+
+async def _survival_report(store: Store, session: str, generation: int | None, judge: str | None,
+                           ctx: DriftContext | None) -> SurvivalReport:
     await get_session(store, session)
     gens = await generations(store, session)
     if not gens:
@@ -110,8 +119,9 @@ async def survival_all(store: Store, session: str,
     gens = await generations(store, session)
     ctx = await covers_context(store, session) if gens else None
     out: list[SurvivalReport] = []
+    latest = already("latest_survival", session)  # the header's line, made in this run already
     for index, g in enumerate(gens):
-        out.append(_report(session, g, facts, ctx))
+        out.append(latest if index == 0 and latest is not None else _report(session, g, facts, ctx))
         if progress is not None:
             progress(index + 1, len(gens))
             await asyncio.sleep(0)
@@ -119,7 +129,15 @@ async def survival_all(store: Store, session: str,
 
 
 async def covers_context(store: Store, session: str) -> DriftContext:
-    """What ``check_covers`` reads: event texts (by their edges), untrusted rules, the last seq."""
+    """What ``check_covers`` reads: event texts (by their edges), untrusted rules, the last seq.
+    A drift context this ``reads_once()`` block read already holds all of it."""
+    read: DriftContext | None = already("drift_context", session)
+    if read is not None:
+        return read
+    return await kept("covers_context", session, lambda: _read_covers_context(store, session))
+
+
+async def _read_covers_context(store: Store, session: str) -> DriftContext:
     events = await log_events(store.db, session, kinds=("tool_call", "tool_result", "assistant_message", "user_message"))
     return DriftContext(untrusted_rules=tuple(untrusted_rules(events)), max_seq=await max_seq(store.db, session),
                         event_texts={e.seq: e.text for e in events if e.text})

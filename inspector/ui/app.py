@@ -22,6 +22,7 @@ from textual.reactive import var
 from inspector.services import reviewer_name
 from inspector.ui.breakpoints import BREAKPOINTS, NARROW_WIDTH, SHORT_ROWS, VERTICAL_BREAKPOINTS
 from inspector.ui.commands import InspectorCommands
+from inspector.ui.dialog_base import Dialog
 from inspector.ui.dialogs import ShowsWorkerErrors, error_dialog
 from inspector.ui.reviewer_dialog import ReviewerDialog
 from inspector.ui.safe import safe
@@ -86,24 +87,26 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         a stray ``[/]`` is not an error. ``markup`` is accepted for Textual's signature and ignored.
 
         On a small terminal the main screen says it in its notice line instead of a toast, which
-        covered the one zone shown at 80×24 (widgets/notice_line.py)."""
+        covered the one zone shown at 80×24 (widgets/notice_line.py); an open dialog says it in
+        its own at any size, so no toast covers its text or buttons (dialog_base.py)."""
         line = self._notice_line()
         if line is not None:
             line.show(safe(message), title=safe(title), severity=severity, timeout=timeout)
             return
-        if title and self._small():  # a dialog's toast is two lines at most there: the title goes in front
-            message, title = f"{title}: {message}", ""
         super().notify(safe(message), title=safe(title), severity=severity, timeout=timeout, markup=False)
 
     def _small(self) -> bool:
         return self.size.width < NARROW_WIDTH or self.size.height < SHORT_ROWS
 
     def _notice_line(self) -> Any:
-        """The active screen's notice line when notices go inline there (narrow or short), else None."""
+        """The active screen's notice line when notices go inline there (a dialog; the main
+        screen when narrow or short), else None."""
         try:
             screen = self.screen
         except ScreenStackError:  # before the first screen
             return None
+        if isinstance(screen, Dialog):
+            return screen.notice_line()
         if not self._small():
             return None
         found = screen.query("NoticeLine")

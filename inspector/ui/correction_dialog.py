@@ -117,6 +117,7 @@ class CorrectionDialog(InspectorModal[bool]):
             return
         if outcome.refusals:
             self.status(markup("[$error]$m[/]", m=outcome.refusals[0].message))
+            self.refuse(outcome.refusals[0], "Cannot file the correction")
             return
         if outcome.status == "pending":
             self.notify(safe(f"Proposed {outcome.key} v{outcome.version}: pending until the owner confirms it."), markup=False,

@@ -12,23 +12,26 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 from inspector.domain.deletion import NOT_CHECKED
+from inspector.domain.errors import Refusal
 from inspector.services import deletions
 from inspector.services.deletions import Coverage
 from inspector.store.connection import Store
+from inspector.ui.dialog_base import Dialog
+from inspector.ui.hanging import HangingLines, hanging
 from inspector.ui.modal import InspectorModal
 from inspector.ui.safe import markup, safe
+from inspector.ui.widgets.deletions_list import copies_said
 
 
 def coverage_content(cov: Coverage) -> Content:
-    lines = [markup("[b]Deletion request $r[/b] ($s) · $n cop(ies)", r=cov.request, s=cov.status,
-                    n=str(len(cov.copies)))]
+    lines = [markup("[b]Deletion request $r[/b] ($s) · $n", r=cov.request, s=cov.status,
+                    n=copies_said(len(cov.copies)))]
     if cov.kept and cov.status == "pending":  # first: why `x` is greyed, before a long list of copies
-        lines += [markup("[b $error]$n cop(ies) cannot be removed, so carrying it out is refused (copy_kept):[/]",
-                         n=str(len(cov.kept)))]
+        lines += [markup("[b $error]$n cannot be removed, so carrying it out is refused (copy_kept):[/]",
+                         n=copies_said(len(cov.kept)))]
         lines += [markup("  [$error]■[/] $why", why=k["why"]) for k in cov.kept]
         lines += [markup("  To remove it: $way", way=way)
                   for way in dict.fromkeys(k.get("remedy", "") for k in cov.kept) if way]
@@ -42,7 +45,13 @@ def coverage_content(cov: Coverage) -> Content:
     return Content("\n").join(lines)
 
 
-class ConfirmDeletion(ModalScreen[bool | None]):
+def coverage_lines(cov: Coverage) -> HangingLines:
+    """The coverage with each item's text continuing under its own text, not at the dialog's edge
+    under the ✕ of the next copy (at 80 columns "search text; a tombstone row stays)" read as an item)."""
+    return hanging(coverage_content(cov))
+
+
+class ConfirmDeletion(Dialog[bool | None]):
     """True: the id typed matches; False: it does not; None: cancelled (escape)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="confirm.cancel")]
@@ -52,9 +61,13 @@ class ConfirmDeletion(ModalScreen[bool | None]):
         self.request, self.copies = request, copies
 
     def compose(self) -> ComposeResult:
+        # Three short lines, each a sentence of its own: at 80×24 one sentence wrapped in a 48-column
+        # box broke the id to be typed from "Type" ("…for good. Type" / "del-1 to confirm.").
         with Vertical(id="confirm"):
-            yield Static(markup("This removes [b]$n[/b] cop(ies) for good. Type [b]$r[/b] to confirm.",
-                                n=str(self.copies), r=self.request))
+            yield Static(markup("[b]Carry out $r?[/b]", r=self.request))
+            yield Static(markup("It removes [b]$n[/b] for good; the ledger keeps a tombstone, never the content.",
+                                n=copies_said(self.copies)))
+            yield Static(markup("Type [b]$r[/b] and press enter · [dim]escape cancels[/]", r=self.request))
             yield Input(placeholder=safe(self.request), id="confirm-input")
         yield Footer()
 
@@ -72,6 +85,7 @@ class DeletionDialog(InspectorModal[bool]):
 
     BINDINGS = [Binding("x", "carry_out", "Carry out", id="deletion.carry_out")]
     BODY_ID = "deletion-text"
+    STATUS_ID = "deletion-status"
 
     def __init__(self, store: Store, session: str, request: str, reviewer: str) -> None:
         super().__init__(store, session, reviewer)
@@ -83,20 +97,46 @@ class DeletionDialog(InspectorModal[bool]):
         with Vertical(id="deletion"):
             with VerticalScroll():
                 yield Static(markup("[dim]finding copies…[/]"), id="deletion-text")
+            yield Static("", id="deletion-status")
         yield Footer()
+
+    def _status(self) -> None:
+        """What ``x`` does now, or why it is greyed, below the list (as the handoff dialog says it)."""
+        said = self.why_greyed("carry_out")
+        if self.coverage is None:
+            return
+        if said is None:
+            self.status(markup("[$error]x carries it out[/] after you type its id · as $r", r=self.reviewer))
+        elif said[1].code == "already_decided":
+            self.status(markup("[dim]carried out: only the ledger's tombstone remains[/]"))
+        else:
+            self.status(markup("[b $error]carrying out is disabled ($c):[/] $m", c=said[1].code,
+                               m=said[1].message if said[1].code != "copy_kept" else "a copy would stay (listed above)"))
 
     async def read(self) -> None:
         self.coverage = await deletions.check(self.store, self.request, self.session)
-        self.query_one("#deletion-text", Static).update(coverage_content(self.coverage))
+        self.query_one("#deletion-text", Static).update(coverage_lines(self.coverage))
+        self._status()
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "carry_out":
-            if self.coverage is not None and self.coverage.kept:
-                return False  # shown, greyed: a copy would stay (the dialog says which)
-            return True if (self.coverage is not None and self.coverage.status == "pending"
+        if action == "carry_out":  # greyed while a copy would stay (the dialog says which), decided or read-only
+            return True if (self.coverage is not None and self.coverage.status == "pending" and not self.coverage.kept
                             and not self.store.read_only) else None
         return True
+
+    def why_greyed(self, action: str) -> tuple[str, Refusal] | None:
+        """``x`` pressed while greyed says why (it did nothing: issue 15's re-check)."""
+        if action != "carry_out" or self.coverage is None:
+            return None
+        doing = f"Cannot carry out {self.request}"
+        if self.store.read_only:
+            return doing, Refusal("read_only", f"the store is read-only ({self.store.read_only_reason}).")
+        if self.coverage.status != "pending":
+            return doing, Refusal("already_decided", f"deletion request {self.request!r} was already carried out.")
+        if self.coverage.kept:
+            return doing, deletions.kept_refusal(self.request, self.coverage)
+        return None
 
     def action_carry_out(self) -> None:
         if self.coverage is None:
@@ -116,15 +156,16 @@ class DeletionDialog(InspectorModal[bool]):
         listed = len(self.coverage.copies) if self.coverage is not None else 0
         result = await deletions.delete(self.store, self.request, actor=self.reviewer, session=self.session)
         if result.refusals:
-            self.notify(safe(result.refusals[0].message), severity="error", markup=False)
+            self.refuse(result.refusals[0], f"Cannot carry out {self.request}")
         else:
             self.done = True
             # The count the confirmation named: the rows removed alone ("Deleted 4") left out the
             # search entry and the reason removed with them, and read as two copies kept.
-            self.notify(f"Carried out {safe(self.request)}: {listed} cop{'y' if listed == 1 else 'ies'} removed "
+            self.notify(f"Carried out {safe(self.request)}: {copies_said(listed)} removed "
                         "or rewritten; the ledger keeps a tombstone.", markup=False)
         self.coverage = result.coverage
-        self.query_one("#deletion-text", Static).update(coverage_content(result.coverage))
+        self.query_one("#deletion-text", Static).update(coverage_lines(result.coverage))
+        self._status()
         self.refresh_bindings()
 
     def close_value(self) -> bool:

@@ -6,17 +6,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
-from inspector.domain.errors import InspectorError
+from inspector.domain.errors import InspectorError, Refusal
 from inspector.store.connection import store_error
+from inspector.ui.dialog_base import Dialog
 from inspector.ui.safe import plain
 from inspector.ui.widgets.keys_footer import KeysFooter
 
 
-class MessageDialog(ModalScreen[None]):
+class MessageDialog(Dialog[None]):
     """A titled message with an OK button; ``escape`` or ``enter`` closes it.
 
     The body scrolls from the keyboard while OK has the focus (``↑↓ PgUp PgDn Home End``: an
@@ -67,9 +67,6 @@ class MessageDialog(ModalScreen[None]):
         event.stop()
         self.dismiss(None)
 
-    def action_close(self) -> None:
-        self.dismiss(None)
-
     def action_scroll_body(self, how: str) -> None:
         body = self.query_one("#dialog-body", VerticalScroll)
         getattr(body, f"scroll_{how}")(animate=False)
@@ -90,6 +87,11 @@ def error_dialog(error: BaseException) -> MessageDialog:
         return MessageDialog(f"Cannot do that ({error.code})", error.message, error=True)
     return MessageDialog("Something went wrong",
                          f"{type(error).__name__}: {error}\n\nNothing was changed by the failed step.", error=True)
+
+
+def refusal_dialog(refusal: Refusal, doing: str) -> MessageDialog:
+    """A refusal of an act (``doing``: "Cannot accept h-good") with its stable code and its sentence."""
+    return MessageDialog(f"{doing} ({refusal.code})", f"{refusal.message}\n\nNothing was changed.", error=True)
 
 
 class ShowsWorkerErrors:

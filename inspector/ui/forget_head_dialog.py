@@ -15,14 +15,14 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from inspector.ui.dialog_base import Dialog
 from inspector.ui.safe import plain
 from inspector.ui.widgets.keys_footer import KeysFooter
 
 
-class ForgetHeadDialog(ModalScreen[bool]):
+class ForgetHeadDialog(Dialog[bool]):
     """Dismisses with True only when the person confirms."""
 
     BINDINGS = [Binding("f", "forget", "Forget", id="forget_head.forget"),

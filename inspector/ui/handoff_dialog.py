@@ -2,7 +2,7 @@
 
 | key | action |
 |---|---|
-| a | accept (only when every check passes and the reviewer may: the session's owner; greyed otherwise) |
+| a | accept (only when every check passes and the reviewer may: the session's owner; greyed otherwise, and pressed it says why in a dialog) |
 | u | reconcile the next unknown action of the session (evidence and reason) |
 | escape | close |
 """
@@ -16,6 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Footer, Static
 
+from inspector.domain.errors import Refusal
 from inspector.domain.handoff import Check, HandoffCheck
 from inspector.services import handoffs, reconciling
 from inspector.services.reconciling import ActionRow
@@ -118,12 +119,29 @@ class HandoffDialog(InspectorModal[str]):
             return True if self.unknown and not self.store.read_only else None
         return True
 
+    def why_greyed(self, action: str) -> tuple[str, Refusal] | None:
+        """``a`` for a reviewer who may not accept (``not_owner``), on a refused handoff or a
+        read-only store: pressed, it says so (it did nothing visible: issue 15's re-check)."""
+        if action == "reconcile" and self.unknown and self.store.read_only:
+            return "Cannot reconcile", Refusal("read_only", f"the store is read-only ({self.store.read_only_reason}).")
+        if action != "accept" or self.result is None or self.owner_check is None:
+            return None
+        doing = f"Cannot accept {self.handoff}"
+        if self.store.read_only:
+            return doing, Refusal("read_only", f"the store is read-only ({self.store.read_only_reason}).")
+        if not self.result.acceptable:
+            return doing, self.result.refusals[0]
+        if not self.owner_check.ok:
+            return doing, Refusal(self.owner_check.code, self.owner_check.message)
+        return None
+
     @work(group="handoff-decide", exclusive=True, exit_on_error=False)
     async def action_accept(self) -> None:
         decision = await handoffs.accept(self.store, self.handoff, actor=self.reviewer, session=self.session)
-        if decision.new_session is None:
+        if decision.new_session is None:  # the session moved on while the dialog was open
             self.result = decision.check
-            self.notify(safe(decision.check.refusals[0].message), severity="error", timeout=8, markup=False)
+            self.refuse(decision.check.refusals[0], f"Cannot accept {self.handoff}")
+            self.refresh_bindings()
             return
         self.notify(safe(f"Accepted {self.handoff}: new session {decision.new_session}."), markup=False)
         self.dismiss(decision.new_session)

@@ -59,7 +59,7 @@ def _wrap(body: Content, indent: int, width: int) -> list[Content]:
     return [pad + line for line in body.wrap(max(1, width - indent))]
 
 
-_LEAD = re.compile(r"^\s*(?:[✓✗•?●○◌∅◷↳]\s+)?")  # indent and a leading glyph: the head of a line
+_LEAD = re.compile(r"^\s*(?:[✓✗✕■!·•?●○◌∅◷↳]\s+)?")  # indent and a leading glyph: the head of a line
 
 
 def hanging(content: Content) -> HangingLines:

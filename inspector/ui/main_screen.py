@@ -42,12 +42,13 @@ from textual.screen import Screen
 from textual.widgets import Input, TabbedContent
 from textual.worker import WorkerCancelled, WorkerFailed
 
-from inspector.domain.errors import NotFound
+from inspector.domain.errors import NotFound, Refusal
 from inspector.services import channels, recent_acts, sessions
 from inspector.ui.behind_tabs import FillsTabsLater, FocusedPane, empty_panes
 from inspector.ui.deciding import DecidesPending
 from inspector.ui.dialog_actions import OpensDialogs
 from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.ui.greyed_keys import SaysWhyGreyed
 from inspector.ui.layout import FitsTheTerminal
 from inspector.ui.paint import DrawsAfterBatch, after_paint
 from inspector.ui.tab_labels import FitsTabLabels, TabsColumn
@@ -74,7 +75,8 @@ SEARCH_DEBOUNCE_S = 0.2
 WRITING_ACTIONS = frozenset({"correct", "rebuild", "decide_pending"})  # dialogs grey out their own
 
 
-class MainScreen(DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending, OpensDialogs, FillsTabsLater, ShowsWorkerErrors, Screen[None]):
+class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending, OpensDialogs,
+                 FillsTabsLater, ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#state-records"
     BINDINGS = [
         Binding("1", "focus_channel('state')", "State", id="main.focus_state"),
@@ -205,7 +207,24 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending
             self.load_sessions_then(event.session)
             return
         await self.query_one(TimelineView).grew()
+        # in a worker of its own: the next poll's lines reach the timeline without waiting for it
+        self.run_worker(self._read_channels_again(event.session), group="follow-channels", exclusive=True,
+                        exit_on_error=False)
         self.run_worker(self._load_rest(event.session), group="badges", exclusive=True, exit_on_error=False)
+
+    async def _read_channels_again(self, session: str) -> None:
+        """The three channels after a follow's poll, each keeping its cursor: a compaction that
+        arrived showed in the header ("gen 1 keeps 3 of 3 facts") while Task summary still said
+        "no summary generations", and Raw evidence lacked every part imported since opening."""
+        state = await channels.state_records(self.store, session)
+        gens = await channels.generations(self.store, session)
+        mats = await channels.evidence(self.store, session)
+        if session != self.session:
+            return
+        with self.app.batch_update():
+            self.query_one(StateChannel).load(state, keep=True)
+            self.query_one(SummaryChannel).load(gens, keep=True)
+            self.query_one(EvidenceChannel).load(mats, keep=True)
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -330,10 +349,16 @@ class MainScreen(DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending
     # -- actions ---------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Writing acts are greyed out on a read-only store (the header says why)."""
+        """Writing acts are greyed out on a read-only store (the header says why; pressed, a dialog)."""
         if action in WRITING_ACTIONS and self.store.read_only:
             return None
         return True
+
+    def why_greyed(self, action: str) -> tuple[str, Refusal] | None:
+        if action in WRITING_ACTIONS and self.store.read_only:
+            return "Cannot write here", Refusal("read_only", f"{self.store.path.name} is read-only "
+                                                f"({self.store.read_only_reason}): nothing can be written to it.")
+        return None
 
     def action_focus_channel(self, name: str) -> None:
         self.focus_on(self.query_one(f"#{name}", ChannelPane).records)

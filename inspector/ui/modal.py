@@ -1,10 +1,12 @@
-"""The one base of the dialogs that act on a session (Harlequin's modal pattern):
+"""The base of the dialogs that act on a session (Harlequin's modal pattern), on top of the
+one base of every dialog (``dialog_base.Dialog``: escape closes, notices said inside it):
 
 - the context they act in: ``store``, ``session``, ``reviewer``;
 - a load worker: ``on_mount`` runs :meth:`read` in a worker (errors reach the error dialog
   through :class:`ShowsWorkerErrors`), so a dialog paints at once and fills in;
 - a status line: :meth:`status` writes the ``#<STATUS_ID>`` line (what ``a`` would do, or why not);
-- dismissal: ``escape`` closes with :meth:`close_value` (whether something was decided).
+- dismissal: ``escape`` closes with :meth:`close_value` (whether something was decided);
+- refusals: :meth:`refuse` shows the refusal's code and sentence in a dialog of its own.
 """
 
 from __future__ import annotations
@@ -12,13 +14,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from textual import work
-from textual.binding import Binding
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from inspector.domain.errors import InspectorError
-from inspector.ui.dialogs import ShowsWorkerErrors
+from inspector.domain.errors import InspectorError, Refusal
+from inspector.ui.dialog_base import Dialog
+from inspector.ui.dialogs import ShowsWorkerErrors, refusal_dialog
 from inspector.ui.safe import markup
 
 if TYPE_CHECKING:
@@ -27,8 +28,7 @@ if TYPE_CHECKING:
 ResultT = TypeVar("ResultT")
 
 
-class InspectorModal(ShowsWorkerErrors, ModalScreen[ResultT], Generic[ResultT]):
-    BINDINGS = [Binding("escape", "close", "Close", id="dialog.close")]
+class InspectorModal(ShowsWorkerErrors, Dialog[ResultT], Generic[ResultT]):
     STATUS_ID = ""  # the id of the status line, when the dialog has one
     BODY_ID = ""  # the id of the text that says "loading…" until read() fills it
 
@@ -59,8 +59,7 @@ class InspectorModal(ShowsWorkerErrors, ModalScreen[ResultT], Generic[ResultT]):
         if self.STATUS_ID:
             self.query_one(f"#{self.STATUS_ID}", Static).update(content)
 
-    def close_value(self) -> ResultT | None:
-        return None
-
-    def action_close(self) -> None:
-        self.dismiss(self.close_value())
+    def refuse(self, refusal: Refusal, doing: str) -> None:
+        """Say a refusal as the app says every refusal: a dialog with its code and sentence
+        (a toast was cut at 80×24 and gone after eight seconds)."""
+        self.app.push_screen(refusal_dialog(refusal, doing))

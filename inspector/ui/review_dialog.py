@@ -18,14 +18,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
+from inspector.domain.errors import Refusal
 from inspector.services import candidates, rebasing
 from inspector.services.candidates import ReviewView
 from inspector.services.rebasing import describe_changes
 from inspector.store.connection import Store
 from inspector.ui.byte_view import char_diff, visible
+from inspector.ui.dialog_base import Dialog
 from inspector.ui.modal import InspectorModal
 from inspector.ui.safe import markup, plain, safe
 
@@ -94,7 +95,7 @@ def rebase_content(rebased_into: str | None, changes: dict[str, Any] | None, ori
     return Content("\n").join(lines) if lines else Content("")
 
 
-class ReasonDialog(ModalScreen[str | None]):
+class ReasonDialog(Dialog[str | None]):
     """Asks why; returns the reason, or None when cancelled."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="reason.cancel")]
@@ -210,14 +211,20 @@ class ReviewDialog(InspectorModal[bool]):
                 return False
         return True
 
+    def why_greyed(self, action: str) -> tuple[str, Refusal] | None:
+        """accept / reject / rebase pressed on a read-only store say so (they did nothing)."""
+        if action in ("accept", "reject", "rebase") and self.store.read_only:
+            return f"Cannot {action} {self.candidate}", Refusal(
+                "read_only", f"the store is read-only ({self.store.read_only_reason}).")
+        return None
+
     def action_accept(self) -> None:
         if self.view is None:
             self.typed_ahead = "accept"
             return
         v = self.view.validation
         if v is not None and v.refusals:
-            self.notify(safe(f"Cannot accept {self.candidate} ({v.refusals[0].code}): {v.refusals[0].message}"),
-                        severity="error", timeout=8, markup=False)
+            self.refuse(v.refusals[0], f"Cannot accept {self.candidate}")
             return
         self.accept()
 
@@ -225,7 +232,7 @@ class ReviewDialog(InspectorModal[bool]):
     async def accept(self) -> None:
         decision = await candidates.accept(self.store, self.candidate, actor=self.reviewer, session=self.session)
         if decision.validation.refusals:  # the session moved on while this screen was open
-            self.notify(safe(decision.validation.refusals[0].message), severity="error", timeout=8, markup=False)
+            self.refuse(decision.validation.refusals[0], f"Cannot accept {self.candidate}")
         else:
             self._decided()
             self.notify(safe(f"Accepted {self.candidate}: context version is now {decision.context_version}."), markup=False)
@@ -235,7 +242,7 @@ class ReviewDialog(InspectorModal[bool]):
     async def action_rebase(self) -> None:
         result = await rebasing.rebase(self.store, self.candidate, actor=self.reviewer, session=self.session)
         if result.refusals or result.candidate is None:
-            self.notify(safe(result.refusals[0].message), severity="error", timeout=8, markup=False)
+            self.refuse(result.refusals[0], f"Cannot rebase {self.candidate}")
             return
         self._decided()  # the list behind gains a candidate
         self.notify(safe(f"Rebased {self.candidate} as {result.candidate} on context v{result.to_version[0]}; "

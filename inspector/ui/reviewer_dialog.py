@@ -13,16 +13,16 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.validation import Function
 from textual.widgets import Input, Static
 
 from inspector.services.reviewer_name import name_problem
+from inspector.ui.dialog_base import Dialog
 from inspector.ui.safe import plain
 from inspector.ui.widgets.keys_footer import KeysFooter
 
 
-class ReviewerDialog(ModalScreen[str | None]):
+class ReviewerDialog(Dialog[str | None]):
     """Returns the name typed, or None when cancelled."""
 
     DEFAULT_CSS = """

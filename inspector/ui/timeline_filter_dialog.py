@@ -14,17 +14,17 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Select, SelectionList, Static
 
 from inspector.services.timeline import FILTER_KINDS, TimelineFilter
+from inspector.ui.dialog_base import Dialog
 from inspector.ui.widgets.keys_footer import KeysFooter
 
 KIND_LABELS = {"user": "user turns", "assistant": "assistant turns", "tool": "tool calls and results",
                "reasoning": "turns with thinking", "system": "system and other records", "ledger": "ledger entries"}
 
 
-class TimelineFilterDialog(ModalScreen[TimelineFilter | None]):
+class TimelineFilterDialog(Dialog[TimelineFilter | None]):
     DEFAULT_CSS = """
     TimelineFilterDialog { align: center middle; }
     TimelineFilterDialog #filter-box {

@@ -20,7 +20,9 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
 
-TOKEN = re.compile(r"[!-~]+")  # printable ASCII without spaces
+# printable ASCII without spaces, with the typographic quotes a sentence puts around an id or path
+# (“cmd/…/testenv.go”,): measured without them, a path that just fitted was split at a letter
+TOKEN = re.compile(r"[!-~“”‘’]+")
 SEGMENT = re.compile(r"[^/:_\-.=,]*[/:_\-.=,]?")  # up to and including the next separator
 CUT_NOTE = "… cut to fit · i shows it whole"
 

@@ -54,7 +54,12 @@ def _samples(data: bytes) -> tuple[list[Any], dict[str, Any]]:
         budget = [_unpack_budget(len(data))]
         try:
             archive = zipfile.ZipFile(io.BytesIO(data))
-            names = sorted(n for n in archive.namelist() if n.startswith("samples/") and n.endswith(".json"))
+            listed = archive.namelist()
+            if "header.json" not in listed and not any(n.startswith("samples/") for n in listed):
+                raise BadInput(f"a zip archive, not an Inspect AI .eval log (it has no header.json or samples/): "
+                               f"unzip it first and import the transcript inside ({', '.join(listed[:3]) or 'empty'}"
+                               f"{' …' if len(listed) > 3 else ''})", code="compressed_file")
+            names = sorted(n for n in listed if n.startswith("samples/") and n.endswith(".json"))
             header = _read_member(archive, "header.json", budget, len(data)) \
                 if "header.json" in archive.namelist() else {}
             samples = [_read_member(archive, n, budget, len(data)) for n in names]

@@ -68,13 +68,21 @@ class ChannelPane(Vertical):
         if sources:
             self.sources.highlighted = 0
 
-    def set_records(self, options: list[Option], empty: str) -> None:
+    def set_records(self, options: list[Option], empty: str, *, keep: bool = False) -> None:
+        """``keep``: the same list read again (a follow's poll, a folded row opened) — the cursor
+        stays on the row it was on when that row is still listed, else goes to the first."""
+        was = self.records.highlighted
+        was_id = self.records.get_option_at_index(was).id if keep and was is not None else None
         self.records.clear_options()
         if options:
             self.records.add_options(options)
             first = next((i for i, o in enumerate(options) if not o.disabled), None)
+            if was_id is not None:
+                first = next((i for i, o in enumerate(options) if o.id == was_id), first)
             if first is not None:
                 self.records.highlighted = first
+            else:  # only headings ("No match for …"): the detail of a record no longer listed would stay
+                self.show_detail("", [])
         else:
             self.records.add_option(Option(markup("[dim]$t[/]", t=empty), disabled=True))
             self.show_detail("", [])

@@ -9,6 +9,11 @@ from inspector.ui.safe import markup
 from inspector.ui.widgets.item_list import ItemList
 
 
+def copies_said(n: int) -> str:
+    """"1 copy", "6 copies": as a person says it (the list and dialogs said "6 cop(ies)")."""
+    return f"{n:,} cop{'y' if n == 1 else 'ies'}"
+
+
 class DeletionsList(ItemList):
     class Chosen(ItemList.Chosen):
         """A deletion request was chosen to review."""
@@ -18,8 +23,8 @@ class DeletionsList(ItemList):
         options: list[Option] = []
         for cov in found:
             state = (markup("[dim]done: only the ledger's tombstone remains[/]") if cov.status == "done"
-                     else markup("[$error]pending · $k cop(ies) cannot be removed (copy_kept)[/]",
-                                 k=str(len(cov.kept))) if cov.kept
-                     else markup("[$warning]pending · $n cop(ies) to remove[/]", n=str(len(cov.copies))))
+                     else markup("[$error]pending · $k cannot be removed (copy_kept)[/]",
+                                 k=copies_said(len(cov.kept))) if cov.kept
+                     else markup("[$warning]pending · $n to remove[/]", n=copies_said(len(cov.copies))))
             options.append(Option(markup("[b]$r[/b]  ", r=cov.request) + state, id=cov.request))
         self.set_items(options, markup("[dim]no deletion requests in this session[/]"), keep)

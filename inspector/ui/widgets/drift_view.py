@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer
 from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -18,16 +18,22 @@ CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": 
 
 
 def timeline_content(t: FieldTimeline) -> Content:
+    """One row per key, one column per generation, no trailing spaces: at 80 columns the pane is
+    about 30 wide, and the last cell's padding wrapped every row ("g4" and each last ✓ on a line of
+    their own). Wider than the pane (many generations), the rows stay whole and the pane scrolls."""
     if not t.keys:
         return markup("[dim]no protected keys to follow[/]")
     width = max(len(k) for k in t.keys) + 2
-    head = Content(" " * width) + Content(" ".join(f"g{g:<2}" for g in t.generations))
-    rows = [markup("[b]field timeline[/b]  ✓ kept  ≠ rewritten  ∅ missing"), head]
+    cell = max((len(f"g{g}") for g in t.generations), default=2) + 1
+    head = Content(" " * width) + Content("".join(f"g{g}".ljust(cell) for g in t.generations).rstrip())
+    rows = [markup("[b]field timeline[/b]"), markup("✓ kept ≠ rewritten ∅ missing"), head]
     for key in t.keys:
         row = plain(key.ljust(width))
-        for g in t.generations:
+        for index, g in enumerate(t.generations):
             glyph, colour = CELL[t.cells[key][g]]
-            row += markup(f"[{colour}]$g[/]   ", g=glyph)
+            row += markup(f"[{colour}]$g[/]", g=glyph)
+            if index < len(t.generations) - 1:
+                row += Content(" " * (cell - 1))
         rows.append(row)
     return Content("\n").join(rows)
 
@@ -35,7 +41,7 @@ def timeline_content(t: FieldTimeline) -> Content:
 class DriftView(Horizontal):
     def compose(self) -> ComposeResult:
         yield OptionList(id="drift-findings")
-        with VerticalScroll(id="drift-timeline"):
+        with ScrollableContainer(id="drift-timeline"):
             yield Static("", id="drift-timeline-text")
 
     def load(self, findings: dict[int, list[Finding]], timeline: FieldTimeline) -> None:

@@ -11,23 +11,13 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
-from inspector.domain.short_ids import short_ref
 from inspector.services.channels import MaterialView, StubView
+from inspector.ui.evidence_rows import RUN_PREFIX, PartsRun, arrange, human_size, options_for, run_option, shape
 from inspector.ui.safe import markup, plain
 from inspector.ui.widgets.channel import ChannelPane
 
 if TYPE_CHECKING:  # the search service loads with the first search, not with the first screen
     from inspector.services.search import Hit, SearchResult
-
-
-def human_size(n: int) -> str:
-    if n < 0:
-        return "missing"
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024  # type: ignore[assignment]
-    return str(n)
 
 
 class SearchBox(Input):
@@ -67,6 +57,10 @@ class EvidenceChannel(ChannelPane):
         super().__init__("Raw evidence", id="evidence")
         self.materials: dict[str, MaterialView] = {}
         self.stubs: dict[str, tuple[StubView, MaterialView]] = {}
+        self.rows: list[MaterialView | PartsRun] = []
+        self.runs: dict[str, PartsRun] = {}  # option id -> a followed original's parts, folded in one row
+        self.opened: set[str] = set()  # the originals whose parts are listed (enter on their row)
+        self.listed: list[tuple[object, ...]] | None = None  # the rows' shape while materials are listed
         self.hits: dict[str, str] = {}
         self.found: dict[str, Hit] = {}  # hit option id -> the hit, with its occurrences
         self.occurrence = 0  # which occurrence of the highlighted hit the detail shows
@@ -74,32 +68,45 @@ class EvidenceChannel(ChannelPane):
     def compose_top(self) -> ComposeResult:
         yield SearchBox(placeholder="🔍 search events and materials", id="evidence-search")
 
-    def load(self, materials: list[MaterialView]) -> None:
+    def load(self, materials: list[MaterialView], *, keep: bool = False) -> None:
+        """List the materials with their stubs (a followed original's parts folded into one row:
+        evidence_rows.py). ``keep``: the same session read again (a follow's poll) — the cursor
+        stays on its row, and search results on screen stay until the search is cleared."""
         self.materials = {m.id: m for m in materials}
         self.stubs = {s.id: (s, m) for m in materials for s in m.stubs}
+        self.rows = arrange(materials)
+        self.runs = {f"{RUN_PREFIX}{r.original}": r for r in self.rows if isinstance(r, PartsRun)}
+        if not keep:
+            self.opened = set()
+        elif self.hits or self.query_one(SearchBox).value:
+            self.listed = None  # the results stay; the materials are listed afresh when the search is cleared
+            return
+        elif self.listed and self._grow(shape(self.rows, self.opened)):
+            return
+        self._list_rows(keep=keep)
+
+    def _list_rows(self, *, keep: bool) -> None:
         self.hits, self.found = {}, {}
-        options: list[Option] = []
-        for m in materials:
-            # Each line is cut with "…" rather than wrapped (the list is `-rows`): a long id or
-            # version once broke a stub's line in the middle at 100 columns, the id on a line of its
-            # own. Ids are short here (short_ids.py); the detail below shows them whole.
-            state = "[$error]deleted[/]" if m.deleted else "[$accent]missing[/]" if m.size < 0 else "$size"
-            options.append(Option(markup(
-                f"[b]$id[/b]  {state}  [dim]$v · $scope · $h[/]", id=short_ref(m.id), size=human_size(m.size),
-                v=m.source_version or "no version", scope=m.disclosure_scope or "no scope",
-                h=m.content_hash.removeprefix("sha256:")[:8] or "no hash"), id=f"mat:{m.id}"))
-            for s in m.stubs:
-                rng = f"[{s.read_slice[0]}, {s.read_slice[1]})" if s.read_slice else "[whole]"
-                outline = " ".join((s.outline or "no outline").split())
-                options.append(Option(markup(
-                    "  ↳ $id $rng $scope\n    [dim]「$outline」[/]", id=short_ref(s.id), rng=rng,
-                    scope=s.disclosure_scope or "", outline=outline[:200]), id=f"stub:{s.id}"))
         self.records.set_class(True, "-rows")
-        self.set_records(options, "no materials or stubs in this session")
+        self.set_records(options_for(self.rows, self.opened), "no materials or stubs in this session", keep=keep)
+        self.listed = shape(self.rows, self.opened) if self.rows else None
         self.refresh_bindings()
+
+    def _grow(self, now: list[tuple[object, ...]]) -> bool:
+        """The same rows, perhaps with more at the end: add those and redraw the folded runs' lines."""
+        before = self.listed or []
+        if now[:len(before)] != before:
+            return False
+        if len(now) > len(before):
+            self.records.add_options(options_for(self.rows[len(before):], self.opened))
+        for oid, run in self.runs.items():
+            self.records.replace_option_prompt(oid, run_option(run, run.original in self.opened).prompt)
+        self.listed = now
+        return True
 
     def show_indexing(self, query: str, done: int, total: int) -> None:
         """A search waiting for events imported since the last one to be indexed says so."""
+        self.listed = None
         self.hits, self.found = {}, {}
         self.records.set_class(False, "-rows")
         self.refresh_bindings()
@@ -107,14 +114,17 @@ class EvidenceChannel(ChannelPane):
                                         n=f"{max(total - done, 0):,}", q=query), disabled=True)], "")
 
     def show_results(self, result: SearchResult) -> None:
+        self.listed = None
         self.hits = {f"hit:{i}": h.ref for i, h in enumerate(result.hits)}
         self.found = {f"hit:{i}": h for i, h in enumerate(result.hits)}
         self.records.set_class(False, "-rows")  # a hit's text wraps: the match may be far into it
         method = {"fts": "trigram index", "grams": "short-query index"}.get(result.method, result.method)
         n, items = sum(h.occurrences for h in result.hits), len(result.hits)
+        # "0 occurrences in 0 items for “x”" said nothing found the way no person says it
         head = (f"{n:,} occurrence{'s' if n != 1 else ''} in {items}{'+' if result.more else ''} "
-                f"item{'s' if items != 1 else ''} for “{result.query}” · {method}"
-                + (" · [ ] step through them" if items else ""))
+                f"item{'s' if items != 1 else ''} for “{result.query}” · {method} · [ ] step through them"
+                if items else f"No match for “{result.query}” in this session's events and stored originals "
+                f"· {method}")
         options = [Option(markup("[b]$h[/b]", h=head), disabled=True)]
         if result.note:
             options.append(Option(markup("[$warning]$n[/]", n=result.note), disabled=True))
@@ -127,7 +137,8 @@ class EvidenceChannel(ChannelPane):
 
     def _show_hit(self, oid: str) -> None:
         hit = self.found[oid]
-        lines = [markup("[b]$r[/b] · $n occurrence(s) — enter opens it", r=hit.ref, n=f"{hit.occurrences:,}")]
+        lines = [markup("[b]$r[/b] · $n — enter opens it", r=hit.ref,
+                        n=f"{hit.occurrences:,} occurrence{'s' if hit.occurrences != 1 else ''}")]
         if hit.offsets:
             k = self.occurrence
             # the keys as values: a bare "[" in a template opens a tag and the line showed "[/]"
@@ -193,6 +204,11 @@ class EvidenceChannel(ChannelPane):
             event.stop()
             self.post_message(self.SourceChosen(self.hits[event.option.id]))
             return
+        if event.option_list is self.records and event.option.id in self.runs:
+            event.stop()
+            self.opened ^= {self.runs[event.option.id].original}  # enter lists the parts, again folds them
+            self._list_rows(keep=True)
+            return
         super().on_option_list_option_selected(event)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -202,10 +218,20 @@ class EvidenceChannel(ChannelPane):
         if oid in self.hits:
             self.occurrence = 0
             self._show_hit(oid)
+        elif oid in self.runs:
+            self._show_run(self.runs[oid])
         elif oid.startswith("mat:"):
             self._show_material(self.materials[oid[4:]])
         elif oid.startswith("stub:"):
             self._show_stub(*self.stubs[oid[5:]])
+
+    def _show_run(self, run: PartsRun) -> None:
+        self.show_detail(Content("\n").join([
+            markup("[b]$n parts of $o[/b]", n=f"{len(run.parts):,}", o=run.original),
+            markup("appended to the kept original while the session was followed, one per look: bytes $a–$b "
+                   "($size); laid end to end after it they are the file byte for byte (inspector export)",
+                   a=f"{run.start:,}", b=f"{run.end:,}", size=human_size(run.size)),
+            markup("[dim]enter lists them (each with its hash and byte range); again folds them[/]")]), [])
 
     def _show_material(self, m: MaterialView) -> None:
         if m.size < 0:

@@ -32,7 +32,7 @@ class SummaryChannel(ChannelPane):
         super().__init__("Task summary", id="summary")
         self.items: dict[str, Generation] = {}
 
-    def load(self, gens: list[Generation]) -> None:
+    def load(self, gens: list[Generation], *, keep: bool = False) -> None:
         self.items = {f"gen-{g.generation}": g for g in gens}
         options = []
         for g in gens:
@@ -45,7 +45,7 @@ class SummaryChannel(ChannelPane):
                 preview = preview[:PREVIEW_CHARS - 1].rstrip() + "…"
             options.append(Option(head + Content("\n  ") + markup("[dim]$p[/]", p=preview),
                                   id=f"gen-{g.generation}"))
-        self.set_records(options, "no summary generations for this session")
+        self.set_records(options, "no summary generations for this session", keep=keep)
 
     def selected(self) -> Generation | None:
         index = self.records.highlighted

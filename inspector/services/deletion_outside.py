@@ -1,0 +1,82 @@
+"""Copies a deletion cannot remove because they are files: reports, exports and transcripts beside the store.
+
+A deletion removes what the store holds. An HTML report written before it (the app's ctrl+e
+writes one beside the store), a sif/1 export, or the transcript the store was made from
+(``inspector FILE`` keeps the store beside it) still spell the secret, and a reviewer told
+"deleted" would not think of them. So the files of the store's own folder that such copies
+live in (``*.html``, ``*.jsonl``, ``*.json``) are read, and each one holding a value — as
+written, JSON-escaped or HTML-escaped — is named in the deletion's warnings. Nothing is
+changed in them: they are the person's files. Folders elsewhere, other file kinds and other
+spellings are not looked at (said in deletion.NOT_CHECKED).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from pathlib import Path
+
+SUFFIXES = (".html", ".htm", ".jsonl", ".json")
+MAX_FILES = 200  # files looked at, in name order: a folder of thousands is not read whole
+MAX_BYTES = 256 << 20  # a larger file is named as not read
+_CHUNK = 1 << 20
+
+
+def _needles(values: list[str]) -> list[bytes]:
+    out: set[bytes] = set()
+    for value in values:
+        for form in (value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1], html.escape(value)):
+            out.add(form.encode("utf-8", errors="surrogatepass"))
+    return sorted(out, key=len, reverse=True)
+
+
+def _holds(path: str, needles: list[bytes]) -> bool:
+    overlap = max(len(n) for n in needles) - 1
+    tail = b""
+    with open(path, "rb") as fh:
+        while chunk := fh.read(_CHUNK):
+            window = tail + chunk
+            if any(n in window for n in needles):
+                return True
+            tail = window[-overlap:] if overlap else b""
+    return False
+
+
+def files_beside(store_path: Path, values: list[str]) -> tuple[list[str], list[str]]:
+    """(files of the store's folder holding a value, files too large to read), by name."""
+    if not values:
+        return [], []
+    needles = _needles(values)
+    holding: list[str] = []
+    unread: list[str] = []
+    try:
+        entries = sorted((e for e in os.scandir(store_path.parent) if e.name.endswith(SUFFIXES)), key=lambda e: e.name)
+    except OSError:
+        return [], []
+    for entry in entries[:MAX_FILES]:
+        try:
+            if not entry.is_file(follow_symlinks=False):  # a FIFO or a link elsewhere is not read
+                continue
+            if entry.stat(follow_symlinks=False).st_size > MAX_BYTES:
+                unread.append(entry.name)
+            elif _holds(entry.path, needles):
+                holding.append(entry.name)
+        except OSError:
+            continue
+    return holding, unread
+
+
+def outside_warnings(store_path: object, values: list[str]) -> list[str]:
+    """The deletion's warning sentences about those files (none for a store on a server)."""
+    if not isinstance(store_path, (str, os.PathLike)):  # a PostgreSQL store names a URL, not a folder
+        return []
+    holding, unread = files_beside(Path(store_path), values)
+    out = []
+    if holding:
+        out.append(f"files beside the store hold a value of the targets — a report, export or transcript written "
+                   f"before: {', '.join(holding)}; a deletion in the store cannot remove them: delete or rewrite "
+                   "them yourself")
+    if unread:
+        out.append(f"files beside the store too large to look in ({', '.join(unread)}): check them yourself")
+    return out

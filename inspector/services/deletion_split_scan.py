@@ -1,0 +1,135 @@
+"""Reading a session's texts for split copies of a deletion's values (domain/deletion_split.py).
+
+Every text a record holds — an event's content and each string of its tool input, reasoning
+and other fields; a summary, state value, stub outline, action intent, candidate, handoff;
+the start and end of every stored material — becomes a :class:`Piece` named by its record.
+Neighbours (a split there may leave a one-character part) are consecutive events of the log,
+a tool call and its result, and an event and the materials it observed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from inspector.domain.deletion_split import EDGE, Piece, straddling
+from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
+
+# Table, columns read, how a row is named, and the Copy.where it becomes (as deletion_scan._BY_VALUE).
+_RECORDS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
+    ("stubs", ("outline", "extra"), "id", "stubs"),
+    ("state_records", ("value", "extra"), "key || '@v' || version", "state"),
+    ("actions", ("intent", "extra"), "id", "actions"),
+    ("summaries", ("text", "claims", "unresolved", "extra"), "'gen:' || generation", "summaries"),
+    ("candidates", ("extra",), "id", "candidates"),
+    ("handoffs", ("extra",), "id", "handoffs"),
+    ("deletion_requests", ("reason", "extra"), "id", "deletion_requests"),
+)
+_JSON_COLUMNS = frozenset({"extra", "claims", "unresolved"})
+
+
+def _values_in(value: Any) -> list[str]:
+    """The strings a JSON value holds as values (its keys are names, looked at by deletion_names)."""
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            stack += list(item.values())
+        elif isinstance(item, list):
+            stack += item
+    return out
+
+
+def _texts(column: str, cell: object) -> list[str]:
+    if cell is None:
+        return []
+    if column in _JSON_COLUMNS:
+        try:
+            return _values_in(json.loads(str(cell)))
+        except ValueError:
+            pass
+    return [str(cell)]
+
+
+@dataclass(slots=True)
+class SessionPieces:
+    """The session's texts, who holds each (``where|id``), and which holders are neighbours."""
+
+    pieces: list[Piece]
+    neighbours: set[frozenset[str]]
+
+    def of(self, owner: str) -> list[str]:
+        return [p.text for p in self.pieces if p.owner == owner]
+
+    def next_to(self, owner: str) -> set[str]:
+        return {o for pair in self.neighbours if owner in pair for o in pair if o != owner}
+
+
+async def _material_text(db: aiosqlite.Connection, material_id: int, chunks: int) -> str:
+    """A material's first and last characters (a split only touches its ends)."""
+    first = await db.execute_fetchall("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx LIMIT 1",
+                                      (material_id,))
+    head = bytes(first[0][0]).decode("utf-8", errors="replace") if first else ""
+    if chunks <= 1:
+        return head
+    last = await db.execute_fetchall("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx DESC "
+                                     "LIMIT 2", (material_id,))
+    tail = b"".join(bytes(r[0]) for r in reversed(last)).decode("utf-8", errors="replace")
+    # a head and tail longer than EDGE each are read apart; a gap keeps them from joining
+    return head[:EDGE] + "\n\n" + tail[-EDGE:] if len(head) >= EDGE and len(tail) >= EDGE else head + tail
+
+
+async def session_pieces(db: aiosqlite.Connection, session: str) -> SessionPieces:
+    pieces: list[Piece] = []
+    neighbours: set[frozenset[str]] = set()
+    previous: str | None = None
+    calls: dict[str, list[str]] = {}
+    async with db.execute("SELECT seq, content, extra, call_id FROM events WHERE session = ? ORDER BY seq",
+                          (session,)) as cur:
+        async for seq, content, extra, call_id in cur:
+            owner = f"events|evt:{seq}"
+            pieces += [Piece(owner, t) for t in (*_texts("content", content), *_texts("extra", extra)) if t]
+            if previous is not None:
+                neighbours.add(frozenset((previous, owner)))
+            previous = owner
+            if call_id:
+                calls.setdefault(str(call_id), []).append(owner)
+    for owners in calls.values():
+        neighbours |= {frozenset((a, b)) for a in owners for b in owners if a != b}
+    for table, columns, name, where in _RECORDS:
+        async with db.execute(f"SELECT {name}, {', '.join(columns)} FROM {table} WHERE session = ?",
+                              (session,)) as cur:
+            async for ident, *cells in cur:
+                pieces += [Piece(f"{where}|{ident}", t) for c, cell in zip(columns, cells, strict=True)
+                           for t in _texts(c, cell) if t]
+    for material_id, ident, media, source_event, chunks in await db.execute_fetchall(
+            "SELECT material_id, id, media_type, source_event, chunk_count FROM materials "
+            "WHERE session = ? AND deleted_at IS NULL", (session,)):
+        if media == ORIGINAL_MEDIA_TYPE:
+            continue  # the transcript file repeats the events whole, where the scan by value finds them
+        owner = f"materials|{ident}"
+        pieces.append(Piece(owner, await _material_text(db, material_id, int(chunks or 0))))
+        if source_event is not None:
+            neighbours.add(frozenset((owner, f"events|evt:{source_event}")))
+    return SessionPieces(pieces, neighbours)
+
+
+def straddling_values(found: SessionPieces, targets: list[str]) -> list[str]:
+    """Sensitive values a target holds only in part, the rest in a neighbour or another of its own
+    fields: a request naming the event that ends with ``sk-live-4f`` names the whole key."""
+    values: set[str] = set()
+    for target in targets:
+        owner = f"events|{target}" if target.startswith("evt:") else f"materials|{target}"
+        own = found.of(owner)
+        others = [t for o in found.next_to(owner) for t in found.of(o)]
+        for a in own:
+            for b in [*own, *others]:
+                if a is not b:
+                    values |= set(straddling(a, b)) | set(straddling(b, a))
+    return sorted(values)

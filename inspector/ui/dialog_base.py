@@ -1,0 +1,71 @@
+"""The one base every dialog extends: ``escape`` closes it, and what the app says while it is
+open is said inside it, never over it.
+
+Textual's toasts sit at the bottom right of the active screen for five seconds. Over a dialog
+they covered its status line and buttons at every size (the dialogs are 85–92% wide), and at
+80×24 a toast moved to the top was cut after two lines ("Cannot accept cand-orders
+(unknowns_mismatch): the candidate's … …"). So while a dialog is open a notice is a line of its
+own docked at the dialog screen's top (``NoticeLine``): the dialog gives up those rows while
+it shows, nothing of it is covered, and the sentence wraps whole (three lines at most). A toast
+still on screen when a dialog opens moves into that line, and a notice still showing when the
+dialog closes goes on to the screen beneath (an act's "Accepted …" said just before closing
+is not lost with the dialog). A greyed key pressed says why (greyed_keys.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from textual.binding import Binding
+from textual.screen import ModalScreen
+
+from inspector.ui.greyed_keys import SaysWhyGreyed
+from inspector.ui.widgets.notice_line import NoticeLine
+
+if TYPE_CHECKING:
+    from textual.await_complete import AwaitComplete
+
+ResultT = TypeVar("ResultT")
+
+
+class Dialog(SaysWhyGreyed, ModalScreen[ResultT], Generic[ResultT]):
+    BINDINGS = [Binding("escape", "close", "Close", id="dialog.close")]
+    DEFAULT_CSS = """
+    Dialog > NoticeLine {
+        dock: top;
+        width: 100%;
+    }
+    """
+
+    def on_mount(self) -> None:
+        """Runs beside each dialog's own ``on_mount`` (Textual calls every class's handler)."""
+        line = NoticeLine(id="dialog-notice")
+        self.mount(line)
+        live = list(self.app._notifications)  # a toast raised behind the dialog would show over it
+        if live:
+            newest = live[-1]
+            self.app.clear_notifications()  # redraws this screen's toasts; the one beneath kept them
+            for below in self.app.screen_stack[:-1]:
+                for rack in below.query("ToastRack"):
+                    rack.show(self.app._notifications)  # type: ignore[attr-defined]
+            self.call_after_refresh(line.show, newest.message, title=newest.title, severity=newest.severity,
+                                    timeout=newest.time_left)
+
+    def notice_line(self) -> NoticeLine | None:
+        found = self.query(NoticeLine)
+        return found.first() if found else None
+
+    def close_value(self) -> ResultT | None:
+        return None
+
+    def action_close(self) -> None:
+        self.dismiss(self.close_value())
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        """Close; a notice still showing goes on to the screen beneath for the time it had left."""
+        line = self.notice_line()
+        held = line.notice if line is not None else None
+        done = super().dismiss(result)
+        if held is not None and held.time_left > 0.5:
+            self.app.notify(held.message, title=held.title, severity=held.severity, timeout=held.time_left)
+        return done
