@@ -43,6 +43,7 @@ def documents(store: str) -> dict[str, object]:
             doc.pop("integrity")  # quick_check / integrity_check vs the server's own: named per backend
             doc.pop("not_checked")  # what each backend's index check skips: said per backend
             doc.pop("remembered_head")  # kept per store location on this machine
+            doc.pop("relies_on")  # what a run relies on follows whether a head is remembered
         out[" ".join(args)] = (code, doc)
     return out
 

@@ -131,10 +131,17 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
         if report.ok:
             extra = f"; {report.not_covered()}" if report.not_covered() else ""
             entries = f"{report.entries} ledger entr{'y' if report.entries == 1 else 'ies'}"
+            relies = "".join(f"\nrelies on: {line}" for line in report.relies_on())
             return (f"ok: {entries}; {report.checked()} verified{extra}"
-                    f"\n{tip}  (pin it: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})")
-        lines = [f"BROKEN: {report.first_break['message'] if report.first_break else ''}"]
-        lines += [f"  - {p['message']}" for p in report.problems[1:10]]
+                    f"\n{tip}  (pin it: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})"
+                    f"{relies}")
+
+        def said(problem: dict[str, Any]) -> str:  # one line: what broke, its stable code
+            return f"{problem.get('message', '')} [{problem.get('code', 'broken')}]".replace("\n", " ")
+        lines = [f"BROKEN: {said(report.first_break) if report.first_break else ''}"]
+        lines += [f"  - {said(p)}" for p in report.problems[1:10]]
+        if len(report.problems) > 10:
+            lines.append(f"  … and {len(report.problems) - 10} more (verify --json lists up to 50)")
         if any(p.get("code") == "remembered_head_differs" for p in report.problems):
             lines.append(f"  to forget the remembered head (only if you replaced the file on purpose): "
                          f"inspector verify {store} --forget-head")

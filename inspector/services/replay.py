@@ -18,6 +18,7 @@ from typing import Any
 
 from inspector.domain.sif_schema import IDENTITY_FIELDS
 from inspector.services.record_writer import STATUS_DEFAULTS
+from inspector.services.verify_rows import batched
 from inspector.store import bindings
 from inspector.store.connection import Store
 from inspector.store.tables import SPECS
@@ -64,7 +65,7 @@ class Replay:
             spec = SPECS[type_]
             ident = ", ".join(IDENTITY_FIELDS[type_])
             async with store.db.execute(f"SELECT {ident}, status FROM {spec.table}") as cur:
-                async for row in cur:
+                async for row in batched(cur):
                     identity, status = tuple(row[:-1]), row[-1]
                     if identity[0] in self.unbound:
                         continue
@@ -73,7 +74,7 @@ class Replay:
                     if status != want:
                         said = (f"the ledger set it to {want}" if set_by_ledger
                                 else f"no ledger entry ever changed it from {want!r}")
-                        fail({"where": spec.table, "identity": list(identity),
+                        fail({"where": spec.table, "identity": list(identity), "code": "status_differs",
                               "message": f"{type_} {list(identity[1:])} in session {identity[0]!r} shows status "
                                          f"{status!r}, but {said} (replayed): it was changed outside an act"})
 
@@ -82,19 +83,19 @@ class Replay:
             "SELECT session, id, deleted_at, (SELECT COUNT(*) FROM material_chunks c "
             "WHERE c.material_id = m.material_id) FROM materials m"
         ) as cur:
-            async for session, mid, deleted_at, chunks in cur:
+            async for session, mid, deleted_at, chunks in batched(cur):
                 ordered = (session, mid) in self.tombstoned
                 deleted = deleted_at is not None
                 when = self.tombstoned.get((session, mid))
                 if deleted and ordered and when is not None and deleted_at != when:
-                    fail({"where": "materials", "session": session, "id": mid,
+                    fail({"where": "materials", "session": session, "id": mid, "code": "tombstone_time_differs",
                           "message": f"material {mid!r} shows it was deleted at {deleted_at}, but its deletion "
                                      f"entry says {when}"})
                 if deleted and not ordered:
-                    fail({"where": "materials", "session": session, "id": mid,
+                    fail({"where": "materials", "session": session, "id": mid, "code": "tombstone_unordered",
                           "message": f"material {mid!r} is marked deleted, but no deletion in the ledger covers it"})
                 elif ordered and (not deleted or chunks):
-                    fail({"where": "materials", "session": session, "id": mid,
+                    fail({"where": "materials", "session": session, "id": mid, "code": "deleted_bytes_kept",
                           "message": f"a deletion in the ledger removed material {mid!r}, but its bytes are still "
                                      "stored"})
 
@@ -105,7 +106,7 @@ async def check_bindings(store: Store, fail: Any, unbound: set[str]) -> None:
     async with store.db.execute(
         "SELECT session, id, chunk_binding FROM materials WHERE deleted_at IS NULL ORDER BY session"
     ) as cur:
-        rows = [tuple(r) async for r in cur]
+        rows = [tuple(r) async for r in batched(cur)]
     for session, mid, binding in rows:
         if session in unbound:
             continue
@@ -116,9 +117,9 @@ async def check_bindings(store: Store, fail: Any, unbound: set[str]) -> None:
             continue
         want = bound.get(mid)
         if want is None:
-            fail({"where": "materials", "session": session, "id": mid,
+            fail({"where": "materials", "session": session, "id": mid, "code": "material_unbound",
                   "message": f"material {mid!r} is not bound in any import's ledger entry"})
         elif want != bindings.bound_digest(store.digest_key, binding):
-            fail({"where": "materials", "session": session, "id": mid,
+            fail({"where": "materials", "session": session, "id": mid, "code": "material_rebound",
                   "message": f"material {mid!r}: its chunk hashes are not the ones its import bound in the ledger "
                              "(the chunks were rewritten and rebound)"})

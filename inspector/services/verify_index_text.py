@@ -30,6 +30,8 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+from inspector.services import verify_fts_lookup
+from inspector.services.verify_rows import batched
 from inspector.store.connection import Store
 from inspector.store.materials import searchable_text
 
@@ -37,13 +39,18 @@ Fail = Callable[[dict[str, Any]], None]
 
 TEXT_CHECK_BELOW = 4 << 20  # characters of indexed event text compared in full by default
 MISMATCH = ("malformed", "corrupt")
+NOT_NOW = ("locked", "busy", "readonly", "read-only", "read only")  # the check could not run now: said, not a break
 
 
 async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writable: bool = True) -> list[str]:
     """Compare the indexes' text with the events and materials; return what was not compared.
     ``writable``: run on the writer (FTS5's checks and the temporary rebuild need it)."""
     skipped: list[str] = []
-    await _material_text(store, fail)
+    try:
+        await _material_text(store, fail)
+    except sqlite3.DatabaseError as exc:  # reported by the coverage check already (verify_layout.py)
+        skipped.append(f"materials_fts text: the index cannot be read ({exc})")
+    await verify_fts_lookup.check_lookups(store, fail)  # what a search looks terms up in (FTS5 misses it)
     if store.dialect == "postgresql":
         await _pg_event_text(store, fail)
         return skipped
@@ -63,6 +70,9 @@ async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writa
                        "entry rebuilt from other text of the same length is not found")
         await _event_sizes(store, fail)
     if full or (full is None and total < TEXT_CHECK_BELOW):
+        # FTS5's own check of the short-query index (contentless: its segments against its term
+        # lookups, which a search uses and the comparison below, reading it whole, does not)
+        await _fts_check(store, "events_grams", 0, fail, skipped, "the short-query index events_grams")
         await _grams_text(store, fail, skipped, exact=bool(full))
     else:
         skipped.append("events_grams text (the one- and two-character index): above the default's size only its "
@@ -93,8 +103,14 @@ async def _fts_check(store: Store, table: str, rank: int, fail: Fail, skipped: l
     except sqlite3.DatabaseError as exc:
         text = str(exc).lower()
         if any(m in text for m in MISMATCH):
-            fail({"where": table, "message": f"{what} does not match the text it indexes: a search would find "
-                                             "entries for words their text does not hold, or miss text it holds"})
+            fail({"where": table, "code": "search_index_text",
+                  "message": f"{what} does not match the text it indexes: a search would find entries for words "
+                             "their text does not hold, or miss text it holds"})
+            return True
+        if not any(m in text for m in NOT_NOW):  # not a lock nor a read-only file: the index itself is damaged
+            fail({"where": table, "code": "search_index_damaged",
+                  "message": f"{what} cannot be read ({exc}): its FTS5 tables were edited; every search of it "
+                             "would fail or mislead"})
             return True
         skipped.append(f"{table} text: FTS5's comparison could not run ({exc}: a read-only store or a writer "
                        "holding the lock); entry sizes were compared instead" if table == "events_fts" else
@@ -123,11 +139,11 @@ async def _event_sizes(store: Store, fail: Fail) -> None:
     bad: list[int] = []
     async with store.db.execute("SELECT d.id, d.sz, length(e.content) FROM events_fts_docsize d JOIN events e "
                                 "ON e.event_id = d.id") as cur:
-        async for event_id, size, length in cur:
+        async for event_id, size, length in batched(cur):
             if _varint(bytes(size or b"")) != max(0, int(length or 0) - 2):
                 bad.append(int(event_id))
     if bad:
-        fail({"where": "events_fts", "event_id": bad[0],
+        fail({"where": "events_fts", "event_id": bad[0], "code": "search_index_text",
               "message": f"{len(bad)} entry(ies) of the event search index events_fts were built from text of "
                          f"another length than their event's (first: event id {bad[0]}): a search would find or "
                          "hide events by words they do not hold"})
@@ -148,38 +164,54 @@ async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bo
         await db.execute("INSERT INTO temp.verify_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM "
                          "events WHERE content IS NOT NULL AND event_id <= (SELECT indexed_through FROM "
                          "search_watermark WHERE name = 'events')")
-        kind, cols = ("instance", "term, doc") if exact else ("row", "term, doc, cnt")
+    except sqlite3.OperationalError as exc:  # no ci_grams on this connection, or no temp space: not the index's fault
+        skipped.append(f"events_grams text: could not be rebuilt for comparison ({exc})")
+        await _drop_temp(db)
+        return
+    try:
         for name, table in (("verify_grams_have", "main.events_grams"), ("verify_grams_want", "temp.verify_grams")):
             schema, _, base = table.partition(".")
             await db.execute(f"DROP TABLE IF EXISTS temp.{name}")
-            await db.execute(f"CREATE VIRTUAL TABLE temp.{name} USING fts5vocab({schema}, {base}, {kind})")
-        first = "doc" if exact else "NULL"
+            await db.execute(f"CREATE VIRTUAL TABLE temp.{name} USING fts5vocab({schema}, {base}, instance)")
+        # exact: every (gram, event) pair; by default per gram its event count and two sums over
+        # its events' ids (their sum, and their sum under a multiplicative hash): a gram moved to
+        # another event changes them, at a third of the pairs' cost (docs/store-format.md)
+        first, cols, source = ("doc", "term, doc", "{t}") if exact else (
+            "NULL", "term, COUNT(*), SUM(doc), SUM((doc * 2654435761) % 4294967311)", "{t} GROUP BY term")
+        have, want = (f"SELECT {cols} FROM " + source.format(t=f"temp.{n}") for n in ("verify_grams_have",
+                                                                                     "verify_grams_want"))
         rows = await db.execute_fetchall(
-            f"SELECT COUNT(*), MIN({first}) FROM (SELECT {cols} FROM temp.verify_grams_have EXCEPT SELECT {cols} "
-            f"FROM temp.verify_grams_want UNION ALL SELECT * FROM (SELECT {cols} FROM temp.verify_grams_want "
-            f"EXCEPT SELECT {cols} FROM temp.verify_grams_have))")
+            f"SELECT COUNT(*), MIN({first}) FROM ({have} EXCEPT {want} UNION ALL SELECT * FROM ({want} EXCEPT {have}))")
         if not exact:
             sizes = await db.execute_fetchall(
                 "SELECT COUNT(*), MIN(w.id) FROM temp.verify_grams_docsize w LEFT JOIN main.events_grams_docsize h "
                 "ON h.id = w.id WHERE h.sz IS NOT w.sz")
             if sizes and int(sizes[0][0]):
                 rows = [(int(rows[0][0]) + int(sizes[0][0]), sizes[0][1])]
-            skipped.append("events_grams: compared by each gram's event count and each event's gram count (--full "
-                           "compares every gram of every event)")
-    except sqlite3.OperationalError as exc:  # no ci_grams on this connection, or no temp space
-        skipped.append(f"events_grams text: could not be rebuilt for comparison ({exc})")
+            skipped.append("events_grams: compared by each gram's events (their count and two sums of their ids) and "
+                           "each event's gram count (--full compares every gram of every event)")
+    except sqlite3.DatabaseError as exc:  # the store's own index cannot be read back: its tables were edited
+        fail({"where": "events_grams", "code": "search_index_damaged",
+              "message": f"the short-query index events_grams cannot be read ({exc}): its FTS5 tables were edited; "
+                         "every one- or two-character search would fail or mislead"})
         return
     finally:
-        for name in ("verify_grams_have", "verify_grams_want", "verify_grams"):
-            try:
-                await db.execute(f"DROP TABLE IF EXISTS temp.{name}")
-            except sqlite3.OperationalError:  # a temporary table goes with the connection anyway
-                continue
+        await _drop_temp(db)
     if rows and int(rows[0][0]):
-        fail({"where": "events_grams", "event_id": rows[0][1],
-              "message": f"the short-query index events_grams holds {rows[0][0]} (gram, event) pair(s) its events' "
-                         f"text does not give, or lacks them (first: event id {rows[0][1]}): a one- or "
-                         "two-character search would find or hide the wrong events"})
+        what = (f"{rows[0][0]} (gram, event) pair(s) its events' text does not give, or lacks them (first: event id "
+                f"{rows[0][1]})" if exact else f"{rows[0][0]} gram(s) or event(s) whose entries its events' text does "
+                "not give")
+        fail({"where": "events_grams", "event_id": rows[0][1], "code": "search_index_text",
+              "message": f"the short-query index events_grams holds {what}: a one- or two-character search would "
+                         "find or hide the wrong events"})
+
+
+async def _drop_temp(db: Any) -> None:
+    for name in ("verify_grams_have", "verify_grams_want", "verify_grams"):
+        try:
+            await db.execute(f"DROP TABLE IF EXISTS temp.{name}")
+        except sqlite3.OperationalError:  # a temporary table goes with the connection anyway
+            continue
 
 
 async def _pg_event_text(store: Store, fail: Fail) -> None:
@@ -187,7 +219,7 @@ async def _pg_event_text(store: Store, fail: Fail) -> None:
         "SELECT COUNT(*), MIN(s.event_id) FROM events_search s JOIN events e ON e.event_id = s.event_id "
         "WHERE s.lowered IS DISTINCT FROM lower(e.content) OR s.session IS DISTINCT FROM e.session")
     if rows and int(rows[0][0]):
-        fail({"where": "events_search", "event_id": rows[0][1],
+        fail({"where": "events_search", "event_id": rows[0][1], "code": "search_index_text",
               "message": f"{rows[0][0]} entry(ies) of the event search index hold text their event does not "
                          f"(first: event id {rows[0][1]}): a search would find or hide events by words they do not "
                          "hold"})
@@ -210,6 +242,6 @@ async def _material_text(store: Store, fail: Fail) -> None:
                     break
         want = searchable_text(bytes(prefix[:int(indexed or 0)]), str(encoding), media)
         if want is not None and text != want:
-            fail({"where": "materials_fts", "session": sid, "id": mid,
+            fail({"where": "materials_fts", "session": sid, "id": mid, "code": "search_index_text",
                   "message": f"material {mid!r}: its search-index text is not the text of its bytes (a material "
                              "search would show words the material does not hold)"})

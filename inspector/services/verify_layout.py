@@ -19,7 +19,7 @@ from typing import Any
 from inspector.store import grams
 from inspector.store.connection import Store
 from inspector.store.materials import DIGEST_SIZE, searchable_text
-from inspector.store.schema import FORMAT_VERSION, MATERIAL_INDEX_CAP, MIGRATIONS
+from inspector.store.schema import CHUNK_SIZE, FORMAT_VERSION, MATERIAL_INDEX_CAP, MIGRATIONS
 
 Fail = Callable[[dict[str, Any]], None]
 
@@ -33,15 +33,15 @@ async def check_material_layout(store: Store, fail: Fail) -> None:
         "GROUP BY m.material_id ORDER BY m.material_id")
     for (sid, mid, size, chunk_size, count, hashes_len, indexed, encoding, media, deleted, chunks, total, top,
          short) in rows:
-        def bad(what: str, sid: str = sid, mid: str = mid) -> None:
-            fail({"where": "materials", "session": sid, "id": mid, "message": f"material {mid!r}: {what}"})
+        def bad(what: str, sid: str = sid, mid: str = mid, code: str = "material_layout_differs") -> None:
+            fail({"where": "materials", "session": sid, "id": mid, "code": code, "message": f"material {mid!r}: {what}"})
         if deleted:
             if chunks or hashes_len:
-                bad("it is a tombstone, but chunks or chunk hashes are still stored")
+                bad("it is a tombstone, but chunks or chunk hashes are still stored", code="tombstone_holds_bytes")
             continue
         size, chunk_size, count = int(size), int(chunk_size), int(count)
         want_count = -(-size // chunk_size) if chunk_size > 0 else -1
-        if chunk_size <= 0 or count != want_count or hashes_len != count * DIGEST_SIZE:
+        if chunk_size != CHUNK_SIZE or count != want_count or hashes_len != count * DIGEST_SIZE:  # one format size
             bad(f"its layout ({size} bytes, {count} chunks of {chunk_size}, {hashes_len} bytes of chunk hashes) "
                 "is not one its bytes can have")
         elif chunks != count or top != count - 1 or total != size or short:
@@ -55,7 +55,7 @@ async def check_material_layout(store: Store, fail: Fail) -> None:
         "SELECT COUNT(*) FROM material_chunks c WHERE NOT EXISTS (SELECT 1 FROM materials m "
         "WHERE m.material_id = c.material_id)")
     if orphans and int(orphans[0][0]):
-        fail({"where": "material_chunks", "message": f"{orphans[0][0]} chunk(s) belong to no material"})
+        fail({"where": "material_chunks", "code": "chunks_orphaned", "message": f"{orphans[0][0]} chunk(s) belong to no material"})
 
 
 async def check_event_index(store: Store, fail: Fail) -> str:
@@ -66,13 +66,19 @@ async def check_event_index(store: Store, fail: Fail) -> str:
     top_rows = await store.db.execute_fetchall("SELECT COALESCE(MAX(event_id), 0) FROM events")
     top = int(top_rows[0][0])
     if not mark_rows:
-        fail({"where": "search_watermark", "message": "the search watermark is missing: searches cannot tell "
+        fail({"where": "search_watermark", "code": "watermark_differs", "message": "the search watermark is missing: searches cannot tell "
                                                       "which events are indexed"})
         return "broken"
     mark = int(mark_rows[0][0])
     if mark > top:
-        fail({"where": "search_watermark", "message": f"the search watermark says events up to id {mark} are "
+        fail({"where": "search_watermark", "code": "watermark_differs", "message": f"the search watermark says events up to id {mark} are "
                                                       f"indexed, but the last event is {top}"})
+    above = [await store.db.execute_fetchall(f"SELECT COUNT(*) FROM {table} WHERE {key} > ?", (mark,))
+             for table, key in indexes]
+    if any(int(rows[0][0]) for rows in above):
+        fail({"where": "search_watermark", "code": "watermark_differs",
+              "message": f"the search watermark says events up to id {mark} are indexed, but events above it are in "
+                         "the index already (the next catch-up would index them twice)"})
     for table, key in indexes:
         missing = await store.db.execute_fetchall(
             f"SELECT COUNT(*) FROM events e WHERE e.event_id <= ? AND e.content IS NOT NULL AND NOT EXISTS "
@@ -82,10 +88,14 @@ async def check_event_index(store: Store, fail: Fail) -> str:
             "AND e.content IS NOT NULL)")
         if int(missing[0][0]) or int(dangling[0][0]):
             name = table.removesuffix("_docsize")
-            fail({"where": name, "message": f"the event search index {name} does not match the events: "
+            fail({"where": name, "code": "search_index_coverage", "message": f"the event search index {name} does not match the events: "
                                             f"{missing[0][0]} indexed event(s) missing from it, {dangling[0][0]} "
                                             "entry(ies) for no event (a search would miss or misplace text)"})
-    await _check_material_index(store, fail)
+    try:
+        await _check_material_index(store, fail)
+    except sqlite3.DatabaseError as exc:  # the index's own tables were edited so FTS5 cannot open it
+        fail({"where": "materials_fts", "code": "search_index_damaged",
+              "message": f"the material search index cannot be read ({exc}): its FTS5 tables were edited"})
     return "checked"
 
 
@@ -96,10 +106,15 @@ async def _check_material_index(store: Store, fail: Fail) -> None:
     key = "material_id" if store.dialect == "postgresql" else "rowid"
     marks = await store.db.execute_fetchall("SELECT indexed_through FROM search_watermark WHERE name = 'materials'")
     if not marks:
-        fail({"where": "search_watermark", "message": "the material search watermark is missing: searches cannot "
+        fail({"where": "search_watermark", "code": "watermark_differs", "message": "the material search watermark is missing: searches cannot "
                                                       "tell which materials are indexed"})
         return
     mark = int(marks[0][0])  # format 4: materials above it are indexed by the next catch-up (none is yet)
+    top = await store.db.execute_fetchall("SELECT COALESCE(MAX(material_id), 0) FROM materials")
+    if mark > int(top[0][0]):  # a material added later would count as indexed without being so
+        fail({"where": "search_watermark", "code": "watermark_differs",
+              "message": f"the material search watermark says materials up to id {mark} are indexed, but the last "
+                         f"material is {top[0][0]}"})
     missing = await store.db.execute_fetchall(
         f"SELECT COUNT(*) FROM materials m WHERE m.material_id <= ? AND m.deleted_at IS NULL AND m.indexed_bytes > 0 "
         f"AND NOT EXISTS (SELECT 1 FROM materials_fts f WHERE f.{key} = m.material_id)", (mark,))
@@ -107,7 +122,7 @@ async def _check_material_index(store: Store, fail: Fail) -> None:
         f"SELECT COUNT(*) FROM materials_fts f WHERE NOT EXISTS (SELECT 1 FROM materials m "
         f"WHERE m.material_id = f.{key} AND m.deleted_at IS NULL AND m.material_id <= ?)", (mark,))
     if int(missing[0][0]) or int(stale[0][0]):
-        fail({"where": "materials_fts", "message": f"the material search index does not match the materials: "
+        fail({"where": "materials_fts", "code": "search_index_coverage", "message": f"the material search index does not match the materials: "
                                                    f"{missing[0][0]} searchable material(s) missing from it, "
                                                    f"{stale[0][0]} entry(ies) for a deleted or missing material"})
 
@@ -141,7 +156,7 @@ async def check_guards(store: Store, fail: Fail) -> None:
     want = expected_schema()
     gone = sorted(n for (t, n) in want if t == "trigger" and n in GUARDS and (t, n) not in have)
     if gone:
-        fail({"where": "schema", "message": f"the append-only guards {', '.join(gone)} were removed from the store: "
+        fail({"where": "schema", "code": "guards_removed", "message": f"the append-only guards {', '.join(gone)} were removed from the store: "
                                             "rows they protect may have been edited in place"})
     changed = sorted(f"{t} {n}" for (t, n), sql in want.items() if (t, n) in have and have[(t, n)] != sql)
     added = sorted(f"{t} {n}" for (t, n) in have if (t, n) not in want)
@@ -149,6 +164,6 @@ async def check_guards(store: Store, fail: Fail) -> None:
     parts = [f"{label}: {', '.join(items[:6])}" for label, items in (("altered", changed), ("added", added),
                                                                       ("removed", missing)) if items]
     if parts:
-        fail({"where": "schema", "message": "the store's schema was changed outside the inspector ("
+        fail({"where": "schema", "code": "schema_changed", "message": "the store's schema was changed outside the inspector ("
                                             + "; ".join(parts) + "): a changed trigger or view can alter what "
                                             "acts write or reads return"})

@@ -35,7 +35,7 @@ async def check_pages(store: Store, check: str) -> tuple[str, dict[str, Any] | N
         check = "amcheck" if await has_amcheck(store) else "server_checks"
         messages = await integrity(store)
         if messages:
-            return check, {"where": "postgresql", "message": "index checks found damage: " + "; ".join(messages[:5]),
+            return check, {"where": "postgresql", "code": "pages_damaged", "message": "index checks found damage: " + "; ".join(messages[:5]),
                            "report": messages}
         return check, None
     try:
@@ -44,7 +44,7 @@ async def check_pages(store: Store, check: str) -> tuple[str, dict[str, Any] | N
         return check, await _table_by_table(store, check, exc)
     lines = integrity_lines(str(r[0]) for r in rows)
     if lines:
-        return check, {"where": "sqlite", "message": integrity_summary(check, lines), "report": lines}
+        return check, {"where": "sqlite", "code": "pages_damaged", "message": integrity_summary(check, lines), "report": lines}
     return check, None
 
 
@@ -66,7 +66,7 @@ async def _table_by_table(store: Store, check: str, exc: sqlite3.DatabaseError) 
         lines += integrity_lines(str(r[0]) for r in rows)
     if not lines:
         lines.append("no single table's check finds it: the damage is outside the tables (the schema, free pages)")
-    return {"where": "sqlite", "report": lines,
+    return {"where": "sqlite", "code": "pages_damaged", "report": lines,
             "message": f"PRAGMA {check} stopped ({exc}); table by table it " + integrity_summary(check, lines)
             .removeprefix(f"PRAGMA {check} ")}
 

@@ -20,6 +20,7 @@ import aiosqlite
 
 from inspector.domain.errors import InspectorError, NotAStore
 from inspector.store import faults, grams, held_files, migration_marker, sqlite_connections
+from inspector.store.digest_key import parse_key
 from inspector.store.format_upgrade import check_and_migrate
 from inspector.store.location import StoreUrl, is_url, store_target
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION
@@ -151,7 +152,7 @@ async def _open_read_only(target: Path, reason: str) -> Store:
         row = await fetch_one(db, "SELECT value FROM store_meta WHERE key = 'digest_key'")
         if row is None:
             raise NotAStore(f"{target} is missing its store metadata")
-        return Store(target, None, bytes.fromhex(row[0]), db, read_only=True, read_only_reason=reason,
+        return Store(target, None, parse_key(row[0], target), db, read_only=True, read_only_reason=reason,
                      connect_reader=lambda: connect_reader(target, read_only=True))
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a damaged schema's message may not even decode
         await db.close()

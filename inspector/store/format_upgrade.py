@@ -11,6 +11,7 @@ from pathlib import Path
 import aiosqlite
 
 from inspector.domain.errors import NotAStore
+from inspector.store.digest_key import parse_key
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 from inspector.store.sqlite_connections import scalar, utc_now
 
@@ -69,4 +70,4 @@ async def check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool
         row = await cur.fetchone()
     if row is None:
         raise NotAStore(f"{target} is missing its store metadata")
-    return bytes.fromhex(row[0])
+    return parse_key(row[0], target)

@@ -29,6 +29,7 @@ import asyncpg
 
 from inspector.domain.errors import InspectorError, NotAStore, StoreBusy
 from inspector.store.connection import Store, utc_now
+from inspector.store.digest_key import parse_key
 from inspector.store.location import StoreUrl
 from inspector.store.pg.adapter import PgConnection, sqlite_error
 from inspector.store.pg.schema import CHANNEL, PG_MIGRATIONS, WRITE_LOCK_KEY
@@ -337,7 +338,7 @@ async def open_pg_store(location: StoreUrl, *, create: bool = False, read_only: 
         if key_hex is None:
             raise NotAStore(f"{location.shown} is missing its store metadata")
         reader = PgConnection(first, lambda: _connect(location))
-        store = PgStore(location, bytes.fromhex(key_hex), reader, ChangeWatcher(location),
+        store = PgStore(location, parse_key(key_hex, location.shown), reader, ChangeWatcher(location),
                         read_only=bool(reason), read_only_reason=reason)
         store.created = any(made)
         return store
