@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from inspector.domain.letter_first import letter_first
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_pronoun import pronoun_lead
 from inspector.domain.said_scope_wide import wide_possible_for
@@ -32,25 +33,25 @@ from inspector.domain.said_steps import denies, telling_words
 from inspector.domain.textnorm import CJK
 from inspector.domain.wordlists import _trie
 
-_BOUNDING = re.compile(r"(?<![a-z])(?:only|just|solely|exclusively|limited to|restricted to|except|other than|"
+_BOUNDING = letter_first(r"(?<![a-z])(?:only|just|solely|exclusively|limited to|restricted to|except|other than|"
                        r"allowed|allowlist|whitelist|permitted)(?![a-z])|只能|只可|仅|只|除了|除|限于|允许")
 _JOIN = re.compile(r"^\s*(?:(?:,|、|，)\s*(?:and|or|as well as|plus|以及|和|及|与|或)?|and also|and even|and|or|"
                    r"as well as|plus|along with|together with|&|以及|和|及|与|或者|或|还有|乃至|甚至)\s*")
 _ETC = re.compile(r"^\s*(?:,\s*)?(?:etc\b|and so on|and the like|and more|and beyond|and below|and its sub\w*|"
                   r"and everything|or anywhere|and elsewhere|recursively|/\*\*|\*\*|等等|等)")
-_MORE = re.compile(r"(?<![a-z])(?:everything|anything|all|any|every|the rest|other|others|whole|entire|everywhere|"
+_MORE = letter_first(r"(?<![a-z])(?:everything|anything|all|any|every|the rest|other|others|whole|entire|everywhere|"
                    r"anywhere|elsewhere)(?![a-z])|所有|全部|整个|其他|其它|任何|一切|别的|各个")
 _SHAPED = re.compile(r"[\w*-]+/|/[\w*-]+|(?<![\d.])[a-z][\w-]*\.[a-z][\w.-]*|\*")
-_VERBS = re.compile(r"(?<![a-z])(?:write|writes|modify|edit|change|delete|remove|push|deploy|run|execute|create|update|"
+_VERBS = letter_first(r"(?<![a-z])(?:write|writes|modify|edit|change|delete|remove|push|deploy|run|execute|create|update|"
                     r"drop|overwrite|merge|commit|rewrite|install|access)(?![a-z])|写|修改|改|删除|删|推送|部署|执行|运行|"
                     r"创建|更新|合并|提交|访问")
-_PRONOUN_OBJECT = re.compile(r"(?<![a-z])(?:it|them|there|that one)(?![a-z])|它|那里|那儿")
+_PRONOUN_OBJECT = letter_first(r"(?<![a-z])(?:it|them|there|that one)(?![a-z])|它|那里|那儿")
 # What a join or an "etc." opens with: a tail that starts otherwise joins nothing (most do not).
 _JOIN_LEAD = re.compile(r"\s*(?:[,、，&/*]|and|or|as|plus|along|together|etc|recursively|以及|和|及|与|或|还有|乃至|甚至|等)")
-_ALSO = re.compile(r"(?<![a-z])(?:also|too|as well|in addition|additionally)(?![a-z])|也|还可以|还能|另外")
+_ALSO = letter_first(r"(?<![a-z])(?:also|too|as well|in addition|additionally)(?![a-z])|也|还可以|还能|另外")
 _ALSO_LEAD = re.compile("also|too|as well|addition|也|还可以|还能|另外")  # every _ALSO word holds one
 _SENTENCE_END = re.compile(r"\.(?:\s|$)|[。！？!?\n]")
-_PERMIT = re.compile(r"(?<![a-z])(?:may|can|allowed|permitted|free to|ok to|okay to)(?![a-z])|可以|允许|能")
+_PERMIT = letter_first(r"(?<![a-z])(?:may|can|allowed|permitted|free to|ok to|okay to)(?![a-z])|可以|允许|能")
 
 
 @lru_cache(maxsize=4096)

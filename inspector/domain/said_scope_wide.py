@@ -29,21 +29,21 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from inspector.domain.letter_first import letter_first
 from inspector.domain.said import Hits, Said
 from inspector.domain.said_steps import DENIAL, telling_words
 from inspector.domain.textnorm import CJK
 
-_WIDE = re.compile(
-    r"(?<![a-z])(?:anywhere|everywhere|everything|anything|any|all|every|whole|entire|unrestricted|unlimited|"
+_WIDE = letter_first(r"(?<![a-z])(?:anywhere|everywhere|everything|anything|any|all|every|whole|entire|unrestricted|unlimited|"
     r"without (?:any )?(?:restriction|limit)s?|no (?:longer )?(?:restricted|limited)|not just|not only|not limited to|"
     r"beyond|outside(?: of)?|other than|besides|elsewhere)(?![a-z])|"
     r"任何|所有|全部|整个|一切|随意|随便|不限|不仅|不只|以外|之外|其他|其它|别的|各处|到处")
 # Widening words that themselves hold a denial word: read before the denial check.
-_WIDE_DENYING = re.compile(r"(?<![a-z])(?:not just|not only|not limited to|no (?:longer )?(?:restricted|limited)|"
+_WIDE_DENYING = letter_first(r"(?<![a-z])(?:not just|not only|not limited to|no (?:longer )?(?:restricted|limited)|"
                            r"without (?:any )?(?:restriction|limit)s?)(?![a-z])|不仅|不只|不限")
-_BEYOND = re.compile(r"(?<![a-z])(?:beyond|outside|not just|not only|other than|besides|except|apart from|"
+_BEYOND = letter_first(r"(?<![a-z])(?:beyond|outside|not just|not only|other than|besides|except|apart from|"
                      r"elsewhere)(?![a-z])|以外|之外|不仅|不只|除了|其他|其它|别的")
-_GRANT = re.compile(r"(?<![a-z])(?:may|can|allowed|allow|allows|permitted|permission|free to|fine|ok|okay|"
+_GRANT = letter_first(r"(?<![a-z])(?:may|can|allowed|allow|allows|permitted|permission|free to|fine|ok|okay|"
                     r"is open|are open|access to|granted|unrestricted|unlimited)(?![a-z])|可以|允许|能够|随意|随便|放开|开放")
 _ACTIONS = {
     "write": ("write", "writes", "writing", "written", "wrote", "写", "写入"),
@@ -64,7 +64,7 @@ _ZH_ACTIONS = {"写": "write", "写入": "write", "修改": "modify", "编辑": 
                "执行": "run", "部署": "deploy", "推送": "push", "调用": "call", "使用": "use", "创建": "create"}
 _GENERIC_OBJECTS = frozenset("only files file folder folders directory dir 可以 只能 文件 目录 仅 只".split())
 # Words that deny what the clause grants ("Nothing may be written anywhere else"), beside said_steps.DENIAL.
-_NOBODY = re.compile(r"(?<![a-z])(?:nothing|nobody|no one|none|neither)(?![a-z])|任何人都不|都不|均不")
+_NOBODY = letter_first(r"(?<![a-z])(?:nothing|nobody|no one|none|neither)(?![a-z])|任何人都不|都不|均不")
 
 
 @lru_cache(maxsize=4096)
@@ -170,7 +170,7 @@ def _wide_grant(part: str, forms: tuple[str, ...], objects: tuple[str, ...]) -> 
     return part.strip()[:80]
 
 
-_ALSO = re.compile(r"(?<![a-z])(?:also|too|as well|in addition|additionally|now)(?![a-z])|也|还|现在|另外|此外")
+_ALSO = letter_first(r"(?<![a-z])(?:also|too|as well|in addition|additionally|now)(?![a-z])|也|还|现在|另外|此外")
 _EVERY_ACTION = tuple(sorted({w for words in _ACTIONS.values() for w in words}, key=len, reverse=True))
 
 
