@@ -26,6 +26,7 @@ from inspector.ui.dialog_base import Dialog
 from inspector.ui.dialogs import ShowsWorkerErrors, error_dialog
 from inspector.ui.reviewer_dialog import ReviewerDialog
 from inspector.ui.safe import safe
+from inspector.ui.served import end_with_server
 from inspector.ui.typeahead import RetypesIntoInput
 
 if TYPE_CHECKING:
@@ -146,6 +147,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
                 header.refresh_content()  # type: ignore[attr-defined]
 
     async def on_mount(self) -> None:
+        end_with_server(self)
         if self.store_path is None:
             self.browse_or_demo()
         else:

@@ -1,0 +1,37 @@
+"""A served app ends once its server is gone, and a terminal app never looks (inspector/ui/served.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from inspector.ui import served
+from inspector.ui.app import InspectorApp
+
+
+async def _runs_after_parent_changes(store: Path, monkeypatch: pytest.MonkeyPatch) -> bool:
+    parent = [4242]
+    monkeypatch.setattr(served.os, "getppid", lambda: parent[0])
+    monkeypatch.setattr(served, "LOOK_S", 0.05)
+    app = InspectorApp(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        parent[0] = 1  # the server was killed: the app was handed to init
+        for _ in range(40):
+            await asyncio.sleep(0.05)
+            if not app.is_running:
+                break
+        return app.is_running
+
+
+async def test_a_served_app_exits_once_its_server_is_gone(sample_store: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
+    assert not await _runs_after_parent_changes(sample_store, monkeypatch)
+
+
+async def test_a_terminal_app_does_not_watch_its_parent(sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)
+    assert await _runs_after_parent_changes(sample_store, monkeypatch)
