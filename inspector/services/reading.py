@@ -48,11 +48,13 @@ def open_regular(path: Path) -> BinaryIO:
 
 
 def _open_checked(path: Path) -> int:
+    """A descriptor of ``path`` once it is known, before and after opening, to be a regular file."""
     try:
         mode = os.stat(path).st_mode
         if not stat.S_ISREG(mode):
             raise BadInput(f"{path} is {_what(mode)}, not a regular file; only files can be imported",
                            code="not_a_file")
+        # O_NONBLOCK: should the path become a FIFO between stat and open, opening still returns at once.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         raise BadInput(f"cannot read {path}: {exc.strerror}", code="unreadable") from None
@@ -71,26 +73,15 @@ def _open_checked(path: Path) -> int:
 def read_import_file(path: Path) -> bytes:
     """The whole file's bytes, or :class:`BadInput` (``not_a_file``, ``too_large``, ``unreadable``)."""
     limit = max_import_bytes()
+    fd = _open_checked(path)
     try:
-        mode = os.stat(path).st_mode
-        if not stat.S_ISREG(mode):
-            raise BadInput(f"{path} is {_what(mode)}, not a regular file; only files can be imported",
-                           code="not_a_file")
-        # O_NONBLOCK: should the path become a FIFO between stat and open, opening still returns at once.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-    except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror}", code="unreadable") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise BadInput(f"{path} is {_what(info.st_mode)}, not a regular file; only files can be imported",
-                           code="not_a_file")
-        if info.st_size > limit:
-            raise BadInput(f"{path} is {info.st_size:,} bytes, more than the {limit:,} an import takes "
+        size = os.fstat(fd).st_size
+        if size > limit:
+            raise BadInput(f"{path} is {size:,} bytes, more than the {limit:,} an import takes "
                            "(INSPECTOR_MAX_IMPORT_BYTES raises the bound)", code="too_large")
         with os.fdopen(os.dup(fd), "rb") as fh:
             # The size seen now: a transcript still being written is read as of this moment.
-            return fh.read(info.st_size)
+            return fh.read(size)
     except OSError as exc:
         raise BadInput(f"cannot read {path}: {exc.strerror}", code="unreadable") from None
     finally:
