@@ -106,8 +106,9 @@ def repeats(text: str, values: list[str]) -> list[str]:
     return [v for v in values if v and v in text]
 
 
-def strings_in(value: Any) -> list[str]:
-    """Every string inside a JSON value (keys included), to search without JSON escaping."""
+def strings_in(value: Any, *, keys: bool = True) -> list[str]:
+    """Every string inside a JSON value, to search without JSON escaping; ``keys=False`` leaves
+    out the keys (names, which deletion_names looks at)."""
     out: list[str] = []
     stack = [value]
     while stack:
@@ -115,7 +116,8 @@ def strings_in(value: Any) -> list[str]:
         if isinstance(item, str):
             out.append(item)
         elif isinstance(item, dict):
-            out += [k for k in item if isinstance(k, str)]
+            if keys:
+                out += [k for k in item if isinstance(k, str)]
             stack += list(item.values())
         elif isinstance(item, list):
             stack += item

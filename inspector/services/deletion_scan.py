@@ -26,6 +26,7 @@ from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.formats.titles import prompt_title
 from inspector.services.deletion_names import kept_names, matcher, rewritable
 from inspector.services.deletion_split_scan import session_pieces, straddling_values
+from inspector.services.deletion_tables import BY_VALUE as _BY_VALUE
 from inspector.store import session_rows
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS
@@ -65,18 +66,6 @@ def _said_fields(extra: Any) -> Any:
     arguments, reasoning, an error's text, anything not known to be bookkeeping) is kept."""
     return {k: v for k, v in extra.items() if k not in BOOKKEEPING_FIELDS} if isinstance(extra, dict) else extra
 
-
-# Table, columns searched, how a row is named, and the Copy.where it becomes.
-_BY_VALUE: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
-    ("events", ("content", "extra"), "'evt:' || seq", "events"),
-    ("stubs", ("outline", "extra"), "id", "stubs"),
-    ("state_records", ("value", "extra"), "key || '@v' || version", "state"),
-    ("actions", ("intent", "extra"), "id", "actions"),
-    ("summaries", ("text", "claims", "unresolved", "extra"), "'gen:' || generation", "summaries"),
-    ("candidates", ("extra",), "id", "candidates"),
-    ("handoffs", ("extra",), "id", "handoffs"),
-    ("deletion_requests", ("reason", "extra"), "id", "deletion_requests"),
-)
 
 
 def _forms(values: list[str]) -> list[str]:

@@ -11,39 +11,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 import aiosqlite
 
+from inspector.domain.deletion import strings_in
 from inspector.domain.deletion_split import EDGE, Piece, straddling
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
+from inspector.services.deletion_tables import BY_VALUE
 
-# Table, columns read, how a row is named, and the Copy.where it becomes (as deletion_scan._BY_VALUE).
-_RECORDS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
-    ("stubs", ("outline", "extra"), "id", "stubs"),
-    ("state_records", ("value", "extra"), "key || '@v' || version", "state"),
-    ("actions", ("intent", "extra"), "id", "actions"),
-    ("summaries", ("text", "claims", "unresolved", "extra"), "'gen:' || generation", "summaries"),
-    ("candidates", ("extra",), "id", "candidates"),
-    ("handoffs", ("extra",), "id", "handoffs"),
-    ("deletion_requests", ("reason", "extra"), "id", "deletion_requests"),
-)
+# The records other than events, whose fields are read whole (events are read as pieces).
+_RECORDS = tuple(row for row in BY_VALUE if row[0] != "events")
 _JSON_COLUMNS = frozenset({"extra", "claims", "unresolved"})
-
-
-def _values_in(value: Any) -> list[str]:
-    """The strings a JSON value holds as values (its keys are names, looked at by deletion_names)."""
-    out: list[str] = []
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.append(item)
-        elif isinstance(item, dict):
-            stack += list(item.values())
-        elif isinstance(item, list):
-            stack += item
-    return out
 
 
 def _texts(column: str, cell: object) -> list[str]:
@@ -51,7 +29,7 @@ def _texts(column: str, cell: object) -> list[str]:
         return []
     if column in _JSON_COLUMNS:
         try:
-            return _values_in(json.loads(str(cell)))
+            return strings_in(json.loads(str(cell)), keys=False)  # keys are names: deletion_names
         except ValueError:
             pass
     return [str(cell)]
