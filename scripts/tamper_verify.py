@@ -26,7 +26,6 @@ and a search.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import os
 import re
@@ -40,9 +39,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.mutation_edits import rechain, seal  # noqa: E402  (the same whole seal and chain rewrite)
 from inspector.domain.canonical import (  # noqa: E402
     canonical_json,
-    keyed_digest,  # noqa: E402
     ledger_hash,
 )
 from inspector.domain.errors import InspectorError  # noqa: E402
@@ -241,30 +240,6 @@ def edits(base: Path) -> list[tuple[str, str, str, Edit, bool]]:
     return out
 
 
-def _seal(con: sqlite3.Connection, key: bytes, session: str, type_: str) -> str:
-    """inspector/store/seals.py's seal, on a plain sqlite3 connection (as an editor would)."""
-    spec = SPECS[type_]
-    column = "id" if type_ == "session" else "session"
-    order = {"event": "event_id", "material": "material_id"}.get(type_, "rowid")
-    rows = con.execute(f"SELECT digest FROM {spec.table} WHERE {column} = ? ORDER BY {order}", (session,)).fetchall()
-    digest = hashlib.sha256("".join(f"{r[0]}\n" for r in rows).encode("utf-8", "surrogatepass")).hexdigest()
-    return keyed_digest(key, f"{type_}:{len(rows)}:{digest}".encode("ascii"))
-
-
-def _rechain(con: sqlite3.Connection, start: int, change: Callable[[int, dict[str, Any]], dict[str, Any]]) -> None:
-    """Rewrite ledger entries from ``start`` on with ``change(seq, payload)``, every hash recomputed."""
-    prev = con.execute("SELECT hash FROM ledger WHERE seq = ?", (start - 1,)).fetchone()
-    prev_hash = prev[0] if prev else "0" * 64
-    for row in con.execute("SELECT seq, session, kind, actor, at, payload, source, record_digest FROM ledger "
-                           "WHERE seq >= ? ORDER BY seq", (start,)).fetchall():
-        payload = change(row[0], json.loads(row[5]))
-        body = entry_body(row[0], row[1], row[2], row[3], row[4], payload, row[6], row[7])
-        new_hash = ledger_hash(prev_hash, body)
-        con.execute("UPDATE ledger SET payload = ?, prev_hash = ?, hash = ? WHERE seq = ?",
-                    (canonical_json(payload), prev_hash, new_hash, row[0]))
-        prev_hash = new_hash
-
-
 def new_edits(base: Path) -> list[tuple[str, str, str, Edit, bool, str]]:
     """The kinds of edit added after the first 210 (docs/store-format.md): the search indexes'
     text, the schema, WAL-only edits, rows deleted and put back, rows resealed with the chain
@@ -349,8 +324,8 @@ def new_edits(base: Path) -> list[tuple[str, str, str, Edit, bool, str]]:
         sid = c.execute("SELECT session FROM state_records ORDER BY rowid LIMIT 1").fetchone()[0]
         seq = c.execute("SELECT MAX(seq) FROM ledger WHERE session = ? AND payload LIKE '%\"seals\"%' AND "
                         "json_extract(payload, '$.seals.state') IS NOT NULL", (sid,)).fetchone()[0]
-        seal = _seal(c, key, sid, "state")
-        _rechain(c, seq, lambda s, p: {**p, "seals": {**p["seals"], "state": seal}} if s == seq else p)
+        sealed = seal(c, key, sid, "state")
+        rechain(c, seq, lambda s, p: {**p, "seals": {**p["seals"], "state": sealed}} if s == seq else p)
     add("state_records", "value", "edited with its seal recomputed and the chain rewritten (no --head)", resealed)
     add("state_records", "value", "edited with its seal recomputed and the chain rewritten (--head pinned before)",
         resealed, True, f"head:{last[0]}:{last[1]}")
