@@ -98,3 +98,26 @@ def test_an_error_quoting_a_file_name_marks_its_line_break(tmp_path: Path) -> No
 def test_line_safe_marks_breaks_and_keeps_the_rest() -> None:
     assert line_safe("a\nb\tc\rd\x1b]0;x\x07") == "a␊b␉c␍d␛]0;x␇"
     assert line_safe("plain text") == "plain text" and line_safe(None) == ""
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_sessions" / "01_export_timeout.jsonl"
+
+
+@pytest.mark.parametrize("name", ["file:x.db?mode=memory", "file:x.db?mode=ro", "file:x.db?vfs=none"])
+def test_a_store_named_like_an_sqlite_uri_is_a_plain_file(name: str, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite here reads any name starting ``file:`` as a URI: an import "succeeded" into a memory
+    database (or was refused by ``mode=ro``) and every read then found another database."""
+    import sqlite3
+    monkeypatch.chdir(tmp_path)
+    code, out = _invoke("import", str(SAMPLE), "--into", name)
+    assert code == 0, out
+    code, out = _invoke("sessions", name)
+    assert code == 0 and "s-export" in out, out
+    code, out = _invoke("verify", name)
+    assert code == 0, out
+    db = sqlite3.connect(tmp_path / name)  # the file by that very name holds the store
+    try:
+        assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 11
+    finally:
+        db.close()
