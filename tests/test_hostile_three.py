@@ -121,3 +121,52 @@ def test_a_store_named_like_an_sqlite_uri_is_a_plain_file(name: str, tmp_path: P
         assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 11
     finally:
         db.close()
+
+
+async def _sample_store(folder: Path, name: str = "s.db") -> Path:
+    store = folder / name
+    await import_file(SAMPLE, store, actor="tester")
+    return store
+
+
+def _ledger_count(path: Path) -> int:
+    import sqlite3
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute("SELECT COUNT(*) FROM ledger").fetchone()[0])
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced", "cut"])
+async def test_a_write_to_a_store_file_changed_under_it_is_refused(how: str, tmp_path: Path) -> None:
+    """The app (or a writer) holds the store open; someone deletes, replaces or truncates the file.
+    Before: the correction "succeeded" into the deleted inode or the file moved away."""
+    import os
+    import shutil
+
+    from inspector.domain.errors import InspectorError
+    from inspector.services.corrections import correct
+    from inspector.store.connection import open_store
+    store_path = await _sample_store(tmp_path)
+    other = await _sample_store(tmp_path, "other.db")
+    before_other = _ledger_count(other)
+    async with await open_store(store_path) as store:
+        await correct(store, "s-export", "constraint.k1", "first", reason="r", actor="rita", kind="constraint")
+        if how == "deleted":
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(f"{store_path}{suffix}"):
+                    os.unlink(f"{store_path}{suffix}")
+        elif how == "replaced":  # `mv other.db s.db`, as a restore from a backup does
+            shutil.move(store_path, tmp_path / "moved-away.db")
+            shutil.copy(other, tmp_path / "incoming.db")
+            os.replace(tmp_path / "incoming.db", store_path)
+            new_bytes = store_path.read_bytes()
+        else:
+            os.truncate(store_path, 4096)
+        with pytest.raises(InspectorError) as caught:
+            await correct(store, "s-export", "constraint.k2", "second", reason="r", actor="rita", kind="constraint")
+    assert caught.value.code == f"store_file_{'gone' if how == 'deleted' else how}" and caught.value.exit_code == 1
+    if how == "replaced":
+        assert store_path.read_bytes() == new_bytes  # the new file untouched
+        assert _ledger_count(other) == before_other
