@@ -41,14 +41,14 @@ async def budget_cmd(store: Path, session: str, window: int, fixed: int, reserve
     async with await open_store(store) as opened:
         plan = await budget(opened, session, window=window, fixed=fixed, reserve=reserve, split=split)
 
-    def human() -> str:
+    def human() -> list[str]:
         if plan.refusals:
-            return "\n".join(f"refused {r.code}: {r.message}" for r in plan.refusals)
+            return [f"refused {r.code}: {r.message}" for r in plan.refusals]
         lines = [f"history budget {plan.history_budget:,} tokens · loaded {plan.loaded:,} · ratio "
                  f"{plan.ratio if plan.ratio is not None else '-'} (length only, not quality)"]
         lines += [f"  {b.name:<16} {b.used:>8,} / {b.budget:,}  ({len(b.items)} item(s))" for b in plan.blocks]
         lines += ["not loaded:"] + [f"  {n['ref']}: {n['why']} ({n['tokens']:,} tokens)" for n in plan.not_loaded]
-        return "\n".join(lines)
+        return lines
 
     emit(plan.as_dict(), as_json, human)
     return EXIT_REFUSED if plan.refusals else EXIT_OK

@@ -35,7 +35,7 @@ async def candidates_cmd(store: Path, session: str, as_json: bool) -> int:
         await get_session(opened, session)  # a mistyped id is bad input (exit 3), not "(no candidates)"
         found = await candidates.list_candidates(opened, session)
     emit([v.as_dict() for _, v in found], as_json,
-         lambda: "\n".join(line for _, v in found for line in describe(v)) or "(no candidates)")
+         lambda: [line for _, v in found for line in describe(v)] or ["(no candidates)"])
     return EXIT_OK
 
 
@@ -49,7 +49,7 @@ async def validate_cmd(store: Path, candidate: str, session: str | None, as_json
     """Validate CANDIDATE exactly (bytes, not meaning); exit 1 when refused."""
     async with await open_store(store) as opened:
         result = await candidates.validate(opened, candidate, session)
-    emit(result.as_dict(), as_json, lambda: "\n".join(describe(result)))
+    emit(result.as_dict(), as_json, lambda: describe(result))
     return EXIT_OK if result.structure_verified else EXIT_REFUSED
 
 
@@ -66,10 +66,10 @@ async def accept_cmd(store: Path, candidate: str, session: str | None, reviewer:
         decision = await candidates.accept(opened, candidate, actor=reviewer, session=session)
     v = decision.validation
 
-    def human() -> str:
+    def human() -> list[str]:
         if v.refusals:
-            return "\n".join(describe(v))
-        return f"accepted {v.candidate}: context version is now {decision.context_version}"
+            return describe(v)
+        return [f"accepted {v.candidate}: context version is now {decision.context_version}"]
 
     emit(decision.as_dict(), as_json, human)
     return EXIT_REFUSED if v.refusals else EXIT_OK
@@ -90,5 +90,5 @@ async def reject_cmd(store: Path, candidate: str, session: str | None, reason: s
         decision = await candidates.reject(opened, candidate, actor=reviewer, reason=reason, session=session)
     v = decision.validation
     emit(decision.as_dict(), as_json,
-         lambda: "\n".join(describe(v)) if v.refusals else f"rejected {v.candidate}: {reason}")
+         lambda: describe(v) if v.refusals else [f"rejected {v.candidate}: {reason}"])
     return EXIT_REFUSED if v.refusals else EXIT_OK

@@ -16,7 +16,7 @@ from inspector.store.connection import open_store
 session_option = click.option("--session", help="The request's session (needed only when the id is used in several).")
 
 
-def coverage_text(cov: Coverage) -> str:
+def coverage_text(cov: Coverage) -> list[str]:
     lines = [f"{cov.request} ({cov.status}) in {cov.session}: {len(cov.copies)} cop(ies) to remove"]
     lines += [f"  {c.where:<12} {c.id:<24} {c.why}" for c in cov.copies]
     lines += [f"  (not found: {m} — already deleted, or never stored)" for m in cov.missing]
@@ -25,7 +25,7 @@ def coverage_text(cov: Coverage) -> str:
         lines.append(f"  ✕ {len(cov.kept)} cop(ies) cannot be removed, so `delete` refuses (copy_kept):")
         lines += [f"    - {k['why']}" for k in cov.kept]
         lines += [f"    to remove it: {way}" for way in dict.fromkeys(k.get("remedy", "") for k in cov.kept) if way]
-    return "\n".join(lines + _not_checked())
+    return lines + _not_checked()
 
 
 def _not_checked() -> list[str]:
@@ -58,13 +58,13 @@ async def delete_cmd(store: Path, request: str, session: str | None, reviewer: s
     async with await open_store(store) as opened:
         result = await deletions.delete(opened, request, actor=reviewer, session=session)
     emit(result.as_dict(), as_json,
-         lambda: "\n".join(f"refused {r.code}: {r.message}" for r in result.refusals) if result.refusals
-         else f"deleted {sum(result.removed.values())} cop(ies) for {request}: "
-              + ", ".join(f"{n} {k}" for k, n in result.removed.items())
-              + "".join(f"\n  rewrote {c.id} ({c.why})" for c in result.coverage.copies if c.where == "sessions")
-              + "".join(f"\n  ! {w}" for w in result.coverage.warnings)
-              + ("" if result.wal_truncated else "\n  ! " + _not_yet_erased(opened))
-              + "\n" + "\n".join(_not_checked()))
+         lambda: [f"refused {r.code}: {r.message}" for r in result.refusals] if result.refusals
+         else [f"deleted {sum(result.removed.values())} cop(ies) for {request}: "
+               + ", ".join(f"{n} {k}" for k, n in result.removed.items()),
+               *(f"  rewrote {c.id} ({c.why})" for c in result.coverage.copies if c.where == "sessions"),
+               *(f"  ! {w}" for w in result.coverage.warnings),
+               *([] if result.wal_truncated else ["  ! " + _not_yet_erased(opened)]),
+               *_not_checked()])
     return EXIT_REFUSED if result.refusals else EXIT_OK
 
 

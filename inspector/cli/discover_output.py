@@ -43,18 +43,18 @@ def discover_listing(sources: tuple[Path, ...], as_json: bool) -> int:
         "projects": [{"project": name, "sessions": [f.as_dict() for f in items]} for name, items in groups],
     }
 
-    def human() -> str:
+    def human() -> list[str]:
         lines = [f"{len(found)} transcript(s) in {len(groups)} project(s) "
                  f"({time.perf_counter() - started:.2f}s; sources: {', '.join(map(str, roots))})"]
         for name, items in groups:
-            lines.append(f"\n{name}")
+            lines += ["", name]
             for f in items:
                 mark = "✓ imported" + (" · changed since" if f.changed_since_import else "") if f.imported else ""
                 comp = f" · {f.compactions} compaction(s)" if f.compactions else ""
                 lines.append(f"  {f.tool:<11} {span(f):<30} {human_size(f.size):>9}{comp}  {f.title or f.session or ''}"
                              f"  {mark}".rstrip())
                 lines.append(f"              {f.path}")
-        return "\n".join(lines)
+        return lines
 
     emit(data, as_json, human)
     return EXIT_OK

@@ -21,15 +21,15 @@ from inspector.store.connection import open_store
 session_required = click.option("--session", required=True, help="The session.")
 
 
-def _outcome_text(o: Outcome) -> str:
+def _outcome_text(o: Outcome) -> list[str]:
     if o.refusals:
-        return "\n".join(f"refused {r.code}: {r.message}" for r in o.refusals)
+        return [f"refused {r.code}: {r.message}" for r in o.refusals]
     if o.generation is not None:
-        doubts = "".join(f"\n  ? not judged: {w['code']}: {w['message']}" for w in o.warnings)
+        doubts = [f"  ? not judged: {w['code']}: {w['message']}" for w in o.warnings]
         if doubts:
-            doubts += "\n  saved, but the rules could not judge the sentence(s) above: a person must read it."
-        return f"generation {o.generation} (corrected, parent {o.parent}); context v{o.context_version}" + doubts
-    return f"{o.key} v{o.version} is {o.status}; context v{o.context_version} · goal r{o.goal_revision}"
+            doubts.append("  saved, but the rules could not judge the sentence(s) above: a person must read it.")
+        return [f"generation {o.generation} (corrected, parent {o.parent}); context v{o.context_version}", *doubts]
+    return [f"{o.key} v{o.version} is {o.status}; context v{o.context_version} · goal r{o.goal_revision}"]
 
 
 def _where(verbatim_in: tuple[str, ...], cited: tuple[str, ...]) -> str:
@@ -55,9 +55,9 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
     async with await open_store(store) as opened:
         report = await drift(opened, session, generation, summarizer=summarizer)
 
-    def human() -> str:
+    def human() -> list[str]:
         if report.generation is None:
-            return f"{session}: no summary generations"
+            return [f"{session}: no summary generations"]
         lines = [f"{session} generation {report.generation}: " + drift_headline(report.findings)]
         lines += [f"  {'!' if f.severity == 'warning' else '✗'} {f.code} [{f.key or '-'}]: {f.message}"
                   for f in report.findings]
@@ -69,8 +69,8 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
         lines.append("rebuild from the raw log:")
         lines += [f"  {r.key}: “{r.value}” " + _where(r.verbatim_in, r.cited) for r in report.rebuild]
         if report.narrative:
-            lines += ["narrative rebuild:", report.narrative]
-        return "\n".join(lines)
+            lines += ["narrative rebuild:", *report.narrative.splitlines()]  # its lines are its own
+        return lines
 
     doc = report.as_dict()
     if report.generation is not None:  # the headline and verdict a person reads, for scripts too
@@ -169,12 +169,12 @@ async def confirm_cmd(store: Path, session: str, keys: tuple[str, ...], all_pend
     return EXIT_REFUSED if bulk.refused else EXIT_OK
 
 
-def _bulk_text(o: BulkOutcome) -> str:
+def _bulk_text(o: BulkOutcome) -> list[str]:
     lines = [f"{o.decision} {len(o.decided)}: " + ", ".join(f"{d.key} v{d.version}" for d in o.decided)
              + f"; context v{o.context_version} · goal r{o.goal_revision}"] if o.decided else [
         f"nothing {o.decision}; nothing was written"]
     lines += [f"refused {r.refusal.code}: {r.refusal.message}" for r in o.refused]
-    return "\n".join(lines)
+    return lines
 
 
 @click.command("history")
@@ -188,13 +188,13 @@ async def history_cmd(store: Path, session: str, key: str, as_json: bool) -> int
     async with await open_store(store) as opened:
         versions = await corrections.history(opened, session, key)
 
-    def human() -> str:
+    def human() -> list[str]:
         lines = []
         for v in versions:
             lines.append(f"v{v['version']} {v['status']:<10} {v['value']}  (by {v['writer'] or '?'} at {v['at'] or '?'})")
             lines += [f"    L{a['ledger']} {a['kind']} by {a['actor']}: {a['decision'] or ''} {a['reason'] or ''}".rstrip()
                       for a in v["acts"]]
-        return "\n".join(lines)
+        return lines
 
     emit(versions, as_json, human)
     return EXIT_OK

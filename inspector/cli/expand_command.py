@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, lines_text, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
 from inspector.services.expanding import (
     DEFAULT_MAX_BYTES,
@@ -61,17 +61,15 @@ async def expand_cmd(store: Path, stub: str, session: str | None, byte_range: tu
     def human() -> str:
         s, e = result.range
         if result.refusals:
-            return "\n".join([f"refused: {result.stub} → {result.material} [{s}, {e})"] +
-                             [f"  {r.code}: {r.message}" for r in result.refusals])
+            return lines_text([f"refused: {result.stub} → {result.material} [{s}, {e})"] +
+                              [f"  {r.code}: {r.message}" for r in result.refusals])
         lines = [f"{result.stub} → {result.material} [{s}, {e}) · {len(result.data):,} bytes · verified "
                  f"({result.chunks_read} chunk(s) read) · budget {len(result.data):,} of {max_bytes:,}"]
         if result.cut_head or result.cut_tail:
             lines.append(f"cut characters: head {result.cut_head.hex() or '-'} tail {result.cut_tail.hex() or '-'}; "
                          f"whole characters: wider {list(result.snap_wider or ())} narrower {list(result.snap_narrower or ())}")
         lines += [f"note {n.code}: {n.message}" for n in result.notes]
-        lines.append("")
-        lines.append(marked_text(result))
-        return "\n".join(lines)
+        return lines_text(lines) + "\n\n" + marked_text(result)  # the bytes read keep their own lines
 
     emit(result.as_dict(), as_json, human)
     return EXIT_REFUSED if result.refusals else EXIT_OK

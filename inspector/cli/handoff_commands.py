@@ -15,11 +15,11 @@ from inspector.store.connection import open_store
 session_option = click.option("--session", help="The handoff's session (needed only when the id is used in several).")
 
 
-def checklist(result: HandoffCheck) -> str:
+def checklist(result: HandoffCheck) -> list[str]:
     lines = [f"{result.handoff}: " + ("acceptable" if result.acceptable else "REFUSED")]
     lines += [f"  {'✓' if c.ok else '✗'} {c.name}: {c.message}" + ("" if c.ok else f" [{c.code}]")
               for c in result.checks]
-    return "\n".join(lines)
+    return lines
 
 
 @click.command("handoff")
@@ -48,6 +48,6 @@ async def accept_handoff_cmd(store: Path, handoff: str, session: str | None, rev
     async with await open_store(store) as opened:
         decision = await handoffs.accept(opened, handoff, actor=reviewer, session=session)
     emit(decision.as_dict(), as_json,
-         lambda: f"accepted {handoff}: new session {decision.new_session}" if decision.new_session
+         lambda: [f"accepted {handoff}: new session {decision.new_session}"] if decision.new_session
          else checklist(decision.check))
     return EXIT_OK if decision.new_session else EXIT_REFUSED

@@ -7,11 +7,14 @@ every other word is a sub-command (``inspector --help`` lists them).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
 
 from inspector import __version__
+from inspector.domain.terminal_safe import line_safe
 
 # Command name -> "module:attribute". Modules load when their command runs (or when
 # ``--help`` lists them), so ``inspector sessions`` never imports the app, the HTML
@@ -59,7 +62,25 @@ class InspectorGroup(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and (not args[0].startswith("-") or args[0] == "--source") and args[0] not in COMMANDS:
             args = ["open", *args]
-        return super().parse_args(ctx, args)
+        with _inert_usage_errors():
+            return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _inert_usage_errors():  # a command's own options and arguments are parsed in here
+            return super().invoke(ctx)
+
+
+@contextmanager
+def _inert_usage_errors() -> Iterator[None]:
+    """Click's usage errors quote the bad argument (``No such option: …``, ``Path '…' does not
+    exist``) and click prints them itself, past ``cli/output.py``: the quoted argument is made
+    inert on one line here, so an argument holding an escape or a line break (a pasted file
+    name) is shown, not obeyed, and never starts a line of its own."""
+    try:
+        yield
+    except click.ClickException as error:
+        error.message = line_safe(error.message)
+        raise
 
 
 @click.group(cls=InspectorGroup, invoke_without_command=True,

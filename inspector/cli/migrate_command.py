@@ -44,7 +44,7 @@ class MigrateProgress:
             click.echo(f"{step} {table}: {done:,}/{total:,}", err=True)
 
 
-def _human(report: MigrateReport) -> str:
+def _human(report: MigrateReport) -> list[str]:
     copied = ", ".join(f"{c.copied:,} {name}" for name, c in report.tables.items() if c.copied) or "nothing new"
     already = sum(c.already for c in report.tables.values())
     lines = [f"migrated {report.source} → {report.target} in {report.seconds:.1f} s: {copied}"
@@ -65,7 +65,7 @@ def _human(report: MigrateReport) -> str:
     else:
         lines.append(f"  ledger heads DIFFER: source {src.get('seq')}:{src.get('hash')}, "
                      f"target {dst.get('seq')}:{dst.get('hash')}")
-    return "\n".join(lines)
+    return lines
 
 
 @click.command("migrate")

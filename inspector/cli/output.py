@@ -15,13 +15,13 @@ import functools
 import json
 import sqlite3
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import click
 
 from inspector.domain.errors import InspectorError
-from inspector.domain.terminal_safe import json_safe, terminal_safe
+from inspector.domain.terminal_safe import json_safe, line_safe, terminal_safe
 from inspector.store import faults
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_BAD_INPUT = 0, 1, 2, 3
@@ -37,18 +37,28 @@ def echo_safe(text: str, *, err: bool = False) -> None:
     click.echo(terminal_safe(text), err=err)
 
 
-def emit(data: Any, as_json: bool, human: Callable[[], str]) -> None:
+def lines_text(lines: Iterable[str]) -> str:
+    """Lines of human output, one record each: a line break, tab or carriage return inside a
+    value is marked (``␊ ␉ ␍``) on its own line, so content never starts a line that reads as
+    the next record or as the command's own verdict."""
+    return "\n".join(line_safe(line) for line in lines)
+
+
+def emit(data: Any, as_json: bool, human: Callable[[], str | list[str]]) -> None:
+    """``human`` returns the output's lines (each one record, marked by :func:`lines_text`), or a
+    text whose line breaks are its own (a document such as expanded bytes)."""
     if as_json:
         click.echo(json_text(data))
     else:
-        echo_safe(human())
+        shown = human()
+        echo_safe(shown if isinstance(shown, str) else lines_text(shown))
 
 
 def fail(error: InspectorError, as_json: bool) -> None:
     if as_json:
         click.echo(json_text({"error": error.as_dict()}))
-    one_line = " ".join(part.strip() for part in error.message.splitlines())  # SQLite's messages may hold newlines
-    echo_safe(f"error: {one_line}", err=True)
+    # one line: a line break in quoted input (a file name, an id) is marked, not a new line
+    echo_safe(f"error: {line_safe(error.message.strip())}", err=True)
     sys.exit(error.exit_code)
 
 

@@ -13,14 +13,14 @@ from inspector.services.rebasing import Rebase, describe_changes, rebase
 from inspector.store.connection import open_store
 
 
-def describe_rebase(r: Rebase) -> str:
+def describe_rebase(r: Rebase) -> list[str]:
     if r.refusals:
-        return "\n".join(f"refused {x.code}: {x.message}" for x in r.refusals)
+        return [f"refused {x.code}: {x.message}" for x in r.refusals]
     assert r.validation is not None
     lines = [f"rebased {r.stale} (context v{r.from_version[0]}, goal r{r.from_version[1]}) as {r.candidate} "
              f"(context v{r.to_version[0]}, goal r{r.to_version[1]}); {r.stale} stays as it was", "changed in between:"]
     lines += describe_changes(r.changes) + describe(r.validation)
-    return "\n".join(lines)
+    return lines
 
 
 @click.command("rebase")

@@ -33,11 +33,11 @@ async def reconcile_cmd(store: Path, action: str, status: str, evidence: str, re
         result = await reconcile(opened, action, status=status, evidence=evidence, reason=reason, actor=reviewer,
                                  session=session)
 
-    def human() -> str:
+    def human() -> list[str]:
         if result.refusals:
-            return "\n".join(f"refused {r.code}: {r.message}" for r in result.refusals)
-        return (f"{result.action}: {result.old_status} → {result.status} by {result.actor} ({result.role}), "
-                f"evidence {result.evidence} · ledger L{result.ledger_seq}")
+            return [f"refused {r.code}: {r.message}" for r in result.refusals]
+        return [f"{result.action}: {result.old_status} → {result.status} by {result.actor} ({result.role}), "
+                f"evidence {result.evidence} · ledger L{result.ledger_seq}"]
 
     emit(result.as_dict(), as_json, human)
     return EXIT_REFUSED if result.refusals else EXIT_OK
@@ -54,7 +54,7 @@ async def actions_cmd(store: Path, session: str, as_json: bool) -> int:
         await get_session(opened, session)  # a mistyped id is bad input (exit 3), not "(no actions)"
         rows = await list_actions(opened, session)
 
-    def human() -> str:
+    def human() -> list[str]:
         lines = []
         for a in rows:
             line = f"{a.id:<10} {a.status:<10} {a.intent or ''}"
@@ -62,7 +62,7 @@ async def actions_cmd(store: Path, session: str, as_json: bool) -> int:
                 s = a.settled_by
                 line += f"  (reconciled L{s['ledger']} by {s['actor']}: {s['evidence']} — {s['reason']})"
             lines.append(line)
-        return "\n".join(lines) or "(no actions)"
+        return lines or ["(no actions)"]
 
     emit([a.as_dict() for a in rows], as_json, human)
     return EXIT_OK

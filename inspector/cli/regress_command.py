@@ -8,6 +8,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, echo_safe, emit, json_option, run_command
 from inspector.domain.regress import DEFAULT_GENERATIONS, CaseResult
+from inspector.domain.terminal_safe import line_safe
 from inspector.services.regress import DEFAULT_JOBS, DEFAULT_TIMEOUT_S, RegressReport, regress
 
 
@@ -28,14 +29,14 @@ def _case_text(result: CaseResult) -> list[str]:
     return lines
 
 
-def _text(report: RegressReport) -> str:
+def _text(report: RegressReport) -> list[str]:
     lines = [f"regress with {report.summarizer!r}, up to {report.generations} generations per case"]
     for result in report.cases:
         lines += _case_text(result)
     failed = [c for c in report.cases if not c.passed]
     lines.append(f"{len(report.cases) - len(failed)} of {len(report.cases)} case(s) passed"
                  + (f"; failed: {', '.join(c.case.id for c in failed)}" if failed else ""))
-    return "\n".join(lines)
+    return lines
 
 
 @click.command("regress")
@@ -60,6 +61,6 @@ async def regress_cmd(cases: Path, command: str, generations: int, timeout: floa
     failing generation. Nothing is written.
     """
     report = await regress(cases, command, generations, timeout=timeout, jobs=jobs,
-                           progress=lambda line: echo_safe(line, err=True))  # names come from case files
+                           progress=lambda line: echo_safe(line_safe(line), err=True))  # names come from case files
     emit(report.as_dict(), as_json, lambda: _text(report))
     return EXIT_OK if report.passed else EXIT_REFUSED

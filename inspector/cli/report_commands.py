@@ -49,11 +49,11 @@ async def report_cmd(store: Path, session: str, output: Path | None, generation:
             written = await write_report(opened, session, output, generation, max_entries=max_entries)
             data = written.as_dict()
 
-    def human() -> str:
+    def human() -> list[str]:
         gap = data.get("conversation_left_out")
-        left = (f"\n{gap['entries']:,} of {gap['of']:,} conversation entries left out (events #{gap['first_seq']}–"
-                f"#{gap['last_seq']}); --max-entries 0 writes them all") if gap else ""
-        return f"wrote {output} ({written.bytes:,} bytes): open it in any browser, or attach it to a ticket{left}"
+        left = [f"{gap['entries']:,} of {gap['of']:,} conversation entries left out (events #{gap['first_seq']}–"
+                f"#{gap['last_seq']}); --max-entries 0 writes them all"] if gap else []
+        return [f"wrote {output} ({written.bytes:,} bytes): open it in any browser, or attach it to a ticket", *left]
 
     emit(data, as_json, human)
     return EXIT_OK

@@ -36,7 +36,7 @@ class IndexingNote:
             click.echo(f"indexing {total - done:,} events for search…", err=True)
 
 
-def _human(result: SearchResult) -> str:
+def _human(result: SearchResult) -> list[str]:
     method = {"fts": "trigram index", "grams": "short-query index"}.get(result.method, result.method)
     lines = [f"{len(result.hits)}{'+' if result.more else ''} hit(s) for {result.query!r} ({method})"]
     if result.note:
@@ -44,7 +44,7 @@ def _human(result: SearchResult) -> str:
     for hit in result.hits:
         lines.append(f"{hit.ref}  {hit.occurrences}× at {', '.join(map(str, hit.offsets[:8]))}"
                      f"{'…' if len(hit.offsets) > 8 else ''}  {hit.snippet}")
-    return "\n".join(lines)
+    return lines
 
 
 @click.command("search")

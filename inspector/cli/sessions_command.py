@@ -44,12 +44,12 @@ async def sessions_cmd(store: Path | None, discover: bool, sources: tuple[Path, 
         items = await sessions.list_sessions(opened)
     rows = [s.as_dict() for s in items]
 
-    def human() -> str:
+    def human() -> list[str]:
         lines = [f"{len(rows)} session(s) in {path}"]
         for s in items:
             lines.append(f"  {s.id:<24} ctx v{s.context_version:<3} goal r{s.goal_revision:<3} "
                          f"{s.events:>7} events  {s.title or ''}")
-        return "\n".join(lines)
+        return lines
 
     emit(rows, as_json, human)
     return EXIT_OK

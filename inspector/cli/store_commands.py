@@ -54,7 +54,7 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
     report = await import_file(file, into, actor=actor, progress=ImportProgress(), fmt=fmt)
     data = report.as_dict()
 
-    def human() -> str:
+    def human() -> list[str]:
         added = counts_text(sorted(report.added.items())) or "nothing new"
         skipped = sum(report.skipped.values())
         where = f"a new store {into}" if report.created_store else str(into)
@@ -67,7 +67,7 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
             lines.append(f"  {len(report.problems):,} lines or parts not read or odd ("
                          + ", ".join(f"{code} {n:,}" for code, n in counts.most_common()) + "); the first "
                          f"{SHOWN_PROBLEMS} are above, `--json` lists every one")
-        return "\n".join(lines)
+        return lines
 
     emit(data, as_json, human)
     return EXIT_OK
@@ -89,12 +89,12 @@ async def export_cmd(store: Path, session: str | None, output: Path, original: b
     async with await open_store(store) as opened:
         if original:
             result = await exporting.export_original(opened, session or "", output)
-            emit(result, as_json, lambda: f"wrote {output}: {result['bytes']:,} bytes, {result['sha256']}")
+            emit(result, as_json, lambda: [f"wrote {output}: {result['bytes']:,} bytes, {result['sha256']}"])
             return EXIT_OK
         if session is not None:  # checked before the file is opened: bad input leaves nothing on disk
             await sessions.get_session(opened, session)
         result = await exporting.export_sif(opened, output, session)
-    emit(result, as_json, lambda: f"wrote {output}: " + counts_text(result["records"].items()))
+    emit(result, as_json, lambda: [f"wrote {output}: " + counts_text(result["records"].items())])
     return EXIT_OK
 
 
@@ -126,15 +126,14 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
         if report is None:
             raise
 
-    def human() -> str:
+    def human() -> list[str]:
         tip = f"head {report.head['seq']}:{report.head['hash']}"
         if report.ok:
             extra = f"; {report.not_covered()}" if report.not_covered() else ""
             entries = f"{report.entries} ledger entr{'y' if report.entries == 1 else 'ies'}"
-            relies = "".join(f"\nrelies on: {line}" for line in report.relies_on())
-            return (f"ok: {entries}; {report.checked()} verified{extra}"
-                    f"\n{tip}  (pin it: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})"
-                    f"{relies}")
+            return [f"ok: {entries}; {report.checked()} verified{extra}",
+                    f"{tip}  (pin it: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})",
+                    *(f"relies on: {line}" for line in report.relies_on())]
 
         def said(problem: dict[str, Any]) -> str:  # one line: what broke, its stable code
             return f"{problem.get('message', '')} [{problem.get('code', 'broken')}]".replace("\n", " ")
@@ -147,7 +146,7 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
                          f"inspector verify {store} --forget-head")
         unread = report.first_break is not None and report.first_break.get("code") in ("migration_unfinished",
                                                                                        "damaged_store")
-        return "\n".join(lines if unread else [*lines, tip])  # a store never read has no head to print
+        return lines if unread else [*lines, tip]  # a store never read has no head to print
 
     emit(report.as_dict(), as_json, human)
     return EXIT_OK if report.ok else EXIT_REFUSED
@@ -164,10 +163,9 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
     async with await open_store(store) as opened:
         entries = await sessions.session_ledger(opened, session, limit=limit)
 
-    def human() -> str:
-        return "\n".join(
-            f"L{e['seq']:<5} {e['at'][:19]}  {e['kind']:<18} {e['actor']:<14} {e['session'] or '-':<16} "
-            f"{e['hash'][:12]}" for e in entries) or "(no entries)"
+    def human() -> list[str]:
+        return [f"L{e['seq']:<5} {e['at'][:19]}  {e['kind']:<18} {e['actor']:<14} {e['session'] or '-':<16} "
+                f"{e['hash'][:12]}" for e in entries] or ["(no entries)"]
 
     emit(entries, as_json, human)
     return EXIT_OK
@@ -185,7 +183,7 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
     async with await open_store(store) as opened:
         results = await check_store(opened, sessions=list(sessions) or None, only=list(only) or None)
 
-    def human() -> str:
+    def human() -> list[str]:
         lines = []
         for r in results:
             if r.ok:
@@ -202,7 +200,7 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
         counts = Counter(r.verdict for r in results)
         lines.append(f"{len(results)} session(s): {counts['clear']} ✓ clear, {counts['unknown']} ? not judged "
                      f"in full (see the ! lines), {counts['failed']} ✗ failed")
-        return "\n".join(lines)
+        return lines
 
     ok = all(r.ok for r in results)
     verdict = "failed" if not ok else "unknown" if any(r.verdict == "unknown" for r in results) else "clear"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
+from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, lines_text, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
 from inspector.services import fact_proposals
 from inspector.services.rebuilding import rebuild_generation
@@ -32,17 +32,16 @@ async def facts_cmd(store: Path, session: str, write_: bool, reviewer: str | Non
         if write_ and reviewer:
             written = await fact_proposals.write(opened, session, actor=reviewer)
             emit({"session": session, "written": [f.as_dict() for f in written]}, as_json,
-                 lambda: f"{len(written)} pending record(s) added" + "".join(
-                     f"\n  + {f.key}: {f.value[:80]}" for f in written))
+                 lambda: [f"{len(written)} pending record(s) added", *(f"  + {f.key}: {f.value[:80]}" for f in written)])
             return EXIT_OK
         rows = await fact_proposals.proposed(opened, session)
 
-    def human() -> str:
+    def human() -> list[str]:
         if not rows:
-            return f"{session}: the rules propose no fact"
-        return "\n".join(f"{r.fact.kind:<11} {r.fact.key:<44} [{r.status}] {r.fact.value[:70]}  "
-                         f"({', '.join(r.fact.sources[:4])}{' …' if len(r.fact.sources) > 4 else ''}; {r.fact.rule})"
-                         for r in rows)
+            return [f"{session}: the rules propose no fact"]
+        return [f"{r.fact.kind:<11} {r.fact.key:<44} [{r.status}] {r.fact.value[:70]}  "
+                f"({', '.join(r.fact.sources[:4])}{' …' if len(r.fact.sources) > 4 else ''}; {r.fact.rule})"
+                for r in rows]
 
     emit([r.as_dict() for r in rows], as_json, human)
     return EXIT_OK
@@ -61,19 +60,18 @@ async def survival_cmd(store: Path, session: str, generation: int | None, judge:
     async with await open_store(store) as opened:
         report = await survival_report(opened, session, generation, judge=judge)
 
-    def human() -> str:
+    def human() -> list[str]:
         if report.generation is None:
-            return f"{session}: no summary generation"
+            return [f"{session}: no summary generation"]
         lines = [f"{session} {report.headline()} (covers {list(report.covers) if report.covers else 'all'}; "
                  + ", ".join(f"{k} {v}" for k, v in (report.result.counts if report.result else {}).items()) + ")"]
         for v in report.verdicts:
             label = "" if v.fact.status == "active" else f" [{v.fact.status}]"
-            line = f"  {MARK[v.verdict]} {v.verdict:<12} {v.fact.kind:<11} {v.fact.value[:70]}{label} — {v.reason}"
+            lines.append(f"  {MARK[v.verdict]} {v.verdict:<12} {v.fact.kind:<11} {v.fact.value[:70]}{label} — {v.reason}")
             judged = report.judged.get(v.fact.key)
             if judged:
-                line += f"\n      judge says {judged['verdict']}: {judged['reason'][:120]}"
-            lines.append(line)
-        return "\n".join(lines)
+                lines.append(f"      judge says {judged['verdict']}: {judged['reason'][:120]}")
+        return lines
 
     emit(report.as_dict(), as_json, human)
     lost = any(v.verdict in ("missing", "contradicted") for v in report.verdicts)
@@ -90,6 +88,6 @@ async def rebuild_cmd(store: Path, session: str, reviewer: str, as_json: bool) -
     """Append a generation rebuilt from the raw log (kind rebuilt, every line cited)."""
     async with await open_store(store) as opened:
         built = await rebuild_generation(opened, session, actor=reviewer)
-    emit(built.as_dict(), as_json, lambda: f"generation {built.generation} (rebuilt, parent {built.parent}); "
-         f"context v{built.context_version}\n{built.text}")
+    emit(built.as_dict(), as_json, lambda: lines_text([f"generation {built.generation} (rebuilt, parent {built.parent}); "
+         f"context v{built.context_version}"]) + "\n" + built.text)  # the generation's text keeps its own lines
     return EXIT_OK

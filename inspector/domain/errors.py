@@ -31,6 +31,14 @@ class StoreBusy(InspectorError):
                          "again in a moment", code="store_busy")
 
 
+class StoreFileChanged(InspectorError):
+    """The store's file was deleted, replaced or cut under an open store: a write would go to a
+    file no one will read again (an unlinked inode, the file that was moved away) or into a
+    damaged one, so nothing is written. A refusal (exit 1): reopening the store is the remedy."""
+
+    exit_code = 1
+
+
 class BadInput(InspectorError):
     """Input that cannot be taken as it is: malformed, unknown, conflicting. Nothing was written.
 

@@ -99,6 +99,17 @@ def markdown_safe(text: str | None) -> str:
     return _ENTITY.sub(_reference, shown)
 
 
+_LINE_MARKS = str.maketrans({"\n": "␊", "\t": "␉"})
+
+
+def line_safe(text: str | None) -> str:
+    """:func:`terminal_safe` for a value shown inside one line (a table cell, a list entry, a
+    title, an error sentence quoting input): its own line breaks and tabs are marked too (``␊``,
+    ``␉``; a carriage return is ``␍`` already), so a value never starts a line that reads as
+    another record or pushes the columns after it."""
+    return terminal_safe(text).translate(_LINE_MARKS)
+
+
 def is_terminal_safe(text: str) -> bool:
     """True when ``text`` holds nothing :func:`terminal_safe` would change."""
     return terminal_safe(text) == text

@@ -52,7 +52,7 @@ import aiosqlite
 from inspector.store import grams
 from inspector.store.connection import Store, fetch_one, utc_now
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
-from inspector.store.sqlite_connections import configure, connect_reader
+from inspector.store.sqlite_connections import configure, connect_reader, plain_name
 
 SIDECARS = ("-journal", "-wal", "-shm")
 # The page cache while filling (KiB): pages stay in memory until the commit writes each once
@@ -85,7 +85,7 @@ def create_schema(path: Path) -> None:
     Runs on a thread of its own (plain ``sqlite3``, which releases the interpreter lock while
     SQLite works), so the import converts its transcript meanwhile. The same schema, metadata
     and versions as :func:`inspector.store.connection.open_store` makes, all steps at once."""
-    db = sqlite3.connect(path, isolation_level=None)
+    db = sqlite3.connect(plain_name(path), isolation_level=None)
     try:
         db.execute(f"PRAGMA page_size = {FILL_PAGE_SIZE}")
         for pragma in _FILL_PRAGMAS:
@@ -104,7 +104,7 @@ def create_schema(path: Path) -> None:
 
 async def open_filling(path: Path) -> Store:
     """The store being filled, on one connection (it is the only one that ever opens the file)."""
-    db = await aiosqlite.connect(path, isolation_level=None)
+    db = await aiosqlite.connect(plain_name(path), isolation_level=None)
     try:
         await configure(db)
         for pragma in _FILL_PRAGMAS:

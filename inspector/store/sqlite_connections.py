@@ -88,11 +88,23 @@ def medium_fault(exc: BaseException) -> bool:
     return name == "SQLITE_FULL" or name.startswith("SQLITE_IOERR")
 
 
+def plain_name(path: str | os.PathLike[str]) -> str:
+    """The name to give SQLite for a store *file*: never read as a URI.
+
+    This build of SQLite reads every name starting with ``file:`` as a URI (SQLITE_USE_URI),
+    whatever ``uri=`` says: a store argument ``file:x.db?mode=memory`` opened an in-memory
+    database (an import "succeeded" into nothing) and ``?vfs=`` / ``?immutable=1`` changed how
+    the file is read. ``./file:x.db…`` names the same file and is never a URI."""
+    name = os.fspath(path)
+    return os.path.join(".", name) if name[:5].lower() == "file:" else name
+
+
 async def connection(database: str, *, uri: bool = False) -> aiosqlite.Connection:
     """``aiosqlite.connect``, but a connection that fails to open also ends its thread before
     raising: aiosqlite leaves the thread to report its stop to an event loop that a CLI
-    command has closed by then, which printed "Event loop is closed" tracebacks."""
-    pending = aiosqlite.connect(database, uri=uri, isolation_level=None)
+    command has closed by then, which printed "Event loop is closed" tracebacks. ``database``
+    is a file's path unless ``uri`` (a URI this module built itself)."""
+    pending = aiosqlite.connect(database if uri else plain_name(database), uri=uri, isolation_level=None)
     try:
         return await pending
     except BaseException:

@@ -19,7 +19,7 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.domain.errors import InspectorError, StoreBusy
+from inspector.domain.errors import InspectorError, StoreBusy, StoreFileChanged
 from inspector.store import held_files, sqlite_connections
 
 
@@ -51,6 +51,7 @@ class Store:
         self._write_lock = asyncio.Lock()
         self._bound: ContextVar[aiosqlite.Connection | None] = ContextVar(f"store-{id(self)}", default=None)
         self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
+        self._file = _file_state(path)  # (device, inode, size) when opened: see check_file
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -104,8 +105,11 @@ class Store:
                     if "locked" in str(exc) or "busy" in str(exc):
                         raise StoreBusy(sqlite_connections.BUSY_TIMEOUT_MS / 1000) from None
                     raise
+                self.check_file()  # with the write lock held: no writer of ours is mid-change
                 yield writer
+                self.check_file()  # replaced while the transaction ran: rolled back, not committed
                 await writer.execute("COMMIT")
+                self._file = _file_state(self.path) or self._file
             except BaseException:
                 # Statements run in order on the connection's thread, so this rollback runs after
                 # whatever a cancelled await left queued (even a BEGIN that had not run yet), and
@@ -114,6 +118,28 @@ class Store:
                 raise
             finally:
                 self._bound.reset(token)
+
+    def check_file(self) -> None:
+        """Refuse to write unless the path still names the file this store opened, at least as long.
+
+        SQLite writes through the descriptor it opened: a store file deleted under a running app
+        took its writes into an unlinked inode (gone when the app closed), one replaced (a backup
+        restored, ``mv`` of another store over it) took them into the file moved away while the
+        new one was never touched, and one truncated was written as if whole. Each "succeeded".
+        A store never shrinks here (SQLite's file grows; nothing vacuums), so shorter is cut."""
+        if self._file is None:
+            return
+        now = _file_state(self.path)
+        if now is None:
+            raise StoreFileChanged(f"{self.path} was deleted while it was open; nothing was written (a write would "
+                                   "go to the deleted file and be lost) — reopen the store", code="store_file_gone")
+        if now[:2] != self._file[:2]:
+            raise StoreFileChanged(f"{self.path} was replaced by another file while it was open; nothing was written "
+                                   "(this store still writes the file that was moved away) — reopen the store to work "
+                                   "on the new one", code="store_file_replaced")
+        if now[2] < self._file[2]:
+            raise StoreFileChanged(f"{self.path} was cut while it was open ({now[2]:,} bytes, was {self._file[2]:,}); "
+                                   "nothing was written — `inspector verify` says what is left", code="store_file_cut")
 
     @asynccontextmanager
     async def writes_held(self) -> AsyncIterator[None]:
@@ -149,3 +175,13 @@ class Store:
                     self._idle.append(db)
                 else:
                     await db.close()
+
+
+def _file_state(path: Path) -> tuple[int, int, int] | None:
+    """(device, inode, size) of the file at ``path`` now, or None when nothing is there. A stat,
+    never an open: closing a descriptor of the file would drop this process's SQLite locks."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size

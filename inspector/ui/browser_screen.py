@@ -30,7 +30,7 @@ from textual.widgets import Input, ProgressBar, Static
 
 from inspector.services import discovery
 from inspector.ui.dialogs import ShowsWorkerErrors
-from inspector.ui.safe import plain
+from inspector.ui.safe import markup, one_line, plain
 from inspector.ui.widgets.keys_footer import KeysFooter
 from inspector.ui.widgets.transcript_list import Row, TranscriptList
 
@@ -53,7 +53,7 @@ def _span(f: discovery.Found) -> str:
 
 
 def _heading(project: str, count: int) -> Content:
-    return Content.from_markup("[b $accent]$p[/]  [dim]$n[/]", p=project,
+    return markup("[b $accent]$p[/]  [dim]$n[/]", p=one_line(project),
                                n=f"{count} transcript{'s' if count > 1 else ''}")
 
 
@@ -61,12 +61,12 @@ def entry_prompt(f: discovery.Found) -> Content:
     marks = []
     if f.compactions:
         marks.append(f"{f.compactions} compaction{'s' if f.compactions > 1 else ''}")
-    line = Content.from_markup("[b]$t[/b]\n  [dim]$tool · $span · $size$more[/]", t=f.title or f.session or f.path,
-                               tool=f.tool, span=_span(f), size=_size(f.size),
-                               more="".join(f" · {m}" for m in marks))
+    line = markup("[b]$t[/b]\n  [dim]$tool · $span · $size$more[/]", t=one_line(f.title or f.session or f.path),
+                  tool=f.tool, span=_span(f), size=_size(f.size),
+                  more="".join(f" · {m}" for m in marks))
     if f.imported:
-        line += Content.from_markup(" [$success]✓ imported[/]" if not f.changed_since_import
-                                    else " [$warning]✓ imported · grew since[/]")
+        line += markup(" [$success]✓ imported[/]" if not f.changed_since_import
+                       else " [$warning]✓ imported · grew since[/]")
     return line
 
 
@@ -104,9 +104,8 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         self._keep = False  # keep the highlighted transcript when the list is rebuilt
 
     def compose(self) -> ComposeResult:
-        yield Static(Content.from_markup("[b]Context Inspector[/b] — transcripts on this machine "
-                                         "[dim]($n found in $src)[/]", n=str(len(self.found)),
-                                         src=", ".join(_short(s) for s in self.sources)), id="browser-title")
+        yield Static(markup("[b]Context Inspector[/b] — transcripts on this machine [dim]($n found in $src)[/]",
+                            n=str(len(self.found)), src=", ".join(_short(s) for s in self.sources)), id="browser-title")
         yield Input(placeholder="/ search title, project, tool, path", id="browser-search")
         yield TranscriptList(id="browser-list")
         with Static(id="browser-progress"):

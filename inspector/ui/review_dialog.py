@@ -44,9 +44,9 @@ def review_content(view: ReviewView) -> Content:
     lines: list[Content] = [markup(
         "[b]$id[/b] ($st) · $verdict · semantic_lossless: unknown", id=v.candidate, st=v.status, verdict=verdict)]
     lines.append(markup("\n[b]VERSIONS[/b]  current │ candidate"))
-    lines.append(_mark(c["base_version"] == view.context_version) + Content(
+    lines.append(_mark(c["base_version"] == view.context_version) + plain(
         f" context v{view.context_version} │ base v{c['base_version']}"))
-    lines.append(_mark(c["goal_revision"] == view.goal_revision) + Content(
+    lines.append(_mark(c["goal_revision"] == view.goal_revision) + plain(
         f" goal r{view.goal_revision} │ r{c['goal_revision']}"))
     lines.append(markup("\n[b]EXACT FIELDS[/b]  current │ candidate (byte for byte)"))
     diffs = {d.key: d for d in v.field_diffs}
@@ -89,7 +89,7 @@ def rebase_content(rebased_into: str | None, changes: dict[str, Any] | None, ori
         lines.append(markup("\n[b]REBASED[/b] from $c (context v$v, goal r$g) — changed in between:",
                                          c=str(origin.get("candidate")), v=str(origin.get("base_version")),
                                          g=str(origin.get("goal_revision"))))
-        lines += [Content(line) for line in describe_changes(changes)]
+        lines += [plain(line) for line in describe_changes(changes)]  # state keys: content
     if rebased_into is not None:
         lines.append(markup("\n[$accent]rebased as $n[/] (this one stays as it was)", n=rebased_into))
     return Content("\n").join(lines) if lines else Content("")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from textual.content import Content
 
-from inspector.domain.terminal_safe import terminal_safe
+from inspector.domain.terminal_safe import line_safe, terminal_safe
 
 
 def safe(value: object) -> str:
@@ -27,3 +27,8 @@ def plain(value: object) -> Content:
 def markup(template: str, **values: object) -> Content:
     """``Content.from_markup`` for a constant template whose ``$variables`` may hold content."""
     return Content.from_markup(template, **{name: safe(v) for name, v in values.items()})
+
+
+def one_line(value: object) -> str:
+    """A value shown on one line (a list entry's title, a status bar): line breaks and tabs marked."""
+    return line_safe(value if isinstance(value, str) else str(value))

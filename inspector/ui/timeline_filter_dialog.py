@@ -18,6 +18,7 @@ from textual.widgets import Button, Checkbox, Select, SelectionList, Static
 
 from inspector.services.timeline import FILTER_KINDS, TimelineFilter
 from inspector.ui.dialog_base import Dialog
+from inspector.ui.safe import plain
 from inspector.ui.widgets.keys_footer import KeysFooter
 
 KIND_LABELS = {"user": "user turns", "assistant": "assistant turns", "tool": "tool calls and results",
@@ -49,7 +50,7 @@ class TimelineFilterDialog(Dialog[TimelineFilter | None]):
             yield Static("[b]Filter the timeline[/b] [dim](none ticked: every kind)[/]")
             yield SelectionList[str](*[(KIND_LABELS[k], k, k in self.current.kinds) for k in FILTER_KINDS],
                                      id="filter-kinds")
-            options = [(f"{name} ({n})", name) for name, n in self.tools]
+            options = [(plain(f"{name} ({n})"), name) for name, n in self.tools]  # a tool name is content: never markup
             yield Select(options, prompt="any tool", value=self.current.tool if self.current.tool in
                          {t for t, _ in self.tools} else Select.NULL, id="filter-tool")
             yield Checkbox("only failed results (and their calls)", self.current.failed, id="filter-failed")

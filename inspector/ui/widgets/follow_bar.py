@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from textual import work
-from textual.content import Content
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
@@ -23,6 +22,7 @@ from inspector.services.following import Follower
 from inspector.services.recent_acts import Act
 from inspector.ui.dialogs import error_dialog
 from inspector.ui.paint import after_paint
+from inspector.ui.safe import markup, one_line
 
 POLL_S = 0.5
 
@@ -51,7 +51,7 @@ class FollowBar(Static):
         self.received = 0
 
     def on_mount(self) -> None:
-        self.update(Content.from_markup("[dim]◌ starting to follow $f…[/]", f=self.source.name))
+        self.update(markup("[dim]◌ starting to follow $f…[/]", f=one_line(self.source.name)))
         self.start()
 
     @work(group="follow-start", exclusive=True, exit_on_error=False)
@@ -105,12 +105,12 @@ class FollowBar(Static):
         offset = self.follower.resume.offset if self.follower and self.follower.resume else 0
         wait = f" · {waiting:,} bytes of a line still being written" if waiting else ""
         if not self.received:  # nothing arrived yet: the file and what is known of it, not "0 new events"
-            self.update(Content.from_markup("[$success]● following[/] $f$w · $b bytes imported, waiting for "
-                                            "appended lines", f=str(self.source), b=f"{offset:,}", w=wait))
+            self.update(markup("[$success]● following[/] $f$w · $b bytes imported, waiting for "
+                                            "appended lines", f=one_line(str(self.source)), b=f"{offset:,}", w=wait))
             return
         # the counts before the path: on one line cut with "…", a long path must not hide them
-        self.update(Content.from_markup("[$success]● following[/] $n new event$s since opened$w · $b bytes imported"
-                                        " · $f", f=str(self.source), b=f"{offset:,}", n=f"{self.received:,}",
+        self.update(markup("[$success]● following[/] $n new event$s since opened$w · $b bytes imported"
+                                        " · $f", f=one_line(str(self.source)), b=f"{offset:,}", n=f"{self.received:,}",
                                         s="" if self.received == 1 else "s", w=wait))
 
     def _stopped(self, error: InspectorError, *, dialog: bool = True) -> None:
@@ -118,9 +118,9 @@ class FollowBar(Static):
             self.timer.stop()
         if dialog:
             self.add_class("stopped")
-            self.update(Content.from_markup("✗ stopped following $f: $m", f=self.source.name, m=error.message))
+            self.update(markup("✗ stopped following $f: $m", f=one_line(self.source.name), m=one_line(error.message)))
         else:  # a format that cannot be followed: a note, not an alarm
-            self.update(Content.from_markup("[dim]○ not followed live: $m[/]", m=error.message))
+            self.update(markup("[dim]○ not followed live: $m[/]", m=one_line(error.message)))
         if dialog:
             self.app.push_screen(error_dialog(error))
         self.run_worker(self._close(), exit_on_error=False)

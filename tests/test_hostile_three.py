@@ -1,0 +1,172 @@
+"""Third hostile round, the CLI, the domain and the store: content never drives the terminal
+or the store.
+
+Plain output is one record per line: a value's own line break, tab or carriage return is
+marked (``␊ ␉ ␍``), so a title or a key never starts a line that reads as another record or
+as the command's verdict; click's usage errors quote bad arguments inert too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
+from inspector.domain.terminal_safe import line_safe
+from inspector.services.importing import import_file
+from tests import hostile
+from tests.conftest import write_sif
+
+NL = "v\nFORGED\tx\ry"  # a value that would start a line of its own, push columns, print over a line
+
+
+def _swap(value: Any) -> Any:
+    """The hostile session with every escape replaced by a line break, a tab and a CR."""
+    if isinstance(value, str):
+        for raw in (hostile.OSC52, hostile.OSC0, hostile.OSC8, hostile.CSI_2J, hostile.RLO, hostile.C1_CSI):
+            value = value.replace(raw, NL)
+        return value
+    if isinstance(value, dict):
+        return {_swap(k): _swap(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_swap(v) for v in value]
+    return value
+
+
+KEY = _swap(hostile.KEY)
+SID = hostile.SID
+
+
+@pytest.fixture(scope="module")
+def nl_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("nl")
+    store = folder / "nl.db"
+    asyncio.run(import_file(write_sif(folder / "nl.jsonl", _swap(hostile.hostile_records())), store, actor="tester"))
+    return store
+
+
+def _invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args), env={"INSPECTOR_REVIEWER": "rita"}, prog_name="inspector")
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result.exit_code, result.stdout_bytes.decode() + result.stderr_bytes.decode()
+
+
+def _broken(out: str) -> list[str]:
+    return [line for line in out.split("\n") if line.startswith("FORGED") or "\r" in line or "\t" in line]
+
+
+READS = [
+    ("sessions", "{s}"), ("ledger", "{s}", "--session", SID), ("check", "{s}"), ("drift", "{s}", "--session", SID),
+    ("history", "{s}", "--session", SID, "--key", KEY), ("candidates", "{s}", "--session", SID),
+    ("validate", "{s}", "cand-evil"), ("handoff", "{s}", "h-evil"), ("deletion", "{s}", "del-evil"),
+    ("actions", "{s}", "--session", SID), ("facts", "{s}", "--session", SID), ("survival", "{s}", "--session", SID),
+    ("search", "{s}", "FORGED", "--session", SID), ("budget", "{s}", "--session", SID, "--window", "100000"),
+    ("verify", "{s}"), ("report", "{s}", "--session", SID, "-o", "{d}/r\nFORGED\t.html"),
+    ("export", "{s}", "-o", "{d}/o\nFORGED.jsonl"),
+    ("history", "{s}", "--session", f"nope{NL}", "--key", "k"), ("validate", "{s}", f"c{NL}"),
+    ("handoff", "{s}", f"h{NL}"), ("expand", "{s}", f"st{NL}"), ("ledger", "{s}", "--session", f"x{NL}"),
+    ("sessions", f"/nonexistent{NL}/x.db"), ("import", f"/nonexistent{NL}.jsonl", "--into", "{d}/z.db"),
+    ("sessions", "{s}", f"extra{NL}"),  # click's own usage error quoting the argument
+    ("check", "{s}", "--only", f"drift{NL}"), ("nocommand" + NL,),
+]
+
+
+@pytest.mark.parametrize("args", READS, ids=[" ".join(a[:1] + a[2:4]).replace("\n", "␊") for a in READS])
+def test_plain_output_keeps_one_record_per_line(nl_store: Path, tmp_path: Path, args: tuple[str, ...]) -> None:
+    filled = [a.replace("{s}", str(nl_store)).replace("{d}", str(tmp_path)) for a in args]
+    _, out = _invoke(*filled)
+    assert _broken(out) == [], f"a value's line break, tab or CR reached the output raw:\n{out}"
+
+
+def test_the_marks_are_readable_and_json_stays_exact(nl_store: Path) -> None:
+    _, out = _invoke("sessions", str(nl_store))
+    assert "evil v␊FORGED␉x␍ytitle" in out
+    code, out = _invoke("sessions", str(nl_store), "--json")
+    assert code == 0 and json.loads(out)[0]["title"] == f"evil {NL}title{NL}txt.exe"
+
+
+def test_an_error_quoting_a_file_name_marks_its_line_break(tmp_path: Path) -> None:
+    code, out = _invoke("import", str(tmp_path / "a\nb.jsonl"), "--into", str(tmp_path / "z.db"))
+    assert code == 3 and "a␊b.jsonl" in out and len(out.strip().splitlines()) == 1
+
+
+def test_line_safe_marks_breaks_and_keeps_the_rest() -> None:
+    assert line_safe("a\nb\tc\rd\x1b]0;x\x07") == "a␊b␉c␍d␛]0;x␇"
+    assert line_safe("plain text") == "plain text" and line_safe(None) == ""
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_sessions" / "01_export_timeout.jsonl"
+
+
+@pytest.mark.parametrize("name", ["file:x.db?mode=memory", "file:x.db?mode=ro", "file:x.db?vfs=none"])
+def test_a_store_named_like_an_sqlite_uri_is_a_plain_file(name: str, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite here reads any name starting ``file:`` as a URI: an import "succeeded" into a memory
+    database (or was refused by ``mode=ro``) and every read then found another database."""
+    import sqlite3
+    monkeypatch.chdir(tmp_path)
+    code, out = _invoke("import", str(SAMPLE), "--into", name)
+    assert code == 0, out
+    code, out = _invoke("sessions", name)
+    assert code == 0 and "s-export" in out, out
+    code, out = _invoke("verify", name)
+    assert code == 0, out
+    db = sqlite3.connect(tmp_path / name)  # the file by that very name holds the store
+    try:
+        assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 11
+    finally:
+        db.close()
+
+
+async def _sample_store(folder: Path, name: str = "s.db") -> Path:
+    store = folder / name
+    await import_file(SAMPLE, store, actor="tester")
+    return store
+
+
+def _ledger_count(path: Path) -> int:
+    import sqlite3
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute("SELECT COUNT(*) FROM ledger").fetchone()[0])
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced", "cut"])
+async def test_a_write_to_a_store_file_changed_under_it_is_refused(how: str, tmp_path: Path) -> None:
+    """The app (or a writer) holds the store open; someone deletes, replaces or truncates the file.
+    Before: the correction "succeeded" into the deleted inode or the file moved away."""
+    import os
+    import shutil
+
+    from inspector.domain.errors import InspectorError
+    from inspector.services.corrections import correct
+    from inspector.store.connection import open_store
+    store_path = await _sample_store(tmp_path)
+    other = await _sample_store(tmp_path, "other.db")
+    before_other = _ledger_count(other)
+    async with await open_store(store_path) as store:
+        await correct(store, "s-export", "constraint.k1", "first", reason="r", actor="rita", kind="constraint")
+        if how == "deleted":
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(f"{store_path}{suffix}"):
+                    os.unlink(f"{store_path}{suffix}")
+        elif how == "replaced":  # `mv other.db s.db`, as a restore from a backup does
+            shutil.move(store_path, tmp_path / "moved-away.db")
+            shutil.copy(other, tmp_path / "incoming.db")
+            os.replace(tmp_path / "incoming.db", store_path)
+            new_bytes = store_path.read_bytes()
+        else:
+            os.truncate(store_path, 4096)
+        with pytest.raises(InspectorError) as caught:
+            await correct(store, "s-export", "constraint.k2", "second", reason="r", actor="rita", kind="constraint")
+    assert caught.value.code == f"store_file_{'gone' if how == 'deleted' else how}" and caught.value.exit_code == 1
+    if how == "replaced":
+        assert store_path.read_bytes() == new_bytes  # the new file untouched
+        assert _ledger_count(other) == before_other
