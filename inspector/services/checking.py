@@ -14,7 +14,7 @@ from typing import Any
 from inspector.domain.drift import Finding
 from inspector.domain.errors import BadInput, NotFound
 from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
-from inspector.services import candidates, handoffs
+from inspector.services import candidates, cleared, handoffs
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings
 from inspector.services.overview import protocol_problems
@@ -33,6 +33,8 @@ class SessionCheck:
     handoffs: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[dict[str, Any]] = field(default_factory=list)  # shown, never blocking
     stubs: list[dict[str, Any]] = field(default_factory=list)
+    # Tool results a micro-compaction cleared from the model's context (services/cleared.py): listed, no verdict.
+    cleared_results: list[dict[str, Any]] = field(default_factory=list)
     ran: tuple[str, ...] = ()  # the checks that ran (``--only`` may leave some out)
 
     @property
@@ -52,7 +54,7 @@ class SessionCheck:
         return {"session": self.session, "ok": self.ok, "verdict": self.verdict, "protocol": self.protocol,
                 "candidates": self.candidates,
                 "drift": self.drift, "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
-                "checks_run": list(self.ran)}
+                "cleared_results": self.cleared_results, "checks_run": list(self.ran)}
 
 
 CHECKS = ("protocol", "stubs", "candidates", "drift", "handoffs", "warnings")
@@ -89,6 +91,9 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
             found = await latest_findings(store, info.id)
             result.drift = [f.as_dict() for f in found if f.severity == "finding"]
             result.warnings += await _unjudged_and_lost(store, info.id, found)
+            lost_context = await cleared.cleared_results(store, info.id)
+            result.cleared_results = [c.as_dict() for c in lost_context]
+            result.warnings += cleared.warnings(info.id, lost_context)
         if "handoffs" in wanted:
             for h, c in await handoffs.list_handoffs(store, info.id):
                 if h["status"] == "pending" and not c.acceptable:
