@@ -82,3 +82,24 @@ def test_the_real_micro_compaction_lists_its_42_results(tmp_path: Path) -> None:
     assert len(cleared) == 42 and {c["at"] for c in cleared} == {"evt:33"}
     assert cleared[0]["call_id"] == "toolu_01Ccc8vRsWj8nabNky1oKWf1"
     assert any(w["code"] == "results_cleared" and "42 tool result(s)" in w["message"] for w in session["warnings"])
+
+
+async def test_the_drift_tab_has_a_section_of_the_cleared_results(tmp_path: Path) -> None:
+    from textual.widgets import OptionList
+
+    from inspector.services.importing import import_file
+    from inspector.ui.app import InspectorApp
+    from tests.test_app import settle
+
+    store = tmp_path / "s.db"
+    await import_file(_transcript(tmp_path / "s.jsonl"), store, actor="t")
+    app = InspectorApp(store, reviewer="t")
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("d")
+        await settle(app, pilot)
+        options = app.screen.query_one("#drift-findings", OptionList)
+        rows = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+    text = "\n".join(rows)
+    assert "micro-compaction: 2 tool result(s) cleared from the model's context" in text
+    assert "(toolu_A)" in text and "Read" in text and "toolu_GONE: not in this log" in text

@@ -35,9 +35,9 @@ class ClearedResult:
         return {"at": self.at, "call_id": self.call_id, "tool": self.tool, "call": self.call, "result": self.result}
 
     def line(self) -> str:
-        where = (f"{self.call or '?'} → {self.result or '?'}" if self.call or self.result
-                 else "not in this log (before this file begins)")
-        return f"{self.result or self.call or self.call_id} {self.tool or ''} ({self.call_id}; {where})".replace("  ", " ")
+        if not (self.call or self.result):
+            return f"{self.call_id}: not in this log (called before this file begins)"
+        return f"{self.call or '?'} → {self.result or '?'} {self.tool or ''}".rstrip() + f" ({self.call_id})"
 
 
 async def cleared_results(store: Store, session: str) -> list[ClearedResult]:
