@@ -14,7 +14,7 @@ from typing import Any
 from inspector.domain.drift import Finding
 from inspector.domain.errors import BadInput, NotFound
 from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
-from inspector.services import candidates, cleared, handoffs
+from inspector.services import candidates, claims, cleared, handoffs
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings
 from inspector.services.overview import protocol_problems
@@ -35,6 +35,8 @@ class SessionCheck:
     stubs: list[dict[str, Any]] = field(default_factory=list)
     # Tool results a micro-compaction cleared from the model's context (services/cleared.py): listed, no verdict.
     cleared_results: list[dict[str, Any]] = field(default_factory=list)
+    # Acts an imported sif file claimed that nobody made here (services/claims.py): each is also a warning.
+    unverified_acts: list[dict[str, Any]] = field(default_factory=list)
     ran: tuple[str, ...] = ()  # the checks that ran (``--only`` may leave some out)
 
     @property
@@ -54,7 +56,8 @@ class SessionCheck:
         return {"session": self.session, "ok": self.ok, "verdict": self.verdict, "protocol": self.protocol,
                 "candidates": self.candidates,
                 "drift": self.drift, "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
-                "cleared_results": self.cleared_results, "checks_run": list(self.ran)}
+                "cleared_results": self.cleared_results,
+                "unverified_acts": self.unverified_acts, "checks_run": list(self.ran)}
 
 
 CHECKS = ("protocol", "stubs", "candidates", "drift", "handoffs", "warnings")
@@ -100,6 +103,8 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
                     result.handoffs.append({"handoff": h["id"], "refusals": [r.as_dict() for r in c.refusals]})
         if "warnings" in wanted:
             result.warnings += await content_warnings(store, info.id)
+            result.unverified_acts = await claims.unverified_acts(store, info.id)
+            result.warnings += claims.warnings(info.id, result.unverified_acts)
         out.append(result)
     return out
 
@@ -110,7 +115,9 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
 # turns the line to "?" as well, and so do names the summary gives that the log cannot confirm
 # (``identifier_unverified``: a continued or partly deleted log) — the rule says it cannot tell
 # whether they were invented, so the line cannot say "✓".
-UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown"}) | NOT_JUDGED
+# An act a sif file claimed that nobody made here (``unverified_act``) is "?" too: the file says
+# decided, the store says undecided, and only a person can tell.
+UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown", "unverified_act"}) | NOT_JUDGED
 
 
 async def _unjudged_and_lost(store: Store, session: str, found: list[Finding]) -> list[dict[str, Any]]:
