@@ -26,6 +26,15 @@ def test_rows_have_no_trailing_padding_and_line_up() -> None:
     assert {len(r) for r in rows} == {head.index("g12") + 1}, lines  # each last glyph under its column
 
 
+def test_with_no_confirmed_record_the_pane_says_why_pending_ones_are_not_followed() -> None:
+    """An imported transcript's records are all pending: "no keys" beside a column of ◌ records
+    read as "nothing to check"; the pane names what it follows and where pending ones go."""
+    text = " ".join(timeline_content(FieldTimeline(keys=[], generations=[1], cells={})).plain.split())
+    assert "pending records (◌) join once confirmed" in text
+    assert "Survival" in text
+    assert max(len(line) for line in timeline_content(FieldTimeline(keys=[], generations=[1], cells={})).plain.split("\n")) <= 28
+
+
 async def test_the_timeline_pane_at_80x24_holds_one_line_per_key(sample_store: Path) -> None:
     app = InspectorApp(sample_store, reviewer="lin")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -26,7 +26,12 @@ def timeline_content(t: FieldTimeline) -> Content:
     about 30 wide, and the last cell's padding wrapped every row ("g4" and each last ✓ on a line of
     their own). Wider than the pane (many generations), the rows stay whole and the pane scrolls."""
     if not t.keys:
-        return markup("[dim]no protected keys to follow[/]")
+        # Pending records (all an importer proposes) are not yet protected: say so, or a reviewer
+        # beside a Protected state full of ◌ records reads "no keys" as "nothing to check".
+        # The pane never wraps (timeline rows stay whole), so the sentence is cut into lines
+        # that fit the pane at 80 columns (about 28 wide).
+        return markup("[dim]nothing confirmed to follow:\npending records (◌) join\nonce confirmed; Survival\n"
+                      "shows what each generation\nkept of them[/]")
     width = max(len(k) for k in t.keys) + 2
     cell = max((len(f"g{g}") for g in t.generations), default=2) + 1
     head = Content(" " * width) + Content("".join(f"g{g}".ljust(cell) for g in t.generations).rstrip())
