@@ -46,8 +46,10 @@ def test_user_words_propose_goal_constraints_and_references_in_english_and_chine
         user(3, "再强调一次：不得修改生产库。I don't know why it fails, see https://example.org/run/9 and 803390c7"),
         user(4, "Never touch the production database."),
     ])
-    assert [f.value for f in by_kind(facts, "goal")] == [
-        "Fix the export timeout on branch `fix/export-500`. Never touch the production database."]
+    # evt:3 says more than its rule ("see https://…"): a later request (verdict-gaps, F13); evt:4 is its rule only.
+    assert [(f.key.split(".")[1], f.value) for f in by_kind(facts, "goal")] == [
+        ("main", "Fix the export timeout on branch `fix/export-500`. Never touch the production database."),
+        ("later_request", "再强调一次：不得修改生产库。I don't know why it fails, see https://example.org/run/9 and 803390c7")]
     constraints = {f.value: f for f in by_kind(facts, "constraint")}
     assert set(constraints) == {"Never touch the production database", "再强调一次：不得修改生产库"}
     assert constraints["Never touch the production database"].sources == ["evt:1", "evt:4"]  # merged, two sources

@@ -101,25 +101,28 @@ SAMPLES = {
 # added; every other line compared equal. And the goal proposed from a first request is that request whole up
 # to 600 characters (facts_text.GOAL_CHARS, was cut at 280): only the goal state line of 7662d755 and ee8f793b
 # differs.
+# Changed on purpose again in verdict-gaps (F13): a user's later request is a pending goal record
+# (``goal.later_request…``, tests/test_later_requests.py); each export only gained those state lines (4b7d5121: 2,
+# 7662d755: 4, 995ebed6: 2, a6e4c2a0: 1, ee8f793b: 1); every other line compared equal.
 TRANSCRIPTS = {
     "anthropic/test_anthropic_tool_with_thinking.conversation.json": (
         "edc0260605bbe7471b2a2f795908731c77a281d047b6b5167661fafacc37da18",
         "0de99ef4339e39606c138fdf5a6d227fea06e3152edc6612b5683e94d948527d"),
     "claude-code/4b7d5121b42a-0__manual_compaction_bash_progress_v2.1.14.jsonl": (
-        "66cf4d99b0f348e188dad0917cdd4bd9ea94ef161740e2d7c0468cb639b239b7",
-        "c808ed3f943d25ea7bff3a9d28f2613f995dee5f79af71dda573721d88243a51"),
+        "9da38a03ce6e6cb3f98fbe3c517a9b6199c61c4933c4cc5bba60b877bbcba1ca",
+        "2ba4679870f0abc9bc3ff936b54b9da094828b39fecd0cba870240fe9c42aba0"),
     "claude-code/7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl": (
-        "b30e7a10df144fb30617f3a28f6bb36415fb4250222cd11d586dd791e5187f2b",  # fresh-eyes: the goal whole, up to 600 characters
-        "993069329efeade2036a5619e32262a9912cec708d537acb707748568803ebbf"),
+        "c02b155c172cdcb89d8dc5c321dca6444c8e06de3f97e02eeee5cf2dc57f0a69",  # fresh-eyes: the goal whole, up to 600 characters
+        "f5741ba8b4fda002ba2a3e3c700ecb13d8d77ec1c04d849c23a1bf75d6b9d565"),
     "claude-code/995ebed6e4-2__two_records_on_one_line_v2.1.7.jsonl": (
-        "cbe8c93e3fe85a4a865b71e2bb517b9dd65cd92603c7e9ad52f59b1d8a388caa",  # fresh-eyes: titles, and 3 decisions
-        "eed19d87d2bb8a6b71318984dec2d05c182472703455b40add491e28e62cb8e3"),
+        "0b7bd75879dda82a314c5e71896fa23395abe7c6799d7c372351ec73e4119107",  # fresh-eyes: titles, and 3 decisions
+        "8dc94814a99ca27bb200d3bae394cce0ea123bca166a849c60fd5e1aea016661"),
     "claude-code/a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl": (
-        "7d3233e96c4fdccd7d4dfe27eb771c09d446f1c4d659f4719e77398c3defc9a0",
-        "453c6175acbef75164cd31ea9518611c388db47d650be585a72f95ff86912efa"),
+        "733bf5a454e09e40a36c44c1968b73f65a259a7e1e60908053329e29d20b303a",
+        "7dbae8e1a9f5d83a3ebd1d447d1efaa208091c0f6c4bd37e4ff966198f63afa5"),
     "claude-code/ee8f793bfeb9-0__summary_records.jsonl": (
-        "a5fda18d1e3e3f95701f11434679e4c60d6484b4da537bb13ad918d422c59010",  # fresh-eyes: the goal whole, up to 600 characters
-        "85b4bd7bc8b7e64bd718aa32f829eb6935a071be199b6badbbdbac4881d0d10e"),
+        "55dabe422bcf82805a4806a84c69c462ee77ca9391cc23a025a310e148f92205",  # fresh-eyes: the goal whole, up to 600 characters
+        "be1dec01359d75312076e18b9d183f43d948d264df52c34cfb1e707673a68ed2"),
     "gemini-cli/9c53780d06b7-0__write_file_shell_thoughts.json": (
         "37138b16dafdade626396107158fb72dabf8acbb0e76867de25f08743761e366",
         "aaad22fec672e20d6642119ec586c807f764866c53862355240411ee1180e446"),

@@ -13,6 +13,8 @@ from inspector.domain.errors import BadInput
 from inspector.domain.unreadable import NOT_JUDGED_ALL
 from inspector.domain.unreadable import headline as drift_headline
 from inspector.services import confirmations, corrections
+from inspector.services.cleared import cleared_results
+from inspector.services.cleared import warnings as cleared_warnings
 from inspector.services.confirmations import BulkOutcome
 from inspector.services.corrections import Outcome
 from inspector.services.drift import drift
@@ -54,13 +56,16 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
     """Where a summary generation left the protected state; exit 1 on any finding."""
     async with await open_store(store) as opened:
         report = await drift(opened, session, generation, summarizer=summarizer)
+        lost_context = await cleared_results(opened, session)
 
     def human() -> list[str]:
+        notes = [f"  ! {w['code']}: {w['message']}" for w in cleared_warnings(session, lost_context)]
         if report.generation is None:
-            return [f"{session}: no summary generations"]
+            return [f"{session}: no summary generations", *notes]
         lines = [f"{session} generation {report.generation}: " + drift_headline(report.findings)]
         lines += [f"  {'!' if f.severity == 'warning' else '✗'} {f.code} [{f.key or '-'}]: {f.message}"
                   for f in report.findings]
+        lines += notes
         t = report.timeline
         if t.keys:
             lines.append("field timeline (generations " + " ".join(str(g) for g in t.generations) + "):")
@@ -72,7 +77,7 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
             lines += ["narrative rebuild:", *report.narrative.splitlines()]  # its lines are its own
         return lines
 
-    doc = report.as_dict()
+    doc = report.as_dict() | {"cleared_results": [c.as_dict() for c in lost_context]}
     if report.generation is not None:  # the headline and verdict a person reads, for scripts too
         doc |= {"headline": drift_headline(report.findings), "verdict": drift_verdict(report.findings, NOT_JUDGED_ALL)}
     emit(doc, as_json, human)

@@ -22,6 +22,7 @@ from inspector.domain.field_timeline import FieldTimeline as FieldTimeline  # re
 from inspector.domain.field_timeline import field_cell as field_cell
 from inspector.domain.field_timeline import field_timeline as field_timeline
 from inspector.domain.field_timeline import held_in, value_held
+from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said import normal_text
 from inspector.domain.said_departures import departure, plan_of, pronoun_in
 from inspector.domain.said_departures import message as departure_message
@@ -190,7 +191,14 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
         if not claim.get("sources"):
             findings.append(Finding("unsourced_assertion", claim.get("key"),
                                     f"the claim about {claim.get('key')} cites no sources.", "warning"))
-    return findings
+    # F12: a finding quotes the summary's sentence in the summary's own characters, not its normal form.
+    return [_own_words(f, gen.text) if f.where or f.words else f for f in findings]
+
+
+def _own_words(f: Finding, text: str) -> Finding:
+    """F12: the finding's sentence, and the words its message quotes, in the summary's own characters."""
+    return Finding(f.code, f.key, requoted(text, f.message, (f.where, *f.words)), f.severity, f.words,
+                   in_own_words(text, f.where) if f.where else f.where)
 
 
 def _decision_named(said: Said, fact: StateFact) -> bool:

@@ -122,14 +122,27 @@ class Merged:
 
 
 def _goal_versions(goals: list[Proposal], at: dict[int, str | None]) -> list[ProposedFact]:
+    """``goal.main`` and its restated versions, then one record per later request
+    (``goal.later_request.<slug>.<6 hex>``, pending like every proposal, citing the event it came
+    from: a request repeated word for word is one record with both sources)."""
     out: list[ProposedFact] = []
+    later: dict[str, ProposedFact] = {}
     for p in goals:
+        if p.rule == facts_text.LATER_REQUEST:
+            ident = _identity(p)
+            found = later.get(ident)
+            if found is None:
+                later[ident] = ProposedFact(_key(facts_text.LATER_REQUEST, ident), "goal", p.value, [f"evt:{p.seq}"],
+                                            p.rule, at=at.get(p.seq))
+            elif f"evt:{p.seq}" not in found.sources:
+                found.sources.append(f"evt:{p.seq}")
+            continue
         if out and " ".join(out[-1].value.casefold().split()) == " ".join(p.value.casefold().split()):
             out[-1].sources.append(f"evt:{p.seq}")
             continue
         out.append(ProposedFact("goal.main", "goal", p.value, [f"evt:{p.seq}"], p.rule, version=len(out) + 1,
                                 at=at.get(p.seq)))
-    return out
+    return out + list(later.values())
 
 
 def extract(events: Iterable[LogEvent]) -> list[ProposedFact]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from inspector.domain.later_requests import is_request
 from inspector.domain.logevents import LogEvent
 from inspector.domain.textnorm import norm
 from inspector.domain.wordlists import raw_patterns, wordlist
@@ -20,6 +21,7 @@ from inspector.domain.wordlists import raw_patterns, wordlist
 GOAL_CHARS = 600
 GOAL_TAIL_CHARS = 200
 SENTENCE_MAX = 300
+LATER_REQUEST = "goal.later_request"  # the rule, and the head of the key, of a request made after the first
 # Echoes of local commands and harness notes that arrive as user lines but are not requests.
 _NOT_A_REQUEST = re.compile(r"^\s*(?:<command-|<local-command-|<system-reminder|caveat:|\[request interrupted|"
                             r"this session is being continued)", re.IGNORECASE)
@@ -91,7 +93,17 @@ def goals_from(events: list[LogEvent], out: list[Proposal]) -> list[Proposal]:
             out.append(Proposal("goal", _first_chunk(text), e.seq, "goal.first_request"))
         elif restate.first(" ".join(text.casefold().split())[:400]) is not None:
             out.append(Proposal("goal", _first_chunk(text), e.seq, "goal.restated"))
+        elif is_request(text) and not _picks(text) and not _only_rules(text):
+            # A pick is a decision (``decisions``) and a message of rules only is its constraint records.
+            # F13: a later request ("push and PR") is a goal of its own, so a summary that drops it is judged.
+            out.append(Proposal("goal", _first_chunk(text), e.seq, LATER_REQUEST))
     return out
+
+
+def _only_rules(text: str) -> bool:
+    """Every sentence of the message that asks something is a constraint ("Never touch the
+    production database." said again): its constraint records carry it, not a later request."""
+    return all(not is_request(s) or constraint_word(s) is not None for s in _sentences(text))
 
 
 def _sentences(text: str) -> list[str]:

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from inspector.domain import drift_rules as rules
 from inspector.domain.drift_rules import Said
 from inspector.domain.failures import identifiers
+from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said_departures import departure
 from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import find_value, find_word, norm, phrase_parts, terms
@@ -324,7 +325,16 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
               and not (f.status == "pending" and f.writer in UNTRUSTED_WRITERS)]
     others = tuple((f.value, f.kind) for f in facts
                    if f.kind in ("goal", "constraint", "permission", "acceptance", "decision"))
-    return Survival(generation, covers, [judge(f, said, covers, others) for f in chosen])
+    return Survival(generation, covers, [_own_words(judge(f, said, covers, others), text) for f in chosen])
+
+
+def _own_words(verdict: Verdict, text: str) -> Verdict:
+    """F12: the deciding sentence quoted in the summary's own characters (the rules read its
+    normal form: "`checkconcurrentsessions`" where the summary says "`checkConcurrentSessions`")."""
+    if not verdict.where:
+        return verdict
+    words = tuple(re.findall(r"“([^”]*)”", verdict.reason))  # the words its reason quotes from the summary
+    return replace(verdict, where=in_own_words(text, verdict.where), reason=requoted(text, verdict.reason, words))
 
 
 __all__ = ["Fact", "Survival", "VERDICTS", "Verdict", "find_word", "survival"]

@@ -91,7 +91,16 @@ async def state_records(store: Store, session: str) -> list[StateRecord]:
                     r.get("scope"), r.get("sources", []), r.get("rationale"), r.get("alternatives", []))
         for r in rows
     ]
-    return sorted(records, key=lambda r: (_kind_rank(r.kind), r.key, -r.version))
+    return sorted(records, key=_state_order)
+
+
+def _state_order(r: StateRecord) -> tuple[int, int, str, int]:
+    """By kind, then key; a user's later requests (``goal.later_request…``, F13) after the goal
+    itself, in the order they were made, not the alphabet's ("goal.later…" sorts before "goal.main")."""
+    if r.key.startswith("goal.later_request."):
+        first = min((int(s[4:]) for s in r.sources if s.startswith("evt:") and s[4:].isdigit()), default=0)
+        return _kind_rank(r.kind), 1, f"{first:012d}{r.key}", -r.version
+    return _kind_rank(r.kind), 0, r.key, -r.version
 
 
 async def generations(store: Store, session: str) -> list[Generation]:

@@ -11,16 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.drift import Finding
 from inspector.domain.errors import BadInput, NotFound
-from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
-from inspector.services import candidates, handoffs
+from inspector.services import candidates, claims, cleared, handoffs
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings
 from inspector.services.overview import protocol_problems
 from inspector.services.sessions import list_sessions
 from inspector.services.stub_checks import session_stub_problems
-from inspector.services.survival import survival_report
+from inspector.services.unjudged import UNJUDGED_CODES as UNJUDGED_CODES  # re-exported: tests, scripts
+from inspector.services.unjudged import unjudged_and_lost
 from inspector.store.connection import Store
 
 
@@ -33,6 +32,10 @@ class SessionCheck:
     handoffs: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[dict[str, Any]] = field(default_factory=list)  # shown, never blocking
     stubs: list[dict[str, Any]] = field(default_factory=list)
+    # Tool results a micro-compaction cleared from the model's context (services/cleared.py): listed, no verdict.
+    cleared_results: list[dict[str, Any]] = field(default_factory=list)
+    # Acts an imported sif file claimed that nobody made here (services/claims.py): each is also a warning.
+    unverified_acts: list[dict[str, Any]] = field(default_factory=list)
     ran: tuple[str, ...] = ()  # the checks that ran (``--only`` may leave some out)
 
     @property
@@ -52,7 +55,8 @@ class SessionCheck:
         return {"session": self.session, "ok": self.ok, "verdict": self.verdict, "protocol": self.protocol,
                 "candidates": self.candidates,
                 "drift": self.drift, "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
-                "checks_run": list(self.ran)}
+                "cleared_results": self.cleared_results,
+                "unverified_acts": self.unverified_acts, "checks_run": list(self.ran)}
 
 
 CHECKS = ("protocol", "stubs", "candidates", "drift", "handoffs", "warnings")
@@ -88,41 +92,17 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
         if "drift" in wanted:
             found = await latest_findings(store, info.id)
             result.drift = [f.as_dict() for f in found if f.severity == "finding"]
-            result.warnings += await _unjudged_and_lost(store, info.id, found)
+            result.warnings += await unjudged_and_lost(store, info.id, found)
+            lost_context = await cleared.cleared_results(store, info.id)
+            result.cleared_results = [c.as_dict() for c in lost_context]
+            result.warnings += cleared.warnings(info.id, lost_context)
         if "handoffs" in wanted:
             for h, c in await handoffs.list_handoffs(store, info.id):
                 if h["status"] == "pending" and not c.acceptable:
                     result.handoffs.append({"handoff": h["id"], "refusals": [r.as_dict() for r in c.refusals]})
         if "warnings" in wanted:
             result.warnings += await content_warnings(store, info.id)
+            result.unverified_acts = await claims.unverified_acts(store, info.id)
+            result.warnings += claims.warnings(info.id, result.unverified_acts)
         out.append(result)
-    return out
-
-
-# Warnings that say a green is not one: drift judged no pending proposal and survival found
-# facts the latest generation lost, or cannot tell about (a check line is then "?", not "✓").
-# A drift warning that says a rule could not judge a sentence (said_departures.CANNOT_JUDGE)
-# turns the line to "?" as well, and so do names the summary gives that the log cannot confirm
-# (``identifier_unverified``: a continued or partly deleted log) — the rule says it cannot tell
-# whether they were invented, so the line cannot say "✓".
-UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown"}) | NOT_JUDGED
-
-
-async def _unjudged_and_lost(store: Store, session: str, found: list[Finding]) -> list[dict[str, Any]]:
-    """Drift's warnings a reader of ``check`` needs (names it cannot verify), and — when drift
-    judged none of the pending proposals — what survival says of them: lost or unknown is a
-    warning that turns the line to "?"; all kept needs no line (survival judged them)."""
-    out = [{"code": f.code, "where": "drift", "id": session, "message": f.message}
-           for f in found if f.code in NOT_JUDGED]
-    if not any(f.code == "facts_not_judged" for f in found):
-        return out
-    report = await survival_report(store, session)
-    counts = report.result.counts if report.result else {}
-    lost, unknown = counts.get("missing", 0) + counts.get("contradicted", 0), counts.get("unknown", 0)
-    detail = (f"{report.headline()}: {counts.get('missing', 0)} missing, {counts.get('contradicted', 0)} contradicted, "
-              f"{unknown} unknown; drift judges none of them until confirmed (inspector survival --session {session}).")
-    if lost:
-        out.append({"code": "facts_lost", "where": "survival", "id": session, "message": detail})
-    elif unknown:
-        out.append({"code": "facts_unknown", "where": "survival", "id": session, "message": detail})
     return out

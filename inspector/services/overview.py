@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.drift_rules import DriftContext
 from inspector.domain.protocol import CallShape, ProtocolProblem, find_problems, thinking_is_off
 from inspector.domain.trust import label_conflict
+from inspector.services import claims
 from inspector.services.drift import latest_findings_and_context
 from inspector.services.sessions import SessionSummary, get_session
 from inspector.services.survival import survival_report
 from inspector.services.tombstones import deleted_calls
+from inspector.services.unjudged import UNJUDGED_CODES, unjudged_and_lost
 from inspector.store import session_rows
 from inspector.store.connection import Store, fetch_one
 
@@ -24,11 +25,14 @@ class Badges:
     protocol: dict[str, int] = field(default_factory=dict)
     drift: int = 0  # findings (not warnings) in the latest summary generation
     survival: str | None = None  # "gen 1 keeps 14 of 31 facts", for the latest generation
+    # What check's line counts as not judged (services/unjudged.py): the header says "? N not judged",
+    # not only the drift count, which is 0 when the verdict is "?".
+    not_judged: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {"pending_candidates": self.pending_candidates, "unknown_actions": self.unknown_actions,
                 "pending_state": self.pending_state, "protocol": self.protocol, "drift": self.drift,
-                "survival": self.survival}
+                "survival": self.survival, "not_judged": self.not_judged}
 
 
 async def _count(store: Store, sql: str, *params: Any) -> int:
@@ -52,7 +56,10 @@ async def session_badges(store: Store, session: str) -> Badges:
     # Drift and survival judge the same raw log: read it once for both.
     findings, ctx = await latest_findings_and_context(store, session)
     drift = sum(1 for f in findings if f.severity == "finding")
-    survival = await _survival_line(store, session, ctx)
+    report = await survival_report(store, session, ctx=ctx)
+    survival = report.headline() if report.generation is not None and report.verdicts else None
+    unjudged = await unjudged_and_lost(store, session, findings, report)
+    unjudged += claims.warnings(session, await claims.unverified_acts(store, session))
     return Badges(
         pending_candidates=await _count(
             store, "SELECT COUNT(*) FROM candidates WHERE session = ? AND status = 'pending'", session),
@@ -63,6 +70,7 @@ async def session_badges(store: Store, session: str) -> Badges:
         protocol=by_code,
         drift=drift,
         survival=survival,
+        not_judged=sum(1 for w in unjudged if w["code"] in UNJUDGED_CODES),
     )
 
 
@@ -72,11 +80,6 @@ async def _thinking_off(store: Store, session: str) -> bool:
     if row is None or "thinking" not in row.extra:
         return False
     return thinking_is_off({"thinking": row.extra["thinking"]})
-
-
-async def _survival_line(store: Store, session: str, ctx: DriftContext | None) -> str | None:
-    report = await survival_report(store, session, ctx=ctx)
-    return report.headline() if report.generation is not None and report.verdicts else None
 
 
 # The events whose trust label may claim more than their kind allows; the same terms as the

@@ -184,11 +184,13 @@ class FillsTabsLater(_Base):
         self.set_tab_count("tab-actions", f"?{unknown}" if unknown else "")  # type: ignore[attr-defined]
 
     async def _load_drift(self, session: str) -> None:
+        from inspector.services.cleared import cleared_results
         from inspector.services.drift import drift_overview
         from inspector.services.survival import survival_all
 
         findings, timeline, self.generation_texts = await drift_overview(self.store, session)
-        self.query_one("#drift").load(findings, timeline)  # type: ignore[attr-defined]
+        cleared = await cleared_results(self.store, session)
+        self.query_one("#drift").load(findings, timeline, cleared)  # type: ignore[attr-defined]
         self._loaded("tab-drift").set()
         latest = findings[max(findings)] if findings else []
         count = sum(1 for f in latest if f.severity == "finding")

@@ -1,4 +1,6 @@
-"""The Drift tab: findings per generation (latest first) and the field timeline."""
+"""The Drift tab: findings per generation (latest first), the tool results a micro-compaction
+cleared from the model's context (fresh-eyes F9: a timeline event only, no view said which
+results the model lost), and the field timeline."""
 
 from __future__ import annotations
 
@@ -10,10 +12,12 @@ from textual.widgets.option_list import Option
 
 from inspector.domain.drift import FieldTimeline, Finding
 from inspector.domain.unreadable import headline
+from inspector.services.cleared import ClearedResult
 from inspector.ui.hanging import HangingLines
 from inspector.ui.safe import markup, plain
 
 SHOWN_GENERATIONS = 50  # the tab lists the latest ones; older ones are named, not hidden
+SHOWN_CLEARED = 60  # cleared results listed per micro-compaction; the rest are counted (check --json lists all)
 CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": ("∅", "$error")}
 
 
@@ -43,13 +47,29 @@ def timeline_content(t: FieldTimeline) -> Content:
     return Content("\n").join(rows)
 
 
+def _cleared_section(options: OptionList, cleared: list[ClearedResult]) -> None:
+    """One heading per micro-compaction, then each result it cleared (the call's and result's events)."""
+    by_event: dict[str, list[ClearedResult]] = {}
+    for c in cleared:
+        by_event.setdefault(c.at, []).append(c)
+    for at, items in by_event.items():
+        options.add_option(Option(markup("[b]$at micro-compaction: $n tool result(s) cleared from the model's context[/b]",
+                                         at=at, n=str(len(items))), disabled=True))
+        for c in items[:SHOWN_CLEARED]:
+            options.add_option(Option(markup("  [$warning]◌[/] $line", line=c.line()), disabled=True))
+        if len(items) > SHOWN_CLEARED:
+            options.add_option(Option(markup("  [dim]$n more (inspector check --json: cleared_results)[/]",
+                                             n=str(len(items) - SHOWN_CLEARED)), disabled=True))
+
+
 class DriftView(Horizontal):
     def compose(self) -> ComposeResult:
         yield OptionList(id="drift-findings")
         with ScrollableContainer(id="drift-timeline"):
             yield Static("", id="drift-timeline-text")
 
-    def load(self, findings: dict[int, list[Finding]], timeline: FieldTimeline) -> None:
+    def load(self, findings: dict[int, list[Finding]], timeline: FieldTimeline,
+             cleared: list[ClearedResult] | None = None) -> None:
         self.findings = {f"{g}:{i}": f for g, fs in findings.items() for i, f in enumerate(fs)}
         options = self.query_one("#drift-findings", OptionList)
         options.clear_options()
@@ -72,6 +92,7 @@ class DriftView(Horizontal):
                 "any of them[/]", n=str(len(older)), h=str(hidden)), disabled=True))
         if not findings:
             options.add_option(Option(markup("[dim]no summary generations[/]"), disabled=True))
+        _cleared_section(options, cleared or [])
         first = next((i for i in range(options.option_count) if not options.get_option_at_index(i).disabled), None)
         if first is not None:
             options.highlighted = first

@@ -71,6 +71,8 @@ class HeaderBar(Static):
         parts: list[Content] = []
         if b.drift:
             parts.append(markup("[$error]⚠ drift $n[/]", n=str(b.drift)))
+        if b.not_judged:  # the verdict is "?" (or more than drift failed): say how many, never a bare nothing
+            parts.append(markup("[$accent]? $n not judged[/]", n=str(b.not_judged)))
         for code, n in sorted(b.protocol.items()):
             parts.append(markup("[$error]⚠ $n $code[/]", n=str(n), code=code))
         if b.survival:
