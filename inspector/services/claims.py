@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from inspector.domain.errors import InspectorError
 from inspector.domain.trust import ACT_STATUSES
 from inspector.store.connection import Store
 
@@ -31,7 +32,7 @@ async def unverified_acts(store: Store, session: str) -> list[dict[str, Any]]:
     seen: set[tuple[str, str]] = set()
     out: list[dict[str, Any]] = []
     for (payload,) in rows:
-        for claim in json.loads(payload).get("unverified_acts") or []:
+        for claim in _loaded(payload, session).get("unverified_acts") or []:
             type_, ident = str(claim.get("type")), str(claim.get("id"))
             if (type_, ident) in seen or type_ not in _TABLES:
                 continue
@@ -43,6 +44,17 @@ async def unverified_acts(store: Store, session: str) -> list[dict[str, Any]]:
                 continue  # decided by a person here since (or gone): the act here settles it
             out.append({"type": type_, "id": ident, "claimed": str(claim.get("claimed")), "status": status})
     return out
+
+
+def _loaded(payload: str, session: str) -> dict[str, Any]:
+    """An import entry's payload; a row that is not JSON is a damaged store, said in one sentence
+    (a claim skipped in silence would turn a "?" into a ✓)."""
+    try:
+        body = json.loads(payload)
+    except ValueError:
+        raise InspectorError(f"a ledger entry of session {session!r} cannot be read: the store is damaged; "
+                             "`inspector verify STORE` says where", code="damaged_store") from None
+    return body if isinstance(body, dict) else {}
 
 
 def warnings(session: str, claims: list[dict[str, Any]]) -> list[dict[str, Any]]:

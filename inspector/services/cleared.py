@@ -19,6 +19,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.domain.errors import InspectorError
 from inspector.services.conversation_window import cleared_results as cleared_by
 from inspector.store.connection import Store
 
@@ -47,8 +48,12 @@ async def cleared_results(store: Store, session: str) -> list[ClearedResult]:
         "AND extra LIKE '%microcompact_boundary%' ORDER BY seq", (session,))
     out: list[ClearedResult] = []
     for seq, extra_text in rows:
-        extra = json.loads(extra_text) if extra_text else {}
-        if extra.get("subtype") != "microcompact_boundary":
+        try:
+            extra = json.loads(extra_text) if extra_text else {}
+        except ValueError:
+            raise InspectorError(f"event {seq} of session {session!r} cannot be read: the store is damaged; "
+                                 "`inspector verify STORE` says where", code="damaged_store") from None
+        if not isinstance(extra, dict) or extra.get("subtype") != "microcompact_boundary":
             continue
         for c in await cleared_by(store, session, extra.get("origin") or {}):
             out.append(ClearedResult(f"evt:{seq}", c.call_id, c.tool, f"evt:{c.call_seq}" if c.call_seq else None,
