@@ -30,7 +30,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from inspector.services import verify_fts_lookup
+from inspector.services import verify_calls, verify_fts_lookup
 from inspector.services.verify_rows import batched
 from inspector.store.connection import Store
 from inspector.store.materials import searchable_text
@@ -51,6 +51,7 @@ async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writa
     except sqlite3.DatabaseError as exc:  # reported by the coverage check already (verify_layout.py)
         skipped.append(f"materials_fts text: the index cannot be read ({exc})")
     await verify_fts_lookup.check_lookups(store, fail)  # what a search looks terms up in (FTS5 misses it)
+    await verify_calls.check_text(store, fail)  # each call-input entry's text against its call's arguments
     if store.dialect == "postgresql":
         await _pg_event_text(store, fail)
         return skipped
@@ -60,6 +61,10 @@ async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writa
         await _event_sizes(store, fail)
         return skipped
     await _fts_check(store, "materials_fts", 0, fail, skipped, "the material search index")
+    await _fts_check(store, "calls_fts", 0, fail, skipped, "the call-input search index calls_fts")
+    await _fts_check(store, "calls_grams", 0, fail, skipped, "the call-input short-query index calls_grams")
+    await _grams_text(store, fail, skipped, exact=True, index="calls_grams",
+                      source="SELECT rowid, ci_grams(text) FROM main.calls_fts")  # small: pair by pair
     total = await _event_text_size(store)
     if full or (full is None and total < TEXT_CHECK_BELOW):
         if not await _fts_check(store, "events_fts", 1, fail, skipped, "the event search index events_fts"):
@@ -149,7 +154,12 @@ async def _event_sizes(store: Store, fail: Fail) -> None:
                          "hide events by words they do not hold"})
 
 
-async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bool) -> None:
+EVENT_GRAMS = ("SELECT event_id, ci_grams(content) FROM events WHERE content IS NOT NULL AND event_id <= "
+               "(SELECT indexed_through FROM search_watermark WHERE name = 'events')")
+
+
+async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bool, index: str = "events_grams",
+                      source: str = EVENT_GRAMS) -> None:
     """Rebuild the short-query index in a temporary table and compare it with the store's:
     ``exact`` (--full), every (gram, event) pair; by default each gram's event count and each
     event's gram count (a fraction of the cost: an entry given another event's grams shows,
@@ -161,15 +171,13 @@ async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bo
         await db.execute("DROP TABLE IF EXISTS temp.verify_grams")
         await db.execute(f"CREATE VIRTUAL TABLE temp.verify_grams USING fts5(grams, content='', detail=none, "
                          f"tokenize=\"{tokenizer}\")")
-        await db.execute("INSERT INTO temp.verify_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM "
-                         "events WHERE content IS NOT NULL AND event_id <= (SELECT indexed_through FROM "
-                         "search_watermark WHERE name = 'events')")
+        await db.execute(f"INSERT INTO temp.verify_grams (rowid, grams) {source}")
     except sqlite3.OperationalError as exc:  # no ci_grams on this connection, or no temp space: not the index's fault
-        skipped.append(f"events_grams text: could not be rebuilt for comparison ({exc})")
+        skipped.append(f"{index} text: could not be rebuilt for comparison ({exc})")
         await _drop_temp(db)
         return
     try:
-        for name, table in (("verify_grams_have", "main.events_grams"), ("verify_grams_want", "temp.verify_grams")):
+        for name, table in (("verify_grams_have", f"main.{index}"), ("verify_grams_want", "temp.verify_grams")):
             schema, _, base = table.partition(".")
             await db.execute(f"DROP TABLE IF EXISTS temp.{name}")
             await db.execute(f"CREATE VIRTUAL TABLE temp.{name} USING fts5vocab({schema}, {base}, instance)")
@@ -184,15 +192,15 @@ async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bo
             f"SELECT COUNT(*), MIN({first}) FROM ({have} EXCEPT {want} UNION ALL SELECT * FROM ({want} EXCEPT {have}))")
         if not exact:
             sizes = await db.execute_fetchall(
-                "SELECT COUNT(*), MIN(w.id) FROM temp.verify_grams_docsize w LEFT JOIN main.events_grams_docsize h "
+                f"SELECT COUNT(*), MIN(w.id) FROM temp.verify_grams_docsize w LEFT JOIN main.{index}_docsize h "
                 "ON h.id = w.id WHERE h.sz IS NOT w.sz")
             if sizes and int(sizes[0][0]):
                 rows = [(int(rows[0][0]) + int(sizes[0][0]), sizes[0][1])]
             skipped.append("events_grams: compared by each gram's events (their count and two sums of their ids) and "
                            "each event's gram count (--full compares every gram of every event)")
     except sqlite3.DatabaseError as exc:  # the store's own index cannot be read back: its tables were edited
-        fail({"where": "events_grams", "code": "search_index_damaged",
-              "message": f"the short-query index events_grams cannot be read ({exc}): its FTS5 tables were edited; "
+        fail({"where": index, "code": "search_index_damaged",
+              "message": f"the short-query index {index} cannot be read ({exc}): its FTS5 tables were edited; "
                          "every one- or two-character search would fail or mislead"})
         return
     finally:
@@ -201,8 +209,8 @@ async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bo
         what = (f"{rows[0][0]} (gram, event) pair(s) its events' text does not give, or lacks them (first: event id "
                 f"{rows[0][1]})" if exact else f"{rows[0][0]} gram(s) or event(s) whose entries its events' text does "
                 "not give")
-        fail({"where": "events_grams", "event_id": rows[0][1], "code": "search_index_text",
-              "message": f"the short-query index events_grams holds {what}: a one- or two-character search would "
+        fail({"where": index, "event_id": rows[0][1], "code": "search_index_text",
+              "message": f"the short-query index {index} holds {what}: a one- or two-character search would "
                          "find or hide the wrong events"})
 
 
