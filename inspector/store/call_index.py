@@ -72,9 +72,12 @@ async def index_range(db: Any, low: int, high: int) -> None:
                  if (text := call_input_of_extra(extra)) is not None]
         await db.executemany("INSERT INTO calls_search (event_id, session, text) VALUES (?, ?, ?)", items)
         return
+    # MATERIALIZED: the text is computed once per event (a flattened subquery would call the
+    # Python function again for the WHERE)
     await db.execute(
-        f"INSERT INTO calls_fts (rowid, text) SELECT event_id, t FROM (SELECT event_id, {FUNCTION}(extra) AS t "
-        f"FROM events WHERE event_id > ? AND event_id <= ? AND {MAY_HAVE_INPUT}) WHERE t IS NOT NULL", (low, high))
+        f"WITH c (event_id, t) AS MATERIALIZED (SELECT event_id, {FUNCTION}(extra) FROM events WHERE event_id > ? "
+        f"AND event_id <= ? AND {MAY_HAVE_INPUT}) INSERT INTO calls_fts (rowid, text) SELECT event_id, t FROM c "
+        "WHERE t IS NOT NULL", (low, high))
     await db.execute("INSERT INTO calls_grams (rowid, grams) SELECT rowid, ci_grams(text) FROM calls_fts "
                      "WHERE rowid > ? AND rowid <= ?", (low, high))
 
