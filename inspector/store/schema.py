@@ -256,9 +256,10 @@ CREATE VIRTUAL TABLE calls_grams USING fts5(
     grams, content='', detail=none,
     tokenize="unicode61 remove_diacritics 0 categories 'L* N* Co M* P* S*'"
 );
-INSERT INTO calls_fts (rowid, text) SELECT event_id, t FROM (SELECT event_id, ci_call_text(extra) AS t FROM events
+WITH c (event_id, t) AS MATERIALIZED (SELECT event_id, ci_call_text(extra) FROM events
     WHERE event_id <= (SELECT indexed_through FROM search_watermark WHERE name = 'events')
-    AND instr(extra, '"args"') > 0) WHERE t IS NOT NULL;
+    AND instr(extra, '"args"') > 0)
+INSERT INTO calls_fts (rowid, text) SELECT event_id, t FROM c WHERE t IS NOT NULL;
 INSERT INTO calls_grams (rowid, grams) SELECT rowid, ci_grams(text) FROM calls_fts;
 """
 
