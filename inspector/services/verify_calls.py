@@ -38,19 +38,21 @@ def _indexes(store: Store) -> list[tuple[str, str]]:
     return [("calls_fts_docsize", "id"), ("calls_grams_docsize", "id")]
 
 
-async def expected(store: Store, mark: int) -> set[int]:
-    """The ids of the events at or below ``mark`` whose arguments hold call input."""
-    want: set[int] = set()
+async def expected(store: Store, mark: int) -> dict[int, str]:
+    """The call-input text of each event at or below ``mark`` that has any, by event id."""
+    want: dict[int, str] = {}
     async with store.db.execute(f"SELECT event_id, extra FROM events WHERE event_id <= ? AND {MAY_HAVE_INPUT}",
                                 (mark,)) as cur:
         async for event_id, extra in batched(cur):
-            if call_input_of_extra(extra) is not None:
-                want.add(int(event_id))
+            text = call_input_of_extra(extra)
+            if text is not None:
+                want[int(event_id)] = text
     return want
 
 
-async def check_coverage(store: Store, fail: Fail, mark: int) -> None:
-    """Every call at or below the watermark indexed once, nothing else indexed."""
+async def check(store: Store, fail: Fail, mark: int) -> int:
+    """Coverage and text in one read of the calls' arguments (each parsed once); returns how many
+    calls the index should hold (verify_index_text.py bounds its gram rebuild by it)."""
     want = await expected(store, mark)
     for table, key in _indexes(store):
         name = table.removesuffix("_docsize")
@@ -66,26 +68,28 @@ async def check_coverage(store: Store, fail: Fail, mark: int) -> None:
                   "message": f"the search watermark says events up to id {mark} are indexed, but the call input of "
                              f"{len(above)} event(s) above it is in {name} already (the next catch-up would index "
                              "it twice)"})
-        missing, extra = want - have, have - want  # an entry above the watermark is one for no indexed call
+        missing, extra = want.keys() - have, have - want.keys()  # an entry above the watermark is for no indexed call
         if missing or extra:
             first = min(missing | extra)
             fail({"where": name, "event_id": first, "code": "search_index_coverage",
                   "message": f"the call-input search index {name} does not match the events' arguments: "
                              f"{len(missing)} call(s) missing from it, {len(extra)} entry(ies) for no call (first: "
                              f"event id {first}; a search would miss or misplace what the agent ran)"})
+    await _check_text(store, fail, want)
+    return len(want)
 
 
-async def check_text(store: Store, fail: Fail) -> None:
-    """Each entry's stored text (and, on PostgreSQL, session) against its event's."""
+async def _check_text(store: Store, fail: Fail, want: dict[int, str]) -> None:
+    """Each entry's stored text (and, on PostgreSQL, session) against its call's arguments."""
     pg = store.dialect == "postgresql"
-    sql = ("SELECT c.event_id, c.session, c.text, e.session, e.extra FROM calls_search c JOIN events e "
-           "ON e.event_id = c.event_id" if pg else
-           "SELECT f.rowid, NULL, f.text, NULL, e.extra FROM calls_fts f JOIN events e ON e.event_id = f.rowid")
+    sql = ("SELECT c.event_id, c.text, c.session IS NOT DISTINCT FROM e.session FROM calls_search c LEFT JOIN events e "
+           "ON e.event_id = c.event_id" if pg else "SELECT rowid, text, 1 FROM calls_fts")
     bad: list[int] = []
     try:
         async with store.db.execute(sql) as cur:
-            async for event_id, session, text, event_session, extra in batched(cur):
-                if text != call_input_of_extra(extra) or session != event_session:
+            async for event_id, text, same_session in batched(cur):
+                wanted = want.get(int(event_id))
+                if wanted is not None and (text != wanted or not same_session):  # no entry wanted: coverage says so
                     bad.append(int(event_id))
     except sqlite3.DatabaseError as exc:
         fail({"where": "calls_search" if pg else "calls_fts", "code": "search_index_damaged",
