@@ -149,6 +149,10 @@ def event_record(seq: int, sid: str = "s1", **more: Any) -> dict[str, Any]:
             "at": "2025-05-01T00:00:00Z", "trust": "user", **more}
 
 
+# A test that puts a store back to an older format drops what format 5 added (the call-input index).
+DROP_CALLS = "DROP TABLE calls_fts; DROP TABLE calls_grams; "
+
+
 # -- the PostgreSQL backend: one throwaway server per run, a fresh database per test ------------
 
 BACKENDS = ("sqlite", "postgresql")

@@ -151,6 +151,8 @@ async def test_every_copy_is_removed_and_nothing_stays_on_disk(tmp_path: Path, s
     # The short-query index keeps only the grams of what remains (its tokens fold case).
     assert fts_terms(store, "events_grams") <= {g.lower() for g in short_grams(remaining)}
     assert "-0" in short_grams([SECRET]) and "-0" not in fts_terms(store, "events_grams")
+    # the crm call's input (its phone argument) left the call-input indexes with the call
+    assert fts_terms(store, "calls_fts") == set() and fts_terms(store, "calls_grams") == set()
 
 
 async def test_the_timeline_shows_a_deleted_placeholder(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from inspector.services.verifying import verify_store
 from inspector.store import material_index
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
-from tests.conftest import event_record, session_record, write_sif
+from tests.conftest import DROP_CALLS, event_record, session_record, write_sif
 
 
 def _material(mid: str, text: str) -> dict[str, Any]:
@@ -87,7 +87,7 @@ async def test_a_format_3_store_counts_its_materials_as_indexed(tmp_path: Path) 
     async with await open_store(store) as opened:
         await catch_up(opened)  # a format 3 store indexed its materials in each import
     con = sqlite3.connect(store)
-    con.executescript("DELETE FROM search_watermark WHERE name = 'materials'; PRAGMA user_version = 3;")
+    con.executescript(DROP_CALLS + "DELETE FROM search_watermark WHERE name = 'materials'; PRAGMA user_version = 3;")
     con.close()
     async with await open_store(store) as opened:
         assert await material_index.watermark(opened.db) == 2 and await material_index.backlog(opened.db) == 0

@@ -24,7 +24,9 @@ from tests.conftest import PgDatabases, file_sha
 
 DOCUMENTS = (("sessions", "--json"), ("check", "--json"), ("verify", "--json"), ("ledger", "--json"),
              ("candidates", "--session", "s-export", "--json"), ("search", "--session", "s-export", "超时", "--json"),
-             ("search", "--session", "s-export", "批", "--json"))
+             ("search", "--session", "s-export", "批", "--json"),
+             # a call's input (run_export(batch=500)): the same hits, matched in the same text, on both backends
+             ("search", "--session", "s-export", "500", "--json"), ("search", "--session", "s-export", "50", "--json"))
 
 
 def run(*args: str) -> tuple[int, str, str]:

@@ -17,7 +17,7 @@ from inspector.services.search import search
 from inspector.store.connection import open_store
 from inspector.store.location import is_url
 from inspector.store.schema import FORMAT_VERSION
-from tests.conftest import session_record, write_sif
+from tests.conftest import DROP_CALLS, session_record, write_sif
 
 
 def event(seq: int, content: str, session: str = "s1") -> dict[str, object]:
@@ -97,7 +97,7 @@ async def test_a_format_1_store_gets_its_short_query_index_on_open(store: Path) 
     if is_url(store):
         pytest.skip("format 1 is an SQLite file format; PostgreSQL stores start at format 2")
     con = sqlite3.connect(store)
-    con.executescript("DROP TABLE search_watermark; DROP TABLE events_grams; DROP INDEX events_trust_label; "
+    con.executescript(f"{DROP_CALLS}DROP TABLE search_watermark; DROP TABLE events_grams; DROP INDEX events_trust_label; "
                       "DROP INDEX events_call; "
                       "CREATE INDEX events_call ON events(session, call_id) WHERE call_id IS NOT NULL;")
     con.execute("PRAGMA user_version = 1")

@@ -26,7 +26,7 @@ from inspector.store.catch_up import catch_up, pending
 from inspector.store.connection import open_store
 from inspector.store.location import is_url
 from inspector.store.schema import FORMAT_VERSION
-from tests.conftest import session_record, write_sif
+from tests.conftest import DROP_CALLS, session_record, write_sif
 
 QUERIES = ("订单", "导出超时", "天气", "orders", "migration", "error", "rate limit", "the", "a", "的", "OK", "50",
            "res:", "。", "ab")
@@ -104,11 +104,14 @@ async def test_a_search_right_after_an_import_finds_events_not_yet_indexed(tmp_p
 
 
 async def unindex_all(store: Any) -> None:
-    """Empty the event indexes and put the watermark back to 0: the store as an import leaves it."""
+    """Empty the event indexes (the call-input index too) and put the watermark back to 0: the store as an import leaves it."""
     async with await open_store(store) as opened, opened.transaction() as db:
         if is_url(store):
             await db.execute("DELETE FROM events_search")
+            await db.execute("DELETE FROM calls_search")
         else:
+            await db.execute("DELETE FROM calls_fts")
+            await db.execute("INSERT INTO calls_grams (calls_grams) VALUES ('delete-all')")
             await db.execute("INSERT INTO events_fts (events_fts) VALUES ('delete-all')")
             await db.execute("INSERT INTO events_grams (events_grams) VALUES ('delete-all')")
         await db.execute("UPDATE search_watermark SET indexed_through = 0")
@@ -243,7 +246,7 @@ async def test_a_format_2_store_migrates_and_counts_as_indexed(tmp_path: Path, b
         await _pg_back_to_format_2(str(store))
     else:
         con = sqlite3.connect(store)
-        con.executescript("DROP TABLE search_watermark; PRAGMA user_version = 2;")
+        con.executescript(DROP_CALLS + "DROP TABLE search_watermark; PRAGMA user_version = 2;")
         con.close()
     async with await open_store(store) as opened:
         assert await pending(opened) == 0
@@ -267,7 +270,7 @@ async def _pg_back_to_format_2(url: str) -> None:
     conn = await asyncpg.connect(url)
     try:
         await conn.execute(
-            "DROP TABLE events_search; DROP TABLE search_watermark; "
+            "DROP TABLE calls_search; DROP TABLE events_search; DROP TABLE search_watermark; "
             "CREATE INDEX events_text ON events USING gin (lower(content) gin_trgm_ops); "
             "ALTER TABLE events ADD FOREIGN KEY (session) REFERENCES sessions(id) DEFERRABLE; "
             "UPDATE store_format SET version = 2")

@@ -28,6 +28,8 @@ from inspector.services.importing import import_file
 from inspector.services.verifying import verify_store
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
+from inspector.store.schema import FORMAT_VERSION
+from tests.conftest import DROP_CALLS
 
 from .conftest import event_record, session_record, write_sif
 
@@ -160,12 +162,12 @@ def test_an_old_4k_format_3_store_upgrades_and_verifies(tmp_path: Path) -> None:
 
     asyncio.run(build())
     with sqlite3.connect(path) as con:
-        con.executescript("DELETE FROM search_watermark WHERE name = 'materials'; PRAGMA user_version = 3;")
+        con.executescript(DROP_CALLS + "DELETE FROM search_watermark WHERE name = 'materials'; PRAGMA user_version = 3;")
     assert _page(path) == 4096
     code, report = _verify(path)
     assert code == 0 and report["ok"], report["problems"]
     with sqlite3.connect(path) as con:
-        assert con.execute("PRAGMA user_version").fetchone()[0] == 4
+        assert con.execute("PRAGMA user_version").fetchone()[0] == FORMAT_VERSION
         assert con.execute("SELECT indexed_through FROM search_watermark WHERE name = 'materials'").fetchone() == (1,)
     assert _page(path) == 4096
     found = CliRunner().invoke(cli, ["search", str(path), "--session", "s1", "quokka", "--json"])

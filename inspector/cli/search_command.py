@@ -41,9 +41,9 @@ def _human(result: SearchResult) -> list[str]:
     lines = [f"{len(result.hits)}{'+' if result.more else ''} hit(s) for {result.query!r} ({method})"]
     if result.note:
         lines.append(f"note: {result.note}")
-    for hit in result.hits:
+    for hit in result.hits:  # offsets are in the text the hit matched: the event's, its call input, a material's
         lines.append(f"{hit.ref}  {hit.occurrences}× at {', '.join(map(str, hit.offsets[:8]))}"
-                     f"{'…' if len(hit.offsets) > 8 else ''}  {hit.snippet}")
+                     f"{'…' if len(hit.offsets) > 8 else ''}  in {hit.matched}  {hit.snippet}")
     return lines
 
 
@@ -56,7 +56,7 @@ def _human(result: SearchResult) -> list[str]:
 @json_option
 @run_command()
 async def search_cmd(store: Path, query: str, session: str, limit: int, as_json: bool) -> int:
-    """Find QUERY (any length, case-insensitive) in a session's events and materials."""
+    """Find QUERY (any length, case-insensitive) in a session's events, tool calls' input and materials."""
     if not query:
         raise click.UsageError("QUERY is empty: give the text to find (one character or more)")
     async with await open_store(store) as opened:

@@ -1,4 +1,9 @@
-"""Search over event text and materials, driven by the full-text indexes.
+"""Search over event text, tool calls' input and materials, driven by the full-text indexes.
+
+A call's input (a Bash command, an Edit's path and strings: what the agent *ran*) has indexes
+of its own beside the event text's (inspector/store/call_index.py); both are asked, and their
+hits listed in event order (an event's text before its call input), each saying where it
+matched (``Hit.matched``), so its offsets and snippets are read in the right text.
 
 Queries of three characters or more use the trigram index (``events_fts``); shorter ones
 use the gram index (``events_grams``: every event's distinct characters and character
@@ -29,10 +34,12 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.store import material_index, search_index
+from inspector.domain.call_input import call_input_of_extra, matched_label
+from inspector.store import call_index, material_index, search_index
 from inspector.store.catch_up import CatchUpProgress, catch_up
 from inspector.store.connection import Store
 
+EVENT_TEXT, MATERIAL_TEXT = "event text", "material text"  # where a hit matched (else "call input of TOOL")
 SNIPPET_CHARS = 48
 MAX_OFFSETS = 100  # offsets listed per hit; the count covers them all
 BATCH = 256  # index rows fetched per trip when hits are checked against the text
@@ -47,6 +54,9 @@ class Hit:
     occurrences: int = 0
     offsets: tuple[int, ...] = ()
     snippets: tuple[str, ...] = ()  # the text around each listed offset, so ] / [ show that occurrence
+    # which text the offsets and snippets are in: "event text", "call input of TOOL" (what the agent
+    # ran: inspector/domain/call_input.py), "material text"
+    matched: str = "event text"
 
     def snippet_for(self, occurrence: int) -> str:
         return self.snippets[occurrence] if 0 <= occurrence < len(self.snippets) else self.snippet
@@ -82,12 +92,12 @@ def _snippet_at(text: str, at: int) -> str:
     return ("…" if start else "") + piece + ("…" if start + SNIPPET_CHARS < len(text) else "")
 
 
-def _hit(where: str, ref: str, text: str, pattern: re.Pattern[str]) -> Hit | None:
+def _hit(where: str, ref: str, text: str, pattern: re.Pattern[str], matched: str) -> Hit | None:
     count, offsets = _occurrences(pattern, text)
     if not count:
         return None
     return Hit(where, ref, _snippet_at(text, offsets[0]), count, offsets,
-               tuple(_snippet_at(text, at) for at in offsets))
+               tuple(_snippet_at(text, at) for at in offsets), matched)
 
 
 def _token_runs(query: str) -> list[str]:
@@ -131,7 +141,7 @@ async def _search(db: aiosqlite.Connection, session: str, query: str, limit: int
     result = SearchResult(query, "grams" if short else "fts")
     if short:
         settled = await _events_by_grams(db, session, query, pattern, limit, result)
-        settled = settled or not search_index.short_queries_indexed(db)
+        settled = settled or not search_index.short_queries_indexed(db)  # PostgreSQL's scan read every event
     else:
         settled = await _events_by_trigrams(db, session, query, pattern, limit, result)
     if not settled:
@@ -140,23 +150,52 @@ async def _search(db: aiosqlite.Connection, session: str, query: str, limit: int
     return result
 
 
+Found = list[tuple[tuple[int, int], Hit]]  # ((event id, 0 text / 1 call input), hit): merged in event order
+
+
+def _event_hit(seq: int, text: str, pattern: re.Pattern[str], tool: str | None, call: bool, *,
+               found_by_index: bool) -> Hit | None:
+    """The hit on an event's text or its call input; an index hit Python's case fold does not
+    find again (the index folds as SQLite does) still counts, shown from the text's start."""
+    matched = matched_label(tool) if call else EVENT_TEXT
+    hit = _hit("event", f"evt:{seq}", text, pattern, matched)
+    if hit is None and found_by_index:
+        hit = Hit("event", f"evt:{seq}", _snippet_at(text, 0), matched=matched)
+    return hit
+
+
+def _merge(result: SearchResult, limit: int, *sources: Found) -> bool:
+    """List the first ``limit`` hits of the event-text and call-input sources in event order (an
+    event's text before its call input); True when more were found than listed."""
+    merged = sorted((item for source in sources for item in source), key=lambda item: item[0])
+    result.hits.extend(hit for _key, hit in merged[:limit])
+    result.more = result.more or len(merged) > limit
+    return len(merged) > limit
+
+
 async def _events_by_trigrams(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str],
                               limit: int, result: SearchResult) -> bool:
-    """The indexed events' hits; True when the limit was reached (nothing later can be listed)."""
-    rows = await search_index.events_containing(db, session, query, limit + 1)
-    for seq, text in rows[:limit]:
-        hit = _hit("event", f"evt:{seq}", text, pattern)
-        # The trigram index folds case as SQLite does; a fold Python does differently still
-        # counts as a hit the index found, shown from the text's start.
-        result.hits.append(hit or Hit("event", f"evt:{seq}", _snippet_at(text, 0)))
-    result.more = len(rows) > limit
-    return result.more
+    """The indexed events' hits, on their text and their call input; True when the limit was
+    reached (nothing later can be listed). Each source gives at most ``limit + 1`` rows: the
+    first ``limit`` of their union in event order are among them."""
+    texts: Found = []
+    for event_id, seq, text in await search_index.events_containing(db, session, query, limit + 1):
+        hit = _event_hit(seq, text, pattern, None, False, found_by_index=True)
+        if hit is not None:
+            texts.append(((event_id, 0), hit))
+    calls: Found = []
+    for event_id, seq, tool, text in await call_index.containing(db, session, query, limit + 1):
+        hit = _event_hit(seq, text, pattern, tool, True, found_by_index=True)
+        if hit is not None:
+            calls.append(((event_id, 1), hit))
+    return _merge(result, limit, texts, calls)
 
 
 async def _events_by_grams(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str],
                            limit: int, result: SearchResult) -> bool:
-    """The indexed events' hits; True when the search ends here (the limit reached, or a query
-    that cannot be looked up), False when later events may still be listed."""
+    """The indexed events' hits on their text and call input; True when the search ends here
+    (the limit reached, or a query that cannot be looked up), False when later events may still
+    be listed."""
     # Characters the gram tokenizer keeps (letters, digits, marks, punctuation, symbols,
     # private use) make the lookup exact; whitespace or control characters split the
     # query into grams that only narrow the candidates, checked against the text.
@@ -165,49 +204,77 @@ async def _events_by_grams(db: aiosqlite.Connection, session: str, query: str, p
     if not tokens:
         result.complete, result.note = False, "a query of only spaces or control characters is not indexed"
         return True
-    exact = search_index.short_query_exact(db, exact)
+    tokens_exact = exact
+
+    async def texts(after: int, size: int) -> list[tuple[int, int, str | None, str]]:
+        return [(r, seq, None, text) for r, seq, text in
+                await search_index.short_candidates(db, session, query, tokens, after, size)]
+
+    async def calls(after: int, size: int) -> list[tuple[int, int, str | None, str]]:
+        return await call_index.short_candidates(db, session, query, tokens, after, size)
+
+    found: list[Found] = []
+    ended = False
+    for call, fetch, trusted, bounded in (
+            (False, texts, search_index.short_query_exact(db, tokens_exact), not tokens_exact),
+            (True, calls, call_index.short_exact(db, tokens_exact), call_index.short_bounded(db, tokens_exact))):
+        hits, stop = await _short_hits(fetch, pattern, limit, trusted, bounded, call, result)
+        found.append(hits)
+        ended = ended or stop
+    return _merge(result, limit, *found) or ended
+
+
+async def _short_hits(fetch: Any, pattern: re.Pattern[str], limit: int, exact: bool, bounded: bool, call: bool,
+                      result: SearchResult) -> tuple[Found, bool]:
+    """Up to ``limit + 1`` hits of one short-query source; True when it ends the search (more
+    than the limit, or the whitespace query's bound reached: ``result`` says so). ``exact``: the
+    source returns only true matches; else each candidate is checked against its text, and
+    ``bounded`` stops after :data:`MAX_CHECKED` candidates (SQLite's grams of a query with
+    whitespace only narrow the candidates)."""
+    found: Found = []
     after, checked = 0, 0
     while True:
-        rows = await search_index.short_candidates(db, session, query, tokens, after,
-                                                   (limit + 1) if exact else BATCH)
-        for rowid, seq, text in rows:
+        rows = await fetch(after, (limit + 1) if exact else BATCH)
+        for rowid, seq, tool, text in rows:
             after, checked = rowid, checked + 1
-            hit = _hit("event", f"evt:{seq}", text, pattern)
+            hit = _event_hit(seq, text, pattern, tool, call, found_by_index=exact)
             if hit is None:
-                if not exact:
-                    continue
-                hit = Hit("event", f"evt:{seq}", _snippet_at(text, 0))  # Python folds differently; the index found it
-            if len(result.hits) == limit:
-                result.more = True
-                return True
-            result.hits.append(hit)
+                continue
+            found.append(((rowid, int(call)), hit))
+            if len(found) > limit:
+                return found, True
         if exact or len(rows) < BATCH:
-            return False
-        if checked >= MAX_CHECKED:
+            return found, False
+        if bounded and checked >= MAX_CHECKED:
             result.complete = False
             result.note = (f"a short query with whitespace is checked in the first {MAX_CHECKED:,} events holding "
                            "its characters; type 3 or more characters to search everything")
-            return True
+            return found, True
 
 
 async def _unindexed(db: aiosqlite.Connection, session: str, pattern: re.Pattern[str], limit: int,
                      result: SearchResult) -> None:
     """Hits among the session's events the indexes do not reach yet (a read-only store cannot
     be caught up; another process may have imported since this search caught up), checked
-    against their text: a search never silently misses an event. They follow every indexed
-    event in import order, so they come after the indexed hits."""
+    against their text and their call input: a search never silently misses an event. They
+    follow every indexed event in import order, so they come after the indexed hits."""
     after: int | None = None  # the watermark, read in the same query
     while True:
         rows = await search_index.unindexed_events(db, session, after, BATCH)
-        for event_id, seq, text in rows:
+        for event_id, seq, content, tool, extra in rows:
             after = event_id
-            hit = _hit("event", f"evt:{seq}", text, pattern)
-            if hit is None:
-                continue
-            if len(result.hits) == limit:
-                result.more = True
-                return
-            result.hits.append(hit)
+            hits = [_event_hit(seq, content, pattern, None, False, found_by_index=False)
+                    if content is not None else None]
+            call_text = call_input_of_extra(extra)
+            if call_text is not None:
+                hits.append(_event_hit(seq, call_text, pattern, tool, True, found_by_index=False))
+            for hit in hits:
+                if hit is None:
+                    continue
+                if len(result.hits) == limit:
+                    result.more = True
+                    return
+                result.hits.append(hit)
         if len(rows) < BATCH:
             return
 
@@ -216,13 +283,13 @@ async def _materials(db: aiosqlite.Connection, session: str, query: str, pattern
                      result: SearchResult, short: bool) -> None:
     rows = await search_index.materials_containing(db, session, query, limit, short)
     for mid, text in rows:
-        hit = _hit("material", mid, text, pattern)
-        result.hits.append(hit or Hit("material", mid, _snippet_at(text, 0)))
+        hit = _hit("material", mid, text, pattern, MATERIAL_TEXT)
+        result.hits.append(hit or Hit("material", mid, _snippet_at(text, 0), matched=MATERIAL_TEXT))
     # materials the index does not reach yet (a store that cannot be written, an import since
     # the catch-up), checked against their text: usually none, one lookup past the watermark
     found = len(rows)
     for mid, text in await material_index.unindexed(db, session):
-        hit = _hit("material", mid, text, pattern)
+        hit = _hit("material", mid, text, pattern, MATERIAL_TEXT)
         if hit is not None and found < limit:
             found += 1
             result.hits.append(hit)

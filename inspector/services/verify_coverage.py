@@ -44,6 +44,11 @@ DERIVED: tuple[Declared, ...] = (
     Declared("materials_fts_*", "*", "materials_fts", "FTS5's own tables of the material index: each entry's "
              "stored text compared with the searchable prefix of its material's bytes, and FTS5's "
              "integrity-check of the index against that text"),
+    Declared("calls_fts_*", "*", "calls_fts", "FTS5's own tables of the call-input index (store format 5): each "
+             "entry's stored text compared with the text rebuilt from its event's arguments, every call at or below "
+             "the watermark indexed and nothing else, and FTS5's integrity-check of the index against that text"),
+    Declared("calls_grams_*", "*", "calls_grams", "FTS5's own tables of the call-input short-query index: rebuilt "
+             "from calls_fts's text in a temporary table and compared pair by pair, and its coverage of the calls"),
     Declared("materials", "size", "materials", "recomputed from the material's chunks"),
     Declared("materials", "chunk_size", "materials", "the format's chunk size (64 KiB); the chunks' sizes checked"),
     Declared("materials", "chunk_count", "materials", "recomputed from the material's chunks"),

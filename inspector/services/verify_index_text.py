@@ -38,6 +38,9 @@ from inspector.store.materials import searchable_text
 Fail = Callable[[dict[str, Any]], None]
 
 TEXT_CHECK_BELOW = 4 << 20  # characters of indexed event text compared in full by default
+# calls whose gram index is rebuilt and compared by default (its cost is per call: ~4 s of CPU
+# for 250,000 on this machine; a real session holds hundreds to thousands)
+CALL_GRAMS_CHECK_BELOW = 100_000
 MISMATCH = ("malformed", "corrupt")
 NOT_NOW = ("locked", "busy", "readonly", "read-only", "read only")  # the check could not run now: said, not a break
 
@@ -60,6 +63,9 @@ async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writa
         await _event_sizes(store, fail)
         return skipped
     await _fts_check(store, "materials_fts", 0, fail, skipped, "the material search index")
+    await _fts_check(store, "calls_fts", 0, fail, skipped, "the call-input search index calls_fts")
+    await _fts_check(store, "calls_grams", 0, fail, skipped, "the call-input short-query index calls_grams")
+    await _call_grams(store, fail, skipped, full)
     total = await _event_text_size(store)
     if full or (full is None and total < TEXT_CHECK_BELOW):
         if not await _fts_check(store, "events_fts", 1, fail, skipped, "the event search index events_fts"):
@@ -78,6 +84,22 @@ async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writa
         skipped.append("events_grams text (the one- and two-character index): above the default's size only its "
                        "coverage is checked; --full compares its grams with the events")
     return skipped
+
+
+async def _call_grams(store: Store, fail: Fail, skipped: list[str], full: bool | None) -> None:
+    """``calls_grams`` rebuilt from ``calls_fts``'s text (itself compared with the calls' arguments,
+    verify_calls.py) and compared: by counts by default, pair by pair with ``--full``; above
+    :data:`CALL_GRAMS_CHECK_BELOW` calls only with ``--full`` (its coverage is always checked)."""
+    try:
+        count = int((await store.db.execute_fetchall("SELECT COUNT(*) FROM calls_fts_docsize"))[0][0])
+    except sqlite3.DatabaseError:  # reported by the coverage check (verify_calls.py)
+        return
+    if not full and (full is not None or count >= CALL_GRAMS_CHECK_BELOW):
+        skipped.append(f"calls_grams text (the call-input short-query index): {count} calls are above the default's "
+                       f"{CALL_GRAMS_CHECK_BELOW} (--full compares it); its coverage was checked")
+        return
+    await _grams_text(store, fail, skipped, exact=bool(full), index="calls_grams",
+                      source="SELECT rowid, ci_grams(text) FROM main.calls_fts")
 
 
 async def _event_text_size(store: Store) -> int:
@@ -149,7 +171,12 @@ async def _event_sizes(store: Store, fail: Fail) -> None:
                          "hide events by words they do not hold"})
 
 
-async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bool) -> None:
+EVENT_GRAMS = ("SELECT event_id, ci_grams(content) FROM events WHERE content IS NOT NULL AND event_id <= "
+               "(SELECT indexed_through FROM search_watermark WHERE name = 'events')")
+
+
+async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bool, index: str = "events_grams",
+                      source: str = EVENT_GRAMS) -> None:
     """Rebuild the short-query index in a temporary table and compare it with the store's:
     ``exact`` (--full), every (gram, event) pair; by default each gram's event count and each
     event's gram count (a fraction of the cost: an entry given another event's grams shows,
@@ -161,15 +188,13 @@ async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bo
         await db.execute("DROP TABLE IF EXISTS temp.verify_grams")
         await db.execute(f"CREATE VIRTUAL TABLE temp.verify_grams USING fts5(grams, content='', detail=none, "
                          f"tokenize=\"{tokenizer}\")")
-        await db.execute("INSERT INTO temp.verify_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM "
-                         "events WHERE content IS NOT NULL AND event_id <= (SELECT indexed_through FROM "
-                         "search_watermark WHERE name = 'events')")
+        await db.execute(f"INSERT INTO temp.verify_grams (rowid, grams) {source}")
     except sqlite3.OperationalError as exc:  # no ci_grams on this connection, or no temp space: not the index's fault
-        skipped.append(f"events_grams text: could not be rebuilt for comparison ({exc})")
+        skipped.append(f"{index} text: could not be rebuilt for comparison ({exc})")
         await _drop_temp(db)
         return
     try:
-        for name, table in (("verify_grams_have", "main.events_grams"), ("verify_grams_want", "temp.verify_grams")):
+        for name, table in (("verify_grams_have", f"main.{index}"), ("verify_grams_want", "temp.verify_grams")):
             schema, _, base = table.partition(".")
             await db.execute(f"DROP TABLE IF EXISTS temp.{name}")
             await db.execute(f"CREATE VIRTUAL TABLE temp.{name} USING fts5vocab({schema}, {base}, instance)")
@@ -184,15 +209,15 @@ async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bo
             f"SELECT COUNT(*), MIN({first}) FROM ({have} EXCEPT {want} UNION ALL SELECT * FROM ({want} EXCEPT {have}))")
         if not exact:
             sizes = await db.execute_fetchall(
-                "SELECT COUNT(*), MIN(w.id) FROM temp.verify_grams_docsize w LEFT JOIN main.events_grams_docsize h "
+                f"SELECT COUNT(*), MIN(w.id) FROM temp.verify_grams_docsize w LEFT JOIN main.{index}_docsize h "
                 "ON h.id = w.id WHERE h.sz IS NOT w.sz")
             if sizes and int(sizes[0][0]):
                 rows = [(int(rows[0][0]) + int(sizes[0][0]), sizes[0][1])]
-            skipped.append("events_grams: compared by each gram's events (their count and two sums of their ids) and "
+            skipped.append(f"{index}: compared by each gram's events (their count and two sums of their ids) and "
                            "each event's gram count (--full compares every gram of every event)")
     except sqlite3.DatabaseError as exc:  # the store's own index cannot be read back: its tables were edited
-        fail({"where": "events_grams", "code": "search_index_damaged",
-              "message": f"the short-query index events_grams cannot be read ({exc}): its FTS5 tables were edited; "
+        fail({"where": index, "code": "search_index_damaged",
+              "message": f"the short-query index {index} cannot be read ({exc}): its FTS5 tables were edited; "
                          "every one- or two-character search would fail or mislead"})
         return
     finally:
@@ -201,8 +226,8 @@ async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bo
         what = (f"{rows[0][0]} (gram, event) pair(s) its events' text does not give, or lacks them (first: event id "
                 f"{rows[0][1]})" if exact else f"{rows[0][0]} gram(s) or event(s) whose entries its events' text does "
                 "not give")
-        fail({"where": "events_grams", "event_id": rows[0][1], "code": "search_index_text",
-              "message": f"the short-query index events_grams holds {what}: a one- or two-character search would "
+        fail({"where": index, "event_id": rows[0][1], "code": "search_index_text",
+              "message": f"the short-query index {index} holds {what}: a one- or two-character search would "
                          "find or hide the wrong events"})
 
 

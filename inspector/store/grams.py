@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from inspector.store import call_index
+
 FUNCTION = "ci_grams"
 
 
@@ -29,3 +31,4 @@ def grams(text: str | None) -> str | None:
 def register(con: sqlite3.Connection) -> None:
     """Make ``ci_grams(text)`` available to SQL on this connection (catch-up, migrations, deletions)."""
     con.create_function(FUNCTION, 1, grams, deterministic=True)
+    call_index.register(con)  # format 5's migration and the catch-up name ci_call_text

@@ -7,7 +7,7 @@ in ``user_version``, so any SQLite tool can tell what the file is without our co
 from __future__ import annotations
 
 APPLICATION_ID = 0x43495331  # "CIS1"
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 CHUNK_SIZE = 64 * 1024
 # Materials larger than this are searchable only in their first MATERIAL_INDEX_CAP bytes;
 # the UI says so rather than pretending a search covered everything.
@@ -245,6 +245,24 @@ _V4 = """
 INSERT INTO search_watermark (name, indexed_through) SELECT 'materials', IFNULL(MAX(material_id), 0) FROM materials;
 """
 
+# Format 5: a tool call's input (its ``args``: a Bash command, an Edit's path and strings) is
+# searchable (inspector/store/call_index.py). ``calls_fts`` holds each indexed event's call-input
+# text (``ci_call_text(extra)``, inspector/domain/call_input.py) under the trigram tokenizer,
+# ``calls_grams`` its grams for one- and two-character queries, both keyed by event id and kept
+# under the events' watermark: an older store's events at or below it are indexed here.
+_V5 = """
+CREATE VIRTUAL TABLE calls_fts USING fts5(text, tokenize='trigram');
+CREATE VIRTUAL TABLE calls_grams USING fts5(
+    grams, content='', detail=none,
+    tokenize="unicode61 remove_diacritics 0 categories 'L* N* Co M* P* S*'"
+);
+WITH c (event_id, t) AS MATERIALIZED (SELECT event_id, ci_call_text(extra) FROM events
+    WHERE event_id <= (SELECT indexed_through FROM search_watermark WHERE name = 'events')
+    AND instr(extra, '"args"') > 0)
+INSERT INTO calls_fts (rowid, text) SELECT event_id, t FROM c WHERE t IS NOT NULL;
+INSERT INTO calls_grams (rowid, grams) SELECT rowid, ci_grams(text) FROM calls_fts;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from format n to n + 1.
 # Format 0 is an empty file; each step runs in one transaction with the version bump.
-MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2, 2: _V3, 3: _V4}
+MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5}

@@ -5,6 +5,8 @@ kept by hand (``events_fts`` trigram, ``events_grams`` for one- and two-characte
 ``materials_fts``). On PostgreSQL ``events_search`` holds each event's lower-cased text
 under a ``pg_trgm`` GIN index; materials' text sits in ``materials_fts`` under the same kind
 of index.
+Tool calls' input (store format 5) is indexed beside the events, under their watermark, by
+inspector/store/call_index.py, which ``index_next`` and ``unindex_event`` call.
 
 Events are indexed after an import, not in its transaction (store format 3): the import
 only writes rows, and ``catch_up`` (inspector/store/catch_up.py) indexes the events above
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from inspector.store import call_index
 from inspector.store.connection import fetch_one
 
 
@@ -95,6 +98,7 @@ async def index_next(db: Any, size: int) -> tuple[int, int]:
                          "WHERE event_id > ? AND event_id <= ? AND content IS NOT NULL", (mark, top))
         await db.execute("INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events "
                          "WHERE event_id > ? AND event_id <= ? AND content IS NOT NULL", (mark, top))
+    await call_index.index_range(db, mark, top)  # their call input (store format 5), under the same watermark
     await db.execute("INSERT INTO search_watermark (name, indexed_through) VALUES ('events', ?) "
                      "ON CONFLICT (name) DO UPDATE SET indexed_through = excluded.indexed_through", (top,))
     return count, top
@@ -105,7 +109,10 @@ async def unindex_event(db: Any, event_id: int, content: str | None) -> None:
     below the watermark were indexed (an FTS5 ``'delete'`` of a row never inserted would
     corrupt the index). An event above it is simply never indexed: the catch-up reads
     ``events`` as it is when it runs."""
-    if content is None or event_id > await watermark(db):
+    if event_id > await watermark(db):
+        return
+    await call_index.unindex(db, event_id)  # its call input, if it has any (an event without text may)
+    if content is None:
         return
     if _pg(db):
         await db.execute("DELETE FROM events_search WHERE event_id = ?", (event_id,))
@@ -150,25 +157,25 @@ async def compact(db: Any) -> None:
     PostgreSQL's VACUUM after the commit does this (inspector/store/pg/maintenance.py)."""
     if _pg(db):
         return
-    for table in ("events_fts", "events_grams", "materials_fts"):
+    for table in ("events_fts", "events_grams", "materials_fts", *call_index.TABLES):
         await db.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
 
 
 # -- queries ---------------------------------------------------------------------------------
 
 
-async def events_containing(db: Any, session: str, query: str, limit: int) -> list[tuple[int, str]]:
-    """(seq, content) of up to ``limit`` events of ``session`` whose text contains ``query``
+async def events_containing(db: Any, session: str, query: str, limit: int) -> list[tuple[int, int, str]]:
+    """(event_id, seq, content) of up to ``limit`` events of ``session`` whose text contains ``query``
     (three characters or more; case-insensitive like the index), in import order."""
     if _pg(db):
         return await db.execute_fetchall(
-            "SELECT e.seq, e.content FROM events_search s JOIN events e ON e.event_id = s.event_id "
+            "SELECT e.event_id, e.seq, e.content FROM events_search s JOIN events e ON e.event_id = s.event_id "
             "WHERE s.session = ? AND s.lowered LIKE lower(?) ORDER BY s.event_id LIMIT ?",
             (session, _like_contains(query), limit))
     # CROSS JOIN keeps events_fts as the outer loop: the index yields rowids in order and
     # the LIMIT stops the walk; each event is one primary-key lookup.
     return await db.execute_fetchall(
-        "SELECT e.seq, e.content FROM events_fts CROSS JOIN events e ON e.event_id = events_fts.rowid "
+        "SELECT e.event_id, e.seq, e.content FROM events_fts CROSS JOIN events e ON e.event_id = events_fts.rowid "
         "WHERE events_fts MATCH ? AND e.session = ? ORDER BY events_fts.rowid LIMIT ?",
         (_fts_phrase(query), session, limit))
 
@@ -196,9 +203,10 @@ def short_queries_indexed(db: Any) -> bool:
     return not _pg(db)
 
 
-async def unindexed_events(db: Any, session: str, after: int | None, limit: int) -> list[tuple[int, int, str]]:
-    """(event_id, seq, content) of the session's events above ``after`` (None: above the
-    watermark) that hold text, in import order: what a search checks directly when the indexes
+async def unindexed_events(db: Any, session: str, after: int | None,
+                           limit: int) -> list[tuple[int, int, str | None, str | None, str]]:
+    """(event_id, seq, content, tool, extra) of the session's events above ``after`` (None: above
+    the watermark) that hold text or may hold call input, in import order: what a search checks directly when the indexes
     do not reach them yet (a store that cannot be written, an import committed since the
     catch-up). Usually none, answered by one lookup past the highest event."""
     return await db.execute_fetchall(unindexed_sql(_pg(db), after is None),
@@ -210,8 +218,8 @@ def unindexed_sql(pg: bool, from_watermark: bool) -> str:
     # watermark) instead of walking the session's whole (session, …) index to filter on event_id.
     column = "session" if pg else "+session"
     bound = f"({WATERMARK_SQL})" if from_watermark else "?"
-    return (f"SELECT event_id, seq, content FROM events WHERE event_id > {bound} AND {column} = ? "
-            "AND content IS NOT NULL ORDER BY event_id LIMIT ?")
+    return (f"SELECT event_id, seq, content, tool, extra FROM events WHERE event_id > {bound} AND {column} = ? "
+            f"AND (content IS NOT NULL OR {call_index.MAY_HAVE_INPUT}) ORDER BY event_id LIMIT ?")
 
 
 def short_query_exact(db: Any, tokens_exact: bool) -> bool:

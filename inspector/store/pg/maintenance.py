@@ -21,8 +21,8 @@ import asyncpg
 from inspector.store.pg.store import PgStore, _connect
 
 # The tables a deletion removes rows or bytes from.
-RECLAIMED = ("events", "events_search", "material_chunks", "materials_fts", "materials", "state_records", "summaries", "stubs",
-             "actions", "candidates", "handoffs", "deletion_requests", "tool_defs")
+RECLAIMED = ("events", "events_search", "calls_search", "material_chunks", "materials_fts", "materials",
+             "state_records", "summaries", "stubs", "actions", "candidates", "handoffs", "deletion_requests", "tool_defs")
 
 
 RECLAIM_TRIES = 10  # a snapshot open elsewhere on the server usually ends within a second

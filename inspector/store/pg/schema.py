@@ -309,7 +309,21 @@ _V4 = """
 INSERT INTO search_watermark (name, indexed_through) SELECT 'materials', COALESCE(MAX(material_id), 0) FROM materials;
 """
 
+# Format 5: a tool call's input searchable (inspector/store/call_index.py): ``calls_search`` holds
+# each indexed event's call-input text under a trigram index, filled by the catch-up under the
+# events' watermark; an older store's events at or below it are indexed by the migration
+# (in Python, the same text as SQLite's: ``PG_FILLS``).
+_V5 = f"""
+CREATE TABLE calls_search (
+    event_id bigint PRIMARY KEY,
+    session  {_T} NOT NULL,
+    text     {_T} NOT NULL
+);
+CREATE INDEX calls_search_text ON calls_search USING gin (lower(text) gin_trgm_ops);
+CREATE INDEX calls_search_session ON calls_search (session, event_id);
+"""
+
 # Forward migrations: PG_MIGRATIONS[n] brings a PostgreSQL store from format n to the next
 # key (or FORMAT_VERSION). Format 0 is an empty database; the first step builds format 2,
 # the SQLite store's format at the time the PostgreSQL backend was added.
-PG_MIGRATIONS: dict[int, tuple[int, str]] = {0: (2, _V2), 2: (3, _V3), 3: (4, _V4)}
+PG_MIGRATIONS: dict[int, tuple[int, str]] = {0: (2, _V2), 2: (3, _V3), 3: (4, _V4), 4: (5, _V5)}

@@ -28,6 +28,7 @@ from typing import Any
 import asyncpg
 
 from inspector.domain.errors import InspectorError, NotAStore, StoreBusy
+from inspector.store.call_index import fill_to_watermark as fill_calls
 from inspector.store.connection import Store, utc_now
 from inspector.store.digest_key import parse_key
 from inspector.store.location import StoreUrl
@@ -304,6 +305,8 @@ async def _migrate(conn: asyncpg.Connection, location: StoreUrl, create: bool, c
                                 "URL` creates one)")
             target, script = PG_MIGRATIONS[version]
             await conn.execute(script)
+            if target == 5:  # an older store's indexed events get their call input indexed
+                await fill_calls(PgConnection(conn))
             created.append(version == 0)
             if version == 0:
                 await conn.execute("INSERT INTO store_format (application_id, version) VALUES ($1, $2)",

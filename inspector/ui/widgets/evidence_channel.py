@@ -123,13 +123,14 @@ class EvidenceChannel(ChannelPane):
         # "0 occurrences in 0 items for “x”" said nothing found the way no person says it
         head = (f"{n:,} occurrence{'s' if n != 1 else ''} in {items}{'+' if result.more else ''} "
                 f"item{'s' if items != 1 else ''} for “{result.query}” · {method} · [ ] step through them"
-                if items else f"No match for “{result.query}” in this session's events and stored originals "
+                if items else f"No match for “{result.query}” in this session's events, tool calls' input and stored originals "
                 f"· {method}")
         options = [Option(markup("[b]$h[/b]", h=head), disabled=True)]
         if result.note:
             options.append(Option(markup("[$warning]$n[/]", n=result.note), disabled=True))
         for i, hit in enumerate(result.hits):
-            options.append(Option(markup("[b]$ref[/b] [dim]$w · $n×[/]\n  $s", ref=hit.ref, w=hit.where,
+            # where it matched: the event's text, a tool call's input ("call input of Bash"), a material's text
+            options.append(Option(markup("[b]$ref[/b] [dim]$w · $n×[/]\n  $s", ref=hit.ref, w=hit.matched,
                                          n=str(hit.occurrences), s=hit.snippet.replace("\n", " ⏎ ")),
                                   id=f"hit:{i}"))  # a line break in the text began a line at the list's edge
         self.set_records(options, "no hits")
@@ -142,8 +143,10 @@ class EvidenceChannel(ChannelPane):
         if hit.offsets:
             k = self.occurrence
             # the keys as values: a bare "[" in a template opens a tag and the line showed "[/]"
-            lines.append(markup("match $k of $n at character $o   [dim]$nx next · $pv previous[/]", k=str(k + 1),
-                                n=f"{hit.occurrences:,}", o=f"{hit.offsets[k]:,}", nx="]", pv="["))
+            # the offset is in the text the hit matched: the event's, its call input, the material's
+            lines.append(markup("match $k of $n at character $o of the $w   [dim]$nx next · $pv previous[/]",
+                                k=str(k + 1), n=f"{hit.occurrences:,}", o=f"{hit.offsets[k]:,}", w=hit.matched,
+                                nx="]", pv="["))
             if hit.occurrences > len(hit.offsets):
                 lines.append(markup("[dim]offsets listed for the first $m[/]", m=str(len(hit.offsets))))
         lines.append(plain(hit.snippet_for(self.occurrence)))
