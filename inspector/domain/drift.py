@@ -17,6 +17,7 @@ from inspector.domain.drift_finding import Finding as Finding  # re-exported: se
 from inspector.domain.drift_headline import NOT_JUDGED as NOT_JUDGED  # re-exported: services, UI, report
 from inspector.domain.drift_headline import UNTRUSTED_WRITERS, facts_not_judged, identifier_findings, judged_once
 from inspector.domain.drift_headline import headline as headline  # re-exported: CLI, UI, tests
+from inspector.domain.drift_roster import gate_of, roster_for
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.field_timeline import FieldTimeline as FieldTimeline  # re-exported: services, UI, benches
 from inspector.domain.field_timeline import field_cell as field_cell
@@ -212,7 +213,15 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     others: tuple[tuple[str, str], ...] | None = None  # made when a rule first needs it
     gate: bool | None = None  # whether any departure can be in this text (said_departures), asked once
     pronouns = scopes = False  # whether a bare pronoun is lifted, a scope value has something joined
-    for fact in state:
+    # The records this text can make a rule read (drift_roster), with the per-generation
+    # answers the loop would otherwise ask at its first record that needs them.
+    plans = plans if plans is not None else _departure_plans(state)
+    opened = gate_of(roster_for(state, lambda: _owner_values(state)), said, plans)
+    cancels, claims_anything, gate = opened.cancels, opened.claims_anything, opened.gate
+    if gate is not None:
+        pronouns, scopes = opened.pronouns, opened.scopes
+    visit = state if opened.visit is None else [state[i] for i in opened.visit]
+    for fact in visit:
         if fact.status != "active":
             if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
                 hit = rules.untrusted_rule_in(said, fact.value)
@@ -241,7 +250,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
             else:
                 # Kept word for word, yet widened, reordered, broken or lifted through a pronoun.
                 if gate is None:  # asked once per generation: can any departure be in this text?
-                    scope_values, planned = plans if plans is not None else _departure_plans(state)
+                    scope_values, planned = plans
                     pronouns = pronoun_in(said)
                     scopes = bool(scope_values) and scope_open(said, scope_values)
                     gate = pronouns or scopes or planned
