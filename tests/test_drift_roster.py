@@ -70,3 +70,25 @@ def test_every_plain_generation_finds_the_same_as_reading_every_record(monkeypat
     narrowed = [[f.as_dict() for f in find_drift(g, s)] for g, s in gens]
     monkeypatch.setattr(drift_module, "gate_of", _every_record)
     assert [[f.as_dict() for f in find_drift(g, s)] for g, s in gens] == narrowed
+
+
+def test_generations_whose_range_holds_every_record_share_one_roster(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A range (``covers``) that leaves every record in made a new list per generation, so what
+    is kept per record list (the roster, the plans, the subject rule's shared words) was worked
+    out again for each of the rich set's 1,000 generations."""
+    import inspector.domain.drift_roster as roster_module
+
+    made: list[int] = []
+    real = roster_module.roster_of
+
+    def counting(state, others):  # type: ignore[no-untyped-def]
+        made.append(len(state))
+        return real(state, others)
+
+    monkeypatch.setattr(roster_module, "roster_of", counting)
+    _, state = _plain(1)
+    state = [StateFact(s.key, s.kind, s.value, s.status, ("evt:1",)) for s in state]
+    for g in range(1, 4):
+        gen, _ = _plain(g)
+        find_drift(GenerationText(g, "recursive", gen.text, gen.unresolved, gen.sources, covers=(1, 5)), state)
+    assert made == [100]

@@ -22,7 +22,7 @@ from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.field_timeline import FieldTimeline as FieldTimeline  # re-exported: services, UI, benches
 from inspector.domain.field_timeline import field_cell as field_cell
 from inspector.domain.field_timeline import field_timeline as field_timeline
-from inspector.domain.field_timeline import held_in, value_held
+from inspector.domain.field_timeline import held_after_get, held_in
 from inspector.domain.said import normal_text
 from inspector.domain.said_departures import departure, plan_of, pronoun_in
 from inspector.domain.said_departures import message as departure_message
@@ -114,8 +114,12 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
         gen = replace(gen, covers=(gen.covers[0], honest.judged_to))
     if gen.covers is not None:
         last = gen.covers[1]
-        state = [s for s in state if s.first_seq is None
-                 or (ctx.established(s.value, s.sources, s.first_seq) or s.first_seq) <= last]
+        in_range = [s for s in state if s.first_seq is None
+                    or (ctx.established(s.value, s.sources, s.first_seq) or s.first_seq) <= last]
+        # Every record in range (the usual case): the caller's list itself, so what is kept per
+        # record list (_departure_plans, the roster, the subject rule's shared words) is asked
+        # once per session, not once per generation.
+        state = state if len(in_range) == len(state) else in_range
     # "In the summary" after the one normal form every verdict uses (case, white space, NFC,
     # quotes): survival says kept for the same text. A claim does not stand in for the text:
     # a summary whose claim carries the exact value while its text says the opposite hides
@@ -145,7 +149,8 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                                            f"the protected value is “{fact.value}”."))
         kind = fact.kind
         if kind in OWNER_ONLY_KINDS:
-            if not rewritten and not value_held(text_norm, fact.norm_value, fact.bounded, held):
+            if not rewritten and not (held.get(fact.norm_value) or held_after_get(text_norm, fact.norm_value,
+                                                                           fact.bounded, held)):
                 missing_found.append(Finding("protected_missing", fact.key,
                                              f"the {kind} “{fact.value}” ({fact.key}) is not in generation "
                                              f"{gen.generation}'s text (after normalising case and white space)"
