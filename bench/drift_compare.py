@@ -1,6 +1,6 @@
 """Every drift code vs. the drift of commit 8218394 (before the new codes), in one run.
 
-    python -m bench.drift_compare [--rounds 3] [--old-commit 8218394]
+    python -m bench.drift_compare [--rounds 3] [--old-commit 8218394] [--tree PATH ...]
 
 "Today's drift bench" (bench/drift_speed.py, issue #6) timed the state rules over 1,000
 generations × 100 protected records. This bench runs that same measurement with the code
@@ -16,7 +16,8 @@ data sets of 1,000 generations × 100 records:
 
 Per tree and data set: the Drift tab's load (every generation's findings + the field
 timeline, ``drift_overview``), ``inspector drift`` on the latest generation, and the pure
-domain rules alone. The target (issue #12): new ≤ 2× old, same run.
+domain rules alone. The target (issue #12): new ≤ 2× old, same run. ``--tree`` adds other
+checkouts (main before a change, say) to the same alternation; each gets its own rows against old.
 """
 
 from __future__ import annotations
@@ -159,7 +160,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--old-commit", default="8218394")
+    parser.add_argument("--tree", type=Path, action="append", default=[],
+                        help="another checkout measured in the same rounds (e.g. a worktree of main)")
     args = parser.parse_args()
+    others = [("new", ROOT), *((str(t), t.resolve()) for t in args.tree)]
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         old = extract_old(args.old_commit, root / "old")
@@ -169,23 +173,26 @@ def main() -> None:
         results: dict[tuple[str, str], list[dict[str, object]]] = {}
         for _ in range(args.rounds):
             for name, src in data.items():
-                for label, tree in (("old", old), ("new", ROOT)):
+                for label, tree in (("old", old), *others):
                     results.setdefault((label, name), []).append(run(tree, src, root / f"{label}-{name}.db"))
     # [0] wall clock, [1] CPU time of the process (steadier on a shared machine).
     med = {k: {m: [statistics.median(float(r[m][c]) for r in v) for c in (0, 1)] for m in ("overview", "latest", "pure")}
            for k, v in results.items()}
     print(f"{GENERATIONS} generations × {KEYS} records, median of {args.rounds} alternating rounds "
           f"(old = {args.old_commit}); wall clock, then CPU time")
-    print("| data | measure | old wall | new wall | ratio | old CPU | new CPU | ratio |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for tree_label, _ in others:
+        if tree_label != "new":
+            print(f"\nnew = {tree_label}")
+        print("| data | measure | old wall | new wall | ratio | old CPU | new CPU | ratio |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
+        for name in data:
+            for m, label in (("overview", "Drift tab: all generations + timeline"),
+                             ("latest", "`inspector drift`, latest"), ("pure", "pure rules alone")):
+                (ow, oc), (nw, nc) = med[("old", name)][m], med[(tree_label, name)][m]
+                print(f"| {name} | {label} | {ow * 1000:.0f} ms | {nw * 1000:.0f} ms | {nw / ow:.2f}× "
+                      f"| {oc * 1000:.0f} ms | {nc * 1000:.0f} ms | {nc / oc:.2f}× |")
     for name in data:
-        for m, label in (("overview", "Drift tab: all generations + timeline"), ("latest", "`inspector drift`, latest"),
-                         ("pure", "pure rules alone")):
-            (ow, oc), (nw, nc) = med[("old", name)][m], med[("new", name)][m]
-            print(f"| {name} | {label} | {ow * 1000:.0f} ms | {nw * 1000:.0f} ms | {nw / ow:.2f}× "
-                  f"| {oc * 1000:.0f} ms | {nc * 1000:.0f} ms | {nc / oc:.2f}× |")
-    for name in data:
-        for label in ("old", "new"):
+        for label in ("old", *(t for t, _ in others)):
             r = results[(label, name)][-1]
             print(f"{label} on {name}: {r['findings']:,} findings, codes {', '.join(r['codes'])}")
     base = med[("old", "plain")]["overview"]

@@ -17,11 +17,12 @@ from inspector.domain.drift_finding import Finding as Finding  # re-exported: se
 from inspector.domain.drift_headline import NOT_JUDGED as NOT_JUDGED  # re-exported: services, UI, report
 from inspector.domain.drift_headline import UNTRUSTED_WRITERS, facts_not_judged, identifier_findings, judged_once
 from inspector.domain.drift_headline import headline as headline  # re-exported: CLI, UI, tests
+from inspector.domain.drift_roster import gate_of, roster_for
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.field_timeline import FieldTimeline as FieldTimeline  # re-exported: services, UI, benches
 from inspector.domain.field_timeline import field_cell as field_cell
 from inspector.domain.field_timeline import field_timeline as field_timeline
-from inspector.domain.field_timeline import held_in, value_held
+from inspector.domain.field_timeline import held_after_get, held_in
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said import normal_text
 from inspector.domain.said_departures import departure, plan_of, pronoun_in
@@ -114,8 +115,12 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
         gen = replace(gen, covers=(gen.covers[0], honest.judged_to))
     if gen.covers is not None:
         last = gen.covers[1]
-        state = [s for s in state if s.first_seq is None
-                 or (ctx.established(s.value, s.sources, s.first_seq) or s.first_seq) <= last]
+        in_range = [s for s in state if s.first_seq is None
+                    or (ctx.established(s.value, s.sources, s.first_seq) or s.first_seq) <= last]
+        # Every record in range (the usual case): the caller's list itself, so what is kept per
+        # record list (_departure_plans, the roster, the subject rule's shared words) is asked
+        # once per session, not once per generation.
+        state = state if len(in_range) == len(state) else in_range
     # "In the summary" after the one normal form every verdict uses (case, white space, NFC,
     # quotes): survival says kept for the same text. A claim does not stand in for the text:
     # a summary whose claim carries the exact value while its text says the opposite hides
@@ -145,7 +150,8 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                                            f"the protected value is “{fact.value}”."))
         kind = fact.kind
         if kind in OWNER_ONLY_KINDS:
-            if not rewritten and not value_held(text_norm, fact.norm_value, fact.bounded, held):
+            if not rewritten and not (held.get(fact.norm_value) or held_after_get(text_norm, fact.norm_value,
+                                                                           fact.bounded, held)):
                 missing_found.append(Finding("protected_missing", fact.key,
                                              f"the {kind} “{fact.value}” ({fact.key}) is not in generation "
                                              f"{gen.generation}'s text (after normalising case and white space)"
@@ -220,7 +226,15 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     others: tuple[tuple[str, str], ...] | None = None  # made when a rule first needs it
     gate: bool | None = None  # whether any departure can be in this text (said_departures), asked once
     pronouns = scopes = False  # whether a bare pronoun is lifted, a scope value has something joined
-    for fact in state:
+    # The records this text can make a rule read (drift_roster), with the per-generation
+    # answers the loop would otherwise ask at its first record that needs them.
+    plans = plans if plans is not None else _departure_plans(state)
+    opened = gate_of(roster_for(state, lambda: _owner_values(state)), said, plans)
+    cancels, claims_anything, gate = opened.cancels, opened.claims_anything, opened.gate
+    if gate is not None:
+        pronouns, scopes = opened.pronouns, opened.scopes
+    visit = state if opened.visit is None else [state[i] for i in opened.visit]
+    for fact in visit:
         if fact.status != "active":
             if fact.status == "pending" and fact.writer in UNTRUSTED_WRITERS and fact.kind in OWNER_ONLY_KINDS:
                 hit = rules.untrusted_rule_in(said, fact.value)
@@ -249,7 +263,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
             else:
                 # Kept word for word, yet widened, reordered, broken or lifted through a pronoun.
                 if gate is None:  # asked once per generation: can any departure be in this text?
-                    scope_values, planned = plans if plans is not None else _departure_plans(state)
+                    scope_values, planned = plans
                     pronouns = pronoun_in(said)
                     scopes = bool(scope_values) and scope_open(said, scope_values)
                     gate = pronouns or scopes or planned

@@ -60,8 +60,8 @@ def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldT
         if key not in claimed:  # no claim to read: the markers or the text alone decide
             out.cells[key] = ({number: "kept" if value in unresolved else "missing" for number, _, unresolved, _ in prepared}
                               if by_marker else
-                              {number: _cell(text, norm_value, whole, held)
-                               for (number, _, _, text), held in zip(prepared, found, strict=False)})
+                              {number: "kept" if held.get(norm_value) or held_after_get(text, norm_value, whole, held)
+                               else "missing" for (number, _, _, text), held in zip(prepared, found, strict=False)})
         elif by_marker:
             out.cells[key] = {number: ("missing" if value not in unresolved else "kept") if (claim := claims.get(key)) is None
                               else "kept" if claim.get("text") == value else "rewritten"
@@ -75,6 +75,12 @@ def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldT
 
 def _cell(text: str, norm_value: str, whole: bool, held: dict[str, bool]) -> str:
     return "kept" if value_held(text, norm_value, whole, held) else "missing"
+
+
+def held_after_get(text: str, norm_value: str, whole: bool, held: dict[str, bool]) -> bool:
+    """``value_held`` after ``held.get`` gave no True: a False stands, nothing known is asked
+    (the common case, a dictionary lookup in the comprehension, costs no call)."""
+    return held.get(norm_value) is None and value_held(text, norm_value, whole, held)
 
 
 # Whether each record's value is in each generation's normal text, by text: the Drift tab asks

@@ -222,6 +222,17 @@ def subject_statement(said: Said, value: str, kind: str, others: Others | Callab
                          lambda: _statement(said, value, plan, _stating_others(said, value, others)))
 
 
+def subject_leads(value: str, kind: str, others: Others) -> tuple[str, ...] | None:
+    """The forms one of which must be in a text for ``subject_statement`` to read it there (the
+    same early answers); () never, None whatever the text (an order). Once per record list."""
+    plan = subject_plan(value, kind)
+    if plan is not None and others and plan.pieces:
+        plan = _telling(value, kind, plan, others)
+    if plan is None or (not plan.pieces and plan.order is None):
+        return ()
+    return None if plan.order is not None else tuple(f for piece in plan.pieces for f in piece)
+
+
 # The last record list asked about and its answer — one tuple, replaced whole (the app's
 # workers may ask from another thread): the same list comes back for every record of every
 # generation of a session, and hashing 100 pairs each time cost more than the rule.
@@ -388,4 +399,4 @@ def _order(said: Said, v: str, order: Order, elsewhere: frozenset[int]) -> State
     return None
 
 
-__all__ = ["CODE", "Statement", "SubjectPlan", "subject_plan", "subject_statement"]
+__all__ = ["CODE", "Statement", "SubjectPlan", "subject_leads", "subject_plan", "subject_statement"]
