@@ -170,3 +170,45 @@ async def test_a_write_to_a_store_file_changed_under_it_is_refused(how: str, tmp
     if how == "replaced":
         assert store_path.read_bytes() == new_bytes  # the new file untouched
         assert _ledger_count(other) == before_other
+
+
+# A 1 MB single-line event or summary is read by the sensitive-value patterns (deletion, check),
+# the fact rules, and drift's names and amounts. Each was quadratic on some long run: every start
+# inside the run read it to its end again (16,000 "1"s took `money` 36 s; 16,000 "中" 5 s).
+LONG_RUNS = ["a", "中", "1", "1a", "aа", "a-", "a@a.a@", "http://", "a.", "1 "]
+
+
+def _scanners() -> dict[str, Any]:
+    from inspector.domain.deletion import sensitive_values
+    from inspector.domain.disguise import undisguise
+    from inspector.domain.facts import extract
+    from inspector.domain.invented import named_identifiers
+    from inspector.domain.logevents import LogEvent
+    from inspector.domain.said_numbers import money
+    from inspector.domain.text_checks import sensitive_data
+    return {"deletion values": sensitive_values, "check sensitive data": sensitive_data,
+            "fact rules": lambda s: extract([LogEvent(1, "user_message", "user", s),
+                                             LogEvent(2, "tool_result", "tool", s, tool="x", call_id="c")]),
+            "drift names": named_identifiers.__wrapped__, "undisguise": undisguise, "drift amounts": money}
+
+
+def _best_of_three(fn: Any, text: str) -> float:
+    import time
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        fn(text)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+@pytest.mark.parametrize("unit", LONG_RUNS)
+def test_the_scanners_take_linear_time_on_one_long_line(unit: str) -> None:
+    """Four times the input may take about four times as long, never sixteen (quadratic)."""
+    slow = []
+    for name, fn in _scanners().items():
+        small, large = unit * (4_000 // len(unit)), unit * (16_000 // len(unit))
+        t_small, t_large = _best_of_three(fn, small), _best_of_three(fn, large)
+        if t_large > 0.03 and t_large > 9 * t_small:  # under 30 ms is too quick to tell anything
+            slow.append(f"{name}: {t_small:.3f}s → {t_large:.3f}s")
+    assert slow == [], f"quadratic on {unit!r} × 16,000: {slow}"
