@@ -212,3 +212,60 @@ def test_the_scanners_take_linear_time_on_one_long_line(unit: str) -> None:
         if t_large > 0.03 and t_large > 9 * t_small:  # under 30 ms is too quick to tell anything
             slow.append(f"{name}: {t_small:.3f}s → {t_large:.3f}s")
     assert slow == [], f"quadratic on {unit!r} × 16,000: {slow}"
+
+
+async def _store_with_its_own_log(folder: Path) -> tuple[Path, bytes]:
+    """A store copied with its -wal while a writer had it open (a crash leaves the same): the log
+    holds a correction the file does not."""
+    import shutil
+
+    from inspector.services.corrections import correct
+    from inspector.store.connection import open_store
+    store = await _sample_store(folder, "live.db")
+    async with await open_store(store) as opened:
+        await opened.db.execute("PRAGMA wal_autocheckpoint = 0")
+        await correct(opened, "s-export", "constraint.in_log", "only in the log", reason="r", actor="rita",
+                      kind="constraint")
+        crashed = folder / "crashed.db"
+        for suffix in ("", "-wal"):
+            shutil.copy(f"{store}{suffix}", f"{crashed}{suffix}")
+    return crashed, Path(f"{crashed}-wal").read_bytes()
+
+
+@pytest.mark.parametrize("sidecar", ["-wal", "-journal"])
+def test_another_databases_log_beside_a_store_is_refused_and_the_store_kept(sidecar: str, tmp_path: Path) -> None:
+    """Before: ``verify`` (a read) applied the other database's pages and left a damaged file."""
+    import sqlite3
+    store = asyncio.run(_sample_store(tmp_path))
+    original = store.read_bytes()
+    if sidecar == "-wal":
+        (tmp_path / "other").mkdir()
+        _, foreign = asyncio.run(_store_with_its_own_log(tmp_path / "other"))  # another store's log
+    else:  # a hot rollback journal of another database, as a crash mid-transaction leaves one
+        other = tmp_path / "j.db"
+        db = sqlite3.connect(other)
+        db.execute("PRAGMA journal_mode = DELETE")
+        db.execute("CREATE TABLE t(a)")
+        db.executemany("INSERT INTO t VALUES (?)", [(i,) for i in range(2000)])
+        db.commit()
+        db.execute("PRAGMA cache_size = 1")
+        db.execute("BEGIN")
+        db.execute("UPDATE t SET a = a + 1")
+        foreign = Path(f"{other}-journal").read_bytes()
+        db.rollback()
+        db.close()
+    Path(f"{store}{sidecar}").write_bytes(foreign)
+    for args in (("verify", str(store)), ("sessions", str(store))):
+        code, out = _invoke(*args)
+        assert code == 3 and f"s.db{sidecar} lies beside the store" in out, out
+    assert store.read_bytes() == original  # the store untouched, whatever was opened
+    Path(f"{store}{sidecar}").unlink()
+    assert _invoke("verify", str(store))[0] == 0
+
+
+def test_a_stores_own_log_left_by_a_crash_is_read(tmp_path: Path) -> None:
+    (tmp_path / "other").mkdir()
+    crashed, _ = asyncio.run(_store_with_its_own_log(tmp_path / "other"))
+    code, out = _invoke("history", str(crashed), "--session", "s-export", "--key", "constraint.in_log")
+    assert code == 0 and "only in the log" in out, out
+    assert _invoke("verify", str(crashed))[0] == 0
