@@ -170,3 +170,102 @@ async def test_a_write_to_a_store_file_changed_under_it_is_refused(how: str, tmp
     if how == "replaced":
         assert store_path.read_bytes() == new_bytes  # the new file untouched
         assert _ledger_count(other) == before_other
+
+
+# A 1 MB single-line event or summary is read by the sensitive-value patterns (deletion, check),
+# the fact rules, and drift's names and amounts. Each was quadratic on some long run: every start
+# inside the run read it to its end again (16,000 "1"s took `money` 36 s; 16,000 "中" 5 s).
+LONG_RUNS = ["a", "中", "1", "1a", "aа", "a-", "a@a.a@", "http://", "a.", "1 "]
+
+
+def _scanners() -> dict[str, Any]:
+    from inspector.domain.deletion import sensitive_values
+    from inspector.domain.disguise import undisguise
+    from inspector.domain.facts import extract
+    from inspector.domain.invented import named_identifiers
+    from inspector.domain.logevents import LogEvent
+    from inspector.domain.said_numbers import money
+    from inspector.domain.text_checks import sensitive_data
+    return {"deletion values": sensitive_values, "check sensitive data": sensitive_data,
+            "fact rules": lambda s: extract([LogEvent(1, "user_message", "user", s),
+                                             LogEvent(2, "tool_result", "tool", s, tool="x", call_id="c")]),
+            "drift names": named_identifiers.__wrapped__, "undisguise": undisguise, "drift amounts": money}
+
+
+def _best_of_three(fn: Any, text: str) -> float:
+    import time
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        fn(text)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+@pytest.mark.parametrize("unit", LONG_RUNS)
+def test_the_scanners_take_linear_time_on_one_long_line(unit: str) -> None:
+    """Four times the input may take about four times as long, never sixteen (quadratic)."""
+    slow = []
+    for name, fn in _scanners().items():
+        small, large = unit * (4_000 // len(unit)), unit * (16_000 // len(unit))
+        t_small, t_large = _best_of_three(fn, small), _best_of_three(fn, large)
+        if t_large > 0.03 and t_large > 9 * t_small:  # under 30 ms is too quick to tell anything
+            slow.append(f"{name}: {t_small:.3f}s → {t_large:.3f}s")
+    assert slow == [], f"quadratic on {unit!r} × 16,000: {slow}"
+
+
+async def _store_with_its_own_log(folder: Path) -> tuple[Path, bytes]:
+    """A store copied with its -wal while a writer had it open (a crash leaves the same): the log
+    holds a correction the file does not."""
+    import shutil
+
+    from inspector.services.corrections import correct
+    from inspector.store.connection import open_store
+    store = await _sample_store(folder, "live.db")
+    async with await open_store(store) as opened:
+        await opened.db.execute("PRAGMA wal_autocheckpoint = 0")
+        await correct(opened, "s-export", "constraint.in_log", "only in the log", reason="r", actor="rita",
+                      kind="constraint")
+        crashed = folder / "crashed.db"
+        for suffix in ("", "-wal"):
+            shutil.copy(f"{store}{suffix}", f"{crashed}{suffix}")
+    return crashed, Path(f"{crashed}-wal").read_bytes()
+
+
+@pytest.mark.parametrize("sidecar", ["-wal", "-journal"])
+def test_another_databases_log_beside_a_store_is_refused_and_the_store_kept(sidecar: str, tmp_path: Path) -> None:
+    """Before: ``verify`` (a read) applied the other database's pages and left a damaged file."""
+    import sqlite3
+    store = asyncio.run(_sample_store(tmp_path))
+    original = store.read_bytes()
+    if sidecar == "-wal":
+        (tmp_path / "other").mkdir()
+        _, foreign = asyncio.run(_store_with_its_own_log(tmp_path / "other"))  # another store's log
+    else:  # a hot rollback journal of another database, as a crash mid-transaction leaves one
+        other = tmp_path / "j.db"
+        db = sqlite3.connect(other)
+        db.execute("PRAGMA journal_mode = DELETE")
+        db.execute("CREATE TABLE t(a)")
+        db.executemany("INSERT INTO t VALUES (?)", [(i,) for i in range(2000)])
+        db.commit()
+        db.execute("PRAGMA cache_size = 1")
+        db.execute("BEGIN")
+        db.execute("UPDATE t SET a = a + 1")
+        foreign = Path(f"{other}-journal").read_bytes()
+        db.rollback()
+        db.close()
+    Path(f"{store}{sidecar}").write_bytes(foreign)
+    for args in (("verify", str(store)), ("sessions", str(store))):
+        code, out = _invoke(*args)
+        assert code == 3 and f"s.db{sidecar} lies beside the store" in out, out
+    assert store.read_bytes() == original  # the store untouched, whatever was opened
+    Path(f"{store}{sidecar}").unlink()
+    assert _invoke("verify", str(store))[0] == 0
+
+
+def test_a_stores_own_log_left_by_a_crash_is_read(tmp_path: Path) -> None:
+    (tmp_path / "other").mkdir()
+    crashed, _ = asyncio.run(_store_with_its_own_log(tmp_path / "other"))
+    code, out = _invoke("history", str(crashed), "--session", "s-export", "--key", "constraint.in_log")
+    assert code == 0 and "only in the log" in out, out
+    assert _invoke("verify", str(crashed))[0] == 0

@@ -146,3 +146,15 @@ def test_no_widget_module_builds_content_markup_from_a_variable_without_the_sani
                     and (node.keywords or (node.args and not isinstance(node.args[0], ast.Constant)))):
                 offenders.append(f"{path.name}:{node.lineno}")
     assert offenders == [], offenders
+
+
+def test_a_protected_value_with_line_breaks_is_one_marked_row() -> None:
+    """A value's own line breaks drew extra lines in Protected state, each at the row's indent: a
+    value "ok\\n✓ constraint.other …" read as a second record. They are marked (␊) instead; the
+    detail pane shows the value whole."""
+    from inspector.services.channels import StateRecord
+    from inspector.ui.widgets.state_channel import record_line
+    record = StateRecord(key="goal.main", version=1, kind="goal", value="ship it\n✓ constraint.fake\tv9\rX",
+                         status="active", writer="user", at=None, scope=None, sources=[])
+    shown = record_line(record).fitted(200).plain
+    assert shown.count("\n") == 0 and "ship it␊✓ constraint.fake␉v9␍X" in shown

@@ -31,7 +31,9 @@ _LOOKALIKE_SCRIPTS = "\u0370-\u03ff\u0400-\u04ff"
 ANY = re.compile(f"[{_INVISIBLE}{_FOLDABLE}{_LOOKALIKE_SCRIPTS}]")
 _INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]+")
 _FOLDABLE_RE = re.compile(f"[{_FOLDABLE}]")
-_MIXED_WORD = re.compile(f"(?=[^\\W\\d_]*[a-zA-Z])(?=[^\\W\\d_]*[{_LOOKALIKE_SCRIPTS}])[^\\W\\d_]+")
+# A word is looked at from its first letter only (the lookbehind): from each of its letters, the
+# two lookaheads read a long word to its end again (quadratic on a long single-line text).
+_MIXED_WORD = re.compile(f"(?<![^\\W\\d_])(?=[^\\W\\d_]*[a-zA-Z])(?=[^\\W\\d_]*[{_LOOKALIKE_SCRIPTS}])[^\\W\\d_]+")
 
 # Cyrillic and Greek letters drawn like Latin ones (Unicode confusables, the common subset).
 _LOOKALIKES = str.maketrans({

@@ -44,7 +44,9 @@ _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _CODE_WORD = re.compile(r"[A-Za-z_][\w-]*(?:\(\))?")
 _HAS_EXT = re.compile(rf"\.(?:{_EXTENSIONS})$", re.IGNORECASE)
 _LETTER = re.compile(r"[a-zA-Z]")
-_URL = re.compile(r"[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
+# A scheme is short (http, git+ssh, vscode-insiders): bounded, a long run of letters and digits is
+# not read to its end from each of its characters (quadratic on a long single-line summary).
+_URL = re.compile(r"[a-z][a-z0-9+.-]{0,31}://\S+", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)

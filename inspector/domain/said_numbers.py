@@ -105,7 +105,7 @@ class Money:
 
 _MONEY = re.compile(
     r"(?P<sym>[$€£¥￥])\s*(?P<a>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k>\s*[km](?![a-z]))?|"
-    r"(?P<b>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k2>\s*[km](?![a-z]))?\s*(?P<word>dollars?|usd|bucks|euros?|eur|pounds?|gbp|"
+    r"(?<!\d)(?P<b>\d+(?:,\d{3})*(?:\.\d+)?)(?P<k2>\s*[km](?![a-z]))?\s*(?P<word>dollars?|usd|bucks|euros?|eur|pounds?|gbp|"
     r"美元|美金|欧元|英镑|元|块钱|块)(?![a-z])")
 _CURRENCY = {"$": "usd", "€": "eur", "£": "gbp", "¥": "cny", "￥": "cny", "dollar": "usd", "dollars": "usd",
              "usd": "usd", "bucks": "usd", "euro": "eur", "euros": "eur", "eur": "eur", "pound": "gbp",

@@ -19,7 +19,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from inspector.domain.errors import NotAStore
-from inspector.store import held_files
+from inspector.store import held_files, wal_owner
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 10_000
@@ -50,11 +50,33 @@ def check_file_is_sqlite(path: Path) -> None:
         return
     try:
         with path.open("rb") as fh:
-            head = fh.read(len(SQLITE_MAGIC))
+            head = fh.read(100)
     except OSError as exc:
         raise NotAStore(f"cannot read {path}: {exc.strerror}") from None
-    if head != SQLITE_MAGIC:
+    if head[:len(SQLITE_MAGIC)] != SQLITE_MAGIC:
         raise NotAStore(f"{path} is not a Context Inspector store (not an SQLite file)")
+    check_no_foreign_journal(path, head)
+    wal_owner.check_wal_is_own(path)
+
+
+def check_no_foreign_journal(path: Path, head: bytes) -> None:
+    """Refuse a store whose folder holds a rollback journal beside it.
+
+    A store keeps its changes in a write-ahead log (its header's read and write versions are 2),
+    never in a rollback journal; but SQLite, opening it, first rolls any "hot" ``-journal`` it
+    finds back into the file. A journal copied or left there from another database (the same
+    name beside a restored backup) so overwrote the store with that database's pages: ``verify``
+    — a read — left a 28 KB file that no longer opened. Nothing is opened then; moving the
+    journal away is the remedy, said in the sentence."""
+    journal = Path(f"{path}-journal")
+    try:
+        size = journal.stat().st_size
+    except OSError:
+        return
+    if size > 0 and head[18:20] == b"\x02\x02":
+        raise NotAStore(f"{journal.name} lies beside the store {path}, which never writes a rollback journal: it is "
+                        "another database's, and opening the store would copy that database's pages into it; nothing "
+                        f"was opened — move {journal.name} away, then open the store again", code="foreign_journal")
 
 
 async def configure(db: aiosqlite.Connection) -> None:

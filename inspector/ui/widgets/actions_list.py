@@ -8,7 +8,7 @@ from textual.widgets.option_list import Option
 
 from inspector.domain.reconcile import UNSETTLED_STATUSES
 from inspector.services.reconciling import ActionRow
-from inspector.ui.safe import markup
+from inspector.ui.safe import markup, one_line
 
 MARK = {"unknown": ("?", "$accent"), "in_flight": ("◷", "$warning"), "planned": ("○", "$text-muted"),
         "succeeded": ("●", "$success"), "failed": ("✗", "$error"), "not_done": ("–", "$text-muted")}
@@ -17,7 +17,7 @@ MARK = {"unknown": ("?", "$accent"), "in_flight": ("◷", "$warning"), "planned"
 def action_line(a: ActionRow) -> Content:
     glyph, colour = MARK.get(a.status, ("·", "$text-muted"))
     line = markup(f"[{colour}]$g $st[/]  [b]$id[/b]  $intent", g=glyph, st=f"{a.status:<9}", id=a.id,
-                               intent=a.intent or "")
+                               intent=one_line(a.intent or ""))
     if a.status in UNSETTLED_STATUSES:
         line += markup("  [dim]enter reconciles[/]")
     if a.settled_by:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 from textual.widgets import Static
 
-from inspector.ui.safe import markup
+from inspector.ui.safe import markup, one_line
 
 if TYPE_CHECKING:  # the badges' module (drift and survival rules) loads after the first paint
     from inspector.services.overview import Badges
@@ -56,7 +56,7 @@ class HeaderBar(Static):
         s = self.session
         if s is None:
             return Content("").join(where) + Content("   ") + self._reviewer()
-        where.append(markup(" › [b]$title[/b] ($id)", title=s.title or s.id, id=s.id))
+        where.append(markup(" › [b]$title[/b] ($id)", title=one_line(s.title or s.id), id=one_line(s.id)))
         state = self._badges()
         state.append(markup("ctx v$cv · goal r$gr", cv=str(s.context_version), gr=str(s.goal_revision)))
         state.append(self._reviewer())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets.option_list import Option
 
 from inspector.services.sessions import SessionSummary
-from inspector.ui.safe import markup
+from inspector.ui.safe import markup, one_line
 from inspector.ui.widgets.item_list import ItemList
 
 
@@ -21,7 +21,7 @@ class SessionsList(ItemList):
         self.clear_options()
         for s in sessions:
             self.add_option(Option(
-                markup("[b]$t[/b]\n[dim]$id · $n ev · v$v[/]", t=s.title or s.id, id=s.id,
+                markup("[b]$t[/b]\n[dim]$id · $n ev · v$v[/]", t=one_line(s.title or s.id), id=one_line(s.id),
                        n=f"{s.events:,}", v=str(s.context_version)),
                 id=s.id))
         if current is not None:

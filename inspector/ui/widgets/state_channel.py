@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from inspector.services.channels import StateRecord
 from inspector.ui.hanging import HangingLines
-from inspector.ui.safe import markup, plain
+from inspector.ui.safe import markup, one_line, plain
 from inspector.ui.widgets.channel import ChannelPane
 
 GLYPH = {"active": ("●", "$success"), "pending": ("◌", "$warning"), "superseded": ("○", "$text-muted")}
@@ -34,7 +34,8 @@ def record_line(r: StateRecord, marked: bool = False) -> HangingLines:
     prompt) continues under the value, so the glyphs stay alone in their column (ui/hanging.py)."""
     glyph = markup(f"[b {MARK[1]}]$g[/]", g=MARK[0]) if marked else status_mark(r.status)
     return HangingLines([(glyph + Content(" "), Content.assemble(
-        markup("[dim]$v[/]" if r.status == "superseded" else "$v", v=r.value),
+        # one row per record: a value's own line breaks are marked (the detail pane shows it whole)
+        markup("[dim]$v[/]" if r.status == "superseded" else "$v", v=one_line(r.value)),
         markup("  [dim]v$n · $s$m[/]", n=str(r.version),
                s=r.status if r.status != "active" else (r.writer or ""), m=" · marked" if marked else ""),
     ))])

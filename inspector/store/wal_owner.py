@@ -1,0 +1,73 @@
+"""Whether the write-ahead log beside a store file is the store's own.
+
+SQLite applies a ``-wal`` file to whatever database file bears its name: the log holds no
+mark of the database it belongs to. A log copied there from another store (or left beside a
+file restored from a backup) was read as the store's latest pages — ``verify``, a read, then
+checkpointed it into the file and left a damaged store the size of the other one. So before
+a store no connection of this process holds is opened, a log beside it is compared with the
+file: read without the log (``immutable``) and through it (``mode=ro``, which never
+checkpoints), its ledger up to the file's last entry must be the same (the ledger is
+append-only, so its own log only adds entries), or with no entry yet, its key. Anything else is refused with
+``foreign_wal`` before SQLite may write; a check that cannot read (a store being written by
+another process this instant) refuses nothing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from urllib.parse import quote
+
+from inspector.domain.errors import NotAStore
+
+WAL_HEADER = 32  # bytes; a log no longer than its header holds no page
+
+
+def _read(uri: str) -> tuple[str | None, tuple[int, str] | None, sqlite3.Connection]:
+    db = sqlite3.connect(uri, uri=True)
+    key = db.execute("SELECT value FROM store_meta WHERE key = 'digest_key'").fetchone()
+    head = db.execute("SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1").fetchone()
+    return (key[0] if key else None), (tuple(head) if head else None), db  # type: ignore[return-value]
+
+
+def _copying(db: sqlite3.Connection) -> bool:
+    """A copy ``migrate`` has not finished takes the source's key in its log (store/migration_marker.py)."""
+    try:
+        return db.execute("SELECT 1 FROM store_meta WHERE key = 'migration_unfinished'").fetchone() is not None
+    except sqlite3.Error:
+        return False
+
+
+def check_wal_is_own(path: Path) -> None:
+    """Raise ``foreign_wal`` when ``path``'s ``-wal`` file is not this store's own log."""
+    wal = Path(f"{path}-wal")
+    try:
+        if wal.stat().st_size <= WAL_HEADER:
+            return
+    except OSError:
+        return
+    base = f"file:{quote(str(path.resolve()))}"
+    file_view = log_view = None
+    try:
+        file_key, file_head, file_view = _read(base + "?immutable=1")
+        try:
+            log_view = sqlite3.connect(base + "?mode=ro", uri=True)
+            log_key = log_view.execute("SELECT value FROM store_meta WHERE key = 'digest_key'").fetchone()
+            same = True
+            if file_head is not None:  # the chain the file holds goes on in the log, entry for entry
+                row = log_view.execute("SELECT hash FROM ledger WHERE seq = ?", (file_head[0],)).fetchone()
+                same = row is not None and row[0] == file_head[1]
+            elif file_key is not None:  # no entry yet (a store just made, a copy under way): its key
+                same = log_key is None or log_key[0] == file_key or _copying(log_view)
+        except sqlite3.DatabaseError:  # the log made the store unreadable: not its own
+            same = False
+    except sqlite3.Error:  # the file itself cannot be read so: the ordinary open says what is wrong
+        return
+    finally:
+        for db in (file_view, log_view):
+            if db is not None:
+                db.close()
+    if not same:
+        raise NotAStore(f"{wal.name} lies beside the store {path} but is not its log (it holds another database's "
+                        "pages); opening the store would write them into it. Nothing was opened — move "
+                        f"{wal.name} (and {path.name}-shm) away, then open the store again", code="foreign_wal")
