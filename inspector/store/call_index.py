@@ -40,10 +40,11 @@ def _fts_phrase(query: str) -> str:
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
-def _folded(query: str) -> str:
+def folded(query: str) -> str:
     """The query lower-cased as PostgreSQL's ``lower`` does under the stored text's ``C``
     collation (ASCII letters only): ``lower(?)`` would fold it under the database's default
-    collation instead, and ``Ω`` would no longer find ``Ω``."""
+    collation instead, and ``Ω`` would no longer find ``Ω``. The event and material searches
+    (store/search_index.py) fold their queries with it too."""
     return query.translate(_ASCII_LOWER)
 
 
@@ -110,7 +111,7 @@ async def containing(db: Any, session: str, query: str, limit: int) -> list[tupl
         return await db.execute_fetchall(
             "SELECT c.event_id, e.seq, e.tool, c.text FROM calls_search c JOIN events e ON e.event_id = c.event_id "
             "WHERE c.session = ? AND lower(c.text) LIKE ? ORDER BY c.event_id LIMIT ?",
-            (session, _like_contains(_folded(query)), limit))
+            (session, _like_contains(folded(query)), limit))
     return await db.execute_fetchall(
         "SELECT calls_fts.rowid, e.seq, e.tool, calls_fts.text FROM calls_fts CROSS JOIN events e "
         "ON e.event_id = calls_fts.rowid WHERE calls_fts MATCH ? AND e.session = ? ORDER BY calls_fts.rowid LIMIT ?",
@@ -131,7 +132,7 @@ async def short_candidates(db: Any, session: str, query: str, tokens: list[str],
         test = " AND strpos(lower(extra), ?) > 0" if plain else ""
         rows = await db.execute_fetchall(
             f"SELECT event_id, seq, tool, extra FROM events WHERE session = ? AND event_id > ? AND {MAY_HAVE_INPUT}"
-            f"{test} ORDER BY event_id LIMIT ?", (session, after, *((_folded(query),) if plain else ()), limit))
+            f"{test} ORDER BY event_id LIMIT ?", (session, after, *((folded(query),) if plain else ()), limit))
         # a row without input text stays a candidate with empty text: it moves the caller's cursor on
         return [(event_id, seq, tool, call_input_of_extra(extra) or "") for event_id, seq, tool, extra in rows]
     match = " AND ".join(_fts_phrase(t) for t in tokens)

@@ -170,8 +170,8 @@ async def events_containing(db: Any, session: str, query: str, limit: int) -> li
     if _pg(db):
         return await db.execute_fetchall(
             "SELECT e.event_id, e.seq, e.content FROM events_search s JOIN events e ON e.event_id = s.event_id "
-            "WHERE s.session = ? AND s.lowered LIKE lower(?) ORDER BY s.event_id LIMIT ?",
-            (session, _like_contains(query), limit))
+            "WHERE s.session = ? AND s.lowered LIKE ? ORDER BY s.event_id LIMIT ?",
+            (session, _like_contains(call_index.folded(query)), limit))
     # CROSS JOIN keeps events_fts as the outer loop: the index yields rowids in order and
     # the LIMIT stops the walk; each event is one primary-key lookup.
     return await db.execute_fetchall(
@@ -188,7 +188,8 @@ async def short_candidates(db: Any, session: str, query: str, tokens: list[str],
     if _pg(db):
         return await db.execute_fetchall(
             "SELECT event_id, seq, content FROM events WHERE session = ? AND event_id > ? "
-            "AND strpos(lower(content), lower(?)) > 0 ORDER BY event_id LIMIT ?", (session, after, query, limit))
+            "AND strpos(lower(content), ?) > 0 ORDER BY event_id LIMIT ?",
+            (session, after, call_index.folded(query), limit))
     match = " AND ".join(_fts_phrase(t) for t in tokens)
     return await db.execute_fetchall(
         "SELECT events_grams.rowid, e.seq, e.content FROM events_grams "
@@ -231,8 +232,14 @@ async def materials_containing(db: Any, session: str, query: str, limit: int, sh
     """(material id, indexed text) of the session's live materials whose text contains ``query``."""
     key = "f.material_id" if _pg(db) else "f.rowid"
     if short or _pg(db):  # a session holds few materials: their indexed text is checked directly
-        test = "lower(f.text) LIKE lower(?)" if _pg(db) and not short else "instr(lower(f.text), lower(?)) > 0"
-        arg = _like_contains(query) if _pg(db) and not short else query
+        # PostgreSQL's lower(?) would fold the query under the database's collation, not the
+        # stored text's "C" (ASCII only): the query is folded here as the text is (call_index.folded).
+        if _pg(db):
+            folded = call_index.folded(query)
+            test, arg = ("strpos(lower(f.text), ?) > 0", folded) if short else ("lower(f.text) LIKE ?",
+                                                                                _like_contains(folded))
+        else:
+            test, arg = "instr(lower(f.text), lower(?)) > 0", query
         return await db.execute_fetchall(
             f"SELECT m.id, f.text FROM materials m JOIN materials_fts f ON {key} = m.material_id "
             f"WHERE m.session = ? AND m.deleted_at IS NULL AND {test} ORDER BY m.material_id LIMIT ?",
