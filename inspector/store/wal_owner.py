@@ -59,6 +59,8 @@ def check_wal_is_own(path: Path) -> None:
                 same = row is not None and row[0] == file_head[1]
             elif file_key is not None:  # no entry yet (a store just made, a copy under way): its key
                 same = log_key is None or log_key[0] == file_key or _copying(log_view)
+        except sqlite3.OperationalError:  # the log cannot be read here (no -shm on a read-only medium): not told
+            return
         except sqlite3.DatabaseError:  # the log made the store unreadable: not its own
             same = False
     except sqlite3.Error:  # the file itself cannot be read so: the ordinary open says what is wrong
