@@ -6,6 +6,12 @@ Use ``with progress.task("Verifying the store") as step: ... step(done, total)``
 
 The label and the bar are mounted by the first task, not with the screen: the line is hidden
 until then, and the first screen has fewer widgets to mount and style (issue 18: first paint).
+
+The line is shown only while a task is open. Textual's ``set_timer`` does not call its callback
+when it fires: it queues it on the widget (``call_next``), so on a loaded machine the "show"
+queued at 0.5 s ran after the task had ended and hidden the line, and "Survival of each summary
+generation … 100%" stayed on screen for good (a snapshot flake under load, and a person on a
+slow machine saw it too). Each task's "show" now looks whether a task is still open.
 """
 
 from __future__ import annotations
@@ -28,6 +34,12 @@ class ProgressLine(Horizontal):
     ProgressLine ProgressBar { width: 1fr; }
     """
 
+    _open_tasks = 0  # tasks begun and not yet ended (two may overlap: verify while survival runs)
+
+    def _show_if_open(self) -> None:
+        if self._open_tasks:
+            self.add_class("-running")
+
     def _parts(self) -> tuple[Label, ProgressBar]:
         """The label and the bar, mounted on first use (they are in the DOM at once; the mount
         itself completes with the next message round)."""
@@ -41,15 +53,18 @@ class ProgressLine(Horizontal):
         text, bar = self._parts()
         text.update(label)
         bar.update(total=None, progress=0)
-        timer = self.set_timer(SHOW_AFTER_S, lambda: self.add_class("-running"))
+        self._open_tasks += 1
+        timer = self.set_timer(SHOW_AFTER_S, self._show_if_open)  # queued when it fires: it may run late
 
         def step(done: int, total: int) -> None:
             bar.update(total=max(total, 1), progress=done)
             if time.monotonic() - started >= SHOW_AFTER_S:
-                self.add_class("-running")
+                self._show_if_open()
 
         try:
             yield step
         finally:
             timer.stop()
-            self.remove_class("-running")
+            self._open_tasks -= 1
+            if not self._open_tasks:
+                self.remove_class("-running")
