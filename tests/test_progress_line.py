@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from textual.app import App, ComposeResult
 
+from inspector.ui.app import InspectorApp
 from inspector.ui.widgets import progress_line
 from inspector.ui.widgets.progress_line import ProgressLine
+from tests.test_app import settle
 
 
 class LineApp(App[None]):
@@ -50,3 +53,18 @@ async def test_the_line_stays_while_an_overlapping_task_runs(monkeypatch: pytest
             assert line.has_class("-running")  # the first task still runs
         await pilot.pause()
         assert not line.has_class("-running")
+
+
+async def test_the_shown_line_takes_no_row_from_the_screen(sample_store: Path) -> None:
+    """Shown over the keys footer: a row taken and given back shortened the channels while slow work
+    ran, their lists scrolled to keep the cursor in sight and stayed so (a snapshot that depended on
+    the machine's speed: test_main_screen[size1] under load)."""
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        line = app.screen.query_one(ProgressLine)
+        before = {w.id: w.region for w in app.screen.query("#channels, #tabs, KeysFooter")}
+        line.add_class("-running")
+        await pilot.pause()
+        assert line.region.height == 1 and line.region.bottom == 30  # the last row: the footer's
+        assert {w.id: w.region for w in app.screen.query("#channels, #tabs, KeysFooter")} == before

@@ -12,6 +12,11 @@ when it fires: it queues it on the widget (``call_next``), so on a loaded machin
 queued at 0.5 s ran after the task had ended and hidden the line, and "Survival of each summary
 generation … 100%" stayed on screen for good (a snapshot flake under load, and a person on a
 slow machine saw it too). Each task's "show" now looks whether a task is still open.
+
+It is drawn over the keys footer (its own layer, docked at the bottom: ``MainScreen`` lists the
+layer), not in a row of its own: a row taken and given back made the channels one row shorter
+for as long as the work ran, their lists scrolled to keep the cursor in sight and stayed
+scrolled, so how the screen settled depended on how slow the machine was.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ SHOW_AFTER_S = 0.5
 
 class ProgressLine(Horizontal):
     DEFAULT_CSS = """
-    ProgressLine { height: 1; display: none; background: $boost; padding: 0 1; }
+    ProgressLine { height: 1; display: none; background: $panel; padding: 0 1; dock: bottom; layer: progress; }
     ProgressLine.-running { display: block; }
     ProgressLine Label { width: auto; padding-right: 1; color: $accent; }
     ProgressLine ProgressBar { width: 1fr; }
