@@ -103,6 +103,20 @@ async def test_a_store_cut_while_open_is_damaged_store_first(store: Path) -> Non
     assert report.first_break["code"] == "damaged_store", report.problems
 
 
+async def test_a_store_replaced_while_open_is_named_by_verify_not_raised(store: Path, tmp_path: Path) -> None:
+    """verify's index check takes a write transaction (rolled back); on a file replaced under the
+    open store that transaction is refused (store_file_replaced), which verify raised instead of
+    answering. It now says so as its break and reads the index as a read-only store does."""
+    other = tmp_path / "other.db"
+    shutil.copy(store, other)
+    async with await open_store(store) as opened:
+        assert (await verify_store(opened)).ok
+        os.replace(other, store)
+        report = await verify_store(opened)
+    assert not report.ok and report.first_break is not None
+    assert report.first_break["code"] == "damaged_store" and "replaced" in report.first_break["message"]
+
+
 def test_a_whole_store_is_never_called_cut(store: Path, tmp_path: Path) -> None:
     assert verify_length.cut_short(store) is None
     grown = tmp_path / "grown.db"  # SQLite's file longer than its header counts (space kept after a delete)

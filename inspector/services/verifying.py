@@ -57,6 +57,7 @@ from inspector.services import (
     verify_remembered,
     verify_rows,
 )
+from inspector.domain.errors import StoreFileChanged
 from inspector.services.replay import check_bindings
 from inspector.services.verify_report import CODES, VerifyReport, parse_head
 from inspector.store.connection import Store
@@ -174,6 +175,14 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
             raise _RolledBack  # rolled back, never committed: verify leaves the file byte for byte as it was
     except _RolledBack:
         pass
+    except StoreFileChanged as exc:  # the file under an open store was cut, replaced or deleted: no write
+        # transaction is taken on it (even one rolled back); the index text is read as a read-only store does.
+        # A cut was already the first break (verify_length, above); a file replaced or deleted is named here.
+        if not any(p.get("code") == "damaged_store" for p in report.problems):
+            report.fail({"where": "sqlite", "code": "damaged_store",
+                         "message": f"{exc.message} (what was verified is the file this store opened)"})
+        async with store.snapshot():
+            report.not_checked = await verify_index_text.check_index_text(store, report.fail, full, writable=False)
 
 
 class _RolledBack(Exception):
