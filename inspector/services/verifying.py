@@ -46,6 +46,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+from inspector.domain.errors import StoreFileChanged
 from inspector.services import (
     verify_chain,
     verify_index_text,
@@ -57,7 +58,6 @@ from inspector.services import (
     verify_remembered,
     verify_rows,
 )
-from inspector.domain.errors import StoreFileChanged
 from inspector.services.replay import check_bindings
 from inspector.services.verify_report import CODES, VerifyReport, parse_head
 from inspector.store.connection import Store
