@@ -265,6 +265,31 @@ def test_another_databases_log_beside_a_store_is_refused_and_the_store_kept(side
     assert _invoke("verify", str(store))[0] == 0
 
 
+def test_a_log_that_adds_a_table_and_leaves_the_ledger_alone_is_refused(tmp_path: Path) -> None:
+    """A copy of the store made another table in its own log: that log reads the same ledger head
+    (its pages are not the ledger's), so the head check took it for the store's own; opening the
+    store wrote the copy's pages over it (verify: 46 damaged pages, a table zz; fresh-eyes, session 11)."""
+    import shutil
+    import sqlite3
+    store = asyncio.run(_sample_store(tmp_path))
+    other = tmp_path / "copy.db"
+    shutil.copy(store, other)
+    db = sqlite3.connect(other)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA wal_autocheckpoint = 0")
+    db.execute("CREATE TABLE zz(x)")
+    db.executemany("INSERT INTO zz VALUES (?)", [("x" * 500,) for _ in range(200)])
+    db.commit()
+    foreign = Path(f"{other}-wal").read_bytes()
+    db.close()
+    original = store.read_bytes()
+    Path(f"{store}-wal").write_bytes(foreign)
+    for args in (("check", str(store)), ("sessions", str(store)), ("verify", str(store))):
+        code, out = _invoke(*args)
+        assert code == 3 and "s.db-wal lies beside the store" in out, (args, out)
+    assert store.read_bytes() == original
+
+
 def test_a_stores_own_log_left_by_a_crash_is_read(tmp_path: Path) -> None:
     (tmp_path / "other").mkdir()
     crashed, _ = asyncio.run(_store_with_its_own_log(tmp_path / "other"))

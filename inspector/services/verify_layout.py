@@ -11,16 +11,15 @@ event. What stays unchecked is said in docs/store-format.md.
 
 from __future__ import annotations
 
-import functools
 import sqlite3
 from collections.abc import Callable
 from typing import Any
 
 from inspector.services import verify_calls
-from inspector.store import grams
 from inspector.store.connection import Store
 from inspector.store.materials import DIGEST_SIZE, searchable_text
-from inspector.store.schema import CHUNK_SIZE, FORMAT_VERSION, MATERIAL_INDEX_CAP, MIGRATIONS
+from inspector.store.schema import CHUNK_SIZE, MATERIAL_INDEX_CAP
+from inspector.store.schema_expected import expected_schema as expected_schema  # re-exported: scripts/tamper_verify.py
 
 Fail = Callable[[dict[str, Any]], None]
 
@@ -130,20 +129,6 @@ async def _check_material_index(store: Store, fail: Fail) -> None:
 
 
 GUARDS = ("ledger_no_update", "ledger_no_delete", "events_no_update", "chunks_no_update")
-
-
-@functools.cache
-def expected_schema() -> dict[tuple[str, str], str | None]:
-    """(type, name) -> SQL of every table, index, trigger and view a store of the current
-    format holds: the migrations run on an empty database in memory."""
-    db = sqlite3.connect(":memory:")
-    try:
-        grams.register(db)
-        db.executescript("".join(MIGRATIONS[v] for v in range(FORMAT_VERSION)))
-        return {(str(t), str(n)): s for t, n, s in db.execute(
-            "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
-    finally:
-        db.close()
 
 
 async def check_guards(store: Store, fail: Fail) -> None:

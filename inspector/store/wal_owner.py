@@ -6,8 +6,9 @@ file restored from a backup) was read as the store's latest pages — ``verify``
 checkpointed it into the file and left a damaged store the size of the other one. So before
 a store no connection of this process holds is opened, a log beside it is compared with the
 file: read without the log (``immutable``) and through it (``mode=ro``, which never
-checkpoints), its ledger up to the file's last entry must be the same (the ledger is
-append-only, so its own log only adds entries), or with no entry yet, its key. Anything else is refused with
+checkpoints), its schema may only gain what a migration adds, and its ledger up to the file's
+last entry must be the same (the ledger is append-only, so its own log only adds entries), or
+with no entry yet, its key. Anything else is refused with
 ``foreign_wal`` before SQLite may write; a check that cannot read (a store being written by
 another process this instant) refuses nothing.
 """
@@ -19,6 +20,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from inspector.domain.errors import NotAStore
+from inspector.store.schema_expected import expected_schema
 
 WAL_HEADER = 32  # bytes; a log no longer than its header holds no page
 
@@ -38,6 +40,26 @@ def _copying(db: sqlite3.Connection) -> bool:
         return False
 
 
+def _schema(db: sqlite3.Connection) -> dict[tuple[str, str], str | None]:
+    return {(str(t), str(n)): s for t, n, s in db.execute(
+        "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
+
+
+def _schema_is_own(file_view: sqlite3.Connection, log_view: sqlite3.Connection) -> bool:
+    """The store's own log changes its schema only as a migration does: each table, index or
+    trigger it adds or alters is one the current format holds, spelled the same. Another
+    database's log that leaves the ledger's pages alone (a table added, its pages written over
+    the store's) kept the same ledger head and was taken for the store's own (fresh-eyes, session 11)."""
+    before, after = _schema(file_view), _schema(log_view)
+    if before == after:
+        return True
+    want = expected_schema()
+    return all(want.get(item, _ABSENT) == sql for item, sql in after.items() if before.get(item, _ABSENT) != sql)
+
+
+_ABSENT = object()
+
+
 def check_wal_is_own(path: Path) -> None:
     """Raise ``foreign_wal`` when ``path``'s ``-wal`` file is not this store's own log."""
     wal = Path(f"{path}-wal")
@@ -53,11 +75,11 @@ def check_wal_is_own(path: Path) -> None:
         try:
             log_view = sqlite3.connect(base + "?mode=ro", uri=True)
             log_key = log_view.execute("SELECT value FROM store_meta WHERE key = 'digest_key'").fetchone()
-            same = True
-            if file_head is not None:  # the chain the file holds goes on in the log, entry for entry
+            same = _schema_is_own(file_view, log_view)
+            if same and file_head is not None:  # the chain the file holds goes on in the log, entry for entry
                 row = log_view.execute("SELECT hash FROM ledger WHERE seq = ?", (file_head[0],)).fetchone()
                 same = row is not None and row[0] == file_head[1]
-            elif file_key is not None:  # no entry yet (a store just made, a copy under way): its key
+            elif same and file_key is not None:  # no entry yet (a store just made, a copy under way): its key
                 same = log_key is None or log_key[0] == file_key or _copying(log_view)
         except sqlite3.OperationalError:  # the log cannot be read here (no -shm on a read-only medium): not told
             return
