@@ -100,6 +100,12 @@ async def test_the_drift_tab_has_a_section_of_the_cleared_results(tmp_path: Path
         await settle(app, pilot)
         options = app.screen.query_one("#drift-findings", OptionList)
         rows = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        options.focus()
+        await pilot.press("end")  # a keyboard user reaches the section's last row (it was disabled: End stopped short)
+        await settle(app, pilot)
+        assert options.highlighted == options.option_count - 1 and "toolu_" in rows[-1]
+        from inspector.ui.widgets.drift_view import DriftView
+        assert app.screen.query_one(DriftView).selected() is None  # no finding behind it: `c` corrects no generation
     text = "\n".join(rows)
     assert "micro-compaction: 2 tool result(s) cleared from the model's context" in text
     assert "(toolu_A)" in text and "Read" in text and "toolu_GONE: not in this log" in text

@@ -50,11 +50,14 @@ def _cleared_section(options: OptionList, cleared: list[ClearedResult]) -> None:
     for at, items in by_event.items():
         options.add_option(Option(markup("[b]$at micro-compaction: $n tool result(s) cleared from the model's context[/b]",
                                          at=at, n=str(len(items))), disabled=True))
-        for c in items[:SHOWN_CLEARED]:
-            options.add_option(Option(markup("  [$warning]◌[/] $line", line=c.line()), disabled=True))
+        # The rows can be highlighted (no finding behind them): a disabled last row is one the
+        # cursor never reaches, so End and ↓ stopped at the last finding and the section stayed
+        # below the fold for a keyboard user (fresh-eyes, session 11).
+        for n, c in enumerate(items[:SHOWN_CLEARED]):
+            options.add_option(Option(markup("  [$warning]◌[/] $line", line=c.line()), id=f"cleared:{at}:{n}"))
         if len(items) > SHOWN_CLEARED:
             options.add_option(Option(markup("  [dim]$n more (inspector check --json: cleared_results)[/]",
-                                             n=str(len(items) - SHOWN_CLEARED)), disabled=True))
+                                             n=str(len(items) - SHOWN_CLEARED)), id=f"cleared:{at}:more"))
 
 
 def _row(label: str, cells: list[str], gap: str) -> Content:
