@@ -12,11 +12,13 @@ that started it. Only under the web driver: a terminal app's parent is the perso
 from __future__ import annotations
 
 import os
+import threading
 
 from textual.app import App
 
 WEB_DRIVER = "textual.drivers.web_driver"
 LOOK_S = 2.0
+HARD_EXIT_S = 5.0  # after the server is gone and the app asked to exit
 
 
 def end_with_server(app: App[object]) -> None:
@@ -24,9 +26,24 @@ def end_with_server(app: App[object]) -> None:
     if WEB_DRIVER not in os.environ.get("TEXTUAL_DRIVER", ""):
         return
     parent = os.getppid()
+    armed: list[threading.Timer] = []
 
     def look() -> None:
-        if os.getppid() != parent:
+        if os.getppid() != parent and not armed:
+            # A store connection a cancelled worker had just opened is never closed, and its
+            # thread keeps the interpreter waiting at shutdown for ever (seen after test runs:
+            # an app with no server, its main thread in threading._shutdown behind two aiosqlite
+            # worker threads). No one is attached any more: if the exit has not ended the
+            # process in a few seconds, end it (a daemon timer dies with a process that ended).
+            hard = threading.Timer(HARD_EXIT_S, lambda: _end_process())  # looked up when it fires
+            hard.daemon = True
+            armed.append(hard)  # once: the look may run again before the exit is done
+            hard.start()
             app.exit()
 
     app.set_interval(LOOK_S, look, name="the server is still there")
+
+
+def _end_process() -> None:
+    """The last resort once the server is gone: no cleanup is owed to anyone attached."""
+    os._exit(0)
