@@ -48,6 +48,8 @@ def main(argv: list[str] | None = None) -> Any:
         fail(error, False)
         return None
     from inspector.ui.app import InspectorApp
+    from inspector.ui.served import end_process_soon
 
     InspectorApp(None, sources=sources, listing=listing).run()
+    end_process_soon()  # the app has ended: a connection a cancelled worker left open must not keep it
     raise SystemExit(0)

@@ -142,7 +142,9 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
     from inspector.ui.app import (
         InspectorApp,  # the UI loads only when a screen is wanted
     )
+    from inspector.ui.served import end_process_soon
 
     InspectorApp(store, session=session, follow=follow, sources=list(sources), listing=listing,
                  reviewer=reviewer).run()
+    end_process_soon()  # the app has ended: a connection a cancelled worker left open must not keep it
     raise SystemExit(EXIT_OK)

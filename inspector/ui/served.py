@@ -30,18 +30,24 @@ def end_with_server(app: App[object]) -> None:
 
     def look() -> None:
         if os.getppid() != parent and not armed:
-            # A store connection a cancelled worker had just opened is never closed, and its
-            # thread keeps the interpreter waiting at shutdown for ever (seen after test runs:
-            # an app with no server, its main thread in threading._shutdown behind two aiosqlite
-            # worker threads). No one is attached any more: if the exit has not ended the
-            # process in a few seconds, end it (a daemon timer dies with a process that ended).
-            hard = threading.Timer(HARD_EXIT_S, lambda: _end_process())  # looked up when it fires
-            hard.daemon = True
-            armed.append(hard)  # once: the look may run again before the exit is done
-            hard.start()
+            # No one is attached any more: if the exit does not end the process, the timer does.
+            armed.append(end_process_soon())  # once: the look may run again before the exit is done
             app.exit()
 
     app.set_interval(LOOK_S, look, name="the server is still there")
+
+
+def end_process_soon() -> threading.Timer:
+    """Once the app has ended (its run returned, or it was asked to exit with no one attached),
+    end the process in a few seconds if it has not ended by itself: an app that exits while a
+    worker is opening the store leaves that store's connections open, and their threads keep
+    the interpreter waiting at shutdown for ever (seen: served apps whose server closed their
+    pipe, main thread in threading._shutdown behind two aiosqlite worker threads). A daemon
+    timer dies with a process that ended, so a clean exit never waits for it."""
+    hard = threading.Timer(HARD_EXIT_S, lambda: _end_process())  # looked up when it fires
+    hard.daemon = True
+    hard.start()
+    return hard
 
 
 def _end_process() -> None:
