@@ -50,6 +50,8 @@ def main(argv: list[str] | None = None) -> Any:
     from inspector.ui.app import InspectorApp
     from inspector.ui.served import end_process_soon
 
-    InspectorApp(None, sources=sources, listing=listing).run()
-    end_process_soon()  # the app has ended: a connection a cancelled worker left open must not keep it
+    try:
+        InspectorApp(None, sources=sources, listing=listing).run()
+    finally:  # however the app ended (a served one's pipe closed can raise out of run())
+        end_process_soon()  # a connection a cancelled worker left open must not keep the process
     raise SystemExit(0)

@@ -144,7 +144,9 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
     )
     from inspector.ui.served import end_process_soon
 
-    InspectorApp(store, session=session, follow=follow, sources=list(sources), listing=listing,
-                 reviewer=reviewer).run()
-    end_process_soon()  # the app has ended: a connection a cancelled worker left open must not keep it
+    try:
+        InspectorApp(store, session=session, follow=follow, sources=list(sources), listing=listing,
+                     reviewer=reviewer).run()
+    finally:  # however the app ended (a served one's pipe closed can raise out of run())
+        end_process_soon()  # a connection a cancelled worker left open must not keep the process
     raise SystemExit(EXIT_OK)
