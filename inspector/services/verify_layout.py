@@ -19,6 +19,7 @@ from inspector.services import verify_calls
 from inspector.store.connection import Store
 from inspector.store.materials import DIGEST_SIZE, searchable_text
 from inspector.store.schema import CHUNK_SIZE, MATERIAL_INDEX_CAP
+from inspector.store.schema_expected import SCHEMA_SQL
 from inspector.store.schema_expected import expected_schema as expected_schema  # re-exported: scripts/tamper_verify.py
 
 Fail = Callable[[dict[str, Any]], None]
@@ -138,7 +139,7 @@ async def check_guards(store: Store, fail: Fail) -> None:
     rewrite what later acts write, or what a read returns), no index dropped or altered."""
     if store.dialect == "postgresql":
         return
-    rows = await store.db.execute_fetchall("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+    rows = await store.db.execute_fetchall(SCHEMA_SQL)
     have = {(str(t), str(n)): s for t, n, s in rows}
     want = expected_schema()
     gone = sorted(n for (t, n) in want if t == "trigger" and n in GUARDS and (t, n) not in have)

@@ -11,6 +11,13 @@ import sqlite3
 from inspector.store import grams
 from inspector.store.schema import FORMAT_VERSION, MIGRATIONS
 
+SCHEMA_SQL = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+
+
+def schema_of(db: sqlite3.Connection) -> dict[tuple[str, str], str | None]:
+    """(type, name) -> SQL of what ``db`` holds, as :func:`expected_schema` spells it."""
+    return {(str(t), str(n)): s for t, n, s in db.execute(SCHEMA_SQL)}
+
 
 @functools.cache
 def expected_schema() -> dict[tuple[str, str], str | None]:
@@ -20,7 +27,6 @@ def expected_schema() -> dict[tuple[str, str], str | None]:
     try:
         grams.register(db)
         db.executescript("".join(MIGRATIONS[v] for v in range(FORMAT_VERSION)))
-        return {(str(t), str(n)): s for t, n, s in db.execute(
-            "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
+        return schema_of(db)
     finally:
         db.close()

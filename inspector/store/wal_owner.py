@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from inspector.domain.errors import NotAStore
-from inspector.store.schema_expected import expected_schema
+from inspector.store.schema_expected import expected_schema, schema_of
 
 WAL_HEADER = 32  # bytes; a log no longer than its header holds no page
 
@@ -40,17 +40,12 @@ def _copying(db: sqlite3.Connection) -> bool:
         return False
 
 
-def _schema(db: sqlite3.Connection) -> dict[tuple[str, str], str | None]:
-    return {(str(t), str(n)): s for t, n, s in db.execute(
-        "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
-
-
 def _schema_is_own(file_view: sqlite3.Connection, log_view: sqlite3.Connection) -> bool:
     """The store's own log changes its schema only as a migration does: each table, index or
     trigger it adds or alters is one the current format holds, spelled the same. Another
     database's log that leaves the ledger's pages alone (a table added, its pages written over
     the store's) kept the same ledger head and was taken for the store's own (fresh-eyes, session 11)."""
-    before, after = _schema(file_view), _schema(log_view)
+    before, after = schema_of(file_view), schema_of(log_view)
     if before == after:
         return True
     want = expected_schema()
