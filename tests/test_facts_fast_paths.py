@@ -96,3 +96,34 @@ def test_options_are_found_as_without_the_pretests() -> None:
     for _ in range(4000):
         text = "".join(rng.choice(OPTION_PARTS) for _ in range(rng.randint(0, 12)))
         assert facts_text._options(text) == _old_options(text), repr(text)
+
+
+def _by_constructor(rec: dict[str, object]) -> LogEvent:
+    """LogEvent.from_record as it was: the dataclass's own constructor."""
+    args, at = rec.get("args"), rec.get("at")
+    return LogEvent(int(rec["seq"]), str(rec.get("kind") or "other"), rec.get("trust"), rec.get("content"),  # type: ignore[arg-type, call-overload]
+                    rec.get("tool"), rec.get("call_id"), args if isinstance(args, dict) else None,  # type: ignore[arg-type]
+                    rec.get("is_error") is True, rec.get("sidechain") is True,
+                    {k: rec[k] for k in ("compact_summary", "subtype", "stub", "record_type") if k in rec},
+                    at if isinstance(at, str) else None)
+
+
+@pytest.mark.parametrize("rec", [
+    {"seq": 1, "kind": "user_message", "trust": "user", "content": "hi", "at": "2025-01-01T00:00:00Z"},
+    {"seq": "7", "kind": None, "args": ["not", "a", "dict"], "at": 5, "is_error": 1, "sidechain": "yes"},
+    {"seq": 3, "kind": "tool_result", "tool": "Bash", "call_id": "c", "is_error": True, "sidechain": True,
+     "compact_summary": True, "subtype": "x", "stub": "stub:a", "record_type": "progress", "args": {"a": 1}},
+])
+def test_an_event_read_field_by_field_is_the_constructed_one(rec: dict[str, object]) -> None:
+    made = LogEvent.from_record(rec)
+    assert made == _by_constructor(rec)
+    assert repr(made) == repr(_by_constructor(rec))
+    with pytest.raises(AttributeError):
+        made.seq = 2  # type: ignore[misc]  # still frozen
+
+
+def test_every_field_is_set_by_from_record() -> None:
+    """A field added to LogEvent must be set by from_record too (its slots are filled one by one)."""
+    made = LogEvent.from_record({"seq": 1})
+    for name in LogEvent.__slots__:
+        getattr(made, name)
