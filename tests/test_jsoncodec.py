@@ -108,3 +108,21 @@ def test_fast_compact_bytes_is_what_json_dumps_writes(value: object) -> None:
 
     expected = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", errors="surrogatepass")
     assert fast_compact_bytes(value) == expected
+
+
+@pytest.mark.parametrize("levels", [199, 200, 201, 300])
+@pytest.mark.parametrize("padding", [0, 9000])
+def test_a_long_line_is_measured_deep_as_a_short_one(levels: int, padding: int) -> None:
+    """A line past jsoncodec._COUNT_MAX bytes is measured on its containers without counting its
+    brackets first (brackets quoted in its text are many): the same answer as the guarded decoder."""
+    text = '{"t":"' + "[{" * (padding // 2) + '","a":' + "[" * levels + "1" + "]" * levels + "}"
+    line = text.encode()
+    assert (len(line) > 8192) == (padding > 0)
+    try:
+        expected = guarded_loads(line)
+    except JsonRefused as refused:
+        with pytest.raises(JsonRefused) as ours:
+            fast_loads(line)
+        assert ours.value.code == refused.code == "too_deep"
+    else:
+        assert fast_loads(line) == expected

@@ -163,9 +163,17 @@ def constraints(events: list[LogEvent]) -> list[Proposal]:
     return out
 
 
+# What _INLINE_OPTION and _INLINE_OPTION_EN cannot match without (the same letters under the same
+# flags): one search for them rules out the longer patterns on most assistant messages.
+_OPTION_WORD = re.compile(r"option", re.IGNORECASE)
+
+
 def _options(text: str) -> dict[str, str]:
     found: dict[str, str] = {}
-    for rx in (_INLINE_OPTION, _INLINE_OPTION_EN, _OPTION):
+    for rx in (_INLINE_OPTION if "方案" in text or "选项" in text else None,
+               _INLINE_OPTION_EN if _OPTION_WORD.search(text) else None, _OPTION):
+        if rx is None:
+            continue
         for m in rx.finditer(text):
             label = re.sub(r"^(?:方案|选项)\s*", "", m.group("label")).casefold()
             label = _ORDINAL.get(label, label)

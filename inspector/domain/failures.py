@@ -123,12 +123,29 @@ def failed(result: LogEvent, call: LogEvent | None) -> bool:
     text = result.text
     if not text:
         return False
-    lines = text.splitlines()
-    edge = lines[:2] + lines[-3:]
-    if any(_EXIT.match(line) for line in edge):
+    if any(_EXIT.match(line) for line in edge_lines(text)):
         return True
     tool = ((call.tool if call else None) or result.tool or "").lower()
     return tool in SHELL_TOOLS and bool(_TESTS_FAILED.search(text[:200_000]))
+
+
+EDGE_SPAN = 4096  # characters at each end of a long text that edge_lines splits
+
+
+def edge_lines(text: str) -> list[str]:
+    """``lines[:2] + lines[-3:]`` of ``lines = text.splitlines()``, without splitting the whole of a
+    long text (a tool result can be megabytes; every result of an import is asked): the first
+    two lines of its head are the text's when the head holds the start of a third line, and the
+    last three of its tail are the text's when the tail holds part of a line before them (a line
+    break is never split across the cut in a way that adds or moves a line there: ``\r\n`` cut
+    after ``\r`` leaves the head with two elements, and the tail's first element is dropped)."""
+    if len(text) > 2 * EDGE_SPAN:
+        head = text[:EDGE_SPAN].splitlines()
+        tail = text[-EDGE_SPAN:].splitlines()
+        if len(head) >= 3 and len(tail) >= 4:
+            return head[:2] + tail[-3:]
+    lines = text.splitlines()
+    return lines[:2] + lines[-3:]
 
 
 def _error_line(text: str) -> str:
@@ -151,10 +168,13 @@ def find_failures(events: Iterable[LogEvent], failed_actions: dict[str, str] | N
             continue
         call = calls.get(e.call_id) if e.call_id else None
         is_failed = failed(e, call) or (e.call_id in failed_actions)
-        sig = signature(call, e)
         tool = ((call.tool if call else None) or e.tool or "").casefold()
+        by_signature = tool in SHELL_TOOLS or not tool
+        # Only a failure's signature is kept, and a success's only where it is what resolves one: a
+        # named tool's success resolves by its name (its signature writes its whole arguments as JSON).
+        sig = signature(call, e) if is_failed or by_signature else ""
         # What a later success must share to resolve this failure.
-        outcomes.append((e, sig, is_failed, sig if tool in SHELL_TOOLS or not tool else f"tool:{tool}"))
+        outcomes.append((e, sig, is_failed, sig if by_signature else f"tool:{tool}"))
     out: list[FailedResult] = []
     for i, (e, sig, is_failed, same) in enumerate(outcomes):
         if not is_failed:

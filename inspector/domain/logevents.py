@@ -6,7 +6,7 @@ read back from a store); both shapes become ``LogEvent`` so the rules see one th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 UNTRUSTED_KINDS = frozenset({"tool_result"})  # trust comes from the source (DESIGN: untrusted instruction)
@@ -28,12 +28,26 @@ class LogEvent:
 
     @classmethod
     def from_record(cls, rec: dict[str, Any]) -> LogEvent:
-        args = rec.get("args")
-        return cls(int(rec["seq"]), str(rec.get("kind") or "other"), rec.get("trust"), rec.get("content"),
-                   rec.get("tool"), rec.get("call_id"), args if isinstance(args, dict) else None,
-                   rec.get("is_error") is True, rec.get("sidechain") is True,
-                   {k: rec[k] for k in ("compact_summary", "subtype", "stub", "record_type") if k in rec},
-                   rec.get("at") if isinstance(rec.get("at"), str) else None)
+        """The event of a sif record. Made field by field through the slots (what the frozen
+        dataclass's own constructor does through ``object.__setattr__`` by name, at about twice
+        the cost): it runs for every event of every import (extracting facts) and every read."""
+        if cls is not LogEvent:
+            return cls(*_fields_of(rec))
+        get = rec.get
+        args, at = get("args"), get("at")
+        event = _new(LogEvent)
+        _seq(event, int(rec["seq"]))
+        _kind(event, str(get("kind") or "other"))
+        _trust(event, get("trust"))
+        _content(event, get("content"))
+        _tool(event, get("tool"))
+        _call_id(event, get("call_id"))
+        _args(event, args if isinstance(args, dict) else None)
+        _is_error(event, get("is_error") is True)
+        _sidechain(event, get("sidechain") is True)
+        _extra(event, {k: rec[k] for k in _EXTRA_FIELDS if k in rec})
+        _at(event, at if isinstance(at, str) else None)
+        return event
 
     @property
     def ref(self) -> str:
@@ -53,6 +67,23 @@ class LogEvent:
     def untrusted(self) -> bool:
         """Tool output and model output: never a rule without a person's confirmation."""
         return self.kind == "tool_result" or self.trust in ("tool", "model") or self.kind == "assistant_message"
+
+
+_EXTRA_FIELDS = ("compact_summary", "subtype", "stub", "record_type")
+
+
+def _fields_of(rec: dict[str, Any]) -> tuple[Any, ...]:
+    """:class:`LogEvent`'s fields, in order, read from a sif event record."""
+    get = rec.get
+    args, at = get("args"), get("at")
+    return (int(rec["seq"]), str(get("kind") or "other"), get("trust"), get("content"), get("tool"), get("call_id"),
+            args if isinstance(args, dict) else None, get("is_error") is True, get("sidechain") is True,
+            {k: rec[k] for k in _EXTRA_FIELDS if k in rec}, at if isinstance(at, str) else None)
+
+
+_new = object.__new__
+_seq, _kind, _trust, _content, _tool, _call_id, _args, _is_error, _sidechain, _extra, _at = (
+    LogEvent.__dict__[f.name].__set__ for f in fields(LogEvent))
 
 
 def records_a_compaction(event: dict[str, Any]) -> bool:
