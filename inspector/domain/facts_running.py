@@ -5,7 +5,9 @@ re-reading 100,000 events to propose the facts of five (1.6–3.6 s a look) made
 tick cost the session's size. ``RunningExtraction`` is fed the appended events only and
 keeps what the rules carry from one event to the next:
 
-* goals, constraints, references — each event on its own (goals: whether one was seen);
+* goals — whether one was seen, the options the assistant listed last and what it said recently
+  (a pick of options, a pasted-back line: facts_goals);
+* constraints, references — each event on its own;
 * decisions — the options the assistant listed last and not yet answered;
 * artifacts — every edit call's paths, with the calls whose own result failed, applied when
   the records are made (a result can fail a call made long before);
@@ -29,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from inspector.domain import facts_text, facts_tools
+from inspector.domain import facts_goals, facts_text, facts_tools
 from inspector.domain.facts import Merged, ProposedFact, assemble_merged
 from inspector.domain.facts_text import Offer, Proposal
 from inspector.domain.failures import SHELL_TOOLS, FailedResult, failed, find_failures, signature
@@ -46,7 +48,7 @@ class RunningExtraction:
     def __init__(self) -> None:
         self.last_seq = 0  # the highest seq fed; the next stretch must start after it
         self._at: dict[int, str | None] = {}  # the time of each event a proposal cites
-        self._goals: list[Proposal] = []
+        self._goals = facts_goals.GoalReading()
         self._offer = Offer()
         self._artifacts: list[tuple[str | None, Proposal]] = []  # (the edit call's id, its proposal)
         self._failed_calls: set[str] = set()  # call ids whose result is an error (artifacts.py's rule)
@@ -80,7 +82,7 @@ class RunningExtraction:
         at = self._at
         for e in ordered:
             at[e.seq] = e.at
-        facts_text.goals_from(ordered, self._goals)
+        facts_goals.goals_from(ordered, self._goals)
         merged = self._merged
         merged["constraint"].add(facts_text.constraints(ordered), at)
         merged["decision"].add(facts_text.decisions_from(ordered, self._offer), at)
@@ -143,4 +145,4 @@ class RunningExtraction:
 
     def facts(self) -> list[ProposedFact]:
         """What ``facts.extract`` of every event fed so far gives (new objects each time)."""
-        return assemble_merged(list(self._goals), self._merged.values(), self._at)
+        return assemble_merged(list(self._goals.proposals), self._merged.values(), self._at)
