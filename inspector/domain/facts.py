@@ -154,9 +154,11 @@ def extract(events: Iterable[LogEvent]) -> list[ProposedFact]:
     at = {e.seq: e.at for e in ordered}
     failures = facts_tools.failures(ordered)
     # A failure fixed later in the log is history, not an open issue; it stays a failure record.
-    proposals = [*facts_text.constraints(ordered), *facts_text.decisions(ordered), *facts_tools.artifacts(ordered),
+    replies = facts_goals.GoalReading()
+    decisions = facts_goals.read_replies(ordered, replies)  # the goals go into ``replies``
+    proposals = [*facts_text.constraints(ordered), *decisions, *facts_tools.artifacts(ordered),
                  *failures, *facts_tools.todos(ordered), *facts_text.references(ordered)]
-    return assemble(facts_goals.goals(ordered), proposals, at)
+    return assemble(replies.proposals, proposals, at)
 
 
 def assemble(goals: list[Proposal], proposals: list[Proposal], at: dict[int, str | None]) -> list[ProposedFact]:

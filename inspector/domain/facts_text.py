@@ -134,10 +134,6 @@ def constraints(events: list[LogEvent]) -> list[Proposal]:
     return out
 
 
-def _options(text: str) -> dict[str, str]:
-    return options_labelled(text)[0]
-
-
 def options_labelled(text: str) -> tuple[dict[str, str], dict[str, str]]:
     """The options an assistant's message lists, by label ("1", "2"…: "B" and "方案二" are "2"),
     and each label as the message wrote it ("B", "方案二"); none unless it lists two or more."""
@@ -180,45 +176,6 @@ def picks(text: str) -> list[str]:
                 at = more.end()
             return labels
     return []
-
-
-def decisions(events: list[LogEvent]) -> list[Proposal]:
-    """A user's short reply that picks one of the options the assistant just listed."""
-    return decisions_from(events, Offer())
-
-
-@dataclass(slots=True)
-class Offer:
-    """The options the assistant listed last and not yet answered (carried from one stretch
-    of the log to the next when a followed session is read as it grows)."""
-    options: dict[str, str] = field(default_factory=dict)
-    at: int = 0
-
-
-def decisions_from(events: list[LogEvent], offer: Offer) -> list[Proposal]:
-    """``decisions`` of events that follow the ones ``offer`` was left by; updates ``offer``."""
-    out: list[Proposal] = []
-    offered, offered_at = offer.options, offer.at
-    for e in events:
-        if e.kind == "assistant_message" and e.content:
-            opts = _options(e.content)
-            if opts:
-                offered, offered_at = opts, e.seq
-            continue
-        text = request_text(e)
-        if text is None or not offered:
-            continue
-        labels = picks(text)
-        if labels and labels[0] in offered:
-            chosen = [k for k in labels if k in offered]
-            alternatives = [v for k, v in offered.items() if k not in chosen]  # set aside: only what was not picked
-            for pick in chosen:  # "1, 2 and 3": a decision each, none the others' alternative
-                out.append(Proposal("decision", offered[pick], e.seq, "decision.user_pick",
-                                    rationale=" ".join(text.split())[:300], alternatives=alternatives,
-                                    detail={"offered_in": f"evt:{offered_at}"}))
-        offered = {}
-    offer.options, offer.at = offered, offered_at
-    return out
 
 
 def references(events: list[LogEvent]) -> list[Proposal]:

@@ -20,7 +20,8 @@ happened, …"), so it is a request only when it asks outright ("can you …", "
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Iterator
 
 from inspector.domain.textnorm import norm
 
@@ -83,15 +84,33 @@ def pasted_form(text: str) -> str:
     return norm(_MARKUP.sub("", text))
 
 
-def unquoted(text: str, said: Iterable[str]) -> str | None:
-    """The message without its quoted lines ("> …") and the lines it pasted back from the
-    assistant (``said``: the ``pasted_form`` of what the assistant said recently), or None when
-    it quotes nothing."""
+class Said:
+    """What the assistant said last (its ``keep`` latest messages), each put in its paste form
+    once, when a user's line first needs it (most messages are never compared)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, keep: int) -> None:
+        self._items: deque[list[str | None]] = deque(maxlen=keep)  # [text, its paste form once made]
+
+    def add(self, text: str) -> None:
+        self._items.append([text, None])
+
+    def forms(self) -> Iterator[str]:
+        for item in self._items:
+            if item[1] is None:
+                item[1] = pasted_form(item[0] or "")
+            yield item[1]
+
+
+def unquoted(text: str, said: Said) -> str | None:
+    """The message without its quoted lines ("> …") and the lines it pasted back from what the
+    assistant said recently, or None when it quotes nothing."""
     kept: list[str] = []
     quoted = False
     for line in text.split("\n"):
-        form = pasted_form(line)
-        if _QUOTED_LINE.match(line) or (len(form) >= PASTED_MIN and any(form in s for s in said)):
+        form = pasted_form(line) if len(line) >= PASTED_MIN else ""
+        if _QUOTED_LINE.match(line) or (len(form) >= PASTED_MIN and any(form in s for s in said.forms())):
             quoted = True
         else:
             kept.append(line)
