@@ -9,7 +9,6 @@ do not read are listed in ``NOT_READ`` (a strict xfail: reading one makes the te
 
 from __future__ import annotations
 
-
 import pytest
 
 from inspector.domain.drift import headline
