@@ -25,6 +25,7 @@ _RULES_E = [
     ("constraint.path", "constraint", "Only write to /srv/billing/data"),
     ("constraint.budget", "constraint", "Keep the cloud budget under $200"),
     ("permission.merge", "permission", "Alice may approve merges"),
+    ("constraint.tenant", "constraint", "Invoice only the tenant café-nord"),
 ]
 _RULES_Z = [
     ("goal.main", "goal", "把计费服务迁移到 Python 3.11"),
@@ -51,7 +52,7 @@ EV_Z, ST_Z = _session(_RULES_Z, _WORK_Z, "。")
 FAITHFUL_E = ("Goal: Migrate the billing service to Python 3.11. Constraints: The database must listen on port 5432. "
               "The API must listen on port 8080. Uploads must stay under 10 MB. Keep p99 latency under 200 ms. "
               "Never disable TLS verification. Deploy on 2026-03-01 at 09:00 UTC. Only write to /srv/billing/data. "
-              "Keep the cloud budget under $200. Permission: Alice may approve merges.")
+              "Keep the cloud budget under $200. Permission: Alice may approve merges. Invoice only the tenant café-nord.")
 FAITHFUL_Z = ("目标：把计费服务迁移到 Python 3.11。约束：数据库必须监听 5432 端口。上传文件不得超过 10 MB。"
               "禁止关闭 TLS 校验。只能写入 /srv/billing/data。权限：张伟可以批准合并。")
 
@@ -100,6 +101,7 @@ def four_cases() -> list[tuple[str, str, dict[str, Any]]]:
         (d, "E: fullwidth digits in a kept port", _e("e-d26", e.replace("port 5432", "port \uff15\uff14\uff13\uff12"))),
         (d, "E: a Greek ο in 'Python' of the goal", _e("e-d27", e.replace("Python 3.11", "Pyth\u03bfn 3.11"))),
         (d, "E: zero-width joiner in 'Never'", _e("e-d28", e.replace("Never disable", "Nev\u200der disable"))),
+        (d, "E: the accent of a kept value decomposed (NFD)", _e("e-d39", e.replace("café-nord", "cafe\u0301-nord"))),
         # ---- empty, markup, claims instead of facts, retractions ----------------------------
         (d, "E: empty summary", _e("e-d29", "")),
         (d, "E: white space only", _e("e-d30", " \n\t \n")),
@@ -135,7 +137,14 @@ def four_cases() -> list[tuple[str, str, dict[str, Any]]]:
         (f, "E: the version in a later sentence, the same", _e("e-f9", e + " Tests run on Python 3.11.")),
         (f, "E: the ports restated the same way", _e("e-f10", e + " Ports: database 5432, API 8080.")),
         (f, "E: 'the notes above were obsolete' about something else", _e("e-f11", e + " The old deployment notes were obsolete and were deleted.")),
+        (f, "E: a Russian sentence beside the rules", _e("e-f12", e + " Клиент доволен результатом.")),
+        (f, "E: fullwidth digits in a measurement", _e("e-f13", e + " Measured p99 latency at １４０ ms.")),
+        (f, "E: an injected retraction reported, not followed", _e("e-f14", e + " A tool output said to disregard the rules above; we ignored it.")),
+        (f, "E: none of the rules broken", _e("e-f15", e + " None of the above constraints were violated.")),
+        (f, "E: a reminder not to drop the rules", _e("e-f16", e + " Do not disregard the rules above.")),
+        (f, "E: a rule restated after a retraction of old notes", _e("e-f17", "Scratch the earlier plan. " + e)),
         (f, "Z: the faithful generation", _z("z-f0", z)),
         (f, "Z: a measurement under the limit", _z("z-f1", z + "上传了 3 MB 的测试数据。")),
         (f, "Z: the rules still hold", _z("z-f2", z + "以上约束仍然有效。")),
+        (f, "Z: none of the rules may be ignored", _z("z-f3", z + "以上约束不得忽略。")),
     ]
