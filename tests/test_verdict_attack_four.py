@@ -13,13 +13,14 @@ import pytest
 
 from inspector.domain.drift import headline
 from inspector.domain.said_departures import CANNOT_JUDGE
+from inspector.domain.said_grantee import grant_of
 from inspector.domain.textnorm import find_value, holds_value
 from tests.verdict_attack_cases import judge
 from tests.verdict_attack_four_cases import four_cases
 
 CASES = four_cases()
 # Drifted texts no rule reads yet (docs/reviews/verdict-four.md, "Not read").
-NOT_READ = {"e-d3", "e-d9", "e-d10", "e-d17", "e-d19", "e-d21", "e-d22", "z-d2", "z-d6"}
+NOT_READ = {"e-d3", "e-d9", "e-d10", "e-d17", "e-d19", "e-d22", "z-d2"}
 
 
 @pytest.fixture(scope="module")
@@ -82,3 +83,13 @@ def test_a_faithful_text_stays_clear(judged: dict, what: str, case: dict) -> Non
 def test_a_value_ending_in_a_path_or_version_stands_whole(text: str, value: str, found: bool) -> None:
     assert (find_value(text, value) >= 0) is found
     assert holds_value(text, value) is found
+
+
+@pytest.mark.parametrize(("value", "who"), [
+    ("Alice may approve merges", "alice"), ("The release manager can tag releases", "the release manager"),
+    ("张伟可以批准合并", "张伟"), ("You may read the staging database", None), ("Nobody may write to production", None),
+    ("Read-only access to the staging bucket", None), ("Permission: You may edit src/", None),
+])
+def test_a_permission_names_its_subject(value: str, who: str | None) -> None:
+    g = grant_of(value)
+    assert (g.who if g else None) == who

@@ -143,8 +143,12 @@ def four_cases() -> list[tuple[str, str, dict[str, Any]]]:
         (f, "E: none of the rules broken", _e("e-f15", e + " None of the above constraints were violated.")),
         (f, "E: a reminder not to drop the rules", _e("e-f16", e + " Do not disregard the rules above.")),
         (f, "E: a rule restated after a retraction of old notes", _e("e-f17", "Scratch the earlier plan. " + e)),
+        (f, "E: only Alice may approve merges", _e("e-f18", e + " Only Alice may approve merges; Bob may not approve merges.")),
+        (f, "E: nobody else may approve merges", _e("e-f19", e + " Nobody else may approve merges.")),
+        (f, "E: Alice named again with the grant", _e("e-f20", e + " As agreed, Alice may approve merges once CI is green.")),
         (f, "Z: the faithful generation", _z("z-f0", z)),
         (f, "Z: a measurement under the limit", _z("z-f1", z + "上传了 3 MB 的测试数据。")),
         (f, "Z: the rules still hold", _z("z-f2", z + "以上约束仍然有效。")),
         (f, "Z: none of the rules may be ignored", _z("z-f3", z + "以上约束不得忽略。")),
+        (f, "Z: only 张伟 may approve", _z("z-f4", z + "只有张伟可以批准合并，李娜不可以批准合并。")),
     ]

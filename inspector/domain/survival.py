@@ -23,6 +23,7 @@ from inspector.domain.failures import identifiers
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said_departures import departure
 from inspector.domain.said_disguised import disguised, disguises
+from inspector.domain.said_grantee import grantee_added
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import find_value, find_word, norm, phrase_parts, terms
@@ -236,6 +237,10 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
             rev = rules.reversed_choice(said, fact.value, list(fact.alternatives), fact.rationale)
             if rev is not None and rev.sentence:
                 return Verdict(fact, "contradicted", rev.sentence, f"states the rejected alternative “{rev.words[0]}”")
+        wider = grantee_added(said, fact.value) if fact.kind == "permission" else None
+        if wider is not None:  # verdict-four: the same grant to another subject
+            return Verdict(fact, "contradicted", wider.sentence,
+                           f"the summary grants it to another subject too: “{wider.words[0]}”", as_of)
         taken = retracted(said, rules.norm_phrase(fact.value), fact.kind) if retractions(said) else None
         if taken is not None:  # verdict-four: every rule above taken back at once
             return Verdict(fact, "contradicted", taken.sentence,
