@@ -126,10 +126,12 @@ def _chunked(work: Path) -> Path:
     return path
 
 
-def build(folder: Path, *, light: bool = False) -> dict[str, Path]:
+def build(folder: Path, *, light: bool = False, transcript: bool = True) -> dict[str, Path]:
     """The stores, closed cleanly (each file alone is the whole store): name -> path. ``light``:
     without the 1.5 MB large-fold sample (a test's copies stay small; the three-chunk material
-    added to every store keeps a material of several chunks)."""
+    added to every store keeps a material of several chunks). ``transcript=False``: without the
+    transcript store of its own (the acts store still follows the transcript), for a test that
+    edits the acts store only."""
     folder.mkdir(parents=True, exist_ok=True)
     stores: dict[str, Path] = {}
     with _quiet_env(folder), tempfile.TemporaryDirectory(dir=folder) as tmp:
@@ -138,7 +140,7 @@ def build(folder: Path, *, light: bool = False) -> dict[str, Path]:
         for path in [*(p for p in SAMPLES if not (light and p.name.startswith("06_"))), _chunked(work)]:
             _run("import", str(path), "--into", str(samples), "--reviewer", "tester")
         stores["samples"] = samples
-        if REAL.exists():
+        if REAL.exists() and transcript:
             stores["transcript"] = folder / "transcript.db"
             _follow_in_two_parts(stores["transcript"], work)
         acts = folder / "acts.db"

@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -164,6 +165,18 @@ def attempt(base: Path, work: Path, mutation: Mutation, pin: tuple[bytes, int, s
 
 
 Look = tuple[dict[str, str], "Path", list[tuple[str, str]]]  # the untouched store's views, a folder, the searches
+_VIEWS: dict[tuple[str, int, int], tuple[list[tuple[str, str]], dict[str, str]]] = {}
+
+
+def _untouched_views(base: Path, folder: Path) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """The searches and what a person sees of the untouched store, read once per process for a
+    given file (its path, size and modification time): a run per pick would read them again."""
+    stat = base.stat()
+    key = (str(base.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _VIEWS:
+        searches = mutation_observe.queries(base)
+        _VIEWS[key] = (searches, mutation_observe.observe(base, folder, searches))
+    return _VIEWS[key]
 
 
 def seen(outcome: Outcome, work: Path, look: Look) -> Outcome:
@@ -272,20 +285,29 @@ def rollback_cases(older: Path, newer: Path, folder: Path) -> list[tuple[str, st
     return out
 
 
-def run(stores: dict[str, Path], folder: Path, only: str | None = None, *, brief: bool = False
-        ) -> list[dict[str, Any]]:
+Pick = Callable[[str, str], bool]  # (table, edit) -> whether this run makes the edit
+
+
+def run(stores: dict[str, Path], folder: Path, only: str | None = None, *, brief: bool = False,
+        pick: Pick | None = None) -> list[dict[str, Any]]:
     """Every edit of every store (``only``: one of them; ``brief``: fewer kinds for the search
-    indexes' own tables, see mutation_edits.BRIEF_DERIVED_KINDS)."""
+    indexes' own tables, see mutation_edits.BRIEF_DERIVED_KINDS; ``pick``: only the edits it
+    says yes to, so a test can spread one store's edits over several processes — keep every
+    edit of a table in one pick, as a "far" edit is made only when that column's "byte" one
+    was refused). The WAL cases are picked as ``("wal", "*")``, the older copies as
+    ``("file", "the store replaced by an older copy")``."""
     results: list[dict[str, Any]] = []
     for name, base in stores.items():
         if only and name != only:
             continue
         pin = head_of(base)
         work = folder / f"work-{name}.db"
-        searches = mutation_observe.queries(base)
-        look = (mutation_observe.observe(base, folder, searches), folder, searches)
+        searches, before = _untouched_views(base, folder)
+        look = (before, folder, searches)
         refused: set[tuple[str, str]] = set()
         for mutation in mutation_edits.all_mutations(base, brief=brief):
+            if pick is not None and not pick(mutation.table, mutation.kind):
+                continue
             if mutation.kind == "far" and (mutation.table, mutation.column) not in refused:
                 continue  # only when +1 collided with a key: one value a column can take is enough
             try:
@@ -297,8 +319,11 @@ def run(stores: dict[str, Path], folder: Path, only: str | None = None, *, brief
             results.append({"store": name, "table": mutation.table, "column": mutation.column, "edit": mutation.kind,
                             "pinned": mutation.pinned, **outcome.__dict__})
     if (not only or only == "acts") and "acts" in stores:
-        for table, label, outcome in [*wal_cases(stores["acts"], folder),
-                                      *rollback_cases(stores["samples"], stores["acts"], folder)]:
+        older = "the store replaced by an older copy"
+        cases = [*(wal_cases(stores["acts"], folder) if pick is None or pick("wal", "*") else []),
+                 *(rollback_cases(stores["samples"], stores["acts"], folder)
+                   if pick is None or pick("file", older) else [])]
+        for table, label, outcome in cases:
             results.append({"store": "acts", "table": table, "column": "file", "edit": label, "pinned": True,
                             **outcome.__dict__})
     return results

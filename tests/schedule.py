@@ -48,6 +48,14 @@ LONG: dict[str, float] = {
     "tests/test_confirm_ui.py::test_the_owner_bulk_rejects_and_confirms_with_the_palette": 3.5,
     "tests/test_drift_ui.py::test_find_drift_correct_it_and_see_it_gone": 3.4,
     "tests/test_drift_ui.py::test_a_correction_that_still_drifts_needs_save_anyway": 3.4,
+    # verify's mutation test, one test per group of edits (CPU seconds of each group's verifies)
+    "tests/test_verify_mutations.py::test_every_edit_is_caught_or_declared[materials]": 7.0,
+    "tests/test_verify_mutations.py::test_every_edit_is_caught_or_declared[word indexes]": 6.7,
+    "tests/test_verify_mutations.py::test_every_edit_is_caught_or_declared[other tables]": 6.4,
+    "tests/test_verify_mutations.py::test_every_edit_is_caught_or_declared[summaries]": 4.6,
+    "tests/test_verify_mutations.py::test_every_edit_is_caught_or_declared[short-query indexes]": 4.6,
+    "tests/test_verify_mutations.py::test_every_edit_is_caught_or_declared[state_records]": 4.5,
+    "tests/test_verify_mutations.py::test_every_edit_is_caught_or_declared[stubs]": 4.4,
 }
 
 

@@ -20,7 +20,7 @@ REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real_sessions
 SESSION = "s-micro"
 
 
-def _transcript(path: Path) -> Path:
+def _transcript(path: Path, gone: tuple[str, ...] = ("toolu_GONE",)) -> Path:
     def rec(uuid: str, role: str, content: object) -> dict[str, object]:
         message = {"role": role, "content": content}
         if role == "assistant":
@@ -37,7 +37,7 @@ def _transcript(path: Path) -> Path:
             {"type": "system", "subtype": "microcompact_boundary", "content": "Context microcompacted",
              "sessionId": SESSION, "uuid": "m1", "timestamp": "2026-01-07T11:48:00.000Z",
              "microcompactMetadata": {"trigger": "auto", "preTokens": 900, "tokensSaved": 400,
-                                      "compactedToolIds": ["toolu_A", "toolu_GONE"], "clearedAttachmentUUIDs": []}},
+                                      "compactedToolIds": ["toolu_A", *gone], "clearedAttachmentUUIDs": []}},
             rec("a3", "assistant", "Both files read.")]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
@@ -109,3 +109,59 @@ async def test_the_drift_tab_has_a_section_of_the_cleared_results(tmp_path: Path
     text = "\n".join(rows)
     assert "micro-compaction: 2 tool result(s) cleared from the model's context" in text
     assert "(toolu_A)" in text and "Read" in text and "toolu_GONE: not in this log" in text
+
+
+async def _drift_rows(store: Path, keys: tuple[str, ...], size: tuple[int, int] = (160, 40)) -> list[list[str]]:
+    """The Drift tab's rows after each key pressed on its list (the first entry: before any)."""
+    from textual.widgets import OptionList
+
+    from inspector.ui.app import InspectorApp
+    from tests.test_app import settle
+
+    app = InspectorApp(store, reviewer="t")
+    seen: list[list[str]] = []
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("d")
+        await settle(app, pilot)
+        options = app.screen.query_one("#drift-findings", OptionList)
+        options.focus()
+        for key in (None, *keys):
+            if key:
+                await pilot.press(key)
+                await settle(app, pilot)
+            rows = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+            highlighted = options.highlighted
+            seen.append([("▶ " if i == highlighted else "  ") + row for i, row in enumerate(rows)])
+    return seen
+
+
+async def test_results_not_in_this_log_are_one_counted_row_that_enter_opens(tmp_path: Path) -> None:
+    """The real 7662d755 micro-compaction listed 42 rows all saying "not in this log": one counted
+    row now, which Enter opens to the list (and closes again); End still reaches it."""
+    from inspector.services.importing import import_file
+
+    store = tmp_path / "s.db"
+    await import_file(_transcript(tmp_path / "s.jsonl", ("toolu_G1", "toolu_G2", "toolu_G3")), store, actor="t")
+    _, closed, opened, shut = await _drift_rows(store, ("end", "enter", "enter"))
+    assert sum("not in this log" in row for row in closed) == 1 and not any("toolu_G" in row for row in closed)
+    assert "(toolu_A)" in "\n".join(closed)  # a result the log holds keeps its own row
+    (row,) = [row for row in closed if "not in this log" in row]
+    assert "3 tool results cleared" in row and "enter" in row.casefold()
+    # End reached it: it is the last row, and highlighted.
+    assert closed[-1].startswith("▶ ") and "not in this log" in closed[-1]
+    assert [r.strip() for r in opened if "toolu_G" in r] == ["◌ toolu_G1", "◌ toolu_G2", "◌ toolu_G3"]
+    assert any(r.startswith("▶ ") and "not in this log" in r for r in opened)  # the cursor stays on it
+    assert shut == closed
+
+
+async def test_the_real_micro_compaction_is_one_counted_row(tmp_path: Path) -> None:
+    source = REAL / "7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl"
+    if not source.exists():
+        pytest.skip(f"needs ../shared/real_sessions ({source} is missing)")
+    from inspector.services.importing import import_file
+
+    await import_file(source, tmp_path / "s.db", actor="t")
+    (rows,) = await _drift_rows(tmp_path / "s.db", ())
+    absent = [row for row in rows if "not in this log" in row]
+    assert len(absent) == 1 and "42 tool results cleared" in absent[0]

@@ -104,6 +104,9 @@ SAMPLES = {
 # Changed on purpose again in verdict-gaps (F13): a user's later request is a pending goal record
 # (``goal.later_request…``, tests/test_later_requests.py); each export only gained those state lines (4b7d5121: 2,
 # 7662d755: 4, 995ebed6: 2, a6e4c2a0: 1, ee8f793b: 1); every other line compared equal.
+# Changed on purpose again in defects (tests/test_later_request_picks.py): 7662d755's export lost the goal state
+# line of evt:168 (the user pasting back the assistant's "2. User committed: …"), 995ebed6's gained one goal state
+# line (the pick "Implement 1,2 and 3." at evt:136, naming the three items); every other line compared equal.
 TRANSCRIPTS = {
     "anthropic/test_anthropic_tool_with_thinking.conversation.json": (
         "edc0260605bbe7471b2a2f795908731c77a281d047b6b5167661fafacc37da18",
@@ -112,11 +115,11 @@ TRANSCRIPTS = {
         "9da38a03ce6e6cb3f98fbe3c517a9b6199c61c4933c4cc5bba60b877bbcba1ca",
         "2ba4679870f0abc9bc3ff936b54b9da094828b39fecd0cba870240fe9c42aba0"),
     "claude-code/7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl": (
-        "c02b155c172cdcb89d8dc5c321dca6444c8e06de3f97e02eeee5cf2dc57f0a69",  # fresh-eyes: the goal whole, up to 600 characters
-        "f5741ba8b4fda002ba2a3e3c700ecb13d8d77ec1c04d849c23a1bf75d6b9d565"),
+        "61ce6e6b4730d0741764e06acc8d70b74cc0845d49bd0ef05ea05e41135f75a4",  # defects: a pasted-back line is no request
+        "efc162df841145f7fc9995d32731986ed29045844267991bed72e89f31679794"),
     "claude-code/995ebed6e4-2__two_records_on_one_line_v2.1.7.jsonl": (
-        "0b7bd75879dda82a314c5e71896fa23395abe7c6799d7c372351ec73e4119107",  # fresh-eyes: titles, and 3 decisions
-        "8dc94814a99ca27bb200d3bae394cce0ea123bca166a849c60fd5e1aea016661"),
+        "c0a8c5977611e335ef28bf941e930184e8481a3ac232a65d200bed54d2de85e8",  # defects: the pick "Implement 1,2 and 3." a goal
+        "68314b77d20f1b548187000a8bc18bc1c59d64aee00cbdb3246a601c18ddf1a2"),
     "claude-code/a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl": (
         "733bf5a454e09e40a36c44c1968b73f65a259a7e1e60908053329e29d20b303a",
         "7dbae8e1a9f5d83a3ebd1d447d1efaa208091c0f6c4bd37e4ff966198f63afa5"),

@@ -72,7 +72,8 @@ async def test_short_queries_with_whitespace_are_checked_against_the_text(store:
         blank = await search(opened, "s1", "  ")
     assert {h.ref for h in spaced.hits} == {"evt:302"}  # "a b": the only "a " (not "ab", not "AB —")
     assert [h.ref for h in tab.hits] == ["evt:302"] and tab.hits[0].offsets == (3,)
-    assert blank.hits == [] and not blank.complete and blank.note
+    # Spaces alone are no query (as the empty one): nothing is searched (tests/test_search_blank_and_breaks.py).
+    assert blank.hits == [] and blank.method == "none"
 
 
 async def app_search(store: Path, query: str) -> dict[str, object]:

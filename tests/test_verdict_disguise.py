@@ -49,10 +49,15 @@ def test_a_disguised_done_claim_is_still_a_claim(text: str) -> None:
     assert done_claim(Said.of(text), subject) is not None
 
 
-def test_a_value_in_disguise_is_kept_and_a_faithful_text_stays_clean() -> None:
+def test_a_value_in_disguise_is_found_and_said_to_be_disguised() -> None:
+    # Found (never protected_missing), but not a silent green either (verdict-four): the bytes
+    # differ from the value a reader sees, so a warning says a person must read it.
     fact = StateFact("constraint.port", "constraint", "listen only on port 8080", "active", ("evt:1",), "user")
     for text in ("Listen only on port ８０８０.", "Listen only on p\u043ert 8080.", "Listen only " + ZW + "on port 8080."):
-        assert find_drift(GenerationText(1, "recursive", text, (), ("evt:1",), (), (1, 2)), [fact]) == []
+        found = find_drift(GenerationText(1, "recursive", text, (), ("evt:1",), (), (1, 2)), [fact])
+        assert [(f.code, f.severity) for f in found] == [("value_disguised", "warning")], text
+    plain = find_drift(GenerationText(1, "recursive", "Listen only on port 8080.", (), ("evt:1",), (), (1, 2)), [fact])
+    assert plain == []
     # A Russian word is not a disguise: it stays as written.
     assert "порт" in Said.of("Порт 8080 открыт.").text
 

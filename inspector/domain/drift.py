@@ -19,6 +19,7 @@ from inspector.domain.drift_headline import UNTRUSTED_WRITERS, facts_not_judged,
 from inspector.domain.drift_headline import headline as headline  # re-exported: CLI, UI, tests
 from inspector.domain.drift_roster import gate_of, roster_for
 from inspector.domain.drift_rules import DriftContext, Said
+from inspector.domain.drift_whole import whole_text_findings
 from inspector.domain.field_timeline import FieldTimeline as FieldTimeline  # re-exported: services, UI, benches
 from inspector.domain.field_timeline import field_cell as field_cell
 from inspector.domain.field_timeline import field_timeline as field_timeline
@@ -104,9 +105,8 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     findings: list[Finding] = []
     claims = {c.get("key"): c for c in gen.claims}
     ctx = ctx or DriftContext()
-    # Asked of the caller's record list, the same object for every generation of a session
-    # (the range filter below makes a new one): a superset of this generation's, which is
-    # all a gate needs.
+    # Asked of the caller's record list (the same object for every generation of a session): a
+    # superset of this generation's, which is all a gate needs.
     plans = _departure_plans(state)
     stated_covers = gen.covers
     honest = check_covers(gen.text, gen.covers, state, ctx)
@@ -186,6 +186,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     # A decision stated as its alternative is reported as reversed, not also as missing.
     findings = [f for f in findings if not (f.code == "protected_missing" and f.key in reversed_keys)]
     findings += judged_once(findings, said_findings)
+    findings += whole_text_findings(gen.generation, gen.text, said, state, findings)  # retracted, disguised
     findings += identifier_findings(gen.generation, gen.text, ctx)
     unjudged = facts_not_judged(gen.generation, state)
     if unjudged is not None:

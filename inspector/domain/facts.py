@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from inspector.domain import facts_text, facts_tools
+from inspector.domain import facts_goals, facts_text, facts_tools
 from inspector.domain.facts_text import Proposal
 from inspector.domain.logevents import LogEvent
 
@@ -128,14 +128,17 @@ def _goal_versions(goals: list[Proposal], at: dict[int, str | None]) -> list[Pro
     out: list[ProposedFact] = []
     later: dict[str, ProposedFact] = {}
     for p in goals:
-        if p.rule == facts_text.LATER_REQUEST:
+        if p.rule == facts_goals.LATER_REQUEST:
             ident = _identity(p)
             found = later.get(ident)
+            # A pick cites the assistant's list it picked from, then itself (facts_goals).
+            offered = p.detail.get("offered_in")
+            refs = ([f"evt:{offered}"] if offered else []) + [f"evt:{p.seq}"]
             if found is None:
-                later[ident] = ProposedFact(_key(facts_text.LATER_REQUEST, ident), "goal", p.value, [f"evt:{p.seq}"],
-                                            p.rule, at=at.get(p.seq))
-            elif f"evt:{p.seq}" not in found.sources:
-                found.sources.append(f"evt:{p.seq}")
+                later[ident] = ProposedFact(_key(facts_goals.LATER_REQUEST, ident), "goal", p.value, refs, p.rule,
+                                            at=at.get(p.seq))
+            else:
+                found.sources += [ref for ref in refs if ref not in found.sources]
             continue
         if out and " ".join(out[-1].value.casefold().split()) == " ".join(p.value.casefold().split()):
             out[-1].sources.append(f"evt:{p.seq}")
@@ -151,9 +154,11 @@ def extract(events: Iterable[LogEvent]) -> list[ProposedFact]:
     at = {e.seq: e.at for e in ordered}
     failures = facts_tools.failures(ordered)
     # A failure fixed later in the log is history, not an open issue; it stays a failure record.
-    proposals = [*facts_text.constraints(ordered), *facts_text.decisions(ordered), *facts_tools.artifacts(ordered),
+    replies = facts_goals.GoalReading()
+    decisions = facts_goals.read_replies(ordered, replies)  # the goals go into ``replies``
+    proposals = [*facts_text.constraints(ordered), *decisions, *facts_tools.artifacts(ordered),
                  *failures, *facts_tools.todos(ordered), *facts_text.references(ordered)]
-    return assemble(facts_text.goals(ordered), proposals, at)
+    return assemble(replies.proposals, proposals, at)
 
 
 def assemble(goals: list[Proposal], proposals: list[Proposal], at: dict[int, str | None]) -> list[ProposedFact]:

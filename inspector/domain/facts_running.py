@@ -5,8 +5,9 @@ re-reading 100,000 events to propose the facts of five (1.6–3.6 s a look) made
 tick cost the session's size. ``RunningExtraction`` is fed the appended events only and
 keeps what the rules carry from one event to the next:
 
-* goals, constraints, references — each event on its own (goals: whether one was seen);
-* decisions — the options the assistant listed last and not yet answered;
+* goals and decisions — whether a goal was seen, the options the assistant listed last and not
+  yet answered, and what it said recently (a pick of options, a pasted-back line: facts_goals);
+* constraints, references — each event on its own;
 * artifacts — every edit call's paths, with the calls whose own result failed, applied when
   the records are made (a result can fail a call made long before);
 * failures — the tool calls by id, and the failures no later success has resolved yet, by
@@ -29,9 +30,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from inspector.domain import facts_text, facts_tools
+from inspector.domain import facts_goals, facts_text, facts_tools
 from inspector.domain.facts import Merged, ProposedFact, assemble_merged
-from inspector.domain.facts_text import Offer, Proposal
+from inspector.domain.facts_text import Proposal
 from inspector.domain.failures import SHELL_TOOLS, FailedResult, failed, find_failures, signature
 from inspector.domain.logevents import LogEvent
 
@@ -46,8 +47,7 @@ class RunningExtraction:
     def __init__(self) -> None:
         self.last_seq = 0  # the highest seq fed; the next stretch must start after it
         self._at: dict[int, str | None] = {}  # the time of each event a proposal cites
-        self._goals: list[Proposal] = []
-        self._offer = Offer()
+        self._goals = facts_goals.GoalReading()
         self._artifacts: list[tuple[str | None, Proposal]] = []  # (the edit call's id, its proposal)
         self._failed_calls: set[str] = set()  # call ids whose result is an error (artifacts.py's rule)
         self._calls: dict[str, LogEvent] = {}  # tool calls by id
@@ -80,10 +80,10 @@ class RunningExtraction:
         at = self._at
         for e in ordered:
             at[e.seq] = e.at
-        facts_text.goals_from(ordered, self._goals)
+        decisions = facts_goals.read_replies(ordered, self._goals)
         merged = self._merged
         merged["constraint"].add(facts_text.constraints(ordered), at)
-        merged["decision"].add(facts_text.decisions_from(ordered, self._offer), at)
+        merged["decision"].add(decisions, at)
         artifacts, failures = len(self._artifacts), len(self._failures)
         edited = {call_id for call_id, _ in self._artifacts}
         failed_before, self._resolved = set(self._failed_calls), False
@@ -143,4 +143,4 @@ class RunningExtraction:
 
     def facts(self) -> list[ProposedFact]:
         """What ``facts.extract`` of every event fed so far gives (new objects each time)."""
-        return assemble_merged(list(self._goals), self._merged.values(), self._at)
+        return assemble_merged(list(self._goals.proposals), self._merged.values(), self._at)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from inspector.domain.later_requests import is_request
 from inspector.domain.logevents import LogEvent
 from inspector.domain.textnorm import norm
 from inspector.domain.wordlists import raw_patterns, wordlist
@@ -21,7 +20,6 @@ from inspector.domain.wordlists import raw_patterns, wordlist
 GOAL_CHARS = 600
 GOAL_TAIL_CHARS = 200
 SENTENCE_MAX = 300
-LATER_REQUEST = "goal.later_request"  # the rule, and the head of the key, of a request made after the first
 # Echoes of local commands and harness notes that arrive as user lines but are not requests.
 _NOT_A_REQUEST = re.compile(r"^\s*(?:<command-|<local-command-|<system-reminder|caveat:|\[request interrupted|"
                             r"this session is being continued)", re.IGNORECASE)
@@ -65,12 +63,12 @@ def request_text(e: LogEvent) -> str | None:
     return e.content
 
 
-def _first_chunk(text: str) -> str:
+def first_chunk(text: str) -> str:
     para = next((p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()), text.strip())
     para = " ".join(para.split())
     if len(para) <= GOAL_CHARS:
         return para
-    last = _sentences(para)[-1:]
+    last = user_sentences(para)[-1:]
     tail = f" … {last[0]}" if last and len(last[0]) <= GOAL_TAIL_CHARS and last[0] != para else " …"
     room = GOAL_CHARS - len(tail)
     cut = para[:room]
@@ -78,35 +76,8 @@ def _first_chunk(text: str) -> str:
     return (cut[:space] if space > room // 2 else cut) + tail
 
 
-def goals(events: list[LogEvent]) -> list[Proposal]:
-    return goals_from(events, [])
-
-
-def goals_from(events: list[LogEvent], out: list[Proposal]) -> list[Proposal]:
-    """``goals`` of events that follow the ones whose goal proposals ``out`` holds; extends ``out``."""
-    restate = wordlist("goal_restatement")
-    for e in events:
-        text = request_text(e)
-        if text is None:
-            continue
-        if not out:
-            out.append(Proposal("goal", _first_chunk(text), e.seq, "goal.first_request"))
-        elif restate.first(" ".join(text.casefold().split())[:400]) is not None:
-            out.append(Proposal("goal", _first_chunk(text), e.seq, "goal.restated"))
-        elif is_request(text) and not _picks(text) and not _only_rules(text):
-            # A pick is a decision (``decisions``) and a message of rules only is its constraint records.
-            # F13: a later request ("push and PR") is a goal of its own, so a summary that drops it is judged.
-            out.append(Proposal("goal", _first_chunk(text), e.seq, LATER_REQUEST))
-    return out
-
-
-def _only_rules(text: str) -> bool:
-    """Every sentence of the message that asks something is a constraint ("Never touch the
-    production database." said again): its constraint records carry it, not a later request."""
-    return all(not is_request(s) or constraint_word(s) is not None for s in _sentences(text))
-
-
-def _sentences(text: str) -> list[str]:
+def user_sentences(text: str) -> list[str]:
+    """The sentences of what the user typed, fenced code left out."""
     body = _FENCE.sub(" ", text)
     out = []
     for m in _SENTENCE.finditer(body):
@@ -154,7 +125,7 @@ def constraints(events: list[LogEvent]) -> list[Proposal]:
         text = request_text(e)
         if text is None:
             continue
-        for s in _sentences(text):
+        for s in user_sentences(text):
             if len(s) > SENTENCE_MAX or s.endswith(("?", "？")) or len(s) < 4:
                 continue
             word = constraint_word(s)
@@ -168,8 +139,11 @@ def constraints(events: list[LogEvent]) -> list[Proposal]:
 _OPTION_WORD = re.compile(r"option", re.IGNORECASE)
 
 
-def _options(text: str) -> dict[str, str]:
+def options_labelled(text: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The options an assistant's message lists, by label ("1", "2"…: "B" and "方案二" are "2"),
+    and each label as the message wrote it ("B", "方案二"); none unless it lists two or more."""
     found: dict[str, str] = {}
+    written: dict[str, str] = {}
     for rx in (_INLINE_OPTION if "方案" in text or "选项" in text else None,
                _INLINE_OPTION_EN if _OPTION_WORD.search(text) else None, _OPTION):
         if rx is None:
@@ -179,7 +153,8 @@ def _options(text: str) -> dict[str, str]:
             label = _ORDINAL.get(label, label)
             body = m.groupdict().get("paren") or m.group("text") or ""
             found.setdefault(label, " ".join(body.replace("**", "").split()).strip(" ：:")[:200])
-    return found if len(found) >= 2 else {}
+            written.setdefault(label, " ".join(m.group("label").split()))
+    return (found, written) if len(found) >= 2 else ({}, {})
 
 
 # More labels listed right after the first pick: "Implement 1,2 and 3." (the real 995ebed6e4 transcript, line
@@ -191,7 +166,7 @@ _MORE_PICKS = re.compile(r"\s*(?:,|、|\band\b|&|\+|/|和|与|及)\s*(?:(?:optio
                          r"|(?P<letter>[a-d])(?=\s*(?:$|[,.;!、]|\band\b|&))|(?P<cjk>[一二三四]))")
 
 
-def _picks(text: str) -> list[str]:
+def picks(text: str) -> list[str]:
     """The labels a short reply picks, in order (none for a question or a long message)."""
     t = " ".join(text.casefold().split())
     if len(t) > 240 or t.endswith(("?", "？")):
@@ -209,45 +184,6 @@ def _picks(text: str) -> list[str]:
                 at = more.end()
             return labels
     return []
-
-
-def decisions(events: list[LogEvent]) -> list[Proposal]:
-    """A user's short reply that picks one of the options the assistant just listed."""
-    return decisions_from(events, Offer())
-
-
-@dataclass(slots=True)
-class Offer:
-    """The options the assistant listed last and not yet answered (carried from one stretch
-    of the log to the next when a followed session is read as it grows)."""
-    options: dict[str, str] = field(default_factory=dict)
-    at: int = 0
-
-
-def decisions_from(events: list[LogEvent], offer: Offer) -> list[Proposal]:
-    """``decisions`` of events that follow the ones ``offer`` was left by; updates ``offer``."""
-    out: list[Proposal] = []
-    offered, offered_at = offer.options, offer.at
-    for e in events:
-        if e.kind == "assistant_message" and e.content:
-            opts = _options(e.content)
-            if opts:
-                offered, offered_at = opts, e.seq
-            continue
-        text = request_text(e)
-        if text is None or not offered:
-            continue
-        picks = _picks(text)
-        if picks and picks[0] in offered:
-            chosen = [k for k in picks if k in offered]
-            alternatives = [v for k, v in offered.items() if k not in chosen]  # set aside: only what was not picked
-            for pick in chosen:  # "1, 2 and 3": a decision each, none the others' alternative
-                out.append(Proposal("decision", offered[pick], e.seq, "decision.user_pick",
-                                    rationale=" ".join(text.split())[:300], alternatives=alternatives,
-                                    detail={"offered_in": f"evt:{offered_at}"}))
-        offered = {}
-    offer.options, offer.at = offered, offered_at
-    return out
 
 
 def references(events: list[LogEvent]) -> list[Proposal]:

@@ -47,7 +47,8 @@ from inspector.domain.said_touched import touch_plan, touched
 from inspector.domain.said_without import accepted_elsewhere, excluded_of
 
 # Drift warnings that say the rules could not judge a sentence: ``check`` shows "?", not "✓".
-CANNOT_JUDGE = frozenset({"reference_unresolved", "forbidden_action_unclear", SUBJECT_UNJUDGED})
+# ``value_disguised`` (drift_whole, said_disguised): a value found only after undoing look-alikes.
+CANNOT_JUDGE = frozenset({"reference_unresolved", "forbidden_action_unclear", SUBJECT_UNJUDGED, "value_disguised"})
 CODES = ("permission_widened", "order_reversed", "forbidden_action_done", "reference_unresolved",
          "forbidden_action_unclear", SUBJECT_UNJUDGED)
 

@@ -22,6 +22,9 @@ from inspector.domain.drift_rules import Said
 from inspector.domain.failures import identifiers
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said_departures import departure
+from inspector.domain.said_disguised import disguised, disguises
+from inspector.domain.said_grantee import grantee_added
+from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import find_value, find_word, norm, phrase_parts, terms
 
@@ -170,9 +173,10 @@ def _resolved(fact: Fact, last: int | None) -> bool:
 
 
 def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
-          others: tuple[tuple[str, str], ...] = ()) -> Verdict:
+          others: tuple[tuple[str, str], ...] = (), text: str | None = None) -> Verdict:
     """One fact's verdict; ``others``: the other protected values (a sentence stating one of
-    them is not a renumbering of this one)."""
+    them is not a renumbering of this one); ``text``: the summary as written (a value found only
+    disguised in it is ``unknown``, said_disguised)."""
     last = covers[1] if covers else None
     if fact.kind in IDENTIFIER_KINDS:
         where = _identifier_kept(said, fact.value)
@@ -233,8 +237,20 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
             rev = rules.reversed_choice(said, fact.value, list(fact.alternatives), fact.rationale)
             if rev is not None and rev.sentence:
                 return Verdict(fact, "contradicted", rev.sentence, f"states the rejected alternative “{rev.words[0]}”")
+        wider = grantee_added(said, fact.value) if fact.kind == "permission" else None
+        if wider is not None:  # verdict-four: the same grant to another subject
+            return Verdict(fact, "contradicted", wider.sentence,
+                           f"the summary grants it to another subject too: “{wider.words[0]}”", as_of)
+        taken = retracted(said, rules.norm_phrase(fact.value), fact.kind) if retractions(said) else None
+        if taken is not None:  # verdict-four: every rule above taken back at once
+            return Verdict(fact, "contradicted", taken.sentence,
+                           f"the summary takes back every rule above it: “{taken.words[1]}”", as_of)
     v = rules.norm_phrase(fact.value)
     pos = find_value(said.flat(), v) if v else -1
+    hidden = disguised(text, said, fact.value) if pos >= 0 and text is not None and disguises(text) else None
+    if hidden is not None:  # verdict-four: the reader sees the value, the bytes are others
+        return Verdict(fact, "unknown", hidden.shown, f"the value stands only after undoing {hidden.how}; "
+                       "its characters differ from the value's — a person must read it", as_of)
     if pos >= 0:
         return Verdict(fact, "kept", _sentence_at(said, pos), "the value appears in the summary", as_of)
     share = _share(said, fact.value)
@@ -325,7 +341,7 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
               and not (f.status == "pending" and f.writer in UNTRUSTED_WRITERS)]
     others = tuple((f.value, f.kind) for f in facts
                    if f.kind in ("goal", "constraint", "permission", "acceptance", "decision"))
-    return Survival(generation, covers, [_own_words(judge(f, said, covers, others), text) for f in chosen])
+    return Survival(generation, covers, [_own_words(judge(f, said, covers, others, text), text) for f in chosen])
 
 
 def _own_words(verdict: Verdict, text: str) -> Verdict:

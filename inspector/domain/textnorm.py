@@ -182,8 +182,11 @@ def find_value(text_norm: str, value_norm: str, start: int = 0) -> int:
     """Offset of a protected value in normalised text where it stands whole: a value that
     ends (or starts) with a digit is not found inside a longer number or word — "port
     8080" is not in "port 80801", "batch size 100" not in "batch size 1000", "3.1" not in
-    "3.11" or "3.1.4" — since a reader sees another value there. -1 if absent. Other
-    values are found as they are (``bounded`` says which need the rule)."""
+    "3.11", "3.1.4" or "3.1-rc1" — since a reader sees another value there. A value that ends
+    in a path is not found inside a longer one: "/srv/billing/data" is not in
+    "/srv/billing/database", "…/data-old", "…/data.bak" or "…/data/../etc" (verdict-four); a
+    sub-path ("…/data/2026") is found. -1 if absent. Other values are found as they are
+    (``bounded`` says which need the rule)."""
     if not value_norm:
         return -1
     pos = text_norm.find(value_norm, start)
@@ -191,7 +194,8 @@ def find_value(text_norm: str, value_norm: str, start: int = 0) -> int:
         return -1
     first, last = value_norm[0], value_norm[-1]
     check_start, check_end = _ascii_digit(first), _ascii_digit(last)
-    if not (check_start or check_end):
+    path_end = not check_end and _path_end(value_norm)
+    if not (check_start or check_end or path_end):
         return pos
     size = len(text_norm)
     while pos >= 0:
@@ -204,7 +208,10 @@ def find_value(text_norm: str, value_norm: str, start: int = 0) -> int:
         if ok and check_end and end < size:
             after = text_norm[end]
             ok = not (_ascii_alnum(after) or after == "_"
-                      or (last.isdigit() and after in ".," and end + 1 < size and text_norm[end + 1].isdigit()))
+                      or (last.isdigit() and after in ".," and end + 1 < size and text_norm[end + 1].isdigit())
+                      or (after == "-" and _VERSION_TAIL.match(text_norm, end + 1) is not None))
+        if ok and path_end and end < size:
+            ok = _PATH_GOES_ON.match(text_norm, end) is None
         if ok:
             return pos
         pos = text_norm.find(value_norm, pos + 1)
@@ -216,9 +223,25 @@ _QUICK_AFTER = frozenset(" \n;:)]\"'!?。，；：、”’）")
 
 
 def bounded(value_norm: str) -> bool:
-    """Whether the value starts or ends with a digit, so that ``find_value``'s boundary rule
-    applies (for any other value, ``value_norm in text_norm`` is the answer)."""
-    return _ascii_digit(value_norm[:1]) or _ascii_digit(value_norm[-1:])
+    """Whether the value starts or ends with a digit or ends in a path, so that ``find_value``'s
+    boundary rule applies (for any other value, ``value_norm in text_norm`` is the answer)."""
+    return _ascii_digit(value_norm[:1]) or _ascii_digit(value_norm[-1:]) or _path_end(value_norm)
+
+
+# After a number: "-rc1", "-beta", "-8090" make another version or a range ("3.11-rc", "8080-8090").
+_VERSION_TAIL = re.compile(r"\d|(?:rc|alpha|beta|dev|pre|post|snapshot|nightly)(?![a-z])")
+# After a path: more of its last segment ("data" → "database", "data-old", "data_v2", "data.bak",
+# "data~") or a step out of it ("data/../etc"); "/" then a name is a sub-path and stays found.
+_PATH_GOES_ON = re.compile(r"[a-z0-9_~-]|\.[a-z0-9_~]|/\.\.")
+
+
+def _path_end(value_norm: str) -> bool:
+    """Whether the value's last word is a path ("only write to /srv/billing/data") ending in a
+    letter or digit: a reader takes "/srv/billing/database" for another path, not a plural."""
+    if not value_norm or not _ascii_alnum(value_norm[-1]):
+        return False
+    word = value_norm.rsplit(" ", 1)[-1]
+    return "/" in word and not word.startswith(("http://", "https://"))
 
 
 def holds_value(text_norm: str, value_norm: str) -> bool:

@@ -19,6 +19,10 @@ first indexes what was imported since the last one, then asks the indexes; event
 watermark that remain (a store that cannot be written, an import committed meanwhile) are
 checked against their text, after the indexed hits, so nothing is silently left out.
 
+Thinking text (Claude Code ``thinking`` blocks, kept as ``reasoning_content`` in ``events.extra``)
+is not searched: the event indexes are external-content over ``events.content``, so it needs an
+index of its own, as a call's input has — a store format change (see docs/store-format.md).
+
 Each hit carries its occurrence count and character offsets (found in the event's own
 text, case-insensitively like the index). The search runs on a reader of its own; a
 cancelled search interrupts its query, so typing never queues behind an old one.
@@ -88,7 +92,9 @@ def _occurrences(pattern: re.Pattern[str], text: str) -> tuple[int, tuple[int, .
 
 def _snippet_at(text: str, at: int) -> str:
     start = max(0, at - SNIPPET_CHARS // 2)
-    piece = text[start : start + SNIPPET_CHARS].replace("\n", " ")
+    # Line breaks kept: ``--json`` gives the text exactly; the app and plain output mark them ``␊``
+    # (``terminal_safe.line_safe``) — turned into spaces, "first line␊second" read as one line.
+    piece = text[start : start + SNIPPET_CHARS]
     return ("…" if start else "") + piece + ("…" if start + SNIPPET_CHARS < len(text) else "")
 
 
@@ -124,7 +130,7 @@ async def search(store: Store, session: str, query: str, *, limit: int = 50,
 
     Events an import added since the last search are indexed first (``indexing`` hears how
     far that has got), so the answer is what the indexes give for the whole store."""
-    if not query:
+    if not query.strip():  # nothing to find: spaces alone would list only materials (no event index holds them)
         return SearchResult(query, "none")
     await catch_up(store, indexing)
     async with store.snapshot() as db:

@@ -35,6 +35,8 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Deletions", "See what a deletion request covers and carry it out (x)", screen.action_focus_deletions),
         ("Budget", "The next request's token budget and what it does not load (b)", screen.action_focus_budget),
         ("Drift", "Findings per summary generation and the field timeline (d)", screen.action_focus_drift),
+        ("Survival", "Which protected facts each summary generation kept, lost or contradicted (u)",
+         screen.action_focus_survival),
         ("Correct", "Correct the selected protected record or drifted generation (c)", screen.action_correct),
         ("Search raw evidence", "Search event text and materials (/)", screen.action_search),
         ("Timeline: conversation view", "Read the timeline as a conversation, or back to rows (T)",

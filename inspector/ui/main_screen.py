@@ -338,7 +338,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         if self.session is None:
             return
         evidence = self.query_one(EvidenceChannel)
-        if not query:
+        if not query.strip():  # spaces alone are an empty query: the stored originals, no search
             evidence.load(await channels.evidence(self.store, self.session))
             return
         from inspector.services.search import search

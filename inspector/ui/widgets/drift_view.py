@@ -18,6 +18,7 @@ from inspector.ui.safe import markup, safe
 
 SHOWN_GENERATIONS = 50  # the tab lists the latest ones; older ones are named, not hidden
 SHOWN_CLEARED = 60  # cleared results listed per micro-compaction; the rest are counted (check --json lists all)
+ABSENT = "cleared-absent:"  # the id of a compaction's counted row of results not in this log, before its evt:N
 CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": ("∅", "$error")}
 
 
@@ -42,22 +43,47 @@ def timeline_content(t: FieldTimeline) -> Content:
     return Content("\n").join(rows)
 
 
-def _cleared_section(options: OptionList, cleared: list[ClearedResult]) -> None:
-    """One heading per micro-compaction, then each result it cleared (the call's and result's events)."""
+def _cleared_section(options: OptionList, cleared: list[ClearedResult], opened: set[str]) -> None:
+    """One heading per micro-compaction, then each result it cleared (the call's and result's events).
+
+    Results the log does not hold (called before the file begins) all read "not in this log":
+    the real 7662d755 compaction listed 42 such rows, one screen of the same sentence. Two or
+    more are one counted row that Enter opens to their call ids (``opened``: the compactions
+    whose row is open) and closes again."""
     by_event: dict[str, list[ClearedResult]] = {}
     for c in cleared:
         by_event.setdefault(c.at, []).append(c)
     for at, items in by_event.items():
         options.add_option(Option(markup("[b]$at micro-compaction: $n tool result(s) cleared from the model's context[/b]",
                                          at=at, n=str(len(items))), disabled=True))
+        absent = [c for c in items if not (c.call or c.result)]
+        rows = [c for c in items if c.call or c.result] if len(absent) > 1 else items
         # The rows can be highlighted (no finding behind them): a disabled last row is one the
         # cursor never reaches, so End and ↓ stopped at the last finding and the section stayed
         # below the fold for a keyboard user (fresh-eyes, session 11).
-        for n, c in enumerate(items[:SHOWN_CLEARED]):
+        for n, c in enumerate(rows[:SHOWN_CLEARED]):
             options.add_option(Option(markup("  [$warning]◌[/] $line", line=c.line()), id=f"cleared:{at}:{n}"))
-        if len(items) > SHOWN_CLEARED:
+        if len(rows) > SHOWN_CLEARED:
             options.add_option(Option(markup("  [dim]$n more (inspector check --json: cleared_results)[/]",
-                                             n=str(len(items) - SHOWN_CLEARED)), id=f"cleared:{at}:more"))
+                                             n=str(len(rows) - SHOWN_CLEARED)), id=f"cleared:{at}:more"))
+        if len(absent) > 1:
+            _absent_rows(options, at, absent, at in opened)
+
+
+def _absent_rows(options: OptionList, at: str, absent: list[ClearedResult], opened: bool) -> None:
+    """The counted row of the results not in this log, and their call ids under it when open."""
+    hint = "enter: close" if opened else "enter: list them"
+    # Wider than the column (80 wide), the sentence goes on under itself, not at column 0.
+    options.add_option(Option(HangingLines([(markup("  [$warning]$mark[/] ", mark="▾" if opened else "▸"), markup(
+        "$n tool results cleared, not in this log (called before this file begins) [dim]($hint)[/]",
+        n=str(len(absent)), hint=hint))]), id=f"{ABSENT}{at}"))
+    if not opened:
+        return
+    for n, c in enumerate(absent[:SHOWN_CLEARED]):
+        options.add_option(Option(markup("    [$warning]◌[/] $id", id=c.call_id), id=f"cleared:{at}:absent:{n}"))
+    if len(absent) > SHOWN_CLEARED:
+        options.add_option(Option(markup("    [dim]$n more (inspector check --json: cleared_results)[/]",
+                                         n=str(len(absent) - SHOWN_CLEARED)), id=f"cleared:{at}:absent:more"))
 
 
 def _row(label: str, cells: list[str], gap: str) -> Content:
@@ -77,6 +103,16 @@ class DriftView(Horizontal):
     def load(self, findings: dict[int, list[Finding]], timeline: FieldTimeline,
              cleared: list[ClearedResult] | None = None) -> None:
         self.findings = {f"{g}:{i}": f for g, fs in findings.items() for i, f in enumerate(fs)}
+        self.generations, self.cleared, self.opened = findings, cleared or [], set[str]()
+        self._fill()
+        options = self.query_one("#drift-findings", OptionList)
+        first = next((i for i in range(options.option_count) if not options.get_option_at_index(i).disabled), None)
+        if first is not None:
+            options.highlighted = first
+        self.query_one("#drift-timeline-text", Static).update(timeline_content(timeline))
+
+    def _fill(self) -> None:
+        findings = self.generations
         options = self.query_one("#drift-findings", OptionList)
         options.clear_options()
         ordered = sorted(findings, reverse=True)
@@ -98,11 +134,21 @@ class DriftView(Horizontal):
                 "any of them[/]", n=str(len(older)), h=str(hidden)), disabled=True))
         if not findings:
             options.add_option(Option(markup("[dim]no summary generations[/]"), disabled=True))
-        _cleared_section(options, cleared or [])
-        first = next((i for i in range(options.option_count) if not options.get_option_at_index(i).disabled), None)
-        if first is not None:
-            options.highlighted = first
-        self.query_one("#drift-timeline-text", Static).update(timeline_content(timeline))
+        _cleared_section(options, self.cleared, self.opened)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter on the counted row of results not in this log opens it to their ids, or closes it."""
+        oid = event.option.id or ""
+        if event.option_list.id != "drift-findings" or not oid.startswith(ABSENT):
+            return
+        event.stop()
+        at = oid[len(ABSENT):]
+        self.opened ^= {at}
+        options = event.option_list
+        self._fill()
+        options.highlighted = options.get_option_index(oid)
+        if at in self.opened:  # the ids it opened come into view under it
+            self.call_after_refresh(options.scroll_to_highlight, top=True)
 
     def selected(self) -> tuple[int, Finding] | None:
         options = self.query_one("#drift-findings", OptionList)

@@ -11,6 +11,7 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from inspector.domain.terminal_safe import line_safe
 from inspector.services.channels import MaterialView, StubView
 from inspector.ui.evidence_rows import RUN_PREFIX, PartsRun, arrange, human_size, options_for, run_option, shape
 from inspector.ui.safe import markup, plain
@@ -131,7 +132,7 @@ class EvidenceChannel(ChannelPane):
         for i, hit in enumerate(result.hits):
             # where it matched: the event's text, a tool call's input ("call input of Bash"), a material's text
             options.append(Option(markup("[b]$ref[/b] [dim]$w · $n×[/]\n  $s", ref=hit.ref, w=hit.matched,
-                                         n=str(hit.occurrences), s=hit.snippet.replace("\n", " ⏎ ")),
+                                         n=str(hit.occurrences), s=line_safe(hit.snippet)),
                                   id=f"hit:{i}"))  # a line break in the text began a line at the list's edge
         self.set_records(options, "no hits")
         self.refresh_bindings()
@@ -149,7 +150,7 @@ class EvidenceChannel(ChannelPane):
                                 nx="]", pv="["))
             if hit.occurrences > len(hit.offsets):
                 lines.append(markup("[dim]offsets listed for the first $m[/]", m=str(len(hit.offsets))))
-        lines.append(plain(hit.snippet_for(self.occurrence)))
+        lines.append(plain(line_safe(hit.snippet_for(self.occurrence))))  # a line break shows as ␊
         self.show_detail(Content("\n").join(lines), [hit.ref])
 
     def action_occurrence(self, step: int) -> None:

@@ -1,0 +1,75 @@
+"""Drift rules that read a generation as a whole rather than record by record (verdict-four).
+
+The per-record loop of ``drift._said_findings`` visits only the records a generation's text
+can make a rule read (``drift_roster``); these rules need no such gate, since each first asks
+one cheap question (of the whole text, or one substring test) that is almost always "no":
+
+- a retraction (``said_retracted``): one sentence takes back every rule above it ("None of the
+  above constraints apply any more", "以上约束全部作废") — ``protected_negated`` for each value
+  it takes back;
+- a permission granted to another subject (``said_grantee``): "Bob may approve merges too"
+  beside "Alice may approve merges" — ``permission_widened``;
+- a disguised value (``said_disguised``): a value found only after undoing look-alike letters,
+  invisible characters, fullwidth digits or another Unicode form, so its bytes differ from the
+  value a reader sees — ``value_disguised``, a warning that says a person must read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from inspector.domain.drift_finding import Finding
+from inspector.domain.said import Said
+from inspector.domain.said_disguised import disguised, disguises
+from inspector.domain.said_grantee import grant_of, grantee_added
+from inspector.domain.said_retracted import retracted, retractions
+from inspector.domain.vocabulary import OWNER_ONLY_KINDS
+
+
+class _Record(Protocol):
+    key: str
+    kind: str
+    value: str
+    status: str
+    norm_value: str
+
+
+def whole_text_findings(generation: int, text: str, said: Said, state: Iterable[_Record],
+                        found: list[Finding]) -> list[Finding]:
+    """The retractions and disguised values of one generation, for the active goals,
+    constraints, permissions and acceptances no blocking finding already names."""
+    taken = retractions(said)
+    hidden = disguises(text)
+    named = {f.key for f in found if f.severity == "finding"}
+    out: list[Finding] = []
+    for fact in state:
+        if fact.status != "active" or fact.kind not in OWNER_ONLY_KINDS or fact.key in named:
+            continue
+        w = grantee_added(said, fact.value) if fact.kind == "permission" and grant_of(fact.value) else None
+        if w is not None:
+            out.append(Finding("permission_widened", fact.key,
+                               f"generation {generation} repeats the permission “{fact.value}” ({fact.key}) but "
+                               f"grants it to another subject too: “{w.words[0]}” in “{w.sentence}”.",
+                               words=w.words, where=w.sentence))
+            continue
+        if not taken and not hidden:
+            continue
+        r = retracted(said, fact.norm_value, fact.kind) if taken else None
+        if r is not None:
+            out.append(Finding("protected_negated", fact.key,
+                               f"generation {generation} repeats the {fact.kind} “{fact.value}” ({fact.key}) but "
+                               f"takes it back with every rule above it: “{'”, “'.join(r.words)}” in “{r.sentence}”.",
+                               words=r.words, where=r.sentence))
+            continue
+        d = disguised(text, said, fact.value) if hidden else None
+        if d is not None:
+            out.append(Finding("value_disguised", fact.key,
+                               f"generation {generation} holds the {fact.kind} “{fact.value}” ({fact.key}) only "
+                               f"after undoing {d.how}: “{d.shown}” reads the same but its characters are others "
+                               "(a path, command or name in it may point elsewhere) — not judged; a person must "
+                               "read it.", "warning", words=(d.shown,), where=d.shown))
+    return out
+
+
+__all__ = ["whole_text_findings"]

@@ -1,0 +1,114 @@
+"""Goals and decisions in what the user replied: the first request, a restated goal, each later
+request, and each pick of the options the assistant listed.
+
+A later request (``goal.later_request…``, fresh-eyes F13) is a goal of its own, so a summary
+that drops it is judged. Picks and two readings of later requests need what the assistant said
+just before, so all are read here, in one pass that carries it from one event to the next (a
+followed session is fed in stretches: ``GoalReading`` is what one stretch leaves the next):
+
+* a short reply that picks options the assistant just listed is a decision per picked item
+  (``decision.user_pick``; the items not picked are its alternatives);
+* the same pick ("Implement 1,2 and 3.", "do 1 and 3", "go with option B") is also a request —
+  the work the person chose. Its goal names the picked items as the assistant's list wrote them
+  ("1. X; 3. Z") and cites the list and the pick. A pick nothing before it lists is no goal: its
+  words ("do 1 and 3") name nothing a summary could keep;
+* a line the user pasted back from the assistant, or quoted with "> ", is the assistant's words,
+  not a new task (later_requests.unquoted).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from inspector.domain.facts_text import (
+    Proposal,
+    constraint_word,
+    first_chunk,
+    options_labelled,
+    picks,
+    request_text,
+    user_sentences,
+)
+from inspector.domain.later_requests import Said, asks, is_request, unquoted
+from inspector.domain.logevents import LogEvent
+from inspector.domain.wordlists import wordlist
+
+LATER_REQUEST = "goal.later_request"  # the rule, and the head of the key, of a request made after the first
+# How many of the assistant's last messages a pasted line is looked for in (the real paste quoted a
+# message four assistant messages back).
+RECENT_SAID = 10
+
+
+@dataclass(slots=True)
+class GoalReading:
+    """The goal proposals so far, and what the next user message is read against: the options the
+    assistant listed last and not yet answered, and what the assistant said recently."""
+    proposals: list[Proposal] = field(default_factory=list)
+    offered: dict[str, str] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # each offered label as the list wrote it
+    offered_at: int = 0
+    said: Said = field(default_factory=lambda: Said(RECENT_SAID))
+
+
+def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]:
+    """Read events that follow the ones ``reading`` was left by: their goal proposals are added to
+    ``reading.proposals``; their decision proposals are returned."""
+    restate = wordlist("goal_restatement")
+    out, decisions = reading.proposals, []
+    for e in events:
+        if e.kind == "assistant_message" and e.content:
+            reading.said.add(e.content)
+            options, labels = options_labelled(e.content)
+            if options:
+                reading.offered, reading.labels, reading.offered_at = options, labels, e.seq
+            continue
+        text = request_text(e)
+        if text is None:
+            continue
+        offered, reading.offered = reading.offered, {}  # a user's reply answers the list, or leaves it
+        chosen = _chosen(text, offered)
+        if chosen:
+            alternatives = [v for k, v in offered.items() if k not in chosen]  # set aside: only what was not picked
+            for pick in chosen:  # "1, 2 and 3": a decision each, none the others' alternative
+                decisions.append(Proposal("decision", offered[pick], e.seq, "decision.user_pick",
+                                          rationale=" ".join(text.split())[:300], alternatives=alternatives,
+                                          detail={"offered_in": f"evt:{reading.offered_at}"}))
+        if not out:
+            out.append(Proposal("goal", first_chunk(text), e.seq, "goal.first_request"))
+        elif restate.first(" ".join(text.casefold().split())[:400]) is not None:
+            out.append(Proposal("goal", first_chunk(text), e.seq, "goal.restated"))
+        else:
+            later = _later_request(text, e.seq, reading, offered, chosen)
+            if later is not None:
+                out.append(later)
+    return decisions
+
+
+def _chosen(text: str, offered: dict[str, str]) -> list[str]:
+    """The offered labels a reply picks ("Implement 1,2 and 3."), none unless it picks one first."""
+    labels = picks(text) if offered else []
+    return [k for k in labels if k in offered] if labels and labels[0] in offered else []
+
+
+def _later_request(text: str, seq: int, reading: GoalReading, offered: dict[str, str],
+                   chosen: list[str]) -> Proposal | None:
+    rest = unquoted(text, reading.said)
+    if rest is not None:  # a reply about the assistant's words: a request only when it asks outright
+        if not asks(rest):
+            return None
+        text, chosen = rest, _chosen(rest, offered)
+    if chosen:
+        items = "; ".join(f"{reading.labels.get(k, k)}. {offered[k]}" for k in chosen)
+        return Proposal("goal", items, seq, LATER_REQUEST, detail={"offered_in": reading.offered_at})
+    if picks(text):
+        return None  # a pick nothing before it lists names nothing a summary could keep
+    if is_request(text) and not _only_rules(text):
+        # A message of rules only is its constraint records.
+        return Proposal("goal", first_chunk(text), seq, LATER_REQUEST)
+    return None
+
+
+def _only_rules(text: str) -> bool:
+    """Every sentence of the message that asks something is a constraint ("Never touch the
+    production database." said again): its constraint records carry it, not a later request."""
+    return all(not is_request(s) or constraint_word(s) is not None for s in user_sentences(text))

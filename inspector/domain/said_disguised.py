@@ -1,0 +1,76 @@
+"""A protected value found only after undoing a disguise: the reader sees it, the bytes are others.
+
+The normal form every verdict compares in undoes disguises (``disguise.py``: invisible
+characters, fullwidth and look-alike letters) and Unicode forms (NFC), so that a cancelling
+word hidden from the rules ("li\u200bfted") is still read. The same folding made a *kept* value
+kept whatever its bytes: "Only write to /srv/billing/d\u0430ta" with a Cyrillic а, a zero-width
+space inside the path, "port ５４３２" in fullwidth digits, "Nev\u200der disable" — each a silent ✓
+(verdict-four), though the path names another file, a grep for the port finds nothing, and a
+model or a script reading the summary reads other characters than the rule's.
+
+``disguised`` says so: the value is in the normal form of the text, but no occurrence of it
+stands in the text's own characters (compared after case, white space and typographic quotes
+only). Drift reports ``value_disguised`` — a warning that says a person must read it (``check``
+shows ``?``), survival ``unknown`` — and names what was undone, with the span in the summary's
+characters and the hidden ones written out (``da<U+200B>ta``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from inspector.domain.disguise import ANY
+from inspector.domain.quotes import original
+from inspector.domain.said import Said
+from inspector.domain.textnorm import find_value, norm
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u3000": " "})
+_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+                        "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0000-\U000e007f\U000e0100-\U000e01ef]")
+_FOLDED = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\U0001d400-\U0001d7ff]")
+_LOOKALIKE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
+
+
+@dataclass(frozen=True, slots=True)
+class Disguise:
+    shown: str  # the span in the summary's characters, hidden ones written out
+    how: str  # what was undone to find the value ("a zero-width or invisible character", …)
+
+
+def disguises(text: str) -> bool:
+    """Whether the text holds anything the normal form undoes beyond case, space and quotes
+    (once per generation; an ASCII text never does)."""
+    if text.isascii():
+        return False
+    return ANY.search(text) is not None or not unicodedata.is_normalized("NFC", text)
+
+
+def _light(text: str) -> str:
+    """Case, white space and typographic quotes only: the text's own characters otherwise."""
+    return " ".join(text.translate(_QUOTES).casefold().split())
+
+
+def disguised(text: str, said: Said, value: str) -> Disguise | None:
+    """The value's disguised occurrence, when the text holds it only disguised; else None."""
+    value_norm = norm(value)
+    if not value_norm or find_value(said.flat(), value_norm) < 0:
+        return None
+    if find_value(said.remember(("light",), lambda: _light(text)), _light(value)) >= 0:
+        return None  # it stands in the text's own characters too
+    span = original(text, value_norm) or value_norm
+    how = []
+    if _INVISIBLE.search(span):
+        how.append("a zero-width or invisible character")
+    if _LOOKALIKE.search(span):
+        how.append("a look-alike letter from another script")
+    if _FOLDED.search(span):
+        how.append("fullwidth or mathematical letters or digits")
+    if not how:
+        how.append("another Unicode form of its accents (NFD)")
+    shown = "".join(f"<U+{ord(ch):04X}>" if _INVISIBLE.match(ch) or _LOOKALIKE.match(ch) else ch for ch in span)
+    return Disguise(shown, " and ".join(how))
+
+
+__all__ = ["Disguise", "disguised", "disguises"]

@@ -1,0 +1,79 @@
+"""A permission given to someone else: the grant's words kept, its subject swapped or joined.
+
+"Alice may approve merges" stands verbatim, and "Bob may approve merges too." — or
+"李娜也可以批准合并" beside "张伟可以批准合并" — grants the same act to another person. The scope
+rules (``said_scope``, ``said_scope_wide``) read what a grant covers, never who holds it, so
+drift said "no drift" (verdict-four, docs/reviews/verdict-four.md).
+
+A permission whose value is "WHO may/can/is allowed to WHAT" ("WHO 可以/允许/能 WHAT") is widened
+by a clause elsewhere that grants the same "may WHAT" to another subject: the words before the
+grant (up to four, in its clause) are not the value's subject and deny nothing ("Nobody may",
+"Only Alice may", "Bob may not", "没有人可以", "只有张伟可以" restate or narrow it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from inspector.domain.said import Said
+from inspector.domain.textnorm import norm
+
+_EN = re.compile(r"^(?P<who>[^,;:]{1,40}?)\s+(?P<grant>(?:may|can|is allowed to|are allowed to|is permitted to|"
+                 r"are permitted to)\s+(?P<what>.{3,}))$")
+_ZH = re.compile(r"^(?P<who>[^，,；;：:]{1,12}?)(?P<grant>(?:可以|允许|能够|可)(?P<what>.{2,}))$")
+_DENY = re.compile(r"\b(?:no|nobody|no one|none|noone|never|not|only|nor|neither|except)\b|只有|只能|仅|没有|不|无人|谁也")
+_CUT = re.compile(r"[.;:!?。！？；：，,\n]|\s[-–—]\s|\bbut\b|\band\b|但|而")
+_AGENT = frozenset({"you", "we", "i", "the agent", "agent", "the assistant", "the bot", "you can", "你", "您", "我们",
+                    "我", "你们"})
+_TOO = re.compile(r"^\s*(?:also|too|as well|now|now also|also now)\s+|也|还|现在|同样")
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    who: str
+    grant: str  # "may approve merges", normalised
+
+
+@dataclass(frozen=True, slots=True)
+class Widened:
+    words: tuple[str, ...]
+    sentence: str
+
+
+@lru_cache(maxsize=4096)
+def grant_of(value: str) -> Grant | None:
+    """The subject and the grant of a permission value, or None when it names no subject."""
+    v = norm(value).rstrip(".。 ")
+    m = _EN.match(v) or _ZH.match(v)
+    if m is None:
+        return None
+    who = m.group("who").strip()
+    if who.startswith(("permission", "权限")) or _DENY.search(who) or who in _AGENT:
+        return None  # "You may read …": the agent is the subject whatever the summary calls it
+    return Grant(who, m.group("grant").strip())
+
+
+def grantee_added(said: Said, value: str) -> Widened | None:
+    """The clause that grants the permission's act to another subject, or None."""
+    g = grant_of(value)
+    if g is None:
+        return None
+    flat = said.flat()
+    pos = flat.find(g.grant)
+    while pos >= 0:
+        before = flat[max(0, pos - 80):pos]
+        cut = max((m.end() for m in _CUT.finditer(before)), default=0)
+        lead = before[cut:].strip()
+        subject = _TOO.sub(" ", lead).strip() if lead else ""
+        words = subject.split()[-4:] if " " in subject else [subject]
+        subject = " ".join(words).strip()
+        if subject and subject != g.who and not subject.endswith(g.who) and not _DENY.search(lead):
+            s = said.sentence_at(pos)
+            return Widened((f"{subject} {g.grant}",), s.text if s is not None else flat[pos:pos + 80])
+        pos = flat.find(g.grant, pos + 1)
+    return None
+
+
+__all__ = ["Grant", "Widened", "grant_of", "grantee_added"]

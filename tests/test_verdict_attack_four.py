@@ -1,0 +1,95 @@
+"""The fifth verdict attack (verdict-four; docs/reviews/verdict-four.md): summaries that keep a
+value's words but move a number between two facts, change a unit, zone, currency, version or one
+path segment, swap a permission's subject, retract every rule at the end, or differ from the
+value only in bytes a reader does not see (look-alike letters, zero-width characters, fullwidth
+digits). Each drifted text must give a finding or say it could not judge (``?``), never "no
+drift"; each faithful one must stay clear — no finding and no ``?``. The texts the rules still
+do not read are listed in ``NOT_READ`` (a strict xfail: reading one makes the test say so).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.domain.drift import headline
+from inspector.domain.said_departures import CANNOT_JUDGE
+from inspector.domain.said_grantee import grant_of
+from inspector.domain.textnorm import find_value, holds_value
+from tests.verdict_attack_cases import judge
+from tests.verdict_attack_four_cases import four_cases
+
+CASES = four_cases()
+# Drifted texts no rule reads yet (docs/reviews/verdict-four.md, "Not read").
+NOT_READ = {"e-d3", "e-d9", "e-d10", "e-d17", "e-d19", "e-d22", "z-d2"}
+
+
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    import asyncio
+
+    return asyncio.run(judge(tmp_path_factory.mktemp("four"), *(c for _, _, c in CASES)))
+
+
+def _blocking(got: dict) -> list[str]:
+    return sorted(c for c, fs in got["codes"].items() if any(f.severity == "finding" for f in fs))
+
+
+def _drifted() -> list:
+    return [pytest.param(w, c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason="not read yet")]
+                         if c["id"] in NOT_READ else []) for label, w, c in CASES if label == "drifted"]
+
+
+@pytest.mark.parametrize(("what", "case"), _drifted())
+def test_a_changed_value_is_caught_or_said_to_be_unjudged(judged: dict, what: str, case: dict) -> None:
+    got = judged[case["id"]]
+    unsure = [f for c, fs in got["codes"].items() if c in CANNOT_JUDGE for f in fs]
+    assert _blocking(got) or unsure, (what, case["summary"]["text"])
+    assert headline(got["findings"]) != "no drift found", what
+    for f in unsure:  # a "?" names its record, the words and the sentence a person must read
+        assert f.key and f.words and f.where and f.severity == "warning"
+    if not _blocking(got):
+        keys = {f.key for f in unsure}
+        assert all(got["survival"][k] == "unknown" for k in keys), (what, got["survival"])
+
+
+@pytest.mark.parametrize(("what", "case"), [(w, c) for label, w, c in CASES if label == "faithful"],
+                         ids=[c["id"] for label, _, c in CASES if label == "faithful"])
+def test_a_faithful_text_stays_clear(judged: dict, what: str, case: dict) -> None:
+    got = judged[case["id"]]
+    assert set(got["codes"]) - {"facts_not_judged"} == set(), (what, {c: [f.message for f in fs]
+                                                                      for c, fs in got["codes"].items()})
+    assert headline(got["findings"]) == "no drift found", what
+    assert set(got["survival"].values()) <= {"kept"}, (what, got["survival"])
+
+
+@pytest.mark.parametrize(("text", "value", "found"), [
+    ("only write to /srv/billing/database.", "only write to /srv/billing/data", False),
+    ("only write to /srv/billing/data-old.", "only write to /srv/billing/data", False),
+    ("only write to /srv/billing/data_v2.", "only write to /srv/billing/data", False),
+    ("only write to /srv/billing/data.bak now", "only write to /srv/billing/data", False),
+    ("only write to /srv/billing/data/../../etc", "only write to /srv/billing/data", False),
+    ("only write to /srv/billing/data~", "only write to /srv/billing/data", False),
+    ("only write to /srv/billing/data.", "only write to /srv/billing/data", True),
+    ("only write to /srv/billing/data/ and nowhere else", "only write to /srv/billing/data", True),
+    ("only write to /srv/billing/data/2026", "only write to /srv/billing/data", True),
+    ("only write to /srv/billing/data (nowhere else)", "only write to /srv/billing/data", True),
+    ("use python 3.11-rc1 now", "use python 3.11", False),
+    ("use python 3.11-beta", "use python 3.11", False),
+    ("listen on port 8080-8090", "listen on port 8080", False),
+    ("use python 3.11 - the current one", "use python 3.11", True),
+    ("use python 3.11-compatible wheels", "use python 3.11", True),
+    ("do not modify the production databases", "do not modify the production database", True),
+])
+def test_a_value_ending_in_a_path_or_version_stands_whole(text: str, value: str, found: bool) -> None:
+    assert (find_value(text, value) >= 0) is found
+    assert holds_value(text, value) is found
+
+
+@pytest.mark.parametrize(("value", "who"), [
+    ("Alice may approve merges", "alice"), ("The release manager can tag releases", "the release manager"),
+    ("张伟可以批准合并", "张伟"), ("You may read the staging database", None), ("Nobody may write to production", None),
+    ("Read-only access to the staging bucket", None), ("Permission: You may edit src/", None),
+])
+def test_a_permission_names_its_subject(value: str, who: str | None) -> None:
+    g = grant_of(value)
+    assert (g.who if g else None) == who
