@@ -3,7 +3,7 @@
 Three shortcuts in the extraction every transcript import runs: a tool result's edge lines are
 split from its two ends only (failures.edge_lines), a success of a named tool does not write its
 arguments as JSON for a signature nobody reads (failures.find_failures), and the inline option
-patterns run only on messages holding their words (facts_text._options). Each must answer as
+patterns run only on messages holding their words (facts_text.options_labelled). Each must answer as
 the full work did.
 """
 
@@ -74,16 +74,18 @@ def test_a_named_tool_success_writes_no_signature(monkeypatch: pytest.MonkeyPatc
         (6, "make test", 8)]
 
 
-def _old_options(text: str) -> dict[str, str]:
-    """facts_text._options before the pretests: every pattern over every message."""
+def _old_options(text: str) -> tuple[dict[str, str], dict[str, str]]:
+    """facts_text.options_labelled before the pretests: every pattern over every message."""
     found: dict[str, str] = {}
+    written: dict[str, str] = {}
     for rx in (facts_text._INLINE_OPTION, facts_text._INLINE_OPTION_EN, facts_text._OPTION):
         for m in rx.finditer(text):
             label = re.sub(r"^(?:方案|选项)\s*", "", m.group("label")).casefold()
             label = facts_text._ORDINAL.get(label, label)
             body = m.groupdict().get("paren") or m.group("text") or ""
             found.setdefault(label, " ".join(body.replace("**", "").split()).strip(" ：:")[:200])
-    return found if len(found) >= 2 else {}
+            written.setdefault(label, " ".join(m.group("label").split()))
+    return (found, written) if len(found) >= 2 else ({}, {})
 
 
 OPTION_PARTS = ["Option A: keep it", "option 2 (the fast one)", "OPTİON B: drop", "optıon C: wait", "方案一：重写",
@@ -95,7 +97,7 @@ def test_options_are_found_as_without_the_pretests() -> None:
     rng = random.Random(7)
     for _ in range(4000):
         text = "".join(rng.choice(OPTION_PARTS) for _ in range(rng.randint(0, 12)))
-        assert facts_text._options(text) == _old_options(text), repr(text)
+        assert facts_text.options_labelled(text) == _old_options(text), repr(text)
 
 
 def _by_constructor(rec: dict[str, object]) -> LogEvent:
