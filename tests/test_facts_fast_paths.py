@@ -95,7 +95,7 @@ def test_options_are_found_as_without_the_pretests() -> None:
     rng = random.Random(7)
     for _ in range(4000):
         text = "".join(rng.choice(OPTION_PARTS) for _ in range(rng.randint(0, 12)))
-        assert facts_text._options(text) == _old_options(text), repr(text)
+        assert facts_text.options_labelled(text)[0] == _old_options(text), repr(text)
 
 
 def _by_constructor(rec: dict[str, object]) -> LogEvent:
