@@ -180,6 +180,11 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
     last = covers[1] if covers else None
     if fact.kind in IDENTIFIER_KINDS:
         where = _identifier_kept(said, fact.value)
+        hidden = disguised(text, said, fact.value, _identifier_forms(fact.value)) if (
+            where is not None and text is not None and disguises(text)) else None
+        if hidden is not None:  # verdict-four: "hооks.go" (Cyrillic о) names another file
+            return Verdict(fact, "unknown", hidden.shown, f"the path or identifier stands only after undoing "
+                           f"{hidden.how}; its characters differ — a person must read it")
         if where is not None:
             return Verdict(fact, "kept", where, "the path or identifier appears in the summary")
         return Verdict(fact, "missing", None, "neither the path/identifier nor its file name appears")
