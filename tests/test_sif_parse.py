@@ -85,3 +85,27 @@ def test_exact_bytes_matter_for_identity() -> None:
 def test_unknown_fields_on_known_types_are_kept() -> None:
     ev = {"type": "event", "session": "s1", "seq": 1, "kind": "other", "x_harness": {"turn": 3}}
     assert parse_lines(lines(SESSION, ev)).records[1].record["x_harness"] == {"turn": 3}
+
+
+def test_a_time_checked_after_another_is_judged_on_its_own() -> None:
+    """sif_schema._is_time remembers the last time it took (the events of one line share it): any
+    sequence of texts gets the answer each would get alone."""
+    import random
+    from datetime import datetime
+
+    from inspector.domain.sif_schema import _is_time
+
+    def alone(x: object) -> bool:
+        if not isinstance(x, str):
+            return False
+        try:
+            return datetime.fromisoformat(x).tzinfo is not None
+        except ValueError:
+            return False
+
+    pool: list[object] = ["2025-05-01T00:00:00Z", "2025-05-01T00:00:00", "2025-05-01T00:00:00+02:00", "", "x",
+                          "2025-13-01T00:00:00Z", None, 5, "2025-05-01T00:00:00.123456Z", "2025-05-01"]
+    rng = random.Random(3)
+    for _ in range(3000):
+        x = rng.choice(pool)
+        assert _is_time(x) == alone(x), x
