@@ -11,6 +11,9 @@ one cheap question (of the whole text, or one substring test) that is almost alw
   beside "Alice may approve merges" — ``permission_widened``;
 - another version of what a value names (``said_versions``): "Target runtime: Python 3.12"
   beside "… to Python 3.11" — ``subject_unjudged``, a warning: the rules cannot tell whether it moved;
+- a sentence in the other language naming a value's subject with a change or grant word
+  (``said_crosslang``): "TLS verification may be disabled now" beside "禁止关闭 TLS 校验" —
+  ``subject_unjudged``, a warning: the exact rules cannot judge a translation;
 - a disguised value (``said_disguised``): a value found only after undoing look-alike letters,
   invisible characters, fullwidth digits or another Unicode form, so its bytes differ from the
   value a reader sees — ``value_disguised``, a warning that says a person must read it.
@@ -18,17 +21,22 @@ one cheap question (of the whole text, or one substring test) that is almost alw
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Protocol
 
 from inspector.domain.drift_finding import Finding
 from inspector.domain.said import Said
+from inspector.domain.said_crosslang import crossed
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.said_disguised import disguised, disguises
 from inspector.domain.said_grantee import grant_of, grantee_added
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
+from inspector.domain.textnorm import CJK
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
+
+_LATIN_RUN = re.compile(r"[a-z]{2,} [a-z]{2,} [a-z]{2,}")  # three Latin words in a row: some English
 
 
 class _Record(Protocol):
@@ -47,6 +55,7 @@ def whole_text_findings(generation: int, text: str, said: Said, state: Iterable[
     hidden = disguises(text)
     named = {f.key for f in found if f.severity == "finding"}
     unsure = {f.key for f in found if f.code in CANNOT_JUDGE}
+    mixed = CJK.search(said.text) is not None and _LATIN_RUN.search(said.text) is not None  # both languages
     out: list[Finding] = []
     for fact in state:
         if fact.status != "active" or fact.kind not in OWNER_ONLY_KINDS or fact.key in named:
@@ -65,6 +74,14 @@ def whole_text_findings(generation: int, text: str, said: Said, state: Iterable[
                                f"the {fact.kind} “{fact.value}” ({fact.key}): the rules cannot tell whether the version "
                                "moved — not judged; a person (or --judge) must read it.", "warning",
                                words=o.words, where=o.sentence))
+            continue
+        c = crossed(said, fact.value) if mixed and fact.key not in unsure else None
+        if c is not None:
+            out.append(Finding("subject_unjudged", fact.key,
+                               f"generation {generation} says “{c.words[0]}” about what the {fact.kind} “{fact.value}” "
+                               f"({fact.key}) concerns in another language (“{c.sentence}”): the exact rules cannot "
+                               "judge a translation — not judged; a person (or --judge) must read it.", "warning",
+                               words=c.words, where=c.sentence))
             continue
         if not taken and not hidden:
             continue
