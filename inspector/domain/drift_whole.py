@@ -22,8 +22,7 @@ one cheap question (of the whole text, or one substring test) that is almost alw
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Protocol
+from typing import Any
 
 from inspector.domain.drift_finding import Finding
 from inspector.domain.said import Said
@@ -39,26 +38,39 @@ from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 _LATIN_RUN = re.compile(r"[a-z]{2,} [a-z]{2,} [a-z]{2,}")  # three Latin words in a row: some English
 
 
-class _Record(Protocol):
-    key: str
-    kind: str
-    value: str
-    status: str
-    norm_value: str
+# The last record list asked about, its length then, and (every judged record, the ones naming a
+# grantee or a version) — replaced whole, like ``drift._PLANS``: every generation of a session
+# (the Drift tab's 1,000) asks about the same list.
+_JUDGED: tuple[Any, int, tuple[list[Any], list[Any]]] = (None, 0, ([], []))
 
 
-def whole_text_findings(generation: int, text: str, said: Said, state: Iterable[_Record],
+def _judged(state: list[Any]) -> tuple[list[Any], list[Any]]:
+    global _JUDGED
+    last, size, kept = _JUDGED
+    if last is state and size == len(state):
+        return kept
+    judged = [f for f in state if f.status == "active" and f.kind in OWNER_ONLY_KINDS]
+    kept = (judged, [f for f in judged if (f.kind == "permission" and grant_of(f.value)) or versions_of(f.value)])
+    _JUDGED = (state, len(state), kept)
+    return kept
+
+
+def whole_text_findings(generation: int, text: str, said: Said, state: list[Any],
                         found: list[Finding]) -> list[Finding]:
     """The retractions and disguised values of one generation, for the active goals,
     constraints, permissions and acceptances no blocking finding already names."""
+    judged, named_ones = _judged(state)
     taken = retractions(said)
     hidden = disguises(text)
+    mixed = CJK.search(said.text) is not None and _LATIN_RUN.search(said.text) is not None  # both languages
+    visit = judged if (taken or hidden or mixed) else named_ones
+    if not visit:
+        return []  # the usual case: nothing in the text any of these rules reads
     named = {f.key for f in found if f.severity == "finding"}
     unsure = {f.key for f in found if f.code in CANNOT_JUDGE}
-    mixed = CJK.search(said.text) is not None and _LATIN_RUN.search(said.text) is not None  # both languages
     out: list[Finding] = []
-    for fact in state:
-        if fact.status != "active" or fact.kind not in OWNER_ONLY_KINDS or fact.key in named:
+    for fact in visit:
+        if fact.key in named:
             continue
         w = grantee_added(said, fact.value) if fact.kind == "permission" and grant_of(fact.value) else None
         if w is not None:

@@ -183,7 +183,7 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
     if fact.kind in IDENTIFIER_KINDS:
         where = _identifier_kept(said, fact.value)
         hidden = disguised(text, said, fact.value, _identifier_forms(fact.value)) if (
-            where is not None and text is not None and disguises(text)) else None
+            where is not None and text is not None and said.remember(("disguises",), lambda: disguises(text))) else None
         if hidden is not None:  # verdict-four: "hооks.go" (Cyrillic о) names another file
             return Verdict(fact, "unknown", hidden.shown, f"the path or identifier stands only after undoing "
                            f"{hidden.how}; its characters differ — a person must read it")
@@ -252,7 +252,8 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
         if moved is not None:  # verdict-four: another version of the same thing; the rules cannot tell
             return Verdict(fact, "unknown", moved.sentence, f"the summary names “{moved.words[0]}” {moved.words[1]}; "
                            "the rules cannot tell whether the version moved", as_of)
-        other = crossed(said, fact.value) if fact.kind != "decision" and CJK.search(said.text) else None
+        other = crossed(said, fact.value) if fact.kind != "decision" and said.remember(
+            ("cjk",), lambda: CJK.search(said.text) is not None) else None
         if other is not None:  # verdict-four: a change said in the other language
             return Verdict(fact, "unknown", other.sentence, f"the summary says “{other.words[0]}” about its subject in "
                            "another language; the exact rules cannot judge a translation", as_of)
@@ -262,7 +263,8 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
                            f"the summary takes back every rule above it: “{taken.words[1]}”", as_of)
     v = rules.norm_phrase(fact.value)
     pos = find_value(said.flat(), v) if v else -1
-    hidden = disguised(text, said, fact.value) if pos >= 0 and text is not None and disguises(text) else None
+    hidden = disguised(text, said, fact.value) if pos >= 0 and text is not None and said.remember(
+        ("disguises",), lambda: disguises(text)) else None
     if hidden is not None:  # verdict-four: the reader sees the value, the bytes are others
         return Verdict(fact, "unknown", hidden.shown, f"the value stands only after undoing {hidden.how}; "
                        "its characters differ from the value's — a person must read it", as_of)
