@@ -82,6 +82,10 @@ def test_a_faithful_text_stays_clear(judged: dict, what: str, case: dict) -> Non
     ("use python 3.11 - the current one", "use python 3.11", True),
     ("use python 3.11-compatible wheels", "use python 3.11", True),
     ("do not modify the production databases", "do not modify the production database", True),
+    ("deploy at 09:00 utc+8 sharp", "deploy at 09:00 utc", False),
+    ("deploy at 09:00 utc-5", "deploy at 09:00 utc", False),
+    ("deploy at 09:00 utc, as planned", "deploy at 09:00 utc", True),
+    ("deploy at 09:00 utc.", "deploy at 09:00 utc", True),
 ])
 def test_a_value_ending_in_a_path_or_version_stands_whole(text: str, value: str, found: bool) -> None:
     assert (find_value(text, value) >= 0) is found

@@ -21,7 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from inspector.domain.disguise import ANY
+from inspector.domain.disguise import has_disguise
 from inspector.domain.quotes import original
 from inspector.domain.said import Said
 from inspector.domain.textnorm import find_value, norm
@@ -44,7 +44,8 @@ def disguises(text: str) -> bool:
     (once per generation; an ASCII text never does)."""
     if text.isascii():
         return False
-    return ANY.search(text) is not None or not unicodedata.is_normalized("NFC", text)
+    # The normal form asked the same of this text when it was made (``has_disguise`` remembers).
+    return not unicodedata.is_normalized("NFC", text) or has_disguise(text)
 
 
 def _light(text: str) -> str:
