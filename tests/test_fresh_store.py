@@ -154,3 +154,42 @@ async def test_without_hard_links_the_store_is_made_at_its_name(tmp_path: Path, 
     assert _journal_mode_in_header(target) == (2, 2)
     async with await open_store(target) as store:
         assert (await verify_store(store)).ok
+
+
+def _indexes(path: Path, table: str) -> set[str]:
+    with sqlite3.connect(path) as db:
+        return {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+                                              "AND sql IS NOT NULL", (table,))}
+
+
+def test_a_store_is_filled_without_the_events_plain_indexes(tmp_path: Path) -> None:
+    """Filled without them, each is built whole at publish (fresh.DEFERRED_INDEX_TABLES); the UNIQUE
+    identity stays, so a repeated event is still refused while the import runs."""
+    fresh.create_schema(tmp_path / "filling.db")
+    assert _indexes(tmp_path / "filling.db", "events") == set()
+    with sqlite3.connect(tmp_path / "filling.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'sqlite_autoindex_events_1'").fetchone()[0]
+
+
+async def test_the_published_store_has_every_index_of_its_format(tmp_path: Path) -> None:
+    from inspector.store.schema_expected import expected_schema, schema_of
+
+    src = write_sif(tmp_path / "a.jsonl", [session_record(), *(event_record(n) for n in range(1, 200))])
+    target = tmp_path / "s.db"
+    await import_file(src, target, actor="t")
+    assert _indexes(target, "events") == {"events_time", "events_call", "events_trust_label"}
+    with sqlite3.connect(target) as db:
+        assert schema_of(db) == expected_schema()
+        plan = " ".join(str(r[-1]) for r in db.execute(
+            "EXPLAIN QUERY PLAN SELECT seq FROM events WHERE session = 's1' ORDER BY IFNULL(at, ''), seq"))
+        assert "events_time" in plan
+    async with await open_store(target) as store:
+        assert (await verify_store(store)).ok
+
+
+async def test_a_repeated_event_is_still_refused_while_filling(tmp_path: Path) -> None:
+    first = event_record(1)
+    src = write_sif(tmp_path / "a.jsonl", [session_record(), first, {**first, "content": "changed"}])
+    with pytest.raises(BadInput):
+        await import_file(src, tmp_path / "s.db", actor="t")
+    assert not (tmp_path / "s.db").exists() and _hidden(tmp_path) == []

@@ -9,6 +9,8 @@ one cheap question (of the whole text, or one substring test) that is almost alw
   it takes back;
 - a permission granted to another subject (``said_grantee``): "Bob may approve merges too"
   beside "Alice may approve merges" — ``permission_widened``;
+- another version of what a value names (``said_versions``): "Target runtime: Python 3.12"
+  beside "… to Python 3.11" — ``subject_unjudged``, a warning: the rules cannot tell whether it moved;
 - a disguised value (``said_disguised``): a value found only after undoing look-alike letters,
   invisible characters, fullwidth digits or another Unicode form, so its bytes differ from the
   value a reader sees — ``value_disguised``, a warning that says a person must read it.
@@ -21,9 +23,11 @@ from typing import Protocol
 
 from inspector.domain.drift_finding import Finding
 from inspector.domain.said import Said
+from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.said_disguised import disguised, disguises
 from inspector.domain.said_grantee import grant_of, grantee_added
 from inspector.domain.said_retracted import retracted, retractions
+from inspector.domain.said_versions import other_version, versions_of
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
 
@@ -42,6 +46,7 @@ def whole_text_findings(generation: int, text: str, said: Said, state: Iterable[
     taken = retractions(said)
     hidden = disguises(text)
     named = {f.key for f in found if f.severity == "finding"}
+    unsure = {f.key for f in found if f.code in CANNOT_JUDGE}
     out: list[Finding] = []
     for fact in state:
         if fact.status != "active" or fact.kind not in OWNER_ONLY_KINDS or fact.key in named:
@@ -52,6 +57,14 @@ def whole_text_findings(generation: int, text: str, said: Said, state: Iterable[
                                f"generation {generation} repeats the permission “{fact.value}” ({fact.key}) but "
                                f"grants it to another subject too: “{w.words[0]}” in “{w.sentence}”.",
                                words=w.words, where=w.sentence))
+            continue
+        o = other_version(said, fact.value) if versions_of(fact.value) and fact.key not in unsure else None
+        if o is not None:
+            out.append(Finding("subject_unjudged", fact.key,
+                               f"generation {generation} names “{o.words[0]}” {o.words[1]} (“{o.sentence}”) beside "
+                               f"the {fact.kind} “{fact.value}” ({fact.key}): the rules cannot tell whether the version "
+                               "moved — not judged; a person (or --judge) must read it.", "warning",
+                               words=o.words, where=o.sentence))
             continue
         if not taken and not hidden:
             continue

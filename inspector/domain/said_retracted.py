@@ -26,7 +26,7 @@ from inspector.domain.said import Said
 from inspector.domain.textnorm import find_value
 
 _RULE_NOUN = (r"(?:rules?|constraints?|restrictions?|requirements?|limits?|limitations?|instructions?|conditions?|"
-              r"guardrails?|prohibitions?|permissions?|grants?|goals?|tasks?)")
+              r"guardrails?|prohibitions?|permissions?|grants?|goals?|tasks?|requests?|asks?)")
 _EN_ALL = re.compile(
     r"\b(?:(?:all|every|each|any|none)\s+(?:(?:of\s+)?(?:the\s+)?(?:above|preceding|foregoing|previous|earlier|these|"
     r"those|such)\s+)?" + _RULE_NOUN + r"|(?:all|none|any)\s+of\s+(?:the\s+above|the\s+foregoing|these|those|that|"
@@ -35,7 +35,7 @@ _EN_ALL = re.compile(
     r"listed|stated)|(?:these|those)\s+" + _RULE_NOUN + r")\b")
 _EN_LIFT = re.compile(
     r"\b(?:no\s+longer\s+(?:apply|applies|hold|holds|stand|stands|matter|matters|valid|in\s+force|relevant|binding|"
-    r"needed|required)|(?:do|does|did)(?:\s*n't|\s+not)\s+apply|apply\s+any\s*more|holds?\s+any\s*more|"
+    r"needed|required)|(?:do|does|did)(?:\s*n't|\s+not)\s+apply|appl(?:y|ies)\s+any\s*more|holds?\s+any\s*more|"
     r"disregard(?:ed)?|ignore[ds]?|obsolete|void|voided|lifted|dropped|scrapped|cancell?ed|withdrawn|revoked|"
     r"rescinded|waived|retracted|superseded|moot|scratch|forget|not\s+binding|off\s+the\s+table)\b")
 _EN_KEEP = re.compile(
@@ -43,7 +43,7 @@ _EN_KEEP = re.compile(
     r"dropped|obsolete|void|cancell?ed|waived|revoked|scrapped|withdrawn|retracted|superseded)|(?:do|does|did|must|"
     r"should|will)(?:\s*n't|\s+not|\s+never)\s+(?:disregard|ignore|forget|drop|lift)|never\s+(?:disregard|ignore|"
     r"forget))\b")
-_ZH_NOUN = r"(?:约束|规则|限制|要求|权限|许可|目标|条件)"
+_ZH_NOUN = r"(?:约束|规则|限制|要求|权限|许可|目标|条件|任务|请求)"
 _ZH_ALL = re.compile(r"(?:以上|上述|前述|前面)的?(?:所有|全部)?的?" + _ZH_NOUN + r"?|(?:所有|全部|这些|那些|一切)的?" + _ZH_NOUN)
 _ZH_LIFT = re.compile(r"作废|取消|不再适用|不再有效|不再生效|无需遵守|不用遵守|不必遵守|忽略|无效|撤销|撤回|废除|解除|不算数|不用管|可以不管")
 _ZH_KEEP = re.compile(r"仍|依然|依旧|继续有效|没有取消|未取消|没有作废|未作废|不得忽略|不要忽略|不能忽略|是否|如果|除非")
@@ -52,7 +52,7 @@ _KINDS = (("constraint", ("rule", "constraint", "restriction", "requirement", "l
                           "guardrail", "prohibition", "约束", "规则", "限制", "要求", "条件")),
           ("acceptance", ("requirement", "condition", "要求", "条件")),
           ("permission", ("permission", "grant", "权限", "许可")),
-          ("goal", ("goal", "task", "目标")))
+          ("goal", ("goal", "task", "request", "ask", "目标", "要求", "任务", "请求")))
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,8 @@ import aiosqlite
 from inspector.store import call_index, grams
 from inspector.store.connection import Store, fetch_one, utc_now
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
-from inspector.store.sqlite_connections import configure, connect_reader, plain_name
+from inspector.store.schema_expected import expected_schema
+from inspector.store.sqlite_connections import close_all, configure, connect_reader, plain_name
 
 SIDECARS = ("-journal", "-wal", "-shm")
 # The page cache while filling (KiB): pages stay in memory until the commit writes each once
@@ -67,6 +68,16 @@ FILL_CACHE_KIB = 16 * 1024
 # A store made by ``open_store`` keeps the default; SQLite reads either.
 FILL_PAGE_SIZE = 16 * 1024
 _FILL_PRAGMAS = ("PRAGMA journal_mode = MEMORY", "PRAGMA synchronous = OFF", f"PRAGMA cache_size = -{FILL_CACHE_KIB}")
+# Tables whose plain (not UNIQUE) indexes a new store is filled without and gets whole at
+# :func:`publish`: each event row otherwise updates three more B-trees as it goes in, and
+# building an index once over a filled table (a sort) is about half the work (100,000 events
+# inserted, CPU: 1.13-1.26 s with the indexes, 0.62-0.69 s without them plus creating them after;
+# docs/benchmarks.md, session 12). UNIQUE indexes stay: they refuse a repeated identity while
+# the import runs. No query of an import needs these for its answer (only for its speed), and
+# nobody else can open the file before it is published (see the module docstring).
+DEFERRED_INDEX_TABLES = ("events",)
+_DEFERRED_SQL = ("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' "
+                 f"AND tbl_name IN ({', '.join(repr(t) for t in DEFERRED_INDEX_TABLES)})")
 
 
 def fill_path(target: Path) -> Path:
@@ -97,6 +108,8 @@ def create_schema(path: Path) -> None:
         db.execute("INSERT INTO store_meta(key, value) VALUES ('digest_key', ?), ('created_at', ?)",
                    (secrets.token_hex(32), utc_now()))
         db.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
+        for (name,) in db.execute(_DEFERRED_SQL).fetchall():
+            db.execute(f'DROP INDEX "{name}"')  # made again, whole, when the store is published
         db.execute("COMMIT")
     finally:
         db.close()
@@ -114,7 +127,7 @@ async def open_filling(path: Path) -> Store:
         row = await fetch_one(db, "SELECT value FROM store_meta WHERE key = 'digest_key'")
         key = bytes.fromhex(row[0])
     except BaseException:
-        await db.close()
+        await close_all([db])
         raise
     return Store(path, db, key, db, connect_reader=lambda: connect_reader(path, read_only=False))
 
@@ -134,6 +147,7 @@ async def publish(store: Store, target: Path) -> None:
     replacing what is at the name. Closes ``store``."""
     filled = store.path
     try:
+        await _make_deferred_indexes(store)
         mode = await fetch_one(store.watch_db, "PRAGMA journal_mode = WAL")
         if mode is None or str(mode[0]).lower() != "wal":
             raise sqlite3.OperationalError(f"could not switch the new store to WAL (journal mode {mode})")
@@ -155,6 +169,26 @@ async def publish(store: Store, target: Path) -> None:
         raise
     remove(filled)
     _sync(target.parent, folder=True)
+
+
+async def _make_deferred_indexes(store: Store) -> None:
+    """Every index of the format the filled file lacks (those :func:`create_schema` left out),
+    made in one transaction from the very SQL the migrations hold, so the published store's
+    schema is the one every store of its format has (verify compares it)."""
+    present = {str(row[0]) for row in await store.db.execute_fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'index'")}
+    missing = [sql for (kind, name), sql in expected_schema().items()
+               if kind == "index" and sql is not None and name not in present]
+    if not missing:
+        return
+    await store.db.execute("BEGIN IMMEDIATE")
+    try:
+        for sql in missing:
+            await store.db.execute(sql)
+    except BaseException:
+        await store.db.execute("ROLLBACK")
+        raise
+    await store.db.execute("COMMIT")
 
 
 # A file system without hard links (some network, FUSE or FAT mounts): the ordinary path then.

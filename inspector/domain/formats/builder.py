@@ -153,12 +153,13 @@ class Builder:
         seq = self.event("tool_result", f"[folded: {len(data):,} bytes → {material} via {stub}] {preview}", at=at,
                          trust="tool", lines=lines, call_id=call_id, tool=tool, stub=stub, **more)
         version = f"{self.fmt}@{at}" if at else self.fmt
+        digest = content_hash(data)  # the material's and its stub's: hashed once
         self.records.append({"type": "material", "session": self.session, "id": material, "source_event": seq,
                              "source_version": version, "retrieved_at": at, "disclosure_scope": "task",
                              "media_type": "text/plain", "encoding": "utf-8", "content": text,
-                             "content_hash": content_hash(data)})
+                             "content_hash": digest})
         self.records.append({"type": "stub", "session": self.session, "id": stub, "material": material,
-                             "content_hash": content_hash(data), "source_version": version,
+                             "content_hash": digest, "source_version": version,
                              "read_slice": [0, len(data)], "retrieved_at": at, "disclosure_scope": "task",
                              "outline": preview or f"{tool or 'tool'} result"})
         return seq
