@@ -4,6 +4,7 @@
     python -m bench.verdict_attack --cases departures [--old-commit 07bebae]
     python -m bench.verdict_attack --cases misses [--old-commit 8f9b96e]
     python -m bench.verdict_attack --cases paraphrase [--old-commit 1a5f55d]
+    python -m bench.verdict_attack --cases four [--old-commit 39d827c]
 
 Each case is one summary generation of the small session in tests/verdict_attack_cases.py
 (plus a few of its own), labelled ``drifted`` (a careful reader says it drifted or lost
@@ -26,6 +27,7 @@ from bench.drift_compare import extract_old, run
 from bench.drift_precision import write_set
 from tests.verdict_attack_cases import EVENTS, FAITHFUL, STATE, case
 from tests.verdict_attack_departure_cases import departure_cases
+from tests.verdict_attack_four_cases import four_cases
 from tests.verdict_attack_misses_cases import misses_cases
 from tests.verdict_attack_paraphrase_cases import paraphrase_cases
 
@@ -107,7 +109,7 @@ asyncio.run(main(Path(sys.argv[1]), Path(sys.argv[2])))
 
 # A rule that says it could not judge (check "?", survival "unknown"): the codes of the tree
 # judging now; an older tree's warnings of these codes are read the same way.
-_UNSURE = {"reference_unresolved", "forbidden_action_unclear", "subject_unjudged"}
+_UNSURE = {"reference_unresolved", "forbidden_action_unclear", "subject_unjudged", "value_disguised"}
 
 
 def show(got: dict[str, Any]) -> str:
@@ -133,15 +135,15 @@ def verdict(label: str, got: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--cases", choices=("first", "departures", "misses", "paraphrase"), default="first",
+    parser.add_argument("--cases", choices=("first", "departures", "misses", "paraphrase", "four"), default="first",
                         help="the first attack's cases, or the departures (a verbatim rule widened, reordered, "
                         "broken or lifted through a pronoun) and their kin")
     parser.add_argument("--old-commit", help="default: 0b98d10 (first), 07bebae (departures)")
     args = parser.parse_args()
     args.old_commit = args.old_commit or {"first": "0b98d10", "departures": "07bebae", "misses": "8f9b96e",
-                                       "paraphrase": "1a5f55d"}[args.cases]
+                                       "paraphrase": "1a5f55d", "four": "39d827c"}[args.cases]
     rows = {"first": cases, "departures": departure_cases, "misses": misses_cases,
-            "paraphrase": paraphrase_cases}[args.cases]()
+            "paraphrase": paraphrase_cases, "four": four_cases}[args.cases]()
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         src = write_set([c for _, _, c in rows], t / "attack.jsonl")

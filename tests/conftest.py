@@ -17,6 +17,7 @@ import pytest
 
 from inspector.services.demo import sample_files
 from inspector.services.importing import import_file
+from tests.built_once import built_once
 
 SAMPLES = {p.stem: p for p in sample_files()}
 
@@ -92,8 +93,11 @@ def import_isolated(sources: Iterable[Path], store: Path, *, actor: str) -> Path
 
 @pytest.fixture(scope="session")
 def sample_store_master(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Every sample session imported once per test run; tests get copies (sample_store)."""
-    return import_isolated(sample_files(), tmp_path_factory.mktemp("samples-master") / "samples.db", actor="tester")
+    """Every sample session imported once per test run (shared by the xdist workers:
+    tests/built_once.py); tests get copies (sample_store)."""
+    [master] = built_once(tmp_path_factory, "samples", lambda folder: [
+        import_isolated(sample_files(), folder / "samples.db", actor="tester")], tmp_path_factory.mktemp("samples-master"))
+    return master
 
 
 @pytest.fixture(scope="session")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.built_once import built_once
 from tests.conftest import PgDatabases, file_sha
 
 EVENTS = 40_000  # 20 pages of 2,000 rows: the copy takes long enough to be caught half-way
@@ -34,7 +35,12 @@ def _child(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def big_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("migrate-killed")
+    """The store, imported once per test run (tests/built_once.py); each worker migrates its own copy."""
+    [store] = built_once(tmp_path_factory, "migrate-killed", _big_store, tmp_path_factory.mktemp("migrate-killed"))
+    return store
+
+
+def _big_store(folder: Path) -> list[Path]:
     lines = [json.dumps({"type": "header", "format": "sif/1"}),
              json.dumps({"type": "session", "id": "s-big", "title": "t", "created_at": "2025-05-01T00:00:00Z",
                          "owner": "alice"})]
@@ -45,7 +51,8 @@ def big_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
     store = folder / "big.db"
     done = _child("import", str(folder / "big.jsonl"), "--into", str(store))
     assert done.returncode == 0, done.stderr
-    return store
+    assert not Path(f"{store}-wal").exists()  # the file alone is the whole store: a copy of it is one
+    return [store]
 
 
 def _kill_mid_copy(source: Path, target: str, copied: Callable[[], int]) -> None:

@@ -7,7 +7,7 @@ in verify's exit 1 with a stable code naming the table (or the projection a deri
 rebuilt into), or be one inspector/services/verify_coverage.py declares — and then nothing a
 person sees may have changed (export, ledger, sessions, searches, the indexes' contents),
 unless the list says verify relies on something else for it (a head kept outside the store).
-The store is built once per test process; each edit is made on a copy.
+The stores are built once per test run (tests/built_once.py); each edit is made on a copy.
 
 The edits are split into groups by the table they edit (GROUPS; a table no group names falls
 in OTHER, so a table a later format adds is edited too), and each group is its own test: the
@@ -35,6 +35,7 @@ from bench.verify_mutations import run
 from inspector.cli.main import cli
 from inspector.services import verify_coverage
 from inspector.services.verify_report import CODES
+from tests.built_once import built_once
 
 REACHED = ("caught", "declared", "relied on", "harmless")  # the edit was made and verify judged it
 
@@ -66,7 +67,9 @@ def group_of(table: str, edit: str) -> str:
 def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     if missing():
         print(missing())  # the transcript parts are left out; the samples and acts are still edited
-    return build(tmp_path_factory.mktemp("mutations") / "stores", light=True, transcript=False)
+    copies = built_once(tmp_path_factory, "mutation-stores", lambda folder: build(
+        folder / "stores", light=True, transcript=False).values(), tmp_path_factory.mktemp("mutations") / "stores")
+    return {path.stem: path for path in copies}  # samples, acts: built once per run, a copy per process
 
 
 @pytest.fixture(scope="session")

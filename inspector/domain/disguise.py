@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _INVISIBLE = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
@@ -49,10 +50,17 @@ _LOOKALIKES = str.maketrans({
 })
 
 
+@lru_cache(maxsize=4096)
+def has_disguise(text: str) -> bool:
+    """Whether the text holds anything ``undisguise`` undoes — remembered per text, since every
+    generation's text is asked twice: when its normal form is made and by ``said_disguised``."""
+    return ANY.search(text) is not None
+
+
 def undisguise(text: str) -> str:
     """``text`` with invisible characters dropped, fullwidth/mathematical letters and digits
     folded to ASCII, and look-alike letters inside Latin words made Latin."""
-    if ANY.search(text) is None:
+    if not has_disguise(text):
         return text
     text = _INVISIBLE_RE.sub("", text)
     text = _FOLDABLE_RE.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)

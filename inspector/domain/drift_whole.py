@@ -9,6 +9,11 @@ one cheap question (of the whole text, or one substring test) that is almost alw
   it takes back;
 - a permission granted to another subject (``said_grantee``): "Bob may approve merges too"
   beside "Alice may approve merges" — ``permission_widened``;
+- another version of what a value names (``said_versions``): "Target runtime: Python 3.12"
+  beside "… to Python 3.11" — ``subject_unjudged``, a warning: the rules cannot tell whether it moved;
+- a sentence in the other language naming a value's subject with a change or grant word
+  (``said_crosslang``): "TLS verification may be disabled now" beside "禁止关闭 TLS 校验" —
+  ``subject_unjudged``, a warning: the exact rules cannot judge a translation;
 - a disguised value (``said_disguised``): a value found only after undoing look-alike letters,
   invisible characters, fullwidth digits or another Unicode form, so its bytes differ from the
   value a reader sees — ``value_disguised``, a warning that says a person must read it.
@@ -16,35 +21,74 @@ one cheap question (of the whole text, or one substring test) that is almost alw
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Protocol
+import re
+from typing import Any
 
 from inspector.domain.drift_finding import Finding
 from inspector.domain.said import Said
+from inspector.domain.said_crosslang import crossed
+from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.said_disguised import disguised, disguises
 from inspector.domain.said_grantee import grant_of, grantee_added
 from inspector.domain.said_retracted import retracted, retractions
+from inspector.domain.said_versions import other_version, versions_of
+from inspector.domain.textnorm import CJK
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
-
-class _Record(Protocol):
-    key: str
-    kind: str
-    value: str
-    status: str
-    norm_value: str
+# Three Latin words in a row: some English. Anchored on the space before the first (a search
+# from every letter cost the drift bench's mixed-language texts ~5x more); a gate, not a rule.
+_LATIN_RUN = re.compile(r" [a-z]{2,}+ [a-z]{2,}+ [a-z]")
+_CHANGE_STEMS = ("now", "limit", "raised", "increased", "lowered", "changed", "moved", "bumped", "max", "cap", "up to",
+                 "disabled", "改为", "改成", "改到", "上限", "提高", "调整", "现在", "上调", "关闭了", "已关闭", "跳过")
 
 
-def whole_text_findings(generation: int, text: str, said: Said, state: Iterable[_Record],
+def _mixed(said: Said) -> bool:
+    """Whether the text holds both Chinese and some English (``said_crosslang`` can read it)."""
+    text = said.text
+    if text.isascii():
+        return False
+    # A change said in the other language needs a change, lift or grant word: the cancelling and
+    # permission words (``Said.cancels``, asked of every generation already) or one of these.
+    if not (said.cancels() or any(w in text for w in _CHANGE_STEMS)):
+        return False
+    return CJK.search(text) is not None and _LATIN_RUN.search(text) is not None
+
+
+# The last record list asked about, its length then, and (every judged record, the ones naming a
+# grantee or a version) — replaced whole, like ``drift._PLANS``: every generation of a session
+# (the Drift tab's 1,000) asks about the same list.
+_JUDGED: tuple[Any, int, tuple[list[Any], list[Any]]] = (None, 0, ([], []))
+
+
+def _judged(state: list[Any]) -> tuple[list[Any], list[Any]]:
+    global _JUDGED
+    last, size, kept = _JUDGED
+    if last is state and size == len(state):
+        return kept
+    judged = [f for f in state if f.status == "active" and f.kind in OWNER_ONLY_KINDS]
+    kept = (judged, [f for f in judged if (f.kind == "permission" and grant_of(f.value)) or versions_of(f.value)])
+    _JUDGED = (state, len(state), kept)
+    return kept
+
+
+def whole_text_findings(generation: int, text: str, said: Said, state: list[Any],
                         found: list[Finding]) -> list[Finding]:
     """The retractions and disguised values of one generation, for the active goals,
     constraints, permissions and acceptances no blocking finding already names."""
+    judged, named_ones = _judged(state)
+    if not judged:
+        return []
     taken = retractions(said)
     hidden = disguises(text)
+    mixed = _mixed(said)
+    visit = judged if (taken or hidden or mixed) else named_ones
+    if not visit:
+        return []  # the usual case: nothing in the text any of these rules reads
     named = {f.key for f in found if f.severity == "finding"}
+    unsure = {f.key for f in found if f.code in CANNOT_JUDGE}
     out: list[Finding] = []
-    for fact in state:
-        if fact.status != "active" or fact.kind not in OWNER_ONLY_KINDS or fact.key in named:
+    for fact in visit:
+        if fact.key in named:
             continue
         w = grantee_added(said, fact.value) if fact.kind == "permission" and grant_of(fact.value) else None
         if w is not None:
@@ -52,6 +96,22 @@ def whole_text_findings(generation: int, text: str, said: Said, state: Iterable[
                                f"generation {generation} repeats the permission “{fact.value}” ({fact.key}) but "
                                f"grants it to another subject too: “{w.words[0]}” in “{w.sentence}”.",
                                words=w.words, where=w.sentence))
+            continue
+        o = other_version(said, fact.value) if versions_of(fact.value) and fact.key not in unsure else None
+        if o is not None:
+            out.append(Finding("subject_unjudged", fact.key,
+                               f"generation {generation} names “{o.words[0]}” {o.words[1]} (“{o.sentence}”) beside "
+                               f"the {fact.kind} “{fact.value}” ({fact.key}): the rules cannot tell whether the version "
+                               "moved — not judged; a person (or --judge) must read it.", "warning",
+                               words=o.words, where=o.sentence))
+            continue
+        c = crossed(said, fact.value) if mixed and fact.key not in unsure else None
+        if c is not None:
+            out.append(Finding("subject_unjudged", fact.key,
+                               f"generation {generation} says “{c.words[0]}” about what the {fact.kind} “{fact.value}” "
+                               f"({fact.key}) concerns in another language (“{c.sentence}”): the exact rules cannot "
+                               "judge a translation — not judged; a person (or --judge) must read it.", "warning",
+                               words=c.words, where=c.sentence))
             continue
         if not taken and not hidden:
             continue

@@ -156,8 +156,9 @@ def extract(events: Iterable[LogEvent]) -> list[ProposedFact]:
     # A failure fixed later in the log is history, not an open issue; it stays a failure record.
     replies = facts_goals.GoalReading()
     decisions = facts_goals.read_replies(ordered, replies)  # the goals go into ``replies``
-    proposals = [*facts_text.constraints(ordered), *decisions, *facts_tools.artifacts(ordered),
-                 *failures, *facts_tools.todos(ordered), *facts_text.references(ordered)]
+    own = replies.own  # the user's own words of the messages that quoted or pasted a line
+    proposals = [*facts_text.constraints(ordered, own), *decisions, *facts_tools.artifacts(ordered),
+                 *failures, *facts_tools.todos(ordered), *facts_text.references(ordered, own)]
     return assemble(replies.proposals, proposals, at)
 
 

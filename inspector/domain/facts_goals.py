@@ -13,7 +13,11 @@ followed session is fed in stretches: ``GoalReading`` is what one stretch leaves
   ("1. X; 3. Z") and cites the list and the pick. A pick nothing before it lists is no goal: its
   words ("do 1 and 3") name nothing a summary could keep;
 * a line the user pasted back from the assistant, or quoted with "> ", is the assistant's words,
-  not a new task (later_requests.unquoted).
+  not a new task, pick or restated goal (own_words.unquoted). The same reading tells the
+  constraint and reference rules (facts_text) which words of the message are the user's own:
+  ``GoalReading.own`` carries them, since only this pass knows what the assistant said recently.
+  The first request is the goal of the session even when the user only pasted a quote (an error
+  to fix): its own words when it has any, else the whole message.
 """
 
 from __future__ import annotations
@@ -29,14 +33,12 @@ from inspector.domain.facts_text import (
     request_text,
     user_sentences,
 )
-from inspector.domain.later_requests import Said, asks, is_request, unquoted
+from inspector.domain.later_requests import asks, is_request
 from inspector.domain.logevents import LogEvent
+from inspector.domain.own_words import RecentSaid, unquoted
 from inspector.domain.wordlists import wordlist
 
 LATER_REQUEST = "goal.later_request"  # the rule, and the head of the key, of a request made after the first
-# How many of the assistant's last messages a pasted line is looked for in (the real paste quoted a
-# message four assistant messages back).
-RECENT_SAID = 10
 
 
 @dataclass(slots=True)
@@ -47,7 +49,10 @@ class GoalReading:
     offered: dict[str, str] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)  # each offered label as the list wrote it
     offered_at: int = 0
-    said: Said = field(default_factory=lambda: Said(RECENT_SAID))
+    said: RecentSaid = field(default_factory=RecentSaid)
+    # The user's own words of each message of the stretch read last that quoted or pasted a line,
+    # by seq: what the constraint and reference rules read instead of the whole message.
+    own: dict[int, str] = field(default_factory=dict)
 
 
 def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]:
@@ -55,6 +60,7 @@ def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]
     ``reading.proposals``; their decision proposals are returned."""
     restate = wordlist("goal_restatement")
     out, decisions = reading.proposals, []
+    reading.own = {}
     for e in events:
         if e.kind == "assistant_message" and e.content:
             reading.said.add(e.content)
@@ -65,20 +71,24 @@ def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]
         text = request_text(e)
         if text is None:
             continue
+        rest = unquoted(text, reading.said)
+        if rest is not None:
+            reading.own[e.seq] = rest
+        own = text if rest is None else rest
         offered, reading.offered = reading.offered, {}  # a user's reply answers the list, or leaves it
-        chosen = _chosen(text, offered)
+        chosen = _chosen(own, offered)
         if chosen:
             alternatives = [v for k, v in offered.items() if k not in chosen]  # set aside: only what was not picked
             for pick in chosen:  # "1, 2 and 3": a decision each, none the others' alternative
                 decisions.append(Proposal("decision", offered[pick], e.seq, "decision.user_pick",
-                                          rationale=" ".join(text.split())[:300], alternatives=alternatives,
+                                          rationale=" ".join(own.split())[:300], alternatives=alternatives,
                                           detail={"offered_in": f"evt:{reading.offered_at}"}))
         if not out:
-            out.append(Proposal("goal", first_chunk(text), e.seq, "goal.first_request"))
-        elif restate.first(" ".join(text.casefold().split())[:400]) is not None:
-            out.append(Proposal("goal", first_chunk(text), e.seq, "goal.restated"))
+            out.append(Proposal("goal", first_chunk(own or text), e.seq, "goal.first_request"))
+        elif restate.first(" ".join(own.casefold().split())[:400]) is not None:
+            out.append(Proposal("goal", first_chunk(own), e.seq, "goal.restated"))
         else:
-            later = _later_request(text, e.seq, reading, offered, chosen)
+            later = _later_request(own, rest is not None, e.seq, reading, offered, chosen)
             if later is not None:
                 out.append(later)
     return decisions
@@ -90,13 +100,11 @@ def _chosen(text: str, offered: dict[str, str]) -> list[str]:
     return [k for k in labels if k in offered] if labels and labels[0] in offered else []
 
 
-def _later_request(text: str, seq: int, reading: GoalReading, offered: dict[str, str],
+def _later_request(text: str, quoted: bool, seq: int, reading: GoalReading, offered: dict[str, str],
                    chosen: list[str]) -> Proposal | None:
-    rest = unquoted(text, reading.said)
-    if rest is not None:  # a reply about the assistant's words: a request only when it asks outright
-        if not asks(rest):
-            return None
-        text, chosen = rest, _chosen(rest, offered)
+    """``text`` is the user's own words; ``quoted`` when the message quoted or pasted a line."""
+    if quoted and not asks(text):  # a reply about the assistant's words: a request only when it asks outright
+        return None
     if chosen:
         items = "; ".join(f"{reading.labels.get(k, k)}. {offered[k]}" for k in chosen)
         return Proposal("goal", items, seq, LATER_REQUEST, detail={"offered_in": reading.offered_at})

@@ -82,7 +82,7 @@ class RunningExtraction:
             at[e.seq] = e.at
         decisions = facts_goals.read_replies(ordered, self._goals)
         merged = self._merged
-        merged["constraint"].add(facts_text.constraints(ordered), at)
+        merged["constraint"].add(facts_text.constraints(ordered, self._goals.own), at)
         merged["decision"].add(decisions, at)
         artifacts, failures = len(self._artifacts), len(self._failures)
         edited = {call_id for call_id, _ in self._artifacts}
@@ -105,7 +105,7 @@ class RunningExtraction:
             facts_tools.todo_states(ordered, self._todos)
             if before != {text: len(trail) for text, trail in self._todos.items()}:
                 merged["todo"] = Merged().add(facts_tools.todo_proposals(self._todos), at)
-        merged["reference"].add(facts_text.references(ordered), at)
+        merged["reference"].add(facts_text.references(ordered, self._goals.own), at)
 
     def _call(self, e: LogEvent) -> None:
         if e.call_id:

@@ -1,12 +1,13 @@
 """Facts in what the user typed: goal, constraints, decisions and references.
 
 Only the user's own words propose these (never tool or model output: DESIGN, untrusted
-instruction). Every proposal is a ``pending`` record until a person confirms it.
+instruction), and not the lines the user quoted or pasted back (own_words). Every proposal is a ``pending`` record until a person confirms it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from inspector.domain.logevents import LogEvent
@@ -119,11 +120,18 @@ def constraint_word(sentence: str) -> str | None:
     return None
 
 
-def constraints(events: list[LogEvent]) -> list[Proposal]:
+def own_text(e: LogEvent, own: Mapping[int, str] | None) -> str | None:
+    """The user's own words of an event: ``request_text`` less the lines it quoted or pasted back
+    (``own``, by seq: facts_goals.GoalReading.own, the one reading of what is quoted)."""
+    text = request_text(e)
+    return own.get(e.seq, text) if own and text is not None else text
+
+
+def constraints(events: list[LogEvent], own: Mapping[int, str] | None = None) -> list[Proposal]:
     out: list[Proposal] = []
     for e in events:
-        text = request_text(e)
-        if text is None:
+        text = own_text(e, own)
+        if not text:
             continue
         for s in user_sentences(text):
             if len(s) > SENTENCE_MAX or s.endswith(("?", "？")) or len(s) < 4:
@@ -186,11 +194,11 @@ def picks(text: str) -> list[str]:
     return []
 
 
-def references(events: list[LogEvent]) -> list[Proposal]:
+def references(events: list[LogEvent], own: Mapping[int, str] | None = None) -> list[Proposal]:
     out: list[Proposal] = []
     for e in events:
-        text = request_text(e)
-        if text is None:
+        text = own_text(e, own)
+        if not text:
             continue
         for name, rx in REFERENCE_PATTERNS:
             for m in rx.finditer(text):

@@ -13,15 +13,13 @@ we …?", "能不能…？") is a request.
 Nor is what the user quotes: a line pasted back from what the assistant just said ("2. User
 committed: Condensation happened, …", the real 7662d755 transcript, evt:168, taken from the
 assistant's numbered list at evt:151) or quoted with "> " is the assistant's words, not a new
-task. The rest of such a message is a reply *about* those words ("I'm quite sure this
-happened, …"), so it is a request only when it asks outright ("can you …", "please …").
+task (own_words.unquoted). The rest of such a message is a reply *about* those words ("I'm quite
+sure this happened, …"), so it is a request only when it asks outright ("can you …", "please …").
 """
 
 from __future__ import annotations
 
 import re
-from collections import deque
-from collections.abc import Iterator
 
 from inspector.domain.textnorm import norm
 
@@ -70,51 +68,6 @@ def _asks(sentence: str) -> bool:
 
 def _question(sentence: str) -> bool:
     return sentence.endswith(_QUESTION_END) or bool(_ZH_QUESTION.search(sentence))
-
-
-# A line this long (markup and spacing aside) found in what the assistant said was pasted back.
-PASTED_MIN = 24
-_QUOTED_LINE = re.compile(r"^\s*>")
-_MARKUP = re.compile(r"[*`]+")
-
-
-def pasted_form(text: str) -> str:
-    """Text as a paste compares: normal form, without Markdown emphasis and code marks (a pasted
-    "**User committed**: `x`" reads "User committed: x" in the terminal it was copied from)."""
-    return norm(_MARKUP.sub("", text))
-
-
-class Said:
-    """What the assistant said last (its ``keep`` latest messages), each put in its paste form
-    once, when a user's line first needs it (most messages are never compared)."""
-
-    __slots__ = ("_items",)
-
-    def __init__(self, keep: int) -> None:
-        self._items: deque[list[str | None]] = deque(maxlen=keep)  # [text, its paste form once made]
-
-    def add(self, text: str) -> None:
-        self._items.append([text, None])
-
-    def forms(self) -> Iterator[str]:
-        for item in self._items:
-            if item[1] is None:
-                item[1] = pasted_form(item[0] or "")
-            yield item[1]
-
-
-def unquoted(text: str, said: Said) -> str | None:
-    """The message without its quoted lines ("> …") and the lines it pasted back from what the
-    assistant said recently, or None when it quotes nothing."""
-    kept: list[str] = []
-    quoted = False
-    for line in text.split("\n"):
-        form = pasted_form(line) if len(line) >= PASTED_MIN else ""
-        if _QUOTED_LINE.match(line) or (len(form) >= PASTED_MIN and any(form in s for s in said.forms())):
-            quoted = True
-        else:
-            kept.append(line)
-    return "\n".join(kept).strip() if quoted else None
 
 
 def asks(text: str) -> bool:

@@ -66,9 +66,11 @@ def amounts_in(text: str, limit: Limit) -> list[tuple[float, str, bool]]:
         return out
     if limit.dimension.startswith("money:"):
         for m in money(text):
-            if "money:" + m.currency == limit.dimension:
-                at = text.find(m.text)
-                out.append((m.amount, m.text, bool(_CUE_BEFORE.search(text[max(0, at - 16):at]))))
+            at = text.find(m.text)
+            cue = bool(_CUE_BEFORE.search(text[max(0, at - 16):at]))
+            # Another currency: no rule converts ("Cloud budget: 200 EUR" beside "under $200"), so
+            # its amount is NaN — the reader says it cannot judge it (verdict-four).
+            out.append((m.amount if "money:" + m.currency == limit.dimension else math.nan, m.text, cue))
         return out
     found: list[Quantity] = [q for q in quantities(text) if q.dimension == limit.dimension]
     for q in found:

@@ -21,7 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from inspector.domain.disguise import ANY
+from inspector.domain.disguise import has_disguise
 from inspector.domain.quotes import original
 from inspector.domain.said import Said
 from inspector.domain.textnorm import find_value, norm
@@ -44,7 +44,8 @@ def disguises(text: str) -> bool:
     (once per generation; an ASCII text never does)."""
     if text.isascii():
         return False
-    return ANY.search(text) is not None or not unicodedata.is_normalized("NFC", text)
+    # The normal form asked the same of this text when it was made (``has_disguise`` remembers).
+    return not unicodedata.is_normalized("NFC", text) or has_disguise(text)
 
 
 def _light(text: str) -> str:
@@ -52,14 +53,17 @@ def _light(text: str) -> str:
     return " ".join(text.translate(_QUOTES).casefold().split())
 
 
-def disguised(text: str, said: Said, value: str) -> Disguise | None:
-    """The value's disguised occurrence, when the text holds it only disguised; else None."""
-    value_norm = norm(value)
-    if not value_norm or find_value(said.flat(), value_norm) < 0:
+def disguised(text: str, said: Said, value: str, forms: tuple[str, ...] = ()) -> Disguise | None:
+    """The value's disguised occurrence, when the text holds it only disguised; else None.
+    ``forms``: the normalised forms that also name it (a path's file name: survival's
+    identifier kinds), each of which must be missing from the text's own characters too."""
+    found = [f for f in (forms or (norm(value),)) if f and find_value(said.flat(), f) >= 0]
+    if not found:
         return None
-    if find_value(said.remember(("light",), lambda: _light(text)), _light(value)) >= 0:
+    light = said.remember(("light",), lambda: _light(text))
+    if any(find_value(light, _light(f)) >= 0 for f in (forms or (value,))):
         return None  # it stands in the text's own characters too
-    span = original(text, value_norm) or value_norm
+    span = original(text, found[0]) or found[0]
     how = []
     if _INVISIBLE.search(span):
         how.append("a zero-width or invisible character")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from inspector.domain.said import Said
-from inspector.domain.textnorm import norm
+from inspector.domain.textnorm import CJK, norm
 
 _EN = re.compile(r"^(?P<who>[^,;:]{1,40}?)\s+(?P<grant>(?:may|can|is allowed to|are allowed to|is permitted to|"
                  r"are permitted to)\s+(?P<what>.{3,}))$")
@@ -34,6 +34,7 @@ _TOO = re.compile(r"^\s*(?:also|too|as well|now|now also|also now)\s+|也|还|�
 class Grant:
     who: str
     grant: str  # "may approve merges", normalised
+    what: str = ""  # "approve merges": granted by any modal ("Bob can approve merges as well")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,7 @@ def grant_of(value: str) -> Grant | None:
     who = m.group("who").strip()
     if who.startswith(("permission", "权限")) or _DENY.search(who) or who in _AGENT:
         return None  # "You may read …": the agent is the subject whatever the summary calls it
-    return Grant(who, m.group("grant").strip())
+    return Grant(who, m.group("grant").strip(), m.group("what").strip())
 
 
 def grantee_added(said: Said, value: str) -> Widened | None:
@@ -61,8 +62,10 @@ def grantee_added(said: Said, value: str) -> Widened | None:
     if g is None:
         return None
     flat = said.flat()
-    pos = flat.find(g.grant)
-    while pos >= 0:
+    if g.what not in flat:
+        return None
+    for m in _grants(g.what).finditer(flat):
+        pos = m.start()
         before = flat[max(0, pos - 80):pos]
         cut = max((m.end() for m in _CUT.finditer(before)), default=0)
         lead = before[cut:].strip()
@@ -71,9 +74,17 @@ def grantee_added(said: Said, value: str) -> Widened | None:
         subject = " ".join(words).strip()
         if subject and subject != g.who and not subject.endswith(g.who) and not _DENY.search(lead):
             s = said.sentence_at(pos)
-            return Widened((f"{subject} {g.grant}",), s.text if s is not None else flat[pos:pos + 80])
-        pos = flat.find(g.grant, pos + 1)
+            return Widened((f"{subject} {m.group().strip()}",), s.text if s is not None else flat[pos:pos + 80])
     return None
+
+
+@lru_cache(maxsize=4096)
+def _grants(what: str) -> re.Pattern[str]:
+    """The act granted by any modal: "may/can/is allowed to approve merges", "可以/允许/能批准合并"."""
+    if CJK.search(what):
+        return re.compile(r"(?:可以|允许|能够|可|能)" + re.escape(what))
+    return re.compile(r"(?<![a-z])(?:may|can|is allowed to|are allowed to|is permitted to|are permitted to)\s+"
+                      + re.escape(what) + r"(?![a-z])")
 
 
 __all__ = ["Grant", "Widened", "grant_of", "grantee_added"]

@@ -65,8 +65,11 @@ _BOUND = re.compile(r"(?<![a-z])(?:under|below|less than|fewer than|at most|no m
                     r"以内|以下|之内|不超过|不得超过|最多|至多|少于|小于|以上|至少|不少于|不低于|不高于")
 _CHANGED = re.compile(r"(?<![a-z])(?:raised|increased|lowered|reduced|decreased|changed|moved|bumped|relaxed|tightened|"
                       r"now|from now on|instead)(?![a-z])|改成|改为|改到|提高|降到|调到|调整|放宽|收紧|现在|改")
+# A scheduled date given another is a departure too (verdict-four: "Deploy date: 2026-03-08" beside
+# "Deploy on 2026-03-01"): "date", "scheduled", "planned for", "日期", "安排在".
 _DEADLINE = re.compile(r"(?<![a-z])(?:deadline|due|due date|no later than|by|before|until|target date|cutoff|"
-                       r"cut-off)(?![a-z])|截止|期限|之前|以前|前")
+                       r"cut-off|date|scheduled|rescheduled|planned for|set for|postponed to)(?![a-z])|截止|期限|之前|以前|前|"
+                       r"日期|安排在")
 _DEADLINE_NAMED = re.compile(r"(?<![a-z])(?:deadline|due|due date|target date|cutoff|cut-off)(?![a-z])|截止|期限")
 _MODAL = re.compile(r"(?<![a-z])(?:must|should|need|needs|has to|have to|is due|are due|due)(?![a-z])|须|要|应|得")
 _DONE = re.compile(r"(?<![a-z])(?:finished|completed|done|shipped|delivered|landed|merged|released|closed)(?![a-z])|"
@@ -135,6 +138,7 @@ def _restated(said: Said, v: str, q: Quantity | None, d: DateSaid | None,
     rivals = [r for o, _ in pairs if (r := norm_phrase(o)) and r != v and r not in v]
     unit = q.dimension[6:] if q is not None and q.dimension.startswith("count:") else ""
     words, ids = _subject(v, unit)
+    zones = _zones(v) if t else {}
     lone_date = d is not None and not any(date_of(o) is not None for o, _ in pairs if norm_phrase(o) != v)
     for i in digits:
         s = said.sentences[i]
@@ -145,7 +149,7 @@ def _restated(said: Said, v: str, q: Quantity | None, d: DateSaid | None,
                 continue
             hit = (_quantity_moved(text, q, unit, words, ids) if q is not None else None) or (
                 _date_moved(text, d, words, ids, lone_date) if d is not None else None) or (
-                _times_moved(text, t, words, ids) if t else None)
+                _times_moved(text, t, words, ids, zones) if t else None)
             if hit:
                 return Hits([hit], said.stripped(s))
     return None
@@ -211,12 +215,45 @@ def _date_moved(text: str, d: DateSaid, words: tuple[str, ...], ids: tuple[str, 
 _WINDOW = re.compile(r"(?<![a-z])(?:window|hours|slot|between|from)(?![a-z])|窗口|时段|时间段|之间")
 
 
-def _times_moved(text: str, t: tuple[str, ...], words: tuple[str, ...], ids: tuple[str, ...]) -> str | None:
+def _times_moved(text: str, t: tuple[str, ...], words: tuple[str, ...], ids: tuple[str, ...],
+                 zones: dict[str, str]) -> str | None:
     """A time window given other times: "Migration window: 01:00-05:00 UTC" beside "… only inside
     the 02:00-04:00 UTC window"."""
     said_times = times(text)
-    if not said_times or set(said_times) & set(t):
+    if not said_times:
         return None
+    if set(said_times) & set(t):
+        return _zone_moved(text, zones, words, ids)
+    return _window_moved(text, said_times, t, words, ids)
+
+
+_ZONE = re.compile(r"\s*(utc|gmt|z|[pmce][sd]t|cet|cest|eet|eest|bst|ist|jst|kst|hkt|sgt|aest|aedt|msk|"
+                   r"(?:utc|gmt)?[+-]\d{1,2}(?::?\d{2})?|北京时间)(?![a-z])")
+_TIME_AT = re.compile(r"(\d{1,2}):(\d{2})")
+def _zones(text: str) -> dict[str, str]:
+    """Each time of day the text gives, with the zone written right after it ("09:00 utc")."""
+    out: dict[str, str] = {}
+    for m in _TIME_AT.finditer(text):
+        z = _ZONE.match(text, m.end())
+        if z is not None:
+            out.setdefault(f"{int(m.group(1)):02d}:{m.group(2)}", z.group(1))
+    return out
+
+
+def _zone_moved(text: str, mine: dict[str, str], words: tuple[str, ...], ids: tuple[str, ...]) -> str | None:
+    """The value's own time of day in another zone ("Deploy time: 09:00 PST" beside "… at 09:00
+    UTC"): the same digits, another moment (verdict-four). Another time in another zone may be
+    the same moment converted, so only the same digits are read."""
+    if not mine or not _names_subject(text, words, ids):
+        return None
+    for time, zone in _zones(text).items():
+        if time in mine and zone != mine[time]:
+            return f"{time} {zone} (the value says {time} {mine[time]})"
+    return None
+
+
+def _window_moved(text: str, said_times: tuple[str, ...], t: tuple[str, ...], words: tuple[str, ...],
+                  ids: tuple[str, ...]) -> str | None:
     if len(t) >= 2 and len(said_times) < 2:
         return None  # one time of day against a window: when something ran ("ran at 02:30 UTC"), not the window
     if not (_WINDOW.search(text) or _CUE.search(text)) or not _names_subject(text, words, ids):

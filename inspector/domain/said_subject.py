@@ -352,6 +352,8 @@ def _amount(text: str, limit: Limit) -> tuple[str, bool] | None:
     no amount; None when it only restates or measures within it."""
     change = _CHANGE.search(text) or _GRANT.search(text)
     for amount, words, cue in amounts_in(text, limit):
+        if math.isnan(amount):
+            return f"{words} (another currency)", False  # no rule converts: not judged
         if abs(amount - limit.amount) <= 1e-9 * max(abs(amount), 1):
             continue
         if limit.upper and amount < limit.amount:

@@ -21,12 +21,14 @@ from inspector.domain import drift_rules as rules
 from inspector.domain.drift_rules import Said
 from inspector.domain.failures import identifiers
 from inspector.domain.quotes import in_own_words, requoted
+from inspector.domain.said_crosslang import crossed
 from inspector.domain.said_departures import departure
 from inspector.domain.said_disguised import disguised, disguises
 from inspector.domain.said_grantee import grantee_added
 from inspector.domain.said_retracted import retracted, retractions
+from inspector.domain.said_versions import other_version, versions_of
 from inspector.domain.subjects import call_subject, glossed
-from inspector.domain.textnorm import find_value, find_word, norm, phrase_parts, terms
+from inspector.domain.textnorm import CJK, find_value, find_word, norm, phrase_parts, terms
 
 VERDICTS = ("kept", "missing", "contradicted", "unknown")
 KEEP_SHARE = 0.6  # share of a value's terms present for "partly there"
@@ -180,6 +182,11 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
     last = covers[1] if covers else None
     if fact.kind in IDENTIFIER_KINDS:
         where = _identifier_kept(said, fact.value)
+        hidden = disguised(text, said, fact.value, _identifier_forms(fact.value)) if (
+            where is not None and text is not None and said.remember(("disguises",), lambda: disguises(text))) else None
+        if hidden is not None:  # verdict-four: "hооks.go" (Cyrillic о) names another file
+            return Verdict(fact, "unknown", hidden.shown, f"the path or identifier stands only after undoing "
+                           f"{hidden.how}; its characters differ — a person must read it")
         if where is not None:
             return Verdict(fact, "kept", where, "the path or identifier appears in the summary")
         return Verdict(fact, "missing", None, "neither the path/identifier nor its file name appears")
@@ -241,13 +248,23 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
         if wider is not None:  # verdict-four: the same grant to another subject
             return Verdict(fact, "contradicted", wider.sentence,
                            f"the summary grants it to another subject too: “{wider.words[0]}”", as_of)
+        moved = other_version(said, fact.value) if versions_of(fact.value) else None
+        if moved is not None:  # verdict-four: another version of the same thing; the rules cannot tell
+            return Verdict(fact, "unknown", moved.sentence, f"the summary names “{moved.words[0]}” {moved.words[1]}; "
+                           "the rules cannot tell whether the version moved", as_of)
+        other = crossed(said, fact.value) if fact.kind != "decision" and said.remember(
+            ("cjk",), lambda: CJK.search(said.text) is not None) else None
+        if other is not None:  # verdict-four: a change said in the other language
+            return Verdict(fact, "unknown", other.sentence, f"the summary says “{other.words[0]}” about its subject in "
+                           "another language; the exact rules cannot judge a translation", as_of)
         taken = retracted(said, rules.norm_phrase(fact.value), fact.kind) if retractions(said) else None
         if taken is not None:  # verdict-four: every rule above taken back at once
             return Verdict(fact, "contradicted", taken.sentence,
                            f"the summary takes back every rule above it: “{taken.words[1]}”", as_of)
     v = rules.norm_phrase(fact.value)
     pos = find_value(said.flat(), v) if v else -1
-    hidden = disguised(text, said, fact.value) if pos >= 0 and text is not None and disguises(text) else None
+    hidden = disguised(text, said, fact.value) if pos >= 0 and text is not None and said.remember(
+        ("disguises",), lambda: disguises(text)) else None
     if hidden is not None:  # verdict-four: the reader sees the value, the bytes are others
         return Verdict(fact, "unknown", hidden.shown, f"the value stands only after undoing {hidden.how}; "
                        "its characters differ from the value's — a person must read it", as_of)

@@ -195,7 +195,8 @@ def find_value(text_norm: str, value_norm: str, start: int = 0) -> int:
     first, last = value_norm[0], value_norm[-1]
     check_start, check_end = _ascii_digit(first), _ascii_digit(last)
     path_end = not check_end and _path_end(value_norm)
-    if not (check_start or check_end or path_end):
+    zone_end = not check_end and not path_end and _zone_end(value_norm)
+    if not (check_start or check_end or path_end or zone_end):
         return pos
     size = len(text_norm)
     while pos >= 0:
@@ -212,6 +213,8 @@ def find_value(text_norm: str, value_norm: str, start: int = 0) -> int:
                       or (after == "-" and _VERSION_TAIL.match(text_norm, end + 1) is not None))
         if ok and path_end and end < size:
             ok = _PATH_GOES_ON.match(text_norm, end) is None
+        if ok and zone_end and end < size:
+            ok = _ZONE_GOES_ON.match(text_norm, end) is None  # "09:00 utc" is not in "09:00 utc+8"
         if ok:
             return pos
         pos = text_norm.find(value_norm, pos + 1)
@@ -225,7 +228,7 @@ _QUICK_AFTER = frozenset(" \n;:)]\"'!?。，；：、”’）")
 def bounded(value_norm: str) -> bool:
     """Whether the value starts or ends with a digit or ends in a path, so that ``find_value``'s
     boundary rule applies (for any other value, ``value_norm in text_norm`` is the answer)."""
-    return _ascii_digit(value_norm[:1]) or _ascii_digit(value_norm[-1:]) or _path_end(value_norm)
+    return _ascii_digit(value_norm[:1]) or _ascii_digit(value_norm[-1:]) or _path_end(value_norm) or _zone_end(value_norm)
 
 
 # After a number: "-rc1", "-beta", "-8090" make another version or a range ("3.11-rc", "8080-8090").
@@ -233,6 +236,15 @@ _VERSION_TAIL = re.compile(r"\d|(?:rc|alpha|beta|dev|pre|post|snapshot|nightly)(
 # After a path: more of its last segment ("data" → "database", "data-old", "data_v2", "data.bak",
 # "data~") or a step out of it ("data/../etc"); "/" then a name is a sub-path and stays found.
 _PATH_GOES_ON = re.compile(r"[a-z0-9_~-]|\.[a-z0-9_~]|/\.\.")
+
+
+_ZONE_END = re.compile(r"\d(?::\d{2})?\s*(?:utc|gmt)$")
+_ZONE_GOES_ON = re.compile(r"[a-z0-9_]|[+-]\d")
+
+
+def _zone_end(value_norm: str) -> bool:
+    """Whether the value ends in a time and its zone ("… at 09:00 utc"): "utc+8" is another zone."""
+    return value_norm.endswith(("utc", "gmt")) and _ZONE_END.search(value_norm) is not None
 
 
 def _path_end(value_norm: str) -> bool:

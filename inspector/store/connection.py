@@ -27,6 +27,7 @@ from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION
 from inspector.store.sqlite_connections import (
     SQLITE_MAGIC,
     check_file_is_sqlite,
+    close_all,
     connect_reader,
     connection,
     fetch_one,
@@ -65,7 +66,7 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
     if not unfinished:
         try:
             found = await migration_marker.read(store.db)
-        except BaseException:
+        except BaseException:  # a cancel included: the store was never handed out, so it is closed here
             await store.close()
             raise
         if found is not None:
@@ -120,7 +121,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         store._held = held_files.hold(target)
         return store
     except sqlite3.DatabaseError as exc:
-        await db.close()
+        await close_all([db])
         if exists and not create and medium_fault(exc):
             # A disk too full (or failing) for WAL's -shm file: the store is still read, read-only.
             store = await _open_read_only(target, "the disk holding it is full or failing")
@@ -130,10 +131,10 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
             raise faults.explain(exc, str(target)) from None
         raise NotAStore(f"{target} is not a readable store: {exc}") from None
     except UnicodeDecodeError as exc:  # a damaged schema's message may not even decode
-        await db.close()
+        await close_all([db])
         raise NotAStore(f"{target} is not a readable store: {exc}") from None
-    except BaseException:
-        await db.close()
+    except BaseException:  # a cancel at any await above included: nobody else holds the connection
+        await close_all([db])
         raise
 
 
@@ -156,10 +157,10 @@ async def _open_read_only(target: Path, reason: str) -> Store:
         return Store(target, None, parse_key(row[0], target), db, read_only=True, read_only_reason=reason,
                      connect_reader=lambda: connect_reader(target, read_only=True))
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a damaged schema's message may not even decode
-        await db.close()
+        await close_all([db])
         raise NotAStore(f"{target} is not a readable store: {exc}") from None
     except BaseException:
-        await db.close()
+        await close_all([db])
         raise
 
 

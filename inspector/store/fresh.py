@@ -53,7 +53,7 @@ from inspector.store import call_index, grams
 from inspector.store.connection import Store, fetch_one, utc_now
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 from inspector.store.schema_expected import expected_schema
-from inspector.store.sqlite_connections import configure, connect_reader, plain_name
+from inspector.store.sqlite_connections import close_all, configure, connect_reader, plain_name
 
 SIDECARS = ("-journal", "-wal", "-shm")
 # The page cache while filling (KiB): pages stay in memory until the commit writes each once
@@ -127,7 +127,7 @@ async def open_filling(path: Path) -> Store:
         row = await fetch_one(db, "SELECT value FROM store_meta WHERE key = 'digest_key'")
         key = bytes.fromhex(row[0])
     except BaseException:
-        await db.close()
+        await close_all([db])
         raise
     return Store(path, db, key, db, connect_reader=lambda: connect_reader(path, read_only=False))
 

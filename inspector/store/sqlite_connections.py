@@ -136,13 +136,40 @@ async def connection(database: str, *, uri: bool = False) -> aiosqlite.Connectio
         raise
 
 
+async def close_all(connections: list[aiosqlite.Connection]) -> None:
+    """Close every connection in ``connections``, and end its thread, whatever cancels the wait.
+
+    ``aiosqlite``'s own ``close`` awaits the close before it asks the thread to end, and a
+    caller closing several awaits them one by one: a cancel landing there (an app exiting
+    cancels its workers, then ``asyncio.run`` cancels what still runs, a second time) left the
+    rest open, and their threads kept the interpreter waiting at shutdown for ever. Here every
+    close-and-stop is queued on its thread first, with no await in between (a queued one runs
+    after whatever the connection still has to do); only then is it waited for."""
+    pending = []
+    seen: set[int] = set()
+    for db in connections:
+        if id(db) in seen or not getattr(db, "_running", False):  # closed already, or named twice
+            continue
+        seen.add(id(db))
+        done = db.stop()
+        if done is not None:
+            pending.append(done)
+    if pending:
+        await asyncio.gather(*pending, return_exceptions=True)
+
+
 async def connect_reader(target: Path, *, read_only: bool) -> aiosqlite.Connection:
     """A reader: ``query_only`` beside a writer, or a ``mode=ro`` (else ``immutable``) connection
-    on a store that cannot be written."""
+    on a store that cannot be written. A reader that fails (or is cancelled) while being set up
+    is closed here: nobody else holds it yet."""
     if not read_only:
         db = await connection(str(target))
-        await configure(db)
-        await db.execute("PRAGMA query_only = ON")  # a reader: the writer is the only connection that writes
+        try:
+            await configure(db)
+            await db.execute("PRAGMA query_only = ON")  # a reader: the writer is the only connection that writes
+        except BaseException:
+            await close_all([db])
+            raise
         return db
     uri = f"file:{quote(str(target.resolve()))}?mode=ro"
     db = await connection(uri, uri=True)
@@ -154,12 +181,19 @@ async def connect_reader(target: Path, *, read_only: bool) -> aiosqlite.Connecti
         # WAL needs its -shm file; on a read-only medium it cannot be made, and nobody can write
         # there either, so the file is read as immutable -- unless a write-ahead log holds commits
         # not yet copied into the file: immutable would silently leave them out.
-        await db.close()
+        await close_all([db])
         wal = Path(f"{target}-wal")
         if wal.exists() and wal.stat().st_size > 0:
             raise NotAStore(f"{target} cannot be read here: its write-ahead log ({wal.stat().st_size:,} bytes of "
                             "commits not yet in the file) cannot be replayed on a read-only medium; copy the store "
                             "with its -wal file to a writable folder", code="unreadable_wal") from None
-        db = await connection(uri + "&immutable=1", uri=True)
+    except BaseException:
+        await close_all([db])
+        raise
+    db = await connection(uri + "&immutable=1", uri=True)
+    try:
         await configure(db)
-        return db
+    except BaseException:
+        await close_all([db])
+        raise
+    return db

@@ -52,6 +52,7 @@ class Store:
         self._bound: ContextVar[aiosqlite.Connection | None] = ContextVar(f"store-{id(self)}", default=None)
         self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
         self._file = _file_state(path)  # (device, inode, size) when opened: see check_file
+        self._closed = False
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -64,12 +65,20 @@ class Store:
         return self._writer or self._reader
 
     async def close(self) -> None:
-        for db in [*self._idle, *self._lent, self._reader, *([self._writer] if self._writer else [])]:
-            await db.close()
+        """Close every connection, and end its thread, even when the wait for it is cancelled
+        (sqlite_connections.close_all): a closed store lends no reader again (see snapshot)."""
+        self._closed = True
+        every = [*self._idle, *self._lent, self._reader, *([self._writer] if self._writer else [])]
         self._idle.clear()
         self._lent.clear()
         held, self._held = self._held, None
         held_files.release(held)
+        await sqlite_connections.close_all(every)
+
+    def _refuse_closed(self) -> None:
+        if self._closed:
+            raise InspectorError(f"{self.path} was closed (the app moved on or is ending): nothing was read",
+                                 code="store_closed")
 
     async def __aenter__(self) -> Store:
         return self
@@ -157,7 +166,11 @@ class Store:
         if held is not None:  # already inside a snapshot or transaction of this task: it is consistent
             yield held
             return
+        self._refuse_closed()
         db = self._idle.pop() if self._idle else await self._connect_reader()
+        if self._closed:  # closed while this reader was being made: it would be nobody's to close
+            await sqlite_connections.close_all([db])
+            self._refuse_closed()
         self._lent.add(db)
         token = self._bound.set(db)
         try:
@@ -170,11 +183,13 @@ class Store:
                 # Ends the read transaction; queued behind anything a cancelled worker left running
                 # (a BEGIN included), so the reader goes back to the pool clean.
                 await db.rollback()
-            finally:
-                if len(self._idle) < self.POOL_SIZE:
-                    self._idle.append(db)
-                else:
-                    await db.close()
+            except BaseException:
+                await sqlite_connections.close_all([db])  # a reader in an unknown state is not lent again
+                raise
+            if self._closed or len(self._idle) >= self.POOL_SIZE:
+                await sqlite_connections.close_all([db])
+            else:
+                self._idle.append(db)
 
 
 def _file_state(path: Path) -> tuple[int, int, int] | None:

@@ -78,6 +78,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         self.sources = sources or []
         self.listing = listing  # transcripts already being looked for (started before the UI loaded)
         self.store: Store | None = None
+        self.ended = False  # unmounted: a store opened from now on is closed, never kept (show_store)
         self.set_reactive(InspectorApp.reviewer, reviewer_name.resolve(reviewer))
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
@@ -173,15 +174,30 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         await self.show_store(await demo.ensure_demo_store(), None, None)
 
     async def show_store(self, path: Path, session: str | None, follow: Path | None) -> None:
-        """Open ``path`` on the main screen, closing the store shown before (if any)."""
+        """Open ``path`` on the main screen, closing the store shown before (if any).
+
+        A store that finishes opening once the app has ended is closed at once: a transcript
+        imported in a thread hands its store here when done, after the app's unmount may have
+        closed the one it had — kept, its connections were nobody's to close, and their threads
+        held the interpreter at shutdown. And one opened while another call opened a store too
+        replaces that one, which is closed, rather than leaving it open behind the screen."""
         from inspector.store.connection import open_store
 
+        if self.ended:
+            return
         await self._close_main()
         try:
-            self.store = await open_store(path)
+            opened = await open_store(path)
         except Exception as error:  # noqa: BLE001 - shown to the person, then the app stays usable
-            await self.push_screen(error_dialog(error))
+            if not self.ended:
+                await self.push_screen(error_dialog(error))
             return
+        if self.ended:
+            await opened.close()
+            return
+        if self.store is not None:  # another show_store opened one meanwhile
+            await self._close_main()
+        self.store = opened
         await self.push_screen(_main_screen()(self.store, session, follow=follow))
 
     async def _close_main(self) -> None:
@@ -217,5 +233,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         await self.push_screen(BrowserScreen(found, roots))
 
     async def on_unmount(self) -> None:
+        self.ended = True
         if self.store is not None:
-            await self.store.close()
+            store, self.store = self.store, None
+            await store.close()

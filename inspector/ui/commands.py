@@ -1,7 +1,9 @@
 """The command palette: every action of the main screen, plus one command per session.
 
 Commands are built from the screen that is showing, so the palette offers what makes
-sense where you are (Posting's pattern).
+sense where you are (Posting's pattern). A writing command runs past ``check_action`` (the
+palette calls the action itself), so it asks the screen first: on a read-only store it refuses
+with the dialog its greyed key gives (``unless_greyed``), and writes nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +23,21 @@ if TYPE_CHECKING:
 Command = tuple[str, str, Callable[[], object]]
 
 
+def unless_greyed(screen: MainScreen, action: str, run: Callable[[], object]) -> object:
+    """Run a writing command, or — when its key is greyed (a read-only store) — show why, as
+    pressing the key does (greyed_keys.SaysWhyGreyed)."""
+    said = screen.why_greyed(action)
+    if said is None:
+        return run()
+    from inspector.ui.dialogs import refusal_dialog
+
+    return screen.app.push_screen(refusal_dialog(said[1], said[0]))
+
+
+def _writing(screen: MainScreen, action: str, run: Callable[[], object]) -> Callable[[], object]:
+    return partial(unless_greyed, screen, action, run)
+
+
 def screen_commands(screen: MainScreen) -> list[Command]:
     commands: list[Command] = [
         ("Focus: Protected state", "Move to the protected state channel (1)", partial(screen.action_focus_channel, "state")),
@@ -37,7 +54,10 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Drift", "Findings per summary generation and the field timeline (d)", screen.action_focus_drift),
         ("Survival", "Which protected facts each summary generation kept, lost or contradicted (u)",
          screen.action_focus_survival),
-        ("Correct", "Correct the selected protected record or drifted generation (c)", screen.action_correct),
+        ("Correct", "Correct the selected protected record or drifted generation (c)",
+         _writing(screen, "correct", screen.action_correct)),
+        ("Rebuild summary", "Append a summary generation rebuilt from the raw log (R)",
+         _writing(screen, "rebuild", screen.action_rebuild)),
         ("Search raw evidence", "Search event text and materials (/)", screen.action_search),
         ("Timeline: conversation view", "Read the timeline as a conversation, or back to rows (T)",
          screen.action_toggle_conversation),
@@ -47,9 +67,9 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Timeline: last row", "Jump to the end of the timeline", screen.action_timeline_end),
         ("Expand", "Read the bytes behind the selected stub in Raw evidence (e)", screen.action_expand),
         ("Confirm pending", "Confirm the highlighted pending record, or every marked one (y)",
-         partial(screen.action_decide_pending, False)),
+         _writing(screen, "decide_pending", partial(screen.action_decide_pending, False))),
         ("Reject pending", "Reject the highlighted pending record, or every marked one (n)",
-         partial(screen.action_decide_pending, True)),
+         _writing(screen, "decide_pending", partial(screen.action_decide_pending, True))),
         ("Mark pending record", "Mark or unmark the highlighted pending record in Protected state (space)",
          screen.action_toggle_mark),
         ("Mark all pending", "Mark every pending protected record, or clear the marks (ctrl+a)",

@@ -50,19 +50,31 @@ class FitsTheTerminal(_Base):
         The zone classes are always kept, but only ``-narrow`` rules read them: at other widths
         they change without a restyle (a class change on the screen restyled its ~1,100 widgets
         on every move between a channel and the tabs). Becoming narrow restyles the screen
-        anyway, with the zone classes already right."""
-        update = self.has_class("-narrow")
+        anyway, with the zone classes already right.
+
+        When narrow, the classes are all set first and restyled once: the screen's two zone
+        classes one at a time restyled all its widgets twice per move between the zones (a
+        channel's ``-current`` is inside the screen, so the screen's restyle covers it)."""
         channel = next((a for a in widget.ancestors_with_self if isinstance(a, ChannelPane)), None)
         # focus outside both (the sessions list `s` shows) keeps the zone: at 80 columns it once took
         # every channel's -current away and left the 52 columns beside the list blank
         if channel is not None:
-            for pane in self.query(ChannelPane):
-                pane.set_class(pane is channel, "-current", update=update)
-            self.set_class(True, "-zone-channels", update=update)
-            self.set_class(False, "-zone-tabs", update=update)
+            zone, other = "-zone-channels", "-zone-tabs"
         elif any(getattr(a, "id", None) == "tabs" for a in widget.ancestors_with_self):
-            self.set_class(True, "-zone-tabs", update=update)
-            self.set_class(False, "-zone-channels", update=update)
+            zone, other = "-zone-tabs", "-zone-channels"
+        else:
+            return
+        moved = [pane for pane in self.query(ChannelPane)
+                 if channel is not None and pane.has_class("-current") != (pane is channel)]
+        for pane in moved:
+            pane.set_class(pane is channel, "-current", update=False)
+        screen_changed = not self.has_class(zone) or self.has_class(other)
+        self.set_class(True, zone, update=False)
+        self.set_class(False, other, update=False)
+        if not self.has_class("-narrow"):
+            return
+        for node in [self] if screen_changed else moved:
+            node.update_node_styles()
 
     focus_asked = 0  # counts the focus moves asked for; a tab key that had to wait gives way to a later one
 

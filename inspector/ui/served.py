@@ -12,6 +12,7 @@ that started it. Only under the web driver: a terminal app's parent is the perso
 from __future__ import annotations
 
 import os
+import sys
 import threading
 
 from textual.app import App
@@ -43,11 +44,29 @@ def end_process_soon() -> threading.Timer:
     worker is opening the store leaves that store's connections open, and their threads keep
     the interpreter waiting at shutdown for ever (seen: served apps whose server closed their
     pipe, main thread in threading._shutdown behind two aiosqlite worker threads). A daemon
-    timer dies with a process that ended, so a clean exit never waits for it."""
-    hard = threading.Timer(HARD_EXIT_S, lambda: _end_process())  # looked up when it fires
+    timer dies with a process that ended, so a clean exit never waits for it.
+
+    It is the last guard, not the fix (stores close however their workers end: store/
+    sqlite_connections.close_all, ui/app.show_store): when it fires it says so on stderr,
+    naming the threads still running, so a leak that comes back is seen, not papered over."""
+    hard = threading.Timer(HARD_EXIT_S, lambda: _fire())  # looked up when it fires
     hard.daemon = True
     hard.start()
     return hard
+
+
+def _fire() -> None:
+    print(f"context-inspector: still running {HARD_EXIT_S:g} s after the app ended, held by "
+          f"{still_running() or 'no other thread'}; ending the process", file=sys.stderr, flush=True)
+    _end_process()
+
+
+def still_running() -> str:
+    """The threads that keep an ended app's process alive (not daemons, not this one)."""
+    me = threading.current_thread()
+    names = [t.name for t in threading.enumerate()
+             if t.is_alive() and not t.daemon and t is not me and t is not threading.main_thread()]
+    return ", ".join(names)
 
 
 def _end_process() -> None:

@@ -49,6 +49,7 @@ class FollowBar(Static):
         self.timer: Timer | None = None
         self.polling: Worker[None] | None = None
         self.received = 0
+        self.ended = False  # unmounted: a follower opened from now on is closed at once (start)
 
     def on_mount(self) -> None:
         self.update(markup("[dim]◌ starting to follow $f…[/]", f=one_line(self.source.name)))
@@ -58,10 +59,15 @@ class FollowBar(Static):
     async def start(self) -> None:
         await after_paint(self)  # reading and hashing the transcript waits for the first frame
         try:
-            self.follower = await Follower.open(self.store_path, self.source, actor=self.actor)
+            follower = await Follower.open(self.store_path, self.source, actor=self.actor)
         except InspectorError as error:
-            self._stopped(error, dialog=error.code != "not_appendable")
+            if not self.ended:
+                self._stopped(error, dialog=error.code != "not_appendable")
             return
+        if self.ended:  # the bar went (the app ended) while the store opened: its unmount closed nothing
+            await follower.close()
+            return
+        self.follower = follower
         self._show()
         self.timer = self.set_interval(POLL_S, self.tick)
 
@@ -131,6 +137,7 @@ class FollowBar(Static):
             await follower.close()
 
     async def on_unmount(self) -> None:
+        self.ended = True
         if self.timer is not None:
             self.timer.stop()
         await self._close()
