@@ -2,6 +2,9 @@
 
     python -m bench.commit_race [--seconds 5]
 
+Also, alternating in one process: what the commit mark every write carries (store/wal_commits.py)
+costs a write transaction.
+
 Each writer loops: read the session's context version v, accept its own candidate on base
 v. Exactly one of each pair can win. At the end, the number of wins must equal the growth
 of context_version (no lost update), and verify must pass. Also measured in the same run,
@@ -85,6 +88,38 @@ async def bare_cas(seconds: float) -> float:
     return n / seconds
 
 
+async def mark_cost(rounds: int = 6, per_round: int = 300) -> tuple[float, float]:
+    """Microseconds per write transaction (one row rewritten) through Store.transaction, with the
+    commit mark (store/wal_commits.py) and with it replaced by a no-op, alternating in rounds so
+    a loaded machine's drift falls on both alike: the median round of each."""
+    from inspector.store import wal_commits
+
+    real = wal_commits.MARK_SQL
+    timings: dict[bool, list[float]] = {True: [], False: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Path(tmp) / "mark.db"
+        await prepare_small(store)
+        async with await open_store(store) as opened:
+            try:
+                for _ in range(rounds):
+                    for marked in (True, False):
+                        wal_commits.MARK_SQL = real if marked else "SELECT 1"
+                        began = time.perf_counter()
+                        for _ in range(per_round):
+                            async with opened.transaction() as db:
+                                await db.execute("UPDATE sessions SET title = title WHERE id = 's'")
+                        timings[marked].append((time.perf_counter() - began) / per_round * 1e6)
+            finally:
+                wal_commits.MARK_SQL = real
+    return sorted(timings[True])[rounds // 2], sorted(timings[False])[rounds // 2]
+
+
+async def prepare_small(store: Path) -> None:
+    src = store.with_suffix(".jsonl")
+    src.write_text('{"type":"header","format":"sif/1"}\n{"type":"session","id":"s"}\n', encoding="utf-8")
+    await import_file(src, store, actor="bench")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=5.0)
@@ -113,6 +148,9 @@ def main() -> None:
     print(f"two writers, {args.seconds:.0f} s: {wins} accepted ({wins / args.seconds:,.0f}/s), {losses} refused stale_base")
     print(f"context_version grew by {version - 1}; lost updates: {wins - (version - 1)}; verify: {'ok' if ok else 'BROKEN'}")
     print(f"bare aiosqlite CAS loop, one writer: {asyncio.run(bare_cas(args.seconds)):,.0f}/s")
+    marked, bare = asyncio.run(mark_cost())
+    print(f"one write transaction: {marked:,.0f} µs with the commit mark, {bare:,.0f} µs without "
+          f"({marked - bare:+,.0f} µs, {(marked - bare) / bare:+.0%})")
 
 
 if __name__ == "__main__":

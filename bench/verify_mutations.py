@@ -130,6 +130,8 @@ def judge(exit_code: int, doc: dict[str, Any], mutation: Mutation) -> Outcome:
         first = doc.get("first_break") or {}
         return Outcome("caught", 1, first.get("code"), first.get("where"), str(first.get("message", "")),
                        extra={"problems": [(p.get("code"), p.get("where")) for p in doc.get("problems") or []]})
+    if exit_code == 3 and doc.get("code") == "foreign_wal":  # the log's edit refused before the store was opened
+        return Outcome("refused", 3, "foreign_wal", "wal", str(doc.get("message", "")))
     if exit_code == 3:
         return Outcome("bad input", 3, doc.get("code"), None, str(doc.get("message", "")))
     reason = verify_coverage.declared(mutation.table, mutation.column, mutation.kind, pinned=mutation.pinned)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +111,7 @@ async def test_a_deleted_call_input_is_no_longer_found(store: Path | str) -> Non
         report = await verify_store(opened)
         assert report.ok, report.problems
     if not is_url(store):
-        with sqlite3.connect(store) as con:  # nothing of it left in the index's own tables
+        with closing(sqlite3.connect(store)) as con, con:  # nothing of it left in the index's own tables
             for name in ("calls_fts_content", "calls_fts_data", "calls_grams_data"):
                 blobs = b"".join(r[0] if isinstance(r[0], bytes) else str(r[0]).encode()
                                  for r in con.execute(f"SELECT * FROM {name}"))
@@ -131,7 +132,7 @@ async def test_a_format_4_store_gets_its_calls_indexed_on_open(store: Path | str
 
 async def _back_to_format_4(store: Path | str) -> None:
     if not is_url(store):
-        with sqlite3.connect(store) as con:
+        with closing(sqlite3.connect(store)) as con, con:
             con.executescript(DROP_CALLS + "PRAGMA user_version = 4;")
         return
     import asyncpg
@@ -157,7 +158,7 @@ async def test_verify_finds_the_call_index_edited(tmp_path: Path, edit: str, cod
     async with await open_store(path) as opened:
         await catch_up(opened)
         assert (await verify_store(opened)).ok
-    with sqlite3.connect(path) as con:
+    with closing(sqlite3.connect(path)) as con, con:
         con.execute(edit)
     async with await open_store(path) as opened:
         report = await verify_store(opened)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -26,7 +27,7 @@ def _run(*args: str) -> tuple[int, dict | list]:
 
 
 def _status(store: Path, session: str, action: str) -> str:
-    with sqlite3.connect(store) as db:
+    with closing(sqlite3.connect(store)) as db, db:
         return str(db.execute("SELECT status FROM actions WHERE session = ? AND id = ?", (session, action)).fetchone()[0])
 
 
@@ -140,7 +141,7 @@ async def test_reconcile_from_the_actions_tab(sample_store: Path, monkeypatch) -
 def test_verify_sees_a_reconciled_status_changed_behind_the_ledgers_back(sample_store: Path) -> None:
     _run("reconcile", str(sample_store), "a7", "--status", "succeeded", "--evidence", "evt:5", "--reason", "r",
          "--reviewer", "bob")
-    with sqlite3.connect(sample_store) as db:
+    with closing(sqlite3.connect(sample_store)) as db, db:
         db.execute("UPDATE actions SET status = 'unknown' WHERE id = 'a7'")
     code, report = _run("verify", str(sample_store))
     assert code == 1 and "ledger set it to succeeded" in report["first_break"]["message"]  # type: ignore[index]

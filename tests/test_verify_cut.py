@@ -16,6 +16,7 @@ import os
 import shutil
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -49,14 +50,14 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     await import_file(write_sif(tmp_path / "a.jsonl", _records()), path, actor="t", fill_new=request.param == 16384)
     async with await open_store(path) as opened:
         await catch_up(opened)
-    with sqlite3.connect(path) as con:
+    with closing(sqlite3.connect(path)) as con, con:
         assert con.execute("PRAGMA page_size").fetchone()[0] == request.param
     assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
     return path
 
 
 def _page(path: Path) -> int:
-    with sqlite3.connect(path) as con:
+    with closing(sqlite3.connect(path)) as con, con:
         return int(con.execute("PRAGMA page_size").fetchone()[0])
 
 
@@ -135,7 +136,7 @@ def test_a_store_cut_into_its_header_is_damaged_store_and_a_foreign_file_stays_b
     code, report = _verify(store)
     assert code == 1 and report["first_break"]["code"] == "damaged_store", report
     foreign = tmp_path / "other.db"  # SQLite, not the inspector's: cut or not, it is not a store (exit 3)
-    with sqlite3.connect(foreign) as con:
+    with closing(sqlite3.connect(foreign)) as con, con:
         con.execute("CREATE TABLE t (x)")
         con.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 100)
     os.truncate(foreign, foreign.stat().st_size - 100)
@@ -175,12 +176,12 @@ def test_an_old_4k_format_3_store_upgrades_and_verifies(tmp_path: Path) -> None:
             await catch_up(opened)  # format 3 indexed each material in its import
 
     asyncio.run(build())
-    with sqlite3.connect(path) as con:
+    with closing(sqlite3.connect(path)) as con, con:
         con.executescript(DROP_CALLS + "DELETE FROM search_watermark WHERE name = 'materials'; PRAGMA user_version = 3;")
     assert _page(path) == 4096
     code, report = _verify(path)
     assert code == 0 and report["ok"], report["problems"]
-    with sqlite3.connect(path) as con:
+    with closing(sqlite3.connect(path)) as con, con:
         assert con.execute("PRAGMA user_version").fetchone()[0] == FORMAT_VERSION
         assert con.execute("SELECT indexed_through FROM search_watermark WHERE name = 'materials'").fetchone() == (1,)
     assert _page(path) == 4096

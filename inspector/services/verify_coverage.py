@@ -83,6 +83,9 @@ NOT_BOUND: tuple[Declared, ...] = (
     Declared("store_meta", "rowid", "", "store_meta is read by key"),
     Declared("store_meta", "value:created_at", "", "the store's creation time: informational, nothing reads it "
              "and no entry records it"),
+    Declared("store_meta", "value:commits", "", "the commit mark (store/wal_commits.py): each write of the "
+             "inspector counts itself there so that its commits in a -wal file can be told from another program's; "
+             "its number is read by nobody, writing it is the point"),
     Declared("sqlite_stat*", "*", "", "SQLite's query-planner statistics: they change plans, never results"),
 )
 

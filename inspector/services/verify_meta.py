@@ -13,6 +13,7 @@ from __future__ import annotations
 from inspector.services.verify_report import VerifyReport
 from inspector.store.connection import Store
 from inspector.store.migration_marker import KEY as MIGRATION_KEY
+from inspector.store.wal_commits import MARK_KEY  # the commit mark: written by every write, read by none
 
 META_KEYS = ("digest_key", "created_at")
 WATERMARKS = ("events", "materials")
@@ -21,7 +22,7 @@ WATERMARKS = ("events", "materials")
 async def check_meta(store: Store, report: VerifyReport) -> None:
     rows = await store.db.execute_fetchall("SELECT key FROM store_meta")
     keys = [str(r[0]) for r in rows]
-    extra = sorted({k for k in keys if k not in META_KEYS and k != MIGRATION_KEY})
+    extra = sorted({k for k in keys if k not in META_KEYS and k not in (MIGRATION_KEY, MARK_KEY)})
     missing = [k for k in META_KEYS if k not in keys]
     if extra or missing:
         said = "; ".join(part for part in (f"added: {', '.join(map(repr, extra))}" if extra else "",

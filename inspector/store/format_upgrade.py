@@ -11,6 +11,7 @@ from pathlib import Path
 import aiosqlite
 
 from inspector.domain.errors import NotAStore
+from inspector.store import wal_commits
 from inspector.store.digest_key import parse_key
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 from inspector.store.sqlite_connections import scalar, utc_now
@@ -25,10 +26,11 @@ async def migrate(db: aiosqlite.Connection, version: int) -> None:
             if version == 0:
                 await db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 await db.execute(
-                    "INSERT INTO store_meta(key, value) VALUES ('digest_key', ?), ('created_at', ?)",
+                    "INSERT INTO store_meta(key, value) VALUES ('commits', '0'), ('digest_key', ?), ('created_at', ?)",
                     (secrets.token_hex(32), utc_now()),
                 )
             await db.execute(f"PRAGMA user_version = {version + 1}")
+            await db.execute(wal_commits.MARK_SQL)  # a migration's commit is the inspector's too
         except BaseException:
             await db.execute("ROLLBACK")
             raise

@@ -105,7 +105,8 @@ def create_schema(path: Path) -> None:
         # executescript commits what is pending before it runs: the transaction starts inside it
         db.executescript("BEGIN IMMEDIATE;\n" + "".join(MIGRATIONS[v] for v in range(FORMAT_VERSION)))
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        db.execute("INSERT INTO store_meta(key, value) VALUES ('digest_key', ?), ('created_at', ?)",
+        # the commit mark (store/wal_commits.py) from birth, so every store of this version has it
+        db.execute("INSERT INTO store_meta(key, value) VALUES ('commits', '0'), ('digest_key', ?), ('created_at', ?)",
                    (secrets.token_hex(32), utc_now()))
         db.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
         for (name,) in db.execute(_DEFERRED_SQL).fetchall():

@@ -20,7 +20,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, StoreBusy, StoreFileChanged
-from inspector.store import held_files, sqlite_connections
+from inspector.store import held_files, sqlite_connections, wal_commits
 
 
 class Store:
@@ -117,6 +117,7 @@ class Store:
                 self.check_file()  # with the write lock held: no writer of ours is mid-change
                 yield writer
                 self.check_file()  # replaced while the transaction ran: rolled back, not committed
+                await writer.execute(wal_commits.MARK_SQL)  # this commit is the inspector's (store/wal_commits.py)
                 await writer.execute("COMMIT")
                 self._file = _file_state(self.path) or self._file
             except BaseException:

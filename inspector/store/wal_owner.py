@@ -8,18 +8,24 @@ a store no connection of this process holds is opened, a log beside it is compar
 file: read without the log (``immutable``) and through it (``mode=ro``, which never
 checkpoints), its schema may only gain what a migration adds, and its ledger up to the file's
 last entry must be the same (the ledger is append-only, so its own log only adds entries), or
-with no entry yet, its key. Anything else is refused with
+with no entry yet, its key. And each of its commits must carry the inspector's commit mark
+(store/wal_commits.py): a copy whose rows another program changed keeps schema and ledger, and
+only the mark tells its log apart. Anything else is refused with
 ``foreign_wal`` before SQLite may write; a check that cannot read (a store being written by
 another process this instant) refuses nothing.
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
+import struct
 from pathlib import Path
 from urllib.parse import quote
 
 from inspector.domain.errors import NotAStore
+from inspector.store import wal_commits
 from inspector.store.schema_expected import expected_schema, schema_of
 
 WAL_HEADER = 32  # bytes; a log no longer than its header holds no page
@@ -55,6 +61,42 @@ def _schema_is_own(file_view: sqlite3.Connection, log_view: sqlite3.Connection) 
 _ABSENT = object()
 
 
+SHM_DMS = 128  # the byte of -shm every open SQLite connection holds a shared lock on (unix VFS's "DMS" slot)
+
+
+def _live_elsewhere(path: Path) -> bool:
+    """Another process has the store open now: its log is live, not one laid beside the file.
+
+    A program that changed rows and still holds the store (``sqlite3`` left open) committed into
+    the store's own log; moving that log away, as the refusal says, would lose what it holds, so
+    its edit is left to ``verify`` (the rows' digests and seals name it). Asked with F_GETLK on
+    -shm's DMS byte, which sees other processes' locks, never this one's — and only ever asked for
+    a store no connection of this process holds (closing a descriptor drops this process's locks)."""
+    try:
+        fd = os.open(f"{path}-shm", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        probe = struct.pack("hhqqi", fcntl.F_WRLCK, os.SEEK_SET, SHM_DMS, 1, 0)
+        found = struct.unpack("hhqqi", fcntl.fcntl(fd, fcntl.F_GETLK, probe))[0]
+        return found != fcntl.F_UNLCK
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _unmarked_commits(wal: Path, file_view: sqlite3.Connection, log_view: sqlite3.Connection) -> int:
+    """How many of the log's commits the inspector did not make: none are asked of a store whose
+    file holds no commit mark yet (one last written by a version before the mark, whose own log
+    a crash may have left without it); every one once the file has it."""
+    if file_view.execute("SELECT 1 FROM store_meta WHERE key = ?", (wal_commits.MARK_KEY,)).fetchone() is None:
+        return 0
+    pages = {int(r[0]) for view in (file_view, log_view)
+             for r in view.execute("SELECT pageno FROM dbstat WHERE name = 'store_meta'")}
+    return wal_commits.unmarked(wal, pages)
+
+
 def check_wal_is_own(path: Path) -> None:
     """Raise ``foreign_wal`` when ``path``'s ``-wal`` file is not this store's own log."""
     wal = Path(f"{path}-wal")
@@ -64,7 +106,9 @@ def check_wal_is_own(path: Path) -> None:
     except OSError:
         return
     base = f"file:{quote(str(path.resolve()))}"
+    live = _live_elsewhere(path)  # before any connection of this check opens: see there
     file_view = log_view = None
+    foreign = 0
     try:
         file_key, file_head, file_view = _read(base + "?immutable=1")
         try:
@@ -76,6 +120,7 @@ def check_wal_is_own(path: Path) -> None:
                 same = row is not None and row[0] == file_head[1]
             elif same and file_key is not None:  # no entry yet (a store just made, a copy under way): its key
                 same = log_key is None or log_key[0] == file_key or _copying(log_view)
+            foreign = _unmarked_commits(wal, file_view, log_view) if same and not live else 0
         except sqlite3.OperationalError:  # the log cannot be read here (no -shm on a read-only medium): not told
             return
         except sqlite3.DatabaseError:  # the log made the store unreadable: not its own
@@ -86,6 +131,12 @@ def check_wal_is_own(path: Path) -> None:
         for db in (file_view, log_view):
             if db is not None:
                 db.close()
+    if same and foreign:
+        said = "1 of its commits was" if foreign == 1 else f"{foreign} of its commits were"
+        raise NotAStore(f"{wal.name} lies beside the store {path}, but {said} not made by Context Inspector (rows "
+                        "changed by another program, in this store or a copy of it, with no ledger entry); opening the "
+                        f"store would write those changes into it. Nothing was opened — move {wal.name} (and "
+                        f"{path.name}-shm) away, then open the store again", code="foreign_wal")
     if not same:
         raise NotAStore(f"{wal.name} lies beside the store {path} but is not its log (it holds another database's "
                         "pages); opening the store would write them into it. Nothing was opened — move "
