@@ -115,9 +115,11 @@ class Store:
                         raise StoreBusy(sqlite_connections.BUSY_TIMEOUT_MS / 1000) from None
                     raise
                 self.check_file()  # with the write lock held: no writer of ours is mid-change
+                changes = writer.total_changes
                 yield writer
                 self.check_file()  # replaced while the transaction ran: rolled back, not committed
-                await writer.execute(wal_commits.MARK_SQL)  # this commit is the inspector's (store/wal_commits.py)
+                if writer.total_changes != changes:  # one that wrote nothing leaves the file as it was
+                    await writer.execute(wal_commits.MARK_SQL)  # this commit is the inspector's (store/wal_commits.py)
                 await writer.execute("COMMIT")
                 self._file = _file_state(self.path) or self._file
             except BaseException:
