@@ -137,25 +137,36 @@ async def connection(database: str, *, uri: bool = False) -> aiosqlite.Connectio
 
 
 async def close_all(connections: list[aiosqlite.Connection]) -> None:
-    """Close every connection in ``connections``, and end its thread, whatever cancels the wait.
+    """Close every connection in ``connections``, and end its thread, whatever cancels the wait;
+    the last one named (a store's writer) closes after the others.
 
     ``aiosqlite``'s own ``close`` awaits the close before it asks the thread to end, and a
     caller closing several awaits them one by one: a cancel landing there (an app exiting
     cancels its workers, then ``asyncio.run`` cancels what still runs, a second time) left the
     rest open, and their threads kept the interpreter waiting at shutdown for ever. Here every
-    close-and-stop is queued on its thread first, with no await in between (a queued one runs
-    after whatever the connection still has to do); only then is it waited for."""
-    pending = []
+    close-and-stop but the last is queued on its thread first, with no await in between (a
+    queued one runs after whatever the connection still has to do), and the last is queued in a
+    ``finally`` once they are done, so a cancel cannot skip it. The order matters: only the
+    connection that closes last checkpoints the ``-wal`` and removes it, and a ``query_only``
+    reader closing last left a store's whole log beside it (and its ``-shm``)."""
+    order: list[aiosqlite.Connection] = []
     seen: set[int] = set()
     for db in connections:
         if id(db) in seen or not getattr(db, "_running", False):  # closed already, or named twice
             continue
         seen.add(id(db))
-        done = db.stop()
+        order.append(db)
+    if not order:
+        return
+    *first, last = order
+    pending = [done for done in (db.stop() for db in first) if done is not None]
+    try:
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
+    finally:
+        done = last.stop()
         if done is not None:
-            pending.append(done)
-    if pending:
-        await asyncio.gather(*pending, return_exceptions=True)
+            await asyncio.gather(done, return_exceptions=True)
 
 
 async def connect_reader(target: Path, *, read_only: bool) -> aiosqlite.Connection:
