@@ -49,3 +49,23 @@ async def test_a_terminal_app_does_not_watch_its_parent(sample_store: Path, monk
     assert await _runs_after_parent_changes(sample_store, monkeypatch)
     await asyncio.sleep(0.2)
     assert ENDED == []  # a person's terminal app is never ended from under them
+
+
+class _BrokenPipe:
+    """A served app's stderr once its server is gone: every write raises."""
+
+    def write(self, _text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_the_timer_ends_the_process_even_when_stderr_is_a_broken_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen after a CI run: the timer's notice raised on the dead pipe, its thread ended there,
+    and the app's process waited in threading._shutdown for ever."""
+    ENDED.clear()
+    monkeypatch.setattr(served, "_end_process", lambda: ENDED.append("ended"))
+    monkeypatch.setattr(served.sys, "stderr", _BrokenPipe())
+    served._fire()
+    assert ENDED == ["ended"]

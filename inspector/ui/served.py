@@ -56,9 +56,16 @@ def end_process_soon() -> threading.Timer:
 
 
 def _fire() -> None:
-    print(f"context-inspector: still running {HARD_EXIT_S:g} s after the app ended, held by "
-          f"{still_running() or 'no other thread'}; ending the process", file=sys.stderr, flush=True)
-    _end_process()
+    """Say why, if anyone can still read it, then end: a served app's stderr is a pipe to a
+    server that is gone, and the print raising there (BrokenPipeError) ended this timer's thread
+    before the exit, leaving the process waiting for ever (seen after a CI run)."""
+    try:
+        print(f"context-inspector: still running {HARD_EXIT_S:g} s after the app ended, held by "
+              f"{still_running() or 'no other thread'}; ending the process", file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr closed or a broken pipe: nobody to tell
+        pass
+    finally:
+        _end_process()
 
 
 def still_running() -> str:
