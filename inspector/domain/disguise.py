@@ -32,6 +32,10 @@ _LOOKALIKE_SCRIPTS = "\u0370-\u03ff\u0400-\u04ff"
 ANY = re.compile(f"[{_INVISIBLE}{_FOLDABLE}{_LOOKALIKE_SCRIPTS}]")
 _INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]+")
 _FOLDABLE_RE = re.compile(f"[{_FOLDABLE}]")
+# One character of each kind, for a reader that names which kind a span hides (said_disguised).
+INVISIBLE_CHAR = re.compile(f"[{_INVISIBLE}]")
+FOLDABLE_CHAR = _FOLDABLE_RE
+LOOKALIKE_CHAR = re.compile(f"[{_LOOKALIKE_SCRIPTS}]")
 # A word is looked at from its first letter only (the lookbehind): from each of its letters, the
 # two lookaheads read a long word to its end again (quadratic on a long single-line text).
 _MIXED_WORD = re.compile(f"(?<![^\\W\\d_])(?=[^\\W\\d_]*[a-zA-Z])(?=[^\\W\\d_]*[{_LOOKALIKE_SCRIPTS}])[^\\W\\d_]+")

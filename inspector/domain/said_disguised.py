@@ -17,20 +17,15 @@ characters and the hidden ones written out (``da<U+200B>ta``).
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
 
-from inspector.domain.disguise import has_disguise
+from inspector.domain.disguise import FOLDABLE_CHAR, INVISIBLE_CHAR, LOOKALIKE_CHAR, has_disguise
 from inspector.domain.quotes import original
 from inspector.domain.said import Said
 from inspector.domain.textnorm import find_value, norm
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u3000": " "})
-_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-                        "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0000-\U000e007f\U000e0100-\U000e01ef]")
-_FOLDED = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\U0001d400-\U0001d7ff]")
-_LOOKALIKE = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,15 +60,15 @@ def disguised(text: str, said: Said, value: str, forms: tuple[str, ...] = ()) ->
         return None  # it stands in the text's own characters too
     span = original(text, found[0]) or found[0]
     how = []
-    if _INVISIBLE.search(span):
+    if INVISIBLE_CHAR.search(span):
         how.append("a zero-width or invisible character")
-    if _LOOKALIKE.search(span):
+    if LOOKALIKE_CHAR.search(span):
         how.append("a look-alike letter from another script")
-    if _FOLDED.search(span):
+    if FOLDABLE_CHAR.search(span):
         how.append("fullwidth or mathematical letters or digits")
     if not how:
         how.append("another Unicode form of its accents (NFD)")
-    shown = "".join(f"<U+{ord(ch):04X}>" if _INVISIBLE.match(ch) or _LOOKALIKE.match(ch) else ch for ch in span)
+    shown = "".join(f"<U+{ord(ch):04X}>" if INVISIBLE_CHAR.match(ch) or LOOKALIKE_CHAR.match(ch) else ch for ch in span)
     return Disguise(shown, " and ".join(how))
 
 
