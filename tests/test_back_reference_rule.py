@@ -69,14 +69,15 @@ def test_the_users_own_earlier_rule_is_cited_again() -> None:
     assert [(v, s) for v, s, _ in constraints(facts)] == [("Never touch prod", ["evt:1", "evt:3"])]
 
 
-@pytest.mark.parametrize(("reply", "value"), [
-    ("keep it short", "keep it short"), ("keep the tests green", "keep the tests green"),
-    ("always run the linter", "always run the linter"), ("make sure the tests pass", "make sure the tests pass"),
-    ("don't do that", "don't do that"),  # a prohibition pointing back is not an endorsement: as before
-])
-def test_a_rule_that_names_something_is_the_users_words(reply: str, value: str) -> None:
-    facts = extract([user(1, "fix the billing timeouts"), assistant(2, "Noted. Never touch prod."), user(3, reply)])
-    assert [(v, s) for v, s, _ in constraints(facts)] == [(value, ["evt:3"])]
+def test_a_rule_that_names_something_is_the_users_words_and_one_that_names_nothing_is_not() -> None:
+    start = [user(1, "fix the billing timeouts"), assistant(2, "Noted. Never touch prod.")]
+    cases = {"keep it short": ("keep it short", ["evt:3"]), "keep the tests green": ("keep the tests green", ["evt:3"]),
+             "always run the linter": ("always run the linter", ["evt:3"]),
+             "make sure the tests pass": ("make sure the tests pass", ["evt:3"]),
+             "don't do that": ("don't do that", ["evt:3"]),  # a prohibition pointing back endorses nothing: as before
+             "keep it": ("Never touch prod", ["evt:2", "evt:3"])}
+    for reply, expected in cases.items():
+        assert [(v, s) for v, s, _ in constraints(extract([*start, user(3, reply)]))] == [expected], reply
 
 
 def test_chinese_back_reference() -> None:
