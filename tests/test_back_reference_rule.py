@@ -52,6 +52,21 @@ def test_no_single_rule_to_point_at_proposes_no_constraint(before: str) -> None:
     assert [c for c in constraints(facts) if "evt:3" in c[1]] == []
 
 
+def goals_of(facts: list[ProposedFact], source: str = "evt:3") -> list[str]:
+    return [f.value for f in facts if f.kind == "goal" and source in f.sources]
+
+
+@pytest.mark.parametrize("reply", ["yes, keep that rule", "agreed, stick to it", "sure, always do that"])
+def test_an_agreement_that_points_back_is_the_rule_and_no_later_request(reply: str) -> None:
+    """ "yes, keep that rule" was no constraint (its "yes" hid the "keep") but a later request: a
+    goal "yes, keep that rule" that no summary keeps either."""
+    facts = extract([user(1, "fix the billing timeouts"), assistant(2, "Noted. Never touch prod."), user(3, reply)])
+    assert [(v, s) for v, s, _ in constraints(facts)] == [("Never touch prod", ["evt:2", "evt:3"])]
+    assert goals_of(facts) == []
+    facts = extract([user(1, "fix the billing timeouts"), assistant(2, TWO_RULES), user(3, reply)])
+    assert constraints(facts) == [] and goals_of(facts) == []
+
+
 def test_a_quoted_rule_is_the_one_the_back_reference_names() -> None:
     # The plan holds two rules; the user quoted one of them, then endorsed it.
     facts = extract([user(1, "fix the billing timeouts"), assistant(2, TWO_RULES),

@@ -11,9 +11,11 @@ request), constraint, decision (a pick of the listed options) and reference; art
 and the todo list come from tool calls, and no rule proposes a permission or acceptance.
 
 Decided (and pinned below): what the user writes around the quote is theirs. "> Never touch
-prod" then "agreed: never touch prod" is a constraint in the user's own words; "yes, keep that
-rule" names no rule of its own and proposes none — the quoted words stay the assistant's, for
-the owner to add by hand if they mean it.
+prod" then "agreed: never touch prod" is a constraint in the user's own words. "yes, keep that
+rule" names no rule of its own: it once proposed none (the quoted words left for the owner to
+add by hand); it is now the one rule it points back to, the quoted one, citing the assistant's
+message and the user's (back_refs.py, tests/test_back_reference_rule.py) — pending, as every
+proposal, and never a constraint in the words "keep that rule".
 """
 
 from __future__ import annotations
@@ -66,8 +68,9 @@ def test_the_users_own_words_after_a_quote_are_theirs() -> None:
     # Agreeing in their own words makes it the user's rule, cited where they said it.
     facts = after_plan("> 2. Never touch prod\nagreed: never touch prod")
     assert of_kind(facts, "constraint") == ["agreed: never touch prod"]
-    # "yes, keep that rule" names no rule: the quoted words stay the assistant's.
-    assert of_kind(after_plan("> 2. Never touch prod\nyes, keep that rule"), "constraint") == []
+    # "yes, keep that rule" names no rule of its own: it is the quoted one, said at evt:2, agreed to at evt:3.
+    facts = after_plan("> 2. Never touch prod\nyes, keep that rule")
+    assert [(f.value, f.sources) for f in facts if f.kind == "constraint"] == [("Never touch prod", ["evt:2", "evt:3"])]
 
 
 @pytest.mark.parametrize("reply", [

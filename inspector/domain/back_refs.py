@@ -36,6 +36,7 @@ _FILLER = frozenset("please pls ok okay and but also so then just yes yeah sure 
 _ZH_POINTING = re.compile(r"(?:这|那|该|此|上述)(?:条|个|项|一)?(?:规则|规定|约束|限制|要求)?|它")
 _ZH_FILLER = re.compile(r"必须|务必|遵守|坚持|保持|按照|按|照|执行|一直|继续|都|要|还是|请|就|记住")
 _ZH_REST = re.compile(r"[\s，,。.!！、；;：:]+")
+_ENDORSING_WORD = re.compile(r"\b(?:keep|stick to|always|make sure|ensure|must)\b|必须|务必")
 _LIST_MARK = re.compile(r"^\s*(?:>\s*)*(?:[-*•+]\s+|\d{1,2}[.)]\s+)?")
 
 
@@ -63,6 +64,13 @@ def names_nothing(sentence: str, word: str) -> bool:
         return pointed and not _ZH_REST.sub("", _ZH_POINTING.sub("", rest))
     words = _WORD.findall(s)
     return any(w in _POINTING for w in words) and all(w in _POINTING or w in _FILLER for w in words)
+
+
+def endorsement(sentence: str) -> str | None:
+    """The endorsing word of a sentence that only agrees to what it points back to, after words a
+    constraint's lead does not take ("yes, keep that rule", "agreed, stick to it"), else None."""
+    found = _ENDORSING_WORD.search(norm(sentence))
+    return found.group(0) if found is not None and names_nothing(sentence, found.group(0)) else None
 
 
 def rule_value(sentence: str) -> str:

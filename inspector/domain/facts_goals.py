@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector.domain.back_refs import Before
+from inspector.domain.back_refs import Before, endorsement
 from inspector.domain.facts_text import (
     Proposal,
     constraint_word,
@@ -130,5 +130,7 @@ def _later_request(text: str, quoted: bool, seq: int, reading: GoalReading, offe
 
 def _only_rules(text: str) -> bool:
     """Every sentence of the message that asks something is a constraint ("Never touch the
-    production database." said again): its constraint records carry it, not a later request."""
-    return all(not is_request(s) or constraint_word(s) is not None for s in user_sentences(text))
+    production database." said again) or agrees to one ("yes, keep that rule": back_refs): its
+    constraint records carry it, not a later request."""
+    return all(not is_request(s) or constraint_word(s) is not None or endorsement(s) is not None
+               for s in user_sentences(text))

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from inspector.domain.back_refs import Before, names_nothing, resolve
+from inspector.domain.back_refs import Before, endorsement, names_nothing, resolve
 from inspector.domain.logevents import LogEvent
 from inspector.domain.textnorm import norm
 from inspector.domain.wordlists import raw_patterns, wordlist
@@ -140,7 +140,7 @@ def constraints(events: list[LogEvent], own: Mapping[int, str] | None = None,
         if not text:
             continue
         for s in _rule_sentences(text):
-            word = constraint_word(s)
+            word = constraint_word(s) or endorsement(s)
             if word is None:
                 continue
             if not names_nothing(s, word):
