@@ -48,6 +48,11 @@ def test_a_short_line_of_the_users_own_stays_theirs() -> None:
         ("goal", "never touch prod and run the linter first"), ("constraint", "never touch prod")]
     # Beside a pasted list line, a short line the assistant never said is the user's.
     assert of_reply("- Never touch prod\nnever skip the tests") == [("constraint", "never skip the tests")]
+    # An option of the list just offered, copied as the answer, is a pick: the person's choice.
+    options = "Two ways:\n1. Use Postgres\n2. Use SQLite\nWhich one?"
+    for reply in ("2. Use SQLite", "2. Use SQLite\nit is lighter"):
+        facts = extract([user(1, "the queue is slow"), assistant(2, options), user(3, reply)])
+        assert [(f.kind, f.value) for f in facts if f.kind == "decision"] == [("decision", "Use SQLite")], reply
 
 
 def test_a_followed_session_cut_anywhere_reads_short_pastes_the_same() -> None:

@@ -79,7 +79,8 @@ def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]
         text = request_text(e)
         if text is None:
             continue
-        split = split_quoted(text, reading.said)
+        offered_now = reading.offered
+        split = split_quoted(text, reading.said, (lambda line: bool(_chosen(line, offered_now))) if offered_now else None)
         rest = None if split is None else split[0]
         if rest is not None:
             reading.own[e.seq] = rest

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from inspector.domain.textnorm import norm
@@ -93,12 +93,14 @@ class RecentSaid:
         return found
 
 
-def split_quoted(text: str, said: RecentSaid) -> tuple[str, list[str]] | None:
+def split_quoted(text: str, said: RecentSaid, picks: Callable[[str], bool] | None = None) -> tuple[str, list[str]] | None:
     """The message without its quoted lines ("> …") and the lines it pasted back from what the
-    assistant said recently, and those lines; None when it quotes nothing."""
+    assistant said recently, and those lines; None when it quotes nothing. ``picks``: whether a
+    line picks one of the options the assistant just offered ("2. Use SQLite" copied from the
+    list as the answer) — a short such line is the person's choice, not a paste of theirs to skip."""
     lines = text.split("\n")
     pasted = [_QUOTED_LINE.match(line) is not None or _long_pasted(line, said) for line in lines]
-    for i in _short_pasted(lines, pasted, said):
+    for i in _short_pasted(lines, pasted, said, picks):
         pasted[i] = True
     if not any(pasted):
         return None
@@ -111,7 +113,8 @@ def _long_pasted(line: str, said: RecentSaid) -> bool:
     return len(form) >= PASTED_MIN and any(form in s for s in said.forms())
 
 
-def _short_pasted(lines: list[str], pasted: list[bool], said: RecentSaid) -> list[int]:
+def _short_pasted(lines: list[str], pasted: list[bool], said: RecentSaid,
+                  picks: Callable[[str], bool] | None) -> list[int]:
     """The short lines a message pasted: each the whole of a line of a recent assistant message that
     shows it was copied — it keeps that line's list mark, or a line beside it is pasted too (a
     multi-line paste; blank lines between do not part them). A lone short line is the user's."""
@@ -122,7 +125,8 @@ def _short_pasted(lines: list[str], pasted: list[bool], said: RecentSaid) -> lis
     for i in filled:
         if not pasted[i] and not _QUOTED_LINE.match(lines[i]):
             form = _line_form(lines[i])
-            if form and len(form) < PASTED_MIN and _WORDY.search(form) and (found := said.line(form)):
+            if (form and len(form) < PASTED_MIN and _WORDY.search(form) and (found := said.line(form))
+                    and not (picks is not None and picks(lines[i]))):
                 how[i] = found
     out = []
     for at, i in enumerate(filled):
