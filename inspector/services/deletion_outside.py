@@ -20,6 +20,8 @@ import json
 import os
 from pathlib import Path
 
+from inspector.domain.terminal_safe import json_safe
+
 SUFFIXES = (".html", ".htm", ".jsonl", ".json", ".sif", ".ndjson")
 # The first bytes of what export and report write, whatever the file is named.
 _WRITTEN_BY_US = (b'{"type":"header","format":"sif/', b"<!doctype html")
@@ -32,7 +34,9 @@ _CHUNK = 1 << 20
 def _needles(values: list[str]) -> list[bytes]:
     out: set[bytes] = set()
     for value in values:
-        for form in (value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1], html.escape(value)):
+        plain = json.dumps(value, ensure_ascii=False)
+        # as written, JSON-escaped (ASCII, UTF-8, and as export and --json write it: json_safe), HTML-escaped
+        for form in (value, json.dumps(value)[1:-1], plain[1:-1], json_safe(plain)[1:-1], html.escape(value)):
             out.add(form.encode("utf-8", errors="surrogatepass"))
     return sorted(out, key=len, reverse=True)
 
