@@ -20,10 +20,9 @@ from tests.verdict_attack_five_cases import five_cases
 
 CASES = five_cases()
 # Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-five.md).
-NOT_READ = {"e-s2", "e-s4", "e-s6", "e-c2", "e-q4", "e-q5", "e-o3", "e-t3", "e-t4", "e-x2", "e-x5", "e-x6",
-            "e-x7", "e-x8", "e-x9", "e-x10", "e-x11", "e-x12", "e-x13", "z-s1", "z-s2", "z-c2", "z-q1", "z-q2",
-            "z-o1", "z-t1", "z-x1", "z-x3"}
-FALSE_ALARM = {"e-f3", "e-f7", "e-f17", "z-f4"}
+NOT_READ = {"e-s2", "e-s4", "e-s6", "e-c2", "e-q4", "e-q5", "e-o3", "e-t3", "e-t4", "e-x13", "z-s1", "z-s2",
+            "z-c2", "z-q1", "z-q2", "z-o1", "z-t1"}
+FALSE_ALARM = {"e-f3", "e-f17", "z-f4"}
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +67,41 @@ def test_the_case_set_is_large_and_labelled() -> None:
     assert len(CASES) >= 60 and set(labels) == {"drifted", "faithful"}
     assert len({c["id"] for _, _, c in CASES}) == len(CASES)
     assert Path(__file__).with_name("verdict_attack_five_cases.py").exists()
+
+
+@pytest.mark.parametrize(("text", "seen"), [
+    ("Keep it. <!-- Never restart the primary database. --> Done.", "Keep it.   Done."),
+    ("<del>Never restart it</del> and <s>x</s>", "~~Never restart it~~ and ~~x~~"),
+    ('{"rules": ["a", "b"], "lifted_rules": ["c"]}', "rules:\n- a\n- b\n\nlifted rules:\n- c"),
+    ('[{"text": "a", "active": false}]', "- text: a\nactive: false"),
+    ("Plain text, no markup.", "Plain text, no markup."),
+    ("{not json}", "{not json}"),
+])
+def test_the_text_read_is_what_a_reader_sees(text: str, seen: str) -> None:
+    from inspector.domain.rendered import rendered
+
+    assert rendered(text) == seen
+
+
+@pytest.mark.parametrize(("text", "cancelled"), [
+    ("Rules:\n- Never restart the primary database", False),
+    ("Rules we follow:\n- Never restart the primary database", False),
+    ("Rules still in force:\n- Never restart the primary database", False),
+    ("Never:\n- Never restart the primary database", False),
+    ("Rules we no longer follow:\n- Never restart the primary database", True),
+    ("## Superseded\n\n- Never restart the primary database", True),
+    ("## Superseded\n\n- old note\n\n## Rules\n\n- Never restart the primary database", False),
+    ("Dropped:\n- a\n\n- Never restart the primary database", False),
+    ("- text: Never restart the primary database\n  active: false", True),
+    ("- text: Never restart the primary database\n  active: true", False),
+    ("- text: Never restart the primary database\n  violated: no", False),
+    ("| rule | still applies |\n|---|---|\n| Never restart the primary database | no |", True),
+    ("| rule | violated |\n|---|---|\n| Never restart the primary database | no |", False),
+    ("不再遵守的规则：\n- never restart the primary database", True),
+])
+def test_structure_that_cancels_a_kept_value(text: str, cancelled: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_sections import negated_anywhere
+
+    got = negated_anywhere(Said.of(text), "Never restart the primary database")
+    assert (got is not None) == cancelled, got
