@@ -1,0 +1,107 @@
+"""The sixth verdict attack (verdict-five; docs/reviews/verdict-five.md): rewrites that keep a
+rule's words and change what it means (scope, condition, quantifier, order, actor, status), and
+structure that hides or cancels a kept value (tables, JSON, YAML, HTML comments and tags, lists
+under a cancelling label). Each drifted text must give a finding or say it could not judge
+(``?``), never "no drift"; each faithful one must stay clear — no finding and no ``?``. Texts the
+rules still do not read are listed in ``NOT_READ`` (a strict xfail: reading one makes the test say
+so), faithful texts still flagged in ``FALSE_ALARM``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inspector.domain.drift import headline
+from inspector.domain.said_departures import CANNOT_JUDGE
+from tests.verdict_attack_cases import judge
+from tests.verdict_attack_five_cases import five_cases
+
+CASES = five_cases()
+# Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-five.md).
+NOT_READ = {"e-s2", "e-s4", "e-s6", "e-c2", "e-q4", "e-q5", "e-o3", "e-t3", "e-t4", "e-x13", "z-s1", "z-s2",
+            "z-c2", "z-q1", "z-q2", "z-o1", "z-t1"}
+FALSE_ALARM: set[str] = set()
+
+
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    import asyncio
+
+    return asyncio.run(judge(tmp_path_factory.mktemp("five"), *(c for _, _, c in CASES)))
+
+
+def _blocking(got: dict) -> list[str]:
+    return sorted(c for c, fs in got["codes"].items() if any(f.severity == "finding" for f in fs))
+
+
+def _params(label: str, known: set[str]) -> list:
+    return [pytest.param(w, c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason="not read yet")]
+                         if c["id"] in known else []) for lab, w, c in CASES if lab == label]
+
+
+@pytest.mark.parametrize(("what", "case"), _params("drifted", NOT_READ))
+def test_a_changed_meaning_is_caught_or_said_to_be_unjudged(judged: dict, what: str, case: dict) -> None:
+    got = judged[case["id"]]
+    unsure = [f for c, fs in got["codes"].items() if c in CANNOT_JUDGE for f in fs]
+    assert _blocking(got) or unsure, (what, case["summary"]["text"])
+    assert headline(got["findings"]) != "no drift found", what
+    for f in unsure:  # a "?" names its record, the words and the sentence a person must read
+        assert f.key and f.words and f.where and f.severity == "warning"
+    if not _blocking(got):
+        assert all(got["survival"][f.key] in ("unknown", "contradicted") for f in unsure), (what, got["survival"])
+
+
+@pytest.mark.parametrize(("what", "case"), _params("faithful", FALSE_ALARM))
+def test_a_faithful_text_stays_clear(judged: dict, what: str, case: dict) -> None:
+    got = judged[case["id"]]
+    assert set(got["codes"]) - {"facts_not_judged"} == set(), (what, {c: [f.message for f in fs]
+                                                                      for c, fs in got["codes"].items()})
+    assert headline(got["findings"]) == "no drift found", what
+    assert set(got["survival"].values()) <= {"kept"}, (what, got["survival"])
+
+
+def test_the_case_set_is_large_and_labelled() -> None:
+    labels = [label for label, _, _ in CASES]
+    assert len(CASES) >= 60 and set(labels) == {"drifted", "faithful"}
+    assert len({c["id"] for _, _, c in CASES}) == len(CASES)
+    assert Path(__file__).with_name("verdict_attack_five_cases.py").exists()
+
+
+@pytest.mark.parametrize(("text", "seen"), [
+    ("Keep it. <!-- Never restart the primary database. --> Done.", "Keep it.   Done."),
+    ("<del>Never restart it</del> and <s>x</s>", "~~Never restart it~~ and ~~x~~"),
+    ('{"rules": ["a", "b"], "lifted_rules": ["c"]}', "rules:\n- a\n- b\n\nlifted rules:\n- c"),
+    ('[{"text": "a", "active": false}]', "- text: a\nactive: false"),
+    ("Plain text, no markup.", "Plain text, no markup."),
+    ("{not json}", "{not json}"),
+])
+def test_the_text_read_is_what_a_reader_sees(text: str, seen: str) -> None:
+    from inspector.domain.rendered import rendered
+
+    assert rendered(text) == seen
+
+
+@pytest.mark.parametrize(("text", "cancelled"), [
+    ("Rules:\n- Never restart the primary database", False),
+    ("Rules we follow:\n- Never restart the primary database", False),
+    ("Rules still in force:\n- Never restart the primary database", False),
+    ("Never:\n- Never restart the primary database", False),
+    ("Rules we no longer follow:\n- Never restart the primary database", True),
+    ("## Superseded\n\n- Never restart the primary database", True),
+    ("## Superseded\n\n- old note\n\n## Rules\n\n- Never restart the primary database", False),
+    ("Dropped:\n- a\n\n- Never restart the primary database", False),
+    ("- text: Never restart the primary database\n  active: false", True),
+    ("- text: Never restart the primary database\n  active: true", False),
+    ("- text: Never restart the primary database\n  violated: no", False),
+    ("| rule | still applies |\n|---|---|\n| Never restart the primary database | no |", True),
+    ("| rule | violated |\n|---|---|\n| Never restart the primary database | no |", False),
+    ("不再遵守的规则：\n- never restart the primary database", True),
+])
+def test_structure_that_cancels_a_kept_value(text: str, cancelled: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_sections import negated_anywhere
+
+    got = negated_anywhere(Said.of(text), "Never restart the primary database")
+    assert (got is not None) == cancelled, got
