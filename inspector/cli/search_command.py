@@ -41,6 +41,8 @@ def _human(result: SearchResult) -> list[str]:
     lines = [f"{len(result.hits)}{'+' if result.more else ''} hit(s) for {result.query!r} ({method})"]
     if result.note:
         lines.append(f"note: {result.note}")
+    if not_searched := result.not_searched_sentence():
+        lines.append(f"note: {not_searched}")
     for hit in result.hits:  # offsets are in the text the hit matched: the event's, its call input, a material's
         lines.append(f"{hit.ref}  {hit.occurrences}× at {', '.join(map(str, hit.offsets[:8]))}"
                      f"{'…' if len(hit.offsets) > 8 else ''}  in {hit.matched}  {hit.snippet}")

@@ -21,7 +21,9 @@ checked against their text, after the indexed hits, so nothing is silently left 
 
 Thinking text (Claude Code ``thinking`` blocks, kept as ``reasoning_content`` in ``events.extra``)
 is not searched: the event indexes are external-content over ``events.content``, so it needs an
-index of its own, as a call's input has — a store format change (see docs/store-format.md).
+index of its own, as a call's input has — a store format change (see docs/store-format.md). Until
+then a search of a session holding thinking text says how many events' thinking it did not search
+(``SearchResult.not_searched``), so "no hits" never reads as "not in the session".
 
 Each hit carries its occurrence count and character offsets (found in the event's own
 text, case-insensitively like the index). The search runs on a reader of its own; a
@@ -74,10 +76,17 @@ class SearchResult:
     complete: bool = True
     note: str = ""
     more: bool = False  # more events match than the limit returned
+    # text the search did not look in, by kind: {"thinking_events": N} (N events' thinking text)
+    not_searched: dict[str, int] = field(default_factory=dict)
+
+    def not_searched_sentence(self) -> str:
+        """What the search did not look in, as the CLI and the app say it ("" when it looked everywhere)."""
+        n = self.not_searched.get("thinking_events", 0)
+        return f"thinking text in {n:,} event{'s' if n != 1 else ''} was not searched" if n else ""
 
     def as_dict(self) -> dict[str, Any]:
         return {"query": self.query, "method": self.method, "complete": self.complete, "note": self.note,
-                "more": self.more, "hits": [{**asdict(h), "offsets": list(h.offsets), "snippets": list(h.snippets)}
+                "more": self.more, "not_searched": dict(self.not_searched), "hits": [{**asdict(h), "offsets": list(h.offsets), "snippets": list(h.snippets)}
                                             for h in self.hits]}
 
 
@@ -153,6 +162,9 @@ async def _search(db: aiosqlite.Connection, session: str, query: str, limit: int
     if not settled:
         await _unindexed(db, session, pattern, limit, result)
     await _materials(db, session, query, pattern, limit, result, short)
+    thinking = await search_index.thinking_events(db, session)
+    if thinking:
+        result.not_searched["thinking_events"] = thinking
     return result
 
 

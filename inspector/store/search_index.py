@@ -250,6 +250,19 @@ async def materials_containing(db: Any, session: str, query: str, limit: int, sh
         (_fts_phrase(query), session, limit))
 
 
+# Events whose extra holds a non-empty ``reasoning_content`` (a thinking block): a cheap test of
+# the stored JSON first, then its value (an empty one has nothing to search).
+THINKING_SQL = ("instr(extra, '\"reasoning_content\"') > 0 AND json_type(extra, '$.reasoning_content') = 'text' "
+                "AND json_extract(extra, '$.reasoning_content') <> ''")
+
+
+async def thinking_events(db: Any, session: str) -> int:
+    """How many of the session's events hold thinking text, which no index covers (a search
+    says so rather than answering "no hits" as if it had looked there)."""
+    row = await fetch_one(db, f"SELECT COUNT(*) FROM events WHERE session = ? AND {THINKING_SQL}", (session,))
+    return int(row[0]) if row else 0
+
+
 async def partly_indexed_materials(db: Any, session: str) -> int:
     """Text materials indexed only up to the cap. Materials never indexed on purpose — binary
     ones, and the original transcript file, whose text the events already index — are not

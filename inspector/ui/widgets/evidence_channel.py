@@ -129,6 +129,8 @@ class EvidenceChannel(ChannelPane):
         options = [Option(markup("[b]$h[/b]", h=head), disabled=True)]
         if result.note:
             options.append(Option(markup("[$warning]$n[/]", n=result.note), disabled=True))
+        if not_searched := result.not_searched_sentence():  # "no match" must not read as "not in the session"
+            options.append(Option(markup("[$warning]$n[/]", n=not_searched), disabled=True))
         for i, hit in enumerate(result.hits):
             # where it matched: the event's text, a tool call's input ("call input of Bash"), a material's text
             options.append(Option(markup("[b]$ref[/b] [dim]$w · $n×[/]\n  $s", ref=hit.ref, w=hit.matched,
