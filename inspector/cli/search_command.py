@@ -58,7 +58,7 @@ def _human(result: SearchResult) -> list[str]:
 @json_option
 @run_command()
 async def search_cmd(store: Path, query: str, session: str, limit: int, as_json: bool) -> int:
-    """Find QUERY (any length, case-insensitive) in a session's events, tool calls' input and materials."""
+    """Find QUERY (any length, case-insensitive) in a session's events, tool calls' input, thinking and materials."""
     if not query.strip():  # spaces alone are no query either (they listed material hits only)
         raise click.UsageError("QUERY is empty: give the text to find (one character or more)")
     async with await open_store(store) as opened:
