@@ -20,8 +20,7 @@ from tests.verdict_attack_five_cases import five_cases
 
 CASES = five_cases()
 # Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-five.md).
-NOT_READ = {"e-s2", "e-s4", "e-s6", "e-c2", "e-q4", "e-q5", "e-o3", "e-t3", "e-t4", "e-x13", "z-s1", "z-s2",
-            "z-c2", "z-q1", "z-q2", "z-o1", "z-t1"}
+NOT_READ = {"e-s2", "e-s4", "e-s6", "e-t3", "e-t4", "e-x13", "z-s1", "z-s2", "z-t1"}
 FALSE_ALARM: set[str] = set()
 
 
@@ -105,3 +104,50 @@ def test_structure_that_cancels_a_kept_value(text: str, cancelled: bool) -> None
 
     got = negated_anywhere(Said.of(text), "Never restart the primary database")
     assert (got is not None) == cancelled, got
+
+
+@pytest.mark.parametrize(("text", "got"), [
+    ("Retries per job: at least 3.", ("at least 3", True)),
+    ("Jobs get about 3 retries each.", ("about 3", False)),
+    ("每个任务至少重试 3 次。", ("至少 3", True)),
+    ("每个任务重试 3 次左右。", ("左右 3", False)),
+    ("Jobs used at most 3 retries each.", None),
+    ("Retries were never at least 3.", None),
+    ("Ran 3 jobs with at least 2 workers each.", None),
+    ("About 3 jobs failed.", None),
+])
+def test_a_bound_turned_around_or_made_approximate(text: str, got: tuple[str, bool] | None) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_bounds import bound_moved
+
+    value = "每个任务最多重试 3 次" if "次" in text else "At most 3 retries per job"
+    hit = bound_moved(Said.of(value + ("。" if "次" in text else ". ") + text), value)
+    assert (None if hit is None else (hit.words[0], hit.decided)) == got
+
+
+@pytest.mark.parametrize(("text", "freed"), [
+    ("The API deploy and the schema migration can happen in either order.", True),
+    ("部署接口和迁移表结构的顺序无所谓。", True),
+    ("The API deploy and the changelog can go in either order.", False),
+    ("Whether the schema migration and the API deploy can go in either order is unclear?", False),
+])
+def test_an_order_declared_free(text: str, freed: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_bounds import order_freed
+
+    value = "先迁移表结构，再部署接口" if "部署" in text else "Migrate the schema first, then deploy the API"
+    assert (order_freed(Said.of(value + "。" + text), value) is not None) == freed
+
+
+@pytest.mark.parametrize(("value", "verb", "obj"), [
+    ("Do not delete old rows unless the user asks", "delete", ("old", "rows")),
+    ("Do not delete old rows", "delete", ("old", "rows")),
+    ("Never kill the nightly job", "kill", ("nightly", "job")),
+    ("Do not drop table users", "", ()),  # SQL keeps a command's shape
+    ("Do not kill -9 the server", "", ()),
+])
+def test_a_prohibition_with_a_condition_or_a_wordy_command(value: str, verb: str, obj: tuple[str, ...]) -> None:
+    from inspector.domain.said_forbidden import forbidden_of
+
+    got = forbidden_of(value)
+    assert got is not None and (got.verb, got.object) == (verb, obj)

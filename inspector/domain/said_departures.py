@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from inspector.domain.said import Said
+from inspector.domain.said_bounds import bound_moved, order_freed
 from inspector.domain.said_forbidden import forbidden_done, forbidden_of
 from inspector.domain.said_lifted import _number_and_unit
 from inspector.domain.said_limits import _date_of, limit_changed
@@ -116,6 +117,9 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     hit = (reordered(said, value) or told_reversed(said, value)) if plan.order else None
     if hit is not None:
         return Departure("order_reversed", tuple(hit.words), hit.sentence)
+    freed = order_freed(said, value) if plan.order else None
+    if freed is not None:
+        return Departure("protected_negated", freed.words, freed.sentence, how="order")
     hit = forbidden_done(said, value) if plan.forbidden else None
     if hit is not None:
         return Departure("forbidden_action_done", tuple(hit.words), hit.sentence)
@@ -126,6 +130,10 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     hit = (limit_changed(said, value, others) or limit_restated(said, value, others)) if plan.limit else None
     if hit is not None:
         return Departure("protected_negated", tuple(hit.words), hit.sentence, how="limit")
+    bound = bound_moved(said, value) if plan.limit else None
+    if bound is not None:
+        return Departure("protected_negated" if bound.decided else SUBJECT_UNJUDGED, bound.words, bound.sentence,
+                         bound.decided, how="bound")
     hit = accepted_elsewhere(said, value) if plan.excludes else None
     if hit is not None:
         return Departure("protected_negated", tuple(hit.words), hit.sentence, how="accepted")
@@ -164,6 +172,10 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
         return (f"generation {generation} reports “{words}” done to what the {kind} “{value}” ({key}) forbids "
                 f"touching (“{dep.sentence}”): the rules do not know that verb, so they cannot tell whether it is "
                 "the forbidden act — not judged; a person (or --judge) must read it.")
+    if dep.code == SUBJECT_UNJUDGED and dep.how == "bound":
+        return (f"generation {generation} gives the amount of the {kind} “{value}” ({key}) as “{words}” "
+                f"(“{dep.sentence}”): an approximate amount may break an exact bound — not judged; a person (or "
+                "--judge) must read it.")
     if dep.code == SUBJECT_UNJUDGED:
         return (f"generation {generation} says “{words}” about what the {kind} “{value}” ({key}) concerns "
                 f"(“{dep.sentence}”), in words the rules cannot match to its verb, amount or order — not judged; "
@@ -175,6 +187,12 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
     if dep.how == "accepted":
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) but accepts elsewhere what it "
                 f"excludes: “{words}” in “{dep.sentence}”.")
+    if dep.how == "bound":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but turns its bound around "
+                f"elsewhere: “{words}” in “{dep.sentence}”.")
+    if dep.how == "order":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but says elsewhere that its steps "
+                f"may come in any order: “{words}” in “{dep.sentence}”.")
     if dep.how == "limit":
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) but changes or loosens its limit "
                 f"elsewhere: “{words}” in “{dep.sentence}”.")

@@ -49,6 +49,11 @@ def negated_anywhere(said: Said, value: str, others: tuple[tuple[str, str], ...]
     found = negated_or_lifted(said, value, others, kind)
     if found is not None:
         return found
+    core = _without_condition(value)
+    if core:  # "除非用户要求，不要删除旧数据" is lifted by "旧数据随时可以删除" as its core is
+        found = negated_or_lifted(said, core, others, kind)
+        if found is not None and norm_phrase(value) not in found.sentence:
+            return found
     v = norm_phrase(value)
     if not v or not said.remember(("structured",), lambda: _structured(said.text)):
         return None
@@ -60,6 +65,16 @@ def negated_anywhere(said: Said, value: str, others: tuple[tuple[str, str], ...]
         if why:
             return Hits([why], line.strip())
     return None
+
+
+_CONDITION = re.compile(r"^\s*(?:unless|除非)[^,，]*[,，]\s*|[,，]?\s*(?<![a-z])(?:unless|除非).*$", re.I)
+
+
+def _without_condition(value: str) -> str:
+    """The value less its condition ("Do not delete old rows unless the user asks" → "Do not
+    delete old rows"), or "" when it has none."""
+    core = _CONDITION.sub("", value).strip(" ,，。.")
+    return core if core and core != value.strip(" ,，。.") else ""
 
 
 def _structured(text: str) -> bool:

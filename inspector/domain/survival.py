@@ -294,7 +294,8 @@ _DEPARTED = {"permission_widened": "the summary widens its scope", "order_revers
              "steps in the other order", "forbidden_action_done": "the summary reports as done what it forbids",
              "pronoun": "the summary lifts it through a pronoun", "limit": "the summary changes or loosens its limit",
              "touched": "the summary reports as done what it forbids",
-             "accepted": "the summary accepts elsewhere what it excludes"}
+             "accepted": "the summary accepts elsewhere what it excludes",
+             "bound": "the summary turns its bound around", "order": "the summary says its steps may come in any order"}
 
 
 def other_language(value: str, said: Said) -> bool:
