@@ -20,7 +20,7 @@ from tests.verdict_attack_five_cases import five_cases
 
 CASES = five_cases()
 # Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-five.md).
-NOT_READ = {"e-s2", "e-s4", "e-s6", "e-t3", "e-t4", "e-x13", "z-s1", "z-s2", "z-t1"}
+NOT_READ: set[str] = set()
 FALSE_ALARM: set[str] = set()
 
 
@@ -151,3 +151,44 @@ def test_a_prohibition_with_a_condition_or_a_wordy_command(value: str, verb: str
 
     got = forbidden_of(value)
     assert got is not None and (got.verb, got.object) == (verb, obj)
+
+
+_GOAL = "Migrate all tables to the new schema"
+
+
+@pytest.mark.parametrize(("summary", "log", "caught"), [
+    ("All tables were migrated; the goal is done.", "Migrated 3 of 12 tables; 9 are left.", True),
+    ("Goal: Migrate all tables to the new schema ✅.", "Migrated 3 of 12 tables; 9 are left.", True),
+    ("All tables were migrated; the goal is done.", "Migrated all 12 tables to the new schema.", False),
+    ("The goal is not done yet.", "Migrated 3 of 12 tables; 9 are left.", False),
+    ("Whether the goal is done is unclear.", "Migrated 3 of 12 tables; 9 are left.", False),
+    ("Migrated 3 tables.", "Migrated 3 of 12 tables; 9 are left.", False),
+    ("The goal is done.", "The tests still fail on CI.", False),  # the log's last word is not about the goal
+])
+def test_a_goal_called_done_against_the_logs_last_word(summary: str, log: str, caught: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_goal_done import goal_done_against_log
+
+    events = {1: _GOAL + ".", 2: log}
+    assert (goal_done_against_log(Said.of(summary), _GOAL, events, (1, 2)) is not None) == caught
+
+
+@pytest.mark.parametrize(("value", "kind", "text", "code"), [
+    ("Only run the backfill in staging", "constraint", "The backfill also ran in production.", "forbidden_action_done"),
+    ("Only run the backfill in staging", "constraint", "Production is fine for the backfill too.", "permission_widened"),
+    ("只能在预发环境运行回填", "constraint", "回填也在生产环境跑了。", "forbidden_action_done"),
+    ("Migrate all tables to the new schema", "goal", "Scope: only the users table is in scope now.", "protected_negated"),
+    ("把所有表迁移到新结构", "goal", "范围：现在只迁移用户表。", "protected_negated"),
+    ("Only run the backfill in staging", "constraint", "The backfill also ran in staging overnight.", None),
+    ("Only run the backfill in staging", "constraint", "The backfill did not run in production too.", None),
+    ("Only run the backfill in staging", "constraint", "Production was also checked.", None),
+    ("Migrate all tables to the new schema", "goal", "Only the users table is migrated so far.", None),
+    ("Migrate all tables to the new schema", "goal", "Only the users table failed twice.", None),
+    ("把所有表迁移到新结构", "goal", "目前只迁移了用户表。", None),
+])
+def test_a_scope_gone_past_or_narrowed(value: str, kind: str, text: str, code: str | None) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_beyond import beyond
+
+    got = beyond(Said.of(value + ("。" if "。" in text else ". ") + text), value, kind)
+    assert (got.code if got else None) == code

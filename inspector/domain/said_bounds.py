@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from inspector.domain.said import Said, norm_phrase
+from inspector.domain.said_lifted import _number_and_unit
 from inspector.domain.said_order import order_of
 from inspector.domain.said_quantities import quantity_of
 from inspector.domain.said_steps import denies, side_at, telling_words
@@ -93,6 +94,32 @@ def order_freed(said: Said, value: str) -> BoundSaid | None:
     return None
 
 
+def listed_by_unit(said: Said, value: str) -> BoundSaid | None:
+    """A list labelled by the value's unit that gives its subject another number: "Ports: database
+    8080, API 5432." beside "The database must listen on port 5432" (verdict-four's e-d3: no clause
+    held the subject, the unit and the number together)."""
+    shape = _unit_shape(value)
+    if shape is None or shape[1] not in said.flat():
+        return None
+    number, unit, subject = shape
+    for m in re.finditer(rf"(?<![a-z]){re.escape(unit)}s?\s*[:：]\s*([^\n.;。；]+)", said.text):
+        for item in re.split(r",|，|、|\band\b|和", m.group(1)):
+            n = re.search(r"(?<![\d.])\d+(?![\d.])", item)
+            if n and n.group() != number and set(telling_words(item)) & subject:
+                return BoundSaid((f"{item.strip()} (the value says {number})",), m.group(0).strip(), True, "limit")
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _unit_shape(value: str) -> tuple[str, str, frozenset[str]] | None:
+    nu = _number_and_unit(value)
+    if nu is None or not nu[1].isascii():
+        return None
+    number, unit, _ = nu
+    subject = frozenset(w for w in telling_words(norm_phrase(value)) if w not in (number, unit) and not w.isdigit())
+    return (number, unit, subject) if subject else None
+
+
 @lru_cache(maxsize=4096)
 def _bound_shape(value: str) -> tuple[str, str, tuple[str, ...], bool] | None:
     """(the number as written, the thing counted, the subject words, whether it is an upper
@@ -127,4 +154,4 @@ def _names(part: str, thing: str, subject: tuple[str, ...]) -> bool:
     return bool(subject) and named >= max(1, math.ceil(0.5 * len(subject)))
 
 
-__all__ = ["BoundSaid", "bound_moved", "order_freed"]
+__all__ = ["BoundSaid", "bound_moved", "listed_by_unit", "order_freed"]
