@@ -39,6 +39,8 @@ _ONLY = re.compile(r"(?<![a-z])(?:only|just|solely)(?![a-z])|只|仅")
 _SCOPE = re.compile(r"(?<![a-z])(?:scope|goal|target|focus|instead)(?![a-z])|范围|目标|改为|只需")
 _PROGRESS = re.compile(r"(?<![a-z])(?:so far|yet|for now|until now|already|done|finished|failed|left)(?![a-z])|已|了|目前")
 _CUT = re.compile(r"[;；。.!！?？\n]")
+_LISTED = re.compile(r"([^:：]{1,40})[:：]\s*(.+)")
+_JOIN = re.compile(r",|，|、|(?<![a-z])(?:and|or|plus)(?![a-z])|和|及|以及|与")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +101,12 @@ def beyond(said: Said, value: str, kind: str) -> Beyond | None:
 
 def _past_bound(part: str, bound: tuple[tuple[str, ...], tuple[str, ...]]) -> tuple[str, str] | None:
     obj, place = bound
+    listed = _LISTED.fullmatch(part.strip())
+    if listed and side_at(listed.group(1), obj) >= 0 and side_at(listed.group(2), place) >= 0:
+        # "Backfill environments: staging and production.": the bound's place and more, labelled
+        others = [x for x in _JOIN.split(listed.group(2)) if x.strip() and side_at(x, place) < 0]
+        if others:
+            return "permission_widened", f"{listed.group(2).strip()}"
     also = _ALSO.search(part)
     if also is None or side_at(part, obj) < 0 or side_at(part, place) >= 0:
         return None

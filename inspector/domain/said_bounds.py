@@ -63,7 +63,7 @@ def bound_moved(said: Said, value: str) -> BoundSaid | None:
         return None
     v = norm_phrase(value).rstrip("。.!！ ")
     for part in _parts(said):
-        if v in part or number not in part or denies(part):
+        if v in part or number not in part or denies(_UPPER.sub(" ", _LOWER.sub(" ", part))):
             continue
         at = _number_at(part, number)
         if at < 0 or not _names(part, thing, subject):

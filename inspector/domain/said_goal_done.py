@@ -25,7 +25,9 @@ from inspector.domain.said import Said, norm_phrase
 from inspector.domain.said_steps import denies, side_at, telling_words
 from inspector.domain.textnorm import CJK, norm
 
-_GOAL_WORD = re.compile(r"(?<![a-z])(?:the goal|goal|the task|task|objective|目标|任务)(?![a-z])")
+# The goal or the whole task, not one of its parts ("the first task (the users table) is done").
+_GOAL_WORD = re.compile(r"(?<![a-z])(?:the|this|our|whole|entire|main|overall)\s+(?:goal|task|objective)(?![a-z])|"
+                        r"^\s*(?:goal|task|objective)\s*[:：]|目标|整个任务|全部任务|任务已全部")
 _DONE = re.compile(r"(?<![a-z])(?:done|complete|completed|achieved|finished|accomplished|met|fulfilled)(?![a-z])|"
                    r"✅|✓|✔|☑|已完成|完成了|全部完成|已达成|达成了|已实现|实现了")
 _MARK = re.compile(r"✅|✓|✔|☑|\[x\]|\((?:done|complete|completed)\)|（已完成）")
