@@ -192,3 +192,61 @@ def test_a_scope_gone_past_or_narrowed(value: str, kind: str, text: str, code: s
 
     got = beyond(Said.of(value + ("。" if "。" in text else ". ") + text), value, kind)
     assert (got.code if got else None) == code
+
+
+def test_a_table_column_that_says_a_request_is_no_longer_wanted() -> None:
+    """A real compaction's later request with a table appended (the hand-edited r2-table of
+    docs/reviews/verdict-five.md): a 'still wanted: no' cell cancels it."""
+    from inspector.domain.said import Said
+    from inspector.domain.said_sections import negated_anywhere
+
+    req = "can you write a summary for the issue and the options into a md file so I can pick this up later?"
+    text = f"The user asked: {req}\n\n| request | still wanted |\n|---|---|\n| {req} | no |\n"
+    assert negated_anywhere(Said.of(text), req) is not None
+    assert negated_anywhere(Said.of(text.replace("| no |", "| yes |")), req) is None
+
+
+@pytest.mark.parametrize(("edit", "verdict"), [
+    (lambda t: t, "kept"),
+    (lambda t: t.replace("push and PR", "<!-- push and PR -->"), "unknown"),
+    (lambda t: t + "\n\n## Superseded\n\n- push and PR\n", "contradicted"),
+    (lambda t: t + '\n\n```json\n{"dropped_requests": ["push and PR"]}\n```\n', "contradicted"),
+], ids=["as-is", "html-comment", "superseded-heading", "json-dropped"])
+def test_a_real_compaction_edited_structurally(tmp_path: Path, edit, verdict: str) -> None:
+    from tests.test_verdict_attack_four import REAL, _real_survival
+
+    source = REAL / "4b7d5121b42a-0__manual_compaction_bash_progress_v2.1.14.jsonl"
+    if not source.exists():
+        pytest.skip(f"needs ../shared/real_sessions ({source} is missing)")
+    assert _real_survival(source, edit, tmp_path)["push and PR"] == verdict
+
+
+def test_check_and_drift_json_say_what_the_rules_found(tmp_path: Path) -> None:
+    """Through the CLI: a rule under a lifting label, a bound turned around and a goal called done
+    over an unfinished log are "failed"; an approximate bound is "unknown" (?); the faithful text
+    "clear" — in ``check --json`` and ``drift --json``."""
+    import json
+    import subprocess
+    import sys
+
+    from bench.drift_precision import write_set
+    from tests.verdict_attack_five_cases import FAITHFUL_E, _e
+
+    src = write_set([_e("c-label", FAITHFUL_E + "\n\nRules we no longer follow:\n- Never restart the primary database"),
+                     _e("c-least", FAITHFUL_E + " Retries per job: at least 3."),
+                     _e("c-done", FAITHFUL_E.replace("Progress: 3 of 12 tables migrated. ", "") + " The goal is done."),
+                     _e("c-about", FAITHFUL_E + " Jobs get about 3 retries each."),
+                     _e("c-ok", FAITHFUL_E)], tmp_path / "c.jsonl")
+    store = tmp_path / "c.db"
+    run = [sys.executable, "-m", "inspector"]
+    subprocess.run([*run, "import", str(src), "--into", str(store)], check=True, capture_output=True)
+    doc = json.loads(subprocess.run([*run, "check", str(store), "--json"], capture_output=True, text=True).stdout)
+    verdicts = {s["session"]: s["verdict"] for s in doc["sessions"]}
+    assert verdicts == {"c-label": "failed", "c-least": "failed", "c-done": "failed", "c-about": "unknown",
+                        "c-ok": "clear"}
+    drift = {s: json.loads(subprocess.run([*run, "drift", str(store), "--session", s, "--json"],
+                                          capture_output=True, text=True).stdout) for s in verdicts}
+    assert {f["code"] for f in drift["c-label"]["findings"]} == {"protected_negated"}
+    assert {f["code"] for f in drift["c-done"]["findings"]} == {"open_issue_claimed_done"}
+    assert drift["c-about"]["verdict"] == "unknown" and "subject_unjudged" in drift["c-about"]["headline"]
+    assert drift["c-ok"]["headline"] == "no drift found"

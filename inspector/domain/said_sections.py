@@ -40,7 +40,8 @@ _ITEM = re.compile(r"(?:[-*+]|\d+[.)])\s")
 # A record's status field: key says whether it holds, value says it does not.
 _FIELD = re.compile(r"(?:[-*+]\s+)?([^:：|]{1,40}?)\s*[:：]\s*(.{1,40})")
 _TRUE = re.compile(r"(?:true|yes|y|✓|✔|是)\s*[.。]?")
-_HOLDS_KEY = re.compile(r"\b(?:active|enabled|status|state|applies|apply|in force|valid|holds|kept|current)\b|有效|状态|生效")
+_HOLDS_KEY = re.compile(r"\b(?:active|enabled|status|state|applies|apply|in force|valid|holds|kept|current|wanted|"
+                        r"needed|required|relevant)\b|有效|状态|生效|需要")
 _NEGATIVE = re.compile(r"(?:false|no|off|none|n|✗|✘|❌|否|不)\s*[.。]?|.*(?:" + _LIFTING.pattern + ").*")
 
 
