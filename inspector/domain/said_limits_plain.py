@@ -84,6 +84,7 @@ _PARTS = re.compile(r"[;；]|(?<![a-z])(?:but|however|whereas)(?![a-z])|但是|�
 _ID = re.compile(r"^(?=.*[a-z])(?=.*\d)[a-z0-9._-]+$")  # "p95", "v2", "gpt-4": names a thing by itself
 _GENERIC = frozenset("keep kept no more than less fewer under below above within max maximum limit cap at most least "
                      "finish finishes must should only the".split())
+_ZH_LIMIT_NOUN = re.compile(r"([\u3400-\u9fff]{2})的?(?:上限|限额|最大值)")
 _FILLER_ZH = re.compile(r"[的把在须将得要了和与及或并且就都也还已经等为于以内下上]")
 
 
@@ -167,7 +168,7 @@ def _restated(said: Said, v: str, q: Quantity | None, d: DateSaid | None,
         for text in _PARTS.split(s.text):
             if not any(ch.isdigit() for ch in text) or any(r in text for r in rivals):
                 continue
-            hit = (_quantity_moved(text, q, unit, words, ids, upper) if q is not None else None) or (
+            hit = (_quantity_moved(text, q, unit, words, ids, upper, v) if q is not None else None) or (
                 _date_moved(text, d, words, ids, lone_date) if d is not None else None) or (
                 _times_moved(text, t, words, ids, zones) if t else None)
             if hit:
@@ -184,14 +185,20 @@ def _digit_sentences(said: Said) -> list[int]:
                          lambda: [i for i, s in enumerate(said.sentences) if _DIGIT.search(s.text)])
 
 
+def _limit_named(text: str, value: str) -> bool:
+    """A Chinese limit named by a piece of the value right before "上限"/"限额" ("上传上限为 10 GB" beside
+    "上传文件不得超过 10 MB": the pieces "传文", "文件" are not named, the limit is; verdict-five)."""
+    return any(m.group(1) in value for m in _ZH_LIMIT_NOUN.finditer(text))
+
+
 def _quantity_moved(text: str, q: Quantity, unit: str, words: tuple[str, ...], ids: tuple[str, ...],
-                    upper: bool = False) -> str | None:
+                    upper: bool = False, value: str = "") -> str | None:
     found = quantities(text)
     if any(q.same(f) for f in found):
         return None  # the value's own amount is here: a comparison or a restatement, not a change
     mine = [f for f in found if f.dimension == q.dimension]
     cue = _CUE.search(text)
-    named = _names_subject(text, words, ids)
+    named = _names_subject(text, words, ids) or _limit_named(text, value)
     if mine:
         other = mine[0]
         if upper and _within_reported(text, q, mine):

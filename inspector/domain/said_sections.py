@@ -30,7 +30,8 @@ from inspector.domain.said_lifted import negated_or_lifted
 _LIFTING = re.compile(
     r"\b(?:no longer|superseded|obsolete|dropped|removed|withdrawn|retracted|revoked|rescinded|waived|lifted|void|"
     r"voided|deprecated|cancell?ed|abandoned|discarded|ignored|not followed|not in force|invalid|inactive|"
-    r"struck|scrapped|overridden|overruled|lapsed|expired)\b|不再|作废|废弃|已取消|取消的|撤销|撤回|放弃|失效|无效|过时")
+    r"struck|scrapped|overridden|overruled|lapsed|expired|archived?|retired)\b|不再|作废|废弃|已取消|取消的|撤销|撤回|放弃|"
+    r"失效|无效|过时|归档")
 _UPHOLDS = re.compile(r"\b(?:still|remain|remains)\b|仍|依然")
 _BARE_NOT = re.compile(r"(?:#+\s*)?(?:[-*]\s*)?(?:not|non-rules?|不是|并非)\s*[:：]?")
 _LABEL = re.compile(r"(?:#{1,6}\s+.*|.*[:：])")
@@ -38,7 +39,9 @@ _HEADING = re.compile(r"#{1,6}\s")
 _ITEM = re.compile(r"(?:[-*+]|\d+[.)])\s")
 # A record's status field: key says whether it holds, value says it does not.
 _FIELD = re.compile(r"(?:[-*+]\s+)?([^:：|]{1,40}?)\s*[:：]\s*(.{1,40})")
-_HOLDS_KEY = re.compile(r"\b(?:active|enabled|status|state|applies|apply|in force|valid|holds|kept|current)\b|有效|状态|生效")
+_TRUE = re.compile(r"(?:true|yes|y|✓|✔|是)\s*[.。]?")
+_HOLDS_KEY = re.compile(r"\b(?:active|enabled|status|state|applies|apply|in force|valid|holds|kept|current|wanted|"
+                        r"needed|required|relevant)\b|有效|状态|生效|需要")
 _NEGATIVE = re.compile(r"(?:false|no|off|none|n|✗|✘|❌|否|不)\s*[.。]?|.*(?:" + _LIFTING.pattern + ").*")
 
 
@@ -49,6 +52,11 @@ def negated_anywhere(said: Said, value: str, others: tuple[tuple[str, str], ...]
     found = negated_or_lifted(said, value, others, kind)
     if found is not None:
         return found
+    core = _without_condition(value)
+    if core:  # "除非用户要求，不要删除旧数据" is lifted by "旧数据随时可以删除" as its core is
+        found = negated_or_lifted(said, core, others, kind)
+        if found is not None and norm_phrase(value) not in found.sentence:
+            return found
     v = norm_phrase(value)
     if not v or not said.remember(("structured",), lambda: _structured(said.text)):
         return None
@@ -60,6 +68,16 @@ def negated_anywhere(said: Said, value: str, others: tuple[tuple[str, str], ...]
         if why:
             return Hits([why], line.strip())
     return None
+
+
+_CONDITION = re.compile(r"^\s*(?:unless|除非)[^,，]*[,，]\s*|[,，]?\s*(?<![a-z])(?:unless|除非).*$", re.I)
+
+
+def _without_condition(value: str) -> str:
+    """The value less its condition ("Do not delete old rows unless the user asks" → "Do not
+    delete old rows"), or "" when it has none."""
+    core = _CONDITION.sub("", value).strip(" ,，。.")
+    return core if core and core != value.strip(" ,，。.") else ""
 
 
 def _structured(text: str) -> bool:
@@ -115,8 +133,9 @@ def _status_field(lines: list[str], i: int) -> str | None:
         if j == i:
             continue
         m = _FIELD.fullmatch(lines[j].strip())
-        if m and _HOLDS_KEY.search(m.group(1)) and _NEGATIVE.fullmatch(m.group(2).strip()):
-            return f"{m.group(1).strip()}: {m.group(2).strip()}"
+        if m and ((_HOLDS_KEY.search(m.group(1)) and _NEGATIVE.fullmatch(m.group(2).strip()))
+                  or (_LIFTING.search(m.group(1)) and _TRUE.fullmatch(m.group(2).strip()))):
+            return f"{m.group(1).strip()}: {m.group(2).strip()}"  # "active: false", "obsolete: true"
     return None
 
 
