@@ -215,9 +215,9 @@ def short_queries_indexed(db: Any) -> bool:
 async def unindexed_events(db: Any, session: str, after: int | None,
                            limit: int) -> list[tuple[int, int, str | None, str | None, str]]:
     """(event_id, seq, content, tool, extra) of the session's events above ``after`` (None: above
-    the watermark) that hold text or may hold call input, in import order: what a search checks directly when the indexes
-    do not reach them yet (a store that cannot be written, an import committed since the
-    catch-up). Usually none, answered by one lookup past the highest event."""
+    the watermark) that hold text or may hold call input or thinking, in import order: what a search
+    checks directly when the indexes do not reach them yet (a store that cannot be written, an
+    import committed since the catch-up). Usually none, answered by one lookup past the highest event."""
     return await db.execute_fetchall(unindexed_sql(_pg(db), after is None),
                                      (*(() if after is None else (after,)), session, limit))
 
