@@ -80,3 +80,21 @@ def test_importing_the_file_again_does_not_undo_a_deletion(tmp_path: Path) -> No
     copies = _run("deletion", str(store), "del-1")[1]["copies"]
     assert [c for c in copies if c["where"] != "deletion_requests"] == [], copies  # type: ignore[index]
     assert _run("verify", str(store))[0] == 0
+
+
+def test_the_listing_names_every_index_entry_it_removes(tmp_path: Path) -> None:
+    """Before: a tool call whose arguments held the address, a thinking block holding it and a
+    material were listed as the row alone; their call-input, thinking and material index entries
+    (removed all the same) were not named in a listing that says it shows every copy."""
+    records = _records()[:3] + [
+        {"type": "event", "session": SID, "seq": 3, "kind": "assistant_message", "trust": "model", "at": AT,
+         "content": "thinking done", "reasoning_content": f"the user's mail {MAIL} noted"},
+        {"type": "event", "session": SID, "seq": 4, "kind": "tool_call", "trust": "model", "at": AT,
+         "call_id": "c1", "tool": "send", "args": {"to": MAIL}},
+        {"type": "material", "session": SID, "id": "res:1", "source_event": 4, "content": f"log: {MAIL}\n",
+         "retrieved_at": AT, "disclosure_scope": "task", "media_type": "text/plain"},
+        _records()[3]]
+    store = str(tmp_path / "s.db")
+    assert _run("import", str(write_sif(tmp_path / "t.jsonl", records)), "--into", store)[0] == 0
+    listed = {(c["where"], c["id"]) for c in _run("deletion", store, "del-1")[1]["copies"]}  # type: ignore[index]
+    assert {("calls_fts", "evt:4"), ("reasoning_fts", "evt:3"), ("materials_fts", "res:1")} <= listed, listed
