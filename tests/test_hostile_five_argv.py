@@ -87,3 +87,19 @@ def test_a_read_only_folders_transcript_whose_name_is_not_utf8_gets_a_store(tmp_
         assert store_beside(name).parent.name == "opened"
     finally:
         folder.chmod(0o755)
+
+
+@pytest.mark.parametrize("kind", ["sif", "claude-code"])
+def test_a_file_whose_name_is_not_utf8_imports(tmp_path: Path, kind: str) -> None:
+    """Before: the name went into the import's ledger entry (and a transcript's original material
+    and origins) as a lone surrogate: a sif file ended in a UnicodeEncodeError traceback, a Claude
+    Code transcript was refused as "line 3: not valid JSON"."""
+    source = SAMPLE if kind == "sif" else REAL_CC
+    if not source.is_file():
+        pytest.skip(f"needs {source}")
+    name = os.fsdecode(b"t\xff.jsonl")
+    (tmp_path / name).write_bytes(source.read_bytes())
+    done = _inspector("import", name, "--into", "s.db", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")[-600:]
+    assert "⟨U+DCFF⟩" in done.stdout.decode("utf-8")  # shown marked
+    assert _inspector("verify", "s.db", cwd=tmp_path).returncode == 0
