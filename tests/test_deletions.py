@@ -30,7 +30,7 @@ async def test_privacy_request_covers_every_copy(sample_store: Path) -> None:
         cov = await deletions.check(store, "del-1")
     assert [(c.where, c.id) for c in cov.copies] == [
         ("events", "evt:4"), ("events_fts", "evt:4"), ("materials", "res:contact-9"), ("summaries", "gen:1"),
-        ("candidates", "cand-pii"), ("deletion_requests", "del-1")]
+        ("candidates", "cand-pii"), ("materials_fts", "res:contact-9"), ("deletion_requests", "del-1")]
 
 
 async def test_carrying_it_out_leaves_no_content_and_a_verifiable_store(sample_store: Path) -> None:
@@ -89,7 +89,7 @@ async def test_deleting_an_imported_event_removes_the_original_transcript(tmp_pa
 def test_cli(sample_store: Path) -> None:
     run = CliRunner().invoke
     out = run(cli, ["deletion", str(sample_store), "del-1", "--json"])
-    assert out.exit_code == 0 and len(json.loads(out.stdout)["copies"]) == 6
+    assert out.exit_code == 0 and len(json.loads(out.stdout)["copies"]) == 7
     out = run(cli, ["delete", str(sample_store), "del-1", "--reviewer", "zhou", "--json"])
     assert out.exit_code == 0 and json.loads(out.stdout)["status"] == "done"
     assert run(cli, ["delete", str(sample_store), "del-1", "--reviewer", "zhou"]).exit_code == 1

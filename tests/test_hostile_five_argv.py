@@ -51,3 +51,55 @@ def test_a_store_path_that_is_not_utf8_still_works(tmp_path: Path) -> None:
     name = os.fsdecode(b"store-\xff.db")
     assert _inspector("import", str(SAMPLE), "--into", name, cwd=tmp_path).returncode == 0
     assert _inspector("verify", name, cwd=tmp_path).returncode == 0
+
+
+REAL_CC = Path(__file__).resolve().parent.parent.parent / "shared" / "real_sessions" / "claude-code" / \
+    "ee8f793bfeb9-0__summary_records.jsonl"
+
+
+def test_a_transcript_whose_name_is_not_utf8_is_listed(tmp_path: Path) -> None:
+    """Before: one transcript in the agents' folders named in bytes that are not UTF-8 ended
+    `sessions --discover` (and the start screen's listing) with a traceback: its store's name
+    hashed the path as UTF-8 (discovery.store_for)."""
+    if not REAL_CC.is_file():
+        pytest.skip(f"needs {REAL_CC}")
+    (tmp_path / "src" / "p").mkdir(parents=True)
+    (tmp_path / "src" / "p" / os.fsdecode(b"x\xff.jsonl")).write_bytes(REAL_CC.read_bytes())
+    env = {**os.environ, "INSPECTOR_SOURCES": str(tmp_path / "src"), "INSPECTOR_DATA_DIR": str(tmp_path / "data"),
+           "INSPECTOR_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    done = subprocess.run([sys.executable, "-m", "inspector", "sessions", "--discover", "--json"], env=env,
+                          capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")[-600:]
+    assert "x\\udcff.jsonl" in done.stdout.decode("utf-8")  # exact in --json, escaped
+
+
+def test_a_read_only_folders_transcript_whose_name_is_not_utf8_gets_a_store(tmp_path: Path) -> None:
+    """`inspector FILE` in a folder it must not write keeps its store in the cache, named by a
+    hash of the path: that hash raised UnicodeEncodeError for such a name."""
+    from inspector.cli.open_command import store_beside
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    name = folder / os.fsdecode(b"t\xff.jsonl")
+    name.write_bytes(SAMPLE.read_bytes())
+    folder.chmod(0o555)
+    try:
+        assert store_beside(name).parent.name == "opened"
+    finally:
+        folder.chmod(0o755)
+
+
+@pytest.mark.parametrize("kind", ["sif", "claude-code"])
+def test_a_file_whose_name_is_not_utf8_imports(tmp_path: Path, kind: str) -> None:
+    """Before: the name went into the import's ledger entry (and a transcript's original material
+    and origins) as a lone surrogate: a sif file ended in a UnicodeEncodeError traceback, a Claude
+    Code transcript was refused as "line 3: not valid JSON"."""
+    source = SAMPLE if kind == "sif" else REAL_CC
+    if not source.is_file():
+        pytest.skip(f"needs {source}")
+    name = os.fsdecode(b"t\xff.jsonl")
+    (tmp_path / name).write_bytes(source.read_bytes())
+    done = _inspector("import", name, "--into", "s.db", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")[-600:]
+    assert "⟨U+DCFF⟩" in done.stdout.decode("utf-8")  # shown marked
+    assert _inspector("verify", "s.db", cwd=tmp_path).returncode == 0

@@ -44,7 +44,7 @@ def store_beside(file: Path) -> Path:
         return beside
     from inspector.services import discovery
 
-    digest = hashlib.sha256(str(file.resolve()).encode()).hexdigest()[:12]
+    digest = hashlib.sha256(os.fsencode(file.resolve())).hexdigest()[:12]  # a file name may be any bytes
     return discovery.cache_dir() / "opened" / f"{file.stem}-{digest}.db"
 
 

@@ -105,8 +105,8 @@ def not_text(params: dict[str, Any]) -> None:
     for name, value in params.items():
         for text in value if isinstance(value, (tuple, list)) else (value,):
             if isinstance(text, str) and _SURROGATE(text):
-                raise BadInput(f"the {name.replace('_', ' ')} given on the command line ({line_safe(text)}) is not "
-                               "UTF-8 text: nothing was done", code="argument_not_text")
+                raise BadInput(f"the {name.replace('_', ' ')} given ({line_safe(text)}, on the command line or in its "
+                               "environment variable) is not UTF-8 text: nothing was done", code="argument_not_text")
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]").search

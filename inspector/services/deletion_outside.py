@@ -25,7 +25,7 @@ from inspector.domain.terminal_safe import json_safe
 SUFFIXES = (".html", ".htm", ".jsonl", ".json", ".sif", ".ndjson")
 # The first bytes of what export and report write, whatever the file is named.
 _WRITTEN_BY_US = (b'{"type":"header","format":"sif/', b"<!doctype html")
-MAX_SNIFFED = 2000  # entries of other names whose first bytes are looked at
+MAX_SNIFFED = 500  # entries of other names whose first bytes are looked at (32 bytes each)
 MAX_FILES = 200  # files looked at, in name order: a folder of thousands is not read whole
 MAX_BYTES = 256 << 20  # a larger file is named as not read
 _CHUNK = 1 << 20

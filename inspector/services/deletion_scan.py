@@ -26,6 +26,7 @@ from inspector.domain.deletion_split import SplitFinder, split_forms
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.formats.titles import prompt_title
 from inspector.domain.thinking_text import thinking_of_extra
+from inspector.services.deletion_index_entries import index_entries
 from inspector.services.deletion_names import kept_names, matcher, rewritable
 from inspector.services.deletion_split_scan import session_pieces, straddling_values
 from inspector.services.deletion_tables import BY_VALUE as _BY_VALUE
@@ -332,6 +333,7 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
                                                      "AND deleted_at IS NULL ORDER BY material_id",
                                                      (session, ORIGINAL_MEDIA_TYPE)):
             add("original", original, "the imported transcript holds the events' original lines")
+    out.copies += await index_entries(db, session, out.copies)
     if req.get("reason"):
         out.copies.append(Copy("deletion_requests", req["id"], "its reason text (kept only as a keyed digest)"))
     await _warn_lost_evidence(db, out)

@@ -72,7 +72,7 @@ def store_for(source: Path | str, stores: Path | None = None, version: str | Non
     appending, so each state of it (``version``: size and modification time) gets its own."""
     path = os.path.abspath(source)
     stem = os.path.splitext(os.path.basename(path))[0][:40]
-    digest = hashlib.sha256(path.encode()).hexdigest()[:12]
+    digest = hashlib.sha256(os.fsencode(path)).hexdigest()[:12]  # a file name may be any bytes
     return (stores or data_dir() / "stores") / f"{stem}-{digest}{'-' + version if version else ''}.db"
 
 

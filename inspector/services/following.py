@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput, NotAStore
+from inspector.domain.file_name_text import text_name
 from inspector.services.reading import open_regular
 from inspector.services.reading import read_import_file as read_bytes
 from inspector.store.connection import Store, fetch_one, open_store
@@ -70,9 +71,9 @@ async def imported_extent(store: Store, file_name: str) -> ImportedExtent | None
 
 def _refuse_changed(source: Path, size: int, imported: int, why: str | None = None) -> BadInput:
     if size < imported:
-        return BadInput(f"{source.name} is now {size:,} bytes, shorter than the {imported:,} bytes already imported: "
+        return BadInput(f"{text_name(source.name)} is now {size:,} bytes, shorter than the {imported:,} bytes already imported: "
                         "it was truncated or replaced, not appended to; nothing was merged", code="source_truncated")
-    return BadInput(f"{source.name} was rewritten, not appended to: {why or f'its first {imported:,} bytes are no longer what was imported'}; "
+    return BadInput(f"{text_name(source.name)} was rewritten, not appended to: {why or f'its first {imported:,} bytes are no longer what was imported'}; "
                     "nothing was merged (import it into a new store to see its current state)", code="source_rewritten")
 
 
@@ -110,13 +111,13 @@ class Follower:
 
         data = read_bytes(self.source) if data is None else data
         self.inode = os.stat(self.source).st_ino
-        extent = await imported_extent(self.store, self.source.name)
+        extent = await imported_extent(self.store, text_name(self.source.name))
         if extent is None:
-            raise BadInput(f"{self.store.path.name} holds no import of {self.source.name} to continue",
+            raise BadInput(f"{self.store.path.name} holds no import of {text_name(self.source.name)} to continue",
                            code="not_imported")
-        fmt = extent.fmt or detect(data[:1 << 16], self.source.name)
+        fmt = extent.fmt or detect(data[:1 << 16], text_name(self.source.name))
         if fmt not in APPENDABLE:
-            raise BadInput(f"{self.source.name} is a {fmt} file, which its tool rewrites as a whole rather than "
+            raise BadInput(f"{text_name(self.source.name)} is a {fmt} file, which its tool rewrites as a whole rather than "
                            "appending to, so it cannot be followed; open it again to import its current state",
                            code="not_appendable")
         end = extent.end if extent.end is not None else len(data)
@@ -142,7 +143,7 @@ class Follower:
         tools.update({str(c): str(t) for c, t in await db.execute_fetchall(
             "SELECT call_id, tool FROM events WHERE session = ? AND seq > ? AND kind = 'tool_call' "
             "AND call_id IS NOT NULL AND tool IS NOT NULL", (session, since))})
-        return Resume(fmt, session, self.source.name, offset, line, int(seq[0]), int(gen[0]), tools)
+        return Resume(fmt, session, text_name(self.source.name), offset, line, int(seq[0]), int(gen[0]), tools)
 
     async def poll(self) -> FollowStep:
         """Import the complete lines appended since the last look; refuse a rewritten file."""
@@ -257,14 +258,14 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
     if is_url(into):  # a server database: a store in it, or an empty one the import makes a store in
         try:
             async with await open_store(into) as store:
-                extent = await imported_extent(store, source.name)
+                extent = await imported_extent(store, text_name(source.name))
                 if _unchanged(store, extent, data):
                     return CatchUp(extent.session, extent.fmt or "sif", 0, len(data))  # type: ignore[union-attr]
         except NotAStore:
             extent = None
     elif into.exists() and into.stat().st_size > 0:
         async with await open_store(into) as store:
-            extent = await imported_extent(store, source.name)
+            extent = await imported_extent(store, text_name(source.name))
             if _unchanged(store, extent, data):
                 return CatchUp(extent.session, extent.fmt or "sif", 0, len(data))  # type: ignore[union-attr]
     from inspector.domain.formats.detect import detect
@@ -273,16 +274,16 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
 
     cut = complete_lines if live else (lambda raw: raw)
     if extent is None:
-        fmt = detect(data, source.name)
+        fmt = detect(data, text_name(source.name))
         body = cut(data) if fmt in APPENDABLE else data
         if not body:
             return CatchUp(None, fmt, 0, 0)  # not one complete line yet
         report = await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=body)
         return CatchUp(report.sessions[0] if report.sessions else None, fmt, report.added.get("event", 0), len(body))
     async with await open_store(into) as store:
-        fmt = extent.fmt or detect(data[:1 << 16], source.name)
+        fmt = extent.fmt or detect(data[:1 << 16], text_name(source.name))
         if fmt not in APPENDABLE:
-            raise BadInput(f"{source.name} changed since it was imported into {into.name}, and a {fmt} file is "
+            raise BadInput(f"{text_name(source.name)} changed since it was imported into {into.name}, and a {fmt} file is "
                            "rewritten as a whole rather than appended to, so nothing was merged; import it into a new "
                            "store to see its current state", code="source_rewritten")
         follower = Follower(store, source, actor=actor)

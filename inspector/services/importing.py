@@ -22,6 +22,7 @@ from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import inert_payload
 from inspector.domain.errors import BadInput, InspectorError, NotAStore
 from inspector.domain.facts import extract_from_records
+from inspector.domain.file_name_text import text_name
 from inspector.domain.formats.builder import BOM
 from inspector.domain.formats.detect import convert, detect
 from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_is_off
@@ -241,7 +242,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     if progress is not None:
         progress("reading", 0, 1)
     raw = data if data is not None else read_bytes(source)
-    fmt = fmt or detect(raw, source.name, fast_loads)
+    fmt = fmt or detect(raw, text_name(source.name), fast_loads)
     origin_lines: dict[tuple[str, int], int] = {}
     line_problems: list[ProtocolProblem] = []  # lines of a transcript that were not read, or are odd
     original = raw
@@ -262,7 +263,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     filling = _start_filling(into, original) if fill_new and not on_server else None
     try:
         if fmt != "sif":
-            records = convert(raw, source.name, fmt, fast_loads)
+            records = convert(raw, text_name(source.name), fmt, fast_loads)
             origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
                             if r["type"] == "event" and "line" in r.get("origin", {})}
             line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"],
@@ -294,7 +295,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
                 tail = asyncio.get_running_loop().run_in_executor(None, _all_proposed_facts, records)
             else:
                 records += await _proposed_facts(store, records)
-        report = await import_bytes(store, records if fmt != "sif" else raw, actor=actor, file_name=source.name,
+        report = await import_bytes(store, records if fmt != "sif" else raw, actor=actor, file_name=text_name(source.name),
                                     progress=progress, original=original,
                                     ledger_extra={"format": fmt, "bytes": [0, len(original)]}, tail=tail,
                                     file_digest=made.file_digest if made is not None else None)
@@ -306,7 +307,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         return await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=data,
                                  fill_new=not_published.taken)
     except BaseException as error:
-        said = await changed_source(store, error, source.name, fmt) if isinstance(error, BadInput) else None
+        said = await changed_source(store, error, text_name(source.name), fmt) if isinstance(error, BadInput) else None
         await store.close()
         if tail is not None:
             await _finish_quietly(tail)

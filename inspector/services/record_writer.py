@@ -1,7 +1,10 @@
 """Writing parsed sif records into a store inside the caller's transaction, chunk by chunk.
 
 A record whose identity is already stored is skipped when identical and refused
-(by line) when it differs; the same goes for repeats inside one file. New sessions are
+(by line) when it differs; the same goes for repeats inside one file. A record a deletion
+removed (its entry's ``removed_rows``, a tombstoned material) is not written again: the file
+it came from still holds it (the transcript, an export written before), and importing that
+file again must not undo the deletion — it is skipped with a ``deleted_record`` problem. New sessions are
 written with a bulk insert under a savepoint, falling back to one row at a time only when
 the bulk insert meets a repeat, so a first import pays nothing for the check.
 """
@@ -9,6 +12,7 @@ the bulk insert meets a repeat, so a first import pays nothing for the check.
 from __future__ import annotations
 
 import functools
+import json
 import operator
 import sqlite3
 from collections import Counter, defaultdict
@@ -69,6 +73,7 @@ class RecordWriter:
         # decided statuses a file claimed and the import did not take (domain/trust.py ACT_STATUSES)
         self.unverified: dict[str, list[dict[str, str]]] = defaultdict(list)
         self._known: dict[tuple[str, str], dict[tuple[Any, ...], str]] = {}
+        self._gone: dict[str, dict[tuple[str, tuple[Any, ...]], str]] = {}
 
     async def write(self, records: list[SifRecord]) -> None:
         by_type: dict[str, list[SifRecord]] = defaultdict(list)
@@ -181,6 +186,10 @@ class RecordWriter:
         looked_up = await self._looked_up(type_, batch)
         for rec in batch:
             if rec.session in self.stored:
+                gone = await self._removed(rec.session)
+                if gone and (request := gone.get((type_, tuple(rec.identity)))) is not None:
+                    self._not_again(rec, request)
+                    continue
                 some = looked_up.get((type_, rec.session))
                 prior = (some if some is not None else await self._stored_digests(type_, rec.session)).get(rec.identity)
                 if prior is not None:
@@ -190,6 +199,32 @@ class RecordWriter:
                     continue
             fresh.append(rec)
         return fresh
+
+    async def _removed(self, session: str) -> dict[tuple[str, tuple[Any, ...]], str]:
+        """(type, identity) -> the request whose deletion removed it, for one stored session."""
+        if session not in self._gone:
+            gone: dict[tuple[str, tuple[Any, ...]], str] = {}
+            for (payload,) in await self.db.execute_fetchall(
+                    "SELECT payload FROM ledger WHERE session = ? AND kind = 'deletion' AND source = 'inspector' "
+                    "ORDER BY seq", (session,)):
+                body = json.loads(payload)
+                request = str(body.get("request"))
+                for row in body.get("removed_rows") or ():
+                    if isinstance(row, dict) and isinstance(row.get("identity"), list):
+                        gone.setdefault((str(row.get("type")), tuple(row["identity"])), request)
+                for copy in body.get("copies") or ():
+                    if isinstance(copy, dict) and copy.get("where") in ("materials", "original"):
+                        gone.setdefault(("material", (session, copy.get("id"))), request)
+            self._gone[session] = gone
+        return self._gone[session]
+
+    def _not_again(self, rec: SifRecord, request: str) -> None:
+        self.skipped[(rec.session, rec.type)] += 1
+        seq = rec.record.get("seq") if rec.type == "event" else 0
+        self.trust_problems.append(ProtocolProblem(
+            "deleted_record", rec.session, seq if isinstance(seq, int) else 0,
+            f"{rec.type} {_name(rec)} was removed by deletion {request!r}: not imported again (the file still holds "
+            "what the deletion removed; importing it must not undo the deletion)", rec.line))
 
     def _row(self, rec: SifRecord) -> tuple[Any, ...]:
         spec = SPECS[rec.type]

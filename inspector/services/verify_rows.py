@@ -5,7 +5,6 @@ digest, and each (session, type)'s rows against the seal of the last act that ch
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any
 
@@ -13,7 +12,7 @@ from inspector.domain.sif import identity_digest
 from inspector.services.verify_report import VerifyReport
 from inspector.store import seals, session_rows
 from inspector.store.connection import Store
-from inspector.store.jsoncodec import fast_canonical
+from inspector.store.jsoncodec import is_canonical_text
 from inspector.store.tables import SPECS, TableSpec
 
 
@@ -93,10 +92,10 @@ def _respelled(spec: TableSpec, row: Any) -> str | None:
     (what every write stores): the digest is over parsed values, so a key repeated in front of the
     real one, which SQLite's JSON functions read and Python's parser drops, is seen only here."""
     for i, name in enumerate(spec.columns):
-        if name in spec.json_columns and row[i] is not None and fast_canonical(json.loads(row[i])) != row[i]:
+        if name in spec.json_columns and row[i] is not None and not is_canonical_text(row[i]):
             return name
     extra = row[len(spec.columns)]
-    return "extra" if extra != "{}" and fast_canonical(json.loads(extra)) != extra else None
+    return "extra" if extra != "{}" and not is_canonical_text(extra) else None
 
 
 async def check_seals(store: Store, sealed: dict[tuple[str, str], tuple[int, list[str]]],

@@ -75,6 +75,21 @@ _SORTED = (orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_P
            | orjson.OPT_PASSTHROUGH_SUBCLASS) if orjson is not None else 0
 
 
+def is_canonical_text(text: str) -> bool:
+    """Whether a stored JSON text is exactly the canonical text of its value (what every write
+    stores): orjson's sorted re-encoding giving the same bytes proves it for a value without
+    floats (a repeated key, a space or an unsorted key would be gone); anything else — floats,
+    or orjson refusing — is decided by the standard decoder and :func:`fast_canonical`."""
+    if orjson is not None:
+        try:
+            data = text.encode("utf-8")
+            if orjson.dumps(orjson.loads(data), option=_SORTED) == data:
+                return True
+        except (orjson.JSONDecodeError, orjson.JSONEncodeError, UnicodeEncodeError):
+            pass
+    return fast_canonical(json.loads(text)) == text
+
+
 def fast_loads(data: bytes | str) -> Any:
     """Decode one line exactly as the guarded decoder would (see the module docstring)."""
     if orjson is not None and type(data) is bytes:
