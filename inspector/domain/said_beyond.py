@@ -89,6 +89,11 @@ def beyond(said: Said, value: str, kind: str) -> Beyond | None:
     quantified = quantified_of(value) if kind == "goal" else None
     if bound is None and quantified is None:
         return None
+    if bound is not None and not said.remember(("beyond_cue",), lambda: _ALSO.search(said.text) is not None
+                                               or ":" in said.text or "：" in said.text):
+        return None
+    if quantified is not None and not said.remember(("only_cue",), lambda: _ONLY.search(said.text) is not None):
+        return None
     for s in said.sentences:
         for part in _CUT.split(s.text):
             if not part.strip() or v in part or denies(part) or "whether" in part or "是否" in part:

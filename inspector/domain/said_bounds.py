@@ -82,7 +82,7 @@ def bound_moved(said: Said, value: str) -> BoundSaid | None:
 def order_freed(said: Said, value: str) -> BoundSaid | None:
     """A clause elsewhere that says the value's two steps may come in any order."""
     order = order_of(value)
-    if order is None or not _FREE.search(said.flat()):
+    if order is None or not said.remember(("order_free",), lambda: _FREE.search(said.flat()) is not None):
         return None
     v = norm_phrase(value).rstrip("。.!！ ")
     for part in _parts(said):

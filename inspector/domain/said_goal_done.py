@@ -65,13 +65,20 @@ def goal_done_against_log(said: Said, value: str, event_texts: dict[int, str] | 
 
 def _claim(said: Said, value: str) -> tuple[tuple[str, ...], str] | None:
     v = norm_phrase(value).rstrip("。.!！ ")
-    for s in said.sentences:
-        text = s.text
-        if v and v in text:
-            m = _MARK.search(text)
+    if v and said.remember(("goal_done_mark",), lambda: _MARK.search(said.text) is not None):
+        for i in said.holding(v):
+            m = _MARK.search(said.sentences[i].text)
             if m:
-                return (m.group(),), said.stripped(s)
-        for part in _CUT.split(text):
+                return (m.group(),), said.stripped(said.sentences[i])
+    return said.remember(("goal_done_claim",), lambda: _goal_claim(said))
+
+
+def _goal_claim(said: Said) -> tuple[tuple[str, ...], str] | None:
+    """The first clause calling the goal or the whole task done (once per generation)."""
+    if not _DONE.search(said.text) or not _GOAL_WORD.search(said.text):
+        return None
+    for s in said.sentences:
+        for part in _CUT.split(s.text):
             g, d = _GOAL_WORD.search(part), _DONE.search(part)
             if g and d and not denies(part) and not _OPEN.search(part) and "whether" not in part:
                 return (d.group(),), said.stripped(s)

@@ -22,6 +22,7 @@ applies:"), "Never:" or "Don't:" over a list (a prohibition's own label), an ope
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_lifted import negated_or_lifted
@@ -58,7 +59,7 @@ def negated_anywhere(said: Said, value: str, others: tuple[tuple[str, str], ...]
         if found is not None and norm_phrase(value) not in found.sentence:
             return found
     v = norm_phrase(value)
-    if not v or not said.remember(("structured",), lambda: _structured(said.text)):
+    if not v or not said.remember(("structured",), lambda: _structured(said.text)) or v not in said.text:
         return None
     lines = said.remember(("lines",), lambda: said.text.split("\n"))
     for i, line in enumerate(lines):
@@ -73,6 +74,7 @@ def negated_anywhere(said: Said, value: str, others: tuple[tuple[str, str], ...]
 _CONDITION = re.compile(r"^\s*(?:unless|除非)[^,，]*[,，]\s*|[,，]?\s*(?<![a-z])(?:unless|除非).*$", re.I)
 
 
+@lru_cache(maxsize=4096)
 def _without_condition(value: str) -> str:
     """The value less its condition ("Do not delete old rows unless the user asks" → "Do not
     delete old rows"), or "" when it has none."""
