@@ -18,6 +18,7 @@ from typing import Any
 
 import aiosqlite
 
+from inspector.domain import known_text
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import inert_payload
 from inspector.domain.errors import BadInput, InspectorError, NotAStore
@@ -37,7 +38,7 @@ from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
 from inspector.services.unchanged_import import unchanged_import
 from inspector.store import bindings, faults, fresh, ledger, session_rows
-from inspector.store.connection import Store, open_store, read_only_reason
+from inspector.store.connection import Store, open_store
 from inspector.store.jsoncodec import fast_compact_bytes, fast_loads
 from inspector.store.location import StoreTarget, is_url, store_target
 
@@ -259,7 +260,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     made: fresh.Made | None = None
     # A new store is made (on a thread, while the transcript converts) and filled under a
     # hidden name, then published whole in WAL mode (inspector/store/fresh.py says why that is safe).
-    filling = _start_filling(into, original) if fill_new and not on_server else None
+    filling = fresh.start_filling(into, original, fmt != "sif") if fill_new and not on_server else None
     try:
         if fmt != "sif":
             records = convert(raw, source.name, fmt, fast_loads)
@@ -270,10 +271,12 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
                              for r in records if r["type"] == "event" and r.get("problem")]
         if filling is not None:
             made = await filling[1]
+            known_text.take_hash(original)  # its hash, should the converter have finished first: not kept
             store = await fresh.open_filling(filling[0])
     except BaseException:
         if filling is not None:
             await _finish_quietly(filling[1])
+            known_text.take_hash(original)
             fresh.remove(filling[0])
         raise
     created = filling is not None or (not on_server and not (into.exists() and into.stat().st_size > 0))
@@ -326,16 +329,6 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         for problem in report.problems:
             problem.line = origin_lines.get((problem.session, problem.seq))
     return report
-
-
-def _start_filling(into: Path, original: bytes) -> tuple[Path, asyncio.Future[fresh.Made]] | None:
-    """Start making a new store's schema under its hidden name (None: the store exists, or
-    cannot be written here — the ordinary path then opens it, or refuses with its reason)."""
-    if not fresh.can_fill(into) or read_only_reason(into) is not None:
-        return None
-    fresh.remove_stale(into)
-    path = fresh.fill_path(into)
-    return path, asyncio.get_running_loop().run_in_executor(None, fresh.create_schema, path, original)
 
 
 async def _finish_quietly(making: asyncio.Future[Any]) -> None:
