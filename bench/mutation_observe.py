@@ -41,6 +41,10 @@ def queries(path: Path) -> Queries:
                           "WHERE length(f.text) >= 8 LIMIT 1").fetchone()  # what an agent ran (format 5)
         if row is not None:
             out += [(str(row[0]), str(row[1])[:2]), (str(row[0]), str(row[1])[:6])]
+        row = con.execute("SELECT e.session, f.text FROM reasoning_fts f JOIN events e ON e.event_id = f.rowid "
+                          "WHERE length(f.text) >= 8 LIMIT 1").fetchone()  # what a model thought (format 6)
+        if row is not None:
+            out += [(str(row[0]), str(row[1])[:2]), (str(row[0]), str(row[1])[:6])]
         return out
     finally:
         con.close()
@@ -51,7 +55,8 @@ def _index_contents(path: Path) -> str:
     con = sqlite3.connect(path)
     try:
         for table, kind in (("events_fts", "instance"), ("materials_fts", "instance"), ("events_grams", "instance"),
-                            ("calls_fts", "instance"), ("calls_grams", "instance")):
+                            ("calls_fts", "instance"), ("calls_grams", "instance"), ("reasoning_fts", "instance"),
+                            ("reasoning_grams", "instance")):
             try:
                 con.execute(f"CREATE VIRTUAL TABLE temp.v_{table} USING fts5vocab(main, {table}, {kind})")
                 rows = con.execute(  # per term: its entries summed (the index read whole, a few rows kept)

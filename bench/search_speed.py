@@ -16,6 +16,11 @@ tool calls whose input is their number): the last rows time a number only one ca
 (its bare query is the call index's ``MATCH``) and one in no call; the event queries' bare
 baseline stays the event index's, so their ratio includes the second index's lookup.
 
+Since store format 6 every search also asks the thinking index (``reasoning_fts``/``reasoning_grams``):
+the last event carries a thinking text whose word ``thoughtquark`` is in nothing else, timed as
+the last row (its bare query is the thinking index's ``MATCH``); the other rows' ratio includes
+that third lookup.
+
 A bare query that finds nothing answers in ~10 microseconds, so its median is taken over
 many runs (``--repeat``); a single fixed baseline (one word's lookup) made the ratio of a
 common word, whose bare query reads 51 events, look like the service's overhead.
@@ -38,6 +43,7 @@ from inspector.services.search import search
 from inspector.store.connection import open_store
 
 LAST = "the rare zebracorn word, Ω sign and ぽぬ pair"
+THOUGHT = "a thoughtquark idea, thought once"  # the last event's thinking (store format 6)
 QUERIES = [("absent word", "quixotically"), ("word only in the last event", "zebracorn"),
            ("common word (3+ chars)", "result"), ("common CJK (3 chars)", "订单导"),
            ("1 char, common", "e"), ("1 char, only in the last event", "Ω"),
@@ -49,7 +55,8 @@ async def build(path: Path, events: int) -> float:
     src = write_events_file(path.with_suffix(".jsonl"), events)
     with src.open("a", encoding="utf-8") as fh:
         fh.write(json.dumps({"type": "event", "session": "s-bench", "seq": events + 1, "kind": "user_message",
-                             "content": LAST, "trust": "user", "at": "2025-05-01T00:00:00Z"},
+                             "content": LAST, "trust": "user", "at": "2025-05-01T00:00:00Z",
+                             "reasoning_content": THOUGHT},
                             ensure_ascii=False) + "\n")
     start = time.perf_counter()
     await import_file(src, path, actor="bench")
@@ -61,13 +68,14 @@ def _phrase(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def bare_query(path: Path, query: str, repeat: int, calls: bool = False) -> float:
+def bare_query(path: Path, query: str, repeat: int, side: str = "") -> float:
     """Median seconds of the bare index query for ``query`` (what the service's first
-    statement asks; ``calls``: the call-input index's), on a plain connection with a warm page cache."""
+    statement asks; ``side``: the call-input or thinking index's, ``calls_fts`` / ``reasoning_fts``),
+    on a plain connection with a warm page cache."""
     con = sqlite3.connect(path)
-    if calls:
-        sql = ("SELECT calls_fts.rowid, e.seq, e.tool, calls_fts.text FROM calls_fts CROSS JOIN events e "
-               "ON e.event_id = calls_fts.rowid WHERE calls_fts MATCH ? AND e.session = ? ORDER BY calls_fts.rowid "
+    if side:
+        sql = (f"SELECT {side}.rowid, e.seq, e.tool, {side}.text FROM {side} CROSS JOIN events e "
+               f"ON e.event_id = {side}.rowid WHERE {side} MATCH ? AND e.session = ? ORDER BY {side}.rowid "
                "LIMIT 51")
         args: tuple[str, ...] = (_phrase(query), "s-bench")
     elif len(query) >= 3:
@@ -93,7 +101,7 @@ def call_queries(events: int) -> list[tuple[str, str]]:
     """A number only the last call's input holds (calls are the seqs 1 mod 4), and one no call holds."""
     last_call = max(s for s in range(max(1, events - 3), events + 1) if s % 4 == 1)
     return [("call input, one call", str(last_call)),
-            ("call input, absent number", "7777777")]
+            ("call input, absent number", "7777777"), ("thinking, one event", "thoughtquark")]
 
 
 async def timed(path: Path, repeat: int, events: int) -> list[tuple[str, str, float, int, str]]:
@@ -127,7 +135,9 @@ def main() -> None:
         print("| query | text | search, median ms | hits | index | bare query, median ms | × bare |")
         print("|---|---|---:|---:|---|---:|---:|")
         for label, query, seconds, hits, method in rows:
-            bare = bare_query(path, query, args.repeat * 4, calls=label.startswith("call input"))
+            side = "calls_fts" if label.startswith("call input") else "reasoning_fts" if label.startswith("thinking") \
+                else ""
+            bare = bare_query(path, query, args.repeat * 4, side)
             print(f"| {label} | `{query}` | {seconds * 1000:.2f} | {hits} | {method} | {bare * 1000:.3f} | "
                   f"{seconds / bare:.0f}× |")
 

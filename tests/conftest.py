@@ -153,8 +153,10 @@ def event_record(seq: int, sid: str = "s1", **more: Any) -> dict[str, Any]:
             "at": "2025-05-01T00:00:00Z", "trust": "user", **more}
 
 
-# A test that puts a store back to an older format drops what format 5 added (the call-input index).
-DROP_CALLS = "DROP TABLE calls_fts; DROP TABLE calls_grams; "
+# A test that puts a store back to an older format drops what format 6 added (the thinking index).
+DROP_THINKING = "DROP TABLE reasoning_fts; DROP TABLE reasoning_grams; "
+# ... and what format 5 added (the call-input index) for a format before 5.
+DROP_CALLS = DROP_THINKING + "DROP TABLE calls_fts; DROP TABLE calls_grams; "
 
 
 # -- the PostgreSQL backend: one throwaway server per run, a fresh database per test ------------

@@ -109,9 +109,12 @@ async def unindex_all(store: Any) -> None:
         if is_url(store):
             await db.execute("DELETE FROM events_search")
             await db.execute("DELETE FROM calls_search")
+            await db.execute("DELETE FROM reasoning_search")
         else:
             await db.execute("DELETE FROM calls_fts")
             await db.execute("INSERT INTO calls_grams (calls_grams) VALUES ('delete-all')")
+            await db.execute("DELETE FROM reasoning_fts")
+            await db.execute("INSERT INTO reasoning_grams (reasoning_grams) VALUES ('delete-all')")
             await db.execute("INSERT INTO events_fts (events_fts) VALUES ('delete-all')")
             await db.execute("INSERT INTO events_grams (events_grams) VALUES ('delete-all')")
         await db.execute("UPDATE search_watermark SET indexed_through = 0")
@@ -270,7 +273,7 @@ async def _pg_back_to_format_2(url: str) -> None:
     conn = await asyncpg.connect(url)
     try:
         await conn.execute(
-            "DROP TABLE calls_search; DROP TABLE events_search; DROP TABLE search_watermark; "
+            "DROP TABLE reasoning_search; DROP TABLE calls_search; DROP TABLE events_search; DROP TABLE search_watermark; "
             "CREATE INDEX events_text ON events USING gin (lower(content) gin_trgm_ops); "
             "ALTER TABLE events ADD FOREIGN KEY (session) REFERENCES sessions(id) DEFERRABLE; "
             "UPDATE store_format SET version = 2")

@@ -45,8 +45,8 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "events": ("events",), "stubs": ("stubs",), "sessions": ("sessions",), "ledger": ("ledger",),
     "actions": ("actions",), "handoffs": ("handoffs",), "candidates": ("candidates",),
     "deletion_requests": ("deletion_requests",),
-    "word indexes": ("events_fts*", "materials_fts*", "calls_fts*"),
-    "short-query indexes": ("events_grams*", "calls_grams*"),
+    "word indexes": ("events_fts*", "materials_fts*", "calls_fts*", "reasoning_fts*"),
+    "short-query indexes": ("events_grams*", "calls_grams*", "reasoning_grams*"),
     "files": ("file", "wal"),  # the file's bytes, the WAL and -shm, an older copy put back
 }
 OTHER = "other tables"  # tool_defs, material_chunks, store_meta, search_watermark, and any new table

@@ -233,7 +233,12 @@ def test_reading_commands_on_a_damaged_store_answer_in_one_sentence(store: Path,
     pristine = store.read_bytes()
     rng = random.Random(77)
     codes: set[int] = set()
-    for i in range(12):
+    # at least 12 damaged copies, and on until one is refused as damaged (exit 3): where 16 random
+    # bytes land depends on the store's layout, which each format's new tables shift (format 6's
+    # empty thinking index made the first 12 copies of this seed all readable)
+    for i in range(48):
+        if i >= 12 and 3 in codes:
+            break
         data = bytearray(pristine)
         for _ in range(16):
             data[rng.randrange(100, len(data))] = rng.randrange(256)

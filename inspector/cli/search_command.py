@@ -41,6 +41,8 @@ def _human(result: SearchResult) -> list[str]:
     lines = [f"{len(result.hits)}{'+' if result.more else ''} hit(s) for {result.query!r} ({method})"]
     if result.note:
         lines.append(f"note: {result.note}")
+    if not_searched := result.not_searched_sentence():
+        lines.append(f"note: {not_searched}")
     for hit in result.hits:  # offsets are in the text the hit matched: the event's, its call input, a material's
         lines.append(f"{hit.ref}  {hit.occurrences}× at {', '.join(map(str, hit.offsets[:8]))}"
                      f"{'…' if len(hit.offsets) > 8 else ''}  in {hit.matched}  {hit.snippet}")
@@ -56,7 +58,7 @@ def _human(result: SearchResult) -> list[str]:
 @json_option
 @run_command()
 async def search_cmd(store: Path, query: str, session: str, limit: int, as_json: bool) -> int:
-    """Find QUERY (any length, case-insensitive) in a session's events, tool calls' input and materials."""
+    """Find QUERY (any length, case-insensitive) in a session's events, tool calls' input, thinking and materials."""
     if not query.strip():  # spaces alone are no query either (they listed material hits only)
         raise click.UsageError("QUERY is empty: give the text to find (one character or more)")
     async with await open_store(store) as opened:

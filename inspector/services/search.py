@@ -1,9 +1,11 @@
-"""Search over event text, tool calls' input and materials, driven by the full-text indexes.
+"""Search over event text, tool calls' input, thinking and materials, driven by the full-text indexes.
 
-A call's input (a Bash command, an Edit's path and strings: what the agent *ran*) has indexes
-of its own beside the event text's (inspector/store/call_index.py); both are asked, and their
-hits listed in event order (an event's text before its call input), each saying where it
-matched (``Hit.matched``), so its offsets and snippets are read in the right text.
+A call's input (a Bash command, an Edit's path and strings: what the agent *ran*) and an event's
+thinking (``reasoning_content``: what the model *considered*, store format 6) have indexes of
+their own beside the event text's (inspector/store/call_index.py, reasoning_index.py); all are
+asked, and their hits listed in event order (an event's text, then its call input, then its
+thinking), each saying where it matched (``Hit.matched``), so its offsets and snippets are read
+in the right text.
 
 Queries of three characters or more use the trigram index (``events_fts``); shorter ones
 use the gram index (``events_grams``: every event's distinct characters and character
@@ -19,9 +21,9 @@ first indexes what was imported since the last one, then asks the indexes; event
 watermark that remain (a store that cannot be written, an import committed meanwhile) are
 checked against their text, after the indexed hits, so nothing is silently left out.
 
-Thinking text (Claude Code ``thinking`` blocks, kept as ``reasoning_content`` in ``events.extra``)
-is not searched: the event indexes are external-content over ``events.content``, so it needs an
-index of its own, as a call's input has — a store format change (see docs/store-format.md).
+``SearchResult.not_searched`` names text a search did not look in (``{"thinking_events": N}`` was
+said by stores before format 6, whose thinking had no index); every store this version opens is
+of format 6, so it is empty — kept in ``--json`` so a script can rely on it.
 
 Each hit carries its occurrence count and character offsets (found in the event's own
 text, case-insensitively like the index). The search runs on a reader of its own; a
@@ -38,12 +40,14 @@ from typing import Any
 
 import aiosqlite
 
+from inspector.domain import thinking_text
 from inspector.domain.call_input import call_input_of_extra, matched_label
-from inspector.store import call_index, material_index, search_index
+from inspector.store import call_index, material_index, reasoning_index, search_index
 from inspector.store.catch_up import CatchUpProgress, catch_up
 from inspector.store.connection import Store
 
-EVENT_TEXT, MATERIAL_TEXT = "event text", "material text"  # where a hit matched (else "call input of TOOL")
+# where a hit matched (else "call input of TOOL")
+EVENT_TEXT, MATERIAL_TEXT, THINKING = "event text", "material text", thinking_text.LABEL
 SNIPPET_CHARS = 48
 MAX_OFFSETS = 100  # offsets listed per hit; the count covers them all
 BATCH = 256  # index rows fetched per trip when hits are checked against the text
@@ -59,7 +63,7 @@ class Hit:
     offsets: tuple[int, ...] = ()
     snippets: tuple[str, ...] = ()  # the text around each listed offset, so ] / [ show that occurrence
     # which text the offsets and snippets are in: "event text", "call input of TOOL" (what the agent
-    # ran: inspector/domain/call_input.py), "material text"
+    # ran: inspector/domain/call_input.py), "thinking" (inspector/domain/thinking_text.py), "material text"
     matched: str = "event text"
 
     def snippet_for(self, occurrence: int) -> str:
@@ -74,10 +78,17 @@ class SearchResult:
     complete: bool = True
     note: str = ""
     more: bool = False  # more events match than the limit returned
+    # text the search did not look in, by kind: {"thinking_events": N} (N events' thinking text)
+    not_searched: dict[str, int] = field(default_factory=dict)
+
+    def not_searched_sentence(self) -> str:
+        """What the search did not look in, as the CLI and the app say it ("" when it looked everywhere)."""
+        n = self.not_searched.get("thinking_events", 0)
+        return f"thinking text in {n:,} event{'s' if n != 1 else ''} was not searched" if n else ""
 
     def as_dict(self) -> dict[str, Any]:
         return {"query": self.query, "method": self.method, "complete": self.complete, "note": self.note,
-                "more": self.more, "hits": [{**asdict(h), "offsets": list(h.offsets), "snippets": list(h.snippets)}
+                "more": self.more, "not_searched": dict(self.not_searched), "hits": [{**asdict(h), "offsets": list(h.offsets), "snippets": list(h.snippets)}
                                             for h in self.hits]}
 
 
@@ -156,14 +167,20 @@ async def _search(db: aiosqlite.Connection, session: str, query: str, limit: int
     return result
 
 
-Found = list[tuple[tuple[int, int], Hit]]  # ((event id, 0 text / 1 call input), hit): merged in event order
+# ((event id, 0 text / 1 call input / 2 thinking), hit): merged in event order
+Found = list[tuple[tuple[int, int], Hit]]
+TEXT, CALL, THOUGHT = 0, 1, 2  # which of an event's texts a hit is in (their order within an event)
 
 
-def _event_hit(seq: int, text: str, pattern: re.Pattern[str], tool: str | None, call: bool, *,
+def _label(which: int, tool: str | None) -> str:
+    return EVENT_TEXT if which == TEXT else matched_label(tool) if which == CALL else THINKING
+
+
+def _event_hit(seq: int, text: str, pattern: re.Pattern[str], tool: str | None, which: int, *,
                found_by_index: bool) -> Hit | None:
-    """The hit on an event's text or its call input; an index hit Python's case fold does not
-    find again (the index folds as SQLite does) still counts, shown from the text's start."""
-    matched = matched_label(tool) if call else EVENT_TEXT
+    """The hit on an event's text, its call input or its thinking; an index hit Python's case fold
+    does not find again (the index folds as SQLite does) still counts, shown from the text's start."""
+    matched = _label(which, tool)
     hit = _hit("event", f"evt:{seq}", text, pattern, matched)
     if hit is None and found_by_index:
         hit = Hit("event", f"evt:{seq}", _snippet_at(text, 0), matched=matched)
@@ -171,8 +188,9 @@ def _event_hit(seq: int, text: str, pattern: re.Pattern[str], tool: str | None, 
 
 
 def _merge(result: SearchResult, limit: int, *sources: Found) -> bool:
-    """List the first ``limit`` hits of the event-text and call-input sources in event order (an
-    event's text before its call input); True when more were found than listed."""
+    """List the first ``limit`` hits of the event-text, call-input and thinking sources in event
+    order (an event's text, then its call input, then its thinking); True when more were found
+    than listed."""
     merged = sorted((item for source in sources for item in source), key=lambda item: item[0])
     result.hits.extend(hit for _key, hit in merged[:limit])
     result.more = result.more or len(merged) > limit
@@ -181,25 +199,28 @@ def _merge(result: SearchResult, limit: int, *sources: Found) -> bool:
 
 async def _events_by_trigrams(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str],
                               limit: int, result: SearchResult) -> bool:
-    """The indexed events' hits, on their text and their call input; True when the limit was
+    """The indexed events' hits, on their text, call input and thinking; True when the limit was
     reached (nothing later can be listed). Each source gives at most ``limit + 1`` rows: the
     first ``limit`` of their union in event order are among them."""
     texts: Found = []
     for event_id, seq, text in await search_index.events_containing(db, session, query, limit + 1):
-        hit = _event_hit(seq, text, pattern, None, False, found_by_index=True)
+        hit = _event_hit(seq, text, pattern, None, TEXT, found_by_index=True)
         if hit is not None:
-            texts.append(((event_id, 0), hit))
-    calls: Found = []
-    for event_id, seq, tool, text in await call_index.containing(db, session, query, limit + 1):
-        hit = _event_hit(seq, text, pattern, tool, True, found_by_index=True)
-        if hit is not None:
-            calls.append(((event_id, 1), hit))
-    return _merge(result, limit, texts, calls)
+            texts.append(((event_id, TEXT), hit))
+    sides: list[Found] = []
+    for which, side in ((CALL, call_index.CALLS), (THOUGHT, reasoning_index.REASONING)):
+        found: Found = []
+        for event_id, seq, tool, text in await side.containing(db, session, query, limit + 1):
+            hit = _event_hit(seq, text, pattern, tool, which, found_by_index=True)
+            if hit is not None:
+                found.append(((event_id, which), hit))
+        sides.append(found)
+    return _merge(result, limit, texts, *sides)
 
 
 async def _events_by_grams(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str],
                            limit: int, result: SearchResult) -> bool:
-    """The indexed events' hits on their text and call input; True when the search ends here
+    """The indexed events' hits on their text, call input and thinking; True when the search ends here
     (the limit reached, or a query that cannot be looked up), False when later events may still
     be listed."""
     # Characters the gram tokenizer keeps (letters, digits, marks, punctuation, symbols,
@@ -216,21 +237,24 @@ async def _events_by_grams(db: aiosqlite.Connection, session: str, query: str, p
         return [(r, seq, None, text) for r, seq, text in
                 await search_index.short_candidates(db, session, query, tokens, after, size)]
 
-    async def calls(after: int, size: int) -> list[tuple[int, int, str | None, str]]:
-        return await call_index.short_candidates(db, session, query, tokens, after, size)
+    def side_fetch(side: Any) -> Any:
+        async def fetch(after: int, size: int) -> list[tuple[int, int, str | None, str]]:
+            return await side.short_candidates(db, session, query, tokens, after, size)
+        return fetch
 
     found: list[Found] = []
     ended = False
-    for call, fetch, trusted, bounded in (
-            (False, texts, search_index.short_query_exact(db, tokens_exact), not tokens_exact),
-            (True, calls, call_index.short_exact(db, tokens_exact), call_index.short_bounded(db, tokens_exact))):
-        hits, stop = await _short_hits(fetch, pattern, limit, trusted, bounded, call, result)
+    sources = [(TEXT, texts, search_index.short_query_exact(db, tokens_exact), not tokens_exact)]
+    sources += [(which, side_fetch(side), side.short_exact(db, tokens_exact), side.short_bounded(db, tokens_exact))
+                for which, side in ((CALL, call_index.CALLS), (THOUGHT, reasoning_index.REASONING))]
+    for which, fetch, trusted, bounded in sources:
+        hits, stop = await _short_hits(fetch, pattern, limit, trusted, bounded, which, result)
         found.append(hits)
         ended = ended or stop
     return _merge(result, limit, *found) or ended
 
 
-async def _short_hits(fetch: Any, pattern: re.Pattern[str], limit: int, exact: bool, bounded: bool, call: bool,
+async def _short_hits(fetch: Any, pattern: re.Pattern[str], limit: int, exact: bool, bounded: bool, which: int,
                       result: SearchResult) -> tuple[Found, bool]:
     """Up to ``limit + 1`` hits of one short-query source; True when it ends the search (more
     than the limit, or the whitespace query's bound reached: ``result`` says so). ``exact``: the
@@ -243,10 +267,10 @@ async def _short_hits(fetch: Any, pattern: re.Pattern[str], limit: int, exact: b
         rows = await fetch(after, (limit + 1) if exact else BATCH)
         for rowid, seq, tool, text in rows:
             after, checked = rowid, checked + 1
-            hit = _event_hit(seq, text, pattern, tool, call, found_by_index=exact)
+            hit = _event_hit(seq, text, pattern, tool, which, found_by_index=exact)
             if hit is None:
                 continue
-            found.append(((rowid, int(call)), hit))
+            found.append(((rowid, which), hit))
             if len(found) > limit:
                 return found, True
         if exact or len(rows) < BATCH:
@@ -262,18 +286,18 @@ async def _unindexed(db: aiosqlite.Connection, session: str, pattern: re.Pattern
                      result: SearchResult) -> None:
     """Hits among the session's events the indexes do not reach yet (a read-only store cannot
     be caught up; another process may have imported since this search caught up), checked
-    against their text and their call input: a search never silently misses an event. They
+    against their text, call input and thinking: a search never silently misses an event. They
     follow every indexed event in import order, so they come after the indexed hits."""
     after: int | None = None  # the watermark, read in the same query
     while True:
         rows = await search_index.unindexed_events(db, session, after, BATCH)
         for event_id, seq, content, tool, extra in rows:
             after = event_id
-            hits = [_event_hit(seq, content, pattern, None, False, found_by_index=False)
+            hits = [_event_hit(seq, content, pattern, None, TEXT, found_by_index=False)
                     if content is not None else None]
-            call_text = call_input_of_extra(extra)
-            if call_text is not None:
-                hits.append(_event_hit(seq, call_text, pattern, tool, True, found_by_index=False))
+            for which, side_text in ((CALL, call_input_of_extra(extra)), (THOUGHT, thinking_text.thinking_of_extra(extra))):
+                if side_text is not None:
+                    hits.append(_event_hit(seq, side_text, pattern, tool, which, found_by_index=False))
             for hit in hits:
                 if hit is None:
                     continue

@@ -49,6 +49,11 @@ DERIVED: tuple[Declared, ...] = (
              "the watermark indexed and nothing else, and FTS5's integrity-check of the index against that text"),
     Declared("calls_grams_*", "*", "calls_grams", "FTS5's own tables of the call-input short-query index: rebuilt "
              "from calls_fts's text in a temporary table and compared pair by pair, and its coverage of the calls"),
+    Declared("reasoning_fts_*", "*", "reasoning_fts", "FTS5's own tables of the thinking index (store format 6): "
+             "each entry's stored text compared with its event's reasoning_content, every event with thinking at or "
+             "below the watermark indexed and nothing else, and FTS5's integrity-check of the index against that text"),
+    Declared("reasoning_grams_*", "*", "reasoning_grams", "FTS5's own tables of the thinking short-query index: "
+             "rebuilt from reasoning_fts's text in a temporary table and compared, and its coverage of the events"),
     Declared("materials", "size", "materials", "recomputed from the material's chunks"),
     Declared("materials", "chunk_size", "materials", "the format's chunk size (64 KiB); the chunks' sizes checked"),
     Declared("materials", "chunk_count", "materials", "recomputed from the material's chunks"),

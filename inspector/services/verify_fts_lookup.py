@@ -22,7 +22,8 @@ from inspector.store.connection import Store
 
 Fail = Callable[[dict[str, Any]], None]
 PAGE_BITS, HEIGHT_BITS = 31, 5  # FTS5_DATA_PAGE_B, FTS5_DATA_HEIGHT_B: rowid = segid<<37 | dli<<36 | height<<31 | pgno
-INDEXES = ("events_fts", "events_grams", "materials_fts", "calls_fts", "calls_grams")
+INDEXES = ("events_fts", "events_grams", "materials_fts", "calls_fts", "calls_grams", "reasoning_fts",
+           "reasoning_grams")
 
 
 def _varint(data: bytes, at: int) -> tuple[int, int]:

@@ -66,6 +66,9 @@ async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writa
     await _fts_check(store, "calls_fts", 0, fail, skipped, "the call-input search index calls_fts")
     await _fts_check(store, "calls_grams", 0, fail, skipped, "the call-input short-query index calls_grams")
     await _call_grams(store, fail, skipped, full)
+    await _fts_check(store, "reasoning_fts", 0, fail, skipped, "the thinking search index reasoning_fts")
+    await _fts_check(store, "reasoning_grams", 0, fail, skipped, "the thinking short-query index reasoning_grams")
+    await _call_grams(store, fail, skipped, full, "reasoning", "thinking")
     total = await _event_text_size(store)
     if full or (full is None and total < TEXT_CHECK_BELOW):
         if not await _fts_check(store, "events_fts", 1, fail, skipped, "the event search index events_fts"):
@@ -86,20 +89,22 @@ async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writa
     return skipped
 
 
-async def _call_grams(store: Store, fail: Fail, skipped: list[str], full: bool | None) -> None:
+async def _call_grams(store: Store, fail: Fail, skipped: list[str], full: bool | None, name: str = "calls",
+                      what: str = "call-input") -> None:
     """``calls_grams`` rebuilt from ``calls_fts``'s text (itself compared with the calls' arguments,
     verify_calls.py) and compared: by counts by default, pair by pair with ``--full``; above
-    :data:`CALL_GRAMS_CHECK_BELOW` calls only with ``--full`` (its coverage is always checked)."""
+    :data:`CALL_GRAMS_CHECK_BELOW` entries only with ``--full`` (its coverage is always checked).
+    The thinking index's ``reasoning_grams`` (``name`` "reasoning") is checked the same way."""
     try:
-        count = int((await store.db.execute_fetchall("SELECT COUNT(*) FROM calls_fts_docsize"))[0][0])
+        count = int((await store.db.execute_fetchall(f"SELECT COUNT(*) FROM {name}_fts_docsize"))[0][0])
     except sqlite3.DatabaseError:  # reported by the coverage check (verify_calls.py)
         return
     if not full and (full is not None or count >= CALL_GRAMS_CHECK_BELOW):
-        skipped.append(f"calls_grams text (the call-input short-query index): {count} calls are above the default's "
+        skipped.append(f"{name}_grams text (the {what} short-query index): {count} entries are above the default's "
                        f"{CALL_GRAMS_CHECK_BELOW} (--full compares it); its coverage was checked")
         return
-    await _grams_text(store, fail, skipped, exact=bool(full), index="calls_grams",
-                      source="SELECT rowid, ci_grams(text) FROM main.calls_fts")
+    await _grams_text(store, fail, skipped, exact=bool(full), index=f"{name}_grams",
+                      source=f"SELECT rowid, ci_grams(text) FROM main.{name}_fts")
 
 
 async def _event_text_size(store: Store) -> int:

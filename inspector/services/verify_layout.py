@@ -92,7 +92,8 @@ async def check_event_index(store: Store, fail: Fail) -> str:
             fail({"where": name, "code": "search_index_coverage", "message": f"the event search index {name} does not match the events: "
                                             f"{missing[0][0]} indexed event(s) missing from it, {dangling[0][0]} "
                                             "entry(ies) for no event (a search would miss or misplace text)"})
-    await verify_calls.check(store, fail, mark)  # the call-input index (coverage, text), under the same watermark
+    for checked in verify_calls.CHECKED:  # the call-input and thinking indexes (coverage, text), same watermark
+        await verify_calls.check(store, fail, mark, checked)
     try:
         await _check_material_index(store, fail)
     except sqlite3.DatabaseError as exc:  # the index's own tables were edited so FTS5 cannot open it

@@ -19,7 +19,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, NotAStore
-from inspector.store import call_index, faults, grams, held_files, migration_marker, sqlite_connections
+from inspector.store import call_index, faults, grams, held_files, migration_marker, reasoning_index, sqlite_connections
 from inspector.store.digest_key import parse_key
 from inspector.store.format_upgrade import check_and_migrate
 from inspector.store.location import StoreUrl, is_url, store_target
@@ -115,6 +115,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         # The writer fills the short-query index (events_grams): catch-up, migrations, deletions.
         await db.create_function(grams.FUNCTION, 1, grams.grams, deterministic=True)
         await call_index.register_async(db)  # and the call-input index (format 5)
+        await reasoning_index.REASONING.register_async(db)  # and the thinking-text index (format 6)
         key = await check_and_migrate(db, target, exists)
         reader = await connect_reader(target, read_only=False)
         store = Store(target, db, key, reader, connect_reader=lambda: connect_reader(target, read_only=False))

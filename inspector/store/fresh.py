@@ -54,7 +54,7 @@ import aiosqlite
 
 from inspector.domain import known_text
 from inspector.domain.canonical import content_hash, keyed_digest
-from inspector.store import call_index, grams
+from inspector.store import call_index, grams, reasoning_index
 from inspector.store.connection import Store, fetch_one, utc_now
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 from inspector.store.schema_expected import expected_schema
@@ -171,6 +171,7 @@ async def open_filling(path: Path) -> Store:
             await db.execute(pragma)
         await db.create_function(grams.FUNCTION, 1, grams.grams, deterministic=True)
         await call_index.register_async(db)
+        await reasoning_index.REASONING.register_async(db)
         row = await fetch_one(db, "SELECT value FROM store_meta WHERE key = 'digest_key'")
         key = bytes.fromhex(row[0])
     except BaseException:

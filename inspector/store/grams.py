@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from inspector.store import call_index
+from inspector.store import call_index, reasoning_index
 
 FUNCTION = "ci_grams"
 
@@ -32,3 +32,4 @@ def register(con: sqlite3.Connection) -> None:
     """Make ``ci_grams(text)`` available to SQL on this connection (catch-up, migrations, deletions)."""
     con.create_function(FUNCTION, 1, grams, deterministic=True)
     call_index.register(con)  # format 5's migration and the catch-up name ci_call_text
+    reasoning_index.REASONING.register(con)  # format 6's: ci_thinking_text

@@ -7,7 +7,7 @@ in ``user_version``, so any SQLite tool can tell what the file is without our co
 from __future__ import annotations
 
 APPLICATION_ID = 0x43495331  # "CIS1"
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 CHUNK_SIZE = 64 * 1024
 # Materials larger than this are searchable only in their first MATERIAL_INDEX_CAP bytes;
 # the UI says so rather than pretending a search covered everything.
@@ -263,6 +263,25 @@ INSERT INTO calls_fts (rowid, text) SELECT event_id, t FROM c WHERE t IS NOT NUL
 INSERT INTO calls_grams (rowid, grams) SELECT rowid, ci_grams(text) FROM calls_fts;
 """
 
+# Format 6: an event's thinking text (``reasoning_content`` in ``extra``: a Claude Code ``thinking``
+# block) is searchable (inspector/store/reasoning_index.py), indexed exactly as call input is:
+# ``reasoning_fts`` holds each indexed event's thinking (``ci_thinking_text(extra)``,
+# inspector/domain/thinking_text.py) under the trigram tokenizer, ``reasoning_grams`` its grams,
+# both keyed by event id and kept under the events' watermark: an older store's events at or
+# below it are indexed here.
+_V6 = """
+CREATE VIRTUAL TABLE reasoning_fts USING fts5(text, tokenize='trigram');
+CREATE VIRTUAL TABLE reasoning_grams USING fts5(
+    grams, content='', detail=none,
+    tokenize="unicode61 remove_diacritics 0 categories 'L* N* Co M* P* S*'"
+);
+WITH c (event_id, t) AS MATERIALIZED (SELECT event_id, ci_thinking_text(extra) FROM events
+    WHERE event_id <= (SELECT indexed_through FROM search_watermark WHERE name = 'events')
+    AND instr(extra, '"reasoning_content"') > 0)
+INSERT INTO reasoning_fts (rowid, text) SELECT event_id, t FROM c WHERE t IS NOT NULL;
+INSERT INTO reasoning_grams (rowid, grams) SELECT rowid, ci_grams(text) FROM reasoning_fts;
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from format n to n + 1.
 # Format 0 is an empty file; each step runs in one transaction with the version bump.
-MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5}
+MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6}

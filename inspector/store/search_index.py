@@ -5,8 +5,9 @@ kept by hand (``events_fts`` trigram, ``events_grams`` for one- and two-characte
 ``materials_fts``). On PostgreSQL ``events_search`` holds each event's lower-cased text
 under a ``pg_trgm`` GIN index; materials' text sits in ``materials_fts`` under the same kind
 of index.
-Tool calls' input (store format 5) is indexed beside the events, under their watermark, by
-inspector/store/call_index.py, which ``index_next`` and ``unindex_event`` call.
+Tool calls' input (store format 5) and thinking text (format 6) are indexed beside the events,
+under their watermark, by inspector/store/call_index.py and inspector/store/reasoning_index.py
+(one machinery: inspector/store/side_index.py), which ``index_next`` and ``unindex_event`` call.
 
 Events are indexed after an import, not in its transaction (store format 3): the import
 only writes rows, and ``catch_up`` (inspector/store/catch_up.py) indexes the events above
@@ -28,8 +29,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.store import call_index
+from inspector.store import call_index, reasoning_index
 from inspector.store.connection import fetch_one
+from inspector.store.side_index import SideIndex
 
 
 def _pg(db: Any) -> bool:
@@ -71,6 +73,10 @@ async def backlog(db: Any) -> tuple[int, int]:
     return mark, int(count[0]) if count else 0
 
 
+# The indexes of text an event keeps in ``extra``, beside its own text: what a call ran (format 5),
+# what a model thought (format 6). Indexed, unindexed and compacted with the events.
+SIDES: tuple[SideIndex, ...] = (call_index.CALLS, reasoning_index.REASONING)
+
 CHUNK_TEXT = 1_000_000  # characters of event text a chunk indexes at most (beyond its first event)
 
 
@@ -98,7 +104,8 @@ async def index_next(db: Any, size: int) -> tuple[int, int]:
                          "WHERE event_id > ? AND event_id <= ? AND content IS NOT NULL", (mark, top))
         await db.execute("INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events "
                          "WHERE event_id > ? AND event_id <= ? AND content IS NOT NULL", (mark, top))
-    await call_index.index_range(db, mark, top)  # their call input (store format 5), under the same watermark
+    for side in SIDES:  # their call input (store format 5) and thinking (format 6), under the same watermark
+        await side.index_range(db, mark, top)
     await db.execute("INSERT INTO search_watermark (name, indexed_through) VALUES ('events', ?) "
                      "ON CONFLICT (name) DO UPDATE SET indexed_through = excluded.indexed_through", (top,))
     return count, top
@@ -111,7 +118,8 @@ async def unindex_event(db: Any, event_id: int, content: str | None) -> None:
     ``events`` as it is when it runs."""
     if event_id > await watermark(db):
         return
-    await call_index.unindex(db, event_id)  # its call input, if it has any (an event without text may)
+    for side in SIDES:  # its call input and thinking, if it has any (an event without text may)
+        await side.unindex(db, event_id)
     if content is None:
         return
     if _pg(db):
@@ -157,7 +165,7 @@ async def compact(db: Any) -> None:
     PostgreSQL's VACUUM after the commit does this (inspector/store/pg/maintenance.py)."""
     if _pg(db):
         return
-    for table in ("events_fts", "events_grams", "materials_fts", *call_index.TABLES):
+    for table in ("events_fts", "events_grams", "materials_fts", *(t for side in SIDES for t in side.tables)):
         await db.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
 
 
@@ -207,9 +215,9 @@ def short_queries_indexed(db: Any) -> bool:
 async def unindexed_events(db: Any, session: str, after: int | None,
                            limit: int) -> list[tuple[int, int, str | None, str | None, str]]:
     """(event_id, seq, content, tool, extra) of the session's events above ``after`` (None: above
-    the watermark) that hold text or may hold call input, in import order: what a search checks directly when the indexes
-    do not reach them yet (a store that cannot be written, an import committed since the
-    catch-up). Usually none, answered by one lookup past the highest event."""
+    the watermark) that hold text or may hold call input or thinking, in import order: what a search
+    checks directly when the indexes do not reach them yet (a store that cannot be written, an
+    import committed since the catch-up). Usually none, answered by one lookup past the highest event."""
     return await db.execute_fetchall(unindexed_sql(_pg(db), after is None),
                                      (*(() if after is None else (after,)), session, limit))
 
@@ -220,7 +228,8 @@ def unindexed_sql(pg: bool, from_watermark: bool) -> str:
     column = "session" if pg else "+session"
     bound = f"({WATERMARK_SQL})" if from_watermark else "?"
     return (f"SELECT event_id, seq, content, tool, extra FROM events WHERE event_id > {bound} AND {column} = ? "
-            f"AND (content IS NOT NULL OR {call_index.MAY_HAVE_INPUT}) ORDER BY event_id LIMIT ?")
+            f"AND (content IS NOT NULL OR {call_index.MAY_HAVE_INPUT} OR {reasoning_index.MAY_HAVE_THINKING}) "
+            "ORDER BY event_id LIMIT ?")
 
 
 def short_query_exact(db: Any, tokens_exact: bool) -> bool:

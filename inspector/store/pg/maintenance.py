@@ -21,7 +21,7 @@ import asyncpg
 from inspector.store.pg.store import PgStore, _connect
 
 # The tables a deletion removes rows or bytes from.
-RECLAIMED = ("events", "events_search", "calls_search", "material_chunks", "materials_fts", "materials",
+RECLAIMED = ("events", "events_search", "calls_search", "reasoning_search", "material_chunks", "materials_fts", "materials",
              "state_records", "summaries", "stubs", "actions", "candidates", "handoffs", "deletion_requests", "tool_defs")
 
 

@@ -323,7 +323,22 @@ CREATE INDEX calls_search_text ON calls_search USING gin (lower(text) gin_trgm_o
 CREATE INDEX calls_search_session ON calls_search (session, event_id);
 """
 
+# Format 6: an event's thinking text searchable (inspector/store/reasoning_index.py):
+# ``reasoning_search`` holds each indexed event's thinking under a trigram index, filled by the
+# catch-up under the events' watermark; an older store's events at or below it are indexed by the
+# migration (in Python, the same text as SQLite's ``reasoning_fts``).
+_V6 = f"""
+CREATE TABLE reasoning_search (
+    event_id bigint PRIMARY KEY,
+    session  {_T} NOT NULL,
+    text     {_T} NOT NULL
+);
+CREATE INDEX reasoning_search_text ON reasoning_search USING gin (lower(text) gin_trgm_ops);
+CREATE INDEX reasoning_search_session ON reasoning_search (session, event_id);
+"""
+
 # Forward migrations: PG_MIGRATIONS[n] brings a PostgreSQL store from format n to the next
 # key (or FORMAT_VERSION). Format 0 is an empty database; the first step builds format 2,
 # the SQLite store's format at the time the PostgreSQL backend was added.
-PG_MIGRATIONS: dict[int, tuple[int, str]] = {0: (2, _V2), 2: (3, _V3), 3: (4, _V4), 4: (5, _V5)}
+PG_MIGRATIONS: dict[int, tuple[int, str]] = {0: (2, _V2), 2: (3, _V3), 3: (4, _V4), 4: (5, _V5),
+                                               5: (6, _V6)}

@@ -34,6 +34,7 @@ from inspector.store.digest_key import parse_key
 from inspector.store.location import StoreUrl
 from inspector.store.pg.adapter import PgConnection, sqlite_error
 from inspector.store.pg.schema import CHANNEL, PG_MIGRATIONS, WRITE_LOCK_KEY
+from inspector.store.reasoning_index import REASONING
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION
 
 CONNECT_TIMEOUT_S = 10
@@ -307,6 +308,8 @@ async def _migrate(conn: asyncpg.Connection, location: StoreUrl, create: bool, c
             await conn.execute(script)
             if target == 5:  # an older store's indexed events get their call input indexed
                 await fill_calls(PgConnection(conn))
+            if target == 6:  # and their thinking
+                await REASONING.fill_to_watermark(PgConnection(conn))
             created.append(version == 0)
             if version == 0:
                 await conn.execute("INSERT INTO store_format (application_id, version) VALUES ($1, $2)",

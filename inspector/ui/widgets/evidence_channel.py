@@ -17,6 +17,8 @@ from inspector.ui.evidence_rows import RUN_PREFIX, PartsRun, arrange, human_size
 from inspector.ui.safe import markup, plain
 from inspector.ui.widgets.channel import ChannelPane
 
+THINKING_MARK = "∴"  # a hit in thinking text, marked as the timeline marks thinking
+
 if TYPE_CHECKING:  # the search service loads with the first search, not with the first screen
     from inspector.services.search import Hit, SearchResult
 
@@ -124,14 +126,18 @@ class EvidenceChannel(ChannelPane):
         # "0 occurrences in 0 items for “x”" said nothing found the way no person says it
         head = (f"{n:,} occurrence{'s' if n != 1 else ''} in {items}{'+' if result.more else ''} "
                 f"item{'s' if items != 1 else ''} for “{result.query}” · {method} · [ ] step through them"
-                if items else f"No match for “{result.query}” in this session's events, tool calls' input and stored originals "
+                if items else f"No match for “{result.query}” in this session's events, tool calls' input, thinking and stored originals "
                 f"· {method}")
         options = [Option(markup("[b]$h[/b]", h=head), disabled=True)]
         if result.note:
             options.append(Option(markup("[$warning]$n[/]", n=result.note), disabled=True))
+        if not_searched := result.not_searched_sentence():  # "no match" must not read as "not in the session"
+            options.append(Option(markup("[$warning]$n[/]", n=not_searched), disabled=True))
         for i, hit in enumerate(result.hits):
-            # where it matched: the event's text, a tool call's input ("call input of Bash"), a material's text
-            options.append(Option(markup("[b]$ref[/b] [dim]$w · $n×[/]\n  $s", ref=hit.ref, w=hit.matched,
+            # where it matched: the event's text, a tool call's input ("call input of Bash"), thinking (marked
+            # ∴ as on the timeline: what the model thought, not what it said), a material's text
+            where = f"{THINKING_MARK} {hit.matched}" if hit.matched == "thinking" else hit.matched
+            options.append(Option(markup("[b]$ref[/b] [dim]$w · $n×[/]\n  $s", ref=hit.ref, w=where,
                                          n=str(hit.occurrences), s=line_safe(hit.snippet)),
                                   id=f"hit:{i}"))  # a line break in the text began a line at the list's edge
         self.set_records(options, "no hits")
