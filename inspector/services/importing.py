@@ -41,6 +41,7 @@ from inspector.store import bindings, faults, fresh, ledger, session_rows
 from inspector.store.connection import Store, open_store
 from inspector.store.jsoncodec import fast_compact_bytes, fast_loads
 from inspector.store.location import StoreTarget, is_url, store_target
+from inspector.store.tables import WRITE_ORDER
 
 ProgressFn = Callable[[str, int, int], None]
 
@@ -120,7 +121,10 @@ async def import_bytes(store: Store, raw: bytes | Sequence[dict[str, Any]], *, a
                                              file_digest=file_digest or keyed_digest(store.digest_key, _file_bytes(
                                                  original, raw)),
                                              digest_key=store.digest_key, extra=ledger_extra)
-        await ledger.append(db, entries)
+        # an empty store before: every row of each session is one the writer wrote, digests in hand
+        await ledger.append(db, entries, known=None if writer.stored else {
+            (session, type_): writer.written.get((session, type_), []) for session in writer.first_use
+            for type_ in WRITE_ORDER})
     for (_s, t), n in writer.added.items():
         report.added[t] = report.added.get(t, 0) + n
     for (_s, t), n in writer.skipped.items():

@@ -69,6 +69,10 @@ class RecordWriter:
         # decided statuses a file claimed and the import did not take (domain/trust.py ACT_STATUSES)
         self.unverified: dict[str, list[dict[str, str]]] = defaultdict(list)
         self._known: dict[tuple[str, str], dict[tuple[Any, ...], str]] = {}
+        # (session, type) -> the digests of the rows written, in the order written: in an empty
+        # store, every row a session has, which its import entry's seals are taken over
+        # (store/seals.py) instead of reading them back.
+        self.written: dict[tuple[str, str], list[str]] = defaultdict(list)
 
     async def write(self, records: list[SifRecord]) -> None:
         by_type: dict[str, list[SifRecord]] = defaultdict(list)
@@ -214,12 +218,16 @@ class RecordWriter:
                 await self._one(rec, self._insert)
             return
         await self.db.execute("RELEASE bulk")
-        if type_ == "event":  # an event row starts with its session (tables.py)
+        written = self.written
+        if type_ == "event":  # an event row starts with its session (tables.py), ends with its digest
             for session, n in Counter(map(_FIRST, rows)).items():
                 self.added[(session, type_)] += n
+            for row in rows:
+                written[(row[0], "event")].append(row[-1])
             return
         for rec in fresh:
             self.added[(rec.session, type_)] += 1
+            written[(rec.session, type_)].append(rec.digest)
             self._note(rec)
 
     async def _insert(self, rec: SifRecord) -> None:
@@ -244,6 +252,7 @@ class RecordWriter:
             return
         await self.db.execute("RELEASE one")
         self.added[(rec.session, rec.type)] += 1
+        self.written[(rec.session, rec.type)].append(rec.digest)
         self._note(rec)
 
     def _note(self, rec: SifRecord) -> None:
@@ -293,6 +302,7 @@ class RecordWriter:
         for rec, _mid, lay in written:
             self.bindings[rec.session][rec.record["id"]] = lay.chunk_binding
             self.added[(rec.session, rec.type)] += 1
+            self.written[(rec.session, rec.type)].append(rec.digest)
             self._note(rec)
         return True
 

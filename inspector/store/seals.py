@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import aiosqlite
@@ -164,9 +165,12 @@ async def store_key(db: aiosqlite.Connection) -> bytes | None:
 
 
 async def seals_for(db: aiosqlite.Connection, key: bytes, session: str, kind: str,
-                    payload: dict[str, Any], earlier: dict[tuple[str, str], str] | None = None) -> dict[str, str]:
+                    payload: dict[str, Any], earlier: dict[tuple[str, str], str] | None = None,
+                    known: Mapping[tuple[str, str], Sequence[str]] | None = None) -> dict[str, str]:
     """The seals of one entry. ``earlier``: the seals of entries appended before it in the same
-    batch (not in the table yet), which a link must chain on."""
+    batch (not in the table yet), which a link must chain on. ``known``: (session, type) -> every
+    row digest of that session's rows of that type, in insertion order, as the caller wrote them
+    (an import into an empty store): sealed from those instead of reading them back."""
     earlier = {} if earlier is None else earlier
     added = payload.get("added")
     appending = appends(kind, payload)  # then only what it added, removed or rewrote is sealed
@@ -181,6 +185,9 @@ async def seals_for(db: aiosqlite.Connection, key: bytes, session: str, kind: st
             rows = await _newest(db, session, type_, int(added[type_])) if previous is not None else None  # type: ignore[index]
             if previous is not None and rows is not None:
                 value = _link(key, type_, previous, rows)
+        rows = known.get((session, type_)) if known is not None and value is None else None
+        if rows is not None:
+            value = _whole(key, type_, list(rows))
         out[type_] = value if value is not None else await seal(db, key, session, type_)
         earlier[(session, type_)] = out[type_]
     return out
