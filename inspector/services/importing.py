@@ -123,8 +123,7 @@ async def import_bytes(store: Store, raw: bytes | Sequence[dict[str, Any]], *, a
                                              digest_key=store.digest_key, extra=ledger_extra)
         # an empty store before: every row of each session is one the writer wrote, digests in hand
         await ledger.append(db, entries, known=None if writer.stored else {
-            (session, type_): writer.written.get((session, type_), []) for session in writer.first_use
-            for type_ in WRITE_ORDER})
+            (session, type_): writer.written[(session, type_)] for session in writer.first_use for type_ in WRITE_ORDER})
     for (_s, t), n in writer.added.items():
         report.added[t] = report.added.get(t, 0) + n
     for (_s, t), n in writer.skipped.items():

@@ -86,7 +86,7 @@ async def ledger_tail(db: aiosqlite.Connection) -> tuple[int, str]:
 
 
 async def append(db: aiosqlite.Connection, entries: Sequence[NewEntry],
-                 known: Mapping[tuple[str, str], Sequence[str]] | None = None) -> list[LedgerEntry]:
+                 known: Mapping[tuple[str, str], seals.RowDigests] | None = None) -> list[LedgerEntry]:
     """Append entries inside the caller's write transaction and return them as stored.
 
     Each entry the inspector writes for a session also seals the record types it changed
