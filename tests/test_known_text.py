@@ -55,3 +55,28 @@ def test_at_most_a_few_texts_are_held() -> None:
     assert known_text.known(decoded[0]) is None
     assert known_text.known(decoded[-1]) is not None
     assert len(known_text._known) == known_text.HELD
+
+
+def test_a_hash_taken_beside_the_conversion_is_the_one_the_original_gets_once() -> None:
+    """A new store's thread hashes a transcript while it converts (store/fresh.py ``_make``); the
+    converter's last step takes that hash for that very bytes object instead of hashing again."""
+    data = '{"a":"ünïcode"}\n'.encode() * 50
+    known_text.remember_hash(data, "sha256:" + "0" * 64)  # not the real one: proves it is taken, not recomputed
+    copy = b"".join([data[:1], data[1:]])
+    assert copy == data and copy is not data and known_text.take_hash(copy) is None  # an equal copy: no answer
+    assert _original(data)["content_hash"] == "sha256:" + "0" * 64
+    assert known_text.take_hash(data) is None  # taken once
+    assert _original(data)["content_hash"] == content_hash(data)
+
+
+def test_the_new_stores_thread_remembers_a_transcripts_hash_before_making_the_schema(tmp_path) -> None:  # noqa: ANN001
+    from inspector.store import fresh
+
+    data = b'{"type":"user"}\n' * 20
+    made = fresh._make(tmp_path / "filling.db", data, True)
+    assert made.file_digest is not None and known_text.take_hash(data) == content_hash(data)
+    fresh._make(tmp_path / "other.db", data, False)  # a sif file: no converter takes a hash
+    assert known_text.take_hash(data) is None
+    for i in range(known_text.HELD + 2):
+        known_text.remember_hash(bytes([i]), content_hash(bytes([i])))
+    assert len(known_text._hashes) == known_text.HELD

@@ -43,3 +43,28 @@ def forget(text: str) -> None:
         entry = _known.get(id(text))
         if entry is not None and entry[0] is text:
             del _known[id(text)]
+
+
+# The content hash of a file being converted, taken on another thread before the converter needs
+# it (services/importing.py): hashing releases the interpreter lock, so it runs beside the
+# conversion's Python instead of after it (3 ms for 4.5 MB). Keyed by the bytes object itself,
+# as the texts above; an answer is only a shortcut, and without one the converter hashes.
+_hashes: dict[int, tuple[bytes, str]] = {}
+
+
+def remember_hash(data: bytes, digest: str) -> None:
+    """``digest`` is the content hash (``sha256:…``) of ``data``."""
+    with _lock:
+        _hashes[id(data)] = (data, digest)
+        while len(_hashes) > HELD:
+            del _hashes[next(iter(_hashes))]
+
+
+def take_hash(data: bytes) -> str | None:
+    """The content hash remembered for this very bytes object, forgotten as it is taken."""
+    with _lock:
+        entry = _hashes.get(id(data))
+        if entry is None or entry[0] is not data:
+            return None
+        del _hashes[id(data)]
+        return entry[1]

@@ -18,6 +18,7 @@ from typing import Any
 
 import aiosqlite
 
+from inspector.domain import known_text
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import inert_payload
 from inspector.domain.errors import BadInput, InspectorError, NotAStore
@@ -38,9 +39,10 @@ from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
 from inspector.services.unchanged_import import unchanged_import
 from inspector.store import bindings, faults, fresh, ledger, session_rows
-from inspector.store.connection import Store, open_store, read_only_reason
+from inspector.store.connection import Store, open_store
 from inspector.store.jsoncodec import fast_compact_bytes, fast_loads
 from inspector.store.location import StoreTarget, is_url, store_target
+from inspector.store.tables import WRITE_ORDER
 
 ProgressFn = Callable[[str, int, int], None]
 
@@ -120,7 +122,9 @@ async def import_bytes(store: Store, raw: bytes | Sequence[dict[str, Any]], *, a
                                              file_digest=file_digest or keyed_digest(store.digest_key, _file_bytes(
                                                  original, raw)),
                                              digest_key=store.digest_key, extra=ledger_extra)
-        await ledger.append(db, entries)
+        # an empty store before: every row of each session is one the writer wrote, digests in hand
+        await ledger.append(db, entries, known=None if writer.stored else {
+            (session, type_): writer.written[(session, type_)] for session in writer.first_use for type_ in WRITE_ORDER})
     for (_s, t), n in writer.added.items():
         report.added[t] = report.added.get(t, 0) + n
     for (_s, t), n in writer.skipped.items():
@@ -260,7 +264,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     made: fresh.Made | None = None
     # A new store is made (on a thread, while the transcript converts) and filled under a
     # hidden name, then published whole in WAL mode (inspector/store/fresh.py says why that is safe).
-    filling = _start_filling(into, original) if fill_new and not on_server else None
+    filling = fresh.start_filling(into, original, fmt != "sif") if fill_new and not on_server else None
     try:
         if fmt != "sif":
             records = convert(raw, text_name(source.name), fmt, fast_loads)
@@ -271,10 +275,12 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
                              for r in records if r["type"] == "event" and r.get("problem")]
         if filling is not None:
             made = await filling[1]
+            known_text.take_hash(original)  # its hash, should the converter have finished first: not kept
             store = await fresh.open_filling(filling[0])
     except BaseException:
         if filling is not None:
             await _finish_quietly(filling[1])
+            known_text.take_hash(original)
             fresh.remove(filling[0])
         raise
     created = filling is not None or (not on_server and not (into.exists() and into.stat().st_size > 0))
@@ -327,16 +333,6 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         for problem in report.problems:
             problem.line = origin_lines.get((problem.session, problem.seq))
     return report
-
-
-def _start_filling(into: Path, original: bytes) -> tuple[Path, asyncio.Future[fresh.Made]] | None:
-    """Start making a new store's schema under its hidden name (None: the store exists, or
-    cannot be written here — the ordinary path then opens it, or refuses with its reason)."""
-    if not fresh.can_fill(into) or read_only_reason(into) is not None:
-        return None
-    fresh.remove_stale(into)
-    path = fresh.fill_path(into)
-    return path, asyncio.get_running_loop().run_in_executor(None, fresh.create_schema, path, original)
 
 
 async def _finish_quietly(making: asyncio.Future[Any]) -> None:

@@ -25,7 +25,7 @@ from inspector.domain.protocol import CallShape, ProtocolProblem
 from inspector.domain.sif import SifRecord
 from inspector.domain.sif_schema import IDENTITY_FIELDS
 from inspector.domain.trust import SOURCE_TRUST, UNTRUSTED, label_conflict, unverified_act
-from inspector.store import bulk, materials
+from inspector.store import bulk, materials, seals
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
 
@@ -74,6 +74,10 @@ class RecordWriter:
         self.unverified: dict[str, list[dict[str, str]]] = defaultdict(list)
         self._known: dict[tuple[str, str], dict[tuple[Any, ...], str]] = {}
         self._gone: dict[str, dict[tuple[str, tuple[Any, ...]], str]] = {}
+        # (session, type) -> the rows written, in the order written (their count and digests'
+        # hash): in an empty store, every row a session has, which its import entry's seals are
+        # taken over (store/seals.py) instead of reading them back.
+        self.written: dict[tuple[str, str], seals.RowDigests] = defaultdict(seals.RowDigests)
 
     async def write(self, records: list[SifRecord]) -> None:
         by_type: dict[str, list[SifRecord]] = defaultdict(list)
@@ -249,13 +253,19 @@ class RecordWriter:
                 await self._one(rec, self._insert)
             return
         await self.db.execute("RELEASE bulk")
-        if type_ == "event":  # an event row starts with its session (tables.py)
+        by_session: dict[str, list[str]] = defaultdict(list)
+        if type_ == "event":  # an event row starts with its session (tables.py), ends with its digest
             for session, n in Counter(map(_FIRST, rows)).items():
                 self.added[(session, type_)] += n
-            return
-        for rec in fresh:
-            self.added[(rec.session, type_)] += 1
-            self._note(rec)
+            for row in rows:
+                by_session[row[0]].append(row[-1])
+        else:
+            for rec in fresh:
+                self.added[(rec.session, type_)] += 1
+                by_session[rec.session].append(rec.digest)
+                self._note(rec)
+        for session, digests in by_session.items():
+            self.written[(session, type_)].add(digests)
 
     async def _insert(self, rec: SifRecord) -> None:
         await self.db.execute(SPECS[rec.type].insert_sql, self._row(rec))
@@ -279,6 +289,7 @@ class RecordWriter:
             return
         await self.db.execute("RELEASE one")
         self.added[(rec.session, rec.type)] += 1
+        self.written[(rec.session, rec.type)].add([rec.digest])
         self._note(rec)
 
     def _note(self, rec: SifRecord) -> None:
@@ -328,6 +339,7 @@ class RecordWriter:
         for rec, _mid, lay in written:
             self.bindings[rec.session][rec.record["id"]] = lay.chunk_binding
             self.added[(rec.session, rec.type)] += 1
+            self.written[(rec.session, rec.type)].add([rec.digest])
             self._note(rec)
         return True
 

@@ -38,6 +38,7 @@ Importing into an existing store never comes here.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
 import os
@@ -51,12 +52,13 @@ from pathlib import Path
 
 import aiosqlite
 
-from inspector.domain.canonical import keyed_digest
+from inspector.domain import known_text
+from inspector.domain.canonical import content_hash, keyed_digest
 from inspector.store import call_index, grams, reasoning_index
 from inspector.store.connection import Store, fetch_one, utc_now
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 from inspector.store.schema_expected import expected_schema
-from inspector.store.sqlite_connections import close_all, configure, connect_reader, plain_name
+from inspector.store.sqlite_connections import close_all, configure, connect_reader, plain_name, read_only_reason
 
 SIDECARS = ("-journal", "-wal", "-shm")
 # The page cache while filling (KiB): pages stay in memory until the commit writes each once
@@ -137,6 +139,27 @@ def create_schema(path: Path, data: bytes | None = None) -> Made:
         db.close()
     secret = bytes.fromhex(key)
     return Made(secret, tuple(str(sql) for _name, sql in deferred), keyed_digest(secret, data) if data else None)
+
+
+def start_filling(into: Path, original: bytes, converting: bool) -> tuple[Path, asyncio.Future[Made]] | None:
+    """Start making a new store's schema under its hidden name, on a thread (None: the store
+    exists, or cannot be written here — the ordinary path then opens it, or refuses with its
+    reason). ``converting``: ``original`` is a transcript, whose content hash its converter
+    takes last: taken here first (:func:`_make`)."""
+    if not can_fill(into) or read_only_reason(into) is not None:
+        return None
+    remove_stale(into)
+    path = fill_path(into)
+    return path, asyncio.get_running_loop().run_in_executor(None, _make, path, original, converting)
+
+
+def _make(path: Path, original: bytes, converting: bool) -> Made:
+    """On a thread while the transcript converts: its content hash first (the converter's last
+    step takes it, domain/known_text.py: hashing releases the interpreter lock, so it runs beside
+    the conversion's Python instead of after it), then the store."""
+    if converting and original:
+        known_text.remember_hash(original, content_hash(original))
+    return create_schema(path, original)
 
 
 async def open_filling(path: Path) -> Store:

@@ -9,7 +9,7 @@ carrying out a deletion never has to break the chain.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,12 +85,14 @@ async def ledger_tail(db: aiosqlite.Connection) -> tuple[int, str]:
     return (int(row[0]), str(row[1])) if row else (0, GENESIS_HASH)
 
 
-async def append(db: aiosqlite.Connection, entries: Sequence[NewEntry]) -> list[LedgerEntry]:
+async def append(db: aiosqlite.Connection, entries: Sequence[NewEntry],
+                 known: Mapping[tuple[str, str], seals.RowDigests] | None = None) -> list[LedgerEntry]:
     """Append entries inside the caller's write transaction and return them as stored.
 
     Each entry the inspector writes for a session also seals the record types it changed
     (inspector/store/seals.py), computed here from the rows the transaction leaves, so no
-    service can forget it."""
+    service can forget it. ``known``: the row digests a caller that wrote every row of a
+    session holds already (``seals.seals_for``), not read back."""
     seq, prev = await ledger_tail(db)
     now = utc_now()
     stored: list[LedgerEntry] = []
@@ -104,7 +106,7 @@ async def append(db: aiosqlite.Connection, entries: Sequence[NewEntry]) -> list[
             key = key or await seals.store_key(db)
             if key is not None:
                 payload = {**payload, seals.SEALED: await seals.seals_for(db, key, new.session, new.kind, payload,
-                                                                              sealed)}
+                                                                              sealed, known)}
         body = entry_body(seq, new.session, new.kind, new.actor, at, payload, new.source, new.record_digest)
         digest = ledger_hash(prev, body)
         stored.append(LedgerEntry(seq, new.session, new.kind, new.actor, at, payload, new.source,

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import aiosqlite
@@ -59,7 +60,31 @@ async def digests(db: aiosqlite.Connection, session: str, type_: str) -> list[st
 def _whole(key: bytes, type_: str, rows: list[str]) -> str:
     lines = "".join(f"{row}\n" for row in rows)  # one buffer, hashed once: cheap at a million rows
     digest = hashlib.sha256(lines.encode("utf-8", "surrogatepass")).hexdigest()
-    return keyed_digest(key, f"{type_}:{len(rows)}:{digest}".encode("ascii"))
+    return _whole_of(key, type_, len(rows), digest)
+
+
+def _whole_of(key: bytes, type_: str, count: int, lines_digest: str) -> str:
+    return keyed_digest(key, f"{type_}:{count}:{lines_digest}".encode("ascii"))
+
+
+class RowDigests:
+    """What a whole seal is taken over, fed as rows are written: their count and the sha256 of
+    their digests one per line, in order (:func:`_whole`), without holding the digests — a
+    million-event import would otherwise keep ~110 MB of them to the end."""
+
+    __slots__ = ("count", "_lines")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._lines = hashlib.sha256()
+
+    def add(self, digests: Sequence[str]) -> None:
+        if digests:
+            self._lines.update("".join(f"{d}\n" for d in digests).encode("utf-8", "surrogatepass"))
+            self.count += len(digests)
+
+    def seal(self, key: bytes, type_: str) -> str:
+        return _whole_of(key, type_, self.count, self._lines.hexdigest())
 
 
 def _link(key: bytes, type_: str, previous: str, rows: list[str]) -> str:
@@ -164,9 +189,12 @@ async def store_key(db: aiosqlite.Connection) -> bytes | None:
 
 
 async def seals_for(db: aiosqlite.Connection, key: bytes, session: str, kind: str,
-                    payload: dict[str, Any], earlier: dict[tuple[str, str], str] | None = None) -> dict[str, str]:
+                    payload: dict[str, Any], earlier: dict[tuple[str, str], str] | None = None,
+                    known: Mapping[tuple[str, str], RowDigests] | None = None) -> dict[str, str]:
     """The seals of one entry. ``earlier``: the seals of entries appended before it in the same
-    batch (not in the table yet), which a link must chain on."""
+    batch (not in the table yet), which a link must chain on. ``known``: (session, type) -> every
+    row of that session's rows of that type, in insertion order, as the caller wrote them (an
+    import into an empty store): sealed from those instead of reading them back."""
     earlier = {} if earlier is None else earlier
     added = payload.get("added")
     appending = appends(kind, payload)  # then only what it added, removed or rewrote is sealed
@@ -181,6 +209,9 @@ async def seals_for(db: aiosqlite.Connection, key: bytes, session: str, kind: st
             rows = await _newest(db, session, type_, int(added[type_])) if previous is not None else None  # type: ignore[index]
             if previous is not None and rows is not None:
                 value = _link(key, type_, previous, rows)
+        written = known.get((session, type_)) if known is not None and value is None else None
+        if written is not None:
+            value = written.seal(key, type_)
         out[type_] = value if value is not None else await seal(db, key, session, type_)
         earlier[(session, type_)] = out[type_]
     return out

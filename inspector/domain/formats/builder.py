@@ -177,7 +177,7 @@ class Builder:
         """The whole file as a material (every converter's last step, so the unknown kinds it
         met are reported here too)."""
         self.report_unknown()
-        digest = content_hash(data)
+        digest = known_text.take_hash(data) or content_hash(data)  # an import may have hashed it meanwhile
         try:
             encoding, content = "utf-8", utf8_text(data)
         except UnicodeDecodeError:
