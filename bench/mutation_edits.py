@@ -80,6 +80,21 @@ def flip(value: Any) -> Any:
     return text[:i] + chr(ord(text[i]) ^ 1 or 0x41) + text[i + 1:]
 
 
+def repeated_key(value: Any) -> str | None:
+    """A JSON object's text with its first key written again in front of it, another value: Python's
+    parser keeps a repeated key's last value (the digest and the hash hold), SQLite's JSON functions
+    read its first (what ``json_extract`` shows: the timeline, the budget, ``actions``, ``history``)."""
+    if not isinstance(value, str) or not value.startswith("{"):
+        return None
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return None
+    if not isinstance(parsed, dict) or not parsed:
+        return None
+    return "{" + json.dumps(next(iter(parsed))) + ':"edited",' + value[1:]
+
+
 def meaningful(value: Any, column: str) -> Any:
     """A change a person would make (still valid JSON in a JSON column), for consistent edits."""
     if isinstance(value, int):
@@ -272,6 +287,14 @@ def column_edits(con: sqlite3.Connection, table: str) -> list[Mutation]:
         out.append(Mutation(table, label, "null", set_to(None), rows=(rid,)))
         if isinstance(value, bytes) and len(value) > 1:
             out.append(Mutation(table, label, "truncate", set_to(value[: len(value) // 2]), rows=(rid,)))
+        if isinstance(value, str) and table != "store_meta":  # a JSON object of this column: a key repeated
+            found = con.execute(f"SELECT {key.strip('()')}, {column} FROM '{table}' WHERE {column} LIKE '{{\"%' "
+                                f"ORDER BY {key.strip('()')} LIMIT 1").fetchone()
+            repeated = repeated_key(found[-1]) if found is not None else None
+            if repeated is not None:
+                r_where, r_params = _is(con, table, found[0] if len(found) == 2 else tuple(found[:-1]))
+                out.append(Mutation(table, label, "repeat a key", set_to(repeated, w=r_where, p=r_params),
+                                    rows=(found[0],)))
         other = con.execute(f"SELECT {key.strip('()')}, {column} FROM '{table}' WHERE {column} IS NOT ? "
                             f"AND NOT ({where}) ORDER BY {key.strip('()')} LIMIT 1", (value, *params)).fetchone()
         if other is not None:

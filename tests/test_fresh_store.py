@@ -76,10 +76,10 @@ async def test_a_store_created_meanwhile_is_kept_and_imported_into(tmp_path: Pat
     other = write_sif(tmp_path / "other.jsonl", [session_record("s0"), event_record(1, "s0")])
     publish = fresh.publish
 
-    async def someone_else_first(store: object, into: Path) -> None:
+    async def someone_else_first(store: object, into: Path, *rest: object) -> None:
         monkeypatch.setattr(fresh, "publish", publish)
         await import_file(other, into, actor="other")  # publishes its own store at the name
-        await publish(store, into)  # type: ignore[arg-type]
+        await publish(store, into, *rest)  # type: ignore[arg-type]
 
     monkeypatch.setattr(fresh, "publish", someone_else_first)
     report = await import_file(write_sif(tmp_path / "a.jsonl", [session_record(), event_record(1)]), target,
@@ -193,3 +193,51 @@ async def test_a_repeated_event_is_still_refused_while_filling(tmp_path: Path) -
     with pytest.raises(BadInput):
         await import_file(src, tmp_path / "s.db", actor="t")
     assert not (tmp_path / "s.db").exists() and _hidden(tmp_path) == []
+
+
+def test_making_the_schema_keeps_what_the_import_needs_again(tmp_path: Path) -> None:
+    """The left-out indexes' SQL as the file stored it (publish makes them from it), the store's
+    key and the imported bytes' keyed digest under it (the ledger names the file by it)."""
+    from inspector.domain.canonical import keyed_digest
+    from inspector.store.schema_expected import expected_schema
+
+    made = fresh.create_schema(tmp_path / "filling.db", b"the file's bytes\n")
+    want = {sql for (kind, _name), sql in expected_schema().items()
+            if kind == "index" and sql is not None and "ON events(" in sql and "UNIQUE" not in sql}
+    assert len(made.deferred) == 3 and set(made.deferred) == want
+    with sqlite3.connect(tmp_path / "filling.db") as db:
+        assert db.execute("SELECT value FROM store_meta WHERE key = 'digest_key'").fetchone()[0] == made.key.hex()
+    assert made.file_digest == keyed_digest(made.key, b"the file's bytes\n")
+    assert fresh.create_schema(tmp_path / "other.db").file_digest is None
+
+
+async def test_a_new_store_runs_no_migration_twice_and_digests_the_file_beside_the_conversion(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Publishing makes the left-out indexes from the SQL the schema's thread kept (not from
+    ``expected_schema``, every migration run again in memory), and the file's keyed digest comes
+    from that thread too: neither runs on the import's own path (issue #18)."""
+    from inspector.services import importing
+    from inspector.store.schema_expected import expected_schema, schema_of
+
+    src = write_sif(tmp_path / "a.jsonl", [session_record(), *(event_record(n) for n in range(1, 50))])
+    whole = src.read_bytes()
+    keyed = importing.keyed_digest
+
+    def not_the_file(key: bytes, data: bytes) -> str:
+        assert data != whole, "the file's keyed digest was taken again on the import's path"
+        return keyed(key, data)
+
+    def no_migrations() -> None:
+        raise AssertionError("expected_schema() ran the migrations again")
+
+    monkeypatch.setattr(importing, "keyed_digest", not_the_file)
+    monkeypatch.setattr(fresh, "expected_schema", no_migrations)
+    target = tmp_path / "s.db"
+    await import_file(src, target, actor="t")
+    monkeypatch.undo()
+    with sqlite3.connect(target) as db:
+        assert schema_of(db) == expected_schema()
+    async with await open_store(target) as store:
+        (entry,) = [e for e in await store.db.execute_fetchall("SELECT payload FROM ledger WHERE kind = 'import'")]
+        assert f'"file_digest":"{keyed(store.digest_key, whole)}"' in entry[0].replace(" ", "")
+        assert (await verify_store(store)).ok

@@ -131,7 +131,9 @@ TRANSCRIPTS = {
         "aaad22fec672e20d6642119ec586c807f764866c53862355240411ee1180e446"),
     "inspect-ai/2025-05-12T20-27-36-04-00_browser.json": (
         "0c55dcbf4db07ef4e3fd4522a3c67afa7188a89b6daa79ba00b5d685a9de09ac",
-        "2674d4a33c06754bc4d6d7b46d0584517d256c44af9ecea28272a5f226e39009"),
+        # untrusted-five: the page's zero-width joiners exported as \u200d (json_safe); 2 of 19 lines
+        # differ, each parses to the same record
+        "fc97ffb15bd6bb6576cad0a886da442c06f3d195b6ec2f630b7d7ea045f47cbb"),
     "inspect-ai/log_read_sample.eval": (
         "d13d1026c3f5e56fe8be66107c1921f0e8b0c2a9c1c0841474428e5affaf270a",
         "0f5f94e14f8ad88513218aa8bb19e01efa3bc4c4e7489e16951b80f51087f681"),

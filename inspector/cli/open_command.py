@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from inspector.cli.output import EXIT_OK, fail
+from inspector.cli.output import EXIT_OK, fail, not_text
 from inspector.cli.store_param import STORE
 from inspector.domain.errors import InspectorError
 from inspector.services import reviewer_name
@@ -126,6 +126,7 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
     follow: Path | None = None
     listing: Future[list[discovery.Found]] | None = None
     try:
+        not_text({"session": session, "reviewer": reviewer})
         if target is None:
             listing = start_listing(sources)  # while the UI's modules load
             store = None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import re
 import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Iterable
@@ -20,7 +21,7 @@ from typing import Any
 
 import click
 
-from inspector.domain.errors import InspectorError
+from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.terminal_safe import json_safe, line_safe, terminal_safe
 from inspector.store import faults
 
@@ -70,6 +71,7 @@ def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Await
         def runner(*args: Any, **kwargs: Any) -> None:
             as_json = bool(kwargs.get(as_json_param))
             try:
+                not_text(kwargs)
                 code = asyncio.run(fn(*args, **kwargs))
             except InspectorError as error:
                 fail(error, as_json)
@@ -92,6 +94,22 @@ def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Await
         return runner
 
     return wrap
+
+
+def not_text(params: dict[str, Any]) -> None:
+    """Refuse (exit 3, nothing done) a text argument holding bytes that are not UTF-8: Python
+    hands them over as lone surrogates (``\\udc9b`` for a raw 0x9b byte), which no store, digest or
+    ledger entry can hold, so a search query, a value, a reason or an id typed or pasted that
+    way ended in a traceback half way through the command. Paths are ``Path`` objects (a file
+    name may be any bytes) and are not looked at."""
+    for name, value in params.items():
+        for text in value if isinstance(value, (tuple, list)) else (value,):
+            if isinstance(text, str) and _SURROGATE(text):
+                raise BadInput(f"the {name.replace('_', ' ')} given on the command line ({line_safe(text)}) is not "
+                               "UTF-8 text: nothing was done", code="argument_not_text")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]").search
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of text.")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import ipaddress
+import logging
 import re
 import shutil
 import socket
@@ -31,9 +32,11 @@ import aiohttp_jinja2
 import click
 import textual_serve
 from aiohttp import web
+from textual_serve.server import LOGO
 
 from inspector.cli.serve_shutdown import ClosingServer
 from inspector.domain.errors import BadInput
+from inspector.domain.terminal_safe import terminal_safe
 
 _REMOTE_LINK = re.compile(r"<link[^>]*href=\"https?://[^\"]*\"[^>]*/?>", re.S)
 
@@ -131,6 +134,24 @@ class _GuardedServer(ClosingServer):
         app.middlewares.insert(0, same_origin_only(self._hosts))
         return app
 
+    def initialize_logging(self) -> None:
+        """textual-serve's log on this terminal, every record made inert first: aiohttp logs each
+        request with its ``User-Agent`` and ``Referer`` as the client sent them, and a client (any
+        page or program that reaches the port) may send C1 controls (``\\x9d0;title\\x9c``, an
+        8-bit OSC), bidi overrides or invisible characters there (the parser refuses only C0)."""
+        super().initialize_logging()
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(_inert_record)
+
+    async def on_startup(self, app: web.Application) -> None:
+        """textual-serve's banner without reading the command as Rich markup: the command names the
+        store's path, and a folder named ``[/]`` ended the server (MarkupError), ``[link=…]`` made
+        the line a link to wherever the name said."""
+        self.console.print(LOGO, highlight=False)
+        self.console.print(f"Serving {terminal_safe(self.command)} on {self.public_url}", markup=False,
+                           highlight=False)
+        self.console.print("\nPress Ctrl+C to quit", style="cyan")
+
     @aiohttp_jinja2.template("app_index.html")
     async def handle_index(self, request: web.Request) -> dict[str, Any]:
         """The page, its asset and WebSocket URLs naming the address it was reached at (its
@@ -138,6 +159,12 @@ class _GuardedServer(ClosingServer):
         ``0.0.0.0`` is no address a browser can reach — nor the origin the page comes from."""
         self.public_url = f"http://{request.host}"
         return await ClosingServer.handle_index.__wrapped__(self, request)  # type: ignore[no-any-return]
+
+
+def _inert_record(record: logging.LogRecord) -> bool:
+    """A log record's message with every control, bidi and invisible character made visible."""
+    record.msg, record.args = terminal_safe(record.getMessage()), None
+    return True
 
 
 def check_address(host: str, port: int) -> None:

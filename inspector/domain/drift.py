@@ -186,7 +186,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     # A decision stated as its alternative is reported as reversed, not also as missing.
     findings = [f for f in findings if not (f.code == "protected_missing" and f.key in reversed_keys)]
     findings += judged_once(findings, said_findings)
-    findings += whole_text_findings(gen.generation, gen.text, said, state, findings)  # retracted, disguised
+    findings += whole_text_findings(gen.generation, gen.text, said, state, findings, ctx, gen.covers)
     findings += identifier_findings(gen.generation, gen.text, ctx)
     unjudged = facts_not_judged(gen.generation, state)
     if unjudged is not None:

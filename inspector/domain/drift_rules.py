@@ -37,7 +37,7 @@ from inspector.domain.said_failures import (
     tool_said_failed,
 )
 from inspector.domain.said_lifted import dismisses, goal_restated, unit_in, unit_of
-from inspector.domain.said_lifted import negated_or_lifted as negated_value
+from inspector.domain.said_sections import negated_anywhere as negated_value
 from inspector.domain.said_untrusted import (
     reports_not_instructs,
     rule_probe,

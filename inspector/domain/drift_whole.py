@@ -24,11 +24,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from inspector.domain.drift_context import DriftContext
 from inspector.domain.drift_finding import Finding
 from inspector.domain.said import Said
 from inspector.domain.said_crosslang import crossed
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.said_disguised import disguised, disguises
+from inspector.domain.said_goal_done import goal_done_against_log
 from inspector.domain.said_grantee import grant_of, grantee_added
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
@@ -70,13 +72,36 @@ def _judged(state: list[Any]) -> tuple[list[Any], list[Any]]:
     return kept
 
 
-def whole_text_findings(generation: int, text: str, said: Said, state: list[Any],
-                        found: list[Finding]) -> list[Finding]:
+def whole_text_findings(generation: int, text: str, said: Said, state: list[Any], found: list[Finding],
+                        ctx: DriftContext | None = None, covers: tuple[int, int] | None = None) -> list[Finding]:
     """The retractions and disguised values of one generation, for the active goals,
-    constraints, permissions and acceptances no blocking finding already names."""
+    constraints, permissions and acceptances no blocking finding already names; and a goal
+    called done while the log's last word on it says it is not (``ctx``: the raw log's texts)."""
     judged, named_ones = _judged(state)
     if not judged:
         return []
+    done = _goals_done(generation, said, judged, found, ctx, covers) if ctx is not None and ctx.event_texts else []
+    return done + _whole(generation, text, said, judged, named_ones, found)
+
+
+def _goals_done(generation: int, said: Said, judged: list[Any], found: list[Finding], ctx: DriftContext,
+                covers: tuple[int, int] | None) -> list[Finding]:
+    named = {f.key for f in found if f.severity == "finding"}
+    out: list[Finding] = []
+    for fact in judged:
+        hit = goal_done_against_log(said, fact.value, ctx.event_texts, covers) if (
+            fact.kind == "goal" and fact.key not in named) else None
+        if hit is not None:
+            out.append(Finding("open_issue_claimed_done", fact.key,
+                               f"generation {generation} calls the goal “{fact.value}” ({fact.key}) done "
+                               f"(“{hit.words[0]}” in “{hit.sentence}”), but the log's last word on it, at "
+                               f"evt:{hit.seq}, says it is not finished: “{hit.log_says}”.",
+                               words=hit.words, where=hit.sentence))
+    return out
+
+
+def _whole(generation: int, text: str, said: Said, judged: list[Any], named_ones: list[Any],
+           found: list[Finding]) -> list[Finding]:
     taken = retractions(said)
     hidden = disguises(text)
     mixed = _mixed(said)

@@ -100,21 +100,27 @@ class Merged:
             ident = _identity(p)
             key = (p.kind, ident)
             found = merged.get(key)
-            ref = f"evt:{p.seq}"
+            # A rule a back-reference resolved to cites where it was said, then the endorsement.
+            seqs = (*p.cites, p.seq) if p.cites else (p.seq,)
             if found is None:
-                merged[key] = ProposedFact(_key(p.kind, ident), p.kind, p.value, [ref], p.rule,
+                refs = [f"evt:{seq}" for seq in seqs]
+                merged[key] = ProposedFact(_key(p.kind, ident), p.kind, p.value, refs, p.rule,
                                            rationale=p.rationale, alternatives=list(p.alternatives),
                                            detail=dict(p.detail), at=at.get(p.seq))
-                cited[key] = {ref}
-                last[key] = p.seq
+                cited[key] = set(refs)
+                if list(seqs) != sorted(seqs):
+                    self.unordered.add(key)
+                last[key] = max(seqs)
                 continue
             seen = cited[key]
-            if ref not in seen:
-                seen.add(ref)
-                found.sources.append(ref)
-                if p.seq < last[key]:
-                    self.unordered.add(key)
-                last[key] = p.seq
+            for seq in seqs:
+                ref = f"evt:{seq}"
+                if ref not in seen:
+                    seen.add(ref)
+                    found.sources.append(ref)
+                    if seq < last[key]:
+                        self.unordered.add(key)
+                    last[key] = seq
             for name, value in p.detail.items():  # a later occurrence knows more (e.g. a later fix)
                 if value is not None and name != "todo_states":
                     found.detail[name] = value
@@ -157,7 +163,7 @@ def extract(events: Iterable[LogEvent]) -> list[ProposedFact]:
     replies = facts_goals.GoalReading()
     decisions = facts_goals.read_replies(ordered, replies)  # the goals go into ``replies``
     own = replies.own  # the user's own words of the messages that quoted or pasted a line
-    proposals = [*facts_text.constraints(ordered, own), *decisions, *facts_tools.artifacts(ordered),
+    proposals = [*facts_text.constraints(ordered, own, replies.before), *decisions, *facts_tools.artifacts(ordered),
                  *failures, *facts_tools.todos(ordered), *facts_text.references(ordered, own)]
     return assemble(replies.proposals, proposals, at)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from inspector.domain.back_refs import Before
 from inspector.domain.facts_text import (
     Proposal,
     constraint_word,
@@ -35,7 +36,7 @@ from inspector.domain.facts_text import (
 )
 from inspector.domain.later_requests import asks, is_request
 from inspector.domain.logevents import LogEvent
-from inspector.domain.own_words import RecentSaid, unquoted
+from inspector.domain.own_words import RecentSaid, pasted_form, split_quoted
 from inspector.domain.wordlists import wordlist
 
 LATER_REQUEST = "goal.later_request"  # the rule, and the head of the key, of a request made after the first
@@ -53,6 +54,12 @@ class GoalReading:
     # The user's own words of each message of the stretch read last that quoted or pasted a line,
     # by seq: what the constraint and reference rules read instead of the whole message.
     own: dict[int, str] = field(default_factory=dict)
+    # What each user message of the stretch read last can point back to ("keep that rule":
+    # back_refs.py), by seq; and what the next one can: the assistant's messages since the
+    # user's last message, and that message's own words.
+    before: dict[int, Before] = field(default_factory=dict)
+    turn: list[tuple[int, str]] = field(default_factory=list)
+    asked: tuple[int, str] | None = None
 
 
 def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]:
@@ -60,10 +67,11 @@ def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]
     ``reading.proposals``; their decision proposals are returned."""
     restate = wordlist("goal_restatement")
     out, decisions = reading.proposals, []
-    reading.own = {}
+    reading.own, reading.before = {}, {}
     for e in events:
         if e.kind == "assistant_message" and e.content:
-            reading.said.add(e.content)
+            reading.said.add(e.content, e.seq)
+            reading.turn.append((e.seq, e.content))
             options, labels = options_labelled(e.content)
             if options:
                 reading.offered, reading.labels, reading.offered_at = options, labels, e.seq
@@ -71,10 +79,14 @@ def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]
         text = request_text(e)
         if text is None:
             continue
-        rest = unquoted(text, reading.said)
+        split = split_quoted(text, reading.said)
+        rest = None if split is None else split[0]
         if rest is not None:
             reading.own[e.seq] = rest
         own = text if rest is None else rest
+        quoted = tuple((reading.said.said_in(pasted_form(line.lstrip(" \t>"))), line) for line in split[1]) if split else ()
+        reading.before[e.seq] = Before(quoted, tuple(reading.turn), reading.asked)
+        reading.turn, reading.asked = [], (e.seq, own)
         offered, reading.offered = reading.offered, {}  # a user's reply answers the list, or leaves it
         chosen = _chosen(own, offered)
         if chosen:

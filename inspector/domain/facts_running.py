@@ -82,7 +82,7 @@ class RunningExtraction:
             at[e.seq] = e.at
         decisions = facts_goals.read_replies(ordered, self._goals)
         merged = self._merged
-        merged["constraint"].add(facts_text.constraints(ordered, self._goals.own), at)
+        merged["constraint"].add(facts_text.constraints(ordered, self._goals.own, self._goals.before), at)
         merged["decision"].add(decisions, at)
         artifacts, failures = len(self._artifacts), len(self._failures)
         edited = {call_id for call_id, _ in self._artifacts}

@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from inspector.domain.back_refs import Before, names_nothing, resolve
 from inspector.domain.logevents import LogEvent
 from inspector.domain.textnorm import norm
 from inspector.domain.wordlists import raw_patterns, wordlist
@@ -55,6 +56,7 @@ class Proposal:
     rationale: str | None = None
     alternatives: list[str] = field(default_factory=list)
     detail: dict[str, object] = field(default_factory=dict)
+    cites: tuple[int, ...] = ()  # the other events it cites (where a rule it points back to was said)
 
 
 def request_text(e: LogEvent) -> str | None:
@@ -127,18 +129,42 @@ def own_text(e: LogEvent, own: Mapping[int, str] | None) -> str | None:
     return own.get(e.seq, text) if own and text is not None else text
 
 
-def constraints(events: list[LogEvent], own: Mapping[int, str] | None = None) -> list[Proposal]:
+def constraints(events: list[LogEvent], own: Mapping[int, str] | None = None,
+                before: Mapping[int, Before] | None = None) -> list[Proposal]:
+    """The user's rules, each sentence with a prohibition or a must; one that only points back
+    ("keep that rule") is the rule it points to (``before``, by seq: facts_goals.GoalReading.before),
+    or none (back_refs.py)."""
     out: list[Proposal] = []
     for e in events:
         text = own_text(e, own)
         if not text:
             continue
-        for s in user_sentences(text):
-            if len(s) > SENTENCE_MAX or s.endswith(("?", "？")) or len(s) < 4:
-                continue
+        for s in _rule_sentences(text):
             word = constraint_word(s)
-            if word is not None:
+            if word is None:
+                continue
+            if not names_nothing(s, word):
                 out.append(Proposal("constraint", s.rstrip("。.!！ "), e.seq, f"constraint.word:{word}"))
+                continue
+            resolved = resolve(before.get(e.seq) if before else None, rules_in)
+            if resolved is not None:
+                value, said_in = resolved
+                out.append(Proposal("constraint", value, e.seq, f"constraint.back_reference:{word}", rationale=s,
+                                    cites=tuple(seq for seq in said_in if seq != e.seq)))
+    return out
+
+
+def _rule_sentences(text: str) -> list[str]:
+    return [s for s in user_sentences(text) if len(s) <= SENTENCE_MAX and not s.endswith(("?", "？")) and len(s) >= 4]
+
+
+def rules_in(text: str) -> list[str]:
+    """The sentences of a text that state a rule of their own (what a back-reference may point to)."""
+    out = []
+    for s in _rule_sentences(text):
+        word = constraint_word(s)
+        if word is not None and not names_nothing(s, word):
+            out.append(s)
     return out
 
 

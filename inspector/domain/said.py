@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, TypeVar
 
+from inspector.domain.rendered import rendered
 from inspector.domain.textnorm import (
     Span,
     clauses,
@@ -35,7 +36,9 @@ from inspector.domain.wordlists import Hit, WordList, wordlist
 norm_phrase = lru_cache(maxsize=16384)(norm)
 # A generation's text is normalised by drift, survival, the range check and the field
 # timeline alike (case-folding alone costs ~15 µs per 2 KB of Chinese): once per text.
-_keep_lines = lru_cache(maxsize=256)(norm_keep_lines)
+# The text read is what a reader sees (``rendered``: HTML comments left out, struck-out tags,
+# JSON as lines).
+_keep_lines = lru_cache(maxsize=256)(lambda text: norm_keep_lines(rendered(text)))
 
 
 @lru_cache(maxsize=4096)

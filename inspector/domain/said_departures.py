@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from inspector.domain.said import Said
+from inspector.domain.said_beyond import beyond, bound_of, quantified_of
+from inspector.domain.said_bounds import bound_moved, listed_by_unit, order_freed
 from inspector.domain.said_forbidden import forbidden_done, forbidden_of
 from inspector.domain.said_lifted import _number_and_unit
 from inspector.domain.said_limits import _date_of, limit_changed
@@ -71,9 +73,11 @@ class Plan:
     limit: bool
     excludes: bool = False  # "… without downtime" (said_without)
     subject: bool = False  # a statement about its subject no other rule reads (said_subject)
+    beyond: bool = False  # "only … in X" or a goal's "all …" (said_beyond)
 
     def __bool__(self) -> bool:
-        return self.scope is not None or self.order or self.forbidden or self.limit or self.excludes or self.subject
+        return (self.scope is not None or self.order or self.forbidden or self.limit or self.excludes or self.subject
+                or self.beyond)
 
 
 @lru_cache(maxsize=16384)
@@ -83,7 +87,8 @@ def plan_of(value: str, kind: str) -> Plan:
                                                           or touch_plan(value) is not None),
                 _number_and_unit(value) is not None or _date_of(value) is not None
                 or quantity_of(value) is not None or date_of(value.lower()) is not None or bool(times_of(value)),
-                excluded_of(value) is not None, subject_plan(value, kind) is not None)
+                excluded_of(value) is not None, subject_plan(value, kind) is not None,
+                (bound_of(value) is not None) if kind != "goal" else quantified_of(value) is not None)
 
 
 def may_depart(value: str, kind: str) -> bool:
@@ -113,9 +118,15 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
         plan.scope is not None and scopes) else None
     if hit is not None:
         return Departure("permission_widened", tuple(hit.words), hit.sentence)
+    past = beyond(said, value, kind) if plan.beyond else None
+    if past is not None:
+        return Departure(past.code, past.words, past.sentence, how="beyond")
     hit = (reordered(said, value) or told_reversed(said, value)) if plan.order else None
     if hit is not None:
         return Departure("order_reversed", tuple(hit.words), hit.sentence)
+    freed = order_freed(said, value) if plan.order else None
+    if freed is not None:
+        return Departure("protected_negated", freed.words, freed.sentence, how="order")
     hit = forbidden_done(said, value) if plan.forbidden else None
     if hit is not None:
         return Departure("forbidden_action_done", tuple(hit.words), hit.sentence)
@@ -126,6 +137,10 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     hit = (limit_changed(said, value, others) or limit_restated(said, value, others)) if plan.limit else None
     if hit is not None:
         return Departure("protected_negated", tuple(hit.words), hit.sentence, how="limit")
+    bound = (bound_moved(said, value) or listed_by_unit(said, value)) if plan.limit else None
+    if bound is not None:
+        return Departure("protected_negated" if bound.decided else SUBJECT_UNJUDGED, bound.words, bound.sentence,
+                         bound.decided, how="bound")
     hit = accepted_elsewhere(said, value) if plan.excludes else None
     if hit is not None:
         return Departure("protected_negated", tuple(hit.words), hit.sentence, how="accepted")
@@ -148,6 +163,11 @@ def _resolved(others: Others | Callable[[], Others]) -> Others:
 def message(dep: Departure, generation: int, kind: str, value: str, key: str) -> str:
     """The finding's sentence: the key, the generation and the words that triggered it."""
     words = "”, “".join(dep.words)
+    if dep.how == "beyond":
+        what = {"permission_widened": "grants it beyond its bound", "forbidden_action_done": "reports it done "
+                "beyond its bound", "protected_negated": "narrows what it covers"}[dep.code]
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but elsewhere {what}: “{words}” in "
+                f"“{dep.sentence}”.")
     if dep.code == "permission_widened":
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) with more added to its scope: "
                 f"“{words}” in “{dep.sentence}”; the protected scope is “{value}” alone.")
@@ -164,6 +184,10 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
         return (f"generation {generation} reports “{words}” done to what the {kind} “{value}” ({key}) forbids "
                 f"touching (“{dep.sentence}”): the rules do not know that verb, so they cannot tell whether it is "
                 "the forbidden act — not judged; a person (or --judge) must read it.")
+    if dep.code == SUBJECT_UNJUDGED and dep.how == "bound":
+        return (f"generation {generation} gives the amount of the {kind} “{value}” ({key}) as “{words}” "
+                f"(“{dep.sentence}”): an approximate amount may break an exact bound — not judged; a person (or "
+                "--judge) must read it.")
     if dep.code == SUBJECT_UNJUDGED:
         return (f"generation {generation} says “{words}” about what the {kind} “{value}” ({key}) concerns "
                 f"(“{dep.sentence}”), in words the rules cannot match to its verb, amount or order — not judged; "
@@ -175,6 +199,12 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
     if dep.how == "accepted":
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) but accepts elsewhere what it "
                 f"excludes: “{words}” in “{dep.sentence}”.")
+    if dep.how == "bound":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but turns its bound around "
+                f"elsewhere: “{words}” in “{dep.sentence}”.")
+    if dep.how == "order":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but says elsewhere that its steps "
+                f"may come in any order: “{words}” in “{dep.sentence}”.")
     if dep.how == "limit":
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) but changes or loosens its limit "
                 f"elsewhere: “{words}” in “{dep.sentence}”.")

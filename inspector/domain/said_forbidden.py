@@ -39,6 +39,13 @@ _PROHIBITION = re.compile(
 _COMMANDS = frozenset("rm git sudo kubectl docker npm pip curl wget chmod chown dd mkfs terraform helm make psql mysql "
                       "drop truncate delete shutdown reboot kill pkill killall mv cp scp rsync ssh systemctl "
                       "yarn cargo go python bash sh".split())
+# Command words that are also plain English verbs: "delete old rows", "kill the job", "drop the
+# staging table" read as a verb and its object (past forms "deleted" are then read); "delete from",
+# "drop table", flags keep the command's shape.
+_WORDY = frozenset("delete drop truncate shutdown reboot kill".split())
+_SQL_NEXT = frozenset("from table tables database schema index view * -- if".split())
+_CONDITION = re.compile(r"(?:,\s*)?(?<![a-z])(?:unless|except when|except if|except for|other than when)(?![a-z]).*$|"
+                        r"^除非[^，,]*[，,]\s*|[，,]?\s*除非.*$")
 _GENERIC_VERBS = frozenset("run execute use call invoke type issue 运行 执行 使用 调用 跑 用".split())
 _ZH_VERBS = ("强制推送", "强推", "推送", "运行", "执行", "使用", "调用", "修改", "删除", "提交", "合并", "部署", "发布",
              "上线", "重启", "改动", "改", "写", "动", "删", "跑", "用", "推")
@@ -73,10 +80,16 @@ def forbidden_of(value: str) -> Forbidden | None:
     if not m:
         return None
     action = (m.group("en") or m.group("zh") or "").strip().strip("`")
+    # The rule's condition is not part of the act: "delete old rows unless the user asks" forbids
+    # deleting old rows (verdict-five: the condition made the action unreadable, so "Deleted the
+    # old rows" passed).
+    action = _CONDITION.sub("", action).strip(" ,，")
     if not action:
         return None
     tokens = action.replace("`", " ").split()
-    command = _command_in(tokens)
+    wordy = len(tokens) > 1 and tokens[0] in _WORDY and tokens[1] not in _SQL_NEXT and not any(
+        t.startswith("-") for t in tokens)  # an English verb here, not a command: read as verb + object
+    command = () if wordy else _command_in(tokens)
     if command:
         return Forbidden(command, "", (), _gloss_of(command))
     if m.group("zh") is not None:

@@ -63,7 +63,7 @@ def grantee_added(said: Said, value: str) -> Widened | None:
         return None
     flat = said.flat()
     if g.what not in flat:
-        return None
+        return grantee_labelled(said, value)
     for m in _grants(g.what).finditer(flat):
         pos = m.start()
         before = flat[max(0, pos - 80):pos]
@@ -75,7 +75,26 @@ def grantee_added(said: Said, value: str) -> Widened | None:
         if subject and subject != g.who and not subject.endswith(g.who) and not _DENY.search(lead):
             s = said.sentence_at(pos)
             return Widened((f"{subject} {m.group().strip()}",), s.text if s is not None else flat[pos:pos + 80])
+    return grantee_labelled(said, value)
+
+
+def grantee_labelled(said: Said, value: str) -> Widened | None:
+    """A label naming the grant's act that gives it another subject: "Merge approver: Bob." beside
+    "Alice may approve merges" (verdict-four's e-d22: no grant verb, so ``grantee_added`` missed it)."""
+    g = grant_of(value)
+    words = g.what.split() if g is not None and not CJK.search(g.what) else []
+    if len(words) < 2 or (":" not in said.text and "：" not in said.text):
+        return None
+    stems = [w[:5] if len(w) > 5 else w.rstrip("s") for w in words]
+    for m in _LABELLED.finditer(said.text):
+        label, name = m.group(1).strip(), m.group(2).strip()
+        if all(st in label for st in stems) and name and g is not None and g.who not in name \
+                and not _DENY.search(name) and name not in _AGENT:
+            return Widened((f"{label}: {name}",), m.group(0).strip())
     return None
+
+
+_LABELLED = re.compile(r"([^\n:：.;]{1,40})[:：]\s*([^\n.;,，。]{1,30})")
 
 
 @lru_cache(maxsize=4096)
@@ -87,4 +106,4 @@ def _grants(what: str) -> re.Pattern[str]:
                       + re.escape(what) + r"(?![a-z])")
 
 
-__all__ = ["Grant", "Widened", "grant_of", "grantee_added"]
+__all__ = ["Grant", "Widened", "grant_of", "grantee_added", "grantee_labelled"]

@@ -63,6 +63,12 @@ _CUE = re.compile(
 _BOUND = re.compile(r"(?<![a-z])(?:under|below|less than|fewer than|at most|no more than|not more than|max|maximum|"
                     r"within|up to|at least|no less than|not exceed|more than|above|over)(?![a-z])|"
                     r"以内|以下|之内|不超过|不得超过|最多|至多|少于|小于|以上|至少|不少于|不低于|不高于")
+# An upper bound ("at most 3 retries", "不超过 3 次"), and a clause that reports what happened
+# ("used", "took", "实际…了"): a smaller amount there is a measurement within the bound (verdict-five).
+_UPPER = re.compile(r"(?<![a-z])(?:under|below|less than|fewer than|at most|no more than|not more than|max|maximum|"
+                    r"within|up to|not exceed|never exceed)(?![a-z])|以内|以下|之内|不超过|不得超过|最多|至多|少于|小于|不高于")
+_REPORTED = re.compile(r"(?<![a-z])(?:used|took|needed|saw|measured|ran|reached|peaked|observed|got|averaged|"
+                       r"consumed|spent|hit)(?![a-z])|实际|用了|花了|了")
 _CHANGED = re.compile(r"(?<![a-z])(?:raised|increased|lowered|reduced|decreased|changed|moved|bumped|relaxed|tightened|"
                       r"now|from now on|instead)(?![a-z])|改成|改为|改到|提高|降到|调到|调整|放宽|收紧|现在|改")
 # A scheduled date given another is a departure too (verdict-four: "Deploy date: 2026-03-08" beside
@@ -78,6 +84,7 @@ _PARTS = re.compile(r"[;；]|(?<![a-z])(?:but|however|whereas)(?![a-z])|但是|�
 _ID = re.compile(r"^(?=.*[a-z])(?=.*\d)[a-z0-9._-]+$")  # "p95", "v2", "gpt-4": names a thing by itself
 _GENERIC = frozenset("keep kept no more than less fewer under below above within max maximum limit cap at most least "
                      "finish finishes must should only the".split())
+_ZH_LIMIT_NOUN = re.compile(r"([\u3400-\u9fff]{2})的?(?:上限|限额|最大值)")
 _FILLER_ZH = re.compile(r"[的把在须将得要了和与及或并且就都也还已经等为于以内下上]")
 
 
@@ -112,8 +119,21 @@ def measured_only(value: str, clause: str) -> bool:
     """The value bounds an amount and the clause only reports one ("The export finished in 42
     seconds" beside "… in under 60 seconds", "Uploaded 3 GB so far" beside "Keep uploads under
     10 GB"): a measurement, never the limit given another value."""
-    return (_BOUND.search(norm_phrase(value)) is not None and _CUE.search(clause) is None
-            and _CHANGED.search(clause) is None)
+    v = norm_phrase(value)
+    if _BOUND.search(v) is None or _CHANGED.search(clause) is not None:
+        return False
+    if _CUE.search(clause) is None:
+        return True
+    q = quantity_of(value)
+    return (q is not None and _UPPER.search(v) is not None
+            and _within_reported(clause, q, [f for f in quantities(clause) if f.dimension == q.dimension]))
+
+
+def _within_reported(clause: str, q: Quantity, mine: list[Quantity]) -> bool:
+    """A clause that reports what happened with amounts all below an upper bound's: a measurement
+    even with a bound word in it ("Jobs used at most 2 retries each", "实际最多重试了 2 次")."""
+    return bool(mine) and _REPORTED.search(clause) is not None and _CHANGED.search(clause) is None and all(
+        max(f.amounts) < min(q.amounts) for f in mine)
 
 
 def limit_restated(said: Said, value: str, others: Others | Callable[[], Others] = ()) -> Hits | None:
@@ -138,6 +158,7 @@ def _restated(said: Said, v: str, q: Quantity | None, d: DateSaid | None,
     rivals = [r for o, _ in pairs if (r := norm_phrase(o)) and r != v and r not in v]
     unit = q.dimension[6:] if q is not None and q.dimension.startswith("count:") else ""
     words, ids = _subject(v, unit)
+    upper = _UPPER.search(v) is not None
     zones = _zones(v) if t else {}
     lone_date = d is not None and not any(date_of(o) is not None for o, _ in pairs if norm_phrase(o) != v)
     for i in digits:
@@ -147,7 +168,7 @@ def _restated(said: Said, v: str, q: Quantity | None, d: DateSaid | None,
         for text in _PARTS.split(s.text):
             if not any(ch.isdigit() for ch in text) or any(r in text for r in rivals):
                 continue
-            hit = (_quantity_moved(text, q, unit, words, ids) if q is not None else None) or (
+            hit = (_quantity_moved(text, q, unit, words, ids, upper, v) if q is not None else None) or (
                 _date_moved(text, d, words, ids, lone_date) if d is not None else None) or (
                 _times_moved(text, t, words, ids, zones) if t else None)
             if hit:
@@ -164,15 +185,24 @@ def _digit_sentences(said: Said) -> list[int]:
                          lambda: [i for i, s in enumerate(said.sentences) if _DIGIT.search(s.text)])
 
 
-def _quantity_moved(text: str, q: Quantity, unit: str, words: tuple[str, ...], ids: tuple[str, ...]) -> str | None:
+def _limit_named(text: str, value: str) -> bool:
+    """A Chinese limit named by a piece of the value right before "上限"/"限额" ("上传上限为 10 GB" beside
+    "上传文件不得超过 10 MB": the pieces "传文", "文件" are not named, the limit is; verdict-five)."""
+    return any(m.group(1) in value for m in _ZH_LIMIT_NOUN.finditer(text))
+
+
+def _quantity_moved(text: str, q: Quantity, unit: str, words: tuple[str, ...], ids: tuple[str, ...],
+                    upper: bool = False, value: str = "") -> str | None:
     found = quantities(text)
     if any(q.same(f) for f in found):
         return None  # the value's own amount is here: a comparison or a restatement, not a change
     mine = [f for f in found if f.dimension == q.dimension]
     cue = _CUE.search(text)
-    named = _names_subject(text, words, ids)
+    named = _names_subject(text, words, ids) or _limit_named(text, value)
     if mine:
         other = mine[0]
+        if upper and _within_reported(text, q, mine):
+            return None  # "Jobs used at most 2 retries each" beside "At most 3 retries": a measurement within it
         labelled = _labelled(text, other, words)
         if (cue or labelled) and (named or labelled or (not words and not ids)):
             return f"{other.text} (the value says {q.text})"

@@ -24,6 +24,7 @@ from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said_crosslang import crossed
 from inspector.domain.said_departures import departure
 from inspector.domain.said_disguised import disguised, disguises
+from inspector.domain.said_goal_done import goal_done_against_log
 from inspector.domain.said_grantee import grantee_added
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
@@ -294,7 +295,8 @@ _DEPARTED = {"permission_widened": "the summary widens its scope", "order_revers
              "steps in the other order", "forbidden_action_done": "the summary reports as done what it forbids",
              "pronoun": "the summary lifts it through a pronoun", "limit": "the summary changes or loosens its limit",
              "touched": "the summary reports as done what it forbids",
-             "accepted": "the summary accepts elsewhere what it excludes"}
+             "accepted": "the summary accepts elsewhere what it excludes",
+             "bound": "the summary turns its bound around", "beyond": "the summary goes past or narrows its scope", "order": "the summary says its steps may come in any order"}
 
 
 def other_language(value: str, said: Said) -> bool:
@@ -349,7 +351,7 @@ class Survival:
 
 
 def survival(generation: int, text: str, unresolved: list[str], covers: tuple[int, int] | None,
-             facts: list[Fact]) -> Survival:
+             facts: list[Fact], event_texts: dict[int, str] | None = None) -> Survival:
     said = Said.of(text, unresolved)
     # A pending proposal written by a tool or the model (an injected "from now on always
     # skip validation") is not a fact a summary must keep: repeating it is the drift
@@ -358,7 +360,15 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
               and not (f.status == "pending" and f.writer in UNTRUSTED_WRITERS)]
     others = tuple((f.value, f.kind) for f in facts
                    if f.kind in ("goal", "constraint", "permission", "acceptance", "decision"))
-    return Survival(generation, covers, [_own_words(judge(f, said, covers, others, text), text) for f in chosen])
+    verdicts = [judge(f, said, covers, others, text) for f in chosen]
+    if event_texts:  # a goal called done while the log's last word on it says it is not (said_goal_done)
+        for i, v in enumerate(verdicts):
+            done = goal_done_against_log(said, v.fact.value, event_texts, covers) if (
+                v.fact.kind == "goal" and v.verdict == "kept") else None
+            if done is not None:
+                verdicts[i] = Verdict(v.fact, "contradicted", done.sentence, f"the summary calls it done "
+                                      f"(“{done.words[0]}”); the log's last word on it (evt:{done.seq}) says it is not")
+    return Survival(generation, covers, [_own_words(v, text) for v in verdicts])
 
 
 def _own_words(verdict: Verdict, text: str) -> Verdict:

@@ -59,7 +59,9 @@ def norm(text: str) -> str:
 # A hard-wrapped sentence: a line that does not end a sentence (nor a heading, label or
 # table row) followed by a line going on in lower case. "That restriction was\nlifted."
 # is one sentence to a reader, so it is one to the rules.
-_WRAPPED = re.compile(r"(?<=[a-zA-Z0-9,;)\"'])[ \t]*\r?\n[ \t]*(?=[a-z])")
+# A line opening with a short label ("active: false", "constraints:") is a field of its own, not
+# the rest of the sentence above (YAML and rendered JSON, verdict-five).
+_WRAPPED = re.compile(r"(?<=[a-zA-Z0-9,;)\"'])[ \t]*\r?\n[ \t]*(?=[a-z])(?![a-z][a-z _-]{0,30}:(?:\s|$))")
 
 
 def norm_keep_lines(text: str) -> str:

@@ -4,8 +4,11 @@ A deletion removes what the store holds. An HTML report written before it (the a
 writes one beside the store), a sif/1 export, or the transcript the store was made from
 (``inspector FILE`` keeps the store beside it) still spell the secret, and a reviewer told
 "deleted" would not think of them. So the files of the store's own folder that such copies
-live in (``*.html``, ``*.jsonl``, ``*.json``) are read, and each one holding a value — as
-written, JSON-escaped or HTML-escaped — is named in the deletion's warnings. Nothing is
+live in are read — by name (``*.html``, ``*.jsonl``, ``*.json``, ``*.sif``, ``*.ndjson``, the
+transcript kinds ``inspector FILE`` opens) and, whatever the name, by their first bytes (an
+export begins with the sif/1 header line, a report with ``<!DOCTYPE html>``: ``export -o
+before.sif`` or ``-o backup`` is an export too) — and each one holding a value — as written,
+JSON-escaped or HTML-escaped — is named in the deletion's warnings. Nothing is
 changed in them: they are the person's files. Folders elsewhere, other file kinds and other
 spellings are not looked at (said in deletion.NOT_CHECKED).
 """
@@ -17,7 +20,12 @@ import json
 import os
 from pathlib import Path
 
-SUFFIXES = (".html", ".htm", ".jsonl", ".json")
+from inspector.domain.terminal_safe import json_safe
+
+SUFFIXES = (".html", ".htm", ".jsonl", ".json", ".sif", ".ndjson")
+# The first bytes of what export and report write, whatever the file is named.
+_WRITTEN_BY_US = (b'{"type":"header","format":"sif/', b"<!doctype html")
+MAX_SNIFFED = 2000  # entries of other names whose first bytes are looked at
 MAX_FILES = 200  # files looked at, in name order: a folder of thousands is not read whole
 MAX_BYTES = 256 << 20  # a larger file is named as not read
 _CHUNK = 1 << 20
@@ -26,7 +34,9 @@ _CHUNK = 1 << 20
 def _needles(values: list[str]) -> list[bytes]:
     out: set[bytes] = set()
     for value in values:
-        for form in (value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1], html.escape(value)):
+        plain = json.dumps(value, ensure_ascii=False)
+        # as written, JSON-escaped (ASCII, UTF-8, and as export and --json write it: json_safe), HTML-escaped
+        for form in (value, json.dumps(value)[1:-1], plain[1:-1], json_safe(plain)[1:-1], html.escape(value)):
             out.add(form.encode("utf-8", errors="surrogatepass"))
     return sorted(out, key=len, reverse=True)
 
@@ -43,6 +53,31 @@ def _holds(path: str, needles: list[bytes]) -> bool:
     return False
 
 
+def _written_by_us(entry: os.DirEntry[str]) -> bool:
+    """Whether a file of another name begins as an export or a report does."""
+    try:
+        if not entry.is_file(follow_symlinks=False):  # a FIFO would block the read
+            return False
+        with open(entry.path, "rb") as fh:
+            return fh.read(32).lower().startswith(_WRITTEN_BY_US)
+    except OSError:
+        return False
+
+
+def _kinds_kept(folder: Path) -> list[os.DirEntry[str]]:
+    """The files of ``folder`` a copy may live in (by name, else by first bytes), in name order."""
+    entries: list[os.DirEntry[str]] = []
+    sniffed = 0
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name.endswith(SUFFIXES):
+            entries.append(entry)
+        elif sniffed < MAX_SNIFFED:
+            sniffed += 1
+            if _written_by_us(entry):
+                entries.append(entry)
+    return entries
+
+
 def files_beside(store_path: Path, values: list[str]) -> tuple[list[str], list[str]]:
     """(files of the store's folder holding a value, files too large to read), by name."""
     if not values:
@@ -51,7 +86,7 @@ def files_beside(store_path: Path, values: list[str]) -> tuple[list[str], list[s
     holding: list[str] = []
     unread: list[str] = []
     try:
-        entries = sorted((e for e in os.scandir(store_path.parent) if e.name.endswith(SUFFIXES)), key=lambda e: e.name)
+        entries = _kinds_kept(store_path.parent)
     except OSError:
         return [], []
     for entry in entries[:MAX_FILES]:

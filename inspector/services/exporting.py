@@ -2,6 +2,11 @@
 
 Each record is rebuilt from its row exactly as it was normalised on import, so
 export → re-import yields the same records with the same identity digests.
+
+A line is written as ``--json`` output is (``terminal_safe.json_safe``): C1 controls, bidi
+overrides and invisible characters inside strings are ``\\u``-escaped like the C0 controls the
+encoder escapes itself. The parsed values are the same, and ``cat``, ``head`` or a diff of an
+export no longer hands a terminal the raw U+202E or ``\\x9d`` a transcript held.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any
 from inspector.domain.canonical import content_hash
 from inspector.domain.errors import NotFound
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
+from inspector.domain.terminal_safe import json_safe
 from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.services.output_file import check_output, open_partial, replace_with
 from inspector.store import materials, session_rows
@@ -71,7 +77,7 @@ async def export_sif(store: Store, out: Path, session: str | None = None) -> dic
         with open_partial(tmp, out, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(json.dumps({"type": "header", "format": SIF_FORMAT}, separators=(",", ":")) + "\n")
             async for record in iter_records(store, session):
-                fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+                fh.write(json_safe(json.dumps(record, ensure_ascii=False, separators=(",", ":"))) + "\n")
                 counts[record["type"]] = counts.get(record["type"], 0) + 1
     except BaseException:
         tmp.unlink(missing_ok=True)  # a failed export leaves no half-written file behind

@@ -256,9 +256,10 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if again is not None:
             return again
     records: list[dict[str, Any]] = []
+    made: fresh.Made | None = None
     # A new store is made (on a thread, while the transcript converts) and filled under a
     # hidden name, then published whole in WAL mode (inspector/store/fresh.py says why that is safe).
-    filling = _start_filling(into) if fill_new and not on_server else None
+    filling = _start_filling(into, original) if fill_new and not on_server else None
     try:
         if fmt != "sif":
             records = convert(raw, source.name, fmt, fast_loads)
@@ -268,7 +269,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
                                              r["content"].removeprefix(f"[{r['problem']}] "))
                              for r in records if r["type"] == "event" and r.get("problem")]
         if filling is not None:
-            await filling[1]
+            made = await filling[1]
             store = await fresh.open_filling(filling[0])
     except BaseException:
         if filling is not None:
@@ -295,9 +296,10 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
                 records += await _proposed_facts(store, records)
         report = await import_bytes(store, records if fmt != "sif" else raw, actor=actor, file_name=source.name,
                                     progress=progress, original=original,
-                                    ledger_extra={"format": fmt, "bytes": [0, len(original)]}, tail=tail)
-        if filling is not None:
-            await fresh.publish(store, into)  # type: ignore[arg-type]
+                                    ledger_extra={"format": fmt, "bytes": [0, len(original)]}, tail=tail,
+                                    file_digest=made.file_digest if made is not None else None)
+        if made is not None:
+            await fresh.publish(store, into, made.deferred)  # type: ignore[arg-type]
     except fresh.NotPublished as not_published:  # the store's name was taken meanwhile, or no hard links here:
         if tail is not None:  # import into it (or at that name) the ordinary way
             await _finish_quietly(tail)
@@ -326,14 +328,14 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     return report
 
 
-def _start_filling(into: Path) -> tuple[Path, asyncio.Future[None]] | None:
+def _start_filling(into: Path, original: bytes) -> tuple[Path, asyncio.Future[fresh.Made]] | None:
     """Start making a new store's schema under its hidden name (None: the store exists, or
     cannot be written here — the ordinary path then opens it, or refuses with its reason)."""
     if not fresh.can_fill(into) or read_only_reason(into) is not None:
         return None
     fresh.remove_stale(into)
     path = fresh.fill_path(into)
-    return path, asyncio.get_running_loop().run_in_executor(None, fresh.create_schema, path)
+    return path, asyncio.get_running_loop().run_in_executor(None, fresh.create_schema, path, original)
 
 
 async def _finish_quietly(making: asyncio.Future[Any]) -> None:

@@ -82,7 +82,8 @@ def _report(session: str, gen: Generation, facts: list[Fact], ctx: DriftContext 
         if honest.judged_to is not None:
             covers = (covers[0], honest.judged_to)
     return SurvivalReport(session, gen.generation, gen.kind, covers,
-                          survival(gen.generation, gen.text, list(gen.unresolved), covers, facts))
+                          survival(gen.generation, gen.text, list(gen.unresolved), covers, facts,
+                                   ctx.event_texts if ctx is not None else None))
 
 
 async def survival_report(store: Store, session: str, generation: int | None = None, *,

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
-from inspector.domain.canonical import GENESIS_HASH, ledger_hash
+from inspector.domain.canonical import GENESIS_HASH, canonical_json, ledger_hash
 from inspector.services.replay import Replay
 from inspector.services.verify_report import VerifyReport
 from inspector.store import ledger, seals
@@ -25,7 +25,11 @@ from inspector.store.tables import SPECS
 class LedgerFacts:
     """What the ledger says the rows must be."""
 
-    versions: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)  # in creation order
+    versions: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)
+    # each session at its first entry the inspector wrote (the import or act that made its row): an
+    # entry copied from a file (source 'sif') is written before its session's import entry, so it
+    # says nothing about the order the rows went in
+    created: dict[str, None] = field(default_factory=dict)
     counts: Counter[tuple[str, str]] = field(default_factory=Counter)
     replay: Replay = field(default_factory=Replay)
     # per (session, type): the seq of the last entry that sealed it and the seals since the last whole one
@@ -42,7 +46,7 @@ async def walk(store: Store, report: VerifyReport, head: tuple[int, str] | None,
     if progress is not None:
         rows = await store.db.execute_fetchall("SELECT COUNT(*) FROM ledger")
         total = int(rows[0][0]) if rows else 0
-    async for entry, problem in _entries(store):
+    async for entry, problem, text in _entries(store):
         report.entries += 1
         if progress is not None and report.entries % 250 == 0:
             progress(report.entries, total)
@@ -63,6 +67,12 @@ async def walk(store: Store, report: VerifyReport, head: tuple[int, str] | None,
             report.fail({**at, "code": "ledger_hash_mismatch",
                          "message": f"entry {entry.seq} was changed after it was written "
                                     "(its hash does not match its content)"})
+        elif not problem and text != canonical_json(entry.payload):
+            report.fail({**at, "code": "ledger_text_differs",
+                         "message": f"entry {entry.seq}'s payload was rewritten outside the inspector in a form its "
+                                    "hash cannot see (a key repeated, reordered or spaced): the hash binds the "
+                                    "parsed value, but SQL reads (json_extract takes a repeated key's first "
+                                    "value) show others, e.g. in `actions` and `history`"})
         prev = entry.hash
         _track(entry, facts)
         if entry.kind == "action.reconcile" and entry.source == "inspector" and not (
@@ -91,9 +101,9 @@ def check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None) 
                                 "the history up to it was rewritten"})
 
 
-async def _entries(store: Store) -> AsyncIterator[tuple[ledger.LedgerEntry, str | None]]:
+async def _entries(store: Store) -> AsyncIterator[tuple[ledger.LedgerEntry, str | None, str]]:
     """Every entry in order with the reason it cannot be read, if any (a payload that is no
-    longer JSON is a break to report, not an exception)."""
+    longer JSON is a break to report, not an exception), and its payload's stored text."""
     after = 0
     while True:
         rows = await store.db.execute_fetchall(
@@ -102,15 +112,16 @@ async def _entries(store: Store) -> AsyncIterator[tuple[ledger.LedgerEntry, str 
         if not rows:
             return
         for row in rows:
-            problem = None
+            problem, text = None, ""
             try:
-                payload = json.loads(bytes(row[5]).decode("utf-8"))
+                text = bytes(row[5]).decode("utf-8")
+                payload = json.loads(text)
                 if not isinstance(payload, dict):
                     raise ValueError("not an object")
             except (ValueError, TypeError, UnicodeDecodeError) as exc:
                 payload, problem = {}, f"entry {row[0]}'s payload is no longer a JSON object ({exc})"
             yield ledger.LedgerEntry(row[0], row[1], row[2], row[3], row[4], payload, row[6], row[7], row[8],
-                                     row[9]), problem
+                                     row[9]), problem, text
         after = int(rows[-1][0])
 
 
@@ -123,7 +134,9 @@ def _track(entry: ledger.LedgerEntry, facts: LedgerFacts) -> None:
         cv = p["context_version"]
     if isinstance(p.get("goal_revision"), int):
         gr = p["goal_revision"]
-    facts.versions[entry.session] = (cv, gr)  # dicts keep first insertion: the order sessions were created in
+    facts.versions[entry.session] = (cv, gr)
+    if entry.source != "sif":
+        facts.created.setdefault(entry.session)  # dicts keep first insertion: the order sessions were created in
     for key, sign in (("added", 1), ("removed", -1)):
         for type_, n in (p.get(key) or {}).items() if entry.source == "inspector" else ():
             if isinstance(n, int):

@@ -28,7 +28,9 @@ KEEP = 500  # stores remembered at most (the oldest verified are forgotten first
 
 
 def store_id(location: str, key: bytes) -> str:
-    return hashlib.sha256(f"{location}\n".encode() + hashlib.sha256(key).digest()).hexdigest()[:32]
+    # a path is any bytes (os.fsdecode's surrogates for those that are not UTF-8): hashed as those bytes
+    named = f"{location}\n".encode("utf-8", "surrogateescape")
+    return hashlib.sha256(named + hashlib.sha256(key).digest()).hexdigest()[:32]
 
 
 def _path() -> Path:

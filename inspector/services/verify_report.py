@@ -22,6 +22,8 @@ CODES: dict[str, str] = {
     "ledger_gap": "a ledger entry is missing (the seqs have a gap)",
     "ledger_link_broken": "an entry does not point at the previous entry's hash",
     "ledger_hash_mismatch": "an entry's hash does not match its content",
+    "ledger_text_differs": "an entry's payload is not the text the inspector writes (a key repeated, reordered or "
+                           "spaced): SQL reads can see other values than its hash binds",
     "reconcile_unexplained": "an action.reconcile entry names no evidence or reason",
     "head_truncated": "the ledger ends before the entry pinned with --head",
     "head_rewritten": "the entry pinned with --head now has another hash",
@@ -32,6 +34,8 @@ CODES: dict[str, str] = {
     "row_count_differs": "a table holds more or fewer rows for a session than the ledger accounts for",
     "row_unreadable": "a record row's JSON column no longer parses",
     "row_digest_mismatch": "a record row's digest does not match its columns",
+    "row_text_differs": "a record row's JSON column is not the text the inspector writes (a key repeated, "
+                        "reordered or spaced): SQL reads can see other values than its digest binds",
     "seal_mismatch": "a session's rows of a type are not the ones the ledger sealed",
     "status_differs": "a status is not what the replayed ledger set",
     "tombstone_time_differs": "a tombstone's deletion time is not its deletion entry's",

@@ -5,6 +5,7 @@ digest, and each (session, type)'s rows against the seal of the last act that ch
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -12,7 +13,8 @@ from inspector.domain.sif import identity_digest
 from inspector.services.verify_report import VerifyReport
 from inspector.store import seals, session_rows
 from inspector.store.connection import Store
-from inspector.store.tables import SPECS
+from inspector.store.jsoncodec import fast_canonical
+from inspector.store.tables import SPECS, TableSpec
 
 
 async def check_sessions(store: Store, versions: dict[str, tuple[int | None, int | None]],
@@ -67,6 +69,16 @@ async def check_digests(store: Store, report: VerifyReport) -> None:
                                  "message": f"a {type_} row was edited in place: a JSON column no longer parses "
                                             f"({exc})"})
                     continue
+                spelled = _respelled(spec, row)
+                if spelled is not None:
+                    ident = {k: record.get(k) for k in ("session", "id", "seq", "key", "version", "generation")
+                             if k in record}
+                    report.fail({"where": spec.table, **ident, "code": "row_text_differs",
+                                 "message": f"the {type_} row ({', '.join(f'{k} {v!r}' for k, v in ident.items())}) "
+                                            f"in {spec.table} had its {spelled} column rewritten in a form its "
+                                            "digest cannot see (a key repeated, reordered or spaced): the digest "
+                                            "binds the parsed value, but SQL reads (json_extract takes a repeated "
+                                            "key's first value) show others, e.g. in the timeline and the budget"})
                 if identity_digest(type_, record) != row[-1]:
                     ident = {k: record.get(k) for k in ("session", "id", "seq", "key", "version", "generation")
                              if k in record}
@@ -74,6 +86,17 @@ async def check_digests(store: Store, report: VerifyReport) -> None:
                     report.fail({"where": spec.table, **ident, "code": "row_digest_mismatch",
                                  "message": f"the {type_} row ({named}) in {spec.table} was edited in place (its "
                                             "digest no longer matches)"})
+
+
+def _respelled(spec: TableSpec, row: Any) -> str | None:
+    """The first JSON column of ``row`` whose stored text is not the canonical text of its value
+    (what every write stores): the digest is over parsed values, so a key repeated in front of the
+    real one, which SQLite's JSON functions read and Python's parser drops, is seen only here."""
+    for i, name in enumerate(spec.columns):
+        if name in spec.json_columns and row[i] is not None and fast_canonical(json.loads(row[i])) != row[i]:
+            return name
+    extra = row[len(spec.columns)]
+    return "extra" if extra != "{}" and fast_canonical(json.loads(extra)) != extra else None
 
 
 async def check_seals(store: Store, sealed: dict[tuple[str, str], tuple[int, list[str]]],

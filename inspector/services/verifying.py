@@ -148,7 +148,7 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
             report.fail(problem)
         facts = await verify_chain.walk(store, report, head, progress)
         await verify_rows.check_sessions(store, facts.versions, report)
-        await verify_rows.check_session_order(store, list(facts.versions), report)
+        await verify_rows.check_session_order(store, list(facts.created), report)
         await verify_rows.check_counts(store, facts.counts, report)
         await verify_rows.check_digests(store, report)
         await verify_rows.check_seals(store, facts.sealed, report)

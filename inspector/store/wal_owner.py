@@ -12,7 +12,9 @@ with no entry yet, its key. And each of its commits must carry the inspector's c
 (store/wal_commits.py): a copy whose rows another program changed keeps schema and ledger, and
 only the mark tells its log apart. Anything else is refused with
 ``foreign_wal`` before SQLite may write; a check that cannot read (a store being written by
-another process this instant) refuses nothing.
+another process this instant) refuses nothing. Reading through a log makes SQLite create its
+``-shm`` index: one the check made is removed again when no other process has taken it up, so a
+refused open leaves the folder as it was (tests/test_foreign_wal_leaves_no_shm.py).
 """
 
 from __future__ import annotations
@@ -86,6 +88,25 @@ def _live_elsewhere(path: Path) -> bool:
         os.close(fd)
 
 
+def _remove_made_shm(path: Path) -> None:
+    """Remove the -shm this check's reading made, unless another process has the store open by
+    now: the DMS byte's write lock, held while the file is unlinked, proves none has (an opening
+    SQLite takes a shared lock there before it uses the index, and waits for this one)."""
+    shm = f"{path}-shm"
+    try:
+        fd = os.open(shm, os.O_RDWR)
+    except OSError:
+        return
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, SHM_DMS, os.SEEK_SET)
+        if os.fstat(fd).st_ino == os.stat(shm).st_ino:
+            os.unlink(shm)
+    except OSError:  # held by another process (or gone): theirs now
+        pass
+    finally:
+        os.close(fd)  # drops the lock; no connection of this process holds the store (see _live_elsewhere)
+
+
 def _unmarked_commits(wal: Path, file_view: sqlite3.Connection, log_view: sqlite3.Connection) -> int:
     """How many of the log's commits the inspector did not make: none are asked of a store whose
     file holds no commit mark yet (one last written by a version before the mark, whose own log
@@ -107,6 +128,7 @@ def check_wal_is_own(path: Path) -> None:
         return
     base = f"file:{quote(str(path.resolve()))}"
     live = _live_elsewhere(path)  # before any connection of this check opens: see there
+    had_shm = os.path.lexists(f"{path}-shm")
     file_view = log_view = None
     foreign = 0
     try:
@@ -131,13 +153,17 @@ def check_wal_is_own(path: Path) -> None:
         for db in (file_view, log_view):
             if db is not None:
                 db.close()
+        if not had_shm:
+            _remove_made_shm(path)
+    # The index named only when it is there (one the check made is gone: store/wal_owner.py, _remove_made_shm).
+    shm = f" (and {path.name}-shm)" if os.path.lexists(f"{path}-shm") else ""
     if same and foreign:
         said = "1 of its commits was" if foreign == 1 else f"{foreign} of its commits were"
         raise NotAStore(f"{wal.name} lies beside the store {path}, but {said} not made by Context Inspector (rows "
                         "changed by another program, in this store or a copy of it, with no ledger entry); opening the "
-                        f"store would write those changes into it. Nothing was opened — move {wal.name} (and "
-                        f"{path.name}-shm) away, then open the store again", code="foreign_wal")
+                        f"store would write those changes into it. Nothing was opened — move {wal.name}{shm} away, "
+                        "then open the store again", code="foreign_wal")
     if not same:
         raise NotAStore(f"{wal.name} lies beside the store {path} but is not its log (it holds another database's "
-                        "pages); opening the store would write them into it. Nothing was opened — move "
-                        f"{wal.name} (and {path.name}-shm) away, then open the store again", code="foreign_wal")
+                        f"pages); opening the store would write them into it. Nothing was opened — move {wal.name}{shm} "
+                        "away, then open the store again", code="foreign_wal")

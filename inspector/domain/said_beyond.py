@@ -1,0 +1,135 @@
+"""A rule's scope kept word for word, and gone past or narrowed elsewhere (verdict-five).
+
+The scope rules read a grant repeated with more joined to it, or a grant of more anywhere; two
+ways of leaving a scope were still a green:
+
+- **the act done or granted beyond its bound** — "Only run the backfill in staging" beside "The
+  backfill also ran in production." (``forbidden_action_done``) or "Production is fine for the
+  backfill too." (``permission_widened``); "只能在预发环境运行回填" beside "回填也在生产环境跑了". A
+  clause naming what the rule bounds (its object), with "also/too/as well/也/还", that does not
+  name the rule's own place, reporting the act done (a past form, "了", "已") or granting it;
+- **a goal's "all" narrowed** — "Migrate all tables to the new schema" beside "Scope: only the
+  users table is in scope now." / "范围：现在只迁移用户表。": a clause with "only/just/只/仅" naming
+  the thing the goal quantifies over ("table", "表") and a scope word or the goal's own verb,
+  reporting no progress ("so far", "yet", "已", "了": "Only the users table is migrated so far"
+  is progress, not a new scope) — ``protected_negated``.
+
+Clauses that deny, hedge or ask say nothing; a clause holding the value is its own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from inspector.domain.said import Said, norm_phrase
+from inspector.domain.said_steps import denies, side_at, telling_words
+
+_ONLY_EN = (re.compile(r"^(?:only|just)\s+(?P<act>.+?)\s+(?:in|on|to|against|within|under)\s+(?P<place>.+)$"),
+            re.compile(r"^(?P<act>.+?)\s+only\s+(?:in|on|to|against|within|under)\s+(?P<place>.+)$"))
+_ONLY_ZH = re.compile(r"^(?:只能|只可以|仅能|仅可|只)在(?P<rest>.+)$")
+_ZH_VERB = re.compile(r"运行|执行|使用|调用|部署|发布|写入|修改|删除|跑|做|用|写|改")
+_ALSO = re.compile(r"(?<![a-z])(?:also|too|as well|additionally|in addition)(?![a-z])|也|还|同时")
+_GRANT = re.compile(r"(?<![a-z])(?:fine|allowed|may|can|ok|okay|permitted|acceptable)(?![a-z])|可以|允许|能")
+_DONE_EN = re.compile(r"(?<![a-z])(?:ran|run|did|done|was|were|[a-z]{3,}ed)(?![a-z])")
+_DONE_ZH = re.compile(r"了|已|过")
+_ALL = re.compile(r"(?<![a-z])(?:all|every|each)\s+(?:the\s+|of\s+the\s+)?(?P<en>[a-z][a-z-]+)|(?:所有|全部|每个|每张)(?P<zh>[\u3400-\u9fff])")
+_ONLY = re.compile(r"(?<![a-z])(?:only|just|solely)(?![a-z])|只|仅")
+_SCOPE = re.compile(r"(?<![a-z])(?:scope|goal|target|focus|instead)(?![a-z])|范围|目标|改为|只需")
+_PROGRESS = re.compile(r"(?<![a-z])(?:so far|yet|for now|until now|already|done|finished|failed|left)(?![a-z])|已|了|目前")
+_CUT = re.compile(r"[;；。.!！?？\n]")
+_LISTED = re.compile(r"([^:：]{1,40})[:：]\s*(.+)")
+_JOIN = re.compile(r",|，|、|(?<![a-z])(?:and|or|plus)(?![a-z])|和|及|以及|与")
+
+
+@dataclass(frozen=True, slots=True)
+class Beyond:
+    code: str  # forbidden_action_done, permission_widened or protected_negated
+    words: tuple[str, ...]
+    sentence: str
+
+
+@lru_cache(maxsize=4096)
+def bound_of(value: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(the telling words of what the rule bounds, of the place it bounds it to), or None."""
+    v = norm_phrase(value).rstrip("。.!！ ")
+    for pattern in _ONLY_EN:
+        m = pattern.match(v)
+        if m:
+            obj, place = telling_words(m.group("act")), telling_words(m.group("place"))
+            return (obj, place) if obj and place else None
+    m = _ONLY_ZH.match(v)
+    verb = _ZH_VERB.search(m.group("rest")) if m else None
+    if m and verb and verb.start() > 0:
+        rest = m.group("rest")
+        # The place's head noun ("环境" of "预发环境") names every place: its own words only.
+        obj, place = telling_words(rest[verb.end():]), telling_words(rest[:verb.start()])[:2]
+        return (obj, place) if obj and place else None
+    return None
+
+
+@lru_cache(maxsize=4096)
+def quantified_of(value: str) -> tuple[str, tuple[str, ...]] | None:
+    """(the thing a goal's "all" ranges over, the goal's verb words), or None."""
+    v = norm_phrase(value)
+    m = _ALL.search(v)
+    if not m:
+        return None
+    thing = m.group("en") or m.group("zh")
+    verbs = tuple(w for w in telling_words(v[:m.start()]) if w != thing) or tuple(
+        w for w in telling_words(v) if _ZH_VERB.search(w) and len(w) == 2)
+    return thing, verbs
+
+
+def beyond(said: Said, value: str, kind: str) -> Beyond | None:
+    """The act done or granted beyond the rule's bound, or a goal's "all" narrowed, elsewhere."""
+    v = norm_phrase(value).rstrip("。.!！ ")
+    bound = bound_of(value) if kind in ("constraint", "acceptance", "permission") else None
+    quantified = quantified_of(value) if kind == "goal" else None
+    if bound is None and quantified is None:
+        return None
+    for s in said.sentences:
+        for part in _CUT.split(s.text):
+            if not part.strip() or v in part or denies(part) or "whether" in part or "是否" in part:
+                continue
+            hit = _past_bound(part, bound) if bound else _narrowed(part, quantified) if quantified else None
+            if hit is not None:
+                return Beyond(hit[0], (hit[1],), said.stripped(s))
+    return None
+
+
+def _past_bound(part: str, bound: tuple[tuple[str, ...], tuple[str, ...]]) -> tuple[str, str] | None:
+    obj, place = bound
+    listed = _LISTED.fullmatch(part.strip())
+    if listed and side_at(listed.group(1), obj) >= 0 and side_at(listed.group(2), place) >= 0:
+        # "Backfill environments: staging and production.": the bound's place and more, labelled
+        others = [x for x in _JOIN.split(listed.group(2)) if x.strip() and side_at(x, place) < 0]
+        if others:
+            return "permission_widened", f"{listed.group(2).strip()}"
+    also = _ALSO.search(part)
+    if also is None or side_at(part, obj) < 0 or side_at(part, place) >= 0:
+        return None
+    grant = _GRANT.search(part)
+    if grant:
+        return "permission_widened", f"{also.group()} … {grant.group()}"
+    done = _DONE_EN.search(part) or _DONE_ZH.search(part)
+    if done:
+        return "forbidden_action_done", f"{also.group()} … {done.group()}"
+    return None
+
+
+def _narrowed(part: str, quantified: tuple[str, tuple[str, ...]]) -> tuple[str, str] | None:
+    thing, verbs = quantified
+    only = _ONLY.search(part)
+    if only is None or _PROGRESS.search(part):
+        return None
+    at = part.find(thing[:5]) if thing.isascii() else part.find(thing)
+    if at < only.start():
+        return None
+    if _SCOPE.search(part) is None and side_at(part, verbs) < 0:
+        return None
+    return "protected_negated", part[only.start():at + len(thing)].strip()
+
+
+__all__ = ["Beyond", "beyond", "bound_of", "quantified_of"]

@@ -1,0 +1,113 @@
+"""A goal the summary calls done while the log's last word on it says it is not (verdict-five).
+
+"Migrate all tables to the new schema" kept word for word, then "All tables were migrated; the
+goal is done." — or "Goal: … ✅", "目标已完成" — over a log whose last event about the goal says
+"Migrated 3 of 12 tables; 9 are left." Nothing protected said the goal was open, so every rule
+passed it: a green over an unfinished task.
+
+The summary claims the goal done when a clause names "the goal"/"the task"/"目标"/"任务" with a
+done word, or the goal's own sentence carries a done mark (✅, ✓, "[x]", "(done)"). The log
+contradicts it when, of the events inside the generation's range, the last one naming half the
+goal's subject words says in that sentence that the work is unfinished ("3 of 12", "left",
+"remaining", "not yet", "still", "还剩", "尚未", "未完成"). Drift: ``open_issue_claimed_done`` on the
+goal's key; survival: ``contradicted``. A claim hedged, denied or asked ("whether the goal is
+done", "the goal is not done") claims nothing; a log whose last word says done leaves it alone.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from inspector.domain.said import Said, norm_phrase
+from inspector.domain.said_steps import denies, side_at, telling_words
+from inspector.domain.textnorm import CJK, norm
+
+# The goal or the whole task, not one of its parts ("the first task (the users table) is done").
+_GOAL_WORD = re.compile(r"(?<![a-z])(?:the|this|our|whole|entire|main|overall)\s+(?:goal|task|objective)(?![a-z])|"
+                        r"^\s*(?:goal|task|objective)\s*[:：]|目标|整个任务|全部任务|任务已全部")
+_DONE = re.compile(r"(?<![a-z])(?:done|complete|completed|achieved|finished|accomplished|met|fulfilled)(?![a-z])|"
+                   r"✅|✓|✔|☑|已完成|完成了|全部完成|已达成|达成了|已实现|实现了")
+_MARK = re.compile(r"✅|✓|✔|☑|\[x\]|\((?:done|complete|completed)\)|（已完成）")
+_OPEN = re.compile(r"(?<![a-z])(?:\d+\s+of\s+\d+|left|remaining|remain|not yet|still|pending|unfinished|incomplete|"
+                   r"in progress|to go)(?![a-z])|还剩|剩下|剩余|尚未|仍|未完成|进行中|中的\s*\d+\s*[张个项]")
+_CUT = re.compile(r"[;；。.!！?？\n]")
+CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_ZH_FILLER = re.compile(r"[把的了在到和与及或将被所全每]")  # a piece holding one tells nothing
+
+
+@dataclass(frozen=True, slots=True)
+class GoalDone:
+    words: tuple[str, ...]  # the summary's done words
+    sentence: str  # the summary's sentence
+    seq: int  # the event whose last word says unfinished
+    log_says: str  # that event's sentence
+
+
+def goal_done_against_log(said: Said, value: str, event_texts: dict[int, str] | None,
+                          covers: tuple[int, int] | None) -> GoalDone | None:
+    """The summary's claim that the goal is done, when the log's last word on it says it is not."""
+    if not event_texts:
+        return None
+    claim = _claim(said, value)
+    if claim is None:
+        return None
+    last = _last_word(value, event_texts, covers)
+    if last is None:
+        return None
+    seq, sentence = last
+    if not _OPEN.search(sentence) or (_DONE.search(sentence) and not _OPEN.search(sentence)):
+        return None
+    return GoalDone(claim[0], claim[1], seq, sentence.strip())
+
+
+def _claim(said: Said, value: str) -> tuple[tuple[str, ...], str] | None:
+    v = norm_phrase(value).rstrip("。.!！ ")
+    for s in said.sentences:
+        text = s.text
+        if v and v in text:
+            m = _MARK.search(text)
+            if m:
+                return (m.group(),), said.stripped(s)
+        for part in _CUT.split(text):
+            g, d = _GOAL_WORD.search(part), _DONE.search(part)
+            if g and d and not denies(part) and not _OPEN.search(part) and "whether" not in part:
+                return (d.group(),), said.stripped(s)
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _subject(value: str) -> tuple[str, ...]:
+    """The goal's telling words; for Chinese, its two-character pieces (less "所有", "全部"…),
+    since a log reports "已迁移 12 张表中的 3 张" for "把所有表迁移到新结构"."""
+    v = norm(value)
+    words = [w for w in telling_words(v) if w.isascii() and not w.isdigit()]
+    for run in CJK_RUN.findall(v):
+        words += [run[i:i + 2] for i in range(len(run) - 1) if not _ZH_FILLER.search(run[i:i + 2])]
+    return tuple(dict.fromkeys(words))
+
+
+def _last_word(value: str, event_texts: dict[int, str], covers: tuple[int, int] | None) -> tuple[int, str] | None:
+    """(seq, sentence) of the last event in range with a sentence naming half the goal's subject words."""
+    own = _subject(value)
+    cjk = CJK.search(value) is not None
+    if len(own) < 2:
+        return None
+    need = 1 if cjk else max(2, math.ceil(0.5 * len(own)))
+    lo, hi = covers if covers else (min(event_texts), max(event_texts))
+    for seq in sorted((n for n in event_texts if lo <= n <= hi), reverse=True):
+        text = norm(event_texts[seq])
+        if norm_phrase(value) in text and seq == min(event_texts):
+            continue  # the request itself
+        best = None
+        for part in re.split(r"(?<=[。！？!?.])\s*|\n", text):
+            if sum(1 for w in own if side_at(part, (w,)) >= 0) >= need and norm_phrase(value) not in part:
+                best = part
+        if best is not None:
+            return seq, best
+    return None
+
+
+__all__ = ["GoalDone", "goal_done_against_log"]
