@@ -27,6 +27,7 @@ from inspector.store.location import is_url
 from inspector.store.schema import FORMAT_VERSION
 from inspector.ui.app import InspectorApp
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
+from tests.backend_sql import run_sql
 from tests.conftest import DROP_THINKING, event_record, session_record, write_sif
 from tests.test_app import settle
 
@@ -173,6 +174,18 @@ async def test_verify_finds_the_thinking_index_edited(tmp_path: Path, edit: str,
     async with await open_store(path) as opened:
         report = await verify_store(opened)
     assert not report.ok and code in {p["code"] for p in report.problems}, report.problems
+
+
+async def test_verify_finds_the_thinking_index_edited_on_either_backend(store: Path | str) -> None:
+    table, key = ("reasoning_search", "event_id") if is_url(store) else ("reasoning_fts", "rowid")
+    async with await open_store(store) as opened:
+        await catch_up(opened)
+        assert (await verify_store(opened)).ok
+    run_sql(store, f"UPDATE {table} SET text = 'the harmless plan' WHERE {key} = {EVENT.format(2)}")
+    async with await open_store(store) as opened:
+        report = await verify_store(opened)
+    assert not report.ok and "search_index_text" in {p["code"] for p in report.problems}, report.problems
+    assert table in {p["where"] for p in report.problems}
 
 
 def test_the_cli_says_a_hit_is_in_thinking_plain_and_in_json(tmp_path: Path) -> None:

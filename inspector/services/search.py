@@ -88,8 +88,8 @@ class SearchResult:
 
     def as_dict(self) -> dict[str, Any]:
         return {"query": self.query, "method": self.method, "complete": self.complete, "note": self.note,
-                "more": self.more, "not_searched": dict(self.not_searched), "hits": [{**asdict(h), "offsets": list(h.offsets), "snippets": list(h.snippets)}
-                                            for h in self.hits]}
+                "more": self.more, "not_searched": dict(self.not_searched),
+                "hits": [{**asdict(h), "offsets": list(h.offsets), "snippets": list(h.snippets)} for h in self.hits]}
 
 
 def _pattern(query: str) -> re.Pattern[str]:
