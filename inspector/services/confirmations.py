@@ -78,7 +78,7 @@ async def session_versions(db: aiosqlite.Connection, session: str) -> tuple[str 
     """The session's owner, context version and goal revision; NotFound when there is no such session."""
     row = await session_rows.get(db, session)
     if row is None:
-        raise NotFound(f"no session {session!r}")
+        raise await session_rows.no_session(db, session)
     return row.owner, row.context_version, row.goal_revision
 
 

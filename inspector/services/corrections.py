@@ -200,6 +200,7 @@ async def history(store: Store, session: str, key: str) -> list[dict[str, Any]]:
     """Every version of ``key`` with who wrote it, why, and the ledger entry that did."""
     versions = await confirmations.key_versions(store.db, session, key)
     if not versions:
+        await confirmations.session_versions(store.db, session)  # no such session: say that, not "no record"
         raise NotFound(f"session {session!r} has no protected record {key!r}")
     acts = await store.db.execute_fetchall(
         "SELECT seq, kind, actor, at, payload FROM ledger WHERE session = ? AND kind IN ('correction', 'confirmation') "
