@@ -78,3 +78,35 @@ def test_a_file_named_like_a_command_is_still_a_store(tmp_path: Path, monkeypatc
     result = CliRunner().invoke(cli, ["verfy", "--session", "x"])
     assert "did you mean" not in result.output
     assert result.exit_code == 3  # opened as a store, and refused as one
+
+
+def test_a_stub_id_without_its_prefix_names_the_whole_id(sample_store: Path) -> None:
+    result = CliRunner().invoke(cli, ["expand", str(sample_store), "mig", "--reviewer", "alice"])
+    assert result.exit_code == 3
+    assert "no stub 'mig'" in result.output and "did you mean stub-mig?" in result.output
+
+
+def test_a_candidate_id_part_names_the_whole_id(sample_store: Path) -> None:
+    result = CliRunner().invoke(cli, ["validate", str(sample_store), "good", "--json"])
+    assert result.exit_code == 3
+    assert "did you mean cand-good?" in json.loads(result.stdout)["error"]["message"]
+
+
+@pytest.mark.parametrize("command", [
+    ["correct", "--value", "v", "--reason", "r", "--reviewer", "alice"], ["history"], ["confirm", "--reviewer", "alice"],
+])
+def test_a_mistyped_key_names_the_key_meant(sample_store: Path, command: list[str]) -> None:
+    name, *rest = command
+    before = sample_store.read_bytes()
+    result = CliRunner().invoke(cli, [name, str(sample_store), "--session", "s-export", "--key", "goal.mian", *rest])
+    assert result.exit_code == 3, result.output
+    assert "has no protected record 'goal.mian'; did you mean goal.main?" in result.output
+    assert sample_store.read_bytes() == before
+
+
+def test_import_says_each_sessions_whole_id_and_how_to_open_it(tmp_path: Path) -> None:
+    source = write_sif(tmp_path / "a.jsonl", [session_record("s #1"), event_record(1, "s #1")])
+    store = tmp_path / "s.db"
+    result = CliRunner().invoke(cli, ["import", str(source), "--into", str(store)])
+    assert result.exit_code == 0, result.output
+    assert f"  session s #1: open it with `inspector {store} --session 's #1'`" in result.output.splitlines()
