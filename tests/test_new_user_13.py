@@ -110,3 +110,20 @@ def test_import_says_each_sessions_whole_id_and_how_to_open_it(tmp_path: Path) -
     result = CliRunner().invoke(cli, ["import", str(source), "--into", str(store)])
     assert result.exit_code == 0, result.output
     assert f"  session s #1: open it with `inspector {store} --session 's #1'`" in result.output.splitlines()
+
+
+def test_no_candidates_says_where_a_candidate_comes_from(tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", [session_record(), event_record(1)]), store, actor="t"))
+    result = CliRunner().invoke(cli, ["candidates", str(store), "--session", "s1"])
+    assert result.exit_code == 0
+    assert "a compression candidate is proposed by a `candidate` record of a sif/1 file" in result.output
+
+
+def test_verify_says_a_limit_shared_by_several_indexes_once(sample_store: Path) -> None:
+    result = CliRunner().invoke(cli, ["verify", str(sample_store)])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("compared by each gram's events") == 1
+    assert "not checked: calls_grams, reasoning_grams, events_grams: compared by each gram's events" in result.output
+    as_json = json.loads(CliRunner().invoke(cli, ["verify", str(sample_store), "--json"]).stdout)
+    assert sum("compared by each gram's events" in item for item in as_json["not_checked"]) == 3  # one per index
