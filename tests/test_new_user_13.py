@@ -127,3 +127,17 @@ def test_verify_says_a_limit_shared_by_several_indexes_once(sample_store: Path) 
     assert "not checked: calls_grams, reasoning_grams, events_grams: compared by each gram's events" in result.output
     as_json = json.loads(CliRunner().invoke(cli, ["verify", str(sample_store), "--json"]).stdout)
     assert sum("compared by each gram's events" in item for item in as_json["not_checked"]) == 3  # one per index
+
+
+@pytest.mark.parametrize(("command", "candidate"), [("accept", "cand-stale"), ("validate", "cand-goal")])
+def test_a_stale_candidate_refusal_says_rebase_is_the_way_on(sample_store: Path, command: str, candidate: str) -> None:
+    who = ["--reviewer", "alice"] if command == "accept" else []
+    result = CliRunner().invoke(cli, [command, str(sample_store), candidate, *who])
+    assert result.exit_code == 1, result.output
+    assert f"→ `inspector rebase {sample_store} {candidate}` replays it on the current base" in result.output
+
+
+def test_a_decided_candidate_is_not_offered_a_rebase(sample_store: Path) -> None:
+    CliRunner().invoke(cli, ["reject", str(sample_store), "cand-stale", "--reason", "old", "--reviewer", "alice"])
+    result = CliRunner().invoke(cli, ["validate", str(sample_store), "cand-stale"])
+    assert "stale_base" in result.output and "inspector rebase" not in result.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -16,12 +17,19 @@ from inspector.store.connection import open_store
 session_option = click.option("--session", help="The candidate's session (needed only when the id is used in several).")
 
 
-def describe(v: Validation) -> list[str]:
+STALE = frozenset({"stale_base", "stale_goal"})  # what `rebase` replays onto the current base
+
+
+def describe(v: Validation, store: object = "STORE") -> list[str]:
     verdict = "structure verified" if v.structure_verified else "REFUSED"
     lines = [f"{v.candidate} [{v.status}]: {verdict} · semantic_lossless: unknown"]
     lines += [f"  ✗ {r.code}: {r.message}" for r in v.refusals]
     lines += [f"  ! {w.code}: {w.message}" for w in v.warnings]
+    if v.status == "pending" and any(r.code in STALE for r in v.refusals):  # the way on, as the app's dialog offers
+        lines.append(f"  → `inspector rebase {shlex.quote(str(store))} {shlex.quote(v.candidate)}` replays it on the "
+                     "current base as a new candidate to review")
     return lines
+
 
 
 # A reviewer who imported a transcript finds none and cannot tell why: say where one comes from.
@@ -40,7 +48,7 @@ async def candidates_cmd(store: Path, session: str, as_json: bool) -> int:
         await get_session(opened, session)  # a mistyped id is bad input (exit 3), not "(no candidates)"
         found = await candidates.list_candidates(opened, session)
     emit([v.as_dict() for _, v in found], as_json,
-         lambda: [line for _, v in found for line in describe(v)] or [NONE_YET])
+         lambda: [line for _, v in found for line in describe(v, store)] or [NONE_YET])
     return EXIT_OK
 
 
@@ -54,7 +62,7 @@ async def validate_cmd(store: Path, candidate: str, session: str | None, as_json
     """Validate CANDIDATE exactly (bytes, not meaning); exit 1 when refused."""
     async with await open_store(store) as opened:
         result = await candidates.validate(opened, candidate, session)
-    emit(result.as_dict(), as_json, lambda: describe(result))
+    emit(result.as_dict(), as_json, lambda: describe(result, store))
     return EXIT_OK if result.structure_verified else EXIT_REFUSED
 
 
@@ -73,7 +81,7 @@ async def accept_cmd(store: Path, candidate: str, session: str | None, reviewer:
 
     def human() -> list[str]:
         if v.refusals:
-            return describe(v)
+            return describe(v, store)
         return [f"accepted {v.candidate}: context version is now {decision.context_version}"]
 
     emit(decision.as_dict(), as_json, human)
