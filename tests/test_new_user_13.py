@@ -141,3 +141,12 @@ def test_a_decided_candidate_is_not_offered_a_rebase(sample_store: Path) -> None
     CliRunner().invoke(cli, ["reject", str(sample_store), "cand-stale", "--reason", "old", "--reviewer", "alice"])
     result = CliRunner().invoke(cli, ["validate", str(sample_store), "cand-stale"])
     assert "stale_base" in result.output and "inspector rebase" not in result.output
+
+
+def test_a_file_of_no_known_format_names_every_format_read(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_text("# notes\n\nnot a transcript\n")
+    result = CliRunner().invoke(cli, ["import", str(notes), "--into", str(tmp_path / "s.db")])
+    assert result.exit_code == 3
+    assert "an inspect-ai log" in result.output and not (tmp_path / "s.db").exists()
+    assert "Gemini CLI, an inspect-ai log" in CliRunner().invoke(cli, ["import", "--help"]).output

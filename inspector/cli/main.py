@@ -108,7 +108,7 @@ def cli(ctx: click.Context) -> None:
     \b
     inspector                 the transcripts on this machine (or the demo) in the terminal app
     inspector STORE           open a store (a file, or postgresql://user@host:port/db)
-    inspector FILE.jsonl      import a sif/1 file beside it and open it
+    inspector FILE.jsonl      import a transcript (any format import reads) and open it, following it live
     inspector COMMAND --help  help for one command
     """
     if ctx.invoked_subcommand is None:

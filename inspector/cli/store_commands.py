@@ -49,8 +49,8 @@ SHOWN_PROBLEMS = 10  # problem lines an import prints before counting the rest
 @json_option
 @run_command()
 async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | None, as_json: bool) -> int:
-    """Import FILE (sif/1, Claude Code, Codex, or a saved OpenAI / Anthropic / DeepSeek message list) into a
-    store: all or nothing; re-running it is safe."""
+    """Import FILE (sif/1, Claude Code, Codex, Gemini CLI, an inspect-ai log, or a saved OpenAI / Anthropic /
+    DeepSeek message list) into a store: all or nothing; re-running it is safe."""
     actor = reviewer or getpass.getuser()
     report = await import_file(file, into, actor=actor, progress=ImportProgress(), fmt=fmt)
     data = report.as_dict()

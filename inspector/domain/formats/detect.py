@@ -135,8 +135,8 @@ def _detect(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None) -
     if _binary(data):
         raise BadInput(f"{file_name} is binary data, not a text transcript (it holds NUL bytes or bytes that are not "
                        "UTF-8 text)", code="binary_file")
-    raise BadInput(f"cannot tell what {file_name} is: not sif/1, a Claude Code, Codex or Gemini CLI transcript, or a saved "
-                   "message list; name the format with --from", code="unknown_format")
+    raise BadInput(f"cannot tell what {file_name} is: not sif/1, a Claude Code, Codex or Gemini CLI transcript, an "
+                   "inspect-ai log, or a saved message list; name the format with --from", code="unknown_format")
 
 
 # The first bytes of compressed files people keep transcripts in.
