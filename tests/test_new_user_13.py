@@ -150,3 +150,16 @@ def test_a_file_of_no_known_format_names_every_format_read(tmp_path: Path) -> No
     assert result.exit_code == 3
     assert "an inspect-ai log" in result.output and not (tmp_path / "s.db").exists()
     assert "Gemini CLI, an inspect-ai log" in CliRunner().invoke(cli, ["import", "--help"]).output
+
+
+def test_a_transcript_given_as_the_store_says_to_import_it(tmp_path: Path) -> None:
+    source = write_sif(tmp_path / "run.jsonl", [session_record(), event_record(1)])
+    before = source.read_bytes()
+    result = CliRunner().invoke(cli, ["drift", str(source), "--session", "s1"])
+    assert result.exit_code == 3
+    assert f"it looks like a transcript: import it into a store first (`inspector import {source} --into STORE`)" \
+        in result.output
+    assert source.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["run.jsonl"]
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello")
+    assert "looks like a transcript" not in CliRunner().invoke(cli, ["verify", str(notes)]).output

@@ -54,9 +54,17 @@ def check_file_is_sqlite(path: Path) -> None:
     except OSError as exc:
         raise NotAStore(f"cannot read {path}: {exc.strerror}") from None
     if head[:len(SQLITE_MAGIC)] != SQLITE_MAGIC:
-        raise NotAStore(f"{path} is not a Context Inspector store (not an SQLite file)")
+        raise NotAStore(f"{path} is not a Context Inspector store (not an SQLite file)" + _transcript_hint(path, head))
     check_no_foreign_journal(path, head)
     wal_owner.check_wal_is_own(path)
+
+
+def _transcript_hint(path: Path, head: bytes) -> str:
+    """A transcript given where a store goes (``drift run.jsonl``) is the likeliest mistake of a
+    new reviewer: say how it becomes a store instead of only what it is not."""
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") or head[:4] == b"PK\x03\x04":
+        return f"; it looks like a transcript: import it into a store first (`inspector import {path} --into STORE`)"
+    return ""
 
 
 def check_no_foreign_journal(path: Path, head: bytes) -> None:
