@@ -163,3 +163,10 @@ def test_a_transcript_given_as_the_store_says_to_import_it(tmp_path: Path) -> No
     notes = tmp_path / "notes.txt"
     notes.write_text("hello")
     assert "looks like a transcript" not in CliRunner().invoke(cli, ["verify", str(notes)]).output
+
+
+def test_a_rebase_with_no_event_since_says_so(sample_store: Path) -> None:
+    result = CliRunner().invoke(cli, ["rebase", str(sample_store), "cand-goal", "--reviewer", "alice"])
+    assert result.exit_code == 0, result.output
+    assert "  no event after evt:11" in result.output.splitlines()
+    assert "0 event(s)" not in result.output

@@ -101,7 +101,9 @@ def describe_changes(changes: dict[str, Any]) -> list[str]:
              for a in changes.get("acts", [])]
     lines += [f"  state {s}" for s in changes.get("state_versions", [])]
     events = changes.get("events", {})
-    if events.get("known"):
+    if events.get("known") and not events["count"]:  # not "0 event(s) after evt:11: " and nothing after it
+        lines.append(f"  no event after {events['after']}")
+    elif events.get("known"):
         lines.append(f"  {events['count']} event(s) after {events['after']}: {', '.join(events['refs'])}")
     else:
         lines.append("  events: the store does not record which events the old base covered")
