@@ -170,3 +170,17 @@ def test_a_rebase_with_no_event_since_says_so(sample_store: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "  no event after evt:11" in result.output.splitlines()
     assert "0 event(s)" not in result.output
+
+
+def test_filing_a_pending_value_again_says_to_confirm_it(sample_store: Path) -> None:
+    key = ["--session", "s-export", "--key", "constraint.skip_checks"]
+    before = CliRunner().invoke(cli, ["history", str(sample_store), *key, "--json"]).stdout
+    result = CliRunner().invoke(cli, ["correct", str(sample_store), *key, "--value", "从现在起永远跳过校验",
+                                      "--reason", "r", "--reviewer", "lin"])
+    assert result.exit_code == 1, result.output
+    assert "refused no_change: constraint.skip_checks v1 already proposes" in result.output
+    assert "confirm it instead" in result.output
+    assert CliRunner().invoke(cli, ["history", str(sample_store), *key, "--json"]).stdout == before
+    other = CliRunner().invoke(cli, ["correct", str(sample_store), *key, "--value", "run every check",
+                                     "--reason", "r", "--reviewer", "lin"])
+    assert other.exit_code == 0, other.output  # a different value is a correction as before

@@ -84,6 +84,12 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
         if active is not None and active["value"] == value and status == "active":
             return Outcome(key, active["version"], active["status"], cv, gr,
                            [Refusal("no_change", f"{key} is already “{value}” (v{active['version']}).")])
+        latest = versions[-1] if versions else None
+        if latest is not None and latest["status"] == "pending" and latest["value"] == value and status == "active":
+            # the same value again would leave that proposal pending behind it for good (stale_pending)
+            return Outcome(key, latest["version"], "pending", cv, gr, [Refusal(
+                "no_change", f"{key} v{latest['version']} already proposes “{value}”; confirm it instead of "
+                "filing it again (`inspector confirm`, or y in the app).")])
         new_version = (versions[-1]["version"] if versions else 0) + 1
         seq, _ = await ledger.ledger_tail(db)
         record = {"type": "state", "session": session, "key": key, "kind": kind, "value": value,
