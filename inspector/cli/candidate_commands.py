@@ -24,6 +24,11 @@ def describe(v: Validation) -> list[str]:
     return lines
 
 
+# A reviewer who imported a transcript finds none and cannot tell why: say where one comes from.
+NONE_YET = ("(no candidates: a compression candidate is proposed by a `candidate` record of a sif/1 file and "
+            "imported; a transcript's own compactions are summary generations, read by `drift` and `survival`)")
+
+
 @click.command("candidates")
 @sole_store_argument
 @click.option("--session", required=True, help="The session whose candidates to list.")
@@ -35,7 +40,7 @@ async def candidates_cmd(store: Path, session: str, as_json: bool) -> int:
         await get_session(opened, session)  # a mistyped id is bad input (exit 3), not "(no candidates)"
         found = await candidates.list_candidates(opened, session)
     emit([v.as_dict() for _, v in found], as_json,
-         lambda: [line for _, v in found for line in describe(v)] or ["(no candidates)"])
+         lambda: [line for _, v in found for line in describe(v)] or [NONE_YET])
     return EXIT_OK
 
 

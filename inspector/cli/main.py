@@ -6,7 +6,9 @@ every other word is a sub-command (``inspector --help`` lists them).
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -61,6 +63,7 @@ class InspectorGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and (not args[0].startswith("-") or args[0] == "--source") and args[0] not in COMMANDS:
+            _refuse_mistyped_command(args[0])
             args = ["open", *args]
         with _inert_usage_errors():
             return super().parse_args(ctx, args)
@@ -68,6 +71,18 @@ class InspectorGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         with _inert_usage_errors():  # a command's own options and arguments are parsed in here
             return super().invoke(ctx)
+
+
+def _refuse_mistyped_command(word: str) -> None:
+    """``inspector verfy my.db`` would be read as ``open verfy my.db`` and fail with click's "Got
+    unexpected extra argument": a word that is no file, not path-like and close to a command's
+    name is taken for a mistyped command, and the usage error names the command meant."""
+    if "/" in word or "." in word or ":" in word or os.path.lexists(word):
+        return
+    close = difflib.get_close_matches(word.lower(), COMMANDS, n=1, cutoff=0.75)
+    if close:
+        raise click.UsageError(f"no command {line_safe(word)!r}: did you mean {close[0]!r}? "
+                               "(inspector --help lists the commands)")
 
 
 @contextmanager

@@ -15,7 +15,6 @@ import click
 
 from inspector.cli.output import EXIT_OK, emit, json_option, run_command
 from inspector.cli.store_param import make_store_argument
-from inspector.domain.errors import NotFound
 from inspector.services.search import SearchResult, search
 from inspector.store import session_rows
 from inspector.store.connection import open_store
@@ -63,7 +62,8 @@ async def search_cmd(store: Path, query: str, session: str, limit: int, as_json:
         raise click.UsageError("QUERY is empty: give the text to find (one character or more)")
     async with await open_store(store) as opened:
         if not await session_rows.exists(opened.db, session):
-            raise NotFound(f"no session {session!r} in {store}; `inspector sessions {store}` lists them")
+            raise await session_rows.no_session(opened.db, session, str(store),
+                                                otherwise=f"`inspector sessions {store}` lists them")
         result = await search(opened, session, query, limit=limit, indexing=IndexingNote())
     emit(result.as_dict(), as_json, lambda: _human(result))
     return EXIT_OK

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import getpass
+import shlex
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,7 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
         skipped = sum(report.skipped.values())
         where = f"a new store {into}" if report.created_store else str(into)
         lines = [f"imported {file} ({report.format}) into {where}: {added}" + (f" ({skipped} already there)" if skipped else "")]
+        lines += next_steps(str(into), report.sessions)
         for p in report.problems[:SHOWN_PROBLEMS]:
             where = f" (line {p.line})" if p.line is not None else ""  # a problem of the whole file has none
             lines.append(f"  ⚠ {p.code}{where}: {p.message}")
@@ -71,6 +73,15 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
 
     emit(data, as_json, human)
     return EXIT_OK
+
+
+def next_steps(store: str, sessions: list[str]) -> list[str]:
+    """Each imported session's whole id and the command that opens it: every other command takes
+    ``--session`` with the whole id, which the counts line alone never showed."""
+    if len(sessions) > 3:
+        return [f"  {len(sessions)} sessions: `inspector sessions {shlex.quote(store)}` lists them"]
+    return [f"  session {sid}: open it with `inspector {shlex.quote(store)} --session {shlex.quote(sid)}`"
+            for sid in sessions]
 
 
 @click.command("export")

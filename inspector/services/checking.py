@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.errors import BadInput, NotFound
+from inspector.domain.errors import BadInput
 from inspector.services import candidates, claims, cleared, handoffs
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings
@@ -20,6 +20,7 @@ from inspector.services.sessions import list_sessions
 from inspector.services.stub_checks import session_stub_problems
 from inspector.services.unjudged import UNJUDGED_CODES as UNJUDGED_CODES  # re-exported: tests, scripts
 from inspector.services.unjudged import unjudged_and_lost
+from inspector.store import session_rows
 from inspector.store.connection import Store
 
 
@@ -75,7 +76,7 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
     if sessions:
         missing = [s for s in sessions if s not in {i.id for i in listed}]
         if missing:
-            raise NotFound(f"no session {missing[0]!r} in {store.path.name}")
+            raise await session_rows.no_session(store.db, missing[0], store.path.name)
         listed = [i for i in listed if i.id in sessions]
     out: list[SessionCheck] = []
     for info in listed:

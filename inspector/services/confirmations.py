@@ -78,7 +78,7 @@ async def session_versions(db: aiosqlite.Connection, session: str) -> tuple[str 
     """The session's owner, context version and goal revision; NotFound when there is no such session."""
     row = await session_rows.get(db, session)
     if row is None:
-        raise NotFound(f"no session {session!r}")
+        raise await session_rows.no_session(db, session)
     return row.owner, row.context_version, row.goal_revision
 
 
@@ -87,6 +87,18 @@ async def key_versions(db: aiosqlite.Connection, session: str, key: str) -> list
     rows = await db.execute_fetchall(f"SELECT {spec.select_columns} FROM state_records WHERE session = ? AND key = ? "
                                      "ORDER BY version", (session, key))
     return [spec.to_record(r) for r in rows]
+
+
+async def no_record(db: aiosqlite.Connection, session: str, key: str, then: str = "") -> NotFound:
+    """The error for a key the session does not hold, naming the session's keys it is close to
+    (``goal.mian`` for ``goal.main``): a key is typed from memory, and only matched whole."""
+    import difflib  # only on this error path
+
+    keys = [str(r[0]) for r in await db.execute_fetchall(
+        "SELECT DISTINCT key FROM state_records WHERE session = ?", (session,))]
+    close = difflib.get_close_matches(key, sorted(keys), n=3, cutoff=0.75)
+    return NotFound(f"session {session!r} has no protected record {key!r}"
+                    + (f"; did you mean {' or '.join(close)}?" if close else "") + (f" {then}" if then else ""))
 
 
 def status_entry(session: str, key: str, version: int, status: str) -> dict[str, Any]:
@@ -130,6 +142,8 @@ async def decide_pending(db: aiosqlite.Connection, session: str, owner: str | No
     """Decide one pending version inside the caller's write transaction (no ledger entry yet:
     the caller appends it with the session's new versions)."""
     versions = await key_versions(db, session, key)
+    if not versions:
+        raise await no_record(db, session, key)
     pending = check(versions, session, key, version, owner, actor, reject=reject)
     if isinstance(pending, Refused):
         return pending
@@ -194,7 +208,10 @@ async def preview(store: Store, session: str, targets: Sequence[Target], *, acto
     owner, _cv, _gr = await session_versions(store.db, session)
     refused: list[Refused] = []
     for key, version in _unique(targets):
-        got = check(await key_versions(store.db, session, key), session, key, version, owner, actor, reject=reject)
+        versions = await key_versions(store.db, session, key)
+        if not versions:
+            raise await no_record(store.db, session, key)
+        got = check(versions, session, key, version, owner, actor, reject=reject)
         if isinstance(got, Refused):
             refused.append(got)
     return refused

@@ -74,7 +74,7 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
         owner, cv, gr = await confirmations.session_versions(db, session)
         versions = await confirmations.key_versions(db, session, key)
         if not versions and kind is None:
-            raise NotFound(f"session {session!r} has no protected record {key!r}; pass --kind to add a new one")
+            raise await confirmations.no_record(db, session, key, "(to add a new one, pass --kind)")
         if kind is not None and kind not in STATE_KINDS:
             raise BadInput(f"unknown kind {kind!r}; one of {', '.join(STATE_KINDS)}")
         kind = versions[-1]["kind"] if versions else kind
@@ -200,7 +200,8 @@ async def history(store: Store, session: str, key: str) -> list[dict[str, Any]]:
     """Every version of ``key`` with who wrote it, why, and the ledger entry that did."""
     versions = await confirmations.key_versions(store.db, session, key)
     if not versions:
-        raise NotFound(f"session {session!r} has no protected record {key!r}")
+        await confirmations.session_versions(store.db, session)  # no such session: say that, not "no record"
+        raise await confirmations.no_record(store.db, session, key)
     acts = await store.db.execute_fetchall(
         "SELECT seq, kind, actor, at, payload FROM ledger WHERE session = ? AND kind IN ('correction', 'confirmation') "
         "AND json_extract(payload, '$.key') = ? ORDER BY seq", (session, key))

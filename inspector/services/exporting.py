@@ -31,7 +31,7 @@ from inspector.store.tables import SPECS, WRITE_ORDER
 async def _session_ids(store: Store, session: str | None) -> list[str]:
     if session is not None:
         if not await session_rows.exists(store.db, session):
-            raise NotFound(f"no session {session!r} in {store.path}")
+            raise await session_rows.no_session(store.db, session, str(store.path))
         return [session]
     return await session_rows.ids(store.db)
 

@@ -19,10 +19,25 @@ async def load_by_id(db: aiosqlite.Connection, type_: str, record_id: str, sessi
         f"SELECT {spec.select_columns} FROM {spec.table} WHERE {where}", (record_id, session) if session else (record_id,))]
     noun = type_.replace("_", " ")
     if not rows:
-        raise NotFound(f"no {noun} {record_id!r}" + (f" in session {session!r}" if session else ""))
+        raise NotFound(f"no {noun} {record_id!r}" + (f" in session {session!r}" if session else "")
+                       + await _did_you_mean(db, spec.table, record_id, session))
     if len(rows) > 1:  # ids are unique per session only: which one is meant is the person's to say
         sessions = sorted(str(r["session"]) for r in rows)
         raise BadInput(f"{noun} {record_id!r} is ambiguous: it exists in {len(sessions)} sessions "
                        f"({', '.join(sessions)}); nothing was changed — name one with --session "
                        f"(e.g. --session {sessions[0]})", code="ambiguous_id")
     return rows[0]
+
+
+async def _did_you_mean(db: aiosqlite.Connection, table: str, typed: str, session: str | None) -> str:
+    """Whole ids holding what was typed: a stub's id without its ``stub:`` (as the raw log names
+    the call), or the tail the app shows after ``…``. Ids are matched whole, so say which."""
+    if not typed:
+        return ""
+    where = "instr(id, ?) > 0" + (" AND session = ?" if session else "")
+    found = [str(r[0]) for r in await db.execute_fetchall(
+        f"SELECT DISTINCT id FROM {table} WHERE {where} ORDER BY id LIMIT 4", (typed, session) if session else (typed,))]
+    if not found:
+        return ""
+    shown = ", ".join(found[:3]) + (" or another" if len(found) > 3 else "")
+    return f"; an id is given whole: did you mean {shown}?"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import aiosqlite
 
 from inspector.domain.candidates import SessionFacts
-from inspector.domain.errors import NotFound
 from inspector.domain.trust import SOURCE_TRUST
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 from inspector.services.tombstones import deleted_calls
@@ -51,7 +50,7 @@ async def continuation_items(db: aiosqlite.Connection, session: str) -> dict[str
 async def session_facts(db: aiosqlite.Connection, session: str, *, with_texts: bool = False) -> SessionFacts:
     found = await session_rows.get(db, session)
     if found is None:
-        raise NotFound(f"no session {session!r}")
+        raise await session_rows.no_session(db, session)
     trusted: list[str] = []
     untrusted: list[str] = []
     if with_texts:

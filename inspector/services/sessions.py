@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from inspector.domain.errors import NotFound
 from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, data_version, last_change
 
@@ -38,7 +37,7 @@ async def list_sessions(store: Store) -> list[SessionSummary]:
 async def get_session(store: Store, session: str) -> SessionSummary:
     found = await session_rows.listings(store.db, session)
     if not found:
-        raise NotFound(f"no session {session!r} in {store.path}")
+        raise await session_rows.no_session(store.db, session, str(store.path))
     return _summary(found[0])
 
 

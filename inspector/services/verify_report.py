@@ -99,7 +99,7 @@ class VerifyReport:
         if self.not_sealed:
             parts.append(f"not sealed (written before seals): {', '.join(self.not_sealed[:8])}"
                          + (f" and {len(self.not_sealed) - 8} more" if len(self.not_sealed) > 8 else ""))
-        parts += [f"not checked: {item}" for item in self.not_checked]
+        parts += [f"not checked: {item}" for item in _same_words_once(self.not_checked)]
         return "; ".join(parts)
 
     def as_dict(self) -> dict[str, Any]:
@@ -118,3 +118,15 @@ def parse_head(text: str) -> tuple[int, str]:
         raise BadInput(f"--head must be SEQ:HASH as verify prints it (e.g. 12:{'0' * 8}…), not {text!r}",
                        code="bad_head")
     return int(seq), digest
+
+
+def _same_words_once(items: list[str]) -> list[str]:
+    """``"calls_grams: compared by …"``, ``"events_grams: compared by …"``: one line naming both,
+    so a reader sees one limit of three indexes, not the same sentence three times (the JSON's
+    ``not_checked`` keeps one item per index)."""
+    names: dict[str, list[str]] = {}
+    for item in items:
+        name, sep, words = item.partition(": ")
+        key = words if sep and name and " " not in name else item
+        names.setdefault(key, []).append(name if key == words else "")
+    return [", ".join(n for n in found if n) + ": " + words if any(found) else words for words, found in names.items()]

@@ -14,6 +14,7 @@ from typing import Any
 
 import aiosqlite
 
+from inspector.domain.errors import NotFound
 from inspector.store.connection import fetch_one
 
 _COLUMNS = "s.id, s.title, s.created_at, s.adapter, s.owner, s.goal_revision, s.context_version, s.extra"
@@ -63,6 +64,21 @@ async def get(db: aiosqlite.Connection, session: str) -> SessionRow | None:
 
 async def exists(db: aiosqlite.Connection, session: str) -> bool:
     return await fetch_one(db, "SELECT 1 FROM sessions WHERE id = ?", (session,)) is not None
+
+
+async def no_session(db: aiosqlite.Connection, session: str, where: str | None = None, *,
+                     otherwise: str = "") -> NotFound:
+    """The error for a session id the store does not hold. An id is matched whole; a reviewer who
+    typed the first characters (as ``sessions`` or the app's header shows them) is told the
+    whole ids that start so, instead of only "no session"; ``otherwise`` is said when none does."""
+    whole = [i for i in await ids(db) if session and i.casefold().startswith(session.casefold())]
+    message = f"no session {session!r}" + (f" in {where}" if where else "")
+    if whole:
+        shown = ", ".join(whole[:3]) + (f" and {len(whole) - 3} more" if len(whole) > 3 else "")
+        message += f"; a session id is given whole: did you mean {shown}?"
+    elif otherwise:
+        message += f"; {otherwise}"
+    return NotFound(message)
 
 
 async def all_rows(db: aiosqlite.Connection) -> list[SessionRow]:
