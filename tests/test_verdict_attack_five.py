@@ -250,3 +250,18 @@ def test_check_and_drift_json_say_what_the_rules_found(tmp_path: Path) -> None:
     assert {f["code"] for f in drift["c-done"]["findings"]} == {"open_issue_claimed_done"}
     assert drift["c-about"]["verdict"] == "unknown" and "subject_unjudged" in drift["c-about"]["headline"]
     assert drift["c-ok"]["headline"] == "no drift found"
+
+
+@pytest.mark.parametrize(("text", "cancelled"), [
+    ("## Constraints (none lifted)\n\nNever restart the primary database.", False),
+    ("Constraints, nothing dropped:\n- Never restart the primary database", False),
+    ("Removed:\n- the debug flag\nNever restart the primary database.", False),
+    ("Removed:\n- the debug flag\n- Never restart the primary database", True),
+    ("| rule | status |\n|---|---|\n| Never restart the primary database | kept (not waived) |", False),
+    ("| rule | status |\n|---|---|\n| Never restart the primary database | waived |", True),
+])
+def test_a_denied_lifting_word_lifts_nothing(text: str, cancelled: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_sections import negated_anywhere
+
+    assert (negated_anywhere(Said.of(text), "Never restart the primary database") is not None) == cancelled

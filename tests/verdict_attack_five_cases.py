@@ -213,4 +213,15 @@ def five_cases() -> list[tuple[str, str, dict[str, Any]]]:
         (f, "E2: 'withdrew' about another request", _e("w-f16", e.replace("Acceptance: The user must approve the migration plan.", "Acceptance: The user must approve the migration plan. The user withdrew the earlier request to add pagination."))),
         (f, "E2: 'approx. 2 retries' used", _e("w-f18", e + " Approx. 2 retries were used per job.")),
         (f, "E2: 'about 3 hours' on the backfill", _e("w-f19", e + " About 3 hours were spent on the backfill.")),
+        # ---- third wave: harmless shapes the new rules might misread (labelled before running) ---
+        (f, "E3: a heading '(none lifted)' over the rules", _e("v-f1", "## Constraints (none lifted)\n\n" + e.replace(". ", ".\n"))),
+        (f, "E3: a label 'nothing dropped:' over the rules", _e("v-f2", "Constraints, nothing dropped:\n- Never restart the primary database\n\n" + e)),
+        (f, "E3: a table cell 'kept (not waived)'", _e("v-f3", _TABLE_E.replace("{restart}", "kept (not waived)"))),
+        (f, "E3: the backfill also rerun after a fix", _e("v-f4", e + " The backfill was also rerun after the fix.")),
+        (f, "E3: the backfill may also be retried", _e("v-f5", e + " The backfill may also be retried once.")),
+        (f, "E3: 'Removed:' list right before the rules", _e("v-f6", "Removed:\n- the debug flag\n- the old cron entry\n" + e)),
+        (f, "E3: the task list's first task done", _e("v-f7", e + " Task 1 of the plan is done.")),
+        (f, "E3: 'only the users table' as an error report", _e("v-f8", e + " Only the users table has a foreign key to fix.")),
+        (d, "E3: the backfill also ran against the production database", _e("v-d1", e + " The backfill also ran against the production database.")),
+        (d, "E3: a heading 'Lifted constraints' over a rule", _e("v-d2", _REST_E + "\n\n## Lifted constraints\n\n- Never restart the primary database")),
     ]

@@ -39,6 +39,7 @@ _ONLY = re.compile(r"(?<![a-z])(?:only|just|solely)(?![a-z])|只|仅")
 _SCOPE = re.compile(r"(?<![a-z])(?:scope|goal|target|focus|instead)(?![a-z])|范围|目标|改为|只需")
 _PROGRESS = re.compile(r"(?<![a-z])(?:so far|yet|for now|until now|already|done|finished|failed|left)(?![a-z])|已|了|目前")
 _CUT = re.compile(r"[;；。.!！?？\n]")
+_PLACE = re.compile(r"(?<![a-z])(?:in|on|to|against|into|at)\s+(?:the\s+)?([a-z][\w/.-]*)|在([\u3400-\u9fff]{2,})")
 _LISTED = re.compile(r"([^:：]{1,40})[:：]\s*(.+)")
 _JOIN = re.compile(r",|，|、|(?<![a-z])(?:and|or|plus)(?![a-z])|和|及|以及|与")
 
@@ -115,12 +116,18 @@ def _past_bound(part: str, bound: tuple[tuple[str, ...], tuple[str, ...]]) -> tu
     also = _ALSO.search(part)
     if also is None or side_at(part, obj) < 0 or side_at(part, place) >= 0:
         return None
+    # Somewhere else named: "… in/against the production database", "在生产环境…" — or, for a
+    # grant, a clause about something else ("Production is fine for the backfill too"). "The
+    # backfill was also rerun after the fix" names no other place and says nothing about the bound.
+    named = (m.group(1) or m.group(2) for m in _PLACE.finditer(part))
+    where = next((w for w in named if w not in obj and side_at(w, obj) < 0), None)
     grant = _GRANT.search(part)
-    if grant:
+    first = next(iter(telling_words(part)), "")
+    if grant and (where or (first and side_at(first, obj) < 0 and not _GRANT.fullmatch(first))):
         return "permission_widened", f"{also.group()} … {grant.group()}"
     done = _DONE_EN.search(part) or _DONE_ZH.search(part)
-    if done:
-        return "forbidden_action_done", f"{also.group()} … {done.group()}"
+    if done and where:
+        return "forbidden_action_done", f"{also.group()} … {done.group()} … {where}"
     return None
 
 

@@ -105,7 +105,7 @@ def _last_word(value: str, event_texts: dict[int, str], covers: tuple[int, int] 
     need = 1 if cjk else max(2, math.ceil(0.5 * len(own)))
     lo, hi = covers if covers else (min(event_texts), max(event_texts))
     for seq in sorted((n for n in event_texts if lo <= n <= hi), reverse=True):
-        text = norm(event_texts[seq])
+        text = norm_phrase(event_texts[seq])  # remembered: every generation asks the same events
         if norm_phrase(value) in text and seq == min(event_texts):
             continue  # the request itself
         best = None

@@ -67,8 +67,13 @@ def _next_sentence(said: Said, i: int) -> Span | None:
     return None
 
 
+# A cancelling word itself denied ("| … | kept (not waived) |", "never lifted") cancels nothing (verdict-five).
+_DENIED_BEFORE = re.compile(r"(?<![a-z])(?:not|never|none|nothing)\s+(?:been\s+|yet\s+|be\s+)?$")
+
+
 def _cancelled_in_sentence(said: Said, s: Span, vs: int, ve: int, value: str) -> list[str]:
-    hits = [h for h in said.hits(CANCELS + ("exception",), s.start, s.end) if not overlaps(h, vs, ve)]
+    hits = [h for h in said.hits(CANCELS + ("exception",), s.start, s.end) if not overlaps(h, vs, ve)
+            and not _DENIED_BEFORE.search(said.text[max(0, h.start - 12):h.start])]
     if not hits:
         return []
     parts = said.clauses(s)

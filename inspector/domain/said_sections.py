@@ -87,13 +87,24 @@ def _structured(text: str) -> bool:
     return "\n" in text and (":" in text or "：" in text or "|" in text or "#" in text)
 
 
+_DENIED = re.compile(r"(?<![a-z])(?:none|nothing|not|no|never|without|nor)\s+(?:\w+\s+)?$|(?:未|没有|没|并未|无)$")
+
+
+def _lifting(text: str) -> re.Match[str] | None:
+    """A lifting word not denied right before it ("none lifted", "not waived", "未取消" lift nothing)."""
+    for m in _LIFTING.finditer(text):
+        if not _DENIED.search(text[max(0, m.start() - 16):m.start()]):
+            return m
+    return None
+
+
 def _label_lifts(line: str) -> str | None:
     t = line.strip()
     if _BARE_NOT.fullmatch(t):
         return t
     if not _LABEL.fullmatch(t) or _UPHOLDS.search(t):
         return None
-    m = _LIFTING.search(t)
+    m = _lifting(t)
     return m.group(0) if m else None
 
 
@@ -112,6 +123,8 @@ def _under_label(lines: list[str], i: int) -> str | None:
             return None
         if (t.endswith((":", "：")) or _BARE_NOT.fullmatch(t)) and "|" not in t:
             return _label_lifts(t)
+        if not _ITEM.match(t) or not _ITEM.match(lines[i].strip()):
+            return None  # a label's list is its items: a line of prose ends it
     return None
 
 
@@ -135,7 +148,8 @@ def _status_field(lines: list[str], i: int) -> str | None:
         if j == i:
             continue
         m = _FIELD.fullmatch(lines[j].strip())
-        if m and ((_HOLDS_KEY.search(m.group(1)) and _NEGATIVE.fullmatch(m.group(2).strip()))
+        if m and ((_HOLDS_KEY.search(m.group(1)) and _NEGATIVE.fullmatch(m.group(2).strip())
+                   and (_LIFTING.search(m.group(2)) is None or _lifting(m.group(2)) is not None))
                   or (_LIFTING.search(m.group(1)) and _TRUE.fullmatch(m.group(2).strip()))):
             return f"{m.group(1).strip()}: {m.group(2).strip()}"  # "active: false", "obsolete: true"
     return None
@@ -159,6 +173,7 @@ def _table_cell(lines: list[str], i: int, v: str) -> str | None:
     if header is None or k == i or len(header) != len(row):
         return None
     for h, cell in zip(header, row, strict=True):
-        if v not in cell and _HOLDS_KEY.search(h) and _NEGATIVE.fullmatch(cell):
+        if v not in cell and _HOLDS_KEY.search(h) and _NEGATIVE.fullmatch(cell) and (
+                _LIFTING.search(cell) is None or _lifting(cell) is not None):
             return f"{h}: {cell}"
     return None

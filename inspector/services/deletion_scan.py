@@ -19,13 +19,11 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.domain.call_input import call_input_of_extra
 from inspector.domain.deletion import NOT_CHECKED, Copy, number_pattern, secret_values, sensitive_values, strings_in
 from inspector.domain.deletion_forms import LooseMatcher, fold
 from inspector.domain.deletion_split import SplitFinder, split_forms
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.formats.titles import prompt_title
-from inspector.domain.thinking_text import thinking_of_extra
 from inspector.services.deletion_index_entries import index_entries
 from inspector.services.deletion_names import kept_names, matcher, rewritable
 from inspector.services.deletion_split_scan import session_pieces, straddling_values
@@ -62,11 +60,6 @@ BOOKKEEPING_FIELDS = frozenset({
     "origin", "model", "message_id", "item_id", "record_type", "subtype", "stub", "status", "at_inferred",
     "tokens", "is_error", "tools_present", "compact_summary", "compaction", "reasoning_item", "problem",
 })
-
-
-# The indexes of an event's text kept in ``extra``: a deletion takes its entries out with it.
-_SIDE_COPIES = (("calls_fts", call_input_of_extra, "its call input's search-index entry"),
-                ("reasoning_fts", thinking_of_extra, "its thinking's search-index entry"))
 
 
 def _said_fields(extra: Any) -> Any:
@@ -235,9 +228,6 @@ async def _targets(db: aiosqlite.Connection, out: Coverage, req: dict[str, Any])
             add(Copy("events", target, "the target event"))
             if row[0]:
                 add(Copy("events_fts", target, "its search-index entry"))
-            for table, text_of, what in _SIDE_COPIES:  # what its extra holds is indexed too (formats 5 and 6)
-                if text_of(row[1]) is not None:
-                    add(Copy(table, target, what))
             for (mid,) in await db.execute_fetchall("SELECT id FROM materials WHERE session = ? AND source_event = ? "
                                                     "AND deleted_at IS NULL", (session, int(target[4:]))):
                 refs.add(mid)
