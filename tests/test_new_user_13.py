@@ -184,3 +184,9 @@ def test_filing_a_pending_value_again_says_to_confirm_it(sample_store: Path) -> 
     other = CliRunner().invoke(cli, ["correct", str(sample_store), *key, "--value", "run every check",
                                      "--reason", "r", "--reviewer", "lin"])
     assert other.exit_code == 0, other.output  # a different value is a correction as before
+
+
+def test_verify_s_pin_command_names_the_store_verified(sample_store: Path) -> None:
+    result = CliRunner().invoke(cli, ["verify", str(sample_store)])
+    assert result.exit_code == 0, result.output
+    assert f"(pin it: inspector verify {sample_store} --head " in result.output

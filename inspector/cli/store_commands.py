@@ -137,13 +137,16 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
         if report is None:
             raise
 
+    # the command to copy, with this store's path (a URL may hold a password: not repeated)
+    where = shlex.quote(str(store)) if isinstance(store, Path) else "STORE"
+
     def human() -> list[str]:
         tip = f"head {report.head['seq']}:{report.head['hash']}"
         if report.ok:
             extra = f"; {report.not_covered()}" if report.not_covered() else ""
             entries = f"{report.entries} ledger entr{'y' if report.entries == 1 else 'ies'}"
             return [f"ok: {entries}; {report.checked()} verified{extra}",
-                    f"{tip}  (pin it: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})",
+                    f"{tip}  (pin it: inspector verify {where} --head {report.head['seq']}:{report.head['hash']})",
                     *(f"relies on: {line}" for line in report.relies_on())]
 
         def said(problem: dict[str, Any]) -> str:  # one line: what broke, its stable code
