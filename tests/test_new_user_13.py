@@ -190,3 +190,14 @@ def test_verify_s_pin_command_names_the_store_verified(sample_store: Path) -> No
     result = CliRunner().invoke(cli, ["verify", str(sample_store)])
     assert result.exit_code == 0, result.output
     assert f"(pin it: inspector verify {sample_store} --head " in result.output
+
+
+def test_budget_without_a_window_plans_the_app_s_first_request(sample_store: Path) -> None:
+    def plan(*args: str) -> dict[str, object]:
+        out = CliRunner().invoke(cli, ["budget", str(sample_store), "--session", "s-export", *args, "--json"])
+        assert out.exit_code == 0, out.output
+        return dict(json.loads(out.stdout))
+
+    assert plan()["history_budget"] == 128_000 - 8_000 - 4_000  # the Budget tab's window, fixed and reserve
+    assert plan("--fixed", "0")["history_budget"] == 128_000 - 4_000
+    assert plan("--window", "8000")["history_budget"] == 8_000  # with --window, fixed and reserve stay 0

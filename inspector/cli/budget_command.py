@@ -8,7 +8,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import sole_store_argument
-from inspector.services.budget import DEFAULT_SPLIT, budget
+from inspector.services.budget import DEFAULT_REQUEST, DEFAULT_SPLIT, budget
 from inspector.store.connection import open_store
 
 
@@ -28,16 +28,22 @@ class Split(click.ParamType):
 @click.command("budget")
 @sole_store_argument
 @click.option("--session", required=True)
-@click.option("--window", required=True, type=click.IntRange(min=1), help="The model's context window, in tokens.")
-@click.option("--fixed", default=0, show_default=True, type=click.IntRange(min=0), help="System prompt and tools.")
-@click.option("--reserve", default=0, show_default=True, type=click.IntRange(min=0), help="Kept for the answer.")
+@click.option("--window", type=click.IntRange(min=1), help="The model's context window, in tokens. Without it, the "
+              "app's Budget tab's request: window 128000, fixed 8000, reserve 4000 (unless given).")
+@click.option("--fixed", type=click.IntRange(min=0), help="System prompt and tools (default: 0 with --window).")
+@click.option("--reserve", type=click.IntRange(min=0), help="Kept for the answer (default: 0 with --window).")
 @click.option("--split", type=Split(), default=",".join(map(str, DEFAULT_SPLIT)), show_default=True,
               help="Weights of the state, summary and raw evidence blocks.")
 @json_option
 @run_command()
-async def budget_cmd(store: Path, session: str, window: int, fixed: int, reserve: int, split: tuple[int, int, int],
-                     as_json: bool) -> int:
+async def budget_cmd(store: Path, session: str, window: int | None, fixed: int | None, reserve: int | None,
+                     split: tuple[int, int, int], as_json: bool) -> int:
     """What the next request can hold, block by block, and what it does not load (exit 1 if state does not fit)."""
+    if window is None:  # the app's first plan, so the tab and the command agree
+        window = DEFAULT_REQUEST["window"]
+        fixed = DEFAULT_REQUEST["fixed"] if fixed is None else fixed
+        reserve = DEFAULT_REQUEST["reserve"] if reserve is None else reserve
+    fixed, reserve = fixed or 0, reserve or 0
     async with await open_store(store) as opened:
         plan = await budget(opened, session, window=window, fixed=fixed, reserve=reserve, split=split)
 

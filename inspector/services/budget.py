@@ -23,6 +23,9 @@ from inspector.store import materials
 from inspector.store.connection import Store, fetch_one
 
 DEFAULT_SPLIT = (20, 30, 50)
+# The request the app's Budget tab plans first, and `inspector budget` when no --window is given:
+# one place, so the tab and the command print the same plan for the same session.
+DEFAULT_REQUEST = {"window": 128_000, "fixed": 8_000, "reserve": 4_000}
 RESERVED_READ_CAP = 1024 * 1024  # bytes read to count one reserved expansion; beyond it, 3 bytes a token
 
 

@@ -15,13 +15,13 @@ from textual.widgets import Input, Label, Static
 
 from inspector.domain.budget import BudgetPlan
 from inspector.domain.errors import InspectorError
-from inspector.services.budget import DEFAULT_SPLIT, budget
+from inspector.services.budget import DEFAULT_REQUEST, DEFAULT_SPLIT, budget
 from inspector.store.connection import Store
 from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.hanging import HangingLines, Row
 from inspector.ui.safe import markup, plain
 
-DEFAULTS = {"window": 128_000, "fixed": 8_000, "reserve": 4_000}
+DEFAULTS = DEFAULT_REQUEST
 
 
 def plan_content(plan: BudgetPlan) -> HangingLines:
