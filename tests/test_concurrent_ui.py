@@ -60,13 +60,13 @@ async def test_overlapping_loads_verify_and_writes_never_fail(sample_store: Path
             app.run_worker(write(round_), group=f"write-{round_}", exit_on_error=False)
             app.run_worker(verify_store(store), group=f"verify-{round_}", exit_on_error=False)
             screen.action_verify()
-            await pilot.pause()
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            # every worker done (an exclusive load replaced by a newer one is waited for again, a
+            # failed one still fails the test): under load a reload's worker can be replaced mid-wait
+            await settle(app, pilot)
             while not isinstance(app.screen, MainScreen):
                 app.pop_screen()
                 await pilot.pause()
-            await app.workers.wait_for_complete()
+            await settle(app, pilot)
         await settle(app, pilot)
         assert app.is_running
     assert errors == [], [f"{type(e).__name__}: {e}" for e in errors]

@@ -29,6 +29,7 @@ from inspector.ui.main_screen import MainScreen
 from inspector.ui.review_dialog import ReviewDialog
 from inspector.ui.widgets.header_bar import HeaderBar
 from tests.conftest import SAMPLES, file_sha
+from tests.test_app import settle
 
 
 async def test_a_store_opened_read_only_reads_verifies_and_expands_but_never_writes(sample_store: Path) -> None:
@@ -139,18 +140,14 @@ async def test_the_app_on_a_read_only_store_greys_out_writing_acts(sample_store:
     before = file_sha(sample_store)
     app = InspectorApp(sample_store)
     async with app.run_test(size=(200, 50)) as pilot:
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(app, pilot)
         screen = app.screen
         assert isinstance(screen, MainScreen) and screen.store.read_only
         assert "read-only" in str(screen.query_one(HeaderBar).render())
         assert screen.check_action("correct", ()) is None and screen.check_action("verify", ()) is True
         assert screen.check_action("decide_pending", (False,)) is None and screen.check_action("rebuild", ()) is None
         await app.push_screen(ReviewDialog(screen.store, "s-export", "cand-good", "alice"))
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(app, pilot)
         dialog = app.screen
         assert isinstance(dialog, ReviewDialog)
         assert dialog.check_action("accept", ()) is None and dialog.check_action("reject", ()) is None
