@@ -31,7 +31,8 @@ MAX_BYTES = 256 << 20  # a larger file is named as not read
 _CHUNK = 1 << 20
 
 
-def _needles(values: list[str]) -> list[bytes]:
+def needles_of(values: list[str]) -> list[bytes]:
+    """Each value as the files a deletion reads may spell it, longest first."""
     out: set[bytes] = set()
     for value in values:
         plain = json.dumps(value, ensure_ascii=False)
@@ -82,7 +83,7 @@ def files_beside(store_path: Path, values: list[str]) -> tuple[list[str], list[s
     """(files of the store's folder holding a value, files too large to read), by name."""
     if not values:
         return [], []
-    needles = _needles(values)
+    needles = needles_of(values)
     holding: list[str] = []
     unread: list[str] = []
     try:

@@ -23,6 +23,7 @@ from inspector.domain.deletion import NOT_CHECKED, reason_code
 from inspector.domain.errors import Refusal
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
+from inspector.services.deletion_cache import cache_warnings
 from inspector.services.deletion_names import REWRITTEN_FIELD, REWRITTEN_TITLE, redacted_extra
 from inspector.services.deletion_outside import outside_warnings
 from inspector.services.deletion_scan import Coverage, coverage
@@ -40,6 +41,8 @@ async def check(store: Store, request: str, session: str | None = None) -> Cover
     async with store.snapshot() as db:
         cov = await coverage(db, await load_by_id(db, "deletion_request", request, session))
     cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
+    if cov.status == "pending":
+        cov.warnings += cache_warnings(cov.values, remove=False)
     return cov
 
 
@@ -221,5 +224,6 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
     cov.status = "done"
     truncated = await checkpoint(store)
     cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
+    cov.warnings += cache_warnings(cov.values, remove=True)
     return DeletionResult(cov, {**removed, **({"material_bytes": tombstoned} if tombstoned else {})}, [],
                           truncated)

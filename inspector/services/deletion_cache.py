@@ -1,0 +1,83 @@
+"""A copy the inspector wrote itself outside the store: the start screen's cache of transcripts.
+
+Listing the agents' transcripts (services/discovery.py) keeps what it read of each one — its
+first prompt, title, folder — in ``discover-cache.json`` in the cache folder, so the next listing
+need not read the files again. A deletion that removes a first prompt from the store left that
+copy behind, in a file of ours the person does not know exists. So a deletion request's listing
+names the cache entries that hold a value of its targets (as written or JSON-escaped, the way
+the cache spells text), carrying it out removes those entries, and both name the transcripts
+themselves: they are the agent's files, outside the store, and still hold the value — the next
+listing reads them (and caches them) again unless they are removed or rewritten too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from inspector.services.deletion_outside import needles_of
+from inspector.services.discovery import CACHE_NAME, cache_dir
+
+
+def _cache_path() -> Path:
+    return cache_dir() / CACHE_NAME
+
+
+def _load(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _holding(data: dict[str, Any], needles: list[bytes]) -> list[str]:
+    """The transcripts (paths) whose cached entry spells a value, in the cache's order."""
+    out = []
+    for path, entry in data.items():
+        text = json.dumps([path, entry]).encode("utf-8") + json.dumps([path, entry], ensure_ascii=False).encode(
+            "utf-8", errors="surrogatepass")
+        if any(n in text for n in needles):
+            out.append(path)
+    return out
+
+
+def _shown(paths: list[str]) -> str:
+    named = ", ".join(paths[:3])
+    return named + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+
+
+def cache_warnings(values: list[str], *, remove: bool) -> list[str]:
+    """The sentences about the cache's copies; with ``remove``, those entries are taken out first.
+
+    The cache is rewritten whole through a new file renamed over it (as listing writes it), so a
+    reader never sees half of it; a cache that cannot be rewritten is said to, not passed over."""
+    if not values:
+        return []
+    path = _cache_path()
+    data = _load(path)
+    if not data:
+        return []
+    holding = _holding(data, needles_of(values))
+    if not holding:
+        return []
+    where = f"the transcript list's cache ({path})"
+    outside = (f"the transcripts themselves are outside the store and still hold it: {_shown(holding)} — delete or "
+               "rewrite them yourself, or the next listing reads it again")
+    if not remove:
+        return [f"{where} holds a value of the targets for {len(holding)} transcript(s): carrying out the request "
+                f"removes those entries; {outside}"]
+    for key in holding:
+        del data[key]
+    tmp = path.with_name(f"{CACHE_NAME}.{os.getpid()}.deleting")
+    try:
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        return [f"{where} holds a value of the targets for {len(holding)} transcript(s) and could not be rewritten "
+                f"({exc.strerror or exc}): delete the file yourself; {outside}"]
+    return [f"{where} held a value of the targets for {len(holding)} transcript(s): those entries were removed; "
+            f"{outside}"]
