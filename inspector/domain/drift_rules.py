@@ -36,7 +36,8 @@ from inspector.domain.said_failures import (
     mentioned_anywhere,
     tool_said_failed,
 )
-from inspector.domain.said_lifted import dismisses, goal_restated, unit_in, unit_of
+from inspector.domain.said_lifted import goal_restated, unit_in, unit_of
+from inspector.domain.said_referred import dismisses
 from inspector.domain.said_sections import negated_anywhere as negated_value
 from inspector.domain.said_untrusted import (
     reports_not_instructs,

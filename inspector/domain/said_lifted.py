@@ -37,6 +37,7 @@ from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_limits_plain import measured_only
 from inspector.domain.said_negation import _subject_words as subject_words
 from inspector.domain.said_negation import names_word, negated_value
+from inspector.domain.said_referred import _dismisses, _referred_back, _rival_spans
 from inspector.domain.textnorm import CJK, STOPWORDS, Span
 from inspector.domain.wordlists import wordlist
 
@@ -176,111 +177,6 @@ def unit_in(said: Said, value: str) -> bool:
     return numbered is not None and said.has(numbered[1])
 
 
-def dismisses(said: Said) -> bool:
-    """A dismissing word ("ignore", "忽略") is in the text (once per generation)."""
-    return _dismisses(said)
-
-
-def _dismisses(said: Said) -> bool:
-    key = ("dismisses",)
-    found = said._memo.get(key)
-    if found is None:
-        text = said.text
-        found = said._memo[key] = (any(w in text for w in _DISMISS_LEADS)
-                                   and _DISMISS.search(text) is not None)
-    return found  # type: ignore[no-any-return]
-
-
-def _value_spans(said: Said, others: tuple[tuple[str, str], ...]) -> list[tuple[int, int, str]]:
-    """Where each protected value stands in the text (once per generation and record set)."""
-    key = ("value_spans", others)
-    found = said._memo.get(key)
-    if found is None:
-        found = []
-        for other, _ in others:
-            o = norm_phrase(other)
-            if o:
-                found += [(pos, pos + len(o), o) for pos in said.holding(o).values()]
-        said._memo[key] = found
-    return found  # type: ignore[no-any-return]
-
-
-def _rival_spans(said: Said, others: tuple[tuple[str, str], ...], v: str) -> list[tuple[int, int]]:
-    """Where the other protected values stand (a value inside this one, "… job 18" in "…
-    job 186", is another value too: the clauses holding this one are skipped anyway)."""
-    return [(a, b) for a, b, o in _value_spans(said, others) if o != v]
-
-
-_DISMISS = re.compile(r"(?<![\w])(?:ignore|ignored|disregard|disregarded|drop|dropped|forget)(?![\w])|忽略|不用管|不必管|不用遵守")
-
-
-_REF_KINDS = (("restriction", "constraint", "prohibition", "ban", "limit", "约束", "限制"), ("constraint",)), \
-    (("rule", "规定"), ("constraint", "permission")), (("requirement", "要求"), ("constraint", "acceptance"))
-
-
-def _referring_sentences(said: Said) -> list[tuple[int, list[str]]]:
-    """(index, its lifting words) of the sentences holding a back reference other than "it"
-    and a word that lifts, permits, cancels or dismisses (once per generation)."""
-    key = ("referring_sentences",)
-    found = said._memo.get(key)
-    if found is None:
-        found = []
-        named = sorted({i for h in said.hits("back_reference", 0, len(said.text)) if h.word not in ("it", "它")
-                        and (i := said.sentence_index(h.start)) >= 0})
-        for i in named:
-            s = said.sentences[i]
-            words = [h.word for h in said.hits(("lifted", "permission", "negation", "weakening"), s.start, s.end)]
-            dismiss = _DISMISS.search(s.text)
-            if dismiss:
-                words.append(dismiss.group())
-            if words:
-                found.append((i, words))
-        said._memo[key] = found
-    return found  # type: ignore[no-any-return]
-
-
-def _ref_kinds(word: str) -> tuple[str, ...] | None:
-    """The kinds of record a back reference names ("that constraint" → constraint); None: any."""
-    for nouns, kinds in _REF_KINDS:
-        if any(n in word for n in nouns):
-            return kinds
-    return None
-
-
-_DISMISS_LEADS = ("ignor", "disregard", "drop", "forget", "忽略", "不用管", "不必管", "不用遵守")
-
-
-def _referred_back(said: Said, v: str, kind: str | None,
-                   others: tuple[tuple[str, str], ...]) -> Hits | None:
-    """A later sentence that points back at a rule by name ("that constraint", "该约束" — not
-    a bare "it") and lifts, permits or dismisses it ("We can ignore that constraint"), where
-    the nearest protected value of the kind it names stated before it is this one."""
-    referring = _referring_sentences(said)
-    if not referring:
-        return None
-    mine = said.holding(v)
-    if not mine:
-        return None
-    first_mine = min(mine)
-    for j, words in referring:
-        s = said.sentences[j]
-        if j <= first_mine + 1:  # the value's own sentence and the next are negated_value's
-            continue
-        refs = [h for h in said.hits("back_reference", s.start, s.end) if h.word not in ("it", "它")]
-        kinds = _ref_kinds(refs[0].word)
-        if kinds is not None and kind is not None and kind not in kinds:
-            continue
-        nearest = max((i for i in mine if i < j), default=None)
-        if nearest is None:
-            continue
-        rivals = [o for o, k in others if kinds is None or k in kinds]
-        if any(i > nearest for o in rivals if (on := norm_phrase(o)) and on != v and on not in v
-               for i in said.holding(on) if i < j):
-            continue  # another record of that kind stands between: "that constraint" is that one
-        return Hits(words, said.stripped(s))
-    return None
-
-
 def lifted_elsewhere(said: Said, value: str, spans: list[tuple[int, int]],
                      rivals: Callable[[], list[tuple[int, int]]] | None = None) -> Hits | None:
     """The first clause outside ``spans`` (where the value itself stands) that lifts,
@@ -412,4 +308,4 @@ def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohib
     return []
 
 
-__all__ = ["dismisses", "goal_restated", "lifted_elsewhere", "negated_or_lifted", "unit_in", "unit_of"]
+__all__ = ["goal_restated", "lifted_elsewhere", "negated_or_lifted", "unit_in", "unit_of"]

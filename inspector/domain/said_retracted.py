@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from inspector.domain.said import Said
-from inspector.domain.said_lifted import dismisses
+from inspector.domain.said_referred import dismisses
 from inspector.domain.textnorm import find_value
 
 _RULE_NOUN = (r"(?:rules?|constraints?|restrictions?|requirements?|limits?|limitations?|instructions?|conditions?|"
@@ -49,7 +49,7 @@ _ZH_ALL = re.compile(r"(?:以上|上述|前述|前面)的?(?:所有|全部)?的?
 _ZH_LIFT = re.compile(r"作废|取消|不再适用|不再有效|不再生效|无需遵守|不用遵守|不必遵守|忽略|无效|撤销|撤回|废除|解除|不算数|不用管|可以不管")
 _ZH_KEEP = re.compile(r"仍|依然|依旧|继续有效|没有取消|未取消|没有作废|未作废|不得忽略|不要忽略|不能忽略|是否|如果|除非")
 
-# Lifting words the negation and dismissal scans (``Said.cancels``, ``said_lifted.dismisses``: asked
+# Lifting words the negation and dismissal scans (``Said.cancels``, ``said_referred.dismisses``: asked
 # of every generation already, so their answers are free here) do not hold.
 _MORE_LIFTS = ("void", "withdrawn", "supersed", "off the table", "rescinded", "retracted", "moot", "scrapped",
                "not binding")
