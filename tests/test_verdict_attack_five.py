@@ -15,7 +15,7 @@ import pytest
 
 from inspector.domain.drift import headline
 from inspector.domain.said_departures import CANNOT_JUDGE
-from tests.verdict_attack_cases import judge
+from tests.verdict_attack_cases import blocking, judge
 from tests.verdict_attack_five_cases import five_cases
 
 CASES = five_cases()
@@ -31,10 +31,6 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     return asyncio.run(judge(tmp_path_factory.mktemp("five"), *(c for _, _, c in CASES)))
 
 
-def _blocking(got: dict) -> list[str]:
-    return sorted(c for c, fs in got["codes"].items() if any(f.severity == "finding" for f in fs))
-
-
 def _params(label: str, known: set[str]) -> list:
     return [pytest.param(w, c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason="not read yet")]
                          if c["id"] in known else []) for lab, w, c in CASES if lab == label]
@@ -44,11 +40,11 @@ def _params(label: str, known: set[str]) -> list:
 def test_a_changed_meaning_is_caught_or_said_to_be_unjudged(judged: dict, what: str, case: dict) -> None:
     got = judged[case["id"]]
     unsure = [f for c, fs in got["codes"].items() if c in CANNOT_JUDGE for f in fs]
-    assert _blocking(got) or unsure, (what, case["summary"]["text"])
+    assert blocking(got) or unsure, (what, case["summary"]["text"])
     assert headline(got["findings"]) != "no drift found", what
     for f in unsure:  # a "?" names its record, the words and the sentence a person must read
         assert f.key and f.words and f.where and f.severity == "warning"
-    if not _blocking(got):
+    if not blocking(got):
         assert all(got["survival"][f.key] in ("unknown", "contradicted") for f in unsure), (what, got["survival"])
 
 

@@ -18,7 +18,7 @@ from inspector.domain.drift import headline
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.said_grantee import grant_of
 from inspector.domain.textnorm import find_value, holds_value
-from tests.verdict_attack_cases import judge
+from tests.verdict_attack_cases import blocking, judge
 from tests.verdict_attack_four_cases import four_cases
 
 CASES = four_cases()
@@ -33,10 +33,6 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     return asyncio.run(judge(tmp_path_factory.mktemp("four"), *(c for _, _, c in CASES)))
 
 
-def _blocking(got: dict) -> list[str]:
-    return sorted(c for c, fs in got["codes"].items() if any(f.severity == "finding" for f in fs))
-
-
 def _drifted() -> list:
     return [pytest.param(w, c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason="not read yet")]
                          if c["id"] in NOT_READ else []) for label, w, c in CASES if label == "drifted"]
@@ -46,11 +42,11 @@ def _drifted() -> list:
 def test_a_changed_value_is_caught_or_said_to_be_unjudged(judged: dict, what: str, case: dict) -> None:
     got = judged[case["id"]]
     unsure = [f for c, fs in got["codes"].items() if c in CANNOT_JUDGE for f in fs]
-    assert _blocking(got) or unsure, (what, case["summary"]["text"])
+    assert blocking(got) or unsure, (what, case["summary"]["text"])
     assert headline(got["findings"]) != "no drift found", what
     for f in unsure:  # a "?" names its record, the words and the sentence a person must read
         assert f.key and f.words and f.where and f.severity == "warning"
-    if not _blocking(got):
+    if not blocking(got):
         keys = {f.key for f in unsure}
         assert all(got["survival"][k] == "unknown" for k in keys), (what, got["survival"])
 

@@ -51,6 +51,11 @@ FAITHFUL = ("Goal: fix the export timeout. Constraint: Do not modify the product
             "/repo/export/stream.go. P95 still to be measured.")
 
 
+def blocking(got: dict[str, Any]) -> list[str]:
+    """The codes a judged case raised as findings (✗), sorted: what a drifted case must show."""
+    return sorted(c for c, fs in got["codes"].items() if any(f.severity == "finding" for f in fs))
+
+
 def case(cid: str, text: str, *, covers: tuple[int, int] = (1, 8), events: list[dict[str, Any]] | None = None,
          state: list[dict[str, Any]] | None = None, unresolved: tuple[str, ...] = ("P95 still to be measured",),
          sources: tuple[str, ...] = ("evt:1", "evt:3", "evt:5")) -> dict[str, Any]:
