@@ -13,24 +13,10 @@ listing reads them (and caches them) again unless they are removed or rewritten 
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 from typing import Any
 
 from inspector.services.deletion_outside import needles_of
-from inspector.services.discovery import CACHE_NAME, cache_dir
-
-
-def _cache_path() -> Path:
-    return cache_dir() / CACHE_NAME
-
-
-def _load(path: Path) -> dict[str, Any] | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
+from inspector.services.discovery import ListingCache
 
 
 def _holding(data: dict[str, Any], needles: list[bytes]) -> list[str]:
@@ -50,34 +36,26 @@ def _shown(paths: list[str]) -> str:
 
 
 def cache_warnings(values: list[str], *, remove: bool) -> list[str]:
-    """The sentences about the cache's copies; with ``remove``, those entries are taken out first.
-
-    The cache is rewritten whole through a new file renamed over it (as listing writes it), so a
-    reader never sees half of it; a cache that cannot be rewritten is said to, not passed over."""
+    """The sentences about the cache's copies; with ``remove``, those entries are taken out first
+    (the cache written as listing writes it); a cache that cannot be rewritten is said to."""
     if not values:
         return []
-    path = _cache_path()
-    data = _load(path)
-    if not data:
-        return []
-    holding = _holding(data, needles_of(values))
+    cache = ListingCache()
+    holding = _holding(cache.data, needles_of(values)) if isinstance(cache.data, dict) else []
     if not holding:
         return []
-    where = f"the transcript list's cache ({path})"
+    where = f"the transcript list's cache ({cache.path})"
     outside = (f"the transcripts themselves are outside the store and still hold it: {_shown(holding)} — delete or "
                "rewrite them yourself, or the next listing reads it again")
     if not remove:
         return [f"{where} holds a value of the targets for {len(holding)} transcript(s): carrying out the request "
                 f"removes those entries; {outside}"]
     for key in holding:
-        del data[key]
-    tmp = path.with_name(f"{CACHE_NAME}.{os.getpid()}.deleting")
-    try:
-        tmp.write_text(json.dumps(data), encoding="utf-8")
-        tmp.replace(path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        del cache.data[key]
+    cache.dirty = True
+    error = cache.save()
+    if error is not None:
         return [f"{where} holds a value of the targets for {len(holding)} transcript(s) and could not be rewritten "
-                f"({exc.strerror or exc}): delete the file yourself; {outside}"]
+                f"({error.strerror or error}): delete the file yourself; {outside}"]
     return [f"{where} held a value of the targets for {len(holding)} transcript(s): those entries were removed; "
             f"{outside}"]

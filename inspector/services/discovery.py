@@ -12,6 +12,7 @@ data directory, reused while the file is unchanged.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -117,8 +118,9 @@ def _candidates(root: Path) -> Iterator[os.DirEntry[str]]:
             continue
 
 
-class _Cache:
-    """What listing read, by path, size and modification time."""
+class ListingCache:
+    """What listing read, by path, size and modification time (a deletion drops entries too:
+    services/deletion_cache.py)."""
 
     def __init__(self) -> None:
         self.path = cache_dir() / CACHE_NAME
@@ -136,16 +138,22 @@ class _Cache:
         self.data[path] = [size, mtime, value]
         self.dirty = True
 
-    def save(self) -> None:
+    def save(self) -> OSError | None:
+        """Write the cache whole through a new file renamed over it (a reader never sees half);
+        the error when it cannot be written — listing passes over it (a cache that cannot be
+        written only costs time), a deletion says so."""
         if not self.dirty:
-            return
+            return None
+        tmp = self.path.with_name(f"{CACHE_NAME}.{os.getpid()}")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_name(f"{CACHE_NAME}.{os.getpid()}")
             tmp.write_text(json.dumps(self.data), encoding="utf-8")
             tmp.replace(self.path)
-        except OSError:
-            pass  # a cache that cannot be written only costs time
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            return error
+        return None
 
 
 def _read_header(path: str) -> headers.Header | None:
@@ -177,7 +185,7 @@ def _project(h: headers.Header, path: Path, root: Path) -> str:
 def discover(sources: Iterable[Path] | None = None) -> list[Found]:
     """Every transcript found, newest first (grouping by project is the caller's)."""
     roots = list(sources) if sources is not None else sources_from()
-    cache = _Cache()
+    cache = ListingCache()
     stores_dir = data_dir() / "stores"
     existing_stores = {e.name: e for e in os.scandir(stores_dir)} if stores_dir.is_dir() else {}
     found: list[Found] = []
@@ -234,7 +242,7 @@ def _gemini_projects(found: list[Found]) -> None:
 def count_compactions(found: list[Found]) -> None:
     """Fill in each transcript's number of compactions (a byte search of the whole file),
     remembering it so the next listing does not read the file again."""
-    cache = _Cache()
+    cache = ListingCache()
     for f in found:
         if f.compactions is not None:
             continue
