@@ -30,7 +30,7 @@ from inspector.domain.said import Said
 from inspector.domain.said_crosslang import crossed
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.said_disguised import disguised, disguises
-from inspector.domain.said_goal_done import goal_done_against_log
+from inspector.domain.said_goal_done import goal_done_against_log, goal_done_over_failure
 from inspector.domain.said_grantee import grant_of, grantee_added
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
@@ -80,7 +80,8 @@ def whole_text_findings(generation: int, text: str, said: Said, state: list[Any]
     judged, named_ones = _judged(state)
     if not judged:
         return []
-    done = _goals_done(generation, said, judged, found, ctx, covers) if ctx is not None and ctx.event_texts else []
+    done = _goals_done(generation, said, judged, found, ctx, covers) if ctx is not None and (
+        ctx.event_texts or ctx.failures) else []
     return done + _whole(generation, text, said, judged, named_ones, found)
 
 
@@ -89,8 +90,18 @@ def _goals_done(generation: int, said: Said, judged: list[Any], found: list[Find
     named = {f.key for f in found if f.severity == "finding"}
     out: list[Finding] = []
     for fact in judged:
-        hit = goal_done_against_log(said, fact.value, ctx.event_texts, covers) if (
-            fact.kind == "goal" and fact.key not in named) else None
+        if fact.kind != "goal" or fact.key in named:
+            continue
+        hit = goal_done_against_log(said, fact.value, ctx.event_texts, covers)
+        if hit is None:
+            ran = goal_done_over_failure(said, fact.value, ctx.failures, ctx.result_seqs, covers, ctx.event_texts)
+            if ran is not None:
+                out.append(Finding("open_issue_claimed_done", fact.key,
+                                   f"generation {generation} calls the goal “{fact.value}” ({fact.key}) done "
+                                   f"(“{ran.words[0]}” in “{ran.sentence}”), but the last tool result in its "
+                                   f"range, evt:{ran.seq}, failed and nothing later resolved it: “{ran.log_says}”.",
+                                   words=ran.words, where=ran.sentence))
+            continue
         if hit is not None:
             out.append(Finding("open_issue_claimed_done", fact.key,
                                f"generation {generation} calls the goal “{fact.value}” ({fact.key}) done "
