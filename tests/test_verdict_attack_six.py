@@ -20,9 +20,9 @@ from tests.verdict_attack_six_cases import six_cases
 
 CASES = six_cases()
 # Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-six.md).
-NOT_READ: set[str] = {"r-d1", "r-d2", "r-d6", "r-d7", "r-d11", "m-d2", "m-d3", "m-d4", "s-d1", "s-d2", "s-d4",
+NOT_READ: set[str] = {"m-d2", "m-d3", "m-d4", "s-d1", "s-d2", "s-d4",
                       "s-d6", "s-d7", "l-d2"}
-FALSE_ALARM: set[str] = {"r-f1", "r-f4", "g-f2", "n-f3", "s-f2", "s-f4", "l-f2"}
+FALSE_ALARM: set[str] = {"r-f1", "g-f2", "n-f3", "s-f2", "s-f4", "l-f2"}
 
 
 @pytest.fixture(scope="module")
@@ -125,3 +125,35 @@ def test_a_goal_called_done_over_a_failing_last_result(summary: str, last: str,
     texts = {1: _GOAL + ".", 4: last, **({6: "== 44 passed =="} if 6 in seqs else {})}
     hit = goal_done_over_failure(Said.of(summary), _GOAL, fails, seqs, (1, max(seqs)), texts)
     assert (hit is not None) == caught
+
+
+@pytest.mark.parametrize(("ident", "token", "how"), [
+    ("ops-4521", "ops-4522", True), ("8443", "8434", True), ("8443", "8444", True), ("prod-db-2", "prod-db-3", True),
+    ("prod-db-2", "prod-db", False), ("/srv/app", "/srv/apps", False), ("/srv/app", "/srv/app-old", False),
+    ("/srv/app", "/srv/app/current", None), ("8443", "9443", True), ("8443", "844", None), ("8443", "18443", None),
+    ("prod-db-2", "prod-db-2", None), ("ops-4521", "ops-4521a", None), ("prod-db-2", "prod-dc-2", None),
+])
+def test_a_near_miss_of_an_identifier(ident: str, token: str, how: bool | None) -> None:
+    from inspector.domain.said_renamed import near
+
+    assert near(ident, token) is how
+
+
+@pytest.mark.parametrize(("value", "text", "got"), [
+    ("Reference ticket OPS-4521 in every commit message", "Ticket: OPS-4522.", ("ops-4522", True)),
+    ("The API must listen on port 8443", "API port: 8434.", ("8434", True)),
+    ("Run migrations only on prod-db-2", "Migration host: prod-db-3.", ("prod-db-3", True)),
+    ("Run migrations only on prod-db-2", "Migrations ran on prod-db.", ("prod-db", False)),
+    ("只能在 prod-db-2 上执行迁移", "迁移已在 prod-db 上执行。", ("prod-db", False)),
+    ("Run migrations only on prod-db-2", "Migrations did not run on prod-db-3.", None),  # denied
+    ("Run migrations only on prod-db-2", "Backups of prod-db-3 were checked.", None),  # another subject
+    ("The API must listen on port 8443", "The API listens on 8443; 8444 rows were served.", None),  # its own port here
+    ("The API must listen on port 8443", "Reconciled batch 8444 of invoices.", None),
+    ("Install the app under /srv/app", "The app was installed under /srv/app/current.", None),
+])
+def test_an_identifier_renamed_by_a_character(value: str, text: str, got: tuple[str, bool] | None) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_renamed import renamed
+
+    hit = renamed(Said.of(value + ("。" if "。" in text else ". ") + text), value)
+    assert (None if hit is None else (hit.words[0], hit.decided)) == got

@@ -26,6 +26,7 @@ from inspector.domain.said_departures import departure
 from inspector.domain.said_disguised import disguised, disguises
 from inspector.domain.said_goal_done import goal_done_against_log, goal_done_over_failure
 from inspector.domain.said_grantee import grantee_added
+from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
 from inspector.domain.subjects import call_subject, glossed
@@ -253,6 +254,11 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
         if moved is not None:  # verdict-four: another version of the same thing; the rules cannot tell
             return Verdict(fact, "unknown", moved.sentence, f"the summary names “{moved.words[0]}” {moved.words[1]}; "
                            "the rules cannot tell whether the version moved", as_of)
+        near = renamed(said, fact.value, tuple(v for v, _ in others)) if identifiers_of(fact.value) and find_value(
+            said.flat(), rules.norm_phrase(fact.value)) >= 0 else None
+        if near is not None:  # verdict-six: an identifier renamed by a character (a host, ticket, port, path)
+            return Verdict(fact, "contradicted" if near.decided else "unknown", near.sentence,
+                           f"the summary names “{near.words[0]}” for “{near.words[1]}”", as_of)
         other = crossed(said, fact.value) if fact.kind != "decision" and said.remember(
             ("cjk",), lambda: CJK.search(said.text) is not None) else None
         if other is not None:  # verdict-four: a change said in the other language
