@@ -39,7 +39,9 @@ REASON_CODES = ("data_subject_request", "secret_exposed", "legal_hold_release", 
 NOT_CHECKED = (
     "files outside the store: sif exports and HTML reports in other folders (those in the store's own folder, and "
     "a transcript there, are read for each value as written, JSON- or HTML-escaped, and named in a warning), other "
-    "spellings in them, backups and copies of the store file — remove those yourself",
+    "spellings in them, backups and copies of the store file, other stores (those the inspector made of "
+    "transcripts in its own data and cache folders are read, as written or JSON-escaped, and named in a "
+    "warning) — remove those yourself",
     "copies encrypted, hashed, compressed, translated or paraphrased, or encoded other than URL, JSON and HTML "
     "escapes, base64 and hex",
     "values under 7 characters once case and spacing are ignored, and lines of the targets under "

@@ -59,8 +59,18 @@ def straddling(left: str, right: str) -> list[str]:
     joined, cut = left + right, len(left)
     found = []
     for pattern in SENSITIVE.values():
-        found += [m.group(0).strip() for m in pattern.finditer(joined) if m.start() < cut < m.end()]
+        found += [m.group(0).strip() for m in pattern.finditer(joined)
+                  if m.start() < cut < m.end() and not _whole_on_one_side(pattern, joined, m.start(), cut, m.end())]
     return sorted({f for f in found if f})
+
+
+def _whole_on_one_side(pattern: re.Pattern[str], joined: str, start: int, cut: int, end: int) -> bool:
+    """Whether a match across the cut is one text's whole value run on into the other's words.
+    An e-mail or a key ends where its text ends, and the patterns' runs of name characters
+    absorb the next text's first word: ``…@example.org`` + ``write to…`` read as the "value"
+    ``…@example.orgwrite``, whose parts then matched any text ending with the address and any
+    text starting with ``write`` — a deletion of the address took unrelated events with it."""
+    return any(pattern.fullmatch(part.strip()) for part in (joined[start:cut], joined[cut:end]))
 
 
 @dataclass(frozen=True, slots=True)
