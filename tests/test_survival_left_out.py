@@ -34,7 +34,7 @@ def test_the_facts_left_out_are_named_with_why() -> None:
     out = survival(1, "We will ship the export fix.", [], (1, 10), facts)
     assert [v.fact.key for v in out.verdicts] == ["g1"]
     assert [f.key for f in out.after] == ["g2"] and [f.key for f in out.untrusted] == ["r1"]
-    assert out.headline() == ("gen 1 keeps 1 of 1 facts · 1 more after its range · 1 untrusted proposal not counted")
+    assert out.headline() == ("gen 1 keeps 1 of 1 facts · 1 after its range · 1 untrusted not counted")
     assert survival(1, "ship the export fix", [], (1, 10), facts[:1]).headline() == "gen 1 keeps 1 of 1 facts"
 
 
@@ -49,7 +49,7 @@ def test_the_real_transcript_says_which_of_six_records_is_not_counted(tmp_path: 
 
     session, badges, report = asyncio.run(read())
     assert badges.pending_state == 6
-    assert badges.survival == "gen 1 keeps 5 of 5 facts · 1 more after its range"
+    assert badges.survival == "gen 1 keeps 5 of 5 facts · 1 after its range"
     assert [f.sources for f in report.result.after] == [("evt:174",)]  # type: ignore[union-attr]
     shown = report_content(report).plain
     assert "· after its range (1)" in shown and "ok, I couldn't replicate the 4 session issue" in shown

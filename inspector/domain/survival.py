@@ -354,11 +354,11 @@ class Survival:
         return f"gen {self.generation} keeps {self.counts['kept']} of {len(self.verdicts)} facts" + self.left_out()
 
     def left_out(self) -> str:
-        """What the count leaves out, and why ("· 1 more after its range"); empty when nothing is."""
-        parts = [f"{len(self.after)} more after its range"] if self.after else []
+        """What the count leaves out, and why ("· 1 after its range"); empty when nothing is. Short:
+        the header shows it among the other badges."""
+        parts = [f"{len(self.after)} after its range"] if self.after else []
         if self.untrusted:
-            parts.append(f"{len(self.untrusted)} untrusted proposal{'s' if len(self.untrusted) > 1 else ''} "
-                         "not counted")
+            parts.append(f"{len(self.untrusted)} untrusted not counted")
         return "".join(f" · {p}" for p in parts)
 
 
