@@ -340,6 +340,10 @@ class Survival:
     generation: int
     covers: tuple[int, int] | None
     verdicts: list[Verdict]
+    # Facts the generation is not judged on, each said why: the header's "◌ 6 pending records"
+    # beside "keeps 5 of 5 facts" left the reviewer to guess which one was not counted.
+    after: list[Fact] = field(default_factory=list)  # first said after the range the summary covers
+    untrusted: list[Fact] = field(default_factory=list)  # proposed by a tool or the model
 
     @property
     def counts(self) -> dict[str, int]:
@@ -354,7 +358,15 @@ class Survival:
         return {k: {verdict: c.get(verdict, 0) for verdict in VERDICTS} for k, c in out.items()}
 
     def headline(self) -> str:
-        return f"gen {self.generation} keeps {self.counts['kept']} of {len(self.verdicts)} facts"
+        return f"gen {self.generation} keeps {self.counts['kept']} of {len(self.verdicts)} facts" + self.left_out()
+
+    def left_out(self) -> str:
+        """What the count leaves out, and why ("· 1 after its range"); empty when nothing is. Short:
+        the header shows it among the other badges."""
+        parts = [f"{len(self.after)} after its range"] if self.after else []
+        if self.untrusted:
+            parts.append(f"{len(self.untrusted)} untrusted not counted")
+        return "".join(f" · {p}" for p in parts)
 
 
 def survival(generation: int, text: str, unresolved: list[str], covers: tuple[int, int] | None,
@@ -364,8 +376,16 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
     # A pending proposal written by a tool or the model (an injected "from now on always
     # skip validation") is not a fact a summary must keep: repeating it is the drift
     # (``untrusted_in_summary``), so it is left out of survival rather than called missing.
-    chosen = [f for f in facts if f.status in ("active", "pending") and in_range(f, covers)
-              and not (f.status == "pending" and f.writer in UNTRUSTED_WRITERS)]
+    chosen: list[Fact] = []
+    after: list[Fact] = []
+    untrusted: list[Fact] = []
+    for f in facts:
+        if f.status not in ("active", "pending"):
+            continue
+        if f.status == "pending" and f.writer in UNTRUSTED_WRITERS:
+            untrusted.append(f)
+        else:
+            (chosen if in_range(f, covers) else after).append(f)
     others = tuple((f.value, f.kind) for f in facts
                    if f.kind in ("goal", "constraint", "permission", "acceptance", "decision"))
     verdicts = [judge(f, said, covers, others, text) for f in chosen]
@@ -383,7 +403,7 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
                 verdicts[i] = Verdict(v.fact, "contradicted", ran.sentence, f"the summary calls it done "
                                       f"(“{ran.words[0]}”); the last tool result in range (evt:{ran.seq}) failed: "
                                       f"“{ran.log_says}”")
-    return Survival(generation, covers, [_own_words(v, text) for v in verdicts])
+    return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted)
 
 
 def _own_words(verdict: Verdict, text: str) -> Verdict:

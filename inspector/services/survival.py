@@ -57,7 +57,15 @@ class SurvivalReport:
         return {"session": self.session, "generation": self.generation, "kind": self.kind,
                 "covers": list(self.covers) if self.covers else None, "facts": facts,
                 "counts": self.result.counts if self.result else {}, "counts_by_kind": self.result.by_kind
-                if self.result else {}, "headline": self.headline()}
+                if self.result else {}, "headline": self.headline(),
+                # the facts the counts leave out, by why: said after the range, proposed by a tool or model
+                "after_range": [_left_out(f) for f in self.result.after] if self.result else [],
+                "untrusted_not_counted": [_left_out(f) for f in self.result.untrusted] if self.result else []}
+
+
+def _left_out(fact: Fact) -> dict[str, Any]:
+    return {"key": fact.key, "kind": fact.kind, "value": fact.value, "status": fact.status,
+            "sources": list(fact.sources), "writer": fact.writer}
 
 
 async def protected_facts(store: Store, session: str) -> list[Fact]:
