@@ -10,6 +10,7 @@ correction dialog erased the value being corrected.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -32,7 +33,7 @@ from inspector.ui.widgets.handoffs_list import HandoffsList
 from inspector.ui.widgets.state_channel import StateChannel
 from tests.conftest import event_record, session_record, write_sif
 from tests.test_app import settle
-from tests.test_browser_ui import REAL, _until, home  # noqa: F401 - the fixture: transcripts where the tools put them
+from tests.test_browser_ui import GEMINI_HASH, REAL, _until, home  # noqa: F401 - the fixture: transcripts where the tools put them
 
 
 def test_an_id_nothing_holds_says_the_store_has_none_and_where_one_comes_from(tmp_path: Path) -> None:
@@ -145,3 +146,42 @@ async def test_typing_in_the_correction_value_edits_it_instead_of_erasing_it(sam
         assert dialog.query_one("#correct-value", Input).value == "不得修改生产库和备份"
         await pilot.press("tab", "shift+tab", "x")  # back into the value: still an edit
         assert dialog.query_one("#correct-value", Input).value == "不得修改生产库和备份x"
+
+
+def test_a_named_folder_of_logs_the_list_leaves_out_says_how_to_open_them(tmp_path: Path) -> None:
+    """``--source`` at a folder of downloaded logs said "0 transcript(s)" and nothing more."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copy(REAL / "gemini-cli" / "ab2b9748b105-0__session.json", folder / "chat.json")
+    shutil.copy(REAL / "inspect-ai" / "log_streaming.eval", folder / "run.eval")
+    result = CliRunner().invoke(cli, ["sessions", "--discover", "--source", str(folder)])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "0 transcript(s)" in said
+    assert "2 .json/.jsonl/.eval file(s) there are not in the list (chat.json, run.eval)" in said
+    assert "`inspector FILE` opens any of them" in said
+    doc = json.loads(CliRunner().invoke(cli, ["sessions", "--discover", "--source", str(folder), "--json"]).stdout)
+    assert doc["unlisted"] == [str(folder / "chat.json"), str(folder / "run.eval")]
+
+
+def test_the_tools_own_folders_name_no_side_files(home: Path) -> None:  # noqa: F811
+    """Guard: a Gemini ``logs.json`` beside the chats (the tool's own folder, not one a person
+    named) is left out without a word, as before."""
+    (home / ".gemini" / "tmp" / GEMINI_HASH / "logs.json").write_text("[]", encoding="utf-8")
+    doc = json.loads(CliRunner().invoke(cli, ["sessions", "--discover", "--json"]).stdout)
+    assert doc["count"] == 7 and doc["unlisted"] == []
+
+
+async def test_the_app_on_a_named_folder_of_logs_says_how_to_open_them(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copy(REAL / "gemini-cli" / "ab2b9748b105-0__session.json", folder / "chat.json")
+    monkeypatch.setenv("INSPECTOR_SOURCES", str(folder))
+    app = InspectorApp()
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen) and app.screen.session == "s-export"  # the demo, as before
+        said = [str(n.message) for n in app._notifications]
+        assert any("chat.json" in m and "`inspector FILE` opens any of them" in m for m in said), said
