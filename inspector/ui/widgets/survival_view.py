@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 from inspector.services.survival import SurvivalReport
 from inspector.ui.hanging import HangingLines, Row
 from inspector.ui.safe import markup
+from inspector.ui.widgets.drift_view import NO_GENERATION
 
 GLYPH = {"contradicted": ("✗", "$error"), "missing": ("∅", "$error"), "unknown": ("?", "$accent"),
          "kept": ("✓", "$success")}
@@ -113,7 +114,7 @@ class SurvivalView(Horizontal):
                                              k=r.kind or "", h=r.headline().split(" · ")[0].split(" ", 2)[2]),
                                       id=str(r.generation)))
         if not reports:
-            options.add_option(Option(markup("[dim]no summary generations[/]"), disabled=True))
+            options.add_option(Option(markup(NO_GENERATION), disabled=True))
             self.query_one("#survival-text", Static).update("")
             return
         keep = next((i for i, r in enumerate(reports) if r.generation == self.chosen), 0)
