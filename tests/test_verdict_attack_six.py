@@ -22,7 +22,7 @@ CASES = six_cases()
 # Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-six.md).
 NOT_READ: set[str] = {"m-d2", "m-d3", "m-d4", "s-d1", "s-d2", "s-d4",
                       "s-d6", "s-d7", "l-d2"}
-FALSE_ALARM: set[str] = {"r-f1", "g-f2", "n-f3", "s-f2", "s-f4", "l-f2"}
+FALSE_ALARM: set[str] = {"r-f1", "g-f2", "s-f2", "s-f4"}
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +157,21 @@ def test_an_identifier_renamed_by_a_character(value: str, text: str, got: tuple[
 
     hit = renamed(Said.of(value + ("。" if "。" in text else ". ") + text), value)
     assert (None if hit is None else (hit.words[0], hit.decided)) == got
+
+
+@pytest.mark.parametrize(("text", "caught"), [
+    ("Request timeout: 300 s (5 minutes).", False),  # another unit's amount
+    ("- 11:30 the API listens on port 8443 as required.", False),  # a clock time, "required" is not "request"
+    ("Retries per request: at most four.", True),
+    ("Each request gets up to 5 retries now.", True),
+    ("Retries: 30 per request.", True),
+])
+def test_a_rate_limit_is_not_read_off_its_per_unit_nor_a_clock(text: str, caught: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_departures import departure
+
+    value = "At most three retries per request"
+    others = (("Keep the request timeout at 5 minutes", "constraint"), ("The API must listen on port 8443", "constraint"),
+              (value, "constraint"))
+    got = departure(Said.of(f"{value}. Keep the request timeout at 5 minutes. {text}"), value, "constraint", others)
+    assert (got is not None and got.code == "protected_negated") == caught, got
