@@ -32,7 +32,12 @@ _ONLY_ZH = re.compile(r"^(?:只能|只可以|仅能|仅可|只)在(?P<rest>.+)$"
 _ZH_VERB = re.compile(r"运行|执行|使用|调用|部署|发布|写入|修改|删除|跑|做|用|写|改")
 _ALSO = re.compile(r"(?<![a-z])(?:also|too|as well|additionally|in addition)(?![a-z])|也|还|同时")
 _GRANT = re.compile(r"(?<![a-z])(?:fine|allowed|may|can|ok|okay|permitted|acceptable)(?![a-z])|可以|允许|能")
-_DONE_EN = re.compile(r"(?<![a-z])(?:ran|run|did|done|was|were|[a-z]{3,}ed)(?![a-z])")
+_DONE_EN = re.compile(r"(?<![a-z])(?:ran|run|did|done|was|were|went|gone|got|sent|put|made|[a-z]{3,}ed)(?![a-z])")
+# verdict-six: "Deployed to every environment other than staging", "not only to staging but to
+# production as well" — the bound's own place named, and the act taken past it all the same.
+_EXCEPT = re.compile(r"(?<![a-z])(?:other than|except|except for|besides|apart from|excluding|but not)\s+(?:the\s+)?")
+_NOT_ONLY = re.compile(r"(?<![a-z])not (?:just|only|merely|solely|exclusively)(?![a-z])|不只|不仅|不止|不光")
+_NOW = re.compile(r"(?<![a-z])(?:go|goes|now|run|runs)(?![a-z])")
 _DONE_ZH = re.compile(r"了|已|过")
 _ALL = re.compile(r"(?<![a-z])(?:all|every|each)\s+(?:the\s+|of\s+the\s+)?(?P<en>[a-z][a-z-]+)|(?:所有|全部|每个|每张)(?P<zh>[\u3400-\u9fff])")
 _ONLY = re.compile(r"(?<![a-z])(?:only|just|solely)(?![a-z])|只|仅")
@@ -91,13 +96,14 @@ def beyond(said: Said, value: str, kind: str) -> Beyond | None:
     if bound is None and quantified is None:
         return None
     if bound is not None and not said.remember(("beyond_cue",), lambda: _ALSO.search(said.text) is not None
-                                               or ":" in said.text or "：" in said.text):
+                                               or ":" in said.text or "：" in said.text
+                                               or _EXCEPT.search(said.text) is not None):
         return None
     if quantified is not None and not said.remember(("only_cue",), lambda: _ONLY.search(said.text) is not None):
         return None
     for s in said.sentences:
         for part in _CUT.split(s.text):
-            if not part.strip() or v in part or denies(part) or "whether" in part or "是否" in part:
+            if not part.strip() or v in part or denies(_NOT_ONLY.sub(" ", part)) or "whether" in part or "是否" in part:
                 continue
             hit = _past_bound(part, bound) if bound else _narrowed(part, quantified) if quantified else None
             if hit is not None:
@@ -113,6 +119,9 @@ def _past_bound(part: str, bound: tuple[tuple[str, ...], tuple[str, ...]]) -> tu
         others = [x for x in _JOIN.split(listed.group(2)) if x.strip() and side_at(x, place) < 0]
         if others:
             return "permission_widened", f"{listed.group(2).strip()}"
+    past = _past_own_place(part, obj, place)
+    if past is not None:
+        return past
     also = _ALSO.search(part)
     if also is None or side_at(part, obj) < 0 or side_at(part, place) >= 0:
         return None
@@ -128,6 +137,27 @@ def _past_bound(part: str, bound: tuple[tuple[str, ...], tuple[str, ...]]) -> tu
     done = _DONE_EN.search(part) or _DONE_ZH.search(part)
     if done and where:
         return "forbidden_action_done", f"{also.group()} … {done.group()} … {where}"
+    return None
+
+
+def _past_own_place(part: str, obj: tuple[str, ...], place: tuple[str, ...]) -> tuple[str, str] | None:
+    """The act done or granted everywhere but the bound's place ("other than staging"), or "not
+    only" there but somewhere else too ("not only to staging but to production as well")."""
+    if side_at(part, obj) < 0 or side_at(part, place) < 0:
+        return None
+    grant = _GRANT.search(part)
+    ex = _EXCEPT.search(part)
+    if ex is not None and side_at(part[ex.end():ex.end() + 30], place) >= 0:
+        done = _DONE_EN.search(part[:ex.start()])
+        if grant or done:
+            return ("permission_widened" if grant else "forbidden_action_done"), f"{(grant or done).group()} … {ex.group().strip()}"  # type: ignore[union-attr]
+    only = _NOT_ONLY.search(part)
+    if only is not None:
+        named = (m.group(1) or m.group(2) for m in _PLACE.finditer(part[only.end():]))
+        where = next((w for w in named if side_at(w, place) < 0 and side_at(w, obj) < 0), None)
+        done = _DONE_EN.search(part) or _DONE_ZH.search(part) or _NOW.search(part)
+        if where and (grant or done):
+            return ("permission_widened" if grant else "forbidden_action_done"), f"{only.group()} … {where}"
     return None
 
 
