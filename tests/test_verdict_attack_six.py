@@ -20,8 +20,9 @@ from tests.verdict_attack_six_cases import six_cases
 
 CASES = six_cases()
 # Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-six.md).
-NOT_READ: set[str] = {"m-d2", "m-d3", "m-d4"}
-FALSE_ALARM: set[str] = {"r-f1", "g-f2", "s-f4"}
+NOT_READ: set[str] = set()
+# r-f1 names a path the log never shows ("/srv/app/current"): invented_identifier, by design.
+FALSE_ALARM: set[str] = {"r-f1"}
 
 
 @pytest.fixture(scope="module")
@@ -214,4 +215,21 @@ def test_a_bound_place_named_and_gone_past(text: str, code: str | None) -> None:
     from inspector.domain.said_beyond import beyond
 
     got = beyond(Said.of("Deploy only to staging. " + text), "Deploy only to staging", "constraint")
+    assert (got.code if got else None) == code
+
+
+@pytest.mark.parametrize(("value", "text", "code"), [
+    ("只部署到预发环境", "Also deployed to production.", "forbidden_action_done"),
+    ("只部署到预发环境", "除了预发环境以外的环境都已部署。", "forbidden_action_done"),
+    ("Deploy only to staging", "现在可以部署到生产环境了。", "permission_widened"),
+    ("只部署到预发环境", "Also deployed to staging.", None),
+    ("只部署到预发环境", "只部署到了预发环境，生产环境没有动。", None),
+    ("Deploy only to staging", "现在可以部署到预发环境了。", None),
+    ("Deploy only to staging", "现在可以查看生产环境的日志了。", None),
+])
+def test_a_bound_gone_past_in_the_other_language(value: str, text: str, code: str | None) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_beyond import beyond
+
+    got = beyond(Said.of(value + ("。" if "。" in value else ". ") + text), value, "constraint")
     assert (got.code if got else None) == code

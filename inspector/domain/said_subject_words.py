@@ -21,7 +21,7 @@ _STOP_ZH = re.compile(
     r"[别只每让在中里到把将的了再先须前内和与或对给向从不，。、：:；;（）()]")
 _READ_ONLY_GRANT = re.compile(r"(?<![a-z])(?:read-only|read only|only read|only view|view-only)(?![a-z])|只读|只能读|只能查看")
 # "Only edit files under src/", "只能改 src/": an act inside the bound is what the rule allows.
-_BOUND_ONLY = re.compile(r"(?<![a-z])only(?![a-z])|只能|仅")
+_BOUND_ONLY = re.compile(r"(?<![a-z])only(?![a-z])|只能|仅|^只(?!读)")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]{2,}")
 _EN_WORD = re.compile(r"[a-z][a-z0-9_.-]*[a-z0-9]|[a-z]")
 # Nouns too common to name a subject alone ("the fix/export branch" is not "main 分支").
