@@ -9,6 +9,7 @@ from typing import Any
 
 from inspector.cli.output import EXIT_OK, emit
 from inspector.services import discovery
+from inspector.services.unlisted import named_sources, unlisted, unlisted_said
 
 
 def human_size(size: int) -> str:
@@ -37,10 +38,12 @@ def discover_listing(sources: tuple[Path, ...], as_json: bool) -> int:
     found = discovery.discover(roots)
     discovery.count_compactions(found)
     groups = discovery.by_project(found)
+    left_out = unlisted(roots, (f.path for f in found)) if named_sources(sources) else []
     data: dict[str, Any] = {
         "sources": [str(r) for r in roots],
         "count": len(found),
         "projects": [{"project": name, "sessions": [f.as_dict() for f in items]} for name, items in groups],
+        "unlisted": left_out,  # folders a person named: files there the list leaves out (services/unlisted.py)
     }
 
     def human() -> list[str]:
@@ -54,6 +57,8 @@ def discover_listing(sources: tuple[Path, ...], as_json: bool) -> int:
                 lines.append(f"  {f.tool:<11} {span(f):<30} {human_size(f.size):>9}{comp}  {f.title or f.session or ''}"
                              f"  {mark}".rstrip())
                 lines.append(f"              {f.path}")
+        if left_out:
+            lines += ["", unlisted_said(left_out)]
         return lines
 
     emit(data, as_json, human)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from inspector.domain.said import Said
+from inspector.domain.said_approver import approved_by_other, approver_of, owner_approved
 from inspector.domain.said_beyond import beyond, bound_of, quantified_of
 from inspector.domain.said_bounds import bound_moved, listed_by_unit, order_freed
 from inspector.domain.said_forbidden import forbidden_done, forbidden_of
@@ -74,10 +75,11 @@ class Plan:
     excludes: bool = False  # "… without downtime" (said_without)
     subject: bool = False  # a statement about its subject no other rule reads (said_subject)
     beyond: bool = False  # "only … in X" or a goal's "all …" (said_beyond)
+    approver: bool = False  # "The user must approve X" (said_approver)
 
     def __bool__(self) -> bool:
         return (self.scope is not None or self.order or self.forbidden or self.limit or self.excludes or self.subject
-                or self.beyond)
+                or self.beyond or self.approver)
 
 
 @lru_cache(maxsize=16384)
@@ -88,7 +90,8 @@ def plan_of(value: str, kind: str) -> Plan:
                 _number_and_unit(value) is not None or _date_of(value) is not None
                 or quantity_of(value) is not None or date_of(value.lower()) is not None or bool(times_of(value)),
                 excluded_of(value) is not None, subject_plan(value, kind) is not None,
-                (bound_of(value) is not None) if kind != "goal" else quantified_of(value) is not None)
+                (bound_of(value) is not None) if kind != "goal" else quantified_of(value) is not None,
+                kind in ("acceptance", "constraint") and approver_of(value) is not None)
 
 
 def may_depart(value: str, kind: str) -> bool:
@@ -150,7 +153,12 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     if pronoun is not None:
         return Departure("protected_negated" if pronoun.decided else "reference_unresolved",
                          tuple(pronoun.words), pronoun.sentence, pronoun.decided, how="pronoun")
+    other = approved_by_other(said, value) if plan.approver else None
+    if other is not None:
+        return Departure("protected_negated", other.words, other.sentence, how="approver")
     said_of = subject_statement(said, value, kind, others) if plan.subject else None
+    if said_of is not None and not said_of.decided and plan.approver and said_of.sentence in owner_approved(said, value):
+        return None  # "The user approved X": the acceptance met, not a sentence to read
     if said_of is not None:
         return Departure(said_of.code, said_of.words, said_of.sentence, said_of.decided, how=said_of.how)
     return None
@@ -196,6 +204,9 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
         return (f"generation {generation} dismisses “{words}” a few sentences after the {kind} “{value}” ({key}) "
                 f"(“{dep.sentence}”): the rules cannot tell whether the pronoun means this {kind} or something named "
                 "in between — not judged; a person (or --judge) must read it.")
+    if dep.how == "approver":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but reports it approved by another "
+                f"actor than the one it names: “{words}” in “{dep.sentence}”.")
     if dep.how == "accepted":
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) but accepts elsewhere what it "
                 f"excludes: “{words}” in “{dep.sentence}”.")

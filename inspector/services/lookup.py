@@ -20,7 +20,8 @@ async def load_by_id(db: aiosqlite.Connection, type_: str, record_id: str, sessi
     noun = type_.replace("_", " ")
     if not rows:
         raise NotFound(f"no {noun} {record_id!r}" + (f" in session {session!r}" if session else "")
-                       + await _did_you_mean(db, spec.table, record_id, session))
+                       + (await _did_you_mean(db, spec.table, record_id, session)
+                          or await _which_exist(db, spec.table, noun, session)))
     if len(rows) > 1:  # ids are unique per session only: which one is meant is the person's to say
         sessions = sorted(str(r["session"]) for r in rows)
         raise BadInput(f"{noun} {record_id!r} is ambiguous: it exists in {len(sessions)} sessions "
@@ -41,3 +42,27 @@ async def _did_you_mean(db: aiosqlite.Connection, table: str, typed: str, sessio
         return ""
     shown = ", ".join(found[:3]) + (" or another" if len(found) > 3 else "")
     return f"; an id is given whole: did you mean {shown}?"
+
+
+async def _which_exist(db: aiosqlite.Connection, table: str, noun: str, session: str | None) -> str:
+    """What there is to type instead, when nothing holds what was typed: "no deletion request
+    'del-1'" left a reviewer guessing whether the id was wrong or the store held none at all —
+    and candidates, handoffs and deletion requests come only from a sif/1 file, which it did
+    not say (no transcript importer makes them)."""
+    where = " WHERE session = ?" if session else ""
+    params = (session,) if session else ()
+    count = int((await db.execute_fetchall(f"SELECT count(*) FROM {table}{where}", params))[0][0])
+    place = "it" if session else "the store"
+    if count == 0:
+        origin = FROM_SIF_ONLY.get(noun)
+        return f"; {place} holds no {noun} at all" + (f" ({origin})" if origin else "")
+    ids = [str(r[0]) for r in await db.execute_fetchall(
+        f"SELECT DISTINCT id FROM {table}{where} ORDER BY id LIMIT 3", params)]
+    more = f" and {count - len(ids)} more" if count > len(ids) else ""
+    return f"; {place} holds {', '.join(ids)}{more}"
+
+
+FROM_SIF_ONLY = {
+    noun: f"one comes from a `{noun.replace(' ', '_')}` record of a sif/1 file: `inspector import FILE --into STORE`"
+    for noun in ("candidate", "handoff", "deletion request")
+}

@@ -167,6 +167,18 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
             await self.push_screen(BrowserScreen(found, roots))
         else:
             await self.open_demo()
+            await self._say_unlisted(roots)
+
+    async def _say_unlisted(self, roots: list[Path]) -> None:
+        """Folders a person named that hold logs the list leaves out: say so, and how to open
+        one, instead of the demo alone (services/unlisted.py)."""
+        from inspector.services.unlisted import named_sources, unlisted, unlisted_said
+
+        if named_sources(self.sources):
+            left_out = await asyncio.to_thread(unlisted, roots, ())
+            if left_out:
+                self.notify(safe("No transcripts listed in " + ", ".join(map(str, roots)) + "; "
+                                 + unlisted_said(left_out)), markup=False, severity="warning", timeout=15)
 
     async def open_demo(self) -> None:
         from inspector.services import demo
@@ -228,6 +240,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         found = await asyncio.to_thread(discovery.discover, roots)
         if not found:
             self.notify("No transcripts found in " + ", ".join(map(str, roots)), severity="warning")
+            await self._say_unlisted(roots)
             return
         await self._close_main()
         await self.push_screen(BrowserScreen(found, roots))

@@ -104,14 +104,17 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         self._keep = False  # keep the highlighted transcript when the list is rebuilt
 
     def compose(self) -> ComposeResult:
-        yield Static(markup("[b]Context Inspector[/b] — transcripts on this machine [dim]($n found in $src)[/]",
-                            n=str(len(self.found)), src=", ".join(_short(s) for s in self.sources)), id="browser-title")
+        yield Static(self._title(), id="browser-title")
         yield Input(placeholder="/ search title, project, tool, path", id="browser-search")
         yield TranscriptList(id="browser-list")
         with Static(id="browser-progress"):
             yield Static("", id="browser-progress-label")
             yield ProgressBar(total=100, show_eta=False, id="browser-bar")
         yield KeysFooter()
+
+    def _title(self) -> Content:
+        return markup("[b]Context Inspector[/b] — transcripts on this machine [dim]($n found in $src)[/]",
+                      n=str(len(self.found)), src=", ".join(_short(s) for s in self.sources))
 
     def on_mount(self) -> None:
         self.fill()
@@ -174,6 +177,8 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         """A rescan (ctrl+r, or ctrl+o back from a session) keeps the cursor on the transcript it
         was on — the one just opened — instead of going back to the top of the list."""
         self.found = found
+        # the count too: after ctrl+r it said "5 found" over the six transcripts listed under it
+        self.query_one("#browser-title", Static).update(self._title())
         self._refresh_keeping_highlight()
 
     @work(thread=True, group="compactions", exclusive=True, exit_on_error=False)

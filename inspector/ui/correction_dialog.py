@@ -60,7 +60,9 @@ class CorrectionDialog(InspectorModal[bool]):
                 r = self.record
                 yield Static(markup("[b]Correct $k[/b] ($kind, now v$v: “$val”) as $who",
                                     k=r.key, kind=r.kind, v=str(r.version), val=r.value, who=self.reviewer))
-                yield Input(safe(self.prefill or r.value), id="correct-value")
+                # the cursor after the value, nothing selected: a correction is mostly an edit, and with
+                # the text selected the first key typed (or typed after shift+tab back) erased the value
+                yield Input(safe(self.prefill or r.value), id="correct-value", select_on_focus=False)
             else:
                 yield Static(markup("[b]Correct summary generation $g[/b] → a new generation of kind "
                                     "corrected, as $who", g=str(self.generation), who=self.reviewer))

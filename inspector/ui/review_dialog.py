@@ -25,7 +25,7 @@ from inspector.services import candidates, rebasing
 from inspector.services.candidates import ReviewView
 from inspector.services.rebasing import describe_changes
 from inspector.store.connection import Store
-from inspector.ui.byte_view import char_diff, visible
+from inspector.ui.byte_view import visible, word_diff
 from inspector.ui.dialog_base import Dialog
 from inspector.ui.modal import InspectorModal
 from inspector.ui.safe import markup, plain, safe
@@ -67,7 +67,7 @@ def review_content(view: ReviewView) -> Content:
                         g=str(view.latest_generation) if view.latest_generation is not None else "(none)"))
     summary = c.get("summary")
     if isinstance(summary, str):
-        lines.append(char_diff(view.latest_summary or "", summary))
+        lines.append(word_diff(view.latest_summary or "", summary))
     else:
         lines.append(markup("[$error]not text: $s[/]", s=repr(summary)[:200]))
     if v.refusals and decided:

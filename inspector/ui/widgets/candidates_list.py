@@ -8,6 +8,7 @@ from textual.content import Content
 from textual.widgets.option_list import Option
 
 from inspector.domain.candidates import Validation
+from inspector.services.lookup import FROM_SIF_ONLY
 from inspector.ui.hanging import HangingLines
 from inspector.ui.safe import markup
 from inspector.ui.widgets.item_list import ItemList
@@ -51,4 +52,7 @@ class CandidatesList(ItemList):
                 markup("$g ", g=glyph),
                 markup("[b]$id[/b]  base v$b · goal r$r  ", id=cand["id"], b=str(cand["base_version"]),
                        r=str(cand["goal_revision"])) + verdict + warn)]), id=cand["id"]))
-        self.set_items(options, markup("[dim]no compression candidates in this session[/]"), keep)
+        # said as the CLI says it (`candidates`): the tab alone left a reviewer of a transcript asking how to get one
+        self.set_items(options, markup("[dim]no compression candidates in this session: $o; a transcript's own "
+                                       "compactions are summary generations (Drift, Survival)[/]",
+                                       o=FROM_SIF_ONLY["candidate"]), keep)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.widgets.option_list import Option
 
 from inspector.services.deletions import Coverage
+from inspector.services.lookup import FROM_SIF_ONLY
 from inspector.ui.safe import markup
 from inspector.ui.widgets.item_list import ItemList
 
@@ -27,4 +28,5 @@ class DeletionsList(ItemList):
                                  k=copies_said(len(cov.kept))) if cov.kept
                      else markup("[$warning]pending · $n to remove[/]", n=copies_said(len(cov.copies))))
             options.append(Option(markup("[b]$r[/b]  ", r=cov.request) + state, id=cov.request))
-        self.set_items(options, markup("[dim]no deletion requests in this session[/]"), keep)
+        self.set_items(options, markup("[dim]no deletion requests in this session: $o[/]",
+                                       o=FROM_SIF_ONLY["deletion request"]), keep)

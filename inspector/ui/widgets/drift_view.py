@@ -19,6 +19,8 @@ from inspector.ui.safe import markup, safe
 SHOWN_GENERATIONS = 50  # the tab lists the latest ones; older ones are named, not hidden
 SHOWN_CLEARED = 60  # cleared results listed per micro-compaction; the rest are counted (check --json lists all)
 ABSENT = "cleared-absent:"  # the id of a compaction's counted row of results not in this log, before its evt:N
+# what to do about it, not only that there is none (a Gemini or inspect-ai session has no compaction)
+NO_GENERATION = "[dim]no summary generations: R rebuilds one from the raw log, every line cited[/]"
 CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": ("∅", "$error")}
 
 
@@ -133,7 +135,7 @@ class DriftView(Horizontal):
                 "[$warning]$n older generations not listed here ($h findings); inspector drift --generation G shows "
                 "any of them[/]", n=str(len(older)), h=str(hidden)), disabled=True))
         if not findings:
-            options.add_option(Option(markup("[dim]no summary generations[/]"), disabled=True))
+            options.add_option(Option(markup(NO_GENERATION), disabled=True))
         _cleared_section(options, self.cleared, self.opened)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -111,8 +111,9 @@ class FollowBar(Static):
         offset = self.follower.resume.offset if self.follower and self.follower.resume else 0
         wait = f" · {waiting:,} bytes of a line still being written" if waiting else ""
         if not self.received:  # nothing arrived yet: the file and what is known of it, not "0 new events"
-            self.update(markup("[$success]● following[/] $f$w · $b bytes imported, waiting for "
-                                            "appended lines", f=one_line(str(self.source)), b=f"{offset:,}", w=wait))
+            # the path last here too: at 120 columns a long one cut "waiting for appended lines" off
+            self.update(markup("[$success]● following[/] · $b bytes imported$w · waiting for appended lines · $f",
+                               f=one_line(str(self.source)), b=f"{offset:,}", w=wait))
             return
         # the counts before the path: on one line cut with "…", a long path must not hide them
         self.update(markup("[$success]● following[/] $n new event$s since opened$w · $b bytes imported"

@@ -7,6 +7,7 @@ from typing import Any
 from textual.widgets.option_list import Option
 
 from inspector.domain.handoff import HandoffCheck
+from inspector.services.lookup import FROM_SIF_ONLY
 from inspector.ui.safe import markup
 from inspector.ui.widgets.item_list import ItemList
 
@@ -27,4 +28,4 @@ class HandoffsList(ItemList):
                 verdict = markup("[$error]✗ $c[/]", c=", ".join(r.code for r in check.refusals))
             options.append(Option(markup("[b]$id[/b] → $to  ", id=h["id"], to=h["to_session"]) + verdict,
                                   id=h["id"]))
-        self.set_items(options, markup("[dim]no handoffs from this session[/]"), keep)
+        self.set_items(options, markup("[dim]no handoffs from this session: $o[/]", o=FROM_SIF_ONLY["handoff"]), keep)

@@ -1,0 +1,55 @@
+"""Files under folders a person named for listing that the listing leaves out.
+
+The transcript list holds only the tools' own files where the tools keep them (``*.jsonl``,
+Gemini's ``chats/session-*.json``). Pointed with ``--source`` or ``INSPECTOR_SOURCES`` at a
+folder of downloaded logs (a Gemini chat saved under another name, an inspect-ai ``.eval``, a
+saved message list), it said "0 transcript(s)" and nothing more, though ``inspector FILE``
+opens every one of them. These are named so the way on is said. Only folders a person named
+are looked at: the tools' own folders hold side files (``logs.json``, sub-agent logs) that
+are left out on purpose.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from inspector.services.discovery import MAX_DEPTH
+
+SUFFIXES = (".json", ".jsonl", ".eval")
+
+
+def named_sources(given: Iterable[Path] = ()) -> bool:
+    """Whether the folders listed were named by a person (``--source``, ``INSPECTOR_SOURCES``)."""
+    return bool(list(given)) or bool(os.environ.get("INSPECTOR_SOURCES"))
+
+
+def unlisted(roots: Iterable[Path], listed: Iterable[str]) -> list[str]:
+    """Paths of ``.json``/``.jsonl``/``.eval`` files under ``roots`` that are not in ``listed``,
+    sorted; hidden folders are skipped and the depth is the listing's."""
+    shown = set(listed)
+    out: list[str] = []
+    for root in roots:
+        stack = [(str(root), 0)]
+        while stack:
+            folder, depth = stack.pop()
+            try:
+                with os.scandir(folder) as entries:
+                    for entry in entries:
+                        if entry.is_dir(follow_symlinks=False):
+                            if depth < MAX_DEPTH and not entry.name.startswith("."):
+                                stack.append((entry.path, depth + 1))
+                        elif entry.name.endswith(SUFFIXES) and entry.path not in shown:
+                            out.append(entry.path)
+            except OSError:
+                continue
+    return sorted(set(out))
+
+
+def unlisted_said(paths: list[str]) -> str:
+    """One sentence: how many, a few names, and how to open one."""
+    names = ", ".join(Path(p).name for p in paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    return (f"{len(paths)} .json/.jsonl/.eval file(s) there are not in the list ({names}): it holds only "
+            "Claude Code, Codex and Gemini CLI transcripts named as those tools name them; "
+            "`inspector FILE` opens any of them, `inspector import FILE --into STORE` imports it")

@@ -1,0 +1,187 @@
+"""What tripped a new reviewer using Gemini CLI, inspect-ai, OpenAI and the largest Claude Code
+transcript (docs/reviews/new-user-14.md).
+
+An id that matched nothing said only "no deletion request 'del-1'"; the app's empty tabs did not
+say where a candidate, handoff or deletion request comes from (the CLI does); the start screen's
+count stayed stale after ctrl+r; the follow bar's "waiting for appended lines" was cut off behind a
+long path; the review dialog's character diff of two summaries was unreadable; and typing in the
+correction dialog erased the value being corrected.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from textual.content import Content
+from textual.widgets import Input, OptionList
+
+from inspector.cli.main import cli
+from inspector.services.importing import import_file
+from inspector.ui.app import InspectorApp
+from inspector.ui.browser_screen import BrowserScreen
+from inspector.ui.byte_view import word_diff
+from inspector.ui.correction_dialog import CorrectionDialog
+from inspector.ui.main_screen import MainScreen
+from inspector.ui.widgets.candidates_list import CandidatesList
+from inspector.ui.widgets.deletions_list import DeletionsList
+from inspector.ui.widgets.follow_bar import FollowBar
+from inspector.ui.widgets.handoffs_list import HandoffsList
+from inspector.ui.widgets.state_channel import StateChannel
+from tests.conftest import event_record, session_record, write_sif
+from tests.test_app import settle
+from tests.test_browser_ui import GEMINI_HASH, REAL, _until, home  # noqa: F401 - the fixture: transcripts where the tools put them
+
+
+def test_an_id_nothing_holds_says_the_store_has_none_and_where_one_comes_from(tmp_path: Path) -> None:
+    import asyncio
+
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", [session_record(), event_record(1)]), store, actor="t"))
+    for command, noun, record in (["deletion", "deletion request", "deletion_request"],
+                                  ["handoff", "handoff", "handoff"], ["validate", "candidate", "candidate"]):
+        result = CliRunner().invoke(cli, [command, str(store), "del-1"])
+        assert result.exit_code == 3, result.output
+        assert f"no {noun} 'del-1'; the store holds no {noun} at all" in result.output
+        assert f"a `{record}` record of a sif/1 file: `inspector import FILE --into STORE`" in result.output
+    result = CliRunner().invoke(cli, ["deletion", str(store), "del-1", "--session", "s1"])
+    assert "no deletion request 'del-1' in session 's1'; it holds no deletion request at all" in result.output
+
+
+def test_an_id_nothing_holds_names_ids_the_store_has(sample_store: Path) -> None:
+    result = CliRunner().invoke(cli, ["validate", str(sample_store), "zzzz"])
+    assert result.exit_code == 3
+    said = result.output.replace("\n", " ")
+    assert "no candidate 'zzzz'; the store holds cand-" in said and " more" in said
+    assert "did you mean" not in said
+
+
+def test_an_id_held_in_part_still_says_did_you_mean(sample_store: Path) -> None:
+    """Guard: the existing "did you mean" comes first; the list of ids is only for no match at all."""
+    result = CliRunner().invoke(cli, ["validate", str(sample_store), "good"])
+    assert "did you mean cand-good" in result.output and "the store holds" not in result.output
+
+
+async def test_empty_tabs_say_where_their_records_come_from(tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    await import_file(write_sif(tmp_path / "a.jsonl", [session_record(owner="tester"), event_record(1)]), store,
+                      actor="tester")
+    app = InspectorApp(store)
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        for widget, record in ((CandidatesList, "candidate"), (DeletionsList, "deletion_request"),
+                               (HandoffsList, "handoff")):
+            shown = str(app.screen.query_one(widget).get_option_at_index(0).prompt)
+            assert f"a `{record}` record of a sif/1 file: `inspector import FILE --into STORE`" in shown, shown
+        for box in ("#drift-findings", "#survival-generations"):
+            shown = str(app.screen.query_one(box, OptionList).get_option_at_index(0).prompt)
+            assert shown.startswith("no summary generations: R rebuilds one from the raw log"), shown
+
+
+async def test_the_start_screen_count_follows_a_look_again(home: Path) -> None:  # noqa: F811
+    app = InspectorApp()
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, BrowserScreen)
+        title = app.screen.query_one("#browser-title")
+        assert "(7 found in" in str(title.render())
+        extra = home / ".claude" / "projects" / "-work-other"
+        extra.mkdir()
+        shutil.copy(REAL / "claude-code" / "ee8f793bfeb9-0__summary_records.jsonl", extra / "more.jsonl")
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert len(app.screen.by_id) == 8
+        assert "(8 found in" in str(title.render())
+
+
+async def test_the_follow_bar_says_it_waits_before_the_long_path(home: Path) -> None:  # noqa: F811
+    app = InspectorApp()
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("down", "enter")  # the Claude Code "commit this" session, followed live
+        await _until(pilot, lambda: isinstance(app.screen, MainScreen)
+                     and "following" in str(app.screen.query_one(FollowBar).render()), "the follow bar")
+        text = str(app.screen.query_one(FollowBar).render())
+        assert text.startswith("● following · ") and "bytes imported · waiting for appended lines · " in text
+        assert text.index("waiting for appended lines") < text.index(str(home))
+
+
+def _marked(diff: Content) -> str:
+    """The diff as text: [-removed-] and {+added+}."""
+    out, at = "", 0
+    for span in diff.spans:
+        out += diff.plain[at:span.start]
+        piece = diff.plain[span.start:span.end]
+        out += f"[-{piece}-]" if "strike" in str(span.style) else f"{{+{piece}+}}"
+        at = span.end
+    return out + diff.plain[at:]
+
+
+def test_a_summary_diff_goes_word_by_word() -> None:
+    """The candidate review's summary diff read "The agent creatRed docs/blue.md … Thnen itver pushed"."""
+    old = "The agent created docs/blue.md, removed it, appended Red to docs/color.md and staged it. Then it pushed to main."
+    new = "Red appended to docs/color.md and staged; never push to main."
+    assert _marked(word_diff(old, new)) == ("[-The agent created docs/blue.md, removed it,-]{+Red+} appended [-Red -]to "
+                                            "docs/color.md and staged[- it. Then it pushed-]{+; never push+} to main.")
+    assert _marked(word_diff("不得修改生产库", "不得修改生产库和备份")) == "不得修改生产库{+和备份+}"  # CJK: by character
+
+
+async def test_typing_in_the_correction_value_edits_it_instead_of_erasing_it(sample_store: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "mo")
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(170, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("1", "down")
+        assert app.screen.query_one(StateChannel).selected().key == "constraint.prod"
+        await pilot.press("c")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, CorrectionDialog)
+        await pilot.press(*"和备份")
+        assert dialog.query_one("#correct-value", Input).value == "不得修改生产库和备份"
+        await pilot.press("tab", "shift+tab", "x")  # back into the value: still an edit
+        assert dialog.query_one("#correct-value", Input).value == "不得修改生产库和备份x"
+
+
+def test_a_named_folder_of_logs_the_list_leaves_out_says_how_to_open_them(tmp_path: Path) -> None:
+    """``--source`` at a folder of downloaded logs said "0 transcript(s)" and nothing more."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copy(REAL / "gemini-cli" / "ab2b9748b105-0__session.json", folder / "chat.json")
+    shutil.copy(REAL / "inspect-ai" / "log_streaming.eval", folder / "run.eval")
+    result = CliRunner().invoke(cli, ["sessions", "--discover", "--source", str(folder)])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "0 transcript(s)" in said
+    assert "2 .json/.jsonl/.eval file(s) there are not in the list (chat.json, run.eval)" in said
+    assert "`inspector FILE` opens any of them" in said
+    doc = json.loads(CliRunner().invoke(cli, ["sessions", "--discover", "--source", str(folder), "--json"]).stdout)
+    assert doc["unlisted"] == [str(folder / "chat.json"), str(folder / "run.eval")]
+
+
+def test_the_tools_own_folders_name_no_side_files(home: Path) -> None:  # noqa: F811
+    """Guard: a Gemini ``logs.json`` beside the chats (the tool's own folder, not one a person
+    named) is left out without a word, as before."""
+    (home / ".gemini" / "tmp" / GEMINI_HASH / "logs.json").write_text("[]", encoding="utf-8")
+    doc = json.loads(CliRunner().invoke(cli, ["sessions", "--discover", "--json"]).stdout)
+    assert doc["count"] == 7 and doc["unlisted"] == []
+
+
+async def test_the_app_on_a_named_folder_of_logs_says_how_to_open_them(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copy(REAL / "gemini-cli" / "ab2b9748b105-0__session.json", folder / "chat.json")
+    monkeypatch.setenv("INSPECTOR_SOURCES", str(folder))
+    app = InspectorApp()
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen) and app.screen.session == "s-export"  # the demo, as before
+        said = [str(n.message) for n in app._notifications]
+        assert any("chat.json" in m and "`inspector FILE` opens any of them" in m for m in said), said
