@@ -28,6 +28,12 @@ EDITS = {
     "rule added": ("schema_changed", "CREATE RULE quiet AS ON INSERT TO summaries DO INSTEAD NOTHING"),
     "policy added": ("schema_changed", "CREATE POLICY hide ON events USING (seq <> 1)"),
     "index dropped": ("schema_changed", "DROP INDEX ledger_time"),
+    "primary key dropped": ("schema_changed", "ALTER TABLE ledger DROP CONSTRAINT ledger_pkey"),
+    "not null dropped": ("schema_changed", "ALTER TABLE ledger ALTER COLUMN hash DROP NOT NULL"),
+    "default set": ("schema_changed", "ALTER TABLE events ALTER COLUMN content SET DEFAULT 'x'"),
+    "collation changed": ("schema_changed", 'ALTER TABLE sessions ALTER COLUMN title TYPE text COLLATE "POSIX"'),
+    "column added": ("schema_changed", "ALTER TABLE events ADD COLUMN sneaky text"),
+    "table added": ("schema_changed", "CREATE TABLE sneaky (x text)"),
 }
 
 
