@@ -185,3 +185,30 @@ async def test_the_app_on_a_named_folder_of_logs_says_how_to_open_them(tmp_path:
         assert isinstance(app.screen, MainScreen) and app.screen.session == "s-export"  # the demo, as before
         said = [str(n.message) for n in app._notifications]
         assert any("chat.json" in m and "`inspector FILE` opens any of them" in m for m in said), said
+
+
+def _shell(seq: int, command: str, output: str) -> dict[str, object]:
+    """A Gemini CLI shell result as the importer writes it: every one ends with the same lines."""
+    return event_record(seq, kind="tool_result", trust="tool", call_id=f"c{seq}", tool="run_shell_command",
+                        content=f"Command: {command}\nOutput: {output}\nError: (none)\nBackground PIDs: (none)")
+
+
+def test_a_copy_found_by_value_says_which_line_of_which_target_it_repeats(tmp_path: Path) -> None:
+    """One shell result's deletion listed every other shell result as "repeats a value of the
+    targets": they share "Background PIDs: (none)". Now each says the line it repeats (never the
+    value) and a warning says how many events go with a shared line."""
+    import asyncio
+
+    records = [session_record(), _shell(1, "ls -l docs/blue.md", "-rw-r--r-- 1 peytonmontei staff 309 docs/blue.md"),
+               *(_shell(n, f"git status {n}", "clean") for n in range(2, 6)),
+               {"type": "deletion_request", "session": "s1", "id": "del-1", "targets": ["evt:1"],
+                "requested_by": "user", "reason": "a home folder name"}]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
+    doc = json.loads(CliRunner().invoke(cli, ["deletion", str(store), "del-1", "--json"]).stdout)
+    why = {c["id"]: c["why"] for c in doc["copies"] if c["where"] == "events"}
+    assert why == {"evt:1": "the target event", **{f"evt:{n}": "repeats line 4 of evt:1" for n in range(2, 6)}}
+    assert ("4 other events repeat line 4 of evt:1 (evt:2, evt:3, evt:4, evt:5) and go with it: a line this many "
+            "events share may be a tool's boilerplate; read it before carrying the request out") in doc["warnings"]
+    text = CliRunner().invoke(cli, ["deletion", str(store), "del-1"]).output
+    assert "Background PIDs" not in text and "repeats line 4 of evt:1" in text  # a place to look, never the value
