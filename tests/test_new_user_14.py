@@ -212,3 +212,20 @@ def test_a_copy_found_by_value_says_which_line_of_which_target_it_repeats(tmp_pa
             "events share may be a tool's boilerplate; read it before carrying the request out") in doc["warnings"]
     text = CliRunner().invoke(cli, ["deletion", str(store), "del-1"]).output
     assert "Background PIDs" not in text and "repeats line 4 of evt:1" in text  # a place to look, never the value
+
+
+async def test_e_on_a_material_with_one_stub_expands_that_stub(sample_store: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """`e` on the material row (the row `3` lands on) only said "Select a stub (↳) … first"."""
+    from inspector.ui.expand_dialog import ExpandDialog
+    from tests.test_app import choose
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store, session="s-export")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3")
+        choose(app.screen.query_one("#evidence-records"), "mat:res:run-184")
+        await pilot.press("e")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ExpandDialog) and app.screen.stub.id == "stub-7"
