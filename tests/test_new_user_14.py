@@ -229,3 +229,32 @@ async def test_e_on_a_material_with_one_stub_expands_that_stub(sample_store: Pat
         await pilot.press("e")
         await settle(app, pilot)
         assert isinstance(app.screen, ExpandDialog) and app.screen.stub.id == "stub-7"
+
+
+@pytest.mark.parametrize("command", [["drift"], ["report", "-o", "r.html"], ["search", "x"], ["budget"]])
+def test_a_missing_session_names_the_store_s_one_session(tmp_path: Path, command: list[str]) -> None:
+    """``inspector drift g.db`` said only "Missing option '--session'" though the store held one session."""
+    import asyncio
+
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", [session_record("only-one"), event_record(1, "only-one")]),
+                            store, actor="t"))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    name, *rest = command
+    result = CliRunner().invoke(cli, [name, str(store), *rest])
+    assert result.exit_code == 2, result.output
+    assert "Missing option '--session'. s.db holds one session: pass --session only-one" in result.output
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # nothing written, nothing beside it
+
+
+def test_a_missing_session_in_a_store_of_several_says_how_to_list_them(sample_store: Path) -> None:
+    result = CliRunner().invoke(cli, ["survival", str(sample_store)])
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert "samples.db holds" in said and "sessions: pass one with --session (`inspector sessions" in said
+
+
+def test_a_missing_session_of_no_store_is_said_as_before(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["drift", str(tmp_path / "none.db")])
+    assert result.exit_code == 2 and result.output.rstrip().endswith("Error: Missing option '--session'.")
+    assert not (tmp_path / "none.db").exists()
