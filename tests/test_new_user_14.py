@@ -258,3 +258,26 @@ def test_a_missing_session_of_no_store_is_said_as_before(tmp_path: Path) -> None
     result = CliRunner().invoke(cli, ["drift", str(tmp_path / "none.db")])
     assert result.exit_code == 2 and result.output.rstrip().endswith("Error: Missing option '--session'.")
     assert not (tmp_path / "none.db").exists()
+
+
+def test_an_accepted_candidate_is_not_called_refused(tmp_path: Path) -> None:
+    """After accepting cand-1, `candidates` said "cand-1 [accepted]: REFUSED" and the report
+    "cand-1 · accepted · refused" (its checks run again on the context it moved): the app's review
+    says "decided; …"; now all three do."""
+    import asyncio
+
+    records = [session_record(owner="t"), event_record(1),
+               {"type": "candidate", "session": "s1", "id": "cand-1", "base_version": 1, "goal_revision": 1,
+                "exact_fields": {}, "open_actions": [], "unknowns": [], "summary": "message 1 was said",
+                "sources": ["evt:1"]}]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
+    accepted = CliRunner().invoke(cli, ["accept", str(store), "cand-1", "--reviewer", "t"])
+    assert accepted.exit_code == 0, accepted.output
+    listed = CliRunner().invoke(cli, ["candidates", str(store), "--session", "s1"]).output
+    assert "cand-1 [accepted]: decided; checked again against the context as it is now" in listed
+    assert "REFUSED" not in listed and "would not pass now (already accepted; nothing to decide):" in listed
+    assert CliRunner().invoke(cli, ["report", str(store), "--session", "s1", "-o", str(tmp_path / "r.html")]).exit_code == 0
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "accepted · decided; checked again against the context as it is now" in html
+    assert "accepted · refused" not in html
