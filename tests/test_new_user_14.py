@@ -281,3 +281,28 @@ def test_an_accepted_candidate_is_not_called_refused(tmp_path: Path) -> None:
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert "accepted · decided; checked again against the context as it is now" in html
     assert "accepted · refused" not in html
+
+
+async def test_the_header_says_how_many_sessions_the_store_holds(sample_store: Path) -> None:
+    """At 80 columns the sessions list starts hidden: a store of several sessions showed one, and no sign of the rest."""
+    from inspector.ui.widgets.header_bar import HeaderBar
+
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        count = len(app.screen.session_ids)
+        assert count > 1
+        assert f"{count} sessions · s lists them" in str(app.screen.query_one(HeaderBar).render())
+
+
+async def test_a_store_of_one_session_says_nothing_of_sessions(tmp_path: Path) -> None:
+    """Guard: one session, nothing more to list."""
+    from inspector.ui.widgets.header_bar import HeaderBar
+
+    store = tmp_path / "s.db"
+    await import_file(write_sif(tmp_path / "a.jsonl", [session_record(), event_record(1)]), store, actor="t")
+    app = InspectorApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert "sessions" not in str(app.screen.query_one(HeaderBar).render())
