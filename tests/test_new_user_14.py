@@ -306,3 +306,17 @@ async def test_a_store_of_one_session_says_nothing_of_sessions(tmp_path: Path) -
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         assert "sessions" not in str(app.screen.query_one(HeaderBar).render())
+
+
+async def test_a_file_not_followed_says_the_way_on_first(home: Path) -> None:  # noqa: F811
+    """At 80 columns the bar was cut before "open it again to import its current state"."""
+    app = InspectorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"color file", "enter")  # the Gemini CLI chat: rewritten whole, never followed
+        await _until(pilot, lambda: isinstance(app.screen, MainScreen)
+                     and "not followed" in str(app.screen.query_one(FollowBar).render()), "the follow bar")
+        bar = app.screen.query_one(FollowBar)
+        assert str(bar.render()).startswith("○ not followed live — open it again to import its current state: ")
+        shown = bar.render_line(0).text  # the one line on screen, cut with "…"
+        assert "open it again to import its current state" in shown
