@@ -320,3 +320,18 @@ async def test_a_file_not_followed_says_the_way_on_first(home: Path) -> None:  #
         assert str(bar.render()).startswith("○ not followed live — open it again to import its current state: ")
         shown = bar.render_line(0).text  # the one line on screen, cut with "…"
         assert "open it again to import its current state" in shown
+
+
+def test_a_field_timeline_of_one_generation_says_generation(tmp_path: Path) -> None:
+    """``drift`` printed "field timeline (generations 1):"."""
+    import asyncio
+
+    records = [session_record(owner="t"), event_record(1, content="never push to main"),
+               {"type": "state", "session": "s1", "key": "constraint.push", "kind": "constraint",
+                "value": "never push to main", "sources": ["evt:1"], "writer": "user", "version": 1, "status": "active"},
+               {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive", "text": "Never push to main.",
+                "covers": [1, 1], "sources": ["evt:1"]}]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
+    said = CliRunner().invoke(cli, ["drift", str(store), "--session", "s1"]).output
+    assert "field timeline (generation 1):" in said and "generations 1" not in said
