@@ -163,6 +163,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         if self.initial_session is not None and self.initial_session not in self.session_ids:
             raise NotFound(f"no session {self.initial_session!r} in {self.store.path.name}")
         self.query_one(SessionsList).load(items, target)
+        self.query_one(HeaderBar).count_sessions(len(items))
         if target is None:
             self.query_one(HeaderBar).show(None)
             return
@@ -202,6 +203,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         items = await sessions.list_sessions(self.store)  # its versions and counts follow every act
         self.session_ids = [s.id for s in items]
         self.query_one(SessionsList).load(items, session)
+        self.query_one(HeaderBar).count_sessions(len(items))  # a handoff's new session, another app's import
         await self.load_tabs(session)
         if not self._index_started:  # after everything on screen: events imported since the last search
             from inspector.services.search import index_new_events

@@ -192,6 +192,9 @@ class EvidenceChannel(ChannelPane):
         if index is None:
             return None
         oid = self.records.get_option_at_index(index).id or ""
+        if oid.startswith("mat:") and oid[4:] in self.materials:  # `e` on a material: its one stub, if one
+            stubs = self.materials[oid[4:]].stubs  # (a new reviewer's `e` there only said "select a stub")
+            return stubs[0] if len(stubs) == 1 else None
         return self.stubs[oid[5:]][0] if oid.startswith("stub:") else None
 
     def select_material(self, material_id: str) -> bool:
