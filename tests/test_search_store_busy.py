@@ -6,7 +6,9 @@ IMMEDIATE`` left open), that catch-up waited out the busy timeout and the whole 
 refused ``store_busy`` — "another reviewer's write held the store …; nothing was written" —
 for a read; the app showed it as "Cannot do that". Now the search goes on without the
 catch-up and finds what the indexes do not reach by its text (as on a read-only store): the
-same hits as once the store is free.
+same hits as once the store is free. And the app's indexing after its first paint, which said
+"Cannot do that (store_busy) … nothing was written" 10 s after opening beside such a write to a
+reviewer who had done nothing, leaves the events for the next search.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.services.search import search
+from inspector.services.search import index_new_events, search
 from inspector.store.connection import open_store
 
 
@@ -40,3 +42,18 @@ async def test_a_search_goes_on_when_another_write_holds_the_store(
         free = await search(store, session, query)
     assert _found(free), "the query should find something"
     assert _found(held) == _found(free)
+
+
+async def test_the_apps_indexing_after_its_first_paint_leaves_a_held_store_for_later(
+        sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("inspector.store.sqlite_connections.BUSY_TIMEOUT_MS", 200)
+    hog = sqlite3.connect(sample_store, isolation_level=None)
+    hog.execute("BEGIN IMMEDIATE")
+    try:
+        async with await open_store(sample_store) as store:
+            assert await index_new_events(store) == 0  # nothing indexed, nothing said
+    finally:
+        hog.execute("ROLLBACK")
+        hog.close()
+    async with await open_store(sample_store) as store:
+        assert await index_new_events(store) > 0  # the store free: the events are indexed

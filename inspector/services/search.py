@@ -132,8 +132,15 @@ def _token_runs(query: str) -> list[str]:
 
 async def index_new_events(store: Store, indexing: CatchUpProgress | None = None) -> int:
     """Index the events imported since the last search (the app runs it after its first paint,
-    so a search seldom waits); how many it indexed. Not an act: no ledger entry."""
-    return await catch_up(store, indexing)
+    so a search seldom waits); how many it indexed. Not an act: no ledger entry.
+
+    Another program's write holding the store past the wait leaves it for the next search (0):
+    the app opened beside one said "Cannot do that (store_busy) … nothing was written" 10 s
+    later, to a reviewer who had done nothing (store-fault-six)."""
+    try:
+        return await catch_up(store, indexing)
+    except StoreBusy:
+        return 0
 
 
 async def search(store: Store, session: str, query: str, *, limit: int = 50,
