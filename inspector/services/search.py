@@ -42,6 +42,7 @@ import aiosqlite
 
 from inspector.domain import thinking_text
 from inspector.domain.call_input import call_input_of_extra, matched_label
+from inspector.domain.errors import StoreBusy
 from inspector.store import call_index, material_index, reasoning_index, search_index
 from inspector.store.catch_up import CatchUpProgress, catch_up
 from inspector.store.connection import Store
@@ -146,8 +147,15 @@ def _token_runs(query: str) -> list[str]:
 
 async def index_new_events(store: Store, indexing: CatchUpProgress | None = None) -> int:
     """Index the events imported since the last search (the app runs it after its first paint,
-    so a search seldom waits); how many it indexed. Not an act: no ledger entry."""
-    return await catch_up(store, indexing)
+    so a search seldom waits); how many it indexed. Not an act: no ledger entry.
+
+    Another program's write holding the store past the wait leaves it for the next search (0):
+    the app opened beside one said "Cannot do that (store_busy) … nothing was written" 10 s
+    later, to a reviewer who had done nothing (store-fault-six)."""
+    try:
+        return await catch_up(store, indexing)
+    except StoreBusy:
+        return 0
 
 
 async def search(store: Store, session: str, query: str, *, limit: int = 50,
@@ -159,7 +167,13 @@ async def search(store: Store, session: str, query: str, *, limit: int = 50,
     far that has got), so the answer is what the indexes give for the whole store."""
     if not query.strip():  # nothing to find: spaces alone would list only materials (no event index holds them)
         return SearchResult(query, "none")
-    await catch_up(store, indexing)
+    try:
+        await catch_up(store, indexing)
+    except StoreBusy:
+        # Another program's write held the store past the wait: the search is a read, so it goes
+        # on, checking what the indexes do not reach against its text (_unindexed, as on a
+        # read-only store). It was refused "store_busy … nothing was written" (store-fault-six).
+        pass
     async with store.snapshot() as db:
         try:
             return await _search(db, session, query, limit)
