@@ -58,3 +58,15 @@ async def test_a_schema_edit_on_postgresql_is_a_break(pg_store: str, edit: str) 
     await asyncio.to_thread(run_sql, pg_store, sql)
     ok, codes = await _codes(pg_store)
     assert not ok and code in codes, codes
+
+
+def test_the_expected_indexes_are_the_names_the_migrations_create() -> None:
+    """An index made ``IF NOT EXISTS`` (format 7's ledger_kind) was read as an index named
+    ``IF``: every PostgreSQL store then failed verify with ``schema_changed``."""
+    from inspector.services.verify_pg_schema import expected
+    from inspector.store.pg.schema import PG_MIGRATIONS
+
+    indexes = expected()[2]
+    assert "ledger_kind" in indexes
+    assert not indexes & {"IF", "if", "NOT", "EXISTS"}
+    assert any("INDEX IF NOT EXISTS" in script for _, script in PG_MIGRATIONS.values())
