@@ -76,7 +76,7 @@ class Store:
         self._lent.clear()
         held, self._held = self._held, None
         held_files.release(held)
-        if self._log_orphaned:
+        if self._log_orphaned or self._overwritten():  # a read (or nothing) since the copy: no write said so
             _forget_log(self.path)
         await sqlite_connections.close_all(every)
 
@@ -158,12 +158,20 @@ class Store:
             raise StoreFileChanged(f"{self.path} was cut while it was open ({now[2]:,} bytes, was {self._file[2]:,}); "
                                    "nothing was written — `inspector verify` says what is left", code="store_file_cut")
         if now[3] != self._file[3]:  # written since the last look: a checkpoint (any process's), or a copy over it
-            if _file_key(self.path) not in (None, self.digest_key):
+            if self._overwritten():
                 self._log_orphaned = True  # close must not checkpoint the old store's log into this file
                 raise StoreFileChanged(f"{self.path} was overwritten by another store's file while it was open (the "
                                        "same file, new contents: a copy over it); nothing was written — reopen the "
                                        "store to work on the new one", code="store_file_replaced")
             self._file = now
+
+    def _overwritten(self) -> bool:
+        """The file at the path is the one this store opened, written since the last look, and
+        holds another store's digest key: a copy over it (see _file_key)."""
+        now = _file_state(self.path) if self._file is not None else None
+        if now is None or self._file is None or now[:2] != self._file[:2] or now[3] == self._file[3]:
+            return False
+        return _file_key(self.path) not in (None, self.digest_key)
 
     @asynccontextmanager
     async def writes_held(self) -> AsyncIterator[None]:
