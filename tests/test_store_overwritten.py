@@ -36,8 +36,9 @@ def _copy_over(source: Path, target: Path) -> None:
     shutil.copystat(source, target)
 
 
+@pytest.mark.parametrize("act_after", [True, False])
 async def test_another_stores_file_copied_over_an_open_store_refuses_the_next_act(
-        sample_store: Path, tmp_path: Path) -> None:
+        sample_store: Path, tmp_path: Path, act_after: bool) -> None:
     other = tmp_path / "other.db"
     shutil.copyfile(sample_store, other)
     db = sqlite3.connect(other)  # another store: same rows, a key of its own (closed: in the file, not its log)
@@ -45,15 +46,20 @@ async def test_another_stores_file_copied_over_an_open_store_refuses_the_next_ac
     db.commit()
     db.close()
     async with await open_store(sample_store) as store:
+        await reject(store, "cand-goal", actor="lin", reason="stale")  # the store's log now holds a commit
         inode = sample_store.stat().st_ino
         _copy_over(other, sample_store)
         assert sample_store.stat().st_ino == inode and sample_store.stat().st_size >= other.stat().st_size
-        with pytest.raises(StoreFileChanged) as refused:
-            await reject(store, "cand-stale", actor="lin", reason="stale")
-        assert refused.value.code == "store_file_replaced"
-        assert "overwritten by another store's file" in refused.value.message
-        assert "nothing was written" in refused.value.message
-    assert _status(other, "cand-stale") == "pending"
+        if act_after:  # else only closed (the app read it, or the reviewer quit): the copy must survive that too
+            with pytest.raises(StoreFileChanged) as refused:
+                await reject(store, "cand-stale", actor="lin", reason="stale")
+            assert refused.value.code == "store_file_replaced"
+            assert "overwritten by another store's file" in refused.value.message
+            assert "nothing was written" in refused.value.message
+    # closing did not checkpoint the old store's log into the copy: it is byte for byte the other store
+    assert sample_store.read_bytes() == other.read_bytes()
+    assert not Path(f"{sample_store}-wal").exists()
+    assert _status(sample_store, "cand-stale") == "pending"
 
 
 async def test_the_same_stores_file_written_by_another_process_still_takes_acts(sample_store: Path) -> None:
