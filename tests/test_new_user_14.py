@@ -335,3 +335,14 @@ def test_a_field_timeline_of_one_generation_says_generation(tmp_path: Path) -> N
     asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
     said = CliRunner().invoke(cli, ["drift", str(store), "--session", "s1"]).output
     assert "field timeline (generation 1):" in said and "generations 1" not in said
+
+
+def test_a_transcript_given_as_source_says_how_to_open_it(tmp_path: Path) -> None:
+    """``--source chat.json`` (a file, a new reviewer's guess) said only "is not a folder"."""
+    chat = tmp_path / "chat.json"
+    shutil.copy(REAL / "gemini-cli" / "ab2b9748b105-0__session.json", chat)
+    result = CliRunner().invoke(cli, ["sessions", "--discover", "--source", str(chat)])
+    assert result.exit_code == 3
+    assert f"--source {chat} is not a folder but a file; to open it: inspector {chat}" in " ".join(result.output.split())
+    result = CliRunner().invoke(cli, ["sessions", "--discover", "--source", str(tmp_path / "nope")])
+    assert result.exit_code == 3 and "is not a folder: it does not exist" in result.output
