@@ -346,3 +346,11 @@ def test_a_transcript_given_as_source_says_how_to_open_it(tmp_path: Path) -> Non
     assert f"--source {chat} is not a folder but a file; to open it: inspector {chat}" in " ".join(result.output.split())
     result = CliRunner().invoke(cli, ["sessions", "--discover", "--source", str(tmp_path / "nope")])
     assert result.exit_code == 3 and "is not a folder: it does not exist" in result.output
+
+
+def test_expand_given_a_material_says_which_stub_to_expand(sample_store: Path) -> None:
+    """``expand STORE res:run-184`` (the material's id, the row the app's `3` lands on) said "no stub"."""
+    result = CliRunner().invoke(cli, ["expand", str(sample_store), "res:run-184", "--session", "s-export", "--reviewer", "lin"])
+    assert result.exit_code == 3
+    said = " ".join(result.output.split())
+    assert "no stub 'res:run-184' in session 's-export'; res:run-184 is a material: expand one of its stubs (stub-7)" in said
