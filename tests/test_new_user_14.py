@@ -354,3 +354,16 @@ def test_expand_given_a_material_says_which_stub_to_expand(sample_store: Path) -
     assert result.exit_code == 3
     said = " ".join(result.output.split())
     assert "no stub 'res:run-184' in session 's-export'; res:run-184 is a material: expand one of its stubs (stub-7)" in said
+
+
+def test_the_deletion_dialog_puts_its_warnings_before_the_copies() -> None:
+    """At 80×24 the warning that five other events go with the target was under every copy and the
+    not-checked list: read only by scrolling past what `x` removes."""
+    from inspector.domain.deletion import Copy
+    from inspector.services.deletions import Coverage
+    from inspector.ui.deletion_dialog import coverage_content
+
+    cov = Coverage("del-1", "s1", "pending", copies=[Copy("events", f"evt:{n}", "repeats line 4 of evt:1")
+                                                      for n in range(2, 30)], warnings=["5 other events repeat line 4"])
+    text = coverage_content(cov).plain
+    assert text.index("! 5 other events repeat line 4") < text.index("✕ events evt:2")
