@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from inspector.cli.entry import main
-
 if __name__ == "__main__":
+    try:
+        from inspector.cli.entry import main
+    except KeyboardInterrupt:  # Ctrl+C while the entry itself loads: the same line and code as later
+        from inspector.cli.interrupts import finish
+
+        def _interrupted() -> None:
+            raise KeyboardInterrupt
+
+        finish(_interrupted)
     main()

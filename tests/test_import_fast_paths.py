@@ -174,3 +174,23 @@ def test_the_collector_is_restored_after_an_import_even_a_failed_one() -> None:
         assert not gc.isenabled()  # found disabled, left disabled
     finally:
         gc.enable()
+
+
+def test_the_walk_writes_no_ascii_key_to_prove_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key is tested for ASCII in the walk's own loop, as a value is (issue 18): only a key
+    with other characters is encoded to prove strict UTF-8 takes it — and one that cannot is
+    still refused."""
+    from inspector.store import jsoncodec
+
+    asked: list[str] = []
+    real = jsoncodec._exact_text
+
+    def counted(text: str) -> bool:
+        asked.append(text)
+        return real(text)
+
+    monkeypatch.setattr(jsoncodec, "_exact_text", counted)
+    record = {"type": "event", "seq": 1, "origin": {"format": "claude-code", "bytes": [0, 9]}, "clé": "x"}
+    assert exact_as_is(record) == (record, True)
+    assert asked == ["clé"]
+    assert exact_as_is({"ok": 1, "\udc00": 1}) is None

@@ -212,7 +212,7 @@ async def test_survival_facts_continue_under_their_text_and_say_when_cut(sample_
         lines = [line.rstrip() for line in widget_lines(app.screen.query_one("#survival-text"))]
         start = next(i for i, line in enumerate(lines) if "contradicted (" in line)
         for line in lines[start:]:
-            assert not line or line.startswith(("  ", "✗", "∅", "?", "✓")), lines[start:]
+            assert not line or line.startswith(("  ", "✗", "∅", "?", "✓", "·")), lines[start:]
         assert any(line.startswith("      ") and "appears" in line for line in lines), lines
     assert _cut("x" * 200, 160) == "x" * 159 + "…" and _cut("short", 160) == "short"
 

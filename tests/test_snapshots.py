@@ -113,6 +113,8 @@ def test_dialog(snap_compare: object, sample_store: Path, name: str) -> None:
 SMALL_DIALOGS = {
     "deletion_confirm": ("s-privacy", _keys("x", "enter", "x")),
     "handoff_not_owner": ("s-orders", _keys("o", "enter", "a")),
+    # the expanded bytes fill the screen (two lines of them showed in a 90%×85% frame)
+    "expand": ("s-bigfold", _keys("e", "enter", before=_on_stub)),
 }
 
 

@@ -30,6 +30,14 @@ def _bare_sources(args: list[str]) -> list[Path] | None:
 
 
 def main(argv: list[str] | None = None) -> Any:
+    """Ctrl+C at any point ends with one line and exit 130 (cli/interrupts.py), not a traceback
+    or click's "Aborted!"."""
+    from inspector.cli.interrupts import finish
+
+    return finish(lambda: _main(argv))
+
+
+def _main(argv: list[str] | None) -> Any:
     args = sys.argv[1:] if argv is None else argv
     sources = _bare_sources(args)
     if sources is None:

@@ -45,7 +45,8 @@ def marked_text(result: Expansion) -> str:
 @click.option("--session", help="The stub's session (needed only when the id is used in several).")
 @click.option("--range", "byte_range", type=ByteRange(), help="Bytes START:END, [start, end). Default: the stub's read_slice.")
 @click.option("--max-bytes", type=click.IntRange(min=0), default=DEFAULT_MAX_BYTES, show_default=True,
-              help="The most this expansion may read, decided before reading.")
+              help="The most this expansion may read, decided before reading. Without --range, a stub's slice "
+              "over it shows its first N bytes (cut at a character) and says how much was left out.")
 @click.option("--scope", "scopes", multiple=True, metavar="SCOPE",
               help=f"A disclosure scope you may read (repeatable). Default: {', '.join(DEFAULT_SCOPES)}.")
 @reviewer_option(required=True)
@@ -56,7 +57,7 @@ async def expand_cmd(store: Path, stub: str, session: str | None, byte_range: tu
     """Read the bytes behind STUB, checked against the stored original (every expansion is ledgered)."""
     async with await open_store(store) as opened:
         result = await expand(opened, stub, actor=reviewer, session=session, byte_range=byte_range,
-                              max_bytes=max_bytes, scopes=scopes or DEFAULT_SCOPES)
+                              max_bytes=max_bytes, scopes=scopes or DEFAULT_SCOPES, head=True)
 
     def human() -> str:
         s, e = result.range
@@ -68,6 +69,11 @@ async def expand_cmd(store: Path, stub: str, session: str | None, byte_range: tu
         if result.cut_head or result.cut_tail:
             lines.append(f"cut characters: head {result.cut_head.hex() or '-'} tail {result.cut_tail.hex() or '-'}; "
                          f"whole characters: wider {list(result.snap_wider or ())} narrower {list(result.snap_narrower or ())}")
+        if result.truncated and result.requested:
+            rs, re_ = result.requested
+            lines.append(f"head only: the first {len(result.data):,} of {result.total_bytes:,} bytes of [{rs}, {re_}) "
+                         f"(cut at a character boundary); {result.total_bytes - len(result.data):,} bytes left out — "
+                         f"raise --max-bytes or give --range to read the rest")
         lines += [f"note {n.code}: {n.message}" for n in result.notes]
         return lines_text(lines) + "\n\n" + marked_text(result)  # the bytes read keep their own lines
 

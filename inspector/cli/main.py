@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from inspector import __version__
+from inspector.cli import interrupts
 from inspector.domain.terminal_safe import line_safe
 
 # Command name -> "module:attribute". Modules load when their command runs (or when
@@ -46,6 +47,8 @@ def load_command(name: str) -> click.Command:
     module, _, attr = COMMANDS[name].partition(":")
     command = getattr(importlib.import_module(f"inspector.cli.{module}"), attr)
     assert isinstance(command, click.Command) and command.name == name, f"{COMMANDS[name]} is not {name!r}"
+    if command.callback is not None:  # an interrupt after this says the command's body had started
+        command.callback = interrupts.marks_start(name, command.callback)
     return command
 
 
@@ -62,6 +65,11 @@ class InspectorGroup(click.Group):
         return self.commands.get(cmd_name)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        interrupts.new_invocation()
+        with interrupts.said_interrupts():
+            return self._parse_args(ctx, args)
+
+    def _parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and (not args[0].startswith("-") or args[0] == "--source") and args[0] not in COMMANDS:
             _refuse_mistyped_command(args[0])
             args = ["open", *args]
@@ -69,7 +77,8 @@ class InspectorGroup(click.Group):
             return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
-        with _inert_usage_errors():  # a command's own options and arguments are parsed in here
+        # a command's own options and arguments are parsed in here; Ctrl+C: one line, exit 130
+        with interrupts.said_interrupts(), _inert_usage_errors():
             return super().invoke(ctx)
 
 

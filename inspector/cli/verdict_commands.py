@@ -71,6 +71,13 @@ async def survival_cmd(store: Path, session: str, generation: int | None, judge:
             judged = report.judged.get(v.fact.key)
             if judged:
                 lines.append(f"      judge says {judged['verdict']}: {judged['reason'][:120]}")
+        if report.result is not None:  # what the counts leave out, so "keeps 5 of 5" beside 6 records adds up
+            for f in report.result.after:
+                lines.append(f"  · {'after range':<12} {f.kind:<11} {f.value[:70]} [{f.status}] — first said at "
+                             f"{', '.join(f.sources[:2])}, after what this generation covers: not judged")
+            for f in report.result.untrusted:
+                lines.append(f"  · {'untrusted':<12} {f.kind:<11} {f.value[:70]} [{f.status}] — proposed by "
+                             f"{f.writer}: not a fact a summary must keep, not counted")
         return lines
 
     emit(report.as_dict(), as_json, human)

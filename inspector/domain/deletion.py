@@ -39,7 +39,9 @@ REASON_CODES = ("data_subject_request", "secret_exposed", "legal_hold_release", 
 NOT_CHECKED = (
     "files outside the store: sif exports and HTML reports in other folders (those in the store's own folder, and "
     "a transcript there, are read for each value as written, JSON- or HTML-escaped, and named in a warning), other "
-    "spellings in them, backups and copies of the store file — remove those yourself",
+    "spellings in them, backups and copies of the store file, other stores (those the inspector made of "
+    "transcripts in its own data and cache folders are read, as written or JSON-escaped, and named in a "
+    "warning) — remove those yourself",
     "copies encrypted, hashed, compressed, translated or paraphrased, or encoded other than URL, JSON and HTML "
     "escapes, base64 and hex",
     "values under 7 characters once case and spacing are ignored, and lines of the targets under "
@@ -51,7 +53,8 @@ NOT_CHECKED = (
     "a value split across records other than a sensitive value (phone, e-mail, ID, card, address, key) cut once "
     "at one record's end and another's start — each part 4+ characters, or any length between consecutive events, "
     "a call and its result, an event and the material it observed: a split line of prose, a split with text "
-    "between the parts, in three or more parts, or encoded (base64, hex) is not looked for",
+    "between the parts, in three or more parts, encoded (base64, hex), or next to a text that ends or starts with "
+    "a whole value of its own (a 16-character key whose rest opens the next text) is not looked for",
 )
 
 

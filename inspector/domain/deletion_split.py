@@ -56,11 +56,31 @@ def straddling(left: str, right: str) -> list[str]:
     """Sensitive values spelled only by ``left``'s end joined to ``right``'s start (neither
     alone holds them): a target cut in the middle of a secret names the whole secret."""
     left, right = left[-EDGE:], right[:EDGE]
+    if _ends_with_a_value(left) or _starts_with_a_value(right):
+        return []
     joined, cut = left + right, len(left)
     found = []
     for pattern in SENSITIVE.values():
         found += [m.group(0).strip() for m in pattern.finditer(joined) if m.start() < cut < m.end()]
     return sorted({f for f in found if f})
+
+
+# Between a value and the text's edge: spaces and separators (a phone number then " -").
+_EDGE_GAP = re.compile(r"[\s\-\u2010-\u2015.,;:·/]*")
+
+
+def _ends_with_a_value(text: str) -> bool:
+    """Whether ``text`` ends with a whole sensitive value of its own. The patterns' runs of name
+    characters and digits read on into whatever follows: ``…@example.org`` + ``write to…`` was
+    the "value" ``…@example.orgwrite``, a phone number ``13800138000`` + ``2024-05-01 notes`` a
+    card number — and their parts then matched any text ending with the address and any text
+    starting with ``write`` or that date, so a deletion of the address took unrelated events
+    with it. A value whole in one text is that text's, not a split one."""
+    return any(_EDGE_GAP.fullmatch(text, m.end()) for p in SENSITIVE.values() for m in p.finditer(text))
+
+
+def _starts_with_a_value(text: str) -> bool:
+    return any(_EDGE_GAP.fullmatch(text, 0, m.start()) for p in SENSITIVE.values() for m in p.finditer(text))
 
 
 @dataclass(frozen=True, slots=True)

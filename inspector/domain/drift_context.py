@@ -46,6 +46,9 @@ class DriftContext:
     evidence: str | None = None
     evidence_whole: bool | None = None
     evidence_gap: str = ""  # why it is not whole ("the log continues an earlier conversation")
+    # The seqs of every tool result, in order: whether the last one in a range is a failure
+    # (a goal called done over a failing run, ``said_goal_done.goal_done_over_failure``).
+    result_seqs: tuple[int, ...] = ()
     _established: dict[Any, int | None] = field(default_factory=dict, compare=False,
                                                                         hash=False, repr=False)
 

@@ -30,8 +30,9 @@ from inspector.domain.said import Said
 from inspector.domain.said_crosslang import crossed
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.said_disguised import disguised, disguises
-from inspector.domain.said_goal_done import goal_done_against_log
+from inspector.domain.said_goal_done import goal_done_against_log, goal_done_over_failure
 from inspector.domain.said_grantee import grant_of, grantee_added
+from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
 from inspector.domain.textnorm import CJK
@@ -67,9 +68,14 @@ def _judged(state: list[Any]) -> tuple[list[Any], list[Any]]:
     if last is state and size == len(state):
         return kept
     judged = [f for f in state if f.status == "active" and f.kind in OWNER_ONLY_KINDS]
-    kept = (judged, [f for f in judged if (f.kind == "permission" and grant_of(f.value)) or versions_of(f.value)])
+    kept = (judged, [f for f in judged if (f.kind == "permission" and grant_of(f.value)) or versions_of(f.value)
+                     or identifiers_of(f.value)])
     _JUDGED = (state, len(state), kept)
     return kept
+
+
+def _values(judged: list[Any]) -> tuple[str, ...]:
+    return tuple(f.value for f in judged)
 
 
 def whole_text_findings(generation: int, text: str, said: Said, state: list[Any], found: list[Finding],
@@ -80,7 +86,8 @@ def whole_text_findings(generation: int, text: str, said: Said, state: list[Any]
     judged, named_ones = _judged(state)
     if not judged:
         return []
-    done = _goals_done(generation, said, judged, found, ctx, covers) if ctx is not None and ctx.event_texts else []
+    done = _goals_done(generation, said, judged, found, ctx, covers) if ctx is not None and (
+        ctx.event_texts or ctx.failures) else []
     return done + _whole(generation, text, said, judged, named_ones, found)
 
 
@@ -89,8 +96,18 @@ def _goals_done(generation: int, said: Said, judged: list[Any], found: list[Find
     named = {f.key for f in found if f.severity == "finding"}
     out: list[Finding] = []
     for fact in judged:
-        hit = goal_done_against_log(said, fact.value, ctx.event_texts, covers) if (
-            fact.kind == "goal" and fact.key not in named) else None
+        if fact.kind != "goal" or fact.key in named:
+            continue
+        hit = goal_done_against_log(said, fact.value, ctx.event_texts, covers)
+        if hit is None:
+            ran = goal_done_over_failure(said, fact.value, ctx.failures, ctx.result_seqs, covers, ctx.event_texts)
+            if ran is not None:
+                out.append(Finding("open_issue_claimed_done", fact.key,
+                                   f"generation {generation} calls the goal “{fact.value}” ({fact.key}) done "
+                                   f"(“{ran.words[0]}” in “{ran.sentence}”), but the last tool result in its "
+                                   f"range, evt:{ran.seq}, failed and nothing later resolved it: “{ran.log_says}”.",
+                                   words=ran.words, where=ran.sentence))
+            continue
         if hit is not None:
             out.append(Finding("open_issue_claimed_done", fact.key,
                                f"generation {generation} calls the goal “{fact.value}” ({fact.key}) done "
@@ -128,6 +145,18 @@ def _whole(generation: int, text: str, said: Said, judged: list[Any], named_ones
                                f"the {fact.kind} “{fact.value}” ({fact.key}): the rules cannot tell whether the version "
                                "moved — not judged; a person (or --judge) must read it.", "warning",
                                words=o.words, where=o.sentence))
+            continue
+        n = renamed(said, fact.value, _values(judged)) if identifiers_of(fact.value) and fact.key not in unsure else None
+        if n is not None:
+            out.append(Finding("protected_negated", fact.key,
+                               f"generation {generation} repeats the {fact.kind} “{fact.value}” ({fact.key}) but names "
+                               f"“{n.words[0]}” for its “{n.words[1]}” elsewhere (“{n.sentence}”): another "
+                               "identifier by one character.", words=n.words, where=n.sentence) if n.decided else
+                       Finding("subject_unjudged", fact.key,
+                               f"generation {generation} names “{n.words[0]}” beside the {fact.kind} “{fact.value}” "
+                               f"({fact.key}), which names “{n.words[1]}” (“{n.sentence}”): a short or longer name "
+                               "for it, or another — not judged; a person (or --judge) must read it.", "warning",
+                               words=n.words, where=n.sentence))
             continue
         c = crossed(said, fact.value) if mixed and fact.key not in unsure else None
         if c is not None:

@@ -31,8 +31,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from inspector.domain.said import Said
+from inspector.domain.said_approver import approved_by_other, approver_of, owner_approved
 from inspector.domain.said_beyond import beyond, bound_of, quantified_of
 from inspector.domain.said_bounds import bound_moved, listed_by_unit, order_freed
+from inspector.domain.said_condition import condition_broken, condition_met
+from inspector.domain.said_flipped import flipped
 from inspector.domain.said_forbidden import forbidden_done, forbidden_of
 from inspector.domain.said_lifted import _number_and_unit
 from inspector.domain.said_limits import _date_of, limit_changed
@@ -74,10 +77,11 @@ class Plan:
     excludes: bool = False  # "… without downtime" (said_without)
     subject: bool = False  # a statement about its subject no other rule reads (said_subject)
     beyond: bool = False  # "only … in X" or a goal's "all …" (said_beyond)
+    approver: bool = False  # "The user must approve X" (said_approver)
 
     def __bool__(self) -> bool:
         return (self.scope is not None or self.order or self.forbidden or self.limit or self.excludes or self.subject
-                or self.beyond)
+                or self.beyond or self.approver)
 
 
 @lru_cache(maxsize=16384)
@@ -88,7 +92,8 @@ def plan_of(value: str, kind: str) -> Plan:
                 _number_and_unit(value) is not None or _date_of(value) is not None
                 or quantity_of(value) is not None or date_of(value.lower()) is not None or bool(times_of(value)),
                 excluded_of(value) is not None, subject_plan(value, kind) is not None,
-                (bound_of(value) is not None) if kind != "goal" else quantified_of(value) is not None)
+                (bound_of(value) is not None) if kind != "goal" else quantified_of(value) is not None,
+                kind in ("acceptance", "constraint") and approver_of(value) is not None)
 
 
 def may_depart(value: str, kind: str) -> bool:
@@ -127,11 +132,15 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     freed = order_freed(said, value) if plan.order else None
     if freed is not None:
         return Departure("protected_negated", freed.words, freed.sentence, how="order")
+    broken = condition_broken(said, value) if plan.forbidden else None
+    if broken is not None:  # "restarted although the health check passed" (said_condition)
+        return Departure("forbidden_action_done", broken.words, broken.sentence)
+    met = condition_met(said, value) if plan.forbidden else frozenset()
     hit = forbidden_done(said, value) if plan.forbidden else None
-    if hit is not None:
+    if hit is not None and hit.sentence not in met:
         return Departure("forbidden_action_done", tuple(hit.words), hit.sentence)
     other = touched(said, value) if plan.forbidden and hit is None else None
-    if other is not None:
+    if other is not None and other.sentence not in met:
         return Departure("forbidden_action_done" if other.decided else "forbidden_action_unclear",
                          tuple(other.words), other.sentence, other.decided, how="touched")
     hit = (limit_changed(said, value, others) or limit_restated(said, value, others)) if plan.limit else None
@@ -144,13 +153,21 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     hit = accepted_elsewhere(said, value) if plan.excludes else None
     if hit is not None:
         return Departure("protected_negated", tuple(hit.words), hit.sentence, how="accepted")
+    flip = flipped(said, value) if kind != "goal" else None
+    if flip is not None:  # a double negative, or the rule's "do not" dropped in a restatement
+        return Departure("protected_negated", flip.words, flip.sentence, how="flipped")
     if pronouns is None:
         pronouns = pronoun_in(said)
     pronoun = pronoun_lift(said, value, _resolved(others)) if pronouns else None
     if pronoun is not None:
         return Departure("protected_negated" if pronoun.decided else "reference_unresolved",
                          tuple(pronoun.words), pronoun.sentence, pronoun.decided, how="pronoun")
+    other = approved_by_other(said, value) if plan.approver else None
+    if other is not None:
+        return Departure("protected_negated", other.words, other.sentence, how="approver")
     said_of = subject_statement(said, value, kind, others) if plan.subject else None
+    if said_of is not None and not said_of.decided and plan.approver and said_of.sentence in owner_approved(said, value):
+        return None  # "The user approved X": the acceptance met, not a sentence to read
     if said_of is not None:
         return Departure(said_of.code, said_of.words, said_of.sentence, said_of.decided, how=said_of.how)
     return None
@@ -196,6 +213,12 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
         return (f"generation {generation} dismisses “{words}” a few sentences after the {kind} “{value}” ({key}) "
                 f"(“{dep.sentence}”): the rules cannot tell whether the pronoun means this {kind} or something named "
                 "in between — not judged; a person (or --judge) must read it.")
+    if dep.how == "flipped":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but elsewhere says its opposite: "
+                f"“{words}” in “{dep.sentence}”.")
+    if dep.how == "approver":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but reports it approved by another "
+                f"actor than the one it names: “{words}” in “{dep.sentence}”.")
     if dep.how == "accepted":
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) but accepts elsewhere what it "
                 f"excludes: “{words}” in “{dep.sentence}”.")

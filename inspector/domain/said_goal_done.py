@@ -12,6 +12,11 @@ goal's subject words says in that sentence that the work is unfinished ("3 of 12
 "remaining", "not yet", "still", "还剩", "尚未", "未完成"). Drift: ``open_issue_claimed_done`` on the
 goal's key; survival: ``contradicted``. A claim hedged, denied or asked ("whether the goal is
 done", "the goal is not done") claims nothing; a log whose last word says done leaves it alone.
+
+The log contradicts it too when the last tool result inside the range failed and no later
+result resolved it ("3 failed, 41 passed", a traceback, "exit code 1", a result the transcript
+flags as an error — ``failures``) (verdict-six): "Fixed the imports. The goal is done." over a
+test run that still fails was a green, since no event said "unfinished" in words.
 """
 
 from __future__ import annotations
@@ -21,13 +26,15 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from inspector.domain.failures import FailedResult
 from inspector.domain.said import Said, norm_phrase
 from inspector.domain.said_steps import denies, side_at, telling_words
 from inspector.domain.textnorm import CJK, norm
 
 # The goal or the whole task, not one of its parts ("the first task (the users table) is done").
 _GOAL_WORD = re.compile(r"(?<![a-z])(?:the|this|our|whole|entire|main|overall)\s+(?:goal|task|objective)(?![a-z])|"
-                        r"^\s*(?:goal|task|objective)\s*[:：]|目标|整个任务|全部任务|任务已全部")
+                        r"^\s*(?:goal|task|objective)\s*[:：]|^\s*(?:goal|task|objective)\s+(?=(?:achieved|met|done|"
+                        r"complete|completed|accomplished|reached|finished)(?![a-z]))|目标|整个任务|全部任务|任务已全部")
 _DONE = re.compile(r"(?<![a-z])(?:done|complete|completed|achieved|finished|accomplished|met|fulfilled)(?![a-z])|"
                    r"✅|✓|✔|☑|已完成|完成了|全部完成|已达成|达成了|已实现|实现了")
 _MARK = re.compile(r"✅|✓|✔|☑|\[x\]|\((?:done|complete|completed)\)|（已完成）")
@@ -61,6 +68,49 @@ def goal_done_against_log(said: Said, value: str, event_texts: dict[int, str] | 
     if not _OPEN.search(sentence) or (_DONE.search(sentence) and not _OPEN.search(sentence)):
         return None
     return GoalDone(claim[0], claim[1], seq, sentence.strip())
+
+
+def goal_done_over_failure(said: Said, value: str, failures: tuple[FailedResult, ...], result_seqs: tuple[int, ...],
+                           covers: tuple[int, int] | None, event_texts: dict[int, str] | None) -> GoalDone | None:
+    """The summary's claim that the goal is done, when the last tool result in range failed and
+    nothing later in the range resolved it (``result_seqs``: the seqs of every tool result) — or
+    ends in a Python traceback, which no exit status flags."""
+    if not result_seqs:
+        return None
+    lo, hi = covers if covers else (min(result_seqs), max(result_seqs))
+    last = max((n for n in result_seqs if lo <= n <= hi), default=None)
+    if last is None:
+        return None
+    text = (event_texts or {}).get(last, "")
+    failure = next((f for f in failures if f.seq == last and not f.resolved_within(hi)), None)
+    if failure is None and not _ends_in_traceback(text):
+        return None
+    claim = _claim(said, value)
+    if claim is None:
+        return None
+    return GoalDone(claim[0], claim[1], last, _telling_line(text) or (failure.error if failure else ""))
+
+
+_EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b")
+
+
+def _ends_in_traceback(text: str) -> bool:
+    """A Python traceback as the result's end: "Traceback (most recent call last):" and an
+    exception line last ("ModuleNotFoundError: No module named 'imp'")."""
+    tail = text[-4096:]
+    lines = [ln.strip() for ln in tail.splitlines() if ln.strip()]
+    return "Traceback (most recent call last)" in tail and bool(lines) and _EXCEPTION.match(lines[-1]) is not None
+
+
+def _telling_line(text: str) -> str:
+    """The result's last line that says it failed (a test tally, an exception, an exit status),
+    else its last non-blank line: what a reader of the log sees."""
+    lines = [ln.strip() for ln in text[-4096:].splitlines() if ln.strip()]
+    told = [ln for ln in lines if _FAILED_LINE.search(ln)]
+    return (told or lines or [""])[-1][:200]
+
+
+_FAILED_LINE = re.compile(r"(?i)\bfailed\b|\bfailures?\b|error\b|exception\b|exit (?:code|status)|traceback")
 
 
 def _claim(said: Said, value: str) -> tuple[tuple[str, ...], str] | None:
@@ -117,4 +167,4 @@ def _last_word(value: str, event_texts: dict[int, str], covers: tuple[int, int] 
     return None
 
 
-__all__ = ["GoalDone", "goal_done_against_log"]
+__all__ = ["GoalDone", "goal_done_against_log", "goal_done_over_failure"]

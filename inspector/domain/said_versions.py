@@ -48,7 +48,9 @@ def other_version(said: Said, value: str) -> OtherVersion | None:
             t = s.text
             if name not in t:
                 continue
-            own = any(m.group(1) == name and m.group(2) == version for m in _VERSION.finditer(t))
+            # the value's own version, or a release of it ("Python 3.11.9" for "3.11"; verdict-six)
+            own = any(m.group(1) == name and (m.group(2) == version or m.group(2).startswith(version + "."))
+                      for m in _VERSION.finditer(t))
             if own:
                 continue  # the value's own version stands here: a restatement or an upgrade path
             for m in _VERSION.finditer(t):

@@ -19,13 +19,14 @@ from typing import Any
 
 from inspector.domain import drift_rules as rules
 from inspector.domain.drift_rules import Said
-from inspector.domain.failures import identifiers
+from inspector.domain.failures import FailedResult, identifiers
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said_crosslang import crossed
 from inspector.domain.said_departures import departure
 from inspector.domain.said_disguised import disguised, disguises
-from inspector.domain.said_goal_done import goal_done_against_log
+from inspector.domain.said_goal_done import goal_done_against_log, goal_done_over_failure
 from inspector.domain.said_grantee import grantee_added
+from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
 from inspector.domain.subjects import call_subject, glossed
@@ -253,6 +254,11 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
         if moved is not None:  # verdict-four: another version of the same thing; the rules cannot tell
             return Verdict(fact, "unknown", moved.sentence, f"the summary names “{moved.words[0]}” {moved.words[1]}; "
                            "the rules cannot tell whether the version moved", as_of)
+        near = renamed(said, fact.value, tuple(v for v, _ in others)) if identifiers_of(fact.value) and find_value(
+            said.flat(), rules.norm_phrase(fact.value)) >= 0 else None
+        if near is not None:  # verdict-six: an identifier renamed by a character (a host, ticket, port, path)
+            return Verdict(fact, "contradicted" if near.decided else "unknown", near.sentence,
+                           f"the summary names “{near.words[0]}” for “{near.words[1]}”", as_of)
         other = crossed(said, fact.value) if fact.kind != "decision" and said.remember(
             ("cjk",), lambda: CJK.search(said.text) is not None) else None
         if other is not None:  # verdict-four: a change said in the other language
@@ -296,7 +302,9 @@ _DEPARTED = {"permission_widened": "the summary widens its scope", "order_revers
              "pronoun": "the summary lifts it through a pronoun", "limit": "the summary changes or loosens its limit",
              "touched": "the summary reports as done what it forbids",
              "accepted": "the summary accepts elsewhere what it excludes",
-             "bound": "the summary turns its bound around", "beyond": "the summary goes past or narrows its scope", "order": "the summary says its steps may come in any order"}
+             "bound": "the summary turns its bound around", "beyond": "the summary goes past or narrows its scope", "order": "the summary says its steps may come in any order",
+             "approver": "the summary reports it approved by another actor than the one it names",
+             "flipped": "the summary says its opposite elsewhere"}
 
 
 def other_language(value: str, said: Said) -> bool:
@@ -333,6 +341,10 @@ class Survival:
     generation: int
     covers: tuple[int, int] | None
     verdicts: list[Verdict]
+    # Facts the generation is not judged on, each said why: the header's "◌ 6 pending records"
+    # beside "keeps 5 of 5 facts" left the reviewer to guess which one was not counted.
+    after: list[Fact] = field(default_factory=list)  # first said after the range the summary covers
+    untrusted: list[Fact] = field(default_factory=list)  # proposed by a tool or the model
 
     @property
     def counts(self) -> dict[str, int]:
@@ -347,28 +359,52 @@ class Survival:
         return {k: {verdict: c.get(verdict, 0) for verdict in VERDICTS} for k, c in out.items()}
 
     def headline(self) -> str:
-        return f"gen {self.generation} keeps {self.counts['kept']} of {len(self.verdicts)} facts"
+        return f"gen {self.generation} keeps {self.counts['kept']} of {len(self.verdicts)} facts" + self.left_out()
+
+    def left_out(self) -> str:
+        """What the count leaves out, and why ("· 1 after its range"); empty when nothing is. Short:
+        the header shows it among the other badges."""
+        parts = [f"{len(self.after)} after its range"] if self.after else []
+        if self.untrusted:
+            parts.append(f"{len(self.untrusted)} untrusted not counted")
+        return "".join(f" · {p}" for p in parts)
 
 
 def survival(generation: int, text: str, unresolved: list[str], covers: tuple[int, int] | None,
-             facts: list[Fact], event_texts: dict[int, str] | None = None) -> Survival:
+             facts: list[Fact], event_texts: dict[int, str] | None = None,
+             failures: tuple[FailedResult, ...] = (), result_seqs: tuple[int, ...] = ()) -> Survival:
     said = Said.of(text, unresolved)
     # A pending proposal written by a tool or the model (an injected "from now on always
     # skip validation") is not a fact a summary must keep: repeating it is the drift
     # (``untrusted_in_summary``), so it is left out of survival rather than called missing.
-    chosen = [f for f in facts if f.status in ("active", "pending") and in_range(f, covers)
-              and not (f.status == "pending" and f.writer in UNTRUSTED_WRITERS)]
+    chosen: list[Fact] = []
+    after: list[Fact] = []
+    untrusted: list[Fact] = []
+    for f in facts:
+        if f.status not in ("active", "pending"):
+            continue
+        if f.status == "pending" and f.writer in UNTRUSTED_WRITERS:
+            untrusted.append(f)
+        else:
+            (chosen if in_range(f, covers) else after).append(f)
     others = tuple((f.value, f.kind) for f in facts
                    if f.kind in ("goal", "constraint", "permission", "acceptance", "decision"))
     verdicts = [judge(f, said, covers, others, text) for f in chosen]
-    if event_texts:  # a goal called done while the log's last word on it says it is not (said_goal_done)
+    if event_texts or failures:  # a goal called done while the log says it is not (said_goal_done)
         for i, v in enumerate(verdicts):
-            done = goal_done_against_log(said, v.fact.value, event_texts, covers) if (
-                v.fact.kind == "goal" and v.verdict == "kept") else None
+            if v.fact.kind != "goal" or v.verdict != "kept":
+                continue
+            done = goal_done_against_log(said, v.fact.value, event_texts, covers)
             if done is not None:
                 verdicts[i] = Verdict(v.fact, "contradicted", done.sentence, f"the summary calls it done "
                                       f"(“{done.words[0]}”); the log's last word on it (evt:{done.seq}) says it is not")
-    return Survival(generation, covers, [_own_words(v, text) for v in verdicts])
+                continue
+            ran = goal_done_over_failure(said, v.fact.value, failures, result_seqs, covers, event_texts)
+            if ran is not None:
+                verdicts[i] = Verdict(v.fact, "contradicted", ran.sentence, f"the summary calls it done "
+                                      f"(“{ran.words[0]}”); the last tool result in range (evt:{ran.seq}) failed: "
+                                      f"“{ran.log_says}”")
+    return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted)
 
 
 def _own_words(verdict: Verdict, text: str) -> Verdict:

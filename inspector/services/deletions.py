@@ -27,6 +27,7 @@ from inspector.services.deletion_cache import cache_warnings
 from inspector.services.deletion_names import REWRITTEN_FIELD, REWRITTEN_TITLE, redacted_extra
 from inspector.services.deletion_outside import outside_warnings
 from inspector.services.deletion_scan import Coverage, coverage
+from inspector.services.deletion_stores import store_warnings
 from inspector.services.lookup import load_by_id
 from inspector.store import ledger, search_index
 from inspector.store.connection import Store, checkpoint, fetch_one, utc_now
@@ -41,6 +42,7 @@ async def check(store: Store, request: str, session: str | None = None) -> Cover
     async with store.snapshot() as db:
         cov = await coverage(db, await load_by_id(db, "deletion_request", request, session))
     cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
+    cov.warnings += store_warnings(getattr(store, "path", None), cov.values)
     if cov.status == "pending":
         cov.warnings += cache_warnings(cov.values, remove=False)
     return cov
@@ -224,6 +226,7 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
     cov.status = "done"
     truncated = await checkpoint(store)
     cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
+    cov.warnings += store_warnings(getattr(store, "path", None), cov.values)
     cov.warnings += cache_warnings(cov.values, remove=True)
     return DeletionResult(cov, {**removed, **({"material_bytes": tombstoned} if tombstoned else {})}, [],
                           truncated)

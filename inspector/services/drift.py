@@ -84,7 +84,8 @@ async def _read_drift_context(db: aiosqlite.Connection, session: str) -> DriftCo
                         known_refs=await known_refs(db, session),
                         event_texts={e.seq: e.text for e in events if e.text},
                         evidence=await evidence_text(db, session, carriers),
-                        evidence_whole=whole, evidence_gap=gap)
+                        evidence_whole=whole, evidence_gap=gap,
+                        result_seqs=tuple(e.seq for e in events if e.kind == "tool_result"))
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:

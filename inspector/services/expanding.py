@@ -65,6 +65,18 @@ class Expansion:
     read_slice: tuple[int, int] | None = None
     outside: list[tuple[int, int]] = field(default_factory=list)  # parts of the range beyond read_slice
     notes: list[Refusal] = field(default_factory=list)  # shown with the bytes; they do not block
+    # The range asked for when only its head was read (no range given, the stub's slice over the
+    # limit): ``range`` is the head, cut back to a character boundary; None when nothing was left out.
+    requested: tuple[int, int] | None = None
+
+    @property
+    def truncated(self) -> bool:
+        return self.requested is not None and self.requested != self.range
+
+    @property
+    def total_bytes(self) -> int:
+        s, e = self.requested or self.range
+        return e - s
 
     @property
     def ok(self) -> bool:
@@ -76,6 +88,9 @@ class Expansion:
         if self.refusals:
             return {**base, "refusals": [r.as_dict() for r in self.refusals]}
         return {**base, "bytes": len(self.data), "text": self.text, "binary": self.binary,
+                "truncated": self.truncated, "total_bytes": self.total_bytes,
+                "left_out_bytes": self.total_bytes - len(self.data),
+                "requested_range": list(self.requested or self.range),
                 "hex": self.data.hex() if self.binary else None,
                 "cut_head_hex": self.cut_head.hex(), "cut_tail_hex": self.cut_tail.hex(),
                 "snap_wider": list(self.snap_wider or self.range), "snap_narrower": list(self.snap_narrower or self.range),
@@ -138,7 +153,10 @@ def _add_notes(result: Expansion, stub: StubRef, m: materials.StoredMaterial) ->
 
 async def expand(store: Store, stub_id: str, *, actor: str, session: str | None = None,
                  byte_range: tuple[int, int] | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
-                 scopes: tuple[str, ...] = DEFAULT_SCOPES) -> Expansion:
+                 scopes: tuple[str, ...] = DEFAULT_SCOPES, head: bool = False) -> Expansion:
+    """``head``: when no range is given and the stub's slice is over ``max_bytes``, read its first
+    ``max_bytes`` (cut back to a whole character) and say how much was left out, instead of
+    refusing ``over_budget``. A range given byte for byte is still refused when over the limit."""
     actor = reviewer_name(actor)
     stub = await find_stub(store, stub_id, session)
     start, end = byte_range or stub.read_slice or (0, 0)
@@ -151,9 +169,13 @@ async def expand(store: Store, stub_id: str, *, actor: str, session: str | None 
     # no ledger to record it in (``recorded`` says so).
     async with (store.snapshot() if store.read_only else store.transaction()) as db:
         m = await materials.find_material(db, stub.session, stub.material)
-        result.refusals = _pre_read_refusals(stub, m, start, end, max_bytes, scopes)
+        cut = head and byte_range is None and end - start > max_bytes
+        result.refusals = _pre_read_refusals(stub, m, start, end, end - start if cut else max_bytes, scopes)
         if result.refusals or m is None:
             return result
+        if cut:  # every check passed on the whole slice; only its head is read
+            result.requested, end = (start, end), start + max_bytes
+            result.range = (start, end)
         lo, hi = max(0, start - EDGE), min(m.size, end + EDGE)
         read = await materials.read_range(db, m, lo, hi)
         if not read.verified:
@@ -169,6 +191,10 @@ async def expand(store: Store, stub_id: str, *, actor: str, session: str | None 
         result.chunks_read, result.verified, result.ledger_bound = read.chunks_read, True, bound is not None
         binary = m.encoding == "base64" and not (m.media_type or "").startswith("text/")
         edges = None if binary else cut_edges(read.data, lo, start, end)
+        if edges is not None and edges.text is not None and result.requested is not None and edges.cut_tail:
+            end -= len(edges.cut_tail)  # a head ends on a character boundary: the cut character is left out
+            result.range, result.data = (start, end), read.data[start - lo : end - lo]
+            edges = cut_edges(read.data, lo, start, end)
         if edges is None or edges.text is None:
             result.binary = True
         else:
@@ -180,5 +206,6 @@ async def expand(store: Store, stub_id: str, *, actor: str, session: str | None 
         result.recorded = True
         await ledger.append(db, [ledger.NewEntry(stub.session, "expand", actor, {
             "stub": stub.id, "material": m.id, "range": [start, end], "bytes": len(result.data),
-            "max_bytes": max_bytes, "verified": True, "beyond_read_slice": bool(result.outside)})])
+            "max_bytes": max_bytes, "verified": True, "beyond_read_slice": bool(result.outside),
+            **({"head_of": list(result.requested)} if result.truncated and result.requested else {})})])
     return result

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from inspector.domain.errors import NotFound
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.terminal_safe import json_safe
 from inspector.domain.vocabulary import SIF_FORMAT
-from inspector.services.output_file import check_output, open_partial, replace_with
+from inspector.services.output_file import check_output, written
 from inspector.store import materials, session_rows
 from inspector.store.connection import Store
 from inspector.store.tables import SPECS, WRITE_ORDER
@@ -73,16 +74,15 @@ async def export_sif(store: Store, out: Path, session: str | None = None) -> dic
     counts: dict[str, int] = {}
     check_output(out, "export")
     tmp = out.with_name(out.name + ".partial")
-    try:
-        with open_partial(tmp, out, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(json.dumps({"type": "header", "format": SIF_FORMAT}, separators=(",", ":")) + "\n")
-            async for record in iter_records(store, session):
+    # A write that fails (a full disk) removes the partial file (written) and closes the record
+    # reader here, while the store is still open (aclosing): left to the event loop, it closed
+    # after the store and printed a traceback.
+    with written(tmp, out, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(json.dumps({"type": "header", "format": SIF_FORMAT}, separators=(",", ":")) + "\n")
+        async with aclosing(iter_records(store, session)) as records:
+            async for record in records:
                 fh.write(json_safe(json.dumps(record, ensure_ascii=False, separators=(",", ":"))) + "\n")
                 counts[record["type"]] = counts.get(record["type"], 0) + 1
-    except BaseException:
-        tmp.unlink(missing_ok=True)  # a failed export leaves no half-written file behind
-        raise
-    replace_with(tmp, out)
     return {"file": str(out), "session": session, "records": counts}
 
 
@@ -107,8 +107,7 @@ async def export_original(store: Store, session: str, out: Path) -> dict[str, An
         parts.append(data)
     data = b"".join(parts)
     tmp = out.with_name(out.name + ".partial")
-    with open_partial(tmp, out, "wb") as fh:
+    with written(tmp, out, "wb") as fh:
         fh.write(data)
-    replace_with(tmp, out)
     return {"file": str(out), "session": session, "original": rows[0][1], "segments": len(rows), "bytes": len(data),
             "sha256": content_hash(data)}

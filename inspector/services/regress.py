@@ -54,7 +54,8 @@ def case_context(case: RegressCase) -> DriftContext:
     readable = [e for e in events if e.kind in ("tool_call", "tool_result", "assistant_message", "user_message")]
     seqs = frozenset(e.seq for e in events)
     return DriftContext(tuple(failures), tuple(actions), tuple(untrusted_rules(readable)), max(seqs), seqs,
-                        carriers=compaction_carriers(case), event_texts={e.seq: e.text for e in events if e.text})
+                        carriers=compaction_carriers(case), event_texts={e.seq: e.text for e in events if e.text},
+                        result_seqs=tuple(e.seq for e in events if e.kind == "tool_result"))
 
 
 def compaction_carriers(case: RegressCase) -> frozenset[str]:

@@ -17,6 +17,7 @@ from typing import Any
 from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, NotFound
+from inspector.domain.failures import find_failures
 from inspector.domain.survival import VERDICTS, Fact, Survival, Verdict, survival
 from inspector.services import outside_command
 from inspector.services.channels import Generation, generations
@@ -56,7 +57,15 @@ class SurvivalReport:
         return {"session": self.session, "generation": self.generation, "kind": self.kind,
                 "covers": list(self.covers) if self.covers else None, "facts": facts,
                 "counts": self.result.counts if self.result else {}, "counts_by_kind": self.result.by_kind
-                if self.result else {}, "headline": self.headline()}
+                if self.result else {}, "headline": self.headline(),
+                # the facts the counts leave out, by why: said after the range, proposed by a tool or model
+                "after_range": [_left_out(f) for f in self.result.after] if self.result else [],
+                "untrusted_not_counted": [_left_out(f) for f in self.result.untrusted] if self.result else []}
+
+
+def _left_out(fact: Fact) -> dict[str, Any]:
+    return {"key": fact.key, "kind": fact.kind, "value": fact.value, "status": fact.status,
+            "sources": list(fact.sources), "writer": fact.writer}
 
 
 async def protected_facts(store: Store, session: str) -> list[Fact]:
@@ -83,7 +92,8 @@ def _report(session: str, gen: Generation, facts: list[Fact], ctx: DriftContext 
             covers = (covers[0], honest.judged_to)
     return SurvivalReport(session, gen.generation, gen.kind, covers,
                           survival(gen.generation, gen.text, list(gen.unresolved), covers, facts,
-                                   ctx.event_texts if ctx is not None else None))
+                                   ctx.event_texts if ctx is not None else None,
+                                   ctx.failures if ctx is not None else (), ctx.result_seqs if ctx is not None else ()))
 
 
 async def survival_report(store: Store, session: str, generation: int | None = None, *,
@@ -140,8 +150,10 @@ async def covers_context(store: Store, session: str) -> DriftContext:
 
 async def _read_covers_context(store: Store, session: str) -> DriftContext:
     events = await log_events(store.db, session, kinds=("tool_call", "tool_result", "assistant_message", "user_message"))
-    return DriftContext(untrusted_rules=tuple(untrusted_rules(events)), max_seq=await max_seq(store.db, session),
-                        event_texts={e.seq: e.text for e in events if e.text})
+    runs = [e for e in events if e.kind in ("tool_call", "tool_result")]
+    return DriftContext(tuple(find_failures(runs)), untrusted_rules=tuple(untrusted_rules(events)),
+                        max_seq=await max_seq(store.db, session), event_texts={e.seq: e.text for e in events if e.text},
+                        result_seqs=tuple(e.seq for e in runs if e.kind == "tool_result"))
 
 
 async def ask_judge(command: str, verdict: Verdict, summary: str) -> dict[str, str]:

@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import aiosqlite
 
@@ -51,7 +52,7 @@ class Store:
         self._write_lock = asyncio.Lock()
         self._bound: ContextVar[aiosqlite.Connection | None] = ContextVar(f"store-{id(self)}", default=None)
         self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
-        self._file = _file_state(path)  # (device, inode, size) when opened: see check_file
+        self._file = _file_state(path)  # (device, inode, size, times) when opened: see check_file
         self._closed = False
 
     @property
@@ -152,6 +153,12 @@ class Store:
         if now[2] < self._file[2]:
             raise StoreFileChanged(f"{self.path} was cut while it was open ({now[2]:,} bytes, was {self._file[2]:,}); "
                                    "nothing was written — `inspector verify` says what is left", code="store_file_cut")
+        if now[3] != self._file[3]:  # written since the last look: a checkpoint (any process's), or a copy over it
+            if _file_key(self.path) not in (None, self.digest_key):
+                raise StoreFileChanged(f"{self.path} was overwritten by another store's file while it was open (the "
+                                       "same file, new contents: a copy over it); nothing was written — reopen the "
+                                       "store to work on the new one", code="store_file_replaced")
+            self._file = now
 
     @asynccontextmanager
     async def writes_held(self) -> AsyncIterator[None]:
@@ -195,11 +202,36 @@ class Store:
                 self._idle.append(db)
 
 
-def _file_state(path: Path) -> tuple[int, int, int] | None:
-    """(device, inode, size) of the file at ``path`` now, or None when nothing is there. A stat,
-    never an open: closing a descriptor of the file would drop this process's SQLite locks."""
+def _file_state(path: Path) -> tuple[int, int, int, tuple[int, int]] | None:
+    """(device, inode, size, (mtime, ctime)) of the file at ``path`` now, or None when nothing is
+    there. A stat, never an open: closing a descriptor of the file would drop this process's SQLite locks."""
     try:
         st = path.stat()
     except OSError:
         return None
-    return st.st_dev, st.st_ino, st.st_size
+    return st.st_dev, st.st_ino, st.st_size, (st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _file_key(path: Path) -> bytes | None:
+    """The digest key the store file itself holds (read without its log), or None when that
+    cannot be told (a store whose key is still only in its log, a file being written).
+
+    ``cp backup.db s.db`` under an open store keeps the inode and, for a file at least as long,
+    the size: check_file took it for the same file, the next act "succeeded" on a mix of the new
+    file and the old store's log, and closing checkpointed that log into the new file
+    (store-fault-six). Through SQLite (``immutable``), not a plain open: SQLite keeps the
+    descriptor of a file this process holds locks on instead of closing it."""
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?immutable=1", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        row = db.execute("SELECT value FROM store_meta WHERE key = 'digest_key'").fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        db.close()
+    try:
+        return bytes.fromhex(row[0]) if row is not None and isinstance(row[0], str) else None
+    except ValueError:
+        return b""  # a key that is not hex: not this store's

@@ -10,6 +10,12 @@ it shows, nothing of it is covered, and the sentence wraps whole (three lines at
 still on screen when a dialog opens moves into that line, and a notice still showing when the
 dialog closes goes on to the screen beneath (an act's "Accepted …" said just before closing
 is not lost with the dialog). A greyed key pressed says why (greyed_keys.py).
+
+``escape`` does not close a dialog while its decision is being written (store-fault-six):
+a write waits up to the busy timeout for a store another program holds, with the dialog
+unchanged, and escape then cancelled the dialog's worker — the accept (or correction, handoff,
+deletion) was silently not made, and nothing said so. Now escape says the write is still
+under way; the dialog closes once it is done or refused (within the busy timeout).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from textual.binding import Binding
 from textual.screen import ModalScreen
+from textual.worker import Worker, active_worker
 
 from inspector.ui.greyed_keys import SaysWhyGreyed
 from inspector.ui.widgets.notice_line import NoticeLine
@@ -26,6 +33,9 @@ if TYPE_CHECKING:
     from textual.await_complete import AwaitComplete
 
 ResultT = TypeVar("ResultT")
+
+# The worker groups that write a reviewer's act (cancelling one mid-wait drops the act).
+WRITING_GROUPS = frozenset({"review-decide", "correct", "handoff-decide", "reconcile", "decide", "deletion-do"})
 
 
 class Dialog(SaysWhyGreyed, ModalScreen[ResultT], Generic[ResultT]):
@@ -58,7 +68,21 @@ class Dialog(SaysWhyGreyed, ModalScreen[ResultT], Generic[ResultT]):
     def close_value(self) -> ResultT | None:
         return None
 
+    def writing(self) -> Worker[Any] | None:
+        """This dialog's act being written now (not the worker asking: one that closes its own dialog)."""
+        asking = active_worker.get(None)
+        for worker in self.app.workers:
+            if worker.node is self and worker.group in WRITING_GROUPS and not worker.is_finished \
+                    and worker is not asking:
+                return worker
+        return None
+
     def action_close(self) -> None:
+        if self.writing() is not None:
+            self.notify("Still writing: another program's write may hold the store (the wait is bounded). "
+                        "Your act is then either made or refused, and said here; close the dialog after that.",
+                        severity="warning")
+            return
         self.dismiss(self.close_value())
 
     def dismiss(self, result: Any = None) -> AwaitComplete:

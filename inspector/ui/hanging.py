@@ -113,4 +113,39 @@ class HangingLines(Visual):
         return self.plain
 
 
-__all__ = ["HangingLines", "Row", "fit_row", "hanging"]
+class CappedLine(HangingLines):
+    """One row of a list whose value may be a whole prompt: at most ``max_lines`` lines, the value
+    cut with "…" so its ``tail`` (version, status) still ends the row. A real transcript's first
+    goal took 9 lines of Protected state at 120×35 and pushed every other record down; the whole
+    value stays in the detail pane when the row is highlighted."""
+
+    def __init__(self, head: Content, value: Content, tail: Content, max_lines: int = 3) -> None:
+        super().__init__([(head, value + tail)])
+        self.head, self.value, self.tail, self.max_lines = head, value, tail, max_lines
+
+    def fitted(self, width: int) -> Content:
+        found = self._cache.get(width)
+        if found is None:
+            if len(self._cache) >= _WIDTHS_KEPT:
+                self._cache.clear()
+            lines = fit_row(self.head, self.value + self.tail, width)
+            if len(lines) > self.max_lines:
+                lines = self._cut(width)
+            found = self._cache[width] = Content("\n").join(lines)
+        return found
+
+    def _cut(self, width: int) -> list[Content]:
+        """The longest start of the value that, with "…" and the tail, fits in ``max_lines``."""
+        low, high = 0, len(self.value.plain)
+        best = fit_row(self.head, Content("…") + self.tail, width)
+        while low < high:
+            mid = (low + high + 1) // 2
+            lines = fit_row(self.head, self.value[:mid].rstrip() + Content("…") + self.tail, width)
+            if len(lines) <= self.max_lines:
+                low, best = mid, lines
+            else:
+                high = mid - 1
+        return best[:self.max_lines]
+
+
+__all__ = ["CappedLine", "HangingLines", "Row", "fit_row", "hanging"]

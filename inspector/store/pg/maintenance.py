@@ -20,9 +20,11 @@ import asyncpg
 
 from inspector.store.pg.store import PgStore, _connect
 
-# The tables a deletion removes rows or bytes from.
-RECLAIMED = ("events", "events_search", "calls_search", "reasoning_search", "material_chunks", "materials_fts", "materials",
-             "state_records", "summaries", "stubs", "actions", "candidates", "handoffs", "deletion_requests", "tool_defs")
+# The tables a deletion removes rows or bytes from, or rewrites a row of (a session's title made
+# from a target's text: the old row version stays in ``sessions``' pages until rewritten).
+RECLAIMED = ("sessions", "events", "events_search", "calls_search", "reasoning_search", "material_chunks",
+             "materials_fts", "materials", "state_records", "summaries", "stubs", "actions", "candidates", "handoffs",
+             "deletion_requests", "tool_defs")
 
 
 RECLAIM_TRIES = 10  # a snapshot open elsewhere on the server usually ends within a second

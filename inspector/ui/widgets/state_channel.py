@@ -13,7 +13,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from inspector.services.channels import StateRecord
-from inspector.ui.hanging import HangingLines
+from inspector.ui.hanging import CappedLine
 from inspector.ui.safe import markup, one_line, plain
 from inspector.ui.widgets.channel import ChannelPane
 
@@ -29,16 +29,21 @@ MARK = ("✔", "$accent")  # a marked pending record shows this instead of ◌
 TITLE = "Protected state"
 
 
-def record_line(r: StateRecord, marked: bool = False) -> HangingLines:
+ROW_LINES = 3  # a record's row at most; the detail pane shows the whole value
+
+
+def record_line(r: StateRecord, marked: bool = False) -> CappedLine:
     """The status glyph, then the value: a long value (a real transcript's goal is a whole
-    prompt) continues under the value, so the glyphs stay alone in their column (ui/hanging.py)."""
+    prompt) continues under the value, so the glyphs stay alone in their column (ui/hanging.py),
+    for at most three lines, cut with "…" before the version so one record never fills the channel."""
     glyph = markup(f"[b {MARK[1]}]$g[/]", g=MARK[0]) if marked else status_mark(r.status)
-    return HangingLines([(glyph + Content(" "), Content.assemble(
+    return CappedLine(
+        glyph + Content(" "),
         # one row per record: a value's own line breaks are marked (the detail pane shows it whole)
         markup("[dim]$v[/]" if r.status == "superseded" else "$v", v=one_line(r.value)),
         markup("  [dim]v$n · $s$m[/]", n=str(r.version),
                s=r.status if r.status != "active" else (r.writer or ""), m=" · marked" if marked else ""),
-    ))])
+        ROW_LINES)
 
 
 class StateChannel(ChannelPane):

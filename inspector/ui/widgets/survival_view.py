@@ -65,7 +65,28 @@ def report_content(report: SurvivalReport) -> HangingLines:
                                 lab=label, src=", ".join(v.fact.sources[:4])
                                 + (f" +{len(v.fact.sources) - 4} more" if len(v.fact.sources) > 4 else ""))))
             rows.append((Content("      "), markup("[dim]$d[/]", d=_cut(v.where or v.reason, 200))))
+    rows += _left_out(report)
     return HangingLines(rows)
+
+
+def _left_out(report: SurvivalReport) -> list[Row]:
+    """The facts the counts leave out, each with why, so "keeps 5 of 5" beside "◌ 6 pending
+    records" in the header adds up: said after the range, or proposed by a tool or the model."""
+    rows: list[Row] = []
+    assert report.result is not None
+    for title, facts, why in (
+            ("after its range", report.result.after, "first said after what this generation covers: not judged"),
+            ("untrusted, not counted", report.result.untrusted, "proposed by a tool or the model: not a fact "
+             "a summary must keep")):
+        if not facts:
+            continue
+        rows += [(Content(), Content()), (Content(), markup("[b $text-muted]· $t ($n)[/]", t=title, n=str(len(facts))))]
+        for f in facts:
+            rows.append((markup("  [$text-muted]·[/] "), markup(
+                "[b]$kind[/b] $val[dim]$st — $src[/]", kind=f.kind, val=_cut(f.value, 160), st=f" [{f.status}]",
+                src=", ".join(f.sources[:4]) + (f" +{len(f.sources) - 4} more" if len(f.sources) > 4 else ""))))
+            rows.append((Content("      "), markup("[dim]$d[/]", d=why)))
+    return rows
 
 
 class SurvivalView(Horizontal):
@@ -90,7 +111,7 @@ class SurvivalView(Horizontal):
             lost = counts.get("missing", 0) + counts.get("contradicted", 0)
             colour = "$error" if lost else "$success"
             options.add_option(Option(markup(f"gen $g [dim]$k[/]\n  [{colour}]$h[/]", g=str(r.generation),
-                                             k=r.kind or "", h=r.headline().split(" ", 2)[2]),
+                                             k=r.kind or "", h=r.headline().split(" · ")[0].split(" ", 2)[2]),
                                       id=str(r.generation)))
         if not reports:
             options.add_option(Option(markup(NO_GENERATION), disabled=True))
