@@ -335,3 +335,35 @@ def test_a_field_timeline_of_one_generation_says_generation(tmp_path: Path) -> N
     asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
     said = CliRunner().invoke(cli, ["drift", str(store), "--session", "s1"]).output
     assert "field timeline (generation 1):" in said and "generations 1" not in said
+
+
+def test_a_transcript_given_as_source_says_how_to_open_it(tmp_path: Path) -> None:
+    """``--source chat.json`` (a file, a new reviewer's guess) said only "is not a folder"."""
+    chat = tmp_path / "chat.json"
+    shutil.copy(REAL / "gemini-cli" / "ab2b9748b105-0__session.json", chat)
+    result = CliRunner().invoke(cli, ["sessions", "--discover", "--source", str(chat)])
+    assert result.exit_code == 3
+    assert f"--source {chat} is not a folder but a file; to open it: inspector {chat}" in " ".join(result.output.split())
+    result = CliRunner().invoke(cli, ["sessions", "--discover", "--source", str(tmp_path / "nope")])
+    assert result.exit_code == 3 and "is not a folder: it does not exist" in result.output
+
+
+def test_expand_given_a_material_says_which_stub_to_expand(sample_store: Path) -> None:
+    """``expand STORE res:run-184`` (the material's id, the row the app's `3` lands on) said "no stub"."""
+    result = CliRunner().invoke(cli, ["expand", str(sample_store), "res:run-184", "--session", "s-export", "--reviewer", "lin"])
+    assert result.exit_code == 3
+    said = " ".join(result.output.split())
+    assert "no stub 'res:run-184' in session 's-export'; res:run-184 is a material: expand one of its stubs (stub-7)" in said
+
+
+def test_the_deletion_dialog_puts_its_warnings_before_the_copies() -> None:
+    """At 80×24 the warning that five other events go with the target was under every copy and the
+    not-checked list: read only by scrolling past what `x` removes."""
+    from inspector.domain.deletion import Copy
+    from inspector.services.deletions import Coverage
+    from inspector.ui.deletion_dialog import coverage_content
+
+    cov = Coverage("del-1", "s1", "pending", copies=[Copy("events", f"evt:{n}", "repeats line 4 of evt:1")
+                                                      for n in range(2, 30)], warnings=["5 other events repeat line 4"])
+    text = coverage_content(cov).plain
+    assert text.index("! 5 other events repeat line 4") < text.index("✕ events evt:2")
