@@ -5,7 +5,9 @@ call's input, followed by an event that starts "write to…", was taken for the 
 ``…@example.orgwrite``; its two parts then matched the request's own reason (ending with the
 address) and every text starting "write", and `delete` removed those unrelated events as
 "part of a value split across del-1 and evt:1". A key ending one event did the same with
-the next event's first word ("Done"), in any event of the session starting with it.
+the next event's first word ("Done"), in any event of the session starting with it, and a
+phone number ending one event ran on into the date starting the next (``138001380002024-05-01``,
+a "card number"): every event starting with that date went too.
 """
 
 from __future__ import annotations
@@ -41,7 +43,10 @@ def _records() -> list[dict[str, object]]:
         _event(5, "user_message", "Done with that, thanks"),
         _event(6, "user_message", "write the report next"),
         _event(7, "user_message", "Done reading the logs"),
-        {"type": "deletion_request", "session": SID, "id": "del-1", "targets": ["evt:2", "evt:3", "evt:4"],
+        _event(8, "user_message", "my phone: 13800138000"),
+        _event(9, "user_message", "2024-05-01 meeting notes"),
+        _event(10, "user_message", "2024-05-01 lunch order"),
+        {"type": "deletion_request", "session": SID, "id": "del-1", "targets": ["evt:2", "evt:3", "evt:4", "evt:8"],
          "reason": f"erase {MAIL}"},
     ]
 
@@ -50,9 +55,13 @@ def test_a_value_whole_in_one_text_is_not_run_on_into_the_next() -> None:
     assert straddling(f"mail {MAIL}", "write to the customer") == []
     assert straddling("please", f"{MAIL} now") == []
     assert straddling(f"key {KEY}", "Done with that") == []
+    assert straddling("my phone: 13800138000", "2024-05-01 meeting notes") == []
+    assert straddling("my phone: 138-0013-8000 ", "2024-05-01 meeting notes") == []
     # a real split is still found
     assert straddling("mail zqx.secret.mail@exa", "mple.org now") == [MAIL]
     assert straddling("streamed: " + KEY[:10], KEY[10:] + " done") == [KEY]
+    assert straddling("call 138-0013-", "8000 now") == ["138-0013-8000"]
+    assert straddling("order 1234 5678", "9012 3456 shipped") == ["1234 56789012 3456"]
 
 
 def test_deleting_an_address_takes_no_unrelated_event(tmp_path: Path) -> None:
@@ -64,4 +73,4 @@ def test_deleting_an_address_takes_no_unrelated_event(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     doc = json.loads(runner.invoke(cli, ["deletion", str(store), "del-1", "--json"], env=env).stdout)
     listed = {c["id"] for c in doc["copies"] if c["where"] == "events"}
-    assert listed == {"evt:2", "evt:3", "evt:4"}, doc["copies"]
+    assert listed == {"evt:2", "evt:3", "evt:4", "evt:8"}, doc["copies"]

@@ -46,7 +46,10 @@ def test_verify_full_reports_a_chunk_turned_into_text(backend_sample_store: Path
     result = CliRunner().invoke(cli, ["verify", str(backend_sample_store), "--full", "--json"])
     assert result.exit_code == 1, result.output
     problems = json.loads(result.stdout)["problems"]
-    assert any("no longer hash to its content hash" in p["message"] for p in problems)
+    # SQLite: the chunk is a value of another type than its column's, reported before anything reads it
+    # (docs/reviews/untrusted-six.md); PostgreSQL's bytea stays bytes, whose hash no longer matches
+    assert any("no longer hash to its content hash" in p["message"] or (
+        p["code"] == "column_type_differs" and p["where"] == "material_chunks") for p in problems), problems
 
 
 def test_a_write_into_the_target_during_a_migration_waits_for_it(sample_store: Path, pg_databases,

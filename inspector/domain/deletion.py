@@ -53,7 +53,8 @@ NOT_CHECKED = (
     "a value split across records other than a sensitive value (phone, e-mail, ID, card, address, key) cut once "
     "at one record's end and another's start — each part 4+ characters, or any length between consecutive events, "
     "a call and its result, an event and the material it observed: a split line of prose, a split with text "
-    "between the parts, in three or more parts, or encoded (base64, hex) is not looked for",
+    "between the parts, in three or more parts, encoded (base64, hex), or next to a text that ends or starts with "
+    "a whole value of its own (a 16-character key whose rest opens the next text) is not looked for",
 )
 
 

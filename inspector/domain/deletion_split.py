@@ -56,21 +56,31 @@ def straddling(left: str, right: str) -> list[str]:
     """Sensitive values spelled only by ``left``'s end joined to ``right``'s start (neither
     alone holds them): a target cut in the middle of a secret names the whole secret."""
     left, right = left[-EDGE:], right[:EDGE]
+    if _ends_with_a_value(left) or _starts_with_a_value(right):
+        return []
     joined, cut = left + right, len(left)
     found = []
     for pattern in SENSITIVE.values():
-        found += [m.group(0).strip() for m in pattern.finditer(joined)
-                  if m.start() < cut < m.end() and not _whole_on_one_side(pattern, joined, m.start(), cut, m.end())]
+        found += [m.group(0).strip() for m in pattern.finditer(joined) if m.start() < cut < m.end()]
     return sorted({f for f in found if f})
 
 
-def _whole_on_one_side(pattern: re.Pattern[str], joined: str, start: int, cut: int, end: int) -> bool:
-    """Whether a match across the cut is one text's whole value run on into the other's words.
-    An e-mail or a key ends where its text ends, and the patterns' runs of name characters
-    absorb the next text's first word: ``…@example.org`` + ``write to…`` read as the "value"
-    ``…@example.orgwrite``, whose parts then matched any text ending with the address and any
-    text starting with ``write`` — a deletion of the address took unrelated events with it."""
-    return any(pattern.fullmatch(part.strip()) for part in (joined[start:cut], joined[cut:end]))
+# Between a value and the text's edge: spaces and separators (a phone number then " -").
+_EDGE_GAP = re.compile(r"[\s\-\u2010-\u2015.,;:·/]*")
+
+
+def _ends_with_a_value(text: str) -> bool:
+    """Whether ``text`` ends with a whole sensitive value of its own. The patterns' runs of name
+    characters and digits read on into whatever follows: ``…@example.org`` + ``write to…`` was
+    the "value" ``…@example.orgwrite``, a phone number ``13800138000`` + ``2024-05-01 notes`` a
+    card number — and their parts then matched any text ending with the address and any text
+    starting with ``write`` or that date, so a deletion of the address took unrelated events
+    with it. A value whole in one text is that text's, not a split one."""
+    return any(_EDGE_GAP.fullmatch(text, m.end()) for p in SENSITIVE.values() for m in p.finditer(text))
+
+
+def _starts_with_a_value(text: str) -> bool:
+    return any(_EDGE_GAP.fullmatch(text, 0, m.start()) for p in SENSITIVE.values() for m in p.finditer(text))
 
 
 @dataclass(frozen=True, slots=True)

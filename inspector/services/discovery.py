@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import json
 import os
+import shlex
 import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
@@ -88,7 +89,10 @@ def sources_from(given: Iterable[Path] = ()) -> list[Path]:
     if given:
         for folder in given:
             if not folder.is_dir():
-                raise BadInput(f"--source {folder} is not a folder", code="not_a_folder")
+                # a transcript given here (a new reviewer's guess) is opened another way: say which
+                said = (f" but a file; to open it: inspector {shlex.quote(str(folder))}" if folder.is_file()
+                        else "" if folder.exists() else ": it does not exist")
+                raise BadInput(f"--source {folder} is not a folder{said}", code="not_a_folder")
         return given
     env = os.environ.get("INSPECTOR_SOURCES")
     if env:

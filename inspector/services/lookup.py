@@ -21,6 +21,7 @@ async def load_by_id(db: aiosqlite.Connection, type_: str, record_id: str, sessi
     if not rows:
         raise NotFound(f"no {noun} {record_id!r}" + (f" in session {session!r}" if session else "")
                        + (await _did_you_mean(db, spec.table, record_id, session)
+                          or (await _a_material(db, record_id, session) if type_ == "stub" else "")
                           or await _which_exist(db, spec.table, noun, session)))
     if len(rows) > 1:  # ids are unique per session only: which one is meant is the person's to say
         sessions = sorted(str(r["session"]) for r in rows)
@@ -42,6 +43,20 @@ async def _did_you_mean(db: aiosqlite.Connection, table: str, typed: str, sessio
         return ""
     shown = ", ".join(found[:3]) + (" or another" if len(found) > 3 else "")
     return f"; an id is given whole: did you mean {shown}?"
+
+
+async def _a_material(db: aiosqlite.Connection, typed: str, session: str | None) -> str:
+    """``expand STORE res:run-184`` (or the original's id): a material, which a stub names a range of."""
+    where = "id = ?" + (" AND session = ?" if session else "")
+    params = (typed, session) if session else (typed,)
+    if not await db.execute_fetchall(f"SELECT 1 FROM materials WHERE {where} LIMIT 1", params):
+        return ""
+    stubs = [str(r[0]) for r in await db.execute_fetchall(
+        f"SELECT DISTINCT id FROM stubs WHERE {where.replace('id = ?', 'material = ?')} ORDER BY id LIMIT 3", params)]
+    if stubs:
+        return f"; {typed} is a material: expand one of its stubs ({', '.join(stubs)})"
+    return (f"; {typed} is a material no stub names, so there is no range to expand "
+            "(`inspector export STORE --session S --original -o FILE` writes an imported transcript byte for byte)")
 
 
 async def _which_exist(db: aiosqlite.Connection, table: str, noun: str, session: str | None) -> str:

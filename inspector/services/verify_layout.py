@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from inspector.services import verify_calls
+from inspector.services import verify_calls, verify_pg_schema, verify_pg_tables
 from inspector.store.connection import Store
 from inspector.store.materials import DIGEST_SIZE, searchable_text
 from inspector.store.schema import CHUNK_SIZE, MATERIAL_INDEX_CAP
@@ -139,6 +139,8 @@ async def check_guards(store: Store, fail: Fail) -> None:
     forgets to restore them leaves this trace), no trigger or view was added (one could
     rewrite what later acts write, or what a read returns), no index dropped or altered."""
     if store.dialect == "postgresql":
+        await verify_pg_schema.check_pg_schema(store, fail)
+        await verify_pg_tables.check_pg_tables(store, fail)
         return
     rows = await store.db.execute_fetchall(SCHEMA_SQL)
     have = {(str(t), str(n)): s for t, n, s in rows}

@@ -33,6 +33,8 @@ CODES: dict[str, str] = {
     "sessions_reordered": "the sessions are stored in another order than the ledger created them",
     "row_count_differs": "a table holds more or fewer rows for a session than the ledger accounts for",
     "row_unreadable": "a record row's JSON column no longer parses",
+    "column_type_differs": "a column holds a value of another type than the inspector writes (text stored as a "
+                           "BLOB): Python and SQL read it differently",
     "row_digest_mismatch": "a record row's digest does not match its columns",
     "row_text_differs": "a record row's JSON column is not the text the inspector writes (a key repeated, "
                         "reordered or spaced): SQL reads can see other values than its digest binds",

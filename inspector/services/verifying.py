@@ -28,9 +28,10 @@ more is claimed (docs/store-format.md, "What verify can and cannot detect"):
    is listed in ``not_checked``);
 10. ``store_meta`` and ``search_watermark`` hold only the rows the inspector writes (verify_meta.py);
 11. the schema is the format's: guards, triggers, indexes, views (verify_layout.py);
-12. ``PRAGMA quick_check`` (``integrity_check`` for small stores or with ``full``);
-13. the head this machine's last good verify saw is still in the ledger (verify_remembered.py);
-14. the file's length against its page size and its header's page count, first: a store cut
+12. every column declared TEXT, INTEGER or BLOB holds that type (verify_types.py), first;
+13. ``PRAGMA quick_check`` (``integrity_check`` for small stores or with ``full``);
+14. the head this machine's last good verify saw is still in the ledger (verify_remembered.py);
+15. the file's length against its page size and its header's page count, first: a store cut
     short is ``damaged_store`` even where SQLite still opens it (services/verify_length.py).
 
 Every problem has a stable ``code`` (verify_report.py); what verify does not bind, and what
@@ -46,7 +47,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from inspector.domain.errors import StoreFileChanged
+from inspector.domain.errors import StoreBusy, StoreFileChanged
 from inspector.services import (
     verify_chain,
     verify_index_text,
@@ -57,6 +58,7 @@ from inspector.services import (
     verify_pages,
     verify_remembered,
     verify_rows,
+    verify_types,
 )
 from inspector.services.replay import check_bindings
 from inspector.services.verify_report import CODES, VerifyReport, parse_head
@@ -146,6 +148,8 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
         report.integrity, problem = await verify_pages.check_pages(store, report.integrity)
         if problem is not None:
             report.fail(problem)
+        if await verify_types.check_types(store, report.fail):  # a value of another type: nothing reads it right
+            return
         facts = await verify_chain.walk(store, report, head, progress)
         await verify_rows.check_sessions(store, facts.versions, report)
         await verify_rows.check_session_order(store, list(facts.created), report)
@@ -175,6 +179,13 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
             raise _RolledBack  # rolled back, never committed: verify leaves the file byte for byte as it was
     except _RolledBack:
         pass
+    except StoreBusy:  # another program's write held the store past the wait (store-fault-six): verify
+        # said only "store_busy … nothing was written" and no report; the index text is read as a
+        # read-only store's is, and what that leaves out is in not_checked.
+        async with store.snapshot():
+            report.not_checked = await verify_index_text.check_index_text(
+                store, report.fail, full, writable=False,
+                why="needs the writer, which another program's write held past the wait")
     except StoreFileChanged as exc:  # the file under an open store was cut, replaced or deleted: no write
         # transaction is taken on it (even one rolled back); the index text is read as a read-only store does.
         # A cut was already the first break (verify_length, above); a file replaced or deleted is named here.

@@ -35,11 +35,13 @@ def coverage_content(cov: Coverage) -> Content:
         lines += [markup("  [$error]■[/] $why", why=k["why"]) for k in cov.kept]
         lines += [markup("  To remove it: $way", way=way)
                   for way in dict.fromkeys(k.get("remedy", "") for k in cov.kept) if way]
+    # the warnings before the list, as the refusal above: what to read before `x` (a record left without
+    # evidence, a boilerplate line that takes other events with it) was last, under dozens of copies
+    lines += [markup("  [b $warning]! $w[/]", w=w) for w in cov.warnings]
     lines += [markup("  [$error]✕[/] [b]$w[/b] $id  [dim]$why[/]", w=c.where, id=c.id, why=c.why)
               for c in cov.copies]
     lines += [markup("  [$accent]? $m[/] not found: already deleted, or never stored", m=m)
               for m in cov.missing]
-    lines += [markup("  [b $warning]! $w[/]", w=w) for w in cov.warnings]
     lines += [markup("[dim]Not checked (copies there may remain):[/]")]
     lines += [markup("[dim]  · $n[/]", n=n) for n in NOT_CHECKED]
     return Content("\n").join(lines)
