@@ -40,7 +40,8 @@ from bench.import_extract import SOURCES, build
 from inspector.domain.facts import extract_from_records
 from inspector.domain.formats.detect import convert
 from inspector.services.import_stream import parse_converted
-from inspector.services.importing import import_file, to_sif
+from inspector.services.importing import import_file
+from inspector.services.transcript_records import to_sif
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
 from inspector.store.jsoncodec import fast_loads

@@ -36,6 +36,8 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     # nor on transcripts in the home folder of whoever runs the tests (`inspector` would list them)
     monkeypatch.setenv("INSPECTOR_SOURCES", str(cache / "no-transcripts-here"))
     monkeypatch.setenv("INSPECTOR_DATA_DIR", str(cache / "data"))
+    # the name of whoever runs the tests is not a test's reviewer (tests that want one set it)
+    monkeypatch.delenv("INSPECTOR_REVIEWER", raising=False)
     yield cache
 
 

@@ -3,7 +3,8 @@
 Before: the review dialog stayed as it was while ``accept`` waited (up to the 10 s busy
 timeout) for another process's write lock; escape closed it and cancelled the dialog's
 worker, so the accept was silently not made — no refusal, no notice, the candidate still
-pending. Now escape leaves the dialog open and says the act is still being written; the act
+pending, and the dialog gave no sign of the wait. Now the status line says it is accepting
+(waiting for the store), escape leaves the dialog open and says the act is still being written; the act
 is made once the store is free, and the dialog closes after that. No clock: the lock is
 released by the test after the escape, and the pilot waits on the workers.
 """
@@ -14,6 +15,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from inspector.ui.app import InspectorApp
 from inspector.ui.main_screen import MainScreen
@@ -43,6 +45,11 @@ async def test_escape_during_an_accept_that_waits_for_the_store_does_not_drop_it
         hog.execute("BEGIN IMMEDIATE")
         try:
             await pilot.press("a")  # waits for the lock
+            for _ in range(50):  # the worker's first lines run on the next turns of the loop, never a clock
+                if "accepting cand-good" in str(dialog.query_one("#review-status", Static).render()):
+                    break
+                await pilot.pause()
+            assert "waiting for the store" in str(dialog.query_one("#review-status", Static).render())
             await pilot.press("escape")
             await pilot.pause()
             assert app.screen is dialog, "escape closed the dialog while its accept was waiting for the store"

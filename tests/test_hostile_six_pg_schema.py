@@ -74,3 +74,15 @@ async def test_a_role_that_cannot_build_the_reference_says_what_was_not_compared
         report = await verify_store(opened)
     assert report.ok
     assert any("columns and constraints" in n and "InsufficientPrivilegeError" in n for n in report.not_checked)
+
+
+def test_the_expected_indexes_are_the_names_the_migrations_create() -> None:
+    """An index made ``IF NOT EXISTS`` (format 7's ledger_kind) was read as an index named
+    ``IF``: every PostgreSQL store then failed verify with ``schema_changed``."""
+    from inspector.services.verify_pg_schema import expected
+    from inspector.store.pg.schema import PG_MIGRATIONS
+
+    indexes = expected()[2]
+    assert "ledger_kind" in indexes
+    assert not indexes & {"IF", "if", "NOT", "EXISTS"}
+    assert any("INDEX IF NOT EXISTS" in script for _, script in PG_MIGRATIONS.values())

@@ -8,7 +8,7 @@ import pytest
 from inspector.domain import known_text
 from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput
-from inspector.domain.formats.builder import Builder
+from inspector.domain.formats.builder import Builder, Line
 from inspector.domain.sif import decode_material
 
 
@@ -80,3 +80,48 @@ def test_the_new_stores_thread_remembers_a_transcripts_hash_before_making_the_sc
     for i in range(known_text.HELD + 2):
         known_text.remember_hash(bytes([i]), content_hash(bytes([i])))
     assert len(known_text._hashes) == known_text.HELD
+
+
+def _folded(text: str) -> tuple[dict, dict]:
+    builder = Builder("s1", "claude-code", "f.jsonl", fold_threshold=16)
+    builder.tool_result("call-1", text, at=None, tool="Read", lines=[Line(1, 0, 10, b"")])
+    material, stub = builder.records[-2:]
+    return material, stub
+
+
+def test_a_folded_tool_result_is_not_encoded_nor_hashed_again_when_the_import_checks_it(monkeypatch) -> None:  # noqa: ANN001
+    """The converter hashed it for its material and stub; the import's check takes that hash for
+    that very text. A changed text is still checked, and a text with a lone surrogate (which
+    known_text must never answer for: jsoncodec skips its surrogate check for such a text) is
+    not remembered."""
+    import inspector.domain.sif as sif
+
+    text = "résultat 😀 " * 40
+    material, stub = _folded(text)
+    data = text.encode()
+    assert material["content"] is text and material["content_hash"] == stub["content_hash"] == content_hash(data)
+    assert known_text.known(text) == (data, content_hash(data))
+    changed = {**material, "content": text.replace("r", "R")}
+    with pytest.raises(BadInput) as refused:
+        decode_material(changed, 3)
+    assert refused.value.code == "hash_mismatch"
+    with monkeypatch.context() as m:
+        m.setattr(sif, "content_hash", lambda _: pytest.fail("hashed again"))
+        assert decode_material(dict(material), 5) == data
+    assert known_text.known(text) is None  # used once, not held
+    lone = "bad \ud800 " * 20
+    material, _ = _folded(lone)
+    assert known_text.known(lone) is None
+    assert decode_material(dict(material), 2) == lone.encode("utf-8", "surrogatepass")
+
+
+def test_folded_results_are_held_up_to_a_byte_budget(monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setattr(known_text, "FOLDED_BYTES", 100)
+    texts = [f"{i:02d}" * 20 for i in range(5)]  # 40 bytes each
+    for text in texts:
+        known_text.remember_folded(text, text.encode(), content_hash(text.encode()))
+    assert [known_text.known(t) is not None for t in texts] == [False, False, False, True, True]
+    assert known_text._folded_bytes == 80
+    for text in texts:
+        known_text.forget(text)
+    assert known_text._folded_bytes == 0 and not known_text._folded

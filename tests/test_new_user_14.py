@@ -185,3 +185,153 @@ async def test_the_app_on_a_named_folder_of_logs_says_how_to_open_them(tmp_path:
         assert isinstance(app.screen, MainScreen) and app.screen.session == "s-export"  # the demo, as before
         said = [str(n.message) for n in app._notifications]
         assert any("chat.json" in m and "`inspector FILE` opens any of them" in m for m in said), said
+
+
+def _shell(seq: int, command: str, output: str) -> dict[str, object]:
+    """A Gemini CLI shell result as the importer writes it: every one ends with the same lines."""
+    return event_record(seq, kind="tool_result", trust="tool", call_id=f"c{seq}", tool="run_shell_command",
+                        content=f"Command: {command}\nOutput: {output}\nError: (none)\nBackground PIDs: (none)")
+
+
+def test_a_copy_found_by_value_says_which_line_of_which_target_it_repeats(tmp_path: Path) -> None:
+    """One shell result's deletion listed every other shell result as "repeats a value of the
+    targets": they share "Background PIDs: (none)". Now each says the line it repeats (never the
+    value) and a warning says how many events go with a shared line."""
+    import asyncio
+
+    records = [session_record(), _shell(1, "ls -l docs/blue.md", "-rw-r--r-- 1 peytonmontei staff 309 docs/blue.md"),
+               *(_shell(n, f"git status {n}", "clean") for n in range(2, 6)),
+               {"type": "deletion_request", "session": "s1", "id": "del-1", "targets": ["evt:1"],
+                "requested_by": "user", "reason": "a home folder name"}]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
+    doc = json.loads(CliRunner().invoke(cli, ["deletion", str(store), "del-1", "--json"]).stdout)
+    why = {c["id"]: c["why"] for c in doc["copies"] if c["where"] == "events"}
+    assert why == {"evt:1": "the target event", **{f"evt:{n}": "repeats line 4 of evt:1" for n in range(2, 6)}}
+    assert ("4 other events repeat line 4 of evt:1 (evt:2, evt:3, evt:4, evt:5) and go with it: a line this many "
+            "events share may be a tool's boilerplate; read it before carrying the request out") in doc["warnings"]
+    text = CliRunner().invoke(cli, ["deletion", str(store), "del-1"]).output
+    assert "Background PIDs" not in text and "repeats line 4 of evt:1" in text  # a place to look, never the value
+
+
+async def test_e_on_a_material_with_one_stub_expands_that_stub(sample_store: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """`e` on the material row (the row `3` lands on) only said "Select a stub (↳) … first"."""
+    from inspector.ui.expand_dialog import ExpandDialog
+    from tests.test_app import choose
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(sample_store, session="s-export")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3")
+        choose(app.screen.query_one("#evidence-records"), "mat:res:run-184")
+        await pilot.press("e")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ExpandDialog) and app.screen.stub.id == "stub-7"
+
+
+@pytest.mark.parametrize("command", [["drift"], ["report", "-o", "r.html"], ["search", "x"], ["budget"]])
+def test_a_missing_session_names_the_store_s_one_session(tmp_path: Path, command: list[str]) -> None:
+    """``inspector drift g.db`` said only "Missing option '--session'" though the store held one session."""
+    import asyncio
+
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", [session_record("only-one"), event_record(1, "only-one")]),
+                            store, actor="t"))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    name, *rest = command
+    result = CliRunner().invoke(cli, [name, str(store), *rest])
+    assert result.exit_code == 2, result.output
+    assert "Missing option '--session'. s.db holds one session: pass --session only-one" in result.output
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # nothing written, nothing beside it
+
+
+def test_a_missing_session_in_a_store_of_several_says_how_to_list_them(sample_store: Path) -> None:
+    result = CliRunner().invoke(cli, ["survival", str(sample_store)])
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert "samples.db holds" in said and "sessions: pass one with --session (`inspector sessions" in said
+
+
+def test_a_missing_session_of_no_store_is_said_as_before(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["drift", str(tmp_path / "none.db")])
+    assert result.exit_code == 2 and result.output.rstrip().endswith("Error: Missing option '--session'.")
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_an_accepted_candidate_is_not_called_refused(tmp_path: Path) -> None:
+    """After accepting cand-1, `candidates` said "cand-1 [accepted]: REFUSED" and the report
+    "cand-1 · accepted · refused" (its checks run again on the context it moved): the app's review
+    says "decided; …"; now all three do."""
+    import asyncio
+
+    records = [session_record(owner="t"), event_record(1),
+               {"type": "candidate", "session": "s1", "id": "cand-1", "base_version": 1, "goal_revision": 1,
+                "exact_fields": {}, "open_actions": [], "unknowns": [], "summary": "message 1 was said",
+                "sources": ["evt:1"]}]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
+    accepted = CliRunner().invoke(cli, ["accept", str(store), "cand-1", "--reviewer", "t"])
+    assert accepted.exit_code == 0, accepted.output
+    listed = CliRunner().invoke(cli, ["candidates", str(store), "--session", "s1"]).output
+    assert "cand-1 [accepted]: decided; checked again against the context as it is now" in listed
+    assert "REFUSED" not in listed and "would not pass now (already accepted; nothing to decide):" in listed
+    assert CliRunner().invoke(cli, ["report", str(store), "--session", "s1", "-o", str(tmp_path / "r.html")]).exit_code == 0
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "accepted · decided; checked again against the context as it is now" in html
+    assert "accepted · refused" not in html
+
+
+async def test_the_header_says_how_many_sessions_the_store_holds(sample_store: Path) -> None:
+    """At 80 columns the sessions list starts hidden: a store of several sessions showed one, and no sign of the rest."""
+    from inspector.ui.widgets.header_bar import HeaderBar
+
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        count = len(app.screen.session_ids)
+        assert count > 1
+        assert f"{count} sessions · s lists them" in str(app.screen.query_one(HeaderBar).render())
+
+
+async def test_a_store_of_one_session_says_nothing_of_sessions(tmp_path: Path) -> None:
+    """Guard: one session, nothing more to list."""
+    from inspector.ui.widgets.header_bar import HeaderBar
+
+    store = tmp_path / "s.db"
+    await import_file(write_sif(tmp_path / "a.jsonl", [session_record(), event_record(1)]), store, actor="t")
+    app = InspectorApp(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert "sessions" not in str(app.screen.query_one(HeaderBar).render())
+
+
+async def test_a_file_not_followed_says_the_way_on_first(home: Path) -> None:  # noqa: F811
+    """At 80 columns the bar was cut before "open it again to import its current state"."""
+    app = InspectorApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"color file", "enter")  # the Gemini CLI chat: rewritten whole, never followed
+        await _until(pilot, lambda: isinstance(app.screen, MainScreen)
+                     and "not followed" in str(app.screen.query_one(FollowBar).render()), "the follow bar")
+        bar = app.screen.query_one(FollowBar)
+        assert str(bar.render()).startswith("○ not followed live — open it again to import its current state: ")
+        shown = bar.render_line(0).text  # the one line on screen, cut with "…"
+        assert "open it again to import its current state" in shown
+
+
+def test_a_field_timeline_of_one_generation_says_generation(tmp_path: Path) -> None:
+    """``drift`` printed "field timeline (generations 1):"."""
+    import asyncio
+
+    records = [session_record(owner="t"), event_record(1, content="never push to main"),
+               {"type": "state", "session": "s1", "key": "constraint.push", "kind": "constraint",
+                "value": "never push to main", "sources": ["evt:1"], "writer": "user", "version": 1, "status": "active"},
+               {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive", "text": "Never push to main.",
+                "covers": [1, 1], "sources": ["evt:1"]}]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
+    said = CliRunner().invoke(cli, ["drift", str(store), "--session", "s1"]).output
+    assert "field timeline (generation 1):" in said and "generations 1" not in said

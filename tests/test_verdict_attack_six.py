@@ -20,9 +20,9 @@ from tests.verdict_attack_six_cases import six_cases
 
 CASES = six_cases()
 # Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-six.md).
-NOT_READ: set[str] = {"m-d2", "m-d3", "m-d4", "s-d1", "s-d2", "s-d4",
-                      "s-d6", "s-d7", "l-d2"}
-FALSE_ALARM: set[str] = {"r-f1", "g-f2", "n-f3", "s-f2", "s-f4", "l-f2"}
+NOT_READ: set[str] = set()
+# r-f1 names a path the log never shows ("/srv/app/current"): invented_identifier, by design.
+FALSE_ALARM: set[str] = {"r-f1"}
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +157,79 @@ def test_an_identifier_renamed_by_a_character(value: str, text: str, got: tuple[
 
     hit = renamed(Said.of(value + ("。" if "。" in text else ". ") + text), value)
     assert (None if hit is None else (hit.words[0], hit.decided)) == got
+
+
+@pytest.mark.parametrize(("text", "caught"), [
+    ("Request timeout: 300 s (5 minutes).", False),  # another unit's amount
+    ("- 11:30 the API listens on port 8443 as required.", False),  # a clock time, "required" is not "request"
+    ("Retries per request: at most four.", True),
+    ("Each request gets up to 5 retries now.", True),
+    ("Retries: 30 per request.", True),
+])
+def test_a_rate_limit_is_not_read_off_its_per_unit_nor_a_clock(text: str, caught: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_departures import departure
+
+    value = "At most three retries per request"
+    others = (("Keep the request timeout at 5 minutes", "constraint"), ("The API must listen on port 8443", "constraint"),
+              (value, "constraint"))
+    got = departure(Said.of(f"{value}. Keep the request timeout at 5 minutes. {text}"), value, "constraint", others)
+    assert (got is not None and got.code == "protected_negated") == caught, got
+
+
+_RESTART = "Do not restart the API unless the health check fails"
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("The API was restarted although the health check passed.", "forbidden_action_done"),
+    ("Restarted the API even though the health check did not fail.", "forbidden_action_done"),
+    ("The API was restarted once, after the health check failed.", None),
+    ("Restarted the API after the health check failed.", None),
+    ("The health check passed, so the API was not restarted.", None),
+    ("It is no longer true that the API must not be restarted.", "protected_negated"),
+    ("There is no rule against restarting the API any more.", "protected_negated"),
+    ("Nothing stops us from restarting the API.", "protected_negated"),
+    ("It is not true that the deploy failed.", None),
+    ("Restart the API unless the health check fails.", "protected_negated"),
+    ("Never restart the API unless the health check fails.", None),
+    ("We will not restart the API unless the health check fails.", None),
+])
+def test_a_conditional_prohibition_broken_met_or_flipped(text: str, code: str | None) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_departures import departure
+
+    got = departure(Said.of(f"{_RESTART}. {text}"), _RESTART, "constraint")
+    assert (got.code if got is not None and got.decided else None) == code, got
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("Deploys now go not only to staging but to production as well.", "forbidden_action_done"),
+    ("Deployed to every environment other than staging.", "forbidden_action_done"),
+    ("The deploy also went to production.", "forbidden_action_done"),
+    ("Deployed to staging only, not to production.", None),
+    ("Not only staging was slow: the deploy took an hour.", None),
+    ("Every environment other than staging is untouched; deployed to staging.", None),
+])
+def test_a_bound_place_named_and_gone_past(text: str, code: str | None) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_beyond import beyond
+
+    got = beyond(Said.of("Deploy only to staging. " + text), "Deploy only to staging", "constraint")
+    assert (got.code if got else None) == code
+
+
+@pytest.mark.parametrize(("value", "text", "code"), [
+    ("只部署到预发环境", "Also deployed to production.", "forbidden_action_done"),
+    ("只部署到预发环境", "除了预发环境以外的环境都已部署。", "forbidden_action_done"),
+    ("Deploy only to staging", "现在可以部署到生产环境了。", "permission_widened"),
+    ("只部署到预发环境", "Also deployed to staging.", None),
+    ("只部署到预发环境", "只部署到了预发环境，生产环境没有动。", None),
+    ("Deploy only to staging", "现在可以部署到预发环境了。", None),
+    ("Deploy only to staging", "现在可以查看生产环境的日志了。", None),
+])
+def test_a_bound_gone_past_in_the_other_language(value: str, text: str, code: str | None) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_beyond import beyond
+
+    got = beyond(Said.of(value + ("。" if "。" in value else ". ") + text), value, "constraint")
+    assert (got.code if got else None) == code

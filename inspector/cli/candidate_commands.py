@@ -21,8 +21,14 @@ STALE = frozenset({"stale_base", "stale_goal"})  # what `rebase` replays onto th
 
 
 def describe(v: Validation, store: object = "STORE") -> list[str]:
-    verdict = "structure verified" if v.structure_verified else "REFUSED"
+    # A decided candidate has no verdict to give (as the app's review and the report say): "[accepted]:
+    # REFUSED" read as a contradiction — its checks run against the context as it is now.
+    decided = v.status != "pending"
+    verdict = ("decided; checked again against the context as it is now" if decided
+               else "structure verified" if v.structure_verified else "REFUSED")
     lines = [f"{v.candidate} [{v.status}]: {verdict} · semantic_lossless: unknown"]
+    if decided and v.refusals:
+        lines.append(f"  would not pass now (already {v.status}; nothing to decide):")
     lines += [f"  ✗ {r.code}: {r.message}" for r in v.refusals]
     lines += [f"  ! {w.code}: {w.message}" for w in v.warnings]
     if v.status == "pending" and any(r.code in STALE for r in v.refusals):  # the way on, as the app's dialog offers

@@ -68,7 +68,8 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
         lines += notes
         t = report.timeline
         if t.keys:
-            lines.append("field timeline (generations " + " ".join(str(g) for g in t.generations) + "):")
+            lines.append(f"field timeline (generation{'s' if len(t.generations) > 1 else ''} "
+                         + " ".join(str(g) for g in t.generations) + "):")
             mark = {"kept": "✓", "rewritten": "≠", "missing": "∅"}
             lines += [f"  {k:<28} " + " ".join(mark[t.cells[k][g]] for g in t.generations) for k in t.keys]
         lines.append("rebuild from the raw log:")

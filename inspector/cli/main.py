@@ -102,6 +102,12 @@ def _inert_usage_errors() -> Iterator[None]:
     name) is shown, not obeyed, and never starts a line of its own."""
     try:
         yield
+    except click.MissingParameter as error:
+        if error.param is not None and error.param.name == "session" and error.ctx is not None:
+            from inspector.cli.session_hint import missing_session_hint
+
+            error.message = line_safe(" ".join(filter(None, [error.message, missing_session_hint(error.ctx.params.get("store"))])))
+        raise
     except click.ClickException as error:
         error.message = line_safe(error.message)
         raise

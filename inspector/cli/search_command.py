@@ -37,7 +37,7 @@ class IndexingNote:
 
 def _human(result: SearchResult) -> list[str]:
     method = {"fts": "trigram index", "grams": "short-query index"}.get(result.method, result.method)
-    lines = [f"{len(result.hits)}{'+' if result.more else ''} hit(s) for {result.query!r} ({method})"]
+    lines = [f"{result.counted()} for {result.query!r} ({method})"]
     if result.note:
         lines.append(f"note: {result.note}")
     if not_searched := result.not_searched_sentence():
@@ -53,7 +53,7 @@ def _human(result: SearchResult) -> list[str]:
 @click.argument("query")
 @click.option("--session", required=True, help="The session whose events and materials are searched.")
 @click.option("--limit", type=click.IntRange(min=1, max=10_000), default=50, show_default=True,
-              help="The most event hits (and material hits) listed.")
+              help="The most hits listed, events and materials together (events first).")
 @json_option
 @run_command()
 async def search_cmd(store: Path, query: str, session: str, limit: int, as_json: bool) -> int:

@@ -32,17 +32,43 @@ def remember(text: str, data: bytes, digest: str) -> None:
 
 def known(text: str) -> tuple[bytes, str] | None:
     """(the UTF-8 bytes, their content hash) of this very text object, if remembered."""
-    entry = _known.get(id(text))
+    entry = _known.get(id(text)) or _folded.get(id(text))
     if entry is None or entry[0] is not text:
         return None
     return entry[1], entry[2]
 
 
 def forget(text: str) -> None:
+    global _folded_bytes
     with _lock:
         entry = _known.get(id(text))
         if entry is not None and entry[0] is text:
             del _known[id(text)]
+        entry = _folded.get(id(text))
+        if entry is not None and entry[0] is text:
+            del _folded[id(text)]
+            _folded_bytes -= len(entry[1])
+
+
+# Folded tool results (formats/builder.py ``tool_result``): the converter encodes each one to
+# decide whether it folds and hashes it for its material and stub, then the import encoded and
+# hashed the same text again to check that hash (sif.decode_material): 0.28 MB hashed twice in
+# the 4 MB bench transcript (bench/import_hash_passes.py). Held apart from the originals, many
+# at once, until their bytes add up to FOLDED_BYTES (the oldest then go: they are hashed again).
+FOLDED_BYTES = 16 * 1024 * 1024
+_folded: dict[int, tuple[str, bytes, str]] = {}
+_folded_bytes = 0
+
+
+def remember_folded(text: str, data: bytes, digest: str) -> None:
+    """As :func:`remember`, for a folded tool result: ``data`` is ``text`` strictly in UTF-8."""
+    global _folded_bytes
+    with _lock:
+        old = _folded.pop(id(text), None)
+        _folded_bytes += len(data) - (len(old[1]) if old else 0)
+        _folded[id(text)] = (text, data, digest)
+        while _folded_bytes > FOLDED_BYTES and len(_folded) > 1:
+            _folded_bytes -= len(_folded.pop(next(iter(_folded)))[1])
 
 
 # The content hash of a file being converted, taken on another thread before the converter needs

@@ -35,6 +35,11 @@ _CUE_BEFORE = re.compile(r"(?<![a-z])(?:up to|at most|max|maximum|limit|cap|capp
                          r"raised to|increased to|bumped to|set to)(?![a-z])|最多|上限|不超过|改为|改成|放宽到|提高到|"
                          r"增加到|调到|为\s*$|到\s*$|[:：]\s*$")
 
+_CLOCK = re.compile(r"\d[:：]$")
+_OTHER_UNIT = re.compile(r"\s*(?:ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|[kmgt]i?b|bytes?|"
+                         r"px|rows?|lines?|files?|tables?|modules?|ports?|usd|eur)(?![a-z])|\s*(?:%|秒|分钟|小时|天|行)")
+
+
 def digits(text: str) -> str:
     """Spelled amounts as digits, a digit after a Chinese character set apart ("重试3次" → "重试 3次":
     the quantity reader wants a number to start a word)."""
@@ -83,6 +88,8 @@ def amounts_in(text: str, limit: Limit) -> list[tuple[float, str, bool]]:
                    for q in found):
                 continue
             before, after = text[max(0, m.start() - 16):m.start()], text[m.end():m.end() + 8]
+            if _CLOCK.search(before) or _OTHER_UNIT.match(after):
+                continue  # "11:30", "Request timeout: 300 s": a time or another unit's amount (verdict-six)
             times = re.match(r"\s*(?:times|次|遍|回)", after)
             cue = bool(_CUE_BEFORE.search(before))
             if times or cue:

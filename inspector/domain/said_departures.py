@@ -34,6 +34,8 @@ from inspector.domain.said import Said
 from inspector.domain.said_approver import approved_by_other, approver_of, owner_approved
 from inspector.domain.said_beyond import beyond, bound_of, quantified_of
 from inspector.domain.said_bounds import bound_moved, listed_by_unit, order_freed
+from inspector.domain.said_condition import condition_broken, condition_met
+from inspector.domain.said_flipped import flipped
 from inspector.domain.said_forbidden import forbidden_done, forbidden_of
 from inspector.domain.said_lifted import _number_and_unit
 from inspector.domain.said_limits import _date_of, limit_changed
@@ -130,11 +132,15 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     freed = order_freed(said, value) if plan.order else None
     if freed is not None:
         return Departure("protected_negated", freed.words, freed.sentence, how="order")
+    broken = condition_broken(said, value) if plan.forbidden else None
+    if broken is not None:  # "restarted although the health check passed" (said_condition)
+        return Departure("forbidden_action_done", broken.words, broken.sentence)
+    met = condition_met(said, value) if plan.forbidden else frozenset()
     hit = forbidden_done(said, value) if plan.forbidden else None
-    if hit is not None:
+    if hit is not None and hit.sentence not in met:
         return Departure("forbidden_action_done", tuple(hit.words), hit.sentence)
     other = touched(said, value) if plan.forbidden and hit is None else None
-    if other is not None:
+    if other is not None and other.sentence not in met:
         return Departure("forbidden_action_done" if other.decided else "forbidden_action_unclear",
                          tuple(other.words), other.sentence, other.decided, how="touched")
     hit = (limit_changed(said, value, others) or limit_restated(said, value, others)) if plan.limit else None
@@ -147,6 +153,9 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     hit = accepted_elsewhere(said, value) if plan.excludes else None
     if hit is not None:
         return Departure("protected_negated", tuple(hit.words), hit.sentence, how="accepted")
+    flip = flipped(said, value) if kind != "goal" else None
+    if flip is not None:  # a double negative, or the rule's "do not" dropped in a restatement
+        return Departure("protected_negated", flip.words, flip.sentence, how="flipped")
     if pronouns is None:
         pronouns = pronoun_in(said)
     pronoun = pronoun_lift(said, value, _resolved(others)) if pronouns else None
@@ -204,6 +213,9 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
         return (f"generation {generation} dismisses “{words}” a few sentences after the {kind} “{value}” ({key}) "
                 f"(“{dep.sentence}”): the rules cannot tell whether the pronoun means this {kind} or something named "
                 "in between — not judged; a person (or --judge) must read it.")
+    if dep.how == "flipped":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but elsewhere says its opposite: "
+                f"“{words}” in “{dep.sentence}”.")
     if dep.how == "approver":
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) but reports it approved by another "
                 f"actor than the one it names: “{words}” in “{dep.sentence}”.")

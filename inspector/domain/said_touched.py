@@ -54,7 +54,7 @@ _HARMLESS_EN = frozenset(
     "read reads reading queried query queries querying inspected inspect checked check checking viewed viewing "
     "looked listed compared comparing backed backup examined reviewed analysed analyzed measured monitored "
     "profiled scanned cloned pulled fetched exported dumped copied connected opened rebased branched diffed "
-    "tested verified confirmed mentioned noted described documented asked reported tracked watched observed "
+    "tested failed passed verified confirmed mentioned noted described documented asked reported tracked watched observed "
     "saw seen found cited referenced based targeting targeted against mirrored snapshotted sampled explored "
     "studied audited benchmarked estimated counted searched grepped browsed loaded downloaded".split())
 _HARMLESS_ZH = re.compile(r"读|查询|查看|查了|检查|看了|看过|备份|对比|比较|导出|复制|拉取|连接|分析|监控|统计|确认|核对|"

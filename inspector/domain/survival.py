@@ -303,7 +303,8 @@ _DEPARTED = {"permission_widened": "the summary widens its scope", "order_revers
              "touched": "the summary reports as done what it forbids",
              "accepted": "the summary accepts elsewhere what it excludes",
              "bound": "the summary turns its bound around", "beyond": "the summary goes past or narrows its scope", "order": "the summary says its steps may come in any order",
-             "approver": "the summary reports it approved by another actor than the one it names"}
+             "approver": "the summary reports it approved by another actor than the one it names",
+             "flipped": "the summary says its opposite elsewhere"}
 
 
 def other_language(value: str, said: Said) -> bool:

@@ -245,13 +245,20 @@ def candidates_section(data: dict[str, Any]) -> str:
     out = ['<section id="candidates"><h2>Compression candidates</h2>']
     for item in data["candidates"]:
         c, v = item["candidate"], item["validation"]
-        verdict = "structure verified" if v["structure_verified"] else "refused"
+        # A decided candidate has no verdict to give (the app's review says so): "accepted · refused"
+        # read as a contradiction — its checks run against the context as it is now, which moved on.
+        decided = c["status"] != "pending"
+        verdict = ("decided; checked again against the context as it is now" if decided
+                   else "structure verified" if v["structure_verified"] else "refused")
+        would_not = (f'<li class="muted">would not pass now (already {e(c["status"])}; nothing to decide):</li>'
+                     if decided and v["refusals"] else "")
         out.append(f'<article class="card {e(c["status"])}"><h3><code>{e(c["id"])}</code> · {e(c["status"])} · '
                    f'{e(verdict)} · semantic_lossless {e(v["semantic_lossless"])}</h3>'
                    f'<p class="meta">base v{e(c.get("base_version"))} · goal r{e(c.get("goal_revision"))} · '
                    f'open actions {e(", ".join(c.get("open_actions") or []) or "none")} · unknowns '
                    f'{e(", ".join(c.get("unknowns") or []) or "none")}</p>'
-                   f'<ul class="findings">{_refusals(v["refusals"], "error")}{_refusals(v["warnings"], "warning")}</ul>'
+                   f'<ul class="findings">{would_not}{_refusals(v["refusals"], "muted" if decided else "error")}'
+                   f'{_refusals(v["warnings"], "warning")}</ul>'
                    f'<details><summary>summary and exact fields</summary><pre>{e(c.get("summary"))}</pre>'
                    f'<pre>{e(json.dumps(c.get("exact_fields") or {}, ensure_ascii=False, indent=2))}</pre></details>'
                    "</article>")

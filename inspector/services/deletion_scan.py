@@ -26,6 +26,7 @@ from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.formats.titles import prompt_title
 from inspector.services.deletion_index_entries import index_entries
 from inspector.services.deletion_names import kept_names, matcher, rewritable
+from inspector.services.deletion_places import BY_VALUE, Places
 from inspector.services.deletion_split_scan import session_pieces, straddling_values
 from inspector.services.deletion_tables import BY_VALUE as _BY_VALUE
 from inspector.store import session_rows
@@ -66,7 +67,6 @@ def _said_fields(extra: Any) -> Any:
     """An event's ``extra`` without the importer's bookkeeping: what the event carried (a call's
     arguments, reasoning, an error's text, anything not known to be bookkeeping) is kept."""
     return {k: v for k, v in extra.items() if k not in BOOKKEEPING_FIELDS} if isinstance(extra, dict) else extra
-
 
 
 def _forms(values: list[str]) -> list[str]:
@@ -208,7 +208,8 @@ async def _material_holds_number(db: aiosqlite.Connection, material_id: int, num
     return False
 
 
-async def _targets(db: aiosqlite.Connection, out: Coverage, req: dict[str, Any]) -> tuple[list[str], set[str]]:
+async def _targets(db: aiosqlite.Connection, out: Coverage, req: dict[str, Any],
+                   places: Places) -> tuple[list[str], set[str]]:
     """The targets themselves (and what an event observed); their texts and references."""
     session, add = out.session, out.copies.append
     texts: list[str] = []
@@ -224,7 +225,9 @@ async def _targets(db: aiosqlite.Connection, out: Coverage, req: dict[str, Any])
             # the fields' values, not their names: "reasoning_content" (17 characters, a "line" long enough to be
             # a copy) is a sif field name every event with thinking holds, and made each of them a copy to delete
             said = _said_fields(json.loads(row[1]))
-            texts += [row[0] or "", *strings_in(list(said.values()) if isinstance(said, dict) else said)]
+            fields = strings_in(list(said.values()) if isinstance(said, dict) else said)
+            texts += [row[0] or "", *fields]
+            places.add(target, row[0] or "", fields)
             add(Copy("events", target, "the target event"))
             if row[0]:
                 add(Copy("events_fts", target, "its search-index entry"))
@@ -249,7 +252,8 @@ async def _targets(db: aiosqlite.Connection, out: Coverage, req: dict[str, Any])
 async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
     session = req["session"]
     out = Coverage(req["id"], session, req["status"])
-    texts, refs = await _targets(db, out, req)
+    places = Places()
+    texts, refs = await _targets(db, out, req, places)
     pieces = await session_pieces(db, session)
     # a target holding only part of a secret (the rest in the next event) names the whole secret
     split = straddling_values(pieces, sorted(refs))
@@ -276,7 +280,7 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
             for ident, content in await _holding(db, table, columns, name, session, forms):
                 if where == "deletion_requests" and ident == req["id"]:
                     continue  # its reason is digested below in any case
-                add(where, ident, "repeats a value of the targets")
+                add(where, ident, places.why(ident, content, values) if table == "events" else BY_VALUE)
                 if table == "events" and content:
                     add("events_fts", ident, "its search-index entry")
         numbers = number_pattern(values)
@@ -327,6 +331,7 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
     if req.get("reason"):
         out.copies.append(Copy("deletion_requests", req["id"], "its reason text (kept only as a keyed digest)"))
     await _warn_lost_evidence(db, out)
+    out.warnings += places.warnings()
     if forms:
         await _warn_other_sessions(db, out, forms)
     if values:

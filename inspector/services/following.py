@@ -178,7 +178,8 @@ class Follower:
     async def import_tail(self, tail: bytes) -> ImportReport:
         from inspector.domain.formats.tail import convert_tail, sif_tail
         from inspector.services import fact_proposals
-        from inspector.services.importing import import_bytes, to_sif
+        from inspector.services.importing import import_bytes
+        from inspector.services.transcript_records import to_sif
 
         r = self.resume
         assert r is not None

@@ -79,7 +79,7 @@ Converted = tuple[Sequence[dict[str, Any]], int, bool]  # records, the sif line 
 
 
 def parse_converted(chunk: Converted) -> list[SifRecord]:
-    """Parse converted records as if written as sif/1 lines (``importing.to_sif``) and read back
+    """Parse converted records as if written as sif/1 lines (``transcript_records.to_sif``) and read back
     by :func:`parse_for_writer` — the same records, digests, rows and refusals (naming the same
     line) — without writing and re-reading them where the round trip provably changes nothing
     (store/jsoncodec.py ``exact_as_is``); any other record takes the written-and-read path."""
@@ -177,7 +177,7 @@ def converted_bounds(count: int) -> list[tuple[int, int]]:
 async def parsed_records(records: Sequence[dict[str, Any]], tail: Awaitable[Sequence[dict[str, Any]]] | None = None,
                          ) -> AsyncIterator[tuple[list[SifRecord], int, int]]:
     """Converted records in file order, as :func:`parsed_chunks` yields the sif/1 lines
-    ``importing.to_sif`` would write for them (line 1 the header, record i on line i + 2;
+    ``transcript_records.to_sif`` would write for them (line 1 the header, record i on line i + 2;
     progress counted in those lines), each chunk parsed on a thread while the one before is
     written. ``tail``: more records that follow them (an import's proposed facts), computed
     meanwhile on a thread of the caller's; they come last, numbered on from the records."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +21,6 @@ from inspector.domain import known_text
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import inert_payload
 from inspector.domain.errors import BadInput, InspectorError, NotAStore
-from inspector.domain.facts import extract_from_records
 from inspector.domain.file_name_text import text_name
 from inspector.domain.formats.builder import BOM
 from inspector.domain.formats.detect import convert, detect
@@ -30,17 +28,23 @@ from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_i
 from inspector.domain.sif import identity_digest, parse_chunk
 from inspector.domain.stubs import StubProblem
 from inspector.domain.trust import reviewer_name
-from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.services.changed_source import changed_source
 from inspector.services.gc_pause import pauses_collector
 from inspector.services.import_stream import parsed_chunks, parsed_records
 from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
+from inspector.services.transcript_records import (
+    all_proposed_facts,
+    proposed_facts,
+    settle_owner,
+    settle_title,
+    to_sif,
+)
 from inspector.services.unchanged_import import unchanged_import
 from inspector.store import bindings, faults, fresh, ledger, session_rows
 from inspector.store.connection import Store, open_store
-from inspector.store.jsoncodec import fast_compact_bytes, fast_loads
+from inspector.store.jsoncodec import fast_loads
 from inspector.store.location import StoreTarget, is_url, store_target
 from inspector.store.tables import WRITE_ORDER
 
@@ -220,13 +224,6 @@ def _remove_store_files(path: Path) -> None:
                 os.remove(name)
 
 
-def to_sif(records: list[dict[str, Any]]) -> bytes:
-    """Converted records as sif/1 bytes, so every format goes through the one validated import."""
-    lines = [json.dumps({"type": "header", "format": SIF_FORMAT}).encode("utf-8")]
-    lines += [fast_compact_bytes(r) for r in records]
-    return b"\n".join(lines) + b"\n"
-
-
 @pauses_collector
 async def import_file(source: Path, into: StoreTarget | str, *, actor: str, progress: ProgressFn | None = None,
                       fmt: str | None = None, data: bytes | None = None, fill_new: bool = True) -> ImportReport:
@@ -295,12 +292,12 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     tail: asyncio.Future[list[dict[str, Any]]] | None = None
     try:
         if fmt != "sif":
-            await _settle_owner(store, records, actor)
-            await _settle_title(store, records)
+            await settle_owner(store, records, actor)
+            await settle_title(store, records)
             if filling is not None:  # a new store holds no facts: they are proposed while the records are written
-                tail = asyncio.get_running_loop().run_in_executor(None, _all_proposed_facts, records)
+                tail = asyncio.get_running_loop().run_in_executor(None, all_proposed_facts, records)
             else:
-                records += await _proposed_facts(store, records)
+                records += await proposed_facts(store, records)
         report = await import_bytes(store, records if fmt != "sif" else raw, actor=actor, file_name=text_name(source.name),
                                     progress=progress, original=original,
                                     ledger_extra={"format": fmt, "bytes": [0, len(original)]}, tail=tail,
@@ -356,47 +353,3 @@ async def _already_imported(into: StoreTarget, original: bytes, fmt: str) -> Imp
     if found is None:
         return None
     return ImportReport(store=str(into), sessions=found[2], skipped=found[1], format=fmt, unchanged_since=found[0])
-
-
-async def _settle_owner(store: Store, records: list[dict[str, Any]], actor: str) -> None:
-    """A transcript names no owner; the person who imports it owns the new session (so its
-    goal and constraints can be confirmed at all — DESIGN rule 3). A session already in the
-    store keeps the owner it has, so re-reading the file by someone else is not a conflict."""
-    for rec in records:
-        if rec.get("type") != "session" or rec.get("owner"):
-            continue
-        row = await session_rows.get(store.db, rec["id"])
-        if row is None:
-            rec["owner"] = actor
-        elif row.owner:
-            rec["owner"] = row.owner
-
-
-async def _settle_title(store: Store, records: list[dict[str, Any]]) -> None:
-    """A transcript's title is the importer's reading of it (formats/titles.py), not a field of
-    the file: a session already in the store keeps the title it was stored with, so a store made
-    before the reading improved reads its file again in full (as after a deletion,
-    services/unchanged_import.py) instead of refusing its session record as conflicting."""
-    for rec in records:
-        if rec.get("type") != "session":
-            continue
-        row = await session_rows.get(store.db, rec["id"])
-        if row is not None:
-            rec["title"] = row.title
-
-
-def _all_proposed_facts(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """:func:`_proposed_facts` for a new store (none stored), on a thread while the records are written."""
-    return [f.state_record(session) for session, facts in extract_from_records(records).items() for f in facts]
-
-
-async def _proposed_facts(store: Store, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Pending records the extractor proposes for a transcript, minus keys the store
-    already holds (a grown or re-read file never rewrites a proposal a person may have
-    decided; ``inspector facts --write`` adds what is new)."""
-    out: list[dict[str, Any]] = []
-    for session, facts in extract_from_records(records).items():
-        stored = {row[0] for row in await store.db.execute_fetchall(
-            "SELECT DISTINCT key FROM state_records WHERE session = ?", (session,))}
-        out += [f.state_record(session) for f in facts if f.key not in stored]
-    return out

@@ -42,6 +42,7 @@ import aiosqlite
 
 from inspector.domain import thinking_text
 from inspector.domain.call_input import call_input_of_extra, matched_label
+from inspector.domain.errors import StoreBusy
 from inspector.store import call_index, material_index, reasoning_index, search_index
 from inspector.store.catch_up import CatchUpProgress, catch_up
 from inspector.store.connection import Store
@@ -77,7 +78,8 @@ class SearchResult:
     hits: list[Hit] = field(default_factory=list)
     complete: bool = True
     note: str = ""
-    more: bool = False  # more events match than the limit returned
+    more: bool = False  # more events or materials match than the limit let it list
+    limit: int | None = None  # the most hits listed, events and materials together
     # text the search did not look in, by kind: {"thinking_events": N} (N events' thinking text)
     not_searched: dict[str, int] = field(default_factory=dict)
 
@@ -86,9 +88,23 @@ class SearchResult:
         n = self.not_searched.get("thinking_events", 0)
         return f"thinking text in {n:,} event{'s' if n != 1 else ''} was not searched" if n else ""
 
+    def counts(self) -> dict[str, int]:
+        """What was listed, by kind: the limit bounds the total (it bounded events and materials
+        each, so ``--limit 3`` listed five and said "5+ hits")."""
+        materials = sum(1 for h in self.hits if h.where == "material")
+        return {"shown": len(self.hits), "events": len(self.hits) - materials, "materials": materials}
+
+    def counted(self, word: str = "hit") -> str:
+        """"3 hits (2 events, 1 material; more match than the limit of 3)": what the count counted."""
+        c = self.counts()
+        kinds = (f"{c['events']} event{'s' if c['events'] != 1 else ''}, "
+                 f"{c['materials']} material{'s' if c['materials'] != 1 else ''}")
+        beyond = f"; more match than the limit of {self.limit:,}" if self.more and self.limit else ""
+        return f"{c['shown']} {word}{'s' if c['shown'] != 1 else ''} ({kinds}{beyond})"
+
     def as_dict(self) -> dict[str, Any]:
         return {"query": self.query, "method": self.method, "complete": self.complete, "note": self.note,
-                "more": self.more, "not_searched": dict(self.not_searched),
+                "more": self.more, "limit": self.limit, "counts": self.counts(), "not_searched": dict(self.not_searched),
                 "hits": [{**asdict(h), "offsets": list(h.offsets), "snippets": list(h.snippets)} for h in self.hits]}
 
 
@@ -131,19 +147,33 @@ def _token_runs(query: str) -> list[str]:
 
 async def index_new_events(store: Store, indexing: CatchUpProgress | None = None) -> int:
     """Index the events imported since the last search (the app runs it after its first paint,
-    so a search seldom waits); how many it indexed. Not an act: no ledger entry."""
-    return await catch_up(store, indexing)
+    so a search seldom waits); how many it indexed. Not an act: no ledger entry.
+
+    Another program's write holding the store past the wait leaves it for the next search (0):
+    the app opened beside one said "Cannot do that (store_busy) … nothing was written" 10 s
+    later, to a reviewer who had done nothing (store-fault-six)."""
+    try:
+        return await catch_up(store, indexing)
+    except StoreBusy:
+        return 0
 
 
 async def search(store: Store, session: str, query: str, *, limit: int = 50,
                  indexing: CatchUpProgress | None = None) -> SearchResult:
-    """Events and materials of ``session`` containing ``query`` (case-insensitive), first ``limit`` of each.
+    """Events and materials of ``session`` containing ``query`` (case-insensitive): the first ``limit``
+    hits in all, events first (in event order), then materials while the limit leaves room.
 
     Events an import added since the last search are indexed first (``indexing`` hears how
     far that has got), so the answer is what the indexes give for the whole store."""
     if not query.strip():  # nothing to find: spaces alone would list only materials (no event index holds them)
         return SearchResult(query, "none")
-    await catch_up(store, indexing)
+    try:
+        await catch_up(store, indexing)
+    except StoreBusy:
+        # Another program's write held the store past the wait: the search is a read, so it goes
+        # on, checking what the indexes do not reach against its text (_unindexed, as on a
+        # read-only store). It was refused "store_busy … nothing was written" (store-fault-six).
+        pass
     async with store.snapshot() as db:
         try:
             return await _search(db, session, query, limit)
@@ -155,7 +185,7 @@ async def search(store: Store, session: str, query: str, *, limit: int = 50,
 async def _search(db: aiosqlite.Connection, session: str, query: str, limit: int) -> SearchResult:
     pattern = _pattern(query)
     short = len(query) < 3
-    result = SearchResult(query, "grams" if short else "fts")
+    result = SearchResult(query, "grams" if short else "fts", limit=limit)
     if short:
         settled = await _events_by_grams(db, session, query, pattern, limit, result)
         settled = settled or not search_index.short_queries_indexed(db)  # PostgreSQL's scan read every event
@@ -311,7 +341,11 @@ async def _unindexed(db: aiosqlite.Connection, session: str, pattern: re.Pattern
 
 async def _materials(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str], limit: int,
                      result: SearchResult, short: bool) -> None:
-    rows = await search_index.materials_containing(db, session, query, limit, short)
+    room = max(0, limit - len(result.hits))  # the limit bounds events and materials together
+    rows = await search_index.materials_containing(db, session, query, room + 1, short)
+    if len(rows) > room:
+        result.more = True
+        rows = rows[:room]
     for mid, text in rows:
         hit = _hit("material", mid, text, pattern, MATERIAL_TEXT)
         result.hits.append(hit or Hit("material", mid, _snippet_at(text, 0), matched=MATERIAL_TEXT))
@@ -320,9 +354,11 @@ async def _materials(db: aiosqlite.Connection, session: str, query: str, pattern
     found = len(rows)
     for mid, text in await material_index.unindexed(db, session):
         hit = _hit("material", mid, text, pattern, MATERIAL_TEXT)
-        if hit is not None and found < limit:
+        if hit is not None and found < room:
             found += 1
             result.hits.append(hit)
+        elif hit is not None:
+            result.more = True
     partial = await search_index.partly_indexed_materials(db, session)
     if partial:
         result.complete = False

@@ -45,9 +45,11 @@ MISMATCH = ("malformed", "corrupt")
 NOT_NOW = ("locked", "busy", "readonly", "read-only", "read only")  # the check could not run now: said, not a break
 
 
-async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writable: bool = True) -> list[str]:
+async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writable: bool = True,
+                           why: str = "needs a writable store") -> list[str]:
     """Compare the indexes' text with the events and materials; return what was not compared.
-    ``writable``: run on the writer (FTS5's checks and the temporary rebuild need it)."""
+    ``writable``: run on the writer (FTS5's checks and the temporary rebuild need it); ``why``
+    says why not in what was not compared."""
     skipped: list[str] = []
     try:
         await _material_text(store, fail)
@@ -58,7 +60,7 @@ async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writa
         await _pg_event_text(store, fail)
         return skipped
     if not writable:
-        skipped.append("the search indexes' words against their text (FTS5's check needs a writable store): "
+        skipped.append(f"the search indexes' words against their text (FTS5's check {why}): "
                        "each event entry's size and each material entry's text were compared instead")
         await _event_sizes(store, fail)
         return skipped

@@ -29,47 +29,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-HEADER = 100
-SQLITE_MAGIC = b"SQLite format 3\x00"
+from inspector.store.file_length import geometry as _geometry
+from inspector.store.file_length import shortfall as _shortfall
+
 STEADY_READS = 3  # the same short length this many times in a row: not a checkpoint at work
 PAUSE = 0.05  # seconds between two reads of a short file
 PATIENCE = 5.0  # seconds a file still growing is waited for at most
-
-
-def _geometry(path: Path, application_id: int | None) -> tuple[int, int | None, int] | None:
-    """(page size, page count from the header or None when the header does not vouch for it,
-    file length), or None when the file is not an SQLite database (of ``application_id``, when
-    given) this can judge. A header itself cut (under 100 bytes) still names its page size and
-    application: any SQLite file is at least one page of 512 bytes or more."""
-    try:
-        with open(path, "rb") as f:
-            header = f.read(HEADER)
-            length = os.fstat(f.fileno()).st_size
-    except OSError:
-        return None
-    if len(header) < 72 or not header.startswith(SQLITE_MAGIC):
-        return None
-    if application_id is not None and int.from_bytes(header[68:72], "big") != application_id:
-        return None
-    page = int.from_bytes(header[16:18], "big")
-    page = 65536 if page == 1 else page
-    if page < 512 or page & (page - 1):  # not a power of two from 512 to 65536: SQLite refuses it itself
-        return None
-    counted = int.from_bytes(header[28:32], "big")
-    valid = len(header) == HEADER and counted > 0 and header[24:28] == header[92:96]
-    return page, counted if valid else None, length
-
-
-def _shortfall(geometry: tuple[int, int | None, int]) -> str | None:
-    page, counted, length = geometry
-    if length % page:
-        return (f"the file is {length:,} bytes, not a whole number of its {page:,}-byte pages "
-                f"({length // page:,} pages and {length % page:,} bytes): it was cut short inside a page "
-                "(SQLite writes whole pages only)")
-    if counted is not None and length < counted * page:
-        return (f"the file is {length:,} bytes ({length // page:,} pages of {page:,} bytes), but its header "
-                f"counts {counted:,} pages ({counted * page:,} bytes): its tail was cut off")
-    return None
 
 
 def cut_short(path: Any, application_id: int | None = None) -> dict[str, Any] | None:

@@ -26,7 +26,7 @@ Fail = Callable[[dict[str, Any]], None]
 GUARDS = ("ledger_no_update", "ledger_no_delete", "ledger_no_truncate", "events_no_update", "chunks_no_update")
 _FUNCTION = re.compile(r"CREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\s+(\w+)\s*\(.*?\bAS\s+\$\$(.*?)\$\$", re.S | re.I)
 _TRIGGER = re.compile(r"CREATE\s+TRIGGER\s+(\w+)\s+.*?\bON\s+(\w+)\s.*?EXECUTE\s+FUNCTION\s+(\w+)", re.S | re.I)
-_INDEX = re.compile(r"CREATE\s+(?:UNIQUE\s+)?INDEX\s+(\w+)", re.I)
+_INDEX = re.compile(r"CREATE\s+(?:UNIQUE\s+)?INDEX\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", re.I)
 _DROPPED = re.compile(r"DROP\s+INDEX\s+(?:IF\s+EXISTS\s+)?(\w+)", re.I)
 
 

@@ -47,7 +47,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from inspector.domain.errors import StoreFileChanged
+from inspector.domain.errors import StoreBusy, StoreFileChanged
 from inspector.services import (
     verify_chain,
     verify_index_text,
@@ -180,6 +180,13 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
             raise _RolledBack  # rolled back, never committed: verify leaves the file byte for byte as it was
     except _RolledBack:
         pass
+    except StoreBusy:  # another program's write held the store past the wait (store-fault-six): verify
+        # said only "store_busy … nothing was written" and no report; the index text is read as a
+        # read-only store's is, and what that leaves out is in not_checked.
+        async with store.snapshot():
+            report.not_checked = await verify_index_text.check_index_text(
+                store, report.fail, full, writable=False,
+                why="needs the writer, which another program's write held past the wait")
     except StoreFileChanged as exc:  # the file under an open store was cut, replaced or deleted: no write
         # transaction is taken on it (even one rolled back); the index text is read as a read-only store does.
         # A cut was already the first break (verify_length, above); a file replaced or deleted is named here.

@@ -19,7 +19,16 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, NotAStore
-from inspector.store import call_index, faults, grams, held_files, migration_marker, reasoning_index, sqlite_connections
+from inspector.store import (
+    call_index,
+    faults,
+    file_length,
+    grams,
+    held_files,
+    migration_marker,
+    reasoning_index,
+    sqlite_connections,
+)
 from inspector.store.digest_key import parse_key
 from inspector.store.format_upgrade import check_and_migrate
 from inspector.store.location import StoreUrl, is_url, store_target
@@ -130,6 +139,10 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
             return store
         if medium_fault(exc) or getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
             raise faults.explain(exc, str(target)) from None
+        cut = None if held_files.holds(target) else file_length.said_cut(target, APPLICATION_ID)
+        if cut is not None:  # a store cut at a page boundary: SQLite says only "malformed"
+            raise InspectorError(f"{target} cannot be opened: the store's file was cut short ({cut}); restore it "
+                                 "from a copy (`inspector verify` says the same)", code="damaged_store") from None
         raise NotAStore(f"{target} is not a readable store: {exc}") from None
     except UnicodeDecodeError as exc:  # a damaged schema's message may not even decode
         await close_all([db])

@@ -10,12 +10,14 @@ writer, and every write is then refused with ``read_only``.
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import aiosqlite
 
@@ -51,8 +53,9 @@ class Store:
         self._write_lock = asyncio.Lock()
         self._bound: ContextVar[aiosqlite.Connection | None] = ContextVar(f"store-{id(self)}", default=None)
         self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
-        self._file = _file_state(path)  # (device, inode, size) when opened: see check_file
+        self._file = _file_state(path)  # (device, inode, size, times) when opened: see check_file
         self._closed = False
+        self._log_orphaned = False  # the file was overwritten by another store's: see close
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -73,6 +76,8 @@ class Store:
         self._lent.clear()
         held, self._held = self._held, None
         held_files.release(held)
+        if self._log_orphaned or self._overwritten():  # a read (or nothing) since the copy: no write said so
+            _forget_log(self.path)
         await sqlite_connections.close_all(every)
 
     def _refuse_closed(self) -> None:
@@ -152,6 +157,21 @@ class Store:
         if now[2] < self._file[2]:
             raise StoreFileChanged(f"{self.path} was cut while it was open ({now[2]:,} bytes, was {self._file[2]:,}); "
                                    "nothing was written — `inspector verify` says what is left", code="store_file_cut")
+        if now[3] != self._file[3]:  # written since the last look: a checkpoint (any process's), or a copy over it
+            if self._overwritten():
+                self._log_orphaned = True  # close must not checkpoint the old store's log into this file
+                raise StoreFileChanged(f"{self.path} was overwritten by another store's file while it was open (the "
+                                       "same file, new contents: a copy over it); nothing was written — reopen the "
+                                       "store to work on the new one", code="store_file_replaced")
+            self._file = now
+
+    def _overwritten(self) -> bool:
+        """The file at the path is the one this store opened, written since the last look, and
+        holds another store's digest key: a copy over it (see _file_key)."""
+        now = _file_state(self.path) if self._file is not None else None
+        if now is None or self._file is None or now[:2] != self._file[:2] or now[3] == self._file[3]:
+            return False
+        return _file_key(self.path) not in (None, self.digest_key)
 
     @asynccontextmanager
     async def writes_held(self) -> AsyncIterator[None]:
@@ -195,11 +215,62 @@ class Store:
                 self._idle.append(db)
 
 
-def _file_state(path: Path) -> tuple[int, int, int] | None:
-    """(device, inode, size) of the file at ``path`` now, or None when nothing is there. A stat,
-    never an open: closing a descriptor of the file would drop this process's SQLite locks."""
+def _file_state(path: Path) -> tuple[int, int, int, tuple[int, int]] | None:
+    """(device, inode, size, (mtime, ctime)) of the file at ``path`` now, or None when nothing is
+    there. A stat, never an open: closing a descriptor of the file would drop this process's SQLite locks."""
     try:
         st = path.stat()
     except OSError:
         return None
-    return st.st_dev, st.st_ino, st.st_size
+    return st.st_dev, st.st_ino, st.st_size, (st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _file_key(path: Path) -> bytes | None:
+    """The digest key the store file itself holds (read without its log), or None when that
+    cannot be told (a store whose key is still only in its log, a file being written).
+
+    ``cp backup.db s.db`` under an open store keeps the inode and, for a file at least as long,
+    the size: check_file took it for the same file, the next act "succeeded" on a mix of the new
+    file and the old store's log, and closing checkpointed that log into the new file
+    (store-fault-six). Through SQLite (``immutable``), not a plain open: SQLite keeps the
+    descriptor of a file this process holds locks on instead of closing it."""
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?immutable=1", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        row = db.execute("SELECT value FROM store_meta WHERE key = 'digest_key'").fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        db.close()
+    try:
+        return bytes.fromhex(row[0]) if row is not None and isinstance(row[0], str) else None
+    except ValueError:
+        return b""  # a key that is not hex: not this store's
+
+
+
+WAL_HEADER, SHM_HEADERS = 32, 136  # bytes: the log's header; the index's two header copies and checkpoint info
+
+
+def _forget_log(path: Path) -> None:
+    """Make the old store's log empty to SQLite before its last connection closes, so the close
+    does not checkpoint it into the file now at ``path`` (another store's, copied over it).
+
+    Closing checkpointed the old store's WAL frames into the copy and cut it to the old store's
+    page count: the copy a reviewer had just put back was damaged (store-fault-six). With the
+    log's header and its index's headers zeroed, the closing connection rebuilds the index from
+    a log with no valid header — no frame — checkpoints nothing and removes the log. What the
+    log held belonged to a store whose file is gone: it could not be applied to anything."""
+    for name, size in ((f"{path}-shm", SHM_HEADERS), (f"{path}-wal", WAL_HEADER)):
+        try:
+            fd = os.open(name, os.O_WRONLY)
+        except OSError:
+            continue
+        try:
+            os.pwrite(fd, bytes(size), 0)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)

@@ -43,13 +43,14 @@ from textual.widgets import Input, TabbedContent
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from inspector.domain.errors import NotFound, Refusal
-from inspector.services import channels, recent_acts, sessions
+from inspector.services import channels, sessions
 from inspector.ui.behind_tabs import FillsTabsLater, FocusedPane, empty_panes
 from inspector.ui.deciding import DecidesPending
 from inspector.ui.dialog_actions import OpensDialogs
 from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.greyed_keys import SaysWhyGreyed
 from inspector.ui.layout import FitsTheTerminal
+from inspector.ui.live_changes import WatchesChanges
 from inspector.ui.paint import DrawsAfterBatch, after_paint
 from inspector.ui.tab_labels import FitsTabLabels, TabsColumn
 from inspector.ui.widgets.channel import ChannelPane
@@ -66,9 +67,7 @@ from inspector.ui.widgets.timeline_view import TimelineView
 
 if TYPE_CHECKING:
     from inspector.store.connection import Store
-    from inspector.ui.widgets.follow_bar import FollowBar
 
-LIVE_POLL_S = 0.5  # how often to ask whether another connection committed (cheap: a counter), so acts show within 2 s
 SEARCH_DEBOUNCE_S = 0.2
 
 
@@ -76,7 +75,7 @@ WRITING_ACTIONS = frozenset({"correct", "rebuild", "decide_pending"})  # dialogs
 
 
 class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending, OpensDialogs,
-                 FillsTabsLater, ShowsWorkerErrors, Screen[None]):
+                 FillsTabsLater, WatchesChanges, ShowsWorkerErrors, Screen[None]):
     AUTO_FOCUS = "#state-records"
     BINDINGS = [
         Binding("1", "focus_channel('state')", "State", id="main.focus_state"),
@@ -147,84 +146,12 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
             self.notify(f"{self.store.path.name} is read-only ({self.store.read_only_reason}): you can read, search, "
                         "expand and verify; accepting, correcting, handoffs and deletions are disabled.",
                         severity="warning", timeout=10)
-        self.change_watch = sessions.ChangeWatch(self.store)
-        self.acts = recent_acts.ActsWatch(self.store)
         first = self.load_sessions()
-        self._checking = False
-        self.check_for_changes()  # the first look: what is there now counts as seen
-        self.set_interval(LIVE_POLL_S, self._poll_changes)
+        self.watch_for_changes()
         # The visible data is read before this screen's first frame (its refresh waits for this
         # handler), so the first frame is the filled screen, not an empty one then a full redraw.
         with contextlib.suppress(WorkerFailed, WorkerCancelled):  # a failure is shown as a dialog by its handler
             await first.wait()
-
-    def _poll_changes(self) -> None:
-        # A look still running (a slow server, a busy machine) is left to finish, never cancelled:
-        # cancelled after reading the change counter, it would lose that change for good.
-        if not self._checking:
-            self.check_for_changes()
-
-    @work(group="live", exit_on_error=False)
-    async def check_for_changes(self) -> None:
-        """A live store: when another process commits, say who did what and reload the sessions
-        and the open session."""
-        self._checking = True
-        try:
-            changed = await self.change_watch.changed()
-            if self.acts.seen is None:
-                await self.acts.start()
-            if changed:
-                # This window's own acts are in the ledger too (its writes do not count as changes,
-                # so they were not consumed); the notice names the others'.
-                mine = getattr(self.app, "reviewer", None)
-                news = await self.acts.news()
-                if not news:  # no act, only derived data (another process indexing for search)
-                    return
-                foreign = self._not_followed(news)
-                if not foreign:  # only the follower's own imports: shown as they arrive, no reload
-                    return
-                acts = [a for a in foreign if a.actor != mine]
-                if acts:  # only acts under this reviewer's name (this window's deletion, a second window
-                    # of the same person): reloaded without a notice that would call them someone else's
-                    self.notify(f"{recent_acts.describe(acts)}; reloaded.", title="Changed elsewhere", timeout=5,
-                                markup=False)
-                self.initial_session = self.session
-                self.load_sessions()
-        finally:
-            self._checking = False
-
-    def _not_followed(self, news: list[recent_acts.Act]) -> list[recent_acts.Act]:
-        """The acts the follower did not write (FollowBar.made), told act by act: a foreign act
-        committed in the same look as a follower import is announced, the import is not."""
-        bars = self.query("FollowBar")
-        if not bars:
-            return news
-        bar = bars.first()
-        return [a for a in news if not bar.made(a)]  # type: ignore[attr-defined]
-
-    async def on_follow_bar_grew(self, event: FollowBar.Grew) -> None:
-        if event.session != self.session:
-            self.load_sessions_then(event.session)
-            return
-        await self.query_one(TimelineView).grew()
-        # in a worker of its own: the next poll's lines reach the timeline without waiting for it
-        self.run_worker(self._read_channels_again(event.session), group="follow-channels", exclusive=True,
-                        exit_on_error=False)
-        self.run_worker(self._load_rest(event.session), group="badges", exclusive=True, exit_on_error=False)
-
-    async def _read_channels_again(self, session: str) -> None:
-        """The three channels after a follow's poll, each keeping its cursor: a compaction that
-        arrived showed in the header ("gen 1 keeps 3 of 3 facts") while Task summary still said
-        "no summary generations", and Raw evidence lacked every part imported since opening."""
-        state = await channels.state_records(self.store, session)
-        gens = await channels.generations(self.store, session)
-        mats = await channels.evidence(self.store, session)
-        if session != self.session:
-            return
-        with self.app.batch_update():
-            self.query_one(StateChannel).load(state, keep=True)
-            self.query_one(SummaryChannel).load(gens, keep=True)
-            self.query_one(EvidenceChannel).load(mats, keep=True)
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -236,6 +163,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         if self.initial_session is not None and self.initial_session not in self.session_ids:
             raise NotFound(f"no session {self.initial_session!r} in {self.store.path.name}")
         self.query_one(SessionsList).load(items, target)
+        self.query_one(HeaderBar).count_sessions(len(items))
         if target is None:
             self.query_one(HeaderBar).show(None)
             return
@@ -275,6 +203,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         items = await sessions.list_sessions(self.store)  # its versions and counts follow every act
         self.session_ids = [s.id for s in items]
         self.query_one(SessionsList).load(items, session)
+        self.query_one(HeaderBar).count_sessions(len(items))  # a handoff's new session, another app's import
         await self.load_tabs(session)
         if not self._index_started:  # after everything on screen: events imported since the last search
             from inspector.services.search import index_new_events

@@ -230,7 +230,16 @@ class ReviewDialog(InspectorModal[bool]):
 
     @work(group="review-decide", exclusive=True, exit_on_error=False)
     async def accept(self) -> None:
-        decision = await candidates.accept(self.store, self.candidate, actor=self.reviewer, session=self.session)
+        # Said at once: a store another program is writing makes the accept wait (up to the busy
+        # timeout) with the dialog unchanged, which read as a frozen screen (store-fault-six).
+        self.status(markup("[b $warning]accepting $c…[/] (waiting for the store if another program is writing it)",
+                           c=self.candidate))
+        try:
+            decision = await candidates.accept(self.store, self.candidate, actor=self.reviewer,
+                                               session=self.session)
+        except BaseException:
+            self._status()  # refused (store_busy, …): the dialog says what it said before
+            raise
         if decision.validation.refusals:  # the session moved on while this screen was open
             self.refuse(decision.validation.refusals[0], f"Cannot accept {self.candidate}")
         else:

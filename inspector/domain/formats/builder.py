@@ -144,7 +144,10 @@ class Builder:
     def tool_result(self, call_id: str | None, text: str, *, at: str | None, tool: str | None, lines: list[Line],
                     **more: Any) -> int:
         """A tool result; above the threshold its text becomes a material and the event keeps a stub."""
-        data = text.encode("utf-8", errors="surrogatepass")
+        try:
+            data, strict = text.encode("utf-8"), True
+        except UnicodeEncodeError:  # a lone surrogate: kept, but not a text known_text may answer for
+            data, strict = text.encode("utf-8", errors="surrogatepass"), False
         if len(data) <= self.fold_threshold:
             return self.event("tool_result", text, at=at, trust="tool", lines=lines, call_id=call_id, tool=tool, **more)
         ident = call_id or f"evt-{self.seq + 1}"
@@ -154,6 +157,8 @@ class Builder:
                          trust="tool", lines=lines, call_id=call_id, tool=tool, stub=stub, **more)
         version = f"{self.fmt}@{at}" if at else self.fmt
         digest = content_hash(data)  # the material's and its stub's: hashed once
+        if strict:  # and not encoded nor hashed again when the import checks it (sif.decode_material)
+            known_text.remember_folded(text, data, digest)
         self.records.append({"type": "material", "session": self.session, "id": material, "source_event": seq,
                              "source_version": version, "retrieved_at": at, "disclosure_scope": "task",
                              "media_type": "text/plain", "encoding": "utf-8", "content": text,

@@ -337,8 +337,14 @@ CREATE INDEX reasoning_search_text ON reasoning_search USING gin (lower(text) gi
 CREATE INDEX reasoning_search_session ON reasoning_search (session, event_id);
 """
 
+# Format 7: a session's ledger entries of one kind (its deletions, read by every import) without
+# reading the others, as in the SQLite store.
+_V7 = """
+CREATE INDEX IF NOT EXISTS ledger_kind ON ledger(session, kind, seq);
+"""
+
 # Forward migrations: PG_MIGRATIONS[n] brings a PostgreSQL store from format n to the next
 # key (or FORMAT_VERSION). Format 0 is an empty database; the first step builds format 2,
 # the SQLite store's format at the time the PostgreSQL backend was added.
 PG_MIGRATIONS: dict[int, tuple[int, str]] = {0: (2, _V2), 2: (3, _V3), 3: (4, _V4), 4: (5, _V5),
-                                               5: (6, _V6)}
+                                               5: (6, _V6), 6: (7, _V7)}

@@ -124,8 +124,8 @@ class EvidenceChannel(ChannelPane):
         method = {"fts": "trigram index", "grams": "short-query index"}.get(result.method, result.method)
         n, items = sum(h.occurrences for h in result.hits), len(result.hits)
         # "0 occurrences in 0 items for “x”" said nothing found the way no person says it
-        head = (f"{n:,} occurrence{'s' if n != 1 else ''} in {items}{'+' if result.more else ''} "
-                f"item{'s' if items != 1 else ''} for “{result.query}” · {method} · [ ] step through them"
+        head = (f"{n:,} occurrence{'s' if n != 1 else ''} in {result.counted('item')} for “{result.query}” · {method} "
+                "· [ ] step through them"
                 if items else f"No match for “{result.query}” in this session's events, tool calls' input, thinking and stored originals "
                 f"· {method}")
         options = [Option(markup("[b]$h[/b]", h=head), disabled=True)]
@@ -192,6 +192,9 @@ class EvidenceChannel(ChannelPane):
         if index is None:
             return None
         oid = self.records.get_option_at_index(index).id or ""
+        if oid.startswith("mat:") and oid[4:] in self.materials:  # `e` on a material: its one stub, if one
+            stubs = self.materials[oid[4:]].stubs  # (a new reviewer's `e` there only said "select a stub")
+            return stubs[0] if len(stubs) == 1 else None
         return self.stubs[oid[5:]][0] if oid.startswith("stub:") else None
 
     def select_material(self, material_id: str) -> bool:

@@ -126,8 +126,10 @@ class FollowBar(Static):
         if dialog:
             self.add_class("stopped")
             self.update(markup("✗ stopped following $f: $m", f=one_line(self.source.name), m=one_line(error.message)))
-        else:  # a format that cannot be followed: a note, not an alarm
-            self.update(markup("[dim]○ not followed live: $m[/]", m=one_line(error.message)))
+        else:  # a format that cannot be followed: a note, not an alarm — what to do first, the long why after
+            # (at 80 columns "…, so it cannot be followed; open it again…" was cut before the way on)
+            self.update(markup("[dim]○ not followed live — open it again to import its current state: $m[/]",
+                               m=one_line(error.message)))
         if dialog:
             self.app.push_screen(error_dialog(error))
         self.run_worker(self._close(), exit_on_error=False)

@@ -33,11 +33,17 @@ class HeaderBar(Static):
         self.read_only = read_only  # why the store can only be read, or None
         self.session: SessionSummary | None = None
         self.badges: Badges | None = None
+        self.sessions = 0  # how many the store holds: below 140 columns the sessions list starts hidden
 
     def show(self, session: SessionSummary | None, badges: Badges | None = None) -> None:
         self.session = session
         self.badges = badges
         self.update(self._content())
+
+    def count_sessions(self, n: int) -> None:
+        if n != self.sessions:
+            self.sessions = n
+            self.refresh_content()
 
     def refresh_content(self) -> None:
         self.update(self._content())
@@ -60,6 +66,8 @@ class HeaderBar(Static):
         state = self._badges()
         state.append(markup("ctx v$cv · goal r$gr", cv=str(s.context_version), gr=str(s.goal_revision)))
         state.append(self._reviewer())
+        if self.sessions > 1:  # an inspect-ai log of 10 samples opened at 80 columns showed one, and no sign of the rest
+            state.append(markup("[dim]$n sessions · s lists them[/]", n=f"{self.sessions:,}"))
         if s.continued_from:
             state.append(markup("[$accent]↩ continued from $f[/]", f=s.continued_from))
         return Content("").join(where) + Content("\n") + Content("   ").join(state)

@@ -1,0 +1,39 @@
+"""What to pass when ``--session`` was left out: the store's sessions, named.
+
+``inspector drift g.db`` on a store of one session said only click's "Missing option
+'--session'", though the one id it wanted was in the store; a new reviewer had to run
+``sessions`` and copy it. The usage error (exit 2, nothing written) now gives the id, or
+how many there are and the command that lists them. Only an existing SQLite file is read
+(as `sessions` reads it); a URL or anything that cannot be read adds nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+from pathlib import Path
+
+from inspector.domain.terminal_safe import line_safe
+
+
+def missing_session_hint(store: object) -> str:
+    if not isinstance(store, Path) or not store.is_file():
+        return ""
+    try:
+        ids = asyncio.run(_session_ids(store))
+    except Exception:  # noqa: BLE001 - a hint only: the usage error stands as click said it
+        return ""
+    if not ids:
+        return f"{store.name} holds no session"
+    if len(ids) == 1:
+        return f"{store.name} holds one session: pass --session {shlex.quote(line_safe(ids[0]))}"
+    return (f"{store.name} holds {len(ids)} sessions: pass one with --session "
+            f"(`inspector sessions {shlex.quote(line_safe(str(store)))}` lists their whole ids)")
+
+
+async def _session_ids(path: Path) -> list[str]:
+    from inspector.services import sessions
+    from inspector.store.connection import open_store
+
+    async with await open_store(path) as store:  # as `inspector sessions STORE` opens it
+        return [s.id for s in await sessions.list_sessions(store)]

@@ -1,0 +1,121 @@
+"""A conditional prohibition's act reported done, and whether its condition held (verdict-six).
+
+"Do not restart the API unless the health check fails": "The API was restarted although the
+health check passed." broke it — but "check" is a word that only reads, so the act rules passed
+the sentence as a green — while "The API was restarted once, after the health check failed." kept
+it and was still a ``?``. The rule's act (its verb in any form, or a passive, with its object) and
+its condition ("the health check fails": its subject words and its predicate, "fail") are read in
+the same sentence:
+
+- the condition's subject named with its predicate, not denied ("after the health check failed")
+  — the exception the rule allows: ``condition_met`` (the act rules' ``?`` or finding for that
+  sentence is dropped);
+- the condition's subject named without its predicate, or with it denied, after a word that says
+  the act went ahead anyway ("although", "even though", "despite", "while", "but") or with an
+  opposite ("passed", "was green", "healthy", "did not fail") — ``condition_broken``:
+  ``forbidden_action_done``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from inspector.domain.said import Said, norm_phrase
+from inspector.domain.said_forbidden import forbidden_of
+from inspector.domain.said_steps import telling_words
+
+_UNLESS = re.compile(r"(?<![a-z])(?:unless|except when|except if)\s+(?P<cond>.+)$")
+_ANYWAY = re.compile(r"(?<![a-z])(?:although|though|even though|even if|despite|while|whereas|but|yet)(?![a-z])")
+_OPPOSITE = re.compile(r"(?<![a-z])(?:passed|passing|passes|green|healthy|fine|ok|okay|succeeded|was good|"
+                       r"all clear|never|not|n't|no)(?![a-z])")
+_NOT = re.compile(r"(?<![a-z])(?:not|never|n't|no|without)(?![a-z])")
+
+
+@dataclass(frozen=True, slots=True)
+class Conditioned:
+    verb: str
+    obj: tuple[str, ...]
+    subject: tuple[str, ...]  # the condition's subject words ("health", "check")
+    predicate: str  # its predicate's stem ("fail")
+
+
+@dataclass(frozen=True, slots=True)
+class Broken:
+    words: tuple[str, ...]
+    sentence: str
+
+
+@lru_cache(maxsize=4096)
+def conditioned_of(value: str) -> Conditioned | None:
+    v = norm_phrase(value).rstrip("。.!！ ")
+    m = _UNLESS.search(v)
+    act = forbidden_of(value)
+    if m is None or act is None or not act.verb or not act.object or act.command:
+        return None
+    words = [w for w in telling_words(m.group("cond")) if w.isascii()]
+    if len(words) < 2:
+        return None
+    pred = words[-1]
+    pred = pred[:-1] if pred.endswith("s") and len(pred) > 4 else pred
+    return Conditioned(act.verb, act.object, tuple(words[:-1]), pred[:4])
+
+
+def _act_at(text: str, c: Conditioned) -> int:
+    """Where the rule's act is reported in the sentence (its verb in any form near its object), or -1."""
+    verb = re.search(rf"(?<![a-z]){re.escape(c.verb[:max(4, len(c.verb) - 2)])}[a-z]*", text)
+    if verb is None or not all(re.search(rf"(?<![a-z]){re.escape(o[:5])}", text) for o in c.obj):
+        return -1
+    return verb.start()
+
+
+def _condition(text: str, c: Conditioned) -> tuple[bool, str] | None:
+    """(held, words) for a sentence naming the condition's subject; None when it does not."""
+    at = [m.start() for w in c.subject for m in [re.search(rf"(?<![a-z]){re.escape(w[:5])}", text)] if m]
+    if len(at) < max(1, (len(c.subject) + 1) // 2):
+        return None
+    start = min(at)
+    tail = text[start:start + 60]
+    pred = re.search(rf"(?<![a-z]){re.escape(c.predicate)}[a-z]*", tail)
+    if pred is not None and not _NOT.search(tail[:pred.start()]) and not _NOT.search(text[max(0, start - 20):start]):
+        return True, pred.group()
+    before = text[:start]
+    anyway = _ANYWAY.search(before)
+    opposite = _OPPOSITE.search(tail)
+    if anyway or opposite:
+        return False, (anyway or opposite).group()  # type: ignore[union-attr]
+    return None
+
+
+def condition_met(said: Said, value: str) -> frozenset[str]:
+    """The sentences reporting the act done with the rule's condition named as held."""
+    c = conditioned_of(value)
+    if c is None:
+        return frozenset()
+    return said.remember(("condition_met", value), lambda: frozenset(
+        said.stripped(s) for s in said.sentences if _act_at(s.text, c) >= 0
+        and (got := _condition(s.text, c)) is not None and got[0]))
+
+
+def condition_broken(said: Said, value: str) -> Broken | None:
+    """The first sentence reporting the act done while the condition did not hold."""
+    c = conditioned_of(value)
+    if c is None:
+        return None
+    v = norm_phrase(value).rstrip("。.!！ ")
+    for s in said.sentences:
+        if v in s.text:
+            continue
+        at = _act_at(s.text, c)
+        if at < 0 or _NOT.search(s.text[:at]) or re.search(r"(?<![a-z])(?:will|would|may|might|should|must|can|"
+                                                            r"could|if|whether|unless)(?![a-z])", s.text[:at]):
+            continue
+        got = _condition(s.text[at:], c)
+        if got is not None and not got[0]:
+            act = re.search(rf"(?<![a-z]){re.escape(c.verb[:max(4, len(c.verb) - 2)])}[a-z]*", s.text)
+            return Broken(((act.group() if act else c.verb), got[1]), said.stripped(s))
+    return None
+
+
+__all__ = ["Broken", "Conditioned", "condition_broken", "condition_met", "conditioned_of"]
