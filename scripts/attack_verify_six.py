@@ -22,6 +22,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from inspector.store.schema import FORMAT_VERSION  # noqa: E402
+
 GUARDS = ("ledger_no_update", "ledger_no_delete", "events_no_update", "chunks_no_update")
 FIRST_TEXT = "(SELECT MIN(event_id) FROM events WHERE content IS NOT NULL)"
 EDITS: dict[str, list[str]] = {
@@ -39,8 +43,8 @@ EDITS: dict[str, list[str]] = {
     "ledger.hash upper-cased (last entry)": ["UPDATE ledger SET hash = upper(hash) WHERE seq = (SELECT MAX(seq) "
                                              "FROM ledger)"],
     "a NUL after an event's text": [f"UPDATE events SET content = content || char(0) WHERE event_id = {FIRST_TEXT}"],
-    "user_version 5": ["PRAGMA user_version = 5"],
-    "user_version 7": ["PRAGMA user_version = 7"],
+    "user_version one older": [f"PRAGMA user_version = {FORMAT_VERSION - 1}"],
+    "user_version one newer": [f"PRAGMA user_version = {FORMAT_VERSION + 1}"],
     "application_id 0": ["PRAGMA application_id = 0"],
     "ANALYZE, sqlite_stat1 forged": ["ANALYZE", "UPDATE sqlite_stat1 SET stat = '1 1'"],
     "journal_mode DELETE": ["PRAGMA journal_mode = DELETE"],

@@ -60,6 +60,22 @@ async def test_a_schema_edit_on_postgresql_is_a_break(pg_store: str, edit: str) 
     assert not ok and code in codes, codes
 
 
+async def test_a_role_that_cannot_build_the_reference_says_what_was_not_compared(
+        pg_store: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncpg
+
+    from inspector.services import verify_pg_tables
+
+    async def refused(store: object) -> None:
+        raise asyncpg.InsufficientPrivilegeError("permission denied to create temporary tables")
+
+    monkeypatch.setattr(verify_pg_tables, "_reference", refused)
+    async with await open_store(pg_store) as opened:
+        report = await verify_store(opened)
+    assert report.ok
+    assert any("columns and constraints" in n and "InsufficientPrivilegeError" in n for n in report.not_checked)
+
+
 def test_the_expected_indexes_are_the_names_the_migrations_create() -> None:
     """An index made ``IF NOT EXISTS`` (format 7's ledger_kind) was read as an index named
     ``IF``: every PostgreSQL store then failed verify with ``schema_changed``."""

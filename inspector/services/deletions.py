@@ -13,6 +13,7 @@ never content. After the commit the WAL is checkpointed and truncated; with
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +43,7 @@ async def check(store: Store, request: str, session: str | None = None) -> Cover
     async with store.snapshot() as db:
         cov = await coverage(db, await load_by_id(db, "deletion_request", request, session))
     cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
-    cov.warnings += store_warnings(getattr(store, "path", None), cov.values)
+    cov.warnings += await asyncio.to_thread(store_warnings, getattr(store, "path", None), cov.values)  # files: off the loop
     if cov.status == "pending":
         cov.warnings += cache_warnings(cov.values, remove=False)
     return cov
@@ -226,7 +227,7 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
     cov.status = "done"
     truncated = await checkpoint(store)
     cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
-    cov.warnings += store_warnings(getattr(store, "path", None), cov.values)
+    cov.warnings += await asyncio.to_thread(store_warnings, getattr(store, "path", None), cov.values)  # files: off the loop
     cov.warnings += cache_warnings(cov.values, remove=True)
     return DeletionResult(cov, {**removed, **({"material_bytes": tombstoned} if tombstoned else {})}, [],
                           truncated)

@@ -133,15 +133,14 @@ async def _check_material_index(store: Store, fail: Fail) -> None:
 GUARDS = ("ledger_no_update", "ledger_no_delete", "events_no_update", "chunks_no_update")
 
 
-async def check_guards(store: Store, fail: Fail) -> None:
+async def check_guards(store: Store, fail: Fail) -> str | None:
     """The store's schema is the inspector's: the triggers that refuse edits of the ledger,
     events and chunks are there and unaltered (someone who drops them to edit in place and
     forgets to restore them leaves this trace), no trigger or view was added (one could
     rewrite what later acts write, or what a read returns), no index dropped or altered."""
     if store.dialect == "postgresql":
         await verify_pg_schema.check_pg_schema(store, fail)
-        await verify_pg_tables.check_pg_tables(store, fail)
-        return
+        return await verify_pg_tables.check_pg_tables(store, fail)  # what it could not compare, if anything
     rows = await store.db.execute_fetchall(SCHEMA_SQL)
     have = {(str(t), str(n)): s for t, n, s in rows}
     want = expected_schema()
@@ -158,3 +157,4 @@ async def check_guards(store: Store, fail: Fail) -> None:
         fail({"where": "schema", "code": "schema_changed", "message": "the store's schema was changed outside the inspector ("
                                             + "; ".join(parts) + "): a changed trigger or view can alter what "
                                             "acts write or reads return"})
+    return None

@@ -52,13 +52,18 @@ async def _reference(store: Any) -> tuple[set[tuple[Any, ...]], set[tuple[Any, .
         await conn.close()
 
 
-async def check_pg_tables(store: Store, fail: Fail) -> None:
+SKIPPED = ("the PostgreSQL tables' columns and constraints: this role cannot build the reference in a temporary "
+           "schema ({error}); the triggers, functions and indexes were compared")
+
+
+async def check_pg_tables(store: Store, fail: Fail) -> str | None:
+    """None, or what was not compared and why (verify's ``not_checked``)."""
     import asyncpg
 
     try:
         want_columns, want_constraints = await _reference(store)
-    except asyncpg.PostgresError:  # a role without the TEMP privilege cannot build the reference: not compared
-        return
+    except asyncpg.PostgresError as exc:  # a role without the TEMP privilege cannot build the reference
+        return SKIPPED.format(error=type(exc).__name__)
     here = "current_schema()::regnamespace"
     columns = {tuple(r) for r in await store.db.execute_fetchall(_COLUMNS.format(schema=here))}
     constraints = {tuple(r) for r in await store.db.execute_fetchall(_CONSTRAINTS.format(schema=here))}
@@ -70,3 +75,4 @@ async def check_pg_tables(store: Store, fail: Fail) -> None:
               "message": "the store's tables were changed outside the inspector (" + ", ".join(changed[:6]) +
                          "): a column, default or constraint other than the format's changes what is stored or how "
                          "it is read"})
+    return None

@@ -165,13 +165,14 @@ async def _verify(store: Store, report: VerifyReport, head: tuple[int, str] | No
         await verify_meta.check_meta(store, report)
         await verify_meta.check_watermark_rows(store, report)
         report.search_index = await verify_layout.check_event_index(store, report.fail)
-        await verify_layout.check_guards(store, report.fail)  # last: the edit it hints at is named first
+        skipped = await verify_layout.check_guards(store, report.fail)  # last: the edit it hints at is named first
     # FTS5 compares an index with its text only through a statement spelled as a write, and the
     # short-query index is rebuilt in a temporary table: both need the writer (nothing is changed)
     writable = store.dialect != "postgresql" and not store.read_only and store.has_writer
     if not writable:
         async with store.snapshot():
             report.not_checked = await verify_index_text.check_index_text(store, report.fail, full, writable=False)
+        report.not_checked += [skipped] if skipped else []
         return
     try:
         async with store.transaction():
