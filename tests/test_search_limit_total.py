@@ -2,7 +2,9 @@
 
 The limit bounded events and materials each: ``--limit 3`` listed three events and two
 materials and said "5+ hits". Events come first (in event order), materials fill what the
-limit leaves; the count names both kinds and says when more match (CLI plain, ``--json``, app).
+limit leaves and keep a fifth of it when they match (events first hid every stored original
+behind a common word's first 50 events in the app); the count names both kinds and says when
+more match (CLI plain, ``--json``, app).
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ def _search(store: Path, limit: int, *more: str) -> str:
 
 
 @pytest.mark.parametrize(("limit", "events", "materials", "more"),
-                         [(3, 3, 0, True), (61, 60, 1, True), (63, 60, 3, False), (100, 60, 3, False)])
+                         [(3, 3, 0, True), (20, 17, 3, True), (61, 58, 3, True), (63, 60, 3, False),
+                          (100, 60, 3, False)])
 def test_the_limit_bounds_events_and_materials_together(store: Path, limit: int, events: int, materials: int,
                                                          more: bool) -> None:
     doc = json.loads(_search(store, limit, "--json"))
@@ -71,5 +74,5 @@ async def test_the_app_says_it_too(store: Path, monkeypatch: pytest.MonkeyPatch)
         await settle(app, pilot)
         evidence = app.screen.query_one(EvidenceChannel)
         head = str(evidence.records.get_option_at_index(0).prompt)
-        assert "in 50 items (50 events, 0 materials; more match than the limit of 50)" in head, head
+        assert "in 50 items (47 events, 3 materials; more match than the limit of 50)" in head, head
         assert len(evidence.found) == 50

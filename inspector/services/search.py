@@ -161,7 +161,8 @@ async def index_new_events(store: Store, indexing: CatchUpProgress | None = None
 async def search(store: Store, session: str, query: str, *, limit: int = 50,
                  indexing: CatchUpProgress | None = None) -> SearchResult:
     """Events and materials of ``session`` containing ``query`` (case-insensitive): the first ``limit``
-    hits in all, events first (in event order), then materials while the limit leaves room.
+    hits in all, events first (in event order), then materials in the room left and at least
+    ``limit // 5`` of it when they match.
 
     Events an import added since the last search are indexed first (``indexing`` hears how
     far that has got), so the answer is what the indexes give for the whole store."""
@@ -196,6 +197,8 @@ async def _search(db: aiosqlite.Connection, session: str, query: str, limit: int
     await _materials(db, session, query, pattern, limit, result, short)
     return result
 
+
+MATERIAL_SHARE = 5  # materials keep limit // 5 of the hits listed when they match (a fifth of the app's 50)
 
 # ((event id, 0 text / 1 call input / 2 thinking), hit): merged in event order
 Found = list[tuple[tuple[int, int], Hit]]
@@ -341,24 +344,31 @@ async def _unindexed(db: aiosqlite.Connection, session: str, pattern: re.Pattern
 
 async def _materials(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str], limit: int,
                      result: SearchResult, short: bool) -> None:
-    room = max(0, limit - len(result.hits))  # the limit bounds events and materials together
+    """Materials fill what the events leave of the limit, and keep a fifth of it whatever the
+    events took: events first, materials after filling only the room left, hid every stored
+    original (the Raw evidence channel's own items) behind a common word's first 50 events."""
+    room = max(limit - len(result.hits), limit // MATERIAL_SHARE)
     rows = await search_index.materials_containing(db, session, query, room + 1, short)
     if len(rows) > room:
         result.more = True
         rows = rows[:room]
+    found: list[Hit] = []
     for mid, text in rows:
         hit = _hit("material", mid, text, pattern, MATERIAL_TEXT)
-        result.hits.append(hit or Hit("material", mid, _snippet_at(text, 0), matched=MATERIAL_TEXT))
+        found.append(hit or Hit("material", mid, _snippet_at(text, 0), matched=MATERIAL_TEXT))
     # materials the index does not reach yet (a store that cannot be written, an import since
     # the catch-up), checked against their text: usually none, one lookup past the watermark
-    found = len(rows)
     for mid, text in await material_index.unindexed(db, session):
         hit = _hit("material", mid, text, pattern, MATERIAL_TEXT)
-        if hit is not None and found < room:
-            found += 1
-            result.hits.append(hit)
+        if hit is not None and len(found) < room:
+            found.append(hit)
         elif hit is not None:
             result.more = True
+    over = len(result.hits) + len(found) - limit
+    if over > 0:  # the materials' share is taken from the last events listed
+        del result.hits[-over:]
+        result.more = True
+    result.hits.extend(found)
     partial = await search_index.partly_indexed_materials(db, session)
     if partial:
         result.complete = False
