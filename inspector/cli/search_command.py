@@ -53,7 +53,8 @@ def _human(result: SearchResult) -> list[str]:
 @click.argument("query")
 @click.option("--session", required=True, help="The session whose events and materials are searched.")
 @click.option("--limit", type=click.IntRange(min=1, max=10_000), default=50, show_default=True,
-              help="The most hits listed, events and materials together (events first).")
+              help="The most hits listed, events and materials together: events first, materials in the "
+                   "room left and at least a fifth of it when they match.")
 @json_option
 @run_command()
 async def search_cmd(store: Path, query: str, session: str, limit: int, as_json: bool) -> int:
