@@ -68,6 +68,10 @@ def _positive(value: str) -> str | None:
 
 def flipped(said: Said, value: str) -> Flipped | None:
     """A double negative that lifts the rule, or its negation dropped in a restatement."""
+    cue = said.remember(("flip_cue",), lambda: _CUES.search(said.text) is not None)
+    positive = _positive(value)
+    if not cue and (positive is None or positive not in said.text):
+        return None  # the usual case, asked cheaply for every record of every generation
     return said.remember(("flipped", value), lambda: _double(said, value) or _dropped(said, value))
 
 
