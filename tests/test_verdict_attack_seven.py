@@ -1,0 +1,65 @@
+"""The eighth verdict attack (verdict-seven; docs/reviews/verdict-six.md "Round seven"): an approval
+by the wrong actor in other words than "approved", and a condition written without "unless". Each
+drifted text must give a finding or say it could not judge (``?``), never "no drift"; each faithful
+one must stay clear — no finding and no ``?``. Texts the rules still do not read are listed in
+``NOT_READ`` (a strict xfail: reading one makes the test say so), faithful texts still flagged in
+``FALSE_ALARM``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inspector.domain.drift import headline
+from inspector.domain.said_departures import CANNOT_JUDGE
+from tests.verdict_attack_cases import blocking, judge
+from tests.verdict_attack_seven_cases import seven_cases
+
+CASES = seven_cases()
+# Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-six.md).
+NOT_READ: set[str] = {"p-d2", "p-d3", "p-d4", "p-d5", "p-d6", "p-d7", "p-d8",
+                      "c-d5", "c-d7", "c-d9", "c-d11", "c-d13"}
+FALSE_ALARM: set[str] = {"p-f3"}
+
+
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    import asyncio
+
+    return asyncio.run(judge(tmp_path_factory.mktemp("seven"), *(c for _, _, c in CASES)))
+
+
+def _params(label: str, known: set[str]) -> list:
+    return [pytest.param(w, c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason="not read yet")]
+                         if c["id"] in known else []) for lab, w, c in CASES if lab == label]
+
+
+@pytest.mark.parametrize(("what", "case"), _params("drifted", NOT_READ))
+def test_a_changed_fact_is_caught_or_said_to_be_unjudged(judged: dict, what: str, case: dict) -> None:
+    got = judged[case["id"]]
+    unsure = [f for c, fs in got["codes"].items() if c in CANNOT_JUDGE for f in fs]
+    assert blocking(got) or unsure, (what, case["summary"]["text"][-300:])
+    assert headline(got["findings"]) != "no drift found", what
+    for f in unsure:  # a "?" names its record, the words and the sentence a person must read
+        assert f.key and f.words and f.where and f.severity == "warning"
+    if not blocking(got):
+        assert all(got["survival"][f.key] in ("unknown", "contradicted") for f in unsure), (what, got["survival"])
+
+
+@pytest.mark.parametrize(("what", "case"), _params("faithful", FALSE_ALARM))
+def test_a_faithful_text_stays_clear(judged: dict, what: str, case: dict) -> None:
+    got = judged[case["id"]]
+    assert set(got["codes"]) - {"facts_not_judged"} == set(), (what, {c: [f.message for f in fs]
+                                                                      for c, fs in got["codes"].items()})
+    assert headline(got["findings"]) == "no drift found", what
+    assert set(got["survival"].values()) <= {"kept"}, (what, got["survival"])
+
+
+def test_the_case_set_is_large_and_labelled() -> None:
+    labels = [label for label, _, _ in CASES]
+    assert len(CASES) >= 30 and set(labels) == {"drifted", "faithful"}
+    assert len({c["id"] for _, _, c in CASES}) == len(CASES)
+    assert any(c["lang"] == "zh" for _, _, c in CASES) and any(c["lang"] == "en" for _, _, c in CASES)
+    assert Path(__file__).with_name("verdict_attack_seven_cases.py").exists()
