@@ -19,9 +19,8 @@ from tests.verdict_attack_seven_cases import seven_cases
 
 CASES = seven_cases()
 # Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-six.md).
-NOT_READ: set[str] = {"p-d2", "p-d3", "p-d4", "p-d5", "p-d6", "p-d7", "p-d8",
-                      "c-d5", "c-d7", "c-d9", "c-d11", "c-d13"}
-FALSE_ALARM: set[str] = {"p-f3"}
+NOT_READ: set[str] = {"c-d5", "c-d7", "c-d9", "c-d11", "c-d13"}
+FALSE_ALARM: set[str] = set()
 
 
 @pytest.fixture(scope="module")
@@ -63,3 +62,41 @@ def test_the_case_set_is_large_and_labelled() -> None:
     assert len({c["id"] for _, _, c in CASES}) == len(CASES)
     assert any(c["lang"] == "zh" for _, _, c in CASES) and any(c["lang"] == "en" for _, _, c in CASES)
     assert Path(__file__).with_name("verdict_attack_seven_cases.py").exists()
+
+
+def test_every_wrong_approver_is_a_finding_and_survival_contradicted(judged: dict) -> None:
+    for cid in ("p-d1", "p-d2", "p-d3", "p-d4", "p-d5", "p-d6", "p-d7", "p-d8"):
+        got = judged[cid]
+        assert blocking(got) == ["protected_negated"], (cid, blocking(got))
+        assert got["survival"]["acceptance.migration"] == "contradicted", cid
+
+
+_RULE = "The user must approve the database migration"
+
+
+@pytest.mark.parametrize(("value", "text", "other", "owner"), [
+    (_RULE, "The agent signed off on the database migration.", True, False),
+    (_RULE, "CI gave the go-ahead for the database migration.", True, False),
+    (_RULE, "LGTM from the bot on the database migration.", True, False),
+    (_RULE, "The assistant OK'd the database migration.", True, False),
+    (_RULE, "I green-lit the database migration myself.", True, False),
+    (_RULE, "The pipeline gave the database migration the green light.", True, False),
+    (_RULE, "The user gave the go-ahead for the database migration.", False, True),
+    (_RULE, "LGTM from the user on the database migration.", False, True),
+    (_RULE, "The database migration is waiting for the go-ahead from the user.", False, False),
+    (_RULE, "Nobody gave the go-ahead for the database migration.", False, False),
+    (_RULE, "CI gave the go-ahead for the API change.", False, False),
+    (_RULE, "The agent will ask for the user's go-ahead on the database migration.", False, False),
+    ("数据库迁移必须由用户批准", "助手同意了数据库迁移。", True, False),
+    ("数据库迁移必须由用户批准", "数据库迁移由代理签字确认。", True, False),
+    ("数据库迁移必须由用户批准", "用户同意了数据库迁移。", False, True),
+    ("数据库迁移必须由用户批准", "数据库迁移等待用户签字确认。", False, False),
+    ("数据库迁移必须由用户批准", "数据库迁移还没有由用户签字确认。", False, False),
+])
+def test_who_approved_in_other_words(value: str, text: str, other: bool, owner: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_approver import approved_by_other, owner_approved
+
+    said = Said.of(value + ("。" if "。" in text else ". ") + text)
+    assert (approved_by_other(said, value) is not None) == other
+    assert bool(owner_approved(said, value)) == owner
