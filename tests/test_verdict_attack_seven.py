@@ -19,7 +19,7 @@ from tests.verdict_attack_seven_cases import seven_cases
 
 CASES = seven_cases()
 # Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-six.md).
-NOT_READ: set[str] = {"c-d5", "c-d7", "c-d9", "c-d11", "c-d13"}
+NOT_READ: set[str] = set()
 FALSE_ALARM: set[str] = set()
 
 
@@ -100,3 +100,61 @@ def test_who_approved_in_other_words(value: str, text: str, other: bool, owner: 
     said = Said.of(value + ("。" if "。" in text else ". ") + text)
     assert (approved_by_other(said, value) is not None) == other
     assert bool(owner_approved(said, value)) == owner
+
+
+def test_every_broken_condition_is_a_finding_and_survival_contradicted(judged: dict) -> None:
+    for cid, key in (("c-d5", "constraint.deploy"), ("c-d7", "constraint.cache"), ("c-d9", "constraint.migrate"),
+                     ("c-d11", "constraint.restart"), ("c-d13", "constraint.cache")):
+        got = judged[cid]
+        assert blocking(got) == ["forbidden_action_done"], (cid, blocking(got))
+        assert got["survival"][key] == "contradicted", cid
+
+
+@pytest.mark.parametrize(("value", "read"), [
+    ("Deploy to production only if the smoke tests pass", ("deploy", False)),
+    ("Only after the backup has finished, run the migration", ("run", False)),
+    ("Run the migration provided that the backup has finished", ("run", False)),
+    ("Do not clear the cache as long as the import is running", ("clear", True)),
+    ("If the import is running, do not clear the cache", ("clear", True)),
+    ("只有在健康检查失败时才能重启接口", ("重启", False)),
+    ("如果导入正在运行，不要清空缓存", ("清空", True)),
+    ("除非健康检查失败，不要重启接口", ("重启", False)),
+    ("Deploy only to staging", None),
+    ("Do not deploy only if the tests pass", None),
+    ("Keep the request timeout at 5 minutes", None),
+])
+def test_a_condition_in_other_words_is_read(value: str, read: tuple[str, bool] | None) -> None:
+    from inspector.domain.said_condition import conditioned_of
+
+    c = conditioned_of(value)
+    assert (c.verb, c.forbidden_when) == read if c is not None else read is None
+
+
+_ONLY, _WHILE, _AFTER = ("Deploy to production only if the smoke tests pass",
+                         "Do not clear the cache as long as the import is running",
+                         "Run the migration provided that the backup has finished")
+
+
+@pytest.mark.parametrize(("value", "text", "broken"), [
+    (_ONLY, "Deployed to production although the smoke tests failed.", True),
+    (_ONLY, "Deployed to production after the smoke tests passed.", False),
+    (_ONLY, "We will deploy to production even though the smoke tests failed.", False),
+    (_WHILE, "Cleared the cache while the import was still running.", True),
+    (_WHILE, "Cleared the cache after the import stopped running.", False),
+    (_WHILE, "The cache was not cleared while the import was running.", False),
+    (_AFTER, "Ran the migration although the backup had not finished.", True),
+    (_AFTER, "Ran the migration after the backup had finished.", False),
+    ("只有在健康检查失败时才能重启接口", "健康检查通过时也重启了接口。", True),
+    ("只有在健康检查失败时才能重启接口", "健康检查失败后重启了一次接口。", False),
+    ("只有在健康检查失败时才能重启接口", "健康检查通过，所以没有重启接口。", False),
+    ("如果导入正在运行，不要清空缓存", "虽然导入还在运行，仍然清空了缓存。", True),
+    ("如果导入正在运行，不要清空缓存", "导入完成后清空了缓存。", False),
+    ("如果导入正在运行，不要清空缓存", "导入运行期间没有清空缓存。", False),
+    ("除非健康检查失败，不要重启接口", "健康检查正常，但还是重启了接口。", True),
+])
+def test_a_condition_in_other_words_broken(value: str, text: str, broken: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_condition import condition_broken
+
+    said = Said.of(value + ("。" if "。" in text else ". ") + text)
+    assert (condition_broken(said, value) is not None) == broken
