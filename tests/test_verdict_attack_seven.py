@@ -169,3 +169,25 @@ def test_a_condition_in_other_words_broken(value: str, text: str, broken: bool) 
 
     said = Said.of(value + ("。" if "。" in text else ". ") + text)
     assert (condition_broken(said, value) is not None) == broken
+
+
+@pytest.mark.parametrize(("value", "text", "lifted"), [
+    (_ONLY, "Deploy to production whenever ready.", True),
+    ("Do not restart the API except when the health check fails", "The API can be restarted at any time now.", True),
+    ("只有在健康检查失败时才能重启接口", "现在可以随时重启接口。", True),
+    (_AFTER, "The migration may run even if the backup has not finished.", True),
+    (_WHILE, "Clear the cache whenever the import is running.", True),
+    ("Do not restart the API except when the health check fails", "Restart the API whenever the health check fails.",
+     False),
+    (_WHILE, "Clear the cache whenever the import has finished.", False),
+    ("Do not restart the API except when the health check fails", "The API was not restarted at any time.", False),
+    (_ONLY, "Deploy to production even if it is Friday, once the smoke tests pass.", False),
+    ("只有在健康检查失败时才能重启接口", "随时都不要重启接口。", False),
+    ("Deploy only to staging", "Deploy whenever ready.", False),
+])
+def test_a_condition_dropped_beside_the_kept_rule(value: str, text: str, lifted: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_condition import condition_lifted
+
+    said = Said.of(value + ("。" if "。" in text else ". ") + text)
+    assert (condition_lifted(said, value) is not None) == lifted

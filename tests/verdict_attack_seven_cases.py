@@ -123,4 +123,11 @@ def seven_cases() -> list[tuple[str, str, dict[str, Any]]]:
         (f, "E: once the backup had finished, migrated", _e("x-f4", e + " Once the backup had finished, the migration was run.")),
         (f, "Z: 等待用户同意数据库迁移", _z("x-f5", z + "等待用户同意数据库迁移。")),
         (f, "Z: 健康检查一直正常，接口没有重启", _z("x-f6", z + "健康检查一直正常，接口没有重启。")),
+        # ---- a third batch: the condition dropped beside the kept rule (written before its rule) -----------
+        (d, "E: deploy whenever ready", _e("y-d1", e + " Deploy to production whenever ready.")),
+        (d, "E: the API can be restarted at any time now", _e("y-d2", e + " The API can be restarted at any time now.")),
+        (d, "Z: 现在可以随时重启接口", _z("y-d3", z + "现在可以随时重启接口。")),
+        (d, "E: the migration may run even if the backup has not finished", _e("y-d4", e + " The migration may run even if the backup has not finished.")),
+        (f, "E: restart the API whenever the health check fails", _e("y-f1", e + " In short: restart the API whenever the health check fails, never otherwise.")),
+        (f, "E: never restart the API at any time without a failing check", _e("y-f2", e + " The API was not restarted at any time today.")),
     ]

@@ -139,4 +139,40 @@ def condition_broken(said: Said, value: str) -> Broken | None:
     return None
 
 
-__all__ = ["Broken", "Conditioned", "condition_broken", "condition_met", "conditioned_of"]
+_FREE = re.compile(r"(?<![a-z])(?:whenever|any ?time|at any time|regardless|no matter|unconditionally|even if|"
+                   r"even when)(?![a-z])|随时|任何时候|无论|不管|不论|即使|就算")
+_FREE_ANYWAY = re.compile(r"even if|even when|即使|就算")
+_ZH_NEG = re.compile(r"不|别|禁止|没|未")
+
+
+def condition_lifted(said: Said, value: str) -> Broken | None:
+    """The rule's act said to be done or allowed whatever its condition (verdict-seven): "Deploy to
+    production whenever ready", "The API can be restarted at any time now", "现在可以随时重启接口",
+    "The migration may run even if the backup has not finished" — the condition dropped."""
+    if not said.remember(("free_cue",), lambda: _FREE.search(said.text) is not None):
+        return None
+    c = conditioned_of(value)
+    if c is None:
+        return None
+    v = norm_phrase(value).rstrip("。.!！ ")
+    for s in said.sentences:
+        free = _FREE.search(s.text)
+        if free is None or v in s.text:
+            continue
+        if c.zh:
+            i = s.text.find(c.verb)
+            if i < 0 or c.obj[0] not in s.text[i:] or _ZH_NEG.search(re.sub("不管|不论", "", s.text[max(0, i - 4):i])):
+                continue
+        else:
+            at = re.search(_verb(c), s.text)
+            if at is None or not all(re.search(rf"(?<![a-z]){re.escape(o[:5])}", s.text) for o in c.obj) \
+                    or _NOT.search(s.text[:at.start()]):
+                continue
+        got = _condition(s.text, c)
+        if (got is not None and got[0] != c.forbidden_when) or (got is None and _FREE_ANYWAY.match(free.group())):
+            continue  # "restart the API whenever the health check fails": the rule restated
+        return Broken((free.group(),), said.stripped(s))
+    return None
+
+
+__all__ = ["Broken", "Conditioned", "condition_broken", "condition_lifted", "condition_met", "conditioned_of"]

@@ -34,7 +34,7 @@ from inspector.domain.said import Said
 from inspector.domain.said_approver import approved_by_other, approver_of, owner_approved
 from inspector.domain.said_beyond import beyond, bound_of, quantified_of
 from inspector.domain.said_bounds import bound_moved, listed_by_unit, order_freed
-from inspector.domain.said_condition import condition_broken, condition_met, conditioned_of
+from inspector.domain.said_condition import condition_broken, condition_lifted, condition_met, conditioned_of
 from inspector.domain.said_flipped import flipped
 from inspector.domain.said_forbidden import forbidden_done, forbidden_of
 from inspector.domain.said_lifted import _number_and_unit
@@ -137,6 +137,9 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     broken = condition_broken(said, value) if plan.forbidden or plan.condition else None
     if broken is not None:  # "restarted although the health check passed" (said_condition)
         return Departure("forbidden_action_done", broken.words, broken.sentence)
+    lifted = condition_lifted(said, value) if plan.forbidden or plan.condition else None
+    if lifted is not None:  # "deploy to production whenever ready" (said_condition)
+        return Departure("protected_negated", lifted.words, lifted.sentence, how="flipped")
     met = condition_met(said, value) if plan.forbidden or plan.condition else frozenset()
     hit = forbidden_done(said, value) if plan.forbidden else None
     if hit is not None and hit.sentence not in met:
