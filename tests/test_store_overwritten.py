@@ -74,3 +74,22 @@ async def test_the_same_stores_file_written_by_another_process_still_takes_acts(
         os.utime(sample_store, ns=(later, later))  # written since the store's last look, whatever the clock's tick
         decided = await reject(store, "cand-stale", actor="lin", reason="stale")
         assert decided.validation.status == "rejected"
+
+
+async def test_a_check_that_raises_at_close_still_ends_every_connection(sample_store: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The overwritten-file check at close raised on a store path that is not UTF-8 (its URI was
+    built from ``str``): the error went up before the connections closed, their threads kept the
+    process waiting for ever (CI: ``import --into store-\\xff.db`` timed out)."""
+    store = await open_store(sample_store)
+    every = [*store._idle, *store._lent, store._reader, *([store._writer] if store._writer else [])]
+
+    def broken() -> bool:
+        raise UnicodeEncodeError("utf-8", "\udcff", 0, 1, "surrogates not allowed")
+
+    monkeypatch.setattr(store, "_overwritten", broken)
+    with pytest.raises(UnicodeEncodeError):
+        await store.close()
+    for connection in every:  # asked to stop: its thread ends once its queue is done
+        connection._thread.join(timeout=30)
+    assert every and not any(c._thread.is_alive() for c in every)

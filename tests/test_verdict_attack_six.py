@@ -192,6 +192,8 @@ _RESTART = "Do not restart the API unless the health check fails"
     ("It is not true that the deploy failed.", None),
     ("Restart the API unless the health check fails.", "protected_negated"),
     ("Never restart the API unless the health check fails.", None),
+    ("Only the on-call engineer may restart the API unless the health check fails.", None),
+    ("You may restart the API unless the health check fails.", "protected_negated"),
     ("We will not restart the API unless the health check fails.", None),
 ])
 def test_a_conditional_prohibition_broken_met_or_flipped(text: str, code: str | None) -> None:
@@ -233,3 +235,26 @@ def test_a_bound_gone_past_in_the_other_language(value: str, text: str, code: st
 
     got = beyond(Said.of(value + ("。" if "。" in value else ". ") + text), value, "constraint")
     assert (got.code if got else None) == code
+
+
+def test_a_quoted_question_does_not_end_the_sentence_that_drops_it() -> None:
+    from inspector.domain.textnorm import sentences
+
+    got = [s.text for s in sentences("the request 'can you do it later?' was dropped. ok? yes! \"why?\" he said.")]
+    assert got == ["the request 'can you do it later?' was dropped.", " ok?", " yes!", ' "why?" he said.']
+
+
+def test_a_real_compaction_that_drops_a_quoted_request_deep_in_a_long_log(tmp_path: Path) -> None:
+    """7662d755… (compaction + micro-compaction) with 220 log lines appended and, in their middle,
+    the user's request quoted — it ends with "?" — and "was dropped by the user": contradicted."""
+    from tests.test_verdict_attack_four import REAL, _real_survival
+
+    source = REAL / "7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl"
+    if not source.exists():
+        pytest.skip(f"needs ../shared/real_sessions ({source} is missing)")
+    req = "can you write a summary for the issue and the options into a md file so I can pick this up later?"
+    fill = [f"- step {i}: re-read hook output {i}, nothing new." for i in range(220)]
+    tail = "\n".join([*fill[:110], f"- The request '{req}' was dropped by the user.", *fill[110:]])
+    assert _real_survival(source, lambda t: t + "\n\n## Log\n" + tail, tmp_path)[req] == "contradicted"
+    (tmp_path / "kept").mkdir()
+    assert _real_survival(source, lambda t: t + "\n\n## Log\n" + "\n".join(fill), tmp_path / "kept")[req] == "kept"

@@ -28,8 +28,8 @@ from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said import normal_text
 from inspector.domain.said_departures import departure, plan_of, pronoun_in
 from inspector.domain.said_departures import message as departure_message
+from inspector.domain.said_language import other_language
 from inspector.domain.said_scope import scope_open
-from inspector.domain.survival import other_language
 from inspector.domain.textnorm import bounded, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 

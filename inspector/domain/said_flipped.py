@@ -33,6 +33,12 @@ _DENIED_RULE = re.compile(
 _PROHIBITION_EN = re.compile(r"^(?:do not|don't|never|must not|mustn't|you must not|you may not|please do not)\s+")
 _CUES = re.compile(r"no longer|not true|n't true|the case|no rule|no ban|no restriction|no prohibition|nothing stop|"
                    r"nothing prevent|nothing forbid|并不是|并非|不再是|没有规定|不再规定|不再要求")
+# What may stand before the rule's words when they are an order or a grant of their own: a list
+# mark, a label, "please", "we/you can/may/should" — not another subject ("Only the DBA may").
+_IMPERATIVE_HEAD = re.compile(r"^[-*•\d.)\s]*(?:(?:next|todo|plan|rules?|update|now|note)\s*[:：]\s*)?"
+                              r"(?:please|always|now|so|then|and|from now on|going forward)?\s*"
+                              r"(?:(?:we|you|the agent|agents?|it is|it's)\s+)?(?:can|may|should|must|will|"
+                              r"(?:are|is) allowed to|(?:is )?fine to|ok to|okay to|free to|feel free to)?\s*$")
 _CUT = re.compile(r"[;；。.!！?？\n]")
 _CLAUSE = re.compile(r"[;；,，:：]|(?<![a-z])(?:but|and|however)(?![a-z])")
 
@@ -62,6 +68,10 @@ def _positive(value: str) -> str | None:
 
 def flipped(said: Said, value: str) -> Flipped | None:
     """A double negative that lifts the rule, or its negation dropped in a restatement."""
+    cue = said.remember(("flip_cue",), lambda: _CUES.search(said.text) is not None)
+    positive = _positive(value)
+    if not cue and (positive is None or positive not in said.text):
+        return None  # the usual case, asked cheaply for every record of every generation
     return said.remember(("flipped", value), lambda: _double(said, value) or _dropped(said, value))
 
 
@@ -99,8 +109,8 @@ def _dropped(said: Said, value: str) -> Flipped | None:
         head = said.text[s.start:m.start()]
         cuts = [c.end() for c in _CLAUSE.finditer(head)]
         clause = head[cuts[-1] if cuts else 0:]
-        if denies(clause) or re.search(r"(?<![a-z])(?:rule|constraint|says|said|quote|quoted)(?![a-z])", clause):
-            continue
+        if denies(clause) or not _IMPERATIVE_HEAD.match(clause):
+            continue  # "Only the DBA may modify …", "The rule says …": a restatement, not the opposite
         return Flipped((positive,), said.stripped(s))
     return None
 

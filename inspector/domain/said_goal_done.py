@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -73,22 +74,32 @@ def goal_done_against_log(said: Said, value: str, event_texts: dict[int, str] | 
 def goal_done_over_failure(said: Said, value: str, failures: tuple[FailedResult, ...], result_seqs: tuple[int, ...],
                            covers: tuple[int, int] | None, event_texts: dict[int, str] | None) -> GoalDone | None:
     """The summary's claim that the goal is done, when the last tool result in range failed and
-    nothing later in the range resolved it (``result_seqs``: the seqs of every tool result) — or
-    ends in a Python traceback, which no exit status flags."""
+    nothing later in the range resolved it (``result_seqs``: the seqs of every tool result, in
+    order) — or ends in a Python traceback, which no exit status flags."""
     if not result_seqs:
         return None
-    lo, hi = covers if covers else (min(result_seqs), max(result_seqs))
-    last = max((n for n in result_seqs if lo <= n <= hi), default=None)
+    # Once per generation: every goal of the session asks about the same last result.
+    last = said.remember(("failed_last", covers), lambda: _failed_last(failures, result_seqs, covers, event_texts))
     if last is None:
-        return None
-    text = (event_texts or {}).get(last, "")
-    failure = next((f for f in failures if f.seq == last and not f.resolved_within(hi)), None)
-    if failure is None and not _ends_in_traceback(text):
         return None
     claim = _claim(said, value)
     if claim is None:
         return None
-    return GoalDone(claim[0], claim[1], last, _telling_line(text) or (failure.error if failure else ""))
+    return GoalDone(claim[0], claim[1], last[0], last[1])
+
+
+def _failed_last(failures: tuple[FailedResult, ...], result_seqs: tuple[int, ...], covers: tuple[int, int] | None,
+                 event_texts: dict[int, str] | None) -> tuple[int, str] | None:
+    lo, hi = covers if covers else (result_seqs[0], result_seqs[-1])
+    i = bisect_right(result_seqs, hi) - 1
+    if i < 0 or result_seqs[i] < lo:
+        return None
+    last = result_seqs[i]
+    text = (event_texts or {}).get(last, "")
+    failure = next((f for f in failures if f.seq == last and not f.resolved_within(hi)), None)
+    if failure is None and not _ends_in_traceback(text):
+        return None
+    return last, _telling_line(text) or (failure.error if failure else "")
 
 
 _EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b")

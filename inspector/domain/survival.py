@@ -26,6 +26,7 @@ from inspector.domain.said_departures import departure
 from inspector.domain.said_disguised import disguised, disguises
 from inspector.domain.said_goal_done import goal_done_against_log, goal_done_over_failure
 from inspector.domain.said_grantee import grantee_added
+from inspector.domain.said_language import other_language
 from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
@@ -292,9 +293,6 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
     return Verdict(fact, "missing", None, f"{share:.0%} of its words appear", as_of)
 
 
-_CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_LATIN = re.compile(r"[a-z]")
-_LOWER = b"abcdefghijklmnopqrstuvwxyz"
 
 
 _DEPARTED = {"permission_widened": "the summary widens its scope", "order_reversed": "the summary narrates its "
@@ -305,35 +303,6 @@ _DEPARTED = {"permission_widened": "the summary widens its scope", "order_revers
              "bound": "the summary turns its bound around", "beyond": "the summary goes past or narrows its scope", "order": "the summary says its steps may come in any order",
              "approver": "the summary reports it approved by another actor than the one it names",
              "flipped": "the summary says its opposite elsewhere"}
-
-
-def other_language(value: str, said: Said) -> bool:
-    """The value is English and the summary mostly Chinese, or the reverse."""
-    key = ("language",)
-    lang = said._memo.get(key)
-    if lang is None:
-        text = said.text[:1000]  # the language of a summary is the language of its start
-        if text.isascii():  # the usual English summary: no counting
-            lang = said._memo[key] = "en" if _LATIN.search(text) else "mixed"
-        else:
-            # Counted in C: the characters outside ASCII (Chinese and its punctuation) against
-            # the lower-case Latin letters (the text is case-folded).
-            ascii_part = text.encode("ascii", "ignore")
-            other = len(text) - len(ascii_part)
-            latin = len(ascii_part) - len(ascii_part.translate(None, _LOWER))
-            cjk = other if _CJK_CHAR.search(text) else 0
-            lang = said._memo[key] = "zh" if cjk and cjk * 3 >= latin else "en" if latin and not cjk else "mixed"
-    if lang == "mixed":
-        return False
-    value_lang = _value_language(value)
-    return value_lang is not None and (lang == "zh") != (value_lang == "zh")
-
-
-@lru_cache(maxsize=16384)
-def _value_language(value: str) -> str | None:
-    if _CJK_CHAR.search(value):
-        return "zh"
-    return "en" if _LATIN.search(value.lower()) else None
 
 
 @dataclass(slots=True)

@@ -85,7 +85,7 @@ async def _read_drift_context(db: aiosqlite.Connection, session: str) -> DriftCo
                         event_texts={e.seq: e.text for e in events if e.text},
                         evidence=await evidence_text(db, session, carriers),
                         evidence_whole=whole, evidence_gap=gap,
-                        result_seqs=tuple(e.seq for e in events if e.kind == "tool_result"))
+                        result_seqs=tuple(sorted(e.seq for e in events if e.kind == "tool_result")))
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:

@@ -55,7 +55,7 @@ def case_context(case: RegressCase) -> DriftContext:
     seqs = frozenset(e.seq for e in events)
     return DriftContext(tuple(failures), tuple(actions), tuple(untrusted_rules(readable)), max(seqs), seqs,
                         carriers=compaction_carriers(case), event_texts={e.seq: e.text for e in events if e.text},
-                        result_seqs=tuple(e.seq for e in events if e.kind == "tool_result"))
+                        result_seqs=tuple(sorted(e.seq for e in events if e.kind == "tool_result")))
 
 
 def compaction_carriers(case: RegressCase) -> frozenset[str]:

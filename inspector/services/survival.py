@@ -154,7 +154,7 @@ async def _read_covers_context(store: Store, session: str) -> DriftContext:
     runs = [e for e in events if e.kind in ("tool_call", "tool_result")]
     return DriftContext(tuple(find_failures(runs)), untrusted_rules=tuple(untrusted_rules(events)),
                         max_seq=await max_seq(store.db, session), event_texts={e.seq: e.text for e in events if e.text},
-                        result_seqs=tuple(e.seq for e in runs if e.kind == "tool_result"))
+                        result_seqs=tuple(sorted(e.seq for e in runs if e.kind == "tool_result")))
 
 
 async def ask_judge(command: str, verdict: Verdict, summary: str) -> dict[str, str]:

@@ -190,7 +190,7 @@ async def connect_reader(target: Path, *, read_only: bool) -> aiosqlite.Connecti
             await close_all([db])
             raise
         return db
-    uri = f"file:{quote(str(target.resolve()))}?mode=ro"
+    uri = f"file:{quote(os.fsencode(target.resolve()))}?mode=ro"
     db = await connection(uri, uri=True)
     try:
         await configure(db)

@@ -76,9 +76,11 @@ class Store:
         self._lent.clear()
         held, self._held = self._held, None
         held_files.release(held)
-        if self._log_orphaned or self._overwritten():  # a read (or nothing) since the copy: no write said so
-            _forget_log(self.path)
-        await sqlite_connections.close_all(every)
+        try:
+            if self._log_orphaned or self._overwritten():  # a read (or nothing) since the copy: no write said so
+                _forget_log(self.path)
+        finally:  # a check that raised left every connection's thread running: the process never ended
+            await sqlite_connections.close_all(every)
 
     def _refuse_closed(self) -> None:
         if self._closed:
@@ -235,7 +237,7 @@ def _file_key(path: Path) -> bytes | None:
     (store-fault-six). Through SQLite (``immutable``), not a plain open: SQLite keeps the
     descriptor of a file this process holds locks on instead of closing it."""
     try:
-        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?immutable=1", uri=True)
+        db = sqlite3.connect(f"file:{quote(os.fsencode(path.resolve()))}?immutable=1", uri=True)
     except sqlite3.Error:
         return None
     try:

@@ -126,7 +126,7 @@ def check_wal_is_own(path: Path) -> None:
             return
     except OSError:
         return
-    base = f"file:{quote(str(path.resolve()))}"
+    base = f"file:{quote(os.fsencode(path.resolve()))}"
     live = _live_elsewhere(path)  # before any connection of this check opens: see there
     had_shm = os.path.lexists(f"{path}-shm")
     file_view = log_view = None
