@@ -35,19 +35,27 @@ _RULE_EN = (re.compile(r"^(?:the\s+)?(?P<who>[a-z][a-z' -]{0,30}?)\s+(?:must|has
                        r"signed off|accepted|okayed)\s+by\s+(?:the\s+)?(?P<who>[a-z][a-z' -]{0,30})$"))
 _RULE_ZH = (re.compile(r"^(?P<what>.{2,}?)(?:必须|需要|需|须|要)(?:经)?由(?P<who>.{1,8}?)(?:批准|审批|同意|签字|确认)$"),
             re.compile(r"^(?P<who>.{1,8}?)(?:必须|需要|须|要)(?:批准|审批|同意)(?P<what>.{2,})$"))
-_DONE_EN = re.compile(r"(?<![a-z-])(?:approved|signed off on|signed off|okayed|accepted|green-lit|greenlit)(?![a-z])")
+_DONE_EN = re.compile(r"(?<![a-z-])(?:approved|signed off on|signed off|okayed|ok'd|okay'd|accepted|green-?lit|"
+                      r"greenlighted|gave (?:it |its |their |the )?(?:go-ahead|go ahead|sign-off|blessing|"
+                      r"thumbs up|ok|okay)|gave .{1,60}? (?:the|its) (?:green light|go-ahead|thumbs up|sign-off))"
+                      r"(?![a-z])")
+# "LGTM from the bot on X", "sign-off from CI for X": the actor after "from".
+_FROM = re.compile(r"(?<![a-z])(?:lgtm|sign-off|go-ahead|green light|thumbs up|blessing)\s+(?:was\s+)?(?:given\s+)?"
+                   r"from\s+(?:the\s+)?(?P<who>[a-z][a-z0-9'-]*)")
 _SELF = re.compile(r"(?<![a-z])(?:self-approved|auto-approved|autoapproved|approved automatically|automatically "
                    r"approved|approved (?:it |this |that )?(?:myself|ourselves|itself|himself|herself))(?![a-z])|"
                    r"自动批准|自行批准|自己批准")
 _BY = re.compile(r"^\s*(?:[a-z]+\s+)?by\s+(?:the\s+)?(?P<who>[a-z][a-z0-9' -]{0,30}?)(?=\s+(?:after|before|on|at|in|"
                  r"during|when|once|because|for|since|as|with)\b|[ .;,]*$)")
-_PLAN = re.compile(r"(?<![a-z])(?:will|must|should|needs? to|has to|have to|to be|going to|wait|waits|awaits|awaiting|"
+_PLAN = re.compile(r"(?<![a-z])(?:will|must|should|needs? to|has to|have to|to be|going to|wait|waits|waiting|awaits|awaiting|"
                    r"asked|ask|asks|requested|request|pending|until|before)(?![a-z])|必须|需要|须|等待|待|请|将")
 _CUT = re.compile(r"[;；:：,，。.!?！？\n]|(?<![a-z])(?:but|and then|whereas)(?![a-z])")
 _LEAD = re.compile(r"^(?:also|then|now|so|and|later|finally|meanwhile|has|had|have|already|just|)\s*")
 _ARTICLES = re.compile(r"(?<![a-z])(?:the|a|an|this|that|our|its|their)\s+")
-_ZH_DONE = re.compile(r"(?:已经|已)?由(?P<who>[^，。；：,;:]{1,8}?)(?:批准|审批通过|同意)|"
-                      r"(?P<who2>[^，。；：,;:由]{1,8}?)(?:已经|已)?批准了")
+_ZH_DONE = re.compile(r"(?:已经|已)?由(?P<who>[^，。；：,;:]{1,8}?)(?:批准|审批通过|同意|签字确认|签字|签署|确认)|"
+                      r"(?P<who2>[^，。；：,;:由]{1,8}?)(?:已经|已)?(?:批准|同意|签字确认|签字|签署|放行)了")
+_CUE_EN = re.compile(r"approv|sign|accept|okay|ok'd|green|go-ahead|go ahead|lgtm|thumbs up|blessing")
+_CUE_ZH = re.compile(r"批准|同意|签字|签署|确认|放行")
 _NOBODY = re.compile(r"(?<![a-z])(?:nobody|no one|none|neither|nor)(?![a-z])")
 _ZH_DENY = re.compile(r"没有|没|未|不|无人|是否|如果")
 
@@ -96,8 +104,7 @@ def _approvals(said: Said, a: Approver) -> list[tuple[str, str, str]]:
     zh = CJK.search(a.what[0]) is not None
     for s in said.sentences:
         text = s.text
-        if ("批准" not in text and "同意" not in text) if zh else ("approv" not in text and "sign" not in text
-                                                                   and "accept" not in text and "okay" not in text):
+        if not (_CUE_ZH if zh else _CUE_EN).search(text):
             continue
         for clause in _CUT.split(text):
             if not _names_what(clause, a):
@@ -113,6 +120,11 @@ def _approvals(said: Said, a: Approver) -> list[tuple[str, str, str]]:
                 out.append((who, m.group().strip(), said.stripped(s)))
                 continue
             selfish = _SELF.search(clause)
+            frm = None if selfish else _FROM.search(clause)
+            if frm is not None and not denies(clause) and not _NOBODY.search(clause) \
+                    and not _PLAN.search(clause[:frm.start()]):
+                out.append((frm.group("who"), frm.group(), said.stripped(s)))
+                continue
             m = selfish or _DONE_EN.search(clause)
             if m is None or denies(clause) or _NOBODY.search(clause) or _PLAN.search(clause[:m.start()]):
                 continue

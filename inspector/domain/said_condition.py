@@ -14,6 +14,13 @@ the same sentence:
   the act went ahead anyway ("although", "even though", "despite", "while", "but") or with an
   opposite ("passed", "was green", "healthy", "did not fail") — ``condition_broken``:
   ``forbidden_action_done``.
+
+verdict-seven: the same condition written without "unless" — "Deploy to production only if the
+smoke tests pass", "Run the migration provided that the backup has finished", "只有在健康检查失败时
+才能重启接口" (the act allowed only while the condition holds: broken when it did not), and its
+mirror, "Do not clear the cache as long as the import is running", "如果导入正在运行，不要清空缓存"
+(the act forbidden while the condition holds: broken when it did, ``forbidden_when``). A positive
+rule has no "do not", so ``said_departures`` asks these rules for any value this module reads.
 """
 
 from __future__ import annotations
@@ -23,7 +30,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from inspector.domain.said import Said, norm_phrase
-from inspector.domain.said_forbidden import forbidden_of
+from inspector.domain.said_condition_worded import Conditioned, worded_of, zh_act_at, zh_condition
+from inspector.domain.said_forbidden import _IRREGULAR, forbidden_of
 from inspector.domain.said_steps import telling_words
 
 _UNLESS = re.compile(r"(?<![a-z])(?:unless|except when|except if)\s+(?P<cond>.+)$")
@@ -31,14 +39,7 @@ _ANYWAY = re.compile(r"(?<![a-z])(?:although|though|even though|even if|despite|
 _OPPOSITE = re.compile(r"(?<![a-z])(?:passed|passing|passes|green|healthy|fine|ok|okay|succeeded|was good|"
                        r"all clear|never|not|n't|no)(?![a-z])")
 _NOT = re.compile(r"(?<![a-z])(?:not|never|n't|no|without)(?![a-z])")
-
-
-@dataclass(frozen=True, slots=True)
-class Conditioned:
-    verb: str
-    obj: tuple[str, ...]
-    subject: tuple[str, ...]  # the condition's subject words ("health", "check")
-    predicate: str  # its predicate's stem ("fail")
+_NOT_WHILE = re.compile(r"(?<![a-z])(?:not|never|n't|no|without|stopped|ceased|finished|ended|no longer)(?![a-z])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,7 @@ def conditioned_of(value: str) -> Conditioned | None:
     m = _UNLESS.search(v)
     act = forbidden_of(value)
     if m is None or act is None or not act.verb or not act.object or act.command:
-        return None
+        return worded_of(v)
     words = [w for w in telling_words(m.group("cond")) if w.isascii()]
     if len(words) < 2:
         return None
@@ -62,9 +63,16 @@ def conditioned_of(value: str) -> Conditioned | None:
     return Conditioned(act.verb, act.object, tuple(words[:-1]), pred[:4])
 
 
+def _verb(c: Conditioned) -> str:
+    forms = (re.escape(c.verb[:max(4, len(c.verb) - 2)]) + "[a-z]*",) + tuple(_IRREGULAR.get(c.verb, ()))
+    return r"(?<![a-z])(?:" + "|".join(forms) + r")(?![a-z])"
+
+
 def _act_at(text: str, c: Conditioned) -> int:
     """Where the rule's act is reported in the sentence (its verb in any form near its object), or -1."""
-    verb = re.search(rf"(?<![a-z]){re.escape(c.verb[:max(4, len(c.verb) - 2)])}[a-z]*", text)
+    if c.zh:
+        return zh_act_at(text, c)
+    verb = re.search(_verb(c), text)
     if verb is None or not all(re.search(rf"(?<![a-z]){re.escape(o[:5])}", text) for o in c.obj):
         return -1
     return verb.start()
@@ -72,13 +80,16 @@ def _act_at(text: str, c: Conditioned) -> int:
 
 def _condition(text: str, c: Conditioned) -> tuple[bool, str] | None:
     """(held, words) for a sentence naming the condition's subject; None when it does not."""
+    if c.zh:
+        return zh_condition(text, c)
     at = [m.start() for w in c.subject for m in [re.search(rf"(?<![a-z]){re.escape(w[:5])}", text)] if m]
     if len(at) < max(1, (len(c.subject) + 1) // 2):
         return None
     start = min(at)
     tail = text[start:start + 60]
     pred = re.search(rf"(?<![a-z]){re.escape(c.predicate)}[a-z]*", tail)
-    if pred is not None and not _NOT.search(tail[:pred.start()]) and not _NOT.search(text[max(0, start - 20):start]):
+    neg = _NOT_WHILE if c.forbidden_when else _NOT  # "after the import stopped running": it no longer held
+    if pred is not None and not neg.search(tail[:pred.start()]) and not _NOT.search(text[max(0, start - 20):start]):
         return True, pred.group()
     before = text[:start]
     anyway = _ANYWAY.search(before)
@@ -95,7 +106,7 @@ def condition_met(said: Said, value: str) -> frozenset[str]:
         return frozenset()
     return said.remember(("condition_met", value), lambda: frozenset(
         said.stripped(s) for s in said.sentences if _act_at(s.text, c) >= 0
-        and (got := _condition(s.text, c)) is not None and got[0]))
+        and (got := _condition(s.text, c)) is not None and got[0] != c.forbidden_when))
 
 
 def condition_broken(said: Said, value: str) -> Broken | None:
@@ -108,12 +119,12 @@ def condition_broken(said: Said, value: str) -> Broken | None:
         if v in s.text:
             continue
         at = _act_at(s.text, c)
-        if at < 0 or _NOT.search(s.text[:at]) or re.search(r"(?<![a-z])(?:will|would|may|might|should|must|can|"
-                                                            r"could|if|whether|unless)(?![a-z])", s.text[:at]):
+        if at < 0 or (not c.zh and (_NOT.search(s.text[:at]) or re.search(
+                r"(?<![a-z])(?:will|would|may|might|should|must|can|could|if|whether|unless)(?![a-z])", s.text[:at]))):
             continue
-        got = _condition(s.text[at:], c)
-        if got is not None and not got[0]:
-            act = re.search(rf"(?<![a-z]){re.escape(c.verb[:max(4, len(c.verb) - 2)])}[a-z]*", s.text)
+        got = _condition(s.text if c.zh else s.text[at:], c)
+        if got is not None and got[0] == c.forbidden_when:
+            act = re.search(_verb(c), s.text) if not c.zh else None
             return Broken(((act.group() if act else c.verb), got[1]), said.stripped(s))
     return None
 

@@ -34,7 +34,7 @@ from inspector.domain.said import Said
 from inspector.domain.said_approver import approved_by_other, approver_of, owner_approved
 from inspector.domain.said_beyond import beyond, bound_of, quantified_of
 from inspector.domain.said_bounds import bound_moved, listed_by_unit, order_freed
-from inspector.domain.said_condition import condition_broken, condition_met
+from inspector.domain.said_condition import condition_broken, condition_met, conditioned_of
 from inspector.domain.said_flipped import flipped
 from inspector.domain.said_forbidden import forbidden_done, forbidden_of
 from inspector.domain.said_lifted import _number_and_unit
@@ -78,10 +78,11 @@ class Plan:
     subject: bool = False  # a statement about its subject no other rule reads (said_subject)
     beyond: bool = False  # "only … in X" or a goal's "all …" (said_beyond)
     approver: bool = False  # "The user must approve X" (said_approver)
+    condition: bool = False  # "X only if C", "do not X as long as C" (said_condition)
 
     def __bool__(self) -> bool:
         return (self.scope is not None or self.order or self.forbidden or self.limit or self.excludes or self.subject
-                or self.beyond or self.approver)
+                or self.beyond or self.approver or self.condition)
 
 
 @lru_cache(maxsize=16384)
@@ -93,7 +94,8 @@ def plan_of(value: str, kind: str) -> Plan:
                 or quantity_of(value) is not None or date_of(value.lower()) is not None or bool(times_of(value)),
                 excluded_of(value) is not None, subject_plan(value, kind) is not None,
                 (bound_of(value) is not None) if kind != "goal" else quantified_of(value) is not None,
-                kind in ("acceptance", "constraint") and approver_of(value) is not None)
+                kind in ("acceptance", "constraint") and approver_of(value) is not None,
+                kind in ("acceptance", "constraint") and conditioned_of(value) is not None)
 
 
 def may_depart(value: str, kind: str) -> bool:
@@ -132,10 +134,10 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     freed = order_freed(said, value) if plan.order else None
     if freed is not None:
         return Departure("protected_negated", freed.words, freed.sentence, how="order")
-    broken = condition_broken(said, value) if plan.forbidden else None
+    broken = condition_broken(said, value) if plan.forbidden or plan.condition else None
     if broken is not None:  # "restarted although the health check passed" (said_condition)
         return Departure("forbidden_action_done", broken.words, broken.sentence)
-    met = condition_met(said, value) if plan.forbidden else frozenset()
+    met = condition_met(said, value) if plan.forbidden or plan.condition else frozenset()
     hit = forbidden_done(said, value) if plan.forbidden else None
     if hit is not None and hit.sentence not in met:
         return Departure("forbidden_action_done", tuple(hit.words), hit.sentence)
