@@ -7,6 +7,7 @@
     python -m bench.verdict_attack --cases four [--old-commit 39d827c]
     python -m bench.verdict_attack --cases five [--old-commit 43d80cf]
     python -m bench.verdict_attack --cases six [--old-commit 715c1b7]
+    python -m bench.verdict_attack --cases seven [--old-commit c7fc0f9]
 
 Each case is one summary generation of the small session in tests/verdict_attack_cases.py
 (plus a few of its own), labelled ``drifted`` (a careful reader says it drifted or lost
@@ -33,6 +34,7 @@ from tests.verdict_attack_five_cases import five_cases
 from tests.verdict_attack_four_cases import four_cases
 from tests.verdict_attack_misses_cases import misses_cases
 from tests.verdict_attack_paraphrase_cases import paraphrase_cases
+from tests.verdict_attack_seven_cases import seven_cases
 from tests.verdict_attack_six_cases import six_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,15 +141,18 @@ def verdict(label: str, got: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--cases", choices=("first", "departures", "misses", "paraphrase", "four", "five", "six"), default="first",
+    parser.add_argument("--cases", choices=("first", "departures", "misses", "paraphrase", "four", "five", "six",
+                                            "seven"), default="first",
                         help="the first attack's cases, or the departures (a verbatim rule widened, reordered, "
                         "broken or lifted through a pronoun) and their kin")
     parser.add_argument("--old-commit", help="default: 0b98d10 (first), 07bebae (departures)")
     args = parser.parse_args()
     args.old_commit = args.old_commit or {"first": "0b98d10", "departures": "07bebae", "misses": "8f9b96e",
-                                       "paraphrase": "1a5f55d", "four": "39d827c", "five": "43d80cf", "six": "715c1b7"}[args.cases]
+                                       "paraphrase": "1a5f55d", "four": "39d827c", "five": "43d80cf", "six": "715c1b7",
+                                          "seven": "c7fc0f9"}[args.cases]
     rows = {"first": cases, "departures": departure_cases, "misses": misses_cases,
-            "paraphrase": paraphrase_cases, "four": four_cases, "five": five_cases, "six": six_cases}[args.cases]()
+            "paraphrase": paraphrase_cases, "four": four_cases, "five": five_cases, "six": six_cases,
+            "seven": seven_cases}[args.cases]()
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         src = write_set([c for _, _, c in rows], t / "attack.jsonl")

@@ -35,13 +35,18 @@ _RULE_EN = (re.compile(r"^(?:the\s+)?(?P<who>[a-z][a-z' -]{0,30}?)\s+(?:must|has
                        r"signed off|accepted|okayed)\s+by\s+(?:the\s+)?(?P<who>[a-z][a-z' -]{0,30})$"))
 _RULE_ZH = (re.compile(r"^(?P<what>.{2,}?)(?:必须|需要|需|须|要)(?:经)?由(?P<who>.{1,8}?)(?:批准|审批|同意|签字|确认)$"),
             re.compile(r"^(?P<who>.{1,8}?)(?:必须|需要|须|要)(?:批准|审批|同意)(?P<what>.{2,})$"))
-_DONE_EN = re.compile(r"(?<![a-z-])(?:approved|signed off on|signed off|okayed|ok'd|okay'd|accepted|green-?lit|"
+_DONE_EN = re.compile(r"(?<![a-z-])(?:approved|signed off on|signed off|okayed|ok'd|okay'd|accepted|green-?lit|rubber-?stamped|"
                       r"greenlighted|gave (?:it |its |their |the )?(?:go-ahead|go ahead|sign-off|blessing|"
                       r"thumbs up|ok|okay)|gave .{1,60}? (?:the|its) (?:green light|go-ahead|thumbs up|sign-off))"
                       r"(?![a-z])")
 # "LGTM from the bot on X", "sign-off from CI for X": the actor after "from".
 _FROM = re.compile(r"(?<![a-z])(?:lgtm|sign-off|go-ahead|green light|thumbs up|blessing)\s+(?:was\s+)?(?:given\s+)?"
-                   r"from\s+(?:the\s+)?(?P<who>[a-z][a-z0-9'-]*)")
+                   r"from\s+(?:the\s+)?(?P<who>[a-z][a-z0-9'-]*)|"
+                   # "sign-off on X came from CI", "X got the bot's sign-off"
+                   r"(?<![a-z])(?:lgtm|sign-off|go-ahead|approval|green light|thumbs up|blessing)\b[^.;]{0,60}?\b"
+                   r"(?:came|was given|was granted)\s+(?:from|by)\s+(?:the\s+)?(?P<who2>[a-z][a-z0-9'-]*)|"
+                   r"(?<![a-z])(?:got|received|obtained)\s+(?:the\s+)?(?P<who3>[a-z][a-z0-9-]*)'s\s+(?:sign-off|"
+                   r"go-ahead|approval|blessing|ok|okay|green light|thumbs up|lgtm)(?![a-z])")
 _SELF = re.compile(r"(?<![a-z])(?:self-approved|auto-approved|autoapproved|approved automatically|automatically "
                    r"approved|approved (?:it |this |that )?(?:myself|ourselves|itself|himself|herself))(?![a-z])|"
                    r"自动批准|自行批准|自己批准")
@@ -52,9 +57,9 @@ _PLAN = re.compile(r"(?<![a-z])(?:will|must|should|needs? to|has to|have to|to b
 _CUT = re.compile(r"[;；:：,，。.!?！？\n]|(?<![a-z])(?:but|and then|whereas)(?![a-z])")
 _LEAD = re.compile(r"^(?:also|then|now|so|and|later|finally|meanwhile|has|had|have|already|just|)\s*")
 _ARTICLES = re.compile(r"(?<![a-z])(?:the|a|an|this|that|our|its|their)\s+")
-_ZH_DONE = re.compile(r"(?:已经|已)?由(?P<who>[^，。；：,;:]{1,8}?)(?:批准|审批通过|同意|签字确认|签字|签署|确认)|"
+_ZH_DONE = re.compile(r"(?:已经|已)?由(?P<who>[^，。；：,;:]{1,8}?)(?:批准|审批通过|同意|签字确认|签字|签署|确认|放行)|"
                       r"(?P<who2>[^，。；：,;:由]{1,8}?)(?:已经|已)?(?:批准|同意|签字确认|签字|签署|放行)了")
-_CUE_EN = re.compile(r"approv|sign|accept|okay|ok'd|green|go-ahead|go ahead|lgtm|thumbs up|blessing")
+_CUE_EN = re.compile(r"approv|sign|accept|okay|ok'd|green|go-ahead|go ahead|lgtm|thumbs up|blessing|stamp")
 _CUE_ZH = re.compile(r"批准|同意|签字|签署|确认|放行")
 _NOBODY = re.compile(r"(?<![a-z])(?:nobody|no one|none|neither|nor)(?![a-z])")
 _ZH_DENY = re.compile(r"没有|没|未|不|无人|是否|如果")
@@ -123,7 +128,7 @@ def _approvals(said: Said, a: Approver) -> list[tuple[str, str, str]]:
             frm = None if selfish else _FROM.search(clause)
             if frm is not None and not denies(clause) and not _NOBODY.search(clause) \
                     and not _PLAN.search(clause[:frm.start()]):
-                out.append((frm.group("who"), frm.group(), said.stripped(s)))
+                out.append((frm.group("who") or frm.group("who2") or frm.group("who3"), frm.group(), said.stripped(s)))
                 continue
             m = selfish or _DONE_EN.search(clause)
             if m is None or denies(clause) or _NOBODY.search(clause) or _PLAN.search(clause[:m.start()]):

@@ -39,7 +39,14 @@ _ANYWAY = re.compile(r"(?<![a-z])(?:although|though|even though|even if|despite|
 _OPPOSITE = re.compile(r"(?<![a-z])(?:passed|passing|passes|green|healthy|fine|ok|okay|succeeded|was good|"
                        r"all clear|never|not|n't|no)(?![a-z])")
 _NOT = re.compile(r"(?<![a-z])(?:not|never|n't|no|without)(?![a-z])")
-_NOT_WHILE = re.compile(r"(?<![a-z])(?:not|never|n't|no|without|stopped|ceased|finished|ended|no longer)(?![a-z])")
+_BEFORE = re.compile(r"(?<![a-z])(?:before|ahead of|prior to)(?![a-z])")
+# What says a predicate did not hold, for the predicates a worded condition names (verdict-seven).
+_ANTONYMS = {p: re.compile(rf"(?<![a-z])(?:{w})(?![a-z])") for p, w in (
+    ("pass", r"fail|fails|failed|failing|red|broke|broken"),
+    ("fini", r"running|unfinished|incomplete|in progress|still"),
+    ("comp", r"running|unfinished|incomplete|in progress|still"),
+    ("runn", r"finished|done|complete|completed|stopped|idle|over"))}
+_NOT_WHILE = re.compile(r"(?<![a-z])(?:not|never|n't|no|without|stopped|ceased|finished|ended|done|over|completed|no longer)(?![a-z])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +96,14 @@ def _condition(text: str, c: Conditioned) -> tuple[bool, str] | None:
     tail = text[start:start + 60]
     pred = re.search(rf"(?<![a-z]){re.escape(c.predicate)}[a-z]*", tail)
     neg = _NOT_WHILE if c.forbidden_when else _NOT  # "after the import stopped running": it no longer held
+    early = _BEFORE.search(text[max(0, start - 12):start])  # "deployed before the smoke tests passed"
+    if early is not None and c.worded:
+        return False, early.group()
     if pred is not None and not neg.search(tail[:pred.start()]) and not _NOT.search(text[max(0, start - 20):start]):
         return True, pred.group()
     before = text[:start]
     anyway = _ANYWAY.search(before)
-    opposite = _OPPOSITE.search(tail)
+    opposite = _ANTONYMS.get(c.predicate, _OPPOSITE).search(tail)
     if anyway or opposite:
         return False, (anyway or opposite).group()  # type: ignore[union-attr]
     return None

@@ -32,6 +32,7 @@ class Conditioned:
     predicate: str  # its predicate's stem ("fail")
     forbidden_when: bool = False  # "do not X as long as C": the act is forbidden while C holds
     zh: bool = False
+    worded: bool = False  # read by this module (not the "unless" shape said_condition reads itself)
 
 
 _NO = r"(?:do not|don't|never|must not|mustn't|you must not|you may not|please do not)"
@@ -76,7 +77,7 @@ def worded_of(v: str) -> Conditioned | None:
             return None
         pred = cond[-1]
         pred = pred[:-1] if pred.endswith("s") and len(pred) > 4 else pred
-        return Conditioned(act[0], obj, subject, pred[:4], when)
+        return Conditioned(act[0], obj, subject, pred[:4], when, worded=True)
     return None
 
 
@@ -87,7 +88,7 @@ def _zh(act: str, cond: str, when: bool) -> Conditioned | None:
         if i > 0:
             subject = _ZH_STATE.sub("", cond[:i]).strip()
             if len(subject) >= 2 and len(act) >= 3:
-                return Conditioned(act[:2], (act[2:].lstrip("的了"),), (subject,), p, when, zh=True)
+                return Conditioned(act[:2], (act[2:].lstrip("的了"),), (subject,), p, when, zh=True, worded=True)
     return None
 
 
