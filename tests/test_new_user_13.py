@@ -201,3 +201,16 @@ def test_budget_without_a_window_plans_the_app_s_first_request(sample_store: Pat
     assert plan()["history_budget"] == 128_000 - 8_000 - 4_000  # the Budget tab's window, fixed and reserve
     assert plan("--fixed", "0")["history_budget"] == 128_000 - 4_000
     assert plan("--window", "8000")["history_budget"] == 8_000  # with --window, fixed and reserve stay 0
+
+
+def test_a_word_that_is_no_command_before_a_store_says_so(sample_store: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """``inspector stubs STORE`` (no command close to "stubs") said click's "Got unexpected extra
+    argument (STORE)" from ``open``, which the person never typed."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["stubs", str(sample_store), "--session", "s-export"])
+    assert result.exit_code == 2
+    assert "no command 'stubs', and no file of that name to open" in result.output
+    assert "unexpected extra argument" not in result.output
+    alone = CliRunner().invoke(cli, ["stubs"])  # one word: still "no store at stubs; it is not a command either"
+    assert alone.exit_code == 3 and "not a command either" in alone.output

@@ -12,9 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from inspector.domain.drift import headline
-from inspector.domain.said_departures import CANNOT_JUDGE
-from tests.verdict_attack_cases import blocking, judge
+from tests.verdict_attack_cases import (
+    assert_caught_or_unjudged,
+    assert_clear,
+    assert_labelled,
+    blocking,
+    judge,
+    labelled_params,
+)
 from tests.verdict_attack_seven_cases import seven_cases
 
 CASES = seven_cases()
@@ -31,35 +36,21 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
 
 
 def _params(label: str, known: set[str]) -> list:
-    return [pytest.param(w, c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason="not read yet")]
-                         if c["id"] in known else []) for lab, w, c in CASES if lab == label]
+    return labelled_params(CASES, label, known)
 
 
 @pytest.mark.parametrize(("what", "case"), _params("drifted", NOT_READ))
 def test_a_changed_fact_is_caught_or_said_to_be_unjudged(judged: dict, what: str, case: dict) -> None:
-    got = judged[case["id"]]
-    unsure = [f for c, fs in got["codes"].items() if c in CANNOT_JUDGE for f in fs]
-    assert blocking(got) or unsure, (what, case["summary"]["text"][-300:])
-    assert headline(got["findings"]) != "no drift found", what
-    for f in unsure:  # a "?" names its record, the words and the sentence a person must read
-        assert f.key and f.words and f.where and f.severity == "warning"
-    if not blocking(got):
-        assert all(got["survival"][f.key] in ("unknown", "contradicted") for f in unsure), (what, got["survival"])
+    assert_caught_or_unjudged(judged[case["id"]], what, case)
 
 
 @pytest.mark.parametrize(("what", "case"), _params("faithful", FALSE_ALARM))
 def test_a_faithful_text_stays_clear(judged: dict, what: str, case: dict) -> None:
-    got = judged[case["id"]]
-    assert set(got["codes"]) - {"facts_not_judged"} == set(), (what, {c: [f.message for f in fs]
-                                                                      for c, fs in got["codes"].items()})
-    assert headline(got["findings"]) == "no drift found", what
-    assert set(got["survival"].values()) <= {"kept"}, (what, got["survival"])
+    assert_clear(judged[case["id"]], what)
 
 
 def test_the_case_set_is_large_and_labelled() -> None:
-    labels = [label for label, _, _ in CASES]
-    assert len(CASES) >= 30 and set(labels) == {"drifted", "faithful"}
-    assert len({c["id"] for _, _, c in CASES}) == len(CASES)
+    assert_labelled(CASES, 30)
     assert any(c["lang"] == "zh" for _, _, c in CASES) and any(c["lang"] == "en" for _, _, c in CASES)
     assert Path(__file__).with_name("verdict_attack_seven_cases.py").exists()
 

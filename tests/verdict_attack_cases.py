@@ -79,3 +79,46 @@ async def judge(tmp_path: Path, *cases: dict[str, Any]) -> dict[str, dict[str, A
             out[c["id"]] = {"codes": codes, "findings": report.findings,
                             "survival": {v.fact.key: v.verdict for v in surv.verdicts}, "report": report}
     return out
+
+
+# The labelled attack rounds (test_verdict_attack_five/six/seven.py) judge their cases the same way.
+Labelled = list[tuple[str, str, dict[str, Any]]]  # (label "drifted"/"faithful", what it tries, the case)
+
+
+def labelled_params(cases: Labelled, label: str, known: set[str]) -> list[Any]:
+    """The cases of one label; those in ``known`` (not read yet, or still flagged) are strict
+    xfails, so reading one makes the test say so."""
+    import pytest
+
+    return [pytest.param(w, c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason="not read yet")]
+                         if c["id"] in known else []) for lab, w, c in cases if lab == label]
+
+
+def assert_caught_or_unjudged(got: dict[str, Any], what: str, case: dict[str, Any]) -> None:
+    """A drifted text gives a finding or a "?" that names its record, never "no drift"."""
+    from inspector.domain.drift import headline
+    from inspector.domain.said_departures import CANNOT_JUDGE
+
+    unsure = [f for c, fs in got["codes"].items() if c in CANNOT_JUDGE for f in fs]
+    assert blocking(got) or unsure, (what, case["summary"]["text"][-300:])
+    assert headline(got["findings"]) != "no drift found", what
+    for f in unsure:  # a "?" names its record, the words and the sentence a person must read
+        assert f.key and f.words and f.where and f.severity == "warning"
+    if not blocking(got):
+        assert all(got["survival"][f.key] in ("unknown", "contradicted") for f in unsure), (what, got["survival"])
+
+
+def assert_clear(got: dict[str, Any], what: str) -> None:
+    """A faithful text stays clear: no finding, no "?", every fact kept."""
+    from inspector.domain.drift import headline
+
+    assert set(got["codes"]) - {"facts_not_judged"} == set(), (what, {c: [f.message for f in fs]
+                                                                      for c, fs in got["codes"].items()})
+    assert headline(got["findings"]) == "no drift found", what
+    assert set(got["survival"].values()) <= {"kept"}, (what, got["survival"])
+
+
+def assert_labelled(cases: Labelled, at_least: int) -> None:
+    labels = [label for label, _, _ in cases]
+    assert len(cases) >= at_least and set(labels) == {"drifted", "faithful"}
+    assert len({c["id"] for _, _, c in cases}) == len(cases)

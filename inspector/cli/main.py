@@ -71,7 +71,7 @@ class InspectorGroup(click.Group):
 
     def _parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and (not args[0].startswith("-") or args[0] == "--source") and args[0] not in COMMANDS:
-            _refuse_mistyped_command(args[0])
+            _refuse_mistyped_command(args[0], args[1:])
             args = ["open", *args]
         with _inert_usage_errors():
             return super().parse_args(ctx, args)
@@ -82,15 +82,20 @@ class InspectorGroup(click.Group):
             return super().invoke(ctx)
 
 
-def _refuse_mistyped_command(word: str) -> None:
+def _refuse_mistyped_command(word: str, rest: list[str]) -> None:
     """``inspector verfy my.db`` would be read as ``open verfy my.db`` and fail with click's "Got
     unexpected extra argument": a word that is no file, not path-like and close to a command's
-    name is taken for a mistyped command, and the usage error names the command meant."""
+    name is taken for a mistyped command, and the usage error names the command meant. A word
+    close to none (``inspector stubs my.db``) followed by a second argument, which ``open``
+    never takes, is no command either: said so, not "unexpected extra argument"."""
     if "/" in word or "." in word or ":" in word or os.path.lexists(word):
         return
     close = difflib.get_close_matches(word.lower(), COMMANDS, n=1, cutoff=0.75)
     if close:
         raise click.UsageError(f"no command {line_safe(word)!r}: did you mean {close[0]!r}? "
+                               "(inspector --help lists the commands)")
+    if any(not arg.startswith("-") for arg in rest[:1]):
+        raise click.UsageError(f"no command {line_safe(word)!r}, and no file of that name to open "
                                "(inspector --help lists the commands)")
 
 

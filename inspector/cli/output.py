@@ -72,7 +72,7 @@ def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Await
             as_json = bool(kwargs.get(as_json_param))
             try:
                 not_text(kwargs)
-                code = asyncio.run(fn(*args, **kwargs))
+                code = _run(fn(*args, **kwargs))
             except InspectorError as error:
                 fail(error, as_json)
                 return
@@ -94,6 +94,23 @@ def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Await
         return runner
 
     return wrap
+
+
+def _run(body: Awaitable[int | None]) -> int | None:
+    """``asyncio.run(body)``, except that Ctrl+C after the body returned (while the loop shuts
+    down) is not an interruption: the command had finished and said so. It printed "imported …"
+    then "interrupted; nothing partial was committed" and exit 130 for an import that was whole
+    in the store (review-14)."""
+    finished = False
+    code: int | None = None
+    try:
+        with asyncio.Runner() as runner:
+            code = runner.run(body)  # type: ignore[arg-type]
+            finished = True
+    except KeyboardInterrupt:
+        if not finished:
+            raise
+    return code
 
 
 def not_text(params: dict[str, Any]) -> None:

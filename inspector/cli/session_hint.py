@@ -17,7 +17,7 @@ from inspector.domain.terminal_safe import line_safe
 
 
 def missing_session_hint(store: object) -> str:
-    if not isinstance(store, Path) or not store.is_file():
+    if not isinstance(store, Path) or not store.is_file() or not _current_format(store):
         return ""
     try:
         ids = asyncio.run(_session_ids(store))
@@ -29,6 +29,20 @@ def missing_session_hint(store: object) -> str:
         return f"{store.name} holds one session: pass --session {shlex.quote(line_safe(ids[0]))}"
     return (f"{store.name} holds {len(ids)} sessions: pass one with --session "
             f"(`inspector sessions {shlex.quote(line_safe(str(store)))}` lists their whole ids)")
+
+
+def _current_format(path: Path) -> bool:
+    """The file's header names this version's format: opening an older store migrates it, and a
+    usage error writes nothing (review-14: ``search old.db x`` moved a format-6 store to 7)."""
+    from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION
+
+    try:
+        with path.open("rb") as fh:
+            header = fh.read(72)
+    except OSError:
+        return False
+    return (len(header) == 72 and int.from_bytes(header[60:64], "big") == FORMAT_VERSION
+            and int.from_bytes(header[68:72], "big") == APPLICATION_ID)
 
 
 async def _session_ids(path: Path) -> list[str]:

@@ -314,6 +314,7 @@ class Survival:
     # beside "keeps 5 of 5 facts" left the reviewer to guess which one was not counted.
     after: list[Fact] = field(default_factory=list)  # first said after the range the summary covers
     untrusted: list[Fact] = field(default_factory=list)  # proposed by a tool or the model
+    unsourced: list[Fact] = field(default_factory=list)  # pending, citing no event: when it was said is unknown
 
     @property
     def counts(self) -> dict[str, int]:
@@ -336,6 +337,8 @@ class Survival:
         parts = [f"{len(self.after)} after its range"] if self.after else []
         if self.untrusted:
             parts.append(f"{len(self.untrusted)} untrusted not counted")
+        if self.unsourced:
+            parts.append(f"{len(self.unsourced)} without a source not counted")
         return "".join(f" · {p}" for p in parts)
 
 
@@ -349,13 +352,14 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
     chosen: list[Fact] = []
     after: list[Fact] = []
     untrusted: list[Fact] = []
+    unsourced: list[Fact] = []  # review-14: were said to be "first said at , after" the range
     for f in facts:
         if f.status not in ("active", "pending"):
             continue
         if f.status == "pending" and f.writer in UNTRUSTED_WRITERS:
             untrusted.append(f)
         else:
-            (chosen if in_range(f, covers) else after).append(f)
+            (chosen if in_range(f, covers) else after if f.seq_numbers else unsourced).append(f)
     others = tuple((f.value, f.kind) for f in facts
                    if f.kind in ("goal", "constraint", "permission", "acceptance", "decision"))
     verdicts = [judge(f, said, covers, others, text) for f in chosen]
@@ -373,7 +377,7 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
                 verdicts[i] = Verdict(v.fact, "contradicted", ran.sentence, f"the summary calls it done "
                                       f"(“{ran.words[0]}”); the last tool result in range (evt:{ran.seq}) failed: "
                                       f"“{ran.log_says}”")
-    return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted)
+    return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted, unsourced)
 
 
 def _own_words(verdict: Verdict, text: str) -> Verdict:

@@ -41,11 +41,9 @@ class Places:
             if value not in text:
                 continue
             if is_content:
-                line = next((n for n, x in enumerate(text.splitlines(), 1) if value in x), 0)
-                if line:
-                    place = f"line {line} of {target}"
-                    self.repeated[place].append(ident)
-                    return f"repeats {place}"
+                place = f"{_lines_of(text, value)} of {target}"
+                self.repeated[place].append(ident)
+                return f"repeats {place}"
             return f"repeats a value of {target}'s fields (a call's input or another field)"
         return BY_VALUE
 
@@ -58,3 +56,20 @@ class Places:
                 out.append(f"{len(idents)} other events repeat {place} ({shown}) and go with it: a line this "
                            "many events share may be a tool's boilerplate; read it before carrying the request out")
         return out
+
+
+def _lines_of(text: str, value: str) -> str:
+    """"line 7", or "lines 7–8" for a value across lines (an address with its number on the
+    next line is one sensitive value): such a value is in no single line, and was said to be
+    in the target's fields — a call's input — though it was in its content."""
+    start = text.find(value)
+    first = last = 0
+    at = 0
+    for n, line in enumerate(text.splitlines(keepends=True), 1):
+        if not first and start < at + len(line):
+            first = n
+        at += len(line)
+        if start + len(value) <= at:
+            last = n
+            break
+    return f"line {first}" if first == last else f"lines {first}–{last}"

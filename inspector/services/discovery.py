@@ -100,26 +100,33 @@ def sources_from(given: Iterable[Path] = ()) -> list[Path]:
     return default_sources()
 
 
-def _candidates(root: Path) -> Iterator[os.DirEntry[str]]:
-    """Transcript-looking files under ``root``: ``*.jsonl`` (not sub-agent side files) and
-    Gemini's ``chats/session-*.json``."""
+def files_under(root: Path) -> Iterator[tuple[str, os.DirEntry[str]]]:
+    """(folder, file entry) under ``root``, down to ``MAX_DEPTH`` folders, hidden folders and
+    unreadable ones skipped: the walk the listing and services/unlisted.py share."""
     stack = [(str(root), 0)]
     while stack:
         folder, depth = stack.pop()
         try:
             with os.scandir(folder) as entries:
                 for entry in entries:
-                    name = entry.name
                     if entry.is_dir(follow_symlinks=False):
-                        if depth < MAX_DEPTH and not name.startswith("."):
+                        if depth < MAX_DEPTH and not entry.name.startswith("."):
                             stack.append((entry.path, depth + 1))
-                    elif name.endswith(".jsonl") and not name.startswith("agent-") and \
-                            not name.endswith(".inspector.db"):
-                        yield entry
-                    elif name.endswith(".json") and name.startswith("session-") and folder.endswith("chats"):
-                        yield entry
+                    else:
+                        yield folder, entry
         except OSError:
             continue
+
+
+def _candidates(root: Path) -> Iterator[os.DirEntry[str]]:
+    """Transcript-looking files under ``root``: ``*.jsonl`` (not sub-agent side files) and
+    Gemini's ``chats/session-*.json``."""
+    for folder, entry in files_under(root):
+        name = entry.name
+        if name.endswith(".jsonl") and not name.startswith("agent-") and not name.endswith(".inspector.db"):
+            yield entry
+        elif name.endswith(".json") and name.startswith("session-") and folder.endswith("chats"):
+            yield entry
 
 
 class ListingCache:

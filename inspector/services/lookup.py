@@ -66,7 +66,7 @@ async def _which_exist(db: aiosqlite.Connection, table: str, noun: str, session:
     not say (no transcript importer makes them)."""
     where = " WHERE session = ?" if session else ""
     params = (session,) if session else ()
-    count = int((await db.execute_fetchall(f"SELECT count(*) FROM {table}{where}", params))[0][0])
+    count = int((await db.execute_fetchall(f"SELECT count(DISTINCT id) FROM {table}{where}", params))[0][0])
     place = "it" if session else "the store"
     if count == 0:
         origin = FROM_SIF_ONLY.get(noun)

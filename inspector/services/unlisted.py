@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from inspector.services.discovery import MAX_DEPTH
+from inspector.services.discovery import files_under
 
 SUFFIXES = (".json", ".jsonl", ".eval")
 
@@ -29,21 +29,8 @@ def unlisted(roots: Iterable[Path], listed: Iterable[str]) -> list[str]:
     """Paths of ``.json``/``.jsonl``/``.eval`` files under ``roots`` that are not in ``listed``,
     sorted; hidden folders are skipped and the depth is the listing's."""
     shown = set(listed)
-    out: list[str] = []
-    for root in roots:
-        stack = [(str(root), 0)]
-        while stack:
-            folder, depth = stack.pop()
-            try:
-                with os.scandir(folder) as entries:
-                    for entry in entries:
-                        if entry.is_dir(follow_symlinks=False):
-                            if depth < MAX_DEPTH and not entry.name.startswith("."):
-                                stack.append((entry.path, depth + 1))
-                        elif entry.name.endswith(SUFFIXES) and entry.path not in shown:
-                            out.append(entry.path)
-            except OSError:
-                continue
+    out = [entry.path for root in roots for _, entry in files_under(root)
+           if entry.name.endswith(SUFFIXES) and entry.path not in shown]
     return sorted(set(out))
 
 

@@ -9,6 +9,11 @@ passed verify whole (its JSON parses the same) while ``actions``'s SQL could no 
 So, before anything reads the rows, each column declared TEXT, INTEGER or BLOB is checked to
 hold that type or NULL (the NOT NULL constraints say where NULL cannot be); a table whose
 columns declare no type (the FTS5 tables' own bookkeeping) is the search index checks' to judge.
+
+Only the format's own tables are read, with their names quoted as SQL quotes them: a table
+someone added is the schema check's to name ("added: table w"), and a name holding a double
+quote made this check's own statement fail, which verify reported as a store SQLite "cannot
+read past this point" — restore from a copy — for a store whose every row was intact (review-14).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from inspector.store.connection import Store
+from inspector.store.schema_expected import expected_schema
 
 Fail = Callable[[dict[str, Any]], None]
 
@@ -31,14 +37,17 @@ async def check_types(store: Store, fail: Fail) -> bool:
     tables = await store.db.execute_fetchall(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
         "AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")
+    ours = {name for kind, name in expected_schema() if kind == "table"}
     found = False
     for (table,) in tables:
+        if table not in ours:
+            continue
         columns = [(str(name), _KIND[str(declared).upper()]) for name, declared in await store.db.execute_fetchall(
             "SELECT name, type FROM pragma_table_info(?)", (table,)) if str(declared).upper() in _KIND]
         if not columns:
             continue
-        counts = ", ".join(f"SUM(typeof(\"{name}\") NOT IN ('{kind}', 'null'))" for name, kind in columns)
-        rows = await store.db.execute_fetchall(f'SELECT {counts} FROM "{table}"')
+        counts = ", ".join(f"SUM(typeof({_quoted(name)}) NOT IN ('{kind}', 'null'))" for name, kind in columns)
+        rows = await store.db.execute_fetchall(f"SELECT {counts} FROM {_quoted(table)}")
         for (name, kind), wrong in zip(columns, rows[0], strict=True):
             if wrong:
                 found = True
@@ -47,3 +56,8 @@ async def check_types(store: Store, fail: Fail) -> bool:
                                  "inspector writes there: the value was rewritten outside the inspector (the same "
                                  "bytes under another type read differently in Python and in SQL)"})
     return found
+
+
+def _quoted(name: str) -> str:
+    """An SQL identifier as SQL quotes it (a double quote inside doubled)."""
+    return '"' + name.replace('"', '""') + '"'

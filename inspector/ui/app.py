@@ -97,6 +97,16 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
             return
         super().notify(safe(message), title=safe(title), severity=severity, timeout=timeout, markup=False)
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C (which does not quit a Textual app) says how to quit. Textual's own sentence is
+        markup ("Press [b]ctrl+q[/b] …"), and ``notify`` here shows every text as typed, so the
+        brackets were printed as they are: said in plain words instead."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(f"Press {self.get_key_display(active.binding)} ({key}) to quit the app",
+                            title="Do you want to quit?")
+                return
+
     def _small(self) -> bool:
         return self.size.width < NARROW_WIDTH or self.size.height < SHORT_ROWS
 

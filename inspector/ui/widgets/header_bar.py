@@ -62,12 +62,14 @@ class HeaderBar(Static):
         s = self.session
         if s is None:
             return Content("").join(where) + Content("   ") + self._reviewer()
+        if self.sessions > 1:  # an inspect-ai log of 10 samples opened at 80 columns showed one, and no sign of the rest;
+            # on the first line, before the title: at the end of the badges' line it was cut off (review-14)
+            # short, so a short title and the session's id still fit at 80 columns
+            where.append(markup(" [dim]· $n sessions (s)[/]", n=f"{self.sessions:,}"))
         where.append(markup(" › [b]$title[/b] ($id)", title=one_line(s.title or s.id), id=one_line(s.id)))
         state = self._badges()
         state.append(markup("ctx v$cv · goal r$gr", cv=str(s.context_version), gr=str(s.goal_revision)))
         state.append(self._reviewer())
-        if self.sessions > 1:  # an inspect-ai log of 10 samples opened at 80 columns showed one, and no sign of the rest
-            state.append(markup("[dim]$n sessions · s lists them[/]", n=f"{self.sessions:,}"))
         if s.continued_from:
             state.append(markup("[$accent]↩ continued from $f[/]", f=s.continued_from))
         return Content("").join(where) + Content("\n") + Content("   ").join(state)

@@ -77,7 +77,9 @@ def _left_out(report: SurvivalReport) -> list[Row]:
     for title, facts, why in (
             ("after its range", report.result.after, "first said after what this generation covers: not judged"),
             ("untrusted, not counted", report.result.untrusted, "proposed by a tool or the model: not a fact "
-             "a summary must keep")):
+             "a summary must keep"),
+            ("without a source, not counted", report.result.unsourced, "cites no event, so when it was said is "
+             "unknown: not judged")):
         if not facts:
             continue
         rows += [(Content(), Content()), (Content(), markup("[b $text-muted]· $t ($n)[/]", t=title, n=str(len(facts))))]

@@ -1,0 +1,32 @@
+"""The header's "N sessions (s)" is on screen at 80 and 120 columns (review-14).
+
+It was added at the end of the badges' line, after the reviewer's name: on the real compaction
+transcript (its survival, pending and drift badges) and on the sample store it was past the
+line's end, cut with "…" — a reviewer at 80 or 120 columns saw no sign of the other sessions,
+which is what it was added for. It is now on the first line, before the session's title.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inspector.ui.app import InspectorApp
+from inspector.ui.main_screen import MainScreen
+from inspector.ui.widgets.header_bar import HeaderBar
+from tests.test_app import settle
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 35)])
+async def test_the_session_count_is_on_screen(sample_store: Path, size: tuple[int, int]) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        count = len(app.screen.session_ids)
+        assert count > 1
+        header = app.screen.query_one(HeaderBar)
+        shown = " ".join(strip.text for strip in header.render_lines(header.region.reset_offset))
+        assert f"· {count} sessions (s)" in shown, shown
+        assert "(s-export)" in shown, "the session's id still fits"
