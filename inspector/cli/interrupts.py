@@ -84,9 +84,7 @@ def finish(run: Callable[[], Any]) -> Any:
         return run()
     except KeyboardInterrupt:
         say_interrupted()
-    except Interrupted:
-        pass
-    except SystemExit as done:
+    except SystemExit as done:  # Interrupted among them: its line was already said
         if done.code != EXIT_INTERRUPTED:
             raise
     for stream in (sys.stdout, sys.stderr):

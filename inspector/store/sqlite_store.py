@@ -272,7 +272,7 @@ def _forget_log(path: Path) -> None:
             continue
         try:
             os.pwrite(fd, bytes(size), 0)
-        except OSError:
+        except OSError:  # a medium that refuses the write: the act was already refused store_file_replaced
             pass
         finally:
             os.close(fd)
