@@ -31,10 +31,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from inspector.domain.said import Said
-from inspector.domain.said_approver import approved_by_other, approver_of, owner_approved
+from inspector.domain.said_approver import approved_by_other, approved_unsaid, approver_of, owner_approved
 from inspector.domain.said_beyond import beyond, bound_of, quantified_of
 from inspector.domain.said_bounds import bound_moved, listed_by_unit, order_freed
-from inspector.domain.said_condition import condition_broken, condition_lifted, condition_met, conditioned_of
+from inspector.domain.said_condition import (
+    condition_broken,
+    condition_cancelled,
+    condition_lifted,
+    condition_met,
+    conditioned_of,
+)
 from inspector.domain.said_flipped import flipped
 from inspector.domain.said_forbidden import forbidden_done, forbidden_of
 from inspector.domain.said_lifted import _number_and_unit
@@ -137,7 +143,8 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     broken = condition_broken(said, value) if plan.forbidden or plan.condition else None
     if broken is not None:  # "restarted although the health check passed" (said_condition)
         return Departure("forbidden_action_done", broken.words, broken.sentence)
-    lifted = condition_lifted(said, value) if plan.forbidden or plan.condition else None
+    lifted = (condition_lifted(said, value) or condition_cancelled(said, value)) if (
+        plan.forbidden or plan.condition) else None
     if lifted is not None:  # "deploy to production whenever ready" (said_condition)
         return Departure("protected_negated", lifted.words, lifted.sentence, how="flipped")
     met = condition_met(said, value) if plan.forbidden or plan.condition else frozenset()
@@ -175,6 +182,9 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
         return None  # "The user approved X": the acceptance met, not a sentence to read
     if said_of is not None:
         return Departure(said_of.code, said_of.words, said_of.sentence, said_of.decided, how=said_of.how)
+    bare = approved_unsaid(said, value) if plan.approver else None
+    if bare is not None:  # "数据库迁移已确认": approved, by whom is not said (verdict-eight)
+        return Departure(SUBJECT_UNJUDGED, bare.words, bare.sentence, False)
     return None
 
 
