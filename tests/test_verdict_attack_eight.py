@@ -26,8 +26,8 @@ from tests.verdict_attack_eight_cases import EQUAL_UNITS, eight_cases
 
 CASES = eight_cases()
 # Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-six.md).
-NOT_READ: set[str] = {"u-d2", "m-d6"}
-FALSE_ALARM: set[str] = {"u-f4", "m-f4"}
+NOT_READ: set[str] = set()
+FALSE_ALARM: set[str] = set()
 
 
 @pytest.fixture(scope="module")
@@ -215,3 +215,43 @@ def test_a_failure_said_in_words_only(events: dict[int, str], red: bool) -> None
 
     results = tuple(n for n, t in events.items() if t == "44 passed")
     assert (red_in_words((), results, (1, max(events)), events) is not None) == red
+
+
+@pytest.mark.parametrize(("value", "text", "broken"), [
+    (_E_RESTART, "The API was restarted before the health check failed.", True),
+    (_Z_RESTART, "在健康检查失败之前重启了接口。", True),
+    (_Z_RESTART, "健康检查失败前重启了接口。", True),
+    (_E_RESTART, "Restarted the API after the health check failed.", False),
+    (_E_RESTART, "The API was not restarted before the health check failed.", False),
+    (_Z_RESTART, "健康检查失败后重启了接口。", False),
+])
+def test_before_the_condition_under_an_unless_rule(value: str, text: str, broken: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_departures import departure
+
+    dep = departure(Said.of(value + ("。" if "。" in text else ". ") + text), value, "constraint")
+    assert (dep is not None and dep.code == "forbidden_action_done") == broken
+    assert broken or dep is None  # the act done after the condition held: the rule met, no "?"
+
+
+_E_ROTATE, _Z_ROTATE = "Rotate the logs every hour", "每小时轮换一次日志"
+
+
+@pytest.mark.parametrize(("value", "text", "moved", "kept"), [
+    (_E_ROTATE, "Logs are rotated every day.", True, False),
+    (_Z_ROTATE, "日志每天轮换一次。", True, False),
+    (_E_ROTATE, "Logs are rotated every 30 minutes.", True, False),
+    (_E_ROTATE, "Logs are rotated hourly.", False, True),
+    (_E_ROTATE, "Logs are rotated every 60 minutes.", False, True),
+    (_Z_ROTATE, "日志每小时轮换一次。", False, True),
+    (_E_ROTATE, "The logs were not rotated every day.", False, False),
+    (_E_ROTATE, "Backups run daily.", False, False),
+    (_Z_ROTATE, "备份每天执行。", False, False),
+])
+def test_a_frequency_restated(value: str, text: str, moved: bool, kept: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_frequency import frequency_kept, frequency_moved
+
+    said = Said.of(value + ("。" if "。" in text else ". ") + text)
+    assert (frequency_moved(said, value) is not None) == moved
+    assert bool(frequency_kept(said, value)) == kept

@@ -97,7 +97,7 @@ def _condition(text: str, c: Conditioned) -> tuple[bool, str] | None:
     pred = re.search(rf"(?<![a-z]){re.escape(c.predicate)}[a-z]*", tail)
     neg = _NOT_WHILE if c.forbidden_when else _NOT  # "after the import stopped running": it no longer held
     early = _BEFORE.search(text[max(0, start - 12):start])  # "deployed before the smoke tests passed"
-    if early is not None and c.worded:
+    if early is not None:  # verdict-eight: an "unless" rule too ("restarted before the health check failed")
         return False, early.group()
     if pred is not None and not neg.search(tail[:pred.start()]) and not _NOT.search(text[max(0, start - 20):start]):
         return True, pred.group()
