@@ -27,7 +27,7 @@ from tests.verdict_attack_eight_cases import EQUAL_UNITS, eight_cases
 CASES = eight_cases()
 # Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-six.md).
 NOT_READ: set[str] = set()
-FALSE_ALARM: set[str] = set()
+FALSE_ALARM: set[str] = {"x-f2"}  # a "?": "the user_table schema changed" beside "Only alter …"
 
 
 @pytest.fixture(scope="module")
@@ -190,6 +190,8 @@ _E_APPROVE, _Z_APPROVE = "The user must approve the database migration", "数据
     (_E_APPROVE, "The database migration will not run without the user's approval.", False, False, False),
     (_E_APPROVE, "The database migration must not be merged without review.", False, False, False),
     (_E_APPROVE, "Approval for the database migration must come from the user.", False, False, False),
+    (_E_APPROVE, "The database migration was merged by the bot with no review.", True, False, False),
+    (_E_APPROVE, "The database migration will not be merged with no review.", False, False, False),
 ])
 def test_an_approval_without_a_verb_or_an_actor(value: str, text: str, other: bool, owner: bool,
                                                 unsaid: bool) -> None:
