@@ -34,6 +34,7 @@ from inspector.store import ledger, search_index
 from inspector.store.connection import Store, checkpoint, fetch_one, utc_now
 from inspector.store.jsoncodec import fast_canonical as canonical_json
 from inspector.store.materials import chunk_binding
+from inspector.store.schema_expected import SCHEMA_SQL, foreign_objects
 from inspector.store.tables import SPECS
 
 __all__ = ["Coverage", "DeletionResult", "check", "delete", "list_requests"]
@@ -46,7 +47,28 @@ async def check(store: Store, request: str, session: str | None = None) -> Cover
     cov.warnings += await asyncio.to_thread(store_warnings, getattr(store, "path", None), cov.values)  # files: off the loop
     if cov.status == "pending":
         cov.warnings += cache_warnings(cov.values, remove=False)
+        async with store.snapshot() as db:
+            foreign = await _foreign_schema(store, db)
+        if foreign:
+            cov.warnings.append(_foreign_sentence(request, foreign) + " `delete` refuses while it is so.")
     return cov
+
+
+async def _foreign_schema(store: Store, db: aiosqlite.Connection) -> list[str]:
+    """Tables, triggers, views and indexes of this SQLite store the format does not make (or makes
+    otherwise). A deletion finds copies in the tables it knows; a trigger added behind the
+    inspector's back can copy every new event into a table of its own, where the value would stay
+    after a deletion said "done" (docs/reviews/untrusted-seven.md). PostgreSQL's schema is
+    compared by verify (services/verify_pg_schema.py), not here."""
+    if store.dialect == "postgresql":
+        return []
+    return foreign_objects({(str(t), str(n)): sql for t, n, sql in await db.execute_fetchall(SCHEMA_SQL)})
+
+
+def _foreign_sentence(request: str, foreign: list[str]) -> str:
+    shown = ", ".join(foreign[:6]) + (f" and {len(foreign) - 6} more" if len(foreign) > 6 else "")
+    return (f"the store holds {shown}, which the inspector's format does not make: deletion request {request!r} "
+            "cannot find or remove a copy kept there (`inspector verify STORE` names the change).")
 
 
 async def list_requests(store: Store, session: str) -> list[Coverage]:
@@ -164,6 +186,10 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
         if req["status"] != "pending":
             return DeletionResult(cov, {}, [Refusal("already_decided", f"deletion request {request!r} was already "
                                                     "carried out.")])
+        foreign = await _foreign_schema(store, db)
+        if foreign:  # a table or trigger no deletion knows of may hold (or keep making) a copy
+            return DeletionResult(cov, {}, [Refusal("schema_changed", "Nothing was deleted: "
+                                                    + _foreign_sentence(request, foreign))])
         if cov.kept:  # never "deleted" while a copy stays: nothing is removed (deletion_names.py)
             return DeletionResult(cov, {}, [kept_refusal(request, cov)])
         sid, when = req["session"], utc_now()
