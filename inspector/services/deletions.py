@@ -21,12 +21,14 @@ import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import NOT_CHECKED, reason_code
+from inspector.domain.deletion_recurrence import fingerprints
 from inspector.domain.errors import Refusal
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
 from inspector.services.deletion_cache import cache_warnings
 from inspector.services.deletion_names import REWRITTEN_FIELD, REWRITTEN_TITLE, redacted_extra
 from inspector.services.deletion_outside import outside_warnings
+from inspector.services.deletion_recurrence import digester, later_copies
 from inspector.services.deletion_scan import Coverage, coverage
 from inspector.services.deletion_stores import store_warnings
 from inspector.services.lookup import load_by_id
@@ -45,6 +47,13 @@ async def check(store: Store, request: str, session: str | None = None) -> Cover
         cov = await coverage(db, await load_by_id(db, "deletion_request", request, session))
     cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
     cov.warnings += await asyncio.to_thread(store_warnings, getattr(store, "path", None), cov.values)  # files: off the loop
+    if cov.status == "done":  # a value it removed, back in an event imported since (a followed transcript)
+        async with store.snapshot() as db:
+            later = await later_copies(db, store.digest_key, session=cov.session, request=request)
+        if later:
+            cov.warnings.append(f"{len(later)} event(s) imported after this request was carried out hold a value "
+                                f"it removed (later copies, kept): {', '.join(f'evt:{p.seq}' for p in later[:20])}"
+                                " — name them in a new deletion request to remove them")
     if cov.status == "pending":
         cov.warnings += cache_warnings(cov.values, remove=False)
         async with store.snapshot() as db:
@@ -249,6 +258,8 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
             "reason_digest": reason if reason.startswith("hmac-sha256:")
             else keyed_digest(store.digest_key, reason.encode("utf-8")),
             "warnings": len(cov.warnings), "context_version": version, "goal_revision": int(row[1]),
+            # keyed digests of the values removed, so a later import can tell one arriving again
+            "value_digests": fingerprints(cov.values, digester(store.digest_key)),
             "status_set": {"type": "deletion_request", "identity": [sid, request], "status": "done"}})])
     cov.status = "done"
     truncated = await checkpoint(store)
