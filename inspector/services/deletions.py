@@ -25,6 +25,7 @@ from inspector.domain.deletion_recurrence import fingerprints
 from inspector.domain.errors import Refusal
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
+from inspector.services import verify_pg_schema
 from inspector.services.deletion_cache import cache_warnings
 from inspector.services.deletion_names import REWRITTEN_FIELD, REWRITTEN_TITLE, redacted_extra
 from inspector.services.deletion_outside import outside_warnings
@@ -67,10 +68,13 @@ async def _foreign_schema(store: Store, db: aiosqlite.Connection) -> list[str]:
     """Tables, triggers, views and indexes of this SQLite store the format does not make (or makes
     otherwise). A deletion finds copies in the tables it knows; a trigger added behind the
     inspector's back can copy every new event into a table of its own, where the value would stay
-    after a deletion said "done" (docs/reviews/untrusted-seven.md). PostgreSQL's schema is
-    compared by verify (services/verify_pg_schema.py), not here."""
-    if store.dialect == "postgresql":
-        return []
+    after a deletion said "done" (docs/reviews/untrusted-seven.md). On PostgreSQL its triggers,
+    functions, rules, policies and indexes, as verify compares them (services/verify_pg_schema.py):
+    a table alone makes no copy by itself."""
+    if store.dialect == "postgresql":  # a trigger, function, rule or policy added or altered (not its tables)
+        said: list[dict[str, Any]] = []
+        await verify_pg_schema.check_pg_schema(store, said.append)
+        return sorted({str(o) for p in said if p["code"] == "schema_changed" for o in p.get("objects") or []})
     return foreign_objects({(str(t), str(n)): sql for t, n, sql in await db.execute_fetchall(SCHEMA_SQL)})
 
 
