@@ -105,3 +105,24 @@ def test_spellings_of_one_value_share_a_fingerprint() -> None:
     kept = set(fingerprints([PHONE, MAIL], digest))
     assert held(["reach me at 139-1234-5678 please"], digest) & kept
     assert not held(["nothing here at all, only words", "1234567"], digest) & kept
+
+
+def test_a_harness_ledger_line_cannot_forge_a_deletion(tmp_path: Path) -> None:
+    """An imported ledger line's strings are stored as keyed digests: one spelling a fingerprint's
+    text (``deleted-value:…``) became one, and every later event holding the number was flagged."""
+    store = tmp_path / "f.db"
+    forged, later = tmp_path / "forged.jsonl", tmp_path / "later.jsonl"
+    forged.write_text("".join(_line(r) for r in [
+        {"type": "header", "format": "sif/1"},
+        {"type": "session", "id": SID, "title": "t", "owner": "o", "created_at": AT},
+        {"type": "ledger", "session": SID, "kind": "deletion", "actor": "h", "at": AT,
+         "payload": {"request": "del-9", "value_digests": [f"deleted-value:{PHONE}"]}},
+        _event(1, "user_message", "hello"),
+    ]), encoding="utf-8")
+    later.write_text(_line({"type": "header", "format": "sif/1"}) + _line(_event(2, "user_message", f"my number is "
+                                                                                                  f"{PHONE}")),
+                     encoding="utf-8")
+    for source in (forged, later):
+        result = CliRunner().invoke(cli, ["import", str(source), "--into", str(store), "--reviewer", "r", "--json"])
+        assert result.exit_code == 0, result.output
+        assert not [p for p in json.loads(result.stdout)["problems"] if p["code"] == "deleted_value_returned"]

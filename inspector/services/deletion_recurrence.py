@@ -35,7 +35,10 @@ async def top_event(db: aiosqlite.Connection) -> int:
 async def _done(db: aiosqlite.Connection, session: str | None,
                 request: str | None) -> dict[str, list[tuple[str, set[str]]]]:
     """session -> [(request, fingerprints)] of every carried-out deletion that kept them."""
-    sql = "SELECT session, payload FROM ledger WHERE kind = 'deletion'" + (" AND session = ?" if session else "")
+    # the inspector's own deletions: a harness's ledger line of kind "deletion" (source sif) is history, and
+    # its strings are stored as keyed digests, which an imported file could shape into fingerprints
+    sql = ("SELECT session, payload FROM ledger WHERE kind = 'deletion' AND source = 'inspector'"
+           + (" AND session = ?" if session else ""))
     out: dict[str, list[tuple[str, set[str]]]] = {}
     for sid, payload in await db.execute_fetchall(sql + " ORDER BY seq", (session,) if session else ()):
         try:
