@@ -28,6 +28,7 @@ from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_i
 from inspector.domain.sif import identity_digest, parse_chunk
 from inspector.domain.stubs import StubProblem
 from inspector.domain.trust import reviewer_name
+from inspector.services import deletion_recurrence
 from inspector.services.changed_source import changed_source
 from inspector.services.gc_pause import pauses_collector
 from inspector.services.import_stream import parsed_chunks, parsed_records
@@ -109,6 +110,7 @@ async def import_bytes(store: Store, raw: bytes | Sequence[dict[str, Any]], *, a
     async with store.transaction() as db:
         await db.execute("PRAGMA defer_foreign_keys = ON")  # a session may be declared after its records
         writer = RecordWriter(db, await _stored_sessions(db))
+        before = await deletion_recurrence.top_event(db)
         # aclosing: a refusal while writing stops the parsing thread before the rollback returns
         source = parsed_chunks(raw, parse_ahead=True) if isinstance(raw, bytes) else parsed_records(raw, tail)
         async with contextlib.aclosing(source) as chunks:
@@ -117,6 +119,8 @@ async def import_bytes(store: Store, raw: bytes | Sequence[dict[str, Any]], *, a
                 if progress is not None:
                     progress("importing", done, total)
         writer.check_sessions()
+        # a value a carried-out deletion removed, written again by the transcript: named, never silent
+        report.problems += await deletion_recurrence.later_copies(db, store.digest_key, after_event=before)
         # The search indexes are not built here: a search (or the app, after its first paint)
         # indexes the new events in short transactions of its own (inspector/store/catch_up.py).
         entries = await _sif_ledger_records(db, writer, lambda text: keyed_digest(store.digest_key, text.encode(
