@@ -102,7 +102,11 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
     problem = faults.path_problem(target)  # a folder, FIFO, device or link leading nowhere: never opened
     if problem is not None:
         raise problem
-    exists = target.exists() and target.stat().st_size > 0
+    exists = target.exists()
+    if exists and target.stat().st_size == 0:
+        raise InspectorError(f"{target} is an empty file (0 bytes): not a store, or a store cut to nothing; nothing "
+                             "was opened or made there — restore it from a copy, or remove it to make a new store "
+                             "at that name", code="damaged_store")
     if exists:
         check_file_is_sqlite(target)
     elif not create:
