@@ -142,16 +142,17 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
 
     def human() -> list[str]:
         tip = f"head {report.head['seq']}:{report.head['hash']}"
+        residue = [f"! {report.deleted_text_in_file['message']}"] if report.deleted_text_in_file else []
         if report.ok:
             extra = f"; {report.not_covered()}" if report.not_covered() else ""
             entries = f"{report.entries} ledger entr{'y' if report.entries == 1 else 'ies'}"
-            return [f"ok: {entries}; {report.checked()} verified{extra}",
+            return [f"ok: {entries}; {report.checked()} verified{extra}", *residue,
                     f"{tip}  (pin it: inspector verify {where} --head {report.head['seq']}:{report.head['hash']})",
                     *(f"relies on: {line}" for line in report.relies_on())]
 
         def said(problem: dict[str, Any]) -> str:  # one line: what broke, its stable code
             return f"{problem.get('message', '')} [{problem.get('code', 'broken')}]".replace("\n", " ")
-        lines = [f"BROKEN: {said(report.first_break) if report.first_break else ''}"]
+        lines = [f"BROKEN: {said(report.first_break) if report.first_break else ''}", *residue]
         lines += [f"  - {said(p)}" for p in report.problems[1:10]]
         if len(report.problems) > 10:
             lines.append(f"  … and {len(report.problems) - 10} more (verify --json lists up to 50)")

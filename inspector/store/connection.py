@@ -21,6 +21,7 @@ import aiosqlite
 from inspector.domain.errors import InspectorError, NotAStore
 from inspector.store import (
     call_index,
+    deletion_residue,
     faults,
     file_length,
     grams,
@@ -69,7 +70,8 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
 
     A copy that ``inspector migrate`` has not finished (store/migration_marker.py) is refused
     with ``migration_unfinished`` — only ``migrate`` itself opens one (``unfinished``), to
-    finish it. See :func:`_open` for the rest.
+    finish it. A carried-out deletion whose text is still in the file is finished here, or named
+    in ``deleted_text_in_file`` (store/deletion_residue.py). See :func:`_open` for the rest.
     """
     store = await _open(path, create=create, read_only=read_only)
     if not unfinished:
@@ -81,6 +83,11 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
         if found is not None:
             await store.close()
             raise migration_marker.refusal(str(store.path), found)
+    try:
+        store.deleted_text_in_file = await deletion_residue.settle(store)
+    except BaseException:
+        await store.close()
+        raise
     return store
 
 

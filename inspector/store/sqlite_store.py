@@ -57,6 +57,7 @@ class Store:
         self._mark = file_writes.checkpoint_mark(path)  # how far the log was copied in, then: see _put_back
         self._closed = False
         self._log_orphaned = False  # the file was overwritten by another store's: see close
+        self.deleted_text_in_file: dict[str, Any] | None = None  # set by open_store: store/deletion_residue.py
 
     @property
     def db(self) -> aiosqlite.Connection:
