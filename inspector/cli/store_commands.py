@@ -20,6 +20,7 @@ from inspector.domain.formats.detect import FORMATS
 from inspector.services import exporting, sessions, verifying
 from inspector.services.checking import CHECKS, check_store
 from inspector.services.importing import import_file
+from inspector.services.output_file import stale_said
 from inspector.store.connection import open_store
 
 store_argument = make_store_argument()
@@ -100,12 +101,14 @@ async def export_cmd(store: Path, session: str | None, output: Path, original: b
     async with await open_store(store) as opened:
         if original:
             result = await exporting.export_original(opened, session or "", output)
-            emit(result, as_json, lambda: [f"wrote {output}: {result['bytes']:,} bytes, {result['sha256']}"])
+            emit(result, as_json, lambda: [f"wrote {output}: {result['bytes']:,} bytes, {result['sha256']}",
+                                           *stale_said(result["stale_partials_removed"])])
             return EXIT_OK
         if session is not None:  # checked before the file is opened: bad input leaves nothing on disk
             await sessions.get_session(opened, session)
         result = await exporting.export_sif(opened, output, session)
-    emit(result, as_json, lambda: [f"wrote {output}: " + counts_text(result["records"].items())])
+    emit(result, as_json, lambda: [f"wrote {output}: " + counts_text(result["records"].items()),
+                                   *stale_said(result["stale_partials_removed"])])
     return EXIT_OK
 
 
