@@ -145,7 +145,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await close_all([db])
         if exists and not create and medium_fault(exc):
             # A disk too full (or failing) for WAL's -shm file: the store is still read, read-only.
-            store = await _open_read_only(target, "the disk holding it is full or failing")
+            store = await _open_read_only(target, FULL_DISK)
             store._held = held_files.hold(target)
             return store
         if medium_fault(exc) or getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
@@ -163,6 +163,9 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         raise
 
 
+FULL_DISK = "the disk holding it is full or failing"
+
+
 async def _open_read_only(target: Path, reason: str) -> Store:
     try:
         db = await connect_reader(target, read_only=True)
@@ -173,6 +176,11 @@ async def _open_read_only(target: Path, reason: str) -> Store:
         version = await scalar(db, "PRAGMA user_version")
         if app_id != APPLICATION_ID:
             raise NotAStore(f"{target} is an SQLite file but not a Context Inspector store")
+        if version != FORMAT_VERSION and reason == FULL_DISK and version < FORMAT_VERSION:
+            # a writable store whose format upgrade the full disk refused: the disk is what to fix
+            raise InspectorError(f"{target} has store format {version} and must be upgraded to {FORMAT_VERSION} before "
+                                 "this version can open it, but the disk holding it is full (or failing): nothing was "
+                                 "changed — free some space and open it again", code="disk_full")
         if version != FORMAT_VERSION:
             raise NotAStore(f"{target} has store format {version}; this version reads {FORMAT_VERSION}, and a store "
                             "that cannot be written cannot be migrated", code="unknown_format_version")
