@@ -284,7 +284,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
             known_text.take_hash(original)
             fresh.remove(filling[0])
         raise
-    created = filling is not None or (not on_server and not (into.exists() and into.stat().st_size > 0))
+    created = filling is not None or (not on_server and not into.exists())  # an empty file is refused, never taken
     if filling is None:
         try:
             store = await open_store(into, create=True)

@@ -146,6 +146,9 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
             self.notify(f"{self.store.path.name} is read-only ({self.store.read_only_reason}): you can read, search, "
                         "expand and verify; accepting, correcting, handoffs and deletions are disabled.",
                         severity="warning", timeout=10)
+        residue = getattr(self.store, "deleted_text_in_file", None)  # store/deletion_residue.py
+        if residue:
+            self.notify(residue["message"][0].upper() + residue["message"][1:] + ".", severity="warning", timeout=15)
         first = self.load_sessions()
         self.watch_for_changes()
         # The visible data is read before this screen's first frame (its refresh waits for this
