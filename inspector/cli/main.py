@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "handoff": "handoff_commands:handoff_cmd", "accept-handoff": "handoff_commands:accept_handoff_cmd",
     "check": "store_commands:check_cmd", "budget": "budget_command:budget_cmd",
     "deletion": "deletion_commands:deletion_cmd", "delete": "deletion_commands:delete_cmd",
+    "request-deletion": "deletion_commands:request_deletion_cmd",
     "facts": "verdict_commands:facts_cmd", "survival": "verdict_commands:survival_cmd",
     "rebuild": "verdict_commands:rebuild_cmd", "regress": "regress_command:regress_cmd",
     "actions": "reconcile_command:actions_cmd", "reconcile": "reconcile_command:reconcile_cmd",
