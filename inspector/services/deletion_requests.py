@@ -23,17 +23,30 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
-from inspector.domain.deletion import REASON_CODES
+from inspector.domain.deletion import REASON_CODES, sensitive_values
 from inspector.domain.errors import BadInput, NotFound
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
+from inspector.services.deletion_scan import Coverage, coverage
 from inspector.store import ledger
 from inspector.store.connection import Store, fetch_one
 from inspector.store.tables import SPECS
 
-__all__ = ["Filed", "file_request", "normal_target"]
+__all__ = ["Filed", "Looked", "file_request", "normal_target", "preview"]
 
 MATERIAL_PREFIX = "mat:"  # an explicit material reference: mat:ID names the material ID
+
+
+@dataclass(frozen=True, slots=True)
+class Looked:
+    """A request not filed yet: its targets, the copies it would cover, and how many values it
+    looks for (sensitive ones, and lines of the targets long enough to be a copy) — counted,
+    never shown: the values are what is to be deleted."""
+
+    targets: list[str]
+    coverage: Coverage
+    sensitive: int
+    lines: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +84,37 @@ async def _resolve(db: aiosqlite.Connection, session: str, typed: str) -> str | 
     return None
 
 
+async def _resolved(db: aiosqlite.Connection, session: str, typed: list[str]) -> list[str]:
+    """Every target in its stored form, each once; BadInput ``unknown_target`` naming every one
+    the session does not hold (NotFound when the session itself is not stored)."""
+    if await fetch_one(db, "SELECT 1 FROM sessions WHERE id = ?", (session,)) is None:
+        raise NotFound(f"no session {session!r} in the store; nothing was written")
+    resolved: list[str] = []
+    unknown: list[str] = []
+    for t in typed:
+        found = await _resolve(db, session, t)
+        if found is None:
+            unknown.append(t)
+        elif found not in resolved:
+            resolved.append(found)
+    if unknown:
+        raise BadInput(f"session {session!r} holds no event or material named {', '.join(map(repr, unknown))} "
+                       "(a target is evt:N, a material id as the Raw evidence list shows it, or mat:ID; a "
+                       "deleted one is gone already); nothing was written", code="unknown_target")
+    return resolved
+
+
+async def preview(store: Store, session: str, targets: list[str]) -> Looked:
+    """What a request for ``targets`` would look for and the copies it would cover now, without
+    filing it (the app's dialog shows this before the reviewer confirms)."""
+    async with store.snapshot() as db:
+        resolved = await _resolved(db, session, [t for t in targets if t.strip()])
+        cov = await coverage(db, {"id": "(not filed)", "session": session, "targets": resolved,
+                                  "status": "pending"})
+    sensitive = set(sensitive_values("\n".join(cov.values)))
+    return Looked(resolved, cov, len(sensitive & set(cov.values)), len(set(cov.values) - sensitive))
+
+
 async def _next_id(db: aiosqlite.Connection, session: str) -> str:
     rows = await db.execute_fetchall("SELECT id FROM deletion_requests WHERE session = ?", (session,))
     taken = {str(r[0]) for r in rows}
@@ -97,23 +141,11 @@ async def file_request(store: Store, session: str, targets: list[str], reason: s
         raise BadInput("a deletion request needs at least one target (evt:N or a material id); nothing was written",
                        code="no_targets")
     async with store.transaction() as db:
-        if await fetch_one(db, "SELECT 1 FROM sessions WHERE id = ?", (session,)) is None:
-            raise NotFound(f"no session {session!r} in the store; nothing was written")
-        resolved: list[str] = []
-        unknown: list[str] = []
-        for t in typed:
-            found = await _resolve(db, session, t)
-            if found is None:
-                unknown.append(t)
-            elif found not in resolved:
-                resolved.append(found)
-        if unknown:
-            raise BadInput(f"session {session!r} holds no event or material named {', '.join(map(repr, unknown))} "
-                           "(a target is evt:N, a material id as the Raw evidence list shows it, or mat:ID; a "
-                           "deleted one is gone already); nothing was written", code="unknown_target")
+        resolved = await _resolved(db, session, typed)
         request = await _next_id(db, session)
-        record: dict[str, Any] = {"type": "deletion_request", "session": session, "id": request, "targets": resolved, "requested_by": actor,
-                                  "reason": reason, "status": "pending", "reason_code": reason_code}
+        record: dict[str, Any] = {"type": "deletion_request", "session": session, "id": request,
+                                  "targets": resolved, "requested_by": actor, "reason": reason,
+                                  "status": "pending", "reason_code": reason_code}
         spec = SPECS["deletion_request"]
         await db.execute(spec.insert_sql, spec.to_row(record, identity_digest("deletion_request", record)))
         entries = await ledger.append(db, [ledger.NewEntry(session, "deletion.request", actor, {
