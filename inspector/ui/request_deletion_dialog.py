@@ -42,8 +42,8 @@ def looked_for(looked: Looked) -> Content:
                     "line(s) of the target long enough to be a copy, in every event, material, stub, record, summary, "
                     "candidate, handoff and name of this session, however a copy spells them.",
                     s=str(looked.sensitive), l=str(looked.lines)),
-             markup("It covers [b]$n[/b] now: $where", n=copies_said(len(cov.copies)),
-                    where=", ".join(f"{n} {w}" for w, n in Counter(c.where for c in cov.copies).items()) or "none")]
+             markup("It covers [b]$n[/b] now ($where):", n=copies_said(len(cov.copies)),
+                    where=", ".join(f"{w} {n}" for w, n in Counter(c.where for c in cov.copies).items()) or "none")]
     lines += [markup("  [$error]✕[/] [b]$w[/b] $id  [dim]$why[/]", w=c.where, id=c.id, why=c.why)
               for c in cov.copies[:SHOWN_COPIES]]
     if len(cov.copies) > SHOWN_COPIES:
@@ -53,9 +53,6 @@ def looked_for(looked: Looked) -> Content:
         lines.append(markup("[$error]$n cannot be removed (copy_kept): carrying it out will be refused until they "
                             "are; the Deletions tab says how.[/]", n=copies_said(len(cov.kept))))
     lines += [markup("  [$warning]! $w[/]", w=w) for w in cov.warnings]
-    lines.append(markup("[dim]Filing deletes nothing: the request is listed on the Deletions tab (x), where x on it "
-                        "carries it out. The ledger keeps the targets and a keyed digest of the reason, never its "
-                        "text.[/]"))
     return Content("\n").join(lines)
 
 
@@ -68,8 +65,12 @@ class RequestDeletionDialog(InspectorModal[str | None]):
         width: 90%; height: auto; max-height: 90%;
         border: thick $error; background: $surface; padding: 0 1;
     }
-    RequestDeletionDialog #request-deletion-scroll { height: auto; max-height: 1fr; }
+    RequestDeletionDialog #request-deletion-scroll { height: auto; }
+    /* a short terminal: the frame takes the screen and the copies scroll below the reason */
+    RequestDeletionDialog.-short #request-deletion { height: 100%; max-height: 100%; }
+    RequestDeletionDialog.-short #request-deletion-scroll { height: 1fr; }
     RequestDeletionDialog #request-deletion-result { height: auto; }
+    RequestDeletionDialog #request-deletion-reason { margin: 0; }
     """
     BINDINGS = [Binding("ctrl+s", "submit", "File request", id="request_deletion.submit"),
                 Binding("escape", "close", "Cancel", id="dialog.close")]
@@ -82,13 +83,16 @@ class RequestDeletionDialog(InspectorModal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="request-deletion"):
-            yield Static(markup("[b]Request deletion of $t[/b] · session $s · as $who", t=self.target,
+            yield Static(markup("[b]Request deletion of $t[/b] · session $s · as $who\n[dim]Filing deletes nothing: "
+                                "the request is listed on the Deletions tab, where x carries it out. The ledger keeps "
+                                "the targets and a keyed digest of the reason, never its text.[/]", t=self.target,
                                 s=self.session, who=self.reviewer))
-            with VerticalScroll(id="request-deletion-scroll"):
-                yield Static(markup("[dim]looking for copies…[/]"), id=self.BODY_ID)
+            # the reason first: at 80×24 a long list of copies above it pushed the field out of the frame
             yield Input(placeholder="reason: who asked for it and why (enter files the request)",
                         id="request-deletion-reason")
             yield Static("", id=self.STATUS_ID)
+            with VerticalScroll(id="request-deletion-scroll"):
+                yield Static(markup("[dim]looking for copies…[/]"), id=self.BODY_ID)
         yield Footer()
 
     def on_mount(self) -> None:
