@@ -74,6 +74,9 @@ def importer_name(explicit: str | None) -> str:
     if known:
         return known
     if sys.stdin.isatty():
+        from inspector.cli import opening_line
+
+        opening_line.clear()  # the question starts its own line
         name = click.prompt("Who is reviewing? (recorded with every write; remembered)", type=str).strip()
         if name and reviewer_name.name_problem(name) is None:
             reviewer_name.remember(name)
