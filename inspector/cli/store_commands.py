@@ -53,7 +53,8 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
     """Import FILE (sif/1, Claude Code, Codex, Gemini CLI, an inspect-ai log, or a saved OpenAI / Anthropic /
     DeepSeek message list) into a store: all or nothing; re-running it is safe."""
     actor = reviewer or getpass.getuser()
-    report = await import_file(file, into, actor=actor, progress=ImportProgress(), fmt=fmt)
+    with ImportProgress(file.name, enabled=not as_json) as progress:  # on a terminal, after 1 s
+        report = await import_file(file, into, actor=actor, progress=progress, fmt=fmt)
     data = report.as_dict()
 
     def human() -> list[str]:
