@@ -50,3 +50,54 @@ def test_an_export_whose_confirmed_correction_imports_pending_says_so(tmp_path: 
     assert "'constraint.prod' v2 is active" in said[0] and "--key constraint.prod" in said[0]
     code, again = _run("import", out, "--into", store)  # the store that holds it keeps its own status
     assert code == 0 and not [p for p in again["problems"] if p["code"] == "unverified_act"]
+
+
+def _demo_like(tmp_path: Path) -> str:
+    """A store with one pending handoff h1 of s1 (owner alice) to s2."""
+    store = _store(tmp_path)
+    handoff = {"type": "handoff", "session": "s1", "id": "h1", "to_session": "s2", "goal_revision": 1,
+               "context_version": 1, "tool_mapping": {},
+               "material": {"goal": "fix the export", "exact_fields": {"constraint.prod": "never touch prod"},
+                            "open_points": [], "decisions": [], "corrections": [], "constraints": ["never touch prod"]}}
+    assert _run("import", str(write_sif(tmp_path / "h.jsonl", [session_record(), handoff])), "--into", store)[0] == 0
+    return store
+
+
+def test_handoff_says_who_may_accept_it_and_what_an_accepted_one_started(tmp_path: Path) -> None:
+    """`handoff` said "acceptable" to bob, whose `accept-handoff` was then refused `not_owner`;
+    after alice accepted it, it said "h1: REFUSED" (already_decided) with no word of the session it
+    started; and `accept-handoff` said "new session s2" without how to open it."""
+    store = _demo_like(tmp_path)
+    code, plain = _run("handoff", store, "h1", as_json=False)
+    assert code == 0 and plain.splitlines()[0] == "h1: acceptable"
+    assert f"accept it: `inspector accept-handoff {store} h1 --reviewer alice` (only alice may" in plain
+    code, plain = _run("accept-handoff", store, "h1", reviewer="alice", as_json=False)
+    assert code == 0 and f"new session s2; open it: `inspector {store} --session s2`" in plain
+    code, plain = _run("handoff", store, "h1", as_json=False)
+    assert code == 1 and plain.splitlines()[0] == "h1: already accepted" and "REFUSED" not in plain
+    assert f"h1 was accepted and started session s2: open it: `inspector {store} --session s2`" in plain
+    code, doc = _run("handoff", store, "h1")
+    assert (doc["status"], doc["new_session"], doc["session"], doc["may_accept"]) == ("accepted", "s2", "s1", ["alice"])
+
+
+def test_a_left_out_id_or_key_names_what_the_store_holds(tmp_path: Path) -> None:
+    """`handoff STORE` (no HANDOFF) and `history STORE --session S` (no --key) gave click's bare
+    "Missing argument/option"; the left-out --session already named the store's sessions."""
+    store = _demo_like(tmp_path)
+    code, out = _run("handoff", store, as_json=False)
+    assert code == 2 and "Missing argument 'HANDOFF'. a.db holds h1" in out
+    code, out = _run("history", store, "--session", "s1", as_json=False)
+    assert code == 2 and "Missing option '--key'. session s1's keys: constraint.prod" in out
+
+
+def test_a_key_typed_as_its_kind_or_in_other_case_is_named(tmp_path: Path) -> None:
+    """`--key constraint` and `--key CONSTRAINT.PROD` said only "has no protected record"; a key
+    nothing is close to now lists the session's keys."""
+    store = _store(tmp_path)
+    for typed in ("constraint", "CONSTRAINT.PROD", "prod"):
+        code, doc = _run("history", store, "--session", "s1", "--key", typed)
+        assert code == 3 and "constraint.prod" in doc["error"]["message"], (typed, doc)
+    assert "did you mean constraint.prod?" in _run("history", store, "--session", "s1", "--key", "constraint")[1][
+        "error"]["message"]
+    assert "its keys: constraint.prod" in _run("history", store, "--session", "s1", "--key", "prod")[1]["error"][
+        "message"]

@@ -108,10 +108,11 @@ def _inert_usage_errors() -> Iterator[None]:
     try:
         yield
     except click.MissingParameter as error:
-        if error.param is not None and error.param.name == "session" and error.ctx is not None:
-            from inspector.cli.session_hint import missing_session_hint
+        if error.param is not None and error.param.name and error.ctx is not None:
+            from inspector.cli.session_hint import missing_hint
 
-            error.message = line_safe(" ".join(filter(None, [error.message, missing_session_hint(error.ctx.params.get("store"))])))
+            hint = missing_hint(error.param.name, error.ctx.params)
+            error.message = line_safe(" ".join(filter(None, [error.message or "", hint])))
         raise
     except click.ClickException as error:
         error.message = line_safe(error.message)
