@@ -101,3 +101,20 @@ def test_a_key_typed_as_its_kind_or_in_other_case_is_named(tmp_path: Path) -> No
         "error"]["message"]
     assert "its keys: constraint.prod" in _run("history", store, "--session", "s1", "--key", "prod")[1]["error"][
         "message"]
+
+
+def test_a_pending_correction_says_who_confirms_it_and_how(tmp_path: Path) -> None:
+    """`correct` by a reviewer who does not own the session said only "constraint.prod v2 is
+    pending; context v1 · goal r1": not that it binds nothing yet, nor who confirms it and how."""
+    store = _store(tmp_path)
+    code, plain = _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "never prod",
+                       "--reason", "r", as_json=False)
+    assert code == 0 and plain.splitlines()[0].startswith("constraint.prod v2 is pending")
+    assert (f"until the session's owner confirms it: `inspector confirm {store} --session s1 --key constraint.prod "
+            "--reviewer alice`") in plain
+    code, doc = _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "never prod!",
+                     "--reason", "r")
+    assert doc["status"] == "pending" and doc["may_confirm"] == "alice"
+    code, plain = _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "prod: never",
+                       "--reason", "r", reviewer="alice", as_json=False)
+    assert code == 0 and "is active" in plain and "confirm" not in plain
