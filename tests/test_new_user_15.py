@@ -118,3 +118,26 @@ def test_a_pending_correction_says_who_confirms_it_and_how(tmp_path: Path) -> No
     code, plain = _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "prod: never",
                        "--reason", "r", reviewer="alice", as_json=False)
     assert code == 0 and "is active" in plain and "confirm" not in plain
+
+
+def _unchanged(tmp_path: Path) -> list[tuple[str, int]]:
+    return sorted((p.name, p.stat().st_size) for p in tmp_path.iterdir())
+
+
+def test_wrong_inputs_a_script_makes_say_what_to_do_instead(tmp_path: Path) -> None:
+    """`import - --into s.db` said "cannot read -: No such file or directory"; `import store.db`
+    said "binary data, not a text transcript"; `sessions empty.jsonl` (a file that is there, empty)
+    said "no store at"; none said what to do next. Each is exit 3 and writes nothing."""
+    store = _store(tmp_path)
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    before = _unchanged(tmp_path)
+    code, doc = _run("import", "-", "--into", str(tmp_path / "new.db"))
+    assert code == 3 and "not standard input: save the input to a file first" in doc["error"]["message"]
+    code, doc = _run("import", store, "--into", str(tmp_path / "new.db"))
+    assert code == 3 and "a.db is an SQLite database (a store?), not a transcript" in doc["error"]["message"]
+    assert f"`inspector {Path(store).name}`" in doc["error"]["message"]
+    code, doc = _run("sessions", str(tmp_path / "empty.jsonl"))
+    assert code == 3 and doc["error"]["message"].startswith(f"{tmp_path / 'empty.jsonl'} is an empty file, not a store")
+    code, doc = _run("verify", str(tmp_path / "none.db"))
+    assert code == 3 and "`inspector import FILE --into STORE` makes a store" in doc["error"]["message"]
+    assert _unchanged(tmp_path) == before
