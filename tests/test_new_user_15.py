@@ -141,3 +141,11 @@ def test_wrong_inputs_a_script_makes_say_what_to_do_instead(tmp_path: Path) -> N
     code, doc = _run("verify", str(tmp_path / "none.db"))
     assert code == 3 and "`inspector import FILE --into STORE` makes a store" in doc["error"]["message"]
     assert _unchanged(tmp_path) == before
+
+
+def test_an_unknown_session_names_the_sessions_there_are(tmp_path: Path) -> None:
+    """`ledger STORE --session nope` said "no session 'nope' in a.db" and nothing more."""
+    store = _store(tmp_path)
+    for command in (["ledger", store], ["drift", store], ["check", store]):
+        code, doc = _run(*command, "--session", "nope")
+        assert code == 3 and "; the store holds s1 (`inspector sessions STORE` lists them)" in doc["error"]["message"]
