@@ -149,3 +149,17 @@ def test_an_unknown_session_names_the_sessions_there_are(tmp_path: Path) -> None
     for command in (["ledger", store], ["drift", store], ["check", store]):
         code, doc = _run(*command, "--session", "nope")
         assert code == 3 and "; the store holds s1 (`inspector sessions STORE` lists them)" in doc["error"]["message"]
+
+
+def test_a_usage_error_under_json_is_one_json_document_too(tmp_path: Path) -> None:
+    """`drift s.db --json` (no --session), a bad value, an unknown option or a mistyped command
+    printed nothing on stdout (exit 2): a script's `| jq` failed on empty input."""
+    store = _store(tmp_path)
+    for args in (["drift", store], ["budget", store, "--session", "s1", "--window", "abc"],
+                 ["drift", store, "--bogus"], ["verfy", store], ["history", store, "--session", "s1"]):
+        result = CliRunner().invoke(cli, [*args, "--json"], env={"INSPECTOR_REVIEWER": "bob"})
+        assert result.exit_code == 2, (args, result.output)
+        doc = json.loads(result.stdout)
+        assert doc["error"]["code"] == "usage_error" and doc["error"]["message"], args
+    plain = CliRunner().invoke(cli, ["drift", store], env={"INSPECTOR_REVIEWER": "bob"})
+    assert plain.exit_code == 2 and plain.stdout == ""  # without --json: click's usage text on stderr only
