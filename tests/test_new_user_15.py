@@ -163,3 +163,24 @@ def test_a_usage_error_under_json_is_one_json_document_too(tmp_path: Path) -> No
         assert doc["error"]["code"] == "usage_error" and doc["error"]["message"], args
     plain = CliRunner().invoke(cli, ["drift", store], env={"INSPECTOR_REVIEWER": "bob"})
     assert plain.exit_code == 2 and plain.stdout == ""  # without --json: click's usage text on stderr only
+
+
+def test_the_report_explains_what_a_teammate_could_not_tell(tmp_path: Path) -> None:
+    """Read as a teammate who never ran the tool: an accepted handoff read "accepted · refused"
+    (its already_decided check as a ✗); the header said "N after its range" and the survival
+    table left those facts out; the ledger's numbers skipped (L1, L2, L8…) with no word why."""
+    store = _demo_like(tmp_path)
+    assert _run("accept-handoff", store, "h1", reviewer="alice")[0] == 0
+    assert _run("import", str(write_sif(tmp_path / "g.jsonl", [
+        session_record(), event_record(2, content="also keep the CSV header"),
+        {"type": "state", "session": "s1", "key": "constraint.csv", "kind": "constraint",
+         "value": "keep the CSV header", "sources": ["evt:2"], "writer": "user", "at": AT},
+        {"type": "summary", "session": "s1", "generation": 1, "kind": "milestone", "covers": [1, 1],
+         "text": "Fixing the export; never touch prod.", "sources": ["evt:1"]}])), "--into", store)[0] == 0
+    out = tmp_path / "r.html"
+    assert _run("report", store, "--session", "s1", "-o", str(out))[0] == 0
+    page = out.read_text("utf-8")
+    assert "· accepted · decided; it started session s2</h3>" in page and "· accepted · refused" not in page
+    assert "Not judged: 1 fact(s) first said after evt 1, the end of what generation 1 covers" in page
+    assert "<code>constraint.csv</code> keep the CSV header" in page
+    assert "so the numbers skip the others'" in page
