@@ -18,6 +18,43 @@ from urllib.parse import quote
 from inspector.domain.terminal_safe import line_safe
 
 
+def missing_hint(name: str, params: dict[str, object]) -> str:
+    """The hint for a left-out ``--session``, ``--key`` or id argument (HANDOFF, CANDIDATE…): what
+    the store holds to pass (the same reading as `missing_session_hint`; "" when it cannot read)."""
+    from inspector.services.lookup import ID_ARGUMENTS
+
+    store, session = params.get("store"), params.get("session")
+    if name == "session":
+        return missing_session_hint(store)
+    if name not in ID_ARGUMENTS and not (name == "key" and isinstance(session, str)):
+        return ""
+    if not isinstance(store, Path) or not store.is_file() or not _current_format(store):
+        return ""
+    try:
+        return asyncio.run(_held(store, name, session if isinstance(session, str) else ""))
+    except Exception:  # noqa: BLE001 - a hint only: the usage error stands as click said it
+        return ""
+
+
+async def _held(path: Path, name: str, session: str) -> str:
+    from inspector.services import confirmations, lookup
+    from inspector.store.connection import open_store
+
+    async with await open_store(path) as store, store.snapshot() as db:
+        if name == "key":
+            if not await _has(db, session):
+                return ""
+            keys = await confirmations.keys_hint(db, session)
+            return f"session {session} holds {keys}" if keys.startswith("no ") else f"session {session}'s keys: {keys}"
+        return f"{path.name} {await lookup.held(db, name)}"
+
+
+async def _has(db: object, session: str) -> bool:
+    from inspector.store import session_rows
+
+    return await session_rows.exists(db, session)  # type: ignore[arg-type]
+
+
 def missing_session_hint(store: object) -> str:
     if not isinstance(store, Path) or not store.is_file():
         return ""

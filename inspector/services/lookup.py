@@ -83,3 +83,17 @@ FROM_SIF_ONLY = {
 } | {"deletion request": "one is filed with `inspector request-deletion STORE --session S TARGET… --reason R` "
                          "or D in the app, or comes from a `deletion_request` record of a sif/1 file: "
                          "`inspector import FILE --into STORE`"}
+
+
+# A command's id argument -> (table, noun): what a usage error that left the id out names instead.
+ID_ARGUMENTS = {"handoff": ("handoffs", "handoff"), "candidate": ("candidates", "candidate"),
+                "request": ("deletion_requests", "deletion request"), "action": ("actions", "action"),
+                "stub": ("stubs", "stub")}
+
+
+async def held(db: aiosqlite.Connection, argument: str) -> str:
+    """"holds h-ds, h-good, h-tools and 1 more" (after the store's name) for ``inspector handoff g.db`` run without
+    its HANDOFF (click said only "Missing argument 'HANDOFF'"), or that it holds none and where one
+    comes from."""
+    table, noun = ID_ARGUMENTS[argument]
+    return (await _which_exist(db, table, noun, None)).removeprefix("; the store ")
