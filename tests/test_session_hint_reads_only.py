@@ -64,3 +64,15 @@ def test_a_usage_error_with_a_log_but_no_index_leaves_no_index(sample_store: Pat
     result = CliRunner().invoke(cli, ["search", str(sample_store), "x"])
     assert result.exit_code == 2 and "sessions: pass one with --session" in result.output
     assert _folder(sample_store.parent) == before
+
+
+def test_a_left_out_id_is_named_without_applying_a_killed_processs_log(sample_store: Path) -> None:
+    """The hint for a left-out HANDOFF (new-user-15) reads as the --session hint does: it named the
+    store's handoffs through a writable open, whose close checkpointed the killed process's log."""
+    done = subprocess.run([sys.executable, "-c", _KILLED_AFTER_A_COMMIT, str(sample_store)], check=False)
+    assert done.returncode == 9 and Path(f"{sample_store}-wal").stat().st_size > 0
+    before = _folder(sample_store.parent)
+    result = CliRunner().invoke(cli, ["handoff", str(sample_store)])
+    assert result.exit_code == 2, result.output
+    assert "Missing argument 'HANDOFF'" in result.output and "holds h-" in result.output
+    assert _folder(sample_store.parent) == before

@@ -9,9 +9,12 @@ how many there are and the command that lists them. Only an existing SQLite file
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shlex
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -28,7 +31,7 @@ def missing_hint(name: str, params: dict[str, object]) -> str:
         return missing_session_hint(store)
     if name not in ID_ARGUMENTS and not (name == "key" and isinstance(session, str)):
         return ""
-    if not isinstance(store, Path) or not store.is_file() or not _current_format(store):
+    if not isinstance(store, Path) or not store.is_file():
         return ""
     try:
         return asyncio.run(_held(store, name, session if isinstance(session, str) else ""))
@@ -37,16 +40,24 @@ def missing_hint(name: str, params: dict[str, object]) -> str:
 
 
 async def _held(path: Path, name: str, session: str) -> str:
-    from inspector.services import confirmations, lookup
-    from inspector.store.connection import open_store
+    """What the store holds for the left-out argument, read as `_session_ids` reads: never written."""
+    import aiosqlite
 
-    async with await open_store(path) as store, store.snapshot() as db:
-        if name == "key":
-            if not await _has(db, session):
+    from inspector.services import confirmations, lookup
+
+    with _read_only_uri(path) as uri:
+        async with aiosqlite.connect(uri, uri=True, timeout=1) as db:
+            application_id = (await db.execute_fetchall("PRAGMA application_id"))[0][0]
+            user_version = (await db.execute_fetchall("PRAGMA user_version"))[0][0]
+            if not _current(application_id, user_version):
                 return ""
-            keys = await confirmations.keys_hint(db, session)
-            return f"session {session} holds {keys}" if keys.startswith("no ") else f"session {session}'s keys: {keys}"
-        return f"{path.name} {await lookup.held(db, name)}"
+            if name == "key":
+                if not await _has(db, session):
+                    return ""
+                keys = await confirmations.keys_hint(db, session)
+                return (f"session {session} holds {keys}" if keys.startswith("no ")
+                        else f"session {session}'s keys: {keys}")
+            return f"{path.name} {await lookup.held(db, name)}"
 
 
 async def _has(db: object, session: str) -> bool:
@@ -83,21 +94,35 @@ def _session_ids(path: Path) -> list[str] | None:
     ``mode=ro`` (which never checkpoints), and an index that reading made is removed again.
     The file and its log are first checked as every open checks them (another database's log
     is never read)."""
-    from inspector.store import wal_owner
+    with _read_only_uri(path) as uri:
+        db = sqlite3.connect(uri, uri=True, timeout=1)
+        try:
+            if not _current(db.execute("PRAGMA application_id").fetchone()[0],
+                            db.execute("PRAGMA user_version").fetchone()[0]):
+                return None  # an older store would be migrated by the command itself, not by its hint
+            return [str(r[0]) for r in db.execute("SELECT id FROM sessions ORDER BY rowid")]
+        finally:
+            db.close()
+
+
+def _current(application_id: object, user_version: object) -> bool:
     from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION
+
+    return application_id == APPLICATION_ID and user_version == FORMAT_VERSION
+
+
+@contextmanager
+def _read_only_uri(path: Path) -> Iterator[str]:
+    """The URI that reads the store without writing: ``immutable`` when no log is beside it,
+    ``mode=ro`` through one; a ``-shm`` the read made is removed again afterwards."""
+    from inspector.store import wal_owner
     from inspector.store.sqlite_connections import check_file_is_sqlite
 
     check_file_is_sqlite(path)
     logged = Path(f"{path}-wal").exists()
     had_shm = os.path.lexists(f"{path}-shm")
-    uri = f"file:{quote(os.fsencode(path.resolve()))}?" + ("mode=ro" if logged else "immutable=1")
-    db = sqlite3.connect(uri, uri=True, timeout=1)
     try:
-        if (db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID
-                or db.execute("PRAGMA user_version").fetchone()[0] != FORMAT_VERSION):
-            return None  # an older store would be migrated by the command itself, not by its hint
-        return [str(r[0]) for r in db.execute("SELECT id FROM sessions ORDER BY rowid")]
+        yield f"file:{quote(os.fsencode(path.resolve()))}?" + ("mode=ro" if logged else "immutable=1")
     finally:
-        db.close()
         if logged and not had_shm:
             wal_owner.remove_made_shm(path)
