@@ -196,3 +196,16 @@ def test_the_question_a_compaction_cut_short_is_a_goal_and_its_drop_is_seen(tmp_
 def test_a_turn_that_ended_before_the_compaction_leaves_no_question_in_progress(tmp_path: Path) -> None:
     goals = _real_goals(tmp_path, MANUAL)
     assert not [rule for rule, _ in goals.values() if rule == "goal.in_progress"]
+
+
+def test_a_dry_run_publishes_nothing() -> None:
+    from inspector.domain.facts_published import published
+    from inspector.domain.logevents import LogEvent
+
+    def pair(command: str, output: str) -> list[LogEvent]:
+        return [LogEvent(1, "tool_call", "model", None, "Bash", "c1", {"command": command}),
+                LogEvent(2, "tool_result", "tool", output, "Bash", "c1")]
+
+    pushed = "To github.com:entireio/cli.git\n * [new branch]      alex/ent-112 -> alex/ent-112"
+    assert [p.value for p in published(pair("git push -u origin alex/ent-112", pushed))] == ["alex/ent-112"]
+    assert published(pair("git push --dry-run -u origin alex/ent-112", pushed)) == []
