@@ -209,3 +209,22 @@ def test_a_dry_run_publishes_nothing() -> None:
     pushed = "To github.com:entireio/cli.git\n * [new branch]      alex/ent-112 -> alex/ent-112"
     assert [p.value for p in published(pair("git push -u origin alex/ent-112", pushed))] == ["alex/ent-112"]
     assert published(pair("git push --dry-run -u origin alex/ent-112", pushed)) == []
+
+
+def test_only_a_question_can_be_in_progress() -> None:
+    """"ok" or "do 1 and 3" before the tools ran names nothing a summary could keep."""
+    from inspector.domain.facts_goals import IN_PROGRESS, GoalReading, read_replies
+    from inspector.domain.logevents import LogEvent
+
+    def cut_short(reply: str) -> list[str]:
+        reading = GoalReading()
+        read_replies([LogEvent(1, "user_message", "user", "Fix the export timeout."),
+                      LogEvent(2, "assistant_message", "model", "Should I also add a retry?"),
+                      LogEvent(3, "user_message", "user", reply),
+                      LogEvent(4, "tool_call", "model", None, "Bash", "c1", {"command": "pytest"}),
+                      LogEvent(5, "system_message", "system", "Conversation compacted",
+                               extra={"subtype": "compact_boundary"})], reading)
+        return [p.value for p in reading.proposals if p.rule == IN_PROGRESS]
+
+    assert cut_short("ok") == [] and cut_short("do 1 and 3") == []
+    assert cut_short("why does the export time out at all?") == ["why does the export time out at all?"]

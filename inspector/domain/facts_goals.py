@@ -34,7 +34,7 @@ from inspector.domain.facts_text import (
     request_text,
     user_sentences,
 )
-from inspector.domain.later_requests import asks, greeting, is_request
+from inspector.domain.later_requests import asks, asks_question, greeting, is_request
 from inspector.domain.logevents import LogEvent
 from inspector.domain.own_words import RecentSaid, pasted_form, split_quoted
 from inspector.domain.wordlists import wordlist
@@ -63,7 +63,7 @@ class GoalReading:
     before: dict[int, Before] = field(default_factory=dict)
     turn: list[tuple[int, str]] = field(default_factory=list)
     asked: tuple[int, str] | None = None
-    # The user's last message that no goal record carries (a question asking for an answer), and
+    # The user's last message that no goal record carries when it asks a question, and
     # the kind of the last event of the conversation: a compaction right after a tool call or
     # result cut that message's turn short (``_boundary``).
     unanswered: tuple[int, str] | None = None
@@ -121,7 +121,8 @@ def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]
             later = _later_request(own, rest is not None, e.seq, reading, offered, chosen)
             if later is not None:
                 out.append(later)
-        reading.unanswered = None if len(out) > proposed or not out or greeting(own) else (e.seq, own)
+        # A question no goal carries (an acknowledgement or a bare pick asks nothing to keep).
+        reading.unanswered = (e.seq, own) if len(out) == proposed and out and asks_question(own) else None
     return decisions
 
 
