@@ -257,3 +257,22 @@ def test_a_frequency_restated(value: str, text: str, moved: bool, kept: bool) ->
     said = Said.of(value + ("。" if "。" in text else ". ") + text)
     assert (frequency_moved(said, value) is not None) == moved
     assert bool(frequency_kept(said, value)) == kept
+
+
+@pytest.mark.parametrize(("added", "verdict"), [
+    ("The change went into cmd/entire/cli/hooks_claudecode_handler.go.", "contradicted"),
+    ("The repository error in cmd/entire/cli/hooks_claudecode_handlers.go is now returned; the change itself sits "
+     "in hooks_claudecode_hanlders.go.", "contradicted"),
+    ("The change to the handlers in cmd/entire/cli/hooks_claudecode_handlers.go returns the repository error.", "kept"),
+])
+def test_a_real_compaction_with_a_file_name_one_letter_off(tmp_path: Path, added: str, verdict: str) -> None:
+    """a6e4c2a0… (auto compaction): its goal names cmd/entire/cli/hooks_claudecode_handlers.go; a
+    sentence appended to the summary names the file a letter off (the log never shows it)."""
+    from tests.test_verdict_attack_four import REAL, _real_survival
+
+    source = REAL / "a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl"
+    if not source.exists():
+        pytest.skip(f"needs ../shared/real_sessions ({source} is missing)")
+    got = _real_survival(source, lambda t: t + "\n\n" + added, tmp_path)
+    goal = next(v for k, v in got.items() if k.startswith("for the change in cmd/entire/cli/"))
+    assert goal == verdict
