@@ -95,6 +95,9 @@ _HANDLERS = "cmd/entire/cli/hooks_claudecode_handlers.go"
     ("user_table", "users", False),  # not an identifier's shape
     ("hooks_claudecode_handlers.go", "hooks_claudecode_handlers_test.go", False),  # five edits
     ("user_table", "user_tables_view", False),  # six edits: another name
+    ("user_table", "user_tables", False),  # a plural at the end: prose says it too
+    ("health-check", "health-checks", False),  # a kebab compound of words: prose
+    ("feature-flag", "feature-flow", False),
 ])
 def test_a_letter_off(name: str, token: str, off: bool) -> None:
     from inspector.domain.said_misnamed import letter_off
@@ -113,6 +116,10 @@ def test_a_letter_off(name: str, token: str, off: bool) -> None:
     ("Run migrations only on prod-db-2", "Migrations did not run on prod-dc-2.", "", False),
     ("Run migrations only on prod-db-2", "The prod-dc-2 rack was rebooted.", "", False),  # not its subject
     ("只能在 prod-db-2 上执行迁移", "迁移已在 prod-dc-2 上执行。", "", True),
+    ("Do not restart the API unless the health-check fails", "The health-checks passed, so the API was not restarted.",
+     "", False),
+    ("Only alter the schema of user_table", "The user_table schema was altered; user_tables views were refreshed.", "",
+     False),
 ])
 def test_a_name_changed_by_letters_the_log_never_shows(value: str, text: str, log: str, hit: bool) -> None:
     from inspector.domain.said import Said
@@ -161,6 +168,8 @@ _E_RESTART = "Do not restart the API unless the health check fails"
     (_Z_RESTART, "重启条件没有取消。", False),
     (_E_RESTART, "A flaky lint step in CI was dropped.", False),
     (_E_RESTART, "The deploy condition was dropped.", False),
+    (_E_RESTART, "The restart condition was met and the API restarted; the stale lock was removed.", False),
+    (_Z_RESTART, "重启条件满足后重启了接口，旧锁已移除。", False),
 ])
 def test_a_condition_cancelled_in_words_about_it(value: str, text: str, hit: bool) -> None:
     from inspector.domain.said import Said
@@ -211,6 +220,8 @@ def test_an_approval_without_a_verb_or_an_actor(value: str, text: str, other: bo
     ({1: "The build is red.", 2: "Now the build is green again."}, False),
     ({1: "pytest -q", 2: "44 passed", 3: "The build is not red any more."}, False),
     ({1: "pytest -q", 2: "44 passed", 3: "Pushed the branch."}, False),
+    ({1: "pytest -q", 2: "44 passed", 3: "Make sure the build fails if a test fails."}, False),
+    ({1: "pytest -q", 2: "44 passed", 3: "如果测试失败，构建也要失败。"}, False),
 ])
 def test_a_failure_said_in_words_only(events: dict[int, str], red: bool) -> None:
     from inspector.domain.said_goal_done import red_in_words
@@ -249,6 +260,7 @@ _E_ROTATE, _Z_ROTATE = "Rotate the logs every hour", "每小时轮换一次日�
     (_E_ROTATE, "The logs were not rotated every day.", False, False),
     (_E_ROTATE, "Backups run daily.", False, False),
     (_Z_ROTATE, "备份每天执行。", False, False),
+    (_E_ROTATE, "Checked the logs every day.", False, False),
 ])
 def test_a_frequency_restated(value: str, text: str, moved: bool, kept: bool) -> None:
     from inspector.domain.said import Said
