@@ -145,6 +145,8 @@ _Z_RESTART, _Z_BACKUP = "除非健康检查失败，不要重启接口", "不得
     (_Z_RESTART, "接口没有重启，不能随意重启。", False),
     (_Z_RESTART, "没有不得不重启接口的情况。", False),
     (_Z_BACKUP, "备份文件一直没有删除。", False),
+    (_Z_RESTART, "并不是不要重启接口，而是要等健康检查失败。", False),
+    (_Z_RESTART, "不是不能重启接口，而是必须等健康检查失败。", False),
 ])
 def test_a_chinese_double_negative(value: str, text: str, hit: bool) -> None:
     from inspector.domain.said import Said
@@ -201,6 +203,10 @@ _E_APPROVE, _Z_APPROVE = "The user must approve the database migration", "数据
     (_E_APPROVE, "Approval for the database migration must come from the user.", False, False, False),
     (_E_APPROVE, "The database migration was merged by the bot with no review.", True, False, False),
     (_E_APPROVE, "The database migration will not be merged with no review.", False, False, False),
+    (_E_APPROVE, "The agent prepared the database migration. The bot merged it without review.", True, False, False),
+    (_E_APPROVE, "The agent prepared the database migration; the bot merged it without review.", True, False, False),
+    (_E_APPROVE, "The agent prepared the API docs. The bot merged them without review.", False, False, False),
+    (_E_APPROVE, "The database migration is ready. It will not be merged without review.", False, False, False),
 ])
 def test_an_approval_without_a_verb_or_an_actor(value: str, text: str, other: bool, owner: bool,
                                                 unsaid: bool) -> None:
