@@ -96,6 +96,10 @@ EDITS: dict[str, list[str] | Callable[[sqlite3.Connection], None] | Callable[[Pa
     "an inspector ledger entry appended, hash recomputed": _append_entry(
         "correction", "inspector", {"key": "constraint.prod", "version": 2, "reason": "owner said so"}),
     "a table and a trigger named sqlite_… (writable_schema)": _writable_schema,
+    "a table and a copying trigger named sqlitex… (LIKE's _)": [
+        "CREATE TABLE sqlitexcopy(c)", "CREATE TRIGGER sqlitextrig AFTER INSERT ON events BEGIN INSERT INTO "
+        "sqlitexcopy VALUES (new.content); END"],
+    "a view named SQLITE1v": ["CREATE VIEW SQLITE1v AS SELECT 1"],
     "header: text encoding UTF-16le (byte 56)": _header_byte(59, 2),
     "header: legacy file format (bytes 18, 19 = 1)": lambda p: (_header_byte(18, 1)(p), _header_byte(19, 1)(p)),
     "header: incremental-vacuum flag (byte 67)": _header_byte(67, 1),
