@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -23,7 +24,7 @@ from inspector.store.connection import open_store
 session_required = click.option("--session", required=True, help="The session.")
 
 
-def _outcome_text(o: Outcome) -> list[str]:
+def _outcome_text(o: Outcome, store: Path | None = None, session: str | None = None) -> list[str]:
     if o.refusals:
         return [f"refused {r.code}: {r.message}" for r in o.refusals]
     if o.generation is not None:
@@ -31,7 +32,12 @@ def _outcome_text(o: Outcome) -> list[str]:
         if doubts:
             doubts.append("  saved, but the rules could not judge the sentence(s) above: a person must read it.")
         return [f"generation {o.generation} (corrected, parent {o.parent}); context v{o.context_version}", *doubts]
-    return [f"{o.key} v{o.version} is {o.status}; context v{o.context_version} · goal r{o.goal_revision}"]
+    lines = [f"{o.key} v{o.version} is {o.status}; context v{o.context_version} · goal r{o.goal_revision}"]
+    if o.status == "pending" and o.may_confirm and store is not None and session is not None:
+        lines.append(f"it binds nothing until the session's owner confirms it: `inspector confirm {shlex.quote(str(store))} "
+                     f"--session {shlex.quote(session)} --key {shlex.quote(str(o.key))} "
+                     f"--reviewer {shlex.quote(o.may_confirm)}` (or rejects it: add --reject)")
+    return lines
 
 
 def _where(verbatim_in: tuple[str, ...], cited: tuple[str, ...]) -> str:
@@ -106,7 +112,7 @@ async def correct_cmd(store: Path, session: str, key: str, value: str, reason: s
     async with await open_store(store) as opened:
         outcome = await corrections.correct(opened, session, key, value, reason=reason, actor=reviewer, kind=kind,
                                             rationale=rationale, alternatives=list(alternatives) or None)
-    emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome))
+    emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome, store, session))
     return EXIT_REFUSED if outcome.refusals else EXIT_OK
 
 

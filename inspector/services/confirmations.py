@@ -92,13 +92,38 @@ async def key_versions(db: aiosqlite.Connection, session: str, key: str) -> list
 async def no_record(db: aiosqlite.Connection, session: str, key: str, then: str = "") -> NotFound:
     """The error for a key the session does not hold, naming the session's keys it is close to
     (``goal.mian`` for ``goal.main``): a key is typed from memory, and only matched whole."""
+    keys = sorted(str(r[0]) for r in await db.execute_fetchall(
+        "SELECT DISTINCT key FROM state_records WHERE session = ?", (session,)))
+    return NotFound(f"session {session!r} has no protected record {key!r}{key_hint(keys, key)}"
+                    + (f" {then}" if then else ""))
+
+
+async def keys_hint(db: aiosqlite.Connection, session: str) -> str:
+    """The session's keys (or "no protected record yet…"), for ``history``/``correct``/``confirm``
+    run without ``--key``."""
+    keys = sorted(str(r[0]) for r in await db.execute_fetchall(
+        "SELECT DISTINCT key FROM state_records WHERE session = ?", (session,)))
+    return key_hint(keys, None).removeprefix("; its keys: ").removeprefix("; it holds ")
+
+
+def key_hint(keys: list[str], typed: str | None) -> str:
+    """The keys to type instead: the same key in other letter case (``GOAL.MAIN``), the keys a
+    kind or a prefix starts (``goal`` for ``goal.main``, ``goal.later_request…``), a near spelling
+    (``goal.mian``) — else the session's keys, so the reviewer is never left to guess (before,
+    ``--key goal`` and ``--key GOAL.MAIN`` said only "has no protected record")."""
     import difflib  # only on this error path
 
-    keys = [str(r[0]) for r in await db.execute_fetchall(
-        "SELECT DISTINCT key FROM state_records WHERE session = ?", (session,))]
-    close = difflib.get_close_matches(key, sorted(keys), n=3, cutoff=0.75)
-    return NotFound(f"session {session!r} has no protected record {key!r}"
-                    + (f"; did you mean {' or '.join(close)}?" if close else "") + (f" {then}" if then else ""))
+    if not keys:
+        return "; it holds no protected record yet (`inspector facts STORE --session S --write` proposes some)"
+    folded = (typed or "").casefold()
+    close = [k for k in keys if k.casefold() == folded] if folded else []
+    starting = [k for k in keys if folded and k.casefold().startswith(folded)]
+    close = close or starting[:3] or difflib.get_close_matches(typed or "", keys, n=3, cutoff=0.75)
+    if close:
+        more = f" ({len(starting)} keys start with {typed!r})" if len(starting) > 3 and close == starting[:3] else ""
+        return f"; did you mean {' or '.join(close)}?{more}"
+    shown = ", ".join(keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
+    return f"; its keys: {shown}"
 
 
 def status_entry(session: str, key: str, version: int, status: str) -> dict[str, Any]:

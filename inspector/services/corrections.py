@@ -43,6 +43,8 @@ class Outcome:
     # Sentences of a corrected text the rules could not judge (said_departures.CANNOT_JUDGE):
     # never saved without saying so.
     warnings: list[dict[str, Any]] = field(default_factory=list)
+    # Who may confirm a correction filed pending (the session's owner), so the reply says the way on.
+    may_confirm: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         if self.generation is not None or self.status == "refused" and self.parent is not None:
@@ -121,7 +123,7 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
             "old_digest": keyed_digest(store.digest_key, active["value"].encode()) if active else None,
             "new_digest": keyed_digest(store.digest_key, value.encode()),
             "context_version": cv, "goal_revision": gr, "added": {"state": 1}, "status_set": status_sets})])
-    return Outcome(key, new_version, status, cv, gr, [])
+    return Outcome(key, new_version, status, cv, gr, [], may_confirm=owner if status == "pending" else None)
 
 
 async def confirm(store: Store, session: str, key: str, *, actor: str, reject: bool = False,

@@ -1,0 +1,186 @@
+"""What a new reviewer who scripts the tool and shares its results tripped on (docs/reviews/new-user-15.md).
+
+Each test failed on main 741fb54 before its fix.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
+from tests.conftest import event_record, session_record, write_sif
+
+AT = "2025-05-01T00:00:00Z"
+
+
+def _run(*args: str, reviewer: str = "bob", as_json: bool = True) -> tuple[int, Any]:
+    result = CliRunner().invoke(cli, [*args, *(["--json"] if as_json else [])], env={"INSPECTOR_REVIEWER": reviewer})
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result.exit_code, (json.loads(result.stdout) if as_json else result.output)
+
+
+def _store(tmp_path: Path) -> str:
+    records = [session_record(), event_record(1, content="fix the export; never touch prod"),
+               {"type": "state", "session": "s1", "key": "constraint.prod", "kind": "constraint",
+                "value": "never touch prod", "sources": ["evt:1"], "writer": "user", "at": AT}]
+    store = str(tmp_path / "a.db")
+    assert _run("import", str(write_sif(tmp_path / "a.jsonl", records)), "--into", store)[0] == 0
+    return store
+
+
+def test_an_export_whose_confirmed_correction_imports_pending_says_so(tmp_path: Path) -> None:
+    """A reviewer's correction the owner confirmed is exported with writer "reviewer"; imported into
+    a second store it is pending again and its older version stays superseded, so the session has
+    no active constraint at all. Before, the import said nothing of it (only `check` later called it
+    "an instruction from an untrusted source"); now it is an `unverified_act` naming the key and the
+    command that confirms it — and only for a record the import adds."""
+    store = _store(tmp_path)
+    assert _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "never touch prod DBs",
+                "--reason", "wider")[0] == 0
+    assert _run("confirm", store, "--session", "s1", "--key", "constraint.prod", reviewer="alice")[0] == 0
+    out = str(tmp_path / "a.sif.jsonl")
+    assert _run("export", store, "-o", out)[0] == 0
+    code, report = _run("import", out, "--into", str(tmp_path / "b.db"))
+    said = [p["message"] for p in report["problems"] if p["code"] == "unverified_act"]
+    assert code == 0 and len(said) == 1, report["problems"]
+    assert "'constraint.prod' v2 is active" in said[0] and "--key constraint.prod" in said[0]
+    code, again = _run("import", out, "--into", store)  # the store that holds it keeps its own status
+    assert code == 0 and not [p for p in again["problems"] if p["code"] == "unverified_act"]
+
+
+def _demo_like(tmp_path: Path) -> str:
+    """A store with one pending handoff h1 of s1 (owner alice) to s2."""
+    store = _store(tmp_path)
+    handoff = {"type": "handoff", "session": "s1", "id": "h1", "to_session": "s2", "goal_revision": 1,
+               "context_version": 1, "tool_mapping": {},
+               "material": {"goal": "fix the export", "exact_fields": {"constraint.prod": "never touch prod"},
+                            "open_points": [], "decisions": [], "corrections": [], "constraints": ["never touch prod"]}}
+    assert _run("import", str(write_sif(tmp_path / "h.jsonl", [session_record(), handoff])), "--into", store)[0] == 0
+    return store
+
+
+def test_handoff_says_who_may_accept_it_and_what_an_accepted_one_started(tmp_path: Path) -> None:
+    """`handoff` said "acceptable" to bob, whose `accept-handoff` was then refused `not_owner`;
+    after alice accepted it, it said "h1: REFUSED" (already_decided) with no word of the session it
+    started; and `accept-handoff` said "new session s2" without how to open it."""
+    store = _demo_like(tmp_path)
+    code, plain = _run("handoff", store, "h1", as_json=False)
+    assert code == 0 and plain.splitlines()[0] == "h1: acceptable"
+    assert f"accept it: `inspector accept-handoff {store} h1 --reviewer alice` (only alice may" in plain
+    code, plain = _run("accept-handoff", store, "h1", reviewer="alice", as_json=False)
+    assert code == 0 and f"new session s2; open it: `inspector {store} --session s2`" in plain
+    code, plain = _run("handoff", store, "h1", as_json=False)
+    assert code == 1 and plain.splitlines()[0] == "h1: already accepted" and "REFUSED" not in plain
+    assert f"h1 was accepted and started session s2: open it: `inspector {store} --session s2`" in plain
+    code, doc = _run("handoff", store, "h1")
+    assert (doc["status"], doc["new_session"], doc["session"], doc["may_accept"]) == ("accepted", "s2", "s1", ["alice"])
+
+
+def test_a_left_out_id_or_key_names_what_the_store_holds(tmp_path: Path) -> None:
+    """`handoff STORE` (no HANDOFF) and `history STORE --session S` (no --key) gave click's bare
+    "Missing argument/option"; the left-out --session already named the store's sessions."""
+    store = _demo_like(tmp_path)
+    code, out = _run("handoff", store, as_json=False)
+    assert code == 2 and "Missing argument 'HANDOFF'. a.db holds h1" in out
+    code, out = _run("history", store, "--session", "s1", as_json=False)
+    assert code == 2 and "Missing option '--key'. session s1's keys: constraint.prod" in out
+
+
+def test_a_key_typed_as_its_kind_or_in_other_case_is_named(tmp_path: Path) -> None:
+    """`--key constraint` and `--key CONSTRAINT.PROD` said only "has no protected record"; a key
+    nothing is close to now lists the session's keys."""
+    store = _store(tmp_path)
+    for typed in ("constraint", "CONSTRAINT.PROD", "prod"):
+        code, doc = _run("history", store, "--session", "s1", "--key", typed)
+        assert code == 3 and "constraint.prod" in doc["error"]["message"], (typed, doc)
+    assert "did you mean constraint.prod?" in _run("history", store, "--session", "s1", "--key", "constraint")[1][
+        "error"]["message"]
+    assert "its keys: constraint.prod" in _run("history", store, "--session", "s1", "--key", "prod")[1]["error"][
+        "message"]
+
+
+def test_a_pending_correction_says_who_confirms_it_and_how(tmp_path: Path) -> None:
+    """`correct` by a reviewer who does not own the session said only "constraint.prod v2 is
+    pending; context v1 · goal r1": not that it binds nothing yet, nor who confirms it and how."""
+    store = _store(tmp_path)
+    code, plain = _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "never prod",
+                       "--reason", "r", as_json=False)
+    assert code == 0 and plain.splitlines()[0].startswith("constraint.prod v2 is pending")
+    assert (f"until the session's owner confirms it: `inspector confirm {store} --session s1 --key constraint.prod "
+            "--reviewer alice`") in plain
+    code, doc = _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "never prod!",
+                     "--reason", "r")
+    assert doc["status"] == "pending" and doc["may_confirm"] == "alice"
+    code, plain = _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "prod: never",
+                       "--reason", "r", reviewer="alice", as_json=False)
+    assert code == 0 and "is active" in plain and "confirm" not in plain
+
+
+def _unchanged(tmp_path: Path) -> list[tuple[str, int]]:
+    return sorted((p.name, p.stat().st_size) for p in tmp_path.iterdir())
+
+
+def test_wrong_inputs_a_script_makes_say_what_to_do_instead(tmp_path: Path) -> None:
+    """`import - --into s.db` said "cannot read -: No such file or directory"; `import store.db`
+    said "binary data, not a text transcript"; `sessions empty.jsonl` (a file that is there, empty)
+    said "no store at"; none said what to do next. Each is exit 3 and writes nothing."""
+    store = _store(tmp_path)
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    before = _unchanged(tmp_path)
+    code, doc = _run("import", "-", "--into", str(tmp_path / "new.db"))
+    assert code == 3 and "not standard input: save the input to a file first" in doc["error"]["message"]
+    code, doc = _run("import", store, "--into", str(tmp_path / "new.db"))
+    assert code == 3 and "a.db is an SQLite database (a store?), not a transcript" in doc["error"]["message"]
+    assert f"`inspector {Path(store).name}`" in doc["error"]["message"]
+    code, doc = _run("sessions", str(tmp_path / "empty.jsonl"))
+    assert code == 3 and doc["error"]["message"].startswith(f"{tmp_path / 'empty.jsonl'} is an empty file (0 bytes): not a store")
+    code, doc = _run("verify", str(tmp_path / "none.db"))
+    assert code == 3 and "`inspector import FILE --into STORE` makes a store" in doc["error"]["message"]
+    assert _unchanged(tmp_path) == before
+
+
+def test_an_unknown_session_names_the_sessions_there_are(tmp_path: Path) -> None:
+    """`ledger STORE --session nope` said "no session 'nope' in a.db" and nothing more."""
+    store = _store(tmp_path)
+    for command in (["ledger", store], ["drift", store], ["check", store]):
+        code, doc = _run(*command, "--session", "nope")
+        assert code == 3 and "; the store holds s1 (`inspector sessions STORE` lists them)" in doc["error"]["message"]
+
+
+def test_a_usage_error_under_json_is_one_json_document_too(tmp_path: Path) -> None:
+    """`drift s.db --json` (no --session), a bad value, an unknown option or a mistyped command
+    printed nothing on stdout (exit 2): a script's `| jq` failed on empty input."""
+    store = _store(tmp_path)
+    for args in (["drift", store], ["budget", store, "--session", "s1", "--window", "abc"],
+                 ["drift", store, "--bogus"], ["verfy", store], ["history", store, "--session", "s1"]):
+        result = CliRunner().invoke(cli, [*args, "--json"], env={"INSPECTOR_REVIEWER": "bob"})
+        assert result.exit_code == 2, (args, result.output)
+        doc = json.loads(result.stdout)
+        assert doc["error"]["code"] == "usage_error" and doc["error"]["message"], args
+    plain = CliRunner().invoke(cli, ["drift", store], env={"INSPECTOR_REVIEWER": "bob"})
+    assert plain.exit_code == 2 and plain.stdout == ""  # without --json: click's usage text on stderr only
+
+
+def test_the_report_explains_what_a_teammate_could_not_tell(tmp_path: Path) -> None:
+    """Read as a teammate who never ran the tool: an accepted handoff read "accepted · refused"
+    (its already_decided check as a ✗); the header said "N after its range" and the survival
+    table left those facts out; the ledger's numbers skipped (L1, L2, L8…) with no word why."""
+    store = _demo_like(tmp_path)
+    assert _run("accept-handoff", store, "h1", reviewer="alice")[0] == 0
+    assert _run("import", str(write_sif(tmp_path / "g.jsonl", [
+        session_record(), event_record(2, content="also keep the CSV header"),
+        {"type": "state", "session": "s1", "key": "constraint.csv", "kind": "constraint",
+         "value": "keep the CSV header", "sources": ["evt:2"], "writer": "user", "at": AT},
+        {"type": "summary", "session": "s1", "generation": 1, "kind": "milestone", "covers": [1, 1],
+         "text": "Fixing the export; never touch prod.", "sources": ["evt:1"]}])), "--into", store)[0] == 0
+    out = tmp_path / "r.html"
+    assert _run("report", store, "--session", "s1", "-o", str(out))[0] == 0
+    page = out.read_text("utf-8")
+    assert "· accepted · decided; it started session s2</h3>" in page and "· accepted · refused" not in page
+    assert "Not judged: 1 fact(s) first said after evt 1, the end of what generation 1 covers" in page
+    assert "<code>constraint.csv</code> keep the CSV header" in page
+    assert "so the numbers skip the others'" in page
