@@ -100,6 +100,10 @@ EDITS: dict[str, list[str] | Callable[[sqlite3.Connection], None] | Callable[[Pa
         "CREATE TABLE sqlitexcopy(c)", "CREATE TRIGGER sqlitextrig AFTER INSERT ON events BEGIN INSERT INTO "
         "sqlitexcopy VALUES (new.content); END"],
     "a view named SQLITE1v": ["CREATE VIEW SQLITE1v AS SELECT 1"],
+    "sqlite_sequence made (an AUTOINCREMENT table, then dropped)": [
+        "CREATE TABLE t_auto(id INTEGER PRIMARY KEY AUTOINCREMENT)", "INSERT INTO t_auto DEFAULT VALUES",
+        "DROP TABLE t_auto"],
+    "PRAGMA application_id changed": ["PRAGMA application_id = 1"],
     "header: text encoding UTF-16le (byte 56)": _header_byte(59, 2),
     "header: legacy file format (bytes 18, 19 = 1)": lambda p: (_header_byte(18, 1)(p), _header_byte(19, 1)(p)),
     "header: incremental-vacuum flag (byte 67)": _header_byte(67, 1),
