@@ -104,6 +104,8 @@ EDITS: dict[str, list[str] | Callable[[sqlite3.Connection], None] | Callable[[Pa
         "CREATE TABLE t_auto(id INTEGER PRIMARY KEY AUTOINCREMENT)", "INSERT INTO t_auto DEFAULT VALUES",
         "DROP TABLE t_auto"],
     "PRAGMA application_id changed": ["PRAGMA application_id = 1"],
+    "page: every '不得修改生产库' rewritten in place as '可以修改生产库' (same length)": lambda p: p.write_bytes(
+        p.read_bytes().replace("不得修改生产库".encode(), "可以修改生产库".encode())),
     "header: text encoding UTF-16le (byte 56)": _header_byte(59, 2),
     "header: legacy file format (bytes 18, 19 = 1)": lambda p: (_header_byte(18, 1)(p), _header_byte(19, 1)(p)),
     "header: incremental-vacuum flag (byte 67)": _header_byte(67, 1),
@@ -127,7 +129,7 @@ def verify(store: Path) -> tuple[int, str]:
 
 
 def edit(store: Path, how: list[str] | Callable[..., None], name: str) -> None:
-    if name.startswith("header:"):
+    if name.startswith(("header:", "page:")):
         how(store)  # type: ignore[operator]
         return
     con = sqlite3.connect(store, isolation_level=None)
