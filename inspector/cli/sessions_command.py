@@ -12,6 +12,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, emit, json_option, run_command
 from inspector.cli.store_param import make_store_argument
+from inspector.domain.cell_width import padded
 from inspector.services import sessions
 from inspector.store.connection import open_store
 
@@ -47,7 +48,7 @@ async def sessions_cmd(store: Path | None, discover: bool, sources: tuple[Path, 
     def human() -> list[str]:
         lines = [f"{len(rows)} session(s) in {path}"]
         for s in items:
-            lines.append(f"  {s.id:<24} ctx v{s.context_version:<3} goal r{s.goal_revision:<3} "
+            lines.append(f"  {padded(s.id, 24)} ctx v{s.context_version:<3} goal r{s.goal_revision:<3} "
                          f"{s.events:>7} events  {s.title or ''}")
         return lines
 

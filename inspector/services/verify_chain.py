@@ -12,6 +12,7 @@ import json
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from inspector.domain.canonical import GENESIS_HASH, canonical_json, ledger_hash
 from inspector.services.replay import Replay
@@ -80,12 +81,39 @@ async def walk(store: Store, report: VerifyReport, head: tuple[int, str] | None,
             report.fail({**at, "code": "reconcile_unexplained",
                          "message": f"entry {entry.seq} reconciles action {entry.payload.get('action')!r} "
                                     "without naming evidence and a reason"})
+        if entry.source == "inspector" and (missing := act_incomplete(entry.kind, entry.payload)):
+            report.fail({**at, "code": "act_incomplete",
+                         "message": f"entry {entry.seq} ({entry.kind}) names {missing}, which every such act of the "
+                                    "inspector does: an entry appended by hand, changing nothing it claims to"})
         facts.replay.feed(entry.session, entry.kind, entry.source, entry.payload)
         _track_seals(entry, facts.sealed)
     if head is not None:
         check_head(report, head, pinned)
     report.not_replayed = sorted(facts.replay.unbound)
     return facts
+
+
+# The rows an act of each kind always adds, and the kinds that always set a status: an entry of the
+# inspector's own that names neither was appended by hand (a `correction` of a key with no new
+# version, shown by `history` as "L8 correction by owner: …" while the record stayed as it was;
+# docs/reviews/untrusted-seven.md). Forging the act whole (its rows and seals too) stays what
+# `relies_on` says: actors are names, and the store's key is in the store.
+ADDS = {"correction": "state", "summary.correction": "summary", "summary.rebuild": "summary",
+        "deletion.request": "deletion_request"}
+SETS_STATUS = ("candidate.accept", "candidate.reject", "action.reconcile", "confirmation", "handoff.accept",
+               "deletion")
+
+
+def act_incomplete(kind: str, payload: dict[str, Any]) -> str | None:
+    """What an inspector entry of ``kind`` lacks (in words), or None."""
+    if kind in ADDS:
+        added = payload.get("added")
+        count = added.get(ADDS[kind]) if isinstance(added, dict) else None
+        if not (isinstance(count, int) and not isinstance(count, bool) and count >= 1):
+            return f"no {ADDS[kind]} row it added"
+    if kind in SETS_STATUS and not payload.get("status_set"):
+        return "no status it set"
+    return None
 
 
 def check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None) -> None:

@@ -25,6 +25,8 @@ CODES: dict[str, str] = {
     "ledger_text_differs": "an entry's payload is not the text the inspector writes (a key repeated, reordered or "
                            "spaced): SQL reads can see other values than its hash binds",
     "reconcile_unexplained": "an action.reconcile entry names no evidence or reason",
+    "act_incomplete": "an entry of the inspector's own kinds names no row it added or status it set, as every such "
+                      "act does: appended by hand",
     "head_truncated": "the ledger ends before the entry pinned with --head",
     "head_rewritten": "the entry pinned with --head now has another hash",
     "remembered_head_differs": "the ledger no longer holds the head this machine's last good verify saw",
