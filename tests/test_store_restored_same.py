@@ -52,6 +52,8 @@ async def test_a_backup_of_the_same_store_put_back_under_it_is_not_undone(
             assert "put back" in refused.value.message and "nothing was written" in refused.value.message
     assert sample_store.read_bytes() == backup.read_bytes()  # the restore stands: no old log checkpointed over it
     assert not Path(f"{sample_store}-wal").exists()
+    [kept] = sample_store.parent.glob("samples.db-wal.*.kept")  # what the log held stays recoverable
+    assert kept.stat().st_size > 0
     assert _status(sample_store, "cand-goal") == "pending" and _status(sample_store, "cand-stale") == "pending"
 
 
@@ -114,3 +116,23 @@ async def test_a_chmod_under_an_open_store_is_not_a_copy(sample_store: Path) -> 
         sample_store.chmod(0o600)
         await reject(store, "cand-stale", actor="lin", reason="stale")
     assert _status(sample_store, "cand-goal") == "rejected" and _status(sample_store, "cand-stale") == "rejected"
+
+
+async def test_a_touch_taken_for_a_copy_put_back_loses_nothing_for_good(sample_store: Path) -> None:
+    """A ``touch`` of an open store's file cannot be told from a byte-identical backup put back
+    (both: new times, no checkpoint): the next act is refused and closing forgets the log. The
+    log is kept beside the store, and moved back (store closed) SQLite replays it."""
+    import os
+
+    async with await open_store(sample_store) as store:
+        await reject(store, "cand-goal", actor="lin", reason="stale")
+        later = sample_store.stat().st_mtime_ns + 1_000_000_000
+        os.utime(sample_store, ns=(later, later))
+        with pytest.raises(StoreFileChanged):
+            await reject(store, "cand-stale", actor="lin", reason="stale")
+    assert _status(sample_store, "cand-goal") == "pending"
+    [kept] = sample_store.parent.glob("samples.db-wal.*.kept")
+    kept.rename(f"{sample_store}-wal")
+    async with await open_store(sample_store) as store:  # the log is the store's own: replayed
+        pass
+    assert _status(sample_store, "cand-goal") == "rejected"

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -80,6 +82,7 @@ class Store:
         held_files.release(held)
         try:
             if self._log_orphaned or self._overwritten():  # a read (or nothing) since the copy: no write said so
+                _keep_log(self.path)
                 _forget_log(self.path)
         finally:  # a check that raised left every connection's thread running: the process never ended
             await sqlite_connections.close_all(every)
@@ -194,7 +197,9 @@ class Store:
             return None  # cut, not copied: check_file says store_file_cut
         return (f"{self.path} was overwritten while it was open by a copy of this store put back over it (the file "
                 "was written, and not by SQLite); nothing was written, and the changes this store had not yet copied "
-                "into the file stay out of the copy — reopen the store to work on the copy")
+                f"into the file stay out of the copy (their log is kept beside it as {self.path.name}-wal.….kept when "
+                f"the store closes: put it back as {self.path.name}-wal, with the store closed, only if the copy was "
+                "not meant) — reopen the store to work on the copy")
 
     def _overwritten(self) -> bool:
         """The file at the path was copied over since the last look (see _copied_over)."""
@@ -279,6 +284,23 @@ def _file_key(path: Path) -> bytes | None:
 
 
 WAL_HEADER, SHM_HEADERS = 32, 136  # bytes: the log's header; the index's two header copies and checkpoint info
+
+
+def _keep_log(path: Path) -> str | None:
+    """Copy the log about to be forgotten beside the store (``s.db-wal.TIME.kept``), or None.
+
+    A file whose times changed while no checkpoint ran is taken for a copy put back; so is a
+    ``touch`` of the file, whose log is the store's own: the copy keeps what it held
+    recoverable (moved back to ``-wal`` with the store closed, SQLite replays it)."""
+    wal = Path(f"{path}-wal")
+    try:
+        if wal.stat().st_size <= WAL_HEADER:
+            return None
+        kept = wal.with_name(f"{wal.name}.{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}.kept")
+        shutil.copyfile(wal, kept)
+    except OSError:  # a full or read-only medium: the log is forgotten all the same (nothing is written over the copy)
+        return None
+    return kept.name
 
 
 def _forget_log(path: Path) -> None:
