@@ -33,6 +33,14 @@ def own_fd(path: Path) -> int | None:
     """A descriptor this process already holds on ``path``'s file (SQLite's), or None."""
     try:
         target = os.stat(path)
+    except OSError:
+        return None
+    return fd_of(target.st_dev, target.st_ino)
+
+
+def fd_of(device: int, inode: int) -> int | None:
+    """A descriptor this process already holds on the file (device, inode), or None."""
+    try:
         names = os.listdir("/proc/self/fd")
     except OSError:
         return None
@@ -41,8 +49,29 @@ def own_fd(path: Path) -> int | None:
             st = os.stat(f"/proc/self/fd/{name}")  # the file it names; nothing is opened
         except OSError:
             continue
-        if (st.st_dev, st.st_ino) == (target.st_dev, target.st_ino):
+        if (st.st_dev, st.st_ino) == (device, inode):
             return int(name)
+    return None
+
+
+PROBE_BYTES, PROBE_CHUNK = 256 << 20, 1 << 20  # how much of a held store file a failed read probes, and in what steps
+
+
+def read_fault(files: list[tuple[int, int]]) -> OSError | None:
+    """The I/O error the disk gives reading one of ``files`` (device, inode: the store files this
+    process holds), through SQLite's own descriptors, or None. SQLite reports some failed reads
+    of a failing medium as "database disk image is malformed" (a short read), which says the
+    file is damaged when it may be whole; a read that fails here tells the disk apart."""
+    for device, inode in files:
+        fd = fd_of(device, inode)
+        if fd is None:
+            continue
+        try:
+            size = min(os.fstat(fd).st_size, PROBE_BYTES)
+            for offset in range(0, size, PROBE_CHUNK):
+                os.pread(fd, PROBE_CHUNK, offset)
+        except OSError as exc:
+            return exc
     return None
 
 

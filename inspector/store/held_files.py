@@ -42,3 +42,8 @@ def release(ident: tuple[int, int] | None) -> None:
         _HELD[ident] -= 1
         if _HELD[ident] <= 0:
             del _HELD[ident]
+
+
+def held() -> list[tuple[int, int]]:
+    """(device, inode) of every store file this process holds open."""
+    return list(_HELD)
