@@ -136,3 +136,28 @@ async def test_a_touch_taken_for_a_copy_put_back_loses_nothing_for_good(sample_s
     async with await open_store(sample_store) as store:  # the log is the store's own: replayed
         pass
     assert _status(sample_store, "cand-goal") == "rejected"
+
+
+async def test_a_read_that_fails_after_a_copy_put_back_says_the_copy(sample_store: Path, tmp_path: Path) -> None:
+    """A read after the copy sees a mix of the copy and the old log (or SQLite's cache of the old
+    file) and fails "database disk image is malformed": ``damaged_store``, "verify says where it is
+    damaged" (store-fault-six seen 2; a ``follow`` after a backup was put back said it and ended).
+    Now the copy is said — while the store is open (the app), and by the block a command's error
+    ends (``async with``). Opened again, the file is the store's: damage is damage."""
+    from inspector.store.connection import store_error
+
+    malformed = sqlite3.DatabaseError("database disk image is malformed")
+    backup = tmp_path / "backup.db"
+    shutil.copyfile(sample_store, backup)
+    with pytest.raises(StoreFileChanged) as ended:  # a command's block ended by the read's error
+        async with await open_store(sample_store) as store:
+            await reject(store, "cand-goal", actor="lin", reason="stale")
+            _copy_over(backup, sample_store)
+            said = store_error(malformed)  # the app: said while the store is open
+            assert said is not None and said.code == "store_file_replaced" and "put back" in said.message
+            raise malformed
+    assert ended.value.code == "store_file_replaced"
+    async with await open_store(sample_store):
+        said = store_error(malformed)
+        assert said is not None and said.code == "damaged_store"
+    assert sample_store.read_bytes() == backup.read_bytes()

@@ -11,7 +11,9 @@ with "disk I/O error"). So the header is read only for a file this process does 
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
+from typing import Any
 
 _HELD: dict[tuple[int, int], int] = {}  # (device, inode) -> how many open Stores hold it
 
@@ -47,3 +49,24 @@ def release(ident: tuple[int, int] | None) -> None:
 def held() -> list[tuple[int, int]]:
     """(device, inode) of every store file this process holds open."""
     return list(_HELD)
+
+
+_OPEN: weakref.WeakSet[Any] = weakref.WeakSet()  # open Stores, asked by an error that may mean their file was copied over
+
+
+def watch(store: Any) -> None:
+    """Ask ``store.copied_over_said()`` when an SQLite error may mean its file was copied over."""
+    _OPEN.add(store)
+
+
+def unwatch(store: Any) -> None:
+    _OPEN.discard(store)
+
+
+def said_copied_over() -> str | None:
+    """The refusal's sentence of an open store whose file was copied over since it last looked, or None."""
+    for store in list(_OPEN):
+        said = store.copied_over_said()
+        if said is not None:
+            return str(said)
+    return None

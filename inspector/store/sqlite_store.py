@@ -60,6 +60,7 @@ class Store:
         self._closed = False
         self._log_orphaned = False  # the file was overwritten by another store's: see close
         self.deleted_text_in_file: dict[str, Any] | None = None  # set by open_store: store/deletion_residue.py
+        held_files.watch(self)  # a read that fails on a copied-over file is said as such (faults.explain)
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -75,6 +76,7 @@ class Store:
         """Close every connection, and end its thread, even when the wait for it is cancelled
         (sqlite_connections.close_all): a closed store lends no reader again (see snapshot)."""
         self._closed = True
+        held_files.unwatch(self)
         every = [*self._idle, *self._lent, self._reader, *([self._writer] if self._writer else [])]
         self._idle.clear()
         self._lent.clear()
@@ -95,8 +97,13 @@ class Store:
     async def __aenter__(self) -> Store:
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        """Close; an SQLite error that ended the block on a file copied over under the store is
+        said as that copy (see copied_over_said), not as damage."""
+        said = self.copied_over_said() if isinstance(exc, sqlite3.DatabaseError) else None
         await self.close()
+        if said is not None:
+            raise StoreFileChanged(said, code="store_file_replaced") from None
 
     @property
     def has_writer(self) -> bool:
@@ -196,10 +203,23 @@ class Store:
         if now[2] < self._file[2] and not file_writes.header_whole(self.path):
             return None  # cut, not copied: check_file says store_file_cut
         return (f"{self.path} was overwritten while it was open by a copy of this store put back over it (the file "
-                "was written, and not by SQLite); nothing was written, and the changes this store had not yet copied "
+                "was written, and not by SQLite); nothing was written, and any changes this store had not yet copied "
                 f"into the file stay out of the copy (their log is kept beside it as {self.path.name}-wal.….kept when "
                 f"the store closes: put it back as {self.path.name}-wal, with the store closed, only if the copy was "
                 "not meant) — reopen the store to work on the copy")
+
+    def copied_over_said(self) -> str | None:
+        """The refusal's sentence when the file was copied over since the last look, for an error
+        met while *reading* it: a read after a copy sees a mix of the copy and the old log (or
+        SQLite's cache of the old file) and fails as "database disk image is malformed", which
+        sent the reader to verify (store-fault-six, seen 2; a `follow` after a backup was put
+        back). Closing then forgets the old log, as after a refused write."""
+        if self._closed or self._file is None:
+            return None
+        said = self._copied_over(_file_state(self.path))
+        if said is not None:
+            self._log_orphaned = True
+        return said
 
     def _overwritten(self) -> bool:
         """The file at the path was copied over since the last look (see _copied_over)."""
