@@ -29,6 +29,7 @@ from inspector.store import (
     migration_marker,
     reasoning_index,
     sqlite_connections,
+    wal_owner,
 )
 from inspector.store.digest_key import parse_key
 from inspector.store.format_upgrade import check_and_migrate
@@ -128,6 +129,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         store = await _open_read_only(target, reason)
         store._held = held_files.hold(target)
         return store
+    had = {suffix: os.path.lexists(f"{target}{suffix}") for suffix in ("-wal", "-shm")}  # what opening may add
     try:
         db = await connection(str(target))
     except sqlite3.Error as exc:
@@ -147,7 +149,12 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await close_all([db])
         if exists and not create and medium_fault(exc):
             # A disk too full (or failing) for WAL's -shm file: the store is still read, read-only.
-            store = await _open_read_only(target, FULL_DISK)
+            try:
+                store = await _open_read_only(target, FULL_DISK)
+            except InspectorError as refused:
+                if refused.code == "disk_full":  # an upgrade the full disk refused: leave the folder as it was
+                    _remove_made(target, had)
+                raise
             store._held = held_files.hold(target)
             return store
         if medium_fault(exc) or getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
@@ -166,6 +173,19 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
 
 
 FULL_DISK = "the disk holding it is full or failing"
+
+
+def _remove_made(target: Path, had: dict[str, bool]) -> None:
+    """Remove the empty ``-wal`` and the ``-shm`` a refused open made beside the store (on a full
+    disk they held its last free space), unless another process has taken them up since."""
+    wal = Path(f"{target}-wal")
+    try:
+        if not had["-wal"] and wal.stat().st_size == 0:
+            wal.unlink()
+    except OSError:
+        pass
+    if not had["-shm"]:
+        wal_owner.remove_made_shm(target)
 
 
 async def _open_read_only(target: Path, reason: str) -> Store:

@@ -100,7 +100,7 @@ class Store:
     async def __aexit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
         """Close; an SQLite error that ended the block on a file copied over under the store is
         said as that copy (see copied_over_said), not as damage."""
-        said = self.copied_over_said() if isinstance(exc, sqlite3.DatabaseError) else None
+        said = self.copied_over_said() if isinstance(exc, sqlite3.DatabaseError) and self.dialect == "sqlite" else None
         await self.close()
         if said is not None:
             raise StoreFileChanged(said, code="store_file_replaced") from None
