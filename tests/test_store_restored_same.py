@@ -161,3 +161,24 @@ async def test_a_read_that_fails_after_a_copy_put_back_says_the_copy(sample_stor
         said = store_error(malformed)
         assert said is not None and said.code == "damaged_store"
     assert sample_store.read_bytes() == backup.read_bytes()
+
+
+async def test_a_checkpoint_by_another_store_of_this_process_is_not_a_copy(sample_store: Path) -> None:
+    """The app and its follower hold the same file in one process. The follower's commit may run
+    a checkpoint on its own thread: the file is written before the mark moves, and the checkpoint
+    lock it holds is this process's, which F_GETLK does not report — the app's act beside it took
+    the file for a copy put back, refused, and closing forgot the log (its commits kept only in the
+    ``.kept`` copy). A commit or checkpoint under way in this process now says the file is its own."""
+    import os
+
+    from inspector.store import held_files
+
+    async with await open_store(sample_store) as app, await open_store(sample_store):
+        await reject(app, "cand-goal", actor="lin", reason="stale")
+        with held_files.writing(sample_store):  # the follower's commit, its checkpoint mid-way
+            later = sample_store.stat().st_mtime_ns + 1_000_000_000
+            os.utime(sample_store, ns=(later, later))  # pages written, the mark not yet moved
+            decided = await reject(app, "cand-stale", actor="lin", reason="stale")
+        assert decided.validation.status == "rejected"
+    assert _status(sample_store, "cand-goal") == "rejected" and _status(sample_store, "cand-stale") == "rejected"
+    assert not list(sample_store.parent.glob("*.kept"))

@@ -140,7 +140,8 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await db.create_function(grams.FUNCTION, 1, grams.grams, deterministic=True)
         await call_index.register_async(db)  # and the call-input index (format 5)
         await reasoning_index.REASONING.register_async(db)  # and the thinking-text index (format 6)
-        key = await check_and_migrate(db, target, exists)
+        with held_files.writing(target):  # a migration's commits may checkpoint (see held_files.writing)
+            key = await check_and_migrate(db, target, exists)
         reader = await connect_reader(target, read_only=False)
         store = Store(target, db, key, reader, connect_reader=lambda: connect_reader(target, read_only=False))
         store._held = held_files.hold(target)
@@ -227,7 +228,8 @@ async def checkpoint(store: Store) -> bool:
         from inspector.store.pg.maintenance import reclaim
 
         return await reclaim(store)
-    row = await fetch_one(store.db, "PRAGMA wal_checkpoint(TRUNCATE)")
+    with held_files.writing(store.path):  # another Store of this process must not take it for a copy
+        row = await fetch_one(store.db, "PRAGMA wal_checkpoint(TRUNCATE)")
     return row is not None and int(row[0]) == 0
 
 

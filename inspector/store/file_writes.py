@@ -21,6 +21,8 @@ import os
 import struct
 from pathlib import Path
 
+from inspector.store import held_files
+
 SALTS = slice(32, 40)  # the log's two salts in the index header: new ones each time the log starts again
 BACKFILL = slice(96, 100)  # nBackfill: how many of the log's frames have been copied into the file
 CKPT_LOCK = 121  # the byte of -shm a checkpointer holds a write lock on for the whole checkpoint
@@ -105,7 +107,7 @@ def written_elsewhere(path: Path, before: Mark | None) -> bool:
     """The file at ``path`` (whose times changed since ``before`` was read) was written by
     something other than a checkpoint. Asked in this order — the lock, then the mark — so a
     checkpoint that finished in between has recorded its mark by the time it is read."""
-    if before is None or checkpoint_running(path):
+    if before is None or held_files.being_written(path) or checkpoint_running(path):
         return False
     now = checkpoint_mark(path)
     return now is not None and now == before

@@ -12,6 +12,8 @@ with "disk I/O error"). So the header is read only for a file this process does 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -70,3 +72,30 @@ def said_copied_over() -> str | None:
         if said is not None:
             return str(said)
     return None
+
+
+_WRITING: dict[tuple[int, int], int] = {}  # files a connection of this process may be checkpointing into now
+
+
+@contextmanager
+def writing(path: Path) -> Iterator[None]:
+    """Around a commit or a checkpoint of ``path``'s store in this process: SQLite may be copying
+    the log into the file on that connection's thread (an automatic checkpoint runs inside the
+    commit) before it records how far — a file written, the mark not yet moved. Another Store of
+    this process must not take that for a copy put back (store/file_writes.py): the checkpoint
+    lock it would see is its own process's, which F_GETLK does not report."""
+    ident = _file_id(path)
+    if ident is not None:
+        _WRITING[ident] = _WRITING.get(ident, 0) + 1
+    try:
+        yield
+    finally:
+        if ident is not None:
+            _WRITING[ident] -= 1
+            if _WRITING[ident] <= 0:
+                del _WRITING[ident]
+
+
+def being_written(path: Path) -> bool:
+    """A connection of this process is committing or checkpointing ``path``'s store now."""
+    return _file_id(path) in _WRITING

@@ -139,7 +139,8 @@ class Store:
                 self.check_file()  # replaced while the transaction ran: rolled back, not committed
                 if writer.total_changes != changes:  # one that wrote nothing leaves the file as it was
                     await writer.execute(wal_commits.MARK_SQL)  # this commit is the inspector's (store/wal_commits.py)
-                await writer.execute("COMMIT")
+                with held_files.writing(self.path):  # an automatic checkpoint may run inside the commit
+                    await writer.execute("COMMIT")
                 self._look()
             except BaseException:
                 # Statements run in order on the connection's thread, so this rollback runs after
