@@ -147,7 +147,7 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
 
     def human() -> list[str]:
         tip = f"head {report.head['seq']}:{report.head['hash']}"
-        residue = [f"! {report.deleted_text_in_file['message']}"] if report.deleted_text_in_file else []
+        residue = [f"! {note}" for note in report.notes()]  # not breaks: a deletion's text, the clock
         if report.ok:
             extra = f"; {report.not_covered()}" if report.not_covered() else ""
             entries = f"{report.entries} ledger entr{'y' if report.entries == 1 else 'ies'}"

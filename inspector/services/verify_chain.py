@@ -12,6 +12,7 @@ import json
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from inspector.domain.canonical import GENESIS_HASH, canonical_json, ledger_hash
@@ -44,6 +45,7 @@ async def walk(store: Store, report: VerifyReport, head: tuple[int, str] | None,
     prev = GENESIS_HASH
     expected_seq = 1
     total = 0
+    latest: list[Any] = [None, 0, ""]  # the latest time an inspector entry was stamped: (parsed, seq, as written)
     if progress is not None:
         rows = await store.db.execute_fetchall("SELECT COUNT(*) FROM ledger")
         total = int(rows[0][0]) if rows else 0
@@ -75,6 +77,7 @@ async def walk(store: Store, report: VerifyReport, head: tuple[int, str] | None,
                                     "parsed value, but SQL reads (json_extract takes a repeated key's first "
                                     "value) show others, e.g. in `actions` and `history`"})
         prev = entry.hash
+        _clock(entry, report, latest)
         _track(entry, facts)
         if entry.kind == "action.reconcile" and entry.source == "inspector" and not (
                 entry.payload.get("evidence") and entry.payload.get("reason")):
@@ -114,6 +117,22 @@ def act_incomplete(kind: str, payload: dict[str, Any]) -> str | None:
     if kind in SETS_STATUS and not payload.get("status_set"):
         return "no status it set"
     return None
+
+
+def _clock(entry: Any, report: VerifyReport, latest: list[Any]) -> None:
+    """Note an entry the inspector stamped earlier than one it stamped before (imported entries
+    carry the harness's times, which owe no order)."""
+    if entry.source != "inspector":
+        return
+    try:
+        when = datetime.fromisoformat(str(entry.at))
+    except ValueError:
+        return
+    when = when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+    if latest[0] is not None and when < latest[0]:
+        report.clock_went_back.append({"seq": entry.seq, "at": entry.at, "after_seq": latest[1], "after": latest[2]})
+        return
+    latest[:] = [when, entry.seq, entry.at]
 
 
 def check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None) -> None:

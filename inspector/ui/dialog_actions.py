@@ -271,7 +271,7 @@ class OpensDialogs(_Base):
                 "Store verified",
                 f"{report.entries:,} ledger {'entry' if report.entries == 1 else 'entries'}: {report.checked()} hold."
                 + (f"\n{report.not_covered()}" if report.not_covered() else "")
-                + (f"\n\n! {report.deleted_text_in_file['message']}" if report.deleted_text_in_file else "")
+                + "".join(f"\n\n! {note}" for note in report.notes())
                 + f"\n\nLedger head {report.head['seq']}:{report.head['hash']}\n(keep it to "
                 f"pin: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})"))
         else:
