@@ -112,7 +112,7 @@ def test_an_unknown_target_is_refused_with_a_code_and_nothing_is_written(tmp_pat
 
 async def test_in_the_app_d_on_a_timeline_event_files_a_request_the_deletions_tab_shows(
         tmp_path: Path, monkeypatch: Any) -> None:
-    from textual.widgets import Input, Static
+    from textual.widgets import Input, Static, TabbedContent
 
     from inspector.ui.app import InspectorApp
     from inspector.ui.main_screen import MainScreen
@@ -147,6 +147,8 @@ async def test_in_the_app_d_on_a_timeline_event_files_a_request_the_deletions_ta
         assert isinstance(app.screen, MainScreen)
         listing = app.screen.query_one("#deletions")
         assert app.screen.focused is listing and listing.highlighted_id() == "del-1"
+        tab = app.screen.query_one(TabbedContent).get_tab("tab-deletions")
+        assert "◷1" in str(tab.label)  # a pending request needs an act, as a pending candidate does
     assert await _requests(store) == ["del-1"]
 
 

@@ -95,11 +95,8 @@ class OpensDialogs(_Base):
     async def _show_filed(self, session: str, request: str) -> None:
         """The Deletions tab, on the request just filed; then the rest of the session read again
         (the timeline's new ledger row)."""
-        from inspector.services import deletions
-
-        listing = self.tab("#deletions")  # type: ignore[attr-defined]
-        if listing is not None:
-            listing.load(await deletions.list_requests(self.store, session), select=request)
+        if self.tab("#deletions") is not None:  # type: ignore[attr-defined]
+            await self.load_deletions(session, select=request)  # type: ignore[attr-defined]
         await self.action_focus_deletions()  # type: ignore[attr-defined]
         self.open_session(session)  # type: ignore[attr-defined]
 
