@@ -79,9 +79,12 @@ class OpensDialogs(_Base):
     def action_request_deletion(self) -> None:
         from inspector.ui.request_deletion_dialog import RequestDeletionDialog
 
+        from inspector.ui.widgets.timeline_area import TimelineArea
+
         target = self.deletion_target()
         if target is None or self.session is None:
-            self.notify("Select an event in the Timeline (t, then ↑↓) or a row in Raw evidence (3, then ↑↓) first: "
+            rows = "T back to rows, then ↑↓" if self.query_one(TimelineArea).conversation else "t, then ↑↓"
+            self.notify(f"Select an event in the Timeline ({rows}) or a row in Raw evidence (3, then ↑↓) first: "
                         "D requests its deletion.", severity="warning")
             return
         session = self.session
