@@ -78,7 +78,6 @@ class OpensDialogs(_Base):
 
     def action_request_deletion(self) -> None:
         from inspector.ui.request_deletion_dialog import RequestDeletionDialog
-
         from inspector.ui.widgets.timeline_area import TimelineArea
 
         target = self.deletion_target()
