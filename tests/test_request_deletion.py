@@ -173,3 +173,15 @@ async def test_the_palette_command_on_a_raw_evidence_row_targets_its_material(
         await pilot.press("escape")  # cancelled: nothing written
         await settle(app, pilot)
     assert await _requests(store) == []
+
+
+def test_the_timeline_row_of_an_act_starts_with_what_it_was_about() -> None:
+    """Stored in key order, the request's ledger row read "added={…}, reason_code=…, reason_digest=hmac-s…"
+    and was cut before its id and targets at 120 columns."""
+    from inspector.services.timeline import _ledger_row
+
+    payload = {"added": {"deletion_request": 1}, "reason_code": "other", "reason_digest": "hmac-sha256:" + "0" * 64,
+               "request": "del-1", "seals": {"deletion_request": "hmac-sha256:" + "1" * 64}, "targets": ["evt:2"]}
+    row = _ledger_row(("2026-01-01T00:00:00Z", 2, "deletion.request", "lin", json.dumps(payload, sort_keys=True)))
+    assert row.text.startswith('request="del-1", targets=["evt:2"], reason_code="other"'), row.text
+    assert row.text.index("reason_digest=") < row.text.index("added=") < row.text.index("seals=")
