@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from inspector.cli.main import cli
@@ -185,3 +186,26 @@ def test_the_timeline_row_of_an_act_starts_with_what_it_was_about() -> None:
     row = _ledger_row(("2026-01-01T00:00:00Z", 2, "deletion.request", "lin", json.dumps(payload, sort_keys=True)))
     assert row.text.startswith('request="del-1", targets=["evt:2"], reason_code="other"'), row.text
     assert row.text.index("reason_digest=") < row.text.index("added=") < row.text.index("seals=")
+
+
+async def test_filing_and_carrying_out_on_both_backends(backend_sample_store: Path | str) -> None:
+    """The same service on SQLite and PostgreSQL: the request row sealed by its entry, verify clean
+    before and after the deletion it starts."""
+    from inspector.domain.errors import BadInput
+    from inspector.services import deletion_requests, deletions
+    from inspector.services.verifying import verify_store
+    from inspector.store.connection import open_store
+
+    async with await open_store(backend_sample_store) as store:
+        with pytest.raises(BadInput) as refused:
+            await deletion_requests.file_request(store, "s-privacy", ["evt:4", "evt:404"], "x", actor="zhou")
+        assert refused.value.code == "unknown_target"
+        filed = await deletion_requests.file_request(store, "s-privacy", ["evt:4"], "she asked (138-0013-8000)",
+                                                     actor="zhou", reason_code="data_subject_request")
+        assert filed.request == "del-2"  # the sample's own request is del-1
+        assert (await verify_store(store)).ok
+        cov = await deletions.check(store, filed.request, "s-privacy")
+        assert ("events", "evt:4") in {(c.where, c.id) for c in cov.copies}
+        done = await deletions.delete(store, filed.request, actor="zhou", session="s-privacy")
+        assert not done.refusals
+        assert (await verify_store(store)).ok
