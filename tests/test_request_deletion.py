@@ -52,11 +52,15 @@ async def _astore(tmp_path: Path) -> Path:
 
 
 async def _requests(store: Path) -> list[str]:
+    return [f"{p['request']} {p['reason_code']}" for p in await _request_entries(store)]
+
+
+async def _request_entries(store: Path) -> list[dict[str, Any]]:
     from inspector.services.sessions import session_ledger
     from inspector.store.connection import open_store
 
     async with await open_store(store) as opened:
-        return [e["payload"]["request"] for e in await session_ledger(opened, "s1") if e["kind"] == "deletion.request"]
+        return [e["payload"] for e in await session_ledger(opened, "s1") if e["kind"] == "deletion.request"]
 
 
 def _run(*args: str) -> Any:
@@ -113,7 +117,7 @@ def test_an_unknown_target_is_refused_with_a_code_and_nothing_is_written(tmp_pat
 
 async def test_in_the_app_d_on_a_timeline_event_files_a_request_the_deletions_tab_shows(
         tmp_path: Path, monkeypatch: Any) -> None:
-    from textual.widgets import Input, Static, TabbedContent
+    from textual.widgets import Input, Select, Static, TabbedContent
 
     from inspector.ui.app import InspectorApp
     from inspector.ui.main_screen import MainScreen
@@ -143,6 +147,8 @@ async def test_in_the_app_d_on_a_timeline_event_files_a_request_the_deletions_ta
         assert app.screen is dialog
         assert "needs a reason" in str(dialog.query_one("#request-deletion-result", Static).render())
         dialog.query_one(Input).value = "the user asked"
+        dialog.query_one("#request-deletion-code", Select).value = "data_subject_request"
+        dialog.query_one(Input).focus()
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, MainScreen)
@@ -150,7 +156,7 @@ async def test_in_the_app_d_on_a_timeline_event_files_a_request_the_deletions_ta
         assert app.screen.focused is listing and listing.highlighted_id() == "del-1"
         tab = app.screen.query_one(TabbedContent).get_tab("tab-deletions")
         assert "◷1" in str(tab.label)  # a pending request needs an act, as a pending candidate does
-    assert await _requests(store) == ["del-1"]
+    assert await _requests(store) == ["del-1 data_subject_request"]
 
 
 async def test_the_palette_command_on_a_raw_evidence_row_targets_its_material(
