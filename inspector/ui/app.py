@@ -250,16 +250,18 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
                 self.typed_ahead = None  # keys now answer the dialog
                 await self.push_screen(error_dialog(error))
             return
+        # the steps that may wait come before the checks below: between them and the push nothing waits,
+        # so no other call (or the app's end) can replace or close the store in between
+        await self._loading(what, "loading the screens")
+        main = _main_screen()  # its modules, the first time: about a second of CPU on a loaded machine
+        await self._loading(what, f"reading {'session ' + session if session else 'the first session'}")
         if self.ended:
             await opened.close()
             return
         if self.store is not None:  # another show_store opened one meanwhile
             await self._close_main()
         self.store = opened
-        await self._loading(what, "loading the screens")
-        main = _main_screen()  # its modules, the first time: about a second of CPU on a loaded machine
-        await self._loading(what, f"reading {'session ' + session if session else 'the first session'}")
-        await self.push_screen(main(self.store, session, follow=follow))
+        await self.push_screen(main(opened, session, follow=follow))
         for note in self.query("#loading"):
             note.done()  # type: ignore[attr-defined]
         self.replay_typed()
