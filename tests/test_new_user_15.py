@@ -184,3 +184,17 @@ def test_the_report_explains_what_a_teammate_could_not_tell(tmp_path: Path) -> N
     assert "Not judged: 1 fact(s) first said after evt 1, the end of what generation 1 covers" in page
     assert "<code>constraint.csv</code> keep the CSV header" in page
     assert "so the numbers skip the others'" in page
+
+
+def test_the_same_proposal_filed_twice_is_refused_not_left_pending_for_good(tmp_path: Path) -> None:
+    """A reviewer who filed the same correction twice (a retried script) made v2 and v3 pending;
+    the owner's confirm took v3, and v2 stayed pending for good (`confirm` refused it
+    stale_pending). The second filing is now `no_change`, naming who confirms the first."""
+    store = _store(tmp_path)
+    args = ("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "never prod", "--reason", "r")
+    assert _run(*args)[1]["version"] == 2
+    code, doc = _run(*args)
+    assert code == 1 and [r["code"] for r in doc["refusals"]] == ["no_change"]
+    assert "v2 already proposes" in doc["refusals"][0]["message"] and "owner (alice)" in doc["refusals"][0]["message"]
+    assert [v["status"] for v in _run("history", store, "--session", "s1", "--key", "constraint.prod")[1]] == [
+        "active", "pending"]

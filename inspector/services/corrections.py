@@ -87,11 +87,13 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
             return Outcome(key, active["version"], active["status"], cv, gr,
                            [Refusal("no_change", f"{key} is already “{value}” (v{active['version']}).")])
         latest = versions[-1] if versions else None
-        if latest is not None and latest["status"] == "pending" and latest["value"] == value and status == "active":
-            # the same value again would leave that proposal pending behind it for good (stale_pending)
+        if latest is not None and latest["status"] == "pending" and latest["value"] == value:
+            # the same value again would leave that proposal pending behind it for good (stale_pending);
+            # filed pending again by a reviewer (session 15) it did the same: two proposals, the older stuck
+            who = "confirm it" if is_owner or owner is None else f"the session's owner ({owner}) confirms it"
             return Outcome(key, latest["version"], "pending", cv, gr, [Refusal(
-                "no_change", f"{key} v{latest['version']} already proposes “{value}”; confirm it instead of "
-                "filing it again (`inspector confirm`, or y in the app).")])
+                "no_change", f"{key} v{latest['version']} already proposes “{value}”; {who} instead of "
+                "filing it again (`inspector confirm`, or y in the app).")], may_confirm=owner)
         new_version = (versions[-1]["version"] if versions else 0) + 1
         seq, _ = await ledger.ledger_tail(db)
         record = {"type": "state", "session": session, "key": key, "kind": kind, "value": value,
