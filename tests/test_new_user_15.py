@@ -198,3 +198,15 @@ def test_the_same_proposal_filed_twice_is_refused_not_left_pending_for_good(tmp_
     assert "v2 already proposes" in doc["refusals"][0]["message"] and "owner (alice)" in doc["refusals"][0]["message"]
     assert [v["status"] for v in _run("history", store, "--session", "s1", "--key", "constraint.prod")[1]] == [
         "active", "pending"]
+
+
+def test_check_calls_a_reviewers_pending_correction_a_proposal_not_untrusted_text(tmp_path: Path) -> None:
+    """`check` said of a correction bob filed: "written by reviewer: an instruction from an
+    untrusted source" — to a teammate, as if a tool had injected it. A tool's pending rule keeps it."""
+    store = _store(tmp_path)
+    assert _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "never prod",
+                "--reason", "r")[0] == 0
+    code, doc = _run("check", store)
+    [said] = [w["message"] for w in doc["sessions"][0]["warnings"] if w["code"] == "untrusted_instruction"]
+    assert "a reviewer's proposal" in said and "untrusted source" not in said
+    assert "`inspector confirm STORE --session s1 --key constraint.prod [--reject]`" in said
