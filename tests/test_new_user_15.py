@@ -210,3 +210,12 @@ def test_check_calls_a_reviewers_pending_correction_a_proposal_not_untrusted_tex
     [said] = [w["message"] for w in doc["sessions"][0]["warnings"] if w["code"] == "untrusted_instruction"]
     assert "a reviewer's proposal" in said and "untrusted source" not in said
     assert "`inspector confirm STORE --session s1 --key constraint.prod [--reject]`" in said
+
+
+def test_an_id_typed_in_other_case_is_named(tmp_path: Path) -> None:
+    """`handoff STORE H1` said "no handoff 'H1'; the store holds …" listing the first ids, which in
+    a store of many need not hold the one meant; now it names h1."""
+    store = _demo_like(tmp_path)
+    code, doc = _run("handoff", store, "H1")
+    assert code == 3 and doc["error"]["message"] == (
+        "no handoff 'H1'; an id is given in its own letter case: did you mean h1?")
