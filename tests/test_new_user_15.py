@@ -219,3 +219,14 @@ def test_an_id_typed_in_other_case_is_named(tmp_path: Path) -> None:
     code, doc = _run("handoff", store, "H1")
     assert code == 3 and doc["error"]["message"] == (
         "no handoff 'H1'; an id is given in its own letter case: did you mean h1?")
+
+
+def test_a_folder_as_output_is_bad_output_exit_3_as_the_readme_says(tmp_path: Path) -> None:
+    """`report … -o somefolder` and `export … -o somefolder` were click's usage error (exit 2,
+    "File '…' is a directory"); the README's `bad_output` row says exit 3, as a missing folder was."""
+    store = _store(tmp_path)
+    (tmp_path / "out").mkdir()
+    for args in (["report", store, "--session", "s1"], ["export", store]):
+        code, doc = _run(*args, "-o", str(tmp_path / "out"))
+        assert code == 3 and doc["error"]["code"] == "bad_output" and "is a folder" in doc["error"]["message"]
+    assert list((tmp_path / "out").iterdir()) == []

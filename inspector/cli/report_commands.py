@@ -25,7 +25,7 @@ from inspector.store.location import ENV_STORE, StoreUrl
 @click.command("report")
 @sole_store_argument
 @click.option("--session", required=True, help="The session to report on.")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
+@click.option("-o", "--output", type=click.Path(path_type=Path),  # a folder: bad_output, exit 3 (services/output_file.py)
               help="The HTML file to write (required unless --json).")
 @click.option("--generation", type=click.IntRange(min=0), help="Centre on this summary generation (default: latest).")
 @click.option("--max-entries", type=click.IntRange(min=0), default=DEFAULT_MAX_ENTRIES, show_default=True,

@@ -87,7 +87,7 @@ def next_steps(store: str, sessions: list[str]) -> list[str]:
 @click.command("export")
 @sole_store_argument
 @click.option("--session", help="Only this session (default: all).")
-@click.option("-o", "--output", "output", required=True, type=click.Path(path_type=Path, dir_okay=False),
+@click.option("-o", "--output", "output", required=True, type=click.Path(path_type=Path),  # a folder: bad_output, exit 3
               help="The file to write.")
 @click.option("--original", is_flag=True, help="Write the transcript the session was imported from, byte for byte "
               "(needs --session).")
