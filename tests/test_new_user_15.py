@@ -230,3 +230,10 @@ def test_a_folder_as_output_is_bad_output_exit_3_as_the_readme_says(tmp_path: Pa
         code, doc = _run(*args, "-o", str(tmp_path / "out"))
         assert code == 3 and doc["error"]["code"] == "bad_output" and "is a folder" in doc["error"]["message"]
     assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_export_original_without_a_session_names_the_one_to_pass(tmp_path: Path) -> None:
+    """`export STORE --original -o f` said only "--original needs --session"."""
+    store = _store(tmp_path)
+    code, out = _run("export", store, "--original", "-o", str(tmp_path / "x.jsonl"), as_json=False)
+    assert code == 2 and "a.db holds one session: pass --session s1" in out

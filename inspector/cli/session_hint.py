@@ -60,6 +60,20 @@ def missing_session_hint(store: object) -> str:
         ids = asyncio.run(_session_ids(store))
     except Exception:  # noqa: BLE001 - a hint only: the usage error stands as click said it
         return ""
+    return _said(store, ids)
+
+
+async def session_hint_within(store: object) -> str:
+    """`missing_session_hint` for a command body already inside the event loop (`export --original`)."""
+    if not isinstance(store, Path) or not store.is_file() or not _current_format(store):
+        return ""
+    try:
+        return _said(store, await _session_ids(store))
+    except Exception:  # noqa: BLE001 - a hint only
+        return ""
+
+
+def _said(store: Path, ids: list[str]) -> str:
     if not ids:
         return f"{store.name} holds no session"
     if len(ids) == 1:

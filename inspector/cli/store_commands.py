@@ -96,7 +96,10 @@ def next_steps(store: str, sessions: list[str]) -> list[str]:
 async def export_cmd(store: Path, session: str | None, output: Path, original: bool, as_json: bool) -> int:
     """Write STORE (or one session) as sif/1; re-importing it gives the same records."""
     if original and session is None:
-        raise click.UsageError("--original needs --session")
+        from inspector.cli.session_hint import session_hint_within
+
+        raise click.UsageError(" ".join(filter(None, ["--original needs --session (the transcript one session was "
+                                                      "imported from).", await session_hint_within(store)])))
     async with await open_store(store) as opened:
         if original:
             result = await exporting.export_original(opened, session or "", output)
