@@ -8,6 +8,7 @@
     python -m bench.verdict_attack --cases five [--old-commit 43d80cf]
     python -m bench.verdict_attack --cases six [--old-commit 715c1b7]
     python -m bench.verdict_attack --cases seven [--old-commit c7fc0f9]
+    python -m bench.verdict_attack --cases eight [--old-commit 741fb54]
 
 Each case is one summary generation of the small session in tests/verdict_attack_cases.py
 (plus a few of its own), labelled ``drifted`` (a careful reader says it drifted or lost
@@ -30,6 +31,7 @@ from bench.drift_compare import extract_old, run
 from bench.drift_precision import write_set
 from tests.verdict_attack_cases import EVENTS, FAITHFUL, STATE, case
 from tests.verdict_attack_departure_cases import departure_cases
+from tests.verdict_attack_eight_cases import eight_cases
 from tests.verdict_attack_five_cases import five_cases
 from tests.verdict_attack_four_cases import four_cases
 from tests.verdict_attack_misses_cases import misses_cases
@@ -142,17 +144,17 @@ def verdict(label: str, got: dict[str, Any]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cases", choices=("first", "departures", "misses", "paraphrase", "four", "five", "six",
-                                            "seven"), default="first",
+                                            "seven", "eight"), default="first",
                         help="the first attack's cases, or the departures (a verbatim rule widened, reordered, "
                         "broken or lifted through a pronoun) and their kin")
     parser.add_argument("--old-commit", help="default: 0b98d10 (first), 07bebae (departures)")
     args = parser.parse_args()
     args.old_commit = args.old_commit or {"first": "0b98d10", "departures": "07bebae", "misses": "8f9b96e",
                                        "paraphrase": "1a5f55d", "four": "39d827c", "five": "43d80cf", "six": "715c1b7",
-                                          "seven": "c7fc0f9"}[args.cases]
+                                          "seven": "c7fc0f9", "eight": "741fb54"}[args.cases]
     rows = {"first": cases, "departures": departure_cases, "misses": misses_cases,
             "paraphrase": paraphrase_cases, "four": four_cases, "five": five_cases, "six": six_cases,
-            "seven": seven_cases}[args.cases]()
+            "seven": seven_cases, "eight": eight_cases}[args.cases]()
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         src = write_set([c for _, _, c in rows], t / "attack.jsonl")

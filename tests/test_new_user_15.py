@@ -137,7 +137,7 @@ def test_wrong_inputs_a_script_makes_say_what_to_do_instead(tmp_path: Path) -> N
     assert code == 3 and "a.db is an SQLite database (a store?), not a transcript" in doc["error"]["message"]
     assert f"`inspector {Path(store).name}`" in doc["error"]["message"]
     code, doc = _run("sessions", str(tmp_path / "empty.jsonl"))
-    assert code == 3 and doc["error"]["message"].startswith(f"{tmp_path / 'empty.jsonl'} is an empty file, not a store")
+    assert code == 3 and doc["error"]["message"].startswith(f"{tmp_path / 'empty.jsonl'} is an empty file (0 bytes): not a store")
     code, doc = _run("verify", str(tmp_path / "none.db"))
     assert code == 3 and "`inspector import FILE --into STORE` makes a store" in doc["error"]["message"]
     assert _unchanged(tmp_path) == before

@@ -1,4 +1,4 @@
-"""``deletion`` (what a request must cover) and ``delete`` (carry it out)."""
+"""``request-deletion`` (file a request), ``deletion`` (what it must cover) and ``delete`` (carry it out)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
-from inspector.domain.deletion import NOT_CHECKED
-from inspector.services import deletions
+from inspector.domain.deletion import NOT_CHECKED, REASON_CODES
+from inspector.services import deletion_requests, deletions
 from inspector.services.deletions import Coverage
 from inspector.store.connection import open_store
 
@@ -30,6 +30,31 @@ def coverage_text(cov: Coverage) -> list[str]:
 
 def _not_checked() -> list[str]:
     return ["  not checked (copies there may remain):", *(f"    - {n}" for n in NOT_CHECKED)]
+
+
+@click.command("request-deletion")
+@store_argument
+@click.argument("targets", nargs=-1, required=True)
+@click.option("--session", required=True, help="The session whose events or materials are to be deleted.")
+@click.option("--reason", required=True, help="Why (who asked); the ledger keeps only a keyed digest of it.")
+@click.option("--reason-code", type=click.Choice(REASON_CODES), default="other", show_default=True,
+              help="The reason as a stable code (recorded in the ledger as it is).")
+@reviewer_option(required=True)
+@json_option
+@run_command()
+async def request_deletion_cmd(store: Path, targets: tuple[str, ...], session: str, reason: str, reason_code: str,
+                               reviewer: str, as_json: bool) -> int:
+    """File a deletion request for TARGETS (evt:N, a material id, or mat:ID) of a session: nothing is
+    deleted yet — `deletion STORE DEL` then lists every copy it covers, `delete STORE DEL` carries it out."""
+    async with await open_store(store) as opened:
+        filed = await deletion_requests.file_request(opened, session, list(targets), reason, actor=reviewer,
+                                                     reason_code=reason_code)
+    emit(filed.as_dict(), as_json, lambda: [
+        f"filed deletion request {filed.request} in {filed.session}: {', '.join(filed.targets)} (pending, ledger "
+        f"L{filed.ledger_seq})",
+        f"  next: inspector deletion {store} {filed.request} --session {filed.session}   (every copy it covers)",
+        f"        inspector delete {store} {filed.request} --session {filed.session}     (carry it out)"])
+    return EXIT_OK
 
 
 @click.command("deletion")

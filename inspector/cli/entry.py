@@ -40,6 +40,14 @@ def main(argv: list[str] | None = None) -> Any:
 def _main(argv: list[str] | None) -> Any:
     args = sys.argv[1:] if argv is None else argv
     sources = _bare_sources(args)
+    if argv is None:  # the process itself (not a test calling main): say at once what is being opened
+        from inspector.cli import opening_line
+        from inspector.cli.command_names import NAMES
+
+        said = ("Context Inspector: looking for transcripts…" if sources is not None
+                else opening_line.opens_app(args, NAMES))
+        if said is not None:
+            opening_line.say(said)
     if sources is None:
         from inspector.cli.main import main as cli_main
 

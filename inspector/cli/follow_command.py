@@ -25,9 +25,17 @@ from inspector.cli.store_param import STORE
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.formats.detect import detect
 from inspector.domain.formats.tail import APPENDABLE
-from inspector.domain.terminal_safe import json_safe
+from inspector.domain.protocol import ProtocolProblem
+from inspector.domain.terminal_safe import json_safe, line_safe
 from inspector.services.following import Follower, catch_up
 from inspector.services.reading import open_regular
+
+
+def _warn(problems: list[ProtocolProblem]) -> None:
+    """A value a carried-out deletion removed, back in a new event: one line each on stderr (stdout
+    stays the events' JSON lines a script reads)."""
+    for problem in problems:
+        click.echo(f"⚠ {problem.code}: {line_safe(problem.message)}", err=True)
 
 
 def _print(event: dict[str, Any]) -> None:
@@ -81,6 +89,7 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
     store_path = into or store_beside(file)
     store_path.parent.mkdir(parents=True, exist_ok=True)
     caught = await catch_up(file, store_path, actor=actor, live=True)
+    _warn(caught.returned)
     if caught.session is None and once:
         return EXIT_OK
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -89,6 +98,7 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
             return EXIT_OK
         await asyncio.sleep(interval)
         caught = await catch_up(file, store_path, actor=actor, live=True)
+        _warn(caught.returned)
     follower = await Follower.open(store_path, file, actor=actor)
     try:
         assert follower.resume is not None
@@ -96,8 +106,10 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
             _print(event)
         while not once and (deadline is None or time.monotonic() < deadline):
             await asyncio.sleep(interval)
-            for event in (await follower.poll()).events:
+            step = await follower.poll()
+            for event in step.events:
                 _print(event)
+            _warn(step.returned)
     finally:
         await follower.close()
     return EXIT_OK

@@ -74,6 +74,9 @@ def importer_name(explicit: str | None) -> str:
     if known:
         return known
     if sys.stdin.isatty():
+        from inspector.cli import opening_line
+
+        opening_line.clear()  # the question starts its own line
         name = click.prompt("Who is reviewing? (recorded with every write; remembered)", type=str).strip()
         if name and reviewer_name.name_problem(name) is None:
             reviewer_name.remember(name)
@@ -98,7 +101,9 @@ async def resolve_target(target: Path | None, reviewer: str | None = None) -> Pa
     store = store_beside(target)
     store.parent.mkdir(parents=True, exist_ok=True)
     # a first import, or only what was appended since the last one (a rewritten file is refused)
-    await catch_up(target, store, actor=importer_name(reviewer), progress=ImportProgress())
+    actor = importer_name(reviewer)  # asked before the progress line may draw over the question
+    with ImportProgress(target.name) as progress:
+        await catch_up(target, store, actor=actor, progress=progress)
     return store
 
 

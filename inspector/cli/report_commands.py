@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from inspector.cli.import_progress import ProgressLine
 from inspector.cli.open_command import resolve_target
 from inspector.cli.output import EXIT_OK, EXIT_USAGE, emit, fail, json_option, run_command
 from inspector.cli.store_commands import sole_store_argument
@@ -42,12 +43,16 @@ async def report_cmd(store: Path, session: str, output: Path | None, generation:
     if output is None and not as_json:
         click.echo("error: give -o FILE.html for the report, or --json for its data", err=True)
         return EXIT_USAGE
-    async with await open_store(store) as opened:
-        if output is None:
-            data = await report_data(opened, session, generation, max_entries=max_entries)
-        else:
-            written = await write_report(opened, session, output, generation, max_entries=max_entries)
-            data = written.as_dict()
+    # on a terminal, when it lasts more than a second (a long session judged on a loaded machine)
+    with ProgressLine(f"report {session}", enabled=not as_json) as progress:
+        progress("opening the store")
+        async with await open_store(store) as opened:
+            progress("reading the log, judging drift and survival" + ("" if output is None else ", writing the page"))
+            if output is None:
+                data = await report_data(opened, session, generation, max_entries=max_entries)
+            else:
+                written = await write_report(opened, session, output, generation, max_entries=max_entries)
+                data = written.as_dict()
 
     def human() -> list[str]:
         gap = data.get("conversation_left_out")

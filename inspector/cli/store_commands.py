@@ -20,6 +20,7 @@ from inspector.domain.formats.detect import FORMATS
 from inspector.services import exporting, sessions, verifying
 from inspector.services.checking import CHECKS, check_store
 from inspector.services.importing import import_file
+from inspector.services.output_file import stale_said
 from inspector.store.connection import open_store
 
 store_argument = make_store_argument()
@@ -52,7 +53,8 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
     """Import FILE (sif/1, Claude Code, Codex, Gemini CLI, an inspect-ai log, or a saved OpenAI / Anthropic /
     DeepSeek message list) into a store: all or nothing; re-running it is safe."""
     actor = reviewer or getpass.getuser()
-    report = await import_file(file, into, actor=actor, progress=ImportProgress(), fmt=fmt)
+    with ImportProgress(file.name, enabled=not as_json) as progress:  # on a terminal, after 1 s
+        report = await import_file(file, into, actor=actor, progress=progress, fmt=fmt)
     data = report.as_dict()
 
     def human() -> list[str]:
@@ -96,19 +98,21 @@ def next_steps(store: str, sessions: list[str]) -> list[str]:
 async def export_cmd(store: Path, session: str | None, output: Path, original: bool, as_json: bool) -> int:
     """Write STORE (or one session) as sif/1; re-importing it gives the same records."""
     if original and session is None:
-        from inspector.cli.session_hint import session_hint_within
+        from inspector.cli.session_hint import missing_session_hint  # a synchronous read-only read
 
         raise click.UsageError(" ".join(filter(None, ["--original needs --session (the transcript one session was "
-                                                      "imported from).", await session_hint_within(store)])))
+                                                      "imported from).", missing_session_hint(store)])))
     async with await open_store(store) as opened:
         if original:
             result = await exporting.export_original(opened, session or "", output)
-            emit(result, as_json, lambda: [f"wrote {output}: {result['bytes']:,} bytes, {result['sha256']}"])
+            emit(result, as_json, lambda: [f"wrote {output}: {result['bytes']:,} bytes, {result['sha256']}",
+                                           *stale_said(result["stale_partials_removed"])])
             return EXIT_OK
         if session is not None:  # checked before the file is opened: bad input leaves nothing on disk
             await sessions.get_session(opened, session)
         result = await exporting.export_sif(opened, output, session)
-    emit(result, as_json, lambda: [f"wrote {output}: " + counts_text(result["records"].items())])
+    emit(result, as_json, lambda: [f"wrote {output}: " + counts_text(result["records"].items()),
+                                   *stale_said(result["stale_partials_removed"])])
     return EXIT_OK
 
 
@@ -145,16 +149,17 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
 
     def human() -> list[str]:
         tip = f"head {report.head['seq']}:{report.head['hash']}"
+        residue = [f"! {report.deleted_text_in_file['message']}"] if report.deleted_text_in_file else []
         if report.ok:
             extra = f"; {report.not_covered()}" if report.not_covered() else ""
             entries = f"{report.entries} ledger entr{'y' if report.entries == 1 else 'ies'}"
-            return [f"ok: {entries}; {report.checked()} verified{extra}",
+            return [f"ok: {entries}; {report.checked()} verified{extra}", *residue,
                     f"{tip}  (pin it: inspector verify {where} --head {report.head['seq']}:{report.head['hash']})",
                     *(f"relies on: {line}" for line in report.relies_on())]
 
         def said(problem: dict[str, Any]) -> str:  # one line: what broke, its stable code
             return f"{problem.get('message', '')} [{problem.get('code', 'broken')}]".replace("\n", " ")
-        lines = [f"BROKEN: {said(report.first_break) if report.first_break else ''}"]
+        lines = [f"BROKEN: {said(report.first_break) if report.first_break else ''}", *residue]
         lines += [f"  - {said(p)}" for p in report.problems[1:10]]
         if len(report.problems) > 10:
             lines.append(f"  … and {len(report.problems) - 10} more (verify --json lists up to 50)")

@@ -32,6 +32,7 @@ from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.said_disguised import disguised, disguises
 from inspector.domain.said_goal_done import goal_done_against_log, goal_done_over_failure
 from inspector.domain.said_grantee import grant_of, grantee_added
+from inspector.domain.said_misnamed import log_lookup, misnamed, names_of
 from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
@@ -88,7 +89,27 @@ def whole_text_findings(generation: int, text: str, said: Said, state: list[Any]
         return []
     done = _goals_done(generation, said, judged, found, ctx, covers) if ctx is not None and (
         ctx.event_texts or ctx.failures) else []
-    return done + _whole(generation, text, said, judged, named_ones, found)
+    out = done + _whole(generation, text, said, judged, named_ones, found)
+    if ctx is not None and ctx.event_texts:
+        out += _misnamed(generation, said, judged, found + out, ctx.event_texts)
+    return out
+
+
+def _misnamed(generation: int, said: Said, judged: list[Any], found: list[Finding],
+              event_texts: dict[int, str]) -> list[Finding]:
+    """A protected name changed by letters to one the session's log never shows (verdict-eight)."""
+    named = {f.key for f in found if f.severity == "finding" or f.code in CANNOT_JUDGE}
+    out: list[Finding] = []
+    for fact in judged:
+        if fact.key in named or not names_of(fact.value):
+            continue
+        n = misnamed(said, fact.value, _values(judged), log_lookup(event_texts))
+        if n is not None:
+            out.append(Finding("protected_negated", fact.key,
+                               f"generation {generation} repeats the {fact.kind} “{fact.value}” ({fact.key}) but names "
+                               f"“{n.words[0]}” for its “{n.words[1]}” elsewhere (“{n.sentence}”): another name by a "
+                               "letter or two, one the session's log never shows.", words=n.words, where=n.sentence))
+    return out
 
 
 def _goals_done(generation: int, said: Said, judged: list[Any], found: list[Finding], ctx: DriftContext,
@@ -102,11 +123,12 @@ def _goals_done(generation: int, said: Said, judged: list[Any], found: list[Find
         if hit is None:
             ran = goal_done_over_failure(said, fact.value, ctx.failures, ctx.result_seqs, covers, ctx.event_texts)
             if ran is not None:
+                what = (f"the last tool result in its range, evt:{ran.seq}, failed" if ran.seq in ctx.result_seqs else
+                        f"the log says at evt:{ran.seq} that the build or the tests fail")
                 out.append(Finding("open_issue_claimed_done", fact.key,
                                    f"generation {generation} calls the goal “{fact.value}” ({fact.key}) done "
-                                   f"(“{ran.words[0]}” in “{ran.sentence}”), but the last tool result in its "
-                                   f"range, evt:{ran.seq}, failed and nothing later resolved it: “{ran.log_says}”.",
-                                   words=ran.words, where=ran.sentence))
+                                   f"(“{ran.words[0]}” in “{ran.sentence}”), but {what} and nothing later "
+                                   f"resolved it: “{ran.log_says}”.", words=ran.words, where=ran.sentence))
             continue
         if hit is not None:
             out.append(Finding("open_issue_claimed_done", fact.key,

@@ -34,7 +34,7 @@ from inspector.domain.facts_text import (
     request_text,
     user_sentences,
 )
-from inspector.domain.later_requests import asks, is_request
+from inspector.domain.later_requests import asks, greeting, is_request
 from inspector.domain.logevents import LogEvent
 from inspector.domain.own_words import RecentSaid, pasted_form, split_quoted
 from inspector.domain.wordlists import wordlist
@@ -97,7 +97,10 @@ def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]
                                           rationale=" ".join(own.split())[:300], alternatives=alternatives,
                                           detail={"offered_in": f"evt:{reading.offered_at}"}))
         if not out:
-            out.append(Proposal("goal", first_chunk(own or text), e.seq, "goal.first_request"))
+            # A greeting opens the conversation and asks nothing: the first request is the next
+            # message (a "Hello!" goal was "missing" from a summary that kept it: verdict-real).
+            if not greeting(own or text):
+                out.append(Proposal("goal", first_chunk(own or text), e.seq, "goal.first_request"))
         elif restate.first(" ".join(own.casefold().split())[:400]) is not None:
             out.append(Proposal("goal", first_chunk(own), e.seq, "goal.restated"))
         else:

@@ -40,13 +40,17 @@ _DONE_EN = re.compile(r"(?<![a-z-])(?:approved|signed off on|signed off|okayed|o
                       r"thumbs up|ok|okay)|gave .{1,60}? (?:the|its) (?:green light|go-ahead|thumbs up|sign-off))"
                       r"(?![a-z])")
 # "LGTM from the bot on X", "sign-off from CI for X": the actor after "from".
-_FROM = re.compile(r"(?<![a-z])(?:lgtm|sign-off|go-ahead|green light|thumbs up|blessing)\s+(?:was\s+)?(?:given\s+)?"
+_FROM = re.compile(r"(?<![a-z])(?:lgtm|sign-off|go-ahead|green light|thumbs up|blessing|approval)\s+(?:was\s+)?(?:given\s+)?"
                    r"from\s+(?:the\s+)?(?P<who>[a-z][a-z0-9'-]*)|"
                    # "sign-off on X came from CI", "X got the bot's sign-off"
                    r"(?<![a-z])(?:lgtm|sign-off|go-ahead|approval|green light|thumbs up|blessing)\b[^.;]{0,60}?\b"
                    r"(?:came|was given|was granted)\s+(?:from|by)\s+(?:the\s+)?(?P<who2>[a-z][a-z0-9'-]*)|"
-                   r"(?<![a-z])(?:got|received|obtained)\s+(?:the\s+)?(?P<who3>[a-z][a-z0-9-]*)'s\s+(?:sign-off|"
+                   r"(?<![a-z])(?:got|received|obtained|with|had|has)\s+(?:the\s+)?(?P<who3>[a-z][a-z0-9-]*)'s\s+(?:sign-off|"
                    r"go-ahead|approval|blessing|ok|okay|green light|thumbs up|lgtm)(?![a-z])")
+# "The bot merged X without review": X done with no approval at all (verdict-eight).
+_WITHOUT = re.compile(r"(?<![a-z])(?:without|with no|with zero|skipping)\s+(?:any\s+|a\s+|an\s+|the\s+)?(?:[a-z]+'s\s+)?(?:review|approval|sign-off|"
+                      r"go-ahead|consent|lgtm)(?![a-z])|未经(?:任何)?(?:审批|批准|审核|同意|确认)|没有经过(?:审批|批准|审核)")
+_DONE_ACT = re.compile(r"(?<![a-z])[a-z]+ed(?![a-z])|(?<![a-z])(?:ran|went|got|made|put|did|shipped|rolled)(?![a-z])|了|已")
 _SELF = re.compile(r"(?<![a-z])(?:self-approved|auto-approved|autoapproved|approved automatically|automatically "
                    r"approved|approved (?:it |this |that )?(?:myself|ourselves|itself|himself|herself))(?![a-z])|"
                    r"自动批准|自行批准|自己批准")
@@ -58,9 +62,12 @@ _CUT = re.compile(r"[;；:：,，。.!?！？\n]|(?<![a-z])(?:but|and then|where
 _LEAD = re.compile(r"^(?:also|then|now|so|and|later|finally|meanwhile|has|had|have|already|just|)\s*")
 _ARTICLES = re.compile(r"(?<![a-z])(?:the|a|an|this|that|our|its|their)\s+")
 _ZH_DONE = re.compile(r"(?:已经|已)?由(?P<who>[^，。；：,;:]{1,8}?)(?:批准|审批通过|同意|签字确认|签字|签署|确认|放行)|"
-                      r"(?P<who2>[^，。；：,;:由]{1,8}?)(?:已经|已)?(?:批准|同意|签字确认|签字|签署|放行)了")
-_CUE_EN = re.compile(r"approv|sign|accept|okay|ok'd|green|go-ahead|go ahead|lgtm|thumbs up|blessing|stamp")
-_CUE_ZH = re.compile(r"批准|同意|签字|签署|确认|放行")
+                      r"(?P<who2>[^，。；：,;:由]{1,8}?)(?:已经|已)?(?:批准|同意|签字确认|签字|签署|放行|确认)了")
+# "数据库迁移已确认": what is approved, by nobody named (verdict-eight: a "?", never a "✓").
+_ZH_BARE = re.compile(r"(?:已经|已|被)(?:批准|审批通过|同意|签字确认|确认|放行|通过审批)|(?:批准|确认|放行)了")
+_CUE_EN = re.compile(r"approv|sign|accept|okay|ok'd|green|go-ahead|go ahead|lgtm|thumbs up|blessing|stamp|without review|"
+                     r"without consent|no review")
+_CUE_ZH = re.compile(r"批准|同意|签字|签署|确认|放行|未经")
 _NOBODY = re.compile(r"(?<![a-z])(?:nobody|no one|none|neither|nor)(?![a-z])")
 _ZH_DENY = re.compile(r"没有|没|未|不|无人|是否|如果")
 
@@ -115,14 +122,26 @@ def _approvals(said: Said, a: Approver) -> list[tuple[str, str, str]]:
             if not _names_what(clause, a):
                 continue
             if zh:
+                bare = _WITHOUT.search(clause)
+                if bare is not None and "了" in clause[bare.end():] and not _PLAN.search(clause[:bare.start()]) \
+                        and not _ZH_DENY.search(clause[:bare.start()]):
+                    out.append(("nobody", bare.group(), said.stripped(s)))
+                    continue
                 m = _ZH_DONE.search(clause)
                 if m is None or _ZH_DENY.search(clause[:m.start()] + (m.group("who") or m.group("who2") or "")) \
                         or _PLAN.search(clause[:m.start()]):
                     continue
                 who = (m.group("who") or m.group("who2") or "").strip()
+                if _names_what(who, a):
+                    continue  # "数据库迁移确认了": no actor named (``approved_unsaid``)
                 if "自动" in clause or "自行" in clause:
                     who = "itself"
                 out.append((who, m.group().strip(), said.stripped(s)))
+                continue
+            bare = _WITHOUT.search(clause)
+            if bare is not None and not _PLAN.search(clause[:bare.start()]) and not denies(clause[:bare.start()]) \
+                    and _DONE_ACT.search(clause[:bare.start()]):
+                out.append(("nobody", bare.group(), said.stripped(s)))
                 continue
             selfish = _SELF.search(clause)
             frm = None if selfish else _FROM.search(clause)
@@ -177,4 +196,22 @@ def owner_approved(said: Said, value: str) -> frozenset[str]:
     return frozenset(sentence for who, _w, sentence in _approvals(said, a) if _is(who, a.who))
 
 
-__all__ = ["Approver", "OtherApprover", "approved_by_other", "approver_of", "owner_approved"]
+def approved_unsaid(said: Said, value: str) -> OtherApprover | None:
+    """A Chinese clause reporting what the rule names approved with no actor at all ("数据库迁移已
+    确认"): who approved it is not said — a "?" (the English passive is the subject rule's)."""
+    a = approver_of(value)
+    if a is None or not CJK.search(a.what[0]) or not _CUE_ZH.search(said.text):
+        return None
+    for s in said.sentences:
+        if a.what[0] not in s.text or value in s.text:
+            continue
+        for clause in _CUT.split(s.text):
+            m = _ZH_BARE.search(clause)
+            if m is None or not _names_what(clause[:m.start()], a) or "由" in clause or \
+                    _ZH_DENY.search(clause[:m.start()]) or _PLAN.search(clause[:m.start()]):
+                continue
+            return OtherApprover((m.group(),), said.stripped(s))
+    return None
+
+
+__all__ = ["Approver", "OtherApprover", "approved_by_other", "approved_unsaid", "approver_of", "owner_approved"]

@@ -97,7 +97,7 @@ def _condition(text: str, c: Conditioned) -> tuple[bool, str] | None:
     pred = re.search(rf"(?<![a-z]){re.escape(c.predicate)}[a-z]*", tail)
     neg = _NOT_WHILE if c.forbidden_when else _NOT  # "after the import stopped running": it no longer held
     early = _BEFORE.search(text[max(0, start - 12):start])  # "deployed before the smoke tests passed"
-    if early is not None and c.worded:
+    if early is not None:  # verdict-eight: an "unless" rule too ("restarted before the health check failed")
         return False, early.group()
     if pred is not None and not neg.search(tail[:pred.start()]) and not _NOT.search(text[max(0, start - 20):start]):
         return True, pred.group()
@@ -175,4 +175,43 @@ def condition_lifted(said: Said, value: str) -> Broken | None:
     return None
 
 
-__all__ = ["Broken", "Conditioned", "condition_broken", "condition_lifted", "condition_met", "conditioned_of"]
+# A condition cancelled in words about it (verdict-eight): "The restart condition was dropped.",
+# "The health-check requirement no longer applies.", "重启条件已取消。" — the rule's act or its
+# condition's subject named beside "condition" / "requirement" (条件 / 前提 / 要求) and a word
+# that takes it away; "still applies", "was kept", "was not dropped" do not.
+_CANCEL = re.compile(r"(?<![a-z])(?:(?:was|were|has been|have been|is|are|got|been)\s+(?:now\s+)?(?:dropped|removed|"
+                     r"lifted|waived|cancell?ed|scrapped|deleted|relaxed|abandoned|retired|gone)|no longer (?:applies|"
+                     r"apply|holds|hold|stands|matters|in force|in effect)|(?:does|do)(?: not|n't) apply any ?more)(?![a-z])|"
+                     r"已取消|取消了|被取消|已作废|作废了|不再适用|不再有效|已去掉|去掉了|已移除|移除了|已废除|废除了|已失效|失效了")
+_ABOUT = re.compile(r"(?<![a-z])(?:condition|requirement|precondition|prerequisite|exception|caveat|proviso)s?"
+                    r"(?![a-z])|条件|前提|要求|例外")
+
+
+def condition_cancelled(said: Said, value: str) -> Broken | None:
+    """A sentence cancelling the rule's condition in words about it (not the whole rule's words)."""
+    if not said.remember(("cancel_cue",), lambda: _CANCEL.search(said.text) is not None):
+        return None
+    c = conditioned_of(value)
+    if c is None:
+        return None
+    v = norm_phrase(value).rstrip("。.!！ ")
+    named = (c.verb, *c.subject) if c.zh else (c.verb[:5], *(w[:5] for w in c.subject))
+    for s in said.sentences:
+        cancel = _CANCEL.search(s.text)
+        about = _ABOUT.search(s.text)
+        if cancel is None or about is None or v in s.text:
+            continue
+        if c.zh:
+            hit = any(w in s.text[:about.start()] for w in named) and not _ZH_NEG.search(
+                s.text[max(0, cancel.start() - 2):cancel.start()])
+        else:
+            head = s.text[max(0, about.start() - 30):about.start()]
+            hit = any(re.search(rf"(?<![a-z]){re.escape(w)}", head) for w in named) and not re.search(
+                r"(?<![a-z])(?:not|never|n't)\s+(?:been\s+)?$", s.text[:cancel.start()] + " ")
+        if hit and about.start() < cancel.start():
+            return Broken((cancel.group(),), said.stripped(s))
+    return None
+
+
+__all__ = ["Broken", "Conditioned", "condition_broken", "condition_cancelled", "condition_lifted", "condition_met",
+           "conditioned_of"]

@@ -52,6 +52,7 @@ _ZH_PRED = ("失败", "通过", "成功", "完成", "结束", "运行", "正常"
 _ZH_STATE = re.compile(r"(?:正在|还在|仍在|已经|在|已)$")
 _ZH_NOT = re.compile(r"没|未|不|停止|别")
 _ZH_ANYWAY = re.compile(r"虽然|尽管|即使|即便|但|仍|照样|还是")
+_ZH_EARLY = re.compile(r"之前|以前|前(?![端台])")
 _ZH_PLAN = re.compile(r"将|要|会|准备|可以|才能|能|应|需")
 
 
@@ -110,6 +111,9 @@ def zh_condition(text: str, c: Conditioned) -> tuple[bool, str] | None:
         return None
     tail = text[i + len(c.subject[0]):i + len(c.subject[0]) + 8]
     j = tail.find(c.predicate)
+    early = _ZH_EARLY.match(tail[j + len(c.predicate):]) if j >= 0 else None
+    if early is not None:  # "在健康检查失败之前重启了接口": before it held (verdict-eight)
+        return False, c.predicate + early.group()
     if j >= 0 and not _ZH_NOT.search(tail[:j]):
         return True, c.predicate
     other = next((p for p in _ZH_PRED if p != c.predicate and p in tail), None)

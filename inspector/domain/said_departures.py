@@ -31,12 +31,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from inspector.domain.said import Said
-from inspector.domain.said_approver import approved_by_other, approver_of, owner_approved
+from inspector.domain.said_approver import approved_by_other, approved_unsaid, approver_of, owner_approved
 from inspector.domain.said_beyond import beyond, bound_of, quantified_of
 from inspector.domain.said_bounds import bound_moved, listed_by_unit, order_freed
-from inspector.domain.said_condition import condition_broken, condition_lifted, condition_met, conditioned_of
+from inspector.domain.said_condition import (
+    condition_broken,
+    condition_cancelled,
+    condition_lifted,
+    condition_met,
+    conditioned_of,
+)
 from inspector.domain.said_flipped import flipped
 from inspector.domain.said_forbidden import forbidden_done, forbidden_of
+from inspector.domain.said_frequency import frequency_kept, frequency_moved, frequency_of
 from inspector.domain.said_lifted import _number_and_unit
 from inspector.domain.said_limits import _date_of, limit_changed
 from inspector.domain.said_limits_plain import limit_restated
@@ -79,10 +86,11 @@ class Plan:
     beyond: bool = False  # "only … in X" or a goal's "all …" (said_beyond)
     approver: bool = False  # "The user must approve X" (said_approver)
     condition: bool = False  # "X only if C", "do not X as long as C" (said_condition)
+    frequency: bool = False  # "every hour", "每小时" (said_frequency)
 
     def __bool__(self) -> bool:
         return (self.scope is not None or self.order or self.forbidden or self.limit or self.excludes or self.subject
-                or self.beyond or self.approver or self.condition)
+                or self.beyond or self.approver or self.condition or self.frequency)
 
 
 @lru_cache(maxsize=16384)
@@ -95,7 +103,8 @@ def plan_of(value: str, kind: str) -> Plan:
                 excluded_of(value) is not None, subject_plan(value, kind) is not None,
                 (bound_of(value) is not None) if kind != "goal" else quantified_of(value) is not None,
                 kind in ("acceptance", "constraint") and approver_of(value) is not None,
-                kind in ("acceptance", "constraint") and conditioned_of(value) is not None)
+                kind in ("acceptance", "constraint") and conditioned_of(value) is not None,
+                kind != "goal" and frequency_of(value) is not None)
 
 
 def may_depart(value: str, kind: str) -> bool:
@@ -137,7 +146,8 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     broken = condition_broken(said, value) if plan.forbidden or plan.condition else None
     if broken is not None:  # "restarted although the health check passed" (said_condition)
         return Departure("forbidden_action_done", broken.words, broken.sentence)
-    lifted = condition_lifted(said, value) if plan.forbidden or plan.condition else None
+    lifted = (condition_lifted(said, value) or condition_cancelled(said, value)) if (
+        plan.forbidden or plan.condition) else None
     if lifted is not None:  # "deploy to production whenever ready" (said_condition)
         return Departure("protected_negated", lifted.words, lifted.sentence, how="flipped")
     met = condition_met(said, value) if plan.forbidden or plan.condition else frozenset()
@@ -155,6 +165,9 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     if bound is not None:
         return Departure("protected_negated" if bound.decided else SUBJECT_UNJUDGED, bound.words, bound.sentence,
                          bound.decided, how="bound")
+    moved = frequency_moved(said, value) if plan.frequency else None
+    if moved is not None:  # "Logs are rotated every day." beside "… every hour" (verdict-eight)
+        return Departure("protected_negated", moved.words, moved.sentence, how="limit")
     hit = accepted_elsewhere(said, value) if plan.excludes else None
     if hit is not None:
         return Departure("protected_negated", tuple(hit.words), hit.sentence, how="accepted")
@@ -173,8 +186,14 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     said_of = subject_statement(said, value, kind, others) if plan.subject else None
     if said_of is not None and not said_of.decided and plan.approver and said_of.sentence in owner_approved(said, value):
         return None  # "The user approved X": the acceptance met, not a sentence to read
+    if said_of is not None and not said_of.decided and (said_of.sentence in met or (
+            plan.frequency and said_of.sentence in frequency_kept(said, value))):
+        return None  # "健康检查失败后重启了接口": the act done as the rule's condition allows (verdict-eight)
     if said_of is not None:
         return Departure(said_of.code, said_of.words, said_of.sentence, said_of.decided, how=said_of.how)
+    bare = approved_unsaid(said, value) if plan.approver else None
+    if bare is not None:  # "数据库迁移已确认": approved, by whom is not said (verdict-eight)
+        return Departure(SUBJECT_UNJUDGED, bare.words, bare.sentence, False)
     return None
 
 

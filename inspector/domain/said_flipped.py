@@ -30,6 +30,12 @@ _DENIED_RULE = re.compile(
     r"prohibition|requirement)s?\s+(?:any more\s+|anymore\s+)?(?:against|on)\s+|"
     r"(?<![a-z])nothing\s+(?:stops|prevents|forbids|keeps)\s+(?:us|you|the agent|anyone|anybody)?\s*(?:from\s+)?|"
     r"(?:并不是|并非|不再是|没有规定|不再规定|不再要求)(?=.{0,4}(?:不得|不能|不要|禁止|不许|不准|别))")
+# The Chinese shapes verdict-eight added, read over the whole clause (the rule's words often stand
+# before them: "接口不是不能重启"): "不是/并非 … 不可", "未禁止", "没有说不许", "可以不必遵守".
+_DENIED_ZH = re.compile(
+    r"(?:并不是|并非|不再是|不是)(?=[^，,。；;！!？?]{0,4}(?:不得|不能|不要|禁止|不许|不准|不可|不允许))(?![^，,。；;]{0,4}不得不)|"
+    r"(?:并未|未曾|未|没有|没)(?:说过|说|规定|明确)?(?=禁止|不许|不准|不得|不能|不允许)(?!不得不)|"
+    r"(?:可以)?(?:不必|无需|无须|不需要|不用)再?(?:遵守|遵循|理会)")
 _PROHIBITION_EN = re.compile(r"^(?:do not|don't|never|must not|mustn't|you must not|you may not|please do not)\s+")
 _CUES = re.compile(r"no longer|not true|n't true|the case|no rule|no ban|no restriction|no prohibition|nothing stop|"
                    r"nothing prevent|nothing forbid|并不是|并非|不再是|没有规定|不再规定|不再要求")
@@ -68,15 +74,19 @@ def _positive(value: str) -> str | None:
 
 def flipped(said: Said, value: str) -> Flipped | None:
     """A double negative that lifts the rule, or its negation dropped in a restatement."""
-    cue = said.remember(("flip_cue",), lambda: _CUES.search(said.text) is not None)
+    cue = said.remember(("flip_cue",), lambda: _cue(said.text))
     positive = _positive(value)
     if not cue and (positive is None or positive not in said.text):
         return None  # the usual case, asked cheaply for every record of every generation
     return said.remember(("flipped", value), lambda: _double(said, value) or _dropped(said, value))
 
 
+def _cue(text: str) -> bool:
+    return _CUES.search(text) is not None or (not text.isascii() and _DENIED_ZH.search(text) is not None)
+
+
 def _double(said: Said, value: str) -> Flipped | None:
-    if not said.remember(("flip_cue",), lambda: _CUES.search(said.text) is not None):
+    if not said.remember(("flip_cue",), lambda: _cue(said.text)):
         return None
     core = _core(value)
     if len(core) < 2:
@@ -85,9 +95,13 @@ def _double(said: Said, value: str) -> Flipped | None:
     for s in said.sentences:
         for part in _CUT.split(s.text):
             m = _DENIED_RULE.search(part)
+            zh = m is None and _DENIED_ZH.search(part)
+            if zh:
+                m, rest = zh, part[:zh.start()] + "\n" + part[zh.end():]
+            elif m is not None:
+                rest = part[m.end():]
             if m is None or v in part:
                 continue
-            rest = part[m.end():]
             named = sum(1 for w in core if w in rest)
             if named >= max(2, (len(core) + 1) // 2):
                 return Flipped((m.group().strip(),), said.stripped(s))

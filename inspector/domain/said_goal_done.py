@@ -80,12 +80,50 @@ def goal_done_over_failure(said: Said, value: str, failures: tuple[FailedResult,
         return None
     # Once per generation: every goal of the session asks about the same last result.
     last = said.remember(("failed_last", covers), lambda: _failed_last(failures, result_seqs, covers, event_texts))
-    if last is None:
-        return None
-    claim = _claim(said, value)
+    claim = _claim(said, value) if last is not None or event_texts else None
     if claim is None:
         return None
-    return GoalDone(claim[0], claim[1], last[0], last[1])
+    if last is None:  # verdict-eight: a failure said in words only, nothing later passing
+        last = said.remember(("red_last", covers), lambda: red_in_words(failures, result_seqs, covers, event_texts))
+    return GoalDone(claim[0], claim[1], last[0], last[1]) if last is not None else None
+
+
+# A build or a test run said to fail in words ("CI says the build is red", "测试挂了"), and said to
+# pass; a tool result that passed ("44 passed", "ok", "build succeeded") resolves the words.
+_RED = re.compile(r"(?<![a-z])(?:build|ci|pipeline|tests?|test suite|suite|checks?)\s+(?:is|are|was|were|still|went|"
+                  r"turned|has gone|is still|are still|keeps?)?\s*(?:red|failing|broken|fails|fail)(?![a-z])|"
+                  r"(?<![a-z])red (?:build|ci|pipeline)(?![a-z])|测试挂了|测试失败|构建失败|构建挂了|流水线挂了|ci 挂了|"
+                  r"测试没通过|测试没有通过|跑不过")
+_GREEN = re.compile(r"(?<![a-z])(?:build|ci|pipeline|tests?|test suite|suite|checks?)\s+(?:is|are|was|were|now|all)?\s*"
+                    r"(?:green|pass|passes|passed|passing|fixed)(?![a-z])|测试通过|构建成功|测试全部通过|修好了")
+_PASSED = re.compile(r"(?<![a-z])(?:\d+ passed|passed|ok|build succeeded|success|all checks passed)(?![a-z])")
+_LOOK_BACK = 60  # events: a claim is weighed against the end of its range, not the whole log
+
+
+def red_in_words(failures: tuple[FailedResult, ...], result_seqs: tuple[int, ...], covers: tuple[int, int] | None,
+                 event_texts: dict[int, str] | None) -> tuple[int, str] | None:
+    """(seq, sentence) of the last word on the build or the tests in range when a message says it
+    fails and no later message or tool result says it passes (verdict-eight)."""
+    if not event_texts:
+        return None
+    results = set(result_seqs)
+    failed = {f.seq for f in failures}
+    lo, hi = covers if covers else (min(event_texts), max(event_texts))
+    for seq in sorted((n for n in event_texts if lo <= n <= hi), reverse=True)[:_LOOK_BACK]:
+        text = norm(event_texts[seq])
+        if seq in results:
+            if seq in failed:
+                return None  # a failed run: ``_failed_last`` reads it
+            if _PASSED.search(text[-400:]):
+                return None
+            continue
+        red, green = _RED.search(text), _GREEN.search(text)
+        if green and not red:
+            return None
+        if red and not denies(text[max(0, red.start() - 30):red.end()]):
+            line = next((p for p in re.split(r"(?<=[。！？!?.])\s*|\n", text) if _RED.search(p)), text)
+            return seq, line.strip()[:200]
+    return None
 
 
 def _failed_last(failures: tuple[FailedResult, ...], result_seqs: tuple[int, ...], covers: tuple[int, int] | None,

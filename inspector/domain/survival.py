@@ -27,6 +27,7 @@ from inspector.domain.said_disguised import disguised, disguises
 from inspector.domain.said_goal_done import goal_done_against_log, goal_done_over_failure
 from inspector.domain.said_grantee import grantee_added
 from inspector.domain.said_language import other_language
+from inspector.domain.said_misnamed import log_lookup, misnamed
 from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
@@ -331,6 +332,13 @@ class Survival:
     def headline(self) -> str:
         return f"gen {self.generation} keeps {self.counts['kept']} of {len(self.verdicts)} facts" + self.left_out()
 
+    def short_headline(self) -> str:
+        """The headline for a narrow header: "gen 3 1/5 kept · 2 left out" (the Survival tab says
+        which and why)."""
+        left = len(self.after) + len(self.untrusted) + len(self.unsourced)
+        return (f"gen {self.generation} {self.counts['kept']}/{len(self.verdicts)} kept"
+                + (f" · {left} left out" if left else ""))
+
     def left_out(self) -> str:
         """What the count leaves out, and why ("· 1 after its range"); empty when nothing is. Short:
         the header shows it among the other badges."""
@@ -374,9 +382,16 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
                 continue
             ran = goal_done_over_failure(said, v.fact.value, failures, result_seqs, covers, event_texts)
             if ran is not None:
+                what = "the last tool result in range" if ran.seq in result_seqs else "the log's word on the run"
                 verdicts[i] = Verdict(v.fact, "contradicted", ran.sentence, f"the summary calls it done "
-                                      f"(“{ran.words[0]}”); the last tool result in range (evt:{ran.seq}) failed: "
-                                      f"“{ran.log_says}”")
+                                      f"(“{ran.words[0]}”); {what} (evt:{ran.seq}) failed: “{ran.log_says}”")
+    seen = log_lookup(event_texts) if event_texts else None
+    for i, v in enumerate(verdicts):  # verdict-eight: a name changed by letters to one the log never shows
+        n = misnamed(said, v.fact.value, tuple(o for o, _ in others), seen) if seen and v.verdict == "kept" and \
+            v.fact.kind in ("goal", "constraint", "permission", "acceptance") else None
+        if n is not None:
+            verdicts[i] = Verdict(v.fact, "contradicted", n.sentence, f"the summary names “{n.words[0]}” for "
+                                  f"“{n.words[1]}”, a name the log never shows")
     return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted, unsourced)
 
 

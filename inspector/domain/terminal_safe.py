@@ -18,9 +18,9 @@ what the reader sees. So every string that came from content goes through
 - a variation selector right after another one is marked too (``x⟨U+E0167⟩…``): one after
   its letter picks a glyph (``❤️``, ``葛󠄀``), a run of them carries bytes no reader sees
   ("emoji smuggling", a whole instruction behind one visible letter);
-- a run of more than eight combining marks is counted (``Z⟨2100 combining marks⟩``):
-  ordinary accents and pointing stack two or three, a flood stacks glyphs over the lines
-  around it and costs every width computation the whole run.
+- a run of more than eight combining marks, of any script, is counted
+  (``Z⟨2100 combining marks⟩``): ordinary accents and pointing stack two or three, a flood
+  stacks glyphs over the lines around it and costs every width computation the whole run.
 
 ``--json`` output keeps exact strings instead (JSON-escaped, see :func:`json_safe`):
 a program reading it gets the bytes the content held.
@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import html
 import re
+
+from inspector.domain import combining_marks
 
 ESC_MARK = "␛"
 
@@ -45,7 +47,9 @@ _CLASS = (
     "\U000e0001\U000e0020-\U000e007f"
 )
 _VS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
-_MARKS = "\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+# Every script's combining marks (Hebrew points, Arabic harakat, Thai tone marks, …), not only the
+# Latin ones: a flood of U+0591 or U+0E49 stacks as high as one of U+0300 (domain/combining_marks.py).
+_MARKS = "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in combining_marks.RANGES)
 _FLOOD = 9  # this many combining marks in a row, or more, are counted instead of shown
 _UNSAFE = re.compile(f"[{_CLASS}]|(?<=[{_VS}])[{_VS}]|[{_MARKS}]{{{_FLOOD},}}")
 # One character class first: most text holds none of these, and a class is scanned in C

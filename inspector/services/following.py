@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput, NotAStore
 from inspector.domain.file_name_text import text_name
+from inspector.domain.protocol import ProtocolProblem
+from inspector.services import deletion_recurrence
 from inspector.services.reading import open_regular
 from inspector.services.reading import read_import_file as read_bytes
 from inspector.store.connection import Store, fetch_one, open_store
@@ -56,6 +58,8 @@ class FollowStep:
     events: list[dict[str, Any]] = field(default_factory=list)  # new events, in seq order
     offset: int = 0  # bytes of the file now imported
     waiting: int = 0  # bytes of a partial last line not imported yet
+    # a value a carried-out deletion removed, in a new event (services/deletion_recurrence.py)
+    returned: list[ProtocolProblem] = field(default_factory=list)
 
 
 async def imported_extent(store: Store, file_name: str) -> ImportedExtent | None:
@@ -172,8 +176,8 @@ class Follower:
         if not tail:
             return FollowStep(offset=r.offset, waiting=len(new))
         before = r.seq
-        await self.import_tail(tail)
-        return FollowStep(await self.events_after(before), r.offset, len(new) - len(tail))
+        report = await self.import_tail(tail)
+        return FollowStep(await self.events_after(before), r.offset, len(new) - len(tail), returned(report))
 
     async def import_tail(self, tail: bytes) -> ImportReport:
         from inspector.domain.formats.tail import convert_tail, sif_tail
@@ -241,6 +245,7 @@ class CatchUp:
     fmt: str
     added_events: int
     offset: int
+    returned: list[ProtocolProblem] = field(default_factory=list)  # as FollowStep's
 
 
 def _unchanged(store: Store, extent: ImportedExtent | None, data: bytes) -> bool:
@@ -280,7 +285,8 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
         if not body:
             return CatchUp(None, fmt, 0, 0)  # not one complete line yet
         report = await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=body)
-        return CatchUp(report.sessions[0] if report.sessions else None, fmt, report.added.get("event", 0), len(body))
+        return CatchUp(report.sessions[0] if report.sessions else None, fmt, report.added.get("event", 0), len(body),
+                       returned(report))
     async with await open_store(into) as store:
         fmt = extent.fmt or detect(data[:1 << 16], text_name(source.name))
         if fmt not in APPENDABLE:
@@ -292,6 +298,10 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
         assert follower.resume is not None
         before = follower.resume.seq
         tail = cut(data[follower.resume.offset:])
-        if tail.strip():
-            await follower.import_tail(tail)
-        return CatchUp(extent.session, fmt, follower.resume.seq - before, follower.resume.offset)
+        said = returned(await follower.import_tail(tail)) if tail.strip() else []
+        return CatchUp(extent.session, fmt, follower.resume.seq - before, follower.resume.offset, said)
+
+
+def returned(report: ImportReport) -> list[ProtocolProblem]:
+    """The import's later copies of deleted values: said by whoever follows (CLI, app), never silent."""
+    return [p for p in report.problems if isinstance(p, ProtocolProblem) and p.code == deletion_recurrence.CODE]

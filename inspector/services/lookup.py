@@ -76,7 +76,7 @@ async def _which_exist(db: aiosqlite.Connection, table: str, noun: str, session:
     count = int((await db.execute_fetchall(f"SELECT count(DISTINCT id) FROM {table}{where}", params))[0][0])
     place = "it" if session else "the store"
     if count == 0:
-        origin = FROM_SIF_ONLY.get(noun)
+        origin = FROM_SIF_ONLY.get(noun)  # how one comes to be
         return f"; {place} holds no {noun} at all" + (f" ({origin})" if origin else "")
     ids = [str(r[0]) for r in await db.execute_fetchall(
         f"SELECT DISTINCT id FROM {table}{where} ORDER BY id LIMIT 3", params)]
@@ -86,8 +86,10 @@ async def _which_exist(db: aiosqlite.Connection, table: str, noun: str, session:
 
 FROM_SIF_ONLY = {
     noun: f"one comes from a `{noun.replace(' ', '_')}` record of a sif/1 file: `inspector import FILE --into STORE`"
-    for noun in ("candidate", "handoff", "deletion request")
-}
+    for noun in ("candidate", "handoff")
+} | {"deletion request": "one is filed with `inspector request-deletion STORE --session S TARGET… --reason R` "
+                         "or D in the app, or comes from a `deletion_request` record of a sif/1 file: "
+                         "`inspector import FILE --into STORE`"}
 
 
 # A command's id argument -> (table, noun): what a usage error that left the id out names instead.

@@ -47,6 +47,9 @@ class SurvivalReport:
     def headline(self) -> str:
         return self.result.headline() if self.result else "no summary generation"
 
+    def short_headline(self) -> str:
+        return self.result.short_headline() if self.result else "no summary"
+
     def as_dict(self) -> dict[str, Any]:
         facts = []
         for v in self.verdicts:

@@ -78,6 +78,8 @@ class VerifyReport:
     search_index: str = "not_checked"
     not_checked: list[str] = field(default_factory=list)  # what this run skipped, in words
     remembered_head: dict[str, Any] | None = None  # the head this machine's last good verify saw
+    # a carried-out deletion whose text is still in the file (store/deletion_residue.py): not a break
+    deleted_text_in_file: dict[str, Any] | None = None
 
     def fail(self, problem: dict[str, Any]) -> None:
         self.ok = False
@@ -110,7 +112,8 @@ class VerifyReport:
                 "not_replayed": self.not_replayed, "not_sealed": self.not_sealed,
                 "bytes_rehashed": self.bytes_rehashed, "search_index": self.search_index,
                 "not_checked": self.not_checked, "remembered_head": self.remembered_head,
-                "relies_on": self.relies_on(), "not_bound": verify_coverage.not_bound()}
+                "relies_on": self.relies_on(), "not_bound": verify_coverage.not_bound(),
+                "deleted_text_in_file": self.deleted_text_in_file}
 
 
 def parse_head(text: str) -> tuple[int, str]:

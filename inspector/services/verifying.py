@@ -62,6 +62,7 @@ from inspector.services import (
 )
 from inspector.services.replay import check_bindings
 from inspector.services.verify_report import CODES, VerifyReport, parse_head
+from inspector.store import deletion_residue
 from inspector.store.connection import Store
 from inspector.store.schema import APPLICATION_ID
 
@@ -81,6 +82,7 @@ async def verify_store(store: Store, *, head: tuple[int, str] | None = None, ful
     try:
         await _verify(store, report, head, full, progress)
         await verify_remembered.check_remembered(store, report, head)
+        report.deleted_text_in_file = await deletion_residue.pending(store)  # left after the open tried to finish it
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a page SQLite cannot read: damaged there
         report.fail({"where": "sqlite", "code": "sqlite_unreadable",
                      "message": f"SQLite cannot read the store past this point ({exc}); run verify --full and "

@@ -21,6 +21,7 @@ import aiosqlite
 from inspector.domain.errors import InspectorError, NotAStore
 from inspector.store import (
     call_index,
+    deletion_residue,
     faults,
     file_length,
     grams,
@@ -69,7 +70,8 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
 
     A copy that ``inspector migrate`` has not finished (store/migration_marker.py) is refused
     with ``migration_unfinished`` — only ``migrate`` itself opens one (``unfinished``), to
-    finish it. See :func:`_open` for the rest.
+    finish it. A carried-out deletion whose text is still in the file is finished here, or named
+    in ``deleted_text_in_file`` (store/deletion_residue.py). See :func:`_open` for the rest.
     """
     store = await _open(path, create=create, read_only=read_only)
     if not unfinished:
@@ -81,6 +83,11 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
         if found is not None:
             await store.close()
             raise migration_marker.refusal(str(store.path), found)
+    try:
+        store.deleted_text_in_file = await deletion_residue.settle(store)
+    except BaseException:
+        await store.close()
+        raise
     return store
 
 
@@ -102,7 +109,11 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
     problem = faults.path_problem(target)  # a folder, FIFO, device or link leading nowhere: never opened
     if problem is not None:
         raise problem
-    exists = target.exists() and target.stat().st_size > 0
+    exists = target.exists()
+    if exists and target.stat().st_size == 0:
+        raise InspectorError(f"{target} is an empty file (0 bytes): not a store, or a store cut to nothing; nothing "
+                             "was opened or made there — restore it from a copy, or remove it to make a new store "
+                             "at that name", code="damaged_store")
     if exists:
         check_file_is_sqlite(target)
     elif not create:
@@ -136,7 +147,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await close_all([db])
         if exists and not create and medium_fault(exc):
             # A disk too full (or failing) for WAL's -shm file: the store is still read, read-only.
-            store = await _open_read_only(target, "the disk holding it is full or failing")
+            store = await _open_read_only(target, FULL_DISK)
             store._held = held_files.hold(target)
             return store
         if medium_fault(exc) or getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
@@ -154,6 +165,9 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         raise
 
 
+FULL_DISK = "the disk holding it is full or failing"
+
+
 async def _open_read_only(target: Path, reason: str) -> Store:
     try:
         db = await connect_reader(target, read_only=True)
@@ -164,6 +178,11 @@ async def _open_read_only(target: Path, reason: str) -> Store:
         version = await scalar(db, "PRAGMA user_version")
         if app_id != APPLICATION_ID:
             raise NotAStore(f"{target} is an SQLite file but not a Context Inspector store")
+        if version != FORMAT_VERSION and reason == FULL_DISK and version < FORMAT_VERSION:
+            # a writable store whose format upgrade the full disk refused: the disk is what to fix
+            raise InspectorError(f"{target} has store format {version} and must be upgraded to {FORMAT_VERSION} before "
+                                 "this version can open it, but the disk holding it is full (or failing): nothing was "
+                                 "changed — free some space and open it again", code="disk_full")
         if version != FORMAT_VERSION:
             raise NotAStore(f"{target} has store format {version}; this version reads {FORMAT_VERSION}, and a store "
                             "that cannot be written cannot be migrated", code="unknown_format_version")

@@ -62,6 +62,9 @@ def _os_error(exc: OSError, where: str) -> InspectorError:
     if exc.errno == errno.EROFS:
         return InspectorError(f"{where} cannot be written here (a read-only medium): nothing was written",
                               code="read_only")
+    if exc.errno in (errno.EIO, errno.ENXIO, errno.ENODEV):  # the device under the file failed
+        return InspectorError(f"reading {where} failed at the disk ({exc.strerror or exc}: the medium is failing or "
+                              "was removed, not the file's contents); nothing was written", code="io_error")
     return InspectorError(f"{where} could not be read or written ({exc.strerror or exc}); nothing was written",
                           code="io_error")
 

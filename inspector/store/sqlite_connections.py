@@ -9,6 +9,7 @@ of the three reads as one job.
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import sqlite3
 from datetime import UTC, datetime
@@ -19,7 +20,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from inspector.domain.errors import NotAStore
-from inspector.store import held_files, wal_owner
+from inspector.store import faults, held_files, wal_owner
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 10_000
@@ -52,6 +53,8 @@ def check_file_is_sqlite(path: Path) -> None:
         with path.open("rb") as fh:
             head = fh.read(100)
     except OSError as exc:
+        if exc.errno in (errno.EIO, errno.ENXIO, errno.ENODEV):  # the medium failed, not the file's contents
+            raise faults.explain(exc, str(path)) from None
         raise NotAStore(f"cannot read {path}: {exc.strerror}") from None
     if head[:len(SQLITE_MAGIC)] != SQLITE_MAGIC:
         raise NotAStore(f"{path} is not a Context Inspector store (not an SQLite file)" + _transcript_hint(path, head))

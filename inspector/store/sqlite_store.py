@@ -22,7 +22,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, StoreBusy, StoreFileChanged
-from inspector.store import held_files, sqlite_connections, wal_commits
+from inspector.store import file_writes, held_files, sqlite_connections, wal_commits
 
 
 class Store:
@@ -54,8 +54,10 @@ class Store:
         self._bound: ContextVar[aiosqlite.Connection | None] = ContextVar(f"store-{id(self)}", default=None)
         self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
         self._file = _file_state(path)  # (device, inode, size, times) when opened: see check_file
+        self._mark = file_writes.checkpoint_mark(path)  # how far the log was copied in, then: see _put_back
         self._closed = False
         self._log_orphaned = False  # the file was overwritten by another store's: see close
+        self.deleted_text_in_file: dict[str, Any] | None = None  # set by open_store: store/deletion_residue.py
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -128,7 +130,7 @@ class Store:
                 if writer.total_changes != changes:  # one that wrote nothing leaves the file as it was
                     await writer.execute(wal_commits.MARK_SQL)  # this commit is the inspector's (store/wal_commits.py)
                 await writer.execute("COMMIT")
-                self._file = _file_state(self.path) or self._file
+                self._look()
             except BaseException:
                 # Statements run in order on the connection's thread, so this rollback runs after
                 # whatever a cancelled await left queued (even a BEGIN that had not run yet), and
@@ -156,24 +158,47 @@ class Store:
             raise StoreFileChanged(f"{self.path} was replaced by another file while it was open; nothing was written "
                                    "(this store still writes the file that was moved away) — reopen the store to work "
                                    "on the new one", code="store_file_replaced")
+        copied = self._copied_over(now)
+        if copied is not None:
+            self._log_orphaned = True  # close must not checkpoint the old log into this file
+            raise StoreFileChanged(copied, code="store_file_replaced")
         if now[2] < self._file[2]:
             raise StoreFileChanged(f"{self.path} was cut while it was open ({now[2]:,} bytes, was {self._file[2]:,}); "
                                    "nothing was written — `inspector verify` says what is left", code="store_file_cut")
-        if now[3] != self._file[3]:  # written since the last look: a checkpoint (any process's), or a copy over it
-            if self._overwritten():
-                self._log_orphaned = True  # close must not checkpoint the old store's log into this file
-                raise StoreFileChanged(f"{self.path} was overwritten by another store's file while it was open (the "
-                                       "same file, new contents: a copy over it); nothing was written — reopen the "
-                                       "store to work on the new one", code="store_file_replaced")
-            self._file = now
+        if now[3] != self._file[3]:  # written since the last look: a checkpoint (any process's)
+            self._look()
+
+    def _look(self) -> None:
+        """Take the file as it is now as the one this store writes (after its own commit, or a
+        checkpoint by another process): its identity, size and times, and the log's mark."""
+        self._file = _file_state(self.path) or self._file
+        self._mark = file_writes.checkpoint_mark(self.path)
+
+    def _copied_over(self, now: tuple[int, int, int, tuple[int, int]] | None) -> str | None:
+        """The refusal's sentence when something was copied over the file this store opened (same
+        inode) since the last look, or None: another store's file (its digest key differs), or — the key the same — a
+        file written while no checkpoint ran (store/file_writes.py): a copy of this store put back.
+        A shorter file is a copy only when its header counts its pages (else it was cut)."""
+        if now is None or self._file is None or now[:2] != self._file[:2]:
+            return None
+        if now[3] == self._file[3] and now[2] >= self._file[2]:
+            return None
+        if _file_key(self.path) not in (None, self.digest_key):
+            return (f"{self.path} was overwritten by another store's file while it was open (the same file, new "
+                    "contents: a copy over it); nothing was written — reopen the store to work on the new one")
+        if now[3][0] == self._file[3][0] and now[2] == self._file[2]:
+            return None  # only its inode changed (chmod, a link): not its contents — the log is still its own
+        if not file_writes.written_elsewhere(self.path, self._mark):
+            return None
+        if now[2] < self._file[2] and not file_writes.header_whole(self.path):
+            return None  # cut, not copied: check_file says store_file_cut
+        return (f"{self.path} was overwritten while it was open by a copy of this store put back over it (the file "
+                "was written, and not by SQLite); nothing was written, and the changes this store had not yet copied "
+                "into the file stay out of the copy — reopen the store to work on the copy")
 
     def _overwritten(self) -> bool:
-        """The file at the path is the one this store opened, written since the last look, and
-        holds another store's digest key: a copy over it (see _file_key)."""
-        now = _file_state(self.path) if self._file is not None else None
-        if now is None or self._file is None or now[:2] != self._file[:2] or now[3] == self._file[3]:
-            return False
-        return _file_key(self.path) not in (None, self.digest_key)
+        """The file at the path was copied over since the last look (see _copied_over)."""
+        return self._file is not None and self._copied_over(_file_state(self.path)) is not None
 
     @asynccontextmanager
     async def writes_held(self) -> AsyncIterator[None]:

@@ -1,0 +1,33 @@
+"""A store on a device that fails to read (EIO) — found with a loop device whose backing file was
+cut under a mounted file system (store-fault-seven): ``sessions``, ``verify``, ``search`` said
+``not_a_store`` "cannot read s.db: Input/output error", sending the reader to the file (which
+may be whole) rather than to the disk. Now ``io_error``, exit 3, naming the disk.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
+
+
+@pytest.mark.parametrize("command", [["sessions"], ["verify"]])
+def test_a_store_whose_disk_fails_to_read_is_an_io_error_not_a_non_store(
+        sample_store: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    real_open = Path.open
+
+    def failing(self: Path, *args: object, **kwargs: object) -> object:
+        if self == sample_store:
+            raise OSError(errno.EIO, "Input/output error")
+        return real_open(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "open", failing)
+    result = CliRunner().invoke(cli, [*command, str(sample_store), "--json"])
+    assert result.exit_code == 3, result.output
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "io_error" and "failed at the disk" in error["message"], error
