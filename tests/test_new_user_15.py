@@ -237,3 +237,17 @@ def test_export_original_without_a_session_names_the_one_to_pass(tmp_path: Path)
     store = _store(tmp_path)
     code, out = _run("export", store, "--original", "-o", str(tmp_path / "x.jsonl"), as_json=False)
     assert code == 2 and "a.db holds one session: pass --session s1" in out
+
+
+def test_a_file_that_is_no_store_says_how_a_store_is_made(tmp_path: Path) -> None:
+    """`sessions data.csv` said only "not an SQLite file"; `sessions run.zip` said "it looks like a
+    transcript: import it", and `import run.zip` then said to unzip it; `inspector none.db` (the
+    app) said only "no store at none.db"."""
+    (tmp_path / "data.csv").write_text("a,b\n1,2\n")
+    (tmp_path / "run.zip").write_bytes(b"PK\x03\x04" + b"\0" * 40)
+    code, doc = _run("sessions", str(tmp_path / "data.csv"))
+    assert code == 3 and "a store is the SQLite file `inspector import FILE --into STORE` makes" in doc["error"]["message"]
+    code, doc = _run("sessions", str(tmp_path / "run.zip"))
+    assert code == 3 and "it is a zip archive: unzip it" in doc["error"]["message"]
+    code, out = _run(str(tmp_path / "none.db"), as_json=False)
+    assert code == 3 and "`inspector import FILE --into STORE` makes a store" in out
