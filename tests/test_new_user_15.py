@@ -251,3 +251,15 @@ def test_a_file_that_is_no_store_says_how_a_store_is_made(tmp_path: Path) -> Non
     assert code == 3 and "it is a zip archive: unzip it" in doc["error"]["message"]
     code, out = _run(str(tmp_path / "none.db"), as_json=False)
     assert code == 3 and "`inspector import FILE --into STORE` makes a store" in out
+
+
+def test_a_generation_the_session_lacks_names_the_ones_it_has(tmp_path: Path) -> None:
+    """`drift/survival/report/correct-summary --generation 99` said "has no summary generation 99"."""
+    store = _store(tmp_path)
+    assert _run("rebuild", store, "--session", "s1")[0] == 0
+    (tmp_path / "t.txt").write_text("never touch prod", encoding="utf-8")
+    for args in (["drift"], ["survival"], ["report", "-o", str(tmp_path / "r.html")],
+                 ["correct-summary", "--text-file", str(tmp_path / "t.txt"), "--reason", "r"]):
+        code, doc = _run(args[0], store, "--session", "s1", "--generation", "99", *args[1:])
+        assert code == 3 and doc["error"]["message"] == (
+            "session 's1' has no summary generation 99; its generations: 1"), args

@@ -17,7 +17,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
-from inspector.domain.errors import BadInput, NotFound, Refusal
+from inspector.domain.errors import BadInput, Refusal, no_generation
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
@@ -166,7 +166,8 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
         row = await fetch_one(db, f"SELECT {spec.select_columns} FROM summaries WHERE session = ? AND generation = ?",
                               (session, generation))
         if row is None:
-            raise NotFound(f"session {session!r} has no summary generation {generation}")
+            raise no_generation(session, generation, [int(r[0]) for r in await db.execute_fetchall(
+                "SELECT generation FROM summaries WHERE session = ?", (session,))])
         parent = spec.to_record(row)
         if not text.strip():
             raise BadInput("the corrected text is empty")
