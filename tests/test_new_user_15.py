@@ -263,3 +263,17 @@ def test_a_generation_the_session_lacks_names_the_ones_it_has(tmp_path: Path) ->
         code, doc = _run(args[0], store, "--session", "s1", "--generation", "99", *args[1:])
         assert code == 3 and doc["error"]["message"] == (
             "session 's1' has no summary generation 99; its generations: 1"), args
+
+
+def test_sessions_keeps_its_columns_under_each_other_with_long_ids(tmp_path: Path) -> None:
+    """A Claude Code uuid (36 characters) or an inspect-ai sample id (64) pushed its row's columns
+    right of the others' (the id column was 24 wide)."""
+    uuid, sample = "0cf3db51-1c73-43bb-8d05-dc02739514a5", "2025-02-11T15-17-00-05-00_popularity_dPiJifoWe#10.1"
+    records = [session_record(sid) for sid in ("s1", uuid, sample)] + [
+        event_record(1, sid=sid) for sid in ("s1", uuid, sample)]
+    store = str(tmp_path / "l.db")
+    assert _run("import", str(write_sif(tmp_path / "l.jsonl", records)), "--into", store)[0] == 0
+    code, out = _run("sessions", store, as_json=False)
+    rows = [line for line in out.splitlines() if "ctx v" in line]
+    assert code == 0 and len(rows) == 3 and len({line.index("ctx v") for line in rows}) == 1, out
+    assert f"  {sample}\n" in out  # longer than 40: on a line of its own

@@ -46,9 +46,14 @@ async def sessions_cmd(store: Path | None, discover: bool, sources: tuple[Path, 
 
     def human() -> list[str]:
         lines = [f"{len(rows)} session(s) in {path}"]
+        # the id column as wide as the ids (a Claude Code uuid is 36 characters), up to 40: a longer
+        # id (an inspect-ai sample's) takes a line of its own, so the columns stay under each other
+        width = min(max([24, *(len(s.id) for s in items)]), 40)
         for s in items:
-            lines.append(f"  {s.id:<24} ctx v{s.context_version:<3} goal r{s.goal_revision:<3} "
-                         f"{s.events:>7} events  {s.title or ''}")
+            if len(s.id) > width:
+                lines.append(f"  {s.id}")
+            lines.append(f"  {'' if len(s.id) > width else s.id:<{width}} ctx v{s.context_version:<3} "
+                         f"goal r{s.goal_revision:<3} {s.events:>7} events  {s.title or ''}")
         return lines
 
     emit(rows, as_json, human)
