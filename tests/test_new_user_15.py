@@ -277,3 +277,12 @@ def test_sessions_keeps_its_columns_under_each_other_with_long_ids(tmp_path: Pat
     rows = [line for line in out.splitlines() if "ctx v" in line]
     assert code == 0 and len(rows) == 3 and len({line.index("ctx v") for line in rows}) == 1, out
     assert f"  {sample}\n" in out  # longer than 40: on a line of its own
+
+
+def test_follow_takes_json_as_every_other_command_does(tmp_path: Path) -> None:
+    """`follow FILE --json` was "No such option '--json'" (exit 2), though its output is JSON lines."""
+    transcript = write_sif(tmp_path / "f.jsonl", [session_record(), event_record(1)])
+    result = CliRunner().invoke(cli, ["follow", str(transcript), "--into", str(tmp_path / "f.db"), "--once", "--json"],
+                                env={"INSPECTOR_REVIEWER": "bob"})
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line)["seq"] for line in result.stdout.splitlines()] == [1]
