@@ -251,6 +251,8 @@ def test_a_file_that_is_no_store_says_how_a_store_is_made(tmp_path: Path) -> Non
     assert code == 3 and "it is a zip archive: unzip it" in doc["error"]["message"]
     code, out = _run(str(tmp_path / "none.db"), as_json=False)
     assert code == 3 and "`inspector import FILE --into STORE` makes a store" in out
+    code, out = _run("serve", str(tmp_path / "none.db"), as_json=False)
+    assert code == 3 and "`inspector import FILE --into STORE` makes a store" in out
 
 
 def test_a_generation_the_session_lacks_names_the_ones_it_has(tmp_path: Path) -> None:

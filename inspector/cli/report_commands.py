@@ -94,6 +94,7 @@ async def _checked_store(target: Path | None) -> Path:
     in every browser tab later."""
     path = await resolve_target(target)
     if not isinstance(path, StoreUrl) and not path.exists():
-        raise InspectorError(f"no store at {path}", code="not_a_store")
+        raise InspectorError(f"no store at {path} (`inspector import FILE --into STORE` makes a store from a "
+                             "transcript; `inspector serve` alone serves the demo)", code="not_a_store")
     async with await open_store(path):
         return path
