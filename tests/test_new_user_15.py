@@ -288,3 +288,21 @@ def test_follow_takes_json_as_every_other_command_does(tmp_path: Path) -> None:
                                 env={"INSPECTOR_REVIEWER": "bob"})
     assert result.exit_code == 0, result.output
     assert [json.loads(line)["seq"] for line in result.stdout.splitlines()] == [1]
+
+
+def test_correct_summary_says_what_its_text_file_is_in_plain_words(tmp_path: Path) -> None:
+    """`--text-file` missing, not UTF-8 or a folder said Python's words ("[Errno 2] …: 'x'",
+    "'utf-8' codec can't decode byte 0x89 in position 0") or was a usage error (exit 2)."""
+    store = _store(tmp_path)
+    assert _run("rebuild", store, "--session", "s1")[0] == 0
+    (tmp_path / "img.png").write_bytes(b"\x89PNG\r\n")
+    (tmp_path / "folder").mkdir()
+    said = {}
+    for name in ("none.txt", "img.png", "folder"):
+        code, doc = _run("correct-summary", store, "--session", "s1", "--generation", "1", "--text-file",
+                         str(tmp_path / name), "--reason", "r")
+        assert code == 3, (name, doc)
+        said[name] = doc["error"]["message"]
+    assert said["none.txt"].endswith("none.txt: No such file or directory") and "Errno" not in said["none.txt"]
+    assert "img.png is not UTF-8 text (byte 0x89 at offset 0)" in said["img.png"]
+    assert "folder is a folder: give the file holding the corrected text" in said["folder"]
