@@ -306,3 +306,18 @@ def test_correct_summary_says_what_its_text_file_is_in_plain_words(tmp_path: Pat
     assert said["none.txt"].endswith("none.txt: No such file or directory") and "Errno" not in said["none.txt"]
     assert "img.png is not UTF-8 text (byte 0x89 at offset 0)" in said["img.png"]
     assert "folder is a folder: give the file holding the corrected text" in said["folder"]
+
+
+def test_an_import_says_which_records_it_left_pending_and_how_to_decide_them(tmp_path: Path) -> None:
+    """A transcript's import said "3 state records" and nothing more: that they are proposals which
+    bind nothing (budget's protected block stayed at 0) until the owner confirms them was not said.
+    Never "confirm them all": a pending rule may be an instruction injected in a tool's output."""
+    records = [session_record(), event_record(1),
+               {"type": "state", "session": "s1", "key": "constraint.x", "kind": "constraint", "value": "v",
+                "sources": ["evt:1"], "writer": "extractor", "status": "pending", "at": AT}]
+    store = str(tmp_path / "p.db")
+    code, plain = _run("import", str(write_sif(tmp_path / "p.jsonl", records)), "--into", store, as_json=False)
+    assert code == 0 and "1 protected record(s) of s1 are pending proposals: they bind nothing until the owner" in plain
+    assert f"`inspector facts {store} --session s1` lists them" in plain and "--all-pending" not in plain
+    code, doc = _run("import", str(tmp_path / "p.jsonl"), "--into", store)
+    assert code == 0 and doc["pending"] == {"s1": 1}

@@ -17,7 +17,7 @@ from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own 
 from inspector.cli.store_param import STORE, make_store_argument
 from inspector.domain.errors import InspectorError
 from inspector.domain.formats.detect import FORMATS
-from inspector.services import exporting, sessions, verifying
+from inspector.services import confirmations, exporting, sessions, verifying
 from inspector.services.checking import CHECKS, check_store
 from inspector.services.importing import import_file
 from inspector.services.output_file import stale_said
@@ -56,6 +56,9 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
     with ImportProgress(file.name, enabled=not as_json) as progress:  # on a terminal, after 1 s
         report = await import_file(file, into, actor=actor, progress=progress, fmt=fmt)
     data = report.as_dict()
+    async with await open_store(into) as opened:
+        pending = await confirmations.pending_counts(opened, report.sessions)
+    data["pending"] = pending
 
     def human() -> list[str]:
         added = counts_text(sorted(report.added.items())) or "nothing new"
@@ -63,6 +66,7 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
         where = f"a new store {into}" if report.created_store else str(into)
         lines = [f"imported {file} ({report.format}) into {where}: {added}" + (f" ({skipped} already there)" if skipped else "")]
         lines += next_steps(str(into), report.sessions)
+        lines += pending_steps(str(into), pending)
         for p in report.problems[:SHOWN_PROBLEMS]:
             where = f" (line {p.line})" if p.line is not None else ""  # a problem of the whole file has none
             lines.append(f"  ⚠ {p.code}{where}: {p.message}")
@@ -84,6 +88,22 @@ def next_steps(store: str, sessions: list[str]) -> list[str]:
         return [f"  {len(sessions)} sessions: `inspector sessions {shlex.quote(store)}` lists them"]
     return [f"  session {sid}: open it with `inspector {shlex.quote(store)} --session {shlex.quote(sid)}`"
             for sid in sessions]
+
+
+def pending_steps(store: str, pending: dict[str, int]) -> list[str]:
+    """The records an import proposed and left pending (a transcript's goals, constraints, files
+    and failures, read by the extractor): the counts line called them "state records", and nothing
+    said they bind nothing — budget's protected block stayed empty — until the owner confirms them."""
+    if not pending:
+        return []
+    # never "confirm them all": a pending rule can be an instruction injected in a tool's output
+    if len(pending) > 3:
+        return [f"  {sum(pending.values())} protected records in {len(pending)} sessions are pending proposals: they "
+                "bind nothing until the session's owner confirms each that holds (`inspector facts STORE --session S` "
+                "lists them with their sources; `inspector confirm STORE --session S --key K`)"]
+    return [f"  {n} protected record(s) of {sid} are pending proposals: they bind nothing until the owner confirms each "
+            f"that holds (`inspector facts {shlex.quote(store)} --session {shlex.quote(sid)}` lists them with their "
+            "sources; `inspector confirm … --key K`)" for sid, n in pending.items()]
 
 
 @click.command("export")
