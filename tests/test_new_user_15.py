@@ -321,3 +321,14 @@ def test_an_import_says_which_records_it_left_pending_and_how_to_decide_them(tmp
     assert f"`inspector facts {store} --session s1` lists them" in plain and "--all-pending" not in plain
     code, doc = _run("import", str(tmp_path / "p.jsonl"), "--into", store)
     assert code == 0 and doc["pending"] == {"s1": 1}
+
+
+def test_a_url_of_another_scheme_is_said_to_be_no_store(tmp_path: Path) -> None:
+    """`sessions mysql://x/y` said "no store at mysql:/x/y" (the URL read as a path, its // folded);
+    `file:///…/a.db` was the same. Another scheme is now said to be no store; file:// is its path."""
+    store = _store(tmp_path)
+    result = CliRunner().invoke(cli, ["sessions", "mysql://x/y", "--json"])
+    assert result.exit_code == 2 and "'mysql://x/y' is no store: a store is a file path or a postgresql:// URL" in \
+        json.loads(result.stdout)["error"]["message"]
+    code, rows = _run("sessions", f"file://{Path(store).resolve()}")
+    assert code == 0 and [r["id"] for r in rows] == ["s1"]
