@@ -118,6 +118,9 @@ def test_a_pending_correction_says_who_confirms_it_and_how(tmp_path: Path) -> No
     code, plain = _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "prod: never",
                        "--reason", "r", reviewer="alice", as_json=False)
     assert code == 0 and "is active" in plain and "confirm" not in plain
+    code, doc = _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "prod never",
+                     "--reason", "r", reviewer="alice")
+    assert code == 0 and doc["status"] == "active" and "may_confirm" not in doc  # said only of a pending one
 
 
 def _unchanged(tmp_path: Path) -> list[tuple[str, int]]:
@@ -332,3 +335,4 @@ def test_a_url_of_another_scheme_is_said_to_be_no_store(tmp_path: Path) -> None:
         json.loads(result.stdout)["error"]["message"]
     code, rows = _run("sessions", f"file://{Path(store).resolve()}")
     assert code == 0 and [r["id"] for r in rows] == ["s1"]
+

@@ -55,6 +55,8 @@ class Outcome:
         out = asdict(self)
         out["refusals"] = [r.as_dict() for r in self.refusals]
         out.pop("generation"), out.pop("parent"), out.pop("findings"), out.pop("warnings")
+        if out["may_confirm"] is None:  # said only of a correction filed pending
+            out.pop("may_confirm")
         return out
 
 
