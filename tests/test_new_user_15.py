@@ -118,6 +118,9 @@ def test_a_pending_correction_says_who_confirms_it_and_how(tmp_path: Path) -> No
     code, plain = _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "prod: never",
                        "--reason", "r", reviewer="alice", as_json=False)
     assert code == 0 and "is active" in plain and "confirm" not in plain
+    code, doc = _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "prod never",
+                     "--reason", "r", reviewer="alice")
+    assert code == 0 and doc["status"] == "active" and "may_confirm" not in doc  # said only of a pending one
 
 
 def _unchanged(tmp_path: Path) -> list[tuple[str, int]]:
@@ -184,3 +187,152 @@ def test_the_report_explains_what_a_teammate_could_not_tell(tmp_path: Path) -> N
     assert "Not judged: 1 fact(s) first said after evt 1, the end of what generation 1 covers" in page
     assert "<code>constraint.csv</code> keep the CSV header" in page
     assert "so the numbers skip the others'" in page
+
+
+def test_the_same_proposal_filed_twice_is_refused_not_left_pending_for_good(tmp_path: Path) -> None:
+    """A reviewer who filed the same correction twice (a retried script) made v2 and v3 pending;
+    the owner's confirm took v3, and v2 stayed pending for good (`confirm` refused it
+    stale_pending). The second filing is now `no_change`, naming who confirms the first."""
+    store = _store(tmp_path)
+    args = ("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "never prod", "--reason", "r")
+    assert _run(*args)[1]["version"] == 2
+    code, doc = _run(*args)
+    assert code == 1 and [r["code"] for r in doc["refusals"]] == ["no_change"]
+    assert "v2 already proposes" in doc["refusals"][0]["message"] and "owner (alice)" in doc["refusals"][0]["message"]
+    assert [v["status"] for v in _run("history", store, "--session", "s1", "--key", "constraint.prod")[1]] == [
+        "active", "pending"]
+
+
+def test_check_calls_a_reviewers_pending_correction_a_proposal_not_untrusted_text(tmp_path: Path) -> None:
+    """`check` said of a correction bob filed: "written by reviewer: an instruction from an
+    untrusted source" — to a teammate, as if a tool had injected it. A tool's pending rule keeps it."""
+    store = _store(tmp_path)
+    assert _run("correct", store, "--session", "s1", "--key", "constraint.prod", "--value", "never prod",
+                "--reason", "r")[0] == 0
+    code, doc = _run("check", store)
+    [said] = [w["message"] for w in doc["sessions"][0]["warnings"] if w["code"] == "untrusted_instruction"]
+    assert "a reviewer's proposal" in said and "untrusted source" not in said
+    assert "`inspector confirm STORE --session s1 --key constraint.prod [--reject]`" in said
+
+
+def test_an_id_typed_in_other_case_is_named(tmp_path: Path) -> None:
+    """`handoff STORE H1` said "no handoff 'H1'; the store holds …" listing the first ids, which in
+    a store of many need not hold the one meant; now it names h1."""
+    store = _demo_like(tmp_path)
+    code, doc = _run("handoff", store, "H1")
+    assert code == 3 and doc["error"]["message"] == (
+        "no handoff 'H1'; an id is given in its own letter case: did you mean h1?")
+
+
+def test_a_folder_as_output_is_bad_output_exit_3_as_the_readme_says(tmp_path: Path) -> None:
+    """`report … -o somefolder` and `export … -o somefolder` were click's usage error (exit 2,
+    "File '…' is a directory"); the README's `bad_output` row says exit 3, as a missing folder was."""
+    store = _store(tmp_path)
+    (tmp_path / "out").mkdir()
+    for args in (["report", store, "--session", "s1"], ["export", store]):
+        code, doc = _run(*args, "-o", str(tmp_path / "out"))
+        assert code == 3 and doc["error"]["code"] == "bad_output" and "is a folder" in doc["error"]["message"]
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_export_original_without_a_session_names_the_one_to_pass(tmp_path: Path) -> None:
+    """`export STORE --original -o f` said only "--original needs --session"."""
+    store = _store(tmp_path)
+    code, out = _run("export", store, "--original", "-o", str(tmp_path / "x.jsonl"), as_json=False)
+    assert code == 2 and "a.db holds one session: pass --session s1" in out
+
+
+def test_a_file_that_is_no_store_says_how_a_store_is_made(tmp_path: Path) -> None:
+    """`sessions data.csv` said only "not an SQLite file"; `sessions run.zip` said "it looks like a
+    transcript: import it", and `import run.zip` then said to unzip it; `inspector none.db` (the
+    app) said only "no store at none.db"."""
+    (tmp_path / "data.csv").write_text("a,b\n1,2\n")
+    (tmp_path / "run.zip").write_bytes(b"PK\x03\x04" + b"\0" * 40)
+    code, doc = _run("sessions", str(tmp_path / "data.csv"))
+    assert code == 3 and "a store is the SQLite file `inspector import FILE --into STORE` makes" in doc["error"]["message"]
+    code, doc = _run("sessions", str(tmp_path / "run.zip"))
+    assert code == 3 and "it is a zip archive: unzip it" in doc["error"]["message"]
+    code, out = _run(str(tmp_path / "none.db"), as_json=False)
+    assert code == 3 and "`inspector import FILE --into STORE` makes a store" in out
+    code, out = _run("serve", str(tmp_path / "none.db"), as_json=False)
+    assert code == 3 and "`inspector import FILE --into STORE` makes a store" in out
+
+
+def test_a_generation_the_session_lacks_names_the_ones_it_has(tmp_path: Path) -> None:
+    """`drift/survival/report/correct-summary --generation 99` said "has no summary generation 99"."""
+    store = _store(tmp_path)
+    assert _run("rebuild", store, "--session", "s1")[0] == 0
+    (tmp_path / "t.txt").write_text("never touch prod", encoding="utf-8")
+    for args in (["drift"], ["survival"], ["report", "-o", str(tmp_path / "r.html")],
+                 ["correct-summary", "--text-file", str(tmp_path / "t.txt"), "--reason", "r"]):
+        code, doc = _run(args[0], store, "--session", "s1", "--generation", "99", *args[1:])
+        assert code == 3 and doc["error"]["message"] == (
+            "session 's1' has no summary generation 99; its generations: 1"), args
+
+
+def test_sessions_keeps_its_columns_under_each_other_with_long_ids(tmp_path: Path) -> None:
+    """A Claude Code uuid (36 characters) or an inspect-ai sample id (64) pushed its row's columns
+    right of the others' (the id column was 24 wide)."""
+    uuid, sample = "0cf3db51-1c73-43bb-8d05-dc02739514a5", "2025-02-11T15-17-00-05-00_popularity_dPiJifoWe#10.1"
+    records = [session_record(sid) for sid in ("s1", uuid, sample)] + [
+        event_record(1, sid=sid) for sid in ("s1", uuid, sample)]
+    store = str(tmp_path / "l.db")
+    assert _run("import", str(write_sif(tmp_path / "l.jsonl", records)), "--into", store)[0] == 0
+    code, out = _run("sessions", store, as_json=False)
+    rows = [line for line in out.splitlines() if "ctx v" in line]
+    assert code == 0 and len(rows) == 3 and len({line.index("ctx v") for line in rows}) == 1, out
+    assert f"  {sample}\n" in out  # longer than 40: on a line of its own
+
+
+def test_follow_takes_json_as_every_other_command_does(tmp_path: Path) -> None:
+    """`follow FILE --json` was "No such option '--json'" (exit 2), though its output is JSON lines."""
+    transcript = write_sif(tmp_path / "f.jsonl", [session_record(), event_record(1)])
+    result = CliRunner().invoke(cli, ["follow", str(transcript), "--into", str(tmp_path / "f.db"), "--once", "--json"],
+                                env={"INSPECTOR_REVIEWER": "bob"})
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line)["seq"] for line in result.stdout.splitlines()] == [1]
+
+
+def test_correct_summary_says_what_its_text_file_is_in_plain_words(tmp_path: Path) -> None:
+    """`--text-file` missing, not UTF-8 or a folder said Python's words ("[Errno 2] …: 'x'",
+    "'utf-8' codec can't decode byte 0x89 in position 0") or was a usage error (exit 2)."""
+    store = _store(tmp_path)
+    assert _run("rebuild", store, "--session", "s1")[0] == 0
+    (tmp_path / "img.png").write_bytes(b"\x89PNG\r\n")
+    (tmp_path / "folder").mkdir()
+    said = {}
+    for name in ("none.txt", "img.png", "folder"):
+        code, doc = _run("correct-summary", store, "--session", "s1", "--generation", "1", "--text-file",
+                         str(tmp_path / name), "--reason", "r")
+        assert code == 3, (name, doc)
+        said[name] = doc["error"]["message"]
+    assert said["none.txt"].endswith("none.txt: No such file or directory") and "Errno" not in said["none.txt"]
+    assert "img.png is not UTF-8 text (byte 0x89 at offset 0)" in said["img.png"]
+    assert "folder is a folder: give the file holding the corrected text" in said["folder"]
+
+
+def test_an_import_says_which_records_it_left_pending_and_how_to_decide_them(tmp_path: Path) -> None:
+    """A transcript's import said "3 state records" and nothing more: that they are proposals which
+    bind nothing (budget's protected block stayed at 0) until the owner confirms them was not said.
+    Never "confirm them all": a pending rule may be an instruction injected in a tool's output."""
+    records = [session_record(), event_record(1),
+               {"type": "state", "session": "s1", "key": "constraint.x", "kind": "constraint", "value": "v",
+                "sources": ["evt:1"], "writer": "extractor", "status": "pending", "at": AT}]
+    store = str(tmp_path / "p.db")
+    code, plain = _run("import", str(write_sif(tmp_path / "p.jsonl", records)), "--into", store, as_json=False)
+    assert code == 0 and "1 protected record(s) of s1 are pending proposals: they bind nothing until the owner" in plain
+    assert f"`inspector facts {store} --session s1` lists them" in plain and "--all-pending" not in plain
+    code, doc = _run("import", str(tmp_path / "p.jsonl"), "--into", store)
+    assert code == 0 and doc["pending"] == {"s1": 1}
+
+
+def test_a_url_of_another_scheme_is_said_to_be_no_store(tmp_path: Path) -> None:
+    """`sessions mysql://x/y` said "no store at mysql:/x/y" (the URL read as a path, its // folded);
+    `file:///…/a.db` was the same. Another scheme is now said to be no store; file:// is its path."""
+    store = _store(tmp_path)
+    result = CliRunner().invoke(cli, ["sessions", "mysql://x/y", "--json"])
+    assert result.exit_code == 2 and "'mysql://x/y' is no store: a store is a file path or a postgresql:// URL" in \
+        json.loads(result.stdout)["error"]["message"]
+    code, rows = _run("sessions", f"file://{Path(store).resolve()}")
+    assert code == 0 and [r["id"] for r in rows] == ["s1"]
+

@@ -117,11 +117,28 @@ async def correct_cmd(store: Path, session: str, key: str, value: str, reason: s
     return EXIT_REFUSED if outcome.refusals else EXIT_OK
 
 
+def _text_of(text_file: Path) -> str:
+    """The corrected text, or one sentence saying what the file is (before: Python's own words,
+    "[Errno 2] No such file or directory: 'x'", "'utf-8' codec can't decode byte 0x89 …", and a
+    folder was a usage error, exit 2)."""
+    if str(text_file) == "-":
+        return click.get_text_stream("stdin").read()
+    if text_file.is_dir():
+        raise BadInput(f"{text_file} is a folder: give the file holding the corrected text")
+    try:
+        return text_file.read_text("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{text_file} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}): "
+                       "write the corrected summary as UTF-8 text") from None
+    except OSError as exc:
+        raise BadInput(f"cannot read {text_file}: {exc.strerror or exc}") from None
+
+
 @click.command("correct-summary")
 @sole_store_argument
 @session_required
 @click.option("--generation", required=True, type=click.IntRange(min=0), help="The generation being corrected.")
-@click.option("--text-file", required=True, type=click.Path(path_type=Path, dir_okay=False, exists=False),
+@click.option("--text-file", required=True, type=click.Path(path_type=Path, exists=False),
               help="UTF-8 file with the corrected text ('-' for standard input).")
 @click.option("--reason", required=True, help="Why (recorded in the ledger).")
 @click.option("--unresolved", multiple=True, help="An unresolved marker (repeatable). Default: the open issues and "
@@ -138,10 +155,7 @@ async def correct_summary_cmd(store: Path, session: str, generation: int, text_f
     The new text is checked for drift first: with findings nothing is written (exit 1)
     unless --save-anyway. Sentences the rules cannot judge are saved and listed as
     "? not judged" (JSON: warnings)."""
-    try:
-        text = click.get_text_stream("stdin").read() if str(text_file) == "-" else text_file.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {text_file}: {exc}") from None
+    text = _text_of(text_file)
     async with await open_store(store) as opened:
         outcome = await corrections.correct_summary(opened, session, generation, text, reason=reason, actor=reviewer,
                                                     unresolved=list(unresolved) or None, save_anyway=save_anyway)

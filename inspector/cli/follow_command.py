@@ -54,9 +54,12 @@ def _print(event: dict[str, Any]) -> None:
 @click.option("--once", is_flag=True, help="Import what is there, print it, and stop (no waiting).")
 @click.option("--timeout", type=click.FloatRange(min=0), help="Stop after this many seconds.")
 @reviewer_option(required=False)
+# every other command takes --json; a script passing it here too was a usage error ("No such option")
+@click.option("--json", "json_lines", is_flag=True, hidden=False,
+              help="Accepted for scripts: the output is JSON lines with or without it.")
 @run_command()
 async def follow_cmd(file: Path, into: Path | None, interval: float, once: bool, timeout: float | None,
-                     reviewer: str | None) -> int:
+                     reviewer: str | None, json_lines: bool) -> int:
     """Import FILE's new lines as an agent appends them; print each new event as a JSON line."""
     try:
         return await _follow(file, into, interval, once, timeout, reviewer)

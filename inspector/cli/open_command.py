@@ -141,7 +141,8 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
         else:
             store = asyncio.run(resolve_target(target, reviewer))
             if not isinstance(store, StoreUrl) and not store.exists():
-                hint = "" if target.suffix else "; it is not a command either (inspector --help lists them)"
+                hint = ("; `inspector import FILE --into STORE` makes a store from a transcript" if target.suffix
+                        else "; it is not a command either (inspector --help lists them)")
                 raise InspectorError(f"no store at {store}{hint}", code="not_a_store")
             follow = target if store != target else None
             asyncio.run(_opens(store))  # not a store, damaged, unreadable: exit 3 here, not a dialog in an app

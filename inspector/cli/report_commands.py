@@ -27,7 +27,7 @@ from inspector.store.location import ENV_STORE, StoreUrl
 @click.command("report")
 @sole_store_argument
 @click.option("--session", required=True, help="The session to report on.")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
+@click.option("-o", "--output", type=click.Path(path_type=Path),  # a folder: bad_output, exit 3 (services/output_file.py)
               help="The HTML file to write (required unless --json).")
 @click.option("--generation", type=click.IntRange(min=0), help="Centre on this summary generation (default: latest).")
 @click.option("--max-entries", type=click.IntRange(min=0), default=DEFAULT_MAX_ENTRIES, show_default=True,
@@ -94,6 +94,7 @@ async def _checked_store(target: Path | None) -> Path:
     in every browser tab later."""
     path = await resolve_target(target)
     if not isinstance(path, StoreUrl) and not path.exists():
-        raise InspectorError(f"no store at {path}", code="not_a_store")
+        raise InspectorError(f"no store at {path} (`inspector import FILE --into STORE` makes a store from a "
+                             "transcript; `inspector serve` alone serves the demo)", code="not_a_store")
     async with await open_store(path):
         return path

@@ -18,7 +18,7 @@ from inspector.cli.store_param import STORE, make_store_argument
 from inspector.domain.cell_width import padded
 from inspector.domain.errors import InspectorError
 from inspector.domain.formats.detect import FORMATS
-from inspector.services import exporting, sessions, verifying
+from inspector.services import confirmations, exporting, sessions, verifying
 from inspector.services.checking import CHECKS, check_store
 from inspector.services.importing import import_file
 from inspector.services.output_file import stale_said
@@ -57,6 +57,9 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
     with ImportProgress(file.name, enabled=not as_json) as progress:  # on a terminal, after 1 s
         report = await import_file(file, into, actor=actor, progress=progress, fmt=fmt)
     data = report.as_dict()
+    async with await open_store(into) as opened:
+        pending = await confirmations.pending_counts(opened, report.sessions)
+    data["pending"] = pending
 
     def human() -> list[str]:
         added = counts_text(sorted(report.added.items())) or "nothing new"
@@ -64,6 +67,7 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
         where = f"a new store {into}" if report.created_store else str(into)
         lines = [f"imported {file} ({report.format}) into {where}: {added}" + (f" ({skipped} already there)" if skipped else "")]
         lines += next_steps(str(into), report.sessions)
+        lines += pending_steps(str(into), pending)
         for p in report.problems[:SHOWN_PROBLEMS]:
             where = f" (line {p.line})" if p.line is not None else ""  # a problem of the whole file has none
             lines.append(f"  ⚠ {p.code}{where}: {p.message}")
@@ -87,10 +91,26 @@ def next_steps(store: str, sessions: list[str]) -> list[str]:
             for sid in sessions]
 
 
+def pending_steps(store: str, pending: dict[str, int]) -> list[str]:
+    """The records an import proposed and left pending (a transcript's goals, constraints, files
+    and failures, read by the extractor): the counts line called them "state records", and nothing
+    said they bind nothing — budget's protected block stayed empty — until the owner confirms them."""
+    if not pending:
+        return []
+    # never "confirm them all": a pending rule can be an instruction injected in a tool's output
+    if len(pending) > 3:
+        return [f"  {sum(pending.values())} protected records in {len(pending)} sessions are pending proposals: they "
+                "bind nothing until the session's owner confirms each that holds (`inspector facts STORE --session S` "
+                "lists them with their sources; `inspector confirm STORE --session S --key K`)"]
+    return [f"  {n} protected record(s) of {sid} are pending proposals: they bind nothing until the owner confirms each "
+            f"that holds (`inspector facts {shlex.quote(store)} --session {shlex.quote(sid)}` lists them with their "
+            "sources; `inspector confirm … --key K`)" for sid, n in pending.items()]
+
+
 @click.command("export")
 @sole_store_argument
 @click.option("--session", help="Only this session (default: all).")
-@click.option("-o", "--output", "output", required=True, type=click.Path(path_type=Path, dir_okay=False),
+@click.option("-o", "--output", "output", required=True, type=click.Path(path_type=Path),  # a folder: bad_output, exit 3
               help="The file to write.")
 @click.option("--original", is_flag=True, help="Write the transcript the session was imported from, byte for byte "
               "(needs --session).")
@@ -99,7 +119,10 @@ def next_steps(store: str, sessions: list[str]) -> list[str]:
 async def export_cmd(store: Path, session: str | None, output: Path, original: bool, as_json: bool) -> int:
     """Write STORE (or one session) as sif/1; re-importing it gives the same records."""
     if original and session is None:
-        raise click.UsageError("--original needs --session")
+        from inspector.cli.session_hint import missing_session_hint  # a synchronous read-only read
+
+        raise click.UsageError(" ".join(filter(None, ["--original needs --session (the transcript one session was "
+                                                      "imported from).", missing_session_hint(store)])))
     async with await open_store(store) as opened:
         if original:
             result = await exporting.export_original(opened, session or "", output)

@@ -222,6 +222,19 @@ async def pending_targets(db: aiosqlite.Connection, session: str, *, kind: str |
     return [(k, int(v)) for k, v in await db.execute_fetchall(sql + " ORDER BY key, version", args)]
 
 
+async def pending_counts(store: Store, sessions: Sequence[str]) -> dict[str, int]:
+    """How many pending versions each of ``sessions`` holds (those with none left out): what an
+    import says it proposed, so a reviewer learns that budget and drift leave them out until confirmed."""
+    if not sessions:
+        return {}
+    marks = ", ".join("?" for _ in sessions)
+    async with store.snapshot() as db:
+        rows = await db.execute_fetchall(
+            f"SELECT session, count(*) FROM state_records WHERE status = 'pending' AND session IN ({marks}) "  # noqa: S608
+            "GROUP BY session", tuple(sessions))
+    return {str(s): int(n) for s, n in rows if n}
+
+
 def _unique(targets: Sequence[Target]) -> list[Target]:
     return list(dict.fromkeys(targets))
 

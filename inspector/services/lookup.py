@@ -39,10 +39,17 @@ async def _did_you_mean(db: aiosqlite.Connection, table: str, typed: str, sessio
     where = "instr(id, ?) > 0" + (" AND session = ?" if session else "")
     found = [str(r[0]) for r in await db.execute_fetchall(
         f"SELECT DISTINCT id FROM {table} WHERE {where} ORDER BY id LIMIT 4", (typed, session) if session else (typed,))]
+    rule = "an id is given whole"
+    if not found:  # typed in other letter case (`CAND-GOOD`): the first ids listed instead may not hold it
+        rule = "an id is given in its own letter case"
+        where = "instr(lower(id), ?) > 0" + (" AND session = ?" if session else "")
+        found = [str(r[0]) for r in await db.execute_fetchall(
+            f"SELECT DISTINCT id FROM {table} WHERE {where} ORDER BY length(id), id LIMIT 4",
+            (typed.lower(), session) if session else (typed.lower(),))]
     if not found:
         return ""
     shown = ", ".join(found[:3]) + (" or another" if len(found) > 3 else "")
-    return f"; an id is given whole: did you mean {shown}?"
+    return f"; {rule}: did you mean {shown}?"
 
 
 async def _a_material(db: aiosqlite.Connection, typed: str, session: str | None) -> str:

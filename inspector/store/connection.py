@@ -118,9 +118,8 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
     if exists:
         check_file_is_sqlite(target)
     elif not create:
-        # the way on: an existing empty file read as "no store at" (it is there), with no word of how one is made
-        what = f"{target} is an empty file, not a store" if target.exists() else f"no store at {target}"
-        raise NotAStore(f"{what} (`inspector import FILE --into STORE` makes a store from a transcript)")
+        # the way on: "no store at X" said nothing of how one is made
+        raise NotAStore(f"no store at {target} (`inspector import FILE --into STORE` makes a store from a transcript)")
     reason = read_only_reason(target) if read_only is None else ("opened read-only" if read_only else None)
     if reason is not None and create:
         raise InspectorError(f"{target} cannot be written ({reason}): a store there can be read, not imported "

@@ -65,9 +65,13 @@ def check_file_is_sqlite(path: Path) -> None:
 def _transcript_hint(path: Path, head: bytes) -> str:
     """A transcript given where a store goes (``drift run.jsonl``) is the likeliest mistake of a
     new reviewer: say how it becomes a store instead of only what it is not."""
-    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") or head[:4] == b"PK\x03\x04":
+    zipped = head[:4] == b"PK\x03\x04"
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") or (zipped and path.suffix.lower() == ".eval"):
         return f"; it looks like a transcript: import it into a store first (`inspector import {path} --into STORE`)"
-    return ""
+    if zipped:  # an inspect-ai .eval is a zip; any other zip is an archive to open first (import says so too)
+        return "; it is a zip archive: unzip it, then import the transcript inside (`inspector import FILE --into STORE`)"
+    # a CSV, an image, a text file: say what a store is and how one is made, not only what this is not
+    return "; a store is the SQLite file `inspector import FILE --into STORE` makes from a transcript"
 
 
 def check_no_foreign_journal(path: Path, head: bytes) -> None:
