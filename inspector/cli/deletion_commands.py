@@ -98,6 +98,6 @@ def _not_yet_erased(store: object) -> str:
     if getattr(store, "dialect", "sqlite") == "postgresql":
         return ("the tables could not be rewritten without the deleted rows yet (a transaction open elsewhere on "
                 "the server still sees them); the next deletion rewrites them")
-    return "the WAL could not be truncated yet (a reader holds an old snapshot), so the deleted text is still in " \
-           "the store's file: the next open of the store finishes it (`inspector verify` names it until then)"
+    return "the WAL could not be truncated yet (a reader holds an old snapshot), so the deleted text may still be " \
+           "in the store's file or its -wal: the next open of the store that can finish it does"
 
