@@ -35,6 +35,7 @@ from inspector.store.tables import SPECS
 __all__ = ["Filed", "Looked", "file_request", "normal_target", "preview"]
 
 MATERIAL_PREFIX = "mat:"  # an explicit material reference: mat:ID names the material ID
+MAX_SEQ = 2**63 - 1  # SQLite's largest INTEGER: a longer evt:N names no event
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,16 +68,20 @@ def normal_target(typed: str) -> str:
     (leading zeros dropped: ``evt:007`` is event 7), anything else is a material id."""
     text = typed.strip()
     if text.startswith("evt:") and text[4:].isascii() and text[4:].isdigit():
-        return f"evt:{int(text[4:])}"
+        return f"evt:{text[4:].lstrip('0') or '0'}"  # not int(): 4,301 digits or more raise ValueError
     return text
 
 
 async def _resolve(db: aiosqlite.Connection, session: str, typed: str) -> str | None:
     """The stored form of one target, or None when the session holds nothing it names."""
     target = normal_target(typed)
-    if target.startswith("evt:") and target[4:].isdigit():
+    if target.startswith("evt:") and target[4:].isascii() and target[4:].isdigit():
+        if len(target) > 4 + len(str(MAX_SEQ)) or int(target[4:]) > MAX_SEQ:  # no event has it (and SQLite cannot even be asked: OverflowError)
+            return None
         found = await fetch_one(db, "SELECT 1 FROM events WHERE session = ? AND seq = ?", (session, int(target[4:])))
         return target if found else None
+    if target.startswith("evt:") and target[4:].isdigit():  # 'evt:１', 'evt:٣': digits of another script
+        return None  # no event: stored as typed, the deletion's scan read it as event 1 and listed it twice
     for mid in dict.fromkeys([target, target[len(MATERIAL_PREFIX):] if target.startswith(MATERIAL_PREFIX) else ""]):
         if mid and await fetch_one(db, "SELECT 1 FROM materials WHERE session = ? AND id = ? AND deleted_at IS NULL",
                                    (session, mid)):
@@ -99,7 +104,7 @@ async def _resolved(db: aiosqlite.Connection, session: str, typed: list[str]) ->
             resolved.append(found)
     if unknown:
         raise BadInput(f"session {session!r} holds no event or material named {', '.join(map(repr, unknown))} "
-                       "(a target is evt:N, a material id as the Raw evidence list shows it, or mat:ID; a "
+                       "(a target is evt:N in ASCII digits, a material id as the Raw evidence list shows it, or mat:ID; a "
                        "deleted one is gone already); nothing was written", code="unknown_target")
     return resolved
 
