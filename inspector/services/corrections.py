@@ -165,8 +165,9 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
     async with store.transaction() as db:
         _owner, cv, gr = await confirmations.session_versions(db, session)
         spec = SPECS["summary"]
-        row = await fetch_one(db, f"SELECT {spec.select_columns} FROM summaries WHERE session = ? AND generation = ?",
-                              (session, generation))
+        row = (await fetch_one(db, f"SELECT {spec.select_columns} FROM summaries WHERE session = ? AND generation = ?",
+                               (session, generation))
+               if -2**63 <= generation < 2**63 else None)  # past SQLite's INTEGER: no generation (OverflowError)
         if row is None:
             raise no_generation(session, generation, [int(r[0]) for r in await db.execute_fetchall(
                 "SELECT generation FROM summaries WHERE session = ?", (session,))])

@@ -67,7 +67,10 @@ async def evidence_fact(db: aiosqlite.Connection, session: str, ref: str) -> Evi
         number = ref[4:]
         if not (number.isascii() and number.isdigit()):  # str.isdigit alone takes "٦" or "６" for 6
             return EvidenceFact(ref, False, "is not an event reference (expected evt:N)")
-        ref = f"evt:{int(number)}"  # recorded as every other reference is written: evt:0006 is evt:6
+        number = number.lstrip("0") or "0"  # not int() first: 4,301 digits or more raise ValueError
+        ref = f"evt:{number}"  # recorded as every other reference is written: evt:0006 is evt:6
+        if len(number) > 19 or int(number) >= 2**63:  # past SQLite's INTEGER (OverflowError): no event has it
+            return EvidenceFact(ref, False, "is not an event of this session")
         row = await fetch_one(db, "SELECT 1 FROM events WHERE session = ? AND seq = ?", (session, int(number)))
         return EvidenceFact(ref, row is not None, "is not an event of this session", int(number))
     row = await fetch_one(db, "SELECT deleted_at, source_event FROM materials WHERE session = ? AND id = ?",
