@@ -280,7 +280,8 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
             for ident, content in await _holding(db, table, columns, name, session, forms):
                 if where == "deletion_requests" and ident == req["id"]:
                     continue  # its reason is digested below in any case
-                add(where, ident, places.why(ident, content, values) if table == "events" else BY_VALUE)
+                if (where, ident) not in seen:  # not the target itself: why() counts each event it is asked about
+                    add(where, ident, places.why(ident, content, values) if table == "events" else BY_VALUE)
                 if table == "events" and content:
                     add("events_fts", ident, "its search-index entry")
         numbers = number_pattern(values)
