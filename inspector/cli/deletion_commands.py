@@ -8,7 +8,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
-from inspector.domain.cell_width import padded
+from inspector.domain.cell_width import cells, padded
 from inspector.domain.deletion import NOT_CHECKED, REASON_CODES
 from inspector.services import deletion_requests, deletions
 from inspector.services.deletions import Coverage
@@ -18,9 +18,16 @@ session_option = click.option("--session", help="The request's session (needed o
 
 
 def coverage_text(cov: Coverage) -> list[str]:
-    lines = [f"{cov.request} ({cov.status}) in {cov.session}: {len(cov.copies)} cop(ies) to remove"]
-    lines += [f"  {padded(c.where, 12)} {padded(c.id, 24)} {c.why}" for c in cov.copies]
-    lines += [f"  (not found: {m} — already deleted, or never stored)" for m in cov.missing]
+    if cov.status == "done":  # as the app's Deletions tab says it; what it found since is a new request's
+        lines = [f"{cov.request} (done) in {cov.session}: carried out, only the ledger's tombstone remains"
+                 + (f"; {len(cov.copies)} cop(ies) hold its values now (a new request removes them)"
+                    if cov.copies else "")]
+    else:
+        lines = [f"{cov.request} ({cov.status}) in {cov.session}: {len(cov.copies)} cop(ies) to remove"]
+    width = max([12, *(cells(c.where) + 1 for c in cov.copies)])  # 'deletion_requests' is 17 cells
+    lines += [f"  {padded(c.where, width)} {padded(c.id, 24)} {c.why}" for c in cov.copies]
+    lines += [f"  (gone: {m} — deleted by this request or an earlier one)" if cov.status == "done" else
+              f"  (not found: {m} — already deleted, or never stored)" for m in cov.missing]
     lines += [f"  ! {w}" for w in cov.warnings]
     if cov.kept:
         lines.append(f"  ✕ {len(cov.kept)} cop(ies) cannot be removed, so `delete` refuses (copy_kept):")
