@@ -7,6 +7,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.errors import BadInput, NotFound
+from inspector.store import session_rows
 from inspector.store.tables import SPECS
 
 
@@ -18,6 +19,8 @@ async def load_by_id(db: aiosqlite.Connection, type_: str, record_id: str, sessi
     rows = [spec.to_record(r) for r in await db.execute_fetchall(
         f"SELECT {spec.select_columns} FROM {spec.table} WHERE {where}", (record_id, session) if session else (record_id,))]
     noun = type_.replace("_", " ")
+    if not rows and session and not await session_rows.exists(db, session):  # not "it holds no … at all"
+        raise await session_rows.no_session(db, session)
     if not rows:
         raise NotFound(f"no {noun} {record_id!r}" + (f" in session {session!r}" if session else "")
                        + (await _did_you_mean(db, spec.table, record_id, session)
