@@ -55,6 +55,8 @@ def format_row(row: TimelineRow) -> Content:
             line += markup("[$error]⚠ orphan result: its call is not in the log[/] ")
     if not row.text.strip() and not row.marks:  # a turn of only tool calls: said, not a blank that reads as unloaded
         return line + markup("[dim](no text)[/]")
+    if "deleted" in row.marks and row.text.startswith("deleted "):  # "✕ deleted by ledger entry L6", not "deleted deleted"
+        return line + plain(row.text.removeprefix("deleted "))
     return line + plain(row.text)
 
 
