@@ -92,13 +92,25 @@ async def delete_cmd(store: Path, request: str, session: str | None, reviewer: s
         result = await deletions.delete(opened, request, actor=reviewer, session=session)
     emit(result.as_dict(), as_json,
          lambda: [f"refused {r.code}: {r.message}" for r in result.refusals] if result.refusals
-         else [f"deleted {sum(result.removed.values())} cop(ies) for {request}: "
-               + ", ".join(f"{n} {k}" for k, n in result.removed.items()),
+         else [_deleted_line(request, result.removed),
                *(f"  rewrote {c.id} ({c.why})" for c in result.coverage.copies if c.where == "sessions"),
                *(f"  ! {w}" for w in result.coverage.warnings),
                *([] if result.wal_truncated else ["  ! " + _not_yet_erased(opened)]),
                *_not_checked()])
     return EXIT_REFUSED if result.refusals else EXIT_OK
+
+
+def _deleted_line(request: str, removed: dict[str, int]) -> str:
+    """"deleted 9 copies for del-1: 1 event, 1 summary, 7 candidates" (was "7 candidate", and
+    "deleted 0 cop(ies) for del-2: " with nothing after the colon when its targets were gone)."""
+    if not removed:
+        return (f"deleted nothing for {request}: its targets were gone already (deleted by an earlier request); "
+                "its reason is kept only as a keyed digest")
+    names = {"summary": ("summary", "summaries"), "state": ("state record", "state records"),
+             "material_bytes": ("material's bytes", "materials' bytes")}
+    said = ", ".join(f"{n} {names.get(k, (k, k + 's'))[n != 1]}" for k, n in removed.items())
+    total = sum(removed.values())
+    return f"deleted {total} cop{'y' if total == 1 else 'ies'} for {request}: {said}"
 
 
 def _not_yet_erased(store: object) -> str:
