@@ -34,6 +34,9 @@ _TRACKING = re.compile(r"branch '(?P<branch>[^'\s]+)' set up to track")
 _NEW_BRANCH = re.compile(r"\* \[new branch\]\s+\S+\s+->\s+(?P<branch>\S+)")
 _REQUEST_URL = re.compile(r"https?://[^\s\"'<>)\]]+/(?:pull|merge_requests|pull-requests)/\d+\b")
 _DRY_RUN = re.compile(r"(?:^|\s)--dry-run\b")
+# git push's short -n is --dry-run too ("git push -n origin x" prints "* [new branch]" and pushes
+# nothing); for commit -n is --no-verify, which does commit, so it is read after push only.
+_PUSH_DRY_N = re.compile(r"\bgit\b[^|;&\n]*?\bpush\b[^|;&\n]*?\s-(?!-)[A-Za-z]*n[A-Za-z]*(?=\s|$)")
 # A branch name a summary can be checked by: it has a separator or a digit ("main" has neither).
 _NAMED_BRANCH = re.compile(r"[/\-_\d]")
 
@@ -61,7 +64,7 @@ def of_result(call: LogEvent | None, result: LogEvent) -> list[Proposal]:
         if m:
             out.append(Proposal("evidence_ref", m["hash"], result.seq, "published.commit", cites=seqs,
                                 rationale=f"git commit printed: [{m['branch']} {m['hash']}] {m['message'][:200]}"))
-    if _GIT_PUSH.search(command):
+    if _GIT_PUSH.search(command) and not _PUSH_DRY_N.search(command):
         m = _TRACKING.search(text) or _NEW_BRANCH.search(text)
         if m and _NAMED_BRANCH.search(m["branch"]):
             out.append(Proposal("evidence_ref", m["branch"], result.seq, "published.push", cites=seqs,
