@@ -14,7 +14,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.candidates import Validation, validate_candidate
-from inspector.domain.errors import Refusal
+from inspector.domain.errors import BadInput, Refusal
 from inspector.domain.text_checks import rule_sentences
 from inspector.domain.trust import reviewer_name
 from inspector.services.lookup import load_by_id
@@ -106,6 +106,9 @@ async def accept(store: Store, candidate: str, *, actor: str, session: str | Non
 
 async def reject(store: Store, candidate: str, *, actor: str, reason: str, session: str | None = None) -> Decision:
     actor = reviewer_name(actor)
+    if not reason.strip():  # the app's dialog asks for one; `reject --reason ''` said "rejected cand-x: "
+        raise BadInput("a rejection needs a reason (--reason), recorded in the ledger; nothing was written",
+                       code="reason_required")
     async with store.transaction() as db:
         cand = await _load(db, candidate, session)
         sid = cand["session"]

@@ -70,10 +70,20 @@ async def _set_versions(db: aiosqlite.Connection, session: str, cv: int, gr: int
 CARRIED_FIELDS = ("rationale", "alternatives")
 
 
+def _reason_given(reason: str, act: str) -> None:
+    """The app's dialogs ask for a reason before they write; the CLI took --reason '' as one."""
+    if not reason.strip():
+        raise BadInput(f"a {act} needs a reason (--reason), recorded in the ledger; nothing was written",
+                       code="reason_required")
+
+
 async def correct(store: Store, session: str, key: str, value: str, *, reason: str, actor: str,
                   kind: str | None = None, rationale: str | None = None,
                   alternatives: list[str] | None = None) -> Outcome:
     actor = reviewer_name(actor)
+    _reason_given(reason, "correction")
+    if not value.strip():  # a protected record of no value binds nothing; filed, it stood as the goal ""
+        raise BadInput(f"the new value of {key} is empty; nothing was written", code="value_required")
     async with store.transaction() as db:
         owner, cv, gr = await confirmations.session_versions(db, session)
         versions = await confirmations.key_versions(db, session, key)
@@ -162,6 +172,7 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
     correction dialog, where the reviewer is there to decide) they hold the text like a
     finding (``summary_not_judged``) unless ``save_anyway``."""
     actor = reviewer_name(actor)
+    _reason_given(reason, "corrected summary")
     async with store.transaction() as db:
         _owner, cv, gr = await confirmations.session_versions(db, session)
         spec = SPECS["summary"]

@@ -91,6 +91,10 @@ class CorrectionDialog(InspectorModal[bool]):
             return
         if self.record is not None:
             value = self.query_one("#correct-value", Input).value
+            if not value.strip():
+                self.status(markup("[$warning]A correction needs a value.[/]"))
+                self.query_one("#correct-value", Input).focus()
+                return
             outcome = await corrections.correct(self.store, self.session, self.record.key, value, reason=reason,
                                                 actor=self.reviewer)
         else:
