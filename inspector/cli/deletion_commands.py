@@ -60,6 +60,8 @@ async def request_deletion_cmd(store: Path, targets: tuple[str, ...], session: s
     emit(filed.as_dict(), as_json, lambda: [
         f"filed deletion request {filed.request} in {filed.session}: {', '.join(filed.targets)} (pending, ledger "
         f"L{filed.ledger_seq})",
+        *(f"  ! {target} is also in pending request {', '.join(others)}: carrying out either removes it, and the "
+          "other then deletes nothing of it" for target, others in filed.also_pending.items()),
         f"  next: inspector deletion {store} {filed.request} --session {filed.session}   (every copy it covers)",
         f"        inspector delete {store} {filed.request} --session {filed.session}     (carry it out)"])
     return EXIT_OK

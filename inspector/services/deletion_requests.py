@@ -17,7 +17,8 @@ the row keeps it until the deletion digests it too (services/deletions.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiosqlite
@@ -57,10 +58,13 @@ class Filed:
     targets: list[str]
     reason_code: str
     ledger_seq: int
+    # a target already in another pending request: carrying out either removes it, and the other
+    # then finds it gone ("deleted nothing") — said, not refused (two people may ask for it)
+    also_pending: dict[str, list[str]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {"request": self.request, "session": self.session, "targets": self.targets, "status": "pending",
-                "reason_code": self.reason_code, "ledger": self.ledger_seq}
+                "reason_code": self.reason_code, "ledger": self.ledger_seq, "also_pending": self.also_pending}
 
 
 def normal_target(typed: str) -> str:
@@ -120,6 +124,22 @@ async def preview(store: Store, session: str, targets: list[str]) -> Looked:
     return Looked(resolved, cov, len(sensitive & set(cov.values)), len(set(cov.values) - sensitive))
 
 
+async def _also_pending(db: aiosqlite.Connection, session: str, targets: list[str]) -> dict[str, list[str]]:
+    """Each target another pending request of the session already names, with those requests."""
+    out: dict[str, list[str]] = {}
+    for request, stored in await db.execute_fetchall(
+            "SELECT id, targets FROM deletion_requests WHERE session = ? AND status = 'pending' ORDER BY rowid",
+            (session,)):
+        try:
+            named = json.loads(stored) if isinstance(stored, str) else stored
+        except ValueError:
+            continue
+        for target in targets:
+            if isinstance(named, list) and target in named:
+                out.setdefault(target, []).append(str(request))
+    return out
+
+
 async def _next_id(db: aiosqlite.Connection, session: str) -> str:
     rows = await db.execute_fetchall("SELECT id FROM deletion_requests WHERE session = ?", (session,))
     taken = {str(r[0]) for r in rows}
@@ -147,6 +167,7 @@ async def file_request(store: Store, session: str, targets: list[str], reason: s
                        code="no_targets")
     async with store.transaction() as db:
         resolved = await _resolved(db, session, typed)
+        also = await _also_pending(db, session, resolved)
         request = await _next_id(db, session)
         record: dict[str, Any] = {"type": "deletion_request", "session": session, "id": request,
                                   "targets": resolved, "requested_by": actor, "reason": reason,
@@ -158,4 +179,4 @@ async def file_request(store: Store, session: str, targets: list[str], reason: s
             # the reason may name the value to delete: only its keyed digest (DESIGN rule 2)
             "reason_digest": keyed_digest(store.digest_key, reason.encode("utf-8")),
             "added": {"deletion_request": 1}})])
-    return Filed(request, session, resolved, reason_code, entries[0].seq)
+    return Filed(request, session, resolved, reason_code, entries[0].seq, also)

@@ -132,6 +132,8 @@ class RequestDeletionDialog(InspectorModal[str | None]):
             self.status(markup("[b $error]$c[/] $m", c=error.code, m=error.message))
             return
         self.notify(safe(f"Filed deletion request {filed.request} for {', '.join(filed.targets)} (ledger "
-                         f"L{filed.ledger_seq}); nothing is deleted until it is carried out: x on it in Deletions."),
+                         f"L{filed.ledger_seq}); nothing is deleted until it is carried out: x on it in Deletions."
+                         + "".join(f" {t} is also in pending request {', '.join(o)}: carrying out either removes it."
+                                   for t, o in filed.also_pending.items())),
                     markup=False)
         self.dismiss(filed.request)
