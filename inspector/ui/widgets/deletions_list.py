@@ -25,6 +25,8 @@ class DeletionsList(ItemList):
             state = (markup("[dim]done: only the ledger's tombstone remains[/]") if cov.status == "done"
                      else markup("[$error]pending · $k cannot be removed (copy_kept)[/]",
                                  k=copies_said(len(cov.kept))) if cov.kept
+                     else markup("[$warning]pending · nothing left to remove: its targets are gone already[/]")
+                     if cov.missing and all(c.where == "deletion_requests" for c in cov.copies)
                      else markup("[$warning]pending · $n to remove[/]", n=copies_said(len(cov.copies))))
             options.append(Option(markup("[b]$r[/b]  ", r=cov.request) + state, id=cov.request))
         self.set_items(options, markup("[dim]no deletion requests in this session: D on a timeline event or a Raw "
