@@ -84,8 +84,9 @@ def importer_name(explicit: str | None) -> str:
     return getpass.getuser()
 
 
-async def resolve_target(target: Path | None, reviewer: str | None = None) -> Path:
-    """The store to open: the demo, the store given, or a store the given file is imported into."""
+async def resolve_target(target: Path | None, reviewer: str | None = None, notes: list[str] | None = None) -> Path:
+    """The store to open: the demo, the store given, or a store the given file is imported into;
+    ``notes`` gets what that import could not read (the app says it, as `import` prints it)."""
     # loaded here, not at the top: the bare `inspector` start screen does not need them
     from inspector.cli.import_progress import ImportProgress
     from inspector.services.following import catch_up
@@ -103,7 +104,9 @@ async def resolve_target(target: Path | None, reviewer: str | None = None) -> Pa
     # a first import, or only what was appended since the last one (a rewritten file is refused)
     actor = importer_name(reviewer)  # asked before the progress line may draw over the question
     with ImportProgress(target.name) as progress:
-        await catch_up(target, store, actor=actor, progress=progress)
+        caught = await catch_up(target, store, actor=actor, progress=progress)
+    if notes is not None:
+        notes += [f"{p.code} (line {p.line}): {p.message}" for p in caught.unread]
     from inspector.cli import opening_line
 
     opening_line.say(f"Context Inspector: opening {opening_line.shown(str(target))}…")  # the progress line erased it
@@ -133,13 +136,14 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
         raise click.UsageError("--source lists transcripts to choose from; it goes without a TARGET")
     follow: Path | None = None
     listing: Future[list[discovery.Found]] | None = None
+    notes: list[str] = []  # what importing FILE could not read, said by the app when it is up
     try:
         not_text({"session": session, "reviewer": reviewer})
         if target is None:
             listing = start_listing(sources)  # while the UI's modules load
             store = None
         else:
-            store = asyncio.run(resolve_target(target, reviewer))
+            store = asyncio.run(resolve_target(target, reviewer, notes))
             if not isinstance(store, StoreUrl) and not store.exists():
                 hint = ("; `inspector import FILE --into STORE` makes a store from a transcript" if target.suffix
                         else "; it is not a command either (inspector --help lists them)")
@@ -156,7 +160,7 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
 
     try:
         InspectorApp(store, session=session, follow=follow, sources=list(sources), listing=listing,
-                     reviewer=reviewer).run()
+                     reviewer=reviewer, notices=notes).run()
     finally:  # however the app ended (a served one's pipe closed can raise out of run())
         end_process_soon()  # a connection a cancelled worker left open must not keep the process
     raise SystemExit(EXIT_OK)

@@ -268,6 +268,7 @@ class CatchUp:
     added_events: int
     offset: int
     returned: list[ProtocolProblem] = field(default_factory=list)  # as FollowStep's
+    unread: list[ProtocolProblem] = field(default_factory=list)  # lines a first import could not read
 
 
 def _unchanged(store: Store, extent: ImportedExtent | None, data: bytes) -> bool:
@@ -308,7 +309,7 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
             return CatchUp(None, fmt, 0, 0)  # not one complete line yet
         report = await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=body)
         return CatchUp(report.sessions[0] if report.sessions else None, fmt, report.added.get("event", 0), len(body),
-                       returned(report))
+                       returned(report), unread(report))
     async with await open_store(into) as store:
         fmt = extent.fmt or detect(data[:1 << 16], text_name(source.name))
         if fmt not in APPENDABLE:
@@ -322,6 +323,14 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
         tail = cut(data[follower.resume.offset:])
         said = returned(await follower.import_tail(tail)) if tail.strip() else []
         return CatchUp(extent.session, fmt, follower.resume.seq - before, follower.resume.offset, said)
+
+
+def unread(report: ImportReport) -> list[ProtocolProblem]:
+    """Lines of the file the import could not read (kept in the original, not read): `import`
+    prints them; the app, importing the same file for `inspector FILE`, said nothing of them."""
+    from inspector.domain.formats.tolerant import PROBLEM_CODES
+
+    return [p for p in report.problems if isinstance(p, ProtocolProblem) and p.code in PROBLEM_CODES]
 
 
 def returned(report: ImportReport) -> list[ProtocolProblem]:
