@@ -271,6 +271,8 @@ _E_ROTATE, _Z_ROTATE = "Rotate the logs every hour", "每小时轮换一次日�
     (_E_ROTATE, "Backups run daily.", False, False),
     (_Z_ROTATE, "备份每天执行。", False, False),
     (_E_ROTATE, "Checked the logs every day.", False, False),
+    (_E_ROTATE, "Logs are rotated twice a day.", True, False),
+    (_E_ROTATE, "Logs are rotated 24 times a day.", False, True),
 ])
 def test_a_frequency_restated(value: str, text: str, moved: bool, kept: bool) -> None:
     from inspector.domain.said import Said
