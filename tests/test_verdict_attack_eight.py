@@ -273,6 +273,8 @@ _E_ROTATE, _Z_ROTATE = "Rotate the logs every hour", "每小时轮换一次日�
     (_E_ROTATE, "Checked the logs every day.", False, False),
     (_E_ROTATE, "Logs are rotated twice a day.", True, False),
     (_E_ROTATE, "Logs are rotated 24 times a day.", False, True),
+    (_Z_ROTATE, "日志每天轮换 24 次。", False, True),
+    (_Z_ROTATE, "日志每天轮换两次。", True, False),
 ])
 def test_a_frequency_restated(value: str, text: str, moved: bool, kept: bool) -> None:
     from inspector.domain.said import Said

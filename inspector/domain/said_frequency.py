@@ -36,6 +36,7 @@ _EN = re.compile(r"(?<![a-z])(?:every|each|once (?:an?|per|every))\s+(?:(?P<n>\d
                  r"(?<![a-z])(?:(?P<times>twice|thrice)|(?P<k>\d+|two|three|four|five|six|ten|twelve) times)\s+"
                  r"(?:an?|per|each|every)\s+(?P<per>second|minute|hour|day|week|month)(?![a-z])")
 _ZH = re.compile(r"每(?:隔)?\s*(?P<n>\d+|[一两二三四五六十半])?\s*个?\s*(?P<unit>秒|分钟|小时|钟头|天|日|周|星期|月|分)")
+_ZH_TIMES = re.compile(r"[^\d，。；,;]{0,4}?(\d+|[一两二三四五六十])\s*次")
 _FREQ_CHARS = re.compile(r"[每秒分钟小时头天日周星期月隔个一两二三四五六十半次]")
 _CUE = re.compile(r"every|each|once|twice|thrice|times|hourly|daily|nightly|weekly|monthly|每")
 
@@ -63,7 +64,11 @@ def _periods(text: str) -> list[tuple[float, str, int]]:
     pat = _ZH if CJK.search(text) and "每" in text else None
     out = [(_period(m), m.group().strip(), m.start()) for m in _EN.finditer(text)]
     if pat is not None:
-        out += [(_period(m), m.group().strip(), m.start()) for m in pat.finditer(text)]
+        for m in pat.finditer(text):  # "每天轮换 24 次": a day over 24, an hour
+            k = _ZH_TIMES.match(text, m.end())
+            n = k.group(1) if k else "1"
+            times = float(n) if n.isdigit() else float(_WORDS.get(n, 1))
+            out.append((_period(m) / (times or 1), m.group().strip(), m.start()))
     return out
 
 
