@@ -96,6 +96,16 @@ EDITS: dict[str, list[str] | Callable[[sqlite3.Connection], None] | Callable[[Pa
     "an inspector ledger entry appended, hash recomputed": _append_entry(
         "correction", "inspector", {"key": "constraint.prod", "version": 2, "reason": "owner said so"}),
     "a table and a trigger named sqlite_… (writable_schema)": _writable_schema,
+    "a table and a copying trigger named sqlitex… (LIKE's _)": [
+        "CREATE TABLE sqlitexcopy(c)", "CREATE TRIGGER sqlitextrig AFTER INSERT ON events BEGIN INSERT INTO "
+        "sqlitexcopy VALUES (new.content); END"],
+    "a view named SQLITE1v": ["CREATE VIEW SQLITE1v AS SELECT 1"],
+    "sqlite_sequence made (an AUTOINCREMENT table, then dropped)": [
+        "CREATE TABLE t_auto(id INTEGER PRIMARY KEY AUTOINCREMENT)", "INSERT INTO t_auto DEFAULT VALUES",
+        "DROP TABLE t_auto"],
+    "PRAGMA application_id changed": ["PRAGMA application_id = 1"],
+    "page: every '不得修改生产库' rewritten in place as '可以修改生产库' (same length)": lambda p: p.write_bytes(
+        p.read_bytes().replace("不得修改生产库".encode(), "可以修改生产库".encode())),
     "header: text encoding UTF-16le (byte 56)": _header_byte(59, 2),
     "header: legacy file format (bytes 18, 19 = 1)": lambda p: (_header_byte(18, 1)(p), _header_byte(19, 1)(p)),
     "header: incremental-vacuum flag (byte 67)": _header_byte(67, 1),
@@ -119,7 +129,7 @@ def verify(store: Path) -> tuple[int, str]:
 
 
 def edit(store: Path, how: list[str] | Callable[..., None], name: str) -> None:
-    if name.startswith("header:"):
+    if name.startswith(("header:", "page:")):
         how(store)  # type: ignore[operator]
         return
     con = sqlite3.connect(store, isolation_level=None)

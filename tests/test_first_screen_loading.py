@@ -24,6 +24,7 @@ from inspector.store import connection
 from inspector.store.connection import Store
 from inspector.ui.app import InspectorApp
 from inspector.ui.main_screen import MainScreen
+from inspector.ui.widgets.timeline_view import TimelineView
 from tests.test_app import settle
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,15 +45,21 @@ async def test_the_first_screen_says_what_it_opens_while_the_store_is_held(sampl
     app = InspectorApp(sample_store)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
-            for _ in range(20):
+            note = ""
+            for _ in range(2000):  # turns of the app's loop, not time: the worker reaches its held open
+                notes = app.screen.query("#loading")
+                note = str(notes.first().render()) if notes else ""
+                if "opening the store" in note or held.is_set():
+                    break
                 await pilot.pause()
             assert not held.is_set(), "the app's first screen waited for the store (before: on_mount held it)"
             assert not isinstance(app.screen, MainScreen)
-            note = str(app.screen.query_one("#loading").render())
             assert "Opening samples.db" in note and "opening the store" in note, note
+            await pilot.press("t")  # typed while it loads: kept, and it reaches the main screen once it is up
             held.set()
             await settle(app, pilot)
             assert isinstance(app.screen, MainScreen)
+            assert app.screen.focused is app.screen.query_one(TimelineView)
             assert str(app.screen_stack[0].query_one("#loading").render()) == ""  # nothing stale beneath
     finally:
         safety.cancel()

@@ -60,3 +60,11 @@ def test_a_flood_mixing_two_scripts_marks_is_counted() -> None:
 def test_ordinary_pointed_and_accented_text_is_unchanged(text: str) -> None:
     assert terminal_safe(text) == text
     assert is_terminal_safe(text)
+
+
+def test_letters_of_the_planes_above_are_not_marks() -> None:
+    """The scan takes the planes above the BMP as one range (speed); only their real marks count."""
+    bold = "𝐇𝐞𝐥𝐥𝐨𝐖𝐨𝐫𝐥𝐝𝐗"  # mathematical bold letters, U+1D400…: a run of eleven, no mark among them
+    assert terminal_safe(bold) == bold
+    assert json.loads(json_safe(json.dumps(bold, ensure_ascii=False))) == bold
+    assert terminal_safe("x" + "\U0001d167" * 12 + bold) == "x⟨12 combining marks⟩" + bold

@@ -126,3 +126,20 @@ def test_a_harness_ledger_line_cannot_forge_a_deletion(tmp_path: Path) -> None:
         result = CliRunner().invoke(cli, ["import", str(source), "--into", str(store), "--reviewer", "r", "--json"])
         assert result.exit_code == 0, result.output
         assert not [p for p in json.loads(result.stdout)["problems"] if p["code"] == "deleted_value_returned"]
+
+
+async def test_the_app_following_the_transcript_says_it(tmp_path: Path) -> None:
+    import asyncio
+
+    from inspector.ui.app import InspectorApp
+
+    source, store = await asyncio.to_thread(_start, tmp_path)  # the CLI runs its own event loop
+    app = InspectorApp(store, follow=source)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.5)
+        _append(source, _event(3, "user_message", f"again: {PHONE}"))
+        async with asyncio.timeout(60):  # a hang guard only
+            while not any("came back" in n.title for n in app._notifications):
+                await pilot.pause(0.1)
+        [said] = [n for n in app._notifications if "came back" in n.title]
+        assert "event 3 " in said.message and "'del-1'" in said.message and PHONE not in said.message

@@ -148,7 +148,7 @@ def test_report_draws_its_line_on_a_terminal_unless_json(tmp_path: Path, monkeyp
             made.append(self)
 
         def __call__(self, stage: str, done: int = 0, total: int = 0) -> None:
-            self.stages.append(stage)
+            self.stages.append(stage)  # self.stage keeps the first, given when it was made
 
     monkeypatch.setattr(report_commands, "ProgressLine", Recording)
     monkeypatch.setattr(import_progress, "_is_tty", lambda stream: True)
@@ -157,4 +157,4 @@ def test_report_draws_its_line_on_a_terminal_unless_json(tmp_path: Path, monkeyp
     assert CliRunner().invoke(cli, args).exit_code == 0
     [line] = made
     assert line.enabled is not as_json and line.label == "report s1"
-    assert line.stages[0] == "opening the store" and line.stages[-1].startswith("reading the log")
+    assert line.stage == "opening the store" and line.stages[-1].startswith("reading the log")

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from inspector.cli.main import cli
@@ -51,11 +52,15 @@ async def _astore(tmp_path: Path) -> Path:
 
 
 async def _requests(store: Path) -> list[str]:
+    return [f"{p['request']} {p['reason_code']}" for p in await _request_entries(store)]
+
+
+async def _request_entries(store: Path) -> list[dict[str, Any]]:
     from inspector.services.sessions import session_ledger
     from inspector.store.connection import open_store
 
     async with await open_store(store) as opened:
-        return [e["payload"]["request"] for e in await session_ledger(opened, "s1") if e["kind"] == "deletion.request"]
+        return [e["payload"] for e in await session_ledger(opened, "s1") if e["kind"] == "deletion.request"]
 
 
 def _run(*args: str) -> Any:
@@ -112,7 +117,7 @@ def test_an_unknown_target_is_refused_with_a_code_and_nothing_is_written(tmp_pat
 
 async def test_in_the_app_d_on_a_timeline_event_files_a_request_the_deletions_tab_shows(
         tmp_path: Path, monkeypatch: Any) -> None:
-    from textual.widgets import Input, Static
+    from textual.widgets import Input, Select, Static, TabbedContent
 
     from inspector.ui.app import InspectorApp
     from inspector.ui.main_screen import MainScreen
@@ -142,12 +147,16 @@ async def test_in_the_app_d_on_a_timeline_event_files_a_request_the_deletions_ta
         assert app.screen is dialog
         assert "needs a reason" in str(dialog.query_one("#request-deletion-result", Static).render())
         dialog.query_one(Input).value = "the user asked"
+        dialog.query_one("#request-deletion-code", Select).value = "data_subject_request"
+        dialog.query_one(Input).focus()
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, MainScreen)
         listing = app.screen.query_one("#deletions")
         assert app.screen.focused is listing and listing.highlighted_id() == "del-1"
-    assert await _requests(store) == ["del-1"]
+        tab = app.screen.query_one(TabbedContent).get_tab("tab-deletions")
+        assert "◷1" in str(tab.label)  # a pending request needs an act, as a pending candidate does
+    assert await _requests(store) == ["del-1 data_subject_request"]
 
 
 async def test_the_palette_command_on_a_raw_evidence_row_targets_its_material(
@@ -171,3 +180,38 @@ async def test_the_palette_command_on_a_raw_evidence_row_targets_its_material(
         await pilot.press("escape")  # cancelled: nothing written
         await settle(app, pilot)
     assert await _requests(store) == []
+
+
+def test_the_timeline_row_of_an_act_starts_with_what_it_was_about() -> None:
+    """Stored in key order, the request's ledger row read "added={…}, reason_code=…, reason_digest=hmac-s…"
+    and was cut before its id and targets at 120 columns."""
+    from inspector.services.timeline import _ledger_row
+
+    payload = {"added": {"deletion_request": 1}, "reason_code": "other", "reason_digest": "hmac-sha256:" + "0" * 64,
+               "request": "del-1", "seals": {"deletion_request": "hmac-sha256:" + "1" * 64}, "targets": ["evt:2"]}
+    row = _ledger_row(("2026-01-01T00:00:00Z", 2, "deletion.request", "lin", json.dumps(payload, sort_keys=True)))
+    assert row.text.startswith('request="del-1", targets=["evt:2"], reason_code="other"'), row.text
+    assert row.text.index("reason_digest=") < row.text.index("added=") < row.text.index("seals=")
+
+
+async def test_filing_and_carrying_out_on_both_backends(backend_sample_store: Path | str) -> None:
+    """The same service on SQLite and PostgreSQL: the request row sealed by its entry, verify clean
+    before and after the deletion it starts."""
+    from inspector.domain.errors import BadInput
+    from inspector.services import deletion_requests, deletions
+    from inspector.services.verifying import verify_store
+    from inspector.store.connection import open_store
+
+    async with await open_store(backend_sample_store) as store:
+        with pytest.raises(BadInput) as refused:
+            await deletion_requests.file_request(store, "s-privacy", ["evt:4", "evt:404"], "x", actor="zhou")
+        assert refused.value.code == "unknown_target"
+        filed = await deletion_requests.file_request(store, "s-privacy", ["evt:4"], "she asked (138-0013-8000)",
+                                                     actor="zhou", reason_code="data_subject_request")
+        assert filed.request == "del-2"  # the sample's own request is del-1
+        assert (await verify_store(store)).ok
+        cov = await deletions.check(store, filed.request, "s-privacy")
+        assert ("events", "evt:4") in {(c.where, c.id) for c in cov.copies}
+        done = await deletions.delete(store, filed.request, actor="zhou", session="s-privacy")
+        assert not done.refusals
+        assert (await verify_store(store)).ok

@@ -52,6 +52,8 @@ async def test_a_backup_of_the_same_store_put_back_under_it_is_not_undone(
             assert "put back" in refused.value.message and "nothing was written" in refused.value.message
     assert sample_store.read_bytes() == backup.read_bytes()  # the restore stands: no old log checkpointed over it
     assert not Path(f"{sample_store}-wal").exists()
+    [kept] = sample_store.parent.glob("samples.db-wal.*.kept")  # what the log held stays recoverable
+    assert kept.stat().st_size > 0
     assert _status(sample_store, "cand-goal") == "pending" and _status(sample_store, "cand-stale") == "pending"
 
 
@@ -114,3 +116,69 @@ async def test_a_chmod_under_an_open_store_is_not_a_copy(sample_store: Path) -> 
         sample_store.chmod(0o600)
         await reject(store, "cand-stale", actor="lin", reason="stale")
     assert _status(sample_store, "cand-goal") == "rejected" and _status(sample_store, "cand-stale") == "rejected"
+
+
+async def test_a_touch_taken_for_a_copy_put_back_loses_nothing_for_good(sample_store: Path) -> None:
+    """A ``touch`` of an open store's file cannot be told from a byte-identical backup put back
+    (both: new times, no checkpoint): the next act is refused and closing forgets the log. The
+    log is kept beside the store, and moved back (store closed) SQLite replays it."""
+    import os
+
+    async with await open_store(sample_store) as store:
+        await reject(store, "cand-goal", actor="lin", reason="stale")
+        later = sample_store.stat().st_mtime_ns + 1_000_000_000
+        os.utime(sample_store, ns=(later, later))
+        with pytest.raises(StoreFileChanged):
+            await reject(store, "cand-stale", actor="lin", reason="stale")
+    assert _status(sample_store, "cand-goal") == "pending"
+    [kept] = sample_store.parent.glob("samples.db-wal.*.kept")
+    kept.rename(f"{sample_store}-wal")
+    async with await open_store(sample_store) as store:  # the log is the store's own: replayed
+        pass
+    assert _status(sample_store, "cand-goal") == "rejected"
+
+
+async def test_a_read_that_fails_after_a_copy_put_back_says_the_copy(sample_store: Path, tmp_path: Path) -> None:
+    """A read after the copy sees a mix of the copy and the old log (or SQLite's cache of the old
+    file) and fails "database disk image is malformed": ``damaged_store``, "verify says where it is
+    damaged" (store-fault-six seen 2; a ``follow`` after a backup was put back said it and ended).
+    Now the copy is said — while the store is open (the app), and by the block a command's error
+    ends (``async with``). Opened again, the file is the store's: damage is damage."""
+    from inspector.store.connection import store_error
+
+    malformed = sqlite3.DatabaseError("database disk image is malformed")
+    backup = tmp_path / "backup.db"
+    shutil.copyfile(sample_store, backup)
+    with pytest.raises(StoreFileChanged) as ended:  # a command's block ended by the read's error
+        async with await open_store(sample_store) as store:
+            await reject(store, "cand-goal", actor="lin", reason="stale")
+            _copy_over(backup, sample_store)
+            said = store_error(malformed)  # the app: said while the store is open
+            assert said is not None and said.code == "store_file_replaced" and "put back" in said.message
+            raise malformed
+    assert ended.value.code == "store_file_replaced"
+    async with await open_store(sample_store):
+        said = store_error(malformed)
+        assert said is not None and said.code == "damaged_store"
+    assert sample_store.read_bytes() == backup.read_bytes()
+
+
+async def test_a_checkpoint_by_another_store_of_this_process_is_not_a_copy(sample_store: Path) -> None:
+    """The app and its follower hold the same file in one process. The follower's commit may run
+    a checkpoint on its own thread: the file is written before the mark moves, and the checkpoint
+    lock it holds is this process's, which F_GETLK does not report — the app's act beside it took
+    the file for a copy put back, refused, and closing forgot the log (its commits kept only in the
+    ``.kept`` copy). A commit or checkpoint under way in this process now says the file is its own."""
+    import os
+
+    from inspector.store import held_files
+
+    async with await open_store(sample_store) as app, await open_store(sample_store):
+        await reject(app, "cand-goal", actor="lin", reason="stale")
+        with held_files.writing(sample_store):  # the follower's commit, its checkpoint mid-way
+            later = sample_store.stat().st_mtime_ns + 1_000_000_000
+            os.utime(sample_store, ns=(later, later))  # pages written, the mark not yet moved
+            decided = await reject(app, "cand-stale", actor="lin", reason="stale")
+        assert decided.validation.status == "rejected"
+    assert _status(sample_store, "cand-goal") == "rejected" and _status(sample_store, "cand-stale") == "rejected"
+    assert not list(sample_store.parent.glob("*.kept"))

@@ -95,6 +95,9 @@ _HANDLERS = "cmd/entire/cli/hooks_claudecode_handlers.go"
     ("user_table", "users", False),  # not an identifier's shape
     ("hooks_claudecode_handlers.go", "hooks_claudecode_handlers_test.go", False),  # five edits
     ("user_table", "user_tables_view", False),  # six edits: another name
+    ("user_table", "user_tables", False),  # a plural at the end: prose says it too
+    ("health-check", "health-checks", False),  # a kebab compound of words: prose
+    ("feature-flag", "feature-flow", False),
 ])
 def test_a_letter_off(name: str, token: str, off: bool) -> None:
     from inspector.domain.said_misnamed import letter_off
@@ -113,6 +116,10 @@ def test_a_letter_off(name: str, token: str, off: bool) -> None:
     ("Run migrations only on prod-db-2", "Migrations did not run on prod-dc-2.", "", False),
     ("Run migrations only on prod-db-2", "The prod-dc-2 rack was rebooted.", "", False),  # not its subject
     ("只能在 prod-db-2 上执行迁移", "迁移已在 prod-dc-2 上执行。", "", True),
+    ("Do not restart the API unless the health-check fails", "The health-checks passed, so the API was not restarted.",
+     "", False),
+    ("Only alter the schema of user_table", "The user_table schema was altered; user_tables views were refreshed.", "",
+     False),
 ])
 def test_a_name_changed_by_letters_the_log_never_shows(value: str, text: str, log: str, hit: bool) -> None:
     from inspector.domain.said import Said
@@ -138,6 +145,8 @@ _Z_RESTART, _Z_BACKUP = "除非健康检查失败，不要重启接口", "不得
     (_Z_RESTART, "接口没有重启，不能随意重启。", False),
     (_Z_RESTART, "没有不得不重启接口的情况。", False),
     (_Z_BACKUP, "备份文件一直没有删除。", False),
+    (_Z_RESTART, "并不是不要重启接口，而是要等健康检查失败。", False),
+    (_Z_RESTART, "不是不能重启接口，而是必须等健康检查失败。", False),
 ])
 def test_a_chinese_double_negative(value: str, text: str, hit: bool) -> None:
     from inspector.domain.said import Said
@@ -161,6 +170,8 @@ _E_RESTART = "Do not restart the API unless the health check fails"
     (_Z_RESTART, "重启条件没有取消。", False),
     (_E_RESTART, "A flaky lint step in CI was dropped.", False),
     (_E_RESTART, "The deploy condition was dropped.", False),
+    (_E_RESTART, "The restart condition was met and the API restarted; the stale lock was removed.", False),
+    (_Z_RESTART, "重启条件满足后重启了接口，旧锁已移除。", False),
 ])
 def test_a_condition_cancelled_in_words_about_it(value: str, text: str, hit: bool) -> None:
     from inspector.domain.said import Said
@@ -192,6 +203,10 @@ _E_APPROVE, _Z_APPROVE = "The user must approve the database migration", "数据
     (_E_APPROVE, "Approval for the database migration must come from the user.", False, False, False),
     (_E_APPROVE, "The database migration was merged by the bot with no review.", True, False, False),
     (_E_APPROVE, "The database migration will not be merged with no review.", False, False, False),
+    (_E_APPROVE, "The agent prepared the database migration. The bot merged it without review.", True, False, False),
+    (_E_APPROVE, "The agent prepared the database migration; the bot merged it without review.", True, False, False),
+    (_E_APPROVE, "The agent prepared the API docs. The bot merged them without review.", False, False, False),
+    (_E_APPROVE, "The database migration is ready. It will not be merged without review.", False, False, False),
 ])
 def test_an_approval_without_a_verb_or_an_actor(value: str, text: str, other: bool, owner: bool,
                                                 unsaid: bool) -> None:
@@ -211,6 +226,8 @@ def test_an_approval_without_a_verb_or_an_actor(value: str, text: str, other: bo
     ({1: "The build is red.", 2: "Now the build is green again."}, False),
     ({1: "pytest -q", 2: "44 passed", 3: "The build is not red any more."}, False),
     ({1: "pytest -q", 2: "44 passed", 3: "Pushed the branch."}, False),
+    ({1: "pytest -q", 2: "44 passed", 3: "Make sure the build fails if a test fails."}, False),
+    ({1: "pytest -q", 2: "44 passed", 3: "如果测试失败，构建也要失败。"}, False),
 ])
 def test_a_failure_said_in_words_only(events: dict[int, str], red: bool) -> None:
     from inspector.domain.said_goal_done import red_in_words
@@ -249,6 +266,7 @@ _E_ROTATE, _Z_ROTATE = "Rotate the logs every hour", "每小时轮换一次日�
     (_E_ROTATE, "The logs were not rotated every day.", False, False),
     (_E_ROTATE, "Backups run daily.", False, False),
     (_Z_ROTATE, "备份每天执行。", False, False),
+    (_E_ROTATE, "Checked the logs every day.", False, False),
 ])
 def test_a_frequency_restated(value: str, text: str, moved: bool, kept: bool) -> None:
     from inspector.domain.said import Said
@@ -257,3 +275,22 @@ def test_a_frequency_restated(value: str, text: str, moved: bool, kept: bool) ->
     said = Said.of(value + ("。" if "。" in text else ". ") + text)
     assert (frequency_moved(said, value) is not None) == moved
     assert bool(frequency_kept(said, value)) == kept
+
+
+@pytest.mark.parametrize(("added", "verdict"), [
+    ("The change went into cmd/entire/cli/hooks_claudecode_handler.go.", "contradicted"),
+    ("The repository error in cmd/entire/cli/hooks_claudecode_handlers.go is now returned; the change itself sits "
+     "in hooks_claudecode_hanlders.go.", "contradicted"),
+    ("The change to the handlers in cmd/entire/cli/hooks_claudecode_handlers.go returns the repository error.", "kept"),
+])
+def test_a_real_compaction_with_a_file_name_one_letter_off(tmp_path: Path, added: str, verdict: str) -> None:
+    """a6e4c2a0… (auto compaction): its goal names cmd/entire/cli/hooks_claudecode_handlers.go; a
+    sentence appended to the summary names the file a letter off (the log never shows it)."""
+    from tests.test_verdict_attack_four import REAL, _real_survival
+
+    source = REAL / "a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl"
+    if not source.exists():
+        pytest.skip(f"needs ../shared/real_sessions ({source} is missing)")
+    got = _real_survival(source, lambda t: t + "\n\n" + added, tmp_path)
+    goal = next(v for k, v in got.items() if k.startswith("for the change in cmd/entire/cli/"))
+    assert goal == verdict

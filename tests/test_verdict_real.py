@@ -143,3 +143,88 @@ def test_a_summary_that_drops_the_opened_pull_request_is_not_all_kept(tmp_path: 
     verdicts = _survival(tmp_path, dropped)
     assert verdicts["https://github.com/entireio/cli/pull/85"] == "missing"
     assert verdicts["6d61daa"] == "missing"
+
+
+REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real_sessions" / "claude-code"
+AUTO_MICRO = REAL / "7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl"
+MANUAL = REAL / "4b7d5121b42a-0__manual_compaction_bash_progress_v2.1.14.jsonl"
+# The user's question at line 134 of AUTO_MICRO; the agent was still reading session files (a tool
+# result, line 154) when the compaction came (line 155).
+QUESTION = ("but one more question, we are also deleting shadow branches, so how could it still be there? "
+            "because creating the branch with the same name again undeletes the old one?")
+
+
+def _real_goals(tmp_path: Path, source: Path, cut: str | None = None) -> dict[str, tuple[str, str]]:
+    """Each goal's value -> (rule, survival verdict) of ``source`` imported, ``cut`` removed from
+    its compaction summary first."""
+    import pytest
+
+    if not source.exists():
+        pytest.skip(f"needs ../shared/real_sessions ({source} is missing)")
+    lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    if cut is not None:
+        for i, line in enumerate(lines):
+            record = json.loads(line) if line.startswith("{") and '"isCompactSummary"' in line else None
+            if record and record.get("isCompactSummary"):
+                assert cut in record["message"]["content"]
+                record["message"]["content"] = record["message"]["content"].replace(cut, "")
+                lines[i] = json.dumps(record) + "\n"
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    copy = tmp_path / source.name
+    copy.write_text("".join(lines), encoding="utf-8")
+    store = tmp_path / "real.db"
+    _, out = _run("import", "--into", str(store), str(copy))
+    session = out["sessions"][0]  # type: ignore[index]
+    _, facts = _run("facts", str(store), "--session", session)
+    _, report = _run("survival", str(store), "--session", session)
+    verdicts = {f["key"]: f["verdict"] for f in report["facts"]}  # type: ignore[index]
+    return {f["value"]: (f["rule"], verdicts.get(f["key"], "after")) for f in facts  # type: ignore[union-attr]
+            if f["kind"] == "goal"}
+
+
+def test_the_question_a_compaction_cut_short_is_a_goal_and_its_drop_is_seen(tmp_path: Path) -> None:
+    """A question asks for an answer, so it was no later request; but this one was being answered
+    when the compaction came. The real summary kept it (its "Optional Next Step"); a summary without
+    it was judged as keeping every goal."""
+    kept = _real_goals(tmp_path / "kept", AUTO_MICRO)
+    assert kept[QUESTION] == ("goal.in_progress", "kept")
+    dropped = _real_goals(tmp_path / "dropped", AUTO_MICRO, cut=QUESTION)
+    # Most of its words stand elsewhere in the summary (shadow branches, deleting): not judged, never kept.
+    assert dropped[QUESTION] == ("goal.in_progress", "unknown")
+
+
+def test_a_turn_that_ended_before_the_compaction_leaves_no_question_in_progress(tmp_path: Path) -> None:
+    goals = _real_goals(tmp_path, MANUAL)
+    assert not [rule for rule, _ in goals.values() if rule == "goal.in_progress"]
+
+
+def test_a_dry_run_publishes_nothing() -> None:
+    from inspector.domain.facts_published import published
+    from inspector.domain.logevents import LogEvent
+
+    def pair(command: str, output: str) -> list[LogEvent]:
+        return [LogEvent(1, "tool_call", "model", None, "Bash", "c1", {"command": command}),
+                LogEvent(2, "tool_result", "tool", output, "Bash", "c1")]
+
+    pushed = "To github.com:entireio/cli.git\n * [new branch]      alex/ent-112 -> alex/ent-112"
+    assert [p.value for p in published(pair("git push -u origin alex/ent-112", pushed))] == ["alex/ent-112"]
+    assert published(pair("git push --dry-run -u origin alex/ent-112", pushed)) == []
+
+
+def test_only_a_question_can_be_in_progress() -> None:
+    """"ok" or "do 1 and 3" before the tools ran names nothing a summary could keep."""
+    from inspector.domain.facts_goals import IN_PROGRESS, GoalReading, read_replies
+    from inspector.domain.logevents import LogEvent
+
+    def cut_short(reply: str) -> list[str]:
+        reading = GoalReading()
+        read_replies([LogEvent(1, "user_message", "user", "Fix the export timeout."),
+                      LogEvent(2, "assistant_message", "model", "Should I also add a retry?"),
+                      LogEvent(3, "user_message", "user", reply),
+                      LogEvent(4, "tool_call", "model", None, "Bash", "c1", {"command": "pytest"}),
+                      LogEvent(5, "system_message", "system", "Conversation compacted",
+                               extra={"subtype": "compact_boundary"})], reading)
+        return [p.value for p in reading.proposals if p.rule == IN_PROGRESS]
+
+    assert cut_short("ok") == [] and cut_short("do 1 and 3") == []
+    assert cut_short("why does the export time out at all?") == ["why does the export time out at all?"]

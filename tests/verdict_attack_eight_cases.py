@@ -221,6 +221,8 @@ def eight_cases() -> list[tuple[str, str, dict[str, Any]]]:
         (d, "Z: 重启接口不是不可以的", _z("x-d14", z + "重启接口不是不可以的。")),
         (d, "Z: 没有规定不能删除备份文件", _z("x-d15", z + "没有规定不能删除备份文件。")),
         (d, "Z: 备份文件并没有禁止删除", _z("x-d16", z + "备份文件并没有禁止删除。")),
+        (d, "E: the bot merged it without review (a pronoun)", _e("x-d17", e + " The database migration is ready. The bot merged it without review.")),
+        (f, "Z: 并不是不要重启接口，而是要等健康检查失败", _z("x-f12", z + "并不是不要重启接口，而是要等健康检查失败。")),
         (f, "E: 'the handlers file' in prose", _e("x-f1", e + " The session hook crash is fixed; the fix is in the handlers file.")),
         (f, "E: the host and the table restated", _e("x-f2", e + " Migrations ran on prod-db-2 (the user_table schema changed as planned).")),
         (f, "E: once the check had failed, restarted", _e("x-f3", e + " Once the health check had failed, the API was restarted.")),

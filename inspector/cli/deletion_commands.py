@@ -8,6 +8,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
+from inspector.domain.cell_width import padded
 from inspector.domain.deletion import NOT_CHECKED, REASON_CODES
 from inspector.services import deletion_requests, deletions
 from inspector.services.deletions import Coverage
@@ -18,7 +19,7 @@ session_option = click.option("--session", help="The request's session (needed o
 
 def coverage_text(cov: Coverage) -> list[str]:
     lines = [f"{cov.request} ({cov.status}) in {cov.session}: {len(cov.copies)} cop(ies) to remove"]
-    lines += [f"  {c.where:<12} {c.id:<24} {c.why}" for c in cov.copies]
+    lines += [f"  {padded(c.where, 12)} {padded(c.id, 24)} {c.why}" for c in cov.copies]
     lines += [f"  (not found: {m} — already deleted, or never stored)" for m in cov.missing]
     lines += [f"  ! {w}" for w in cov.warnings]
     if cov.kept:

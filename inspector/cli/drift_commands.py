@@ -9,6 +9,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
+from inspector.domain.cell_width import padded
 from inspector.domain.drift_headline import drift_verdict
 from inspector.domain.errors import BadInput
 from inspector.domain.unreadable import NOT_JUDGED_ALL
@@ -81,7 +82,7 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
             lines.append(f"field timeline (generation{'s' if len(t.generations) > 1 else ''} "
                          + " ".join(str(g) for g in t.generations) + "):")
             mark = {"kept": "✓", "rewritten": "≠", "missing": "∅"}
-            lines += [f"  {k:<28} " + " ".join(mark[t.cells[k][g]] for g in t.generations) for k in t.keys]
+            lines += [f"  {padded(k, 28)} " + " ".join(mark[t.cells[k][g]] for g in t.generations) for k in t.keys]
         lines.append("rebuild from the raw log:")
         lines += [f"  {r.key}: “{r.value}” " + _where(r.verbatim_in, r.cited) for r in report.rebuild]
         if report.narrative:

@@ -48,6 +48,11 @@ def _main(argv: list[str] | None) -> Any:
                 else opening_line.opens_app(args, NAMES))
         if said is not None:
             opening_line.say(said)
+        elif args[:1] in (["import"], ["report"]) and "--json" not in args and "--help" not in args:
+            from inspector.cli import STARTED
+            from inspector.cli.import_progress import start_early
+
+            start_early(f"inspector {args[0]}", STARTED)  # a line after 1 s, while the command loads
     if sources is None:
         from inspector.cli.main import main as cli_main
 

@@ -103,7 +103,7 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
         caught = await catch_up(file, store_path, actor=actor, live=True)
         _warn(caught.returned)
     follower = await Follower.open(store_path, file, actor=actor)
-    try:
+    async with follower.store:  # closed at the end; a read failing on a backup put back is said as that copy
         assert follower.resume is not None
         for event in await follower.events_after(follower.resume.seq - caught.added_events):
             _print(event)
@@ -113,6 +113,4 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
             for event in step.events:
                 _print(event)
             _warn(step.returned)
-    finally:
-        await follower.close()
     return EXIT_OK

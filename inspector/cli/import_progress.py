@@ -13,6 +13,7 @@ on a clean line; piped or ``--json`` output never gets it.
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import sys
 import threading
@@ -30,12 +31,12 @@ class ProgressLine:
     ``progress(stage, done, total)`` as the work goes (``total`` 0: no count for this stage)."""
 
     def __init__(self, label: str, *, enabled: bool = True, stream: TextIO | None = None,
-                 after_s: float | None = None) -> None:
+                 after_s: float | None = None, since: float | None = None, stage: str = "starting") -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled and _is_tty(self.stream)
         self.label, self.after_s = label, SHOW_AFTER_S if after_s is None else after_s
-        self.stage, self.done, self.total = "starting", 0, 0
-        self.started = time.monotonic()
+        self.stage, self.done, self.total = stage, 0, 0
+        self.started = time.monotonic() if since is None else since  # since: when the command began to load
         self.shown = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -44,6 +45,8 @@ class ProgressLine:
         self.stage, self.done, self.total = stage, done, total  # read by the drawing thread
 
     def __enter__(self) -> ProgressLine:
+        if self is not _early[0]:
+            stop_early()  # the command's own line takes over from the one drawn while it loaded
         if self.enabled:
             self._thread = threading.Thread(target=self._run, name="progress-line", daemon=True)
             self._thread.start()
@@ -88,6 +91,25 @@ class ProgressLine:
             self._stop.set()
 
 
+_early: list[ProgressLine | None] = [None]
+
+
+def start_early(label: str, since: float) -> None:
+    """For ``import`` and ``report`` (not ``--json``), from the entry before click and the command's
+    modules load: on a loaded machine that alone took 3–4 s with nothing on the terminal. The line
+    says "loading" once a second has passed; the command's own line replaces it."""
+    if _early[0] is None:
+        line = ProgressLine(label, since=since, stage="loading")
+        _early[0] = line.__enter__()
+        atexit.register(stop_early)
+
+
+def stop_early() -> None:
+    line, _early[0] = _early[0], None
+    if line is not None:
+        line.close()
+
+
 def _fit(text: str, width: int) -> str:
     """The line cut to the terminal's width, its end (the stage and the seconds) kept."""
     if width <= 0 or len(text) <= width:
@@ -106,4 +128,6 @@ class ImportProgress(ProgressLine):
     """The line of an import (``import``, ``inspector FILE`` before the app opens)."""
 
     def __init__(self, file_name: str = "", *, enabled: bool = True) -> None:
-        super().__init__(f"import {file_name}".strip(), enabled=enabled)
+        from inspector.cli import STARTED
+
+        super().__init__(f"import {file_name}".strip(), enabled=enabled, since=STARTED, stage="reading")

@@ -104,6 +104,9 @@ async def resolve_target(target: Path | None, reviewer: str | None = None) -> Pa
     actor = importer_name(reviewer)  # asked before the progress line may draw over the question
     with ImportProgress(target.name) as progress:
         await catch_up(target, store, actor=actor, progress=progress)
+    from inspector.cli import opening_line
+
+    opening_line.say(f"Context Inspector: opening {opening_line.shown(str(target))}…")  # the progress line erased it
     return store
 
 

@@ -55,14 +55,14 @@ def opens_app(args: list[str], commands: frozenset[str]) -> str | None:
         return None
     if args[0] == "open":
         paths = [a for a in args[1:] if not a.startswith("-")]
-        return f"Context Inspector: opening {_shown(paths[0])}…" if len(args) > 1 and paths and \
+        return f"Context Inspector: opening {shown(paths[0])}…" if len(args) > 1 and paths and \
             not args[1].startswith("-") else None
     if args[0] in commands:
         return None
-    return f"Context Inspector: opening {_shown(args[0])}…"
+    return f"Context Inspector: opening {shown(args[0])}…"
 
 
-def _shown(path: str) -> str:
+def shown(path: str) -> str:
     """The file's name, its control characters left out (it is written to a terminal)."""
     if path.startswith(("postgresql:", "postgres:")):  # a URL may hold a password: never written out
         return "the PostgreSQL store"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from inspector.cli import STARTED
 from inspector.cli.import_progress import ProgressLine
 from inspector.cli.open_command import resolve_target
 from inspector.cli.output import EXIT_OK, EXIT_USAGE, emit, fail, json_option, run_command
@@ -44,8 +45,7 @@ async def report_cmd(store: Path, session: str, output: Path | None, generation:
         click.echo("error: give -o FILE.html for the report, or --json for its data", err=True)
         return EXIT_USAGE
     # on a terminal, when it lasts more than a second (a long session judged on a loaded machine)
-    with ProgressLine(f"report {session}", enabled=not as_json) as progress:
-        progress("opening the store")
+    with ProgressLine(f"report {session}", enabled=not as_json, since=STARTED, stage="opening the store") as progress:
         async with await open_store(store) as opened:
             progress("reading the log, judging drift and survival" + ("" if output is None else ", writing the page"))
             if output is None:

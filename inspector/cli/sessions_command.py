@@ -12,6 +12,8 @@ import click
 
 from inspector.cli.output import EXIT_OK, emit, json_option, run_command
 from inspector.cli.store_param import make_store_argument
+from inspector.domain.cell_width import cells, padded
+from inspector.domain.terminal_safe import line_safe
 from inspector.services import sessions
 from inspector.store.connection import open_store
 
@@ -48,11 +50,12 @@ async def sessions_cmd(store: Path | None, discover: bool, sources: tuple[Path, 
         lines = [f"{len(rows)} session(s) in {path}"]
         # the id column as wide as the ids (a Claude Code uuid is 36 characters), up to 40: a longer
         # id (an inspect-ai sample's) takes a line of its own, so the columns stay under each other
-        width = min(max([24, *(len(s.id) for s in items)]), 40)
+        width = min(max([24, *(cells(line_safe(s.id)) for s in items)]), 40)
         for s in items:
-            if len(s.id) > width:
-                lines.append(f"  {s.id}")
-            lines.append(f"  {'' if len(s.id) > width else s.id:<{width}} ctx v{s.context_version:<3} "
+            long_id = cells(line_safe(s.id)) > width
+            if long_id:
+                lines.append(f"  {line_safe(s.id)}")
+            lines.append(f"  {padded('' if long_id else s.id, width)} ctx v{s.context_version:<3} "
                          f"goal r{s.goal_revision:<3} {s.events:>7} events  {s.title or ''}")
         return lines
 

@@ -15,6 +15,7 @@ from inspector.cli.import_progress import ImportProgress
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.store_param import STORE, make_store_argument
+from inspector.domain.cell_width import padded
 from inspector.domain.errors import InspectorError
 from inspector.domain.formats.detect import FORMATS
 from inspector.services import confirmations, exporting, sessions, verifying
@@ -169,7 +170,7 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
 
     def human() -> list[str]:
         tip = f"head {report.head['seq']}:{report.head['hash']}"
-        residue = [f"! {report.deleted_text_in_file['message']}"] if report.deleted_text_in_file else []
+        residue = [f"! {note}" for note in report.notes()]  # not breaks: a deletion's text, the clock
         if report.ok:
             extra = f"; {report.not_covered()}" if report.not_covered() else ""
             entries = f"{report.entries} ledger entr{'y' if report.entries == 1 else 'ies'}"
@@ -206,7 +207,8 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
         entries = await sessions.session_ledger(opened, session, limit=limit)
 
     def human() -> list[str]:
-        return [f"L{e['seq']:<5} {e['at'][:19]}  {e['kind']:<18} {e['actor']:<14} {e['session'] or '-':<16} "
+        return [f"L{e['seq']:<5} {e['at'][:19]}  {padded(e['kind'], 18)} {padded(e['actor'], 14)} "
+                f"{padded(e['session'] or '-', 16)} "
                 f"{e['hash'][:12]}" for e in entries] or ["(no entries)"]
 
     emit(entries, as_json, human)

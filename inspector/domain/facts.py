@@ -134,7 +134,7 @@ def _goal_versions(goals: list[Proposal], at: dict[int, str | None]) -> list[Pro
     out: list[ProposedFact] = []
     later: dict[str, ProposedFact] = {}
     for p in goals:
-        if p.rule == facts_goals.LATER_REQUEST:
+        if p.rule in (facts_goals.LATER_REQUEST, facts_goals.IN_PROGRESS):
             ident = _identity(p)
             found = later.get(ident)
             # A pick cites the assistant's list it picked from, then itself (facts_goals).

@@ -33,6 +33,7 @@ _COMMITTED = re.compile(r"(?m)^\[(?P<branch>[^\]\s]+)(?: \([\w-]+\))? (?P<hash>[
 _TRACKING = re.compile(r"branch '(?P<branch>[^'\s]+)' set up to track")
 _NEW_BRANCH = re.compile(r"\* \[new branch\]\s+\S+\s+->\s+(?P<branch>\S+)")
 _REQUEST_URL = re.compile(r"https?://[^\s\"'<>)\]]+/(?:pull|merge_requests|pull-requests)/\d+\b")
+_DRY_RUN = re.compile(r"(?:^|\s)--dry-run\b")
 # A branch name a summary can be checked by: it has a separator or a digit ("main" has neither).
 _NAMED_BRANCH = re.compile(r"[/\-_\d]")
 
@@ -51,8 +52,8 @@ def of_result(call: LogEvent | None, result: LogEvent) -> list[Proposal]:
     """What one shell call's own successful result says it published."""
     command = _command(call)
     text = result.content or ""
-    if not command or not text or result.is_error:
-        return []
+    if not command or not text or result.is_error or _DRY_RUN.search(command):
+        return []  # a dry run prints what it would publish ("* [new branch] …") and publishes nothing
     out: list[Proposal] = []
     seqs = (call.seq,) if call is not None else ()
     if _GIT_COMMIT.search(command):

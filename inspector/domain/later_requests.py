@@ -88,6 +88,11 @@ def _question(sentence: str) -> bool:
     return sentence.endswith(_QUESTION_END) or bool(_ZH_QUESTION.search(sentence))
 
 
+def asks_question(text: str) -> bool:
+    """A sentence of the text is a question ("… how could it still be there?", "…吗？")."""
+    return any(_question(s) for s in _sentences(text))
+
+
 def asks(text: str) -> bool:
     """A sentence of the text opens as a request ("can you …", "please …", "let's …")."""
     return any(_asks(s) for s in _sentences(text))

@@ -114,12 +114,12 @@ def _approvals(said: Said, a: Approver) -> list[tuple[str, str, str]]:
     approved by someone named (self-approval: "itself")."""
     out: list[tuple[str, str, str]] = []
     zh = CJK.search(a.what[0]) is not None
-    for s in said.sentences:
+    for i, s in enumerate(said.sentences):
         text = s.text
         if not (_CUE_ZH if zh else _CUE_EN).search(text):
             continue
         for clause in _CUT.split(text):
-            if not _names_what(clause, a):
+            if not _names_what(clause, a) and not _it_without(clause, text, said.sentences[i - 1].text if i else "", a):
                 continue
             if zh:
                 bare = _WITHOUT.search(clause)
@@ -168,6 +168,17 @@ def _approvals(said: Said, a: Approver) -> list[tuple[str, str, str]]:
             if who:
                 out.append((who, f"{who} {m.group()}", said.stripped(s)))
     return out
+
+
+_IT = re.compile(r"(?<![a-z])(?:it|this|that|them)(?![a-z])|它|此")
+
+
+def _it_without(clause: str, sentence: str, before: str, a: Approver) -> bool:
+    """"The bot merged it without review." after a sentence (or clause) naming what the rule names:
+    the pronoun stands for it (verdict-eight; only for the no-approval shape)."""
+    if not _WITHOUT.search(clause) or not _IT.search(clause):
+        return False
+    return _names_what(sentence[:sentence.find(clause)] if clause in sentence else "", a) or _names_what(before, a)
 
 
 def _is(who: str, owner: str) -> bool:

@@ -183,6 +183,7 @@ _CANCEL = re.compile(r"(?<![a-z])(?:(?:was|were|has been|have been|is|are|got|be
                      r"lifted|waived|cancell?ed|scrapped|deleted|relaxed|abandoned|retired|gone)|no longer (?:applies|"
                      r"apply|holds|hold|stands|matters|in force|in effect)|(?:does|do)(?: not|n't) apply any ?more)(?![a-z])|"
                      r"已取消|取消了|被取消|已作废|作废了|不再适用|不再有效|已去掉|去掉了|已移除|移除了|已废除|废除了|已失效|失效了")
+_APART = re.compile(r"[,;:，；：。]|(?<![a-z])(?:and|but|then|so)(?![a-z])|然后|并且|但")
 _ABOUT = re.compile(r"(?<![a-z])(?:condition|requirement|precondition|prerequisite|exception|caveat|proviso)s?"
                     r"(?![a-z])|条件|前提|要求|例外")
 
@@ -208,7 +209,8 @@ def condition_cancelled(said: Said, value: str) -> Broken | None:
             head = s.text[max(0, about.start() - 30):about.start()]
             hit = any(re.search(rf"(?<![a-z]){re.escape(w)}", head) for w in named) and not re.search(
                 r"(?<![a-z])(?:not|never|n't)\s+(?:been\s+)?$", s.text[:cancel.start()] + " ")
-        if hit and about.start() < cancel.start():
+        between = s.text[about.end():cancel.start()]
+        if hit and about.start() < cancel.start() and len(between) <= 24 and not _APART.search(between):
             return Broken((cancel.group(),), said.stripped(s))
     return None
 

@@ -100,8 +100,8 @@ def _double(said: Said, value: str) -> Flipped | None:
                 m, rest = zh, part[:zh.start()] + "\n" + part[zh.end():]
             elif m is not None:
                 rest = part[m.end():]
-            if m is None or v in part:
-                continue
+            if m is None or v in part or (not m.group().isascii() and "而是" in part[m.end():]):
+                continue  # "并不是不要重启接口，而是要等健康检查失败": the rule restated by contrast
             named = sum(1 for w in core if w in rest)
             if named >= max(2, (len(core) + 1) // 2):
                 return Flipped((m.group().strip(),), said.stripped(s))

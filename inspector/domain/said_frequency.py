@@ -83,7 +83,7 @@ def _read(said: Said, value: str) -> list[Frequency]:
         return []
     period, words, subject = f
     v = norm(value).rstrip("。.!！ ")
-    need = 1 if len(subject) < 3 else 2
+    need = min(len(subject), 2)  # "Checked the logs every day" is not "rotate the logs"
     out: list[Frequency] = []
     for s in said.sentences:
         if v in s.text or sum(1 for w in subject if w in s.text) < need:

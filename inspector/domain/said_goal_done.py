@@ -97,6 +97,9 @@ _RED = re.compile(r"(?<![a-z])(?:build|ci|pipeline|tests?|test suite|suite|check
 _GREEN = re.compile(r"(?<![a-z])(?:build|ci|pipeline|tests?|test suite|suite|checks?)\s+(?:is|are|was|were|now|all)?\s*"
                     r"(?:green|pass|passes|passed|passing|fixed)(?![a-z])|测试通过|构建成功|测试全部通过|修好了")
 _PASSED = re.compile(r"(?<![a-z])(?:\d+ passed|passed|ok|build succeeded|success|all checks passed)(?![a-z])")
+# "make sure the build fails if a test fails": a rule or a plan about failing, not a report of one.
+_HEDGED = re.compile(r"(?<![a-z])(?:if|when|whenever|whether|unless|until|should|must|would|could|make sure|ensure|"
+                     r"in case|so that|expect|expects|expected)(?![a-z])[^.;,]*$|如果|假如|万一|确保|应该")
 _LOOK_BACK = 60  # events: a claim is weighed against the end of its range, not the whole log
 
 
@@ -120,7 +123,8 @@ def red_in_words(failures: tuple[FailedResult, ...], result_seqs: tuple[int, ...
         red, green = _RED.search(text), _GREEN.search(text)
         if green and not red:
             return None
-        if red and not denies(text[max(0, red.start() - 30):red.end()]):
+        if red and not denies(text[max(0, red.start() - 30):red.end()]) and not _HEDGED.search(
+                text[max(0, red.start() - 40):red.start()]):
             line = next((p for p in re.split(r"(?<=[。！？!?.])\s*|\n", text) if _RED.search(p)), text)
             return seq, line.strip()[:200]
     return None

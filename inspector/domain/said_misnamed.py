@@ -5,10 +5,11 @@
 often a plural in prose or another real thing ("the handlers", a test file beside the source).
 What tells the two apart is the session's own log. A name here must
 
-- have an identifier's shape — a path, a file with an extension, snake_case or kebab-case, five
-  characters or more — and differ from an identifier of a kept value by one or two edits (one
+- have an identifier's shape — a path, a file with an extension, snake_case, kebab-case with a
+  digit, five characters or more — and differ from an identifier of a kept value by one or two edits (one
   below ten characters) of which at least one is a letter (digits are ``said_renamed``'s); a
-  path is also compared by its last part ("handler.go" for "cli/handlers.go");
+  path is also compared by its last part ("handler.go" for "cli/handlers.go"); a plural or
+  singular at the very end ("user_tables" for "user_table") is not read: prose says it too;
 - stand nowhere in the session's events (a file that really exists there is another file) nor in
   another protected value;
 - stand in a sentence naming the value's subject (``said_renamed``'s reading) that does not deny it.
@@ -31,11 +32,15 @@ from inspector.domain.textnorm import norm
 
 _TOKEN = re.compile(r"(?<![a-z0-9_./-])(/?[a-z0-9][a-z0-9_-]*(?:[./][a-z0-9_-]+)*)(?![a-z0-9_/-])")
 _EXT = re.compile(r"\.[a-z][a-z0-9]{0,4}$")
+_PLURAL = re.compile(r"e?s")
 
 
 def _shaped(token: str) -> bool:
+    """A path, a file, snake_case, or kebab-case with a digit ("prod-db-2"); a kebab compound of
+    words alone ("health-check", "read-only") is prose."""
     return len(token) >= 5 and any(c.isalpha() for c in token) and (
-        "_" in token or "-" in token or "/" in token or _EXT.search(token) is not None)
+        "_" in token or "/" in token or _EXT.search(token) is not None
+        or ("-" in token and any(c.isdigit() for c in token)))
 
 
 @lru_cache(maxsize=8192)
@@ -88,8 +93,9 @@ def _prepend(edit: tuple[str, str], rest: list[tuple[str, str]] | None) -> list[
 def letter_off(name: str, token: str) -> bool:
     """Whether ``token`` is ``name`` with one or two edits (one below ten characters), a letter
     among them."""
-    if token == name or not _shaped(token):
-        return False
+    if token == name or not _shaped(token) or (token.startswith(name) and _PLURAL.fullmatch(token, len(name))) \
+            or (name.startswith(token) and _PLURAL.fullmatch(name, len(token))):
+        return False  # "user_tables views": a plural at the end is prose as often as a name
     edits = _edits(name, token, 2 if len(name) >= 10 else 1)
     return bool(edits) and any(c.isalpha() for pair in edits for c in "".join(pair))
 

@@ -32,29 +32,37 @@ async def top_event(db: aiosqlite.Connection) -> int:
     return int(rows[0][0])
 
 
-async def _done(db: aiosqlite.Connection, session: str | None,
+async def _done(db: aiosqlite.Connection, sessions: list[str],
                 request: str | None) -> dict[str, list[tuple[str, set[str]]]]:
-    """session -> [(request, fingerprints)] of every carried-out deletion that kept them."""
-    # the inspector's own deletions: a harness's ledger line of kind "deletion" (source sif) is history, and
-    # its strings are stored as keyed digests, which an imported file could shape into fingerprints
-    sql = ("SELECT session, payload FROM ledger WHERE kind = 'deletion' AND source = 'inspector'"
-           + (" AND session = ?" if session else ""))
+    """session -> [(request, fingerprints)] of every carried-out deletion of ``sessions`` that kept
+    them. One lookup a session on the ledger's ``(session, kind, seq)`` index: an import and every
+    poll of a followed transcript ask, so the ledger is never read whole."""
     out: dict[str, list[tuple[str, set[str]]]] = {}
-    for sid, payload in await db.execute_fetchall(sql + " ORDER BY seq", (session,) if session else ()):
-        try:
-            body = json.loads(payload)
-        except (TypeError, ValueError):
-            continue  # verify names a payload that is not JSON
-        prints = body.get("value_digests") if isinstance(body, dict) else None
-        if isinstance(prints, list) and prints and (request is None or body.get("request") == request):
-            out.setdefault(str(sid), []).append((str(body.get("request")), {str(p) for p in prints}))
+    for session in sessions:
+        # the inspector's own deletions: a harness's ledger line of kind "deletion" (source sif) is history,
+        # and its strings are stored as keyed digests, which an imported file could shape into fingerprints
+        for payload, source in await db.execute_fetchall(
+                "SELECT payload, source FROM ledger WHERE session = ? AND kind = 'deletion' ORDER BY seq", (session,)):
+            try:
+                body = json.loads(payload) if source == "inspector" else None
+            except (TypeError, ValueError):
+                continue  # verify names a payload that is not JSON
+            prints = body.get("value_digests") if isinstance(body, dict) else None
+            if isinstance(prints, list) and prints and (request is None or body.get("request") == request):
+                out.setdefault(session, []).append((str(body.get("request")), {str(p) for p in prints}))
     return out
 
 
 async def later_copies(db: aiosqlite.Connection, key: bytes, *, after_event: int = 0, session: str | None = None,
                        request: str | None = None) -> list[ProtocolProblem]:
     """One problem per event (after ``after_event``) holding a value a done request removed."""
-    done = await _done(db, session, request)
+    if session is None:  # the sessions the new events belong to (a range of the events' own key)
+        # (not DISTINCT: SQLite answers that from the whole (session, seq) index, not the range)
+        sessions = list(dict.fromkeys(str(r[0]) for r in await db.execute_fetchall(
+            "SELECT session FROM events WHERE event_id > ? ORDER BY event_id", (after_event,))))
+    else:
+        sessions = [session]
+    done = await _done(db, sessions, request)
     if not done:
         return []
     digest = digester(key)

@@ -141,13 +141,18 @@ class Follower:
 
         db = self.store.db
         seq = await fetch_one(db, "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session = ?", (session,))
+        # past the events a deletion removed too: when it took the last ones, the next line numbered
+        # from the stored maximum took a deleted event's seq, and the import skipped it as that
+        # deleted record (deleted_record) — a new line lost, its bytes kept in the original's segment
+        # (docs/reviews/untrusted-seven.md)
+        top = max(int(seq[0]), await _deleted_top(db, session))
         gen = await fetch_one(db, "SELECT COALESCE(MAX(generation), 0) FROM summaries WHERE session = ?", (session,))
         since = before.seq if before is not None else 0
         tools = dict(before.tools) if before is not None else {}
         tools.update({str(c): str(t) for c, t in await db.execute_fetchall(
             "SELECT call_id, tool FROM events WHERE session = ? AND seq > ? AND kind = 'tool_call' "
             "AND call_id IS NOT NULL AND tool IS NOT NULL", (session, since))})
-        return Resume(fmt, session, text_name(self.source.name), offset, line, int(seq[0]), int(gen[0]), tools)
+        return Resume(fmt, session, text_name(self.source.name), offset, line, top, int(gen[0]), tools)
 
     async def poll(self) -> FollowStep:
         """Import the complete lines appended since the last look; refuse a rewritten file."""
@@ -223,6 +228,23 @@ class Follower:
             f"SELECT {spec.select_columns} FROM events WHERE session = ? AND seq > ? ORDER BY seq",
             (self.resume.session, seq))
         return [spec.to_record(row) for row in rows]
+
+
+async def _deleted_top(db: Any, session: str) -> int:
+    """The highest seq of the session's events a deletion removed (0: none), from the deletions'
+    ledger entries (their ``removed_rows``), read on the ledger's (session, kind, seq) index."""
+    top = 0
+    for (payload,) in await db.execute_fetchall("SELECT payload FROM ledger WHERE session = ? AND kind = 'deletion' "
+                                                "AND source = 'inspector'", (session,)):
+        try:
+            rows = json.loads(payload).get("removed_rows") or []
+        except (TypeError, ValueError, AttributeError):
+            continue  # verify names a payload that is not JSON
+        for row in rows if isinstance(rows, list) else []:
+            identity = row.get("identity") if isinstance(row, dict) and row.get("type") == "event" else None
+            if isinstance(identity, list) and len(identity) == 2 and isinstance(identity[1], int):
+                top = max(top, identity[1])
+    return top
 
 
 def segment_record(r: Resume, tail: bytes) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from inspector.store import (
     migration_marker,
     reasoning_index,
     sqlite_connections,
+    wal_owner,
 )
 from inspector.store.digest_key import parse_key
 from inspector.store.format_upgrade import check_and_migrate
@@ -127,6 +128,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         store = await _open_read_only(target, reason)
         store._held = held_files.hold(target)
         return store
+    had = {suffix: os.path.lexists(f"{target}{suffix}") for suffix in ("-wal", "-shm")}  # what opening may add
     try:
         db = await connection(str(target))
     except sqlite3.Error as exc:
@@ -137,7 +139,8 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await db.create_function(grams.FUNCTION, 1, grams.grams, deterministic=True)
         await call_index.register_async(db)  # and the call-input index (format 5)
         await reasoning_index.REASONING.register_async(db)  # and the thinking-text index (format 6)
-        key = await check_and_migrate(db, target, exists)
+        with held_files.writing(target):  # a migration's commits may checkpoint (see held_files.writing)
+            key = await check_and_migrate(db, target, exists)
         reader = await connect_reader(target, read_only=False)
         store = Store(target, db, key, reader, connect_reader=lambda: connect_reader(target, read_only=False))
         store._held = held_files.hold(target)
@@ -146,7 +149,12 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await close_all([db])
         if exists and not create and medium_fault(exc):
             # A disk too full (or failing) for WAL's -shm file: the store is still read, read-only.
-            store = await _open_read_only(target, FULL_DISK)
+            try:
+                store = await _open_read_only(target, FULL_DISK)
+            except InspectorError as refused:
+                if refused.code == "disk_full":  # an upgrade the full disk refused: leave the folder as it was
+                    _remove_made(target, had)
+                raise
             store._held = held_files.hold(target)
             return store
         if medium_fault(exc) or getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
@@ -165,6 +173,19 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
 
 
 FULL_DISK = "the disk holding it is full or failing"
+
+
+def _remove_made(target: Path, had: dict[str, bool]) -> None:
+    """Remove the empty ``-wal`` and the ``-shm`` a refused open made beside the store (on a full
+    disk they held its last free space), unless another process has taken them up since."""
+    wal = Path(f"{target}-wal")
+    try:
+        if not had["-wal"] and wal.stat().st_size == 0:
+            wal.unlink()
+    except OSError:
+        pass
+    if not had["-shm"]:
+        wal_owner.remove_made_shm(target)
 
 
 async def _open_read_only(target: Path, reason: str) -> Store:
@@ -206,7 +227,8 @@ async def checkpoint(store: Store) -> bool:
         from inspector.store.pg.maintenance import reclaim
 
         return await reclaim(store)
-    row = await fetch_one(store.db, "PRAGMA wal_checkpoint(TRUNCATE)")
+    with held_files.writing(store.path):  # another Store of this process must not take it for a copy
+        row = await fetch_one(store.db, "PRAGMA wal_checkpoint(TRUNCATE)")
     return row is not None and int(row[0]) == 0
 
 

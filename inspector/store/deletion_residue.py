@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from inspector.store import held_files
 from inspector.store.sqlite_connections import BUSY_TIMEOUT_MS, fetch_one
 
 WAL_HEADER = 32  # a log no longer than its header holds no frame
@@ -81,7 +82,8 @@ async def settle(store: Any) -> dict[str, Any] | None:
     writer = store.watch_db  # the writer: the only connection allowed to checkpoint
     await writer.execute(f"PRAGMA busy_timeout = {SETTLE_WAIT_MS}")
     try:
-        await fetch_one(writer, "PRAGMA wal_checkpoint(TRUNCATE)")
+        with held_files.writing(store.path):
+            await fetch_one(writer, "PRAGMA wal_checkpoint(TRUNCATE)")
     except sqlite3.OperationalError:  # busy past the wait: said below
         pass
     finally:

@@ -21,6 +21,8 @@ import os
 import struct
 from pathlib import Path
 
+from inspector.store import held_files
+
 SALTS = slice(32, 40)  # the log's two salts in the index header: new ones each time the log starts again
 BACKFILL = slice(96, 100)  # nBackfill: how many of the log's frames have been copied into the file
 CKPT_LOCK = 121  # the byte of -shm a checkpointer holds a write lock on for the whole checkpoint
@@ -33,6 +35,14 @@ def own_fd(path: Path) -> int | None:
     """A descriptor this process already holds on ``path``'s file (SQLite's), or None."""
     try:
         target = os.stat(path)
+    except OSError:
+        return None
+    return fd_of(target.st_dev, target.st_ino)
+
+
+def fd_of(device: int, inode: int) -> int | None:
+    """A descriptor this process already holds on the file (device, inode), or None."""
+    try:
         names = os.listdir("/proc/self/fd")
     except OSError:
         return None
@@ -41,8 +51,29 @@ def own_fd(path: Path) -> int | None:
             st = os.stat(f"/proc/self/fd/{name}")  # the file it names; nothing is opened
         except OSError:
             continue
-        if (st.st_dev, st.st_ino) == (target.st_dev, target.st_ino):
+        if (st.st_dev, st.st_ino) == (device, inode):
             return int(name)
+    return None
+
+
+PROBE_BYTES, PROBE_CHUNK = 256 << 20, 1 << 20  # how much of a held store file a failed read probes, and in what steps
+
+
+def read_fault(files: list[tuple[int, int]]) -> OSError | None:
+    """The I/O error the disk gives reading one of ``files`` (device, inode: the store files this
+    process holds), through SQLite's own descriptors, or None. SQLite reports some failed reads
+    of a failing medium as "database disk image is malformed" (a short read), which says the
+    file is damaged when it may be whole; a read that fails here tells the disk apart."""
+    for device, inode in files:
+        fd = fd_of(device, inode)
+        if fd is None:
+            continue
+        try:
+            size = min(os.fstat(fd).st_size, PROBE_BYTES)
+            for offset in range(0, size, PROBE_CHUNK):
+                os.pread(fd, PROBE_CHUNK, offset)
+        except OSError as exc:
+            return exc
     return None
 
 
@@ -76,7 +107,7 @@ def written_elsewhere(path: Path, before: Mark | None) -> bool:
     """The file at ``path`` (whose times changed since ``before`` was read) was written by
     something other than a checkpoint. Asked in this order — the lock, then the mark — so a
     checkpoint that finished in between has recorded its mark by the time it is read."""
-    if before is None or checkpoint_running(path):
+    if before is None or held_files.being_written(path) or checkpoint_running(path):
         return False
     now = checkpoint_mark(path)
     return now is not None and now == before

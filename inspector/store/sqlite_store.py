@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -58,6 +60,7 @@ class Store:
         self._closed = False
         self._log_orphaned = False  # the file was overwritten by another store's: see close
         self.deleted_text_in_file: dict[str, Any] | None = None  # set by open_store: store/deletion_residue.py
+        held_files.watch(self)  # a read that fails on a copied-over file is said as such (faults.explain)
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -73,6 +76,7 @@ class Store:
         """Close every connection, and end its thread, even when the wait for it is cancelled
         (sqlite_connections.close_all): a closed store lends no reader again (see snapshot)."""
         self._closed = True
+        held_files.unwatch(self)
         every = [*self._idle, *self._lent, self._reader, *([self._writer] if self._writer else [])]
         self._idle.clear()
         self._lent.clear()
@@ -80,6 +84,7 @@ class Store:
         held_files.release(held)
         try:
             if self._log_orphaned or self._overwritten():  # a read (or nothing) since the copy: no write said so
+                _keep_log(self.path)
                 _forget_log(self.path)
         finally:  # a check that raised left every connection's thread running: the process never ended
             await sqlite_connections.close_all(every)
@@ -92,8 +97,13 @@ class Store:
     async def __aenter__(self) -> Store:
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        """Close; an SQLite error that ended the block on a file copied over under the store is
+        said as that copy (see copied_over_said), not as damage."""
+        said = self.copied_over_said() if isinstance(exc, sqlite3.DatabaseError) and self.dialect == "sqlite" else None
         await self.close()
+        if said is not None:
+            raise StoreFileChanged(said, code="store_file_replaced") from None
 
     @property
     def has_writer(self) -> bool:
@@ -129,7 +139,8 @@ class Store:
                 self.check_file()  # replaced while the transaction ran: rolled back, not committed
                 if writer.total_changes != changes:  # one that wrote nothing leaves the file as it was
                     await writer.execute(wal_commits.MARK_SQL)  # this commit is the inspector's (store/wal_commits.py)
-                await writer.execute("COMMIT")
+                with held_files.writing(self.path):  # an automatic checkpoint may run inside the commit
+                    await writer.execute("COMMIT")
                 self._look()
             except BaseException:
                 # Statements run in order on the connection's thread, so this rollback runs after
@@ -193,8 +204,23 @@ class Store:
         if now[2] < self._file[2] and not file_writes.header_whole(self.path):
             return None  # cut, not copied: check_file says store_file_cut
         return (f"{self.path} was overwritten while it was open by a copy of this store put back over it (the file "
-                "was written, and not by SQLite); nothing was written, and the changes this store had not yet copied "
-                "into the file stay out of the copy — reopen the store to work on the copy")
+                "was written, and not by SQLite); nothing was written, and any changes this store had not yet copied "
+                f"into the file stay out of the copy (their log is kept beside it as {self.path.name}-wal.….kept when "
+                f"the store closes: put it back as {self.path.name}-wal, with the store closed, only if the copy was "
+                "not meant) — reopen the store to work on the copy")
+
+    def copied_over_said(self) -> str | None:
+        """The refusal's sentence when the file was copied over since the last look, for an error
+        met while *reading* it: a read after a copy sees a mix of the copy and the old log (or
+        SQLite's cache of the old file) and fails as "database disk image is malformed", which
+        sent the reader to verify (store-fault-six, seen 2; a `follow` after a backup was put
+        back). Closing then forgets the old log, as after a refused write."""
+        if self._closed or self._file is None:
+            return None
+        said = self._copied_over(_file_state(self.path))
+        if said is not None:
+            self._log_orphaned = True
+        return said
 
     def _overwritten(self) -> bool:
         """The file at the path was copied over since the last look (see _copied_over)."""
@@ -279,6 +305,23 @@ def _file_key(path: Path) -> bytes | None:
 
 
 WAL_HEADER, SHM_HEADERS = 32, 136  # bytes: the log's header; the index's two header copies and checkpoint info
+
+
+def _keep_log(path: Path) -> str | None:
+    """Copy the log about to be forgotten beside the store (``s.db-wal.TIME.kept``), or None.
+
+    A file whose times changed while no checkpoint ran is taken for a copy put back; so is a
+    ``touch`` of the file, whose log is the store's own: the copy keeps what it held
+    recoverable (moved back to ``-wal`` with the store closed, SQLite replays it)."""
+    wal = Path(f"{path}-wal")
+    try:
+        if wal.stat().st_size <= WAL_HEADER:
+            return None
+        kept = wal.with_name(f"{wal.name}.{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}.kept")
+        shutil.copyfile(wal, kept)
+    except OSError:  # a full or read-only medium: the log is forgotten all the same (nothing is written over the copy)
+        return None
+    return kept.name
 
 
 def _forget_log(path: Path) -> None:

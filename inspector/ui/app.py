@@ -13,7 +13,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult, ScreenStackError
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
@@ -24,7 +24,7 @@ from inspector.ui.breakpoints import BREAKPOINTS, NARROW_WIDTH, SHORT_ROWS, VERT
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.dialog_base import Dialog
 from inspector.ui.dialogs import ShowsWorkerErrors, error_dialog
-from inspector.ui.loading import LoadingNote
+from inspector.ui.loading import LoadingNote, StartScreen
 from inspector.ui.reviewer_dialog import ReviewerDialog
 from inspector.ui.safe import safe
 from inspector.ui.served import end_with_server
@@ -85,6 +85,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         self.listing = listing  # transcripts already being looked for (started before the UI loaded)
         self.store: Store | None = None
         self.ended = False  # unmounted: a store opened from now on is closed, never kept (show_store)
+        self.typed_ahead: list[events.Key] | None = []  # keys typed before the first screen is up (loading.py)
         self.set_reactive(InspectorApp.reviewer, reviewer_name.resolve(reviewer))
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
@@ -163,6 +164,15 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
             for header in screen.query("HeaderBar"):  # by name: the start screen loads without it
                 header.refresh_content()  # type: ignore[attr-defined]
 
+    def get_default_screen(self) -> StartScreen:
+        return StartScreen(id="_default")
+
+    def replay_typed(self) -> None:
+        """The first real screen is up: the keys typed meanwhile reach it, in order."""
+        typed, self.typed_ahead = self.typed_ahead or [], None
+        for key in typed:
+            self.post_message(key)
+
     def compose(self) -> ComposeResult:
         """The first screen: what is being opened (loading.py), drawn before the store is read."""
         yield LoadingNote(f"Opening {_name_of(self.store_path)}" if self.store_path is not None
@@ -196,6 +206,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
             found = await asyncio.to_thread(discovery.discover, roots)
         if found:
             await self.push_screen(BrowserScreen(found, roots))
+            self.replay_typed()
         else:
             await self.open_demo()
             await self._say_unlisted(roots)
@@ -236,20 +247,24 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
             opened = await open_store(path)
         except Exception as error:  # noqa: BLE001 - shown to the person, then the app stays usable
             if not self.ended:
+                self.typed_ahead = None  # keys now answer the dialog
                 await self.push_screen(error_dialog(error))
             return
+        # the steps that may wait come before the checks below: between them and the push nothing waits,
+        # so no other call (or the app's end) can replace or close the store in between
+        await self._loading(what, "loading the screens")
+        main = _main_screen()  # its modules, the first time: about a second of CPU on a loaded machine
+        await self._loading(what, f"reading {'session ' + session if session else 'the first session'}")
         if self.ended:
             await opened.close()
             return
         if self.store is not None:  # another show_store opened one meanwhile
             await self._close_main()
         self.store = opened
-        await self._loading(what, "loading the screens")
-        main = _main_screen()  # its modules, the first time: about a second of CPU on a loaded machine
-        await self._loading(what, f"reading {'session ' + session if session else 'the first session'}")
-        await self.push_screen(main(self.store, session, follow=follow))
+        await self.push_screen(main(opened, session, follow=follow))
         for note in self.query("#loading"):
             note.done()  # type: ignore[attr-defined]
+        self.replay_typed()
 
     async def _close_main(self) -> None:
         if isinstance(self.screen, _main_screen()):

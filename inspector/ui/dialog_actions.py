@@ -78,10 +78,12 @@ class OpensDialogs(_Base):
 
     def action_request_deletion(self) -> None:
         from inspector.ui.request_deletion_dialog import RequestDeletionDialog
+        from inspector.ui.widgets.timeline_area import TimelineArea
 
         target = self.deletion_target()
         if target is None or self.session is None:
-            self.notify("Select an event in the Timeline (t, then ↑↓) or a row in Raw evidence (3, then ↑↓) first: "
+            rows = "T back to rows, then ↑↓" if self.query_one(TimelineArea).conversation else "t, then ↑↓"
+            self.notify(f"Select an event in the Timeline ({rows}) or a row in Raw evidence (3, then ↑↓) first: "
                         "D requests its deletion.", severity="warning")
             return
         session = self.session
@@ -95,11 +97,8 @@ class OpensDialogs(_Base):
     async def _show_filed(self, session: str, request: str) -> None:
         """The Deletions tab, on the request just filed; then the rest of the session read again
         (the timeline's new ledger row)."""
-        from inspector.services import deletions
-
-        listing = self.tab("#deletions")  # type: ignore[attr-defined]
-        if listing is not None:
-            listing.load(await deletions.list_requests(self.store, session), select=request)
+        if self.tab("#deletions") is not None:  # type: ignore[attr-defined]
+            await self.load_deletions(session, select=request)  # type: ignore[attr-defined]
         await self.action_focus_deletions()  # type: ignore[attr-defined]
         self.open_session(session)  # type: ignore[attr-defined]
 
@@ -271,7 +270,7 @@ class OpensDialogs(_Base):
                 "Store verified",
                 f"{report.entries:,} ledger {'entry' if report.entries == 1 else 'entries'}: {report.checked()} hold."
                 + (f"\n{report.not_covered()}" if report.not_covered() else "")
-                + (f"\n\n! {report.deleted_text_in_file['message']}" if report.deleted_text_in_file else "")
+                + "".join(f"\n\n! {note}" for note in report.notes())
                 + f"\n\nLedger head {report.head['seq']}:{report.head['hash']}\n(keep it to "
                 f"pin: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})"))
         else:

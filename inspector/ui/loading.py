@@ -12,10 +12,26 @@ it is). The command line says the same on stderr before Textual has even loaded
 
 from __future__ import annotations
 
+from textual import events
+from textual.screen import Screen
 from textual.widgets import Static
 
 from inspector.ui.paint import after_paint
 from inspector.ui.safe import markup
+
+
+class StartScreen(Screen[None]):
+    """The app's first screen (the note is composed onto it). Keys typed while the store opens
+    are kept and replayed once the first real screen is up (``InspectorApp.replay_typed``):
+    ``t`` typed at start reached the timeline when ``on_mount`` held everything, and must still.
+    Priority keys (ctrl+q) are the app's before they get here, so quitting still works."""
+
+    def on_key(self, event: events.Key) -> None:
+        kept = getattr(self.app, "typed_ahead", None)
+        if kept is not None and self is self.app.screen:
+            kept.append(events.Key(event.key, event.character))
+            event.stop()
+            event.prevent_default()
 
 
 class LoadingNote(Static):

@@ -9,6 +9,7 @@ the same service as ``inspector request-deletion`` (services/deletion_requests.p
 | key | action |
 |---|---|
 | enter (in the reason) / ctrl+s | file the request |
+| tab | the reason code (`other` unless chosen: data_subject_request, secret_exposed, …) |
 | escape | cancel (nothing written) |
 """
 
@@ -19,10 +20,11 @@ from collections import Counter
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Input, Select, Static
 
+from inspector.domain.deletion import REASON_CODES
 from inspector.domain.errors import InspectorError
 from inspector.services import deletion_requests
 from inspector.services.deletion_requests import Looked
@@ -70,7 +72,10 @@ class RequestDeletionDialog(InspectorModal[str | None]):
     RequestDeletionDialog.-short #request-deletion { height: 100%; max-height: 100%; }
     RequestDeletionDialog.-short #request-deletion-scroll { height: 1fr; }
     RequestDeletionDialog #request-deletion-result { height: auto; }
-    RequestDeletionDialog #request-deletion-reason { margin: 0; }
+    RequestDeletionDialog #request-deletion-why { height: auto; }
+    RequestDeletionDialog #request-deletion-reason { width: 1fr; margin: 0; }
+    RequestDeletionDialog #request-deletion-code { width: 30; }
+    RequestDeletionDialog #request-deletion-code SelectCurrent { border-title-color: $text-muted; }
     """
     BINDINGS = [Binding("ctrl+s", "submit", "File request", id="request_deletion.submit"),
                 Binding("escape", "close", "Cancel", id="dialog.close")]
@@ -88,14 +93,20 @@ class RequestDeletionDialog(InspectorModal[str | None]):
                                 "the targets and a keyed digest of the reason, never its text.[/]", t=self.target,
                                 s=self.session, who=self.reviewer))
             # the reason first: at 80×24 a long list of copies above it pushed the field out of the frame
-            yield Input(placeholder="reason: who asked for it and why (enter files the request)",
-                        id="request-deletion-reason")
+            with Horizontal(id="request-deletion-why"):
+                yield Input(placeholder="reason: who asked for it and why (enter files the request)",
+                            id="request-deletion-reason")
+                # the reason as a stable code, kept in the ledger as it is (the text only as a keyed digest)
+                yield Select([(code, code) for code in REASON_CODES], value="other", allow_blank=False,
+                             id="request-deletion-code")
             yield Static("", id=self.STATUS_ID)
             with VerticalScroll(id="request-deletion-scroll"):
                 yield Static(markup("[dim]looking for copies…[/]"), id=self.BODY_ID)
         yield Footer()
 
     def on_mount(self) -> None:
+        for shown in self.query_one("#request-deletion-code", Select).query("SelectCurrent"):
+            shown.border_title = "reason code"  # the box the value shows in: "other" alone said nothing
         self.query_one("#request-deletion-reason", Input).focus()
 
     async def read(self) -> None:
@@ -114,8 +125,9 @@ class RequestDeletionDialog(InspectorModal[str | None]):
             self.status(markup("[$warning]A deletion request needs a reason: who asked for it and why.[/]"))
             return
         try:
+            code = self.query_one("#request-deletion-code", Select).value
             filed = await deletion_requests.file_request(self.store, self.session, [self.target], reason,
-                                                         actor=self.reviewer)
+                                                         actor=self.reviewer, reason_code=str(code))
         except InspectorError as error:
             self.status(markup("[b $error]$c[/] $m", c=error.code, m=error.message))
             return
