@@ -99,6 +99,7 @@ def _not_yet_erased(store: object) -> str:
     if getattr(store, "dialect", "sqlite") == "postgresql":
         return ("the tables could not be rewritten without the deleted rows yet (a transaction open elsewhere on "
                 "the server still sees them); the next deletion rewrites them")
-    return "the WAL could not be truncated yet (a reader holds an old snapshot); the next deletion or checkpoint " \
-           "truncates it"
+    return "the WAL could not be truncated yet (a reader holds an old snapshot), so the deleted text may still be " \
+           "in the store's file or its -wal until the log is truncated (when the last program using the store closes " \
+           "it; `inspector verify` names a deletion not yet in the file)"
 

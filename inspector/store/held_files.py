@@ -7,6 +7,12 @@ opening its own Store beside the app's), that dropped the app's locks, so anothe
 writing the store took itself for the only one — it deleted the WAL and its index on close,
 and the app never saw its commits again ("Changed elsewhere" never came; later reads failed
 with "disk I/O error"). So the header is read only for a file this process does not hold.
+
+Two more things are kept per process here, for the same reason that a lock is the process's:
+the open Stores, asked whether their file was copied over when an SQLite error may mean that
+(:func:`said_copied_over`), and the files a connection of this process is committing or
+checkpointing into right now (:func:`writing`), which another Store of the process must not take
+for a copy put back (store/file_writes.py).
 """
 
 from __future__ import annotations

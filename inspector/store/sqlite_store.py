@@ -56,7 +56,7 @@ class Store:
         self._bound: ContextVar[aiosqlite.Connection | None] = ContextVar(f"store-{id(self)}", default=None)
         self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
         self._file = _file_state(path)  # (device, inode, size, times) when opened: see check_file
-        self._mark = file_writes.checkpoint_mark(path)  # how far the log was copied in, then: see _put_back
+        self._mark = file_writes.checkpoint_mark(path)  # how far the log was copied in, then: see _copied_over
         self._closed = False
         self._log_orphaned = False  # the file was overwritten by another store's: see close
         self.deleted_text_in_file: dict[str, Any] | None = None  # set by open_store: store/deletion_residue.py
