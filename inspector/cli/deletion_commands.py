@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -85,13 +86,25 @@ async def delete_cmd(store: Path, request: str, session: str | None, reviewer: s
         result = await deletions.delete(opened, request, actor=reviewer, session=session)
     emit(result.as_dict(), as_json,
          lambda: [f"refused {r.code}: {r.message}" for r in result.refusals] if result.refusals
-         else [f"deleted {sum(result.removed.values())} cop(ies) for {request}: "
-               + ", ".join(f"{n} {k}" for k, n in result.removed.items()),
+         else [f"deleted all {len(result.coverage.copies)} cop(ies) `deletion` lists for {request}: "
+               + ", ".join(f"{n} {k}" for k, n in result.removed.items())
+               + _with_them(result.coverage.copies),
                *(f"  rewrote {c.id} ({c.why})" for c in result.coverage.copies if c.where == "sessions"),
                *(f"  ! {w}" for w in result.coverage.warnings),
                *([] if result.wal_truncated else ["  ! " + _not_yet_erased(opened)]),
                *_not_checked()])
     return EXIT_REFUSED if result.refusals else EXIT_OK
+
+
+def _with_them(copies: list[Any]) -> str:
+    """What went with the rows counted: index entries and texts kept only as a digest, so the
+    count matches the listing's (a script saw "7 copies to remove" and then "deleted 4")."""
+    index = sum(1 for c in copies if c.where.endswith("_fts") or c.where in {"reasoning_grams", "search_grams"})
+    digested = sum(1 for c in copies if c.where == "deletion_requests")
+    parts = [f"{index} search-index entr{'y' if index == 1 else 'ies'}" if index else "",
+             f"{digested} reason text{'s' if digested > 1 else ''} now kept only as a keyed digest" if digested else ""]
+    said = " and ".join(p for p in parts if p)
+    return f"; with them {said}" if said else ""
 
 
 def _not_yet_erased(store: object) -> str:
