@@ -20,6 +20,7 @@ from inspector.store import connection
 from inspector.store.connection import Store
 from inspector.ui import served
 from inspector.ui.app import InspectorApp
+from tests.test_app import settle
 
 
 def _connection_threads() -> set[threading.Thread]:
@@ -46,7 +47,7 @@ async def test_a_store_that_finishes_opening_after_the_app_ended_is_closed(sampl
     before = _connection_threads()
     app = InspectorApp(sample_store)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settle(app, pilot)  # the startup worker's own open is done (the loading note's, flow-seven)
         monkeypatch.setattr(connection, "open_store", late)
         # what a transcript's thread runs on the app's loop (call_from_thread), not a worker: not cancelled
         handed = asyncio.ensure_future(app.show_store(sample_store, None, None))
@@ -76,7 +77,7 @@ async def test_two_stores_opened_at_once_leave_one_open(sample_store: Path, tmp_
     before = _connection_threads()
     app = InspectorApp(sample_store)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settle(app, pilot)  # the startup worker's open first: three opens in all
         await asyncio.gather(app.show_store(sample_store, None, None), app.show_store(other, None, None))
         await pilot.pause()
         assert len(opened) == 3 and app.store in opened

@@ -124,10 +124,12 @@ async def test_enter_on_the_folded_row_lists_every_entry(tmp_path: Path) -> None
     from inspector.ui.app import InspectorApp
     from inspector.ui.dialogs import MessageDialog
     from inspector.ui.widgets.timeline_view import TimelineView
+    from tests.test_app import settle
 
     _src, db = await followed(tmp_path, 4)
     app = InspectorApp(db, reviewer="ana")
     async with app.run_test(size=(160, 45)) as pilot:
+        await settle(app, pilot)  # the store opens in a worker behind the loading note (flow-seven)
         await pilot.press("t", "end")
         await pilot.pause()
         view = app.screen.query_one(TimelineView)

@@ -107,16 +107,21 @@ SAMPLES = {
 # Changed on purpose again in defects (tests/test_later_request_picks.py): 7662d755's export lost the goal state
 # line of evt:168 (the user pasting back the assistant's "2. User committed: …"), 995ebed6's gained one goal state
 # line (the pick "Implement 1,2 and 3." at evt:136, naming the three items); every other line compared equal.
+# Changed on purpose again in verdict-real (facts_published.py, tests/test_verdict_real.py): 4b7d5121's export
+# gained three pending state lines — the commit 6d61daa, the pushed branch and the pull request #85 its own calls
+# published; every other line compared equal (no other transcript here publishes anything). And 7662d755's export
+# gained one goal state line: the question its compaction cut short (evt:129, rule goal.in_progress); every other
+# line compared equal.
 TRANSCRIPTS = {
     "anthropic/test_anthropic_tool_with_thinking.conversation.json": (
         "edc0260605bbe7471b2a2f795908731c77a281d047b6b5167661fafacc37da18",
         "0de99ef4339e39606c138fdf5a6d227fea06e3152edc6612b5683e94d948527d"),
     "claude-code/4b7d5121b42a-0__manual_compaction_bash_progress_v2.1.14.jsonl": (
-        "9da38a03ce6e6cb3f98fbe3c517a9b6199c61c4933c4cc5bba60b877bbcba1ca",
-        "2ba4679870f0abc9bc3ff936b54b9da094828b39fecd0cba870240fe9c42aba0"),
+        "0dbcfa1d63605322d0b892551e6c31ccd36ccafa35827c5aa4fcbe7f3e4ecae5",
+        "c6bfd39ff3818020e55ef42039d5847b66f19e108979f1c83a170b60544ce6fb"),
     "claude-code/7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl": (
-        "61ce6e6b4730d0741764e06acc8d70b74cc0845d49bd0ef05ea05e41135f75a4",  # defects: a pasted-back line is no request
-        "efc162df841145f7fc9995d32731986ed29045844267991bed72e89f31679794"),
+        "29a3d3ea01daf68c3ba4f10ed9c57503db0538179bae9bb33222e9240fd096ab",  # verdict-real: the question in progress
+        "d48619a0305b12df635549f47b5c169f16fc2a29f82a91c845c14f3a4ba03d9c"),
     "claude-code/995ebed6e4-2__two_records_on_one_line_v2.1.7.jsonl": (
         "c0a8c5977611e335ef28bf941e930184e8481a3ac232a65d200bed54d2de85e8",  # defects: the pick "Implement 1,2 and 3." a goal
         "68314b77d20f1b548187000a8bc18bc1c59d64aee00cbdb3246a601c18ddf1a2"),

@@ -73,10 +73,11 @@ async def test_empty_tabs_say_where_their_records_come_from(tmp_path: Path) -> N
     async with app.run_test(size=(120, 35)) as pilot:
         await settle(app, pilot)
         assert isinstance(app.screen, MainScreen)
-        for widget, record in ((CandidatesList, "candidate"), (DeletionsList, "deletion_request"),
-                               (HandoffsList, "handoff")):
+        for widget, record in ((CandidatesList, "candidate"), (HandoffsList, "handoff")):
             shown = str(app.screen.query_one(widget).get_option_at_index(0).prompt)
             assert f"a `{record}` record of a sif/1 file: `inspector import FILE --into STORE`" in shown, shown
+        shown = str(app.screen.query_one(DeletionsList).get_option_at_index(0).prompt)  # a reviewer files one (flow-seven)
+        assert "D on a timeline event or a Raw evidence row files one (or `inspector request-deletion`)" in shown
         for box in ("#drift-findings", "#survival-generations"):
             shown = str(app.screen.query_one(box, OptionList).get_option_at_index(0).prompt)
             assert shown.startswith("no summary generations: R rebuilds one from the raw log"), shown

@@ -97,6 +97,8 @@ DIALOGS = {
     "reconcile": ("s-orders", _keys("enter", before=_on_a7)),
     "deletion": ("s-privacy", _keys("x", "enter")),
     "expand": ("s-bigfold", _keys("e", before=_on_stub)),
+    # on evt:4 (a phone number): what is looked for, counted never shown; the copies; the reason
+    "request_deletion": ("s-privacy", _keys("t", "down", "down", "down", "D")),
 }
 
 
@@ -115,6 +117,7 @@ SMALL_DIALOGS = {
     "handoff_not_owner": ("s-orders", _keys("o", "enter", "a")),
     # the expanded bytes fill the screen (two lines of them showed in a 90%×85% frame)
     "expand": ("s-bigfold", _keys("e", "enter", before=_on_stub)),
+    "request_deletion": ("s-privacy", _keys("t", "down", "down", "down", "D")),
 }
 
 

@@ -53,7 +53,9 @@ async def store(tmp_path: Path) -> Path:
 
 async def test_a_trust_label_cannot_promote_a_tool_result(tmp_path: Path) -> None:
     report = await import_file(write_sif(tmp_path / "t.jsonl", injected()), tmp_path / "t.db", actor="t")
-    assert [(p.code, p.seq) for p in report.problems] == [("trust_label_conflict", 3)]
+    # the model-written permission the file says is active imports pending, and the import says so
+    assert [(p.code, p.seq) for p in report.problems] == [("trust_label_conflict", 3), ("unverified_act", 0)]
+    assert "'permission.skip' v1 is active, but it was written by model" in report.problems[1].message
     async with await open_store(tmp_path / "t.db") as opened:
         [result] = await check_store(opened)
     assert [p["code"] for p in result.protocol] == ["trust_label_conflict"] and not result.ok

@@ -1,15 +1,17 @@
-"""``deletion`` (what a request must cover) and ``delete`` (carry it out)."""
+"""``request-deletion`` (file a request), ``deletion`` (what it must cover) and ``delete`` (carry it out)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
-from inspector.domain.deletion import NOT_CHECKED
-from inspector.services import deletions
+from inspector.domain.cell_width import padded
+from inspector.domain.deletion import NOT_CHECKED, REASON_CODES
+from inspector.services import deletion_requests, deletions
 from inspector.services.deletions import Coverage
 from inspector.store.connection import open_store
 
@@ -18,7 +20,7 @@ session_option = click.option("--session", help="The request's session (needed o
 
 def coverage_text(cov: Coverage) -> list[str]:
     lines = [f"{cov.request} ({cov.status}) in {cov.session}: {len(cov.copies)} cop(ies) to remove"]
-    lines += [f"  {c.where:<12} {c.id:<24} {c.why}" for c in cov.copies]
+    lines += [f"  {padded(c.where, 12)} {padded(c.id, 24)} {c.why}" for c in cov.copies]
     lines += [f"  (not found: {m} — already deleted, or never stored)" for m in cov.missing]
     lines += [f"  ! {w}" for w in cov.warnings]
     if cov.kept:
@@ -30,6 +32,31 @@ def coverage_text(cov: Coverage) -> list[str]:
 
 def _not_checked() -> list[str]:
     return ["  not checked (copies there may remain):", *(f"    - {n}" for n in NOT_CHECKED)]
+
+
+@click.command("request-deletion")
+@store_argument
+@click.argument("targets", nargs=-1, required=True)
+@click.option("--session", required=True, help="The session whose events or materials are to be deleted.")
+@click.option("--reason", required=True, help="Why (who asked); the ledger keeps only a keyed digest of it.")
+@click.option("--reason-code", type=click.Choice(REASON_CODES), default="other", show_default=True,
+              help="The reason as a stable code (recorded in the ledger as it is).")
+@reviewer_option(required=True)
+@json_option
+@run_command()
+async def request_deletion_cmd(store: Path, targets: tuple[str, ...], session: str, reason: str, reason_code: str,
+                               reviewer: str, as_json: bool) -> int:
+    """File a deletion request for TARGETS (evt:N, a material id, or mat:ID) of a session: nothing is
+    deleted yet — `deletion STORE DEL` then lists every copy it covers, `delete STORE DEL` carries it out."""
+    async with await open_store(store) as opened:
+        filed = await deletion_requests.file_request(opened, session, list(targets), reason, actor=reviewer,
+                                                     reason_code=reason_code)
+    emit(filed.as_dict(), as_json, lambda: [
+        f"filed deletion request {filed.request} in {filed.session}: {', '.join(filed.targets)} (pending, ledger "
+        f"L{filed.ledger_seq})",
+        f"  next: inspector deletion {store} {filed.request} --session {filed.session}   (every copy it covers)",
+        f"        inspector delete {store} {filed.request} --session {filed.session}     (carry it out)"])
+    return EXIT_OK
 
 
 @click.command("deletion")
@@ -59,8 +86,9 @@ async def delete_cmd(store: Path, request: str, session: str | None, reviewer: s
         result = await deletions.delete(opened, request, actor=reviewer, session=session)
     emit(result.as_dict(), as_json,
          lambda: [f"refused {r.code}: {r.message}" for r in result.refusals] if result.refusals
-         else [f"deleted {sum(result.removed.values())} cop(ies) for {request}: "
-               + ", ".join(f"{n} {k}" for k, n in result.removed.items()),
+         else [f"deleted all {len(result.coverage.copies)} cop(ies) `deletion` lists for {request}: "
+               + ", ".join(f"{n} {k}" for k, n in result.removed.items())
+               + _with_them(result.coverage.copies),
                *(f"  rewrote {c.id} ({c.why})" for c in result.coverage.copies if c.where == "sessions"),
                *(f"  ! {w}" for w in result.coverage.warnings),
                *([] if result.wal_truncated else ["  ! " + _not_yet_erased(opened)]),
@@ -68,11 +96,23 @@ async def delete_cmd(store: Path, request: str, session: str | None, reviewer: s
     return EXIT_REFUSED if result.refusals else EXIT_OK
 
 
+def _with_them(copies: list[Any]) -> str:
+    """What went with the rows counted: index entries and texts kept only as a digest, so the
+    count matches the listing's (a script saw "7 copies to remove" and then "deleted 4")."""
+    index = sum(1 for c in copies if c.where.endswith("_fts") or c.where in {"reasoning_grams", "search_grams"})
+    digested = sum(1 for c in copies if c.where == "deletion_requests")
+    parts = [f"{index} search-index entr{'y' if index == 1 else 'ies'}" if index else "",
+             f"{digested} reason text{'s' if digested > 1 else ''} now kept only as a keyed digest" if digested else ""]
+    said = " and ".join(p for p in parts if p)
+    return f"; with them {said}" if said else ""
+
+
 def _not_yet_erased(store: object) -> str:
     """Where the deleted bytes still are when the physical erasure had to wait, per backend."""
     if getattr(store, "dialect", "sqlite") == "postgresql":
         return ("the tables could not be rewritten without the deleted rows yet (a transaction open elsewhere on "
                 "the server still sees them); the next deletion rewrites them")
-    return "the WAL could not be truncated yet (a reader holds an old snapshot); the next deletion or checkpoint " \
-           "truncates it"
+    return "the WAL could not be truncated yet (a reader holds an old snapshot), so the deleted text may still be " \
+           "in the store's file or its -wal until the log is truncated (when the last program using the store closes " \
+           "it; `inspector verify` names a deletion not yet in the file)"
 

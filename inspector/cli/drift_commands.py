@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
+from inspector.domain.cell_width import padded
 from inspector.domain.drift_headline import drift_verdict
 from inspector.domain.errors import BadInput
 from inspector.domain.unreadable import NOT_JUDGED_ALL
@@ -23,15 +25,24 @@ from inspector.store.connection import open_store
 session_required = click.option("--session", required=True, help="The session.")
 
 
-def _outcome_text(o: Outcome) -> list[str]:
+def _outcome_text(o: Outcome, store: Path | None = None, session: str | None = None) -> list[str]:
     if o.refusals:
         return [f"refused {r.code}: {r.message}" for r in o.refusals]
     if o.generation is not None:
         doubts = [f"  ? not judged: {w['code']}: {w['message']}" for w in o.warnings]
         if doubts:
             doubts.append("  saved, but the rules could not judge the sentence(s) above: a person must read it.")
-        return [f"generation {o.generation} (corrected, parent {o.parent}); context v{o.context_version}", *doubts]
-    return [f"{o.key} v{o.version} is {o.status}; context v{o.context_version} · goal r{o.goal_revision}"]
+        # what the check of the new text found, said: it is the next summary's starting point
+        judged = (f"saved with {len(o.findings)} drift finding(s) (--save-anyway)" if o.findings
+                  else "no drift found in it" + (", but see the ? lines" if doubts else ""))
+        return [f"generation {o.generation} (corrected, parent {o.parent}); context v{o.context_version}; {judged}; "
+                "the next summary starts from it", *doubts]
+    lines = [f"{o.key} v{o.version} is {o.status}; context v{o.context_version} · goal r{o.goal_revision}"]
+    if o.status == "pending" and o.may_confirm and store is not None and session is not None:
+        lines.append(f"it binds nothing until the session's owner confirms it: `inspector confirm {shlex.quote(str(store))} "
+                     f"--session {shlex.quote(session)} --key {shlex.quote(str(o.key))} "
+                     f"--reviewer {shlex.quote(o.may_confirm)}` (or rejects it: add --reject)")
+    return lines
 
 
 def _where(verbatim_in: tuple[str, ...], cited: tuple[str, ...]) -> str:
@@ -71,7 +82,7 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
             lines.append(f"field timeline (generation{'s' if len(t.generations) > 1 else ''} "
                          + " ".join(str(g) for g in t.generations) + "):")
             mark = {"kept": "✓", "rewritten": "≠", "missing": "∅"}
-            lines += [f"  {k:<28} " + " ".join(mark[t.cells[k][g]] for g in t.generations) for k in t.keys]
+            lines += [f"  {padded(k, 28)} " + " ".join(mark[t.cells[k][g]] for g in t.generations) for k in t.keys]
         lines.append("rebuild from the raw log:")
         lines += [f"  {r.key}: “{r.value}” " + _where(r.verbatim_in, r.cited) for r in report.rebuild]
         if report.narrative:
@@ -106,15 +117,32 @@ async def correct_cmd(store: Path, session: str, key: str, value: str, reason: s
     async with await open_store(store) as opened:
         outcome = await corrections.correct(opened, session, key, value, reason=reason, actor=reviewer, kind=kind,
                                             rationale=rationale, alternatives=list(alternatives) or None)
-    emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome))
+    emit(outcome.as_dict(), as_json, lambda: _outcome_text(outcome, store, session))
     return EXIT_REFUSED if outcome.refusals else EXIT_OK
+
+
+def _text_of(text_file: Path) -> str:
+    """The corrected text, or one sentence saying what the file is (before: Python's own words,
+    "[Errno 2] No such file or directory: 'x'", "'utf-8' codec can't decode byte 0x89 …", and a
+    folder was a usage error, exit 2)."""
+    if str(text_file) == "-":
+        return click.get_text_stream("stdin").read()
+    if text_file.is_dir():
+        raise BadInput(f"{text_file} is a folder: give the file holding the corrected text")
+    try:
+        return text_file.read_text("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{text_file} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}): "
+                       "write the corrected summary as UTF-8 text") from None
+    except OSError as exc:
+        raise BadInput(f"cannot read {text_file}: {exc.strerror or exc}") from None
 
 
 @click.command("correct-summary")
 @sole_store_argument
 @session_required
 @click.option("--generation", required=True, type=click.IntRange(min=0), help="The generation being corrected.")
-@click.option("--text-file", required=True, type=click.Path(path_type=Path, dir_okay=False, exists=False),
+@click.option("--text-file", required=True, type=click.Path(path_type=Path, exists=False),
               help="UTF-8 file with the corrected text ('-' for standard input).")
 @click.option("--reason", required=True, help="Why (recorded in the ledger).")
 @click.option("--unresolved", multiple=True, help="An unresolved marker (repeatable). Default: the open issues and "
@@ -131,10 +159,7 @@ async def correct_summary_cmd(store: Path, session: str, generation: int, text_f
     The new text is checked for drift first: with findings nothing is written (exit 1)
     unless --save-anyway. Sentences the rules cannot judge are saved and listed as
     "? not judged" (JSON: warnings)."""
-    try:
-        text = click.get_text_stream("stdin").read() if str(text_file) == "-" else text_file.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {text_file}: {exc}") from None
+    text = _text_of(text_file)
     async with await open_store(store) as opened:
         outcome = await corrections.correct_summary(opened, session, generation, text, reason=reason, actor=reviewer,
                                                     unresolved=list(unresolved) or None, save_anyway=save_anyway)

@@ -40,6 +40,19 @@ def main(argv: list[str] | None = None) -> Any:
 def _main(argv: list[str] | None) -> Any:
     args = sys.argv[1:] if argv is None else argv
     sources = _bare_sources(args)
+    if argv is None:  # the process itself (not a test calling main): say at once what is being opened
+        from inspector.cli import opening_line
+        from inspector.cli.command_names import NAMES
+
+        said = ("Context Inspector: looking for transcripts…" if sources is not None
+                else opening_line.opens_app(args, NAMES))
+        if said is not None:
+            opening_line.say(said)
+        elif args[:1] in (["import"], ["report"]) and "--json" not in args and "--help" not in args:
+            from inspector.cli import STARTED
+            from inspector.cli.import_progress import start_early
+
+            start_early(f"inspector {args[0]}", STARTED)  # a line after 1 s, while the command loads
     if sources is None:
         from inspector.cli.main import main as cli_main
 

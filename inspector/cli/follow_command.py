@@ -25,9 +25,17 @@ from inspector.cli.store_param import STORE
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.formats.detect import detect
 from inspector.domain.formats.tail import APPENDABLE
-from inspector.domain.terminal_safe import json_safe
+from inspector.domain.protocol import ProtocolProblem
+from inspector.domain.terminal_safe import json_safe, line_safe
 from inspector.services.following import Follower, catch_up
 from inspector.services.reading import open_regular
+
+
+def _warn(problems: list[ProtocolProblem]) -> None:
+    """A value a carried-out deletion removed, back in a new event: one line each on stderr (stdout
+    stays the events' JSON lines a script reads)."""
+    for problem in problems:
+        click.echo(f"⚠ {problem.code}: {line_safe(problem.message)}", err=True)
 
 
 def _print(event: dict[str, Any]) -> None:
@@ -46,9 +54,12 @@ def _print(event: dict[str, Any]) -> None:
 @click.option("--once", is_flag=True, help="Import what is there, print it, and stop (no waiting).")
 @click.option("--timeout", type=click.FloatRange(min=0), help="Stop after this many seconds.")
 @reviewer_option(required=False)
+# every other command takes --json; a script passing it here too was a usage error ("No such option")
+@click.option("--json", "json_lines", is_flag=True, hidden=False,
+              help="Accepted for scripts: the output is JSON lines with or without it.")
 @run_command()
 async def follow_cmd(file: Path, into: Path | None, interval: float, once: bool, timeout: float | None,
-                     reviewer: str | None) -> int:
+                     reviewer: str | None, json_lines: bool) -> int:
     """Import FILE's new lines as an agent appends them; print each new event as a JSON line."""
     try:
         return await _follow(file, into, interval, once, timeout, reviewer)
@@ -78,9 +89,14 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
         article = "an" if fmt[:1] in "aeiou" else "a"
         raise BadInput(f"{file.name} is {article} {fmt} file, which its tool rewrites as a whole rather than appending to, "
                        "so it cannot be followed; open or import it instead", code="not_appendable")
+    if into is not None:
+        from inspector.cli.store_commands import refuse_transcript_name
+
+        refuse_transcript_name(into)
     store_path = into or store_beside(file)
     store_path.parent.mkdir(parents=True, exist_ok=True)
     caught = await catch_up(file, store_path, actor=actor, live=True)
+    _warn(caught.returned)
     if caught.session is None and once:
         return EXIT_OK
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -89,15 +105,16 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
             return EXIT_OK
         await asyncio.sleep(interval)
         caught = await catch_up(file, store_path, actor=actor, live=True)
+        _warn(caught.returned)
     follower = await Follower.open(store_path, file, actor=actor)
-    try:
+    async with follower.store:  # closed at the end; a read failing on a backup put back is said as that copy
         assert follower.resume is not None
         for event in await follower.events_after(follower.resume.seq - caught.added_events):
             _print(event)
         while not once and (deadline is None or time.monotonic() < deadline):
             await asyncio.sleep(interval)
-            for event in (await follower.poll()).events:
+            step = await follower.poll()
+            for event in step.events:
                 _print(event)
-    finally:
-        await follower.close()
+            _warn(step.returned)
     return EXIT_OK

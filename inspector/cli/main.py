@@ -17,30 +17,8 @@ import click
 
 from inspector import __version__
 from inspector.cli import interrupts
+from inspector.cli.command_names import COMMANDS  # also read by the entry, before click loads
 from inspector.domain.terminal_safe import line_safe
-
-# Command name -> "module:attribute". Modules load when their command runs (or when
-# ``--help`` lists them), so ``inspector sessions`` never imports the app, the HTML
-# report or the import workers.
-COMMANDS: dict[str, str] = {
-    "open": "open_command:open_cmd", "sessions": "sessions_command:sessions_cmd",
-    "import": "store_commands:import_cmd", "export": "store_commands:export_cmd",
-    "verify": "store_commands:verify_cmd", "ledger": "store_commands:ledger_cmd",
-    "expand": "expand_command:expand_cmd", "candidates": "candidate_commands:candidates_cmd",
-    "validate": "candidate_commands:validate_cmd", "accept": "candidate_commands:accept_cmd",
-    "reject": "candidate_commands:reject_cmd", "drift": "drift_commands:drift_cmd",
-    "correct": "drift_commands:correct_cmd", "correct-summary": "drift_commands:correct_summary_cmd",
-    "confirm": "drift_commands:confirm_cmd", "history": "drift_commands:history_cmd",
-    "handoff": "handoff_commands:handoff_cmd", "accept-handoff": "handoff_commands:accept_handoff_cmd",
-    "check": "store_commands:check_cmd", "budget": "budget_command:budget_cmd",
-    "deletion": "deletion_commands:deletion_cmd", "delete": "deletion_commands:delete_cmd",
-    "facts": "verdict_commands:facts_cmd", "survival": "verdict_commands:survival_cmd",
-    "rebuild": "verdict_commands:rebuild_cmd", "regress": "regress_command:regress_cmd",
-    "actions": "reconcile_command:actions_cmd", "reconcile": "reconcile_command:reconcile_cmd",
-    "rebase": "rebase_command:rebase_cmd", "follow": "follow_command:follow_cmd",
-    "report": "report_commands:report_cmd", "serve": "report_commands:serve_cmd",
-    "search": "search_command:search_cmd", "migrate": "migrate_command:migrate_cmd",
-}
 
 
 def load_command(name: str) -> click.Command:
@@ -70,16 +48,20 @@ class InspectorGroup(click.Group):
             return self._parse_args(ctx, args)
 
     def _parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and (not args[0].startswith("-") or args[0] == "--source") and args[0] not in COMMANDS:
-            _refuse_mistyped_command(args[0], args[1:])
-            args = ["open", *args]
-        with _inert_usage_errors():
+        ctx.meta[_WANTS_JSON] = "--json" in args
+        with _inert_usage_errors(ctx.meta[_WANTS_JSON]):
+            if args and (not args[0].startswith("-") or args[0] == "--source") and args[0] not in COMMANDS:
+                _refuse_mistyped_command(args[0], args[1:])
+                args = ["open", *args]
             return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         # a command's own options and arguments are parsed in here; Ctrl+C: one line, exit 130
-        with interrupts.said_interrupts(), _inert_usage_errors():
+        with interrupts.said_interrupts(), _inert_usage_errors(bool(ctx.meta.get(_WANTS_JSON))):
             return super().invoke(ctx)
+
+
+_WANTS_JSON = "inspector.wants_json"  # ctx.meta: the invocation's words hold --json (a usage error is JSON too)
 
 
 def _refuse_mistyped_command(word: str, rest: list[str]) -> None:
@@ -100,7 +82,7 @@ def _refuse_mistyped_command(word: str, rest: list[str]) -> None:
 
 
 @contextmanager
-def _inert_usage_errors() -> Iterator[None]:
+def _inert_usage_errors(wants_json: bool = False) -> Iterator[None]:
     """Click's usage errors quote the bad argument (``No such option: …``, ``Path '…' does not
     exist``) and click prints them itself, past ``cli/output.py``: the quoted argument is made
     inert on one line here, so an argument holding an escape or a line break (a pasted file
@@ -108,14 +90,28 @@ def _inert_usage_errors() -> Iterator[None]:
     try:
         yield
     except click.MissingParameter as error:
-        if error.param is not None and error.param.name == "session" and error.ctx is not None:
-            from inspector.cli.session_hint import missing_session_hint
+        if error.param is not None and error.param.name and error.ctx is not None:
+            from inspector.cli.session_hint import missing_hint
 
-            error.message = line_safe(" ".join(filter(None, [error.message, missing_session_hint(error.ctx.params.get("store"))])))
+            hint = missing_hint(error.param.name, error.ctx.params)
+            error.message = line_safe(" ".join(filter(None, [error.message or "", hint])))
+        _json_usage_error(error, wants_json)
         raise
     except click.ClickException as error:
         error.message = line_safe(error.message)
+        if isinstance(error, click.UsageError):
+            _json_usage_error(error, wants_json)
         raise
+
+
+def _json_usage_error(error: click.UsageError, wants_json: bool) -> None:
+    """With ``--json``, a usage error (exit 2) is a JSON document on stdout too, as every other
+    refusal is: ``drift s.db --json | jq`` got nothing on stdout and jq failed on empty input.
+    ``--json`` is among the command's words, or click read it before the error."""
+    if wants_json or (error.ctx is not None and error.ctx.params.get("as_json")):
+        from inspector.cli.output import json_text
+
+        click.echo(json_text({"error": {"code": "usage_error", "message": error.format_message()}}))
 
 
 @click.group(cls=InspectorGroup, invoke_without_command=True,

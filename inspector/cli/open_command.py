@@ -74,6 +74,9 @@ def importer_name(explicit: str | None) -> str:
     if known:
         return known
     if sys.stdin.isatty():
+        from inspector.cli import opening_line
+
+        opening_line.clear()  # the question starts its own line
         name = click.prompt("Who is reviewing? (recorded with every write; remembered)", type=str).strip()
         if name and reviewer_name.name_problem(name) is None:
             reviewer_name.remember(name)
@@ -98,7 +101,12 @@ async def resolve_target(target: Path | None, reviewer: str | None = None) -> Pa
     store = store_beside(target)
     store.parent.mkdir(parents=True, exist_ok=True)
     # a first import, or only what was appended since the last one (a rewritten file is refused)
-    await catch_up(target, store, actor=importer_name(reviewer), progress=ImportProgress())
+    actor = importer_name(reviewer)  # asked before the progress line may draw over the question
+    with ImportProgress(target.name) as progress:
+        await catch_up(target, store, actor=actor, progress=progress)
+    from inspector.cli import opening_line
+
+    opening_line.say(f"Context Inspector: opening {opening_line.shown(str(target))}…")  # the progress line erased it
     return store
 
 
@@ -133,7 +141,8 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
         else:
             store = asyncio.run(resolve_target(target, reviewer))
             if not isinstance(store, StoreUrl) and not store.exists():
-                hint = "" if target.suffix else "; it is not a command either (inspector --help lists them)"
+                hint = ("; `inspector import FILE --into STORE` makes a store from a transcript" if target.suffix
+                        else "; it is not a command either (inspector --help lists them)")
                 raise InspectorError(f"no store at {store}{hint}", code="not_a_store")
             follow = target if store != target else None
             asyncio.run(_opens(store))  # not a store, damaged, unreadable: exit 3 here, not a dialog in an app

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from inspector.cli import STARTED
+from inspector.cli.import_progress import ProgressLine
 from inspector.cli.open_command import resolve_target
 from inspector.cli.output import EXIT_OK, EXIT_USAGE, emit, fail, json_option, run_command
 from inspector.cli.store_commands import sole_store_argument
@@ -25,7 +27,7 @@ from inspector.store.location import ENV_STORE, StoreUrl
 @click.command("report")
 @sole_store_argument
 @click.option("--session", required=True, help="The session to report on.")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
+@click.option("-o", "--output", type=click.Path(path_type=Path),  # a folder: bad_output, exit 3 (services/output_file.py)
               help="The HTML file to write (required unless --json).")
 @click.option("--generation", type=click.IntRange(min=0), help="Centre on this summary generation (default: latest).")
 @click.option("--max-entries", type=click.IntRange(min=0), default=DEFAULT_MAX_ENTRIES, show_default=True,
@@ -42,12 +44,15 @@ async def report_cmd(store: Path, session: str, output: Path | None, generation:
     if output is None and not as_json:
         click.echo("error: give -o FILE.html for the report, or --json for its data", err=True)
         return EXIT_USAGE
-    async with await open_store(store) as opened:
-        if output is None:
-            data = await report_data(opened, session, generation, max_entries=max_entries)
-        else:
-            written = await write_report(opened, session, output, generation, max_entries=max_entries)
-            data = written.as_dict()
+    # on a terminal, when it lasts more than a second (a long session judged on a loaded machine)
+    with ProgressLine(f"report {session}", enabled=not as_json, since=STARTED, stage="opening the store") as progress:
+        async with await open_store(store) as opened:
+            progress("reading the log, judging drift and survival" + ("" if output is None else ", writing the page"))
+            if output is None:
+                data = await report_data(opened, session, generation, max_entries=max_entries)
+            else:
+                written = await write_report(opened, session, output, generation, max_entries=max_entries)
+                data = written.as_dict()
 
     def human() -> list[str]:
         gap = data.get("conversation_left_out")
@@ -89,6 +94,7 @@ async def _checked_store(target: Path | None) -> Path:
     in every browser tab later."""
     path = await resolve_target(target)
     if not isinstance(path, StoreUrl) and not path.exists():
-        raise InspectorError(f"no store at {path}", code="not_a_store")
+        raise InspectorError(f"no store at {path} (`inspector import FILE --into STORE` makes a store from a "
+                             "transcript; `inspector serve` alone serves the demo)", code="not_a_store")
     async with await open_store(path):
         return path

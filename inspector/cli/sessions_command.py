@@ -12,6 +12,8 @@ import click
 
 from inspector.cli.output import EXIT_OK, emit, json_option, run_command
 from inspector.cli.store_param import make_store_argument
+from inspector.domain.cell_width import cells, padded
+from inspector.domain.terminal_safe import line_safe
 from inspector.services import sessions
 from inspector.store.connection import open_store
 
@@ -46,9 +48,15 @@ async def sessions_cmd(store: Path | None, discover: bool, sources: tuple[Path, 
 
     def human() -> list[str]:
         lines = [f"{len(rows)} session(s) in {path}"]
+        # the id column as wide as the ids (a Claude Code uuid is 36 characters), up to 40: a longer
+        # id (an inspect-ai sample's) takes a line of its own, so the columns stay under each other
+        width = min(max([24, *(cells(line_safe(s.id)) for s in items)]), 40)
         for s in items:
-            lines.append(f"  {s.id:<24} ctx v{s.context_version:<3} goal r{s.goal_revision:<3} "
-                         f"{s.events:>7} events  {s.title or ''}")
+            long_id = cells(line_safe(s.id)) > width
+            if long_id:
+                lines.append(f"  {line_safe(s.id)}")
+            lines.append(f"  {padded('' if long_id else s.id, width)} ctx v{s.context_version:<3} "
+                         f"goal r{s.goal_revision:<3} {s.events:>7} events  {s.title or ''}")
         return lines
 
     emit(rows, as_json, human)

@@ -15,11 +15,13 @@ from inspector.cli.import_progress import ImportProgress
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.store_param import STORE, make_store_argument
-from inspector.domain.errors import InspectorError
+from inspector.domain.cell_width import padded
+from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.formats.detect import FORMATS
-from inspector.services import exporting, sessions, verifying
+from inspector.services import confirmations, exporting, sessions, verifying
 from inspector.services.checking import CHECKS, check_store
 from inspector.services.importing import import_file
+from inspector.services.output_file import stale_said
 from inspector.store.connection import open_store
 
 store_argument = make_store_argument()
@@ -52,8 +54,13 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
     """Import FILE (sif/1, Claude Code, Codex, Gemini CLI, an inspect-ai log, or a saved OpenAI / Anthropic /
     DeepSeek message list) into a store: all or nothing; re-running it is safe."""
     actor = reviewer or getpass.getuser()
-    report = await import_file(file, into, actor=actor, progress=ImportProgress(), fmt=fmt)
+    refuse_transcript_name(into)
+    with ImportProgress(file.name, enabled=not as_json) as progress:  # on a terminal, after 1 s
+        report = await import_file(file, into, actor=actor, progress=progress, fmt=fmt)
     data = report.as_dict()
+    async with await open_store(into) as opened:
+        pending = await confirmations.pending_counts(opened, report.sessions)
+    data["pending"] = pending
 
     def human() -> list[str]:
         added = counts_text(sorted(report.added.items())) or "nothing new"
@@ -61,6 +68,7 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
         where = f"a new store {into}" if report.created_store else str(into)
         lines = [f"imported {file} ({report.format}) into {where}: {added}" + (f" ({skipped} already there)" if skipped else "")]
         lines += next_steps(str(into), report.sessions)
+        lines += pending_steps(str(into), pending)
         for p in report.problems[:SHOWN_PROBLEMS]:
             where = f" (line {p.line})" if p.line is not None else ""  # a problem of the whole file has none
             lines.append(f"  ⚠ {p.code}{where}: {p.message}")
@@ -84,10 +92,38 @@ def next_steps(store: str, sessions: list[str]) -> list[str]:
             for sid in sessions]
 
 
+TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".eval", ".yaml", ".yml")
+
+
+def refuse_transcript_name(into: object) -> None:
+    """A new store is not made under a transcript's name: `import run.jsonl --into out.jsonl` (export's
+    habit) made an SQLite file named .jsonl, which `follow`, `import` and `sessions --discover` then
+    took for a transcript. An existing store of any name still opens."""
+    if isinstance(into, Path) and not into.exists() and into.suffix.lower() in TRANSCRIPT_SUFFIXES:
+        raise BadInput(f"{into} names a transcript ({into.suffix}), not a store: give the new store a name of its "
+                       f"own, e.g. {into.with_suffix('.db')}", code="bad_output")
+
+
+def pending_steps(store: str, pending: dict[str, int]) -> list[str]:
+    """The records an import proposed and left pending (a transcript's goals, constraints, files
+    and failures, read by the extractor): the counts line called them "state records", and nothing
+    said they bind nothing — budget's protected block stayed empty — until the owner confirms them."""
+    if not pending:
+        return []
+    # never "confirm them all": a pending rule can be an instruction injected in a tool's output
+    if len(pending) > 3:
+        return [f"  {sum(pending.values())} protected records in {len(pending)} sessions are pending proposals: they "
+                "bind nothing until the session's owner confirms each that holds (`inspector facts STORE --session S` "
+                "lists them with their sources; `inspector confirm STORE --session S --key K`)"]
+    return [f"  {n} protected record(s) of {sid} are pending proposals: they bind nothing until the owner confirms each "
+            f"that holds (`inspector facts {shlex.quote(store)} --session {shlex.quote(sid)}` lists them with their "
+            "sources; `inspector confirm … --key K`)" for sid, n in pending.items()]
+
+
 @click.command("export")
 @sole_store_argument
 @click.option("--session", help="Only this session (default: all).")
-@click.option("-o", "--output", "output", required=True, type=click.Path(path_type=Path, dir_okay=False),
+@click.option("-o", "--output", "output", required=True, type=click.Path(path_type=Path),  # a folder: bad_output, exit 3
               help="The file to write.")
 @click.option("--original", is_flag=True, help="Write the transcript the session was imported from, byte for byte "
               "(needs --session).")
@@ -96,16 +132,21 @@ def next_steps(store: str, sessions: list[str]) -> list[str]:
 async def export_cmd(store: Path, session: str | None, output: Path, original: bool, as_json: bool) -> int:
     """Write STORE (or one session) as sif/1; re-importing it gives the same records."""
     if original and session is None:
-        raise click.UsageError("--original needs --session")
+        from inspector.cli.session_hint import missing_session_hint  # a synchronous read-only read
+
+        raise click.UsageError(" ".join(filter(None, ["--original needs --session (the transcript one session was "
+                                                      "imported from).", missing_session_hint(store)])))
     async with await open_store(store) as opened:
         if original:
             result = await exporting.export_original(opened, session or "", output)
-            emit(result, as_json, lambda: [f"wrote {output}: {result['bytes']:,} bytes, {result['sha256']}"])
+            emit(result, as_json, lambda: [f"wrote {output}: {result['bytes']:,} bytes, {result['sha256']}",
+                                           *stale_said(result["stale_partials_removed"])])
             return EXIT_OK
         if session is not None:  # checked before the file is opened: bad input leaves nothing on disk
             await sessions.get_session(opened, session)
         result = await exporting.export_sif(opened, output, session)
-    emit(result, as_json, lambda: [f"wrote {output}: " + counts_text(result["records"].items())])
+    emit(result, as_json, lambda: [f"wrote {output}: " + counts_text(result["records"].items()),
+                                   *stale_said(result["stale_partials_removed"])])
     return EXIT_OK
 
 
@@ -142,16 +183,17 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
 
     def human() -> list[str]:
         tip = f"head {report.head['seq']}:{report.head['hash']}"
+        residue = [f"! {note}" for note in report.notes()]  # not breaks: a deletion's text, the clock
         if report.ok:
             extra = f"; {report.not_covered()}" if report.not_covered() else ""
             entries = f"{report.entries} ledger entr{'y' if report.entries == 1 else 'ies'}"
-            return [f"ok: {entries}; {report.checked()} verified{extra}",
+            return [f"ok: {entries}; {report.checked()} verified{extra}", *residue,
                     f"{tip}  (pin it: inspector verify {where} --head {report.head['seq']}:{report.head['hash']})",
                     *(f"relies on: {line}" for line in report.relies_on())]
 
         def said(problem: dict[str, Any]) -> str:  # one line: what broke, its stable code
             return f"{problem.get('message', '')} [{problem.get('code', 'broken')}]".replace("\n", " ")
-        lines = [f"BROKEN: {said(report.first_break) if report.first_break else ''}"]
+        lines = [f"BROKEN: {said(report.first_break) if report.first_break else ''}", *residue]
         lines += [f"  - {said(p)}" for p in report.problems[1:10]]
         if len(report.problems) > 10:
             lines.append(f"  … and {len(report.problems) - 10} more (verify --json lists up to 50)")
@@ -178,7 +220,8 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
         entries = await sessions.session_ledger(opened, session, limit=limit)
 
     def human() -> list[str]:
-        return [f"L{e['seq']:<5} {e['at'][:19]}  {e['kind']:<18} {e['actor']:<14} {e['session'] or '-':<16} "
+        return [f"L{e['seq']:<5} {e['at'][:19]}  {padded(e['kind'], 18)} {padded(e['actor'], 14)} "
+                f"{padded(e['session'] or '-', 16)} "
                 f"{e['hash'][:12]}" for e in entries] or ["(no entries)"]
 
     emit(entries, as_json, human)

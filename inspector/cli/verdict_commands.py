@@ -8,6 +8,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, lines_text, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
+from inspector.domain.cell_width import padded
 from inspector.services import fact_proposals
 from inspector.services.rebuilding import rebuild_generation
 from inspector.services.survival import survival_report
@@ -39,7 +40,7 @@ async def facts_cmd(store: Path, session: str, write_: bool, reviewer: str | Non
     def human() -> list[str]:
         if not rows:
             return [f"{session}: the rules propose no fact"]
-        return [f"{r.fact.kind:<11} {r.fact.key:<44} [{r.status}] {r.fact.value[:70]}  "
+        return [f"{padded(r.fact.kind, 11)} {padded(r.fact.key, 44)} [{r.status}] {r.fact.value[:70]}  "
                 f"({', '.join(r.fact.sources[:4])}{' …' if len(r.fact.sources) > 4 else ''}; {r.fact.rule})"
                 for r in rows]
 

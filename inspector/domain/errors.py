@@ -82,3 +82,13 @@ class Refusal:
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
+
+
+def no_generation(session: str, generation: object, have: list[int]) -> NotFound:
+    """A summary generation the session does not hold, naming the ones it does (before: "has no
+    summary generation 99" and nothing more, so a script had to run drift to learn them)."""
+    held = sorted(have)
+    shown = (", ".join(map(str, held)) if len(held) <= 8
+             else ", ".join(map(str, held[:3])) + f", … {held[-1]} ({len(held)} in all)")
+    return NotFound(f"session {session!r} has no summary generation {generation}; "
+                    + (f"its generations: {shown}" if held else "it has no summary generation at all"))

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from inspector.domain import facts_goals, facts_text, facts_tools
+from inspector.domain import facts_goals, facts_published, facts_text, facts_tools
 from inspector.domain.facts_text import Proposal
 from inspector.domain.logevents import LogEvent
 
@@ -134,7 +134,7 @@ def _goal_versions(goals: list[Proposal], at: dict[int, str | None]) -> list[Pro
     out: list[ProposedFact] = []
     later: dict[str, ProposedFact] = {}
     for p in goals:
-        if p.rule == facts_goals.LATER_REQUEST:
+        if p.rule in (facts_goals.LATER_REQUEST, facts_goals.IN_PROGRESS):
             ident = _identity(p)
             found = later.get(ident)
             # A pick cites the assistant's list it picked from, then itself (facts_goals).
@@ -164,13 +164,14 @@ def extract(events: Iterable[LogEvent]) -> list[ProposedFact]:
     decisions = facts_goals.read_replies(ordered, replies)  # the goals go into ``replies``
     own = replies.own  # the user's own words of the messages that quoted or pasted a line
     proposals = [*facts_text.constraints(ordered, own, replies.before), *decisions, *facts_tools.artifacts(ordered),
-                 *failures, *facts_tools.todos(ordered), *facts_text.references(ordered, own)]
+                 *failures, *facts_tools.todos(ordered), *facts_text.references(ordered, own),
+                 *facts_published.published(ordered)]
     return assemble(replies.proposals, proposals, at)
 
 
 def assemble(goals: list[Proposal], proposals: list[Proposal], at: dict[int, str | None]) -> list[ProposedFact]:
     """The records of the goal proposals and of the other proposals (constraints, decisions,
-    artifacts, failures, todos, references, in that order): shared with the running
+    artifacts, failures, todos, references, published effects, in that order): shared with the running
     extraction of a followed session (``facts_running``), so both give the same records."""
     facts = _goal_versions(goals, at) + _merge(proposals, at)
     for f in facts:

@@ -34,12 +34,15 @@ from inspector.domain.facts_text import (
     request_text,
     user_sentences,
 )
-from inspector.domain.later_requests import asks, is_request
+from inspector.domain.later_requests import asks, asks_question, greeting, is_request
 from inspector.domain.logevents import LogEvent
 from inspector.domain.own_words import RecentSaid, pasted_form, split_quoted
 from inspector.domain.wordlists import wordlist
 
 LATER_REQUEST = "goal.later_request"  # the rule, and the head of the key, of a request made after the first
+# The rule of the message a compaction cut short (keyed as a later request): see ``_boundary``.
+IN_PROGRESS = "goal.in_progress"
+_TURN_KINDS = frozenset({"user_message", "assistant_message", "tool_call", "tool_result"})
 
 
 @dataclass(slots=True)
@@ -60,6 +63,11 @@ class GoalReading:
     before: dict[int, Before] = field(default_factory=dict)
     turn: list[tuple[int, str]] = field(default_factory=list)
     asked: tuple[int, str] | None = None
+    # The user's last message that no goal record carries when it asks a question, and
+    # the kind of the last event of the conversation: a compaction right after a tool call or
+    # result cut that message's turn short (``_boundary``).
+    unanswered: tuple[int, str] | None = None
+    last_kind: str | None = None
 
 
 def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]:
@@ -69,6 +77,11 @@ def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]
     out, decisions = reading.proposals, []
     reading.own, reading.before = {}, {}
     for e in events:
+        if e.kind == "system_message" and e.extra.get("subtype") == "compact_boundary":
+            _boundary(reading)
+            continue
+        if e.kind in _TURN_KINDS and not e.extra.get("compact_summary"):
+            reading.last_kind = e.kind
         if e.kind == "assistant_message" and e.content:
             reading.said.add(e.content, e.seq)
             reading.turn.append((e.seq, e.content))
@@ -96,15 +109,33 @@ def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]
                 decisions.append(Proposal("decision", offered[pick], e.seq, "decision.user_pick",
                                           rationale=" ".join(own.split())[:300], alternatives=alternatives,
                                           detail={"offered_in": f"evt:{reading.offered_at}"}))
+        proposed = len(out)
         if not out:
-            out.append(Proposal("goal", first_chunk(own or text), e.seq, "goal.first_request"))
+            # A greeting opens the conversation and asks nothing: the first request is the next
+            # message (a "Hello!" goal was "missing" from a summary that kept it: verdict-real).
+            if not greeting(own or text):
+                out.append(Proposal("goal", first_chunk(own or text), e.seq, "goal.first_request"))
         elif restate.first(" ".join(own.casefold().split())[:400]) is not None:
             out.append(Proposal("goal", first_chunk(own), e.seq, "goal.restated"))
         else:
             later = _later_request(own, rest is not None, e.seq, reading, offered, chosen)
             if later is not None:
                 out.append(later)
+        # A question no goal carries (an acknowledgement or a bare pick asks nothing to keep).
+        reading.unanswered = (e.seq, own) if len(out) == proposed and out and asks_question(own) else None
     return decisions
+
+
+def _boundary(reading: GoalReading) -> None:
+    """A Claude Code compaction boundary right after a tool call or result cut the turn short: the
+    user's last message is what the agent was answering, so the summary must carry it even when it
+    only asks a question. The real 7662d755 transcript: "but one more question, we are also deleting
+    shadow branches, so how could it still be there? …" at evt:132, the agent still reading session
+    files when the compaction came (verdict-real). It is keyed as a later request."""
+    if reading.unanswered is not None and reading.last_kind in ("tool_call", "tool_result"):
+        seq, own = reading.unanswered
+        reading.proposals.append(Proposal("goal", first_chunk(own), seq, IN_PROGRESS))
+    reading.unanswered = None
 
 
 def _chosen(text: str, offered: dict[str, str]) -> list[str]:

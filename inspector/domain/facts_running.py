@@ -12,7 +12,8 @@ keeps what the rules carry from one event to the next:
   the records are made (a result can fail a call made long before);
 * failures — the tool calls by id, and the failures no later success has resolved yet, by
   what a success must share to resolve them (``failures.find_failures``);
-* todos — each item's trail of states (its kind is the last one's).
+* todos — each item's trail of states (its kind is the last one's);
+* published effects — each result with its own call (facts_published).
 
 Each category's proposals are merged into records as they come (``facts.Merged``), so a
 look merges what it appended rather than every repeat of a reference in the session; the
@@ -30,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from inspector.domain import facts_goals, facts_text, facts_tools
+from inspector.domain import facts_goals, facts_published, facts_text, facts_tools
 from inspector.domain.facts import Merged, ProposedFact, assemble_merged
 from inspector.domain.facts_text import Proposal
 from inspector.domain.failures import SHELL_TOOLS, FailedResult, failed, find_failures, signature
@@ -60,7 +61,8 @@ class RunningExtraction:
         # so a look merges what it appended, not the session's 10,000 repeats of a reference;
         # the artifacts, failures and todos are merged again when an earlier one changed.
         self._merged = {name: Merged() for name in ("constraint", "decision", "artifact", "failure", "todo",
-                                                    "reference")}
+                                                    "reference", "published")}
+        self._published: list[Proposal] = []  # the stretch's published effects (facts_published)
 
     @classmethod
     def of(cls, events: Iterable[LogEvent]) -> RunningExtraction:
@@ -106,6 +108,8 @@ class RunningExtraction:
             if before != {text: len(trail) for text, trail in self._todos.items()}:
                 merged["todo"] = Merged().add(facts_tools.todo_proposals(self._todos), at)
         merged["reference"].add(facts_text.references(ordered, self._goals.own), at)
+        merged["published"].add(self._published, at)
+        self._published = []
 
     def _call(self, e: LogEvent) -> None:
         if e.call_id:
@@ -123,6 +127,7 @@ class RunningExtraction:
             call = self._calls.get(e.call_id)
             if e.is_error:
                 self._failed_calls.add(e.call_id)
+        self._published += facts_published.of_result(call, e) if e.call_id else []
         is_failed = failed(e, call)
         sig = signature(call, e)
         tool = ((call.tool if call else None) or e.tool or "").casefold()

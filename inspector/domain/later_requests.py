@@ -57,6 +57,24 @@ def acknowledgement(text: str) -> bool:
     return 0 < len(words) <= _ACK_MAX_WORDS and all(w in _ACK_WORDS for w in words)
 
 
+# Words a greeting is made of: a message of these alone (four words at most) opens a conversation
+# and asks nothing ("Hello!", the first turn of the real Anthropic compaction round trip).
+_GREETING_WORDS = frozenset(
+    "hello hi hey hiya howdy yo greetings good morning afternoon evening day there again everyone all folks "
+    "你好 您好 嗨 哈喽 早上好 下午好 晚上好 大家好".split())
+_GREETING_OPENERS = frozenset("hello hi hey hiya howdy yo greetings morning afternoon evening day 你好 您好 嗨 哈喽 早上好 下午好 晚上好 大家好".split())
+_GREETING_MAX_WORDS = 4
+
+
+def greeting(text: str) -> bool:
+    """A short message that only greets ("Hello!", "hi there", "good morning", "你好")."""
+    words = _words(norm(text))
+    if words[:1] == ["good"]:  # "good morning", not "good" (an acknowledgement)
+        words = words[1:] if words[1:2] and words[1] in ("morning", "afternoon", "evening", "day") else []
+    return (0 < len(words) <= _GREETING_MAX_WORDS and words[0] in _GREETING_OPENERS
+            and all(w in _GREETING_WORDS for w in words))
+
+
 def _sentences(text: str) -> list[str]:
     return [s for s in (" ".join(m.group(0).split()) for m in _SENTENCE.finditer(norm(text))) if s]
 
@@ -68,6 +86,11 @@ def _asks(sentence: str) -> bool:
 
 def _question(sentence: str) -> bool:
     return sentence.endswith(_QUESTION_END) or bool(_ZH_QUESTION.search(sentence))
+
+
+def asks_question(text: str) -> bool:
+    """A sentence of the text is a question ("… how could it still be there?", "…吗？")."""
+    return any(_question(s) for s in _sentences(text))
 
 
 def asks(text: str) -> bool:

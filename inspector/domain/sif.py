@@ -52,6 +52,7 @@ class SifRecord:
     digest: str
     payload: bytes | None = None  # a material's decoded bytes
     row: tuple[Any, ...] | None = None  # the table row, when a parser process built it already
+    claimed: str | None = None  # a state record's status as the file wrote it, when it is not taken (trust.py)
 
     @property
     def session(self) -> str:
@@ -186,15 +187,18 @@ def _parse_record(obj: Any, line: int, encode: Encoder) -> SifRecord:
             raise BadInput(f"{type_} record is missing required field {name!r}", line=line)
     for name, value in DEFAULTS.get(type_, {}).items():
         record.setdefault(name, value)
+    claimed = None
     if type_ == "state":  # trust from the source: a model or tool cannot set a goal or a permission
-        record["status"] = imported_status(record["kind"], record.get("writer"), record["status"])
+        status = imported_status(record["kind"], record.get("writer"), record["status"])
+        if status != record["status"]:
+            claimed, record["status"] = record["status"], status
     payload = decode_material(record, line) if type_ == "material" else None
     digest = identity_digest(type_, record, encode)
     if type_ == "ledger":
         identity: tuple[Any, ...] = (record["session"], digest)
     else:
         identity = tuple(record[f] for f in IDENTITY_FIELDS[type_])
-    return SifRecord(type_, line, record, identity, digest, payload)
+    return SifRecord(type_, line, record, identity, digest, payload, claimed=claimed)
 
 
 def check_header(obj: Any, line: int) -> None:

@@ -332,6 +332,13 @@ class Survival:
     def headline(self) -> str:
         return f"gen {self.generation} keeps {self.counts['kept']} of {len(self.verdicts)} facts" + self.left_out()
 
+    def short_headline(self) -> str:
+        """The headline for a narrow header: "gen 3 1/5 kept · 2 left out" (the Survival tab says
+        which and why)."""
+        left = len(self.after) + len(self.untrusted) + len(self.unsourced)
+        return (f"gen {self.generation} {self.counts['kept']}/{len(self.verdicts)} kept"
+                + (f" · {left} left out" if left else ""))
+
     def left_out(self) -> str:
         """What the count leaves out, and why ("· 1 after its range"); empty when nothing is. Short:
         the header shows it among the other badges."""

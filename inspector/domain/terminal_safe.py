@@ -18,9 +18,9 @@ what the reader sees. So every string that came from content goes through
 - a variation selector right after another one is marked too (``x⟨U+E0167⟩…``): one after
   its letter picks a glyph (``❤️``, ``葛󠄀``), a run of them carries bytes no reader sees
   ("emoji smuggling", a whole instruction behind one visible letter);
-- a run of more than eight combining marks is counted (``Z⟨2100 combining marks⟩``):
-  ordinary accents and pointing stack two or three, a flood stacks glyphs over the lines
-  around it and costs every width computation the whole run.
+- a run of more than eight combining marks, of any script, is counted
+  (``Z⟨2100 combining marks⟩``): ordinary accents and pointing stack two or three, a flood
+  stacks glyphs over the lines around it and costs every width computation the whole run.
 
 ``--json`` output keeps exact strings instead (JSON-escaped, see :func:`json_safe`):
 a program reading it gets the bytes the content held.
@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import html
 import re
+
+from inspector.domain import combining_marks
 
 ESC_MARK = "␛"
 
@@ -45,17 +47,30 @@ _CLASS = (
     "\U000e0001\U000e0020-\U000e007f"
 )
 _VS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
-_MARKS = "\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+# Every script's combining marks (Hebrew points, Arabic harakat, Thai tone marks, …), not only the
+# Latin ones: a flood of U+0591 or U+0E49 stacks as high as one of U+0300 (domain/combining_marks.py).
+# The scanned class holds the Basic Multilingual Plane's marks exactly and the planes above as one
+# range spanning their marks (U+101FD–U+1E94A): with the 150 exact ranges up there, Python's
+# regex engine left its bitmap for a list of ranges and scanned plain text 15 times slower (1.4 s
+# a megabyte). A run of that class is counted only where its real marks run nine or more.
+_MARKS = "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in combining_marks.RANGES if b < 0x10000)
+_MARKS_ABOVE = "\U000101fd-\U0001e94a"
 _FLOOD = 9  # this many combining marks in a row, or more, are counted instead of shown
-_UNSAFE = re.compile(f"[{_CLASS}]|(?<=[{_VS}])[{_VS}]|[{_MARKS}]{{{_FLOOD},}}")
+_EXACT_FLOOD = re.compile("[" + "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in combining_marks.RANGES)
+                          + f"]{{{_FLOOD},}}")
+_UNSAFE = re.compile(f"[{_CLASS}]|(?<=[{_VS}])[{_VS}]|[{_MARKS}{_MARKS_ABOVE}]{{{_FLOOD},}}")
 # One character class first: most text holds none of these, and a class is scanned in C
 # several times faster than the alternation above.
-_MAYBE = re.compile(f"[{_CLASS}{_VS}{_MARKS}]")
+_MAYBE = re.compile(f"[{_CLASS}{_VS}{_MARKS}{_MARKS_ABOVE}]")
+
+
+def _count(match: re.Match[str]) -> str:
+    return f"⟨{len(match.group(0))} combining marks⟩"
 
 
 def _replacement(match: re.Match[str]) -> str:
-    if len(match.group(0)) > 1:
-        return f"⟨{len(match.group(0))} combining marks⟩"
+    if len(match.group(0)) > 1:  # a run of the scanned class: its real floods counted, the rest as it is
+        return _EXACT_FLOOD.sub(_count, match.group(0))
     code = ord(match.group(0))
     if code == 0x1B:
         return ESC_MARK
@@ -126,8 +141,11 @@ def json_safe(document: str) -> str:
 
 
 def _json_escape(match: re.Match[str]) -> str:
-    if len(match.group(0)) > 1:  # a combining flood: every mark escaped, the string unchanged
-        return "".join(_json_escape(re.match(".", ch, re.S)) for ch in match.group(0))  # type: ignore[arg-type]
+    if len(match.group(0)) > 1:  # a run holding a flood: every character escaped, the string unchanged
+        run = match.group(0)
+        if not _EXACT_FLOOD.search(run):
+            return run
+        return "".join(_json_escape(re.match(".", ch, re.S)) for ch in run)  # type: ignore[arg-type]
     code = ord(match.group(0))
     if code <= 0xFFFF:
         return f"\\u{code:04x}"

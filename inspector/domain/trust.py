@@ -44,6 +44,19 @@ def imported_status(kind: str, writer: str | None, status: str) -> str:
     return status
 
 
+def unconfirmed_state(record: dict[str, object], claimed: str) -> str:
+    """The sentence for an owner-only record whose file status ``imported_status`` did not take.
+
+    An export writes a correction the owner confirmed (or the goal an accepted handoff carried)
+    with its writer, ``reviewer``: re-imported, it is pending again, and its older version stays
+    superseded, so the session has no active record of that key. Said, not silent, with the way on."""
+    kind, key = str(record.get("kind")), record.get("key")
+    return (f"the file says {kind} {key!r} v{record.get('version', 1)} is {claimed}, but it was written by "
+            f"{record.get('writer')} and only the session's owner sets a {kind.replace('_', ' ')}; a sif file cannot "
+            "prove the owner confirmed it: it is imported pending and binds nothing until the owner confirms it here "
+            f"(`inspector confirm STORE --session {record.get('session')} --key {key}`)")
+
+
 def reviewer_name(actor: str | None) -> str:
     """Every write names its actor (DESIGN rule 3): a blank name is refused, not recorded."""
     from inspector.domain.errors import BadInput

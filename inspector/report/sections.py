@@ -232,7 +232,23 @@ def survival_table(data: dict[str, Any]) -> str:
                   f'{e(VERDICT_MARK.get(cells[k].get(g, ""), "· not yet"))}</td>' for g in gens) + "</tr>"
         for k in keys)
     return (f'<section id="survival"><h2>{title}</h2>{chart}<div class="scroll"><table class="grid">'
-            f"<thead><tr><th>fact</th>{head}</tr></thead><tbody>{body}</tbody></table></div></section>")
+            f"<thead><tr><th>fact</th>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+            f"{_after_range(survival)}</section>")
+
+
+def _after_range(survival: list[dict[str, Any]]) -> str:
+    """The latest generation's facts first said after what it covers: the header said "8 after its
+    range" and the table left them out, so a reader could not tell which, or why not judged."""
+    latest = survival[-1] if survival else {}
+    after = latest.get("after_range") or []
+    if not after:
+        return ""
+    covers = latest.get("covers") or []
+    end = f"evt {covers[1]}" if len(covers) == 2 else "its range"
+    items = "".join(f"<li><code>{e(f['key'])}</code> {e(f.get('value'))} <span class=\"muted\">(first said at "
+                    f"{e(', '.join(f.get('sources') or []) or '?')})</span></li>" for f in after)
+    return (f'<p class="muted">Not judged: {len(after)} fact(s) first said after {e(end)}, the end of what generation '
+            f"{e(latest.get('generation'))} covers (a later summary is judged on them):</p><ul>{items}</ul>")
 
 
 def _refusals(items: list[dict[str, Any]], cls: str) -> str:
@@ -274,8 +290,14 @@ def handoffs_section(data: dict[str, Any]) -> str:
         h, c = item["handoff"], item["check"]
         checks = "".join(f'<li class="{"ok" if k["ok"] else "error"}">{"✓" if k["ok"] else "✗"} <code>{e(k["code"])}'
                          f'</code> {e(k["message"])}</li>' for k in c["checks"])
+        # a decided handoff has nothing to decide: "accepted · refused" read as a contradiction (as candidates)
+        decided = h.get("status") != "pending"
+        verdict = (f"decided; it started session {h.get('to_session')}" if h.get("status") == "accepted"
+                   else "decided" if decided else "acceptable" if c["acceptable"] else "refused")
+        if decided:
+            checks = checks.replace('<li class="error">✗ <code>already_decided', '<li class="muted">· <code>already_decided')
         out.append(f'<article class="card"><h3><code>{e(h["id"])}</code> → <code>{e(h.get("to_session"))}</code> · '
-                   f'{e(h.get("status"))} · {"acceptable" if c["acceptable"] else "refused"}</h3>'
+                   f'{e(h.get("status"))} · {e(verdict)}</h3>'
                    f'<ul class="findings">{checks}</ul></article>')
     out.append("</section>")
     return "".join(out)
@@ -286,6 +308,8 @@ def acts_section(data: dict[str, Any]) -> str:
                    f'</code></td><td>{e(a["what"])}</td><td>{e(a.get("why") or "")}</td></tr>' for a in data["acts"])
     if not rows:
         return '<section id="acts"><h2>Ledger</h2><p class="muted">No ledger entries.</p></section>'
-    return ('<section id="acts"><h2>Ledger: who did what, when, why</h2><div class="scroll"><table>'
+    return ('<section id="acts"><h2>Ledger: who did what, when, why</h2><p class="muted">This session\'s entries; '
+            "the store's ledger is one chain over all its sessions, so the numbers skip the others'.</p>"
+            '<div class="scroll"><table>'
             "<thead><tr><th>entry</th><th>when</th><th>who</th><th>act</th><th>what</th><th>why</th></tr></thead>"
             f"<tbody>{rows}</tbody></table></div></section>")

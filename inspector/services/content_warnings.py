@@ -60,9 +60,14 @@ async def content_warnings(store: Store, session: str) -> list[dict[str, Any]]:
             if (writer is not None and writer not in OWNER_WRITERS) or from_untrusted:
                 source = f"written by {writer}" if writer not in OWNER_WRITERS and writer else \
                     f"sourced from {', '.join(from_untrusted)}"
+                # a reviewer's correction (or a record an import could not take as confirmed) is a
+                # proposal, not text from an untrusted source: said as one, with the way on
+                said = (f"a reviewer's proposal; it binds nothing until the owner confirms or rejects it (`inspector "
+                        f"confirm STORE --session {session} --key {rec['key']} [--reject]`)"
+                        if writer == "reviewer" and not from_untrusted else
+                        f"{source}: an instruction from an untrusted source; it binds nothing until the owner confirms it")
                 out.append(_warning("untrusted_instruction", "state", f"{rec['key']}@v{rec['version']}",
-                                    f"{rec['key']} v{rec['version']} ({rec['kind']}) is pending, {source}: an "
-                                    "instruction from an untrusted source; it binds nothing until the owner confirms it"))
+                                    f"{rec['key']} v{rec['version']} ({rec['kind']}) is pending, {said}"))
         confirmed = {(p.get("key"), p.get("version")) for (raw,) in await db.execute_fetchall(
             "SELECT CAST(payload AS TEXT) FROM ledger WHERE session = ? AND kind = 'confirmation'", (session,))
             for p in [_payload(raw)] if p.get("decision") == "confirmed"}

@@ -17,7 +17,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
-from inspector.domain.errors import BadInput, NotFound, Refusal
+from inspector.domain.errors import BadInput, Refusal, no_generation
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
@@ -43,6 +43,8 @@ class Outcome:
     # Sentences of a corrected text the rules could not judge (said_departures.CANNOT_JUDGE):
     # never saved without saying so.
     warnings: list[dict[str, Any]] = field(default_factory=list)
+    # Who may confirm a correction filed pending (the session's owner), so the reply says the way on.
+    may_confirm: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         if self.generation is not None or self.status == "refused" and self.parent is not None:
@@ -53,6 +55,8 @@ class Outcome:
         out = asdict(self)
         out["refusals"] = [r.as_dict() for r in self.refusals]
         out.pop("generation"), out.pop("parent"), out.pop("findings"), out.pop("warnings")
+        if out["may_confirm"] is None:  # said only of a correction filed pending
+            out.pop("may_confirm")
         return out
 
 
@@ -85,11 +89,13 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
             return Outcome(key, active["version"], active["status"], cv, gr,
                            [Refusal("no_change", f"{key} is already “{value}” (v{active['version']}).")])
         latest = versions[-1] if versions else None
-        if latest is not None and latest["status"] == "pending" and latest["value"] == value and status == "active":
-            # the same value again would leave that proposal pending behind it for good (stale_pending)
+        if latest is not None and latest["status"] == "pending" and latest["value"] == value:
+            # the same value again would leave that proposal pending behind it for good (stale_pending);
+            # filed pending again by a reviewer (session 15) it did the same: two proposals, the older stuck
+            who = "confirm it" if is_owner or owner is None else f"the session's owner ({owner}) confirms it"
             return Outcome(key, latest["version"], "pending", cv, gr, [Refusal(
-                "no_change", f"{key} v{latest['version']} already proposes “{value}”; confirm it instead of "
-                "filing it again (`inspector confirm`, or y in the app).")])
+                "no_change", f"{key} v{latest['version']} already proposes “{value}”; {who} instead of "
+                "filing it again (`inspector confirm`, or y in the app).")], may_confirm=owner)
         new_version = (versions[-1]["version"] if versions else 0) + 1
         seq, _ = await ledger.ledger_tail(db)
         record = {"type": "state", "session": session, "key": key, "kind": kind, "value": value,
@@ -121,7 +127,7 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
             "old_digest": keyed_digest(store.digest_key, active["value"].encode()) if active else None,
             "new_digest": keyed_digest(store.digest_key, value.encode()),
             "context_version": cv, "goal_revision": gr, "added": {"state": 1}, "status_set": status_sets})])
-    return Outcome(key, new_version, status, cv, gr, [])
+    return Outcome(key, new_version, status, cv, gr, [], may_confirm=owner if status == "pending" else None)
 
 
 async def confirm(store: Store, session: str, key: str, *, actor: str, reject: bool = False,
@@ -162,7 +168,8 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
         row = await fetch_one(db, f"SELECT {spec.select_columns} FROM summaries WHERE session = ? AND generation = ?",
                               (session, generation))
         if row is None:
-            raise NotFound(f"session {session!r} has no summary generation {generation}")
+            raise no_generation(session, generation, [int(r[0]) for r in await db.execute_fetchall(
+                "SELECT generation FROM summaries WHERE session = ?", (session,))])
         parent = spec.to_record(row)
         if not text.strip():
             raise BadInput("the corrected text is empty")

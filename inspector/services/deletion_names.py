@@ -26,6 +26,7 @@ from typing import Any
 
 import aiosqlite
 
+from inspector.domain.deletion import sensitive_values
 from inspector.domain.deletion_forms import LooseMatcher, fold
 from inspector.store import session_rows
 
@@ -61,16 +62,51 @@ REWRITTEN_TITLE = "✕ title removed by deletion {request}"
 REWRITTEN_FIELD = "✕ removed by deletion {request}"
 
 
+# A proposed fact's key spells the start of its value as a slug (domain/facts._key: case-folded,
+# every run of non-word characters one "-", cut at 32 characters): "can you also cc zz.keys.private@
+# example.com on the report?" is the key goal.later_request.can-you-also-cc-zz-keys-private.6fc276,
+# which the import's ledger entry lists. No spelling a deletion compared found it there, so `delete`
+# said "done" while the ledger kept most of the address (docs/reviews/untrusted-seven.md). A
+# sensitive value's slug in a name is that value: whole, or its first 12+ characters where the
+# key's slug was cut.
+_SLUG = re.compile(r"[^\w]+")
+_SLUG_SHOWN = 12
+
+
+def value_slug(value: str) -> str | None:
+    slug = _SLUG.sub("-", value.casefold()).strip("-")
+    return slug if len(slug) >= 7 else None
+
+
+def _slug_in(name: str, slug: str) -> bool:
+    start = name.find(slug[:7])
+    while start >= 0:
+        shown = 0
+        for a, b in zip(name[start:], slug, strict=False):
+            if a != b:
+                break
+            shown += 1
+        if shown >= min(len(slug), _SLUG_SHOWN):
+            return True
+        start = name.find(slug[:7], start + 1)
+    return False
+
+
 class NameMatcher:
-    """Whether a name holds a value: exactly, or written another way (domain/deletion_forms.py)."""
+    """Whether a name holds a value: exactly, or written another way (domain/deletion_forms.py),
+    or a sensitive value as a fact's key spells it."""
 
     def __init__(self, values: list[str], numbers: re.Pattern[str] | None) -> None:
         self.exact = [v for v in values if v]
         self.loose = LooseMatcher.of(values)
         self.numbers = numbers
+        self.slugs = sorted({slug for v in sensitive_values("\n".join(self.exact))
+                             if (slug := value_slug(v)) is not None})
 
     def holds(self, text: str) -> bool:
         if any(v in text for v in self.exact):
+            return True
+        if self.slugs and any(_slug_in(text.casefold(), slug) for slug in self.slugs):
             return True
         folded = fold(text)
         return self.loose.found_in(text, folded) or (self.numbers is not None and

@@ -21,12 +21,15 @@ import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import NOT_CHECKED, reason_code
+from inspector.domain.deletion_recurrence import fingerprints
 from inspector.domain.errors import Refusal
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
+from inspector.services import verify_pg_schema
 from inspector.services.deletion_cache import cache_warnings
 from inspector.services.deletion_names import REWRITTEN_FIELD, REWRITTEN_TITLE, redacted_extra
 from inspector.services.deletion_outside import outside_warnings
+from inspector.services.deletion_recurrence import digester, later_copies
 from inspector.services.deletion_scan import Coverage, coverage
 from inspector.services.deletion_stores import store_warnings
 from inspector.services.lookup import load_by_id
@@ -34,6 +37,7 @@ from inspector.store import ledger, search_index
 from inspector.store.connection import Store, checkpoint, fetch_one, utc_now
 from inspector.store.jsoncodec import fast_canonical as canonical_json
 from inspector.store.materials import chunk_binding
+from inspector.store.schema_expected import SCHEMA_SQL, foreign_objects
 from inspector.store.tables import SPECS
 
 __all__ = ["Coverage", "DeletionResult", "check", "delete", "list_requests"]
@@ -44,9 +48,40 @@ async def check(store: Store, request: str, session: str | None = None) -> Cover
         cov = await coverage(db, await load_by_id(db, "deletion_request", request, session))
     cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
     cov.warnings += await asyncio.to_thread(store_warnings, getattr(store, "path", None), cov.values)  # files: off the loop
+    if cov.status == "done":  # a value it removed, back in an event imported since (a followed transcript)
+        async with store.snapshot() as db:
+            later = await later_copies(db, store.digest_key, session=cov.session, request=request)
+        if later:
+            cov.warnings.append(f"{len(later)} event(s) imported after this request was carried out hold a value "
+                                f"it removed (later copies, kept): {', '.join(f'evt:{p.seq}' for p in later[:20])}"
+                                " — name them in a new deletion request to remove them")
     if cov.status == "pending":
         cov.warnings += cache_warnings(cov.values, remove=False)
+        async with store.snapshot() as db:
+            foreign = await _foreign_schema(store, db)
+        if foreign:
+            cov.warnings.append(_foreign_sentence(request, foreign) + " `delete` refuses while it is so.")
     return cov
+
+
+async def _foreign_schema(store: Store, db: aiosqlite.Connection) -> list[str]:
+    """Tables, triggers, views and indexes of this SQLite store the format does not make (or makes
+    otherwise). A deletion finds copies in the tables it knows; a trigger added behind the
+    inspector's back can copy every new event into a table of its own, where the value would stay
+    after a deletion said "done" (docs/reviews/untrusted-seven.md). On PostgreSQL its triggers,
+    functions, rules, policies and indexes, as verify compares them (services/verify_pg_schema.py):
+    a table alone makes no copy by itself."""
+    if store.dialect == "postgresql":  # a trigger, function, rule or policy added or altered (not its tables)
+        said: list[dict[str, Any]] = []
+        await verify_pg_schema.check_pg_schema(store, said.append)
+        return sorted({str(o) for p in said if p["code"] == "schema_changed" for o in p.get("objects") or []})
+    return foreign_objects({(str(t), str(n)): sql for t, n, sql in await db.execute_fetchall(SCHEMA_SQL)})
+
+
+def _foreign_sentence(request: str, foreign: list[str]) -> str:
+    shown = ", ".join(foreign[:6]) + (f" and {len(foreign) - 6} more" if len(foreign) > 6 else "")
+    return (f"the store holds {shown}, which the inspector's format does not make: deletion request {request!r} "
+            "cannot find or remove a copy kept there (`inspector verify STORE` names the change).")
 
 
 async def list_requests(store: Store, session: str) -> list[Coverage]:
@@ -69,7 +104,8 @@ class DeletionResult:
             return {"request": self.coverage.request, "refusals": [r.as_dict() for r in self.refusals],
                     "kept": self.coverage.kept}
         rewrote = [c.id for c in self.coverage.copies if c.where == "sessions"]
-        return {"request": self.coverage.request, "status": "done", "removed": sum(self.removed.values()),
+        return {"request": self.coverage.request, "status": "done", "copies": len(self.coverage.copies),
+                "removed": sum(self.removed.values()),
                 "by_kind": self.removed, "rewritten": rewrote, "warnings": self.coverage.warnings,
                 "wal_truncated": self.wal_truncated,
                 "not_checked": list(NOT_CHECKED)}
@@ -164,6 +200,10 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
         if req["status"] != "pending":
             return DeletionResult(cov, {}, [Refusal("already_decided", f"deletion request {request!r} was already "
                                                     "carried out.")])
+        foreign = await _foreign_schema(store, db)
+        if foreign:  # a table or trigger no deletion knows of may hold (or keep making) a copy
+            return DeletionResult(cov, {}, [Refusal("schema_changed", "Nothing was deleted: "
+                                                    + _foreign_sentence(request, foreign))])
         if cov.kept:  # never "deleted" while a copy stays: nothing is removed (deletion_names.py)
             return DeletionResult(cov, {}, [kept_refusal(request, cov)])
         sid, when = req["session"], utc_now()
@@ -223,6 +263,8 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
             "reason_digest": reason if reason.startswith("hmac-sha256:")
             else keyed_digest(store.digest_key, reason.encode("utf-8")),
             "warnings": len(cov.warnings), "context_version": version, "goal_revision": int(row[1]),
+            # keyed digests of the values removed, so a later import can tell one arriving again
+            "value_digests": fingerprints(cov.values, digester(store.digest_key)),
             "status_set": {"type": "deletion_request", "identity": [sid, request], "status": "done"}})])
     cov.status = "done"
     truncated = await checkpoint(store)

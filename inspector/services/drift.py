@@ -17,7 +17,7 @@ from inspector.domain.drift import (
     find_drift,
 )
 from inspector.domain.drift_rules import DriftContext
-from inspector.domain.errors import BadInput, NotFound
+from inspector.domain.errors import BadInput, no_generation
 from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
 from inspector.domain.unreadable import finding as unreadable_finding
@@ -143,7 +143,7 @@ async def drift(store: Store, session: str, generation: int | None = None, *,
         return report
     chosen = gens[0] if generation is None else next((g for g in gens if g.generation == generation), None)
     if chosen is None:
-        raise NotFound(f"session {session!r} has no summary generation {generation}")
+        raise no_generation(session, generation, [g.generation for g in gens])
     report.generation = chosen.generation
     report.findings = _judged(chosen, state, await drift_context(store.db, session),
                               await unreadable_generations(store, session))

@@ -23,7 +23,7 @@ from inspector.domain.errors import NotFound
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.terminal_safe import json_safe
 from inspector.domain.vocabulary import SIF_FORMAT
-from inspector.services.output_file import check_output, written
+from inspector.services.output_file import check_output, partial_for, remove_stale_partials, written
 from inspector.store import materials, session_rows
 from inspector.store.connection import Store
 from inspector.store.tables import SPECS, WRITE_ORDER
@@ -73,7 +73,8 @@ async def export_sif(store: Store, out: Path, session: str | None = None) -> dic
     """Write sif/1 to a new file next to ``out`` and move it into place only when complete."""
     counts: dict[str, int] = {}
     check_output(out, "export")
-    tmp = out.with_name(out.name + ".partial")
+    stale = remove_stale_partials(out)
+    tmp = partial_for(out)
     # A write that fails (a full disk) removes the partial file (written) and closes the record
     # reader here, while the store is still open (aclosing): left to the event loop, it closed
     # after the store and printed a traceback.
@@ -83,7 +84,7 @@ async def export_sif(store: Store, out: Path, session: str | None = None) -> dic
             async for record in records:
                 fh.write(json_safe(json.dumps(record, ensure_ascii=False, separators=(",", ":"))) + "\n")
                 counts[record["type"]] = counts.get(record["type"], 0) + 1
-    return {"file": str(out), "session": session, "records": counts}
+    return {"file": str(out), "session": session, "records": counts, "stale_partials_removed": stale}
 
 
 async def export_original(store: Store, session: str, out: Path) -> dict[str, Any]:
@@ -106,8 +107,9 @@ async def export_original(store: Store, session: str, out: Path) -> dict[str, An
             raise NotFound(f"the stored original of {session!r} ({ident}) no longer matches its hash; not written")
         parts.append(data)
     data = b"".join(parts)
-    tmp = out.with_name(out.name + ".partial")
+    stale = remove_stale_partials(out)
+    tmp = partial_for(out)
     with written(tmp, out, "wb") as fh:
         fh.write(data)
     return {"file": str(out), "session": session, "original": rows[0][1], "segments": len(rows), "bytes": len(data),
-            "sha256": content_hash(data)}
+            "sha256": content_hash(data), "stale_partials_removed": stale}

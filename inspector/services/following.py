@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput, NotAStore
 from inspector.domain.file_name_text import text_name
+from inspector.domain.protocol import ProtocolProblem
+from inspector.services import deletion_recurrence
 from inspector.services.reading import open_regular
 from inspector.services.reading import read_import_file as read_bytes
 from inspector.store.connection import Store, fetch_one, open_store
@@ -56,6 +58,8 @@ class FollowStep:
     events: list[dict[str, Any]] = field(default_factory=list)  # new events, in seq order
     offset: int = 0  # bytes of the file now imported
     waiting: int = 0  # bytes of a partial last line not imported yet
+    # a value a carried-out deletion removed, in a new event (services/deletion_recurrence.py)
+    returned: list[ProtocolProblem] = field(default_factory=list)
 
 
 async def imported_extent(store: Store, file_name: str) -> ImportedExtent | None:
@@ -137,13 +141,18 @@ class Follower:
 
         db = self.store.db
         seq = await fetch_one(db, "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session = ?", (session,))
+        # past the events a deletion removed too: when it took the last ones, the next line numbered
+        # from the stored maximum took a deleted event's seq, and the import skipped it as that
+        # deleted record (deleted_record) — a new line lost, its bytes kept in the original's segment
+        # (docs/reviews/untrusted-seven.md)
+        top = max(int(seq[0]), await _deleted_top(db, session))
         gen = await fetch_one(db, "SELECT COALESCE(MAX(generation), 0) FROM summaries WHERE session = ?", (session,))
         since = before.seq if before is not None else 0
         tools = dict(before.tools) if before is not None else {}
         tools.update({str(c): str(t) for c, t in await db.execute_fetchall(
             "SELECT call_id, tool FROM events WHERE session = ? AND seq > ? AND kind = 'tool_call' "
             "AND call_id IS NOT NULL AND tool IS NOT NULL", (session, since))})
-        return Resume(fmt, session, text_name(self.source.name), offset, line, int(seq[0]), int(gen[0]), tools)
+        return Resume(fmt, session, text_name(self.source.name), offset, line, top, int(gen[0]), tools)
 
     async def poll(self) -> FollowStep:
         """Import the complete lines appended since the last look; refuse a rewritten file."""
@@ -172,8 +181,8 @@ class Follower:
         if not tail:
             return FollowStep(offset=r.offset, waiting=len(new))
         before = r.seq
-        await self.import_tail(tail)
-        return FollowStep(await self.events_after(before), r.offset, len(new) - len(tail))
+        report = await self.import_tail(tail)
+        return FollowStep(await self.events_after(before), r.offset, len(new) - len(tail), returned(report))
 
     async def import_tail(self, tail: bytes) -> ImportReport:
         from inspector.domain.formats.tail import convert_tail, sif_tail
@@ -221,6 +230,23 @@ class Follower:
         return [spec.to_record(row) for row in rows]
 
 
+async def _deleted_top(db: Any, session: str) -> int:
+    """The highest seq of the session's events a deletion removed (0: none), from the deletions'
+    ledger entries (their ``removed_rows``), read on the ledger's (session, kind, seq) index."""
+    top = 0
+    for (payload,) in await db.execute_fetchall("SELECT payload FROM ledger WHERE session = ? AND kind = 'deletion' "
+                                                "AND source = 'inspector'", (session,)):
+        try:
+            rows = json.loads(payload).get("removed_rows") or []
+        except (TypeError, ValueError, AttributeError):
+            continue  # verify names a payload that is not JSON
+        for row in rows if isinstance(rows, list) else []:
+            identity = row.get("identity") if isinstance(row, dict) and row.get("type") == "event" else None
+            if isinstance(identity, list) and len(identity) == 2 and isinstance(identity[1], int):
+                top = max(top, identity[1])
+    return top
+
+
 def segment_record(r: Resume, tail: bytes) -> dict[str, Any]:
     """The appended bytes as the next segment of the kept original (exported end to end)."""
     from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
@@ -241,6 +267,7 @@ class CatchUp:
     fmt: str
     added_events: int
     offset: int
+    returned: list[ProtocolProblem] = field(default_factory=list)  # as FollowStep's
 
 
 def _unchanged(store: Store, extent: ImportedExtent | None, data: bytes) -> bool:
@@ -280,7 +307,8 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
         if not body:
             return CatchUp(None, fmt, 0, 0)  # not one complete line yet
         report = await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=body)
-        return CatchUp(report.sessions[0] if report.sessions else None, fmt, report.added.get("event", 0), len(body))
+        return CatchUp(report.sessions[0] if report.sessions else None, fmt, report.added.get("event", 0), len(body),
+                       returned(report))
     async with await open_store(into) as store:
         fmt = extent.fmt or detect(data[:1 << 16], text_name(source.name))
         if fmt not in APPENDABLE:
@@ -292,6 +320,10 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
         assert follower.resume is not None
         before = follower.resume.seq
         tail = cut(data[follower.resume.offset:])
-        if tail.strip():
-            await follower.import_tail(tail)
-        return CatchUp(extent.session, fmt, follower.resume.seq - before, follower.resume.offset)
+        said = returned(await follower.import_tail(tail)) if tail.strip() else []
+        return CatchUp(extent.session, fmt, follower.resume.seq - before, follower.resume.offset, said)
+
+
+def returned(report: ImportReport) -> list[ProtocolProblem]:
+    """The import's later copies of deleted values: said by whoever follows (CLI, app), never silent."""
+    return [p for p in report.problems if isinstance(p, ProtocolProblem) and p.code == deletion_recurrence.CODE]

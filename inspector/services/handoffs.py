@@ -128,6 +128,19 @@ async def may_accept(store: Store, handoff: str, actor: str, session: str | None
         return ownership_check(actor, owner[0] if owner else None, await goal_setters(db, h["session"]))
 
 
+async def standing(store: Store, handoff: str, session: str | None = None) -> dict[str, Any]:
+    """Where the handoff stands and who may move it: its session, the session it starts, its status
+    and the names allowed to accept it — what `handoff` prints after the checks, so the way on is said
+    (the check list alone said "acceptable" to a reviewer who was then refused ``not_owner``, and
+    "REFUSED" of a handoff already accepted)."""
+    async with store.snapshot() as db:
+        h = await _load(db, handoff, session)
+        owner = await fetch_one(db, "SELECT owner FROM sessions WHERE id = ?", (h["session"],))
+        allowed = ({str(owner[0])} if owner and owner[0] else set()) | await goal_setters(db, h["session"])
+    return {"session": h["session"], "new_session": h["to_session"], "status": h["status"],
+            "may_accept": sorted(allowed)}
+
+
 async def listed_unknowns(store: Store, handoff: str, session: str | None = None) -> list[str]:
     """The action ids the handoff's material carries as unknown."""
     async with store.snapshot() as db:

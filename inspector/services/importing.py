@@ -28,6 +28,7 @@ from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_i
 from inspector.domain.sif import identity_digest, parse_chunk
 from inspector.domain.stubs import StubProblem
 from inspector.domain.trust import reviewer_name
+from inspector.services import deletion_recurrence
 from inspector.services.changed_source import changed_source
 from inspector.services.gc_pause import pauses_collector
 from inspector.services.import_stream import parsed_chunks, parsed_records
@@ -106,9 +107,14 @@ async def import_bytes(store: Store, raw: bytes | Sequence[dict[str, Any]], *, a
     """
     actor = reviewer_name(actor)
     report = ImportReport(store=str(store.path))
+    if progress is not None:  # said while it waits: another reviewer's write may hold the store up to 10 s
+        progress("waiting for the store (another write may hold it)", 0, 0)
     async with store.transaction() as db:
+        if progress is not None:
+            progress("importing", 0, 0)
         await db.execute("PRAGMA defer_foreign_keys = ON")  # a session may be declared after its records
         writer = RecordWriter(db, await _stored_sessions(db))
+        before = await deletion_recurrence.top_event(db)
         # aclosing: a refusal while writing stops the parsing thread before the rollback returns
         source = parsed_chunks(raw, parse_ahead=True) if isinstance(raw, bytes) else parsed_records(raw, tail)
         async with contextlib.aclosing(source) as chunks:
@@ -117,6 +123,8 @@ async def import_bytes(store: Store, raw: bytes | Sequence[dict[str, Any]], *, a
                 if progress is not None:
                     progress("importing", done, total)
         writer.check_sessions()
+        # a value a carried-out deletion removed, written again by the transcript: named, never silent
+        report.problems += await deletion_recurrence.later_copies(db, store.digest_key, after_event=before)
         # The search indexes are not built here: a search (or the app, after its first paint)
         # indexes the new events in short transactions of its own (inspector/store/catch_up.py).
         entries = await _sif_ledger_records(db, writer, lambda text: keyed_digest(store.digest_key, text.encode(
@@ -241,7 +249,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     if not is_url(into) and (problem := faults.path_problem(into)) is not None:
         raise problem  # a folder, FIFO or link leading nowhere: refused before anything is read or made
     if progress is not None:
-        progress("reading", 0, 1)
+        progress("reading", 0, 0)
     raw = data if data is not None else read_bytes(source)
     fmt = fmt or detect(raw, text_name(source.name), fast_loads)
     origin_lines: dict[tuple[str, int], int] = {}
@@ -264,6 +272,8 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     filling = fresh.start_filling(into, original, fmt != "sif") if fill_new and not on_server else None
     try:
         if fmt != "sif":
+            if progress is not None:
+                progress(f"converting the {fmt} transcript", 0, 0)
             records = convert(raw, text_name(source.name), fmt, fast_loads)
             origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
                             if r["type"] == "event" and "line" in r.get("origin", {})}
@@ -280,7 +290,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
             known_text.take_hash(original)
             fresh.remove(filling[0])
         raise
-    created = filling is not None or (not on_server and not (into.exists() and into.stat().st_size > 0))
+    created = filling is not None or (not on_server and not into.exists())  # an empty file is refused, never taken
     if filling is None:
         try:
             store = await open_store(into, create=True)

@@ -39,10 +39,17 @@ async def _did_you_mean(db: aiosqlite.Connection, table: str, typed: str, sessio
     where = "instr(id, ?) > 0" + (" AND session = ?" if session else "")
     found = [str(r[0]) for r in await db.execute_fetchall(
         f"SELECT DISTINCT id FROM {table} WHERE {where} ORDER BY id LIMIT 4", (typed, session) if session else (typed,))]
+    rule = "an id is given whole"
+    if not found:  # typed in other letter case (`CAND-GOOD`): the first ids listed instead may not hold it
+        rule = "an id is given in its own letter case"
+        where = "instr(lower(id), ?) > 0" + (" AND session = ?" if session else "")
+        found = [str(r[0]) for r in await db.execute_fetchall(
+            f"SELECT DISTINCT id FROM {table} WHERE {where} ORDER BY length(id), id LIMIT 4",
+            (typed.lower(), session) if session else (typed.lower(),))]
     if not found:
         return ""
     shown = ", ".join(found[:3]) + (" or another" if len(found) > 3 else "")
-    return f"; an id is given whole: did you mean {shown}?"
+    return f"; {rule}: did you mean {shown}?"
 
 
 async def _a_material(db: aiosqlite.Connection, typed: str, session: str | None) -> str:
@@ -69,7 +76,7 @@ async def _which_exist(db: aiosqlite.Connection, table: str, noun: str, session:
     count = int((await db.execute_fetchall(f"SELECT count(DISTINCT id) FROM {table}{where}", params))[0][0])
     place = "it" if session else "the store"
     if count == 0:
-        origin = FROM_SIF_ONLY.get(noun)
+        origin = FROM_SIF_ONLY.get(noun)  # how one comes to be
         return f"; {place} holds no {noun} at all" + (f" ({origin})" if origin else "")
     ids = [str(r[0]) for r in await db.execute_fetchall(
         f"SELECT DISTINCT id FROM {table}{where} ORDER BY id LIMIT 3", params)]
@@ -79,5 +86,21 @@ async def _which_exist(db: aiosqlite.Connection, table: str, noun: str, session:
 
 FROM_SIF_ONLY = {
     noun: f"one comes from a `{noun.replace(' ', '_')}` record of a sif/1 file: `inspector import FILE --into STORE`"
-    for noun in ("candidate", "handoff", "deletion request")
-}
+    for noun in ("candidate", "handoff")
+} | {"deletion request": "one is filed with `inspector request-deletion STORE --session S TARGET… --reason R` "
+                         "or D in the app, or comes from a `deletion_request` record of a sif/1 file: "
+                         "`inspector import FILE --into STORE`"}
+
+
+# A command's id argument -> (table, noun): what a usage error that left the id out names instead.
+ID_ARGUMENTS = {"handoff": ("handoffs", "handoff"), "candidate": ("candidates", "candidate"),
+                "request": ("deletion_requests", "deletion request"), "action": ("actions", "action"),
+                "stub": ("stubs", "stub")}
+
+
+async def held(db: aiosqlite.Connection, argument: str) -> str:
+    """"holds h-ds, h-good, h-tools and 1 more" (after the store's name) for ``inspector handoff g.db`` run without
+    its HANDOFF (click said only "Missing argument 'HANDOFF'"), or that it holds none and where one
+    comes from."""
+    table, noun = ID_ARGUMENTS[argument]
+    return (await _which_exist(db, table, noun, None)).removeprefix("; the store ")

@@ -231,7 +231,7 @@ def _head(tail: tuple[int, str]) -> dict[str, Any]:
 
 
 def _exists(where: StoreTarget) -> bool:
-    return isinstance(where, Path) and where.exists() and where.stat().st_size > 0
+    return isinstance(where, Path) and where.exists()  # an empty file is refused by open_store, never made over
 
 
 def _remove_sqlite(path: Path) -> None:

@@ -11,6 +11,12 @@ A disk that fills while the file is written (store-fault-six): ``export`` said "
 holding the store is full" (the store's disk was not), after a traceback of the export's
 record reader closed behind a closed store; ``export --original`` left ``FILE.partial``
 behind. :func:`written` removes the partial file and names the file whose disk is full.
+
+An export stopped outright (SIGKILL, a power cut) cannot remove its partial file: it was left
+as ``FILE.partial`` and nothing ever said so (store-fault-six). The partial file now names its
+writer (``FILE.PID.partial``, :func:`partial_for`), so two exports to one file never write the
+same partial, and the next export to ``FILE`` removes those whose writer is gone and says so
+(:func:`remove_stale_partials`).
 """
 
 from __future__ import annotations
@@ -43,6 +49,52 @@ def check_output(path: Path, what: str) -> None:
         if head == SQLITE_MAGIC:  # a store (maybe the one being exported): never replaced by an export
             raise BadInput(f"{path} is a database (a store?); give the {what} a file name of its own",
                            code="bad_output")
+
+
+def partial_for(path: Path) -> Path:
+    """Where this process writes ``path`` until it is complete: beside it, named by this process."""
+    return path.with_name(f"{path.name}.{os.getpid()}.partial")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def remove_stale_partials(path: Path) -> list[str]:
+    """Remove the partial files of ``path`` left by writers no longer running (an export
+    killed mid-way, or by an earlier version: ``FILE.partial``); their names, to be said."""
+    removed: list[str] = []
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return removed
+    prefix = f"{path.name}."
+    for name in sorted(names):
+        if not name.startswith(prefix) or not name.endswith(".partial"):
+            continue
+        middle = name[len(prefix):-len(".partial")]
+        if middle and (not middle.isdigit() or int(middle) == os.getpid() or _alive(int(middle))):
+            continue  # not a partial of this file, or one a running export is writing
+        try:
+            if (path.parent / name).is_file():
+                (path.parent / name).unlink()
+                removed.append(name)
+        except OSError:
+            continue
+    return removed
+
+
+def stale_said(removed: list[str]) -> list[str]:
+    """The line saying which partial files an earlier, stopped export left and this one removed."""
+    if not removed:
+        return []
+    return [f"removed {', '.join(removed)}: left by an export that was stopped before it finished"]
 
 
 def replace_with(partial: Path, path: Path) -> None:

@@ -28,6 +28,8 @@ class Badges:
     # What check's line counts as not judged (services/unjudged.py): the header says "? N not judged",
     # not only the drift count, which is 0 when the verdict is "?".
     not_judged: int = 0
+    survival_short: str | None = None  # "gen 1 14/31 kept": the same, for a narrow header
+
 
     def as_dict(self) -> dict[str, Any]:
         return {"pending_candidates": self.pending_candidates, "unknown_actions": self.unknown_actions,
@@ -70,6 +72,7 @@ async def session_badges(store: Store, session: str) -> Badges:
         protocol=by_code,
         drift=drift,
         survival=survival,
+        survival_short=report.short_headline() if survival is not None else None,
         not_judged=sum(1 for w in unjudged if w["code"] in UNJUDGED_CODES),
     )
 

@@ -49,6 +49,10 @@ def open_regular(path: Path) -> BinaryIO:
 
 def _open_checked(path: Path) -> int:
     """A descriptor of ``path`` once it is known, before and after opening, to be a regular file."""
+    if str(path) == "-" and not os.path.lexists(path):  # a script's `… | inspector import - --into s.db`
+        raise BadInput("`-` is a file name here, not standard input: save the input to a file first "
+                       "(`… > run.jsonl`) and pass its path (the file's name is kept as the transcript's)",
+                       code="unreadable")
     try:
         mode = os.stat(path).st_mode
         if not stat.S_ISREG(mode):

@@ -27,6 +27,7 @@ _PHRASES: dict[str, tuple[str, str | None]] = {
     "summary.correction": ("corrected summary generation", "generation"),
     "summary.rebuild": ("rebuilt summary generation", "generation"),
     "deletion": ("carried out deletion request", "request"),
+    "deletion.request": ("filed deletion request", "request"),
     "action.reconcile": ("reconciled action", "action"),
     "expand": ("expanded stub", "stub"),
     "import": ("imported", "file_name"),

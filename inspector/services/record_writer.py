@@ -24,7 +24,7 @@ from inspector.domain.errors import BadInput
 from inspector.domain.protocol import CallShape, ProtocolProblem
 from inspector.domain.sif import SifRecord
 from inspector.domain.sif_schema import IDENTITY_FIELDS
-from inspector.domain.trust import SOURCE_TRUST, UNTRUSTED, label_conflict, unverified_act
+from inspector.domain.trust import SOURCE_TRUST, UNTRUSTED, label_conflict, unconfirmed_state, unverified_act
 from inspector.store import bulk, materials, seals
 from inspector.store.connection import fetch_one
 from inspector.store.tables import SPECS, WRITE_ORDER
@@ -156,6 +156,10 @@ class RecordWriter:
             fresh = batch
         else:
             fresh = await self._unstored(type_, batch)
+        if type_ == "state":  # said only of a record this import adds: a stored one keeps its own status
+            self.trust_problems += [ProtocolProblem("unverified_act", rec.session, 0,
+                                                    unconfirmed_state(rec.record, rec.claimed), rec.line)
+                                    for rec in fresh if rec.claimed is not None]
         if type_ == "material":
             if len(fresh) > 1 and await self._materials_at_once(fresh):
                 return

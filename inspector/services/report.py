@@ -19,7 +19,7 @@ from typing import Any
 
 from inspector import __version__
 from inspector.domain.drift import Finding
-from inspector.domain.errors import BadInput, NotFound
+from inspector.domain.errors import BadInput, no_generation
 from inspector.report.html import render_html
 from inspector.services import candidates, channels, handoffs, overview
 from inspector.services.checking import check_store
@@ -95,7 +95,7 @@ async def _report_data(store: Store, session: str, generation: int | None, max_e
     state = await channels.state_records(store, session)
     gens = await channels.generations(store, session)
     if generation is not None and not any(g.generation == generation for g in gens):
-        raise NotFound(f"session {session!r} has no summary generation {generation}")
+        raise no_generation(session, generation, [g.generation for g in gens])
     chosen = generation if generation is not None else (gens[0].generation if gens else None)
     findings, timeline, _texts = await drift_overview(store, session)
     shown = [g for g in sorted(findings) if generation is None or g == generation]

@@ -16,7 +16,7 @@ from typing import Any
 
 from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext
-from inspector.domain.errors import BadInput, NotFound
+from inspector.domain.errors import BadInput, no_generation
 from inspector.domain.failures import find_failures
 from inspector.domain.survival import VERDICTS, Fact, Survival, Verdict, survival
 from inspector.services import outside_command
@@ -46,6 +46,9 @@ class SurvivalReport:
 
     def headline(self) -> str:
         return self.result.headline() if self.result else "no summary generation"
+
+    def short_headline(self) -> str:
+        return self.result.short_headline() if self.result else "no summary"
 
     def as_dict(self) -> dict[str, Any]:
         facts = []
@@ -114,7 +117,7 @@ async def _survival_report(store: Store, session: str, generation: int | None, j
         return SurvivalReport(session, None)
     chosen = gens[0] if generation is None else next((g for g in gens if g.generation == generation), None)
     if chosen is None:
-        raise NotFound(f"session {session!r} has no summary generation {generation}")
+        raise no_generation(session, generation, [g.generation for g in gens])
     report = _report(session, chosen, await protected_facts(store, session), ctx or await covers_context(store, session))
     if judge:
         for v in report.verdicts:

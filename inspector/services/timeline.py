@@ -82,14 +82,31 @@ def _short_digests(value: Any) -> Any:
     return value
 
 
+# A ledger row's one line starts with what the act was about (the request, the candidate, the key…)
+# and ends with the bookkeeping every act carries: stored in key order, a deletion request's row
+# read "added={…}, reason_code=…, reason_digest=hmac-s…" and was cut before its id and targets.
+_SUBJECT = ("request", "candidate", "handoff", "key", "action", "stub", "generation", "targets", "file_name",
+            "format", "new_session", "decision", "status")
+_BOOKKEEPING = ("added", "skipped", "removed", "removed_rows", "rewritten", "copies", "initial_status", "status_set",
+                "materials", "seals")
+
+
+def _said_order(key: str) -> tuple[int, int]:
+    if key in _SUBJECT:
+        return 0, _SUBJECT.index(key)
+    if key in _BOOKKEEPING:
+        return 2, _BOOKKEEPING.index(key)
+    return 1, 0  # the rest keep their stored (key) order: sorted() is stable
+
+
 def _ledger_row(r: tuple[Any, ...], fold: Fold | None = None) -> TimelineRow:
     at, seq, kind, actor, payload = r
     if fold is not None:  # a follow's own imports, one row (services/timeline_folds.py)
         return TimelineRow((at, LEDGER, seq), "ledger", seq, at, "imports", fold.text(), actor=actor,
                            folded=(fold.first_seq, fold.last_seq))
     body = _short_digests(json.loads(payload))
-    detail = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in body.items()
-                       if k not in {"file_digest", "_sif_extra"})
+    shown = [k for k in body if k not in {"file_digest", "_sif_extra"}]
+    detail = ", ".join(f"{k}={json.dumps(body[k], ensure_ascii=False)}" for k in sorted(shown, key=_said_order))
     return TimelineRow((at, LEDGER, seq), "ledger", seq, at, kind, _one_line(detail), actor=actor)
 
 

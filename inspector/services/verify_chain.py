@@ -12,6 +12,8 @@ import json
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
 
 from inspector.domain.canonical import GENESIS_HASH, canonical_json, ledger_hash
 from inspector.services.replay import Replay
@@ -43,6 +45,7 @@ async def walk(store: Store, report: VerifyReport, head: tuple[int, str] | None,
     prev = GENESIS_HASH
     expected_seq = 1
     total = 0
+    latest: list[Any] = [None, 0, ""]  # the latest time an inspector entry was stamped: (parsed, seq, as written)
     if progress is not None:
         rows = await store.db.execute_fetchall("SELECT COUNT(*) FROM ledger")
         total = int(rows[0][0]) if rows else 0
@@ -74,18 +77,62 @@ async def walk(store: Store, report: VerifyReport, head: tuple[int, str] | None,
                                     "parsed value, but SQL reads (json_extract takes a repeated key's first "
                                     "value) show others, e.g. in `actions` and `history`"})
         prev = entry.hash
+        _clock(entry, report, latest)
         _track(entry, facts)
         if entry.kind == "action.reconcile" and entry.source == "inspector" and not (
                 entry.payload.get("evidence") and entry.payload.get("reason")):
             report.fail({**at, "code": "reconcile_unexplained",
                          "message": f"entry {entry.seq} reconciles action {entry.payload.get('action')!r} "
                                     "without naming evidence and a reason"})
+        if entry.source == "inspector" and (missing := act_incomplete(entry.kind, entry.payload)):
+            report.fail({**at, "code": "act_incomplete",
+                         "message": f"entry {entry.seq} ({entry.kind}) names {missing}, which every such act of the "
+                                    "inspector does: an entry appended by hand, changing nothing it claims to"})
         facts.replay.feed(entry.session, entry.kind, entry.source, entry.payload)
         _track_seals(entry, facts.sealed)
     if head is not None:
         check_head(report, head, pinned)
     report.not_replayed = sorted(facts.replay.unbound)
     return facts
+
+
+# The rows an act of each kind always adds, and the kinds that always set a status: an entry of the
+# inspector's own that names neither was appended by hand (a `correction` of a key with no new
+# version, shown by `history` as "L8 correction by owner: …" while the record stayed as it was;
+# docs/reviews/untrusted-seven.md). Forging the act whole (its rows and seals too) stays what
+# `relies_on` says: actors are names, and the store's key is in the store.
+ADDS = {"correction": "state", "summary.correction": "summary", "summary.rebuild": "summary",
+        "deletion.request": "deletion_request"}
+SETS_STATUS = ("candidate.accept", "candidate.reject", "action.reconcile", "confirmation", "handoff.accept",
+               "deletion")
+
+
+def act_incomplete(kind: str, payload: dict[str, Any]) -> str | None:
+    """What an inspector entry of ``kind`` lacks (in words), or None."""
+    if kind in ADDS:
+        added = payload.get("added")
+        count = added.get(ADDS[kind]) if isinstance(added, dict) else None
+        if not (isinstance(count, int) and not isinstance(count, bool) and count >= 1):
+            return f"no {ADDS[kind]} row it added"
+    if kind in SETS_STATUS and not payload.get("status_set"):
+        return "no status it set"
+    return None
+
+
+def _clock(entry: Any, report: VerifyReport, latest: list[Any]) -> None:
+    """Note an entry the inspector stamped earlier than one it stamped before (imported entries
+    carry the harness's times, which owe no order)."""
+    if entry.source != "inspector":
+        return
+    try:
+        when = datetime.fromisoformat(str(entry.at))
+    except ValueError:
+        return
+    when = when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+    if latest[0] is not None and when < latest[0]:
+        report.clock_went_back.append({"seq": entry.seq, "at": entry.at, "after_seq": latest[1], "after": latest[2]})
+        return
+    latest[:] = [when, entry.seq, entry.at]
 
 
 def check_head(report: VerifyReport, head: tuple[int, str], pinned: str | None) -> None:

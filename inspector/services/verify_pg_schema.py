@@ -76,6 +76,6 @@ async def check_pg_schema(store: Store, fail: Fail) -> None:
     parts = [f"{label}: {', '.join(items[:6])}" for label, items in (("altered", changed), ("added", added),
                                                                       ("removed", missing)) if items]
     if parts:
-        fail({"where": "schema", "code": "schema_changed",
+        fail({"where": "schema", "code": "schema_changed", "objects": changed + added,  # what a deletion refuses over
               "message": "the store's schema was changed outside the inspector (" + "; ".join(parts) + "): a changed "
                          "function, trigger, rule or policy can alter what acts write or reads return"})

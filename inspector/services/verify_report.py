@@ -25,6 +25,8 @@ CODES: dict[str, str] = {
     "ledger_text_differs": "an entry's payload is not the text the inspector writes (a key repeated, reordered or "
                            "spaced): SQL reads can see other values than its hash binds",
     "reconcile_unexplained": "an action.reconcile entry names no evidence or reason",
+    "act_incomplete": "an entry of the inspector's own kinds names no row it added or status it set, as every such "
+                      "act does: appended by hand",
     "head_truncated": "the ledger ends before the entry pinned with --head",
     "head_rewritten": "the entry pinned with --head now has another hash",
     "remembered_head_differs": "the ledger no longer holds the head this machine's last good verify saw",
@@ -78,6 +80,10 @@ class VerifyReport:
     search_index: str = "not_checked"
     not_checked: list[str] = field(default_factory=list)  # what this run skipped, in words
     remembered_head: dict[str, Any] | None = None  # the head this machine's last good verify saw
+    # a carried-out deletion whose text is still in the file (store/deletion_residue.py): not a break
+    deleted_text_in_file: dict[str, Any] | None = None
+    # inspector-written entries stamped before an earlier one (a clock set back): not a break, said
+    clock_went_back: list[dict[str, Any]] = field(default_factory=list)
 
     def fail(self, problem: dict[str, Any]) -> None:
         self.ok = False
@@ -104,13 +110,28 @@ class VerifyReport:
         parts += [f"not checked: {item}" for item in _same_words_once(self.not_checked)]
         return "; ".join(parts)
 
+    def notes(self) -> list[str]:
+        """What a person should know that is not a break: a deletion's text still in the file, and
+        acts stamped earlier than an act before them (the ledger's order is its seq; the timeline,
+        which merges by time, shows such an act earlier than it was made)."""
+        said = [self.deleted_text_in_file["message"]] if self.deleted_text_in_file else []
+        if self.clock_went_back:
+            first = self.clock_went_back[0]
+            more = len(self.clock_went_back) - 1
+            said.append(f"ledger times go back: entry {first['seq']} is stamped {first['at']}, before entry "
+                        f"{first['after_seq']}'s {first['after']}" + (f" (and {more} more)" if more else "")
+                        + " — the clock of the machine that wrote it was set back; the ledger's order is its seq, "
+                        "and the timeline, which orders by time, shows such an act earlier than it was made")
+        return said
+
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "entries": self.entries, "first_break": self.first_break,
                 "problems": self.problems[:50], "head": self.head, "integrity": self.integrity,
                 "not_replayed": self.not_replayed, "not_sealed": self.not_sealed,
                 "bytes_rehashed": self.bytes_rehashed, "search_index": self.search_index,
                 "not_checked": self.not_checked, "remembered_head": self.remembered_head,
-                "relies_on": self.relies_on(), "not_bound": verify_coverage.not_bound()}
+                "relies_on": self.relies_on(), "not_bound": verify_coverage.not_bound(),
+                "deleted_text_in_file": self.deleted_text_in_file, "clock_went_back": self.clock_went_back[:20]}
 
 
 def parse_head(text: str) -> tuple[int, str]:

@@ -62,6 +62,7 @@ from inspector.services import (
 )
 from inspector.services.replay import check_bindings
 from inspector.services.verify_report import CODES, VerifyReport, parse_head
+from inspector.store import deletion_residue, file_writes, held_files
 from inspector.store.connection import Store
 from inspector.store.schema import APPLICATION_ID
 
@@ -81,10 +82,15 @@ async def verify_store(store: Store, *, head: tuple[int, str] | None = None, ful
     try:
         await _verify(store, report, head, full, progress)
         await verify_remembered.check_remembered(store, report, head)
+        report.deleted_text_in_file = await deletion_residue.pending(store)  # left after the open tried to finish it
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a page SQLite cannot read: damaged there
+        failed = file_writes.read_fault(held_files.held())  # the disk, not the file (store/file_writes.py)
         report.fail({"where": "sqlite", "code": "sqlite_unreadable",
                      "message": f"SQLite cannot read the store past this point ({exc}); run verify --full and "
-                                "restore from a copy"})
+                                "restore from a copy" if failed is None else
+                                f"SQLite cannot read the store past this point ({exc}): the disk under it fails to "
+                                f"read ({failed.strerror or failed}), so the file itself may be whole — copy it from "
+                                "a working medium, then verify the copy"})
     return report
 
 

@@ -21,6 +21,7 @@ import aiosqlite
 from inspector.domain.errors import InspectorError, NotAStore
 from inspector.store import (
     call_index,
+    deletion_residue,
     faults,
     file_length,
     grams,
@@ -28,6 +29,7 @@ from inspector.store import (
     migration_marker,
     reasoning_index,
     sqlite_connections,
+    wal_owner,
 )
 from inspector.store.digest_key import parse_key
 from inspector.store.format_upgrade import check_and_migrate
@@ -69,7 +71,8 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
 
     A copy that ``inspector migrate`` has not finished (store/migration_marker.py) is refused
     with ``migration_unfinished`` — only ``migrate`` itself opens one (``unfinished``), to
-    finish it. See :func:`_open` for the rest.
+    finish it. A carried-out deletion whose text is still in the file is finished here, or named
+    in ``deleted_text_in_file`` (store/deletion_residue.py). See :func:`_open` for the rest.
     """
     store = await _open(path, create=create, read_only=read_only)
     if not unfinished:
@@ -81,6 +84,11 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
         if found is not None:
             await store.close()
             raise migration_marker.refusal(str(store.path), found)
+    try:
+        store.deleted_text_in_file = await deletion_residue.settle(store)
+    except BaseException:
+        await store.close()
+        raise
     return store
 
 
@@ -102,11 +110,16 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
     problem = faults.path_problem(target)  # a folder, FIFO, device or link leading nowhere: never opened
     if problem is not None:
         raise problem
-    exists = target.exists() and target.stat().st_size > 0
+    exists = target.exists()
+    if exists and target.stat().st_size == 0:
+        raise InspectorError(f"{target} is an empty file (0 bytes): not a store, or a store cut to nothing; nothing "
+                             "was opened or made there — restore it from a copy, or remove it to make a new store "
+                             "at that name", code="damaged_store")
     if exists:
         check_file_is_sqlite(target)
     elif not create:
-        raise NotAStore(f"no store at {target}")
+        # the way on: "no store at X" said nothing of how one is made
+        raise NotAStore(f"no store at {target} (`inspector import FILE --into STORE` makes a store from a transcript)")
     reason = read_only_reason(target) if read_only is None else ("opened read-only" if read_only else None)
     if reason is not None and create:
         raise InspectorError(f"{target} cannot be written ({reason}): a store there can be read, not imported "
@@ -115,6 +128,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         store = await _open_read_only(target, reason)
         store._held = held_files.hold(target)
         return store
+    had = {suffix: os.path.lexists(f"{target}{suffix}") for suffix in ("-wal", "-shm")}  # what opening may add
     try:
         db = await connection(str(target))
     except sqlite3.Error as exc:
@@ -125,7 +139,8 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await db.create_function(grams.FUNCTION, 1, grams.grams, deterministic=True)
         await call_index.register_async(db)  # and the call-input index (format 5)
         await reasoning_index.REASONING.register_async(db)  # and the thinking-text index (format 6)
-        key = await check_and_migrate(db, target, exists)
+        with held_files.writing(target):  # a migration's commits may checkpoint (see held_files.writing)
+            key = await check_and_migrate(db, target, exists)
         reader = await connect_reader(target, read_only=False)
         store = Store(target, db, key, reader, connect_reader=lambda: connect_reader(target, read_only=False))
         store._held = held_files.hold(target)
@@ -134,7 +149,12 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await close_all([db])
         if exists and not create and medium_fault(exc):
             # A disk too full (or failing) for WAL's -shm file: the store is still read, read-only.
-            store = await _open_read_only(target, "the disk holding it is full or failing")
+            try:
+                store = await _open_read_only(target, FULL_DISK)
+            except InspectorError as refused:
+                if refused.code == "disk_full":  # an upgrade the full disk refused: leave the folder as it was
+                    _remove_made(target, had)
+                raise
             store._held = held_files.hold(target)
             return store
         if medium_fault(exc) or getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
@@ -152,6 +172,22 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         raise
 
 
+FULL_DISK = "the disk holding it is full or failing"
+
+
+def _remove_made(target: Path, had: dict[str, bool]) -> None:
+    """Remove the empty ``-wal`` and the ``-shm`` a refused open made beside the store (on a full
+    disk they held its last free space), unless another process has taken them up since."""
+    wal = Path(f"{target}-wal")
+    try:
+        if not had["-wal"] and wal.stat().st_size == 0:
+            wal.unlink()
+    except OSError:
+        pass
+    if not had["-shm"]:
+        wal_owner.remove_made_shm(target)
+
+
 async def _open_read_only(target: Path, reason: str) -> Store:
     try:
         db = await connect_reader(target, read_only=True)
@@ -162,6 +198,11 @@ async def _open_read_only(target: Path, reason: str) -> Store:
         version = await scalar(db, "PRAGMA user_version")
         if app_id != APPLICATION_ID:
             raise NotAStore(f"{target} is an SQLite file but not a Context Inspector store")
+        if version != FORMAT_VERSION and reason == FULL_DISK and version < FORMAT_VERSION:
+            # a writable store whose format upgrade the full disk refused: the disk is what to fix
+            raise InspectorError(f"{target} has store format {version} and must be upgraded to {FORMAT_VERSION} before "
+                                 "this version can open it, but the disk holding it is full (or failing): nothing was "
+                                 "changed — free some space and open it again", code="disk_full")
         if version != FORMAT_VERSION:
             raise NotAStore(f"{target} has store format {version}; this version reads {FORMAT_VERSION}, and a store "
                             "that cannot be written cannot be migrated", code="unknown_format_version")
@@ -186,7 +227,8 @@ async def checkpoint(store: Store) -> bool:
         from inspector.store.pg.maintenance import reclaim
 
         return await reclaim(store)
-    row = await fetch_one(store.db, "PRAGMA wal_checkpoint(TRUNCATE)")
+    with held_files.writing(store.path):  # another Store of this process must not take it for a copy
+        row = await fetch_one(store.db, "PRAGMA wal_checkpoint(TRUNCATE)")
     return row is not None and int(row[0]) == 0
 
 

@@ -20,7 +20,8 @@ import sqlite3
 import stat
 from pathlib import Path
 
-from inspector.domain.errors import InspectorError, NotAStore
+from inspector.domain.errors import InspectorError, NotAStore, StoreFileChanged
+from inspector.store import file_writes, held_files
 
 
 class StoreRefused(InspectorError):
@@ -47,6 +48,12 @@ def explain(exc: BaseException, where: str = "the store") -> InspectorError:
     if name.startswith("SQLITE_IOERR") or text == "disk I/O error":
         return InspectorError(f"reading or writing {where} failed at the disk (disk I/O error: the medium is full, "
                               "removed or failing); nothing was written", code="io_error")
+    copied = held_files.said_copied_over() if isinstance(exc, sqlite3.DatabaseError) else None
+    if copied is not None:  # a read of a file copied over under an open store: that, not damage
+        return StoreFileChanged(copied, code="store_file_replaced")
+    failed = file_writes.read_fault(held_files.held()) if isinstance(exc, sqlite3.DatabaseError) else None
+    if failed is not None:  # "malformed" from a disk that fails to read (a short read), not from the file
+        return _os_error(failed, where)
     if name.startswith("SQLITE_CANTOPEN") or text == "unable to open database file":
         return NotAStore(f"cannot open {where}: SQLite could not open the file or make its -wal/-shm files beside "
                          "it")
@@ -62,6 +69,9 @@ def _os_error(exc: OSError, where: str) -> InspectorError:
     if exc.errno == errno.EROFS:
         return InspectorError(f"{where} cannot be written here (a read-only medium): nothing was written",
                               code="read_only")
+    if exc.errno in (errno.EIO, errno.ENXIO, errno.ENODEV):  # the device under the file failed
+        return InspectorError(f"reading {where} failed at the disk ({exc.strerror or exc}: the medium is failing or "
+                              "was removed, not the file's contents); nothing was written", code="io_error")
     return InspectorError(f"{where} could not be read or written ({exc.strerror or exc}); nothing was written",
                           code="io_error")
 

@@ -52,4 +52,14 @@ def said_cut(path: Path, application_id: int) -> str | None:
     """One look (no waiting for a checkpoint to finish growing the file): why the store file at
     ``path`` is short, or None."""
     found = geometry(path, application_id)
-    return shortfall(found) if found is not None else None
+    if found is not None:
+        return shortfall(found)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(HEADER)
+    except OSError:
+        return None
+    if head.startswith(SQLITE_MAGIC) and len(head) < HEADER:  # too short to name its application: any SQLite file
+        return (f"the file is {len(head):,} bytes, shorter than SQLite's {HEADER}-byte header: it was cut inside "
+                "its first page")
+    return None

@@ -71,13 +71,19 @@ async def no_session(db: aiosqlite.Connection, session: str, where: str | None =
     """The error for a session id the store does not hold. An id is matched whole; a reviewer who
     typed the first characters (as ``sessions`` or the app's header shows them) is told the
     whole ids that start so, instead of only "no session"; ``otherwise`` is said when none does."""
-    whole = [i for i in await ids(db) if session and i.casefold().startswith(session.casefold())]
+    every = await ids(db)
+    whole = [i for i in every if session and i.casefold().startswith(session.casefold())]
     message = f"no session {session!r}" + (f" in {where}" if where else "")
     if whole:
         shown = ", ".join(whole[:3]) + (f" and {len(whole) - 3} more" if len(whole) > 3 else "")
         message += f"; a session id is given whole: did you mean {shown}?"
     elif otherwise:
         message += f"; {otherwise}"
+    elif every:  # what there is instead (before: "no session 'nope' in r.db" and nothing more)
+        shown = ", ".join(every[:3]) + (f" and {len(every) - 3} more" if len(every) > 3 else "")
+        message += f"; the store holds {shown} (`inspector sessions STORE` lists them)"
+    else:
+        message += "; the store holds no session"
     return NotFound(message)
 
 

@@ -9,6 +9,7 @@ of the three reads as one job.
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import sqlite3
 from datetime import UTC, datetime
@@ -19,7 +20,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from inspector.domain.errors import NotAStore
-from inspector.store import held_files, wal_owner
+from inspector.store import faults, held_files, wal_owner
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 10_000
@@ -52,6 +53,8 @@ def check_file_is_sqlite(path: Path) -> None:
         with path.open("rb") as fh:
             head = fh.read(100)
     except OSError as exc:
+        if exc.errno in (errno.EIO, errno.ENXIO, errno.ENODEV):  # the medium failed, not the file's contents
+            raise faults.explain(exc, str(path)) from None
         raise NotAStore(f"cannot read {path}: {exc.strerror}") from None
     if head[:len(SQLITE_MAGIC)] != SQLITE_MAGIC:
         raise NotAStore(f"{path} is not a Context Inspector store (not an SQLite file)" + _transcript_hint(path, head))
@@ -62,9 +65,13 @@ def check_file_is_sqlite(path: Path) -> None:
 def _transcript_hint(path: Path, head: bytes) -> str:
     """A transcript given where a store goes (``drift run.jsonl``) is the likeliest mistake of a
     new reviewer: say how it becomes a store instead of only what it is not."""
-    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") or head[:4] == b"PK\x03\x04":
+    zipped = head[:4] == b"PK\x03\x04"
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") or (zipped and path.suffix.lower() == ".eval"):
         return f"; it looks like a transcript: import it into a store first (`inspector import {path} --into STORE`)"
-    return ""
+    if zipped:  # an inspect-ai .eval is a zip; any other zip is an archive to open first (import says so too)
+        return "; it is a zip archive: unzip it, then import the transcript inside (`inspector import FILE --into STORE`)"
+    # a CSV, an image, a text file: say what a store is and how one is made, not only what this is not
+    return "; a store is the SQLite file `inspector import FILE --into STORE` makes from a transcript"
 
 
 def check_no_foreign_journal(path: Path, head: bytes) -> None:

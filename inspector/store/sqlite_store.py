@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -22,7 +24,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, StoreBusy, StoreFileChanged
-from inspector.store import held_files, sqlite_connections, wal_commits
+from inspector.store import file_writes, held_files, sqlite_connections, wal_commits
 
 
 class Store:
@@ -54,8 +56,11 @@ class Store:
         self._bound: ContextVar[aiosqlite.Connection | None] = ContextVar(f"store-{id(self)}", default=None)
         self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
         self._file = _file_state(path)  # (device, inode, size, times) when opened: see check_file
+        self._mark = file_writes.checkpoint_mark(path)  # how far the log was copied in, then: see _copied_over
         self._closed = False
         self._log_orphaned = False  # the file was overwritten by another store's: see close
+        self.deleted_text_in_file: dict[str, Any] | None = None  # set by open_store: store/deletion_residue.py
+        held_files.watch(self)  # a read that fails on a copied-over file is said as such (faults.explain)
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -71,6 +76,7 @@ class Store:
         """Close every connection, and end its thread, even when the wait for it is cancelled
         (sqlite_connections.close_all): a closed store lends no reader again (see snapshot)."""
         self._closed = True
+        held_files.unwatch(self)
         every = [*self._idle, *self._lent, self._reader, *([self._writer] if self._writer else [])]
         self._idle.clear()
         self._lent.clear()
@@ -78,6 +84,7 @@ class Store:
         held_files.release(held)
         try:
             if self._log_orphaned or self._overwritten():  # a read (or nothing) since the copy: no write said so
+                _keep_log(self.path)
                 _forget_log(self.path)
         finally:  # a check that raised left every connection's thread running: the process never ended
             await sqlite_connections.close_all(every)
@@ -90,8 +97,13 @@ class Store:
     async def __aenter__(self) -> Store:
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        """Close; an SQLite error that ended the block on a file copied over under the store is
+        said as that copy (see copied_over_said), not as damage."""
+        said = self.copied_over_said() if isinstance(exc, sqlite3.DatabaseError) and self.dialect == "sqlite" else None
         await self.close()
+        if said is not None:
+            raise StoreFileChanged(said, code="store_file_replaced") from None
 
     @property
     def has_writer(self) -> bool:
@@ -127,8 +139,9 @@ class Store:
                 self.check_file()  # replaced while the transaction ran: rolled back, not committed
                 if writer.total_changes != changes:  # one that wrote nothing leaves the file as it was
                     await writer.execute(wal_commits.MARK_SQL)  # this commit is the inspector's (store/wal_commits.py)
-                await writer.execute("COMMIT")
-                self._file = _file_state(self.path) or self._file
+                with held_files.writing(self.path):  # an automatic checkpoint may run inside the commit
+                    await writer.execute("COMMIT")
+                self._look()
             except BaseException:
                 # Statements run in order on the connection's thread, so this rollback runs after
                 # whatever a cancelled await left queued (even a BEGIN that had not run yet), and
@@ -156,24 +169,62 @@ class Store:
             raise StoreFileChanged(f"{self.path} was replaced by another file while it was open; nothing was written "
                                    "(this store still writes the file that was moved away) — reopen the store to work "
                                    "on the new one", code="store_file_replaced")
+        copied = self._copied_over(now)
+        if copied is not None:
+            self._log_orphaned = True  # close must not checkpoint the old log into this file
+            raise StoreFileChanged(copied, code="store_file_replaced")
         if now[2] < self._file[2]:
             raise StoreFileChanged(f"{self.path} was cut while it was open ({now[2]:,} bytes, was {self._file[2]:,}); "
                                    "nothing was written — `inspector verify` says what is left", code="store_file_cut")
-        if now[3] != self._file[3]:  # written since the last look: a checkpoint (any process's), or a copy over it
-            if self._overwritten():
-                self._log_orphaned = True  # close must not checkpoint the old store's log into this file
-                raise StoreFileChanged(f"{self.path} was overwritten by another store's file while it was open (the "
-                                       "same file, new contents: a copy over it); nothing was written — reopen the "
-                                       "store to work on the new one", code="store_file_replaced")
-            self._file = now
+        if now[3] != self._file[3]:  # written since the last look: a checkpoint (any process's)
+            self._look()
+
+    def _look(self) -> None:
+        """Take the file as it is now as the one this store writes (after its own commit, or a
+        checkpoint by another process): its identity, size and times, and the log's mark."""
+        self._file = _file_state(self.path) or self._file
+        self._mark = file_writes.checkpoint_mark(self.path)
+
+    def _copied_over(self, now: tuple[int, int, int, tuple[int, int]] | None) -> str | None:
+        """The refusal's sentence when something was copied over the file this store opened (same
+        inode) since the last look, or None: another store's file (its digest key differs), or — the key the same — a
+        file written while no checkpoint ran (store/file_writes.py): a copy of this store put back.
+        A shorter file is a copy only when its header counts its pages (else it was cut)."""
+        if now is None or self._file is None or now[:2] != self._file[:2]:
+            return None
+        if now[3] == self._file[3] and now[2] >= self._file[2]:
+            return None
+        if _file_key(self.path) not in (None, self.digest_key):
+            return (f"{self.path} was overwritten by another store's file while it was open (the same file, new "
+                    "contents: a copy over it); nothing was written — reopen the store to work on the new one")
+        if now[3][0] == self._file[3][0] and now[2] == self._file[2]:
+            return None  # only its inode changed (chmod, a link): not its contents — the log is still its own
+        if not file_writes.written_elsewhere(self.path, self._mark):
+            return None
+        if now[2] < self._file[2] and not file_writes.header_whole(self.path):
+            return None  # cut, not copied: check_file says store_file_cut
+        return (f"{self.path} was overwritten while it was open by a copy of this store put back over it (the file "
+                "was written, and not by SQLite); nothing was written, and any changes this store had not yet copied "
+                f"into the file stay out of the copy (their log is kept beside it as {self.path.name}-wal.….kept when "
+                f"the store closes: put it back as {self.path.name}-wal, with the store closed, only if the copy was "
+                "not meant) — reopen the store to work on the copy")
+
+    def copied_over_said(self) -> str | None:
+        """The refusal's sentence when the file was copied over since the last look, for an error
+        met while *reading* it: a read after a copy sees a mix of the copy and the old log (or
+        SQLite's cache of the old file) and fails as "database disk image is malformed", which
+        sent the reader to verify (store-fault-six, seen 2; a `follow` after a backup was put
+        back). Closing then forgets the old log, as after a refused write."""
+        if self._closed or self._file is None:
+            return None
+        said = self._copied_over(_file_state(self.path))
+        if said is not None:
+            self._log_orphaned = True
+        return said
 
     def _overwritten(self) -> bool:
-        """The file at the path is the one this store opened, written since the last look, and
-        holds another store's digest key: a copy over it (see _file_key)."""
-        now = _file_state(self.path) if self._file is not None else None
-        if now is None or self._file is None or now[:2] != self._file[:2] or now[3] == self._file[3]:
-            return False
-        return _file_key(self.path) not in (None, self.digest_key)
+        """The file at the path was copied over since the last look (see _copied_over)."""
+        return self._file is not None and self._copied_over(_file_state(self.path)) is not None
 
     @asynccontextmanager
     async def writes_held(self) -> AsyncIterator[None]:
@@ -254,6 +305,23 @@ def _file_key(path: Path) -> bytes | None:
 
 
 WAL_HEADER, SHM_HEADERS = 32, 136  # bytes: the log's header; the index's two header copies and checkpoint info
+
+
+def _keep_log(path: Path) -> str | None:
+    """Copy the log about to be forgotten beside the store (``s.db-wal.TIME.kept``), or None.
+
+    A file whose times changed while no checkpoint ran is taken for a copy put back; so is a
+    ``touch`` of the file, whose log is the store's own: the copy keeps what it held
+    recoverable (moved back to ``-wal`` with the store closed, SQLite replays it)."""
+    wal = Path(f"{path}-wal")
+    try:
+        if wal.stat().st_size <= WAL_HEADER:
+            return None
+        kept = wal.with_name(f"{wal.name}.{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}.kept")
+        shutil.copyfile(wal, kept)
+    except OSError:  # a full or read-only medium: the log is forgotten all the same (nothing is written over the copy)
+        return None
+    return kept.name
 
 
 def _forget_log(path: Path) -> None:

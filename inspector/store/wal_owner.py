@@ -88,7 +88,7 @@ def _live_elsewhere(path: Path) -> bool:
         os.close(fd)
 
 
-def _remove_made_shm(path: Path) -> None:
+def remove_made_shm(path: Path) -> None:
     """Remove the -shm this check's reading made, unless another process has the store open by
     now: the DMS byte's write lock, held while the file is unlinked, proves none has (an opening
     SQLite takes a shared lock there before it uses the index, and waits for this one)."""
@@ -154,8 +154,8 @@ def check_wal_is_own(path: Path) -> None:
             if db is not None:
                 db.close()
         if not had_shm:
-            _remove_made_shm(path)
-    # The index named only when it is there (one the check made is gone: store/wal_owner.py, _remove_made_shm).
+            remove_made_shm(path)
+    # The index named only when it is there (one the check made is gone: store/wal_owner.py, remove_made_shm).
     shm = f" (and {path.name}-shm)" if os.path.lexists(f"{path}-shm") else ""
     if same and foreign:
         said = "1 of its commits was" if foreign == 1 else f"{foreign} of its commits were"

@@ -13,8 +13,8 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import work
-from textual.app import App, ScreenStackError
+from textual import events, work
+from textual.app import App, ComposeResult, ScreenStackError
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.reactive import var
@@ -24,6 +24,7 @@ from inspector.ui.breakpoints import BREAKPOINTS, NARROW_WIDTH, SHORT_ROWS, VERT
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.dialog_base import Dialog
 from inspector.ui.dialogs import ShowsWorkerErrors, error_dialog
+from inspector.ui.loading import LoadingNote, StartScreen
 from inspector.ui.reviewer_dialog import ReviewerDialog
 from inspector.ui.safe import safe
 from inspector.ui.served import end_with_server
@@ -40,6 +41,11 @@ def _main_screen() -> type:
     from inspector.ui.main_screen import MainScreen
 
     return MainScreen
+
+
+def _name_of(path: Path) -> str:
+    """The store's file name (a PostgreSQL store: its URL's safe name), as the header names it."""
+    return safe(getattr(path, "name", None) or str(path))
 
 
 def _browser() -> tuple[Any, type]:
@@ -79,6 +85,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         self.listing = listing  # transcripts already being looked for (started before the UI loaded)
         self.store: Store | None = None
         self.ended = False  # unmounted: a store opened from now on is closed, never kept (show_store)
+        self.typed_ahead: list[events.Key] | None = []  # keys typed before the first screen is up (loading.py)
         self.set_reactive(InspectorApp.reviewer, reviewer_name.resolve(reviewer))
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
@@ -157,16 +164,40 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
             for header in screen.query("HeaderBar"):  # by name: the start screen loads without it
                 header.refresh_content()  # type: ignore[attr-defined]
 
+    def get_default_screen(self) -> StartScreen:
+        return StartScreen(id="_default")
+
+    def replay_typed(self) -> None:
+        """The first real screen is up: the keys typed meanwhile reach it, in order."""
+        typed, self.typed_ahead = self.typed_ahead or [], None
+        for key in typed:
+            self.post_message(key)
+
+    def compose(self) -> ComposeResult:
+        """The first screen: what is being opened (loading.py), drawn before the store is read."""
+        yield LoadingNote(f"Opening {_name_of(self.store_path)}" if self.store_path is not None
+                          else "Looking for transcripts")
+
     async def on_mount(self) -> None:
         end_with_server(self)
         if self.store_path is None:
             self.browse_or_demo()
-        else:
-            await self.show_store(self.store_path, self.initial_session, self.follow)
+        else:  # in a worker: the loading note paints while the store opens and the session is read
+            self.open_at_start()
+
+    @work(group="startup", exclusive=True, exit_on_error=False)
+    async def open_at_start(self) -> None:
+        assert self.store_path is not None
+        await self.show_store(self.store_path, self.initial_session, self.follow)
+
+    async def _loading(self, what: str, doing: str) -> None:
+        for note in self.query("#loading"):  # on the first screen (the app's own), beneath any other
+            await note.step(what, doing)  # type: ignore[attr-defined]
 
     @work(group="startup", exclusive=True, exit_on_error=False)
     async def browse_or_demo(self) -> None:
         """The transcripts on this machine when there are any; the demo otherwise."""
+        await self._loading("Looking for transcripts", "loading the list")
         discovery, BrowserScreen = _browser()
         roots = discovery.sources_from(self.sources)
         if self.listing is not None:
@@ -175,6 +206,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
             found = await asyncio.to_thread(discovery.discover, roots)
         if found:
             await self.push_screen(BrowserScreen(found, roots))
+            self.replay_typed()
         else:
             await self.open_demo()
             await self._say_unlisted(roots)
@@ -191,6 +223,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
                                  + unlisted_said(left_out)), markup=False, severity="warning", timeout=15)
 
     async def open_demo(self) -> None:
+        await self._loading("Opening the demo", "building the demo store from the sample sessions")
         from inspector.services import demo
 
         await self.show_store(await demo.ensure_demo_store(), None, None)
@@ -207,20 +240,31 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
 
         if self.ended:
             return
+        what = f"Opening {_name_of(path)}"
+        await self._loading(what, "opening the store (its format, its ledger's head)")
         await self._close_main()
         try:
             opened = await open_store(path)
         except Exception as error:  # noqa: BLE001 - shown to the person, then the app stays usable
             if not self.ended:
+                self.typed_ahead = None  # keys now answer the dialog
                 await self.push_screen(error_dialog(error))
             return
+        # the steps that may wait come before the checks below: between them and the push nothing waits,
+        # so no other call (or the app's end) can replace or close the store in between
+        await self._loading(what, "loading the screens")
+        main = _main_screen()  # its modules, the first time: about a second of CPU on a loaded machine
+        await self._loading(what, f"reading {'session ' + session if session else 'the first session'}")
         if self.ended:
             await opened.close()
             return
         if self.store is not None:  # another show_store opened one meanwhile
             await self._close_main()
         self.store = opened
-        await self.push_screen(_main_screen()(self.store, session, follow=follow))
+        await self.push_screen(main(opened, session, follow=follow))
+        for note in self.query("#loading"):
+            note.done()  # type: ignore[attr-defined]
+        self.replay_typed()
 
     async def _close_main(self) -> None:
         if isinstance(self.screen, _main_screen()):

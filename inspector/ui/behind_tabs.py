@@ -140,7 +140,7 @@ class FillsTabsLater(_Base):
     async def load_tabs(self, session: str) -> None:
         """Fill the tabs behind; the budget, which reads every event, is computed only when its
         tab is shown (BudgetView.show)."""
-        from inspector.services import deletions, handoffs
+        from inspector.services import handoffs
 
         await self.tabs_ready()
         try:
@@ -152,8 +152,7 @@ class FillsTabsLater(_Base):
             self._loaded("tab-handoffs").set()
             await self._load_actions(session)
             self._loaded("tab-actions").set()
-            self.query_one("#deletions").load(  # type: ignore[attr-defined]
-                await deletions.list_requests(self.store, session))
+            await self.load_deletions(session)
             self._loaded("tab-deletions").set()
             self.query_one("#budget").show(self.store, session)  # type: ignore[attr-defined]
             self._loaded("tab-budget").set()
@@ -165,6 +164,16 @@ class FillsTabsLater(_Base):
     # Tab counts carry the header's glyphs (◷ pending, ⚠ drift findings, ✗ facts lost, ? unknown
     # outcomes): "Candidates (8 pending) … Survival (3 lost)" cut "Budget" to "Budge" at 100 columns.
     # The labels' form (name, short name, key) follows the strip's width (tab_labels.py).
+
+    async def load_deletions(self, session: str, select: str | None = None) -> None:
+        """The Deletions tab and its count of pending requests (``◷1``): a request filed and not
+        carried out needs a reviewer's act, as a pending candidate does (flow-seven)."""
+        from inspector.services import deletions
+
+        found = await deletions.list_requests(self.store, session)
+        self.query_one("#deletions").load(found, select=select)  # type: ignore[attr-defined]
+        pending = sum(1 for cov in found if cov.status == "pending")
+        self.set_tab_count("tab-deletions", f"◷{pending}" if pending else "")  # type: ignore[attr-defined]
 
     async def _load_candidates(self, session: str) -> None:
         from inspector.services import candidates

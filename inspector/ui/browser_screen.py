@@ -217,7 +217,7 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         self.app.call_from_thread(self._progress, f"importing {source.name}…", 0, 1)
 
         def progress(stage: str, done: int, total: int) -> None:
-            self.app.call_from_thread(self._progress, f"{stage} {source.name}", done, total)
+            self.app.call_from_thread(self._progress, f"{source.name}: {stage}", done, total)
 
         from inspector.services.following import (
             catch_up,  # the import machinery loads when first needed

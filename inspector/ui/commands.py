@@ -50,6 +50,8 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Actions", "The action ledger; enter reconciles an unknown outcome with evidence (a)",
          screen.action_focus_actions),
         ("Deletions", "See what a deletion request covers and carry it out (x)", screen.action_focus_deletions),
+        ("Request deletion…", "File a deletion request for the selected timeline event or Raw evidence row (D)",
+         _writing(screen, "request_deletion", screen.action_request_deletion)),
         ("Budget", "The next request's token budget and what it does not load (b)", screen.action_focus_budget),
         ("Drift", "Findings per summary generation and the field timeline (d)", screen.action_focus_drift),
         ("Survival", "Which protected facts each summary generation kept, lost or contradicted (u)",

@@ -62,6 +62,46 @@ class OpensDialogs(_Base):
         self._with_reviewer(lambda who: DeletionDialog(self.store, self.session or "", request, who),
                             self._reopen_when)
 
+    def deletion_target(self) -> str | None:
+        """What ``D`` would request deleted: the event on the focused timeline row, or the material
+        (a stub's material, a search hit's event or material) on the focused Raw evidence row."""
+        from inspector.ui.widgets.evidence_channel import EvidenceChannel
+        from inspector.ui.widgets.timeline_view import TimelineView
+
+        focused = self.focused
+        if isinstance(focused, TimelineView):
+            row = focused.current
+            ok = row is not None and row.source != "ledger" and "deleted" not in row.marks
+            return f"evt:{row.seq}" if ok and row is not None else None
+        evidence = self.query_one(EvidenceChannel)
+        return evidence.selected_target() if focused is evidence.records else None
+
+    def action_request_deletion(self) -> None:
+        from inspector.ui.request_deletion_dialog import RequestDeletionDialog
+        from inspector.ui.widgets.timeline_area import TimelineArea
+
+        target = self.deletion_target()
+        if target is None or self.session is None:
+            rows = "T back to rows, then ↑↓" if self.query_one(TimelineArea).conversation else "t, then ↑↓"
+            self.notify(f"Select an event in the Timeline ({rows}) or a row in Raw evidence (3, then ↑↓) first: "
+                        "D requests its deletion.", severity="warning")
+            return
+        session = self.session
+
+        def filed(request: str | None) -> None:
+            if request:
+                self.run_worker(self._show_filed(session, request), group="deletions", exit_on_error=False)
+
+        self._with_reviewer(lambda who: RequestDeletionDialog(self.store, session, target, who), filed)
+
+    async def _show_filed(self, session: str, request: str) -> None:
+        """The Deletions tab, on the request just filed; then the rest of the session read again
+        (the timeline's new ledger row)."""
+        if self.tab("#deletions") is not None:  # type: ignore[attr-defined]
+            await self.load_deletions(session, select=request)  # type: ignore[attr-defined]
+        await self.action_focus_deletions()  # type: ignore[attr-defined]
+        self.open_session(session)  # type: ignore[attr-defined]
+
     def check_handoff(self, handoff: str) -> None:
         from inspector.ui.handoff_dialog import HandoffDialog
 
@@ -230,6 +270,7 @@ class OpensDialogs(_Base):
                 "Store verified",
                 f"{report.entries:,} ledger {'entry' if report.entries == 1 else 'entries'}: {report.checked()} hold."
                 + (f"\n{report.not_covered()}" if report.not_covered() else "")
+                + "".join(f"\n\n! {note}" for note in report.notes())
                 + f"\n\nLedger head {report.head['seq']}:{report.head['hash']}\n(keep it to "
                 f"pin: inspector verify STORE --head {report.head['seq']}:{report.head['hash']})"))
         else:

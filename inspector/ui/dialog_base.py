@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 ResultT = TypeVar("ResultT")
 
 # The worker groups that write a reviewer's act (cancelling one mid-wait drops the act).
-WRITING_GROUPS = frozenset({"review-decide", "correct", "handoff-decide", "reconcile", "decide", "deletion-do"})
+WRITING_GROUPS = frozenset({"review-decide", "correct", "handoff-decide", "reconcile", "decide", "deletion-do",
+                            "request-deletion"})
 
 
 class Dialog(SaysWhyGreyed, ModalScreen[ResultT], Generic[ResultT]):

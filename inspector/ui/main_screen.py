@@ -13,6 +13,7 @@
 | u | focus the survival verdicts |
 | n | focus the actions (enter reconciles an unknown one) |
 | x | focus the deletion requests (enter shows the copies; x carries one out) |
+| D | request deletion of the selected timeline event or Raw evidence row (a dialog: reason, what is looked for) |
 | b | the budget of the next request (edit the numbers, enter recomputes) |
 | h | history of the selected protected record |
 | y / n | confirm / reject the highlighted pending record, or every marked one (Protected state) |
@@ -71,7 +72,7 @@ if TYPE_CHECKING:
 SEARCH_DEBOUNCE_S = 0.2
 
 
-WRITING_ACTIONS = frozenset({"correct", "rebuild", "decide_pending"})  # dialogs grey out their own
+WRITING_ACTIONS = frozenset({"correct", "rebuild", "decide_pending", "request_deletion"})  # dialogs grey out their own
 
 
 class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels, DecidesPending, OpensDialogs,
@@ -95,6 +96,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         Binding("o", "focus_handoffs", "Handoffs", id="main.focus_handoffs"),
         Binding("a", "focus_actions", "Actions", id="main.focus_actions"),
         Binding("x", "focus_deletions", "Deletions", id="main.focus_deletions"),
+        Binding("D", "request_deletion", "Request deletion…", show=False, id="main.request_deletion"),
         Binding("b", "focus_budget", "Budget", id="main.focus_budget"),
         Binding("h", "history", "History", id="main.history"),
         Binding("s", "toggle_sessions", "Sessions", id="main.toggle_sessions"),
@@ -146,6 +148,9 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
             self.notify(f"{self.store.path.name} is read-only ({self.store.read_only_reason}): you can read, search, "
                         "expand and verify; accepting, correcting, handoffs and deletions are disabled.",
                         severity="warning", timeout=10)
+        residue = getattr(self.store, "deleted_text_in_file", None)  # store/deletion_residue.py
+        if residue:
+            self.notify(residue["message"][0].upper() + residue["message"][1:] + ".", severity="warning", timeout=15)
         first = self.load_sessions()
         self.watch_for_changes()
         # The visible data is read before this screen's first frame (its refresh waits for this

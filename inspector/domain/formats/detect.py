@@ -132,6 +132,10 @@ def _detect(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None) -
         fmt = messages.detect(doc) if doc is not None else None
         if fmt:
             return fmt
+    if data.startswith(b"SQLite format 3\x00"):  # a store given where a transcript goes: said as one, with the way on
+        raise BadInput(f"{file_name} is an SQLite database (a store?), not a transcript: open a store with `inspector "
+                       f"{file_name}`; to bring its sessions into another store, `inspector export` it to a sif/1 "
+                       "file and import that", code="binary_file")
     if _binary(data):
         raise BadInput(f"{file_name} is binary data, not a text transcript (it holds NUL bytes or bytes that are not "
                        "UTF-8 text)", code="binary_file")

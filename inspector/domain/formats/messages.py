@@ -54,8 +54,11 @@ def detect(doc: Any) -> str | None:
         return "deepseek"
     blocks = [b for m in items if isinstance(m, dict) and isinstance(m.get("content"), list)
               for b in m["content"] if isinstance(b, dict)]
-    if "anthropic" in kinds or any(b.get("type") in ("tool_use", "tool_result", "thinking", "redacted_thinking")
-                                   for b in blocks):
+    # A ``compaction`` block inside a message is Anthropic's server-side compaction (a Responses
+    # compaction is an item of its own, above): a saved list of text and compaction blocks only
+    # was read as OpenAI chat, which dropped the summary, and ``check`` said clear (verdict-real).
+    if "anthropic" in kinds or any(b.get("type") in ("tool_use", "tool_result", "thinking", "redacted_thinking",
+                                                     "compaction") for b in blocks):
         return "anthropic"
     if any(isinstance(m, dict) and m.get("role") in ("user", "assistant", "system", "tool", "developer", "function",
                                                       "ipython") for m in items):

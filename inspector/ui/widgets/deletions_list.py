@@ -5,7 +5,6 @@ from __future__ import annotations
 from textual.widgets.option_list import Option
 
 from inspector.services.deletions import Coverage
-from inspector.services.lookup import FROM_SIF_ONLY
 from inspector.ui.safe import markup
 from inspector.ui.widgets.item_list import ItemList
 
@@ -19,8 +18,8 @@ class DeletionsList(ItemList):
     class Chosen(ItemList.Chosen):
         """A deletion request was chosen to review."""
 
-    def load(self, found: list[Coverage]) -> None:
-        keep = self.highlighted_id()
+    def load(self, found: list[Coverage], *, select: str | None = None) -> None:
+        keep = select or self.highlighted_id()
         options: list[Option] = []
         for cov in found:
             state = (markup("[dim]done: only the ledger's tombstone remains[/]") if cov.status == "done"
@@ -28,5 +27,5 @@ class DeletionsList(ItemList):
                                  k=copies_said(len(cov.kept))) if cov.kept
                      else markup("[$warning]pending · $n to remove[/]", n=copies_said(len(cov.copies))))
             options.append(Option(markup("[b]$r[/b]  ", r=cov.request) + state, id=cov.request))
-        self.set_items(options, markup("[dim]no deletion requests in this session: $o[/]",
-                                       o=FROM_SIF_ONLY["deletion request"]), keep)
+        self.set_items(options, markup("[dim]no deletion requests in this session: D on a timeline event or a Raw "
+                                       "evidence row files one (or `inspector request-deletion`)[/]"), keep)

@@ -197,6 +197,22 @@ class EvidenceChannel(ChannelPane):
             return stubs[0] if len(stubs) == 1 else None
         return self.stubs[oid[5:]][0] if oid.startswith("stub:") else None
 
+    def selected_target(self) -> str | None:
+        """What a deletion request for the highlighted row targets: a material (a stub's material),
+        or a search hit's event or material; None for a folded run of parts or nothing."""
+        index = self.records.highlighted
+        if index is None:
+            return None
+        oid = self.records.get_option_at_index(index).id or ""
+        if oid in self.hits:
+            return self.hits[oid]
+        if oid.startswith("mat:") and oid[4:] in self.materials and not self.materials[oid[4:]].deleted \
+                and self.materials[oid[4:]].size >= 0:
+            return oid[4:]
+        if oid.startswith("stub:") and oid[5:] in self.stubs:
+            return self.stubs[oid[5:]][0].material
+        return None
+
     def select_material(self, material_id: str) -> bool:
         for index in range(self.records.option_count):
             if self.records.get_option_at_index(index).id == f"mat:{material_id}":

@@ -90,6 +90,8 @@ class FollowBar(Static):
         except Exception as error:  # noqa: BLE001 - said, not swallowed: following stops visibly
             self._stopped(InspectorError(f"{type(error).__name__}: {error}", code="follow_failed"))
             return
+        for problem in step.returned:  # a value a carried-out deletion removed, written again
+            self.app.notify(problem.message, title="A deleted value came back", severity="warning", timeout=30)
         if step.events:
             self.received += len(step.events)
             self.post_message(self.Grew(self.follower.resume.session, step.events))

@@ -1,4 +1,13 @@
-"""The top line: where you are (store, session, versions) and what needs attention."""
+"""The top lines: where you are (store, session), then what needs attention and the versions.
+
+The badges' line never loses a badge to "…" (flow-seven): at 80 columns the survival count's
+"· 1 untrusted not counted" pushed "◷ 8 pending candidates" off the demo's line, and at 120
+columns a real transcript's line lost the reviewer's name. Each badge has a short form (same
+glyph, count and meaning: "◷ 8 pending cand.", "∴ gen 3 1/5 kept · 1 left out"). The badges
+take as few lines as they fit in (a third at most), wrapped between badges, never inside one:
+full forms when they fit in that many lines, else short forms, each widened back to its full
+form while its line still fits. Only the first line — the store's and the session's names — is
+cut with "…"."""
 
 from __future__ import annotations
 
@@ -13,6 +22,50 @@ from inspector.ui.safe import markup, one_line
 if TYPE_CHECKING:  # the badges' module (drift and survival rules) loads after the first paint
     from inspector.services.overview import Badges
     from inspector.services.sessions import SessionSummary
+
+Badge = tuple[Content, Content]  # (full form, short form)
+SEP, SHORT_SEP = "   ", "  "
+BADGE_LINES = 3  # at most; a last one that still does not fit is cut (the tabs count the same things)
+
+
+def _width(parts: list[Content], sep: str) -> int:
+    return sum(p.cell_length for p in parts) + len(sep) * max(0, len(parts) - 1)
+
+
+def _pack(parts: list[Content], sep: str, width: int, most: int) -> list[list[Content]]:
+    lines: list[list[Content]] = [[]]
+    for part in parts:
+        if lines[-1] and _width([*lines[-1], part], sep) > width and len(lines) < most:
+            lines.append([])
+        lines[-1].append(part)
+    return lines
+
+
+def _widened(line: list[Content], badges: list[Badge], width: int) -> list[Content]:
+    """A line of short forms with each badge, in order, given its full form while the line fits."""
+    full = {id(s): f for f, s in badges}
+    out = list(line)
+    for i, part in enumerate(out):
+        wider = full.get(id(part), part)
+        if _width([*out[:i], wider, *out[i + 1:]], SHORT_SEP) <= width:
+            out[i] = wider
+    return out
+
+
+def fit_badges(badges: list[Badge], width: int) -> list[Content]:
+    """The badges' lines at ``width`` cells, in as few lines as they fit in — full forms when
+    they fit in that many, else the short ones — wrapped between badges, never inside one; past
+    BADGE_LINES the last line is cut."""
+    if width <= 0:
+        return [Content(SEP).join(f for f, _ in badges)]
+    for most in range(1, BADGE_LINES + 1):
+        for sep, parts in ((SEP, [f for f, _ in badges]), (SHORT_SEP, [s for _, s in badges])):
+            lines = _pack(parts, sep, width, most)
+            if all(_width(line, sep) <= width for line in lines):
+                if sep == SHORT_SEP:
+                    lines = [_widened(line, badges, width) for line in lines]
+                return [Content(sep).join(line) for line in lines]
+    return [Content(SHORT_SEP).join(line) for line in _pack([s for _, s in badges], SHORT_SEP, width, BADGE_LINES)]
 
 
 def _middle_cut(name: str, width: int) -> str:
@@ -48,52 +101,70 @@ class HeaderBar(Static):
     def refresh_content(self) -> None:
         self.update(self._content())
 
-    def _reviewer(self) -> Content:
+    def on_resize(self) -> None:
+        self.update(self._content())  # the badges' lines are laid out for the width
+
+    def _room(self) -> int:
+        width = self.content_size.width
+        return width if width > 0 else max(0, self.app.size.width - 2)  # before the first layout: the padding
+
+    def _reviewer(self) -> Badge:
         who = getattr(self.app, "reviewer", None)
-        return (markup("[dim]as[/] [b]$w[/]", w=who) if who
-                else markup("[dim]as ? (asked at the first write)[/]"))
+        if who:
+            said = markup("[dim]as[/] [b]$w[/]", w=who)
+            return said, said
+        return markup("[dim]as ? (asked at the first write)[/]"), markup("[dim]as ?[/]")
 
     def _content(self) -> Content:
-        """Two lines, each cut with "…" rather than wrapped: where you are, then what needs
-        attention — the badges first, so an 80-column terminal still shows drift and loss."""
+        """Where you are (one line, cut with "…"), then what needs attention — the badges first,
+        laid out for the width so none is cut (:func:`fit_badges`)."""
         where = [markup("[b]Context Inspector[/b] — $store", store=_middle_cut(self.store_path.name, 32))]
         if self.read_only:
             where.append(markup(" [$warning]🔒 read-only[/]"))
         s = self.session
         if s is None:
-            return Content("").join(where) + Content("   ") + self._reviewer()
+            return Content("").join(where) + Content("   ") + self._reviewer()[0]
         if self.sessions > 1:  # an inspect-ai log of 10 samples opened at 80 columns showed one, and no sign of the rest;
             # on the first line, before the title: at the end of the badges' line it was cut off (review-14)
             # short, so a short title and the session's id still fit at 80 columns
             where.append(markup(" [dim]· $n sessions (s)[/]", n=f"{self.sessions:,}"))
         where.append(markup(" › [b]$title[/b] ($id)", title=one_line(s.title or s.id), id=one_line(s.id)))
         state = self._badges()
-        state.append(markup("ctx v$cv · goal r$gr", cv=str(s.context_version), gr=str(s.goal_revision)))
+        versions = (str(s.context_version), str(s.goal_revision))
+        said = markup("ctx v$cv · goal r$gr", cv=versions[0], gr=versions[1])
+        state.append((said, said))
         state.append(self._reviewer())
         if s.continued_from:
-            state.append(markup("[$accent]↩ continued from $f[/]", f=s.continued_from))
-        return Content("").join(where) + Content("\n") + Content("   ").join(state)
+            state.append((markup("[$accent]↩ continued from $f[/]", f=s.continued_from),
+                          markup("[$accent]↩ from $f[/]", f=s.continued_from)))
+        return Content("\n").join([Content("").join(where), *fit_badges(state, self._room())])
 
-    def _badges(self) -> list[Content]:
+    def _badges(self) -> list[Badge]:
         b = self.badges
         if b is None:
-            return [markup("[dim]checking…[/dim]")]
-        parts: list[Content] = []
+            checking = markup("[dim]checking…[/dim]")
+            return [(checking, checking)]
+        parts: list[Badge] = []
+
+        def both(full_form: str, short_form: str, **values: str) -> None:
+            parts.append((markup(full_form, **values), markup(short_form, **values)))
+
         if b.drift:
-            parts.append(markup("[$error]⚠ drift $n[/]", n=str(b.drift)))
+            both("[$error]⚠ drift $n[/]", "[$error]⚠ drift $n[/]", n=str(b.drift))
         if b.not_judged:  # the verdict is "?" (or more than drift failed): say how many, never a bare nothing
-            parts.append(markup("[$accent]? $n not judged[/]", n=str(b.not_judged)))
+            both("[$accent]? $n not judged[/]", "[$accent]? $n unjudged[/]", n=str(b.not_judged))
         for code, n in sorted(b.protocol.items()):
-            parts.append(markup("[$error]⚠ $n $code[/]", n=str(n), code=code))
+            both("[$error]⚠ $n $code[/]", "[$error]⚠ $n $code[/]", n=str(n), code=code)
         if b.survival:
-            parts.append(markup("[$accent]∴ $s[/]", s=b.survival))
+            both("[$accent]∴ $s[/]", "[$accent]∴ $brief[/]", s=b.survival, brief=b.survival_short or b.survival)
+        plural = {True: "s", False: ""}
         if b.pending_candidates:
-            parts.append(markup("[$warning]◷ $n pending candidate$s[/]",
-                                n=str(b.pending_candidates), s="s" if b.pending_candidates > 1 else ""))
+            both("[$warning]◷ $n pending candidate$s[/]", "[$warning]◷ $n pending cand.[/]",
+                 n=str(b.pending_candidates), s=plural[b.pending_candidates > 1])
         if b.pending_state:
-            parts.append(markup("[$warning]◌ $n pending record$s[/]",
-                                n=str(b.pending_state), s="s" if b.pending_state > 1 else ""))
+            both("[$warning]◌ $n pending record$s[/]", "[$warning]◌ $n pending rec.[/]",
+                 n=str(b.pending_state), s=plural[b.pending_state > 1])
         if b.unknown_actions:
-            parts.append(markup("[$accent]? $n unknown action$s[/]",
-                                n=str(b.unknown_actions), s="s" if b.unknown_actions > 1 else ""))
+            both("[$accent]? $n unknown action$s[/]", "[$accent]? $n unknown act.[/]",
+                 n=str(b.unknown_actions), s=plural[b.unknown_actions > 1])
         return parts

@@ -8,6 +8,16 @@ from inspector.services.sessions import SessionSummary
 from inspector.ui.safe import markup, one_line
 from inspector.ui.widgets.item_list import ItemList
 
+# A title or id is content: a 10 KB one (a transcript's own session id, a hostile title) wrapped
+# into the narrow panel took every line of it, and the other sessions were out of sight. The
+# whole of each is in the header once the session is open (docs/reviews/untrusted-seven.md).
+TITLE_MAX = 160
+ID_MAX = 72
+
+
+def _clipped(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
 
 class SessionsList(ItemList):
     class Chosen(ItemList.Chosen):
@@ -21,7 +31,8 @@ class SessionsList(ItemList):
         self.clear_options()
         for s in sessions:
             self.add_option(Option(
-                markup("[b]$t[/b]\n[dim]$id · $n ev · v$v[/]", t=one_line(s.title or s.id), id=one_line(s.id),
+                markup("[b]$t[/b]\n[dim]$id · $n ev · v$v[/]", t=_clipped(one_line(s.title or s.id), TITLE_MAX),
+                       id=_clipped(one_line(s.id), ID_MAX),
                        n=f"{s.events:,}", v=str(s.context_version)),
                 id=s.id))
         if current is not None:
