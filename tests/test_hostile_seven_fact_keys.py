@@ -94,3 +94,24 @@ def test_a_key_spelling_the_value_from_an_imported_sif_file_is_kept_and_delete_r
     doc = json.loads(result.stdout)
     assert result.exit_code == 1 and [r["code"] for r in doc["refusals"]] == ["copy_kept"], doc
     assert store.read_bytes() == before
+
+
+def test_a_store_holding_the_former_key_is_not_given_the_same_fact_again(tmp_path: Path) -> None:
+    """`facts --write` (and a follow) append the proposals whose key the store lacks: a store made
+    before keys left the address out holds the fact under its former key, which counts."""
+    runner = CliRunner()
+    made = _store(tmp_path, runner)
+    sif = tmp_path / "old.sif"
+    assert runner.invoke(cli, ["export", str(made), "-o", str(sif)]).exit_code == 0
+    old_key = "goal.later_request.can-you-also-cc-zz-keys-private.6fc276"
+    sif.write_text(sif.read_text(encoding="utf-8").replace("goal.later_request.can-you-also-cc-email-on-the-rep.b815bb",
+                                                           old_key), encoding="utf-8")
+    store = tmp_path / "old.db"
+    assert runner.invoke(cli, ["import", str(sif), "--into", str(store), "--reviewer", "r"]).exit_code == 0
+
+    listed = json.loads(runner.invoke(cli, ["facts", str(store), "--session", SID, "--json"]).stdout)
+    assert [r["status"] for r in listed] == ["pending", "pending"], listed
+    assert all("former_key" not in r for r in listed)
+    written = json.loads(runner.invoke(cli, ["facts", str(store), "--session", SID, "--write", "--reviewer", "r",
+                                             "--json"]).stdout)
+    assert written["written"] == [] and sorted(_keys(store)) == [old_key, "goal.main"], written

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from inspector.domain import facts_goals, facts_published, facts_text, facts_tools
-from inspector.domain.fact_keys import KeyMaker, redact
+from inspector.domain.fact_keys import KeyMaker, make_key, redact
 from inspector.domain.facts_text import Proposal
 from inspector.domain.logevents import LogEvent
 
@@ -38,6 +38,10 @@ class ProposedFact:
     alternatives: list[str] = field(default_factory=list)
     detail: dict[str, Any] = field(default_factory=dict)
     at: str | None = None
+    # The key this record had before keys left sensitive values out (fact_keys.py), when it
+    # differs: a store made then holds that one, and the same fact is not proposed twice.
+    # Never written anywhere (it spells the value).
+    former_key: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"key": self.key, "kind": self.kind, "value": self.value, "sources": self.sources,
@@ -66,10 +70,12 @@ def _identity(p: Proposal, shown: Callable[[str], str] = str) -> str:
     return value if p.kind in ("artifact", "reference") else " ".join(value.casefold().split())
 
 
-def _key_of(keys: KeyMaker, kind: str, p: Proposal, ident: str) -> str:
-    """The record's key, made of its identity with every sensitive value left out (fact_keys.py);
-    redacted again once folded, for a value only the case-folded text shows as one."""
-    return keys.key(kind, ident, redact(_identity(p, redact)))
+def _key_of(keys: KeyMaker, kind: str, p: Proposal, ident: str) -> dict[str, Any]:
+    """The record's key, made of its identity with every sensitive value left out (fact_keys.py;
+    redacted again once folded, for a value only the case-folded text shows as one), and the key
+    it had before when that differs."""
+    key, former = keys.key(kind, ident, redact(_identity(p, redact))), make_key(kind, ident)
+    return {"key": key, "former_key": former if former != key else None}
 
 
 def _merge(proposals: Iterable[Proposal], at: dict[int, str | None]) -> list[ProposedFact]:
@@ -103,9 +109,10 @@ class Merged:
             seqs = (*p.cites, p.seq) if p.cites else (p.seq,)
             if found is None:
                 refs = [f"evt:{seq}" for seq in seqs]
-                merged[key] = ProposedFact(_key_of(self.keys, p.kind, p, ident), p.kind, p.value, refs, p.rule,
+                merged[key] = ProposedFact(kind=p.kind, value=p.value, sources=refs, rule=p.rule,
                                            rationale=p.rationale, alternatives=list(p.alternatives),
-                                           detail=dict(p.detail), at=at.get(p.seq))
+                                           detail=dict(p.detail), at=at.get(p.seq),
+                                           **_key_of(self.keys, p.kind, p, ident))
                 cited[key] = set(refs)
                 if list(seqs) != sorted(seqs):
                     self.unordered.add(key)
@@ -141,8 +148,8 @@ def _goal_versions(goals: list[Proposal], at: dict[int, str | None]) -> list[Pro
             offered = p.detail.get("offered_in")
             refs = ([f"evt:{offered}"] if offered else []) + [f"evt:{p.seq}"]
             if found is None:
-                later[ident] = ProposedFact(_key_of(keys, facts_goals.LATER_REQUEST, p, ident), "goal", p.value, refs, p.rule,
-                                            at=at.get(p.seq))
+                later[ident] = ProposedFact(kind="goal", value=p.value, sources=refs, rule=p.rule, at=at.get(p.seq),
+                                            **_key_of(keys, facts_goals.LATER_REQUEST, p, ident))
             else:
                 found.sources += [ref for ref in refs if ref not in found.sources]
             continue
