@@ -31,7 +31,9 @@ def _later(events: list[LogEvent]) -> list[str]:
 
 SENSITIVE = {"zz.keys.private@example.com": "email", "138-0013-8000": "phone", "4111 1111 1111 1111": "card",
              "sk-proj-ABCDEFGHIJKLMNOPQRSTUV": "key", "110101199003071234": "id", "order 98765432": "number",
-             "AB 12 34 56 C": "id"}
+             "AB 12 34 56 C": "id", "AKIAABCDEFGHIJKLMNOP": "key", "ghp_" + "a1" * 18: "key",
+             "xoxb-1234-abcdefghij": "key", "eyJhbGciOiJI.eyJzdWIiOiIx.abcdefghij": "key",
+             "1600 Pennsylvania Avenue": "address"}
 
 
 def test_no_key_spells_a_sensitive_value_but_a_word_for_it() -> None:
@@ -39,8 +41,8 @@ def test_no_key_spells_a_sensitive_value_but_a_word_for_it() -> None:
         keys = _later(_events(f"can you also send {value} to billing?"))
         assert len(keys) == 1 and f"-{word}-" in keys[0], (value, keys)
         digits = re.sub(r"\D", "", value)
-        assert (digits and digits[:7] not in re.sub(r"\D", "", keys[0])) or not digits, keys
-        assert "zz-keys" not in keys[0] and "abcdefghij" not in keys[0], keys
+        assert not digits or digits[:7] not in re.sub(r"\D", "", keys[0].rsplit(".", 1)[0]), keys
+        assert not {"zz-keys", "abcdefghij", "a1a1a1", "pennsylvania"} & set(re.findall(r"zz-keys|abcdefghij|a1a1a1|pennsylvania", keys[0])), keys
 
 
 def test_the_hash_is_of_the_redacted_value_not_of_the_address() -> None:
@@ -68,4 +70,7 @@ def test_a_followed_session_gives_the_same_keys_as_a_whole_read() -> None:
                      "can you also cc b.other@example.org on it?")
     running = RunningExtraction.of(events[:3])
     running.feed(events[3:])
-    assert [f.key for f in running.facts()] == [f.key for f in extract(events)]
+    keys = [f.key for f in running.facts()]
+    assert keys == [f.key for f in extract(events)]
+    assert [k.split(".")[2] for k in keys[1:]] == ["can-you-also-cc-email-on-it", "please-call-phone-first",
+                                                   "can-you-also-cc-email-on-it"], keys

@@ -29,6 +29,13 @@ _DIGITS = re.compile(rf"\d{{{NUMBER_MIN_DIGITS},}}")
 _WORDS = {"phone number": "phone", "email address": "email", "national ID number": "id",
           "card or account number": "card", "postal address": "address", "secret key": "key"}
 _MARK = "\ue000"
+# What a text must hold for a pattern to match there at all, found far faster than the pattern
+# (the secret-key one alone took ~0.1-0.8 ms on a 200-character value): a redaction runs for
+# each record an import proposes, twice.
+_DIGIT = re.compile(r"\d")
+_NEEDS = {"phone number": _DIGIT, "national ID number": _DIGIT, "card or account number": _DIGIT,
+          "postal address": _DIGIT, "email address": re.compile("@"),
+          "secret key": re.compile(r"[A-Za-z0-9_-]{10}")}
 
 
 def _word(name: str) -> str:
@@ -38,8 +45,10 @@ def _word(name: str) -> str:
 def redact(text: str) -> str:
     """``text`` with every sensitive value and long digit run replaced by a neutral word."""
     for name, pattern in SENSITIVE.items():
-        text = pattern.sub(_word(_WORDS.get(name, "value")), text)
-    return _DIGITS.sub(_word("number"), text)
+        needs = _NEEDS.get(name)
+        if needs is None or needs.search(text):
+            text = pattern.sub(_word(_WORDS.get(name, "value")), text)
+    return _DIGITS.sub(_word("number"), text) if _DIGIT.search(text) else text
 
 
 def make_key(kind: str, ident: str, nth: int = 0) -> str:
