@@ -80,10 +80,21 @@ async def test_all_pending_by_the_owner_confirms_goals_and_raises_the_goal_revis
     async with await open_store(store) as opened:
         before = await get_session(opened, S)
         out = await confirmations.decide_many(opened, S, actor=OWNER)
-        assert len(out.decided) == 10 and out.refused == []
-        assert (out.context_version, out.goal_revision) == (before.context_version + 1, before.goal_revision + 1)
-        # progress.steps v2 replaced v1; nothing pending is left
+        # the goal the model restated and the constraint a tool wrote are owner-only rules from
+        # writers without authority: --all-pending leaves them for the owner to confirm one by one
+        assert [(r.key, r.refusal.code) for r in out.refused] == [("constraint.no_prod", "confirm_by_key"),
+                                                                 ("goal.restated", "confirm_by_key")]
+        assert "--key goal.restated" in out.refused[1].refusal.message
+        assert len(out.decided) == 8
+        assert (out.context_version, out.goal_revision) == (before.context_version + 1, before.goal_revision)
+        # progress.steps v2 replaced v1; only the two rules are left pending
         assert await statuses(opened, ["progress.steps"]) == {"progress.steps": [(1, "superseded"), (2, "active")]}
+        assert sorted(r.key for r in await state_records(opened, S) if r.status == "pending") == [
+            "constraint.no_prod", "goal.restated"]
+        # named, they are confirmed: the goal revision rises with the goal
+        named = await confirmations.decide_many(opened, S, [("goal.restated", None), ("constraint.no_prod", None)],
+                                                actor=OWNER)
+        assert len(named.decided) == 2 and named.goal_revision == before.goal_revision + 1
         assert not [r for r in await state_records(opened, S) if r.status == "pending"]
         assert (await verify_store(opened)).ok
 
@@ -141,7 +152,10 @@ def test_cli_confirm_many_keys_all_pending_and_bad_input(store: Path) -> None:
     assert out.exit_code == 1
     assert "rejected 4" in out.stdout and "refused not_owner: only the session's owner (olga)" in out.stdout
     out = run(cli, [*base, "--all-pending", "--kind", "goal", "--reviewer", OWNER, "--json"])
-    assert out.exit_code == 0 and [d["key"] for d in json.loads(out.stdout)["decided"]] == ["goal.restated"]
+    doc = json.loads(out.stdout)
+    assert out.exit_code == 1 and doc["decided"] == [] and [r["code"] for r in doc["refusals"]] == ["confirm_by_key"]
+    out = run(cli, [*base, "--key", "goal.restated", "--reviewer", OWNER, "--json"])
+    assert out.exit_code == 0 and json.loads(out.stdout)["status"] == "active"
     # one --key keeps the single-record answer
     out = run(cli, [*base, "--key", "open_issue.retry", "--reviewer", "rev", "--json"])
     assert out.exit_code == 0 and json.loads(out.stdout)["status"] == "active"

@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 from textual.app import App
 
+from inspector.ui.app import InspectorApp
 from inspector.ui.dialogs import MessageDialog
 
-CSS = Path(__file__).parent.parent / "inspector" / "ui" / "inspector.tcss"
+UI = Path(__file__).parent.parent / "inspector" / "ui"
 
 
 class _OneDialog(App[None]):
-    CSS_PATH = str(CSS)
+    CSS_PATH = [str(UI / name) for name in InspectorApp.CSS_PATH]
 
     def __init__(self, lines: int) -> None:
         super().__init__()

@@ -336,3 +336,25 @@ def test_a_url_of_another_scheme_is_said_to_be_no_store(tmp_path: Path) -> None:
     code, rows = _run("sessions", f"file://{Path(store).resolve()}")
     assert code == 0 and [r["id"] for r in rows] == ["s1"]
 
+
+
+def test_correct_summary_says_what_the_check_of_the_new_text_found(tmp_path: Path) -> None:
+    """`correct-summary` said "generation 2 (corrected, parent 1); context v2": not that the new text
+    was checked and found clear (or saved anyway with findings), nor what the generation is for."""
+    store = _store(tmp_path)
+    assert _run("rebuild", store, "--session", "s1")[0] == 0
+    (tmp_path / "t.txt").write_text("Fix the export; never touch prod.", encoding="utf-8")
+    code, plain = _run("correct-summary", store, "--session", "s1", "--generation", "1", "--text-file",
+                       str(tmp_path / "t.txt"), "--reason", "r", as_json=False)
+    assert code == 0 and "; no drift found in it; the next summary starts from it" in plain.splitlines()[0], plain
+
+
+def test_a_new_store_is_not_made_under_a_transcripts_name(tmp_path: Path) -> None:
+    """`import run.jsonl --into out.jsonl` (export's habit) made an SQLite file named out.jsonl, which
+    `follow`, `import` and `sessions --discover` then took for a transcript. Refused, nothing made;
+    an existing store of that name still opens."""
+    source = write_sif(tmp_path / "run.jsonl", [session_record(), event_record(1)])
+    for command in (["import", str(source), "--into"], ["follow", str(source), "--once", "--into"]):
+        code, out = _run(*command, str(tmp_path / "out.jsonl"), as_json=False)
+        assert code == 3 and "out.jsonl names a transcript (.jsonl), not a store" in out and "out.db" in out, out
+        assert not (tmp_path / "out.jsonl").exists()

@@ -145,6 +145,7 @@ _Z_RESTART, _Z_BACKUP = "除非健康检查失败，不要重启接口", "不得
     (_Z_RESTART, "接口没有重启，不能随意重启。", False),
     (_Z_RESTART, "没有不得不重启接口的情况。", False),
     (_Z_BACKUP, "备份文件一直没有删除。", False),
+    (_Z_RESTART, "接口并非不能重启。", True),
     (_Z_RESTART, "并不是不要重启接口，而是要等健康检查失败。", False),
     (_Z_RESTART, "不是不能重启接口，而是必须等健康检查失败。", False),
 ])
@@ -203,6 +204,8 @@ _E_APPROVE, _Z_APPROVE = "The user must approve the database migration", "数据
     (_E_APPROVE, "Approval for the database migration must come from the user.", False, False, False),
     (_E_APPROVE, "The database migration was merged by the bot with no review.", True, False, False),
     (_E_APPROVE, "The database migration will not be merged with no review.", False, False, False),
+    (_E_APPROVE, "The database migration went live on the bot's say-so.", True, False, False),
+    (_E_APPROVE, "The database migration went live on the user's say-so.", False, True, False),
     (_E_APPROVE, "The agent prepared the database migration. The bot merged it without review.", True, False, False),
     (_E_APPROVE, "The agent prepared the database migration; the bot merged it without review.", True, False, False),
     (_E_APPROVE, "The agent prepared the API docs. The bot merged them without review.", False, False, False),
@@ -240,6 +243,7 @@ def test_a_failure_said_in_words_only(events: dict[int, str], red: bool) -> None
     (_E_RESTART, "The API was restarted before the health check failed.", True),
     (_Z_RESTART, "在健康检查失败之前重启了接口。", True),
     (_Z_RESTART, "健康检查失败前重启了接口。", True),
+    (_E_RESTART, "The API was restarted ahead of the health check failing.", True),
     (_E_RESTART, "Restarted the API after the health check failed.", False),
     (_E_RESTART, "The API was not restarted before the health check failed.", False),
     (_Z_RESTART, "健康检查失败后重启了接口。", False),
@@ -267,6 +271,10 @@ _E_ROTATE, _Z_ROTATE = "Rotate the logs every hour", "每小时轮换一次日�
     (_E_ROTATE, "Backups run daily.", False, False),
     (_Z_ROTATE, "备份每天执行。", False, False),
     (_E_ROTATE, "Checked the logs every day.", False, False),
+    (_E_ROTATE, "Logs are rotated twice a day.", True, False),
+    (_E_ROTATE, "Logs are rotated 24 times a day.", False, True),
+    (_Z_ROTATE, "日志每天轮换 24 次。", False, True),
+    (_Z_ROTATE, "日志每天轮换两次。", True, False),
 ])
 def test_a_frequency_restated(value: str, text: str, moved: bool, kept: bool) -> None:
     from inspector.domain.said import Said

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -94,7 +95,7 @@ async def delete_cmd(store: Path, request: str, session: str | None, reviewer: s
         result = await deletions.delete(opened, request, actor=reviewer, session=session)
     emit(result.as_dict(), as_json,
          lambda: [f"refused {r.code}: {r.message}" for r in result.refusals] if result.refusals
-         else [_deleted_line(request, result.removed),
+         else [_deleted_line(request, result.removed, result.coverage.copies),
                *(f"  rewrote {c.id} ({c.why})" for c in result.coverage.copies if c.where == "sessions"),
                *(f"  ! {w}" for w in result.coverage.warnings),
                *([] if result.wal_truncated else ["  ! " + _not_yet_erased(opened)]),
@@ -102,17 +103,29 @@ async def delete_cmd(store: Path, request: str, session: str | None, reviewer: s
     return EXIT_REFUSED if result.refusals else EXIT_OK
 
 
-def _deleted_line(request: str, removed: dict[str, int]) -> str:
-    """"deleted 9 copies for del-1: 1 event, 1 summary, 7 candidates" (was "7 candidate", and
-    "deleted 0 cop(ies) for del-2: " with nothing after the colon when its targets were gone)."""
+def _deleted_line(request: str, removed: dict[str, int], copies: list[Any]) -> str:
+    """"deleted all 9 copies `deletion` lists for del-1: 1 event, 1 summary, 7 candidates; with
+    them …" (was "7 candidate", and "deleted 0 cop(ies) for del-2: " with nothing after the
+    colon when its targets were gone)."""
     if not removed:
         return (f"deleted nothing for {request}: its targets were gone already (deleted by an earlier request); "
-                "its reason is kept only as a keyed digest")
+                "its reason is now kept only as a keyed digest")
     names = {"summary": ("summary", "summaries"), "state": ("state record", "state records"),
              "material_bytes": ("material's bytes", "materials' bytes")}
     said = ", ".join(f"{n} {names.get(k, (k, k + 's'))[n != 1]}" for k, n in removed.items())
-    total = sum(removed.values())
-    return f"deleted {total} cop{'y' if total == 1 else 'ies'} for {request}: {said}"
+    return (f"deleted all {len(copies)} cop{'y' if len(copies) == 1 else 'ies'} `deletion` lists for {request}: "
+            f"{said}" + _with_them(copies))
+
+
+def _with_them(copies: list[Any]) -> str:
+    """What went with the rows counted: index entries and texts kept only as a digest, so the
+    count matches the listing's (a script saw "7 copies to remove" and then "deleted 4")."""
+    index = sum(1 for c in copies if c.where.endswith("_fts") or c.where in {"reasoning_grams", "search_grams"})
+    digested = sum(1 for c in copies if c.where == "deletion_requests")
+    parts = [f"{index} search-index entr{'y' if index == 1 else 'ies'}" if index else "",
+             f"{digested} reason text{'s' if digested > 1 else ''} now kept only as a keyed digest" if digested else ""]
+    said = " and ".join(p for p in parts if p)
+    return f"; with them {said}" if said else ""
 
 
 def _not_yet_erased(store: object) -> str:

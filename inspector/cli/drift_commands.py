@@ -32,7 +32,11 @@ def _outcome_text(o: Outcome, store: Path | None = None, session: str | None = N
         doubts = [f"  ? not judged: {w['code']}: {w['message']}" for w in o.warnings]
         if doubts:
             doubts.append("  saved, but the rules could not judge the sentence(s) above: a person must read it.")
-        return [f"generation {o.generation} (corrected, parent {o.parent}); context v{o.context_version}", *doubts]
+        # what the check of the new text found, said: it is the next summary's starting point
+        judged = (f"saved with {len(o.findings)} drift finding(s) (--save-anyway)" if o.findings
+                  else "no drift found in it" + (", but see the ? lines" if doubts else ""))
+        return [f"generation {o.generation} (corrected, parent {o.parent}); context v{o.context_version}; {judged}; "
+                "the next summary starts from it", *doubts]
     lines = [f"{o.key} v{o.version} is {o.status}; context v{o.context_version} · goal r{o.goal_revision}"]
     if o.status == "pending" and o.may_confirm and store is not None and session is not None:
         lines.append(f"it binds nothing until the session's owner confirms it: `inspector confirm {shlex.quote(str(store))} "

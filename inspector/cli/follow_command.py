@@ -89,6 +89,10 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
         article = "an" if fmt[:1] in "aeiou" else "a"
         raise BadInput(f"{file.name} is {article} {fmt} file, which its tool rewrites as a whole rather than appending to, "
                        "so it cannot be followed; open or import it instead", code="not_appendable")
+    if into is not None:
+        from inspector.cli.store_commands import refuse_transcript_name
+
+        refuse_transcript_name(into)
     store_path = into or store_beside(file)
     store_path.parent.mkdir(parents=True, exist_ok=True)
     caught = await catch_up(file, store_path, actor=actor, live=True)

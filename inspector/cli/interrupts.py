@@ -42,6 +42,9 @@ def message() -> str:
 
 
 def say_interrupted() -> Interrupted:
+    from inspector.cli import opening_line  # stdlib only, as this module
+
+    opening_line.quiet()
     try:
         sys.stderr.write("\n" + message() + "\n")  # the blank line ends the terminal's own "^C"
         sys.stderr.flush()

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from inspector import __version__
-from inspector.cli import interrupts
+from inspector.cli import interrupts, opening_line
 from inspector.cli.command_names import COMMANDS  # also read by the entry, before click loads
 from inspector.domain.terminal_safe import line_safe
 
@@ -90,6 +90,7 @@ def _inert_usage_errors(wants_json: bool = False) -> Iterator[None]:
     try:
         yield
     except click.MissingParameter as error:
+        opening_line.quiet()  # click prints it next: not after a progress line on the same line
         if error.param is not None and error.param.name and error.ctx is not None:
             from inspector.cli.session_hint import missing_hint
 
@@ -98,6 +99,7 @@ def _inert_usage_errors(wants_json: bool = False) -> Iterator[None]:
         _json_usage_error(error, wants_json)
         raise
     except click.ClickException as error:
+        opening_line.quiet()
         error.message = line_safe(error.message)
         if isinstance(error, click.UsageError):
             _json_usage_error(error, wants_json)

@@ -47,6 +47,15 @@ def clear() -> None:
         pass
 
 
+def quiet() -> None:
+    """Before anything else is said on stderr (an error, a usage error, an interrupt): this line
+    and the early progress line of ``import`` / ``report`` are erased, so the message starts its line."""
+    clear()
+    from inspector.cli import import_progress
+
+    import_progress.stop_early()
+
+
 def opens_app(args: list[str], commands: frozenset[str]) -> str | None:
     """What the line says for ``inspector PATH`` / ``inspector open PATH`` (the same routing as the
     click group: a first word that is not a command is a path to open), or None for any other

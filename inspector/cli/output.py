@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from inspector.cli import import_progress, opening_line
+from inspector.cli import opening_line
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.terminal_safe import json_safe, line_safe, terminal_safe
 from inspector.store import faults
@@ -57,8 +57,7 @@ def emit(data: Any, as_json: bool, human: Callable[[], str | list[str]]) -> None
 
 
 def fail(error: InspectorError, as_json: bool) -> None:
-    opening_line.clear()  # "opening s.db…" is not left in front of the error
-    import_progress.stop_early()
+    opening_line.quiet()  # "opening s.db…" or a progress line is not left in front of the error
     if as_json:
         click.echo(json_text({"error": error.as_dict()}))
     # one line: a line break in quoted input (a file name, an id) is marked, not a new line

@@ -16,7 +16,7 @@ from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_c
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.store_param import STORE, make_store_argument
 from inspector.domain.cell_width import padded
-from inspector.domain.errors import InspectorError
+from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.formats.detect import FORMATS
 from inspector.services import confirmations, exporting, sessions, verifying
 from inspector.services.checking import CHECKS, check_store
@@ -54,6 +54,7 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
     """Import FILE (sif/1, Claude Code, Codex, Gemini CLI, an inspect-ai log, or a saved OpenAI / Anthropic /
     DeepSeek message list) into a store: all or nothing; re-running it is safe."""
     actor = reviewer or getpass.getuser()
+    refuse_transcript_name(into)
     with ImportProgress(file.name, enabled=not as_json) as progress:  # on a terminal, after 1 s
         report = await import_file(file, into, actor=actor, progress=progress, fmt=fmt)
     data = report.as_dict()
@@ -89,6 +90,18 @@ def next_steps(store: str, sessions: list[str]) -> list[str]:
         return [f"  {len(sessions)} sessions: `inspector sessions {shlex.quote(store)}` lists them"]
     return [f"  session {sid}: open it with `inspector {shlex.quote(store)} --session {shlex.quote(sid)}`"
             for sid in sessions]
+
+
+TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".eval", ".yaml", ".yml")
+
+
+def refuse_transcript_name(into: object) -> None:
+    """A new store is not made under a transcript's name: `import run.jsonl --into out.jsonl` (export's
+    habit) made an SQLite file named .jsonl, which `follow`, `import` and `sessions --discover` then
+    took for a transcript. An existing store of any name still opens."""
+    if isinstance(into, Path) and not into.exists() and into.suffix.lower() in TRANSCRIPT_SUFFIXES:
+        raise BadInput(f"{into} names a transcript ({into.suffix}), not a store: give the new store a name of its "
+                       f"own, e.g. {into.with_suffix('.db')}", code="bad_output")
 
 
 def pending_steps(store: str, pending: dict[str, int]) -> list[str]:

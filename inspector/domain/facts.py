@@ -13,19 +13,17 @@ repeat one fact merge into one record with several sources.
 
 from __future__ import annotations
 
-import hashlib
-import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from inspector.domain import facts_goals, facts_published, facts_text, facts_tools
+from inspector.domain.fact_keys import KeyMaker, make_key, redact
 from inspector.domain.facts_text import Proposal
 from inspector.domain.logevents import LogEvent
 
 EXTRACTOR = "extractor"
-_SLUG = re.compile(r"[^\w]+")
 
 
 @dataclass(slots=True)
@@ -40,6 +38,10 @@ class ProposedFact:
     alternatives: list[str] = field(default_factory=list)
     detail: dict[str, Any] = field(default_factory=dict)
     at: str | None = None
+    # The key this record had before keys left sensitive values out (fact_keys.py), when it
+    # differs: a store made then holds that one, and the same fact is not proposed twice.
+    # Never written anywhere (it spells the value).
+    former_key: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"key": self.key, "kind": self.kind, "value": self.value, "sources": self.sources,
@@ -60,18 +62,20 @@ class ProposedFact:
         return rec
 
 
-def _identity(p: Proposal) -> str:
+def _identity(p: Proposal, shown: Callable[[str], str] = str) -> str:
+    """What makes two proposals one record; ``shown`` = ``fact_keys.redact`` for the text a key is made of."""
     if p.kind == "failure":
-        return str(p.detail.get("signature") or p.value)
-    value = unicodedata.normalize("NFC", p.value)
+        return shown(str(p.detail.get("signature") or p.value))
+    value = unicodedata.normalize("NFC", shown(p.value))
     return value if p.kind in ("artifact", "reference") else " ".join(value.casefold().split())
 
 
-def _key(kind: str, ident: str) -> str:
-    tail = ident.rstrip("/").rsplit("/", 1)[-1] if kind == "artifact" else ident
-    slug = _SLUG.sub("-", tail.casefold()).strip("-")[:32].strip("-") or kind
-    digest = hashlib.sha256(f"{kind}\x00{ident}".encode("utf-8", "surrogatepass")).hexdigest()[:6]
-    return f"{kind}.{slug}.{digest}"
+def _key_of(keys: KeyMaker, kind: str, p: Proposal, ident: str) -> dict[str, Any]:
+    """The record's key, made of its identity with every sensitive value left out (fact_keys.py;
+    redacted again once folded, for a value only the case-folded text shows as one), and the key
+    it had before when that differs."""
+    key, former = keys.key(kind, ident, redact(_identity(p, redact))), make_key(kind, ident)
+    return {"key": key, "former_key": former if former != key else None}
 
 
 def _merge(proposals: Iterable[Proposal], at: dict[int, str | None]) -> list[ProposedFact]:
@@ -82,7 +86,7 @@ class Merged:
     """Proposals merged into records, one per (kind, identity), in the order each first came;
     more can be added (a followed session's running extraction adds each look's)."""
 
-    __slots__ = ("merged", "cited", "last", "unordered")
+    __slots__ = ("merged", "cited", "last", "unordered", "keys")
 
     def __init__(self) -> None:
         self.merged: dict[tuple[str, str], ProposedFact] = {}
@@ -93,6 +97,7 @@ class Merged:
         # seq order: only those need sorting (a record's sources are listed by seq).
         self.last: dict[tuple[str, str], int] = {}
         self.unordered: set[tuple[str, str]] = set()
+        self.keys = KeyMaker()
 
     def add(self, proposals: Iterable[Proposal], at: dict[int, str | None]) -> Merged:
         merged, cited, last = self.merged, self.cited, self.last
@@ -104,9 +109,10 @@ class Merged:
             seqs = (*p.cites, p.seq) if p.cites else (p.seq,)
             if found is None:
                 refs = [f"evt:{seq}" for seq in seqs]
-                merged[key] = ProposedFact(_key(p.kind, ident), p.kind, p.value, refs, p.rule,
+                merged[key] = ProposedFact(kind=p.kind, value=p.value, sources=refs, rule=p.rule,
                                            rationale=p.rationale, alternatives=list(p.alternatives),
-                                           detail=dict(p.detail), at=at.get(p.seq))
+                                           detail=dict(p.detail), at=at.get(p.seq),
+                                           **_key_of(self.keys, p.kind, p, ident))
                 cited[key] = set(refs)
                 if list(seqs) != sorted(seqs):
                     self.unordered.add(key)
@@ -133,6 +139,7 @@ def _goal_versions(goals: list[Proposal], at: dict[int, str | None]) -> list[Pro
     from: a request repeated word for word is one record with both sources)."""
     out: list[ProposedFact] = []
     later: dict[str, ProposedFact] = {}
+    keys = KeyMaker()
     for p in goals:
         if p.rule in (facts_goals.LATER_REQUEST, facts_goals.IN_PROGRESS):
             ident = _identity(p)
@@ -141,8 +148,8 @@ def _goal_versions(goals: list[Proposal], at: dict[int, str | None]) -> list[Pro
             offered = p.detail.get("offered_in")
             refs = ([f"evt:{offered}"] if offered else []) + [f"evt:{p.seq}"]
             if found is None:
-                later[ident] = ProposedFact(_key(facts_goals.LATER_REQUEST, ident), "goal", p.value, refs, p.rule,
-                                            at=at.get(p.seq))
+                later[ident] = ProposedFact(kind="goal", value=p.value, sources=refs, rule=p.rule, at=at.get(p.seq),
+                                            **_key_of(keys, facts_goals.LATER_REQUEST, p, ident))
             else:
                 found.sources += [ref for ref in refs if ref not in found.sources]
             continue

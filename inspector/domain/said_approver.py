@@ -45,8 +45,8 @@ _FROM = re.compile(r"(?<![a-z])(?:lgtm|sign-off|go-ahead|green light|thumbs up|b
                    # "sign-off on X came from CI", "X got the bot's sign-off"
                    r"(?<![a-z])(?:lgtm|sign-off|go-ahead|approval|green light|thumbs up|blessing)\b[^.;]{0,60}?\b"
                    r"(?:came|was given|was granted)\s+(?:from|by)\s+(?:the\s+)?(?P<who2>[a-z][a-z0-9'-]*)|"
-                   r"(?<![a-z])(?:got|received|obtained|with|had|has)\s+(?:the\s+)?(?P<who3>[a-z][a-z0-9-]*)'s\s+(?:sign-off|"
-                   r"go-ahead|approval|blessing|ok|okay|green light|thumbs up|lgtm)(?![a-z])")
+                   r"(?<![a-z])(?:got|received|obtained|with|had|has|on)\s+(?:the\s+)?(?P<who3>[a-z][a-z0-9-]*)'s\s+"
+                   r"(?:sign-off|go-ahead|approval|blessing|ok|okay|green light|thumbs up|lgtm|say-so)(?![a-z])")
 # "The bot merged X without review": X done with no approval at all (verdict-eight).
 _WITHOUT = re.compile(r"(?<![a-z])(?:without|with no|with zero|skipping)\s+(?:any\s+|a\s+|an\s+|the\s+)?(?:[a-z]+'s\s+)?(?:review|approval|sign-off|"
                       r"go-ahead|consent|lgtm)(?![a-z])|未经(?:任何)?(?:审批|批准|审核|同意|确认)|没有经过(?:审批|批准|审核)")
@@ -66,7 +66,7 @@ _ZH_DONE = re.compile(r"(?:已经|已)?由(?P<who>[^，。；：,;:]{1,8}?)(?:�
 # "数据库迁移已确认": what is approved, by nobody named (verdict-eight: a "?", never a "✓").
 _ZH_BARE = re.compile(r"(?:已经|已|被)(?:批准|审批通过|同意|签字确认|确认|放行|通过审批)|(?:批准|确认|放行)了")
 _CUE_EN = re.compile(r"approv|sign|accept|okay|ok'd|green|go-ahead|go ahead|lgtm|thumbs up|blessing|stamp|without review|"
-                     r"without consent|no review")
+                     r"without consent|no review|say-so")
 _CUE_ZH = re.compile(r"批准|同意|签字|签署|确认|放行|未经")
 _NOBODY = re.compile(r"(?<![a-z])(?:nobody|no one|none|neither|nor)(?![a-z])")
 _ZH_DENY = re.compile(r"没有|没|未|不|无人|是否|如果")

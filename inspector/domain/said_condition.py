@@ -96,7 +96,7 @@ def _condition(text: str, c: Conditioned) -> tuple[bool, str] | None:
     tail = text[start:start + 60]
     pred = re.search(rf"(?<![a-z]){re.escape(c.predicate)}[a-z]*", tail)
     neg = _NOT_WHILE if c.forbidden_when else _NOT  # "after the import stopped running": it no longer held
-    early = _BEFORE.search(text[max(0, start - 12):start])  # "deployed before the smoke tests passed"
+    early = _BEFORE.search(text[max(0, start - 16):start])  # "deployed before / ahead of the smoke tests …"
     if early is not None:  # verdict-eight: an "unless" rule too ("restarted before the health check failed")
         return False, early.group()
     if pred is not None and not neg.search(tail[:pred.start()]) and not _NOT.search(text[max(0, start - 20):start]):

@@ -98,8 +98,8 @@ def _double(said: Said, value: str) -> Flipped | None:
             zh = m is None and _DENIED_ZH.search(part)
             if zh:
                 m, rest = zh, part[:zh.start()] + "\n" + part[zh.end():]
-            elif m is not None:
-                rest = part[m.end():]
+            elif m is not None:  # a Chinese denial is read over the whole clause ("接口并非不能重启")
+                rest = part[m.end():] if m.group().isascii() else part[:m.start()] + "\n" + part[m.end():]
             if m is None or v in part or (not m.group().isascii() and "而是" in part[m.end():]):
                 continue  # "并不是不要重启接口，而是要等健康检查失败": the rule restated by contrast
             named = sum(1 for w in core if w in rest)

@@ -4,7 +4,7 @@ rotated every day." or "日志每天轮换一次。" (verdict-eight).
 The limit rules read an amount beside a unit ("5 MB", "1 hour"); "every hour", "hourly", "每小时"
 is no amount, so a summary moving it was "no drift" (Chinese) or only a ``?`` (English). A value
 naming one period — "every N seconds/minutes/hours/days/weeks/months", "hourly", "daily",
-"once a day", "每小时", "每天", "每 5 分钟", "每周" — is read as that period in seconds; a sentence
+"once a day", "twice a day", "3 times an hour", "每小时", "每天", "每 5 分钟", "每周" — is read as that period in seconds; a sentence
 elsewhere that names the value's subject (its other telling words, for Chinese a two-character
 piece of it), is not denied, and gives one period:
 
@@ -32,10 +32,13 @@ _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten":
           "thirty": 30, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "十": 10, "半": 0.5}
 _EN = re.compile(r"(?<![a-z])(?:every|each|once (?:an?|per|every))\s+(?:(?P<n>\d+|one|two|three|four|five|six|ten|"
                  r"twelve|fifteen|thirty)\s+)?(?P<unit>second|minute|hour|day|week|month)s?(?![a-z])|"
-                 r"(?<![a-z])(?P<adv>hourly|daily|nightly|weekly|monthly)(?![a-z])")
+                 r"(?<![a-z])(?P<adv>hourly|daily|nightly|weekly|monthly)(?![a-z])|"
+                 r"(?<![a-z])(?:(?P<times>twice|thrice)|(?P<k>\d+|two|three|four|five|six|ten|twelve) times)\s+"
+                 r"(?:an?|per|each|every)\s+(?P<per>second|minute|hour|day|week|month)(?![a-z])")
 _ZH = re.compile(r"每(?:隔)?\s*(?P<n>\d+|[一两二三四五六十半])?\s*个?\s*(?P<unit>秒|分钟|小时|钟头|天|日|周|星期|月|分)")
+_ZH_TIMES = re.compile(r"[^\d，。；,;]{0,4}?(\d+|[一两二三四五六十])\s*次")
 _FREQ_CHARS = re.compile(r"[每秒分钟小时头天日周星期月隔个一两二三四五六十半次]")
-_CUE = re.compile(r"every|each|once|hourly|daily|nightly|weekly|monthly|每")
+_CUE = re.compile(r"every|each|once|twice|thrice|times|hourly|daily|nightly|weekly|monthly|每")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,10 @@ class Frequency:
 def _period(m: re.Match[str]) -> float:
     if m.groupdict().get("adv"):
         return float(_ADVERB[m.group("adv")])
+    if m.groupdict().get("per"):  # "twice a day": a period of half a day
+        k = m.group("k")
+        times = 2 if m.group("times") == "twice" else 3 if m.group("times") else float(k) if k.isdigit() else _WORDS[k]
+        return _SECONDS[m.group("per")] / times
     n = m.group("n")
     count = float(n) if n and n.isdigit() else float(_WORDS.get(n, 1)) if n else 1.0
     return count * _SECONDS[m.group("unit")]
@@ -57,7 +64,11 @@ def _periods(text: str) -> list[tuple[float, str, int]]:
     pat = _ZH if CJK.search(text) and "每" in text else None
     out = [(_period(m), m.group().strip(), m.start()) for m in _EN.finditer(text)]
     if pat is not None:
-        out += [(_period(m), m.group().strip(), m.start()) for m in pat.finditer(text)]
+        for m in pat.finditer(text):  # "每天轮换 24 次": a day over 24, an hour
+            k = _ZH_TIMES.match(text, m.end())
+            n = k.group(1) if k else "1"
+            times = float(n) if n.isdigit() else float(_WORDS.get(n, 1))
+            out.append((_period(m) / (times or 1), m.group().strip(), m.start()))
     return out
 
 

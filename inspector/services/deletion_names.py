@@ -68,7 +68,8 @@ REWRITTEN_FIELD = "✕ removed by deletion {request}"
 # which the import's ledger entry lists. No spelling a deletion compared found it there, so `delete`
 # said "done" while the ledger kept most of the address (docs/reviews/untrusted-seven.md). A
 # sensitive value's slug in a name is that value: whole, or its first 12+ characters where the
-# key's slug was cut.
+# key's slug was cut. The extractor's keys now leave sensitive values out (domain/fact_keys.py);
+# this still finds a key that spells one in a store made before, or brought by an imported sif file.
 _SLUG = re.compile(r"[^\w]+")
 _SLUG_SHOWN = 12
 

@@ -20,6 +20,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.deletion import NOT_CHECKED, Copy, number_pattern, secret_values, sensitive_values, strings_in
+from inspector.domain.deletion_bookkeeping import said_fields as _said_fields
 from inspector.domain.deletion_forms import LooseMatcher, fold
 from inspector.domain.deletion_split import SplitFinder, split_forms
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
@@ -50,23 +51,6 @@ class Coverage:
         return {"request": self.request, "session": self.session, "status": self.status,
                 "copies": [c.as_dict() for c in self.copies], "missing": self.missing, "warnings": self.warnings,
                 "kept": self.kept, "not_checked": list(NOT_CHECKED)}
-
-
-# What an importer writes beside an event about the event — where its line sits in the original,
-# the model, message and item ids, the record's type, flags and counts — and never what was said.
-# Many events of a session share these ("original:x.jsonl", "claude-opus-4-5-20251101",
-# "file-history-snapshot"): taken as values of a target, they made every event of a real Claude
-# Code session a "copy" of one deleted message, and deleting it removed all 207.
-BOOKKEEPING_FIELDS = frozenset({
-    "origin", "model", "message_id", "item_id", "record_type", "subtype", "stub", "status", "at_inferred",
-    "tokens", "is_error", "tools_present", "compact_summary", "compaction", "reasoning_item", "problem",
-})
-
-
-def _said_fields(extra: Any) -> Any:
-    """An event's ``extra`` without the importer's bookkeeping: what the event carried (a call's
-    arguments, reasoning, an error's text, anything not known to be bookkeeping) is kept."""
-    return {k: v for k, v in extra.items() if k not in BOOKKEEPING_FIELDS} if isinstance(extra, dict) else extra
 
 
 def _forms(values: list[str]) -> list[str]:

@@ -104,7 +104,8 @@ class DeletionResult:
             return {"request": self.coverage.request, "refusals": [r.as_dict() for r in self.refusals],
                     "kept": self.coverage.kept}
         rewrote = [c.id for c in self.coverage.copies if c.where == "sessions"]
-        return {"request": self.coverage.request, "status": "done", "removed": sum(self.removed.values()),
+        return {"request": self.coverage.request, "status": "done", "copies": len(self.coverage.copies),
+                "removed": sum(self.removed.values()),
                 "by_kind": self.removed, "rewritten": rewrote, "warnings": self.coverage.warnings,
                 "wal_truncated": self.wal_truncated,
                 "not_checked": list(NOT_CHECKED)}

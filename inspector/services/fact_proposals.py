@@ -45,7 +45,15 @@ async def proposed(store: Store, session: str) -> list[FactRow]:
     await get_session(store, session)
     facts = extract(await log_events(store.db, session))
     stored = await _stored(store, session)
-    return [FactRow(f, stored[f.key][1] if f.key in stored else "not stored") for f in facts]
+    return [FactRow(f, stored[k][1] if (k := _stored_key(f, stored)) else "not stored") for f in facts]
+
+
+def _stored_key(fact: ProposedFact, stored: dict[str, tuple[int, str, str]]) -> str | None:
+    """The key the store holds ``fact`` under: its own, or the one a store made before keys left
+    sensitive values out holds (domain/fact_keys.py) — that fact is stored, not new."""
+    if fact.key in stored:
+        return fact.key
+    return fact.former_key if fact.former_key in stored else None
 
 
 class Followed:
@@ -78,7 +86,7 @@ async def write(store: Store, session: str, *, actor: str, followed: Followed | 
     async with store.transaction() as db:
         facts = await followed.facts(db, session) if followed is not None else extract(await log_events(db, session))
         stored = await _stored(store, session)
-        fresh = [f for f in facts if f.key not in stored]
+        fresh = [f for f in facts if _stored_key(f, stored) is None]
         spec = SPECS["state"]
         for f in fresh:
             rec = f.state_record(session)

@@ -59,7 +59,7 @@ def _browser() -> tuple[Any, type]:
 
 class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
     TITLE = "Context Inspector"
-    CSS_PATH = "inspector.tcss"
+    CSS_PATH = ["inspector.tcss", "dialogs.tcss"]  # the main screen, then the dialogs and tab panes
     COMMANDS = App.COMMANDS | {InspectorCommands}
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
                 Binding("ctrl+o", "browse", "Transcripts", id="app.browse"),

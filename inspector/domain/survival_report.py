@@ -1,0 +1,61 @@
+"""What one generation's survival check found, and how its header line says it.
+
+The verdicts themselves are made in survival.py; this is the result a reviewer reads: the
+counts, the headline ("gen 1 keeps 5 of 5 facts · 1 after its range") and the facts left out
+of the count, each with why, so no fact is silently uncounted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from inspector.domain.survival import Fact, Verdict
+
+VERDICTS = ("kept", "missing", "contradicted", "unknown")
+
+
+@dataclass(slots=True)
+class Survival:
+    generation: int
+    covers: tuple[int, int] | None
+    verdicts: list[Verdict]
+    # Facts the generation is not judged on, each said why: the header's "◌ 6 pending records"
+    # beside "keeps 5 of 5 facts" left the reviewer to guess which one was not counted.
+    after: list[Fact] = field(default_factory=list)  # first said after the range the summary covers
+    untrusted: list[Fact] = field(default_factory=list)  # proposed by a tool or the model
+    unsourced: list[Fact] = field(default_factory=list)  # pending, citing no event: when it was said is unknown
+
+    @property
+    def counts(self) -> dict[str, int]:
+        c = Counter(v.verdict for v in self.verdicts)
+        return {k: c.get(k, 0) for k in VERDICTS}
+
+    @property
+    def by_kind(self) -> dict[str, dict[str, int]]:
+        out: dict[str, Counter[str]] = {}
+        for v in self.verdicts:
+            out.setdefault(v.fact.kind, Counter())[v.verdict] += 1
+        return {k: {verdict: c.get(verdict, 0) for verdict in VERDICTS} for k, c in out.items()}
+
+    def headline(self) -> str:
+        return f"gen {self.generation} keeps {self.counts['kept']} of {len(self.verdicts)} facts" + self.left_out()
+
+    def short_headline(self) -> str:
+        """The headline for a narrow header: "gen 3 1/5 kept · 2 left out" (the Survival tab says
+        which and why)."""
+        left = len(self.after) + len(self.untrusted) + len(self.unsourced)
+        return (f"gen {self.generation} {self.counts['kept']}/{len(self.verdicts)} kept"
+                + (f" · {left} left out" if left else ""))
+
+    def left_out(self) -> str:
+        """What the count leaves out, and why ("· 1 after its range"); empty when nothing is. Short:
+        the header shows it among the other badges."""
+        parts = [f"{len(self.after)} after its range"] if self.after else []
+        if self.untrusted:
+            parts.append(f"{len(self.untrusted)} untrusted not counted")
+        if self.unsourced:
+            parts.append(f"{len(self.unsourced)} without a source not counted")
+        return "".join(f" · {p}" for p in parts)
