@@ -29,7 +29,7 @@ from inspector.domain.errors import BadInput, NotFound
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
 from inspector.services.deletion_scan import Coverage, coverage
-from inspector.store import ledger
+from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, fetch_one
 from inspector.store.tables import SPECS
 
@@ -96,8 +96,9 @@ async def _resolve(db: aiosqlite.Connection, session: str, typed: str) -> str | 
 async def _resolved(db: aiosqlite.Connection, session: str, typed: list[str]) -> list[str]:
     """Every target in its stored form, each once; BadInput ``unknown_target`` naming every one
     the session does not hold (NotFound when the session itself is not stored)."""
-    if await fetch_one(db, "SELECT 1 FROM sessions WHERE id = ?", (session,)) is None:
-        raise NotFound(f"no session {session!r} in the store; nothing was written")
+    if not await session_rows.exists(db, session):
+        missing = await session_rows.no_session(db, session)
+        raise NotFound(f"{missing.message}; nothing was written")
     resolved: list[str] = []
     unknown: list[str] = []
     for t in typed:
