@@ -14,11 +14,9 @@ codes, or a traceback's last line (a failure of verify, not a verdict).
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sqlite3
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -27,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspector.domain.canonical import canonical_json, ledger_hash  # noqa: E402
+from scripts.attack_verify_six import verify  # noqa: E402 - the same run of `inspector verify --json`
 
 GUARDS = ("ledger_no_update", "ledger_no_delete", "events_no_update", "chunks_no_update")
 A, B = "(SELECT MIN(event_id) FROM events WHERE kind = 'user_message')", \
@@ -112,20 +111,6 @@ EDITS: dict[str, list[str] | Callable[[sqlite3.Connection], None] | Callable[[Pa
     "header: default cache size (bytes 48..51)": _header_byte(51, 7),
     "header: change counter bumped (byte 27)": _header_byte(27, 0x7F),
 }
-
-
-def verify(store: Path) -> tuple[int, str]:
-    run = subprocess.run([sys.executable, "-m", "inspector", "verify", str(store), "--json"], capture_output=True,
-                         text=True)
-    if "Traceback" in run.stderr:
-        return run.returncode, "TRACEBACK " + run.stderr.strip().splitlines()[-1]
-    try:
-        doc = json.loads(run.stdout)
-    except ValueError:
-        return run.returncode, run.stdout[:120]
-    if "error" in doc:
-        return run.returncode, doc["error"]["code"]
-    return run.returncode, ", ".join(sorted({p["code"] for p in doc["problems"]})) or "ok"
 
 
 def edit(store: Path, how: list[str] | Callable[..., None], name: str) -> None:
