@@ -19,6 +19,7 @@ from inspector.report.sections import (
     acts_section,
     candidates_section,
     check_section,
+    deletions_section,
     drift_table,
     e,
     handoffs_section,
@@ -28,7 +29,7 @@ from inspector.report.sections import (
 )
 
 NAV = [("channels", "Channels"), ("check", "Check"), ("drift", "Drift"), ("survival", "Survival"), ("candidates", "Candidates"),
-       ("handoffs", "Handoffs"), ("acts", "Ledger"), ("timeline", "Timeline")]
+       ("handoffs", "Handoffs"), ("deletions", "Deletions"), ("acts", "Ledger"), ("timeline", "Timeline")]
 
 
 @lru_cache(maxsize=1)
@@ -50,7 +51,8 @@ def render_html(data: dict[str, Any]) -> str:
     title = f"{s.get('title') or s['id']} · Context Inspector review"
     nav = "".join(f'<a href="#{anchor}">{label}</a>' for anchor, label in NAV)
     body = [header(data), f"<nav>{nav}</nav>", three_channels(data), check_section(data), drift_table(data),
-            survival_table(data), candidates_section(data), handoffs_section(data), acts_section(data),
+            survival_table(data), candidates_section(data), handoffs_section(data), deletions_section(data),
+            acts_section(data),
             conversation_section(data["conversation"], data.get("conversation_left_out"))]
     return (
         "<!DOCTYPE html>\n"

@@ -303,6 +303,32 @@ def handoffs_section(data: dict[str, Any]) -> str:
     return "".join(out)
 
 
+def deletions_section(data: dict[str, Any]) -> str:
+    """The session's deletion requests: a pending one is said with what it still has to remove, so a
+    teammate reading the page knows a deletion waits (its values are never shown)."""
+    items = data.get("deletions") or []
+    if not items:
+        return '<section id="deletions"><h2>Deletion requests</h2><p class="muted">No deletion requests.</p></section>'
+    rows = []
+    for d in items:
+        n = len(d["copies"])
+        if d["status"] == "done":
+            state = "carried out: only the ledger's tombstone remains"
+        elif d["kept"]:
+            state = f"pending · {n} cop{'y' if n == 1 else 'ies'}; {len(d['kept'])} no deletion can remove (copy_kept)"
+        elif n:
+            state = f"pending · {n} cop{'y' if n == 1 else 'ies'} to remove"
+        else:
+            state = "pending · nothing left to remove: its targets are gone already"
+        warn = "".join(f'<li class="warning">{e(w)}</li>' for w in d["warnings"])
+        rows.append(f'<article class="card"><h3><code>{e(d["request"])}</code> · {e(state)}</h3>'
+                    + (f'<ul class="findings">{warn}</ul>' if warn else "") + "</article>")
+    session = e(data["session"]["id"])
+    return ('<section id="deletions"><h2>Deletion requests</h2><p class="muted">What each covers: <code>inspector '
+            f'deletion STORE ID --session {session}</code>; carried out with <code>inspector delete</code>.</p>'
+            + "".join(rows) + "</section>")
+
+
 def acts_section(data: dict[str, Any]) -> str:
     rows = "".join(f'<tr><td>L{e(a["seq"])}</td><td>{e(a["at"])}</td><td>{e(a["actor"])}</td><td><code>{e(a["kind"])}'
                    f'</code></td><td>{e(a["what"])}</td><td>{e(a.get("why") or "")}</td></tr>' for a in data["acts"])

@@ -21,9 +21,10 @@ from inspector import __version__
 from inspector.domain.drift import Finding
 from inspector.domain.errors import BadInput, no_generation
 from inspector.report.html import render_html
-from inspector.services import candidates, channels, handoffs, overview
+from inspector.services import candidates, channels, deletions, handoffs, overview
 from inspector.services.checking import check_store
 from inspector.services.conversation import conversation
+from inspector.services.deletion_scan import Coverage
 from inspector.services.drift import drift_overview
 from inspector.services.read_once import reads_once
 from inspector.services.report_bounds import (
@@ -69,6 +70,13 @@ def _act(entry: dict[str, Any]) -> dict[str, Any]:
             "hash": entry.get("hash")}
 
 
+def _deletion(cov: Coverage) -> dict[str, Any]:
+    """A deletion request as the report shows it: what it still has to remove, never the values it
+    looks for (a teammate reading the page learns a deletion is pending, not what it deletes)."""
+    return {"request": cov.request, "status": cov.status, "copies": [c.as_dict() for c in cov.copies],
+            "missing": cov.missing, "warnings": cov.warnings, "kept": cov.kept}
+
+
 def _kept_by_survival(reports: list[SurvivalReport]) -> list[dict[str, Any]]:
     """Facts kept per generation by the survival verdicts (a fact not yet established in a
     generation's range is not counted against it)."""
@@ -103,6 +111,7 @@ async def _report_data(store: Store, session: str, generation: int | None, max_e
              "field_timeline": timeline.as_dict()}
     cands = [{"candidate": c, "validation": v.as_dict()} for c, v in await candidates.list_candidates(store, session)]
     hands = [{"handoff": h, "check": c.as_dict()} for h, c in await handoffs.list_handoffs(store, session)]
+    dels = [_deletion(c) for c in await deletions.list_requests(store, session)]
     survival = sorted(await survival_all(store, session), key=lambda r: r.generation or 0)  # oldest first
     acts = [_act(e) for e in await session_ledger(store, session)]
     (checked,) = await check_store(store, sessions=[session])
@@ -126,6 +135,7 @@ async def _report_data(store: Store, session: str, generation: int | None, max_e
         "kept_per_generation": _kept_by_survival(survival),
         "candidates": cands,
         "handoffs": hands,
+        "deletions": dels,
         "acts": acts,
         "check": bound_check(checked.as_dict()),
         "conversation": turns,
