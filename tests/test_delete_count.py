@@ -28,5 +28,5 @@ def test_the_plain_answer_names_what_went_with_the_rows(sample_store: Path) -> N
     done = CliRunner().invoke(cli, ["delete", str(sample_store), "del-1", "--reviewer", "ana"])
     first = done.stdout.splitlines()[0]
     assert done.exit_code == 0, done.output
-    assert first.startswith("deleted all 7 cop(ies) `deletion` lists for del-1: ")
+    assert first.startswith("deleted all 7 copies `deletion` lists for del-1: ")
     assert "with them 2 search-index entries and 1 reason text now kept only as a keyed digest" in first
