@@ -19,6 +19,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Footer, Input, Static
 
+from inspector.domain.trust import UNTRUSTED
+from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 from inspector.services import confirmations
 from inspector.services.channels import StateRecord
 from inspector.services.confirmations import Refused
@@ -39,9 +41,16 @@ def plan_content(records: list[StateRecord], refused: list[Refused], verb: str) 
                                       v=str(r.version), m=r.refusal.message) for r in refused]
         lines.append(Content(""))
     lines.append(markup("[b]$verb $n:[/b]", verb=verb.capitalize(), n=str(len(going))))
-    lines += [Content("  ") + status_mark(r.status)
-              + markup(" [b]$k[/b] v$v  $val  [dim]$kind · by $w[/]", k=r.key, v=str(r.version),
-                                    val=r.value, kind=r.kind, w=r.writer or "unknown") for r in going]
+    for r in going:
+        lines.append(Content("  ") + status_mark(r.status)
+                     + markup(" [b]$k[/b] v$v  $val  [dim]$kind · by $w[/]", k=r.key, v=str(r.version),
+                              val=r.value, kind=r.kind, w=r.writer or "unknown"))
+        if verb == "confirm" and r.kind in OWNER_ONLY_KINDS and r.writer in UNTRUSTED:
+            # `confirm --all-pending` leaves such a rule pending (confirm_by_key); here the owner
+            # sees it listed, so it is said what it is: an instruction from a tool result, restated
+            # by the model, reads like any other pending line
+            lines.append(markup("    [$warning]⚠ the $w wrote this $kind, not the user: confirmed, it binds the agent[/]",
+                                w=r.writer, kind=r.kind.replace("_", " ")))
     return Content("\n").join(lines)
 
 
