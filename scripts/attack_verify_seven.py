@@ -15,7 +15,6 @@ codes, or a traceback's last line (a failure of verify, not a verdict).
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 import sys
 import tempfile
@@ -25,9 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspector.domain.canonical import canonical_json, ledger_hash  # noqa: E402
-from scripts.attack_verify_six import verify  # noqa: E402 - the same run of `inspector verify --json`
+from scripts.attack_verify_six import edit as guarded_edit  # noqa: E402 - the guards dropped and put back
+from scripts.attack_verify_six import fresh_copy, verify  # noqa: E402 - the same copy and `verify --json` run
 
-GUARDS = ("ledger_no_update", "ledger_no_delete", "events_no_update", "chunks_no_update")
 A, B = "(SELECT MIN(event_id) FROM events WHERE kind = 'user_message')", \
        "(SELECT MAX(event_id) FROM events WHERE kind = 'user_message' AND session = (SELECT session FROM events " \
        "WHERE event_id = (SELECT MIN(event_id) FROM events WHERE kind = 'user_message')))"
@@ -117,32 +116,14 @@ def edit(store: Path, how: list[str] | Callable[..., None], name: str) -> None:
     if name.startswith(("header:", "page:")):
         how(store)  # type: ignore[operator]
         return
-    con = sqlite3.connect(store, isolation_level=None)
-    try:
-        guards = con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
-        for guard in GUARDS:
-            con.execute(f"DROP TRIGGER IF EXISTS {guard}")
-        if callable(how):
-            how(con)
-        else:
-            for sql in how:
-                con.execute(sql)
-        for guard, sql in guards:
-            if guard in GUARDS:
-                con.execute(sql)
-    finally:
-        con.close()
+    guarded_edit(store, how)
 
 
 def main(source: Path) -> int:
     with tempfile.TemporaryDirectory(prefix="attack-seven-") as folder:
         for number, (name, how) in enumerate(EDITS.items()):
             os.environ["INSPECTOR_DATA_DIR"] = f"{folder}/data-{number}"  # each copy's remembered head alone
-            copy = Path(folder) / "store.db"
-            for part in ("", "-wal", "-shm"):
-                Path(f"{copy}{part}").unlink(missing_ok=True)
-            shutil.copyfile(source, copy)
-            verify(copy)  # remember the head, as a verify before the edit does
+            copy = fresh_copy(source, folder)
             try:
                 edit(copy, how, name)
             except sqlite3.Error as exc:

@@ -20,6 +20,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -66,14 +67,19 @@ def verify(store: Path) -> tuple[int, str]:
     return run.returncode, ", ".join(sorted({p["code"] for p in doc["problems"]})) or "ok"
 
 
-def edit(store: Path, statements: list[str]) -> None:
+def edit(store: Path, how: list[str] | Callable[[sqlite3.Connection], None]) -> None:
+    """Run ``how`` (statements, or a function of the connection) with plain sqlite3, the
+    append-only guards dropped for it and put back after."""
     con = sqlite3.connect(store, isolation_level=None)
     try:
         guards = con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
         for name in GUARDS:
             con.execute(f"DROP TRIGGER IF EXISTS {name}")
-        for sql in statements:
-            con.execute(sql)
+        if callable(how):
+            how(con)
+        else:
+            for sql in how:
+                con.execute(sql)
         for name, sql in guards:
             if name in GUARDS:
                 con.execute(sql)
@@ -81,15 +87,22 @@ def edit(store: Path, statements: list[str]) -> None:
         con.close()
 
 
+def fresh_copy(source: Path, folder: str) -> Path:
+    """A new copy of ``source`` in ``folder`` (its old log gone), verified once so its head is
+    remembered, as a verify before the edit does on a reviewer's machine."""
+    copy = Path(folder) / "store.db"
+    for part in ("", "-wal", "-shm"):
+        Path(f"{copy}{part}").unlink(missing_ok=True)
+    shutil.copyfile(source, copy)
+    verify(copy)
+    return copy
+
+
 def main(source: Path) -> int:
     with tempfile.TemporaryDirectory(prefix="attack-six-") as folder:
         os.environ.setdefault("INSPECTOR_DATA_DIR", folder)  # the remembered heads stay in the scratch folder
         for name, statements in EDITS.items():
-            copy = Path(folder) / "store.db"
-            for part in ("", "-wal", "-shm"):
-                Path(f"{copy}{part}").unlink(missing_ok=True)
-            shutil.copyfile(source, copy)
-            verify(copy)  # remember the head, as a verify before the edit does
+            copy = fresh_copy(source, folder)
             try:
                 edit(copy, statements)
             except sqlite3.Error as exc:
