@@ -77,7 +77,8 @@ async def later_copies(db: aiosqlite.Connection, key: bytes, *, after_event: int
     for sid, seq, content, extra in rows:
         requests = done.get(str(sid))
         if requests:
-            names = [name for name, kept in requests if _prints(content, extra, digest) & kept]
+            prints = _prints(content, extra, digest)  # once an event, whatever the number of requests
+            names = [name for name, kept in requests if prints & kept]
             if names:
                 found.append(ProtocolProblem(CODE, str(sid), int(seq), (
                     f"event {seq} holds a value deletion request {', '.join(map(repr, names))} removed before it "
