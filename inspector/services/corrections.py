@@ -18,6 +18,7 @@ import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.errors import BadInput, Refusal, no_generation
+from inspector.domain.guarded_json import INT_MAX, INT_MIN
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
@@ -178,7 +179,7 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
         spec = SPECS["summary"]
         row = (await fetch_one(db, f"SELECT {spec.select_columns} FROM summaries WHERE session = ? AND generation = ?",
                                (session, generation))
-               if -2**63 <= generation < 2**63 else None)  # past SQLite's INTEGER: no generation (OverflowError)
+               if INT_MIN <= generation <= INT_MAX else None)  # past SQLite's INTEGER: no generation (OverflowError)
         if row is None:
             raise no_generation(session, generation, [int(r[0]) for r in await db.execute_fetchall(
                 "SELECT generation FROM summaries WHERE session = ?", (session,))])

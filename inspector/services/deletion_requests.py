@@ -26,6 +26,7 @@ import aiosqlite
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import REASON_CODES, sensitive_values
 from inspector.domain.errors import BadInput, NotFound
+from inspector.domain.event_refs import event_number, stored_seq
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
 from inspector.services.deletion_scan import Coverage, coverage
@@ -36,7 +37,6 @@ from inspector.store.tables import SPECS
 __all__ = ["Filed", "Looked", "file_request", "normal_target", "preview"]
 
 MATERIAL_PREFIX = "mat:"  # an explicit material reference: mat:ID names the material ID
-MAX_SEQ = 2**63 - 1  # SQLite's largest INTEGER: a longer evt:N names no event
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,18 +71,19 @@ def normal_target(typed: str) -> str:
     """A target as a person may type it, in the form it is stored: ``evt:N`` keeps its digits
     (leading zeros dropped: ``evt:007`` is event 7), anything else is a material id."""
     text = typed.strip()
-    if text.startswith("evt:") and text[4:].isascii() and text[4:].isdigit():
-        return f"evt:{text[4:].lstrip('0') or '0'}"  # not int(): 4,301 digits or more raise ValueError
-    return text
+    number = event_number(text)
+    return text if number is None else f"evt:{number}"
 
 
 async def _resolve(db: aiosqlite.Connection, session: str, typed: str) -> str | None:
     """The stored form of one target, or None when the session holds nothing it names."""
     target = normal_target(typed)
-    if target.startswith("evt:") and target[4:].isascii() and target[4:].isdigit():
-        if len(target) > 4 + len(str(MAX_SEQ)) or int(target[4:]) > MAX_SEQ:  # no event has it (and SQLite cannot even be asked: OverflowError)
+    number = event_number(target)
+    if number is not None:
+        seq = stored_seq(number)
+        if seq is None:  # no event has it (and SQLite cannot even be asked: OverflowError)
             return None
-        found = await fetch_one(db, "SELECT 1 FROM events WHERE session = ? AND seq = ?", (session, int(target[4:])))
+        found = await fetch_one(db, "SELECT 1 FROM events WHERE session = ? AND seq = ?", (session, seq))
         return target if found else None
     if target.startswith("evt:") and target[4:].isdigit():  # 'evt:１', 'evt:٣': digits of another script
         return None  # no event: stored as typed, the deletion's scan read it as event 1 and listed it twice

@@ -16,6 +16,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.errors import BadInput, Refusal
+from inspector.domain.event_refs import event_number, stored_seq
 from inspector.domain.reconcile import RECONCILED_STATUSES, EvidenceFact, reconcile_refusals
 from inspector.services.lookup import load_by_id
 from inspector.store import ledger, session_rows
@@ -64,15 +65,15 @@ async def evidence_fact(db: aiosqlite.Connection, session: str, ref: str) -> Evi
     """Whether ``ref`` (``evt:N`` or a material id) exists in the session, and when it was observed."""
     ref = ref.strip()
     if ref.startswith("evt:"):
-        number = ref[4:]
-        if not (number.isascii() and number.isdigit()):  # str.isdigit alone takes "٦" or "６" for 6
+        number = event_number(ref)
+        if number is None:  # str.isdigit alone takes "٦" or "６" for 6
             return EvidenceFact(ref, False, "is not an event reference (expected evt:N)")
-        number = number.lstrip("0") or "0"  # not int() first: 4,301 digits or more raise ValueError
         ref = f"evt:{number}"  # recorded as every other reference is written: evt:0006 is evt:6
-        if len(number) > 19 or int(number) >= 2**63:  # past SQLite's INTEGER (OverflowError): no event has it
+        seq = stored_seq(number)
+        if seq is None:  # past SQLite's INTEGER (OverflowError): no event has it
             return EvidenceFact(ref, False, "is not an event of this session")
-        row = await fetch_one(db, "SELECT 1 FROM events WHERE session = ? AND seq = ?", (session, int(number)))
-        return EvidenceFact(ref, row is not None, "is not an event of this session", int(number))
+        row = await fetch_one(db, "SELECT 1 FROM events WHERE session = ? AND seq = ?", (session, seq))
+        return EvidenceFact(ref, row is not None, "is not an event of this session", seq)
     row = await fetch_one(db, "SELECT deleted_at, source_event FROM materials WHERE session = ? AND id = ?",
                           (session, ref))
     if row is None:
