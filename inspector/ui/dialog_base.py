@@ -49,7 +49,12 @@ class Dialog(SaysWhyGreyed, ModalScreen[ResultT], Generic[ResultT]):
     """
 
     def on_mount(self) -> None:
-        """Runs beside each dialog's own ``on_mount`` (Textual calls every class's handler)."""
+        """Runs beside each dialog's own ``on_mount`` (Textual calls every class's handler).
+
+        A dialog pushed as the app closes is no longer attached when it mounts (its children
+        were never mounted either): there is nothing to show, and mounting raised over the exit."""
+        if not self.is_attached:
+            return
         line = NoticeLine(id="dialog-notice")
         self.mount(line)
         live = list(self.app._notifications)  # a toast raised behind the dialog would show over it

@@ -32,17 +32,22 @@ class MessageDialog(Dialog[None]):
                 Binding("home", "scroll_body('home')", "Top", show=False),
                 Binding("end", "scroll_body('end')", "End", show=False)]
     DEFAULT_CLASSES = "message-dialog"
+    # Focus by selector when the screen shows, not by a query in ``on_mount``: a dialog pushed
+    # while the app was closing (a follow's last look refused as the test ended) mounted none of
+    # its children, and ``query_one("#dialog-ok")`` raised NoMatches over the app's exit.
+    AUTO_FOCUS = "#dialog-ok"
 
     def __init__(self, title: str, body: str | Content, *, error: bool = False) -> None:
         super().__init__()
         self.dialog_title = title
         self.body = body
         self.error = error
+        self._body_box = VerticalScroll(id="dialog-body")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="error" if self.error else ""):
             yield Static(plain(self.dialog_title), id="dialog-title")
-            with VerticalScroll(id="dialog-body"):
+            with self._body_box:
                 yield Static(plain(self.body) if isinstance(self.body, str) else self.body)
             yield Button("OK", id="dialog-ok", variant="error" if self.error else "primary")
         yield KeysFooter()
@@ -51,7 +56,6 @@ class MessageDialog(Dialog[None]):
     _AROUND_BODY = 11
 
     def on_mount(self) -> None:
-        self.query_one("#dialog-ok", Button).focus()
         self._fit_body()
 
     def on_resize(self) -> None:
@@ -61,15 +65,14 @@ class MessageDialog(Dialog[None]):
         """The body ends above the OK button: with a fixed 30-line cap, at 80×24 an event's
         record ran on under the docked button and its lines showed through it."""
         room = self.size.height * 9 // 10 - self._AROUND_BODY
-        self.query_one("#dialog-body").styles.max_height = max(3, min(30, room))
+        self._body_box.styles.max_height = max(3, min(30, room))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(None)
 
     def action_scroll_body(self, how: str) -> None:
-        body = self.query_one("#dialog-body", VerticalScroll)
-        getattr(body, f"scroll_{how}")(animate=False)
+        getattr(self._body_box, f"scroll_{how}")(animate=False)
 
 
 class WholeDetailDialog(MessageDialog):
