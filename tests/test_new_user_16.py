@@ -1,0 +1,91 @@
+"""A reviewer on a team of several agents finds and follows sessions across many transcripts
+(docs/reviews/new-user-16.md): each test failed on the code before its fix."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
+from inspector.services.importing import import_file
+from tests.conftest import event_record, session_record, write_sif
+
+
+@pytest.fixture
+def team_store(tmp_path: Path) -> Path:
+    """Three sessions: two ran `git status`, one did not."""
+    records = [session_record("claude-1", title="commit this"), session_record("gemini-2", title="make a colour file"),
+               session_record("eval-3", title="popularity · sample 1"),
+               event_record(1, "claude-1", content="ran git status before the commit"),
+               event_record(1, "gemini-2", content="Command: git status\nOutput: clean"),
+               event_record(2, "gemini-2", content="then git status again"),
+               event_record(1, "eval-3", content="which is more popular?")]
+    store = tmp_path / "team.db"
+    asyncio.run(import_file(write_sif(tmp_path / "team.jsonl", records), store, actor="alice"))
+    return store
+
+
+def test_search_across_every_session_names_the_sessions_that_hold_the_text(team_store: Path) -> None:
+    """`search STORE QUERY` needed --session: a reviewer looking for the session that ran a command
+    had to try each of the store's sessions in turn."""
+    result = CliRunner().invoke(cli, ["search", str(team_store), "git status", "--all-sessions"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("2 of 3 sessions hold 'git status'")
+    assert "claude-1  commit this  — 1 hit (1 event, 0 materials)" in result.output
+    assert "gemini-2  make a colour file  — 2 hits (2 events, 0 materials)" in result.output
+    assert "eval-3" not in result.output
+    doc = json.loads(CliRunner().invoke(cli, ["search", str(team_store), "GIT STATUS", "--all-sessions", "--limit", "1",
+                                              "--json"]).stdout)
+    assert (doc["sessions_searched"], doc["sessions_matched"], doc["limit_per_session"]) == (3, 2, 1)
+    assert [(s["session"], s["title"], [h["ref"] for h in s["hits"]], s["more"]) for s in doc["sessions"]] == [
+        ("claude-1", "commit this", ["evt:1"], False), ("gemini-2", "make a colour file", ["evt:1"], True)]
+
+
+def test_search_without_a_session_says_all_sessions_is_the_other_way(team_store: Path) -> None:
+    result = CliRunner().invoke(cli, ["search", str(team_store), "git"])
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert "Missing option '--session'. team.db holds 3 sessions: pass one with --session" in said
+    assert "or --all-sessions to search every session" in said
+    both = CliRunner().invoke(cli, ["search", str(team_store), "git", "--session", "eval-3", "--all-sessions"])
+    assert both.exit_code == 2 and "give one" in both.output
+
+
+def test_a_title_given_as_session_names_the_sessions_so_titled(team_store: Path) -> None:
+    """`--session "commit this"` (the title `sessions` and the app show) said only "no session"."""
+    result = CliRunner().invoke(cli, ["drift", str(team_store), "--session", "Commit This"])
+    assert result.exit_code == 3
+    said = " ".join(result.output.split())
+    assert "no session 'Commit This'" in said
+    assert "--session takes a session's id, not its title: did you mean claude-1 ('commit this')?" in said
+    nothing = CliRunner().invoke(cli, ["drift", str(team_store), "--session", "zz"])
+    assert "not its title" not in nothing.output  # a word no title holds is said as before
+
+
+async def test_the_app_opened_on_a_title_names_the_session_and_lists_them_all(team_store: Path) -> None:
+    """`inspector team.db --session 'commit this'` said "no session 'commit this' in team.db" over an
+    empty screen whose sessions list was empty too."""
+    from textual.worker import WorkerFailed
+
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.dialogs import MessageDialog
+    from inspector.ui.widgets.sessions_list import SessionsList
+    from tests.test_app import settle
+
+    app = InspectorApp(team_store, session="commit this")
+    async with app.run_test(size=(120, 35)) as pilot:
+        with contextlib.suppress(WorkerFailed):  # the refusal is the loading worker's: its dialog shows it
+            await settle(app, pilot)
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, MessageDialog)
+        assert "did you mean claude-1 ('commit this')?" in str(dialog.body)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        listed = app.screen.query_one(SessionsList)
+        assert [listed.get_option_at_index(i).id for i in range(listed.option_count)] == ["claude-1", "gemini-2", "eval-3"]
