@@ -89,3 +89,59 @@ async def test_the_app_opened_on_a_title_names_the_session_and_lists_them_all(te
         await settle(app, pilot)
         listed = app.screen.query_one(SessionsList)
         assert [listed.get_option_at_index(i).id for i in range(listed.option_count)] == ["claude-1", "gemini-2", "eval-3"]
+
+
+def _claude_lines(session: str, count: int) -> bytes:
+    lines = [{"type": "user", "sessionId": session, "uuid": f"u{i}", "parentUuid": f"u{i - 1}" if i else None,
+              "timestamp": f"2026-01-0{1 + i % 9}T10:00:00.000Z", "cwd": "/work/team",
+              "message": {"role": "user", "content": f"step {i}: check the build"}} for i in range(count)]
+    return b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+
+
+@pytest.fixture
+def gathered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder of transcripts from several people: a renamed duplicate, a copy cut mid-line, one alone."""
+    folder = tmp_path / "gathered"
+    folder.mkdir()
+    whole = _claude_lines("aaaa-1111", 6)
+    (folder / "aaaa-1111.jsonl").write_bytes(whole)
+    (folder / "from-lin.jsonl").write_bytes(whole)
+    (folder / "taken-early.jsonl").write_bytes(whole[: len(whole) - 40])  # the last line cut
+    (folder / "bbbb-2222.jsonl").write_bytes(_claude_lines("bbbb-2222", 3))
+    monkeypatch.setenv("INSPECTOR_SOURCES", str(folder))
+    monkeypatch.setenv("INSPECTOR_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("INSPECTOR_DATA_DIR", str(tmp_path / "data"))
+    return folder
+
+
+def test_the_listing_says_which_files_are_the_same_session_and_which_are_cut(gathered: Path) -> None:
+    """Duplicates of a session were listed as identical rows, and a copy cut mid-line as any other."""
+    doc = json.loads(CliRunner().invoke(cli, ["sessions", "--discover", "--json"]).stdout)
+    rows = {Path(s["path"]).name: s for p in doc["projects"] for s in p["sessions"]}
+    def copies(name: str) -> list[tuple[str, str]]:
+        return sorted((Path(c["path"]).name, c["relation"]) for c in rows[name]["copies"])
+    assert copies("aaaa-1111.jsonl") == [("from-lin.jsonl", "identical"), ("taken-early.jsonl", "shorter")]
+    assert copies("taken-early.jsonl") == [("aaaa-1111.jsonl", "longer"), ("from-lin.jsonl", "longer")]
+    assert copies("bbbb-2222.jsonl") == []
+    assert [n for n, s in rows.items() if s["cut_short"]] == ["taken-early.jsonl"]
+    text = CliRunner().invoke(cli, ["sessions", "--discover"]).output
+    assert "⚠ same session as from-lin.jsonl, identical bytes" in text
+    assert "⚠ same session as aaaa-1111.jsonl, which holds all of this one and more" in text
+    assert text.count("⚠ its last line is cut short") == 1
+
+
+async def test_the_start_screen_tells_copies_of_a_session_apart(gathered: Path) -> None:
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.browser_screen import BrowserScreen
+    from inspector.ui.widgets.transcript_list import TranscriptList
+    from tests.test_app import settle
+
+    app = InspectorApp(sources=[gathered])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, BrowserScreen)
+        rows = {key: str(row.prompt()) for row in app.screen.query_one(TranscriptList).rows if (key := row.key)}
+        early = rows[f"t:{gathered / 'taken-early.jsonl'}"]
+        assert "taken-early.jsonl" in early and "⚠ its last line is cut short" in early
+        assert "⚠ same session as from-lin.jsonl, identical bytes" in rows[f"t:{gathered / 'aaaa-1111.jsonl'}"]
+        assert "⚠" not in rows[f"t:{gathered / 'bbbb-2222.jsonl'}"]

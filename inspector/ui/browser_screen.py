@@ -29,6 +29,7 @@ from textual.screen import Screen
 from textual.widgets import Input, ProgressBar, Static
 
 from inspector.services import discovery
+from inspector.services.discovery_copies import copies_said
 from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.safe import markup, one_line, plain
 from inspector.ui.widgets.keys_footer import KeysFooter
@@ -67,6 +68,10 @@ def entry_prompt(f: discovery.Found) -> Content:
     if f.imported:
         line += markup(" [$success]✓ imported[/]" if not f.changed_since_import
                        else " [$warning]✓ imported · grew since[/]")
+    if f.copies or f.cut_short:  # rows of one session were alike, with no file name to tell them apart
+        line += markup("\n  [dim]$name[/]", name=one_line(Path(f.path).name))
+        for said in copies_said(f, lambda p: Path(p).name):
+            line += markup("\n  [$warning]⚠ $s[/]", s=one_line(said))
     return line
 
 
