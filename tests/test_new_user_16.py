@@ -145,3 +145,32 @@ async def test_the_start_screen_tells_copies_of_a_session_apart(gathered: Path) 
         assert "taken-early.jsonl" in early and "⚠ its last line is cut short" in early
         assert "⚠ same session as from-lin.jsonl, identical bytes" in rows[f"t:{gathered / 'aaaa-1111.jsonl'}"]
         assert "⚠" not in rows[f"t:{gathered / 'bbbb-2222.jsonl'}"]
+
+
+async def test_the_start_screen_lists_the_other_files_of_a_named_folder_and_opens_one(gathered: Path) -> None:
+    """With transcripts found, the app listed those alone: the inspect-ai logs and message lists in the
+    same named folder were not named anywhere on screen (the CLI's listing named them)."""
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.browser_screen import BrowserScreen
+    from inspector.ui.main_screen import MainScreen
+    from inspector.ui.widgets.transcript_list import TranscriptList
+    from tests.test_app import settle
+
+    chat = gathered / "run-7.conversation.json"
+    chat.write_text(json.dumps([{"role": "user", "content": "roll the die"},
+                                {"role": "assistant", "content": "I rolled a 4."}]), encoding="utf-8")
+    app = InspectorApp(sources=[gathered], reviewer="alice")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, BrowserScreen)
+        listing = screen.query_one(TranscriptList)
+        headings = [str(r.prompt()) for r in listing.rows if r.key is None]
+        assert any(h.startswith(f"Other files in {gathered}  1 file, not named as") for h in headings)
+        key = f"t:{chat}"
+        assert "run-7.conversation.json" in str(next(r for r in listing.rows if r.key == key).prompt())
+        listing.cursor = [listing.rows[i].key for i in listing.selectable].index(key)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen) and app.screen.session == "run-7"

@@ -75,6 +75,17 @@ def entry_prompt(f: discovery.Found) -> Content:
     return line
 
 
+def other_prompt(f: discovery.Found) -> Content:
+    line = markup("[b]$t[/b]\n  [dim]file · $size[/]", t=one_line(Path(f.path).name), size=_size(f.size))
+    return line + (markup(" [$success]✓ imported[/]") if f.imported else Content(""))
+
+
+def _others_heading(folder: str, count: int) -> Content:
+    return markup("[b $accent]Other files in $p[/]  [dim]$n, not named as the agent tools name their "
+                  "transcripts: ⏎ imports one (its format detected) and opens it[/]", p=one_line(folder),
+                  n=f"{count} file{'s' if count > 1 else ''}")
+
+
 def _short(path: Path) -> str:
     """A folder as people write it: ``~/.claude/projects`` rather than the home's full path."""
     try:
@@ -106,6 +117,9 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         self.found = found
         self.sources = sources
         self.by_id: dict[str, discovery.Found] = {}
+        # .json/.jsonl/.eval files in folders a person named that the list above leaves out
+        # (services/unlisted.py), found after the first paint
+        self.others: list[discovery.Found] = []
         self._keep = False  # keep the highlighted transcript when the list is rebuilt
 
     def compose(self) -> ComposeResult:
@@ -124,6 +138,7 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
     def on_mount(self) -> None:
         self.fill()
         self.call_after_refresh(self.count_compactions)  # after the list is on screen
+        self.call_after_refresh(self.look_for_others)
 
     def fill(self) -> None:
         """The list, grouped by project; the first transcript (the newest) highlighted. Rows
@@ -141,6 +156,15 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
                 ident = f"t:{f.path}"  # by path: a rescan keeps the cursor on the same transcript
                 self.by_id[ident] = f
                 rows.append(Row(ident, partial(entry_prompt, f)))
+        by_folder: dict[str, list[discovery.Found]] = {}
+        for f in self.others:
+            if not needle or needle in f.path.casefold():
+                by_folder.setdefault(f.project, []).append(f)
+        for folder, items in by_folder.items():
+            rows.append(Row(None, partial(_others_heading, folder, len(items))))
+            for f in items:
+                self.by_id[f"t:{f.path}"] = f
+                rows.append(Row(f"t:{f.path}", partial(other_prompt, f)))
         if not needle or needle in "demo sessions context inspector":
             rows.append(Row(None, partial(Content.from_markup, "[b $accent]Context Inspector[/]")))
             rows.append(Row(DEMO_ID, partial(Content.from_markup,
@@ -177,6 +201,7 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         self.app.call_from_thread(self._replace, found)
         discovery.count_compactions(found)
         self.app.call_from_thread(self._refresh_keeping_highlight)
+        self.app.call_from_thread(self.look_for_others)
 
     def _replace(self, found: list[discovery.Found]) -> None:
         """A rescan (ctrl+r, or ctrl+o back from a session) keeps the cursor on the transcript it
@@ -194,6 +219,20 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
             return
         discovery.count_compactions(pending)
         self.app.call_from_thread(self._refresh_keeping_highlight)
+
+    @work(thread=True, group="others", exclusive=True, exit_on_error=False)
+    def look_for_others(self) -> None:
+        """The files a named folder holds that the list leaves out, as rows of their own."""
+        from inspector.services.unlisted import as_found, named_sources, unlisted
+
+        if not named_sources(getattr(self.app, "sources", ())):
+            return  # the tools' own folders hold side files left out on purpose
+        others = as_found(unlisted(self.sources, (f.path for f in self.found)))
+        self.app.call_from_thread(self._show_others, others)
+
+    def _show_others(self, others: list[discovery.Found]) -> None:
+        self.others = others
+        self._refresh_keeping_highlight()
 
     def _refresh_keeping_highlight(self) -> None:
         self._keep = True
