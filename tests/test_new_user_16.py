@@ -174,3 +174,18 @@ async def test_the_start_screen_lists_the_other_files_of_a_named_folder_and_open
         await settle(app, pilot)
         await settle(app, pilot)
         assert isinstance(app.screen, MainScreen) and app.screen.session == "run-7"
+
+
+async def test_rows_of_one_title_show_their_file_names(gathered: Path) -> None:
+    """Two sessions both started with "commit this": two rows alike but for their size."""
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.widgets.transcript_list import TranscriptList
+    from tests.test_app import settle
+
+    (gathered / "cccc-3333.jsonl").write_bytes(_claude_lines("cccc-3333", 3))  # titled as bbbb-2222 is
+    app = InspectorApp(sources=[gathered])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        rows = {key: str(row.prompt()) for row in app.screen.query_one(TranscriptList).rows if (key := row.key)}
+        assert "cccc-3333.jsonl" in rows[f"t:{gathered / 'cccc-3333.jsonl'}"]
+        assert "bbbb-2222.jsonl" in rows[f"t:{gathered / 'bbbb-2222.jsonl'}"]

@@ -17,6 +17,7 @@ progress; only what was appended since, when it was imported before) and follows
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from functools import partial
 from pathlib import Path
 
@@ -58,7 +59,8 @@ def _heading(project: str, count: int) -> Content:
                                n=f"{count} transcript{'s' if count > 1 else ''}")
 
 
-def entry_prompt(f: discovery.Found) -> Content:
+def entry_prompt(f: discovery.Found, named: bool = False) -> Content:
+    """A transcript's row; ``named``: its file name shown too (its title is another row's as well)."""
     marks = []
     if f.compactions:
         marks.append(f"{f.compactions} compaction{'s' if f.compactions > 1 else ''}")
@@ -68,7 +70,7 @@ def entry_prompt(f: discovery.Found) -> Content:
     if f.imported:
         line += markup(" [$success]✓ imported[/]" if not f.changed_since_import
                        else " [$warning]✓ imported · grew since[/]")
-    if f.copies or f.cut_short:  # rows of one session were alike, with no file name to tell them apart
+    if named or f.copies or f.cut_short:  # rows alike ("commit this" twice) with no file name to tell them apart
         line += markup("\n  [dim]$name[/]", name=one_line(Path(f.path).name))
         for said in copies_said(f, lambda p: Path(p).name):
             line += markup("\n  [$warning]⚠ $s[/]", s=one_line(said))
@@ -146,6 +148,7 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         rows: list[Row] = []
         needle = self.search_text.casefold()
         self.by_id = {}
+        titles = Counter(f.title or f.session or f.path for f in self.found)
         for project, items in discovery.by_project(self.found):
             shown = [f for f in items if not needle or needle in " ".join(
                 (f.title or "", f.project, f.tool, f.path, f.session or "")).casefold()]
@@ -155,7 +158,7 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
             for f in shown:
                 ident = f"t:{f.path}"  # by path: a rescan keeps the cursor on the same transcript
                 self.by_id[ident] = f
-                rows.append(Row(ident, partial(entry_prompt, f)))
+                rows.append(Row(ident, partial(entry_prompt, f, titles[f.title or f.session or f.path] > 1)))
         by_folder: dict[str, list[discovery.Found]] = {}
         for f in self.others:
             if not needle or needle in f.path.casefold():
