@@ -189,3 +189,43 @@ async def test_rows_of_one_title_show_their_file_names(gathered: Path) -> None:
         rows = {key: str(row.prompt()) for row in app.screen.query_one(TranscriptList).rows if (key := row.key)}
         assert "cccc-3333.jsonl" in rows[f"t:{gathered / 'cccc-3333.jsonl'}"]
         assert "bbbb-2222.jsonl" in rows[f"t:{gathered / 'bbbb-2222.jsonl'}"]
+
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claude-code"
+
+
+def test_follow_says_when_a_compaction_arrives(tmp_path: Path) -> None:
+    """`follow` printed the compaction's events and nothing else: a script's reader was not told that a
+    summary generation (what drift and survival judge) had arrived."""
+    import subprocess
+    import sys
+    import time
+
+    real = REAL / "a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl"
+    if not real.is_file():
+        pytest.skip(f"the real transcripts are not beside the project ({REAL})")
+    lines = real.read_bytes().splitlines(keepends=True)
+    boundary = next(i for i, line in enumerate(lines) if b'"compact_boundary"' in line)
+    src, db = tmp_path / "live.jsonl", tmp_path / "live.db"
+    src.write_bytes(b"".join(lines[:boundary]))
+    out = tmp_path / "events.jsonl"
+    with out.open("w") as events:  # a file, not a pipe: the events fill a pipe nobody reads, and follow blocks
+        proc = subprocess.Popen([sys.executable, "-m", "inspector", "follow", str(src), "--into", str(db),
+                                 "--interval", "0.1", "--timeout", "30", "--reviewer", "t"],
+                                stdout=events, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        started = time.monotonic()
+        while not out.read_text() and time.monotonic() - started < 25:  # the first look is done
+            time.sleep(0.1)
+        assert json.loads(out.read_text().splitlines()[0])["seq"] == 1
+        with src.open("ab") as fh:
+            fh.write(b"".join(lines[boundary:]) + (b"" if lines[-1].endswith(b"\n") else b"\n"))
+        said = ""
+        while "⚑" not in said and (line := proc.stderr.readline()):
+            said += line
+        assert "⚑ a compaction arrived: summary generation 1 of 198393f2-22db-477b-ac77-1825bea883ae" in said
+        assert f"`inspector drift {db} --session 198393f2-22db-477b-ac77-1825bea883ae`" in said
+    finally:
+        proc.kill()
+        proc.wait()

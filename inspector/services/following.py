@@ -76,7 +76,8 @@ async def imported_extent(store: Store, file_name: str) -> ImportedExtent | None
 def _refuse_changed(source: Path, size: int, imported: int, why: str | None = None) -> BadInput:
     if size < imported:
         return BadInput(f"{text_name(source.name)} is now {size:,} bytes, shorter than the {imported:,} bytes already imported: "
-                        "it was truncated or replaced, not appended to; nothing was merged", code="source_truncated")
+                        "it was truncated or replaced, not appended to; nothing was merged (the store keeps what was imported; "
+                        "import the file into a new store to see it as it is now)", code="source_truncated")
     return BadInput(f"{text_name(source.name)} was rewritten, not appended to: {why or f'its first {imported:,} bytes are no longer what was imported'}; "
                     "nothing was merged (import it into a new store to see its current state)", code="source_rewritten")
 
