@@ -229,3 +229,25 @@ def test_follow_says_when_a_compaction_arrives(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_cassette_names_the_message_list_made_from_it_or_says_there_is_none(tmp_path: Path) -> None:
+    """Every cassette was told to import "the saved message list (*.conversation.json) made from it",
+    though most have none; the one that has one was not named."""
+    recordings = tmp_path / "anthropic" / "recordings"
+    recordings.mkdir(parents=True)
+    cassette = "interactions:\n- request:\n    body: '{}'\n"
+    (recordings / "test_tools.yaml").write_text(cassette, encoding="utf-8")
+    (recordings / "test_chain.yaml").write_text(cassette, encoding="utf-8")
+    made = tmp_path / "anthropic" / "test_chain.conversation.json"
+    made.write_text(json.dumps([{"role": "user", "content": "hi"}]), encoding="utf-8")
+    store = tmp_path / "s.db"
+    found = CliRunner().invoke(cli, ["import", str(recordings / "test_chain.yaml"), "--into", str(store)])
+    assert found.exit_code == 3 and not store.exists()
+    said = " ".join(found.stderr.split())
+    assert f"the message list made from it is {made}: `inspector import {made} --into STORE` imports it" in said
+    none = CliRunner().invoke(cli, ["import", str(recordings / "test_tools.yaml"), "--into", str(store), "--json"])
+    assert none.exit_code == 3 and not store.exists()
+    error = json.loads(none.stdout)["error"]
+    assert error["code"] == "not_a_transcript"
+    assert "no message list made from it (test_tools.conversation.json) is beside it or in the folder above" in error["message"]

@@ -25,7 +25,7 @@ from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput, NotAStore
 from inspector.domain.file_name_text import text_name
 from inspector.domain.protocol import ProtocolProblem
-from inspector.services import deletion_recurrence
+from inspector.services import cassette, deletion_recurrence
 from inspector.services.reading import open_regular
 from inspector.services.reading import read_import_file as read_bytes
 from inspector.store.connection import Store, fetch_one, open_store
@@ -304,7 +304,10 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
 
     cut = complete_lines if live else (lambda raw: raw)
     if extent is None:
-        fmt = detect(data, text_name(source.name))
+        try:
+            fmt = detect(data, text_name(source.name))
+        except BadInput as error:  # a cassette: the message list made from it, or that there is none
+            raise cassette.explained(error, source) from None
         body = cut(data) if fmt in APPENDABLE else data
         if not body:
             return CatchUp(None, fmt, 0, 0)  # not one complete line yet

@@ -28,7 +28,7 @@ from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_i
 from inspector.domain.sif import identity_digest, parse_chunk
 from inspector.domain.stubs import StubProblem
 from inspector.domain.trust import reviewer_name
-from inspector.services import deletion_recurrence
+from inspector.services import cassette, deletion_recurrence
 from inspector.services.changed_source import changed_source
 from inspector.services.gc_pause import pauses_collector
 from inspector.services.import_stream import parsed_chunks, parsed_records
@@ -251,7 +251,10 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     if progress is not None:
         progress("reading", 0, 0)
     raw = data if data is not None else read_bytes(source)
-    fmt = fmt or detect(raw, text_name(source.name), fast_loads)
+    try:
+        fmt = fmt or detect(raw, text_name(source.name), fast_loads)
+    except BadInput as error:  # a cassette: the message list made from it, or that there is none
+        raise cassette.explained(error, source) from None
     origin_lines: dict[tuple[str, int], int] = {}
     line_problems: list[ProtocolProblem] = []  # lines of a transcript that were not read, or are odd
     original = raw
