@@ -251,3 +251,16 @@ def test_a_cassette_names_the_message_list_made_from_it_or_says_there_is_none(tm
     error = json.loads(none.stdout)["error"]
     assert error["code"] == "not_a_transcript"
     assert "no message list made from it (test_tools.conversation.json) is beside it or in the folder above" in error["message"]
+
+
+def test_a_copy_cut_mid_line_of_a_session_already_imported_is_not_called_rewritten(tmp_path: Path) -> None:
+    whole = _claude_lines("aaaa-1111", 6)
+    (tmp_path / "a.jsonl").write_bytes(whole)
+    (tmp_path / "taken-early.jsonl").write_bytes(whole[: len(whole) - 40])
+    store = tmp_path / "s.db"
+    assert CliRunner().invoke(cli, ["import", str(tmp_path / "a.jsonl"), "--into", str(store)]).exit_code == 0
+    cut = CliRunner().invoke(cli, ["import", str(tmp_path / "taken-early.jsonl"), "--into", str(store)])
+    assert cut.exit_code == 3
+    said = " ".join(cut.stderr.split())
+    assert "its last line is cut short: a copy taken while the agent was still writing" in said
+    assert "rewritten" not in said

@@ -30,6 +30,7 @@ from inspector.domain.stubs import StubProblem
 from inspector.domain.trust import reviewer_name
 from inspector.services import cassette, deletion_recurrence
 from inspector.services.changed_source import changed_source
+from inspector.services.discovery_copies import last_line_cut
 from inspector.services.gc_pause import pauses_collector
 from inspector.services.import_stream import parsed_chunks, parsed_records
 from inspector.services.reading import read_import_file
@@ -323,7 +324,8 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         return await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=data,
                                  fill_new=not_published.taken)
     except BaseException as error:
-        said = await changed_source(store, error, text_name(source.name), fmt) if isinstance(error, BadInput) else None
+        said = (await changed_source(store, error, text_name(source.name), fmt, cut=last_line_cut(original))
+                if isinstance(error, BadInput) else None)
         await store.close()
         if tail is not None:
             await _finish_quietly(tail)
