@@ -264,3 +264,17 @@ def test_a_copy_cut_mid_line_of_a_session_already_imported_is_not_called_rewritt
     said = " ".join(cut.stderr.split())
     assert "its last line is cut short: a copy taken while the agent was still writing" in said
     assert "rewritten" not in said
+
+
+async def test_the_palettes_open_session_commands_carry_the_titles(team_store: Path) -> None:
+    """The palette offered "Open session: ID" only: typing a title's words found nothing."""
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.commands import screen_commands
+    from tests.test_app import settle
+
+    app = InspectorApp(team_store, session="eval-3")
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        names = [name for name, _help, _run in screen_commands(app.screen) if name.startswith("Open session")]
+        assert names == ["Open session: claude-1 — commit this", "Open session: gemini-2 — make a colour file",
+                         "Open session: eval-3 — popularity · sample 1"]
