@@ -278,3 +278,25 @@ async def test_the_palettes_open_session_commands_carry_the_titles(team_store: P
         names = [name for name, _help, _run in screen_commands(app.screen) if name.startswith("Open session")]
         assert names == ["Open session: claude-1 — commit this", "Open session: gemini-2 — make a colour file",
                          "Open session: eval-3 — popularity · sample 1"]
+
+
+async def test_the_follow_bar_says_a_truncated_file_and_the_way_on_first(tmp_path: Path) -> None:
+    """"✗ stopped following live.jsonl: live.jsonl is now 3,453 bytes, shorter than the 134,274 bytes
+    already imported: it wa…" — at 120 columns the bar was cut before what happened and the way on."""
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.dialogs import MessageDialog
+    from inspector.ui.widgets.follow_bar import FollowBar
+    from tests.test_browser_ui import _until
+
+    src, store = tmp_path / "live.jsonl", tmp_path / "live.db"
+    src.write_bytes(_claude_lines("aaaa-1111", 6))
+    await import_file(src, store, actor="alice")
+    app = InspectorApp(store, session="aaaa-1111", follow=src, reviewer="alice")
+    async with app.run_test(size=(120, 35)) as pilot:
+        await _until(pilot, lambda: bool(app.screen.query(FollowBar))
+                     and "following" in str(app.screen.query_one(FollowBar).render()), "the follow bar")
+        src.write_bytes(src.read_bytes()[:100])
+        await _until(pilot, lambda: isinstance(app.screen, MessageDialog), "the truncation was not said")
+        bar = str(app.screen_stack[-2].query_one(FollowBar).render())
+        assert bar.startswith("✗ stopped following live.jsonl: truncated or replaced: import it into a new store "
+                              "to see it as it is · live.jsonl is now 100 bytes")
