@@ -300,3 +300,47 @@ async def test_the_follow_bar_says_a_truncated_file_and_the_way_on_first(tmp_pat
         bar = str(app.screen_stack[-2].query_one(FollowBar).render())
         assert bar.startswith("✗ stopped following live.jsonl: truncated or replaced: import it into a new store "
                               "to see it as it is · live.jsonl is now 100 bytes")
+
+
+def test_check_names_each_session_by_its_title_too(team_store: Path) -> None:
+    """`check` over a team's store said "✓ claude-1", "✓ gemini-2": ids alone, no title to know them by."""
+    plain = CliRunner().invoke(cli, ["check", str(team_store)])
+    assert plain.exit_code == 0, plain.output
+    lines = plain.output.splitlines()
+    assert "✓ claude-1  commit this" in lines and "✓ gemini-2  make a colour file" in lines
+    doc = json.loads(CliRunner().invoke(cli, ["check", str(team_store), "--json"]).stdout)
+    assert [(s["session"], s["title"]) for s in doc["sessions"]] == [
+        ("claude-1", "commit this"), ("gemini-2", "make a colour file"), ("eval-3", "popularity · sample 1")]
+
+
+async def test_the_app_searches_every_session_and_opens_the_one_chosen(team_store: Path) -> None:
+    """The app's search box looked in the open session only: a text another session held was not found."""
+    from textual.widgets import Input, OptionList
+
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.main_screen import MainScreen
+    from inspector.ui.search_sessions_dialog import SearchSessionsDialog
+    from tests.test_app import settle
+
+    app = InspectorApp(team_store, session="eval-3")
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        main = app.screen
+        assert isinstance(main, MainScreen)
+        main.action_search_sessions()
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, SearchSessionsDialog)
+        dialog.query_one("#search-all-input", Input).value = "git status"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        said = str(dialog.query_one("#search-all-said").render())
+        assert said == "2 of 3 sessions hold 'git status': enter opens one"
+        results = dialog.query_one("#search-all-results", OptionList)
+        shown = [str(results.get_option_at_index(i).prompt) for i in range(results.option_count)]
+        assert shown[0].startswith("commit this\n  claude-1 · 1 hit · evt:1 in event text:")
+        assert shown[1].startswith("make a colour file\n  gemini-2 · 2 hits · evt:1 in event text:")
+        await pilot.press("down", "enter")
+        await settle(app, pilot)
+        assert app.screen is main and main.session == "gemini-2"
+        assert main.query_one("#evidence-search", Input).value == "git status"
