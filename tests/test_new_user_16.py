@@ -344,3 +344,16 @@ async def test_the_app_searches_every_session_and_opens_the_one_chosen(team_stor
         await settle(app, pilot)
         assert app.screen is main and main.session == "gemini-2"
         assert main.query_one("#evidence-search", Input).value == "git status"
+
+
+def test_a_transcript_opened_as_a_file_is_listed_as_imported_into_that_store(gathered: Path) -> None:
+    """`inspector FILE` keeps its store beside the file; the list called the transcript not imported, and
+    opening it from the start screen made a second store of the session, without the acts done in the first."""
+    src = gathered / "bbbb-2222.jsonl"
+    beside = gathered / "bbbb-2222.jsonl.inspector.db"
+    asyncio.run(import_file(src, beside, actor="alice"))
+    doc = json.loads(CliRunner().invoke(cli, ["sessions", "--discover", "--json"]).stdout)
+    row = next(s for p in doc["projects"] for s in p["sessions"] if s["path"] == str(src))
+    assert (row["store"], row["imported"], row["changed_since_import"]) == (str(beside), True, False)
+    other = next(s for p in doc["projects"] for s in p["sessions"] if s["path"] == str(gathered / "aaaa-1111.jsonl"))
+    assert other["imported"] is False and Path(other["store"]).parent.name == "stores"

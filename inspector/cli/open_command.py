@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import getpass
-import hashlib
 import os
 import stat
 import sys
@@ -44,8 +43,7 @@ def store_beside(file: Path) -> Path:
         return beside
     from inspector.services import discovery
 
-    digest = hashlib.sha256(os.fsencode(file.resolve())).hexdigest()[:12]  # a file name may be any bytes
-    return discovery.cache_dir() / "opened" / f"{file.stem}-{digest}.db"
+    return discovery.opened_in_cache(file)
 
 
 def _is_store(path: Path) -> bool:

@@ -73,6 +73,23 @@ def data_dir() -> Path:
     return Path(override) if override else Path(user_data_dir("context-inspector"))
 
 
+def opened_in_cache(file: Path) -> Path:
+    """Where ``inspector FILE`` keeps the store of a transcript whose folder is read-only."""
+    digest = hashlib.sha256(os.fsencode(file.resolve())).hexdigest()[:12]  # a file name may be any bytes
+    return cache_dir() / "opened" / f"{file.stem}-{digest}.db"
+
+
+def opened_store(path: str) -> Path | None:
+    """The store ``inspector FILE`` made for this transcript (``FILE.inspector.db`` beside it, or in
+    the cache), if there is one: the list and the start screen open that one, so a reviewer's acts
+    there are found again. Before, the list called such a transcript not imported and opening it
+    made a second store of the same session, without them (new-user-16)."""
+    for candidate in (Path(path + ".inspector.db"), opened_in_cache(Path(path))):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def store_for(source: Path | str, stores: Path | None = None, version: str | None = None) -> Path:
     """The store a transcript is imported into: one per source file (by absolute path), named
     after it. A file its tool rewrites as a whole (Gemini CLI) cannot be caught up by
@@ -230,7 +247,9 @@ def discover(sources: Iterable[Path] | None = None) -> list[Found]:
                 cache.put(entry.path, st.st_size, st.st_mtime_ns, info)
             rewritten = info["tool"] not in APPENDABLE
             store = store_for(entry.path, stores_dir, f"{st.st_size}-{st.st_mtime_ns}" if rewritten else None)
-            stored = existing_stores.get(store.name)
+            stored: os.DirEntry[str] | Path | None = existing_stores.get(store.name)
+            if stored is None and not rewritten and (opened := opened_store(entry.path)) is not None:
+                store = stored = opened
             stored_mtime = _store_mtime(stored) if stored is not None else 0.0
             found.append(Found(entry.path, info["tool"], info["project"], info["session"], info["title"],
                                info["started"], info.get("ended"), st.st_mtime, st.st_size, info.get("compactions"), str(store),
@@ -243,9 +262,9 @@ def discover(sources: Iterable[Path] | None = None) -> list[Found]:
     return found
 
 
-def _store_mtime(entry: os.DirEntry[str]) -> float:
+def _store_mtime(entry: os.DirEntry[str] | Path) -> float:
     times = [entry.stat().st_mtime]
-    wal = Path(entry.path + "-wal")
+    wal = Path(f"{os.fspath(entry)}-wal")
     if wal.exists():
         times.append(wal.stat().st_mtime)
     return max(times)
