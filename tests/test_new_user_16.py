@@ -357,3 +357,17 @@ def test_a_transcript_opened_as_a_file_is_listed_as_imported_into_that_store(gat
     assert (row["store"], row["imported"], row["changed_since_import"]) == (str(beside), True, False)
     other = next(s for p in doc["projects"] for s in p["sessions"] if s["path"] == str(gathered / "aaaa-1111.jsonl"))
     assert other["imported"] is False and Path(other["store"]).parent.name == "stores"
+
+
+def test_inspector_file_opens_the_store_the_start_screen_made(gathered: Path) -> None:
+    """The other way round: opened from the start screen first, then as `inspector FILE`, the session got
+    a second store beside the file."""
+    from inspector.cli.open_command import resolve_target
+    from inspector.services import discovery
+
+    src = gathered / "bbbb-2222.jsonl"
+    listed = discovery.store_for(src, discovery.data_dir() / "stores")
+    listed.parent.mkdir(parents=True)
+    asyncio.run(import_file(src, listed, actor="alice"))
+    assert asyncio.run(resolve_target(src, reviewer="alice")) == listed
+    assert not (gathered / "bbbb-2222.jsonl.inspector.db").exists()

@@ -98,6 +98,11 @@ async def resolve_target(target: Path | None, reviewer: str | None = None, notes
     if _is_store(target) or target.suffix.lower() not in SIF_SUFFIXES:
         return target
     store = store_beside(target)
+    if not store.exists():  # opened from the start screen before: that store, not a second one of the session
+        from inspector.services import discovery
+
+        listed = discovery.store_for(target, discovery.data_dir() / "stores")
+        store = listed if listed.is_file() else store
     store.parent.mkdir(parents=True, exist_ok=True)
     # a first import, or only what was appended since the last one (a rewritten file is refused)
     actor = importer_name(reviewer)  # asked before the progress line may draw over the question
