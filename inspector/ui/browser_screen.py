@@ -83,8 +83,9 @@ def other_prompt(f: discovery.Found) -> Content:
 
 
 def _others_heading(folder: str, count: int) -> Content:
-    return markup("[b $accent]Other files in $p[/]  [dim]$n, not named as the agent tools name their "
-                  "transcripts: ⏎ imports one (its format detected) and opens it[/]", p=one_line(folder),
+    # the way on before the why: at 80 columns the heading is cut at its end
+    return markup("[b $accent]Other files in $p[/]  [dim]$n · ⏎ imports and opens one (its format detected) · "
+                  "not named as the agent tools name their transcripts[/]", p=one_line(folder),
                   n=f"{count} file{'s' if count > 1 else ''}")
 
 
