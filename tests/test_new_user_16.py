@@ -371,3 +371,14 @@ def test_inspector_file_opens_the_store_the_start_screen_made(gathered: Path) ->
     asyncio.run(import_file(src, listed, actor="alice"))
     assert asyncio.run(resolve_target(src, reviewer="alice")) == listed
     assert not (gathered / "bbbb-2222.jsonl.inspector.db").exists()
+
+
+def test_a_search_of_every_session_that_takes_a_while_says_so(team_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """500 sessions took 6 s under load with nothing on screen."""
+    from inspector.cli.search_command import SessionsNote
+
+    monkeypatch.setattr(SessionsNote, "QUIET_FOR", 0.0)
+    result = CliRunner().invoke(cli, ["search", str(team_store), "git status", "--all-sessions", "--json"])
+    assert result.exit_code == 0
+    assert result.stderr == "searching every one of 3 sessions (1 done)…\n"
+    assert json.loads(result.stdout)["sessions_matched"] == 2  # stdout stays one JSON document

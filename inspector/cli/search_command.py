@@ -40,6 +40,22 @@ class IndexingNote:
             click.echo(f"indexing {total - done:,} events for search…", err=True)
 
 
+class SessionsNote:
+    """Says on stderr how many sessions a search of every one goes through, once it has taken longer
+    than :attr:`QUIET_FOR` (stdout, and ``--json``, stay what they are)."""
+
+    QUIET_FOR = 1.0
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.said = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.said and done < total and time.monotonic() - self.started >= self.QUIET_FOR:
+            self.said = True
+            click.echo(f"searching every one of {total:,} sessions ({done:,} done)…", err=True)
+
+
 def _human(result: SearchResult) -> list[str]:
     method = {"fts": "trigram index", "grams": "short-query index"}.get(result.method, result.method)
     lines = [f"{result.counted()} for {result.query!r} ({method})"]
@@ -91,7 +107,8 @@ async def search_cmd(store: Path, query: str, session: str | None, all_sessions:
         raise click.UsageError("QUERY is empty: give the text to find (one character or more)")
     async with await open_store(store) as opened:
         if session is None:
-            found = await search_every_session(opened, query, limit=limit or 3, indexing=IndexingNote())
+            found = await search_every_session(opened, query, limit=limit or 3, indexing=IndexingNote(),
+                                               progress=SessionsNote())
             emit(found.as_dict(), as_json, lambda: _across(found, shlex.quote(str(store))))
             return EXIT_OK
         limit = limit or 50

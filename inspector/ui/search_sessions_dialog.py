@@ -70,7 +70,12 @@ class SearchSessionsDialog(Dialog[tuple[str, str] | None]):
 
     @work(group="search-all", exclusive=True, exit_on_error=False)
     async def find(self, query: str) -> None:
-        found = await search_every_session(self.store, query, limit=HITS_COUNTED)
+        said = self.query_one("#search-all-said", Static)
+
+        def progress(done: int, total: int) -> None:
+            said.update(plain(f"searching every session for {query!r}… {done:,} of {total:,}"))
+
+        found = await search_every_session(self.store, query, limit=HITS_COUNTED, progress=progress)
         self.show(found)
 
     def show(self, found: AcrossSessions) -> None:
