@@ -382,3 +382,18 @@ def test_a_search_of_every_session_that_takes_a_while_says_so(team_store: Path, 
     assert result.exit_code == 0
     assert result.stderr == "searching every one of 3 sessions (1 done)…\n"
     assert json.loads(result.stdout)["sessions_matched"] == 2  # stdout stays one JSON document
+
+
+def test_check_counts_the_lines_of_one_code_past_five(tmp_path: Path) -> None:
+    """Eleven tool results without calls (inspect-ai's log_tool_call_error) printed eleven alike lines."""
+    records = [session_record("s1")] + [event_record(i, kind="tool_result", call_id=f"bash_{i}", tool="bash",
+                                                     trust="tool", content="...") for i in range(1, 12)]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "s.jsonl", records), store, actor="alice"))
+    result = CliRunner().invoke(cli, ["check", str(store)])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert sum(line.startswith("    protocol orphan_result:") for line in lines) == 5
+    assert "    … 6 more protocol orphan_result (`--json` lists every one)" in lines
+    doc = json.loads(CliRunner().invoke(cli, ["check", str(store), "--json"]).stdout)
+    assert len(doc["sessions"][0]["protocol"]) == 11

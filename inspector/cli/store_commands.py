@@ -5,6 +5,7 @@ from __future__ import annotations
 import getpass
 import shlex
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -228,6 +229,23 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
     return EXIT_OK
 
 
+SHOWN_PER_CODE = 5  # lines of one code `check` prints for a session; the rest are counted
+
+
+def _capped(kind: str, items: list[dict[str, Any]], line: Callable[[dict[str, Any]], str]) -> list[str]:
+    """Each item's line, then past :data:`SHOWN_PER_CODE` of one code a count of the rest: an
+    inspect-ai log of eleven tool results without calls printed eleven near-identical lines."""
+    out: list[str] = []
+    seen: Counter[str] = Counter()
+    for item in items:
+        seen[item["code"]] += 1
+        if seen[item["code"]] <= SHOWN_PER_CODE:
+            out.append(line(item))
+    out += [f"    … {n - SHOWN_PER_CODE} more {kind} {code} (`--json` lists every one)"
+            for code, n in seen.items() if n > SHOWN_PER_CODE]
+    return out
+
+
 def _clip(title: str, most: int = 60) -> str:
     return title if len(title) <= most else title[:most - 1] + "…"
 
@@ -253,7 +271,7 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
                 lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
                 continue
             lines.append(f"✗ {named}")
-            lines += [f"    protocol {p['code']}: {p['message']}" for p in r.protocol]
+            lines += _capped("protocol", r.protocol, lambda p: f"    protocol {p['code']}: {p['message']}")
             lines += [f"    candidate {c['candidate']}: {', '.join(x['code'] for x in c['refusals'])}" for c in r.candidates]
             lines += [f"    drift {d['code']} [{d['key'] or '-'}]: {d['message']}" for d in r.drift]
             lines += [f"    handoff {h['handoff']}: {', '.join(x['code'] for x in h['refusals'])}" for h in r.handoffs]
