@@ -243,4 +243,23 @@ def nine_cases() -> list[tuple[str, str, dict[str, Any]]]:
         (d, "Z: 最好不要删除审计日志 appended", _z("h-d5", z + "最好不要删除审计日志。")),
         (f, "E: the audit logs must never be deleted", _e("h-f1", e + " The audit logs must never be deleted.")),
         (f, "Z: 审计日志一律不得删除", _z("h-f2", z + "审计日志一律不得删除。")),
+        # ---- a second batch of faithful twins, labelled after the first ran, before these did: each
+        # ---- stands next to what a new rule reads ("and", "may", "no longer", "by Monday", "最好") -------------
+        (f, "E: prod's migration and staging's check", _e("v-f1", e + " Migrations on prod and the backup check on staging both passed.")),
+        (f, "E: the orders table may be read, never touched", _e("v-f2", e + " The orders table may be read, never touched.")),
+        (f, "E: the health check no longer fails", _e("v-f3", e + " The health check no longer fails, so no restart was needed.")),
+        (f, "E: another item by Monday", _e("v-f4", e + " The fix ships by Friday; the changelog by Monday.")),
+        (f, "E: keep the audit logs small, never delete", _e("v-f5", e + " Try to keep the audit logs small; deleting them is not allowed.")),
+        (f, "Z: 不要删除审计日志，最好也不要压缩", _z("v-f6", z + "不要删除审计日志，最好也不要压缩它们。")),
+        (f, "Z: 每天备份两次，一次在凌晨", _z("v-f7", z + "每天备份两次，一次在凌晨。")),
+        (f, "Z: 延迟低于 200 毫秒，高于 150 毫秒", _z("v-f8", z + "p95 延迟低于 200 毫秒，高于 150 毫秒。")),
+        (f, "E: only the user deploys; the agent writes notes", _e("v-f9", e + " Only the user deploys; the agent prepares the release notes.")),
+        (f, "E: merged after the date, on the 5th", _e("v-f10", e + " Merged after 2026-12-03, on 2026-12-05.")),
+        (f, "E: the restart rule covers the database, not the API", _e("v-f11", e + " The database restart rule applies to the database, not the cache.")),
+        (f, "E: the session timeout is 1 hour", _e("v-f12", e + " The session timeout is 1 hour.")),
+        (f, "E: nobody said the audit logs may be deleted", _e("v-f13", e + " Nobody said the audit logs may be deleted; that rule still holds.")),
+        (f, "E: the users table only; all tables backed up", _e("v-f14", e + " Schema changes went to the users table only; all tables were backed up first.")),
+        (f, "Z: 迁移在生产环境执行，测试环境没有动", _z("v-f15", z + "迁移在生产环境执行，测试环境没有动。")),
+        (f, "Z: 只有用户部署，助手写了说明", _z("v-f16", z + "只有用户可以部署到生产环境，助手写了发布说明。")),
+        (f, "D: staging was down before the deploy, fixed by it", _d("v-f17", _BASE_D + " The goal is done.", _ev_deploy(("user_message", "", "Staging was down before; after the deploy staging is up.")))),
     ]

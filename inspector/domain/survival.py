@@ -302,7 +302,9 @@ _DEPARTED = {"permission_widened": "the summary widens its scope", "order_revers
              "accepted": "the summary accepts elsewhere what it excludes",
              "bound": "the summary turns its bound around", "beyond": "the summary goes past or narrows its scope", "order": "the summary says its steps may come in any order",
              "approver": "the summary reports it approved by another actor than the one it names",
-             "flipped": "the summary says its opposite elsewhere"}
+             "flipped": "the summary says its opposite elsewhere",
+             "joined": "the summary widens the place it is bound to",
+             "hedged": "the summary restates it as advice"}
 
 
 def survival(generation: int, text: str, unresolved: list[str], covers: tuple[int, int] | None,
