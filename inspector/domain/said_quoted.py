@@ -20,7 +20,10 @@ words do not carry.
 A quoted-messages section starts at a label line naming the user's messages (any list style
 or heading level: "6. All user messages:", "**User messages:**", "## User prompts
 (verbatim)", "用户消息：") and runs to the next label line — a heading, or a line that is not a
-list item and ends in a colon ("7. Pending Tasks:", "Summary:") — or the end of the text.
+list item and ends in a colon ("7. Pending Tasks:", "Summary:") — or the end of the text; at
+least half of its lines must open with a quotation mark (after a bullet or number), so a
+"User requests:" list the summary words itself ("- Fix the export timeout (done)") stays
+narrative.
 """
 
 from __future__ import annotations
@@ -45,6 +48,17 @@ _NEXT = re.compile(r"\s*(?:#{1,6}\s.*|\*\*[^*]+\*\*\s*[:：]?\s*|\d{1,2}[.)]\s+[
                    r"[^\s\-*+•\"“'(].{0,100}[:：]\s*(?:\*\*)?\s*)")
 
 
+# A line of the list that quotes: a bullet or number, then a quotation mark.
+_QUOTED_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)])?\s*[\"“'「`>]")
+
+
+def _quoting(body: list[str]) -> bool:
+    """Whether a section's lines are mostly quotations: "User requests:" over "- Fix the export
+    timeout (done)" is the narrative's own list, not a quote of the messages."""
+    items = [line for line in body if line.strip()]
+    return bool(items) and 2 * sum(1 for line in items if _QUOTED_ITEM.match(line)) >= len(items)
+
+
 @lru_cache(maxsize=256)
 def quoted_sections(text: str) -> tuple[tuple[int, int], ...]:
     """The line ranges [first, end) of the text's quoted-messages sections, label line included."""
@@ -56,7 +70,8 @@ def quoted_sections(text: str) -> tuple[tuple[int, int], ...]:
             end = i + 1
             while end < len(lines) and not (_NEXT.fullmatch(lines[end]) and not _LABEL.fullmatch(lines[end])):
                 end += 1
-            found.append((i, end))
+            if _quoting(lines[i + 1:end]):
+                found.append((i, end))
             i = end
         else:
             i += 1
