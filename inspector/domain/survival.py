@@ -27,6 +27,7 @@ from inspector.domain.said_goal_done import goal_done_against_log, goal_done_ove
 from inspector.domain.said_grantee import grantee_added
 from inspector.domain.said_language import other_language
 from inspector.domain.said_misnamed import log_lookup, misnamed
+from inspector.domain.said_quoted import narrative, nearest_sentence
 from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
@@ -349,7 +350,28 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
         if n is not None:
             verdicts[i] = Verdict(v.fact, "contradicted", n.sentence, f"the summary names “{n.words[0]}” for "
                                   f"“{n.words[1]}”, a name the log never shows")
+    story = narrative(text) if any(v.fact.kind == "goal" and v.verdict == "kept" for v in verdicts) else None
+    if story is not None:  # verdict-real-two: a quoted list of the user's messages is not their state
+        told = Said.of(story, unresolved)
+        verdicts = [_told(v, told, covers, others, story) if v.fact.kind == "goal" and v.verdict == "kept" else v
+                    for v in verdicts]
     return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted, unsourced)
+
+
+def _told(verdict: Verdict, told: Said, covers: tuple[int, int] | None,
+          others: tuple[tuple[str, str], ...], story: str) -> Verdict:
+    """A kept goal judged again on the narrative alone (said_quoted.py): kept or contradicted
+    there stands; anything else is ``unknown``, never ``kept`` by the quote alone."""
+    again = judge(verdict.fact, told, covers, others, story)
+    if again.verdict == "kept":
+        return verdict
+    quote = "only the summary's quoted list of the user's messages holds it word for word"
+    if again.verdict == "contradicted":
+        return replace(again, reason=f"{again.reason}; {quote}")
+    where = again.where or nearest_sentence(told, verdict.fact.value)
+    near = "; quoted: the sentence of the rest that shares most of its words" if where and not again.where else ""
+    return Verdict(verdict.fact, "unknown", where, f"{quote}, and a quote is not its state (done, pending, answered "
+                   f"how): in the rest of the summary {again.reason.removeprefix('the ')}{near}", again.as_of)
 
 
 def _own_words(verdict: Verdict, text: str) -> Verdict:
