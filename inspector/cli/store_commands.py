@@ -146,7 +146,8 @@ async def export_cmd(store: Path, session: str | None, output: Path, original: b
             await sessions.get_session(opened, session)
         result = await exporting.export_sif(opened, output, session)
     emit(result, as_json, lambda: [f"wrote {output}: " + counts_text(result["records"].items()),
-                                   *stale_said(result["stale_partials_removed"])])
+                                   *stale_said(result["stale_partials_removed"]),
+                                   *(f"! {w}" for w in result["warnings"])])
     return EXIT_OK
 
 

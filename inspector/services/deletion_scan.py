@@ -46,6 +46,7 @@ class Coverage:
     kept: list[dict[str, str]] = field(default_factory=list)  # copies no deletion can remove (deletion_names.py)
     rewrite: dict[str, Any] = field(default_factory=dict)  # the session record's fields to rewrite
     values: list[str] = field(default_factory=list, repr=False)  # what was looked for: never printed
+    reason: str | None = field(default=None, repr=False)  # the reason as typed, until digested: never printed
 
     def as_dict(self) -> dict[str, Any]:
         return {"request": self.request, "session": self.session, "status": self.status,
@@ -314,6 +315,7 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
             add("original", original, "the imported transcript holds the events' original lines")
     out.copies += await index_entries(db, session, out.copies)
     if req.get("reason") and not str(req["reason"]).startswith("hmac-sha256:"):  # a done one's is digested already
+        out.reason = str(req["reason"])  # an export written while it was pending holds it (deletion_outside.py)
         out.copies.append(Copy("deletion_requests", req["id"], "its reason text (kept only as a keyed digest)"))
     await _warn_lost_evidence(db, out)
     out.warnings += places.warnings()
