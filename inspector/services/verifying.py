@@ -124,6 +124,10 @@ def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
     """A file that begins as an SQLite database but cannot be opened as a store any more (a cut
     tail, damaged pages, a damaged key) was a store: that is a break to report (exit 1), not bad
     input. None for anything else (not SQLite, a folder, a URL): those stay exit 3."""
+    if getattr(exc, "code", "") == "format_number_differs":  # set behind the tool: a break to report, named
+        report = VerifyReport()
+        report.fail({"where": "sqlite", "code": "format_number_differs", "message": str(getattr(exc, "message", exc))})
+        return report
     if getattr(exc, "code", "") != "not_a_store":
         return None
     try:
