@@ -17,7 +17,6 @@ from inspector.store.digest_key import parse_key
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 from inspector.store.sqlite_connections import scalar, utc_now
 
-
 # What a format step creates, named in its SQL (an ``IF NOT EXISTS`` object may be there already),
 # and what it drops first (format 2 drops ``events_call`` and makes it again with the kind).
 _CREATED = re.compile(r"^\s*CREATE\s+(?:UNIQUE\s+|VIRTUAL\s+)?(?:TABLE|INDEX|TRIGGER|VIEW)\s+(?!IF\s)(\w+)",
