@@ -81,6 +81,8 @@ async def verify_store(store: Store, *, head: tuple[int, str] | None = None, ful
         verify_remembered.forget_head(store)
     try:
         await _verify(store, report, head, full, progress)
+        if report.integrity == "quick_check":
+            report.not_checked.append(verify_pages.QUICK_NOT_CHECKED)
         await verify_remembered.check_remembered(store, report, head)
         report.deleted_text_in_file = await deletion_residue.pending(store)  # left after the open tried to finish it
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a page SQLite cannot read: damaged there
