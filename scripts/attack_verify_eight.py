@@ -11,6 +11,7 @@ verify's exit status and codes (``--json``), or a traceback's last line.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import sys
@@ -20,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from inspector.domain.canonical import canonical_json, ledger_hash  # noqa: E402
 from scripts.attack_verify_six import edit as guarded_edit  # noqa: E402 - the guards dropped and put back
 from scripts.attack_verify_six import fresh_copy, verify  # noqa: E402 - the same copy and `verify --json` run
 
@@ -53,7 +55,34 @@ def _reinsert(table: str, where: str) -> list[str]:
             f"INSERT INTO {table} SELECT * FROM moved"]
 
 
-EDITS: dict[str, list[str] | Callable[[Path], None]] = {
+def _rechained(kind: str, actor: str, reason: str) -> Callable[[sqlite3.Connection], None]:
+    """The first entry of ``kind`` given another actor and reason, and every hash from it on
+    recomputed as the inspector computes them (the rows it sealed untouched)."""
+    def run(con: sqlite3.Connection) -> None:
+        first = con.execute("SELECT MIN(seq) FROM ledger WHERE kind = ?", (kind,)).fetchone()[0]
+        prev = con.execute("SELECT hash FROM ledger WHERE seq = ?", (first - 1,)).fetchone()
+        prev_hash = prev[0] if prev else ""
+        for seq, session, kind_, old_actor, at, payload, source, digest in con.execute(
+                "SELECT seq, session, kind, actor, at, payload, source, record_digest FROM ledger WHERE seq >= ? "
+                "ORDER BY seq", (first,)).fetchall():
+            body = json.loads(payload)
+            who = old_actor
+            if seq == first:
+                body["reason"], who = reason, actor
+            text = canonical_json(body)
+            new = ledger_hash(prev_hash, {"seq": seq, "session": session, "kind": kind_, "actor": who, "at": at,
+                                          "payload": body, "source": source, "record_digest": digest})
+            con.execute("UPDATE ledger SET actor = ?, payload = ?, prev_hash = ?, hash = ? WHERE seq = ?",
+                        (who, text, prev_hash, new, seq))
+            prev_hash = new
+    return run
+
+
+EDITS: dict[str, list[str] | Callable[[Path], None] | Callable[[sqlite3.Connection], None]] = {
+    "a rejection's actor and reason rewritten, chain recomputed (head remembered)": _rechained(
+        "candidate.reject", "olga", "the owner approved it"),
+    "no head: the same, on a copy this machine never verified": _rechained(
+        "candidate.reject", "olga", "the owner approved it"),
     "PRAGMA user_version one lower": ["PRAGMA user_version = 6"],
     "PRAGMA user_version two lower": ["PRAGMA user_version = 5"],
     "PRAGMA user_version 99": ["PRAGMA user_version = 99"],
@@ -88,8 +117,8 @@ EDITS: dict[str, list[str] | Callable[[Path], None]] = {
 }
 
 
-def edit(store: Path, how: list[str] | Callable[[Path], None]) -> None:
-    if callable(how):
+def edit(store: Path, how: list[str] | Callable[..., None], name: str) -> None:
+    if callable(how) and not name.startswith(("a rejection", "no head")):
         how(store)
         return
     guarded_edit(store, how)
@@ -101,7 +130,9 @@ def main(source: Path) -> int:
             os.environ["INSPECTOR_DATA_DIR"] = f"{folder}/data-{number}"  # each copy's remembered head alone
             copy = fresh_copy(source, folder)
             try:
-                edit(copy, how)
+                edit(copy, how, name)
+                if name.startswith("no head"):
+                    os.environ["INSPECTOR_DATA_DIR"] = f"{folder}/data-{number}-fresh"  # nothing remembered
             except sqlite3.Error as exc:
                 print(f"{name:60} refused by SQLite: {exc}")
                 continue
