@@ -15,7 +15,8 @@ are compared:
    (``zq.hіdden@…`` with a Cyrillic ``і``) — each missed before hostile review eight;
 3. spelled-out separators read as what they stand for: ``[at]``, ``(at)``, `` at `` → ``@``,
    ``[dot]``, `` dot `` → ``.``;
-4. case folded; whitespace (line breaks included) and invisible format characters removed.
+4. case folded; whitespace (line breaks included), invisible format characters and NUL removed
+   (so UTF-16 text of ASCII characters, read as UTF-8, is its plain text).
 
 Encodings that case folding would destroy are looked for in the text as written, with
 whitespace removed (so a MIME-wrapped block still matches): the value's base64 (standard
@@ -50,8 +51,9 @@ _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _SPELLED = tuple((f"{o}{word}{c}", sign) for word, sign in (("at", "@"), ("dot", "."), ("@", "@"), (".", "."))
                  for o, c in ("[]", "()", "{}", "<>"))
 _WORDS = {"at": "@", "dot": "."}
-# Invisible format characters that split a value without showing (zero-width, bidi, soft hyphen, …).
-_INVISIBLE = re.compile(r"[\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+# Invisible format characters that split a value without showing (zero-width, bidi, soft hyphen, …),
+# and NUL: UTF-16 text read as UTF-8 (a material's bytes) has one beside each ASCII character.
+_INVISIBLE = re.compile(r"[\x00\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
                         r"\u2066-\u206f\u3164\ufeff\uffa0]+")
 
 

@@ -288,7 +288,8 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
                                       "line breaks, escapes or an encoding)")
                     if table == "events" and has_text:
                         add("events_fts", ident, "its search-index entry")
-        needles = [v.encode("utf-8") for v in values]
+        # as UTF-8, and as UTF-16 (a Windows tool's log, PowerShell's output: hostile review eight)
+        needles = [v.encode(codec, "surrogatepass") for v in values for codec in ("utf-8", "utf-16-le", "utf-16-be")]
         for mid, material, media in await db.execute_fetchall(
                 "SELECT material_id, id, media_type FROM materials WHERE session = ? AND deleted_at IS NULL", (session,)):
             if ("materials", material) not in seen and (await _material_holds(db, mid, needles) or (
