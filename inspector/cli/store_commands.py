@@ -146,7 +146,8 @@ async def export_cmd(store: Path, session: str | None, output: Path, original: b
             await sessions.get_session(opened, session)
         result = await exporting.export_sif(opened, output, session)
     emit(result, as_json, lambda: [f"wrote {output}: " + counts_text(result["records"].items()),
-                                   *stale_said(result["stale_partials_removed"])])
+                                   *stale_said(result["stale_partials_removed"]),
+                                   *(f"! {w}" for w in result["warnings"])])
     return EXIT_OK
 
 
@@ -200,8 +201,8 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
         if any(p.get("code") == "remembered_head_differs" for p in report.problems):
             lines.append(f"  to forget the remembered head (only if you replaced the file on purpose): "
                          f"inspector verify {store} --forget-head")
-        unread = report.first_break is not None and report.first_break.get("code") in ("migration_unfinished",
-                                                                                       "damaged_store")
+        unread = report.first_break is not None and report.first_break.get("code") in (
+            "migration_unfinished", "damaged_store", "format_number_differs")
         return lines if unread else [*lines, tip]  # a store never read has no head to print
 
     emit(report.as_dict(), as_json, human)

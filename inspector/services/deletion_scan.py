@@ -46,6 +46,7 @@ class Coverage:
     kept: list[dict[str, str]] = field(default_factory=list)  # copies no deletion can remove (deletion_names.py)
     rewrite: dict[str, Any] = field(default_factory=dict)  # the session record's fields to rewrite
     values: list[str] = field(default_factory=list, repr=False)  # what was looked for: never printed
+    reason: str | None = field(default=None, repr=False)  # the reason as typed, until digested: never printed
 
     def as_dict(self) -> dict[str, Any]:
         return {"request": self.request, "session": self.session, "status": self.status,
@@ -287,7 +288,8 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
                                       "line breaks, escapes or an encoding)")
                     if table == "events" and has_text:
                         add("events_fts", ident, "its search-index entry")
-        needles = [v.encode("utf-8") for v in values]
+        # as UTF-8, and as UTF-16 (a Windows tool's log, PowerShell's output: hostile review eight)
+        needles = [v.encode(codec, "surrogatepass") for v in values for codec in ("utf-8", "utf-16-le", "utf-16-be")]
         for mid, material, media in await db.execute_fetchall(
                 "SELECT material_id, id, media_type FROM materials WHERE session = ? AND deleted_at IS NULL", (session,)):
             if ("materials", material) not in seen and (await _material_holds(db, mid, needles) or (
@@ -314,6 +316,7 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
             add("original", original, "the imported transcript holds the events' original lines")
     out.copies += await index_entries(db, session, out.copies)
     if req.get("reason") and not str(req["reason"]).startswith("hmac-sha256:"):  # a done one's is digested already
+        out.reason = str(req["reason"])  # an export written while it was pending holds it (deletion_outside.py)
         out.copies.append(Copy("deletion_requests", req["id"], "its reason text (kept only as a keyed digest)"))
     await _warn_lost_evidence(db, out)
     out.warnings += places.warnings()

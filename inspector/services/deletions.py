@@ -46,7 +46,7 @@ __all__ = ["Coverage", "DeletionResult", "check", "delete", "list_requests"]
 async def check(store: Store, request: str, session: str | None = None) -> Coverage:
     async with store.snapshot() as db:
         cov = await coverage(db, await load_by_id(db, "deletion_request", request, session))
-    cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
+    cov.warnings += outside_warnings(getattr(store, "path", None), cov.values, cov.reason)
     cov.warnings += await asyncio.to_thread(store_warnings, getattr(store, "path", None), cov.values)  # files: off the loop
     if cov.status == "done":  # a value it removed, back in an event imported since (a followed transcript)
         async with store.snapshot() as db:
@@ -268,7 +268,7 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
             "status_set": {"type": "deletion_request", "identity": [sid, request], "status": "done"}})])
     cov.status = "done"
     truncated = await checkpoint(store)
-    cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
+    cov.warnings += outside_warnings(getattr(store, "path", None), cov.values, cov.reason)
     cov.warnings += await asyncio.to_thread(store_warnings, getattr(store, "path", None), cov.values)  # files: off the loop
     cov.warnings += cache_warnings(cov.values, remove=True)
     return DeletionResult(cov, {**removed, **({"material_bytes": tombstoned} if tombstoned else {})}, [],
