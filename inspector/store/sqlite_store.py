@@ -235,6 +235,31 @@ class Store:
             self._log_orphaned = True
         return said
 
+    def file_said(self) -> StoreFileChanged | None:
+        """Why the file at the path is no longer the one this store reads, or None — for a holder
+        that reads and may never act (the app's half-second look, sessions.ChangeWatch).
+
+        ``mv other.db s.db`` (or a restore that makes a new inode) under an open store changes
+        nothing this store reads: SQLite reads the file that was moved away, so the app went on
+        showing the old store, with no word, until an act was refused. A file that was only
+        touched is taken as it is now, so a read after it cannot make it look copied later."""
+        if self.dialect != "sqlite" or self._closed or self._file is None:
+            return None
+        now = _file_state(self.path)
+        if now is None:
+            return StoreFileChanged(f"{self.path} was deleted while it was open: what is shown is the deleted file, and "
+                                    "every act is refused (it would be lost) — reopen the store", code="store_file_gone")
+        if now[:2] != self._file[:2]:
+            return StoreFileChanged(f"{self.path} was replaced by another file while it was open (moved over it): "
+                                    "what is shown is still the file that was moved away, and every act is refused — "
+                                    "reopen the store to see the new one", code="store_file_replaced")
+        copied = self.copied_over_said()
+        if copied is not None:
+            return StoreFileChanged(copied, code="store_file_replaced")
+        if now[3] != self._file[3] and now[2] >= self._file[2]:
+            self._look()  # a checkpoint's or a touch's new times: the file as it is now is this store's
+        return None
+
     def _overwritten(self) -> bool:
         """The file at the path was copied over since the last look (see _copied_over)."""
         return self._file is not None and self._copied_over(_file_state(self.path)) is not None
