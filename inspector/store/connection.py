@@ -47,7 +47,7 @@ from inspector.store.sqlite_connections import (
     scalar,
     utc_now,
 )
-from inspector.store.sqlite_store import Store
+from inspector.store.sqlite_store import FULL_DISK, Store
 
 __all__ = ["SQLITE_MAGIC", "Store", "checkpoint", "data_version", "fetch_one", "last_change", "open_store",
            "read_only_reason", "store_error", "utc_now"]
@@ -151,6 +151,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
             # A disk too full (or failing) for WAL's -shm file: the store is still read, read-only.
             try:
                 store = await _open_read_only(target, FULL_DISK)
+                store.open_error = getattr(exc, "sqlite_errorname", "") or ""
             except InspectorError as refused:
                 if refused.code == "disk_full":  # an upgrade the full disk refused: leave the folder as it was
                     _remove_made(target, had)
@@ -172,7 +173,6 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         raise
 
 
-FULL_DISK = "the disk holding it is full or failing"
 
 
 def _remove_made(target: Path, had: dict[str, bool]) -> None:

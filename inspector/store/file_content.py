@@ -38,10 +38,10 @@ from pathlib import Path
 
 from inspector.store.file_writes import BACKFILL, HEADER, own_fd
 
-FULL_BYTES = 1 << 20  # a file up to this size is digested whole
-SAMPLES = 256  # a larger one: this many pages spread over it, besides its header, last page and checkpointed pages
+FULL_BYTES = 256 << 10  # a file up to this size is digested whole
+SAMPLES = 64  # a larger one: this many pages spread over it, besides its header, last page and checkpointed pages
 WAL_HEADER, FRAME_HEADER = 32, 24
-MAX_FRAMES = 4096  # frames of the log looked at for the pages a checkpoint wrote
+MAX_FRAMES = 1024  # frames of the log looked at for the pages a checkpoint wrote
 
 
 def digest(path: Path) -> bytes | None:

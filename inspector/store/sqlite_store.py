@@ -47,6 +47,7 @@ class Store:
         self.digest_key = key
         self.read_only = read_only
         self.read_only_reason = read_only_reason
+        self.open_error = ""  # SQLite's error name when a writable open failed and fell back to read-only
         self._writer = writer
         self._reader = reader
         self._connect_reader = connect_reader
@@ -63,6 +64,7 @@ class Store:
         self._closed = False
         self._log_orphaned = False  # the file was overwritten by another store's: see close
         self.deleted_text_in_file: dict[str, Any] | None = None  # set by open_store: store/deletion_residue.py
+        self.deletion_finished: dict[str, Any] | None = None  # what open_store finished of one: the same
         held_files.watch(self)  # a read that fails on a copied-over file is said as such (faults.explain)
 
     @property
@@ -114,6 +116,9 @@ class Store:
         return self._writer is not None
 
     def refuse_writes(self) -> None:
+        full = _full_disk_refusal(self.path, self.open_error) if self.read_only_reason == FULL_DISK else None
+        if full is not None:
+            raise full
         if self.read_only or self._writer is None:
             raise InspectorError(f"{self.path} is open read-only ({self.read_only_reason or 'read-only'}): it can "
                                  "be read and verified, not changed", code="read_only")
@@ -304,6 +309,30 @@ class Store:
                 await sqlite_connections.close_all([db])
             else:
                 self._idle.append(db)
+
+
+FULL_DISK = "the disk holding it is full or failing"  # why an open fell back to read-only (store/connection.py)
+FREE_ENOUGH = 1 << 20  # bytes free on the disk beyond which a failed open was not for want of space
+
+
+def _full_disk_refusal(path: Path, error: str) -> InspectorError | None:
+    """An act on a store opened read-only because its disk was full (or failing) when it opened.
+
+    Every act there was refused ``read_only`` "is open read-only (…full or failing): it can be
+    read and verified, not changed" — the code of a read-only medium, and no word of the remedy,
+    where the same act a moment later on a nearly full disk said ``disk_full`` "free some space
+    and run it again" (store-fault-eight). None when the disk has room now (a failing medium, a
+    file-size limit): then the read-only refusal stands, naming both."""
+    try:
+        st = os.statvfs(path.parent)
+        free: int | None = st.f_bavail * st.f_frsize
+    except OSError:
+        free = None
+    if error != "SQLITE_FULL" and (free is None or free >= FREE_ENOUGH):
+        return None
+    left = "" if free is None or free >= FREE_ENOUGH else f" ({free:,} bytes free: too little for the store's log)"
+    return InspectorError(f"the disk holding {path} is full{left}: the store was opened read-only and nothing was "
+                          "written — free some space and run it again", code="disk_full")
 
 
 def _file_state(path: Path) -> tuple[int, int, int, tuple[int, int]] | None:
