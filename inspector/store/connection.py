@@ -32,6 +32,7 @@ from inspector.store import (
     wal_owner,
 )
 from inspector.store.digest_key import parse_key
+from inspector.store.faults import FULL_DISK
 from inspector.store.format_upgrade import check_and_migrate
 from inspector.store.location import StoreUrl, is_url, store_target
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION
@@ -47,7 +48,7 @@ from inspector.store.sqlite_connections import (
     scalar,
     utc_now,
 )
-from inspector.store.sqlite_store import FULL_DISK, Store
+from inspector.store.sqlite_store import Store
 
 __all__ = ["SQLITE_MAGIC", "Store", "checkpoint", "data_version", "fetch_one", "last_change", "open_store",
            "read_only_reason", "store_error", "utc_now"]

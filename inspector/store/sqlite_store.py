@@ -24,7 +24,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, StoreBusy, StoreFileChanged
-from inspector.store import file_content, file_writes, held_files, sqlite_connections, wal_commits
+from inspector.store import faults, file_content, file_writes, held_files, sqlite_connections, wal_commits
 
 
 class Store:
@@ -116,7 +116,7 @@ class Store:
         return self._writer is not None
 
     def refuse_writes(self) -> None:
-        full = _full_disk_refusal(self.path, self.open_error) if self.read_only_reason == FULL_DISK else None
+        full = faults.full_disk_refusal(self.path, self.open_error) if self.read_only_reason == faults.FULL_DISK else None
         if full is not None:
             raise full
         if self.read_only or self._writer is None:
@@ -309,30 +309,6 @@ class Store:
                 await sqlite_connections.close_all([db])
             else:
                 self._idle.append(db)
-
-
-FULL_DISK = "the disk holding it is full or failing"  # why an open fell back to read-only (store/connection.py)
-FREE_ENOUGH = 1 << 20  # bytes free on the disk beyond which a failed open was not for want of space
-
-
-def _full_disk_refusal(path: Path, error: str) -> InspectorError | None:
-    """An act on a store opened read-only because its disk was full (or failing) when it opened.
-
-    Every act there was refused ``read_only`` "is open read-only (…full or failing): it can be
-    read and verified, not changed" — the code of a read-only medium, and no word of the remedy,
-    where the same act a moment later on a nearly full disk said ``disk_full`` "free some space
-    and run it again" (store-fault-eight). None when the disk has room now (a failing medium, a
-    file-size limit): then the read-only refusal stands, naming both."""
-    try:
-        st = os.statvfs(path.parent)
-        free: int | None = st.f_bavail * st.f_frsize
-    except OSError:
-        free = None
-    if error != "SQLITE_FULL" and (free is None or free >= FREE_ENOUGH):
-        return None
-    left = "" if free is None or free >= FREE_ENOUGH else f" ({free:,} bytes free: too little for the store's log)"
-    return InspectorError(f"the disk holding {path} is full{left}: the store was opened read-only and nothing was "
-                          "written — free some space and run it again", code="disk_full")
 
 
 def _file_state(path: Path) -> tuple[int, int, int, tuple[int, int]] | None:
