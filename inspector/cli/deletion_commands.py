@@ -134,6 +134,7 @@ def _not_yet_erased(store: object) -> str:
         return ("the tables could not be rewritten without the deleted rows yet (a transaction open elsewhere on "
                 "the server still sees them); the next deletion rewrites them")
     return "the WAL could not be truncated yet (a reader holds an old snapshot), so the deleted text may still be " \
-           "in the store's file or its -wal until the log is truncated (when the last program using the store closes " \
-           "it; `inspector verify` names a deletion not yet in the file)"
+           "in the store's file or its -wal until the log is truncated: the next command that opens the store " \
+           "writable does it once the reader is gone, or the last program using the store when it closes it " \
+           "(`inspector verify` names the deletion until then)"
 

@@ -18,7 +18,7 @@ from inspector.cli.store_param import STORE, make_store_argument
 from inspector.domain.cell_width import padded
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.formats.detect import FORMATS
-from inspector.services import confirmations, exporting, sessions, verifying
+from inspector.services import confirmations, exporting, sessions, unread_lines, verifying
 from inspector.services.checking import CHECKS, check_store
 from inspector.services.importing import import_file
 from inspector.services.output_file import stale_said
@@ -60,7 +60,10 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
     data = report.as_dict()
     async with await open_store(into) as opened:
         pending = await confirmations.pending_counts(opened, report.sessions)
+        unread = {sid: await unread_lines.unread_lines(opened, sid) for sid in report.sessions}
     data["pending"] = pending
+    data["unread_lines"] = {sid: [u.line for u in found] for sid, found in unread.items() if found}
+    said_now = Counter(p.session for p in report.problems if p.code in unread_lines.NOT_READ)
 
     def human() -> list[str]:
         added = counts_text(sorted(report.added.items())) or "nothing new"
@@ -72,6 +75,9 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
         for p in report.problems[:SHOWN_PROBLEMS]:
             where = f" (line {p.line})" if p.line is not None else ""  # a problem of the whole file has none
             lines.append(f"  ⚠ {p.code}{where}: {p.message}")
+        for sid, found in unread.items():  # read by an earlier import of the file: not in this one's problems
+            if len(found) > said_now.get(sid, 0):
+                lines.append(f"  ⚠ {sid}: {unread_lines.said(found)} (`inspector check` lists them)")
         if len(report.problems) > SHOWN_PROBLEMS:  # a damaged file can have thousands: counted, the first shown
             counts = Counter(p.code for p in report.problems)
             lines.append(f"  {len(report.problems):,} lines or parts not read or odd ("

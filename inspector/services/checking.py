@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.errors import BadInput
-from inspector.services import candidates, claims, cleared, handoffs
+from inspector.services import candidates, claims, cleared, handoffs, unread_lines
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings
 from inspector.services.overview import protocol_problems
@@ -105,5 +105,10 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
             result.warnings += await content_warnings(store, info.id)
             result.unverified_acts = await claims.unverified_acts(store, info.id)
             result.warnings += claims.warnings(info.id, result.unverified_acts)
+            unread = await unread_lines.unread_lines(store, info.id)
+            if unread:  # no check saw those lines: "?", not an all-clear
+                result.warnings.append({"code": "lines_unread", "where": "log", "id": info.id,
+                                        "count": len(unread), "lines": [u.line for u in unread],
+                                        "message": unread_lines.said(unread)})
         out.append(result)
     return out

@@ -33,7 +33,7 @@ from inspector.services.deletion_recurrence import digester, later_copies
 from inspector.services.deletion_scan import Coverage, coverage
 from inspector.services.deletion_stores import store_warnings
 from inspector.services.lookup import load_by_id
-from inspector.store import ledger, search_index
+from inspector.store import deletion_residue, ledger, search_index
 from inspector.store.connection import Store, checkpoint, fetch_one, utc_now
 from inspector.store.jsoncodec import fast_canonical as canonical_json
 from inspector.store.materials import chunk_binding
@@ -268,6 +268,9 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
             "status_set": {"type": "deletion_request", "identity": [sid, request], "status": "done"}})])
     cov.status = "done"
     truncated = await checkpoint(store)
+    if not truncated and getattr(store, "dialect", "sqlite") == "sqlite":  # the log's older frames hold the text
+        seq = await fetch_one(store.db, "SELECT MAX(seq) FROM ledger WHERE kind = 'deletion'")
+        deletion_residue.unfinished(store.path, request, int(seq[0]) if seq and seq[0] is not None else 0)
     cov.warnings += outside_warnings(getattr(store, "path", None), cov.values, cov.reason)
     cov.warnings += await asyncio.to_thread(store_warnings, getattr(store, "path", None), cov.values)  # files: off the loop
     cov.warnings += cache_warnings(cov.values, remove=True)

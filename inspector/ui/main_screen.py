@@ -151,6 +151,9 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         residue = getattr(self.store, "deleted_text_in_file", None)  # store/deletion_residue.py
         if residue:
             self.notify(residue["message"][0].upper() + residue["message"][1:] + ".", severity="warning", timeout=15)
+        finished = getattr(self.store, "deletion_finished", None)
+        if finished:
+            self.notify(finished["message"][0].upper() + finished["message"][1:] + ".", timeout=10)
         first = self.load_sessions()
         self.watch_for_changes()
         # The visible data is read before this screen's first frame (its refresh waits for this
