@@ -79,6 +79,9 @@ async def survival_cmd(store: Path, session: str, generation: int | None, judge:
             for f in report.result.untrusted:
                 lines.append(f"  · {'untrusted':<12} {f.kind:<11} {f.value[:70]} [{f.status}] — proposed by "
                              f"{f.writer}: not a fact a summary must keep, not counted")
+            for f in report.result.in_review:
+                lines.append(f"  · {'in review':<12} {f.kind:<11} {f.value[:70]} [{f.status}] — filed in review "
+                             f"({', '.join(f.sources[:2])}) after this summary: not judged against it")
             for f in report.result.unsourced:
                 lines.append(f"  · {'no source':<12} {f.kind:<11} {f.value[:70]} [{f.status}] — cites no event, so "
                              "when it was said is unknown: not judged")

@@ -78,6 +78,8 @@ def _left_out(report: SurvivalReport) -> list[Row]:
             ("after its range", report.result.after, "first said after what this generation covers: not judged"),
             ("untrusted, not counted", report.result.untrusted, "proposed by a tool or the model: not a fact "
              "a summary must keep"),
+            ("filed in review, not counted", report.result.in_review, "a correction filed in review (it cites its "
+             "ledger entry), after this summary was written: not judged against it"),
             ("without a source, not counted", report.result.unsourced, "cites no event, so when it was said is "
              "unknown: not judged")):
         if not facts:
