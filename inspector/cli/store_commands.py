@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from inspector.cli.counts import counts_text
+from inspector.cli.counts import counted, counts_text
 from inspector.cli.import_progress import ImportProgress
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
@@ -19,7 +19,7 @@ from inspector.domain.cell_width import padded
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.formats.detect import FORMATS
 from inspector.services import confirmations, exporting, sessions, verifying
-from inspector.services.checking import CHECKS, check_store
+from inspector.services.checking import CHECKS, SessionCheck, check_store
 from inspector.services.importing import import_file
 from inspector.services.output_file import stale_said
 from inspector.store.connection import open_store
@@ -240,12 +240,18 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
     async with await open_store(store) as opened:
         results = await check_store(opened, sessions=list(sessions) or None, only=list(only) or None)
 
+    def deletions(r: SessionCheck) -> list[str]:  # listed under any verdict: what is about to be removed
+        return [f"    ◷ deletion request {d['request']} pending ({d['reason_code']}, filed by {d['requested_by'] or '?'}): "
+                f"{', '.join(d['targets'])} — `inspector deletion {shlex.quote(str(store))} {d['request']} --session "
+                f"{shlex.quote(r.session)}` lists every copy it removes" for d in r.deletion_requests]
+
     def human() -> list[str]:
         lines = []
         for r in results:
             if r.ok:
                 lines.append(f"{'?' if r.verdict == 'unknown' else '✓'} {r.session}")
                 lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
+                lines += deletions(r)
                 continue
             lines.append(f"✗ {r.session}")
             lines += [f"    protocol {p['code']}: {p['message']}" for p in r.protocol]
@@ -254,8 +260,9 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
             lines += [f"    handoff {h['handoff']}: {', '.join(x['code'] for x in h['refusals'])}" for h in r.handoffs]
             lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
             lines += [f"    stub {p['stub']} {p['code']}: {p['message']}" for p in r.stubs]
+            lines += deletions(r)
         counts = Counter(r.verdict for r in results)
-        lines.append(f"{len(results)} session(s): {counts['clear']} ✓ clear, {counts['unknown']} ? not judged "
+        lines.append(f"{counted(len(results), 'session')}: {counts['clear']} ✓ clear, {counts['unknown']} ? not judged "
                      f"in full (see the ! lines), {counts['failed']} ✗ failed")
         return lines
 
