@@ -18,6 +18,7 @@ from inspector.cli.store_param import STORE, make_store_argument
 from inspector.domain.cell_width import padded
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.formats.detect import FORMATS
+from inspector.domain.plurals import counted as _n
 from inspector.services import confirmations, exporting, sessions, verifying
 from inspector.services.checking import CHECKS, SessionCheck, check_store
 from inspector.services.importing import import_file
@@ -115,7 +116,9 @@ def pending_steps(store: str, pending: dict[str, int]) -> list[str]:
         return [f"  {sum(pending.values())} protected records in {len(pending)} sessions are pending proposals: they "
                 "bind nothing until the session's owner confirms each that holds (`inspector facts STORE --session S` "
                 "lists them with their sources; `inspector confirm STORE --session S --key K`)"]
-    return [f"  {n} protected record(s) of {sid} are pending proposals: they bind nothing until the owner confirms each "
+    return [f"  {_n(n, 'protected record')} of {sid} "
+            f"{'is a pending proposal: it binds' if n == 1 else 'are pending proposals: they bind'} nothing until the "
+            "owner confirms each "
             f"that holds (`inspector facts {shlex.quote(store)} --session {shlex.quote(sid)}` lists them with their "
             "sources; `inspector confirm … --key K`)" for sid, n in pending.items()]
 

@@ -9,6 +9,7 @@ import click
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, lines_text, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
 from inspector.domain.cell_width import padded
+from inspector.domain.plurals import counted as _n
 from inspector.services import fact_proposals
 from inspector.services.rebuilding import rebuild_generation
 from inspector.services.survival import survival_report
@@ -33,7 +34,7 @@ async def facts_cmd(store: Path, session: str, write_: bool, reviewer: str | Non
         if write_ and reviewer:
             written = await fact_proposals.write(opened, session, actor=reviewer)
             emit({"session": session, "written": [f.as_dict() for f in written]}, as_json,
-                 lambda: [f"{len(written)} pending record(s) added", *(f"  + {f.key}: {f.value[:80]}" for f in written)])
+                 lambda: [f"{_n(len(written), 'pending record')} added", *(f"  + {f.key}: {f.value[:80]}" for f in written)])
             return EXIT_OK
         rows = await fact_proposals.proposed(opened, session)
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.widgets import OptionList, TabbedContent, TabPane
 
+from inspector.domain.plurals import counted as _n
 from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
 from inspector.ui.widgets.progress_line import ProgressLine
 
@@ -207,7 +208,7 @@ class FillsTabsLater(_Base):
         self.set_tab_count("tab-drift", f"⚠{count}" if count else f"?{unsure}" if unsure else "")  # type: ignore[attr-defined]
         if count and session == self.session and self._drift_said != (session, count):
             self._drift_said = (session, count)  # said once per count, not again at each followed batch
-            self.notify(f"The latest summary drifted ({count} finding(s)): d shows them; R rebuilds a generation "
+            self.notify(f"The latest summary drifted ({_n(count, 'finding')}): d shows them; R rebuilds a generation "
                         "from the raw log.", severity="warning", timeout=5)
         with self.query_one(ProgressLine).task("Survival of each summary generation") as step:
             reports = await survival_all(self.store, session, progress=step)

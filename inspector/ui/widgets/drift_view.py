@@ -11,6 +11,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.domain.drift import FieldTimeline, Finding
+from inspector.domain.plurals import counted as _n
 from inspector.domain.unreadable import headline
 from inspector.services.cleared import ClearedResult
 from inspector.ui.hanging import HangingLines
@@ -56,8 +57,8 @@ def _cleared_section(options: OptionList, cleared: list[ClearedResult], opened: 
     for c in cleared:
         by_event.setdefault(c.at, []).append(c)
     for at, items in by_event.items():
-        options.add_option(Option(markup("[b]$at micro-compaction: $n tool result(s) cleared from the model's context[/b]",
-                                         at=at, n=str(len(items))), disabled=True))
+        options.add_option(Option(markup("[b]$at micro-compaction: $n cleared from the model's context[/b]",
+                                         at=at, n=_n(len(items), "tool result")), disabled=True))
         absent = [c for c in items if not (c.call or c.result)]
         rows = [c for c in items if c.call or c.result] if len(absent) > 1 else items
         # The rows can be highlighted (no finding behind them): a disabled last row is one the
