@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from inspector.cli import STARTED
+from inspector.cli.import_progress import ProgressLine
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import sole_store_argument
 from inspector.domain.plurals import counted as _n
@@ -45,8 +47,9 @@ async def budget_cmd(store: Path, session: str, window: int | None, fixed: int |
         fixed = DEFAULT_REQUEST["fixed"] if fixed is None else fixed
         reserve = DEFAULT_REQUEST["reserve"] if reserve is None else reserve
     fixed, reserve = fixed or 0, reserve or 0
-    async with await open_store(store) as opened:
-        plan = await budget(opened, session, window=window, fixed=fixed, reserve=reserve, split=split)
+    with ProgressLine(f"budget {session}", enabled=not as_json, since=STARTED, stage="planning the next request"):
+        async with await open_store(store) as opened:
+            plan = await budget(opened, session, window=window, fixed=fixed, reserve=reserve, split=split)
 
     def human() -> list[str]:
         if plan.refusals:

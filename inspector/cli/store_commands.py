@@ -10,8 +10,9 @@ from typing import Any
 
 import click
 
+from inspector.cli import STARTED
 from inspector.cli.counts import counted, counts_text
-from inspector.cli.import_progress import ImportProgress
+from inspector.cli.import_progress import ImportProgress, ProgressLine
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.store_param import STORE, make_store_argument
@@ -240,8 +241,9 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
 @run_command()
 async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...], as_json: bool) -> int:
     """Run every check over every session; exit 1 on any refusal, drift finding or protocol problem."""
-    async with await open_store(store) as opened:
-        results = await check_store(opened, sessions=list(sessions) or None, only=list(only) or None)
+    with ProgressLine(f"check {store.name}", enabled=not as_json, since=STARTED, stage="checking every session"):
+        async with await open_store(store) as opened:
+            results = await check_store(opened, sessions=list(sessions) or None, only=list(only) or None)
 
     def deletions(r: SessionCheck) -> list[str]:  # listed under any verdict: what is about to be removed
         return [f"    ◷ deletion request {d['request']} pending ({d['reason_code']}, filed by {d['requested_by'] or '?'}): "

@@ -74,6 +74,7 @@ class FillsTabsLater(_Base):
     _drift_said: tuple[str, int] | None
     _tabs_filled: asyncio.Task[None] | None = None
     _tab_loaded: dict[str, asyncio.Event] | None = None
+    _verdicts_for: str | None = None  # the session whose drift and survival the tabs show (or compute)
 
     def _loaded(self, pane: str) -> asyncio.Event:
         """Set once the pane's list has been read the first time (load_tabs)."""
@@ -198,6 +199,10 @@ class FillsTabsLater(_Base):
         from inspector.services.drift import drift_overview
         from inspector.services.survival import survival_all
 
+        if self._verdicts_for != session:  # another session's verdicts are not left on screen meanwhile
+            self._verdicts_for = session
+            self.query_one("#drift").computing()  # type: ignore[attr-defined]
+            self.query_one("#survival").computing()  # type: ignore[attr-defined]
         findings, timeline, self.generation_texts = await drift_overview(self.store, session)
         cleared = await cleared_results(self.store, session)
         self.query_one("#drift").load(findings, timeline, cleared)  # type: ignore[attr-defined]

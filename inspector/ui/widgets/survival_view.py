@@ -22,6 +22,8 @@ from inspector.ui.hanging import HangingLines, Row
 from inspector.ui.safe import markup
 from inspector.ui.widgets.drift_view import NO_GENERATION
 
+COMPUTING = "[dim]computing… (which facts each generation kept)[/]"
+
 GLYPH = {"contradicted": ("✗", "$error"), "missing": ("∅", "$error"), "unknown": ("?", "$accent"),
          "kept": ("✓", "$success")}
 ORDER = ("contradicted", "missing", "unknown", "kept")
@@ -103,9 +105,16 @@ class SurvivalView(Horizontal):
     chosen: var[int | None] = var(None)
 
     def compose(self) -> ComposeResult:
-        yield OptionList(id="survival-generations")
+        yield OptionList(Option(markup(COMPUTING), disabled=True), id="survival-generations")
         with VerticalScroll(id="survival-detail"):
             yield Static("", id="survival-text")
+
+    def computing(self) -> None:
+        """While a session's survival is judged (seconds on a large log): said, not an empty tab."""
+        options = self.query_one("#survival-generations", OptionList)
+        options.clear_options()
+        options.add_option(Option(markup(COMPUTING), disabled=True))
+        self.query_one("#survival-text", Static).update("")
 
     def watch_reports(self, reports: list[SurvivalReport]) -> None:
         options = self.query_one("#survival-generations", OptionList)
