@@ -319,13 +319,15 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
     after: list[Fact] = []
     untrusted: list[Fact] = []
     unsourced: list[Fact] = []  # review-14: were said to be "first said at , after" the range
+    in_review: list[Fact] = []  # flow-eight: a correction citing its ledger entry was said to have no source
     for f in facts:
         if f.status not in ("active", "pending"):
             continue
         if f.status == "pending" and f.writer in UNTRUSTED_WRITERS:
             untrusted.append(f)
         else:
-            (chosen if in_range(f, covers) else after if f.seq_numbers else unsourced).append(f)
+            (chosen if in_range(f, covers) else after if f.seq_numbers
+             else in_review if any(src.startswith("ledger:") for src in f.sources) else unsourced).append(f)
     others = tuple((f.value, f.kind) for f in facts
                    if f.kind in ("goal", "constraint", "permission", "acceptance", "decision"))
     verdicts = [judge(f, said, covers, others, text) for f in chosen]
@@ -355,7 +357,7 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
         told = Said.of(story, unresolved)
         verdicts = [_told(v, told, covers, others, story) if v.fact.kind == "goal" and v.verdict == "kept" else v
                     for v in verdicts]
-    return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted, unsourced)
+    return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted, unsourced, in_review)
 
 
 def _told(verdict: Verdict, told: Said, covers: tuple[int, int] | None,

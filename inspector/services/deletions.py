@@ -23,6 +23,7 @@ from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import NOT_CHECKED, reason_code
 from inspector.domain.deletion_recurrence import fingerprints
 from inspector.domain.errors import Refusal
+from inspector.domain.plurals import counted as _n
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
 from inspector.services import verify_pg_schema
@@ -52,7 +53,7 @@ async def check(store: Store, request: str, session: str | None = None) -> Cover
         async with store.snapshot() as db:
             later = await later_copies(db, store.digest_key, session=cov.session, request=request)
         if later:
-            cov.warnings.append(f"{len(later)} event(s) imported after this request was carried out hold a value "
+            cov.warnings.append(f"{_n(len(later), 'event')} imported after this request was carried out {'holds' if len(later) == 1 else 'hold'} a value "
                                 f"it removed (later copies, kept): {', '.join(f'evt:{p.seq}' for p in later[:20])}"
                                 " — name them in a new deletion request to remove them")
     if cov.status == "pending":
@@ -188,7 +189,7 @@ def kept_refusal(request: str, cov: Coverage) -> Refusal:
     on; the way out is the same for all (the app says it when ``x`` is pressed, too)."""
     shown = "; ".join(f"{k['what']} {k['name']!r}" for k in cov.kept)
     ways = " Or, for the ledger entries: ".join(dict.fromkeys(k["remedy"] for k in cov.kept))
-    return Refusal("copy_kept", f"deletion request {request!r} cannot remove {len(cov.kept)} cop(ies) of what it "
+    return Refusal("copy_kept", f"deletion request {request!r} cannot remove {_n(len(cov.kept), 'copy')} of what it "
                                 f"targets, so nothing was deleted: {shown}. To remove them: {ways}.")
 
 

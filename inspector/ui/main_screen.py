@@ -233,6 +233,10 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
 
     def on_sessions_list_chosen(self, event: SessionsList.Chosen) -> None:
         self.open_session(event.item_id)
+        # below COMPACT_WIDTH the list starts hidden and s showed it to choose: once chosen it goes
+        # again (at 80×24 it kept ~30 of 80 columns from the session just opened; flow-eight)
+        if not self.has_class("-wide") and self.query_one("#sessions").display:
+            self.toggle_sessions()
 
     def load_sessions_then(self, session: str) -> None:
         self.initial_session = session
