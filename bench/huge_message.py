@@ -92,7 +92,7 @@ def write(path: Path, mb: float, form: str) -> None:
 
 
 def child(tree: str, *args: str) -> dict[str, object]:
-    env = {**os.environ, "PYTHONPATH": tree}
+    env = {**os.environ, "PYTHONPATH": tree, "PYTHONDONTWRITEBYTECODE": "1"}
     done = subprocess.run([sys.executable, "-c", CHILD, *args], capture_output=True, text=True, env=env, cwd=tree)
     if done.returncode:
         return {"s": float("nan"), "rss_mb": float("nan"), "error": done.stderr[-300:]}
@@ -100,7 +100,7 @@ def child(tree: str, *args: str) -> dict[str, object]:
 
 
 def cli(tree: str, home: Path, *args: str) -> dict[str, object]:
-    env = {**os.environ, "PYTHONPATH": tree, "INSPECTOR_CACHE_DIR": str(home / "cache"),
+    env = {**os.environ, "PYTHONPATH": tree, "PYTHONDONTWRITEBYTECODE": "1", "INSPECTOR_CACHE_DIR": str(home / "cache"),
            "INSPECTOR_CONFIG_DIR": str(home / "config"), "INSPECTOR_SOURCES": str(home / "none"),
            "INSPECTOR_DATA_DIR": str(home / "data"), "INSPECTOR_REVIEWER": "bench"}
     done = subprocess.run([sys.executable, "-c", TIMED, sys.executable, "-m", "inspector", *args],
