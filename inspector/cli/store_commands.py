@@ -10,8 +10,9 @@ from typing import Any
 
 import click
 
+from inspector.cli import STARTED
 from inspector.cli.counts import counts_text
-from inspector.cli.import_progress import ImportProgress
+from inspector.cli.import_progress import ImportProgress, ProgressLine
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.store_param import STORE, make_store_argument
@@ -144,7 +145,8 @@ async def export_cmd(store: Path, session: str | None, output: Path, original: b
             return EXIT_OK
         if session is not None:  # checked before the file is opened: bad input leaves nothing on disk
             await sessions.get_session(opened, session)
-        result = await exporting.export_sif(opened, output, session)
+        with ProgressLine(f"export {output.name}", enabled=not as_json, since=STARTED, stage="writing"):
+            result = await exporting.export_sif(opened, output, session)
     emit(result, as_json, lambda: [f"wrote {output}: " + counts_text(result["records"].items()),
                                    *stale_said(result["stale_partials_removed"])])
     return EXIT_OK
