@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from inspector.cli import STARTED
+from inspector.cli.import_progress import ProgressLine
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
 from inspector.domain.cell_width import cells, padded
@@ -109,8 +111,10 @@ async def deletion_cmd(store: Path, request: str, session: str | None, as_json: 
 @run_command()
 async def delete_cmd(store: Path, request: str, session: str | None, reviewer: str, as_json: bool) -> int:
     """Carry out deletion request REQUEST: remove every copy, keep a tombstone in the ledger."""
-    async with await open_store(store) as opened:
-        result = await deletions.delete(opened, request, actor=reviewer, session=session)
+    # a terminal sees the time go by (a 1 MB pasted log's deletion looked for its values 18 s, silently)
+    with ProgressLine(f"delete {request}", enabled=not as_json, since=STARTED, stage="finding and removing every copy"):
+        async with await open_store(store) as opened:
+            result = await deletions.delete(opened, request, actor=reviewer, session=session)
     emit(result.as_dict(), as_json,
          lambda: [f"refused {r.code}: {r.message}" for r in result.refusals] if result.refusals
          else [_deleted_line(request, result.removed, result.coverage.copies, result.coverage.gone_by),

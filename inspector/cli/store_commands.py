@@ -154,7 +154,8 @@ async def export_cmd(store: Path, session: str | None, output: Path, original: b
             return EXIT_OK
         if session is not None:  # checked before the file is opened: bad input leaves nothing on disk
             await sessions.get_session(opened, session)
-        result = await exporting.export_sif(opened, output, session)
+        with ProgressLine(f"export {output.name}", enabled=not as_json, since=STARTED, stage="writing"):
+            result = await exporting.export_sif(opened, output, session)
     emit(result, as_json, lambda: [f"wrote {output}: " + counts_text(result["records"].items()),
                                    *stale_said(result["stale_partials_removed"]),
                                    *(f"! {w}" for w in result["warnings"])])

@@ -34,6 +34,7 @@ from dataclasses import replace
 from inspector.domain import facts_goals, facts_published, facts_text, facts_tools
 from inspector.domain.facts import Merged, ProposedFact, assemble_merged
 from inspector.domain.facts_text import Proposal
+from inspector.domain.facts_window import windowed
 from inspector.domain.failures import SHELL_TOOLS, FailedResult, failed, find_failures, signature
 from inspector.domain.logevents import LogEvent
 
@@ -74,7 +75,7 @@ class RunningExtraction:
     def feed(self, events: Iterable[LogEvent]) -> None:
         """Read the events appended after the last ones fed (in any order among themselves).
         Raises ``NeedsWhole`` — leaving this object unusable — when they cannot be read so."""
-        ordered = sorted(events, key=lambda e: e.seq)
+        ordered = sorted(windowed(events), key=lambda e: e.seq)  # a huge event: its head and tail (facts_window)
         if not ordered:
             return
         if ordered[0].seq <= self.last_seq:
