@@ -10,6 +10,7 @@ from typing import Any
 from inspector.cli.output import EXIT_OK, emit
 from inspector.domain.plurals import counted as _n
 from inspector.services import discovery
+from inspector.services.discovery_copies import copies_said
 from inspector.services.unlisted import named_sources, unlisted, unlisted_said
 
 
@@ -58,6 +59,7 @@ def discover_listing(sources: tuple[Path, ...], as_json: bool) -> int:
                 lines.append(f"  {f.tool:<11} {span(f):<30} {human_size(f.size):>9}{comp}  {f.title or f.session or ''}"
                              f"  {mark}".rstrip())
                 lines.append(f"              {f.path}")
+                lines += [f"              ⚠ {said}" for said in copies_said(f, lambda p: Path(p).name)]
         if left_out:
             lines += ["", unlisted_said(left_out)]
         return lines

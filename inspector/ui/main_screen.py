@@ -169,6 +169,11 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         self.session_ids = [s.id for s in items]
         target = self.initial_session or (items[0].id if items else None)
         if self.initial_session is not None and self.initial_session not in self.session_ids:
+            # The list is there to choose from, and the refusal names the ids meant (a prefix, a
+            # title): it said only "no session 'agent name' in team.db" over an empty screen.
+            self.query_one(SessionsList).load(items, None)
+            self.query_one(HeaderBar).count_sessions(len(items))
+            await sessions.get_session(self.store, self.initial_session)
             raise NotFound(f"no session {self.initial_session!r} in {self.store.path.name}")
         self.query_one(SessionsList).load(items, target)
         self.query_one(HeaderBar).count_sessions(len(items))
