@@ -97,6 +97,9 @@ def test_where_a_quoted_messages_section_starts_and_ends() -> None:
     story = narrative(text)
     assert story is not None and story.count("commit this") == 1 and "Pending Tasks" in story
     assert narrative("Current Work:\n- the user's messages were read\n") is None
+    # A paragraph after the list is the narrative again.
+    after = narrative("User messages:\n- \"fix it\"\n\nThe agent then fixed it.\n")
+    assert after is not None and "The agent then fixed it." in after and "fix it\"" not in after
     # A list the summary words itself under such a label is its narrative, not a quote.
     assert narrative("User requests:\n- Fix the export timeout (done)\n- Add a retry (pending)\n") is None
 

@@ -20,7 +20,8 @@ words do not carry.
 A quoted-messages section starts at a label line naming the user's messages (any list style
 or heading level: "6. All user messages:", "**User messages:**", "## User prompts
 (verbatim)", "用户消息：") and runs to the next label line — a heading, or a line that is not a
-list item and ends in a colon ("7. Pending Tasks:", "Summary:") — or the end of the text; at
+list item and ends in a colon ("7. Pending Tasks:", "Summary:"), or a paragraph after a blank
+line that is no list item — or the end of the text; at
 least half of its lines must open with a quotation mark (after a bullet or number), so a
 "User requests:" list the summary words itself ("- Fix the export timeout (done)") stays
 narrative.
@@ -52,6 +53,17 @@ _NEXT = re.compile(r"\s*(?:#{1,6}\s.*|\*\*[^*]+\*\*\s*[:：]?\s*|\d{1,2}[.)]\s+[
 _QUOTED_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)])?\s*[\"“'「`>]")
 
 
+_ITEM = re.compile(r"\s*(?:(?:[-*+•]|\d{1,3}[.)])\s|[\"“'「`>])")
+
+
+def _ends(line: str, before: str) -> bool:
+    """Whether ``line`` ends the section: a label line, or a paragraph after a blank line that is
+    no list item ("The agent then fixed …" under the list is the narrative again)."""
+    if _NEXT.fullmatch(line) and not _LABEL.fullmatch(line):
+        return True
+    return bool(line.strip()) and not before.strip() and not _ITEM.match(line)
+
+
 def _quoting(body: list[str]) -> bool:
     """Whether a section's lines are mostly quotations: "User requests:" over "- Fix the export
     timeout (done)" is the narrative's own list, not a quote of the messages."""
@@ -68,7 +80,7 @@ def quoted_sections(text: str) -> tuple[tuple[int, int], ...]:
     while i < len(lines):
         if _LABEL.fullmatch(lines[i]):
             end = i + 1
-            while end < len(lines) and not (_NEXT.fullmatch(lines[end]) and not _LABEL.fullmatch(lines[end])):
+            while end < len(lines) and not _ends(lines[end], lines[end - 1]):
                 end += 1
             if _quoting(lines[i + 1:end]):
                 found.append((i, end))
