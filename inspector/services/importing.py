@@ -32,6 +32,7 @@ from inspector.services import deletion_recurrence
 from inspector.services.changed_source import changed_source
 from inspector.services.gc_pause import pauses_collector
 from inspector.services.import_stream import parsed_chunks, parsed_records
+from inspector.services.long_lines import DecodedOnce
 from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
@@ -251,7 +252,8 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     if progress is not None:
         progress("reading", 0, 0)
     raw = data if data is not None else read_bytes(source)
-    fmt = fmt or detect(raw, text_name(source.name), fast_loads)
+    loads = DecodedOnce(fast_loads)  # a long first line decoded once for detection and conversion
+    fmt = fmt or detect(raw, text_name(source.name), loads)
     origin_lines: dict[tuple[str, int], int] = {}
     line_problems: list[ProtocolProblem] = []  # lines of a transcript that were not read, or are odd
     original = raw
@@ -274,7 +276,8 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if fmt != "sif":
             if progress is not None:
                 progress(f"converting the {fmt} transcript", 0, 0)
-            records = convert(raw, text_name(source.name), fmt, fast_loads)
+            records = convert(raw, text_name(source.name), fmt, loads)
+            loads.forget()
             origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
                             if r["type"] == "event" and "line" in r.get("origin", {})}
             line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"],
