@@ -105,6 +105,8 @@ _RESTART = "Do not restart the API unless the health check fails"
     (_RESTART, "Restarts still depend on the health check.", False),
     (_RESTART, "The health check no longer matters for the deploy.", False),  # not the act
     (_RESTART, "Restarts of the worker no longer depend on the queue.", False),  # not the condition
+    (_RESTART, "The health check is now optional for restarts.", True),
+    (_RESTART, "The health check is not optional for restarts.", False),
 ])
 def test_a_condition_untied_without_the_word(value: str, text: str, hit: bool) -> None:
     from inspector.domain.said_condition import condition_untied
@@ -146,6 +148,8 @@ def test_a_deploy_said_broken_in_words(events: dict[int, str], red: bool) -> Non
     ("Goal: Deploy the checkout fix to staging. Everything is done.", True),
     ("Goal: Deploy the checkout fix to staging. All done with the first half; the rest is open.", False),
     ("Goal: Deploy the checkout fix to staging. All done tests passed.", False),
+    ("目标：把结账修复部署到预发环境。全部完成。", True),
+    ("目标：把结账修复部署到预发环境。全部完成了迁移脚本的检查，部署还没做。", False),
 ])
 def test_all_done_alone_is_a_claim_on_the_goal(text: str, claimed: bool) -> None:
     from inspector.domain.said import Said
@@ -165,6 +169,8 @@ _RETRY_Z, _LAT_Z = "每个请求重试不超过 3 次", "p95 延迟要低于 200
     (_LAT_Z, "p95 延迟要高于 200 毫秒。", True),
     (_LAT_Z, "p95 延迟保持在 200 毫秒以下。", False),
     (_LAT_Z, "p95 延迟不高于 200 毫秒。", False),
+    ("Keep p95 latency below 200 ms", "p95 latency has to exceed 200 ms.", True),
+    ("Keep p95 latency below 200 ms", "p95 latency must not exceed 200 ms.", False),
 ])
 def test_a_chinese_bound_or_comparison_flipped(value: str, text: str, hit: bool) -> None:
     from inspector.domain.said_bounds import bound_moved
@@ -185,6 +191,8 @@ def test_a_chinese_bound_or_comparison_flipped(value: str, text: str, hit: bool)
     ("Only alter the schema of the users table", "The users table schema was altered; all tables were backed up.",
      None),
     ("迁移仅限生产环境", "迁移只在生产环境执行。", None),
+    ("Run migrations on prod only", "Migrations are fine on any environment.", "permission_widened"),
+    ("Run migrations on prod only", "Migrations ran on prod; backups run on every host.", None),
 ])
 def test_a_scope_joined_or_opened(value: str, text: str, code: str | None) -> None:
     from inspector.domain.said_scope_joined import scope_joined
@@ -207,6 +215,8 @@ _AUDIT_E, _AUDIT_Z = "You must not delete the audit logs", "绝对不能删除�
     (_AUDIT_E, "Try not to delete the temp files.", False),  # another object
     (_AUDIT_Z, "审计日志一律不得删除。", False),
     ("You should not delete the audit logs", "Try not to delete the audit logs.", False),  # a hedge already
+    (_AUDIT_Z, "审计日志能不删就不删。", True),
+    (_AUDIT_Z, "临时文件能不删就不删，审计日志不得删除。", False),
 ])
 def test_a_prohibition_hedged(value: str, text: str, hit: bool) -> None:
     from inspector.domain.said_hedged import hedged
@@ -242,6 +252,11 @@ _TABLES = "Never touch the users, orders or payments tables"
     ("Do not restart the database", "The database is exempt from the restart rule.", True),
     ("Do not restart the database", "The database was not restarted.", False),
     ("Do not restart the database", "The rule applies to the database, not the API.", False),
+    (_TABLES, "Never touch the users or orders tables; payments is fair game.", True),
+    (_TABLES, "Payments is not fair game.", False),
+    ("Do not restart the database", "The restart ban covers the API only.", True),
+    ("Do not restart the database", "The restart ban covers the database only.", False),
+    ("You must not delete the audit logs", "The restart ban covers the API only.", False),  # another act
 ])
 def test_one_list_item_freed_or_the_rule_moved_off(value: str, text: str, hit: bool) -> None:
     from inspector.domain.said_listed import item_lifted, moved_off
@@ -256,6 +271,7 @@ def test_one_list_item_freed_or_the_rule_moved_off(value: str, text: str, hit: b
     ("两周一次", 1209600.0),
     ("今天的两次备份都成功了", None),
     ("三天前备份了两次", None),
+    ("备份一周两次", 302400.0),
 ])
 def test_a_chinese_count_per_period(text: str, period: float | None) -> None:
     from inspector.domain.said_frequency import _periods
@@ -299,3 +315,16 @@ def test_an_amount_in_other_units_with_a_copula(text: str, decided: bool) -> Non
     value = "Keep the session timeout at 1 hour" if "timeout" in text else "Limit uploads to 5 MB"
     dep = departure(_said(value, text), value, "constraint")
     assert dep is not None and dep.decided == decided
+
+
+@pytest.mark.parametrize(("text", "moved", "kept"), [
+    ("Logs are rotated hourly, backups run daily.", False, True),
+    ("Backups run hourly, logs are rotated daily.", True, False),
+    ("Logs are rotated every day.", True, False),
+])
+def test_a_frequency_in_a_clause_of_its_own(text: str, moved: bool, kept: bool) -> None:
+    from inspector.domain.said_frequency import frequency_kept, frequency_moved
+
+    said = _said("Rotate the logs every hour", text)
+    assert (frequency_moved(said, "Rotate the logs every hour") is not None) == moved
+    assert bool(frequency_kept(said, "Rotate the logs every hour")) == kept

@@ -38,7 +38,7 @@ _UPPER = re.compile(r"(?<![a-z])(?:at most|no more than|not more than|up to|maxi
                     r"(?<![不])(?:低于|少于|小于)|不高于|不多于|不大于")  # verdict-nine: "低于" / "高于" read too
 _LOWER = re.compile(r"(?<![a-z])(?:at least|no fewer than|no less than|not fewer than|not less than|minimum|min|"
                     r"(?<!no )(?<!not )more than|above)(?![a-z])|至少|最少|不少于|不低于|以上|"
-                    r"(?<![不])(?:高于|多于|大于)|不小于")
+                    r"(?<![不])(?:高于|多于|大于)|不小于|(?<![a-z])(?<!not )(?<!never )(?<!n't )exceeds?(?![a-z])")
 _APPROX = re.compile(r"(?<![a-z])(?:about|around|roughly|approximately|approx|circa|some|~)(?![a-z])|大约|大概|约|左右|上下")
 _FREE = re.compile(r"(?<![a-z])(?:either order|any order|whatever order|regardless of (?:the )?order|order does not matter|"
                    r"order doesn't matter|order is not important|order is unimportant|in parallel|at the same time|"

@@ -220,7 +220,7 @@ def condition_cancelled(said: Said, value: str) -> Broken | None:
 # 不再需要看健康检查" — the act and the condition's subject both named beside a word that unties them.
 _UNTIED = re.compile(r"(?<![a-z])(?:no longer (?:matters?|depends?|counts?|gates?|governs?|decides?|needed|required|"
                      r"relevant|blocks?)|(?:does|do)(?: not|n't) (?:matter|count|depend on [a-z ]{1,30}) any ?more|"
-                     r"is (?:now )?irrelevant)(?![a-z])|不再需要|不再取决于|不再依赖|不再看|不用再看|无需再看|不再管|不再受")
+                     r"is (?:now )?irrelevant|(?:is|are) (?:now )?optional|(?:is|are) not (?:needed|required) any ?more)(?![a-z])|不再需要|不再取决于|不再依赖|不再看|不用再看|无需再看|不再管|不再受")
 
 
 def condition_untied(said: Said, value: str) -> Broken | None:

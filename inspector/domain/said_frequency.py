@@ -112,9 +112,15 @@ def _read(said: Said, value: str) -> list[Frequency]:
         if v in s.text or sum(1 for w in subject if w in s.text) < need:
             continue
         found = _periods(s.text)
-        if len(found) != 1 or denies(s.text[:found[0][2]]):
-            continue
-        out.append(Frequency((found[0][1], words), said.stripped(s), abs(found[0][0] - period) < 1e-6))
+        # "Logs are rotated hourly, backups run daily.": two periods, each in a clause of its own
+        # subject — the clause naming the rule's (verdict-nine).
+        parts = [s.text] if len(found) == 1 else [c for c in re.split(r"[,，;；]", s.text)
+                                                   if sum(1 for w in subject if w in c) >= need]
+        for text in parts:
+            found = _periods(text)
+            if len(found) != 1 or denies(text[:found[0][2]]):
+                continue
+            out.append(Frequency((found[0][1], words), said.stripped(s), abs(found[0][0] - period) < 1e-6))
     return out
 
 

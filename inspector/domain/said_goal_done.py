@@ -37,7 +37,8 @@ _GOAL_WORD = re.compile(r"(?<![a-z])(?:the|this|our|whole|entire|main|overall)\s
                         r"^\s*(?:goal|task|objective)\s*[:：]|^\s*(?:goal|task|objective)\s+(?=(?:achieved|met|done|"
                         r"complete|completed|accomplished|reached|finished)(?![a-z]))|目标|整个任务|全部任务|任务已全部|"
                         # "All done." / "Everything is done." standing alone: the whole task (verdict-nine)
-                        r"^\s*(?:all|everything(?:\s+is)?)\s+(?=(?:done|complete|completed|finished)\s*$)")
+                        r"^\s*(?:all|everything(?:\s+is)?)\s+(?=(?:done|complete|completed|finished)\s*$)|"
+                        r"^\s*(?:全部|都|一切)(?:已经|已)?(?=完成了?\s*$)")
 _DONE = re.compile(r"(?<![a-z])(?:done|complete|completed|achieved|finished|accomplished|met|fulfilled)(?![a-z])|"
                    r"✅|✓|✔|☑|已完成|完成了|全部完成|已达成|达成了|已实现|实现了")
 _MARK = re.compile(r"✅|✓|✔|☑|\[x\]|\((?:done|complete|completed)\)|（已完成）")

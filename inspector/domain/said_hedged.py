@@ -32,6 +32,7 @@ _HEDGE_BEFORE = re.compile(r"(?<![a-z])(?:should not|shouldn't|try not to|try to
 _HEDGE_AFTER = re.compile(r"^[^.;。；]{0,40}?(?<![a-z])(?P<w>(?:is|are|was|were)\s+(?:now\s+)?(?:discouraged|not recommended|"
                           r"best avoided|frowned upon|not advised))(?![a-z])|^[^.;。；]{0,40}?(?<![a-z])(?P<x>(?:if|where|when)\s+"
                           r"(?:at all\s+)?(?:possible|feasible|practical|you can))(?![a-z])|^[^。；]{0,20}?(?P<y>不太好|不推荐|不建议)")
+_EITHER_ZH = re.compile(r"能不(?P<v>[\u3400-\u9fff]{1,2}?)就不(?P=v)")
 _CUT = re.compile(r"[;；。.!！\n]|(?<![a-z])but(?![a-z])|但是|不过")
 
 
@@ -55,6 +56,10 @@ def hedged(said: Said, value: str) -> Hedged | None:
     for s in said.sentences:
         if v in s.text:
             continue
+        for clause in re.split(r"[，,；;。]", s.text) if CJK.search(act.verb) and "就不" in s.text else ():
+            either = _EITHER_ZH.search(clause)  # "审计日志能不删就不删"
+            if either and act.verb.startswith(either.group("v")) and any(w in clause for w in act.object):
+                return Hedged((either.group(),), said.stripped(s))
         for part in _CUT.split(s.text):
             at = _verb_at(part, act.verb)
             if at < 0 or "?" in part or upheld(part):

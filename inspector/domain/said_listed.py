@@ -29,9 +29,13 @@ _SPLIT = re.compile(r",|，|、|(?<![a-z])(?:or|and|nor)(?![a-z])|或|和|及|�
 _GRANT = re.compile(r"(?<![a-z])(?:may|can|allowed|fine|ok|okay|permitted|free to)(?![a-z])|可以|允许|能")
 _OFF_EN = re.compile(r"(?<![a-z])(?:applies|apply|covers|cover|is limited|is meant|refers|holds)\s+(?:only\s+)?"
                      r"(?:to|for)\s+[^,;]{1,40}?,?\s+(?:but\s+)?not\s+(?:to\s+|for\s+)?(?:the\s+)?(?P<obj>[a-z][\w-]*)")
+_ONLY_OTHER_EN = re.compile(r"(?<![a-z])(?:covers|applies to|is limited to|is for|holds for)\s+(?:the\s+)?(?P<other>[a-z][\w-]*)"
+                            r"\s+only(?![a-z])|(?<![a-z])only\s+(?:covers|applies to|holds for)\s+(?:the\s+)?(?P<other2>[a-z][\w-]*)")
 _EXEMPT_EN = re.compile(r"(?<![a-z])(?:the\s+)?(?P<obj>[a-z][\w-]*)\s+(?:is|are)\s+(?:now\s+)?(?:exempt|excluded|"
                         r"not covered|out of scope)(?![a-z])")
 _OFF_ZH = re.compile(r"不适用于(?P<obj>[\u3400-\u9fff]{2,})|(?P<obj2>[\u3400-\u9fff]{2,})除外|不包括(?P<obj3>[\u3400-\u9fff]{2,})")
+_FREE = re.compile(r"(?<![a-z])(?:fair game|up for grabs|no longer (?:protected|off[- ]limits)|not off[- ]limits|"
+                   r"unprotected|free to (?:change|edit|modify|touch))(?![a-z])|随便动|可以随便改|不再受保护")
 _RULE = re.compile(r"(?<![a-z])(?:rule|restriction|ban|prohibition|constraint|no-[a-z]+)(?![a-z])|规定|限制|禁令|约束")
 _CUT = re.compile(r"[;；。.!！\n]")
 
@@ -75,6 +79,24 @@ def item_lifted(said: Said, value: str) -> Listed | None:
             named = [w for w in items if first_at(part, w) >= 0]
             if 0 < len(named) < len(items):
                 return Listed((f"{named[0]} … {grant.group()}",), said.stripped(s))
+    return _item_free(said, items, v)
+
+
+def _item_free(said: Said, items: tuple[str, ...], v: str) -> Listed | None:
+    """"payments is fair game": one item said free with no verb at all."""
+    if not said.remember(("item_free_cue",), lambda: _FREE.search(said.text) is not None):
+        return None
+    for s in said.sentences:
+        if v in s.text:
+            continue
+        for part in _CUT.split(s.text):
+            for clause in re.split(r"[,，;；]", part):
+                free = _FREE.search(clause)
+                if free is None or "?" in clause or denies(clause[:free.start()]):
+                    continue
+                named = [w for w in items if first_at(clause, w) >= 0]
+                if len(named) == 1:
+                    return Listed((f"{named[0]} … {free.group()}",), said.stripped(s))
     return None
 
 
@@ -96,11 +118,17 @@ def moved_off(said: Said, value: str) -> Listed | None:
                 obj = next(g for g in m.groups() if g)
                 if any(_same(obj, w) for w in act.object):
                     return Listed((m.group().strip(),), said.stripped(s))
+            for m in _ONLY_OTHER_EN.finditer(part):  # "The restart ban covers the API only."
+                other = m.group("other") or m.group("other2")
+                if not any(_same(other, w) for w in act.object) and _verb_at(part, act.verb) >= 0 \
+                        and not denies(part[:m.start()]):
+                    return Listed((m.group().strip(),), said.stripped(s))
     return None
 
 
 def _cue(text: str) -> bool:
-    return any(w in text for w in ("not", "exempt", "exclud", "not covered", "out of scope", "不适用", "除外", "不包括"))
+    return any(w in text for w in ("not", "exempt", "exclud", "not covered", "out of scope", "only", "不适用", "除外",
+                                   "不包括"))
 
 
 def _same(word: str, obj: str) -> bool:

@@ -35,6 +35,8 @@ _BEFORE_EN = re.compile(r"(?<![a-z])(?:in|on|to|against|into|at)\s+(?:the\s+|bot
 _JOIN_ZH = re.compile(r"^(?:环境|库|集群)?\s*(?:和|及|与|、|以及|跟|加上)\s*([\u3400-\u9fff]{2,})")
 _INCLUDE_ZH = re.compile(r"(?:也)?(?:包括|包含|扩展到|扩大到|覆盖到|推广到)(?:了)?([\u3400-\u9fff]{2,})")
 _ALL_EN = re.compile(r"(?<![a-z])(?:all|every|any)\s+(?:the\s+|other\s+|of\s+the\s+)?([a-z][a-z-]+)")
+_ANY_PLACE = re.compile(r"(?<![a-z])(?:(?:all|every|any)\s+(?:other\s+)?(?:environments?|envs?|hosts?|clusters?|"
+                        r"databases?|servers?|regions?|machines?)|everywhere|anywhere)(?![a-z])|所有环境|任何环境|任意环境|各个环境")
 _GRANT = re.compile(r"(?<![a-z])(?:fine|allowed|may|can|ok|okay|permitted|acceptable)(?![a-z])|可以|可|允许|能")
 _CUT = re.compile(r"[;；。.!！?？\n]|(?<![a-z])but(?![a-z])|但是|不过")
 
@@ -94,8 +96,13 @@ def _joined(part: str, obj: tuple[str, ...], place: tuple[str, ...]) -> str:
 
 def _opened(part: str, obj: tuple[str, ...], place: tuple[str, ...]) -> str:
     """"all tables" where the bound names "the users table": its head noun, not its telling word."""
+    if side_at(part, obj) < 0:
+        return ""
+    anywhere = _ANY_PLACE.search(part)  # "Migrations are fine on any environment."
+    if anywhere and side_at(part, place) < 0:
+        return anywhere.group()
     own = tuple(w for w in place if w.isascii())  # the English words (a gloss follows them)
-    if len(own) < 2 or side_at(part, obj) < 0:
+    if len(own) < 2:
         return ""
     head, telling = own[-1], own[:-1]
     if any(re.search(rf"(?<![a-z]){re.escape(w)}", part) for w in telling):
