@@ -88,3 +88,14 @@ def test_after_the_deletion_no_spelling_is_left_in_the_store(tmp_path: Path) -> 
     assert set(HARMLESS.values()) <= left
     data = b"".join(Path(f"{store}{part}").read_bytes() for part in ("", "-wal") if Path(f"{store}{part}").exists())
     assert not [name for name, text in COPIES.items() if text.encode() in data]
+
+
+def test_the_table_of_other_digits_is_unicodes() -> None:
+    """``OTHER_ZEROS`` is every Basic Multilingual Plane Nd zero but ASCII's and fullwidth's (NFKC folds those)."""
+    import unicodedata
+
+    from inspector.domain.deletion_forms import OTHER_ZEROS
+
+    zeros = [c for c in range(0x80, 0x10000) if unicodedata.category(chr(c)) == "Nd" and unicodedata.decimal(chr(c)) == 0]
+    assert (*OTHER_ZEROS, 0xFF10) == tuple(zeros)
+    assert all(unicodedata.decimal(chr(z + i)) == i for z in OTHER_ZEROS for i in range(10))
