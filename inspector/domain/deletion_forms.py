@@ -88,6 +88,12 @@ def _plain(text: str) -> str:
     return latinised(_MARKS.sub("", text))
 
 
+def plain_spelling(text: str) -> str:
+    """``text`` with the spellings :func:`_plain` undoes undone, case and spacing kept (so the
+    sensitive-value patterns still read it): a later copy's text, before its values are digested."""
+    return text if text.isascii() else _plain(text)
+
+
 def _unescape_one(match: re.Match[str]) -> str:
     code = int(next(g for g in match.groups() if g is not None), 16)
     return chr(code) if code <= 0x10FFFF else match.group(0)
