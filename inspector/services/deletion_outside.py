@@ -90,40 +90,47 @@ def reason_needles(reason: str | None) -> list[bytes]:
             for form in {json_safe(json.dumps(reason, ensure_ascii=False)), json.dumps(reason)}]
 
 
-def files_beside(store_path: Path, values: list[str], reason: str | None = None) -> tuple[list[str], list[str]]:
-    """(files of the store's folder holding a value or the request's reason, files too large to read), by name."""
-    needles = needles_of(values) + reason_needles(reason)
-    if not needles:
-        return [], []
+def files_beside(store_path: Path, values: list[str], reason: str | None = None) -> tuple[list[str], list[str], list[str]]:
+    """(files of the store's folder holding a value, files holding the request's reason and no value,
+    files too large to read), by name."""
+    needles, why = needles_of(values), reason_needles(reason)
+    if not needles and not why:
+        return [], [], []
     holding: list[str] = []
+    giving_why: list[str] = []
     unread: list[str] = []
     try:
         entries = _kinds_kept(store_path.parent)
     except OSError:
-        return [], []
+        return [], [], []
     for entry in entries[:MAX_FILES]:
         try:
             if not entry.is_file(follow_symlinks=False):  # a FIFO or a link elsewhere is not read
                 continue
             if entry.stat(follow_symlinks=False).st_size > MAX_BYTES:
                 unread.append(entry.name)
-            elif _holds(entry.path, needles):
+            elif needles and _holds(entry.path, needles):
                 holding.append(entry.name)
+            elif why and _holds(entry.path, why):
+                giving_why.append(entry.name)
         except OSError:
             continue
-    return holding, unread
+    return holding, giving_why, unread
 
 
 def outside_warnings(store_path: object, values: list[str], reason: str | None = None) -> list[str]:
     """The deletion's warning sentences about those files (none for a store on a server)."""
     if not isinstance(store_path, (str, os.PathLike)):  # a PostgreSQL store names a URL, not a folder
         return []
-    holding, unread = files_beside(Path(store_path), values, reason)
+    holding, giving_why, unread = files_beside(Path(store_path), values, reason)
     out = []
     if holding:
-        what = "a value of the targets or the request's reason" if reason else "a value of the targets"
-        out.append(f"files beside the store hold {what} — a report, export or transcript written "
+        out.append(f"files beside the store hold a value of the targets — a report, export or transcript written "
                    f"before: {', '.join(holding)}; a deletion in the store cannot remove them: delete or rewrite "
+                   "them yourself")
+    if giving_why:
+        out.append(f"files beside the store hold this request's reason as typed — an export written while it was "
+                   f"pending: {', '.join(giving_why)}; the store keeps only a keyed digest of it: delete or rewrite "
                    "them yourself")
     if unread:
         out.append(f"files beside the store too large to look in ({', '.join(unread)}): check them yourself")
