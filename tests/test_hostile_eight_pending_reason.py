@@ -60,4 +60,5 @@ def test_the_deletion_names_the_export_holding_its_reason(tmp_path: Path) -> Non
         assert result.exit_code == 0, result.output
         said = [w for w in json.loads(result.stdout)["warnings"] if "files beside the store" in w]
         assert len(said) == 1 and "backup.sif" in said[0] and "notes.json" not in said[0], said
+        assert "this request's reason as typed" in said[0]
         assert REASON not in result.stdout
