@@ -72,3 +72,55 @@ async def test_the_app_says_the_store_file_was_replaced(sample_store: Path, tmp_
         await settle(app, pilot)
         said = [n.message for n in app._notifications if n.title == "Store file replaced"]
         assert len(said) == 1 and "moved over it" in said[0] and "store_file_replaced" in said[0]
+
+
+_HOLDER = """
+import asyncio, sys
+from pathlib import Path
+from inspector.services.candidates import reject
+from inspector.store.connection import open_store
+
+async def main():
+    store = await open_store(Path(sys.argv[1]))
+    await reject(store, "cand-stale", actor="app", reason="stale")  # in the log, not yet the file
+    print("held", flush=True)
+    sys.stdin.readline()
+    await store.close()
+
+asyncio.run(main())
+"""
+
+
+async def test_a_backup_moved_over_a_store_another_program_holds_is_not_opened_with_its_log(
+        sample_store: Path, tmp_path: Path) -> None:
+    """``mv backup.db s.db`` while the app holds the store: the app's log stays beside the new
+    file, and the next command opened the backup *through that log* — the app's reject applied to
+    the restored copy (its ledger chains on, so it passed as the file's own), and written into it
+    for good by that command's close. Another process's lock on the log with none on the file says
+    whose log it is: refused, nothing opened; once the app has closed, the backup opens as it is."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    backup = tmp_path / "backup.db"
+    shutil.copyfile(sample_store, backup)
+    entries = sqlite3.connect(backup).execute("SELECT COUNT(*) FROM ledger").fetchone()[0]
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(sample_store)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        os.replace(backup, sample_store)
+        refused: StoreFileChanged | None = None
+        try:
+            opened = await open_store(sample_store)
+        except StoreFileChanged as exc:
+            refused = exc
+        else:
+            await opened.close()  # opened through the app's log (before): closed, so the test can end
+        assert refused is not None and refused.code == "store_file_replaced"
+        assert "close that program" in refused.message
+    finally:
+        holder.communicate("\n", timeout=60)
+    async with await open_store(sample_store) as store:  # the app closed: its log went with it
+        row = await (await store.db.execute("SELECT COUNT(*) FROM ledger")).fetchone()
+    assert row[0] == entries  # the backup as it was put back: without the app's reject

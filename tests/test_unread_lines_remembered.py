@@ -48,3 +48,17 @@ async def test_opening_the_transcript_again_says_them(tmp_path: Path, monkeypatc
     notes: list[str] = []
     await resolve_target(source, "bob", notes)  # unchanged: nothing imported, the lines still not read
     assert len(notes) == 1 and "could not be read" in notes[0] and ": line 2" in notes[0], notes
+
+
+async def test_the_app_header_counts_them(tmp_path: Path) -> None:
+    """The app opened on the store (not on the file) said nothing of them either: the session's
+    header now shows "⚠ 1 lines_unread" with the protocol badges."""
+    from inspector.services.importing import import_file
+    from inspector.services.overview import session_badges
+    from inspector.store.connection import open_store
+
+    store = tmp_path / "s.db"
+    await import_file(_transcript(tmp_path / "cut.jsonl"), store, actor="bob")
+    async with await open_store(store) as opened:
+        badges = await session_badges(opened, "s-cut")
+    assert badges.protocol.get("lines_unread") == 1
