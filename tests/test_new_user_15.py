@@ -184,7 +184,7 @@ def test_the_report_explains_what_a_teammate_could_not_tell(tmp_path: Path) -> N
     assert _run("report", store, "--session", "s1", "-o", str(out))[0] == 0
     page = out.read_text("utf-8")
     assert "· accepted · decided; it started session s2</h3>" in page and "· accepted · refused" not in page
-    assert "Not judged: 1 fact(s) first said after evt 1, the end of what generation 1 covers" in page
+    assert "Not judged: 1 fact first said after evt 1, the end of what generation 1 covers" in page
     assert "<code>constraint.csv</code> keep the CSV header" in page
     assert "so the numbers skip the others'" in page
 

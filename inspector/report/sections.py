@@ -75,10 +75,10 @@ def check_badges(check: dict[str, Any]) -> list[tuple[str, str]]:
     handoffs, stub problems, and its warnings by code (the page is never greener than check)."""
     out = []
     counts = check.get("counts") or {}
-    for name, label in (("candidates", "refused candidate(s)"), ("handoffs", "refused handoff(s)"),
-                        ("stubs", "stub problem(s)")):
+    for name, label in (("candidates", "refused candidate"), ("handoffs", "refused handoff"),
+                        ("stubs", "stub problem")):
         if check.get(name):
-            out.append(("error", f"⚠ {counts.get(name, len(check[name]))} {label}"))
+            out.append(("error", f"⚠ {_n(counts.get(name, len(check[name])), label)}"))
     codes: dict[str, int] = {}
     for w in check.get("warnings") or []:
         codes[w["code"]] = codes.get(w["code"], 0) + 1
@@ -100,10 +100,10 @@ def check_section(data: dict[str, Any]) -> str:
     items += [("warning", w["code"], w["message"]) for w in check.get("warnings") or []]
     word = {"failed": "✗ fails", "unknown": "? cannot judge everything it read", "clear": "✓ passes"}
     verdict = word.get(check.get("verdict") or "", "✓ passes" if check.get("ok") else "✗ fails") \
-        + (f", with {(check.get('counts') or {}).get('warnings', len(check['warnings'])):,} warning(s)"
+        + (f", with {_n((check.get('counts') or {}).get('warnings', len(check['warnings'])), 'warning')}"
            if check.get("warnings") else "")
     listed = "".join(f'<li class="{cls}"><code>{e(code)}</code> {e(message)}</li>' for cls, code, message in items)
-    listed += "".join(f'<li class="muted">… {n:,} more {e(name)} item(s) are left out of this report: '
+    listed += "".join(f'<li class="muted">… {n:,} more {e(name)} {"item is" if n == 1 else "items are"} left out of this report: '
                       f'<code>inspector check --session {e(check.get("session", ""))} --json</code> lists every one</li>'
                       for name, n in (check.get("left_out") or {}).items())
     return (f'<section id="check"><h2>Check</h2><p><code>inspector check --session {e(check.get("session", ""))}'
@@ -248,7 +248,7 @@ def _after_range(survival: list[dict[str, Any]]) -> str:
     end = f"evt {covers[1]}" if len(covers) == 2 else "its range"
     items = "".join(f"<li><code>{e(f['key'])}</code> {e(f.get('value'))} <span class=\"muted\">(first said at "
                     f"{e(', '.join(f.get('sources') or []) or '?')})</span></li>" for f in after)
-    return (f'<p class="muted">Not judged: {len(after)} fact(s) first said after {e(end)}, the end of what generation '
+    return (f'<p class="muted">Not judged: {_n(len(after), "fact")} first said after {e(end)}, the end of what generation '
             f"{e(latest.get('generation'))} covers (a later summary is judged on them):</p><ul>{items}</ul>")
 
 

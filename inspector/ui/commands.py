@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
-from inspector.ui.safe import safe
+from inspector.ui.safe import one_line, safe
 
 if TYPE_CHECKING:
     from inspector.ui.main_screen import MainScreen
@@ -85,9 +85,11 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Write report", "The open session as one self-contained HTML file beside the store (ctrl+e)",
          screen.action_write_report),
     ]
+    titles = getattr(screen, "session_titles", {})
     for session in screen.session_ids:
-        commands.append((f"Open session: {escape(safe(session))}", "Switch to this session",
-                         partial(screen.open_session, session)))
+        title = one_line(titles.get(session) or "")[:60]
+        named = f"{escape(safe(title))} ({escape(safe(session))})" if title and title != session else escape(safe(session))
+        commands.append((f"Open session: {named}", "Switch to this session", partial(screen.open_session, session)))
     return commands
 
 

@@ -115,6 +115,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         self._drift_said: tuple[str, int] | None = None
         self.session: str | None = None
         self.session_ids: list[str] = []
+        self.session_titles: dict[str, str] = {}  # the palette's "Open session: TITLE (id)": a uuid alone said nothing
         self.generation_texts: list = []
         self._index_started = False  # the search indexes' catch-up, started once after the first paint
 
@@ -167,6 +168,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
     async def load_sessions(self) -> None:
         items = await sessions.list_sessions(self.store)
         self.session_ids = [s.id for s in items]
+        self.session_titles = {s.id: s.title for s in items if s.title}
         target = self.initial_session or (items[0].id if items else None)
         if self.initial_session is not None and self.initial_session not in self.session_ids:
             # The list is there to choose from, and the refusal names the ids meant (a prefix, a
@@ -215,6 +217,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         await self._load_badges(session)
         items = await sessions.list_sessions(self.store)  # its versions and counts follow every act
         self.session_ids = [s.id for s in items]
+        self.session_titles = {s.id: s.title for s in items if s.title}
         self.query_one(SessionsList).load(items, session)
         self.query_one(HeaderBar).count_sessions(len(items))  # a handoff's new session, another app's import
         await self.load_tabs(session)
