@@ -320,7 +320,7 @@ def test_an_import_says_which_records_it_left_pending_and_how_to_decide_them(tmp
                 "sources": ["evt:1"], "writer": "extractor", "status": "pending", "at": AT}]
     store = str(tmp_path / "p.db")
     code, plain = _run("import", str(write_sif(tmp_path / "p.jsonl", records)), "--into", store, as_json=False)
-    assert code == 0 and "1 protected record(s) of s1 are pending proposals: they bind nothing until the owner" in plain
+    assert code == 0 and "1 protected record of s1 is a pending proposal: it binds nothing until the owner" in plain
     assert f"`inspector facts {store} --session s1` lists them" in plain and "--all-pending" not in plain
     code, doc = _run("import", str(tmp_path / "p.jsonl"), "--into", store)
     assert code == 0 and doc["pending"] == {"s1": 1}

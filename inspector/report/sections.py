@@ -12,6 +12,7 @@ import json
 from html import escape
 from typing import Any
 
+from inspector.domain.plurals import counted as _n
 from inspector.domain.terminal_safe import terminal_safe
 from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
 from inspector.report.chart import kept_chart
@@ -39,11 +40,11 @@ def header(data: dict[str, Any]) -> str:
     if b.get("drift"):
         badges.append(("error", f"⚠ drift {b['drift']}"))
     if b.get("pending_candidates"):
-        badges.append(("warning", f"◷ {b['pending_candidates']} pending candidate(s)"))
+        badges.append(("warning", f"◷ {_n(b['pending_candidates'], 'pending candidate')}"))
     if b.get("unknown_actions"):
-        badges.append(("accent", f"? {b['unknown_actions']} unknown action(s)"))
+        badges.append(("accent", f"? {_n(b['unknown_actions'], 'unknown action')}"))
     if b.get("pending_state"):
-        badges.append(("warning", f"◌ {b['pending_state']} pending record(s)"))
+        badges.append(("warning", f"◌ {_n(b['pending_state'], 'pending record')}"))
     for code, n in sorted((b.get("protocol") or {}).items()):
         badges.append(("error", f"{code} {n}"))
     badges += check_badges(data.get("check") or {})
@@ -83,7 +84,7 @@ def check_badges(check: dict[str, Any]) -> list[tuple[str, str]]:
         codes[w["code"]] = codes.get(w["code"], 0) + 1
     out += [("warning", f"⚠ {n} {code}") for code, n in sorted(codes.items())]
     if (check.get("left_out") or {}).get("warnings"):
-        out.append(("warning", f"⚠ {check['left_out']['warnings']:,} more warning(s)"))
+        out.append(("warning", f"⚠ {_n(check['left_out']['warnings'], 'more warning')}"))
     return out
 
 

@@ -8,7 +8,9 @@ live in are read — by name (``*.html``, ``*.jsonl``, ``*.json``, ``*.sif``, ``
 transcript kinds ``inspector FILE`` opens) and, whatever the name, by their first bytes (an
 export begins with the sif/1 header line, a report with ``<!DOCTYPE html>``: ``export -o
 before.sif`` or ``-o backup`` is an export too) — and each one holding a value — as written,
-JSON-escaped or HTML-escaped — is named in the deletion's warnings. Nothing is
+JSON-escaped or HTML-escaped — is named in the deletion's warnings. So is an export holding the
+request's own reason as typed (``"reason":"…"``): ``export`` writes a pending request's reason
+in clear, and the store's digest of it does not reach the file (hostile review eight). Nothing is
 changed in them: they are the person's files. Folders elsewhere, other file kinds and other
 spellings are not looked at (said in deletion.NOT_CHECKED).
 """
@@ -79,11 +81,20 @@ def _kinds_kept(folder: Path) -> list[os.DirEntry[str]]:
     return entries
 
 
-def files_beside(store_path: Path, values: list[str]) -> tuple[list[str], list[str]]:
-    """(files of the store's folder holding a value, files too large to read), by name."""
-    if not values:
+def reason_needles(reason: str | None) -> list[bytes]:
+    """The request's reason as an export writes it (the field with its name: a short reason alone,
+    "remove my details", is in many files), and as ``ensure_ascii`` JSON writes it."""
+    if not reason:
+        return []
+    return [f'"reason":{form}'.encode("utf-8", errors="surrogatepass")
+            for form in {json_safe(json.dumps(reason, ensure_ascii=False)), json.dumps(reason)}]
+
+
+def files_beside(store_path: Path, values: list[str], reason: str | None = None) -> tuple[list[str], list[str]]:
+    """(files of the store's folder holding a value or the request's reason, files too large to read), by name."""
+    needles = needles_of(values) + reason_needles(reason)
+    if not needles:
         return [], []
-    needles = needles_of(values)
     holding: list[str] = []
     unread: list[str] = []
     try:
@@ -103,14 +114,15 @@ def files_beside(store_path: Path, values: list[str]) -> tuple[list[str], list[s
     return holding, unread
 
 
-def outside_warnings(store_path: object, values: list[str]) -> list[str]:
+def outside_warnings(store_path: object, values: list[str], reason: str | None = None) -> list[str]:
     """The deletion's warning sentences about those files (none for a store on a server)."""
     if not isinstance(store_path, (str, os.PathLike)):  # a PostgreSQL store names a URL, not a folder
         return []
-    holding, unread = files_beside(Path(store_path), values)
+    holding, unread = files_beside(Path(store_path), values, reason)
     out = []
     if holding:
-        out.append(f"files beside the store hold a value of the targets — a report, export or transcript written "
+        what = "a value of the targets or the request's reason" if reason else "a value of the targets"
+        out.append(f"files beside the store hold {what} — a report, export or transcript written "
                    f"before: {', '.join(holding)}; a deletion in the store cannot remove them: delete or rewrite "
                    "them yourself")
     if unread:

@@ -17,6 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Footer, Input, Label, Static
 
+from inspector.domain.plurals import counted as _n
 from inspector.services.channels import StubView
 from inspector.services.expanding import (
     DEFAULT_MAX_BYTES,
@@ -36,7 +37,7 @@ def render_expansion(result: Expansion) -> Content:
             markup("[b $error]$code[/] $m", code=r.code, m=r.message) for r in result.refusals)
     s, e = result.range
     head = markup("[$success]✓ verified[/] ") + Content(
-        f"[{s}, {e}) · {len(result.data):,} bytes · {result.chunks_read} chunk(s) read · "
+        f"[{s}, {e}) · {len(result.data):,} bytes · {_n(result.chunks_read, 'chunk')} read · "
         f"budget {len(result.data):,} of {result.max_bytes:,}")
     if not result.recorded:
         head += Content.from_markup(" · [$warning]not recorded in the ledger (read-only store)[/]")

@@ -151,6 +151,9 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         residue = getattr(self.store, "deleted_text_in_file", None)  # store/deletion_residue.py
         if residue:
             self.notify(residue["message"][0].upper() + residue["message"][1:] + ".", severity="warning", timeout=15)
+        finished = getattr(self.store, "deletion_finished", None)
+        if finished:
+            self.notify(finished["message"][0].upper() + finished["message"][1:] + ".", timeout=10)
         first = self.load_sessions()
         self.watch_for_changes()
         # The visible data is read before this screen's first frame (its refresh waits for this
@@ -166,6 +169,11 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         self.session_ids = [s.id for s in items]
         target = self.initial_session or (items[0].id if items else None)
         if self.initial_session is not None and self.initial_session not in self.session_ids:
+            # The list is there to choose from, and the refusal names the ids meant (a prefix, a
+            # title): it said only "no session 'agent name' in team.db" over an empty screen.
+            self.query_one(SessionsList).load(items, None)
+            self.query_one(HeaderBar).count_sessions(len(items))
+            await sessions.get_session(self.store, self.initial_session)
             raise NotFound(f"no session {self.initial_session!r} in {self.store.path.name}")
         self.query_one(SessionsList).load(items, target)
         self.query_one(HeaderBar).count_sessions(len(items))
@@ -230,6 +238,10 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
 
     def on_sessions_list_chosen(self, event: SessionsList.Chosen) -> None:
         self.open_session(event.item_id)
+        # below COMPACT_WIDTH the list starts hidden and s showed it to choose: once chosen it goes
+        # again (at 80×24 it kept ~30 of 80 columns from the session just opened; flow-eight)
+        if not self.has_class("-wide") and self.query_one("#sessions").display:
+            self.toggle_sessions()
 
     def load_sessions_then(self, session: str) -> None:
         self.initial_session = session
