@@ -7,9 +7,13 @@ words sit around a paste, and every event under the bound exactly as before.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from inspector.domain import facts, facts_window
 from inspector.domain.facts_running import RunningExtraction
 from inspector.domain.logevents import LogEvent
+from inspector.services.importing import import_file
 
 FILLER = "2026-01-06T14:55:20Z INFO req=1672798 user=mubcrdls latency=59ms status=500; "
 
@@ -56,3 +60,16 @@ def test_a_followed_session_reads_a_huge_event_as_the_import_does() -> None:
     running = RunningExtraction.of(events[:1])
     running.feed(events[1:])
     assert [(f.key, f.value) for f in running.facts()] == [(f.key, f.value) for f in facts.extract(events)]
+
+
+async def test_an_import_says_which_event_was_read_in_part(tmp_path: Path) -> None:
+    base = {"isSidechain": False, "sessionId": "s-paste", "cwd": "/x", "version": "2.0.76"}
+    recs = [{**base, "parentUuid": None, "type": "user", "uuid": "u1", "timestamp": "2026-01-06T14:55:06Z",
+             "message": {"role": "user", "content": "Fix the export timeout."}},
+            {**base, "parentUuid": "u1", "type": "user", "uuid": "u2", "timestamp": "2026-01-06T14:55:07Z",
+             "message": {"role": "user", "content": _paste("Never delete the backups.")}}]
+    src = tmp_path / "a.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    report = await import_file(src, tmp_path / "s.db", actor="t")
+    [said] = [p for p in report.problems if p.code == facts_window.READ_IN_PART]
+    assert (said.seq, said.line) == (2, 2) and "first 48,000 and last 16,000" in said.message

@@ -127,6 +127,7 @@ def test_counting_on_the_lower_cased_copy_answers_as_the_pattern(text: str, quer
     pattern = re.compile(re.escape(query), re.IGNORECASE)
     want = [m.start() for m in pattern.finditer(text)]
     assert search_long.occurrences(pattern, text, 100) == (len(want), tuple(want[:100]))
+    assert search_long.contains(pattern, text) is bool(want)
 
 
 def test_the_indexed_part_is_what_sqlite_indexes() -> None:

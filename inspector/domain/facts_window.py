@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 from inspector.domain.logevents import LogEvent
+from inspector.domain.protocol import ProtocolProblem
 
 WHOLE_BELOW = 64_000  # characters: an event this long or longer is read in its head and tail
 HEAD = 48_000
@@ -41,3 +43,15 @@ def windowed(events: Iterable[LogEvent]) -> list[LogEvent]:
     """The events as the fact rules read them: huge texts cut to their head and tail, the rest as
     they are (the same objects: nothing is copied for the common case)."""
     return [replace(e, content=window(e.content)) if is_windowed(e.content) else e for e in events]
+
+
+READ_IN_PART = "read_in_part"
+
+
+def read_in_part(records: Iterable[dict[str, Any]]) -> list[ProtocolProblem]:
+    """What an import says of each event the fact rules read only in part, so a reviewer knows
+    why a rule said in the middle of a paste was not proposed (the event itself is whole)."""
+    return [ProtocolProblem(READ_IN_PART, r["session"], r["seq"],
+                            f"evt:{r['seq']} holds {len(r['content']):,} characters: its facts were proposed from its "
+                            f"first {HEAD:,} and last {TAIL:,} only (the event is stored, shown and searched whole)")
+            for r in records if r.get("type") == "event" and is_windowed(r.get("content"))]

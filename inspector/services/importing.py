@@ -17,7 +17,7 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.domain import known_text
+from inspector.domain import facts_window, known_text
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import inert_payload
 from inspector.domain.errors import BadInput, InspectorError, NotAStore
@@ -283,6 +283,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
             line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"],
                                              r["content"].removeprefix(f"[{r['problem']}] "))
                              for r in records if r["type"] == "event" and r.get("problem")]
+            line_problems += facts_window.read_in_part(records)  # a huge event's facts read in its head and tail
         if filling is not None:
             made = await filling[1]
             known_text.take_hash(original)  # its hash, should the converter have finished first: not kept
