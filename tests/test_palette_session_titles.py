@@ -18,5 +18,5 @@ async def test_the_palette_names_each_session_by_its_title_and_id(sample_store: 
         screen = app.screen
         assert isinstance(screen, MainScreen)
         opened = [c[0] for c in screen_commands(screen) if str(c[0]).startswith("Open session:")]
-    assert "Open session: Orders migration (handoff with an unknown action) (s-orders)" in opened, opened
+    assert "Open session: s-orders — Orders migration (handoff with an unknown action)" in opened, opened
     assert len(opened) == 6

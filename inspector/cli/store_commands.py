@@ -240,6 +240,10 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
     return EXIT_OK
 
 
+def _clip(title: str, most: int = 60) -> str:
+    return title if len(title) <= most else title[:most - 1] + "…"
+
+
 @click.command("check")
 @sole_store_argument
 @click.option("--session", "sessions", multiple=True, help="Check only this session (repeatable).")
@@ -261,12 +265,13 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
     def human() -> list[str]:
         lines = []
         for r in results:
+            named = f"{r.session}  {_clip(r.title)}" if r.title and r.title != r.session else r.session
             if r.ok:
-                lines.append(f"{'?' if r.verdict == 'unknown' else '✓'} {r.session}")
+                lines.append(f"{'?' if r.verdict == 'unknown' else '✓'} {named}")
                 lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
                 lines += deletions(r)
                 continue
-            lines.append(f"✗ {r.session}")
+            lines.append(f"✗ {named}")
             lines += [f"    protocol {p['code']}: {p['message']}" for p in r.protocol]
             lines += [f"    candidate {c['candidate']}: {', '.join(x['code'] for x in c['refusals'])}" for c in r.candidates]
             lines += [f"    drift {d['code']} [{d['key'] or '-'}]: {d['message']}" for d in r.drift]

@@ -43,6 +43,8 @@ class SessionCheck:
     # listed so a CI reader sees it; never a verdict (filing one does not change the exit code).
     deletion_requests: list[dict[str, Any]] = field(default_factory=list)
     ran: tuple[str, ...] = ()  # the checks that ran (``--only`` may leave some out)
+    # what `check`'s line shows beside the id: "? 0cf3db51-…" alone named none of a team's 34 sessions
+    title: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -58,7 +60,7 @@ class SessionCheck:
         return "unknown" if any(w["code"] in UNJUDGED_CODES for w in self.warnings) else "clear"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"session": self.session, "ok": self.ok, "verdict": self.verdict, "protocol": self.protocol,
+        return {"session": self.session, "title": self.title, "ok": self.ok, "verdict": self.verdict, "protocol": self.protocol,
                 "candidates": self.candidates,
                 "drift": self.drift, "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
                 "cleared_results": self.cleared_results,
@@ -86,7 +88,7 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
         listed = [i for i in listed if i.id in sessions]
     out: list[SessionCheck] = []
     for info in listed:
-        result = SessionCheck(info.id, ran=tuple(c for c in CHECKS if c in wanted))
+        result = SessionCheck(info.id, ran=tuple(c for c in CHECKS if c in wanted), title=info.title)
         if "protocol" in wanted:
             result.protocol = [p.as_dict() for p in await protocol_problems(store, info.id, info.adapter)]
         if "stubs" in wanted:

@@ -74,10 +74,16 @@ def cut_short(path: str, tool: str) -> bool:
                     return False  # the last line ended
     except OSError:
         return False
-    cut = tail.rfind(b"\n")
-    if cut < 0 and at > 0:
+    if b"\n" not in tail and at > 0:
         return False  # a last line longer than what was read: not judged
-    last = tail[cut + 1:]
+    return last_line_cut(tail)
+
+
+def last_line_cut(data: bytes) -> bool:
+    """Whether ``data`` (JSON lines) ends in a line that is not a whole JSON value."""
+    if data.endswith(b"\n"):
+        return False
+    last = data[data.rfind(b"\n") + 1:]
     if not last.strip():
         return False
     try:

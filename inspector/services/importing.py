@@ -28,8 +28,9 @@ from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_i
 from inspector.domain.sif import identity_digest, parse_chunk
 from inspector.domain.stubs import StubProblem
 from inspector.domain.trust import reviewer_name
-from inspector.services import deletion_recurrence
+from inspector.services import cassette, deletion_recurrence
 from inspector.services.changed_source import changed_source
+from inspector.services.discovery_copies import last_line_cut
 from inspector.services.gc_pause import pauses_collector
 from inspector.services.import_stream import parsed_chunks, parsed_records
 from inspector.services.long_lines import DecodedOnce
@@ -253,7 +254,10 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         progress("reading", 0, 0)
     raw = data if data is not None else read_bytes(source)
     loads = DecodedOnce(fast_loads)  # a long first line decoded once for detection and conversion
-    fmt = fmt or detect(raw, text_name(source.name), loads)
+    try:
+        fmt = fmt or detect(raw, text_name(source.name), loads)
+    except BadInput as error:  # a cassette: the message list made from it, or that there is none
+        raise cassette.explained(error, source) from None
     origin_lines: dict[tuple[str, int], int] = {}
     line_problems: list[ProtocolProblem] = []  # lines of a transcript that were not read, or are odd
     original = raw
@@ -324,7 +328,8 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         return await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=data,
                                  fill_new=not_published.taken)
     except BaseException as error:
-        said = await changed_source(store, error, text_name(source.name), fmt) if isinstance(error, BadInput) else None
+        said = (await changed_source(store, error, text_name(source.name), fmt, cut=last_line_cut(original))
+                if isinstance(error, BadInput) else None)
         await store.close()
         if tail is not None:
             await _finish_quietly(tail)

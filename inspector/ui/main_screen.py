@@ -115,7 +115,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         self._drift_said: tuple[str, int] | None = None
         self.session: str | None = None
         self.session_ids: list[str] = []
-        self.session_titles: dict[str, str] = {}  # the palette's "Open session: TITLE (id)": a uuid alone said nothing
+        self.session_titles: dict[str, str] = {}  # the palette's "Open session" commands match titles too
         self.generation_texts: list = []
         self._index_started = False  # the search indexes' catch-up, started once after the first paint
 
@@ -327,6 +327,20 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
 
     def action_search(self) -> None:
         self.focus_on(self.query_one("#evidence-search", Input))
+
+    def action_search_sessions(self) -> None:
+        """Find text in every session (palette); the one chosen opens with the text in its search box."""
+        from inspector.ui.search_sessions_dialog import SearchSessionsDialog
+
+        def chosen(picked: tuple[str, str] | None) -> None:
+            if picked is not None:
+                self.run_worker(self._open_with_search(*picked), group="session", exclusive=True, exit_on_error=False)
+
+        self.app.push_screen(SearchSessionsDialog(self.store, self.query_one("#evidence-search", Input).value), chosen)
+
+    async def _open_with_search(self, session: str, query: str) -> None:
+        await self._open(session)
+        self.query_one("#evidence-search", Input).value = query  # its change runs the session's search
 
     def action_clear_search(self) -> None:
         """escape: clear the search and leave the box, so the next keys are keys again (issue 15, 6)."""
