@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.domain.deletion import reason_code
 from inspector.domain.errors import BadInput
-from inspector.services import candidates, claims, cleared, handoffs
+from inspector.services import candidates, claims, cleared, handoffs, unread_lines
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings
 from inspector.services.overview import protocol_problems
@@ -22,6 +23,7 @@ from inspector.services.unjudged import UNJUDGED_CODES as UNJUDGED_CODES  # re-e
 from inspector.services.unjudged import unjudged_and_lost
 from inspector.store import session_rows
 from inspector.store.connection import Store
+from inspector.store.tables import SPECS
 
 
 @dataclass(slots=True)
@@ -37,6 +39,9 @@ class SessionCheck:
     cleared_results: list[dict[str, Any]] = field(default_factory=list)
     # Acts an imported sif file claimed that nobody made here (services/claims.py): each is also a warning.
     unverified_acts: list[dict[str, Any]] = field(default_factory=list)
+    # Deletion requests filed and not carried out (review-15 item 1): what is about to be removed,
+    # listed so a CI reader sees it; never a verdict (filing one does not change the exit code).
+    deletion_requests: list[dict[str, Any]] = field(default_factory=list)
     ran: tuple[str, ...] = ()  # the checks that ran (``--only`` may leave some out)
     # what `check`'s line shows beside the id: "? 0cf3db51-…" alone named none of a team's 34 sessions
     title: str | None = None
@@ -59,7 +64,8 @@ class SessionCheck:
                 "candidates": self.candidates,
                 "drift": self.drift, "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
                 "cleared_results": self.cleared_results,
-                "unverified_acts": self.unverified_acts, "checks_run": list(self.ran)}
+                "unverified_acts": self.unverified_acts, "pending_deletion_requests": self.deletion_requests,
+                "checks_run": list(self.ran)}
 
 
 CHECKS = ("protocol", "stubs", "candidates", "drift", "handoffs", "warnings")
@@ -107,5 +113,25 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
             result.warnings += await content_warnings(store, info.id)
             result.unverified_acts = await claims.unverified_acts(store, info.id)
             result.warnings += claims.warnings(info.id, result.unverified_acts)
+            unread = await unread_lines.unread_lines(store, info.id)
+            if unread:  # no check saw those lines: "?", not an all-clear
+                result.warnings.append({"code": "lines_unread", "where": "log", "id": info.id,
+                                        "count": len(unread), "lines": [u.line for u in unread],
+                                        "message": unread_lines.said(unread)})
+            result.deletion_requests = await pending_deletions(store, info.id)
         out.append(result)
     return out
+
+
+async def pending_deletions(store: Store, session: str) -> list[dict[str, Any]]:
+    """The session's pending deletion requests: id, targets, reason code and who filed it — never
+    the reason's text (it is kept in clear only until the deletion digests it)."""
+    spec = SPECS["deletion_request"]
+    rows = await store.db.execute_fetchall(f"SELECT {spec.select_columns} FROM {spec.table} "
+                                           "WHERE session = ? AND status = 'pending' ORDER BY id", (session,))
+    out = []
+    for row in rows:
+        req = spec.to_record(row)
+        out.append({"request": req["id"], "targets": list(req.get("targets") or []),
+                    "reason_code": reason_code(req), "requested_by": req.get("requested_by")})
+    return sorted(out, key=lambda r: (len(r["request"]), r["request"]))  # del-2 before del-10

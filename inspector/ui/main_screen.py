@@ -152,6 +152,9 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         residue = getattr(self.store, "deleted_text_in_file", None)  # store/deletion_residue.py
         if residue:
             self.notify(residue["message"][0].upper() + residue["message"][1:] + ".", severity="warning", timeout=15)
+        finished = getattr(self.store, "deletion_finished", None)
+        if finished:
+            self.notify(finished["message"][0].upper() + finished["message"][1:] + ".", timeout=10)
         first = self.load_sessions()
         self.watch_for_changes()
         # The visible data is read before this screen's first frame (its refresh waits for this
@@ -238,6 +241,10 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
 
     def on_sessions_list_chosen(self, event: SessionsList.Chosen) -> None:
         self.open_session(event.item_id)
+        # below COMPACT_WIDTH the list starts hidden and s showed it to choose: once chosen it goes
+        # again (at 80×24 it kept ~30 of 80 columns from the session just opened; flow-eight)
+        if not self.has_class("-wide") and self.query_one("#sessions").display:
+            self.toggle_sessions()
 
     def load_sessions_then(self, session: str) -> None:
         self.initial_session = session
