@@ -118,24 +118,46 @@ async def test_a_chmod_under_an_open_store_is_not_a_copy(sample_store: Path) -> 
     assert _status(sample_store, "cand-goal") == "rejected" and _status(sample_store, "cand-stale") == "rejected"
 
 
-async def test_a_touch_taken_for_a_copy_put_back_loses_nothing_for_good(sample_store: Path) -> None:
-    """A ``touch`` of an open store's file cannot be told from a byte-identical backup put back
-    (both: new times, no checkpoint): the next act is refused and closing forgets the log. The
-    log is kept beside the store, and moved back (store closed) SQLite replays it."""
+@pytest.mark.parametrize("act_after", [True, False])
+async def test_a_touch_of_an_open_store_is_not_a_copy_put_back(sample_store: Path, act_after: bool) -> None:
+    """``touch`` (access and modification times set to one instant, the bytes unchanged) was
+    taken for a byte-identical backup put back: the next act was refused ``store_file_replaced``
+    and closing forgot the store's own log (kept only as ``.kept``; store-fault-seven, found 1).
+    The bytes are compared with those of the last look (store/file_content.py)."""
     import os
 
     async with await open_store(sample_store) as store:
         await reject(store, "cand-goal", actor="lin", reason="stale")
         later = sample_store.stat().st_mtime_ns + 1_000_000_000
-        os.utime(sample_store, ns=(later, later))
-        with pytest.raises(StoreFileChanged):
-            await reject(store, "cand-stale", actor="lin", reason="stale")
-    assert _status(sample_store, "cand-goal") == "pending"
-    [kept] = sample_store.parent.glob("samples.db-wal.*.kept")
-    kept.rename(f"{sample_store}-wal")
-    async with await open_store(sample_store) as store:  # the log is the store's own: replayed
-        pass
+        os.utime(sample_store, ns=(later, later))  # what touch does: both times, one instant
+        if act_after:
+            decided = await reject(store, "cand-stale", actor="lin", reason="stale")
+            assert decided.validation.status == "rejected"
     assert _status(sample_store, "cand-goal") == "rejected"
+    assert _status(sample_store, "cand-stale") == ("rejected" if act_after else "pending")
+    assert not list(sample_store.parent.glob("*.kept"))
+
+
+async def test_an_older_backup_put_back_with_touch_times_is_still_a_copy(sample_store: Path, tmp_path: Path) -> None:
+    """Guard (refused before and after): a copy whose bytes differ from the file's at the last
+    look is a copy put back, even with both times one instant (``cp -p``, or a touch after it)."""
+    import os
+
+    backup = tmp_path / "backup.db"
+    shutil.copyfile(sample_store, backup)
+    async with await open_store(sample_store) as store:
+        await reject(store, "cand-goal", actor="lin", reason="stale")
+        db = sqlite3.connect(sample_store)  # the log copied into the file: it now differs from the backup
+        db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        db.close()
+        await reject(store, "cand-stale", actor="lin", reason="stale")  # the store looks at the file
+        _copy_over(backup, sample_store)
+        later = sample_store.stat().st_mtime_ns + 1_000_000_000
+        os.utime(sample_store, ns=(later, later))
+        with pytest.raises(StoreFileChanged) as refused:
+            await reject(store, "cand-good", actor="lin", reason="stale")
+        assert refused.value.code == "store_file_replaced"
+    assert sample_store.read_bytes() == backup.read_bytes()
 
 
 async def test_a_read_that_fails_after_a_copy_put_back_says_the_copy(sample_store: Path, tmp_path: Path) -> None:

@@ -107,10 +107,23 @@ async def resolve_target(target: Path | None, reviewer: str | None = None, notes
         caught = await catch_up(target, store, actor=actor, progress=progress)
     if notes is not None:
         notes += [f"{p.code} (line {p.line}): {p.message}" for p in caught.unread]
+        if not caught.unread and caught.session is not None:  # read by an earlier import: remembered, said again
+            notes += await _unread_before(store, caught.session)
     from inspector.cli import opening_line
 
     opening_line.say(f"Context Inspector: opening {opening_line.shown(str(target))}…")  # the progress line erased it
     return store
+
+
+async def _unread_before(store: Path, session: str) -> list[str]:
+    """What an earlier import of the file could not read (services/unread_lines.py): opening the
+    same transcript again said nothing of it, as if every line had been read."""
+    from inspector.services import unread_lines
+    from inspector.store.connection import open_store
+
+    async with await open_store(store) as opened:
+        found = await unread_lines.unread_lines(opened, session)
+    return [f"{unread_lines.said(found)} (`inspector check` lists them)"] if found else []
 
 
 def start_listing(sources: tuple[Path, ...]) -> Future[list[discovery.Found]]:

@@ -23,6 +23,7 @@ from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import NOT_CHECKED, reason_code
 from inspector.domain.deletion_recurrence import fingerprints
 from inspector.domain.errors import Refusal
+from inspector.domain.plurals import counted as _n
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
 from inspector.services import verify_pg_schema
@@ -33,7 +34,7 @@ from inspector.services.deletion_recurrence import digester, later_copies
 from inspector.services.deletion_scan import Coverage, coverage
 from inspector.services.deletion_stores import store_warnings
 from inspector.services.lookup import load_by_id
-from inspector.store import ledger, search_index
+from inspector.store import deletion_residue, ledger, search_index
 from inspector.store.connection import Store, checkpoint, fetch_one, utc_now
 from inspector.store.jsoncodec import fast_canonical as canonical_json
 from inspector.store.materials import chunk_binding
@@ -52,7 +53,7 @@ async def check(store: Store, request: str, session: str | None = None) -> Cover
         async with store.snapshot() as db:
             later = await later_copies(db, store.digest_key, session=cov.session, request=request)
         if later:
-            cov.warnings.append(f"{len(later)} event(s) imported after this request was carried out hold a value "
+            cov.warnings.append(f"{_n(len(later), 'event')} imported after this request was carried out {'holds' if len(later) == 1 else 'hold'} a value "
                                 f"it removed (later copies, kept): {', '.join(f'evt:{p.seq}' for p in later[:20])}"
                                 " — name them in a new deletion request to remove them")
     if cov.status == "pending":
@@ -188,7 +189,7 @@ def kept_refusal(request: str, cov: Coverage) -> Refusal:
     on; the way out is the same for all (the app says it when ``x`` is pressed, too)."""
     shown = "; ".join(f"{k['what']} {k['name']!r}" for k in cov.kept)
     ways = " Or, for the ledger entries: ".join(dict.fromkeys(k["remedy"] for k in cov.kept))
-    return Refusal("copy_kept", f"deletion request {request!r} cannot remove {len(cov.kept)} cop(ies) of what it "
+    return Refusal("copy_kept", f"deletion request {request!r} cannot remove {_n(len(cov.kept), 'copy')} of what it "
                                 f"targets, so nothing was deleted: {shown}. To remove them: {ways}.")
 
 
@@ -268,6 +269,9 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
             "status_set": {"type": "deletion_request", "identity": [sid, request], "status": "done"}})])
     cov.status = "done"
     truncated = await checkpoint(store)
+    if not truncated and getattr(store, "dialect", "sqlite") == "sqlite":  # the log's older frames hold the text
+        seq = await fetch_one(store.db, "SELECT MAX(seq) FROM ledger WHERE kind = 'deletion'")
+        deletion_residue.unfinished(store.path, request, int(seq[0]) if seq and seq[0] is not None else 0)
     cov.warnings += outside_warnings(getattr(store, "path", None), cov.values, cov.reason)
     cov.warnings += await asyncio.to_thread(store_warnings, getattr(store, "path", None), cov.values)  # files: off the loop
     cov.warnings += cache_warnings(cov.values, remove=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 from inspector.domain.protocol import CallShape, ProtocolProblem, find_problems, thinking_is_off
 from inspector.domain.trust import label_conflict
-from inspector.services import claims
+from inspector.services import claims, unread_lines
 from inspector.services.drift import latest_findings_and_context
 from inspector.services.sessions import SessionSummary, get_session
 from inspector.services.survival import survival_report
@@ -55,6 +55,9 @@ async def session_badges(store: Store, session: str) -> Badges:
             (session,)):
         if label_conflict(kind, trust):
             by_code["trust_label_conflict"] = by_code.get("trust_label_conflict", 0) + count
+    unread = await unread_lines.unread_lines(store, session)
+    if unread:  # lines an import could not read: remembered, said in the header as check says them
+        by_code["lines_unread"] = len(unread)
     # Drift and survival judge the same raw log: read it once for both.
     findings, ctx = await latest_findings_and_context(store, session)
     drift = sum(1 for f in findings if f.severity == "finding")

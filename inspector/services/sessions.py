@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from inspector.domain.errors import InspectorError
 from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, data_version, last_change
 
@@ -61,10 +62,20 @@ class ChangeWatch:
         self.store = store
         self.seen: int | None = None
         self.last: dict[str, Any] | None = None  # the latest outside change: session, kind, actor, seq
+        self.said_code: str | None = None  # the file's replacement, once said (file_said)
 
     @property
     def last_actor(self) -> str | None:
         return None if self.last is None else self.last.get("actor")
+
+    def file_said(self) -> InspectorError | None:
+        """Why the store's file at its path is not the one open any more (moved or copied over,
+        deleted), said once: the screen shows what the open file holds, and acts are refused."""
+        said = self.store.file_said()
+        if said is None or said.code == self.said_code:
+            return None
+        self.said_code = said.code
+        return said
 
     async def changed(self) -> bool:
         version = await data_version(self.store.watch_db)

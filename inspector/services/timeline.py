@@ -41,7 +41,12 @@ class TimelineRow:
     folded: tuple[int, int] | None = None  # a follow's run of ledger entries shown as this one row (first, last seq)
 
 
-_EVENT_COLS = "IFNULL(at, ''), seq, kind, content, call_id, tool, trust, extra"
+# A row shows the head of an event's text: the first PREVIEW_CHARS characters are read, not a pasted
+# 30 MB log whole (read, stripped and its line breaks replaced for each row drawn: session 16). A text
+# with a NUL before that bound is read whole, as before (SQLite's length and substr stop at a NUL).
+PREVIEW_CHARS = 4096
+_EVENT_COLS = (f"IFNULL(at, ''), seq, kind, CASE WHEN length(content) > {PREVIEW_CHARS} THEN substr(content, 1, {PREVIEW_CHARS}) ELSE content "
+               "END, call_id, tool, trust, extra")
 _LEDGER_COLS = "at, seq, kind, actor, payload"
 
 
@@ -99,15 +104,17 @@ def _said_order(key: str) -> tuple[int, int]:
     return 1, 0  # the rest keep their stored (key) order: sorted() is stable
 
 
-def _ledger_row(r: tuple[Any, ...], fold: Fold | None = None) -> TimelineRow:
+def _ledger_row(r: tuple[Any, ...], fold: Fold | None = None, placed: str | None = None) -> TimelineRow:
+    """A ledger entry's row: shown with its own stamp, keyed (and merged) by ``placed`` (_placed)."""
     at, seq, kind, actor, payload = r
+    place = at if placed is None else placed
     if fold is not None:  # a follow's own imports, one row (services/timeline_folds.py)
-        return TimelineRow((at, LEDGER, seq), "ledger", seq, at, "imports", fold.text(), actor=actor,
+        return TimelineRow((place, LEDGER, seq), "ledger", seq, at, "imports", fold.text(), actor=actor,
                            folded=(fold.first_seq, fold.last_seq))
     body = _short_digests(json.loads(payload))
     shown = [k for k in body if k not in {"file_digest", "_sif_extra"}]
     detail = ", ".join(f"{k}={json.dumps(body[k], ensure_ascii=False)}" for k in sorted(shown, key=_said_order))
-    return TimelineRow((at, LEDGER, seq), "ledger", seq, at, kind, _one_line(detail), actor=actor)
+    return TimelineRow((place, LEDGER, seq), "ledger", seq, at, kind, _one_line(detail), actor=actor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,13 +195,16 @@ def _event_cond(key: Key | None, forward: bool) -> tuple[str, list[Any]]:
 
 
 def _ledger_cond(key: Key | None, forward: bool) -> tuple[str, list[Any]]:
+    """Ledger entries are read in seq order, placed by their running maximum time (see _placed):
+    the entries placed at or after a time are those from the first one *stamped* at or after it."""
     if key is None:
         return "", []
-    at, src, seq = key
+    _at, src, seq = key
     if src == LEDGER:
-        return f"AND (at, seq) {'>' if forward else '<'} (?, ?)", [at, seq]
+        return f"AND seq {'>' if forward else '<'} ?", [seq]
     running_max = "(SELECT IFNULL(MAX(IFNULL(at, '')), '') FROM events WHERE session = ? AND seq <= ?)"
-    return f"AND at {'>=' if forward else '<'} {running_max}", ["__session__", seq]
+    cut = f"(SELECT IFNULL(MIN(seq), 1 << 62) FROM ledger WHERE session = ? AND at >= {running_max})"
+    return f"AND seq {'>=' if forward else '<'} {cut}", ["__session__", "__session__", seq]
 
 
 def _bind(params: list[Any], session: str) -> list[Any]:
@@ -218,10 +228,32 @@ async def _ledger(store: Store, session: str, key: Key | None, forward: bool, li
     async def fetch(at_key: Key | None, ahead: bool, count: int) -> list[Any]:
         order = "ASC" if ahead else "DESC"
         cond, params = _ledger_cond(at_key, ahead)
-        sql = f"SELECT {_LEDGER_COLS} FROM ledger WHERE session = ? {cond} ORDER BY at {order}, seq {order} LIMIT ?"
+        sql = f"SELECT {_LEDGER_COLS} FROM ledger WHERE session = ? {cond} ORDER BY seq {order} LIMIT ?"
         return list(await store.db.execute_fetchall(sql, (session, *_bind(params, session), count)))
 
-    return [_ledger_row(raw, fold) for raw, fold in await folded_page(Runs(store, session, fetch), key, forward, limit)]
+    found = await folded_page(Runs(store, session, fetch), key, forward, limit)
+    placed = await _placed(store, session, [raw[1] for raw, _fold in found])
+    return [_ledger_row(raw, fold, placed[raw[1]]) for raw, fold in found]
+
+
+async def _placed(store: Store, session: str, seqs: list[int]) -> dict[int, str]:
+    """Where each ledger entry goes in time: the latest time stamped on it or any earlier entry
+    of the session (their running maximum). The ledger's order is its seq; a clock set back
+    between two acts stamps the later one earlier, and ordering by the stamp showed the later act
+    first (store-fault-seven, found 2). Stamps that agree with seq are their own placement."""
+    if not seqs:
+        return {}
+    low, high = min(seqs), max(seqs)
+    row = await fetch_one(store.db, "SELECT IFNULL(MAX(at), '') FROM ledger WHERE session = ? AND seq < ?",
+                          (session, low))
+    latest = str(row[0]) if row else ""
+    out: dict[int, str] = {}
+    async with store.db.execute("SELECT seq, at FROM ledger WHERE session = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+                                (session, low, high)) as cur:
+        async for seq, at in cur:
+            latest = max(latest, at or "")
+            out[int(seq)] = latest
+    return out
 
 
 async def _tombstones(store: Store, session: str, key: Key | None, forward: bool,
@@ -268,7 +300,7 @@ def _merge(events: list[TimelineRow], entries: list[TimelineRow], floor: str = "
             ahead = max(latest, events[i].at)
         else:
             ahead = latest
-        if j >= len(entries) or (i < len(events) and ahead <= entries[j].at):
+        if j >= len(entries) or (i < len(events) and ahead <= entries[j].key[0]):
             out.append(events[i])
             latest = ahead
             i += 1
@@ -353,7 +385,7 @@ async def ledger_key(store: Store, session: str, seq: int) -> Key:
     row = await fetch_one(store.db, "SELECT at FROM ledger WHERE session = ? AND seq = ?", (session, seq))
     if row is None:
         raise NotFound(f"ledger entry {seq} does not belong to session {session!r}")
-    return (row[0], LEDGER, seq)
+    return ((await _placed(store, session, [seq]))[seq], LEDGER, seq)
 
 
 async def around(store: Store, session: str, seq: int, *, limit: int = 100,

@@ -93,29 +93,29 @@ class Runs:
         cmp, order = (">", "ASC") if forward else ("<", "DESC")
         stop = await fetch_one(
             self.store.db,
-            f"SELECT at, seq FROM ledger WHERE session = ? AND (at, seq) {cmp} (?, ?) "
-            f"AND NOT (actor = ? AND {FOLDABLE_SQL}) ORDER BY at {order}, seq {order} LIMIT 1",
-            (self.session, raw[0], raw[1], raw[3]))
+            f"SELECT at, seq FROM ledger WHERE session = ? AND seq {cmp} ? "
+            f"AND NOT (actor = ? AND {FOLDABLE_SQL}) ORDER BY seq {order} LIMIT 1",
+            (self.session, raw[1], raw[3]))
         back, border = ("<", "DESC") if forward else (">", "ASC")
-        bound = f"AND (at, seq) {back} (?, ?)" if stop is not None else ""
+        bound = f"AND seq {back} ?" if stop is not None else ""
         row = await fetch_one(
             self.store.db,
             f"SELECT at, seq, kind, actor, payload FROM ledger WHERE session = ? {bound} "
-            f"ORDER BY at {border}, seq {border} LIMIT 1",
-            (self.session, *((stop[0], stop[1]) if stop is not None else ())))
+            f"ORDER BY seq {border} LIMIT 1",
+            (self.session, *((stop[1],) if stop is not None else ())))
         return tuple(row) if row is not None else raw  # type: ignore[return-value]
 
     async def summary(self, a: Raw, b: Raw) -> Fold:
-        first, last = sorted((a, b), key=lambda r: (r[0], r[1]))
-        span = "session = ? AND (at, seq) >= (?, ?) AND (at, seq) <= (?, ?)"
-        args = (self.session, first[0], first[1], last[0], last[1])
+        first, last = sorted((a, b), key=lambda r: r[1])
+        span = "session = ? AND seq >= ? AND seq <= ?"
+        args = (self.session, first[1], last[1])
         counts = await fetch_one(
             self.store.db,
             f"SELECT COUNT(*), SUM(CASE WHEN kind = 'import' THEN 1 ELSE 0 END) FROM ledger WHERE {span}", args)
         ends: list[Any] = []
         for order in ("ASC", "DESC"):
             row = await fetch_one(self.store.db, f"SELECT payload FROM ledger WHERE {span} AND kind = 'import' "
-                                  f"ORDER BY at {order}, seq {order} LIMIT 1", args)
+                                  f"ORDER BY seq {order} LIMIT 1", args)
             found = json.loads(row[0]).get("bytes") if row is not None else None
             ends.append(found if isinstance(found, list) and len(found) == 2 else [None, None])
         entries, imports = (int(v or 0) for v in (counts or (0, 0)))
@@ -133,7 +133,7 @@ async def folded_page(runs: Runs, key: Key | None, forward: bool, limit: int) ->
         if len(run) == 1:
             out.append((run[0], None))
         elif run:
-            last = max(run, key=lambda r: (r[0], r[1]))
+            last = max(run, key=lambda r: r[1])
             out.append((last, await runs.summary(run[0], run[-1])))
         run = []
 

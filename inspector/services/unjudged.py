@@ -23,7 +23,7 @@ from inspector.store.connection import Store
 # (``identifier_unverified``: a continued or partly deleted log) — the rule says it cannot tell
 # whether they were invented, so the line cannot say "✓". An act a sif file claimed that nobody
 # made here (``unverified_act``) is "?" too: the file says decided, the store says undecided.
-UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown", "unverified_act"}) | NOT_JUDGED
+UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown", "unverified_act", "lines_unread"}) | NOT_JUDGED
 
 
 async def unjudged_and_lost(store: Store, session: str, found: list[Finding],

@@ -83,6 +83,7 @@ class VerifyReport:
     remembered_head: dict[str, Any] | None = None  # the head this machine's last good verify saw
     # a carried-out deletion whose text is still in the file (store/deletion_residue.py): not a break
     deleted_text_in_file: dict[str, Any] | None = None
+    deletion_finished: dict[str, Any] | None = None  # what the open before this verify finished of one
     # inspector-written entries stamped before an earlier one (a clock set back): not a break, said
     clock_went_back: list[dict[str, Any]] = field(default_factory=list)
 
@@ -113,16 +114,17 @@ class VerifyReport:
 
     def notes(self) -> list[str]:
         """What a person should know that is not a break: a deletion's text still in the file, and
-        acts stamped earlier than an act before them (the ledger's order is its seq; the timeline,
-        which merges by time, shows such an act earlier than it was made)."""
+        acts stamped earlier than an act before them (the ledger's order is its seq, and the timeline
+        places such an act after the one before it, services/timeline.py _placed)."""
         said = [self.deleted_text_in_file["message"]] if self.deleted_text_in_file else []
+        said += [self.deletion_finished["message"]] if self.deletion_finished else []
         if self.clock_went_back:
             first = self.clock_went_back[0]
             more = len(self.clock_went_back) - 1
             said.append(f"ledger times go back: entry {first['seq']} is stamped {first['at']}, before entry "
                         f"{first['after_seq']}'s {first['after']}" + (f" (and {more} more)" if more else "")
                         + " — the clock of the machine that wrote it was set back; the ledger's order is its seq, "
-                        "and the timeline, which orders by time, shows such an act earlier than it was made")
+                        "and the timeline shows such an act after the one before it, with its own stamp")
         return said
 
     def as_dict(self) -> dict[str, Any]:
@@ -132,7 +134,8 @@ class VerifyReport:
                 "bytes_rehashed": self.bytes_rehashed, "search_index": self.search_index,
                 "not_checked": self.not_checked, "remembered_head": self.remembered_head,
                 "relies_on": self.relies_on(), "not_bound": verify_coverage.not_bound(),
-                "deleted_text_in_file": self.deleted_text_in_file, "clock_went_back": self.clock_went_back[:20]}
+                "deleted_text_in_file": self.deleted_text_in_file,
+                "deletion_finished": self.deletion_finished, "clock_went_back": self.clock_went_back[:20]}
 
 
 def parse_head(text: str) -> tuple[int, str]:

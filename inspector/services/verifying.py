@@ -85,6 +85,7 @@ async def verify_store(store: Store, *, head: tuple[int, str] | None = None, ful
             report.not_checked.append(verify_pages.QUICK_NOT_CHECKED)
         await verify_remembered.check_remembered(store, report, head)
         report.deleted_text_in_file = await deletion_residue.pending(store)  # left after the open tried to finish it
+        report.deletion_finished = getattr(store, "deletion_finished", None)  # what that open finished
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a page SQLite cannot read: damaged there
         failed = file_writes.read_fault(held_files.held())  # the disk, not the file (store/file_writes.py)
         report.fail({"where": "sqlite", "code": "sqlite_unreadable",

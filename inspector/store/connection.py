@@ -32,6 +32,7 @@ from inspector.store import (
     wal_owner,
 )
 from inspector.store.digest_key import parse_key
+from inspector.store.faults import FULL_DISK
 from inspector.store.format_upgrade import check_and_migrate
 from inspector.store.location import StoreUrl, is_url, store_target
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION
@@ -151,6 +152,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
             # A disk too full (or failing) for WAL's -shm file: the store is still read, read-only.
             try:
                 store = await _open_read_only(target, FULL_DISK)
+                store.open_error = getattr(exc, "sqlite_errorname", "") or ""
             except InspectorError as refused:
                 if refused.code == "disk_full":  # an upgrade the full disk refused: leave the folder as it was
                     _remove_made(target, had)
@@ -172,7 +174,6 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         raise
 
 
-FULL_DISK = "the disk holding it is full or failing"
 
 
 def _remove_made(target: Path, had: dict[str, bool]) -> None:

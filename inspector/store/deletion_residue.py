@@ -12,10 +12,19 @@ store opened read-only, or readers holding the log past a short wait) is named
 
 Told without any mark of its own: the file's ledger (read without the log, ``immutable``)
 ends before a deletion entry the store's log holds.
+
+The other half: a checkpoint that copied the whole log into the file but could not empty the
+log (a program was reading it: the app, a second reviewer's window). The file is clean, but the
+log's older frames — written before the deletion, in the same generation of the log — still
+hold the text, and nothing said so or finished it (store-fault-seven, found 3). The deletion then
+leaves a note beside the store (``s.db-deletion``: the request and its ledger entry, no content),
+and every writable open empties the log while the note is there; a log already gone (the last
+program to close the store removes it) takes the note with it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from pathlib import Path
@@ -46,6 +55,43 @@ def _file_head(path: Path) -> int | None:
         db.close()
 
 
+def _note(path: Path) -> Path:
+    return Path(f"{path}-deletion")
+
+
+def unfinished(path: Path, request: str, seq: int) -> None:
+    """Leave the note that deletion ``request`` (ledger entry ``seq``) could not empty the log."""
+    try:
+        _note(path).write_text(json.dumps({"request": request, "seq": seq}) + "\n", encoding="utf-8")
+    except OSError:  # a full or read-only medium: the delete command said the log was not emptied
+        pass
+
+
+def _noted(path: Path) -> dict[str, Any] | None:
+    try:
+        found = json.loads(_note(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(found, dict) or not isinstance(found.get("seq"), int):
+        return None
+    return {"request": str(found.get("request")), "seq": found["seq"]}
+
+
+def _drop_note(path: Path) -> None:
+    try:
+        _note(path).unlink()
+    except OSError:
+        pass
+
+
+def _in_log(found: dict[str, Any]) -> dict[str, Any]:
+    return {**found, "where": "wal",
+            "message": f"a carried-out deletion's text may still be in the store's -wal file (request "
+                       f"{found['request']!r}, ledger entry {found['seq']}: its checkpoint copied the log into the "
+                       "file, but a program reading the store kept the log from being emptied); open the store "
+                       "writable, with the programs reading it closed, to finish"}
+
+
 def _logged(path: Path) -> bool:
     try:
         return os.stat(f"{path}-wal").st_size > WAL_HEADER
@@ -56,7 +102,11 @@ def _logged(path: Path) -> bool:
 async def pending(store: Any) -> dict[str, Any] | None:
     """The latest carried-out deletion whose text may still be in the store's file, with a
     sentence, or None (also for a PostgreSQL store: its own log is the server's)."""
-    if getattr(store, "dialect", "sqlite") != "sqlite" or not _logged(store.path):
+    if getattr(store, "dialect", "sqlite") != "sqlite":
+        return None
+    if not _logged(store.path):
+        if _noted(store.path) is not None and store.has_writer:
+            _drop_note(store.path)  # the log is gone (emptied by the last program that closed the store)
         return None
     head = _file_head(store.path)
     if head is None:
@@ -64,9 +114,10 @@ async def pending(store: Any) -> dict[str, Any] | None:
     row = await fetch_one(store.db, "SELECT seq, json_extract(payload, '$.request') FROM ledger "
                                     "WHERE kind = 'deletion' AND seq > ? ORDER BY seq DESC LIMIT 1", (head,))
     if row is None:
-        return None
+        noted = _noted(store.path)
+        return None if noted is None else _in_log(noted)
     request = str(row[1])
-    return {"request": request, "seq": int(row[0]),
+    return {"request": request, "seq": int(row[0]), "where": "file",
             "message": f"a carried-out deletion's text is still in the store's file (request {request!r}, ledger "
                        f"entry {int(row[0])}: its commit is in the log, not yet copied into the file — the process "
                        "was stopped, or other programs were reading); open the store writable, with the programs "
@@ -75,7 +126,8 @@ async def pending(store: Any) -> dict[str, Any] | None:
 
 async def settle(store: Any) -> dict[str, Any] | None:
     """Finish a carried-out deletion's checkpoint on a writable open (see the module's docstring);
-    what is still pending afterwards, or None. Waits at most SETTLE_WAIT_MS for readers."""
+    what is still pending afterwards, or None. Waits at most SETTLE_WAIT_MS for readers. What an
+    open finished is kept in ``store.deletion_finished`` (said by verify and the app)."""
     found = await pending(store)
     if found is None or not store.has_writer:
         return found
@@ -88,4 +140,12 @@ async def settle(store: Any) -> dict[str, Any] | None:
         pass
     finally:
         await writer.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    return await pending(store)
+    left = await pending(store)
+    if left is None:
+        _drop_note(store.path)
+        store.deletion_finished = {
+            "request": found["request"], "seq": found["seq"],
+            "message": f"finished carrying out deletion {found['request']!r} (ledger entry {found['seq']}) at this "
+                       "open: the store's " + ("-wal file, which still held its text, was emptied" if
+                                               found.get("where") == "wal" else "file no longer holds its text")}
+    return left

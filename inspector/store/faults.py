@@ -98,3 +98,27 @@ def path_problem(target: Path) -> NotAStore | None:
             else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
             else "not a regular file")
     return NotAStore(f"{target} is {kind}, not a store file")
+
+
+FULL_DISK = "the disk holding it is full or failing"  # why an open fell back to read-only (store/connection.py)
+FREE_ENOUGH = 1 << 20  # bytes free on the disk beyond which a failed open was not for want of space
+
+
+def full_disk_refusal(path: Path, error: str) -> InspectorError | None:
+    """An act on a store opened read-only because its disk was full (or failing) when it opened.
+
+    Every act there was refused ``read_only`` "is open read-only (…full or failing): it can be
+    read and verified, not changed" — the code of a read-only medium, and no word of the remedy,
+    where the same act a moment later on a nearly full disk said ``disk_full`` "free some space
+    and run it again" (store-fault-eight). None when the disk has room now (a failing medium, a
+    file-size limit): then the read-only refusal stands, naming both."""
+    try:
+        st = os.statvfs(path.parent)
+        free: int | None = st.f_bavail * st.f_frsize
+    except OSError:
+        free = None
+    if error != "SQLITE_FULL" and (free is None or free >= FREE_ENOUGH):
+        return None
+    left = "" if free is None or free >= FREE_ENOUGH else f" ({free:,} bytes free: too little for the store's log)"
+    return InspectorError(f"the disk holding {path} is full{left}: the store was opened read-only and nothing was "
+                          "written — free some space and run it again", code="disk_full")

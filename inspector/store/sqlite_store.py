@@ -24,7 +24,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, StoreBusy, StoreFileChanged
-from inspector.store import file_writes, held_files, sqlite_connections, wal_commits
+from inspector.store import faults, file_content, file_writes, held_files, sqlite_connections, wal_commits
 
 
 class Store:
@@ -47,6 +47,7 @@ class Store:
         self.digest_key = key
         self.read_only = read_only
         self.read_only_reason = read_only_reason
+        self.open_error = ""  # SQLite's error name when a writable open failed and fell back to read-only
         self._writer = writer
         self._reader = reader
         self._connect_reader = connect_reader
@@ -57,9 +58,13 @@ class Store:
         self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
         self._file = _file_state(path)  # (device, inode, size, times) when opened: see check_file
         self._mark = file_writes.checkpoint_mark(path)  # how far the log was copied in, then: see _copied_over
+        self._content: tuple[tuple[int, int], bytes | None] | None = None  # the bytes at the last look: see _same_bytes
+        if self._file is not None:
+            self._content = (self._file[3], file_content.digest(path))
         self._closed = False
         self._log_orphaned = False  # the file was overwritten by another store's: see close
         self.deleted_text_in_file: dict[str, Any] | None = None  # set by open_store: store/deletion_residue.py
+        self.deletion_finished: dict[str, Any] | None = None  # what open_store finished of one: the same
         held_files.watch(self)  # a read that fails on a copied-over file is said as such (faults.explain)
 
     @property
@@ -111,6 +116,9 @@ class Store:
         return self._writer is not None
 
     def refuse_writes(self) -> None:
+        full = faults.full_disk_refusal(self.path, self.open_error) if self.read_only_reason == faults.FULL_DISK else None
+        if full is not None:
+            raise full
         if self.read_only or self._writer is None:
             raise InspectorError(f"{self.path} is open read-only ({self.read_only_reason or 'read-only'}): it can "
                                  "be read and verified, not changed", code="read_only")
@@ -184,6 +192,8 @@ class Store:
         checkpoint by another process): its identity, size and times, and the log's mark."""
         self._file = _file_state(self.path) or self._file
         self._mark = file_writes.checkpoint_mark(self.path)
+        if self._file is not None and (not self._content or self._content[0] != self._file[3]):
+            self._content = (self._file[3], file_content.digest(self.path))  # written: its bytes again
 
     def _copied_over(self, now: tuple[int, int, int, tuple[int, int]] | None) -> str | None:
         """The refusal's sentence when something was copied over the file this store opened (same
@@ -194,6 +204,7 @@ class Store:
             return None
         if now[3] == self._file[3] and now[2] >= self._file[2]:
             return None
+        touch = file_content.touched(self.path)  # before any read of ours moves the access time (relatime)
         if _file_key(self.path) not in (None, self.digest_key):
             return (f"{self.path} was overwritten by another store's file while it was open (the same file, new "
                     "contents: a copy over it); nothing was written — reopen the store to work on the new one")
@@ -201,6 +212,8 @@ class Store:
             return None  # only its inode changed (chmod, a link): not its contents — the log is still its own
         if not file_writes.written_elsewhere(self.path, self._mark):
             return None
+        if touch and self._same_bytes():
+            return None  # a touch: the same bytes, both times one instant (a copy leaves the access time alone)
         if now[2] < self._file[2] and not file_writes.header_whole(self.path):
             return None  # cut, not copied: check_file says store_file_cut
         return (f"{self.path} was overwritten while it was open by a copy of this store put back over it (the file "
@@ -208,6 +221,11 @@ class Store:
                 f"into the file stay out of the copy (their log is kept beside it as {self.path.name}-wal.….kept when "
                 f"the store closes: put it back as {self.path.name}-wal, with the store closed, only if the copy was "
                 "not meant) — reopen the store to work on the copy")
+
+    def _same_bytes(self) -> bool:
+        """The file holds the bytes it held at the last look (store/file_content.py)."""
+        before = self._content[1] if self._content else None
+        return before is not None and file_content.digest(self.path) == before
 
     def copied_over_said(self) -> str | None:
         """The refusal's sentence when the file was copied over since the last look, for an error
@@ -221,6 +239,31 @@ class Store:
         if said is not None:
             self._log_orphaned = True
         return said
+
+    def file_said(self) -> StoreFileChanged | None:
+        """Why the file at the path is no longer the one this store reads, or None — for a holder
+        that reads and may never act (the app's half-second look, sessions.ChangeWatch).
+
+        ``mv other.db s.db`` (or a restore that makes a new inode) under an open store changes
+        nothing this store reads: SQLite reads the file that was moved away, so the app went on
+        showing the old store, with no word, until an act was refused. A file that was only
+        touched is taken as it is now, so a read after it cannot make it look copied later."""
+        if self.dialect != "sqlite" or self._closed or self._file is None:
+            return None
+        now = _file_state(self.path)
+        if now is None:
+            return StoreFileChanged(f"{self.path} was deleted while it was open: what is shown is the deleted file, and "
+                                    "every act is refused (it would be lost) — reopen the store", code="store_file_gone")
+        if now[:2] != self._file[:2]:
+            return StoreFileChanged(f"{self.path} was replaced by another file while it was open (moved over it): "
+                                    "what is shown is still the file that was moved away, and every act is refused — "
+                                    "reopen the store to see the new one", code="store_file_replaced")
+        copied = self.copied_over_said()
+        if copied is not None:
+            return StoreFileChanged(copied, code="store_file_replaced")
+        if now[3] != self._file[3] and now[2] >= self._file[2]:
+            self._look()  # a checkpoint's or a touch's new times: the file as it is now is this store's
+        return None
 
     def _overwritten(self) -> bool:
         """The file at the path was copied over since the last look (see _copied_over)."""

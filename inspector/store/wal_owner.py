@@ -26,7 +26,7 @@ import struct
 from pathlib import Path
 from urllib.parse import quote
 
-from inspector.domain.errors import NotAStore
+from inspector.domain.errors import NotAStore, StoreFileChanged
 from inspector.store import wal_commits
 from inspector.store.schema_expected import expected_schema, schema_of
 
@@ -88,6 +88,27 @@ def _live_elsewhere(path: Path) -> bool:
         os.close(fd)
 
 
+LOCK_BYTES = (0x40000000, 512 + 2)  # the database file's pending, reserved and shared lock bytes (unix VFS)
+
+
+def _file_locked_elsewhere(path: Path) -> bool:
+    """Another process holds a lock on the store file itself. Every SQLite connection in WAL mode
+    keeps a shared lock there while it is open (between transactions too), taken before it uses
+    the log and given up after it: a log that is live elsewhere while nobody locks this file is
+    the log of another file — the store that was at this path before it was moved over."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return True  # cannot be asked: nothing is concluded
+    try:
+        probe = struct.pack("hhqqi", fcntl.F_WRLCK, os.SEEK_SET, LOCK_BYTES[0], LOCK_BYTES[1], 0)
+        return struct.unpack("hhqqi", fcntl.fcntl(fd, fcntl.F_GETLK, probe))[0] != fcntl.F_UNLCK
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # no connection of this process holds this file (see _live_elsewhere)
+
+
 def remove_made_shm(path: Path) -> None:
     """Remove the -shm this check's reading made, unless another process has the store open by
     now: the DMS byte's write lock, held while the file is unlinked, proves none has (an opening
@@ -128,6 +149,14 @@ def check_wal_is_own(path: Path) -> None:
         return
     base = f"file:{quote(os.fsencode(path.resolve()))}"
     live = _live_elsewhere(path)  # before any connection of this check opens: see there
+    if live and not _file_locked_elsewhere(path):
+        # ``mv backup.db s.db`` under an open app: the app's log stays beside the new file, and
+        # opening it applied the app's uncopied acts to the backup (its ledger chains on, so the
+        # checks below take it for the file's own) — the restore silently undone (store-fault-eight).
+        raise StoreFileChanged(f"{path} was put in place (moved over the store that was there) while another program "
+                               f"still has that store open: the log beside it ({wal.name}) is that store's, and opening "
+                               "now would apply it to this file. Nothing was opened — close that program (the app, a "
+                               "follow) first, then open the store again", code="store_file_replaced")
     had_shm = os.path.lexists(f"{path}-shm")
     file_view = log_view = None
     foreign = 0

@@ -66,6 +66,10 @@ class WatchesChanges(_Base):
         and the open session."""
         self._checking = True
         try:
+            moved = self.change_watch.file_said()
+            if moved is not None:  # what is shown is the file that was moved away: said once, until reopened
+                self.notify(f"{moved.message} ({moved.code})", title="Store file replaced", severity="error",
+                            timeout=60, markup=False)
             changed = await self.change_watch.changed()
             if self.acts.seen is None:
                 await self.acts.start()
