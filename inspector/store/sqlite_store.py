@@ -179,6 +179,18 @@ class Store:
         if now[3] != self._file[3]:  # written since the last look: a checkpoint (any process's)
             self._look()
 
+    def file_moved(self) -> str | None:
+        """For a reader (the app's live look, ctrl+r): the code when the path no longer names the
+        file this store opened — deleted (``store_file_gone``) or another file moved over it
+        (``store_file_replaced``) — else None. Only the file's identity, never its contents: the
+        write's fuller look (check_file) takes a checkpoint as seen, which a reader must not."""
+        if self._file is None:
+            return None
+        now = _file_state(self.path)
+        if now is None:
+            return "store_file_gone"
+        return "store_file_replaced" if now[:2] != self._file[:2] else None
+
     def _look(self) -> None:
         """Take the file as it is now as the one this store writes (after its own commit, or a
         checkpoint by another process): its identity, size and times, and the log's mark."""

@@ -30,6 +30,15 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
+# What the open window shows when its store's file changed under it (a write refuses with its own words:
+# "nothing was written", where no write was asked).
+_READ_SIDE = {
+    "store_file_replaced": "{path} was replaced by another file while it was open: what this window shows is the "
+                           "file moved away, and its writes would be refused — quit and open the store again to work "
+                           "on the new one",
+    "store_file_gone": "{path} was deleted while it was open: what this window shows is the deleted file, and its "
+                       "writes would be refused",
+}
 LIVE_POLL_S = 0.5  # how often to ask whether another connection committed (cheap: a counter), so acts show within 2 s
 
 
@@ -66,6 +75,7 @@ class WatchesChanges(_Base):
         and the open session."""
         self._checking = True
         try:
+            self.say_file_replaced()
             changed = await self.change_watch.changed()
             if self.acts.seen is None:
                 await self.acts.start()
@@ -88,6 +98,22 @@ class WatchesChanges(_Base):
                 self.load_sessions()
         finally:
             self._checking = False
+
+    _file_said = False  # the store's file was said to be replaced or deleted (once)
+
+    def say_file_replaced(self) -> None:
+        """A store file replaced under the open app (``mv other.db store.db``, a backup restored)
+        kept showing the old file's rows without a word until the first write refused
+        (review-15 item 3): the look every poll and ctrl+r make says it, once, before the reviewer
+        works on stale rows."""
+        moved = getattr(self.store, "file_moved", None)
+        if moved is None or self._file_said or getattr(self.store, "dialect", "sqlite") != "sqlite":
+            return  # a PostgreSQL store has no file to look at
+        code = moved()
+        if code is not None:
+            self._file_said = True
+            self.notify(f"{code}: " + _READ_SIDE[code].format(path=self.store.path), title="The store's file changed",
+                        severity="error", timeout=30, markup=False)
 
     def _not_followed(self, news: list[recent_acts.Act]) -> list[recent_acts.Act]:
         """The acts the follower did not write (FollowBar.made), told act by act: a foreign act
