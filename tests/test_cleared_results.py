@@ -81,7 +81,7 @@ def test_the_real_micro_compaction_lists_its_42_results(tmp_path: Path) -> None:
     # Line 33 of the file (evt:33) names 42 results, all called in the conversation this file continues.
     assert len(cleared) == 42 and {c["at"] for c in cleared} == {"evt:33"}
     assert cleared[0]["call_id"] == "toolu_01Ccc8vRsWj8nabNky1oKWf1"
-    assert any(w["code"] == "results_cleared" and "42 tool result(s)" in w["message"] for w in session["warnings"])
+    assert any(w["code"] == "results_cleared" and "42 tool results" in w["message"] for w in session["warnings"])
 
 
 async def test_the_drift_tab_has_a_section_of_the_cleared_results(tmp_path: Path) -> None:
@@ -107,7 +107,7 @@ async def test_the_drift_tab_has_a_section_of_the_cleared_results(tmp_path: Path
         from inspector.ui.widgets.drift_view import DriftView
         assert app.screen.query_one(DriftView).selected() is None  # no finding behind it: `c` corrects no generation
     text = "\n".join(rows)
-    assert "micro-compaction: 2 tool result(s) cleared from the model's context" in text
+    assert "micro-compaction: 2 tool results cleared from the model's context" in text
     assert "(toolu_A)" in text and "Read" in text and "toolu_GONE: not in this log" in text
 
 

@@ -143,4 +143,4 @@ def test_check_passes_on_a_clean_store(tmp_path: Path) -> None:
     code, out, _ = run("check", str(store), "--json")
     assert code == 0 and json.loads(out)["ok"] is True and json.loads(out)["verdict"] == "clear"
     code, out, _ = run("check", str(store))
-    assert code == 0 and out.splitlines()[-1].startswith("1 session(s): 1 ✓ clear, 0 ? not judged")
+    assert code == 0 and out.splitlines()[-1].startswith("1 session: 1 ✓ clear, 0 ? not judged")

@@ -22,8 +22,8 @@ async def test_at_80_columns_the_header_shows_drift_and_loss_first(sample_store:
         assert len(lines) == 3  # the badges wrap rather than lose one to "…" (flow-seven)
         assert "s-export" in lines[0]  # where you are, cut with "…" if it must be
         assert lines[1].startswith("⚠ drift 4")  # the verdicts first: visible at any width
-        assert "gen 3 1/5 kept · 1 left out" in lines[1]  # the short form: "keeps 1 of 5 facts"
-        assert "◷ 8 pending cand." in lines[1] and lines[2].endswith("as lin")
+        assert "gen 3 1/5 kept · 1 not counted" in lines[1]  # the short form: "keeps 1 of 5 facts"
+        assert "◷ 8 pending cand" in lines[1] + lines[2] and lines[2].endswith("as lin")  # wrapped whole
 
 
 def test_a_long_store_name_keeps_its_start_and_its_digest() -> None:

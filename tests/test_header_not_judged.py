@@ -40,7 +40,7 @@ async def test_a_session_judged_unknown_says_how_much_was_not_judged(tmp_path: P
         _, badges = await overview(opened, "s-later")
     assert (badges.drift, badges.not_judged) == (0, 1) and badges.as_dict()["not_judged"] == 1
     text = await _header(store)
-    assert "? 1 not judged" in text and "⚠ drift" not in text
+    assert "? 1 warning: not judged in full" in text and "⚠ drift" not in text
 
 
 async def test_a_clear_session_says_nothing_of_it(tmp_path: Path) -> None:
@@ -59,5 +59,5 @@ async def test_the_real_manual_compaction_header_is_not_blank(tmp_path: Path) ->
     async with await open_store(store) as opened:
         _, badges = await overview(opened, report.sessions[0])
     assert badges.drift == 0 and badges.not_judged >= 1  # check says "?": identifier_unverified
-    assert f"? {badges.not_judged} not judged" in await _header(store)
+    assert f"? {badges.not_judged} warning" in await _header(store)
     assert json.dumps(badges.as_dict())

@@ -169,7 +169,7 @@ def test_a_rebase_with_no_event_since_says_so(sample_store: Path) -> None:
     result = CliRunner().invoke(cli, ["rebase", str(sample_store), "cand-goal", "--reviewer", "alice"])
     assert result.exit_code == 0, result.output
     assert "  no event after evt:11" in result.output.splitlines()
-    assert "0 event(s)" not in result.output
+    assert "0 event(s)" not in result.output and "0 events" not in result.output
 
 
 def test_filing_a_pending_value_again_says_to_confirm_it(sample_store: Path) -> None:

@@ -184,7 +184,7 @@ def test_the_report_explains_what_a_teammate_could_not_tell(tmp_path: Path) -> N
     assert _run("report", store, "--session", "s1", "-o", str(out))[0] == 0
     page = out.read_text("utf-8")
     assert "· accepted · decided; it started session s2</h3>" in page and "· accepted · refused" not in page
-    assert "Not judged: 1 fact(s) first said after evt 1, the end of what generation 1 covers" in page
+    assert "Not judged: 1 fact first said after evt 1, the end of what generation 1 covers" in page
     assert "<code>constraint.csv</code> keep the CSV header" in page
     assert "so the numbers skip the others'" in page
 
@@ -320,7 +320,7 @@ def test_an_import_says_which_records_it_left_pending_and_how_to_decide_them(tmp
                 "sources": ["evt:1"], "writer": "extractor", "status": "pending", "at": AT}]
     store = str(tmp_path / "p.db")
     code, plain = _run("import", str(write_sif(tmp_path / "p.jsonl", records)), "--into", store, as_json=False)
-    assert code == 0 and "1 protected record(s) of s1 are pending proposals: they bind nothing until the owner" in plain
+    assert code == 0 and "1 protected record of s1 is a pending proposal: it binds nothing until the owner" in plain
     assert f"`inspector facts {store} --session s1` lists them" in plain and "--all-pending" not in plain
     code, doc = _run("import", str(tmp_path / "p.jsonl"), "--into", store)
     assert code == 0 and doc["pending"] == {"s1": 1}

@@ -158,3 +158,32 @@ def test_report_draws_its_line_on_a_terminal_unless_json(tmp_path: Path, monkeyp
     [line] = made
     assert line.enabled is not as_json and line.label == "report s1"
     assert line.stage == "opening the store" and line.stages[-1].startswith("reading the log")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_delete_and_export_draw_their_line_on_a_terminal_unless_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    as_json: bool) -> None:
+    """A deletion looking for a pasted log's values (18 s for 1 MB) and an export of a huge message
+    said nothing on a terminal until they ended (session 16)."""
+    from inspector.cli import deletion_commands, store_commands
+
+    made: list[ProgressLine] = []
+
+    class Recording(ProgressLine):
+        def __init__(self, label: str, **kwargs: Any) -> None:
+            super().__init__(label, **kwargs)
+            made.append(self)
+
+    for module in (deletion_commands, store_commands):
+        monkeypatch.setattr(module, "ProgressLine", Recording)
+    monkeypatch.setattr(import_progress, "_is_tty", lambda stream: True)
+    store = _store(tmp_path)
+    flag = ["--json"] if as_json else []
+    assert CliRunner().invoke(cli, ["export", str(store), "-o", str(tmp_path / "x.jsonl"), *flag]).exit_code == 0
+    filed = CliRunner().invoke(cli, ["request-deletion", str(store), "--session", "s1", "evt:1", "--reason", "asked",
+                                     "--reviewer", "owner", "--json"])
+    assert filed.exit_code == 0, filed.output
+    request = json.loads(filed.stdout)["request"]
+    assert CliRunner().invoke(cli, ["delete", str(store), request, "--reviewer", "owner", *flag]).exit_code == 0
+    assert [(line.label, line.enabled) for line in made] == [("export x.jsonl", not as_json),
+                                                              (f"delete {request}", not as_json)]

@@ -102,7 +102,7 @@ def test_naive_truncate_text_names_case_fact_and_generation() -> None:
     assert code == 1
     line = next(x for x in out.splitlines() if "constraint.prod “不得修改生产库”" in x)
     assert "case 01_prod_db_constraint" in line and "missing, first at generation" in line
-    assert "0 of 1 case(s) passed; failed: 01_prod_db_constraint" in out
+    assert "0 of 1 case passed; failed: 01_prod_db_constraint" in out
     assert "[1/1] 01_prod_db_constraint" in err  # progress goes to stderr
 
 

@@ -81,9 +81,9 @@ async def test_the_header_is_never_green_where_the_app_or_check_is_not(tmp_path:
     assert data["check"]["counts"]["warnings"] == 2
     assert '<span class="badge warning">⚠ 2 sensitive_data</span>' in pages["s-privacy"]
     assert '<span class="badge warning">⚠ 1 untrusted_instruction</span>' in pages["s-export"]
-    assert '<span class="badge error">⚠ 6 refused candidate(s)</span>' in pages["s-export"]
+    assert '<span class="badge error">⚠ 6 refused candidates</span>' in pages["s-export"]
     assert "sensitive_data" in pages["s-privacy"].split('id="check"')[1]  # each warning listed with its sentence
-    assert "</code> ✗ fails, with 1 warning(s)." in pages["s-export"] and "</code> ✓ passes, with 2 warning(s)." in pages["s-privacy"]
+    assert "</code> ✗ fails, with 1 warning." in pages["s-export"] and "</code> ✓ passes, with 2 warnings." in pages["s-privacy"]
 
 
 def test_the_cli_bounds_by_default_and_writes_everything_when_asked(tmp_path: Path) -> None:
@@ -114,4 +114,4 @@ async def test_check_items_past_a_hundred_are_counted_not_listed(tmp_path: Path)
     assert len(check["protocol"]) == 100 and check["counts"]["protocol"] == 300 and check["left_out"] == {"protocol": 200}
     page = written.path.read_text("utf-8")
     assert "trust_label_conflict 300</span>" in page  # the badge counts them all
-    assert "… 200 more protocol item(s) are left out of this report" in page
+    assert "… 200 more protocol items are left out of this report" in page

@@ -135,4 +135,4 @@ def test_headline_never_says_no_drift_of_an_unreadable_generation() -> None:
                                                "2 pending not judged (see survival)")
     assert headline([pending]) == "no drift in the active records; 2 pending not judged (see survival)"
     blocking = Finding("protected_missing", "constraint.x", "dropped")
-    assert headline([unreadable, blocking]) == "1 finding(s)"
+    assert headline([unreadable, blocking]) == "1 finding"

@@ -289,7 +289,10 @@ def test_a_frequency_restated(value: str, text: str, moved: bool, kept: bool) ->
     ("The change went into cmd/entire/cli/hooks_claudecode_handler.go.", "contradicted"),
     ("The repository error in cmd/entire/cli/hooks_claudecode_handlers.go is now returned; the change itself sits "
      "in hooks_claudecode_hanlders.go.", "contradicted"),
-    ("The change to the handlers in cmd/entire/cli/hooks_claudecode_handlers.go returns the repository error.", "kept"),
+    # The goal stands word for word only in the summary's "All user messages" list: a quote is not
+    # its state (verdict-real-two, said_quoted.py), so the right name leaves it unknown, never contradicted.
+    ("The change to the handlers in cmd/entire/cli/hooks_claudecode_handlers.go returns the repository error.",
+     "unknown"),
 ])
 def test_a_real_compaction_with_a_file_name_one_letter_off(tmp_path: Path, added: str, verdict: str) -> None:
     """a6e4c2a0… (auto compaction): its goal names cmd/entire/cli/hooks_claudecode_handlers.go; a

@@ -163,7 +163,9 @@ def _real_survival(source: Path, edit: Callable[[str], str], tmp: Path) -> dict[
 
 
 @pytest.mark.parametrize(("edit", "verdict"), [
-    (lambda t: t, "kept"),
+    # As it is, the goal stands word for word only in the "All user messages" list: a quote is not
+    # its state (verdict-real-two, said_quoted.py), so unknown, never kept.
+    (lambda t: t, "unknown"),
     (lambda t: t + "\n\nNone of the above applies any more.", "contradicted"),
     (lambda t: t.replace("hooks_claudecode_handlers.go", "hooks_claude\u200dcode_handlers.go"), "unknown"),
 ], ids=["as-is", "retracted", "zero-width-in-file-name"])

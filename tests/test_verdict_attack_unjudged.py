@@ -101,7 +101,7 @@ def test_the_headline_names_every_part_that_was_not_judged() -> None:
     says "no drift" (the Drift tab and `inspector drift` show it as the generation's line)."""
     found = [Finding("identifier_unverified", None, "generation 1 names …", "warning", words=("a.go", "b.go")),
              Finding("facts_not_judged", None, "generation 1: 3 pending proposals are not judged", "warning")]
-    assert headline(found) == ("no finding; 2 name(s) the log cannot confirm (identifier_unverified); "
+    assert headline(found) == ("no finding; 2 names the log cannot confirm (identifier_unverified); "
                                "3 pending not judged (see survival)")
     assert headline(found[1:]) == "no drift in the active records; 3 pending not judged (see survival)"
     assert headline([]) == "no drift found"

@@ -68,7 +68,8 @@ def test_what_a_greeting_is() -> None:
     from inspector.domain.later_requests import greeting
 
     assert all(map(greeting, ["Hello!", "hi there", "Good morning.", "你好", "Hey everyone"]))
-    assert not any(map(greeting, ["hello, can you fix the build?", "Hey, deploy it", "good", "Hi Claude",
+    # a greeting that names the assistant is still only a greeting (review-15 item 9; flow-eight)
+    assert not any(map(greeting, ["hello, can you fix the build?", "Hey, deploy it", "good", "Hi Claude, fix it",
                                   "Hello! Never touch the prod database."]))
 
 

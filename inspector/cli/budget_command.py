@@ -6,8 +6,11 @@ from pathlib import Path
 
 import click
 
+from inspector.cli import STARTED
+from inspector.cli.import_progress import ProgressLine
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import sole_store_argument
+from inspector.domain.plurals import counted as _n
 from inspector.services.budget import DEFAULT_REQUEST, DEFAULT_SPLIT, budget
 from inspector.store.connection import open_store
 
@@ -44,15 +47,16 @@ async def budget_cmd(store: Path, session: str, window: int | None, fixed: int |
         fixed = DEFAULT_REQUEST["fixed"] if fixed is None else fixed
         reserve = DEFAULT_REQUEST["reserve"] if reserve is None else reserve
     fixed, reserve = fixed or 0, reserve or 0
-    async with await open_store(store) as opened:
-        plan = await budget(opened, session, window=window, fixed=fixed, reserve=reserve, split=split)
+    with ProgressLine(f"budget {session}", enabled=not as_json, since=STARTED, stage="planning the next request"):
+        async with await open_store(store) as opened:
+            plan = await budget(opened, session, window=window, fixed=fixed, reserve=reserve, split=split)
 
     def human() -> list[str]:
         if plan.refusals:
             return [f"refused {r.code}: {r.message}" for r in plan.refusals]
         lines = [f"history budget {plan.history_budget:,} tokens · loaded {plan.loaded:,} · ratio "
                  f"{plan.ratio if plan.ratio is not None else '-'} (length only, not quality)"]
-        lines += [f"  {b.name:<16} {b.used:>8,} / {b.budget:,}  ({len(b.items)} item(s))" for b in plan.blocks]
+        lines += [f"  {b.name:<16} {b.used:>8,} / {b.budget:,}  ({_n(len(b.items), 'item')})" for b in plan.blocks]
         lines += ["not loaded:"] + [f"  {n['ref']}: {n['why']} ({n['tokens']:,} tokens)" for n in plan.not_loaded]
         return lines
 

@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from inspector.cli import STARTED
+from inspector.cli.import_progress import ProgressLine
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
 from inspector.domain.cell_width import cells, padded
@@ -18,20 +20,38 @@ from inspector.store.connection import open_store
 session_option = click.option("--session", help="The request's session (needed only when the id is used in several).")
 
 
+def copy_count(n: int) -> str:
+    """"1 copy", "7 copies": never "cop(ies)" (flow-eight)."""
+    return f"{n:,} {'copy' if n == 1 else 'copies'}"
+
+
+def _gone(cov: Coverage, target: str) -> str:
+    """Where a target the request names went: the deletion's ledger entry when one removed it
+    (review-15 item 6: "not found … already deleted, or never stored" while the timeline knew)."""
+    by = cov.gone_by.get(target)
+    if by is None:
+        return (f"  (gone: {target} — deleted by this request or an earlier one)" if cov.status == "done" else
+                f"  (not found: {target} — never stored, or deleted before the ledger said what it removed)")
+    whose = "this request" if by["request"] == cov.request else f"request {by['request']}"
+    return f"  (gone: {target} — deleted by ledger entry L{by['ledger']}, {whose})"
+
+
 def coverage_text(cov: Coverage) -> list[str]:
     if cov.status == "done":  # as the app's Deletions tab says it; what it found since is a new request's
         lines = [f"{cov.request} (done) in {cov.session}: carried out, only the ledger's tombstone remains"
-                 + (f"; {len(cov.copies)} cop(ies) hold its values now (a new request removes them)"
+                 + (f"; {copy_count(len(cov.copies))} hold its values now (a new request removes them)"
                     if cov.copies else "")]
+    elif cov.missing and all(c.where == "deletion_requests" for c in cov.copies):
+        lines = [f"{cov.request} ({cov.status}) in {cov.session}: nothing left to remove, its targets are gone "
+                 f"already; carrying it out keeps its reason only as a keyed digest ({copy_count(len(cov.copies))})"]
     else:
-        lines = [f"{cov.request} ({cov.status}) in {cov.session}: {len(cov.copies)} cop(ies) to remove"]
+        lines = [f"{cov.request} ({cov.status}) in {cov.session}: {copy_count(len(cov.copies))} to remove"]
     width = max([12, *(cells(c.where) + 1 for c in cov.copies)])  # 'deletion_requests' is 17 cells
     lines += [f"  {padded(c.where, width)} {padded(c.id, 24)} {c.why}" for c in cov.copies]
-    lines += [f"  (gone: {m} — deleted by this request or an earlier one)" if cov.status == "done" else
-              f"  (not found: {m} — already deleted, or never stored)" for m in cov.missing]
+    lines += [_gone(cov, m) for m in cov.missing]
     lines += [f"  ! {w}" for w in cov.warnings]
     if cov.kept:
-        lines.append(f"  ✕ {len(cov.kept)} cop(ies) cannot be removed, so `delete` refuses (copy_kept):")
+        lines.append(f"  ✕ {copy_count(len(cov.kept))} cannot be removed, so `delete` refuses (copy_kept):")
         lines += [f"    - {k['why']}" for k in cov.kept]
         lines += [f"    to remove it: {way}" for way in dict.fromkeys(k.get("remedy", "") for k in cov.kept) if way]
     return lines + _not_checked()
@@ -91,11 +111,13 @@ async def deletion_cmd(store: Path, request: str, session: str | None, as_json: 
 @run_command()
 async def delete_cmd(store: Path, request: str, session: str | None, reviewer: str, as_json: bool) -> int:
     """Carry out deletion request REQUEST: remove every copy, keep a tombstone in the ledger."""
-    async with await open_store(store) as opened:
-        result = await deletions.delete(opened, request, actor=reviewer, session=session)
+    # a terminal sees the time go by (a 1 MB pasted log's deletion looked for its values 18 s, silently)
+    with ProgressLine(f"delete {request}", enabled=not as_json, since=STARTED, stage="finding and removing every copy"):
+        async with await open_store(store) as opened:
+            result = await deletions.delete(opened, request, actor=reviewer, session=session)
     emit(result.as_dict(), as_json,
          lambda: [f"refused {r.code}: {r.message}" for r in result.refusals] if result.refusals
-         else [_deleted_line(request, result.removed, result.coverage.copies),
+         else [_deleted_line(request, result.removed, result.coverage.copies, result.coverage.gone_by),
                *(f"  rewrote {c.id} ({c.why})" for c in result.coverage.copies if c.where == "sessions"),
                *(f"  ! {w}" for w in result.coverage.warnings),
                *([] if result.wal_truncated else ["  ! " + _not_yet_erased(opened)]),
@@ -103,13 +125,16 @@ async def delete_cmd(store: Path, request: str, session: str | None, reviewer: s
     return EXIT_REFUSED if result.refusals else EXIT_OK
 
 
-def _deleted_line(request: str, removed: dict[str, int], copies: list[Any]) -> str:
+def _deleted_line(request: str, removed: dict[str, int], copies: list[Any],
+                  gone_by: dict[str, dict[str, Any]] | None = None) -> str:
     """"deleted all 9 copies `deletion` lists for del-1: 1 event, 1 summary, 7 candidates; with
     them …" (was "7 candidate", and "deleted 0 cop(ies) for del-2: " with nothing after the
     colon when its targets were gone)."""
     if not removed:
-        return (f"deleted nothing for {request}: its targets were gone already (deleted by an earlier request); "
-                "its reason is now kept only as a keyed digest")
+        by = sorted({f"L{b['ledger']}, request {b['request']}" for b in (gone_by or {}).values()})
+        return (f"deleted nothing for {request}: its targets were gone already (deleted by "
+                + (f"ledger entry {', '.join(by)}" if by else "an earlier request")
+                + "); its reason is now kept only as a keyed digest")
     names = {"summary": ("summary", "summaries"), "state": ("state record", "state records"),
              "material_bytes": ("material's bytes", "materials' bytes")}
     said = ", ".join(f"{n} {names.get(k, (k, k + 's'))[n != 1]}" for k, n in removed.items())

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from inspector.cli.output import EXIT_OK, emit
+from inspector.domain.plurals import counted as _n
 from inspector.services import discovery
+from inspector.services.discovery_copies import copies_said
 from inspector.services.unlisted import named_sources, unlisted, unlisted_said
 
 
@@ -47,16 +49,17 @@ def discover_listing(sources: tuple[Path, ...], as_json: bool) -> int:
     }
 
     def human() -> list[str]:
-        lines = [f"{len(found)} transcript(s) in {len(groups)} project(s) "
+        lines = [f"{_n(len(found), 'transcript')} in {_n(len(groups), 'project')} "
                  f"({time.perf_counter() - started:.2f}s; sources: {', '.join(map(str, roots))})"]
         for name, items in groups:
             lines += ["", name]
             for f in items:
                 mark = "✓ imported" + (" · changed since" if f.changed_since_import else "") if f.imported else ""
-                comp = f" · {f.compactions} compaction(s)" if f.compactions else ""
+                comp = f" · {_n(f.compactions, 'compaction')}" if f.compactions else ""
                 lines.append(f"  {f.tool:<11} {span(f):<30} {human_size(f.size):>9}{comp}  {f.title or f.session or ''}"
                              f"  {mark}".rstrip())
                 lines.append(f"              {f.path}")
+                lines += [f"              ⚠ {said}" for said in copies_said(f, lambda p: Path(p).name)]
         if left_out:
             lines += ["", unlisted_said(left_out)]
         return lines

@@ -12,6 +12,7 @@ from inspector.cli.store_commands import reviewer_option, sole_store_argument
 from inspector.domain.cell_width import padded
 from inspector.domain.drift_headline import drift_verdict
 from inspector.domain.errors import BadInput
+from inspector.domain.plurals import counted as _n
 from inspector.domain.unreadable import NOT_JUDGED_ALL
 from inspector.domain.unreadable import headline as drift_headline
 from inspector.services import confirmations, corrections
@@ -31,9 +32,9 @@ def _outcome_text(o: Outcome, store: Path | None = None, session: str | None = N
     if o.generation is not None:
         doubts = [f"  ? not judged: {w['code']}: {w['message']}" for w in o.warnings]
         if doubts:
-            doubts.append("  saved, but the rules could not judge the sentence(s) above: a person must read it.")
+            doubts.append("  saved, but the rules could not judge " + ("the sentence" if len(doubts) == 1 else "the sentences") + " above: a person must read it.")
         # what the check of the new text found, said: it is the next summary's starting point
-        judged = (f"saved with {len(o.findings)} drift finding(s) (--save-anyway)" if o.findings
+        judged = (f"saved with {_n(len(o.findings), 'drift finding')} (--save-anyway)" if o.findings
                   else "no drift found in it" + (", but see the ? lines" if doubts else ""))
         return [f"generation {o.generation} (corrected, parent {o.parent}); context v{o.context_version}; {judged}; "
                 "the next summary starts from it", *doubts]

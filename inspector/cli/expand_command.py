@@ -8,6 +8,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, lines_text, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
+from inspector.domain.plurals import counted as _n
 from inspector.services.expanding import (
     DEFAULT_MAX_BYTES,
     DEFAULT_SCOPES,
@@ -65,7 +66,7 @@ async def expand_cmd(store: Path, stub: str, session: str | None, byte_range: tu
             return lines_text([f"refused: {result.stub} → {result.material} [{s}, {e})"] +
                               [f"  {r.code}: {r.message}" for r in result.refusals])
         lines = [f"{result.stub} → {result.material} [{s}, {e}) · {len(result.data):,} bytes · verified "
-                 f"({result.chunks_read} chunk(s) read) · budget {len(result.data):,} of {max_bytes:,}"]
+                 f"({_n(result.chunks_read, 'chunk')} read) · budget {len(result.data):,} of {max_bytes:,}"]
         if result.cut_head or result.cut_tail:
             lines.append(f"cut characters: head {result.cut_head.hex() or '-'} tail {result.cut_tail.hex() or '-'}; "
                          f"whole characters: wider {list(result.snap_wider or ())} narrower {list(result.snap_narrower or ())}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -113,8 +114,20 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
             _print(event)
         while not once and (deadline is None or time.monotonic() < deadline):
             await asyncio.sleep(interval)
+            generation = follower.resume.generation
             step = await follower.poll()
             for event in step.events:
                 _print(event)
             _warn(step.returned)
+            _compacted(generation, follower.resume.generation, follower.resume.session, store_path)
     return EXIT_OK
+
+
+def _compacted(before: int, now: int, session: str, store: Path) -> None:
+    """A compaction arriving mid-follow made a summary generation: said on stderr with how to judge it
+    (stdout stays the events' JSON lines). Only its events were printed, so a script's reader learnt
+    nothing of the new generation that drift and survival now judge (new-user-16)."""
+    if now > before:
+        where = shlex.quote(str(store))
+        click.echo(f"⚑ a compaction arrived: summary generation {now} of {line_safe(session)}; judge it with "
+                   f"`inspector drift {where} --session {shlex.quote(session)}` (and `survival`)", err=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, echo_safe, emit, json_option, run_command
+from inspector.domain.plurals import counted as _n
 from inspector.domain.regress import DEFAULT_GENERATIONS, CaseResult
 from inspector.domain.terminal_safe import line_safe
 from inspector.services.regress import DEFAULT_JOBS, DEFAULT_TIMEOUT_S, RegressReport, regress
@@ -34,7 +35,7 @@ def _text(report: RegressReport) -> list[str]:
     for result in report.cases:
         lines += _case_text(result)
     failed = [c for c in report.cases if not c.passed]
-    lines.append(f"{len(report.cases) - len(failed)} of {len(report.cases)} case(s) passed"
+    lines.append(f"{len(report.cases) - len(failed)} of {_n(len(report.cases), 'case')} passed"
                  + (f"; failed: {', '.join(c.case.id for c in failed)}" if failed else ""))
     return lines
 

@@ -1,5 +1,8 @@
 """``inspector search STORE --session S QUERY``: the app's raw-evidence search on the command line.
 
+``--all-sessions`` asks every session of the store instead (inspector/services/search_all.py):
+the sessions that hold QUERY, each with its title and first hits, and how many were searched.
+
 The same service the evidence channel's search box calls (inspector/services/search.py),
 so both give the same hits in the same order, with occurrence counts and offsets. Events
 imported since the last search are indexed first; when that takes a moment, stderr says so
@@ -8,6 +11,7 @@ imported since the last search are indexed first; when that takes a moment, stde
 
 from __future__ import annotations
 
+import shlex
 import time
 from pathlib import Path
 
@@ -16,6 +20,7 @@ import click
 from inspector.cli.output import EXIT_OK, emit, json_option, run_command
 from inspector.cli.store_param import make_store_argument
 from inspector.services.search import SearchResult, search
+from inspector.services.search_all import AcrossSessions, search_every_session
 from inspector.store import session_rows
 from inspector.store.connection import open_store
 
@@ -48,20 +53,48 @@ def _human(result: SearchResult) -> list[str]:
     return lines
 
 
+def _across(found: AcrossSessions, store: str) -> list[str]:
+    shown = len(found.matched)
+    lines = [f"{shown} of {found.searched} session{'s' if found.searched != 1 else ''} hold {found.query!r}"
+             + (f" (at most {found.limit} hit{'s' if found.limit != 1 else ''} listed each; --limit N for more)"
+                if shown else "")]
+    for match in found.matched:
+        lines.append("")
+        lines.append(f"{match.session}  {match.title or '(untitled)'}  — {match.result.counted()}")
+        lines += [f"  {line}" for line in _human(match.result)[1:]]
+    if shown:
+        lines += ["", f"open one: `inspector {store} --session ID`; all its hits: `inspector search {store} --session ID QUERY`"]
+    return lines
+
+
 @click.command("search")
 @make_store_argument()
 @click.argument("query")
-@click.option("--session", required=True, help="The session whose events and materials are searched.")
-@click.option("--limit", type=click.IntRange(min=1, max=10_000), default=50, show_default=True,
+@click.option("--session", help="The session whose events and materials are searched.")
+@click.option("--all-sessions", is_flag=True,
+              help="Search every session of the store instead: those holding QUERY, each with its first hits.")
+@click.option("--limit", type=click.IntRange(min=1, max=10_000), default=None,
               help="The most hits listed, events and materials together: events first, materials in the "
-                   "room left and at least a fifth of it when they match.")
+                   "room left and at least a fifth of it when they match (default 50; with --all-sessions, "
+                   "per session, default 3).")
 @json_option
 @run_command()
-async def search_cmd(store: Path, query: str, session: str, limit: int, as_json: bool) -> int:
+async def search_cmd(store: Path, query: str, session: str | None, all_sessions: bool, limit: int | None,
+                     as_json: bool) -> int:
     """Find QUERY (any length, case-insensitive) in a session's events, tool calls' input, thinking and materials."""
+    ctx = click.get_current_context()
+    if session is not None and all_sessions:
+        raise click.UsageError("--session and --all-sessions: give one (a session, or every session)")
+    if session is None and not all_sessions:  # said as click says a required option, with the store's sessions
+        raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "session"))
     if not query.strip():  # spaces alone are no query either (they listed material hits only)
         raise click.UsageError("QUERY is empty: give the text to find (one character or more)")
     async with await open_store(store) as opened:
+        if session is None:
+            found = await search_every_session(opened, query, limit=limit or 3, indexing=IndexingNote())
+            emit(found.as_dict(), as_json, lambda: _across(found, shlex.quote(str(store))))
+            return EXIT_OK
+        limit = limit or 50
         if not await session_rows.exists(opened.db, session):
             raise await session_rows.no_session(opened.db, session, str(store),
                                                 otherwise=f"`inspector sessions {store}` lists them")

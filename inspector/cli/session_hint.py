@@ -23,7 +23,10 @@ def missing_hint(name: str, params: dict[str, object]) -> str:
 
     store, session = params.get("store"), params.get("session")
     if name == "session":
-        return missing_session_hint(store)
+        hint = missing_session_hint(store)
+        if "all_sessions" in params and hint and not hint.endswith("no session"):  # search: every session at once
+            hint += "; or --all-sessions to search every session"
+        return hint
     if name not in ID_ARGUMENTS and not (name == "key" and isinstance(session, str)):
         return ""
     if not isinstance(store, Path) or not store.is_file():

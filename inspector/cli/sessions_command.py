@@ -13,6 +13,7 @@ import click
 from inspector.cli.output import EXIT_OK, emit, json_option, run_command
 from inspector.cli.store_param import make_store_argument
 from inspector.domain.cell_width import cells, padded
+from inspector.domain.plurals import counted as _n
 from inspector.domain.terminal_safe import line_safe
 from inspector.services import sessions
 from inspector.store.connection import open_store
@@ -47,7 +48,7 @@ async def sessions_cmd(store: Path | None, discover: bool, sources: tuple[Path, 
     rows = [s.as_dict() for s in items]
 
     def human() -> list[str]:
-        lines = [f"{len(rows)} session(s) in {path}"]
+        lines = [f"{_n(len(rows), 'session')} in {path}"]
         # the id column as wide as the ids (a Claude Code uuid is 36 characters), up to 40: a longer
         # id (an inspect-ai sample's) takes a line of its own, so the columns stay under each other
         width = min(max([24, *(cells(line_safe(s.id)) for s in items)]), 40)

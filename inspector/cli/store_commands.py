@@ -10,16 +10,18 @@ from typing import Any
 
 import click
 
-from inspector.cli.counts import counts_text
-from inspector.cli.import_progress import ImportProgress
+from inspector.cli import STARTED
+from inspector.cli.counts import counted, counts_text
+from inspector.cli.import_progress import ImportProgress, ProgressLine
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.store_param import STORE, make_store_argument
 from inspector.domain.cell_width import padded
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.formats.detect import FORMATS
+from inspector.domain.plurals import counted as _n
 from inspector.services import confirmations, exporting, sessions, unread_lines, verifying
-from inspector.services.checking import CHECKS, check_store
+from inspector.services.checking import CHECKS, SessionCheck, check_store
 from inspector.services.importing import import_file
 from inspector.services.output_file import stale_said
 from inspector.store.connection import open_store
@@ -121,7 +123,9 @@ def pending_steps(store: str, pending: dict[str, int]) -> list[str]:
         return [f"  {sum(pending.values())} protected records in {len(pending)} sessions are pending proposals: they "
                 "bind nothing until the session's owner confirms each that holds (`inspector facts STORE --session S` "
                 "lists them with their sources; `inspector confirm STORE --session S --key K`)"]
-    return [f"  {n} protected record(s) of {sid} are pending proposals: they bind nothing until the owner confirms each "
+    return [f"  {_n(n, 'protected record')} of {sid} "
+            f"{'is a pending proposal: it binds' if n == 1 else 'are pending proposals: they bind'} nothing until the "
+            "owner confirms each "
             f"that holds (`inspector facts {shlex.quote(store)} --session {shlex.quote(sid)}` lists them with their "
             "sources; `inspector confirm … --key K`)" for sid, n in pending.items()]
 
@@ -150,9 +154,11 @@ async def export_cmd(store: Path, session: str | None, output: Path, original: b
             return EXIT_OK
         if session is not None:  # checked before the file is opened: bad input leaves nothing on disk
             await sessions.get_session(opened, session)
-        result = await exporting.export_sif(opened, output, session)
+        with ProgressLine(f"export {output.name}", enabled=not as_json, since=STARTED, stage="writing"):
+            result = await exporting.export_sif(opened, output, session)
     emit(result, as_json, lambda: [f"wrote {output}: " + counts_text(result["records"].items()),
-                                   *stale_said(result["stale_partials_removed"])])
+                                   *stale_said(result["stale_partials_removed"]),
+                                   *(f"! {w}" for w in result["warnings"])])
     return EXIT_OK
 
 
@@ -206,8 +212,8 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
         if any(p.get("code") == "remembered_head_differs" for p in report.problems):
             lines.append(f"  to forget the remembered head (only if you replaced the file on purpose): "
                          f"inspector verify {store} --forget-head")
-        unread = report.first_break is not None and report.first_break.get("code") in ("migration_unfinished",
-                                                                                       "damaged_store")
+        unread = report.first_break is not None and report.first_break.get("code") in (
+            "migration_unfinished", "damaged_store", "format_number_differs")
         return lines if unread else [*lines, tip]  # a store never read has no head to print
 
     emit(report.as_dict(), as_json, human)
@@ -234,6 +240,10 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
     return EXIT_OK
 
 
+def _clip(title: str, most: int = 60) -> str:
+    return title if len(title) <= most else title[:most - 1] + "…"
+
+
 @click.command("check")
 @sole_store_argument
 @click.option("--session", "sessions", multiple=True, help="Check only this session (repeatable).")
@@ -243,25 +253,34 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
 @run_command()
 async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...], as_json: bool) -> int:
     """Run every check over every session; exit 1 on any refusal, drift finding or protocol problem."""
-    async with await open_store(store) as opened:
-        results = await check_store(opened, sessions=list(sessions) or None, only=list(only) or None)
+    with ProgressLine(f"check {store.name}", enabled=not as_json, since=STARTED, stage="checking every session"):
+        async with await open_store(store) as opened:
+            results = await check_store(opened, sessions=list(sessions) or None, only=list(only) or None)
+
+    def deletions(r: SessionCheck) -> list[str]:  # listed under any verdict: what is about to be removed
+        return [f"    ◷ deletion request {d['request']} pending ({d['reason_code']}, filed by {d['requested_by'] or '?'}): "
+                f"{', '.join(d['targets'])} — `inspector deletion {shlex.quote(str(store))} {d['request']} --session "
+                f"{shlex.quote(r.session)}` lists every copy it removes" for d in r.deletion_requests]
 
     def human() -> list[str]:
         lines = []
         for r in results:
+            named = f"{r.session}  {_clip(r.title)}" if r.title and r.title != r.session else r.session
             if r.ok:
-                lines.append(f"{'?' if r.verdict == 'unknown' else '✓'} {r.session}")
+                lines.append(f"{'?' if r.verdict == 'unknown' else '✓'} {named}")
                 lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
+                lines += deletions(r)
                 continue
-            lines.append(f"✗ {r.session}")
+            lines.append(f"✗ {named}")
             lines += [f"    protocol {p['code']}: {p['message']}" for p in r.protocol]
             lines += [f"    candidate {c['candidate']}: {', '.join(x['code'] for x in c['refusals'])}" for c in r.candidates]
             lines += [f"    drift {d['code']} [{d['key'] or '-'}]: {d['message']}" for d in r.drift]
             lines += [f"    handoff {h['handoff']}: {', '.join(x['code'] for x in h['refusals'])}" for h in r.handoffs]
             lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
             lines += [f"    stub {p['stub']} {p['code']}: {p['message']}" for p in r.stubs]
+            lines += deletions(r)
         counts = Counter(r.verdict for r in results)
-        lines.append(f"{len(results)} session(s): {counts['clear']} ✓ clear, {counts['unknown']} ? not judged "
+        lines.append(f"{counted(len(results), 'session')}: {counts['clear']} ✓ clear, {counts['unknown']} ? not judged "
                      f"in full (see the ! lines), {counts['failed']} ✗ failed")
         return lines
 

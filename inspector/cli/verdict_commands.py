@@ -6,9 +6,12 @@ from pathlib import Path
 
 import click
 
+from inspector.cli import STARTED
+from inspector.cli.import_progress import ProgressLine
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, lines_text, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
 from inspector.domain.cell_width import padded
+from inspector.domain.plurals import counted as _n
 from inspector.services import fact_proposals
 from inspector.services.rebuilding import rebuild_generation
 from inspector.services.survival import survival_report
@@ -29,13 +32,15 @@ async def facts_cmd(store: Path, session: str, write_: bool, reviewer: str | Non
     """Protected records proposed from the raw log, each with the rule that proposed it."""
     if write_ and not reviewer:
         raise click.UsageError("--write records who asked for it: give --reviewer or set INSPECTOR_REVIEWER")
-    async with await open_store(store) as opened:
-        if write_ and reviewer:
-            written = await fact_proposals.write(opened, session, actor=reviewer)
-            emit({"session": session, "written": [f.as_dict() for f in written]}, as_json,
-                 lambda: [f"{len(written)} pending record(s) added", *(f"  + {f.key}: {f.value[:80]}" for f in written)])
-            return EXIT_OK
-        rows = await fact_proposals.proposed(opened, session)
+    # a line on stderr while it lasts (a terminal, not --json, past 1 s): 2-5 s with nothing on screen (new-user-15)
+    with ProgressLine(f"facts {session}", enabled=not as_json, since=STARTED, stage="reading the log"):
+        async with await open_store(store) as opened:
+            written = await fact_proposals.write(opened, session, actor=reviewer) if write_ and reviewer else None
+            rows = [] if written is not None else await fact_proposals.proposed(opened, session)
+    if written is not None:
+        emit({"session": session, "written": [f.as_dict() for f in written]}, as_json,
+             lambda: [f"{_n(len(written), 'pending record')} added", *(f"  + {f.key}: {f.value[:80]}" for f in written)])
+        return EXIT_OK
 
     def human() -> list[str]:
         if not rows:
@@ -58,8 +63,9 @@ async def facts_cmd(store: Path, session: str, write_: bool, reviewer: str | Non
 @run_command()
 async def survival_cmd(store: Path, session: str, generation: int | None, judge: str | None, as_json: bool) -> int:
     """Which protected facts a summary generation kept; exit 1 when one is missing or contradicted."""
-    async with await open_store(store) as opened:
-        report = await survival_report(opened, session, generation, judge=judge)
+    with ProgressLine(f"survival {session}", enabled=not as_json, since=STARTED, stage="judging each fact"):
+        async with await open_store(store) as opened:
+            report = await survival_report(opened, session, generation, judge=judge)
 
     def human() -> list[str]:
         if report.generation is None:
@@ -79,6 +85,9 @@ async def survival_cmd(store: Path, session: str, generation: int | None, judge:
             for f in report.result.untrusted:
                 lines.append(f"  · {'untrusted':<12} {f.kind:<11} {f.value[:70]} [{f.status}] — proposed by "
                              f"{f.writer}: not a fact a summary must keep, not counted")
+            for f in report.result.in_review:
+                lines.append(f"  · {'in review':<12} {f.kind:<11} {f.value[:70]} [{f.status}] — filed in review "
+                             f"({', '.join(f.sources[:2])}) after this summary: not judged against it")
             for f in report.result.unsourced:
                 lines.append(f"  · {'no source':<12} {f.kind:<11} {f.value[:70]} [{f.status}] — cites no event, so "
                              "when it was said is unknown: not judged")

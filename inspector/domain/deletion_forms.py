@@ -8,10 +8,15 @@ are compared:
 
 1. escapes decoded (twice, for double encoding): ``%40`` (URL), ``\\u0040`` / ``\\x40``
    (JSON, Python, JavaScript), ``&#64;`` / ``&commat;`` (HTML);
-2. Unicode compatibility forms unified (NFKC: fullwidth ``ｗａｎｇ`` is ``wang``);
+2. Unicode compatibility forms unified (NFKC: fullwidth ``ｗａｎｇ`` is ``wang``), every script's
+   decimal digits read as ASCII ones (NFKC leaves Arabic-Indic ``١٣٩`` and Devanagari ``१३९`` as
+   they are, yet they are the number 139), combining marks on an ASCII character dropped
+   (``1̲3̲9̲``, a mark under each digit, is 139), and Cyrillic or Greek look-alikes inside a Latin word made Latin
+   (``zq.hіdden@…`` with a Cyrillic ``і``) — each missed before hostile review eight;
 3. spelled-out separators read as what they stand for: ``[at]``, ``(at)``, `` at `` → ``@``,
    ``[dot]``, `` dot `` → ``.``;
-4. case folded; whitespace (line breaks included) and invisible format characters removed.
+4. case folded; whitespace (line breaks included), invisible format characters and NUL removed
+   (so UTF-16 text of ASCII characters, read as UTF-8, is its plain text).
 
 Encodings that case folding would destroy are looked for in the text as written, with
 whitespace removed (so a MIME-wrapped block still matches): the value's base64 (standard
@@ -34,6 +39,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from inspector.domain import combining_marks
+from inspector.domain.disguise import latinised
+
 MIN_FOLDED = 7  # a folded value shorter than this is left to exact matching
 MIN_ENCODED = 8  # a base64 fragment shorter than this would match by coincidence
 
@@ -43,9 +51,47 @@ _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _SPELLED = tuple((f"{o}{word}{c}", sign) for word, sign in (("at", "@"), ("dot", "."), ("@", "@"), (".", "."))
                  for o, c in ("[]", "()", "{}", "<>"))
 _WORDS = {"at": "@", "dot": "."}
-# Invisible format characters that split a value without showing (zero-width, bidi, soft hyphen, …).
-_INVISIBLE = re.compile(r"[\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+# Invisible format characters that split a value without showing (zero-width, bidi, soft hyphen, …),
+# and NUL: UTF-16 text read as UTF-8 (a material's bytes) has one beside each ASCII character.
+_INVISIBLE = re.compile(r"[\x00\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
                         r"\u2066-\u206f\u3164\ufeff\uffa0]+")
+
+
+# The zero of each other script's decimal digits in the Basic Multilingual Plane (Arabic-Indic,
+# Devanagari, Bengali, Thai, Myanmar, …; Unicode 14.0.0 category Nd, each a run of ten, checked by
+# tests/test_hostile_eight_deletion_forms.py). NFKC has already made fullwidth and mathematical digits
+# ASCII; the planes above (Osmanya, Brahmi, …) are left out: a class reaching past U+FFFF takes
+# Python's regex engine off its fast path (docs/reviews/untrusted-seven.md, "Cost").
+OTHER_ZEROS = (0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6, 0x0D66,
+               0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90,
+               0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0)
+_DIGITS = "".join(f"{chr(z)}-{chr(z + 9)}" for z in OTHER_ZEROS)
+# Combining marks on an ASCII character, left after NFKC (one that composes with its letter, as
+# ``e`` + U+0301, is already part of it): ``1̲3̲9̲`` is 139. A mark on a letter of its own script
+# (Arabic harakat, Hebrew points, Devanagari signs) stays: dropping every mark cost 0.6 s a
+# megabyte of pointed Arabic, this 0.09 s. Marks of the planes above are left out, as digits are.
+_MARK_RANGES = "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in combining_marks.RANGES if b < 0x10000)
+_OTHER_DIGIT = re.compile(f"[{_DIGITS}]")
+_MARKS = re.compile(f"(?<=[\x21-\x7e])[{_MARK_RANGES}]+")
+# One scan (one class) tells whether a text holds any of the three; most text holds none.
+_ANY_PLAIN = re.compile(f"[{_DIGITS}{_MARK_RANGES}\u0370-\u03ff\u0400-\u04ff]")
+
+
+def _plain(text: str) -> str:
+    """A text that is not ASCII in compatibility form, other scripts' digits made ASCII, combining
+    marks on ASCII characters dropped and look-alike letters of a Latin word made Latin."""
+    text = unicodedata.normalize("NFKC", text)
+    if not _ANY_PLAIN.search(text):
+        return text
+    if _OTHER_DIGIT.search(text):
+        text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group())), text)
+    return latinised(_MARKS.sub("", text))
+
+
+def plain_spelling(text: str) -> str:
+    """``text`` with the spellings :func:`_plain` undoes undone, case and spacing kept (so the
+    sensitive-value patterns still read it): a later copy's text, before its values are digested."""
+    return text if text.isascii() else _plain(text)
 
 
 def _unescape_one(match: re.Match[str]) -> str:
@@ -70,7 +116,8 @@ def decoded(text: str) -> str:
 
 def fold(text: str) -> str:
     """The form two spellings of the same value share (see the module's docstring)."""
-    words = unicodedata.normalize("NFKC", decoded(text)).casefold().split()  # split: every whitespace run goes
+    text = decoded(text)
+    words = (text if text.isascii() else _plain(text)).casefold().split()  # split: every whitespace run goes
     if "at" in words or "dot" in words:
         words = [_WORDS.get(w, w) for w in words]
     text = "".join(words)

@@ -12,9 +12,11 @@ did not and cannot cover (a new request removes it).
 What matches: a sensitive value (phone, e-mail, ID, card, address, key: however its digits
 are separated or spaced, in any case) or a whole line of 16+ characters of the targets,
 repeated as a line or a sensitive value of the new event's text, tool arguments or other
-fields. A copy written another way (base64, an escape, split across events) or a target line
-embedded in a longer line is not recognised from a digest; ``deletion`` lists it while the
-request is pending, not after.
+fields — also spelled in another script's digits, with marks on its digits or with look-alike
+letters (``١٣٩…``, ``zq.hіdden@…``: each text is read a second time in its plain spelling,
+deletion_forms.plain_spelling, hostile review eight). A copy written another way (base64, an
+escape, split across events) or a target line embedded in a longer line is not recognised from a
+digest; ``deletion`` lists it while the request is pending, not after.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from inspector.domain.deletion import NUMBER_MIN_DIGITS, secret_values
+from inspector.domain.deletion_forms import plain_spelling
 
 PREFIX = "deleted-value:"  # so a value's fingerprint never equals another keyed digest of the same text
 _NUMBERISH = re.compile(r"[0-9\uff10-\uff19\s\-\u2010-\u2015.·()/+]+")
@@ -45,5 +48,10 @@ def fingerprints(values: Iterable[str], digest: Callable[[str], str]) -> list[st
 
 
 def held(texts: list[str], digest: Callable[[str], str]) -> set[str]:
-    """The fingerprints of every value ``texts`` hold, as :func:`fingerprints` makes them."""
-    return set(fingerprints(secret_values([t for t in texts if t]), digest))
+    """The fingerprints of every value ``texts`` hold, as :func:`fingerprints` makes them: as written,
+    and in the plain spelling of a text that has another (the fingerprints kept are unchanged, so a
+    deletion carried out before still matches)."""
+    texts = [t for t in texts if t]
+    written = set(texts)
+    respelled = [p for p in (plain_spelling(t) for t in texts if not t.isascii()) if p not in written]
+    return set(fingerprints(secret_values(texts + respelled), digest))

@@ -61,6 +61,12 @@ def has_disguise(text: str) -> bool:
     return ANY.search(text) is not None
 
 
+def latinised(text: str) -> str:
+    """``text`` with look-alike letters inside Latin words made Latin (a whole Russian or Greek
+    word is left alone): ``zq.hіdden@…`` with a Cyrillic ``і`` reads as ``zq.hidden@…``."""
+    return _MIXED_WORD.sub(lambda m: m.group().translate(_LOOKALIKES), text) if LOOKALIKE_CHAR.search(text) else text
+
+
 def undisguise(text: str) -> str:
     """``text`` with invisible characters dropped, fullwidth/mathematical letters and digits
     folded to ASCII, and look-alike letters inside Latin words made Latin."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from inspector.domain.drift_finding import Finding
 from inspector.domain.drift_rules import DriftContext
 from inspector.domain.invented import invented
+from inspector.domain.plurals import counted as _n
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
@@ -67,15 +68,16 @@ def headline(findings: list[Finding]) -> str:
     said of the records drift read."""
     blocking = sum(1 for f in findings if f.severity == "finding")
     if blocking:
-        return f"{blocking} finding(s)"
+        return _n(blocking, "finding")
     parts = []
     unsure = [f.code for f in findings if f.code in CANNOT_JUDGE]
     if unsure:
         # A sentence the rules could not resolve is not "no drift": say it was not judged.
-        parts.append(f"{len(unsure)} sentence(s) not judged ({', '.join(sorted(set(unsure)))})")
+        parts.append(f"{_n(len(unsure), 'sentence')} not judged ({', '.join(sorted(set(unsure)))})")
     unverified = next((f for f in findings if f.code == "identifier_unverified"), None)
     if unverified is not None:  # names it cannot confirm: whether they were invented is not judged
-        parts.append(f"{len(unverified.words) or 'some'} name(s) the log cannot confirm (identifier_unverified)")
+        named = _n(len(unverified.words), "name") if unverified.words else "some names"
+        parts.append(f"{named} the log cannot confirm (identifier_unverified)")
     unjudged = next((f for f in findings if f.code == "facts_not_judged"), None)
     pending = unjudged.message.split(": ", 1)[1].split(" ", 1)[0] if unjudged is not None else None
     if parts:

@@ -21,6 +21,7 @@ from typing import Any
 from inspector.domain import facts_goals, facts_published, facts_text, facts_tools
 from inspector.domain.fact_keys import KeyMaker, make_key, redact
 from inspector.domain.facts_text import Proposal
+from inspector.domain.facts_window import windowed
 from inspector.domain.logevents import LogEvent
 
 EXTRACTOR = "extractor"
@@ -162,8 +163,9 @@ def _goal_versions(goals: list[Proposal], at: dict[int, str | None]) -> list[Pro
 
 
 def extract(events: Iterable[LogEvent]) -> list[ProposedFact]:
-    """Every proposal for one session's events, in a stable order."""
-    ordered = sorted(events, key=lambda e: e.seq)
+    """Every proposal for one session's events, in a stable order (a huge event read in its
+    head and tail: inspector/domain/facts_window.py)."""
+    ordered = sorted(windowed(events), key=lambda e: e.seq)
     at = {e.seq: e.at for e in ordered}
     failures = facts_tools.failures(ordered)
     # A failure fixed later in the log is history, not an open issue; it stays a failure record.

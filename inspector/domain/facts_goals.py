@@ -77,7 +77,7 @@ def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]
     out, decisions = reading.proposals, []
     reading.own, reading.before = {}, {}
     for e in events:
-        if e.kind == "system_message" and e.extra.get("subtype") == "compact_boundary":
+        if _compaction(e):
             _boundary(reading)
             continue
         if e.kind in _TURN_KINDS and not e.extra.get("compact_summary"):
@@ -126,8 +126,16 @@ def read_replies(events: list[LogEvent], reading: GoalReading) -> list[Proposal]
     return decisions
 
 
+def _compaction(e: LogEvent) -> bool:
+    """Where the history was replaced: a Claude Code ``compact_boundary``, a Codex ``compacted``
+    line, an Anthropic ``compaction`` block or a Responses ``compaction`` item (the last two come
+    first in the answer that replaced the history, so the turn before them is the one cut short)."""
+    return ((e.kind == "system_message" and e.extra.get("subtype") == "compact_boundary")
+            or (e.kind == "other" and (e.extra.get("compacted") is True or e.extra.get("compaction") is True)))
+
+
 def _boundary(reading: GoalReading) -> None:
-    """A Claude Code compaction boundary right after a tool call or result cut the turn short: the
+    """A compaction (``_compaction``) right after a tool call or result cut the turn short: the
     user's last message is what the agent was answering, so the summary must carry it even when it
     only asks a question. The real 7662d755 transcript: "but one more question, we are also deleting
     shadow branches, so how could it still be there? …" at evt:132, the agent still reading session

@@ -37,6 +37,13 @@ _DRY_RUN = re.compile(r"(?:^|\s)--dry-run\b")
 # git push's short -n is --dry-run too ("git push -n origin x" prints "* [new branch]" and pushes
 # nothing); for commit -n is --no-verify, which does commit, so it is read after push only.
 _PUSH_DRY_N = re.compile(r"\bgit\b[^|;&\n]*?\bpush\b[^|;&\n]*?\s-(?!-)[A-Za-z]*n[A-Za-z]*(?=\s|$)")
+# ``git commit --amend`` replaces the branch's last commit: the one it amends was never published as
+# it stands, so its proposal is withdrawn (review-15 item 10: both were proposed as commits).
+_AMEND = re.compile(r"\bgit\b[^|;&\n]*?\bcommit\b[^|;&\n]*?\s--amend\b")
+_PRINTED_BRANCH = re.compile(r"^git commit printed: \[(?P<branch>[^\]\s]+)")
+# gh pr create on a branch that has one prints "a pull request for branch … already exists: URL"
+# (Claude Code marks it an error; other formats may not): that request was not opened by this call.
+_ALREADY_EXISTS = re.compile(r"(?i)\b(?:pull|merge) request\b[^\n]*\balready exists\b")
 # A branch name a summary can be checked by: it has a separator or a digit ("main" has neither).
 _NAMED_BRANCH = re.compile(r"[/\-_\d]")
 
@@ -63,7 +70,8 @@ def of_result(call: LogEvent | None, result: LogEvent) -> list[Proposal]:
         m = _COMMITTED.search(text)
         if m:
             out.append(Proposal("evidence_ref", m["hash"], result.seq, "published.commit", cites=seqs,
-                                rationale=f"git commit printed: [{m['branch']} {m['hash']}] {m['message'][:200]}"))
+                                rationale=f"git commit printed: [{m['branch']} {m['hash']}] {m['message'][:200]}",
+                                detail={"amends_last_commit": True} if _AMEND.search(command) else {}))
     if _GIT_PUSH.search(command) and not _PUSH_DRY_N.search(command):
         m = _TRACKING.search(text) or _NEW_BRANCH.search(text)
         if m and _NAMED_BRANCH.search(m["branch"]):
@@ -71,9 +79,32 @@ def of_result(call: LogEvent | None, result: LogEvent) -> list[Proposal]:
                                 rationale=f"git push published the branch {m['branch']}"))
     if _PR_CREATE.search(command):
         urls = _REQUEST_URL.findall(text)
-        if urls:
+        if urls and not _ALREADY_EXISTS.search(text):
             out.append(Proposal("progress", urls[-1], result.seq, "published.request", cites=seqs,
                                 rationale=f"opened by: {' '.join(command.split())[:200]}"))
+    return out
+
+
+def _branch(p: Proposal) -> str | None:
+    m = _PRINTED_BRANCH.match(p.rationale or "")
+    return m["branch"] if m else None
+
+
+def amends(proposals: Iterable[Proposal]) -> bool:
+    return any(p.rule == "published.commit" and p.detail.get("amends_last_commit") for p in proposals)
+
+
+def without_amended(proposals: list[Proposal]) -> list[Proposal]:
+    """``proposals`` (in seq order) less each commit a later ``git commit --amend`` on its branch replaced."""
+    out: list[Proposal] = []
+    for p in proposals:
+        if p.rule == "published.commit" and p.detail.get("amends_last_commit"):
+            branch = _branch(p)
+            for i in range(len(out) - 1, -1, -1):
+                if out[i].rule == "published.commit" and _branch(out[i]) == branch:
+                    del out[i]  # the amended commit: replaced, not published as it stood
+                    break
+        out.append(p)
     return out
 
 
@@ -86,4 +117,4 @@ def published(events: Iterable[LogEvent]) -> list[Proposal]:
             calls[e.call_id] = e  # the call its result answers: the last one of its id before it
         elif e.kind == "tool_result" and e.call_id:
             out += of_result(calls.get(e.call_id), e)
-    return out
+    return without_amended(out)

@@ -34,6 +34,7 @@ from dataclasses import replace
 from inspector.domain import facts_goals, facts_published, facts_text, facts_tools
 from inspector.domain.facts import Merged, ProposedFact, assemble_merged
 from inspector.domain.facts_text import Proposal
+from inspector.domain.facts_window import windowed
 from inspector.domain.failures import SHELL_TOOLS, FailedResult, failed, find_failures, signature
 from inspector.domain.logevents import LogEvent
 
@@ -63,6 +64,7 @@ class RunningExtraction:
         self._merged = {name: Merged() for name in ("constraint", "decision", "artifact", "failure", "todo",
                                                     "reference", "published")}
         self._published: list[Proposal] = []  # the stretch's published effects (facts_published)
+        self._published_all: list[Proposal] = []  # every one kept so far: an amend may withdraw one of them
 
     @classmethod
     def of(cls, events: Iterable[LogEvent]) -> RunningExtraction:
@@ -73,7 +75,7 @@ class RunningExtraction:
     def feed(self, events: Iterable[LogEvent]) -> None:
         """Read the events appended after the last ones fed (in any order among themselves).
         Raises ``NeedsWhole`` — leaving this object unusable — when they cannot be read so."""
-        ordered = sorted(events, key=lambda e: e.seq)
+        ordered = sorted(windowed(events), key=lambda e: e.seq)  # a huge event: its head and tail (facts_window)
         if not ordered:
             return
         if ordered[0].seq <= self.last_seq:
@@ -108,7 +110,12 @@ class RunningExtraction:
             if before != {text: len(trail) for text, trail in self._todos.items()}:
                 merged["todo"] = Merged().add(facts_tools.todo_proposals(self._todos), at)
         merged["reference"].add(facts_text.references(ordered, self._goals.own), at)
-        merged["published"].add(self._published, at)
+        if facts_published.amends(self._published):  # an amend withdraws an earlier stretch's commit too
+            self._published_all = facts_published.without_amended(self._published_all + self._published)
+            merged["published"] = Merged().add(self._published_all, at)
+        else:
+            self._published_all += self._published
+            merged["published"].add(self._published, at)
         self._published = []
 
     def _call(self, e: LogEvent) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from inspector.domain.back_refs import Before, endorsement, names_nothing, resolve
+from inspector.domain.later_requests import is_request
 from inspector.domain.logevents import LogEvent
 from inspector.domain.textnorm import norm
 from inspector.domain.wordlists import raw_patterns, wordlist
@@ -67,7 +68,11 @@ def request_text(e: LogEvent) -> str | None:
 
 
 def first_chunk(text: str) -> str:
-    para = next((p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()), text.strip())
+    paras = [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
+    after = _after_paste(paras)
+    if after is not None:
+        return after
+    para = paras[0] if paras else text.strip()
     para = " ".join(para.split())
     if len(para) <= GOAL_CHARS:
         return para
@@ -77,6 +82,28 @@ def first_chunk(text: str) -> str:
     cut = para[:room]
     space = cut.rfind(" ")
     return (cut[:space] if space > room // 2 else cut) + tail
+
+
+# The label that opens a pasted block: "Remember this context: …", "Here is the log: …".
+_PASTE_LABEL = re.compile(r"[^\n:：]{1,80}[:：]\s")
+# An instruction that points back at the paste ("can you fix this?") names nothing without it.
+_POINTS_BACK = re.compile(r"\b(?:this|that|these|those|it|them|above)\b|这|那|上面|以上", re.IGNORECASE)
+
+
+def _after_paste(paras: list[str]) -> str | None:
+    """The request after a pasted block, when the first paragraph is one — longer than GOAL_CHARS
+    and opened by a label — and the last paragraph is a short request of its own: the goal is the
+    request, not the paste. The Anthropic compaction recording (verdict-real-two): "Remember this
+    context: The quick brown fox …" × 5,000, then "Now say hello."; the goal was the first 600
+    characters of foxes, and drift called the faithful compaction (“followed by the instruction
+    "Now say hello."”) ``protected_missing``. A paste with no label, or an instruction that points
+    back at it ("Traceback: … / can you fix this?"), keeps the head: "this" names the paste."""
+    if len(paras) < 2 or len(paras[0]) <= GOAL_CHARS or not _PASTE_LABEL.match(paras[0]):
+        return None
+    last = " ".join(paras[-1].split())
+    if len(last) > GOAL_TAIL_CHARS or _POINTS_BACK.search(last) or not is_request(last):
+        return None
+    return last
 
 
 def user_sentences(text: str) -> list[str]:

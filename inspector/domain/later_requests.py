@@ -64,6 +64,9 @@ _GREETING_WORDS = frozenset(
     "你好 您好 嗨 哈喽 早上好 下午好 晚上好 大家好".split())
 _GREETING_OPENERS = frozenset("hello hi hey hiya howdy yo greetings morning afternoon evening day 你好 您好 嗨 哈喽 早上好 下午好 晚上好 大家好".split())
 _GREETING_MAX_WORDS = 4
+# whom a greeting names: "hi claude" was proposed as the session's goal (review-15 item 9)
+_GREETING_NAMES = frozenset("claude gemini codex gpt chatgpt copilot cursor assistant bot buddy friend mate team "
+                            "guys man".split())
 
 
 def greeting(text: str) -> bool:
@@ -72,7 +75,7 @@ def greeting(text: str) -> bool:
     if words[:1] == ["good"]:  # "good morning", not "good" (an acknowledgement)
         words = words[1:] if words[1:2] and words[1] in ("morning", "afternoon", "evening", "day") else []
     return (0 < len(words) <= _GREETING_MAX_WORDS and words[0] in _GREETING_OPENERS
-            and all(w in _GREETING_WORDS for w in words))
+            and all(w in _GREETING_WORDS or w in _GREETING_NAMES for w in words))
 
 
 def _sentences(text: str) -> list[str]:

@@ -69,7 +69,10 @@ class LogEvent:
         return self.kind == "tool_result" or self.trust in ("tool", "model") or self.kind == "assistant_message"
 
 
-_EXTRA_FIELDS = ("compact_summary", "subtype", "stub", "record_type")
+# ``compacted`` (a Codex ``compacted`` line) and ``compaction`` (a Messages compaction block or a
+# Responses compaction item) mark a compaction as Claude Code's ``subtype`` does: the goal rules
+# read all three as the place where a turn can be cut short (facts_goals._boundary).
+_EXTRA_FIELDS = ("compact_summary", "subtype", "stub", "record_type", "compacted", "compaction")
 
 
 def _fields_of(rec: dict[str, Any]) -> tuple[Any, ...]:

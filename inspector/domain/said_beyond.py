@@ -29,9 +29,14 @@ from inspector.domain.said_untrusted import translations
 from inspector.domain.textnorm import CJK
 
 _ONLY_EN = (re.compile(r"^(?:only|just)\s+(?P<act>.+?)\s+(?:in|on|to|against|within|under)\s+(?P<place>.+)$"),
-            re.compile(r"^(?P<act>.+?)\s+only\s+(?:in|on|to|against|within|under)\s+(?P<place>.+)$"))
+            re.compile(r"^(?P<act>.+?)\s+only\s+(?:in|on|to|against|within|under)\s+(?P<place>.+)$"),
+            # verdict-nine: "Run migrations on prod only", "Only alter the schema of the users table"
+            re.compile(r"^(?P<act>.+?)\s+(?:in|on|to|against|within|under)\s+(?:the\s+)?(?P<place>[\w/.-]+)\s+only$"),
+            re.compile(r"^(?:only|just)\s+(?P<act>[a-z]+\s+(?:the\s+)?[a-z]+)\s+of\s+(?P<place>the\s+[a-z][\w-]*\s+"
+                       r"(?:table|database|db|bucket|repo|repository|schema|service|cluster|branch|directory|folder))$"))
 _ONLY_ZH = re.compile(r"^(?:只能|只可以|仅能|仅可|只)在(?P<rest>.+)$")
 _ONLY_ZH_TO = re.compile(r"^(?:只能|只可以|仅能|仅可|只|仅)(?P<act>[\u3400-\u9fff]{2,4}?)(?:到|至|在)(?P<place>.+)$")
+_ONLY_ZH_LIMIT = re.compile(r"^(?P<act>[\u3400-\u9fff]{2,6}?)(?:仅限于?|只限于?)(?P<place>[\u3400-\u9fff]{2,})$")
 _ZH_VERB = re.compile(r"运行|执行|使用|调用|部署|发布|写入|修改|删除|跑|做|用|写|改")
 _ALSO = re.compile(r"(?<![a-z])(?:also|too|as well|additionally|in addition)(?![a-z])|也|还|同时")
 _GRANT = re.compile(r"(?<![a-z])(?:fine|allowed|may|can|ok|okay|permitted|acceptable)(?![a-z])|可以|允许|能")
@@ -75,6 +80,10 @@ def bound_of(value: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
         rest = m.group("rest")
         # The place's head noun ("环境" of "预发环境") names every place: its own words only.
         obj, place = telling_words(rest[verb.end():]), telling_words(rest[:verb.start()])[:2]
+        return _glossed(obj, place) if obj and place else None
+    m = _ONLY_ZH_LIMIT.match(v)  # "迁移仅限生产环境": the act, then the one place it is bound to (verdict-nine)
+    if m:
+        obj, place = telling_words(m.group("act")), telling_words(m.group("place"))[:2]
         return _glossed(obj, place) if obj and place else None
     m = _ONLY_ZH_TO.match(v)  # "只部署到预发环境": the act is the verb, the place where it goes (verdict-six)
     if m:

@@ -34,9 +34,11 @@ from inspector.domain.said_quantities import quantity_of
 from inspector.domain.said_steps import denies, side_at, telling_words
 
 _UPPER = re.compile(r"(?<![a-z])(?:at most|no more than|not more than|up to|maximum|max|under|below|less than|"
-                    r"fewer than|not exceed|never exceed)(?![a-z])|最多|至多|不超过|不得超过|不能超过|以内|以下")
+                    r"fewer than|not exceed|never exceed)(?![a-z])|最多|至多|不超过|不得超过|不能超过|以内|以下|"
+                    r"(?<![不])(?:低于|少于|小于)|不高于|不多于|不大于")  # verdict-nine: "低于" / "高于" read too
 _LOWER = re.compile(r"(?<![a-z])(?:at least|no fewer than|no less than|not fewer than|not less than|minimum|min|"
-                    r"(?<!no )(?<!not )more than|above)(?![a-z])|至少|最少|不少于|不低于|以上")
+                    r"(?<!no )(?<!not )more than|above)(?![a-z])|至少|最少|不少于|不低于|以上|"
+                    r"(?<![不])(?:高于|多于|大于)|不小于|(?<![a-z])(?<!not )(?<!never )(?<!n't )exceeds?(?![a-z])")
 _APPROX = re.compile(r"(?<![a-z])(?:about|around|roughly|approximately|approx|circa|some|~)(?![a-z])|大约|大概|约|左右|上下")
 _FREE = re.compile(r"(?<![a-z])(?:either order|any order|whatever order|regardless of (?:the )?order|order does not matter|"
                    r"order doesn't matter|order is not important|order is unimportant|in parallel|at the same time|"
@@ -131,7 +133,8 @@ def _bound_shape(value: str) -> tuple[str, str, tuple[str, ...], bool] | None:
         return None
     number = f"{q.number:g}"
     thing = q.dimension.split(":", 1)[1] if q.dimension.startswith("count:") else ""
-    subject = tuple(w for w in telling_words(v) if not any(ch.isdigit() for ch in w)
+    # The bound words cut out first: "每个请求重试不超过" is no word a restatement with "最多" holds.
+    subject = tuple(w for w in telling_words(_LOWER.sub(" ", _UPPER.sub(" ", v))) if not any(ch.isdigit() for ch in w)
                     and not _UPPER.fullmatch(w) and not _LOWER.fullmatch(w))
     return number, thing, subject, upper
 

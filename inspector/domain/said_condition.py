@@ -215,5 +215,35 @@ def condition_cancelled(said: Said, value: str) -> Broken | None:
     return None
 
 
-__all__ = ["Broken", "Conditioned", "condition_broken", "condition_cancelled", "condition_lifted", "condition_met",
+# The condition cut loose from the act with no word for "condition" (verdict-nine): "The health
+# check no longer matters for restarts", "Restarts no longer depend on the health check", "重启接口
+# 不再需要看健康检查" — the act and the condition's subject both named beside a word that unties them.
+_UNTIED = re.compile(r"(?<![a-z])(?:no longer (?:matters?|depends?|counts?|gates?|governs?|decides?|needed|required|"
+                     r"relevant|blocks?)|(?:does|do)(?: not|n't) (?:matter|count|depend on [a-z ]{1,30}) any ?more|"
+                     r"is (?:now )?irrelevant|(?:is|are) (?:now )?optional|(?:is|are) not (?:needed|required) any ?more)(?![a-z])|不再需要|不再取决于|不再依赖|不再看|不用再看|无需再看|不再管|不再受")
+
+
+def condition_untied(said: Said, value: str) -> Broken | None:
+    """A sentence that says the rule's act no longer hangs on its condition."""
+    if not said.remember(("untied_cue",), lambda: _UNTIED.search(said.text) is not None):
+        return None
+    c = conditioned_of(value)
+    if c is None:
+        return None
+    v = norm_phrase(value).rstrip("。.!！ ")
+    for s in said.sentences:
+        untied = _UNTIED.search(s.text)
+        if untied is None or v in s.text:
+            continue
+        if c.zh:
+            hit = c.verb in s.text and all(w in s.text for w in c.subject)
+        else:
+            hit = re.search(rf"(?<![a-z]){re.escape(c.verb[:5])}", s.text) is not None and all(
+                re.search(rf"(?<![a-z]){re.escape(w[:5])}", s.text) for w in c.subject)
+        if hit and not re.search(r"(?<![a-z])(?:not|never|n't|still)\s+$|仍|依然|还是$", s.text[:untied.start()] + " "):
+            return Broken((untied.group(),), said.stripped(s))
+    return None
+
+
+__all__ = ["Broken", "Conditioned", "condition_broken", "condition_cancelled", "condition_untied", "condition_lifted", "condition_met",
            "conditioned_of"]

@@ -39,23 +39,28 @@ from inspector.domain.said_condition import (
     condition_cancelled,
     condition_lifted,
     condition_met,
+    condition_untied,
     conditioned_of,
 )
 from inspector.domain.said_flipped import flipped
 from inspector.domain.said_forbidden import forbidden_done, forbidden_of
 from inspector.domain.said_frequency import frequency_kept, frequency_moved, frequency_of
+from inspector.domain.said_hedged import hedged
 from inspector.domain.said_lifted import _number_and_unit
 from inspector.domain.said_limits import _date_of, limit_changed
 from inspector.domain.said_limits_plain import limit_restated
+from inspector.domain.said_listed import item_lifted, moved_off
 from inspector.domain.said_order import order_of, reordered
 from inspector.domain.said_pronoun import pronoun_lift, pronoun_sentences
 from inspector.domain.said_quantities import date_of, quantity_of, times_of
 from inspector.domain.said_scope import bounding, scope_form, widened_norm
+from inspector.domain.said_scope_joined import scope_joined
 from inspector.domain.said_scope_wide import widened_elsewhere
 from inspector.domain.said_sequence import told_reversed
 from inspector.domain.said_subject import CODE as SUBJECT_UNJUDGED
 from inspector.domain.said_subject import subject_plan, subject_statement
 from inspector.domain.said_touched import touch_plan, touched
+from inspector.domain.said_weekday import weekday_kept, weekday_moved, weekday_of
 from inspector.domain.said_without import accepted_elsewhere, excluded_of
 
 # Drift warnings that say the rules could not judge a sentence: ``check`` shows "?", not "✓".
@@ -99,7 +104,8 @@ def plan_of(value: str, kind: str) -> Plan:
                 kind in ("constraint", "acceptance") and (forbidden_of(value) is not None
                                                           or touch_plan(value) is not None),
                 _number_and_unit(value) is not None or _date_of(value) is not None
-                or quantity_of(value) is not None or date_of(value.lower()) is not None or bool(times_of(value)),
+                or quantity_of(value) is not None or date_of(value.lower()) is not None or bool(times_of(value))
+                or weekday_of(value) is not None,
                 excluded_of(value) is not None, subject_plan(value, kind) is not None,
                 (bound_of(value) is not None) if kind != "goal" else quantified_of(value) is not None,
                 kind in ("acceptance", "constraint") and approver_of(value) is not None,
@@ -137,6 +143,9 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     past = beyond(said, value, kind) if plan.beyond else None
     if past is not None:
         return Departure(past.code, past.words, past.sentence, how="beyond")
+    joined = scope_joined(said, value, kind) if plan.beyond else None
+    if joined is not None:  # "Migrations run on prod and staging." beside "… on prod only" (verdict-nine)
+        return Departure(joined.code, joined.words, joined.sentence, how="joined")
     hit = (reordered(said, value) or told_reversed(said, value)) if plan.order else None
     if hit is not None:
         return Departure("order_reversed", tuple(hit.words), hit.sentence)
@@ -146,10 +155,16 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     broken = condition_broken(said, value) if plan.forbidden or plan.condition else None
     if broken is not None:  # "restarted although the health check passed" (said_condition)
         return Departure("forbidden_action_done", broken.words, broken.sentence)
-    lifted = (condition_lifted(said, value) or condition_cancelled(said, value)) if (
+    lifted = (condition_lifted(said, value) or condition_cancelled(said, value) or condition_untied(said, value)) if (
         plan.forbidden or plan.condition) else None
     if lifted is not None:  # "deploy to production whenever ready" (said_condition)
         return Departure("protected_negated", lifted.words, lifted.sentence, how="flipped")
+    soft = hedged(said, value) if plan.forbidden else None
+    if soft is not None:  # "Try not to delete the audit logs" for "You must not …" (verdict-nine)
+        return Departure("protected_negated", soft.words, soft.sentence, how="hedged")
+    freed = (item_lifted(said, value) or moved_off(said, value)) if plan.forbidden else None
+    if freed is not None:  # "The payments table may be touched.", "… applies to the API, not the database"
+        return Departure("protected_negated", freed.words, freed.sentence, how="flipped")
     met = condition_met(said, value) if plan.forbidden or plan.condition else frozenset()
     hit = forbidden_done(said, value) if plan.forbidden else None
     if hit is not None and hit.sentence not in met:
@@ -161,6 +176,9 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     hit = (limit_changed(said, value, others) or limit_restated(said, value, others)) if plan.limit else None
     if hit is not None:
         return Departure("protected_negated", tuple(hit.words), hit.sentence, how="limit")
+    day = weekday_moved(said, value) if plan.limit else None
+    if day is not None:  # "The fix ships by Monday." beside "Ship the fix by Friday" (verdict-nine)
+        return Departure("protected_negated", day.words, day.sentence, how="limit")
     bound = (bound_moved(said, value) or listed_by_unit(said, value)) if plan.limit else None
     if bound is not None:
         return Departure("protected_negated" if bound.decided else SUBJECT_UNJUDGED, bound.words, bound.sentence,
@@ -186,6 +204,8 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     said_of = subject_statement(said, value, kind, others) if plan.subject else None
     if said_of is not None and not said_of.decided and plan.approver and said_of.sentence in owner_approved(said, value):
         return None  # "The user approved X": the acceptance met, not a sentence to read
+    if said_of is not None and not said_of.decided and plan.limit and weekday_kept(said_of.sentence, value):
+        return None  # "The fix ships by Friday as planned.": the deadline restated (verdict-nine)
     if said_of is not None and not said_of.decided and (said_of.sentence in met or (
             plan.frequency and said_of.sentence in frequency_kept(said, value))):
         return None  # "健康检查失败后重启了接口": the act done as the rule's condition allows (verdict-eight)
@@ -209,6 +229,12 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
                 "beyond its bound", "protected_negated": "narrows what it covers"}[dep.code]
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) but elsewhere {what}: “{words}” in "
                 f"“{dep.sentence}”.")
+    if dep.how == "hedged":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but elsewhere restates it as advice, "
+                f"not a rule: “{words}” in “{dep.sentence}”.")
+    if dep.how == "joined":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but elsewhere widens the place it is "
+                f"bound to: “{words}” in “{dep.sentence}”.")
     if dep.code == "permission_widened":
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) with more added to its scope: "
                 f"“{words}” in “{dep.sentence}”; the protected scope is “{value}” alone.")

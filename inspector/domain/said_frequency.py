@@ -36,9 +36,12 @@ _EN = re.compile(r"(?<![a-z])(?:every|each|once (?:an?|per|every))\s+(?:(?P<n>\d
                  r"(?<![a-z])(?:(?P<times>twice|thrice)|(?P<k>\d+|two|three|four|five|six|ten|twelve) times)\s+"
                  r"(?:an?|per|each|every)\s+(?P<per>second|minute|hour|day|week|month)(?![a-z])")
 _ZH = re.compile(r"每(?:隔)?\s*(?P<n>\d+|[一两二三四五六十半])?\s*个?\s*(?P<unit>秒|分钟|小时|钟头|天|日|周|星期|月|分)")
+# "一天三次", "一天备份一次", "两周一次": a count of periods, then a count of times (verdict-nine)
+_ZH_PER = re.compile(r"(?<![每\d一两二三四五六十半今昨明前后当])(?P<n>\d+|[一两二三四五六十半])\s*个?\s*(?P<unit>小时|钟头|天|日|周|星期|月)"
+                     r"(?P<mid>[\u3400-\u9fff]{0,4}?)(?P<k>\d+|[一两二三四五六十])\s*次")
 _ZH_TIMES = re.compile(r"[^\d，。；,;]{0,4}?(\d+|[一两二三四五六十])\s*次")
 _FREQ_CHARS = re.compile(r"[每秒分钟小时头天日周星期月隔个一两二三四五六十半次]")
-_CUE = re.compile(r"every|each|once|twice|thrice|times|hourly|daily|nightly|weekly|monthly|每")
+_CUE = re.compile(r"every|each|once|twice|thrice|times|hourly|daily|nightly|weekly|monthly|每|次")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,15 @@ def _periods(text: str) -> list[tuple[float, str, int]]:
             k = _ZH_TIMES.match(text, m.end())
             n = k.group(1) if k else "1"
             times = float(n) if n.isdigit() else float(_WORDS.get(n, 1))
+            out.append((_period(m) / (times or 1), m.group().strip(), m.start()))
+    if CJK.search(text) and "次" in text:
+        for m in _ZH_PER.finditer(text):
+            mid = m.group("mid")  # "三天前备份了两次": a time ago and a count, no rate
+            if any(a <= m.start() < a + len(w) for _, w, a in out) or _FREQ_CHARS.sub("", mid) != mid or re.search(
+                    r"[前后了过来内里]", mid):
+                continue
+            k = m.group("k")
+            times = float(k) if k.isdigit() else float(_WORDS.get(k, 1))
             out.append((_period(m) / (times or 1), m.group().strip(), m.start()))
     return out
 
@@ -100,9 +112,15 @@ def _read(said: Said, value: str) -> list[Frequency]:
         if v in s.text or sum(1 for w in subject if w in s.text) < need:
             continue
         found = _periods(s.text)
-        if len(found) != 1 or denies(s.text[:found[0][2]]):
-            continue
-        out.append(Frequency((found[0][1], words), said.stripped(s), abs(found[0][0] - period) < 1e-6))
+        # "Logs are rotated hourly, backups run daily.": two periods, each in a clause of its own
+        # subject — the clause naming the rule's (verdict-nine).
+        parts = [s.text] if len(found) == 1 else [c for c in re.split(r"[,，;；]", s.text)
+                                                   if sum(1 for w in subject if w in c) >= need]
+        for text in parts:
+            found = _periods(text)
+            if len(found) != 1 or denies(text[:found[0][2]]):
+                continue
+            out.append(Frequency((found[0][1], words), said.stripped(s), abs(found[0][0] - period) < 1e-6))
     return out
 
 

@@ -35,7 +35,10 @@ from inspector.domain.textnorm import CJK, norm
 # The goal or the whole task, not one of its parts ("the first task (the users table) is done").
 _GOAL_WORD = re.compile(r"(?<![a-z])(?:the|this|our|whole|entire|main|overall)\s+(?:goal|task|objective)(?![a-z])|"
                         r"^\s*(?:goal|task|objective)\s*[:：]|^\s*(?:goal|task|objective)\s+(?=(?:achieved|met|done|"
-                        r"complete|completed|accomplished|reached|finished)(?![a-z]))|目标|整个任务|全部任务|任务已全部")
+                        r"complete|completed|accomplished|reached|finished)(?![a-z]))|目标|整个任务|全部任务|任务已全部|"
+                        # "All done." / "Everything is done." standing alone: the whole task (verdict-nine)
+                        r"^\s*(?:all|everything(?:\s+is)?)\s+(?=(?:done|complete|completed|finished)\s*$)|"
+                        r"^\s*(?:全部|都|一切)(?:已经|已)?(?=完成了?\s*$)")
 _DONE = re.compile(r"(?<![a-z])(?:done|complete|completed|achieved|finished|accomplished|met|fulfilled)(?![a-z])|"
                    r"✅|✓|✔|☑|已完成|完成了|全部完成|已达成|达成了|已实现|实现了")
 _MARK = re.compile(r"✅|✓|✔|☑|\[x\]|\((?:done|complete|completed)\)|（已完成）")
@@ -90,13 +93,16 @@ def goal_done_over_failure(said: Said, value: str, failures: tuple[FailedResult,
 
 # A build or a test run said to fail in words ("CI says the build is red", "测试挂了"), and said to
 # pass; a tool result that passed ("44 passed", "ok", "build succeeded") resolves the words.
-_RED = re.compile(r"(?<![a-z])(?:build|ci|pipeline|tests?|test suite|suite|checks?)\s+(?:is|are|was|were|still|went|"
-                  r"turned|has gone|is still|are still|keeps?)?\s*(?:red|failing|broken|fails|fail)(?![a-z])|"
+_RED = re.compile(r"(?<![a-z])(?:build|ci|pipeline|tests?|test suite|suite|checks?|deploy|deployment|release|rollout|"
+                  r"staging|production|prod|site|server|service)\s+(?:is|are|was|were|still|went|"
+                  r"turned|has gone|is still|are still|keeps?)?\s*(?:red|failing|broken|fails|fail|down)(?![a-z])|"
                   r"(?<![a-z])red (?:build|ci|pipeline)(?![a-z])|测试挂了|测试失败|构建失败|构建挂了|流水线挂了|ci 挂了|"
-                  r"测试没通过|测试没有通过|跑不过")
-_GREEN = re.compile(r"(?<![a-z])(?:build|ci|pipeline|tests?|test suite|suite|checks?)\s+(?:is|are|was|were|now|all)?\s*"
-                    r"(?:green|pass|passes|passed|passing|fixed)(?![a-z])|测试通过|构建成功|测试全部通过|修好了")
-_PASSED = re.compile(r"(?<![a-z])(?:\d+ passed|passed|ok|build succeeded|success|all checks passed)(?![a-z])")
+                  r"测试没通过|测试没有通过|跑不过|发布挂了|发布失败|部署挂了|部署失败|上线失败|上线挂了|服务挂了")
+_GREEN = re.compile(r"(?<![a-z])(?:build|ci|pipeline|tests?|test suite|suite|checks?|deploy|deployment|release|rollout|"
+                    r"staging|production|prod|site|server|service)\s+(?:is|are|was|were|now|all|is back)?\s*"
+                    r"(?:green|pass|passes|passed|passing|fixed|up|healthy|succeeded|went through)(?![a-z])|测试通过|"
+                    r"构建成功|测试全部通过|修好了|发布成功|部署成功|上线成功")
+_PASSED = re.compile(r"(?<![a-z])(?:\d+ passed|passed|ok|build succeeded|success|all checks passed|deployed)(?![a-z])")
 # "make sure the build fails if a test fails": a rule or a plan about failing, not a report of one.
 _HEDGED = re.compile(r"(?<![a-z])(?:if|when|whenever|whether|unless|until|should|must|would|could|make sure|ensure|"
                      r"in case|so that|expect|expects|expected)(?![a-z])[^.;,]*$|如果|假如|万一|确保|应该")
@@ -121,8 +127,8 @@ def red_in_words(failures: tuple[FailedResult, ...], result_seqs: tuple[int, ...
                 return None
             continue
         red, green = _RED.search(text), _GREEN.search(text)
-        if green and not red:
-            return None
+        if green and (not red or green.start() > red.start()):
+            return None  # "Staging was down before; after the deploy staging is up." (verdict-nine)
         if red and not denies(text[max(0, red.start() - 30):red.end()]) and not _HEDGED.search(
                 text[max(0, red.start() - 40):red.start()]):
             line = next((p for p in re.split(r"(?<=[。！？!?.])\s*|\n", text) if _RED.search(p)), text)

@@ -27,6 +27,7 @@ _DENY = re.compile(r"\b(?:no|nobody|no one|none|noone|never|not|only|nor|neither
 _CUT = re.compile(r"[.;:!?。！？；：，,\n]|\s[-–—]\s|\bbut\b|\band\b|但|而")
 _AGENT = frozenset({"you", "we", "i", "the agent", "agent", "the assistant", "the bot", "you can", "你", "您", "我们",
                     "我", "你们"})
+_ONLY = re.compile(r"^(?:only|just|solely)\s+|^(?:只有|仅有|唯有|只|仅)")
 _TOO = re.compile(r"^\s*(?:also|too|as well|now|now also|also now)\s+|也|还|现在|同样")
 
 
@@ -50,8 +51,9 @@ def grant_of(value: str) -> Grant | None:
     m = _EN.match(v) or _ZH.match(v)
     if m is None:
         return None
-    who = m.group("who").strip()
-    if who.startswith(("permission", "权限")) or _DENY.search(who) or who in _AGENT:
+    # "Only the user may deploy", "只有用户可以部署": the grant is the user's alone (verdict-nine)
+    who = _ONLY.sub("", m.group("who").strip()).strip()
+    if not who or who.startswith(("permission", "权限")) or _DENY.search(who) or who in _AGENT:
         return None  # "You may read …": the agent is the subject whatever the summary calls it
     return Grant(who, m.group("grant").strip(), m.group("what").strip())
 

@@ -88,6 +88,8 @@ _BEFORE_X: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r"(?<![a-z])before\s+(?:\w+\s+){0,3}$"), False),
     (re.compile(r"(?<![a-z])first[,:]?\s+(?:\w+\s+){0,2}$|先\s*$|首先\s*$|第一步[:：]?\s*$"), True),
 )
+# "Nothing is merged before 2026-12-03": the steps named, none done in that order (verdict-nine).
+_NONE_DONE = re.compile(r"(?<![a-z])(?:nothing|nobody|no one|none)(?![a-z])")
 _OPENS_LATER = re.compile(r"^\W*(?:then|after that|afterwards|next|later|subsequently|然后|之后|随后|接着|再)(?![a-z])")
 _ITEM = re.compile(r"^\s*(?:step\s*)?(\d{1,2})[.)：:]\s*(.*)$|^\s*第([一二三四五六七八九十])步[:：]?\s*(.*)$")
 _ZH_DIGITS = "一二三四五六七八九十"
@@ -97,7 +99,7 @@ def _sentence_order(text: str, order: Order) -> bool | None:
     """True: the sentence puts the steps in the rule's order; False: reversed; None: it
     names no order of them (one step missing, no order word, or a denial or hedge)."""
     a, b = side_at(text, order.first), side_at(text, order.then)
-    if a < 0 or b < 0 or a == b or denies(text):
+    if a < 0 or b < 0 or a == b or denies(text) or _NONE_DONE.search(text):
         return None
     x_is_a = a < b
     lo, hi = (a, b) if x_is_a else (b, a)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from inspector.domain.said import Hits, Said, norm_phrase
+from inspector.domain.said import Hits, Said, Span, norm_phrase
 
 
 def dismisses(said: Said) -> bool:
@@ -66,6 +66,8 @@ def _referring_sentences(said: Said) -> list[tuple[int, list[str]]]:
                         and (i := said.sentence_index(h.start)) >= 0})
         for i in named:
             s = said.sentences[i]
+            if _upheld(said, s):
+                continue
             words = [h.word for h in said.hits(("lifted", "permission", "negation", "weakening"), s.start, s.end)]
             dismiss = _DISMISS.search(s.text)
             if dismiss:
@@ -74,6 +76,23 @@ def _referring_sentences(said: Said) -> list[tuple[int, list[str]]]:
                 found.append((i, words))
         said._memo[key] = found
     return found  # type: ignore[no-any-return]
+
+
+# "…; the rule stands", "该约束仍然有效": the clause naming the rule says it still holds (verdict-nine).
+_UPHELD = re.compile(r"(?<![\w])(?:stands|still stands|holds|still holds|still applies|remains in (?:force|place)|"
+                     r"is unchanged|is kept|was kept|is still in force)(?![\w])|仍然有效|依然有效|继续有效|不变|仍然适用")
+
+
+def _upheld(said: Said, s: Span) -> bool:
+    """The clause holding the back reference says the rule still holds and holds no lifting
+    word itself: "Nobody said the API may be restarted; the rule stands." upholds the rule —
+    its "may" belongs to the other clause, reported as not said (verdict-nine)."""
+    for c in said.clauses(s) or [s]:
+        refs = [h for h in said.hits("back_reference", c.start, c.end) if h.word not in ("it", "它")]
+        if refs and _UPHELD.search(c.text) and not said.hits(("lifted", "permission", "weakening"), c.start, c.end) \
+                and not _DISMISS.search(c.text):
+            return True
+    return False
 
 
 def _ref_kinds(word: str) -> tuple[str, ...] | None:

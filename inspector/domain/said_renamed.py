@@ -113,8 +113,29 @@ def renamed(said: Said, value: str, others: tuple[str, ...] = ()) -> Renamed | N
                 continue  # the value's own identifier stands here too ("8443 … 8444 rows")
             if not any(w in s.text for w in subject) or denies(_clause(s.text, pos - s.start)):
                 continue
+            if _date_kept(value, ident, token, s.text[:pos - s.start]):
+                continue  # "merged on 2026-12-04" beside "Merge only after 2026-12-03": the rule kept
             return Renamed((token, ident), said.stripped(s), how)
     return None
+
+
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _date_kept(value: str, ident: str, token: str, before: str) -> bool:
+    """Two ISO dates a day or a digit apart are not a misspelling when the value bounds a date
+    ("Merge only after 2026-12-03") and the sentence reports an act *on* a date that keeps the
+    bound ("The fix was merged on 2026-12-04"): ISO dates compare as strings (verdict-nine)."""
+    if not (_ISO.fullmatch(ident) and _ISO.fullmatch(token)) or not re.search(r"(?:\bon|在)\s*$", before):
+        return False
+    v = value.lower()
+    if re.search(r"(?<![a-z])(?:after|from|since|not before)\s+" + re.escape(ident), v):
+        return token > ident if "from" not in v and "since" not in v else token >= ident
+    if re.search(r"(?<![a-z])(?:by|no later than|not after)\s+" + re.escape(ident), v):
+        return token <= ident
+    if re.search(r"(?<![a-z])(?:before|until)\s+" + re.escape(ident), v):
+        return token < ident
+    return False
 
 
 def _tokens(said: Said) -> tuple[tuple[str, int], ...]:

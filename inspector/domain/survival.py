@@ -27,6 +27,7 @@ from inspector.domain.said_goal_done import goal_done_against_log, goal_done_ove
 from inspector.domain.said_grantee import grantee_added
 from inspector.domain.said_language import other_language
 from inspector.domain.said_misnamed import log_lookup, misnamed
+from inspector.domain.said_quoted import narrative, nearest_sentence
 from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
@@ -302,7 +303,9 @@ _DEPARTED = {"permission_widened": "the summary widens its scope", "order_revers
              "accepted": "the summary accepts elsewhere what it excludes",
              "bound": "the summary turns its bound around", "beyond": "the summary goes past or narrows its scope", "order": "the summary says its steps may come in any order",
              "approver": "the summary reports it approved by another actor than the one it names",
-             "flipped": "the summary says its opposite elsewhere"}
+             "flipped": "the summary says its opposite elsewhere",
+             "joined": "the summary widens the place it is bound to",
+             "hedged": "the summary restates it as advice"}
 
 
 def survival(generation: int, text: str, unresolved: list[str], covers: tuple[int, int] | None,
@@ -316,13 +319,15 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
     after: list[Fact] = []
     untrusted: list[Fact] = []
     unsourced: list[Fact] = []  # review-14: were said to be "first said at , after" the range
+    in_review: list[Fact] = []  # flow-eight: a correction citing its ledger entry was said to have no source
     for f in facts:
         if f.status not in ("active", "pending"):
             continue
         if f.status == "pending" and f.writer in UNTRUSTED_WRITERS:
             untrusted.append(f)
         else:
-            (chosen if in_range(f, covers) else after if f.seq_numbers else unsourced).append(f)
+            (chosen if in_range(f, covers) else after if f.seq_numbers
+             else in_review if any(src.startswith("ledger:") for src in f.sources) else unsourced).append(f)
     others = tuple((f.value, f.kind) for f in facts
                    if f.kind in ("goal", "constraint", "permission", "acceptance", "decision"))
     verdicts = [judge(f, said, covers, others, text) for f in chosen]
@@ -347,7 +352,28 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
         if n is not None:
             verdicts[i] = Verdict(v.fact, "contradicted", n.sentence, f"the summary names “{n.words[0]}” for "
                                   f"“{n.words[1]}”, a name the log never shows")
-    return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted, unsourced)
+    story = narrative(text) if any(v.fact.kind == "goal" and v.verdict == "kept" for v in verdicts) else None
+    if story is not None:  # verdict-real-two: a quoted list of the user's messages is not their state
+        told = Said.of(story, unresolved)
+        verdicts = [_told(v, told, covers, others, story) if v.fact.kind == "goal" and v.verdict == "kept" else v
+                    for v in verdicts]
+    return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted, unsourced, in_review)
+
+
+def _told(verdict: Verdict, told: Said, covers: tuple[int, int] | None,
+          others: tuple[tuple[str, str], ...], story: str) -> Verdict:
+    """A kept goal judged again on the narrative alone (said_quoted.py): kept or contradicted
+    there stands; anything else is ``unknown``, never ``kept`` by the quote alone."""
+    again = judge(verdict.fact, told, covers, others, story)
+    if again.verdict == "kept":
+        return verdict
+    quote = "only the summary's quoted list of the user's messages holds it word for word"
+    if again.verdict == "contradicted":
+        return replace(again, reason=f"{again.reason}; {quote}")
+    where = again.where or nearest_sentence(told, verdict.fact.value)
+    near = "; quoted: the sentence of the rest that shares most of its words" if where and not again.where else ""
+    return Verdict(verdict.fact, "unknown", where, f"{quote}, and a quote is not its state (done, pending, answered "
+                   f"how): in the rest of the summary {again.reason.removeprefix('the ')}{near}", again.as_of)
 
 
 def _own_words(verdict: Verdict, text: str) -> Verdict:

@@ -27,6 +27,9 @@ class Survival:
     after: list[Fact] = field(default_factory=list)  # first said after the range the summary covers
     untrusted: list[Fact] = field(default_factory=list)  # proposed by a tool or the model
     unsourced: list[Fact] = field(default_factory=list)  # pending, citing no event: when it was said is unknown
+    # filed in review (a correction cites its ledger entry, ``ledger:8``, not an event): made after
+    # the summary, so not judged against it — "without a source" said of it read as unsupported
+    in_review: list[Fact] = field(default_factory=list)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -44,11 +47,12 @@ class Survival:
         return f"gen {self.generation} keeps {self.counts['kept']} of {len(self.verdicts)} facts" + self.left_out()
 
     def short_headline(self) -> str:
-        """The headline for a narrow header: "gen 3 1/5 kept · 2 left out" (the Survival tab says
-        which and why)."""
-        left = len(self.after) + len(self.untrusted) + len(self.unsourced)
+        """The headline for a narrow header: "gen 3 1/5 kept · 2 not counted" (the Survival tab
+        says which and why). Not "left out" (flow-eight): beside "kept" it read as facts the
+        summary lost, the opposite of facts the count does not judge."""
+        left = len(self.after) + len(self.untrusted) + len(self.unsourced) + len(self.in_review)
         return (f"gen {self.generation} {self.counts['kept']}/{len(self.verdicts)} kept"
-                + (f" · {left} left out" if left else ""))
+                + (f" · {left} not counted" if left else ""))
 
     def left_out(self) -> str:
         """What the count leaves out, and why ("· 1 after its range"); empty when nothing is. Short:
@@ -56,6 +60,8 @@ class Survival:
         parts = [f"{len(self.after)} after its range"] if self.after else []
         if self.untrusted:
             parts.append(f"{len(self.untrusted)} untrusted not counted")
+        if self.in_review:
+            parts.append(f"{len(self.in_review)} filed in review not counted")
         if self.unsourced:
             parts.append(f"{len(self.unsourced)} without a source not counted")
         return "".join(f" · {p}" for p in parts)

@@ -12,6 +12,7 @@ import json
 from html import escape
 from typing import Any
 
+from inspector.domain.plurals import counted as _n
 from inspector.domain.terminal_safe import terminal_safe
 from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
 from inspector.report.chart import kept_chart
@@ -39,11 +40,11 @@ def header(data: dict[str, Any]) -> str:
     if b.get("drift"):
         badges.append(("error", f"⚠ drift {b['drift']}"))
     if b.get("pending_candidates"):
-        badges.append(("warning", f"◷ {b['pending_candidates']} pending candidate(s)"))
+        badges.append(("warning", f"◷ {_n(b['pending_candidates'], 'pending candidate')}"))
     if b.get("unknown_actions"):
-        badges.append(("accent", f"? {b['unknown_actions']} unknown action(s)"))
+        badges.append(("accent", f"? {_n(b['unknown_actions'], 'unknown action')}"))
     if b.get("pending_state"):
-        badges.append(("warning", f"◌ {b['pending_state']} pending record(s)"))
+        badges.append(("warning", f"◌ {_n(b['pending_state'], 'pending record')}"))
     for code, n in sorted((b.get("protocol") or {}).items()):
         badges.append(("error", f"{code} {n}"))
     badges += check_badges(data.get("check") or {})
@@ -74,16 +75,16 @@ def check_badges(check: dict[str, Any]) -> list[tuple[str, str]]:
     handoffs, stub problems, and its warnings by code (the page is never greener than check)."""
     out = []
     counts = check.get("counts") or {}
-    for name, label in (("candidates", "refused candidate(s)"), ("handoffs", "refused handoff(s)"),
-                        ("stubs", "stub problem(s)")):
+    for name, label in (("candidates", "refused candidate"), ("handoffs", "refused handoff"),
+                        ("stubs", "stub problem")):
         if check.get(name):
-            out.append(("error", f"⚠ {counts.get(name, len(check[name]))} {label}"))
+            out.append(("error", f"⚠ {_n(counts.get(name, len(check[name])), label)}"))
     codes: dict[str, int] = {}
     for w in check.get("warnings") or []:
         codes[w["code"]] = codes.get(w["code"], 0) + 1
     out += [("warning", f"⚠ {n} {code}") for code, n in sorted(codes.items())]
     if (check.get("left_out") or {}).get("warnings"):
-        out.append(("warning", f"⚠ {check['left_out']['warnings']:,} more warning(s)"))
+        out.append(("warning", f"⚠ {_n(check['left_out']['warnings'], 'more warning')}"))
     return out
 
 
@@ -99,10 +100,10 @@ def check_section(data: dict[str, Any]) -> str:
     items += [("warning", w["code"], w["message"]) for w in check.get("warnings") or []]
     word = {"failed": "✗ fails", "unknown": "? cannot judge everything it read", "clear": "✓ passes"}
     verdict = word.get(check.get("verdict") or "", "✓ passes" if check.get("ok") else "✗ fails") \
-        + (f", with {(check.get('counts') or {}).get('warnings', len(check['warnings'])):,} warning(s)"
+        + (f", with {_n((check.get('counts') or {}).get('warnings', len(check['warnings'])), 'warning')}"
            if check.get("warnings") else "")
     listed = "".join(f'<li class="{cls}"><code>{e(code)}</code> {e(message)}</li>' for cls, code, message in items)
-    listed += "".join(f'<li class="muted">… {n:,} more {e(name)} item(s) are left out of this report: '
+    listed += "".join(f'<li class="muted">… {n:,} more {e(name)} {"item is" if n == 1 else "items are"} left out of this report: '
                       f'<code>inspector check --session {e(check.get("session", ""))} --json</code> lists every one</li>'
                       for name, n in (check.get("left_out") or {}).items())
     return (f'<section id="check"><h2>Check</h2><p><code>inspector check --session {e(check.get("session", ""))}'
@@ -247,7 +248,7 @@ def _after_range(survival: list[dict[str, Any]]) -> str:
     end = f"evt {covers[1]}" if len(covers) == 2 else "its range"
     items = "".join(f"<li><code>{e(f['key'])}</code> {e(f.get('value'))} <span class=\"muted\">(first said at "
                     f"{e(', '.join(f.get('sources') or []) or '?')})</span></li>" for f in after)
-    return (f'<p class="muted">Not judged: {len(after)} fact(s) first said after {e(end)}, the end of what generation '
+    return (f'<p class="muted">Not judged: {_n(len(after), "fact")} first said after {e(end)}, the end of what generation '
             f"{e(latest.get('generation'))} covers (a later summary is judged on them):</p><ul>{items}</ul>")
 
 

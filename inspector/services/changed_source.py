@@ -20,9 +20,12 @@ from inspector.store.connection import Store
 WHY = {"gemini": "Gemini CLI rewrites its session file as the session goes on"}
 
 
-async def changed_source(store: Store, error: BadInput, source_name: str, fmt: str) -> BadInput | None:
+async def changed_source(store: Store, error: BadInput, source_name: str, fmt: str, *,
+                         cut: bool = False) -> BadInput | None:
     """The refusal for a converted transcript whose session the store held before this import
-    and which now says something else (None: not that case; the writer's own words stand)."""
+    and which now says something else (None: not that case; the writer's own words stand).
+    ``cut``: the file ends in a line cut short — a copy taken mid-write, not a rewritten file
+    (it was said "rewritten, not only appended to": new-user-16)."""
     identity = error.identity
     if fmt == "sif" or error.code != "conflicting_record" or not identity:
         return None
@@ -33,7 +36,9 @@ async def changed_source(store: Store, error: BadInput, source_name: str, fmt: s
         return None
     if not held:
         return None  # a conflict inside this one file: not a change since an earlier import
-    why = WHY.get(fmt) or ("the file was rewritten, not only appended to" if fmt in APPENDABLE
+    why = WHY.get(fmt) or ("its last line is cut short: a copy taken while the agent was still writing, or cut "
+                           "part-way, while the store holds the session read further" if cut and fmt in APPENDABLE
+                           else "the file was rewritten, not only appended to" if fmt in APPENDABLE
                            else "the tool that writes it rewrote it")
     return BadInput(
         f"this store already holds session {session!r} as an earlier import read it, and {source_name} now "

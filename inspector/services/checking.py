@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.domain.deletion import reason_code
 from inspector.domain.errors import BadInput
 from inspector.services import candidates, claims, cleared, handoffs, unread_lines
 from inspector.services.content_warnings import content_warnings
@@ -22,6 +23,7 @@ from inspector.services.unjudged import UNJUDGED_CODES as UNJUDGED_CODES  # re-e
 from inspector.services.unjudged import unjudged_and_lost
 from inspector.store import session_rows
 from inspector.store.connection import Store
+from inspector.store.tables import SPECS
 
 
 @dataclass(slots=True)
@@ -37,7 +39,12 @@ class SessionCheck:
     cleared_results: list[dict[str, Any]] = field(default_factory=list)
     # Acts an imported sif file claimed that nobody made here (services/claims.py): each is also a warning.
     unverified_acts: list[dict[str, Any]] = field(default_factory=list)
+    # Deletion requests filed and not carried out (review-15 item 1): what is about to be removed,
+    # listed so a CI reader sees it; never a verdict (filing one does not change the exit code).
+    deletion_requests: list[dict[str, Any]] = field(default_factory=list)
     ran: tuple[str, ...] = ()  # the checks that ran (``--only`` may leave some out)
+    # what `check`'s line shows beside the id: "? 0cf3db51-…" alone named none of a team's 34 sessions
+    title: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -53,11 +60,12 @@ class SessionCheck:
         return "unknown" if any(w["code"] in UNJUDGED_CODES for w in self.warnings) else "clear"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"session": self.session, "ok": self.ok, "verdict": self.verdict, "protocol": self.protocol,
+        return {"session": self.session, "title": self.title, "ok": self.ok, "verdict": self.verdict, "protocol": self.protocol,
                 "candidates": self.candidates,
                 "drift": self.drift, "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
                 "cleared_results": self.cleared_results,
-                "unverified_acts": self.unverified_acts, "checks_run": list(self.ran)}
+                "unverified_acts": self.unverified_acts, "pending_deletion_requests": self.deletion_requests,
+                "checks_run": list(self.ran)}
 
 
 CHECKS = ("protocol", "stubs", "candidates", "drift", "handoffs", "warnings")
@@ -80,7 +88,7 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
         listed = [i for i in listed if i.id in sessions]
     out: list[SessionCheck] = []
     for info in listed:
-        result = SessionCheck(info.id, ran=tuple(c for c in CHECKS if c in wanted))
+        result = SessionCheck(info.id, ran=tuple(c for c in CHECKS if c in wanted), title=info.title)
         if "protocol" in wanted:
             result.protocol = [p.as_dict() for p in await protocol_problems(store, info.id, info.adapter)]
         if "stubs" in wanted:
@@ -110,5 +118,20 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
                 result.warnings.append({"code": "lines_unread", "where": "log", "id": info.id,
                                         "count": len(unread), "lines": [u.line for u in unread],
                                         "message": unread_lines.said(unread)})
+            result.deletion_requests = await pending_deletions(store, info.id)
         out.append(result)
     return out
+
+
+async def pending_deletions(store: Store, session: str) -> list[dict[str, Any]]:
+    """The session's pending deletion requests: id, targets, reason code and who filed it — never
+    the reason's text (it is kept in clear only until the deletion digests it)."""
+    spec = SPECS["deletion_request"]
+    rows = await store.db.execute_fetchall(f"SELECT {spec.select_columns} FROM {spec.table} "
+                                           "WHERE session = ? AND status = 'pending' ORDER BY id", (session,))
+    out = []
+    for row in rows:
+        req = spec.to_record(row)
+        out.append({"request": req["id"], "targets": list(req.get("targets") or []),
+                    "reason_code": reason_code(req), "requested_by": req.get("requested_by")})
+    return sorted(out, key=lambda r: (len(r["request"]), r["request"]))  # del-2 before del-10

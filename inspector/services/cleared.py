@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.domain.errors import InspectorError
+from inspector.domain.plurals import counted as _n
 from inspector.services.conversation_window import cleared_results as cleared_by
 from inspector.store.connection import Store
 
@@ -72,7 +73,7 @@ def warnings(session: str, cleared: list[ClearedResult]) -> list[dict[str, Any]]
         shown = ", ".join(refs[:6]) + (f" and {len(refs) - 6} more" if len(refs) > 6 else "")
         absent = len(items) - len(refs)
         out.append({"code": "results_cleared", "where": "context", "id": session,
-                    "message": f"the micro-compaction at {at} cleared {len(items)} tool result(s) from the model's "
+                    "message": f"the micro-compaction at {at} cleared {_n(len(items), 'tool result')} from the model's "
                                f"context" + (f": {shown}" if shown else "")
                                + (f"; {absent} not in this log (called before this file begins)" if absent else "")
                                + " (the model no longer saw them; --json: cleared_results)"})

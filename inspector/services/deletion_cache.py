@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from inspector.domain.plurals import counted as _n
 from inspector.services.deletion_outside import needles_of
 from inspector.services.discovery import ListingCache
 
@@ -48,14 +49,14 @@ def cache_warnings(values: list[str], *, remove: bool) -> list[str]:
     outside = (f"the transcripts themselves are outside the store and still hold it: {_shown(holding)} — delete or "
                "rewrite them yourself, or the next listing reads it again")
     if not remove:
-        return [f"{where} holds a value of the targets for {len(holding)} transcript(s): carrying out the request "
+        return [f"{where} holds a value of the targets for {_n(len(holding), 'transcript')}: carrying out the request "
                 f"removes those entries; {outside}"]
     for key in holding:
         del cache.data[key]
     cache.dirty = True
     error = cache.save()
     if error is not None:
-        return [f"{where} holds a value of the targets for {len(holding)} transcript(s) and could not be rewritten "
+        return [f"{where} holds a value of the targets for {_n(len(holding), 'transcript')} and could not be rewritten "
                 f"({error.strerror or error}): delete the file yourself; {outside}"]
-    return [f"{where} held a value of the targets for {len(holding)} transcript(s): those entries were removed; "
+    return [f"{where} held a value of the targets for {_n(len(holding), 'transcript')}: those entries were removed; "
             f"{outside}"]

@@ -8,7 +8,13 @@ live in are read — by name (``*.html``, ``*.jsonl``, ``*.json``, ``*.sif``, ``
 transcript kinds ``inspector FILE`` opens) and, whatever the name, by their first bytes (an
 export begins with the sif/1 header line, a report with ``<!DOCTYPE html>``: ``export -o
 before.sif`` or ``-o backup`` is an export too) — and each one holding a value — as written,
-JSON-escaped or HTML-escaped — is named in the deletion's warnings. Nothing is
+JSON-escaped or HTML-escaped — is named in the deletion's warnings. So is an export holding the
+request's own reason as typed (``"reason":"…"``): ``export`` writes a pending request's reason
+in clear, and the store's digest of it does not reach the file (hostile review eight). And the
+logs the inspector itself keeps aside (``s.db-wal.TIME.kept``: the store's old log, copied beside
+it when the file was copied over or touched while open, store/sqlite_store.py) hold raw pages of
+the store — the text of rows since deleted — and were not read: each one holding a value is named
+too (hostile review eight). Nothing is
 changed in them: they are the person's files. Folders elsewhere, other file kinds and other
 spellings are not looked at (said in deletion.NOT_CHECKED).
 """
@@ -79,40 +85,86 @@ def _kinds_kept(folder: Path) -> list[os.DirEntry[str]]:
     return entries
 
 
-def files_beside(store_path: Path, values: list[str]) -> tuple[list[str], list[str]]:
-    """(files of the store's folder holding a value, files too large to read), by name."""
-    if not values:
-        return [], []
-    needles = needles_of(values)
+def reason_needles(reason: str | None) -> list[bytes]:
+    """The request's reason as an export writes it (the field with its name: a short reason alone,
+    "remove my details", is in many files), and as ``ensure_ascii`` JSON writes it."""
+    if not reason:
+        return []
+    return [f'"reason":{form}'.encode("utf-8", errors="surrogatepass")
+            for form in {json_safe(json.dumps(reason, ensure_ascii=False)), json.dumps(reason)}]
+
+
+def files_beside(store_path: Path, values: list[str], reason: str | None = None) -> tuple[list[str], list[str], list[str]]:
+    """(files of the store's folder holding a value, files holding the request's reason and no value,
+    files too large to read), by name."""
+    needles, why = needles_of(values), reason_needles(reason)
+    if not needles and not why:
+        return [], [], []
     holding: list[str] = []
+    giving_why: list[str] = []
     unread: list[str] = []
     try:
         entries = _kinds_kept(store_path.parent)
     except OSError:
-        return [], []
+        return [], [], []
     for entry in entries[:MAX_FILES]:
         try:
             if not entry.is_file(follow_symlinks=False):  # a FIFO or a link elsewhere is not read
                 continue
             if entry.stat(follow_symlinks=False).st_size > MAX_BYTES:
                 unread.append(entry.name)
-            elif _holds(entry.path, needles):
+            elif needles and _holds(entry.path, needles):
                 holding.append(entry.name)
+            elif why and _holds(entry.path, why):
+                giving_why.append(entry.name)
         except OSError:
             continue
-    return holding, unread
+    return holding, giving_why, unread
 
 
-def outside_warnings(store_path: object, values: list[str]) -> list[str]:
+def kept_logs(store_path: Path, values: list[str]) -> list[str]:
+    """The logs kept aside beside the store (``NAME-wal.TIME.kept``, regular files) holding a value, by name."""
+    needles = needles_of(values)
+    if not needles:
+        return []
+    prefix = f"{store_path.name}-wal."
+    out: list[str] = []
+    try:
+        entries = sorted(os.scandir(store_path.parent), key=lambda e: e.name)
+    except OSError:
+        return []
+    for entry in entries:
+        if not (entry.name.startswith(prefix) and entry.name.endswith(".kept")):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_size <= MAX_BYTES \
+                    and _holds(entry.path, needles):
+                out.append(entry.name)
+        except OSError:
+            continue
+    return out
+
+
+def outside_warnings(store_path: object, values: list[str], reason: str | None = None) -> list[str]:
     """The deletion's warning sentences about those files (none for a store on a server)."""
     if not isinstance(store_path, (str, os.PathLike)):  # a PostgreSQL store names a URL, not a folder
         return []
-    holding, unread = files_beside(Path(store_path), values)
+    holding, giving_why, unread = files_beside(Path(store_path), values, reason)
     out = []
     if holding:
         out.append(f"files beside the store hold a value of the targets — a report, export or transcript written "
                    f"before: {', '.join(holding)}; a deletion in the store cannot remove them: delete or rewrite "
                    "them yourself")
+    if giving_why:
+        out.append(f"files beside the store hold this request's reason as typed — an export written while it was "
+                   f"pending: {', '.join(giving_why)}; the store keeps only a keyed digest of it: delete or rewrite "
+                   "them yourself")
     if unread:
         out.append(f"files beside the store too large to look in ({', '.join(unread)}): check them yourself")
+    logs = kept_logs(Path(store_path), values)
+    if logs:
+        out.append(f"logs kept aside beside the store hold a value of the targets — the store's old pages, kept when "
+                   f"its file was copied over or touched while it was open: {', '.join(logs)}; a deletion in the store "
+                   "cannot remove them: delete them yourself (or, if the copy was not meant, put the log back as "
+                   f"{Path(store_path).name}-wal with the store closed and carry the deletion out again)")
     return out

@@ -120,8 +120,10 @@ async def preview(store: Store, session: str, targets: list[str]) -> Looked:
     filing it (the app's dialog shows this before the reviewer confirms)."""
     async with store.snapshot() as db:
         resolved = await _resolved(db, session, [t for t in targets if t.strip()])
-        cov = await coverage(db, {"id": "(not filed)", "session": session, "targets": resolved,
-                                  "status": "pending"})
+        # with a reason, so the copy the filed request adds (its own reason text) is counted here too:
+        # "covers 21 copies now" before filing, "22 copies" after (review-15 item 4)
+        cov = await coverage(db, {"id": "(this request)", "session": session, "targets": resolved,
+                                  "status": "pending", "reason": "(the reason given)"})
     sensitive = set(sensitive_values("\n".join(cov.values)))
     return Looked(resolved, cov, len(sensitive & set(cov.values)), len(set(cov.values) - sensitive))
 

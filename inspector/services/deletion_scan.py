@@ -25,6 +25,7 @@ from inspector.domain.deletion_forms import LooseMatcher, fold
 from inspector.domain.deletion_split import SplitFinder, split_forms
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.formats.titles import prompt_title
+from inspector.services.deletion_gone import gone_by
 from inspector.services.deletion_index_entries import index_entries
 from inspector.services.deletion_names import kept_names, matcher, rewritable
 from inspector.services.deletion_places import BY_VALUE, Places
@@ -42,14 +43,17 @@ class Coverage:
     status: str
     copies: list[Copy] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # targets that resolve to nothing (already gone?)
+    gone_by: dict[str, dict[str, Any]] = field(default_factory=dict)  # a missing target -> the deletion that took it
     warnings: list[str] = field(default_factory=list)  # active records left without any evidence
     kept: list[dict[str, str]] = field(default_factory=list)  # copies no deletion can remove (deletion_names.py)
     rewrite: dict[str, Any] = field(default_factory=dict)  # the session record's fields to rewrite
     values: list[str] = field(default_factory=list, repr=False)  # what was looked for: never printed
+    reason: str | None = field(default=None, repr=False)  # the reason as typed, until digested: never printed
 
     def as_dict(self) -> dict[str, Any]:
         return {"request": self.request, "session": self.session, "status": self.status,
-                "copies": [c.as_dict() for c in self.copies], "missing": self.missing, "warnings": self.warnings,
+                "copies": [c.as_dict() for c in self.copies], "missing": self.missing,
+                "gone_by": self.gone_by, "warnings": self.warnings,
                 "kept": self.kept, "not_checked": list(NOT_CHECKED)}
 
 
@@ -238,6 +242,8 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
     out = Coverage(req["id"], session, req["status"])
     places = Places()
     texts, refs = await _targets(db, out, req, places)
+    if out.missing:  # named by the deletion that removed them (deletion_gone.py)
+        out.gone_by = await gone_by(db, session, out.missing)
     pieces = await session_pieces(db, session)
     # a target holding only part of a secret (the rest in the next event) names the whole secret
     split = straddling_values(pieces, sorted(refs))
@@ -287,7 +293,8 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
                                       "line breaks, escapes or an encoding)")
                     if table == "events" and has_text:
                         add("events_fts", ident, "its search-index entry")
-        needles = [v.encode("utf-8") for v in values]
+        # as UTF-8, and as UTF-16 (a Windows tool's log, PowerShell's output: hostile review eight)
+        needles = [v.encode(codec, "surrogatepass") for v in values for codec in ("utf-8", "utf-16-le", "utf-16-be")]
         for mid, material, media in await db.execute_fetchall(
                 "SELECT material_id, id, media_type FROM materials WHERE session = ? AND deleted_at IS NULL", (session,)):
             if ("materials", material) not in seen and (await _material_holds(db, mid, needles) or (
@@ -314,6 +321,7 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
             add("original", original, "the imported transcript holds the events' original lines")
     out.copies += await index_entries(db, session, out.copies)
     if req.get("reason") and not str(req["reason"]).startswith("hmac-sha256:"):  # a done one's is digested already
+        out.reason = str(req["reason"])  # an export written while it was pending holds it (deletion_outside.py)
         out.copies.append(Copy("deletion_requests", req["id"], "its reason text (kept only as a keyed digest)"))
     await _warn_lost_evidence(db, out)
     out.warnings += places.warnings()

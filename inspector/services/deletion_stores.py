@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from inspector.domain.plurals import counted as _n
 from inspector.services import discovery
 from inspector.services.deletion_outside import MAX_BYTES, _holds, needles_of
 
@@ -87,7 +88,7 @@ def store_warnings(own: object, values: list[str]) -> list[str]:
     holding, unread = stores_holding(own, values)
     out = []
     if holding:
-        out.append(f"{len(holding)} other store(s) the inspector made of transcripts (opened from the transcript "
+        out.append(f"{_n(len(holding), 'other store')} the inspector made of transcripts (opened from the transcript "
                    f"list, or a transcript in a read-only folder) hold a value of the targets: {_shown(holding)} — "
                    "a deletion here does not reach them: carry out a deletion request in each, or remove its file")
     if unread:

@@ -23,6 +23,7 @@ from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import NOT_CHECKED, reason_code
 from inspector.domain.deletion_recurrence import fingerprints
 from inspector.domain.errors import Refusal
+from inspector.domain.plurals import counted as _n
 from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
 from inspector.services import verify_pg_schema
@@ -46,13 +47,13 @@ __all__ = ["Coverage", "DeletionResult", "check", "delete", "list_requests"]
 async def check(store: Store, request: str, session: str | None = None) -> Coverage:
     async with store.snapshot() as db:
         cov = await coverage(db, await load_by_id(db, "deletion_request", request, session))
-    cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
+    cov.warnings += outside_warnings(getattr(store, "path", None), cov.values, cov.reason)
     cov.warnings += await asyncio.to_thread(store_warnings, getattr(store, "path", None), cov.values)  # files: off the loop
     if cov.status == "done":  # a value it removed, back in an event imported since (a followed transcript)
         async with store.snapshot() as db:
             later = await later_copies(db, store.digest_key, session=cov.session, request=request)
         if later:
-            cov.warnings.append(f"{len(later)} event(s) imported after this request was carried out hold a value "
+            cov.warnings.append(f"{_n(len(later), 'event')} imported after this request was carried out {'holds' if len(later) == 1 else 'hold'} a value "
                                 f"it removed (later copies, kept): {', '.join(f'evt:{p.seq}' for p in later[:20])}"
                                 " — name them in a new deletion request to remove them")
     if cov.status == "pending":
@@ -188,7 +189,7 @@ def kept_refusal(request: str, cov: Coverage) -> Refusal:
     on; the way out is the same for all (the app says it when ``x`` is pressed, too)."""
     shown = "; ".join(f"{k['what']} {k['name']!r}" for k in cov.kept)
     ways = " Or, for the ledger entries: ".join(dict.fromkeys(k["remedy"] for k in cov.kept))
-    return Refusal("copy_kept", f"deletion request {request!r} cannot remove {len(cov.kept)} cop(ies) of what it "
+    return Refusal("copy_kept", f"deletion request {request!r} cannot remove {_n(len(cov.kept), 'copy')} of what it "
                                 f"targets, so nothing was deleted: {shown}. To remove them: {ways}.")
 
 
@@ -271,7 +272,7 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
     if not truncated and getattr(store, "dialect", "sqlite") == "sqlite":  # the log's older frames hold the text
         seq = await fetch_one(store.db, "SELECT MAX(seq) FROM ledger WHERE kind = 'deletion'")
         deletion_residue.unfinished(store.path, request, int(seq[0]) if seq and seq[0] is not None else 0)
-    cov.warnings += outside_warnings(getattr(store, "path", None), cov.values)
+    cov.warnings += outside_warnings(getattr(store, "path", None), cov.values, cov.reason)
     cov.warnings += await asyncio.to_thread(store_warnings, getattr(store, "path", None), cov.values)  # files: off the loop
     cov.warnings += cache_warnings(cov.values, remove=True)
     return DeletionResult(cov, {**removed, **({"material_bytes": tombstoned} if tombstoned else {})}, [],

@@ -19,7 +19,7 @@ import os
 import shlex
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from platformdirs import user_cache_dir, user_data_dir
 from inspector.domain.errors import BadInput
 from inspector.domain.formats import headers
 from inspector.domain.formats.tail import APPENDABLE
+from inspector.services.discovery_copies import cut_short, mark_copies
 
 TAIL_BYTES = 8 * 1024  # read from the end for the last record's time
 PREFIX_BYTES = 16 * 1024  # enough for the first prompt of most transcripts
@@ -51,6 +52,10 @@ class Found:
     store: str
     imported: bool
     changed_since_import: bool
+    # other files of the same session, each {"path", "relation"}, and a last line with no line end
+    # (services/discovery_copies.py)
+    copies: list[dict[str, str]] = field(default_factory=list)
+    cut_short: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -220,14 +225,19 @@ def discover(sources: Iterable[Path] | None = None) -> list[Found]:
                 info = {"tool": h.tool, "session": h.session, "project": _project(h, Path(entry.path), root),
                         "title": h.title, "started": h.started, "ended": h.ended, "compactions": None}
                 cache.put(entry.path, st.st_size, st.st_mtime_ns, info)
+            if "cut_short" not in info:  # read once per size and time, as the header (an older cache lacks it)
+                info = {**info, "cut_short": cut_short(entry.path, info["tool"])}
+                cache.put(entry.path, st.st_size, st.st_mtime_ns, info)
             rewritten = info["tool"] not in APPENDABLE
             store = store_for(entry.path, stores_dir, f"{st.st_size}-{st.st_mtime_ns}" if rewritten else None)
             stored = existing_stores.get(store.name)
             stored_mtime = _store_mtime(stored) if stored is not None else 0.0
             found.append(Found(entry.path, info["tool"], info["project"], info["session"], info["title"],
                                info["started"], info.get("ended"), st.st_mtime, st.st_size, info.get("compactions"), str(store),
-                               stored is not None, stored is not None and st.st_mtime > stored_mtime))
+                               stored is not None, stored is not None and st.st_mtime > stored_mtime,
+                               cut_short=bool(info["cut_short"])))
     _gemini_projects(found)
+    mark_copies(found)
     cache.save()
     found.sort(key=lambda f: (f.ended or "", f.updated), reverse=True)
     return found

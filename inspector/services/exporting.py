@@ -7,6 +7,13 @@ A line is written as ``--json`` output is (``terminal_safe.json_safe``): C1 cont
 overrides and invisible characters inside strings are ``\\u``-escaped like the C0 controls the
 encoder escapes itself. The parsed values are the same, and ``cat``, ``head`` or a diff of an
 export no longer hands a terminal the raw U+202E or ``\\x9d`` a transcript held.
+
+A *pending* deletion request's reason is written as typed (the store holds it so until the request
+is carried out, then only a keyed digest): it may name what is to be deleted, and the file outlives
+the deletion. Writing a digest instead would make the re-imported request differ from the stored one
+(an export must re-import as the same records), so each such request is named in ``warnings``
+instead, and a deletion later names an export in the store's folder that still holds its reason
+(services/deletion_outside.py; hostile review eight — before, nothing said so).
 """
 
 from __future__ import annotations
@@ -72,6 +79,7 @@ async def iter_records(store: Store, session: str | None = None) -> AsyncIterato
 async def export_sif(store: Store, out: Path, session: str | None = None) -> dict[str, Any]:
     """Write sif/1 to a new file next to ``out`` and move it into place only when complete."""
     counts: dict[str, int] = {}
+    in_clear: list[str] = []
     check_output(out, "export")
     stale = remove_stale_partials(out)
     tmp = partial_for(out)
@@ -84,7 +92,22 @@ async def export_sif(store: Store, out: Path, session: str | None = None) -> dic
             async for record in records:
                 fh.write(json_safe(json.dumps(record, ensure_ascii=False, separators=(",", ":"))) + "\n")
                 counts[record["type"]] = counts.get(record["type"], 0) + 1
-    return {"file": str(out), "session": session, "records": counts, "stale_partials_removed": stale}
+                if record["type"] == "deletion_request" and reason_in_clear(record):
+                    in_clear.append(str(record["id"]))
+    return {"file": str(out), "session": session, "records": counts, "stale_partials_removed": stale,
+            "warnings": [pending_reason_warning(in_clear)] if in_clear else []}
+
+
+def reason_in_clear(record: dict[str, Any]) -> bool:
+    """Whether a deletion request's reason is text as typed (not yet the keyed digest a deletion makes)."""
+    reason = record.get("reason")
+    return isinstance(reason, str) and reason != "" and not reason.startswith("hmac-sha256:")
+
+
+def pending_reason_warning(ids: list[str]) -> str:
+    return (f"deletion request(s) {', '.join(ids)} not carried out yet: written with the reason as typed, which may "
+            "name what is to be deleted; the store keeps only a keyed digest of it once the request is carried out, "
+            "this file keeps the text — delete or rewrite it then")
 
 
 async def export_original(store: Store, session: str, out: Path) -> dict[str, Any]:

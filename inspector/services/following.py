@@ -25,7 +25,7 @@ from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput, NotAStore
 from inspector.domain.file_name_text import text_name
 from inspector.domain.protocol import ProtocolProblem
-from inspector.services import deletion_recurrence
+from inspector.services import cassette, deletion_recurrence
 from inspector.services.reading import open_regular
 from inspector.services.reading import read_import_file as read_bytes
 from inspector.store.connection import Store, fetch_one, open_store
@@ -76,7 +76,8 @@ async def imported_extent(store: Store, file_name: str) -> ImportedExtent | None
 def _refuse_changed(source: Path, size: int, imported: int, why: str | None = None) -> BadInput:
     if size < imported:
         return BadInput(f"{text_name(source.name)} is now {size:,} bytes, shorter than the {imported:,} bytes already imported: "
-                        "it was truncated or replaced, not appended to; nothing was merged", code="source_truncated")
+                        "it was truncated or replaced, not appended to; nothing was merged (the store keeps what was imported; "
+                        "import the file into a new store to see it as it is now)", code="source_truncated")
     return BadInput(f"{text_name(source.name)} was rewritten, not appended to: {why or f'its first {imported:,} bytes are no longer what was imported'}; "
                     "nothing was merged (import it into a new store to see its current state)", code="source_rewritten")
 
@@ -303,7 +304,10 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
 
     cut = complete_lines if live else (lambda raw: raw)
     if extent is None:
-        fmt = detect(data, text_name(source.name))
+        try:
+            fmt = detect(data, text_name(source.name))
+        except BadInput as error:  # a cassette: the message list made from it, or that there is none
+            raise cassette.explained(error, source) from None
         body = cut(data) if fmt in APPENDABLE else data
         if not body:
             return CatchUp(None, fmt, 0, 0)  # not one complete line yet

@@ -17,7 +17,7 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.domain import known_text
+from inspector.domain import facts_window, known_text
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import inert_payload
 from inspector.domain.errors import BadInput, InspectorError, NotAStore
@@ -28,10 +28,12 @@ from inspector.domain.protocol import ProtocolProblem, find_problems, thinking_i
 from inspector.domain.sif import identity_digest, parse_chunk
 from inspector.domain.stubs import StubProblem
 from inspector.domain.trust import reviewer_name
-from inspector.services import deletion_recurrence
+from inspector.services import cassette, deletion_recurrence
 from inspector.services.changed_source import changed_source
+from inspector.services.discovery_copies import last_line_cut
 from inspector.services.gc_pause import pauses_collector
 from inspector.services.import_stream import parsed_chunks, parsed_records
+from inspector.services.long_lines import DecodedOnce
 from inspector.services.reading import read_import_file
 from inspector.services.record_writer import RecordWriter
 from inspector.services.stub_checks import session_stub_problems
@@ -251,7 +253,11 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     if progress is not None:
         progress("reading", 0, 0)
     raw = data if data is not None else read_bytes(source)
-    fmt = fmt or detect(raw, text_name(source.name), fast_loads)
+    loads = DecodedOnce(fast_loads)  # a long first line decoded once for detection and conversion
+    try:
+        fmt = fmt or detect(raw, text_name(source.name), loads)
+    except BadInput as error:  # a cassette: the message list made from it, or that there is none
+        raise cassette.explained(error, source) from None
     origin_lines: dict[tuple[str, int], int] = {}
     line_problems: list[ProtocolProblem] = []  # lines of a transcript that were not read, or are odd
     original = raw
@@ -274,12 +280,14 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if fmt != "sif":
             if progress is not None:
                 progress(f"converting the {fmt} transcript", 0, 0)
-            records = convert(raw, text_name(source.name), fmt, fast_loads)
+            records = convert(raw, text_name(source.name), fmt, loads)
+            loads.forget()
             origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
                             if r["type"] == "event" and "line" in r.get("origin", {})}
             line_problems = [ProtocolProblem(r["problem"], r["session"], r["seq"],
                                              r["content"].removeprefix(f"[{r['problem']}] "))
                              for r in records if r["type"] == "event" and r.get("problem")]
+            line_problems += facts_window.read_in_part(records)  # a huge event's facts read in its head and tail
         if filling is not None:
             made = await filling[1]
             known_text.take_hash(original)  # its hash, should the converter have finished first: not kept
@@ -320,7 +328,8 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         return await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=data,
                                  fill_new=not_published.taken)
     except BaseException as error:
-        said = await changed_source(store, error, text_name(source.name), fmt) if isinstance(error, BadInput) else None
+        said = (await changed_source(store, error, text_name(source.name), fmt, cut=last_line_cut(original))
+                if isinstance(error, BadInput) else None)
         await store.close()
         if tail is not None:
             await _finish_quietly(tail)

@@ -19,6 +19,7 @@ import aiosqlite
 
 from inspector.domain.candidates import Validation
 from inspector.domain.errors import Refusal
+from inspector.domain.plurals import counted as _n
 from inspector.domain.sif import identity_digest
 from inspector.services.candidates import validate_record
 from inspector.services.lookup import load_by_id
@@ -104,7 +105,7 @@ def describe_changes(changes: dict[str, Any]) -> list[str]:
     if events.get("known") and not events["count"]:  # not "0 event(s) after evt:11: " and nothing after it
         lines.append(f"  no event after {events['after']}")
     elif events.get("known"):
-        lines.append(f"  {events['count']} event(s) after {events['after']}: {', '.join(events['refs'])}")
+        lines.append(f"  {_n(events['count'], 'event')} after {events['after']}: {', '.join(events['refs'])}")
     else:
         lines.append("  events: the store does not record which events the old base covered")
     return lines

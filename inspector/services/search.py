@@ -43,6 +43,7 @@ import aiosqlite
 from inspector.domain import thinking_text
 from inspector.domain.call_input import call_input_of_extra, matched_label
 from inspector.domain.errors import StoreBusy
+from inspector.services import search_long
 from inspector.store import call_index, material_index, reasoning_index, search_index
 from inspector.store.catch_up import CatchUpProgress, catch_up
 from inspector.store.connection import Store
@@ -113,8 +114,7 @@ def _pattern(query: str) -> re.Pattern[str]:
 
 
 def _occurrences(pattern: re.Pattern[str], text: str) -> tuple[int, tuple[int, ...]]:
-    offsets = [m.start() for m in pattern.finditer(text)]
-    return len(offsets), tuple(offsets[:MAX_OFFSETS])
+    return search_long.occurrences(pattern, text, MAX_OFFSETS)  # a long ASCII text: its lower-cased copy
 
 
 def _snippet_at(text: str, at: int) -> str:
@@ -240,6 +240,7 @@ async def _events_by_trigrams(db: aiosqlite.Connection, session: str, query: str
         hit = _event_hit(seq, text, pattern, None, TEXT, found_by_index=True)
         if hit is not None:
             texts.append(((event_id, TEXT), hit))
+    texts += await _past_the_index(db, session, pattern, texts, result)
     sides: list[Found] = []
     for which, side in ((CALL, call_index.CALLS), (THOUGHT, reasoning_index.REASONING)):
         found: Found = []
@@ -284,7 +285,23 @@ async def _events_by_grams(db: aiosqlite.Connection, session: str, query: str, p
         hits, stop = await _short_hits(fetch, pattern, limit, trusted, bounded, which, result)
         found.append(hits)
         ended = ended or stop
+    found.append(await _past_the_index(db, session, pattern, found[0], result))
     return _merge(result, limit, *found) or ended
+
+
+async def _past_the_index(db: aiosqlite.Connection, session: str, pattern: re.Pattern[str], indexed: Found,
+                          result: SearchResult) -> Found:
+    """Hits in the text of long events past what the index holds (store format 8: services/search_long.py),
+    other than the events the index found already; ``result`` says what was not read."""
+    past = await search_long.past_the_index(db, session, pattern, {key[0] for key, _hit in indexed})
+    if past.unread:
+        result.complete, result.note = False, search_long.unread_note(past.unread)
+    found: Found = []
+    for event_id, seq, text in past.found:
+        hit = _event_hit(seq, text, pattern, None, TEXT, found_by_index=False)
+        if hit is not None:
+            found.append(((event_id, TEXT), hit))
+    return found
 
 
 async def _short_hits(fetch: Any, pattern: re.Pattern[str], limit: int, exact: bool, bounded: bool, which: int,
@@ -372,4 +389,4 @@ async def _materials(db: aiosqlite.Connection, session: str, query: str, pattern
     partial = await search_index.partly_indexed_materials(db, session)
     if partial:
         result.complete = False
-        result.note = f"{partial} material(s) are indexed only in their first 4 MiB"
+        result.note = "; ".join(filter(None, (result.note, f"{partial} material(s) are indexed only in their first 4 MiB")))

@@ -64,7 +64,8 @@ class SurvivalReport:
                 # the facts the counts leave out, by why: said after the range, proposed by a tool or model
                 "after_range": [_left_out(f) for f in self.result.after] if self.result else [],
                 "untrusted_not_counted": [_left_out(f) for f in self.result.untrusted] if self.result else [],
-                "unsourced_not_counted": [_left_out(f) for f in self.result.unsourced] if self.result else []}
+                "unsourced_not_counted": [_left_out(f) for f in self.result.unsourced] if self.result else [],
+                "in_review_not_counted": [_left_out(f) for f in self.result.in_review] if self.result else []}
 
 
 def _left_out(fact: Fact) -> dict[str, Any]:

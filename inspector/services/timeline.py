@@ -41,7 +41,12 @@ class TimelineRow:
     folded: tuple[int, int] | None = None  # a follow's run of ledger entries shown as this one row (first, last seq)
 
 
-_EVENT_COLS = "IFNULL(at, ''), seq, kind, content, call_id, tool, trust, extra"
+# A row shows the head of an event's text: the first PREVIEW_CHARS characters are read, not a pasted
+# 30 MB log whole (read, stripped and its line breaks replaced for each row drawn: session 16). A text
+# with a NUL before that bound is read whole, as before (SQLite's length and substr stop at a NUL).
+PREVIEW_CHARS = 4096
+_EVENT_COLS = (f"IFNULL(at, ''), seq, kind, CASE WHEN length(content) > {PREVIEW_CHARS} THEN substr(content, 1, {PREVIEW_CHARS}) ELSE content "
+               "END, call_id, tool, trust, extra")
 _LEDGER_COLS = "at, seq, kind, actor, payload"
 
 

@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from inspector.services import discovery
 from inspector.services.discovery import files_under
 
 SUFFIXES = (".json", ".jsonl", ".eval")
@@ -40,3 +41,21 @@ def unlisted_said(paths: list[str]) -> str:
     return (f"{len(paths)} .json/.jsonl/.eval file(s) there are not in the list ({names}): it holds only "
             "Claude Code, Codex and Gemini CLI transcripts named as those tools name them; "
             "`inspector FILE` opens any of them, `inspector import FILE --into STORE` imports it")
+
+
+def as_found(paths: Iterable[str]) -> list[discovery.Found]:
+    """The start screen's rows for these files (new-user-16: with transcripts found too, the app
+    listed those alone and never named the inspect-ai logs and message lists beside them, which
+    the CLI's listing named): each opened as ``inspector FILE`` opens it, into a store of its own
+    in the data folder, named by its size and time (such a file is rewritten, not appended to)."""
+    stores = discovery.data_dir() / "stores"
+    out = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        store = discovery.store_for(path, stores, f"{st.st_size}-{st.st_mtime_ns}")
+        out.append(discovery.Found(path, "file", str(Path(path).parent), None, Path(path).name, None, None,
+                                   st.st_mtime, st.st_size, 0, str(store), store.exists(), False))
+    return out

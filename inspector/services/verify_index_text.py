@@ -34,6 +34,8 @@ from inspector.services import verify_fts_lookup
 from inspector.services.verify_rows import batched
 from inspector.store.connection import Store
 from inspector.store.materials import searchable_text
+from inspector.store.schema import EVENT_INDEX_CHARS
+from inspector.store.search_index import INDEXED_TEXT, LONG_TEXT
 
 Fail = Callable[[dict[str, Any]], None]
 
@@ -72,9 +74,15 @@ async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writa
     await _fts_check(store, "reasoning_grams", 0, fail, skipped, "the thinking short-query index reasoning_grams")
     await _call_grams(store, fail, skipped, full, "reasoning", "thinking")
     total = await _event_text_size(store)
-    if full or (full is None and total < TEXT_CHECK_BELOW):
+    long_events = await _long_events(store)
+    if full or (full is None and total < TEXT_CHECK_BELOW and not long_events):
         if not await _fts_check(store, "events_fts", 1, fail, skipped, "the event search index events_fts"):
             await _event_sizes(store, fail)
+    elif long_events and total < TEXT_CHECK_BELOW:
+        skipped.append(f"events_fts text: {long_events} event(s) are longer than the {EVENT_INDEX_CHARS} characters "
+                       "the index holds of each (format 8), and FTS5's check would index them whole (--full does); "
+                       "each entry's size was compared instead")
+        await _event_sizes(store, fail)
     else:
         skipped.append(f"events_fts text: {total} characters of event text is above the default's "
                        f"{TEXT_CHECK_BELOW} (--full compares it); each entry's size was compared instead, so an "
@@ -116,6 +124,14 @@ async def _event_text_size(store: Store) -> int:
     return int(rows[0][0]) if rows else 0
 
 
+async def _long_events(store: Store) -> int:
+    """How many indexed events are longer than what the index holds of each (store format 8)."""
+    rows = await store.db.execute_fetchall(
+        f"SELECT COUNT(*) FROM events INDEXED BY events_long WHERE {LONG_TEXT} AND event_id <= "
+        "(SELECT indexed_through FROM search_watermark WHERE name = 'events')")
+    return int(rows[0][0]) if rows else 0
+
+
 async def _fts_check(store: Store, table: str, rank: int, fail: Fail, skipped: list[str], what: str) -> bool:
     """FTS5's own comparison of ``table``'s index with its text; False when it could not run."""
     db = store.db
@@ -128,6 +144,11 @@ async def _fts_check(store: Store, table: str, rank: int, fail: Fail, skipped: l
             await db.execute("INSERT INTO events_fts (rowid, content) SELECT event_id, content FROM events "
                              "WHERE content IS NOT NULL AND event_id > (SELECT indexed_through FROM "
                              "search_watermark WHERE name = 'events')")
+            # FTS5 compares each entry with the whole of its event's text: a long event's entry holds
+            # its first EVENT_INDEX_CHARS characters (format 8), taken out with exactly that text (a
+            # wrong entry then fails the check) and made again from the whole text, for the check only
+            for statement in _WHOLE_FOR_CHECK:
+                await db.execute(statement)
         await db.execute(f"INSERT INTO {table}({table}, rank) VALUES ('integrity-check', ?)", (rank,))
     except sqlite3.DatabaseError as exc:
         text = str(exc).lower()
@@ -151,6 +172,13 @@ async def _fts_check(store: Store, table: str, rank: int, fail: Fail, skipped: l
     return True
 
 
+_INDEXED_LONG = (f"FROM events INDEXED BY events_long WHERE {LONG_TEXT} AND event_id <= "
+                 "(SELECT indexed_through FROM search_watermark WHERE name = 'events')")
+_WHOLE_FOR_CHECK = (
+    f"INSERT INTO events_fts (events_fts, rowid, content) SELECT 'delete', event_id, {INDEXED_TEXT} {_INDEXED_LONG}",
+    f"INSERT INTO events_fts (rowid, content) SELECT event_id, content {_INDEXED_LONG}")
+
+
 def _varint(blob: bytes) -> int:
     value = 0
     for i, byte in enumerate(blob[:9]):
@@ -166,8 +194,9 @@ async def _event_sizes(store: Store, fail: Fail) -> None:
     """Each events_fts entry's trigram count against its event's length (a trigram per
     position: ``length - 2``). Reads the sizes table and the lengths only, never the text."""
     bad: list[int] = []
-    async with store.db.execute("SELECT d.id, d.sz, length(e.content) FROM events_fts_docsize d JOIN events e "
-                                "ON e.event_id = d.id") as cur:
+    # an entry holds an event's text through its first EVENT_INDEX_CHARS characters (format 8)
+    async with store.db.execute(f"SELECT d.id, d.sz, min(length(e.content), {EVENT_INDEX_CHARS}) FROM "
+                                "events_fts_docsize d JOIN events e ON e.event_id = d.id") as cur:
         async for event_id, size, length in batched(cur):
             if _varint(bytes(size or b"")) != max(0, int(length or 0) - 2):
                 bad.append(int(event_id))
@@ -178,7 +207,7 @@ async def _event_sizes(store: Store, fail: Fail) -> None:
                          "hide events by words they do not hold"})
 
 
-EVENT_GRAMS = ("SELECT event_id, ci_grams(content) FROM events WHERE content IS NOT NULL AND event_id <= "
+EVENT_GRAMS = (f"SELECT event_id, ci_grams({INDEXED_TEXT}) FROM events WHERE content IS NOT NULL AND event_id <= "
                "(SELECT indexed_through FROM search_watermark WHERE name = 'events')")
 
 

@@ -16,6 +16,12 @@ from typing import Any
 from inspector.store.connection import Store
 
 SHOWN_INTEGRITY_LINES = 3
+# Tables too large for integrity_check's row-by-row index comparison on a large store, whose
+# indexes quick_check then leaves unchecked (said in ``not_checked``).
+LARGE_TABLES = ("events", "material_chunks")
+QUICK_NOT_CHECKED = ("the events' and material chunks' indexes against their rows: quick_check does not compare an "
+                     "index with its table (integrity_check does: --full, or a store under 64 MiB); an index entry "
+                     "edited alone changes what a lookup through it finds")
 
 
 def page_check(store: Store, full: bool | None, full_below: int) -> str:
@@ -45,7 +51,31 @@ async def check_pages(store: Store, check: str) -> tuple[str, dict[str, Any] | N
     lines = integrity_lines(str(r[0]) for r in rows)
     if lines:
         return check, {"where": "sqlite", "code": "pages_damaged", "message": integrity_summary(check, lines), "report": lines}
+    if check == "quick_check":
+        return check, await _indexes_of_the_rest(store)
     return check, None
+
+
+async def _indexes_of_the_rest(store: Store) -> dict[str, Any] | None:
+    """``quick_check`` reads every page but does not compare an index with its table: an index's
+    entries edited alone (the ledger's ``ledger_kind`` keys ``deletion`` made ``deletioo``) passed
+    it, and a re-import then found no deletion through that index and stored every deleted record
+    again (hostile review eight). Each table but the large ones is checked in full, with its
+    indexes (``integrity_check(TABLE)``): the ledger and the records are a small part of a large store."""
+    lines: list[str] = []
+    names = await store.db.execute_fetchall(
+        "SELECT DISTINCT tbl_name FROM sqlite_schema WHERE type = 'index' ORDER BY tbl_name")
+    for (name,) in names:
+        if name in LARGE_TABLES:
+            continue
+        quoted = str(name).replace('"', '""')
+        rows = await store.db.execute_fetchall(f'PRAGMA integrity_check("{quoted}")')
+        lines += integrity_lines(str(r[0]) for r in rows)
+    if not lines:
+        return None
+    return {"where": "sqlite", "code": "pages_damaged", "report": lines,
+            "message": integrity_summary("integrity_check", lines).replace(
+                "PRAGMA integrity_check", "PRAGMA integrity_check of the tables but events and material_chunks", 1)}
 
 
 async def _table_by_table(store: Store, check: str, exc: sqlite3.DatabaseError) -> dict[str, Any]:

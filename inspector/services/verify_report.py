@@ -62,6 +62,7 @@ CODES: dict[str, str] = {
     "pages_damaged": "SQLite's page check found damage",
     "sqlite_unreadable": "SQLite cannot read the store past some point",
     "damaged_store": "the file was a store but cannot be opened as one any more",
+    "format_number_differs": "the store's format number is older than the format its schema already holds",
     "migration_unfinished": "the store is an unfinished copy made by migrate",
 }
 

@@ -81,6 +81,8 @@ async def verify_store(store: Store, *, head: tuple[int, str] | None = None, ful
         verify_remembered.forget_head(store)
     try:
         await _verify(store, report, head, full, progress)
+        if report.integrity == "quick_check":
+            report.not_checked.append(verify_pages.QUICK_NOT_CHECKED)
         await verify_remembered.check_remembered(store, report, head)
         report.deleted_text_in_file = await deletion_residue.pending(store)  # left after the open tried to finish it
         report.deletion_finished = getattr(store, "deletion_finished", None)  # what that open finished
@@ -125,6 +127,10 @@ def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
     """A file that begins as an SQLite database but cannot be opened as a store any more (a cut
     tail, damaged pages, a damaged key) was a store: that is a break to report (exit 1), not bad
     input. None for anything else (not SQLite, a folder, a URL): those stay exit 3."""
+    if getattr(exc, "code", "") == "format_number_differs":  # set behind the tool: a break to report, named
+        report = VerifyReport()
+        report.fail({"where": "sqlite", "code": "format_number_differs", "message": str(getattr(exc, "message", exc))})
+        return report
     if getattr(exc, "code", "") != "not_a_store":
         return None
     try:

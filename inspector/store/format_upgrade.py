@@ -4,6 +4,7 @@ transaction, so a killed upgrade leaves the file at the last whole version)."""
 
 from __future__ import annotations
 
+import re
 import secrets
 import sqlite3
 from pathlib import Path
@@ -16,8 +17,35 @@ from inspector.store.digest_key import parse_key
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 from inspector.store.sqlite_connections import scalar, utc_now
 
+# What a format step creates, named in its SQL (an ``IF NOT EXISTS`` object may be there already),
+# and what it drops first (format 2 drops ``events_call`` and makes it again with the kind).
+_CREATED = re.compile(r"^\s*CREATE\s+(?:UNIQUE\s+|VIRTUAL\s+)?(?:TABLE|INDEX|TRIGGER|VIEW)\s+(?!IF\s)(\w+)",
+                      re.IGNORECASE | re.MULTILINE)
+_DROPPED = re.compile(r"^\s*DROP\s+(?:TABLE|INDEX|TRIGGER|VIEW)\s+(?:IF\s+EXISTS\s+)?(\w+)", re.IGNORECASE | re.MULTILINE)
 
-async def migrate(db: aiosqlite.Connection, version: int) -> None:
+
+async def _already_there(db: aiosqlite.Connection, version: int) -> tuple[str, int] | None:
+    """An object a later format adds that the file already holds, with that format: its format
+    number was lowered behind the tool (``PRAGMA user_version``), since no inspector writes a later
+    format's objects without the number. Before (hostile review eight) the upgrade then failed on
+    "table reasoning_fts already exists" or a UNIQUE constraint, reported as a store cut short or
+    damaged — or, lowered by one step whose only statement is ``IF NOT EXISTS``, went unnoticed."""
+    adds = {name: step + 1 for step in range(max(version, 1), FORMAT_VERSION)
+            for name in _CREATED.findall(MIGRATIONS[step]) if name not in _DROPPED.findall(MIGRATIONS[step])}
+    if not adds:
+        return None
+    marks = ", ".join("?" for _ in adds)
+    async with db.execute(f"SELECT name FROM sqlite_master WHERE name IN ({marks})", list(adds)) as cur:
+        found = [str(name) for (name,) in await cur.fetchall()]
+    return min(((name, adds[name]) for name in found), key=lambda f: (f[1], f[0]), default=None)
+
+
+async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = None) -> None:
+    there = await _already_there(db, version) if 0 < version < FORMAT_VERSION else None
+    if there is not None:
+        raise NotAStore(f"{target or 'the store'} says it is store format {version}, yet it already holds {there[0]}, "
+                        f"which format {there[1]} adds: its format number (PRAGMA user_version) was changed behind "
+                        "the tool; nothing was changed", code="format_number_differs")
     while version < FORMAT_VERSION:
         await db.execute("BEGIN IMMEDIATE")
         try:
@@ -67,7 +95,7 @@ async def check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool
             code="unknown_format_version",
         )
     await db.execute("PRAGMA journal_mode = WAL")
-    await migrate(db, version)
+    await migrate(db, version, target)
     async with db.execute("SELECT value FROM store_meta WHERE key = 'digest_key'") as cur:
         row = await cur.fetchone()
     if row is None:

@@ -7,7 +7,12 @@ in ``user_version``, so any SQLite tool can tell what the file is without our co
 from __future__ import annotations
 
 APPLICATION_ID = 0x43495331  # "CIS1"
-FORMAT_VERSION = 7
+FORMAT_VERSION = 8
+# An event's text is in the event search indexes (events_fts, events_grams) through its first
+# EVENT_INDEX_CHARS characters (format 8): indexing costs grow faster than the text (a 4 MB line
+# took 4.3 s of trigram insert, 1 MB 0.6 s), so one pasted 30 MB log held the first search 60 s.
+# A search checks the rest of such an event against its text (inspector/services/search_long.py).
+EVENT_INDEX_CHARS = 1_000_000
 CHUNK_SIZE = 64 * 1024
 # Materials larger than this are searchable only in their first MATERIAL_INDEX_CAP bytes;
 # the UI says so rather than pretending a search covered everything.
@@ -292,6 +297,28 @@ _V7 = """
 CREATE INDEX IF NOT EXISTS ledger_kind ON ledger(session, kind, seq);
 """
 
+# Format 8: an event's text is indexed through its first EVENT_INDEX_CHARS characters, and the
+# events longer than that (a pasted log, a dumped file: few) are found by ``events_long``, so a
+# search checks the rest of their text itself (inspector/services/search_long.py). An older store
+# indexed such events whole: their entries are taken out (with the text they were made from)
+# and made again from the indexed prefix, so a later deletion takes out exactly what is there.
+# IF NOT EXISTS: a test store put back to format 7 keeps the index (as format 7's step).
+_V8 = f"""
+CREATE INDEX IF NOT EXISTS events_long ON events(session, event_id) WHERE length(content) > {EVENT_INDEX_CHARS};
+WITH w (mark) AS (SELECT indexed_through FROM search_watermark WHERE name = 'events')
+INSERT INTO events_fts (events_fts, rowid, content) SELECT 'delete', event_id, content FROM events
+    WHERE length(content) > {EVENT_INDEX_CHARS} AND event_id <= (SELECT mark FROM w);
+WITH w (mark) AS (SELECT indexed_through FROM search_watermark WHERE name = 'events')
+INSERT INTO events_grams (events_grams, rowid, grams) SELECT 'delete', event_id, ci_grams(content) FROM events
+    WHERE length(content) > {EVENT_INDEX_CHARS} AND event_id <= (SELECT mark FROM w);
+WITH w (mark) AS (SELECT indexed_through FROM search_watermark WHERE name = 'events')
+INSERT INTO events_fts (rowid, content) SELECT event_id, substr(content, 1, {EVENT_INDEX_CHARS}) FROM events
+    WHERE length(content) > {EVENT_INDEX_CHARS} AND event_id <= (SELECT mark FROM w);
+WITH w (mark) AS (SELECT indexed_through FROM search_watermark WHERE name = 'events')
+INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(substr(content, 1, {EVENT_INDEX_CHARS})) FROM events
+    WHERE length(content) > {EVENT_INDEX_CHARS} AND event_id <= (SELECT mark FROM w);
+"""
+
 # Forward migrations: MIGRATIONS[n] brings a store from format n to n + 1.
 # Format 0 is an empty file; each step runs in one transaction with the version bump.
-MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6, 6: _V7}
+MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6, 6: _V7, 7: _V8}

@@ -31,7 +31,21 @@ from typing import Any
 
 from inspector.store import call_index, reasoning_index
 from inspector.store.connection import fetch_one
+from inspector.store.schema import EVENT_INDEX_CHARS
 from inspector.store.side_index import SideIndex
+
+# What of an event's text the SQLite event indexes hold (store format 8): its first EVENT_INDEX_CHARS
+# characters. An event longer than that is one of ``events_long``'s (:func:`long_events`).
+# SQLite's length() and substr() of a text stop at a NUL character: an event whose first NUL comes
+# before that bound is not long (``events_long`` does not list it) and is indexed as before, whole.
+LONG_TEXT = f"length(content) > {EVENT_INDEX_CHARS}"
+INDEXED_TEXT = f"CASE WHEN {LONG_TEXT} THEN substr(content, 1, {EVENT_INDEX_CHARS}) ELSE content END"
+
+
+def indexed_part(content: str) -> str:
+    """The part of an event's text its index entry was made from: :data:`INDEXED_TEXT` in Python."""
+    head = content[:EVENT_INDEX_CHARS + 1]
+    return content[:EVENT_INDEX_CHARS] if len(head) > EVENT_INDEX_CHARS and "\0" not in head else content
 
 
 def _pg(db: Any) -> bool:
@@ -100,10 +114,12 @@ async def index_next(db: Any, size: int) -> tuple[int, int]:
                          "lower(content) FROM events WHERE event_id > ? AND event_id <= ? AND content IS NOT NULL "
                          "ON CONFLICT (event_id) DO NOTHING", (mark, top))
     else:
-        await db.execute("INSERT INTO events_fts (rowid, content) SELECT event_id, content FROM events "
+        # an event's text through its first EVENT_INDEX_CHARS characters (format 8): the rest of a
+        # longer one is checked against its text by a search (services/search_long.py)
+        await db.execute(f"INSERT INTO events_fts (rowid, content) SELECT event_id, {INDEXED_TEXT} FROM events "
                          "WHERE event_id > ? AND event_id <= ? AND content IS NOT NULL", (mark, top))
-        await db.execute("INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) FROM events "
-                         "WHERE event_id > ? AND event_id <= ? AND content IS NOT NULL", (mark, top))
+        await db.execute(f"INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams({INDEXED_TEXT}) "
+                         "FROM events WHERE event_id > ? AND event_id <= ? AND content IS NOT NULL", (mark, top))
     for side in SIDES:  # their call input (store format 5) and thinking (format 6), under the same watermark
         await side.index_range(db, mark, top)
     await db.execute("INSERT INTO search_watermark (name, indexed_through) VALUES ('events', ?) "
@@ -125,9 +141,10 @@ async def unindex_event(db: Any, event_id: int, content: str | None) -> None:
     if _pg(db):
         await db.execute("DELETE FROM events_search WHERE event_id = ?", (event_id,))
         return
-    await db.execute("INSERT INTO events_fts (events_fts, rowid, content) VALUES ('delete', ?, ?)", (event_id, content))
+    indexed = indexed_part(content)  # what the entry was made from (format 8): nothing else may be deleted
+    await db.execute("INSERT INTO events_fts (events_fts, rowid, content) VALUES ('delete', ?, ?)", (event_id, indexed))
     await db.execute("INSERT INTO events_grams (events_grams, rowid, grams) VALUES ('delete', ?, ci_grams(?))",
-                     (event_id, content))
+                     (event_id, indexed))
 
 
 async def after_events_deleted(db: Any) -> None:
@@ -204,6 +221,23 @@ async def short_candidates(db: Any, session: str, query: str, tokens: list[str],
         "CROSS JOIN events e ON e.event_id = events_grams.rowid "
         "WHERE events_grams MATCH ? AND events_grams.rowid > ? AND e.session = ? "
         "ORDER BY events_grams.rowid LIMIT ?", (match, after, session, limit))
+
+
+async def long_events(db: Any, session: str) -> list[tuple[int, int]]:
+    """(event_id, length) of the session's indexed events whose text runs past what the index holds
+    (SQLite, format 8: ``events_long``), in import order: what a search checks past the index. None
+    on PostgreSQL, which indexes each event's whole text."""
+    if _pg(db):
+        return []
+    return await db.execute_fetchall(
+        f"SELECT event_id, length(content) FROM events INDEXED BY events_long WHERE session = ? AND {LONG_TEXT} "
+        f"AND event_id <= ({WATERMARK_SQL}) ORDER BY event_id", (session,))
+
+
+async def long_event_text(db: Any, event_id: int) -> tuple[int, str] | None:
+    """(seq, text) of one event: a long event's whole text, read when a search checks it."""
+    row = await fetch_one(db, "SELECT seq, content FROM events WHERE event_id = ?", (event_id,))
+    return (int(row[0]), str(row[1])) if row is not None and row[1] is not None else None
 
 
 def short_queries_indexed(db: Any) -> bool:

@@ -74,9 +74,13 @@ async def no_session(db: aiosqlite.Connection, session: str, where: str | None =
     every = await ids(db)
     whole = [i for i in every if session and i.casefold().startswith(session.casefold())]
     message = f"no session {session!r}" + (f" in {where}" if where else "")
+    titled = [] if whole else await _titled(db, session)
     if whole:
         shown = ", ".join(whole[:3]) + (f" and {len(whole) - 3} more" if len(whole) > 3 else "")
         message += f"; a session id is given whole: did you mean {shown}?"
+    elif titled:  # a title typed where the id goes: the sessions so titled, by id (new-user-16)
+        shown = ", ".join(f"{i} ({_short(t)!r})" for i, t in titled[:3]) + (f" and {len(titled) - 3} more" if len(titled) > 3 else "")
+        message += f"; --session takes a session's id, not its title: did you mean {shown}?"
     elif otherwise:
         message += f"; {otherwise}"
     elif every:  # what there is instead (before: "no session 'nope' in r.db" and nothing more)
@@ -85,6 +89,19 @@ async def no_session(db: aiosqlite.Connection, session: str, where: str | None =
     else:
         message += "; the store holds no session"
     return NotFound(message)
+
+
+def _short(title: str, most: int = 40) -> str:
+    return title if len(title) <= most else title[: most - 1] + "…"
+
+
+async def _titled(db: aiosqlite.Connection, text: str) -> list[tuple[str, str]]:
+    """Sessions whose title holds ``text`` (case-insensitive; three characters or more), in stored order."""
+    needle = text.strip().casefold()
+    if len(needle) < 3:
+        return []
+    rows = await db.execute_fetchall("SELECT id, title FROM sessions WHERE title IS NOT NULL ORDER BY rowid")
+    return [(str(r[0]), str(r[1])) for r in rows if needle in str(r[1]).casefold()]
 
 
 async def all_rows(db: aiosqlite.Connection) -> list[SessionRow]:

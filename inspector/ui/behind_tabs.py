@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.widgets import OptionList, TabbedContent, TabPane
 
+from inspector.domain.plurals import counted as _n
 from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
 from inspector.ui.widgets.progress_line import ProgressLine
 
@@ -73,6 +74,7 @@ class FillsTabsLater(_Base):
     _drift_said: tuple[str, int] | None
     _tabs_filled: asyncio.Task[None] | None = None
     _tab_loaded: dict[str, asyncio.Event] | None = None
+    _verdicts_for: str | None = None  # the session whose drift and survival the tabs show (or compute)
 
     def _loaded(self, pane: str) -> asyncio.Event:
         """Set once the pane's list has been read the first time (load_tabs)."""
@@ -197,6 +199,10 @@ class FillsTabsLater(_Base):
         from inspector.services.drift import drift_overview
         from inspector.services.survival import survival_all
 
+        if self._verdicts_for != session:  # another session's verdicts are not left on screen meanwhile
+            self._verdicts_for = session
+            self.query_one("#drift").computing()  # type: ignore[attr-defined]
+            self.query_one("#survival").computing()  # type: ignore[attr-defined]
         findings, timeline, self.generation_texts = await drift_overview(self.store, session)
         cleared = await cleared_results(self.store, session)
         self.query_one("#drift").load(findings, timeline, cleared)  # type: ignore[attr-defined]
@@ -207,7 +213,7 @@ class FillsTabsLater(_Base):
         self.set_tab_count("tab-drift", f"⚠{count}" if count else f"?{unsure}" if unsure else "")  # type: ignore[attr-defined]
         if count and session == self.session and self._drift_said != (session, count):
             self._drift_said = (session, count)  # said once per count, not again at each followed batch
-            self.notify(f"The latest summary drifted ({count} finding(s)): d shows them; R rebuilds a generation "
+            self.notify(f"The latest summary drifted ({_n(count, 'finding')}): d shows them; R rebuilds a generation "
                         "from the raw log.", severity="warning", timeout=5)
         with self.query_one(ProgressLine).task("Survival of each summary generation") as step:
             reports = await survival_all(self.store, session, progress=step)

@@ -17,6 +17,7 @@ progress; only what was appended since, when it was imported before) and follows
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from functools import partial
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from textual.screen import Screen
 from textual.widgets import Input, ProgressBar, Static
 
 from inspector.services import discovery
+from inspector.services.discovery_copies import copies_said
 from inspector.ui.dialogs import ShowsWorkerErrors
 from inspector.ui.safe import markup, one_line, plain
 from inspector.ui.widgets.keys_footer import KeysFooter
@@ -57,7 +59,8 @@ def _heading(project: str, count: int) -> Content:
                                n=f"{count} transcript{'s' if count > 1 else ''}")
 
 
-def entry_prompt(f: discovery.Found) -> Content:
+def entry_prompt(f: discovery.Found, named: bool = False) -> Content:
+    """A transcript's row; ``named``: its file name shown too (its title is another row's as well)."""
     marks = []
     if f.compactions:
         marks.append(f"{f.compactions} compaction{'s' if f.compactions > 1 else ''}")
@@ -67,7 +70,22 @@ def entry_prompt(f: discovery.Found) -> Content:
     if f.imported:
         line += markup(" [$success]✓ imported[/]" if not f.changed_since_import
                        else " [$warning]✓ imported · grew since[/]")
+    if named or f.copies or f.cut_short:  # rows alike ("commit this" twice) with no file name to tell them apart
+        line += markup("\n  [dim]$name[/]", name=one_line(Path(f.path).name))
+        for said in copies_said(f, lambda p: Path(p).name):
+            line += markup("\n  [$warning]⚠ $s[/]", s=one_line(said))
     return line
+
+
+def other_prompt(f: discovery.Found) -> Content:
+    line = markup("[b]$t[/b]\n  [dim]file · $size[/]", t=one_line(Path(f.path).name), size=_size(f.size))
+    return line + (markup(" [$success]✓ imported[/]") if f.imported else Content(""))
+
+
+def _others_heading(folder: str, count: int) -> Content:
+    return markup("[b $accent]Other files in $p[/]  [dim]$n, not named as the agent tools name their "
+                  "transcripts: ⏎ imports one (its format detected) and opens it[/]", p=one_line(folder),
+                  n=f"{count} file{'s' if count > 1 else ''}")
 
 
 def _short(path: Path) -> str:
@@ -101,6 +119,9 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         self.found = found
         self.sources = sources
         self.by_id: dict[str, discovery.Found] = {}
+        # .json/.jsonl/.eval files in folders a person named that the list above leaves out
+        # (services/unlisted.py), found after the first paint
+        self.others: list[discovery.Found] = []
         self._keep = False  # keep the highlighted transcript when the list is rebuilt
 
     def compose(self) -> ComposeResult:
@@ -119,6 +140,7 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
     def on_mount(self) -> None:
         self.fill()
         self.call_after_refresh(self.count_compactions)  # after the list is on screen
+        self.call_after_refresh(self.look_for_others)
 
     def fill(self) -> None:
         """The list, grouped by project; the first transcript (the newest) highlighted. Rows
@@ -126,6 +148,7 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         rows: list[Row] = []
         needle = self.search_text.casefold()
         self.by_id = {}
+        titles = Counter(f.title or f.session or f.path for f in self.found)
         for project, items in discovery.by_project(self.found):
             shown = [f for f in items if not needle or needle in " ".join(
                 (f.title or "", f.project, f.tool, f.path, f.session or "")).casefold()]
@@ -135,7 +158,16 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
             for f in shown:
                 ident = f"t:{f.path}"  # by path: a rescan keeps the cursor on the same transcript
                 self.by_id[ident] = f
-                rows.append(Row(ident, partial(entry_prompt, f)))
+                rows.append(Row(ident, partial(entry_prompt, f, titles[f.title or f.session or f.path] > 1)))
+        by_folder: dict[str, list[discovery.Found]] = {}
+        for f in self.others:
+            if not needle or needle in f.path.casefold():
+                by_folder.setdefault(f.project, []).append(f)
+        for folder, items in by_folder.items():
+            rows.append(Row(None, partial(_others_heading, folder, len(items))))
+            for f in items:
+                self.by_id[f"t:{f.path}"] = f
+                rows.append(Row(f"t:{f.path}", partial(other_prompt, f)))
         if not needle or needle in "demo sessions context inspector":
             rows.append(Row(None, partial(Content.from_markup, "[b $accent]Context Inspector[/]")))
             rows.append(Row(DEMO_ID, partial(Content.from_markup,
@@ -172,6 +204,7 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         self.app.call_from_thread(self._replace, found)
         discovery.count_compactions(found)
         self.app.call_from_thread(self._refresh_keeping_highlight)
+        self.app.call_from_thread(self.look_for_others)
 
     def _replace(self, found: list[discovery.Found]) -> None:
         """A rescan (ctrl+r, or ctrl+o back from a session) keeps the cursor on the transcript it
@@ -189,6 +222,20 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
             return
         discovery.count_compactions(pending)
         self.app.call_from_thread(self._refresh_keeping_highlight)
+
+    @work(thread=True, group="others", exclusive=True, exit_on_error=False)
+    def look_for_others(self) -> None:
+        """The files a named folder holds that the list leaves out, as rows of their own."""
+        from inspector.services.unlisted import as_found, named_sources, unlisted
+
+        if not named_sources(getattr(self.app, "sources", ())):
+            return  # the tools' own folders hold side files left out on purpose
+        others = as_found(unlisted(self.sources, (f.path for f in self.found)))
+        self.app.call_from_thread(self._show_others, others)
+
+    def _show_others(self, others: list[discovery.Found]) -> None:
+        self.others = others
+        self._refresh_keeping_highlight()
 
     def _refresh_keeping_highlight(self) -> None:
         self._keep = True

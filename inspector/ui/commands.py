@@ -15,12 +15,17 @@ from typing import TYPE_CHECKING
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
-from inspector.ui.safe import safe
+from inspector.ui.safe import one_line, safe
 
 if TYPE_CHECKING:
     from inspector.ui.main_screen import MainScreen
 
 Command = tuple[str, str, Callable[[], object]]
+TITLE_SHOWN = 60  # of a session's title in its "Open session" command
+
+
+def _clipped(title: str) -> str:
+    return title if len(title) <= TITLE_SHOWN else title[:TITLE_SHOWN - 1] + "…"
 
 
 def unless_greyed(screen: MainScreen, action: str, run: Callable[[], object]) -> object:
@@ -85,8 +90,13 @@ def screen_commands(screen: MainScreen) -> list[Command]:
         ("Write report", "The open session as one self-contained HTML file beside the store (ctrl+e)",
          screen.action_write_report),
     ]
+    commands.append(("Search every session…", "Find text in every session of the store; enter opens one that "
+                     "holds it (inspector search STORE QUERY --all-sessions)", screen.action_search_sessions))
     for session in screen.session_ids:
-        commands.append((f"Open session: {escape(safe(session))}", "Switch to this session",
+        # its title too, so "agent name" finds the session titled so (ids were all it matched: new-user-16)
+        title = screen.session_titles.get(session)
+        shown = f" — {escape(safe(one_line(_clipped(title))))}" if title else ""
+        commands.append((f"Open session: {escape(safe(session))}{shown}", "Switch to this session",
                          partial(screen.open_session, session)))
     return commands
 

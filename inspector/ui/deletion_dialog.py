@@ -26,9 +26,25 @@ from inspector.ui.safe import markup, safe
 from inspector.ui.widgets.deletions_list import copies_said
 
 
+def _gone(cov: Coverage, target: str) -> Content:
+    """A target that is no longer stored, named by the deletion that removed it when one did."""
+    by = cov.gone_by.get(target)
+    if by is None:
+        return markup("  [$accent]? $m[/] not found: never stored, or deleted before the ledger said what it removed",
+                      m=target)
+    whose = "this request" if by["request"] == cov.request else f"request {by['request']}"
+    return markup("  [dim]✓ $m gone: deleted by ledger entry L$l ($w)[/]", m=target, l=str(by["ledger"]), w=whose)
+
+
 def coverage_content(cov: Coverage) -> Content:
-    lines = [markup("[b]Deletion request $r[/b] ($s) · $n", r=cov.request, s=cov.status,
-                    n=copies_said(len(cov.copies)))]
+    if cov.status == "done":  # in the past tense (review-15 item 5): the warnings said "before carrying it out"
+        lines = [markup("[b]Deletion request $r[/b] (done) · carried out: only the ledger's tombstone remains", r=cov.request)]
+        if cov.copies:
+            lines.append(markup("$n hold its values now (imported since): a new request removes them",
+                                n=copies_said(len(cov.copies))))
+    else:
+        lines = [markup("[b]Deletion request $r[/b] ($s) · $n", r=cov.request, s=cov.status,
+                        n=copies_said(len(cov.copies)))]
     if cov.kept and cov.status == "pending":  # first: why `x` is greyed, before a long list of copies
         lines += [markup("[b $error]$n cannot be removed, so carrying it out is refused (copy_kept):[/]",
                          n=copies_said(len(cov.kept)))]
@@ -40,8 +56,7 @@ def coverage_content(cov: Coverage) -> Content:
     lines += [markup("  [b $warning]! $w[/]", w=w) for w in cov.warnings]
     lines += [markup("  [$error]✕[/] [b]$w[/b] $id  [dim]$why[/]", w=c.where, id=c.id, why=c.why)
               for c in cov.copies]
-    lines += [markup("  [$accent]? $m[/] not found: already deleted, or never stored", m=m)
-              for m in cov.missing]
+    lines += [_gone(cov, m) for m in cov.missing]
     lines += [markup("[dim]Not checked (copies there may remain):[/]")]
     lines += [markup("[dim]  · $n[/]", n=n) for n in NOT_CHECKED]
     return Content("\n").join(lines)
@@ -165,8 +180,10 @@ class DeletionDialog(InspectorModal[bool]):
             # search entry and the reason removed with them, and read as two copies kept.
             self.notify(f"Carried out {safe(self.request)}: {copies_said(listed)} removed "
                         "or rewritten; the ledger keeps a tombstone.", markup=False)
-        self.coverage = result.coverage
-        self.query_one("#deletion-text", Static).update(coverage_lines(result.coverage))
+        # once carried out, what the store holds now (done, in the past tense), not the list read before
+        self.coverage = result.coverage if result.refusals else await deletions.check(self.store, self.request,
+                                                                                     self.session)
+        self.query_one("#deletion-text", Static).update(coverage_lines(self.coverage))
         self._status()
         self.refresh_bindings()
 

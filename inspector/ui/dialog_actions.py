@@ -187,7 +187,7 @@ class OpensDialogs(_Base):
             self.notify("Select a stub (↳) in Raw evidence first (3, then ↑↓).", severity="warning")
             return
         session = self.session
-        self._with_reviewer(lambda who: ExpandDialog(self.store, session, stub, who))
+        self._with_reviewer(lambda who: ExpandDialog(self.store, session, stub, who), self._reopen_when)
 
     @work(group="history", exclusive=True, exit_on_error=False)
     async def action_history(self) -> None:

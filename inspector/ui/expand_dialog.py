@@ -17,6 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Footer, Input, Label, Static
 
+from inspector.domain.plurals import counted as _n
 from inspector.services.channels import StubView
 from inspector.services.expanding import (
     DEFAULT_MAX_BYTES,
@@ -36,7 +37,7 @@ def render_expansion(result: Expansion) -> Content:
             markup("[b $error]$code[/] $m", code=r.code, m=r.message) for r in result.refusals)
     s, e = result.range
     head = markup("[$success]✓ verified[/] ") + Content(
-        f"[{s}, {e}) · {len(result.data):,} bytes · {result.chunks_read} chunk(s) read · "
+        f"[{s}, {e}) · {len(result.data):,} bytes · {_n(result.chunks_read, 'chunk')} read · "
         f"budget {len(result.data):,} of {result.max_bytes:,}")
     if not result.recorded:
         head += Content.from_markup(" · [$warning]not recorded in the ledger (read-only store)[/]")
@@ -60,7 +61,11 @@ def render_expansion(result: Expansion) -> Content:
     return head + notes + Content("\n\n") + body
 
 
-class ExpandDialog(InspectorModal[None]):
+class ExpandDialog(InspectorModal[bool]):
+    """Closes with True once an expansion was recorded in the ledger: it reserves its bytes in
+    the next request, so the screen behind reads the session again (the Budget tab kept the plan
+    from before it — "loaded 27,836" where ``inspector budget`` said 33,904; flow-eight)."""
+
     BINDINGS = [
         Binding("escape", "close", "Close", id="dialog.close"),
         # f6 / f7 first: alt+w and alt+n do not pass through every terminal multiplexer (tmux)
@@ -72,6 +77,7 @@ class ExpandDialog(InspectorModal[None]):
         super().__init__(store, session, reviewer)
         self.stub = stub
         self.result: Expansion | None = None
+        self.recorded = False
 
     def compose(self) -> ComposeResult:
         start, end = self.stub.read_slice or (0, 0)
@@ -161,10 +167,14 @@ class ExpandDialog(InspectorModal[None]):
         scopes = tuple(s.strip() for s in self.query_one("#expand-scopes", Input).value.split(",") if s.strip())
         self.result = await expand(self.store, self.stub.id, actor=self.reviewer, session=self.session,
                                    byte_range=(start, end), max_bytes=limit, scopes=scopes)
+        self.recorded = self.recorded or bool(self.result.ok and self.result.recorded)
         self.query_one("#expand-text", Static).update(render_expansion(self.result))
         can_snap = self.result.ok and bool(self.result.cut_head or self.result.cut_tail)
         self.query_one("#expand-widen", Button).disabled = not can_snap
         self.query_one("#expand-narrow", Button).disabled = not can_snap
+
+    def close_value(self) -> bool:
+        return self.recorded
 
     def action_snap(self, which: str) -> None:
         if self.result is None or not self.result.ok:

@@ -115,6 +115,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         self._drift_said: tuple[str, int] | None = None
         self.session: str | None = None
         self.session_ids: list[str] = []
+        self.session_titles: dict[str, str] = {}  # the palette's "Open session" commands match titles too
         self.generation_texts: list = []
         self._index_started = False  # the search indexes' catch-up, started once after the first paint
 
@@ -167,8 +168,14 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
     async def load_sessions(self) -> None:
         items = await sessions.list_sessions(self.store)
         self.session_ids = [s.id for s in items]
+        self.session_titles = {s.id: s.title for s in items if s.title}
         target = self.initial_session or (items[0].id if items else None)
         if self.initial_session is not None and self.initial_session not in self.session_ids:
+            # The list is there to choose from, and the refusal names the ids meant (a prefix, a
+            # title): it said only "no session 'agent name' in team.db" over an empty screen.
+            self.query_one(SessionsList).load(items, None)
+            self.query_one(HeaderBar).count_sessions(len(items))
+            await sessions.get_session(self.store, self.initial_session)
             raise NotFound(f"no session {self.initial_session!r} in {self.store.path.name}")
         self.query_one(SessionsList).load(items, target)
         self.query_one(HeaderBar).count_sessions(len(items))
@@ -210,6 +217,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         await self._load_badges(session)
         items = await sessions.list_sessions(self.store)  # its versions and counts follow every act
         self.session_ids = [s.id for s in items]
+        self.session_titles = {s.id: s.title for s in items if s.title}
         self.query_one(SessionsList).load(items, session)
         self.query_one(HeaderBar).count_sessions(len(items))  # a handoff's new session, another app's import
         await self.load_tabs(session)
@@ -233,6 +241,10 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
 
     def on_sessions_list_chosen(self, event: SessionsList.Chosen) -> None:
         self.open_session(event.item_id)
+        # below COMPACT_WIDTH the list starts hidden and s showed it to choose: once chosen it goes
+        # again (at 80×24 it kept ~30 of 80 columns from the session just opened; flow-eight)
+        if not self.has_class("-wide") and self.query_one("#sessions").display:
+            self.toggle_sessions()
 
     def load_sessions_then(self, session: str) -> None:
         self.initial_session = session
@@ -315,6 +327,20 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
 
     def action_search(self) -> None:
         self.focus_on(self.query_one("#evidence-search", Input))
+
+    def action_search_sessions(self) -> None:
+        """Find text in every session (palette); the one chosen opens with the text in its search box."""
+        from inspector.ui.search_sessions_dialog import SearchSessionsDialog
+
+        def chosen(picked: tuple[str, str] | None) -> None:
+            if picked is not None:
+                self.run_worker(self._open_with_search(*picked), group="session", exclusive=True, exit_on_error=False)
+
+        self.app.push_screen(SearchSessionsDialog(self.store, self.query_one("#evidence-search", Input).value), chosen)
+
+    async def _open_with_search(self, session: str, query: str) -> None:
+        await self._open(session)
+        self.query_one("#evidence-search", Input).value = query  # its change runs the session's search
 
     def action_clear_search(self) -> None:
         """escape: clear the search and leave the box, so the next keys are keys again (issue 15, 6)."""

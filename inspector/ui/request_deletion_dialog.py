@@ -26,6 +26,7 @@ from textual.widgets import Footer, Input, Select, Static
 
 from inspector.domain.deletion import REASON_CODES
 from inspector.domain.errors import InspectorError
+from inspector.domain.plurals import counted as _n
 from inspector.services import deletion_requests
 from inspector.services.deletion_requests import Looked
 from inspector.store.connection import Store
@@ -40,10 +41,10 @@ SHOWN_COPIES = 8  # copies listed one by one; the rest counted by where they are
 def looked_for(looked: Looked) -> Content:
     """The preview: what is looked for, and where copies are now."""
     cov = looked.coverage
-    lines = [markup("Looks for [b]$s[/b] sensitive value(s) (phone, e-mail, ID, card, address, key) and [b]$l[/b] "
-                    "line(s) of the target long enough to be a copy, in every event, material, stub, record, summary, "
+    lines = [markup("Looks for [b]$s[/b] (phone, e-mail, ID, card, address, key) and [b]$l[/b] "
+                    "of the target long enough to be a copy, in every event, material, stub, record, summary, "
                     "candidate, handoff and name of this session, however a copy spells them.",
-                    s=str(looked.sensitive), l=str(looked.lines)),
+                    s=_n(looked.sensitive, "sensitive value"), l=_n(looked.lines, "line")),
              markup("It covers [b]$n[/b] now ($where):", n=copies_said(len(cov.copies)),
                     where=", ".join(f"{w} {n}" for w, n in Counter(c.where for c in cov.copies).items()) or "none")]
     lines += [markup("  [$error]✕[/] [b]$w[/b] $id  [dim]$why[/]", w=c.where, id=c.id, why=c.why)

@@ -343,8 +343,12 @@ _V7 = """
 CREATE INDEX IF NOT EXISTS ledger_kind ON ledger(session, kind, seq);
 """
 
+# Format 8: SQLite indexes an event's text through its first EVENT_INDEX_CHARS characters; the
+# PostgreSQL store indexes it whole as before (``events_search``), so its step changes nothing.
+_V8 = "SELECT 1"
+
 # Forward migrations: PG_MIGRATIONS[n] brings a PostgreSQL store from format n to the next
 # key (or FORMAT_VERSION). Format 0 is an empty database; the first step builds format 2,
 # the SQLite store's format at the time the PostgreSQL backend was added.
 PG_MIGRATIONS: dict[int, tuple[int, str]] = {0: (2, _V2), 2: (3, _V3), 3: (4, _V4), 4: (5, _V5),
-                                               5: (6, _V6), 6: (7, _V7)}
+                                               5: (6, _V6), 6: (7, _V7), 7: (8, _V8)}

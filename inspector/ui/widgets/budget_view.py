@@ -66,6 +66,7 @@ class BudgetView(ShowsWorkerErrors, Vertical):
         self.store: Store | None = None
         self.session: str | None = None
         self._stale = False  # a session was shown but its plan not yet computed
+        self._planned_for: str | None = None  # the session whose plan the text shows (or computes)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="budget-inputs"):
@@ -110,6 +111,9 @@ class BudgetView(ShowsWorkerErrors, Vertical):
         except ValueError:
             text.update(markup("[$error]window, fixed, reserve are whole numbers; split is a,b,c[/]"))
             return
+        if self._planned_for != self.session:  # a new session's plan reads every event: said meanwhile
+            self._planned_for = self.session
+            text.update(markup("[dim]computing… (the next request's plan reads every event)[/]"))
         try:
             plan = await budget(self.store, self.session, split=split, **numbers)  # type: ignore[arg-type]
         except InspectorError as error:

@@ -11,6 +11,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.domain.drift import FieldTimeline, Finding
+from inspector.domain.plurals import counted as _n
 from inspector.domain.unreadable import headline
 from inspector.services.cleared import ClearedResult
 from inspector.ui.hanging import HangingLines
@@ -21,6 +22,7 @@ SHOWN_CLEARED = 60  # cleared results listed per micro-compaction; the rest are 
 ABSENT = "cleared-absent:"  # the id of a compaction's counted row of results not in this log, before its evt:N
 # what to do about it, not only that there is none (a Gemini or inspect-ai session has no compaction)
 NO_GENERATION = "[dim]no summary generations: R rebuilds one from the raw log, every line cited[/]"
+COMPUTING = "[dim]computing… (drift of each generation against the raw log)[/]"
 CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": ("∅", "$error")}
 
 
@@ -56,8 +58,8 @@ def _cleared_section(options: OptionList, cleared: list[ClearedResult], opened: 
     for c in cleared:
         by_event.setdefault(c.at, []).append(c)
     for at, items in by_event.items():
-        options.add_option(Option(markup("[b]$at micro-compaction: $n tool result(s) cleared from the model's context[/b]",
-                                         at=at, n=str(len(items))), disabled=True))
+        options.add_option(Option(markup("[b]$at micro-compaction: $n cleared from the model's context[/b]",
+                                         at=at, n=_n(len(items), "tool result")), disabled=True))
         absent = [c for c in items if not (c.call or c.result)]
         rows = [c for c in items if c.call or c.result] if len(absent) > 1 else items
         # The rows can be highlighted (no finding behind them): a disabled last row is one the
@@ -98,9 +100,16 @@ def _row(label: str, cells: list[str], gap: str) -> Content:
 
 class DriftView(Horizontal):
     def compose(self) -> ComposeResult:
-        yield OptionList(id="drift-findings")
+        yield OptionList(Option(markup(COMPUTING), disabled=True), id="drift-findings")
         with ScrollableContainer(id="drift-timeline"):
             yield Static("", id="drift-timeline-text")
+
+    def computing(self) -> None:
+        """While a session's drift is read (seconds on a large log): said, not an empty tab."""
+        options = self.query_one("#drift-findings", OptionList)
+        options.clear_options()
+        options.add_option(Option(markup(COMPUTING), disabled=True))
+        self.query_one("#drift-timeline-text", Static).update("")
 
     def load(self, findings: dict[int, list[Finding]], timeline: FieldTimeline,
              cleared: list[ClearedResult] | None = None) -> None:

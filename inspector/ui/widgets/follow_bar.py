@@ -27,6 +27,12 @@ from inspector.ui.safe import markup, one_line
 POLL_S = 0.5
 
 
+# a followed file that changed under the follower: said before the refusal's own sentence
+WAY_ON = {
+    "source_truncated": "truncated or replaced: import it into a new store to see it as it is",
+    "source_rewritten": "rewritten: import it into a new store to see it as it is",
+}
+
 class FollowBar(Static):
     DEFAULT_CSS = """
     FollowBar { height: 1; padding: 0 1; background: $panel; color: $text-muted; text-wrap: nowrap;
@@ -127,7 +133,11 @@ class FollowBar(Static):
             self.timer.stop()
         if dialog:
             self.add_class("stopped")
-            self.update(markup("✗ stopped following $f: $m", f=one_line(self.source.name), m=one_line(error.message)))
+            # what happened and the way on first: at 120 columns the refusal's own sentence was cut before
+            # either ("…shorter than the 134,274 bytes already imported: it wa…", new-user-16)
+            way = WAY_ON.get(error.code or "")
+            self.update(markup("✗ stopped following $f: $w$m", f=one_line(self.source.name),
+                               w=f"{way} · " if way else "", m=one_line(error.message)))
         else:  # a format that cannot be followed: a note, not an alarm — what to do first, the long why after
             # (at 80 columns "…, so it cannot be followed; open it again…" was cut before the way on)
             self.update(markup("[dim]○ not followed live — open it again to import its current state: $m[/]",

@@ -3,7 +3,7 @@
 The badges' line never loses a badge to "…" (flow-seven): at 80 columns the survival count's
 "· 1 untrusted not counted" pushed "◷ 8 pending candidates" off the demo's line, and at 120
 columns a real transcript's line lost the reviewer's name. Each badge has a short form (same
-glyph, count and meaning: "◷ 8 pending cand.", "∴ gen 3 1/5 kept · 1 left out"). The badges
+glyph, count and meaning: "◷ 8 pending cand.", "∴ gen 3 1/5 kept · 1 not counted"). The badges
 take as few lines as they fit in (a third at most), wrapped between badges, never inside one:
 full forms when they fit in that many lines, else short forms, each widened back to its full
 form while its line still fits. Only the first line — the store's and the session's names — is
@@ -151,13 +151,16 @@ class HeaderBar(Static):
 
         if b.drift:
             both("[$error]⚠ drift $n[/]", "[$error]⚠ drift $n[/]", n=str(b.drift))
+        plural = {True: "s", False: ""}
         if b.not_judged:  # the verdict is "?" (or more than drift failed): say how many, never a bare nothing
-            both("[$accent]? $n not judged[/]", "[$accent]? $n unjudged[/]", n=str(b.not_judged))
+            # it counts warnings (check's "!" lines), one of which may name three names: "? 1 not
+            # judged" read as one thing not judged (flow-eight), so it says what it counts
+            both("[$accent]? $n warning$s: not judged in full[/]", "[$accent]? $n warning$s[/]",
+                 n=str(b.not_judged), s=plural[b.not_judged > 1])
         for code, n in sorted(b.protocol.items()):
             both("[$error]⚠ $n $code[/]", "[$error]⚠ $n $code[/]", n=str(n), code=code)
         if b.survival:
             both("[$accent]∴ $s[/]", "[$accent]∴ $brief[/]", s=b.survival, brief=b.survival_short or b.survival)
-        plural = {True: "s", False: ""}
         if b.pending_candidates:
             both("[$warning]◷ $n pending candidate$s[/]", "[$warning]◷ $n pending cand.[/]",
                  n=str(b.pending_candidates), s=plural[b.pending_candidates > 1])

@@ -22,6 +22,8 @@ from inspector.ui.hanging import HangingLines, Row
 from inspector.ui.safe import markup
 from inspector.ui.widgets.drift_view import NO_GENERATION
 
+COMPUTING = "[dim]computing… (which facts each generation kept)[/]"
+
 GLYPH = {"contradicted": ("✗", "$error"), "missing": ("∅", "$error"), "unknown": ("?", "$accent"),
          "kept": ("✓", "$success")}
 ORDER = ("contradicted", "missing", "unknown", "kept")
@@ -78,6 +80,8 @@ def _left_out(report: SurvivalReport) -> list[Row]:
             ("after its range", report.result.after, "first said after what this generation covers: not judged"),
             ("untrusted, not counted", report.result.untrusted, "proposed by a tool or the model: not a fact "
              "a summary must keep"),
+            ("filed in review, not counted", report.result.in_review, "a correction filed in review (it cites its "
+             "ledger entry), after this summary was written: not judged against it"),
             ("without a source, not counted", report.result.unsourced, "cites no event, so when it was said is "
              "unknown: not judged")):
         if not facts:
@@ -101,9 +105,16 @@ class SurvivalView(Horizontal):
     chosen: var[int | None] = var(None)
 
     def compose(self) -> ComposeResult:
-        yield OptionList(id="survival-generations")
+        yield OptionList(Option(markup(COMPUTING), disabled=True), id="survival-generations")
         with VerticalScroll(id="survival-detail"):
             yield Static("", id="survival-text")
+
+    def computing(self) -> None:
+        """While a session's survival is judged (seconds on a large log): said, not an empty tab."""
+        options = self.query_one("#survival-generations", OptionList)
+        options.clear_options()
+        options.add_option(Option(markup(COMPUTING), disabled=True))
+        self.query_one("#survival-text", Static).update("")
 
     def watch_reports(self, reports: list[SurvivalReport]) -> None:
         options = self.query_one("#survival-generations", OptionList)

@@ -1,0 +1,57 @@
+"""How much of one huge event the fact rules read: its head and its tail, never the whole of it.
+
+The fact rules (goals, constraints, decisions, references, failures…) are Python over the text,
+about 5 µs a character: a 30 MB log pasted as one message kept the import busy 42 s and 3.8 GB
+to propose facts from text nobody typed (new-user-15). A person's own words sit around a paste,
+not inside it — the ask before ("look at this log"), the rule after ("don't restart prod") — and
+a failure's words at the end of its output. So an event longer than :data:`WHOLE_BELOW` characters
+is read as its first :data:`HEAD` and last :data:`TAIL` characters, joined by a paragraph break
+(no sentence is made across the cut, and every proposal is still words the event holds). Events
+under the bound — every message a person types, nearly every tool result — are read whole, as
+before. What is read is a proposal's evidence only: the event itself is stored, indexed and shown
+byte for byte (inspector/store/search_index.py bounds the search index the same way, and says so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from inspector.domain.logevents import LogEvent
+from inspector.domain.protocol import ProtocolProblem
+
+WHOLE_BELOW = 64_000  # characters: an event this long or longer is read in its head and tail
+HEAD = 48_000
+TAIL = 16_000
+CUT = "\n\n"  # a paragraph break: the rules' sentences and paragraphs end at it
+
+
+def is_windowed(content: str | None) -> bool:
+    """Whether the fact rules read only the head and tail of this text."""
+    return content is not None and len(content) >= WHOLE_BELOW
+
+
+def window(content: str) -> str:
+    """The part of a huge text the rules read (the text itself when it is under the bound)."""
+    if not is_windowed(content):
+        return content
+    return content[:HEAD] + CUT + content[-TAIL:]
+
+
+def windowed(events: Iterable[LogEvent]) -> list[LogEvent]:
+    """The events as the fact rules read them: huge texts cut to their head and tail, the rest as
+    they are (the same objects: nothing is copied for the common case)."""
+    return [replace(e, content=window(e.content)) if is_windowed(e.content) else e for e in events]
+
+
+READ_IN_PART = "read_in_part"
+
+
+def read_in_part(records: Iterable[dict[str, Any]]) -> list[ProtocolProblem]:
+    """What an import says of each event the fact rules read only in part, so a reviewer knows
+    why a rule said in the middle of a paste was not proposed (the event itself is whole)."""
+    return [ProtocolProblem(READ_IN_PART, r["session"], r["seq"],
+                            f"evt:{r['seq']} holds {len(r['content']):,} characters: its facts were proposed from its "
+                            f"first {HEAD:,} and last {TAIL:,} only (the event is stored, shown and searched whole)")
+            for r in records if r.get("type") == "event" and is_windowed(r.get("content"))]

@@ -1,0 +1,55 @@
+"""One query over every session of a store: which sessions hold it, with their first hits.
+
+A reviewer on a team that runs several agents remembers a command or a file name, not the
+session it was in: ``search`` asked for ``--session`` and a store of 34 imported transcripts
+left them to try each id in turn (new-user-16). This runs the same per-session search
+(inspector/services/search.py: the same indexes, hits, offsets and order) over each session
+in stored order and keeps the sessions that matched, each with its title so the right one
+is recognised, and how many were searched, so "found in 2 of 34" is said, not only the 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.services.search import SearchResult, search
+from inspector.store import session_rows
+from inspector.store.catch_up import CatchUpProgress
+from inspector.store.connection import Store
+
+
+@dataclass(frozen=True, slots=True)
+class SessionHits:
+    session: str
+    title: str | None
+    result: SearchResult
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"session": self.session, "title": self.title, **self.result.as_dict()}
+
+
+@dataclass(slots=True)
+class AcrossSessions:
+    query: str
+    searched: int = 0  # sessions looked in
+    limit: int = 0  # hits listed per session
+    matched: list[SessionHits] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"query": self.query, "sessions_searched": self.searched, "sessions_matched": len(self.matched),
+                "limit_per_session": self.limit, "sessions": [m.as_dict() for m in self.matched]}
+
+
+async def search_every_session(store: Store, query: str, *, limit: int,
+                               indexing: CatchUpProgress | None = None) -> AcrossSessions:
+    """Each session holding ``query`` with its first ``limit`` hits (events first, as one
+    session's search lists them), in the order the sessions were stored."""
+    found = AcrossSessions(query, limit=limit)
+    for row in await session_rows.all_rows(store.db):
+        result = await search(store, row.id, query, limit=limit, indexing=indexing)
+        indexing = None  # the first search indexed what was new; the rest find nothing to index
+        found.searched += 1
+        if result.hits:
+            found.matched.append(SessionHits(row.id, row.title, result))
+    return found
