@@ -1,6 +1,6 @@
 """A log the inspector kept aside beside the store holds what a deletion removes (hostile review eight).
 
-When a store's file is copied over (or only touched) while the store is open, closing it keeps
+When a store's file is copied over while the store is open (a backup put back), closing it keeps
 the old log aside as ``s.db-wal.TIME.kept`` instead of checkpointing it into the copy
 (store/sqlite_store.py). That file is raw pages of the store: here a correction whose value holds
 the e-mail of the event a request then deletes. Before: ``delete`` said "done" and named nothing,
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
+import shutil
 import time
 from pathlib import Path
 
@@ -26,12 +26,15 @@ AT = "2025-05-01T00:00:00Z"
 MAIL = "zq.hidden.person@example.org"
 
 
-async def _correct_then_touch(store: Path) -> None:
+async def _correct_then_restore(store: Path, backup: Path) -> None:
     async with await open_store(store) as opened:
         await correct(opened, "s1", "decision.contact", f"write to {MAIL} only", reason="r", actor="o",
                       kind="decision")
         time.sleep(1.1)
-        os.utime(store)  # touched while open: the close keeps the log aside
+        with backup.open("rb") as fh, store.open("r+b") as out:  # `cp backup s.db` while open: same inode
+            out.truncate(0)
+            out.write(fh.read())
+    # the close kept the log aside instead of copying it into the restored file
 
 
 def test_a_kept_log_holding_the_value_is_named(tmp_path: Path) -> None:
@@ -48,7 +51,9 @@ def test_a_kept_log_holding_the_value_is_named(tmp_path: Path) -> None:
     assert CliRunner().invoke(cli, ["import", str(source), "--into", str(store)]).exit_code == 0
     source.unlink()
     (tmp_path / "s.db-wal.20200101T000000.kept.txt").write_text(MAIL, encoding="utf-8")  # not a kept log's name
-    asyncio.run(_correct_then_touch(store))
+    backup = tmp_path / "backup.db"
+    shutil.copyfile(store, backup)
+    asyncio.run(_correct_then_restore(store, backup))
     [kept] = [p for p in tmp_path.iterdir() if p.name.endswith(".kept")]
     assert MAIL.encode() in kept.read_bytes()
 

@@ -12,7 +12,7 @@ JSON-escaped or HTML-escaped — is named in the deletion's warnings. So is an e
 request's own reason as typed (``"reason":"…"``): ``export`` writes a pending request's reason
 in clear, and the store's digest of it does not reach the file (hostile review eight). And the
 logs the inspector itself keeps aside (``s.db-wal.TIME.kept``: the store's old log, copied beside
-it when the file was copied over or touched while open, store/sqlite_store.py) hold raw pages of
+it when a copy was put back over the file while open, store/sqlite_store.py) hold raw pages of
 the store — the text of rows since deleted — and were not read: each one holding a value is named
 too (hostile review eight). Nothing is
 changed in them: they are the person's files. Folders elsewhere, other file kinds and other
@@ -164,7 +164,7 @@ def outside_warnings(store_path: object, values: list[str], reason: str | None =
     logs = kept_logs(Path(store_path), values)
     if logs:
         out.append(f"logs kept aside beside the store hold a value of the targets — the store's old pages, kept when "
-                   f"its file was copied over or touched while it was open: {', '.join(logs)}; a deletion in the store "
+                   f"a copy was put back over its file while it was open: {', '.join(logs)}; a deletion in the store "
                    "cannot remove them: delete them yourself (or, if the copy was not meant, put the log back as "
                    f"{Path(store_path).name}-wal with the store closed and carry the deletion out again)")
     return out

@@ -165,6 +165,9 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         if cut is not None:  # a store cut at a page boundary: SQLite says only "malformed"
             raise InspectorError(f"{target} cannot be opened: the store's file was cut short ({cut}); restore it "
                                  "from a copy (`inspector verify` says the same)", code="damaged_store") from None
+        failed = None if held_files.holds(target) else faults.read_failure(target)
+        if failed is not None:  # the disk failed under SQLite's read ("vtable constructor failed", "unable to open")
+            raise faults.explain(failed, str(target)) from None
         raise NotAStore(f"{target} is not a readable store: {exc}") from None
     except UnicodeDecodeError as exc:  # a damaged schema's message may not even decode
         await close_all([db])

@@ -122,3 +122,25 @@ def full_disk_refusal(path: Path, error: str) -> InspectorError | None:
     left = "" if free is None or free >= FREE_ENOUGH else f" ({free:,} bytes free: too little for the store's log)"
     return InspectorError(f"the disk holding {path} is full{left}: the store was opened read-only and nothing was "
                           "written — free some space and run it again", code="disk_full")
+
+
+def read_failure(path: Path, limit: int = 256 << 20) -> OSError | None:
+    """The I/O error reading the file at ``path`` gives (the first ``limit`` bytes), or None — for
+    a store this process holds no connection to (a plain open and close would drop its locks).
+
+    A failing medium under a fresh open came out of SQLite as "vtable constructor failed:
+    events_fts" or "unable to open database file" (an ext4 journal that failed remounts the disk
+    read-only): ``not_a_store`` "is not a readable store", as if the file were something else
+    (store-fault-eight, a loop device cut under the store)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as exc:
+        return exc if exc.errno in (errno.EIO, errno.ENXIO, errno.ENODEV) else None
+    try:
+        for offset in range(0, min(os.fstat(fd).st_size, limit), 1 << 20):
+            os.pread(fd, 1 << 20, offset)
+    except OSError as exc:
+        return exc
+    finally:
+        os.close(fd)
+    return None

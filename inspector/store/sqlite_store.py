@@ -88,11 +88,35 @@ class Store:
         held, self._held = self._held, None
         held_files.release(held)
         try:
+            if self._writer is not None and self._moved():
+                await self._empty_log_of_moved_file(self._writer)
             if self._log_orphaned or self._overwritten():  # a read (or nothing) since the copy: no write said so
                 _keep_log(self.path)
                 _forget_log(self.path)
         finally:  # a check that raised left every connection's thread running: the process never ended
             await sqlite_connections.close_all(every)
+
+    def _moved(self) -> bool:
+        """The path names another file than the one this store opened, or none (moved over, deleted)."""
+        if self.dialect != "sqlite" or self._file is None:
+            return False
+        now = _file_state(self.path)
+        return now is None or now[:2] != self._file[:2]
+
+    @staticmethod
+    async def _empty_log_of_moved_file(writer: aiosqlite.Connection) -> None:
+        """Copy the log into the file this store opened (wherever it is now) and empty it.
+
+        SQLite does not checkpoint on close a file that was moved or deleted while open: the log
+        stayed beside the path, and the next program to open the file now there — a backup put
+        back with ``mv`` — replayed this store's acts into it (store-fault-eight). Emptied here, it
+        holds nothing; another program still holding the old file keeps the log live (then the
+        opener is refused: store/wal_owner.py), and the wait for its readers is short."""
+        try:
+            await writer.execute("PRAGMA busy_timeout = 1000")
+            await writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except (sqlite3.Error, ValueError):  # readers elsewhere past the wait, a failing disk, a writer closed already
+            pass
 
     def _refuse_closed(self) -> None:
         if self._closed:

@@ -66,10 +66,7 @@ class WatchesChanges(_Base):
         and the open session."""
         self._checking = True
         try:
-            moved = self.change_watch.file_said()
-            if moved is not None:  # what is shown is the file that was moved away: said once, until reopened
-                self.notify(f"{moved.message} ({moved.code})", title="Store file replaced", severity="error",
-                            timeout=60, markup=False)
+            self.say_file_replaced()
             changed = await self.change_watch.changed()
             if self.acts.seen is None:
                 await self.acts.start()
@@ -92,6 +89,15 @@ class WatchesChanges(_Base):
                 self.load_sessions()
         finally:
             self._checking = False
+
+    def say_file_replaced(self) -> None:
+        """A store file replaced under the open app (``mv other.db store.db``, a backup restored)
+        kept showing the old file's rows without a word until the first write refused
+        (review-15 item 3): the look every poll and ctrl+r make says it, once."""
+        moved = self.change_watch.file_said()
+        if moved is not None:  # what is shown is the file that was moved away: said once, until reopened
+            self.notify(f"{moved.message} ({moved.code})", title="Store file replaced", severity="error",
+                        timeout=60, markup=False)
 
     def _not_followed(self, news: list[recent_acts.Act]) -> list[recent_acts.Act]:
         """The acts the follower did not write (FollowBar.made), told act by act: a foreign act

@@ -360,5 +360,6 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         self.run_worker(self.query_one(TimelineView).action_end(), group="timeline", exit_on_error=False)
 
     def action_reload(self) -> None:
+        self.say_file_replaced()  # what ctrl+r reads may be a file moved away (live_changes.py)
         if self.session is not None:
             self.open_session(self.session)
