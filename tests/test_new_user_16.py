@@ -397,3 +397,15 @@ def test_check_counts_the_lines_of_one_code_past_five(tmp_path: Path) -> None:
     assert "    … 6 more protocol orphan_result (`--json` lists every one)" in lines
     doc = json.loads(CliRunner().invoke(cli, ["check", str(store), "--json"]).stdout)
     assert len(doc["sessions"][0]["protocol"]) == 11
+
+
+def test_copies_are_compared_again_only_when_a_file_changed(gathered: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector.services import discovery, discovery_copies
+
+    compared: list[str] = []
+    real = discovery_copies._compare
+    monkeypatch.setattr(discovery_copies, "_compare", lambda a, b: compared.append(a.path) or real(a, b))
+    discovery.discover([gathered])
+    first = len(compared)
+    discovery.discover([gathered])
+    assert first == 6 and len(compared) == first  # three files of one session, each against the two others

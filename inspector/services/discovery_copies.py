@@ -45,8 +45,20 @@ def _same_start(shorter: str, longer: str, size: int) -> bool:
     return True
 
 
+# (path, size, time) of both files -> relation: a look again (ctrl+r, ctrl+o back to the list)
+# compares again only the files that changed
+_known: dict[tuple[Any, ...], str] = {}
+
+
 def relation(this: Any, other: Any) -> str:
-    """How ``other``'s bytes compare with ``this`` one's (``Found`` rows: ``path``, ``size``)."""
+    """How ``other``'s bytes compare with ``this`` one's (``Found`` rows: ``path``, ``size``, ``updated``)."""
+    key = (this.path, this.size, this.updated, other.path, other.size, other.updated)
+    if key not in _known:
+        _known[key] = _compare(this, other)
+    return _known[key]
+
+
+def _compare(this: Any, other: Any) -> str:
     if other.size == this.size:
         return IDENTICAL if _same_start(this.path, other.path, this.size) else DIFFERS
     if other.size > this.size:
