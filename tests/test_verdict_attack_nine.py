@@ -140,7 +140,22 @@ def test_a_deploy_said_broken_in_words(events: dict[int, str], red: bool) -> Non
     from inspector.domain.said_goal_done import red_in_words
 
     results = tuple(n for n, t in events.items() if t == "Deployed.")
-    assert (red_in_words((), results, (1, max(events)), events) is not None) == red
+    assert (red_in_words((), results, (1, max(events)), events, deploy=True) is not None) == red
+    assert red_in_words((), results, (1, max(events)), events) is None  # the build family: nothing said
+
+
+@pytest.mark.parametrize(("goal", "flagged"), [
+    ("Deploy the checkout fix to staging", True),
+    ("发布结账修复", True),
+    ("Fix the typo in the README", False),  # "staging is down" says nothing of this goal
+])
+def test_a_deploy_said_broken_counts_for_a_deploy_goal_only(goal: str, flagged: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_goal_done import goal_done_over_failure
+
+    events = {1: goal, 2: "./deploy.sh staging", 3: "Deployed.", 4: "Heads up: staging is down."}
+    said = Said.of(f"Goal: {goal}. The goal is done.")
+    assert (goal_done_over_failure(said, goal, (), (3,), (1, 4), events) is not None) == flagged
 
 
 @pytest.mark.parametrize(("text", "claimed"), [
@@ -193,6 +208,13 @@ def test_a_chinese_bound_or_comparison_flipped(value: str, text: str, hit: bool)
     ("迁移仅限生产环境", "迁移只在生产环境执行。", None),
     ("Run migrations on prod only", "Migrations are fine on any environment.", "permission_widened"),
     ("Run migrations on prod only", "Migrations ran on prod; backups run on every host.", None),
+    ("Run migrations on prod only", "Migrations ran on every environment.", "protected_negated"),
+    ("Run migrations on prod only", "Migrations are logged everywhere.", None),
+    ("Only deploy to staging", "Deployed to staging and verified.", None),  # a verb joined, no place
+    ("Run migrations on prod only", "Migrations ran on prod and passed.", None),
+    ("Run migrations on prod only", "Migrations ran on prod, twice.", None),
+    ("Run migrations on prod only", "Migrations run on prod and the eu-west cluster.", "protected_negated"),
+    ("Run migrations on prod only", "Migrations run on staging and prod.", "protected_negated"),
 ])
 def test_a_scope_joined_or_opened(value: str, text: str, code: str | None) -> None:
     from inspector.domain.said_scope_joined import scope_joined
@@ -308,6 +330,7 @@ def test_nothing_done_in_the_other_order(text: str, hit: bool) -> None:
     ("The session timeout is 90 minutes.", True),
     ("The session timeout is 7200 seconds.", True),
     ("Uploads are limited to 5 MiB.", False),
+    ("The request timeout is 30 seconds.", False),  # one word of the subject: another timeout, "?"
 ])
 def test_an_amount_in_other_units_with_a_copula(text: str, decided: bool) -> None:
     from inspector.domain.said_departures import departure
