@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from inspector.domain.said import Said, norm_phrase
 from inspector.domain.said_beyond import bound_of
-from inspector.domain.said_steps import denies, side_at
+from inspector.domain.said_steps import denies, side_at, upheld
 from inspector.domain.textnorm import CJK
 
 _PLACE_NOUN = (r"environments?|envs?|clusters?|databases?|dbs?|servers?|regions?|hosts?|instances?|nodes?|"
@@ -63,7 +63,7 @@ def scope_joined(said: Said, value: str, kind: str) -> Joined | None:
     v = norm_phrase(value).rstrip("。.!！ ")
     for s in said.sentences:
         for part in _CUT.split(s.text):
-            if not part.strip() or v in part or denies(part) or "whether" in part or "是否" in part:
+            if not part.strip() or v in part or denies(part) or upheld(part) or "whether" in part or "是否" in part:
                 continue
             words = _joined(part, *bound) or _opened(part, *bound)
             if words:
@@ -110,6 +110,8 @@ def _opened(part: str, obj: tuple[str, ...], place: tuple[str, ...]) -> str:
     own = tuple(w for w in place if w.isascii())  # the English words (a gloss follows them)
     if len(own) < 2:
         return ""
+    if not _GRANT.search(part) and side_at(part, obj[:1]) < 0:
+        return ""  # "The schema of all tables was checked": neither granted nor the act
     head, telling = own[-1], own[:-1]
     if any(re.search(rf"(?<![a-z]){re.escape(w)}", part) for w in telling):
         return ""
