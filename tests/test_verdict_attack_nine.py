@@ -362,6 +362,10 @@ def test_a_frequency_in_a_clause_of_its_own(text: str, moved: bool, kept: bool) 
     ("Keep p95 latency below 200 ms", "p95 latency is 150 ms, well below 200 ms; p99 exceeds 200 ms."),
     ("Keep the session timeout at 1 hour", "The request timeout is 30 seconds."),
     ("Only deploy to staging", "Deployed to staging and verified."),
+    ("Never touch the users, orders or payments tables", "Tests may touch a copy of the payments table in the fixture."),
+    ("Never touch the users, orders or payments tables", "The payments service can be touched freely; its table cannot."),
+    ("Do not restart the database", "The rule applies to prod, not the database replica tests."),
+    ("迁移仅限生产环境", "生产和测试环境的配置一致，迁移只在生产执行。"),
 ])
 def test_hand_probes_of_faithful_texts_raise_nothing_decided(value: str, text: str) -> None:
     """Faithful texts a reviewer wrote against the new rules after the merge with main: each was a

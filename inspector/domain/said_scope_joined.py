@@ -73,12 +73,16 @@ def scope_joined(said: Said, value: str, kind: str) -> Joined | None:
 
 
 def _joined(part: str, obj: tuple[str, ...], place: tuple[str, ...]) -> str:
-    if side_at(part, obj) < 0:
+    act = side_at(part, obj)
+    if act < 0:
         return ""
     at = side_at(part, place)
+    if at >= 0 and re.search(r"[，,;；]", part[min(act, at):max(act, at)]):
+        return ""  # "生产和测试环境的配置一致，迁移只在生产执行": the act in another clause than the place
     if CJK.search(place[0]) is not None:
         inc = _INCLUDE_ZH.search(part)
-        if inc and side_at(inc.group(1), place) < 0 and side_at(inc.group(1), obj) < 0:
+        if inc and side_at(inc.group(1), place) < 0 and side_at(inc.group(1), obj) < 0 and not re.search(
+                r"[，,;；]", part[min(act, inc.start()):max(act, inc.start())]):
             return inc.group(0)
         if at < 0:
             return ""
