@@ -140,7 +140,22 @@ def test_a_deploy_said_broken_in_words(events: dict[int, str], red: bool) -> Non
     from inspector.domain.said_goal_done import red_in_words
 
     results = tuple(n for n, t in events.items() if t == "Deployed.")
-    assert (red_in_words((), results, (1, max(events)), events) is not None) == red
+    assert (red_in_words((), results, (1, max(events)), events, deploy=True) is not None) == red
+    assert red_in_words((), results, (1, max(events)), events) is None  # the build family: nothing said
+
+
+@pytest.mark.parametrize(("goal", "flagged"), [
+    ("Deploy the checkout fix to staging", True),
+    ("发布结账修复", True),
+    ("Fix the typo in the README", False),  # "staging is down" says nothing of this goal
+])
+def test_a_deploy_said_broken_counts_for_a_deploy_goal_only(goal: str, flagged: bool) -> None:
+    from inspector.domain.said import Said
+    from inspector.domain.said_goal_done import goal_done_over_failure
+
+    events = {1: goal, 2: "./deploy.sh staging", 3: "Deployed.", 4: "Heads up: staging is down."}
+    said = Said.of(f"Goal: {goal}. The goal is done.")
+    assert (goal_done_over_failure(said, goal, (), (3,), (1, 4), events) is not None) == flagged
 
 
 @pytest.mark.parametrize(("text", "claimed"), [
@@ -193,6 +208,13 @@ def test_a_chinese_bound_or_comparison_flipped(value: str, text: str, hit: bool)
     ("迁移仅限生产环境", "迁移只在生产环境执行。", None),
     ("Run migrations on prod only", "Migrations are fine on any environment.", "permission_widened"),
     ("Run migrations on prod only", "Migrations ran on prod; backups run on every host.", None),
+    ("Run migrations on prod only", "Migrations ran on every environment.", "protected_negated"),
+    ("Run migrations on prod only", "Migrations are logged everywhere.", None),
+    ("Only deploy to staging", "Deployed to staging and verified.", None),  # a verb joined, no place
+    ("Run migrations on prod only", "Migrations ran on prod and passed.", None),
+    ("Run migrations on prod only", "Migrations ran on prod, twice.", None),
+    ("Run migrations on prod only", "Migrations run on prod and the eu-west cluster.", "protected_negated"),
+    ("Run migrations on prod only", "Migrations run on staging and prod.", "protected_negated"),
 ])
 def test_a_scope_joined_or_opened(value: str, text: str, code: str | None) -> None:
     from inspector.domain.said_scope_joined import scope_joined
@@ -308,6 +330,7 @@ def test_nothing_done_in_the_other_order(text: str, hit: bool) -> None:
     ("The session timeout is 90 minutes.", True),
     ("The session timeout is 7200 seconds.", True),
     ("Uploads are limited to 5 MiB.", False),
+    ("The request timeout is 30 seconds.", False),  # one word of the subject: another timeout, "?"
 ])
 def test_an_amount_in_other_units_with_a_copula(text: str, decided: bool) -> None:
     from inspector.domain.said_departures import departure
@@ -328,3 +351,26 @@ def test_a_frequency_in_a_clause_of_its_own(text: str, moved: bool, kept: bool) 
     said = _said("Rotate the logs every hour", text)
     assert (frequency_moved(said, "Rotate the logs every hour") is not None) == moved
     assert bool(frequency_kept(said, "Rotate the logs every hour")) == kept
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    ("You must not delete the audit logs", "Deleting old audit logs is not recommended and not allowed."),
+    ("Ship the fix by Friday", "By Monday we knew the fix would ship by Friday."),
+    (_RESTART, "The health check is optional for the worker restarts, not for the API."),
+    ("Run migrations on prod only", "Ran migrations on prod and dev servers were untouched."),
+    ("Only alter the schema of the users table", "The schema of all tables was checked; only users was altered."),
+    ("Keep p95 latency below 200 ms", "p95 latency is 150 ms, well below 200 ms; p99 exceeds 200 ms."),
+    ("Keep the session timeout at 1 hour", "The request timeout is 30 seconds."),
+    ("Only deploy to staging", "Deployed to staging and verified."),
+    ("Never touch the users, orders or payments tables", "Tests may touch a copy of the payments table in the fixture."),
+    ("Never touch the users, orders or payments tables", "The payments service can be touched freely; its table cannot."),
+    ("Do not restart the database", "The rule applies to prod, not the database replica tests."),
+    ("迁移仅限生产环境", "生产和测试环境的配置一致，迁移只在生产执行。"),
+])
+def test_hand_probes_of_faithful_texts_raise_nothing_decided(value: str, text: str) -> None:
+    """Faithful texts a reviewer wrote against the new rules after the merge with main: each was a
+    ✗ on this branch once (none on f42bf44); at most main's own ``?`` now."""
+    from inspector.domain.said_departures import departure
+
+    dep = departure(_said(value, text), value, "constraint")
+    assert dep is None or not dep.decided, (text, dep)

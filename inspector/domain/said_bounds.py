@@ -73,6 +73,8 @@ def bound_moved(said: Said, value: str) -> BoundSaid | None:
         before = part[max(0, at - 24):at]
         after = part[at + len(number):at + len(number) + 8]
         other = (_LOWER if upper else _UPPER).search(before)
+        if other and other.group().startswith("exceed") and not _names(part, thing, _unitless(value, subject)):
+            other = None  # "p99 exceeds 200 ms" beside "Keep p95 latency below 200 ms": only the unit named
         if other and not (_UPPER if upper else _LOWER).search(before[other.end():]):
             return BoundSaid((f"{other.group()} {number}",), part.strip(), True, "bound")
         approx = _APPROX.search(before[-12:]) or re.search(r"左右|上下", after)
@@ -137,6 +139,12 @@ def _bound_shape(value: str) -> tuple[str, str, tuple[str, ...], bool] | None:
     subject = tuple(w for w in telling_words(_LOWER.sub(" ", _UPPER.sub(" ", v))) if not any(ch.isdigit() for ch in w)
                     and not _UPPER.fullmatch(w) and not _LOWER.fullmatch(w))
     return number, thing, subject, upper
+
+
+def _unitless(value: str, subject: tuple[str, ...]) -> tuple[str, ...]:
+    q = quantity_of(value)
+    unit = set(q.text.split()) if q is not None else set()
+    return tuple(w for w in subject if w not in unit)
 
 
 def _parts(said: Said) -> list[str]:

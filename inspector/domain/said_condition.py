@@ -240,7 +240,8 @@ def condition_untied(said: Said, value: str) -> Broken | None:
         else:
             hit = re.search(rf"(?<![a-z]){re.escape(c.verb[:5])}", s.text) is not None and all(
                 re.search(rf"(?<![a-z]){re.escape(w[:5])}", s.text) for w in c.subject)
-        if hit and not re.search(r"(?<![a-z])(?:not|never|n't|still)\s+$|仍|依然|还是$", s.text[:untied.start()] + " "):
+        if hit and not re.search(r"(?<![a-z])(?:not|never|n't|still)\s+$|仍|依然|还是$", s.text[:untied.start()] + " ") \
+                and not re.search(r"(?<![a-z])(?:not|except)\s+(?:for|to|on)(?![a-z])|不包括|除了", s.text[untied.end():]):
             return Broken((untied.group(),), said.stripped(s))
     return None
 

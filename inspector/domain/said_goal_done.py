@@ -88,21 +88,32 @@ def goal_done_over_failure(said: Said, value: str, failures: tuple[FailedResult,
         return None
     if last is None:  # verdict-eight: a failure said in words only, nothing later passing
         last = said.remember(("red_last", covers), lambda: red_in_words(failures, result_seqs, covers, event_texts))
+    if last is None and _DEPLOY_GOAL.search(value.lower()):
+        last = said.remember(("red_deploy", covers),
+                             lambda: red_in_words(failures, result_seqs, covers, event_texts, deploy=True))
     return GoalDone(claim[0], claim[1], last[0], last[1]) if last is not None else None
 
 
 # A build or a test run said to fail in words ("CI says the build is red", "测试挂了"), and said to
 # pass; a tool result that passed ("44 passed", "ok", "build succeeded") resolves the words.
-_RED = re.compile(r"(?<![a-z])(?:build|ci|pipeline|tests?|test suite|suite|checks?|deploy|deployment|release|rollout|"
-                  r"staging|production|prod|site|server|service)\s+(?:is|are|was|were|still|went|"
-                  r"turned|has gone|is still|are still|keeps?)?\s*(?:red|failing|broken|fails|fail|down)(?![a-z])|"
+_RED = re.compile(r"(?<![a-z])(?:build|ci|pipeline|tests?|test suite|suite|checks?)\s+(?:is|are|was|were|still|went|"
+                  r"turned|has gone|is still|are still|keeps?)?\s*(?:red|failing|broken|fails|fail)(?![a-z])|"
                   r"(?<![a-z])red (?:build|ci|pipeline)(?![a-z])|测试挂了|测试失败|构建失败|构建挂了|流水线挂了|ci 挂了|"
-                  r"测试没通过|测试没有通过|跑不过|发布挂了|发布失败|部署挂了|部署失败|上线失败|上线挂了|服务挂了")
-_GREEN = re.compile(r"(?<![a-z])(?:build|ci|pipeline|tests?|test suite|suite|checks?|deploy|deployment|release|rollout|"
-                    r"staging|production|prod|site|server|service)\s+(?:is|are|was|were|now|all|is back)?\s*"
-                    r"(?:green|pass|passes|passed|passing|fixed|up|healthy|succeeded|went through)(?![a-z])|测试通过|"
-                    r"构建成功|测试全部通过|修好了|发布成功|部署成功|上线成功")
-_PASSED = re.compile(r"(?<![a-z])(?:\d+ passed|passed|ok|build succeeded|success|all checks passed|deployed)(?![a-z])")
+                  r"测试没通过|测试没有通过|跑不过")
+_GREEN = re.compile(r"(?<![a-z])(?:build|ci|pipeline|tests?|test suite|suite|checks?)\s+(?:is|are|was|were|now|all)?\s*"
+                    r"(?:green|pass|passes|passed|passing|fixed)(?![a-z])|测试通过|构建成功|测试全部通过|修好了")
+_PASSED = re.compile(r"(?<![a-z])(?:\d+ passed|passed|ok|build succeeded|success|all checks passed)(?![a-z])")
+# verdict-nine: a deploy said broken ("the deploy is broken", "staging is down", "发布挂了") is read
+# only for a goal about deploying — "btw the staging server is down" says nothing of a README fix —
+# and only a deploy said up again, or a later deploy that went through, resolves it.
+_RED_DEPLOY = re.compile(r"(?<![a-z])(?:deploy|deployment|release|rollout|staging|production|prod|site|server|service)\s+"
+                         r"(?:is|are|was|were|still|went|has gone|is still|are still|keeps?)?\s*(?:broken|failing|fails|"
+                         r"fail|down)(?![a-z])|发布挂了|发布失败|部署挂了|部署失败|上线失败|上线挂了|服务挂了")
+_GREEN_DEPLOY = re.compile(r"(?<![a-z])(?:deploy|deployment|release|rollout|staging|production|prod|site|server|service)\s+"
+                           r"(?:is|are|was|were|now|is back)?\s*(?:up|healthy|fixed|succeeded|went through|green)(?![a-z])|"
+                           r"发布成功|部署成功|上线成功|修好了")
+_PASSED_DEPLOY = re.compile(r"(?<![a-z])(?:deployed|released|rolled out|success|succeeded)(?![a-z])")
+_DEPLOY_GOAL = re.compile(r"(?<![a-z])(?:deploy|deploying|release|ship|roll out|rollout)(?![a-z])|部署|发布|上线")
 # "make sure the build fails if a test fails": a rule or a plan about failing, not a report of one.
 _HEDGED = re.compile(r"(?<![a-z])(?:if|when|whenever|whether|unless|until|should|must|would|could|make sure|ensure|"
                      r"in case|so that|expect|expects|expected)(?![a-z])[^.;,]*$|如果|假如|万一|确保|应该")
@@ -110,7 +121,7 @@ _LOOK_BACK = 60  # events: a claim is weighed against the end of its range, not 
 
 
 def red_in_words(failures: tuple[FailedResult, ...], result_seqs: tuple[int, ...], covers: tuple[int, int] | None,
-                 event_texts: dict[int, str] | None) -> tuple[int, str] | None:
+                 event_texts: dict[int, str] | None, deploy: bool = False) -> tuple[int, str] | None:
     """(seq, sentence) of the last word on the build or the tests in range when a message says it
     fails and no later message or tool result says it passes (verdict-eight)."""
     if not event_texts:
@@ -123,15 +134,16 @@ def red_in_words(failures: tuple[FailedResult, ...], result_seqs: tuple[int, ...
         if seq in results:
             if seq in failed:
                 return None  # a failed run: ``_failed_last`` reads it
-            if _PASSED.search(text[-400:]):
+            if (_PASSED_DEPLOY if deploy else _PASSED).search(text[-400:]):
                 return None
             continue
-        red, green = _RED.search(text), _GREEN.search(text)
+        red_re = _RED_DEPLOY if deploy else _RED
+        red, green = red_re.search(text), (_GREEN_DEPLOY if deploy else _GREEN).search(text)
         if green and (not red or green.start() > red.start()):
             return None  # "Staging was down before; after the deploy staging is up." (verdict-nine)
         if red and not denies(text[max(0, red.start() - 30):red.end()]) and not _HEDGED.search(
                 text[max(0, red.start() - 40):red.start()]):
-            line = next((p for p in re.split(r"(?<=[。！？!?.])\s*|\n", text) if _RED.search(p)), text)
+            line = next((p for p in re.split(r"(?<=[。！？!?.])\s*|\n", text) if red_re.search(p)), text)
             return seq, line.strip()[:200]
     return None
 

@@ -33,6 +33,8 @@ _HEDGE_AFTER = re.compile(r"^[^.;。；]{0,40}?(?<![a-z])(?P<w>(?:is|are|was|wer
                           r"best avoided|frowned upon|not advised))(?![a-z])|^[^.;。；]{0,40}?(?<![a-z])(?P<x>(?:if|where|when)\s+"
                           r"(?:at all\s+)?(?:possible|feasible|practical|you can))(?![a-z])|^[^。；]{0,20}?(?P<y>不太好|不推荐|不建议)")
 _EITHER_ZH = re.compile(r"能不(?P<v>[\u3400-\u9fff]{1,2}?)就不(?P=v)")
+_STILL_STRICT = re.compile(r"(?<![a-z])(?:not allowed|forbidden|prohibited|banned|never|must not|mustn't|cannot|"
+                           r"can't)(?![a-z])|不得|禁止|严禁|绝对不|不能|不准|不许")
 _CUT = re.compile(r"[;；。.!！\n]|(?<![a-z])but(?![a-z])|但是|不过")
 
 
@@ -62,8 +64,8 @@ def hedged(said: Said, value: str) -> Hedged | None:
                 return Hedged((either.group(),), said.stripped(s))
         for part in _CUT.split(s.text):
             at = _verb_at(part, act.verb)
-            if at < 0 or "?" in part or upheld(part):
-                continue
+            if at < 0 or "?" in part or upheld(part) or _STILL_STRICT.search(part):
+                continue  # "… is not recommended and not allowed": the rule kept beside the hedge
             if sum(1 for w in act.object if first_at(part, w) >= 0) < need:
                 continue
             m = _HEDGE_BEFORE.search(part[:at])

@@ -28,7 +28,8 @@ from inspector.domain.textnorm import CJK
 _SPLIT = re.compile(r",|，|、|(?<![a-z])(?:or|and|nor)(?![a-z])|或|和|及|与")
 _GRANT = re.compile(r"(?<![a-z])(?:may|can|allowed|fine|ok|okay|permitted|free to)(?![a-z])|可以|允许|能")
 _OFF_EN = re.compile(r"(?<![a-z])(?:applies|apply|covers|cover|is limited|is meant|refers|holds)\s+(?:only\s+)?"
-                     r"(?:to|for)\s+[^,;]{1,40}?,?\s+(?:but\s+)?not\s+(?:to\s+|for\s+)?(?:the\s+)?(?P<obj>[a-z][\w-]*)")
+                     r"(?:to|for)\s+[^,;]{1,40}?,?\s+(?:but\s+)?not\s+(?:to\s+|for\s+)?(?:the\s+)?(?P<obj>[a-z][\w-]*)"
+                     r"(?=\s*(?:$|[,.;:)]|and(?![a-z])|or(?![a-z])|itself(?![a-z])))")
 _ONLY_OTHER_EN = re.compile(r"(?<![a-z])(?:covers|applies to|is limited to|is for|holds for)\s+(?:the\s+)?(?P<other>[a-z][\w-]*)"
                             r"\s+only(?![a-z])|(?<![a-z])only\s+(?:covers|applies to|holds for)\s+(?:the\s+)?(?P<other2>[a-z][\w-]*)")
 _EXEMPT_EN = re.compile(r"(?<![a-z])(?:the\s+)?(?P<obj>[a-z][\w-]*)\s+(?:is|are)\s+(?:now\s+)?(?:exempt|excluded|"
@@ -76,10 +77,22 @@ def item_lifted(said: Said, value: str) -> Listed | None:
             grant = _GRANT.search(part)
             if grant is None or "?" in part or denies(part) or upheld(part) or _verb_at(part, act.verb) < 0:
                 continue
-            named = [w for w in items if first_at(part, w) >= 0]
+            named = [w for w in items if _item_named(part, w, act.object[-1], grant.start())]
             if 0 < len(named) < len(items):
                 return Listed((f"{named[0]} … {grant.group()}",), said.stripped(s))
     return _item_free(said, items, v)
+
+
+def _item_named(part: str, item: str, head: str, grant_at: int) -> bool:
+    """The item as the list names it, before the grant: "The payments table may be touched" —
+    not "the payments service can be touched", nor "may touch a copy of the payments table"."""
+    at = first_at(part, item)
+    if at < 0 or at > grant_at:
+        return False
+    if CJK.search(item):
+        return True
+    stem = head[:-1] if head.endswith("s") else head
+    return re.match(rf"{re.escape(item)}\W+(?:\w+\W+)?{re.escape(stem[:5])}", part[at:]) is not None
 
 
 def _item_free(said: Said, items: tuple[str, ...], v: str) -> Listed | None:

@@ -79,6 +79,7 @@ from inspector.domain.said_touched import _HARMLESS_EN
 from inspector.domain.textnorm import CJK
 
 CODE = "subject_unjudged"
+_COPULA = re.compile(r"(?<![a-z])(?:is|are|was|were|is now|are now|=)\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +280,7 @@ def _statement(said: Said, value: str, plan: SubjectPlan, elsewhere: frozenset[i
                 return Statement(CODE, (m.group(),), said.stripped(s), False)
             continue
         assert plan.limit is not None
-        got = _amount(digits(text), plan.limit)
+        got = _amount(digits(text), plan.limit, len(named) >= plan.need)
         if got is not None:
             words, decided = got
             hit = Statement("protected_negated" if decided else CODE, (words,), said.stripped(s), decided,
@@ -322,11 +323,15 @@ def _away(text: str, plan: SubjectPlan) -> bool:
     return bool(at) and all(_AWAY.search(text[max(0, p - 20):p]) for p in at)
 
 
-def _amount(text: str, limit: Limit) -> tuple[str, bool] | None:
+def _amount(text: str, limit: Limit, whole: bool = False) -> tuple[str, bool] | None:
     """(words, decided) when the sentence gives the limit another amount, or changes it with
-    no amount; None when it only restates or measures within it."""
+    no amount; None when it only restates or measures within it. ``whole``: the sentence names
+    the whole subject — then a time after "is" is the setting ("The session timeout is 90
+    minutes."), decided: time units convert exactly (verdict-nine; bytes stay unjudged)."""
     change = _CHANGE.search(text) or _GRANT.search(text)
     for amount, words, cue in amounts_in(text, limit):
+        at = text.find(words)
+        cue = cue or (whole and limit.dimension == "time" and at > 0 and _COPULA.search(text[:at]) is not None)
         if math.isnan(amount):
             return f"{words} (another currency)", False  # no rule converts: not judged
         if abs(amount - limit.amount) <= 1e-9 * max(abs(amount), 1):

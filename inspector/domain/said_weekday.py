@@ -70,6 +70,8 @@ def weekday_moved(said: Said, value: str) -> DayMoved | None:
         for part in _CUT.split(s.text):
             if "?" in part or sum(1 for w in words if first_at(part, w) >= 0) < need:
                 continue
+            if any(_day(m.group("day")) == day for m in pattern.finditer(part)):
+                continue  # "By Monday we knew the fix would ship by Friday": the own deadline kept
             for m in pattern.finditer(part):
                 if _day(m.group("day")) != day and not denies(part[:m.start()]):
                     return DayMoved((m.group(),), said.stripped(s))
