@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import sqlite3
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -24,7 +22,7 @@ from urllib.parse import quote
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, StoreBusy, StoreFileChanged
-from inspector.store import faults, file_content, file_writes, held_files, sqlite_connections, wal_commits
+from inspector.store import faults, file_content, file_writes, held_files, orphan_log, sqlite_connections, wal_commits
 
 
 class Store:
@@ -91,8 +89,8 @@ class Store:
             if self._writer is not None and self._moved():
                 await self._empty_log_of_moved_file(self._writer)
             if self._log_orphaned or self._overwritten():  # a read (or nothing) since the copy: no write said so
-                _keep_log(self.path)
-                _forget_log(self.path)
+                orphan_log.keep(self.path)
+                orphan_log.forget(self.path)
         finally:  # a check that raised left every connection's thread running: the process never ended
             await sqlite_connections.close_all(every)
 
@@ -368,46 +366,3 @@ def _file_key(path: Path) -> bytes | None:
         return bytes.fromhex(row[0]) if row is not None and isinstance(row[0], str) else None
     except ValueError:
         return b""  # a key that is not hex: not this store's
-
-
-
-WAL_HEADER, SHM_HEADERS = 32, 136  # bytes: the log's header; the index's two header copies and checkpoint info
-
-
-def _keep_log(path: Path) -> str | None:
-    """Copy the log about to be forgotten beside the store (``s.db-wal.TIME.kept``), or None.
-
-    A file whose times changed while no checkpoint ran is taken for a copy put back; so is a
-    ``touch`` of the file, whose log is the store's own: the copy keeps what it held
-    recoverable (moved back to ``-wal`` with the store closed, SQLite replays it)."""
-    wal = Path(f"{path}-wal")
-    try:
-        if wal.stat().st_size <= WAL_HEADER:
-            return None
-        kept = wal.with_name(f"{wal.name}.{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}.kept")
-        shutil.copyfile(wal, kept)
-    except OSError:  # a full or read-only medium: the log is forgotten all the same (nothing is written over the copy)
-        return None
-    return kept.name
-
-
-def _forget_log(path: Path) -> None:
-    """Make the old store's log empty to SQLite before its last connection closes, so the close
-    does not checkpoint it into the file now at ``path`` (another store's, copied over it).
-
-    Closing checkpointed the old store's WAL frames into the copy and cut it to the old store's
-    page count: the copy a reviewer had just put back was damaged (store-fault-six). With the
-    log's header and its index's headers zeroed, the closing connection rebuilds the index from
-    a log with no valid header — no frame — checkpoints nothing and removes the log. What the
-    log held belonged to a store whose file is gone: it could not be applied to anything."""
-    for name, size in ((f"{path}-shm", SHM_HEADERS), (f"{path}-wal", WAL_HEADER)):
-        try:
-            fd = os.open(name, os.O_WRONLY)
-        except OSError:
-            continue
-        try:
-            os.pwrite(fd, bytes(size), 0)
-        except OSError:  # a medium that refuses the write: the act was already refused store_file_replaced
-            pass
-        finally:
-            os.close(fd)
