@@ -119,3 +119,14 @@ def test_check_report_and_header_never_say_clear_over_survival(tmp_path: Path, s
         _agree(tmp_path, store, session, f"{session[:12]}-as-imported")
         _run("confirm", str(store), "--session", session, "--all-pending")
         _agree(tmp_path, store, session, f"{session[:12]}-confirmed")
+
+
+def test_the_survival_tab_counts_as_check_does() -> None:
+    """The tab said "✗2" for two pending facts lost (check: "?") and nothing for unknown ones."""
+    from inspector.services.survival_verdict import mark
+
+    assert mark(survival_verdict("s", _report(_verdict("goal.a", "missing"), _verdict("goal.b", "unknown")))) == "✗1"
+    assert mark(survival_verdict("s", _report(_verdict("goal.p", "missing", "pending"),
+                                              _verdict("goal.q", "unknown", "pending"),
+                                              _verdict("goal.r", "unknown")))) == "?3"
+    assert mark(survival_verdict("s", _report(_verdict("goal.a", "kept")))) == ""

@@ -69,6 +69,15 @@ def survival_verdict(session: str, report: SurvivalReport) -> SurvivalVerdict:
     return out
 
 
+def mark(said: SurvivalVerdict) -> str:
+    """The Survival tab's count, as check's line: "✗2" (confirmed facts lost), "?3" (facts not
+    judged, or pending ones lost: never ✗, never bare), "" when survival kept every fact."""
+    if said.findings:
+        return f"✗{len(said.findings)}"
+    unsure = sum(len(w["keys"]) for w in said.warnings)
+    return f"?{unsure}" if unsure else ""
+
+
 def _warning(code: str, session: str, gen: int | None, verdicts: list[Verdict], what: str,
              tail: str = "") -> dict[str, Any]:
     keys = [v.fact.key for v in verdicts]
