@@ -224,6 +224,7 @@ class FillsTabsLater(_Base):
         # judged or a pending one lost — the tab counted pending losses as ✗ and unknown as nothing
         said = survival_verdict(session, reports[0]) if reports else None
         self.set_tab_count("tab-survival", mark(said) if said else "")  # type: ignore[attr-defined]
+        self.query_one("#drift").survival([*said.findings, *said.warnings] if said else [])  # type: ignore[attr-defined]
 
     # -- events from the tabs --------------------------------------------------------------
 
