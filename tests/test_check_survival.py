@@ -130,3 +130,15 @@ def test_the_survival_tab_counts_as_check_does() -> None:
                                               _verdict("goal.q", "unknown", "pending"),
                                               _verdict("goal.r", "unknown")))) == "?3"
     assert mark(survival_verdict("s", _report(_verdict("goal.a", "kept")))) == ""
+
+
+def test_a_failure_the_summary_repeats_word_for_word_is_kept() -> None:
+    """s-bigfold: "61 checks failed: disk full" in its summary was "an unresolved failure the summary
+    does not mention" (its error, "disk full", is too short an anchor), so check turned ✗ on it."""
+    from inspector.domain.survival import survival
+
+    fact = Fact("failure.disk", "failure", "61 checks failed: disk full", "active", ("evt:4",))
+    result = survival(1, "Roll out the build. 61 checks failed: disk full (res:deploy-log).", [], (1, 4), [fact])
+    assert [v.verdict for v in result.verdicts] == ["kept"]
+    gone = survival(1, "Roll out the build to all nodes.", [], (1, 4), [fact])
+    assert [v.verdict for v in gone.verdicts] == ["missing"]

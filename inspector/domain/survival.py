@@ -198,6 +198,9 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
         anchors = [f"evt:{s}" for s in fact.seqs()] + [str(fact.detail.get("signature") or "")]
         head = fact.value.split(" failed: ", 1)
         anchors += [head[1]] if len(head) == 2 and len(head[1]) >= 12 else []
+        # the failure word for word ("61 checks failed: disk full"): its error alone is too short
+        # to be an anchor, and the summary that repeats it whole was called "missing" (check-verdicts)
+        anchors.append(fact.value)
         hit = rules.mentioned_anywhere(said, [a for a in anchors if a])
         resolved = _resolved(fact, last)
         if not resolved:
