@@ -142,3 +142,16 @@ def test_a_failure_the_summary_repeats_word_for_word_is_kept() -> None:
     assert [v.verdict for v in result.verdicts] == ["kept"]
     gone = survival(1, "Roll out the build to all nodes.", [], (1, 4), [fact])
     assert [v.verdict for v in gone.verdicts] == ["missing"]
+
+
+def test_an_open_issue_carried_in_the_unresolved_markers_is_kept() -> None:
+    """s-orders: the question sits in the summary's ``unresolved`` list, where open issues belong;
+    survival said "missing: 0% of its words appear" and check turned ✗ on it."""
+    from inspector.domain.survival import survival
+
+    question = "Was orders_created_idx created before the connection dropped?"
+    fact = Fact("open_issue.index", "open_issue", question, "active", ("evt:5",))
+    kept = survival(1, "Goal: finish the migration. Migration 0042 outcome unknown.", [question], (1, 6), [fact])
+    assert [v.verdict for v in kept.verdicts] == ["kept"]
+    lost = survival(1, "Goal: finish the migration. Migration 0042 outcome unknown.", [], (1, 6), [fact])
+    assert [v.verdict for v in lost.verdicts] == ["missing"]
