@@ -274,10 +274,6 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
             return Verdict(fact, "contradicted", taken.sentence,
                            f"the summary takes back every rule above it: “{taken.words[1]}”", as_of)
     v = rules.norm_phrase(fact.value)
-    if fact.kind == "open_issue" and v and v in said.unresolved:
-        # the summary's own unresolved markers are where an open issue belongs (DESIGN: "open
-        # issues marked unresolved"); s-orders carried it only there and was called "missing"
-        return Verdict(fact, "kept", None, "the summary carries it among its unresolved markers", as_of)
     pos = find_value(said.flat(), v) if v else -1
     hidden = disguised(text, said, fact.value) if pos >= 0 and text is not None and said.remember(
         ("disguises",), lambda: disguises(text)) else None
@@ -286,6 +282,10 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
                        "its characters differ from the value's — a person must read it", as_of)
     if pos >= 0:
         return Verdict(fact, "kept", _sentence_at(said, pos), "the value appears in the summary", as_of)
+    if fact.kind == "open_issue" and v and v in said.unresolved:
+        # the summary's own unresolved markers are where an open issue belongs (DESIGN: "open
+        # issues marked unresolved"); s-orders carried it only there and was called "missing"
+        return Verdict(fact, "kept", None, "the summary carries it among its unresolved markers", as_of)
     share = _share(said, fact.value)
     if share >= PARTIAL_SHARE:
         dropped = ""
