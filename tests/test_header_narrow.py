@@ -19,11 +19,13 @@ async def test_at_80_columns_the_header_shows_drift_and_loss_first(sample_store:
         await settle(app, pilot)
         header = app.screen.query_one(HeaderBar)
         lines = [strip.text.strip() for strip in header.render_lines(header.region.reset_offset)]
-        assert len(lines) == 3  # the badges wrap rather than lose one to "…" (flow-seven)
+        # the badges wrap rather than lose one to "…" (flow-seven); check's "✗ 3 facts lost" (check-verdicts)
+        # made them three lines at 80 columns, so they take their full forms
+        assert len(lines) == 4
         assert "s-export" in lines[0]  # where you are, cut with "…" if it must be
-        assert lines[1].startswith("⚠ drift 4")  # the verdicts first: visible at any width
-        assert "gen 3 1/5 kept · 1 not counted" in lines[1]  # the short form: "keeps 1 of 5 facts"
-        assert "◷ 8 pending cand" in lines[1] + lines[2] and lines[2].endswith("as lin")  # wrapped whole
+        assert lines[1].startswith("⚠ drift 4   ✗ 3 facts lost")  # the verdicts first: visible at any width
+        assert "gen 3 keeps 1 of 5 facts" in lines[1] + lines[2]
+        assert "◷ 8 pending cand" in lines[2] + lines[3] and lines[3].endswith("as lin")  # wrapped whole
 
 
 def test_a_long_store_name_keeps_its_start_and_its_digest() -> None:

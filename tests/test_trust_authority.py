@@ -80,13 +80,16 @@ async def test_check_flags_untrusted_instructions_and_sensitive_data(store: Path
         ("sensitive_data", "candidate", "cand-1"),
         # drift judges no pending record, and the summary drops the pending "never ask": survival's loss
         ("facts_lost", "survival", "s1"),
+        # and cannot tell about another pending one: named in its own warning (check-verdicts)
+        ("facts_unknown", "survival", "s1"),
     }
 
 
 def test_check_prints_the_warnings(store: Path) -> None:
     out = CliRunner().invoke(cli, ["check", str(store), "--json"])
     assert {w["code"] for w in json.loads(out.stdout)["sessions"][0]["warnings"]} == {"untrusted_instruction",
-                                                                                    "sensitive_data", "facts_lost"}
+                                                                                    "sensitive_data", "facts_lost",
+                                                                                    "facts_unknown"}
 
 
 def test_openai_function_and_ipython_roles_import_as_paired_tool_results(tmp_path: Path) -> None:

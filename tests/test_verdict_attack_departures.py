@@ -183,6 +183,8 @@ async def test_check_says_it_could_not_judge_and_lists_the_new_findings(tmp_path
     async with await open_store(store) as opened:
         got = {r.session: r for r in await check_store(opened)}
     assert got["clean"].ok and not got["clean"].warnings
-    assert got["unsure"].ok and {w["code"] for w in got["unsure"].warnings} & UNJUDGED_CODES == {"reference_unresolved"}
+    # survival cannot judge the rule the pronoun may lift either, and check names it (check-verdicts)
+    assert got["unsure"].ok and {w["code"] for w in got["unsure"].warnings} & UNJUDGED_CODES == {
+        "reference_unresolved", "facts_unknown"}
     assert not got["drifted"].ok
     assert {d["code"] for d in got["drifted"].drift} == {"order_reversed", "forbidden_action_done"}

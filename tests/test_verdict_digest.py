@@ -24,7 +24,10 @@ from bench.verdict_digest import collect, digest
 # own characters, not its normal form. The dumps before and after differ in 1,126 strings — each finding's and
 # survival verdict's `where`, and the quotes of the summary inside messages and reasons — and each differs only
 # in case, typographic quotes or fullwidth brackets (the same normal form); no code, key, verdict or count moved.
-LABELLED_DIGEST = "9750455032f729f9803f6250f0c2e9ee40167e56e77964f79f2c6963efe554c6"
+# check-verdicts changed it on purpose (9750455032f7… before): 32 survival verdicts of open issues the
+# summary carries in its ``unresolved`` markers (open_issue.index ×20, .ratio ×4, .p95 ×4, .health ×3,
+# .safari ×1) moved from missing/unknown to kept; no finding and no other verdict moved (dumps diffed).
+LABELLED_DIGEST = "a23579f34a58df2c9c373a1abb91c1f91871fa45511d30b188b520b6b781687d"
 
 
 def test_findings_and_survival_on_the_labelled_set_are_the_recorded_ones(tmp_path: Path) -> None:

@@ -270,7 +270,7 @@ def _clip(title: str, most: int = 60) -> str:
 @json_option
 @run_command()
 async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...], as_json: bool) -> int:
-    """Run every check over every session; exit 1 on any refusal, drift finding or protocol problem."""
+    """Run every check over every session; exit 1 on any refusal, drift or survival finding or protocol problem."""
     with ProgressLine(f"check {store.name}", enabled=not as_json, since=STARTED, stage="checking every session"):
         async with await open_store(store) as opened:
             results = await check_store(opened, sessions=list(sessions) or None, only=list(only) or None)
@@ -293,6 +293,8 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
             lines += _capped("protocol", r.protocol, lambda p: f"    protocol {p['code']}: {p['message']}")
             lines += [f"    candidate {c['candidate']}: {', '.join(x['code'] for x in c['refusals'])}" for c in r.candidates]
             lines += [f"    drift {d['code']} [{d['key'] or '-'}]: {d['message']}" for d in r.drift]
+            lines += [f"    survival {d['code']} [{d['key']}]: {d['message']}"
+                      + (f" — “{d['sentence']}”" if d.get("sentence") else "") for d in r.survival]
             lines += [f"    handoff {h['handoff']}: {', '.join(x['code'] for x in h['refusals'])}" for h in r.handoffs]
             lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
             lines += [f"    stub {p['stub']} {p['code']}: {p['message']}" for p in r.stubs]

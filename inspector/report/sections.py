@@ -72,13 +72,14 @@ def header(data: dict[str, Any]) -> str:
 
 def check_badges(check: dict[str, Any]) -> list[tuple[str, str]]:
     """What ``inspector check`` finds beyond the app's own badges: refused pending candidates and
-    handoffs, stub problems, and its warnings by code (the page is never greener than check)."""
+    handoffs, stub problems, confirmed facts survival found lost, and its warnings by code (the page is never greener than check)."""
     out = []
     counts = check.get("counts") or {}
-    for name, label in (("candidates", "refused candidate"), ("handoffs", "refused handoff"),
-                        ("stubs", "stub problem")):
+    for name, label, many in (("candidates", "refused candidate", None), ("handoffs", "refused handoff", None),
+                              ("stubs", "stub problem", None),
+                              ("survival", "fact lost or contradicted", "facts lost or contradicted")):
         if check.get(name):
-            out.append(("error", f"⚠ {_n(counts.get(name, len(check[name])), label)}"))
+            out.append(("error", f"⚠ {_n(counts.get(name, len(check[name])), label, many)}"))
     codes: dict[str, int] = {}
     for w in check.get("warnings") or []:
         codes[w["code"]] = codes.get(w["code"], 0) + 1
@@ -92,7 +93,7 @@ def check_section(data: dict[str, Any]) -> str:
     """``inspector check``'s result for this session, every item with its sentence."""
     check = data.get("check") or {}
     items = []
-    for name in ("protocol", "stubs", "drift"):
+    for name in ("protocol", "stubs", "drift", "survival"):
         items += [("error", p.get("code", name), p.get("message", "")) for p in check.get(name) or []]
     for name, id_key in (("candidates", "candidate"), ("handoffs", "handoff")):
         for item in check.get(name) or []:

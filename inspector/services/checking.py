@@ -1,7 +1,7 @@
 """``check``: every check over every session, for CI (DESIGN §8).
 
 Pending candidates are validated, pending handoffs checked, the latest summary
-generation checked for drift, the raw log for protocol problems, and every stub against the
+generation checked for drift and survival (services/survival_verdict.py), the raw log for protocol problems, and every stub against the
 material it names. Decided candidates
 and handoffs are history, not findings.
 """
@@ -15,12 +15,14 @@ from inspector.domain.deletion import reason_code
 from inspector.domain.errors import BadInput
 from inspector.services import candidates, claims, cleared, handoffs, unread_lines
 from inspector.services.content_warnings import content_warnings
-from inspector.services.drift import latest_findings
+from inspector.services.drift import latest_findings_and_context
 from inspector.services.overview import protocol_problems
 from inspector.services.sessions import list_sessions
 from inspector.services.stub_checks import session_stub_problems
+from inspector.services.survival import survival_report
+from inspector.services.survival_verdict import survival_verdict
 from inspector.services.unjudged import UNJUDGED_CODES as UNJUDGED_CODES  # re-exported: tests, scripts
-from inspector.services.unjudged import unjudged_and_lost
+from inspector.services.unjudged import unjudged_drift
 from inspector.store import session_rows
 from inspector.store.connection import Store
 from inspector.store.tables import SPECS
@@ -32,6 +34,8 @@ class SessionCheck:
     protocol: list[dict[str, Any]] = field(default_factory=list)
     candidates: list[dict[str, Any]] = field(default_factory=list)
     drift: list[dict[str, Any]] = field(default_factory=list)
+    # Confirmed facts the latest generation lost or contradicts (services/survival_verdict.py): ✗.
+    survival: list[dict[str, Any]] = field(default_factory=list)
     handoffs: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[dict[str, Any]] = field(default_factory=list)  # shown, never blocking
     stubs: list[dict[str, Any]] = field(default_factory=list)
@@ -48,7 +52,7 @@ class SessionCheck:
 
     @property
     def ok(self) -> bool:
-        return not (self.protocol or self.candidates or self.drift or self.handoffs or self.stubs)
+        return not (self.protocol or self.candidates or self.drift or self.survival or self.handoffs or self.stubs)
 
     @property
     def verdict(self) -> str:
@@ -62,13 +66,13 @@ class SessionCheck:
     def as_dict(self) -> dict[str, Any]:
         return {"session": self.session, "title": self.title, "ok": self.ok, "verdict": self.verdict, "protocol": self.protocol,
                 "candidates": self.candidates,
-                "drift": self.drift, "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
+                "drift": self.drift, "survival": self.survival, "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
                 "cleared_results": self.cleared_results,
                 "unverified_acts": self.unverified_acts, "pending_deletion_requests": self.deletion_requests,
                 "checks_run": list(self.ran)}
 
 
-CHECKS = ("protocol", "stubs", "candidates", "drift", "handoffs", "warnings")
+CHECKS = ("protocol", "stubs", "candidates", "drift", "survival", "handoffs", "warnings")
 
 
 async def check_store(store: Store, *, sessions: list[str] | None = None,
@@ -98,13 +102,18 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
                 if cand["status"] == "pending" and v.refusals:
                     result.candidates.append({"candidate": cand["id"],
                                               "refusals": [r.as_dict() for r in v.refusals]})
+        # drift and survival judge the same raw log: read once for both
+        found, ctx = await latest_findings_and_context(store, info.id) if wanted & {"drift", "survival"} else ([], None)
         if "drift" in wanted:
-            found = await latest_findings(store, info.id)
             result.drift = [f.as_dict() for f in found if f.severity == "finding"]
-            result.warnings += await unjudged_and_lost(store, info.id, found)
+            result.warnings += unjudged_drift(info.id, found)
             lost_context = await cleared.cleared_results(store, info.id)
             result.cleared_results = [c.as_dict() for c in lost_context]
             result.warnings += cleared.warnings(info.id, lost_context)
+        if "survival" in wanted:  # the latest generation's survival, as the header reads it
+            report = await survival_report(store, info.id, ctx=ctx)
+            said = survival_verdict(info.id, report)
+            result.survival, result.warnings = said.findings, result.warnings + said.warnings
         if "handoffs" in wanted:
             for h, c in await handoffs.list_handoffs(store, info.id):
                 if h["status"] == "pending" and not c.acceptable:

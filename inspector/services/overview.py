@@ -11,6 +11,7 @@ from inspector.services import claims, unread_lines
 from inspector.services.drift import latest_findings_and_context
 from inspector.services.sessions import SessionSummary, get_session
 from inspector.services.survival import survival_report
+from inspector.services.survival_verdict import survival_verdict
 from inspector.services.tombstones import deleted_calls
 from inspector.services.unjudged import UNJUDGED_CODES, unjudged_and_lost
 from inspector.store import session_rows
@@ -29,12 +30,16 @@ class Badges:
     # not only the drift count, which is 0 when the verdict is "?".
     not_judged: int = 0
     survival_short: str | None = None  # "gen 1 14/31 kept": the same, for a narrow header
+    # Confirmed facts the latest generation lost or contradicts: check's ✗ survival findings
+    # (services/survival_verdict.py), so the header never shows less than check.
+    survival_lost: int = 0
 
 
     def as_dict(self) -> dict[str, Any]:
         return {"pending_candidates": self.pending_candidates, "unknown_actions": self.unknown_actions,
                 "pending_state": self.pending_state, "protocol": self.protocol, "drift": self.drift,
-                "survival": self.survival, "not_judged": self.not_judged}
+                "survival": self.survival, "not_judged": self.not_judged,
+                "survival_lost": self.survival_lost}
 
 
 async def _count(store: Store, sql: str, *params: Any) -> int:
@@ -77,6 +82,7 @@ async def session_badges(store: Store, session: str) -> Badges:
         survival=survival,
         survival_short=report.short_headline() if survival is not None else None,
         not_judged=sum(1 for w in unjudged if w["code"] in UNJUDGED_CODES),
+        survival_lost=len(survival_verdict(session, report).findings),
     )
 
 

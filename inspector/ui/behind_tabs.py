@@ -198,6 +198,7 @@ class FillsTabsLater(_Base):
         from inspector.services.cleared import cleared_results
         from inspector.services.drift import drift_overview
         from inspector.services.survival import survival_all
+        from inspector.services.survival_verdict import mark, survival_verdict
 
         if self._verdicts_for != session:  # another session's verdicts are not left on screen meanwhile
             self._verdicts_for = session
@@ -219,8 +220,11 @@ class FillsTabsLater(_Base):
             reports = await survival_all(self.store, session, progress=step)
         self.query_one("#survival").reports = reports  # type: ignore[attr-defined]
         self._loaded("tab-survival").set()
-        lost = sum(1 for v in (reports[0].verdicts if reports else []) if v.verdict in ("missing", "contradicted"))
-        self.set_tab_count("tab-survival", f"✗{lost}" if lost else "")  # type: ignore[attr-defined]
+        # check's rule (services/survival_verdict.py): ✗ for a confirmed fact lost, ? for one not
+        # judged or a pending one lost — the tab counted pending losses as ✗ and unknown as nothing
+        said = survival_verdict(session, reports[0]) if reports else None
+        self.set_tab_count("tab-survival", mark(said) if said else "")  # type: ignore[attr-defined]
+        self.query_one("#drift").survival([*said.findings, *said.warnings] if said else [])  # type: ignore[attr-defined]
 
     # -- events from the tabs --------------------------------------------------------------
 

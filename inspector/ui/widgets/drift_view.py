@@ -4,6 +4,8 @@ results the model lost), and the field timeline."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal, ScrollableContainer
 from textual.content import Content, Span
@@ -115,6 +117,7 @@ class DriftView(Horizontal):
              cleared: list[ClearedResult] | None = None) -> None:
         self.findings = {f"{g}:{i}": f for g, fs in findings.items() for i, f in enumerate(fs)}
         self.generations, self.cleared, self.opened = findings, cleared or [], set[str]()
+        self.survival_said: list[dict[str, Any]] = []
         self._fill()
         options = self.query_one("#drift-findings", OptionList)
         first = next((i for i in range(options.option_count) if not options.get_option_at_index(i).disabled), None)
@@ -131,6 +134,8 @@ class DriftView(Horizontal):
             fs = findings[g]
             head = f"generation {g}: " + headline(fs)
             options.add_option(Option(markup("[b]$h[/b]", h=head), disabled=True))
+            if g == ordered[0]:
+                _survival_rows(options, getattr(self, "survival_said", []))
             for i, f in enumerate(fs):
                 colour = "$warning" if f.severity == "warning" else "$error"
                 # A sentence longer than the column goes on under itself, not at column 0 (ui/hanging.py).
@@ -146,6 +151,17 @@ class DriftView(Horizontal):
         if not findings:
             options.add_option(Option(markup(NO_GENERATION), disabled=True))
         _cleared_section(options, self.cleared, self.opened)
+
+    def survival(self, said: list[dict[str, Any]]) -> None:
+        """What check says of the latest generation's survival (services/survival_verdict.py),
+        under its head: "no drift found" stood alone over a confirmed fact survival found lost."""
+        self.survival_said = said
+        options = self.query_one("#drift-findings", OptionList)
+        keep = options.get_option_at_index(options.highlighted).id if options.highlighted is not None else None
+        self._fill()
+        ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
+        first = next((i for i in range(options.option_count) if not options.get_option_at_index(i).disabled), None)
+        options.highlighted = ids.index(keep) if keep in ids else first
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Enter on the counted row of results not in this log opens it to their ids, or closes it."""
@@ -169,3 +185,14 @@ class DriftView(Horizontal):
         if not oid or oid not in self.findings:
             return None
         return int(oid.split(":")[0]), self.findings[oid]
+
+
+def _survival_rows(options: OptionList, said: list[dict[str, Any]]) -> None:
+    """Check's survival findings (✗) and warnings (?) of the latest generation, one row each."""
+    for item in said:
+        bad = item["code"].startswith("fact_")
+        what = item["key"] if bad else _n(len(item.get("keys", [])), "fact")  # the sentence below names them
+        options.add_option(Option(HangingLines([
+            (Content("  "), markup(f"[{'$error' if bad else '$warning'}]$c[/] [b]$k[/b] [dim](survival: Survival tab)[/]",
+                                   c=item["code"], k=what)),
+            (Content("    "), markup("[dim]$m[/]", m=item["message"]))]), disabled=True))

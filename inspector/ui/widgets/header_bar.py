@@ -152,6 +152,9 @@ class HeaderBar(Static):
         if b.drift:
             both("[$error]⚠ drift $n[/]", "[$error]⚠ drift $n[/]", n=str(b.drift))
         plural = {True: "s", False: ""}
+        if b.survival_lost:  # check's ✗ survival findings: a confirmed fact the latest summary lost
+            both("[$error]✗ $n fact$s lost[/]", "[$error]✗ $n lost[/]",
+                 n=str(b.survival_lost), s=plural[b.survival_lost > 1])
         if b.not_judged:  # the verdict is "?" (or more than drift failed): say how many, never a bare nothing
             # it counts warnings (check's "!" lines), one of which may name three names: "? 1 not
             # judged" read as one thing not judged (flow-eight), so it says what it counts

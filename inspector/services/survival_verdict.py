@@ -1,0 +1,94 @@
+"""What the latest generation's survival means for a session's verdict (✗, ? or ✓).
+
+One function, read by ``check`` (and so by ``report``, which shows check's result) and by the
+app's header badges (``overview.session_badges``), so no screen re-derives it. Before this,
+check read survival only while drift judged none of the session's proposals: once the goals
+were confirmed, a summary survival called ``unknown`` on three of them showed "✓ clear".
+
+The rule (docs/verdicts.md, "check and survival"):
+
+* a confirmed (active) fact the latest generation lost (``missing``) or ``contradicted`` is a
+  finding — ✗, exit 1 — coded ``fact_missing`` / ``fact_contradicted``, with its key and the
+  sentence that decided it;
+* a confirmed fact survival cannot judge (``unknown``) is the warning ``facts_unknown``: "?",
+  naming the facts;
+* a pending (unconfirmed) fact binds nothing, so losing or contradicting it is never ✗; but the
+  line is never ✓ either: ``facts_lost`` (or ``facts_unknown``) names it and says "pending".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.domain.survival import Verdict
+from inspector.services.survival import SurvivalReport
+
+LOST = ("missing", "contradicted")
+FINDING_CODE = {"missing": "fact_missing", "contradicted": "fact_contradicted"}
+NAMED = 6  # facts named in a warning's sentence; --json lists every key
+
+
+@dataclass(slots=True)
+class SurvivalVerdict:
+    """The findings (✗) and warnings (?) survival adds to a session's check, as check's dicts."""
+
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+
+
+def survival_verdict(session: str, report: SurvivalReport) -> SurvivalVerdict:
+    """The latest generation's survival ``report`` as check findings and warnings (pure: the
+    caller reads the report once, for the badges' headline too)."""
+    out = SurvivalVerdict()
+    if report.result is None:
+        return out
+    gen = report.generation
+    active = [v for v in report.verdicts if v.fact.status == "active"]
+    pending = [v for v in report.verdicts if v.fact.status != "active"]
+    for v in active:
+        if v.verdict in LOST:
+            out.findings.append({
+                "code": FINDING_CODE[v.verdict], "where": "survival", "id": session, "generation": gen,
+                "key": v.fact.key, "kind": v.fact.kind, "sentence": v.where,
+                "message": f"generation {gen} {'lost' if v.verdict == 'missing' else 'contradicts'} the confirmed "
+                           f"{v.fact.kind} {v.fact.key} (“{_cut(v.fact.value)}”): {v.reason}"})
+    unknown = [v for v in active if v.verdict == "unknown"]
+    if unknown:
+        out.warnings.append(_warning("facts_unknown", session, gen, unknown,
+                                     "survival cannot tell whether it keeps the confirmed fact"))
+    lost = [v for v in pending if v.verdict in LOST]
+    if lost:
+        out.warnings.append(_warning("facts_lost", session, gen, lost,
+                                     "loses or contradicts the pending (unconfirmed) fact",
+                                     " — pending binds nothing until confirmed, so not ✗; not ✓ either"))
+    pending_unknown = [v for v in pending if v.verdict == "unknown"]
+    if pending_unknown:
+        out.warnings.append(_warning("facts_unknown", session, gen, pending_unknown,
+                                     "survival cannot tell whether it keeps the pending (unconfirmed) fact"))
+    return out
+
+
+def mark(said: SurvivalVerdict) -> str:
+    """The Survival tab's count, as check's line: "✗2" (confirmed facts lost), "?3" (facts not
+    judged, or pending ones lost: never ✗, never bare), "" when survival kept every fact."""
+    if said.findings:
+        return f"✗{len(said.findings)}"
+    unsure = sum(len(w["keys"]) for w in said.warnings)
+    return f"?{unsure}" if unsure else ""
+
+
+def _warning(code: str, session: str, gen: int | None, verdicts: list[Verdict], what: str,
+             tail: str = "") -> dict[str, Any]:
+    keys = [v.fact.key for v in verdicts]
+    named = ", ".join(keys[:NAMED]) + (f" and {len(keys) - NAMED} more" if len(keys) > NAMED else "")
+    plural = "s" if len(keys) > 1 else ""
+    return {"code": code, "where": "survival", "id": session, "generation": gen, "keys": keys,
+            "pending": verdicts[0].fact.status != "active",
+            "message": f"generation {gen}: {what}{plural} {named}{tail} "
+                       f"(inspector survival --session {session})."}
+
+
+def _cut(value: str, width: int = 80) -> str:
+    one = " ".join(value.split())
+    return one if len(one) <= width else one[: width - 1] + "…"
