@@ -33,6 +33,7 @@ async def test_s_focuses_the_sessions_list_and_s_again_gives_the_focus_back(
         await pilot.press("down", "enter")
         await settle(app, pilot)
         assert app.screen.session == "s-orders"  # type: ignore[attr-defined]
-        await pilot.press("s")
-        await settle(app, pilot)
+        if size[0] >= 140:  # below 140 columns choosing a session closes the list itself (flow-eight)
+            await pilot.press("s")
+            await settle(app, pilot)
         assert not sessions.display and app.focused is before

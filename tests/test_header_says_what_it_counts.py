@@ -43,7 +43,7 @@ async def test_each_badge_says_what_it_counts_whole_at_every_width(sample_store:
     said = " ".join(drawn[1:])
     assert not any("…" in line for line in drawn[1:]), drawn
     assert "left out" not in said and "without a source" not in said, said
-    assert "? 1 warning" in said and "not judged" not in said.replace("not judged in full", ""), said
+    assert "? 2 warnings" in said and "not judged" not in said.replace("not judged in full", ""), said
     assert "2 not counted" in said or "1 filed in review not counted" in said, said
     for seen in ("⚠ drift 4", "◷ 8 pending cand", "as bob"):
         assert seen in said, said

@@ -12,6 +12,11 @@ The rule (docs/verdicts.md, "check and survival"):
   sentence that decided it;
 * a confirmed fact survival cannot judge (``unknown``) is the warning ``facts_unknown``: "?",
   naming the facts;
+* a confirmed fact of a kind no drift rule asks a summary to restate (an evidence reference,
+  progress, an artifact, a reference: the protected channel carries it beside every summary)
+  that the summary does not name is the warning ``facts_not_restated``: "?", never ✗ — the
+  demo's accepted good candidate, which cites no ``res:run-184``, failed check for it, though
+  nothing the next request loads was lost (lead, session 16); contradicting one is still ✗;
 * a pending (unconfirmed) fact binds nothing, so losing or contradicting it is never ✗; but the
   line is never ✓ either: ``facts_lost`` (or ``facts_unknown``) names it and says "pending".
 """
@@ -22,10 +27,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.survival import Verdict
+from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 from inspector.services.survival import SurvivalReport
 
 LOST = ("missing", "contradicted")
 FINDING_CODE = {"missing": "fact_missing", "contradicted": "fact_contradicted"}
+# The kinds a summary must carry in its text: drift reads each one's loss (protected_missing,
+# decision_reversed, open_issue_closed, failure_dropped).
+RESTATED_KINDS = OWNER_ONLY_KINDS | {"decision", "open_issue", "failure"}
 NAMED = 6  # facts named in a warning's sentence; --json lists every key
 
 
@@ -46,13 +55,18 @@ def survival_verdict(session: str, report: SurvivalReport) -> SurvivalVerdict:
     gen = report.generation
     active = [v for v in report.verdicts if v.fact.status == "active"]
     pending = [v for v in report.verdicts if v.fact.status != "active"]
+    not_restated = [v for v in active if v.verdict == "missing" and v.fact.kind not in RESTATED_KINDS]
     for v in active:
-        if v.verdict in LOST:
+        if v.verdict in LOST and v not in not_restated:
             out.findings.append({
                 "code": FINDING_CODE[v.verdict], "where": "survival", "id": session, "generation": gen,
                 "key": v.fact.key, "kind": v.fact.kind, "sentence": v.where,
                 "message": f"generation {gen} {'lost' if v.verdict == 'missing' else 'contradicts'} the confirmed "
                            f"{v.fact.kind} {v.fact.key} (“{_cut(v.fact.value)}”): {v.reason}"})
+    if not_restated:
+        out.warnings.append(_warning("facts_not_restated", session, gen, not_restated,
+                                     "does not name the confirmed fact",
+                                     " — the protected state carries it beside the summary, so not ✗; not ✓ either"))
     unknown = [v for v in active if v.verdict == "unknown"]
     if unknown:
         out.warnings.append(_warning("facts_unknown", session, gen, unknown,

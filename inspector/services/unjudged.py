@@ -23,8 +23,10 @@ from inspector.store.connection import Store
 # turns the line to "?" as well, and so do names the summary gives that the log cannot confirm
 # (``identifier_unverified``: a continued or partly deleted log) — the rule says it cannot tell
 # whether they were invented, so the line cannot say "✓". An act a sif file claimed that nobody
-# made here (``unverified_act``) is "?" too: the file says decided, the store says undecided.
-UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown", "unverified_act", "lines_unread"}) | NOT_JUDGED
+# made here (``unverified_act``) is "?" too: the file says decided, the store says undecided; and so
+# is a confirmed evidence reference the summary does not name (``facts_not_restated``).
+UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown", "facts_not_restated", "unverified_act",
+                            "lines_unread"}) | NOT_JUDGED
 
 
 async def unjudged_and_lost(store: Store, session: str, found: list[Finding],
