@@ -1,0 +1,26 @@
+"""Fresh-eyes review of session 16's merges (docs/reviews/review-16.md): each test failed on the
+code before its fix."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
+from inspector.services.importing import import_file
+from inspector.services.search_all import AcrossSessions
+from tests.conftest import event_record, session_record, write_sif
+
+
+def test_one_session_holding_the_text_is_said_in_the_singular(tmp_path: Path) -> None:
+    """`search --all-sessions` and the palette's dialog said "1 of 1 session hold 'x'"."""
+    records = [session_record("a-1", title="first"), session_record("b-2", title="second"),
+               event_record(1, "a-1", content="the ZEBRA word"), event_record(1, "b-2", content="nothing here")]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "s.jsonl", records), store, actor="alice"))
+    result = CliRunner().invoke(cli, ["search", str(store), "zebra", "--all-sessions"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("1 of 2 sessions holds 'zebra' (at most 3 hits listed each")
+    assert AcrossSessions("x", searched=1).said() == "0 of 1 session hold 'x'"
