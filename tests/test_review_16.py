@@ -12,6 +12,7 @@ from inspector.cli.main import cli
 from inspector.services.importing import import_file
 from inspector.services.search_all import AcrossSessions
 from tests.conftest import event_record, session_record, write_sif
+from tests.test_open_file_unread_said import _transcript
 
 
 def test_one_session_holding_the_text_is_said_in_the_singular(tmp_path: Path) -> None:
@@ -24,3 +25,18 @@ def test_one_session_holding_the_text_is_said_in_the_singular(tmp_path: Path) ->
     assert result.exit_code == 0, result.output
     assert result.output.startswith("1 of 2 sessions holds 'zebra' (at most 3 hits listed each")
     assert AcrossSessions("x", searched=1).said() == "0 of 1 session hold 'x'"
+
+
+def test_the_report_header_says_unread_lines_once_as_the_app_does(tmp_path: Path) -> None:
+    """The report's header read "lines_unread 2 … ⚠ 1 lines_unread": the protocol badge (code,
+    then the lines) and check's warning count (one warning naming both lines) side by side."""
+    source = _transcript(tmp_path / "cut.jsonl")
+    source.write_text(source.read_text() + "also not json\n")
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(source, store, actor="alice"))
+    page = tmp_path / "r.html"
+    result = CliRunner().invoke(cli, ["report", str(store), "--session", "s-cut", "-o", str(page)])
+    assert result.exit_code == 0, result.output
+    html = page.read_text()
+    assert '<span class="badge error">⚠ 2 lines_unread</span>' in html
+    assert html.count("lines_unread</span>") == 1
