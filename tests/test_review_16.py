@@ -12,6 +12,7 @@ from inspector.cli.main import cli
 from inspector.services.importing import import_file
 from inspector.services.search_all import AcrossSessions
 from tests.conftest import event_record, session_record, write_sif
+from tests.test_new_user_16 import gathered  # noqa: F401  (the fixture)
 from tests.test_open_file_unread_said import _transcript
 
 
@@ -40,3 +41,21 @@ def test_the_report_header_says_unread_lines_once_as_the_app_does(tmp_path: Path
     html = page.read_text()
     assert '<span class="badge error">⚠ 2 lines_unread</span>' in html
     assert html.count("lines_unread</span>") == 1
+
+
+async def test_the_start_screen_keeps_the_cursor_on_screen_past_rows_of_copies(gathered: Path) -> None:
+    """A row naming its copies draws 3 to 6 lines; the list scrolled as if each drew 2, so at 80×24
+    the cursor went below the list's end on the next rows (the other files, the demo)."""
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.widgets.transcript_list import TranscriptList
+    from tests.test_app import settle
+
+    app = InspectorApp(sources=[gathered])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        listing = app.screen.query_one(TranscriptList)
+        for _ in range(len(listing.selectable)):
+            drawn = str(listing.render())
+            assert "▶" in drawn, (listing.highlighted, drawn)
+            await pilot.press("down")
+            await pilot.pause()
