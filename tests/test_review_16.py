@@ -43,7 +43,7 @@ def test_the_report_header_says_unread_lines_once_as_the_app_does(tmp_path: Path
     assert html.count("lines_unread</span>") == 1
 
 
-async def test_the_start_screen_keeps_the_cursor_on_screen_past_rows_of_copies(gathered: Path) -> None:
+async def test_the_start_screen_keeps_the_cursor_on_screen_past_rows_of_copies(gathered: Path) -> None:  # noqa: F811
     """A row naming its copies draws 3 to 6 lines; the list scrolled as if each drew 2, so at 80×24
     the cursor went below the list's end on the next rows (the other files, the demo)."""
     from inspector.ui.app import InspectorApp
