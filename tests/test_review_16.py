@@ -59,3 +59,14 @@ async def test_the_start_screen_keeps_the_cursor_on_screen_past_rows_of_copies(g
             assert "▶" in drawn, (listing.highlighted, drawn)
             await pilot.press("down")
             await pilot.pause()
+
+
+def test_verify_says_the_long_events_it_compared_by_size_in_words(tmp_path: Path) -> None:
+    """verify's not-checked line said "1 event(s) are longer than the 1000000 characters"."""
+    records = [session_record("s-1", title="long"), event_record(1, "s-1", content="x" * 1_000_001)]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "s.jsonl", records), store, actor="alice"))
+    assert CliRunner().invoke(cli, ["search", str(store), "--session", "s-1", "xx"]).exit_code == 0  # indexed
+    result = CliRunner().invoke(cli, ["verify", str(store)])
+    assert result.exit_code == 0, result.output
+    assert "events_fts text: 1 event is longer than the 1,000,000 characters the index holds" in result.output
