@@ -70,3 +70,30 @@ def test_verify_says_the_long_events_it_compared_by_size_in_words(tmp_path: Path
     result = CliRunner().invoke(cli, ["verify", str(store)])
     assert result.exit_code == 0, result.output
     assert "events_fts text: 1 event is longer than the 1,000,000 characters the index holds" in result.output
+
+
+def test_facts_right_after_an_import_proposes_what_the_import_stored(tmp_path: Path) -> None:
+    """The import reads a long message's first 48,000 and last 16,000 characters; ``facts`` read
+    every event's first 4,000 and last 600, so its goal came out under another key ("[not
+    stored]") and ``facts --write`` added it a second time. It now also says which event it read
+    only in part, as the import did."""
+    import json
+
+    base = {"sessionId": "s-long", "cwd": "/w", "version": "2.1.14"}
+    def said(uuid: str, text: str) -> str:
+        return json.dumps({**base, "type": "user", "uuid": uuid, "timestamp": "2025-05-01T00:00:00Z",
+                           "message": {"role": "user", "content": text}})
+    middle = "Here is the log:\n" + "a line of the build output\n" * 300 + "end of log\nNever push to main."
+    log = "log line filler 0123456789 abcdefghij\n" * 4000  # cut mid-line twice: no paragraph break in it
+    huge = ("Here is the build log:\n" + log[:100_000] + "ZEBRA marker\n" + log[:30_000]
+            + "\nPlease never push to main. Fix the flaky test by Friday.")
+    source = tmp_path / "long.jsonl"
+    source.write_text("\n".join([said("u1", "fix the export"), said("u2", middle), said("u3", huge)]) + "\n")
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(source, store, actor="alice"))
+    listed = CliRunner().invoke(cli, ["facts", str(store), "--session", "s-long"])
+    assert listed.exit_code == 0, listed.output
+    assert "[not stored]" not in listed.output, listed.output  # was: goal.later_request.here-is-the-build-log…
+    assert f"note: evt:3 holds {len(huge):,} characters: its facts were proposed from its first 48,000" in listed.output
+    written = CliRunner().invoke(cli, ["facts", str(store), "--session", "s-long", "--write", "--reviewer", "bob"])
+    assert written.output.startswith("0 pending records added"), written.output
