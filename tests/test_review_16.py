@@ -12,7 +12,7 @@ from inspector.cli.main import cli
 from inspector.services.importing import import_file
 from inspector.services.search_all import AcrossSessions
 from tests.conftest import event_record, session_record, write_sif
-from tests.test_new_user_16 import gathered  # noqa: F401  (the fixture)
+from tests.test_new_user_16 import gathered, team_store  # noqa: F401  (the fixtures)
 from tests.test_open_file_unread_said import _transcript
 
 
@@ -97,3 +97,32 @@ def test_facts_right_after_an_import_proposes_what_the_import_stored(tmp_path: P
     assert f"note: evt:3 holds {len(huge):,} characters: its facts were proposed from its first 48,000" in listed.output
     written = CliRunner().invoke(cli, ["facts", str(store), "--session", "s-long", "--write", "--reviewer", "bob"])
     assert written.output.startswith("0 pending records added"), written.output
+
+
+async def test_a_session_opened_from_search_every_session_shows_its_hits_at_80_columns(team_store: Path) -> None:  # noqa: F811
+    """Under 100 columns one panel shows at a time: the session chosen in "Search every session…"
+    opened on Protected state, its search's hits in a panel not on screen."""
+    from textual.widgets import Input
+
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.main_screen import MainScreen
+    from inspector.ui.search_sessions_dialog import SearchSessionsDialog
+    from inspector.ui.widgets.channel import ChannelPane
+    from tests.test_app import settle
+
+    app = InspectorApp(team_store, session="eval-3")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        main = app.screen
+        assert isinstance(main, MainScreen)
+        main.action_search_sessions()
+        await settle(app, pilot)
+        assert isinstance(app.screen, SearchSessionsDialog)
+        app.screen.query_one("#search-all-input", Input).value = "git status"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is main and main.session == "claude-1"
+        evidence = main.query_one("#evidence", ChannelPane)
+        assert app.focused is evidence.records and evidence.display
