@@ -126,3 +126,24 @@ async def test_a_session_opened_from_search_every_session_shows_its_hits_at_80_c
         assert app.screen is main and main.session == "claude-1"
         evidence = main.query_one("#evidence", ChannelPane)
         assert app.focused is evidence.records and evidence.display
+
+
+async def test_a_store_moved_away_under_the_open_app_is_not_said_deleted(tmp_path: Path) -> None:
+    """``mv s.db elsewhere.db`` under the open app: it said "was deleted", under the title "Store
+    file replaced", and "reopen the store" (at a path where there is none)."""
+    import os
+
+    from inspector.services.sessions import ChangeWatch
+    from inspector.store.connection import open_store
+
+    store_path = tmp_path / "s.db"
+    records = [session_record("s-1", title="one"), event_record(1, "s-1", content="hello")]
+    await import_file(write_sif(tmp_path / "s.jsonl", records), store_path, actor="alice")
+    async with await open_store(store_path) as store:
+        watch = ChangeWatch(store)
+        assert watch.file_said() is None
+        os.replace(store_path, tmp_path / "elsewhere.db")
+        said = watch.file_said()
+        assert said is not None and said.code == "store_file_gone"
+        assert "was deleted or moved away while it was open" in said.message
+        assert said.message.endswith("open the store again where it is now")

@@ -68,7 +68,8 @@ class WatchesChanges(_Base):
         try:
             moved = self.change_watch.file_said()
             if moved is not None:  # what is shown is the file that was moved away: said once, until reopened
-                self.notify(f"{moved.message} ({moved.code})", title="Store file replaced", severity="error",
+                title = "Store file gone" if moved.code == "store_file_gone" else "Store file replaced"
+                self.notify(f"{moved.message} ({moved.code})", title=title, severity="error",
                             timeout=60, markup=False)
             changed = await self.change_watch.changed()
             if self.acts.seen is None:
