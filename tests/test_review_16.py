@@ -147,3 +147,13 @@ async def test_a_store_moved_away_under_the_open_app_is_not_said_deleted(tmp_pat
         assert said is not None and said.code == "store_file_gone"
         assert "was deleted or moved away while it was open" in said.message
         assert said.message.endswith("open the store again where it is now")
+
+
+def test_sessions_says_one_event_in_the_singular(tmp_path: Path) -> None:
+    """`sessions STORE` listed a session of one event as "1 events"."""
+    records = [session_record("s-1", title="one"), event_record(1, "s-1", content="hello"),
+               session_record("s-2", title="two"), event_record(1, "s-2", content="a"), event_record(2, "s-2", content="b")]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "s.jsonl", records), store, actor="alice"))
+    listed = CliRunner().invoke(cli, ["sessions", str(store)]).output
+    assert "      1 event   one" in listed and "      2 events  two" in listed, listed
