@@ -157,3 +157,26 @@ def test_sessions_says_one_event_in_the_singular(tmp_path: Path) -> None:
     asyncio.run(import_file(write_sif(tmp_path / "s.jsonl", records), store, actor="alice"))
     listed = CliRunner().invoke(cli, ["sessions", str(store)]).output
     assert "      1 event   one" in listed and "      2 events  two" in listed, listed
+
+
+def test_a_format_8_store_numbered_7_is_not_left_damaged(tmp_path: Path) -> None:
+    """``PRAGMA user_version = 7`` on a format-8 store holding an event past the index: the next
+    open ran format 8's step again, taking the long event's entries out with its whole text, and
+    verify then said the store could not be read any more (damaged_store, "restore it from a
+    copy"). Now the number is set right, as for a store lowered to 6, and the search still finds."""
+    import sqlite3
+
+    records = [session_record("s-1", title="long"), event_record(1, "s-1", content="word " * 200_001 + "ZEBRA")]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "s.jsonl", records), store, actor="alice"))
+    assert CliRunner().invoke(cli, ["search", str(store), "--session", "s-1", "word"]).exit_code == 0  # indexed
+    with sqlite3.connect(store) as con:
+        con.execute("PRAGMA user_version = 7")
+    con.close()
+    verified = CliRunner().invoke(cli, ["verify", str(store)])
+    assert verified.exit_code == 0, verified.output
+    with sqlite3.connect(store) as con:
+        assert con.execute("PRAGMA user_version").fetchone() == (8,)
+    con.close()
+    found = CliRunner().invoke(cli, ["search", str(store), "--session", "s-1", "zebra"])
+    assert "1 hit" in found.output and "at 1000005" in found.output, found.output
