@@ -180,3 +180,24 @@ def test_a_format_8_store_numbered_7_is_not_left_damaged(tmp_path: Path) -> None
     con.close()
     found = CliRunner().invoke(cli, ["search", str(store), "--session", "s-1", "zebra"])
     assert "1 hit" in found.output and "at 1000005" in found.output, found.output
+
+
+async def test_the_other_files_heading_says_what_enter_does_at_80_columns(gathered: Path) -> None:  # noqa: F811
+    """At 80 columns the heading was cut before its "⏎ imports one": the folder's path came first."""
+    import json
+
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.widgets.transcript_list import TranscriptList
+    from tests.test_app import settle
+
+    chat = gathered / "run-7.conversation.json"
+    chat.write_text(json.dumps([{"role": "user", "content": "roll the die"}]), encoding="utf-8")
+    app = InspectorApp(sources=[gathered])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        listing = app.screen.query_one(TranscriptList)
+        listing.cursor = [listing.rows[i].key for i in listing.selectable].index(f"t:{chat}")
+        listing.action_move(0)
+        await pilot.pause()
+        drawn = str(listing.render())
+        assert "Other files (1 file): ⏎ imports one" in drawn, drawn

@@ -88,8 +88,10 @@ def other_prompt(f: discovery.Found) -> Content:
 
 
 def _others_heading(folder: str, count: int) -> Content:
-    return markup("[b $accent]Other files in $p[/]  [dim]$n, not named as the agent tools name their "
-                  "transcripts: ⏎ imports one (its format detected) and opens it[/]", p=one_line(folder),
+    """What to do first, then where: at 80 columns "Other files in /a/long/folder  5 files, not
+    named as the agent tools n…" cut the line before "⏎ imports one" (review-16)."""
+    return markup("[b $accent]Other files[/] [dim]($n): ⏎ imports one (its format detected) and opens it — in "
+                  "$p, not named as the agent tools name their transcripts[/]", p=one_line(folder),
                   n=f"{count} file{'s' if count > 1 else ''}")
 
 
