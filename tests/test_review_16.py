@@ -201,3 +201,13 @@ async def test_the_other_files_heading_says_what_enter_does_at_80_columns(gather
         await pilot.pause()
         drawn = str(listing.render())
         assert "Other files (1 file): ⏎ imports one" in drawn, drawn
+
+
+def test_a_file_of_no_known_format_is_told_the_command_that_names_one(tmp_path: Path) -> None:
+    """The refusal said "name the format with --from": the app's start screen lists such files to
+    open with enter, where there is no --from to give."""
+    odd = tmp_path / "random.json"
+    odd.write_text('{"x": 1}\n')
+    result = CliRunner().invoke(cli, ["import", str(odd), "--into", str(tmp_path / "s.db")])
+    assert result.exit_code == 3
+    assert "`inspector import random.json --from FORMAT --into STORE`" in result.output, result.output
