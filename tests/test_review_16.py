@@ -211,3 +211,21 @@ def test_a_file_of_no_known_format_is_told_the_command_that_names_one(tmp_path: 
     result = CliRunner().invoke(cli, ["import", str(odd), "--into", str(tmp_path / "s.db")])
     assert result.exit_code == 3
     assert "`inspector import random.json --from FORMAT --into STORE`" in result.output, result.output
+
+
+def test_an_unreadable_line_is_said_with_its_number_once(tmp_path: Path) -> None:
+    """The import said "⚠ unreadable_line (line 2): line 2: the line is unreadable: …"."""
+    result = CliRunner().invoke(cli, ["import", str(_transcript(tmp_path / "cut.jsonl")), "--into",
+                                      str(tmp_path / "s.db"), "--reviewer", "bob"])
+    assert result.exit_code == 0, result.output
+    assert "⚠ unreadable_line (line 2): the line is unreadable: not valid JSON" in result.output, result.output
+
+
+async def test_opening_a_transcript_says_an_unreadable_line_number_once(tmp_path: Path,
+                                                                        monkeypatch: object) -> None:
+    from inspector.cli.open_command import resolve_target
+
+    monkeypatch.setenv("INSPECTOR_CACHE_DIR", str(tmp_path / "cache"))  # type: ignore[attr-defined]
+    notes: list[str] = []
+    await resolve_target(_transcript(tmp_path / "cut.jsonl"), "bob", notes)
+    assert any(n.startswith("unreadable_line (line 2): the line is unreadable") for n in notes), notes
