@@ -159,7 +159,7 @@ def test_a_named_folder_of_logs_the_list_leaves_out_says_how_to_open_them(tmp_pa
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())
     assert "0 transcripts" in said
-    assert "2 .json/.jsonl/.eval file(s) there are not in the list (chat.json, run.eval)" in said
+    assert "2 .json/.jsonl/.eval files there are not in the list (chat.json, run.eval)" in said
     assert "`inspector FILE` opens any of them" in said
     doc = json.loads(CliRunner().invoke(cli, ["sessions", "--discover", "--source", str(folder), "--json"]).stdout)
     assert doc["unlisted"] == [str(folder / "chat.json"), str(folder / "run.eval")]

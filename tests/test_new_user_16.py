@@ -166,7 +166,8 @@ async def test_the_start_screen_lists_the_other_files_of_a_named_folder_and_open
         assert isinstance(screen, BrowserScreen)
         listing = screen.query_one(TranscriptList)
         headings = [str(r.prompt()) for r in listing.rows if r.key is None]
-        assert any(h.startswith(f"Other files in {gathered}  1 file · ⏎ imports and opens one") for h in headings)
+        assert any(h.startswith(f"Other files (1 file): ⏎ imports one (its format detected) and opens it — in "
+                                f"{gathered}, not named as") for h in headings)
         key = f"t:{chat}"
         assert "run-7.conversation.json" in str(next(r for r in listing.rows if r.key == key).prompt())
         listing.cursor = [listing.rows[i].key for i in listing.selectable].index(key)

@@ -36,7 +36,7 @@ async def test_the_import_before_the_app_keeps_what_it_could_not_read(tmp_path: 
 
 
 async def test_the_app_says_them() -> None:
-    note = "unreadable_line (line 2): line 2: the line is unreadable"
+    note = "unreadable_line (line 2): the line is unreadable"
     app = InspectorApp(None, notices=[note])
     async with app.run_test(size=(120, 35)) as pilot:
         await settle(app, pilot)

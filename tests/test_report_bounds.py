@@ -116,5 +116,5 @@ async def test_check_items_past_a_hundred_are_counted_not_listed(tmp_path: Path)
     check = written.data["check"]
     assert len(check["protocol"]) == 100 and check["counts"]["protocol"] == 300 and check["left_out"] == {"protocol": 200}
     page = written.path.read_text("utf-8")
-    assert "trust_label_conflict 300</span>" in page  # the badge counts them all
+    assert "⚠ 300 trust_label_conflict</span>" in page  # the badge counts them all (as the app says it)
     assert "… 200 more protocol items are left out of this report" in page

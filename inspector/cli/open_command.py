@@ -109,7 +109,7 @@ async def resolve_target(target: Path | None, reviewer: str | None = None, notes
     with ImportProgress(target.name) as progress:
         caught = await catch_up(target, store, actor=actor, progress=progress)
     if notes is not None:
-        notes += [f"{p.code} (line {p.line}): {p.message}" for p in caught.unread]
+        notes += [f"{p.code} (line {p.line}): {p.message.removeprefix(f'line {p.line}: ')}" for p in caught.unread]
         if not caught.unread and caught.session is not None:  # read by an earlier import: remembered, said again
             notes += await _unread_before(store, caught.session)
     from inspector.cli import opening_line

@@ -71,7 +71,7 @@ def _human(result: SearchResult) -> list[str]:
 
 def _across(found: AcrossSessions, store: str) -> list[str]:
     shown = len(found.matched)
-    lines = [f"{shown} of {found.searched} session{'s' if found.searched != 1 else ''} hold {found.query!r}"
+    lines = [found.said()
              + (f" (at most {found.limit} hit{'s' if found.limit != 1 else ''} listed each; --limit N for more)"
                 if shown else "")]
     for match in found.matched:

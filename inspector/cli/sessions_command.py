@@ -57,7 +57,8 @@ async def sessions_cmd(store: Path | None, discover: bool, sources: tuple[Path, 
             if long_id:
                 lines.append(f"  {line_safe(s.id)}")
             lines.append(f"  {padded('' if long_id else s.id, width)} ctx v{s.context_version:<3} "
-                         f"goal r{s.goal_revision:<3} {s.events:>7} events  {s.title or ''}")
+                         f"goal r{s.goal_revision:<3} {s.events:>7} {'event ' if s.events == 1 else 'events'}  "
+                         f"{s.title or ''}")
         return lines
 
     emit(rows, as_json, human)

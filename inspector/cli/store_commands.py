@@ -77,7 +77,7 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
         lines += pending_steps(str(into), pending)
         for p in report.problems[:SHOWN_PROBLEMS]:
             where = f" (line {p.line})" if p.line is not None else ""  # a problem of the whole file has none
-            lines.append(f"  ⚠ {p.code}{where}: {p.message}")
+            lines.append(f"  ⚠ {p.code}{where}: {p.message.removeprefix(f'line {p.line}: ')}")  # not "(line 6): line 6:"
         for sid, found in unread.items():  # read by an earlier import of the file: not in this one's problems
             if len(found) > said_now.get(sid, 0):
                 lines.append(f"  ⚠ {sid}: {unread_lines.said(found)} (`inspector check` lists them)")

@@ -36,18 +36,20 @@ async def facts_cmd(store: Path, session: str, write_: bool, reviewer: str | Non
     with ProgressLine(f"facts {session}", enabled=not as_json, since=STARTED, stage="reading the log"):
         async with await open_store(store) as opened:
             written = await fact_proposals.write(opened, session, actor=reviewer) if write_ and reviewer else None
-            rows = [] if written is not None else await fact_proposals.proposed(opened, session)
+            rows, in_part = ([], []) if written is not None else \
+                await fact_proposals.proposed_and_read_in_part(opened, session)
     if written is not None:
         emit({"session": session, "written": [f.as_dict() for f in written]}, as_json,
              lambda: [f"{_n(len(written), 'pending record')} added", *(f"  + {f.key}: {f.value[:80]}" for f in written)])
         return EXIT_OK
 
     def human() -> list[str]:
+        notes = [f"note: {said}" for said in in_part]
         if not rows:
-            return [f"{session}: the rules propose no fact"]
+            return [f"{session}: the rules propose no fact", *notes]
         return [f"{padded(r.fact.kind, 11)} {padded(r.fact.key, 44)} [{r.status}] {r.fact.value[:70]}  "
                 f"({', '.join(r.fact.sources[:4])}{' …' if len(r.fact.sources) > 4 else ''}; {r.fact.rule})"
-                for r in rows]
+                for r in rows] + notes
 
     emit([r.as_dict() for r in rows], as_json, human)
     return EXIT_OK

@@ -48,10 +48,13 @@ def windowed(events: Iterable[LogEvent]) -> list[LogEvent]:
 READ_IN_PART = "read_in_part"
 
 
+def said_in_part(seq: int, length: int) -> str:
+    return (f"evt:{seq} holds {length:,} characters: its facts were proposed from its first {HEAD:,} and last "
+            f"{TAIL:,} only (the event is stored, shown and searched whole)")
+
+
 def read_in_part(records: Iterable[dict[str, Any]]) -> list[ProtocolProblem]:
     """What an import says of each event the fact rules read only in part, so a reviewer knows
     why a rule said in the middle of a paste was not proposed (the event itself is whole)."""
-    return [ProtocolProblem(READ_IN_PART, r["session"], r["seq"],
-                            f"evt:{r['seq']} holds {len(r['content']):,} characters: its facts were proposed from its "
-                            f"first {HEAD:,} and last {TAIL:,} only (the event is stored, shown and searched whole)")
+    return [ProtocolProblem(READ_IN_PART, r["session"], r["seq"], said_in_part(r["seq"], len(r["content"])))
             for r in records if r.get("type") == "event" and is_windowed(r.get("content"))]

@@ -45,9 +45,10 @@ def header(data: dict[str, Any]) -> str:
         badges.append(("accent", f"? {_n(b['unknown_actions'], 'unknown action')}"))
     if b.get("pending_state"):
         badges.append(("warning", f"◌ {_n(b['pending_state'], 'pending record')}"))
-    for code, n in sorted((b.get("protocol") or {}).items()):
-        badges.append(("error", f"{code} {n}"))
-    badges += check_badges(data.get("check") or {})
+    protocol = b.get("protocol") or {}
+    for code, n in sorted(protocol.items()):  # as the app's header says them: "⚠ 2 lines_unread"
+        badges.append(("error", f"⚠ {n} {code}"))
+    badges += check_badges(data.get("check") or {}, shown=set(protocol))
     latest = max(data.get("survival") or [], key=lambda r: r["generation"] or 0, default=None)
     green = not badges and (latest is None or all(f["verdict"] == "kept" for f in latest["facts"]))
     if b.get("survival"):  # as the app's header: the latest generation's survival line, always
@@ -70,9 +71,12 @@ def header(data: dict[str, Any]) -> str:
             f'<dl class="facts">{dl}</dl></header>')
 
 
-def check_badges(check: dict[str, Any]) -> list[tuple[str, str]]:
+def check_badges(check: dict[str, Any], shown: set[str] | frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """What ``inspector check`` finds beyond the app's own badges: refused pending candidates and
-    handoffs, stub problems, confirmed facts survival found lost, and its warnings by code (the page is never greener than check)."""
+    handoffs, stub problems, confirmed facts survival found lost, and its warnings by code (the
+    page is never greener than check). A code ``shown`` already among the protocol badges is not
+    said again: the header read "lines_unread 2 … ⚠ 1 lines_unread" (two lines, one warning
+    naming both) — review-16."""
     out = []
     counts = check.get("counts") or {}
     for name, label, many in (("candidates", "refused candidate", None), ("handoffs", "refused handoff", None),
@@ -82,7 +86,8 @@ def check_badges(check: dict[str, Any]) -> list[tuple[str, str]]:
             out.append(("error", f"⚠ {_n(counts.get(name, len(check[name])), label, many)}"))
     codes: dict[str, int] = {}
     for w in check.get("warnings") or []:
-        codes[w["code"]] = codes.get(w["code"], 0) + 1
+        if w["code"] not in shown:
+            codes[w["code"]] = codes.get(w["code"], 0) + 1
     out += [("warning", f"⚠ {n} {code}") for code, n in sorted(codes.items())]
     if (check.get("left_out") or {}).get("warnings"):
         out.append(("warning", f"⚠ {_n(check['left_out']['warnings'], 'more warning')}"))

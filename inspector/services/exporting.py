@@ -105,8 +105,8 @@ def reason_in_clear(record: dict[str, Any]) -> bool:
 
 
 def pending_reason_warning(ids: list[str]) -> str:
-    return (f"deletion request(s) {', '.join(ids)} not carried out yet: written with the reason as typed, which may "
-            "name what is to be deleted; the store keeps only a keyed digest of it once the request is carried out, "
+    return (f"{'deletion request' if len(ids) == 1 else 'deletion requests'} {', '.join(ids)} not carried out yet: "
+            "written with the reason as typed, which may name what is to be deleted; the store keeps only a keyed digest of it once the request is carried out, "
             "this file keeps the text — delete or rewrite it then")
 
 

@@ -14,6 +14,7 @@ import aiosqlite
 
 from inspector.domain.facts import ProposedFact, extract
 from inspector.domain.facts_running import NeedsWhole, RunningExtraction
+from inspector.domain.facts_window import WHOLE_BELOW, said_in_part
 from inspector.domain.sif import identity_digest
 from inspector.services.log_reads import log_events
 from inspector.services.sessions import get_session
@@ -42,10 +43,21 @@ async def _stored(store: Store, session: str) -> dict[str, tuple[int, str, str]]
 
 
 async def proposed(store: Store, session: str) -> list[FactRow]:
+    return (await proposed_and_read_in_part(store, session))[0]
+
+
+async def proposed_and_read_in_part(store: Store, session: str) -> tuple[list[FactRow], list[str]]:
+    """The proposals, and a sentence for each event the rules read only in its head and tail: the
+    import said it once; ``facts`` listed what a paste's middle did not give with no word of it
+    (review-16)."""
     await get_session(store, session)
-    facts = extract(await log_events(store.db, session))
+    facts = extract(await log_events(store.db, session, for_facts=True))
     stored = await _stored(store, session)
-    return [FactRow(f, stored[k][1] if (k := _stored_key(f, stored)) else "not stored") for f in facts]
+    long = await store.db.execute_fetchall(
+        "SELECT seq, length(content) FROM events WHERE session = ? AND length(content) >= ? ORDER BY seq",
+        (session, WHOLE_BELOW))
+    return ([FactRow(f, stored[k][1] if (k := _stored_key(f, stored)) else "not stored") for f in facts],
+            [said_in_part(int(seq), int(n)) for seq, n in long])
 
 
 def _stored_key(fact: ProposedFact, stored: dict[str, tuple[int, str, str]]) -> str | None:
@@ -67,11 +79,11 @@ class Followed:
     async def facts(self, db: aiosqlite.Connection, session: str) -> list[ProposedFact]:
         if self.running is not None:
             try:
-                self.running.feed(await log_events(db, session, after=self.running.last_seq))
+                self.running.feed(await log_events(db, session, after=self.running.last_seq, for_facts=True))
                 return self.running.facts()
             except NeedsWhole:
                 self.running = None
-        events = await log_events(db, session)
+        events = await log_events(db, session, for_facts=True)
         try:
             self.running = RunningExtraction.of(events)
         except NeedsWhole:  # a log that reuses a call id: read whole at every look, as before
@@ -84,7 +96,7 @@ async def write(store: Store, session: str, *, actor: str, followed: Followed | 
     ``followed``: the reading kept by a live follow of this session (the same proposals)."""
     await get_session(store, session)
     async with store.transaction() as db:
-        facts = await followed.facts(db, session) if followed is not None else extract(await log_events(db, session))
+        facts = await followed.facts(db, session) if followed is not None else extract(await log_events(db, session, for_facts=True))
         stored = await _stored(store, session)
         fresh = [f for f in facts if _stored_key(f, stored) is None]
         spec = SPECS["state"]

@@ -13,6 +13,7 @@ from typing import Any
 
 import aiosqlite
 
+from inspector.domain import facts_window
 from inspector.domain.disguise import undisguise
 from inspector.domain.drift_rules import ActionFact
 from inspector.domain.logevents import LogEvent, records_a_compaction
@@ -24,6 +25,13 @@ TAIL_CHARS = 600
 
 _EDGES = (f"CASE WHEN length(content) > {HEAD_CHARS + TAIL_CHARS} "
           f"THEN substr(content, 1, {HEAD_CHARS}) || char(10) || substr(content, -{TAIL_CHARS}) ELSE content END")
+# What the fact rules read of an event, as the import reads it (domain/facts_window.py: a huge event's
+# head and tail joined by a paragraph break). ``facts`` read the edges above instead, so right after
+# an import it proposed another key for a long message's goal ("[not stored]") and ``facts --write``
+# added it a second time (review-16).
+assert facts_window.CUT == "\n\n"
+FACTS_TEXT = (f"CASE WHEN length(content) >= {facts_window.WHOLE_BELOW} THEN substr(content, 1, {facts_window.HEAD}) "
+              f"|| char(10) || char(10) || substr(content, -{facts_window.TAIL}) ELSE content END")
 
 
 def _event(row: tuple[Any, ...]) -> LogEvent:
@@ -33,9 +41,10 @@ def _event(row: tuple[Any, ...]) -> LogEvent:
 
 
 async def log_events(db: aiosqlite.Connection, session: str, *, kinds: tuple[str, ...] | None = None,
-                     upto: int | None = None, after: int | None = None) -> list[LogEvent]:
+                     upto: int | None = None, after: int | None = None, for_facts: bool = False) -> list[LogEvent]:
     """Events of a session in seq order, each result read by its edges (``after``: only those
-    past that seq — what a followed session appended since the last look)."""
+    past that seq — what a followed session appended since the last look; ``for_facts``: read
+    as the fact rules read it at import, :data:`FACTS_TEXT`)."""
     where = ["session = ?"]
     params: list[Any] = [session]
     if kinds:
@@ -48,7 +57,8 @@ async def log_events(db: aiosqlite.Connection, session: str, *, kinds: tuple[str
         where.append("seq > ?")
         params.append(after)
     rows = await db.execute_fetchall(
-        f"SELECT seq, kind, trust, {_EDGES}, tool, call_id, extra FROM events WHERE {' AND '.join(where)} ORDER BY seq",
+        f"SELECT seq, kind, trust, {FACTS_TEXT if for_facts else _EDGES}, tool, call_id, extra FROM events "
+        f"WHERE {' AND '.join(where)} ORDER BY seq",
         params)
     return [_event(r) for r in rows]
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.domain.plurals import counted
 from inspector.services.search import SearchResult, search
 from inspector.store import session_rows
 from inspector.store.catch_up import CatchUpProgress
@@ -36,6 +37,13 @@ class AcrossSessions:
     searched: int = 0  # sessions looked in
     limit: int = 0  # hits listed per session
     matched: list[SessionHits] = field(default_factory=list)
+
+    def said(self) -> str:
+        """"2 of 34 sessions hold 'x'", "1 of 34 sessions holds 'x'": the CLI's first line and the
+        palette dialog's, one sentence (both said "1 of 1 session hold")."""
+        shown = len(self.matched)
+        return (f"{shown} of {counted(self.searched, 'session')} hold{'s' if shown == 1 else ''} "
+                f"{self.query!r}")
 
     def as_dict(self) -> dict[str, Any]:
         return {"query": self.query, "sessions_searched": self.searched, "sessions_matched": len(self.matched),

@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from inspector.domain.plurals import counted
 from inspector.services import discovery
 from inspector.services.discovery import files_under
 
@@ -38,7 +39,8 @@ def unlisted(roots: Iterable[Path], listed: Iterable[str]) -> list[str]:
 def unlisted_said(paths: list[str]) -> str:
     """One sentence: how many, a few names, and how to open one."""
     names = ", ".join(Path(p).name for p in paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-    return (f"{len(paths)} .json/.jsonl/.eval file(s) there are not in the list ({names}): it holds only "
+    return (f"{counted(len(paths), '.json/.jsonl/.eval file')} there {'is' if len(paths) == 1 else 'are'} not in "
+            f"the list ({names}): it holds only "
             "Claude Code, Codex and Gemini CLI transcripts named as those tools name them; "
             "`inspector FILE` opens any of them, `inspector import FILE --into STORE` imports it")
 

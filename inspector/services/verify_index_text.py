@@ -30,6 +30,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+from inspector.domain.plurals import counted
 from inspector.services import verify_fts_lookup
 from inspector.services.verify_rows import batched
 from inspector.store.connection import Store
@@ -79,13 +80,14 @@ async def check_index_text(store: Store, fail: Fail, full: bool | None, *, writa
         if not await _fts_check(store, "events_fts", 1, fail, skipped, "the event search index events_fts"):
             await _event_sizes(store, fail)
     elif long_events and total < TEXT_CHECK_BELOW:
-        skipped.append(f"events_fts text: {long_events} event(s) are longer than the {EVENT_INDEX_CHARS} characters "
+        skipped.append(f"events_fts text: {counted(long_events, 'event')} {'is' if long_events == 1 else 'are'} "
+                       f"longer than the {EVENT_INDEX_CHARS:,} characters "
                        "the index holds of each (format 8), and FTS5's check would index them whole (--full does); "
                        "each entry's size was compared instead")
         await _event_sizes(store, fail)
     else:
-        skipped.append(f"events_fts text: {total} characters of event text is above the default's "
-                       f"{TEXT_CHECK_BELOW} (--full compares it); each entry's size was compared instead, so an "
+        skipped.append(f"events_fts text: {total:,} characters of event text is above the default's "
+                       f"{TEXT_CHECK_BELOW:,} (--full compares it); each entry's size was compared instead, so an "
                        "entry rebuilt from other text of the same length is not found")
         await _event_sizes(store, fail)
     if full or (full is None and total < TEXT_CHECK_BELOW):

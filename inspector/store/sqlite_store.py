@@ -193,8 +193,9 @@ class Store:
             return
         now = _file_state(self.path)
         if now is None:
-            raise StoreFileChanged(f"{self.path} was deleted while it was open; nothing was written (a write would "
-                                   "go to the deleted file and be lost) — reopen the store", code="store_file_gone")
+            raise StoreFileChanged(f"{self.path} was deleted or moved away while it was open; nothing was written (a "
+                                   "write would go to the file no longer at that path and be lost) — open the store "
+                                   "again where it is now", code="store_file_gone")
         if now[:2] != self._file[:2]:
             raise StoreFileChanged(f"{self.path} was replaced by another file while it was open; nothing was written "
                                    "(this store still writes the file that was moved away) — reopen the store to work "
@@ -274,8 +275,11 @@ class Store:
             return None
         now = _file_state(self.path)
         if now is None:
-            return StoreFileChanged(f"{self.path} was deleted while it was open: what is shown is the deleted file, and "
-                                    "every act is refused (it would be lost) — reopen the store", code="store_file_gone")
+            # deleted, or renamed (a reviewer's ``mv s.db old.db``): the path alone cannot tell them apart,
+            # and "deleted" sent one looking for a backup of a file that was beside it (review-16)
+            return StoreFileChanged(f"{self.path} was deleted or moved away while it was open: what is shown is the "
+                                    "file no longer at that path, and every act is refused (it would be lost) — quit "
+                                    "and open the store again where it is now", code="store_file_gone")
         if now[:2] != self._file[:2]:
             return StoreFileChanged(f"{self.path} was replaced by another file while it was open (moved over it): "
                                     "what is shown is still the file that was moved away, and every act is refused — "

@@ -59,6 +59,11 @@ def _heading(project: str, count: int) -> Content:
                                n=f"{count} transcript{'s' if count > 1 else ''}")
 
 
+def entry_lines(f: discovery.Found, named: bool = False) -> int:
+    """The lines :func:`entry_prompt` draws, counted without drawing it (a list scrolls by them)."""
+    return 2 + (1 + len(copies_said(f, str)) if named or f.copies or f.cut_short else 0)
+
+
 def entry_prompt(f: discovery.Found, named: bool = False) -> Content:
     """A transcript's row; ``named``: its file name shown too (its title is another row's as well)."""
     marks = []
@@ -83,9 +88,10 @@ def other_prompt(f: discovery.Found) -> Content:
 
 
 def _others_heading(folder: str, count: int) -> Content:
-    # the way on before the why: at 80 columns the heading is cut at its end
-    return markup("[b $accent]Other files in $p[/]  [dim]$n · ⏎ imports and opens one (its format detected) · "
-                  "not named as the agent tools name their transcripts[/]", p=one_line(folder),
+    """What to do first, then where: at 80 columns "Other files in /a/long/folder  5 files, not
+    named as the agent tools n…" cut the line before "⏎ imports one" (review-16)."""
+    return markup("[b $accent]Other files[/] [dim]($n): ⏎ imports one (its format detected) and opens it — in "
+                  "$p, not named as the agent tools name their transcripts[/]", p=one_line(folder),
                   n=f"{count} file{'s' if count > 1 else ''}")
 
 
@@ -159,7 +165,8 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
             for f in shown:
                 ident = f"t:{f.path}"  # by path: a rescan keeps the cursor on the same transcript
                 self.by_id[ident] = f
-                rows.append(Row(ident, partial(entry_prompt, f, titles[f.title or f.session or f.path] > 1)))
+                named = titles[f.title or f.session or f.path] > 1
+                rows.append(Row(ident, partial(entry_prompt, f, named), entry_lines(f, named)))
         by_folder: dict[str, list[discovery.Found]] = {}
         for f in self.others:
             if not needle or needle in f.path.casefold():

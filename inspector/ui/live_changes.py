@@ -96,8 +96,8 @@ class WatchesChanges(_Base):
         (review-15 item 3): the look every poll and ctrl+r make says it, once."""
         moved = self.change_watch.file_said()
         if moved is not None:  # what is shown is the file that was moved away: said once, until reopened
-            self.notify(f"{moved.message} ({moved.code})", title="Store file replaced", severity="error",
-                        timeout=60, markup=False)
+            title = "Store file gone" if moved.code == "store_file_gone" else "Store file replaced"
+            self.notify(f"{moved.message} ({moved.code})", title=title, severity="error", timeout=60, markup=False)
 
     def _not_followed(self, news: list[recent_acts.Act]) -> list[recent_acts.Act]:
         """The acts the follower did not write (FollowBar.made), told act by act: a foreign act

@@ -341,6 +341,9 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
     async def _open_with_search(self, session: str, query: str) -> None:
         await self._open(session)
         self.query_one("#evidence-search", Input).value = query  # its change runs the session's search
+        # its hits shown: under 100 columns one panel shows at a time, and it was Protected state,
+        # so the search just chosen was nowhere on screen (review-16)
+        self.action_focus_channel("evidence")
 
     def action_clear_search(self) -> None:
         """escape: clear the search and leave the box, so the next keys are keys again (issue 15, 6)."""

@@ -81,7 +81,7 @@ class SearchSessionsDialog(Dialog[tuple[str, str] | None]):
     def show(self, found: AcrossSessions) -> None:
         self.searched = found.query
         shown = len(found.matched)
-        said = f"{shown} of {found.searched} session{'s' if found.searched != 1 else ''} hold {found.query!r}"
+        said = found.said()
         self.query_one("#search-all-said", Static).update(plain(said + (": enter opens one" if shown else "")))
         results = self.query_one("#search-all-results", OptionList)
         results.clear_options()

@@ -153,8 +153,10 @@ def _detect(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None) -
     if _binary(data):
         raise BadInput(f"{file_name} is binary data, not a text transcript (it holds NUL bytes or bytes that are not "
                        "UTF-8 text)", code="binary_file")
+    # a command, not "--from" alone: the app's start screen opens such a file with no flags to give (review-16)
     raise BadInput(f"cannot tell what {file_name} is: not sif/1, a Claude Code, Codex or Gemini CLI transcript, an "
-                   "inspect-ai log, or a saved message list; name the format with --from", code="unknown_format")
+                   f"inspect-ai log, or a saved message list; name its format: `inspector import {file_name} --from "
+                   "FORMAT --into STORE` (`inspector import --help` lists the formats)", code="unknown_format")
 
 
 # The first bytes of compressed files people keep transcripts in.

@@ -26,10 +26,14 @@ from textual.widget import Widget
 class Row:
     key: str | None  # None: a project heading (not selectable)
     prompt: Callable[[], Content]  # built only when the row is drawn
+    # The lines the prompt draws when not the usual (1 for a heading, 2 for an entry): a row of a
+    # session's copies or a cut file names its file and each copy beneath (new-user-16), and
+    # scrolling counted 2 for it, so the cursor went below the list's end at 80×24 (review-16).
+    lines: int = 0
 
     @property
     def height(self) -> int:
-        return 1 if self.key is None else 2
+        return self.lines or (1 if self.key is None else 2)
 
 
 class TranscriptList(Widget, can_focus=True):
