@@ -25,8 +25,9 @@ from inspector.store import session_rows
 from inspector.store.connection import open_store
 
 
-class IndexingNote:
-    """Says on stderr that the search is indexing, once it has taken longer than :attr:`QUIET_FOR`."""
+class _QuietNote:
+    """One line on stderr once the work has taken longer than :attr:`QUIET_FOR` (stdout, and
+    ``--json``, stay what they are); said at most once."""
 
     QUIET_FOR = 0.5
 
@@ -34,26 +35,29 @@ class IndexingNote:
         self.started = time.monotonic()
         self.said = False
 
+    def line(self, done: int, total: int) -> str:
+        raise NotImplementedError
+
     def __call__(self, done: int, total: int) -> None:
         if not self.said and done < total and time.monotonic() - self.started >= self.QUIET_FOR:
             self.said = True
-            click.echo(f"indexing {total - done:,} events for search…", err=True)
+            click.echo(self.line(done, total), err=True)
 
 
-class SessionsNote:
-    """Says on stderr how many sessions a search of every one goes through, once it has taken longer
-    than :attr:`QUIET_FOR` (stdout, and ``--json``, stay what they are)."""
+class IndexingNote(_QuietNote):
+    """Says that the search is indexing the events imported since the last search."""
+
+    def line(self, done: int, total: int) -> str:
+        return f"indexing {total - done:,} events for search…"
+
+
+class SessionsNote(_QuietNote):
+    """Says how many sessions a search of every one goes through."""
 
     QUIET_FOR = 1.0
 
-    def __init__(self) -> None:
-        self.started = time.monotonic()
-        self.said = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.said and done < total and time.monotonic() - self.started >= self.QUIET_FOR:
-            self.said = True
-            click.echo(f"searching every one of {total:,} sessions ({done:,} done)…", err=True)
+    def line(self, done: int, total: int) -> str:
+        return f"searching every one of {total:,} sessions ({done:,} done)…"
 
 
 def _human(result: SearchResult) -> list[str]:
