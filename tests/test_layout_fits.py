@@ -277,7 +277,7 @@ async def test_every_tab_label_shows_whole_at_100_columns(sample_store: Path, mo
         await settle(app, pilot)
         strip = app.screen.query_one(Tabs)
         labels = [str(t.label) for t in strip.query(Tab)]
-        assert "Candidates ◷8" in labels and "Drift ⚠4" in labels and "Survival ✗3" in labels, labels
+        assert "Candidates ◷8" in labels and "Drift ⚠4" in labels and "Survival ✗2" in labels, labels
         for tab in strip.query(Tab):
             assert tab.region.width > 0 and tab.region.right <= strip.region.right, (str(tab.label), tab.region)
 
