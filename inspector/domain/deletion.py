@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.domain.number_copies import NumberCopies
 from inspector.domain.text_checks import SENSITIVE
 
 # A line of a target this long is looked for verbatim elsewhere; shorter ones ("ok",
@@ -86,23 +87,19 @@ def secret_values(texts: list[str]) -> list[str]:
 
 # Digits as a copy may write them: ASCII or fullwidth, with separators, spaces or invisible
 # characters between them ("138-0013-8000" is also "13800138000", "138 0013 8000",
-# "１３８００１３８０００" and "138-00\u200b13-8000").
-_DIGIT_GAP = r"[\s\-\u2010-\u2015.·()/\u00ad\u200b-\u200f\u2060\ufeff]{0,3}"
+# "１３８００１３８０００" and "138-00\u200b13-8000") — domain/number_copies.py.
 NUMBER_MIN_DIGITS = 7  # fewer digits match by coincidence (and are rarely personal data)
 
 
-def number_pattern(values: list[str]) -> re.Pattern[str] | None:
-    """One pattern matching every sensitive number among ``values`` in any of its written
-    forms (None when there is none): a copy reformatted is still the same number."""
-    alternatives = []
+def number_pattern(values: list[str]) -> NumberCopies | None:
+    """What finds every sensitive number among ``values`` in any of its written forms (None
+    when there is none): a copy reformatted is still the same number."""
+    numbers = set()
     for v in sensitive_values("\n".join(values)):
         digits = [d for d in v if d.isdigit()]
         if len(digits) >= NUMBER_MIN_DIGITS:
-            ascii_digits = [str(int(d)) for d in digits]
-            alternatives.append(_DIGIT_GAP.join(f"[{d}{chr(0xFF10 + int(d))}]" for d in ascii_digits))
-    if not alternatives:
-        return None
-    return re.compile(f"(?:{'|'.join(sorted(set(alternatives)))})(?![0-9\uff10-\uff19])")
+            numbers.add("".join(str(int(d)) for d in digits))
+    return NumberCopies.of(numbers)
 
 
 def repeats(text: str, values: list[str]) -> list[str]:

@@ -28,6 +28,7 @@ import aiosqlite
 
 from inspector.domain.deletion import sensitive_values
 from inspector.domain.deletion_forms import LooseMatcher, fold
+from inspector.domain.number_copies import NumberCopies
 from inspector.store import session_rows
 
 # Names a deletion cannot rewrite: (table, column, what a person calls it, why it stays).
@@ -97,7 +98,7 @@ class NameMatcher:
     """Whether a name holds a value: exactly, or written another way (domain/deletion_forms.py),
     or a sensitive value as a fact's key spells it."""
 
-    def __init__(self, values: list[str], numbers: re.Pattern[str] | None) -> None:
+    def __init__(self, values: list[str], numbers: NumberCopies | None) -> None:
         self.exact = [v for v in values if v]
         self.loose = LooseMatcher.of(values)
         self.numbers = numbers
@@ -115,7 +116,7 @@ class NameMatcher:
 
 
 async def matcher(db: aiosqlite.Connection, session: str, values: list[str],
-                  numbers: re.Pattern[str] | None) -> NameMatcher:
+                  numbers: NumberCopies | None) -> NameMatcher:
     """A matcher for the values that are not themselves a record's whole name: a target's
     fields refer to records (``"material": "original:chat.json"``), and a reference to a
     record is not a copy of the content being deleted."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import codecs
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +24,7 @@ from inspector.domain.deletion_forms import LooseMatcher, fold
 from inspector.domain.deletion_split import SplitFinder, split_forms
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.formats.titles import prompt_title
+from inspector.domain.number_copies import NumberCopies
 from inspector.services.deletion_gone import gone_by
 from inspector.services.deletion_index_entries import index_entries
 from inspector.services.deletion_names import kept_names, matcher, rewritable
@@ -106,7 +106,7 @@ async def _material_holds(db: aiosqlite.Connection, material_id: int, needles: l
 
 
 async def _holding_number(db: aiosqlite.Connection, table: str, columns: tuple[str, ...], name: str, session: str,
-                          numbers: re.Pattern[str]) -> list[str]:
+                          numbers: NumberCopies) -> list[str]:
     """Rows of ``table`` in ``session`` whose columns hold one of the numbers in any written
     form (fullwidth, other separators, invisible characters between digits): read in
     Python, since SQL's instr only finds one spelling. JSON columns are read as the strings
@@ -138,13 +138,13 @@ def _cell_texts(column: str, cell: object, *, joined: bool = False) -> list[str]
     return ["\n".join(strings)] if joined else strings
 
 
-def _loosely_in(text: str, loose: LooseMatcher, numbers: re.Pattern[str] | None) -> bool:
+def _loosely_in(text: str, loose: LooseMatcher, numbers: NumberCopies | None) -> bool:
     folded = fold(text)
     return loose.found_in(text, folded) or (numbers is not None and numbers.search(folded) is not None)
 
 
 async def _holding_loosely(db: aiosqlite.Connection, table: str, columns: tuple[str, ...], name: str, session: str,
-                           loose: LooseMatcher, numbers: re.Pattern[str] | None) -> list[tuple[str, bool]]:
+                           loose: LooseMatcher, numbers: NumberCopies | None) -> list[tuple[str, bool]]:
     """Rows of ``table`` in ``session`` holding a value in another spelling (domain/deletion_forms.py),
     with whether the row has event text (its search entry goes too). Read in Python: SQL cannot fold."""
     found: list[tuple[str, bool]] = []
@@ -168,7 +168,7 @@ def _decoder() -> codecs.IncrementalDecoder:
 
 
 async def _material_holds_loosely(db: aiosqlite.Connection, material_id: int, loose: LooseMatcher,
-                                  numbers: re.Pattern[str] | None) -> bool:
+                                  numbers: NumberCopies | None) -> bool:
     """The material's text, a window at a time, holding a value in another spelling; the windows
     overlap by more than the longest value can take when escaped (``&#NNNNN;`` is 8 characters)."""
     overlap = 10 * loose.longest + 128
@@ -183,7 +183,7 @@ async def _material_holds_loosely(db: aiosqlite.Connection, material_id: int, lo
     return False
 
 
-async def _material_holds_number(db: aiosqlite.Connection, material_id: int, numbers: re.Pattern[str]) -> bool:
+async def _material_holds_number(db: aiosqlite.Connection, material_id: int, numbers: NumberCopies) -> bool:
     """Whether the material's text holds one of the numbers in any written form."""
     tail = ""
     decoder = _decoder()  # a character cut by a chunk's end is read whole with the next chunk
