@@ -171,7 +171,7 @@ def _payload_part(payload: str | None, match: NameMatcher) -> str:
     if isinstance(body, dict):
         fields = [k for k, v in body.items() if match.holds(json.dumps(v, ensure_ascii=False))]
         if fields:
-            return "its payload field(s) " + ", ".join(fields[:4])
+            return ("its payload field " if len(fields) == 1 else "its payload fields ") + ", ".join(fields[:4])
     return "its payload"
 
 
