@@ -69,3 +69,21 @@ def test_the_scan_finds_a_bracketed_plural_in_a_plain_string_and_an_f_string(tmp
                                    'C = "Show the list (s)"\n', encoding="utf-8")
     found = bracketed_plurals(tmp_path)
     assert [f.split(":")[1] for f in found] == ["2", "3", "3"], found
+
+
+def test_verify_says_one_orphaned_chunk_in_the_singular(sample_store: Path) -> None:
+    """It said "1 chunk(s) belong to no material"; then, counted, "1 chunk belong" (flow-nine, by hand)."""
+    import json
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from inspector.cli.main import cli
+
+    db = sqlite3.connect(sample_store)
+    db.execute("INSERT INTO material_chunks VALUES (9999, 0, x'00')")  # no foreign-key check: a hand edit
+    db.commit()
+    db.close()
+    done = CliRunner().invoke(cli, ["verify", str(sample_store), "--json"])
+    said = [p["message"] for p in json.loads(done.stdout)["problems"] if p["code"] == "chunks_orphaned"]
+    assert said == ["1 chunk belongs to no material"], done.stdout

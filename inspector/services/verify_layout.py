@@ -57,7 +57,7 @@ async def check_material_layout(store: Store, fail: Fail) -> None:
         "SELECT COUNT(*) FROM material_chunks c WHERE NOT EXISTS (SELECT 1 FROM materials m "
         "WHERE m.material_id = c.material_id)")
     if orphans and int(orphans[0][0]):
-        fail({"where": "material_chunks", "code": "chunks_orphaned", "message": f"{counted(int(orphans[0][0]), 'chunk')} belong to no material"})
+        fail({"where": "material_chunks", "code": "chunks_orphaned", "message": f"{counted(int(orphans[0][0]), 'chunk')} {'belongs' if int(orphans[0][0]) == 1 else 'belong'} to no material"})
 
 
 async def check_event_index(store: Store, fail: Fail) -> str:
