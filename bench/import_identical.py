@@ -27,13 +27,17 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.shared_dir import real_sessions
+
 REPO = Path(__file__).resolve().parents[1]
-REAL = REPO.parent / "shared" / "real_sessions"
+REAL = real_sessions(REPO)
 SAMPLES = REPO / "sample_sessions"
 
 FINGERPRINT = r"""
 import asyncio, hashlib, json, sqlite3, sys
 from pathlib import Path
+
+from bench.shared_dir import real_sessions
 from unittest import mock
 from inspector.domain.errors import InspectorError
 from inspector.services.exporting import export_sif
