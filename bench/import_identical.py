@@ -36,8 +36,6 @@ SAMPLES = REPO / "sample_sessions"
 FINGERPRINT = r"""
 import asyncio, hashlib, json, sqlite3, sys
 from pathlib import Path
-
-from bench.shared_dir import real_sessions
 from unittest import mock
 from inspector.domain.errors import InspectorError
 from inspector.services.exporting import export_sif
