@@ -155,3 +155,23 @@ def test_a_changed_original_is_refused_by_its_hash_and_only_the_import_path_take
     parsed = parse_converted(([odd], 2, False))
     assert parsed[0].payload == data and parsed[0].record["content"] == data.decode("utf-8")
     assert known_text.as_text_record({"content": "x"}) == {"content": "x"}
+
+
+def test_a_followed_tail_is_not_decoded_into_one_text_for_the_original_it_drops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``convert_tail`` drops the converter's own original (the follower keeps the tail's bytes as
+    the next segment itself): it is kept as bytes meanwhile, and the records are the same."""
+    from inspector.domain.formats.tail import Resume, convert_tail
+
+    tail = _transcript()
+    resume = Resume("claude-code", SESSION, "run.jsonl", offset=100, line=3, seq=5, generation=0)
+    joined = builder.utf8_text
+
+    def no_whole_text(piece: bytes) -> str:
+        assert len(piece) < len(tail), "the whole tail was decoded into one text"
+        return joined(piece)
+
+    with monkeypatch.context() as m:
+        m.setattr(builder, "utf8_text", no_whole_text)
+        as_bytes = convert_tail(tail, resume)
+    assert as_bytes == convert_tail(tail, resume) and len(as_bytes) > 200
+    assert not builder.ORIGINAL_AS_BYTES.get()  # set for the tail's conversion only
