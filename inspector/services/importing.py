@@ -280,7 +280,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if fmt != "sif":
             if progress is not None:
                 progress(f"converting the {fmt} transcript", 0, 0)
-            records = convert(raw, text_name(source.name), fmt, loads)
+            records = convert(raw, text_name(source.name), fmt, loads, original_text=False)  # its bytes, not its text
             loads.forget()
             origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
                             if r["type"] == "event" and "line" in r.get("origin", {})}
