@@ -2,7 +2,7 @@
 
 Set ``INSPECTOR_TEST_CPU_LOG=FILE``: each test appends one tab-separated line to FILE —
 node id, then for set-up, call and teardown: this process's CPU (user + sys), its waited-for
-children's CPU, and wall seconds. ``os.times`` is read around each phase, so a test's figure
+children's CPU, and wall seconds; then how many Textual apps the test started (``run_test``). ``os.times`` is read around each phase, so a test's figure
 includes its fixtures' set-up (a session fixture is charged to the first test that asks for
 it) and the subprocesses it waited for; a child not waited for (a server it leaves running)
 is not counted. Off by default: the suite runs as it always does without the variable.
@@ -22,6 +22,7 @@ import pytest
 
 LOG_VARIABLE = "INSPECTOR_TEST_CPU_LOG"
 _PHASES: dict[str, list[float]] = {}
+_APP_STARTS = [0]
 
 
 def _now() -> tuple[float, float, float]:
@@ -36,7 +37,22 @@ def _timed(item: pytest.Item, phase: str) -> Generator[None, None, None]:
     _PHASES.setdefault(item.nodeid, []).extend([own2 - own, children2 - children, wall2 - wall])
 
 
+def _count_app_starts() -> None:
+    """Wrap ``App.run_test`` so that each app a test starts is counted (only when logging)."""
+    from textual.app import App
+
+    original = App.run_test
+
+    def counted(self: App[object], *args: object, **kwargs: object) -> object:
+        _APP_STARTS[0] += 1
+        return original(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    App.run_test = counted  # type: ignore[assignment,method-assign]
+
+
 if os.environ.get(LOG_VARIABLE):
+    _count_app_starts()
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
         yield from _timed(item, "setup")
@@ -51,8 +67,9 @@ if os.environ.get(LOG_VARIABLE):
 
     def pytest_runtest_logfinish(nodeid: str, location: tuple[str, int | None, str]) -> None:
         figures = _PHASES.pop(nodeid, [])
+        starts, _APP_STARTS[0] = _APP_STARTS[0], 0
         with open(os.environ[LOG_VARIABLE], "a", encoding="utf-8") as log:
-            log.write("\t".join([nodeid, *(f"{x:.4f}" for x in figures)]) + "\n")
+            log.write("\t".join([nodeid, *(f"{x:.4f}" for x in figures), str(starts)]) + "\n")
 
 
 def summary(path: Path, top: int) -> str:
@@ -61,7 +78,7 @@ def summary(path: Path, top: int) -> str:
     tests: list[tuple[float, float, float, str]] = []
     for line in path.read_text(encoding="utf-8").splitlines():
         nodeid, *raw = line.split("\t")
-        x = [float(v) for v in raw]
+        x = [float(v) for v in raw[:9]]
         own, kids, wall = sum(x[0::3]), sum(x[1::3]), sum(x[2::3])
         row = per_file[nodeid.split("::")[0]]
         row[0] += own
