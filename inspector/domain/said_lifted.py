@@ -280,9 +280,25 @@ def _numbers_of(value: str) -> frozenset[str]:
     return frozenset(_NUMBER.findall(norm_phrase(value))) if value else frozenset()
 
 
+_LABEL = re.compile(r"^[\s>*•+\-\d.)|#]*([^:：,，;；.。!?]{2,40}?)\s*[:：]\s*$")
+
+
+def _label_of(said: Said, c: Span) -> str:
+    """The label a list item or a line opens with, when ``c`` is the clause right after it
+    ("- Audit logs: may be deleted" → "audit logs"); "" otherwise."""
+    sentence = said.sentence_at(c.start)
+    if sentence is None:
+        return ""
+    m = _LABEL.match(sentence.text[:c.start - sentence.start])
+    return m.group(1) if m else ""
+
+
 def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohibition: bool,
                    numbered: tuple[str, str, bool] | None) -> list[str]:
     named = [w for w in own if _named_in_clause(said, c, w)]
+    label = _label_of(said, c) if len(named) < max(2, math.ceil(0.5 * len(own))) else ""
+    if label:  # "- Audit logs: may be deleted after review": the item's label is the clause's subject
+        named = [w for w in own if _named_in_clause(said, c, w) or _named(w, label)]
     if len(named) < max(2, math.ceil(0.5 * len(own))):
         return []
     if said.first("uncertain", c.start, c.end) is not None or "?" in c.text:
@@ -292,13 +308,15 @@ def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohib
     permits = said.hits("permission", c.start, c.end)
     if (lifts or permits) and _another_item(said, c, value):
         lifts = permits = []
+    if lifts and prohibition and _act_not_needed(text, [h.word for h in lifts]):
+        lifts = []
     if lifts and not (prohibition and permits):
         return [h.word for h in lifts]
     if prohibition and permits and not said.hits("denial", c.start, c.end):
         cjk = CJK.search(own[0]) is not None
         if own[0] in named and (cjk or own[1] in named):
             return [h.word for h in permits]
-    if numbered:
+    if numbered and not label:  # a renumbered item's label is the limit rules' (said_limits), not read here
         number, unit, _ = numbered
         rest = [w for w in own if w != unit and not w.isdigit()]
         if rest and sum(1 for w in named if w in rest) >= max(1, math.ceil(0.5 * len(rest))):
@@ -306,6 +324,19 @@ def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohib
                 if m.group(1) != number and number not in _NUMBER.findall(text) and not measured_only(value, text):
                     return [f"{m.group(1)} (the value says {number})"]
     return []
+
+
+# "Not needed" said of the act a prohibition forbids agrees with it ("Restarting the API is no
+# longer needed since the health check passes", "不需要重启接口"); said of the rule ("the restart ban
+# is no longer needed", "不再需要这条限制") it lifts it. Read only when every lifting word of the
+# clause is a need word and the clause names no rule.
+_NEED = re.compile(r"need|necessary|required|需要|必要|必须")
+_RULE_NOUN = re.compile(r"\b(?:rule|ban|restriction|prohibition|constraint|limit|policy|forbidden|banned|allowed)\b"
+                        r"|规定|禁令|限制|约束|禁止|规则|不得|不准|允许")
+
+
+def _act_not_needed(text: str, lift_words: list[str]) -> bool:
+    return all(_NEED.search(w) for w in lift_words) and _RULE_NOUN.search(text) is None
 
 
 __all__ = ["goal_restated", "lifted_elsewhere", "negated_or_lifted", "unit_in", "unit_of"]
