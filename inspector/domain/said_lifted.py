@@ -35,8 +35,8 @@ from functools import lru_cache
 
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_limits_plain import measured_only
+from inspector.domain.said_negation import RULE_NOUN, names_word, negated_value
 from inspector.domain.said_negation import _subject_words as subject_words
-from inspector.domain.said_negation import names_word, negated_value
 from inspector.domain.said_referred import _dismisses, _referred_back, _rival_spans
 from inspector.domain.textnorm import CJK, STOPWORDS, Span
 from inspector.domain.wordlists import wordlist
@@ -326,17 +326,13 @@ def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohib
     return []
 
 
-# "Not needed" said of the act a prohibition forbids agrees with it ("Restarting the API is no
-# longer needed since the health check passes", "不需要重启接口"); said of the rule ("the restart ban
-# is no longer needed", "不再需要这条限制") it lifts it. Read only when every lifting word of the
-# clause is a need word and the clause names no rule.
-_NEED = re.compile(r"need|necessary|required|需要|必要|必须")
-_RULE_NOUN = re.compile(r"\b(?:rule|ban|restriction|prohibition|constraint|limit|policy|forbidden|banned|allowed)\b"
-                        r"|规定|禁令|限制|约束|禁止|规则|不得|不准|允许")
-
-
 def _act_not_needed(text: str, lift_words: list[str]) -> bool:
-    return all(_NEED.search(w) for w in lift_words) and _RULE_NOUN.search(text) is None
+    """Every lifting word of the clause is a need word and the clause names no rule: "Restarting the
+    API is no longer needed …" agrees with the prohibition (said_negation.act_not_needed)."""
+    return all(_NEED.search(w) for w in lift_words) and RULE_NOUN.search(text) is None
+
+
+_NEED = re.compile(r"need|necessary|required|需要|必要|必须")
 
 
 __all__ = ["goal_restated", "lifted_elsewhere", "negated_or_lifted", "unit_in", "unit_of"]
