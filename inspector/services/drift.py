@@ -92,7 +92,7 @@ async def _read_drift_context(db: aiosqlite.Connection, session: str) -> DriftCo
                         evidence=await evidence_text(db, session, carriers),
                         evidence_whole=whole, evidence_gap=gap,
                         result_seqs=tuple(sorted(e.seq for e in events if e.kind == "tool_result")),
-                        tool_runs=tool_runs(events))
+                        tool_runs=tool_runs(events, frozenset(f.seq for f in failures)))
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:
