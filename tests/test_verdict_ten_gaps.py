@@ -67,6 +67,7 @@ def test_a_wrong_count_is_a_finding_that_quotes_both_sides(tmp_path: Path) -> No
     [f] = got["codes"]["output_misstated"]
     assert f.severity == "finding" and "42 passed" in f.message and "41 passed, 1 failed" in f.message
     assert "evt:5" in f.message and f.where == "The last run: 42 passed, 0 failed."
+    assert "printed those counts" not in f.message  # one run: it printed other counts, said as such
 
 
 def _sif(path: Path, records: list[dict]) -> Path:

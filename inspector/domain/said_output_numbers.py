@@ -313,8 +313,9 @@ def _tests_wrong(s: str, read: _Read) -> tuple[tuple[str, ...], str] | None:
         return None
     _, _, seq, line = read.tests[-1]
     words = tuple(f"{n} {k}" for k, n in claimed.items())
-    runs = "the one test run in range" if len(read.tests) == 1 else f"none of the {len(read.tests)} test runs in range"
-    return words, f"{runs} printed those counts: the last printed “{line}” (evt:{seq})"
+    if len(read.tests) == 1:
+        return words, f"the one test run in range printed “{line}” (evt:{seq})"
+    return words, f"none of the {len(read.tests)} test runs in range printed those counts; the last printed “{line}” (evt:{seq})"
 
 
 def _issues_wrong(s: str, read: _Read) -> tuple[tuple[str, ...], str] | None:
