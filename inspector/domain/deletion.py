@@ -43,8 +43,11 @@ NOT_CHECKED = (
     "spellings in them, backups and copies of the store file, other stores (those the inspector made of "
     "transcripts in its own data and cache folders are read, as written or JSON-escaped, and named in a "
     "warning) — remove those yourself",
-    "copies encrypted, hashed, compressed, translated or paraphrased, or encoded other than URL, JSON and HTML "
-    "escapes, base64 and hex",
+    "copies encrypted, hashed, compressed, translated or paraphrased, or encoded other than URL (also %uXXXX), "
+    "JSON/Python/JavaScript (\\u{..}) and octal escapes, HTML entities, quoted-printable, base64 (of UTF-8 or "
+    "UTF-16; of base64 for a sensitive value), hex (as one run), ROT13 or reversed: CSS escapes, UTF-7, hex "
+    "with separators (a hexdump), numbers in words (English, or Chinese place value as 一百三十九), a value with "
+    "a separator between every letter, and a value's ROT13 or reversal encoded again are not looked for",
     "values under 7 characters once case and spacing are ignored, and lines of the targets under "
     f"{COPY_MIN_CHARS} characters that are not a sensitive value (phone, e-mail, ID, card, address, key)",
     "ledger entries of other sessions (each session's own entries, names and reviewers are checked: a copy "
@@ -93,12 +96,14 @@ NUMBER_MIN_DIGITS = 7  # fewer digits match by coincidence (and are rarely perso
 
 def number_pattern(values: list[str]) -> NumberCopies | None:
     """What finds every sensitive number among ``values`` in any of its written forms (None
-    when there is none): a copy reformatted is still the same number."""
+    when there is none): a copy reformatted is still the same number, and so is one written
+    backwards (its digits reversed, as ROT13 and reversal are looked for in other values)."""
     numbers = set()
     for v in sensitive_values("\n".join(values)):
         digits = [d for d in v if d.isdigit()]
         if len(digits) >= NUMBER_MIN_DIGITS:
-            numbers.add("".join(str(int(d)) for d in digits))
+            number = "".join(str(int(d)) for d in digits)
+            numbers |= {number, number[::-1]}
     return NumberCopies.of(numbers)
 
 
