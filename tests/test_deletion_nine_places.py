@@ -156,6 +156,8 @@ def test_every_spelling_is_listed_and_no_harmless_text(tmp_path: Path) -> None:
         "financial numerals in another request's reason": ("deletion_requests", "del-2"),
     }
     assert [name for name, copy in expected.items() if copy not in listed] == [], listing.stdout
+    checked = " ".join(json.loads(listing.stdout)["checked"])  # what "no copies" reaches, said with it
+    assert all(word in checked for word in ("quoted-printable", "UTF-16", "ROT13", "reversed", "Chinese numerals"))
     harmless = {f"evt:{9 + n}" for n in range(len(HARMLESS))}
     assert {ident for where, ident in listed if where == "events"} & harmless == set()
 
@@ -166,6 +168,8 @@ def test_after_the_deletion_no_spelling_is_left_anywhere(tmp_path: Path) -> None
     assert runner.invoke(cli, ["search", str(store), "hidden", "--session", SID]).exit_code in (0, 1)  # indexes built
     done = runner.invoke(cli, ["delete", str(store), "del-1", "--reviewer", "r", "--json"])
     assert done.exit_code == 0 and json.loads(done.stdout)["status"] == "done", done.output
+    assert json.loads(done.stdout)["checked"] == json.loads(
+        runner.invoke(cli, ["deletion", str(store), "del-1", "--json"]).stdout)["checked"]
     data = _stored_bytes(store)
     left = [name for name, text in SPELLED.items() if any(f in data for f in _forms(text))]
     assert left == []

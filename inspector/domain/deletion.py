@@ -62,6 +62,26 @@ NOT_CHECKED = (
 )
 
 
+# What a deletion does look at, said beside NOT_CHECKED in every --json listing and result, so a
+# script reading "no copies left" knows how far that reaches (hostile review nine).
+CHECKED = (
+    "places: the request's session — every event (its content, tool input, result and reasoning), every "
+    "material's bytes (as UTF-8 and UTF-16), stub outlines, state records (facts), actions, summaries (text, "
+    "claims, open questions), candidates, handoffs, other deletion requests' reasons, the session record, names "
+    "(keys, ids, call ids, tool names) and its ledger entries; the search indexes of every record removed; "
+    "exact copies in the store's other sessions (named in a warning); exports, reports, transcripts and kept "
+    "logs in the store's own folder (as written, JSON- or HTML-escaped; named in a warning)",
+    "spellings: as written; case, spacing, line breaks and invisible characters ignored; fullwidth and "
+    "mathematical letters and digits, other scripts' decimal digits, marks on ASCII characters and Cyrillic or "
+    "Greek look-alikes; "
+    "spelled-out at/dot; URL (%40, %u0040), JSON/Python/JavaScript (\\u0040, \\x40, \\u{40}), octal (\\100), "
+    "HTML (&#64;, &commat;) and quoted-printable (=40, soft line breaks) escapes, up to four deep; base64 "
+    "(standard, URL-safe, MIME-wrapped) of the UTF-8 or UTF-16 bytes, and for a sensitive value of its "
+    "lower/upper case and of its base64; hex; ROT13; reversed; a number with separators between its digits, in "
+    "Chinese numerals (一三九, 壹叁玖) or reversed; a sensitive value cut in two across two records",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Copy:
     where: str  # events | events_fts | materials | original | stubs | state | actions | summaries | candidates | handoffs | deletion_requests
