@@ -61,7 +61,11 @@ _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _PERCENT_U = re.compile(r"%[uU]([0-9a-fA-F]{4})")  # JavaScript's old escape(): %u0040
 # Quoted-printable (a mail body, a MIME part): "=" at a line's end joins two lines; "=40", "=C3=A9" are bytes.
 _QP_SOFT_BREAK = re.compile(r"=\r?\n")
-_QP_BYTES = re.compile(r"(?:=[0-9A-F]{2})+")
+# A run of "=XX" starting with a byte quoted-printable must encode: a sign or a space, or a UTF-8
+# lead byte with its next byte. "=31" (a digit) or "=AB" (no lead byte) never starts one, so an
+# assignment such as "x=3139" or "token=AB12" costs no decoding.
+_QP_BYTES = re.compile(r"=(?:2[0-9A-F]|3[A-F]|40|5[B-F]|60|7[B-F]|(?:[C-E][0-9A-F]|F[0-4])=[89AB][0-9A-F])"
+                       r"(?:=[0-9A-F]{2})*")
 # Spelled-out separators, as they read once whitespace is gone: "wang [at] example" -> "wang[@]example".
 _SPELLED = tuple((f"{o}{word}{c}", sign) for word, sign in (("at", "@"), ("dot", "."), ("@", "@"), (".", "."))
                  for o, c in ("[]", "()", "{}", "<>"))
@@ -141,7 +145,9 @@ def decoded(text: str) -> str:
         if "&" in text:
             text = html.unescape(text)
         if "=" in text:
-            text = _QP_BYTES.sub(_qp_one, _QP_SOFT_BREAK.sub("", text))
+            if "=\n" in text or "=\r\n" in text:
+                text = _QP_SOFT_BREAK.sub("", text)
+            text = _QP_BYTES.sub(_qp_one, text)
         if text == before:
             break
     return text

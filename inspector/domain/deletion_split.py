@@ -171,15 +171,24 @@ class SplitFinder:
         decode it. Rare, so only a text ending with an escape's start is joined to its neighbours."""
         out: list[tuple[str, str, str]] = []
         edge = min(EDGE, 10 * self._longest + 64)
-        cut = [i for i, p in enumerate(pieces) if p.text and _ESCAPE_START.search(p.text[-12:])]
-        for a in cut:
-            first, tail = pieces[a].owner, pieces[a].text[-edge:]
-            for second in pieces:
-                if not second.text or second.owner == first or frozenset((first, second.owner)) not in neighbours:
+        cut = [p for p in pieces if p.text and _ESCAPE_START.search(p.text[-12:])]
+        if not cut:
+            return out
+        near: dict[str, set[str]] = {}
+        for pair in neighbours:
+            for owner in pair:
+                near.setdefault(owner, set()).update(pair - {owner})
+        by_owner: dict[str, list[Piece]] = {}
+        for piece in pieces:
+            by_owner.setdefault(piece.owner, []).append(piece)
+        for piece in cut:
+            tail = piece.text[-edge:]
+            for second in (p for owner in sorted(near.get(piece.owner, ())) for p in by_owner.get(owner, ())):
+                if not second.text:
                     continue
                 head = second.text[:edge]
                 joined, alone = fold(tail + head), (fold(tail), fold(head))
                 form = next((f for f in self.forms if f in joined and not any(f in t for t in alone)), None)
                 if form is not None:
-                    out.append((first, second.owner, form))
+                    out.append((piece.owner, second.owner, form))
         return out
