@@ -38,6 +38,7 @@ encoded) hides a copy from this matching.
 from __future__ import annotations
 
 import base64
+import codecs
 import html
 import re
 import unicodedata
@@ -204,6 +205,11 @@ def encoded_forms(value: str, *, sensitive: bool) -> set[str]:
 
 
 _ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
+
+
+def rot13(text: str) -> str:
+    """``text`` with its ASCII letters ROT13-ed (its own inverse)."""
+    return codecs.encode(text, "rot13")
 
 
 def turned_forms(key: str) -> set[str]:
