@@ -33,7 +33,7 @@ from inspector.store import (
 )
 from inspector.store.digest_key import parse_key
 from inspector.store.faults import FULL_DISK
-from inspector.store.format_upgrade import check_and_migrate
+from inspector.store.format_upgrade import check_and_migrate, upgrade_needed
 from inspector.store.location import StoreUrl, is_url, store_target
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION
 from inspector.store.sqlite_connections import (
@@ -67,15 +67,18 @@ def store_error(exc: BaseException) -> InspectorError | None:
 
 
 async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = False, read_only: bool | None = None,
-                     unfinished: bool = False) -> Store:
+                     unfinished: bool = False, upgrade: bool = True) -> Store:
     """Open (or, with ``create``, make) a store; refuse anything that is not one.
 
     A copy that ``inspector migrate`` has not finished (store/migration_marker.py) is refused
     with ``migration_unfinished`` — only ``migrate`` itself opens one (``unfinished``), to
     finish it. A carried-out deletion whose text is still in the file is finished here, or named
-    in ``deleted_text_in_file`` (store/deletion_residue.py). See :func:`_open` for the rest.
+    in ``deleted_text_in_file`` (store/deletion_residue.py). An older format is upgraded (and the
+    upgrade said: ``format_upgraded``, format_upgrade.report_to) unless ``upgrade`` is False — a
+    command that writes nothing (``verify``) — which refuses it, ``format_upgrade_needed``,
+    nothing written. See :func:`_open` for the rest.
     """
-    store = await _open(path, create=create, read_only=read_only)
+    store = await _open(path, create=create, read_only=read_only, upgrade=upgrade)
     if not unfinished:
         try:
             found = await migration_marker.read(store.db)
@@ -93,7 +96,8 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
     return store
 
 
-async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_only: bool | None) -> Store:
+async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_only: bool | None,
+                upgrade: bool = True) -> Store:
     """Open (or, with ``create``, make) a store; refuse anything that is not one.
 
     A file of a newer format version is refused rather than guessed at; an older one
@@ -125,11 +129,16 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
     if reason is not None and create:
         raise InspectorError(f"{target} cannot be written ({reason}): a store there can be read, not imported "
                              "into", code="read_only")
+    had = {suffix: os.path.lexists(f"{target}{suffix}") for suffix in ("-wal", "-shm")}  # what opening may add
     if reason is not None:
-        store = await _open_read_only(target, reason)
+        try:
+            store = await _open_read_only(target, reason)
+        except InspectorError as refused:
+            if refused.code == "format_upgrade_needed":  # an older store read-only: leave the folder as it was
+                _remove_made(target, had)
+            raise
         store._held = held_files.hold(target)
         return store
-    had = {suffix: os.path.lexists(f"{target}{suffix}") for suffix in ("-wal", "-shm")}  # what opening may add
     try:
         db = await connection(str(target))
     except sqlite3.Error as exc:
@@ -141,10 +150,11 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await call_index.register_async(db)  # and the call-input index (format 5)
         await reasoning_index.REASONING.register_async(db)  # and the thinking-text index (format 6)
         with held_files.writing(target):  # a migration's commits may checkpoint (see held_files.writing)
-            key = await check_and_migrate(db, target, exists)
+            key, upgraded = await check_and_migrate(db, target, exists, upgrade)
         reader = await connect_reader(target, read_only=False)
         store = Store(target, db, key, reader, connect_reader=lambda: connect_reader(target, read_only=False))
         store._held = held_files.hold(target)
+        store.format_upgraded = upgraded.as_dict() if upgraded is not None else None
         return store
     except sqlite3.DatabaseError as exc:
         await close_all([db])
@@ -172,6 +182,11 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
     except UnicodeDecodeError as exc:  # a damaged schema's message may not even decode
         await close_all([db])
         raise NotAStore(f"{target} is not a readable store: {exc}") from None
+    except InspectorError as refused:
+        await close_all([db])
+        if refused.code == "format_upgrade_needed":  # an older store a command that writes nothing met
+            _remove_made(target, had)
+        raise
     except BaseException:  # a cancel at any await above included: nobody else holds the connection
         await close_all([db])
         raise
@@ -207,9 +222,11 @@ async def _open_read_only(target: Path, reason: str) -> Store:
             raise InspectorError(f"{target} has store format {version} and must be upgraded to {FORMAT_VERSION} before "
                                  "this version can open it, but the disk holding it is full (or failing): nothing was "
                                  "changed — free some space and open it again", code="disk_full")
-        if version != FORMAT_VERSION:
-            raise NotAStore(f"{target} has store format {version}; this version reads {FORMAT_VERSION}, and a store "
-                            "that cannot be written cannot be migrated", code="unknown_format_version")
+        if version > FORMAT_VERSION:
+            raise NotAStore(f"{target} has store format {version}; this version of Context Inspector reads up to "
+                            f"{FORMAT_VERSION}. Upgrade the inspector to open it.", code="unknown_format_version")
+        if version != FORMAT_VERSION:  # a store that cannot be written cannot be upgraded: said as that
+            raise upgrade_needed(target, version, f"it can only be read here ({reason})")
         row = await fetch_one(db, "SELECT value FROM store_meta WHERE key = 'digest_key'")
         if row is None:
             raise NotAStore(f"{target} is missing its store metadata")

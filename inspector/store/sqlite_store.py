@@ -63,6 +63,7 @@ class Store:
         self._log_orphaned = False  # the file was overwritten by another store's: see close
         self.deleted_text_in_file: dict[str, Any] | None = None  # set by open_store: store/deletion_residue.py
         self.deletion_finished: dict[str, Any] | None = None  # what open_store finished of one: the same
+        self.format_upgraded: dict[str, Any] | None = None  # the format upgrade this open made (format_upgrade.py)
         held_files.watch(self)  # a read that fails on a copied-over file is said as such (faults.explain)
 
     @property
