@@ -122,7 +122,11 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
                              "at that name", code="damaged_store")
     if exists:
         check_file_is_sqlite(target)
-    elif not create:
+    else:
+        orphan = _orphan_log(target)
+        if orphan is not None:
+            raise orphan
+    if not exists and not create:
         # the way on: "no store at X" said nothing of how one is made
         raise NotAStore(f"no store at {target} (`inspector import FILE --into STORE` makes a store from a transcript)")
     reason = read_only_reason(target) if read_only is None else ("opened read-only" if read_only else None)
@@ -192,6 +196,29 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         raise
 
 
+
+
+def _orphan_log(target: Path) -> InspectorError | None:
+    """``orphan_wal`` when no store file is at ``target`` but a log with pages is beside it.
+
+    A program that held the store was killed after the file was moved away (``mv s.db away.db``)
+    or deleted: SQLite never copied its last commits into the file, so they are only in
+    ``s.db-wal``, which stays at the old name. "no store at s.db" said nothing of it, and an
+    import into s.db made a new store there and removed the log with the acts in it
+    (storefault-nine, gap 3). Nothing is made or removed now."""
+    wal = Path(f"{target}-wal")
+    try:
+        size = wal.stat().st_size
+    except OSError:
+        return None
+    if size <= 32:  # a log's header alone holds no page
+        return None
+    return InspectorError(
+        f"no store file at {target}, but {wal.name} ({size:,} bytes) is there: the log of a store that was open here "
+        "when its program ended without closing it, whose file was moved or deleted since. It may hold that store's "
+        f"last acts. Nothing was made or changed — if the store was moved, move {wal.name} beside it under its new "
+        f"name (NEW.db-wal) with no program holding it, then open it; to make a new store here, move {wal.name} "
+        "(and its -shm) away first", code="orphan_wal")
 
 
 def _remove_made(target: Path, had: dict[str, bool]) -> None:
