@@ -112,7 +112,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
 
         return await open_pg_store(store_target(path), create=create, read_only=read_only)  # type: ignore[arg-type]
     target = Path(path)
-    problem = faults.path_problem(target)  # a folder, FIFO, device or link leading nowhere: never opened
+    problem = faults.path_problem(target) or faults.companion_problem(target)  # never opened: a folder, a FIFO…
     if problem is not None:
         raise problem
     exists = target.exists()
@@ -182,7 +182,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         failed = None if held_files.holds(target) else faults.read_failure(target)
         if failed is not None:  # the disk failed under SQLite's read ("vtable constructor failed", "unable to open")
             raise faults.explain(failed, str(target)) from None
-        raise NotAStore(f"{target} is not a readable store: {exc}") from None
+        raise _unreadable(target, exc) from None
     except UnicodeDecodeError as exc:  # a damaged schema's message may not even decode
         await close_all([db])
         raise NotAStore(f"{target} is not a readable store: {exc}") from None
@@ -196,6 +196,24 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         raise
 
 
+
+
+def _unreadable(target: Path, exc: BaseException) -> InspectorError:
+    """A file SQLite cannot open as a store: ``damaged_store`` when its header names it a Context
+    Inspector store (a damaged header, a first page of zeros: verify said ``damaged_store`` while
+    every other command said ``not_a_store``, "not a readable store"), else ``not_a_store``."""
+    head = b""
+    if not held_files.holds(target):  # closing a descriptor of a held file would drop this process's locks
+        try:
+            with target.open("rb") as fh:
+                head = fh.read(100)
+        except OSError:
+            pass
+    if head[:16] == SQLITE_MAGIC and int.from_bytes(head[68:72], "big") == APPLICATION_ID:
+        return InspectorError(f"{target} is a Context Inspector store (its header says so) that cannot be read: {exc}; "
+                              f"nothing was changed — restore it from a copy (`inspector verify {target}` says what it "
+                              "finds)", code="damaged_store")
+    return NotAStore(f"{target} is not a readable store: {exc}")
 
 
 def _orphan_log(target: Path) -> InspectorError | None:

@@ -166,6 +166,24 @@ def _written_against_later(wal: Path, file_view: sqlite3.Connection,
     return None if 0 <= after - before <= made else (before, after, made)
 
 
+def _refuse_not_a_log(path: Path, wal: Path) -> None:
+    """``foreign_wal`` for a ``-wal`` that does not begin as a write-ahead log. SQLite ignores such
+    a file and, at the next close, removes it: a read (``sessions``) deleted whatever file of that
+    name someone had put there (storefault-nine). A header of zeros is let through: a log whose
+    header write was cut by a power failure (SQLite ignores it too, and it held nothing)."""
+    try:
+        with wal.open("rb") as fh:
+            head = fh.read(WAL_HEADER)
+    except OSError:
+        return
+    if len(head) < 4 or int.from_bytes(head[:4], "big") in wal_commits.MAGIC or not any(head):
+        return
+    shm = f" (and {path.name}-shm)" if os.path.lexists(f"{path}-shm") else ""
+    raise NotAStore(f"{wal.name} lies beside the store {path} but is not a write-ahead log at all (its first bytes are "
+                    f"not SQLite's log header); opening the store would remove it. Nothing was opened — move {wal.name}"
+                    f"{shm} away, then open the store again", code="foreign_wal")
+
+
 def check_wal_is_own(path: Path) -> None:
     """Raise ``foreign_wal`` when ``path``'s ``-wal`` file is not this store's own log."""
     wal = Path(f"{path}-wal")
@@ -174,6 +192,7 @@ def check_wal_is_own(path: Path) -> None:
             return
     except OSError:
         return
+    _refuse_not_a_log(path, wal)
     base = f"file:{quote(os.fsencode(path.resolve()))}"
     live = _live_elsewhere(path)  # before any connection of this check opens: see there
     if live and not _file_locked_elsewhere(path):
@@ -191,8 +210,12 @@ def check_wal_is_own(path: Path) -> None:
         file_key, file_head, file_view = _read(base + "?immutable=1")
         try:
             log_view = sqlite3.connect(base + "?mode=ro", uri=True)
-            log_key = log_view.execute("SELECT value FROM store_meta WHERE key = 'digest_key'").fetchone()
+            # the schema first: another database's log replaces it, and the key query then failed "no such
+            # table: store_meta" — an OperationalError, taken below for a log that cannot be read here, so
+            # the log was applied and the store became the other database (storefault-nine)
             same = _schema_is_own(file_view, log_view)
+            log_key = log_view.execute("SELECT value FROM store_meta WHERE key = 'digest_key'").fetchone() if same \
+                else None
             if same and file_head is not None:  # the chain the file holds goes on in the log, entry for entry
                 row = log_view.execute("SELECT hash FROM ledger WHERE seq = ?", (file_head[0],)).fetchone()
                 same = row is not None and row[0] == file_head[1]
