@@ -139,7 +139,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
             store = await _open_read_only(target, reason)
         except InspectorError as refused:
             if refused.code == "format_upgrade_needed":  # an older store read-only: leave the folder as it was
-                _remove_made(target, had)
+                wal_owner.remove_made(target, had)
             raise
         store._held = held_files.hold(target)
         return store
@@ -167,9 +167,10 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
             try:
                 store = await _open_read_only(target, FULL_DISK)
                 store.open_error = getattr(exc, "sqlite_errorname", "") or ""
+                store.made_beside = had  # the empty -wal/-shm the failed open made: removed at close
             except InspectorError as refused:
                 if refused.code == "disk_full":  # an upgrade the full disk refused: leave the folder as it was
-                    _remove_made(target, had)
+                    wal_owner.remove_made(target, had)
                 raise
             store._held = held_files.hold(target)
             return store
@@ -189,7 +190,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
     except InspectorError as refused:
         await close_all([db])
         if refused.code == "format_upgrade_needed":  # an older store a command that writes nothing met
-            _remove_made(target, had)
+            wal_owner.remove_made(target, had)
         raise
     except BaseException:  # a cancel at any await above included: nobody else holds the connection
         await close_all([db])
@@ -237,19 +238,6 @@ def _orphan_log(target: Path) -> InspectorError | None:
         f"last acts. Nothing was made or changed — if the store was moved, move {wal.name} beside it under its new "
         f"name (NEW.db-wal) with no program holding it, then open it; to make a new store here, move {wal.name} "
         "(and its -shm) away first", code="orphan_wal")
-
-
-def _remove_made(target: Path, had: dict[str, bool]) -> None:
-    """Remove the empty ``-wal`` and the ``-shm`` a refused open made beside the store (on a full
-    disk they held its last free space), unless another process has taken them up since."""
-    wal = Path(f"{target}-wal")
-    try:
-        if not had["-wal"] and wal.stat().st_size == 0:
-            wal.unlink()
-    except OSError:
-        pass
-    if not had["-shm"]:
-        wal_owner.remove_made_shm(target)
 
 
 async def _open_read_only(target: Path, reason: str) -> Store:

@@ -22,7 +22,16 @@ from urllib.parse import quote
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, StoreBusy, StoreFileChanged
-from inspector.store import faults, file_content, file_writes, held_files, orphan_log, sqlite_connections, wal_commits
+from inspector.store import (
+    faults,
+    file_content,
+    file_writes,
+    held_files,
+    orphan_log,
+    sqlite_connections,
+    wal_commits,
+    wal_owner,
+)
 
 
 class Store:
@@ -65,6 +74,7 @@ class Store:
         self.deleted_text_in_file: dict[str, Any] | None = None  # set by open_store: store/deletion_residue.py
         self.deletion_finished: dict[str, Any] | None = None  # what open_store finished of one: the same
         self.format_upgraded: dict[str, Any] | None = None  # the format upgrade this open made (format_upgrade.py)
+        self.made_beside: dict[str, bool] | None = None  # a full disk's failed open: what was beside it (close)
         held_files.watch(self)  # a read that fails on a copied-over file is said as such (faults.explain)
 
     @property
@@ -95,6 +105,8 @@ class Store:
                 orphan_log.forget(self.path)
         finally:  # a check that raised left every connection's thread running: the process never ended
             await sqlite_connections.close_all(every)
+            if self.made_beside is not None:  # the full disk's read-only store leaves the folder as it was
+                wal_owner.remove_made(self.path, self.made_beside)
 
     def _moved(self) -> bool:
         """The path names another file than the one this store opened, or none (moved over, deleted)."""

@@ -109,6 +109,20 @@ def _file_locked_elsewhere(path: Path) -> bool:
         os.close(fd)  # no connection of this process holds this file (see _live_elsewhere)
 
 
+def remove_made(target: Path, had: dict[str, bool]) -> None:
+    """Remove the empty ``-wal`` and the ``-shm`` a refused (or read-only) open made beside the store
+    (on a full disk they held its last free space), unless another process has taken them up since.
+    ``had``: which of them were there before the open."""
+    wal = Path(f"{target}-wal")
+    try:
+        if not had["-wal"] and wal.stat().st_size == 0:
+            wal.unlink()
+    except OSError:
+        pass
+    if not had["-shm"]:
+        remove_made_shm(target)
+
+
 def remove_made_shm(path: Path) -> None:
     """Remove the -shm this check's reading made, unless another process has the store open by
     now: the DMS byte's write lock, held while the file is unlinked, proves none has (an opening
