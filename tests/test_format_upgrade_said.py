@@ -140,3 +140,24 @@ def test_an_upgrade_killed_part_way_leaves_the_store_at_the_format_it_had(sample
     done = _child(["upgrade", str(sample_store), "--json"])
     assert done.returncode == 0 and json.loads(done.stdout)["upgraded"]["from"] == 5, done.stderr
     assert _child(["verify", str(sample_store)]).returncode == 0
+
+
+async def test_an_upgrade_another_writer_holds_off_is_store_busy_and_changes_nothing(
+        sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guard (storefault-nine): a second writer holds a write transaction past the busy timeout
+    while an older store is opened: ``store_busy``, the file and its format as they were."""
+    _to_format(sample_store, 7)
+    before = sample_store.read_bytes()
+    monkeypatch.setattr("inspector.store.sqlite_connections.BUSY_TIMEOUT_MS", 300)
+    holder = sqlite3.connect(sample_store, isolation_level=None)
+    try:
+        holder.execute("PRAGMA journal_mode = WAL")
+        holder.execute("BEGIN IMMEDIATE")
+        holder.execute("INSERT INTO store_meta VALUES ('held', 'by another writer')")
+        with pytest.raises(InspectorError) as refused:
+            await open_store(sample_store)
+        assert refused.value.code == "store_busy"
+        holder.execute("ROLLBACK")
+    finally:
+        holder.close()
+    assert sample_store.read_bytes() == before and _version(sample_store) == 7
