@@ -182,7 +182,8 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
     report = verifying.cut_report(store)  # a file cut short: judged before anything opens (or writes) it
     try:
         if report is None:
-            async with await open_store(store) as opened:
+            # a check writes nothing: an older format is refused (format_upgrade_needed), not upgraded
+            async with await open_store(store, upgrade=False) as opened:
                 report = await verifying.verify_store(opened, head=pinned, full=True if full else None,
                                                       forget=forget)
     except InspectorError as exc:

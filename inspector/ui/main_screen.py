@@ -152,6 +152,10 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         residue = getattr(self.store, "deleted_text_in_file", None)  # store/deletion_residue.py
         if residue:
             self.notify(residue["message"][0].upper() + residue["message"][1:] + ".", severity="warning", timeout=15)
+        upgraded = getattr(self.store, "format_upgraded", None)  # store/format_upgrade.py
+        if upgraded:
+            self.notify(upgraded["message"][0].upper() + upgraded["message"][1:] + ".", title="Store format upgraded",
+                        timeout=15)
         finished = getattr(self.store, "deletion_finished", None)
         if finished:
             self.notify(finished["message"][0].upper() + finished["message"][1:] + ".", timeout=10)
