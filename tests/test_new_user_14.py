@@ -294,7 +294,7 @@ async def test_the_header_says_how_many_sessions_the_store_holds(sample_store: P
         assert isinstance(app.screen, MainScreen)
         count = len(app.screen.session_ids)
         assert count > 1
-        assert f"{count} sessions (s)" in str(app.screen.query_one(HeaderBar).render())
+        assert f"{count} sessions · " in str(app.screen.query_one(HeaderBar).render())
 
 
 async def test_a_store_of_one_session_says_nothing_of_sessions(tmp_path: Path) -> None:

@@ -39,8 +39,8 @@ def test_the_report_header_says_unread_lines_once_as_the_app_does(tmp_path: Path
     result = CliRunner().invoke(cli, ["report", str(store), "--session", "s-cut", "-o", str(page)])
     assert result.exit_code == 0, result.output
     html = page.read_text()
-    assert '<span class="badge error">⚠ 2 lines_unread</span>' in html
-    assert html.count("lines_unread</span>") == 1
+    assert '<span class="badge error">⚠ 2 transcript lines not read</span>' in html  # words, not the code (flow-nine)
+    assert html.count("not read</span>") == 1
 
 
 async def test_the_start_screen_keeps_the_cursor_on_screen_past_rows_of_copies(gathered: Path) -> None:  # noqa: F811

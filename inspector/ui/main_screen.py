@@ -88,6 +88,8 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         Binding("f", "filter_timeline", "Filter timeline", show=False, id="main.filter_timeline"),
         Binding("k", "focus_candidates", "Candidates", id="main.focus_candidates"),
         Binding("slash", "search", "Search", id="main.search"),
+        # every session's text: the palette was its only way in (new-user-16); "S" is bound nowhere else
+        Binding("S", "search_sessions", "Search all sessions", id="main.search_sessions"),
         Binding("e", "expand", "Expand", id="main.expand"),
         Binding("c", "correct", "Correct", id="main.correct"),
         Binding("d", "focus_drift", "Drift", id="main.focus_drift"),
