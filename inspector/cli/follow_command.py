@@ -96,7 +96,7 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
         refuse_transcript_name(into)
     store_path = into or store_beside(file)
     store_path.parent.mkdir(parents=True, exist_ok=True)
-    caught = await catch_up(file, store_path, actor=actor, live=True)
+    caught = await catch_up(file, store_path, actor=actor)
     _warn(caught.returned)
     if caught.session is None and once:
         return EXIT_OK
@@ -105,7 +105,7 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
         if deadline is not None and time.monotonic() >= deadline:
             return EXIT_OK
         await asyncio.sleep(interval)
-        caught = await catch_up(file, store_path, actor=actor, live=True)
+        caught = await catch_up(file, store_path, actor=actor)
         _warn(caught.returned)
     follower = await Follower.open(store_path, file, actor=actor)
     async with follower.store:  # closed at the end; a read failing on a backup put back is said as that copy

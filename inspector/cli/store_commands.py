@@ -19,11 +19,12 @@ from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own 
 from inspector.cli.store_param import STORE, make_store_argument
 from inspector.domain.cell_width import padded
 from inspector.domain.errors import BadInput, InspectorError
+from inspector.domain.file_name_text import text_name
 from inspector.domain.formats.detect import FORMATS
 from inspector.domain.plurals import counted as _n
-from inspector.services import confirmations, exporting, sessions, unread_lines, verifying
+from inspector.services import confirmations, exporting, grown_file, sessions, unread_lines, verifying
 from inspector.services.checking import CHECKS, SessionCheck, check_store
-from inspector.services.importing import import_file
+from inspector.services.importing import import_file, read_bytes
 from inspector.services.output_file import stale_said
 from inspector.store.connection import open_store
 
@@ -58,9 +59,18 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
     DeepSeek message list) into a store: all or nothing; re-running it is safe."""
     actor = reviewer or getpass.getuser()
     refuse_transcript_name(into)
+    whole = read_bytes(file)
+    if await grown_file.imported_before(file, into, whole, fmt):  # the agent went on: what it appended
+        from inspector.cli.import_appended import import_appended
+
+        return await import_appended(file, into, actor, as_json)
+    body = grown_file.whole_lines(whole, fmt, text_name(file.name))  # a half-written last line waits
+    held = grown_file.held_note(whole, body)
     with ImportProgress(file.name, enabled=not as_json) as progress:  # on a terminal, after 1 s
-        report = await import_file(file, into, actor=actor, progress=progress, fmt=fmt)
+        report = await import_file(file, into, actor=actor, progress=progress, fmt=fmt,
+                                   data=body if held else None, held_back=bool(held))
     data = report.as_dict()
+    data["held_back"] = held
     async with await open_store(into) as opened:
         pending = await confirmations.pending_counts(opened, report.sessions)
         unread = {sid: await unread_lines.unread_lines(opened, sid) for sid in report.sessions}
@@ -86,6 +96,8 @@ async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | No
             lines.append(f"  {len(report.problems):,} lines or parts not read or odd ("
                          + ", ".join(f"{code} {n:,}" for code, n in counts.most_common()) + "); the first "
                          f"{SHOWN_PROBLEMS} are above, `--json` lists every one")
+        if held:
+            lines.append(f"  ⚠ {held}")
         return lines
 
     emit(data, as_json, human)

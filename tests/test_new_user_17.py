@@ -1,0 +1,131 @@
+"""A new user's first hour, round seventeen (docs/reviews/new-user-17.md).
+
+Each test failed on main b068731 before its fix. The first ones are the one harm that a user meets
+by doing what the README says with a transcript an agent is still writing: ``inspector import
+run.jsonl --into my.db`` again after the agent went on ("re-running it is safe") was refused as "the
+file was rewritten, not only appended to" — untrue, it had only grown — and a transcript opened while
+its last line was half written lost that line's record for good (its two halves read as two
+unreadable lines, the tool result in it never paired with its call).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
+from inspector.services.following import catch_up
+from inspector.store.connection import open_store
+
+
+def _lines(session: str = "cc-grow") -> list[bytes]:
+    """A Claude Code transcript: a question, a Bash call, its result, the answer, a second question."""
+    base = {"sessionId": session, "cwd": "/work/app", "version": "2.1.14"}
+    rows = [
+        {"type": "user", "uuid": "u1", "timestamp": "2026-01-05T10:00:00.000Z",
+         "message": {"role": "user", "content": "why does the export time out?"}},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "timestamp": "2026-01-05T10:00:05.000Z",
+         "message": {"role": "assistant", "id": "m1", "content": [
+             {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "make export"}}]}},
+        {"type": "user", "uuid": "u2", "parentUuid": "a1", "timestamp": "2026-01-05T10:00:09.000Z",
+         "message": {"role": "user", "content": [
+             {"type": "tool_result", "tool_use_id": "toolu_1", "content": "timeout after 30 s at batch 1400 " * 20}]}},
+        {"type": "assistant", "uuid": "a2", "parentUuid": "u2", "timestamp": "2026-01-05T10:00:12.000Z",
+         "message": {"role": "assistant", "id": "m2", "content": [{"type": "text", "text": "Batch 1400 times out."}]}},
+        {"type": "user", "uuid": "u3", "parentUuid": "a2", "timestamp": "2026-01-05T10:01:00.000Z",
+         "message": {"role": "user", "content": "stream it instead"}},
+    ]
+    return [json.dumps({**base, **row}).encode() + b"\n" for row in rows]
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, [*args, *(["--reviewer", "ann"] if args[0] == "import" else [])])
+    return result.exit_code, result.stdout, result.stderr
+
+
+async def _events(store: Path, session: str = "cc-grow") -> list[tuple[str, str | None]]:
+    async with await open_store(store) as opened:
+        rows = await opened.db.execute_fetchall("SELECT kind, call_id FROM events WHERE session = ? ORDER BY seq",
+                                                (session,))
+    return [(str(k), c) for k, c in rows]
+
+
+def test_importing_a_transcript_again_after_the_agent_went_on_adds_what_it_appended(tmp_path: Path) -> None:
+    lines = _lines()
+    src, store = tmp_path / "run.jsonl", tmp_path / "my.db"
+    src.write_bytes(b"".join(lines[:2]))
+    assert _run("import", str(src), "--into", str(store))[0] == 0
+    src.write_bytes(b"".join(lines))  # the agent went on: three more lines
+    code, out, err = _run("import", str(src), "--into", str(store))
+    assert code == 0, err
+    assert "rewritten" not in out + err
+    assert "appended" in out and "3 new events" in out, out
+    whole = tmp_path / "whole.db"
+    assert _run("import", str(src), "--into", str(whole))[0] == 0
+    assert asyncio.run(_events(store)) == asyncio.run(_events(whole))  # the same events as one import of the whole file
+    back = tmp_path / "back.jsonl"
+    assert _run("export", str(store), "--session", "cc-grow", "--original", "-o", str(back))[0] == 0
+    assert back.read_bytes() == src.read_bytes()
+    assert _run("verify", str(store))[0] == 0
+    code, out, _ = _run("import", str(src), "--into", str(store), "--json")  # nothing new since: said so, as before
+    assert code == 0 and json.loads(out)["added"] == {}, out
+
+
+def test_a_half_written_last_line_is_not_imported_until_it_is_whole(tmp_path: Path) -> None:
+    lines = _lines()
+    src, store = tmp_path / "run.jsonl", tmp_path / "my.db"
+    src.write_bytes(b"".join(lines[:2]) + lines[2][:150])  # the tool result being written
+    code, out, err = _run("import", str(src), "--into", str(store))
+    assert code == 0, err
+    assert "line 3" in out and "still be writing it" in out and "not imported" in out, out
+    src.write_bytes(b"".join(lines))
+    code, out, err = _run("import", str(src), "--into", str(store))
+    assert code == 0, err
+    kinds = asyncio.run(_events(store))
+    whole = tmp_path / "whole.db"
+    assert _run("import", str(src), "--into", str(whole))[0] == 0
+    assert ("tool_result", "toolu_1") in kinds and kinds == asyncio.run(_events(whole)), kinds
+    code, out, _ = _run("check", str(store), "--json")
+    assert code == 0, out  # the call has its result: no unresolved_call, no unread line
+
+
+async def test_a_transcript_opened_mid_line_keeps_that_lines_record_when_it_is_whole(tmp_path: Path) -> None:
+    """``inspector FILE`` (catch_up, then the app follows): the half line was read as an unreadable
+    line, and the rest of it, once written, as a second one; the tool result was never imported."""
+    lines = _lines()
+    src, store = tmp_path / "run.jsonl", tmp_path / "run.db"
+    src.write_bytes(b"".join(lines[:2]) + lines[2][:150])
+    first = await catch_up(src, store, actor="ann")
+    assert first.unread == [] and first.offset == len(b"".join(lines[:2]))
+    src.write_bytes(b"".join(lines))
+    await catch_up(src, store, actor="ann")
+    kinds = await _events(store)
+    assert ("tool_result", "toolu_1") in kinds and not any(k == "other" for k, _ in kinds), kinds
+
+
+def test_an_import_that_read_a_cut_line_is_not_called_rewritten_when_the_line_goes_on(tmp_path: Path) -> None:
+    """A store made before this fix read the half line as unreadable; the file then grew: the
+    refusal said "rewritten, not only appended to". It now says what happened and the way on."""
+    from inspector.domain.formats.tail import complete_lines
+    from inspector.services import grown_file
+
+    lines = _lines()
+    data = b"".join(lines[:2]) + lines[2][:150]
+    assert grown_file.line_goes_on(data + lines[2][150:], len(data))
+    assert not grown_file.line_goes_on(b"".join(lines), len(b"".join(lines[:2])))
+    assert complete_lines(data) == b"".join(lines[:2])
+    refusal = grown_file.cut_line_refusal("run.jsonl", data + lines[2][150:], len(data))
+    assert refusal.code == "source_line_cut" and "rewritten" not in str(refusal)
+    assert "line 3" in str(refusal) and "new store" in str(refusal)
+
+
+def test_an_unreadable_line_does_not_say_at_twice(tmp_path: Path) -> None:
+    lines = _lines()
+    src = tmp_path / "run.jsonl"
+    src.write_bytes(lines[0] + lines[2][:150] + b"\n" + lines[3])  # a cut line inside the file
+    code, out, err = _run("import", str(src), "--into", str(tmp_path / "s.db"))
+    assert code == 0, err
+    assert "starting at at" not in out and "Unterminated string starting at column" in out, out
