@@ -129,3 +129,16 @@ def test_an_unreadable_line_does_not_say_at_twice(tmp_path: Path) -> None:
     code, out, err = _run("import", str(src), "--into", str(tmp_path / "s.db"))
     assert code == 0, err
     assert "starting at at" not in out and "Unterminated string starting at column" in out, out
+
+
+async def test_opening_a_transcript_mid_line_says_the_line_waits(tmp_path: Path, monkeypatch: object) -> None:
+    from inspector.cli.open_command import resolve_target
+
+    monkeypatch.setenv("INSPECTOR_CACHE_DIR", str(tmp_path / "cache"))  # type: ignore[attr-defined]
+    lines = _lines()
+    src = tmp_path / "run.jsonl"
+    src.write_bytes(b"".join(lines[:2]) + lines[2][:150])
+    notes: list[str] = []
+    await resolve_target(src, "ann", notes)
+    assert notes == ["line 3 is not whole yet (150 bytes with no line end: the agent may still be writing it): not "
+                     "imported; it is read as soon as its line end is written (the file is followed live)"], notes

@@ -62,14 +62,18 @@ def whole_lines(data: bytes, fmt: str | None, name: str) -> bytes:
     return body if fmt in APPENDABLE else data
 
 
-def held_note(data: bytes, body: bytes) -> str | None:
+LATER = "importing the file again once it is whole reads it"
+FOLLOWED = "it is read as soon as its line end is written (the file is followed live)"
+
+
+def held_note(data: bytes, body: bytes, later: str = LATER) -> str | None:
     """What an import says of the half-written last line it left for later (None: there is none)."""
     held = len(data) - len(body)
     if not held:
         return None
     line = body.count(b"\n") + 1
     return (f"line {line} is not whole yet ({counted(held, 'byte')} with no line end: the agent may still be "
-            "writing it): not imported; importing the file again once it is whole reads it")
+            f"writing it): not imported; {later}")
 
 
 def held_json(data: bytes, body: bytes) -> dict[str, Any] | None:
