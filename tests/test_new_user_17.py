@@ -142,3 +142,39 @@ async def test_opening_a_transcript_mid_line_says_the_line_waits(tmp_path: Path,
     await resolve_target(src, "ann", notes)
     assert notes == ["line 3 is not whole yet (150 bytes with no line end: the agent may still be writing it): not "
                      "imported; it is read as soon as its line end is written (the file is followed live)"], notes
+
+
+def test_one_unread_line_is_said_in_the_singular(tmp_path: Path) -> None:
+    """A re-import said "1 line (or parts) of the transcript could not be read and are kept …"."""
+    lines = _lines()
+    src, store = tmp_path / "run.jsonl", tmp_path / "s.db"
+    src.write_bytes(lines[0] + b"{not json\n" + lines[3])
+    assert _run("import", str(src), "--into", str(store))[0] == 0
+    code, out, _ = _run("import", str(src), "--into", str(store))
+    assert code == 0 and "(or parts)" not in out, out
+    assert "1 line or part of a line of the transcript could not be read and is kept in the original" in out, out
+
+
+def test_check_of_one_session_does_not_say_it_checks_every_one() -> None:
+    from inspector.cli.store_commands import checking_stage
+
+    assert checking_stage(()) == "checking every session"
+    assert checking_stage(("s-export",)) == "checking 1 session"
+    assert checking_stage(("a", "b", "a")) == "checking 2 sessions"
+
+
+async def test_f1_shows_and_hides_the_keys_as_question_mark_does(sample_store: Path,
+                                                                  monkeypatch: object) -> None:
+    from inspector.ui.app import InspectorApp
+    from tests.test_app import settle
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")  # type: ignore[attr-defined]
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f1")
+        await settle(app, pilot)
+        assert app.screen.query("HelpPanel"), "F1 shows the keys"
+        await pilot.press("f1")
+        await settle(app, pilot)
+        assert not app.screen.query("HelpPanel"), "F1 again hides them"

@@ -274,6 +274,11 @@ def _clip(title: str, most: int = 60) -> str:
     return title if len(title) <= most else title[:most - 1] + "…"
 
 
+def checking_stage(sessions: tuple[str, ...]) -> str:
+    """The progress line's words: "checking every session" was said of `check --session S` too."""
+    return f"checking {'every session' if not sessions else _n(len(set(sessions)), 'session')}"
+
+
 @click.command("check")
 @sole_store_argument
 @click.option("--session", "sessions", multiple=True, help="Check only this session (repeatable).")
@@ -283,7 +288,7 @@ def _clip(title: str, most: int = 60) -> str:
 @run_command()
 async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...], as_json: bool) -> int:
     """Run every check over every session; exit 1 on any refusal, drift or survival finding or protocol problem."""
-    with ProgressLine(f"check {store.name}", enabled=not as_json, since=STARTED, stage="checking every session"):
+    with ProgressLine(f"check {store.name}", enabled=not as_json, since=STARTED, stage=checking_stage(sessions)):
         async with await open_store(store) as opened:
             results = await check_store(opened, sessions=list(sessions) or None, only=list(only) or None)
 
