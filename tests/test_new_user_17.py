@@ -178,3 +178,17 @@ async def test_f1_shows_and_hides_the_keys_as_question_mark_does(sample_store: P
         await pilot.press("f1")
         await settle(app, pilot)
         assert not app.screen.query("HelpPanel"), "F1 again hides them"
+
+
+def test_the_reports_ledger_says_an_imports_records_in_words(tmp_path: Path) -> None:
+    """The report's ledger row said "added 4 event, 1 material, 1 session, 1 state"."""
+    src, store = tmp_path / "run.jsonl", tmp_path / "s.db"
+    src.write_bytes(b"".join(_lines()))
+    assert _run("import", str(src), "--into", str(store))[0] == 0
+    code, out, _ = _run("report", str(store), "--session", "cc-grow", "--json")
+    assert code == 0, out
+    doc = json.loads(out)
+    acts = doc.get("acts") or doc.get("ledger")
+    [what] = [a["what"] for a in acts if a["kind"] == "import"]
+    assert "added 6 events, 1 material, 1 session, " in what and "state record" in what, what
+    assert "1 event" not in what.replace("6 events", "")
