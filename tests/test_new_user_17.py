@@ -192,3 +192,14 @@ def test_the_reports_ledger_says_an_imports_records_in_words(tmp_path: Path) -> 
     [what] = [a["what"] for a in acts if a["kind"] == "import"]
     assert "added 6 events, 1 material, 1 session, " in what and "state record" in what, what
     assert "1 event" not in what.replace("6 events", "")
+
+
+def test_budget_says_what_its_ratio_is_of(sample_store: Path) -> None:
+    """"loaded 51,050 · ratio 0.9504" under "history budget 116,000": the ratio is not loaded / budget
+    (0.44) but loaded / the raw history's tokens, which nothing printed."""
+    result = CliRunner().invoke(cli, ["budget", str(sample_store), "--session", "s-export"])
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    plan = json.loads(CliRunner().invoke(cli, ["budget", str(sample_store), "--session", "s-export", "--json"]).stdout)
+    assert f"loaded {plan['loaded_tokens']:,} of the raw history's {plan['raw_history_tokens']:,}" in first, first
+    assert f"(ratio {plan['ratio']}: length only, not quality)" in first, first
