@@ -203,3 +203,13 @@ def test_budget_says_what_its_ratio_is_of(sample_store: Path) -> None:
     plan = json.loads(CliRunner().invoke(cli, ["budget", str(sample_store), "--session", "s-export", "--json"]).stdout)
     assert f"loaded {plan['loaded_tokens']:,} of the raw history's {plan['raw_history_tokens']:,}" in first, first
     assert f"(ratio {plan['ratio']}: length only, not quality)" in first, first
+
+
+def test_no_actions_says_a_transcripts_tool_calls_are_not_in_the_action_ledger(tmp_path: Path) -> None:
+    """A session whose agent ran `make export` (and, in a real one, `git push`) printed "(no actions)"."""
+    src, store = tmp_path / "run.jsonl", tmp_path / "s.db"
+    src.write_bytes(b"".join(_lines()))
+    assert _run("import", str(src), "--into", str(store))[0] == 0
+    code, out, _ = _run("actions", str(store), "--session", "cc-grow")
+    assert code == 0 and out.strip() != "(no actions)", out
+    assert "tool calls" in out and "timeline" in out, out
