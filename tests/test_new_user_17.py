@@ -213,3 +213,19 @@ def test_no_actions_says_a_transcripts_tool_calls_are_not_in_the_action_ledger(t
     code, out, _ = _run("actions", str(store), "--session", "cc-grow")
     assert code == 0 and out.strip() != "(no actions)", out
     assert "tool calls" in out and "timeline" in out, out
+
+
+def test_a_later_copy_under_another_name_is_not_called_rewritten(tmp_path: Path) -> None:
+    """early.jsonl (two lines) imported, then later.jsonl (the same session, five lines): "later.jsonl
+    now says one of its records differently (the file was rewritten, not only appended to)" — neither
+    file was rewritten."""
+    lines = _lines()
+    (tmp_path / "early.jsonl").write_bytes(b"".join(lines[:2]))
+    (tmp_path / "later.jsonl").write_bytes(b"".join(lines))
+    store = tmp_path / "s.db"
+    assert _run("import", str(tmp_path / "early.jsonl"), "--into", str(store))[0] == 0
+    code, out, err = _run("import", str(tmp_path / "later.jsonl"), "--into", str(store))
+    assert code == 3, out
+    said = " ".join(err.split())
+    assert "rewritten" not in said and "the store read this session from early.jsonl" in said, said
+    assert "`inspector later.jsonl` opens it in one of its own" in said, said
