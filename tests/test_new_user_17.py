@@ -229,3 +229,22 @@ def test_a_later_copy_under_another_name_is_not_called_rewritten(tmp_path: Path)
     said = " ".join(err.split())
     assert "rewritten" not in said and "the store read this session from early.jsonl" in said, said
     assert "`inspector later.jsonl` opens it in one of its own" in said, said
+
+
+def test_several_files_are_imported_one_after_another(tmp_path: Path) -> None:
+    """`inspector import *.jsonl --into team.db` stopped at "Got unexpected extra arguments"."""
+    (tmp_path / "a.jsonl").write_bytes(b"".join(_lines("cc-a")))
+    (tmp_path / "b.jsonl").write_bytes(b"".join(_lines("cc-b")))
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    store = tmp_path / "team.db"
+    files = [str(tmp_path / n) for n in ("a.jsonl", "empty.jsonl", "b.jsonl")]
+    code, out, err = _run("import", *files, "--into", str(store))
+    assert code == 3, out + err  # one was refused
+    assert "session cc-a" in out and "session cc-b" in out, out
+    assert "empty.jsonl is empty" in err and "3 files: 2 imported, 1 refused" in out, (out, err)
+    code, out, _ = _run("import", *files, "--into", str(store), "--json")
+    docs = json.loads(out)
+    assert [d["file"] for d in docs] == files
+    assert docs[1]["error"]["code"] == "empty_file" and docs[0]["added"] == {} and docs[2]["sessions"] == ["cc-b"]
+    code, out, _ = _run("sessions", str(store))
+    assert "cc-a" in out and "cc-b" in out

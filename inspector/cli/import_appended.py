@@ -9,18 +9,18 @@ as "rewritten, not only appended to", which was untrue (services/grown_file.py).
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from inspector.cli.import_progress import ImportProgress
-from inspector.cli.output import EXIT_OK, emit
 from inspector.domain.plurals import counted
 from inspector.services import confirmations
 from inspector.services.following import catch_up
 from inspector.store.connection import open_store
 
 
-async def import_appended(file: Path, into: Any, actor: str, as_json: bool) -> int:
+async def import_appended(file: Path, into: Any, actor: str, as_json: bool) -> tuple[dict[str, Any], Callable[[], list[str]]]:
     with ImportProgress(file.name, enabled=not as_json) as progress:  # on a terminal, after 1 s
         caught = await catch_up(file, into, actor=actor, progress=progress)
     sessions = [caught.session] if caught.session else []
@@ -53,5 +53,4 @@ async def import_appended(file: Path, into: Any, actor: str, as_json: bool) -> i
             lines.append(f"  ⚠ {caught.held}")
         return lines
 
-    emit(data, as_json, human)
-    return EXIT_OK
+    return data, human
