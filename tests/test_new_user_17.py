@@ -248,3 +248,21 @@ def test_several_files_are_imported_one_after_another(tmp_path: Path) -> None:
     assert docs[1]["error"]["code"] == "empty_file" and docs[0]["added"] == {} and docs[2]["sessions"] == ["cc-b"]
     code, out, _ = _run("sessions", str(store))
     assert "cc-a" in out and "cc-b" in out
+
+
+def test_an_eval_logs_samples_are_listed_in_number_order(tmp_path: Path) -> None:
+    """A ten-sample .eval listed "sample 10" before "sample 1" (its members sorted as text)."""
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("header.json", json.dumps({"eval": {"task": "pop", "model": "m"}}))
+        for n in (1, 2, 10):
+            z.writestr(f"samples/{n}_epoch_1.json", json.dumps({"id": n, "epoch": 1, "messages": [
+                {"role": "user", "content": f"question {n}"}, {"role": "assistant", "content": "yes"}]}))
+    src = tmp_path / "pop.eval"
+    src.write_bytes(buf.getvalue())
+    code, out, err = _run("import", str(src), "--into", str(tmp_path / "s.db"), "--json")
+    assert code == 0, err
+    assert [s.rsplit("#", 1)[1] for s in json.loads(out)["sessions"]] == ["1.1", "2.1", "10.1"], out
