@@ -266,3 +266,20 @@ def test_an_eval_logs_samples_are_listed_in_number_order(tmp_path: Path) -> None
     code, out, err = _run("import", str(src), "--into", str(tmp_path / "s.db"), "--json")
     assert code == 0, err
     assert [s.rsplit("#", 1)[1] for s in json.loads(out)["sessions"]] == ["1.1", "2.1", "10.1"], out
+
+
+async def test_escape_hides_the_keys_panel(sample_store: Path, monkeypatch: object) -> None:
+    """? opened the keys panel and escape — what closes every dialog here — left it open."""
+    from inspector.ui.app import InspectorApp
+    from tests.test_app import settle
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")  # type: ignore[attr-defined]
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        assert app.screen.query("HelpPanel")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert not app.screen.query("HelpPanel"), "escape hides the keys"
