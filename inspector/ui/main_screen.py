@@ -352,7 +352,11 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         self.action_focus_channel("evidence")
 
     def action_clear_search(self) -> None:
-        """escape: clear the search and leave the box, so the next keys are keys again (issue 15, 6)."""
+        """escape: clear the search and leave the box, so the next keys are keys again (issue 15, 6);
+        first, the keys panel ``?`` or F1 opened (escape left it open: new-user-17)."""
+        if self.query("HelpPanel"):
+            self.app.action_hide_help_panel()
+            return
         search_box = self.query_one("#evidence-search", Input)
         if search_box.value:
             search_box.value = ""
