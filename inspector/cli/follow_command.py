@@ -138,7 +138,7 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
         refuse_transcript_name(into)
     store_path = tally.store = into or store_beside(file)
     store_path.parent.mkdir(parents=True, exist_ok=True)
-    caught = await catch_up(file, store_path, actor=actor, live=True)
+    caught = await catch_up(file, store_path, actor=actor)
     _warn(caught.returned)
     if caught.session is None and once:
         return EXIT_OK, "once"
@@ -148,7 +148,7 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
             return EXIT_OK, "timeout"
         if await _pause(stop, interval):
             return EXIT_OK, "terminated"
-        caught = await catch_up(file, store_path, actor=actor, live=True)
+        caught = await catch_up(file, store_path, actor=actor)
         _warn(caught.returned)
     follower = await Follower.open(store_path, file, actor=actor)
     async with follower.store:  # closed at the end; a read failing on a backup put back is said as that copy

@@ -154,6 +154,10 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         residue = getattr(self.store, "deleted_text_in_file", None)  # store/deletion_residue.py
         if residue:
             self.notify(residue["message"][0].upper() + residue["message"][1:] + ".", severity="warning", timeout=15)
+        upgraded = getattr(self.store, "format_upgraded", None)  # store/format_upgrade.py
+        if upgraded:
+            self.notify(upgraded["message"][0].upper() + upgraded["message"][1:] + ".", title="Store format upgraded",
+                        timeout=15)
         finished = getattr(self.store, "deletion_finished", None)
         if finished:
             self.notify(finished["message"][0].upper() + finished["message"][1:] + ".", timeout=10)
@@ -348,7 +352,11 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         self.action_focus_channel("evidence")
 
     def action_clear_search(self) -> None:
-        """escape: clear the search and leave the box, so the next keys are keys again (issue 15, 6)."""
+        """escape: clear the search and leave the box, so the next keys are keys again (issue 15, 6);
+        first, the keys panel ``?`` or F1 opened (escape left it open: new-user-17)."""
+        if self.query("HelpPanel"):
+            self.app.action_hide_help_panel()
+            return
         search_box = self.query_one("#evidence-search", Input)
         if search_box.value:
             search_box.value = ""
