@@ -75,7 +75,12 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
         notes = [f"  ! {w['code']}: {w['message']}" for w in cleared_warnings(session, lost_context)]
         if report.generation is None:
             return [f"{session}: no summary generations", *notes]
-        lines = [f"{session} generation {report.generation}: " + drift_headline(report.findings)]
+        head = drift_headline(report.findings)
+        if agreed is not None and agreed["verdict_parts"]["survival"] != "clear":  # never "no drift" alone over it
+            lost = agreed["survival"] or agreed["survival_warnings"]
+            head += (f"; survival {'✗' if agreed['survival'] else '?'} "
+                     + ", ".join(dict.fromkeys(x["code"] for x in lost)) + " (below)")
+        lines = [f"{session} generation {report.generation}: " + head]
         lines += [f"  {'!' if f.severity == 'warning' else '✗'} {f.code} [{f.key or '-'}]: {f.message}"
                   for f in report.findings]
         lines += notes
