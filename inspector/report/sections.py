@@ -40,6 +40,8 @@ def header(data: dict[str, Any]) -> str:
     badges = []
     if b.get("drift"):
         badges.append(("error", f"⚠ drift {b['drift']}"))
+    if b.get("not_judged"):  # the app header's "?" (check's verdict), with its count: the top said no "?" (review-17)
+        badges.append(("accent", f"? {_n(b['not_judged'], 'warning')}: not judged in full"))
     if b.get("pending_candidates"):
         badges.append(("warning", f"◷ {_n(b['pending_candidates'], 'pending candidate')}"))
     if b.get("unknown_actions"):
@@ -145,8 +147,9 @@ def _summary(gens: list[dict[str, Any]], drift_counts: dict[int, int], unsure: d
         n = drift_counts.get(g["generation"], 0)
         u = unsure.get(g["generation"], 0)  # a rule could not judge: as in the app's Drift tab, "?", never nothing
         flag = (f' <span class="badge error">⚠ drift {n}</span>' if n
-                # as the app's header says it: "? not judged 1" read as a count of one thing not judged (flow-nine)
-                else f' <span class="badge warning">? {_n(u, "warning")}: not judged in full</span>' if u else "")
+                # "? not judged 1" read as a count of one thing not judged (flow-nine); drift's warnings
+                # only, so said as drift's: the header's "? 2 warnings" counts survival's too (review-17)
+                else f' <span class="badge warning">? {_n(u, "drift warning")}: not judged in full</span>' if u else "")
         covers = f" · covers evt {e(g['covers'][0])}–{e(g['covers'][1])}" if g.get("covers") else ""
         unresolved = "".join(f"<li>⟨{e(u)}⟩</li>" for u in g.get("unresolved") or [])
         out.append(f'<article class="generation"><h3>gen {e(g["generation"])} · {e(g["kind"])}{covers}{flag}</h3>'

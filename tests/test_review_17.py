@@ -1,0 +1,41 @@
+"""Review 17: fresh eyes on the session's merges, as a user of the app, the CLI and the report.
+
+Each test is one thing a person saw disagree between two places that should say the same.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inspector.report.sections import header, three_channels
+from inspector.services import overview
+from inspector.services.report import report_data
+from inspector.services.sessions import list_sessions
+from inspector.store.connection import open_store
+
+REAL_CC = Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claude-code"
+
+
+async def test_the_reports_header_says_the_apps_verdict_with_its_count(imported_copy: Any) -> None:
+    """A real auto-compaction (Claude Code 2.0.76): the app's header reads "? 2 warnings: not judged
+    in full" (a name the log cannot confirm, a pending goal survival cannot judge), check says "?";
+    the report's header said no "?" at all, and its generation said "? 1 warning: not judged in
+    full" (drift's alone) — the same words as the app's header with another number."""
+    source = REAL_CC / "a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl"
+    if not source.exists():
+        pytest.skip("the real transcripts (../shared/real_sessions) are not beside the project")
+    store = imported_copy(source)
+    async with await open_store(store) as opened:
+        (info,) = await list_sessions(opened)
+        _, badges = await overview.overview(opened, info.id)
+        data = await report_data(opened, info.id)
+    assert badges.not_judged == 2 and data["check"]["verdict"] == "unknown"
+    top = header(data)
+    assert "? 2 warnings: not judged in full" in top  # as the app's header says it
+    channels = three_channels(data)
+    # the generation's own badge counts drift's warnings only, and says so
+    assert "? 1 drift warning: not judged in full" in channels
+    assert "? 1 warning: not judged in full" not in channels
