@@ -5,16 +5,22 @@ Each test is one thing a person saw disagree between two places that should say 
 
 from __future__ import annotations
 
+import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from inspector.cli.main import cli
+from inspector.services.importing import import_file
 from inspector.report.sections import header, three_channels
 from inspector.services import overview
 from inspector.services.report import report_data
 from inspector.services.sessions import list_sessions
 from inspector.store.connection import open_store
+from tests.test_open_file_unread_said import _transcript
 
 REAL_CC = Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claude-code"
 
@@ -39,3 +45,16 @@ async def test_the_reports_header_says_the_apps_verdict_with_its_count(imported_
     # the generation's own badge counts drift's warnings only, and says so
     assert "? 1 drift warning: not judged in full" in channels
     assert "? 1 warning: not judged in full" not in channels
+
+
+def test_check_strict_json_says_not_ok_when_it_exits_1(tmp_path: Path) -> None:
+    """``check --strict --json`` on a session not judged in full exited 1 and printed "ok": true: a
+    gate script reading the document passed what the exit code failed."""
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(_transcript(tmp_path / "cut.jsonl"), store, actor="t"))  # a line it could not read
+    strict = CliRunner().invoke(cli, ["check", str(store), "--strict", "--json"])
+    doc = json.loads(strict.stdout)
+    assert strict.exit_code == 1 and doc["verdict"] == "unknown"
+    assert doc["ok"] is False and doc["strict"] is True
+    plain = CliRunner().invoke(cli, ["check", str(store), "--json"])  # without --strict: "?" passes, as before
+    assert plain.exit_code == 0 and json.loads(plain.stdout)["ok"] is True

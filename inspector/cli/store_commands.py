@@ -265,5 +265,10 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
 
     ok = all(r.ok for r in results)
     verdict = "failed" if not ok else "unknown" if any(r.verdict == "unknown" for r in results) else "clear"
-    emit({"ok": ok, "verdict": verdict, "sessions": [r.as_dict() for r in results]}, as_json, human)
-    return EXIT_OK if ok and not (strict and verdict == "unknown") else EXIT_REFUSED
+    # --strict: "ok" is the gate's answer, as the exit code: it said true beside exit 1 (review-17)
+    passed = ok and not (strict and verdict == "unknown")
+    doc: dict[str, Any] = {"ok": passed, "verdict": verdict}
+    if strict:
+        doc["strict"] = True
+    emit({**doc, "sessions": [r.as_dict() for r in results]}, as_json, human)
+    return EXIT_OK if passed else EXIT_REFUSED
