@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from inspector.cli.main import cli
-from inspector.services.importing import import_file
 from inspector.report.sections import header, three_channels
 from inspector.services import overview
+from inspector.services.importing import import_file
 from inspector.services.report import report_data
 from inspector.services.sessions import list_sessions
 from inspector.store.connection import open_store
