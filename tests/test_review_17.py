@@ -58,3 +58,29 @@ def test_check_strict_json_says_not_ok_when_it_exits_1(tmp_path: Path) -> None:
     assert doc["ok"] is False and doc["strict"] is True
     plain = CliRunner().invoke(cli, ["check", str(store), "--json"])  # without --strict: "?" passes, as before
     assert plain.exit_code == 0 and json.loads(plain.stdout)["ok"] is True
+
+
+def test_follow_once_says_the_compaction_its_catch_up_imported(tmp_path: Path) -> None:
+    """``follow --once --summary`` (a script resuming from cron) imported the lines holding a real
+    auto-compaction and ended with "summary_generations": [] — only the polling loop counted
+    generations, so a run that caught up in one step never said one arrived."""
+    source = REAL_CC / "a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl"
+    if not source.exists():
+        pytest.skip("the real transcripts (../shared/real_sessions) are not beside the project")
+    lines = source.read_bytes().splitlines(keepends=True)
+    grown, store = tmp_path / "grown.jsonl", tmp_path / "f.db"
+    grown.write_bytes(b"".join(lines[:20]))  # before the compaction (its boundary is line 31)
+
+    def follow() -> dict[str, Any]:
+        done = CliRunner().invoke(cli, ["follow", str(grown), "--into", str(store), "--once", "--summary"])
+        assert done.exit_code == 0, done.output
+        return json.loads(done.stdout.splitlines()[-1])
+
+    assert follow()["summary_generations"] == []
+    with grown.open("ab") as out:
+        out.write(b"".join(lines[20:40]))
+    second = follow()
+    assert second["summary_generations"] == [1] and second["first_seq"] == 20, second
+    with grown.open("ab") as out:
+        out.write(b"".join(lines[40:50]))
+    assert follow()["summary_generations"] == []  # nothing new arrived: said as nothing

@@ -156,6 +156,9 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
         tally.session = follower.resume.session
         for event in await follower.events_after(follower.resume.seq - caught.added_events):
             _print(event, tally)
+        latest = follower.resume.generation  # a compaction the catch-up imported arrived too (review-17)
+        _compacted(latest - caught.generations, latest, follower.resume.session, store_path)
+        tally.generations += range(latest - caught.generations + 1, latest + 1)
         while not once and (deadline is None or time.monotonic() < deadline):
             if await _pause(stop, interval):
                 return EXIT_OK, "terminated"

@@ -278,6 +278,8 @@ class CatchUp:
     unread: list[ProtocolProblem] = field(default_factory=list)  # lines the import could not read
     held: str | None = None  # a half-written last line left for later, said (services/grown_file.py)
     start: int = 0  # where this import began in the file (0: a first import)
+    # summary generations (compactions) this catch-up imported: follow --once said none (review-17)
+    generations: int = 0
 
 
 def prefix_unchanged(store: Store, extent: ImportedExtent, data: bytes) -> bool:
@@ -329,7 +331,8 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
         report = await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=body,
                                    held_back=len(body) < len(data))
         return CatchUp(report.sessions[0] if report.sessions else None, fmt, report.added.get("event", 0), len(body),
-                       returned(report), unread(report), held_note(data, body))
+                       returned(report), unread(report), held_note(data, body),
+                       generations=report.added.get("summary", 0))
     async with await open_store(into) as store:
         fmt = extent.fmt or detect(data[:1 << 16], text_name(source.name))
         if fmt not in APPENDABLE:
@@ -339,13 +342,14 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
         follower = Follower(store, source, actor=actor)
         await follower.attach(data)
         assert follower.resume is not None
-        before = follower.resume.seq
+        before, generation = follower.resume.seq, follower.resume.generation
         start = follower.resume.offset
         tail = cut(data[start:])
         report = await follower.import_tail(tail) if tail.strip() else None
         return CatchUp(extent.session, fmt, follower.resume.seq - before, follower.resume.offset,
                        returned(report) if report else [], unread(report) if report else [],
-                       held_note(data, data[:start + len(tail)]), start)
+                       held_note(data, data[:start + len(tail)]), start,
+                       generations=follower.resume.generation - generation)
 
 
 def unread(report: ImportReport) -> list[ProtocolProblem]:
