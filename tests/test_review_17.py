@@ -84,3 +84,27 @@ def test_follow_once_says_the_compaction_its_catch_up_imported(tmp_path: Path) -
     with grown.open("ab") as out:
         out.write(b"".join(lines[40:50]))
     assert follow()["summary_generations"] == []  # nothing new arrived: said as nothing
+
+
+def test_import_of_an_appended_transcript_says_the_compaction_it_brought(tmp_path: Path) -> None:
+    """``import FILE --into STORE`` again after the agent wrote on: the appended lines held a real
+    auto-compaction, and the import said "20 new events" only (--json: added {"event": 20}) — the
+    new summary generation drift and survival now judge went unsaid, as a first import says it."""
+    source = REAL_CC / "a6e4c2a0fbd1-0__auto_compaction_v2.0.76.jsonl"
+    if not source.exists():
+        pytest.skip("the real transcripts (../shared/real_sessions) are not beside the project")
+    lines = source.read_bytes().splitlines(keepends=True)
+    grown, store = tmp_path / "grown.jsonl", tmp_path / "g.db"
+    grown.write_bytes(b"".join(lines[:20]))
+    assert CliRunner().invoke(cli, ["import", str(grown), "--into", str(store)]).exit_code == 0
+    with grown.open("ab") as out:
+        out.write(b"".join(lines[20:45]))
+    plain_copy = tmp_path / "g2.db"
+    plain_copy.write_bytes(store.read_bytes())
+    doc = CliRunner().invoke(cli, ["import", str(grown), "--into", str(store), "--json"])
+    assert doc.exit_code == 0, doc.output
+    said = json.loads(doc.stdout)
+    assert said["added"] == {"event": 20, "summary": 1} and said["summary_generations"] == [1], said
+    text = CliRunner().invoke(cli, ["import", str(grown), "--into", str(plain_copy)])
+    assert text.exit_code == 0 and "a compaction arrived: summary generation 1 of " in text.output, text.output
+    assert "inspector drift " in text.output

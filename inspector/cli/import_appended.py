@@ -15,9 +15,10 @@ from typing import Any
 
 from inspector.cli.import_progress import ImportProgress
 from inspector.domain.plurals import counted
+from inspector.domain.terminal_safe import line_safe
 from inspector.services import confirmations
 from inspector.services.following import catch_up
-from inspector.store.connection import open_store
+from inspector.store.connection import fetch_one, open_store
 
 
 async def import_appended(file: Path, into: Any, actor: str, as_json: bool) -> tuple[dict[str, Any], Callable[[], list[str]]]:
@@ -26,9 +27,18 @@ async def import_appended(file: Path, into: Any, actor: str, as_json: bool) -> t
     sessions = [caught.session] if caught.session else []
     async with await open_store(into) as opened:
         pending = await confirmations.pending_counts(opened, sessions)
+        latest = 0
+        if caught.generations and caught.session:  # a compaction in the appended lines: said, as a first import says it
+            row = await fetch_one(opened.db, "SELECT COALESCE(MAX(generation), 0) FROM summaries WHERE session = ?",
+                                  (caught.session,))
+            latest = int(row[0]) if row else 0
+    arrived = list(range(latest - caught.generations + 1, latest + 1)) if latest else []
     problems = caught.unread + caught.returned
     data = {"store": str(into), "created_store": False, "format": caught.fmt, "sessions": sessions,
-            "events": caught.added_events, "added": {"event": caught.added_events} if caught.added_events else {},
+            "events": caught.added_events,
+            "added": ({"event": caught.added_events} if caught.added_events else {})
+            | ({"summary": len(arrived)} if arrived else {}),
+            "summary_generations": arrived,
             "appended": {"from": caught.start, "to": caught.offset}, "pending": pending,
             "problems": [{"code": p.code, "line": p.line, "message": p.message, "session": p.session, "seq": p.seq}
                          for p in problems],
@@ -45,6 +55,10 @@ async def import_appended(file: Path, into: Any, actor: str, as_json: bool) -> t
                      f"{counted(caught.offset - caught.start, 'byte')} appended since its last import"]
         lines += [f"  session {sid}: open it with `inspector {shlex.quote(str(into))} --session {shlex.quote(sid)}`"
                   for sid in sessions]
+        for g in arrived:  # review-17: "20 new events" said nothing of the generation drift now judges
+            lines.append(f"  ⚑ a compaction arrived: summary generation {g} of {line_safe(str(caught.session))}; judge it with "
+                         f"`inspector drift {shlex.quote(str(into))} --session {shlex.quote(str(caught.session))}` "
+                         "(and `survival`)")
         lines += pending_steps(str(into), pending)
         for p in problems:
             where = f" (line {p.line})" if p.line is not None else ""
