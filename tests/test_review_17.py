@@ -108,3 +108,77 @@ def test_import_of_an_appended_transcript_says_the_compaction_it_brought(tmp_pat
     text = CliRunner().invoke(cli, ["import", str(grown), "--into", str(plain_copy)])
     assert text.exit_code == 0 and "a compaction arrived: summary generation 1 of " in text.output, text.output
     assert "inspector drift " in text.output
+
+
+def _long_request_transcript(path: Path, filler_lines: int) -> Path:
+    """A Claude Code log: a user message of ``filler_lines`` pasted build-log lines with a rule in
+    their middle, then an auto-compaction whose summary says the rule's opposite."""
+    sid = "11111111-2222-3333-4444-555555555558"
+
+    def rec(i: int, typ: str, body: Any = None, **extra: Any) -> dict[str, Any]:
+        r = {"parentUuid": f"u{i - 1}" if i > 1 else None, "isSidechain": False, "userType": "external", "cwd": "/w",
+             "sessionId": sid, "version": "2.0.76", "type": typ, "timestamp": f"2026-01-07T12:{i:02d}:00.000Z",
+             "uuid": f"u{i}"}
+        if body is not None:
+            r["message"] = {"role": typ, "content": body}
+        return {**r, **extra}
+
+    filler = "Build log line: compiling module ok.\n" * filler_lines
+    pasted = ("Now also speed up the export query.\n\n" + filler
+              + "\nNever run migrations against the production database.\n" + filler)
+    summary = ("This session is being continued from a previous conversation that ran out of context. The "
+               "conversation is summarized below:\nThe user asked to fix the flaky export test in export_test.go. "
+               "Now also speed up the export query. We may run migrations against the production database.")
+    records = [rec(1, "user", "Fix the flaky export test in export_test.go."),
+               rec(2, "assistant", [{"type": "text", "text": "Looking."}]), rec(3, "user", pasted),
+               rec(4, "assistant", [{"type": "text", "text": "Noted."}]),
+               rec(5, "system", subtype="compact_boundary", content="Conversation compacted", isMeta=False,
+                   level="info", compactMetadata={"trigger": "auto", "preTokens": 1000}),
+               rec(6, "user", summary, isCompactSummary=True)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("filler_lines", [20, 2000])
+def test_a_user_message_the_rules_read_only_in_part_is_never_a_clear(tmp_path: Path, filler_lines: int) -> None:
+    """A user pasted 148,000 characters of build log with "Never run migrations against the
+    production database." in the middle; the summary says "We may run migrations against the
+    production database". Whole (20 lines) check fails it; long (2,000 lines), the rules read its
+    first 48,000 and last 16,000 characters only, the rule was never proposed, and check said
+    "✓ clear" with no warning — a green over text nobody read. It is "?" now, in check, its
+    --json, drift --json and the app's header count."""
+    store = tmp_path / "s.db"
+    source = _long_request_transcript(tmp_path / "long.jsonl", filler_lines)
+    assert CliRunner().invoke(cli, ["import", str(source), "--into", str(store)]).exit_code == 0
+    sid = "11111111-2222-3333-4444-555555555558"
+    assert CliRunner().invoke(cli, ["confirm", str(store), "--session", sid, "--all-pending",
+                                    "--reviewer", "root"]).exit_code == 0
+    checked = CliRunner().invoke(cli, ["check", str(store), "--json"])
+    doc = json.loads(checked.stdout)
+    if filler_lines == 20:  # read whole: the rule is a fact and the summary contradicts it
+        assert doc["verdict"] == "failed"
+        return
+    assert doc["verdict"] == "unknown" and checked.exit_code == 0, doc
+    (warning,) = [w for w in doc["sessions"][0]["warnings"] if w["code"] == "said_in_part"]
+    assert "evt:3" in warning["message"] and "48,000" in warning["message"]
+    drift = json.loads(CliRunner().invoke(cli, ["drift", str(store), "--session", sid, "--json"]).stdout)
+    assert drift["verdict"] == "unknown" and drift["check"]["agrees"] is True
+    text = CliRunner().invoke(cli, ["check", str(store)]).output
+    assert text.startswith("? ") and "said_in_part" in text, text
+
+
+async def test_the_header_counts_a_message_read_in_part(tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    await import_file(_long_request_transcript(tmp_path / "long.jsonl", 2000), store, actor="t")
+    async with await open_store(store) as opened:
+        _, badges = await overview.overview(opened, "11111111-2222-3333-4444-555555555558")
+    assert badges.not_judged >= 1
+
+
+def test_drift_never_says_no_drift_found_over_a_message_read_in_part(tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    source = _long_request_transcript(tmp_path / "long.jsonl", 2000)
+    assert CliRunner().invoke(cli, ["import", str(source), "--into", str(store)]).exit_code == 0
+    said = CliRunner().invoke(cli, ["drift", str(store), "--session", "11111111-2222-3333-4444-555555555558"]).output
+    first = said.splitlines()[0]
+    assert "no drift found" not in first and "1 user message read only in part (said_in_part)" in first, said

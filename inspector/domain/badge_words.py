@@ -43,6 +43,7 @@ _WARNINGS: dict[str, str] = {
     "subject_unjudged": "sentences whose subject drift could not judge",
     "value_disguised": "protected values written in another form",
     "lines_unread": "transcript lines not read",
+    "said_in_part": "user messages the rules read only in part",
 }
 
 

@@ -47,6 +47,8 @@ class DriftContext:
     evidence: str | None = None
     evidence_whole: bool | None = None
     evidence_gap: str = ""  # why it is not whole ("the log continues an earlier conversation")
+    # (seq, characters) of the user's messages every rule read only in part (domain/unreadable.py IN_PART)
+    said_in_part: tuple[tuple[int, int], ...] = ()
     # The seqs of every tool result, in order: whether the last one in a range is a failure
     # (a goal called done over a failing run, ``said_goal_done.goal_done_over_failure``).
     result_seqs: tuple[int, ...] = ()

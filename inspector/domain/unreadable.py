@@ -17,10 +17,16 @@ from __future__ import annotations
 
 from inspector.domain.drift import NOT_JUDGED, Finding
 from inspector.domain.drift import headline as rules_headline
+from inspector.domain.plurals import counted
 
 CODE = "summary_unreadable"
+# A user's message within the generation's range that every rule read only in its head and tail
+# (domain/facts_window.py): a rule said in its unread middle was never proposed, so nothing the
+# summary says of it is judged — "?", never "✓" (review-17: a 148,000-character paste with "Never
+# run migrations against production" inside, a summary saying "we may run migrations", check ✓).
+IN_PART = "said_in_part"
 # The drift warnings that make a generation "not judged" (the Drift tab's "?", check's "?").
-NOT_JUDGED_ALL = NOT_JUDGED | {CODE}
+NOT_JUDGED_ALL = NOT_JUDGED | {CODE, IN_PART}
 
 
 def finding(generation: int, why: str) -> Finding:
@@ -32,9 +38,29 @@ def finding(generation: int, why: str) -> Finding:
 
 def headline(findings: list[Finding]) -> str:
     """The drift rules' headline, except for a generation that could not be read: never "no drift"."""
-    said = rules_headline(findings)
+    said = _in_part(rules_headline(findings), findings)
     if not any(f.code == CODE for f in findings) or any(f.severity == "finding" for f in findings):
         return said
     rest = said.removeprefix("no finding; ").removeprefix("no drift found").removeprefix("no drift in the active records")
     return "not judged: the summary text cannot be read (summary_unreadable)" + (
         rest if rest.startswith(";") else f"; {rest}" if rest else "")
+
+
+def in_part_finding(seq: int, length: int) -> Finding:
+    """The warning for the user's message ``seq`` of ``length`` characters, read in part."""
+    from inspector.domain.facts_window import HEAD, TAIL
+
+    return Finding(IN_PART, None,
+                   f"evt:{seq}, a message of the user's, holds {length:,} characters: every rule read its first "
+                   f"{HEAD:,} and last {TAIL:,} only, so a rule said in the rest was never proposed and what the "
+                   "summary says of it is not judged (the event is stored, shown and searched whole)", "warning")
+
+
+def _in_part(said: str, findings: list[Finding]) -> str:
+    """"no drift found" is never said over a user's message the rules read only in part."""
+    n = sum(1 for f in findings if f.code == IN_PART)
+    if not n or any(f.severity == "finding" for f in findings):
+        return said
+    part = f"{counted(n, 'user message')} read only in part ({IN_PART})"
+    rest = said.removeprefix("no finding; ").removeprefix("no drift found").removeprefix("no drift in the active records")
+    return f"no finding; {part}" + (rest if rest.startswith(";") else f"; {rest}" if rest else "")

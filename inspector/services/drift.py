@@ -18,10 +18,12 @@ from inspector.domain.drift import (
 )
 from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, no_generation
+from inspector.domain.facts_window import WHOLE_BELOW
 from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
 from inspector.domain.said_output_numbers import tool_runs
 from inspector.domain.unreadable import finding as unreadable_finding
+from inspector.domain.unreadable import in_part_finding
 from inspector.services import outside_command
 from inspector.services.channels import generations, state_records
 from inspector.services.evidence_text import evidence_text, evidence_whole
@@ -92,7 +94,18 @@ async def _read_drift_context(db: aiosqlite.Connection, session: str) -> DriftCo
                         evidence=await evidence_text(db, session, carriers),
                         evidence_whole=whole, evidence_gap=gap,
                         result_seqs=tuple(sorted(e.seq for e in events if e.kind == "tool_result")),
-                        tool_runs=tool_runs(events, frozenset(f.seq for f in failures)))
+                        tool_runs=tool_runs(events, frozenset(f.seq for f in failures)),
+                        said_in_part=await _said_in_part(db, session))
+
+
+async def _said_in_part(db: aiosqlite.Connection, session: str) -> tuple[tuple[int, int], ...]:
+    """The user's messages every rule read only in part: (seq, characters). The user's only — the
+    protected facts are proposed from what the user said (a long tool output is drift's "read in
+    part" note, not a "?")."""
+    rows = await db.execute_fetchall(
+        "SELECT seq, length(content) FROM events WHERE session = ? AND kind = 'user_message' "
+        "AND trust IN ('user', 'reviewer') AND length(content) >= ? ORDER BY seq", (session, WHOLE_BELOW))
+    return tuple((int(r[0]), int(r[1])) for r in rows)
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:
@@ -117,6 +130,8 @@ async def unreadable_generations(store: Store, session: str) -> dict[int, str]:
 def _judged(gen: GenerationText, state: list[StateFact], ctx: DriftContext, unreadable: dict[int, str]) -> list[Finding]:
     """The drift rules' findings, after the warning that the text could not be read at all."""
     found = find_drift(gen, state, ctx)
+    upto = gen.covers[1] if gen.covers else None  # what the generation replaced: a message after it is not its
+    found += [in_part_finding(seq, n) for seq, n in ctx.said_in_part if upto is None or seq <= upto]
     why = unreadable.get(gen.generation)
     return [unreadable_finding(gen.generation, why), *found] if why else found
 
