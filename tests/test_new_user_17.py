@@ -283,3 +283,25 @@ async def test_escape_hides_the_keys_panel(sample_store: Path, monkeypatch: obje
         await pilot.press("escape")
         await settle(app, pilot)
         assert not app.screen.query("HelpPanel"), "escape hides the keys"
+
+
+def test_the_start_screens_other_files_say_what_each_is(tmp_path: Path) -> None:
+    """Sixteen rows said "file · 19.1 KB": an inspect-ai log, a message list and a JSON of no known
+    format looked alike until opened."""
+    from inspector.services import discovery
+    from inspector.services.unlisted import as_found
+    from inspector.ui.browser_screen import other_prompt
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "chat.conversation.json").write_text(json.dumps([
+        {"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]))
+    (folder / "random.json").write_text('{"x": 1}\n')
+    (folder / "blank.json").write_text("")
+    (folder / "run-copy.jsonl").write_bytes(b"".join(_lines()))
+    rows = {Path(f.path).name: f for f in as_found(sorted(str(p) for p in folder.iterdir()))}
+    assert {n: f.tool for n, f in rows.items()} == {
+        "chat.conversation.json": "OpenAI chat message list", "random.json": "no format inspector reads",
+        "blank.json": "empty file", "run-copy.jsonl": "Claude Code transcript"}
+    assert "OpenAI chat message list · " in other_prompt(rows["chat.conversation.json"]).plain
+    assert isinstance(rows["random.json"], discovery.Found)

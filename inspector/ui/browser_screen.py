@@ -83,7 +83,7 @@ def entry_prompt(f: discovery.Found, named: bool = False) -> Content:
 
 
 def other_prompt(f: discovery.Found) -> Content:
-    line = markup("[b]$t[/b]\n  [dim]file · $size[/]", t=one_line(Path(f.path).name), size=_size(f.size))
+    line = markup("[b]$t[/b]\n  [dim]$kind · $size[/]", t=one_line(Path(f.path).name), kind=f.tool, size=_size(f.size))
     return line + (markup(" [$success]✓ imported[/]") if f.imported else Content(""))
 
 
