@@ -305,3 +305,15 @@ def test_the_start_screens_other_files_say_what_each_is(tmp_path: Path) -> None:
         "blank.json": "empty file", "run-copy.jsonl": "Claude Code transcript"}
     assert "OpenAI chat message list · " in other_prompt(rows["chat.conversation.json"]).plain
     assert isinstance(rows["random.json"], discovery.Found)
+
+
+def test_a_sif_file_cut_in_its_last_line_is_still_refused_whole(tmp_path: Path) -> None:
+    """Only the agents' transcripts wait for a line's end: sif/1 stays all or nothing."""
+    from tests.conftest import event_record, session_record
+
+    head = json.dumps({"type": "header", "format": "sif/1"}) + "\n" + json.dumps(session_record()) + "\n"
+    line = json.dumps(event_record(1, content="first"))
+    src = tmp_path / "cut.sif.jsonl"
+    src.write_text(head + line[:30])
+    code, out, err = _run("import", str(src), "--into", str(tmp_path / "s.db"))
+    assert code == 3 and not (tmp_path / "s.db").exists(), out + err
