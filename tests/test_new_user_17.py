@@ -72,6 +72,11 @@ def test_importing_a_transcript_again_after_the_agent_went_on_adds_what_it_appen
     assert _run("verify", str(store))[0] == 0
     code, out, _ = _run("import", str(src), "--into", str(store), "--json")  # nothing new since: said so, as before
     assert code == 0 and json.loads(out)["added"] == {}, out
+    src.write_bytes(b"".join(lines) + lines[0].replace(b'"u1"', b'"u9"'))  # one more line: its counts in --json
+    code, out, _ = _run("import", str(src), "--into", str(store), "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["events"] == 1 and doc["added"]["event"] == 1 and doc["materials"] == 1, out
+    assert doc["appended"]["from"] == len(b"".join(lines)) and doc["appended"]["to"] == src.stat().st_size
 
 
 def test_a_half_written_last_line_is_not_imported_until_it_is_whole(tmp_path: Path) -> None:

@@ -28,7 +28,8 @@ async def import_appended(file: Path, into: Any, actor: str, as_json: bool) -> t
         pending = await confirmations.pending_counts(opened, sessions)
     problems = caught.unread + caught.returned
     data = {"store": str(into), "created_store": False, "format": caught.fmt, "sessions": sessions,
-            "events": caught.added_events, "added": {"event": caught.added_events} if caught.added_events else {},
+            "events": caught.added_events, "materials": caught.added.get("material", 0), "added": caught.added,
+            "skipped": {},
             "appended": {"from": caught.start, "to": caught.offset}, "pending": pending,
             "problems": [{"code": p.code, "line": p.line, "message": p.message, "session": p.session, "seq": p.seq}
                          for p in problems],
