@@ -322,3 +322,23 @@ def test_a_sif_file_cut_in_its_last_line_is_still_refused_whole(tmp_path: Path) 
     src.write_text(head + line[:30])
     code, out, err = _run("import", str(src), "--into", str(tmp_path / "s.db"))
     assert code == 3 and not (tmp_path / "s.db").exists(), out + err
+
+
+def test_a_transcript_of_json_lines_given_another_format_says_so(tmp_path: Path) -> None:
+    """`--from openai-chat` on a Claude Code transcript said "line 2: not valid JSON (Extra data)";
+    `--from gemini` imported "1 material, 1 session" — a session of no events, from the first line."""
+    src = tmp_path / "run.jsonl"
+    src.write_bytes(b"".join(_lines()))
+    for fmt in ("openai-chat", "anthropic", "gemini"):
+        store = tmp_path / f"{fmt}.db"
+        code, out, err = _run("import", str(src), "--from", fmt, "--into", str(store))
+        said = " ".join(err.split())
+        assert code == 3 and not store.exists(), (fmt, out, err)
+        assert "Extra data" not in said and "JSON lines" in said and "leave out --from" in said, (fmt, said)
+
+
+def test_a_gemini_document_without_messages_is_not_imported_as_an_empty_session(tmp_path: Path) -> None:
+    src = tmp_path / "chat.json"
+    src.write_text(json.dumps({"sessionId": "g-1", "projectHash": "p", "startTime": "2026-01-01T00:00:00Z"}))
+    code, out, err = _run("import", str(src), "--from", "gemini", "--into", str(tmp_path / "s.db"))
+    assert code == 3 and "no messages list" in err, out + err
