@@ -342,3 +342,10 @@ def test_a_gemini_document_without_messages_is_not_imported_as_an_empty_session(
     src.write_text(json.dumps({"sessionId": "g-1", "projectHash": "p", "startTime": "2026-01-01T00:00:00Z"}))
     code, out, err = _run("import", str(src), "--from", "gemini", "--into", str(tmp_path / "s.db"))
     assert code == 3 and "no messages list" in err, out + err
+
+
+def test_a_message_list_given_as_inspect_ai_is_not_called_a_log_with_no_samples(tmp_path: Path) -> None:
+    src = tmp_path / "chat.conversation.json"
+    src.write_text(json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]))
+    code, out, err = _run("import", str(src), "--from", "inspect-ai", "--into", str(tmp_path / "s.db"))
+    assert code == 3 and "not an Inspect AI log" in err and "with no samples" not in err, out + err
