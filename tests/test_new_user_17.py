@@ -246,7 +246,7 @@ def test_several_files_are_imported_one_after_another(tmp_path: Path) -> None:
     code, out, err = _run("import", *files, "--into", str(store))
     assert code == 3, out + err  # one was refused
     assert "session cc-a" in out and "session cc-b" in out, out
-    assert "empty.jsonl is empty" in err and "3 files: 2 imported, 1 refused" in out, (out, err)
+    assert "error: empty.jsonl is empty" in err and "3 files: 2 imported, 1 refused" in out, (out, err)
     code, out, _ = _run("import", *files, "--into", str(store), "--json")
     docs = json.loads(out)
     assert [d["file"] for d in docs] == files
