@@ -26,5 +26,6 @@ COMMANDS: dict[str, str] = {
     "rebase": "rebase_command:rebase_cmd", "follow": "follow_command:follow_cmd",
     "report": "report_commands:report_cmd", "serve": "report_commands:serve_cmd",
     "search": "search_command:search_cmd", "migrate": "migrate_command:migrate_cmd",
+    "upgrade": "upgrade_command:upgrade_cmd",
 }
 NAMES = frozenset(COMMANDS)

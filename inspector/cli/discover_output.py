@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.cli.output import EXIT_OK, emit
+from inspector.domain.cell_width import clipped
 from inspector.domain.plurals import counted as _n
 from inspector.services import discovery
 from inspector.services.discovery_copies import copies_said
@@ -56,7 +57,7 @@ def discover_listing(sources: tuple[Path, ...], as_json: bool) -> int:
             for f in items:
                 mark = "✓ imported" + (" · changed since" if f.changed_since_import else "") if f.imported else ""
                 comp = f" · {_n(f.compactions, 'compaction')}" if f.compactions else ""
-                lines.append(f"  {f.tool:<11} {span(f):<30} {human_size(f.size):>9}{comp}  {f.title or f.session or ''}"
+                lines.append(f"  {f.tool:<11} {span(f):<30} {human_size(f.size):>9}{comp}  {clipped(f.title or f.session or '')}"
                              f"  {mark}".rstrip())
                 lines.append(f"              {f.path}")
                 lines += [f"              ⚠ {said}" for said in copies_said(f, lambda p: Path(p).name)]

@@ -130,7 +130,8 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
     report = verifying.cut_report(store)  # a file cut short: judged before anything opens (or writes) it
     try:
         if report is None:
-            async with await open_store(store) as opened:
+            # a check writes nothing: an older format is refused (format_upgrade_needed), not upgraded
+            async with await open_store(store, upgrade=False) as opened:
                 report = await verifying.verify_store(opened, head=pinned, full=True if full else None,
                                                       forget=forget)
     except InspectorError as exc:
@@ -220,10 +221,13 @@ def checking_stage(sessions: tuple[str, ...]) -> str:
 @click.option("--session", "sessions", multiple=True, help="Check only this session (repeatable).")
 @click.option("--only", multiple=True, type=click.Choice(CHECKS), help="Run only this check (repeatable); the "
               "others are left out of the result, not reported as passed.")
+# a CI gate that wants every line read and every sentence judged: "?" exited 0 (review-16)
+@click.option("--strict", is_flag=True, help="Exit 1 on a session not judged in full (?) too, not only on ✗.")
 @json_option
 @run_command()
-async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...], as_json: bool) -> int:
-    """Run every check over every session; exit 1 on any refusal, drift or survival finding or protocol problem."""
+async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...], strict: bool, as_json: bool) -> int:
+    """Run every check over every session; exit 1 on any refusal, drift or survival finding or protocol problem
+    (with --strict, on a session not judged in full too)."""
     with ProgressLine(f"check {store.name}", enabled=not as_json, since=STARTED, stage=checking_stage(sessions)):
         async with await open_store(store) as opened:
             results = await check_store(opened, sessions=list(sessions) or None, only=list(only) or None)
@@ -255,9 +259,11 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
         counts = Counter(r.verdict for r in results)
         lines.append(f"{counted(len(results), 'session')}: {counts['clear']} ✓ clear, {counts['unknown']} ? not judged "
                      f"in full (see the ! lines), {counts['failed']} ✗ failed")
+        if strict and counts["unknown"]:
+            lines.append(f"--strict: exit 1, {counted(counts['unknown'], 'session')} not judged in full")
         return lines
 
     ok = all(r.ok for r in results)
     verdict = "failed" if not ok else "unknown" if any(r.verdict == "unknown" for r in results) else "clear"
     emit({"ok": ok, "verdict": verdict, "sessions": [r.as_dict() for r in results]}, as_json, human)
-    return EXIT_OK if ok else EXIT_REFUSED
+    return EXIT_OK if ok and not (strict and verdict == "unknown") else EXIT_REFUSED

@@ -223,10 +223,21 @@ async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter,
     return entries
 
 
-def _remove_store_files(path: Path) -> None:
+_STORE_FILES = ("", "-wal", "-shm", "-journal")
+
+
+def _present(path: Path) -> frozenset[str]:
+    return frozenset(suffix for suffix in _STORE_FILES if os.path.lexists(f"{path}{suffix}"))
+
+
+def _remove_store_files(path: Path, had: frozenset[str]) -> None:
     """Remove the store files an import made; only regular files (a FIFO or symbolic link at the
-    store's path is refused before anything is made, and is never removed)."""
-    for suffix in ("", "-wal", "-shm", "-journal"):
+    store's path is refused before anything is made, and is never removed), and none that were
+    there before it (``had``): a ``-wal`` left by a killed program whose store was moved away holds
+    that store's last acts, and a refused import removed it (storefault-nine, gap 3)."""
+    for suffix in _STORE_FILES:
+        if suffix in had:
+            continue
         with contextlib.suppress(FileNotFoundError):
             name = f"{path}{suffix}"
             # on a read-only medium, removing what is not there fails too
@@ -282,7 +293,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if fmt != "sif":
             if progress is not None:
                 progress(f"converting the {fmt} transcript", 0, 0)
-            records = convert(raw, text_name(source.name), fmt, loads)
+            records = convert(raw, text_name(source.name), fmt, loads, original_text=False)  # its bytes, not its text
             loads.forget()
             origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
                             if r["type"] == "event" and "line" in r.get("origin", {})}
@@ -301,12 +312,13 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
             fresh.remove(filling[0])
         raise
     created = filling is not None or (not on_server and not into.exists())  # an empty file is refused, never taken
+    had = frozenset() if on_server else _present(into)  # never removed by a failed import: not the import's
     if filling is None:
         try:
             store = await open_store(into, create=True)
         except InspectorError:
             if created:
-                _remove_store_files(into)
+                _remove_store_files(into, had)
             raise
     created = created or bool(getattr(store, "created", False))  # a server database the import made a store in
     tail: asyncio.Future[list[dict[str, Any]]] | None = None
@@ -338,7 +350,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if filling is not None:
             fresh.remove(filling[0])
         elif created:
-            _remove_store_files(into)
+            _remove_store_files(into, had)
         if said is not None:
             raise said from None
         raise
