@@ -349,3 +349,29 @@ def test_a_message_list_given_as_inspect_ai_is_not_called_a_log_with_no_samples(
     src.write_text(json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]))
     code, out, err = _run("import", str(src), "--from", "inspect-ai", "--into", str(tmp_path / "s.db"))
     assert code == 3 and "not an Inspect AI log" in err and "with no samples" not in err, out + err
+
+
+def test_a_sources_folder_that_is_not_there_is_said(tmp_path: Path, monkeypatch: object) -> None:
+    """INSPECTOR_SOURCES=/tmp/nope (a typo): "0 transcripts in 0 projects (sources: /tmp/nope)" and
+    the app opened the demo, with no word that the folder does not exist."""
+    monkeypatch.setenv("INSPECTOR_SOURCES", str(tmp_path / "nope"))  # type: ignore[attr-defined]
+    monkeypatch.setenv("INSPECTOR_CACHE_DIR", str(tmp_path / "cache"))  # type: ignore[attr-defined]
+    result = CliRunner().invoke(cli, ["sessions", "--discover"])
+    assert result.exit_code == 0, result.output
+    assert f"⚠ INSPECTOR_SOURCES names {tmp_path / 'nope'}, which is not a folder" in result.output, result.output
+    doc = json.loads(CliRunner().invoke(cli, ["sessions", "--discover", "--json"]).stdout)
+    assert doc["missing_sources"] == [str(tmp_path / "nope")]
+
+
+async def test_the_app_says_a_sources_folder_that_is_not_there(tmp_path: Path, monkeypatch: object) -> None:
+    from inspector.ui.app import InspectorApp
+    from tests.test_app import settle
+
+    monkeypatch.setenv("INSPECTOR_SOURCES", str(tmp_path / "nope"))  # type: ignore[attr-defined]
+    monkeypatch.setenv("INSPECTOR_CACHE_DIR", str(tmp_path / "cache"))  # type: ignore[attr-defined]
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")  # type: ignore[attr-defined]
+    app = InspectorApp(None)
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        said = [(n.title, str(n.message)) for n in app._notifications]
+    assert any(t == "Transcript folder not found" and "nope" in m for t, m in said), said

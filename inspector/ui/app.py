@@ -190,6 +190,11 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         if self.upgraded:  # a store the app opens itself says its own (main_screen)
             self.notify(self.upgraded[0].upper() + self.upgraded[1:] + ".", title="Store format upgraded", timeout=15)
         if self.store_path is None:
+            from inspector.services.discovery import missing_sources
+
+            for folder in missing_sources(self.sources):  # else the demo opened with no word of the folder
+                self.notify(f"INSPECTOR_SOURCES names {safe(str(folder))}, which is not a folder: nothing was listed "
+                            "from it", title="Transcript folder not found", severity="warning", timeout=30)
             self.browse_or_demo()
         else:  # in a worker: the loading note paints while the store opens and the session is read
             self.open_at_start()
