@@ -86,6 +86,8 @@ def test_a_half_written_last_line_is_not_imported_until_it_is_whole(tmp_path: Pa
     code, out, err = _run("import", str(src), "--into", str(store))
     assert code == 0, err
     assert "line 3" in out and "still be writing it" in out and "not imported" in out, out
+    code, out, err = _run("import", str(src), "--into", str(store))  # again, the line still half written
+    assert code == 0 and "nothing new (no whole line after byte" in out and "line 3 is not whole yet" in out, out + err
     src.write_bytes(b"".join(lines))
     code, out, err = _run("import", str(src), "--into", str(store))
     assert code == 0, err

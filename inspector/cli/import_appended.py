@@ -39,8 +39,8 @@ async def import_appended(file: Path, into: Any, actor: str, as_json: bool) -> t
         from inspector.cli.store_commands import pending_steps
 
         if caught.offset == caught.start:
-            lines = [f"imported {file} ({caught.fmt}) into {into}: nothing new (the file is as its last import left it, "
-                     f"{counted(caught.offset, 'byte')})"]
+            lines = [f"imported {file} ({caught.fmt}) into {into}: nothing new (no whole line after byte "
+                     f"{caught.offset:,}, where its last import ended)"]
         else:
             lines = [f"imported {file} ({caught.fmt}) into {into}: {counted(caught.added_events, 'new event')} from the "
                      f"{counted(caught.offset - caught.start, 'byte')} appended since its last import"]
