@@ -377,3 +377,25 @@ async def test_the_app_says_a_sources_folder_that_is_not_there(tmp_path: Path, m
         await settle(app, pilot)
         said = [(n.title, str(n.message)) for n in app._notifications]
     assert any(t == "Transcript folder not found" and "nope" in m for t, m in said), said
+
+
+async def test_the_start_screens_search_finds_other_files_by_what_they_are(tmp_path: Path, monkeypatch: object) -> None:
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.widgets.transcript_list import TranscriptList
+    from tests.test_app import settle
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "run-7.conversation.json").write_text(json.dumps([
+        {"role": "user", "content": "roll the die"}, {"role": "assistant", "content": "I rolled a 4."}]))
+    (folder / "random.json").write_text('{"x": 1}\n')
+    (folder / "cc-grow.jsonl").write_bytes(b"".join(_lines()))  # a transcript, so the list (not the demo) opens
+    for name, value in (("INSPECTOR_CACHE_DIR", "cache"), ("INSPECTOR_DATA_DIR", "data")):
+        monkeypatch.setenv(name, str(tmp_path / value))  # type: ignore[attr-defined]
+    app = InspectorApp(sources=[folder], reviewer="alice")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"message list")
+        await settle(app, pilot)
+        keys = [r.key for r in app.screen.query_one(TranscriptList).rows if r.key]
+    assert keys == [f"t:{folder / 'run-7.conversation.json'}"], keys
