@@ -399,3 +399,13 @@ async def test_the_start_screens_search_finds_other_files_by_what_they_are(tmp_p
         await settle(app, pilot)
         keys = [r.key for r in app.screen.query_one(TranscriptList).rows if r.key]
     assert keys == [f"t:{folder / 'run-7.conversation.json'}"], keys
+
+
+def test_history_says_a_correction_without_a_double_space(sample_store: Path) -> None:
+    """`history` printed "L50 correction by newuser-17:  clarify" (an empty decision before the reason)."""
+    code, out, err = _run("correct", str(sample_store), "--session", "s-export", "--key", "goal.main", "--value",
+                          "修复订单导出超时并加监控", "--reason", "clarify", "--reviewer", "lin")
+    assert code == 0, out + err
+    code, out, _ = _run("history", str(sample_store), "--session", "s-export", "--key", "goal.main")
+    lines = [ln for ln in out.splitlines() if " correction by lin:" in ln]
+    assert lines and all(": clarify" in ln and ":  " not in ln for ln in lines), out
