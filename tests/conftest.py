@@ -21,7 +21,7 @@ from tests.built_once import built_once
 
 SAMPLES = {p.stem: p for p in sample_files()}
 
-pytest_plugins = ["tests.pycache", "tests.textual_idle", "tests.textual_css"]  # bytecode reused by the run's processes; 5 ms idle steps
+pytest_plugins = ["tests.pycache", "tests.textual_idle", "tests.textual_css", "tests.cpu_log"]  # bytecode reused by the run's processes; 5 ms idle steps
 
 
 @pytest.fixture(autouse=True)

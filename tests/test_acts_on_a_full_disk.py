@@ -65,3 +65,55 @@ async def test_a_read_only_medium_stays_read_only(sample_store: Path) -> None:
         with pytest.raises(InspectorError) as refused:
             await reject(store, "cand-stale", actor="lin", reason="stale")
     assert refused.value.code == "read_only"
+
+
+async def test_a_full_disks_refused_act_leaves_no_log_files_behind(
+        sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a 6 MB tmpfs with 0 or 16 KiB free (storefault-nine), accept, correct and delete said
+    ``disk_full`` and wrote nothing, but the failed writable open had made an empty ``-wal`` and a
+    ``-shm`` (SQLite makes them before it fails to size the index) and they stayed on the full disk.
+    Now the read-only store the open fell back to removes them when it closes."""
+    real, calls = sqlite_connections.configure, []
+
+    async def no_shm(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) > 1:
+            return await real(*args, **kwargs)
+        Path(f"{sample_store}-wal").write_bytes(b"")  # what SQLite left on the full tmpfs
+        Path(f"{sample_store}-shm").write_bytes(b"")
+        failed = sqlite3.OperationalError("disk I/O error")
+        failed.sqlite_errorname = "SQLITE_IOERR_SHMSIZE"
+        raise failed
+
+    monkeypatch.setattr(sqlite_connections, "configure", no_shm)
+    monkeypatch.setattr(os, "statvfs", lambda _p: SimpleNamespace(f_flag=0, f_bavail=0, f_frsize=4096))
+    before = sample_store.read_bytes()
+    async with await connection.open_store(sample_store) as store:
+        with pytest.raises(InspectorError) as refused:
+            await reject(store, "cand-stale", actor="lin", reason="stale")
+    assert refused.value.code == "disk_full"
+    assert sorted(p.name for p in sample_store.parent.iterdir()) == ["samples.db"]
+    assert sample_store.read_bytes() == before
+
+
+@pytest.mark.parametrize("act", [
+    ["accept", "cand-good"],
+    ["correct", "--session", "s-export", "--key", "constraint.prod", "--value", "不得修改生产库（含备份）", "--reason", "r"],
+    ["delete", "del-1"],
+])
+def test_the_disk_filling_during_an_act_writes_nothing(sample_store: Path, act: list[str]) -> None:
+    """Guard (the same before and after; storefault-nine): the log cannot grow past 36 KB (a file-size
+    limit, SQLite's "disk I/O error"): exit 3, one coded sentence, not a byte of the folder changed."""
+    import json
+
+    from tests.test_store_faults import _child
+
+    def folder() -> dict[str, bytes]:
+        return {p.name: p.read_bytes() for p in sample_store.parent.iterdir()}
+
+    before = folder()
+    done = _child([act[0], str(sample_store), *act[1:], "--reviewer", "lin", "--json"], fsize=36_000)
+    assert done.returncode == 3 and "Traceback" not in done.stderr, done.stderr
+    assert json.loads(done.stdout)["error"]["code"] in ("disk_full", "io_error")
+    assert folder() == before
+    assert _child(["verify", str(sample_store)]).returncode == 0

@@ -36,11 +36,13 @@ async def test_a_fresh_open_on_a_failing_disk_says_the_disk(sample_store: Path, 
 
 
 async def test_a_file_that_reads_stays_not_a_store(sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Guard (the same before and after): the disk reads, so the file is what is wrong."""
+    """The disk reads, so the file is what is wrong: a file whose header names it a store is a
+    damaged store (storefault-nine; it was ``not_a_store``, "not a readable store", while verify
+    said ``damaged_store``)."""
     async def unreadable(*_args: Any, **_kwargs: Any) -> None:
         raise sqlite3.OperationalError("vtable constructor failed: events_fts")
 
     monkeypatch.setattr(sqlite_connections, "configure", unreadable)
     with pytest.raises(InspectorError) as refused:
         await connection.open_store(sample_store)
-    assert refused.value.code == "not_a_store"
+    assert refused.value.code == "damaged_store"

@@ -20,6 +20,7 @@ import pytest
 
 from inspector.domain.errors import StoreFileChanged
 from inspector.services.candidates import reject
+from inspector.services.sessions import ChangeWatch
 from inspector.store.connection import open_store
 
 
@@ -38,10 +39,16 @@ def _copy_over(source: Path, target: Path) -> None:
 @pytest.mark.parametrize("act_after", [True, False])
 async def test_a_backup_of_the_same_store_put_back_under_it_is_not_undone(
         sample_store: Path, tmp_path: Path, act_after: bool) -> None:
+    """A backup from before a checkpoint put back (its bytes differ from the file's): refused, and
+    closing forgets the old log, so the restore stands byte for byte."""
     backup = tmp_path / "backup.db"
     shutil.copyfile(sample_store, backup)  # the copy a reviewer keeps: the file as it is at open
     async with await open_store(sample_store) as store:
-        await reject(store, "cand-goal", actor="lin", reason="stale")  # in the store's log, not yet its file
+        await reject(store, "cand-goal", actor="lin", reason="stale")
+        db = sqlite3.connect(sample_store)  # the log copied into the file: it now differs from the backup
+        db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        db.close()
+        await reject(store, "cand-space", actor="lin", reason="stale")  # the store looks at the file; in its log
         inode = sample_store.stat().st_ino
         _copy_over(backup, sample_store)
         assert sample_store.stat().st_ino == inode
@@ -55,6 +62,25 @@ async def test_a_backup_of_the_same_store_put_back_under_it_is_not_undone(
     [kept] = sample_store.parent.glob("samples.db-wal.*.kept")  # what the log held stays recoverable
     assert kept.stat().st_size > 0
     assert _status(sample_store, "cand-goal") == "pending" and _status(sample_store, "cand-stale") == "pending"
+
+
+@pytest.mark.parametrize("act_after", [True, False])
+async def test_a_copy_byte_for_byte_the_file_put_back_changes_nothing(
+        sample_store: Path, tmp_path: Path, act_after: bool) -> None:
+    """review-14's copy, taken while the acts were only in the log, is byte for byte the file: the
+    log was written against exactly these bytes and still belongs to them. It was refused by its
+    times (unless they were one instant); now the contents decide (storefault-nine): nothing changed,
+    the acts stay, nothing is kept aside."""
+    backup = tmp_path / "backup.db"
+    shutil.copyfile(sample_store, backup)
+    async with await open_store(sample_store) as store:
+        await reject(store, "cand-goal", actor="lin", reason="stale")  # in the store's log, not yet its file
+        _copy_over(backup, sample_store)
+        if act_after:
+            assert (await reject(store, "cand-stale", actor="lin", reason="stale")).validation.status == "rejected"
+    assert _status(sample_store, "cand-goal") == "rejected"
+    assert _status(sample_store, "cand-stale") == ("rejected" if act_after else "pending")
+    assert not list(sample_store.parent.glob("*.kept"))
 
 
 async def test_an_older_shorter_backup_put_back_is_said_as_put_back_not_cut(sample_store: Path, tmp_path: Path) -> None:
@@ -174,6 +200,10 @@ async def test_a_read_that_fails_after_a_copy_put_back_says_the_copy(sample_stor
     with pytest.raises(StoreFileChanged) as ended:  # a command's block ended by the read's error
         async with await open_store(sample_store) as store:
             await reject(store, "cand-goal", actor="lin", reason="stale")
+            db = sqlite3.connect(sample_store)  # the log copied into the file: the backup differs from it now
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            db.close()
+            await reject(store, "cand-space", actor="lin", reason="stale")  # the store looks at the file
             _copy_over(backup, sample_store)
             said = store_error(malformed)  # the app: said while the store is open
             assert said is not None and said.code == "store_file_replaced" and "put back" in said.message
@@ -204,3 +234,53 @@ async def test_a_checkpoint_by_another_store_of_this_process_is_not_a_copy(sampl
         assert decided.validation.status == "rejected"
     assert _status(sample_store, "cand-goal") == "rejected" and _status(sample_store, "cand-stale") == "rejected"
     assert not list(sample_store.parent.glob("*.kept"))
+
+
+@pytest.mark.parametrize("how", ["touch -m", "touch, then a read", "an editor saving the same bytes"])
+async def test_new_times_on_the_same_contents_are_no_change(sample_store: Path, how: str) -> None:
+    """Times alone were evidence of a copy put back (storefault-nine, gap 2): ``touch -m``, a touch
+    whose file was read before the store looked (the access time moves on), or a program that
+    wrote the same bytes back — each refused the next act ``store_file_replaced`` and set the
+    store's own log aside as ``.kept``. The file's identity and contents (its bytes, its ledger
+    head and commit count) are what decide now."""
+    import os
+
+    async with await open_store(sample_store) as store:
+        await reject(store, "cand-goal", actor="lin", reason="stale")
+        later = sample_store.stat().st_mtime_ns + 1_000_000_000
+        if how == "touch -m":
+            os.utime(sample_store, ns=(sample_store.stat().st_atime_ns, later))
+        elif how == "touch, then a read":
+            os.utime(sample_store, ns=(later, later))
+            os.utime(sample_store, ns=(later + 7, later))  # the access time a read leaves (relatime)
+        else:
+            data = sample_store.read_bytes()
+            with sample_store.open("r+b") as out:
+                out.write(data)
+        assert ChangeWatch(store).file_said() is None  # the app's look says nothing
+        decided = await reject(store, "cand-stale", actor="lin", reason="stale")
+        assert decided.validation.status == "rejected"
+    assert _status(sample_store, "cand-goal") == "rejected" and _status(sample_store, "cand-stale") == "rejected"
+    assert not list(sample_store.parent.glob("*.kept"))
+
+
+async def test_a_copy_the_sampled_digest_cannot_tell_is_told_by_its_ledger_head(
+        sample_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guard: with the bytes' digest blind (as a sample over a large file can be), an older copy
+    put back is still a copy: its ledger head and commit count are not the file's."""
+    from inspector.store import file_content
+
+    monkeypatch.setattr(file_content, "digest", lambda path: b"same")
+    backup = tmp_path / "backup.db"
+    shutil.copyfile(sample_store, backup)
+    async with await open_store(sample_store) as store:
+        await reject(store, "cand-goal", actor="lin", reason="stale")
+        db = sqlite3.connect(sample_store)
+        db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        db.close()
+        await reject(store, "cand-space", actor="lin", reason="stale")
+        _copy_over(backup, sample_store)
+        with pytest.raises(StoreFileChanged) as refused:
+            await reject(store, "cand-good", actor="lin", reason="stale")
+        assert refused.value.code == "store_file_replaced"
+    assert sample_store.read_bytes() == backup.read_bytes()

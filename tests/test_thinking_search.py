@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from inspector.cli.main import cli
-from inspector.domain.errors import NotAStore
+from inspector.domain.errors import InspectorError
 from inspector.services import deletions
 from inspector.services.importing import import_file
 from inspector.services.search import search
@@ -134,9 +134,9 @@ async def test_a_read_only_format_5_store_is_refused_as_needing_migration(tmp_pa
     path = tmp_path / "t.db"
     await import_file(write_sif(tmp_path / "t.jsonl", records()), path, actor="t")
     await _back_to_format_5(path)
-    with pytest.raises(NotAStore) as refused:
+    with pytest.raises(InspectorError) as refused:  # was unknown_format_version, the code of a newer store
         await open_store(path, read_only=True)
-    assert refused.value.code == "unknown_format_version" and "cannot be migrated" in str(refused.value)
+    assert refused.value.code == "format_upgrade_needed" and "must be upgraded" in str(refused.value)
 
 
 async def _back_to_format_5(store: Path | str) -> None:

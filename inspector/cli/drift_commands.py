@@ -10,10 +10,8 @@ import click
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
 from inspector.domain.cell_width import padded
-from inspector.domain.drift_headline import drift_verdict
 from inspector.domain.errors import BadInput
 from inspector.domain.plurals import counted as _n
-from inspector.domain.unreadable import NOT_JUDGED_ALL
 from inspector.domain.unreadable import headline as drift_headline
 from inspector.services import confirmations, corrections
 from inspector.services.cleared import cleared_results
@@ -21,6 +19,7 @@ from inspector.services.cleared import warnings as cleared_warnings
 from inspector.services.confirmations import BulkOutcome
 from inspector.services.corrections import Outcome
 from inspector.services.drift import drift
+from inspector.services.drift_agreement import drift_agreement
 from inspector.store.connection import open_store
 
 session_required = click.option("--session", required=True, help="The session.")
@@ -69,6 +68,8 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
     async with await open_store(store) as opened:
         report = await drift(opened, session, generation, summarizer=summarizer)
         lost_context = await cleared_results(opened, session)
+        agreed = (await drift_agreement(opened, session, report.generation, report.findings)
+                  if report.generation is not None else None)
 
     def human() -> list[str]:
         notes = [f"  ! {w['code']}: {w['message']}" for w in cleared_warnings(session, lost_context)]
@@ -78,6 +79,12 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
         lines += [f"  {'!' if f.severity == 'warning' else '✗'} {f.code} [{f.key or '-'}]: {f.message}"
                   for f in report.findings]
         lines += notes
+        if agreed is not None:  # survival of the same generation: check's verdict reads it too
+            lines += [f"  ✗ survival {f['code']} [{f['key']}]: {f['message']}" for f in agreed["survival"]]
+            lines += [f"  ? survival {w['code']}: {w['message']}" for w in agreed["survival_warnings"]]
+            lines += [f"  ! check says {agreed['check']['verdict']} for this session: {why}"
+                      for why in agreed["check"]["differs_because"]]
+        lines += [f"  ! read in part: {r['message']}" for r in report.read_in_part]
         t = report.timeline
         if t.keys:
             lines.append(f"field timeline (generation{'s' if len(t.generations) > 1 else ''} "
@@ -93,7 +100,9 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
     doc = report.as_dict() | {"cleared_results": [c.as_dict() for c in lost_context]}
     # the headline and verdict a person reads, for scripts too; with no generation, nothing drifted
     # (check's verdict for such a session), so a script reading doc["verdict"] always finds one
-    doc |= ({"headline": drift_headline(report.findings), "verdict": drift_verdict(report.findings, NOT_JUDGED_ALL)}
+    # (verdict-ten) the verdict adds the same generation's survival verdict, as check's does, and
+    # carries check's own verdict beside it with why they differ (services/drift_agreement.py)
+    doc |= ({"headline": drift_headline(report.findings)} | (agreed or {})
             if report.generation is not None else {"headline": "no summary generations", "verdict": "clear"})
     emit(doc, as_json, human)
     return EXIT_REFUSED if report.blocking else EXIT_OK

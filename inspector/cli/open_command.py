@@ -57,12 +57,16 @@ def _is_store(path: Path) -> bool:
     return head.startswith(b"SQLite format 3\x00") and int.from_bytes(head[68:72], "big") == APPLICATION_ID
 
 
-async def _opens(store: Path) -> None:
-    """Open and close the store once, so bad input is refused before any screen is drawn."""
+async def _opens(store: Path) -> str | None:
+    """Open and close the store once, so bad input is refused before any screen is drawn; a
+    format upgrade this open makes is said on stderr now and by the app when it is up."""
+    from inspector.cli import upgrade_said
     from inspector.store.connection import open_store
 
+    upgrade_said.listen()
     opened = await open_store(store)
     await opened.close()
+    return str(opened.format_upgraded["message"]) if opened.format_upgraded else None
 
 
 def importer_name(explicit: str | None) -> str:
@@ -110,6 +114,10 @@ async def resolve_target(target: Path | None, reviewer: str | None = None, notes
         caught = await catch_up(target, store, actor=actor, progress=progress)
     if notes is not None:
         notes += [f"{p.code} (line {p.line}): {p.message.removeprefix(f'line {p.line}: ')}" for p in caught.unread]
+        if caught.held:  # a half-written last line: the app follows the file, and reads it when it is whole
+            from inspector.services.grown_file import FOLLOWED, LATER
+
+            notes.append(caught.held.replace(LATER, FOLLOWED))
         if not caught.unread and caught.session is not None:  # read by an earlier import: remembered, said again
             notes += await _unread_before(store, caught.session)
     from inspector.cli import opening_line
@@ -153,6 +161,7 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
     follow: Path | None = None
     listing: Future[list[discovery.Found]] | None = None
     notes: list[str] = []  # what importing FILE could not read, said by the app when it is up
+    upgraded: str | None = None  # the store format upgrade its first open made: said by the app too
     try:
         not_text({"session": session, "reviewer": reviewer})
         if target is None:
@@ -165,7 +174,7 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
                         else "; it is not a command either (inspector --help lists them)")
                 raise InspectorError(f"no store at {store}{hint}", code="not_a_store")
             follow = target if store != target else None
-            asyncio.run(_opens(store))  # not a store, damaged, unreadable: exit 3 here, not a dialog in an app
+            upgraded = asyncio.run(_opens(store))  # not a store, damaged, unreadable: exit 3 here, not a dialog in an app
     except InspectorError as error:
         fail(error, False)
         return
@@ -176,7 +185,7 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
 
     try:
         InspectorApp(store, session=session, follow=follow, sources=list(sources), listing=listing,
-                     reviewer=reviewer, notices=notes).run()
+                     reviewer=reviewer, notices=notes, upgraded=upgraded).run()
     finally:  # however the app ended (a served one's pipe closed can raise out of run())
         end_process_soon()  # a connection a cancelled worker left open must not keep the process
     raise SystemExit(EXIT_OK)

@@ -72,6 +72,9 @@ def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Await
         @functools.wraps(fn)
         def runner(*args: Any, **kwargs: Any) -> None:
             as_json = bool(kwargs.get(as_json_param))
+            from inspector.cli import upgrade_said
+
+            upgrade_said.listen()  # a store format upgrade is said on stderr, whatever the command
             try:
                 not_text(kwargs)
                 code = _run(fn(*args, **kwargs))

@@ -12,6 +12,7 @@ import json
 from html import escape
 from typing import Any
 
+from inspector.domain.badge_words import counted_badge, warning_badge
 from inspector.domain.plurals import counted as _n
 from inspector.domain.terminal_safe import terminal_safe
 from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
@@ -46,8 +47,8 @@ def header(data: dict[str, Any]) -> str:
     if b.get("pending_state"):
         badges.append(("warning", f"◌ {_n(b['pending_state'], 'pending record')}"))
     protocol = b.get("protocol") or {}
-    for code, n in sorted(protocol.items()):  # as the app's header says them: "⚠ 2 lines_unread"
-        badges.append(("error", f"⚠ {n} {code}"))
+    for code, n in sorted(protocol.items()):  # as the app's header says them: "⚠ 2 transcript lines not read"
+        badges.append(("error", f"⚠ {counted_badge(code, n)}"))
     badges += check_badges(data.get("check") or {}, shown=set(protocol))
     latest = max(data.get("survival") or [], key=lambda r: r["generation"] or 0, default=None)
     green = not badges and (latest is None or all(f["verdict"] == "kept" for f in latest["facts"]))
@@ -88,7 +89,7 @@ def check_badges(check: dict[str, Any], shown: set[str] | frozenset[str] = froze
     for w in check.get("warnings") or []:
         if w["code"] not in shown:
             codes[w["code"]] = codes.get(w["code"], 0) + 1
-    out += [("warning", f"⚠ {n} {code}") for code, n in sorted(codes.items())]
+    out += [("warning", f"⚠ {warning_badge(code, n)}") for code, n in sorted(codes.items())]  # words, not codes
     if (check.get("left_out") or {}).get("warnings"):
         out.append(("warning", f"⚠ {_n(check['left_out']['warnings'], 'more warning')}"))
     return out

@@ -223,10 +223,21 @@ async def _sif_ledger_records(db: aiosqlite.Connection, writer: RecordWriter,
     return entries
 
 
-def _remove_store_files(path: Path) -> None:
+_STORE_FILES = ("", "-wal", "-shm", "-journal")
+
+
+def _present(path: Path) -> frozenset[str]:
+    return frozenset(suffix for suffix in _STORE_FILES if os.path.lexists(f"{path}{suffix}"))
+
+
+def _remove_store_files(path: Path, had: frozenset[str]) -> None:
     """Remove the store files an import made; only regular files (a FIFO or symbolic link at the
-    store's path is refused before anything is made, and is never removed)."""
-    for suffix in ("", "-wal", "-shm", "-journal"):
+    store's path is refused before anything is made, and is never removed), and none that were
+    there before it (``had``): a ``-wal`` left by a killed program whose store was moved away holds
+    that store's last acts, and a refused import removed it (storefault-nine, gap 3)."""
+    for suffix in _STORE_FILES:
+        if suffix in had:
+            continue
         with contextlib.suppress(FileNotFoundError):
             name = f"{path}{suffix}"
             # on a read-only medium, removing what is not there fails too
@@ -236,7 +247,8 @@ def _remove_store_files(path: Path) -> None:
 
 @pauses_collector
 async def import_file(source: Path, into: StoreTarget | str, *, actor: str, progress: ProgressFn | None = None,
-                      fmt: str | None = None, data: bytes | None = None, fill_new: bool = True) -> ImportReport:
+                      fmt: str | None = None, data: bytes | None = None, fill_new: bool = True,
+                      held_back: bool = False) -> ImportReport:
     """Import a sif/1 file or any supported transcript (``fmt`` None: detected).
 
     ``data``: the bytes to import instead of reading the file (a growing transcript's
@@ -244,7 +256,8 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     a later import of what was appended can continue from there (services.following).
     A store created for the import is removed again if the import fails. ``fill_new``: a new
     store is filled under a hidden name and published whole (inspector/store/fresh.py);
-    False makes it at its name and fills it there, in WAL mode, as an existing one.
+    False makes it at its name and fills it there, in WAL mode, as an existing one. ``held_back``:
+    ``data`` leaves out the file's half-written last line (services/grown_file.py), which a refusal says.
     """
     actor = reviewer_name(actor)
     into = store_target(into)
@@ -280,7 +293,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if fmt != "sif":
             if progress is not None:
                 progress(f"converting the {fmt} transcript", 0, 0)
-            records = convert(raw, text_name(source.name), fmt, loads)
+            records = convert(raw, text_name(source.name), fmt, loads, original_text=False)  # its bytes, not its text
             loads.forget()
             origin_lines = {(r["session"], r["seq"]): r["origin"]["line"] for r in records
                             if r["type"] == "event" and "line" in r.get("origin", {})}
@@ -299,12 +312,13 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
             fresh.remove(filling[0])
         raise
     created = filling is not None or (not on_server and not into.exists())  # an empty file is refused, never taken
+    had = frozenset() if on_server else _present(into)  # never removed by a failed import: not the import's
     if filling is None:
         try:
             store = await open_store(into, create=True)
         except InspectorError:
             if created:
-                _remove_store_files(into)
+                _remove_store_files(into, had)
             raise
     created = created or bool(getattr(store, "created", False))  # a server database the import made a store in
     tail: asyncio.Future[list[dict[str, Any]]] | None = None
@@ -326,9 +340,9 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if tail is not None:  # import into it (or at that name) the ordinary way
             await _finish_quietly(tail)
         return await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=data,
-                                 fill_new=not_published.taken)
+                                 fill_new=not_published.taken, held_back=held_back)
     except BaseException as error:
-        said = (await changed_source(store, error, text_name(source.name), fmt, cut=last_line_cut(original))
+        said = (await changed_source(store, error, text_name(source.name), fmt, cut=held_back or last_line_cut(original))
                 if isinstance(error, BadInput) else None)
         await store.close()
         if tail is not None:
@@ -336,7 +350,7 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if filling is not None:
             fresh.remove(filling[0])
         elif created:
-            _remove_store_files(into)
+            _remove_store_files(into, had)
         if said is not None:
             raise said from None
         raise

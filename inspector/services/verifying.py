@@ -131,7 +131,7 @@ def damaged_report(path: Any, exc: Exception) -> VerifyReport | None:
         report = VerifyReport()
         report.fail({"where": "sqlite", "code": "format_number_differs", "message": str(getattr(exc, "message", exc))})
         return report
-    if getattr(exc, "code", "") != "not_a_store":
+    if getattr(exc, "code", "") not in ("not_a_store", "damaged_store"):  # damaged_store: a store's header, unreadable
         return None
     try:
         if not os.path.isfile(path):  # a FIFO would block the read below for ever; a folder, a URL: not a store

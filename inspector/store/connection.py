@@ -33,7 +33,7 @@ from inspector.store import (
 )
 from inspector.store.digest_key import parse_key
 from inspector.store.faults import FULL_DISK
-from inspector.store.format_upgrade import check_and_migrate
+from inspector.store.format_upgrade import check_and_migrate, upgrade_needed
 from inspector.store.location import StoreUrl, is_url, store_target
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION
 from inspector.store.sqlite_connections import (
@@ -67,15 +67,18 @@ def store_error(exc: BaseException) -> InspectorError | None:
 
 
 async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = False, read_only: bool | None = None,
-                     unfinished: bool = False) -> Store:
+                     unfinished: bool = False, upgrade: bool = True) -> Store:
     """Open (or, with ``create``, make) a store; refuse anything that is not one.
 
     A copy that ``inspector migrate`` has not finished (store/migration_marker.py) is refused
     with ``migration_unfinished`` — only ``migrate`` itself opens one (``unfinished``), to
     finish it. A carried-out deletion whose text is still in the file is finished here, or named
-    in ``deleted_text_in_file`` (store/deletion_residue.py). See :func:`_open` for the rest.
+    in ``deleted_text_in_file`` (store/deletion_residue.py). An older format is upgraded (and the
+    upgrade said: ``format_upgraded``, format_upgrade.report_to) unless ``upgrade`` is False — a
+    command that writes nothing (``verify``) — which refuses it, ``format_upgrade_needed``,
+    nothing written. See :func:`_open` for the rest.
     """
-    store = await _open(path, create=create, read_only=read_only)
+    store = await _open(path, create=create, read_only=read_only, upgrade=upgrade)
     if not unfinished:
         try:
             found = await migration_marker.read(store.db)
@@ -93,7 +96,8 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
     return store
 
 
-async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_only: bool | None) -> Store:
+async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_only: bool | None,
+                upgrade: bool = True) -> Store:
     """Open (or, with ``create``, make) a store; refuse anything that is not one.
 
     A file of a newer format version is refused rather than guessed at; an older one
@@ -108,7 +112,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
 
         return await open_pg_store(store_target(path), create=create, read_only=read_only)  # type: ignore[arg-type]
     target = Path(path)
-    problem = faults.path_problem(target)  # a folder, FIFO, device or link leading nowhere: never opened
+    problem = faults.path_problem(target) or faults.companion_problem(target)  # never opened: a folder, a FIFO…
     if problem is not None:
         raise problem
     exists = target.exists()
@@ -118,18 +122,27 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
                              "at that name", code="damaged_store")
     if exists:
         check_file_is_sqlite(target)
-    elif not create:
+    else:
+        orphan = _orphan_log(target)
+        if orphan is not None:
+            raise orphan
+    if not exists and not create:
         # the way on: "no store at X" said nothing of how one is made
         raise NotAStore(f"no store at {target} (`inspector import FILE --into STORE` makes a store from a transcript)")
     reason = read_only_reason(target) if read_only is None else ("opened read-only" if read_only else None)
     if reason is not None and create:
         raise InspectorError(f"{target} cannot be written ({reason}): a store there can be read, not imported "
                              "into", code="read_only")
+    had = {suffix: os.path.lexists(f"{target}{suffix}") for suffix in ("-wal", "-shm")}  # what opening may add
     if reason is not None:
-        store = await _open_read_only(target, reason)
+        try:
+            store = await _open_read_only(target, reason)
+        except InspectorError as refused:
+            if refused.code == "format_upgrade_needed":  # an older store read-only: leave the folder as it was
+                wal_owner.remove_made(target, had)
+            raise
         store._held = held_files.hold(target)
         return store
-    had = {suffix: os.path.lexists(f"{target}{suffix}") for suffix in ("-wal", "-shm")}  # what opening may add
     try:
         db = await connection(str(target))
     except sqlite3.Error as exc:
@@ -141,10 +154,11 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await call_index.register_async(db)  # and the call-input index (format 5)
         await reasoning_index.REASONING.register_async(db)  # and the thinking-text index (format 6)
         with held_files.writing(target):  # a migration's commits may checkpoint (see held_files.writing)
-            key = await check_and_migrate(db, target, exists)
+            key, upgraded = await check_and_migrate(db, target, exists, upgrade)
         reader = await connect_reader(target, read_only=False)
         store = Store(target, db, key, reader, connect_reader=lambda: connect_reader(target, read_only=False))
         store._held = held_files.hold(target)
+        store.format_upgraded = upgraded.as_dict() if upgraded is not None else None
         return store
     except sqlite3.DatabaseError as exc:
         await close_all([db])
@@ -153,9 +167,10 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
             try:
                 store = await _open_read_only(target, FULL_DISK)
                 store.open_error = getattr(exc, "sqlite_errorname", "") or ""
+                store.made_beside = had  # the empty -wal/-shm the failed open made: removed at close
             except InspectorError as refused:
                 if refused.code == "disk_full":  # an upgrade the full disk refused: leave the folder as it was
-                    _remove_made(target, had)
+                    wal_owner.remove_made(target, had)
                 raise
             store._held = held_files.hold(target)
             return store
@@ -168,10 +183,15 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         failed = None if held_files.holds(target) else faults.read_failure(target)
         if failed is not None:  # the disk failed under SQLite's read ("vtable constructor failed", "unable to open")
             raise faults.explain(failed, str(target)) from None
-        raise NotAStore(f"{target} is not a readable store: {exc}") from None
+        raise _unreadable(target, exc) from None
     except UnicodeDecodeError as exc:  # a damaged schema's message may not even decode
         await close_all([db])
         raise NotAStore(f"{target} is not a readable store: {exc}") from None
+    except InspectorError as refused:
+        await close_all([db])
+        if refused.code == "format_upgrade_needed":  # an older store a command that writes nothing met
+            wal_owner.remove_made(target, had)
+        raise
     except BaseException:  # a cancel at any await above included: nobody else holds the connection
         await close_all([db])
         raise
@@ -179,17 +199,45 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
 
 
 
-def _remove_made(target: Path, had: dict[str, bool]) -> None:
-    """Remove the empty ``-wal`` and the ``-shm`` a refused open made beside the store (on a full
-    disk they held its last free space), unless another process has taken them up since."""
+def _unreadable(target: Path, exc: BaseException) -> InspectorError:
+    """A file SQLite cannot open as a store: ``damaged_store`` when its header names it a Context
+    Inspector store (a damaged header, a first page of zeros: verify said ``damaged_store`` while
+    every other command said ``not_a_store``, "not a readable store"), else ``not_a_store``."""
+    head = b""
+    if not held_files.holds(target):  # closing a descriptor of a held file would drop this process's locks
+        try:
+            with target.open("rb") as fh:
+                head = fh.read(100)
+        except OSError:
+            pass
+    if head[:16] == SQLITE_MAGIC and int.from_bytes(head[68:72], "big") == APPLICATION_ID:
+        return InspectorError(f"{target} is a Context Inspector store (its header says so) that cannot be read: {exc}; "
+                              f"nothing was changed — restore it from a copy (`inspector verify {target}` says what it "
+                              "finds)", code="damaged_store")
+    return NotAStore(f"{target} is not a readable store: {exc}")
+
+
+def _orphan_log(target: Path) -> InspectorError | None:
+    """``orphan_wal`` when no store file is at ``target`` but a log with pages is beside it.
+
+    A program that held the store was killed after the file was moved away (``mv s.db away.db``)
+    or deleted: SQLite never copied its last commits into the file, so they are only in
+    ``s.db-wal``, which stays at the old name. "no store at s.db" said nothing of it, and an
+    import into s.db made a new store there and removed the log with the acts in it
+    (storefault-nine, gap 3). Nothing is made or removed now."""
     wal = Path(f"{target}-wal")
     try:
-        if not had["-wal"] and wal.stat().st_size == 0:
-            wal.unlink()
+        size = wal.stat().st_size
     except OSError:
-        pass
-    if not had["-shm"]:
-        wal_owner.remove_made_shm(target)
+        return None
+    if size <= 32:  # a log's header alone holds no page
+        return None
+    return InspectorError(
+        f"no store file at {target}, but {wal.name} ({size:,} bytes) is there: the log of a store that was open here "
+        "when its program ended without closing it, whose file was moved or deleted since. It may hold that store's "
+        f"last acts. Nothing was made or changed — if the store was moved, move {wal.name} beside it under its new "
+        f"name (NEW.db-wal) with no program holding it, then open it; to make a new store here, move {wal.name} "
+        "(and its -shm) away first", code="orphan_wal")
 
 
 async def _open_read_only(target: Path, reason: str) -> Store:
@@ -207,9 +255,11 @@ async def _open_read_only(target: Path, reason: str) -> Store:
             raise InspectorError(f"{target} has store format {version} and must be upgraded to {FORMAT_VERSION} before "
                                  "this version can open it, but the disk holding it is full (or failing): nothing was "
                                  "changed — free some space and open it again", code="disk_full")
-        if version != FORMAT_VERSION:
-            raise NotAStore(f"{target} has store format {version}; this version reads {FORMAT_VERSION}, and a store "
-                            "that cannot be written cannot be migrated", code="unknown_format_version")
+        if version > FORMAT_VERSION:
+            raise NotAStore(f"{target} has store format {version}; this version of Context Inspector reads up to "
+                            f"{FORMAT_VERSION}. Upgrade the inspector to open it.", code="unknown_format_version")
+        if version != FORMAT_VERSION:  # a store that cannot be written cannot be upgraded: said as that
+            raise upgrade_needed(target, version, f"it can only be read here ({reason})")
         row = await fetch_one(db, "SELECT value FROM store_meta WHERE key = 'digest_key'")
         if row is None:
             raise NotAStore(f"{target} is missing its store metadata")

@@ -100,6 +100,33 @@ def path_problem(target: Path) -> NotAStore | None:
     return NotAStore(f"{target} is {kind}, not a store file")
 
 
+def companion_problem(target: Path) -> InspectorError | None:
+    """``log_not_a_file`` when the name SQLite needs beside the store for its log (``-wal``), the
+    log's index (``-shm``) or a rollback journal (``-journal``) is taken by something that is not a
+    regular file: a folder, a FIFO, a device, a socket, a symbolic link (SQLite never makes one).
+
+    Before (storefault-nine): a folder at ``s.db-wal`` said "not a readable store: unable to open
+    database file" (verify: ``damaged_store``, "restore it from a copy" — of an intact store); a
+    FIFO there was opened as the log and removed at close; a folder or FIFO at ``s.db-shm`` made
+    ``accept`` say the disk was full or failing and ``verify`` report the store unreadable."""
+    for suffix in ("-wal", "-shm", "-journal"):
+        name = Path(f"{target}{suffix}")
+        try:
+            mode = os.lstat(name).st_mode
+        except OSError:
+            continue
+        if stat.S_ISREG(mode):
+            continue
+        kind = ("a symbolic link" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode)
+                else "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+        return InspectorError(f"{name.name} beside {target} is {kind}: SQLite needs that name for the store's "
+                              f"{'log' if suffix == '-wal' else 'log index' if suffix == '-shm' else 'journal'} and "
+                              f"only ever makes a plain file there; nothing was opened or changed — move {name.name} "
+                              "away, then open the store again", code="log_not_a_file")
+    return None
+
+
 FULL_DISK = "the disk holding it is full or failing"  # why an open fell back to read-only (store/connection.py)
 FREE_ENOUGH = 1 << 20  # bytes free on the disk beyond which a failed open was not for want of space
 

@@ -6,35 +6,37 @@ written by something else; it cannot tell what the something else did. A ``touch
 store was taken for a backup put back: the next act was refused ``store_file_replaced`` and
 closing forgot the store's own log (kept beside it as ``.kept``; store-fault-seven, found 1).
 
-Two looks, in this order:
+What the file holds is told two ways, and both must agree for "unchanged":
 
-1. **Content.** At each look that finds the file's times changed, the store keeps a digest of
+1. **Its bytes.** At each look that finds the file's times changed, the store keeps a digest of
    the file's bytes (read through SQLite's own descriptor: closing another would drop its
    locks): the whole file up to :data:`FULL_BYTES`, else its header, its last page, the pages
    the log's checkpointed frames name (what a checkpoint wrote) and :data:`SAMPLES` pages spread
    over the file — a look costs a millisecond or two at any size, and it runs at open and
-   after a checkpoint only. A digest that differs is a copy put back, whatever the times say; a
-   sample can miss a difference, and then the second look still stands between a copy and a
-   touch.
-2. **The bytes are the same.** A backup of the file as it is (review-14's case: the copy taken
-   at open, the store's acts still only in its log) is byte for byte the file, and putting it
-   back means "without the log": it must still be refused. ``touch`` sets the access and
-   modification times to one instant (``utimensat``, both ``UTIME_NOW``); ``cp`` writes the bytes
-   and leaves the access time as it was (a later read may move it, to a later instant). Only
-   equal times with equal bytes are taken for a touch; anything else stays a copy.
+   after a checkpoint only.
+2. **Its ledger head and commit count** (:func:`stored_head`: the last entry's seq and hash,
+   ``store_meta.commits``, read from the file alone). Every write transaction of the inspector
+   raises the count and every act appends an entry, so a copy of the same store from before any
+   checkpoint since differs here even where a sampled digest would miss it.
 
-What stays (each taken for a copy put back, as before: refused, and the log kept beside the
-store as ``.kept``, so nothing is lost for good): a ``touch -m`` (modification time only); and a
-touch whose file was read before the store looked again — a read moves an access time that is
-not after the modification time (``relatime``), so the times are no longer one instant. The
-store looks when it next acts, and the app looks every half second (sessions.ChangeWatch).
+The times are never the evidence (storefault-nine): ``touch``, ``touch -m``, a backup tool or
+an editor that reads the file (the access time moves), or one that writes back the same bytes
+(the modification time moves) all left the file as it was, and were taken for a backup put back
+(the act refused, the log kept aside as ``.kept``) unless ``touch`` had set both times to one
+instant and nothing read the file before the store looked. A backup that is byte for byte the
+file (review-14's copy taken while the acts were only in the log) is now no change either: the
+file is exactly what the log was written against, so the log still belongs to it — putting such
+a copy back undoes nothing, and the store says nothing. To go back to a backup, close the
+programs that hold the store, then copy it (and remove the ``-wal`` beside it).
 """
 
 from __future__ import annotations
 
 import os
+import sqlite3
 import zlib
 from pathlib import Path
+from urllib.parse import quote
 
 from inspector.store.file_writes import BACKFILL, HEADER, own_fd
 
@@ -68,13 +70,22 @@ def digest(path: Path) -> bytes | None:
         return None
 
 
-def touched(path: Path) -> bool:
-    """The file's access and modification times are one instant, as ``touch`` leaves them."""
+def stored_head(path: Path) -> tuple[object, ...] | None:
+    """(commit count, last ledger seq, its hash) of the store file at ``path``, read from the file
+    alone (``immutable``: not its log, and SQLite keeps the descriptor of a file this process holds
+    locks on instead of closing it); None when it cannot be read so (a file being written)."""
     try:
-        st = path.stat()
-    except OSError:
-        return False
-    return st.st_atime_ns == st.st_mtime_ns
+        db = sqlite3.connect(f"file:{quote(os.fsencode(path.resolve()))}?immutable=1", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        commits = db.execute("SELECT value FROM store_meta WHERE key = 'commits'").fetchone()
+        head = db.execute("SELECT seq, hash FROM ledger ORDER BY seq DESC LIMIT 1").fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        db.close()
+    return (commits[0] if commits else None, *(head or (None, None)))
 
 
 def _page_size(head: bytes) -> int:

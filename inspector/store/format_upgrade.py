@@ -7,14 +7,25 @@ from __future__ import annotations
 import re
 import secrets
 import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
 
-from inspector.domain.errors import NotAStore
+from inspector.domain.errors import InspectorError, NotAStore
+from inspector.domain.plurals import counted
 from inspector.store import wal_commits
 from inspector.store.digest_key import parse_key
-from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
+from inspector.store.schema import (
+    APPLICATION_ID,
+    EVENT_INDEX_CHARS,
+    FORMAT_VERSION,
+    MIGRATIONS,
+    V8_LONG_EVENTS,
+    V8_REINDEX,
+)
 from inspector.store.sqlite_connections import scalar, utc_now
 
 # What a format step creates, named in its SQL (an ``IF NOT EXISTS`` object may be there already),
@@ -40,37 +51,116 @@ async def _already_there(db: aiosqlite.Connection, version: int) -> tuple[str, i
     return min(((name, adds[name]) for name in found), key=lambda f: (f[1], f[0]), default=None)
 
 
-async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = None) -> None:
+async def refuse_lowered(db: aiosqlite.Connection, version: int, target: Path | None) -> None:
+    """``format_number_differs`` when the file holds what a later format adds (see _already_there)."""
     there = await _already_there(db, version) if 0 < version < FORMAT_VERSION else None
     if there is not None:
         raise NotAStore(f"{target or 'the store'} says it is store format {version}, yet it already holds {there[0]}, "
                         f"which format {there[1]} adds: its format number (PRAGMA user_version) was changed behind "
                         "the tool; nothing was changed", code="format_number_differs")
-    while version < FORMAT_VERSION:
-        await db.execute("BEGIN IMMEDIATE")
-        try:
+
+
+async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = None) -> Upgrade | None:
+    """Bring the file from ``version`` to this version's format in **one** transaction: a kill, a full
+    disk or any failure part way leaves the file at the format it had (before, each step committed on
+    its own, so a kill between two steps left a store half way, at neither format). Returns what was
+    done (None for a new store, format 0, or one already current), said through :func:`report_to`."""
+    await refuse_lowered(db, version, target)
+    if version >= FORMAT_VERSION:
+        return None
+    started, before, long_events = time.monotonic(), version, 0
+    shown = str(target or "the store")
+    if before > 0:
+        _say(f"upgrading store format {before} → {FORMAT_VERSION}: {shown}…", final=False)
+    await db.execute("BEGIN IMMEDIATE")
+    try:
+        while version < FORMAT_VERSION:
             steps = split_sql(MIGRATIONS[version])
-            if version == 7 and await scalar(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'events_long'"):
-                # format 8's number lowered to 7 behind the tool: its long events are indexed by their
-                # prefix already, and "deleting" their entries with the whole text again left the
-                # search index malformed (verify: damaged_store, "restore it from a copy" — review-16);
-                # only the number is set right, as for a store lowered to 6 (format 7: an index)
-                steps = steps[:1]
+            lowered = version == 7 and await scalar(
+                db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'events_long'")
             for statement in steps:
                 await db.execute(statement)
+            if version == 7 and not lowered:
+                # format 8's number lowered to 7 behind the tool (``lowered``): its long events are
+                # indexed by their prefix already, and "deleting" their entries with the whole text
+                # again left the search index malformed (review-16): only the number is set right
+                long_events = await _reindex_long_events(db, before, shown)
             if version == 0:
                 await db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 await db.execute(
                     "INSERT INTO store_meta(key, value) VALUES ('commits', '0'), ('digest_key', ?), ('created_at', ?)",
                     (secrets.token_hex(32), utc_now()),
                 )
-            await db.execute(f"PRAGMA user_version = {version + 1}")
-            await db.execute(wal_commits.MARK_SQL)  # a migration's commit is the inspector's too
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
-        await db.execute("COMMIT")
-        version += 1
+            version += 1
+        await db.execute(f"PRAGMA user_version = {version}")
+        await db.execute(wal_commits.MARK_SQL)  # a migration's commit is the inspector's too
+    except BaseException:
+        await db.execute("ROLLBACK")
+        raise
+    await db.execute("COMMIT")
+    if before == 0:
+        return None
+    done = Upgrade(shown, before, version, long_events, time.monotonic() - started)
+    _say(done.said(), final=True)
+    return done
+
+
+async def _reindex_long_events(db: aiosqlite.Connection, before: int, shown: str) -> int:
+    """Format 8's one-off re-index of the events longer than the index holds, one event at a time,
+    saying how far it got (a 1 MB event's grams take about half a second)."""
+    ids = [int(row[0]) for row in await db.execute_fetchall(V8_LONG_EVENTS)]
+    for done, event_id in enumerate(ids, 1):
+        _say(f"upgrading store format {before} → {FORMAT_VERSION}: {shown}: re-indexing long events, "
+             f"{done:,} of {len(ids):,}…", final=False)
+        for statement in V8_REINDEX:
+            await db.execute(statement, (event_id,))
+    return len(ids)
+
+
+# What each format step adds, as the upgrade's line says it.
+_STEPS = {1: "the store made", 2: "the one- and two-character search index", 3: "a watermark of the search index",
+          4: "a watermark of the materials' search index", 5: "tool-call inputs indexed for search",
+          6: "thinking text indexed for search", 7: "an index of ledger entries by kind",
+          8: f"an index of events over {EVENT_INDEX_CHARS:,} characters"}
+
+
+@dataclass(frozen=True)
+class Upgrade:
+    """A format upgrade this open made: said on stderr by the CLI, as a notice by the app."""
+
+    path: str
+    before: int
+    after: int
+    long_events: int
+    seconds: float
+
+    def said(self) -> str:
+        added = [_STEPS[step] for step in range(self.before + 1, self.after + 1)]
+        if self.long_events:
+            added.append(f"{counted(self.long_events, 'event')} over {EVENT_INDEX_CHARS:,} characters re-indexed by "
+                         "their first part")
+        took = f" in {self.seconds:.1f} s" if self.seconds >= 1 else ""
+        return (f"upgraded store format {self.before} → {self.after}: {self.path} ({'; '.join(added)}){took}; its records and ledger are as they were, and the inspector versions that "
+                f"read only format {self.before} cannot open it any more")
+
+    def as_dict(self) -> dict[str, object]:
+        return {"from": self.before, "to": self.after, "long_events_reindexed": self.long_events,
+                "message": self.said()}
+
+
+Say = Callable[[str, bool], None]
+_reporter: list[Say] = []
+
+
+def report_to(say: Say | None) -> None:
+    """Where upgrades are said (text, final): the CLI's stderr; None: nowhere (the app shows the
+    Store's ``format_upgraded`` as a notice instead — stderr under a running app would garble it)."""
+    _reporter[:] = [say] if say is not None else []
+
+
+def _say(text: str, *, final: bool) -> None:
+    for say in _reporter:
+        say(text, final)
 
 
 def split_sql(script: str) -> list[str]:
@@ -88,9 +178,11 @@ def split_sql(script: str) -> list[str]:
     return statements
 
 
-async def check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool) -> bytes:
+async def check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool,
+                            upgrade: bool = True) -> tuple[bytes, Upgrade | None]:
     """Refuse a file that is not a store of a format this version reads, migrate an older one
-    forward, and return the store's digest key."""
+    forward (unless ``upgrade`` is False: then it is refused, ``format_upgrade_needed``, before
+    anything is written), and return the store's digest key and the upgrade made."""
     app_id = await scalar(db, "PRAGMA application_id")
     version = await scalar(db, "PRAGMA user_version")
     if exists and app_id != APPLICATION_ID:
@@ -101,10 +193,22 @@ async def check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool
             f"{FORMAT_VERSION}. Upgrade the inspector to open it.",
             code="unknown_format_version",
         )
+    if not upgrade and 0 < version < FORMAT_VERSION:
+        await refuse_lowered(db, version, target)  # a number lowered behind the tool is verify's break to name
+        raise upgrade_needed(target, version, "a check writes nothing")
     await db.execute("PRAGMA journal_mode = WAL")
-    await migrate(db, version, target)
+    done = await migrate(db, version, target)
     async with db.execute("SELECT value FROM store_meta WHERE key = 'digest_key'") as cur:
         row = await cur.fetchone()
     if row is None:
         raise NotAStore(f"{target} is missing its store metadata")
-    return parse_key(row[0], target)
+    return parse_key(row[0], target), done
+
+
+def upgrade_needed(target: Path, version: int, why: str) -> InspectorError:
+    """The refusal of an older store by an open that may not upgrade it (``why``): nothing changed."""
+    return InspectorError(
+        f"{target} has store format {version} and must be upgraded to {FORMAT_VERSION} before this version can read "
+        f"it, but {why}, so it was not upgraded: nothing was changed — `inspector upgrade {target}` upgrades it "
+        f"(where it can be written), or read it with the inspector version that wrote it",
+        code="format_upgrade_needed")

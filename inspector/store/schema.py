@@ -305,20 +305,23 @@ CREATE INDEX IF NOT EXISTS ledger_kind ON ledger(session, kind, seq);
 # IF NOT EXISTS: a test store put back to format 7 keeps the index (as format 7's step).
 _V8 = f"""
 CREATE INDEX IF NOT EXISTS events_long ON events(session, event_id) WHERE length(content) > {EVENT_INDEX_CHARS};
-WITH w (mark) AS (SELECT indexed_through FROM search_watermark WHERE name = 'events')
-INSERT INTO events_fts (events_fts, rowid, content) SELECT 'delete', event_id, content FROM events
-    WHERE length(content) > {EVENT_INDEX_CHARS} AND event_id <= (SELECT mark FROM w);
-WITH w (mark) AS (SELECT indexed_through FROM search_watermark WHERE name = 'events')
-INSERT INTO events_grams (events_grams, rowid, grams) SELECT 'delete', event_id, ci_grams(content) FROM events
-    WHERE length(content) > {EVENT_INDEX_CHARS} AND event_id <= (SELECT mark FROM w);
-WITH w (mark) AS (SELECT indexed_through FROM search_watermark WHERE name = 'events')
-INSERT INTO events_fts (rowid, content) SELECT event_id, substr(content, 1, {EVENT_INDEX_CHARS}) FROM events
-    WHERE length(content) > {EVENT_INDEX_CHARS} AND event_id <= (SELECT mark FROM w);
-WITH w (mark) AS (SELECT indexed_through FROM search_watermark WHERE name = 'events')
-INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(substr(content, 1, {EVENT_INDEX_CHARS})) FROM events
-    WHERE length(content) > {EVENT_INDEX_CHARS} AND event_id <= (SELECT mark FROM w);
 """
+# ... and, for an older store, each long event at or below the watermark re-indexed, one event at a
+# time (store/format_upgrade.py runs these with its id, so a long upgrade can say how far it got):
+# its whole-text entries taken out, its prefix's put in.
+V8_REINDEX = (
+    "INSERT INTO events_fts (events_fts, rowid, content) SELECT 'delete', event_id, content FROM events "
+    "WHERE event_id = ?",
+    "INSERT INTO events_grams (events_grams, rowid, grams) SELECT 'delete', event_id, ci_grams(content) FROM events "
+    "WHERE event_id = ?",
+    f"INSERT INTO events_fts (rowid, content) SELECT event_id, substr(content, 1, {EVENT_INDEX_CHARS}) FROM events "
+    "WHERE event_id = ?",
+    f"INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(substr(content, 1, {EVENT_INDEX_CHARS})) "
+    "FROM events WHERE event_id = ?",
+)
+V8_LONG_EVENTS = (f"SELECT event_id FROM events WHERE length(content) > {EVENT_INDEX_CHARS} AND event_id <= "
+                  "(SELECT indexed_through FROM search_watermark WHERE name = 'events') ORDER BY event_id")
 
 # Forward migrations: MIGRATIONS[n] brings a store from format n to n + 1.
-# Format 0 is an empty file; each step runs in one transaction with the version bump.
+# Format 0 is an empty file; an upgrade runs every step it needs in one transaction with the version bump.
 MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6, 6: _V7, 7: _V8}

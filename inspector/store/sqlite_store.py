@@ -22,7 +22,16 @@ from urllib.parse import quote
 import aiosqlite
 
 from inspector.domain.errors import InspectorError, StoreBusy, StoreFileChanged
-from inspector.store import faults, file_content, file_writes, held_files, orphan_log, sqlite_connections, wal_commits
+from inspector.store import (
+    faults,
+    file_content,
+    file_writes,
+    held_files,
+    orphan_log,
+    sqlite_connections,
+    wal_commits,
+    wal_owner,
+)
 
 
 class Store:
@@ -56,13 +65,16 @@ class Store:
         self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
         self._file = _file_state(path)  # (device, inode, size, times) when opened: see check_file
         self._mark = file_writes.checkpoint_mark(path)  # how far the log was copied in, then: see _copied_over
-        self._content: tuple[tuple[int, int], bytes | None] | None = None  # the bytes at the last look: see _same_bytes
+        # what the file held at the last look (its times, a digest of its bytes, its ledger head): see _same_content
+        self._content: tuple[tuple[int, int], bytes | None, tuple[object, ...] | None] | None = None
         if self._file is not None:
-            self._content = (self._file[3], file_content.digest(path))
+            self._content = (self._file[3], file_content.digest(path), file_content.stored_head(path))
         self._closed = False
         self._log_orphaned = False  # the file was overwritten by another store's: see close
         self.deleted_text_in_file: dict[str, Any] | None = None  # set by open_store: store/deletion_residue.py
         self.deletion_finished: dict[str, Any] | None = None  # what open_store finished of one: the same
+        self.format_upgraded: dict[str, Any] | None = None  # the format upgrade this open made (format_upgrade.py)
+        self.made_beside: dict[str, bool] | None = None  # a full disk's failed open: what was beside it (close)
         held_files.watch(self)  # a read that fails on a copied-over file is said as such (faults.explain)
 
     @property
@@ -93,6 +105,8 @@ class Store:
                 orphan_log.forget(self.path)
         finally:  # a check that raised left every connection's thread running: the process never ended
             await sqlite_connections.close_all(every)
+            if self.made_beside is not None:  # the full disk's read-only store leaves the folder as it was
+                wal_owner.remove_made(self.path, self.made_beside)
 
     def _moved(self) -> bool:
         """The path names another file than the one this store opened, or none (moved over, deleted)."""
@@ -216,7 +230,8 @@ class Store:
         self._file = _file_state(self.path) or self._file
         self._mark = file_writes.checkpoint_mark(self.path)
         if self._file is not None and (not self._content or self._content[0] != self._file[3]):
-            self._content = (self._file[3], file_content.digest(self.path))  # written: its bytes again
+            self._content = (self._file[3], file_content.digest(self.path),  # written: what it holds, again
+                             file_content.stored_head(self.path))
 
     def _copied_over(self, now: tuple[int, int, int, tuple[int, int]] | None) -> str | None:
         """The refusal's sentence when something was copied over the file this store opened (same
@@ -227,7 +242,6 @@ class Store:
             return None
         if now[3] == self._file[3] and now[2] >= self._file[2]:
             return None
-        touch = file_content.touched(self.path)  # before any read of ours moves the access time (relatime)
         if _file_key(self.path) not in (None, self.digest_key):
             return (f"{self.path} was overwritten by another store's file while it was open (the same file, new "
                     "contents: a copy over it); nothing was written — reopen the store to work on the new one")
@@ -235,8 +249,8 @@ class Store:
             return None  # only its inode changed (chmod, a link): not its contents — the log is still its own
         if not file_writes.written_elsewhere(self.path, self._mark):
             return None
-        if touch and self._same_bytes():
-            return None  # a touch: the same bytes, both times one instant (a copy leaves the access time alone)
+        if self._same_content():
+            return None  # new times, the same contents: a touch, a read, a save of the same bytes — no change
         if now[2] < self._file[2] and not file_writes.header_whole(self.path):
             return None  # cut, not copied: check_file says store_file_cut
         return (f"{self.path} was overwritten while it was open by a copy of this store put back over it (the file "
@@ -245,10 +259,12 @@ class Store:
                 f"the store closes: put it back as {self.path.name}-wal, with the store closed, only if the copy was "
                 "not meant) — reopen the store to work on the copy")
 
-    def _same_bytes(self) -> bool:
-        """The file holds the bytes it held at the last look (store/file_content.py)."""
-        before = self._content[1] if self._content else None
-        return before is not None and file_content.digest(self.path) == before
+    def _same_content(self) -> bool:
+        """The file holds what it held at the last look: its bytes (as far as the digest reads
+        them) and its ledger head and commit count (store/file_content.py). Times alone never decide."""
+        if not self._content or self._content[1] is None:
+            return False
+        return (file_content.digest(self.path), file_content.stored_head(self.path)) == self._content[1:]
 
     def copied_over_said(self) -> str | None:
         """The refusal's sentence when the file was copied over since the last look, for an error
@@ -270,7 +286,7 @@ class Store:
         ``mv other.db s.db`` (or a restore that makes a new inode) under an open store changes
         nothing this store reads: SQLite reads the file that was moved away, so the app went on
         showing the old store, with no word, until an act was refused. A file that was only
-        touched is taken as it is now, so a read after it cannot make it look copied later."""
+        touched (or read, or saved with the same bytes) is taken as it is now."""
         if self.dialect != "sqlite" or self._closed or self._file is None:
             return None
         now = _file_state(self.path)

@@ -109,6 +109,20 @@ def _file_locked_elsewhere(path: Path) -> bool:
         os.close(fd)  # no connection of this process holds this file (see _live_elsewhere)
 
 
+def remove_made(target: Path, had: dict[str, bool]) -> None:
+    """Remove the empty ``-wal`` and the ``-shm`` a refused (or read-only) open made beside the store
+    (on a full disk they held its last free space), unless another process has taken them up since.
+    ``had``: which of them were there before the open."""
+    wal = Path(f"{target}-wal")
+    try:
+        if not had["-wal"] and wal.stat().st_size == 0:
+            wal.unlink()
+    except OSError:
+        pass
+    if not had["-shm"]:
+        remove_made_shm(target)
+
+
 def remove_made_shm(path: Path) -> None:
     """Remove the -shm this check's reading made, unless another process has the store open by
     now: the DMS byte's write lock, held while the file is unlinked, proves none has (an opening
@@ -139,6 +153,51 @@ def _unmarked_commits(wal: Path, file_view: sqlite3.Connection, log_view: sqlite
     return wal_commits.unmarked(wal, pages)
 
 
+def _count(view: sqlite3.Connection) -> int | None:
+    row = view.execute("SELECT value FROM store_meta WHERE key = ?", (wal_commits.MARK_KEY,)).fetchone()
+    try:
+        return int(row[0]) if row is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _written_against_later(wal: Path, file_view: sqlite3.Connection,
+                           log_view: sqlite3.Connection) -> tuple[int, int, int] | None:
+    """(the file's commit count, the count through the log, the log's commits) when the log was
+    written against a later state of the store than the file holds, else None.
+
+    Each commit of the inspector raises the count by one (store/wal_commits.py), so the log's N
+    commits lead from the file's count to at most N more — fewer when some were already copied in
+    by a checkpoint. More than N: the file is older than what the log was written on — a copy put
+    back (``mv backup.db s.db``) under a program that held the store and was then killed, so its
+    log stayed beside the copy with no lock on it. Its ledger chains on from the copy's last entry
+    (the checks above pass), and opening laid its pages over the copy: the restore undone, with
+    pages of two states mixed (storefault-nine, gap 3; store-fault-eight left it)."""
+    before, after = _count(file_view), _count(log_view)
+    if before is None or after is None:
+        return None
+    made = len(wal_commits.commits(wal))
+    return None if 0 <= after - before <= made else (before, after, made)
+
+
+def _refuse_not_a_log(path: Path, wal: Path) -> None:
+    """``foreign_wal`` for a ``-wal`` that does not begin as a write-ahead log. SQLite ignores such
+    a file and, at the next close, removes it: a read (``sessions``) deleted whatever file of that
+    name someone had put there (storefault-nine). A header of zeros is let through: a log whose
+    header write was cut by a power failure (SQLite ignores it too, and it held nothing)."""
+    try:
+        with wal.open("rb") as fh:
+            head = fh.read(WAL_HEADER)
+    except OSError:
+        return
+    if len(head) < 4 or int.from_bytes(head[:4], "big") in wal_commits.MAGIC or not any(head):
+        return
+    shm = f" (and {path.name}-shm)" if os.path.lexists(f"{path}-shm") else ""
+    raise NotAStore(f"{wal.name} lies beside the store {path} but is not a write-ahead log at all (its first bytes are "
+                    f"not SQLite's log header); opening the store would remove it. Nothing was opened — move {wal.name}"
+                    f"{shm} away, then open the store again", code="foreign_wal")
+
+
 def check_wal_is_own(path: Path) -> None:
     """Raise ``foreign_wal`` when ``path``'s ``-wal`` file is not this store's own log."""
     wal = Path(f"{path}-wal")
@@ -147,6 +206,7 @@ def check_wal_is_own(path: Path) -> None:
             return
     except OSError:
         return
+    _refuse_not_a_log(path, wal)
     base = f"file:{quote(os.fsencode(path.resolve()))}"
     live = _live_elsewhere(path)  # before any connection of this check opens: see there
     if live and not _file_locked_elsewhere(path):
@@ -159,19 +219,24 @@ def check_wal_is_own(path: Path) -> None:
                                "follow) first, then open the store again", code="store_file_replaced")
     had_shm = os.path.lexists(f"{path}-shm")
     file_view = log_view = None
-    foreign = 0
+    foreign, behind = 0, None
     try:
         file_key, file_head, file_view = _read(base + "?immutable=1")
         try:
             log_view = sqlite3.connect(base + "?mode=ro", uri=True)
-            log_key = log_view.execute("SELECT value FROM store_meta WHERE key = 'digest_key'").fetchone()
+            # the schema first: another database's log replaces it, and the key query then failed "no such
+            # table: store_meta" — an OperationalError, taken below for a log that cannot be read here, so
+            # the log was applied and the store became the other database (storefault-nine)
             same = _schema_is_own(file_view, log_view)
+            log_key = log_view.execute("SELECT value FROM store_meta WHERE key = 'digest_key'").fetchone() if same \
+                else None
             if same and file_head is not None:  # the chain the file holds goes on in the log, entry for entry
                 row = log_view.execute("SELECT hash FROM ledger WHERE seq = ?", (file_head[0],)).fetchone()
                 same = row is not None and row[0] == file_head[1]
             elif same and file_key is not None:  # no entry yet (a store just made, a copy under way): its key
                 same = log_key is None or log_key[0] == file_key or _copying(log_view)
             foreign = _unmarked_commits(wal, file_view, log_view) if same and not live else 0
+            behind = _written_against_later(wal, file_view, log_view) if same and not foreign and not live else None
         except sqlite3.OperationalError:  # the log cannot be read here (no -shm on a read-only medium): not told
             return
         except sqlite3.DatabaseError:  # the log made the store unreadable: not its own
@@ -186,6 +251,14 @@ def check_wal_is_own(path: Path) -> None:
             remove_made_shm(path)
     # The index named only when it is there (one the check made is gone: store/wal_owner.py, remove_made_shm).
     shm = f" (and {path.name}-shm)" if os.path.lexists(f"{path}-shm") else ""
+    if behind is not None:
+        raise NotAStore(f"{wal.name} lies beside the store {path}, but it was written against a later state of this "
+                        f"store than the file now holds (the file counts {behind[0]:,} commits; the log's "
+                        f"{behind[2]:,} lead to {behind[1]:,}): the file was put back from an earlier copy while a "
+                        "program had the store open, and that program ended without closing it. Opening would lay the "
+                        f"log's pages over the copy and undo the restore. Nothing was opened — move {wal.name}{shm} "
+                        "away (it holds what that program wrote after the copy), then open the store again",
+                        code="foreign_wal")
     if same and foreign:
         said = "1 of its commits was" if foreign == 1 else f"{foreign} of its commits were"
         raise NotAStore(f"{wal.name} lies beside the store {path}, but {said} not made by Context Inspector (rows "

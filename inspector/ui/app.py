@@ -63,7 +63,9 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
     COMMANDS = App.COMMANDS | {InspectorCommands}
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
                 Binding("ctrl+o", "browse", "Transcripts", id="app.browse"),
-                Binding("question_mark", "toggle_keys", "Keys", show=False, id="app.keys")]
+                Binding("question_mark", "toggle_keys", "Keys", show=False, id="app.keys"),
+                # F1 is help in most terminal programs: a new user pressed it and nothing happened (new-user-17)
+                Binding("f1", "toggle_keys", "Keys", show=False, id="app.keys_f1")]
 
     # Who the acts done here are recorded as (DESIGN §8: the reviewer names every write);
     # None until said: the first writing act asks (with_reviewer).
@@ -76,10 +78,11 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
 
     def __init__(self, store_path: Path | None = None, *, session: str | None = None, follow: Path | None = None,
                  sources: list[Path] | None = None, listing: Future[list[discovery.Found]] | None = None,
-                 reviewer: str | None = None, notices: list[str] | None = None) -> None:
+                 reviewer: str | None = None, notices: list[str] | None = None, upgraded: str | None = None) -> None:
         super().__init__()
         self.store_path = store_path
         self.notices = notices or []  # said once the app is up: lines `inspector FILE`'s import could not read
+        self.upgraded = upgraded  # the store format upgrade the command's first open made (store/format_upgrade.py)
         self.initial_session = session
         self.follow = follow  # the transcript the store was imported from, followed live
         self.sources = sources or []
@@ -153,7 +156,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         self.push_screen(ReviewerDialog(), named)
 
     def action_toggle_keys(self) -> None:
-        """``?``: every key of the focused widget and the screen, with what it does (Textual's
+        """``?`` (or F1): every key of the focused widget and the screen, with what it does (Textual's
         help panel), and ``?`` again hides it — the key line at 80 columns has room for six."""
         if self.screen.query("HelpPanel"):
             self.action_hide_help_panel()
@@ -184,6 +187,8 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         for notice in self.notices:  # `import` prints them; the app's own import said nothing of them
             self.notify(notice, title="Not read from the transcript", severity="warning",
                         timeout=30)
+        if self.upgraded:  # a store the app opens itself says its own (main_screen)
+            self.notify(self.upgraded[0].upper() + self.upgraded[1:] + ".", title="Store format upgraded", timeout=15)
         if self.store_path is None:
             self.browse_or_demo()
         else:  # in a worker: the loading note paints while the store opens and the session is read

@@ -203,6 +203,10 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         self.set_focus(self.query_one("#browser-search", Input))
 
     def action_clear_search(self) -> None:
+        """escape: the keys panel first (``?`` or F1 opened it), else the search box cleared."""
+        if self.query("HelpPanel"):
+            self.app.action_hide_help_panel()
+            return
         self.query_one("#browser-search", Input).value = ""
         self.query_one(TranscriptList).focus()
 

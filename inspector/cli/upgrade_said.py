@@ -1,0 +1,26 @@
+"""How the CLI says a store format upgrade (store/format_upgrade.py): one line on stderr when it is
+done, never on stdout, so ``--json`` stays one document; while a long step runs, a progress line
+on a terminal (erased, as the opening line is).
+
+Before, a format-7 store opened by any command — even ``verify`` — became format 8 with no word,
+and the one-off re-index of long events ran with nothing on the screen."""
+
+from __future__ import annotations
+
+from inspector.cli import opening_line
+from inspector.store import format_upgrade
+
+
+def say(text: str, final: bool) -> None:
+    if not final:
+        opening_line.say(text)
+        return
+    from inspector.cli.output import echo_safe
+
+    opening_line.quiet()  # the progress line, erased: the line that stays starts its own line
+    echo_safe(text, err=True)
+
+
+def listen() -> None:
+    """Say upgrades on this process's stderr (a command, or ``inspector STORE`` before its app starts)."""
+    format_upgrade.report_to(say)
