@@ -39,7 +39,7 @@ REASON_CODES = ("data_subject_request", "secret_exposed", "legal_hold_release", 
 # "no copy remains" beyond the store and the spellings it checked (docs/untrusted-content.md).
 NOT_CHECKED = (
     "files outside the store: sif exports and HTML reports in other folders (those in the store's own folder, and "
-    "a transcript there, are read for each value as written, JSON- or HTML-escaped — a file of up to 8 MiB, 64 MiB in "
+    "a transcript there, are read for each value as written, JSON- or HTML-escaped — a file of up to 2 MiB, 8 MiB in "
     "all, also in every spelling the store is read in — and named in a warning), other spellings in larger ones, backups and copies of the store file, other stores (those the inspector made of "
     "transcripts in its own data and cache folders are read, as written or JSON-escaped, and named in a "
     "warning) — remove those yourself",
@@ -70,7 +70,7 @@ CHECKED = (
     "claims, open questions), candidates, handoffs, other deletion requests' reasons, the session record, names "
     "(keys, ids, call ids, tool names) and its ledger entries; the search indexes of every record removed; "
     "exact copies in the store's other sessions (named in a warning); exports, reports, transcripts and kept "
-    "logs in the store's own folder (as written, JSON- or HTML-escaped, and a file of up to 8 MiB in every spelling "
+    "logs in the store's own folder (as written, JSON- or HTML-escaped, and a file of up to 2 MiB in every spelling "
     "below; named in a warning)",
     "spellings: as written; case, spacing, line breaks and invisible characters ignored; fullwidth and "
     "mathematical letters and digits, other scripts' decimal digits, marks on ASCII characters and Cyrillic or "

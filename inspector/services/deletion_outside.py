@@ -8,7 +8,7 @@ live in are read — by name (``*.html``, ``*.jsonl``, ``*.json``, ``*.sif``, ``
 transcript kinds ``inspector FILE`` opens) and, whatever the name, by their first bytes (an
 export begins with the sif/1 header line, a report with ``<!DOCTYPE html>``: ``export -o
 before.sif`` or ``-o backup`` is an export too) — and each one holding a value — as written,
-JSON-escaped or HTML-escaped, or for a file of up to 8 MiB (64 MiB in all) in any spelling a
+JSON-escaped or HTML-escaped, or for a file of up to 2 MiB (8 MiB in all) in any spelling a
 deletion looks for in the store (deletion_forms: other escapes, base64, ROT13, reversed, Chinese
 numerals; hostile review nine) — is named in the deletion's warnings. So is an export holding the
 request's own reason as typed (``"reason":"…"``): ``export`` writes a pending request's reason
@@ -42,10 +42,11 @@ MAX_FILES = 200  # files looked at, in name order: a folder of thousands is not 
 MAX_BYTES = 256 << 20  # a larger file is named as not read
 _CHUNK = 1 << 20
 # A file no larger than this is also read for the values' other spellings (deletion_forms: escapes,
-# base64, ROT13, reversed, Chinese numerals, …), up to LOOSE_BUDGET bytes in all: folding costs about
-# 0.2 s a megabyte, and a folder of exports must not make a deletion's listing take minutes.
-LOOSE_MAX = 8 << 20
-LOOSE_BUDGET = 64 << 20
+# base64, ROT13, reversed, Chinese numerals, …), up to LOOSE_BUDGET bytes in all: folding costs 0.2–1 s
+# a megabyte (1 s on escape-dense JSON lines), and a folder of transcripts must not make every
+# deletion listing (the app's dialog computes one each time it opens) take many seconds.
+LOOSE_MAX = 2 << 20
+LOOSE_BUDGET = 8 << 20
 
 
 def needles_of(values: list[str]) -> list[bytes]:
