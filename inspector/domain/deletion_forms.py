@@ -49,6 +49,7 @@ from urllib.parse import unquote
 from inspector.domain import combining_marks
 from inspector.domain.deletion import sensitive_values
 from inspector.domain.disguise import latinised
+from inspector.domain.hexdump import dumped_bytes
 from inspector.domain.needles import Needles
 
 MIN_FOLDED = 7  # a folded value shorter than this is left to exact matching
@@ -251,4 +252,7 @@ class LooseMatcher:
         folded = fold(text) if folded is None else folded
         if self.folded.any_in(folded):
             return True
-        return bool(self.encoded) and self.encoded.any_in("".join(text.split()))
+        if self.encoded and self.encoded.any_in("".join(text.split())):
+            return True
+        dumped = dumped_bytes(text) if "\n" in text else None  # xxd / hexdump -C / od output
+        return dumped is not None and self.found_in(dumped.decode("utf-8", "replace"))
