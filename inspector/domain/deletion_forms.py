@@ -31,8 +31,9 @@ sensitive value also of its lower- and upper-case spellings and base64 of its ba
 Limits, said in docs/untrusted-content.md: a value shorter than :data:`MIN_FOLDED`
 characters after folding is looked for exactly only (shorter strings match by
 coincidence); encryption, hashing, compression, translation, paraphrase, or an encoding
-not listed here (CSS escapes, UTF-7, a hexdump's hex with separators, a value ROT13-ed and then
-encoded) hides a copy from this matching.
+not listed here (CSS escapes, UTF-7, hex with separators other than a hex dump's — a dump of
+``xxd``, ``hexdump -C`` or ``od`` is read back to its bytes, domain/hexdump.py —, a value ROT13-ed
+and then encoded) hides a copy from this matching.
 """
 
 from __future__ import annotations
