@@ -31,3 +31,22 @@ async def test_the_session_count_is_on_screen(sample_store: Path, size: tuple[in
         assert f"· {count} sessions · " in shown and " s " in shown, shown
         assert "(s)" not in shown, "the key said as a key, not as a bracketed plural (flow-nine)"
         assert "(s-export)" in shown, "the session's id still fits"
+
+
+async def test_the_key_hint_says_what_s_does_now(sample_store: Path) -> None:
+    """From 140 columns the list is on screen: "s lists them" there was the wrong way round (flow-nine)."""
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(app, pilot)
+        header = app.screen.query_one(HeaderBar)
+
+        def shown() -> str:
+            return " ".join(strip.text for strip in header.render_lines(header.region.reset_offset))
+
+        assert "sessions · s hides them" in shown(), shown()
+        await pilot.press("s")
+        await settle(app, pilot)
+        assert "sessions · s lists them" in shown(), shown()
+        await pilot.press("s")
+        await settle(app, pilot)
+        assert "sessions · s hides them" in shown(), shown()

@@ -26,7 +26,8 @@ _COUNTED: dict[str, tuple[str, str, str, str]] = {
     "lines_unread": ("transcript line not read", "transcript lines not read", "line unread", "lines unread"),
 }
 
-# Warnings of ``check`` (one warning may name several things): what the warning is about.
+# Warnings of ``check`` (one warning may name several things): what the warning is about, said in the
+# plural so "1 warning: …" and "3 warnings: …" both read.
 _WARNINGS: dict[str, str] = {
     "identifier_unverified": "names the log cannot confirm",
     "facts_unknown": "facts survival could not judge",
@@ -34,13 +35,13 @@ _WARNINGS: dict[str, str] = {
     "facts_not_restated": "evidence the summary does not restate",
     "unverified_act": "acts a file claims, not made here",
     "results_cleared": "tool results cleared from the model's context",
-    "untrusted_instruction": "an untrusted instruction kept as a rule",
-    "sensitive_data": "a sensitive value in the text",
-    "summary_unreadable": "a summary whose text cannot be read",
+    "untrusted_instruction": "untrusted instructions kept as rules",
+    "sensitive_data": "sensitive values in the text",
+    "summary_unreadable": "summary text that cannot be read",
     "reference_unresolved": "references drift could not resolve",
-    "forbidden_action_unclear": "a forbidden action drift could not judge",
+    "forbidden_action_unclear": "forbidden actions drift could not judge",
     "subject_unjudged": "sentences whose subject drift could not judge",
-    "value_disguised": "a protected value written in another form",
+    "value_disguised": "protected values written in another form",
     "lines_unread": "transcript lines not read",
 }
 

@@ -145,7 +145,8 @@ def _summary(gens: list[dict[str, Any]], drift_counts: dict[int, int], unsure: d
         n = drift_counts.get(g["generation"], 0)
         u = unsure.get(g["generation"], 0)  # a rule could not judge: as in the app's Drift tab, "?", never nothing
         flag = (f' <span class="badge error">⚠ drift {n}</span>' if n
-                else f' <span class="badge warning">? not judged {u}</span>' if u else "")
+                # as the app's header says it: "? not judged 1" read as a count of one thing not judged (flow-nine)
+                else f' <span class="badge warning">? {_n(u, "warning")}: not judged in full</span>' if u else "")
         covers = f" · covers evt {e(g['covers'][0])}–{e(g['covers'][1])}" if g.get("covers") else ""
         unresolved = "".join(f"<li>⟨{e(u)}⟩</li>" for u in g.get("unresolved") or [])
         out.append(f'<article class="generation"><h3>gen {e(g["generation"])} · {e(g["kind"])}{covers}{flag}</h3>'

@@ -104,6 +104,7 @@ class HeaderBar(Static):
 
     def on_resize(self) -> None:
         self.update(self._content())  # the badges' lines are laid out for the width
+        self.call_after_refresh(self.refresh_content)  # the screen's breakpoint class (sessions list shown or not)
 
     def _room(self) -> int:
         width = self.content_size.width
@@ -146,10 +147,21 @@ class HeaderBar(Static):
         (flow-nine). The long form when the whole first line fits, else the short one, so a short
         title and the session's id still fit at 80 columns."""
         n = f"{self.sessions:,}"
-        full = markup(" [dim]· $n sessions ·[/] [b]s[/b] [dim]lists them[/]", n=n)
+        full = markup(" [dim]· $n sessions ·[/] [b]s[/b] [dim]$does them[/]", n=n,
+                      does="hides" if self._sessions_shown() else "lists")
         if beside + full.cell_length <= self._room():
             return full
         return markup(" [dim]· $n sessions · key[/] [b]s[/b]", n=n)
+
+    def _sessions_shown(self) -> bool:
+        """Whether the sessions list is on screen (``s`` then hides it): shown or hidden by ``s``, else
+        shown from 140 columns (ui/layout.py's breakpoint classes, ui/inspector.tcss)."""
+        screen = self.screen
+        if not screen.query("#sessions"):
+            return False
+        if screen.has_class("-sessions-shown") or screen.has_class("-sessions-hidden"):
+            return screen.has_class("-sessions-shown")
+        return screen.has_class("-wide")
 
     def _badges(self) -> list[Badge]:
         b = self.badges
