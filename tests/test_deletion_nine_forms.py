@@ -71,6 +71,17 @@ def test_a_value_in_a_hex_dump_is_found() -> None:
         assert not loose.found_in(_dump(data.replace(b"zq.", b"zr."), style)), style
 
 
+def test_a_value_as_a_list_of_hex_bytes_is_found() -> None:
+    """A secret embedded in code or a config as bytes; a MAC address, a date or hex-looking words are not it."""
+    loose = LooseMatcher.of([MAIL])
+    data = MAIL.encode()
+    for text in ("{" + ", ".join(f"0x{b:02x}" for b in data) + "}", ":".join(f"{b:02x}" for b in data),
+                 " ".join(f"{b:02X}" for b in data), "-".join(f"{b:02x}" for b in data)):
+        assert loose.found_in(f"key = {text};"), text
+    for text in ("aa:bb:cc:dd:ee:ff:00:11", "2025-05-01 12:30:45", "cafe de fa ce be ad ed 12 34 56 78"):
+        assert not loose.found_in(text), text
+
+
 def test_a_number_in_chinese_numerals_and_other_separators_is_found() -> None:
     numbers = number_pattern([f"call {PHONE}"])
     assert numbers is not None

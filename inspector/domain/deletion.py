@@ -45,8 +45,8 @@ NOT_CHECKED = (
     "warning) — remove those yourself",
     "copies encrypted, hashed, compressed, translated or paraphrased, or encoded other than URL (also %uXXXX), "
     "JSON/Python/JavaScript (\\u{..}) and octal escapes, HTML entities, quoted-printable, base64 (of UTF-8 or "
-    "UTF-16; of base64 for a sensitive value), hex (as one run, or in a hex dump: xxd, hexdump -C, od), ROT13 or "
-    "reversed: CSS escapes, UTF-7, hex with other separators, numbers in words (English, or Chinese place value "
+    "UTF-16; of base64 for a sensitive value), hex (as one run, as a list of bytes: "
+    "0x7a, 7a:71, 7a 71, or in a hex dump: xxd, hexdump -C, od), ROT13 or reversed: CSS escapes, UTF-7, numbers in words (English, or Chinese place value "
     "as 一百三十九), a value with a separator between every letter, and a value's ROT13 or reversal encoded again "
     "are not looked for",
     "values under 7 characters once case and spacing are ignored, and lines of the targets under "
@@ -79,7 +79,7 @@ CHECKED = (
     "spelled-out at/dot; URL (%40, %u0040), JSON/Python/JavaScript (\\u0040, \\x40, \\u{40}), octal (\\100), "
     "HTML (&#64;, &commat;) and quoted-printable (=40, soft line breaks) escapes, up to four deep; base64 "
     "(standard, URL-safe, MIME-wrapped) of the UTF-8 or UTF-16 bytes, and for a sensitive value of its "
-    "lower/upper case and of its base64; hex, also in a hex dump (xxd, hexdump -C, od); ROT13; reversed; a number with separators between its digits, in "
+    "lower/upper case and of its base64; hex, also as a list of bytes (0x7a, 7a:71, 7a 71) or in a hex dump (xxd, hexdump -C, od); ROT13; reversed; a number with separators between its digits, in "
     "Chinese numerals (一三九, 壹叁玖) or reversed; a sensitive value cut in two across two records",
 )
 
