@@ -173,6 +173,9 @@ def test_a_format_8_store_numbered_7_is_not_left_damaged(tmp_path: Path) -> None
     with sqlite3.connect(store) as con:
         con.execute("PRAGMA user_version = 7")
     con.close()
+    # verify writes nothing, so it no longer upgrades (storefault-nine): `upgrade` does, then verify
+    assert CliRunner().invoke(cli, ["verify", str(store), "--json"]).exit_code == 3
+    assert CliRunner().invoke(cli, ["upgrade", str(store)]).exit_code == 0
     verified = CliRunner().invoke(cli, ["verify", str(store)])
     assert verified.exit_code == 0, verified.output
     with sqlite3.connect(store) as con:
