@@ -275,8 +275,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
     async def _open_saying_upgrade(self, path: Path) -> Store:
         """``open_store``, with a notice as soon as an older store's format upgrade starts (it may
         take a while: format 8 re-indexes long events); the main screen says when it is done."""
-        from inspector.store import format_upgrade
-        from inspector.store.connection import open_store
+        from inspector.store.connection import open_store, report_upgrades
 
         started: list[str] = []
 
@@ -285,11 +284,11 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
                 started.append(text)
                 self.notify(text[0].upper() + text[1:], title="Upgrading the store's format", timeout=10)
 
-        format_upgrade.report_to(heard)
+        report_upgrades(heard)
         try:
             return await open_store(path)
         finally:
-            format_upgrade.report_to(None)
+            report_upgrades(None)
 
     async def _close_main(self) -> None:
         if isinstance(self.screen, _main_screen()):
