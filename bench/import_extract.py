@@ -25,13 +25,14 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from bench.shared_dir import real_sessions
 from inspector.domain.facts import extract_from_records
 from inspector.domain.formats.detect import convert
 from inspector.services import importing
 from inspector.services.survival import survival_all, survival_report
 from inspector.store.connection import open_store
 
-SOURCES = Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / "claude-code"
+SOURCES = real_sessions() / "claude-code"
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 IDS = re.compile(r"\b(toolu_|msg_|req_)([A-Za-z0-9]+)")
 

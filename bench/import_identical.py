@@ -27,8 +27,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.shared_dir import real_sessions
+
 REPO = Path(__file__).resolve().parents[1]
-REAL = REPO.parent / "shared" / "real_sessions"
+REAL = real_sessions(REPO)
 SAMPLES = REPO / "sample_sessions"
 
 FINGERPRINT = r"""

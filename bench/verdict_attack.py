@@ -9,6 +9,8 @@
     python -m bench.verdict_attack --cases six [--old-commit 715c1b7]
     python -m bench.verdict_attack --cases seven [--old-commit c7fc0f9]
     python -m bench.verdict_attack --cases eight [--old-commit 741fb54]
+    python -m bench.verdict_attack --cases nine [--old-commit f42bf44]
+    python -m bench.verdict_attack --cases ten [--old-commit b068731]
 
 Each case is one summary generation of the small session in tests/verdict_attack_cases.py
 (plus a few of its own), labelled ``drifted`` (a careful reader says it drifted or lost
@@ -35,9 +37,11 @@ from tests.verdict_attack_eight_cases import eight_cases
 from tests.verdict_attack_five_cases import five_cases
 from tests.verdict_attack_four_cases import four_cases
 from tests.verdict_attack_misses_cases import misses_cases
+from tests.verdict_attack_nine_cases import nine_cases
 from tests.verdict_attack_paraphrase_cases import paraphrase_cases
 from tests.verdict_attack_seven_cases import seven_cases
 from tests.verdict_attack_six_cases import six_cases
+from tests.verdict_attack_ten_cases import ten_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTIVE = [s for s in STATE if s.get("status") != "pending"]
@@ -144,17 +148,19 @@ def verdict(label: str, got: dict[str, Any]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cases", choices=("first", "departures", "misses", "paraphrase", "four", "five", "six",
-                                            "seven", "eight"), default="first",
+                                            "seven", "eight", "nine", "ten"), default="first",
                         help="the first attack's cases, or the departures (a verbatim rule widened, reordered, "
                         "broken or lifted through a pronoun) and their kin")
     parser.add_argument("--old-commit", help="default: 0b98d10 (first), 07bebae (departures)")
     args = parser.parse_args()
     args.old_commit = args.old_commit or {"first": "0b98d10", "departures": "07bebae", "misses": "8f9b96e",
                                        "paraphrase": "1a5f55d", "four": "39d827c", "five": "43d80cf", "six": "715c1b7",
-                                          "seven": "c7fc0f9", "eight": "741fb54"}[args.cases]
+                                          "seven": "c7fc0f9", "eight": "741fb54", "nine": "f42bf44",
+                                          "ten": "b068731"}[args.cases]
     rows = {"first": cases, "departures": departure_cases, "misses": misses_cases,
             "paraphrase": paraphrase_cases, "four": four_cases, "five": five_cases, "six": six_cases,
-            "seven": seven_cases, "eight": eight_cases}[args.cases]()
+            "seven": seven_cases, "eight": eight_cases, "nine": nine_cases,
+            "ten": ten_cases}[args.cases]()
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         src = write_set([c for _, _, c in rows], t / "attack.jsonl")

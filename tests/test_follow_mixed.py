@@ -15,6 +15,7 @@ from inspector.ui.app import InspectorApp
 from inspector.ui.widgets.follow_bar import FollowBar
 from inspector.ui.widgets.timeline_view import TimelineView
 from tests.conftest import event_record, session_record
+from tests.live_looks import looks
 from tests.test_app import settle
 from tests.test_browser_ui import SID, _until, claude_line
 
@@ -49,7 +50,7 @@ async def test_a_foreign_act_in_the_same_look_as_a_follower_import_is_announced_
         with src.open("a", encoding="utf-8") as fh:
             fh.write(claude_line(1, "live line 1") + "\n")
         await _until(pilot, lambda: "live line 1" in texts(), lambda: f"line 1 never shown: {texts()}")
-        await pilot.pause(1.2)  # two looks of the change watch
+        await looks(app, pilot)  # two looks of the change watch
         assert changed_elsewhere(app) == []
         assert "1 new event since opened" in str(bar.render())
 

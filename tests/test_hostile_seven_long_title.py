@@ -16,6 +16,7 @@ from inspector.cli.main import cli
 from inspector.ui.app import InspectorApp
 from inspector.ui.widgets.sessions_list import ID_MAX, TITLE_MAX, SessionsList
 from tests.conftest import write_sif
+from tests.test_app import settle
 
 AT = "2025-05-01T00:00:00Z"
 
@@ -40,7 +41,7 @@ async def test_a_long_title_and_id_are_cut_in_the_sessions_list(tmp_path: Path) 
     store = await asyncio.to_thread(_store, tmp_path)
     app = InspectorApp(store)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause(0.5)
+        await settle(app, pilot)  # the main screen open (a start screen comes first), not a 0.5 s sleep
         listing = app.screen.query_one(SessionsList)
         async with asyncio.timeout(30):  # a hang guard only
             while listing.option_count < 2:

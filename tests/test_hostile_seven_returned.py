@@ -128,15 +128,24 @@ def test_a_harness_ledger_line_cannot_forge_a_deletion(tmp_path: Path) -> None:
         assert not [p for p in json.loads(result.stdout)["problems"] if p["code"] == "deleted_value_returned"]
 
 
+def _following(app: object) -> bool:
+    from inspector.ui.widgets.follow_bar import FollowBar
+
+    bars = app.screen.query(FollowBar)  # type: ignore[attr-defined]
+    return any(bar.follower is not None and bar.follower.resume is not None for bar in bars)
+
+
 async def test_the_app_following_the_transcript_says_it(tmp_path: Path) -> None:
     import asyncio
 
     from inspector.ui.app import InspectorApp
+    from tests.test_browser_ui import _until
 
     source, store = await asyncio.to_thread(_start, tmp_path)  # the CLI runs its own event loop
     app = InspectorApp(store, follow=source)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause(0.5)
+        # following (caught up to the file's end) before the line is written: waited for, not slept
+        await _until(pilot, lambda: _following(app), "never followed")
         _append(source, _event(3, "user_message", f"again: {PHONE}"))
         async with asyncio.timeout(60):  # a hang guard only
             while not any("came back" in n.title for n in app._notifications):

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 from inspector.ui.app import InspectorApp
+from tests.live_looks import looks
 from tests.test_app import settle
 
 
@@ -23,6 +24,6 @@ async def test_a_store_file_moved_over_the_open_one_is_said_once(sample_store: P
         other.replace(sample_store)  # mv other.db samples.db
         await pilot.press("ctrl+r")
         await settle(app, pilot)
-        await pilot.pause(1.2)  # and two live looks more: said once, not at each
+        await looks(app, pilot)  # and two live looks more: said once, not at each
         said = [n.message for n in app._notifications if n.title == "Store file replaced"]
     assert len(said) == 1 and said[0].endswith("(store_file_replaced)") and "reopen the store" in said[0]

@@ -67,3 +67,20 @@ def test_the_kept_original_is_the_decoded_file_or_base64(data: bytes) -> None:
         assert original["encoding"] == "base64"
     else:
         assert (original["encoding"], original["content"]) == ("utf-8", data.decode("utf-8"))
+
+
+@pytest.mark.parametrize("piece", [1, 3, 8, 64])
+def test_the_check_without_the_text_refuses_exactly_what_decoding_refuses(piece: int,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``check_utf8`` (the import's original: proved UTF-8, never joined into one text) raises
+    exactly when ``data.decode("utf-8")`` would, so a file is kept as text or base64 alike."""
+    monkeypatch.setattr(builder, "UTF8_PIECE", piece)
+    rng = random.Random(1000 + piece)
+    for _ in range(3000):
+        data = b"".join(rng.choice(PARTS) for _ in range(rng.randint(0, 30)))
+        try:
+            builder.check_utf8(data)
+        except UnicodeDecodeError:
+            assert _decoded(data) is None, data
+        else:
+            assert _decoded(data) is not None, data

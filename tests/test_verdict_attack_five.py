@@ -17,6 +17,7 @@ from tests.verdict_attack_cases import (
     assert_caught_or_unjudged,
     assert_clear,
     assert_labelled,
+    inspector,
     judge,
     labelled_params,
 )
@@ -212,8 +213,6 @@ def test_check_and_drift_json_say_what_the_rules_found(tmp_path: Path) -> None:
     over an unfinished log are "failed"; an approximate bound is "unknown" (?); the faithful text
     "clear" — in ``check --json`` and ``drift --json``."""
     import json
-    import subprocess
-    import sys
 
     from bench.drift_precision import write_set
     from tests.verdict_attack_five_cases import FAITHFUL_E, _e
@@ -224,14 +223,12 @@ def test_check_and_drift_json_say_what_the_rules_found(tmp_path: Path) -> None:
                      _e("c-about", FAITHFUL_E + " Jobs get about 3 retries each."),
                      _e("c-ok", FAITHFUL_E)], tmp_path / "c.jsonl")
     store = tmp_path / "c.db"
-    run = [sys.executable, "-m", "inspector"]
-    subprocess.run([*run, "import", str(src), "--into", str(store)], check=True, capture_output=True)
-    doc = json.loads(subprocess.run([*run, "check", str(store), "--json"], capture_output=True, text=True).stdout)
+    assert inspector("import", str(src), "--into", str(store))[0] == 0
+    doc = json.loads(inspector("check", str(store), "--json")[1])
     verdicts = {s["session"]: s["verdict"] for s in doc["sessions"]}
     assert verdicts == {"c-label": "failed", "c-least": "failed", "c-done": "failed", "c-about": "unknown",
                         "c-ok": "clear"}
-    drift = {s: json.loads(subprocess.run([*run, "drift", str(store), "--session", s, "--json"],
-                                          capture_output=True, text=True).stdout) for s in verdicts}
+    drift = {s: json.loads(inspector("drift", str(store), "--session", s, "--json")[1]) for s in verdicts}
     assert {f["code"] for f in drift["c-label"]["findings"]} == {"protected_negated"}
     assert {f["code"] for f in drift["c-done"]["findings"]} == {"open_issue_claimed_done"}
     assert drift["c-about"]["verdict"] == "unknown" and "subject_unjudged" in drift["c-about"]["headline"]

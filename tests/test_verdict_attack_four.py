@@ -18,7 +18,7 @@ from inspector.domain.drift import headline
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.said_grantee import grant_of
 from inspector.domain.textnorm import find_value, holds_value
-from tests.verdict_attack_cases import blocking, judge
+from tests.verdict_attack_cases import blocking, inspector, judge
 from tests.verdict_attack_four_cases import four_cases
 
 CASES = four_cases()
@@ -102,8 +102,6 @@ def test_check_and_drift_json_say_what_the_rules_found(tmp_path: Path) -> None:
     """Through the CLI: a disguised value is "unknown" (?), a retraction and a second grantee are
     "failed", the faithful text "clear" — in ``check --json`` and in ``drift --json``."""
     import json
-    import subprocess
-    import sys
 
     from bench.drift_precision import write_set
     from tests.verdict_attack_four_cases import FAITHFUL_E, _e
@@ -113,15 +111,13 @@ def test_check_and_drift_json_say_what_the_rules_found(tmp_path: Path) -> None:
                      _e("c-grant", FAITHFUL_E + " Bob may approve merges too."),
                      _e("c-ok", FAITHFUL_E)], tmp_path / "c.jsonl")
     store = tmp_path / "c.db"
-    run = [sys.executable, "-m", "inspector"]
-    subprocess.run([*run, "import", str(src), "--into", str(store)], check=True, capture_output=True)
-    doc = json.loads(subprocess.run([*run, "check", str(store), "--json"], capture_output=True, text=True).stdout)
+    assert inspector("import", str(src), "--into", str(store))[0] == 0
+    doc = json.loads(inspector("check", str(store), "--json")[1])
     verdicts = {s["session"]: s["verdict"] for s in doc["sessions"]}
     assert verdicts == {"c-zw": "unknown", "c-retract": "failed", "c-grant": "failed", "c-ok": "clear"}
     drift = {}
     for session in verdicts:
-        out = subprocess.run([*run, "drift", str(store), "--session", session, "--json"], capture_output=True, text=True)
-        drift[session] = json.loads(out.stdout)
+        drift[session] = json.loads(inspector("drift", str(store), "--session", session, "--json")[1])
     assert drift["c-zw"]["verdict"] == "unknown" and "value_disguised" in drift["c-zw"]["headline"]
     shown = next(f for f in drift["c-zw"]["findings"] if f["code"] == "value_disguised")
     assert "da<U+200B>ta" in shown["message"]  # the hidden character written out for the reader

@@ -16,7 +16,7 @@ import pytest
 from inspector.domain.drift import headline
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.said_numbers import money, with_digits
-from tests.verdict_attack_cases import judge
+from tests.verdict_attack_cases import inspector, judge
 from tests.verdict_attack_paraphrase_cases import paraphrase_cases
 
 CASES = paraphrase_cases()
@@ -89,20 +89,16 @@ def test_the_unjudged_code_is_named() -> None:
 def test_check_says_unknown_for_a_paraphrase_it_cannot_judge(tmp_path: Path) -> None:
     """The CLI's verdict for a store holding one ``?`` paraphrase: "unknown", never "clear"."""
     import json
-    import subprocess
-    import sys
 
     from bench.drift_precision import write_set
     from tests.verdict_attack_paraphrase_cases import FAITHFUL_P, _p
 
     src = write_set([_p("p-cli", FAITHFUL_P + " Wiped the build directory to free disk space.")], tmp_path / "p.jsonl")
     store = tmp_path / "p.db"
-    run = [sys.executable, "-m", "inspector"]
-    subprocess.run([*run, "import", str(src), "--into", str(store)], check=True, capture_output=True)
-    out = subprocess.run([*run, "check", str(store), "--json"], capture_output=True, text=True)
-    doc = json.loads(out.stdout)
+    assert inspector("import", str(src), "--into", str(store))[0] == 0
+    doc = json.loads(inspector("check", str(store), "--json")[1])
     assert doc["verdict"] == "unknown", doc
-    text = subprocess.run([*run, "check", str(store)], capture_output=True, text=True).stdout
+    text = inspector("check", str(store))[1]
     assert "? p-cli" in text and "subject_unjudged" in text and "✓ p-cli" not in text
 
 
@@ -110,8 +106,6 @@ def test_drift_json_carries_the_headline_and_verdict(tmp_path: Path) -> None:
     """``drift --json`` says "unknown" for a "?" generation, "failed" for a finding and "clear"
     for a faithful paraphrase — the words ``check --json`` uses."""
     import json
-    import subprocess
-    import sys
 
     from bench.drift_precision import write_set
     from tests.verdict_attack_paraphrase_cases import FAITHFUL_P, FAITHFUL_Q, _p, _q
@@ -120,12 +114,11 @@ def test_drift_json_carries_the_headline_and_verdict(tmp_path: Path) -> None:
                      _p("p-bad", FAITHFUL_P + " Retries: up to 5 per batch."),
                      _p("p-ok", FAITHFUL_P + " Nothing was pushed to main.")], tmp_path / "d.jsonl")
     store = tmp_path / "d.db"
-    run = [sys.executable, "-m", "inspector"]
-    subprocess.run([*run, "import", str(src), "--into", str(store)], check=True, capture_output=True)
+    assert inspector("import", str(src), "--into", str(store))[0] == 0
     got = {}
     for session in ("q-cli", "p-bad", "p-ok"):
-        out = subprocess.run([*run, "drift", str(store), "--session", session, "--json"], capture_output=True, text=True)
-        got[session] = (out.returncode, json.loads(out.stdout))
+        code, out = inspector("drift", str(store), "--session", session, "--json")
+        got[session] = (code, json.loads(out))
     assert got["q-cli"][0] == 0 and got["q-cli"][1]["verdict"] == "unknown"
     assert "not judged (subject_unjudged)" in got["q-cli"][1]["headline"]
     assert got["p-bad"][0] == 1 and got["p-bad"][1]["verdict"] == "failed"

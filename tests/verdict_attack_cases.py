@@ -10,11 +10,28 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from click.testing import CliRunner
+
 from bench.drift_precision import write_set
+from inspector.cli.main import cli
 from inspector.services.drift import drift
 from inspector.services.importing import import_file
 from inspector.services.survival import survival_report
 from inspector.store.connection import open_store
+
+
+def inspector(*args: str) -> tuple[int, str]:
+    """``inspector ARGS`` run in this process (click's runner): its exit code and stdout.
+
+    The verdict tests check what ``check`` and ``drift`` print and the code they exit with; a
+    ``python -m inspector`` process per command added ~0.4 s of CPU each (start-up and imports)
+    and nothing those tests look at. The process boundary has tests of its own (test_cli_store's
+    ``python -m``, test_terminal_safe's JSON bytes). A traceback fails here, as it would have
+    failed the JSON parse of an empty stdout."""
+    result = CliRunner().invoke(cli, list(args), prog_name="inspector")
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result.exit_code, result.stdout
+
 
 EVENTS: list[dict[str, Any]] = [
     {"seq": 1, "kind": "user_message", "content": "Goal: fix the export timeout. Do not modify the production database. "

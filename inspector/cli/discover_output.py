@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.cli.output import EXIT_OK, emit
+from inspector.domain.cell_width import clipped
 from inspector.domain.plurals import counted as _n
 from inspector.services import discovery
 from inspector.services.discovery_copies import copies_said
@@ -46,17 +47,20 @@ def discover_listing(sources: tuple[Path, ...], as_json: bool) -> int:
         "count": len(found),
         "projects": [{"project": name, "sessions": [f.as_dict() for f in items]} for name, items in groups],
         "unlisted": left_out,  # folders a person named: files there the list leaves out (services/unlisted.py)
+        "missing_sources": [str(p) for p in discovery.missing_sources(sources)],
     }
 
     def human() -> list[str]:
         lines = [f"{_n(len(found), 'transcript')} in {_n(len(groups), 'project')} "
                  f"({time.perf_counter() - started:.2f}s; sources: {', '.join(map(str, roots))})"]
+        lines += [f"⚠ INSPECTOR_SOURCES names {p}, which is not a folder (no such folder, or a file): nothing was "
+                  "listed from it" for p in data["missing_sources"]]
         for name, items in groups:
             lines += ["", name]
             for f in items:
                 mark = "✓ imported" + (" · changed since" if f.changed_since_import else "") if f.imported else ""
                 comp = f" · {_n(f.compactions, 'compaction')}" if f.compactions else ""
-                lines.append(f"  {f.tool:<11} {span(f):<30} {human_size(f.size):>9}{comp}  {f.title or f.session or ''}"
+                lines.append(f"  {f.tool:<11} {span(f):<30} {human_size(f.size):>9}{comp}  {clipped(f.title or f.session or '')}"
                              f"  {mark}".rstrip())
                 lines.append(f"              {f.path}")
                 lines += [f"              ⚠ {said}" for said in copies_said(f, lambda p: Path(p).name)]

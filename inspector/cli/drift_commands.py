@@ -10,10 +10,8 @@ import click
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
 from inspector.domain.cell_width import padded
-from inspector.domain.drift_headline import drift_verdict
 from inspector.domain.errors import BadInput
 from inspector.domain.plurals import counted as _n
-from inspector.domain.unreadable import NOT_JUDGED_ALL
 from inspector.domain.unreadable import headline as drift_headline
 from inspector.services import confirmations, corrections
 from inspector.services.cleared import cleared_results
@@ -21,6 +19,8 @@ from inspector.services.cleared import warnings as cleared_warnings
 from inspector.services.confirmations import BulkOutcome
 from inspector.services.corrections import Outcome
 from inspector.services.drift import drift
+from inspector.services.drift_agreement import drift_agreement
+from inspector.services.read_once import reads_once
 from inspector.store.connection import open_store
 
 session_required = click.option("--session", required=True, help="The session.")
@@ -66,18 +66,33 @@ def _where(verbatim_in: tuple[str, ...], cited: tuple[str, ...]) -> str:
 @run_command()
 async def drift_cmd(store: Path, session: str, generation: int | None, summarizer: str | None, as_json: bool) -> int:
     """Where a summary generation left the protected state; exit 1 on any finding."""
-    async with await open_store(store) as opened:
-        report = await drift(opened, session, generation, summarizer=summarizer)
-        lost_context = await cleared_results(opened, session)
+    # One read of the raw log for drift, survival and check's verdict (drift_agreement): the command writes nothing.
+    with reads_once():
+        async with await open_store(store) as opened:
+            report = await drift(opened, session, generation, summarizer=summarizer)
+            lost_context = await cleared_results(opened, session)
+            agreed = (await drift_agreement(opened, session, report.generation, report.findings)
+                      if report.generation is not None else None)
 
     def human() -> list[str]:
         notes = [f"  ! {w['code']}: {w['message']}" for w in cleared_warnings(session, lost_context)]
         if report.generation is None:
             return [f"{session}: no summary generations", *notes]
-        lines = [f"{session} generation {report.generation}: " + drift_headline(report.findings)]
+        head = drift_headline(report.findings)
+        if agreed is not None and agreed["verdict_parts"]["survival"] != "clear":  # never "no drift" alone over it
+            lost = agreed["survival"] or agreed["survival_warnings"]
+            head += (f"; survival {'✗' if agreed['survival'] else '?'} "
+                     + ", ".join(dict.fromkeys(x["code"] for x in lost)) + " (below)")
+        lines = [f"{session} generation {report.generation}: " + head]
         lines += [f"  {'!' if f.severity == 'warning' else '✗'} {f.code} [{f.key or '-'}]: {f.message}"
                   for f in report.findings]
         lines += notes
+        if agreed is not None:  # survival of the same generation: check's verdict reads it too
+            lines += [f"  ✗ survival {f['code']} [{f['key']}]: {f['message']}" for f in agreed["survival"]]
+            lines += [f"  ? survival {w['code']}: {w['message']}" for w in agreed["survival_warnings"]]
+            lines += [f"  ! check says {agreed['check']['verdict']} for this session: {why}"
+                      for why in agreed["check"]["differs_because"]]
+        lines += [f"  ! read in part: {r['message']}" for r in report.read_in_part]
         t = report.timeline
         if t.keys:
             lines.append(f"field timeline (generation{'s' if len(t.generations) > 1 else ''} "
@@ -93,7 +108,9 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
     doc = report.as_dict() | {"cleared_results": [c.as_dict() for c in lost_context]}
     # the headline and verdict a person reads, for scripts too; with no generation, nothing drifted
     # (check's verdict for such a session), so a script reading doc["verdict"] always finds one
-    doc |= ({"headline": drift_headline(report.findings), "verdict": drift_verdict(report.findings, NOT_JUDGED_ALL)}
+    # (verdict-ten) the verdict adds the same generation's survival verdict, as check's does, and
+    # carries check's own verdict beside it with why they differ (services/drift_agreement.py)
+    doc |= ({"headline": drift_headline(report.findings)} | (agreed or {})
             if report.generation is not None else {"headline": "no summary generations", "verdict": "clear"})
     emit(doc, as_json, human)
     return EXIT_REFUSED if report.blocking else EXIT_OK
@@ -226,8 +243,9 @@ async def history_cmd(store: Path, session: str, key: str, as_json: bool) -> int
         lines = []
         for v in versions:
             lines.append(f"v{v['version']} {v['status']:<10} {v['value']}  (by {v['writer'] or '?'} at {v['at'] or '?'})")
-            lines += [f"    L{a['ledger']} {a['kind']} by {a['actor']}: {a['decision'] or ''} {a['reason'] or ''}".rstrip()
-                      for a in v["acts"]]
+            # the decision and the reason, each when there is one: not "correction by ann:  clarify"
+            lines += [f"    L{a['ledger']} {a['kind']} by {a['actor']}: "
+                      + " ".join(str(w) for w in (a["decision"], a["reason"]) if w) for a in v["acts"]]
         return lines
 
     emit(versions, as_json, human)

@@ -117,6 +117,10 @@ async def resolve_target(target: Path | None, reviewer: str | None = None, notes
         caught = await catch_up(target, store, actor=actor, progress=progress)
     if notes is not None:
         notes += [f"{p.code} (line {p.line}): {p.message.removeprefix(f'line {p.line}: ')}" for p in caught.unread]
+        if caught.held:  # a half-written last line: the app follows the file, and reads it when it is whole
+            from inspector.services.grown_file import FOLLOWED, LATER
+
+            notes.append(caught.held.replace(LATER, FOLLOWED))
         if not caught.unread and caught.session is not None:  # read by an earlier import: remembered, said again
             notes += await _unread_before(store, caught.session)
     from inspector.cli import opening_line

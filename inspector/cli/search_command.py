@@ -19,6 +19,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, emit, json_option, run_command
 from inspector.cli.store_param import make_store_argument
+from inspector.domain.cell_width import clipped
 from inspector.services.search import SearchResult, search
 from inspector.services.search_all import AcrossSessions, search_every_session
 from inspector.store import session_rows
@@ -80,7 +81,8 @@ def _across(found: AcrossSessions, store: str) -> list[str]:
                 if shown else "")]
     for match in found.matched:
         lines.append("")
-        lines.append(f"{match.session}  {match.title or '(untitled)'}  — {match.result.counted()}")
+        lines.append(f"{match.session}  {clipped(match.title) if match.title else '(untitled)'}  — "
+                     f"{match.result.counted()}")
         lines += [f"  {line}" for line in _human(match.result)[1:]]
     if shown:
         lines += ["", f"open one: `inspector {store} --session ID`; all its hits: `inspector search {store} --session ID QUERY`"]

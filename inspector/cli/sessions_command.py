@@ -12,7 +12,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, emit, json_option, run_command
 from inspector.cli.store_param import make_store_argument
-from inspector.domain.cell_width import cells, padded
+from inspector.domain.cell_width import cells, clipped, padded
 from inspector.domain.plurals import counted as _n
 from inspector.domain.terminal_safe import line_safe
 from inspector.services import sessions
@@ -58,7 +58,7 @@ async def sessions_cmd(store: Path | None, discover: bool, sources: tuple[Path, 
                 lines.append(f"  {line_safe(s.id)}")
             lines.append(f"  {padded('' if long_id else s.id, width)} ctx v{s.context_version:<3} "
                          f"goal r{s.goal_revision:<3} {s.events:>7} {'event ' if s.events == 1 else 'events'}  "
-                         f"{s.title or ''}")
+                         f"{clipped(s.title or '')}")
         return lines
 
     emit(rows, as_json, human)

@@ -43,8 +43,11 @@ NOT_CHECKED = (
     "spellings in them, backups and copies of the store file, other stores (those the inspector made of "
     "transcripts in its own data and cache folders are read, as written or JSON-escaped, and named in a "
     "warning) — remove those yourself",
-    "copies encrypted, hashed, compressed, translated or paraphrased, or encoded other than URL, JSON and HTML "
-    "escapes, base64 and hex",
+    "copies encrypted, hashed, compressed, translated or paraphrased, or encoded other than URL (also %uXXXX), "
+    "JSON/Python/JavaScript (\\u{..}) and octal escapes, HTML entities, quoted-printable, base64 (of UTF-8 or "
+    "UTF-16; of base64 for a sensitive value), hex (as one run), ROT13 or reversed: CSS escapes, UTF-7, hex "
+    "with separators (a hexdump), numbers in words (English, or Chinese place value as 一百三十九), a value with "
+    "a separator between every letter, and a value's ROT13 or reversal encoded again are not looked for",
     "values under 7 characters once case and spacing are ignored, and lines of the targets under "
     f"{COPY_MIN_CHARS} characters that are not a sensitive value (phone, e-mail, ID, card, address, key)",
     "ledger entries of other sessions (each session's own entries, names and reviewers are checked: a copy "
@@ -56,6 +59,26 @@ NOT_CHECKED = (
     "a call and its result, an event and the material it observed: a split line of prose, a split with text "
     "between the parts, in three or more parts, encoded (base64, hex), or next to a text that ends or starts with "
     "a whole value of its own (a 16-character key whose rest opens the next text) is not looked for",
+)
+
+
+# What a deletion does look at, said beside NOT_CHECKED in every --json listing and result, so a
+# script reading "no copies left" knows how far that reaches (hostile review nine).
+CHECKED = (
+    "places: the request's session — every event (its content, tool input, result and reasoning), every "
+    "material's bytes (as UTF-8 and UTF-16), stub outlines, state records (facts), actions, summaries (text, "
+    "claims, open questions), candidates, handoffs, other deletion requests' reasons, the session record, names "
+    "(keys, ids, call ids, tool names) and its ledger entries; the search indexes of every record removed; "
+    "exact copies in the store's other sessions (named in a warning); exports, reports, transcripts and kept "
+    "logs in the store's own folder (as written, JSON- or HTML-escaped; named in a warning)",
+    "spellings: as written; case, spacing, line breaks and invisible characters ignored; fullwidth and "
+    "mathematical letters and digits, other scripts' decimal digits, marks on ASCII characters and Cyrillic or "
+    "Greek look-alikes; "
+    "spelled-out at/dot; URL (%40, %u0040), JSON/Python/JavaScript (\\u0040, \\x40, \\u{40}), octal (\\100), "
+    "HTML (&#64;, &commat;) and quoted-printable (=40, soft line breaks) escapes, up to four deep; base64 "
+    "(standard, URL-safe, MIME-wrapped) of the UTF-8 or UTF-16 bytes, and for a sensitive value of its "
+    "lower/upper case and of its base64; hex; ROT13; reversed; a number with separators between its digits, in "
+    "Chinese numerals (一三九, 壹叁玖) or reversed; a sensitive value cut in two across two records",
 )
 
 
@@ -93,12 +116,14 @@ NUMBER_MIN_DIGITS = 7  # fewer digits match by coincidence (and are rarely perso
 
 def number_pattern(values: list[str]) -> NumberCopies | None:
     """What finds every sensitive number among ``values`` in any of its written forms (None
-    when there is none): a copy reformatted is still the same number."""
+    when there is none): a copy reformatted is still the same number, and so is one written
+    backwards (its digits reversed, as ROT13 and reversal are looked for in other values)."""
     numbers = set()
     for v in sensitive_values("\n".join(values)):
         digits = [d for d in v if d.isdigit()]
         if len(digits) >= NUMBER_MIN_DIGITS:
-            numbers.add("".join(str(int(d)) for d in digits))
+            number = "".join(str(int(d)) for d in digits)
+            numbers |= {number, number[::-1]}
     return NumberCopies.of(numbers)
 
 

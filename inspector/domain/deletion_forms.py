@@ -6,8 +6,10 @@ carries ``wang.fang%40example.com``, a JSON dump writes ``\\u0040``, a log base6
 header. So both the value and every text searched are *folded* the same way before they
 are compared:
 
-1. escapes decoded (twice, for double encoding): ``%40`` (URL), ``\\u0040`` / ``\\x40``
-   (JSON, Python, JavaScript), ``&#64;`` / ``&commat;`` (HTML);
+1. escapes decoded (up to four rounds, for an escape escaped again): ``%40`` and ``%u0040`` (URL,
+   JavaScript's ``escape``), ``\\u0040`` / ``\\x40`` / ``\\u{40}`` / ``\\100`` (JSON, Python, JavaScript,
+   Rust, octal), ``&#64;`` / ``&commat;`` (HTML), ``=40`` / ``=C3=A9`` and soft line breaks
+   (quoted-printable, only where it encodes a sign or a non-ASCII character: ``x=31`` stays);
 2. Unicode compatibility forms unified (NFKC: fullwidth ``ｗａｎｇ`` is ``wang``), every script's
    decimal digits read as ASCII ones (NFKC leaves Arabic-Indic ``١٣٩`` and Devanagari ``१३९`` as
    they are, yet they are the number 139), combining marks on an ASCII character dropped
@@ -18,20 +20,25 @@ are compared:
 4. case folded; whitespace (line breaks included), invisible format characters and NUL removed
    (so UTF-16 text of ASCII characters, read as UTF-8, is its plain text).
 
-Encodings that case folding would destroy are looked for in the text as written, with
-whitespace removed (so a MIME-wrapped block still matches): the value's base64 (standard
-and URL-safe alphabets, at each of the three byte alignments, so it is found inside a
-longer encoded text). Its hex is looked for after folding.
+The folded value is also looked for ROT13-ed and reversed (hostile review nine: a model asked to
+"hide" an address writes it so, and any reader undoes it). Encodings that case folding would
+destroy are looked for in the text as written, with whitespace removed (so a MIME-wrapped block
+still matches): the value's base64 (standard and URL-safe alphabets, at each of the three byte
+alignments, so it is found inside a longer encoded text) of its UTF-8 and UTF-16 bytes, and for a
+sensitive value also of its lower- and upper-case spellings and base64 of its base64. Its hex
+(and a sensitive value's UTF-16 hex) is looked for after folding.
 
 Limits, said in docs/untrusted-content.md: a value shorter than :data:`MIN_FOLDED`
 characters after folding is looked for exactly only (shorter strings match by
 coincidence); encryption, hashing, compression, translation, paraphrase, or an encoding
-not listed here hides a copy from this matching.
+not listed here (CSS escapes, UTF-7, a hexdump's hex with separators, a value ROT13-ed and then
+encoded) hides a copy from this matching.
 """
 
 from __future__ import annotations
 
 import base64
+import codecs
 import html
 import re
 import unicodedata
@@ -40,13 +47,26 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from inspector.domain import combining_marks
+from inspector.domain.deletion import sensitive_values
 from inspector.domain.disguise import latinised
+from inspector.domain.needles import Needles
 
 MIN_FOLDED = 7  # a folded value shorter than this is left to exact matching
 MIN_ENCODED = 8  # a base64 fragment shorter than this would match by coincidence
 
-_ESCAPE = re.compile(r"\\+(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|x([0-9a-fA-F]{2}))")
+# \u0040, \U00000040, \x40 (JSON, Python, JavaScript), \u{40} (JavaScript, Rust, Swift), \100 (octal: C,
+# Python bytes, shell printf); any number of backslashes, for an escape escaped again.
+_ESCAPE = re.compile(r"\\+(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|x([0-9a-fA-F]{2})|u\{([0-9a-fA-F]{1,6})\}"
+                     r"|([0-3][0-7]{2}))")
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_PERCENT_U = re.compile(r"%[uU]([0-9a-fA-F]{4})")  # JavaScript's old escape(): %u0040
+# Quoted-printable (a mail body, a MIME part): "=" at a line's end joins two lines; "=40", "=C3=A9" are bytes.
+_QP_SOFT_BREAK = re.compile(r"=\r?\n")
+# A run of "=XX" starting with a byte quoted-printable must encode: a sign or a space, or a UTF-8
+# lead byte with its next byte. "=31" (a digit) or "=AB" (no lead byte) never starts one, so an
+# assignment such as "x=3139" or "token=AB12" costs no decoding.
+_QP_BYTES = re.compile(r"=(?:2[0-9A-F]|3[A-F]|40|5[B-F]|60|7[B-F]|(?:[C-E][0-9A-F]|F[0-4])=[89AB][0-9A-F])"
+                       r"(?:=[0-9A-F]{2})*")
 # Spelled-out separators, as they read once whitespace is gone: "wang [at] example" -> "wang[@]example".
 _SPELLED = tuple((f"{o}{word}{c}", sign) for word, sign in (("at", "@"), ("dot", "."), ("@", "@"), (".", "."))
                  for o, c in ("[]", "()", "{}", "<>"))
@@ -95,20 +115,40 @@ def plain_spelling(text: str) -> str:
 
 
 def _unescape_one(match: re.Match[str]) -> str:
-    code = int(next(g for g in match.groups() if g is not None), 16)
+    octal = match.group(5)
+    code = int(octal, 8) if octal is not None else int(next(g for g in match.groups() if g is not None), 16)
     return chr(code) if code <= 0x10FFFF else match.group(0)
 
 
+def _qp_one(match: re.Match[str]) -> str:
+    """A run of ``=XX`` as the text it encodes — only when that is what quoted-printable encodes
+    (a non-ASCII character, or a sign or space), so a key such as ``token=AB12…`` or ``x=31`` is
+    read as written: ``=AB`` alone is no UTF-8 text and ``=31`` would be a digit, which
+    quoted-printable never encodes."""
+    try:
+        text = bytes.fromhex(match.group(0).replace("=", "")).decode("utf-8")
+    except UnicodeDecodeError:
+        return match.group(0)
+    return match.group(0) if any(c.isascii() and c.isalnum() for c in text) else text
+
+
 def decoded(text: str) -> str:
-    """``text`` with URL, JSON/Python and HTML escapes decoded (two rounds)."""
-    for _ in range(2):
+    """``text`` with URL, JSON/Python/JavaScript/octal, HTML and quoted-printable escapes decoded
+    (up to four rounds: ``%252540`` is ``@`` percent-encoded three times)."""
+    for _ in range(4):
         before = text
         if "\\" in text:
             text = _ESCAPE.sub(_unescape_one, text)
         if "%" in text:
+            if "%u" in text or "%U" in text:
+                text = _PERCENT_U.sub(lambda m: chr(int(m.group(1), 16)), text)
             text = _PERCENT.sub(lambda m: unquote(m.group(0), errors="replace"), text)
         if "&" in text:
             text = html.unescape(text)
+        if "=" in text:
+            if "=\n" in text or "=\r\n" in text:
+                text = _QP_SOFT_BREAK.sub("", text)
+            text = _QP_BYTES.sub(_qp_one, text)
         if text == before:
             break
     return text
@@ -128,9 +168,10 @@ def fold(text: str) -> str:
     return _INVISIBLE.sub("", text) if _INVISIBLE.search(text) else text
 
 
-def base64_fragments(value: str) -> list[str]:
-    """The base64 characters that encode ``value``'s bytes whatever bytes precede it, in both alphabets."""
-    data = value.encode("utf-8", "surrogatepass")
+def base64_fragments(value: str | bytes) -> list[str]:
+    """The base64 characters that encode ``value``'s bytes (UTF-8 for a text) whatever bytes precede
+    it, in both alphabets."""
+    data = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else value
     out: set[str] = set()
     for pad in range(3):
         encoded = base64.b64encode(b"\0" * pad + data).decode("ascii")
@@ -141,12 +182,48 @@ def base64_fragments(value: str) -> list[str]:
     return sorted(out)
 
 
+def _utf16(value: str) -> list[bytes]:
+    return [value.encode(codec, "surrogatepass") for codec in ("utf-16-le", "utf-16-be")]
+
+
+def encoded_forms(value: str, *, sensitive: bool) -> set[str]:
+    """The base64 a copy of ``value`` may be written in: of its UTF-8 and its UTF-16 bytes (both byte
+    orders: a Windows tool, PowerShell's ``-EncodedCommand``); for a sensitive value (short, and what
+    a program is likeliest to encode) also of its lower- and upper-case spellings and base64 of its
+    base64 (a token wrapped twice, a data URL inside a JSON Web Token)."""
+    spellings = {value, value.lower(), value.upper()} if sensitive else {value}
+    out: set[str] = set()
+    for spelling in spellings:
+        out |= set(base64_fragments(spelling))
+        for data in _utf16(spelling):
+            out |= set(base64_fragments(data))
+    if sensitive:
+        for inner in base64_fragments(value):
+            if "-" not in inner and "_" not in inner:
+                out |= set(base64_fragments(inner))
+    return out
+
+
+_ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
+
+
+def rot13(text: str) -> str:
+    """``text`` with its ASCII letters ROT13-ed (its own inverse)."""
+    return codecs.encode(text, "rot13")
+
+
+def turned_forms(key: str) -> set[str]:
+    """A folded value ROT13-ed and reversed: the two ways a person or a model "hides" a value that
+    any reader undoes — looked for, so a deletion that says no copy is left has looked for them."""
+    return {key.translate(_ROT13), key[::-1]}
+
+
 @dataclass(frozen=True, slots=True)
 class LooseMatcher:
     """Finds any of a deletion's values in a text however it was written (module docstring)."""
 
-    folded: tuple[str, ...]
-    encoded: tuple[str, ...]
+    folded: Needles
+    encoded: Needles
 
     @classmethod
     def of(cls, values: Iterable[str]) -> LooseMatcher:
@@ -156,10 +233,12 @@ class LooseMatcher:
             key = fold(value)
             if len(key) < MIN_FOLDED:
                 continue
-            folded |= {key, value.encode("utf-8", "surrogatepass").hex()}
-            encoded |= set(base64_fragments(value))
-        # longest first: the likeliest to be specific
-        return cls(tuple(sorted(folded, key=lambda v: (-len(v), v))), tuple(sorted(encoded, key=lambda v: (-len(v), v))))
+            sensitive = bool(sensitive_values(value))
+            folded |= {key, value.encode("utf-8", "surrogatepass").hex(), *turned_forms(key)}
+            if sensitive:
+                folded |= {data.hex() for data in _utf16(value)}
+            encoded |= encoded_forms(value, sensitive=sensitive)
+        return cls(Needles.of(folded, MIN_FOLDED), Needles.of(encoded, MIN_ENCODED))
 
     def __bool__(self) -> bool:
         return bool(self.folded or self.encoded)
@@ -170,9 +249,6 @@ class LooseMatcher:
 
     def found_in(self, text: str, folded: str | None = None) -> bool:
         folded = fold(text) if folded is None else folded
-        if any(v in folded for v in self.folded):
+        if self.folded.any_in(folded):
             return True
-        if self.encoded:
-            bare = "".join(text.split())
-            return any(v in bare for v in self.encoded)
-        return False
+        return bool(self.encoded) and self.encoded.any_in("".join(text.split()))

@@ -14,9 +14,11 @@ are separated or spaced, in any case) or a whole line of 16+ characters of the t
 repeated as a line or a sensitive value of the new event's text, tool arguments or other
 fields — also spelled in another script's digits, with marks on its digits or with look-alike
 letters (``١٣٩…``, ``zq.hіdden@…``: each text is read a second time in its plain spelling,
-deletion_forms.plain_spelling, hostile review eight). A copy written another way (base64, an
-escape, split across events) or a target line embedded in a longer line is not recognised from a
-digest; ``deletion`` lists it while the request is pending, not after.
+deletion_forms.plain_spelling, hostile review eight), and with its escapes decoded (URL, JSON,
+HTML, quoted-printable), ROT13-ed or reversed (a value or line of up to 96 characters), or in
+Chinese numerals (一三九…: hostile review nine).
+A copy in base64 or hex, split across events, or a target line embedded in a longer line is not
+recognised from a digest; ``deletion`` lists it while the request is pending, not after.
 """
 
 from __future__ import annotations
@@ -25,18 +27,31 @@ import re
 from collections.abc import Callable, Iterable
 
 from inspector.domain.deletion import NUMBER_MIN_DIGITS, secret_values
-from inspector.domain.deletion_forms import plain_spelling
+from inspector.domain.deletion_forms import decoded, plain_spelling, rot13
+from inspector.domain.number_copies import CHINESE_DIGITS
 
 PREFIX = "deleted-value:"  # so a value's fingerprint never equals another keyed digest of the same text
 _NUMBERISH = re.compile(r"[0-9\uff10-\uff19\s\-\u2010-\u2015.·()/+]+")
 _SPACE = re.compile(r"\s+")
+_DIGIT = re.compile(r"\d")
+_CHINESE = str.maketrans({c: str(d) for c, d in CHINESE_DIGITS.items()})
+_CHINESE_RUN = re.compile(f"(?:[{''.join(CHINESE_DIGITS)}][\\s\\-.·、，,]{{0,3}}){{7,}}")
+# An escape that can hide part of a sensitive value: one decoding to "@", a digit or a non-ASCII
+# character, any backslash escape, an HTML entity other than the five of markup, a soft line break.
+# A text with none ("%20", "&amp;", "x=1") is not decoded and read again.
+_TELLING_ESCAPE = re.compile(r"%(?:40|3[0-9]|[89A-Fa-f][0-9A-Fa-f]|[uU][0-9A-Fa-f]{4})|\\+[uUx0-3]"
+                             r"|&(?!(?:amp|lt|gt|quot|apos);)#?[0-9A-Za-z]+;|=(?:40|3[0-9]|[C-F][0-9A-F]|\r?\n)")
+_TURNED_MAX = 96  # a sensitive value is shorter; a longer line of the targets is not looked for turned
+_DIGIT_RUN = re.compile(r"\d(?:[\s\-.]{0,3}\d){6,}")
 
 
 def normal(value: str) -> str:
     """The form two spellings of one value share: a number's digits alone (ASCII), else the
     text case-folded with its white space removed."""
     if _NUMBERISH.fullmatch(value):
-        digits = "".join(str(int(ch)) for ch in value if ch.isdigit())
+        digits = "".join(_DIGIT.findall(value))
+        if not digits.isascii():  # fullwidth digits, read as ASCII ones
+            digits = "".join(str(int(ch)) for ch in digits)
         if len(digits) >= NUMBER_MIN_DIGITS:
             return digits
     return _SPACE.sub("", value.casefold())
@@ -54,4 +69,17 @@ def held(texts: list[str], digest: Callable[[str], str]) -> set[str]:
     texts = [t for t in texts if t]
     written = set(texts)
     respelled = [p for p in (plain_spelling(t) for t in texts if not t.isascii()) if p not in written]
-    return set(fingerprints(secret_values(texts + respelled), digest))
+    undone = []  # the escapes and Chinese numerals a deletion lists (deletion_forms), undone: read again
+    for text in [*texts, *respelled]:
+        if _TELLING_ESCAPE.search(text) and (plain := decoded(text)) != text:
+            undone.append(plain)
+        if not text.isascii() and _CHINESE_RUN.search(text):
+            undone.append(text.translate(_CHINESE))
+    values = secret_values(texts + respelled + undone)
+    # ROT13 and reversal keep a value's shape (an address stays one), so each value found is turned
+    # back rather than every text read twice more — a value, not a long line: a log's every line
+    # turned tripled the digests made; a reversed number is no phone number to the patterns, so each
+    # run of 7+ digits is reversed as well
+    turned = {t for v in values if len(v) <= _TURNED_MAX for t in (rot13(v), v[::-1])}
+    turned |= {m.group()[::-1] for text in texts for m in _DIGIT_RUN.finditer(text)}
+    return set(fingerprints(turned.union(values), digest))

@@ -26,29 +26,33 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from inspector.domain.deletion_forms import MIN_FOLDED, fold
+from inspector.domain.deletion_forms import MIN_FOLDED, fold, turned_forms
+from inspector.domain.number_copies import CHINESE_DIGITS
 from inspector.domain.text_checks import SENSITIVE
 
 MIN_PART = 4  # a part this long on each side, between any two texts of the session
 EDGE = 4096  # characters of a text's start and end read (an escaped value may be 8x its length)
-_SEPARATORS = re.compile(r"[\-\u2010-\u2015.·()/+]")
+_SEPARATORS = re.compile(r"[\-\u2010-\u2015.·()/+_,:\u3001]")
+_CHINESE_DIGITS = str.maketrans({c: str(d) for c, d in CHINESE_DIGITS.items()})
 
 
 def _digits(text: str) -> str:
-    return _SEPARATORS.sub("", text)
+    """``text`` with separators left out and Chinese numerals read as digits (一三九 is 139)."""
+    return _SEPARATORS.sub("", text).translate(_CHINESE_DIGITS)
 
 
 def split_forms(values: Iterable[str]) -> list[str]:
-    """The forms of ``values`` a split is looked for in: each folded value, and a number's
-    digits alone (separators left out, so a reformatted number split in two is found)."""
+    """The forms of ``values`` a split is looked for in: each folded value, ROT13-ed and reversed
+    (deletion_forms.turned_forms), and a number's digits alone, also reversed (separators left out,
+    so a reformatted number split in two is found)."""
     out: set[str] = set()
     for value in values:
         key = fold(value)
         if len(key) >= MIN_FOLDED:
-            out.add(key)
+            out |= {key, *turned_forms(key)}
         digits = _digits(key)
         if sum(ch.isdigit() for ch in digits) >= MIN_FOLDED and len(digits) >= MIN_FOLDED:
-            out.add(digits)
+            out |= {digits, digits[::-1]}
     return sorted(out)
 
 
@@ -64,6 +68,10 @@ def straddling(left: str, right: str) -> list[str]:
         found += [m.group(0).strip() for m in pattern.finditer(joined) if m.start() < cut < m.end()]
     return sorted({f for f in found if f})
 
+
+# The start of an escape at a text's end: %, %4, \\u00, \\x4, &#6, &comm, =4 (deletion_forms.decoded).
+_ESCAPE_START = re.compile(r"(?:%[0-9A-Fa-f]?|%[uU][0-9A-Fa-f]{0,3}|\\+(?:u[0-9A-Fa-f]{0,3}|U[0-9A-Fa-f]{0,7}"
+                           r"|x[0-9A-Fa-f]?|u\{[0-9A-Fa-f]{0,5}|[0-3][0-7]?)?|&#?[0-9A-Za-z]{0,7}|=[0-9A-F]?)$")
 
 # Between a value and the text's edge: spaces and separators (a phone number then " -").
 _EDGE_GAP = re.compile(r"[\s\-\u2010-\u2015.,;:·/]*")
@@ -153,4 +161,34 @@ class SplitFinder:
                     near = first == second or frozenset((first, second)) in neighbours
                     if wide or near:
                         found.setdefault((first, second), form)
+        for a, b, form in self._cut_escapes(pieces, neighbours):
+            found.setdefault((a, b), form)
         return [(a, b, form) for (a, b), form in sorted(found.items())]
+
+    def _cut_escapes(self, pieces: list[Piece], neighbours: set[frozenset[str]]) -> list[tuple[str, str, str]]:
+        """Neighbours whose texts spell a value only once joined, because one ends inside an escape
+        (``…person%`` + ``40example.org``, ``…\\u00`` + ``40…``): each edge folded alone cannot
+        decode it. Rare, so only a text ending with an escape's start is joined to its neighbours."""
+        out: list[tuple[str, str, str]] = []
+        edge = min(EDGE, 10 * self._longest + 64)
+        cut = [p for p in pieces if p.text and _ESCAPE_START.search(p.text[-12:])]
+        if not cut:
+            return out
+        near: dict[str, set[str]] = {}
+        for pair in neighbours:
+            for owner in pair:
+                near.setdefault(owner, set()).update(pair - {owner})
+        by_owner: dict[str, list[Piece]] = {}
+        for piece in pieces:
+            by_owner.setdefault(piece.owner, []).append(piece)
+        for piece in cut:
+            tail = piece.text[-edge:]
+            for second in (p for owner in sorted(near.get(piece.owner, ())) for p in by_owner.get(owner, ())):
+                if not second.text:
+                    continue
+                head = second.text[:edge]
+                joined, alone = fold(tail + head), (fold(tail), fold(head))
+                form = next((f for f in self.forms if f in joined and not any(f in t for t in alone)), None)
+                if form is not None:
+                    out.append((piece.owner, second.owner, form))
+        return out

@@ -26,6 +26,7 @@ from inspector.domain.field_timeline import field_timeline as field_timeline
 from inspector.domain.field_timeline import held_after_get, held_in
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said import normal_text
+from inspector.domain.said_agreed import agreed_reversal
 from inspector.domain.said_departures import departure, plan_of, pronoun_in
 from inspector.domain.said_departures import message as departure_message
 from inspector.domain.said_language import other_language
@@ -286,7 +287,10 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                    words=tuple(hit.words), where=hit.sentence))
         if fact.kind == "decision" and fact.alternatives:
             hit = rules.reversed_choice(said, fact.value, list(fact.alternatives), fact.rationale)
-            if hit and hit.sentence:
+            agreed = agreed_reversal(g, fact, said) if not (hit and hit.sentence) else None
+            if agreed is not None:  # verdict-ten: "经讨论，用户接受了 Redis 缓存": the dispute flattened
+                out.append(agreed)
+            elif hit and hit.sentence:
                 out.append(Finding("decision_reversed", fact.key,
                                    f"generation {g} states the rejected alternative “{hit.words[0]}” as the choice "
                                    f"(“{hit.sentence}”); the decision ({fact.key}) is “{fact.value}”.",

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.failures import FailedResult
+from inspector.domain.said_output_numbers import ToolRun
 from inspector.domain.textnorm import norm
 
 
@@ -49,6 +50,9 @@ class DriftContext:
     # The seqs of every tool result, in order: whether the last one in a range is a failure
     # (a goal called done over a failing run, ``said_goal_done.goal_done_over_failure``).
     result_seqs: tuple[int, ...] = ()
+    # Every tool result with its command and output (said_output_numbers: a number a summary
+    # repeats from an output, compared with the output).
+    tool_runs: tuple[ToolRun, ...] = ()
     _established: dict[Any, int | None] = field(default_factory=dict, compare=False,
                                                                         hash=False, repr=False)
 

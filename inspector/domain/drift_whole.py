@@ -31,8 +31,9 @@ from inspector.domain.said_crosslang import crossed
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.said_disguised import disguised, disguises
 from inspector.domain.said_goal_done import goal_done_against_log, goal_done_over_failure
-from inspector.domain.said_grantee import grant_of, grantee_added
+from inspector.domain.said_grantee import grant_any, grant_of, grant_taken, grantee_added
 from inspector.domain.said_misnamed import log_lookup, misnamed, names_of
+from inspector.domain.said_output_numbers import output_findings
 from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
@@ -69,7 +70,7 @@ def _judged(state: list[Any]) -> tuple[list[Any], list[Any]]:
     if last is state and size == len(state):
         return kept
     judged = [f for f in state if f.status == "active" and f.kind in OWNER_ONLY_KINDS]
-    kept = (judged, [f for f in judged if (f.kind == "permission" and grant_of(f.value)) or versions_of(f.value)
+    kept = (judged, [f for f in judged if (f.kind == "permission" and grant_any(f.value)) or versions_of(f.value)
                      or identifiers_of(f.value)])
     _JUDGED = (state, len(state), kept)
     return kept
@@ -83,16 +84,18 @@ def whole_text_findings(generation: int, text: str, said: Said, state: list[Any]
                         ctx: DriftContext | None = None, covers: tuple[int, int] | None = None) -> list[Finding]:
     """The retractions and disguised values of one generation, for the active goals,
     constraints, permissions and acceptances no blocking finding already names; and a goal
-    called done while the log's last word on it says it is not (``ctx``: the raw log's texts)."""
+    called done while the log's last word on it says it is not (``ctx``: the raw log's texts); and
+    numbers a tool's output contradicts (``output_misstated``, verdict-ten), whatever the records."""
+    numbers = output_findings(generation, text, ctx.tool_runs, covers, said) if ctx is not None else []
     judged, named_ones = _judged(state)
     if not judged:
-        return []
+        return numbers
     done = _goals_done(generation, said, judged, found, ctx, covers) if ctx is not None and (
         ctx.event_texts or ctx.failures) else []
     out = done + _whole(generation, text, said, judged, named_ones, found)
     if ctx is not None and ctx.event_texts:
         out += _misnamed(generation, said, judged, found + out, ctx.event_texts)
-    return out
+    return out + numbers
 
 
 def _misnamed(generation: int, said: Said, judged: list[Any], found: list[Finding],
@@ -153,6 +156,13 @@ def _whole(generation: int, text: str, said: Said, judged: list[Any], named_ones
     for fact in visit:
         if fact.key in named:
             continue
+        t = grant_taken(said, fact.value) if fact.kind == "permission" else None
+        if t is not None:  # verdict-ten: "Only the data team may read …" beside "You may read …"
+            out.append(Finding("protected_negated", fact.key,
+                               f"generation {generation} repeats the permission “{fact.value}” ({fact.key}) but gives "
+                               f"it to another party only: “{t.words[0]}” in “{t.sentence}”.",
+                               words=t.words, where=t.sentence))
+            continue
         w = grantee_added(said, fact.value) if fact.kind == "permission" and grant_of(fact.value) else None
         if w is not None:
             out.append(Finding("permission_widened", fact.key,
@@ -181,6 +191,12 @@ def _whole(generation: int, text: str, said: Said, judged: list[Any], named_ones
                                words=n.words, where=n.sentence))
             continue
         c = crossed(said, fact.value) if mixed and fact.key not in unsure else None
+        if c is not None and c.decided:  # verdict-ten: a hedge, grant or lift in the other language
+            out.append(Finding("protected_negated", fact.key,
+                               f"generation {generation} repeats the {fact.kind} “{fact.value}” ({fact.key}) but "
+                               f"softens, grants or lifts it in another language: “{c.words[0]}” in “{c.sentence}”.",
+                               words=c.words, where=c.sentence))
+            continue
         if c is not None:
             out.append(Finding("subject_unjudged", fact.key,
                                f"generation {generation} says “{c.words[0]}” about what the {fact.kind} “{fact.value}” "

@@ -14,6 +14,8 @@ as before. A few entries at most are held, each until it is used or pushed out.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
+from typing import Any
 
 HELD = 2  # texts remembered at once (an import uses its own right after converting)
 
@@ -94,3 +96,33 @@ def take_hash(data: bytes) -> str | None:
             return None
         del _hashes[id(data)]
         return entry[1]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class OriginalText:
+    """A transcript's original in a converted material record's ``content``, standing for its text
+    without decoding it: ``data`` is strict UTF-8 (the converter decoded every piece of it, piece by
+    piece, before making this) and ``digest`` its content hash.
+
+    Only the import asks for it (``formats.detect.convert(original_text=False)``): nothing it does
+    reads the original's text — its bytes are what the store keeps, chunk by chunk — yet joining the
+    decoded file into one ``str`` cost 10–20 ms of CPU for the 4.5 MB bench transcript, most of it
+    the kernel's page faults on 18 MB of fresh memory (one emoji makes every character 4 bytes), and
+    held those 18 MB to the end of the import. The sif/1 checks (``sif.decode_material``,
+    ``jsoncodec.exact_as_is``) take it as the text it stands for; whatever would write the record as
+    a sif/1 line asks :meth:`text` first (``as_text_record``)."""
+
+    data: bytes
+    digest: str
+
+    def text(self) -> str:
+        from inspector.domain.formats.builder import utf8_text  # builder imports this module
+
+        return utf8_text(self.data)
+
+
+def as_text_record(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with an :class:`OriginalText` content decoded to the text it stands for (a copy);
+    any other record as it is."""
+    content = record.get("content")
+    return {**record, "content": content.text()} if type(content) is OriginalText else record

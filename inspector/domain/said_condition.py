@@ -119,6 +119,13 @@ def condition_met(said: Said, value: str) -> frozenset[str]:
         and (got := _condition(s.text, c)) is not None and got[0] != c.forbidden_when))
 
 
+# The act said not to be needed: nothing was done ("Restarting the API is no longer needed since the
+# health check passes", "不需要重启接口"), so the condition cannot have been broken (round nine's
+# false alarm, fixed in verdict-ten).
+_NOT_NEEDED = re.compile(r"(?<![a-z])(?:(?:no longer|not|never)\s+(?:\w+\s+)?(?:needed|necessary|required)|"
+                         r"unnecessary|needless|no need)(?![a-z])|不需要|无需|不必|没必要|用不着")
+
+
 def condition_broken(said: Said, value: str) -> Broken | None:
     """The first sentence reporting the act done while the condition did not hold."""
     c = conditioned_of(value)
@@ -132,6 +139,8 @@ def condition_broken(said: Said, value: str) -> Broken | None:
         if at < 0 or (not c.zh and (_NOT.search(s.text[:at]) or re.search(
                 r"(?<![a-z])(?:will|would|may|might|should|must|can|could|if|whether|unless)(?![a-z])", s.text[:at]))):
             continue
+        if _NOT_NEEDED.search(s.text):
+            continue  # "Restarting the API is no longer needed since the health check passes": not done
         got = _condition(s.text if c.zh else s.text[at:], c)
         if got is not None and got[0] == c.forbidden_when:
             act = re.search(_verb(c), s.text) if not c.zh else None
@@ -223,6 +232,21 @@ _UNTIED = re.compile(r"(?<![a-z])(?:no longer (?:matters?|depends?|counts?|gates
                      r"is (?:now )?irrelevant|(?:is|are) (?:now )?optional|(?:is|are) not (?:needed|required) any ?more)(?![a-z])|不再需要|不再取决于|不再依赖|不再看|不用再看|无需再看|不再管|不再受")
 
 
+def _act_is_unneeded(text: str, untied: re.Match[str], c: Conditioned) -> bool:
+    """A need cue ("no longer needed", "不再需要") whose subject is the rule's act, not its
+    condition: "Restarting the API is no longer needed since the health check passes" (the act
+    before the cue, the condition's subject only after it), "不再需要重启接口" (the act right after
+    the cue). Nothing was done and nothing was untied (round nine's false alarm)."""
+    if not re.search(r"needed|required|需要", untied.group()):
+        return False
+    if c.zh:
+        return text[untied.end():].lstrip().startswith(c.verb)
+    head = text[:untied.start()]
+    head = head[max(head.rfind(","), head.rfind(";"), head.rfind(":")) + 1:]
+    return re.search(rf"(?<![a-z]){re.escape(c.verb[:5])}", head) is not None and not any(
+        re.search(rf"(?<![a-z]){re.escape(w[:5])}", head) for w in c.subject)
+
+
 def condition_untied(said: Said, value: str) -> Broken | None:
     """A sentence that says the rule's act no longer hangs on its condition."""
     if not said.remember(("untied_cue",), lambda: _UNTIED.search(said.text) is not None):
@@ -240,6 +264,8 @@ def condition_untied(said: Said, value: str) -> Broken | None:
         else:
             hit = re.search(rf"(?<![a-z]){re.escape(c.verb[:5])}", s.text) is not None and all(
                 re.search(rf"(?<![a-z]){re.escape(w[:5])}", s.text) for w in c.subject)
+        if hit and _act_is_unneeded(s.text, untied, c):
+            continue  # "Restarting the API is no longer needed since …": the act is what is not needed
         if hit and not re.search(r"(?<![a-z])(?:not|never|n't|still)\s+$|仍|依然|还是$", s.text[:untied.start()] + " ") \
                 and not re.search(r"(?<![a-z])(?:not|except)\s+(?:for|to|on)(?![a-z])|不包括|除了", s.text[untied.end():]):
             return Broken((untied.group(),), said.stripped(s))

@@ -12,6 +12,15 @@ through the English–Chinese tables (``gloss``, ``rule_gloss`` in words/zh.json
 database ↔ 数据库, upload ↔ 上传) — and holds a change, lift or grant word of its own language
 ("now", "may", "no longer", "limit", "raised", "现在", "可以", "改为", "不再", "上限") is
 ``subject_unjudged``: ``?``, survival ``unknown``, a person (or ``--judge``) must read it.
+
+Decided (verdict-ten): some such sentences leave nothing to translate. A sentence that names
+*every* piece of a prohibition's subject (its act and object; a condition — "unless the health
+check fails", "除非健康检查失败" — is not part of the subject) and softens it ("try not to", "if
+possible", "avoid", "尽量不要", "最好不要") or grants it ("may", "can", "现在可以…了"), or one that lifts
+the prohibition outright ("no longer forbidden", "不再禁止") while naming half the subject (or the
+one identifier it names: "Redis is no longer forbidden" for "不要引入 Redis 依赖"), is
+``protected_negated`` — survival ``contradicted``; before, each was a ``?`` or, for a hedge
+("尽量不要删除审计日志": its "不要" read as a denial), nothing at all.
 """
 
 from __future__ import annotations
@@ -38,10 +47,22 @@ _FORM = frozenset("never must keep only always stay under over ensure make sure 
 _ZH_FORM = ("不得", "禁止", "必须", "只能", "不要", "不能", "不可", "请勿", "务必", "保持", "超过", "不超过")
 
 
+# Verdict-ten: a rule softened (a hedge) or lifted outright, in either language.
+_HEDGE = re.compile(r"(?<![a-z])(?:try not to|try to avoid|avoid|if possible|where possible|when possible|ideally|"
+                    r"preferably|best not to|better not to|if you can)(?![a-z])|尽量|最好|尽可能|能不.{1,4}就不")
+_LIFT = re.compile(r"(?<![a-z])(?:no longer|not) (?:forbidden|prohibited|banned|disallowed)(?: any ?more)?(?![a-z])|"
+                   r"(?:ban|prohibition|restriction) (?:was |has been |is )?(?:lifted|dropped|removed)|"
+                   r"不再禁止|已不再禁止|解除(?:了)?(?:禁止|禁令|限制)|禁令(?:已)?(?:取消|解除)|不再受限")
+_GRANT = re.compile(r"(?<![a-z])(?:may|can|allowed|permitted|fine to|ok to|okay to|free to)(?![a-z])|可以|允许|能够")
+_ONLY = re.compile(r"(?<![a-z])(?:only|solely)(?![a-z])|只有|只能|仅|才")
+_CONDITION = re.compile(r"(?<![a-z])unless\b.*$|除非[^，,。；;]*[，,]?")
+
+
 @dataclass(frozen=True, slots=True)
 class Crossed:
     words: tuple[str, ...]
     sentence: str
+    decided: bool = False  # the sentence softens, grants or lifts the rule: protected_negated
 
 
 @lru_cache(maxsize=4096)
@@ -74,15 +95,25 @@ def _named(text: str, piece: tuple[str, ...]) -> bool:
     return False
 
 
+def _prohibits(value: str) -> bool:
+    from inspector.domain.said_lifted import _prohibition
+
+    return _prohibition(value)
+
+
 def crossed(said: Said, value: str) -> Crossed | None:
     """The first sentence in the other language that names the value's subject with a change,
-    lift or grant word, or None."""
+    lift or grant word, or None; ``decided`` when it softens, grants or lifts a prohibition."""
     v = norm(value)
     zh_value = CJK.search(v) is not None
     pieces = pieces_of(value)
     if len(pieces) < 2:
         return None
     need = max(2, math.ceil(len(pieces) / 2))
+    prohibition = _prohibits(value)
+    subject = pieces_of(_CONDITION.sub(" ", v)) if prohibition else ()
+    cond = _CONDITION.search(v) if prohibition else None
+    condition = tuple(p for p in pieces_of(cond.group()) if p not in subject) if cond else ()
     for s in said.sentences:
         t = s.text
         zh_text = CJK.search(t) is not None
@@ -90,6 +121,17 @@ def crossed(said: Said, value: str) -> Crossed | None:
             continue
         if not zh_text and len(_ASCII.findall(t)) < 3:
             continue
+        # The rule's condition said too ("最好先确认健康检查失败再重启接口", "can only be restarted if the
+        # health check fails"): the act bound to it, as the rule binds it — not decided.
+        bound = bool(condition) and sum(1 for p in condition if _named(t, p)) * 2 >= len(condition)
+        if prohibition and not bound:
+            soft = _HEDGE.search(t) or _LIFT.search(t)
+            grant = _GRANT.search(t) if soft is None and not (_ZH_DENY if zh_text else _EN_DENY).search(t) \
+                and not _ONLY.search(t) else None
+            cue = soft or grant
+            if cue is not None and subject and (all(_named(t, p) for p in subject) or (
+                    _LIFT.search(t) and _lift_named(t, value, subject))):
+                return Crossed((cue.group(), *(p[0] for p in subject if _named(t, p))), said.stripped(s), True)
         cue = (_ZH_CUE if zh_text else _EN_CUE).search(t)
         if cue is None or (_ZH_DENY if zh_text else _EN_DENY).search(t):
             continue  # no change word, or a restatement that denies ("can never be disabled", "仍不得")
@@ -97,6 +139,15 @@ def crossed(said: Said, value: str) -> Crossed | None:
         if len(named) >= need:
             return Crossed((cue.group(), *named), said.stripped(s))
     return None
+
+
+def _lift_named(t: str, value: str, subject: tuple[tuple[str, ...], ...]) -> bool:
+    """A lift names the rule when it names half its subject, or an identifier the value holds as
+    it is in both languages ("redis" of "不要引入 Redis 依赖")."""
+    named = [p for p in subject if _named(t, p)]
+    if len(named) >= max(1, math.ceil(len(subject) / 2)):
+        return True
+    return any(len(p) == 1 and p[0].isascii() and len(p[0]) >= 3 and p[0] in norm(value) for p in named)
 
 
 __all__ = ["Crossed", "crossed", "pieces_of"]

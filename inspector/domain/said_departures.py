@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from inspector.domain.said import Said
+from inspector.domain.said_agreed import agreed_forbidden, forbidden_words
 from inspector.domain.said_approver import approved_by_other, approved_unsaid, approver_of, owner_approved
 from inspector.domain.said_beyond import beyond, bound_of, quantified_of
 from inspector.domain.said_bounds import bound_moved, listed_by_unit, order_freed
@@ -42,6 +43,7 @@ from inspector.domain.said_condition import (
     condition_untied,
     conditioned_of,
 )
+from inspector.domain.said_deadline import deadline_kept, deadline_moved, deadline_of
 from inspector.domain.said_flipped import flipped
 from inspector.domain.said_forbidden import forbidden_done, forbidden_of
 from inspector.domain.said_frequency import frequency_kept, frequency_moved, frequency_of
@@ -102,10 +104,11 @@ class Plan:
 def plan_of(value: str, kind: str) -> Plan:
     return Plan(scope_form(value) if bounding(value, kind) else None, order_of(value) is not None,
                 kind in ("constraint", "acceptance") and (forbidden_of(value) is not None
-                                                          or touch_plan(value) is not None),
+                                                          or touch_plan(value) is not None
+                                                          or bool(forbidden_words(value))),
                 _number_and_unit(value) is not None or _date_of(value) is not None
                 or quantity_of(value) is not None or date_of(value.lower()) is not None or bool(times_of(value))
-                or weekday_of(value) is not None,
+                or weekday_of(value) is not None or deadline_of(value) is not None,
                 excluded_of(value) is not None, subject_plan(value, kind) is not None,
                 (bound_of(value) is not None) if kind != "goal" else quantified_of(value) is not None,
                 kind in ("acceptance", "constraint") and approver_of(value) is not None,
@@ -165,6 +168,9 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     freed = (item_lifted(said, value) or moved_off(said, value)) if plan.forbidden else None
     if freed is not None:  # "The payments table may be touched.", "… applies to the API, not the database"
         return Departure("protected_negated", freed.words, freed.sentence, how="flipped")
+    yes = agreed_forbidden(said, value) if kind in ("constraint", "acceptance") else None
+    if yes is not None:  # "The user agreed to add Redis" beside "Do not add Redis …" (verdict-ten)
+        return Departure("protected_negated", yes.words, yes.sentence, how="agreed")
     met = condition_met(said, value) if plan.forbidden or plan.condition else frozenset()
     hit = forbidden_done(said, value) if plan.forbidden else None
     if hit is not None and hit.sentence not in met:
@@ -179,6 +185,9 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     day = weekday_moved(said, value) if plan.limit else None
     if day is not None:  # "The fix ships by Monday." beside "Ship the fix by Friday" (verdict-nine)
         return Departure("protected_negated", day.words, day.sentence, how="limit")
+    late = deadline_moved(said, value, [v for v, _ in _resolved(others)]) if plan.limit and deadline_of(value) else None
+    if late is not None:  # "… due in three weeks" beside "… in two weeks", "no deadline" (verdict-ten)
+        return Departure("protected_negated", late.words, late.sentence, how="limit")
     bound = (bound_moved(said, value) or listed_by_unit(said, value)) if plan.limit else None
     if bound is not None:
         return Departure("protected_negated" if bound.decided else SUBJECT_UNJUDGED, bound.words, bound.sentence,
@@ -204,8 +213,9 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     said_of = subject_statement(said, value, kind, others) if plan.subject else None
     if said_of is not None and not said_of.decided and plan.approver and said_of.sentence in owner_approved(said, value):
         return None  # "The user approved X": the acceptance met, not a sentence to read
-    if said_of is not None and not said_of.decided and plan.limit and weekday_kept(said_of.sentence, value):
-        return None  # "The fix ships by Friday as planned.": the deadline restated (verdict-nine)
+    if said_of is not None and not said_of.decided and plan.limit and (
+            weekday_kept(said_of.sentence, value) or deadline_kept(said_of.sentence, value)):
+        return None  # "The fix ships by Friday as planned.", "… planned for the end of the month": restated
     if said_of is not None and not said_of.decided and (said_of.sentence in met or (
             plan.frequency and said_of.sentence in frequency_kept(said, value))):
         return None  # "健康检查失败后重启了接口": the act done as the rule's condition allows (verdict-eight)
@@ -266,6 +276,9 @@ def message(dep: Departure, generation: int, kind: str, value: str, key: str) ->
     if dep.how == "flipped":
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) but elsewhere says its opposite: "
                 f"“{words}” in “{dep.sentence}”.")
+    if dep.how == "agreed":
+        return (f"generation {generation} repeats the {kind} “{value}” ({key}) but reports what it forbids as "
+                f"agreed: “{words}” in “{dep.sentence}” — a refusal flattened into an agreement.")
     if dep.how == "approver":
         return (f"generation {generation} repeats the {kind} “{value}” ({key}) but reports it approved by another "
                 f"actor than the one it names: “{words}” in “{dep.sentence}”.")

@@ -108,4 +108,47 @@ def _grants(what: str) -> re.Pattern[str]:
                       + re.escape(what) + r"(?![a-z])")
 
 
-__all__ = ["Grant", "Widened", "grant_of", "grantee_added", "grantee_labelled"]
+@lru_cache(maxsize=4096)
+def grant_any(value: str) -> tuple[str, str] | None:
+    """(who, what) of a permission "WHO may WHAT", the agent ("You may read …") included."""
+    v = norm(value).rstrip(".。 ")
+    m = _EN.match(v) or _ZH.match(v)
+    if m is None:
+        return None
+    who = _ONLY.sub("", m.group("who").strip()).strip()
+    if not who or _DENY.search(who) or who.startswith(("permission", "权限")):
+        return None
+    return who, m.group("what").strip()
+
+
+def grant_taken(said: Said, value: str) -> Widened | None:
+    """A clause that gives the permission's act to another party *only* ("Only the data team may
+    read the staging database" beside "You may read the staging database", "只有运维可以部署到生产环境"
+    beside "张伟可以部署到生产环境"): the grantee the value names loses it (verdict-ten)."""
+    g = grant_any(value)
+    if g is None:
+        return None
+    who, what = g
+    flat = said.flat()
+    if what not in flat:
+        return None
+    agent = who in _AGENT
+    for m in _only_grants(what).finditer(flat):
+        party = m.group("party").strip()
+        if party == who or party.endswith(" " + who) or (agent and party in _AGENT) or _DENY.search(party):
+            continue
+        s = said.sentence_at(m.start())
+        return Widened((m.group().strip(),), said.stripped(s) if s is not None else m.group())
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _only_grants(what: str) -> re.Pattern[str]:
+    if CJK.search(what):
+        return re.compile(r"(?:只有|仅有|唯有|仅限|只)(?P<party>[^，,；;：:。]{1,12}?)(?:才)?(?:可以|允许|能够|能|可)"
+                          + re.escape(what))
+    return re.compile(r"(?<![a-z])(?:only|just|solely)\s+(?P<party>[^,;:.]{1,40}?)\s+(?:may|can|is allowed to|"
+                      r"are allowed to|is permitted to|are permitted to)\s+" + re.escape(what) + r"(?![a-z])")
+
+
+__all__ = ["Grant", "Widened", "grant_any", "grant_of", "grant_taken", "grantee_added", "grantee_labelled"]

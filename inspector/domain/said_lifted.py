@@ -35,8 +35,8 @@ from functools import lru_cache
 
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_limits_plain import measured_only
+from inspector.domain.said_negation import RULE_NOUN, names_word, negated_value
 from inspector.domain.said_negation import _subject_words as subject_words
-from inspector.domain.said_negation import names_word, negated_value
 from inspector.domain.said_referred import _dismisses, _referred_back, _rival_spans
 from inspector.domain.textnorm import CJK, STOPWORDS, Span
 from inspector.domain.wordlists import wordlist
@@ -280,9 +280,25 @@ def _numbers_of(value: str) -> frozenset[str]:
     return frozenset(_NUMBER.findall(norm_phrase(value))) if value else frozenset()
 
 
+_LABEL = re.compile(r"^[\s>*•+\-\d.)|#]*([^:：,，;；.。!?]{2,40}?)\s*[:：]\s*$")
+
+
+def _label_of(said: Said, c: Span) -> str:
+    """The label a list item or a line opens with, when ``c`` is the clause right after it
+    ("- Audit logs: may be deleted" → "audit logs"); "" otherwise."""
+    sentence = said.sentence_at(c.start)
+    if sentence is None:
+        return ""
+    m = _LABEL.match(sentence.text[:c.start - sentence.start])
+    return m.group(1) if m else ""
+
+
 def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohibition: bool,
                    numbered: tuple[str, str, bool] | None) -> list[str]:
     named = [w for w in own if _named_in_clause(said, c, w)]
+    label = _label_of(said, c) if len(named) < max(2, math.ceil(0.5 * len(own))) else ""
+    if label:  # "- Audit logs: may be deleted after review": the item's label is the clause's subject
+        named = [w for w in own if _named_in_clause(said, c, w) or _named(w, label)]
     if len(named) < max(2, math.ceil(0.5 * len(own))):
         return []
     if said.first("uncertain", c.start, c.end) is not None or "?" in c.text:
@@ -292,13 +308,15 @@ def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohib
     permits = said.hits("permission", c.start, c.end)
     if (lifts or permits) and _another_item(said, c, value):
         lifts = permits = []
+    if lifts and prohibition and _act_not_needed(text, [h.word for h in lifts]):
+        lifts = []
     if lifts and not (prohibition and permits):
         return [h.word for h in lifts]
     if prohibition and permits and not said.hits("denial", c.start, c.end):
         cjk = CJK.search(own[0]) is not None
         if own[0] in named and (cjk or own[1] in named):
             return [h.word for h in permits]
-    if numbered:
+    if numbered and not label:  # a renumbered item's label is the limit rules' (said_limits), not read here
         number, unit, _ = numbered
         rest = [w for w in own if w != unit and not w.isdigit()]
         if rest and sum(1 for w in named if w in rest) >= max(1, math.ceil(0.5 * len(rest))):
@@ -306,6 +324,15 @@ def _clause_undoes(said: Said, c: Span, value: str, own: tuple[str, ...], prohib
                 if m.group(1) != number and number not in _NUMBER.findall(text) and not measured_only(value, text):
                     return [f"{m.group(1)} (the value says {number})"]
     return []
+
+
+def _act_not_needed(text: str, lift_words: list[str]) -> bool:
+    """Every lifting word of the clause is a need word and the clause names no rule: "Restarting the
+    API is no longer needed …" agrees with the prohibition (said_negation.act_not_needed)."""
+    return all(_NEED.search(w) for w in lift_words) and RULE_NOUN.search(text) is None
+
+
+_NEED = re.compile(r"need|necessary|required|需要|必要|必须")
 
 
 __all__ = ["goal_restated", "lifted_elsewhere", "negated_or_lifted", "unit_in", "unit_of"]

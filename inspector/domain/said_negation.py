@@ -46,13 +46,31 @@ def negated_value(said: Said, value: str) -> Hits | None:
                 words = [h.word for h in lifts if not (_grants(value) and _only_permits(said, h))
                          and (opens or _refers_back(said, *_clause_of(parts, h.start), value, at_start=False))
                          and not _permission_elsewhere(said, h, value, *_clause_of(parts, h.start))
-                         and not _asks(said, *_clause_of(parts, h.start))]
+                         and not _asks(said, *_clause_of(parts, h.start))
+                         and not (_forbids(value) and act_not_needed(said.text[slice(*_clause_of(parts, h.start))]))]
                 if words:
                     return Hits(words, f"{said.stripped(s)} {said.stripped(n)}")
     return None
 
 
 _LIFTS = ("negation", "weakening", "permission")
+# "Not needed" said of the act a prohibition forbids agrees with it ("Restarting the API is no longer
+# needed since the health check passes", "不需要重启接口"); said of the rule ("the restart ban is no
+# longer needed", "不再需要这条限制") it lifts it (verdict-ten: a real compaction's next sentence).
+_NOT_NEEDED = re.compile(r"(?<![a-z])(?:(?:no longer|not|never)\s+(?:\w+\s+)?(?:needed|necessary|required)|"
+                         r"unnecessary|needless|no need)(?![a-z])|不需要|不再需要|无需|不必|没必要|用不着")
+RULE_NOUN = re.compile(r"\b(?:rule|ban|restriction|prohibition|constraint|limit|policy|forbidden|banned|allowed)\b"
+                       r"|规定|禁令|限制|约束|禁止|规则|不得|不准|允许")
+
+
+def act_not_needed(text: str) -> bool:
+    """The clause says an act is not needed, and names no rule: nothing done, nothing lifted."""
+    return _NOT_NEEDED.search(text) is not None and RULE_NOUN.search(text) is None
+
+
+@lru_cache(maxsize=4096)
+def _forbids(value: str) -> bool:
+    return wordlist("constraint").first(norm_phrase(value)) is not None
 # A line of markup only — a code fence (with its language), a rule, a table's separator —
 # stands between two sentences without being one: "Constraint: …\n```\n# that
 # restriction was lifted" reads the comment as the next sentence.

@@ -169,9 +169,15 @@ def _touched(said: Said, value: str, verb: str, obj: tuple[str, ...]) -> Touched
     return unsure
 
 
+_PATHISH = re.compile(r"[\w.~-]*/[\w./~-]+|[\w-]+\.(?:py|js|ts|tsx|jsx|go|rs|java|json|ya?ml|md|txt|sh|toml|cfg|ini|"
+                      r"c|h|cc|cpp|rb|php|sql|lock|log)(?![\w])")
+
+
 def _object_at(text: str, obj: tuple[str, ...]) -> int:
     """Where the object starts in the clause (its first word, any form), when enough of its words
     are there (as ``said_forbidden`` counts them); -1 otherwise."""
+    if not any("/" in w or "." in w for w in obj):  # "api" in "src/api.py" is a file, not the API (verdict-ten)
+        text = _PATHISH.sub(lambda m: " " * len(m.group()), text)
     at = next((p for w in obj if (p := first_at(text, w)) >= 0), -1)  # "another card …" for "second card"
     if at < 0:
         return -1

@@ -19,6 +19,7 @@ from inspector.domain.canonical import canonical_json, content_hash, sha256_hex
 from inspector.domain.errors import BadInput
 from inspector.domain.guarded_json import JsonRefused
 from inspector.domain.guarded_json import loads as guarded_loads
+from inspector.domain.known_text import OriginalText
 from inspector.domain.sif_schema import (
     IDENTITY_FIELDS,
     PROJECTION_FIELDS,
@@ -86,8 +87,13 @@ def identity_digest(type_: str, record: dict[str, Any], encode: Encoder = canoni
 def decode_material(record: dict[str, Any], line: int) -> bytes:
     """The original bytes of a material, checked against its declared hash."""
     text = record["content"]
-    held = known_text.known(text) if record["encoding"] == "utf-8" else None
-    if held is not None:  # a converter's original, still the very text it decoded (domain/known_text.py)
+    held = known_text.known(text) if record["encoding"] == "utf-8" and type(text) is str else None
+    if type(text) is OriginalText:  # a converter's original as its bytes, proved UTF-8 (domain/known_text.py)
+        if record["encoding"] != "utf-8":
+            raise BadInput(f"material {record['id']!r}: content is not {record['encoding']} text", line=line)
+        held = text.data, text.digest
+        data, actual = held
+    elif held is not None:  # a converter's original, still the very text it decoded (domain/known_text.py)
         known_text.forget(text)
         data, actual = held
     elif record["encoding"] == "base64":
@@ -179,6 +185,8 @@ def _parse_record(obj: Any, line: int, encode: Encoder) -> SifRecord:
         rule = schema.get(name)
         if rule is not None:
             ok = type(value) is str if rule.plain_str else rule.check(value)
+            if not ok and type(value) is OriginalText and type_ == "material" and name == "content":
+                ok = True  # a converter's original, standing for its text (domain/known_text.py)
             if not ok:
                 raise BadInput(f"{type_}.{name} must be {rule.expected}, got {json.dumps(value)[:60]}", line=line)
         record[name] = value

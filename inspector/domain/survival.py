@@ -20,11 +20,12 @@ from inspector.domain import drift_rules as rules
 from inspector.domain.drift_rules import Said
 from inspector.domain.failures import FailedResult, identifiers
 from inspector.domain.quotes import in_own_words, requoted
+from inspector.domain.said_agreed import agreed_alternative
 from inspector.domain.said_crosslang import crossed
 from inspector.domain.said_departures import departure
 from inspector.domain.said_disguised import disguised, disguises
 from inspector.domain.said_goal_done import goal_done_against_log, goal_done_over_failure
-from inspector.domain.said_grantee import grantee_added
+from inspector.domain.said_grantee import grant_taken, grantee_added
 from inspector.domain.said_language import other_language
 from inspector.domain.said_misnamed import log_lookup, misnamed
 from inspector.domain.said_quoted import narrative, nearest_sentence
@@ -251,10 +252,15 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
             rev = rules.reversed_choice(said, fact.value, list(fact.alternatives), fact.rationale)
             if rev is not None and rev.sentence:
                 return Verdict(fact, "contradicted", rev.sentence, f"states the rejected alternative “{rev.words[0]}”")
-        wider = grantee_added(said, fact.value) if fact.kind == "permission" else None
-        if wider is not None:  # verdict-four: the same grant to another subject
-            return Verdict(fact, "contradicted", wider.sentence,
-                           f"the summary grants it to another subject too: “{wider.words[0]}”", as_of)
+            agreed = agreed_alternative(said, fact.value, fact.alternatives)  # verdict-ten: a dispute flattened
+            if agreed is not None:
+                return Verdict(fact, "contradicted", agreed.sentence, f"reports the rejected alternative as agreed: “{agreed.words[0]}”")
+        # verdict-four: the same grant to another subject too; verdict-ten: to another party only
+        only = grant_taken(said, fact.value) if fact.kind == "permission" else None
+        wider = only or (grantee_added(said, fact.value) if fact.kind == "permission" else None)
+        if wider is not None:
+            return Verdict(fact, "contradicted", wider.sentence, f"the summary grants it to another "
+                           f"{'party only' if only else 'subject too'}: “{wider.words[0]}”", as_of)
         moved = other_version(said, fact.value) if versions_of(fact.value) else None
         if moved is not None:  # verdict-four: another version of the same thing; the rules cannot tell
             return Verdict(fact, "unknown", moved.sentence, f"the summary names “{moved.words[0]}” {moved.words[1]}; "
@@ -266,9 +272,11 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
                            f"the summary names “{near.words[0]}” for “{near.words[1]}”", as_of)
         other = crossed(said, fact.value) if fact.kind != "decision" and said.remember(
             ("cjk",), lambda: CJK.search(said.text) is not None) else None
-        if other is not None:  # verdict-four: a change said in the other language
-            return Verdict(fact, "unknown", other.sentence, f"the summary says “{other.words[0]}” about its subject in "
-                           "another language; the exact rules cannot judge a translation", as_of)
+        if other is not None:  # verdict-four: a change in the other language; verdict-ten: decided when it softens/grants/lifts
+            return Verdict(fact, "contradicted" if other.decided else "unknown", other.sentence, (
+                f"the summary softens, grants or lifts it in another language: “{other.words[0]}”" if other.decided else
+                f"the summary says “{other.words[0]}” about its subject in another language; the exact rules cannot judge "
+                "a translation"), as_of)
         taken = retracted(said, rules.norm_phrase(fact.value), fact.kind) if retractions(said) else None
         if taken is not None:  # verdict-four: every rule above taken back at once
             return Verdict(fact, "contradicted", taken.sentence,
@@ -310,6 +318,7 @@ _DEPARTED = {"permission_widened": "the summary widens its scope", "order_revers
              "accepted": "the summary accepts elsewhere what it excludes",
              "bound": "the summary turns its bound around", "beyond": "the summary goes past or narrows its scope", "order": "the summary says its steps may come in any order",
              "approver": "the summary reports it approved by another actor than the one it names",
+             "agreed": "the summary reports what it forbids as agreed",
              "flipped": "the summary says its opposite elsewhere",
              "joined": "the summary widens the place it is bound to",
              "hedged": "the summary restates it as advice"}

@@ -55,8 +55,33 @@ SENSITIVE = {
 }
 
 
+# RULE's literal openings, lower-cased: an ASCII text is searched for them first and RULE is tried
+# only where one starts (the same matches as ``RULE.finditer``: for ASCII, IGNORECASE is lower()).
+# Drift and survival read tool outputs of up to 64,000 characters since verdict-ten; a whole-text
+# scan of RULE cost ~12 ms per output.
+_OPENINGS = ("from now on", "always", "never", "ignore", "do not ask", "skip the approval")
+
+
 def rule_sentences(text: str) -> list[str]:
-    return [m.group(0).strip() for m in RULE.finditer(text)]
+    if len(text) < 4000 or not text.isascii():
+        return [m.group(0).strip() for m in RULE.finditer(text)]
+    low = text.lower()
+    starts: set[int] = set()
+    for key in _OPENINGS:
+        at = low.find(key)
+        while at >= 0:
+            starts.add(at)
+            at = low.find(key, at + 1)
+    out: list[str] = []
+    end = -1
+    for at in sorted(starts):
+        if at < end:
+            continue
+        m = RULE.match(text, at)
+        if m is not None:
+            out.append(m.group(0).strip())
+            end = m.end()
+    return out
 
 
 # A rule that sets the others aside: whoever wrote it, the user did not if no trusted text holds it.

@@ -29,6 +29,7 @@ import aiosqlite
 from inspector.domain.deletion import sensitive_values
 from inspector.domain.deletion_forms import LooseMatcher, fold
 from inspector.domain.number_copies import NumberCopies
+from inspector.domain.plurals import plural
 from inspector.store import session_rows
 
 # Names a deletion cannot rewrite: (table, column, what a person calls it, why it stays).
@@ -171,7 +172,7 @@ def _payload_part(payload: str | None, match: NameMatcher) -> str:
     if isinstance(body, dict):
         fields = [k for k, v in body.items() if match.holds(json.dumps(v, ensure_ascii=False))]
         if fields:
-            return "its payload field(s) " + ", ".join(fields[:4])
+            return f"its payload {'field' if len(fields) == 1 else plural('field')} " + ", ".join(fields[:4])
     return "its payload"
 
 

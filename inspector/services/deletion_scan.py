@@ -18,7 +18,15 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.domain.deletion import NOT_CHECKED, Copy, number_pattern, secret_values, sensitive_values, strings_in
+from inspector.domain.deletion import (
+    CHECKED,
+    NOT_CHECKED,
+    Copy,
+    number_pattern,
+    secret_values,
+    sensitive_values,
+    strings_in,
+)
 from inspector.domain.deletion_bookkeeping import said_fields as _said_fields
 from inspector.domain.deletion_forms import LooseMatcher, fold
 from inspector.domain.deletion_split import SplitFinder, split_forms
@@ -54,7 +62,7 @@ class Coverage:
         return {"request": self.request, "session": self.session, "status": self.status,
                 "copies": [c.as_dict() for c in self.copies], "missing": self.missing,
                 "gone_by": self.gone_by, "warnings": self.warnings,
-                "kept": self.kept, "not_checked": list(NOT_CHECKED)}
+                "kept": self.kept, "checked": list(CHECKED), "not_checked": list(NOT_CHECKED)}
 
 
 def _forms(values: list[str]) -> list[str]:

@@ -20,7 +20,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
-from inspector.domain.deletion import NOT_CHECKED, reason_code
+from inspector.domain.deletion import CHECKED, NOT_CHECKED, reason_code
 from inspector.domain.deletion_recurrence import fingerprints
 from inspector.domain.errors import Refusal
 from inspector.domain.plurals import counted as _n
@@ -109,7 +109,7 @@ class DeletionResult:
                 "removed": sum(self.removed.values()),
                 "by_kind": self.removed, "rewritten": rewrote, "warnings": self.coverage.warnings,
                 "wal_truncated": self.wal_truncated,
-                "not_checked": list(NOT_CHECKED)}
+                "checked": list(CHECKED), "not_checked": list(NOT_CHECKED)}
 
 
 # Copy.where -> (table, sif type, WHERE clause on (session, id part)) for rows deleted outright.

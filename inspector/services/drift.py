@@ -20,17 +20,20 @@ from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, no_generation
 from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
+from inspector.domain.said_output_numbers import tool_runs
 from inspector.domain.unreadable import finding as unreadable_finding
 from inspector.services import outside_command
 from inspector.services.channels import generations, state_records
 from inspector.services.evidence_text import evidence_text, evidence_whole
 from inspector.services.log_reads import (
+    FACTS_TEXT,
     action_facts,
     compaction_carriers,
     failed_action_calls,
     known_refs,
     log_events,
     max_seq,
+    read_in_part,
     untrusted_rules,
 )
 from inspector.services.read_once import already, kept
@@ -49,6 +52,9 @@ class DriftReport:
     user_statements: list[str] = field(default_factory=list)
     narrative: str | None = None
     timeline: FieldTimeline = field(default_factory=FieldTimeline)
+    # Events of the generation's range the rules read only in part (log_reads.read_in_part): every
+    # verdict above is about their head and tail, and the report says so.
+    read_in_part: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def blocking(self) -> list[Finding]:
@@ -58,7 +64,7 @@ class DriftReport:
         return {"session": self.session, "generation": self.generation,
                 "findings": [f.as_dict() for f in self.findings], "rebuild": [r.as_dict() for r in self.rebuild],
                 "user_statements": self.user_statements, "narrative_rebuild": self.narrative,
-                "field_timeline": self.timeline.as_dict()}
+                "field_timeline": self.timeline.as_dict(), "read_in_part": self.read_in_part}
 
 
 async def state_facts(store: Store, session: str) -> list[StateFact]:
@@ -85,7 +91,8 @@ async def _read_drift_context(db: aiosqlite.Connection, session: str) -> DriftCo
                         event_texts={e.seq: e.text for e in events if e.text},
                         evidence=await evidence_text(db, session, carriers),
                         evidence_whole=whole, evidence_gap=gap,
-                        result_seqs=tuple(sorted(e.seq for e in events if e.kind == "tool_result")))
+                        result_seqs=tuple(sorted(e.seq for e in events if e.kind == "tool_result")),
+                        tool_runs=tool_runs(events, frozenset(f.seq for f in failures)))
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:
@@ -117,7 +124,7 @@ def _judged(gen: GenerationText, state: list[StateFact], ctx: DriftContext, unre
 async def _events(store: Store, session: str, covers: tuple[int, int] | None) -> list[RawEvent]:
     lo, hi = covers or (0, 2**62)
     rows = await store.db.execute_fetchall(
-        "SELECT seq, kind, trust, content FROM events WHERE session = ? AND seq BETWEEN ? AND ? "
+        f"SELECT seq, kind, trust, {FACTS_TEXT} FROM events WHERE session = ? AND seq BETWEEN ? AND ? "
         "AND content IS NOT NULL ORDER BY seq", (session, lo, hi))
     return [RawEvent(int(r[0]), r[1], r[2], r[3]) for r in rows]
 
@@ -147,6 +154,7 @@ async def drift(store: Store, session: str, generation: int | None = None, *,
     report.generation = chosen.generation
     report.findings = _judged(chosen, state, await drift_context(store.db, session),
                               await unreadable_generations(store, session))
+    report.read_in_part = await read_in_part(store.db, session, chosen.covers[1] if chosen.covers else None)
     events = await _events(store, session, chosen.covers)
     report.rebuild, report.user_statements = rebuild(events, state)
     if summarizer:

@@ -18,6 +18,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from inspector.domain.known_text import as_text_record
 from inspector.domain.sif import SifRecord, decoded_lines, parse_chunk, parse_record
 from inspector.store.jsoncodec import (
     exact_as_is,
@@ -87,8 +88,8 @@ def parse_converted(chunk: Converted) -> list[SifRecord]:
     out: list[SifRecord] = []
     for offset, item in enumerate(items):
         found = exact_as_is(item)
-        if found is None:
-            out += _with_rows(parse_chunk([fast_compact_bytes(item)], first_line + offset, with_header=False,
+        if found is None:  # written as its sif/1 line (an original's text decoded for it) and read back
+            out += _with_rows(parse_chunk([fast_compact_bytes(as_text_record(item))], first_line + offset, with_header=False,
                                           loads=fast_loads, encode=fast_canonical_bytes))
             continue
         value, free = found  # a record made of a float-free value holds no float either

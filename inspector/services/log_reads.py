@@ -1,9 +1,12 @@
 """Reading the raw log for the verdict rules, bounded per event.
 
-Drift, survival and fact extraction need tool calls, tool results and what the user
-said, not whole outputs: a result is read as its first 4,000 and last 600 characters
-(exit codes and test summaries sit at either end), so a session of huge outputs costs
-what its events' edges cost.
+Drift, survival, the raw-log rebuild and fact extraction need tool calls, tool results and
+what the user said, not whole outputs. Every one of them reads an event through one window,
+the fact rules' (domain/facts_window.py): whole under 64,000 characters, else its first
+48,000 and last 16,000. Until verdict-ten drift, survival and the rebuild read only the first
+4,000 and last 600 characters, so a rule stated in a long message was proposed from the
+fact rules' window and judged from less text than it was found in. What any reader got only
+in part is listed by :func:`read_in_part` ("read in part" in ``drift``).
 """
 
 from __future__ import annotations
@@ -20,18 +23,14 @@ from inspector.domain.logevents import LogEvent, records_a_compaction
 from inspector.domain.text_checks import RULE, rule_sentences
 from inspector.store.connection import fetch_one
 
-HEAD_CHARS = 4000
-TAIL_CHARS = 600
-
-_EDGES = (f"CASE WHEN length(content) > {HEAD_CHARS + TAIL_CHARS} "
-          f"THEN substr(content, 1, {HEAD_CHARS}) || char(10) || substr(content, -{TAIL_CHARS}) ELSE content END")
-# What the fact rules read of an event, as the import reads it (domain/facts_window.py: a huge event's
-# head and tail joined by a paragraph break). ``facts`` read the edges above instead, so right after
-# an import it proposed another key for a long message's goal ("[not stored]") and ``facts --write``
-# added it a second time (review-16).
+# What every rule reads of an event, as the import reads it (domain/facts_window.py: a huge event's
+# head and tail joined by a paragraph break). ``facts`` once read narrower edges, so right after an
+# import it proposed another key for a long message's goal ("[not stored]") and ``facts --write``
+# added it a second time (review-16); drift and survival read those edges until verdict-ten.
 assert facts_window.CUT == "\n\n"
 FACTS_TEXT = (f"CASE WHEN length(content) >= {facts_window.WHOLE_BELOW} THEN substr(content, 1, {facts_window.HEAD}) "
               f"|| char(10) || char(10) || substr(content, -{facts_window.TAIL}) ELSE content END")
+_EDGES = FACTS_TEXT
 
 
 def _event(row: tuple[Any, ...]) -> LogEvent:
@@ -42,9 +41,9 @@ def _event(row: tuple[Any, ...]) -> LogEvent:
 
 async def log_events(db: aiosqlite.Connection, session: str, *, kinds: tuple[str, ...] | None = None,
                      upto: int | None = None, after: int | None = None, for_facts: bool = False) -> list[LogEvent]:
-    """Events of a session in seq order, each result read by its edges (``after``: only those
-    past that seq — what a followed session appended since the last look; ``for_facts``: read
-    as the fact rules read it at import, :data:`FACTS_TEXT`)."""
+    """Events of a session in seq order, each read through the one window every rule reads
+    (:data:`FACTS_TEXT`; ``after``: only those past that seq — what a followed session appended
+    since the last look; ``for_facts`` is kept for its callers: the window is the same)."""
     where = ["session = ?"]
     params: list[Any] = [session]
     if kinds:
@@ -61,6 +60,18 @@ async def log_events(db: aiosqlite.Connection, session: str, *, kinds: tuple[str
         f"WHERE {' AND '.join(where)} ORDER BY seq",
         params)
     return [_event(r) for r in rows]
+
+
+async def read_in_part(db: aiosqlite.Connection, session: str, upto: int | None = None) -> list[dict[str, Any]]:
+    """The events (up to ``upto``) every rule read only in part: ``{"evt", "chars", "message"}``. A
+    verdict about them is about their first 48,000 and last 16,000 characters, and says so."""
+    rows = await db.execute_fetchall(
+        "SELECT seq, length(content) FROM events WHERE session = ? AND length(content) >= ? AND seq <= ? ORDER BY seq",
+        (session, facts_window.WHOLE_BELOW, upto if upto is not None else 2**62))
+    return [{"evt": f"evt:{r[0]}", "chars": int(r[1]),
+             "message": facts_window.said_in_part(int(r[0]), int(r[1])).replace(
+                 "its facts were proposed from", "the rules (facts, drift, survival, the rebuild) read")}
+            for r in rows]
 
 
 async def action_facts(db: aiosqlite.Connection, session: str) -> list[ActionFact]:

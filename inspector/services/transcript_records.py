@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from inspector.domain.facts import extract_from_records
+from inspector.domain.known_text import as_text_record
 from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.store import session_rows
 from inspector.store.connection import Store
@@ -21,7 +22,7 @@ from inspector.store.jsoncodec import fast_compact_bytes
 def to_sif(records: list[dict[str, Any]]) -> bytes:
     """Converted records as sif/1 bytes, so every format goes through the one validated import."""
     lines = [json.dumps({"type": "header", "format": SIF_FORMAT}).encode("utf-8")]
-    lines += [fast_compact_bytes(r) for r in records]
+    lines += [fast_compact_bytes(as_text_record(r)) for r in records]
     return b"\n".join(lines) + b"\n"
 
 

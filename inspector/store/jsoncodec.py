@@ -227,11 +227,12 @@ _EXACT = _PLAIN | orjson.OPT_STRICT_INTEGER if orjson is not None else 0
 _SAFE_INT = 2**53 - 1
 
 
-def _flat(record: dict[str, Any]) -> bool:
+def _flat(record: dict[str, Any], *, original: bool = False) -> bool:
     """Keys and values all plain text, small integers, booleans or null: such a record reads back
     as an equal copy in its key order (a material holding a whole transcript is one, and skips
     writing and reading its megabytes). Text must be free of lone surrogates, which strict
-    UTF-8 encoding refuses."""
+    UTF-8 encoding refuses. ``original``: a ``known_text.OriginalText`` content counts as the text
+    it stands for (:func:`exact_as_is`, which hands the record itself on, not a copy read back)."""
     for key, item in record.items():
         if type(key) is not str:
             return False
@@ -245,7 +246,8 @@ def _flat(record: dict[str, Any]) -> bool:
         elif kind is int:
             if not -_SAFE_INT <= item <= _SAFE_INT:
                 return False
-        elif kind is not bool and item is not None:
+        elif kind is not bool and item is not None and not (original and kind is known_text.OriginalText
+                                                             and key == "content"):
             return False
         if not key.isascii():
             try:
@@ -350,8 +352,10 @@ def exact_as_is(value: Any) -> tuple[Any, bool] | None:
     floats included: every encoder here writes a float's shortest exact form, which reads back
     as the same float. The import's records are read once after this (they are not changed),
     so the value itself stands for its copy."""
-    if type(value) is dict and value.get("type") == "material" and _flat(value):
-        return dict(value), True  # as exact_copy_float_free: a material's megabytes of text are not walked
+    if type(value) is dict and value.get("type") == "material" and _flat(value, original=True):
+        # as exact_copy_float_free: a material's megabytes of text are not walked; a converter's
+        # original as known_text.OriginalText stands for the text it was proved to decode to
+        return dict(value), True
     if type(value) is not dict and type(value) is not list:
         return None
     found = _exact_walk(value, 0)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import base64
 import json
 from collections import Counter
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +34,10 @@ class Line:
 
 
 BOM = b"\xef\xbb\xbf"
+
+# True while ``formats.detect.convert(original_text=False)`` runs (the import): the original's
+# material record then holds a known_text.OriginalText, not the decoded text (see there).
+ORIGINAL_AS_BYTES: ContextVar[bool] = ContextVar("original_as_bytes", default=False)
 
 
 def split_lines(data: bytes) -> list[Line]:
@@ -183,12 +189,18 @@ class Builder:
         met are reported here too)."""
         self.report_unknown()
         digest = known_text.take_hash(data) or content_hash(data)  # an import may have hashed it meanwhile
+        content: str | known_text.OriginalText
         try:
-            encoding, content = "utf-8", utf8_text(data)
+            if ORIGINAL_AS_BYTES.get():  # proved strict UTF-8, not joined into one text (known_text.OriginalText)
+                check_utf8(data)
+                encoding, content = "utf-8", known_text.OriginalText(data, digest)
+            else:
+                encoding, content = "utf-8", utf8_text(data)
         except UnicodeDecodeError:
             encoding, content = "base64", base64.b64encode(data).decode("ascii")
         else:  # the import needs these bytes and their hash again: not encoded nor hashed twice
-            known_text.remember(content, data, digest)
+            if type(content) is str:
+                known_text.remember(content, data, digest)
         self.records.append({"type": "material", "session": self.session, "id": self.original_id,
                              "source_version": f"{self.fmt} file", "disclosure_scope": "task",
                              "media_type": ORIGINAL_MEDIA_TYPE, "encoding": encoding, "content": content,
@@ -210,14 +222,31 @@ def utf8_text(data: bytes) -> str:
     Pure ASCII is decoded whole (a copy)."""
     if len(data) <= UTF8_PIECE or data.isascii():
         return data.decode("utf-8")
-    pieces: list[str] = []
+    return "\n".join(_utf8_pieces(data))
+
+
+def check_utf8(data: bytes) -> None:
+    """Raise the UnicodeDecodeError ``data.decode("utf-8")`` would, without keeping the text: the
+    pieces :func:`utf8_text` would join are decoded and dropped one by one (their memory reused)."""
+    if data.isascii():
+        return
+    if len(data) <= UTF8_PIECE:
+        data.decode("utf-8")
+        return
+    for _ in _utf8_pieces(data):
+        pass
+
+
+def _utf8_pieces(data: bytes) -> Iterator[str]:
+    """``data`` decoded in pieces of at least UTF8_PIECE bytes that end before a newline (the newlines
+    between them left out)."""
     start = 0
     while True:
         end = data.find(b"\n", start + UTF8_PIECE)
         if end < 0:
-            pieces.append(data[start:].decode("utf-8"))
-            return "\n".join(pieces)
-        pieces.append(data[start:end].decode("utf-8"))
+            yield data[start:].decode("utf-8")
+            return
+        yield data[start:end].decode("utf-8")
         start = end + 1
 
 

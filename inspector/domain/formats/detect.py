@@ -15,7 +15,7 @@ from typing import Any
 from inspector.domain import guarded_json
 from inspector.domain.errors import BadInput
 from inspector.domain.formats import claude_code, codex, gemini, inspect_ai, messages
-from inspector.domain.formats.builder import BOM
+from inspector.domain.formats.builder import BOM, ORIGINAL_AS_BYTES
 from inspector.domain.guarded_json import raw_decode_all
 
 FORMATS = ("sif", "claude-code", "codex", "gemini", *messages.FORMATS, "inspect-ai")
@@ -206,21 +206,28 @@ def _binary(data: bytes) -> bool:
     return False
 
 
-def convert(data: bytes, file_name: str, fmt: str, loads: Callable[[bytes], Any] | None = None) -> list[dict[str, Any]]:
+def convert(data: bytes, file_name: str, fmt: str, loads: Callable[[bytes], Any] | None = None, *,
+            original_text: bool = True) -> list[dict[str, Any]]:
     """Convert a transcript. Each converter checks the fields it reads; should one still meet a
     shape it did not foresee, the file is refused with a sentence, never a traceback (the fuzz
     test in tests/test_importer_fuzz.py treats that code, ``conversion_failed``, as a bug to fix).
 
     ``loads``: how JSON-lines formats decode a line; it must answer exactly as
-    ``guarded_json.loads`` (the import passes store/jsoncodec.py ``fast_loads``)."""
+    ``guarded_json.loads`` (the import passes store/jsoncodec.py ``fast_loads``).
+    ``original_text`` False (the import): the original's material record holds a
+    ``known_text.OriginalText`` — its bytes, proved UTF-8, and their hash — instead of the decoded
+    text, which nothing in the import reads (``known_text.as_text_record`` gives the text)."""
     not_text = not_a_text_file(data, file_name) if fmt != "inspect-ai" else None  # also under --from
     if not_text is not None:
         raise not_text
+    token = ORIGINAL_AS_BYTES.set(not original_text)
     try:
         return _convert(data, file_name, fmt, loads)
     except (TypeError, AttributeError, KeyError, IndexError, ValueError, RecursionError) as exc:
         raise BadInput(f"{file_name} could not be converted from {fmt} ({type(exc).__name__}: {exc}); nothing "
                        "was written", code="conversion_failed") from None
+    finally:
+        ORIGINAL_AS_BYTES.reset(token)
 
 
 def _convert(data: bytes, file_name: str, fmt: str, loads: Callable[[bytes], Any] | None) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from typing import Any
 
 from inspector.domain.errors import BadInput
 from inspector.domain.formats import claude_code, codex
-from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
+from inspector.domain.formats.builder import ORIGINAL_AS_BYTES, ORIGINAL_MEDIA_TYPE
 from inspector.domain.vocabulary import SIF_FORMAT
 
 APPENDABLE = ("sif", "claude-code", "codex")
@@ -79,7 +79,12 @@ def convert_tail(tail: bytes, resume: Resume) -> list[dict[str, Any]]:
         raise ValueError("sif/1 tails are imported as they are")  # caller's job: they carry their own seqs
     head = _synthetic_first_line(resume) + b"\n"
     data = head + tail
-    records = (claude_code.convert if resume.fmt == "claude-code" else codex.convert)(data, resume.file_name)
+    # the converter's own original is dropped below: kept as its bytes, not decoded into one text for nothing
+    token = ORIGINAL_AS_BYTES.set(True)
+    try:
+        records = (claude_code.convert if resume.fmt == "claude-code" else codex.convert)(data, resume.file_name)
+    finally:
+        ORIGINAL_AS_BYTES.reset(token)
     shift_bytes = len(head)
     out: list[dict[str, Any]] = []
     for rec in records:
