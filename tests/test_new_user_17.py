@@ -72,6 +72,11 @@ def test_importing_a_transcript_again_after_the_agent_went_on_adds_what_it_appen
     assert _run("verify", str(store))[0] == 0
     code, out, _ = _run("import", str(src), "--into", str(store), "--json")  # nothing new since: said so, as before
     assert code == 0 and json.loads(out)["added"] == {}, out
+    src.write_bytes(b"".join(lines) + lines[0].replace(b'"u1"', b'"u9"'))  # one more line: its counts in --json
+    code, out, _ = _run("import", str(src), "--into", str(store), "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["events"] == 1 and doc["added"]["event"] == 1 and doc["materials"] == 1, out
+    assert doc["appended"]["from"] == len(b"".join(lines)) and doc["appended"]["to"] == src.stat().st_size
 
 
 def test_a_half_written_last_line_is_not_imported_until_it_is_whole(tmp_path: Path) -> None:
@@ -81,6 +86,8 @@ def test_a_half_written_last_line_is_not_imported_until_it_is_whole(tmp_path: Pa
     code, out, err = _run("import", str(src), "--into", str(store))
     assert code == 0, err
     assert "line 3" in out and "still be writing it" in out and "not imported" in out, out
+    code, out, err = _run("import", str(src), "--into", str(store))  # again, the line still half written
+    assert code == 0 and "nothing new (no whole line after byte" in out and "line 3 is not whole yet" in out, out + err
     src.write_bytes(b"".join(lines))
     code, out, err = _run("import", str(src), "--into", str(store))
     assert code == 0, err
@@ -241,7 +248,7 @@ def test_several_files_are_imported_one_after_another(tmp_path: Path) -> None:
     code, out, err = _run("import", *files, "--into", str(store))
     assert code == 3, out + err  # one was refused
     assert "session cc-a" in out and "session cc-b" in out, out
-    assert "empty.jsonl is empty" in err and "3 files: 2 imported, 1 refused" in out, (out, err)
+    assert "error: empty.jsonl is empty" in err and "3 files: 2 imported, 1 refused" in out, (out, err)
     code, out, _ = _run("import", *files, "--into", str(store), "--json")
     docs = json.loads(out)
     assert [d["file"] for d in docs] == files
@@ -283,3 +290,122 @@ async def test_escape_hides_the_keys_panel(sample_store: Path, monkeypatch: obje
         await pilot.press("escape")
         await settle(app, pilot)
         assert not app.screen.query("HelpPanel"), "escape hides the keys"
+
+
+def test_the_start_screens_other_files_say_what_each_is(tmp_path: Path) -> None:
+    """Sixteen rows said "file · 19.1 KB": an inspect-ai log, a message list and a JSON of no known
+    format looked alike until opened."""
+    from inspector.services import discovery
+    from inspector.services.unlisted import as_found
+    from inspector.ui.browser_screen import other_prompt
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "chat.conversation.json").write_text(json.dumps([
+        {"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]))
+    (folder / "random.json").write_text('{"x": 1}\n')
+    (folder / "blank.json").write_text("")
+    (folder / "run-copy.jsonl").write_bytes(b"".join(_lines()))
+    rows = {Path(f.path).name: f for f in as_found(sorted(str(p) for p in folder.iterdir()))}
+    assert {n: f.tool for n, f in rows.items()} == {
+        "chat.conversation.json": "OpenAI chat message list", "random.json": "no format inspector reads",
+        "blank.json": "empty file", "run-copy.jsonl": "Claude Code transcript"}
+    assert "OpenAI chat message list · " in other_prompt(rows["chat.conversation.json"]).plain
+    assert isinstance(rows["random.json"], discovery.Found)
+
+
+def test_a_sif_file_cut_in_its_last_line_is_still_refused_whole(tmp_path: Path) -> None:
+    """Only the agents' transcripts wait for a line's end: sif/1 stays all or nothing."""
+    from tests.conftest import event_record, session_record
+
+    head = json.dumps({"type": "header", "format": "sif/1"}) + "\n" + json.dumps(session_record()) + "\n"
+    line = json.dumps(event_record(1, content="first"))
+    src = tmp_path / "cut.sif.jsonl"
+    src.write_text(head + line[:30])
+    code, out, err = _run("import", str(src), "--into", str(tmp_path / "s.db"))
+    assert code == 3 and not (tmp_path / "s.db").exists(), out + err
+
+
+def test_a_transcript_of_json_lines_given_another_format_says_so(tmp_path: Path) -> None:
+    """`--from openai-chat` on a Claude Code transcript said "line 2: not valid JSON (Extra data)";
+    `--from gemini` imported "1 material, 1 session" — a session of no events, from the first line."""
+    src = tmp_path / "run.jsonl"
+    src.write_bytes(b"".join(_lines()))
+    for fmt in ("openai-chat", "anthropic", "gemini"):
+        store = tmp_path / f"{fmt}.db"
+        code, out, err = _run("import", str(src), "--from", fmt, "--into", str(store))
+        said = " ".join(err.split())
+        assert code == 3 and not store.exists(), (fmt, out, err)
+        assert "Extra data" not in said and "JSON lines" in said and "leave out --from" in said, (fmt, said)
+
+
+def test_a_gemini_document_without_messages_is_not_imported_as_an_empty_session(tmp_path: Path) -> None:
+    src = tmp_path / "chat.json"
+    src.write_text(json.dumps({"sessionId": "g-1", "projectHash": "p", "startTime": "2026-01-01T00:00:00Z"}))
+    code, out, err = _run("import", str(src), "--from", "gemini", "--into", str(tmp_path / "s.db"))
+    assert code == 3 and "no messages list" in err, out + err
+
+
+def test_a_message_list_given_as_inspect_ai_is_not_called_a_log_with_no_samples(tmp_path: Path) -> None:
+    src = tmp_path / "chat.conversation.json"
+    src.write_text(json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]))
+    code, out, err = _run("import", str(src), "--from", "inspect-ai", "--into", str(tmp_path / "s.db"))
+    assert code == 3 and "not an Inspect AI log" in err and "with no samples" not in err, out + err
+
+
+def test_a_sources_folder_that_is_not_there_is_said(tmp_path: Path, monkeypatch: object) -> None:
+    """INSPECTOR_SOURCES=/tmp/nope (a typo): "0 transcripts in 0 projects (sources: /tmp/nope)" and
+    the app opened the demo, with no word that the folder does not exist."""
+    monkeypatch.setenv("INSPECTOR_SOURCES", str(tmp_path / "nope"))  # type: ignore[attr-defined]
+    monkeypatch.setenv("INSPECTOR_CACHE_DIR", str(tmp_path / "cache"))  # type: ignore[attr-defined]
+    result = CliRunner().invoke(cli, ["sessions", "--discover"])
+    assert result.exit_code == 0, result.output
+    assert f"⚠ INSPECTOR_SOURCES names {tmp_path / 'nope'}, which is not a folder" in result.output, result.output
+    doc = json.loads(CliRunner().invoke(cli, ["sessions", "--discover", "--json"]).stdout)
+    assert doc["missing_sources"] == [str(tmp_path / "nope")]
+
+
+async def test_the_app_says_a_sources_folder_that_is_not_there(tmp_path: Path, monkeypatch: object) -> None:
+    from inspector.ui.app import InspectorApp
+    from tests.test_app import settle
+
+    monkeypatch.setenv("INSPECTOR_SOURCES", str(tmp_path / "nope"))  # type: ignore[attr-defined]
+    monkeypatch.setenv("INSPECTOR_CACHE_DIR", str(tmp_path / "cache"))  # type: ignore[attr-defined]
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")  # type: ignore[attr-defined]
+    app = InspectorApp(None)
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        said = [(n.title, str(n.message)) for n in app._notifications]
+    assert any(t == "Transcript folder not found" and "nope" in m for t, m in said), said
+
+
+async def test_the_start_screens_search_finds_other_files_by_what_they_are(tmp_path: Path, monkeypatch: object) -> None:
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.widgets.transcript_list import TranscriptList
+    from tests.test_app import settle
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "run-7.conversation.json").write_text(json.dumps([
+        {"role": "user", "content": "roll the die"}, {"role": "assistant", "content": "I rolled a 4."}]))
+    (folder / "random.json").write_text('{"x": 1}\n')
+    (folder / "cc-grow.jsonl").write_bytes(b"".join(_lines()))  # a transcript, so the list (not the demo) opens
+    for name, value in (("INSPECTOR_CACHE_DIR", "cache"), ("INSPECTOR_DATA_DIR", "data")):
+        monkeypatch.setenv(name, str(tmp_path / value))  # type: ignore[attr-defined]
+    app = InspectorApp(sources=[folder], reviewer="alice")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"message list")
+        await settle(app, pilot)
+        keys = [r.key for r in app.screen.query_one(TranscriptList).rows if r.key]
+    assert keys == [f"t:{folder / 'run-7.conversation.json'}"], keys
+
+
+def test_history_says_a_correction_without_a_double_space(sample_store: Path) -> None:
+    """`history` printed "L50 correction by newuser-17:  clarify" (an empty decision before the reason)."""
+    code, out, err = _run("correct", str(sample_store), "--session", "s-export", "--key", "goal.main", "--value",
+                          "修复订单导出超时并加监控", "--reason", "clarify", "--reviewer", "lin")
+    assert code == 0, out + err
+    code, out, _ = _run("history", str(sample_store), "--session", "s-export", "--key", "goal.main")
+    lines = [ln for ln in out.splitlines() if " correction by lin:" in ln]
+    assert lines and all(": clarify" in ln and ":  " not in ln for ln in lines), out

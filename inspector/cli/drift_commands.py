@@ -243,8 +243,9 @@ async def history_cmd(store: Path, session: str, key: str, as_json: bool) -> int
         lines = []
         for v in versions:
             lines.append(f"v{v['version']} {v['status']:<10} {v['value']}  (by {v['writer'] or '?'} at {v['at'] or '?'})")
-            lines += [f"    L{a['ledger']} {a['kind']} by {a['actor']}: {a['decision'] or ''} {a['reason'] or ''}".rstrip()
-                      for a in v["acts"]]
+            # the decision and the reason, each when there is one: not "correction by ann:  clarify"
+            lines += [f"    L{a['ledger']} {a['kind']} by {a['actor']}: "
+                      + " ".join(str(w) for w in (a["decision"], a["reason"]) if w) for a in v["acts"]]
         return lines
 
     emit(versions, as_json, human)

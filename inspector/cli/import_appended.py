@@ -35,10 +35,8 @@ async def import_appended(file: Path, into: Any, actor: str, as_json: bool) -> t
     arrived = list(range(latest - caught.generations + 1, latest + 1)) if latest else []
     problems = caught.unread + caught.returned
     data = {"store": str(into), "created_store": False, "format": caught.fmt, "sessions": sessions,
-            "events": caught.added_events,
-            "added": ({"event": caught.added_events} if caught.added_events else {})
-            | ({"summary": len(arrived)} if arrived else {}),
-            "summary_generations": arrived,
+            "events": caught.added_events, "materials": caught.added.get("material", 0), "added": caught.added,
+            "skipped": {}, "summary_generations": arrived,
             "appended": {"from": caught.start, "to": caught.offset}, "pending": pending,
             "problems": [{"code": p.code, "line": p.line, "message": p.message, "session": p.session, "seq": p.seq}
                          for p in problems],
@@ -48,8 +46,8 @@ async def import_appended(file: Path, into: Any, actor: str, as_json: bool) -> t
         from inspector.cli.store_commands import pending_steps
 
         if caught.offset == caught.start:
-            lines = [f"imported {file} ({caught.fmt}) into {into}: nothing new (the file is as its last import left it, "
-                     f"{counted(caught.offset, 'byte')})"]
+            lines = [f"imported {file} ({caught.fmt}) into {into}: nothing new (no whole line after byte "
+                     f"{caught.offset:,}, where its last import ended)"]
         else:
             lines = [f"imported {file} ({caught.fmt}) into {into}: {counted(caught.added_events, 'new event')} from the "
                      f"{counted(caught.offset - caught.start, 'byte')} appended since its last import"]

@@ -74,8 +74,9 @@ async def _import_several(files: tuple[Path, ...], into: Path, fmt: str | None, 
         except InspectorError as error:
             code = max(code, error.exit_code)
             documents.append({"file": str(file), "error": error.as_dict()})
-            if not as_json:
-                echo_safe(f"error: {file}: {line_safe(error.message.strip())}", err=True)
+            if not as_json:  # which file, unless the sentence names it ("empty.jsonl is empty: …")
+                said = line_safe(error.message.strip())
+                echo_safe(f"error: {said}" if file.name in said else f"error: {file}: {said}", err=True)
             continue
         documents.append({"file": str(file), **data})
         if not as_json:

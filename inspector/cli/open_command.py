@@ -64,7 +64,10 @@ async def _opens(store: Path) -> str | None:
     from inspector.store.connection import open_store
 
     upgrade_said.listen()
-    opened = await open_store(store)
+    try:
+        opened = await open_store(store)
+    finally:  # a store the running app opens later says its upgrade in a notice: stderr would garble the screen
+        upgrade_said.quiet()
     await opened.close()
     return str(opened.format_upgraded["message"]) if opened.format_upgraded else None
 

@@ -278,6 +278,7 @@ class CatchUp:
     unread: list[ProtocolProblem] = field(default_factory=list)  # lines the import could not read
     held: str | None = None  # a half-written last line left for later, said (services/grown_file.py)
     start: int = 0  # where this import began in the file (0: a first import)
+    added: dict[str, int] = field(default_factory=dict)  # records of an import of what was appended, by type
     # summary generations (compactions) this catch-up imported: follow --once said none (review-17)
     generations: int = 0
 
@@ -348,7 +349,7 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
         report = await follower.import_tail(tail) if tail.strip() else None
         return CatchUp(extent.session, fmt, follower.resume.seq - before, follower.resume.offset,
                        returned(report) if report else [], unread(report) if report else [],
-                       held_note(data, data[:start + len(tail)]), start,
+                       held_note(data, data[:start + len(tail)]), start, dict(report.added) if report else {},
                        generations=follower.resume.generation - generation)
 
 

@@ -45,7 +45,7 @@ def cut_line_refusal(name: str, data: bytes, end: int) -> BadInput:
 def whole_lines(data: bytes, fmt: str | None, name: str) -> bytes:
     """``data`` without a half-written last line, for the formats an agent writes line by line
     (a whole document — Gemini CLI's, a message list — is kept as it is: its own parser says
-    where it stops). Cheap for the usual file: the format is detected only when the last line
+    where it stops; so is sif/1, read all or nothing). Cheap for the usual file: the format is detected only when the last line
     is not whole."""
     from inspector.domain.formats.tail import APPENDABLE, complete_lines
 
@@ -59,7 +59,8 @@ def whole_lines(data: bytes, fmt: str | None, name: str) -> bytes:
             fmt = detect(data, name)
         except BadInput:
             return data  # the import refuses it in its own words
-    return body if fmt in APPENDABLE else data
+    # sif/1 stays all or nothing (docs/sif.md): a cut last line refuses the file, as it always did
+    return body if fmt in APPENDABLE and fmt != "sif" else data
 
 
 LATER = "importing the file again once it is whole reads it"

@@ -75,7 +75,11 @@ def _samples(data: bytes) -> tuple[list[Any], dict[str, Any]]:
             raise BadInput(f"not a readable Inspect AI .eval archive ({exc})", code="malformed_json") from None
         return samples, header if isinstance(header, dict) else {}
     doc = load_document(data)
-    if not isinstance(doc, dict) or not isinstance(doc.get("samples") or [], list):
+    if not isinstance(doc, dict) or not ({"eval", "samples"} & set(doc)):  # a message list or a chat file given
+        # `--from inspect-ai`: "is an Inspect AI log with no samples", which it is not
+        raise BadInput("not an Inspect AI log: no eval and no samples field (leave out --from and the format is "
+                       "detected)", code="unknown_format")
+    if not isinstance(doc.get("samples") or [], list):
         raise BadInput("an Inspect AI log must be an object whose samples field is a list", code="wrong_field_type")
     return list(doc.get("samples") or []), doc
 
