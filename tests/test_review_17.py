@@ -183,3 +183,12 @@ def test_drift_never_says_no_drift_found_over_a_message_read_in_part(tmp_path: P
     said = CliRunner().invoke(cli, ["drift", str(store), "--session", "11111111-2222-3333-4444-555555555558"]).output
     first = said.splitlines()[0]
     assert "no drift found" not in first and "1 user message read only in part (said_in_part)" in first, said
+
+
+def test_drift_says_a_user_message_read_in_part_once(tmp_path: Path) -> None:
+    """The said_in_part warning and drift's older "! read in part" note said the same event twice."""
+    store = tmp_path / "s.db"
+    source = _long_request_transcript(tmp_path / "long.jsonl", 2000)
+    assert CliRunner().invoke(cli, ["import", str(source), "--into", str(store)]).exit_code == 0
+    said = CliRunner().invoke(cli, ["drift", str(store), "--session", "11111111-2222-3333-4444-555555555558"]).output
+    assert sum("evt:3" in line and "148,092 characters" in line for line in said.splitlines()) == 1, said

@@ -13,6 +13,7 @@ from inspector.domain.cell_width import padded
 from inspector.domain.errors import BadInput
 from inspector.domain.plurals import counted as _n
 from inspector.domain.unreadable import headline as drift_headline
+from inspector.domain.unreadable import in_part_events
 from inspector.services import confirmations, corrections
 from inspector.services.cleared import cleared_results
 from inspector.services.cleared import warnings as cleared_warnings
@@ -92,7 +93,8 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
             lines += [f"  ? survival {w['code']}: {w['message']}" for w in agreed["survival_warnings"]]
             lines += [f"  ! check says {agreed['check']['verdict']} for this session: {why}"
                       for why in agreed["check"]["differs_because"]]
-        lines += [f"  ! read in part: {r['message']}" for r in report.read_in_part]
+        warned = in_part_events(report.findings)  # a user's message: said once, by its said_in_part warning
+        lines += [f"  ! read in part: {r['message']}" for r in report.read_in_part if r["evt"] not in warned]
         t = report.timeline
         if t.keys:
             lines.append(f"field timeline (generation{'s' if len(t.generations) > 1 else ''} "

@@ -64,3 +64,9 @@ def _in_part(said: str, findings: list[Finding]) -> str:
     part = f"{counted(n, 'user message')} read only in part ({IN_PART})"
     rest = said.removeprefix("no finding; ").removeprefix("no drift found").removeprefix("no drift in the active records")
     return f"no finding; {part}" + (rest if rest.startswith(";") else f"; {rest}" if rest else "")
+
+
+def in_part_events(findings: list[Finding]) -> set[str]:
+    """The "evt:N" refs the said_in_part warnings name (their message opens with it): drift's
+    "read in part" note is not said a second time for them."""
+    return {f.message.split(",", 1)[0] for f in findings if f.code == IN_PART}
