@@ -192,3 +192,19 @@ def test_drift_says_a_user_message_read_in_part_once(tmp_path: Path) -> None:
     assert CliRunner().invoke(cli, ["import", str(source), "--into", str(store)]).exit_code == 0
     said = CliRunner().invoke(cli, ["drift", str(store), "--session", "11111111-2222-3333-4444-555555555558"]).output
     assert sum("evt:3" in line and "148,092 characters" in line for line in said.splitlines()) == 1, said
+
+
+def test_a_whole_last_line_continued_is_not_called_unreadable(tmp_path: Path) -> None:
+    """A log whose last line is whole JSON with no line end is imported (the record read); the agent
+    then writes on that same line. The refusal (source_line_cut) is right, but it said the store
+    "keeps that part as an unreadable line" — the store had read it as a record."""
+    source = _long_request_transcript(tmp_path / "log.jsonl", 1)
+    source.write_bytes(source.read_bytes().rstrip(b"\n"))
+    store = tmp_path / "s.db"
+    assert CliRunner().invoke(cli, ["import", str(source), "--into", str(store)]).exit_code == 0
+    with source.open("ab") as out:
+        out.write(b'{"type": "user"}\n')
+    done = CliRunner().invoke(cli, ["import", str(source), "--into", str(store), "--json"])
+    error = json.loads(done.stdout)["error"]
+    assert done.exit_code == 3 and error["code"] == "source_line_cut", error
+    assert "unreadable" not in error["message"] and "read it whole as a record" in error["message"], error["message"]

@@ -19,6 +19,7 @@ what happened (``source_line_cut``), never as "rewritten".
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +37,23 @@ def line_goes_on(data: bytes, end: int) -> bool:
 
 def cut_line_refusal(name: str, data: bytes, end: int) -> BadInput:
     line = data[:end].count(b"\n") + 1
+    if _whole_json(data[data.rfind(b"\n", 0, end) + 1:end]):  # read as its record, not kept unreadable (review-17)
+        return BadInput(f"{name}'s line {line} had no line end when the store imported it (it was whole JSON, so the "
+                        "store read it whole as a record; the agent has written on in that same line now), but imported "
+                        "events never change, so nothing was merged: import the file into a new store to read the line "
+                        "as it is now", code="source_line_cut")
     return BadInput(f"{name}'s line {line} was cut short when the store imported it (the file ended inside it: the agent "
                     "was still writing it), and the store keeps that part as an unreadable line; the line goes on now, "
                     "but imported events never change, so nothing was merged: import the file into a new store to read "
                     "it whole (imports now wait for a line's end)", code="source_line_cut")
+
+
+def _whole_json(line: bytes) -> bool:
+    """A whole JSON object: what the line importers read as a record (a bare value is an unreadable line)."""
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False
 
 
 def whole_lines(data: bytes, fmt: str | None, name: str) -> bytes:
