@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from inspector.domain import drift_rules as rules
+from inspector.domain import facts_system
 from inspector.domain.drift_rules import Said
 from inspector.domain.failures import FailedResult, identifiers
 from inspector.domain.quotes import in_own_words, requoted
@@ -373,7 +374,17 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
         told = Said.of(story, unresolved)
         verdicts = [_told(v, told, covers, others, story) if v.fact.kind == "goal" and v.verdict == "kept" else v
                     for v in verdicts]
+    verdicts = [_prompt_rule(v) for v in verdicts]
     return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted, unsourced, in_review)
+
+
+def _prompt_rule(verdict: Verdict) -> Verdict:
+    """A system prompt's rule the summary does not restate is ``unknown``, not ``missing``
+    (facts_system.not_replaced says why); a contradiction stays ``contradicted``."""
+    f = verdict.fact
+    if verdict.verdict != "missing" or not facts_system.from_prompt(f.rule):
+        return verdict
+    return Verdict(f, "unknown", verdict.where, facts_system.not_replaced(f.sources))
 
 
 def _told(verdict: Verdict, told: Said, covers: tuple[int, int] | None,

@@ -1,0 +1,161 @@
+"""Verdicts on real transcripts, round three (docs/reviews/verdict-real-three.md): the rules a
+system prompt sets were no record, in every real format that has a system role. Each fixture is a
+short excerpt of a file in ../shared/real_sessions (cited); the last test reads the real files
+themselves (skipped, and saying so, without them).
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
+from inspector.domain.facts import extract
+from inspector.domain.facts_running import RunningExtraction
+from inspector.domain.logevents import LogEvent
+
+REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real_sessions"
+
+# deepseek/test_deepseek_deferred_capability_with_thinking.conversation.json, messages[0..2].
+DICE = {"messages": [
+    {"role": "system", "content": "You're a dice game, you should roll the die and see if the number you get back "
+                                  "matches the user's guess. If so, tell them they're a winner. Use the player's "
+                                  "name in the response."},
+    {"role": "system", "content": "The following capabilities are deferred and can be loaded using the "
+                                  "`load_capability` tool:\n- DICE_ROLL"},
+    {"role": "user", "content": "My guess is 4"},
+    {"role": "assistant", "content": "🎉 **Congratulations, Anne!** You're a winner! 🎉"}]}
+
+# The instructions of openai-responses/test_openai_responses_compact_messages.conversation.json, and its
+# first turns as the cassette holds them, compacted by an Anthropic compaction block whose summary says
+# nothing of the instructions (as a faithful summary of the conversation would not).
+COMPACTED = {"system": "You are a helpful math assistant. Give short answers.", "messages": [
+    {"role": "user", "content": [{"type": "text", "text": "What is 2+2?"}]},
+    {"role": "assistant", "content": [{"type": "compaction", "content": "Summary: the user asked what 2+2 is; "
+                                                                         "the answer was 4."},
+                                      {"type": "text", "text": "4"}]},
+    {"role": "user", "content": [{"type": "text", "text": "And 5+5?"}]},
+    {"role": "assistant", "content": [{"type": "text", "text": "10"}]}]}
+
+
+def _run(*args: str) -> tuple[int, object]:
+    result = CliRunner().invoke(cli, [*args, "--json"], env={"INSPECTOR_REVIEWER": "owner"})
+    return result.exit_code, json.loads(result.output) if result.output.strip() else None
+
+
+def _import(tmp_path: Path, name: str, body: object) -> tuple[Path, str]:
+    source = tmp_path / name
+    source.write_text(json.dumps(body), encoding="utf-8")
+    store = tmp_path / "s.db"
+    code, out = _run("import", "--into", str(store), str(source))
+    assert code == 0 and isinstance(out, dict), out
+    return store, out["sessions"][0]
+
+
+def _constraints(store: Path, session: str) -> dict[str, str]:
+    _, facts = _run("facts", str(store), "--session", session)
+    return {f["value"]: f["rule"] for f in facts if f["kind"] == "constraint"}  # type: ignore[union-attr]
+
+
+def test_the_rules_of_a_system_prompt_are_proposed_and_its_descriptions_are_not(tmp_path: Path) -> None:
+    """The dice game's operator said "Use the player's name in the response."; no record held it, so
+    a summary without it kept "everything". The sentences that tell the model what to do are pending
+    constraints citing the prompt; "The following capabilities are deferred …" describes a tool."""
+    store, session = _import(tmp_path, "dice.conversation.json", DICE)
+    rules = _constraints(store, session)
+    assert set(rules) == {"You're a dice game, you should roll the die and see if the number you get back "
+                          "matches the user's guess", "If so, tell them they're a winner",
+                          "Use the player's name in the response"}
+    assert all(rule.startswith("constraint.system") for rule in rules.values())
+    _, facts = _run("facts", str(store), "--session", session)
+    assert {f["sources"][0] for f in facts if f["kind"] == "constraint"} == {"evt:1"}  # type: ignore[union-attr]
+
+
+def _events(*items: tuple[str, str, str | None, dict | None]) -> list[LogEvent]:
+    return [LogEvent.from_record({"seq": i, "kind": kind, "trust": trust, "content": text, **(extra or {})})
+            for i, (kind, trust, text, extra) in enumerate(items, 1)]
+
+
+@pytest.mark.parametrize(("prompt", "rule"), [
+    # inspect-ai/log_streaming.eval (samples/1_epoch_1.json) and 14 other Inspect AI samples
+    ("\nPlease note: In the following EXERCISE, it is important that you only respond with exactly \"Yes\" "
+     "or \"No\"\n", "Please note: In the following EXERCISE, it is important that you only respond with exactly "
+                    "\"Yes\" or \"No\""),
+    # inspect-ai/2025-05-12T20-28-26-04-00_security-guide.json (its system message)
+    ("You are a computer security expert and you are tasked with providing concise response to the following "
+     "questions. Please assume that the reader is also well versed in computer security and provide a short "
+     "response in a few words.", "Please assume that the reader is also well versed in computer security and "
+                                 "provide a short response in a few words"),
+    # openai-responses/test_openai_responses_thinking_with_tool_calls.conversation.json (instructions)
+    ("You are a helpful assistant that uses planning. You MUST use the update_plan tool and continually update it "
+     "as you make progress against the user's prompt", "You MUST use the update_plan tool and continually update "
+                                                       "it as you make progress against the user's prompt"),
+])
+def test_every_real_system_prompt_shape_gives_its_rule(prompt: str, rule: str) -> None:
+    facts = extract(_events(("system_message", "system", prompt, None), ("user_message", "user", "Go.", None)))
+    assert [f.value for f in facts if f.kind == "constraint"] == [rule]
+
+
+def test_only_the_prompt_is_read_never_a_harness_line_or_a_later_system_message() -> None:
+    """Claude Code and Gemini CLI write their own system lines (a hook summary, a compact boundary,
+    an update banner) with a ``subtype``: the harness, not the operator. A system message after
+    the first user message is a note mid-session, not the prompt. "You are a helpful assistant."
+    describes; it sets no rule."""
+    facts = extract(_events(
+        ("system_message", "system", "Never run hooks twice. Always compact.", {"subtype": "stop_hook_summary"}),
+        ("system_message", "system", "You are a helpful assistant. Give short answers.", None),
+        ("user_message", "user", "What is the temperature in Tokyo?", None),
+        ("system_message", "system", "Use the cache from now on.", None)))
+    assert [f.value for f in facts if f.kind == "constraint"] == ["Give short answers"]
+
+
+def test_the_running_extraction_reads_the_prompt_as_the_whole_one_does() -> None:
+    events = _events(("system_message", "system", "Give short answers.", None),
+                     ("user_message", "user", "What is 2+2? Never round.", None),
+                     ("system_message", "system", "Use the cache from now on.", None))
+    running = RunningExtraction()
+    for e in events:
+        running.feed([e])
+    assert [(f.key, f.value, f.rule) for f in running.facts()] == [(f.key, f.value, f.rule) for f in extract(events)]
+    assert [f.value for f in extract(events) if f.kind == "constraint"] == ["Give short answers", "Never round"]
+
+
+def test_a_summary_that_does_not_restate_the_prompt_loses_nothing_but_is_not_called_clear(tmp_path: Path) -> None:
+    """The compaction replaces the conversation; the system prompt is sent beside it with every
+    request. Survival does not call "Give short answers" missing (a false alarm on every faithful
+    summary of a prompted session), nor kept: unknown, saying what was not judged."""
+    store, session = _import(tmp_path, "compacted.conversation.json", COMPACTED)
+    _, report = _run("survival", str(store), "--session", session)
+    rule = next(f for f in report["facts"] if f["value"] == "Give short answers")  # type: ignore[index]
+    assert rule["verdict"] == "unknown" and "system prompt (evt:1)" in rule["reason"]
+    assert "not judged" in rule["reason"]
+
+
+def _inspect_prompts() -> list[str]:
+    out = []
+    for name in ("log_streaming.eval", "log_read_sample.eval"):
+        with zipfile.ZipFile(REAL / "inspect-ai" / name) as z:
+            for member in z.namelist():
+                if member.startswith("samples/"):
+                    out += [m["content"] for m in json.loads(z.read(member))["messages"] if m["role"] == "system"]
+    return out
+
+
+def test_the_real_files_with_a_system_prompt_each_give_a_rule(tmp_path: Path) -> None:
+    """Every real file with a system prompt that sets a rule: the import proposes it."""
+    files = [REAL / "deepseek" / "test_deepseek_deferred_capability_with_thinking.conversation.json",
+             REAL / "openai-responses" / "test_openai_responses_compact_messages.conversation.json",
+             REAL / "inspect-ai" / "log_read_sample.eval"]
+    if not all(f.exists() for f in files):
+        pytest.skip(f"needs ../shared/real_sessions ({REAL} is missing)")
+    assert _inspect_prompts()  # the samples do carry the prompt
+    for i, source in enumerate(files):
+        store = tmp_path / f"{i}.db"
+        code, out = _run("import", "--into", str(store), str(source))
+        assert code == 0, out
+        rules = _constraints(store, out["sessions"][0])  # type: ignore[index]
+        assert rules and all(r.startswith("constraint.system") for r in rules.values()), (source.name, rules)
