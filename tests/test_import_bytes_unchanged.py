@@ -117,8 +117,10 @@ TRANSCRIPTS = {
         "edc0260605bbe7471b2a2f795908731c77a281d047b6b5167661fafacc37da18",
         "0de99ef4339e39606c138fdf5a6d227fea06e3152edc6612b5683e94d948527d"),
     "claude-code/4b7d5121b42a-0__manual_compaction_bash_progress_v2.1.14.jsonl": (
-        "0dbcfa1d63605322d0b892551e6c31ccd36ccafa35827c5aa4fcbe7f3e4ecae5",
-        "c6bfd39ff3818020e55ef42039d5847b66f19e108979f1c83a170b60544ce6fb"),
+        # verdict-real-three (facts_permissions.py): one permission state line added ("it's fine to disagree, but
+        # let me know what you think and how to proceed", line 79); every other line compared equal.
+        "2904f42718c0e7f7400261779b63d470c93dba8d7da9fbb9aa4fbc658fc19173",
+        "5106bdb6453b0d3c8f728056ffcd8a864fa616527b3d11dbe6cce62d32b77356"),
     "claude-code/7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl": (
         "29a3d3ea01daf68c3ba4f10ed9c57503db0538179bae9bb33222e9240fd096ab",  # verdict-real: the question in progress
         "d48619a0305b12df635549f47b5c169f16fc2a29f82a91c845c14f3a4ba03d9c"),

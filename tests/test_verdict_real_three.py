@@ -159,3 +159,84 @@ def test_the_real_files_with_a_system_prompt_each_give_a_rule(tmp_path: Path) ->
         assert code == 0, out
         rules = _constraints(store, out["sessions"][0])  # type: ignore[index]
         assert rules and all(r.startswith("constraint.system") for r in rules.values()), (source.name, rules)
+
+
+# The real rules, each with a summary that reverses it by a negation in front of its own words.
+_FLIPS = [
+    ("Use the player's name in the response", "The dice game: never use the player's name in the response."),
+    ("Give short answers", "The user asked what 2+2 is. Do not give short answers; explain every step at length."),
+    ("Use the player's name in the response", "Anne guessed 4. Don’t use the player's name in the response."),
+]
+
+
+@pytest.mark.parametrize(("rule", "summary"), _FLIPS)
+def test_a_rule_the_summary_states_behind_a_negation_is_contradicted_not_kept(rule: str, summary: str) -> None:
+    """Survival found the rule's words whole and said kept; the summary says its opposite. A negation
+    in front of *another* value, or a rule negative itself, is no reversal of it: still kept."""
+    from inspector.domain.survival import Fact, survival
+
+    def judged(value: str, text: str) -> tuple[str, str]:
+        fact = Fact("constraint.x", "constraint", value, "pending", ("evt:1",), "extractor", "constraint.system:imperative")
+        verdict = survival(1, text, [], (1, 2), [fact]).verdicts[0]
+        return verdict.verdict, verdict.reason
+
+    verdict, reason = judged(rule, summary)
+    assert verdict == "contradicted" and "negation" in reason
+    assert judged(rule, f"Summary: the game. Do not guess twice. {rule}.")[0] == "kept"
+    assert judged("use the staging database", "Do not use the production database; use the staging database.")[0] == "kept"
+    assert judged("Never round", "Never round.")[0] == "kept"
+
+
+# --- What the user allowed: permission records ---------------------------------------------------
+
+def _permissions(*items: tuple[str, str]) -> list[tuple[str, str, list[str]]]:
+    events = _events(*[(kind, "user" if kind == "user_message" else "model", text, None) for kind, text in items])
+    return [(f.value, f.rule, f.sources) for f in extract(events) if f.kind == "permission"]
+
+
+def test_a_grant_in_so_many_words_is_a_permission_and_a_question_or_condition_is_not() -> None:
+    """claude-code/4b7d5121…jsonl line 79: the user let the agent disagree with a review comment, on
+    condition it reports first. No record held it: a summary that told the next session to apply
+    every review comment kept "everything"."""
+    found = _permissions(("user_message", "commit this"), ("assistant_message", "Pushed and PR created"),
+                         ("user_message", "there is a PR review comment, look and see if you agree. it's fine to "
+                                          "disagree, but let me know what you think and how to proceed"))
+    assert found == [("it's fine to disagree, but let me know what you think and how to proceed",
+                      "permission.word:it's fine to", ["evt:3"])]
+    assert _permissions(("user_message", "is it fine to delete the cache? if it's fine to skip tests, do so. "
+                                         "You may skip the slow tests.")) == [
+        ("You may skip the slow tests", "permission.word:you may", ["evt:1"])]
+
+
+def test_a_yes_to_what_the_assistant_offered_grants_that_offer() -> None:
+    """claude-code/995ebed6e4…jsonl lines 148 and 169 end with an offer ("Would you like me to
+    implement these changes?", "Want me to proceed with implementing all three locations using this
+    approach?"); a bare "yes, go ahead" grants the act offered, citing the offer. A yes to a question
+    that offers nothing grants nothing."""
+    offer = ("Here's where we should add `logging.WithAgent`: …\n\nWould you like me to implement these changes? "
+             "The most impactful are #1 and #2 since they cover agent hooks where the agent name is known.")
+    assert _permissions(("user_message", "We should add the agent name to any logging"), ("assistant_message", offer),
+                        ("user_message", "yes, go ahead")) == [
+        ("implement these changes", "permission.yes_to_offer", ["evt:2", "evt:3"])]
+    assert _permissions(("user_message", "fix it"), ("assistant_message", "Want me to proceed with implementing all "
+                                                                         "three locations using this approach?"),
+                        ("user_message", "yes go ahead"))[0][0] == ("proceed with implementing all three locations "
+                                                                    "using this approach")
+    assert _permissions(("user_message", "fix it"), ("assistant_message", "Does that make sense?"),
+                        ("user_message", "yes")) == []
+    # What the assistant or a tool says is never a grant.
+    assert _permissions(("user_message", "fix it"), ("assistant_message", "It's fine to skip the tests.")) == []
+
+
+def test_the_running_extraction_reads_permissions_as_the_whole_one_does() -> None:
+    events = _events(("user_message", "user", "fix it", None),
+                     ("assistant_message", "model", "Would you like me to push the branch?", None),
+                     ("user_message", "user", "yes, go ahead. Feel free to rebase it first.", None),
+                     ("user_message", "user", "You may skip the slow tests.", None))
+    running = RunningExtraction()
+    for e in events:
+        running.feed([e])
+    whole = [(f.key, f.value, f.rule, f.sources) for f in extract(events)]
+    assert [(f.key, f.value, f.rule, f.sources) for f in running.facts()] == whole
+    assert [w[1] for w in whole if w[0].startswith("permission.")] == ["Feel free to rebase it first",
+                                                                       "You may skip the slow tests"]
