@@ -240,3 +240,33 @@ def test_the_running_extraction_reads_permissions_as_the_whole_one_does() -> Non
     assert [(f.key, f.value, f.rule, f.sources) for f in running.facts()] == whole
     assert [w[1] for w in whole if w[0].startswith("permission.")] == ["Feel free to rebase it first",
                                                                        "You may skip the slow tests"]
+
+
+# --- A file written by a shell redirection is an artifact ----------------------------------------
+
+def test_a_file_a_shell_command_appends_to_is_an_artifact() -> None:
+    """gemini-cli/ab2b9748b105-0__session.json: after removing docs/blue.md the agent appended the
+    colour to docs/color.md with `echo -e "…" >> docs/color.md` — the file the task ended on, and no
+    artifact named it. A redirection inside the quoted text, "2>&1" and /dev/null write nothing."""
+    events = [
+        LogEvent.from_record({"seq": 1, "kind": "user_message", "trust": "user",
+                              "content": "run an agent that creates a color file inside docs, choose your color"}),
+        LogEvent.from_record({"seq": 2, "kind": "tool_call", "trust": "model", "tool": "run_shell_command",
+                              "call_id": "c1", "args": {
+                                  "description": "Append content about the color Red to the docs/color.md file.",
+                                  "command": "echo -e \"\\n# Red\\n\\nRed is a primary color > blue\" >> docs/color.md"}}),
+        LogEvent.from_record({"seq": 3, "kind": "tool_result", "trust": "tool", "call_id": "c1", "content": ""}),
+        LogEvent.from_record({"seq": 4, "kind": "tool_call", "trust": "model", "tool": "Bash", "call_id": "c2",
+                              "args": {"command": "go build ./cmd/entire/... 2>&1 && ls x 2>/dev/null"}}),
+        LogEvent.from_record({"seq": 5, "kind": "tool_result", "trust": "tool", "call_id": "c2", "content": "ok"}),
+        LogEvent.from_record({"seq": 6, "kind": "tool_call", "trust": "model", "tool": "Bash", "call_id": "c3",
+                              "args": {"command": "cat > notes/plan.md <<'EOF'\nstep > one\nEOF"}}),
+        LogEvent.from_record({"seq": 7, "kind": "tool_result", "trust": "tool", "call_id": "c3", "is_error": True,
+                              "content": "permission denied"}),
+    ]
+    artifacts = [(f.value, f.sources) for f in extract(events) if f.kind == "artifact"]
+    assert artifacts == [("docs/color.md", ["evt:2"])]  # the failed heredoc write is none
+    running = RunningExtraction()
+    for e in events:
+        running.feed([e])
+    assert [(f.key, f.value) for f in running.facts()] == [(f.key, f.value) for f in extract(events)]
