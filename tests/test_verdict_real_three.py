@@ -238,7 +238,8 @@ def test_the_running_extraction_reads_permissions_as_the_whole_one_does() -> Non
         running.feed([e])
     whole = [(f.key, f.value, f.rule, f.sources) for f in extract(events)]
     assert [(f.key, f.value, f.rule, f.sources) for f in running.facts()] == whole
-    assert [w[1] for w in whole if w[0].startswith("permission.")] == ["Feel free to rebase it first",
+    # The yes opens the message: it grants the offer, and the next sentence its own grant.
+    assert [w[1] for w in whole if w[0].startswith("permission.")] == ["push the branch", "Feel free to rebase it first",
                                                                        "You may skip the slow tests"]
 
 

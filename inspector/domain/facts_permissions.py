@@ -8,8 +8,8 @@ output):
 * a sentence that grants in so many words: "it's fine to disagree, but let me know what you think
   and how to proceed" (the real 4b7d5121 transcript, line 79), "feel free to rename it", "you may
   skip the slow tests", "you're allowed to force-push this branch", "可以直接删除";
-* a bare yes to what the assistant just offered to do: "yes, go ahead" after "Would you like me to
-  implement these changes?" grants *that* — the value is the offer ("implement these changes"),
+* a bare yes to what the assistant just offered to do — the whole message or its first sentence:
+  "yes, go ahead" after "Would you like me to implement these changes?" grants *that* — the value is the offer ("implement these changes"),
   citing the assistant's message; "yes" alone names nothing without it, and a yes to a question
   that offers nothing ("Does that make sense?") grants nothing.
 
@@ -33,6 +33,7 @@ _GRANT = re.compile(
     r"\s+(?:for you\s+)?to\b|\bfeel free to\b|\byou\s+(?:may|are allowed to|'re allowed to|re allowed to|have "
     r"(?:my\s+)?permission to)\b|\bgo ahead and\b|\byou don'?t need to ask\b|^(?:你)?可以直接|^允许你|^随便")
 _ASKED = ("?", "？")
+_YES_MAX = 40
 # A short yes that answers an offer: "yes", "yes, go ahead", "sure, do it", "ok proceed", "好的，继续".
 _YES = re.compile(r"^(?:(?:yes|yep|yeah|sure|ok|okay|please|go ahead|do it|proceed|sounds good|lgtm|好的?|可以|行|继续)"
                   r"[\s,.!。，！]*)+$")
@@ -68,15 +69,17 @@ def permissions(events: list[LogEvent], own: Mapping[int, str] | None = None,
         text = own_text(e, own)
         if not text:
             continue
-        flat = " ".join(norm(text).split())
+        sentences = user_sentences(text)
         prior = before.get(e.seq) if before else None
-        if prior is not None and len(flat) <= 40 and _YES.match(flat):
+        # The yes is the message, or its first sentence ("yes, go ahead. Feel free to rebase it first.").
+        head = " ".join(norm(sentences[0]).split()) if sentences else ""
+        if prior is not None and len(head) <= _YES_MAX and _YES.match(head):
             offer = offered_act(prior.said)
             if offer is not None:
                 out.append(Proposal("permission", offer[1], e.seq, f"{RULE}.yes_to_offer", rationale=text.strip(),
                                     cites=(offer[0],)))
-            continue
-        for s in user_sentences(text):
+            sentences = sentences[1:]
+        for s in sentences:
             word = granted_in(s) if len(s) <= SENTENCE_MAX else None
             if word is not None:
                 out.append(Proposal("permission", s.rstrip("。.!！ "), e.seq, f"{RULE}.word:{word}"))
