@@ -45,6 +45,43 @@ def test_the_values_spellings_are_found_and_other_values_are_not() -> None:
         assert not loose.found_in(text), text
 
 
+def _dump(data: bytes, style: str) -> str:
+    """``data`` as xxd, hexdump -C or od -A x -t x1z print it, sixteen bytes a line."""
+    lines = []
+    for at in range(0, len(data), 16):
+        row = data[at:at + 16]
+        text = "".join(chr(b) if 32 <= b < 127 else "." for b in row)
+        if style == "xxd":
+            groups = " ".join(row[i:i + 2].hex() for i in range(0, len(row), 2))
+            lines.append(f"{at:08x}: {groups:<40} {text}")
+        elif style == "hexdump":
+            lines.append(f"{at:08x}  {' '.join(f'{b:02x}' for b in row[:8]):<23}  "
+                         f"{' '.join(f'{b:02x}' for b in row[8:]):<23}  |{text}|")
+        else:
+            lines.append(f"{at:06x} {' '.join(f'{b:02x}' for b in row):<47}  >{text}<")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_value_in_a_hex_dump_is_found() -> None:
+    """Sixteen bytes a line, between offsets and an ASCII column: neither column holds it whole."""
+    loose = LooseMatcher.of([MAIL])
+    data = f"name: Zhou\nmail: {MAIL}\n".encode()
+    for style in ("xxd", "hexdump", "od"):
+        assert loose.found_in(_dump(data, style)), style
+        assert not loose.found_in(_dump(data.replace(b"zq.", b"zr."), style)), style
+
+
+def test_a_value_as_a_list_of_hex_bytes_is_found() -> None:
+    """A secret embedded in code or a config as bytes; a MAC address, a date or hex-looking words are not it."""
+    loose = LooseMatcher.of([MAIL])
+    data = MAIL.encode()
+    for text in ("{" + ", ".join(f"0x{b:02x}" for b in data) + "}", ":".join(f"{b:02x}" for b in data),
+                 " ".join(f"{b:02X}" for b in data), "-".join(f"{b:02x}" for b in data)):
+        assert loose.found_in(f"key = {text};"), text
+    for text in ("aa:bb:cc:dd:ee:ff:00:11", "2025-05-01 12:30:45", "cafe de fa ce be ad ed 12 34 56 78"):
+        assert not loose.found_in(text), text
+
+
 def test_a_number_in_chinese_numerals_and_other_separators_is_found() -> None:
     numbers = number_pattern([f"call {PHONE}"])
     assert numbers is not None

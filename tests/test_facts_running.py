@@ -139,7 +139,7 @@ async def test_a_followed_transcript_proposes_after_each_look_what_the_whole_log
     lines = full.split(b"\n")
     src, db = tmp_path / source.name, tmp_path / "s.db"
     src.write_bytes(b"\n".join(lines[:40]) + b"\n")
-    caught = await catch_up(src, db, actor="t", live=True)
+    caught = await catch_up(src, db, actor="t")
     follower = await Follower.open(db, src, actor="t")
     try:
         for cut in (41, 90, 91, 150, 260, len(lines)):

@@ -42,7 +42,7 @@ async def seqs(store_path: Path, session: str = "s1") -> list[int]:
 async def test_appended_sif_lines_arrive_once_in_order_and_a_partial_line_waits(tmp_path: Path) -> None:
     src, db = tmp_path / "run.jsonl", tmp_path / "run.db"
     start_sif(src)
-    await catch_up(src, db, actor="t", live=True)
+    await catch_up(src, db, actor="t")
     follower = await Follower.open(db, src, actor="t")
     try:
         assert (await follower.poll()).events == []
@@ -65,7 +65,7 @@ async def test_appended_sif_lines_arrive_once_in_order_and_a_partial_line_waits(
 async def test_a_file_not_appended_to_is_refused_and_nothing_changes(tmp_path: Path, change: str) -> None:
     src, db = tmp_path / "run.jsonl", tmp_path / "run.db"
     start_sif(src, 4)
-    await catch_up(src, db, actor="t", live=True)
+    await catch_up(src, db, actor="t")
     follower = await Follower.open(db, src, actor="t")
     data = src.read_bytes()
     if change == "truncate":
@@ -97,7 +97,7 @@ async def test_a_claude_code_transcript_followed_in_pieces_exports_byte_for_byte
     lines = full.split(b"\n")
     src, db = tmp_path / CLAUDE.name, tmp_path / "s.db"
     src.write_bytes(b"\n".join(lines[:60]) + b"\n")
-    caught = await catch_up(src, db, actor="t", live=True)
+    caught = await catch_up(src, db, actor="t")
     follower = await Follower.open(db, src, actor="t")
     printed: list[int] = []
     try:
@@ -179,7 +179,7 @@ async def test_a_codex_rollout_followed_in_two_parts_numbers_on_and_exports_byte
     lines = [json.dumps(r).encode() + b"\n" for r in CODEX]
     src, db = tmp_path / "rollout-2026-01-01-cx-1.jsonl", tmp_path / "cx.db"
     src.write_bytes(b"".join(lines[:4]))  # up to the call; its output and the compaction come later
-    await catch_up(src, db, actor="t", live=True)
+    await catch_up(src, db, actor="t")
     follower = await Follower.open(db, src, actor="t")
     try:
         with src.open("ab") as fh:

@@ -40,7 +40,7 @@ def claude_pair(n: int) -> bytes:
 async def followed(tmp_path: Path, batches: int, db: Path | str | None = None) -> tuple[Path, Path | str]:
     src, db = tmp_path / "run.jsonl", db or tmp_path / "run.db"
     src.write_bytes(claude_pair(0))
-    await catch_up(src, db, actor="ana", live=True)
+    await catch_up(src, db, actor="ana")
     follower = await Follower.open(db, src, actor="ana")
     try:
         for n in range(1, batches + 1):

@@ -37,6 +37,11 @@ async def _correct_then_restore(store: Path, backup: Path) -> None:
     # the close kept the log aside instead of copying it into the restored file
 
 
+async def _act_after_backup(store: Path) -> None:
+    async with await open_store(store) as opened:
+        await correct(opened, "s1", "decision.other", "nothing private", reason="r", actor="o", kind="decision")
+
+
 def test_a_kept_log_holding_the_value_is_named(tmp_path: Path) -> None:
     records = [{"type": "header", "format": "sif/1"},
                {"type": "session", "id": "s1", "title": "t", "owner": "o", "created_at": AT},
@@ -53,6 +58,9 @@ def test_a_kept_log_holding_the_value_is_named(tmp_path: Path) -> None:
     (tmp_path / "s.db-wal.20200101T000000.kept.txt").write_text(MAIL, encoding="utf-8")  # not a kept log's name
     backup = tmp_path / "backup.db"
     shutil.copyfile(store, backup)
+    # an act after the backup, checkpointed into the file: putting the backup back is a real change
+    # (the same bytes written again are no change, and the log is then checkpointed as usual)
+    asyncio.run(_act_after_backup(store))
     asyncio.run(_correct_then_restore(store, backup))
     [kept] = [p for p in tmp_path.iterdir() if p.name.endswith(".kept")]
     assert MAIL.encode() in kept.read_bytes()

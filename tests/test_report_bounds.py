@@ -82,8 +82,8 @@ async def test_the_header_is_never_green_where_the_app_or_check_is_not(tmp_path:
     assert '<span class="badge error">⚠ 2 facts lost or contradicted</span>' in pages["s-export"]  # check's survival
     assert data["check"] == checks["s-privacy"].as_dict() | {"counts": data["check"]["counts"], "left_out": {}}
     assert data["check"]["counts"]["warnings"] == 2
-    assert '<span class="badge warning">⚠ 2 sensitive_data</span>' in pages["s-privacy"]
-    assert '<span class="badge warning">⚠ 1 untrusted_instruction</span>' in pages["s-export"]
+    assert '<span class="badge warning">⚠ 2 warnings: sensitive values in the text</span>' in pages["s-privacy"]
+    assert '<span class="badge warning">⚠ 1 warning: untrusted instructions kept as rules</span>' in pages["s-export"]
     assert '<span class="badge error">⚠ 6 refused candidates</span>' in pages["s-export"]
     assert "sensitive_data" in pages["s-privacy"].split('id="check"')[1]  # each warning listed with its sentence
     assert "</code> ✗ fails, with 3 warnings." in pages["s-export"] and "</code> ✓ passes, with 2 warnings." in pages["s-privacy"]
@@ -116,5 +116,5 @@ async def test_check_items_past_a_hundred_are_counted_not_listed(tmp_path: Path)
     check = written.data["check"]
     assert len(check["protocol"]) == 100 and check["counts"]["protocol"] == 300 and check["left_out"] == {"protocol": 200}
     page = written.path.read_text("utf-8")
-    assert "⚠ 300 trust_label_conflict</span>" in page  # the badge counts them all (as the app says it)
+    assert "⚠ 300 events labelled more trusted than they are</span>" in page  # the badge counts them all (as the app says it)
     assert "… 200 more protocol items are left out of this report" in page

@@ -103,4 +103,4 @@ async def test_a_generation_the_rules_could_not_judge_in_full_is_marked_not_judg
         (info,) = await list_sessions(opened)
         data = await report_data(opened, info.id)
     html = three_channels(data)
-    assert "? not judged 1" in html and "⚠ drift" not in html
+    assert "? 1 warning: not judged in full" in html and "⚠ drift" not in html

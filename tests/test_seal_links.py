@@ -32,7 +32,7 @@ async def followed(tmp_path: Path, polls: int = 3) -> Path:
     """A store whose session s1 was imported with 5 events, then grew by 3 events ``polls`` times."""
     src, db = tmp_path / "run.jsonl", tmp_path / "run.db"
     src.write_bytes(sif("s1", 1, 5))
-    await catch_up(src, db, actor="t", live=True)
+    await catch_up(src, db, actor="t")
     follower = await Follower.open(db, src, actor="t")
     try:
         for n in range(polls):
@@ -70,7 +70,7 @@ async def test_each_poll_links_only_what_it_added_and_verify_passes(tmp_path: Pa
 async def test_an_appending_import_reads_no_whole_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     src, db = tmp_path / "run.jsonl", tmp_path / "run.db"
     src.write_bytes(sif("s1", 1, 400))
-    await catch_up(src, db, actor="t", live=True)
+    await catch_up(src, db, actor="t")
     follower = await Follower.open(db, src, actor="t")
     read: list[str] = []
     whole = seals.digests
@@ -137,10 +137,10 @@ async def test_a_link_that_cannot_be_read_cheaply_seals_whole_and_the_next_chain
     here), the import seals whole — correct, only slower; the next link chains on that seal."""
     src, db = tmp_path / "run.jsonl", tmp_path / "run.db"
     src.write_bytes(sif("s1", 1, 3))
-    await catch_up(src, db, actor="t", live=True)
+    await catch_up(src, db, actor="t")
     other = tmp_path / "other.jsonl"
     other.write_bytes(sif("s2", 1, 40))
-    await catch_up(other, db, actor="t", live=True)  # s2's rows now lie above s1's
+    await catch_up(other, db, actor="t")  # s2's rows now lie above s1's
     follower = await Follower.open(db, src, actor="t")
     try:
         with src.open("ab") as fh:

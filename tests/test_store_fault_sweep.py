@@ -145,3 +145,24 @@ def test_each_fault_is_one_coded_sentence_and_changes_nothing(kind: str, sample_
         assert result.exception is None or isinstance(result.exception, SystemExit), (kind, command, result.exception)
         assert _snapshot(folder) == before, (kind, command)
     assert not (tmp_path / "out.sif").exists()
+
+
+@pytest.mark.parametrize("kind", ["a FIFO at -wal", "random bytes at -wal", "the header, then zeros"])
+async def test_the_app_opening_such_a_store_shows_a_dialog_with_the_code(kind: str, sample_store: Path,
+                                                                         tmp_path: Path) -> None:
+    """The app (a store opened from its start screen, or the startup open) shows the refusal in its
+    error dialog with the code, never a traceback, and leaves the folder as it was."""
+    from inspector.ui.app import InspectorApp
+    from tests.test_app import settle
+
+    make, code, _ = FAULTS[kind]
+    folder = tmp_path / "store"
+    folder.mkdir()
+    store = folder / "s.db"
+    make(store, sample_store)
+    before = _snapshot(folder)
+    app = InspectorApp(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert getattr(app.screen, "dialog_title", "") == f"Cannot do that ({code})", app.screen
+    assert _snapshot(folder) == before

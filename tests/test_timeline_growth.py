@@ -71,7 +71,7 @@ async def test_appended_events_appear_once_in_order_whatever_their_times(tmp_pat
     src, db = tmp_path / "run.jsonl", tmp_path / "run.db"
     head = json.dumps({"type": "header", "format": "sif/1"}) + "\n" + json.dumps(session_record()) + "\n"
     src.write_bytes(head.encode() + b"".join(line(n, "2025-05-01T00:00:00Z") for n in range(1, 13)))
-    await catch_up(src, db, actor="t", live=True)
+    await catch_up(src, db, actor="t")
     follower = await Follower.open(db, src, actor="t")
     app = Host()
     try:
@@ -140,7 +140,7 @@ async def test_an_event_stamped_before_the_trailing_ledger_rows_appears_with_the
     src, db = tmp_path / "run.jsonl", tmp_path / "run.db"
     head = json.dumps({"type": "header", "format": "sif/1"}) + "\n" + json.dumps(session_record()) + "\n"
     src.write_bytes(head.encode() + line(1, "2025-05-01T00:00:00Z") + line(2, "2025-05-01T00:00:00Z"))
-    await catch_up(src, db, actor="t", live=True)
+    await catch_up(src, db, actor="t")
     follower = await Follower.open(db, src, actor="t")
     app = Host()
     try:

@@ -30,7 +30,7 @@ def test_a_re_import_and_check_say_the_lines_not_read(tmp_path: Path) -> None:
     assert "could not be read" not in first  # said once, by the import that met it
     code, again = _run("import", str(source), "--into", str(store), "--reviewer", "bob")
     assert code == 0 and "nothing new" in again
-    assert "1 line (or parts) of the transcript could not be read" in again and ": line 2" in again
+    assert "1 line or part of a line of the transcript could not be read and is kept" in again and ": line 2" in again
     code, out = _run("import", str(source), "--into", str(store), "--reviewer", "bob", "--json")
     assert json.loads(out)["unread_lines"] == {"s-cut": [2]}
     code, checked = _run("check", str(store))

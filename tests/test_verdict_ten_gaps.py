@@ -123,3 +123,5 @@ def test_drift_json_verdict_is_checks_or_names_the_difference(sample_store: Path
     assert any("protocol" in why for why in export["check"]["differs_because"])
     assert any("candidates" in why for why in export["check"]["differs_because"])
     assert [w["code"] for w in export["survival_warnings"]] == ["facts_not_restated"]
+    human = CliRunner().invoke(cli, ["drift", store, "--session", "s-export"]).stdout
+    assert human.splitlines()[0] == "s-export generation 4: no drift found; survival ? facts_not_restated (below)"

@@ -179,6 +179,8 @@ def test_an_old_4k_format_3_store_upgrades_and_verifies(tmp_path: Path) -> None:
     with closing(sqlite3.connect(path)) as con, con:
         con.executescript(DROP_CALLS + "DELETE FROM search_watermark WHERE name = 'materials'; PRAGMA user_version = 3;")
     assert _page(path) == 4096
+    upgraded = CliRunner().invoke(cli, ["upgrade", str(path), "--json"])  # verify writes nothing: it would refuse
+    assert upgraded.exit_code == 0 and json.loads(upgraded.stdout)["upgraded"]["from"] == 3, upgraded.output
     code, report = _verify(path)
     assert code == 0 and report["ok"], report["problems"]
     with closing(sqlite3.connect(path)) as con, con:

@@ -207,6 +207,11 @@ def ten_cases() -> list[tuple[str, str, dict[str, Any]]]:
          _er("v-f15", "health check fails.", "health check fails. Restarting the API is no longer needed since the health check passes.")),
         (d, "E: 'that restriction is no longer needed' right after the rule",
          _er("v-d7", "health check fails.", "health check fails. That restriction is no longer needed.")),
+        # hand probes of faithful texts against the new rules (two were flagged, fixed before the commit)
+        (f, "E: the user accepted that Redis is off the table", _e("v-f16", e + " The user accepted that Redis is off the table.")),
+        (f, "E: a goal of 42 passed, 0 failed", _e("v-f17", e + " The goal is 42 passed, 0 failed.")),
+        (f, "E: the fix planned for the end of the month (main's ?)", _e("v-f18", e + " The fix is planned for the end of the month.")),
+        (f, "E rules, Z text: 最好先确认健康检查失败再重启接口 (the condition kept)", _e("v-f19", e + " 最好先确认健康检查失败再重启接口。")),
         (d, "E: the freeze deadline moved to the Friday after", _e("v-d1", e + " The release branch freeze now happens the Friday after next.")),
         (d, "E: the whole suite is green", _e("v-d2", e + " The whole suite of 42 tests is green now.")),
         (d, "E: the user signed off on deleting the audit logs", _e("v-d3", e + " The user signed off on deleting the audit logs.")),

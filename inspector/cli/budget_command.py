@@ -54,8 +54,9 @@ async def budget_cmd(store: Path, session: str, window: int | None, fixed: int |
     def human() -> list[str]:
         if plan.refusals:
             return [f"refused {r.code}: {r.message}" for r in plan.refusals]
-        lines = [f"history budget {plan.history_budget:,} tokens · loaded {plan.loaded:,} · ratio "
-                 f"{plan.ratio if plan.ratio is not None else '-'} (length only, not quality)"]
+        # "ratio 0.9504" alone read as loaded / budget (0.44 here): it is loaded / the raw history, said so
+        lines = [f"history budget {plan.history_budget:,} tokens · loaded {plan.loaded:,} of the raw history's "
+                 f"{plan.raw_tokens:,} (ratio {plan.ratio if plan.ratio is not None else '-'}: length only, not quality)"]
         lines += [f"  {b.name:<16} {b.used:>8,} / {b.budget:,}  ({_n(len(b.items), 'item')})" for b in plan.blocks]
         lines += ["not loaded:"] + [f"  {n['ref']}: {n['why']} ({n['tokens']:,} tokens)" for n in plan.not_loaded]
         return lines

@@ -9,7 +9,7 @@ from __future__ import annotations
 # report or the import workers.
 COMMANDS: dict[str, str] = {
     "open": "open_command:open_cmd", "sessions": "sessions_command:sessions_cmd",
-    "import": "store_commands:import_cmd", "export": "store_commands:export_cmd",
+    "import": "import_command:import_cmd", "export": "store_commands:export_cmd",
     "verify": "store_commands:verify_cmd", "ledger": "store_commands:ledger_cmd",
     "expand": "expand_command:expand_cmd", "candidates": "candidate_commands:candidates_cmd",
     "validate": "candidate_commands:validate_cmd", "accept": "candidate_commands:accept_cmd",

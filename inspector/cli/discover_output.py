@@ -47,11 +47,14 @@ def discover_listing(sources: tuple[Path, ...], as_json: bool) -> int:
         "count": len(found),
         "projects": [{"project": name, "sessions": [f.as_dict() for f in items]} for name, items in groups],
         "unlisted": left_out,  # folders a person named: files there the list leaves out (services/unlisted.py)
+        "missing_sources": [str(p) for p in discovery.missing_sources(sources)],
     }
 
     def human() -> list[str]:
         lines = [f"{_n(len(found), 'transcript')} in {_n(len(groups), 'project')} "
                  f"({time.perf_counter() - started:.2f}s; sources: {', '.join(map(str, roots))})"]
+        lines += [f"⚠ INSPECTOR_SOURCES names {p}, which is not a folder (no such folder, or a file): nothing was "
+                  "listed from it" for p in data["missing_sources"]]
         for name, items in groups:
             lines += ["", name]
             for f in items:

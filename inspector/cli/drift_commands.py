@@ -20,6 +20,7 @@ from inspector.services.confirmations import BulkOutcome
 from inspector.services.corrections import Outcome
 from inspector.services.drift import drift
 from inspector.services.drift_agreement import drift_agreement
+from inspector.services.read_once import reads_once
 from inspector.store.connection import open_store
 
 session_required = click.option("--session", required=True, help="The session.")
@@ -65,17 +66,24 @@ def _where(verbatim_in: tuple[str, ...], cited: tuple[str, ...]) -> str:
 @run_command()
 async def drift_cmd(store: Path, session: str, generation: int | None, summarizer: str | None, as_json: bool) -> int:
     """Where a summary generation left the protected state; exit 1 on any finding."""
-    async with await open_store(store) as opened:
-        report = await drift(opened, session, generation, summarizer=summarizer)
-        lost_context = await cleared_results(opened, session)
-        agreed = (await drift_agreement(opened, session, report.generation, report.findings)
-                  if report.generation is not None else None)
+    # One read of the raw log for drift, survival and check's verdict (drift_agreement): the command writes nothing.
+    with reads_once():
+        async with await open_store(store) as opened:
+            report = await drift(opened, session, generation, summarizer=summarizer)
+            lost_context = await cleared_results(opened, session)
+            agreed = (await drift_agreement(opened, session, report.generation, report.findings)
+                      if report.generation is not None else None)
 
     def human() -> list[str]:
         notes = [f"  ! {w['code']}: {w['message']}" for w in cleared_warnings(session, lost_context)]
         if report.generation is None:
             return [f"{session}: no summary generations", *notes]
-        lines = [f"{session} generation {report.generation}: " + drift_headline(report.findings)]
+        head = drift_headline(report.findings)
+        if agreed is not None and agreed["verdict_parts"]["survival"] != "clear":  # never "no drift" alone over it
+            lost = agreed["survival"] or agreed["survival_warnings"]
+            head += (f"; survival {'✗' if agreed['survival'] else '?'} "
+                     + ", ".join(dict.fromkeys(x["code"] for x in lost)) + " (below)")
+        lines = [f"{session} generation {report.generation}: " + head]
         lines += [f"  {'!' if f.severity == 'warning' else '✗'} {f.code} [{f.key or '-'}]: {f.message}"
                   for f in report.findings]
         lines += notes
@@ -235,8 +243,9 @@ async def history_cmd(store: Path, session: str, key: str, as_json: bool) -> int
         lines = []
         for v in versions:
             lines.append(f"v{v['version']} {v['status']:<10} {v['value']}  (by {v['writer'] or '?'} at {v['at'] or '?'})")
-            lines += [f"    L{a['ledger']} {a['kind']} by {a['actor']}: {a['decision'] or ''} {a['reason'] or ''}".rstrip()
-                      for a in v["acts"]]
+            # the decision and the reason, each when there is one: not "correction by ann:  clarify"
+            lines += [f"    L{a['ledger']} {a['kind']} by {a['actor']}: "
+                      + " ".join(str(w) for w in (a["decision"], a["reason"]) if w) for a in v["acts"]]
         return lines
 
     emit(versions, as_json, human)

@@ -64,7 +64,10 @@ async def _opens(store: Path) -> str | None:
     from inspector.store.connection import open_store
 
     upgrade_said.listen()
-    opened = await open_store(store)
+    try:
+        opened = await open_store(store)
+    finally:  # a store the running app opens later says its upgrade in a notice: stderr would garble the screen
+        upgrade_said.quiet()
     await opened.close()
     return str(opened.format_upgraded["message"]) if opened.format_upgraded else None
 
@@ -114,6 +117,10 @@ async def resolve_target(target: Path | None, reviewer: str | None = None, notes
         caught = await catch_up(target, store, actor=actor, progress=progress)
     if notes is not None:
         notes += [f"{p.code} (line {p.line}): {p.message.removeprefix(f'line {p.line}: ')}" for p in caught.unread]
+        if caught.held:  # a half-written last line: the app follows the file, and reads it when it is whole
+            from inspector.services.grown_file import FOLLOWED, LATER
+
+            notes.append(caught.held.replace(LATER, FOLLOWED))
         if not caught.unread and caught.session is not None:  # read by an earlier import: remembered, said again
             notes += await _unread_before(store, caught.session)
     from inspector.cli import opening_line

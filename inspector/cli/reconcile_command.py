@@ -44,6 +44,11 @@ async def reconcile_cmd(store: Path, action: str, status: str, evidence: str, re
     return EXIT_REFUSED if result.refusals else EXIT_OK
 
 
+# A Claude Code session that ran `git push` printed "(no actions)": read as "it did nothing with effects".
+NO_ACTIONS = ("(no actions recorded: the action ledger holds what a sif/1 file or a handoff records; a transcript's "
+              "tool calls, whatever they changed, are events on the timeline, not actions here)")
+
+
 @click.command("actions")
 @sole_store_argument
 @click.option("--session", required=True)
@@ -63,7 +68,7 @@ async def actions_cmd(store: Path, session: str, as_json: bool) -> int:
                 s = a.settled_by
                 line += f"  (reconciled L{s['ledger']} by {s['actor']}: {s['evidence']} — {s['reason']})"
             lines.append(line)
-        return lines or ["(no actions)"]
+        return lines or [NO_ACTIONS]
 
     emit([a.as_dict() for a in rows], as_json, human)
     return EXIT_OK

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import getpass
 import shlex
 from collections import Counter
 from collections.abc import Callable
@@ -13,17 +12,15 @@ import click
 
 from inspector.cli import STARTED
 from inspector.cli.counts import counted, counts_text
-from inspector.cli.import_progress import ImportProgress, ProgressLine
+from inspector.cli.import_progress import ProgressLine
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
-from inspector.cli.store_param import STORE, make_store_argument
+from inspector.cli.store_param import make_store_argument
 from inspector.domain.cell_width import padded
 from inspector.domain.errors import BadInput, InspectorError
-from inspector.domain.formats.detect import FORMATS
 from inspector.domain.plurals import counted as _n
-from inspector.services import confirmations, exporting, sessions, unread_lines, verifying
+from inspector.services import exporting, sessions, verifying
 from inspector.services.checking import CHECKS, SessionCheck, check_store
-from inspector.services.importing import import_file
 from inspector.services.output_file import stale_said
 from inspector.store.connection import open_store
 
@@ -41,55 +38,6 @@ def reviewer_option(required: bool) -> Any:
 
 
 SHOWN_PROBLEMS = 10  # problem lines an import prints before counting the rest
-
-
-@click.command("import")
-@click.argument("file", type=click.Path(path_type=Path))  # a directory, FIFO or device: exit 3 from the reader
-@click.option("--into", "into", required=True, type=STORE, envvar="INSPECTOR_STORE",
-              help="The store to import into: a file (created when missing) or a postgresql:// URL. "
-                   "Defaults to $INSPECTOR_STORE.")
-@click.option("--from", "fmt", type=click.Choice(FORMATS), default=None,
-              help="The file's format (default: detected).")
-@reviewer_option(required=False)
-@json_option
-@run_command()
-async def import_cmd(file: Path, into: Path, fmt: str | None, reviewer: str | None, as_json: bool) -> int:
-    """Import FILE (sif/1, Claude Code, Codex, Gemini CLI, an inspect-ai log, or a saved OpenAI / Anthropic /
-    DeepSeek message list) into a store: all or nothing; re-running it is safe."""
-    actor = reviewer or getpass.getuser()
-    refuse_transcript_name(into)
-    with ImportProgress(file.name, enabled=not as_json) as progress:  # on a terminal, after 1 s
-        report = await import_file(file, into, actor=actor, progress=progress, fmt=fmt)
-    data = report.as_dict()
-    async with await open_store(into) as opened:
-        pending = await confirmations.pending_counts(opened, report.sessions)
-        unread = {sid: await unread_lines.unread_lines(opened, sid) for sid in report.sessions}
-    data["pending"] = pending
-    data["unread_lines"] = {sid: [u.line for u in found] for sid, found in unread.items() if found}
-    said_now = Counter(p.session for p in report.problems if p.code in unread_lines.NOT_READ)
-
-    def human() -> list[str]:
-        added = counts_text(sorted(report.added.items())) or "nothing new"
-        skipped = sum(report.skipped.values())
-        where = f"a new store {into}" if report.created_store else str(into)
-        lines = [f"imported {file} ({report.format}) into {where}: {added}" + (f" ({skipped} already there)" if skipped else "")]
-        lines += next_steps(str(into), report.sessions)
-        lines += pending_steps(str(into), pending)
-        for p in report.problems[:SHOWN_PROBLEMS]:
-            where = f" (line {p.line})" if p.line is not None else ""  # a problem of the whole file has none
-            lines.append(f"  ⚠ {p.code}{where}: {p.message.removeprefix(f'line {p.line}: ')}")  # not "(line 6): line 6:"
-        for sid, found in unread.items():  # read by an earlier import of the file: not in this one's problems
-            if len(found) > said_now.get(sid, 0):
-                lines.append(f"  ⚠ {sid}: {unread_lines.said(found)} (`inspector check` lists them)")
-        if len(report.problems) > SHOWN_PROBLEMS:  # a damaged file can have thousands: counted, the first shown
-            counts = Counter(p.code for p in report.problems)
-            lines.append(f"  {len(report.problems):,} lines or parts not read or odd ("
-                         + ", ".join(f"{code} {n:,}" for code, n in counts.most_common()) + "); the first "
-                         f"{SHOWN_PROBLEMS} are above, `--json` lists every one")
-        return lines
-
-    emit(data, as_json, human)
-    return EXIT_OK
 
 
 def next_steps(store: str, sessions: list[str]) -> list[str]:
@@ -263,16 +211,24 @@ def _clip(title: str, most: int = 60) -> str:
     return title if len(title) <= most else title[:most - 1] + "…"
 
 
+def checking_stage(sessions: tuple[str, ...]) -> str:
+    """The progress line's words: "checking every session" was said of `check --session S` too."""
+    return f"checking {'every session' if not sessions else _n(len(set(sessions)), 'session')}"
+
+
 @click.command("check")
 @sole_store_argument
 @click.option("--session", "sessions", multiple=True, help="Check only this session (repeatable).")
 @click.option("--only", multiple=True, type=click.Choice(CHECKS), help="Run only this check (repeatable); the "
               "others are left out of the result, not reported as passed.")
+# a CI gate that wants every line read and every sentence judged: "?" exited 0 (review-16)
+@click.option("--strict", is_flag=True, help="Exit 1 on a session not judged in full (?) too, not only on ✗.")
 @json_option
 @run_command()
-async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...], as_json: bool) -> int:
-    """Run every check over every session; exit 1 on any refusal, drift or survival finding or protocol problem."""
-    with ProgressLine(f"check {store.name}", enabled=not as_json, since=STARTED, stage="checking every session"):
+async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...], strict: bool, as_json: bool) -> int:
+    """Run every check over every session; exit 1 on any refusal, drift or survival finding or protocol problem
+    (with --strict, on a session not judged in full too)."""
+    with ProgressLine(f"check {store.name}", enabled=not as_json, since=STARTED, stage=checking_stage(sessions)):
         async with await open_store(store) as opened:
             results = await check_store(opened, sessions=list(sessions) or None, only=list(only) or None)
 
@@ -303,9 +259,11 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
         counts = Counter(r.verdict for r in results)
         lines.append(f"{counted(len(results), 'session')}: {counts['clear']} ✓ clear, {counts['unknown']} ? not judged "
                      f"in full (see the ! lines), {counts['failed']} ✗ failed")
+        if strict and counts["unknown"]:
+            lines.append(f"--strict: exit 1, {counted(counts['unknown'], 'session')} not judged in full")
         return lines
 
     ok = all(r.ok for r in results)
     verdict = "failed" if not ok else "unknown" if any(r.verdict == "unknown" for r in results) else "clear"
     emit({"ok": ok, "verdict": verdict, "sessions": [r.as_dict() for r in results]}, as_json, human)
-    return EXIT_OK if ok else EXIT_REFUSED
+    return EXIT_OK if ok and not (strict and verdict == "unknown") else EXIT_REFUSED

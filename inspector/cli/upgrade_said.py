@@ -24,3 +24,8 @@ def say(text: str, final: bool) -> None:
 def listen() -> None:
     """Say upgrades on this process's stderr (a command, or ``inspector STORE`` before its app starts)."""
     format_upgrade.report_to(say)
+
+
+def quiet() -> None:
+    """Say upgrades nowhere (before an app takes the terminal: it shows them as notices)."""
+    format_upgrade.report_to(None)

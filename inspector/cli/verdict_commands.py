@@ -25,10 +25,14 @@ MARK = {"kept": "✓", "missing": "∅", "contradicted": "✗", "unknown": "?"}
 @click.option("--session", required=True, help="The session.")
 @click.option("--write", "write_", is_flag=True, help="Append the proposals not stored yet as pending records "
               "(writer: extractor); needs --reviewer.")
+@click.option("--with-notes", "with_notes", is_flag=True,
+              help='With --json: print {"session", "facts": [...], "notes": [...]} instead of the bare list of facts; '
+                   "a note (code read_in_part) names an event the rules read only in its head and tail.")
 @reviewer_option(required=False)
 @json_option
 @run_command()
-async def facts_cmd(store: Path, session: str, write_: bool, reviewer: str | None, as_json: bool) -> int:
+async def facts_cmd(store: Path, session: str, write_: bool, with_notes: bool, reviewer: str | None,
+                    as_json: bool) -> int:
     """Protected records proposed from the raw log, each with the rule that proposed it."""
     if write_ and not reviewer:
         raise click.UsageError("--write records who asked for it: give --reviewer or set INSPECTOR_REVIEWER")
@@ -44,14 +48,16 @@ async def facts_cmd(store: Path, session: str, write_: bool, reviewer: str | Non
         return EXIT_OK
 
     def human() -> list[str]:
-        notes = [f"note: {said}" for said in in_part]
+        notes = [f"note: {note['message']}" for note in in_part]
         if not rows:
             return [f"{session}: the rules propose no fact", *notes]
         return [f"{padded(r.fact.kind, 11)} {padded(r.fact.key, 44)} [{r.status}] {r.fact.value[:70]}  "
                 f"({', '.join(r.fact.sources[:4])}{' …' if len(r.fact.sources) > 4 else ''}; {r.fact.rule})"
                 for r in rows] + notes
 
-    emit([r.as_dict() for r in rows], as_json, human)
+    # the bare list is what scripts written before the notes read; the object only when asked for
+    listed = [r.as_dict() for r in rows]
+    emit({"session": session, "facts": listed, "notes": in_part} if with_notes else listed, as_json, human)
     return EXIT_OK
 
 

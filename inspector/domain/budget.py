@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.errors import Refusal
+from inspector.domain.plurals import counted
 
 TOKENIZER = "estimate-v1: ~4 ASCII characters per token, 1 token per other character; not a model's tokenizer"
 
@@ -137,8 +138,8 @@ def plan_budget(history_budget: int, split: tuple[int, int, int], state: list[It
         else:
             left_out.append(item)
     if left_out:
-        plan.not_loaded.append({"ref": f"{left_out[-1].ref}…{left_out[0].ref}", "why": f"{len(left_out)} "
-                                "event(s) picked only as newest do not fit the raw evidence block", "tokens": sum(i.tokens for i in left_out)})
+        plan.not_loaded.append({"ref": f"{left_out[-1].ref}…{left_out[0].ref}", "why": f"{counted(len(left_out), 'event')} "
+                                f"picked only as newest {'does' if len(left_out) == 1 else 'do'} not fit the raw evidence block", "tokens": sum(i.tokens for i in left_out)})
     plan.not_loaded += [{"ref": i.ref, "why": f"folded behind a stub ({i.label}); expand to load a range",
                          "tokens": i.tokens} for i in folded]
     return plan

@@ -39,15 +39,16 @@ REASON_CODES = ("data_subject_request", "secret_exposed", "legal_hold_release", 
 # "no copy remains" beyond the store and the spellings it checked (docs/untrusted-content.md).
 NOT_CHECKED = (
     "files outside the store: sif exports and HTML reports in other folders (those in the store's own folder, and "
-    "a transcript there, are read for each value as written, JSON- or HTML-escaped, and named in a warning), other "
-    "spellings in them, backups and copies of the store file, other stores (those the inspector made of "
+    "a transcript there, are read for each value as written, JSON- or HTML-escaped — a file of up to 2 MiB, 8 MiB in "
+    "all, also in every spelling the store is read in — and named in a warning), other spellings in larger ones, backups and copies of the store file, other stores (those the inspector made of "
     "transcripts in its own data and cache folders are read, as written or JSON-escaped, and named in a "
     "warning) — remove those yourself",
     "copies encrypted, hashed, compressed, translated or paraphrased, or encoded other than URL (also %uXXXX), "
     "JSON/Python/JavaScript (\\u{..}) and octal escapes, HTML entities, quoted-printable, base64 (of UTF-8 or "
-    "UTF-16; of base64 for a sensitive value), hex (as one run), ROT13 or reversed: CSS escapes, UTF-7, hex "
-    "with separators (a hexdump), numbers in words (English, or Chinese place value as 一百三十九), a value with "
-    "a separator between every letter, and a value's ROT13 or reversal encoded again are not looked for",
+    "UTF-16; of base64 for a sensitive value), hex (as one run, as a list of bytes: "
+    "0x7a, 7a:71, 7a 71, or in a hex dump: xxd, hexdump -C, od), ROT13 or reversed: CSS escapes, UTF-7, numbers in words (English, or Chinese place value "
+    "as 一百三十九), a value with a separator between every letter, and a value's ROT13 or reversal encoded again "
+    "are not looked for",
     "values under 7 characters once case and spacing are ignored, and lines of the targets under "
     f"{COPY_MIN_CHARS} characters that are not a sensitive value (phone, e-mail, ID, card, address, key)",
     "ledger entries of other sessions (each session's own entries, names and reviewers are checked: a copy "
@@ -70,14 +71,15 @@ CHECKED = (
     "claims, open questions), candidates, handoffs, other deletion requests' reasons, the session record, names "
     "(keys, ids, call ids, tool names) and its ledger entries; the search indexes of every record removed; "
     "exact copies in the store's other sessions (named in a warning); exports, reports, transcripts and kept "
-    "logs in the store's own folder (as written, JSON- or HTML-escaped; named in a warning)",
+    "logs in the store's own folder (as written, JSON- or HTML-escaped, and a file of up to 2 MiB in every spelling "
+    "below; named in a warning)",
     "spellings: as written; case, spacing, line breaks and invisible characters ignored; fullwidth and "
     "mathematical letters and digits, other scripts' decimal digits, marks on ASCII characters and Cyrillic or "
     "Greek look-alikes; "
     "spelled-out at/dot; URL (%40, %u0040), JSON/Python/JavaScript (\\u0040, \\x40, \\u{40}), octal (\\100), "
     "HTML (&#64;, &commat;) and quoted-printable (=40, soft line breaks) escapes, up to four deep; base64 "
     "(standard, URL-safe, MIME-wrapped) of the UTF-8 or UTF-16 bytes, and for a sensitive value of its "
-    "lower/upper case and of its base64; hex; ROT13; reversed; a number with separators between its digits, in "
+    "lower/upper case and of its base64; hex, also as a list of bytes (0x7a, 7a:71, 7a 71) or in a hex dump (xxd, hexdump -C, od); ROT13; reversed; a number with separators between its digits, in "
     "Chinese numerals (一三九, 壹叁玖) or reversed; a sensitive value cut in two across two records",
 )
 

@@ -31,8 +31,9 @@ sensitive value also of its lower- and upper-case spellings and base64 of its ba
 Limits, said in docs/untrusted-content.md: a value shorter than :data:`MIN_FOLDED`
 characters after folding is looked for exactly only (shorter strings match by
 coincidence); encryption, hashing, compression, translation, paraphrase, or an encoding
-not listed here (CSS escapes, UTF-7, a hexdump's hex with separators, a value ROT13-ed and then
-encoded) hides a copy from this matching.
+not listed here (CSS escapes, UTF-7, a value ROT13-ed and then encoded; hex as a list of bytes or
+in a hex dump of ``xxd``, ``hexdump -C`` or ``od`` *is* read back to its bytes, domain/hexdump.py)
+hides a copy from this matching.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from urllib.parse import unquote
 from inspector.domain import combining_marks
 from inspector.domain.deletion import sensitive_values
 from inspector.domain.disguise import latinised
+from inspector.domain.hexdump import dumped_bytes, listed_bytes
 from inspector.domain.needles import Needles
 
 MIN_FOLDED = 7  # a folded value shorter than this is left to exact matching
@@ -251,4 +253,9 @@ class LooseMatcher:
         folded = fold(text) if folded is None else folded
         if self.folded.any_in(folded):
             return True
-        return bool(self.encoded) and self.encoded.any_in("".join(text.split()))
+        if self.encoded and self.encoded.any_in("".join(text.split())):
+            return True
+        dumped = dumped_bytes(text) if "\n" in text else None  # xxd / hexdump -C / od output
+        if dumped is not None and self.found_in(dumped.decode("utf-8", "replace")):
+            return True
+        return any(self.found_in(data.decode("utf-8", "replace")) for data in listed_bytes(text))

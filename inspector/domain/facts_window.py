@@ -48,6 +48,12 @@ def windowed(events: Iterable[LogEvent]) -> list[LogEvent]:
 READ_IN_PART = "read_in_part"
 
 
+def in_part_note(seq: int, length: int) -> dict[str, Any]:
+    """One event read in part, for ``facts --json --with-notes``: which characters the rules read."""
+    return {"code": READ_IN_PART, "ref": f"evt:{seq}", "seq": seq, "characters": length,
+            "read": [[0, HEAD], [length - TAIL, length]], "message": said_in_part(seq, length)}
+
+
 def said_in_part(seq: int, length: int) -> str:
     return (f"evt:{seq} holds {length:,} characters: its facts were proposed from its first {HEAD:,} and last "
             f"{TAIL:,} only (the event is stored, shown and searched whole)")

@@ -198,7 +198,8 @@ def raw_decode_all(text: str) -> tuple[list[tuple[Any, int, int]], tuple[int, st
         except JsonRefused as exc:
             return out, (pos, exc.message)
         except json.JSONDecodeError as exc:
-            return out, (pos, f"not valid JSON ({exc.msg} at column {exc.colno})")
+            # "Unterminated string starting at" names a place itself: "…starting at column 9", not "at at"
+            return out, (pos, f"not valid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})")
         part = text[pos:end].encode("utf-8", errors="surrogatepass")
         deep, ints, surrogates = suspicious(part)
         if deep or ints or surrogates:

@@ -12,6 +12,7 @@ from typing import Any
 
 from inspector.domain.errors import Refusal
 from inspector.domain.exact import compare_exact
+from inspector.domain.plurals import counted
 
 # Keys and values that mark provider continuation items or assistant turns.
 DISGUISE_KEYS = frozenset({"signature", "encrypted_content", "reasoning_content", "thought_signature",
@@ -109,7 +110,7 @@ def check_handoff(handoff: dict[str, Any], facts: HandoffFacts) -> HandoffCheck:
     written_off = [a for a in facts.unknown_actions if a not in listed]
     add(Check("unknown outcomes carried", "unknown_written_off", not written_off,
               "every action with an unknown outcome is listed in the material's unknowns." if not written_off else
-              f"action(s) {', '.join(written_off)} ended with an unknown outcome but the material does not list them: "
+              f"{'action' if len(written_off) == 1 else 'actions'} {', '.join(written_off)} ended with an unknown outcome but the material does not list them: "
               "an unknown effect must never be written off as 'did not happen'."))
     retained = facts.has_events and facts.has_ledger and not facts.missing_state_keys
     why = ("the old session has no raw events" if not facts.has_events else
@@ -138,10 +139,10 @@ def check_handoff(handoff: dict[str, Any], facts: HandoffFacts) -> HandoffCheck:
                else f"{name} (no definition in the old session)"
                for name, h in sorted(mapping.items()) if facts.tool_hashes.get(name) != h]
     add(Check("tool definitions compatible", "tool_definition_changed", not changed,
-              f"{len(mapping)} tool(s) map to the same definition hashes." if not changed else
+              f"{counted(len(mapping), 'tool')} {'maps' if len(mapping) == 1 else 'map'} to the same definition hashes." if not changed else
               f"same name is not compatibility: {', '.join(changed)}."))
     add(Check("evidence readable in the new scope", "evidence_unreadable", not facts.unreadable,
-              f"{len(material.get('evidence_refs') or [])} evidence ref(s) resolve and are readable." if not facts.unreadable
+              _refs_read(len(material.get('evidence_refs') or [])) if not facts.unreadable
               else "; ".join(f"{ref}: {why}" for ref, why in facts.unreadable.items()) + "."))
     incomplete = missing_material(material, facts)
     add(Check("material complete", "material_incomplete", not incomplete,
@@ -204,3 +205,8 @@ def ownership_check(actor: str, owner: str | None, goal_setters: set[str]) -> Ch
     return Check("accepted by the owner", "not_owner", ok,
                  f"{actor} owns this session." if ok else
                  f"{actor} is not the session's owner; only {who} may accept its handoff.")
+
+
+def _refs_read(n: int) -> str:
+    """"1 evidence ref resolves and is readable", "3 evidence refs resolve …" (it said "ref(s)")."""
+    return f"{counted(n, 'evidence ref')} {'resolves and is' if n == 1 else 'resolve and are'} readable."

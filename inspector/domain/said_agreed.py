@@ -84,8 +84,9 @@ def _agreements(said: Said) -> list[tuple[str, str, str]]:
                 if (_DENIED_ZH.search(head[-3:]) or "拒绝" in part) if zh else _DENIED_EN.search(head):
                     continue
                 tail = part[m.end():]
-                if (re.search(r"[不没未别]|禁止|不得", tail) if zh else _DENIED_EN.search(tail) or re.search(
-                        r"(?<![a-z])(?:no|keep|keeping)(?![a-z])", tail)):
+                if (re.search(r"[不没未别]|禁止|不得|放弃|排除", tail) if zh else _DENIED_EN.search(tail) or re.search(
+                        r"(?<![a-z])(?:no|keep|keeping|off the table|ruled out|dropped|out of scope|instead of|rather "
+                        r"than|against|abandon\w*)(?![a-z])", tail)):
                     continue  # "agreed: do not delete the audit logs", "同意不引入 Redis": the rule agreed to
                 out.append((part[m.start():] if not zh else part, m.group(), said.stripped(s)))
         return out

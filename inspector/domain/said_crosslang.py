@@ -54,6 +54,7 @@ _LIFT = re.compile(r"(?<![a-z])(?:no longer|not) (?:forbidden|prohibited|banned|
                    r"(?:ban|prohibition|restriction) (?:was |has been |is )?(?:lifted|dropped|removed)|"
                    r"不再禁止|已不再禁止|解除(?:了)?(?:禁止|禁令|限制)|禁令(?:已)?(?:取消|解除)|不再受限")
 _GRANT = re.compile(r"(?<![a-z])(?:may|can|allowed|permitted|fine to|ok to|okay to|free to)(?![a-z])|可以|允许|能够")
+_ONLY = re.compile(r"(?<![a-z])(?:only|solely)(?![a-z])|只有|只能|仅|才")
 _CONDITION = re.compile(r"(?<![a-z])unless\b.*$|除非[^，,。；;]*[，,]?")
 
 
@@ -111,6 +112,8 @@ def crossed(said: Said, value: str) -> Crossed | None:
     need = max(2, math.ceil(len(pieces) / 2))
     prohibition = _prohibits(value)
     subject = pieces_of(_CONDITION.sub(" ", v)) if prohibition else ()
+    cond = _CONDITION.search(v) if prohibition else None
+    condition = tuple(p for p in pieces_of(cond.group()) if p not in subject) if cond else ()
     for s in said.sentences:
         t = s.text
         zh_text = CJK.search(t) is not None
@@ -118,9 +121,13 @@ def crossed(said: Said, value: str) -> Crossed | None:
             continue
         if not zh_text and len(_ASCII.findall(t)) < 3:
             continue
-        if prohibition:
+        # The rule's condition said too ("最好先确认健康检查失败再重启接口", "can only be restarted if the
+        # health check fails"): the act bound to it, as the rule binds it — not decided.
+        bound = bool(condition) and sum(1 for p in condition if _named(t, p)) * 2 >= len(condition)
+        if prohibition and not bound:
             soft = _HEDGE.search(t) or _LIFT.search(t)
-            grant = _GRANT.search(t) if soft is None and not (_ZH_DENY if zh_text else _EN_DENY).search(t) else None
+            grant = _GRANT.search(t) if soft is None and not (_ZH_DENY if zh_text else _EN_DENY).search(t) \
+                and not _ONLY.search(t) else None
             cue = soft or grant
             if cue is not None and subject and (all(_named(t, p) for p in subject) or (
                     _LIFT.search(t) and _lift_named(t, value, subject))):

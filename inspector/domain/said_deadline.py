@@ -164,4 +164,15 @@ def deadline_moved(said: Said, value: str, others: Iterable[str] = ()) -> Deadli
     return None
 
 
-__all__ = ["DeadlineMoved", "deadline_moved", "deadline_of"]
+def deadline_kept(sentence: str, value: str) -> bool:
+    """The sentence gives the value's own deadline and no other, and drops nothing ("The fix is
+    planned for the end of the month."): a restatement the subject rule need not leave unjudged."""
+    shape = deadline_of(value)
+    if shape is None:
+        return False
+    text = norm_phrase(sentence)
+    given = [_token(m) for m in _SHAPES.finditer(text)]
+    return bool(given) and all(_agree(t, shape[0]) for t in given) and _DROPPED.search(text) is None
+
+
+__all__ = ["DeadlineMoved", "deadline_kept", "deadline_moved", "deadline_of"]

@@ -43,7 +43,7 @@ from inspector.domain.said_condition import (
     condition_untied,
     conditioned_of,
 )
-from inspector.domain.said_deadline import deadline_moved, deadline_of
+from inspector.domain.said_deadline import deadline_kept, deadline_moved, deadline_of
 from inspector.domain.said_flipped import flipped
 from inspector.domain.said_forbidden import forbidden_done, forbidden_of
 from inspector.domain.said_frequency import frequency_kept, frequency_moved, frequency_of
@@ -213,8 +213,9 @@ def departure(said: Said, value: str, kind: str, others: Others | Callable[[], O
     said_of = subject_statement(said, value, kind, others) if plan.subject else None
     if said_of is not None and not said_of.decided and plan.approver and said_of.sentence in owner_approved(said, value):
         return None  # "The user approved X": the acceptance met, not a sentence to read
-    if said_of is not None and not said_of.decided and plan.limit and weekday_kept(said_of.sentence, value):
-        return None  # "The fix ships by Friday as planned.": the deadline restated (verdict-nine)
+    if said_of is not None and not said_of.decided and plan.limit and (
+            weekday_kept(said_of.sentence, value) or deadline_kept(said_of.sentence, value)):
+        return None  # "The fix ships by Friday as planned.", "… planned for the end of the month": restated
     if said_of is not None and not said_of.decided and (said_of.sentence in met or (
             plan.frequency and said_of.sentence in frequency_kept(said, value))):
         return None  # "健康检查失败后重启了接口": the act done as the rule's condition allows (verdict-eight)

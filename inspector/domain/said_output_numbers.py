@@ -67,6 +67,8 @@ _FIXED = re.compile(r"\b(?:fix(?:ed|es)?|resolv(?:ed|es)|remov(?:ed|es)|clear(?:
 _SAY_EXIT = re.compile(r"\bexit(?:ed|s)?\s+(?:with\s+)?(?:(?:exit\s+)?(?:code|status)\s+)?(\d+)\b|"
                        r"\b(?:returned|ended)\s+(?:with\s+)?(?:(?:an?\s+)?exit\s+)?(?:code|status)\s+(\d+)\b|"
                        r"exit (?:code|status)\s+(?:was\s+|of\s+|is\s+|=\s*)?(\d+)\b|退出码\s*(?:为|是)?\s*(\d+)")
+_AIM = re.compile(r"(?<![a-z])(?:goal|target|aim|should|expect(?:ed|s)?|want(?:ed|s)?|needs? to|must|will|would|"
+                  r"until|hope)(?![a-z])|目标|应该|期望|希望|需要|要让")
 _SAY_VERSION_CUE = re.compile(r"\b(?:upgrad\w*|bump\w*|requir\w*|needs?|target\w*|should|must|will|support\w*|"
                               r"minimum|at least|or later|or newer|pin\w*)\b|升级|需要|要求|至少|支持")
 _SAY_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s?([kmgtp])(?:i?b)?(?![a-z])")
@@ -296,6 +298,8 @@ def output_misstated(text: str, runs: list[ToolRun], said: Said | None = None) -
     out: list[Misstated] = []
     rows = [(s.text, said.stripped(s)) for s in said.sentences] + _tables(text)
     for s, quote in rows:
+        if _AIM.search(s):
+            continue  # "The goal is 42 passed, 0 failed.": an aim, not what a run printed
         hit = (_tests_wrong(s, read) or _issues_wrong(s, read) or _exit_wrong(s, runs)
                or _version_wrong(s, read) or _size_wrong(s, read))
         if hit is not None:

@@ -12,6 +12,7 @@ import json
 from html import escape
 from typing import Any
 
+from inspector.domain.badge_words import counted_badge, warning_badge
 from inspector.domain.plurals import counted as _n
 from inspector.domain.terminal_safe import terminal_safe
 from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
@@ -46,8 +47,8 @@ def header(data: dict[str, Any]) -> str:
     if b.get("pending_state"):
         badges.append(("warning", f"◌ {_n(b['pending_state'], 'pending record')}"))
     protocol = b.get("protocol") or {}
-    for code, n in sorted(protocol.items()):  # as the app's header says them: "⚠ 2 lines_unread"
-        badges.append(("error", f"⚠ {n} {code}"))
+    for code, n in sorted(protocol.items()):  # as the app's header says them: "⚠ 2 transcript lines not read"
+        badges.append(("error", f"⚠ {counted_badge(code, n)}"))
     badges += check_badges(data.get("check") or {}, shown=set(protocol))
     latest = max(data.get("survival") or [], key=lambda r: r["generation"] or 0, default=None)
     green = not badges and (latest is None or all(f["verdict"] == "kept" for f in latest["facts"]))
@@ -88,7 +89,7 @@ def check_badges(check: dict[str, Any], shown: set[str] | frozenset[str] = froze
     for w in check.get("warnings") or []:
         if w["code"] not in shown:
             codes[w["code"]] = codes.get(w["code"], 0) + 1
-    out += [("warning", f"⚠ {n} {code}") for code, n in sorted(codes.items())]
+    out += [("warning", f"⚠ {warning_badge(code, n)}") for code, n in sorted(codes.items())]  # words, not codes
     if (check.get("left_out") or {}).get("warnings"):
         out.append(("warning", f"⚠ {_n(check['left_out']['warnings'], 'more warning')}"))
     return out
@@ -144,7 +145,8 @@ def _summary(gens: list[dict[str, Any]], drift_counts: dict[int, int], unsure: d
         n = drift_counts.get(g["generation"], 0)
         u = unsure.get(g["generation"], 0)  # a rule could not judge: as in the app's Drift tab, "?", never nothing
         flag = (f' <span class="badge error">⚠ drift {n}</span>' if n
-                else f' <span class="badge warning">? not judged {u}</span>' if u else "")
+                # as the app's header says it: "? not judged 1" read as a count of one thing not judged (flow-nine)
+                else f' <span class="badge warning">? {_n(u, "warning")}: not judged in full</span>' if u else "")
         covers = f" · covers evt {e(g['covers'][0])}–{e(g['covers'][1])}" if g.get("covers") else ""
         unresolved = "".join(f"<li>⟨{e(u)}⟩</li>" for u in g.get("unresolved") or [])
         out.append(f'<article class="generation"><h3>gen {e(g["generation"])} · {e(g["kind"])}{covers}{flag}</h3>'

@@ -15,7 +15,7 @@ from __future__ import annotations
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.tail import APPENDABLE
 from inspector.store import session_rows
-from inspector.store.connection import Store
+from inspector.store.connection import Store, fetch_one
 
 WHY = {"gemini": "Gemini CLI rewrites its session file as the session goes on"}
 
@@ -36,12 +36,29 @@ async def changed_source(store: Store, error: BadInput, source_name: str, fmt: s
         return None
     if not held:
         return None  # a conflict inside this one file: not a change since an earlier import
+    read_from = await _read_from(store, session)
+    other = read_from is not None and read_from != source_name
     why = WHY.get(fmt) or ("its last line is cut short: a copy taken while the agent was still writing, or cut "
                            "part-way, while the store holds the session read further" if cut and fmt in APPENDABLE
+                           # another file of the session: nothing says either was rewritten (new-user-17)
+                           else f"the store read this session from {read_from}, and this is another file of it: a copy "
+                           "taken at another time, or written differently; an import continues only the file it "
+                           "read, imported again under its name" if other and fmt in APPENDABLE
                            else "the file was rewritten, not only appended to" if fmt in APPENDABLE
                            else "the tool that writes it rewrote it")
     return BadInput(
-        f"this store already holds session {session!r} as an earlier import read it, and {source_name} now "
+        f"this store already holds session {session!r} as an earlier import read it, and {source_name} "
+        f"{'' if other else 'now '}"
         f"says one of its records differently ({why}). Imported events never change, so nothing was merged; "
         f"import this version into a new store (`inspector {source_name}` opens it in one of its own).",
         code="conflicting_record")
+
+
+async def _read_from(store: Store, session: str) -> str | None:
+    """The file the store's last import of ``session`` read (its name as the ledger keeps it)."""
+    try:
+        row = await fetch_one(store.db, "SELECT json_extract(payload, '$.file_name') FROM ledger WHERE kind = 'import' "
+                              "AND session = ? ORDER BY seq DESC LIMIT 1", (session,))
+    except Exception:  # noqa: BLE001 - the store cannot say: the sentence names no file
+        return None
+    return str(row[0]) if row is not None and row[0] is not None else None

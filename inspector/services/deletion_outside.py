@@ -8,24 +8,30 @@ live in are read — by name (``*.html``, ``*.jsonl``, ``*.json``, ``*.sif``, ``
 transcript kinds ``inspector FILE`` opens) and, whatever the name, by their first bytes (an
 export begins with the sif/1 header line, a report with ``<!DOCTYPE html>``: ``export -o
 before.sif`` or ``-o backup`` is an export too) — and each one holding a value — as written,
-JSON-escaped or HTML-escaped — is named in the deletion's warnings. So is an export holding the
+JSON-escaped or HTML-escaped, or for a file of up to 2 MiB (8 MiB in all) in any spelling a
+deletion looks for in the store (deletion_forms: other escapes, base64, ROT13, reversed, Chinese
+numerals; hostile review nine) — is named in the deletion's warnings. So is an export holding the
 request's own reason as typed (``"reason":"…"``): ``export`` writes a pending request's reason
 in clear, and the store's digest of it does not reach the file (hostile review eight). And the
 logs the inspector itself keeps aside (``s.db-wal.TIME.kept``: the store's old log, copied beside
 it when a copy was put back over the file while open, store/sqlite_store.py) hold raw pages of
 the store — the text of rows since deleted — and were not read: each one holding a value is named
 too (hostile review eight). Nothing is
-changed in them: they are the person's files. Folders elsewhere, other file kinds and other
-spellings are not looked at (said in deletion.NOT_CHECKED).
+changed in them: they are the person's files. Folders elsewhere, other file kinds, and other
+spellings in a larger file or in kept logs are not looked at (said in deletion.NOT_CHECKED).
 """
 
 from __future__ import annotations
 
+import codecs
 import html
 import json
 import os
 from pathlib import Path
 
+from inspector.domain.deletion import number_pattern
+from inspector.domain.deletion_forms import LooseMatcher, fold
+from inspector.domain.number_copies import NumberCopies
 from inspector.domain.terminal_safe import json_safe
 
 SUFFIXES = (".html", ".htm", ".jsonl", ".json", ".sif", ".ndjson")
@@ -35,6 +41,12 @@ MAX_SNIFFED = 500  # entries of other names whose first bytes are looked at (32 
 MAX_FILES = 200  # files looked at, in name order: a folder of thousands is not read whole
 MAX_BYTES = 256 << 20  # a larger file is named as not read
 _CHUNK = 1 << 20
+# A file no larger than this is also read for the values' other spellings (deletion_forms: escapes,
+# base64, ROT13, reversed, Chinese numerals, …), up to LOOSE_BUDGET bytes in all: folding costs 0.2–1 s
+# a megabyte (1 s on escape-dense JSON lines), and a folder of transcripts must not make every
+# deletion listing (the app's dialog computes one each time it opens) take many seconds.
+LOOSE_MAX = 2 << 20
+LOOSE_BUDGET = 8 << 20
 
 
 def needles_of(values: list[str]) -> list[bytes]:
@@ -57,6 +69,22 @@ def _holds(path: str, needles: list[bytes]) -> bool:
             if any(n in window for n in needles):
                 return True
             tail = window[-overlap:] if overlap else b""
+    return False
+
+
+def _holds_loosely(path: str, loose: LooseMatcher, numbers: NumberCopies | None) -> bool:
+    """Whether the file's text holds a value in another spelling, a window at a time (the windows
+    overlap by more than the longest spelling; a character cut by a chunk's end is read whole)."""
+    overlap = 10 * loose.longest + 128
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    tail = ""
+    with open(path, "rb") as fh:
+        while chunk := fh.read(_CHUNK):
+            window = tail + decoder.decode(chunk)
+            folded = fold(window)
+            if loose.found_in(window, folded) or (numbers is not None and numbers.search(folded) is not None):
+                return True
+            tail = window[-overlap:]
     return False
 
 
@@ -107,16 +135,23 @@ def files_beside(store_path: Path, values: list[str], reason: str | None = None)
         entries = _kinds_kept(store_path.parent)
     except OSError:
         return [], [], []
+    loose, numbers, budget = LooseMatcher.of(values), number_pattern(values), LOOSE_BUDGET
     for entry in entries[:MAX_FILES]:
         try:
             if not entry.is_file(follow_symlinks=False):  # a FIFO or a link elsewhere is not read
                 continue
-            if entry.stat(follow_symlinks=False).st_size > MAX_BYTES:
+            size = entry.stat(follow_symlinks=False).st_size
+            if size > MAX_BYTES:
                 unread.append(entry.name)
             elif needles and _holds(entry.path, needles):
                 holding.append(entry.name)
-            elif why and _holds(entry.path, why):
-                giving_why.append(entry.name)
+            else:
+                loosely = bool(loose or numbers is not None) and size <= min(LOOSE_MAX, budget)
+                budget -= size if loosely else 0
+                if loosely and _holds_loosely(entry.path, loose, numbers):
+                    holding.append(entry.name)
+                elif why and _holds(entry.path, why):
+                    giving_why.append(entry.name)
         except OSError:
             continue
     return holding, giving_why, unread

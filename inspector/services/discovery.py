@@ -105,6 +105,15 @@ def default_sources(home: Path | None = None) -> list[Path]:
     return [home / ".claude" / "projects", home / ".codex" / "sessions", home / ".gemini" / "tmp"]
 
 
+def missing_sources(given: Iterable[Path] = ()) -> list[Path]:
+    """The folders ``INSPECTOR_SOURCES`` names that are not folders (a typo, a removed disk): the
+    listing said "0 transcripts … (sources: /tmp/nope)" and the app opened the demo, never saying
+    the folder was not there (new-user-17). ``--source`` is refused outright instead (sources_from)."""
+    if list(given) or not os.environ.get("INSPECTOR_SOURCES"):
+        return []
+    return [p for p in sources_from() if not p.is_dir()]
+
+
 def sources_from(given: Iterable[Path] = ()) -> list[Path]:
     """``--source`` folders, else ``INSPECTOR_SOURCES``, else the tools' standard folders."""
     given = list(given)

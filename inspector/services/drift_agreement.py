@@ -16,7 +16,7 @@ from typing import Any
 from inspector.domain.drift_headline import drift_verdict
 from inspector.domain.unreadable import NOT_JUDGED_ALL
 from inspector.services.checking import check_store
-from inspector.services.drift import generation_texts
+from inspector.services.drift import drift_context, generation_texts
 from inspector.services.survival import survival_report
 from inspector.services.survival_verdict import survival_verdict
 from inspector.services.unjudged import UNJUDGED_CODES
@@ -34,7 +34,8 @@ async def drift_agreement(store: Store, session: str, generation: int, findings:
     ``verdict_parts``, survival's findings and warnings, and ``check`` (its verdict for the session,
     the generation it judges, whether it agrees, and why not)."""
     drift_v = drift_verdict(findings, NOT_JUDGED_ALL)
-    said = survival_verdict(session, await survival_report(store, session, generation))
+    ctx = await drift_context(store.db, session)  # the context drift read (kept inside reads_once)
+    said = survival_verdict(session, await survival_report(store, session, generation, ctx=ctx))
     survival_v = "failed" if said.findings else "unknown" if said.warnings else "clear"
     verdict = _worst(drift_v, survival_v)
     checked = (await check_store(store, sessions=[session]))[0]

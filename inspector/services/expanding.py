@@ -179,8 +179,9 @@ async def expand(store: Store, stub_id: str, *, actor: str, session: str | None 
         lo, hi = max(0, start - EDGE), min(m.size, end + EDGE)
         read = await materials.read_range(db, m, lo, hi)
         if not read.verified:
-            result.refusals = [Refusal("hash_mismatch", f"stored chunk(s) {list(read.bad_chunks)} of {m.id} no longer "
-                                       "match the digests bound to its content hash: the stored bytes changed.")]
+            result.refusals = [Refusal("hash_mismatch", f"stored {'chunk' if len(read.bad_chunks) == 1 else 'chunks'} "
+                                       f"{', '.join(map(str, read.bad_chunks))} of {m.id} no longer "
+                                       f"{'matches' if len(read.bad_chunks) == 1 else 'match'} the digests bound to its content hash: the stored bytes changed.")]
             return result
         bound = (await bindings.material_bindings(db, stub.session) or {}).get(m.id)
         if bound is not None and bound != bindings.bound_digest(store.digest_key, m.chunk_binding):

@@ -14,7 +14,7 @@ import aiosqlite
 
 from inspector.domain.facts import ProposedFact, extract
 from inspector.domain.facts_running import NeedsWhole, RunningExtraction
-from inspector.domain.facts_window import WHOLE_BELOW, said_in_part
+from inspector.domain.facts_window import WHOLE_BELOW, in_part_note
 from inspector.domain.sif import identity_digest
 from inspector.services.log_reads import log_events
 from inspector.services.sessions import get_session
@@ -46,10 +46,10 @@ async def proposed(store: Store, session: str) -> list[FactRow]:
     return (await proposed_and_read_in_part(store, session))[0]
 
 
-async def proposed_and_read_in_part(store: Store, session: str) -> tuple[list[FactRow], list[str]]:
-    """The proposals, and a sentence for each event the rules read only in its head and tail: the
-    import said it once; ``facts`` listed what a paste's middle did not give with no word of it
-    (review-16)."""
+async def proposed_and_read_in_part(store: Store, session: str) -> tuple[list[FactRow], list[dict[str, Any]]]:
+    """The proposals, and a note for each event the rules read only in its head and tail
+    (``facts_window.in_part_note``: its ``message`` is the sentence): the import said it once;
+    ``facts`` listed what a paste's middle did not give with no word of it (review-16)."""
     await get_session(store, session)
     facts = extract(await log_events(store.db, session, for_facts=True))
     stored = await _stored(store, session)
@@ -57,7 +57,7 @@ async def proposed_and_read_in_part(store: Store, session: str) -> tuple[list[Fa
         "SELECT seq, length(content) FROM events WHERE session = ? AND length(content) >= ? ORDER BY seq",
         (session, WHOLE_BELOW))
     return ([FactRow(f, stored[k][1] if (k := _stored_key(f, stored)) else "not stored") for f in facts],
-            [said_in_part(int(seq), int(n)) for seq, n in long])
+            [in_part_note(int(seq), int(n)) for seq, n in long])
 
 
 def _stored_key(fact: ProposedFact, stored: dict[str, tuple[int, str, str]]) -> str | None:

@@ -26,6 +26,7 @@ from inspector.domain.errors import BadInput, NotAStore
 from inspector.domain.file_name_text import text_name
 from inspector.domain.protocol import ProtocolProblem
 from inspector.services import cassette, deletion_recurrence
+from inspector.services.grown_file import cut_line_refusal, held_note, line_goes_on
 from inspector.services.reading import open_regular
 from inspector.services.reading import read_import_file as read_bytes
 from inspector.store.connection import Store, fetch_one, open_store
@@ -51,6 +52,7 @@ class ImportedExtent:
     fmt: str | None
     end: int | None
     file_digest: str
+    start: int = 0  # where that import began in the file (past 0: it imported what was appended)
 
 
 @dataclass(slots=True)
@@ -70,7 +72,7 @@ async def imported_extent(store: Store, file_name: str) -> ImportedExtent | None
     payload = json.loads(row[1])
     span = payload.get("bytes")
     return ImportedExtent(str(row[0]), payload.get("format"), int(span[1]) if isinstance(span, list) else None,
-                          str(payload.get("file_digest", "")))
+                          str(payload.get("file_digest", "")), int(span[0]) if isinstance(span, list) else 0)
 
 
 def _refuse_changed(source: Path, size: int, imported: int, why: str | None = None) -> BadInput:
@@ -131,6 +133,8 @@ class Follower:
         self.mac = hmac.new(self.store.digest_key, data[:end], hashlib.sha256)
         if "hmac-sha256:" + self.mac.hexdigest() != extent.file_digest:
             raise _refuse_changed(self.source, len(data), end)
+        if line_goes_on(data, end):  # an import that read half a line (before imports waited for its end)
+            raise cut_line_refusal(text_name(self.source.name), data, end)
         self.resume = await self._resume(extent.session, fmt, end, data[:end].count(b"\n"))
         self.sample = data[max(0, end - SAMPLE_BYTES):end]
 
@@ -177,6 +181,8 @@ class Follower:
             chunk = fh.read(st.st_size - start)
         if chunk[:len(self.sample)] != self.sample:
             raise _refuse_changed(self.source, st.st_size, r.offset)
+        if line_goes_on(chunk, len(self.sample)):
+            raise cut_line_refusal(text_name(self.source.name), read_bytes(self.source), r.offset)
         new = chunk[len(self.sample):]
         tail = complete_lines(new)
         if not tail:
@@ -269,7 +275,17 @@ class CatchUp:
     added_events: int
     offset: int
     returned: list[ProtocolProblem] = field(default_factory=list)  # as FollowStep's
-    unread: list[ProtocolProblem] = field(default_factory=list)  # lines a first import could not read
+    unread: list[ProtocolProblem] = field(default_factory=list)  # lines the import could not read
+    held: str | None = None  # a half-written last line left for later, said (services/grown_file.py)
+    start: int = 0  # where this import began in the file (0: a first import)
+    added: dict[str, int] = field(default_factory=dict)  # records of an import of what was appended, by type
+
+
+def prefix_unchanged(store: Store, extent: ImportedExtent, data: bytes) -> bool:
+    """``data`` starts with the bytes the store's last import of the file read (its keyed digest)."""
+    end = extent.end if extent.end is not None else len(data)
+    return len(data) >= end and extent.file_digest == (
+        "hmac-sha256:" + hmac.new(store.digest_key, data[:end], hashlib.sha256).hexdigest())
 
 
 def _unchanged(store: Store, extent: ImportedExtent | None, data: bytes) -> bool:
@@ -278,11 +294,11 @@ def _unchanged(store: Store, extent: ImportedExtent | None, data: bytes) -> bool
         "hmac-sha256:" + hmac.new(store.digest_key, data, hashlib.sha256).hexdigest())
 
 
-async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn | None = None,
-                   live: bool = False) -> CatchUp:
+async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn | None = None) -> CatchUp:
     """Bring ``into`` up to date with ``source``: a first import, or an import of what was
-    appended since; a rewritten file is refused and nothing changes. ``live`` (an agent may
-    be writing): a partial last line waits; otherwise every byte must parse."""
+    appended since; a rewritten file is refused and nothing changes. A half-written last line
+    (no line end, not whole JSON) waits for its end, whoever asks: read now, its two halves
+    became two unreadable lines and its record was lost (services/grown_file.py)."""
     data = read_bytes(source)
     extent = None
     if is_url(into):  # a server database: a store in it, or an empty one the import makes a store in
@@ -290,19 +306,19 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
             async with await open_store(into) as store:
                 extent = await imported_extent(store, text_name(source.name))
                 if _unchanged(store, extent, data):
-                    return CatchUp(extent.session, extent.fmt or "sif", 0, len(data))  # type: ignore[union-attr]
+                    return CatchUp(extent.session, extent.fmt or "sif", 0, len(data), start=len(data))  # type: ignore[union-attr]
         except NotAStore:
             extent = None
     elif into.exists() and into.stat().st_size > 0:
         async with await open_store(into) as store:
             extent = await imported_extent(store, text_name(source.name))
             if _unchanged(store, extent, data):
-                return CatchUp(extent.session, extent.fmt or "sif", 0, len(data))  # type: ignore[union-attr]
+                return CatchUp(extent.session, extent.fmt or "sif", 0, len(data), start=len(data))  # type: ignore[union-attr]
     from inspector.domain.formats.detect import detect
     from inspector.domain.formats.tail import APPENDABLE, complete_lines
     from inspector.services.importing import import_file
 
-    cut = complete_lines if live else (lambda raw: raw)
+    cut = complete_lines
     if extent is None:
         try:
             fmt = detect(data, text_name(source.name))
@@ -310,10 +326,11 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
             raise cassette.explained(error, source) from None
         body = cut(data) if fmt in APPENDABLE else data
         if not body:
-            return CatchUp(None, fmt, 0, 0)  # not one complete line yet
-        report = await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=body)
+            return CatchUp(None, fmt, 0, 0, held=held_note(data, body))  # not one complete line yet
+        report = await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=body,
+                                   held_back=len(body) < len(data))
         return CatchUp(report.sessions[0] if report.sessions else None, fmt, report.added.get("event", 0), len(body),
-                       returned(report), unread(report))
+                       returned(report), unread(report), held_note(data, body))
     async with await open_store(into) as store:
         fmt = extent.fmt or detect(data[:1 << 16], text_name(source.name))
         if fmt not in APPENDABLE:
@@ -324,9 +341,12 @@ async def catch_up(source: Path, into: Path, *, actor: str, progress: ProgressFn
         await follower.attach(data)
         assert follower.resume is not None
         before = follower.resume.seq
-        tail = cut(data[follower.resume.offset:])
-        said = returned(await follower.import_tail(tail)) if tail.strip() else []
-        return CatchUp(extent.session, fmt, follower.resume.seq - before, follower.resume.offset, said)
+        start = follower.resume.offset
+        tail = cut(data[start:])
+        report = await follower.import_tail(tail) if tail.strip() else None
+        return CatchUp(extent.session, fmt, follower.resume.seq - before, follower.resume.offset,
+                       returned(report) if report else [], unread(report) if report else [],
+                       held_note(data, data[:start + len(tail)]), start, dict(report.added) if report else {})
 
 
 def unread(report: ImportReport) -> list[ProtocolProblem]:

@@ -247,7 +247,8 @@ def _remove_store_files(path: Path, had: frozenset[str]) -> None:
 
 @pauses_collector
 async def import_file(source: Path, into: StoreTarget | str, *, actor: str, progress: ProgressFn | None = None,
-                      fmt: str | None = None, data: bytes | None = None, fill_new: bool = True) -> ImportReport:
+                      fmt: str | None = None, data: bytes | None = None, fill_new: bool = True,
+                      held_back: bool = False) -> ImportReport:
     """Import a sif/1 file or any supported transcript (``fmt`` None: detected).
 
     ``data``: the bytes to import instead of reading the file (a growing transcript's
@@ -255,7 +256,8 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
     a later import of what was appended can continue from there (services.following).
     A store created for the import is removed again if the import fails. ``fill_new``: a new
     store is filled under a hidden name and published whole (inspector/store/fresh.py);
-    False makes it at its name and fills it there, in WAL mode, as an existing one.
+    False makes it at its name and fills it there, in WAL mode, as an existing one. ``held_back``:
+    ``data`` leaves out the file's half-written last line (services/grown_file.py), which a refusal says.
     """
     actor = reviewer_name(actor)
     into = store_target(into)
@@ -338,9 +340,9 @@ async def import_file(source: Path, into: StoreTarget | str, *, actor: str, prog
         if tail is not None:  # import into it (or at that name) the ordinary way
             await _finish_quietly(tail)
         return await import_file(source, into, actor=actor, progress=progress, fmt=fmt, data=data,
-                                 fill_new=not_published.taken)
+                                 fill_new=not_published.taken, held_back=held_back)
     except BaseException as error:
-        said = (await changed_source(store, error, text_name(source.name), fmt, cut=last_line_cut(original))
+        said = (await changed_source(store, error, text_name(source.name), fmt, cut=held_back or last_line_cut(original))
                 if isinstance(error, BadInput) else None)
         await store.close()
         if tail is not None:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.domain.errors import BadInput, InspectorError
+from inspector.domain.plurals import counted
 from inspector.services.verifying import VerifyReport, verify_store
 from inspector.store import copying, ledger, migration_marker
 from inspector.store.catch_up import catch_up
@@ -174,14 +175,14 @@ class _Copier:
             if matched < len(held):
                 seen = {table.key_of(row) async for page in copying.pages(self.src.db, table) for _p, row in page}
                 extra = next(k for k in held if k not in seen)
-                raise BadInput(f"{self.report.target} holds {len(held) - matched} row(s) of {table.name} that "
+                raise BadInput(f"{self.report.target} holds {counted(len(held) - matched, 'row')} of {table.name} that "
                                f"{self.report.source} does not (first: {_name_key(table, extra)}); nothing was "
                                "written", code="target_differs")
             self.present[table.name] = set(held)
         src_chunks = await copying.chunk_counts(self.src.db)
         for key, n in (await copying.chunk_counts(self.dst.db)).items():
             if src_chunks.get(key) != n:
-                raise BadInput(f"{self.report.target} holds {n} chunk(s) of material {key[1]!r} in session "
+                raise BadInput(f"{self.report.target} holds {counted(n, 'chunk')} of material {key[1]!r} in session "
                                f"{key[0]!r}, {self.report.source} {src_chunks.get(key, 0)}; nothing was written",
                                code="target_differs")
 

@@ -22,6 +22,7 @@ from inspector.domain.drift_rules import ActionFact, DriftContext
 from inspector.domain.errors import BadInput
 from inspector.domain.failures import find_failures
 from inspector.domain.logevents import records_a_compaction
+from inspector.domain.plurals import counted
 from inspector.domain.regress import (
     CaseResult,
     RegressCase,
@@ -171,7 +172,7 @@ async def regress(path: Path, command: str, generations: int, *, timeout: float 
         done += 1
         if progress:
             state = "passed" if result.passed else f"failed at generation {result.first_failing_generation}"
-            progress(f"[{done}/{len(cases)}] {case.id}: {len(result.generations)} generation(s), {state}")
+            progress(f"[{done}/{len(cases)}] {case.id}: {counted(len(result.generations), 'generation')}, {state}")
         return result
 
     try:

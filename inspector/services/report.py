@@ -20,6 +20,7 @@ from typing import Any
 from inspector import __version__
 from inspector.domain.drift import Finding
 from inspector.domain.errors import BadInput, no_generation
+from inspector.domain.plurals import record_count
 from inspector.report.html import render_html
 from inspector.services import candidates, channels, deletions, handoffs, overview
 from inspector.services.checking import check_store
@@ -64,7 +65,8 @@ def _act(entry: dict[str, Any]) -> dict[str, Any]:
             and not isinstance(payload[name], (dict, list))]
     for verb in ("added", "removed"):  # an import's records, a deletion's removed copies
         if isinstance(payload.get(verb), dict) and payload[verb]:
-            what.append(f"{verb} " + ", ".join(f"{n} {t}" for t, n in payload[verb].items()))
+            what.append(f"{verb} " + ", ".join(record_count(n, t) if type(n) is int else f"{n} {t}"
+                                                for t, n in payload[verb].items()))
     return {"seq": entry["seq"], "at": entry["at"], "actor": entry["actor"], "kind": entry["kind"],
             "source": entry.get("source"), "what": "; ".join(what), "why": payload.get("reason"),
             "hash": entry.get("hash")}

@@ -43,6 +43,7 @@ import aiosqlite
 from inspector.domain import thinking_text
 from inspector.domain.call_input import call_input_of_extra, matched_label
 from inspector.domain.errors import StoreBusy
+from inspector.domain.plurals import counted
 from inspector.services import search_long
 from inspector.store import call_index, material_index, reasoning_index, search_index
 from inspector.store.catch_up import CatchUpProgress, catch_up
@@ -389,4 +390,4 @@ async def _materials(db: aiosqlite.Connection, session: str, query: str, pattern
     partial = await search_index.partly_indexed_materials(db, session)
     if partial:
         result.complete = False
-        result.note = "; ".join(filter(None, (result.note, f"{partial} material(s) are indexed only in their first 4 MiB")))
+        result.note = "; ".join(filter(None, (result.note, f"{counted(partial, 'material')} {'is' if partial == 1 else 'are'} indexed only in {'its' if partial == 1 else 'their'} first 4 MiB")))

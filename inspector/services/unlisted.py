@@ -45,6 +45,46 @@ def unlisted_said(paths: list[str]) -> str:
             "`inspector FILE` opens any of them, `inspector import FILE --into STORE` imports it")
 
 
+# What each format is called on the start screen's row of another file.
+KINDS = {"inspect-ai": "inspect-ai log", "gemini": "Gemini CLI chat", "claude-code": "Claude Code transcript",
+         "codex": "Codex transcript", "openai-chat": "OpenAI chat message list",
+         "openai-responses": "OpenAI Responses item list", "anthropic": "Anthropic message list",
+         "deepseek": "DeepSeek message list", "sif": "sif/1 file"}
+DETECT_MOST = 8 << 20  # larger files are said "file" (read whole to be told apart; a row is not worth more)
+
+
+# the refusals that say what the bytes are (not: too large, unreadable, a folder)
+NOT_READ = {"empty_file": "empty file", "compressed_file": "compressed: decompress it first",
+            "not_utf8": "not UTF-8 text", "binary_file": "binary data", "not_a_transcript": "no format inspector reads",
+            "unknown_format": "no format inspector reads"}
+_SEEN: dict[tuple[str, int, int], str] = {}  # (path, size, mtime) -> what it is: a look again reads nothing new
+
+
+def what_it_is(path: str, size: int, mtime_ns: int = 0) -> str:
+    """"inspect-ai log", "OpenAI chat message list", … — the row said "file · 19.1 KB" for each of
+    sixteen files, and what one was (or that it was none of these) was learnt only by opening it
+    (new-user-17). "file" when it is too large to read for this, or cannot be read."""
+    if size > DETECT_MOST:
+        return "file"
+    key = (path, size, mtime_ns)
+    if key not in _SEEN:
+        _SEEN[key] = _detected(path)
+    return _SEEN[key]
+
+
+def _detected(path: str) -> str:
+    from inspector.domain.errors import BadInput
+    from inspector.domain.formats.detect import detect
+    from inspector.services.reading import read_import_file
+
+    try:
+        return KINDS.get(detect(read_import_file(Path(path)), Path(path).name), "file")
+    except BadInput as error:
+        return NOT_READ.get(error.code or "", "file")
+    except (OSError, ValueError):
+        return "file"
+
+
 def as_found(paths: Iterable[str]) -> list[discovery.Found]:
     """The start screen's rows for these files (new-user-16: with transcripts found too, the app
     listed those alone and never named the inspect-ai logs and message lists beside them, which
@@ -58,6 +98,7 @@ def as_found(paths: Iterable[str]) -> list[discovery.Found]:
         except OSError:
             continue
         store = discovery.store_for(path, stores, f"{st.st_size}-{st.st_mtime_ns}")
-        out.append(discovery.Found(path, "file", str(Path(path).parent), None, Path(path).name, None, None,
+        out.append(discovery.Found(path, what_it_is(path, st.st_size, st.st_mtime_ns), str(Path(path).parent), None, Path(path).name,
+                                   None, None,
                                    st.st_mtime, st.st_size, 0, str(store), store.exists(), False))
     return out

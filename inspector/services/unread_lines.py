@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from inspector.domain.formats.tolerant import PROBLEM_CODES
+from inspector.domain.plurals import counted
 from inspector.store.connection import Store
 
 # Read once or read anyway (odd, not lost): the rest mean a line, or part of one, was not read.
@@ -45,5 +46,7 @@ def said(found: list[UnreadLine]) -> str:
     lines = sorted({u.line for u in found if u.line is not None})
     shown = ", ".join(map(str, lines[:SHOWN])) + (f" and {len(lines) - SHOWN} more" if len(lines) > SHOWN else "")
     n = len(found)
-    return (f"{n} {'line' if n == 1 else 'lines'} (or parts) of the transcript could not be read and are kept in the "
-            "original, not read" + (f": {'line' if len(lines) == 1 else 'lines'} {shown}" if lines else ""))
+    # one count of parts read or not (a line of two records can leave its second unread): "1 line … is kept"
+    return (f"{counted(n, 'line or part of a line', 'lines or parts of lines')} of the transcript could not be read "
+            f"and {'is' if n == 1 else 'are'} kept in the original, not read"
+            + (f": {'line' if len(lines) == 1 else 'lines'} {shown}" if lines else ""))

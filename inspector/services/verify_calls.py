@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.domain.plurals import counted
 from inspector.services.verify_rows import batched
 from inspector.store.call_index import CALLS
 from inspector.store.connection import Store
@@ -43,13 +44,13 @@ class Checked:
 
     index: SideIndex
     what: str  # "call-input", "thinking"
-    item: str  # what one entry is for: "call", "thinking"
+    item: str  # what one entry is for: "call", "thinking text"
     source: str  # what its text is rebuilt from
     harm: str  # what a wrong index does to a search
 
 
 CALL_INPUT = Checked(CALLS, "call-input", "call", "the events' arguments", "what the agent ran")
-THINKING = Checked(REASONING, "thinking", "thinking", "the events' reasoning_content", "what the model thought")
+THINKING = Checked(REASONING, "thinking", "thinking text", "the events' reasoning_content", "what the model thought")
 CHECKED = (CALL_INPUT, THINKING)
 
 
@@ -89,14 +90,14 @@ async def check(store: Store, fail: Fail, mark: int, checked: Checked = CALL_INP
         if above:
             fail({"where": "search_watermark", "code": "watermark_differs",
                   "message": f"the search watermark says events up to id {mark} are indexed, but the {what} text "
-                             f"of {len(above)} event(s) above it is in {name} already (the next catch-up would index "
+                             f"of {counted(len(above), 'event')} above it is in {name} already (the next catch-up would index "
                              "it twice)"})
         missing, extra = want.keys() - have, have - want.keys()  # an entry above the watermark is for no indexed one
         if missing or extra:
             first = min(missing | extra)
             fail({"where": name, "event_id": first, "code": "search_index_coverage",
                   "message": f"the {what} search index {name} does not match {checked.source}: "
-                             f"{len(missing)} {item}(s) missing from it, {len(extra)} entry(ies) for no {item} (first: "
+                             f"{counted(len(missing), item)} missing from it, {counted(len(extra), 'entry')} for no {item} (first: "
                              f"event id {first}; a search would miss or misplace {checked.harm})"})
     await _check_text(store, fail, want, checked)
     return len(want)
@@ -121,6 +122,6 @@ async def _check_text(store: Store, fail: Fail, want: dict[int, str], checked: C
         return
     if bad:
         fail({"where": table, "event_id": min(bad), "code": "search_index_text",
-              "message": f"{len(bad)} entry(ies) of the {checked.what} search index hold text {checked.source} do "
+              "message": f"{counted(len(bad), 'entry')} of the {checked.what} search index {'holds' if len(bad) == 1 else 'hold'} text {checked.source} do "
                          f"not (first: event id {min(bad)}): a search would find or hide events by words they do "
                          "not hold"})

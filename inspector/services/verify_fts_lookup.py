@@ -18,6 +18,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+from inspector.domain.plurals import counted
 from inspector.store.connection import Store
 
 Fail = Callable[[dict[str, Any]], None]
@@ -152,6 +153,6 @@ async def check_lookups(store: Store, fail: Fail) -> None:
         wrong += len(want.keys() - seen)
         if wrong:
             fail({"where": name, "code": "search_index_damaged",
-                  "message": f"the search index {name}'s term lookups do not match its pages ({wrong} page(s) "
+                  "message": f"the search index {name}'s term lookups do not match its pages ({counted(wrong, 'page')} "
                              "unnamed, misnamed or named for nothing): a search for the words on them would "
                              "find nothing or the wrong events"})

@@ -204,7 +204,7 @@ async def _event_sizes(store: Store, fail: Fail) -> None:
                 bad.append(int(event_id))
     if bad:
         fail({"where": "events_fts", "event_id": bad[0], "code": "search_index_text",
-              "message": f"{len(bad)} entry(ies) of the event search index events_fts were built from text of "
+              "message": f"{counted(len(bad), 'entry')} of the event search index events_fts {'was' if len(bad) == 1 else 'were'} built from text of "
                          f"another length than their event's (first: event id {bad[0]}): a search would find or "
                          "hide events by words they do not hold"})
 
@@ -261,8 +261,8 @@ async def _grams_text(store: Store, fail: Fail, skipped: list[str], *, exact: bo
     finally:
         await _drop_temp(db)
     if rows and int(rows[0][0]):
-        what = (f"{rows[0][0]} (gram, event) pair(s) its events' text does not give, or lacks them (first: event id "
-                f"{rows[0][1]})" if exact else f"{rows[0][0]} gram(s) or event(s) whose entries its events' text does "
+        what = (f"{counted(int(rows[0][0]), '(gram, event) pair')} its events' text does not give, or lacks them (first: event id "
+                f"{rows[0][1]})" if exact else f"{rows[0][0]:,} grams or events (together) whose entries its events' text does "
                 "not give")
         fail({"where": index, "event_id": rows[0][1], "code": "search_index_text",
               "message": f"the short-query index {index} holds {what}: a one- or two-character search would "
@@ -283,7 +283,7 @@ async def _pg_event_text(store: Store, fail: Fail) -> None:
         "WHERE s.lowered IS DISTINCT FROM lower(e.content) OR s.session IS DISTINCT FROM e.session")
     if rows and int(rows[0][0]):
         fail({"where": "events_search", "event_id": rows[0][1], "code": "search_index_text",
-              "message": f"{rows[0][0]} entry(ies) of the event search index hold text their event does not "
+              "message": f"{counted(int(rows[0][0]), 'entry')} of the event search index {'holds' if int(rows[0][0]) == 1 else 'hold'} text their event does not "
                          f"(first: event id {rows[0][1]}): a search would find or hide events by words they do not "
                          "hold"})
 

@@ -15,6 +15,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+from inspector.domain.plurals import counted
 from inspector.services import verify_calls, verify_pg_schema, verify_pg_tables
 from inspector.store.connection import Store
 from inspector.store.materials import DIGEST_SIZE, searchable_text
@@ -56,7 +57,7 @@ async def check_material_layout(store: Store, fail: Fail) -> None:
         "SELECT COUNT(*) FROM material_chunks c WHERE NOT EXISTS (SELECT 1 FROM materials m "
         "WHERE m.material_id = c.material_id)")
     if orphans and int(orphans[0][0]):
-        fail({"where": "material_chunks", "code": "chunks_orphaned", "message": f"{orphans[0][0]} chunk(s) belong to no material"})
+        fail({"where": "material_chunks", "code": "chunks_orphaned", "message": f"{counted(int(orphans[0][0]), 'chunk')} {'belongs' if int(orphans[0][0]) == 1 else 'belong'} to no material"})
 
 
 async def check_event_index(store: Store, fail: Fail) -> str:
@@ -90,8 +91,8 @@ async def check_event_index(store: Store, fail: Fail) -> str:
         if int(missing[0][0]) or int(dangling[0][0]):
             name = table.removesuffix("_docsize")
             fail({"where": name, "code": "search_index_coverage", "message": f"the event search index {name} does not match the events: "
-                                            f"{missing[0][0]} indexed event(s) missing from it, {dangling[0][0]} "
-                                            "entry(ies) for no event (a search would miss or misplace text)"})
+                                            f"{counted(int(missing[0][0]), 'indexed event')} missing from it, "
+                                            f"{counted(int(dangling[0][0]), 'entry')} for no event (a search would miss or misplace text)"})
     for checked in verify_calls.CHECKED:  # the call-input and thinking indexes (coverage, text), same watermark
         await verify_calls.check(store, fail, mark, checked)
     try:
@@ -126,8 +127,8 @@ async def _check_material_index(store: Store, fail: Fail) -> None:
         f"WHERE m.material_id = f.{key} AND m.deleted_at IS NULL AND m.material_id <= ?)", (mark,))
     if int(missing[0][0]) or int(stale[0][0]):
         fail({"where": "materials_fts", "code": "search_index_coverage", "message": f"the material search index does not match the materials: "
-                                                   f"{missing[0][0]} searchable material(s) missing from it, "
-                                                   f"{stale[0][0]} entry(ies) for a deleted or missing material"})
+                                                   f"{counted(int(missing[0][0]), 'searchable material')} missing from it, "
+                                                   f"{counted(int(stale[0][0]), 'entry')} for a deleted or missing material"})
 
 
 GUARDS = ("ledger_no_update", "ledger_no_delete", "events_no_update", "chunks_no_update")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from inspector.domain.plurals import counted
 from inspector.store.connection import Store
 from inspector.store.schema_expected import expected_schema
 
@@ -52,7 +53,7 @@ async def check_types(store: Store, fail: Fail) -> bool:
             if wrong:
                 found = True
                 fail({"where": table, "column": name, "code": "column_type_differs",
-                      "message": f"{wrong} row(s) of {table}.{name} hold a value that is not {kind}, the type the "
+                      "message": f"{counted(int(wrong), 'row')} of {table}.{name} {'holds' if wrong == 1 else 'hold'} a value that is not {kind}, the type the "
                                  "inspector writes there: the value was rewritten outside the inspector (the same "
                                  "bytes under another type read differently in Python and in SQL)"})
     return found

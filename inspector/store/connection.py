@@ -34,6 +34,7 @@ from inspector.store import (
 from inspector.store.digest_key import parse_key
 from inspector.store.faults import FULL_DISK
 from inspector.store.format_upgrade import check_and_migrate, upgrade_needed
+from inspector.store.format_upgrade import report_to as report_upgrades
 from inspector.store.location import StoreUrl, is_url, store_target
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION
 from inspector.store.sqlite_connections import (
@@ -51,7 +52,7 @@ from inspector.store.sqlite_connections import (
 from inspector.store.sqlite_store import Store
 
 __all__ = ["SQLITE_MAGIC", "Store", "checkpoint", "data_version", "fetch_one", "last_change", "open_store",
-           "read_only_reason", "store_error", "utc_now"]
+           "read_only_reason", "report_upgrades", "store_error", "utc_now"]
 
 # The names these helpers had when they lived here, for modules written against them.
 _configure = sqlite_connections.configure

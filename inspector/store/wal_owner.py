@@ -161,8 +161,16 @@ def _count(view: sqlite3.Connection) -> int | None:
         return None
 
 
-def _written_against_later(wal: Path, file_view: sqlite3.Connection,
-                           log_view: sqlite3.Connection) -> tuple[int, int, int] | None:
+def _made(wal: Path) -> int:
+    """How many commits SQLite would replay from ``wal`` now (0 when it is gone)."""
+    try:
+        return len(wal_commits.commits(wal))
+    except OSError:
+        return 0
+
+
+def _written_against_later(wal: Path, file_view: sqlite3.Connection, log_view: sqlite3.Connection,
+                           made_before: int) -> tuple[int, int, int] | None:
     """(the file's commit count, the count through the log, the log's commits) when the log was
     written against a later state of the store than the file holds, else None.
 
@@ -172,11 +180,16 @@ def _written_against_later(wal: Path, file_view: sqlite3.Connection,
     back (``mv backup.db s.db``) under a program that held the store and was then killed, so its
     log stayed beside the copy with no lock on it. Its ledger chains on from the copy's last entry
     (the checks above pass), and opening laid its pages over the copy: the restore undone, with
-    pages of two states mixed (storefault-nine, gap 3; store-fault-eight left it)."""
+    pages of two states mixed (storefault-nine, gap 3; store-fault-eight left it).
+
+    ``made_before``: the log's commits counted before either view was read. A store of this process
+    that is closing (no longer in held_files, its locks invisible to F_GETLK) may checkpoint and
+    empty the log between the reads: counted only after, the log's commits were gone while the
+    count through it had them, and a store being reopened was refused (seen as a flaky app test)."""
     before, after = _count(file_view), _count(log_view)
     if before is None or after is None:
         return None
-    made = len(wal_commits.commits(wal))
+    made = max(made_before, _made(wal))
     return None if 0 <= after - before <= made else (before, after, made)
 
 
@@ -220,6 +233,7 @@ def check_wal_is_own(path: Path) -> None:
     had_shm = os.path.lexists(f"{path}-shm")
     file_view = log_view = None
     foreign, behind = 0, None
+    made_before = _made(wal)  # before the views: see _written_against_later
     try:
         file_key, file_head, file_view = _read(base + "?immutable=1")
         try:
@@ -236,7 +250,7 @@ def check_wal_is_own(path: Path) -> None:
             elif same and file_key is not None:  # no entry yet (a store just made, a copy under way): its key
                 same = log_key is None or log_key[0] == file_key or _copying(log_view)
             foreign = _unmarked_commits(wal, file_view, log_view) if same and not live else 0
-            behind = _written_against_later(wal, file_view, log_view) if same and not foreign and not live else None
+            behind = _written_against_later(wal, file_view, log_view, made_before) if same and not foreign and not live else None
         except sqlite3.OperationalError:  # the log cannot be read here (no -shm on a read-only medium): not told
             return
         except sqlite3.DatabaseError:  # the log made the store unreadable: not its own

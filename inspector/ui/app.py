@@ -63,7 +63,9 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
     COMMANDS = App.COMMANDS | {InspectorCommands}
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
                 Binding("ctrl+o", "browse", "Transcripts", id="app.browse"),
-                Binding("question_mark", "toggle_keys", "Keys", show=False, id="app.keys")]
+                Binding("question_mark", "toggle_keys", "Keys", show=False, id="app.keys"),
+                # F1 is help in most terminal programs: a new user pressed it and nothing happened (new-user-17)
+                Binding("f1", "toggle_keys", "Keys", show=False, id="app.keys_f1")]
 
     # Who the acts done here are recorded as (DESIGN §8: the reviewer names every write);
     # None until said: the first writing act asks (with_reviewer).
@@ -154,7 +156,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         self.push_screen(ReviewerDialog(), named)
 
     def action_toggle_keys(self) -> None:
-        """``?``: every key of the focused widget and the screen, with what it does (Textual's
+        """``?`` (or F1): every key of the focused widget and the screen, with what it does (Textual's
         help panel), and ``?`` again hides it — the key line at 80 columns has room for six."""
         if self.screen.query("HelpPanel"):
             self.action_hide_help_panel()
@@ -188,6 +190,11 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         if self.upgraded:  # a store the app opens itself says its own (main_screen)
             self.notify(self.upgraded[0].upper() + self.upgraded[1:] + ".", title="Store format upgraded", timeout=15)
         if self.store_path is None:
+            from inspector.services.discovery import missing_sources
+
+            for folder in missing_sources(self.sources):  # else the demo opened with no word of the folder
+                self.notify(f"INSPECTOR_SOURCES names {safe(str(folder))}, which is not a folder: nothing was listed "
+                            "from it", title="Transcript folder not found", severity="warning", timeout=30)
             self.browse_or_demo()
         else:  # in a worker: the loading note paints while the store opens and the session is read
             self.open_at_start()
@@ -243,7 +250,6 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         closed the one it had — kept, its connections were nobody's to close, and their threads
         held the interpreter at shutdown. And one opened while another call opened a store too
         replaces that one, which is closed, rather than leaving it open behind the screen."""
-        from inspector.store.connection import open_store
 
         if self.ended:
             return
@@ -251,7 +257,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         await self._loading(what, "opening the store (its format, its ledger's head)")
         await self._close_main()
         try:
-            opened = await open_store(path)
+            opened = await self._open_saying_upgrade(path)
         except Exception as error:  # noqa: BLE001 - shown to the person, then the app stays usable
             if not self.ended:
                 self.typed_ahead = None  # keys now answer the dialog
@@ -272,6 +278,24 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         for note in self.query("#loading"):
             note.done()  # type: ignore[attr-defined]
         self.replay_typed()
+
+    async def _open_saying_upgrade(self, path: Path) -> Store:
+        """``open_store``, with a notice as soon as an older store's format upgrade starts (it may
+        take a while: format 8 re-indexes long events); the main screen says when it is done."""
+        from inspector.store.connection import open_store, report_upgrades
+
+        started: list[str] = []
+
+        def heard(text: str, final: bool) -> None:
+            if not final and not started:
+                started.append(text)
+                self.notify(text[0].upper() + text[1:], title="Upgrading the store's format", timeout=10)
+
+        report_upgrades(heard)
+        try:
+            return await open_store(path)
+        finally:
+            report_upgrades(None)
 
     async def _close_main(self) -> None:
         if isinstance(self.screen, _main_screen()):

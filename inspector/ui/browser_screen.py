@@ -83,7 +83,7 @@ def entry_prompt(f: discovery.Found, named: bool = False) -> Content:
 
 
 def other_prompt(f: discovery.Found) -> Content:
-    line = markup("[b]$t[/b]\n  [dim]file · $size[/]", t=one_line(Path(f.path).name), size=_size(f.size))
+    line = markup("[b]$t[/b]\n  [dim]$kind · $size[/]", t=one_line(Path(f.path).name), kind=f.tool, size=_size(f.size))
     return line + (markup(" [$success]✓ imported[/]") if f.imported else Content(""))
 
 
@@ -169,7 +169,7 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
                 rows.append(Row(ident, partial(entry_prompt, f, named), entry_lines(f, named)))
         by_folder: dict[str, list[discovery.Found]] = {}
         for f in self.others:
-            if not needle or needle in f.path.casefold():
+            if not needle or needle in f"{f.path} {f.tool}".casefold():  # "inspect-ai log", "message list" too
                 by_folder.setdefault(f.project, []).append(f)
         for folder, items in by_folder.items():
             rows.append(Row(None, partial(_others_heading, folder, len(items))))
@@ -203,6 +203,10 @@ class BrowserScreen(ShowsWorkerErrors, Screen[None]):
         self.set_focus(self.query_one("#browser-search", Input))
 
     def action_clear_search(self) -> None:
+        """escape: the keys panel first (``?`` or F1 opened it), else the search box cleared."""
+        if self.query("HelpPanel"):
+            self.app.action_hide_help_panel()
+            return
         self.query_one("#browser-search", Input).value = ""
         self.query_one(TranscriptList).focus()
 

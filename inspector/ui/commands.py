@@ -91,7 +91,7 @@ def screen_commands(screen: MainScreen) -> list[Command]:
          screen.action_write_report),
     ]
     commands.append(("Search every session…", "Find text in every session of the store; enter opens one that "
-                     "holds it (inspector search STORE QUERY --all-sessions)", screen.action_search_sessions))
+                     "holds it (S; inspector search STORE QUERY --all-sessions)", screen.action_search_sessions))
     for session in screen.session_ids:
         # its title too, so "agent name" finds the session titled so (ids were all it matched: new-user-16)
         title = screen.session_titles.get(session)

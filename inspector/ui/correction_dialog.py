@@ -46,6 +46,7 @@ class CorrectionDialog(InspectorModal[bool]):
         self.record, self.generation, self.prefill = record, generation, prefill
         self.unresolved = unresolved
         self.has_findings = False  # the last check of the text found drift: ctrl+y may save anyway
+        self.new_row: str | None = None  # the version a record correction filed ("key@version"), once filed
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "save_anyway":
@@ -125,6 +126,8 @@ class CorrectionDialog(InspectorModal[bool]):
             self.status(markup("[$error]$m[/]", m=outcome.refusals[0].message))
             self.refuse(outcome.refusals[0], "Cannot file the correction")
             return
+        if self.record is not None:
+            self.new_row = f"{outcome.key}@{outcome.version}"
         if outcome.status == "pending":
             self.notify(safe(f"Proposed {outcome.key} v{outcome.version}: pending until the owner confirms it."), markup=False,
                         severity="warning", timeout=6)

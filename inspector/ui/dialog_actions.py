@@ -256,6 +256,16 @@ class OpensDialogs(_Base):
                 self.notify("Select a protected record (1) or a drift finding (d) first.", severity="warning")
                 return
             dialog = CorrectionDialog(self.store, self.session, reviewer, record=record)
+
+            def filed(changed: bool | None) -> None:
+                # the cursor on the version just filed: kept on the old row's id, the detail showed the
+                # superseded value the reviewer had just replaced (flow-nine)
+                if changed and dialog.new_row:
+                    self.query_one(StateChannel).cursor_after = dialog.new_row
+                self._reopen_when(changed)
+
+            self.app.push_screen(dialog, filed)
+            return
         self.app.push_screen(dialog, self._reopen_when)
 
     @work(group="verify", exclusive=True, exit_on_error=False)

@@ -107,6 +107,8 @@ class FitsTheTerminal(_Base):
         shown = bool(sessions.display)
         self.set_class(not shown, "-sessions-shown")
         self.set_class(shown, "-sessions-hidden")
+        for header in self.query("HeaderBar"):  # "s lists them" / "s hides them"
+            header.refresh_content()  # type: ignore[attr-defined]
         if not shown:
             self._before_sessions = self.focused
             self.call_after_refresh(self.set_focus, sessions)

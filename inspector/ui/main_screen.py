@@ -88,6 +88,8 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         Binding("f", "filter_timeline", "Filter timeline", show=False, id="main.filter_timeline"),
         Binding("k", "focus_candidates", "Candidates", id="main.focus_candidates"),
         Binding("slash", "search", "Search", id="main.search"),
+        # every session's text: the palette was its only way in (new-user-16); "S" is bound nowhere else
+        Binding("S", "search_sessions", "Search all sessions", id="main.search_sessions"),
         Binding("e", "expand", "Expand", id="main.expand"),
         Binding("c", "correct", "Correct", id="main.correct"),
         Binding("d", "focus_drift", "Drift", id="main.focus_drift"),
@@ -350,7 +352,11 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         self.action_focus_channel("evidence")
 
     def action_clear_search(self) -> None:
-        """escape: clear the search and leave the box, so the next keys are keys again (issue 15, 6)."""
+        """escape: clear the search and leave the box, so the next keys are keys again (issue 15, 6);
+        first, the keys panel ``?`` or F1 opened (escape left it open: new-user-17)."""
+        if self.query("HelpPanel"):
+            self.app.action_hide_help_panel()
+            return
         search_box = self.query_one("#evidence-search", Input)
         if search_box.value:
             search_box.value = ""

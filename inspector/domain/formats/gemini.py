@@ -113,6 +113,12 @@ def scan(data: bytes) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Span]]
         pos = _skip(text, pos)
         if text[pos:pos + 1] == ",":
             pos += 1
+    rest = _skip(text, pos + 1)
+    if rest < len(text):  # `--from gemini` on JSON lines read the first line's object alone, an empty session
+        _, line = positions.at(rest)
+        raise BadInput("a second JSON value starts here: the file is JSON lines (one record per line, as a Claude Code "
+                       "or Codex transcript is written), not one Gemini CLI chat document; leave out --from and the "
+                       "format is detected", code="malformed_json", line=line)
     return header, messages
 
 
@@ -164,6 +170,8 @@ def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
     session = header.get("sessionId")
     if not isinstance(session, str) or not session:
         raise BadInput("no sessionId: not a Gemini CLI chat file", code="unknown_format")
+    if "messages" not in header:  # read as a session of no events, said as imported
+        raise BadInput("no messages list: not a Gemini CLI chat file", code="unknown_format")
     b = Builder(session, FORMAT, file_name)
     title = first_title(text_of(m.get("content")) for m, _ in messages  # titles.py: what the person typed
                         if isinstance(m, dict) and m.get("type") == "user")

@@ -9,6 +9,7 @@ parts keep their signature byte for byte; tool calls pair with tool messages on
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 import zlib
 from pathlib import PurePath
@@ -49,6 +50,12 @@ def _read_member(archive: zipfile.ZipFile, name: str, budget: list[int], archive
     return load_document(b"".join(parts))
 
 
+def in_number_order(name: str) -> list[Any]:
+    """``samples/2_epoch_1.json`` before ``samples/10_epoch_1.json``: sorted as text, a ten-sample
+    log listed its sessions "sample 10, sample 1, sample 2, …" (new-user-17)."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
 def _samples(data: bytes) -> tuple[list[Any], dict[str, Any]]:
     if data[:4] == b"PK\x03\x04":
         budget = [_unpack_budget(len(data))]
@@ -59,7 +66,7 @@ def _samples(data: bytes) -> tuple[list[Any], dict[str, Any]]:
                 raise BadInput(f"a zip archive, not an Inspect AI .eval log (it has no header.json or samples/): "
                                f"unzip it first and import the transcript inside ({', '.join(listed[:3]) or 'empty'}"
                                f"{' …' if len(listed) > 3 else ''})", code="compressed_file")
-            names = sorted(n for n in listed if n.startswith("samples/") and n.endswith(".json"))
+            names = sorted((n for n in listed if n.startswith("samples/") and n.endswith(".json")), key=in_number_order)
             header = _read_member(archive, "header.json", budget, len(data)) \
                 if "header.json" in archive.namelist() else {}
             samples = [_read_member(archive, n, budget, len(data)) for n in names]
@@ -68,7 +75,11 @@ def _samples(data: bytes) -> tuple[list[Any], dict[str, Any]]:
             raise BadInput(f"not a readable Inspect AI .eval archive ({exc})", code="malformed_json") from None
         return samples, header if isinstance(header, dict) else {}
     doc = load_document(data)
-    if not isinstance(doc, dict) or not isinstance(doc.get("samples") or [], list):
+    if not isinstance(doc, dict) or not ({"eval", "samples"} & set(doc)):  # a message list or a chat file given
+        # `--from inspect-ai`: "is an Inspect AI log with no samples", which it is not
+        raise BadInput("not an Inspect AI log: no eval and no samples field (leave out --from and the format is "
+                       "detected)", code="unknown_format")
+    if not isinstance(doc.get("samples") or [], list):
         raise BadInput("an Inspect AI log must be an object whose samples field is a list", code="wrong_field_type")
     return list(doc.get("samples") or []), doc
 

@@ -113,6 +113,11 @@ def load_document(data: bytes) -> Any:
     except guarded_json.JsonRefused as exc:
         raise BadInput(exc.message, code=exc.code) from None
     except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data" and exc.lineno > 1 and data[:exc.pos].rstrip().endswith((b"}", b"]")):
+            # `--from openai-chat` given a transcript of JSON lines said "line 2: not valid JSON (Extra data)"
+            raise BadInput("a second JSON value starts here: the file is JSON lines (one record per line, as a Claude "
+                           "Code or Codex transcript is written), while this format is one document; leave out --from "
+                           "and the format is detected", code="malformed_json", line=exc.lineno) from None
         raise BadInput(f"not valid JSON ({exc.msg})", code="malformed_json", line=exc.lineno) from None
     except UnicodeDecodeError as exc:
         raise BadInput(f"not UTF-8 text ({exc.reason} at byte {exc.start})", code="malformed_json") from None

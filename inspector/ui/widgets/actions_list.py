@@ -38,7 +38,9 @@ class ActionsList(OptionList):
         self.rows = {a.id: a for a in rows}
         self.clear_options()
         if not rows:
-            self.add_option(Option(markup("[dim]no actions recorded for this session[/]"), disabled=True))
+            self.add_option(Option(markup("[dim]no actions recorded for this session (the action ledger holds what "
+                                          "a sif/1 file or a handoff records; a transcript's tool calls, whatever "
+                                          "they changed, are on the timeline)[/]"), disabled=True))
             return
         self.add_options([Option(action_line(a), id=a.id) for a in rows])
         self.highlighted = 0

@@ -30,8 +30,9 @@ def plan_content(plan: BudgetPlan) -> HangingLines:
     blank = Content()
     if plan.refusals:
         return HangingLines([(markup("[b $error]$c[/] ", c=r.code), plain(r.message)) for r in plan.refusals])
-    rows: list[Row] = [(blank, markup("history budget [b]$h[/b] tokens · loaded $l · ratio $r [dim](length only)[/]",
-                                      h=f"{plan.history_budget:,}", l=f"{plan.loaded:,}",
+    rows: list[Row] = [(blank, markup("history budget [b]$h[/b] tokens · loaded $l of the raw history's $t "
+                                      "[dim](ratio $r, length only)[/]",
+                                      h=f"{plan.history_budget:,}", l=f"{plan.loaded:,}", t=f"{plan.raw_tokens:,}",
                                       r=str(plan.ratio) if plan.ratio is not None else "—"))]
     for block in plan.blocks:
         width = 30

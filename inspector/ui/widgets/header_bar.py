@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 from textual.widgets import Static
 
+from inspector.domain.badge_words import counted_badge
 from inspector.ui.safe import markup, one_line
 
 if TYPE_CHECKING:  # the badges' module (drift and survival rules) loads after the first paint
@@ -103,6 +104,7 @@ class HeaderBar(Static):
 
     def on_resize(self) -> None:
         self.update(self._content())  # the badges' lines are laid out for the width
+        self.call_after_refresh(self.refresh_content)  # the screen's breakpoint class (sessions list shown or not)
 
     def _room(self) -> int:
         width = self.content_size.width
@@ -124,11 +126,11 @@ class HeaderBar(Static):
         s = self.session
         if s is None:
             return Content("").join(where) + Content("   ") + self._reviewer()[0]
+        title = markup(" › [b]$title[/b] ($id)", title=one_line(s.title or s.id), id=one_line(s.id))
         if self.sessions > 1:  # an inspect-ai log of 10 samples opened at 80 columns showed one, and no sign of the rest;
             # on the first line, before the title: at the end of the badges' line it was cut off (review-14)
-            # short, so a short title and the session's id still fit at 80 columns
-            where.append(markup(" [dim]· $n sessions (s)[/]", n=f"{self.sessions:,}"))
-        where.append(markup(" › [b]$title[/b] ($id)", title=one_line(s.title or s.id), id=one_line(s.id)))
+            where.append(self._sessions_hint(Content("").join([*where, title]).cell_length))
+        where.append(title)
         state = self._badges()
         versions = (str(s.context_version), str(s.goal_revision))
         said = markup("ctx v$cv · goal r$gr", cv=versions[0], gr=versions[1])
@@ -138,6 +140,28 @@ class HeaderBar(Static):
             state.append((markup("[$accent]↩ continued from $f[/]", f=s.continued_from),
                           markup("[$accent]↩ from $f[/]", f=s.continued_from)))
         return Content("\n").join([Content("").join(where), *fit_badges(state, self._room())])
+
+    def _sessions_hint(self, beside: int) -> Content:
+        """How many sessions the store holds and the key that lists them, said as the key lines say a
+        key ("T conversation · f filter"): "· 6 sessions (s)" read as the old "session(s)" plurals
+        (flow-nine). The long form when the whole first line fits, else the short one, so a short
+        title and the session's id still fit at 80 columns."""
+        n = f"{self.sessions:,}"
+        full = markup(" [dim]· $n sessions ·[/] [b]s[/b] [dim]$does them[/]", n=n,
+                      does="hides" if self._sessions_shown() else "lists")
+        if beside + full.cell_length <= self._room():
+            return full
+        return markup(" [dim]· $n sessions · key[/] [b]s[/b]", n=n)
+
+    def _sessions_shown(self) -> bool:
+        """Whether the sessions list is on screen (``s`` then hides it): shown or hidden by ``s``, else
+        shown from 140 columns (ui/layout.py's breakpoint classes, ui/inspector.tcss)."""
+        screen = self.screen
+        if not screen.query("#sessions"):
+            return False
+        if screen.has_class("-sessions-shown") or screen.has_class("-sessions-hidden"):
+            return screen.has_class("-sessions-shown")
+        return screen.has_class("-wide")
 
     def _badges(self) -> list[Badge]:
         b = self.badges
@@ -160,8 +184,9 @@ class HeaderBar(Static):
             # judged" read as one thing not judged (flow-eight), so it says what it counts
             both("[$accent]? $n warning$s: not judged in full[/]", "[$accent]? $n warning$s[/]",
                  n=str(b.not_judged), s=plural[b.not_judged > 1])
-        for code, n in sorted(b.protocol.items()):
-            both("[$error]⚠ $n $code[/]", "[$error]⚠ $n $code[/]", n=str(n), code=code)
+        for code, n in sorted(b.protocol.items()):  # in words, not the code: "⚠ 2 lines_unread" (flow-nine)
+            both("[$error]⚠ $said[/]", "[$error]⚠ $brief[/]", said=counted_badge(code, n),
+                 brief=counted_badge(code, n, short=True))
         if b.survival:
             both("[$accent]∴ $s[/]", "[$accent]∴ $brief[/]", s=b.survival, brief=b.survival_short or b.survival)
         if b.pending_candidates:

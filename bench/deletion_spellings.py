@@ -1,0 +1,100 @@
+"""What this round's deletion spellings cost: ``deletion --json`` over a number-heavy pasted log,
+``fold`` over 1 MB texts and ``deletion_recurrence.held`` over 645 new events — this tree against a
+baseline commit, in one run (docs/reviews/deletion-nine.md).
+
+    python -m bench.deletion_spellings [--baseline b068731] [--runs 3]
+
+The baseline is exported with ``git archive`` into a temporary folder; each measurement runs in a
+process of its own with that tree (or this one) first on ``sys.path``, the two alternated ``--runs``
+times so load hits both alike. Printed: the medians and their ratio (this tree / baseline).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_WORK = r'''
+import json, random, sys, tempfile, time
+from pathlib import Path
+kind = sys.argv[1]
+rnd = random.Random(7)
+if kind == "listing":
+    from click.testing import CliRunner
+    from inspector.cli.main import cli
+    lines, others = int(sys.argv[2]), int(sys.argv[3])
+    at = "2025-05-01T00:00:00Z"
+    log = "\n".join(f"{i:05d} req={rnd.randrange(10**11, 10**12)} user 13{rnd.randrange(10**8, 10**9)} took "
+                    f"{rnd.random():.4f}s" for i in range(lines))
+    words = ["the", "build", "failed", "on", "node", "12", "请", "检查", "日志", "ok=1", "a\\nb"]
+    recs = [{"type": "header", "format": "sif/1"}, {"type": "session", "id": "s", "title": "t", "owner": "o",
+            "created_at": at}, {"type": "event", "session": "s", "seq": 1, "kind": "user_message", "trust": "user",
+            "at": at, "content": log}]
+    recs += [{"type": "event", "session": "s", "seq": n, "kind": "assistant_message", "trust": "model", "at": at,
+              "content": " ".join(rnd.choice(words) for _ in range(150))} for n in range(2, others + 2)]
+    recs.append({"type": "deletion_request", "session": "s", "id": "del-1", "targets": ["evt:1"],
+                 "requested_by": "user", "reason": "x"})
+    tmp = Path(tempfile.mkdtemp())
+    (tmp / "in.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs), encoding="utf-8")
+    assert CliRunner().invoke(cli, ["import", str(tmp / "in.jsonl"), "--into", str(tmp / "s.db")]).exit_code == 0
+    start = time.perf_counter()
+    CliRunner().invoke(cli, ["deletion", str(tmp / "s.db"), "del-1", "--json"])
+    print(time.perf_counter() - start)
+elif kind == "fold":
+    from inspector.domain.deletion_forms import fold
+    words = ["the", "build", "x=1", "a == b", "if (x) {", "path\\\\to", "%20", "&amp;", "请", "检查", "日志",
+             "token=AB12", "url?q=a%40b", "=\n"]
+    text = " ".join(rnd.choice(words) for _ in range(200_000))
+    print(min((lambda s: (fold(text), time.perf_counter() - s)[1])(time.perf_counter()) for _ in range(5)))
+else:
+    from inspector.domain.deletion_recurrence import held
+    words = ["the", "build", "failed", "on", "node", "请", "检查", "日志", "x=1", "%20", "13912345678",
+             "a@b.example.org", "ok"]
+    texts = [" ".join(rnd.choice(words) for _ in range(rnd.randrange(5, 300))) for _ in range(645)]
+    print(min((lambda s: (held(texts, lambda t: t[:16]), time.perf_counter() - s)[1])(time.perf_counter())
+              for _ in range(5)))
+'''
+
+CASES = {"deletion listing, 2,000-line log + 1,000 events": ["listing", "2000", "1000"],
+         "deletion listing, 100-line log + 3,000 events": ["listing", "100", "3000"],
+         "fold, 1.2 MB of escape-dense text": ["fold"],
+         "held, 645 new events": ["held"]}
+
+
+def _once(tree: Path, args: list[str]) -> float:
+    """One measurement in a fresh process with ``tree`` first on ``sys.path``; the program's own
+    arguments are ``args`` (``sys.argv[1:]`` inside it)."""
+    boot = "import sys; sys.path.insert(0, sys.argv[1]); work = sys.argv[2]; sys.argv = [sys.argv[0], *sys.argv[3:]]; exec(work)"
+    cmd = [sys.executable, "-c", boot, str(tree), _WORK, *args]
+    return float(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--baseline", default="b068731")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="deletion-spellings-") as base:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.baseline], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", base], input=archive.stdout, check=True)
+        out = {}
+        for name, case in CASES.items():
+            times: dict[str, list[float]] = {"baseline": [], "now": []}
+            for _ in range(args.runs):
+                times["baseline"].append(_once(Path(base), case))
+                times["now"].append(_once(ROOT, case))
+            b, n = statistics.median(times["baseline"]), statistics.median(times["now"])
+            out[name] = {"baseline_s": round(b, 3), "now_s": round(n, 3), "ratio": round(n / b, 2)}
+            print(f"{name}: baseline {b:.3f} s, now {n:.3f} s, ratio {n / b:.2f}", flush=True)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
