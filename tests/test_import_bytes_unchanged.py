@@ -117,8 +117,10 @@ TRANSCRIPTS = {
         "edc0260605bbe7471b2a2f795908731c77a281d047b6b5167661fafacc37da18",
         "0de99ef4339e39606c138fdf5a6d227fea06e3152edc6612b5683e94d948527d"),
     "claude-code/4b7d5121b42a-0__manual_compaction_bash_progress_v2.1.14.jsonl": (
-        "0dbcfa1d63605322d0b892551e6c31ccd36ccafa35827c5aa4fcbe7f3e4ecae5",
-        "c6bfd39ff3818020e55ef42039d5847b66f19e108979f1c83a170b60544ce6fb"),
+        # verdict-real-three (facts_permissions.py): one permission state line added ("it's fine to disagree, but
+        # let me know what you think and how to proceed", line 79); every other line compared equal.
+        "2904f42718c0e7f7400261779b63d470c93dba8d7da9fbb9aa4fbc658fc19173",
+        "5106bdb6453b0d3c8f728056ffcd8a864fa616527b3d11dbe6cce62d32b77356"),
     "claude-code/7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl": (
         "29a3d3ea01daf68c3ba4f10ed9c57503db0538179bae9bb33222e9240fd096ab",  # verdict-real: the question in progress
         "d48619a0305b12df635549f47b5c169f16fc2a29f82a91c845c14f3a4ba03d9c"),
@@ -140,14 +142,18 @@ TRANSCRIPTS = {
         # differ, each parses to the same record
         "fc97ffb15bd6bb6576cad0a886da442c06f3d195b6ec2f630b7d7ea045f47cbb"),
     "inspect-ai/log_read_sample.eval": (
-        "d13d1026c3f5e56fe8be66107c1921f0e8b0c2a9c1c0841474428e5affaf270a",
-        "0f5f94e14f8ad88513218aa8bb19e01efa3bc4c4e7489e16951b80f51087f681"),
+        # verdict-real-three (facts_system.py): the export gained one constraint state line (the system prompt's
+        # "… only respond with exactly "Yes" or "No""); every other line compared equal.
+        "084ebc42f07f122795187e4220017fa9b5b3b0c1c54ad02081da568e29afcc15",
+        "214122644175dfc7dd3bd3ca0430e1d18de0612a623dd6df66bb0dfc5fc9935f"),
     "openai-chat/test_multiple_agent_tool_calls.conversation.json": (
         "3629289a415bd9babd18fb246e03797951396aed5f97a94251c147432a3a9d1d",
         "5d1dfa2921436ef2a03f673312924f25829d6bae625281e42b361cadf959a20f"),
     "openai-responses/test_openai_responses_thinking_with_tool_calls.conversation.json": (
-        "812b9806c837231d0283dd022a97c175388799452b8a8b3b083f341f1a18574d",
-        "64ca0f337b401ee018ae7d9ab8c73118bdd433daa2bc3a14bc56e47a6c3a559f"),
+        # verdict-real-three: one constraint state line added (the instructions' "You MUST use the update_plan
+        # tool …"); every other line compared equal.
+        "7d37bad36720cfa83e55ff5da4350b41423382cd79e5e6db726b6cbb0a631a65",
+        "fccbeaa1dab44b17306937ddcce38e535d7501d20ca004447a4dd419172a4b73"),
 }
 
 

@@ -112,7 +112,9 @@ def test_the_mark_survives_export_and_reimport(tmp_path: Path) -> None:
     asyncio.run(export())
     again = tmp_path / "again.db"
     asyncio.run(import_file(out, again, actor="tester"))
-    assert _verdict(again) == ("unknown", {CODE})
+    # verdict-real-three: the instructions' "Give short answers" is a pending rule of the system prompt,
+    # which survival names as not judged (``facts_unknown``) beside the unreadable summary.
+    assert _verdict(again) == ("unknown", {CODE, "facts_unknown"})
 
 
 def test_the_drift_tab_data_carries_the_warning(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from inspector.domain import facts_goals, facts_published, facts_text, facts_tools
+from inspector.domain import facts_goals, facts_permissions, facts_published, facts_system, facts_text, facts_tools
 from inspector.domain.fact_keys import KeyMaker, make_key, redact
 from inspector.domain.facts_text import Proposal
 from inspector.domain.facts_window import windowed
@@ -172,7 +172,8 @@ def extract(events: Iterable[LogEvent]) -> list[ProposedFact]:
     replies = facts_goals.GoalReading()
     decisions = facts_goals.read_replies(ordered, replies)  # the goals go into ``replies``
     own = replies.own  # the user's own words of the messages that quoted or pasted a line
-    proposals = [*facts_text.constraints(ordered, own, replies.before), *decisions, *facts_tools.artifacts(ordered),
+    proposals = [*facts_system.system_constraints(ordered)[0], *facts_text.constraints(ordered, own, replies.before),
+                 *facts_permissions.permissions(ordered, own, replies.before), *decisions, *facts_tools.artifacts(ordered),
                  *failures, *facts_tools.todos(ordered), *facts_text.references(ordered, own),
                  *facts_published.published(ordered)]
     return assemble(replies.proposals, proposals, at)

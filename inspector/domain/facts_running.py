@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from inspector.domain import facts_goals, facts_published, facts_text, facts_tools
+from inspector.domain import facts_goals, facts_permissions, facts_published, facts_system, facts_text, facts_tools
 from inspector.domain.facts import Merged, ProposedFact, assemble_merged
 from inspector.domain.facts_text import Proposal
 from inspector.domain.facts_window import windowed
@@ -61,10 +61,11 @@ class RunningExtraction:
         # Each category's proposals merged into records as they come (``facts._merge``'s rule),
         # so a look merges what it appended, not the session's 10,000 repeats of a reference;
         # the artifacts, failures and todos are merged again when an earlier one changed.
-        self._merged = {name: Merged() for name in ("constraint", "decision", "artifact", "failure", "todo",
+        self._merged = {name: Merged() for name in ("constraint", "permission", "decision", "artifact", "failure", "todo",
                                                     "reference", "published")}
         self._published: list[Proposal] = []  # the stretch's published effects (facts_published)
         self._published_all: list[Proposal] = []  # every one kept so far: an amend may withdraw one of them
+        self._seen_user = False  # past the system prompt: its rules are read before the first user message
 
     @classmethod
     def of(cls, events: Iterable[LogEvent]) -> RunningExtraction:
@@ -86,7 +87,11 @@ class RunningExtraction:
             at[e.seq] = e.at
         decisions = facts_goals.read_replies(ordered, self._goals)
         merged = self._merged
-        merged["constraint"].add(facts_text.constraints(ordered, self._goals.own, self._goals.before), at)
+        # The system prompt's rules (facts_system) come before the first user message, so before
+        # every rule the user typed, as in ``facts.extract``.
+        system, self._seen_user = facts_system.system_constraints(ordered, self._seen_user)
+        merged["constraint"].add([*system, *facts_text.constraints(ordered, self._goals.own, self._goals.before)], at)
+        merged["permission"].add(facts_permissions.permissions(ordered, self._goals.own, self._goals.before), at)
         merged["decision"].add(decisions, at)
         artifacts, failures = len(self._artifacts), len(self._failures)
         edited = {call_id for call_id, _ in self._artifacts}

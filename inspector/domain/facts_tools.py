@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from inspector.domain.facts_text import Proposal
-from inspector.domain.failures import FailedResult, find_failures
+from inspector.domain.failures import SHELL_TOOLS, FailedResult, find_failures
 from inspector.domain.logevents import LogEvent
 
 # Tool name (case-folded) -> the argument that names the file it writes.
@@ -44,6 +44,9 @@ def _edited_paths(call: LogEvent) -> list[str]:
             if isinstance(args.get(name), str) and args[name].strip():
                 return [args[name]]
         return []
+    if tool in SHELL_TOOLS:
+        command = args.get("command") or args.get("cmd")
+        return redirected(" ".join(command) if isinstance(command, list) else command) if command else []
     if tool == "apply_patch" or any("*** Begin Patch" in s for s in _strings(args)):
         found: list[str] = []
         for text in _strings(args):
@@ -51,6 +54,21 @@ def _edited_paths(call: LogEvent) -> list[str]:
                 found.append(m.group(1) or m.group(2))
         return found
     return []
+
+
+# A shell command's quoted strings (an echo's text may hold ">"), then each file an output redirection
+# writes: "echo … >> docs/color.md" (the real Gemini CLI session ab2b9748b105, its only edit of the file
+# the task ended on, was no artifact). Not "2>&1", "&>/dev/null" or a descriptor.
+_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+_REDIRECT = re.compile(r"(?<![0-9&<>])>>?\|?\s*(?P<path>[^\s;&|<>()`'\"$]+)")
+_HEREDOC = re.compile(r"<<-?\s*'?\"?(\w+)'?\"?.*?^\1\s*$", re.DOTALL | re.MULTILINE)
+
+
+def redirected(command: str) -> list[str]:
+    """The files a shell command's output redirections write (``tee`` is not read)."""
+    text = _QUOTED.sub(" ", _HEREDOC.sub(" ", command))
+    return [m.group("path") for m in _REDIRECT.finditer(text)
+            if not m.group("path").startswith(("/dev/", "&")) and m.group("path") not in ("-",)]
 
 
 def artifacts(events: list[LogEvent]) -> list[Proposal]:

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from inspector.domain import drift_rules as rules
+from inspector.domain import facts_system
 from inspector.domain.drift_rules import Said
 from inspector.domain.failures import FailedResult, identifiers
 from inspector.domain.quotes import in_own_words, requoted
@@ -28,6 +29,7 @@ from inspector.domain.said_goal_done import goal_done_against_log, goal_done_ove
 from inspector.domain.said_grantee import grant_taken, grantee_added
 from inspector.domain.said_language import other_language
 from inspector.domain.said_misnamed import log_lookup, misnamed
+from inspector.domain.said_negated_rule import negated_at
 from inspector.domain.said_quoted import narrative, nearest_sentence
 from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
@@ -40,6 +42,7 @@ KEEP_SHARE = 0.6  # share of a value's terms present for "partly there"
 PARTIAL_SHARE = 0.3
 UNTRUSTED_WRITERS = frozenset({"tool", "model"})  # as drift.UNTRUSTED_WRITERS
 IDENTIFIER_KINDS = frozenset({"artifact", "reference", "evidence_ref"})
+_RULE_KINDS = frozenset({"goal", "constraint", "permission", "acceptance", "decision"})
 _EVT = re.compile(r"evt:(\d+)$")
 _PATH_SEP = re.compile(r"[/\\]")
 _HASH = re.compile(r"[0-9a-f]{8,40}")
@@ -288,6 +291,10 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
     if hidden is not None:  # verdict-four: the reader sees the value, the bytes are others
         return Verdict(fact, "unknown", hidden.shown, f"the value stands only after undoing {hidden.how}; "
                        "its characters differ from the value's — a person must read it", as_of)
+    flipped = negated_at(said.flat(), v) if pos >= 0 and fact.kind in _RULE_KINDS else None
+    if flipped is not None:  # verdict-real-three: "Never use the player's name …" keeps no "Use the player's name …"
+        return Verdict(fact, "contradicted", _sentence_at(said, flipped), "the summary states the rule behind a "
+                       "negation: its opposite", as_of)
     if pos >= 0:
         return Verdict(fact, "kept", _sentence_at(said, pos), "the value appears in the summary", as_of)
     if fact.kind == "open_issue" and v and v in said.unresolved:
@@ -373,7 +380,17 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
         told = Said.of(story, unresolved)
         verdicts = [_told(v, told, covers, others, story) if v.fact.kind == "goal" and v.verdict == "kept" else v
                     for v in verdicts]
+    verdicts = [_prompt_rule(v) for v in verdicts]
     return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted, unsourced, in_review)
+
+
+def _prompt_rule(verdict: Verdict) -> Verdict:
+    """A system prompt's rule the summary does not restate is ``unknown``, not ``missing``
+    (facts_system.not_replaced says why); a contradiction stays ``contradicted``."""
+    f = verdict.fact
+    if verdict.verdict != "missing" or not facts_system.from_prompt(f.rule):
+        return verdict
+    return Verdict(f, "unknown", verdict.where, facts_system.not_replaced(f.sources))
 
 
 def _told(verdict: Verdict, told: Said, covers: tuple[int, int] | None,
