@@ -11,7 +11,6 @@ table; material bytes are scanned chunk by chunk.
 
 from __future__ import annotations
 
-import codecs
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,13 +27,19 @@ from inspector.domain.deletion import (
     strings_in,
 )
 from inspector.domain.deletion_bookkeeping import said_fields as _said_fields
-from inspector.domain.deletion_forms import LooseMatcher, fold
+from inspector.domain.deletion_forms import LooseMatcher
 from inspector.domain.deletion_split import SplitFinder, split_forms
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.formats.titles import prompt_title
 from inspector.domain.number_copies import NumberCopies
 from inspector.services.deletion_gone import gone_by
 from inspector.services.deletion_index_entries import index_entries
+from inspector.services.deletion_material_scan import (
+    loosely_in,
+    material_holds,
+    material_holds_loosely,
+    material_holds_number,
+)
 from inspector.services.deletion_names import kept_names, matcher, rewritable
 from inspector.services.deletion_places import BY_VALUE, Places
 from inspector.services.deletion_split_scan import session_pieces, straddling_values
@@ -100,19 +105,6 @@ async def _holding(db: aiosqlite.Connection, table: str, columns: tuple[str, ...
     return list(found.items())
 
 
-async def _material_holds(db: aiosqlite.Connection, material_id: int, needles: list[bytes]) -> bool:
-    """Whether the material's bytes contain any needle, reading one chunk at a time."""
-    overlap = max((len(n) for n in needles), default=1) - 1
-    tail = b""
-    async with db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx", (material_id,)) as cur:
-        async for (data,) in cur:
-            window = tail + bytes(data)
-            if any(n in window for n in needles):
-                return True
-            tail = window[-overlap:] if overlap else b""
-    return False
-
-
 async def _holding_number(db: aiosqlite.Connection, table: str, columns: tuple[str, ...], name: str, session: str,
                           numbers: NumberCopies) -> list[str]:
     """Rows of ``table`` in ``session`` whose columns hold one of the numbers in any written
@@ -146,11 +138,6 @@ def _cell_texts(column: str, cell: object, *, joined: bool = False) -> list[str]
     return ["\n".join(strings)] if joined else strings
 
 
-def _loosely_in(text: str, loose: LooseMatcher, numbers: NumberCopies | None) -> bool:
-    folded = fold(text)
-    return loose.found_in(text, folded) or (numbers is not None and numbers.search(folded) is not None)
-
-
 async def _holding_loosely(db: aiosqlite.Connection, table: str, columns: tuple[str, ...], name: str, session: str,
                            loose: LooseMatcher, numbers: NumberCopies | None) -> list[tuple[str, bool]]:
     """Rows of ``table`` in ``session`` holding a value in another spelling (domain/deletion_forms.py),
@@ -162,46 +149,10 @@ async def _holding_loosely(db: aiosqlite.Connection, table: str, columns: tuple[
             for column, cell in zip(columns, cells, strict=True):
                 if cell is None:
                     continue
-                if any(_loosely_in(t, loose, numbers) for t in _cell_texts(column, cell, joined=True)):
+                if any(loosely_in(t, loose, numbers) for t in _cell_texts(column, cell, joined=True)):
                     found.append((str(ident), first_is_text and cells[0] is not None))
                     break
     return found
-
-
-def _decoder() -> codecs.IncrementalDecoder:
-    """A UTF-8 decoder across chunks: decoding each chunk alone dropped a multi-byte character cut
-    by the chunk boundary from both sides, so a fullwidth number or a Chinese address straddling
-    it was never found."""
-    return codecs.getincrementaldecoder("utf-8")(errors="replace")
-
-
-async def _material_holds_loosely(db: aiosqlite.Connection, material_id: int, loose: LooseMatcher,
-                                  numbers: NumberCopies | None) -> bool:
-    """The material's text, a window at a time, holding a value in another spelling; the windows
-    overlap by more than the longest value can take when escaped (``&#NNNNN;`` is 8 characters)."""
-    overlap = 10 * loose.longest + 128
-    tail = ""
-    decoder = _decoder()  # a character cut by a chunk's end is read whole with the next chunk
-    async with db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx", (material_id,)) as cur:
-        async for (data,) in cur:
-            window = tail + decoder.decode(bytes(data))
-            if _loosely_in(window, loose, numbers):
-                return True
-            tail = window[-overlap:]
-    return False
-
-
-async def _material_holds_number(db: aiosqlite.Connection, material_id: int, numbers: NumberCopies) -> bool:
-    """Whether the material's text holds one of the numbers in any written form."""
-    tail = ""
-    decoder = _decoder()  # a character cut by a chunk's end is read whole with the next chunk
-    async with db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx", (material_id,)) as cur:
-        async for (data,) in cur:
-            window = tail + decoder.decode(bytes(data))
-            if numbers.search(window):
-                return True
-            tail = window[-96:]
-    return False
 
 
 async def _targets(db: aiosqlite.Connection, out: Coverage, req: dict[str, Any],
@@ -305,9 +256,9 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
         needles = [v.encode(codec, "surrogatepass") for v in values for codec in ("utf-8", "utf-16-le", "utf-16-be")]
         for mid, material, media in await db.execute_fetchall(
                 "SELECT material_id, id, media_type FROM materials WHERE session = ? AND deleted_at IS NULL", (session,)):
-            if ("materials", material) not in seen and (await _material_holds(db, mid, needles) or (
-                    numbers is not None and await _material_holds_number(db, mid, numbers)) or (
-                    (loose or numbers is not None) and await _material_holds_loosely(db, mid, loose, numbers))):
+            if ("materials", material) not in seen and (await material_holds(db, mid, needles) or (
+                    numbers is not None and await material_holds_number(db, mid, numbers)) or (
+                    (loose or numbers is not None) and await material_holds_loosely(db, mid, loose, numbers))):
                 add("original" if media == ORIGINAL_MEDIA_TYPE else "materials", material,
                     "its bytes repeat a value of the targets")
     finder = SplitFinder(split_forms([*sensitive_values("\n".join(texts)), *split]))
