@@ -25,7 +25,7 @@ from inspector.store.schema import FORMAT_VERSION
 async def upgrade_cmd(store: Path, as_json: bool) -> int:
     """Upgrade STORE to this version's store format (any writing command does it too, and says so)."""
     async with await open_store(store) as opened:
-        upgraded = getattr(opened, "format_upgraded", None)  # a PostgreSQL store upgrades under its own lock, unsaid
+        upgraded = getattr(opened, "format_upgraded", None)  # SQLite and PostgreSQL stores both say it
     version = int(upgraded["to"]) if upgraded else FORMAT_VERSION  # opened: this version's (a newer one is refused)
     result: dict[str, Any] = {"store": str(store), "format": version, "upgraded": upgraded}
 

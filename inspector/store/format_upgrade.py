@@ -158,6 +158,11 @@ def report_to(say: Say | None) -> None:
     _reporter[:] = [say] if say is not None else []
 
 
+def announce(done: Upgrade) -> None:
+    """Say an upgrade another backend made (PostgreSQL migrates under its own lock) as this module says its own."""
+    _say(done.said(), final=True)
+
+
 def _say(text: str, *, final: bool) -> None:
     for say in _reporter:
         say(text, final)

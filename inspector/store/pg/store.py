@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -31,6 +32,7 @@ from inspector.domain.errors import InspectorError, NotAStore, StoreBusy
 from inspector.store.call_index import fill_to_watermark as fill_calls
 from inspector.store.connection import Store, utc_now
 from inspector.store.digest_key import parse_key
+from inspector.store.format_upgrade import Upgrade, announce
 from inspector.store.location import StoreUrl
 from inspector.store.pg.adapter import PgConnection, sqlite_error
 from inspector.store.pg.schema import CHANNEL, PG_MIGRATIONS, WRITE_LOCK_KEY
@@ -119,6 +121,7 @@ class PgStore(Store):
         self._writer: PgConnection | None = None  # type: ignore[assignment]  # connected at the first write
         self._reader = reader  # type: ignore[assignment]
         self.created = False  # this open made the store in an empty database
+        self.format_upgraded: dict[str, Any] | None = None  # the format upgrade this open made
         self.watcher = watcher
         self._idle: list[PgConnection] = []  # type: ignore[assignment]
         self._lent: set[PgConnection] = set()  # type: ignore[assignment]
@@ -281,8 +284,9 @@ async def _format_version(conn: asyncpg.Connection, location: StoreUrl) -> int |
     return int(row[1])
 
 
-async def _migrate(conn: asyncpg.Connection, location: StoreUrl, create: bool, created: list[bool]) -> None:
-    """Bring the database to FORMAT_VERSION, one locked transaction per step (safe when several open it at once)."""
+async def _migrate(conn: asyncpg.Connection, location: StoreUrl, create: bool, created: list[int]) -> None:
+    """Bring the database to FORMAT_VERSION, one locked transaction per step (safe when several open it at once).
+    ``created`` gets the format each step started from (0: the store was made), so the open can say an upgrade."""
     if await _format_version(conn, location) == FORMAT_VERSION:
         return  # current: no lock needed (a reviewer's write holding it must not keep others from opening)
     while True:
@@ -310,7 +314,7 @@ async def _migrate(conn: asyncpg.Connection, location: StoreUrl, create: bool, c
                 await fill_calls(PgConnection(conn))
             if target == 6:  # and their thinking
                 await REASONING.fill_to_watermark(PgConnection(conn))
-            created.append(version == 0)
+            created.append(version)
             if version == 0:
                 await conn.execute("INSERT INTO store_format (application_id, version) VALUES ($1, $2)",
                                    APPLICATION_ID, target)
@@ -325,7 +329,8 @@ async def open_pg_store(location: StoreUrl, *, create: bool = False, read_only: 
     location.check()
     first = await _connect(location)
     opened: list[Any] = [first]
-    made: list[bool] = []
+    made: list[int] = []
+    started = time.monotonic()
     try:
         server_read_only = await first.fetchval("SHOW transaction_read_only") == "on"
         if server_read_only or read_only:
@@ -346,7 +351,11 @@ async def open_pg_store(location: StoreUrl, *, create: bool = False, read_only: 
         reader = PgConnection(first, lambda: _connect(location))
         store = PgStore(location, parse_key(key_hex, location.shown), reader, ChangeWatcher(location),
                         read_only=bool(reason), read_only_reason=reason)
-        store.created = any(made)
+        store.created = 0 in made
+        if made and min(made) > 0:  # an older store brought to this format: said as an SQLite store's upgrade is
+            done = Upgrade(location.shown, min(made), FORMAT_VERSION, 0, time.monotonic() - started)
+            announce(done)
+            store.format_upgraded = done.as_dict()
         return store
     except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
         for conn in opened:
