@@ -30,3 +30,71 @@ def test_check_of_an_older_store_refuses_like_verify_and_writes_nothing(sample_s
     assert _folder(sample_store) == before  # not a byte written, no -wal or -shm left
     assert CliRunner().invoke(cli, ["upgrade", str(sample_store)]).exit_code == 0
     assert CliRunner().invoke(cli, ["check", str(sample_store), "--json"]).exit_code in (0, 1)  # judged now
+
+
+# ``deletion`` of a carried-out request named only its targets as gone ("gone: evt:1 — deleted by
+# ledger entry L3"), in the CLI, its --json and the app's Deletions tab, though its deletion removed
+# every copy it listed: on a real Claude Code transcript, one target took 23 other events, the
+# original transcript's bytes and a tool result with it. Whoever audits the request afterwards was
+# not told what went; the ledger entry holds the list, and the listing now says it.
+
+AT = "2025-05-01T00:00:00Z"
+MAIL = "zq.hidden.person@example.org"
+
+
+def _deleted_store(tmp_path: Path) -> Path:
+    from tests.conftest import write_sif
+    event = {"type": "event", "session": "s", "kind": "assistant_message", "trust": "model", "at": AT}
+    records = [{"type": "session", "id": "s", "title": "t", "owner": "o", "created_at": AT},
+               {**event, "seq": 1, "kind": "user_message", "trust": "user", "content": f"mail me at {MAIL}"},
+               {**event, "seq": 2, "content": f"noted: {MAIL}"},
+               {**event, "seq": 3, "content": "an unrelated answer"},
+               {"type": "deletion_request", "session": "s", "id": "del-1", "targets": ["evt:1"],
+                "requested_by": "user", "reason": "mine"}]
+    store = tmp_path / "s.db"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import", str(write_sif(tmp_path / "in.jsonl", records)), "--into",
+                               str(store)]).exit_code == 0
+    done = runner.invoke(cli, ["delete", str(store), "del-1", "--reviewer", "o"])
+    assert done.exit_code == 0, done.output
+    return store
+
+
+def test_a_done_request_names_every_event_its_deletion_removed(tmp_path: Path) -> None:
+    store = _deleted_store(tmp_path)
+    listing = json.loads(CliRunner().invoke(cli, ["deletion", str(store), "del-1", "--json"]).stdout)
+    assert listing["status"] == "done"
+    assert listing["removed"]["events"] == ["evt:1", "evt:2"]
+    assert listing["removed"]["ledger"] >= 2
+    plain = CliRunner().invoke(cli, ["deletion", str(store), "del-1"]).stdout
+    assert "evt:2" in plain and "2 events" in plain, plain
+
+
+def test_the_original_transcript_removed_is_named_among_the_materials(tmp_path: Path) -> None:
+    src = tmp_path / "chat.json"
+    src.write_text(json.dumps({"messages": [{"role": "user", "content": f"mail me at {MAIL}"},
+                                            {"role": "assistant", "content": "noted"}]}))
+    store = tmp_path / "s.db"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import", str(src), "--into", str(store), "--from", "openai-chat"]).exit_code == 0
+    session = json.loads(runner.invoke(cli, ["sessions", str(store), "--json"]).stdout)[0]["id"]
+    assert runner.invoke(cli, ["request-deletion", str(store), "--session", session, "evt:1", "--reason", "mine",
+                               "--reviewer", "r"]).exit_code == 0
+    assert runner.invoke(cli, ["delete", str(store), "del-1", "--reviewer", "r"]).exit_code == 0
+    listing = json.loads(runner.invoke(cli, ["deletion", str(store), "del-1", "--json"]).stdout)
+    assert any(m.startswith("original:") for m in listing["removed"]["materials"]), listing["removed"]
+
+
+def test_the_app_deletion_dialog_names_them_too(tmp_path: Path) -> None:
+    import asyncio
+
+    from inspector.services.deletions import check
+    from inspector.store.connection import open_store
+    from inspector.ui.deletion_dialog import coverage_content
+    store = _deleted_store(tmp_path)
+
+    async def read() -> str:
+        async with await open_store(store) as opened:
+            return coverage_content(await check(opened, "del-1")).plain
+    text = asyncio.run(read())
+    assert "evt:2" in text and "2 events" in text, text
