@@ -98,3 +98,22 @@ def test_the_app_deletion_dialog_names_them_too(tmp_path: Path) -> None:
             return coverage_content(await check(opened, "del-1")).plain
     text = asyncio.run(read())
     assert "evt:2" in text and "2 events" in text, text
+
+
+# ``import`` of a file that is not a transcript at all into a format-7 store: refused ("cannot tell
+# what notes.txt is"), yet the store was upgraded to format 8 first — the check for an earlier
+# import the file continues opened the store before anything read the file. Bad input changes
+# nothing on disk: the file is recognised before the store is opened.
+
+def test_importing_a_file_that_is_no_transcript_into_an_older_store_leaves_it_as_it_was(
+        sample_store: Path, tmp_path: Path) -> None:
+    _to_format(sample_store, 7)
+    before = _folder(sample_store)
+    notes = tmp_path / "elsewhere"
+    notes.mkdir()
+    (notes / "notes.txt").write_text("not json at all\n")
+    done = CliRunner().invoke(cli, ["import", str(notes / "notes.txt"), "--into", str(sample_store), "--json"])
+    assert done.exit_code == 3, done.output
+    assert "cannot tell what notes.txt is" in json.loads(done.stdout)["error"]["message"]
+    assert _version(sample_store) == 7
+    assert _folder(sample_store) == before
