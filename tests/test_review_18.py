@@ -117,3 +117,17 @@ def test_importing_a_file_that_is_no_transcript_into_an_older_store_leaves_it_as
     assert "cannot tell what notes.txt is" in json.loads(done.stdout)["error"]["message"]
     assert _version(sample_store) == 7
     assert _folder(sample_store) == before
+
+
+def test_a_wrong_from_into_an_older_store_leaves_it_as_it_was(sample_store: Path, tmp_path: Path) -> None:
+    """``--from gemini`` on JSON lines: refused (the file is JSON lines), after the look for an
+    unchanged earlier import had upgraded the store — now that look does not upgrade."""
+    _to_format(sample_store, 7)
+    before = _folder(sample_store)
+    lines = tmp_path / "elsewhere" / "run.jsonl"
+    lines.parent.mkdir()
+    lines.write_text('{"type": "user", "message": {"role": "user", "content": "hi"}}\n{"type": "x"}\n')
+    done = CliRunner().invoke(cli, ["import", str(lines), "--from", "gemini", "--into", str(sample_store), "--json"])
+    assert done.exit_code == 3, done.output
+    assert _version(sample_store) == 7
+    assert _folder(sample_store) == before
