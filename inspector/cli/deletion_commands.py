@@ -14,6 +14,7 @@ from inspector.cli.store_commands import reviewer_option, store_argument
 from inspector.domain.cell_width import cells, padded
 from inspector.domain.deletion import NOT_CHECKED, REASON_CODES
 from inspector.services import deletion_requests, deletions
+from inspector.services.deletion_gone import removed_sentence
 from inspector.services.deletions import Coverage
 from inspector.store.connection import open_store
 
@@ -41,6 +42,8 @@ def coverage_text(cov: Coverage) -> list[str]:
         lines = [f"{cov.request} (done) in {cov.session}: carried out, only the ledger's tombstone remains"
                  + (f"; {copy_count(len(cov.copies))} hold its values now (a new request removes them)"
                     if cov.copies else "")]
+        said = removed_sentence(cov.removed)  # not only the targets: everything that went with them (review-18)
+        lines += [f"  {said}"] if said else []
     elif cov.missing and all(c.where == "deletion_requests" for c in cov.copies):
         lines = [f"{cov.request} ({cov.status}) in {cov.session}: nothing left to remove, its targets are gone "
                  f"already; carrying it out keeps its reason only as a keyed digest ({copy_count(len(cov.copies))})"]

@@ -229,7 +229,9 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
     """Run every check over every session; exit 1 on any refusal, drift or survival finding or protocol problem
     (with --strict, on a session not judged in full too)."""
     with ProgressLine(f"check {store.name}", enabled=not as_json, since=STARTED, stage=checking_stage(sessions)):
-        async with await open_store(store) as opened:
+        # a check writes nothing, as verify: an older format is refused (format_upgrade_needed), not upgraded —
+        # a CI gate that upgraded a kept store file locked out the versions that read only its format (review-18)
+        async with await open_store(store, upgrade=False) as opened:
             results = await check_store(opened, sessions=list(sessions) or None, only=list(only) or None)
 
     def deletions(r: SessionCheck) -> list[str]:  # listed under any verdict: what is about to be removed

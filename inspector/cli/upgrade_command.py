@@ -1,8 +1,8 @@
 """``inspector upgrade STORE``: bring an older store to this version's format, on purpose.
 
-Every command that may write upgrades an older store when it opens it, and says so on stderr
-(cli/upgrade_said.py). ``verify`` does not: a check that writes would be a surprise, and a
-store verified "ok" should be the file that was there. It refuses an older store
+Every other command upgrades an older store when it opens it, and says so on stderr
+(cli/upgrade_said.py). ``verify`` and ``check`` do not: a check that writes would be a surprise, and a
+store verified "ok" should be the file that was there. They refuse an older store
 (``format_upgrade_needed``, exit 3) and names this command, which does nothing else."""
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ from typing import Any
 
 import aiosqlite
 
+from inspector.domain.plurals import counted
+
 _REMOVED_WHERE = frozenset({"events", "materials"})
 
 
@@ -40,3 +42,49 @@ async def gone_by(db: aiosqlite.Connection, session: str, targets: list[str]) ->
             if target is not None and target not in out:
                 out[target] = {"ledger": int(seq), "request": str(entry.get("request") or "")}
     return out
+
+
+def _event_order(ident: str) -> tuple[int, int, str]:
+    """Events in log order (evt:2 before evt:10), then materials by id."""
+    if ident.startswith("evt:") and ident[4:].isdigit():
+        return (0, int(ident[4:]), "")
+    return (1, 0, ident)
+
+
+async def removed_by(db: aiosqlite.Connection, session: str, request: str) -> dict[str, Any]:
+    """What a carried-out ``request``'s own deletion entry removed, as its ledger entry lists it:
+    ``{"ledger": N, "events": ["evt:1", …], "materials": ["res:…", …]}`` (``{}`` when no entry says).
+
+    After ``delete`` the listing named only the request's targets as gone, though one target on a
+    real transcript took 23 other events and the original transcript's bytes with it (review-18):
+    whoever audits the request afterwards is told everything that went, not only what was asked."""
+    for seq, payload in await db.execute_fetchall(
+            "SELECT seq, payload FROM ledger WHERE session = ? AND kind = 'deletion' ORDER BY seq", (session,)):
+        try:
+            entry = json.loads(payload)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict) or str(entry.get("request") or "") != request:
+            continue
+        found: dict[str, set[str]] = {"events": set(), "materials": set()}
+        for copy in entry.get("copies") or []:
+            where = copy.get("where") if isinstance(copy, dict) else None
+            if where in ("events", "materials", "original"):  # the imported original's bytes are a material too
+                found["events" if where == "events" else "materials"].add(str(copy.get("id")))
+        return {"ledger": int(seq), **{k: sorted(v, key=_event_order) for k, v in found.items()}}
+    return {}
+
+
+def removed_sentence(removed: dict[str, Any], *, shown: int = 12) -> str | None:
+    """The removal in one sentence for a done request's listing (the CLI and the app's dialog):
+    "its deletion (ledger entry L3) removed 24 events (evt:8, evt:9, … and 12 more) and 2 materials
+    (original:run.jsonl, res:t1)"; ``None`` when no entry says what it removed."""
+    if not removed:
+        return None
+
+    def named(ids: list[str], one: str) -> str:
+        more = f" and {len(ids) - shown:,} more" if len(ids) > shown else ""
+        return f"{counted(len(ids), one)} ({', '.join(ids[:shown])}{more})"
+    parts = [named(removed[k], one) for k, one in (("events", "event"), ("materials", "material")) if removed.get(k)]
+    what = " and ".join(parts) if parts else "no event or material"
+    return f"its deletion (ledger entry L{removed['ledger']}) removed {what}"

@@ -32,7 +32,7 @@ from inspector.domain.deletion_split import SplitFinder, split_forms
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.formats.titles import prompt_title
 from inspector.domain.number_copies import NumberCopies
-from inspector.services.deletion_gone import gone_by
+from inspector.services.deletion_gone import gone_by, removed_by
 from inspector.services.deletion_index_entries import index_entries
 from inspector.services.deletion_material_scan import (
     loosely_in,
@@ -57,6 +57,7 @@ class Coverage:
     copies: list[Copy] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # targets that resolve to nothing (already gone?)
     gone_by: dict[str, dict[str, Any]] = field(default_factory=dict)  # a missing target -> the deletion that took it
+    removed: dict[str, Any] = field(default_factory=dict)  # done: what its deletion entry removed (deletion_gone.py)
     warnings: list[str] = field(default_factory=list)  # active records left without any evidence
     kept: list[dict[str, str]] = field(default_factory=list)  # copies no deletion can remove (deletion_names.py)
     rewrite: dict[str, Any] = field(default_factory=dict)  # the session record's fields to rewrite
@@ -66,7 +67,7 @@ class Coverage:
     def as_dict(self) -> dict[str, Any]:
         return {"request": self.request, "session": self.session, "status": self.status,
                 "copies": [c.as_dict() for c in self.copies], "missing": self.missing,
-                "gone_by": self.gone_by, "warnings": self.warnings,
+                "gone_by": self.gone_by, "removed": self.removed, "warnings": self.warnings,
                 "kept": self.kept, "checked": list(CHECKED), "not_checked": list(NOT_CHECKED)}
 
 
@@ -203,6 +204,8 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
     texts, refs = await _targets(db, out, req, places)
     if out.missing:  # named by the deletion that removed them (deletion_gone.py)
         out.gone_by = await gone_by(db, session, out.missing)
+    if out.status == "done":
+        out.removed = await removed_by(db, session, out.request)
     pieces = await session_pieces(db, session)
     # a target holding only part of a secret (the rest in the next event) names the whole secret
     split = straddling_values(pieces, sorted(refs))

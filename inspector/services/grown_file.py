@@ -106,6 +106,15 @@ async def imported_before(source: Path, into: Any, data: bytes, fmt: str | None)
 
     if not is_url(into) and not (into.is_file() and into.stat().st_size > 0):
         return False
+    if fmt is None:  # a file that is no transcript is refused before the store is opened (review-18: the
+        from inspector.domain.formats.detect import detect  # open upgraded an older store, then the refusal)
+
+        try:
+            detect(data, text_name(source.name))
+        except BadInput:
+            return False  # the ordinary import refuses it in its own words, before it opens the store
+    elif fmt not in APPENDABLE:
+        return False  # named a format never continued from an earlier import: the ordinary way reads it
     try:
         async with await open_store(into) as store:
             extent = await imported_extent(store, text_name(source.name))

@@ -374,10 +374,16 @@ async def _finish_quietly(making: asyncio.Future[Any]) -> None:
 async def _already_imported(into: StoreTarget, original: bytes, fmt: str) -> ImportReport | None:
     """The report of re-importing bytes imported whole before (services/unchanged_import.py)."""
     try:
-        opened = await open_store(into)
+        # a look writes nothing: an older store is upgraded by the import that writes, once its file was
+        # read — a file refused later (a wrong --from) left the store upgraded (review-18)
+        opened = await open_store(into, upgrade=False)
     except NotAStore:
         if is_url(into):
             return None  # an empty database: the import creates the store
+        raise
+    except InspectorError as error:
+        if error.code == "format_upgrade_needed":
+            return None  # the full path upgrades it (and says so), after the file is read
         raise
     async with opened as store:
         if store.read_only:

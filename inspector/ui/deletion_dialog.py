@@ -17,6 +17,7 @@ from textual.widgets import Footer, Input, Static
 from inspector.domain.deletion import NOT_CHECKED
 from inspector.domain.errors import Refusal
 from inspector.services import deletions
+from inspector.services.deletion_gone import removed_sentence
 from inspector.services.deletions import Coverage
 from inspector.store.connection import Store
 from inspector.ui.dialog_base import Dialog
@@ -42,6 +43,9 @@ def coverage_content(cov: Coverage) -> Content:
         if cov.copies:
             lines.append(markup("$n hold its values now (imported since): a new request removes them",
                                 n=copies_said(len(cov.copies))))
+        said = removed_sentence(cov.removed)  # not only the targets: everything that went with them (review-18)
+        if said:
+            lines.append(markup("  $s", s=said))
     else:
         lines = [markup("[b]Deletion request $r[/b] ($s) · $n", r=cov.request, s=cov.status,
                         n=copies_said(len(cov.copies)))]
