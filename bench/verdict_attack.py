@@ -124,7 +124,8 @@ asyncio.run(main(Path(sys.argv[1]), Path(sys.argv[2])))
 # A rule that says it could not judge (check "?", survival "unknown"): the codes of the tree
 # judging now; an older tree's warnings of these codes are read the same way.
 _UNSURE = {"reference_unresolved", "forbidden_action_unclear", "subject_unjudged", "value_disguised",
-           "said_in_part", "result_in_part", "summary_unreadable", "prompt_rule_not_restated"}
+           "said_in_part", "result_in_part", "summary_unreadable", "prompt_rule_not_restated",
+           "run_unpaired"}
 
 
 def show(got: dict[str, Any]) -> str:

@@ -19,8 +19,11 @@ from tests.verdict_attack_eleven_cases import eleven_cases, pending_retry_case
 CASES = eleven_cases()
 # Faithful texts still flagged: "`cargo test` passed at evt:3 but fails again at evt:7" was main's
 # failure_claimed_fixed false alarm; now read as an earlier pass (said_suite_green.fails_after).
-FALSE_ALARM: set[str] = set()
+# u-f1: "after the edit `go test ./cart/` passes (evt:7)" beside the failed `go test ./...` is read by
+# main's failure_claimed_fixed ("go test" … "passes") as the failed run going well (not fixed here).
+FALSE_ALARM: set[str] = {"u-f1"}
 _LONG = {"l-d1", "l-d2", "l-d3"}  # a "?" (result_in_part), not a finding: the failure sits where no rule read
+_UNPAIRED = {"u-d1"}  # a "?" (run_unpaired): a later run of another command passed
 
 
 @pytest.fixture(scope="module")
@@ -31,12 +34,25 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
 
 
 @pytest.mark.parametrize(("what", "case"), [p for p in labelled_params(CASES, "drifted", set())
-                                             if p.id not in _LONG])
+                                             if p.id not in _LONG | _UNPAIRED])
 def test_a_pass_claim_over_a_failing_last_run_is_a_finding(judged: dict, what: str, case: dict) -> None:
     got = judged[case["id"]]
     assert "failure_dropped" in blocking(got), (what, {c: [f.message for f in fs] for c, fs in got["codes"].items()})
     shown = next(f for f in got["codes"]["failure_dropped"])
     assert shown.key == "evt:7"  # the last run, the one that failed
+
+
+def test_a_pass_claim_a_later_run_of_another_command_may_answer_is_not_judged(judged: dict) -> None:
+    """`go test ./...` failed and only `go test ./cart/` passed later: "The build is green." is "?"
+    naming both runs, not ✗ (it may mean the package run) and never ✓ (the suite's run failed)."""
+    from inspector.domain.unreadable import headline as shown_headline
+
+    got = judged["u-d1"]
+    assert not blocking(got)
+    [warn] = got["codes"]["run_unpaired"]
+    assert warn.key == "evt:3" and warn.severity == "warning" and warn.words == ("build is green",)
+    assert "`go test ./cart/` (evt:7)" in warn.message and "go test ./..." in warn.message
+    assert "(run_unpaired)" in shown_headline(got["findings"])
 
 
 @pytest.mark.parametrize(("what", "case"), labelled_params(CASES, "faithful", FALSE_ALARM))

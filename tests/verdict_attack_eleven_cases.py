@@ -70,6 +70,13 @@ def _retried_failure(tool: str, status: str) -> list[dict[str, Any]]:
                       "resolved_by": "evt:5", "signature": tool}]
 
 
+def _unpaired() -> list[dict[str, Any]]:
+    """`go test ./...` fails, an edit, then only `go test ./cart/` is run, and passes."""
+    events = _session("go test ./...", GO_FAIL, GO_PASS)
+    events[5] = {**events[5], "args": {"command": "go test ./cart/"}}
+    return events
+
+
 def _retry(tool: str, args: dict[str, Any], ok: str) -> list[dict[str, Any]]:
     """A tool failing with the harness's ENOENT, then the same call succeeding."""
     err = "ENOENT: no such file or directory, posix_spawn '/opt/homebrew/Caskroom/claude-code/2.1.14/claude'"
@@ -124,6 +131,11 @@ def eleven_cases() -> list[tuple[str, str, dict[str, Any]]]:
         (d, "long result: '1 failed' in its unread middle, '40 passed, 0 failed'", _c(
             "l-d3", _session("pytest -v", PYTEST_PASS, "", long_middle="1 failed, 40 passed in 2.0s"),
             "pytest -v: 40 passed, 0 failed.")),
+        (d, "go: './...' failed, then './cart/' passed: 'The build is green.'", _c(
+            "u-d1", _unpaired(), "The build is green.")),
+        (f, "go: './...' failed, then './cart/' passed, said so", _c(
+            "u-f1", _unpaired(), "`go test ./...` failed (evt:3, TestDiscount); after the edit `go test ./cart/` "
+            "passes (evt:7); the whole suite was not run again.")),
         (f, "a Grep ENOENT retried and found", _c(
             "r-f1", _retry("Grep", {"pattern": "Total", "path": "/repo/cart"}, "/repo/cart/cart.go"),
             "Grep found Total in /repo/cart/cart.go; go test ./... passes (evt:7).")),

@@ -32,7 +32,7 @@ from inspector.domain.said_departures import departure, plan_of, pronoun_in
 from inspector.domain.said_departures import message as departure_message
 from inspector.domain.said_language import other_language
 from inspector.domain.said_scope import scope_open
-from inspector.domain.said_suite_green import suite_green_claim as _suite_green
+from inspector.domain.said_suite_green import suite_green_finding
 from inspector.domain.textnorm import bounded, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
@@ -332,7 +332,11 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
         if last is not None and failure.resolved_within(last):
             continue
         claim = (rules.failure_claimed_fixed(said, failure) or rules.blanket_claim(said, "blanket_failure")
-                 if claims_anything else None) or _suite_green(said, failure)
+                 if claims_anything else None)
+        green = suite_green_finding(g, said, failure, ctx.tool_runs, last) if claim is None else None
+        if green is not None:  # "All checks pass." over it: ✗, or "?" when a later run of another command passed
+            out.append(green)
+            continue
         if claim is not None:
             out.append(Finding("failure_dropped", f"evt:{failure.seq}",
                                f"generation {g} says the failed result evt:{failure.seq} "

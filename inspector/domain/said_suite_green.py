@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import re
 
+from inspector.domain.drift_finding import Finding
 from inspector.domain.failures import FailedResult
 from inspector.domain.said import Hits, Said
+from inspector.domain.said_output_numbers import ToolRun
 
 # Not "check" alone: "the health check passes" is a service's health, not a suite.
 _SUBJECT = (r"(?:tests?|test suite|suite|specs?|build|builds|ci|pipeline|everything|"
@@ -32,7 +34,7 @@ _NOT = re.compile(r"(?<![\w-])(?:not|no longer|never|n't|un(?:til|less)|if|once|
                   r"make sure)(?![\w-])|不|未|没|尚|直到|如果|目标|应该|需要|让|使|要|确保|争取|保证", re.IGNORECASE)
 _STILL_FAILS = re.compile(r"(?<![\w-])(?:fail(?:s|ed|ing)?|broke(?:n)?|unresolved|red)(?![\w-])|失败|未解决|报错",
                          re.IGNORECASE)
-_RUN = re.compile(r"(?<![\w-])(?:test\w*|jest|vitest|mocha|pytest|tox|nox|cargo|go|gradle|mvn|make|ninja|cmake|tsc|"
+_RUN = re.compile(r"(?<![\w.-])(?:test\w*|jest|vitest|mocha|pytest|tox|nox|cargo|go|gradle|mvn|make|ninja|cmake|tsc|"
                   r"build|check|lint|ci|spec|rspec|ctest|bazel|npm|yarn|pnpm|bun)(?![\w])", re.IGNORECASE)
 
 
@@ -70,14 +72,40 @@ def fails_after(hit: Hits) -> bool:
 
 
 def suite_green_claim(said: Said, failure: FailedResult) -> Hits | None:
-    """``failure_dropped``'s claim for an open failure of a test or build run that a summary calls
-    passing in general words (its claim is the words and the sentence, as drift's other claims)."""
+    """The pass claim held against an open failure of a test or build run (words and sentence)."""
     if not is_run(failure):
         return None
     hit = suite_said_green(said)
+    return Hits(words=[hit[0]], sentence=hit[1]) if hit is not None else None
+
+
+UNPAIRED = "run_unpaired"
+_CALL = re.compile(r"[\w.-]+\(\{")  # a named tool's call ("Edit({…})", failures.signature): no command
+
+
+def suite_green_finding(generation: int, said: Said, failure: FailedResult, runs: tuple[ToolRun, ...],
+                        last: int | None) -> Finding | None:
+    """``failure_dropped`` (✗) for a pass claim over an open failure of a test or build run — or
+    ``run_unpaired`` ("?") when a later run of another test or build command passed in the range
+    (`go test ./...` failed, `go test ./cart/` passed): the claim may be about that run, and which
+    suite each covers is not read."""
+    hit = suite_green_claim(said, failure)
     if hit is None:
         return None
-    return Hits(words=[hit[0]], sentence=hit[1])
+    passed = next((r for r in runs if failure.seq < r.seq and (last is None or r.seq <= last) and not r.failed
+                   and r.command != failure.signature and not _CALL.match(r.command) and _RUN.search(r.command)),
+                  None)
+    what = failure.signature[:80] or failure.tool
+    if passed is not None:
+        return Finding(UNPAIRED, f"evt:{failure.seq}",
+                       f"generation {generation} says “{hit.words[0]}” in “{hit.sentence}”: the run evt:{failure.seq} "
+                       f"({what}) failed and no later run of it passed, but `{passed.command[:80]}` (evt:{passed.seq}) "
+                       "did — whether the claim is about that run is not judged", "warning",
+                       words=tuple(hit.words), where=hit.sentence)
+    return Finding("failure_dropped", f"evt:{failure.seq}",
+                   f"generation {generation} says the failed result evt:{failure.seq} ({what}) went well: "
+                   f"“{hit.words[0]}” in “{hit.sentence}”; no later result in the range resolved it.",
+                   words=tuple(hit.words), where=hit.sentence)
 
 
-__all__ = ["fails_after", "is_run", "suite_green_claim", "suite_said_green"]
+__all__ = ["UNPAIRED", "fails_after", "is_run", "suite_green_claim", "suite_green_finding", "suite_said_green"]

@@ -30,7 +30,9 @@ IN_PART = "said_in_part"
 RESULT_IN_PART = "result_in_part"
 # A confirmed system-prompt rule the summary does not restate (domain/prompt_rule.py): survival's unknown.
 PROMPT_RULE = "prompt_rule_not_restated"
-NOT_JUDGED_ALL = NOT_JUDGED | {CODE, IN_PART, RESULT_IN_PART, PROMPT_RULE}
+# A pass claim over a failed run when another run passed later (domain/said_suite_green.py).
+UNPAIRED = "run_unpaired"
+NOT_JUDGED_ALL = NOT_JUDGED | {CODE, IN_PART, RESULT_IN_PART, PROMPT_RULE, UNPAIRED}
 
 
 def finding(generation: int, why: str) -> Finding:
@@ -65,12 +67,14 @@ def _in_part(said: str, findings: list[Finding]) -> str:
     n = sum(1 for f in findings if f.code == IN_PART)
     k = sum(1 for f in findings if f.code == RESULT_IN_PART)
     p = sum(1 for f in findings if f.code == PROMPT_RULE)
-    if not (n or k or p) or any(f.severity == "finding" for f in findings):
+    u = sum(1 for f in findings if f.code == UNPAIRED)
+    if not (n or k or p or u) or any(f.severity == "finding" for f in findings):
         return said
     part = "; ".join([f"{counted(n, 'user message')} read only in part ({IN_PART})"] * bool(n)
                      + [f"{counted(k, 'tool result')} read only in part ({RESULT_IN_PART})"] * bool(k)
                      + [f"{counted(p, 'system-prompt rule')} not restated, re-sent with every request "
-                        f"({PROMPT_RULE})"] * bool(p))
+                        f"({PROMPT_RULE})"] * bool(p)
+                     + [f"{counted(u, 'pass claim')} over a failed run another run may answer ({UNPAIRED})"] * bool(u))
     rest = said.removeprefix("no finding; ").removeprefix("no drift found").removeprefix("no drift in the active records")
     return f"no finding; {part}" + (rest if rest.startswith(";") else f"; {rest}" if rest else "")
 
