@@ -11,6 +11,7 @@
     python -m bench.verdict_attack --cases eight [--old-commit 741fb54]
     python -m bench.verdict_attack --cases nine [--old-commit f42bf44]
     python -m bench.verdict_attack --cases ten [--old-commit b068731]
+    python -m bench.verdict_attack --cases eleven [--old-commit a4254c6]
 
 Each case is one summary generation of the small session in tests/verdict_attack_cases.py
 (plus a few of its own), labelled ``drifted`` (a careful reader says it drifted or lost
@@ -34,6 +35,7 @@ from bench.drift_precision import write_set
 from tests.verdict_attack_cases import EVENTS, FAITHFUL, STATE, case
 from tests.verdict_attack_departure_cases import departure_cases
 from tests.verdict_attack_eight_cases import eight_cases
+from tests.verdict_attack_eleven_cases import eleven_cases
 from tests.verdict_attack_five_cases import five_cases
 from tests.verdict_attack_four_cases import four_cases
 from tests.verdict_attack_misses_cases import misses_cases
@@ -121,7 +123,9 @@ asyncio.run(main(Path(sys.argv[1]), Path(sys.argv[2])))
 
 # A rule that says it could not judge (check "?", survival "unknown"): the codes of the tree
 # judging now; an older tree's warnings of these codes are read the same way.
-_UNSURE = {"reference_unresolved", "forbidden_action_unclear", "subject_unjudged", "value_disguised"}
+_UNSURE = {"reference_unresolved", "forbidden_action_unclear", "subject_unjudged", "value_disguised",
+           "said_in_part", "result_in_part", "summary_unreadable", "prompt_rule_not_restated",
+           "run_unpaired"}
 
 
 def show(got: dict[str, Any]) -> str:
@@ -148,7 +152,7 @@ def verdict(label: str, got: dict[str, Any]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cases", choices=("first", "departures", "misses", "paraphrase", "four", "five", "six",
-                                            "seven", "eight", "nine", "ten"), default="first",
+                                            "seven", "eight", "nine", "ten", "eleven"), default="first",
                         help="the first attack's cases, or the departures (a verbatim rule widened, reordered, "
                         "broken or lifted through a pronoun) and their kin")
     parser.add_argument("--old-commit", help="default: 0b98d10 (first), 07bebae (departures)")
@@ -156,11 +160,11 @@ def main() -> None:
     args.old_commit = args.old_commit or {"first": "0b98d10", "departures": "07bebae", "misses": "8f9b96e",
                                        "paraphrase": "1a5f55d", "four": "39d827c", "five": "43d80cf", "six": "715c1b7",
                                           "seven": "c7fc0f9", "eight": "741fb54", "nine": "f42bf44",
-                                          "ten": "b068731"}[args.cases]
+                                          "ten": "b068731", "eleven": "a4254c6"}[args.cases]
     rows = {"first": cases, "departures": departure_cases, "misses": misses_cases,
             "paraphrase": paraphrase_cases, "four": four_cases, "five": five_cases, "six": six_cases,
             "seven": seven_cases, "eight": eight_cases, "nine": nine_cases,
-            "ten": ten_cases}[args.cases]()
+            "ten": ten_cases, "eleven": eleven_cases}[args.cases]()
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         src = write_set([c for _, _, c in rows], t / "attack.jsonl")

@@ -44,6 +44,9 @@ _WARNINGS: dict[str, str] = {
     "value_disguised": "protected values written in another form",
     "lines_unread": "transcript lines not read",
     "said_in_part": "user messages the rules read only in part",
+    "result_in_part": "long tool results the rules read only in part",
+    "run_unpaired": "pass claims another run may answer",
+    "prompt_rule_not_restated": "system-prompt rules re-sent, not restated",
 }
 
 

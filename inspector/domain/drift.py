@@ -24,6 +24,7 @@ from inspector.domain.field_timeline import FieldTimeline as FieldTimeline  # re
 from inspector.domain.field_timeline import field_cell as field_cell
 from inspector.domain.field_timeline import field_timeline as field_timeline
 from inspector.domain.field_timeline import held_after_get, held_in
+from inspector.domain.prompt_rule import note as prompt_rule_note
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said import normal_text
 from inspector.domain.said_agreed import agreed_reversal
@@ -31,6 +32,7 @@ from inspector.domain.said_departures import departure, plan_of, pronoun_in
 from inspector.domain.said_departures import message as departure_message
 from inspector.domain.said_language import other_language
 from inspector.domain.said_scope import scope_open
+from inspector.domain.said_suite_green import suite_green_finding
 from inspector.domain.textnorm import bounded, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
@@ -65,6 +67,9 @@ class StateFact:
     # it, and whether the scope rule is the only one (then a generation-wide gate asks first).
     departs: bool = field(init=False, compare=False, repr=False, default=False)
     scope_only: bool = field(init=False, compare=False, repr=False, default=False)
+    # Proposed from the system prompt (facts_system.from_prompt): re-sent with every request, not lost by
+    # a summary that leaves it out (prompt_rule.py), as survival says (verdict-eleven).
+    from_prompt: bool = False
 
     def __post_init__(self) -> None:
         numbered = any(ch.isdigit() for ch in self.value)
@@ -153,7 +158,8 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
         if kind in OWNER_ONLY_KINDS:
             if not rewritten and not (held.get(fact.norm_value) or held_after_get(text_norm, fact.norm_value,
                                                                            fact.bounded, held)):
-                missing_found.append(Finding("protected_missing", fact.key,
+                missing_found.append(prompt_rule_note(gen.generation, fact.key, fact.value, fact.sources)
+                                     if fact.from_prompt else Finding("protected_missing", fact.key,
                                              f"the {kind} “{fact.value}” ({fact.key}) is not in generation "
                                              f"{gen.generation}'s text (after normalising case and white space)"
                                              + (", whatever its claim says." if claim is not None else ".")
@@ -327,6 +333,10 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
             continue
         claim = (rules.failure_claimed_fixed(said, failure) or rules.blanket_claim(said, "blanket_failure")
                  if claims_anything else None)
+        green = suite_green_finding(g, said, failure, ctx.tool_runs, last) if claim is None else None
+        if green is not None:  # "All checks pass." over it: ✗, or "?" when a later run of another command passed
+            out.append(green)
+            continue
         if claim is not None:
             out.append(Finding("failure_dropped", f"evt:{failure.seq}",
                                f"generation {g} says the failed result evt:{failure.seq} "

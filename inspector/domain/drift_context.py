@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.failures import FailedResult
+from inspector.domain.result_in_part import LongResult
 from inspector.domain.said_output_numbers import ToolRun
 from inspector.domain.textnorm import norm
 
@@ -49,6 +50,8 @@ class DriftContext:
     evidence_gap: str = ""  # why it is not whole ("the log continues an earlier conversation")
     # (seq, characters) of the user's messages every rule read only in part (domain/unreadable.py IN_PART)
     said_in_part: tuple[tuple[int, int], ...] = ()
+    # The tool results every rule read only in part (domain/result_in_part.py RESULT_IN_PART)
+    results_in_part: tuple[LongResult, ...] = ()
     # The seqs of every tool result, in order: whether the last one in a range is a failure
     # (a goal called done over a failing run, ``said_goal_done.goal_done_over_failure``).
     result_seqs: tuple[int, ...] = ()

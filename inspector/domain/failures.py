@@ -25,7 +25,10 @@ SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "run_shell_command", "
 _EXIT = re.compile(r"^\s*(?:exit code|exit status|exited with code|process exited with code|exit_code|"
                    r"returncode|exit)\s*[:=]?\s*(-?[1-9]\d*)\b", re.IGNORECASE)
 _TESTS_FAILED = re.compile(r"(?im)^(?:=+ .*\b[1-9]\d* failed\b.*=+|FAILED\s+\S+|test result: FAILED|"
-                           r"Tests?:\s+[1-9]\d* failed|[1-9]\d* (?:tests? )?failed\b|FAIL\s+\S+|--- FAIL:)")
+                           r"Tests?:\s+[1-9]\d* failed|[1-9]\d* (?:tests? )?failed\b|FAIL\s+\S+|--- FAIL:|"
+                           # Go's panic, npm's error block, make's stop (verdict-eleven): a run piped
+                           # through `| tail` exits 0, and these lines are all that say it failed.
+                           r"panic: \S|npm ERR! |make(?:\[\d+\])?: \*\*\* .*\bError \d+)")
 _MATERIAL_REF = re.compile(r"\b(?:res|mat|material|doc):[\w.\-/]+")
 
 

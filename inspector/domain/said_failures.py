@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from inspector.domain.failures import FailedResult, file_names, identifiers
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_claims import done_claim
+from inspector.domain.said_suite_green import fails_after
 from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import find_word
 
@@ -68,6 +69,6 @@ def failure_claimed_fixed(said: Said, failure: FailedResult) -> Hits | None:
     for subject in (*([f] for f in files), *([n] for n in named), words, glossed(words)):
         if subject:
             hit = done_claim(said, subject)
-            if hit:
+            if hit and not fails_after(hit):
                 return hit
     return None

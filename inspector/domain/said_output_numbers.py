@@ -185,6 +185,11 @@ def _wanted(text: str) -> frozenset[str]:
     return frozenset(want)
 
 
+def gives_counts(text: str) -> bool:
+    """Whether a summary gives test counts or counts of errors (what a long output's middle holds)."""
+    return bool({"tests", "issues"} & _wanted(Said.of(text).text))
+
+
 _UNITTEST = re.compile(r"^failed \((?:failures=(\d+))?(?:,\s*)?(?:errors=(\d+))?|^ok(?: \(|$)", re.M)
 
 
@@ -374,4 +379,4 @@ def _size_wrong(s: str, read: _Read) -> tuple[tuple[str, ...], str] | None:
     return None
 
 
-__all__ = ["Misstated", "ToolRun", "output_findings", "output_misstated", "tool_runs"]
+__all__ = ["Misstated", "ToolRun", "gives_counts", "output_findings", "output_misstated", "tool_runs"]

@@ -222,8 +222,10 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
                                f"the summary says “{claim.words[0]}” about a failure no later result resolved")
         if hit:
             return Verdict(fact, "kept", hit, "the failing call or its error is mentioned")
-        return Verdict(fact, "missing", None, "resolved later in the range; not mentioned" if resolved
-                       else "an unresolved failure the summary does not mention")
+        if resolved:  # a retry of the same call succeeded (failures.find_failures): nothing stays open
+            return Verdict(fact, "kept", None, f"resolved by {fact.detail.get('resolved_by')} within the range: "
+                           "nothing stays open, so a summary that leaves it out loses nothing (drift agrees)")
+        return Verdict(fact, "missing", None, "an unresolved failure the summary does not mention")
     as_of = _todo_state(fact, last)
     still_open = fact.kind == "open_issue" and (as_of is None or as_of != "completed")
     if still_open:

@@ -26,7 +26,13 @@ CODE = "summary_unreadable"
 # run migrations against production" inside, a summary saying "we may run migrations", check ✓).
 IN_PART = "said_in_part"
 # The drift warnings that make a generation "not judged" (the Drift tab's "?", check's "?").
-NOT_JUDGED_ALL = NOT_JUDGED | {CODE, IN_PART}
+# A tool result read in part where a finding could hide in its middle (domain/result_in_part.py).
+RESULT_IN_PART = "result_in_part"
+# A confirmed system-prompt rule the summary does not restate (domain/prompt_rule.py): survival's unknown.
+PROMPT_RULE = "prompt_rule_not_restated"
+# A pass claim over a failed run when another run passed later (domain/said_suite_green.py).
+UNPAIRED = "run_unpaired"
+NOT_JUDGED_ALL = NOT_JUDGED | {CODE, IN_PART, RESULT_IN_PART, PROMPT_RULE, UNPAIRED}
 
 
 def finding(generation: int, why: str) -> Finding:
@@ -59,9 +65,16 @@ def in_part_finding(seq: int, length: int) -> Finding:
 def _in_part(said: str, findings: list[Finding]) -> str:
     """"no drift found" is never said over a user's message the rules read only in part."""
     n = sum(1 for f in findings if f.code == IN_PART)
-    if not n or any(f.severity == "finding" for f in findings):
+    k = sum(1 for f in findings if f.code == RESULT_IN_PART)
+    p = sum(1 for f in findings if f.code == PROMPT_RULE)
+    u = sum(1 for f in findings if f.code == UNPAIRED)
+    if not (n or k or p or u) or any(f.severity == "finding" for f in findings):
         return said
-    part = f"{counted(n, 'user message')} read only in part ({IN_PART})"
+    part = "; ".join([f"{counted(n, 'user message')} read only in part ({IN_PART})"] * bool(n)
+                     + [f"{counted(k, 'tool result')} read only in part ({RESULT_IN_PART})"] * bool(k)
+                     + [f"{counted(p, 'system-prompt rule')} not restated, re-sent with every request "
+                        f"({PROMPT_RULE})"] * bool(p)
+                     + [f"{counted(u, 'pass claim')} over a failed run another run may answer ({UNPAIRED})"] * bool(u))
     rest = said.removeprefix("no finding; ").removeprefix("no drift found").removeprefix("no drift in the active records")
     return f"no finding; {part}" + (rest if rest.startswith(";") else f"; {rest}" if rest else "")
 
@@ -69,4 +82,4 @@ def _in_part(said: str, findings: list[Finding]) -> str:
 def in_part_events(findings: list[Finding]) -> set[str]:
     """The "evt:N" refs the said_in_part warnings name (their message opens with it): drift's
     "read in part" note is not said a second time for them."""
-    return {f.message.split(",", 1)[0] for f in findings if f.code == IN_PART}
+    return {f.message.split(",", 1)[0] for f in findings if f.code in (IN_PART, RESULT_IN_PART)}

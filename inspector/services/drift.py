@@ -18,10 +18,13 @@ from inspector.domain.drift import (
 )
 from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, no_generation
+from inspector.domain.facts_system import from_prompt
 from inspector.domain.facts_window import WHOLE_BELOW
 from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
-from inspector.domain.said_output_numbers import tool_runs
+from inspector.domain.result_in_part import LongResult, at_risk
+from inspector.domain.result_in_part import finding as result_in_part_finding
+from inspector.domain.said_output_numbers import gives_counts, tool_runs
 from inspector.domain.unreadable import finding as unreadable_finding
 from inspector.domain.unreadable import in_part_finding
 from inspector.services import outside_command
@@ -41,6 +44,7 @@ from inspector.services.log_reads import (
 from inspector.services.read_once import already, kept
 from inspector.services.sessions import get_session
 from inspector.store.connection import Store
+from inspector.store.tables import SPECS
 
 SUMMARIZER_TIMEOUT_S = 120
 
@@ -70,9 +74,20 @@ class DriftReport:
 
 
 async def state_facts(store: Store, session: str) -> list[StateFact]:
-    """Active and pending versions (superseded ones are history, not facts)."""
-    return [StateFact(r.key, r.kind, r.value, r.status, tuple(r.sources), r.writer, r.rationale, tuple(r.alternatives))
+    """Active and pending versions (superseded ones are history, not facts), each marked when it was
+    proposed from the system prompt (drift then says what survival says of it)."""
+    prompt = await _prompt_rules(store, session)
+    return [StateFact(r.key, r.kind, r.value, r.status, tuple(r.sources), r.writer, r.rationale, tuple(r.alternatives),
+                      from_prompt=(r.key, r.version) in prompt)
             for r in await state_records(store, session) if r.status != "superseded"]
+
+
+async def _prompt_rules(store: Store, session: str) -> set[tuple[str, int]]:
+    """(key, version) of the records whose rule says they came from the system prompt."""
+    spec = SPECS["state"]
+    rows = await store.db.execute_fetchall(
+        f"SELECT {spec.select_columns} FROM state_records WHERE session = ? AND status != 'superseded'", (session,))
+    return {(r["key"], int(r["version"])) for r in map(spec.to_record, rows) if from_prompt(r.get("rule"))}
 
 
 async def drift_context(db: aiosqlite.Connection, session: str) -> DriftContext:
@@ -95,7 +110,18 @@ async def _read_drift_context(db: aiosqlite.Connection, session: str) -> DriftCo
                         evidence_whole=whole, evidence_gap=gap,
                         result_seqs=tuple(sorted(e.seq for e in events if e.kind == "tool_result")),
                         tool_runs=tool_runs(events, frozenset(f.seq for f in failures)),
-                        said_in_part=await _said_in_part(db, session))
+                        said_in_part=await _said_in_part(db, session),
+                        results_in_part=await _results_in_part(db, session))
+
+
+async def _results_in_part(db: aiosqlite.Connection, session: str) -> tuple[LongResult, ...]:
+    """The tool results every rule read only in part, with the tool of the call that made them."""
+    rows = await db.execute_fetchall(
+        "SELECT r.seq, length(r.content), COALESCE((SELECT c.tool FROM events c WHERE c.session = r.session "
+        "AND c.kind = 'tool_call' AND c.call_id = r.call_id LIMIT 1), r.tool, '') FROM events r "
+        "WHERE r.session = ? AND r.kind = 'tool_result' AND length(r.content) >= ? ORDER BY r.seq",
+        (session, WHOLE_BELOW))
+    return tuple(LongResult(int(r[0]), int(r[1]), str(r[2])) for r in rows)
 
 
 async def _said_in_part(db: aiosqlite.Connection, session: str) -> tuple[tuple[int, int], ...]:
@@ -132,6 +158,10 @@ def _judged(gen: GenerationText, state: list[StateFact], ctx: DriftContext, unre
     found = find_drift(gen, state, ctx)
     upto = gen.covers[1] if gen.covers else None  # what the generation replaced: a message after it is not its
     found += [in_part_finding(seq, n) for seq, n in ctx.said_in_part if upto is None or seq <= upto]
+    if ctx.results_in_part:  # a long result whose unread middle could hold a failure or a count
+        failing = frozenset(f.seq for f in ctx.failures)
+        found += [result_in_part_finding(r) for r in at_risk(ctx.results_in_part, gen.covers, failing,
+                                                             gives_counts(gen.text))]
     why = unreadable.get(gen.generation)
     return [unreadable_finding(gen.generation, why), *found] if why else found
 
