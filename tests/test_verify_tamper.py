@@ -8,12 +8,9 @@ only the ledger's seals, the replay and the layout checks can tell. Each must en
 
 from __future__ import annotations
 
-import asyncio
 import json
-import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -25,9 +22,10 @@ from inspector.services import corrections, deletions
 from inspector.services.verifying import verify_store
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
+from inspector.store.sqlite_store import Store
 from inspector.store.tables import SPECS
+from tests import acted_master
 from tests.backend_sql import run_sql
-from tests.conftest import file_sha
 
 Edit = Callable[[sqlite3.Connection], None]
 
@@ -132,35 +130,26 @@ EDITS: dict[str, tuple[Edit, str]] = {
 }
 
 
-async def _act(path: Path) -> Path:
-    async with await open_store(path) as store:
-        await corrections.correct(store, session="s-export", key="open_issue.p95", value="P95 仍待测 (reopened)",
-                                  reason="summary closed it", actor="lin")
-        await deletions.delete(store, "del-1", actor="zhou")
-        await catch_up(store)
-    assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
-    return path
+async def _act(store: Store) -> None:
+    await corrections.correct(store, session="s-export", key="open_issue.p95", value="P95 仍待测 (reopened)",
+                              reason="summary closed it", actor="lin")
+    await deletions.delete(store, "del-1", actor="zhou")
+    await catch_up(store)
 
 
 @pytest.fixture(scope="module")
-def _acted_master(sample_store_master: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The acts run once for this file, on a copy of the run's sample store, in their own loop
-    (checked unchanged at the end: no test may lean on another's edit)."""
-    path = tmp_path_factory.mktemp("acted-master") / "samples.db"
-    shutil.copyfile(sample_store_master, path)
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, _act(path)).result()
-    digest = file_sha(path)
-    yield path
-    assert file_sha(path) == digest
+def _acted_master(sample_store_master: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """The acts run once for this file (tests/acted_master.py), checked unchanged at the end."""
+    master = acted_master.build(sample_store_master, tmp_path_factory.mktemp("acted-master"), _act)
+    yield master
+    acted_master.unchanged(master)
 
 
 @pytest.fixture
-def acted_store(sample_store: Path, _acted_master: Path) -> Path:
+def acted_store(sample_store: Path, _acted_master: tuple[Path, str]) -> Path:
     """The sample store after a correction, a deletion and a search-index catch-up: a byte copy
     of this file's one acted store, so each test may tamper with its own."""
-    shutil.copyfile(_acted_master, sample_store)
-    return sample_store
+    return acted_master.copy_to(_acted_master, sample_store)
 
 
 async def _report(store: Path) -> dict[str, object]:
