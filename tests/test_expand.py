@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import shutil
 import sqlite3
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -16,7 +20,7 @@ from inspector.services.importing import import_file
 from inspector.services.sessions import session_ledger
 from inspector.store.connection import open_store
 from inspector.store.schema import CHUNK_SIZE
-from tests.conftest import session_record, write_sif
+from tests.conftest import file_sha, session_record, write_sif
 
 # ~200 KB: four chunks of 64 KiB. Each line mixes ASCII, 3-byte CJK and a 4-byte emoji.
 LINE = "{n:05d} 🚀 部署节点 ok\n"
@@ -31,8 +35,7 @@ def stub(id_: str, **more: object) -> dict:
             "disclosure_scope": "team", "outline": "log", **more}
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> Path:
+async def _build(folder: Path) -> Path:
     records = [
         session_record(),
         {"type": "material", "session": "s1", "id": "res:log", "source_version": "v1", "disclosure_scope": "team",
@@ -46,8 +49,28 @@ async def store(tmp_path: Path) -> Path:
         stub("s-old", source_version="v0"),
         stub("s-otherhash", content_hash=content_hash(b"something else")),
     ]
+    path = folder / "s.db"
+    await import_file(write_sif(folder / "m.jsonl", records), path, actor="t")
+    assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
+    return path
+
+
+@pytest.fixture(scope="module")
+def _master(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The stubs and materials imported once for this file, in their own event loop; checked
+    unchanged at the end (expanding appends to the ledger: no test may see another's entry)."""
+    with ThreadPoolExecutor(1) as pool:
+        path = pool.submit(asyncio.run, _build(tmp_path_factory.mktemp("expand-master"))).result()
+    digest = file_sha(path)
+    yield path
+    assert file_sha(path) == digest
+
+
+@pytest.fixture
+def store(tmp_path: Path, _master: Path) -> Path:
+    """A byte copy of the file's one import: each test expands (and so writes) its own."""
     path = tmp_path / "s.db"
-    await import_file(write_sif(tmp_path / "m.jsonl", records), path, actor="t")
+    shutil.copyfile(_master, path)
     return path
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,6 @@ from click.testing import CliRunner
 
 from inspector.cli.main import cli
 from inspector.report.markdown import render_markdown
-from inspector.services.importing import import_file
 from inspector.services.report import default_report_path, report_data, write_report
 from inspector.store.connection import open_store
 from tests.conftest import SAMPLES
@@ -28,17 +28,20 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture
-async def export_store(tmp_path: Path) -> Path:
-    store = tmp_path / "export.db"
-    await import_file(SAMPLES["01_export_timeout"], store, actor="tester")
-    return store
+def export_store(imported_copy: Callable[..., Path]) -> Path:
+    """A copy of the run's one import of the export sample (the tests write reports beside it)."""
+    return imported_copy(SAMPLES["01_export_timeout"], actor="tester", name="export.db")
+
+
+@pytest.fixture(scope="module")
+def _hostile_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_hostile_session(tmp_path_factory.mktemp("hostile-source") / "hostile.jsonl")
 
 
 @pytest.fixture
-async def hostile_store(tmp_path: Path) -> Path:
-    store = tmp_path / "hostile.db"
-    await import_file(write_hostile_session(tmp_path / "hostile.jsonl"), store, actor="tester")
-    return store
+def hostile_store(imported_copy: Callable[..., Path], _hostile_source: Path) -> Path:
+    """A copy of this file's one import of the hostile session."""
+    return imported_copy(_hostile_source, actor="tester", name="hostile.db")
 
 
 async def test_drift_per_generation_names_the_words_that_triggered_it(export_store: Path) -> None:

@@ -12,6 +12,7 @@ import os
 import shutil
 import sqlite3
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,19 +22,31 @@ from click.testing import CliRunner
 from inspector.cli.main import cli
 from inspector.services import corrections
 from inspector.store.catch_up import catch_up
-from inspector.store.connection import open_store
+from inspector.store.sqlite_store import Store
+from tests import acted_master
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import tamper_verify  # noqa: E402
 
 
+async def _act(opened: Store) -> None:
+    await corrections.correct(opened, session="s-export", key="open_issue.p95", value="P95 (reopened)",
+                              reason="closed too early", actor="lin")
+    await catch_up(opened)
+
+
+@pytest.fixture(scope="module")
+def _master(sample_store_master: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """The correction and catch-up run once for this file (tests/acted_master.py)."""
+    master = acted_master.build(sample_store_master, tmp_path_factory.mktemp("anchor-master"), _act)
+    yield master
+    acted_master.unchanged(master)
+
+
 @pytest.fixture
-async def store(sample_store: Path) -> Path:
-    async with await open_store(sample_store) as opened:
-        await corrections.correct(opened, session="s-export", key="open_issue.p95", value="P95 (reopened)",
-                                  reason="closed too early", actor="lin")
-        await catch_up(opened)
-    return sample_store
+def store(sample_store: Path, _master: tuple[Path, str]) -> Path:
+    """The sample store after a correction and a catch-up: a copy each test may tamper with."""
+    return acted_master.copy_to(_master, sample_store)
 
 
 def _verify(path: Path, *args: str) -> tuple[int, dict[str, Any]]:

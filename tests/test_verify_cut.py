@@ -15,7 +15,8 @@ import json
 import os
 import shutil
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ from inspector.services.verifying import verify_store
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
 from inspector.store.schema import FORMAT_VERSION
-from tests.conftest import DROP_CALLS
+from tests.conftest import DROP_CALLS, file_sha
 
 from .conftest import event_record, session_record, write_sif
 
@@ -43,16 +44,42 @@ def _records() -> list[dict[str, Any]]:
             {"type": "material", "session": "s1", "id": "m1", "encoding": "utf-8", "content": MATERIAL}]
 
 
-@pytest.fixture(params=[16384, 4096], ids=["16KiB-pages", "4KiB-pages"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
-    path = tmp_path / "s.db"
+_DIGESTS: dict[int, str] = {}
+
+
+@pytest.fixture(scope="module")
+def _masters() -> Iterator[dict[int, Path]]:
+    """One store built per page size for this file; tests get byte copies (``store``). Each
+    master's bytes are checked unchanged at the end: no test may lean on another's edit."""
+    masters: dict[int, Path] = {}
+    yield masters
+    assert {size: file_sha(path) for size, path in masters.items()} == _DIGESTS
+
+
+async def _build(folder: Path, page_size: int) -> Path:
+    path = folder / "s.db"
     # a new store is filled at 16 KiB pages; one made at its name first keeps SQLite's 4 KiB
-    await import_file(write_sif(tmp_path / "a.jsonl", _records()), path, actor="t", fill_new=request.param == 16384)
+    await import_file(write_sif(folder / "a.jsonl", _records()), path, actor="t", fill_new=page_size == 16384)
     async with await open_store(path) as opened:
         await catch_up(opened)
     with closing(sqlite3.connect(path)) as con, con:
-        assert con.execute("PRAGMA page_size").fetchone()[0] == request.param
+        assert con.execute("PRAGMA page_size").fetchone()[0] == page_size
     assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
+    return path
+
+
+@pytest.fixture(params=[16384, 4096], ids=["16KiB-pages", "4KiB-pages"])
+def store(request: pytest.FixtureRequest, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
+          _masters: dict[int, Path]) -> Path:
+    """A byte copy of this file's one import at the page size (the tests cut and replace it;
+    the import and catch-up are the same bytes every time, so they run once per page size)."""
+    if request.param not in _masters:
+        folder = tmp_path_factory.mktemp(f"cut-master-{request.param}")
+        with ThreadPoolExecutor(1) as pool:  # its own event loop, whatever the test runs in
+            _masters[request.param] = pool.submit(asyncio.run, _build(folder, request.param)).result()
+        _DIGESTS[request.param] = file_sha(_masters[request.param])
+    path = tmp_path / "s.db"
+    shutil.copyfile(_masters[request.param], path)
     return path
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -21,15 +21,23 @@ from inspector.services.verifying import verify_store
 from inspector.store import grams
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
+from tests import acted_master
 
 Edit = Callable[[sqlite3.Connection], None]
 
 
+@pytest.fixture(scope="module")
+def _master(sample_store_master: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """The catch-up runs once for this file (tests/acted_master.py)."""
+    master = acted_master.build(sample_store_master, tmp_path_factory.mktemp("indexed-master"), catch_up)
+    yield master
+    acted_master.unchanged(master)
+
+
 @pytest.fixture
-async def indexed_store(sample_store: Path) -> Path:
-    async with await open_store(sample_store) as store:
-        await catch_up(store)
-    return sample_store
+def indexed_store(sample_store: Path, _master: tuple[Path, str]) -> Path:
+    """The sample store with its search index caught up: a copy each test may edit."""
+    return acted_master.copy_to(_master, sample_store)
 
 
 def _edit(store: Path, edit: Edit) -> None:

@@ -7,7 +7,9 @@ import asyncio
 import hashlib
 import json
 import random
+import shutil
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +22,7 @@ from inspector.services.expanding import Expansion, expand
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
 from inspector.store.materials import chunk_binding
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, file_sha
 
 
 def run(*args: str) -> Result:
@@ -48,11 +50,24 @@ def tamper(store: Path, *statements: tuple[str, tuple]) -> None:
     con.close()
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Path:
-    path = tmp_path / "s.db"
+@pytest.fixture(scope="module")
+def _master(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Two samples imported through the CLI once for this file (the tests edit copies; the
+    master's bytes are checked unchanged at the end, so no test can lean on another's edit)."""
+    path = tmp_path_factory.mktemp("replay-master") / "s.db"
     for name in ("01_export_timeout", "05_privacy_deletion"):
         assert run("import", str(SAMPLES[name]), "--into", str(path)).exit_code == 0
+    assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
+    digest = file_sha(path)
+    yield path
+    assert file_sha(path) == digest
+
+
+@pytest.fixture
+def store(tmp_path: Path, _master: Path) -> Path:
+    """A byte copy of the file's one import: every test tampers with its own."""
+    path = tmp_path / "s.db"
+    shutil.copyfile(_master, path)
     return path
 
 

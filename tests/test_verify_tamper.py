@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -22,7 +22,9 @@ from inspector.services import corrections, deletions
 from inspector.services.verifying import verify_store
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
+from inspector.store.sqlite_store import Store
 from inspector.store.tables import SPECS
+from tests import acted_master
 from tests.backend_sql import run_sql
 
 Edit = Callable[[sqlite3.Connection], None]
@@ -128,15 +130,26 @@ EDITS: dict[str, tuple[Edit, str]] = {
 }
 
 
+async def _act(store: Store) -> None:
+    await corrections.correct(store, session="s-export", key="open_issue.p95", value="P95 仍待测 (reopened)",
+                              reason="summary closed it", actor="lin")
+    await deletions.delete(store, "del-1", actor="zhou")
+    await catch_up(store)
+
+
+@pytest.fixture(scope="module")
+def _acted_master(sample_store_master: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """The acts run once for this file (tests/acted_master.py), checked unchanged at the end."""
+    master = acted_master.build(sample_store_master, tmp_path_factory.mktemp("acted-master"), _act)
+    yield master
+    acted_master.unchanged(master)
+
+
 @pytest.fixture
-async def acted_store(sample_store: Path) -> Path:
-    """The sample store after a correction, a deletion and a search-index catch-up."""
-    async with await open_store(sample_store) as store:
-        await corrections.correct(store, session="s-export", key="open_issue.p95", value="P95 仍待测 (reopened)",
-                                  reason="summary closed it", actor="lin")
-        await deletions.delete(store, "del-1", actor="zhou")
-        await catch_up(store)
-    return sample_store
+def acted_store(sample_store: Path, _acted_master: tuple[Path, str]) -> Path:
+    """The sample store after a correction, a deletion and a search-index catch-up: a byte copy
+    of this file's one acted store, so each test may tamper with its own."""
+    return acted_master.copy_to(_acted_master, sample_store)
 
 
 async def _report(store: Path) -> dict[str, object]:
