@@ -17,6 +17,7 @@ from inspector.domain.drift_finding import Finding as Finding  # re-exported: se
 from inspector.domain.drift_headline import NOT_JUDGED as NOT_JUDGED  # re-exported: services, UI, report
 from inspector.domain.drift_headline import UNTRUSTED_WRITERS, facts_not_judged, identifier_findings, judged_once
 from inspector.domain.drift_headline import headline as headline  # re-exported: CLI, UI, tests
+from inspector.domain.drift_plans import departure_plans, owner_values
 from inspector.domain.drift_roster import gate_of, roster_for
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.drift_whole import whole_text_findings
@@ -113,7 +114,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     ctx = ctx or DriftContext()
     # Asked of the caller's record list (the same object for every generation of a session): a
     # superset of this generation's, which is all a gate needs.
-    plans = _departure_plans(state)
+    plans = departure_plans(state)
     stated_covers = gen.covers
     honest = check_covers(gen.text, gen.covers, state, ctx)
     if honest.judged_to is not None and gen.covers is not None:
@@ -124,7 +125,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
         in_range = [s for s in state if s.first_seq is None
                     or (ctx.established(s.value, s.sources, s.first_seq) or s.first_seq) <= last]
         # Every record in range (the usual case): the caller's list itself, so what is kept per
-        # record list (_departure_plans, the roster, the subject rule's shared words) is asked
+        # record list (departure_plans, the roster, the subject rule's shared words) is asked
         # once per session, not once per generation.
         state = state if len(in_range) == len(state) else in_range
     # "In the summary" after the one normal form every verdict uses (case, white space, NFC,
@@ -236,8 +237,8 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
     pronouns = scopes = False  # whether a bare pronoun is lifted, a scope value has something joined
     # The records this text can make a rule read (drift_roster), with the per-generation
     # answers the loop would otherwise ask at its first record that needs them.
-    plans = plans if plans is not None else _departure_plans(state)
-    opened = gate_of(roster_for(state, lambda: _owner_values(state)), said, plans)
+    plans = plans if plans is not None else departure_plans(state)
+    opened = gate_of(roster_for(state, lambda: owner_values(state)), said, plans)
     cancels, claims_anything, gate = opened.cancels, opened.claims_anything, opened.gate
     if gate is not None:
         pronouns, scopes = opened.pronouns, opened.scopes
@@ -277,7 +278,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                     gate = pronouns or scopes or planned
                 scoped = scopes or not fact.scope_only
                 ask = gate and (pronouns or (fact.departs and (scoped or plan_of(fact.value, fact.kind).subject)))
-                dep = departure(said, fact.value, fact.kind, lambda: _owner_values(state), pronouns,
+                dep = departure(said, fact.value, fact.kind, lambda: owner_values(state), pronouns,
                                 scoped) if ask else None
                 if dep is not None:
                     out.append(Finding(dep.code, fact.key, departure_message(dep, g, fact.kind, fact.value, fact.key),
@@ -371,42 +372,6 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                            f"{'do' if len(bad) > 1 else 'does'} not exist or lie outside what it covers ({span}).",
                            words=tuple(dict.fromkeys(bad))))
     return out
-
-
-# The last record list asked about, its length then, and its answer — one tuple, replaced whole,
-# so a drift computed on another thread (the app's workers) never reads one list's answer for another.
-_PLANS: tuple[Any, int, tuple[tuple[str, ...], bool]] = (None, 0, ((), False))
-
-
-def _departure_plans(state: list[StateFact]) -> tuple[tuple[str, ...], bool]:
-    """The scope forms of the records only the scope rule reads, and whether any record has
-    another departure rule — the same list object comes back for every generation of a
-    session (the Drift tab's 1,000), so the answer is kept for it."""
-    global _PLANS
-    last, size, kept = _PLANS
-    if last is state and size == len(state):
-        return kept
-    answer = (tuple(sorted({plan_of(s.value, s.kind).scope or "" for s in state if s.scope_only
-                            and s.status == "active"} - {""})),
-              any(s.departs and not s.scope_only and s.status == "active" for s in state))
-    _PLANS = (state, len(state), answer)
-    return answer
-
-
-_OWNERS: tuple[Any, int, tuple[tuple[str, str], ...]] = (None, 0, ())
-
-
-def _owner_values(state: list[StateFact]) -> tuple[tuple[str, str], ...]:
-    """The (value, kind) pairs of the records a sentence may state instead of this one — the
-    same tuple for the same record list (every generation of a session asks), kept like
-    ``_PLANS``."""
-    global _OWNERS
-    last, size, kept = _OWNERS
-    if last is state and size == len(state):
-        return kept
-    kept = tuple((s.value, s.kind) for s in state if s.kind in OWNER_ONLY_KINDS or s.kind == "decision")
-    _OWNERS = (state, len(state), kept)
-    return kept
 
 
 # Every key asks about every generation's text (1,000 × 100 in the bench): normalise each once.

@@ -59,7 +59,7 @@ class Gate:
 
 def roster_of(state: list[StateFact], others: Callable[[], Others]) -> Roster:
     """The groups of ``state`` (see ``Roster``); ``others`` makes the session's (value, kind)
-    pairs the subject rule reads records against (``drift._owner_values``)."""
+    pairs the subject rule reads records against (``drift_plans.owner_values``)."""
     always: list[int] = []
     open_issues: list[int] = []
     judged: list[int] = []
@@ -130,7 +130,7 @@ def gate_of(roster: Roster, said: Said, plans: tuple[tuple[str, ...], bool]) -> 
 
 
 # The last record list asked about, its length then, and its roster — one tuple, replaced whole
-# (the app's workers may ask from another thread), like ``drift._PLANS``.
+# (the app's workers may ask from another thread), like ``drift_plans._PLANS``.
 _ROSTER: tuple[Any, int, Roster | None] = (None, 0, None)
 
 

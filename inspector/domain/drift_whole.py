@@ -59,7 +59,7 @@ def _mixed(said: Said) -> bool:
 
 
 # The last record list asked about, its length then, and (every judged record, the ones naming a
-# grantee or a version) — replaced whole, like ``drift._PLANS``: every generation of a session
+# grantee or a version) — replaced whole, like ``drift_plans._PLANS``: every generation of a session
 # (the Drift tab's 1,000) asks about the same list.
 _JUDGED: tuple[Any, int, tuple[list[Any], list[Any]]] = (None, 0, ([], []))
 

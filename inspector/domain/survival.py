@@ -35,8 +35,9 @@ from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
 from inspector.domain.said_versions import other_version, versions_of
 from inspector.domain.subjects import call_subject, glossed
+from inspector.domain.survival_identifiers import identifier_forms, identifier_kept, sentence_at
 from inspector.domain.survival_report import VERDICTS, Survival
-from inspector.domain.textnorm import CJK, find_value, find_word, norm, phrase_parts, terms
+from inspector.domain.textnorm import CJK, find_value, find_word, phrase_parts, terms
 
 KEEP_SHARE = 0.6  # share of a value's terms present for "partly there"
 PARTIAL_SHARE = 0.3
@@ -44,8 +45,6 @@ UNTRUSTED_WRITERS = frozenset({"tool", "model"})  # as drift.UNTRUSTED_WRITERS
 IDENTIFIER_KINDS = frozenset({"artifact", "reference", "evidence_ref"})
 _RULE_KINDS = frozenset({"goal", "constraint", "permission", "acceptance", "decision"})
 _EVT = re.compile(r"evt:(\d+)$")
-_PATH_SEP = re.compile(r"[/\\]")
-_HASH = re.compile(r"[0-9a-f]{8,40}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,54 +105,8 @@ def in_range(fact: Fact, covers: tuple[int, int] | None) -> bool:
 
 
 @lru_cache(maxsize=16384)
-def _identifier_forms(value: str) -> tuple[str, ...]:
-    """The forms of a path or identifier that count as naming it: itself, its file name,
-    a hash's seven-letter short form (worked out once per record, not per generation)."""
-    v = norm(value)
-    candidates = [v]
-    if "/" in v or "\\" in v:
-        base = _PATH_SEP.split(v.rstrip("/\\"))[-1]
-        if base:
-            candidates.append(base)
-    if _HASH.fullmatch(v):
-        candidates.append(v[:7])
-    return tuple(candidates)
-
-
-@lru_cache(maxsize=16384)
 def _failure_subject(text: str) -> tuple[str, ...]:
     return tuple([t for t in terms(text) if len(t) >= 3][:5])
-
-
-def _identifier_kept(said: Said, value: str) -> str | None:
-    flat = said.flat()
-    for c in _identifier_forms(value):
-        pos = _boundary_find(flat, c)
-        if pos >= 0:
-            return _sentence_at(said, pos)
-    return None
-
-
-def _boundary_find(text: str, needle: str) -> int:
-    start = 0
-    while True:
-        pos = text.find(needle, start)
-        if pos < 0:
-            return -1
-        before = text[pos - 1] if pos else " "
-        end = pos + len(needle)
-        after = text[end] if end < len(text) else " "
-        # "a.go." ends a sentence; "a.go.bak" is another file, and so are an editor's
-        # backup "a.go~" and autosave "#a.go#".
-        dotted = after == "." and end + 1 < len(text) and (text[end + 1].isalnum() or text[end + 1] == "_")
-        if not (before.isalnum() or before in "_-.#") and not (after.isalnum() or after in "_-~#") and not dotted:
-            return pos
-        start = pos + 1
-
-
-def _sentence_at(said: Said, flat_pos: int) -> str:
-    s = said.sentence_at(flat_pos)
-    return said.stripped(s) if s is not None else ""
 
 
 def _share(said: Said, value: str) -> float:
@@ -189,8 +142,8 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
     disguised in it is ``unknown``, said_disguised)."""
     last = covers[1] if covers else None
     if fact.kind in IDENTIFIER_KINDS:
-        where = _identifier_kept(said, fact.value)
-        hidden = disguised(text, said, fact.value, _identifier_forms(fact.value)) if (
+        where = identifier_kept(said, fact.value)
+        hidden = disguised(text, said, fact.value, identifier_forms(fact.value)) if (
             where is not None and text is not None and said.remember(("disguises",), lambda: disguises(text))) else None
         if hidden is not None:  # verdict-four: "hооks.go" (Cyrillic о) names another file
             return Verdict(fact, "unknown", hidden.shown, f"the path or identifier stands only after undoing "
@@ -295,10 +248,10 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
                        "its characters differ from the value's — a person must read it", as_of)
     flipped = negated_at(said.flat(), v) if pos >= 0 and fact.kind in _RULE_KINDS else None
     if flipped is not None:  # verdict-real-three: "Never use the player's name …" keeps no "Use the player's name …"
-        return Verdict(fact, "contradicted", _sentence_at(said, flipped), "the summary states the rule behind a "
+        return Verdict(fact, "contradicted", sentence_at(said, flipped), "the summary states the rule behind a "
                        "negation: its opposite", as_of)
     if pos >= 0:
-        return Verdict(fact, "kept", _sentence_at(said, pos), "the value appears in the summary", as_of)
+        return Verdict(fact, "kept", sentence_at(said, pos), "the value appears in the summary", as_of)
     if fact.kind == "open_issue" and v and v in said.unresolved:
         # the summary's own unresolved markers are where an open issue belongs (DESIGN: "open
         # issues marked unresolved"); s-orders carried it only there and was called "missing"
