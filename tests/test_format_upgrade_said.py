@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 
 from inspector.domain.errors import InspectorError
-from inspector.store import format_upgrade, grams
+from inspector.store import format_upgrade
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
 from inspector.store.schema import FORMAT_VERSION
 from tests.conftest import DROP_THINKING
-from tests.test_search_long_events import _imported
+from tests.test_search_long_events import _imported, index_long_events_whole
 from tests.test_store_faults import _child
 
 
@@ -88,16 +88,7 @@ async def test_the_long_event_re_index_reports_progress_then_one_line(tmp_path: 
     store = await _imported(tmp_path)  # one event past the index's bound
     async with await open_store(store) as opened:
         await catch_up(opened)
-    with closing(sqlite3.connect(store)) as con, con:  # as format 7 left it: the long event indexed whole
-        grams.register(con)
-        long_events = "FROM events WHERE length(content) > 1000000"
-        con.executescript(f"""
-            INSERT INTO events_fts (events_fts, rowid, content) SELECT 'delete', event_id, substr(content, 1, 1000000)
-                {long_events};
-            INSERT INTO events_grams (events_grams, rowid, grams) SELECT 'delete', event_id,
-                ci_grams(substr(content, 1, 1000000)) {long_events};
-            INSERT INTO events_fts (rowid, content) SELECT event_id, content {long_events};
-            INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) {long_events};""")
+    index_long_events_whole(store)  # as format 7 left it: the long event indexed whole
     _to_format(store, 7)
     heard: list[tuple[str, bool]] = []
     format_upgrade.report_to(lambda text, final: heard.append((text, final)))

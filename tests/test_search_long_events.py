@@ -97,11 +97,10 @@ async def test_a_long_event_is_deleted_from_the_index_and_the_store_verifies(tmp
         assert (await verify_store(store, full=True)).ok
 
 
-async def test_a_format_7_store_indexed_whole_is_cut_to_the_prefix_on_open(tmp_path: Path) -> None:
-    path = await _imported(tmp_path)
-    async with await open_store(path) as store:
-        await catch_up(store)
-    with closing(sqlite3.connect(path)) as con, con:  # as format 7 left it: the long event indexed whole
+def index_long_events_whole(path: Path, *, then: str = "") -> None:
+    """Put the store's index back as format 7 left it: each long event indexed whole, not its prefix
+    (``then``: more SQL in the same transaction, e.g. the format number taken back)."""
+    with closing(sqlite3.connect(path)) as con, con:
         grams.register(con)
         long_events = "FROM events WHERE length(content) > 1000000"
         con.executescript(f"""
@@ -111,7 +110,14 @@ async def test_a_format_7_store_indexed_whole_is_cut_to_the_prefix_on_open(tmp_p
                 ci_grams(substr(content, 1, 1000000)) {long_events};
             INSERT INTO events_fts (rowid, content) SELECT event_id, content {long_events};
             INSERT INTO events_grams (rowid, grams) SELECT event_id, ci_grams(content) {long_events};
-            DROP INDEX events_long; PRAGMA user_version = 7;""")
+            {then}""")
+
+
+async def test_a_format_7_store_indexed_whole_is_cut_to_the_prefix_on_open(tmp_path: Path) -> None:
+    path = await _imported(tmp_path)
+    async with await open_store(path) as store:
+        await catch_up(store)
+    index_long_events_whole(path, then='DROP INDEX events_long; PRAGMA user_version = 7;')
     assert _entry_size(path, 2) > EVENT_INDEX_CHARS
     async with await open_store(path) as store:
         assert [h.ref for h in (await search(store, "s1", TAIL_WORD)).hits] == ["evt:2", "evt:3"]
