@@ -9,10 +9,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
+from textual.pilot import Pilot
+from textual.widgets import TabbedContent
 
 from inspector.cli.main import cli
 from inspector.domain.survival import Fact, survival
+from inspector.ui.app import InspectorApp
+from inspector.ui.widgets.header_bar import HeaderBar
+from tests.test_app import settle
 
 
 def test_a_count_with_unknown_facts_does_not_read_as_facts_lost() -> None:
@@ -41,3 +47,29 @@ def test_the_reports_check_section_says_which_warnings_the_headers_question_mark
     assert ("with 3 warnings: 2 leave it not judged in full (the header&#x27;s &quot;?&quot;), 1 does not"
             in page), page[page.index('id="check"'):][:600]
     assert "gen 3: 1 of 5 facts kept, 3 lost, 1 not judged" in page
+
+
+async def _click_badge(app: InspectorApp, pilot: Pilot, words: str) -> None:
+    """Click the middle of the header's badge that says ``words`` (as a user's mouse would)."""
+    header = app.screen.query_one(HeaderBar)
+    lines = [strip.text for strip in header.render_lines(header.region.reset_offset)]
+    row = next(i for i, line in enumerate(lines) if words in line)
+    column = lines[row].index(words) + len(words) // 2
+    await pilot.click(HeaderBar, offset=(header.styles.padding.left + column, header.styles.padding.top + row))
+    await settle(app, pilot)
+
+
+@pytest.mark.parametrize("size", [(120, 35), (80, 24)])
+async def test_a_click_on_a_header_badge_opens_what_it_counts(sample_store: Path, size: tuple[int, int]) -> None:
+    app = InspectorApp(sample_store, session="s-export", reviewer="lin")
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        tabs = app.screen.query_one("#tabs", TabbedContent)
+        assert tabs.active == "tab-timeline"
+        for words, pane in (("drift 4", "tab-drift"), ("1/5 kept", "tab-survival"), ("8 pending cand", "tab-candidates"),
+                            ("2 warnings", "tab-drift"), ("2 facts lost", "tab-survival"), ("orphan result", "tab-timeline")):
+            await _click_badge(app, pilot, words)
+            assert tabs.active == pane, words
+        await _click_badge(app, pilot, "1 pending rec")  # protected state: the channel, not a tab
+        assert app.focused is not None and app.focused.parent is not None
+        assert any(node.id == "state" for node in app.focused.ancestors_with_self), app.focused
