@@ -73,3 +73,30 @@ async def test_a_click_on_a_header_badge_opens_what_it_counts(sample_store: Path
         await _click_badge(app, pilot, "1 pending rec")  # protected state: the channel, not a tab
         assert app.focused is not None and app.focused.parent is not None
         assert any(node.id == "state" for node in app.focused.ancestors_with_self), app.focused
+
+
+def test_a_deletion_with_names_and_ledger_entries_kept_gives_one_instruction(tmp_path: Path) -> None:
+    from tests.conftest import write_sif
+    sid, at, mail = "s-kept", "2025-05-01T00:00:00Z", "zq.hidden.person@example.org"
+    records = [{"type": "session", "id": sid, "title": "t", "owner": "o", "created_at": at},
+               {"type": "event", "session": sid, "seq": 1, "kind": "user_message", "trust": "user", "at": at,
+                "content": f"mail {mail}"},
+               {"type": "event", "session": sid, "seq": 2, "kind": "tool_call", "trust": "model", "at": at,
+                "call_id": "c9", "tool": "send_zq.hidden.person@example.org", "args": {}},
+               {"type": "ledger", "session": sid, "kind": "harness.note", "actor": "bot", "at": at,
+                "payload": {"note": "zq.hidden.person=40example.org"}},
+               {"type": "deletion_request", "session": sid, "id": "del-1", "targets": ["evt:1"],
+                "requested_by": "user", "reason": "mine"}]
+    store = tmp_path / "s.db"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import", str(write_sif(tmp_path / "in.jsonl", records)), "--into",
+                               str(store)]).exit_code == 0
+    text = runner.invoke(cli, ["deletion", str(store), "del-1"]).stdout
+    block = text[text.index("✕"):]
+    assert "tool name" in block and "ledger entry" in block, block  # both kinds kept
+    # one instruction for both (it was two "to remove it:" lines, "rename it" and "remove the value")
+    assert block.count("to remove") == 1, block
+    assert ("rename each name that holds it everywhere in FILE and remove the value from the ledger entries "
+            "in FILE") in block, block
+    refused = runner.invoke(cli, ["delete", str(store), "del-1", "--reviewer", "r"])
+    assert refused.exit_code == 1 and "Or, for the ledger entries" not in refused.output, refused.output

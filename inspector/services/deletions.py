@@ -28,7 +28,7 @@ from inspector.domain.sif import identity_digest
 from inspector.domain.trust import reviewer_name
 from inspector.services import verify_pg_schema
 from inspector.services.deletion_cache import cache_warnings
-from inspector.services.deletion_names import REWRITTEN_FIELD, REWRITTEN_TITLE, redacted_extra
+from inspector.services.deletion_names import REWRITTEN_FIELD, REWRITTEN_TITLE, one_remedy, redacted_extra
 from inspector.services.deletion_outside import outside_warnings
 from inspector.services.deletion_recurrence import digester, later_copies
 from inspector.services.deletion_scan import Coverage, coverage
@@ -188,7 +188,7 @@ def kept_refusal(request: str, cov: Coverage) -> Refusal:
     """``copy_kept``: every copy the request cannot remove, so the refusal alone is enough to act
     on; the way out is the same for all (the app says it when ``x`` is pressed, too)."""
     shown = "; ".join(f"{k['what']} {k['name']!r}" for k in cov.kept)
-    ways = " Or, for the ledger entries: ".join(dict.fromkeys(k["remedy"] for k in cov.kept))
+    ways = one_remedy(cov.session, cov.kept)
     return Refusal("copy_kept", f"deletion request {request!r} cannot remove {_n(len(cov.kept), 'copy')} of what it "
                                 f"targets, so nothing was deleted: {shown}. To remove them: {ways}.")
 
