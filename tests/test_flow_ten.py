@@ -100,3 +100,39 @@ def test_a_deletion_with_names_and_ledger_entries_kept_gives_one_instruction(tmp
             "in FILE") in block, block
     refused = runner.invoke(cli, ["delete", str(store), "del-1", "--reviewer", "r"])
     assert refused.exit_code == 1 and "Or, for the ledger entries" not in refused.output, refused.output
+
+
+@pytest.mark.parametrize("args", [["deletion", "{store}", "{id}"], ["accept", "{store}", "{id}", "--reviewer", "r"],
+                                  ["correct", "{store}", "--session", "s-export", "--key", "{id}", "--value", "v",
+                                   "--reason", "r", "--reviewer", "r"],
+                                  ["drift", "{store}", "--session", "{id}"]])
+def test_a_hostile_id_in_an_error_is_shown_one_inert_way(sample_store: Path, args: list[str]) -> None:
+    hostile = "zz\x1b]52;c;AAAA\x07x\u202e"
+    done = CliRunner().invoke(cli, [a.format(store=sample_store, id=hostile) for a in args])
+    said = done.output
+    assert done.exit_code == 3 and "'zz␛]52;c;AAAA␇x⟨U+202E⟩'" in said, said
+    assert "\\x1b" not in said and "\\u202e" not in said and "\x1b" not in said, said  # not Python's repr beside it
+
+
+@pytest.mark.parametrize("args", [
+    ["correct", "{store}", "--session", "s-export", "--key", "goal.main", "--value", "v", "--reason", "{why}"],
+    ["reject", "{store}", "cand-goal", "--reason", "{why}"],
+    ["reconcile", "{store}", "a12", "--status", "failed", "--evidence", "evt:3", "--reason", "{why}"],
+    ["request-deletion", "{store}", "--session", "s-privacy", "evt:1", "--reason", "{why}"],
+    ["confirm", "{store}", "--session", "s-export", "--all-pending", "--reject", "--reason", "{why}"]])
+def test_a_reason_with_escape_or_bidi_characters_is_refused_as_a_name_is(sample_store: Path, args: list[str]) -> None:
+    """A reason is kept in the ledger for good, as a reviewer's name: one holding an escape or a
+    bidi override is refused (reason_invalid, exit 3), nothing written — it was stored."""
+    before = {p.name: p.read_bytes() for p in sample_store.parent.glob(sample_store.name + "*")}
+    for why in ("ok\x1b]0;PWNED\x07", "fine\u202eenif", "zero\u200bwidth"):
+        done = CliRunner().invoke(cli, [*(a.format(store=sample_store, why=why) for a in args), "--reviewer", "lin",
+                                        "--json"])
+        assert done.exit_code == 3, done.output
+        assert '"reason_invalid"' in done.output and "nothing was written" in done.output, done.output
+    assert {p.name: p.read_bytes() for p in sample_store.parent.glob(sample_store.name + "*")} == before
+
+
+def test_a_reason_of_several_lines_or_with_a_joiner_is_still_taken(sample_store: Path) -> None:
+    done = CliRunner().invoke(cli, ["correct", str(sample_store), "--session", "s-export", "--key", "goal.main",
+                                    "--value", "v", "--reason", "first line\nsecond: می\u200cخواهم", "--reviewer", "lin"])
+    assert done.exit_code == 0, done.output

@@ -30,6 +30,7 @@ from inspector.domain.deletion import sensitive_values
 from inspector.domain.deletion_forms import LooseMatcher, fold
 from inspector.domain.number_copies import NumberCopies
 from inspector.domain.plurals import plural
+from inspector.domain.terminal_safe import quoted
 from inspector.store import session_rows
 
 # Names a deletion cannot rewrite: (table, column, what a person calls it, why it stays).
@@ -141,7 +142,7 @@ async def kept_names(db: aiosqlite.Connection, session: str, match: NameMatcher)
             if (what, text) not in seen and match.holds(text):
                 seen.add((what, text))
                 kept.append({"where": f"{table}.{column}", "name": text, "what": what,
-                             "why": f"the {what} {text!r} holds a value of the targets; {why}, so it cannot be "
+                             "why": f"the {what} {quoted(text)} holds a value of the targets; {why}, so it cannot be "
                                     "rewritten in place", "remedy": remedy(session, ledger=False)})
     for seq, kind, actor, payload in await db.execute_fetchall(
             "SELECT seq, kind, actor, CAST(payload AS TEXT) FROM ledger WHERE session = ? ORDER BY seq", (session,)):
