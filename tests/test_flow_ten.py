@@ -136,3 +136,23 @@ def test_a_reason_of_several_lines_or_with_a_joiner_is_still_taken(sample_store:
     done = CliRunner().invoke(cli, ["correct", str(sample_store), "--session", "s-export", "--key", "goal.main",
                                     "--value", "v", "--reason", "first line\nsecond: می\u200cخواهم", "--reviewer", "lin"])
     assert done.exit_code == 0, done.output
+
+
+async def test_the_apps_correction_dialog_refuses_a_reason_with_a_bidi_override(sample_store: Path) -> None:
+    from textual.widgets import Input
+
+    from inspector.ui.dialogs import MessageDialog
+
+    app = InspectorApp(sample_store, session="s-export", reviewer="lin")
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("1", "c")
+        await settle(app, pilot)
+        app.screen.query_one("#correct-reason", Input).value = "ok\u202eko"  # pasted
+        app.screen.query_one("#correct-value", Input).value = "new value"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MessageDialog), app.screen
+        assert "reason_invalid" in app.screen.dialog_title
+    assert CliRunner().invoke(cli, ["history", str(sample_store), "--session", "s-export", "--key",
+                                    "goal.main"]).output.count("correction") == 0
