@@ -46,9 +46,10 @@ def _records() -> list[dict[str, object]]:
 
 
 def _named(text: str) -> bool:
-    """Both kept names are in ``text``, their escapes made visible (quoted as Python writes them)."""
-    return ("\\x1b]52;c;" in text and codecs.encode(MAIL, "rot13") in text
-            and "contact.\\u202e一三九一二三四五六七八" in text)
+    """Both kept names are in ``text``, their escapes made visible (one inert form, as the app's:
+    ``␛``, ``⟨U+202E⟩`` — not Python's ``\\x1b`` beside them, flow-ten)."""
+    return ("␛]52;c;" in text and codecs.encode(MAIL, "rot13") in text
+            and "contact.⟨U+202E⟩一三九一二三四五六七八" in text)
 
 
 def _store(tmp_path: Path) -> Path:

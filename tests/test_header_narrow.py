@@ -20,11 +20,12 @@ async def test_at_80_columns_the_header_shows_drift_and_loss_first(sample_store:
         header = app.screen.query_one(HeaderBar)
         lines = [strip.text.strip() for strip in header.render_lines(header.region.reset_offset)]
         # the badges wrap rather than lose one to "…" (flow-seven); check's "✗ 2 facts lost" (check-verdicts)
-        # made them three lines at 80 columns, so they take their full forms
+        # made them three lines at 80 columns; with survival's kept / lost / not judged (flow-ten) the
+        # badges take their short forms, each widened back while its line fits
         assert len(lines) == 4
         assert "s-export" in lines[0]  # where you are, cut with "…" if it must be
-        assert lines[1].startswith("⚠ drift 4   ✗ 2 facts lost")  # the verdicts first: visible at any width
-        assert "gen 3 keeps 1 of 5 facts" in lines[1] + lines[2]
+        assert lines[1].startswith("⚠ drift 4  ✗ 2 facts lost")  # the verdicts first: visible at any width
+        assert "gen 3 1/5 kept, 3 lost, 1 not judged · 1 not counted" in lines[1] + lines[2]
         assert "◷ 8 pending cand" in lines[2] + lines[3] and lines[3].endswith("as lin")  # wrapped whole
 
 

@@ -78,7 +78,7 @@ async def test_the_header_is_never_green_where_the_app_or_check_is_not(tmp_path:
     # failure word for word, and survival now says so (check-verdicts): both green, and the page
     assert checks["s-bigfold"].ok and not checks["s-bigfold"].warnings
     assert "no findings" in pages["s-bigfold"]
-    assert '<span class="badge accent">∴ gen 1 keeps 2 of 2 facts</span>' in pages["s-bigfold"]
+    assert '<span class="badge accent">∴ gen 1: 2 of 2 facts kept</span>' in pages["s-bigfold"]
     assert '<span class="badge error">⚠ 2 facts lost or contradicted</span>' in pages["s-export"]  # check's survival
     assert data["check"] == checks["s-privacy"].as_dict() | {"counts": data["check"]["counts"], "left_out": {}}
     assert data["check"]["counts"]["warnings"] == 2
@@ -86,7 +86,8 @@ async def test_the_header_is_never_green_where_the_app_or_check_is_not(tmp_path:
     assert '<span class="badge warning">⚠ 1 warning: untrusted instructions kept as rules</span>' in pages["s-export"]
     assert '<span class="badge error">⚠ 6 refused candidates</span>' in pages["s-export"]
     assert "sensitive_data" in pages["s-privacy"].split('id="check"')[1]  # each warning listed with its sentence
-    assert "</code> ✗ fails, with 3 warnings." in pages["s-export"] and "</code> ✓ passes, with 2 warnings." in pages["s-privacy"]
+    assert "</code> ✗ fails, with 3 warnings: 2 leave it not judged in full" in pages["s-export"]
+    assert "</code> ✓ passes, with 2 warnings: none leaves it not judged in full." in pages["s-privacy"]
 
 
 def test_the_cli_bounds_by_default_and_writes_everything_when_asked(tmp_path: Path) -> None:

@@ -160,7 +160,7 @@ async def test_9_review_status_and_counts_follow_each_decision(sample_store: Pat
         assert isinstance(dialog, ReviewDialog)
         behind = main_of(app)
         assert "ctx v5" in text_of(behind.query_one(HeaderBar))  # before the dialog closes
-        assert "7 pending candidates" in text_of(behind.query_one(HeaderBar))
+        assert "7 pending cand" in text_of(behind.query_one(HeaderBar))  # short form when the line is full
         sessions_list = behind.query_one(SessionsList)
         line = str(sessions_list.get_option_at_index(sessions_list.highlighted or 0).prompt)
         assert "v5" in line

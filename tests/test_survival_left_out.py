@@ -34,8 +34,8 @@ def test_the_facts_left_out_are_named_with_why() -> None:
     out = survival(1, "We will ship the export fix.", [], (1, 10), facts)
     assert [v.fact.key for v in out.verdicts] == ["g1"]
     assert [f.key for f in out.after] == ["g2"] and [f.key for f in out.untrusted] == ["r1"]
-    assert out.headline() == ("gen 1 keeps 1 of 1 facts · 1 after its range · 1 untrusted not counted")
-    assert survival(1, "ship the export fix", [], (1, 10), facts[:1]).headline() == "gen 1 keeps 1 of 1 facts"
+    assert out.headline() == ("gen 1: 1 of 1 fact kept · 1 after its range · 1 untrusted not counted")
+    assert survival(1, "ship the export fix", [], (1, 10), facts[:1]).headline() == "gen 1: 1 of 1 fact kept"
 
 
 @pytest.mark.skipif(not REAL.is_file(), reason="needs ../shared/real_sessions/claude-code (CI has it)")
@@ -52,7 +52,8 @@ def test_the_real_transcript_says_which_of_seven_records_is_not_counted(tmp_path
     assert badges.pending_state == 7
     # Three of the goals stand word for word only in its "All User Messages" list: unknown since
     # verdict-real-two (a quote is not their state).
-    assert badges.survival == "gen 1 keeps 3 of 6 facts · 1 after its range"
+    assert badges.survival == "gen 1: 3 of 6 facts kept, 0 lost, 3 not judged · 1 after its range"
+    assert badges.survival_short == "gen 1 3/6 kept, 3 not judged · 1 not counted"
     assert [f.sources for f in report.result.after] == [("evt:174",)]  # type: ignore[union-attr]
     shown = report_content(report).plain
     assert "· after its range (1)" in shown and "ok, I couldn't replicate the 4 session issue" in shown

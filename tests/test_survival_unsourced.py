@@ -28,7 +28,7 @@ def test_a_fact_without_a_source_is_not_said_to_come_after_the_range() -> None:
              Fact("c1", "constraint", "never touch prod", "pending", (), "user")]
     out = survival(1, "ship it", [], (1, 4), facts)
     assert out.after == [] and [f.key for f in out.unsourced] == ["c1"]
-    assert out.headline() == "gen 1 keeps 1 of 1 facts · 1 without a source not counted"
+    assert out.headline() == "gen 1: 1 of 1 fact kept · 1 without a source not counted"
 
 
 def test_the_cli_the_json_and_the_tab_say_it_has_no_source(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from inspector.domain.cell_width import cells, padded
 from inspector.domain.deletion import NOT_CHECKED, REASON_CODES
 from inspector.services import deletion_requests, deletions
 from inspector.services.deletion_gone import removed_sentence
+from inspector.services.deletion_names import one_remedy
 from inspector.services.deletions import Coverage
 from inspector.store.connection import open_store
 
@@ -56,7 +57,8 @@ def coverage_text(cov: Coverage) -> list[str]:
     if cov.kept:
         lines.append(f"  ✕ {copy_count(len(cov.kept))} cannot be removed, so `delete` refuses (copy_kept):")
         lines += [f"    - {k['why']}" for k in cov.kept]
-        lines += [f"    to remove it: {way}" for way in dict.fromkeys(k.get("remedy", "") for k in cov.kept) if way]
+        lines.append(f"    to remove them: {one_remedy(cov.session, cov.kept)}" if len(cov.kept) > 1
+                     else f"    to remove it: {one_remedy(cov.session, cov.kept)}")
     return lines + _not_checked()
 
 

@@ -167,3 +167,10 @@ def _json_escape(match: re.Match[str]) -> str:
         return f"\\u{code:04x}"
     code -= 0x10000
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def quoted(value: object) -> str:
+    """A value a person typed or a file named, in quotes, inert as :func:`terminal_safe` shows it:
+    ``'a␛]0;PWNED␇'``. Python's ``repr`` wrote the same id ``'a\\x1b]0;PWNED\\x07'`` beside the
+    store's ids made visible with ``␛`` in one line (deletion-nine): one form everywhere."""
+    return "'" + terminal_safe(value if isinstance(value, str) else str(value)) + "'"

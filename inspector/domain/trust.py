@@ -77,6 +77,27 @@ def reviewer_name(actor: str | None) -> str:
     return actor.strip()
 
 
+# What a reason may hold that a name may not: its line breaks and tabs (a reason is prose), and the
+# joiners that Persian, Indic scripts and emoji need (U+200C, U+200D) — they move and hide nothing.
+_REASON_ALLOWED = frozenset({"U+000A", "U+0009", "U+200C", "U+200D"})
+
+
+def reason_text(reason: str) -> str:
+    """A typed reason, refused (``reason_invalid``, nothing written) when it holds a character that
+    acts on a terminal or hides or reorders what is read: it is recorded in the append-only ledger
+    for good, as a reviewer's name is (:func:`reviewer_name`), and shown to every later reader —
+    an escape there was stored and only ever shown inert (deletion-nine). Same rule in every
+    command and dialog that takes a reason (the services check it, so the app's dialogs too)."""
+    from inspector.domain.errors import BadInput
+
+    hidden = [c for c in hidden_characters(reason) if c not in _REASON_ALLOWED]
+    if hidden:
+        raise BadInput(f"a reason is recorded in the append-only ledger for good, so it must read as written: it "
+                       f"holds {', '.join(hidden[:3])}{' and more' if len(hidden) > 3 else ''} (control, bidi or "
+                       "invisible characters); nothing was written", code="reason_invalid")
+    return reason
+
+
 def hidden_characters(text: str) -> list[str]:
     """The characters of ``text`` that act on a terminal or hide/reorder what is read (control,
     format — bidi, zero-width —, surrogate, private-use, line/paragraph separators), as U+XXXX."""

@@ -109,14 +109,30 @@ def check_section(data: dict[str, Any]) -> str:
     items += [("warning", w["code"], w["message"]) for w in check.get("warnings") or []]
     word = {"failed": "✗ fails", "unknown": "? cannot judge everything it read", "clear": "✓ passes"}
     verdict = word.get(check.get("verdict") or "", "✓ passes" if check.get("ok") else "✗ fails") \
-        + (f", with {_n((check.get('counts') or {}).get('warnings', len(check['warnings'])), 'warning')}"
-           if check.get("warnings") else "")
+        + _warnings_said(check, (data.get("badges") or {}).get("not_judged") or 0)
     listed = "".join(f'<li class="{cls}"><code>{e(code)}</code> {e(message)}</li>' for cls, code, message in items)
     listed += "".join(f'<li class="muted">… {n:,} more {e(name)} {"item is" if n == 1 else "items are"} left out of this report: '
                       f'<code>inspector check --session {e(check.get("session", ""))} --json</code> lists every one</li>'
                       for name, n in (check.get("left_out") or {}).items())
     return (f'<section id="check"><h2>Check</h2><p><code>inspector check --session {e(check.get("session", ""))}'
             f'</code> {e(verdict)}.</p>' + (f'<ul class="findings">{listed}</ul>' if listed else "") + "</section>")
+
+
+def _warnings_said(check: dict[str, Any], not_judged: int) -> str:
+    """", with 3 warnings: 2 leave it not judged in full (the header's "?"), 1 does not": the
+    section counted every warning (3) beside the header's "? 2 warnings" (those that make the
+    verdict "?"), and a reader compared the two (review-17). Both numbers, each named."""
+    if not check.get("warnings"):
+        return ""
+    total = (check.get("counts") or {}).get("warnings", len(check["warnings"]))
+    said = f", with {_n(total, 'warning')}"
+    if not_judged and total > not_judged:
+        return said + (f": {not_judged:,} {'leaves' if not_judged == 1 else 'leave'} it not judged in full "
+                       f"(the header's \"?\"), {total - not_judged:,} {'does' if total - not_judged == 1 else 'do'} not")
+    if not_judged:
+        return said + (": each leaves it not judged in full (the header's \"?\")" if total > 1
+                       else ", which leaves it not judged in full (the header's \"?\")")
+    return said + (": none leaves it not judged in full" if total > 1 else ", which does not leave it not judged in full")
 
 
 def _state(records: list[dict[str, Any]]) -> str:

@@ -15,8 +15,9 @@ import aiosqlite
 
 from inspector.domain.candidates import Validation, validate_candidate
 from inspector.domain.errors import BadInput, Refusal
+from inspector.domain.terminal_safe import quoted
 from inspector.domain.text_checks import rule_sentences
-from inspector.domain.trust import reviewer_name
+from inspector.domain.trust import reason_text, reviewer_name
 from inspector.services.lookup import load_by_id
 from inspector.services.session_facts import session_facts
 from inspector.services.summary_in_use import append_accepted
@@ -83,7 +84,7 @@ async def accept(store: Store, candidate: str, *, actor: str, session: str | Non
         result = await _validate(db, cand)
         facts_version = await _context_version(db, sid)
         if cand["status"] != "pending":
-            result.refusals.insert(0, Refusal("already_decided", f"candidate {candidate!r} was already "
+            result.refusals.insert(0, Refusal("already_decided", f"candidate {quoted(candidate)} was already "
                                               f"{cand['status']}; a decided candidate cannot be decided again."))
         if result.refusals:
             return Decision(result, facts_version, sid)
@@ -106,6 +107,7 @@ async def accept(store: Store, candidate: str, *, actor: str, session: str | Non
 
 async def reject(store: Store, candidate: str, *, actor: str, reason: str, session: str | None = None) -> Decision:
     actor = reviewer_name(actor)
+    reason_text(reason)  # no escape or bidi character kept in the ledger for good (reason_invalid)
     if not reason.strip():  # the app's dialog asks for one; `reject --reason ''` said "rejected cand-x: "
         raise BadInput("a rejection needs a reason (--reason), recorded in the ledger; nothing was written",
                        code="reason_required")
@@ -115,7 +117,7 @@ async def reject(store: Store, candidate: str, *, actor: str, reason: str, sessi
         result = await _validate(db, cand)
         version = await _context_version(db, sid)
         if cand["status"] != "pending":
-            result.refusals = [Refusal("already_decided", f"candidate {candidate!r} was already {cand['status']}; "
+            result.refusals = [Refusal("already_decided", f"candidate {quoted(candidate)} was already {cand['status']}; "
                                        "a decided candidate cannot be decided again.")]
             return Decision(result, version, sid)
         result.refusals = []  # rejecting an invalid candidate is always allowed

@@ -22,7 +22,8 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.errors import BadInput, NotFound, Refusal
-from inspector.domain.trust import UNTRUSTED
+from inspector.domain.terminal_safe import quoted
+from inspector.domain.trust import UNTRUSTED, reason_text
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
 from inspector.store import ledger, session_rows
 from inspector.store.connection import Store
@@ -95,7 +96,7 @@ async def no_record(db: aiosqlite.Connection, session: str, key: str, then: str 
     (``goal.mian`` for ``goal.main``): a key is typed from memory, and only matched whole."""
     keys = sorted(str(r[0]) for r in await db.execute_fetchall(
         "SELECT DISTINCT key FROM state_records WHERE session = ?", (session,)))
-    return NotFound(f"session {session!r} has no protected record {key!r}{key_hint(keys, key)}"
+    return NotFound(f"session {quoted(session)} has no protected record {quoted(key)}{key_hint(keys, key)}"
                     + (f" {then}" if then else ""))
 
 
@@ -121,7 +122,7 @@ def key_hint(keys: list[str], typed: str | None) -> str:
     starting = [k for k in keys if folded and k.casefold().startswith(folded)]
     close = close or starting[:3] or difflib.get_close_matches(typed or "", keys, n=3, cutoff=0.75)
     if close:
-        more = f" ({len(starting)} keys start with {typed!r})" if len(starting) > 3 and close == starting[:3] else ""
+        more = f" ({len(starting)} keys start with {quoted(typed)})" if len(starting) > 3 and close == starting[:3] else ""
         return f"; did you mean {' or '.join(close)}?{more}"
     shown = ", ".join(keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
     return f"; its keys: {shown}"
@@ -135,7 +136,7 @@ def check(versions: list[dict[str, Any]], session: str, key: str, version: int |
           actor: str, *, reject: bool = False) -> dict[str, Any] | Refused:
     """The pending version ``actor`` may decide, or why not. ``versions`` are the key's, oldest first."""
     if not versions:
-        raise NotFound(f"session {session!r} has no protected record {key!r}")
+        raise NotFound(f"session {quoted(session)} has no protected record {quoted(key)}")
     verb = "reject" if reject else "confirm"
     if version is None:
         pending = next((v for v in reversed(versions) if v["status"] == "pending"), None)
@@ -145,7 +146,7 @@ def check(versions: list[dict[str, Any]], session: str, key: str, version: int |
     else:
         pending = next((v for v in versions if v["version"] == version), None)
         if pending is None:
-            raise NotFound(f"session {session!r} has no version {version} of {key!r}")
+            raise NotFound(f"session {quoted(session)} has no version {version} of {quoted(key)}")
         if pending["status"] != "pending":
             return Refused(key, version, pending["status"],
                            Refusal("not_pending", f"{key} v{version} is {pending['status']}, not pending; "
@@ -211,7 +212,7 @@ async def pending_targets(db: aiosqlite.Connection, session: str, *, kind: str |
                           writer: str | None = None) -> list[Target]:
     """Every pending version of the session (optionally of one kind, or by one writer), in key order."""
     if kind is not None and kind not in STATE_KINDS:
-        raise BadInput(f"unknown kind {kind!r}; one of {', '.join(STATE_KINDS)}")
+        raise BadInput(f"unknown kind {quoted(kind)}; one of {', '.join(STATE_KINDS)}")
     sql = "SELECT key, version FROM state_records WHERE session = ? AND status = 'pending'"
     args: list[Any] = [session]
     if kind is not None:
@@ -296,6 +297,7 @@ async def decide_many(store: Store, session: str, targets: Sequence[Target] | No
     it, every pending version of the session, narrowed by ``kind`` and ``writer``. Records the
     actor may not decide are refused, each with its code, and left as they were; the others
     are decided. Nothing is written when nothing can be decided."""
+    reason_text(reason)
     if targets is not None and (kind is not None or writer is not None):
         raise BadInput("name the records, or ask for every pending one by kind or writer, not both")
     async with store.transaction() as db:
@@ -316,7 +318,7 @@ async def decide_many(store: Store, session: str, targets: Sequence[Target] | No
             what = "".join(f" {x}" for x in (f"of kind {kind}" if kind else "", f"written by {writer}" if writer else "")
                            if x)
             refused.append(Refused("", None, None, Refusal(
-                "nothing_pending", f"session {session!r} has no pending record{what} to decide.")))
+                "nothing_pending", f"session {quoted(session)} has no pending record{what} to decide.")))
         outcome = BulkOutcome(session, "rejected" if reject else "confirmed", decided, refused, cv, gr)
         if not decided:
             return outcome

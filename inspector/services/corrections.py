@@ -21,7 +21,8 @@ from inspector.domain.errors import BadInput, Refusal, no_generation
 from inspector.domain.guarded_json import INT_MAX, INT_MIN
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.sif import identity_digest
-from inspector.domain.trust import reviewer_name
+from inspector.domain.terminal_safe import quoted
+from inspector.domain.trust import reason_text, reviewer_name
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
 from inspector.services import confirmations
 from inspector.services.drift import check_text
@@ -73,6 +74,7 @@ CARRIED_FIELDS = ("rationale", "alternatives")
 
 def _reason_given(reason: str, act: str) -> None:
     """The app's dialogs ask for a reason before they write; the CLI took --reason '' as one."""
+    reason_text(reason)
     if not reason.strip():
         raise BadInput(f"a {act} needs a reason (--reason), recorded in the ledger; nothing was written",
                        code="reason_required")
@@ -91,7 +93,7 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
         if not versions and kind is None:
             raise await confirmations.no_record(db, session, key, "(to add a new one, pass --kind)")
         if kind is not None and kind not in STATE_KINDS:
-            raise BadInput(f"unknown kind {kind!r}; one of {', '.join(STATE_KINDS)}")
+            raise BadInput(f"unknown kind {quoted(kind)}; one of {', '.join(STATE_KINDS)}")
         kind = versions[-1]["kind"] if versions else kind
         active = next((v for v in reversed(versions) if v["status"] == "active"), None)
         is_owner = owner is not None and actor == owner
@@ -146,6 +148,7 @@ async def confirm(store: Store, session: str, key: str, *, actor: str, reject: b
     """The owner confirms (or rejects) the pending version of ``key`` (its latest, or ``version``);
     the rule is :func:`inspector.services.confirmations.decide_pending`, shared with bulk decisions."""
     actor = reviewer_name(actor)
+    reason_text(reason)
     async with store.transaction() as db:
         owner, cv, gr = await confirmations.session_versions(db, session)
         got = await confirmations.decide_pending(db, session, owner, key, actor=actor, reject=reject, version=version)

@@ -30,6 +30,7 @@ from inspector.domain.deletion import sensitive_values
 from inspector.domain.deletion_forms import LooseMatcher, fold
 from inspector.domain.number_copies import NumberCopies
 from inspector.domain.plurals import plural
+from inspector.domain.terminal_safe import quoted
 from inspector.store import session_rows
 
 # Names a deletion cannot rewrite: (table, column, what a person calls it, why it stays).
@@ -141,7 +142,7 @@ async def kept_names(db: aiosqlite.Connection, session: str, match: NameMatcher)
             if (what, text) not in seen and match.holds(text):
                 seen.add((what, text))
                 kept.append({"where": f"{table}.{column}", "name": text, "what": what,
-                             "why": f"the {what} {text!r} holds a value of the targets; {why}, so it cannot be "
+                             "why": f"the {what} {quoted(text)} holds a value of the targets; {why}, so it cannot be "
                                     "rewritten in place", "remedy": remedy(session, ledger=False)})
     for seq, kind, actor, payload in await db.execute_fetchall(
             "SELECT seq, kind, actor, CAST(payload AS TEXT) FROM ledger WHERE session = ? ORDER BY seq", (session,)):
@@ -155,12 +156,24 @@ async def kept_names(db: aiosqlite.Connection, session: str, match: NameMatcher)
     return kept
 
 
-def remedy(session: str, *, ledger: bool) -> str:
+def remedy(session: str, *, ledger: bool, names: bool | None = None) -> str:
     """How a copy no deletion can remove is removed after all: only a new store made without it
-    (this store's ledger and names stay as written, DESIGN rules 1 and 2)."""
-    what = "remove the value from FILE" if ledger else "rename it everywhere in FILE"
-    return (f"export the session (`inspector export STORE --session {session} -o FILE`), {what}, import FILE "
-            "into a new store, and retire this store file and its backups")
+    (this store's ledger and names stay as written, DESIGN rules 1 and 2). ``names`` as well as
+    ``ledger``: both kinds of copy, one instruction (:func:`one_remedy`)."""
+    steps = [*(["rename each name that holds it everywhere in FILE"] if names or (names is None and not ledger) else []),
+             *(["remove the value from the ledger entries in FILE"] if ledger else [])]
+    return (f"export the session (`inspector export STORE --session {session} -o FILE`), {' and '.join(steps)}, "
+            "import FILE into a new store, and retire this store file and its backups")
+
+
+def one_remedy(session: str, kept: list[dict[str, Any]]) -> str:
+    """The one way out for every kept copy: `deletion` printed a "to remove it:" line per kind of
+    copy (rename a name / remove from the ledger), two different instructions under one ✕ block
+    (deletion-nine). Empty when nothing is kept."""
+    if not kept:
+        return ""
+    ledger = any(k.get("where") == "ledger" for k in kept)
+    return remedy(session, ledger=ledger, names=any(k.get("where") != "ledger" for k in kept))
 
 
 def _payload_part(payload: str | None, match: NameMatcher) -> str:

@@ -28,7 +28,8 @@ from inspector.domain.deletion import REASON_CODES, sensitive_values
 from inspector.domain.errors import BadInput, NotFound
 from inspector.domain.event_refs import event_number, stored_seq
 from inspector.domain.sif import identity_digest
-from inspector.domain.trust import reviewer_name
+from inspector.domain.terminal_safe import quoted
+from inspector.domain.trust import reason_text, reviewer_name
 from inspector.services.deletion_scan import Coverage, coverage
 from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, fetch_one
@@ -109,7 +110,7 @@ async def _resolved(db: aiosqlite.Connection, session: str, typed: list[str]) ->
         elif found not in resolved:
             resolved.append(found)
     if unknown:
-        raise BadInput(f"session {session!r} holds no event or material named {', '.join(map(repr, unknown))} "
+        raise BadInput(f"session {quoted(session)} holds no event or material named {', '.join(map(quoted, unknown))} "
                        "(a target is evt:N in ASCII digits, a material id as the Raw evidence list shows it, or mat:ID; a "
                        "deleted one is gone already); nothing was written", code="unknown_target")
     return resolved
@@ -159,11 +160,12 @@ async def file_request(store: Store, session: str, targets: list[str], reason: s
     refuse (BadInput, nothing written) when a target names nothing, the reason is empty or the
     reason code is unknown."""
     actor = reviewer_name(actor)
+    reason_text(reason)
     if not reason.strip():
         raise BadInput("a deletion request needs a reason (--reason): who asked for it and why; nothing was written",
                        code="reason_required")
     if reason_code not in REASON_CODES:
-        raise BadInput(f"unknown reason code {reason_code!r}: one of {', '.join(REASON_CODES)}; nothing was written",
+        raise BadInput(f"unknown reason code {quoted(reason_code)}: one of {', '.join(REASON_CODES)}; nothing was written",
                        code="bad_reason_code")
     typed = [t for t in targets if t.strip()]
     if not typed:

@@ -25,10 +25,11 @@ from inspector.domain.deletion_recurrence import fingerprints
 from inspector.domain.errors import Refusal
 from inspector.domain.plurals import counted as _n
 from inspector.domain.sif import identity_digest
+from inspector.domain.terminal_safe import quoted
 from inspector.domain.trust import reviewer_name
 from inspector.services import verify_pg_schema
 from inspector.services.deletion_cache import cache_warnings
-from inspector.services.deletion_names import REWRITTEN_FIELD, REWRITTEN_TITLE, redacted_extra
+from inspector.services.deletion_names import REWRITTEN_FIELD, REWRITTEN_TITLE, one_remedy, redacted_extra
 from inspector.services.deletion_outside import outside_warnings
 from inspector.services.deletion_recurrence import digester, later_copies
 from inspector.services.deletion_scan import Coverage, coverage
@@ -81,7 +82,7 @@ async def _foreign_schema(store: Store, db: aiosqlite.Connection) -> list[str]:
 
 def _foreign_sentence(request: str, foreign: list[str]) -> str:
     shown = ", ".join(foreign[:6]) + (f" and {len(foreign) - 6} more" if len(foreign) > 6 else "")
-    return (f"the store holds {shown}, which the inspector's format does not make: deletion request {request!r} "
+    return (f"the store holds {shown}, which the inspector's format does not make: deletion request {quoted(request)} "
             "cannot find or remove a copy kept there (`inspector verify STORE` names the change).")
 
 
@@ -187,9 +188,9 @@ async def _delete_event(db: aiosqlite.Connection, session: str, seq: int) -> dic
 def kept_refusal(request: str, cov: Coverage) -> Refusal:
     """``copy_kept``: every copy the request cannot remove, so the refusal alone is enough to act
     on; the way out is the same for all (the app says it when ``x`` is pressed, too)."""
-    shown = "; ".join(f"{k['what']} {k['name']!r}" for k in cov.kept)
-    ways = " Or, for the ledger entries: ".join(dict.fromkeys(k["remedy"] for k in cov.kept))
-    return Refusal("copy_kept", f"deletion request {request!r} cannot remove {_n(len(cov.kept), 'copy')} of what it "
+    shown = "; ".join(f"{k['what']} {quoted(k['name'])}" for k in cov.kept)
+    ways = one_remedy(cov.session, cov.kept)
+    return Refusal("copy_kept", f"deletion request {quoted(request)} cannot remove {_n(len(cov.kept), 'copy')} of what it "
                                 f"targets, so nothing was deleted: {shown}. To remove them: {ways}.")
 
 
@@ -199,7 +200,7 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
         req = await load_by_id(db, "deletion_request", request, session)
         cov = await coverage(db, req)
         if req["status"] != "pending":
-            return DeletionResult(cov, {}, [Refusal("already_decided", f"deletion request {request!r} was already "
+            return DeletionResult(cov, {}, [Refusal("already_decided", f"deletion request {quoted(request)} was already "
                                                     "carried out.")])
         foreign = await _foreign_schema(store, db)
         if foreign:  # a table or trigger no deletion knows of may hold (or keep making) a copy

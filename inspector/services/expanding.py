@@ -19,6 +19,7 @@ from typing import Any
 
 from inspector.domain.errors import Refusal
 from inspector.domain.stubs import outside_slice, same_time
+from inspector.domain.terminal_safe import quoted
 from inspector.domain.trust import reviewer_name
 from inspector.domain.utf8_edges import cut_edges
 from inspector.services.lookup import load_by_id
@@ -114,7 +115,7 @@ def _pre_read_refusals(stub: StubRef, m: materials.StoredMaterial | None, start:
                        scopes: tuple[str, ...]) -> list[Refusal]:
     scope = (m.disclosure_scope if m is not None else None) or stub.disclosure_scope
     if scope is not None and scope not in scopes:
-        return [Refusal("scope_denied", f"{stub.material} is disclosed to scope {scope!r}; this reader has "
+        return [Refusal("scope_denied", f"{stub.material} is disclosed to scope {quoted(scope)}; this reader has "
                         f"{', '.join(scopes)}. Read it with --scope {scope} only if you are entitled to.")]
     if m is None or m.deleted_at is not None:
         when = f" on {m.deleted_at}" if m is not None else ""
@@ -122,8 +123,8 @@ def _pre_read_refusals(stub: StubRef, m: materials.StoredMaterial | None, start:
                         "observation of the source would be a new fact with its own time, not this original.")]
     found: list[Refusal] = []
     if stub.source_version is not None and stub.source_version != m.source_version:
-        found.append(Refusal("version_mismatch", f"the stub was taken from version {stub.source_version!r} but the "
-                             f"stored original is version {m.source_version!r}; it is not what the agent saw."))
+        found.append(Refusal("version_mismatch", f"the stub was taken from version {quoted(stub.source_version)} but the "
+                             f"stored original is version {quoted(m.source_version)}; it is not what the agent saw."))
     if stub.content_hash is not None and stub.content_hash != m.content_hash:
         found.append(Refusal("hash_mismatch", f"the stub names content {stub.content_hash[:19]}… but the stored "
                              f"original hashes to {m.content_hash[:19]}…; they are different bytes."))

@@ -28,7 +28,7 @@ from typing import Any
 from inspector.domain.canonical import content_hash
 from inspector.domain.errors import NotFound
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
-from inspector.domain.terminal_safe import json_safe
+from inspector.domain.terminal_safe import json_safe, quoted
 from inspector.domain.vocabulary import SIF_FORMAT
 from inspector.services.output_file import check_output, partial_for, remove_stale_partials, written
 from inspector.store import materials, session_rows
@@ -119,15 +119,15 @@ async def export_original(store: Store, session: str, out: Path) -> dict[str, An
         "SELECT material_id, id, content_hash, deleted_at FROM materials WHERE session = ? AND media_type = ? "
         "ORDER BY material_id", (session, ORIGINAL_MEDIA_TYPE))
     if not rows:
-        raise NotFound(f"session {session!r} was not imported from another format, so there is no original to "
+        raise NotFound(f"session {quoted(session)} was not imported from another format, so there is no original to "
                        "write; use export without --original for sif/1")
     parts: list[bytes] = []
     for material_id, ident, digest, deleted_at in rows:
         if deleted_at is not None:
-            raise NotFound(f"the original of {session!r} ({ident}) was deleted on {deleted_at}")
+            raise NotFound(f"the original of {quoted(session)} ({ident}) was deleted on {deleted_at}")
         data = await materials.read_all(store.db, int(material_id))
         if content_hash(data) != digest:
-            raise NotFound(f"the stored original of {session!r} ({ident}) no longer matches its hash; not written")
+            raise NotFound(f"the stored original of {quoted(session)} ({ident}) no longer matches its hash; not written")
         parts.append(data)
     data = b"".join(parts)
     stale = remove_stale_partials(out)

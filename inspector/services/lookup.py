@@ -7,6 +7,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.errors import BadInput, NotFound
+from inspector.domain.terminal_safe import quoted
 from inspector.store import session_rows
 from inspector.store.tables import SPECS
 
@@ -22,13 +23,13 @@ async def load_by_id(db: aiosqlite.Connection, type_: str, record_id: str, sessi
     if not rows and session and not await session_rows.exists(db, session):  # not "it holds no … at all"
         raise await session_rows.no_session(db, session)
     if not rows:
-        raise NotFound(f"no {noun} {record_id!r}" + (f" in session {session!r}" if session else "")
+        raise NotFound(f"no {noun} {quoted(record_id)}" + (f" in session {quoted(session)}" if session else "")
                        + (await _did_you_mean(db, spec.table, record_id, session)
                           or (await _a_material(db, record_id, session) if type_ == "stub" else "")
                           or await _which_exist(db, spec.table, noun, session)))
     if len(rows) > 1:  # ids are unique per session only: which one is meant is the person's to say
         sessions = sorted(str(r["session"]) for r in rows)
-        raise BadInput(f"{noun} {record_id!r} is ambiguous: it exists in {len(sessions)} sessions "
+        raise BadInput(f"{noun} {quoted(record_id)} is ambiguous: it exists in {len(sessions)} sessions "
                        f"({', '.join(sessions)}); nothing was changed — name one with --session "
                        f"(e.g. --session {sessions[0]})", code="ambiguous_id")
     return rows[0]

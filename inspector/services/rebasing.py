@@ -21,6 +21,7 @@ from inspector.domain.candidates import Validation
 from inspector.domain.errors import Refusal
 from inspector.domain.plurals import counted as _n
 from inspector.domain.sif import identity_digest
+from inspector.domain.terminal_safe import quoted
 from inspector.services.candidates import validate_record
 from inspector.services.lookup import load_by_id
 from inspector.store import ledger, session_rows
@@ -121,14 +122,14 @@ async def rebase(store: Store, candidate: str, *, actor: str, session: str | Non
         result.from_version, result.to_version = (old["base_version"], old["goal_revision"]), (cv, gr)
         new_id = f"{candidate}-on-v{cv}"
         if old["status"] != "pending":
-            result.refusals = [Refusal("already_decided", f"candidate {candidate!r} was already {old['status']}; "
+            result.refusals = [Refusal("already_decided", f"candidate {quoted(candidate)} was already {old['status']}; "
                                        "only a pending candidate is rebased.")]
         elif (old["base_version"], old["goal_revision"]) == (cv, gr):
-            result.refusals = [Refusal("not_stale", f"candidate {candidate!r} is already on the current base "
+            result.refusals = [Refusal("not_stale", f"candidate {quoted(candidate)} is already on the current base "
                                        f"(context v{cv}, goal r{gr}); there is nothing to rebase onto.")]
         elif await fetch_one(db, "SELECT 1 FROM candidates WHERE session = ? AND id = ?", (sid, new_id)):
-            result.refusals = [Refusal("already_rebased", f"candidate {candidate!r} was already rebased onto "
-                                       f"context v{cv} as {new_id!r}; review that one.")]
+            result.refusals = [Refusal("already_rebased", f"candidate {quoted(candidate)} was already rebased onto "
+                                       f"context v{cv} as {quoted(new_id)}; review that one.")]
         if result.refusals:
             return result
         result.changes = await changes_since(db, sid, old["base_version"])

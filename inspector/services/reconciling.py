@@ -18,6 +18,7 @@ import aiosqlite
 from inspector.domain.errors import BadInput, Refusal
 from inspector.domain.event_refs import event_number, stored_seq
 from inspector.domain.reconcile import RECONCILED_STATUSES, EvidenceFact, reconcile_refusals
+from inspector.domain.trust import reason_text
 from inspector.services.lookup import load_by_id
 from inspector.store import ledger, session_rows
 from inspector.store.connection import Store, fetch_one
@@ -95,6 +96,7 @@ async def reconcile(store: Store, action: str, *, status: str, evidence: str, re
                     session: str | None = None) -> Reconciliation:
     if status not in RECONCILED_STATUSES:
         raise BadInput(f"--status {status!r}: one of {', '.join(RECONCILED_STATUSES)}")
+    reason_text(reason)
     if not reason.strip():
         raise BadInput("a reconciliation needs a reason (recorded in the ledger)")
     async with store.transaction() as db:

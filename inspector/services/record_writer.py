@@ -24,6 +24,7 @@ from inspector.domain.errors import BadInput
 from inspector.domain.protocol import CallShape, ProtocolProblem
 from inspector.domain.sif import SifRecord
 from inspector.domain.sif_schema import IDENTITY_FIELDS
+from inspector.domain.terminal_safe import quoted
 from inspector.domain.trust import SOURCE_TRUST, UNTRUSTED, label_conflict, unconfirmed_state, unverified_act
 from inspector.store import bulk, materials, seals
 from inspector.store.connection import fetch_one
@@ -231,7 +232,7 @@ class RecordWriter:
         seq = rec.record.get("seq") if rec.type == "event" else 0
         self.trust_problems.append(ProtocolProblem(
             "deleted_record", rec.session, seq if isinstance(seq, int) else 0,
-            f"{rec.type} {_name(rec)} was removed by deletion {request!r}: not imported again (the file still holds "
+            f"{rec.type} {_name(rec)} was removed by deletion {quoted(request)}: not imported again (the file still holds "
             "what the deletion removed; importing it must not undo the deletion)", rec.line))
 
     def _row(self, rec: SifRecord) -> tuple[Any, ...]:
@@ -351,7 +352,7 @@ class RecordWriter:
         """Every record's session must be declared in the file or already stored."""
         for session, first in self.first_use.items():
             if session not in self.declared and session not in self.stored:
-                raise BadInput(f"{first.type} refers to session {session!r}, which is neither declared in this file "
+                raise BadInput(f"{first.type} refers to session {quoted(session)}, which is neither declared in this file "
                                "nor in the store", code="unknown_session", line=first.line)
 
 

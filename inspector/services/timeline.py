@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.domain.errors import NotFound
+from inspector.domain.terminal_safe import quoted
 from inspector.services.timeline_folds import Fold, Runs, folded_page
 from inspector.services.tombstones import deleted_calls, tombstones
 from inspector.store.connection import Store, fetch_one
@@ -377,14 +378,14 @@ async def counts(store: Store, session: str) -> tuple[int, int]:
 async def event_key(store: Store, session: str, seq: int) -> Key:
     row = await fetch_one(store.db, "SELECT IFNULL(at, ''), seq FROM events WHERE session = ? AND seq = ?", (session, seq))
     if row is None:
-        raise NotFound(f"event {seq} is not in session {session!r}")
+        raise NotFound(f"event {seq} is not in session {quoted(session)}")
     return (row[0], EVENT, int(row[1]))
 
 
 async def ledger_key(store: Store, session: str, seq: int) -> Key:
     row = await fetch_one(store.db, "SELECT at FROM ledger WHERE session = ? AND seq = ?", (session, seq))
     if row is None:
-        raise NotFound(f"ledger entry {seq} does not belong to session {session!r}")
+        raise NotFound(f"ledger entry {seq} does not belong to session {quoted(session)}")
     return ((await _placed(store, session, [seq]))[seq], LEDGER, seq)
 
 

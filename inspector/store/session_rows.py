@@ -15,6 +15,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.errors import NotFound
+from inspector.domain.terminal_safe import quoted
 from inspector.store.connection import fetch_one
 
 _COLUMNS = "s.id, s.title, s.created_at, s.adapter, s.owner, s.goal_revision, s.context_version, s.extra"
@@ -73,7 +74,7 @@ async def no_session(db: aiosqlite.Connection, session: str, where: str | None =
     whole ids that start so, instead of only "no session"; ``otherwise`` is said when none does."""
     every = await ids(db)
     whole = [i for i in every if session and i.casefold().startswith(session.casefold())]
-    message = f"no session {session!r}" + (f" in {where}" if where else "")
+    message = f"no session {quoted(session)}" + (f" in {where}" if where else "")
     titled = [] if whole else await _titled(db, session)
     if whole:
         shown = ", ".join(whole[:3]) + (f" and {len(whole) - 3} more" if len(whole) > 3 else "")

@@ -18,6 +18,7 @@ from inspector.domain.deletion import NOT_CHECKED
 from inspector.domain.errors import Refusal
 from inspector.services import deletions
 from inspector.services.deletion_gone import removed_sentence
+from inspector.services.deletion_names import one_remedy
 from inspector.services.deletions import Coverage
 from inspector.store.connection import Store
 from inspector.ui.dialog_base import Dialog
@@ -53,8 +54,8 @@ def coverage_content(cov: Coverage) -> Content:
         lines += [markup("[b $error]$n cannot be removed, so carrying it out is refused (copy_kept):[/]",
                          n=copies_said(len(cov.kept)))]
         lines += [markup("  [$error]■[/] $why", why=k["why"]) for k in cov.kept]
-        lines += [markup("  To remove it: $way", way=way)
-                  for way in dict.fromkeys(k.get("remedy", "") for k in cov.kept) if way]
+        lines.append(markup("  To remove $them: $way", them="them" if len(cov.kept) > 1 else "it",
+                            way=one_remedy(cov.session, cov.kept)))
     # the warnings before the list, as the refusal above: what to read before `x` (a record left without
     # evidence, a boilerplate line that takes other events with it) was last, under dozens of copies
     lines += [markup("  [b $warning]! $w[/]", w=w) for w in cov.warnings]

@@ -44,6 +44,7 @@ from textual.widgets import Input, TabbedContent
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from inspector.domain.errors import NotFound, Refusal
+from inspector.domain.terminal_safe import quoted
 from inspector.services import channels, sessions
 from inspector.ui.behind_tabs import FillsTabsLater, FocusedPane, empty_panes
 from inspector.ui.deciding import DecidesPending
@@ -182,7 +183,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
             self.query_one(SessionsList).load(items, None)
             self.query_one(HeaderBar).count_sessions(len(items))
             await sessions.get_session(self.store, self.initial_session)
-            raise NotFound(f"no session {self.initial_session!r} in {self.store.path.name}")
+            raise NotFound(f"no session {quoted(self.initial_session)} in {self.store.path.name}")
         self.query_one(SessionsList).load(items, target)
         self.query_one(HeaderBar).count_sessions(len(items))
         if target is None:
@@ -269,7 +270,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
             if ref.startswith(prefix):
                 number = ref[len(prefix):]
                 if not number.isdigit():
-                    raise NotFound(f"{ref!r} is not a reference to follow (expected {prefix}N)")
+                    raise NotFound(f"{quoted(ref)} is not a reference to follow (expected {prefix}N)")
                 self.query_one(TimelineArea).conversation = False  # a reference names a row
                 await self.query_one(TimelineView).jump_to_event(int(number), source)
                 self.action_focus_timeline()
@@ -279,7 +280,7 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
             evidence.query_one(Input).value = ""
             evidence.load(await channels.evidence(self.store, self.session))
         if not evidence.select_material(ref):
-            raise NotFound(f"{ref} is not a material of session {self.session!r}: it may never have been stored, "
+            raise NotFound(f"{ref} is not a material of session {quoted(self.session)}: it may never have been stored, "
                            "or it belongs to another session")
         self.focus_on(evidence.records)
 

@@ -79,10 +79,16 @@ def _middle_cut(name: str, width: int) -> str:
 
 
 class HeaderBar(Static):
-    """Store › session, then ``ctx vN · goal rN`` and badges (glyph + word, so it reads without colour)."""
+    """Store › session, then ``ctx vN · goal rN`` and badges (glyph + word, so it reads without colour).
+
+    A click on a badge opens what it counts, as a click on a tab does (flow-ten: a new user clicks
+    "⚠ drift 4" first): drift and the "?" warnings → Drift, survival → Survival, pending candidates
+    → Candidates, pending records → Protected state, unknown actions → Actions, a protocol problem →
+    the Timeline. The badges keep their colours (no link underline): they look as they did."""
 
     def __init__(self, store_path: Path, read_only: str | None = None, **kwargs: object) -> None:
         super().__init__("", **kwargs)  # type: ignore[arg-type]
+        self.auto_links = False  # a badge keeps its colour: no link colour or underline over it
         self.store_path = store_path
         self.read_only = read_only  # why the store can only be read, or None
         self.session: SessionSummary | None = None
@@ -170,32 +176,33 @@ class HeaderBar(Static):
             return [(checking, checking)]
         parts: list[Badge] = []
 
-        def both(full_form: str, short_form: str, **values: str) -> None:
-            parts.append((markup(full_form, **values), markup(short_form, **values)))
+        def both(full_form: str, short_form: str, opens: str, **values: str) -> None:
+            link = f"[@click=screen.{opens}]"  # a constant action: values never reach the markup's tags
+            parts.append((markup(link + full_form + "[/]", **values), markup(link + short_form + "[/]", **values)))
 
         if b.drift:
-            both("[$error]⚠ drift $n[/]", "[$error]⚠ drift $n[/]", n=str(b.drift))
+            both("[$error]⚠ drift $n[/]", "[$error]⚠ drift $n[/]", "focus_drift", n=str(b.drift))
         plural = {True: "s", False: ""}
         if b.survival_lost:  # check's ✗ survival findings: a confirmed fact the latest summary lost
-            both("[$error]✗ $n fact$s lost[/]", "[$error]✗ $n lost[/]",
+            both("[$error]✗ $n fact$s lost[/]", "[$error]✗ $n lost[/]", "focus_survival",
                  n=str(b.survival_lost), s=plural[b.survival_lost > 1])
         if b.not_judged:  # the verdict is "?" (or more than drift failed): say how many, never a bare nothing
             # it counts warnings (check's "!" lines), one of which may name three names: "? 1 not
             # judged" read as one thing not judged (flow-eight), so it says what it counts
-            both("[$accent]? $n warning$s: not judged in full[/]", "[$accent]? $n warning$s[/]",
+            both("[$accent]? $n warning$s: not judged in full[/]", "[$accent]? $n warning$s[/]", "focus_drift",
                  n=str(b.not_judged), s=plural[b.not_judged > 1])
         for code, n in sorted(b.protocol.items()):  # in words, not the code: "⚠ 2 lines_unread" (flow-nine)
-            both("[$error]⚠ $said[/]", "[$error]⚠ $brief[/]", said=counted_badge(code, n),
+            both("[$error]⚠ $said[/]", "[$error]⚠ $brief[/]", "focus_timeline", said=counted_badge(code, n),
                  brief=counted_badge(code, n, short=True))
         if b.survival:
-            both("[$accent]∴ $s[/]", "[$accent]∴ $brief[/]", s=b.survival, brief=b.survival_short or b.survival)
+            both("[$accent]∴ $s[/]", "[$accent]∴ $brief[/]", "focus_survival", s=b.survival, brief=b.survival_short or b.survival)
         if b.pending_candidates:
-            both("[$warning]◷ $n pending candidate$s[/]", "[$warning]◷ $n pending cand.[/]",
+            both("[$warning]◷ $n pending candidate$s[/]", "[$warning]◷ $n pending cand.[/]", "focus_candidates",
                  n=str(b.pending_candidates), s=plural[b.pending_candidates > 1])
         if b.pending_state:
-            both("[$warning]◌ $n pending record$s[/]", "[$warning]◌ $n pending rec.[/]",
+            both("[$warning]◌ $n pending record$s[/]", "[$warning]◌ $n pending rec.[/]", "focus_channel('state')",
                  n=str(b.pending_state), s=plural[b.pending_state > 1])
         if b.unknown_actions:
-            both("[$accent]? $n unknown action$s[/]", "[$accent]? $n unknown act.[/]",
+            both("[$accent]? $n unknown action$s[/]", "[$accent]? $n unknown act.[/]", "focus_actions",
                  n=str(b.unknown_actions), s=plural[b.unknown_actions > 1])
         return parts

@@ -124,7 +124,7 @@ class SurvivalView(Horizontal):
             lost = counts.get("missing", 0) + counts.get("contradicted", 0)
             colour = "$error" if lost else "$success"
             options.add_option(Option(markup(f"gen $g [dim]$k[/]\n  [{colour}]$h[/]", g=str(r.generation),
-                                             k=r.kind or "", h=r.headline().split(" · ")[0].split(" ", 2)[2]),
+                                             k=r.kind or "", h=r.result.counts_brief() if r.result else "no summary"),
                                       id=str(r.generation)))
         if not reports:
             options.add_option(Option(markup(NO_GENERATION), disabled=True))
