@@ -33,6 +33,7 @@ from inspector.domain.said import Said, norm_phrase
 from inspector.domain.said_condition_worded import Conditioned, worded_of, zh_act_at, zh_condition
 from inspector.domain.said_forbidden import _IRREGULAR, forbidden_of
 from inspector.domain.said_steps import telling_words
+from inspector.domain.textnorm import Span
 
 _UNLESS = re.compile(r"(?<![a-z])(?:unless|except when|except if)\s+(?P<cond>.+)$")
 _ANYWAY = re.compile(r"(?<![a-z])(?:although|though|even though|even if|despite|while|whereas|but|yet)(?![a-z])")
@@ -154,20 +155,29 @@ _FREE_ANYWAY = re.compile(r"even if|even when|即使|就算")
 _ZH_NEG = re.compile(r"不|别|禁止|没|未")
 
 
-def condition_lifted(said: Said, value: str) -> Broken | None:
-    """The rule's act said to be done or allowed whatever its condition (verdict-seven): "Deploy to
-    production whenever ready", "The API can be restarted at any time now", "现在可以随时重启接口",
-    "The migration may run even if the backup has not finished" — the condition dropped."""
-    if not said.remember(("free_cue",), lambda: _FREE.search(said.text) is not None):
+def _cued(said: Said, value: str, name: str,
+          cue: re.Pattern[str]) -> tuple[Conditioned, list[tuple[Span, re.Match[str]]]] | None:
+    """The rule's condition and the sentences holding ``cue`` but not the rule's own words — where
+    the lifting, cancelling and untying rules each look — or None when the summary holds no cue
+    (remembered per summary under ``name``) or the rule has no condition."""
+    if not said.remember((name,), lambda: cue.search(said.text) is not None):
         return None
     c = conditioned_of(value)
     if c is None:
         return None
     v = norm_phrase(value).rstrip("。.!！ ")
-    for s in said.sentences:
-        free = _FREE.search(s.text)
-        if free is None or v in s.text:
-            continue
+    return c, [(s, m) for s in said.sentences if (m := cue.search(s.text)) is not None and v not in s.text]
+
+
+def condition_lifted(said: Said, value: str) -> Broken | None:
+    """The rule's act said to be done or allowed whatever its condition (verdict-seven): "Deploy to
+    production whenever ready", "The API can be restarted at any time now", "现在可以随时重启接口",
+    "The migration may run even if the backup has not finished" — the condition dropped."""
+    cued = _cued(said, value, "free_cue", _FREE)
+    if cued is None:
+        return None
+    c, sentences = cued
+    for s, free in sentences:
         if c.zh:
             i = s.text.find(c.verb)
             if i < 0 or c.obj[0] not in s.text[i:] or _ZH_NEG.search(re.sub("不管|不论", "", s.text[max(0, i - 4):i])):
@@ -199,17 +209,14 @@ _ABOUT = re.compile(r"(?<![a-z])(?:condition|requirement|precondition|prerequisi
 
 def condition_cancelled(said: Said, value: str) -> Broken | None:
     """A sentence cancelling the rule's condition in words about it (not the whole rule's words)."""
-    if not said.remember(("cancel_cue",), lambda: _CANCEL.search(said.text) is not None):
+    cued = _cued(said, value, "cancel_cue", _CANCEL)
+    if cued is None:
         return None
-    c = conditioned_of(value)
-    if c is None:
-        return None
-    v = norm_phrase(value).rstrip("。.!！ ")
+    c, sentences = cued
     named = (c.verb, *c.subject) if c.zh else (c.verb[:5], *(w[:5] for w in c.subject))
-    for s in said.sentences:
-        cancel = _CANCEL.search(s.text)
+    for s, cancel in sentences:
         about = _ABOUT.search(s.text)
-        if cancel is None or about is None or v in s.text:
+        if about is None:
             continue
         if c.zh:
             hit = any(w in s.text[:about.start()] for w in named) and not _ZH_NEG.search(
@@ -249,16 +256,11 @@ def _act_is_unneeded(text: str, untied: re.Match[str], c: Conditioned) -> bool:
 
 def condition_untied(said: Said, value: str) -> Broken | None:
     """A sentence that says the rule's act no longer hangs on its condition."""
-    if not said.remember(("untied_cue",), lambda: _UNTIED.search(said.text) is not None):
+    cued = _cued(said, value, "untied_cue", _UNTIED)
+    if cued is None:
         return None
-    c = conditioned_of(value)
-    if c is None:
-        return None
-    v = norm_phrase(value).rstrip("。.!！ ")
-    for s in said.sentences:
-        untied = _UNTIED.search(s.text)
-        if untied is None or v in s.text:
-            continue
+    c, sentences = cued
+    for s, untied in sentences:
         if c.zh:
             hit = c.verb in s.text and all(w in s.text for w in c.subject)
         else:
