@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import shlex
 import time
+from abc import ABC, abstractmethod
 from pathlib import Path
 
 import click
@@ -26,7 +27,7 @@ from inspector.store import session_rows
 from inspector.store.connection import open_store
 
 
-class _QuietNote:
+class _QuietNote(ABC):
     """One line on stderr once the work has taken longer than :attr:`QUIET_FOR` (stdout, and
     ``--json``, stay what they are); said at most once."""
 
@@ -36,8 +37,9 @@ class _QuietNote:
         self.started = time.monotonic()
         self.said = False
 
+    @abstractmethod
     def line(self, done: int, total: int) -> str:
-        raise NotImplementedError
+        """The line said once the work has taken long enough."""
 
     def __call__(self, done: int, total: int) -> None:
         if not self.said and done < total and time.monotonic() - self.started >= self.QUIET_FOR:
