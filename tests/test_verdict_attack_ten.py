@@ -23,10 +23,6 @@ from tests.verdict_attack_ten_cases import ten_cases
 CASES = ten_cases()
 # Drifted texts no rule reads yet, faithful texts still flagged (docs/reviews/verdict-ten.md).
 NOT_READ: set[str] = set()
-_WAS_NOT_READ_ON_MAIN = {
-    "n-d2", "n-d3", "n-d4", "n-d5", "n-d6", "n-d7", "n-d8", "n-d9", "n-d10", "n-d11", "n-d12", "n-d13", "n-d14",
-    "p-d6", "x-d2", "x-d3", "x-d4", "x-d5", "x-d6", "x-d7", "x-d8", "x-d10", "t-d2", "t-d4", "t-d6", "t-d7",
-    "t-d8", "t-d9", "t-d10", "t-d11", "o-d1", "o-d6"}
 FALSE_ALARM: set[str] = set()
 
 
