@@ -27,11 +27,13 @@ import argparse
 import json
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from bench.drift_compare import extract_old, run
 from bench.drift_precision import write_set
+from inspector.domain.unreadable import NOT_JUDGED_ALL
 from tests.verdict_attack_cases import EVENTS, FAITHFUL, STATE, case
 from tests.verdict_attack_departure_cases import departure_cases
 from tests.verdict_attack_eight_cases import eight_cases
@@ -122,10 +124,10 @@ asyncio.run(main(Path(sys.argv[1]), Path(sys.argv[2])))
 
 
 # A rule that says it could not judge (check "?", survival "unknown"): the codes of the tree
-# judging now; an older tree's warnings of these codes are read the same way.
-_UNSURE = {"reference_unresolved", "forbidden_action_unclear", "subject_unjudged", "value_disguised",
-           "said_in_part", "result_in_part", "summary_unreadable", "prompt_rule_not_restated",
-           "run_unpaired"}
+# judging now (an older tree's warnings of these codes are read the same way) — every code that
+# leaves a generation not judged in full but identifier_unverified, which names words the log
+# cannot confirm rather than a rule that could not read the text.
+_UNSURE = NOT_JUDGED_ALL - {"identifier_unverified"}
 
 
 def show(got: dict[str, Any]) -> str:
@@ -149,22 +151,25 @@ def verdict(label: str, got: dict[str, Any]) -> str:
         else "clean"
 
 
+# Each case set, and the commit before its round's rules: what --old-commit compares against.
+ROUNDS: dict[str, tuple[Callable[[], list[tuple[str, str, dict[str, Any]]]], str]] = {
+    "first": (cases, "0b98d10"), "departures": (departure_cases, "07bebae"), "misses": (misses_cases, "8f9b96e"),
+    "paraphrase": (paraphrase_cases, "1a5f55d"), "four": (four_cases, "39d827c"), "five": (five_cases, "43d80cf"),
+    "six": (six_cases, "715c1b7"), "seven": (seven_cases, "c7fc0f9"), "eight": (eight_cases, "741fb54"),
+    "nine": (nine_cases, "f42bf44"), "ten": (ten_cases, "b068731"), "eleven": (eleven_cases, "a4254c6")}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--cases", choices=("first", "departures", "misses", "paraphrase", "four", "five", "six",
-                                            "seven", "eight", "nine", "ten", "eleven"), default="first",
+    parser.add_argument("--cases", choices=tuple(ROUNDS), default="first",
                         help="the first attack's cases, or the departures (a verbatim rule widened, reordered, "
                         "broken or lifted through a pronoun) and their kin")
-    parser.add_argument("--old-commit", help="default: 0b98d10 (first), 07bebae (departures)")
+    parser.add_argument("--old-commit", help="default: the tree before the round's rules (" +
+                        ", ".join(f"{name} {commit}" for name, (_, commit) in ROUNDS.items()) + ")")
     args = parser.parse_args()
-    args.old_commit = args.old_commit or {"first": "0b98d10", "departures": "07bebae", "misses": "8f9b96e",
-                                       "paraphrase": "1a5f55d", "four": "39d827c", "five": "43d80cf", "six": "715c1b7",
-                                          "seven": "c7fc0f9", "eight": "741fb54", "nine": "f42bf44",
-                                          "ten": "b068731", "eleven": "a4254c6"}[args.cases]
-    rows = {"first": cases, "departures": departure_cases, "misses": misses_cases,
-            "paraphrase": paraphrase_cases, "four": four_cases, "five": five_cases, "six": six_cases,
-            "seven": seven_cases, "eight": eight_cases, "nine": nine_cases,
-            "ten": ten_cases, "eleven": eleven_cases}[args.cases]()
+    make, before = ROUNDS[args.cases]
+    args.old_commit = args.old_commit or before
+    rows = make()
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         src = write_set([c for _, _, c in rows], t / "attack.jsonl")
