@@ -24,10 +24,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.shared_dir import real_sessions
+
 ROOT = Path(__file__).resolve().parents[1]
-REAL = ROOT.parent / "shared" / "real_sessions"
-if not REAL.is_dir():  # a worktree sits beside the others under /work
-    REAL = Path("/work/shared/real_sessions")
+REAL = real_sessions(ROOT)  # beside this checkout, or beside the main one a worktree belongs to
 OUT = Path("/tmp/import-recheck/variants")
 
 CC_MANUAL = "claude-code/4b7d5121b42a-0__manual_compaction_bash_progress_v2.1.14.jsonl"
