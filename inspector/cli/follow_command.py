@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import getpass
 import json
-import shlex
 import signal
 import sys
 import time
@@ -23,7 +22,7 @@ from typing import Any
 
 import click
 
-from inspector.cli.follow_summary import FollowTally
+from inspector.cli.follow_summary import FollowTally, compaction_arrived
 from inspector.cli.open_command import store_beside
 from inspector.cli.output import EXIT_OK, run_command
 from inspector.cli.store_commands import reviewer_option
@@ -177,6 +176,4 @@ def _compacted(before: int, now: int, session: str, store: Path) -> None:
     (stdout stays the events' JSON lines). Only its events were printed, so a script's reader learnt
     nothing of the new generation that drift and survival now judge (new-user-16)."""
     if now > before:
-        where = shlex.quote(str(store))
-        click.echo(f"⚑ a compaction arrived: summary generation {now} of {line_safe(session)}; judge it with "
-                   f"`inspector drift {where} --session {shlex.quote(session)}` (and `survival`)", err=True)
+        click.echo(compaction_arrived(now, session, store), err=True)

@@ -16,9 +16,12 @@ line as an event (and a refused run's stdout as one ``{"error": …}`` object).
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from inspector.domain.terminal_safe import line_safe
 
 
 @dataclass(slots=True)
@@ -46,3 +49,10 @@ class FollowTally:
         return {"type": "follow_summary", "file": str(self.file), "store": None if self.store is None else str(self.store),
                 "session": self.session, "events": self.events, "first_seq": self.first_seq, "last_seq": self.last_seq,
                 "summary_generations": list(self.generations), "stopped": stopped, "code": code}
+
+
+def compaction_arrived(generation: int, session: str, store: Path | str) -> str:
+    """The line saying a compaction arrived and how to judge it: ``follow`` says it on stderr, an
+    import of what was appended says it among its lines — one sentence, in both."""
+    return (f"⚑ a compaction arrived: summary generation {generation} of {line_safe(session)}; judge it with "
+            f"`inspector drift {shlex.quote(str(store))} --session {shlex.quote(session)}` (and `survival`)")

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from inspector.cli.follow_summary import compaction_arrived
 from inspector.cli.import_progress import ImportProgress
 from inspector.domain.plurals import counted
-from inspector.domain.terminal_safe import line_safe
 from inspector.services import confirmations
 from inspector.services.following import catch_up
 from inspector.store.connection import fetch_one, open_store
@@ -54,9 +54,7 @@ async def import_appended(file: Path, into: Any, actor: str, as_json: bool) -> t
         lines += [f"  session {sid}: open it with `inspector {shlex.quote(str(into))} --session {shlex.quote(sid)}`"
                   for sid in sessions]
         for g in arrived:  # review-17: "20 new events" said nothing of the generation drift now judges
-            lines.append(f"  ⚑ a compaction arrived: summary generation {g} of {line_safe(str(caught.session))}; judge it with "
-                         f"`inspector drift {shlex.quote(str(into))} --session {shlex.quote(str(caught.session))}` "
-                         "(and `survival`)")
+            lines.append("  " + compaction_arrived(g, str(caught.session), into))
         lines += pending_steps(str(into), pending)
         for p in problems:
             where = f" (line {p.line})" if p.line is not None else ""
