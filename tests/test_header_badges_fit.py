@@ -57,7 +57,9 @@ async def test_a_real_transcript_keeps_the_reviewers_name_at_120_columns(
         header = await _header(app, pilot)
         badges = _lines(header)[1:]
         assert len(badges) == 1 and badges[0].cell_length <= header.content_size.width
-        assert badges[0].plain.endswith("as flow-seven") and " pending rec" in badges[0].plain
+        # the survival count comes last (survival-words: the longest badge, a line of its own when it must be)
+        assert "as flow-seven  ∴ gen 1 " in badges[0].plain and " pending rec" in badges[0].plain
+        assert badges[0].plain.endswith("3 not judged · 1 not counted"), badges[0].plain
 
 
 def test_full_forms_are_kept_when_they_fit_and_a_badge_is_never_split() -> None:

@@ -19,6 +19,7 @@ from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, no_generation
 from inspector.domain.failures import find_failures
 from inspector.domain.survival import VERDICTS, Fact, Survival, Verdict, survival
+from inspector.domain.survival_report import part
 from inspector.services import outside_command
 from inspector.services.channels import Generation, generations
 from inspector.services.log_reads import log_events, max_seq, untrusted_rules
@@ -54,12 +55,17 @@ class SurvivalReport:
         facts = []
         for v in self.verdicts:
             d = v.as_dict()
+            d["part"] = part(v)  # which count of "tally" it is in: lost (check's ✗), not_restated, …
             if v.fact.key in self.judged:
                 d["judge"] = self.judged[v.fact.key]
             facts.append(d)
         return {"session": self.session, "generation": self.generation, "kind": self.kind,
                 "covers": list(self.covers) if self.covers else None, "facts": facts,
-                "counts": self.result.counts if self.result else {}, "counts_by_kind": self.result.by_kind
+                "counts": self.result.counts if self.result else {},
+                # the headline's parts, "lost" as check's ✗ (kept + lost + not_restated + pending_lost +
+                # not_judged = the facts judged); "counts" keeps the verdicts as they are
+                "tally": self.result.tally()._asdict() if self.result else {},
+                "counts_by_kind": self.result.by_kind
                 if self.result else {}, "headline": self.headline(),
                 # the facts the counts leave out, by why: said after the range, proposed by a tool or model
                 "after_range": [_left_out(f) for f in self.result.after] if self.result else [],
