@@ -160,3 +160,19 @@ def test_the_report_marks_the_fact_not_restated_where_it_says_missing(sample_sto
     lost = table[table.index("<code>constraint.prod</code>"):].split("</tr>")[0]
     assert "∅ missing</td>" in lost and "not restated" not in lost  # check's ✗: said as it was
     assert "gen 3: 1 of 5 facts kept, 2 lost, 1 not restated, 1 not judged" in html
+
+
+def test_plain_check_says_survivals_count_beside_the_lines_it_counts(sample_store: Path) -> None:
+    """`check` listed two `survival fact_…` lines and a `! facts_not_restated` line with no count to
+    match against the header's "∴ … 2 lost, 1 not restated"; now its line says it, once per session."""
+    out = CliRunner().invoke(cli, ["check", str(sample_store), "--session", "s-export"], env=ENV).output
+    lines = out.splitlines()
+    said = [line for line in lines if line.startswith("    survival gen ")]
+    assert said == ["    survival gen 3: 1 of 5 facts kept, 2 lost, 1 not restated, 1 not judged · 1 untrusted not counted"]
+    assert sum(line.startswith("    survival fact_") for line in lines) == 2  # the "2 lost"
+    assert sum(line.startswith("    ! facts_not_restated ") for line in lines) == 1
+    clear = CliRunner().invoke(cli, ["check", str(sample_store), "--session", "s-orders"], env=ENV).output
+    assert "survival gen" not in clear  # every fact kept: nothing to count against
+    doc = json.loads(CliRunner().invoke(cli, ["check", str(sample_store), "--session", "s-export", "--json"],
+                                        env=ENV).stdout)
+    assert doc["sessions"][0]["survival_headline"] == said[0].strip().removeprefix("survival ")

@@ -239,12 +239,21 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
                 f"{', '.join(d['targets'])} — `inspector deletion {shlex.quote(str(store))} {d['request']} --session "
                 f"{shlex.quote(r.session)}` lists every copy it removes" for d in r.deletion_requests]
 
+    def counted_survival(r: SessionCheck) -> list[str]:
+        """Survival's count when it is not all kept, as the header's ∴ says it: its "lost" is the
+        ``survival fact_…`` lines below, its other parts the ``!`` lines (survival-words)."""
+        t = r.survival_tally
+        if not t or not r.survival_headline or t["kept"] == sum(t.values()):
+            return []
+        return [f"    survival {r.survival_headline}"]
+
     def human() -> list[str]:
         lines = []
         for r in results:
             named = f"{r.session}  {_clip(r.title)}" if r.title and r.title != r.session else r.session
             if r.ok:
                 lines.append(f"{'?' if r.verdict == 'unknown' else '✓'} {named}")
+                lines += counted_survival(r)
                 lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
                 lines += deletions(r)
                 continue
@@ -252,6 +261,7 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
             lines += _capped("protocol", r.protocol, lambda p: f"    protocol {p['code']}: {p['message']}")
             lines += [f"    candidate {c['candidate']}: {', '.join(x['code'] for x in c['refusals'])}" for c in r.candidates]
             lines += [f"    drift {d['code']} [{d['key'] or '-'}]: {d['message']}" for d in r.drift]
+            lines += counted_survival(r)
             lines += [f"    survival {d['code']} [{d['key']}]: {d['message']}"
                       + (f" — “{d['sentence']}”" if d.get("sentence") else "") for d in r.survival]
             lines += [f"    handoff {h['handoff']}: {', '.join(x['code'] for x in h['refusals'])}" for h in r.handoffs]

@@ -39,6 +39,7 @@ class SessionCheck:
     # The latest generation's survival count as the header says it ("1/5 kept, 2 lost, 1 not restated"):
     # its "lost" is len(survival); None when survival did not run or there is no generation to judge.
     survival_tally: dict[str, int] | None = None
+    survival_headline: str | None = None  # "gen 3: 1 of 5 facts kept, 2 lost, 1 not restated, …", as `survival` says it
     handoffs: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[dict[str, Any]] = field(default_factory=list)  # shown, never blocking
     stubs: list[dict[str, Any]] = field(default_factory=list)
@@ -70,6 +71,7 @@ class SessionCheck:
         return {"session": self.session, "title": self.title, "ok": self.ok, "verdict": self.verdict, "protocol": self.protocol,
                 "candidates": self.candidates,
                 "drift": self.drift, "survival": self.survival, "survival_tally": self.survival_tally,
+                "survival_headline": self.survival_headline,
                 "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
                 "cleared_results": self.cleared_results,
                 "unverified_acts": self.unverified_acts, "pending_deletion_requests": self.deletion_requests,
@@ -118,7 +120,8 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
             report = await survival_report(store, info.id, ctx=ctx)
             said = survival_verdict(info.id, report)
             result.survival, result.warnings = said.findings, result.warnings + said.warnings
-            result.survival_tally = report.result.tally()._asdict() if report.result is not None else None
+            if report.result is not None:
+                result.survival_tally, result.survival_headline = report.result.tally()._asdict(), report.headline()
         if "handoffs" in wanted:
             for h, c in await handoffs.list_handoffs(store, info.id):
                 if h["status"] == "pending" and not c.acceptable:
