@@ -61,3 +61,33 @@ async def test_the_survival_tabs_rows_fit_at_80_columns_and_the_detail_says_them
         assert len(said) == 6, said
         detail = str(app.screen.query_one("#survival-text", Static).render())
         assert "gen 3: 1 of 5 facts kept, 2 lost, 1 not restated, 1 not judged" in " ".join(detail.split())
+
+
+async def test_a_survival_count_wider_than_the_line_takes_its_tightest_form_not_a_cut(sample_store: Path) -> None:
+    """Every part at once is wider than 80 columns: cut with "…", "· 14 not counted" read "· 1…".
+    The narrowest form keeps kept and lost (check's ✗) and sums the other parts, so it adds up."""
+    from dataclasses import replace
+
+    from inspector.domain.survival import Fact, Verdict
+    from inspector.domain.survival_report import Survival
+    from inspector.ui.widgets.header_bar import HeaderBar
+
+    def v(kind: str, verdict: str, status: str = "active") -> Verdict:
+        return Verdict(Fact(f"k{id(kind)}", kind, "x", status, ("evt:1",)), verdict, None, "why")
+
+    counts = [("goal", "kept", "active")] * 10 + [("goal", "missing", "active")] * 10 + [
+        ("evidence_ref", "missing", "active")] * 3 + [("goal", "missing", "pending")] * 2 + [("goal", "unknown", "active")] * 6
+    many = Survival(12, (1, 90), [v(*c) for c in counts], after=[Fact("late", "goal", "y", "active", ("evt:99",))] * 14)
+    assert many.tight_headline() == "gen 12 10/31 kept, 10 lost, 11 other"
+    app = InspectorApp(sample_store, session="s-export", reviewer="lin")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        header = app.screen.query_one(HeaderBar)
+        assert header.badges is not None and header.session is not None
+        header.show(header.session, replace(header.badges, survival=many.headline(), survival_short=many.short_headline(),
+                                            survival_tight=many.tight_headline()))
+        await pilot.pause()
+        drawn = [strip.text.rstrip() for strip in header.render_lines(header.region.reset_offset)]
+    assert len("∴ " + many.short_headline()) > 78  # it does not fit: the case itself
+    assert not any("…" in line for line in drawn[1:]), drawn
+    assert drawn[-1].strip() == "∴ gen 12 10/31 kept, 10 lost, 11 other", drawn

@@ -126,6 +126,16 @@ class Survival:
         left = len(self.after) + len(self.untrusted) + len(self.unsourced) + len(self.in_review)
         return f"gen {self.generation} {self.counts_brief()}" + (f" · {left} not counted" if left else "")
 
+    def tight_headline(self) -> str:
+        """The narrowest form, for a header line the short one does not fit: "gen 3 1/8 kept, 2 lost,
+        5 other" — kept and lost (check's ✗) as they are, the other parts (not restated, pending lost,
+        not judged: check's "?") summed, so the numbers still add up; the Survival tab names each.
+        Cut with "…" instead, "· 14 not counted" lost its last digit ("· 1…")."""
+        t = self.tally()
+        rest = t.not_restated + t.pending_lost + t.not_judged
+        return (f"gen {self.generation} {t.kept}/{len(self.verdicts)} kept" + (f", {t.lost} lost" if t.lost else "")
+                + (f", {rest} other" if rest else ""))
+
     def left_out(self) -> str:
         """What the count leaves out, and why ("· 1 after its range"); empty when nothing is. Short:
         the header shows it among the other badges."""

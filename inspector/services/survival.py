@@ -51,6 +51,9 @@ class SurvivalReport:
     def short_headline(self) -> str:
         return self.result.short_headline() if self.result else "no summary"
 
+    def tight_headline(self) -> str:
+        return self.result.tight_headline() if self.result else "no summary"
+
     def as_dict(self) -> dict[str, Any]:
         facts = []
         for v in self.verdicts:

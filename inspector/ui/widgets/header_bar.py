@@ -187,8 +187,10 @@ class HeaderBar(Static):
         if b is None or not b.survival:
             return None
         link = "[@click=screen.focus_survival]"
-        return (markup(link + "[$accent]∴ $s[/][/]", s=b.survival),
-                markup(link + "[$accent]∴ $s[/][/]", s=b.survival_short or b.survival))
+        short = markup(link + "[$accent]∴ $s[/][/]", s=b.survival_short or b.survival)
+        if short.cell_length > self._room() and b.survival_tight:  # else cut with "…", maybe inside a number
+            short = markup(link + "[$accent]∴ $s[/][/]", s=b.survival_tight)
+        return markup(link + "[$accent]∴ $s[/][/]", s=b.survival), short
 
     def _badges(self) -> list[Badge]:
         b = self.badges
