@@ -16,14 +16,18 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from inspector.cli.main import cli
 from inspector.domain.survival import Fact, Verdict
-from inspector.domain.survival_report import Survival
+from inspector.domain.survival_report import VERDICTS, Survival
+from inspector.domain.vocabulary import STATE_KINDS
 from inspector.services.checking import check_store
 from inspector.services.overview import session_badges
 from inspector.services.sessions import list_sessions
-from inspector.services.survival import survival_report
+from inspector.services.survival import SurvivalReport, survival_all, survival_report
+from inspector.services.survival_verdict import survival_verdict
 from inspector.store.connection import open_store
 from tests.conftest import event_record, session_record, write_sif
 
@@ -50,6 +54,25 @@ def test_a_fact_the_summary_need_not_restate_and_a_pending_one_are_not_said_lost
     assert out.short_headline() == "gen 2 1/8 kept, 2 lost, 2 not restated, 1 pending lost, 2 not judged"
     only_ref = Survival(1, (1, 3), [_verdict("goal", "kept"), _verdict("evidence_ref", "missing")])
     assert only_ref.counts_brief() == "1/2 kept, 1 not restated"  # never "1 lost" beside check's ✓-or-?
+
+
+@given(st.lists(st.tuples(st.sampled_from(STATE_KINDS), st.sampled_from(VERDICTS),
+                          st.sampled_from(("active", "pending"))), max_size=40))
+def test_for_any_mix_of_facts_checks_cross_is_survivals_lost_and_the_parts_add_up(
+        mix: list[tuple[str, str, str]]) -> None:
+    """Any kinds, verdicts and statuses: check's ✗ findings are survival's "lost", its "?" warnings
+    name exactly the facts of the other parts, and the five parts add up to the facts judged."""
+    verdicts = [Verdict(Fact(f"f{i}", kind, "v", status, ("evt:1",)), verdict, None, "why")
+                for i, (kind, verdict, status) in enumerate(mix)]
+    result = Survival(1, (1, 5), verdicts)
+    t = result.tally()
+    said = survival_verdict("s", SurvivalReport("s", 1, "recursive", (1, 5), result))
+    assert len(said.findings) == t.lost and sum(t) == len(verdicts)
+    warned = {code: len(w["keys"]) for w in said.warnings for code in [w["code"] + ("?" if w["pending"] else "")]}
+    assert warned.get("facts_not_restated", 0) == t.not_restated and warned.get("facts_lost?", 0) == t.pending_lost
+    assert warned.get("facts_unknown", 0) + warned.get("facts_unknown?", 0) == t.not_judged
+    line = result.short_headline()
+    assert (f", {t.lost} lost" in line) == bool(t.lost) and (t.kept == len(verdicts)) == (line.count(",") == 0)
 
 
 def _parts_store(tmp_path: Path) -> Path:
@@ -87,6 +110,9 @@ async def _compared(store: Path) -> list[tuple[str, int, int, int, dict[str, int
             badges = await session_badges(opened, info.id)
             t = report.result.tally()
             assert sum(t) == len(report.verdicts)
+            for older in await survival_all(opened, info.id):  # every generation, the rule's own count
+                if older.result is not None:
+                    assert len(survival_verdict(info.id, older).findings) == older.result.tally().lost
             out.append((info.id, t.lost, len(checked[info.id].survival), badges.survival_lost, t._asdict(),
                         checked[info.id].survival_tally, badges.survival or ""))
     return out
