@@ -14,7 +14,7 @@ from tests.verdict_attack_twelve_cases import twelve_cases
 CASES = twelve_cases()
 # Drifted texts not caught: e-d2 cites evt:7 (the failing run) as a source, which counts as naming it
 # (main's rule for every failure; not changed this round).
-NOT_CAUGHT: set[str] = {"n-d1", "n-d2", "n-d3", "n-d4", "n-d5", "n-d7", "e-d2"}
+NOT_CAUGHT: set[str] = {"e-d2"}
 # Drifted texts that are an honest "?" (what the later run covered, or the long result's middle, is not known).
 UNSURE = {"p-d8": "run_unpaired", "l-d4": "result_in_part", "l-d5": "result_in_part", "l-d6": "result_in_part"}
 FALSE_ALARM: set[str] = {"l-f1", "l-f2", "e-f1", "e-f2", "e-f3"}
@@ -59,3 +59,11 @@ def test_the_case_set_is_large_and_labelled() -> None:
     assert_labelled(CASES, 40)
     labels = [lab for lab, _, _ in CASES]
     assert labels.count("drifted") >= 20 and labels.count("faithful") >= 20
+
+
+@pytest.mark.parametrize(("cid", "said"), [("n-d1", "“4 packages passed”"), ("n-d3", "“1 test failed”"),
+                                           ("n-d5", "“2 packages failed”"), ("n-d7", "“4 packages passed”")])
+def test_a_go_count_is_compared_with_its_package_and_test_lines(judged: dict, cid: str, said: str) -> None:
+    """Go prints no "N passed" line: the counts are its ``ok``/``FAIL`` package lines and ``--- FAIL:``."""
+    [f] = judged[cid]["codes"]["output_misstated"]
+    assert said in f.message and "the Go run evt:7 printed" in f.message and "“FAIL” package lines" in f.message
