@@ -17,7 +17,8 @@ CASES = twelve_cases()
 NOT_CAUGHT: set[str] = {"e-d2"}
 # Drifted texts that are an honest "?" (what the later run covered, or the long result's middle, is not known).
 UNSURE = {"p-d8": "run_unpaired", "l-d4": "result_in_part", "l-d5": "result_in_part", "l-d6": "result_in_part"}
-FALSE_ALARM: set[str] = {"e-f1", "e-f2", "e-f3"}
+FALSE_ALARM: set[str] = set()
+_PENDING = {"e-f1", "e-f2"}  # a pending record: drift's "not judged until confirmed" note stays (as for any)
 
 
 @pytest.fixture(scope="module")
@@ -43,9 +44,20 @@ def test_what_cannot_be_paired_or_read_is_a_named_question(judged: dict, cid: st
     assert not blocking(got) and UNSURE[cid] in got["codes"] and UNSURE[cid] in NOT_JUDGED_ALL
 
 
-@pytest.mark.parametrize(("what", "case"), labelled_params(CASES, "faithful", FALSE_ALARM))
+@pytest.mark.parametrize(("what", "case"), [p for p in labelled_params(CASES, "faithful", FALSE_ALARM)
+                                             if p.id not in _PENDING])
 def test_a_faithful_text_stays_clear(judged: dict, what: str, case: dict) -> None:
     assert_clear(judged[case["id"]], what)
+
+
+@pytest.mark.parametrize("cid", sorted(_PENDING))
+def test_a_lookup_that_found_nothing_is_no_loss(judged: dict, cid: str) -> None:
+    """A Grep ENOENT / Glob "Path does not exist" never retried: its failure record left out is
+    ``kept`` (a lookup that found nothing changed nothing), and drift names no failure."""
+    got = judged[cid]
+    assert set(got["codes"]) == {"facts_not_judged"}
+    key = next(k for k in got["survival"] if k.startswith("failure."))
+    assert got["survival"] == {key: "kept", "goal.main": "kept"}
 
 
 def test_a_narrower_pass_that_skipped_the_failure_says_so(judged: dict) -> None:

@@ -35,8 +35,17 @@ from inspector.domain import facts_goals, facts_permissions, facts_published, fa
 from inspector.domain.facts import Merged, ProposedFact, assemble_merged
 from inspector.domain.facts_text import Proposal
 from inspector.domain.facts_window import windowed
-from inspector.domain.failures import SHELL_TOOLS, FailedResult, failed, find_failures, signature
+from inspector.domain.failures import (
+    SHELL_TOOLS,
+    FailedResult,
+    covering,
+    failed,
+    find_failures,
+    found_nothing,
+    signature,
+)
 from inspector.domain.logevents import LogEvent
+from inspector.domain.run_scope import Scope
 
 
 class NeedsWhole(Exception):
@@ -56,6 +65,7 @@ class RunningExtraction:
         self._result_calls: set[str] = set()  # call ids some result named
         self._failures: list[FailedResult] = []
         self._unresolved: dict[str, list[int]] = {}  # what a success must share -> failures it would resolve
+        self._scopes: dict[str, Scope | None] = {}  # what each shell command ran (run_scope), read once
         self._resolved = False  # whether the stretch being fed resolved an earlier failure
         self._todos: dict[str, list[tuple[int, str]]] = {}
         # Each category's proposals merged into records as they come (``facts._merge``'s rule),
@@ -140,15 +150,19 @@ class RunningExtraction:
             if e.is_error:
                 self._failed_calls.add(e.call_id)
         self._published += facts_published.of_result(call, e) if e.call_id else []
-        is_failed = failed(e, call)
         sig = signature(call, e)
         tool = ((call.tool if call else None) or e.tool or "").casefold()
+        is_failed = failed(e, call) and not found_nothing(tool, e.text)
         same = sig if tool in SHELL_TOOLS or not tool else f"tool:{tool}"
         if not is_failed:
-            # The first later success sharing ``same`` resolves every failure still open for it.
-            for i in self._unresolved.pop(same, []) if same else []:
-                self._failures[i] = replace(self._failures[i], resolved_by=e.seq)
-                self._resolved = True
+            # The first later success sharing ``same``, or a run covering it (run_scope), resolves
+            # every failure still open for it.
+            keys = [same] + [k for k in self._unresolved if k != same and covering(k, same, self._scopes)] \
+                if same else []
+            for key in keys:
+                for i in self._unresolved.pop(key, []):
+                    self._failures[i] = replace(self._failures[i], resolved_by=e.seq)
+                    self._resolved = True
             return
         pair = [call, e] if call is not None else [e]
         self._failures += find_failures(pair)  # this one failure, resolved by nothing yet

@@ -19,7 +19,7 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain import facts_system
 from inspector.domain.drift_rules import Said
-from inspector.domain.failures import FailedResult, identifiers
+from inspector.domain.failures import FailedResult, found_nothing, identifiers
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said_agreed import agreed_alternative
 from inspector.domain.said_crosslang import crossed
@@ -154,6 +154,9 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
     if fact.kind == "failure":
         anchors = [f"evt:{s}" for s in fact.seqs()] + [str(fact.detail.get("signature") or "")]
         head = fact.value.split(" failed: ", 1)
+        if len(head) == 2 and found_nothing(str(fact.detail.get("signature") or head[0]).split("(", 1)[0], head[1]):
+            return Verdict(fact, "kept", None, "a lookup that found nothing (failures.found_nothing): it changed "
+                           "nothing, so a summary that leaves it out loses nothing (drift agrees)")
         anchors += [head[1]] if len(head) == 2 and len(head[1]) >= 12 else []
         # the failure word for word ("61 checks failed: disk full"): its error alone is too short
         # to be an anchor, and the summary that repeats it whole was called "missing" (check-verdicts)
