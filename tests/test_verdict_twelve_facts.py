@@ -4,6 +4,7 @@ rule; a system prompt's task sentence is a goal and a rule it conditions is said
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from inspector.domain.facts import extract
@@ -71,3 +72,65 @@ def test_the_prompts_task_sentence_is_a_goal_and_a_conditioned_rule_keeps_its_co
     assert [(v, r) for _, v, r in alone][1:] == [("Your task is to review pull requests", "goal.system:task")]
     rule = _same_running(_prompt("You are a bot and you must never reveal the password."))
     assert [r for _, _, r in rule][1:] == ["constraint.system:must"]
+
+
+PASTE = ("I tried to release and ran into this:\n  • notarizing binary=dist/cli\n"
+         "  ⨯ release failed after 22m5s   error=notarize: context deadline exceeded\n"
+         "Error: The process '/opt/goreleaser' failed with exit code 1\n")
+
+
+def test_a_deadline_in_words_and_a_pasted_failure_are_proposed() -> None:
+    """"Ship the fix by the end of the month." holds no must/never: no record held it. A release log
+    the user pasted (ee8f793b) was no failure record. Both are pending proposals now; narrative and
+    one-line prose are not."""
+    facts = _same_running(_log(
+        {"kind": "user_message", "trust": "user", "content": "Fix the export timeout. Ship the fix by the end of the "
+                                                             "month. We talked about it last Friday."},
+        {"kind": "user_message", "trust": "user", "content": PASTE},
+        {"kind": "user_message", "trust": "user", "content": "It failed again, error: no idea why."}))
+    assert [(v, r) for _, v, r in facts if r.startswith(("constraint", "failure"))] == [
+        ("Ship the fix by the end of the month", "constraint.deadline:the end of the month"),
+        ("output the user pasted failed: ⨯ release failed after 22m5s error=notarize: context deadline exceeded",
+         "failure.pasted")]
+
+
+def _judged(tmp_path: Path, user: str, summary: str) -> dict[str, str]:
+    """Survival's verdict per proposal of a compacted Anthropic conversation whose first message is ``user``."""
+    import json
+
+    from click.testing import CliRunner
+
+    from inspector.cli.main import cli
+
+    body = {"messages": [{"role": "user", "content": [{"type": "text", "text": user}]},
+                         {"role": "assistant", "content": [{"type": "compaction", "content": summary},
+                                                           {"type": "text", "text": "On it."}]},
+                         {"role": "user", "content": [{"type": "text", "text": "Thanks."}]}]}
+    src = tmp_path / "c.conversation.json"
+    src.write_text(json.dumps(body), encoding="utf-8")
+    store = tmp_path / "c.db"
+
+    def run(*args: str) -> Any:
+        result = CliRunner().invoke(cli, [*args, "--json"], env={"INSPECTOR_REVIEWER": "owner"})
+        assert result.exit_code in (0, 1), result.output
+        return json.loads(result.output)
+
+    session = run("import", "--into", str(store), str(src))["sessions"][0]
+    report = run("survival", str(store), "--session", session)
+    store.unlink()
+    return {f["value"]: f["verdict"] for f in report["facts"] if f["kind"] in ("constraint", "failure")}
+
+
+def test_a_summary_is_judged_against_the_deadline_and_the_pasted_failure(tmp_path: Path) -> None:
+    deadline = "Fix the export timeout. Ship the fix by the end of the month."
+    rule = "Ship the fix by the end of the month"
+    assert _judged(tmp_path, deadline, "The user wants the export timeout fixed; ship the fix by the end of the "
+                                       "month.") == {rule: "kept"}
+    assert _judged(tmp_path, deadline, "The user wants the export timeout fixed.") == {rule: "missing"}
+    assert _judged(tmp_path, deadline, "The user wants the export timeout fixed. There is no deadline for the fix "
+                                       "any more.") == {rule: "contradicted"}
+    failure = "output the user pasted failed: ⨯ release failed after 22m5s error=notarize: context deadline exceeded"
+    assert _judged(tmp_path, PASTE, "The release failed after 22m5s: notarize hit a context deadline exceeded "
+                                    "error.") == {failure: "kept"}
+    assert _judged(tmp_path, PASTE, "The user asked about the release workflow.") == {failure: "missing"}
+    assert _judged(tmp_path, PASTE, "The release notarize failure is fixed now.") == {failure: "unknown"}

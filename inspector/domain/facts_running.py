@@ -31,7 +31,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from inspector.domain import facts_goals, facts_permissions, facts_published, facts_system, facts_text, facts_tools
+from inspector.domain import (
+    facts_goals,
+    facts_pasted,
+    facts_permissions,
+    facts_published,
+    facts_system,
+    facts_text,
+    facts_tools,
+)
 from inspector.domain.facts import Merged, ProposedFact, assemble_merged
 from inspector.domain.facts_text import Proposal
 from inspector.domain.facts_window import windowed
@@ -72,7 +80,7 @@ class RunningExtraction:
         # so a look merges what it appended, not the session's 10,000 repeats of a reference;
         # the artifacts, failures and todos are merged again when an earlier one changed.
         self._merged = {name: Merged() for name in ("constraint", "permission", "decision", "artifact", "failure", "todo",
-                                                    "reference", "published")}
+                                                    "reference", "published", "pasted")}
         self._published: list[Proposal] = []  # the stretch's published effects (facts_published)
         self._published_all: list[Proposal] = []  # every one kept so far: an amend may withdraw one of them
         self._seen_user = False  # past the system prompt: its rules are read before the first user message
@@ -125,6 +133,7 @@ class RunningExtraction:
             if before != {text: len(trail) for text, trail in self._todos.items()}:
                 merged["todo"] = Merged().add(facts_tools.todo_proposals(self._todos), at)
         merged["reference"].add(facts_text.references(ordered, self._goals.own), at)
+        merged["pasted"].add(facts_pasted.pasted_failures(ordered), at)  # last, as in ``facts.extract``
         if facts_published.amends(self._published):  # an amend withdraws an earlier stretch's commit too
             self._published_all = facts_published.without_amended(self._published_all + self._published)
             merged["published"] = Merged().add(self._published_all, at)

@@ -19,6 +19,7 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain import facts_system
 from inspector.domain.drift_rules import Said
+from inspector.domain.facts_pasted import RULE as PASTED
 from inspector.domain.failures import FailedResult, found_nothing, identifiers
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said_agreed import agreed_alternative
@@ -109,6 +110,18 @@ def _failure_subject(text: str) -> tuple[str, ...]:
     return tuple([t for t in terms(text) if len(t) >= 3][:5])
 
 
+_FAIL_WORDS = frozenset({"failed", "fail", "fails", "failure", "error", "errors", "after", "with", "exit", "code",
+                         "status", "the", "process", "exception", "fatal", "traceback"})
+
+
+@lru_cache(maxsize=4096)
+def _pasted_subject(line: str) -> tuple[str, ...]:
+    """What a pasted failure line is about, for a done claim: its first three telling words (not the
+    failure words, not a duration or a number: "release", "notarize", "context" of "⨯ release failed
+    after 22m5s error=notarize: context deadline exceeded")."""
+    return tuple([t for t in terms(line) if len(t) >= 3 and t not in _FAIL_WORDS and not any(c.isdigit() for c in t)][:3])
+
+
 def _share(said: Said, value: str) -> float:
     """The share of the value's terms the summary holds (each term's presence remembered
     per generation: the same terms come back in many values)."""
@@ -162,17 +175,24 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
         # to be an anchor, and the summary that repeats it whole was called "missing" (check-verdicts)
         anchors.append(fact.value)
         hit = rules.mentioned_anywhere(said, [a for a in anchors if a])
+        if hit is None and fact.rule == PASTED and len(head) == 2 and _share(said, head[1]) >= 0.5:
+            hit = head[1]  # a pasted log is retold, not quoted: half its line's words name it
         resolved = _resolved(fact, last)
         if not resolved:
             # The same subject drift's failure_dropped reads (tool words, telling argument
             # values, their Chinese glosses), so both say the same about "Migration 0042 applied".
-            words = list(call_subject(fact.detail.get("tool"), str(fact.detail.get("signature") or "")))
+            pasted = fact.rule == PASTED  # no run in the log re-ran it (facts_pasted): its line's words
+            words = [] if pasted else list(call_subject(fact.detail.get("tool"), str(fact.detail.get("signature") or "")))
             # The failing test or exception its error line names, as drift reads it.
             named = [[i.casefold()] for i in identifiers(head[1] if len(head) == 2 else "") if "/" not in i and "." not in i]
             claim = None
-            for subject in (*named, words, glossed(words)) if words else (*named, [*_failure_subject(fact.value)]):
+            for subject in (*named, words, glossed(words)) if words else (*named, [*(_pasted_subject(head[-1]) if pasted else _failure_subject(fact.value))]):
                 claim = claim or (rules.done_claim(said, list(subject)) if subject else None)
             claim = claim or rules.blanket_claim(said, "blanket_failure")
+            if claim is not None and pasted:
+                return Verdict(fact, "unknown", claim.sentence,
+                               f"the summary says “{claim.words[0]}” about a failure the user pasted: no run in the log "
+                               "re-ran what failed, so whether it was fixed is not judged")
             if claim is not None:
                 return Verdict(fact, "contradicted", claim.sentence,
                                f"the summary says “{claim.words[0]}” about a failure no later result resolved")
