@@ -79,3 +79,21 @@ def test_a_go_count_is_compared_with_its_package_and_test_lines(judged: dict, ci
     """Go prints no "N passed" line: the counts are its ``ok``/``FAIL`` package lines and ``--- FAIL:``."""
     [f] = judged[cid]["codes"]["output_misstated"]
     assert said in f.message and "the Go run evt:7 printed" in f.message and "“FAIL” package lines" in f.message
+
+
+def test_survival_pairs_a_claim_with_the_run_it_names(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The same cases with the first run's failure record in the state: "`go test ./cart/` passes"
+    beside a failed `go test ./...` was ``contradicted`` by survival as by drift; it is about the
+    cart run (kept: the failure is named), and the drifted p-d3 (api failure left out) is missing."""
+    import asyncio
+
+    def with_record(c: dict) -> dict:
+        ev = c["events"]
+        rec = {"key": "failure.run", "kind": "failure", "sources": ["evt:3"], "signature": ev[1]["args"]["command"],
+               "value": f"{ev[1]['args']['command']} failed: {ev[2]['content'].splitlines()[0]}", "tool": "Bash"}
+        return {**c, "id": c["id"] + "-rec", "state": [*c["state"], rec]}
+
+    picked = [with_record(c) for _, _, c in CASES if c["id"] in ("p-f1", "p-f2", "p-f7", "p-d3")]
+    got = asyncio.run(judge(tmp_path_factory.mktemp("rec"), *picked))
+    assert {cid: v["survival"]["failure.run"] for cid, v in got.items()} == {
+        "p-f1-rec": "kept", "p-f2-rec": "kept", "p-f7-rec": "kept", "p-d3-rec": "missing"}
