@@ -67,10 +67,12 @@ def go_run(seq: int, output: str) -> GoRun | None:
     all_f = sum(1 for _, what in tests if what == "FAIL")
     top_p = sum(1 for indent, what in tests if what == "PASS" and not indent)
     all_p = sum(1 for _, what in tests if what == "PASS")
-    parts = [f"{ok} “ok” and {failed} “FAIL” package lines"] + ([counted(none, "package") + " without test files"]
-                                                               if none else [])
+    parts = [f"{ok} “ok” and {failed} “FAIL” package " + ("line" if ok + failed == 1 else "lines")]
+    parts += [counted(none, "package") + " without test files"] if none else []
     if tests:
-        parts.append(f"{top_f} “--- FAIL:”" + (f" and {top_p} “--- PASS:”" if all_p else "") + " test lines")
+        shown = top_f + (top_p if all_p else 0)
+        parts.append(f"{top_f} “--- FAIL:”" + (f" and {top_p} “--- PASS:”" if all_p else "") +
+                     (" test line" if shown == 1 else " test lines"))
     line = ", ".join(parts)
     return GoRun(seq, ok, failed, none, frozenset({top_f, all_f}), frozenset({top_p, all_p}) if all_p else None, line)
 
