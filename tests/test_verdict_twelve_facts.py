@@ -94,7 +94,7 @@ def test_a_deadline_in_words_and_a_pasted_failure_are_proposed() -> None:
          "failure.pasted")]
 
 
-def _judged(tmp_path: Path, user: str, summary: str) -> dict[str, str]:
+def _judged(tmp_path: Path, user: str, summary: str, system: str | None = None) -> dict[str, str]:
     """Survival's verdict per proposal of a compacted Anthropic conversation whose first message is ``user``."""
     import json
 
@@ -105,7 +105,8 @@ def _judged(tmp_path: Path, user: str, summary: str) -> dict[str, str]:
     body = {"messages": [{"role": "user", "content": [{"type": "text", "text": user}]},
                          {"role": "assistant", "content": [{"type": "compaction", "content": summary},
                                                            {"type": "text", "text": "On it."}]},
-                         {"role": "user", "content": [{"type": "text", "text": "Thanks."}]}]}
+                         {"role": "user", "content": [{"type": "text", "text": "Thanks."}]}],
+            **({"system": system} if system else {})}
     src = tmp_path / "c.conversation.json"
     src.write_text(json.dumps(body), encoding="utf-8")
     store = tmp_path / "c.db"
@@ -118,7 +119,8 @@ def _judged(tmp_path: Path, user: str, summary: str) -> dict[str, str]:
     session = run("import", "--into", str(store), str(src))["sessions"][0]
     report = run("survival", str(store), "--session", session)
     store.unlink()
-    return {f["value"]: f["verdict"] for f in report["facts"] if f["kind"] in ("constraint", "failure")}
+    return {("goal: " if f["kind"] == "goal" else "") + f["value"]: f["verdict"] for f in report["facts"]
+            if f["kind"] in ("constraint", "failure") or (f["kind"] == "goal" and f["key"] != "goal.main")}
 
 
 def test_a_summary_is_judged_against_the_deadline_and_the_pasted_failure(tmp_path: Path) -> None:
@@ -134,3 +136,11 @@ def test_a_summary_is_judged_against_the_deadline_and_the_pasted_failure(tmp_pat
                                     "error.") == {failure: "kept"}
     assert _judged(tmp_path, PASTE, "The user asked about the release workflow.") == {failure: "missing"}
     assert _judged(tmp_path, PASTE, "The release notarize failure is fixed now.") == {failure: "unknown"}
+
+
+def test_the_prompts_task_left_out_of_a_summary_is_not_lost(tmp_path: Path) -> None:
+    """The task sentence is re-sent with the prompt, as its rules are: a summary that does not restate
+    it is ``unknown`` (not judged), never ``missing``."""
+    task = "You are a release assistant and you should keep the changelog current"
+    got = _judged(tmp_path, "Release 1.2.", "The user asked for release 1.2.", system=f"{task}.")
+    assert got == {f"goal: {task}": "unknown"}
