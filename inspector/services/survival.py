@@ -18,6 +18,7 @@ from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, no_generation
 from inspector.domain.failures import find_failures
+from inspector.domain.said_output_numbers import tool_runs
 from inspector.domain.survival import VERDICTS, Fact, Survival, Verdict, survival
 from inspector.domain.survival_report import part
 from inspector.services import outside_command
@@ -107,7 +108,8 @@ def _report(session: str, gen: Generation, facts: list[Fact], ctx: DriftContext 
     return SurvivalReport(session, gen.generation, gen.kind, covers,
                           survival(gen.generation, gen.text, list(gen.unresolved), covers, facts,
                                    ctx.event_texts if ctx is not None else None,
-                                   ctx.failures if ctx is not None else (), ctx.result_seqs if ctx is not None else ()))
+                                   ctx.failures if ctx is not None else (), ctx.result_seqs if ctx is not None else (),
+                                   ctx.tool_runs if ctx is not None else ()))
 
 
 async def survival_report(store: Store, session: str, generation: int | None = None, *,
@@ -165,7 +167,9 @@ async def covers_context(store: Store, session: str) -> DriftContext:
 async def _read_covers_context(store: Store, session: str) -> DriftContext:
     events = await log_events(store.db, session, kinds=("tool_call", "tool_result", "assistant_message", "user_message"))
     runs = [e for e in events if e.kind in ("tool_call", "tool_result")]
-    return DriftContext(tuple(find_failures(runs)), untrusted_rules=tuple(untrusted_rules(events)),
+    failures = find_failures(runs)
+    return DriftContext(tuple(failures), untrusted_rules=tuple(untrusted_rules(events)),
+                        tool_runs=tool_runs(runs, frozenset(f.seq for f in failures)),
                         max_seq=await max_seq(store.db, session), event_texts={e.seq: e.text for e in events if e.text},
                         result_seqs=tuple(sorted(e.seq for e in runs if e.kind == "tool_result")))
 
