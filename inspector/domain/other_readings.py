@@ -1,0 +1,91 @@
+"""Other readings of a text, in which a deleted value may be spelled: CSS escapes, UTF-7, and a
+separator between every letter (deletion round ten; each was said in ``not_checked`` before).
+
+These cannot be folded into the one spelling every text is compared in (domain/deletion_forms.fold):
+
+- a **CSS escape** is ``\\`` and one to six hex digits, then one optional space (``\\40 ``,
+  ``\\000040``) — ``\\100`` is U+0100 in CSS but ``@`` in octal, which the fold reads it as;
+- **UTF-7** writes a run of characters outside its direct set as ``+`` and base64 of their UTF-16
+  (``+AEA-`` is ``@``; IMAP's variant ``&AEA-``) — and ``+`` is everywhere in ordinary text;
+- a **separator between every letter** (``z.q.h.i.d.d.e.n``, ``s-e-c-r-e-t``, ``1/3/9``) leaves
+  the letters in order with punctuation between each two.
+
+So each is a *second* reading, made only of a text that may hold one, and a value is found when
+either reading holds it: the first reading is never changed, so nothing found before is lost, and
+decoding a ``+`` or ``\\`` that was no escape only makes a reading in which no value is spelled.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "\" (any number, for an escape escaped again), 1-6 hex digits and one optional white space, or a
+# character that is not a hex digit or a line break escaped as itself ("\@", "\.").
+_CSS = re.compile(r"\\+(?:([0-9a-fA-F]{1,6})(?:\r\n|[ \t\n\r\f])?|([^0-9a-fA-F\r\n\f]))")
+# "+" and modified base64 (UTF-7, RFC 2152), "&" and base64 with "," for "/" (IMAP, RFC 3501); "-" ends it.
+_UTF7 = re.compile(r"\+([A-Za-z0-9+/]{3,})-?|&([A-Za-z0-9+,]{3,})-")
+_B64 = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+# Single letters or digits, each two apart by 1-7 other characters (white space too: "z . q . . . h": the
+# value's own "." between two separators).
+_SPACED = re.compile(r"(?<![^\W_])[^\W_](?:[\W_]{1,7}[^\W_]){6,}(?![^\W_])")
+_NOT_LETTER = re.compile(r"[\W_]+")
+
+
+def _css_one(match: re.Match[str]) -> str:
+    if match.group(2) is not None:
+        return match.group(2)
+    code = int(match.group(1), 16)
+    return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
+
+
+def css_decoded(text: str) -> str | None:
+    """``text`` with CSS escapes decoded, or None when it holds none."""
+    if "\\" not in text:
+        return None
+    out = _CSS.sub(_css_one, text)
+    return out if out != text else None
+
+
+def _utf7_run(chars: str) -> str | None:
+    """The UTF-16 text a run of modified base64 encodes, or None when it is no such run (its bits
+    do not end on a whole character with only zero bits left over, or it is no valid UTF-16)."""
+    bits = len(chars) * 6
+    units, left = divmod(bits, 16)
+    if not units or left >= 6:
+        return None
+    number = 0
+    for c in chars:
+        number = number << 6 | _B64[c]
+    if number & ((1 << left) - 1):
+        return None
+    try:
+        return (number >> left).to_bytes(units * 2, "big").decode("utf-16-be")
+    except UnicodeDecodeError:
+        return None
+
+
+def _utf7_one(match: re.Match[str]) -> str:
+    run = match.group(1) if match.group(1) is not None else match.group(2).replace(",", "/")
+    decoded = _utf7_run(run)
+    return match.group(0) if decoded is None else decoded
+
+
+def utf7_decoded(text: str) -> str | None:
+    """``text`` with UTF-7 (and IMAP's modified UTF-7) runs decoded, or None when it holds none."""
+    if "+" not in text and "&" not in text:
+        return None
+    out = _UTF7.sub(_utf7_one, text).replace("+-", "+").replace("&-", "&")
+    return out if out != text else None
+
+
+def spaced_letters(text: str) -> list[str]:
+    """The letters and digits of each run in ``text`` that puts a separator between every letter
+    (``z.q...h.i.d.d.e.n`` is ``zqhidden``): compared with a value's letters and digits."""
+    if len(text) < 13:
+        return []
+    return [_NOT_LETTER.sub("", m.group()) for m in _SPACED.finditer(text)]
+
+
+def letters_of(key: str) -> str:
+    """A folded value's letters and digits alone, as :func:`spaced_letters` reads a copy."""
+    return _NOT_LETTER.sub("", key)
