@@ -45,6 +45,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import unquote
 
 from inspector.domain import combining_marks
@@ -268,6 +269,13 @@ class LooseMatcher:
 
     @classmethod
     def of(cls, values: Iterable[str]) -> LooseMatcher:
+        """The matcher for ``values``: built once for the same values (a listing builds it for the
+        rows, the names and the files beside the store; a pasted log's thousands of lines make
+        hundreds of thousands of forms, and building them three times cost more than the scan)."""
+        return _built(tuple(values))
+
+    @classmethod
+    def build(cls, values: tuple[str, ...]) -> LooseMatcher:
         folded: dict[str, str] = {}
         encoded: dict[str, str] = {}
         letters: set[str] = set()
@@ -319,6 +327,11 @@ class LooseMatcher:
         written (case folded), not folded: white space removed would glue a run's last letter to the
         next word, and a run is single letters each two apart."""
         return bool(self.letters) and any(self.letters.any_in(run) for run in spaced_letters(text.casefold()))
+
+
+@lru_cache(maxsize=4)
+def _built(values: tuple[str, ...]) -> LooseMatcher:
+    return LooseMatcher.build(values)
 
 
 def _undecoded(text: str) -> str:

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import re
 
-# "\" (any number, for an escape escaped again), 1-6 hex digits and one optional white space, or a
-# character that is not a hex digit or a line break escaped as itself ("\@", "\.").
-_CSS = re.compile(r"\\+(?:([0-9a-fA-F]{1,6})(?:\r\n|[ \t\n\r\f])?|([^0-9a-fA-F\r\n\f]))")
+# "\" (any number, for an escape escaped again), then 2-6 hex digits and one optional white space, or one
+# hex digit and the white space that ends it, or a sign escaped as itself ("\@", "\."). A lone hex
+# letter ("\d+", "C:\build") and a letter ("\n", "\t") are what regexes, paths and escaped strings
+# hold in every log, and reading them so would make a second reading of each such text for nothing.
+_CSS = re.compile(r"\\+(?:([0-9a-fA-F]{2,6})(?:\r\n|[ \t\n\r\f])?|([0-9a-fA-F])(?:\r\n|[ \t\n\r\f])"
+                  r"|([^\w\s]))")
 # "+" and modified base64 (UTF-7, RFC 2152), "&" and base64 with "," for "/" (IMAP, RFC 3501); "-" ends it.
 _UTF7 = re.compile(r"\+([A-Za-z0-9+/]{3,})-?|&([A-Za-z0-9+,]{3,})-")
 _B64 = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
@@ -32,9 +35,9 @@ _NOT_LETTER = re.compile(r"[\W_]+")
 
 
 def _css_one(match: re.Match[str]) -> str:
-    if match.group(2) is not None:
-        return match.group(2)
-    code = int(match.group(1), 16)
+    if match.group(3) is not None:
+        return match.group(3)
+    code = int(match.group(1) or match.group(2), 16)
     return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
 
 
