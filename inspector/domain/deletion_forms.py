@@ -25,15 +25,20 @@ The folded value is also looked for ROT13-ed and reversed (hostile review nine: 
 destroy are looked for in the text as written, with whitespace removed (so a MIME-wrapped block
 still matches): the value's base64 (standard and URL-safe alphabets, at each of the three byte
 alignments, so it is found inside a longer encoded text) of its UTF-8 and UTF-16 bytes, and for a
-sensitive value also of its lower- and upper-case spellings and base64 of its base64. Its hex
-(and a sensitive value's UTF-16 hex) is looked for after folding.
+sensitive value also of its lower- and upper-case spellings and base64 of its base64; since round
+ten also its base85 and Ascii85, and base64 of the value ROT13-ed or reversed. Its hex (and a
+sensitive value's UTF-16 hex, and the hex of the value ROT13-ed or reversed) and its base32 are
+looked for after folding. Each form keeps the name of its spelling, so a listing says how a copy
+was written (:meth:`LooseMatcher.spelling`); readings no fold can make — CSS escapes, UTF-7, a
+separator between every letter — are domain/other_readings.py's, and domain/deletion_spelling.py
+asks all of them.
 
 Limits, said in docs/untrusted-content.md: a value shorter than :data:`MIN_FOLDED`
 characters after folding is looked for exactly only (shorter strings match by
 coincidence); encryption, hashing, compression, translation, paraphrase, or an encoding
-not listed here (CSS escapes, UTF-7, a value ROT13-ed and then encoded; hex as a list of bytes or
-in a hex dump of ``xxd``, ``hexdump -C`` or ``od`` *is* read back to its bytes, domain/hexdump.py)
-hides a copy from this matching.
+not listed here (an encoding of an escaped or UTF-16 spelling, base32 or base85 of a value ROT13-ed
+or reversed; hex as a list of bytes or in a hex dump of ``xxd``, ``hexdump -C`` or ``od`` *is* read
+back to its bytes, domain/hexdump.py) hides a copy from this matching.
 """
 
 from __future__ import annotations
