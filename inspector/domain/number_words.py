@@ -20,7 +20,7 @@ _WORD_DIGITS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "f
                 "six": "6", "seven": "7", "eight": "8", "nine": "9"}
 _REPEAT = {"double": 2, "triple": 3}
 _TOKEN = "(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|double|triple)"
-_SEP = r"[\s,.;:/\-_·]*"
+_SEP = r"[\s,.;:/\-_·]{0,8}"  # bounded: a long run of spaces after a word costs no backtracking
 # Seven words or more: fewer make no number a deletion looks for (domain/deletion.NUMBER_MIN_DIGITS).
 _WORD_RUN = re.compile(f"{_TOKEN}(?:{_SEP}{_TOKEN}){{6,}}", re.IGNORECASE)
 _ONE_TOKEN = re.compile(_TOKEN, re.IGNORECASE)

@@ -17,6 +17,7 @@ decoding a ``+`` or ``\\`` that was no escape only makes a reading in which no v
 
 from __future__ import annotations
 
+import base64
 import re
 
 # "\" (any number, for an escape escaped again), then 2-6 hex digits and one optional white space, or one
@@ -51,18 +52,15 @@ def css_decoded(text: str) -> str | None:
 
 def _utf7_run(chars: str) -> str | None:
     """The UTF-16 text a run of modified base64 encodes, or None when it is no such run (its bits
-    do not end on a whole character with only zero bits left over, or it is no valid UTF-16)."""
-    bits = len(chars) * 6
-    units, left = divmod(bits, 16)
-    if not units or left >= 6:
+    do not end on a whole character with only zero bits left over, or it is no valid UTF-16).
+    Decoded by the base64 module (a run may be a megabyte of someone's base64: ``+`` is in its
+    alphabet), never bit by bit."""
+    units, left = divmod(len(chars) * 6, 16)
+    if not units or left >= 6 or _B64[chars[-1]] & ((1 << left) - 1):
         return None
-    number = 0
-    for c in chars:
-        number = number << 6 | _B64[c]
-    if number & ((1 << left) - 1):
-        return None
+    data = base64.b64decode(chars + "A" * (-len(chars) % 4))[:units * 2]
     try:
-        return (number >> left).to_bytes(units * 2, "big").decode("utf-16-be")
+        return data.decode("utf-16-be")
     except UnicodeDecodeError:
         return None
 
