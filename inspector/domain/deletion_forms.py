@@ -271,6 +271,7 @@ class LooseMatcher:
     encoded: Needles
     letters: Needles  # each folded value's letters and digits alone (other_readings.spaced_letters)
     names: dict[str, str]  # a folded or encoded form -> the name of its spelling
+    chars: frozenset[str]  # every character of the folded forms: a decoded escape holding none spells no value
 
     @classmethod
     def of(cls, values: Iterable[str]) -> LooseMatcher:
@@ -295,7 +296,7 @@ class LooseMatcher:
                 encoded.setdefault(form, name)
             letters.add(letters_of(key))
         return cls(Needles.of(folded, MIN_FOLDED), Needles.of(encoded, MIN_ENCODED), Needles.of(letters, MIN_FOLDED),
-                   {**encoded, **folded})
+                   {**encoded, **folded}, frozenset().union(*folded) if folded else frozenset())
 
     def __bool__(self) -> bool:
         return bool(self.folded or self.encoded)
@@ -307,15 +308,20 @@ class LooseMatcher:
     def found_in(self, text: str, folded: str | None = None) -> bool:
         return self.spelling(text, folded) is not None
 
+    def folded_spelling(self, text: str, folded: str) -> str | None:
+        """The spelling of a value the folded text holds (the value, its hex, ROT13, base32, …), or None."""
+        form = self.folded.first_in(folded)
+        if form is None:
+            return None
+        name = self.names.get(form, FOLDED)
+        return ESCAPED if name == FOLDED and form not in _undecoded(text) else name
+
     def spelling(self, text: str, folded: str | None = None) -> str | None:
         """The spelling in which ``text`` holds a value (``"base64 of UTF-16"``, ``"ROT13"``, …), or None."""
         folded = fold(text) if folded is None else folded
-        form = self.folded.first_in(folded)
-        if form is not None:
-            name = self.names.get(form, FOLDED)
-            if name == FOLDED and form not in _undecoded(text):
-                return ESCAPED
-            return name
+        found = self.folded_spelling(text, folded)
+        if found is not None:
+            return found
         if self.encoded:
             form = self.encoded.first_in("".join(text.split()))
             if form is not None:

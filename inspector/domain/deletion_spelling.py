@@ -19,8 +19,15 @@ from inspector.domain.other_readings import css_decoded, utf7_decoded
 SPACED = "a separator between every letter"
 
 
-def _either(text: str, folded: str, loose: LooseMatcher, numbers: NumberCopies | None) -> str | None:
-    found = loose.spelling(text, folded) if loose else None
+_DIGITS = frozenset("0123456789")
+
+
+def _either(text: str, folded: str, loose: LooseMatcher, numbers: NumberCopies | None, *,
+            whole: bool = True) -> str | None:
+    """The spelling a value is found in, in ``text`` as folded (and, ``whole``, as written: encodings,
+    hex dumps); a second reading (``whole=False``) is read folded only — its decoded characters are
+    an escape's, which no base64 or hex copy holds."""
+    found = (loose.spelling(text, folded) if whole else loose.folded_spelling(text, folded)) if loose else None
     if found is None and numbers is not None:
         found = numbers.search(folded)
     return found
@@ -32,7 +39,13 @@ def spelled_in(text: str, loose: LooseMatcher, numbers: NumberCopies | None, fol
     found = _either(text, folded, loose, numbers)
     if found is not None:
         return found
-    for how, reading in (("CSS escapes", css_decoded(text)), ("UTF-7", utf7_decoded(text))):
-        if reading is not None and (inner := _either(reading, fold(reading), loose, numbers)) is not None:
+    chars = loose.chars | (_DIGITS if numbers is not None else frozenset())
+
+    def wanted(piece: str) -> bool:  # a decoded character some value (or number) holds
+        return not chars.isdisjoint(piece.casefold() if piece.isascii() else fold(piece))
+
+    for how, read in (("CSS escapes", css_decoded), ("UTF-7", utf7_decoded)):
+        reading = read(text, wanted)
+        if reading is not None and (inner := _either(reading, fold(reading), loose, numbers, whole=False)) is not None:
             return how if inner in (FOLDED, ESCAPED) else f"{how}, then {inner}"
     return SPACED if loose.spaced(text) else None

@@ -19,23 +19,21 @@ import re
 _WORD_DIGITS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
                 "six": "6", "seven": "7", "eight": "8", "nine": "9"}
 _REPEAT = {"double": 2, "triple": 3}
-_TOKEN = "(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|double|triple)"
+# Factored by first letter and matched in a lower-cased text: an alternation of whole words with
+# re.IGNORECASE cost 7x as much, tried at every character of every text a deletion reads.
+_TOKEN = "(?:o(?:ne|h)|t(?:wo|hree|riple)|f(?:our|ive)|s(?:ix|even)|eight|nine|zero|double)"
 _SEP = r"[\s,.;:/\-_·]{0,8}"  # bounded: a long run of spaces after a word costs no backtracking
 # Seven words or more: fewer make no number a deletion looks for (domain/deletion.NUMBER_MIN_DIGITS).
-_WORD_RUN = re.compile(f"{_TOKEN}(?:{_SEP}{_TOKEN}){{6,}}", re.IGNORECASE)
-_ONE_TOKEN = re.compile(_TOKEN, re.IGNORECASE)
-_HINT = re.compile("one|two|three|four|five|six|seven|eight|nine|zero", re.IGNORECASE)
+_WORD_RUN = re.compile(f"{_TOKEN}(?:{_SEP}{_TOKEN}){{6,}}")
+_ONE_TOKEN = re.compile(_TOKEN)
 
 
 def english_digits(text: str) -> list[str]:
     """The digits of each run of English digit words in ``text`` ("double five" is 55)."""
-    if _HINT.search(text) is None:
-        return []
     runs = []
-    for match in _WORD_RUN.finditer(text):
+    for match in _WORD_RUN.finditer(text.lower()):
         digits, repeat = [], 1
         for word in _ONE_TOKEN.findall(match.group()):
-            word = word.lower()
             if word in _REPEAT:
                 repeat = _REPEAT[word]
                 continue

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Callable
 
 # "\" (any number, for an escape escaped again), then 2-6 hex digits and one optional white space, or one
 # hex digit and the white space that ends it, or a sign escaped as itself ("\@", "\."). A lone hex
@@ -42,12 +43,30 @@ def _css_one(match: re.Match[str]) -> str:
     return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else "\ufffd"
 
 
-def css_decoded(text: str) -> str | None:
-    """``text`` with CSS escapes decoded, or None when it holds none."""
+def _reading(text: str, pattern: re.Pattern[str], one: Callable[[re.Match[str]], str],
+             wanted: Callable[[str], bool]) -> str | None:
+    """``text`` with each match of ``pattern`` replaced by ``one`` of it — or None when no replacement
+    is ``wanted``: a copy found only in this reading holds a decoded character (else the first
+    reading finds it), so a text whose escapes decode to nothing any value holds (``C:\\dev`` is
+    ``C:Þv`` in CSS) is not read twice."""
+    useful = False
+
+    def each(match: re.Match[str]) -> str:
+        nonlocal useful
+        out = one(match)
+        if not useful and out != match.group(0) and wanted(out):
+            useful = True
+        return out
+
+    out = pattern.sub(each, text)
+    return out if useful else None
+
+
+def css_decoded(text: str, wanted: Callable[[str], bool] = bool) -> str | None:
+    """``text`` with CSS escapes decoded, or None when it holds none (or none ``wanted``)."""
     if "\\" not in text:
         return None
-    out = _CSS.sub(_css_one, text)
-    return out if out != text else None
+    return _reading(text, _CSS, _css_one, wanted)
 
 
 def _utf7_run(chars: str) -> str | None:
@@ -71,12 +90,13 @@ def _utf7_one(match: re.Match[str]) -> str:
     return match.group(0) if decoded is None else decoded
 
 
-def utf7_decoded(text: str) -> str | None:
-    """``text`` with UTF-7 (and IMAP's modified UTF-7) runs decoded, or None when it holds none."""
+def utf7_decoded(text: str, wanted: Callable[[str], bool] = bool) -> str | None:
+    """``text`` with UTF-7 (and IMAP's modified UTF-7) runs decoded, or None when it holds none (or
+    none ``wanted``)."""
     if "+" not in text and "&" not in text:
         return None
-    out = _UTF7.sub(_utf7_one, text).replace("+-", "+").replace("&-", "&")
-    return out if out != text else None
+    out = _reading(text, _UTF7, _utf7_one, wanted)
+    return None if out is None else out.replace("+-", "+").replace("&-", "&")
 
 
 def spaced_letters(text: str) -> list[str]:
