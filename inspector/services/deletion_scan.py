@@ -120,7 +120,8 @@ async def _holding_number(db: aiosqlite.Connection, table: str, columns: tuple[s
             for column, cell in zip(columns, cells, strict=True):
                 if cell is None:
                     continue
-                how = next((h for t in _cell_texts(column, cell) if (h := numbers.search(t)) is not None), None)
+                how = next((h for t in _cell_texts(column, cell) if (h := numbers.search(t, in_words=False)) is not None),
+                           None)  # in words: found by the loose scan, which reads every row folded next
                 if how is not None:
                     found.append((str(ident), how))
                     break
