@@ -77,25 +77,59 @@ def reviewer_name(actor: str | None) -> str:
     return actor.strip()
 
 
-# What a reason may hold that a name may not: its line breaks and tabs (a reason is prose), and the
-# joiners that Persian, Indic scripts and emoji need (U+200C, U+200D) — they move and hide nothing.
-_REASON_ALLOWED = frozenset({"U+000A", "U+0009", "U+200C", "U+200D"})
+# What typed prose may hold that a name may not: its line breaks and tabs (a reason, a value or a
+# summary is prose; a file written on Windows ends its lines CR LF), and the joiners that Persian,
+# Indic scripts and emoji need (U+200C, U+200D) — they move and hide nothing.
+_PROSE_ALLOWED = frozenset({"U+000A", "U+0009", "U+200C", "U+200D"})
+
+
+def typed_text(text: str, what: str, code: str, *, kept: str) -> str:
+    """Text a reviewer typed, refused (``code``, nothing written) when it holds a character that acts
+    on a terminal or hides or reorders what is read: every later reader must see what was typed as it
+    was typed (``kept`` says where it stays). The same rule for every command and dialog that takes
+    such text (the services check it, so the app's dialogs too): a reason and a reviewer's name
+    (kept in the append-only ledger), and a record's value, rationale, alternatives, a corrected
+    summary and its unresolved markers (kept in the session's history: old versions stay) —
+    deletion-ten; before, only names and reasons were checked and the rest was stored as typed."""
+    from inspector.domain.errors import BadInput
+
+    hidden = [c for c in hidden_characters(text.replace("\r\n", "\n")) if c not in _PROSE_ALLOWED]
+    if hidden:
+        raise BadInput(f"{what} is {kept}, so it must read as written: it holds {', '.join(hidden[:3])}"
+                       f"{' and more' if len(hidden) > 3 else ''} (control, bidi or invisible characters); nothing "
+                       "was written", code=code)
+    return text
+
+
+_LEDGER = "recorded in the append-only ledger for good"
+_HISTORY = "kept in the session's history as typed (earlier versions stay)"
 
 
 def reason_text(reason: str) -> str:
     """A typed reason, refused (``reason_invalid``, nothing written) when it holds a character that
     acts on a terminal or hides or reorders what is read: it is recorded in the append-only ledger
     for good, as a reviewer's name is (:func:`reviewer_name`), and shown to every later reader —
-    an escape there was stored and only ever shown inert (deletion-nine). Same rule in every
-    command and dialog that takes a reason (the services check it, so the app's dialogs too)."""
+    an escape there was stored and only ever shown inert (deletion-nine)."""
+    return typed_text(reason, "a reason", "reason_invalid", kept=_LEDGER)
+
+
+def record_text(text: str, what: str, code: str) -> str:
+    """A record's text a reviewer typed (a value, a rationale, an alternative, a corrected summary,
+    an unresolved marker): the reason's rule (:func:`typed_text`)."""
+    return typed_text(text, what, code, kept=_HISTORY)
+
+
+def new_key(key: str) -> str:
+    """A state key a reviewer makes up (``correct --kind``): a name other records and the ledger
+    refer to, so nothing hidden at all (``key_invalid``), as a reviewer's name."""
     from inspector.domain.errors import BadInput
 
-    hidden = [c for c in hidden_characters(reason) if c not in _REASON_ALLOWED]
+    hidden = hidden_characters(key)
     if hidden:
-        raise BadInput(f"a reason is recorded in the append-only ledger for good, so it must read as written: it "
-                       f"holds {', '.join(hidden[:3])}{' and more' if len(hidden) > 3 else ''} (control, bidi or "
-                       "invisible characters); nothing was written", code="reason_invalid")
-    return reason
+        raise BadInput(f"a new state key is how every later version and ledger entry names the record, so it must "
+                       f"read as written: it holds {', '.join(hidden[:3])} (control, bidi or invisible characters); "
+                       "nothing was written", code="key_invalid")
+    return key
 
 
 def hidden_characters(text: str) -> list[str]:
