@@ -99,7 +99,7 @@ class Follower:
     @classmethod
     async def open(cls, store_path: Path, source: Path, *, actor: str) -> Follower:
         """A follower on its own connection to the store, positioned where the last import ended."""
-        store = await open_store(store_path)
+        store = await open_store(store_path, hold_upgrade=False)  # held for as long as it follows
         follower = cls(store, source, actor=actor)
         try:
             await follower.attach()
