@@ -85,6 +85,21 @@ def test_verify_names_a_hostile_material_id_inert(tmp_path: Path) -> None:
     assert any(SHOWN in p["message"] for p in problems), problems  # the sentence reads the same in --json
 
 
+@pytest.mark.parametrize("line", [{"type": HOSTILE}, {"type": "session", "id": "s1", "title": "t"}])
+def test_an_import_refusal_quotes_the_files_text_inert(tmp_path: Path, line: dict[str, object]) -> None:
+    """A record type, or a key appearing twice, read from the file: ``unknown record type '…'`` and
+    ``the key '…' appears twice`` (domain/sif.py, domain/guarded_json.py) wrote them with ``repr``."""
+    source = tmp_path / "h.jsonl"
+    header = json.dumps({"type": "header", "format": "sif/1"})
+    body = json.dumps(line) if line["type"] == HOSTILE else json.dumps(line)[:-1] + f', {json.dumps(HOSTILE)}: 1, ' \
+        f'{json.dumps(HOSTILE)}: 2}}'
+    source.write_text(header + "\n" + body + "\n", encoding="utf-8")
+    done = CliRunner().invoke(cli, ["import", str(source), "--into", str(tmp_path / "s.db"), "--reviewer", "lin"])
+    assert done.exit_code == 3, done.output
+    _assert_inert(done.output)
+    assert not (tmp_path / "s.db").exists()
+
+
 def test_inert_forms() -> None:
     assert inert(HOSTILE) == f"'{SHOWN}'"
     assert inert(5) == "5" and inert(None) == "None" and inert(["a\x07", 2]) == "['a␇', 2]"
