@@ -177,3 +177,17 @@ async def test_the_app_opening_such_a_store_shows_a_dialog_with_the_code(kind: s
         await settle(app, pilot)
         assert getattr(app.screen, "dialog_title", "") == f"Cannot do that ({code})", app.screen
     assert _snapshot(folder) == before
+
+
+def test_an_import_into_a_name_too_long_says_it_as_every_open_does(tmp_path: Path) -> None:
+    """main: ``io_error`` "the store could not be read or written (File name too long)" from import
+    alone (its checks of the name stat it before any open); every other command: ``not_a_store``."""
+    into = tmp_path / ("a" * 300 + ".db")
+    source = Path(__file__).parents[1] / "sample_sessions" / "01_export_timeout.jsonl"
+    before = _snapshot(tmp_path)
+    for args in (["import", str(source), "--into", str(into)], ["sessions", str(into)]):
+        result = CliRunner().invoke(cli, [*args, "--json"])
+        assert result.exit_code == 3, result.output
+        error = json.loads(result.stdout)["error"]
+        assert error["code"] == "not_a_store" and "File name too long" in error["message"], error
+    assert _snapshot(tmp_path) == before
