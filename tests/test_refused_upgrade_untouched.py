@@ -57,6 +57,7 @@ _REFUSED: dict[str, tuple[list[str], int]] = {
     "drift_unknown_session": (["drift", "STORE", "--session", "nosuch"], 3),
     "budget_unknown_session": (["budget", "STORE", "--session", "nosuch"], 3),
     "search_unknown_session": (["search", "STORE", "--session", "nosuch", "x"], 3),
+    "follow_source_truncated": (["follow", "CUT", "--into", "STORE", "--once"], 3),
 }
 
 
@@ -68,11 +69,14 @@ def test_a_refused_command_leaves_an_older_store_byte_for_byte(sample_store: Pat
     bad.write_text(_BAD_SIF, encoding="utf-8")
     text = tmp_path / "summary.txt"
     text.write_text("a corrected summary\n", encoding="utf-8")
+    cut = tmp_path / "cut" / "01_export_timeout.jsonl"  # the imported transcript's name, shorter now
+    cut.parent.mkdir()
+    cut.write_text(_BAD_SIF.split("\n", 1)[0] + "\n", encoding="utf-8")
     before = _folder(sample_store)
     args, code = _REFUSED[case]
-    args = [{"STORE": str(sample_store), "BAD": str(bad), "TEXT": str(text)}.get(a, a) for a in args]
+    args = [{"STORE": str(sample_store), "BAD": str(bad), "TEXT": str(text), "CUT": str(cut)}.get(a, a) for a in args]
     done = CliRunner().invoke(cli, [*args, "--reviewer", "lin"] if args[0] not in {"drift", "handoff", "budget",
-                                                                                   "search"} else args)
+                                                                                   "search", "follow"} else args)
     assert done.exit_code == code, done.output
     assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
     assert "upgraded store format" not in done.output

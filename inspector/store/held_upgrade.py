@@ -14,11 +14,17 @@ written to it or ``inspector upgrade`` runs.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
-from inspector.store import format_upgrade, wal_commits
+from inspector.store import format_upgrade, held_files, wal_commits
 
 SAVEPOINT = "inspector_act"
 
@@ -36,10 +42,15 @@ async def keep_act(writer: aiosqlite.Connection, wrote: bool) -> bool:
     if not wrote:
         await writer.execute(f"RELEASE {SAVEPOINT}")
         return False
-    await writer.execute(wal_commits.MARK_SQL)
     await writer.execute(f"RELEASE {SAVEPOINT}")
-    await writer.execute("COMMIT")
+    await commit(writer)
     return True
+
+
+async def commit(writer: aiosqlite.Connection) -> None:
+    """Commit the held upgrade (and what an act wrote inside it) with its one commit mark."""
+    await writer.execute(wal_commits.MARK_SQL)
+    await writer.execute("COMMIT")
 
 
 async def undo_act(writer: aiosqlite.Connection) -> None:
@@ -59,3 +70,62 @@ async def abandon(writer: aiosqlite.Connection, done: format_upgrade.Upgrade) ->
     except (sqlite3.Error, ValueError):  # closing drops an uncommitted transaction anyway
         pass
     format_upgrade.left_as_it_was(done)
+
+
+class HeldUpgrade:
+    """The held upgrade's part of the SQLite Store (store/sqlite_store.py): an act inside it, its
+    commit, and :meth:`keep_upgrade` for a holder that stays open."""
+
+    held_upgrade: format_upgrade.Upgrade | None = None
+    format_upgraded: dict[str, Any] | None = None
+    path: Path
+    _writer: aiosqlite.Connection | None
+    _write_lock: asyncio.Lock
+    _bound: ContextVar[aiosqlite.Connection | None]
+    # and the Store's check_file, _look, _refuse_linked and _check_pages, which the act runs as any act does
+
+    def _upgrade_held(self) -> bool:
+        return self.held_upgrade is not None and self._writer is not None
+
+    @asynccontextmanager
+    async def _held_act(self, writer: aiosqlite.Connection) -> AsyncIterator[aiosqlite.Connection]:
+        """An act inside the held upgrade's transaction (store/held_upgrade.py): a savepoint; when it
+        wrote, its commit is the upgrade's too, said then as an upgrade made at open is."""
+        token = self._bound.set(writer)
+        try:
+            await begin_act(writer)
+            self.check_file()
+            await self._check_pages(writer)
+            changes = writer.total_changes
+            yield writer
+            self.check_file()
+            if writer.total_changes != changes:
+                self._refuse_linked()
+            with held_files.writing(self.path):
+                committed = await keep_act(writer, writer.total_changes != changes)
+            if committed:
+                self._upgrade_made()
+        except BaseException:
+            await undo_act(writer)
+            raise
+        finally:
+            self._bound.reset(token)
+
+    def _upgrade_made(self) -> None:
+        done, self.held_upgrade = self.held_upgrade, None
+        self._look()
+        if done is not None:
+            self.format_upgraded = done.as_dict()
+            format_upgrade.announce(done)
+
+    async def keep_upgrade(self) -> None:
+        """Commit a held upgrade now, act or not: a holder that stays open once it is sure it goes on
+        (the follower after it attached), so it does not hold the write lock while it waits."""
+        if not self._upgrade_held():
+            return
+        async with self._write_lock:
+            if self._upgrade_held():
+                with held_files.writing(self.path):
+                    await commit(self._writer)  # type: ignore[arg-type]
+                self._upgrade_made()
+

@@ -24,7 +24,6 @@ from inspector.store import (
     faults,
     file_content,
     file_writes,
-    format_upgrade,
     held_files,
     held_upgrade,
     orphan_log,
@@ -36,7 +35,7 @@ from inspector.store import (
 from inspector.store.file_identity import file_key, file_state, names
 
 
-class Store:
+class Store(held_upgrade.HeldUpgrade):
     """An open session store (SQLite here; inspector/store/pg/store.py's PgStore on PostgreSQL). Use :func:`~inspector.store.connection.open_store` to get one.
 
     One connection writes (every write in :meth:`transaction`, ``BEGIN IMMEDIATE``, one at a
@@ -49,9 +48,7 @@ class Store:
 
     POOL_SIZE = 4  # idle readers kept open for snapshots
     dialect = "sqlite"
-    # an upgrade made in a transaction still open on the writer: committed by the first act (store/held_upgrade.py);
-    # a class default, as PostgreSQL's store (which upgrades under its own lock) sets none
-    held_upgrade: format_upgrade.Upgrade | None = None
+    # held_upgrade (store/held_upgrade.py's HeldUpgrade): an upgrade still open on the writer, committed by an act
 
     def __init__(self, path: Path, writer: aiosqlite.Connection | None, key: bytes, reader: aiosqlite.Connection,
                  *, read_only: bool = False, read_only_reason: str = "", connect_reader: Any = None) -> None:
@@ -88,9 +85,6 @@ class Store:
         """The connection for this task: the one its snapshot or transaction holds, else the shared reader
         (the writer while an upgrade is held: only it sees the upgraded format)."""
         return self._bound.get() or (self._writer if self._upgrade_held() else self._reader)
-
-    def _upgrade_held(self) -> bool:
-        return self.held_upgrade is not None and self._writer is not None
 
     @property
     def watch_db(self) -> aiosqlite.Connection:
@@ -213,34 +207,6 @@ class Store:
                 raise
             finally:
                 self._bound.reset(token)
-
-    @asynccontextmanager
-    async def _held_act(self, writer: aiosqlite.Connection) -> AsyncIterator[aiosqlite.Connection]:
-        """An act inside the held upgrade's transaction (store/held_upgrade.py): a savepoint; when it
-        wrote, its commit is the upgrade's too, said then as an upgrade made at open is."""
-        token = self._bound.set(writer)
-        try:
-            await held_upgrade.begin_act(writer)
-            self.check_file()
-            await self._check_pages(writer)
-            changes = writer.total_changes
-            yield writer
-            self.check_file()
-            if writer.total_changes != changes:
-                self._refuse_linked()
-            with held_files.writing(self.path):
-                committed = await held_upgrade.keep_act(writer, writer.total_changes != changes)
-            if committed:
-                done, self.held_upgrade = self.held_upgrade, None
-                self._look()
-                if done is not None:
-                    self.format_upgraded = done.as_dict()
-                    format_upgrade.announce(done)
-        except BaseException:
-            await held_upgrade.undo_act(writer)
-            raise
-        finally:
-            self._bound.reset(token)
 
     async def _check_pages(self, writer: aiosqlite.Connection) -> None:
         """Before the first act of this open writes: a store with a damaged page refuses (store/page_check.py)."""
