@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections import Counter
 from collections.abc import Callable
@@ -56,7 +57,7 @@ def refuse_transcript_name(into: object) -> None:
     """A new store is not made under a transcript's name: `import run.jsonl --into out.jsonl` (export's
     habit) made an SQLite file named .jsonl, which `follow`, `import` and `sessions --discover` then
     took for a transcript. An existing store of any name still opens."""
-    if isinstance(into, Path) and not into.exists() and into.suffix.lower() in TRANSCRIPT_SUFFIXES:
+    if isinstance(into, Path) and into.suffix.lower() in TRANSCRIPT_SUFFIXES and not os.path.lexists(into):
         raise BadInput(f"{into} names a transcript ({into.suffix}), not a store: give the new store a name of its "
                        f"own, e.g. {into.with_suffix('.db')}", code="bad_output")
 

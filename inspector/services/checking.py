@@ -13,6 +13,7 @@ from typing import Any
 
 from inspector.domain.deletion import reason_code
 from inspector.domain.errors import BadInput
+from inspector.domain.terminal_safe import inert
 from inspector.services import candidates, claims, cleared, handoffs, unread_lines
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings_and_context
@@ -89,7 +90,7 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
     wanted = set(only or CHECKS)
     unknown = wanted - set(CHECKS)
     if unknown:
-        raise BadInput(f"unknown check {sorted(unknown)[0]!r}: choose from {', '.join(CHECKS)}")
+        raise BadInput(f"unknown check {inert(sorted(unknown)[0])}: choose from {', '.join(CHECKS)}")
     listed = await list_sessions(store)
     if sessions:
         missing = [s for s in sessions if s not in {i.id for i in listed}]

@@ -42,8 +42,9 @@ import aiosqlite
 
 from inspector.domain import thinking_text
 from inspector.domain.call_input import call_input_of_extra, matched_label
-from inspector.domain.errors import StoreBusy
+from inspector.domain.errors import BadInput, StoreBusy
 from inspector.domain.plurals import counted
+from inspector.domain.terminal_safe import quoted
 from inspector.services import search_long
 from inspector.store import call_index, material_index, reasoning_index, search_index
 from inspector.store.catch_up import CatchUpProgress, catch_up
@@ -169,6 +170,9 @@ async def search(store: Store, session: str, query: str, *, limit: int = 50,
     far that has got), so the answer is what the indexes give for the whole store."""
     if not query.strip():  # nothing to find: spaces alone would list only materials (no event index holds them)
         return SearchResult(query, "none")
+    if "\0" in query:  # SQLite's index query ends at a NUL ("unterminated string"): it was said as a damaged store
+        raise BadInput(f"the search query {quoted(query)} holds a NUL character (U+0000), which the search indexes "
+                       "cannot look for; nothing was searched", code="query_not_searchable")
     try:
         await catch_up(store, indexing)
     except StoreBusy:

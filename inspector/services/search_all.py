@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.plurals import counted
+from inspector.domain.terminal_safe import inert
 from inspector.services.search import SearchResult, search
 from inspector.store import session_rows
 from inspector.store.catch_up import CatchUpProgress
@@ -43,7 +44,7 @@ class AcrossSessions:
         palette dialog's, one sentence (both said "1 of 1 session hold")."""
         shown = len(self.matched)
         return (f"{shown} of {counted(self.searched, 'session')} hold{'s' if shown == 1 else ''} "
-                f"{self.query!r}")
+                f"{inert(self.query)}")
 
     def as_dict(self) -> dict[str, Any]:
         return {"query": self.query, "sessions_searched": self.searched, "sessions_matched": len(self.matched),

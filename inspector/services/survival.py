@@ -21,6 +21,7 @@ from inspector.domain.failures import find_failures
 from inspector.domain.said_output_numbers import tool_runs
 from inspector.domain.survival import VERDICTS, Fact, Survival, Verdict, survival
 from inspector.domain.survival_report import part
+from inspector.domain.terminal_safe import inert
 from inspector.services import outside_command
 from inspector.services.channels import Generation, generations
 from inspector.services.log_reads import log_events, max_seq, untrusted_rules
@@ -187,6 +188,6 @@ async def ask_judge(command: str, verdict: Verdict, summary: str) -> dict[str, s
         if not isinstance(answer, dict) or answer.get("verdict") not in VERDICTS:
             raise ValueError
     except ValueError:
-        raise BadInput(f"judge {command!r} did not print {{\"verdict\", \"reason\"}} as JSON with a verdict among "
+        raise BadInput(f"judge {inert(command)} did not print {{\"verdict\", \"reason\"}} as JSON with a verdict among "
                        f"{', '.join(VERDICTS)}", code="judge_failed") from None
     return {"verdict": answer["verdict"], "reason": str(answer.get("reason", "")), "by": "judge", "command": command}

@@ -17,6 +17,7 @@ from inspector.domain.errors import BadInput
 from inspector.domain.formats import claude_code, codex, gemini, inspect_ai, messages
 from inspector.domain.formats.builder import BOM, ORIGINAL_AS_BYTES
 from inspector.domain.guarded_json import raw_decode_all
+from inspector.domain.terminal_safe import inert
 
 FORMATS = ("sif", "claude-code", "codex", "gemini", *messages.FORMATS, "inspect-ai")
 
@@ -241,4 +242,4 @@ def _convert(data: bytes, file_name: str, fmt: str, loads: Callable[[bytes], Any
         return messages.convert(data, file_name, fmt)
     if fmt == "inspect-ai":
         return inspect_ai.convert(data, file_name)
-    raise BadInput(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}", code="unknown_format")
+    raise BadInput(f"unknown format {inert(fmt)}; one of {', '.join(FORMATS)}", code="unknown_format")
