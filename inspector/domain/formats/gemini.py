@@ -16,6 +16,7 @@ the message it came from in the kept original.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,11 +151,13 @@ def _result_text(result: Any) -> str:
     return "\n".join(parts)
 
 
-def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
+def convert(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None = None) -> list[dict[str, Any]]:
+    """A chat file (read message by message, keeping each one's place) or a checkpoint (one
+    document: ``loads`` as for ``detect.convert``)."""
     if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"[":  # a checkpoint, not a chat file
         from inspector.domain.formats.messages import load_document  # messages imports nothing of Gemini's
 
-        doc = load_document(data)
+        doc = load_document(data, loads)
         if not gemini_checkpoint.looks_like(doc):
             raise BadInput("a JSON list, but not a Gemini CLI checkpoint (a list of {role, parts})",
                            code="unknown_format")

@@ -24,7 +24,7 @@ from inspector.domain.formats.builder import (
     text_of,
 )
 from inspector.domain.formats.readable import encrypted_parts, readable
-from inspector.domain.formats.tolerant import field_problem, first_problem, items_problem
+from inspector.domain.formats.tolerant import Loads, field_problem, first_problem, items_problem
 
 FORMATS = ("openai-chat", "deepseek", "anthropic", "openai-responses")
 
@@ -66,8 +66,8 @@ def detect(doc: Any) -> str | None:
     return None
 
 
-def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
-    doc = load_document(data)
+def convert(data: bytes, file_name: str, fmt: str, loads: Loads | None = None) -> list[dict[str, Any]]:
+    doc = load_document(data, loads)
     items, meta = unwrap(doc)
     session = PurePath(file_name).name.split(".")[0]
     tools_present = any(isinstance(m, dict) and (m.get("tool_calls") or m.get("type") == "function_call")
@@ -104,12 +104,13 @@ def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
     return b.records
 
 
-def load_document(data: bytes) -> Any:
-    """A whole-file JSON document through the guarded decoder (one document cannot be read in part)."""
+def load_document(data: bytes, loads: Loads | None = None) -> Any:
+    """A whole-file JSON document through the guarded decoder (one document cannot be read in part),
+    or ``loads``, which answers exactly as it does (the import's: store/jsoncodec.py ``fast_loads``)."""
     if data[:3] == b"\xef\xbb\xbf":  # a byte order mark: read as white space, so offsets stay the file's
         data = b"   " + data[3:]
     try:
-        return guarded_json.loads(data)
+        return (loads or guarded_json.loads)(data)
     except guarded_json.JsonRefused as exc:
         raise BadInput(exc.message, code=exc.code) from None
     except json.JSONDecodeError as exc:
