@@ -10,10 +10,9 @@ after the conversion.
 A whole-document format (a saved message list, an Inspect AI log, a Gemini checkpoint) was decoded
 by the guarded decoder twice more: the detection's read of the whole file and the converter's.
 Both now come here: the detection's read is :meth:`DecodedOnce.looked_at` (kept for the converter,
-whose read then takes it), and a value is found by its JSON text without the white space around it
-(a one-line document is read as its line by the detection's first-records pass and as the file,
-with its last line break, after it); white space around a JSON text changes neither its value nor
-whether it is JSON.
+whose read then takes it); it also finds a one-line document's value read as its line by the
+detection's first-records pass, by the file's JSON text without the white space around it (which
+changes neither a JSON text's value nor whether it is JSON).
 """
 
 from __future__ import annotations
@@ -36,22 +35,23 @@ class DecodedOnce:
     def __call__(self, raw: bytes) -> Any:
         if len(raw) < LONG_LINE:
             return self._loads(raw)
-        key = _json_text(raw)
-        value = self._kept.pop(key, _MISSING)
+        value = self._kept.pop(raw, _MISSING)
         if value is _MISSING:
             value = self._loads(raw)  # an exception is raised again by the next read: nothing kept
-            self._kept[key] = value
+            self._kept[raw] = value
         return value
 
     def looked_at(self, raw: bytes) -> Any:
         """A read that only looks (the detection's of a whole document): the value is kept for the
-        next read, which takes it."""
+        converter's read of the same bytes, which takes it. A one-line document was read as its line
+        by the detection's first-records pass: that value is found by the file's JSON text without
+        the blanks around it (only here: a line is still found only by its own bytes)."""
         if len(raw) < LONG_LINE:
             return self._loads(raw)
-        key = _json_text(raw)
-        value = self._kept.get(key, _MISSING)
+        value = self._kept.get(raw, _MISSING)
         if value is _MISSING:
-            value = self._kept[key] = self._loads(raw)
+            value = self._kept.get(_json_text(raw), _MISSING)  # type: ignore[call-overload]
+            self._kept[raw] = value = self._loads(raw) if value is _MISSING else value
         return value
 
     def forget(self) -> None:
