@@ -19,10 +19,10 @@ from tests.test_store_faults import _child
 
 
 def _older(store: Path) -> None:
-    """The store as the previous format wrote it (format 8 added the events_long index, and cut the
-    index entries of events longer than it holds of each: the samples have none)."""
+    """The store as the previous format wrote it (format 9 added the events_long_extra index, and cut
+    the call-input and thinking entries longer than the index holds: the samples have none)."""
     db = sqlite3.connect(store)
-    db.execute("DROP INDEX events_long")
+    db.execute("DROP INDEX events_long_extra")
     db.execute(f"PRAGMA user_version = {FORMAT_VERSION - 1}")
     db.commit()
     db.close()  # checkpointed into the file: its bytes are what the test compares

@@ -16,7 +16,7 @@ import aiosqlite
 
 from inspector.domain.errors import InspectorError, NotAStore
 from inspector.domain.plurals import counted
-from inspector.store import wal_commits
+from inspector.store import call_index, reasoning_index, wal_commits
 from inspector.store.digest_key import parse_key
 from inspector.store.schema import (
     APPLICATION_ID,
@@ -25,6 +25,7 @@ from inspector.store.schema import (
     MIGRATIONS,
     V8_LONG_EVENTS,
     V8_REINDEX,
+    V9_LONG_EXTRA,
 )
 from inspector.store.sqlite_connections import scalar, utc_now
 
@@ -74,7 +75,7 @@ async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = 
     await refuse_lowered(db, version, target)
     if version >= FORMAT_VERSION:
         return None
-    started, before, long_events = time.monotonic(), version, 0
+    started, before, long_events, long_sides = time.monotonic(), version, 0, 0
     shown = str(target or "the store")
     if before > 0:
         _say(f"upgrading store format {before} → {FORMAT_VERSION}: {shown}…", final=False)
@@ -91,6 +92,8 @@ async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = 
                 # indexed by their prefix already, and "deleting" their entries with the whole text
                 # again left the search index malformed (review-16): only the number is set right
                 long_events = await _reindex_long_events(db, before, shown)
+            if version == 8:
+                long_sides = await _cut_long_side_entries(db, before, shown)
             if version == 0:
                 await db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 await db.execute(
@@ -107,7 +110,7 @@ async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = 
     if before == 0:
         await db.execute("COMMIT")
         return None
-    done = Upgrade(shown, before, version, long_events, time.monotonic() - started)
+    done = Upgrade(shown, before, version, long_events, time.monotonic() - started, long_sides)
     if hold:
         return done  # committed (and said) by the Store's first act, or rolled back at its close
     await db.execute("COMMIT")
@@ -127,11 +130,25 @@ async def _reindex_long_events(db: aiosqlite.Connection, before: int, shown: str
     return len(ids)
 
 
+async def _cut_long_side_entries(db: aiosqlite.Connection, before: int, shown: str) -> int:
+    """Format 9's one-off cut of call-input and thinking entries longer than the index holds, one
+    event at a time (only events whose stored JSON is that long may have one); how many events had one."""
+    ids = [int(row[0]) for row in await db.execute_fetchall(V9_LONG_EXTRA)]
+    cut = 0
+    for done, event_id in enumerate(ids, 1):
+        _say(f"upgrading store format {before} → {FORMAT_VERSION}: {shown}: re-indexing long call input and "
+             f"thinking, {done:,} of {len(ids):,}…", final=False)
+        results = [await side.cut_to_bound(db, event_id) for side in (call_index.CALLS, reasoning_index.REASONING)]
+        cut += any(results)
+    return cut
+
+
 # What each format step adds, as the upgrade's line says it.
 _STEPS = {1: "the store made", 2: "the one- and two-character search index", 3: "a watermark of the search index",
           4: "a watermark of the materials' search index", 5: "tool-call inputs indexed for search",
           6: "thinking text indexed for search", 7: "an index of ledger entries by kind",
-          8: f"an index of events over {EVENT_INDEX_CHARS:,} characters"}
+          8: f"an index of events over {EVENT_INDEX_CHARS:,} characters",
+          9: f"call input and thinking indexed through their first {EVENT_INDEX_CHARS:,} characters"}
 
 
 @dataclass(frozen=True)
@@ -143,18 +160,23 @@ class Upgrade:
     after: int
     long_events: int
     seconds: float
+    long_sides: int = 0  # events whose call input or thinking was re-indexed by its first part (format 9)
 
     def said(self) -> str:
         added = [_STEPS[step] for step in range(self.before + 1, self.after + 1)]
         if self.long_events:
             added.append(f"{counted(self.long_events, 'event')} over {EVENT_INDEX_CHARS:,} characters re-indexed by "
                          "their first part")
+        if self.long_sides:
+            added.append(f"the call input or thinking of {counted(self.long_sides, 'event')} over {EVENT_INDEX_CHARS:,} "
+                         "characters re-indexed by its first part")
         took = f" in {self.seconds:.1f} s" if self.seconds >= 1 else ""
         return (f"upgraded store format {self.before} → {self.after}: {self.path} ({'; '.join(added)}){took}; its records and ledger are as they were, and the inspector versions that "
                 f"read only format {self.before} cannot open it any more")
 
     def as_dict(self) -> dict[str, object]:
         return {"from": self.before, "to": self.after, "long_events_reindexed": self.long_events,
+                "long_call_input_or_thinking_reindexed": self.long_sides,
                 "message": self.said()}
 
 
