@@ -1,13 +1,19 @@
 """What a new reviewer met on transcripts nobody had seen (docs/reviews/newuser-18.md).
 
 The Drift tab's field timeline showed key names and no marks: an imported rule's key is a slug of
-its words with a hash (50 characters), and the marks came after it, past the pane's edge.
+its words with a hash (50 characters), and the marks came after it, past the pane's edge. The
+drift rebuild said an edited file's path was in no event of the range: it read only events' text.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 from pathlib import Path
 
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
 from inspector.services.importing import import_file
 from inspector.ui.app import InspectorApp
 from tests.conftest import event_record, session_record, write_sif
@@ -46,3 +52,25 @@ async def test_the_field_timeline_shows_each_keys_mark_inside_the_pane(tmp_path:
             for key, row in rows.items():
                 seen = row[:width]
                 assert "∅" in seen, (size, width, key, lines)
+
+
+def test_the_rebuild_finds_an_edited_path_in_the_call_that_edited_it(tmp_path: Path) -> None:
+    """``drift`` said an artifact's path was "in no event of the generation's range word for word
+    (the record cites evt:2)" of the Edit call inside that range: the rebuild read events' text,
+    and an edited file's path is only in the call's input."""
+    path = "/home/u/proj/services/billing/migrate.py"
+    records = [session_record(owner="t"), event_record(1, content="fix the time zones"),
+               event_record(2, kind="tool_call", content=None, trust="model", call_id="c1", tool="Edit",
+                            args={"file_path": path, "old_string": "utc=False", "new_string": "utc=True"}),
+               event_record(3, kind="tool_result", content="The file has been updated.", trust="tool", call_id="c1"),
+               {"type": "state", "session": "s1", "key": "artifact.migrate-py", "kind": "artifact", "value": path,
+                "sources": ["evt:2"], "writer": "user", "version": 1, "status": "active"},
+               {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive",
+                "text": "Fixed the time zones.", "covers": [1, 3], "sources": ["evt:1"]}]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
+    said = CliRunner().invoke(cli, ["drift", str(store), "--session", "s1", "--json"]).output
+    [rebuilt] = [r for r in json.loads(said)["rebuild"] if r["key"] == "artifact.migrate-py"]
+    assert rebuilt["verbatim_in"] == ["evt:2"], rebuilt
+    text = CliRunner().invoke(cli, ["drift", str(store), "--session", "s1"]).output
+    assert f"artifact.migrate-py: “{path}” verbatim in evt:2" in text, text
