@@ -74,3 +74,16 @@ def test_the_rebuild_finds_an_edited_path_in_the_call_that_edited_it(tmp_path: P
     assert rebuilt["verbatim_in"] == ["evt:2"], rebuilt
     text = CliRunner().invoke(cli, ["drift", str(store), "--session", "s1"]).output
     assert f"artifact.migrate-py: “{path}” verbatim in evt:2" in text, text
+
+
+def test_a_pasted_terminal_link_proposes_the_url_without_its_escape_bytes(tmp_path: Path) -> None:
+    """An OSC 8 link in the user's words ("\\x1b]8;;URL\\x1b\\\\text\\x1b]8;;\\x1b\\\\") proposed the reference
+    "URL␛\\the": the terminal's escape bytes and the link text's first word, as the URL to confirm."""
+    link = "\x1b]8;;https://ci.example/build/42\x1b\\the red build\x1b]8;;\x1b\\"
+    records = [session_record(owner="t"), event_record(1, content=f"Fix {link} before Friday."),
+               {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive",
+                "text": "Fixing https://ci.example/build/42 (the red build).", "covers": [1, 1], "sources": ["evt:1"]}]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
+    facts = json.loads(CliRunner().invoke(cli, ["facts", str(store), "--session", "s1", "--json"]).output)
+    assert [f["value"] for f in facts if f["kind"] == "reference"] == ["https://ci.example/build/42"], facts
