@@ -87,3 +87,27 @@ def test_a_pasted_terminal_link_proposes_the_url_without_its_escape_bytes(tmp_pa
     asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
     facts = json.loads(CliRunner().invoke(cli, ["facts", str(store), "--session", "s1", "--json"]).output)
     assert [f["value"] for f in facts if f["kind"] == "reference"] == ["https://ci.example/build/42"], facts
+
+
+def test_a_session_searched_in_part_is_never_said_not_to_hold_the_query(tmp_path: Path) -> None:
+    """A 5 MB tool result with the word in its last line: ``search --all-sessions`` said "0 of 1
+    session hold 'ZQXNEEDLE'" (the index reads a material's first 4 MiB), and one session's
+    ``--json`` said ``"not_searched": {}``, which the README defines as "it looked everywhere"."""
+    from inspector.store.schema import MATERIAL_INDEX_CAP
+
+    big = "line of log text\n" * (MATERIAL_INDEX_CAP // 17 + 1000) + "ZQXNEEDLE at the end\n"
+    src = write_sif(tmp_path / "a.jsonl", [
+        session_record("s1", title="the long log"),
+        event_record(1, content="find the needle"),
+        {"type": "material", "session": "s1", "id": "res:big", "source_event": 1, "content": big}])
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(src, store, actor="t"))
+    one = json.loads(CliRunner().invoke(cli, ["search", str(store), "--session", "s1", "ZQXNEEDLE", "--json"]).output)
+    assert one["hits"] == [] and one["not_searched"] == {"materials_in_part": 1}, one
+    every = CliRunner().invoke(cli, ["search", str(store), "ZQXNEEDLE", "--all-sessions", "--json"])
+    answer = json.loads(every.output)
+    assert answer["sessions_matched"] == 0
+    assert [s["session"] for s in answer["searched_in_part"]] == ["s1"], answer
+    said = CliRunner().invoke(cli, ["search", str(store), "ZQXNEEDLE", "--all-sessions"]).output
+    assert "0 of 1 session hold 'ZQXNEEDLE'; 1 of them was searched in part" in said, said
+    assert "may hold it: s1" in said, said
