@@ -111,3 +111,22 @@ def test_a_session_searched_in_part_is_never_said_not_to_hold_the_query(tmp_path
     said = CliRunner().invoke(cli, ["search", str(store), "ZQXNEEDLE", "--all-sessions"]).output
     assert "0 of 1 session hold 'ZQXNEEDLE'; 1 of them was searched in part" in said, said
     assert "may hold it: s1" in said, said
+
+
+async def test_indexing_one_event_says_one_event(tmp_path: Path) -> None:
+    """stderr said "indexing 1 events for search…" before the hits of a store with one new event;
+    the app's search box said it so too."""
+    from inspector.cli.search_command import IndexingNote
+    from inspector.ui.widgets.evidence_channel import EvidenceChannel
+
+    assert IndexingNote().line(0, 1) == "indexing 1 event for search…"
+    assert IndexingNote().line(0, 2500) == "indexing 2,500 events for search…"
+    store = await _store_with_a_long_key(tmp_path)
+    app = InspectorApp(store, reviewer="t")
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        channel = app.screen.query_one(EvidenceChannel)
+        channel.show_indexing("push", 0, 1)
+        await pilot.pause()
+        said = str(channel.records.get_option_at_index(0).prompt)
+    assert said.startswith("indexing 1 event for search…"), said
