@@ -130,3 +130,18 @@ async def test_indexing_one_event_says_one_event(tmp_path: Path) -> None:
         await pilot.pause()
         said = str(channel.records.get_option_at_index(0).prompt)
     assert said.startswith("indexing 1 event for search…"), said
+
+
+def test_a_folder_of_transcripts_given_to_open_says_how_to_list_them(tmp_path: Path) -> None:
+    """``inspector ~/transcripts`` (a new reviewer's first guess) said only "is a folder, not a store
+    file": the way to see what is in it (``--source``) was in the README alone. Nothing is made there."""
+    folder = tmp_path / "my transcripts"
+    folder.mkdir()
+    (folder / "run.jsonl").write_text('{"type": "user"}\n', encoding="utf-8")
+    before = sorted(p.name for p in folder.iterdir())
+    result = CliRunner().invoke(cli, [str(folder)])
+    assert result.exit_code == 3
+    said = " ".join(result.output.split())
+    assert f"is a folder, not a store file; the transcripts in it: `inspector --source '{folder}'`" in said, said
+    assert f"`inspector sessions --discover --source '{folder}'`" in said, said
+    assert sorted(p.name for p in folder.iterdir()) == before
