@@ -11,6 +11,7 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from inspector.cli.main import cli
@@ -145,3 +146,22 @@ def test_a_folder_of_transcripts_given_to_open_says_how_to_list_them(tmp_path: P
     assert f"is a folder, not a store file; the transcripts in it: `inspector --source '{folder}'`" in said, said
     assert f"`inspector sessions --discover --source '{folder}'`" in said, said
     assert sorted(p.name for p in folder.iterdir()) == before
+
+
+@pytest.mark.parametrize(("content", "where"), [("[]", "([])"), ('{"messages": []}', "(messages: [])"),
+                                                ('{"model": "x", "input": []}', "(input: [])")])
+@pytest.mark.parametrize("named", [None, "openai-chat", "anthropic", "openai-responses"])
+def test_an_empty_message_list_is_refused_as_empty_input(tmp_path: Path, content: str, where: str,
+                                                         named: str | None) -> None:
+    """``[]`` said "cannot tell what it is … name its format", and named with ``--from`` it made a
+    store of one session with no event: empty input, exit 3 and nothing written, as an empty file."""
+    src = tmp_path / "chat.json"
+    src.write_text(content, encoding="utf-8")
+    store = tmp_path / "s.db"
+    result = CliRunner().invoke(cli, ["import", str(src), "--into", str(store), "--json",
+                                      *(["--from", named] if named else [])])
+    assert result.exit_code == 3, result.output
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "empty_file" and error["message"] == (
+        f"chat.json is an empty message list {where}: there is nothing to import"), error
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chat.json"]
