@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -165,3 +166,39 @@ def test_an_empty_message_list_is_refused_as_empty_input(tmp_path: Path, content
     assert error["code"] == "empty_file" and error["message"] == (
         f"chat.json is an empty message list {where}: there is nothing to import"), error
     assert sorted(p.name for p in tmp_path.iterdir()) == ["chat.json"]
+
+
+async def test_the_filed_notice_names_the_keys_that_carry_the_request_out(tmp_path: Path, monkeypatch: Any) -> None:
+    """After filing, the notice said "x on it in Deletions": x is the key that opens that tab (open
+    already), so pressing it did nothing; enter opens the request, and x there carries it out."""
+    from textual.widgets import Input
+
+    from inspector.ui.deletion_dialog import ConfirmDeletion, DeletionDialog
+    from inspector.ui.request_deletion_dialog import RequestDeletionDialog
+    from inspector.ui.widgets.notice_line import NoticeLine
+    from inspector.ui.widgets.timeline_view import TimelineView
+
+    store = await _store_with_a_long_key(tmp_path)
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "t")
+    app = InspectorApp(store, session="s1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("t")
+        await settle(app, pilot)
+        assert app.screen.query_one(TimelineView).current is not None
+        await pilot.press("D")
+        await settle(app, pilot)
+        assert isinstance(app.screen, RequestDeletionDialog)
+        app.screen.query_one(Input).value = "the user asked"
+        app.screen.query_one(Input).focus()
+        await pilot.press("enter")
+        await settle(app, pilot)
+        notice = " ".join(str(app.screen.query_one(NoticeLine).render()).split())  # at 80×24: the notice line
+        assert "Filed deletion request del-1" in notice, notice
+        assert "nothing is deleted until it is carried out: enter on it in Deletions, then x." in notice, notice
+        await pilot.press("enter")  # as the notice says
+        await settle(app, pilot)
+        assert isinstance(app.screen, DeletionDialog)
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmDeletion)
