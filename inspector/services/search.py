@@ -21,9 +21,10 @@ first indexes what was imported since the last one, then asks the indexes; event
 watermark that remain (a store that cannot be written, an import committed meanwhile) are
 checked against their text, after the indexed hits, so nothing is silently left out.
 
-``SearchResult.not_searched`` names text a search did not look in (``{"thinking_events": N}`` was
-said by stores before format 6, whose thinking had no index); every store this version opens is
-of format 6, so it is empty — kept in ``--json`` so a script can rely on it.
+``SearchResult.not_searched`` names text a search did not look in: ``{"materials_in_part": N}``, N
+materials whose text past the index's cap (4 MiB) was not read (``note`` says it in words);
+``{"thinking_events": N}`` was said by stores before format 6, whose thinking had no index. Empty,
+the search looked everywhere — kept in ``--json`` so a script can rely on it.
 
 Each hit carries its occurrence count and character offsets (found in the event's own
 text, case-insensitively like the index). The search runs on a reader of its own; a
@@ -83,7 +84,8 @@ class SearchResult:
     note: str = ""
     more: bool = False  # more events or materials match than the limit let it list
     limit: int | None = None  # the most hits listed, events and materials together
-    # text the search did not look in, by kind: {"thinking_events": N} (N events' thinking text)
+    # text the search did not look in, by kind: {"materials_in_part": N} (N materials past the index's
+    # cap), {"thinking_events": N} (N events' thinking text, before store format 6)
     not_searched: dict[str, int] = field(default_factory=dict)
 
     def not_searched_sentence(self) -> str:
@@ -403,4 +405,6 @@ async def _materials(db: aiosqlite.Connection, session: str, query: str, pattern
     partial = await search_index.partly_indexed_materials(db, session)
     if partial:
         result.complete = False
+        # in --json too: a script reads "not_searched": {} as "it looked everywhere" (newuser-18)
+        result.not_searched["materials_in_part"] = partial
         result.note = "; ".join(filter(None, (result.note, f"{counted(partial, 'material')} {'is' if partial == 1 else 'are'} indexed only in {'its' if partial == 1 else 'their'} first 4 MiB")))

@@ -148,6 +148,8 @@ def _detect(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None) -
         fmt = messages.detect(doc) if doc is not None else None
         if fmt:
             return fmt
+        if (empty := messages.empty_list(doc, file_name)) is not None:
+            raise empty
     if data.startswith(b"SQLite format 3\x00"):  # a store given where a transcript goes: said as one, with the way on
         raise BadInput(f"{file_name} is an SQLite database (a store?), not a transcript: open a store with `inspector "
                        f"{file_name}`; to bring its sessions into another store, `inspector export` it to a sif/1 "
