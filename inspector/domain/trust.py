@@ -11,6 +11,7 @@ it imports as ``pending`` (DESIGN rule 3).
 
 from __future__ import annotations
 
+from inspector.domain.terminal_safe import inert
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
 # The trust each kind of event has by its source; a label may lower it, never raise it.
@@ -32,7 +33,7 @@ def label_conflict(kind: str, label: str | None) -> str | None:
     source = SOURCE_TRUST.get(kind)
     if source is None or label is None or label in UNTRUSTED:
         return None
-    return (f"a {kind.replace('_', ' ')} is labelled trust {label!r}, but its source makes it {source!r}: "
+    return (f"a {kind.replace('_', ' ')} is labelled trust {inert(label)}, but its source makes it {inert(source)}: "
             "it is treated as untrusted whatever the label says")
 
 
@@ -51,7 +52,7 @@ def unconfirmed_state(record: dict[str, object], claimed: str) -> str:
     with its writer, ``reviewer``: re-imported, it is pending again, and its older version stays
     superseded, so the session has no active record of that key. Said, not silent, with the way on."""
     kind, key = str(record.get("kind")), record.get("key")
-    return (f"the file says {kind} {key!r} v{record.get('version', 1)} is {claimed}, but it was written by "
+    return (f"the file says {kind} {inert(key)} v{record.get('version', 1)} is {claimed}, but it was written by "
             f"{record.get('writer')} and only the session's owner sets a {kind.replace('_', ' ')}; a sif file cannot "
             "prove the owner confirmed it: it is imported pending and binds nothing until the owner confirms it here "
             f"(`inspector confirm STORE --session {record.get('session')} --key {key}`)")
@@ -162,6 +163,6 @@ def unverified_act(type_: str, record: dict[str, object]) -> tuple[str, str] | N
     if rule is None or not isinstance(status, str) or status not in rule[0]:
         return None
     name = type_.replace("_", " ")
-    return rule[1], (f"the file says {name} {record.get('id')!r} {_ACT_WORDS[status]}, but a sif file cannot prove "
+    return rule[1], (f"the file says {name} {inert(record.get('id'))} {_ACT_WORDS[status]}, but a sif file cannot prove "
                      f"who decided (its acts are unsigned): it is not taken, a new {name} is imported {rule[1]} to be "
                      "decided here (one already stored keeps its own status)")
