@@ -88,7 +88,7 @@ def held(texts: list[str], digest: Callable[[str], str]) -> set[str]:
         # round ten's second readings (CSS escapes, UTF-7) and numbers in words, read back (a number
         # as its digits: the patterns know a phone number by them)
         undone += [r for r in (css_decoded(text, _telling), utf7_decoded(text, _telling)) if r is not None]
-        undone += [" ".join(english_digits(text)), " ".join(chinese_place_values(text))]
+        undone += [*english_digits(text), *chinese_place_values(text)]
     values = secret_values(texts + respelled + undone)
     # ROT13 and reversal keep a value's shape (an address stays one), so each value found is turned
     # back rather than every text read twice more — a value, not a long line: a log's every line
