@@ -121,5 +121,6 @@ def running_server(*, in_memory: bool = False) -> Iterator[str]:
 if __name__ == "__main__":  # a server for trying things by hand: prints its URL, stops on Enter
     with running_server() as url:
         print(url, flush=True)
-        print(f"{PID_VARIABLE}={os.environ[PID_VARIABLE]}", file=sys.stderr, flush=True)
+        if PID_VARIABLE in os.environ:  # not when INSPECTOR_TEST_PG_URL names a server of someone else's
+            print(f"{PID_VARIABLE}={os.environ[PID_VARIABLE]}", file=sys.stderr, flush=True)
         input()
