@@ -202,3 +202,50 @@ async def test_the_filed_notice_names_the_keys_that_carry_the_request_out(tmp_pa
         await pilot.press("x")
         await settle(app, pilot)
         assert isinstance(app.screen, ConfirmDeletion)
+
+
+def _two_generations(tmp_path: Path) -> Path:
+    """A rule given after the first compaction (evt:3), which the second one drops."""
+    records = [session_record(owner="t"), event_record(1, content="Migrate billing to Postgres 16."),
+               event_record(2, content="Never push to main."),
+               event_record(3, content="Always run make lint before committing."),
+               event_record(4, kind="assistant_message", trust="model", content="ok"),
+               {"type": "state", "session": "s1", "key": "constraint.push", "kind": "constraint",
+                "value": "Never push to main", "sources": ["evt:2"], "writer": "user", "version": 1, "status": "active"},
+               {"type": "state", "session": "s1", "key": "constraint.lint", "kind": "constraint",
+                "value": "Always run make lint before committing", "sources": ["evt:3"], "writer": "user",
+                "version": 1, "status": "active"},
+               {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive",
+                "text": "Migrating billing. Never push to main.", "covers": [1, 2], "sources": ["evt:1", "evt:2"]},
+               {"type": "summary", "session": "s1", "generation": 2, "kind": "recursive",
+                "text": "Migrating billing. Never push to main.", "covers": [1, 4], "sources": ["evt:1", "evt:2"]}]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
+    return store
+
+
+def test_the_field_timeline_does_not_call_lost_a_rule_said_after_the_generation(tmp_path: Path) -> None:
+    """A rule first said after generation 1's range was ∅ missing in g1, beside "no drift found" for
+    generation 1 and survival's "after its range: not judged": the same question, three answers."""
+    store = _two_generations(tmp_path)
+    first = json.loads(CliRunner().invoke(cli, ["drift", str(store), "--session", "s1", "--generation", "1",
+                                                "--json"]).output)
+    assert first["findings"] == []
+    cells = first["field_timeline"]["cells"]
+    assert cells["constraint.lint"] == {"1": "after", "2": "missing"}, cells
+    assert cells["constraint.push"] == {"1": "kept", "2": "kept"}, cells
+    said = CliRunner().invoke(cli, ["drift", str(store), "--session", "s1"]).output
+    assert "constraint.lint" in said and "· ∅" in said and "first said after that generation's range" in said, said
+
+
+async def test_the_drift_tab_marks_a_rule_said_after_the_generation_as_such(tmp_path: Path) -> None:
+    store = await asyncio.to_thread(_two_generations, tmp_path)
+    app = InspectorApp(store, reviewer="t")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("d")
+        await settle(app, pilot)
+        lines = str(app.screen.query_one("#drift-timeline-text").render()).split("\n")
+    assert "· said after its range" in lines, lines
+    [row] = [line for line in lines if line.endswith("constraint.lint")]
+    assert row.split()[:2] == ["·", "∅"], lines

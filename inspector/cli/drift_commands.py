@@ -99,8 +99,10 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
         if t.keys:
             lines.append(f"field timeline (generation{'s' if len(t.generations) > 1 else ''} "
                          + " ".join(str(g) for g in t.generations) + "):")
-            mark = {"kept": "✓", "rewritten": "≠", "missing": "∅"}
+            mark = {"kept": "✓", "rewritten": "≠", "missing": "∅", "after": "·"}
             lines += [f"  {padded(k, 28)} " + " ".join(mark[t.cells[k][g]] for g in t.generations) for k in t.keys]
+            if any(c == "after" for row in t.cells.values() for c in row.values()):
+                lines.append("  (· first said after that generation's range: not judged there)")
         lines.append("rebuild from the raw log:")
         lines += [f"  {r.key}: “{r.value}” " + _where(r.verbatim_in, r.cited) for r in report.rebuild]
         if report.narrative:

@@ -25,7 +25,8 @@ ABSENT = "cleared-absent:"  # the id of a compaction's counted row of results no
 # what to do about it, not only that there is none (a Gemini or inspect-ai session has no compaction)
 NO_GENERATION = "[dim]no summary generations: R rebuilds one from the raw log, every line cited[/]"
 COMPUTING = "[dim]computing… (drift of each generation against the raw log)[/]"
-CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": ("∅", "$error")}
+CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": ("∅", "$error"),
+        "after": ("·", "dim")}  # first said after the generation's range: not judged there
 
 
 def timeline_content(t: FieldTimeline) -> Content:
@@ -45,7 +46,10 @@ def timeline_content(t: FieldTimeline) -> Content:
                       "shows what each generation\nkept of them[/]")
     cell = max((len(f"g{g}") for g in t.generations), default=2) + 1
     head = Content("".join(f"g{g}".ljust(cell) for g in t.generations).rstrip())
-    rows = [markup("[b]field timeline[/b]"), markup("✓ kept ≠ rewritten ∅ missing"), head]
+    rows = [markup("[b]field timeline[/b]"), markup("✓ kept ≠ rewritten ∅ missing")]
+    if any(cell == "after" for row in t.cells.values() for cell in row.values()):
+        rows.append(markup("[dim]· said after its range[/]"))  # a line of its own: the pane is ~28 wide at 80
+    rows.append(head)
     gap = " " * (cell - 1)
     for key in t.keys:
         rows.append(_row([t.cells[key][g] for g in t.generations], gap, safe(key)))
