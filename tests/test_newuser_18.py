@@ -249,3 +249,45 @@ async def test_the_drift_tab_marks_a_rule_said_after_the_generation_as_such(tmp_
     assert "· said after its range" in lines, lines
     [row] = [line for line in lines if line.endswith("constraint.lint")]
     assert row.split()[:2] == ["·", "∅"], lines
+
+
+def _rules_lost(tmp_path: Path) -> Path:
+    """Four confirmed rules a compaction dropped: survival's ✗ lines head the Drift tab."""
+    rules = [f"Never touch the {w} database without a ticket from the on-call lead" for w in
+             ("billing", "orders", "users", "audit")]
+    records = [session_record(owner="t"), *(event_record(n + 1, content=r) for n, r in enumerate(rules)),
+               *({"type": "state", "session": "s1", "key": f"constraint.rule-{n}", "kind": "constraint", "value": r,
+                  "sources": [f"evt:{n + 1}"], "writer": "user", "version": 1, "status": "active"}
+                 for n, r in enumerate(rules)),
+               {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive",
+                "text": "Working on the databases.", "covers": [1, 4], "sources": ["evt:1"]}]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
+    return store
+
+
+async def test_the_drift_tab_opens_on_its_heading_and_survival_lines_at_80x24(tmp_path: Path) -> None:
+    """The survival ✗ lines (check's fact_missing) sit between the generation's heading and its first
+    finding; disabled, the cursor started on the finding below them and the list opened scrolled
+    past them and the heading, with no key to go back up (Home and ↑ stop at the first finding)."""
+    from textual.widgets import OptionList
+
+    from inspector.ui.correction_dialog import CorrectionDialog
+
+    store = await asyncio.to_thread(_rules_lost, tmp_path)
+    app = InspectorApp(store, reviewer="t")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("d")
+        await settle(app, pilot)
+        listing = app.screen.query_one("#drift-findings", OptionList)
+        heading = str(listing.get_option_at_index(0).prompt)
+        assert heading.startswith("generation 1:"), heading
+        assert listing.highlighted == 1 and str(listing.get_option_at_index(1).id).startswith("survival:")
+        assert listing.scroll_y == 0, listing.scroll_y  # the heading in sight
+        await pilot.press("down", "home")
+        await settle(app, pilot)
+        assert listing.highlighted == 1 and listing.scroll_y == 0
+        await pilot.press("c")  # on a survival row: a corrected generation, as on a finding
+        await settle(app, pilot)
+        assert isinstance(app.screen, CorrectionDialog) and app.screen.generation == 1
