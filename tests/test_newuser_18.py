@@ -291,3 +291,18 @@ async def test_the_drift_tab_opens_on_its_heading_and_survival_lines_at_80x24(tm
         await pilot.press("c")  # on a survival row: a corrected generation, as on a finding
         await settle(app, pilot)
         assert isinstance(app.screen, CorrectionDialog) and app.screen.generation == 1
+
+
+def test_a_reversed_range_is_said_reversed_not_outside(tmp_path: Path) -> None:
+    """``expand --range 5:2`` said "range [5, 2) is outside the material's 117,070 bytes"."""
+    src = write_sif(tmp_path / "a.jsonl", [
+        session_record("s1"), event_record(1, content="see the log"),
+        {"type": "material", "session": "s1", "id": "res:log", "source_event": 1, "content": "x" * 100},
+        {"type": "stub", "session": "s1", "id": "stub:log", "material": "res:log", "byte_range": [0, 100]}])
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(src, store, actor="t"))
+    result = CliRunner().invoke(cli, ["expand", str(store), "stub:log", "--range", "5:2", "--json", "--reviewer", "t"])
+    assert result.exit_code == 1
+    [refusal] = json.loads(result.stdout)["refusals"]
+    assert refusal["code"] == "out_of_bounds"
+    assert refusal["message"].startswith("range [5, 2) ends before it starts: give the start first (2:5?)"), refusal
