@@ -306,3 +306,9 @@ def test_a_reversed_range_is_said_reversed_not_outside(tmp_path: Path) -> None:
     [refusal] = json.loads(result.stdout)["refusals"]
     assert refusal["code"] == "out_of_bounds"
     assert refusal["message"].startswith("range [5, 2) ends before it starts: give the start first (2:5?)"), refusal
+
+
+def test_handoff_help_says_a_refused_handoff_exits_1() -> None:
+    """``handoff`` exits 1 on a refused handoff; its help did not say so (``validate``'s does)."""
+    said = " ".join(CliRunner().invoke(cli, ["handoff", "--help"]).output.split())
+    assert "exit 1 when refused" in said, said
