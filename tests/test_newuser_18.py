@@ -312,3 +312,23 @@ def test_handoff_help_says_a_refused_handoff_exits_1() -> None:
     """``handoff`` exits 1 on a refused handoff; its help did not say so (``validate``'s does)."""
     said = " ".join(CliRunner().invoke(cli, ["handoff", "--help"]).output.split())
     assert "exit 1 when refused" in said, said
+
+
+async def test_typing_in_a_reason_typed_before_adds_to_it(tmp_path: Path) -> None:
+    """In the correction dialog, tab to the reason, type, shift+tab to the value and tab back: the
+    reason was selected on focus and the next key replaced it."""
+    from textual.widgets import Input
+
+    from inspector.ui.correction_dialog import CorrectionDialog
+
+    store = await _store_with_a_long_key(tmp_path)
+    app = InspectorApp(store, reviewer="t")
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("1", "c")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, CorrectionDialog)
+        await pilot.press("tab", *"the user", "shift+tab", "tab", *" said so")
+        await settle(app, pilot)
+        assert dialog.query_one("#correct-reason", Input).value == "the user said so"
