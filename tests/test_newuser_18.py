@@ -332,3 +332,12 @@ async def test_typing_in_a_reason_typed_before_adds_to_it(tmp_path: Path) -> Non
         await pilot.press("tab", *"the user", "shift+tab", "tab", *" said so")
         await settle(app, pilot)
         assert dialog.query_one("#correct-reason", Input).value == "the user said so"
+
+
+def test_the_cli_field_timeline_lines_up_each_keys_marks(tmp_path: Path) -> None:
+    """``drift`` padded keys to 28 before the marks: every imported key is longer, so each row's
+    marks stood at another column (“goal.main ✓ ✓” then “goal.later_request.also-… ∅ ∅”)."""
+    store = _two_generations(tmp_path)
+    said = CliRunner().invoke(cli, ["drift", str(store), "--session", "s1"]).output.splitlines()
+    rows = said[said.index("field timeline (generations 1 2):") + 1:][:2]
+    assert sorted(rows) == ["  · ∅  constraint.lint", "  ✓ ✓  constraint.push"], said
