@@ -341,3 +341,43 @@ def test_the_cli_field_timeline_lines_up_each_keys_marks(tmp_path: Path) -> None
     said = CliRunner().invoke(cli, ["drift", str(store), "--session", "s1"]).output.splitlines()
     rows = said[said.index("field timeline (generations 1 2):") + 1:][:2]
     assert sorted(rows) == ["  · ∅  constraint.lint", "  ✓ ✓  constraint.push"], said
+
+
+async def test_expanding_a_stub_over_the_limit_as_the_dialog_opened_reads_its_head(tmp_path: Path) -> None:
+    """Enter in the expand dialog of a 5 MB tool result was refused over_budget (limit 65,536): the
+    dialog opens on the stub's whole slice, a range the reviewer never chose, while ``inspector
+    expand`` without --range reads its head and says what it left out. A range typed over the
+    limit is still refused."""
+    from textual.widgets import Input, Static
+
+    from inspector.ui.expand_dialog import ExpandDialog
+    from tests.test_app import choose
+
+    text = "日志 line of the long result\n" * 5000  # 160,000 bytes, three-byte characters among them
+    src = write_sif(tmp_path / "a.jsonl", [
+        session_record("s1"), event_record(1, content="see the log"),
+        {"type": "material", "session": "s1", "id": "res:log", "source_event": 1, "content": text},
+        {"type": "stub", "session": "s1", "id": "stub:log", "material": "res:log",
+         "read_slice": [0, len(text.encode())]}])
+    store = tmp_path / "s.db"
+    await import_file(src, store, actor="t")
+    app = InspectorApp(store, reviewer="t")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3")
+        choose(app.screen.query_one("#evidence-records"), "stub:stub:log")  # the row of stub "stub:log"
+        await pilot.press("e")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ExpandDialog)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        shown = " ".join(str(dialog.query_one("#expand-text", Static).render()).split())
+        assert "✓ verified" in shown and "over_budget" not in shown, shown[:300]
+        whole = len(text.encode()[:65536].decode("utf-8", "ignore").encode())  # cut back to a whole character
+        assert f"head only: the first {whole:,} of {len(text.encode()):,} bytes of [0, {len(text.encode())})" in shown
+        assert dialog.query_one("#expand-end", Input).value == str(whole)
+        dialog.query_one("#expand-end", Input).value = "100000"  # typed: over the limit, refused
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "over_budget" in str(dialog.query_one("#expand-text", Static).render())
