@@ -381,3 +381,14 @@ async def test_expanding_a_stub_over_the_limit_as_the_dialog_opened_reads_its_he
         await pilot.press("enter")
         await settle(app, pilot)
         assert "over_budget" in str(dialog.query_one("#expand-text", Static).render())
+
+
+def test_reconciling_a_planned_action_says_it_has_not_started() -> None:
+    """``reconcile`` of a planned action said "action a9 is already planned", as of one settled."""
+    from inspector.domain.reconcile import reconcile_refusals
+
+    [refusal] = reconcile_refusals("a9", "planned", "failed", None, None)
+    assert refusal.code == "action_settled"
+    assert refusal.message.startswith("action a9 is planned, not started: it has no outcome to settle"), refusal
+    [settled] = reconcile_refusals("a7", "succeeded", "failed", None, None)
+    assert settled.message.startswith("action a7 is already succeeded"), settled
