@@ -106,6 +106,7 @@ def test_a_session_searched_in_part_is_never_said_not_to_hold_the_query(tmp_path
     asyncio.run(import_file(src, store, actor="t"))
     one = json.loads(CliRunner().invoke(cli, ["search", str(store), "--session", "s1", "ZQXNEEDLE", "--json"]).output)
     assert one["hits"] == [] and one["not_searched"] == {"materials_in_part": 1}, one
+    assert one["note"] == "1 material is indexed only in its first 4 MiB (res:big)", one  # which one: it named none
     every = CliRunner().invoke(cli, ["search", str(store), "ZQXNEEDLE", "--all-sessions", "--json"])
     answer = json.loads(every.output)
     assert answer["sessions_matched"] == 0
