@@ -91,10 +91,8 @@ def test_a_pasted_terminal_link_proposes_the_url_without_its_escape_bytes(tmp_pa
     assert [f["value"] for f in facts if f["kind"] == "reference"] == ["https://ci.example/build/42"], facts
 
 
-def test_a_session_searched_in_part_is_never_said_not_to_hold_the_query(tmp_path: Path) -> None:
-    """A 5 MB tool result with the word in its last line: ``search --all-sessions`` said "0 of 1
-    session hold 'ZQXNEEDLE'" (the index reads a material's first 4 MiB), and one session's
-    ``--json`` said ``"not_searched": {}``, which the README defines as "it looked everywhere"."""
+def _needle_past_the_index(tmp_path: Path) -> Path:
+    """A 5 MB tool result with a word in its last line: the index reads a material's first 4 MiB."""
     from inspector.store.schema import MATERIAL_INDEX_CAP
 
     big = "line of log text\n" * (MATERIAL_INDEX_CAP // 17 + 1000) + "ZQXNEEDLE at the end\n"
@@ -104,6 +102,14 @@ def test_a_session_searched_in_part_is_never_said_not_to_hold_the_query(tmp_path
         {"type": "material", "session": "s1", "id": "res:big", "source_event": 1, "content": big}])
     store = tmp_path / "s.db"
     asyncio.run(import_file(src, store, actor="t"))
+    return store
+
+
+def test_a_session_searched_in_part_is_never_said_not_to_hold_the_query(tmp_path: Path) -> None:
+    """``search --all-sessions`` said "0 of 1 session hold 'ZQXNEEDLE'" of a session whose 5 MB
+    result holds it past the index's 4 MiB, and one session's ``--json`` said ``"not_searched": {}``,
+    which the README defines as "it looked everywhere"."""
+    store = _needle_past_the_index(tmp_path)
     one = json.loads(CliRunner().invoke(cli, ["search", str(store), "--session", "s1", "ZQXNEEDLE", "--json"]).output)
     assert one["hits"] == [] and one["not_searched"] == {"materials_in_part": 1}, one
     assert one["note"] == "1 material is indexed only in its first 4 MiB (res:big)", one  # which one: it named none
@@ -393,3 +399,31 @@ def test_reconciling_a_planned_action_says_it_has_not_started() -> None:
     assert refusal.message.startswith("action a9 is planned, not started: it has no outcome to settle"), refusal
     [settled] = reconcile_refusals("a7", "succeeded", "failed", None, None)
     assert settled.message.startswith("action a7 is already succeeded"), settled
+
+
+async def test_the_search_every_session_dialog_lists_a_session_searched_in_part(tmp_path: Path) -> None:
+    """The dialog (S) named such a session in its sentence only: a row to open it, as a hit's session."""
+    from textual.widgets import Input, OptionList
+
+    from inspector.ui.main_screen import MainScreen
+    from inspector.ui.search_sessions_dialog import SearchSessionsDialog
+
+    store = await asyncio.to_thread(_needle_past_the_index, tmp_path)
+    app = InspectorApp(store, reviewer="t")
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        main = app.screen
+        assert isinstance(main, MainScreen)
+        main.action_search_sessions()
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, SearchSessionsDialog)
+        dialog.query_one("#search-all-input", Input).value = "ZQXNEEDLE"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        results = dialog.query_one("#search-all-results", OptionList)
+        [row] = [str(results.get_option_at_index(i).prompt) for i in range(results.option_count)]
+        assert row.startswith("the long log\n  s1 · searched in part, may hold it: 1 material is indexed only"), row
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is main and main.session == "s1"
