@@ -421,6 +421,9 @@ async def test_the_search_every_session_dialog_lists_a_session_searched_in_part(
         dialog.query_one("#search-all-input", Input).value = "ZQXNEEDLE"
         await pilot.press("enter")
         await settle(app, pilot)
+        said = str(dialog.query_one("#search-all-said").render())
+        assert said.startswith("0 of 1 session hold 'ZQXNEEDLE'; 1 of them was searched in part"), said
+        assert said.endswith(": enter opens one"), said
         results = dialog.query_one("#search-all-results", OptionList)
         [row] = [str(results.get_option_at_index(i).prompt) for i in range(results.option_count)]
         assert row.startswith("the long log\n  s1 · searched in part, may hold it: 1 material is indexed only"), row

@@ -83,7 +83,8 @@ class SearchSessionsDialog(Dialog[tuple[str, str] | None]):
         self.searched = found.query
         shown = len(found.matched)
         said = found.said()
-        self.query_one("#search-all-said", Static).update(plain(said + (": enter opens one" if shown else "")))
+        openable = shown or bool(found.in_part)  # a session searched in part is a row too
+        self.query_one("#search-all-said", Static).update(plain(said + (": enter opens one" if openable else "")))
         results = self.query_one("#search-all-results", OptionList)
         results.clear_options()
         for match in found.matched:
