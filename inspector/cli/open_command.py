@@ -66,7 +66,7 @@ async def _opens(store: Path) -> str | None:
 
     upgrade_said.listen()
     try:
-        opened = await open_store(store)
+        opened = await open_store(store, hold_upgrade=False)  # the app opens it next: upgraded (and said) now
     finally:  # a store the running app opens later says its upgrade in a notice: stderr would garble the screen
         upgrade_said.quiet()
     await opened.close()

@@ -22,6 +22,7 @@ from inspector.cli.output import EXIT_OK, emit, json_option, run_command
 from inspector.cli.store_param import make_store_argument
 from inspector.domain.cell_width import clipped
 from inspector.domain.plurals import counted
+from inspector.domain.terminal_safe import inert
 from inspector.services.search import SearchResult, search
 from inspector.services.search_all import AcrossSessions, search_every_session
 from inspector.store import session_rows
@@ -66,7 +67,7 @@ class SessionsNote(_QuietNote):
 
 def _human(result: SearchResult) -> list[str]:
     method = {"fts": "trigram index", "grams": "short-query index"}.get(result.method, result.method)
-    lines = [f"{result.counted()} for {result.query!r} ({method})"]
+    lines = [f"{result.counted()} for {inert(result.query)} ({method})"]
     if result.note:
         lines.append(f"note: {result.note}")
     if not_searched := result.not_searched_sentence():

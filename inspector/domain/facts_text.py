@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from inspector.domain.back_refs import Before, endorsement, names_nothing, resolve
+from inspector.domain.facts_deadline import deadline_rule
 from inspector.domain.later_requests import is_request
 from inspector.domain.logevents import LogEvent
 from inspector.domain.textnorm import norm
@@ -173,6 +174,9 @@ def constraints(events: list[LogEvent], own: Mapping[int, str] | None = None,
         for s in _rule_sentences(text):
             word = constraint_word(s) or endorsement(s)
             if word is None:
+                due = deadline_rule(s)  # "Ship the fix by the end of the month." (facts_deadline.py)
+                if due is not None:
+                    out.append(Proposal("constraint", s.rstrip("。.!！ "), e.seq, f"constraint.deadline:{due}"))
                 continue
             if not names_nothing(s, word):
                 out.append(Proposal("constraint", s.rstrip("。.!！ "), e.seq, f"constraint.word:{word}"))

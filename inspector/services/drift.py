@@ -25,6 +25,7 @@ from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
 from inspector.domain.result_in_part import LongResult, at_risk
 from inspector.domain.result_in_part import finding as result_in_part_finding
+from inspector.domain.result_in_part_claims import answered
 from inspector.domain.said_output_numbers import gives_counts, tool_runs
 from inspector.domain.unreadable import finding as unreadable_finding
 from inspector.domain.unreadable import in_part_finding
@@ -161,8 +162,9 @@ def _judged(gen: GenerationText, state: list[StateFact], ctx: DriftContext, unre
     found += [in_part_finding(seq, n) for seq, n in ctx.said_in_part if upto is None or seq <= upto]
     if ctx.results_in_part:  # a long result whose unread middle could hold a failure or a count
         failing = frozenset(f.seq for f in ctx.failures)
+        done = answered(ctx.results_in_part, gen.covers, gen.text, ctx.tool_runs)  # per claim (verdict-twelve)
         found += [result_in_part_finding(r) for r in at_risk(ctx.results_in_part, gen.covers, failing,
-                                                             gives_counts(gen.text))]
+                                                             gives_counts(gen.text), done)]
     why = unreadable.get(gen.generation)
     return [unreadable_finding(gen.generation, why), *found] if why else found
 

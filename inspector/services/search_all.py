@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.plurals import counted
+from inspector.domain.terminal_safe import inert, line_safe
 from inspector.services.search import SearchResult, search
 from inspector.store import session_rows
 from inspector.store.catch_up import CatchUpProgress
@@ -45,10 +46,10 @@ class AcrossSessions:
         """"2 of 34 sessions hold 'x'", "1 of 34 sessions holds 'x'": the CLI's first line and the
         palette dialog's, one sentence (both said "1 of 1 session hold")."""
         shown = len(self.matched)
-        said = f"{shown} of {counted(self.searched, 'session')} hold{'s' if shown == 1 else ''} {self.query!r}"
+        said = f"{shown} of {counted(self.searched, 'session')} hold{'s' if shown == 1 else ''} {inert(self.query)}"
         if not self.in_part:
             return said
-        ids = ", ".join(m.session for m in self.in_part[:3]) + (f" and {len(self.in_part) - 3} more"
+        ids = ", ".join(line_safe(m.session) for m in self.in_part[:3]) + (f" and {len(self.in_part) - 3} more"
                                                                  if len(self.in_part) > 3 else "")
         n = len(self.in_part)
         return (f"{said}; {n:,} of them {'was' if n == 1 else 'were'} searched in part (a material past its "
