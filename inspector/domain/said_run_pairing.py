@@ -10,7 +10,9 @@ Here, by what each run covered (``run_scope``):
 * a claim whose clause names another command (in backticks, or a run's command as written) is about
   that command, not the failure, when that command ran later in the range and passed, or when it
   runs none of the failure's failed packages/files/tests — unless the clause names the failure's
-  own command too;
+  own command or cites its evt too; so is a clause citing a later passing run's ``evt:N`` (not one
+  claiming everything: "All tests pass (evt:7)"), or naming what that run ran ("the cart tests pass"
+  of `go test ./cart/`) and nothing of where the failure failed ("api" of ``FAIL shop.io/api``);
 * a pass claim in general words, over a failure whose later narrower re-run skipped where it failed,
   is ``failure_dropped`` (✗), naming both runs; where the re-run covered every failed unit, or
   where what either covered cannot be read, it stays ``run_unpaired`` ("?").
