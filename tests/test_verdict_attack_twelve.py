@@ -98,3 +98,29 @@ def test_survival_pairs_a_claim_with_the_run_it_names(tmp_path_factory: pytest.T
     got = asyncio.run(judge(tmp_path_factory.mktemp("rec"), *picked))
     assert {cid: v["survival"]["failure.run"] for cid, v in got.items()} == {
         "p-f1-rec": "kept", "p-f2-rec": "kept", "p-f7-rec": "kept", "p-d3-rec": "missing"}
+
+
+def test_a_confirmed_deadline_in_other_words_is_a_question_and_a_moved_one_a_finding(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A deadline is now a proposed rule (facts_deadline.py). Confirmed, drift wanted its words: "The user
+    wants the fix shipped by the end of the month." was ✗ protected_missing (the edited 4b7d5121
+    compaction). The same deadline in other words is a "?" naming the sentence; another deadline, none
+    at all, or the deadline left out is still ✗."""
+    import asyncio
+
+    from tests.verdict_attack_cases import case
+
+    rule = {"key": "constraint.deadline", "kind": "constraint", "value": "Ship the fix by the end of the month",
+            "sources": ["evt:1"]}
+    events = [{"seq": 1, "kind": "user_message", "content": "Fix the export. Ship the fix by the end of the month."},
+              {"seq": 2, "kind": "assistant_message", "content": "On it."}]
+    texts = {"same": "The user wants the fix shipped by the end of the month.",
+             "moved": "The user wants the fix shipped by the end of next month.",
+             "dropped": "The user wants the fix shipped; there is no deadline for the fix any more.",
+             "left": "The user wants the export fixed."}
+    got = asyncio.run(judge(tmp_path_factory.mktemp("deadline"), *(
+        case(name, text, covers=(1, 2), events=events, state=[rule], unresolved=(), sources=("evt:1",))
+        for name, text in texts.items())))
+    [note] = got["same"]["codes"]["subject_unjudged"]
+    assert not blocking(got["same"]) and note.where == texts["same"] and note.words == ("the end of the month",)
+    assert all(blocking(got[name]) for name in ("moved", "dropped", "left"))
