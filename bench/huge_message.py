@@ -3,8 +3,9 @@
     python -m bench.huge_message [--mb 1 5 30] [--form cc list] [--against /work/main] [--steps ...]
 
 new-user-15 imported a 30 MB log pasted as one Claude Code message: 42 s and 3.8 GB max RSS, nothing
-on screen. Each size is written as a Claude Code JSONL (three records, the middle one the paste)
-or as a plain JSON list of chat messages, the paste a log of 40-character-ish fields with a word
+on screen. Each size is written as a Claude Code JSONL (three records, the middle one the paste;
+``--form think`` / ``write``: the paste is the middle record's thinking block / a Write call's
+content, what store format 9 indexes in part) or as a plain JSON list of chat messages, the paste a log of 40-character-ish fields with a word
 (TAILMARKER) only at its very end. Each step runs in a fresh process of its own, timed with its
 max RSS (``resource.getrusage`` of the child): the baseline (read the file and ``json.loads`` it,
 in process), the import alone (``import_file``, modules loaded first, so the ratio to the baseline
@@ -80,10 +81,16 @@ def write(path: Path, mb: float, form: str) -> None:
                                     {"role": "assistant", "content": "The log shows 500s."}]))
         return
     base = {"isSidechain": False, "sessionId": SID, "cwd": "/x", "version": "2.0.76"}
+    # the paste as the person's message (cc), as a thinking block (think) or as a Write call's input (write)
+    middle: dict[str, object] = {"role": "user", "content": content}
+    if form in ("think", "write"):
+        block = {"type": "thinking", "thinking": content, "signature": "c2ln"} if form == "think" else \
+            {"type": "tool_use", "id": "toolu_1", "name": "Write", "input": {"file_path": "/x/log", "content": content}}
+        middle = {"model": "claude-opus-4-5", "id": "m0", "type": "message", "role": "assistant", "content": [block]}
     recs = [{**base, "parentUuid": None, "type": "user", "uuid": "u1", "timestamp": "2026-01-06T14:55:06.837Z",
              "message": {"role": "user", "content": "please look at this log"}},
-            {**base, "parentUuid": "u1", "type": "user", "uuid": "u2", "timestamp": "2026-01-06T14:55:07.837Z",
-             "message": {"role": "user", "content": content}},
+            {**base, "parentUuid": "u1", "type": "user" if form == "cc" else "assistant", "uuid": "u2",
+             "timestamp": "2026-01-06T14:55:07.837Z", "message": middle},
             {**base, "parentUuid": "u2", "type": "assistant", "uuid": "a1", "timestamp": "2026-01-06T14:55:08.837Z",
              "message": {"model": "claude-opus-4-5", "id": "m1", "type": "message", "role": "assistant",
                          "content": [{"type": "text", "text": "The log shows 500s."}]}}]
@@ -150,7 +157,7 @@ def run(tree: str, src: Path, tmp: Path, steps: list[str]) -> dict[str, dict[str
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=float, nargs="+", default=[1, 5, 30])
-    parser.add_argument("--form", nargs="+", default=["cc"], choices=["cc", "list"])
+    parser.add_argument("--form", nargs="+", default=["cc"], choices=["cc", "list", "think", "write"])
     parser.add_argument("--against", default=None, help="another checkout's directory (e.g. /work/main)")
     parser.add_argument("--steps", nargs="+", default=["search", "check", "report", "export", "delete", "verify"])
     args = parser.parse_args()
@@ -160,9 +167,11 @@ def main() -> None:
         tmp = Path(tmp_name)
         for form in args.form:
             for mb in args.mb:
-                src = tmp / f"m{mb:g}.{'jsonl' if form == 'cc' else 'json'}"
+                src = tmp / f"m{mb:g}-{form}.{'json' if form == 'list' else 'jsonl'}"
                 write(src, mb, form)
-                print(f"## {mb:g} MB message, {'Claude Code JSONL' if form == 'cc' else 'JSON list'} "
+                shape = {"cc": "Claude Code JSONL", "list": "JSON list", "think": "Claude Code JSONL, a thinking block",
+                         "write": "Claude Code JSONL, a Write call's input"}[form]
+                print(f"## {mb:g} MB message, {shape} "
                       f"({src.stat().st_size:,} bytes)")
                 for name, tree in trees:
                     res = run(tree, src, tmp, args.steps)

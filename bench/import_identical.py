@@ -4,7 +4,8 @@
 
 A speed change to the import must not change what it stores (issue #18, session 12): each
 file under ../shared/real_sessions/ (every format, recordings included), the sample sessions
-and the 4 MB bench transcript (bench/import_extract.py) is imported into a fresh store by this
+and the 4 MB bench transcript (bench/import_extract.py) — also as one message list in three
+layouts (bench/import_documents.py) — is imported into a fresh store by this
 tree and by ``REV``'s ``inspector`` package, each in a process of its own with the store's
 secret key fixed (so keyed digests repeat), and compared:
 
@@ -80,11 +81,10 @@ print(json.dumps(out))
 def sources(mb: float, root: Path, only: str | None) -> list[Path]:
     found = sorted(p for p in REAL.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json", ".eval"))
     found += sorted(SAMPLES.rglob("*.jsonl"))
-    if mb > 0:
-        from bench.import_extract import build
+    if mb > 0:  # the 4 MB bench transcript, and its messages as one document in three layouts
+        from bench.import_documents import documents
 
-        built, _ = build(root / "long-session.jsonl", int(mb * 1024 * 1024))
-        found.append(built)
+        found += [p for name, p in documents(root, mb).items() if not name.startswith("real:")]
     return [p for p in found if only is None or only in str(p)]
 
 

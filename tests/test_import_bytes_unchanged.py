@@ -114,8 +114,11 @@ SAMPLES = {
 # line compared equal.
 TRANSCRIPTS = {
     "anthropic/test_anthropic_tool_with_thinking.conversation.json": (
-        "edc0260605bbe7471b2a2f795908731c77a281d047b6b5167661fafacc37da18",
-        "0de99ef4339e39606c138fdf5a6d227fea06e3152edc6612b5683e94d948527d"),
+        # import-eleven (formats/spans.py): each event of a saved message list points at its own item's
+        # bytes (origin line and bytes; before: every line of the file); the exported records compared equal
+        # with their origin left out.
+        "858cf1dfa78579a1853accc5d71f3baf50ceb420c6e8450776c84f52033ed699",
+        "32e99d351f7ff1e192fbe86b84980f84aedbea6d717714d54e380f41b6f49f24"),
     "claude-code/4b7d5121b42a-0__manual_compaction_bash_progress_v2.1.14.jsonl": (
         # verdict-real-three (facts_permissions.py): one permission state line added ("it's fine to disagree, but
         # let me know what you think and how to proceed", line 79); every other line compared equal.
@@ -151,13 +154,19 @@ TRANSCRIPTS = {
         "084ebc42f07f122795187e4220017fa9b5b3b0c1c54ad02081da568e29afcc15",
         "214122644175dfc7dd3bd3ca0430e1d18de0612a623dd6df66bb0dfc5fc9935f"),
     "openai-chat/test_multiple_agent_tool_calls.conversation.json": (
-        "3629289a415bd9babd18fb246e03797951396aed5f97a94251c147432a3a9d1d",
-        "5d1dfa2921436ef2a03f673312924f25829d6bae625281e42b361cadf959a20f"),
+        # import-eleven (formats/spans.py): each event of a saved message list points at its own item's
+        # bytes (origin line and bytes; before: every line of the file); the exported records compared equal
+        # with their origin left out.
+        "d25583ceecb7feca95ce8aec8c5878005df89219bb4869ea40639bef6cdbb1dc",
+        "42ede4c5e66355c5e2a03ee26b6b4ba50c56933c0291f55a58522e261e29bda1"),
     "openai-responses/test_openai_responses_thinking_with_tool_calls.conversation.json": (
         # verdict-real-three: one constraint state line added (the instructions' "You MUST use the update_plan
         # tool …"); every other line compared equal.
-        "7d37bad36720cfa83e55ff5da4350b41423382cd79e5e6db726b6cbb0a631a65",
-        "fccbeaa1dab44b17306937ddcce38e535d7501d20ca004447a4dd419172a4b73"),
+        # import-eleven (formats/spans.py): each event of a saved message list points at its own item's
+        # bytes (origin line and bytes; before: every line of the file); the exported records compared equal
+        # with their origin left out.
+        "0d5f31670e001df334be5a4346d6b5ec87a77c84186d998e5f4c35d71926f2c5",
+        "74ac05c9e833f08366d1eb002ab0356c8315f9ef1adc29dfa77069d584e3f46e"),
 }
 
 

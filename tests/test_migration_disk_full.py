@@ -19,10 +19,10 @@ from tests.test_store_faults import _child
 
 
 def _older(store: Path) -> None:
-    """The store as the previous format wrote it (format 8 added the events_long index, and cut the
-    index entries of events longer than it holds of each: the samples have none)."""
+    """The store as the previous format wrote it (format 9 added the events_long_extra index, and cut
+    the call-input and thinking entries longer than the index holds: the samples have none)."""
     db = sqlite3.connect(store)
-    db.execute("DROP INDEX events_long")
+    db.execute("DROP INDEX events_long_extra")
     db.execute(f"PRAGMA user_version = {FORMAT_VERSION - 1}")
     db.commit()
     db.close()  # checkpointed into the file: its bytes are what the test compares
@@ -38,7 +38,8 @@ def test_an_upgrade_the_full_disk_refuses_says_the_disk_is_full(sample_store: Pa
     assert "must be upgraded" in error["message"] and "full" in error["message"]
     assert sample_store.read_bytes() == before
     assert sorted(p.name for p in sample_store.parent.iterdir()) == ["samples.db"]  # no -wal or -shm left on the disk
-    assert _child(["sessions", str(sample_store), "--json"]).returncode == 0  # space again: upgraded and read
+    assert _child(["sessions", str(sample_store), "--json"]).returncode == 0  # space again: read (as format 8)
+    assert _child(["upgrade", str(sample_store)]).returncode == 0  # and upgraded (a read alone leaves it: storefault-ten)
     db = sqlite3.connect(sample_store)
     assert db.execute("PRAGMA user_version").fetchone()[0] == FORMAT_VERSION
     db.close()

@@ -21,9 +21,10 @@ first indexes what was imported since the last one, then asks the indexes; event
 watermark that remain (a store that cannot be written, an import committed meanwhile) are
 checked against their text, after the indexed hits, so nothing is silently left out.
 
-``SearchResult.not_searched`` names text a search did not look in (``{"thinking_events": N}`` was
-said by stores before format 6, whose thinking had no index); every store this version opens is
-of format 6, so it is empty — kept in ``--json`` so a script can rely on it.
+``SearchResult.not_searched`` names text a search did not look in: ``{"materials_in_part": N}``, N
+materials whose text past the index's cap (4 MiB) was not read (``note`` says it in words);
+``{"thinking_events": N}`` was said by stores before format 6, whose thinking had no index. Empty,
+the search looked everywhere — kept in ``--json`` so a script can rely on it.
 
 Each hit carries its occurrence count and character offsets (found in the event's own
 text, case-insensitively like the index). The search runs on a reader of its own; a
@@ -42,8 +43,9 @@ import aiosqlite
 
 from inspector.domain import thinking_text
 from inspector.domain.call_input import call_input_of_extra, matched_label
-from inspector.domain.errors import StoreBusy
+from inspector.domain.errors import BadInput, StoreBusy
 from inspector.domain.plurals import counted
+from inspector.domain.terminal_safe import quoted
 from inspector.services import search_long
 from inspector.store import call_index, material_index, reasoning_index, search_index
 from inspector.store.catch_up import CatchUpProgress, catch_up
@@ -82,7 +84,8 @@ class SearchResult:
     note: str = ""
     more: bool = False  # more events or materials match than the limit let it list
     limit: int | None = None  # the most hits listed, events and materials together
-    # text the search did not look in, by kind: {"thinking_events": N} (N events' thinking text)
+    # text the search did not look in, by kind: {"materials_in_part": N} (N materials past the index's
+    # cap), {"thinking_events": N} (N events' thinking text, before store format 6)
     not_searched: dict[str, int] = field(default_factory=dict)
 
     def not_searched_sentence(self) -> str:
@@ -169,6 +172,9 @@ async def search(store: Store, session: str, query: str, *, limit: int = 50,
     far that has got), so the answer is what the indexes give for the whole store."""
     if not query.strip():  # nothing to find: spaces alone would list only materials (no event index holds them)
         return SearchResult(query, "none")
+    if "\0" in query:  # SQLite's index query ends at a NUL ("unterminated string"): it was said as a damaged store
+        raise BadInput(f"the search query {quoted(query)} holds a NUL character (U+0000), which the search indexes "
+                       "cannot look for; nothing was searched", code="query_not_searchable")
     try:
         await catch_up(store, indexing)
     except StoreBusy:
@@ -204,6 +210,7 @@ MATERIAL_SHARE = 5  # materials keep limit // 5 of the hits listed when they mat
 # ((event id, 0 text / 1 call input / 2 thinking), hit): merged in event order
 Found = list[tuple[tuple[int, int], Hit]]
 TEXT, CALL, THOUGHT = 0, 1, 2  # which of an event's texts a hit is in (their order within an event)
+SIDE_KINDS = ((CALL, call_index.CALLS), (THOUGHT, reasoning_index.REASONING))  # indexed beside the text
 
 
 def _label(which: int, tool: str | None) -> str:
@@ -241,16 +248,15 @@ async def _events_by_trigrams(db: aiosqlite.Connection, session: str, query: str
         hit = _event_hit(seq, text, pattern, None, TEXT, found_by_index=True)
         if hit is not None:
             texts.append(((event_id, TEXT), hit))
-    texts += await _past_the_index(db, session, pattern, texts, result)
     sides: list[Found] = []
-    for which, side in ((CALL, call_index.CALLS), (THOUGHT, reasoning_index.REASONING)):
+    for which, side in SIDE_KINDS:
         found: Found = []
-        for event_id, seq, tool, text in await side.containing(db, session, query, limit + 1):
+        for event_id, seq, tool, text in await side.whole_texts(db, await side.containing(db, session, query, limit + 1)):
             hit = _event_hit(seq, text, pattern, tool, which, found_by_index=True)
             if hit is not None:
                 found.append(((event_id, which), hit))
         sides.append(found)
-    return _merge(result, limit, texts, *sides)
+    return _merge(result, limit, texts, *sides, await _past_the_index(db, session, pattern, [texts, *sides], result))
 
 
 async def _events_by_grams(db: aiosqlite.Connection, session: str, query: str, pattern: re.Pattern[str],
@@ -274,34 +280,43 @@ async def _events_by_grams(db: aiosqlite.Connection, session: str, query: str, p
 
     def side_fetch(side: Any) -> Any:
         async def fetch(after: int, size: int) -> list[tuple[int, int, str | None, str]]:
-            return await side.short_candidates(db, session, query, tokens, after, size)
+            return await side.whole_texts(db, await side.short_candidates(db, session, query, tokens, after, size))
         return fetch
 
     found: list[Found] = []
     ended = False
     sources = [(TEXT, texts, search_index.short_query_exact(db, tokens_exact), not tokens_exact)]
     sources += [(which, side_fetch(side), side.short_exact(db, tokens_exact), side.short_bounded(db, tokens_exact))
-                for which, side in ((CALL, call_index.CALLS), (THOUGHT, reasoning_index.REASONING))]
+                for which, side in SIDE_KINDS]
     for which, fetch, trusted, bounded in sources:
         hits, stop = await _short_hits(fetch, pattern, limit, trusted, bounded, which, result)
         found.append(hits)
         ended = ended or stop
-    found.append(await _past_the_index(db, session, pattern, found[0], result))
+    found.append(await _past_the_index(db, session, pattern, found, result))
     return _merge(result, limit, *found) or ended
 
 
-async def _past_the_index(db: aiosqlite.Connection, session: str, pattern: re.Pattern[str], indexed: Found,
+async def _past_the_index(db: aiosqlite.Connection, session: str, pattern: re.Pattern[str], indexed: list[Found],
                           result: SearchResult) -> Found:
-    """Hits in the text of long events past what the index holds (store format 8: services/search_long.py),
-    other than the events the index found already; ``result`` says what was not read."""
-    past = await search_long.past_the_index(db, session, pattern, {key[0] for key, _hit in indexed})
-    if past.unread:
-        result.complete, result.note = False, search_long.unread_note(past.unread)
+    """Hits in the text (format 8), call input and thinking (format 9) of long events past what the
+    indexes hold (services/search_long.py), other than those the indexes found already (``indexed``:
+    the text's, call input's and thinking's hits); ``result`` says what was not read."""
+    past = await search_long.past_the_index(db, session, pattern, {key[0] for key, _hit in indexed[0]})
+    rows = [(event_id, seq, None, text, TEXT) for event_id, seq, text in past.found]
+    notes = [search_long.unread_note(past.unread)] if past.unread else []
+    left, unread = past.left, 0
+    for (which, side), hits in zip(SIDE_KINDS, indexed[1:], strict=True):
+        side_past = await search_long.past_the_side_index(db, side, session, pattern, {k[0] for k, _h in hits}, left)
+        rows += [(event_id, seq, tool, text, which) for event_id, seq, tool, text in side_past.found]
+        left, unread = side_past.left, unread + side_past.unread
+    notes += [search_long.side_unread_note(unread)] if unread else []
+    if notes:
+        result.complete, result.note = False, "; ".join(notes)
     found: Found = []
-    for event_id, seq, text in past.found:
-        hit = _event_hit(seq, text, pattern, None, TEXT, found_by_index=False)
+    for event_id, seq, tool, text, which in rows:
+        hit = _event_hit(seq, text, pattern, tool, which, found_by_index=False)
         if hit is not None:
-            found.append(((event_id, TEXT), hit))
+            found.append(((event_id, which), hit))
     return found
 
 
@@ -390,4 +405,6 @@ async def _materials(db: aiosqlite.Connection, session: str, query: str, pattern
     partial = await search_index.partly_indexed_materials(db, session)
     if partial:
         result.complete = False
+        # in --json too: a script reads "not_searched": {} as "it looked everywhere" (newuser-18)
+        result.not_searched["materials_in_part"] = partial
         result.note = "; ".join(filter(None, (result.note, f"{counted(partial, 'material')} {'is' if partial == 1 else 'are'} indexed only in {'its' if partial == 1 else 'their'} first 4 MiB")))

@@ -8,6 +8,10 @@ only in the 29th MB is found, not silently missed. The check is bounded: a searc
 :data:`SCAN_CHARS` characters of such text, and says so (``SearchResult.note``) when a session
 holds more than that, naming how many events it looked in only up to the indexed part.
 
+Since store format 9 a tool call's input and an event's thinking are indexed the same way
+(inspector/store/side_index.py): :func:`past_the_side_index` reads the rest of the few such texts
+(``events_long_extra`` finds their events), under the same bound, shared by the whole search.
+
 Counting a hit's occurrences in a long text (every hit does, search.py) reads it once more: the
 regular expression's case-insensitive walk costs 66 ms a MB, so an ASCII query in an ASCII text
 (the common log) is counted on its lower-cased copy (``str.count`` / ``str.find``, ~10× faster),
@@ -20,8 +24,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.domain.plurals import counted
 from inspector.store import search_index
 from inspector.store.schema import EVENT_INDEX_CHARS
+from inspector.store.side_index import SideIndex
 
 SCAN_CHARS = 256_000_000  # characters of long events' text one search reads past the index at most
 FAST_FROM = 4096  # texts this long or longer are counted on their lower-cased copy when both are ASCII
@@ -60,21 +66,21 @@ class PastTheIndex:
 
     found: list[tuple[int, int, str]]  # (event_id, seq, text) in import order
     unread: int = 0  # long events not read past the index (the bound was reached)
+    left: int = 0  # characters the search may still read past the indexes
 
 
 async def past_the_index(db: Any, session: str, pattern: re.Pattern[str], already: set[int]) -> PastTheIndex:
     """The session's long events (their text runs past the indexed part) that hold the query,
     other than ``already`` (found by the index: their hit is made from their whole text anyway).
     Reads each one's text in turn, up to :data:`SCAN_CHARS` characters in all."""
-    result = PastTheIndex([])
-    budget = SCAN_CHARS
+    result = PastTheIndex([], left=SCAN_CHARS)  # read when called: a test may lower the bound
     for event_id, length in await search_index.long_events(db, session):
         if event_id in already:
             continue
-        if length > budget:
+        if length > result.left:
             result.unread += 1
             continue
-        budget -= length
+        result.left -= length
         row = await search_index.long_event_text(db, event_id)
         if row is None:
             continue
@@ -82,6 +88,42 @@ async def past_the_index(db: Any, session: str, pattern: re.Pattern[str], alread
         if contains(pattern, text):
             result.found.append((event_id, seq, text))
     return result
+
+
+@dataclass(slots=True)
+class PastTheSide:
+    """The events whose call input (or thinking) past the index holds the query, and what was not read."""
+
+    found: list[tuple[int, int, str | None, str]]  # (event_id, seq, tool, whole text) in import order
+    unread: int = 0  # events whose text of this kind was not read past the index (the bound was reached)
+    left: int = 0
+
+
+async def past_the_side_index(db: Any, side: SideIndex, session: str, pattern: re.Pattern[str], already: set[int],
+                              left: int) -> PastTheSide:
+    """The session's events whose text of ``side``'s kind runs past what the index holds (format 9)
+    and holds the query, other than ``already`` (found by the index, their hit made from the whole
+    text); reads each one's stored JSON in turn while ``left`` characters allow."""
+    result = PastTheSide([], left=left)
+    for event_id, seq, tool, length in await side.long_events(db, session):
+        if event_id in already:
+            continue
+        if length > result.left:
+            result.unread += 1
+            continue
+        result.left -= length
+        rows = await db.execute_fetchall("SELECT extra FROM events WHERE event_id = ?", (event_id,))
+        text = side.text_of_extra(rows[0][0]) if rows else None
+        if text is not None and len(text) > EVENT_INDEX_CHARS and contains(pattern, text):
+            result.found.append((event_id, seq, tool, text))
+    return result
+
+
+def side_unread_note(unread: int) -> str:
+    """What a search says of the events whose call input or thinking it did not read past the index."""
+    return (f"the call input or thinking of {counted(unread, 'event')} longer than {EVENT_INDEX_CHARS:,} characters "
+            f"{'were' if unread != 1 else 'was'} searched only in {'their' if unread != 1 else 'its'} first "
+            f"{EVENT_INDEX_CHARS:,} (a search reads at most {SCAN_CHARS:,} characters past the index)")
 
 
 def unread_note(unread: int) -> str:

@@ -62,12 +62,14 @@ def _indexes(store: Store, checked: Checked) -> list[tuple[str, str]]:
 
 
 async def expected(store: Store, mark: int, checked: Checked = CALL_INPUT) -> dict[int, str]:
-    """The text of each event at or below ``mark`` that has any, by event id."""
+    """The text of each event at or below ``mark`` that has any, by event id: what the index holds of
+    it (SQLite, format 9: its first EVENT_INDEX_CHARS characters; PostgreSQL: the whole text)."""
     want: dict[int, str] = {}
+    text_of = checked.index.text_of_extra if store.dialect == "postgresql" else checked.index.indexed_text
     async with store.db.execute(f"SELECT event_id, extra FROM events WHERE event_id <= ? AND {checked.index.may_have}",
                                 (mark,)) as cur:
         async for event_id, extra in batched(cur):
-            text = checked.index.text_of_extra(extra)
+            text = text_of(extra)
             if text is not None:
                 want[int(event_id)] = text
     return want

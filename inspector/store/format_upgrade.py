@@ -16,7 +16,7 @@ import aiosqlite
 
 from inspector.domain.errors import InspectorError, NotAStore
 from inspector.domain.plurals import counted
-from inspector.store import wal_commits
+from inspector.store import call_index, reasoning_index, wal_commits
 from inspector.store.digest_key import parse_key
 from inspector.store.schema import (
     APPLICATION_ID,
@@ -25,6 +25,7 @@ from inspector.store.schema import (
     MIGRATIONS,
     V8_LONG_EVENTS,
     V8_REINDEX,
+    V9_LONG_EXTRA,
 )
 from inspector.store.sqlite_connections import scalar, utc_now
 
@@ -60,15 +61,21 @@ async def refuse_lowered(db: aiosqlite.Connection, version: int, target: Path | 
                         "the tool; nothing was changed", code="format_number_differs")
 
 
-async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = None) -> Upgrade | None:
+async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = None, *,
+                  hold: bool = False) -> Upgrade | None:
     """Bring the file from ``version`` to this version's format in **one** transaction: a kill, a full
     disk or any failure part way leaves the file at the format it had (before, each step committed on
     its own, so a kill between two steps left a store half way, at neither format). Returns what was
-    done (None for a new store, format 0, or one already current), said through :func:`report_to`."""
+    done (None for a new store, format 0, or one already current), said through :func:`report_to`.
+
+    With ``hold`` an older store's transaction is left open, uncommitted and unsaid: the Store
+    commits it with the command's first act, or rolls it back at close (store/sqlite_store.py,
+    "held upgrade"). Before, the upgrade committed at open, so a command refused afterwards — an
+    import's bad line 4, an accept's stale base, an unknown id — left the store upgraded anyway."""
     await refuse_lowered(db, version, target)
     if version >= FORMAT_VERSION:
         return None
-    started, before, long_events = time.monotonic(), version, 0
+    started, before, long_events, long_sides = time.monotonic(), version, 0, 0
     shown = str(target or "the store")
     if before > 0:
         _say(f"upgrading store format {before} → {FORMAT_VERSION}: {shown}…", final=False)
@@ -85,6 +92,8 @@ async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = 
                 # indexed by their prefix already, and "deleting" their entries with the whole text
                 # again left the search index malformed (review-16): only the number is set right
                 long_events = await _reindex_long_events(db, before, shown)
+            if version == 8:
+                long_sides = await _cut_long_side_entries(db, before, shown)
             if version == 0:
                 await db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 await db.execute(
@@ -93,14 +102,18 @@ async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = 
                 )
             version += 1
         await db.execute(f"PRAGMA user_version = {version}")
-        await db.execute(wal_commits.MARK_SQL)  # a migration's commit is the inspector's too
+        if not (hold and before > 0):  # a held upgrade's mark is written by the commit that ends it, once
+            await db.execute(wal_commits.MARK_SQL)  # a migration's commit is the inspector's too
     except BaseException:
         await db.execute("ROLLBACK")
         raise
-    await db.execute("COMMIT")
     if before == 0:
+        await db.execute("COMMIT")
         return None
-    done = Upgrade(shown, before, version, long_events, time.monotonic() - started)
+    done = Upgrade(shown, before, version, long_events, time.monotonic() - started, long_sides)
+    if hold:
+        return done  # committed (and said) by the Store's first act, or rolled back at its close
+    await db.execute("COMMIT")
     _say(done.said(), final=True)
     return done
 
@@ -117,11 +130,25 @@ async def _reindex_long_events(db: aiosqlite.Connection, before: int, shown: str
     return len(ids)
 
 
+async def _cut_long_side_entries(db: aiosqlite.Connection, before: int, shown: str) -> int:
+    """Format 9's one-off cut of call-input and thinking entries longer than the index holds, one
+    event at a time (only events whose stored JSON is that long may have one); how many events had one."""
+    ids = [int(row[0]) for row in await db.execute_fetchall(V9_LONG_EXTRA)]
+    cut = 0
+    for done, event_id in enumerate(ids, 1):
+        _say(f"upgrading store format {before} → {FORMAT_VERSION}: {shown}: re-indexing long call input and "
+             f"thinking, {done:,} of {len(ids):,}…", final=False)
+        results = [await side.cut_to_bound(db, event_id) for side in (call_index.CALLS, reasoning_index.REASONING)]
+        cut += any(results)
+    return cut
+
+
 # What each format step adds, as the upgrade's line says it.
 _STEPS = {1: "the store made", 2: "the one- and two-character search index", 3: "a watermark of the search index",
           4: "a watermark of the materials' search index", 5: "tool-call inputs indexed for search",
           6: "thinking text indexed for search", 7: "an index of ledger entries by kind",
-          8: f"an index of events over {EVENT_INDEX_CHARS:,} characters"}
+          8: f"an index of events over {EVENT_INDEX_CHARS:,} characters",
+          9: f"call input and thinking indexed through their first {EVENT_INDEX_CHARS:,} characters"}
 
 
 @dataclass(frozen=True)
@@ -133,23 +160,29 @@ class Upgrade:
     after: int
     long_events: int
     seconds: float
+    long_sides: int = 0  # events whose call input or thinking was re-indexed by its first part (format 9)
 
     def said(self) -> str:
         added = [_STEPS[step] for step in range(self.before + 1, self.after + 1)]
         if self.long_events:
             added.append(f"{counted(self.long_events, 'event')} over {EVENT_INDEX_CHARS:,} characters re-indexed by "
                          "their first part")
+        if self.long_sides:
+            added.append(f"the call input or thinking of {counted(self.long_sides, 'event')} over {EVENT_INDEX_CHARS:,} "
+                         "characters re-indexed by its first part")
         took = f" in {self.seconds:.1f} s" if self.seconds >= 1 else ""
         return (f"upgraded store format {self.before} → {self.after}: {self.path} ({'; '.join(added)}){took}; its records and ledger are as they were, and the inspector versions that "
                 f"read only format {self.before} cannot open it any more")
 
     def as_dict(self) -> dict[str, object]:
         return {"from": self.before, "to": self.after, "long_events_reindexed": self.long_events,
+                "long_call_input_or_thinking_reindexed": self.long_sides,
                 "message": self.said()}
 
 
 Say = Callable[[str, bool], None]
 _reporter: list[Say] = []
+_left: set[str] = set()  # stores said to be left at their format (left_as_it_was)
 
 
 def report_to(say: Say | None) -> None:
@@ -161,6 +194,17 @@ def report_to(say: Say | None) -> None:
 def announce(done: Upgrade) -> None:
     """Say an upgrade another backend made (PostgreSQL migrates under its own lock) as this module says its own."""
     _say(done.said(), final=True)
+
+
+def left_as_it_was(done: Upgrade) -> None:
+    """Say that a held upgrade was rolled back: the command wrote nothing (or was refused) — once per
+    store and process (an import opens its store twice: the look for bytes imported before, then the import)."""
+    if done.path in _left:
+        return
+    _left.add(done.path)
+    _say(f"{done.path} has store format {done.before}: read as format {done.after} for this command and left at "
+         f"format {done.before}, as nothing was written (`inspector upgrade {done.path}` upgrades it; so does the "
+         "first act made on it)", final=True)
 
 
 def _say(text: str, *, final: bool) -> None:
@@ -184,7 +228,7 @@ def split_sql(script: str) -> list[str]:
 
 
 async def check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool,
-                            upgrade: bool = True) -> tuple[bytes, Upgrade | None]:
+                            upgrade: bool = True, hold: bool = False) -> tuple[bytes, Upgrade | None]:
     """Refuse a file that is not a store of a format this version reads, migrate an older one
     forward (unless ``upgrade`` is False: then it is refused, ``format_upgrade_needed``, before
     anything is written), and return the store's digest key and the upgrade made."""
@@ -198,16 +242,34 @@ async def check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool
             f"{FORMAT_VERSION}. Upgrade the inspector to open it.",
             code="unknown_format_version",
         )
+    await refuse_no_format(db, target, exists, app_id, version)
     if not upgrade and 0 < version < FORMAT_VERSION:
         await refuse_lowered(db, version, target)  # a number lowered behind the tool is verify's break to name
         raise upgrade_needed(target, version, "a check writes nothing")
-    await db.execute("PRAGMA journal_mode = WAL")
-    done = await migrate(db, version, target)
+    if upgrade or str((await db.execute_fetchall("PRAGMA journal_mode"))[0][0]).lower() == "wal":
+        # A store another program switched to a rollback journal (``PRAGMA journal_mode = DELETE``) was switched
+        # back here — a write to its header — even by ``verify``, which writes nothing: verify reads it as it is.
+        await db.execute("PRAGMA journal_mode = WAL")
+    done = await migrate(db, version, target, hold=hold)
     async with db.execute("SELECT value FROM store_meta WHERE key = 'digest_key'") as cur:
         row = await cur.fetchone()
     if row is None:
         raise NotAStore(f"{target} is missing its store metadata")
     return parse_key(row[0], target), done
+
+
+async def refuse_no_format(db: aiosqlite.Connection, target: Path, exists: bool, app_id: int, version: int) -> None:
+    """``format_number_differs`` for a store whose format number no inspector writes: below 0 (the
+    migration ran ``MIGRATIONS[-1]`` and ended in a KeyError traceback), or 0 — a new, empty file's —
+    on a file that holds tables already (the migration from 0 failed "table store_meta already
+    exists", said as a store that cannot be read). Both are a number changed behind the tool
+    (storefault-ten); nothing was changed."""
+    if version < 0 or (version == 0 and exists and app_id == APPLICATION_ID
+                       and await scalar(db, "SELECT COUNT(*) FROM sqlite_master") > 0):
+        raise NotAStore(f"{target} says it is store format {version}, which no inspector writes"
+                        + (" on a store that holds tables already" if version == 0 else "")
+                        + ": its format number (PRAGMA user_version) was changed behind the tool; nothing was changed",
+                        code="format_number_differs")
 
 
 def upgrade_needed(target: Path, version: int, why: str) -> InspectorError:

@@ -6,11 +6,12 @@ every line a person hands us is judged by the one guarded decoder
 used only where its result is provably the same:
 
 * Decoding: orjson decodes the line, and re-encoding the value must give the line back
-  byte for byte. Then no key was dropped (a duplicate key would be missing from the
+  byte for byte (or, for a pretty-printed document, give it back once the white space between
+  tokens is taken out of both: :func:`_same_but_blanks`). Then no key was dropped (a duplicate key would be missing from the
   re-encoded text), no integer is past 2^53 (``OPT_STRICT_INTEGER`` refuses to write it),
   there is no lone surrogate (orjson refuses to decode or write one), no NaN or infinity
   (refused on decoding), and nesting is checked by counting brackets. Any other line —
-  not compact, keys repeated, escapes orjson writes differently, a refusal — goes through
+  keys repeated, escapes orjson writes differently, a refusal — goes through
   the guarded decoder, which decides and names the refusal.
 * Encoding: orjson with sorted keys writes the same text as the standard encoder for every
   value without floats (floats are formatted differently in exponent form); a value is
@@ -92,11 +93,12 @@ def is_canonical_text(text: str) -> bool:
 
 
 def fast_loads(data: bytes | str) -> Any:
-    """Decode one line exactly as the guarded decoder would (see the module docstring)."""
+    """Decode one line (or a whole document) exactly as the guarded decoder would (see the module docstring)."""
     if orjson is not None and type(data) is bytes:
         try:
             value = orjson.loads(data)
-            if orjson.dumps(value, option=orjson.OPT_STRICT_INTEGER) == data and (
+            encoded = orjson.dumps(value, option=orjson.OPT_STRICT_INTEGER)
+            if (encoded == data or _same_but_blanks(encoded, data)) and (
                     len(data) <= MAX_DEPTH
                     or (len(data) <= _COUNT_MAX and data.count(b"{") + data.count(b"[") <= MAX_DEPTH)
                     or _within_depth(value)):
@@ -104,6 +106,21 @@ def fast_loads(data: bytes | str) -> Any:
         except (orjson.JSONDecodeError, orjson.JSONEncodeError):
             pass
     return guarded_loads(data)
+
+
+_JSON_BLANKS = b" \t\n\r"  # the white space JSON allows between tokens
+
+
+def _same_but_blanks(encoded: bytes, data: bytes) -> bool:
+    """Whether ``data`` is orjson's compact text ``encoded`` with white space between its tokens (a
+    document pretty-printed by JSON.stringify or json.dumps): the two are equal once every blank
+    byte is taken out of both. That proves what the byte-for-byte test proves. Blanks never sit
+    inside a token but a string (a raw tab or line break there is not JSON, and an escape is a
+    backslash and a letter), and a string's spaces are the same in both (its text is the decoded
+    one), so the tokens are the same, one by one: the same number of strings (two unescaped quotes
+    each) — a duplicate key orjson dropped would have left one fewer — the same numbers as written,
+    the same escapes. ``encoded`` holds no blank but a string's spaces (orjson escapes the rest)."""
+    return len(encoded) < len(data) and data.translate(None, _JSON_BLANKS) == encoded.translate(None, b" ")
 
 
 # Past this many bytes a line's depth is measured on its decoded containers only, without first

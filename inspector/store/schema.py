@@ -7,7 +7,7 @@ in ``user_version``, so any SQLite tool can tell what the file is without our co
 from __future__ import annotations
 
 APPLICATION_ID = 0x43495331  # "CIS1"
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 # An event's text is in the event search indexes (events_fts, events_grams) through its first
 # EVENT_INDEX_CHARS characters (format 8): indexing costs grow faster than the text (a 4 MB line
 # took 4.3 s of trigram insert, 1 MB 0.6 s), so one pasted 30 MB log held the first search 60 s.
@@ -322,6 +322,20 @@ V8_REINDEX = (
 V8_LONG_EVENTS = (f"SELECT event_id FROM events WHERE length(content) > {EVENT_INDEX_CHARS} AND event_id <= "
                   "(SELECT indexed_through FROM search_watermark WHERE name = 'events') ORDER BY event_id")
 
+# Format 9: a tool call's input and an event's thinking are indexed as its text is since format 8,
+# through their first EVENT_INDEX_CHARS characters (the SQL functions ci_call_text and
+# ci_thinking_text give that part: inspector/store/side_index.py), and ``events_long_extra`` finds
+# the events whose stored JSON is longer than that: the only ones whose call input or thinking may
+# be (side_index.LONG_EXTRA), whose rest a search reads itself. IF NOT EXISTS: a store whose number
+# was taken back keeps it (its upgrade then finds nothing to cut).
+_V9 = f"""
+CREATE INDEX IF NOT EXISTS events_long_extra ON events(session, event_id) WHERE length(extra) > {EVENT_INDEX_CHARS};
+"""
+# ... and, for an older store, the events at or below the watermark that index lists: each entry of
+# theirs longer than the bound re-made from its first part (store/format_upgrade.py, in Python).
+V9_LONG_EXTRA = (f"SELECT event_id FROM events WHERE length(extra) > {EVENT_INDEX_CHARS} AND event_id <= "
+                 "(SELECT indexed_through FROM search_watermark WHERE name = 'events') ORDER BY event_id")
+
 # Forward migrations: MIGRATIONS[n] brings a store from format n to n + 1.
 # Format 0 is an empty file; an upgrade runs every step it needs in one transaction with the version bump.
-MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6, 6: _V7, 7: _V8}
+MIGRATIONS: dict[int, str] = {0: _V1, 1: _V2, 2: _V3, 3: _V4, 4: _V5, 5: _V6, 6: _V7, 7: _V8, 8: _V9}

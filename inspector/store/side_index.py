@@ -16,6 +16,14 @@ its offsets are in, so each kind has an index of its own, built the same way —
   ``lower(text)``, the text computed in Python; short queries scan the session's events, as its
   event search does.
 
+Since store format 9 SQLite's tables hold a text through its first ``EVENT_INDEX_CHARS``
+characters, as the event indexes do (format 8): a 30 MB thinking block or pasted file in an
+Edit's arguments cost a minute of trigram insert, and the cost grows faster than the text. The
+events whose text may run past that are found by ``events_long_extra`` (their stored ``extra``
+is longer than the bound: canonical JSON never writes a value in fewer characters than the text
+made from it, see :data:`LONG_EXTRA`), and a search reads the rest itself
+(inspector/services/search_long_sides.py). PostgreSQL indexes the whole text, as it does events'.
+
 Every kind is kept under the *events'* watermark: the catch-up (inspector/store/search_index.py
 ``index_next``) indexes an event's text and all its side texts in one chunk, a deletion takes
 them all out, and every event at or below ``search_watermark('events')`` that has the text is in
@@ -28,6 +36,16 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from inspector.store.schema import EVENT_INDEX_CHARS
+
+# Events whose text of a kind may run past what SQLite's side indexes hold (format 9), in the
+# words of ``events_long_extra``'s WHERE so the planner uses it. A superset: ``extra`` is canonical
+# JSON, where a string value takes its characters plus two quotes (escapes only add) and a number
+# its own ``json.dumps`` text, so neither text of an event (the call input, values joined by one
+# newline; the thinking, one string) is longer than ``extra``. SQLite's length() stops at a NUL,
+# which canonical JSON never holds (it writes ``\u0000``).
+LONG_EXTRA = f"length(extra) > {EVENT_INDEX_CHARS}"
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -82,12 +100,19 @@ class SideIndex:
         """SQLite's tables (PostgreSQL: :attr:`pg_table`)."""
         return (self.fts, self.grams)
 
+    def indexed_text(self, extra: str | None) -> str | None:
+        """What SQLite's tables hold for an event (format 9): its text through the first
+        ``EVENT_INDEX_CHARS`` characters (cut in Python: SQLite's substr() stops at a NUL)."""
+        text = self.text_of_extra(extra)
+        return text[:EVENT_INDEX_CHARS] if text is not None and len(text) > EVENT_INDEX_CHARS else text
+
     def register(self, con: sqlite3.Connection) -> None:
-        """Make the text function available to SQL on this connection (migration, catch-up, verify)."""
-        con.create_function(self.function, 1, self.text_of_extra, deterministic=True)
+        """Make the text function available to SQL on this connection (migration, catch-up, verify):
+        the indexed part (:meth:`indexed_text`), what every SQLite statement of this index writes."""
+        con.create_function(self.function, 1, self.indexed_text, deterministic=True)
 
     async def register_async(self, db: Any) -> None:
-        await db.create_function(self.function, 1, self.text_of_extra, deterministic=True)
+        await db.create_function(self.function, 1, self.indexed_text, deterministic=True)
 
     async def index_range(self, db: Any, low: int, high: int) -> None:
         """Index the text of the events with ``low < event_id <= high``, inside the caller's
@@ -128,6 +153,17 @@ class SideIndex:
                          f"ci_grams(text) FROM {self.fts} WHERE rowid = ?", (event_id,))
         await db.execute(f"DELETE FROM {self.fts} WHERE rowid = ?", (event_id,))
 
+    async def cut_to_bound(self, db: Any, event_id: int) -> bool:
+        """Format 9's upgrade of one event: an entry holding more than the bound (made whole by an
+        older format) taken out with exactly what it holds and made again from its first part;
+        nothing done (False) when it holds no more than that (a store whose number was taken back)."""
+        rows = await db.execute_fetchall(f"SELECT text FROM {self.fts} WHERE rowid = ?", (event_id,))
+        if not rows or rows[0][0] is None or len(rows[0][0]) <= EVENT_INDEX_CHARS:
+            return False
+        await self.unindex(db, event_id)
+        await self.index_range(db, event_id - 1, event_id)
+        return True
+
     async def fill_to_watermark(self, db: Any) -> None:
         """Index the text of every event the event indexes already reach: PostgreSQL's migration
         (SQLite's does it in SQL with the registered function: :meth:`fill_sql`)."""
@@ -135,6 +171,32 @@ class SideIndex:
         await self.index_range(db, 0, int(rows[0][0]) if rows else 0)
 
     # -- queries: rows are (event_id, seq, tool, text), in event order -----------------------------
+
+    async def long_events(self, db: Any, session: str) -> list[tuple[int, int, str | None, int]]:
+        """(event_id, seq, tool, length of extra) of the session's indexed events whose text of this kind may run
+        past what SQLite's tables hold (format 9: ``events_long_extra``, a superset: the caller
+        computes the text), in import order; none on PostgreSQL, which indexes the whole text."""
+        if _pg(db):
+            return []
+        return await db.execute_fetchall(
+            f"SELECT event_id, seq, tool, length(extra) FROM events INDEXED BY events_long_extra WHERE session = ? AND "
+            f"{LONG_EXTRA} AND {self.may_have} AND event_id <= (SELECT indexed_through FROM search_watermark "
+            "WHERE name = 'events') ORDER BY event_id", (session,))
+
+    async def whole_texts(self, db: Any, rows: list[Row]) -> list[Row]:
+        """``rows`` with each indexed text that may be cut (SQLite, format 9: as long as the bound)
+        replaced by the whole text, read from its event: a hit's count and offsets are the whole
+        text's, as an event-text hit's are."""
+        if _pg(db) or all(len(text) < EVENT_INDEX_CHARS for _e, _s, _t, text in rows):
+            return rows
+        out: list[Row] = []
+        for event_id, seq, tool, text in rows:
+            if len(text) >= EVENT_INDEX_CHARS:
+                found = await db.execute_fetchall("SELECT extra FROM events WHERE event_id = ?", (event_id,))
+                text = (self.text_of_extra(found[0][0]) if found else None) or text
+            out.append((event_id, seq, tool, text))
+        return out
+
 
     async def containing(self, db: Any, session: str, query: str, limit: int) -> list[Row]:
         """Indexed events of ``session`` whose text of this kind contains ``query`` (three characters or more)."""

@@ -17,6 +17,7 @@ from inspector.domain.errors import BadInput
 from inspector.domain.formats import claude_code, codex, gemini, inspect_ai, messages
 from inspector.domain.formats.builder import BOM, ORIGINAL_AS_BYTES
 from inspector.domain.guarded_json import raw_decode_all
+from inspector.domain.terminal_safe import inert
 
 FORMATS = ("sif", "claude-code", "codex", "gemini", *messages.FORMATS, "inspect-ai")
 
@@ -121,7 +122,8 @@ def _detect(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None) -
     stripped = data.lstrip()
     if stripped[:1] in (b"[", b"{"):
         try:
-            doc = guarded_json.loads(data)
+            # through the import's decoder, remembered for the converter's read (services/long_lines.py)
+            doc = getattr(loads, "looked_at", loads or guarded_json.loads)(data)
         except guarded_json.JsonRefused as exc:
             raise BadInput(exc.message, code=exc.code) from None
         except json.JSONDecodeError as exc:
@@ -146,6 +148,8 @@ def _detect(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None) -
         fmt = messages.detect(doc) if doc is not None else None
         if fmt:
             return fmt
+        if (empty := messages.empty_list(doc, file_name)) is not None:
+            raise empty
     if data.startswith(b"SQLite format 3\x00"):  # a store given where a transcript goes: said as one, with the way on
         raise BadInput(f"{file_name} is an SQLite database (a store?), not a transcript: open a store with `inspector "
                        f"{file_name}`; to bring its sessions into another store, `inspector export` it to a sif/1 "
@@ -212,8 +216,8 @@ def convert(data: bytes, file_name: str, fmt: str, loads: Callable[[bytes], Any]
     shape it did not foresee, the file is refused with a sentence, never a traceback (the fuzz
     test in tests/test_importer_fuzz.py treats that code, ``conversion_failed``, as a bug to fix).
 
-    ``loads``: how JSON-lines formats decode a line; it must answer exactly as
-    ``guarded_json.loads`` (the import passes store/jsoncodec.py ``fast_loads``).
+    ``loads``: how JSON-lines formats decode a line, and whole-document formats the document; it
+    must answer exactly as ``guarded_json.loads`` (the import passes store/jsoncodec.py ``fast_loads``).
     ``original_text`` False (the import): the original's material record holds a
     ``known_text.OriginalText`` — its bytes, proved UTF-8, and their hash — instead of the decoded
     text, which nothing in the import reads (``known_text.as_text_record`` gives the text)."""
@@ -236,9 +240,9 @@ def _convert(data: bytes, file_name: str, fmt: str, loads: Callable[[bytes], Any
     if fmt == "codex":
         return codex.convert(data, file_name, loads)
     if fmt == "gemini":
-        return gemini.convert(data, file_name)
+        return gemini.convert(data, file_name, loads)
     if fmt in messages.FORMATS:
-        return messages.convert(data, file_name, fmt)
+        return messages.convert(data, file_name, fmt, loads)
     if fmt == "inspect-ai":
-        return inspect_ai.convert(data, file_name)
-    raise BadInput(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}", code="unknown_format")
+        return inspect_ai.convert(data, file_name, loads)
+    raise BadInput(f"unknown format {inert(fmt)}; one of {', '.join(FORMATS)}", code="unknown_format")

@@ -16,6 +16,7 @@ the message it came from in the kept original.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from inspector.domain.errors import BadInput
 from inspector.domain.formats import gemini_checkpoint
 from inspector.domain.formats.builder import Builder, Line, parse_arguments, text_of
 from inspector.domain.formats.readable import readable
+from inspector.domain.formats.spans import Positions, expect, skip
 from inspector.domain.formats.titles import first_title
 from inspector.domain.formats.tolerant import TIME_TYPE, field_problem, first_problem, items_problem
 from inspector.domain.sif_schema import TIME
@@ -31,7 +33,6 @@ from inspector.domain.sif_schema import TIME
 FORMAT = "gemini"
 KEYS = frozenset({"sessionId", "projectHash", "messages"})
 _DECODER = guarded_json.DECODER  # duplicate keys and NaN refused; each message then gets check_part
-_WS = " \t\n\r"
 
 
 def looks_like(doc: Any) -> bool:
@@ -53,48 +54,21 @@ class Span:
     end: int
 
 
-class _Positions:
-    """Character offsets to byte offsets and line numbers, moving forward only."""
-
-    def __init__(self, text: str) -> None:
-        self.text, self.char, self.byte, self.line = text, 0, 0, 1
-
-    def at(self, pos: int) -> tuple[int, int]:
-        piece = self.text[self.char:pos]
-        self.byte += len(piece.encode("utf-8", errors="surrogatepass"))
-        self.line += piece.count("\n")
-        self.char = pos
-        return self.byte, self.line
-
-
-def _skip(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in _WS:
-        pos += 1
-    return pos
-
-
-def _expect(text: str, pos: int, char: str) -> int:
-    pos = _skip(text, pos)
-    if text[pos:pos + 1] != char:
-        raise ValueError(f"expected {char!r} at character {pos}")
-    return pos + 1
-
-
 def scan(data: bytes) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Span]]]:
     """The top-level fields and every message with the byte span it occupies."""
     text = data.decode("utf-8", errors="surrogatepass").lstrip("\ufeff")
-    positions = _Positions(text)
+    positions = Positions(text)
     header: dict[str, Any] = {}
     messages: list[tuple[dict[str, Any], Span]] = []
-    pos = _expect(text, 0, "{")
+    pos = expect(text, 0, "{")
     while True:
-        pos = _skip(text, pos)
+        pos = skip(text, pos)
         if text[pos:pos + 1] == "}":
             break
         key, pos = _DECODER.raw_decode(text, pos)
-        pos = _skip(text, _expect(text, pos, ":"))
+        pos = skip(text, expect(text, pos, ":"))
         if key == "messages" and text[pos:pos + 1] == "[":
-            pos = _skip(text, pos + 1)
+            pos = skip(text, pos + 1)
             while text[pos:pos + 1] != "]":
                 start = pos
                 message, pos = _DECODER.raw_decode(text, pos)
@@ -102,18 +76,18 @@ def scan(data: bytes) -> tuple[dict[str, Any], list[tuple[dict[str, Any], Span]]
                 byte_start, line = positions.at(start)
                 byte_end, _ = positions.at(pos)
                 messages.append((message, Span(line, byte_start, byte_end)))
-                pos = _skip(text, pos)
+                pos = skip(text, pos)
                 if text[pos:pos + 1] == ",":
-                    pos = _skip(text, pos + 1)
+                    pos = skip(text, pos + 1)
             pos += 1
             header[key] = None
         else:
             header[key], pos = _DECODER.raw_decode(text, pos)
             guarded_json.check_part(header[key])
-        pos = _skip(text, pos)
+        pos = skip(text, pos)
         if text[pos:pos + 1] == ",":
             pos += 1
-    rest = _skip(text, pos + 1)
+    rest = skip(text, pos + 1)
     if rest < len(text):  # `--from gemini` on JSON lines read the first line's object alone, an empty session
         _, line = positions.at(rest)
         raise BadInput("a second JSON value starts here: the file is JSON lines (one record per line, as a Claude Code "
@@ -150,11 +124,13 @@ def _result_text(result: Any) -> str:
     return "\n".join(parts)
 
 
-def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
+def convert(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None = None) -> list[dict[str, Any]]:
+    """A chat file (read message by message, keeping each one's place) or a checkpoint (one
+    document: ``loads`` as for ``detect.convert``)."""
     if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"[":  # a checkpoint, not a chat file
         from inspector.domain.formats.messages import load_document  # messages imports nothing of Gemini's
 
-        doc = load_document(data)
+        doc = load_document(data, loads)
         if not gemini_checkpoint.looks_like(doc):
             raise BadInput("a JSON list, but not a Gemini CLI checkpoint (a list of {role, parts})",
                            code="unknown_format")

@@ -18,8 +18,9 @@ import json
 from pathlib import PurePath
 from typing import Any
 
-from inspector.domain.formats.builder import Builder, parse_arguments, split_lines
+from inspector.domain.formats.builder import Builder, parse_arguments
 from inspector.domain.formats.readable import readable
+from inspector.domain.formats.spans import document_spans, whole
 
 FORMAT = "gemini"
 _SET_UP = "This is the Gemini CLI. We are setting up the context for our chat."
@@ -39,10 +40,10 @@ def convert(doc: list[Any], data: bytes, file_name: str) -> list[dict[str, Any]]
     # The title is the checkpoint's name: its first user turn is the CLI's own set-up text, not the person's.
     b.records.append({"type": "session", "id": stem, "title": f"gemini checkpoint {stem}", "adapter": "generic",
                       "goal_revision": 1})
-    lines = split_lines(data)
+    spans = document_spans(data, doc, None)  # each turn's events point at its own bytes (spans.py)
     pending: list[tuple[str, str]] = []  # (call id, tool name) not answered yet
-    for content in doc:
-        _content(b, content, lines, pending)
+    for index, content in enumerate(doc):
+        _content(b, content, [spans.items[index] if spans else whole(data)], pending)
     b.keep_original(data)
     return b.records
 

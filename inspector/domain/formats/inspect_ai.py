@@ -18,7 +18,7 @@ from typing import Any
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.builder import Builder, parse_arguments
 from inspector.domain.formats.messages import load_document
-from inspector.domain.formats.tolerant import field_problem, first_problem, items_problem
+from inspector.domain.formats.tolerant import Loads, field_problem, first_problem, items_problem
 
 FORMAT = "inspect-ai"
 ATTACHMENT = "attachment://"
@@ -56,7 +56,7 @@ def in_number_order(name: str) -> list[Any]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
-def _samples(data: bytes) -> tuple[list[Any], dict[str, Any]]:
+def _samples(data: bytes, loads: Loads | None = None) -> tuple[list[Any], dict[str, Any]]:
     if data[:4] == b"PK\x03\x04":
         budget = [_unpack_budget(len(data))]
         try:
@@ -74,7 +74,7 @@ def _samples(data: bytes) -> tuple[list[Any], dict[str, Any]]:
                 RuntimeError, ValueError, zlib.error) as exc:
             raise BadInput(f"not a readable Inspect AI .eval archive ({exc})", code="malformed_json") from None
         return samples, header if isinstance(header, dict) else {}
-    doc = load_document(data)
+    doc = load_document(data, loads)  # the .json log, one document (an archive's members: the guarded decoder)
     if not isinstance(doc, dict) or not ({"eval", "samples"} & set(doc)):  # a message list or a chat file given
         # `--from inspect-ai`: "is an Inspect AI log with no samples", which it is not
         raise BadInput("not an Inspect AI log: no eval and no samples field (leave out --from and the format is "
@@ -129,8 +129,8 @@ def _parts(content: Any) -> tuple[str, str | None, list[dict[str, str]]]:
     return "\n".join(texts), "\n".join(thoughts) if thoughts else None, continuation
 
 
-def convert(data: bytes, file_name: str) -> list[dict[str, Any]]:
-    samples, header = _samples(data)
+def convert(data: bytes, file_name: str, loads: Loads | None = None) -> list[dict[str, Any]]:
+    samples, header = _samples(data, loads)
     if not samples:
         raise BadInput(f"{file_name} is an Inspect AI log with no samples: there is no transcript in it",
                        code="not_a_transcript")

@@ -20,11 +20,11 @@ from inspector.domain.formats.builder import (
     Builder,
     Line,
     parse_arguments,
-    split_lines,
     text_of,
 )
 from inspector.domain.formats.readable import encrypted_parts, readable
-from inspector.domain.formats.tolerant import field_problem, first_problem, items_problem
+from inspector.domain.formats.spans import document_spans, whole
+from inspector.domain.formats.tolerant import Loads, field_problem, first_problem, items_problem
 
 FORMATS = ("openai-chat", "deepseek", "anthropic", "openai-responses")
 
@@ -38,6 +38,20 @@ def unwrap(doc: Any) -> tuple[list[Any], dict[str, Any]]:
                 return doc[key], doc
     raise BadInput("expected a JSON list of messages, or an object with messages / items / input",
                    code="unknown_format")
+
+
+def empty_list(doc: Any, file_name: str) -> BadInput | None:
+    """A saved message list with no message and no system prompt: ``[]`` or ``{"messages": []}``.
+    Detection said "cannot tell what it is … name its format", and with ``--from`` it became a
+    store holding one session of no event (newuser-18): empty input, refused as an empty file is."""
+    try:
+        items, meta = unwrap(doc)
+    except BadInput:
+        return None
+    if items or meta.get("system") or meta.get("instructions"):
+        return None
+    where = next((f" ({k}: [])" for k in ("messages", "items", "input") if isinstance(meta.get(k), list)), " ([])")
+    return BadInput(f"{file_name} is an empty message list{where}: there is nothing to import", code="empty_file")
 
 
 def detect(doc: Any) -> str | None:
@@ -66,8 +80,10 @@ def detect(doc: Any) -> str | None:
     return None
 
 
-def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
-    doc = load_document(data)
+def convert(data: bytes, file_name: str, fmt: str, loads: Loads | None = None) -> list[dict[str, Any]]:
+    doc = load_document(data, loads)
+    if (empty := empty_list(doc, file_name)) is not None:
+        raise empty
     items, meta = unwrap(doc)
     session = PurePath(file_name).name.split(".")[0]
     tools_present = any(isinstance(m, dict) and (m.get("tool_calls") or m.get("type") == "function_call")
@@ -77,22 +93,25 @@ def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
     b = Builder(session, fmt, file_name)
     b.records.append({"type": "session", "id": session, "title": meta.get("model") and f"{session} ({meta['model']})"
                       or session, "adapter": adapter, "goal_revision": 1})
-    whole = split_lines(data)
-    lines = whole[:1] if len(whole) == 1 else whole  # a one-line file: every event points at it
-    system = meta.get("system") or meta.get("instructions")
-    if system:
-        b.event("system_message", text_of(system), at=None, trust="system", lines=lines)
     names: dict[str, str] = {}
     pending: list[str] = []  # chat calls not answered yet, oldest first (results without an id pair with them)
     key = next((k for k in ("messages", "items", "input") if isinstance(meta.get(k), list)), "")
+    # each item's events point at the item's own bytes (spans.py; before: at every line of the file)
+    spans = document_spans(data, doc, key if meta else None)
+    system_key = "system" if meta.get("system") else "instructions"
+    system = meta.get(system_key)
+    if system:
+        b.event("system_message", text_of(system), at=None, trust="system",
+                lines=[spans.fields.get(system_key, whole(data)) if spans else whole(data)])
     for index, item in enumerate(items):
         where = f"{key}[{index}]" if meta else f"[{index}]"
+        lines = [spans.items[index] if spans else whole(data)]
         if not isinstance(item, dict):
-            b.problem("not_an_object", f"{where} is not an object; it is kept in the original, not read", None)
+            b.problem("not_an_object", f"{where} is not an object; it is kept in the original, not read", lines[0])
             continue
         why = item_problem(item, fmt, where)
         if why:
-            b.problem("wrong_field_type", f"{why}; the item is kept in the original, not read", None)
+            b.problem("wrong_field_type", f"{why}; the item is kept in the original, not read", lines[0])
             continue
         if fmt == "openai-responses":
             responses_item(b, item, names, lines)
@@ -104,12 +123,13 @@ def convert(data: bytes, file_name: str, fmt: str) -> list[dict[str, Any]]:
     return b.records
 
 
-def load_document(data: bytes) -> Any:
-    """A whole-file JSON document through the guarded decoder (one document cannot be read in part)."""
+def load_document(data: bytes, loads: Loads | None = None) -> Any:
+    """A whole-file JSON document through the guarded decoder (one document cannot be read in part),
+    or ``loads``, which answers exactly as it does (the import's: store/jsoncodec.py ``fast_loads``)."""
     if data[:3] == b"\xef\xbb\xbf":  # a byte order mark: read as white space, so offsets stay the file's
         data = b"   " + data[3:]
     try:
-        return guarded_json.loads(data)
+        return (loads or guarded_json.loads)(data)
     except guarded_json.JsonRefused as exc:
         raise BadInput(exc.message, code=exc.code) from None
     except json.JSONDecodeError as exc:
@@ -293,7 +313,7 @@ def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], line
                   sources=[f"evt:{seq}"], unreadable="the compaction is encrypted by the provider")
     else:  # built-in tools (web search, MCP, shell, images…) and item types added since: their text, labelled
         if kind not in RESPONSES_BUILT_IN:
-            b.not_understood("item", str(kind), lines[0] if len(lines) == 1 and lines[0].raw else None)
+            b.not_understood("item", str(kind), lines[0] if lines else None)  # the item's span
         text = readable(item, skip={"type", "id", "status"})
         b.event("other", f"{kind} item" + (f"\n{text}" if text else ""), at=at, trust="model", lines=lines,
                 item_type=kind, item_id=item.get("id") if isinstance(item.get("id"), str) else None,

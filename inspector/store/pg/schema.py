@@ -347,8 +347,12 @@ CREATE INDEX IF NOT EXISTS ledger_kind ON ledger(session, kind, seq);
 # PostgreSQL store indexes it whole as before (``events_search``), so its step changes nothing.
 _V8 = "SELECT 1"
 
+# Format 9: SQLite indexes a call's input and an event's thinking through their first
+# EVENT_INDEX_CHARS characters too; PostgreSQL indexes them whole, so its step changes nothing.
+_V9 = "SELECT 1"
+
 # Forward migrations: PG_MIGRATIONS[n] brings a PostgreSQL store from format n to the next
 # key (or FORMAT_VERSION). Format 0 is an empty database; the first step builds format 2,
 # the SQLite store's format at the time the PostgreSQL backend was added.
 PG_MIGRATIONS: dict[int, tuple[int, str]] = {0: (2, _V2), 2: (3, _V3), 3: (4, _V4), 4: (5, _V5),
-                                               5: (6, _V6), 6: (7, _V7), 7: (8, _V8)}
+                                               5: (6, _V6), 6: (7, _V7), 7: (8, _V8), 8: (9, _V9)}
