@@ -1,8 +1,10 @@
 """What this round's deletion spellings cost: ``deletion --json`` over a number-heavy pasted log,
 ``fold`` over 1 MB texts and ``deletion_recurrence.held`` over 645 new events — this tree against a
-baseline commit, in one run (docs/reviews/deletion-nine.md).
+baseline commit, in one run (docs/reviews/deletion-nine.md). Round ten added a listing over events of
+code and URLs (``a+b``, ``C:\\dev``, ``&amp;``, digit words), of which its second readings (CSS
+escapes, UTF-7) and number words are made (docs/reviews/deletion-ten.md).
 
-    python -m bench.deletion_spellings [--baseline b068731] [--runs 3]
+    python -m bench.deletion_spellings [--baseline b068731] [--runs 3] [--only SUBSTRING]
 
 The baseline is exported with ``git archive`` into a temporary folder; each measurement runs in a
 process of its own with that tree (or this one) first on ``sys.path``, the two alternated ``--runs``
@@ -34,6 +36,8 @@ if kind == "listing":
     log = "\n".join(f"{i:05d} req={rnd.randrange(10**11, 10**12)} user 13{rnd.randrange(10**8, 10**9)} took "
                     f"{rnd.random():.4f}s" for i in range(lines))
     words = ["the", "build", "failed", "on", "node", "12", "请", "检查", "日志", "ok=1", "a\\nb"]
+    if sys.argv[4:] == ["code"]:  # round ten: text a second reading is made of (CSS, UTF-7) or read for words
+        words += ["a+b", "c++", "C:\\dev\\tmp", "\\d+", "&amp;", "x=1&y=2", "one", "two", "three", "a.b", "+1-", "Zm9v+YmFy/YmF6"]
     recs = [{"type": "header", "format": "sif/1"}, {"type": "session", "id": "s", "title": "t", "owner": "o",
             "created_at": at}, {"type": "event", "session": "s", "seq": 1, "kind": "user_message", "trust": "user",
             "at": at, "content": log}]
@@ -64,6 +68,7 @@ else:
 
 CASES = {"deletion listing, 2,000-line log + 1,000 events": ["listing", "2000", "1000"],
          "deletion listing, 100-line log + 3,000 events": ["listing", "100", "3000"],
+         "deletion listing, 100-line log + 3,000 events of code and URLs": ["listing", "100", "3000", "code"],
          "fold, 1.2 MB of escape-dense text": ["fold"],
          "held, 645 new events": ["held"]}
 
@@ -80,12 +85,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--baseline", default="b068731")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", help="Run only the cases whose name holds this.")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="deletion-spellings-") as base:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.baseline], capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", base], input=archive.stdout, check=True)
         out = {}
         for name, case in CASES.items():
+            if args.only and args.only not in name:
+                continue
             times: dict[str, list[float]] = {"baseline": [], "now": []}
             for _ in range(args.runs):
                 times["baseline"].append(_once(Path(base), case))

@@ -12,6 +12,8 @@
     python -m bench.verdict_attack --cases nine [--old-commit f42bf44]
     python -m bench.verdict_attack --cases ten [--old-commit b068731]
     python -m bench.verdict_attack --cases eleven [--old-commit a4254c6]
+    python -m bench.verdict_attack --cases twelve [--old-commit ed8bf83]
+    python -m bench.verdict_attack --cases all [--old-commit main]    # every set, one old tree, one run
 
 Each case is one summary generation of the small session in tests/verdict_attack_cases.py
 (plus a few of its own), labelled ``drifted`` (a careful reader says it drifted or lost
@@ -46,6 +48,7 @@ from tests.verdict_attack_paraphrase_cases import paraphrase_cases
 from tests.verdict_attack_seven_cases import seven_cases
 from tests.verdict_attack_six_cases import six_cases
 from tests.verdict_attack_ten_cases import ten_cases
+from tests.verdict_attack_twelve_cases import twelve_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTIVE = [s for s in STATE if s.get("status") != "pending"]
@@ -156,18 +159,29 @@ ROUNDS: dict[str, tuple[Callable[[], list[tuple[str, str, dict[str, Any]]]], str
     "first": (cases, "0b98d10"), "departures": (departure_cases, "07bebae"), "misses": (misses_cases, "8f9b96e"),
     "paraphrase": (paraphrase_cases, "1a5f55d"), "four": (four_cases, "39d827c"), "five": (five_cases, "43d80cf"),
     "six": (six_cases, "715c1b7"), "seven": (seven_cases, "c7fc0f9"), "eight": (eight_cases, "741fb54"),
-    "nine": (nine_cases, "f42bf44"), "ten": (ten_cases, "b068731"), "eleven": (eleven_cases, "a4254c6")}
+    "nine": (nine_cases, "f42bf44"), "ten": (ten_cases, "b068731"), "eleven": (eleven_cases, "a4254c6"),
+    "twelve": (twelve_cases, "ed8bf83")}
+
+
+def all_cases() -> list[tuple[str, str, dict[str, Any]]]:
+    """Every set's cases, each id prefixed with its set's name (ids repeat across sets), its set named
+    in what it attacks: one old tree and this one judge them all in one run."""
+    out = []
+    for name, (make, _) in ROUNDS.items():
+        for label, what, c in make():
+            out.append((label, f"[{name}] {what}", {**c, "id": f"{name}:{c['id']}"}))
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--cases", choices=tuple(ROUNDS), default="first",
+    parser.add_argument("--cases", choices=(*ROUNDS, "all"), default="first",
                         help="the first attack's cases, or the departures (a verbatim rule widened, reordered, "
                         "broken or lifted through a pronoun) and their kin")
     parser.add_argument("--old-commit", help="default: the tree before the round's rules (" +
                         ", ".join(f"{name} {commit}" for name, (_, commit) in ROUNDS.items()) + ")")
     args = parser.parse_args()
-    make, before = ROUNDS[args.cases]
+    make, before = ROUNDS[args.cases] if args.cases != "all" else (all_cases, "main")
     args.old_commit = args.old_commit or before
     rows = make()
     with tempfile.TemporaryDirectory() as tmp:
@@ -185,6 +199,15 @@ def main() -> None:
     print()
     for side in ("before", "after"):
         print(side, json.dumps(tally[side]))
+    if args.cases == "all":  # per set: what moved, so a rise anywhere is seen
+        for name in ROUNDS:
+            per = {"before": {}, "after": {}}
+            for label, _, c in rows:
+                if c["id"].startswith(f"{name}:"):
+                    for side, got in (("before", old), ("after", new)):
+                        v = verdict(label, got[c["id"]])
+                        per[side][v] = per[side].get(v, 0) + 1
+            print(f"{name}: before {json.dumps(per['before'], sort_keys=True)} after {json.dumps(per['after'], sort_keys=True)}")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import pytest
 from inspector.services.demo import sample_files
 from inspector.services.importing import import_file
 from tests.built_once import built_once
+from tests.masters import Masters
 
 SAMPLES = {p.stem: p for p in sample_files()}
 
@@ -109,12 +110,20 @@ def import_isolated(sources: Iterable[Path], store: Path, *, actor: str) -> Path
 
 
 @pytest.fixture(scope="session")
-def sample_store_master(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _masters() -> Iterator[Masters]:
+    masters = Masters()
+    yield masters
+    changed = masters.changed()
+    assert not changed, f"a test wrote to a shared master: {', '.join(changed)}"
+
+
+@pytest.fixture(scope="session")
+def sample_store_master(tmp_path_factory: pytest.TempPathFactory, _masters: Masters) -> Path:
     """Every sample session imported once per test run (shared by the xdist workers:
     tests/built_once.py); tests get copies (sample_store)."""
     [master] = built_once(tmp_path_factory, "samples", lambda folder: [
         import_isolated(sample_files(), folder / "samples.db", actor="tester")], tmp_path_factory.mktemp("samples-master"))
-    return master
+    return _masters.add(master)
 
 
 @pytest.fixture(scope="session")
@@ -124,15 +133,15 @@ def _imported_masters(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[Pa
 
 @pytest.fixture
 def imported_copy(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
-                  _imported_masters: dict[tuple[Path, str], Path]) -> Callable[..., Path]:
+                  _imported_masters: dict[tuple[Path, str], Path], _masters: Masters) -> Callable[..., Path]:
     """``imported_copy(FILE, actor=...)``: a store holding FILE imported, a byte copy of the one
     import this run makes of it (a real transcript takes seconds to import; a copy, milliseconds)."""
 
     def copy(source: Path, *, actor: str = "root", name: str = "real.db") -> Path:
         key = (source, actor)
         if key not in _imported_masters:
-            _imported_masters[key] = import_isolated([source], tmp_path_factory.mktemp("import-master") / name,
-                                                     actor=actor)
+            _imported_masters[key] = _masters.add(import_isolated(
+                [source], tmp_path_factory.mktemp("import-master") / name, actor=actor))
         store = tmp_path / name
         shutil.copyfile(_imported_masters[key], store)
         return store
@@ -196,7 +205,7 @@ def pg_server() -> Iterator[str]:
     if url:
         yield url
         return
-    with running_server() as url:
+    with running_server(in_memory=True) as url:
         yield url
 
 
@@ -251,6 +260,22 @@ class PgDatabases:
         asyncio.run(make())
         return self.url(name)
 
+    def seal(self, name: str) -> str:
+        """No connection to database ``name`` from now on, a superuser's included: a master the
+        tests copy (``CREATE DATABASE … TEMPLATE`` still works) and none can write; a test
+        pointed at it fails at once rather than changing what later tests copy."""
+        import asyncpg
+
+        async def closed() -> None:
+            conn = await asyncpg.connect(self.server_url)
+            try:
+                await conn.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+            finally:
+                await conn.close()
+
+        asyncio.run(closed())
+        return name
+
     def drop(self, url: str) -> None:
         import asyncpg
 
@@ -284,7 +309,7 @@ def pg_sample_master(pg_databases: PgDatabases, tmp_path_factory: pytest.TempPat
         env.setenv("INSPECTOR_SOURCES", str(folder / "no-transcripts-here"))
         env.setenv("INSPECTOR_DATA_DIR", str(folder / "data"))
         asyncio.run(build())
-    return url.rsplit("/", 1)[1]
+    return pg_databases.seal(url.rsplit("/", 1)[1])
 
 
 @pytest.fixture(scope="session")
@@ -299,7 +324,7 @@ def pg_empty_master(pg_databases: PgDatabases) -> str:
         await store.close()
 
     asyncio.run(build())
-    return url.rsplit("/", 1)[1]
+    return pg_databases.seal(url.rsplit("/", 1)[1])
 
 
 @pytest.fixture(params=BACKENDS)

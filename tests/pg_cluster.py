@@ -2,7 +2,10 @@
 
 Started from the machine's own PostgreSQL binaries (Debian's ``postgresql`` package; `.ci/run`
 installs it where it is missing) in a temporary folder, on a free loopback port, with fsync
-off: the tests check behaviour, not durability of the test server. As root the server runs as
+off: the tests check behaviour, not durability of the test server. The tests' server keeps its
+files in memory (``/dev/shm``) where there is room: every PostgreSQL test creates and drops a
+database (a few hundred files each), and on this machine's disk each file created or removed
+cost the server ~0.5 ms of system time under load (docs/benchmarks.md, Session 18). As root the server runs as
 the ``postgres`` user (PostgreSQL refuses to run as root). ``INSPECTOR_TEST_PG_URL`` points the
 tests at a server someone already runs instead.
 
@@ -48,6 +51,21 @@ def why_unavailable() -> str | None:
     return None
 
 
+MEMORY_FOLDER = Path("/dev/shm")
+MEMORY_NEEDED = 2 << 30  # a run's databases (leftovers included) are a few hundred MB; leave the rest to the tests
+
+
+def memory_folder() -> Path | None:
+    """A folder in memory with room for a test server's files, or None (use the temporary folder)."""
+    try:
+        room = os.statvfs(MEMORY_FOLDER)
+    except OSError:
+        return None
+    if room.f_bavail * room.f_frsize < MEMORY_NEEDED or not os.access(MEMORY_FOLDER, os.W_OK | os.X_OK):
+        return None  # a container's default 64 MB /dev/shm, say: the disk it is
+    return MEMORY_FOLDER
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -59,8 +77,9 @@ def _as_server_user(cmd: list[str]) -> list[str]:
 
 
 @contextmanager
-def running_server() -> Iterator[str]:
-    """Yield the URL of a running server's ``postgres`` database; stop and remove it afterwards."""
+def running_server(*, in_memory: bool = False) -> Iterator[str]:
+    """Yield the URL of a running server's ``postgres`` database; stop and remove it afterwards.
+    ``in_memory``: its files in ``/dev/shm`` when that has room (the tests'; benchmarks keep the disk)."""
     given = os.environ.get("INSPECTOR_TEST_PG_URL")
     if given:
         yield given
@@ -70,7 +89,7 @@ def running_server() -> Iterator[str]:
         raise RuntimeError(reason)
     bin_dir = pg_bin_dir()
     assert bin_dir is not None
-    root = Path(tempfile.mkdtemp(prefix="inspector-pg-"))
+    root = Path(tempfile.mkdtemp(prefix="inspector-pg-", dir=memory_folder() if in_memory else None))
     data, sockets = root / "data", root / "sock"
     sockets.mkdir()
     if os.geteuid() == 0:

@@ -41,7 +41,7 @@ class SharedServer:
         from tests.pg_cluster import running_server
 
         try:
-            with running_server() as url:
+            with running_server(in_memory=True) as url:
                 self._write(f"url {url}")
                 self._done.wait()
         except Exception as exc:  # said to every worker, which skips its PostgreSQL tests with it

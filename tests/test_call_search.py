@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
 from inspector.store.location import is_url
 from inspector.store.schema import FORMAT_VERSION
+from tests.backend_master import BackendMaster, master_fixture
 from tests.conftest import DROP_CALLS, session_record, write_sif
 
 SECRET = "hunter2-Ω-token"
@@ -48,10 +50,16 @@ def records() -> list[dict[str, Any]]:
     ]
 
 
+async def _build(target: Path | str, folder: Path) -> None:
+    await import_file(write_sif(folder / "a.jsonl", records()), target, actor="t")
+
+
+master = master_fixture(_build)  # built once per backend; each test gets a copy of its own
+
+
 @pytest.fixture
-async def store(tmp_path: Path, backend_empty_store: Path | str) -> Path | str:
-    await import_file(write_sif(tmp_path / "a.jsonl", records()), backend_empty_store, actor="t")
-    return backend_empty_store
+def store(master: BackendMaster, backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | str]:
+    yield from master.store(backend, request, tmp_path)
 
 
 def _found(result: Any) -> list[tuple[str, str]]:

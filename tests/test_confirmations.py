@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,12 +17,20 @@ from inspector.services.sessions import get_session
 from inspector.services.verifying import verify_store
 from inspector.store import ledger
 from inspector.store.connection import open_store
+from tests.backend_master import BackendMaster, master_fixture
 from tests.pending_fixture import OWNER, S, pending_store
 
 
+async def _build(target: Path | str, folder: Path) -> None:
+    await pending_store(folder, target)
+
+
+master = master_fixture(_build)  # built once per backend; each test gets a copy of its own
+
+
 @pytest.fixture
-async def store(tmp_path: Path, backend_empty_store: Path | str) -> Path | str:
-    return await pending_store(tmp_path, backend_empty_store)
+def store(master: BackendMaster, backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | str]:
+    yield from master.store(backend, request, tmp_path)
 
 
 async def statuses(opened, keys: list[str]) -> dict[str, list[tuple[int, str]]]:  # type: ignore[no-untyped-def]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from inspector.services.importing import import_file
 from inspector.services.sessions import get_session
 from inspector.services.verifying import verify_store
 from inspector.store.connection import open_store
+from tests.backend_master import BackendMaster, master_fixture
 from tests.conftest import session_record, write_sif
 
 S = "s1"
@@ -36,8 +38,8 @@ def gen(n: int, text: str, unresolved: list[str], claims: list[dict] | None = No
 FAITHFUL = "Goal: ship the export fix. Constraint: never touch production data."
 
 
-@pytest.fixture
-async def store(tmp_path: Path, backend_empty_store: Path | str) -> Path:
+async def _build(target: Path | str, folder: Path) -> None:
+    """Corrections and drift run on both backends."""
     records = [
         session_record(S, owner="olga"),
         {"type": "event", "session": S, "seq": 1, "kind": "user_message", "trust": "user",
@@ -58,9 +60,15 @@ async def store(tmp_path: Path, backend_empty_store: Path | str) -> Path:
          "exact_fields": {"goal.main": "ship the export fix", "constraint.prod": "never touch production data"},
          "summary": FAITHFUL + " P95 untested", "sources": ["evt:1"]},
     ]
-    path = backend_empty_store  # corrections and drift run on both backends
-    await import_file(write_sif(tmp_path / "d.jsonl", records), path, actor="t")
-    return path
+    await import_file(write_sif(folder / "d.jsonl", records), target, actor="t")
+
+
+master = master_fixture(_build)  # built once per backend; each test gets a copy of its own
+
+
+@pytest.fixture
+def store(master: BackendMaster, backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | str]:
+    yield from master.store(backend, request, tmp_path)
 
 
 async def _codes(store: Path, generation: int) -> list[tuple[str, str | None]]:

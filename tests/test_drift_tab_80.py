@@ -23,7 +23,10 @@ def test_rows_have_no_trailing_padding_and_line_up() -> None:
     assert all(line == line.rstrip() for line in lines)
     head, *rows = lines[2:]
     assert head.split() == ["g1", "g2", "g3", "g12"]
-    assert {len(r) for r in rows} == {head.index("g12") + 1}, lines  # each last glyph under its column
+    for row, key in zip(rows, t.keys, strict=True):  # each glyph under its column, then the key
+        assert [row[head.index(f"g{g}")] for g in t.generations] == [
+            {"kept": "✓", "rewritten": "≠", "missing": "∅"}[t.cells[key][g]] for g in t.generations], lines
+        assert row.endswith(f"  {key}"), lines
 
 
 def test_with_no_confirmed_record_the_pane_says_why_pending_ones_are_not_followed() -> None:

@@ -16,19 +16,18 @@ from inspector.ui.widgets.drift_view import CELL, timeline_content
 
 
 def _per_cell(t: FieldTimeline) -> Content:
-    """The rows as they were built before, one cell at a time (the reference for the text and spans)."""
-    width = max(len(k) for k in t.keys) + 2
+    """The rows as they were built before, one cell at a time (the reference for the text and spans):
+    the marks first, then the key (newuser-18: a long key pushed the marks out of the pane)."""
     cell = max((len(f"g{g}") for g in t.generations), default=2) + 1
-    head = Content(" " * width) + Content("".join(f"g{g}".ljust(cell) for g in t.generations).rstrip())
+    head = Content("".join(f"g{g}".ljust(cell) for g in t.generations).rstrip())
     rows = [markup("[b]field timeline[/b]"), markup("✓ kept ≠ rewritten ∅ missing"), head]
     for key in t.keys:
-        row = plain(key.ljust(width))
-        for index, g in enumerate(t.generations):
+        row = Content("")
+        for g in t.generations:
             glyph, colour = CELL[t.cells[key][g]]
             row += markup(f"[{colour}]$g[/]", g=glyph)
-            if index < len(t.generations) - 1:
-                row += Content(" " * (cell - 1))
-        rows.append(row)
+            row += Content(" " * (cell - 1))
+        rows.append(row + plain(key))
     return Content("\n").join(rows)
 
 

@@ -25,15 +25,15 @@ def test_a_count_with_unknown_facts_does_not_read_as_facts_lost() -> None:
     facts = [Fact("g1", "goal", "ship the export fix", "active", ("evt:1",), "user"),
              Fact("c1", "constraint", "never touch the production database", "active", ("evt:2",), "user")]
     out = survival(1, "We ship the export fix.", [], (1, 4), facts)
-    kept, lost, unknown = out.tally()
-    assert kept + lost + unknown == 2 and kept == 1
-    assert out.headline() == f"gen 1: 1 of 2 facts kept, {lost} lost, {unknown} not judged"
+    t = out.tally()
+    assert sum(t) == 2 and t.kept == 1 and not t.not_restated and not t.pending_lost
+    assert out.headline() == f"gen 1: 1 of 2 facts kept, {t.lost} lost, {t.not_judged} not judged"
     assert out.short_headline().startswith("gen 1 1/2 kept, ")
 
 
 def test_the_survival_command_and_header_say_kept_lost_and_not_judged(sample_store: Path) -> None:
     plain = CliRunner().invoke(cli, ["survival", str(sample_store), "--session", "s-export"])
-    assert plain.output.startswith("s-export gen 3: 1 of 5 facts kept, 3 lost, 1 not judged"), plain.output
+    assert plain.output.startswith("s-export gen 3: 1 of 5 facts kept, 2 lost, 1 not restated, 1 not judged"), plain.output
 
 
 def test_the_reports_check_section_says_which_warnings_the_headers_question_mark_counts(
@@ -46,7 +46,7 @@ def test_the_reports_check_section_says_which_warnings_the_headers_question_mark
     # the Check section counts every warning (3): it says how many of them are the header's two
     assert ("with 3 warnings: 2 leave it not judged in full (the header&#x27;s &quot;?&quot;), 1 does not"
             in page), page[page.index('id="check"'):][:600]
-    assert "gen 3: 1 of 5 facts kept, 3 lost, 1 not judged" in page
+    assert "gen 3: 1 of 5 facts kept, 2 lost, 1 not restated, 1 not judged" in page
 
 
 async def _click_badge(app: InspectorApp, pilot: Pilot, words: str) -> None:
@@ -66,8 +66,9 @@ async def test_a_click_on_a_header_badge_opens_what_it_counts(sample_store: Path
         await settle(app, pilot)
         tabs = app.screen.query_one("#tabs", TabbedContent)
         assert tabs.active == "tab-timeline"
-        for words, pane in (("drift 4", "tab-drift"), ("1/5 kept", "tab-survival"), ("8 pending cand", "tab-candidates"),
-                            ("2 warnings", "tab-drift"), ("2 facts lost", "tab-survival"), ("orphan result", "tab-timeline")):
+        # "? 2 warnings" are survival's (facts_not_restated, facts_unknown): the Survival tab lists them (survival-words)
+        for words, pane in (("drift 4", "tab-drift"), ("kept, 2 lost", "tab-survival"), ("8 pending cand", "tab-candidates"),
+                            ("2 warnings", "tab-survival"), ("✗ 2", "tab-survival"), ("orphan result", "tab-timeline")):
             await _click_badge(app, pilot, words)
             assert tabs.active == pane, words
         await _click_badge(app, pilot, "1 pending rec")  # protected state: the channel, not a tab

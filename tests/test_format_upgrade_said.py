@@ -47,14 +47,18 @@ def _folder(path: Path) -> dict[str, bytes]:
 
 def test_a_command_that_upgrades_says_so_on_stderr_and_keeps_json_clean(sample_store: Path) -> None:
     _to_format(sample_store, 7)
-    done = _child(["sessions", str(sample_store), "--json"])
+    read = _child(["sessions", str(sample_store), "--json"])  # a command that writes nothing upgrades nothing
+    assert read.returncode == 0 and isinstance(json.loads(read.stdout), list), read.stderr
+    assert "left at format 7" in read.stderr and _version(sample_store) == 7, read.stderr
+    done = _child(["reject", str(sample_store), "cand-stale", "--reason", "old", "--json"])  # the first act upgrades
     assert done.returncode == 0, done.stderr
-    assert isinstance(json.loads(done.stdout), list)  # stdout is the one document
+    assert json.loads(done.stdout)["status"] == "rejected"  # stdout is the one document
     said = [line for line in done.stderr.splitlines() if line.startswith("upgraded store format")]
     assert said == [line for line in said if f"7 → {FORMAT_VERSION}" in line] and len(said) == 1, done.stderr
     assert _version(sample_store) == FORMAT_VERSION
     again = _child(["sessions", str(sample_store), "--json"])
-    assert "upgraded" not in again.stderr  # said once: the store is current now
+    assert "upgraded" not in again.stderr and "left at" not in again.stderr  # said once: the store is current now
+    assert _child(["verify", str(sample_store)]).returncode == 0  # one commit, one commit mark
 
 
 def test_verify_does_not_upgrade_an_older_store_and_names_the_command_that_does(sample_store: Path) -> None:
@@ -93,7 +97,7 @@ async def test_the_long_event_re_index_reports_progress_then_one_line(tmp_path: 
     heard: list[tuple[str, bool]] = []
     format_upgrade.report_to(lambda text, final: heard.append((text, final)))
     try:
-        async with await open_store(store) as opened:
+        async with await open_store(store, hold_upgrade=False) as opened:  # as `inspector upgrade` and the app
             upgraded = opened.format_upgraded
     finally:
         format_upgrade.report_to(None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from inspector.services.importing import import_file
 from inspector.services.sessions import get_session
 from inspector.services.verifying import verify_store
 from inspector.store.connection import open_store
+from tests.backend_master import BackendMaster, master_fixture
 from tests.conftest import session_record, write_sif
 
 TOOL = content_hash(b"read(path)")
@@ -52,11 +54,16 @@ BASE = [
 ]
 
 
+async def _build(target: Path | str, folder: Path) -> None:
+    await import_file(write_sif(folder / "h.jsonl", BASE), target, actor="t")
+
+
+master = master_fixture(_build)  # built once per backend; each test gets a copy of its own
+
+
 @pytest.fixture
-async def store(tmp_path: Path, backend_empty_store: Path | str) -> Path | str:
-    path = backend_empty_store
-    await import_file(write_sif(tmp_path / "h.jsonl", BASE), path, actor="t")
-    return path
+def store(master: BackendMaster, backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | str]:
+    yield from master.store(backend, request, tmp_path)
 
 
 @pytest.mark.parametrize(

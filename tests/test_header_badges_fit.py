@@ -29,7 +29,7 @@ async def _header(app: InspectorApp, pilot: object) -> HeaderBar:
     return app.screen.query_one(HeaderBar)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 35)])
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 35), (200, 50)])
 async def test_every_badge_of_the_demo_session_is_on_screen_whole(sample_store: Path, size: tuple[int, int],
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("INSPECTOR_REVIEWER", "tester")
@@ -47,6 +47,10 @@ async def test_every_badge_of_the_demo_session_is_on_screen_whole(sample_store: 
         assert header.size.height == 1 + len(badges)  # every line shown: none cut off by the height
         drawn = [strip.text for strip in header.render_lines(header.region.reset_offset)]
         assert len(drawn) == 1 + len(badges) and not any("…" in line for line in drawn[1:]), drawn
+        # survival's longer count ("2 lost, 1 not restated") laid out last: 120 columns keep two badge
+        # lines, 200 one (in the middle it flipped 120 to three lines of full forms) — survival-words
+        assert "2 lost, 1 not restated" in said, said
+        assert len(badges) <= {80: 3, 100: 3, 120: 2, 200: 1}[size[0]], [line.plain for line in badges]
 
 
 async def test_a_real_transcript_keeps_the_reviewers_name_at_120_columns(
@@ -57,7 +61,9 @@ async def test_a_real_transcript_keeps_the_reviewers_name_at_120_columns(
         header = await _header(app, pilot)
         badges = _lines(header)[1:]
         assert len(badges) == 1 and badges[0].cell_length <= header.content_size.width
-        assert badges[0].plain.endswith("as flow-seven") and " pending rec" in badges[0].plain
+        # the survival count comes last (survival-words: the longest badge, a line of its own when it must be)
+        assert "as flow-seven  ∴ gen 1 " in badges[0].plain and " pending rec" in badges[0].plain
+        assert badges[0].plain.endswith("3 not judged · 1 not counted"), badges[0].plain
 
 
 def test_full_forms_are_kept_when_they_fit_and_a_badge_is_never_split() -> None:

@@ -20,13 +20,14 @@ async def test_at_80_columns_the_header_shows_drift_and_loss_first(sample_store:
         header = app.screen.query_one(HeaderBar)
         lines = [strip.text.strip() for strip in header.render_lines(header.region.reset_offset)]
         # the badges wrap rather than lose one to "…" (flow-seven); check's "✗ 2 facts lost" (check-verdicts)
-        # made them three lines at 80 columns; with survival's kept / lost / not judged (flow-ten) the
-        # badges take their short forms, each widened back while its line fits
+        # made them three lines at 80 columns; with survival's kept / lost / not restated / not judged
+        # (flow-ten, survival-words) the badges take their short forms, each widened back while its line
+        # fits, and survival's count, the longest, comes last on a line of its own
         assert len(lines) == 4
         assert "s-export" in lines[0]  # where you are, cut with "…" if it must be
         assert lines[1].startswith("⚠ drift 4  ✗ 2 facts lost")  # the verdicts first: visible at any width
-        assert "gen 3 1/5 kept, 3 lost, 1 not judged · 1 not counted" in lines[1] + lines[2]
-        assert "◷ 8 pending cand" in lines[2] + lines[3] and lines[3].endswith("as lin")  # wrapped whole
+        assert "◷ 8 pending cand" in lines[1] + lines[2] and lines[2].endswith("as lin")  # wrapped whole
+        assert lines[3] == "∴ gen 3 1/5 kept, 2 lost, 1 not restated, 1 not judged · 1 not counted"
 
 
 def test_a_long_store_name_keeps_its_start_and_its_digest() -> None:

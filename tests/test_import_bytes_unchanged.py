@@ -122,8 +122,10 @@ TRANSCRIPTS = {
     "claude-code/4b7d5121b42a-0__manual_compaction_bash_progress_v2.1.14.jsonl": (
         # verdict-real-three (facts_permissions.py): one permission state line added ("it's fine to disagree, but
         # let me know what you think and how to proceed", line 79); every other line compared equal.
-        "2904f42718c0e7f7400261779b63d470c93dba8d7da9fbb9aa4fbc658fc19173",
-        "5106bdb6453b0d3c8f728056ffcd8a864fa616527b3d11dbe6cce62d32b77356"),
+        # verdict-twelve (failures.found_nothing): the Grep and Glob ENOENT failure lines removed (a lookup that
+        # found nothing); every other line compared equal (diffed against main's export, times masked).
+        "8799855038f393e1745931acab07fd953d388f341f3ef7f80fc3125fe8f7b390",
+        "35f3d6e2de497b9e29b63859b612729a13ae661222db556d4bbfb560eff181d6"),
     "claude-code/7662d755ef9f-2__compact_and_microcompact_v2.1.14.jsonl": (
         "29a3d3ea01daf68c3ba4f10ed9c57503db0538179bae9bb33222e9240fd096ab",  # verdict-real: the question in progress
         "d48619a0305b12df635549f47b5c169f16fc2a29f82a91c845c14f3a4ba03d9c"),
@@ -134,8 +136,10 @@ TRANSCRIPTS = {
         "733bf5a454e09e40a36c44c1968b73f65a259a7e1e60908053329e29d20b303a",
         "7dbae8e1a9f5d83a3ebd1d447d1efaa208091c0f6c4bd37e4ff966198f63afa5"),
     "claude-code/ee8f793bfeb9-0__summary_records.jsonl": (
-        "55dabe422bcf82805a4806a84c69c462ee77ca9391cc23a025a310e148f92205",  # fresh-eyes: the goal whole, up to 600 characters
-        "be1dec01359d75312076e18b9d183f43d948d264df52c34cfb1e707673a68ed2"),
+        # fresh-eyes: the goal whole, up to 600 characters. verdict-twelve (facts_pasted.py): one failure state line
+        # added (the release log the user pasted, evt:4); every other line compared equal.
+        "41e76a08fee07affde3df246edee41a1213f85ceaecaecfa9f53e72310810440",
+        "973e25af98998394706bca4b06004b5e7508f101ed5e638f913cde720e4e25ff"),
     "gemini-cli/9c53780d06b7-0__write_file_shell_thoughts.json": (
         "37138b16dafdade626396107158fb72dabf8acbb0e76867de25f08743761e366",
         "aaad22fec672e20d6642119ec586c807f764866c53862355240411ee1180e446"),

@@ -38,7 +38,8 @@ def test_an_upgrade_the_full_disk_refuses_says_the_disk_is_full(sample_store: Pa
     assert "must be upgraded" in error["message"] and "full" in error["message"]
     assert sample_store.read_bytes() == before
     assert sorted(p.name for p in sample_store.parent.iterdir()) == ["samples.db"]  # no -wal or -shm left on the disk
-    assert _child(["sessions", str(sample_store), "--json"]).returncode == 0  # space again: upgraded and read
+    assert _child(["sessions", str(sample_store), "--json"]).returncode == 0  # space again: read (as format 8)
+    assert _child(["upgrade", str(sample_store)]).returncode == 0  # and upgraded (a read alone leaves it: storefault-ten)
     db = sqlite3.connect(sample_store)
     assert db.execute("PRAGMA user_version").fetchone()[0] == FORMAT_VERSION
     db.close()

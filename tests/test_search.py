@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from inspector.services.search import search
 from inspector.store.connection import open_store
 from inspector.store.location import is_url
 from inspector.store.schema import FORMAT_VERSION
+from tests.backend_master import BackendMaster, master_fixture
 from tests.conftest import DROP_CALLS, session_record, write_sif
 
 
@@ -25,16 +27,21 @@ def event(seq: int, content: str, session: str = "s1") -> dict[str, object]:
             "content": content, "at": "2025-05-01T08:00:00Z"}
 
 
-@pytest.fixture
-async def store(tmp_path: Path, backend_empty_store: Path | str) -> Path | str:
+async def _build(target: Path | str, folder: Path) -> None:
     """The same events on each backend: search must answer the same on both."""
     records = [session_record("s1"), session_record("s2")]
     records += [event(seq, f"line {seq} 订单导出 ok") for seq in range(1, 301)]
     records += [event(301, "Ab ab AB — 超时 twice 超时"), event(302, "tab\tthen a b")]
     records += [event(1, "ab only in the other session 超时", "s2")]
-    path = backend_empty_store
-    await import_file(write_sif(tmp_path / "a.jsonl", records), path, actor="t")
-    return path
+    await import_file(write_sif(folder / "a.jsonl", records), target, actor="t")
+
+
+master = master_fixture(_build)  # imported once per backend; each test gets a copy
+
+
+@pytest.fixture
+def store(master: BackendMaster, backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | str]:
+    yield from master.store(backend, request, tmp_path)
 
 
 @pytest.mark.parametrize(("query", "method"), [("ab", "grams"), ("超时", "grams"), ("a", "grams"),

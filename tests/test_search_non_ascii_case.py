@@ -8,6 +8,7 @@ own case — docs/store-format.md.)"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 from inspector.services.importing import import_file
 from inspector.services.search import search
 from inspector.store.connection import open_store
+from tests.backend_master import BackendMaster, master_fixture
 from tests.conftest import session_record, write_sif
 
 
@@ -24,12 +26,18 @@ def _text(seq: int, content: str) -> dict[str, Any]:
             "content": content, "at": "2025-05-01T08:00:00Z"}
 
 
-@pytest.fixture
-async def store(tmp_path: Path, backend_empty_store: Path | str) -> Path | str:
+async def _build(target: Path | str, folder: Path) -> None:
     records = [session_record("s1", owner="zhou"), _text(1, "the Ωmega release ships Über-fast"),
                _text(2, "nothing here"), _text(3, "ÉCOLE is how the sign spells it")]
-    await import_file(write_sif(tmp_path / "a.jsonl", records), backend_empty_store, actor="t")
-    return backend_empty_store
+    await import_file(write_sif(folder / "a.jsonl", records), target, actor="t")
+
+
+master = master_fixture(_build)  # built once per backend; each test gets a copy of its own
+
+
+@pytest.fixture
+def store(master: BackendMaster, backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | str]:
+    yield from master.store(backend, request, tmp_path)
 
 
 @pytest.mark.parametrize("indexed", [True, False])

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from inspector.store.location import is_url
 from inspector.store.schema import FORMAT_VERSION
 from inspector.ui.app import InspectorApp
 from inspector.ui.widgets.evidence_channel import EvidenceChannel
+from tests.backend_master import BackendMaster, master_fixture
 from tests.backend_sql import run_sql
 from tests.conftest import DROP_THINKING, event_record, session_record, write_sif
 from tests.test_app import settle
@@ -52,10 +54,16 @@ def records() -> list[dict[str, Any]]:
     ]
 
 
+async def _build(target: Path | str, folder: Path) -> None:
+    await import_file(write_sif(folder / "t.jsonl", records()), target, actor="t")
+
+
+master = master_fixture(_build)  # built once per backend; each test gets a copy of its own
+
+
 @pytest.fixture
-async def store(tmp_path: Path, backend_empty_store: Path | str) -> Path | str:
-    await import_file(write_sif(tmp_path / "t.jsonl", records()), backend_empty_store, actor="t")
-    return backend_empty_store
+def store(master: BackendMaster, backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | str]:
+    yield from master.store(backend, request, tmp_path)
 
 
 def _found(result: Any) -> list[tuple[str, str]]:

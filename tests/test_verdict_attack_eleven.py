@@ -19,9 +19,10 @@ from tests.verdict_attack_eleven_cases import eleven_cases, pending_retry_case
 CASES = eleven_cases()
 # Faithful texts still flagged: "`cargo test` passed at evt:3 but fails again at evt:7" was main's
 # failure_claimed_fixed false alarm; now read as an earlier pass (said_suite_green.fails_after).
-# u-f1: "after the edit `go test ./cart/` passes (evt:7)" beside the failed `go test ./...` is read by
-# main's failure_claimed_fixed ("go test" … "passes") as the failed run going well (not fixed here).
-FALSE_ALARM: set[str] = {"u-f1"}
+# u-f1: "after the edit `go test ./cart/` passes (evt:7)" beside the failed `go test ./...` was read by
+# failure_claimed_fixed ("go test" … "passes") as the failed run going well; verdict-twelve pairs the
+# claim with the command its clause names (said_run_pairing): clear.
+FALSE_ALARM: set[str] = set()
 _LONG = {"l-d1", "l-d2", "l-d3"}  # a "?" (result_in_part), not a finding: the failure sits where no rule read
 _UNPAIRED = {"u-d1"}  # a "?" (run_unpaired): a later run of another command passed
 

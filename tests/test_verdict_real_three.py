@@ -67,12 +67,17 @@ def test_the_rules_of_a_system_prompt_are_proposed_and_its_descriptions_are_not(
     constraints citing the prompt; "The following capabilities are deferred …" describes a tool."""
     store, session = _import(tmp_path, "dice.conversation.json", DICE)
     rules = _constraints(store, session)
+    # verdict-twelve: the task sentence is a goal, and "If so, …" is said with the sentence it depends on.
     assert set(rules) == {"You're a dice game, you should roll the die and see if the number you get back "
-                          "matches the user's guess", "If so, tell them they're a winner",
+                          "matches the user's guess. If so, tell them they're a winner",
                           "Use the player's name in the response"}
     assert all(rule.startswith("constraint.system") for rule in rules.values())
     _, facts = _run("facts", str(store), "--session", session)
     assert {f["sources"][0] for f in facts if f["kind"] == "constraint"} == {"evt:1"}  # type: ignore[union-attr]
+    assert [(f["value"], f["rule"]) for f in facts if f["kind"] == "goal"] == [  # type: ignore[index]
+        ("My guess is 4", "goal.first_request"),
+        ("You're a dice game, you should roll the die and see if the number you get back matches the user's guess",
+         "goal.system:task")]
 
 
 def _events(*items: tuple[str, str, str | None, dict | None]) -> list[LogEvent]:

@@ -11,6 +11,7 @@ from inspector.cli.import_progress import ProgressLine
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import sole_store_argument
 from inspector.domain.plurals import counted as _n
+from inspector.domain.terminal_safe import inert
 from inspector.services.budget import DEFAULT_REQUEST, DEFAULT_SPLIT, budget
 from inspector.store.connection import open_store
 
@@ -23,7 +24,7 @@ class Split(click.ParamType):
             return value  # type: ignore[return-value]
         parts = str(value).split(",")
         if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
-            self.fail(f"{value!r}: give three whole-number weights for state,summary,evidence, e.g. 20,30,50",
+            self.fail(f"{inert(value)}: give three whole-number weights for state,summary,evidence, e.g. 20,30,50",
                       param, ctx)
         return int(parts[0]), int(parts[1]), int(parts[2])
 

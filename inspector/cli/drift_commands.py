@@ -12,6 +12,7 @@ from inspector.cli.store_commands import reviewer_option, sole_store_argument
 from inspector.domain.cell_width import padded
 from inspector.domain.errors import BadInput
 from inspector.domain.plurals import counted as _n
+from inspector.domain.trust import record_text
 from inspector.domain.unreadable import headline as drift_headline
 from inspector.domain.unreadable import in_part_events
 from inspector.services import confirmations, corrections
@@ -150,7 +151,7 @@ def _text_of(text_file: Path) -> str:
     if text_file.is_dir():
         raise BadInput(f"{text_file} is a folder: give the file holding the corrected text")
     try:
-        return text_file.read_text("utf-8")
+        return text_file.read_text("utf-8-sig")  # a byte-order mark (Notepad writes one) is no text of the summary
     except UnicodeDecodeError as exc:
         raise BadInput(f"{text_file} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}): "
                        "write the corrected summary as UTF-8 text") from None
@@ -180,6 +181,8 @@ async def correct_summary_cmd(store: Path, session: str, generation: int, text_f
     unless --save-anyway. Sentences the rules cannot judge are saved and listed as
     "? not judged" (JSON: warnings)."""
     text = _text_of(text_file)
+    for marker in unresolved:  # typed here; the app's come from the store (its open issues)
+        record_text(marker, "an unresolved marker", "unresolved_invalid")
     async with await open_store(store) as opened:
         outcome = await corrections.correct_summary(opened, session, generation, text, reason=reason, actor=reviewer,
                                                     unresolved=list(unresolved) or None, save_anyway=save_anyway)

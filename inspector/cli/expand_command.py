@@ -9,6 +9,7 @@ import click
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, lines_text, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
 from inspector.domain.plurals import counted as _n
+from inspector.domain.terminal_safe import inert
 from inspector.services.expanding import (
     DEFAULT_MAX_BYTES,
     DEFAULT_SCOPES,
@@ -27,7 +28,7 @@ class ByteRange(click.ParamType):
         text = str(value)
         start, sep, end = text.partition(":")
         if not sep or not start.strip().isdigit() or not end.strip().isdigit():
-            self.fail(f"{text!r} is not a byte range; write START:END with whole numbers, e.g. 0:4096", param, ctx)
+            self.fail(f"{inert(text)} is not a byte range; write START:END with whole numbers, e.g. 0:4096", param, ctx)
         return int(start), int(end)
 
 

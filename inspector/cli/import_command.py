@@ -34,6 +34,7 @@ from inspector.domain.plurals import counted
 from inspector.domain.terminal_safe import line_safe
 from inspector.services import confirmations, grown_file, unread_lines
 from inspector.services.importing import import_file, read_bytes
+from inspector.store import faults
 from inspector.store.connection import open_store
 
 Said = tuple[dict[str, Any], Callable[[], list[str]]]  # the JSON document and the lines a person reads
@@ -57,6 +58,9 @@ async def import_cmd(files: tuple[Path, ...], into: Path, fmt: str | None, revie
     one after another, each on its own."""
     actor = reviewer or getpass.getuser()
     refuse_transcript_name(into)
+    unusable = faults.path_problem(into) if isinstance(into, Path) else None
+    if unusable is not None:  # as every open says it (a name too long said io_error here: storefault-ten)
+        raise unusable
     if len(files) == 1:
         data, human = await import_one(files[0], into, fmt, actor, as_json)
         emit(data, as_json, human)

@@ -18,7 +18,7 @@ import click
 from inspector import __version__
 from inspector.cli import interrupts, opening_line
 from inspector.cli.command_names import COMMANDS  # also read by the entry, before click loads
-from inspector.domain.terminal_safe import line_safe
+from inspector.domain.terminal_safe import inert, inert_reprs, line_safe
 
 
 def load_command(name: str) -> click.Command:
@@ -74,10 +74,10 @@ def _refuse_mistyped_command(word: str, rest: list[str]) -> None:
         return
     close = difflib.get_close_matches(word.lower(), COMMANDS, n=1, cutoff=0.75)
     if close:
-        raise click.UsageError(f"no command {line_safe(word)!r}: did you mean {close[0]!r}? "
+        raise click.UsageError(f"no command {inert(line_safe(word))}: did you mean {inert(close[0])}? "
                                "(inspector --help lists the commands)")
     if any(not arg.startswith("-") for arg in rest[:1]):
-        raise click.UsageError(f"no command {line_safe(word)!r}, and no file of that name to open "
+        raise click.UsageError(f"no command {inert(line_safe(word))}, and no file of that name to open "
                                "(inspector --help lists the commands)")
 
 
@@ -95,12 +95,12 @@ def _inert_usage_errors(wants_json: bool = False) -> Iterator[None]:
             from inspector.cli.session_hint import missing_hint
 
             hint = missing_hint(error.param.name, error.ctx.params)
-            error.message = line_safe(" ".join(filter(None, [error.message or "", hint])))
+            error.message = line_safe(inert_reprs(" ".join(filter(None, [error.message or "", hint]))))
         _json_usage_error(error, wants_json)
         raise
     except click.ClickException as error:
         opening_line.quiet()
-        error.message = line_safe(error.message)
+        error.message = line_safe(inert_reprs(error.message))
         if isinstance(error, click.UsageError):
             _json_usage_error(error, wants_json)
         raise

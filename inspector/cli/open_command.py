@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 import os
+import shlex
 import stat
 import sys
 from concurrent.futures import Future
@@ -65,7 +66,7 @@ async def _opens(store: Path) -> str | None:
 
     upgrade_said.listen()
     try:
-        opened = await open_store(store)
+        opened = await open_store(store, hold_upgrade=False)  # the app opens it next: upgraded (and said) now
     finally:  # a store the running app opens later says its upgrade in a notice: stderr would garble the screen
         upgrade_said.quiet()
     await opened.close()
@@ -171,6 +172,11 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
             listing = start_listing(sources)  # while the UI's modules load
             store = None
         else:
+            if isinstance(target, Path) and target.is_dir():  # said "is a folder, not a store file", no way on
+                quoted = shlex.quote(str(target))
+                raise InspectorError(f"{target} is a folder, not a store file; the transcripts in it: "
+                                     f"`inspector --source {quoted}` (in the app) or "
+                                     f"`inspector sessions --discover --source {quoted}`", code="not_a_store")
             store = asyncio.run(resolve_target(target, reviewer, notes))
             if not isinstance(store, StoreUrl) and not store.exists():
                 hint = ("; `inspector import FILE --into STORE` makes a store from a transcript" if target.suffix

@@ -9,7 +9,7 @@ import click
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, echo_safe, emit, json_option, run_command
 from inspector.domain.plurals import counted as _n
 from inspector.domain.regress import DEFAULT_GENERATIONS, CaseResult
-from inspector.domain.terminal_safe import line_safe
+from inspector.domain.terminal_safe import inert, line_safe
 from inspector.services.regress import DEFAULT_JOBS, DEFAULT_TIMEOUT_S, RegressReport, regress
 
 
@@ -31,7 +31,7 @@ def _case_text(result: CaseResult) -> list[str]:
 
 
 def _text(report: RegressReport) -> list[str]:
-    lines = [f"regress with {report.summarizer!r}, up to {report.generations} generations per case"]
+    lines = [f"regress with {inert(report.summarizer)}, up to {report.generations} generations per case"]
     for result in report.cases:
         lines += _case_text(result)
     failed = [c for c in report.cases if not c.passed]

@@ -21,6 +21,8 @@ import click
 from inspector.cli.output import EXIT_OK, emit, json_option, run_command
 from inspector.cli.store_param import make_store_argument
 from inspector.domain.cell_width import clipped
+from inspector.domain.plurals import counted
+from inspector.domain.terminal_safe import inert
 from inspector.services.search import SearchResult, search
 from inspector.services.search_all import AcrossSessions, search_every_session
 from inspector.store import session_rows
@@ -51,7 +53,7 @@ class IndexingNote(_QuietNote):
     """Says that the search is indexing the events imported since the last search."""
 
     def line(self, done: int, total: int) -> str:
-        return f"indexing {total - done:,} events for search…"
+        return f"indexing {counted(total - done, 'event')} for search…"  # "1 events" (newuser-18)
 
 
 class SessionsNote(_QuietNote):
@@ -65,7 +67,7 @@ class SessionsNote(_QuietNote):
 
 def _human(result: SearchResult) -> list[str]:
     method = {"fts": "trigram index", "grams": "short-query index"}.get(result.method, result.method)
-    lines = [f"{result.counted()} for {result.query!r} ({method})"]
+    lines = [f"{result.counted()} for {inert(result.query)} ({method})"]
     if result.note:
         lines.append(f"note: {result.note}")
     if not_searched := result.not_searched_sentence():

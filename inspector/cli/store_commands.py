@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections import Counter
 from collections.abc import Callable
@@ -56,7 +57,7 @@ def refuse_transcript_name(into: object) -> None:
     """A new store is not made under a transcript's name: `import run.jsonl --into out.jsonl` (export's
     habit) made an SQLite file named .jsonl, which `follow`, `import` and `sessions --discover` then
     took for a transcript. An existing store of any name still opens."""
-    if isinstance(into, Path) and not into.exists() and into.suffix.lower() in TRANSCRIPT_SUFFIXES:
+    if isinstance(into, Path) and into.suffix.lower() in TRANSCRIPT_SUFFIXES and not os.path.lexists(into):
         raise BadInput(f"{into} names a transcript ({into.suffix}), not a store: give the new store a name of its "
                        f"own, e.g. {into.with_suffix('.db')}", code="bad_output")
 
@@ -239,12 +240,21 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
                 f"{', '.join(d['targets'])} — `inspector deletion {shlex.quote(str(store))} {d['request']} --session "
                 f"{shlex.quote(r.session)}` lists every copy it removes" for d in r.deletion_requests]
 
+    def counted_survival(r: SessionCheck) -> list[str]:
+        """Survival's count when it is not all kept, as the header's ∴ says it: its "lost" is the
+        ``survival fact_…`` lines below, its other parts the ``!`` lines (survival-words)."""
+        t = r.survival_tally
+        if not t or not r.survival_headline or t["kept"] == sum(t.values()):
+            return []
+        return [f"    survival {r.survival_headline}"]
+
     def human() -> list[str]:
         lines = []
         for r in results:
             named = f"{r.session}  {_clip(r.title)}" if r.title and r.title != r.session else r.session
             if r.ok:
                 lines.append(f"{'?' if r.verdict == 'unknown' else '✓'} {named}")
+                lines += counted_survival(r)
                 lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
                 lines += deletions(r)
                 continue
@@ -252,6 +262,7 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
             lines += _capped("protocol", r.protocol, lambda p: f"    protocol {p['code']}: {p['message']}")
             lines += [f"    candidate {c['candidate']}: {', '.join(x['code'] for x in c['refusals'])}" for c in r.candidates]
             lines += [f"    drift {d['code']} [{d['key'] or '-'}]: {d['message']}" for d in r.drift]
+            lines += counted_survival(r)
             lines += [f"    survival {d['code']} [{d['key']}]: {d['message']}"
                       + (f" — “{d['sentence']}”" if d.get("sentence") else "") for d in r.survival]
             lines += [f"    handoff {h['handoff']}: {', '.join(x['code'] for x in h['refusals'])}" for h in r.handoffs]

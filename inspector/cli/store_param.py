@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from inspector.domain.terminal_safe import inert
 from inspector.store.location import ENV_STORE, StoreTarget, is_url, store_target
 
 
@@ -25,12 +26,14 @@ class StoreParamType(click.ParamType):
             return store_target(value) if not isinstance(value, Path) else value
         if not value:
             self.fail("a store path or URL is needed", param, ctx)
+        if "\0" in value:  # no file name holds one: os.stat raised ValueError, a traceback
+            self.fail(f"{inert(value)} is no store: a path cannot hold a NUL character (U+0000)", param, ctx)
         scheme, sep, rest = value.partition("://")
         if sep and scheme.isascii() and scheme.replace("+", "").replace("-", "").replace(".", "").isalnum():
             # a URL of another scheme read as a path became "no store at mysql:/x/y" (the // folded)
             if scheme.lower() == "file" and rest.startswith("/"):
                 return Path(rest)
-            self.fail(f"{value!r} is no store: a store is a file path or a postgresql:// URL", param, ctx)
+            self.fail(f"{inert(value)} is no store: a store is a file path or a postgresql:// URL", param, ctx)
         # A folder, FIFO or link that leads nowhere is refused when the command opens it (exit 3,
         # one sentence, one JSON document with --json: inspector/store/faults.py), not here as a usage error.
         return Path(value)

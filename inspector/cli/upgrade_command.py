@@ -23,8 +23,8 @@ from inspector.store.schema import FORMAT_VERSION
 @json_option
 @run_command()
 async def upgrade_cmd(store: Path, as_json: bool) -> int:
-    """Upgrade STORE to this version's store format (any writing command does it too, and says so)."""
-    async with await open_store(store) as opened:
+    """Upgrade STORE to this version's store format (the first act any command makes on it does it too, and says so)."""
+    async with await open_store(store, hold_upgrade=False) as opened:  # upgrading is the whole command
         upgraded = getattr(opened, "format_upgraded", None)  # SQLite and PostgreSQL stores both say it
     version = int(upgraded["to"]) if upgraded else FORMAT_VERSION  # opened: this version's (a newer one is refused)
     result: dict[str, Any] = {"store": str(store), "format": version, "upgraded": upgraded}

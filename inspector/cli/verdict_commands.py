@@ -12,6 +12,7 @@ from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, lines
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
 from inspector.domain.cell_width import padded
 from inspector.domain.plurals import counted as _n
+from inspector.domain.survival_report import PART_NOTE, part
 from inspector.services import fact_proposals
 from inspector.services.rebuilding import rebuild_generation
 from inspector.services.survival import survival_report
@@ -82,7 +83,9 @@ async def survival_cmd(store: Path, session: str, generation: int | None, judge:
                  + ", ".join(f"{k} {v}" for k, v in (report.result.counts if report.result else {}).items()) + ")"]
         for v in report.verdicts:
             label = "" if v.fact.status == "active" else f" [{v.fact.status}]"
-            lines.append(f"  {MARK[v.verdict]} {v.verdict:<12} {v.fact.kind:<11} {v.fact.value[:70]}{label} — {v.reason}")
+            note = PART_NOTE.get(part(v))
+            lines.append(f"  {MARK[v.verdict]} {v.verdict:<12} {v.fact.kind:<11} {v.fact.value[:70]}{label} — {v.reason}"
+                         + (f" ({note})" if note else ""))
             judged = report.judged.get(v.fact.key)
             if judged:
                 lines.append(f"      judge says {judged['verdict']}: {judged['reason'][:120]}")

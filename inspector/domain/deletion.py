@@ -43,12 +43,13 @@ NOT_CHECKED = (
     "all, also in every spelling the store is read in — and named in a warning), other spellings in larger ones, backups and copies of the store file, other stores (those the inspector made of "
     "transcripts in its own data and cache folders are read, as written or JSON-escaped, and named in a "
     "warning) — remove those yourself",
-    "copies encrypted, hashed, compressed, translated or paraphrased, or encoded other than URL (also %uXXXX), "
-    "JSON/Python/JavaScript (\\u{..}) and octal escapes, HTML entities, quoted-printable, base64 (of UTF-8 or "
-    "UTF-16; of base64 for a sensitive value), hex (as one run, as a list of bytes: "
-    "0x7a, 7a:71, 7a 71, or in a hex dump: xxd, hexdump -C, od), ROT13 or reversed: CSS escapes, UTF-7, numbers in words (English, or Chinese place value "
-    "as 一百三十九), a value with a separator between every letter, and a value's ROT13 or reversal encoded again "
-    "are not looked for",
+    "copies encrypted, hashed, compressed, translated or paraphrased; encodings other than those looked for "
+    "(escapes: URL, JSON/Python/JavaScript, octal, HTML, quoted-printable, CSS; UTF-7; base64, base32, base85, "
+    "Ascii85, hex): an encoding of an escaped, UTF-16 or case-changed spelling or of another encoding (but base64 "
+    "of base64), and base32 or base85 of a value ROT13-ed or reversed; numbers in words other than English digit "
+    "words (one three nine, oh, double) and Chinese numerals (digit by digit or place value): English place value "
+    "(one hundred thirty-nine), other languages' words; a separator between every letter other than between single "
+    "letters or digits 1–7 characters apart (two letters at a time: zq.hi.dd…)",
     "values under 7 characters once case and spacing are ignored, and lines of the targets under "
     f"{COPY_MIN_CHARS} characters that are not a sensitive value (phone, e-mail, ID, card, address, key)",
     "ledger entries of other sessions (each session's own entries, names and reviewers are checked: a copy "
@@ -77,11 +78,19 @@ CHECKED = (
     "mathematical letters and digits, other scripts' decimal digits, marks on ASCII characters and Cyrillic or "
     "Greek look-alikes; "
     "spelled-out at/dot; URL (%40, %u0040), JSON/Python/JavaScript (\\u0040, \\x40, \\u{40}), octal (\\100), "
-    "HTML (&#64;, &commat;) and quoted-printable (=40, soft line breaks) escapes, up to four deep; base64 "
-    "(standard, URL-safe, MIME-wrapped) of the UTF-8 or UTF-16 bytes, and for a sensitive value of its "
-    "lower/upper case and of its base64; hex, also as a list of bytes (0x7a, 7a:71, 7a 71) or in a hex dump (xxd, hexdump -C, od); ROT13; reversed; a number with separators between its digits, in "
-    "Chinese numerals (一三九, 壹叁玖) or reversed; a sensitive value cut in two across two records",
+    "HTML (&#64;, &commat;) and quoted-printable (=40, soft line breaks) escapes, up to four deep; CSS escapes "
+    "(\\40 , \\000040); UTF-7 (+AEA-, IMAP's &AEA-); base64 (standard, URL-safe, MIME-wrapped) of the UTF-8 or "
+    "UTF-16 bytes, and for a sensitive value of its lower/upper case and of its base64; base32 (standard and "
+    "extended hex); base85 and Ascii85; hex, also as a list of bytes (0x7a, 7a:71, 7a 71) or in a hex dump (xxd, "
+    "hexdump -C, od); ROT13; reversed; base64 or hex of the value ROT13-ed or reversed; a separator between every "
+    "letter (z.q.h…, s-e-c-r-e-t); a number with separators between its digits, in Chinese numerals (一三九, 壹叁玖, "
+    "or place value: 一百三十九亿…), in English digit words (one three nine, oh, double five) or reversed; a "
+    "sensitive value cut in two across two records. Each copy found by value says the spelling it was found in "
+    "(spelling)",
 )
+
+
+AS_WRITTEN = "as written"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +98,13 @@ class Copy:
     where: str  # events | events_fts | materials | original | stubs | state | actions | summaries | candidates | handoffs | deletion_requests
     id: str
     why: str
+    # How a copy found by value wrote it ("as written", "base64 of UTF-16", "a number in English
+    # words", …: the first spelling found in it; it may hold others); None for a copy by reference
+    # (a target, what it observed, a record citing it, a search-index entry).
+    spelling: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"where": self.where, "id": self.id, "why": self.why}
+        return {"where": self.where, "id": self.id, "why": self.why, "spelling": self.spelling}
 
 
 def sensitive_values(text: str) -> list[str]:
@@ -120,13 +133,14 @@ def number_pattern(values: list[str]) -> NumberCopies | None:
     """What finds every sensitive number among ``values`` in any of its written forms (None
     when there is none): a copy reformatted is still the same number, and so is one written
     backwards (its digits reversed, as ROT13 and reversal are looked for in other values)."""
-    numbers = set()
+    numbers, backwards = set(), set()
     for v in sensitive_values("\n".join(values)):
         digits = [d for d in v if d.isdigit()]
         if len(digits) >= NUMBER_MIN_DIGITS:
             number = "".join(str(int(d)) for d in digits)
-            numbers |= {number, number[::-1]}
-    return NumberCopies.of(numbers)
+            numbers.add(number)
+            backwards.add(number[::-1])
+    return NumberCopies.of(numbers | backwards, backwards - numbers)
 
 
 def repeats(text: str, values: list[str]) -> list[str]:

@@ -25,15 +25,20 @@ The folded value is also looked for ROT13-ed and reversed (hostile review nine: 
 destroy are looked for in the text as written, with whitespace removed (so a MIME-wrapped block
 still matches): the value's base64 (standard and URL-safe alphabets, at each of the three byte
 alignments, so it is found inside a longer encoded text) of its UTF-8 and UTF-16 bytes, and for a
-sensitive value also of its lower- and upper-case spellings and base64 of its base64. Its hex
-(and a sensitive value's UTF-16 hex) is looked for after folding.
+sensitive value also of its lower- and upper-case spellings and base64 of its base64; since round
+ten also its base85 and Ascii85, and base64 of the value ROT13-ed or reversed. Its hex (and a
+sensitive value's UTF-16 hex, and the hex of the value ROT13-ed or reversed) and its base32 are
+looked for after folding. Each form keeps the name of its spelling, so a listing says how a copy
+was written (:meth:`LooseMatcher.spelling`); readings no fold can make — CSS escapes, UTF-7, a
+separator between every letter — are domain/other_readings.py's, and domain/deletion_spelling.py
+asks all of them.
 
 Limits, said in docs/untrusted-content.md: a value shorter than :data:`MIN_FOLDED`
 characters after folding is looked for exactly only (shorter strings match by
 coincidence); encryption, hashing, compression, translation, paraphrase, or an encoding
-not listed here (CSS escapes, UTF-7, a value ROT13-ed and then encoded; hex as a list of bytes or
-in a hex dump of ``xxd``, ``hexdump -C`` or ``od`` *is* read back to its bytes, domain/hexdump.py)
-hides a copy from this matching.
+not listed here (an encoding of an escaped or UTF-16 spelling, base32 or base85 of a value ROT13-ed
+or reversed; hex as a list of bytes or in a hex dump of ``xxd``, ``hexdump -C`` or ``od`` *is* read
+back to its bytes, domain/hexdump.py) hides a copy from this matching.
 """
 
 from __future__ import annotations
@@ -45,13 +50,16 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import unquote
 
 from inspector.domain import combining_marks
 from inspector.domain.deletion import sensitive_values
 from inspector.domain.disguise import latinised
+from inspector.domain.encoded_fragments import base32_fragments, base85_fragments
 from inspector.domain.hexdump import dumped_bytes, listed_bytes
 from inspector.domain.needles import Needles
+from inspector.domain.other_readings import letters_of, spaced_letters
 
 MIN_FOLDED = 7  # a folded value shorter than this is left to exact matching
 MIN_ENCODED = 8  # a base64 fragment shorter than this would match by coincidence
@@ -188,21 +196,35 @@ def _utf16(value: str) -> list[bytes]:
     return [value.encode(codec, "surrogatepass") for codec in ("utf-16-le", "utf-16-be")]
 
 
-def encoded_forms(value: str, *, sensitive: bool) -> set[str]:
-    """The base64 a copy of ``value`` may be written in: of its UTF-8 and its UTF-16 bytes (both byte
-    orders: a Windows tool, PowerShell's ``-EncodedCommand``); for a sensitive value (short, and what
-    a program is likeliest to encode) also of its lower- and upper-case spellings and base64 of its
-    base64 (a token wrapped twice, a data URL inside a JSON Web Token)."""
-    spellings = {value, value.lower(), value.upper()} if sensitive else {value}
-    out: set[str] = set()
-    for spelling in spellings:
-        out |= set(base64_fragments(spelling))
-        for data in _utf16(spelling):
-            out |= set(base64_fragments(data))
+def encoded_forms(value: str, *, sensitive: bool) -> dict[str, str]:
+    """The base64 a copy of ``value`` may be written in, each with the name of its spelling: of its
+    UTF-8 and its UTF-16 bytes (both byte orders: a Windows tool, PowerShell's ``-EncodedCommand``);
+    for a sensitive value (short, and what a program is likeliest to encode) also of its lower- and
+    upper-case spellings and base64 of its base64 (a token wrapped twice, a data URL inside a JSON Web
+    Token). Also (round ten) base85 / Ascii85 of its UTF-8 bytes, and base64 of the value ROT13-ed or
+    reversed: a value "hidden" and then encoded."""
+    out: dict[str, str] = {}
+    for piece in base64_fragments(value):
+        out.setdefault(piece, "base64")
+    for data in _utf16(value):
+        for piece in base64_fragments(data):
+            out.setdefault(piece, "base64 of UTF-16")
     if sensitive:
+        for spelling in (value.lower(), value.upper()):
+            for piece in base64_fragments(spelling):
+                out.setdefault(piece, "base64 of the value in lower or upper case")
+            for data in _utf16(spelling):
+                for piece in base64_fragments(data):
+                    out.setdefault(piece, "base64 of UTF-16")
         for inner in base64_fragments(value):
             if "-" not in inner and "_" not in inner:
-                out |= set(base64_fragments(inner))
+                for piece in base64_fragments(inner):
+                    out.setdefault(piece, "base64 of base64")
+    for piece, name in base85_fragments(value.encode("utf-8", "surrogatepass")).items():
+        out.setdefault(piece, name)
+    for turned, name in ((rot13(value), "ROT13-ed"), (value[::-1], "reversed")):
+        for piece in base64_fragments(turned):
+            out.setdefault(piece, f"base64 of the value {name}")
     return out
 
 
@@ -220,27 +242,61 @@ def turned_forms(key: str) -> set[str]:
     return {key.translate(_ROT13), key[::-1]}
 
 
+FOLDED = "case, spacing, line breaks, invisible or look-alike characters"
+ESCAPED = "escaped (URL, JSON/Python/JavaScript, octal, HTML or quoted-printable)"
+
+
+def _folded_forms(value: str, key: str, *, sensitive: bool) -> dict[str, str]:
+    """The folded value and what is looked for after folding, each with the name of its spelling."""
+    data = value.encode("utf-8", "surrogatepass")
+    out = {key: FOLDED, data.hex(): "hex"}
+    out.setdefault(key.translate(_ROT13), "ROT13")
+    out.setdefault(key[::-1], "reversed")
+    if sensitive:
+        for utf16 in _utf16(value):
+            out.setdefault(utf16.hex(), "hex of UTF-16")
+    for piece in base32_fragments(data):
+        out.setdefault(piece, "base32")
+    for turned, name in ((rot13(value), "ROT13-ed"), (value[::-1], "reversed")):
+        out.setdefault(turned.encode("utf-8", "surrogatepass").hex(), f"hex of the value {name}")
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class LooseMatcher:
-    """Finds any of a deletion's values in a text however it was written (module docstring)."""
+    """Finds any of a deletion's values in a text however it was written (module docstring), and
+    says in which spelling (:meth:`spelling`)."""
 
     folded: Needles
     encoded: Needles
+    letters: Needles  # each folded value's letters and digits alone (other_readings.spaced_letters)
+    names: dict[str, str]  # a folded or encoded form -> the name of its spelling
+    chars: frozenset[str]  # every character of the folded forms: a decoded escape holding none spells no value
 
     @classmethod
     def of(cls, values: Iterable[str]) -> LooseMatcher:
-        folded: set[str] = set()
-        encoded: set[str] = set()
+        """The matcher for ``values``: built once for the same values (a listing builds it for the
+        rows, the names and the files beside the store; a pasted log's thousands of lines make
+        hundreds of thousands of forms, and building them three times cost more than the scan)."""
+        return _built(tuple(values))
+
+    @classmethod
+    def build(cls, values: tuple[str, ...]) -> LooseMatcher:
+        folded: dict[str, str] = {}
+        encoded: dict[str, str] = {}
+        letters: set[str] = set()
         for value in values:
             key = fold(value)
             if len(key) < MIN_FOLDED:
                 continue
             sensitive = bool(sensitive_values(value))
-            folded |= {key, value.encode("utf-8", "surrogatepass").hex(), *turned_forms(key)}
-            if sensitive:
-                folded |= {data.hex() for data in _utf16(value)}
-            encoded |= encoded_forms(value, sensitive=sensitive)
-        return cls(Needles.of(folded, MIN_FOLDED), Needles.of(encoded, MIN_ENCODED))
+            for form, name in _folded_forms(value, key, sensitive=sensitive).items():
+                folded.setdefault(form, name)
+            for form, name in encoded_forms(value, sensitive=sensitive).items():
+                encoded.setdefault(form, name)
+            letters.add(letters_of(key))
+        return cls(Needles.of(folded, MIN_FOLDED), Needles.of(encoded, MIN_ENCODED), Needles.of(letters, MIN_FOLDED),
+                   {**encoded, **folded}, frozenset().union(*folded) if folded else frozenset())
 
     def __bool__(self) -> bool:
         return bool(self.folded or self.encoded)
@@ -250,12 +306,53 @@ class LooseMatcher:
         return max((len(v) for v in (*self.folded, *self.encoded)), default=0)
 
     def found_in(self, text: str, folded: str | None = None) -> bool:
+        return self.spelling(text, folded) is not None
+
+    def folded_spelling(self, text: str, folded: str) -> str | None:
+        """The spelling of a value the folded text holds (the value, its hex, ROT13, base32, …), or None."""
+        form = self.folded.first_in(folded)
+        if form is None:
+            return None
+        name = self.names.get(form, FOLDED)
+        return ESCAPED if name == FOLDED and form not in _undecoded(text) else name
+
+    def spelling(self, text: str, folded: str | None = None) -> str | None:
+        """The spelling in which ``text`` holds a value (``"base64 of UTF-16"``, ``"ROT13"``, …), or None."""
         folded = fold(text) if folded is None else folded
-        if self.folded.any_in(folded):
-            return True
-        if self.encoded and self.encoded.any_in("".join(text.split())):
-            return True
+        found = self.folded_spelling(text, folded)
+        if found is not None:
+            return found
+        if self.encoded:
+            form = self.encoded.first_in("".join(text.split()))
+            if form is not None:
+                return self.names.get(form, "base64")
         dumped = dumped_bytes(text) if "\n" in text else None  # xxd / hexdump -C / od output
         if dumped is not None and self.found_in(dumped.decode("utf-8", "replace")):
-            return True
-        return any(self.found_in(data.decode("utf-8", "replace")) for data in listed_bytes(text))
+            return "a hex dump"
+        if any(self.found_in(data.decode("utf-8", "replace")) for data in listed_bytes(text)):
+            return "hex as a list of bytes"
+        return None
+
+    def spaced(self, text: str) -> bool:
+        """Whether ``text`` spells a value with a separator between every letter. Read in the text as
+        written (case folded), not folded: white space removed would glue a run's last letter to the
+        next word, and a run is single letters each two apart."""
+        return bool(self.letters) and any(self.letters.any_in(run) for run in spaced_letters(text.casefold()))
+
+
+@lru_cache(maxsize=4)
+def _built(values: tuple[str, ...]) -> LooseMatcher:
+    return LooseMatcher.build(values)
+
+
+def _undecoded(text: str) -> str:
+    """``text`` folded without decoding its escapes: tells a value found as escaped from one found
+    only with its case, spacing or look-alike characters changed."""
+    words = (text if text.isascii() else _plain(text)).casefold().split()
+    if "at" in words or "dot" in words:
+        words = [_WORDS.get(w, w) for w in words]
+    joined = "".join(words)
+    for spelled, sign in _SPELLED:
+        if spelled in joined:
+            joined = joined.replace(spelled, sign)
+    return _INVISIBLE.sub("", joined)

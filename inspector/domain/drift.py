@@ -332,7 +332,7 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
             continue
         if last is not None and failure.resolved_within(last):
             continue
-        claim = (rules.failure_claimed_fixed(said, failure) or rules.blanket_claim(said, "blanket_failure")
+        claim = (rules.failure_claimed_fixed(said, failure, ctx.tool_runs, last) or rules.blanket_claim(said, "blanket_failure")
                  if claims_anything else None)
         green = suite_green_finding(g, said, failure, ctx.tool_runs, last) if claim is None else None
         if green is not None:  # "All checks pass." over it: ✗, or "?" when a later run of another command passed

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.domain.terminal_safe import inert
+
 
 class InspectorError(Exception):
     """Base of every error the product raises on purpose (never a bare traceback)."""
@@ -90,5 +92,5 @@ def no_generation(session: str, generation: object, have: list[int]) -> NotFound
     held = sorted(have)
     shown = (", ".join(map(str, held)) if len(held) <= 8
              else ", ".join(map(str, held[:3])) + f", … {held[-1]} ({len(held)} in all)")
-    return NotFound(f"session {session!r} has no summary generation {generation}; "
+    return NotFound(f"session {inert(session)} has no summary generation {generation}; "
                     + (f"its generations: {shown}" if held else "it has no summary generation at all"))

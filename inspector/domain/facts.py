@@ -18,7 +18,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from inspector.domain import facts_goals, facts_permissions, facts_published, facts_system, facts_text, facts_tools
+from inspector.domain import (
+    facts_goals,
+    facts_pasted,
+    facts_permissions,
+    facts_published,
+    facts_system,
+    facts_text,
+    facts_tools,
+)
 from inspector.domain.fact_keys import KeyMaker, make_key, redact
 from inspector.domain.facts_text import Proposal
 from inspector.domain.facts_window import windowed
@@ -175,7 +183,7 @@ def extract(events: Iterable[LogEvent]) -> list[ProposedFact]:
     proposals = [*facts_system.system_constraints(ordered)[0], *facts_text.constraints(ordered, own, replies.before),
                  *facts_permissions.permissions(ordered, own, replies.before), *decisions, *facts_tools.artifacts(ordered),
                  *failures, *facts_tools.todos(ordered), *facts_text.references(ordered, own),
-                 *facts_published.published(ordered)]
+                 *facts_published.published(ordered), *facts_pasted.pasted_failures(ordered)]
     return assemble(replies.proposals, proposals, at)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from inspector.domain.facts_text import Proposal
+from inspector.domain.facts_text import NOT_IN_URL, Proposal
 from inspector.domain.failures import SHELL_TOOLS
 from inspector.domain.logevents import LogEvent
 
@@ -32,7 +32,7 @@ _PR_CREATE = re.compile(r"\b(?:gh\s+pr\s+create|glab\s+mr\s+create|hub\s+pull-re
 _COMMITTED = re.compile(r"(?m)^\[(?P<branch>[^\]\s]+)(?: \([\w-]+\))? (?P<hash>[0-9a-f]{7,40})\] (?P<message>.+)$")
 _TRACKING = re.compile(r"branch '(?P<branch>[^'\s]+)' set up to track")
 _NEW_BRANCH = re.compile(r"\* \[new branch\]\s+\S+\s+->\s+(?P<branch>\S+)")
-_REQUEST_URL = re.compile(r"https?://[^\s\"'<>)\]]+/(?:pull|merge_requests|pull-requests)/\d+\b")
+_REQUEST_URL = re.compile(rf"https?://[^\s\"'<>)\]{NOT_IN_URL}]+/(?:pull|merge_requests|pull-requests)/\d+\b")
 _DRY_RUN = re.compile(r"(?:^|\s)--dry-run\b")
 # git push's short -n is --dry-run too ("git push -n origin x" prints "* [new branch]" and pushes
 # nothing); for commit -n is --no-verify, which does commit, so it is read after push only.

@@ -31,12 +31,29 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from inspector.domain import facts_goals, facts_permissions, facts_published, facts_system, facts_text, facts_tools
+from inspector.domain import (
+    facts_goals,
+    facts_pasted,
+    facts_permissions,
+    facts_published,
+    facts_system,
+    facts_text,
+    facts_tools,
+)
 from inspector.domain.facts import Merged, ProposedFact, assemble_merged
 from inspector.domain.facts_text import Proposal
 from inspector.domain.facts_window import windowed
-from inspector.domain.failures import SHELL_TOOLS, FailedResult, failed, find_failures, signature
+from inspector.domain.failures import (
+    SHELL_TOOLS,
+    FailedResult,
+    covering,
+    failed,
+    find_failures,
+    found_nothing,
+    signature,
+)
 from inspector.domain.logevents import LogEvent
+from inspector.domain.run_scope import Scope
 
 
 class NeedsWhole(Exception):
@@ -56,13 +73,14 @@ class RunningExtraction:
         self._result_calls: set[str] = set()  # call ids some result named
         self._failures: list[FailedResult] = []
         self._unresolved: dict[str, list[int]] = {}  # what a success must share -> failures it would resolve
+        self._scopes: dict[str, Scope | None] = {}  # what each shell command ran (run_scope), read once
         self._resolved = False  # whether the stretch being fed resolved an earlier failure
         self._todos: dict[str, list[tuple[int, str]]] = {}
         # Each category's proposals merged into records as they come (``facts._merge``'s rule),
         # so a look merges what it appended, not the session's 10,000 repeats of a reference;
         # the artifacts, failures and todos are merged again when an earlier one changed.
         self._merged = {name: Merged() for name in ("constraint", "permission", "decision", "artifact", "failure", "todo",
-                                                    "reference", "published")}
+                                                    "reference", "published", "pasted")}
         self._published: list[Proposal] = []  # the stretch's published effects (facts_published)
         self._published_all: list[Proposal] = []  # every one kept so far: an amend may withdraw one of them
         self._seen_user = False  # past the system prompt: its rules are read before the first user message
@@ -115,6 +133,7 @@ class RunningExtraction:
             if before != {text: len(trail) for text, trail in self._todos.items()}:
                 merged["todo"] = Merged().add(facts_tools.todo_proposals(self._todos), at)
         merged["reference"].add(facts_text.references(ordered, self._goals.own), at)
+        merged["pasted"].add(facts_pasted.pasted_failures(ordered), at)  # last, as in ``facts.extract``
         if facts_published.amends(self._published):  # an amend withdraws an earlier stretch's commit too
             self._published_all = facts_published.without_amended(self._published_all + self._published)
             merged["published"] = Merged().add(self._published_all, at)
@@ -140,15 +159,19 @@ class RunningExtraction:
             if e.is_error:
                 self._failed_calls.add(e.call_id)
         self._published += facts_published.of_result(call, e) if e.call_id else []
-        is_failed = failed(e, call)
         sig = signature(call, e)
         tool = ((call.tool if call else None) or e.tool or "").casefold()
+        is_failed = failed(e, call) and not found_nothing(tool, e.text)
         same = sig if tool in SHELL_TOOLS or not tool else f"tool:{tool}"
         if not is_failed:
-            # The first later success sharing ``same`` resolves every failure still open for it.
-            for i in self._unresolved.pop(same, []) if same else []:
-                self._failures[i] = replace(self._failures[i], resolved_by=e.seq)
-                self._resolved = True
+            # The first later success sharing ``same``, or a run covering it (run_scope), resolves
+            # every failure still open for it.
+            keys = [same] + [k for k in self._unresolved if k != same and covering(k, same, self._scopes)] \
+                if same else []
+            for key in keys:
+                for i in self._unresolved.pop(key, []):
+                    self._failures[i] = replace(self._failures[i], resolved_by=e.seq)
+                    self._resolved = True
             return
         pair = [call, e] if call is not None else [e]
         self._failures += find_failures(pair)  # this one failure, resolved by nothing yet

@@ -63,9 +63,25 @@ def _prompt(e: LogEvent) -> bool:
             and "subtype" not in e.extra and not e.extra.get("compact_summary"))
 
 
+# The sentence that sets the model's task (verdict-twelve): a role and what to do in it ("You're a
+# dice game, you should roll the die and see if …"), or "Your task is to …". A goal, not a rule —
+# unless it also restricts ("You are a bot that must never …"): then it is a rule as before.
+_TASK = re.compile(
+    r"^(?:you(?:'re|\s+are)\s+(?:a|an|the)\b[^.;]{1,100}?[,;]?\s*(?:and\s+)?(?:you\s+(?:should|will|need\s+to|"
+    r"have\s+to|are\s+(?:tasked\s+with|asked\s+to))|your\s+(?:task|job|goal|role)\s+is)\b|(?:your|the)\s+(?:task|job|goal|mission|objective)\s+is\s+to\b)")
+_RESTRICTS = re.compile(r"(?<![a-z])(?:never|not|only|always|no|don't|must)(?![a-z])")
+# A sentence whose condition is the one before it: "If so, tell them they're a winner." alone is a
+# rule with no condition — proposed with the sentence it depends on, or not at all.
+_ANAPHORIC = re.compile(r"^(?:if\s+(?:so|not|yes|no|true|false|that(?:'s|\s+is)\s+the\s+case|it\s+does(?:n't)?|"
+                        r"they\s+do(?:n't)?|it\s+is(?:n't)?|they\s+are(?:n't)?)|otherwise|in\s+(?:that|this|either)\s+case|"
+                        r"else|if\s+it\s+matches)\b|^(?:如果是|如果不是|否则|若是如此|如是)")
+GOAL_RULE = "goal.system"
+
+
 def system_constraints(events: list[LogEvent], seen_user: bool = False) -> tuple[list[Proposal], bool]:
-    """The constraint proposals of the system prompt among ``events`` (in seq order), and whether
-    a user message has been seen by their end (what the next stretch of a followed log starts from)."""
+    """The proposals of the system prompt among ``events`` (in seq order) — its rules (constraints)
+    and its task sentence (a goal) — and whether a user message has been seen by their end (what the
+    next stretch of a followed log starts from)."""
     out: list[Proposal] = []
     for e in events:
         if seen_user:
@@ -78,15 +94,31 @@ def system_constraints(events: list[LogEvent], seen_user: bool = False) -> tuple
         for s in user_sentences(e.content or ""):
             if len(s) > SENTENCE_MAX or len(s) < _RULE_MIN or s.endswith(("?", "？")) or s.startswith("<"):
                 continue
+            if _TASK.match(norm(s)) and not _RESTRICTS.search(norm(s)):
+                out.append(Proposal("goal", s.rstrip("。.!！ "), e.seq, f"{GOAL_RULE}:task"))
+                continue
             word = system_rule(s)
-            if word is not None:
-                out.append(Proposal("constraint", s.rstrip("。.!！ "), e.seq, f"{RULE}:{word}"))
+            if word is None:
+                continue
+            if _ANAPHORIC.match(norm(s)) or _ANAPHORIC.match(s):
+                joined = f"{_before_of(e.content or '', s)} {s}".strip()
+                if joined == s or len(joined) > SENTENCE_MAX:
+                    continue  # its condition is not there to say: no rule rather than half of one
+                s = joined
+            out.append(Proposal("constraint", s.rstrip("。.!！ "), e.seq, f"{RULE}:{word}"))
     return out, seen_user
 
 
+def _before_of(text: str, sentence: str) -> str:
+    """The sentence of ``text`` before ``sentence`` (its condition), as written."""
+    said = user_sentences(text)
+    at = said.index(sentence) if sentence in said else -1
+    return said[at - 1].strip() if at > 0 else ""
+
+
 def from_prompt(rule: str | None) -> bool:
-    """Whether a record was proposed from the system prompt (its rule)."""
-    return (rule or "").startswith(RULE)
+    """Whether a record was proposed from the system prompt (its rule): a rule or its task sentence."""
+    return (rule or "").startswith((RULE, GOAL_RULE))
 
 
 def not_replaced(sources: tuple[str, ...] | list[str]) -> str:

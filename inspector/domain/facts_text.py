@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from inspector.domain.back_refs import Before, endorsement, names_nothing, resolve
+from inspector.domain.facts_deadline import deadline_rule
 from inspector.domain.later_requests import is_request
 from inspector.domain.logevents import LogEvent
 from inspector.domain.textnorm import norm
@@ -38,8 +39,12 @@ _INLINE_OPTION_EN = re.compile(r"\boption\s+(?P<label>[A-D1-9])\b\s*(?:\((?P<par
 _ORDINAL = {"one": "1", "first": "1", "two": "2", "second": "2", "three": "3", "third": "3", "four": "4",
             "fourth": "4", "一": "1", "二": "2", "三": "3", "四": "4", "a": "1", "b": "2", "c": "3", "d": "4"}
 
+# Not in a URL: control characters and the invisible and bidi ones. An OSC 8 link in what the user pasted
+# ("\x1b]8;;https://x.example/\x1b\\click here…") was proposed as the reference "https://x.example/␛\click":
+# the escape bytes and the link's first word in a record to confirm as the URL, and in its key (newuser-18).
+NOT_IN_URL = r"\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"
 REFERENCE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("url", re.compile(r"https?://[^\s<>\"'`)\]]+[^\s<>\"'`)\].,;:!?]")),
+    ("url", re.compile(rf"https?://[^\s<>\"'`)\]{NOT_IN_URL}]+[^\s<>\"'`)\].,;:!?{NOT_IN_URL}]")),
     ("commit", re.compile(r"(?<![\w/.-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w/-])")),
     ("issue", re.compile(r"(?<![\w/])(?:[A-Z][A-Z0-9]{1,9}-\d{1,6}|(?:PR|pr|issue|Issue)\s?#?\d{1,6}|#\d{2,6})(?![\w])")),
     ("branch", re.compile(r"(?:\b[Bb]ranch\s*[:=]?\s+|分支\s*[:：]?\s*)(?:[`'\"](?P<quoted>[A-Za-z0-9][\w./-]*)[`'\"]|"
@@ -169,6 +174,9 @@ def constraints(events: list[LogEvent], own: Mapping[int, str] | None = None,
         for s in _rule_sentences(text):
             word = constraint_word(s) or endorsement(s)
             if word is None:
+                due = deadline_rule(s)  # "Ship the fix by the end of the month." (facts_deadline.py)
+                if due is not None:
+                    out.append(Proposal("constraint", s.rstrip("。.!！ "), e.seq, f"constraint.deadline:{due}"))
                 continue
             if not names_nothing(s, word):
                 out.append(Proposal("constraint", s.rstrip("。.!！ "), e.seq, f"constraint.word:{word}"))

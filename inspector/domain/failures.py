@@ -4,8 +4,10 @@ Shared by fact extraction (a ``failure`` record per failing call) and drift
 (``failure_dropped``). A result failed when the transcript flags it (``is_error``), when
 it reports a non-zero exit status, when a test run reports failures, or when the action
 ledger says the call failed. It is resolved when a later call with the same signature
-(for shells the same command; for other tools the same tool) succeeded: a different
-shell command is a different attempt, not a fix, while a tool that later succeeded with
+(for shells the same command; for other tools the same tool) succeeded, or a later test
+run whose command ran all the failed one ran (`go test ./...` after `go test ./cart/`:
+domain/run_scope.py): a different, narrower or unreadable shell command is a different
+attempt, not a fix, while a tool that later succeeded with
 other arguments (the batch export that timed out, then the streaming one that worked)
 means the task moved past the failure.
 """
@@ -19,6 +21,7 @@ from functools import lru_cache
 
 from inspector.domain.canonical import canonical_json
 from inspector.domain.logevents import LogEvent
+from inspector.domain.run_scope import Scope, covers, scope
 
 SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "run_shell_command", "local_shell", "shell_command",
                          "run_terminal_cmd", "container.exec", "execute_command", "terminal"})
@@ -132,6 +135,24 @@ def failed(result: LogEvent, call: LogEvent | None) -> bool:
     return tool in SHELL_TOOLS and bool(_TESTS_FAILED.search(text[:200_000]))
 
 
+# Read-only lookups (Claude Code's Grep/Glob/LS, Gemini CLI's and Codex's search and list tools).
+LOOKUP_TOOLS = frozenset({"grep", "glob", "ls", "list_directory", "glob_tool", "search_file_content", "grep_search",
+                          "file_search", "find_files", "list_files", "list_dir", "codebase_search"})
+_NOT_FOUND = re.compile(r"\bENOENT\b|no such file or directory|does not exist|\bnot found\b|"
+                        r"no (?:files|matches|results) found|(?:cannot|could not|can't) find", re.IGNORECASE)
+
+
+def found_nothing(tool: str | None, text: str) -> bool:
+    """A lookup that found nothing, not a failure a summary must carry (verdict-twelve): a read-only
+    search or listing (``LOOKUP_TOOLS``) whose error says the path or file is not there — "ENOENT: no
+    such file or directory" (also the harness's own ``posix_spawn`` of its search binary, transient
+    in 4b7d5121), "Path does not exist", "No files found". It changed nothing, and what the agent did
+    next is in the log; a summary that leaves it out loses nothing. Any other error of a lookup
+    (permission denied, a bad pattern, a timeout) and every failure of any other tool stays one, and
+    so does a lookup the action ledger records as failed."""
+    return (tool or "").casefold() in LOOKUP_TOOLS and _NOT_FOUND.search(text[:2000]) is not None
+
+
 EDGE_SPAN = 4096  # characters at each end of a long text that edge_lines splits
 
 
@@ -170,8 +191,8 @@ def find_failures(events: Iterable[LogEvent], failed_actions: dict[str, str] | N
         if e.kind != "tool_result":
             continue
         call = calls.get(e.call_id) if e.call_id else None
-        is_failed = failed(e, call) or (e.call_id in failed_actions)
         tool = ((call.tool if call else None) or e.tool or "").casefold()
+        is_failed = (failed(e, call) and not found_nothing(tool, e.text)) or (e.call_id in failed_actions)
         by_signature = tool in SHELL_TOOLS or not tool
         # Only a failure's signature is kept, and a success's only where it is what resolves one: a
         # named tool's success resolves by its name (its signature writes its whole arguments as JSON).
@@ -179,11 +200,12 @@ def find_failures(events: Iterable[LogEvent], failed_actions: dict[str, str] | N
         # What a later success must share to resolve this failure.
         outcomes.append((e, sig, is_failed, sig if by_signature else f"tool:{tool}"))
     out: list[FailedResult] = []
+    scopes: dict[str, Scope | None] = {}
     for i, (e, sig, is_failed, same) in enumerate(outcomes):
         if not is_failed:
             continue
-        resolved = next((later.seq for later, _s, f2, same2 in outcomes[i + 1:] if same2 == same and not f2 and same),
-                        None)
+        resolved = next((later.seq for later, _s, f2, same2 in outcomes[i + 1:]
+                         if not f2 and same and (same2 == same or covering(sig, same2, scopes))), None)
         call = calls.get(e.call_id) if e.call_id else None
         refs = list(dict.fromkeys(_MATERIAL_REF.findall(e.text)))
         if e.call_id in failed_actions:
@@ -194,3 +216,15 @@ def find_failures(events: Iterable[LogEvent], failed_actions: dict[str, str] | N
         out.append(FailedResult(e.seq, call.seq if call else None, (call.tool if call else None) or e.tool, sig,
                                 _error_line(e.text), resolved, tuple(refs)))
     return out
+
+
+def covering(failed_command: str, later: str, scopes: dict[str, Scope | None]) -> bool:
+    """Whether a later shell command ran everything the failed one ran (`go test ./...` after a failed
+    `go test ./cart/`, `pytest` after `pytest tests/test_cart.py`: run_scope): its pass answers the
+    failure as a re-run of the same command would. A narrower or unreadable one does not."""
+    if not later or later.startswith("tool:"):
+        return False
+    for command in (failed_command, later):
+        if command not in scopes:
+            scopes[command] = scope(command)
+    return covers(scopes[later], scopes[failed_command])

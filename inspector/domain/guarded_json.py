@@ -18,6 +18,8 @@ import json
 import re
 from typing import Any
 
+from inspector.domain.terminal_safe import inert
+
 MAX_DEPTH = 200  # deeper than any transcript we have seen (~20); far below the stack's limit
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # SQLite INTEGER
 
@@ -44,7 +46,7 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(out) != len(pairs):
         seen: set[str] = set()
         dup = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-        raise JsonRefused("duplicate_key", f"the key {dup!r} appears twice in one object (which one is meant?)")
+        raise JsonRefused("duplicate_key", f"the key {inert(dup)} appears twice in one object (which one is meant?)")
     return out
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from inspector.domain.errors import Refusal
 from inspector.domain.exact import compare_exact
 from inspector.domain.plurals import counted
+from inspector.domain.terminal_safe import inert
 
 # Keys and values that mark provider continuation items or assistant turns.
 DISGUISE_KEYS = frozenset({"signature", "encrypted_content", "reasoning_content", "thought_signature",
@@ -150,10 +151,10 @@ def check_handoff(handoff: dict[str, Any], facts: HandoffFacts) -> HandoffCheck:
               else f"the material does not carry: {'; '.join(incomplete)}."))
     add(Check("session not handed off yet", "already_handed_off", facts.successor is None,
               "no other handoff from this session was accepted." if facts.successor is None else
-              f"this session already continued in {facts.successor[1]!r} (handoff {facts.successor[0]}); a session "
+              f"this session already continued in {inert(facts.successor[1])} (handoff {facts.successor[0]}); a session "
               "hands off once, so two successors never carry the same open and unknown actions."))
     if facts.status == "pending" and facts.new_session_taken:  # once accepted, it is the one it created
-        add(Check("new session id free", "already_decided", False, f"a session {handoff.get('to_session')!r} "
+        add(Check("new session id free", "already_decided", False, f"a session {inert(handoff.get('to_session'))} "
                   "already exists; the handoff cannot create it again."))
     posed = disguises(material)
     add(Check("material is task input", "disguised_material", not posed,

@@ -42,12 +42,16 @@ class Needles:
         return iter(self.strings)
 
     def any_in(self, text: str) -> bool:
+        return self.first_in(text) is not None
+
+    def first_in(self, text: str) -> str | None:
+        """One of the strings ``text`` holds (the longest of those tried first), or None."""
         if not self.by_start:
-            return any(s in text for s in self.strings)
+            return next((s for s in self.strings if s in text), None)
         if self.by_start.keys().isdisjoint(self._windows(text)):  # the usual answer, in one C-level pass
-            return False
+            return None
         starts = self.by_start.keys() & set(self._windows(text))
-        return any(s in text for start in starts for s in self.by_start[start])
+        return next((s for start in starts for s in self.by_start[start] if s in text), None)
 
     def _windows(self, text: str) -> Iterator[str]:
         """Every ``width``-character slice of ``text``, made without a Python-level loop."""

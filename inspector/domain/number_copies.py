@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from inspector.domain.number_words import chinese_place_values, english_digits
+
 # Between two digits: spaces, dashes, dots, brackets, slashes, underscores, commas, colons (ASCII,
 # fullwidth and the Chinese enumeration comma), invisible characters.
 _GAP_CLASS = r"[\s\-\u2010-\u2015.·()/_,:\uff0c\u3001\uff1a\u00ad\u200b-\u200f\u2060\ufeff]"
@@ -41,22 +43,32 @@ _CN_PLAIN = str.maketrans({c: str(d) for c, d in CHINESE_DIGITS.items()})
 _NOT_CN_DIGIT = re.compile(f"[^{''.join(CHINESE_DIGITS)}]+")
 
 
+WRITTEN = "a number with other separators or digits"
+IN_CHINESE = "a number in Chinese numerals, digit by digit"
+
+
 @dataclass(frozen=True, slots=True)
 class NumberCopies:
     """The numbers (as ASCII digit strings) a text must not hold in any written form."""
 
     numbers: frozenset[str]
     lengths: tuple[int, ...]
+    turned: frozenset[str] = frozenset()  # those that are a number of the targets reversed
 
     @classmethod
-    def of(cls, numbers: set[str]) -> NumberCopies | None:
+    def of(cls, numbers: set[str], turned: set[str] | None = None) -> NumberCopies | None:
         if not numbers:
             return None
-        return cls(frozenset(numbers), tuple(sorted({len(n) for n in numbers})))
+        return cls(frozenset(numbers), tuple(sorted({len(n) for n in numbers})), frozenset(turned or ()))
 
-    def search(self, text: str) -> bool | None:
-        """True when ``text`` holds one of the numbers, else None (as ``re.Pattern.search``
-        reads in the callers: ``is not None``)."""
+    def _said(self, number: str, how: str) -> str:
+        return f"{how}, reversed" if number in self.turned else how
+
+    def search(self, text: str, *, in_words: bool = True) -> str | None:
+        """How ``text`` writes one of the numbers (the name of its spelling), else None (callers
+        read it as ``re.Pattern.search``: ``is not None``). ``in_words=False`` leaves out numbers in
+        words (English, Chinese place value): a scan that reads the same text folded afterwards
+        (deletion_scan) finds them there, and reading them twice cost a listing 5–10 %."""
         shortest = self.lengths[0]
         for chain in _CHAIN.finditer(text):
             run = chain.group()
@@ -72,16 +84,28 @@ class NumberCopies:
                     if n > k:
                         break
                     if plain[k - n:k] in self.numbers:
-                        return True
-        return self._in_chinese(text)
+                        return self._said(plain[k - n:k], WRITTEN)
+        return self._in_chinese(text, in_words) or (self._in_words(text) if in_words else None)
 
-    def _in_chinese(self, text: str) -> bool | None:
+    def _anywhere(self, plain: str) -> str | None:
+        return next((plain[i:i + n] for n in self.lengths for i in range(len(plain) - n + 1)
+                     if plain[i:i + n] in self.numbers), None)
+
+    def _in_chinese(self, text: str, place_value: bool = True) -> str | None:
         if text.isascii():
             return None
         shortest = self.lengths[0]
         for chain in _CN_CHAIN.finditer(text):
             plain = _NOT_CN_DIGIT.sub("", chain.group()).translate(_CN_PLAIN)
-            if len(plain) >= shortest and any(plain[i:i + n] in self.numbers
-                                              for n in self.lengths for i in range(len(plain) - n + 1)):
-                return True
+            if len(plain) >= shortest and (found := self._anywhere(plain)) is not None:
+                return self._said(found, IN_CHINESE)
+        for value in chinese_place_values(text) if place_value else ():
+            if value in self.numbers:
+                return self._said(value, "a number in Chinese place-value numerals")
+        return None
+
+    def _in_words(self, text: str) -> str | None:
+        for plain in english_digits(text):
+            if (found := self._anywhere(plain)) is not None:
+                return self._said(found, "a number in English words")
         return None

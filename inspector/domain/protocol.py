@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from inspector.domain.terminal_safe import inert
+
 
 @dataclass(slots=True)
 class ProtocolProblem:
@@ -75,7 +77,7 @@ def find_problems(session: str, adapter: str, events: Iterable[CallShape], *,
             else:
                 problems.append(ProtocolProblem(
                     "orphan_result", session, seq,
-                    f"event {seq} is a tool result for call {call_id!r}, which is not in the log "
+                    f"event {seq} is a tool result for call {inert(call_id)}, which is not in the log "
                     "(a continued session, or a lost call); it is shown as it is, never paired by guess.",
                     line))
         if deepseek and kind == "assistant_message" and not has_reasoning:
@@ -97,7 +99,7 @@ def find_problems(session: str, adapter: str, events: Iterable[CallShape], *,
         if call_id not in answered:
             problems.append(ProtocolProblem(
                 "unresolved_call", session, ev.seq,
-                f"tool call {call_id!r} (event {ev.seq}) has no result yet: the session is not at a "
+                f"tool call {inert(call_id)} (event {ev.seq}) has no result yet: the session is not at a "
                 "control boundary.",
                 ev.line))
     return sorted(problems, key=lambda p: (p.seq, p.code))

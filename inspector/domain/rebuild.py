@@ -19,7 +19,7 @@ class RebuiltFact:
     kind: str
     value: str
     status: str
-    verbatim_in: tuple[str, ...]  # evt:N where the value appears word for word
+    verbatim_in: tuple[str, ...]  # evt:N where the value appears word for word (its text or its call's input)
     cited: tuple[str, ...]  # the record's own sources
 
     def as_dict(self) -> dict[str, Any]:
@@ -33,6 +33,10 @@ class RawEvent:
     kind: str
     trust: str | None
     content: str
+    # a tool call's input (domain/call_input.py: an Edit's path, a Bash command): an artifact's
+    # path is there, not in any text, and the rebuild said "in no event of the generation's range"
+    # of a file the session edited inside it (newuser-18)
+    call_input: str | None = None
 
 
 def rebuild(events: list[RawEvent], state: list[StateFact]) -> tuple[list[RebuiltFact], list[str]]:
@@ -41,7 +45,8 @@ def rebuild(events: list[RawEvent], state: list[StateFact]) -> tuple[list[Rebuil
     for fact in state:
         if fact.status == "superseded":
             continue
-        hits = tuple(f"evt:{e.seq}" for e in events if fact.value and fact.value in e.content)
+        hits = tuple(f"evt:{e.seq}" for e in events if fact.value and (
+            fact.value in e.content or (e.call_input is not None and fact.value in e.call_input)))
         facts.append(RebuiltFact(fact.key, fact.kind, fact.value, fact.status, hits, fact.sources))
     said = [f"evt:{e.seq} {e.content}" for e in events if e.trust == "user" and e.kind == "user_message"]
     return facts, said

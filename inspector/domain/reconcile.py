@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from inspector.domain.errors import Refusal
+from inspector.domain.terminal_safe import inert
 
 # Outcomes a person may record after checking the effect.
 RECONCILED_STATUSES = ("succeeded", "failed", "not_done")
@@ -35,7 +36,7 @@ def reconcile_refusals(action_id: str, status: str, new_status: str, evidence: E
         return [Refusal("action_settled", f"action {action_id} is already {status}; only an action whose outcome is "
                         "unknown (or still in flight) is reconciled.")]
     if new_status not in RECONCILED_STATUSES:
-        return [Refusal("bad_status", f"{new_status!r} is not an outcome; one of {', '.join(RECONCILED_STATUSES)}.")]
+        return [Refusal("bad_status", f"{inert(new_status)} is not an outcome; one of {', '.join(RECONCILED_STATUSES)}.")]
     if evidence is None or not evidence.ref.strip():
         return [Refusal("evidence_required", f"action {action_id} is {status}: it changes only with evidence that "
                         "shows the effect (an evt:N or a stored material), never on a guess.")]

@@ -25,6 +25,7 @@ from inspector.domain.errors import BadInput
 from inspector.domain.logevents import LogEvent
 from inspector.domain.sif import SifFile
 from inspector.domain.survival import Fact, Survival, Verdict, survival
+from inspector.domain.terminal_safe import inert
 from inspector.domain.textnorm import mentions, norm
 
 DEFAULT_GENERATIONS = 10
@@ -79,9 +80,9 @@ def cases_of(sif: SifFile, file: str, stem: str) -> list[RegressCase]:
         events = sorted((r.record for r in mine if r.type == "event"), key=lambda e: int(e["seq"]))
         state = tuple(r.record for r in mine if r.type == "state")
         if not events:
-            raise BadInput(f"{file}: session {session!r} has no events to compress", code="bad_case")
+            raise BadInput(f"{file}: session {inert(session)} has no events to compress", code="bad_case")
         if not any(s.get("status") == "active" for s in state):
-            raise BadInput(f"{file}: session {session!r} has no active state record, so no fact must survive",
+            raise BadInput(f"{file}: session {inert(session)} has no active state record, so no fact must survive",
                            code="bad_case")
         case_id = stem if len(sessions) == 1 else f"{stem}/{session}"
         out.append(RegressCase(case_id, file, session, tuple(events), state,
@@ -131,13 +132,13 @@ def read_answer(out: str, case: RegressCase, command: str) -> Answer:
         if isinstance(obj, dict) and "text" in obj:
             text, unresolved, sources = obj.get("text"), obj.get("unresolved", []), obj.get("sources")
             if not isinstance(text, str):
-                raise BadInput(f"summarizer {command!r} printed JSON whose \"text\" is not a string",
+                raise BadInput(f"summarizer {inert(command)} printed JSON whose \"text\" is not a string",
                                code="summarizer_failed")
             if not (isinstance(unresolved, list) and all(isinstance(u, str) for u in unresolved)):
-                raise BadInput(f"summarizer {command!r} printed JSON whose \"unresolved\" is not a list of strings",
+                raise BadInput(f"summarizer {inert(command)} printed JSON whose \"unresolved\" is not a list of strings",
                                code="summarizer_failed")
             if sources is not None and not (isinstance(sources, list) and all(isinstance(s, str) for s in sources)):
-                raise BadInput(f"summarizer {command!r} printed JSON whose \"sources\" is not a list of strings",
+                raise BadInput(f"summarizer {inert(command)} printed JSON whose \"sources\" is not a list of strings",
                                code="summarizer_failed")
             cited = tuple(sources) if sources is not None else cited_sources(text)
             return Answer(text, tuple(unresolved), cited, "json")

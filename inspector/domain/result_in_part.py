@@ -18,6 +18,10 @@ Which rules depend on a result's middle:
   counts, the numbers an output's middle holds; a Read of a long file under a summary that
   gives none of them is left as the note.
 
+Per claim (verdict-twelve, result_in_part_claims.py): a shell result a later run of its command
+answers, or one the summary already says failed with nothing saying it went well, is no "?" for
+its failure — a failure in its middle would change no verdict.
+
 Nothing else reads a tool result's words (facts are the user's; a rule in a tool result is
 untrusted and read from the same window, listed by ``read_in_part``).
 """
@@ -42,13 +46,14 @@ class LongResult:
 
 
 def at_risk(results: tuple[LongResult, ...], covers: tuple[int, int] | None, failing: frozenset[int],
-            gives_counts: bool) -> list[LongResult]:
-    """The long results of the range whose unread middle could hold a finding (the module's rule)."""
+            gives_counts: bool, answered: frozenset[int] = frozenset()) -> list[LongResult]:
+    """The long results of the range whose unread middle could hold a finding (the module's rule);
+    ``answered``: shell results whose middle no claim depends on (result_in_part_claims.py)."""
     out = []
     for r in results:
         if covers is not None and not covers[0] <= r.seq <= covers[1]:
             continue
-        if r.tool.casefold() in SHELL_TOOLS and r.seq not in failing:
+        if r.tool.casefold() in SHELL_TOOLS and r.seq not in failing and r.seq not in answered:
             out.append(r)
         elif gives_counts:
             out.append(r)

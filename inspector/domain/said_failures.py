@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from inspector.domain.failures import FailedResult, file_names, identifiers
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_claims import done_claim
+from inspector.domain.said_output_numbers import ToolRun
+from inspector.domain.said_run_pairing import about_other_run
 from inspector.domain.said_suite_green import fails_after
 from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.textnorm import find_word
@@ -58,9 +60,12 @@ def mentioned_anywhere(said: Said, anchors: Iterable[str]) -> str | None:
     return None
 
 
-def failure_claimed_fixed(said: Said, failure: FailedResult) -> Hits | None:
+def failure_claimed_fixed(said: Said, failure: FailedResult, runs: tuple[ToolRun, ...] = (),
+                          last: int | None = None) -> Hits | None:
     """A done/passed claim about an unresolved failure's subject ("Migration 0042 applied
-    cleanly", "迁移 0042 已完成", "go test ./... passes now") — whatever the summary cites."""
+    cleanly", "迁移 0042 已完成", "go test ./... passes now") — whatever the summary cites; not a
+    claim whose clause names another command of ``runs`` that passed or runs none of what failed
+    ("after the edit `go test ./cart/` passes" beside a failed `go test ./...`: said_run_pairing)."""
     words = list(call_subject(failure.tool, failure.signature))
     files = file_names(identifiers(failure.signature))  # "Edited … failed.go" of a failed Edit
     # The failing test or exception its error line names ("--- FAIL: TestExportBatch"):
@@ -69,6 +74,7 @@ def failure_claimed_fixed(said: Said, failure: FailedResult) -> Hits | None:
     for subject in (*([f] for f in files), *([n] for n in named), words, glossed(words)):
         if subject:
             hit = done_claim(said, subject)
-            if hit and not fails_after(hit):
+            if hit and not fails_after(hit) and not (runs and about_other_run(hit.sentence, hit.words[0], failure,
+                                                                             runs, last)):
                 return hit
     return None

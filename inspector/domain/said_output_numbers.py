@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from inspector.domain.drift_finding import Finding
 from inspector.domain.failures import failed, signature
 from inspector.domain.logevents import LogEvent
+from inspector.domain.output_go import go_judged, go_run
 from inspector.domain.said import Said
 
 _COUNT_WORD = {"passed": "passed", "pass": "passed", "passing": "passed", "failed": "failed", "failing": "failed",
@@ -59,6 +60,7 @@ _SAY_ALL = re.compile(r"\ball (\d+) tests? (?:pass|passed|are passing|are green|
                       r"(\d+)\s*个(?:测试|用例)?\s*全部通过|全部\s*(\d+)\s*个(?:测试|用例)?\s*(?:都)?通过")
 _SAY_RATIO = re.compile(r"(\d+)\s*/\s*(\d+)\s*(?:tests?\s+)?(?:passing|pass(?:ed)?|通过)")
 _SAY_TOTAL = re.compile(r"(?:\bran|\bruns|\bhas|\bhave|\bof|\btotal of|共|一共)\s*(\d+)\s*(?:个)?\s*(?:tests?|测试|用例)")
+_SAY_PACKAGES = re.compile(r"\d+\s*(?:go\s+)?packages?\b|\d+\s*个包")  # Go's counts (output_go)
 _TOTAL_CUE = re.compile(r"\b(?:ran|runs?|suite|total|all)\b|共|全部")
 _SAY_ISSUES = re.compile(r"(?<![\w.])(\d+)\s*(?:个)?\s*(?:lint\s+|type\s+)?(errors?|warnings?|problems?|错误|警告)(?![a-z])"
                          r"(?!\s+(?:in|for|on|from|at|under|of)\b|\s*(?:里|中))")
@@ -172,7 +174,8 @@ def _test_line(out: _Read, seq: int, text: str, line: str) -> None:
 def _wanted(text: str) -> frozenset[str]:
     """The families the summary gives numbers of (its normal form, lower-cased)."""
     want = set()
-    if _SAY_COUNTS.search(text) or _SAY_ALL.search(text) or _SAY_RATIO.search(text) or "|" in text:
+    if (_SAY_COUNTS.search(text) or _SAY_ALL.search(text) or _SAY_RATIO.search(text) or "|" in text
+            or _SAY_PACKAGES.search(text)):
         want.add("tests")
     if _SAY_ISSUES.search(text):
         want.add("issues")
@@ -300,12 +303,15 @@ def output_misstated(text: str, runs: list[ToolRun], said: Said | None = None) -
     if not want:
         return []
     read = _read(runs, want)
+    go = [g for r in runs if (g := go_run(r.seq, r.output)) is not None] if "tests" in want else []
     out: list[Misstated] = []
     rows = [(s.text, said.stripped(s)) for s in said.sentences] + _tables(text)
     for s, quote in rows:
         if _AIM.search(s):
             continue  # "The goal is 42 passed, 0 failed.": an aim, not what a run printed
-        hit = (_tests_wrong(s, read) or _issues_wrong(s, read) or _exit_wrong(s, runs)
+        by_go = go_judged(s, go)  # Go's package and test lines (output_go): a count one agrees with is right
+        hit = ((by_go if isinstance(by_go, tuple) else None) or (_tests_wrong(s, read) if by_go is None else None)
+               or _issues_wrong(s, read) or _exit_wrong(s, runs)
                or _version_wrong(s, read) or _size_wrong(s, read))
         if hit is not None:
             out.append(Misstated(hit[0], quote, hit[1]))

@@ -86,25 +86,29 @@ _CALL = re.compile(r"[\w.-]+\(\{")  # a named tool's call ("Edit({…})", failur
 def suite_green_finding(generation: int, said: Said, failure: FailedResult, runs: tuple[ToolRun, ...],
                         last: int | None) -> Finding | None:
     """``failure_dropped`` (✗) for a pass claim over an open failure of a test or build run — or
-    ``run_unpaired`` ("?") when a later run of another test or build command passed in the range
-    (`go test ./...` failed, `go test ./cart/` passed): the claim may be about that run, and which
-    suite each covers is not read."""
+    ``run_unpaired`` ("?") when a later run of another test or build command passed in the range and
+    may answer it (`go test ./...` failed in cart, `go test ./cart/` passed); none when the claim's
+    clause names another command that passed or runs none of what failed (said_run_pairing)."""
+    from inspector.domain.said_run_pairing import about_other_run, narrower_skipped
+
     hit = suite_green_claim(said, failure)
-    if hit is None:
+    if hit is None or about_other_run(hit.sentence, hit.words[0], failure, runs, last):
         return None
-    passed = next((r for r in runs if failure.seq < r.seq and (last is None or r.seq <= last) and not r.failed
-                   and r.command != failure.signature and not _CALL.match(r.command) and _RUN.search(r.command)),
-                  None)
+    passed = [r for r in runs if failure.seq < r.seq and (last is None or r.seq <= last) and not r.failed
+              and r.command != failure.signature and not _CALL.match(r.command) and _RUN.search(r.command)]
+    answers = [r for r in passed if narrower_skipped(failure, r, runs) is not True]
     what = failure.signature[:80] or failure.tool
-    if passed is not None:
+    if answers:
         return Finding(UNPAIRED, f"evt:{failure.seq}",
                        f"generation {generation} says “{hit.words[0]}” in “{hit.sentence}”: the run evt:{failure.seq} "
-                       f"({what}) failed and no later run of it passed, but `{passed.command[:80]}` (evt:{passed.seq}) "
-                       "did — whether the claim is about that run is not judged", "warning",
+                       f"({what}) failed and no later run of it passed, but `{answers[0].command[:80]}` "
+                       f"(evt:{answers[0].seq}) did — whether the claim is about that run is not judged", "warning",
                        words=tuple(hit.words), where=hit.sentence)
+    narrower = (f" (the later `{passed[-1].command[:80]}`, evt:{passed[-1].seq}, passed but did not run where it "
+                "failed)") if passed else ""
     return Finding("failure_dropped", f"evt:{failure.seq}",
                    f"generation {generation} says the failed result evt:{failure.seq} ({what}) went well: "
-                   f"“{hit.words[0]}” in “{hit.sentence}”; no later result in the range resolved it.",
+                   f"“{hit.words[0]}” in “{hit.sentence}”; no later result in the range resolved it{narrower}.",
                    words=tuple(hit.words), where=hit.sentence)
 
 

@@ -27,6 +27,7 @@ from inspector.domain.sif_schema import (
     SCHEMAS,
     inline_failure,
 )
+from inspector.domain.terminal_safe import inert
 from inspector.domain.trust import imported_status
 from inspector.domain.vocabulary import SIF_FORMAT
 
@@ -90,7 +91,7 @@ def decode_material(record: dict[str, Any], line: int) -> bytes:
     held = known_text.known(text) if record["encoding"] == "utf-8" and type(text) is str else None
     if type(text) is OriginalText:  # a converter's original as its bytes, proved UTF-8 (domain/known_text.py)
         if record["encoding"] != "utf-8":
-            raise BadInput(f"material {record['id']!r}: content is not {record['encoding']} text", line=line)
+            raise BadInput(f"material {inert(record['id'])}: content is not {record['encoding']} text", line=line)
         held = text.data, text.digest
         data, actual = held
     elif held is not None:  # a converter's original, still the very text it decoded (domain/known_text.py)
@@ -100,7 +101,7 @@ def decode_material(record: dict[str, Any], line: int) -> bytes:
         try:
             data = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError) as exc:
-            raise BadInput(f"material {record['id']!r}: content is not valid base64 ({exc})", line=line) from None
+            raise BadInput(f"material {inert(record['id'])}: content is not valid base64 ({exc})", line=line) from None
     else:
         data = text.encode("utf-8", errors="surrogatepass")
     if held is None:
@@ -108,7 +109,7 @@ def decode_material(record: dict[str, Any], line: int) -> bytes:
     declared = record.get("content_hash")
     if declared is not None and declared != actual:
         raise BadInput(
-            f"material {record['id']!r}: content_hash {declared} does not match the content ({actual})",
+            f"material {inert(record['id'])}: content_hash {declared} does not match the content ({actual})",
             code="hash_mismatch",
             line=line,
         )
@@ -177,7 +178,7 @@ def _parse_record(obj: Any, line: int, encode: Encoder) -> SifRecord:
     schema = SCHEMAS.get(type_) if isinstance(type_, str) else None
     if schema is None:
         known = ", ".join(["header", *SCHEMAS])
-        raise BadInput(f"unknown record type {type_!r} (known: {known})", code="unknown_type", line=line)
+        raise BadInput(f"unknown record type {inert(type_)} (known: {known})", code="unknown_type", line=line)
     record: dict[str, Any] = {"type": type_}
     for name, value in obj.items():
         if value is None or name == "type":
@@ -192,7 +193,7 @@ def _parse_record(obj: Any, line: int, encode: Encoder) -> SifRecord:
         record[name] = value
     for name in REQUIRED[type_]:
         if name not in record:
-            raise BadInput(f"{type_} record is missing required field {name!r}", line=line)
+            raise BadInput(f"{type_} record is missing required field {inert(name)}", line=line)
     for name, value in DEFAULTS.get(type_, {}).items():
         record.setdefault(name, value)
     claimed = None
@@ -215,7 +216,7 @@ def check_header(obj: Any, line: int) -> None:
     fmt = obj.get("format")
     if fmt != SIF_FORMAT:
         raise BadInput(
-            f"unsupported format {fmt!r}; this version reads {SIF_FORMAT!r}", code="unknown_format", line=line
+            f"unsupported format {inert(fmt)}; this version reads {inert(SIF_FORMAT)}", code="unknown_format", line=line
         )
 
 
@@ -269,7 +270,7 @@ def parse_lines(lines: Iterable[bytes], loads: Callable[[bytes], Any] = guarded_
         if earlier is not None:
             if earlier.digest != rec.digest:
                 raise BadInput(
-                    f"{rec.type} {rec.identity!r} conflicts with the one on line {earlier.line}",
+                    f"{rec.type} {inert(rec.identity)} conflicts with the one on line {earlier.line}",
                     code="conflicting_record",
                     line=rec.line,
                 )

@@ -19,7 +19,8 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain import facts_system
 from inspector.domain.drift_rules import Said
-from inspector.domain.failures import FailedResult, identifiers
+from inspector.domain.facts_pasted import RULE as PASTED
+from inspector.domain.failures import FailedResult, found_nothing, identifiers
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said_agreed import agreed_alternative
 from inspector.domain.said_crosslang import crossed
@@ -30,9 +31,11 @@ from inspector.domain.said_grantee import grant_taken, grantee_added
 from inspector.domain.said_language import other_language
 from inspector.domain.said_misnamed import log_lookup, misnamed
 from inspector.domain.said_negated_rule import negated_at
+from inspector.domain.said_output_numbers import ToolRun
 from inspector.domain.said_quoted import narrative, nearest_sentence
 from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
+from inspector.domain.said_run_pairing import about_other_run
 from inspector.domain.said_versions import other_version, versions_of
 from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.survival_identifiers import identifier_forms, identifier_kept, sentence_at
@@ -109,6 +112,28 @@ def _failure_subject(text: str) -> tuple[str, ...]:
     return tuple([t for t in terms(text) if len(t) >= 3][:5])
 
 
+def _about_other_run(claim: Any, fact: Fact, runs: tuple[ToolRun, ...], last: int | None) -> bool:
+    """Whether a done claim over a failure record is about another command's run (drift's rule)."""
+    seqs = fact.seq_numbers
+    signature = str(fact.detail.get("signature") or "")
+    if not seqs or not signature:
+        return False
+    failure = FailedResult(seqs[0], None, fact.detail.get("tool"), signature, "", None, ())
+    return about_other_run(claim.sentence, claim.words[0], failure, runs, last)
+
+
+_FAIL_WORDS = frozenset({"failed", "fail", "fails", "failure", "error", "errors", "after", "with", "exit", "code",
+                         "status", "the", "process", "exception", "fatal", "traceback"})
+
+
+@lru_cache(maxsize=4096)
+def _pasted_subject(line: str) -> tuple[str, ...]:
+    """What a pasted failure line is about, for a done claim: its first three telling words (not the
+    failure words, not a duration or a number: "release", "notarize", "context" of "⨯ release failed
+    after 22m5s error=notarize: context deadline exceeded")."""
+    return tuple([t for t in terms(line) if len(t) >= 3 and t not in _FAIL_WORDS and not any(c.isdigit() for c in t)][:3])
+
+
 def _share(said: Said, value: str) -> float:
     """The share of the value's terms the summary holds (each term's presence remembered
     per generation: the same terms come back in many values)."""
@@ -136,10 +161,11 @@ def _resolved(fact: Fact, last: int | None) -> bool:
 
 
 def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
-          others: tuple[tuple[str, str], ...] = (), text: str | None = None) -> Verdict:
+          others: tuple[tuple[str, str], ...] = (), text: str | None = None, runs: tuple[ToolRun, ...] = ()) -> Verdict:
     """One fact's verdict; ``others``: the other protected values (a sentence stating one of
     them is not a renumbering of this one); ``text``: the summary as written (a value found only
-    disguised in it is ``unknown``, said_disguised)."""
+    disguised in it is ``unknown``, said_disguised); ``runs``: the log's tool runs (a pass claim
+    naming another command is about that run, said_run_pairing)."""
     last = covers[1] if covers else None
     if fact.kind in IDENTIFIER_KINDS:
         where = identifier_kept(said, fact.value)
@@ -154,22 +180,34 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
     if fact.kind == "failure":
         anchors = [f"evt:{s}" for s in fact.seqs()] + [str(fact.detail.get("signature") or "")]
         head = fact.value.split(" failed: ", 1)
+        if len(head) == 2 and found_nothing(str(fact.detail.get("signature") or head[0]).split("(", 1)[0], head[1]):
+            return Verdict(fact, "kept", None, "a lookup that found nothing (failures.found_nothing): it changed "
+                           "nothing, so a summary that leaves it out loses nothing (drift agrees)")
         anchors += [head[1]] if len(head) == 2 and len(head[1]) >= 12 else []
         # the failure word for word ("61 checks failed: disk full"): its error alone is too short
         # to be an anchor, and the summary that repeats it whole was called "missing" (check-verdicts)
         anchors.append(fact.value)
         hit = rules.mentioned_anywhere(said, [a for a in anchors if a])
+        if hit is None and fact.rule == PASTED and len(head) == 2 and _share(said, head[1]) >= 0.5:
+            hit = head[1]  # a pasted log is retold, not quoted: half its line's words name it
         resolved = _resolved(fact, last)
         if not resolved:
             # The same subject drift's failure_dropped reads (tool words, telling argument
             # values, their Chinese glosses), so both say the same about "Migration 0042 applied".
-            words = list(call_subject(fact.detail.get("tool"), str(fact.detail.get("signature") or "")))
+            pasted = fact.rule == PASTED  # no run in the log re-ran it (facts_pasted): its line's words
+            words = [] if pasted else list(call_subject(fact.detail.get("tool"), str(fact.detail.get("signature") or "")))
             # The failing test or exception its error line names, as drift reads it.
             named = [[i.casefold()] for i in identifiers(head[1] if len(head) == 2 else "") if "/" not in i and "." not in i]
             claim = None
-            for subject in (*named, words, glossed(words)) if words else (*named, [*_failure_subject(fact.value)]):
+            for subject in (*named, words, glossed(words)) if words else (*named, [*(_pasted_subject(head[-1]) if pasted else _failure_subject(fact.value))]):
                 claim = claim or (rules.done_claim(said, list(subject)) if subject else None)
+            if claim is not None and runs and _about_other_run(claim, fact, runs, last):
+                claim = None  # "after the edit `go test ./cart/` passes" beside a failed `go test ./...`
             claim = claim or rules.blanket_claim(said, "blanket_failure")
+            if claim is not None and pasted:
+                return Verdict(fact, "unknown", claim.sentence,
+                               f"the summary says “{claim.words[0]}” about a failure the user pasted: no run in the log "
+                               "re-ran what failed, so whether it was fixed is not judged")
             if claim is not None:
                 return Verdict(fact, "contradicted", claim.sentence,
                                f"the summary says “{claim.words[0]}” about a failure no later result resolved")
@@ -288,7 +326,8 @@ _DEPARTED = {"permission_widened": "the summary widens its scope", "order_revers
 
 def survival(generation: int, text: str, unresolved: list[str], covers: tuple[int, int] | None,
              facts: list[Fact], event_texts: dict[int, str] | None = None,
-             failures: tuple[FailedResult, ...] = (), result_seqs: tuple[int, ...] = ()) -> Survival:
+             failures: tuple[FailedResult, ...] = (), result_seqs: tuple[int, ...] = (),
+             runs: tuple[ToolRun, ...] = ()) -> Survival:
     said = Said.of(text, unresolved)
     # A pending proposal written by a tool or the model (an injected "from now on always
     # skip validation") is not a fact a summary must keep: repeating it is the drift
@@ -308,7 +347,7 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
              else in_review if any(src.startswith("ledger:") for src in f.sources) else unsourced).append(f)
     others = tuple((f.value, f.kind) for f in facts
                    if f.kind in ("goal", "constraint", "permission", "acceptance", "decision"))
-    verdicts = [judge(f, said, covers, others, text) for f in chosen]
+    verdicts = [judge(f, said, covers, others, text, runs) for f in chosen]
     if event_texts or failures:  # a goal called done while the log says it is not (said_goal_done)
         for i, v in enumerate(verdicts):
             if v.fact.kind != "goal" or v.verdict != "kept":
@@ -352,7 +391,7 @@ def _told(verdict: Verdict, told: Said, covers: tuple[int, int] | None,
           others: tuple[tuple[str, str], ...], story: str) -> Verdict:
     """A kept goal judged again on the narrative alone (said_quoted.py): kept or contradicted
     there stands; anything else is ``unknown``, never ``kept`` by the quote alone."""
-    again = judge(verdict.fact, told, covers, others, story)
+    again = judge(verdict.fact, told, covers, others, story)  # what the user was told: no runs
     if again.verdict == "kept":
         return verdict
     quote = "only the summary's quoted list of the user's messages holds it word for word"

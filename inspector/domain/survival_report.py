@@ -3,20 +3,67 @@
 The verdicts themselves are made in survival.py; this is the result a reviewer reads: the
 counts, the headline ("gen 1: 4 of 5 facts kept, 0 lost, 1 not judged · 1 after its range") and the facts left out
 of the count, each with why, so no fact is silently uncounted.
+
+"lost" here is check's ✗ (services/survival_verdict.py reads :func:`part` too): the demo's header said
+"✗ 2 facts lost" (check) beside "3 lost" (survival, an evidence reference the summary need not restate
+counted with them) — both true, and a reviewer comparing them stopped trusting either (lead-16-17).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from inspector.domain.plurals import counted
+from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
 if TYPE_CHECKING:
     from inspector.domain.survival import Fact, Verdict
 
 VERDICTS = ("kept", "missing", "contradicted", "unknown")
+# The kinds a summary must carry in its text: drift reads each one's loss (protected_missing,
+# decision_reversed, open_issue_closed, failure_dropped). An evidence reference, progress, an artifact
+# or a reference the protected channel carries beside every summary: one the summary does not name is
+# "not restated" (check's "?"), not lost; contradicting one is still lost.
+RESTATED_KINDS = OWNER_ONLY_KINDS | {"decision", "open_issue", "failure"}
+PARTS = ("kept", "lost", "not_restated", "pending_lost", "not_judged")
+
+
+def part(verdict: Verdict) -> str:
+    """Which count of :class:`Tally` a verdict is in — one rule for check's line and survival's:
+    ``lost`` a confirmed fact missing (of a kind the summary must restate) or contradicted (check's
+    ✗); ``not_restated`` a confirmed fact of another kind the summary does not name; ``pending_lost``
+    a pending (unconfirmed) fact missing or contradicted (binds nothing until confirmed: "?");
+    ``not_judged`` the rule cannot tell (``unknown``); ``kept``."""
+    if verdict.verdict in ("kept", "unknown"):
+        return "kept" if verdict.verdict == "kept" else "not_judged"
+    if verdict.fact.status != "active":
+        return "pending_lost"
+    if verdict.verdict == "missing" and verdict.fact.kind not in RESTATED_KINDS:
+        return "not_restated"
+    return "lost"
+
+
+# Why a fact missing or contradicted is not in "lost" — said on its row, where "∅ missing" alone
+# left a reviewer to wonder why check's ✗ did not count it.
+PART_NOTE = {"not_restated": "not restated: the protected state carries it beside the summary; check says ?, not ✗",
+             "pending_lost": "pending: binds nothing until confirmed; check says ?, not ✗"}
+
+
+class Tally(NamedTuple):
+    """A generation's judged facts in five parts that add up to them."""
+
+    kept: int
+    lost: int
+    not_restated: int
+    pending_lost: int
+    not_judged: int
+
+    def said(self) -> str:
+        """", 1 not restated, 1 pending lost" — the parts a count says only when not zero."""
+        return ((f", {self.not_restated} not restated" if self.not_restated else "")
+                + (f", {self.pending_lost} pending lost" if self.pending_lost else ""))
 
 
 @dataclass(slots=True)
@@ -45,25 +92,29 @@ class Survival:
             out.setdefault(v.fact.kind, Counter())[v.verdict] += 1
         return {k: {verdict: c.get(verdict, 0) for verdict in VERDICTS} for k, c in out.items()}
 
-    def tally(self) -> tuple[int, int, int]:
-        """(kept, lost, not judged): lost is missing or contradicted, not judged is ``unknown`` —
-        "keeps 3 of 6 facts" with the other 3 unknown read as 3 lost (new-user-17)."""
-        c = self.counts
-        return c["kept"], c["missing"] + c["contradicted"], c["unknown"]
+    def tally(self) -> Tally:
+        """Kept, lost (check's ✗), not restated, pending lost, not judged (``unknown``): "keeps 3 of 6
+        facts" with the other 3 unknown read as 3 lost (new-user-17), and "3 lost" beside check's
+        "✗ 2 facts lost" read as a disagreement (lead-16-17)."""
+        c = Counter(part(v) for v in self.verdicts)
+        return Tally(*(c.get(p, 0) for p in PARTS))
 
     def counts_said(self) -> str:
-        """"3 of 6 facts kept, 1 lost, 2 not judged": when any is not kept the three are said, so
-        none is inferred; "6 of 6 facts kept" alone when every one is."""
-        kept, lost, unknown = self.tally()
-        if kept == len(self.verdicts):
-            return f"{kept} of {counted(kept, 'fact')} kept"
-        return f"{kept} of {counted(len(self.verdicts), 'fact')} kept, {lost} lost, {unknown} not judged"
+        """"3 of 6 facts kept, 1 lost, 2 not judged" ("…, 1 lost, 1 not restated, 1 not judged"): when
+        any is not kept, lost and not judged are said even at zero, so none is inferred; "6 of 6 facts
+        kept" alone when every one is."""
+        t = self.tally()
+        if t.kept == len(self.verdicts):
+            return f"{t.kept} of {counted(t.kept, 'fact')} kept"
+        return (f"{t.kept} of {counted(len(self.verdicts), 'fact')} kept, {t.lost} lost{t.said()}, "
+                f"{t.not_judged} not judged")
 
     def counts_brief(self) -> str:
-        """"3/6 kept, 1 lost, 2 not judged", a zero left out (what is said adds up to the total)."""
-        kept, lost, unknown = self.tally()
-        return (f"{kept}/{len(self.verdicts)} kept" + (f", {lost} lost" if lost else "")
-                + (f", {unknown} not judged" if unknown else ""))
+        """"3/6 kept, 1 lost, 1 not restated, 1 not judged", a zero left out (what is said adds up to
+        the total)."""
+        t = self.tally()
+        return (f"{t.kept}/{len(self.verdicts)} kept" + (f", {t.lost} lost" if t.lost else "") + t.said()
+                + (f", {t.not_judged} not judged" if t.not_judged else ""))
 
     def headline(self) -> str:
         return f"gen {self.generation}: {self.counts_said()}" + self.left_out()
@@ -74,6 +125,16 @@ class Survival:
         facts the summary lost, the opposite of facts the count does not judge."""
         left = len(self.after) + len(self.untrusted) + len(self.unsourced) + len(self.in_review)
         return f"gen {self.generation} {self.counts_brief()}" + (f" · {left} not counted" if left else "")
+
+    def tight_headline(self) -> str:
+        """The narrowest form, for a header line the short one does not fit: "gen 3 1/8 kept, 2 lost,
+        5 other" — kept and lost (check's ✗) as they are, the other parts (not restated, pending lost,
+        not judged: check's "?") summed, so the numbers still add up; the Survival tab names each.
+        Cut with "…" instead, "· 14 not counted" lost its last digit ("· 1…")."""
+        t = self.tally()
+        rest = t.not_restated + t.pending_lost + t.not_judged
+        return (f"gen {self.generation} {t.kept}/{len(self.verdicts)} kept" + (f", {t.lost} lost" if t.lost else "")
+                + (f", {rest} other" if rest else ""))
 
     def left_out(self) -> str:
         """What the count leaves out, and why ("· 1 after its range"); empty when nothing is. Short:

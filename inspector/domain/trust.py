@@ -11,6 +11,7 @@ it imports as ``pending`` (DESIGN rule 3).
 
 from __future__ import annotations
 
+from inspector.domain.terminal_safe import inert
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
 # The trust each kind of event has by its source; a label may lower it, never raise it.
@@ -32,7 +33,7 @@ def label_conflict(kind: str, label: str | None) -> str | None:
     source = SOURCE_TRUST.get(kind)
     if source is None or label is None or label in UNTRUSTED:
         return None
-    return (f"a {kind.replace('_', ' ')} is labelled trust {label!r}, but its source makes it {source!r}: "
+    return (f"a {kind.replace('_', ' ')} is labelled trust {inert(label)}, but its source makes it {inert(source)}: "
             "it is treated as untrusted whatever the label says")
 
 
@@ -51,7 +52,7 @@ def unconfirmed_state(record: dict[str, object], claimed: str) -> str:
     with its writer, ``reviewer``: re-imported, it is pending again, and its older version stays
     superseded, so the session has no active record of that key. Said, not silent, with the way on."""
     kind, key = str(record.get("kind")), record.get("key")
-    return (f"the file says {kind} {key!r} v{record.get('version', 1)} is {claimed}, but it was written by "
+    return (f"the file says {kind} {inert(key)} v{record.get('version', 1)} is {claimed}, but it was written by "
             f"{record.get('writer')} and only the session's owner sets a {kind.replace('_', ' ')}; a sif file cannot "
             "prove the owner confirmed it: it is imported pending and binds nothing until the owner confirms it here "
             f"(`inspector confirm STORE --session {record.get('session')} --key {key}`)")
@@ -77,25 +78,59 @@ def reviewer_name(actor: str | None) -> str:
     return actor.strip()
 
 
-# What a reason may hold that a name may not: its line breaks and tabs (a reason is prose), and the
-# joiners that Persian, Indic scripts and emoji need (U+200C, U+200D) — they move and hide nothing.
-_REASON_ALLOWED = frozenset({"U+000A", "U+0009", "U+200C", "U+200D"})
+# What typed prose may hold that a name may not: its line breaks and tabs (a reason, a value or a
+# summary is prose; a file written on Windows ends its lines CR LF), and the joiners that Persian,
+# Indic scripts and emoji need (U+200C, U+200D) — they move and hide nothing.
+_PROSE_ALLOWED = frozenset({"U+000A", "U+0009", "U+200C", "U+200D"})
+
+
+def typed_text(text: str, what: str, code: str, *, kept: str) -> str:
+    """Text a reviewer typed, refused (``code``, nothing written) when it holds a character that acts
+    on a terminal or hides or reorders what is read: every later reader must see what was typed as it
+    was typed (``kept`` says where it stays). The same rule for every command and dialog that takes
+    such text (the services check it, so the app's dialogs too): a reason and a reviewer's name
+    (kept in the append-only ledger), and a record's value, rationale, alternatives, a corrected
+    summary and its unresolved markers (kept in the session's history: old versions stay) —
+    deletion-ten; before, only names and reasons were checked and the rest was stored as typed."""
+    from inspector.domain.errors import BadInput
+
+    hidden = [c for c in hidden_characters(text.replace("\r\n", "\n")) if c not in _PROSE_ALLOWED]
+    if hidden:
+        raise BadInput(f"{what} is {kept}, so it must read as written: it holds {', '.join(hidden[:3])}"
+                       f"{' and more' if len(hidden) > 3 else ''} (control, bidi or invisible characters); nothing "
+                       "was written", code=code)
+    return text
+
+
+_LEDGER = "recorded in the append-only ledger for good"
+_HISTORY = "kept in the session's history as typed (earlier versions stay)"
 
 
 def reason_text(reason: str) -> str:
     """A typed reason, refused (``reason_invalid``, nothing written) when it holds a character that
     acts on a terminal or hides or reorders what is read: it is recorded in the append-only ledger
     for good, as a reviewer's name is (:func:`reviewer_name`), and shown to every later reader —
-    an escape there was stored and only ever shown inert (deletion-nine). Same rule in every
-    command and dialog that takes a reason (the services check it, so the app's dialogs too)."""
+    an escape there was stored and only ever shown inert (deletion-nine)."""
+    return typed_text(reason, "a reason", "reason_invalid", kept=_LEDGER)
+
+
+def record_text(text: str, what: str, code: str) -> str:
+    """A record's text a reviewer typed (a value, a rationale, an alternative, a corrected summary,
+    an unresolved marker): the reason's rule (:func:`typed_text`)."""
+    return typed_text(text, what, code, kept=_HISTORY)
+
+
+def new_key(key: str) -> str:
+    """A state key a reviewer makes up (``correct --kind``): a name other records and the ledger
+    refer to, so nothing hidden at all (``key_invalid``), as a reviewer's name."""
     from inspector.domain.errors import BadInput
 
-    hidden = [c for c in hidden_characters(reason) if c not in _REASON_ALLOWED]
+    hidden = hidden_characters(key)
     if hidden:
-        raise BadInput(f"a reason is recorded in the append-only ledger for good, so it must read as written: it "
-                       f"holds {', '.join(hidden[:3])}{' and more' if len(hidden) > 3 else ''} (control, bidi or "
-                       "invisible characters); nothing was written", code="reason_invalid")
-    return reason
+        raise BadInput(f"a new state key is how every later version and ledger entry names the record, so it must "
+                       f"read as written: it holds {', '.join(hidden[:3])} (control, bidi or invisible characters); "
+                       "nothing was written", code="key_invalid")
+    return key
 
 
 def hidden_characters(text: str) -> list[str]:
@@ -128,6 +163,6 @@ def unverified_act(type_: str, record: dict[str, object]) -> tuple[str, str] | N
     if rule is None or not isinstance(status, str) or status not in rule[0]:
         return None
     name = type_.replace("_", " ")
-    return rule[1], (f"the file says {name} {record.get('id')!r} {_ACT_WORDS[status]}, but a sif file cannot prove "
+    return rule[1], (f"the file says {name} {inert(record.get('id'))} {_ACT_WORDS[status]}, but a sif file cannot prove "
                      f"who decided (its acts are unsigned): it is not taken, a new {name} is imported {rule[1]} to be "
                      "decided here (one already stored keeps its own status)")

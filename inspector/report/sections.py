@@ -14,6 +14,7 @@ from typing import Any
 
 from inspector.domain.badge_words import counted_badge, warning_badge
 from inspector.domain.plurals import counted as _n
+from inspector.domain.survival_report import PART_NOTE
 from inspector.domain.terminal_safe import terminal_safe
 from inspector.domain.unreadable import NOT_JUDGED_ALL as NOT_JUDGED
 from inspector.report.chart import kept_chart
@@ -242,13 +243,17 @@ def survival_table(data: dict[str, Any]) -> str:
     keys: list[str] = []
     cells: dict[str, dict[Any, str]] = {}
     why: dict[tuple[str, Any], str] = {}  # (key, generation) -> the sentence that decided the verdict
+    mark: dict[tuple[str, Any], str] = {}  # (key, generation) -> " · not restated", " · pending" or ""
     for report in survival:
         for fact in report["facts"]:
             if fact["key"] not in cells:
                 keys.append(fact["key"])
                 cells[fact["key"]] = {}
             cells[fact["key"]][report["generation"]] = fact["verdict"]
-            why[(fact["key"], report["generation"])] = fact.get("where") or fact.get("reason") or ""
+            note = PART_NOTE.get(fact.get("part") or "")  # why a missing fact is not the headline's "lost"
+            mark[(fact["key"], report["generation"])] = f" · {note.split(':')[0]}" if note else ""
+            why[(fact["key"], report["generation"])] = (fact.get("where") or fact.get("reason") or "") + (
+                f" ({note})" if note else "")
     title = "Survival of protected facts per generation"
     if not keys:
         return (f'<section id="survival"><h2>{title}</h2>{chart}'
@@ -257,7 +262,8 @@ def survival_table(data: dict[str, Any]) -> str:
     body = "".join(
         f"<tr><td><code>{e(k)}</code></td>"
         + "".join(f'<td class="v-{e(cells[k].get(g, ""))}" title="{e(why.get((k, g), ""))}">'
-                  f'{e(VERDICT_MARK.get(cells[k].get(g, ""), "· not yet"))}</td>' for g in gens) + "</tr>"
+                  f'{e(VERDICT_MARK.get(cells[k].get(g, ""), "· not yet") + mark.get((k, g), ""))}</td>' for g in gens)
+        + "</tr>"
         for k in keys)
     return (f'<section id="survival"><h2>{title}</h2>{chart}<div class="scroll"><table class="grid">'
             f"<thead><tr><th>fact</th>{head}</tr></thead><tbody>{body}</tbody></table></div>"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.tail import APPENDABLE
+from inspector.domain.terminal_safe import inert
 from inspector.store import session_rows
 from inspector.store.connection import Store, fetch_one
 
@@ -47,7 +48,7 @@ async def changed_source(store: Store, error: BadInput, source_name: str, fmt: s
                            else "the file was rewritten, not only appended to" if fmt in APPENDABLE
                            else "the tool that writes it rewrote it")
     return BadInput(
-        f"this store already holds session {session!r} as an earlier import read it, and {source_name} "
+        f"this store already holds session {inert(session)} as an earlier import read it, and {source_name} "
         f"{'' if other else 'now '}"
         f"says one of its records differently ({why}). Imported events never change, so nothing was merged; "
         f"import this version into a new store (`inspector {source_name}` opens it in one of its own).",

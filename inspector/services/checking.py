@@ -13,6 +13,7 @@ from typing import Any
 
 from inspector.domain.deletion import reason_code
 from inspector.domain.errors import BadInput
+from inspector.domain.terminal_safe import inert
 from inspector.services import candidates, claims, cleared, handoffs, unread_lines
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings_and_context
@@ -36,6 +37,10 @@ class SessionCheck:
     drift: list[dict[str, Any]] = field(default_factory=list)
     # Confirmed facts the latest generation lost or contradicts (services/survival_verdict.py): ✗.
     survival: list[dict[str, Any]] = field(default_factory=list)
+    # The latest generation's survival count as the header says it ("1/5 kept, 2 lost, 1 not restated"):
+    # its "lost" is len(survival); None when survival did not run or there is no generation to judge.
+    survival_tally: dict[str, int] | None = None
+    survival_headline: str | None = None  # "gen 3: 1 of 5 facts kept, 2 lost, 1 not restated, …", as `survival` says it
     handoffs: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[dict[str, Any]] = field(default_factory=list)  # shown, never blocking
     stubs: list[dict[str, Any]] = field(default_factory=list)
@@ -66,7 +71,9 @@ class SessionCheck:
     def as_dict(self) -> dict[str, Any]:
         return {"session": self.session, "title": self.title, "ok": self.ok, "verdict": self.verdict, "protocol": self.protocol,
                 "candidates": self.candidates,
-                "drift": self.drift, "survival": self.survival, "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
+                "drift": self.drift, "survival": self.survival, "survival_tally": self.survival_tally,
+                "survival_headline": self.survival_headline,
+                "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
                 "cleared_results": self.cleared_results,
                 "unverified_acts": self.unverified_acts, "pending_deletion_requests": self.deletion_requests,
                 "checks_run": list(self.ran)}
@@ -83,7 +90,7 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
     wanted = set(only or CHECKS)
     unknown = wanted - set(CHECKS)
     if unknown:
-        raise BadInput(f"unknown check {sorted(unknown)[0]!r}: choose from {', '.join(CHECKS)}")
+        raise BadInput(f"unknown check {inert(sorted(unknown)[0])}: choose from {', '.join(CHECKS)}")
     listed = await list_sessions(store)
     if sessions:
         missing = [s for s in sessions if s not in {i.id for i in listed}]
@@ -114,6 +121,8 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
             report = await survival_report(store, info.id, ctx=ctx)
             said = survival_verdict(info.id, report)
             result.survival, result.warnings = said.findings, result.warnings + said.warnings
+            if report.result is not None:
+                result.survival_tally, result.survival_headline = report.result.tally()._asdict(), report.headline()
         if "handoffs" in wanted:
             for h, c in await handoffs.list_handoffs(store, info.id):
                 if h["status"] == "pending" and not c.acceptable:

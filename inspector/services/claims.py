@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from inspector.domain.errors import InspectorError
+from inspector.domain.terminal_safe import inert
 from inspector.domain.trust import ACT_STATUSES
 from inspector.store.connection import Store
 
@@ -52,7 +53,7 @@ def _loaded(payload: str, session: str) -> dict[str, Any]:
     try:
         body = json.loads(payload)
     except ValueError:
-        raise InspectorError(f"a ledger entry of session {session!r} cannot be read: the store is damaged; "
+        raise InspectorError(f"a ledger entry of session {inert(session)} cannot be read: the store is damaged; "
                              "`inspector verify STORE` says where", code="damaged_store") from None
     return body if isinstance(body, dict) else {}
 
@@ -62,7 +63,7 @@ def warnings(session: str, claims: list[dict[str, Any]]) -> list[dict[str, Any]]
     for c in claims:
         name = c["type"].replace("_", " ")
         out.append({"code": "unverified_act", "where": c["type"], "id": c["id"],
-                    "message": f"the imported file says {name} {c['id']!r} {_SAID.get(c['claimed'], c['claimed'])}, but "
+                    "message": f"the imported file says {name} {inert(c['id'])} {_SAID.get(c['claimed'], c['claimed'])}, but "
                                f"a sif file cannot prove who decided: it is {c['status']} here until a person decides "
                                "it (not judged as decided)"})
     return out

@@ -21,6 +21,7 @@ from typing import Any
 
 from inspector.domain.errors import InspectorError
 from inspector.domain.plurals import counted as _n
+from inspector.domain.terminal_safe import inert
 from inspector.services.conversation_window import cleared_results as cleared_by
 from inspector.store.connection import Store
 
@@ -52,7 +53,7 @@ async def cleared_results(store: Store, session: str) -> list[ClearedResult]:
         try:
             extra = json.loads(extra_text) if extra_text else {}
         except ValueError:
-            raise InspectorError(f"event {seq} of session {session!r} cannot be read: the store is damaged; "
+            raise InspectorError(f"event {seq} of session {inert(session)} cannot be read: the store is damaged; "
                                  "`inspector verify STORE` says where", code="damaged_store") from None
         if not isinstance(extra, dict) or extra.get("subtype") != "microcompact_boundary":
             continue

@@ -22,7 +22,7 @@ from inspector.domain.guarded_json import INT_MAX, INT_MIN
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.sif import identity_digest
 from inspector.domain.terminal_safe import quoted
-from inspector.domain.trust import reason_text, reviewer_name
+from inspector.domain.trust import new_key, reason_text, record_text, reviewer_name
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
 from inspector.services import confirmations
 from inspector.services.drift import check_text
@@ -80,6 +80,16 @@ def _reason_given(reason: str, act: str) -> None:
                        code="reason_required")
 
 
+def _typed_fields(value: str, rationale: str | None, alternatives: list[str] | None) -> None:
+    """A correction's typed text follows the reason's rule (domain/trust.typed_text): refused, nothing
+    written, when it holds control, bidi or invisible characters."""
+    record_text(value, "a protected value", "value_invalid")
+    if rationale is not None:
+        record_text(rationale, "a rationale", "rationale_invalid")
+    for alternative in alternatives or []:
+        record_text(alternative, "an alternative", "alternative_invalid")
+
+
 async def correct(store: Store, session: str, key: str, value: str, *, reason: str, actor: str,
                   kind: str | None = None, rationale: str | None = None,
                   alternatives: list[str] | None = None) -> Outcome:
@@ -87,11 +97,14 @@ async def correct(store: Store, session: str, key: str, value: str, *, reason: s
     _reason_given(reason, "correction")
     if not value.strip():  # a protected record of no value binds nothing; filed, it stood as the goal ""
         raise BadInput(f"the new value of {key} is empty; nothing was written", code="value_required")
+    _typed_fields(value, rationale, alternatives)
     async with store.transaction() as db:
         owner, cv, gr = await confirmations.session_versions(db, session)
         versions = await confirmations.key_versions(db, session, key)
         if not versions and kind is None:
             raise await confirmations.no_record(db, session, key, "(to add a new one, pass --kind)")
+        if not versions:
+            new_key(key)
         if kind is not None and kind not in STATE_KINDS:
             raise BadInput(f"unknown kind {quoted(kind)}; one of {', '.join(STATE_KINDS)}")
         kind = versions[-1]["kind"] if versions else kind
@@ -189,6 +202,7 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
         parent = spec.to_record(row)
         if not text.strip():
             raise BadInput("the corrected text is empty")
+        record_text(text, "a corrected summary", "summary_text_invalid")
         last = await fetch_one(db, "SELECT MAX(generation) FROM summaries WHERE session = ?", (session,))
         if unresolved is None:
             unresolved = [r[0] for r in await db.execute_fetchall(

@@ -11,26 +11,28 @@ import codecs
 
 import aiosqlite
 
-from inspector.domain.deletion_forms import LooseMatcher, fold
+from inspector.domain.deletion_forms import LooseMatcher
+from inspector.domain.deletion_spelling import spelled_in
 from inspector.domain.number_copies import NumberCopies
 
 
-async def material_holds(db: aiosqlite.Connection, material_id: int, needles: list[bytes]) -> bool:
-    """Whether the material's bytes contain any needle, reading one chunk at a time."""
+async def material_holds(db: aiosqlite.Connection, material_id: int, needles: dict[bytes, str]) -> str | None:
+    """The spelling (a needle's name) in which the material's bytes hold a value, reading one chunk at a time."""
     overlap = max((len(n) for n in needles), default=1) - 1
     tail = b""
     async with db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx", (material_id,)) as cur:
         async for (data,) in cur:
             window = tail + bytes(data)
-            if any(n in window for n in needles):
-                return True
+            found = next((name for n, name in needles.items() if n in window), None)
+            if found is not None:
+                return found
             tail = window[-overlap:] if overlap else b""
-    return False
+    return None
 
 
-def loosely_in(text: str, loose: LooseMatcher, numbers: NumberCopies | None) -> bool:
-    folded = fold(text)
-    return loose.found_in(text, folded) or (numbers is not None and numbers.search(folded) is not None)
+def loosely_in(text: str, loose: LooseMatcher, numbers: NumberCopies | None) -> str | None:
+    """The spelling in which ``text`` holds a value (domain/deletion_spelling.py), or None."""
+    return spelled_in(text, loose, numbers)
 
 
 def _decoder() -> codecs.IncrementalDecoder:
@@ -41,7 +43,7 @@ def _decoder() -> codecs.IncrementalDecoder:
 
 
 async def material_holds_loosely(db: aiosqlite.Connection, material_id: int, loose: LooseMatcher,
-                                  numbers: NumberCopies | None) -> bool:
+                                  numbers: NumberCopies | None) -> str | None:
     """The material's text, a window at a time, holding a value in another spelling; the windows
     overlap by more than the longest value can take when escaped (``&#NNNNN;`` is 8 characters)."""
     overlap = 10 * loose.longest + 128
@@ -50,20 +52,23 @@ async def material_holds_loosely(db: aiosqlite.Connection, material_id: int, loo
     async with db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx", (material_id,)) as cur:
         async for (data,) in cur:
             window = tail + decoder.decode(bytes(data))
-            if loosely_in(window, loose, numbers):
-                return True
+            found = loosely_in(window, loose, numbers)
+            if found is not None:
+                return found
             tail = window[-overlap:]
-    return False
+    return None
 
 
-async def material_holds_number(db: aiosqlite.Connection, material_id: int, numbers: NumberCopies) -> bool:
-    """Whether the material's text holds one of the numbers in any written form."""
+async def material_holds_number(db: aiosqlite.Connection, material_id: int, numbers: NumberCopies) -> str | None:
+    """How the material's text writes one of the numbers, or None. The tail carried between chunks
+    holds a card number in English words ("seven, " is 7 characters a digit)."""
     tail = ""
     decoder = _decoder()  # a character cut by a chunk's end is read whole with the next chunk
     async with db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx", (material_id,)) as cur:
         async for (data,) in cur:
             window = tail + decoder.decode(bytes(data))
-            if numbers.search(window):
-                return True
-            tail = window[-96:]
-    return False
+            found = numbers.search(window)
+            if found is not None:
+                return found
+            tail = window[-256:]
+    return None

@@ -26,8 +26,9 @@ from typing import Any
 
 import aiosqlite
 
-from inspector.domain.deletion import sensitive_values
-from inspector.domain.deletion_forms import LooseMatcher, fold
+from inspector.domain.deletion import AS_WRITTEN, sensitive_values
+from inspector.domain.deletion_forms import LooseMatcher
+from inspector.domain.deletion_spelling import spelled_in
 from inspector.domain.number_copies import NumberCopies
 from inspector.domain.plurals import plural
 from inspector.domain.terminal_safe import quoted
@@ -108,13 +109,15 @@ class NameMatcher:
                              if (slug := value_slug(v)) is not None})
 
     def holds(self, text: str) -> bool:
+        return self.spelling(text) is not None
+
+    def spelling(self, text: str) -> str | None:
+        """How ``text`` spells a value (domain/deletion_spelling.py), or None."""
         if any(v in text for v in self.exact):
-            return True
+            return AS_WRITTEN
         if self.slugs and any(_slug_in(text.casefold(), slug) for slug in self.slugs):
-            return True
-        folded = fold(text)
-        return self.loose.found_in(text, folded) or (self.numbers is not None and
-                                                     self.numbers.search(folded) is not None)
+            return "as a fact key spells it (a slug)"
+        return spelled_in(text, self.loose, self.numbers)
 
 
 async def matcher(db: aiosqlite.Connection, session: str, values: list[str],
@@ -139,17 +142,18 @@ async def kept_names(db: aiosqlite.Connection, session: str, match: NameMatcher)
         for (name,) in await db.execute_fetchall(f"SELECT DISTINCT {column} FROM {table} WHERE {where} "
                                                  f"AND {column} IS NOT NULL", (session,)):
             text = str(name)
-            if (what, text) not in seen and match.holds(text):
+            if (what, text) not in seen and (how := match.spelling(text)) is not None:
                 seen.add((what, text))
-                kept.append({"where": f"{table}.{column}", "name": text, "what": what,
+                kept.append({"where": f"{table}.{column}", "name": text, "what": what, "spelling": how,
                              "why": f"the {what} {quoted(text)} holds a value of the targets; {why}, so it cannot be "
                                     "rewritten in place", "remedy": remedy(session, ledger=False)})
     for seq, kind, actor, payload in await db.execute_fetchall(
             "SELECT seq, kind, actor, CAST(payload AS TEXT) FROM ledger WHERE session = ? ORDER BY seq", (session,)):
-        parts = [p for p, text in (("its actor (a reviewer's or writer's name)", str(actor or "")),
-                                   (_payload_part(payload, match), str(payload or ""))) if text and match.holds(text)]
-        for part in parts:
-            kept.append({"where": "ledger", "name": f"entry {seq} ({kind})", "what": "ledger entry",
+        parts = [(p, how) for p, text in (("its actor (a reviewer's or writer's name)", str(actor or "")),
+                                          (_payload_part(payload, match), str(payload or "")))
+                 if text and (how := match.spelling(text)) is not None]
+        for part, how in parts:
+            kept.append({"where": "ledger", "name": f"entry {seq} ({kind})", "what": "ledger entry", "spelling": how,
                          "why": f"ledger entry {seq} ({kind}) holds a value of the targets in {part}; the ledger is "
                                 "append-only and hash-chained, so removing it would break the chain",
                          "remedy": remedy(session, ledger=True)})

@@ -30,7 +30,8 @@ import os
 from pathlib import Path
 
 from inspector.domain.deletion import number_pattern
-from inspector.domain.deletion_forms import LooseMatcher, fold
+from inspector.domain.deletion_forms import LooseMatcher
+from inspector.domain.deletion_spelling import spelled_in
 from inspector.domain.number_copies import NumberCopies
 from inspector.domain.terminal_safe import json_safe
 
@@ -81,8 +82,7 @@ def _holds_loosely(path: str, loose: LooseMatcher, numbers: NumberCopies | None)
     with open(path, "rb") as fh:
         while chunk := fh.read(_CHUNK):
             window = tail + decoder.decode(chunk)
-            folded = fold(window)
-            if loose.found_in(window, folded) or (numbers is not None and numbers.search(folded) is not None):
+            if spelled_in(window, loose, numbers) is not None:
                 return True
             tail = window[-overlap:]
     return False

@@ -18,6 +18,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.deletion import (
+    AS_WRITTEN,
     CHECKED,
     NOT_CHECKED,
     Copy,
@@ -88,6 +89,7 @@ async def _rows(db: aiosqlite.Connection, type_: str, session: str) -> list[dict
         f"SELECT {spec.select_columns} FROM {spec.table} WHERE session = ?", (session,))]
 
 
+SPLIT = "cut in two across two records (or two fields of one)"
 BATCH = 100  # values per query: SQLite caps the number of parameters
 
 
@@ -107,19 +109,21 @@ async def _holding(db: aiosqlite.Connection, table: str, columns: tuple[str, ...
 
 
 async def _holding_number(db: aiosqlite.Connection, table: str, columns: tuple[str, ...], name: str, session: str,
-                          numbers: NumberCopies) -> list[str]:
+                          numbers: NumberCopies) -> list[tuple[str, str]]:
     """Rows of ``table`` in ``session`` whose columns hold one of the numbers in any written
     form (fullwidth, other separators, invisible characters between digits): read in
     Python, since SQL's instr only finds one spelling. JSON columns are read as the strings
     they hold (an escaped ``\\u200b`` is the character to the pattern)."""
-    found: list[str] = []
+    found: list[tuple[str, str]] = []
     async with db.execute(f"SELECT {name}, {', '.join(columns)} FROM {table} WHERE session = ?", (session,)) as cur:
         async for ident, *cells in cur:
             for column, cell in zip(columns, cells, strict=True):
                 if cell is None:
                     continue
-                if any(numbers.search(t) for t in _cell_texts(column, cell)):
-                    found.append(str(ident))
+                how = next((h for t in _cell_texts(column, cell) if (h := numbers.search(t, in_words=False)) is not None),
+                           None)  # in words: found by the loose scan, which reads every row folded next
+                if how is not None:
+                    found.append((str(ident), how))
                     break
     return found
 
@@ -140,18 +144,21 @@ def _cell_texts(column: str, cell: object, *, joined: bool = False) -> list[str]
 
 
 async def _holding_loosely(db: aiosqlite.Connection, table: str, columns: tuple[str, ...], name: str, session: str,
-                           loose: LooseMatcher, numbers: NumberCopies | None) -> list[tuple[str, bool]]:
-    """Rows of ``table`` in ``session`` holding a value in another spelling (domain/deletion_forms.py),
-    with whether the row has event text (its search entry goes too). Read in Python: SQL cannot fold."""
-    found: list[tuple[str, bool]] = []
+                           loose: LooseMatcher, numbers: NumberCopies | None) -> list[tuple[str, bool, str]]:
+    """Rows of ``table`` in ``session`` holding a value in another spelling (domain/deletion_spelling.py),
+    with whether the row has event text (its search entry goes too) and the spelling. Read in Python:
+    SQL cannot fold."""
+    found: list[tuple[str, bool, str]] = []
     first_is_text = table == "events"
     async with db.execute(f"SELECT {name}, {', '.join(columns)} FROM {table} WHERE session = ?", (session,)) as cur:
         async for ident, *cells in cur:
             for column, cell in zip(columns, cells, strict=True):
                 if cell is None:
                     continue
-                if any(loosely_in(t, loose, numbers) for t in _cell_texts(column, cell, joined=True)):
-                    found.append((str(ident), first_is_text and cells[0] is not None))
+                how = next((h for t in _cell_texts(column, cell, joined=True)
+                            if (h := loosely_in(t, loose, numbers)) is not None), None)
+                if how is not None:
+                    found.append((str(ident), first_is_text and cells[0] is not None, how))
                     break
     return found
 
@@ -213,10 +220,10 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
     out.values = values
     seen = {(c.where, c.id) for c in out.copies}
 
-    def add(where: str, ident: str, why: str) -> None:
+    def add(where: str, ident: str, why: str, spelling: str | None = None) -> None:
         if (where, ident) not in seen:
             seen.add((where, ident))
-            out.copies.append(Copy(where, ident, why))
+            out.copies.append(Copy(where, ident, why, spelling))
 
     for gen in await _rows(db, "summary", session):
         cites = sorted(refs & set(gen.get("sources", [])))
@@ -233,37 +240,46 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
                 if where == "deletion_requests" and ident == req["id"]:
                     continue  # its reason is digested below in any case
                 if (where, ident) not in seen:  # not the target itself: why() counts each event it is asked about
-                    add(where, ident, places.why(ident, content, values) if table == "events" else BY_VALUE)
+                    add(where, ident, places.why(ident, content, values) if table == "events" else BY_VALUE,
+                        AS_WRITTEN)
                 if table == "events" and content:
                     add("events_fts", ident, "its search-index entry")
         numbers = number_pattern(values)
         if numbers is not None:  # a number the targets held, written another way
             for table, columns, name, where in _BY_VALUE:
-                for ident in await _holding_number(db, table, columns, name, session, numbers):
+                for ident, how in await _holding_number(db, table, columns, name, session, numbers):
                     if where == "deletion_requests" and ident == req["id"]:
                         continue
-                    add(where, ident, "repeats a number of the targets, written another way")
+                    add(where, ident, f"repeats a number of the targets, written another way: {how}", how)
                     if table == "events":
                         add("events_fts", ident, "its search-index entry")
         loose = LooseMatcher.of(values)
         if loose or numbers is not None:  # the same values written another way: case, spacing, escapes, base64
             for table, columns, name, where in _BY_VALUE:
-                for ident, has_text in await _holding_loosely(db, table, columns, name, session, loose, numbers):
+                for ident, has_text, how in await _holding_loosely(db, table, columns, name, session, loose, numbers):
                     if where == "deletion_requests" and ident == req["id"]:
                         continue
-                    add(where, ident, "repeats a value of the targets, written another way (case, spacing, "
-                                      "line breaks, escapes or an encoding)")
+                    add(where, ident, f"repeats a value of the targets, written another way: {how}", how)
                     if table == "events" and has_text:
                         add("events_fts", ident, "its search-index entry")
         # as UTF-8, and as UTF-16 (a Windows tool's log, PowerShell's output: hostile review eight)
-        needles = [v.encode(codec, "surrogatepass") for v in values for codec in ("utf-8", "utf-16-le", "utf-16-be")]
+        needles: dict[bytes, str] = {}
+        for codec, how in (("utf-8", AS_WRITTEN), ("utf-16-le", "as UTF-16 bytes"), ("utf-16-be", "as UTF-16 bytes")):
+            for v in values:
+                needles.setdefault(v.encode(codec, "surrogatepass"), how)
         for mid, material, media in await db.execute_fetchall(
                 "SELECT material_id, id, media_type FROM materials WHERE session = ? AND deleted_at IS NULL", (session,)):
-            if ("materials", material) not in seen and (await material_holds(db, mid, needles) or (
-                    numbers is not None and await material_holds_number(db, mid, numbers)) or (
-                    (loose or numbers is not None) and await material_holds_loosely(db, mid, loose, numbers))):
+            if ("materials", material) in seen:
+                continue
+            how = await material_holds(db, mid, needles)
+            if how is None and numbers is not None:
+                how = await material_holds_number(db, mid, numbers)
+            if how is None and (loose or numbers is not None):
+                how = await material_holds_loosely(db, mid, loose, numbers)
+            if how is not None:
                 add("original" if media == ORIGINAL_MEDIA_TYPE else "materials", material,
-                    "its bytes repeat a value of the targets")
+                    "its bytes repeat a value of the targets" + ("" if how == AS_WRITTEN else f", written another way: {how}"),
+                    how)
     finder = SplitFinder(split_forms([*sensitive_values("\n".join(texts)), *split]))
     for first, second, _form in finder.pairs(pieces.pieces, pieces.neighbours):  # a value cut in two
         for owner in (first, second):
@@ -273,7 +289,7 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
             other = (second if owner == first else first).split("|", 1)[1]
             add(where, ident, f"holds part of a value of the targets split across {first.split('|', 1)[1]} and "
                               f"{second.split('|', 1)[1]} (together they spell it)" if other != ident else
-                "holds a value of the targets split across two of its fields")
+                "holds a value of the targets split across two of its fields", SPLIT)
             if where == "events":
                 add("events_fts", ident, "its search-index entry")
     if any(t.startswith("evt:") for t in refs):  # the original and every segment appended while it was followed

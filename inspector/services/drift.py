@@ -8,6 +8,7 @@ from typing import Any
 
 import aiosqlite
 
+from inspector.domain.call_input import call_input_of_extra
 from inspector.domain.drift import (
     FieldTimeline,
     Finding,
@@ -24,6 +25,7 @@ from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
 from inspector.domain.result_in_part import LongResult, at_risk
 from inspector.domain.result_in_part import finding as result_in_part_finding
+from inspector.domain.result_in_part_claims import answered
 from inspector.domain.said_output_numbers import gives_counts, tool_runs
 from inspector.domain.unreadable import finding as unreadable_finding
 from inspector.domain.unreadable import in_part_finding
@@ -160,18 +162,23 @@ def _judged(gen: GenerationText, state: list[StateFact], ctx: DriftContext, unre
     found += [in_part_finding(seq, n) for seq, n in ctx.said_in_part if upto is None or seq <= upto]
     if ctx.results_in_part:  # a long result whose unread middle could hold a failure or a count
         failing = frozenset(f.seq for f in ctx.failures)
+        done = answered(ctx.results_in_part, gen.covers, gen.text, ctx.tool_runs)  # per claim (verdict-twelve)
         found += [result_in_part_finding(r) for r in at_risk(ctx.results_in_part, gen.covers, failing,
-                                                             gives_counts(gen.text))]
+                                                             gives_counts(gen.text), done)]
     why = unreadable.get(gen.generation)
     return [unreadable_finding(gen.generation, why), *found] if why else found
 
 
-async def _events(store: Store, session: str, covers: tuple[int, int] | None) -> list[RawEvent]:
+async def _events(store: Store, session: str, covers: tuple[int, int] | None) -> tuple[list[RawEvent], list[RawEvent]]:
+    """The events in range for the rebuild (a tool call with its input, even without text: an
+    edited file's path is only there) and, of them, those with text, as a summarizer is given."""
     lo, hi = covers or (0, 2**62)
     rows = await store.db.execute_fetchall(
-        f"SELECT seq, kind, trust, {FACTS_TEXT} FROM events WHERE session = ? AND seq BETWEEN ? AND ? "
-        "AND content IS NOT NULL ORDER BY seq", (session, lo, hi))
-    return [RawEvent(int(r[0]), r[1], r[2], r[3]) for r in rows]
+        f"SELECT seq, kind, trust, {FACTS_TEXT}, CASE WHEN kind = 'tool_call' THEN extra END FROM events "
+        "WHERE session = ? AND seq BETWEEN ? AND ? AND (content IS NOT NULL OR kind = 'tool_call') ORDER BY seq",
+        (session, lo, hi))
+    read = [(RawEvent(int(r[0]), r[1], r[2], r[3] or "", call_input_of_extra(r[4])), r[3] is not None) for r in rows]
+    return [e for e, has_text in read if has_text or e.call_input is not None], [e for e, has_text in read if has_text]
 
 
 async def run_summarizer(command: str, events: list[RawEvent]) -> str:
@@ -200,10 +207,10 @@ async def drift(store: Store, session: str, generation: int | None = None, *,
     report.findings = _judged(chosen, state, await drift_context(store.db, session),
                               await unreadable_generations(store, session))
     report.read_in_part = await read_in_part(store.db, session, chosen.covers[1] if chosen.covers else None)
-    events = await _events(store, session, chosen.covers)
+    events, with_text = await _events(store, session, chosen.covers)
     report.rebuild, report.user_statements = rebuild(events, state)
     if summarizer:
-        report.narrative = await run_summarizer(summarizer, events)
+        report.narrative = await run_summarizer(summarizer, with_text)
     return report
 
 

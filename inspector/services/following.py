@@ -99,12 +99,13 @@ class Follower:
     @classmethod
     async def open(cls, store_path: Path, source: Path, *, actor: str) -> Follower:
         """A follower on its own connection to the store, positioned where the last import ended."""
-        store = await open_store(store_path)
+        store = await open_store(store_path)  # an older store's upgrade held until the file is known to go on
         follower = cls(store, source, actor=actor)
         try:
             await follower.attach()
+            await store.keep_upgrade()  # not held while it waits: another writer would wait for it
         except BaseException:
-            await store.close()
+            await store.close()  # a refused attach (a rewritten file): the store as it was
             raise
         return follower
 

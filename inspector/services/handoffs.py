@@ -17,6 +17,7 @@ import aiosqlite
 
 from inspector.domain.handoff import Check, HandoffCheck, HandoffFacts, check_handoff, ownership_check
 from inspector.domain.sif import identity_digest
+from inspector.domain.terminal_safe import inert
 from inspector.domain.trust import reviewer_name
 from inspector.services.expanding import DEFAULT_SCOPES
 from inspector.services.lookup import load_by_id
@@ -50,7 +51,7 @@ async def _unreadable(db: aiosqlite.Connection, session: str, refs: list[str], s
         elif row[0] is not None:
             out[ref] = f"was deleted on {row[0]}"
         elif row[1] is not None and row[1] not in scopes:
-            out[ref] = f"is disclosed to scope {row[1]!r}, outside the new session's scopes ({', '.join(scopes)})"
+            out[ref] = f"is disclosed to scope {inert(row[1])}, outside the new session's scopes ({', '.join(scopes)})"
     return out
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.plurals import counted
+from inspector.domain.terminal_safe import inert
 from inspector.services.verifying import VerifyReport, verify_store
 from inspector.store import copying, ledger, migration_marker
 from inspector.store.catch_up import catch_up
@@ -104,7 +105,7 @@ class MigrateReport:
 
 
 def _name_key(table: CopyTable, key: Key) -> str:
-    return f"{table.name} " + " / ".join(repr(k) for k in key)
+    return f"{table.name} " + " / ".join(inert(k) for k in key)
 
 
 class _Copier:
@@ -182,8 +183,8 @@ class _Copier:
         src_chunks = await copying.chunk_counts(self.src.db)
         for key, n in (await copying.chunk_counts(self.dst.db)).items():
             if src_chunks.get(key) != n:
-                raise BadInput(f"{self.report.target} holds {counted(n, 'chunk')} of material {key[1]!r} in session "
-                               f"{key[0]!r}, {self.report.source} {src_chunks.get(key, 0)}; nothing was written",
+                raise BadInput(f"{self.report.target} holds {counted(n, 'chunk')} of material {inert(key[1])} in session "
+                               f"{inert(key[0])}, {self.report.source} {src_chunks.get(key, 0)}; nothing was written",
                                code="target_differs")
 
     def _tick(self, table: CopyTable, done: int) -> None:
@@ -250,7 +251,7 @@ async def migrate(source: StoreTarget | str, target: StoreTarget | str, *, progr
     report = MigrateReport(source=shown(source), target=shown(target))
     if _same_place(source, target):
         raise BadInput(f"{report.source} is both the source and the target; nothing was written", code="same_store")
-    src = await open_store(source)
+    src = await open_store(source, hold_upgrade=False)
     try:
         created = isinstance(target, Path) and not _exists(target)
         dst = await _open_target(target)

@@ -34,8 +34,35 @@ from inspector.store.faults import explain
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
+def companion_refusal(path: Path, what: str) -> BadInput | None:
+    """``bad_output`` for a name SQLite keeps beside a database (``s.db-wal``, ``-shm``, ``-journal``),
+    the link's and the file's it leads to. ``export s.db -o s.db-wal`` said "wrote s.db-wal" while its
+    file replaced the open store's live log, and SQLite removed it when the store closed: the export
+    gone, the store's log swapped under it (storefault-ten)."""
+    for name in {path, Path(os.path.realpath(path))}:
+        for suffix, kind in (("-wal", "log"), ("-shm", "log index"), ("-journal", "journal")):
+            owner = name.with_name(name.name[: -len(suffix)]) if name.name.endswith(suffix) else None
+            if owner is not None and _starts_with(owner, SQLITE_MAGIC):
+                return BadInput(f"{path} is the name SQLite keeps the {kind} of the database {owner.name} under: a "
+                                f"{what} written there would replace it, and SQLite would remove it; nothing was "
+                                f"written — give the {what} a file name of its own", code="bad_output")
+    return None
+
+
+def _starts_with(path: Path, magic: bytes) -> bool:
+    try:
+        with path.open("rb") as fh:
+            return fh.read(len(magic)) == magic
+    except OSError:  # none there, a folder, unreadable
+        return False
+
+
 def check_output(path: Path, what: str) -> None:
-    """Refuse (``bad_output``, nothing written) a folder, a missing folder, or a database."""
+    """Refuse (``bad_output``, nothing written) a folder, a missing folder, a database, or a name
+    SQLite keeps beside one (:func:`companion_refusal`)."""
+    companion = companion_refusal(path, what)
+    if companion is not None:
+        raise companion
     if path.is_dir():
         raise BadInput(f"{path} is a folder; give a file name for the {what}", code="bad_output")
     if not path.parent.is_dir():

@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import shlex
 
+from inspector.domain.terminal_safe import inert
+
 
 class CommandFailed(Exception):
     """Why the command gave no answer; the caller words it as its own refusal."""
@@ -21,7 +23,7 @@ def split(command: str, what: str) -> list[str]:
     try:
         argv = shlex.split(command)
     except ValueError as exc:
-        raise CommandFailed(f"cannot read {what} command {command!r}: {exc}") from None
+        raise CommandFailed(f"cannot read {what} command {inert(command)}: {exc}") from None
     if not argv:
         raise CommandFailed(f"the {what} command is empty")
     return argv
@@ -31,12 +33,14 @@ async def run(argv: list[str], data: bytes, timeout: float, *, what: str, comman
               where: str = "") -> str:
     """Stdout as text. ``what`` names the role ("summarizer", "judge"), ``where`` what was being
     answered, for the messages."""
-    shown = f"{what} {command or ' '.join(argv)!r}"
+    shown = f"{what} {inert(command or ' '.join(argv))}"
     try:
         proc = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.PIPE,
                                                     stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     except OSError as exc:
         raise CommandFailed(f"cannot run {shown}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL character in the command (typed into the app, or a script's argument list)
+        raise CommandFailed(f"cannot run {shown}: a command cannot hold a NUL character (U+0000)") from None
     try:
         out, err = await asyncio.wait_for(proc.communicate(data), timeout)
     except TimeoutError:

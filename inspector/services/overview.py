@@ -33,7 +33,11 @@ class Badges:
     # Confirmed facts the latest generation lost or contradicts: check's ✗ survival findings
     # (services/survival_verdict.py), so the header never shows less than check.
     survival_lost: int = 0
-
+    # Where the "?" warnings are, each place once, in check's order (drift's, survival's, then the acts an
+    # imported file claimed: "candidate", "handoff", …): the header's "? N warnings" opens the first. It
+    # always opened Drift, though the demo's two are survival's (lead-16-17 item 6).
+    not_judged_in: tuple[str, ...] = ()
+    survival_tight: str | None = None  # "gen 3 1/8 kept, 2 lost, 5 other": when the short one is wider than the line
 
     def as_dict(self) -> dict[str, Any]:
         return {"pending_candidates": self.pending_candidates, "unknown_actions": self.unknown_actions,
@@ -81,7 +85,9 @@ async def session_badges(store: Store, session: str) -> Badges:
         drift=drift,
         survival=survival,
         survival_short=report.short_headline() if survival is not None else None,
+        survival_tight=report.tight_headline() if survival is not None else None,
         not_judged=sum(1 for w in unjudged if w["code"] in UNJUDGED_CODES),
+        not_judged_in=tuple(dict.fromkeys(w["where"] for w in unjudged if w["code"] in UNJUDGED_CODES)),
         survival_lost=len(survival_verdict(session, report).findings),
     )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.domain.call_input import call_input_text
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, rebuild, rebuilt_text
@@ -41,7 +42,8 @@ async def rebuild_generation(store: Store, session: str, *, actor: str) -> Rebui
     async with store.transaction() as db:
         events = await log_events(db, session)
         state = await state_facts(store, session)
-        facts, _said = rebuild([RawEvent(e.seq, e.kind, e.trust, e.text) for e in events if e.content], state)
+        facts, _said = rebuild([RawEvent(e.seq, e.kind, e.trust, e.text or "", call_input_text(e.args))
+                                for e in events if e.content or e.args], state)
         failures = [f for f in find_failures([e for e in events if e.kind in ("tool_call", "tool_result")],
                                              await failed_action_calls(db, session)) if f.resolved_by is None]
         actions = [(a.id, a.intent or "", a.status) for a in await action_facts(db, session)

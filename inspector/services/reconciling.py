@@ -18,6 +18,7 @@ import aiosqlite
 from inspector.domain.errors import BadInput, Refusal
 from inspector.domain.event_refs import event_number, stored_seq
 from inspector.domain.reconcile import RECONCILED_STATUSES, EvidenceFact, reconcile_refusals
+from inspector.domain.terminal_safe import inert
 from inspector.domain.trust import reason_text
 from inspector.services.lookup import load_by_id
 from inspector.store import ledger, session_rows
@@ -95,7 +96,7 @@ async def _call_seq(db: aiosqlite.Connection, session: str, call_id: str | None)
 async def reconcile(store: Store, action: str, *, status: str, evidence: str, reason: str, actor: str,
                     session: str | None = None) -> Reconciliation:
     if status not in RECONCILED_STATUSES:
-        raise BadInput(f"--status {status!r}: one of {', '.join(RECONCILED_STATUSES)}")
+        raise BadInput(f"--status {inert(status)}: one of {', '.join(RECONCILED_STATUSES)}")
     reason_text(reason)
     if not reason.strip():
         raise BadInput("a reconciliation needs a reason (recorded in the ledger)")

@@ -24,7 +24,7 @@ from inspector.domain.errors import BadInput
 from inspector.domain.protocol import CallShape, ProtocolProblem
 from inspector.domain.sif import SifRecord
 from inspector.domain.sif_schema import IDENTITY_FIELDS
-from inspector.domain.terminal_safe import quoted
+from inspector.domain.terminal_safe import inert, quoted
 from inspector.domain.trust import SOURCE_TRUST, UNTRUSTED, label_conflict, unconfirmed_state, unverified_act
 from inspector.store import bulk, materials, seals
 from inspector.store.connection import fetch_one
@@ -43,7 +43,7 @@ STATUS_DEFAULTS: dict[str, str | None] = {"state": "active", "candidate": "pendi
 
 def _name(rec: SifRecord) -> str:
     parts = rec.identity[1:] if rec.type != "session" else rec.identity
-    return " / ".join(repr(p) for p in parts)
+    return " / ".join(inert(p) for p in parts)
 
 
 def _conflict(rec: SifRecord) -> BadInput:

@@ -33,6 +33,7 @@ from inspector.domain.regress import (
     read_answer,
 )
 from inspector.domain.sif import parse_lines
+from inspector.domain.terminal_safe import inert
 from inspector.services import outside_command
 from inspector.services.log_reads import untrusted_rules
 
@@ -100,7 +101,7 @@ def summarizer_argv(command: str) -> list[str]:
     try:
         argv = shlex.split(command)
     except ValueError as exc:
-        raise BadInput(f"cannot read summarizer command {command!r}: {exc}", code="summarizer_failed") from None
+        raise BadInput(f"cannot read summarizer command {inert(command)}: {exc}", code="summarizer_failed") from None
     if not argv:
         raise BadInput("the summarizer command is empty", code="summarizer_failed")
     if argv[0] in BUILTIN_SUMMARIZERS:
@@ -111,7 +112,7 @@ def summarizer_argv(command: str) -> list[str]:
 async def call_summarizer(argv: list[str], request: dict[str, Any], command: str, timeout: float) -> str:
     """One generation: the request as JSON on stdin, the summary on stdout (UTF-8)."""
     data = json.dumps(request, ensure_ascii=False).encode("utf-8")
-    where = f" on case {request['case']!r}, generation {request['generation']}"
+    where = f" on case {inert(request['case'])}, generation {request['generation']}"
     try:
         return await outside_command.run(argv, data, timeout, what="summarizer", command=command, where=where)
     except outside_command.CommandFailed as exc:

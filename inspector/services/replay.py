@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.sif_schema import IDENTITY_FIELDS
+from inspector.domain.terminal_safe import inert
 from inspector.services.record_writer import STATUS_DEFAULTS
 from inspector.services.verify_rows import batched
 from inspector.store import bindings
@@ -73,10 +74,10 @@ class Replay:
                     want = self.status.get((type_, identity), default)
                     if status != want:
                         said = (f"the ledger set it to {want}" if set_by_ledger
-                                else f"no ledger entry ever changed it from {want!r}")
+                                else f"no ledger entry ever changed it from {inert(want)}")
                         fail({"where": spec.table, "identity": list(identity), "code": "status_differs",
-                              "message": f"{type_} {list(identity[1:])} in session {identity[0]!r} shows status "
-                                         f"{status!r}, but {said} (replayed): it was changed outside an act"})
+                              "message": f"{type_} {list(identity[1:])} in session {inert(identity[0])} shows status "
+                                         f"{inert(status)}, but {said} (replayed): it was changed outside an act"})
 
     async def _tombstones(self, store: Store, fail: Any) -> None:
         async with store.db.execute(
@@ -89,14 +90,14 @@ class Replay:
                 when = self.tombstoned.get((session, mid))
                 if deleted and ordered and when is not None and deleted_at != when:
                     fail({"where": "materials", "session": session, "id": mid, "code": "tombstone_time_differs",
-                          "message": f"material {mid!r} shows it was deleted at {deleted_at}, but its deletion "
+                          "message": f"material {inert(mid)} shows it was deleted at {deleted_at}, but its deletion "
                                      f"entry says {when}"})
                 if deleted and not ordered:
                     fail({"where": "materials", "session": session, "id": mid, "code": "tombstone_unordered",
-                          "message": f"material {mid!r} is marked deleted, but no deletion in the ledger covers it"})
+                          "message": f"material {inert(mid)} is marked deleted, but no deletion in the ledger covers it"})
                 elif ordered and (not deleted or chunks):
                     fail({"where": "materials", "session": session, "id": mid, "code": "deleted_bytes_kept",
-                          "message": f"a deletion in the ledger removed material {mid!r}, but its bytes are still "
+                          "message": f"a deletion in the ledger removed material {inert(mid)}, but its bytes are still "
                                      "stored"})
 
 
@@ -118,8 +119,8 @@ async def check_bindings(store: Store, fail: Any, unbound: set[str]) -> None:
         want = bound.get(mid)
         if want is None:
             fail({"where": "materials", "session": session, "id": mid, "code": "material_unbound",
-                  "message": f"material {mid!r} is not bound in any import's ledger entry"})
+                  "message": f"material {inert(mid)} is not bound in any import's ledger entry"})
         elif want != bindings.bound_digest(store.digest_key, binding):
             fail({"where": "materials", "session": session, "id": mid, "code": "material_rebound",
-                  "message": f"material {mid!r}: its chunk hashes are not the ones its import bound in the ledger "
+                  "message": f"material {inert(mid)}: its chunk hashes are not the ones its import bound in the ledger "
                              "(the chunks were rewritten and rebound)"})

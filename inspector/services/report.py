@@ -27,6 +27,7 @@ from inspector.services.checking import check_store
 from inspector.services.conversation import conversation
 from inspector.services.deletion_scan import Coverage
 from inspector.services.drift import drift_overview
+from inspector.services.output_file import companion_refusal
 from inspector.services.read_once import reads_once
 from inspector.services.report_bounds import (
     DEFAULT_MAX_CHARS,
@@ -156,6 +157,9 @@ class WrittenReport:
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
+    companion = companion_refusal(path, "report")
+    if companion is not None:
+        raise companion
     if path.exists() and path.is_dir():
         raise BadInput(f"{path} is a folder; give a file name for the report", code="bad_output")
     if not path.parent.is_dir():

@@ -21,9 +21,10 @@ first indexes what was imported since the last one, then asks the indexes; event
 watermark that remain (a store that cannot be written, an import committed meanwhile) are
 checked against their text, after the indexed hits, so nothing is silently left out.
 
-``SearchResult.not_searched`` names text a search did not look in (``{"thinking_events": N}`` was
-said by stores before format 6, whose thinking had no index); every store this version opens is
-of format 6, so it is empty — kept in ``--json`` so a script can rely on it.
+``SearchResult.not_searched`` names text a search did not look in: ``{"materials_in_part": N}``, N
+materials whose text past the index's cap (4 MiB) was not read (``note`` says it in words);
+``{"thinking_events": N}`` was said by stores before format 6, whose thinking had no index. Empty,
+the search looked everywhere — kept in ``--json`` so a script can rely on it.
 
 Each hit carries its occurrence count and character offsets (found in the event's own
 text, case-insensitively like the index). The search runs on a reader of its own; a
@@ -42,8 +43,9 @@ import aiosqlite
 
 from inspector.domain import thinking_text
 from inspector.domain.call_input import call_input_of_extra, matched_label
-from inspector.domain.errors import StoreBusy
+from inspector.domain.errors import BadInput, StoreBusy
 from inspector.domain.plurals import counted
+from inspector.domain.terminal_safe import quoted
 from inspector.services import search_long
 from inspector.store import call_index, material_index, reasoning_index, search_index
 from inspector.store.catch_up import CatchUpProgress, catch_up
@@ -82,7 +84,8 @@ class SearchResult:
     note: str = ""
     more: bool = False  # more events or materials match than the limit let it list
     limit: int | None = None  # the most hits listed, events and materials together
-    # text the search did not look in, by kind: {"thinking_events": N} (N events' thinking text)
+    # text the search did not look in, by kind: {"materials_in_part": N} (N materials past the index's
+    # cap), {"thinking_events": N} (N events' thinking text, before store format 6)
     not_searched: dict[str, int] = field(default_factory=dict)
 
     def not_searched_sentence(self) -> str:
@@ -169,6 +172,9 @@ async def search(store: Store, session: str, query: str, *, limit: int = 50,
     far that has got), so the answer is what the indexes give for the whole store."""
     if not query.strip():  # nothing to find: spaces alone would list only materials (no event index holds them)
         return SearchResult(query, "none")
+    if "\0" in query:  # SQLite's index query ends at a NUL ("unterminated string"): it was said as a damaged store
+        raise BadInput(f"the search query {quoted(query)} holds a NUL character (U+0000), which the search indexes "
+                       "cannot look for; nothing was searched", code="query_not_searchable")
     try:
         await catch_up(store, indexing)
     except StoreBusy:
@@ -399,4 +405,6 @@ async def _materials(db: aiosqlite.Connection, session: str, query: str, pattern
     partial = await search_index.partly_indexed_materials(db, session)
     if partial:
         result.complete = False
+        # in --json too: a script reads "not_searched": {} as "it looked everywhere" (newuser-18)
+        result.not_searched["materials_in_part"] = partial
         result.note = "; ".join(filter(None, (result.note, f"{counted(partial, 'material')} {'is' if partial == 1 else 'are'} indexed only in {'its' if partial == 1 else 'their'} first 4 MiB")))

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.plurals import counted
+from inspector.domain.terminal_safe import inert, line_safe
 from inspector.services.search import SearchResult, search
 from inspector.store import session_rows
 from inspector.store.catch_up import CatchUpProgress
@@ -37,17 +38,28 @@ class AcrossSessions:
     searched: int = 0  # sessions looked in
     limit: int = 0  # hits listed per session
     matched: list[SessionHits] = field(default_factory=list)
+    # sessions without a hit that the search did not read whole (a material past the index's cap):
+    # "0 of 1 session hold 'x'" of a session whose 5 MB log held x past its first 4 MiB (newuser-18)
+    in_part: list[SessionHits] = field(default_factory=list)
 
     def said(self) -> str:
         """"2 of 34 sessions hold 'x'", "1 of 34 sessions holds 'x'": the CLI's first line and the
         palette dialog's, one sentence (both said "1 of 1 session hold")."""
         shown = len(self.matched)
-        return (f"{shown} of {counted(self.searched, 'session')} hold{'s' if shown == 1 else ''} "
-                f"{self.query!r}")
+        said = f"{shown} of {counted(self.searched, 'session')} hold{'s' if shown == 1 else ''} {inert(self.query)}"
+        if not self.in_part:
+            return said
+        ids = ", ".join(line_safe(m.session) for m in self.in_part[:3]) + (f" and {len(self.in_part) - 3} more"
+                                                                 if len(self.in_part) > 3 else "")
+        n = len(self.in_part)
+        return (f"{said}; {n:,} of them {'was' if n == 1 else 'were'} searched in part (a material past its "
+                f"first 4 MiB was not read) and may hold it: {ids}")
 
     def as_dict(self) -> dict[str, Any]:
         return {"query": self.query, "sessions_searched": self.searched, "sessions_matched": len(self.matched),
-                "limit_per_session": self.limit, "sessions": [m.as_dict() for m in self.matched]}
+                "limit_per_session": self.limit, "sessions": [m.as_dict() for m in self.matched],
+                "searched_in_part": [{"session": m.session, "title": m.title, "note": m.result.note,
+                                      "not_searched": dict(m.result.not_searched)} for m in self.in_part]}
 
 
 async def search_every_session(store: Store, query: str, *, limit: int, indexing: CatchUpProgress | None = None,
@@ -63,6 +75,8 @@ async def search_every_session(store: Store, query: str, *, limit: int, indexing
         found.searched += 1
         if result.hits:
             found.matched.append(SessionHits(row.id, row.title, result))
+        elif result.not_searched:
+            found.in_part.append(SessionHits(row.id, row.title, result))
         if progress is not None:
             progress(found.searched, len(rows))
     return found

@@ -18,7 +18,10 @@ from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, no_generation
 from inspector.domain.failures import find_failures
+from inspector.domain.said_output_numbers import tool_runs
 from inspector.domain.survival import VERDICTS, Fact, Survival, Verdict, survival
+from inspector.domain.survival_report import part
+from inspector.domain.terminal_safe import inert
 from inspector.services import outside_command
 from inspector.services.channels import Generation, generations
 from inspector.services.log_reads import log_events, max_seq, untrusted_rules
@@ -50,16 +53,24 @@ class SurvivalReport:
     def short_headline(self) -> str:
         return self.result.short_headline() if self.result else "no summary"
 
+    def tight_headline(self) -> str:
+        return self.result.tight_headline() if self.result else "no summary"
+
     def as_dict(self) -> dict[str, Any]:
         facts = []
         for v in self.verdicts:
             d = v.as_dict()
+            d["part"] = part(v)  # which count of "tally" it is in: lost (check's ✗), not_restated, …
             if v.fact.key in self.judged:
                 d["judge"] = self.judged[v.fact.key]
             facts.append(d)
         return {"session": self.session, "generation": self.generation, "kind": self.kind,
                 "covers": list(self.covers) if self.covers else None, "facts": facts,
-                "counts": self.result.counts if self.result else {}, "counts_by_kind": self.result.by_kind
+                "counts": self.result.counts if self.result else {},
+                # the headline's parts, "lost" as check's ✗ (kept + lost + not_restated + pending_lost +
+                # not_judged = the facts judged); "counts" keeps the verdicts as they are
+                "tally": self.result.tally()._asdict() if self.result else {},
+                "counts_by_kind": self.result.by_kind
                 if self.result else {}, "headline": self.headline(),
                 # the facts the counts leave out, by why: said after the range, proposed by a tool or model
                 "after_range": [_left_out(f) for f in self.result.after] if self.result else [],
@@ -98,7 +109,8 @@ def _report(session: str, gen: Generation, facts: list[Fact], ctx: DriftContext 
     return SurvivalReport(session, gen.generation, gen.kind, covers,
                           survival(gen.generation, gen.text, list(gen.unresolved), covers, facts,
                                    ctx.event_texts if ctx is not None else None,
-                                   ctx.failures if ctx is not None else (), ctx.result_seqs if ctx is not None else ()))
+                                   ctx.failures if ctx is not None else (), ctx.result_seqs if ctx is not None else (),
+                                   ctx.tool_runs if ctx is not None else ()))
 
 
 async def survival_report(store: Store, session: str, generation: int | None = None, *,
@@ -156,7 +168,9 @@ async def covers_context(store: Store, session: str) -> DriftContext:
 async def _read_covers_context(store: Store, session: str) -> DriftContext:
     events = await log_events(store.db, session, kinds=("tool_call", "tool_result", "assistant_message", "user_message"))
     runs = [e for e in events if e.kind in ("tool_call", "tool_result")]
-    return DriftContext(tuple(find_failures(runs)), untrusted_rules=tuple(untrusted_rules(events)),
+    failures = find_failures(runs)
+    return DriftContext(tuple(failures), untrusted_rules=tuple(untrusted_rules(events)),
+                        tool_runs=tool_runs(runs, frozenset(f.seq for f in failures)),
                         max_seq=await max_seq(store.db, session), event_texts={e.seq: e.text for e in events if e.text},
                         result_seqs=tuple(sorted(e.seq for e in runs if e.kind == "tool_result")))
 
@@ -174,6 +188,6 @@ async def ask_judge(command: str, verdict: Verdict, summary: str) -> dict[str, s
         if not isinstance(answer, dict) or answer.get("verdict") not in VERDICTS:
             raise ValueError
     except ValueError:
-        raise BadInput(f"judge {command!r} did not print {{\"verdict\", \"reason\"}} as JSON with a verdict among "
+        raise BadInput(f"judge {inert(command)} did not print {{\"verdict\", \"reason\"}} as JSON with a verdict among "
                        f"{', '.join(VERDICTS)}", code="judge_failed") from None
     return {"verdict": answer["verdict"], "reason": str(answer.get("reason", "")), "by": "judge", "command": command}

@@ -27,14 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.survival import Verdict
-from inspector.domain.vocabulary import OWNER_ONLY_KINDS
+from inspector.domain.survival_report import RESTATED_KINDS as RESTATED_KINDS  # re-exported: tests, scripts
+from inspector.domain.survival_report import part
 from inspector.services.survival import SurvivalReport
 
-LOST = ("missing", "contradicted")
 FINDING_CODE = {"missing": "fact_missing", "contradicted": "fact_contradicted"}
-# The kinds a summary must carry in its text: drift reads each one's loss (protected_missing,
-# decision_reversed, open_issue_closed, failure_dropped).
-RESTATED_KINDS = OWNER_ONLY_KINDS | {"decision", "open_issue", "failure"}
 NAMED = 6  # facts named in a warning's sentence; --json lists every key
 
 
@@ -53,11 +50,11 @@ def survival_verdict(session: str, report: SurvivalReport) -> SurvivalVerdict:
     if report.result is None:
         return out
     gen = report.generation
-    active = [v for v in report.verdicts if v.fact.status == "active"]
-    pending = [v for v in report.verdicts if v.fact.status != "active"]
-    not_restated = [v for v in active if v.verdict == "missing" and v.fact.kind not in RESTATED_KINDS]
-    for v in active:
-        if v.verdict in LOST and v not in not_restated:
+    # one rule with survival's own count (domain/survival_report.part): check's ✗ is survival's "lost"
+    parts = [(part(v), v) for v in report.verdicts]
+    not_restated = [v for p, v in parts if p == "not_restated"]
+    for p, v in parts:
+        if p == "lost":
             out.findings.append({
                 "code": FINDING_CODE[v.verdict], "where": "survival", "id": session, "generation": gen,
                 "key": v.fact.key, "kind": v.fact.kind, "sentence": v.where,
@@ -67,16 +64,16 @@ def survival_verdict(session: str, report: SurvivalReport) -> SurvivalVerdict:
         out.warnings.append(_warning("facts_not_restated", session, gen, not_restated,
                                      "does not name the confirmed fact",
                                      " — the protected state carries it beside the summary, so not ✗; not ✓ either"))
-    unknown = [v for v in active if v.verdict == "unknown"]
+    unknown = [v for p, v in parts if p == "not_judged" and v.fact.status == "active"]
     if unknown:
         out.warnings.append(_warning("facts_unknown", session, gen, unknown,
                                      "survival cannot tell whether it keeps the confirmed fact"))
-    lost = [v for v in pending if v.verdict in LOST]
+    lost = [v for p, v in parts if p == "pending_lost"]
     if lost:
         out.warnings.append(_warning("facts_lost", session, gen, lost,
                                      "loses or contradicts the pending (unconfirmed) fact",
                                      " — pending binds nothing until confirmed, so not ✗; not ✓ either"))
-    pending_unknown = [v for v in pending if v.verdict == "unknown"]
+    pending_unknown = [v for p, v in parts if p == "not_judged" and v.fact.status != "active"]
     if pending_unknown:
         out.warnings.append(_warning("facts_unknown", session, gen, pending_unknown,
                                      "survival cannot tell whether it keeps the pending (unconfirmed) fact"))

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from inspector.domain.canonical import GENESIS_HASH, canonical_json, ledger_hash
+from inspector.domain.terminal_safe import inert
 from inspector.services.replay import Replay
 from inspector.services.verify_report import VerifyReport
 from inspector.store import ledger, seals
@@ -82,7 +83,7 @@ async def walk(store: Store, report: VerifyReport, head: tuple[int, str] | None,
         if entry.kind == "action.reconcile" and entry.source == "inspector" and not (
                 entry.payload.get("evidence") and entry.payload.get("reason")):
             report.fail({**at, "code": "reconcile_unexplained",
-                         "message": f"entry {entry.seq} reconciles action {entry.payload.get('action')!r} "
+                         "message": f"entry {entry.seq} reconciles action {inert(entry.payload.get('action'))} "
                                     "without naming evidence and a reason"})
         if entry.source == "inspector" and (missing := act_incomplete(entry.kind, entry.payload)):
             report.fail({**at, "code": "act_incomplete",

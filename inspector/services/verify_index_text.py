@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from inspector.domain.plurals import counted
+from inspector.domain.terminal_safe import inert
 from inspector.services import verify_fts_lookup
 from inspector.services.verify_rows import batched
 from inspector.store.connection import Store
@@ -306,5 +307,5 @@ async def _material_text(store: Store, fail: Fail) -> None:
         want = searchable_text(bytes(prefix[:int(indexed or 0)]), str(encoding), media)
         if want is not None and text != want:
             fail({"where": "materials_fts", "session": sid, "id": mid, "code": "search_index_text",
-                  "message": f"material {mid!r}: its search-index text is not the text of its bytes (a material "
+                  "message": f"material {inert(mid)}: its search-index text is not the text of its bytes (a material "
                              "search would show words the material does not hold)"})

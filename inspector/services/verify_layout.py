@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from inspector.domain.plurals import counted
+from inspector.domain.terminal_safe import inert
 from inspector.services import verify_calls, verify_pg_schema, verify_pg_tables
 from inspector.store.connection import Store
 from inspector.store.materials import DIGEST_SIZE, searchable_text
@@ -36,7 +37,7 @@ async def check_material_layout(store: Store, fail: Fail) -> None:
     for (sid, mid, size, chunk_size, count, hashes_len, indexed, encoding, media, deleted, chunks, total, top,
          short) in rows:
         def bad(what: str, sid: str = sid, mid: str = mid, code: str = "material_layout_differs") -> None:
-            fail({"where": "materials", "session": sid, "id": mid, "code": code, "message": f"material {mid!r}: {what}"})
+            fail({"where": "materials", "session": sid, "id": mid, "code": code, "message": f"material {inert(mid)}: {what}"})
         if deleted:
             if chunks or hashes_len:
                 bad("it is a tombstone, but chunks or chunk hashes are still stored", code="tombstone_holds_bytes")

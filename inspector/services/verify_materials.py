@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 
+from inspector.domain.terminal_safe import inert
 from inspector.services.verify_report import VerifyReport
 from inspector.services.verify_rows import batched
 from inspector.store.connection import Store
@@ -41,7 +42,7 @@ async def check_materials(store: Store, report: VerifyReport, full: bool) -> Non
         raw = hashes.encode("utf-8", "surrogatepass") if isinstance(hashes, str) else bytes(hashes or b"")
         if chunk_binding(str(chash), raw) != binding:
             report.fail({**where, "code": "material_binding_broken",
-                         "message": f"material {mid!r}: its chunk hashes are not bound to its content hash"})
+                         "message": f"material {inert(mid)}: its chunk hashes are not bound to its content hash"})
         elif full and await rehash(store, material_id) != chash:
             report.fail({**where, "code": "material_bytes_differ",
-                         "message": f"material {mid!r}: its stored bytes no longer hash to its content hash"})
+                         "message": f"material {inert(mid)}: its stored bytes no longer hash to its content hash"})

@@ -42,12 +42,42 @@ def _path() -> Path:
     return Path(user_data_dir("context-inspector")) / FILE_NAME
 
 
+class Unreadable(Exception):
+    """The heads file is there but cannot be read as one: it is never written over (see :func:`problem`)."""
+
+
 def _load() -> dict[str, Any]:
+    """The heads remembered; {} when there is no file yet. A file that is there but unreadable (not
+    JSON, not an object, a folder, no permission) raises :class:`Unreadable`: before, it read as
+    "none remembered", so verify compared nothing, said nothing, and the next good run wrote over
+    it — every store's remembered head gone (storefault-ten, a hostile environment)."""
     try:
-        data = json.loads(_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = _path().read_text(encoding="utf-8")
+    except FileNotFoundError:
         return {}
-    return data if isinstance(data, dict) else {}
+    except (OSError, ValueError) as exc:
+        raise Unreadable(f"{_path()} cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise Unreadable(f"{_path()} is not the heads file this tool writes (not JSON)") from None
+    if not isinstance(data, dict):
+        raise Unreadable(f"{_path()} is not the heads file this tool writes (not a JSON object)")
+    return data
+
+
+def location_said() -> str:
+    """Where the heads are kept, for a sentence."""
+    return str(_path())
+
+
+def problem() -> str | None:
+    """Why the heads file cannot be read, or None (read, or none yet)."""
+    try:
+        _load()
+    except Unreadable as exc:
+        return str(exc)
+    return None
 
 
 def remembered(location: str, key: bytes) -> tuple[int, str] | None:

@@ -25,6 +25,12 @@ async def check_remembered(store: Store, report: Any, head: tuple[int, str] | No
     """The head this machine's last good verify of the store saw must still be in its ledger
     (verify_pins.py); a good run then remembers its own head."""
     where = location(store)
+    unreadable = verify_pins.problem()
+    if unreadable is not None:  # never taken for "none remembered", never written over
+        report.remembered_head = None
+        report.not_checked.append(f"the head this machine remembers for the store: {unreadable}, so it was not "
+                                  "compared, and this run's head was not remembered (the file was left as it is)")
+        return
     pin = verify_pins.remembered(where, store.digest_key)
     report.remembered_head = {"seq": pin[0], "hash": pin[1]} if pin else None
     if pin is not None and pin != head:
@@ -34,8 +40,9 @@ async def check_remembered(store: Store, report: Any, head: tuple[int, str] | No
         if now != pin[1]:
             report.fail(head_differs(int(report.head["seq"]), pin, now,
                                      verify_pins.remembered_at(where, store.digest_key)))
-    if report.ok:
-        verify_pins.remember(where, store.digest_key, int(report.head["seq"]), str(report.head["hash"]))
+    if report.ok and not verify_pins.remember(where, store.digest_key, int(report.head["seq"]), str(report.head["hash"])):
+        report.not_checked.append(f"remembering this run's head on this machine: {verify_pins.location_said()} "
+                                  "cannot be written, so the next verify here has no head to compare")
 
 
 REMEDY = ("If you restored or replaced the file on purpose, forget the head this machine remembers for it and "
@@ -66,6 +73,8 @@ def head_differs(last: int, pin: tuple[int, str], now: str | None, seen_at: str 
 def remembered_head(store: Store) -> dict[str, Any] | None:
     """The head this machine remembers for the store ({"seq", "hash", "at"}), or None."""
     where = location(store)
+    if verify_pins.problem() is not None:
+        return None
     pin = verify_pins.remembered(where, store.digest_key)
     if pin is None:
         return None
@@ -75,4 +84,6 @@ def remembered_head(store: Store) -> dict[str, Any] | None:
 def forget_head(store: Store) -> bool:
     """Drop the head this machine remembers for the store (it was replaced on purpose); False
     when none was remembered. The next good verify remembers the head it finds."""
+    if verify_pins.problem() is not None:  # an unreadable heads file is left as it is: nothing to forget in it
+        return False
     return verify_pins.forget(location(store), store.digest_key)

@@ -14,6 +14,7 @@ from typing import Any
 
 from inspector.domain.canonical import GENESIS_HASH
 from inspector.domain.errors import BadInput
+from inspector.domain.terminal_safe import inert
 from inspector.services import verify_coverage
 
 # code -> what it means (docs/store-format.md, "What verify can and cannot detect", lists them too)
@@ -142,7 +143,7 @@ def parse_head(text: str) -> tuple[int, str]:
     """``SEQ:HASH`` as printed by verify, or :class:`BadInput`."""
     seq, _, digest = text.partition(":")
     if not seq.isdigit() or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
-        raise BadInput(f"--head must be SEQ:HASH as verify prints it (e.g. 12:{'0' * 8}…), not {text!r}",
+        raise BadInput(f"--head must be SEQ:HASH as verify prints it (e.g. 12:{'0' * 8}…), not {inert(text)}",
                        code="bad_head")
     return int(seq), digest
 

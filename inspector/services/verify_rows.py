@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Any
 
 from inspector.domain.sif import identity_digest
+from inspector.domain.terminal_safe import inert
 from inspector.services.verify_report import VerifyReport
 from inspector.store import seals, session_rows
 from inspector.store.connection import Store
@@ -22,11 +23,11 @@ async def check_sessions(store: Store, versions: dict[str, tuple[int | None, int
         want_cv, want_gr = versions.get(sid, (None, None))
         if want_cv is None:
             report.fail({"where": "sessions", "id": sid, "code": "session_unledgered",
-                         "message": f"session {sid!r} has no ledger entry"})
+                         "message": f"session {inert(sid)} has no ledger entry"})
             continue
         if (cv, gr) != (want_cv, want_gr):
             report.fail({"where": "sessions", "id": sid, "code": "versions_differ",
-                         "message": f"session {sid!r} shows context v{cv} / goal r{gr} but the ledger says "
+                         "message": f"session {inert(sid)} shows context v{cv} / goal r{gr} but the ledger says "
                                     f"v{want_cv} / r{want_gr}"})
 
 
@@ -38,7 +39,7 @@ async def check_session_order(store: Store, created: list[str], report: VerifyRe
     for before, after in zip(stored, stored[1:], strict=False):
         if rank[before] > rank[after]:
             report.fail({"where": "sessions", "id": after, "code": "sessions_reordered",
-                         "message": f"session {after!r} is stored before {before!r} was, though the ledger created "
+                         "message": f"session {inert(after)} is stored before {inert(before)} was, though the ledger created "
                                     "it later: the sessions were reordered outside an act (lists and exports show "
                                     "them in another order)"})
             return
@@ -54,7 +55,7 @@ async def check_counts(store: Store, counts: Counter[tuple[str, str]], report: V
             want, have = counts.get((sid, type_), 0), actual.get(sid, 0)
             if want != have:
                 report.fail({"where": spec.table, "session": sid, "code": "row_count_differs",
-                             "message": f"{spec.table} holds {have} rows for {sid!r}; the ledger accounts for {want}"})
+                             "message": f"{spec.table} holds {have} rows for {inert(sid)}; the ledger accounts for {want}"})
 
 
 async def check_digests(store: Store, report: VerifyReport) -> None:
@@ -73,7 +74,7 @@ async def check_digests(store: Store, report: VerifyReport) -> None:
                     ident = {k: record.get(k) for k in ("session", "id", "seq", "key", "version", "generation")
                              if k in record}
                     report.fail({"where": spec.table, **ident, "code": "row_text_differs",
-                                 "message": f"the {type_} row ({', '.join(f'{k} {v!r}' for k, v in ident.items())}) "
+                                 "message": f"the {type_} row ({', '.join(f'{k} {inert(v)}' for k, v in ident.items())}) "
                                             f"in {spec.table} had its {spelled} column rewritten in a form its "
                                             "digest cannot see (a key repeated, reordered or spaced): the digest "
                                             "binds the parsed value, but SQL reads (json_extract takes a repeated "
@@ -81,7 +82,7 @@ async def check_digests(store: Store, report: VerifyReport) -> None:
                 if identity_digest(type_, record) != row[-1]:
                     ident = {k: record.get(k) for k in ("session", "id", "seq", "key", "version", "generation")
                              if k in record}
-                    named = ", ".join(f"{k} {v!r}" for k, v in ident.items())
+                    named = ", ".join(f"{k} {inert(v)}" for k, v in ident.items())
                     report.fail({"where": spec.table, **ident, "code": "row_digest_mismatch",
                                  "message": f"the {type_} row ({named}) in {spec.table} was edited in place (its "
                                             "digest no longer matches)"})
@@ -116,7 +117,7 @@ async def check_seals(store: Store, sealed: dict[tuple[str, str], tuple[int, lis
             rows = by_type[type_].get(sid, [])
             if seals.expected(store.digest_key, type_, rows, links) != chain[-1]:
                 report.fail({"where": SPECS[type_].table, "session": sid, "seq": seq, "code": "seal_mismatch",
-                             "message": f"the {type_} rows of session {sid!r} are not the ones ledger entry {seq} "
+                             "message": f"the {type_} rows of session {inert(sid)} are not the ones ledger entry {seq} "
                                         "sealed: a row was edited (its digest recomputed), added, removed or "
                                         "reordered outside an act"})
 

@@ -27,6 +27,7 @@ from inspector.store import (
     grams,
     held_files,
     migration_marker,
+    orphan_where,
     reasoning_index,
     sqlite_connections,
     wal_owner,
@@ -68,7 +69,7 @@ def store_error(exc: BaseException) -> InspectorError | None:
 
 
 async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = False, read_only: bool | None = None,
-                     unfinished: bool = False, upgrade: bool = True) -> Store:
+                     unfinished: bool = False, upgrade: bool = True, hold_upgrade: bool = True) -> Store:
     """Open (or, with ``create``, make) a store; refuse anything that is not one.
 
     A copy that ``inspector migrate`` has not finished (store/migration_marker.py) is refused
@@ -77,9 +78,14 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
     in ``deleted_text_in_file`` (store/deletion_residue.py). An older format is upgraded (and the
     upgrade said: ``format_upgraded``, format_upgrade.report_to) unless ``upgrade`` is False — a
     command that writes nothing (``verify``) — which refuses it, ``format_upgrade_needed``,
-    nothing written. See :func:`_open` for the rest.
+    nothing written. The upgrade of a file store is *held* (``hold_upgrade``, the default): made in a
+    transaction the store's first act commits with it, and rolled back at close when the command made
+    no act — so a command refused after the open (a bad line of an import, a stale candidate, an
+    unknown id) leaves the file byte for byte as it was. A holder that stays open (the app, a
+    follow, ``inspector upgrade``) passes False: the upgrade commits at once, as before.
+    See :func:`_open` for the rest.
     """
-    store = await _open(path, create=create, read_only=read_only, upgrade=upgrade)
+    store = await _open(path, create=create, read_only=read_only, upgrade=upgrade, hold=hold_upgrade)
     if not unfinished:
         try:
             found = await migration_marker.read(store.db)
@@ -98,7 +104,7 @@ async def open_store(path: str | os.PathLike[str] | StoreUrl, *, create: bool = 
 
 
 async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_only: bool | None,
-                upgrade: bool = True) -> Store:
+                upgrade: bool = True, hold: bool = False) -> Store:
     """Open (or, with ``create``, make) a store; refuse anything that is not one.
 
     A file of a newer format version is refused rather than guessed at; an older one
@@ -113,7 +119,13 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
 
         return await open_pg_store(store_target(path), create=create, read_only=read_only)  # type: ignore[arg-type]
     target = Path(path)
-    problem = faults.path_problem(target) or faults.companion_problem(target)  # never opened: a folder, a FIFO…
+    problem = faults.path_problem(target)  # never opened: a folder, a FIFO…
+    if problem is None and target.is_symlink():
+        # SQLite follows the link and keeps its log, index and journal beside the file it leads to: every
+        # check of those names looked beside the link instead, so a FIFO at the real file's -wal was taken
+        # as the log (storefault-ten). The store is the file the link leads to, named so from here on.
+        target = Path(os.path.realpath(target))
+    problem = problem or faults.companion_problem(target)
     if problem is not None:
         raise problem
     exists = target.exists()
@@ -155,11 +167,14 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await call_index.register_async(db)  # and the call-input index (format 5)
         await reasoning_index.REASONING.register_async(db)  # and the thinking-text index (format 6)
         with held_files.writing(target):  # a migration's commits may checkpoint (see held_files.writing)
-            key, upgraded = await check_and_migrate(db, target, exists, upgrade)
+            key, upgraded = await check_and_migrate(db, target, exists, upgrade, hold)
         reader = await connect_reader(target, read_only=False)
         store = Store(target, db, key, reader, connect_reader=lambda: connect_reader(target, read_only=False))
         store._held = held_files.hold(target)
-        store.format_upgraded = upgraded.as_dict() if upgraded is not None else None
+        if upgraded is not None and hold:
+            store.held_upgrade = upgraded  # committed by the first act, else rolled back at close
+        else:
+            store.format_upgraded = upgraded.as_dict() if upgraded is not None else None
         return store
     except sqlite3.DatabaseError as exc:
         await close_all([db])
@@ -238,7 +253,7 @@ def _orphan_log(target: Path) -> InspectorError | None:
         "when its program ended without closing it, whose file was moved or deleted since. It may hold that store's "
         f"last acts. Nothing was made or changed — if the store was moved, move {wal.name} beside it under its new "
         f"name (NEW.db-wal) with no program holding it, then open it; to make a new store here, move {wal.name} "
-        "(and its -shm) away first", code="orphan_wal")
+        f"(and its -shm) away first. {orphan_where.said(target, wal)}", code="orphan_wal")
 
 
 async def _open_read_only(target: Path, reason: str) -> Store:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from inspector.domain.terminal_safe import inert
 from inspector.store import held_files
 from inspector.store.sqlite_connections import BUSY_TIMEOUT_MS, fetch_one
 
@@ -87,7 +88,7 @@ def _drop_note(path: Path) -> None:
 def _in_log(found: dict[str, Any]) -> dict[str, Any]:
     return {**found, "where": "wal",
             "message": f"a carried-out deletion's text may still be in the store's -wal file (request "
-                       f"{found['request']!r}, ledger entry {found['seq']}: its checkpoint copied the log into the "
+                       f"{inert(found['request'])}, ledger entry {found['seq']}: its checkpoint copied the log into the "
                        "file, but a program reading the store kept the log from being emptied); open the store "
                        "writable, with the programs reading it closed, to finish"}
 
@@ -118,7 +119,7 @@ async def pending(store: Any) -> dict[str, Any] | None:
         return None if noted is None else _in_log(noted)
     request = str(row[1])
     return {"request": request, "seq": int(row[0]), "where": "file",
-            "message": f"a carried-out deletion's text is still in the store's file (request {request!r}, ledger "
+            "message": f"a carried-out deletion's text is still in the store's file (request {inert(request)}, ledger "
                        f"entry {int(row[0])}: its commit is in the log, not yet copied into the file — the process "
                        "was stopped, or other programs were reading); open the store writable, with the programs "
                        "reading it closed, to finish"}
@@ -145,7 +146,7 @@ async def settle(store: Any) -> dict[str, Any] | None:
         _drop_note(store.path)
         store.deletion_finished = {
             "request": found["request"], "seq": found["seq"],
-            "message": f"finished carrying out deletion {found['request']!r} (ledger entry {found['seq']}) at this "
+            "message": f"finished carrying out deletion {inert(found['request'])} (ledger entry {found['seq']}) at this "
                        "open: the store's " + ("-wal file, which still held its text, was emptied" if
                                                found.get("where") == "wal" else "file no longer holds its text")}
     return left

@@ -4,7 +4,7 @@ In WAL mode SQLite writes a store's file only when it checkpoints: it copies log
 the file and then records how far it got in the log's index (``-shm``: ``nBackfill``), and a
 log that is started again gets new salts. So a file whose times changed while that mark did
 not was written by something else — a backup of the same store put back with ``cp`` (same
-inode, same digest key), which the key check (sqlite_store._file_key) cannot tell apart.
+inode, same digest key), which the key check (file_identity.file_key) cannot tell apart.
 The store's old log then no longer belongs to the file: writing on top of it, or closing
 (which checkpoints the log into the file), silently undid the restore (review-14, seen 4).
 

@@ -61,11 +61,17 @@ async def refuse_lowered(db: aiosqlite.Connection, version: int, target: Path | 
                         "the tool; nothing was changed", code="format_number_differs")
 
 
-async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = None) -> Upgrade | None:
+async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = None, *,
+                  hold: bool = False) -> Upgrade | None:
     """Bring the file from ``version`` to this version's format in **one** transaction: a kill, a full
     disk or any failure part way leaves the file at the format it had (before, each step committed on
     its own, so a kill between two steps left a store half way, at neither format). Returns what was
-    done (None for a new store, format 0, or one already current), said through :func:`report_to`."""
+    done (None for a new store, format 0, or one already current), said through :func:`report_to`.
+
+    With ``hold`` an older store's transaction is left open, uncommitted and unsaid: the Store
+    commits it with the command's first act, or rolls it back at close (store/sqlite_store.py,
+    "held upgrade"). Before, the upgrade committed at open, so a command refused afterwards — an
+    import's bad line 4, an accept's stale base, an unknown id — left the store upgraded anyway."""
     await refuse_lowered(db, version, target)
     if version >= FORMAT_VERSION:
         return None
@@ -96,14 +102,18 @@ async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = 
                 )
             version += 1
         await db.execute(f"PRAGMA user_version = {version}")
-        await db.execute(wal_commits.MARK_SQL)  # a migration's commit is the inspector's too
+        if not (hold and before > 0):  # a held upgrade's mark is written by the commit that ends it, once
+            await db.execute(wal_commits.MARK_SQL)  # a migration's commit is the inspector's too
     except BaseException:
         await db.execute("ROLLBACK")
         raise
-    await db.execute("COMMIT")
     if before == 0:
+        await db.execute("COMMIT")
         return None
     done = Upgrade(shown, before, version, long_events, time.monotonic() - started, long_sides)
+    if hold:
+        return done  # committed (and said) by the Store's first act, or rolled back at its close
+    await db.execute("COMMIT")
     _say(done.said(), final=True)
     return done
 
@@ -172,6 +182,7 @@ class Upgrade:
 
 Say = Callable[[str, bool], None]
 _reporter: list[Say] = []
+_left: set[str] = set()  # stores said to be left at their format (left_as_it_was)
 
 
 def report_to(say: Say | None) -> None:
@@ -183,6 +194,17 @@ def report_to(say: Say | None) -> None:
 def announce(done: Upgrade) -> None:
     """Say an upgrade another backend made (PostgreSQL migrates under its own lock) as this module says its own."""
     _say(done.said(), final=True)
+
+
+def left_as_it_was(done: Upgrade) -> None:
+    """Say that a held upgrade was rolled back: the command wrote nothing (or was refused) — once per
+    store and process (an import opens its store twice: the look for bytes imported before, then the import)."""
+    if done.path in _left:
+        return
+    _left.add(done.path)
+    _say(f"{done.path} has store format {done.before}: read as format {done.after} for this command and left at "
+         f"format {done.before}, as nothing was written (`inspector upgrade {done.path}` upgrades it; so does the "
+         "first act made on it)", final=True)
 
 
 def _say(text: str, *, final: bool) -> None:
@@ -206,7 +228,7 @@ def split_sql(script: str) -> list[str]:
 
 
 async def check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool,
-                            upgrade: bool = True) -> tuple[bytes, Upgrade | None]:
+                            upgrade: bool = True, hold: bool = False) -> tuple[bytes, Upgrade | None]:
     """Refuse a file that is not a store of a format this version reads, migrate an older one
     forward (unless ``upgrade`` is False: then it is refused, ``format_upgrade_needed``, before
     anything is written), and return the store's digest key and the upgrade made."""
@@ -220,16 +242,34 @@ async def check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool
             f"{FORMAT_VERSION}. Upgrade the inspector to open it.",
             code="unknown_format_version",
         )
+    await refuse_no_format(db, target, exists, app_id, version)
     if not upgrade and 0 < version < FORMAT_VERSION:
         await refuse_lowered(db, version, target)  # a number lowered behind the tool is verify's break to name
         raise upgrade_needed(target, version, "a check writes nothing")
-    await db.execute("PRAGMA journal_mode = WAL")
-    done = await migrate(db, version, target)
+    if upgrade or str((await db.execute_fetchall("PRAGMA journal_mode"))[0][0]).lower() == "wal":
+        # A store another program switched to a rollback journal (``PRAGMA journal_mode = DELETE``) was switched
+        # back here — a write to its header — even by ``verify``, which writes nothing: verify reads it as it is.
+        await db.execute("PRAGMA journal_mode = WAL")
+    done = await migrate(db, version, target, hold=hold)
     async with db.execute("SELECT value FROM store_meta WHERE key = 'digest_key'") as cur:
         row = await cur.fetchone()
     if row is None:
         raise NotAStore(f"{target} is missing its store metadata")
     return parse_key(row[0], target), done
+
+
+async def refuse_no_format(db: aiosqlite.Connection, target: Path, exists: bool, app_id: int, version: int) -> None:
+    """``format_number_differs`` for a store whose format number no inspector writes: below 0 (the
+    migration ran ``MIGRATIONS[-1]`` and ended in a KeyError traceback), or 0 — a new, empty file's —
+    on a file that holds tables already (the migration from 0 failed "table store_meta already
+    exists", said as a store that cannot be read). Both are a number changed behind the tool
+    (storefault-ten); nothing was changed."""
+    if version < 0 or (version == 0 and exists and app_id == APPLICATION_ID
+                       and await scalar(db, "SELECT COUNT(*) FROM sqlite_master") > 0):
+        raise NotAStore(f"{target} says it is store format {version}, which no inspector writes"
+                        + (" on a store that holds tables already" if version == 0 else "")
+                        + ": its format number (PRAGMA user_version) was changed behind the tool; nothing was changed",
+                        code="format_number_differs")
 
 
 def upgrade_needed(target: Path, version: int, why: str) -> InspectorError:

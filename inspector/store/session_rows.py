@@ -15,7 +15,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.errors import NotFound
-from inspector.domain.terminal_safe import quoted
+from inspector.domain.terminal_safe import inert, quoted
 from inspector.store.connection import fetch_one
 
 _COLUMNS = "s.id, s.title, s.created_at, s.adapter, s.owner, s.goal_revision, s.context_version, s.extra"
@@ -80,7 +80,7 @@ async def no_session(db: aiosqlite.Connection, session: str, where: str | None =
         shown = ", ".join(whole[:3]) + (f" and {len(whole) - 3} more" if len(whole) > 3 else "")
         message += f"; a session id is given whole: did you mean {shown}?"
     elif titled:  # a title typed where the id goes: the sessions so titled, by id (new-user-16)
-        shown = ", ".join(f"{i} ({_short(t)!r})" for i, t in titled[:3]) + (f" and {len(titled) - 3} more" if len(titled) > 3 else "")
+        shown = ", ".join(f"{i} ({inert(_short(t))})" for i, t in titled[:3]) + (f" and {len(titled) - 3} more" if len(titled) > 3 else "")
         message += f"; --session takes a session's id, not its title: did you mean {shown}?"
     elif otherwise:
         message += f"; {otherwise}"

@@ -10,14 +10,12 @@ writer, and every write is then refused with ``read_only``.
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import aiosqlite
 
@@ -27,14 +25,17 @@ from inspector.store import (
     file_content,
     file_writes,
     held_files,
+    held_upgrade,
     orphan_log,
+    page_check,
     sqlite_connections,
     wal_commits,
     wal_owner,
 )
+from inspector.store.file_identity import file_key, file_state, names
 
 
-class Store:
+class Store(held_upgrade.HeldUpgrade):
     """An open session store (SQLite here; inspector/store/pg/store.py's PgStore on PostgreSQL). Use :func:`~inspector.store.connection.open_store` to get one.
 
     One connection writes (every write in :meth:`transaction`, ``BEGIN IMMEDIATE``, one at a
@@ -47,6 +48,7 @@ class Store:
 
     POOL_SIZE = 4  # idle readers kept open for snapshots
     dialect = "sqlite"
+    # held_upgrade (store/held_upgrade.py's HeldUpgrade): an upgrade still open on the writer, committed by an act
 
     def __init__(self, path: Path, writer: aiosqlite.Connection | None, key: bytes, reader: aiosqlite.Connection,
                  *, read_only: bool = False, read_only_reason: str = "", connect_reader: Any = None) -> None:
@@ -63,13 +65,14 @@ class Store:
         self._write_lock = asyncio.Lock()
         self._bound: ContextVar[aiosqlite.Connection | None] = ContextVar(f"store-{id(self)}", default=None)
         self._held: tuple[int, int] | None = None  # this store's file in held_files, until closed
-        self._file = _file_state(path)  # (device, inode, size, times) when opened: see check_file
+        self._file = file_state(path)  # (device, inode, size, times) when opened: see check_file
         self._mark = file_writes.checkpoint_mark(path)  # how far the log was copied in, then: see _copied_over
         # what the file held at the last look (its times, a digest of its bytes, its ledger head): see _same_content
         self._content: tuple[tuple[int, int], bytes | None, tuple[object, ...] | None] | None = None
         if self._file is not None:
             self._content = (self._file[3], file_content.digest(path), file_content.stored_head(path))
         self._closed = False
+        self._pages_checked = False  # the first act of this open reads every page first (store/page_check.py)
         self._log_orphaned = False  # the file was overwritten by another store's: see close
         self.deleted_text_in_file: dict[str, Any] | None = None  # set by open_store: store/deletion_residue.py
         self.deletion_finished: dict[str, Any] | None = None  # what open_store finished of one: the same
@@ -79,8 +82,9 @@ class Store:
 
     @property
     def db(self) -> aiosqlite.Connection:
-        """The connection for this task: the one its snapshot or transaction holds, else the shared reader."""
-        return self._bound.get() or self._reader
+        """The connection for this task: the one its snapshot or transaction holds, else the shared reader
+        (the writer while an upgrade is held: only it sees the upgraded format)."""
+        return self._bound.get() or (self._writer if self._upgrade_held() else self._reader)
 
     @property
     def watch_db(self) -> aiosqlite.Connection:
@@ -98,6 +102,9 @@ class Store:
         held, self._held = self._held, None
         held_files.release(held)
         try:
+            if self._upgrade_held():  # no act was made: the file is left at the format it had
+                done, self.held_upgrade = self.held_upgrade, None
+                await held_upgrade.abandon(self._writer, done)  # type: ignore[arg-type]
             if self._writer is not None and self._moved():
                 await self._empty_log_of_moved_file(self._writer)
             if self._log_orphaned or self._overwritten():  # a read (or nothing) since the copy: no write said so
@@ -112,7 +119,7 @@ class Store:
         """The path names another file than the one this store opened, or none (moved over, deleted)."""
         if self.dialect != "sqlite" or self._file is None:
             return False
-        now = _file_state(self.path)
+        now = file_state(self.path)
         return now is None or now[:2] != self._file[:2]
 
     @staticmethod
@@ -169,6 +176,10 @@ class Store:
             raise RuntimeError("a transaction inside a transaction of the same task")
         writer = self._writer
         async with self._write_lock:
+            if self._upgrade_held():
+                async with self._held_act(writer) as held:
+                    yield held
+                return
             token = self._bound.set(writer)
             try:
                 try:
@@ -178,10 +189,12 @@ class Store:
                         raise StoreBusy(sqlite_connections.BUSY_TIMEOUT_MS / 1000) from None
                     raise
                 self.check_file()  # with the write lock held: no writer of ours is mid-change
+                await self._check_pages(writer)
                 changes = writer.total_changes
                 yield writer
                 self.check_file()  # replaced while the transaction ran: rolled back, not committed
                 if writer.total_changes != changes:  # one that wrote nothing leaves the file as it was
+                    self._refuse_linked()
                     await writer.execute(wal_commits.MARK_SQL)  # this commit is the inspector's (store/wal_commits.py)
                 with held_files.writing(self.path):  # an automatic checkpoint may run inside the commit
                     await writer.execute("COMMIT")
@@ -195,6 +208,24 @@ class Store:
             finally:
                 self._bound.reset(token)
 
+    async def _check_pages(self, writer: aiosqlite.Connection) -> None:
+        """Before the first act of this open writes: a store with a damaged page refuses (store/page_check.py)."""
+        if not self._pages_checked:
+            await page_check.refuse_damaged(writer, self.path)
+            self._pages_checked = True
+
+    def _refuse_linked(self) -> None:
+        """An act that wrote, into a file with more than one name, is rolled back (checked after it ran:
+        a transaction that writes nothing — verify's, a refusal — goes on)."""
+        links = names(self.path)
+        if links > 1:
+            raise InspectorError(
+                f"{self.path} is one file under {links} names (hard links): SQLite keeps a log beside each name, so "
+                "programs that open it under different names write different logs into one file, and the acts in one "
+                "log are lost to the other (a reject made under one name was refused as another database's log by "
+                "the next open); nothing was written — keep one name (a copy is `cp`, not `ln`)",
+                code="store_hard_linked")
+
     def check_file(self) -> None:
         """Refuse to write unless the path still names the file this store opened, at least as long.
 
@@ -205,7 +236,7 @@ class Store:
         A store never shrinks here (SQLite's file grows; nothing vacuums), so shorter is cut."""
         if self._file is None:
             return
-        now = _file_state(self.path)
+        now = file_state(self.path)
         if now is None:
             raise StoreFileChanged(f"{self.path} was deleted or moved away while it was open; nothing was written (a "
                                    "write would go to the file no longer at that path and be lost) — open the store "
@@ -227,7 +258,7 @@ class Store:
     def _look(self) -> None:
         """Take the file as it is now as the one this store writes (after its own commit, or a
         checkpoint by another process): its identity, size and times, and the log's mark."""
-        self._file = _file_state(self.path) or self._file
+        self._file = file_state(self.path) or self._file
         self._mark = file_writes.checkpoint_mark(self.path)
         if self._file is not None and (not self._content or self._content[0] != self._file[3]):
             self._content = (self._file[3], file_content.digest(self.path),  # written: what it holds, again
@@ -242,7 +273,7 @@ class Store:
             return None
         if now[3] == self._file[3] and now[2] >= self._file[2]:
             return None
-        if _file_key(self.path) not in (None, self.digest_key):
+        if file_key(self.path) not in (None, self.digest_key):
             return (f"{self.path} was overwritten by another store's file while it was open (the same file, new "
                     "contents: a copy over it); nothing was written — reopen the store to work on the new one")
         if now[3][0] == self._file[3][0] and now[2] == self._file[2]:
@@ -274,7 +305,7 @@ class Store:
         back). Closing then forgets the old log, as after a refused write."""
         if self._closed or self._file is None:
             return None
-        said = self._copied_over(_file_state(self.path))
+        said = self._copied_over(file_state(self.path))
         if said is not None:
             self._log_orphaned = True
         return said
@@ -289,7 +320,7 @@ class Store:
         touched (or read, or saved with the same bytes) is taken as it is now."""
         if self.dialect != "sqlite" or self._closed or self._file is None:
             return None
-        now = _file_state(self.path)
+        now = file_state(self.path)
         if now is None:
             # deleted, or renamed (a reviewer's ``mv s.db old.db``): the path alone cannot tell them apart,
             # and "deleted" sent one looking for a backup of a file that was beside it (review-16)
@@ -309,7 +340,7 @@ class Store:
 
     def _overwritten(self) -> bool:
         """The file at the path was copied over since the last look (see _copied_over)."""
-        return self._file is not None and self._copied_over(_file_state(self.path)) is not None
+        return self._file is not None and self._copied_over(file_state(self.path)) is not None
 
     @asynccontextmanager
     async def writes_held(self) -> AsyncIterator[None]:
@@ -323,8 +354,8 @@ class Store:
     async def snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
         """A read transaction on a reader of this task's own, so several queries see one
         consistent state while other tasks read and write."""
-        held = self._bound.get()
-        if held is not None:  # already inside a snapshot or transaction of this task: it is consistent
+        held = self._bound.get() or (self._writer if self._upgrade_held() else None)
+        if held is not None:  # inside a snapshot or transaction of this task, or an upgrade held: consistent
             yield held
             return
         self._refuse_closed()
@@ -351,38 +382,3 @@ class Store:
                 await sqlite_connections.close_all([db])
             else:
                 self._idle.append(db)
-
-
-def _file_state(path: Path) -> tuple[int, int, int, tuple[int, int]] | None:
-    """(device, inode, size, (mtime, ctime)) of the file at ``path`` now, or None when nothing is
-    there. A stat, never an open: closing a descriptor of the file would drop this process's SQLite locks."""
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino, st.st_size, (st.st_mtime_ns, st.st_ctime_ns)
-
-
-def _file_key(path: Path) -> bytes | None:
-    """The digest key the store file itself holds (read without its log), or None when that
-    cannot be told (a store whose key is still only in its log, a file being written).
-
-    ``cp backup.db s.db`` under an open store keeps the inode and, for a file at least as long,
-    the size: check_file took it for the same file, the next act "succeeded" on a mix of the new
-    file and the old store's log, and closing checkpointed that log into the new file
-    (store-fault-six). Through SQLite (``immutable``), not a plain open: SQLite keeps the
-    descriptor of a file this process holds locks on instead of closing it."""
-    try:
-        db = sqlite3.connect(f"file:{quote(os.fsencode(path.resolve()))}?immutable=1", uri=True)
-    except sqlite3.Error:
-        return None
-    try:
-        row = db.execute("SELECT value FROM store_meta WHERE key = 'digest_key'").fetchone()
-    except sqlite3.Error:
-        return None
-    finally:
-        db.close()
-    try:
-        return bytes.fromhex(row[0]) if row is not None and isinstance(row[0], str) else None
-    except ValueError:
-        return b""  # a key that is not hex: not this store's

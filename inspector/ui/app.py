@@ -293,7 +293,7 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
 
         report_upgrades(heard)
         try:
-            return await open_store(path)
+            return await open_store(path, hold_upgrade=False)  # the app holds it open: upgraded at once
         finally:
             report_upgrades(None)
 

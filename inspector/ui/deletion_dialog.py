@@ -16,6 +16,7 @@ from textual.widgets import Footer, Input, Static
 
 from inspector.domain.deletion import NOT_CHECKED
 from inspector.domain.errors import Refusal
+from inspector.domain.terminal_safe import inert
 from inspector.services import deletions
 from inspector.services.deletion_gone import removed_sentence
 from inspector.services.deletion_names import one_remedy
@@ -155,7 +156,7 @@ class DeletionDialog(InspectorModal[bool]):
         if self.store.read_only:
             return doing, Refusal("read_only", f"the store is read-only ({self.store.read_only_reason}).")
         if self.coverage.status != "pending":
-            return doing, Refusal("already_decided", f"deletion request {self.request!r} was already carried out.")
+            return doing, Refusal("already_decided", f"deletion request {inert(self.request)} was already carried out.")
         if self.coverage.kept:
             return doing, deletions.kept_refusal(self.request, self.coverage)
         return None

@@ -132,8 +132,10 @@ class RequestDeletionDialog(InspectorModal[str | None]):
         except InspectorError as error:
             self.status(markup("[b $error]$c[/] $m", c=error.code, m=error.message))
             return
+        # "x on it in Deletions": x there is the key that opens the tab, already open, so it did nothing (newuser-18)
         self.notify(safe(f"Filed deletion request {filed.request} for {', '.join(filed.targets)} (ledger "
-                         f"L{filed.ledger_seq}); nothing is deleted until it is carried out: x on it in Deletions."
+                         f"L{filed.ledger_seq}); nothing is deleted until it is carried out: enter on it in Deletions, "
+                         "then x."
                          + "".join(f" {t} is also in pending request {', '.join(o)}: carrying out either removes it."
                                    for t, o in filed.also_pending.items())),
                     markup=False)

@@ -22,6 +22,7 @@ from textual.containers import Vertical
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from inspector.domain.terminal_safe import inert
 from inspector.services.search_all import AcrossSessions, search_every_session
 from inspector.store.connection import Store
 from inspector.ui.dialog_base import Dialog
@@ -65,7 +66,7 @@ class SearchSessionsDialog(Dialog[tuple[str, str] | None]):
     def submitted(self, event: Input.Submitted) -> None:
         event.stop()
         if event.value.strip():
-            self.query_one("#search-all-said", Static).update(plain(f"searching every session for {event.value!r}…"))
+            self.query_one("#search-all-said", Static).update(plain(f"searching every session for {inert(event.value)}…"))
             self.find(event.value)
 
     @work(group="search-all", exclusive=True, exit_on_error=False)
@@ -73,7 +74,7 @@ class SearchSessionsDialog(Dialog[tuple[str, str] | None]):
         said = self.query_one("#search-all-said", Static)
 
         def progress(done: int, total: int) -> None:
-            said.update(plain(f"searching every session for {query!r}… {done:,} of {total:,}"))
+            said.update(plain(f"searching every session for {inert(query)}… {done:,} of {total:,}"))
 
         found = await search_every_session(self.store, query, limit=HITS_COUNTED, progress=progress)
         self.show(found)

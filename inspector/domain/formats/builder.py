@@ -19,6 +19,7 @@ from inspector.domain import guarded_json, known_text
 from inspector.domain.canonical import content_hash
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.readable import block_text
+from inspector.domain.terminal_safe import inert
 
 FOLD_THRESHOLD = 8 * 1024  # tool results larger than this become materials behind stubs
 ORIGINAL_MEDIA_TYPE = "application/x-original-transcript"
@@ -143,7 +144,7 @@ class Builder:
         for (what, kind), (count, line) in self.unknown.items():
             where = f" (first at line {line.number})" if line is not None and line.raw else ""
             self.problem("not_understood", f"not understood: {count} {what}{'s' if count != 1 else ''} of kind "
-                         f"{kind!r}{where}; {'their' if count != 1 else 'its'} text is kept in the events (not interpreted) and every byte in the "
+                         f"{inert(kind)}{where}; {'their' if count != 1 else 'its'} text is kept in the events (not interpreted) and every byte in the "
                          "original", line)
         self.unknown.clear()
 

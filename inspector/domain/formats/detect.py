@@ -17,6 +17,7 @@ from inspector.domain.errors import BadInput
 from inspector.domain.formats import claude_code, codex, gemini, inspect_ai, messages
 from inspector.domain.formats.builder import BOM, ORIGINAL_AS_BYTES
 from inspector.domain.guarded_json import raw_decode_all
+from inspector.domain.terminal_safe import inert
 
 FORMATS = ("sif", "claude-code", "codex", "gemini", *messages.FORMATS, "inspect-ai")
 
@@ -147,6 +148,8 @@ def _detect(data: bytes, file_name: str, loads: Callable[[bytes], Any] | None) -
         fmt = messages.detect(doc) if doc is not None else None
         if fmt:
             return fmt
+        if (empty := messages.empty_list(doc, file_name)) is not None:
+            raise empty
     if data.startswith(b"SQLite format 3\x00"):  # a store given where a transcript goes: said as one, with the way on
         raise BadInput(f"{file_name} is an SQLite database (a store?), not a transcript: open a store with `inspector "
                        f"{file_name}`; to bring its sessions into another store, `inspector export` it to a sif/1 "
@@ -242,4 +245,4 @@ def _convert(data: bytes, file_name: str, fmt: str, loads: Callable[[bytes], Any
         return messages.convert(data, file_name, fmt, loads)
     if fmt == "inspect-ai":
         return inspect_ai.convert(data, file_name, loads)
-    raise BadInput(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}", code="unknown_format")
+    raise BadInput(f"unknown format {inert(fmt)}; one of {', '.join(FORMATS)}", code="unknown_format")

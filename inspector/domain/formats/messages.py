@@ -40,6 +40,20 @@ def unwrap(doc: Any) -> tuple[list[Any], dict[str, Any]]:
                    code="unknown_format")
 
 
+def empty_list(doc: Any, file_name: str) -> BadInput | None:
+    """A saved message list with no message and no system prompt: ``[]`` or ``{"messages": []}``.
+    Detection said "cannot tell what it is … name its format", and with ``--from`` it became a
+    store holding one session of no event (newuser-18): empty input, refused as an empty file is."""
+    try:
+        items, meta = unwrap(doc)
+    except BadInput:
+        return None
+    if items or meta.get("system") or meta.get("instructions"):
+        return None
+    where = next((f" ({k}: [])" for k in ("messages", "items", "input") if isinstance(meta.get(k), list)), " ([])")
+    return BadInput(f"{file_name} is an empty message list{where}: there is nothing to import", code="empty_file")
+
+
 def detect(doc: Any) -> str | None:
     """Which message-list format a parsed document is, or None."""
     try:
@@ -68,6 +82,8 @@ def detect(doc: Any) -> str | None:
 
 def convert(data: bytes, file_name: str, fmt: str, loads: Loads | None = None) -> list[dict[str, Any]]:
     doc = load_document(data, loads)
+    if (empty := empty_list(doc, file_name)) is not None:
+        raise empty
     items, meta = unwrap(doc)
     session = PurePath(file_name).name.split(".")[0]
     tools_present = any(isinstance(m, dict) and (m.get("tool_calls") or m.get("type") == "function_call")

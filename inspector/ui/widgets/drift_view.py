@@ -29,9 +29,13 @@ CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": 
 
 
 def timeline_content(t: FieldTimeline) -> Content:
-    """One row per key, one column per generation, no trailing spaces: at 80 columns the pane is
-    about 30 wide, and the last cell's padding wrapped every row ("g4" and each last ✓ on a line of
-    their own). Wider than the pane (many generations), the rows stay whole and the pane scrolls."""
+    """One row per key: its marks first, one column per generation, then the key; no trailing
+    spaces. At 80 columns the pane is about 30 wide and at 120 about 45: the keys an import
+    proposes are slugs of the rule with a hash (``constraint.never-push-to-main-open-a-pr-aga.e31fdb``,
+    50 characters), and with the key first its marks sat past the pane's edge, a "field timeline"
+    of names with no ✓ or ∅ in sight (newuser-18). The marks are what the pane is for; a key cut at
+    the edge still reads, and the findings beside it name it whole. Wider than the pane (many
+    generations), the rows stay whole and the pane scrolls."""
     if not t.keys:
         # Pending records (all an importer proposes) are not yet protected: say so, or a reviewer
         # beside a Protected state full of ◌ records reads "no keys" as "nothing to check".
@@ -39,13 +43,12 @@ def timeline_content(t: FieldTimeline) -> Content:
         # that fit the pane at 80 columns (about 28 wide).
         return markup("[dim]nothing confirmed to follow:\npending records (◌) join\nonce confirmed; Survival\n"
                       "shows what each generation\nkept of them[/]")
-    width = max(len(k) for k in t.keys) + 2
     cell = max((len(f"g{g}") for g in t.generations), default=2) + 1
-    head = Content(" " * width) + Content("".join(f"g{g}".ljust(cell) for g in t.generations).rstrip())
+    head = Content("".join(f"g{g}".ljust(cell) for g in t.generations).rstrip())
     rows = [markup("[b]field timeline[/b]"), markup("✓ kept ≠ rewritten ∅ missing"), head]
     gap = " " * (cell - 1)
     for key in t.keys:
-        rows.append(_row(safe(key.ljust(width)), [t.cells[key][g] for g in t.generations], gap))
+        rows.append(_row([t.cells[key][g] for g in t.generations], gap, safe(key)))
     return Content("\n").join(rows)
 
 
@@ -92,12 +95,13 @@ def _absent_rows(options: OptionList, at: str, absent: list[ClearedResult], open
                                          n=str(len(absent) - SHOWN_CLEARED)), id=f"cleared:{at}:absent:more"))
 
 
-def _row(label: str, cells: list[str], gap: str) -> Content:
+def _row(cells: list[str], gap: str, label: str) -> Content:
     """One key's row built as one string and its spans: adding a cell at a time copied the row
     so far at every cell (1,000 generations × 84 keys took ~2 minutes to open the tab)."""
-    start, step = len(label), 1 + len(gap)
-    spans = [Span(start + i * step, start + i * step + 1, CELL[state][1]) for i, state in enumerate(cells)]
-    return Content(label + gap.join(CELL[state][0] for state in cells), spans)
+    step = 1 + len(gap)
+    spans = [Span(i * step, i * step + 1, CELL[state][1]) for i, state in enumerate(cells)]
+    marks = gap.join(CELL[state][0] for state in cells)
+    return Content(f"{marks}{gap}{label}" if cells else label, spans)
 
 
 class DriftView(Horizontal):

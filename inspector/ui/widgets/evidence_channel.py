@@ -11,6 +11,7 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from inspector.domain.plurals import counted
 from inspector.domain.terminal_safe import line_safe
 from inspector.services.channels import MaterialView, StubView
 from inspector.ui.evidence_rows import RUN_PREFIX, PartsRun, arrange, human_size, options_for, run_option, shape
@@ -113,8 +114,8 @@ class EvidenceChannel(ChannelPane):
         self.hits, self.found = {}, {}
         self.records.set_class(False, "-rows")
         self.refresh_bindings()
-        self.set_records([Option(markup("[$warning]indexing $n events for search… · “$q” follows[/]",
-                                        n=f"{max(total - done, 0):,}", q=query), disabled=True)], "")
+        self.set_records([Option(markup("[$warning]indexing $n for search… · “$q” follows[/]",
+                                        n=counted(max(total - done, 0), "event"), q=query), disabled=True)], "")
 
     def show_results(self, result: SearchResult) -> None:
         self.listed = None

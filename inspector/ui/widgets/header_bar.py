@@ -25,6 +25,11 @@ if TYPE_CHECKING:  # the badges' module (drift and survival rules) loads after t
     from inspector.services.sessions import SessionSummary
 
 Badge = tuple[Content, Content]  # (full form, short form)
+# The tab that lists a "?" warning, by the warning's ``where`` (Badges.not_judged_in): the Drift tab
+# lists drift's (and survival's too, under the latest generation), the Survival tab the facts survival
+# could not judge or that need not be restated, the others the acts an imported file claimed.
+WARNINGS_OPEN = {"drift": "focus_drift", "survival": "focus_survival", "candidate": "focus_candidates",
+                 "handoff": "focus_handoffs", "deletion_request": "focus_deletions", "action": "focus_actions"}
 SEP, SHORT_SEP = "   ", "  "
 BADGE_LINES = 3  # at most; a last one that still does not fit is cut (the tabs count the same things)
 
@@ -82,7 +87,8 @@ class HeaderBar(Static):
     """Store › session, then ``ctx vN · goal rN`` and badges (glyph + word, so it reads without colour).
 
     A click on a badge opens what it counts, as a click on a tab does (flow-ten: a new user clicks
-    "⚠ drift 4" first): drift and the "?" warnings → Drift, survival → Survival, pending candidates
+    "⚠ drift 4" first): drift → Drift, the "?" warnings → the first tab that lists them (Drift for
+    drift's, Survival for survival's alone: WARNINGS_OPEN), survival → Survival, pending candidates
     → Candidates, pending records → Protected state, unknown actions → Actions, a protocol problem →
     the Timeline. The badges keep their colours (no link underline): they look as they did."""
 
@@ -138,6 +144,7 @@ class HeaderBar(Static):
             where.append(self._sessions_hint(Content("").join([*where, title]).cell_length))
         where.append(title)
         state = self._badges()
+        survival = self._survival()
         versions = (str(s.context_version), str(s.goal_revision))
         said = markup("ctx v$cv · goal r$gr", cv=versions[0], gr=versions[1])
         state.append((said, said))
@@ -145,6 +152,8 @@ class HeaderBar(Static):
         if s.continued_from:
             state.append((markup("[$accent]↩ continued from $f[/]", f=s.continued_from),
                           markup("[$accent]↩ from $f[/]", f=s.continued_from)))
+        if survival is not None:  # last: the longest badge, a line of its own when it must be (see _survival)
+            state.append(survival)
         return Content("\n").join([Content("").join(where), *fit_badges(state, self._room())])
 
     def _sessions_hint(self, beside: int) -> Content:
@@ -169,6 +178,20 @@ class HeaderBar(Static):
             return screen.has_class("-sessions-shown")
         return screen.has_class("-wide")
 
+    def _survival(self) -> Badge | None:
+        """The latest generation's survival count, the header's longest badge ("∴ gen 3 1/5 kept, 2 lost,
+        1 not restated, 1 not judged · 1 not counted"). Laid out last, after the versions and the
+        reviewer: in the middle it pushed the badges after it onto a third line at 120 columns (the
+        lines break between badges in order), and when it cannot share a line it takes one alone."""
+        b = self.badges
+        if b is None or not b.survival:
+            return None
+        link = "[@click=screen.focus_survival]"
+        short = markup(link + "[$accent]∴ $s[/][/]", s=b.survival_short or b.survival)
+        if short.cell_length > self._room() and b.survival_tight:  # else cut with "…", maybe inside a number
+            short = markup(link + "[$accent]∴ $s[/][/]", s=b.survival_tight)
+        return markup(link + "[$accent]∴ $s[/][/]", s=b.survival), short
+
     def _badges(self) -> list[Badge]:
         b = self.badges
         if b is None:
@@ -189,13 +212,12 @@ class HeaderBar(Static):
         if b.not_judged:  # the verdict is "?" (or more than drift failed): say how many, never a bare nothing
             # it counts warnings (check's "!" lines), one of which may name three names: "? 1 not
             # judged" read as one thing not judged (flow-eight), so it says what it counts
-            both("[$accent]? $n warning$s: not judged in full[/]", "[$accent]? $n warning$s[/]", "focus_drift",
+            opens = next((WARNINGS_OPEN[w] for w in b.not_judged_in if w in WARNINGS_OPEN), "focus_drift")
+            both("[$accent]? $n warning$s: not judged in full[/]", "[$accent]? $n warning$s[/]", opens,
                  n=str(b.not_judged), s=plural[b.not_judged > 1])
         for code, n in sorted(b.protocol.items()):  # in words, not the code: "⚠ 2 lines_unread" (flow-nine)
             both("[$error]⚠ $said[/]", "[$error]⚠ $brief[/]", "focus_timeline", said=counted_badge(code, n),
                  brief=counted_badge(code, n, short=True))
-        if b.survival:
-            both("[$accent]∴ $s[/]", "[$accent]∴ $brief[/]", "focus_survival", s=b.survival, brief=b.survival_short or b.survival)
         if b.pending_candidates:
             both("[$warning]◷ $n pending candidate$s[/]", "[$warning]◷ $n pending cand.[/]", "focus_candidates",
                  n=str(b.pending_candidates), s=plural[b.pending_candidates > 1])

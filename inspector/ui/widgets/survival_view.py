@@ -17,6 +17,7 @@ from textual.reactive import var
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from inspector.domain.survival_report import PART_NOTE, part
 from inspector.services.survival import SurvivalReport
 from inspector.ui.hanging import HangingLines, Row
 from inspector.ui.safe import markup
@@ -67,6 +68,9 @@ def report_content(report: SurvivalReport) -> HangingLines:
                                 lab=label, src=", ".join(v.fact.sources[:4])
                                 + (f" +{len(v.fact.sources) - 4} more" if len(v.fact.sources) > 4 else ""))))
             rows.append((Content("      "), markup("[dim]$d[/]", d=_cut(v.where or v.reason, 200))))
+            note = PART_NOTE.get(part(v))
+            if note:  # why check's ✗ and the headline's "lost" do not count it
+                rows.append((Content("      "), markup("[$accent]$n[/]", n=note)))
     rows += _left_out(report)
     return HangingLines(rows)
 
@@ -97,7 +101,10 @@ def _left_out(report: SurvivalReport) -> list[Row]:
 
 class SurvivalView(Horizontal):
     DEFAULT_CSS = """
-    SurvivalView #survival-generations { width: 1fr; min-width: 24; border: none; }
+    /* one line each, cut with "…" (the detail beside it says the whole count): at 80 columns
+       "1/5 kept, 2 lost, 1 not restated, 1 not judged" wrapped to the list's left edge */
+    SurvivalView #survival-generations { width: 1fr; min-width: 24; border: none;
+                                         text-wrap: nowrap; text-overflow: ellipsis; }
     SurvivalView #survival-detail { width: 3fr; border-left: solid $primary-darken-2; padding: 0 1; }
     """
 
@@ -120,9 +127,9 @@ class SurvivalView(Horizontal):
         options = self.query_one("#survival-generations", OptionList)
         options.clear_options()
         for r in reports:
-            counts = r.result.counts if r.result else {}
-            lost = counts.get("missing", 0) + counts.get("contradicted", 0)
-            colour = "$error" if lost else "$success"
+            t = r.result.tally() if r.result else None
+            # red only for what check's ✗ counts; a "?" part (not restated, pending, not judged) is not green
+            colour = "$error" if t and t.lost else "$accent" if t and t.kept < sum(t) else "$success"
             options.add_option(Option(markup(f"gen $g [dim]$k[/]\n  [{colour}]$h[/]", g=str(r.generation),
                                              k=r.kind or "", h=r.result.counts_brief() if r.result else "no summary"),
                                       id=str(r.generation)))

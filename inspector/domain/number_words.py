@@ -1,0 +1,89 @@
+"""A number written in words, read back to its digits (deletion round ten: said in ``not_checked`` before).
+
+- **English digit words**, as a phone or card number is read out: "one three nine, one two three
+  four…", with "oh" for zero and "double" / "triple" before a digit said twice or three times. The
+  words may run together (a folded text has no spaces: "onethreenine…") and any punctuation may
+  stand between them. A run is read as its digits and a number is looked for anywhere in it.
+- **Chinese numerals in place-value form**: 一百三十九万… (a number as counted, not read digit by
+  digit — that form is domain/number_copies.py's). A run holding a unit (十 百 千 万 亿, their
+  financial and traditional forms) is read as the one number it writes, and compared whole.
+
+Not read (said in ``not_checked``): English place value ("one hundred thirty-nine"), other
+languages' number words, and Roman or other non-decimal numerals.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD_DIGITS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+                "six": "6", "seven": "7", "eight": "8", "nine": "9"}
+_REPEAT = {"double": 2, "triple": 3}
+# Factored by first letter and matched in a lower-cased text: an alternation of whole words with
+# re.IGNORECASE cost 7x as much, tried at every character of every text a deletion reads.
+_TOKEN = "(?:o(?:ne|h)|t(?:wo|hree|riple)|f(?:our|ive)|s(?:ix|even)|eight|nine|zero|double)"
+_SEP = r"[\s,.;:/\-_·]{0,8}"  # bounded: a long run of spaces after a word costs no backtracking
+# Seven words or more: fewer make no number a deletion looks for (domain/deletion.NUMBER_MIN_DIGITS).
+_WORD_RUN = re.compile(f"{_TOKEN}(?:{_SEP}{_TOKEN}){{6,}}")
+_ONE_TOKEN = re.compile(_TOKEN)
+
+
+def english_digits(text: str) -> list[str]:
+    """The digits of each run of English digit words in ``text`` ("double five" is 55)."""
+    runs = []
+    for match in _WORD_RUN.finditer(text.lower()):
+        digits, repeat = [], 1
+        for word in _ONE_TOKEN.findall(match.group()):
+            if word in _REPEAT:
+                repeat = _REPEAT[word]
+                continue
+            digits.append(_WORD_DIGITS[word] * repeat)
+            repeat = 1
+        runs.append("".join(digits))
+    return runs
+
+
+_CN_DIGIT = {"〇": 0, "零": 0, "○": 0, "一": 1, "壹": 1, "二": 2, "两": 2, "兩": 2, "贰": 2, "貳": 2, "三": 3, "叁": 3,
+             "參": 3, "四": 4, "肆": 4, "五": 5, "伍": 5, "六": 6, "陆": 6, "陸": 6, "七": 7, "柒": 7, "八": 8, "捌": 8,
+             "九": 9, "玖": 9}
+_CN_UNIT = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000}
+_CN_BIG = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
+_CN_RUN = re.compile(f"[{''.join(_CN_DIGIT)}{''.join(_CN_UNIT)}{''.join(_CN_BIG)}]{{2,}}")
+_CN_UNITS = frozenset((*_CN_UNIT, *_CN_BIG))
+
+
+def _place_value(run: str) -> int | None:
+    """The number a place-value run writes (一千三百九十一万二千三百四十五 is 13912345), or None when the
+    run is not one (two digits in a row with no unit between them: digit by digit, read elsewhere)."""
+    total = section = 0
+    number: int | None = None
+    for ch in run:
+        if ch in _CN_DIGIT:
+            if number not in (None, 0) and _CN_DIGIT[ch] != 0:
+                return None
+            number = _CN_DIGIT[ch]
+        elif ch in _CN_UNIT:
+            section += (1 if number is None and _CN_UNIT[ch] == 10 else number or 0) * _CN_UNIT[ch]
+            number = None
+        elif _CN_BIG[ch] == 10**8:
+            total = (total + section + (number or 0)) * 10**8
+            section, number = 0, None
+        else:
+            total += (section + (number or 0)) * 10**4
+            section, number = 0, None
+    return total + section + (number or 0)
+
+
+def chinese_place_values(text: str) -> list[str]:
+    """Each place-value number in ``text`` written in Chinese numerals, as ASCII digits."""
+    if text.isascii():
+        return []
+    out = []
+    for match in _CN_RUN.finditer(text):
+        run = match.group()
+        if _CN_UNITS.isdisjoint(run):
+            continue
+        value = _place_value(run)
+        if value is not None:
+            out.append(str(value))
+    return out
