@@ -118,13 +118,14 @@ _JSON_BLANKS = b" \t\n\r"  # the white space JSON allows between tokens
 
 def _same_but_blanks(encoded: bytes, data: bytes) -> bool:
     """Whether ``data`` is orjson's compact text ``encoded`` with white space between its tokens (a
-    document pretty-printed by JSON.stringify or json.dumps): the two are equal once every blank
-    byte is taken out of both. That proves what the byte-for-byte test proves. Blanks never sit
-    inside a token but a string (a raw tab or line break there is not JSON, and an escape is a
-    backslash and a letter), and a string's spaces are the same in both (its text is the decoded
-    one), so the tokens are the same, one by one: the same number of strings (two unescaped quotes
-    each) — a duplicate key orjson dropped would have left one fewer — the same numbers as written,
-    the same escapes. ``encoded`` holds no blank but a string's spaces (orjson escapes the rest)."""
+    line written as Python's ``json.dumps`` writes by default, ``", "`` and ``": "``): the two are
+    equal once every blank byte is taken out of both. That proves what the byte-for-byte test
+    proves. Blanks never sit inside a token but a string, and a string's spaces are the same in
+    both (its text is the decoded one); a raw tab or line break inside a string (not JSON) is
+    escaped in ``encoded`` and so never compares equal. So the tokens are the same, one by one: the
+    same number of strings (two unescaped quotes each) — a duplicate key orjson dropped would have
+    left one fewer — the same numbers as written, the same escapes. ``encoded`` holds no blank but a
+    string's spaces (orjson escapes the rest)."""
     if len(encoded) >= len(data):
         return False
     # the lengths without blanks first (counted in C, ~4× cheaper than the copies below): a text whose
