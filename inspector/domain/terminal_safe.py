@@ -190,8 +190,9 @@ def inert(value: object) -> str:
     return terminal_safe(repr(value))
 
 
-# A Python string literal as ``repr`` writes one holding an escape: quoted, with a backslash inside.
-_REPR = re.compile(r"""'(?:[^'\\\n]|\\.)*\\(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*\\(?:[^"\\\n]|\\.)*\"""")
+# A Python string literal as ``repr`` writes one: quoted, each backslash escaping the character after it
+# (the two alternatives never match the same character, so a long value is scanned once, not re-tried)
+_REPR = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*\"""")
 
 
 def inert_reprs(message: str) -> str:
@@ -201,6 +202,8 @@ def inert_reprs(message: str) -> str:
     import ast
 
     def back(match: re.Match[str]) -> str:
+        if "\\" not in match.group(0):  # no escape: shown as it is
+            return match.group(0)
         try:
             value = ast.literal_eval(match.group(0))
         except (ValueError, SyntaxError):
