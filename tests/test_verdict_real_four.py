@@ -1,0 +1,98 @@
+"""verdict-real-four: the exit codes of ``survival``, ``drift`` and ``check`` say the same failure, and
+survival's per-kind counts and ``regress`` count survival's parts (domain/survival_report.part), not
+the four verdicts (docs/reviews/survival-words.md, not done 2, 4, 5; docs/verdicts.md "Exit codes agree").
+
+Before: a summary that named every goal and constraint but not an evidence reference the protected
+state carries was "?" in ``check`` (exit 0) and exit 1 in ``survival``; ``regress`` failed it; the
+Survival tab said "evidence_ref: 0/1 kept" with no word of why check did not count it lost.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
+from inspector.domain.drift_rules import DriftContext
+from inspector.domain.regress import Answer, RegressCase, judge_generation
+from tests.conftest import event_record, session_record, write_sif
+
+ENV = {"INSPECTOR_REVIEWER": "owner"}
+AT = "2025-05-01T00:00:00Z"
+TEXTS = ["Goal: ship the export fix. Never touch the production database.", "See res:run-184 for the log.", "ok"]
+
+
+def _state(key: str, kind: str, value: str, source: str) -> dict[str, Any]:
+    return {"type": "state", "session": "s1", "key": key, "kind": kind, "value": value, "sources": [source],
+            "writer": "user", "at": AT, "scope": "task", "version": 1, "status": "active"}
+
+
+def _sif(tmp_path: Path, summary: str) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    return write_sif(tmp_path / "s.jsonl", [
+        session_record(), *[event_record(i, content=text) for i, text in enumerate(TEXTS, 1)],
+        _state("goal.ship", "goal", "ship the export fix", "evt:1"),
+        _state("constraint.prod", "constraint", "never touch the production database", "evt:1"),
+        _state("evidence.run", "evidence_ref", "res:run-184", "evt:2"),
+        {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive", "text": summary, "covers": [1, 3]}])
+
+
+def _store(tmp_path: Path, summary: str) -> Path:
+    store = tmp_path / "s.db"
+    assert CliRunner().invoke(cli, ["import", str(_sif(tmp_path, summary)), "--into", str(store)],
+                              env=ENV).exit_code in (0, 1)
+    return store
+
+
+def _exits(store: Path) -> dict[str, tuple[int, str]]:
+    """Each command's exit code and the verdict its JSON says."""
+    out = {}
+    for name in ("check", "drift", "survival"):
+        result = CliRunner().invoke(cli, [name, str(store), *(["--session", "s1"] if name != "check" else []),
+                                          "--json"], env=ENV)
+        doc = json.loads(result.stdout)
+        verdict = doc["verdict"] if name != "survival" else ("failed" if doc["tally"]["lost"] else
+                                                             "unknown" if sum(doc["tally"].values()) > doc["tally"]["kept"]
+                                                             else "clear")
+        out[name] = (result.exit_code, verdict)
+    return out
+
+
+NOT_RESTATED = "We ship the export fix. Never touch the production database."
+LOST = "We ship the export fix."
+
+
+def test_survival_drift_and_check_exit_alike(tmp_path: Path) -> None:
+    """An evidence reference only not restated: every command says ? and exits 0 (survival exited 1);
+    a confirmed constraint lost: every command says ✗ and exits 1."""
+    for summary, verdict, code in ((NOT_RESTATED, "unknown", 0), (LOST, "failed", 1)):
+        exits = _exits(_store(tmp_path / verdict, summary))
+        assert exits == {"check": (code, verdict), "drift": (code, verdict), "survival": (code, verdict)}, exits
+
+
+def test_survival_per_kind_counts_say_the_parts(tmp_path: Path) -> None:
+    store = _store(tmp_path, NOT_RESTATED)
+    doc = json.loads(CliRunner().invoke(cli, ["survival", str(store), "--session", "s1", "--json"], env=ENV).stdout)
+    assert doc["tally_by_kind"]["evidence_ref"] == {"kept": 0, "lost": 0, "not_restated": 1, "pending_lost": 0,
+                                                    "not_judged": 0}
+    assert doc["counts_by_kind"]["evidence_ref"]["missing"] == 1  # the verdicts, as they were
+    assert {k: sum(v.values()) for k, v in doc["tally_by_kind"].items()} == {"goal": 1, "constraint": 1,
+                                                                            "evidence_ref": 1}
+
+
+def test_regress_fails_what_check_fails_and_not_what_it_only_warns(tmp_path: Path) -> None:
+    """A summarizer's generation that drops only the evidence reference passes regress (check: ?);
+    one that drops the constraint fails it, naming the constraint."""
+    events = tuple({"seq": i, "kind": "user_message", "trust": "user", "content": t} for i, t in enumerate(TEXTS, 1))
+    state = (_state("goal.ship", "goal", "ship the export fix", "evt:1"),
+             _state("constraint.prod", "constraint", "never touch the production database", "evt:1"),
+             _state("evidence.run", "evidence_ref", "res:run-184", "evt:2"))
+    case = RegressCase("c", "c.jsonl", "s1", events, state, ())
+    covers = (1, 3)
+    passed = judge_generation(case, 1, covers, Answer(NOT_RESTATED, (), (), "text"), DriftContext())
+    assert passed.passed and passed.as_dict()["tally"]["not_restated"] == 1
+    failed = judge_generation(case, 1, covers, Answer(LOST, (), (), "text"), DriftContext())
+    assert not failed.passed and [v.fact.key for v in failed.lost] == ["constraint.prod"]
