@@ -96,3 +96,28 @@ def test_regress_fails_what_check_fails_and_not_what_it_only_warns(tmp_path: Pat
     assert passed.passed and passed.as_dict()["tally"]["not_restated"] == 1
     failed = judge_generation(case, 1, covers, Answer(LOST, (), (), "text"), DriftContext())
     assert not failed.passed and [v.fact.key for v in failed.lost] == ["constraint.prod"]
+
+
+def test_a_nudge_to_carry_on_is_no_later_request_and_costs_a_faithful_summary_nothing(tmp_path: Path) -> None:
+    """The Anthropic case of bench/verdict_real_four: "thanks, go on" before the compaction was
+    proposed as a later-request goal; confirmed, every summary (the faithful one too) lost it (✗)."""
+    from inspector.domain.later_requests import is_request
+    from tests.verdict_real_four_cases import build, cases
+
+    for nudge in ("thanks, go on", "ok continue", "Keep going.", "please proceed", "yes, carry on", "继续"):
+        assert not is_request(nudge), nudge
+    for request in ("go on with the migration", "continue the export fix, then push", "keep going and add a test"):
+        assert is_request(request), request
+    case = next(c for c in cases() if c.name == "version-faithful")
+    if not (Path(__file__).resolve().parents[2] / "shared" / "real_sessions" / case.source).exists():
+        return  # the real file is not here: the words above are the rule
+    name, data = build(case)
+    (tmp_path / name).write_bytes(data)
+    store = tmp_path / "v.db"
+    out = json.loads(CliRunner().invoke(cli, ["import", "--into", str(store), str(tmp_path / name), "--json"],
+                                        env=ENV).stdout)
+    session = out["sessions"][0]
+    CliRunner().invoke(cli, ["confirm", str(store), "--session", session, "--all-pending"], env=ENV)
+    doc = json.loads(CliRunner().invoke(cli, ["survival", str(store), "--session", session, "--json"], env=ENV).stdout)
+    assert not [f for f in doc["facts"] if "go on" in f["value"]]
+    assert doc["tally"]["lost"] == 0
