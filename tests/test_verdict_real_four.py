@@ -121,3 +121,35 @@ def test_a_nudge_to_carry_on_is_no_later_request_and_costs_a_faithful_summary_no
     doc = json.loads(CliRunner().invoke(cli, ["survival", str(store), "--session", session, "--json"], env=ENV).stdout)
     assert not [f for f in doc["facts"] if "go on" in f["value"]]
     assert doc["tally"]["lost"] == 0
+
+
+def test_a_version_the_log_never_holds_is_invented_and_an_amount_is_not_read() -> None:
+    """The fixed_version transcript's tool answered "0.32a0"; a summary saying "the version is 0.3.2"
+    got the same marks as the faithful one (same `?`, same codes). A version is now a name the
+    evidence must hold, whole."""
+    from inspector.domain.invented import invented, named_identifiers
+
+    evidence = "tool fixed_version returned 0.32a0; go 1.22.3 on 10.0.0.12; took 1.5 s"
+    assert [n.text for n in invented("The version is 0.3.2. Go 1.22.3.", evidence)] == ["0.3.2"]
+    assert invented("The version is 0.32a0 (v0.32a0), on 10.0.0.12.", evidence) == []
+    assert [n.text for n in invented("It runs on 10.0.0.1.", evidence)] == ["10.0.0.1"]  # not inside 10.0.0.12
+    assert named_identifiers("took 1.5 s, 1.5x faster, 3.2ms, 2.5GB on Python 3.11 at 01:41:13.442Z") == []
+
+
+def test_the_changed_version_is_a_finding_where_the_log_is_whole(tmp_path: Path) -> None:
+    texts = ["Use the fixed_version tool, then tell me the version.", "fixed_version: 0.32a0"]
+
+    def store(summary: str, name: str) -> Path:
+        sif = write_sif(tmp_path / f"{name}.jsonl", [
+            session_record(), *[event_record(i, content=text) for i, text in enumerate(texts, 1)],
+            _state("goal.main", "goal", texts[0], "evt:1"),
+            {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive", "text": summary,
+             "covers": [1, 2], "sources": ["evt:1", "evt:2"]}])
+        db = tmp_path / f"{name}.db"
+        assert CliRunner().invoke(cli, ["import", str(sif), "--into", str(db)], env=ENV).exit_code in (0, 1)
+        return db
+
+    for version, found in (("0.32a0", []), ("0.3.2", ["invented_identifier"])):
+        db = store(f"{texts[0]} The tool said {version}; told the user the version is {version}.", version)
+        doc = json.loads(CliRunner().invoke(cli, ["drift", str(db), "--session", "s1", "--json"], env=ENV).stdout)
+        assert [f["code"] for f in doc["findings"] if f["code"].startswith("invented")] == found, doc["findings"]
