@@ -153,3 +153,40 @@ def test_the_changed_version_is_a_finding_where_the_log_is_whole(tmp_path: Path)
         db = store(f"{texts[0]} The tool said {version}; told the user the version is {version}.", version)
         doc = json.loads(CliRunner().invoke(cli, ["drift", str(db), "--session", "s1", "--json"], env=ENV).stdout)
         assert [f["code"] for f in doc["findings"] if f["code"].startswith("invented")] == found, doc["findings"]
+
+
+GOAL = "Compose a 12-line poem where the odd-numbered lines spell \"SAMIRA\"; use Python 3.11"
+
+
+def _drift_codes(tmp_path: Path, summary: str, name: str) -> tuple[int, dict[str, str], str]:
+    texts = [GOAL, "ok"]
+    sif = write_sif(tmp_path / f"{name}.jsonl", [
+        session_record(), *[event_record(i, content=text) for i, text in enumerate(texts, 1)],
+        _state("goal.main", "goal", GOAL, "evt:1"),
+        {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive", "text": summary,
+         "covers": [1, 2], "sources": ["evt:1"]}])
+    db = tmp_path / f"{name}.db"
+    assert CliRunner().invoke(cli, ["import", str(sif), "--into", str(db)], env=ENV).exit_code in (0, 1)
+    result = CliRunner().invoke(cli, ["drift", str(db), "--session", "s1", "--json"], env=ENV)
+    doc = json.loads(result.stdout)
+    check = json.loads(CliRunner().invoke(cli, ["check", str(db), "--json"], env=ENV).stdout)["sessions"][0]
+    return result.exit_code, {f["code"]: f["message"] for f in doc["findings"]}, check["verdict"]
+
+
+def test_a_goal_reworded_with_every_number_and_name_is_not_judged_and_a_changed_one_is_missing(
+        tmp_path: Path) -> None:
+    """Real handoffs restate the user's goal, they do not quote it: 4 of 7 faithful summaries on real
+    transcripts were ✗ `protected_missing` while survival said `unknown`. A rewording that keeps most
+    words and every number and name is "?" (`goal_reworded`, saying what it could not tell); a changed
+    number, name or version, or a goal mostly gone, stays ✗."""
+    faithful = ("The user wants a 12-line poem whose odd-numbered lines spell \"SAMIRA\", using Python 3.11. "
+                "Drafted it.")
+    code, found, verdict = _drift_codes(tmp_path, faithful, "faithful")
+    assert (code, set(found), verdict) == (0, {"goal_reworded"}, "unknown"), found
+    assert "cannot tell" in found["goal_reworded"] and "12-line" in found["goal_reworded"]
+    for name, drifted in (("lines", faithful.replace("12-line", "10-line")),
+                          ("name", faithful.replace("SAMIRA", "SAMIRAH")),
+                          ("version", faithful.replace("3.11", "3.11-rc")),
+                          ("gone", "Drafted a poem.")):
+        code, found, verdict = _drift_codes(tmp_path, drifted, name)
+        assert (code, verdict) == (1, "failed") and "protected_missing" in found, (name, found)

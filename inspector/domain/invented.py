@@ -120,11 +120,18 @@ def _forms(named: Named) -> tuple[str, ...]:
     return (v,)
 
 
+def _whole(version: str, evidence: str) -> bool:
+    return version in evidence and re.search(rf"(?<![\d.]){re.escape(version)}(?!\d|\.\d)", evidence) is not None
+
+
 def _version_in(version: str, evidence: str) -> bool:
-    """``version`` stands in ``evidence`` whole: no digit or dotted digit run on before or after it."""
-    if version not in evidence:
-        return False
-    return re.search(rf"(?<![\d.]){re.escape(version)}(?!\d|\.\d)", evidence) is not None
+    """``version`` stands in ``evidence`` whole (no digit or dotted digit run on before or after it), or
+    the release it is a patch of does ("3.11.9" where the log says "Python 3.11": verdict-four's
+    faithful "a patch release", a summary more precise than its log, not a version made up)."""
+    if _whole(version, evidence):
+        return True
+    head = re.match(r"\d+\.\d+(?=\.\d)", version)
+    return head is not None and _whole(head.group(), evidence)
 
 
 def invented(text: str, evidence: str) -> list[Named]:
