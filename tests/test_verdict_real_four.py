@@ -190,3 +190,31 @@ def test_a_goal_reworded_with_every_number_and_name_is_not_judged_and_a_changed_
                           ("gone", "Drafted a poem.")):
         code, found, verdict = _drift_codes(tmp_path, drifted, name)
         assert (code, verdict) == (1, "failed") and "protected_missing" in found, (name, found)
+
+
+def test_a_rules_opening_said_behind_a_negation_is_contradicted_and_a_narrowing_is_not() -> None:
+    """The real dice game's prompt rule "Use the player's name in the response"; a handoff saying
+    "keep it anonymous, never use the player's name" was `unknown` (check ?, the same as the faithful
+    handoff). The rule's opening clause behind a negation, ending its clause, is its opposite."""
+    from inspector.domain.survival import Fact, survival
+
+    rule = Fact("constraint.name", "constraint", "Use the player's name in the response", "active", ("evt:1",),
+                "user")
+    plan = Fact("constraint.plan", "constraint", "You MUST use the update_plan tool and continually update it",
+                "active", ("evt:1",), "user")
+
+    def verdict(text: str, fact: Fact = rule) -> str:
+        return survival(1, text, [], (1, 3), [fact]).verdicts[0].verdict
+
+    assert verdict("Anne guessed 4. Keep it anonymous, never use the player's name. She won.") == "contradicted"
+    assert verdict("Don't use the player's name anymore.") == "contradicted"
+    assert verdict("Never use the update_plan tool again; it slows things down.", plan) == "contradicted"
+    # the real Responses instructions made a choice: "MUST use the update_plan tool" said optional
+    assert verdict("Instructions in force: the update_plan tool is optional; skip it for short tasks.",
+                   plan) == "contradicted"
+    assert verdict("You don't need to use the update_plan tool.", plan) == "contradicted"
+    # a narrowing to another place, or the rule kept, is not its opposite
+    assert verdict("Do not use the player's name in logs; use it in the response.") != "contradicted"
+    assert verdict("We never use the player's name for debugging.") != "contradicted"
+    assert verdict("Use the player's name in the response: told Anne she won.") == "kept"
+    assert verdict("Used the update_plan tool: the plan is set, and I keep it updated.", plan) != "contradicted"
