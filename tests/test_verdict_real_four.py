@@ -218,3 +218,24 @@ def test_a_rules_opening_said_behind_a_negation_is_contradicted_and_a_narrowing_
     assert verdict("We never use the player's name for debugging.") != "contradicted"
     assert verdict("Use the player's name in the response: told Anne she won.") == "kept"
     assert verdict("Used the update_plan tool: the plan is set, and I keep it updated.", plan) != "contradicted"
+
+
+def test_a_correction_that_rewords_the_goal_is_saved_with_its_doubt_said(tmp_path: Path) -> None:
+    """``correct-summary`` refused a text with a finding and listed a sentence the rules could not judge;
+    with the goal's ✗ now a `goal_reworded` warning, a corrected text rewording the goal must still say
+    it was not judged in full (`saved_with_doubts`), never read as clean."""
+    texts = [GOAL, "ok"]
+    sif = write_sif(tmp_path / "c.jsonl", [
+        session_record(), *[event_record(i, content=text) for i, text in enumerate(texts, 1)],
+        _state("goal.main", "goal", GOAL, "evt:1"),
+        {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive", "text": GOAL,
+         "covers": [1, 2], "sources": ["evt:1"]}])
+    db = tmp_path / "c.db"
+    assert CliRunner().invoke(cli, ["import", str(sif), "--into", str(db)], env=ENV).exit_code in (0, 1)
+    text = tmp_path / "fixed.txt"
+    text.write_text("The user wants a 12-line poem whose odd-numbered lines spell \"SAMIRA\", using Python 3.11.",
+                    encoding="utf-8")
+    result = CliRunner().invoke(cli, ["correct-summary", str(db), "--session", "s1", "--generation", "1",
+                                      "--text-file", str(text), "--reason", "reworded", "--json"], env=ENV)
+    doc = json.loads(result.stdout)
+    assert result.exit_code == 0 and [w["code"] for w in doc["warnings"]] == ["goal_reworded"], doc
