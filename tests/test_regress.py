@@ -123,10 +123,12 @@ def test_json_document_shape(tmp_path: Path) -> None:
     assert [g["generation"] for g in case["generations"]] == [1, 2, 3]
     g = case["generations"][-1]
     assert set(g) == {"generation", "covers", "passed", "text", "unresolved", "sources", "answer_form", "counts",
-                      "facts", "findings"}
+                      "tally", "facts", "findings"}
     assert g["covers"] == [1, case["events"]] and g["answer_form"] == "text"
     assert g["unresolved"] == ["P95 仍待测"]  # plain text: the open issues it mentions
     assert set(g["counts"]) == {"kept", "missing", "contradicted", "unknown"}
+    # survival's parts beside the verdicts: "lost" is what fails the generation (check's ✗)
+    assert set(g["tally"]) == {"kept", "lost", "not_restated", "pending_lost", "not_judged"}
 
 
 def test_generations_cover_consecutive_chunks_and_chain_the_previous_summary(tmp_path: Path) -> None:

@@ -82,6 +82,8 @@ async def test_check_flags_untrusted_instructions_and_sensitive_data(store: Path
         ("facts_lost", "survival", "s1"),
         # and cannot tell about another pending one: named in its own warning (check-verdicts)
         ("facts_unknown", "survival", "s1"),
+        # "Fixing the export." rewords the goal "fix the export": the rules cannot tell (verdict-real-four)
+        ("goal_reworded", "drift", "s1"),
     }
 
 
@@ -89,7 +91,8 @@ def test_check_prints_the_warnings(store: Path) -> None:
     out = CliRunner().invoke(cli, ["check", str(store), "--json"])
     assert {w["code"] for w in json.loads(out.stdout)["sessions"][0]["warnings"]} == {"untrusted_instruction",
                                                                                     "sensitive_data", "facts_lost",
-                                                                                    "facts_unknown"}
+                                                                                    "facts_unknown",
+                                                                                    "goal_reworded"}
 
 
 def test_openai_function_and_ipython_roles_import_as_paired_tool_results(tmp_path: Path) -> None:

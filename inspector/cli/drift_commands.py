@@ -66,7 +66,8 @@ def _where(verbatim_in: tuple[str, ...], cited: tuple[str, ...]) -> str:
 @json_option
 @run_command()
 async def drift_cmd(store: Path, session: str, generation: int | None, summarizer: str | None, as_json: bool) -> int:
-    """Where a summary generation left the protected state; exit 1 on any finding."""
+    """Where a summary generation left the protected state; exit 1 when its verdict is failed (a ✗ drift
+    finding, or the same generation's survival ✗), 0 on warnings (?) only."""
     # One read of the raw log for drift, survival and check's verdict (drift_agreement): the command writes nothing.
     with reads_once():
         async with await open_store(store) as opened:
@@ -119,7 +120,9 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
     doc |= ({"headline": drift_headline(report.findings)} | (agreed or {})
             if report.generation is not None else {"headline": "no summary generations", "verdict": "clear"})
     emit(doc, as_json, human)
-    return EXIT_REFUSED if report.blocking else EXIT_OK
+    # the verdict the JSON says (drift and survival of this generation): "failed" with exit 0 told a
+    # script the survival ✗ it printed was no failure (docs/verdicts.md, "Exit codes agree")
+    return EXIT_REFUSED if report.blocking or doc.get("verdict") == "failed" else EXIT_OK
 
 
 @click.command("correct")

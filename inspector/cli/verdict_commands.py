@@ -71,7 +71,9 @@ async def facts_cmd(store: Path, session: str, write_: bool, with_notes: bool, r
 @json_option
 @run_command()
 async def survival_cmd(store: Path, session: str, generation: int | None, judge: str | None, as_json: bool) -> int:
-    """Which protected facts a summary generation kept; exit 1 when one is missing or contradicted."""
+    """Which protected facts a summary generation kept; exit 1 when one is lost (check's ✗: a confirmed fact
+    the summary must restate missing, or one contradicted), 0 for a fact only not restated, pending or not
+    judged (check's ?)."""
     with ProgressLine(f"survival {session}", enabled=not as_json, since=STARTED, stage="judging each fact"):
         async with await open_store(store) as opened:
             report = await survival_report(opened, session, generation, judge=judge)
@@ -105,8 +107,9 @@ async def survival_cmd(store: Path, session: str, generation: int | None, judge:
         return lines
 
     emit(report.as_dict(), as_json, human)
-    lost = any(v.verdict in ("missing", "contradicted") for v in report.verdicts)
-    return EXIT_REFUSED if lost else EXIT_OK
+    # check's ✗, not every missing fact: survival exited 1 on an evidence reference only not restated
+    # while check said ? and exited 0 for the same generation (docs/verdicts.md, "Exit codes agree")
+    return EXIT_REFUSED if report.result is not None and report.result.tally().lost else EXIT_OK
 
 
 @click.command("rebuild")

@@ -47,6 +47,7 @@ _WARNINGS: dict[str, str] = {
     "result_in_part": "long tool results the rules read only in part",
     "run_unpaired": "pass claims another run may answer",
     "prompt_rule_not_restated": "system-prompt rules re-sent, not restated",
+    "goal_reworded": "goals the summary rewords, not quotes",
 }
 
 

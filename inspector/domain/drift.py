@@ -25,6 +25,8 @@ from inspector.domain.field_timeline import FieldTimeline as FieldTimeline  # re
 from inspector.domain.field_timeline import field_cell as field_cell
 from inspector.domain.field_timeline import field_timeline as field_timeline
 from inspector.domain.field_timeline import held_after_get, held_in
+from inspector.domain.goal_reworded import note as goal_note
+from inspector.domain.goal_reworded import reworded
 from inspector.domain.prompt_rule import note as prompt_rule_note
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said import normal_text
@@ -160,8 +162,10 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
         if kind in OWNER_ONLY_KINDS:
             if not rewritten and not (held.get(fact.norm_value) or held_after_get(text_norm, fact.norm_value,
                                                                            fact.bounded, held)):
+                share = reworded(said, fact.value) if kind == "goal" and claim is None else None
                 missing_found.append(prompt_rule_note(gen.generation, fact.key, fact.value, fact.sources)
-                                     if fact.from_prompt else _deadline_restated(gen.generation, fact, said)
+                                     if fact.from_prompt else goal_note(gen.generation, fact.key, fact.value, share)
+                                     if share is not None else _deadline_restated(gen.generation, fact, said)
                                      or Finding("protected_missing", fact.key,
                                              f"the {kind} “{fact.value}” ({fact.key}) is not in generation "
                                              f"{gen.generation}'s text (after normalising case and white space)"

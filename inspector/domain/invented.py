@@ -12,7 +12,12 @@ judged:
   are not paths);
 - a file name with an extension of a known kind ("stream.go", "config.yaml");
 - inside `backticks`, each code-like word: one with "_", "-", "()" or a case change
-  inside it ("TestExportBatch", "deploy-prod", "WithAgent").
+  inside it ("TestExportBatch", "deploy-prod", "WithAgent");
+- a version: three or more dotted numbers, or two with a letter part ("0.3.2", "v2.1.14",
+  "0.32a0", "1.4.0-rc1"; not "1.5" or "3.11", which read as amounts): the real fixed_version
+  transcript answered "0.32a0", and a summary saying "the version is 0.3.2" was judged as
+  nothing but a paraphrase (verdict-real-four). A version is named when the evidence holds it
+  with no digit or dot run on before or after ("0.3.2" is not in "10.3.2" nor "0.3.21").
 
 An identifier counts as named by the evidence when the evidence holds it, case aside —
 for a path, also when it holds the path's last segment (a summary may shorten
@@ -44,6 +49,10 @@ _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _CODE_WORD = re.compile(r"[A-Za-z_][\w-]*(?:\(\))?")
 _HAS_EXT = re.compile(rf"\.(?:{_EXTENSIONS})$", re.IGNORECASE)
 _LETTER = re.compile(r"[a-zA-Z]")
+# Three or more dotted numbers, or two and a letter run ending in a digit ("0.32a0", "2.0rc1": not
+# "1.5x", "3.2ms", "2.5GB", amounts); not inside a time ("01:41:13.442Z"), a path or a longer word.
+_VERSION = re.compile(r"(?<![\w./:-])[vV]?(\d+(?:\.\d+){2,}(?:-?[A-Za-z]+[\w.]*)?|\d+\.\d+-?[A-Za-z]+\d+)"
+                      r"(?![\w/-]|\.\d)")
 # A scheme is short (http, git+ssh, vscode-insiders): bounded, a long run of letters and digits is
 # not read to its end from each of its characters (quadratic on a long single-line summary).
 _URL = re.compile(r"[a-z][a-z0-9+.-]{0,31}://\S+", re.IGNORECASE)
@@ -52,7 +61,7 @@ _URL = re.compile(r"[a-z][a-z0-9+.-]{0,31}://\S+", re.IGNORECASE)
 @dataclass(frozen=True, slots=True)
 class Named:
     text: str  # as the summary writes it
-    kind: str  # "path" | "file" | "code"
+    kind: str  # "path" | "file" | "code" | "version"
 
 
 def _clean(text: str) -> str:
@@ -96,6 +105,10 @@ def named_identifiers(text: str) -> list[Named]:
         for w in _CODE_WORD.findall(m.group(1)):
             if _code_like(w) and not any(w.lower().removesuffix("()") in k for k in found):
                 found.setdefault(w.lower(), Named(w.removesuffix("()"), "code"))
+    for m in _VERSION.finditer(clean) if "." in clean else ():
+        token = m.group(1).rstrip(".")
+        if not any(token.lower() in k for k in found):
+            found.setdefault(token.lower(), Named(token, "version"))
     return list(found.values())
 
 
@@ -107,7 +120,23 @@ def _forms(named: Named) -> tuple[str, ...]:
     return (v,)
 
 
+def _whole(version: str, evidence: str) -> bool:
+    return version in evidence and re.search(rf"(?<![\d.]){re.escape(version)}(?!\d|\.\d)", evidence) is not None
+
+
+def _version_in(version: str, evidence: str) -> bool:
+    """``version`` stands in ``evidence`` whole (no digit or dotted digit run on before or after it), or
+    the release it is a patch of does ("3.11.9" where the log says "Python 3.11": verdict-four's
+    faithful "a patch release", a summary more precise than its log, not a version made up)."""
+    if _whole(version, evidence):
+        return True
+    head = re.match(r"\d+\.\d+(?=\.\d)", version)
+    return head is not None and _whole(head.group(), evidence)
+
+
 def invented(text: str, evidence: str) -> list[Named]:
     """The identifiers ``text`` names that ``evidence`` (the session's events, tool inputs
     and stored originals, lower-cased by the caller) never holds."""
-    return [n for n in named_identifiers(text) if not any(f in evidence for f in _forms(n))]
+    return [n for n in named_identifiers(text)
+            if not (_version_in(n.text.lower(), evidence) if n.kind == "version"
+                    else any(f in evidence for f in _forms(n)))]

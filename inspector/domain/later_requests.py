@@ -51,10 +51,19 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+# Words a nudge to carry on is made of ("thanks, go on", "ok continue", "keep going", "please proceed",
+# "继续"): it asks for the task already under way, nothing a summary must carry beside it. Proposed as
+# a later request, confirmed, it was a ✗ `fact_missing` on every faithful summary (verdict-real-four).
+# A word of what to do next ("go on with the migration") makes it a request again.
+_GO_ON_WORDS = frozenset("go on ahead continue continuing keep going carry proceed resume please pls plz "
+                         "继续 接着 请 吧".split())
+
+
 def acknowledgement(text: str) -> bool:
-    """A short message that only acknowledges ("thanks", "ok", "yes", "no, then it's good")."""
+    """A short message that only acknowledges ("thanks", "ok", "yes", "no, then it's good") or
+    says to carry on ("thanks, go on", "ok continue")."""
     words = _words(norm(text))
-    return 0 < len(words) <= _ACK_MAX_WORDS and all(w in _ACK_WORDS for w in words)
+    return 0 < len(words) <= _ACK_MAX_WORDS and all(w in _ACK_WORDS or w in _GO_ON_WORDS for w in words)
 
 
 # Words a greeting is made of: a message of these alone (four words at most) opens a conversation

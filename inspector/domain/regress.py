@@ -25,11 +25,11 @@ from inspector.domain.errors import BadInput
 from inspector.domain.logevents import LogEvent
 from inspector.domain.sif import SifFile
 from inspector.domain.survival import Fact, Survival, Verdict, survival
+from inspector.domain.survival_report import part
 from inspector.domain.terminal_safe import inert
 from inspector.domain.textnorm import mentions, norm
 
 DEFAULT_GENERATIONS = 10
-FAILING_VERDICTS = ("missing", "contradicted")
 PAYLOAD_FIELDS = ("seq", "kind", "trust", "content", "tool", "call_id", "args")
 _DETAIL = ("resolved_by", "todo_states", "signature", "offered_in")
 _CITED = re.compile(r"(?<![\w:])evt:(\d+)\b")
@@ -168,7 +168,9 @@ class GenerationResult:
 
     @property
     def lost(self) -> list[Verdict]:
-        return [v for v in self.survival.verdicts if v.verdict in FAILING_VERDICTS]
+        # check's ✗ (survival_report.part): a missing evidence reference is "not restated" there, so a
+        # generation regress failed on was "?" in check and survival (verdict-real-four)
+        return [v for v in self.survival.verdicts if part(v) == "lost"]
 
     @property
     def blocking(self) -> list[Finding]:
@@ -182,7 +184,7 @@ class GenerationResult:
         return {"generation": self.generation, "covers": list(self.covers), "passed": self.passed,
                 "text": self.answer.text, "unresolved": list(self.answer.unresolved),
                 "sources": list(self.answer.sources), "answer_form": self.answer.form,
-                "counts": self.survival.counts, "facts": [v.as_dict() for v in self.survival.verdicts],
+                "counts": self.survival.counts, "tally": self.survival.tally()._asdict(), "facts": [v.as_dict() for v in self.survival.verdicts],
                 "findings": [f.as_dict() for f in self.findings]}
 
 

@@ -30,7 +30,7 @@ from inspector.domain.said_goal_done import goal_done_against_log, goal_done_ove
 from inspector.domain.said_grantee import grant_taken, grantee_added
 from inspector.domain.said_language import other_language
 from inspector.domain.said_misnamed import log_lookup, misnamed
-from inspector.domain.said_negated_rule import negated_at
+from inspector.domain.said_negated_rule import negated_at, negated_opening
 from inspector.domain.said_output_numbers import ToolRun
 from inspector.domain.said_quoted import narrative, nearest_sentence
 from inspector.domain.said_renamed import identifiers_of, renamed
@@ -272,6 +272,10 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
         # the summary's own unresolved markers are where an open issue belongs (DESIGN: "open
         # issues marked unresolved"); s-orders carried it only there and was called "missing"
         return Verdict(fact, "kept", None, "the summary carries it among its unresolved markers", as_of)
+    opening = negated_opening(said.flat(), v) if fact.kind in _RULE_KINDS else None
+    if opening is not None:  # verdict-real-four: "never use the player's name" for "Use the player's name in …"
+        return Verdict(fact, "contradicted", sentence_at(said, opening[0]), f"the summary states the rule's "
+                       f"opening “{opening[1]}” behind a negation: its opposite", as_of)
     share = _share(said, fact.value)
     if share >= PARTIAL_SHARE:
         dropped = ""

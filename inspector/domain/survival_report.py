@@ -60,6 +60,12 @@ class Tally(NamedTuple):
     pending_lost: int
     not_judged: int
 
+    def brief(self) -> str:
+        """"3/6 kept, 1 lost, 1 not restated, 1 not judged", a zero left out (a generation's count, or
+        one kind's on the Survival tab)."""
+        return (f"{self.kept}/{sum(self)} kept" + (f", {self.lost} lost" if self.lost else "") + self.said()
+                + (f", {self.not_judged} not judged" if self.not_judged else ""))
+
     def said(self) -> str:
         """", 1 not restated, 1 pending lost" — the parts a count says only when not zero."""
         return ((f", {self.not_restated} not restated" if self.not_restated else "")
@@ -92,6 +98,16 @@ class Survival:
             out.setdefault(v.fact.kind, Counter())[v.verdict] += 1
         return {k: {verdict: c.get(verdict, 0) for verdict in VERDICTS} for k, c in out.items()}
 
+    @property
+    def tally_by_kind(self) -> dict[str, dict[str, int]]:
+        """Each kind's facts in the five parts of :meth:`tally` (``by_kind`` counts verdicts): the tab's
+        "evidence_ref: 0/1 kept" beside a header that did not count it lost left the reader to guess
+        (survival-words, not done 4)."""
+        out: dict[str, Counter[str]] = {}
+        for v in self.verdicts:
+            out.setdefault(v.fact.kind, Counter())[part(v)] += 1
+        return {k: {p: c.get(p, 0) for p in PARTS} for k, c in out.items()}
+
     def tally(self) -> Tally:
         """Kept, lost (check's ✗), not restated, pending lost, not judged (``unknown``): "keeps 3 of 6
         facts" with the other 3 unknown read as 3 lost (new-user-17), and "3 lost" beside check's
@@ -112,9 +128,7 @@ class Survival:
     def counts_brief(self) -> str:
         """"3/6 kept, 1 lost, 1 not restated, 1 not judged", a zero left out (what is said adds up to
         the total)."""
-        t = self.tally()
-        return (f"{t.kept}/{len(self.verdicts)} kept" + (f", {t.lost} lost" if t.lost else "") + t.said()
-                + (f", {t.not_judged} not judged" if t.not_judged else ""))
+        return self.tally().brief()
 
     def headline(self) -> str:
         return f"gen {self.generation}: {self.counts_said()}" + self.left_out()

@@ -32,7 +32,9 @@ RESULT_IN_PART = "result_in_part"
 PROMPT_RULE = "prompt_rule_not_restated"
 # A pass claim over a failed run when another run passed later (domain/said_suite_green.py).
 UNPAIRED = "run_unpaired"
-NOT_JUDGED_ALL = NOT_JUDGED | {CODE, IN_PART, RESULT_IN_PART, PROMPT_RULE, UNPAIRED}
+# A confirmed goal the summary rewords, every number and name of it kept (domain/goal_reworded.py).
+GOAL_REWORDED = "goal_reworded"
+NOT_JUDGED_ALL = NOT_JUDGED | {CODE, IN_PART, RESULT_IN_PART, PROMPT_RULE, UNPAIRED, GOAL_REWORDED}
 
 
 def finding(generation: int, why: str) -> Finding:

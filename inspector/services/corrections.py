@@ -18,6 +18,7 @@ import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.errors import BadInput, Refusal, no_generation
+from inspector.domain.goal_reworded import CODE as GOAL_REWORDED
 from inspector.domain.guarded_json import INT_MAX, INT_MIN
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.sif import identity_digest
@@ -210,7 +211,8 @@ async def correct_summary(store: Store, session: str, generation: int, text: str
                 "OR (kind = 'decision' AND status = 'pending')) ORDER BY key", (session,))]
         checked = await check_text(store, session, text, unresolved, parent)
         findings = [f for f in checked if f.severity == "finding"]
-        doubts = [f for f in checked if f.code in CANNOT_JUDGE]
+        # a goal reworded is a doubt too: saved clean, the correction read as judged in full (verdict-real-four)
+        doubts = [f for f in checked if f.code in CANNOT_JUDGE or f.code == GOAL_REWORDED]
         warnings = [f.as_dict() for f in doubts]
         if findings and not save_anyway:
             return Outcome(None, None, "refused", cv, gr, [

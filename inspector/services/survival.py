@@ -70,8 +70,9 @@ class SurvivalReport:
                 # the headline's parts, "lost" as check's ✗ (kept + lost + not_restated + pending_lost +
                 # not_judged = the facts judged); "counts" keeps the verdicts as they are
                 "tally": self.result.tally()._asdict() if self.result else {},
-                "counts_by_kind": self.result.by_kind
-                if self.result else {}, "headline": self.headline(),
+                "counts_by_kind": self.result.by_kind if self.result else {},
+                # each kind in the tally's parts, so a script's per-kind "lost" is check's ✗ too
+                "tally_by_kind": self.result.tally_by_kind if self.result else {}, "headline": self.headline(),
                 # the facts the counts leave out, by why: said after the range, proposed by a tool or model
                 "after_range": [_left_out(f) for f in self.result.after] if self.result else [],
                 "untrusted_not_counted": [_left_out(f) for f in self.result.untrusted] if self.result else [],

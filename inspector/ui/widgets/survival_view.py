@@ -17,7 +17,7 @@ from textual.reactive import var
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from inspector.domain.survival_report import PART_NOTE, part
+from inspector.domain.survival_report import PART_NOTE, Tally, part
 from inspector.services.survival import SurvivalReport
 from inspector.ui.hanging import HangingLines, Row
 from inspector.ui.safe import markup
@@ -49,10 +49,10 @@ def report_content(report: SurvivalReport) -> HangingLines:
         # two groups of two: at 80 columns the one line broke between "✓ kept" and its count
         *((blank, Content("  ".join(f"{GLYPH[v][0]} {v} {counts[v]}" for v in pair)))
           for pair in (ORDER[:2], ORDER[2:]))]
-    by_kind = report.result.by_kind
+    by_kind = report.result.tally_by_kind  # the headline's parts: "evidence_ref: 0/1 kept, 1 not restated"
     if by_kind:
         rows.append((blank, markup("[dim]$t[/]", t="  ·  ".join(
-            f"{kind}: {c['kept']}/{sum(c.values())} kept" for kind, c in sorted(by_kind.items())))))
+            f"{kind}: {Tally(**c).brief()}" for kind, c in sorted(by_kind.items())))))
     if not report.verdicts:
         rows.append((blank, markup("[dim]no protected fact has a source inside this range[/]")))
     for verdict in ORDER:
