@@ -19,6 +19,7 @@ from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, no_generation
 from inspector.domain.failures import find_failures
 from inspector.domain.said_output_numbers import tool_runs
+from inspector.domain.stale_pending import without_stale_pending
 from inspector.domain.survival import VERDICTS, Fact, Survival, Verdict, survival
 from inspector.domain.survival_report import part
 from inspector.domain.terminal_safe import inert
@@ -90,8 +91,8 @@ async def protected_facts(store: Store, session: str) -> list[Fact]:
         f"SELECT {spec.select_columns} FROM state_records WHERE session = ? AND status != 'superseded' "
         "ORDER BY key, version", (session,))
     out: list[Fact] = []
-    for row in rows:
-        r = spec.to_record(row)
+    records = without_stale_pending(map(spec.to_record, rows), lambda r: (r["key"], int(r["version"]), r["status"]))
+    for r in records:  # a proposal left pending behind its key's active version is not a second fact
         out.append(Fact(r["key"], r["kind"], r["value"], r["status"], tuple(r.get("sources") or ()), r.get("writer"),
                         r.get("rule"), r.get("rationale"), tuple(r.get("alternatives") or ()),
                         {k: r[k] for k in _DETAIL if k in r}))
