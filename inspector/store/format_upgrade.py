@@ -79,7 +79,12 @@ async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = 
     shown = str(target or "the store")
     if before > 0:
         _say(f"upgrading store format {before} → {FORMAT_VERSION}: {shown}…", final=False)
-    await db.execute("BEGIN IMMEDIATE")
+    try:
+        await db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if before > 0 and ("locked" in str(exc) or "busy" in str(exc)):
+            raise lock_held(shown, before) from None
+        raise
     try:
         while version < FORMAT_VERSION:
             steps = split_sql(MIGRATIONS[version])
@@ -225,6 +230,24 @@ def split_sql(script: str) -> list[str]:
     if buffer.strip():
         statements.append(buffer.strip())
     return statements
+
+
+def lock_held(shown: str, version: int) -> InspectorError:
+    """``store_busy`` for an older store whose upgrade could not take the write lock (review-18).
+
+    Every command upgrades an older store as it opens it (held until its first act, else rolled
+    back), so even a read command takes the write lock, and a second command on the same older store
+    waited for the first and then said only "another process kept it locked for writing" — a
+    reader left to guess why another reader blocks it, with no way out named."""
+    from inspector.store.faults import StoreRefused
+    from inspector.store.sqlite_connections import BUSY_TIMEOUT_MS
+
+    return StoreRefused(
+        f"{shown} has store format {version}, which this version reads only upgraded to {FORMAT_VERSION}, and the "
+        f"upgrade needs the store's write lock: another process held it past the {BUSY_TIMEOUT_MS / 1000:g} s wait "
+        "(any command on an older store holds it while it runs, a read command too); nothing was written — try "
+        f"again when it has finished, or run `inspector upgrade {shown}` once: after it, commands that only read no "
+        "longer wait for each other", code="store_busy")
 
 
 async def check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool,
