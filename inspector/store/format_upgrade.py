@@ -119,7 +119,7 @@ async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = 
     if hold:
         return done  # committed (and said) by the Store's first act, or rolled back at its close
     await db.execute("COMMIT")
-    _say(done.said(), final=True)
+    announce(done)
     return done
 
 
@@ -187,7 +187,9 @@ class Upgrade:
 
 Say = Callable[[str, bool], None]
 _reporter: list[Say] = []
-_left: set[str] = set()  # stores said to be left at their format (left_as_it_was)
+# Stores left at their format (left_as_it_was): path → its sentence, said at the command's end
+# (say_left) unless an upgrade of the same store was said since ("" once said or upgraded).
+_left: dict[str, str] = {}
 
 
 def report_to(say: Say | None) -> None:
@@ -197,19 +199,30 @@ def report_to(say: Say | None) -> None:
 
 
 def announce(done: Upgrade) -> None:
-    """Say an upgrade another backend made (PostgreSQL migrates under its own lock) as this module says its own."""
+    """Say an upgrade made: this module's own, a held one committed by an act, or one another backend
+    made (PostgreSQL migrates under its own lock)."""
+    _left[done.path] = ""  # an earlier open's "left at format N" is no longer true: never said
     _say(done.said(), final=True)
 
 
 def left_as_it_was(done: Upgrade) -> None:
-    """Say that a held upgrade was rolled back: the command wrote nothing (or was refused) — once per
-    store and process (an import opens its store twice: the look for bytes imported before, then the import)."""
-    if done.path in _left:
-        return
-    _left.add(done.path)
-    _say(f"{done.path} has store format {done.before}: read as format {done.after} for this command and left at "
-         f"format {done.before}, as nothing was written (`inspector upgrade {done.path}` upgrades it; so does the "
-         "first act made on it)", final=True)
+    """Note that a held upgrade was rolled back: the command wrote nothing (or was refused) — said
+    once per store and process, at the command's end (:func:`say_left`). An import or a follow opens
+    its store twice (the look for bytes imported before, then the import): said at the first close,
+    "left at format 8, as nothing was written" stood on stderr above "upgraded store format 8 → 9"
+    of the same store a moment later (review-18)."""
+    if done.path not in _left:
+        _left[done.path] = (f"{done.path} has store format {done.before}: read as format {done.after} for this "
+                            f"command and left at format {done.before}, as nothing was written (`inspector upgrade "
+                            f"{done.path}` upgrades it; so does the first act made on it)")
+
+
+def say_left() -> None:
+    """Say each store left at its format that no later open of this process upgraded."""
+    for path, text in _left.items():
+        if text:
+            _left[path] = ""
+            _say(text, final=True)
 
 
 def _say(text: str, *, final: bool) -> None:
