@@ -7,9 +7,9 @@ Lead-16-17 item 7: the JSON-list importers decoded their one document three or f
 the guarded decoder (the detection's, the converter's), 3–4× ``json.loads`` before any other work.
 The documents: the Anthropic messages of the 4 MB Claude Code bench transcript
 (bench/import_extract.py: the real files' lines repeated with fresh ids) saved as one message list
-``{"kind": "anthropic", "messages": [...]}`` in three layouts — pretty-printed with one space (as
-the real ``*.conversation.json`` files), as Python's ``json.dumps`` writes it (``", "``, ``": "``),
-and compact — and the real document transcripts in ../shared/real_sessions (Gemini CLI, Inspect AI
+``{"kind": "anthropic", "messages": [...]}`` in three layouts — pretty-printed with one space and
+text as written (as the real ``*.conversation.json`` files), as Python's ``json.dumps`` writes it by
+default (``", "``, ``": "``, every non-ASCII character escaped), and compact — and the real document transcripts in ../shared/real_sessions (Gemini CLI, Inspect AI
 ``.json``, the saved message lists). The JSON-lines line: the Claude Code file itself, against
 ``json.loads`` over its lines. Each import runs in a process of its own after one untimed import
 there (so warm), CPU time; ``--against REV`` imports with that git revision's ``inspector``
@@ -46,7 +46,7 @@ def documents(root: Path, mb: float) -> dict[str, Path]:
     cc, _ = build(root / "long-session.jsonl", int(mb * 1024 * 1024))
     doc = {"kind": "anthropic", "model": "claude-opus-4-5", "messages": message_list(cc)}
     made = {"Claude Code JSONL (the lines' path)": cc}
-    for name, text in (("indent 1", json.dumps(doc, indent=1)), ("json.dumps", json.dumps(doc)),
+    for name, text in (("indent 1", json.dumps(doc, indent=1, ensure_ascii=False)), ("json.dumps", json.dumps(doc)),
                        ("compact", json.dumps(doc, separators=(",", ":"), ensure_ascii=False))):
         path = root / f"list-{name.replace(' ', '-').replace('.', '')}.conversation.json"
         path.write_text(text, encoding="utf-8")

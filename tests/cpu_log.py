@@ -7,6 +7,16 @@ includes its fixtures' set-up (a session fixture is charged to the first test th
 it) and the subprocesses it waited for; a child not waited for (a server it leaves running)
 is not counted. Off by default: the suite runs as it always does without the variable.
 Summed with ``python -m tests.cpu_log FILE [N]`` (per file and the N costliest tests).
+
+The test PostgreSQL server's CPU is nobody's child and was in no figure, yet a run's PostgreSQL
+tests cost it more than they cost pytest (docs/benchmarks.md, Session 18). When its postmaster's
+pid is known (``INSPECTOR_TEST_PG_PID``: set by ``tests/pg_cluster.running_server`` in the
+process that starts it, as under ``-n 0``; printed by ``python -m tests.pg_cluster`` for a server
+run by hand), a last column holds the server's CPU from the test's set-up to its teardown: the
+postmaster's own and that of the backends it reaped (connections that ended, ``CREATE`` and
+``DROP DATABASE``). Under xdist the workers share the server, so the column is only exact with
+one process; it is ``-`` where no server is known (before the first PostgreSQL test, and for the
+test during whose teardown the run's server stops: its CPU can no longer be read).
 """
 
 from __future__ import annotations
@@ -21,7 +31,9 @@ from pathlib import Path
 import pytest
 
 LOG_VARIABLE = "INSPECTOR_TEST_CPU_LOG"
+PG_PID_VARIABLE = "INSPECTOR_TEST_PG_PID"
 _PHASES: dict[str, list[float]] = {}
+_SERVER: dict[str, list[float | None]] = {}
 _APP_STARTS = [0]
 
 
@@ -35,6 +47,26 @@ def _timed(item: pytest.Item, phase: str) -> Generator[None, None, None]:
     yield
     own2, children2, wall2 = _now()
     _PHASES.setdefault(item.nodeid, []).extend([own2 - own, children2 - children, wall2 - wall])
+
+
+def server_cpu(pid: str | None = None) -> float | None:
+    """The CPU seconds of process ``pid`` (default: the test server's) and of the children it
+    reaped, or None when there is no such process (no server known, or it has stopped)."""
+    pid = pid or os.environ.get(PG_PID_VARIABLE)
+    if not pid:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return sum(int(v) for v in fields[11:15]) / os.sysconf("SC_CLK_TCK")  # utime stime cutime cstime
+
+
+def _server_spent(nodeid: str) -> str:
+    before, after = (_SERVER.pop(nodeid, None) or [None, None])[:2]
+    if after is None:
+        return "-"
+    return f"{after - (before or 0.0):.4f}"  # a server started in this test's set-up: all of it is this test's
 
 
 def _count_app_starts() -> None:
@@ -55,6 +87,7 @@ if os.environ.get(LOG_VARIABLE):
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+        _SERVER[item.nodeid] = [server_cpu()]
         yield from _timed(item, "setup")
 
     @pytest.hookimpl(hookwrapper=True)
@@ -64,17 +97,19 @@ if os.environ.get(LOG_VARIABLE):
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
         yield from _timed(item, "teardown")
+        _SERVER.setdefault(item.nodeid, [None]).append(server_cpu())
 
     def pytest_runtest_logfinish(nodeid: str, location: tuple[str, int | None, str]) -> None:
         figures = _PHASES.pop(nodeid, [])
         starts, _APP_STARTS[0] = _APP_STARTS[0], 0
         with open(os.environ[LOG_VARIABLE], "a", encoding="utf-8") as log:
-            log.write("\t".join([nodeid, *(f"{x:.4f}" for x in figures), str(starts)]) + "\n")
+            log.write("\t".join([nodeid, *(f"{x:.4f}" for x in figures), str(starts), _server_spent(nodeid)]) + "\n")
 
 
 def summary(path: Path, top: int) -> str:
-    """Per file (CPU own + children, wall, tests) and the ``top`` costliest tests by CPU."""
-    per_file: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0])
+    """Per file (CPU own + children, wall, tests, the PostgreSQL server's CPU where it was
+    logged) and the ``top`` costliest tests by CPU."""
+    per_file: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0, 0.0])
     tests: list[tuple[float, float, float, str]] = []
     for line in path.read_text(encoding="utf-8").splitlines():
         nodeid, *raw = line.split("\t")
@@ -85,12 +120,13 @@ def summary(path: Path, top: int) -> str:
         row[1] += kids
         row[2] += wall
         row[3] += 1
+        row[4] += float(raw[10]) if len(raw) > 10 and raw[10] != "-" else 0.0
         tests.append((own + kids, kids, wall, nodeid))
-    out = [f"{'cpu':>8} {'kids':>7} {'wall':>8} {'n':>4}  file"]
-    for name, (own, kids, wall, n) in sorted(per_file.items(), key=lambda kv: -(kv[1][0] + kv[1][1])):
-        out.append(f"{own + kids:8.2f} {kids:7.2f} {wall:8.2f} {int(n):4d}  {name}")
-    total = [sum(r[i] for r in per_file.values()) for i in range(4)]
-    out.append(f"{total[0] + total[1]:8.2f} {total[1]:7.2f} {total[2]:8.2f} {int(total[3]):4d}  TOTAL")
+    out = [f"{'cpu':>8} {'kids':>7} {'wall':>8} {'n':>4} {'server':>7}  file"]
+    for name, (own, kids, wall, n, server) in sorted(per_file.items(), key=lambda kv: -(kv[1][0] + kv[1][1])):
+        out.append(f"{own + kids:8.2f} {kids:7.2f} {wall:8.2f} {int(n):4d} {server:7.2f}  {name}")
+    total = [sum(r[i] for r in per_file.values()) for i in range(5)]
+    out.append(f"{total[0] + total[1]:8.2f} {total[1]:7.2f} {total[2]:8.2f} {int(total[3]):4d} {total[4]:7.2f}  TOTAL")
     out.append("")
     for cpu, kids, wall, nodeid in sorted(tests, reverse=True)[:top]:
         out.append(f"{cpu:8.2f} {kids:7.2f} {wall:8.2f}  {nodeid}")

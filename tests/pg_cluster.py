@@ -20,12 +20,14 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 SUPERUSER = "inspector"
+PID_VARIABLE = "INSPECTOR_TEST_PG_PID"  # the postmaster's pid, for tests/cpu_log.py's server column
 
 
 def pg_bin_dir() -> Path | None:
@@ -106,9 +108,11 @@ def running_server(*, in_memory: bool = False) -> Iterator[str]:
     subprocess.run(_as_server_user([str(bin_dir / "pg_ctl"), "-D", str(data), "-w", "-t", "60", "-o", options,
                                     "-l", str(root / "server.log"), "start"]),
                    check=True, capture_output=True, env=env, cwd=root)
+    os.environ[PID_VARIABLE] = (data / "postmaster.pid").read_text(encoding="utf-8").split("\n", 1)[0]
     try:
         yield f"postgresql://{SUPERUSER}@127.0.0.1:{port}/postgres"
     finally:
+        os.environ.pop(PID_VARIABLE, None)
         subprocess.run(_as_server_user([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
                        capture_output=True, env=env, cwd=root)
         shutil.rmtree(root, ignore_errors=True)
@@ -117,4 +121,6 @@ def running_server(*, in_memory: bool = False) -> Iterator[str]:
 if __name__ == "__main__":  # a server for trying things by hand: prints its URL, stops on Enter
     with running_server() as url:
         print(url, flush=True)
+        if PID_VARIABLE in os.environ:  # not when INSPECTOR_TEST_PG_URL names a server of someone else's
+            print(f"{PID_VARIABLE}={os.environ[PID_VARIABLE]}", file=sys.stderr, flush=True)
         input()

@@ -177,7 +177,7 @@ async def test_the_published_store_has_every_index_of_its_format(tmp_path: Path)
     src = write_sif(tmp_path / "a.jsonl", [session_record(), *(event_record(n) for n in range(1, 200))])
     target = tmp_path / "s.db"
     await import_file(src, target, actor="t")
-    assert _indexes(target, "events") == {"events_time", "events_call", "events_trust_label", "events_long"}
+    assert _indexes(target, "events") == {"events_time", "events_call", "events_trust_label", "events_long", "events_long_extra"}
     with sqlite3.connect(target) as db:
         assert schema_of(db) == expected_schema()
         plan = " ".join(str(r[-1]) for r in db.execute(
@@ -204,7 +204,7 @@ def test_making_the_schema_keeps_what_the_import_needs_again(tmp_path: Path) -> 
     made = fresh.create_schema(tmp_path / "filling.db", b"the file's bytes\n")
     want = {sql for (kind, _name), sql in expected_schema().items()
             if kind == "index" and sql is not None and "ON events(" in sql and "UNIQUE" not in sql}
-    assert len(made.deferred) == 4 and set(made.deferred) == want  # events_time, _call, _trust_label, _long
+    assert len(made.deferred) == 5 and set(made.deferred) == want  # events_time, _call, _trust_label, _long, _long_extra
     with sqlite3.connect(tmp_path / "filling.db") as db:
         assert db.execute("SELECT value FROM store_meta WHERE key = 'digest_key'").fetchone()[0] == made.key.hex()
     assert made.file_digest == keyed_digest(made.key, b"the file's bytes\n")

@@ -1,8 +1,11 @@
 """What a new reviewer met on transcripts nobody had seen (docs/reviews/newuser-18.md).
 
 The Drift tab's field timeline showed key names and no marks: an imported rule's key is a slug of
-its words with a hash (50 characters), and the marks came after it, past the pane's edge. The
-drift rebuild said an edited file's path was in no event of the range: it read only events' text.
+its words with a hash (50 characters), and the marks came after it, past the pane's edge; it called
+a rule said after a generation's range lost by it; the tab opened at 80×24 scrolled past survival's
+✗ lines, which no key reached. The drift rebuild said an edited file's path was in no event of the
+range. After filing a deletion the notice named a key that did nothing; a reason field lost its text
+to the first key typed back in it. (The rest: tests/test_newuser_18_input.py.)
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from click.testing import CliRunner
 
 from inspector.cli.main import cli
@@ -78,96 +80,6 @@ def test_the_rebuild_finds_an_edited_path_in_the_call_that_edited_it(tmp_path: P
     assert f"artifact.migrate-py: “{path}” verbatim in evt:2" in text, text
 
 
-def test_a_pasted_terminal_link_proposes_the_url_without_its_escape_bytes(tmp_path: Path) -> None:
-    """An OSC 8 link in the user's words ("\\x1b]8;;URL\\x1b\\\\text\\x1b]8;;\\x1b\\\\") proposed the reference
-    "URL␛\\the": the terminal's escape bytes and the link text's first word, as the URL to confirm."""
-    link = "\x1b]8;;https://ci.example/build/42\x1b\\the red build\x1b]8;;\x1b\\"
-    records = [session_record(owner="t"), event_record(1, content=f"Fix {link} before Friday."),
-               {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive",
-                "text": "Fixing https://ci.example/build/42 (the red build).", "covers": [1, 1], "sources": ["evt:1"]}]
-    store = tmp_path / "s.db"
-    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
-    facts = json.loads(CliRunner().invoke(cli, ["facts", str(store), "--session", "s1", "--json"]).output)
-    assert [f["value"] for f in facts if f["kind"] == "reference"] == ["https://ci.example/build/42"], facts
-
-
-def test_a_session_searched_in_part_is_never_said_not_to_hold_the_query(tmp_path: Path) -> None:
-    """A 5 MB tool result with the word in its last line: ``search --all-sessions`` said "0 of 1
-    session hold 'ZQXNEEDLE'" (the index reads a material's first 4 MiB), and one session's
-    ``--json`` said ``"not_searched": {}``, which the README defines as "it looked everywhere"."""
-    from inspector.store.schema import MATERIAL_INDEX_CAP
-
-    big = "line of log text\n" * (MATERIAL_INDEX_CAP // 17 + 1000) + "ZQXNEEDLE at the end\n"
-    src = write_sif(tmp_path / "a.jsonl", [
-        session_record("s1", title="the long log"),
-        event_record(1, content="find the needle"),
-        {"type": "material", "session": "s1", "id": "res:big", "source_event": 1, "content": big}])
-    store = tmp_path / "s.db"
-    asyncio.run(import_file(src, store, actor="t"))
-    one = json.loads(CliRunner().invoke(cli, ["search", str(store), "--session", "s1", "ZQXNEEDLE", "--json"]).output)
-    assert one["hits"] == [] and one["not_searched"] == {"materials_in_part": 1}, one
-    every = CliRunner().invoke(cli, ["search", str(store), "ZQXNEEDLE", "--all-sessions", "--json"])
-    answer = json.loads(every.output)
-    assert answer["sessions_matched"] == 0
-    assert [s["session"] for s in answer["searched_in_part"]] == ["s1"], answer
-    said = CliRunner().invoke(cli, ["search", str(store), "ZQXNEEDLE", "--all-sessions"]).output
-    assert "0 of 1 session hold 'ZQXNEEDLE'; 1 of them was searched in part" in said, said
-    assert "may hold it: s1" in said, said
-
-
-async def test_indexing_one_event_says_one_event(tmp_path: Path) -> None:
-    """stderr said "indexing 1 events for search…" before the hits of a store with one new event;
-    the app's search box said it so too."""
-    from inspector.cli.search_command import IndexingNote
-    from inspector.ui.widgets.evidence_channel import EvidenceChannel
-
-    assert IndexingNote().line(0, 1) == "indexing 1 event for search…"
-    assert IndexingNote().line(0, 2500) == "indexing 2,500 events for search…"
-    store = await _store_with_a_long_key(tmp_path)
-    app = InspectorApp(store, reviewer="t")
-    async with app.run_test(size=(120, 35)) as pilot:
-        await settle(app, pilot)
-        channel = app.screen.query_one(EvidenceChannel)
-        channel.show_indexing("push", 0, 1)
-        await pilot.pause()
-        said = str(channel.records.get_option_at_index(0).prompt)
-    assert said.startswith("indexing 1 event for search…"), said
-
-
-def test_a_folder_of_transcripts_given_to_open_says_how_to_list_them(tmp_path: Path) -> None:
-    """``inspector ~/transcripts`` (a new reviewer's first guess) said only "is a folder, not a store
-    file": the way to see what is in it (``--source``) was in the README alone. Nothing is made there."""
-    folder = tmp_path / "my transcripts"
-    folder.mkdir()
-    (folder / "run.jsonl").write_text('{"type": "user"}\n', encoding="utf-8")
-    before = sorted(p.name for p in folder.iterdir())
-    result = CliRunner().invoke(cli, [str(folder)])
-    assert result.exit_code == 3
-    said = " ".join(result.output.split())
-    assert f"is a folder, not a store file; the transcripts in it: `inspector --source '{folder}'`" in said, said
-    assert f"`inspector sessions --discover --source '{folder}'`" in said, said
-    assert sorted(p.name for p in folder.iterdir()) == before
-
-
-@pytest.mark.parametrize(("content", "where"), [("[]", "([])"), ('{"messages": []}', "(messages: [])"),
-                                                ('{"model": "x", "input": []}', "(input: [])")])
-@pytest.mark.parametrize("named", [None, "openai-chat", "anthropic", "openai-responses"])
-def test_an_empty_message_list_is_refused_as_empty_input(tmp_path: Path, content: str, where: str,
-                                                         named: str | None) -> None:
-    """``[]`` said "cannot tell what it is … name its format", and named with ``--from`` it made a
-    store of one session with no event: empty input, exit 3 and nothing written, as an empty file."""
-    src = tmp_path / "chat.json"
-    src.write_text(content, encoding="utf-8")
-    store = tmp_path / "s.db"
-    result = CliRunner().invoke(cli, ["import", str(src), "--into", str(store), "--json",
-                                      *(["--from", named] if named else [])])
-    assert result.exit_code == 3, result.output
-    error = json.loads(result.stdout)["error"]
-    assert error["code"] == "empty_file" and error["message"] == (
-        f"chat.json is an empty message list {where}: there is nothing to import"), error
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["chat.json"]
-
-
 async def test_the_filed_notice_names_the_keys_that_carry_the_request_out(tmp_path: Path, monkeypatch: Any) -> None:
     """After filing, the notice said "x on it in Deletions": x is the key that opens that tab (open
     already), so pressing it did nothing; enter opens the request, and x there carries it out."""
@@ -202,3 +114,121 @@ async def test_the_filed_notice_names_the_keys_that_carry_the_request_out(tmp_pa
         await pilot.press("x")
         await settle(app, pilot)
         assert isinstance(app.screen, ConfirmDeletion)
+
+
+def _two_generations(tmp_path: Path) -> Path:
+    """A rule given after the first compaction (evt:3), which the second one drops."""
+    records = [session_record(owner="t"), event_record(1, content="Migrate billing to Postgres 16."),
+               event_record(2, content="Never push to main."),
+               event_record(3, content="Always run make lint before committing."),
+               event_record(4, kind="assistant_message", trust="model", content="ok"),
+               {"type": "state", "session": "s1", "key": "constraint.push", "kind": "constraint",
+                "value": "Never push to main", "sources": ["evt:2"], "writer": "user", "version": 1, "status": "active"},
+               {"type": "state", "session": "s1", "key": "constraint.lint", "kind": "constraint",
+                "value": "Always run make lint before committing", "sources": ["evt:3"], "writer": "user",
+                "version": 1, "status": "active"},
+               {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive",
+                "text": "Migrating billing. Never push to main.", "covers": [1, 2], "sources": ["evt:1", "evt:2"]},
+               {"type": "summary", "session": "s1", "generation": 2, "kind": "recursive",
+                "text": "Migrating billing. Never push to main.", "covers": [1, 4], "sources": ["evt:1", "evt:2"]}]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
+    return store
+
+
+def test_the_field_timeline_does_not_call_lost_a_rule_said_after_the_generation(tmp_path: Path) -> None:
+    """A rule first said after generation 1's range was ∅ missing in g1, beside "no drift found" for
+    generation 1 and survival's "after its range: not judged": the same question, three answers."""
+    store = _two_generations(tmp_path)
+    first = json.loads(CliRunner().invoke(cli, ["drift", str(store), "--session", "s1", "--generation", "1",
+                                                "--json"]).output)
+    assert first["findings"] == []
+    cells = first["field_timeline"]["cells"]
+    assert cells["constraint.lint"] == {"1": "after", "2": "missing"}, cells
+    assert cells["constraint.push"] == {"1": "kept", "2": "kept"}, cells
+    said = CliRunner().invoke(cli, ["drift", str(store), "--session", "s1"]).output
+    assert "constraint.lint" in said and "· ∅" in said and "first said after that generation's range" in said, said
+
+
+async def test_the_drift_tab_marks_a_rule_said_after_the_generation_as_such(tmp_path: Path) -> None:
+    store = await asyncio.to_thread(_two_generations, tmp_path)
+    app = InspectorApp(store, reviewer="t")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("d")
+        await settle(app, pilot)
+        lines = str(app.screen.query_one("#drift-timeline-text").render()).split("\n")
+    assert "· said after its range" in lines, lines
+    [row] = [line for line in lines if line.endswith("constraint.lint")]
+    assert row.split()[:2] == ["·", "∅"], lines
+
+
+def _rules_lost(tmp_path: Path) -> Path:
+    """Four confirmed rules a compaction dropped: survival's ✗ lines head the Drift tab."""
+    rules = [f"Never touch the {w} database without a ticket from the on-call lead" for w in
+             ("billing", "orders", "users", "audit")]
+    records = [session_record(owner="t"), *(event_record(n + 1, content=r) for n, r in enumerate(rules)),
+               *({"type": "state", "session": "s1", "key": f"constraint.rule-{n}", "kind": "constraint", "value": r,
+                  "sources": [f"evt:{n + 1}"], "writer": "user", "version": 1, "status": "active"}
+                 for n, r in enumerate(rules)),
+               {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive",
+                "text": "Working on the databases.", "covers": [1, 4], "sources": ["evt:1"]}]
+    store = tmp_path / "s.db"
+    asyncio.run(import_file(write_sif(tmp_path / "a.jsonl", records), store, actor="t"))
+    return store
+
+
+async def test_the_drift_tab_opens_on_its_heading_and_survival_lines_at_80x24(tmp_path: Path) -> None:
+    """The survival ✗ lines (check's fact_missing) sit between the generation's heading and its first
+    finding; disabled, the cursor started on the finding below them and the list opened scrolled
+    past them and the heading, with no key to go back up (Home and ↑ stop at the first finding)."""
+    from textual.widgets import OptionList
+
+    from inspector.ui.correction_dialog import CorrectionDialog
+
+    store = await asyncio.to_thread(_rules_lost, tmp_path)
+    app = InspectorApp(store, reviewer="t")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("d")
+        await settle(app, pilot)
+        listing = app.screen.query_one("#drift-findings", OptionList)
+        heading = str(listing.get_option_at_index(0).prompt)
+        assert heading.startswith("generation 1:"), heading
+        assert listing.highlighted == 1 and str(listing.get_option_at_index(1).id).startswith("survival:")
+        assert listing.scroll_y == 0, listing.scroll_y  # the heading in sight
+        await pilot.press("down", "home")
+        await settle(app, pilot)
+        assert listing.highlighted == 1 and listing.scroll_y == 0
+        await pilot.press("c")  # on a survival row: a corrected generation, as on a finding
+        await settle(app, pilot)
+        assert isinstance(app.screen, CorrectionDialog) and app.screen.generation == 1
+
+
+async def test_typing_in_a_reason_typed_before_adds_to_it(tmp_path: Path) -> None:
+    """In the correction dialog, tab to the reason, type, shift+tab to the value and tab back: the
+    reason was selected on focus and the next key replaced it."""
+    from textual.widgets import Input
+
+    from inspector.ui.correction_dialog import CorrectionDialog
+
+    store = await _store_with_a_long_key(tmp_path)
+    app = InspectorApp(store, reviewer="t")
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("1", "c")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, CorrectionDialog)
+        await pilot.press("tab", *"the user", "shift+tab", "tab", *" said so")
+        await settle(app, pilot)
+        assert dialog.query_one("#correct-reason", Input).value == "the user said so"
+
+
+def test_the_cli_field_timeline_lines_up_each_keys_marks(tmp_path: Path) -> None:
+    """``drift`` padded keys to 28 before the marks: every imported key is longer, so each row's
+    marks stood at another column (“goal.main ✓ ✓” then “goal.later_request.also-… ∅ ∅”)."""
+    store = _two_generations(tmp_path)
+    said = CliRunner().invoke(cli, ["drift", str(store), "--session", "s1"]).output.splitlines()
+    rows = said[said.index("field timeline (generations 1 2):") + 1:][:2]
+    assert sorted(rows) == ["  · ∅  constraint.lint", "  ✓ ✓  constraint.push"], said

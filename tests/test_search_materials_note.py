@@ -43,4 +43,4 @@ async def test_a_material_beyond_the_index_cap_makes_the_search_say_so(tmp_path:
     await import_file(src, db, actor="t")
     async with await open_store(db) as store:
         result = await search(store, "s1", "alpha")
-    assert not result.complete and result.note == "1 material is indexed only in its first 4 MiB"
+    assert not result.complete and result.note == "1 material is indexed only in its first 4 MiB (res:big)"

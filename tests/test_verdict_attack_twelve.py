@@ -13,8 +13,9 @@ from tests.verdict_attack_twelve_cases import twelve_cases
 
 CASES = twelve_cases()
 # Drifted texts not caught: e-d2 cites evt:7 (the failing run) as a source, which counts as naming it
-# (main's rule for every failure; not changed this round).
-NOT_CAUGHT: set[str] = {"e-d2"}
+# (main's rule for every failure; not changed this round); h-d3's "2 packages pass" agrees with the first
+# run's two ok lines (a count any run in range printed is not wrong: the rule of every count family).
+NOT_CAUGHT: set[str] = {"e-d2", "h-d3"}
 # Drifted texts that are an honest "?" (what the later run covered, or the long result's middle, is not known).
 UNSURE = {"p-d8": "run_unpaired", "l-d4": "result_in_part", "l-d5": "result_in_part", "l-d6": "result_in_part"}
 FALSE_ALARM: set[str] = set()
@@ -97,3 +98,29 @@ def test_survival_pairs_a_claim_with_the_run_it_names(tmp_path_factory: pytest.T
     got = asyncio.run(judge(tmp_path_factory.mktemp("rec"), *picked))
     assert {cid: v["survival"]["failure.run"] for cid, v in got.items()} == {
         "p-f1-rec": "kept", "p-f2-rec": "kept", "p-f7-rec": "kept", "p-d3-rec": "missing"}
+
+
+def test_a_confirmed_deadline_in_other_words_is_a_question_and_a_moved_one_a_finding(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A deadline is now a proposed rule (facts_deadline.py). Confirmed, drift wanted its words: "The user
+    wants the fix shipped by the end of the month." was ✗ protected_missing (the edited 4b7d5121
+    compaction). The same deadline in other words is a "?" naming the sentence; another deadline, none
+    at all, or the deadline left out is still ✗."""
+    import asyncio
+
+    from tests.verdict_attack_cases import case
+
+    rule = {"key": "constraint.deadline", "kind": "constraint", "value": "Ship the fix by the end of the month",
+            "sources": ["evt:1"]}
+    events = [{"seq": 1, "kind": "user_message", "content": "Fix the export. Ship the fix by the end of the month."},
+              {"seq": 2, "kind": "assistant_message", "content": "On it."}]
+    texts = {"same": "The user wants the fix shipped by the end of the month.",
+             "moved": "The user wants the fix shipped by the end of next month.",
+             "dropped": "The user wants the fix shipped; there is no deadline for the fix any more.",
+             "left": "The user wants the export fixed."}
+    got = asyncio.run(judge(tmp_path_factory.mktemp("deadline"), *(
+        case(name, text, covers=(1, 2), events=events, state=[rule], unresolved=(), sources=("evt:1",))
+        for name, text in texts.items())))
+    [note] = got["same"]["codes"]["subject_unjudged"]
+    assert not blocking(got["same"]) and note.where == texts["same"] and note.words == ("the end of the month",)
+    assert all(blocking(got[name]) for name in ("moved", "dropped", "left"))

@@ -144,3 +144,13 @@ def test_the_prompts_task_left_out_of_a_summary_is_not_lost(tmp_path: Path) -> N
     task = "You are a release assistant and you should keep the changelog current"
     got = _judged(tmp_path, "Release 1.2.", "The user asked for release 1.2.", system=f"{task}.")
     assert got == {f"goal: {task}": "unknown"}
+
+
+def test_a_users_rule_conditioned_on_the_sentence_before_keeps_its_condition() -> None:
+    """The user's "If not, never deploy to production." was a rule on its own (never deploy); with
+    the sentence it depends on it is the rule the user set, and with none before it, none."""
+    facts = _same_running(_log({"kind": "user_message", "trust": "user", "content": "Fix the deploy. Check whether "
+                                "the migration ran. If not, never deploy to production."},
+                               {"kind": "user_message", "trust": "user", "content": "Otherwise never touch the cache."}))
+    assert [(v, r) for _, v, r in facts if r.startswith("constraint")] == [
+        ("Check whether the migration ran. If not, never deploy to production", "constraint.word:never")]

@@ -9,7 +9,7 @@ from inspector.services import corrections
 from inspector.services.channels import state_records
 from inspector.services.verifying import verify_store
 from inspector.store.connection import open_store
-from tests.test_drift import S, store  # noqa: F401 - the shared fixture
+from tests.test_drift import S, master, store  # noqa: F401 - the shared fixtures (store is a copy of master)
 
 
 async def test_confirming_an_older_pending_version_is_refused(store: Path) -> None:  # noqa: F811

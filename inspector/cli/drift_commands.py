@@ -9,7 +9,6 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
-from inspector.domain.cell_width import padded
 from inspector.domain.errors import BadInput
 from inspector.domain.plurals import counted as _n
 from inspector.domain.trust import record_text
@@ -100,8 +99,12 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
         if t.keys:
             lines.append(f"field timeline (generation{'s' if len(t.generations) > 1 else ''} "
                          + " ".join(str(g) for g in t.generations) + "):")
-            mark = {"kept": "✓", "rewritten": "≠", "missing": "∅"}
-            lines += [f"  {padded(k, 28)} " + " ".join(mark[t.cells[k][g]] for g in t.generations) for k in t.keys]
+            mark = {"kept": "✓", "rewritten": "≠", "missing": "∅", "after": "·"}
+            # the marks first, in the generations' order, then the key: padded to 28, an imported key
+            # (a 50-character slug) pushed its marks out of line with the others' (newuser-18)
+            lines += [f"  {' '.join(mark[t.cells[k][g]] for g in t.generations)}  {k}" for k in t.keys]
+            if any(c == "after" for row in t.cells.values() for c in row.values()):
+                lines.append("  (· first said after that generation's range: not judged there)")
         lines.append("rebuild from the raw log:")
         lines += [f"  {r.key}: “{r.value}” " + _where(r.verbatim_in, r.cited) for r in report.rebuild]
         if report.narrative:

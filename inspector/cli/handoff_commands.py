@@ -51,7 +51,7 @@ def way_on(store: Path, result: HandoffCheck, where: dict[str, Any], session: st
 @json_option
 @run_command()
 async def handoff_cmd(store: Path, handoff: str, session: str | None, as_json: bool) -> int:
-    """Check HANDOFF: every condition for accepting it, with its result."""
+    """Check HANDOFF: every condition for accepting it, with its result; exit 1 when refused."""
     async with await open_store(store) as opened:
         result = await handoffs.check(opened, handoff, session)
         where = await handoffs.standing(opened, handoff, session)

@@ -59,7 +59,8 @@ NOT_CHECKED = (
     "a value split across records other than a sensitive value (phone, e-mail, ID, card, address, key) cut once "
     "at one record's end and another's start — each part 4+ characters, or any length between consecutive events, "
     "a call and its result, an event and the material it observed: a split line of prose, a split with text "
-    "between the parts, in three or more parts, encoded (base64, hex), or next to a text that ends or starts with "
+    "between the parts, in three or more parts, encoded or in a second reading (base64, base32, base85, hex, CSS, "
+    "UTF-7, a separator between every letter, numbers in words), or next to a text that ends or starts with "
     "a whole value of its own (a 16-character key whose rest opens the next text) is not looked for",
 )
 

@@ -16,9 +16,11 @@ fields — also spelled in another script's digits, with marks on its digits or 
 letters (``١٣٩…``, ``zq.hіdden@…``: each text is read a second time in its plain spelling,
 deletion_forms.plain_spelling, hostile review eight), and with its escapes decoded (URL, JSON,
 HTML, quoted-printable), ROT13-ed or reversed (a value or line of up to 96 characters), or in
-Chinese numerals (一三九…: hostile review nine).
-A copy in base64 or hex, split across events, or a target line embedded in a longer line is not
-recognised from a digest; ``deletion`` lists it while the request is pending, not after.
+Chinese numerals (一三九…: hostile review nine); since round ten also CSS-escaped or in UTF-7, and a
+number in English digit words or Chinese place-value numerals.
+A copy in base64, base32, base85 or hex, with a separator between every letter, split across events,
+or a target line embedded in a longer line is not recognised from a digest; ``deletion`` lists it while
+the request is pending, not after.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from collections.abc import Callable, Iterable
 from inspector.domain.deletion import NUMBER_MIN_DIGITS, secret_values
 from inspector.domain.deletion_forms import decoded, plain_spelling, rot13
 from inspector.domain.number_copies import CHINESE_DIGITS
+from inspector.domain.number_words import chinese_place_values, english_digits
+from inspector.domain.other_readings import css_decoded, utf7_decoded
 
 PREFIX = "deleted-value:"  # so a value's fingerprint never equals another keyed digest of the same text
 _NUMBERISH = re.compile(r"[0-9\uff10-\uff19\s\-\u2010-\u2015.·()/+]+")
@@ -41,6 +45,12 @@ _CHINESE_RUN = re.compile(f"(?:[{''.join(CHINESE_DIGITS)}][\\s\\-.·、，,]{{0,
 # A text with none ("%20", "&amp;", "x=1") is not decoded and read again.
 _TELLING_ESCAPE = re.compile(r"%(?:40|3[0-9]|[89A-Fa-f][0-9A-Fa-f]|[uU][0-9A-Fa-f]{4})|\\+[uUx0-3]"
                              r"|&(?!(?:amp|lt|gt|quot|apos);)#?[0-9A-Za-z]+;|=(?:40|3[0-9]|[C-F][0-9A-F]|\r?\n)")
+def _telling(piece: str) -> bool:
+    """A decoded CSS or UTF-7 piece that can be part of a value: a sign, a digit, a non-ASCII character
+    (an escaped letter alone hides nothing a digest of the value could not find as written)."""
+    return any(not ch.isalpha() or not ch.isascii() for ch in piece)
+
+
 _TURNED_MAX = 96  # a sensitive value is shorter; a longer line of the targets is not looked for turned
 _DIGIT_RUN = re.compile(r"\d(?:[\s\-.]{0,3}\d){6,}")
 
@@ -75,6 +85,10 @@ def held(texts: list[str], digest: Callable[[str], str]) -> set[str]:
             undone.append(plain)
         if not text.isascii() and _CHINESE_RUN.search(text):
             undone.append(text.translate(_CHINESE))
+        # round ten's second readings (CSS escapes, UTF-7) and numbers in words, read back (a number
+        # as its digits: the patterns know a phone number by them)
+        undone += [r for r in (css_decoded(text, _telling), utf7_decoded(text, _telling)) if r is not None]
+        undone += [*english_digits(text), *chinese_place_values(text)]
     values = secret_values(texts + respelled + undone)
     # ROT13 and reversal keep a value's shape (an address stays one), so each value found is turned
     # back rather than every text read twice more — a value, not a long line: a log's every line

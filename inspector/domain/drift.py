@@ -29,7 +29,8 @@ from inspector.domain.prompt_rule import note as prompt_rule_note
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said import normal_text
 from inspector.domain.said_agreed import agreed_reversal
-from inspector.domain.said_departures import departure, plan_of, pronoun_in
+from inspector.domain.said_deadline import deadline_restated
+from inspector.domain.said_departures import SUBJECT_UNJUDGED, departure, plan_of, pronoun_in
 from inspector.domain.said_departures import message as departure_message
 from inspector.domain.said_language import other_language
 from inspector.domain.said_scope import scope_open
@@ -160,7 +161,8 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             if not rewritten and not (held.get(fact.norm_value) or held_after_get(text_norm, fact.norm_value,
                                                                            fact.bounded, held)):
                 missing_found.append(prompt_rule_note(gen.generation, fact.key, fact.value, fact.sources)
-                                     if fact.from_prompt else Finding("protected_missing", fact.key,
+                                     if fact.from_prompt else _deadline_restated(gen.generation, fact, said)
+                                     or Finding("protected_missing", fact.key,
                                              f"the {kind} “{fact.value}” ({fact.key}) is not in generation "
                                              f"{gen.generation}'s text (after normalising case and white space)"
                                              + (", whatever its claim says." if claim is not None else ".")
@@ -214,6 +216,15 @@ def _own_words(f: Finding, text: str) -> Finding:
     """F12: the finding's sentence, and the words its message quotes, in the summary's own characters."""
     return Finding(f.code, f.key, requoted(text, f.message, (f.where, *f.words)), f.severity, f.words,
                    in_own_words(text, f.where) if f.where else f.where)
+
+
+def _deadline_restated(generation: int, fact: StateFact, said: Said) -> Finding | None:
+    """A "?" (subject_unjudged), not ✗, for a deadline rule the text restates in other words."""
+    hit = deadline_restated(said, fact.value) if fact.kind == "constraint" else None
+    return None if hit is None else Finding(
+        SUBJECT_UNJUDGED, fact.key, f"generation {generation} gives the deadline “{hit[0]}” of “{fact.value}” "
+        f"({fact.key}) in other words: “{hit[1]}” — the rule reads a rule's words, not what they mean; a person "
+        "must read it", "warning", words=(hit[0],), where=hit[1])
 
 
 def _decision_named(said: Said, fact: StateFact) -> bool:

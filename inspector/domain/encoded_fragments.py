@@ -14,18 +14,19 @@ folding; base85 (RFC 1924: git, Python's ``b85encode``) and Ascii85 (Adobe: Post
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 
 MIN_ENCODED = 8  # fewer characters would match by coincidence
 
 
-def _grouped(data: bytes, group: int, encode: object) -> list[str]:
+def _grouped(data: bytes, group: int, encode: Callable[[bytes], bytes]) -> list[str]:
     """``encode`` of ``data``'s whole groups for each start within a group (padding never kept)."""
     out = []
     for start in range(group):
         body = data[start:]
         body = body[:len(body) - len(body) % group]
         if body:
-            piece = encode(body).decode("ascii").rstrip("=")  # type: ignore[operator]
+            piece = encode(body).decode("ascii").rstrip("=")
             if len(piece) >= MIN_ENCODED:
                 out.append(piece)
     return out

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from inspector.domain.facts_condition import with_condition
 from inspector.domain.facts_text import SENTENCE_MAX, Proposal, constraint_word, user_sentences
 from inspector.domain.logevents import LogEvent
 from inspector.domain.textnorm import norm
@@ -70,11 +71,6 @@ _TASK = re.compile(
     r"^(?:you(?:'re|\s+are)\s+(?:a|an|the)\b[^.;]{1,100}?[,;]?\s*(?:and\s+)?(?:you\s+(?:should|will|need\s+to|"
     r"have\s+to|are\s+(?:tasked\s+with|asked\s+to))|your\s+(?:task|job|goal|role)\s+is)\b|(?:your|the)\s+(?:task|job|goal|mission|objective)\s+is\s+to\b)")
 _RESTRICTS = re.compile(r"(?<![a-z])(?:never|not|only|always|no|don't|must)(?![a-z])")
-# A sentence whose condition is the one before it: "If so, tell them they're a winner." alone is a
-# rule with no condition — proposed with the sentence it depends on, or not at all.
-_ANAPHORIC = re.compile(r"^(?:if\s+(?:so|not|yes|no|true|false|that(?:'s|\s+is)\s+the\s+case|it\s+does(?:n't)?|"
-                        r"they\s+do(?:n't)?|it\s+is(?:n't)?|they\s+are(?:n't)?)|otherwise|in\s+(?:that|this|either)\s+case|"
-                        r"else|if\s+it\s+matches)\b|^(?:如果是|如果不是|否则|若是如此|如是)")
 GOAL_RULE = "goal.system"
 
 
@@ -100,20 +96,12 @@ def system_constraints(events: list[LogEvent], seen_user: bool = False) -> tuple
             word = system_rule(s)
             if word is None:
                 continue
-            if _ANAPHORIC.match(norm(s)) or _ANAPHORIC.match(s):
-                joined = f"{_before_of(e.content or '', s)} {s}".strip()
-                if joined == s or len(joined) > SENTENCE_MAX:
-                    continue  # its condition is not there to say: no rule rather than half of one
-                s = joined
+            joined = with_condition(user_sentences(e.content or ""), s, SENTENCE_MAX)
+            if joined is None:
+                continue  # its condition is not there to say: no rule rather than half of one
+            s = joined
             out.append(Proposal("constraint", s.rstrip("。.!！ "), e.seq, f"{RULE}:{word}"))
     return out, seen_user
-
-
-def _before_of(text: str, sentence: str) -> str:
-    """The sentence of ``text`` before ``sentence`` (its condition), as written."""
-    said = user_sentences(text)
-    at = said.index(sentence) if sentence in said else -1
-    return said[at - 1].strip() if at > 0 else ""
 
 
 def from_prompt(rule: str | None) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from inspector.domain.back_refs import Before, endorsement, names_nothing, resolve
+from inspector.domain.facts_condition import with_condition
 from inspector.domain.facts_deadline import deadline_rule
 from inspector.domain.later_requests import is_request
 from inspector.domain.logevents import LogEvent
@@ -171,8 +172,13 @@ def constraints(events: list[LogEvent], own: Mapping[int, str] | None = None,
         text = own_text(e, own)
         if not text:
             continue
+        every = user_sentences(text)
         for s in _rule_sentences(text):
             word = constraint_word(s) or endorsement(s)
+            if word is not None and (joined := with_condition(every, s, SENTENCE_MAX)) != s:
+                if joined is not None:  # "If not, never deploy.": with the sentence it depends on
+                    out.append(Proposal("constraint", joined.rstrip("。.!！ "), e.seq, f"constraint.word:{word}"))
+                continue
             if word is None:
                 due = deadline_rule(s)  # "Ship the fix by the end of the month." (facts_deadline.py)
                 if due is not None:

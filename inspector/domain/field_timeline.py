@@ -1,4 +1,7 @@
-"""The field timeline: each protected key, generation by generation — kept, rewritten or missing.
+"""The field timeline: each protected key, generation by generation — kept, rewritten or missing,
+or ``after``: first said after what the generation covers, so not judged there, as drift and
+survival leave it out ("· after its range"). It was ∅ missing: a rule the user gave after the
+first compaction read as lost by it, beside "no drift found" for that generation (newuser-18).
 
 What the Drift tab's grid and the report's table show. It reads the same normal forms as
 drift (``normal_text`` of each generation's text, each record's ``norm_value``), so a cell and
@@ -18,6 +21,7 @@ from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
 if TYPE_CHECKING:
     from inspector.domain.drift import GenerationText, StateFact
+    from inspector.domain.drift_context import DriftContext
 
 
 @dataclass(slots=True)
@@ -43,7 +47,39 @@ def field_cell(gen: GenerationText, fact: StateFact) -> str:
     return "kept" if holds_value(normal_text(gen.text), fact.norm_value) else "missing"
 
 
-def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldTimeline:
+def field_timeline(gens: list[GenerationText], state: list[StateFact], ctx: DriftContext | None = None) -> FieldTimeline:
+    """Every tracked key's cell in every generation; with ``ctx`` (the raw log's facts, as drift
+    reads them) a generation's range is the one drift judges (a text that knows later events is
+    judged up to them) and a record starts where the log established it, as drift says."""
+    out, ordered, tracked = _cells(gens, state)
+    _not_yet(out, ordered, tracked, state, ctx)
+    return out
+
+
+def _not_yet(out: FieldTimeline, ordered: list[GenerationText], tracked: list[StateFact], state: list[StateFact],
+             ctx: DriftContext | None) -> None:
+    """A missing cell of a record first said after the generation's range becomes ``after``
+    (never a kept or rewritten one: what the text holds is shown as it is)."""
+    from inspector.domain.covers_check import check_covers
+
+    for gen in ordered:
+        if gen.covers is None:
+            continue
+        last = gen.covers[1]
+        if ctx is not None:
+            judged = check_covers(gen.text, gen.covers, state, ctx).judged_to
+            last = max(last, judged) if judged is not None else last
+        for fact in tracked:
+            if fact.first_seq is None or out.cells[fact.key][gen.generation] != "missing":
+                continue
+            start = (ctx.established(fact.value, fact.sources, fact.first_seq) if ctx is not None else None) \
+                or fact.first_seq
+            if start > last:
+                out.cells[fact.key][gen.generation] = "after"
+
+
+def _cells(gens: list[GenerationText], state: list[StateFact]) -> tuple[FieldTimeline, list[GenerationText],
+                                                                        list[StateFact]]:
     tracked = [s for s in state if (s.status == "active" and (s.kind in OWNER_ONLY_KINDS or s.kind == "open_issue"))
                or (s.kind == "decision" and s.status == "pending")]
     ordered = sorted(gens, key=lambda g: g.generation)
@@ -70,7 +106,7 @@ def field_timeline(gens: list[GenerationText], state: list[StateFact]) -> FieldT
             out.cells[key] = {number: _cell(text, norm_value, whole, held) if (claim := claims.get(key)) is None
                               else "kept" if claim.get("text") == value else "rewritten"
                               for (number, claims, _, text), held in zip(prepared, found, strict=False)}
-    return out
+    return out, ordered, tracked
 
 
 def _cell(text: str, norm_value: str, whole: bool, held: dict[str, bool]) -> str:

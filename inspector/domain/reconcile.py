@@ -32,6 +32,9 @@ class EvidenceFact:
 def reconcile_refusals(action_id: str, status: str, new_status: str, evidence: EvidenceFact | None,
                        call_seq: int | None) -> list[Refusal]:
     """Every reason this reconciliation may not be recorded (empty: it may)."""
+    if status == "planned":  # "is already planned" read as settled: it has not started, there is no outcome (newuser-18)
+        return [Refusal("action_settled", f"action {action_id} is planned, not started: it has no outcome to settle; "
+                        "only an action whose outcome is unknown (or still in flight) is reconciled.")]
     if status not in UNSETTLED_STATUSES:
         return [Refusal("action_settled", f"action {action_id} is already {status}; only an action whose outcome is "
                         "unknown (or still in flight) is reconciled.")]

@@ -175,4 +175,21 @@ def deadline_kept(sentence: str, value: str) -> bool:
     return bool(given) and all(_agree(t, shape[0]) for t in given) and _DROPPED.search(text) is None
 
 
-__all__ = ["DeadlineMoved", "deadline_kept", "deadline_moved", "deadline_of"]
+def deadline_restated(said: Said, value: str) -> tuple[str, str] | None:
+    """A sentence that gives the value's own deadline (``deadline_kept``) beside half its subject's
+    words, in other words than the value's ("The user wants the fix shipped by the end of the month."
+    of "Ship the fix by the end of the month"): (the deadline words, the sentence). Drift's rule for a
+    confirmed rule wants its words; this one is not called missing but left to a person (verdict-twelve)."""
+    shape = deadline_of(value)
+    if shape is None:
+        return None
+    words = shape[1]
+    need = max(1, math.ceil(0.5 * len(words)))
+    for s in said.sentences:
+        if deadline_kept(s.text, value) and sum(1 for w in words if first_at(s.text, w) >= 0) >= need:
+            m = _SHAPES.search(norm_phrase(s.text))
+            return (m.group().strip() if m else value), said.stripped(s)
+    return None
+
+
+__all__ = ["DeadlineMoved", "deadline_kept", "deadline_moved", "deadline_of", "deadline_restated"]

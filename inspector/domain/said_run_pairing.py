@@ -10,7 +10,9 @@ Here, by what each run covered (``run_scope``):
 * a claim whose clause names another command (in backticks, or a run's command as written) is about
   that command, not the failure, when that command ran later in the range and passed, or when it
   runs none of the failure's failed packages/files/tests — unless the clause names the failure's
-  own command too;
+  own command or cites its evt too; so is a clause citing a later passing run's ``evt:N`` (not one
+  claiming everything: "All tests pass (evt:7)"), or naming what that run ran ("the cart tests pass"
+  of `go test ./cart/`) and nothing of where the failure failed ("api" of ``FAIL shop.io/api``);
 * a pass claim in general words, over a failure whose later narrower re-run skipped where it failed,
   is ``failure_dropped`` (✗), naming both runs; where the re-run covered every failed unit, or
   where what either covered cannot be read, it stays ``run_unpaired`` ("?").
@@ -21,10 +23,12 @@ from __future__ import annotations
 import re
 
 from inspector.domain.failures import FailedResult
-from inspector.domain.run_scope import rerun, scope
+from inspector.domain.run_scope import Scope, failed_units, rerun, scope
 from inspector.domain.said_output_numbers import ToolRun
 
 _CLAUSE_END = re.compile(r"[;；。]|(?<=[.,:，：])\s|\bbut\b|\bafter\b|\bthen\b|\bwhile\b|\bwhereas\b")
+# A claim about everything ("All tests pass (evt:7)") is not about one run because it cites it.
+_WHOLE = re.compile(r"(?<![\w-])(?:all|every\w*|whole|entire|suite|build|ci|pipeline)(?![\w-])|全部|所有|整个", re.IGNORECASE)
 _QUOTED = re.compile(r"`([^`\n]{2,200})`")
 
 
@@ -55,12 +59,18 @@ def about_other_run(sentence: str, word: str, failure: FailedResult, runs: tuple
                     last: int | None) -> bool:
     """Whether the claim ``word`` in ``sentence`` is about another command than the failure's (the
     module's first rule)."""
-    named = named_commands(_clause(sentence, word), runs)
+    clause = _clause(sentence, word)
+    named = named_commands(clause, runs)
     own = _one(failure.signature)
-    if not named or own in named:
+    if own in named or _cites(clause, failure.seq):
         return False
     failing = scope(failure.signature)
     output = next((r.output for r in runs if r.seq == failure.seq), "")
+    later = [r for r in runs if failure.seq < r.seq and (last is None or r.seq <= last) and not r.failed
+             and _one(r.command) != own]
+    if (any(_cites(clause, r.seq) for r in later) and not _WHOLE.search(clause)) or \
+            _names_unit_of(clause, later, failing, output):
+        return True  # "… (evt:7)" of the later run, or "the cart tests pass" of `go test ./cart/`
     for command in named:
         if any(_one(r.command) == command and failure.seq < r.seq and (last is None or r.seq <= last) and not r.failed
                for r in runs):
@@ -69,6 +79,34 @@ def about_other_run(sentence: str, word: str, failure: FailedResult, runs: tuple
         counted = rerun(failing, output, other) if failing is not None and other is not None else None
         if counted is not None and counted[0] == 0:
             return True  # it runs none of what failed
+    return False
+
+
+def _cites(clause: str, seq: int) -> bool:
+    return re.search(rf"(?<![\w:])evt:{seq}(?!\d)", clause) is not None
+
+
+def _last_part(unit: str) -> str:
+    """The telling word of a scope unit: "cart" of ``cart/...``, ``shop/cart``; "test_cart" of a file."""
+    part = unit.removesuffix("/...").rstrip("/").rsplit("/", 1)[-1]
+    return part.rsplit(".", 2)[0] if "." in part else part
+
+
+def _names_unit_of(clause: str, later: list[ToolRun], failing: Scope | None, output: str) -> bool:
+    """The clause names what a later passing run ran ("the cart tests" of `go test ./cart/`) and
+    nothing of where the failure failed ("api" of ``FAIL shop.io/api``)."""
+    low = clause.casefold()
+
+    def said(word: str) -> bool:
+        return len(word) >= 3 and re.search(rf"(?<![\w-]){re.escape(word.casefold())}(?![\w-])", low) is not None
+
+    failed = failed_units(failing.runner, output) if failing is not None else None
+    if failed is None or any(said(_last_part(u)) for u in failed):
+        return False
+    for r in later:
+        other = scope(r.command)
+        if other is not None and other.units is not None and any(said(_last_part(u)) for u in other.units):
+            return True
     return False
 
 

@@ -35,9 +35,9 @@ from inspector.domain.said_output_numbers import ToolRun
 from inspector.domain.said_quoted import narrative, nearest_sentence
 from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
-from inspector.domain.said_run_pairing import about_other_run
 from inspector.domain.said_versions import other_version, versions_of
 from inspector.domain.subjects import call_subject, glossed
+from inspector.domain.survival_failure import about_other_run, pasted_subject
 from inspector.domain.survival_identifiers import identifier_forms, identifier_kept, sentence_at
 from inspector.domain.survival_report import VERDICTS, Survival
 from inspector.domain.textnorm import CJK, find_value, find_word, phrase_parts, terms
@@ -112,28 +112,6 @@ def _failure_subject(text: str) -> tuple[str, ...]:
     return tuple([t for t in terms(text) if len(t) >= 3][:5])
 
 
-def _about_other_run(claim: Any, fact: Fact, runs: tuple[ToolRun, ...], last: int | None) -> bool:
-    """Whether a done claim over a failure record is about another command's run (drift's rule)."""
-    seqs = fact.seq_numbers
-    signature = str(fact.detail.get("signature") or "")
-    if not seqs or not signature:
-        return False
-    failure = FailedResult(seqs[0], None, fact.detail.get("tool"), signature, "", None, ())
-    return about_other_run(claim.sentence, claim.words[0], failure, runs, last)
-
-
-_FAIL_WORDS = frozenset({"failed", "fail", "fails", "failure", "error", "errors", "after", "with", "exit", "code",
-                         "status", "the", "process", "exception", "fatal", "traceback"})
-
-
-@lru_cache(maxsize=4096)
-def _pasted_subject(line: str) -> tuple[str, ...]:
-    """What a pasted failure line is about, for a done claim: its first three telling words (not the
-    failure words, not a duration or a number: "release", "notarize", "context" of "⨯ release failed
-    after 22m5s error=notarize: context deadline exceeded")."""
-    return tuple([t for t in terms(line) if len(t) >= 3 and t not in _FAIL_WORDS and not any(c.isdigit() for c in t)][:3])
-
-
 def _share(said: Said, value: str) -> float:
     """The share of the value's terms the summary holds (each term's presence remembered
     per generation: the same terms come back in many values)."""
@@ -199,9 +177,9 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
             # The failing test or exception its error line names, as drift reads it.
             named = [[i.casefold()] for i in identifiers(head[1] if len(head) == 2 else "") if "/" not in i and "." not in i]
             claim = None
-            for subject in (*named, words, glossed(words)) if words else (*named, [*(_pasted_subject(head[-1]) if pasted else _failure_subject(fact.value))]):
+            for subject in (*named, words, glossed(words)) if words else (*named, [*(pasted_subject(head[-1]) if pasted else _failure_subject(fact.value))]):
                 claim = claim or (rules.done_claim(said, list(subject)) if subject else None)
-            if claim is not None and runs and _about_other_run(claim, fact, runs, last):
+            if claim is not None and runs and about_other_run(claim, fact, runs, last):
                 claim = None  # "after the edit `go test ./cart/` passes" beside a failed `go test ./...`
             claim = claim or rules.blanket_claim(said, "blanket_failure")
             if claim is not None and pasted:

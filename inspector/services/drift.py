@@ -203,15 +203,15 @@ async def drift(store: Store, session: str, generation: int | None = None, *,
     await get_session(store, session)
     gens = await generation_texts(store, session)
     state = await state_facts(store, session)
-    report = DriftReport(session, None, timeline=field_timeline(gens, state))
-    if not gens:
+    ctx = await drift_context(store.db, session) if gens else None
+    report = DriftReport(session, None, timeline=field_timeline(gens, state, ctx))
+    if not gens or ctx is None:
         return report
     chosen = gens[0] if generation is None else next((g for g in gens if g.generation == generation), None)
     if chosen is None:
         raise no_generation(session, generation, [g.generation for g in gens])
     report.generation = chosen.generation
-    report.findings = _judged(chosen, state, await drift_context(store.db, session),
-                              await unreadable_generations(store, session))
+    report.findings = _judged(chosen, state, ctx, await unreadable_generations(store, session))
     report.read_in_part = await read_in_part(store.db, session, chosen.covers[1] if chosen.covers else None)
     events, with_text = await _events(store, session, chosen.covers)
     report.rebuild, report.user_statements = rebuild(events, state)
@@ -260,4 +260,4 @@ async def drift_overview(store: Store, session: str) -> tuple[dict[int, list[Fin
     latest = already("latest_findings", session)  # the header's verdict, judged in this run already
     found = {g.generation: latest[0] if latest is not None and index == 0 else _judged(g, state, ctx, unreadable)
              for index, g in enumerate(gens)}
-    return found, field_timeline(gens, state), gens
+    return found, field_timeline(gens, state, ctx if gens else None), gens

@@ -130,6 +130,9 @@ def _pre_read_refusals(stub: StubRef, m: materials.StoredMaterial | None, start:
                              f"original hashes to {m.content_hash[:19]}…; they are different bytes."))
     if found:
         return found
+    if 0 <= end < start:  # "is outside the material's N bytes" of [5, 2) sent the reader to the size (newuser-18)
+        return [Refusal("out_of_bounds", f"range [{start}, {end}) ends before it starts: give the start first "
+                        f"({end}:{start}?); offsets are bytes, start ≤ end ≤ size ({m.size:,}).")]
     if not 0 <= start <= end or end > m.size:
         return [Refusal("out_of_bounds", f"range [{start}, {end}) is outside the material's {m.size:,} bytes "
                         "(offsets are bytes, start ≤ end ≤ size).")]

@@ -407,4 +407,7 @@ async def _materials(db: aiosqlite.Connection, session: str, query: str, pattern
         result.complete = False
         # in --json too: a script reads "not_searched": {} as "it looked everywhere" (newuser-18)
         result.not_searched["materials_in_part"] = partial
-        result.note = "; ".join(filter(None, (result.note, f"{counted(partial, 'material')} {'is' if partial == 1 else 'are'} indexed only in {'its' if partial == 1 else 'their'} first 4 MiB")))
+        named = await search_index.partly_indexed_ids(db, session, 3)  # which ones (newuser-18: "1 material" named none)
+        which = ", ".join(named) + (f" and {partial - len(named):,} more" if partial > len(named) else "")
+        result.note = "; ".join(filter(None, (result.note, f"{counted(partial, 'material')} {'is' if partial == 1 else 'are'} "
+                                                           f"indexed only in {'its' if partial == 1 else 'their'} first 4 MiB ({which})")))

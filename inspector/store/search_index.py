@@ -300,3 +300,11 @@ async def partly_indexed_materials(db: Any, session: str) -> int:
     row = await fetch_one(db, "SELECT COUNT(*) FROM materials WHERE session = ? AND size > indexed_bytes AND "
                           "indexed_bytes > 0 AND deleted_at IS NULL", (session,))
     return int(row[0]) if row else 0
+
+
+async def partly_indexed_ids(db: Any, session: str, limit: int) -> list[str]:
+    """The first ``limit`` of :func:`partly_indexed_materials`, by id: the note names them, so the
+    reviewer knows which original to read past its first 4 MiB (`expand --range`)."""
+    rows = await db.execute_fetchall("SELECT id FROM materials WHERE session = ? AND size > indexed_bytes AND "
+                                     "indexed_bytes > 0 AND deleted_at IS NULL ORDER BY id LIMIT ?", (session, limit))
+    return [str(r[0]) for r in rows]

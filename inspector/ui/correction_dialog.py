@@ -68,7 +68,8 @@ class CorrectionDialog(InspectorModal[bool]):
                 yield Static(markup("[b]Correct summary generation $g[/b] → a new generation of kind "
                                     "corrected, as $who", g=str(self.generation), who=self.reviewer))
                 yield TextArea(safe(self.prefill), id="correct-text")
-            yield Input(placeholder="reason (recorded in the ledger)", id="correct-reason")
+            # nor here: back in a reason typed before (shift+tab, tab), the first key replaced it (newuser-18)
+            yield Input(placeholder="reason (recorded in the ledger)", id="correct-reason", select_on_focus=False)
             yield Static("", id="correct-result")
             yield Button("File correction (ctrl+s)", id="correct-go", variant="primary")
         yield Footer()

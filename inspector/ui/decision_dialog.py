@@ -109,7 +109,8 @@ class DecisionDialog(InspectorModal[bool]):
                                 n=str(count), total=str(len(self.records)), who=self.reviewer), id="decide-title")
             with VerticalScroll(id="decide-plan"):
                 yield Static(plan_content(self.records, self.refused, self.verb))
-            yield Input(placeholder="reason (optional; recorded in each ledger entry)", id="decide-reason")
+            yield Input(placeholder="reason (optional; recorded in each ledger entry)", id="decide-reason",
+                        select_on_focus=False)
             yield Static("", id="decide-result")
             with Horizontal(id="decide-buttons"):
                 yield Button(f"{self.verb.capitalize()} {count} (enter)", id="decide-go",

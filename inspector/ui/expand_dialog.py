@@ -58,6 +58,11 @@ def render_expansion(result: Expansion) -> Content:
                                     n=str(list(result.snap_narrower or ())))
     for note in result.notes:
         notes += markup("\n[b $warning]$c[/] $m", c=note.code, m=note.message)
+    if result.truncated and result.requested:
+        rs, re_ = result.requested
+        notes += markup("\n[$warning]$m[/]", m=f"head only: the first {len(result.data):,} of {result.total_bytes:,} "
+                        f"bytes of [{rs}, {re_}) (the limit, cut back to a whole character); the rest was not read — "
+                        "set start and end to read another part")
     return head + notes + Content("\n\n") + body
 
 
@@ -165,8 +170,16 @@ class ExpandDialog(InspectorModal[bool]):
             return
         start, end, limit = numbers
         scopes = tuple(s.strip() for s in self.query_one("#expand-scopes", Input).value.split(",") if s.strip())
+        # The range as the dialog opened with it (the stub's slice, not typed) and over the limit: its
+        # head, as `inspector expand` without --range reads it. Enter on a 5 MB stub's dialog was
+        # refused over_budget, a refusal of a range the reviewer never chose (newuser-18).
+        as_opened = self.stub.read_slice is not None and (start, end) == tuple(self.stub.read_slice)
+        head = as_opened and end - start > limit
         self.result = await expand(self.store, self.stub.id, actor=self.reviewer, session=self.session,
-                                   byte_range=(start, end), max_bytes=limit, scopes=scopes)
+                                   byte_range=None if head else (start, end), max_bytes=limit, scopes=scopes,
+                                   head=head)
+        if head and self.result.ok and self.result.truncated:  # the boxes say what was read
+            self.query_one("#expand-end", Input).value = str(self.result.range[1])
         self.recorded = self.recorded or bool(self.result.ok and self.result.recorded)
         self.query_one("#expand-text", Static).update(render_expansion(self.result))
         can_snap = self.result.ok and bool(self.result.cut_head or self.result.cut_tail)

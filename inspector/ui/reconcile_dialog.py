@@ -57,7 +57,8 @@ class ReconcileDialog(InspectorModal[bool]):
                     yield RadioButton(status, id=f"reconcile-{status}")
             yield Input(safe(a.result_ref or ""), placeholder="evidence: evt:N or material id that shows the effect",
                         id="reconcile-evidence")
-            yield Input(placeholder="reason (recorded in the ledger; enter reconciles)", id="reconcile-reason")
+            yield Input(placeholder="reason (recorded in the ledger; enter reconciles)", id="reconcile-reason",
+                        select_on_focus=False)
             yield Static("", id="reconcile-result")
         yield Footer()
 

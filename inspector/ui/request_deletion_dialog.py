@@ -96,7 +96,7 @@ class RequestDeletionDialog(InspectorModal[str | None]):
             # the reason first: at 80×24 a long list of copies above it pushed the field out of the frame
             with Horizontal(id="request-deletion-why"):
                 yield Input(placeholder="reason: who asked for it and why (enter files the request)",
-                            id="request-deletion-reason")
+                            id="request-deletion-reason", select_on_focus=False)
                 # the reason as a stable code, kept in the ledger as it is (the text only as a keyed digest)
                 yield Select([(code, code) for code in REASON_CODES], value="other", allow_blank=False,
                              id="request-deletion-code")

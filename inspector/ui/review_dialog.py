@@ -109,7 +109,7 @@ class ReasonDialog(Dialog[str | None]):
             # "enter" said above the field: in a 46-column field at 80×24 the placeholder that said
             # it was cut mid-sentence ("… recorded in the ledger (enter to").
             yield Static(plain(self.prompt) + markup(" [dim]· enter confirms[/]"))
-            yield Input(placeholder="the reason (recorded in the ledger)", id="reason-input")
+            yield Input(placeholder="the reason (recorded in the ledger)", id="reason-input", select_on_focus=False)
         yield Footer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -4,7 +4,8 @@ The evidence channel's search box looks in the open session only; a reviewer of 
 holds a team's 34 sessions, remembering a command or a file name, had to open them one by one.
 This asks the same search over every session (inspector/services/search_all.py, as ``inspector
 search STORE QUERY --all-sessions``) and lists the sessions that hold the text, each with its title,
-its hit count and its first hit; ``enter`` opens one with the text in its search box.
+its hit count and its first hit, then those searched in part that may hold it (a material past its first
+4 MiB); ``enter`` opens one with the text in its search box.
 
 | key | action |
 |---|---|
@@ -83,7 +84,8 @@ class SearchSessionsDialog(Dialog[tuple[str, str] | None]):
         self.searched = found.query
         shown = len(found.matched)
         said = found.said()
-        self.query_one("#search-all-said", Static).update(plain(said + (": enter opens one" if shown else "")))
+        openable = shown or bool(found.in_part)  # a session searched in part is a row too
+        self.query_one("#search-all-said", Static).update(plain(said + (": enter opens one" if openable else "")))
         results = self.query_one("#search-all-results", OptionList)
         results.clear_options()
         for match in found.matched:
@@ -93,7 +95,14 @@ class SearchSessionsDialog(Dialog[tuple[str, str] | None]):
                 "[b]$t[/b]\n  [dim]$id · $n · $ref in $where:[/] $snippet",
                 t=one_line(match.title or match.session), id=one_line(match.session), n=hits,
                 ref=first.ref, where=first.matched, snippet=one_line(first.snippet)), id=match.session))
-        if shown:
+        # a session searched in part (a material past its first 4 MiB) may hold the text: a row to
+        # open, not only a name in the sentence above (newuser-18)
+        for part in found.in_part:
+            results.add_option(Option(markup(
+                "[b]$t[/b]\n  [dim]$id ·[/] [$warning]searched in part, may hold it:[/] [dim]$note[/]",
+                t=one_line(part.title or part.session), id=one_line(part.session),
+                note=one_line(part.result.note)), id=part.session))
+        if results.option_count:
             results.highlighted = 0
             results.focus()
 

@@ -21,11 +21,13 @@ from inspector.ui.safe import markup, safe
 
 SHOWN_GENERATIONS = 50  # the tab lists the latest ones; older ones are named, not hidden
 SHOWN_CLEARED = 60  # cleared results listed per micro-compaction; the rest are counted (check --json lists all)
+SURVIVAL_ROW = "survival:"  # the id of a row of check's survival verdict, before its index
 ABSENT = "cleared-absent:"  # the id of a compaction's counted row of results not in this log, before its evt:N
 # what to do about it, not only that there is none (a Gemini or inspect-ai session has no compaction)
 NO_GENERATION = "[dim]no summary generations: R rebuilds one from the raw log, every line cited[/]"
 COMPUTING = "[dim]computing… (drift of each generation against the raw log)[/]"
-CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": ("∅", "$error")}
+CELL = {"kept": ("✓", "$success"), "rewritten": ("≠", "$error"), "missing": ("∅", "$error"),
+        "after": ("·", "dim")}  # first said after the generation's range: not judged there
 
 
 def timeline_content(t: FieldTimeline) -> Content:
@@ -45,7 +47,10 @@ def timeline_content(t: FieldTimeline) -> Content:
                       "shows what each generation\nkept of them[/]")
     cell = max((len(f"g{g}") for g in t.generations), default=2) + 1
     head = Content("".join(f"g{g}".ljust(cell) for g in t.generations).rstrip())
-    rows = [markup("[b]field timeline[/b]"), markup("✓ kept ≠ rewritten ∅ missing"), head]
+    rows = [markup("[b]field timeline[/b]"), markup("✓ kept ≠ rewritten ∅ missing")]
+    if any(cell == "after" for row in t.cells.values() for cell in row.values()):
+        rows.append(markup("[dim]· said after its range[/]"))  # a line of its own: the pane is ~28 wide at 80
+    rows.append(head)
     gap = " " * (cell - 1)
     for key in t.keys:
         rows.append(_row([t.cells[key][g] for g in t.generations], gap, safe(key)))
@@ -162,10 +167,14 @@ class DriftView(Horizontal):
         self.survival_said = said
         options = self.query_one("#drift-findings", OptionList)
         keep = options.get_option_at_index(options.highlighted).id if options.highlighted is not None else None
+        was_first = keep is not None and keep == _first_id(options)  # the cursor not moved yet
         self._fill()
         ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
         first = next((i for i in range(options.option_count) if not options.get_option_at_index(i).disabled), None)
-        options.highlighted = ids.index(keep) if keep in ids else first
+        # the cursor where the reviewer left it; on the first row it goes to the new first row, the
+        # survival ✗ lines above the findings (they came in after): on the first finding, the list
+        # stayed scrolled past them and the generation's heading at 80×24 (newuser-18)
+        options.highlighted = ids.index(keep) if keep in ids and not was_first else first
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Enter on the counted row of results not in this log opens it to their ids, or closes it."""
@@ -181,22 +190,33 @@ class DriftView(Horizontal):
         if at in self.opened:  # the ids it opened come into view under it
             self.call_after_refresh(options.scroll_to_highlight, top=True)
 
-    def selected(self) -> tuple[int, Finding] | None:
+    def selected(self) -> tuple[int, Finding | None] | None:
+        """The highlighted finding and its generation; a survival row: the latest generation (``c``
+        corrects it, as on a finding of it), with no finding of its own."""
         options = self.query_one("#drift-findings", OptionList)
         if options.highlighted is None:
             return None
         oid = options.get_option_at_index(options.highlighted).id
+        if oid and oid.startswith(SURVIVAL_ROW) and self.generations:
+            return max(self.generations), None
         if not oid or oid not in self.findings:
             return None
         return int(oid.split(":")[0]), self.findings[oid]
 
 
+def _first_id(options: OptionList) -> str | None:
+    return next((options.get_option_at_index(i).id for i in range(options.option_count)
+                 if not options.get_option_at_index(i).disabled), None)
+
+
 def _survival_rows(options: OptionList, said: list[dict[str, Any]]) -> None:
-    """Check's survival findings (✗) and warnings (?) of the latest generation, one row each."""
-    for item in said:
+    """Check's survival findings (✗) and warnings (?) of the latest generation, one row each. Rows
+    the cursor reaches: disabled, they were above the first finding the cursor starts on, and at
+    80×24 the list opened scrolled past them with no key to go back up (newuser-18)."""
+    for n, item in enumerate(said):
         bad = item["code"].startswith("fact_")
         what = item["key"] if bad else _n(len(item.get("keys", [])), "fact")  # the sentence below names them
         options.add_option(Option(HangingLines([
             (Content("  "), markup(f"[{'$error' if bad else '$warning'}]$c[/] [b]$k[/b] [dim](survival: Survival tab)[/]",
                                    c=item["code"], k=what)),
-            (Content("    "), markup("[dim]$m[/]", m=item["message"]))]), disabled=True))
+            (Content("    "), markup("[dim]$m[/]", m=item["message"]))]), id=f"{SURVIVAL_ROW}{n}"))
