@@ -57,6 +57,9 @@ def emit(data: Any, as_json: bool, human: Callable[[], str | list[str]]) -> None
 
 
 def fail(error: InspectorError, as_json: bool) -> None:
+    from inspector.cli import upgrade_said
+
+    upgrade_said.left()  # a store the refused command left at its format, said above the error
     opening_line.quiet()  # "opening s.db…" or a progress line is not left in front of the error
     if as_json:
         click.echo(json_text({"error": error.as_dict()}))
@@ -78,6 +81,7 @@ def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Await
             try:
                 not_text(kwargs)
                 code = _run(fn(*args, **kwargs))
+                upgrade_said.left()  # "left at format N", once the command knows no later open upgraded it
             except InspectorError as error:
                 fail(error, as_json)
                 return

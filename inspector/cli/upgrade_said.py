@@ -29,3 +29,10 @@ def listen() -> None:
 def quiet() -> None:
     """Say upgrades nowhere (before an app takes the terminal: it shows them as notices)."""
     format_upgrade.report_to(None)
+
+
+def left() -> None:
+    """Say the stores this command left at their older format (format_upgrade.say_left): at its end,
+    so an import that opened its store twice and upgraded it at the second open does not also say
+    it was left as it was."""
+    format_upgrade.say_left()

@@ -104,6 +104,9 @@ async def survival_cmd(store: Path, session: str, generation: int | None, judge:
             for f in report.result.unsourced:
                 lines.append(f"  · {'no source':<12} {f.kind:<11} {f.value[:70]} [{f.status}] — cites no event, so "
                              "when it was said is unknown: not judged")
+            for f in report.result.stale:
+                lines.append(f"  · {'stale':<12} {f.kind:<11} {f.value[:70]} [{f.status}] — {f.key} "
+                             f"{f.detail['stale_behind']}, proposed before its active version: reject it; not counted")
         return lines
 
     emit(report.as_dict(), as_json, human)

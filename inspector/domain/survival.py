@@ -319,10 +319,13 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
     untrusted: list[Fact] = []
     unsourced: list[Fact] = []  # review-14: were said to be "first said at , after" the range
     in_review: list[Fact] = []  # flow-eight: a correction citing its ledger entry was said to have no source
+    stale: list[Fact] = []  # review-18: a proposal left pending behind its key's active version
     for f in facts:
         if f.status not in ("active", "pending"):
             continue
-        if f.status == "pending" and f.writer in UNTRUSTED_WRITERS:
+        if f.status == "pending" and f.detail.get("stale_behind"):
+            stale.append(f)
+        elif f.status == "pending" and f.writer in UNTRUSTED_WRITERS:
             untrusted.append(f)
         else:
             (chosen if in_range(f, covers) else after if f.seq_numbers
@@ -357,7 +360,8 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
         verdicts = [_told(v, told, covers, others, story) if v.fact.kind == "goal" and v.verdict == "kept" else v
                     for v in verdicts]
     verdicts = [_prompt_rule(v) for v in verdicts]
-    return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted, unsourced, in_review)
+    return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted, unsourced, in_review,
+                    stale)
 
 
 def _prompt_rule(verdict: Verdict) -> Verdict:

@@ -85,6 +85,9 @@ class Survival:
     # filed in review (a correction cites its ledger entry, ``ledger:8``, not an event): made after
     # the summary, so not judged against it — "without a source" said of it read as unsupported
     in_review: list[Fact] = field(default_factory=list)
+    # a proposal left pending behind its key's active version (the owner corrected it; ``confirm``
+    # refuses it, stale_pending): the key is judged by its active version, not twice (review-18)
+    stale: list[Fact] = field(default_factory=list)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -137,7 +140,7 @@ class Survival:
         """The headline for a narrow header: "gen 3 1/5 kept, 3 lost, 1 not judged · 2 not counted"
         (the Survival tab says which and why). Not "left out" (flow-eight): beside "kept" it read as
         facts the summary lost, the opposite of facts the count does not judge."""
-        left = len(self.after) + len(self.untrusted) + len(self.unsourced) + len(self.in_review)
+        left = len(self.after) + len(self.untrusted) + len(self.unsourced) + len(self.in_review) + len(self.stale)
         return f"gen {self.generation} {self.counts_brief()}" + (f" · {left} not counted" if left else "")
 
     def tight_headline(self) -> str:
@@ -160,4 +163,6 @@ class Survival:
             parts.append(f"{len(self.in_review)} filed in review not counted")
         if self.unsourced:
             parts.append(f"{len(self.unsourced)} without a source not counted")
+        if self.stale:
+            parts.append(f"{counted(len(self.stale), 'stale proposal')} not counted")
         return "".join(f" · {p}" for p in parts)

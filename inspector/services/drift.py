@@ -27,10 +27,11 @@ from inspector.domain.result_in_part import LongResult, at_risk
 from inspector.domain.result_in_part import finding as result_in_part_finding
 from inspector.domain.result_in_part_claims import answered
 from inspector.domain.said_output_numbers import gives_counts, tool_runs
+from inspector.domain.stale_pending import without_stale_pending
 from inspector.domain.unreadable import finding as unreadable_finding
 from inspector.domain.unreadable import in_part_finding
 from inspector.services import outside_command
-from inspector.services.channels import generations, state_records
+from inspector.services.channels import StateRecord, generations, state_records
 from inspector.services.evidence_text import evidence_text, evidence_whole
 from inspector.services.log_reads import (
     FACTS_TEXT,
@@ -76,12 +77,17 @@ class DriftReport:
 
 
 async def state_facts(store: Store, session: str) -> list[StateFact]:
-    """Active and pending versions (superseded ones are history, not facts), each marked when it was
-    proposed from the system prompt (drift then says what survival says of it)."""
+    """Active and pending versions (superseded ones are history, not facts; a pending one older than
+    its key's active version neither: domain/stale_pending.py), each marked when it was proposed from
+    the system prompt (drift then says what survival says of it)."""
     prompt = await _prompt_rules(store, session)
     return [StateFact(r.key, r.kind, r.value, r.status, tuple(r.sources), r.writer, r.rationale, tuple(r.alternatives),
                       from_prompt=(r.key, r.version) in prompt)
-            for r in await state_records(store, session) if r.status != "superseded"]
+            for r in without_stale_pending(await state_records(store, session), _version_of) if r.status != "superseded"]
+
+
+def _version_of(r: StateRecord) -> tuple[str, int, str]:
+    return r.key, r.version, r.status
 
 
 async def _prompt_rules(store: Store, session: str) -> set[tuple[str, int]]:

@@ -19,6 +19,7 @@ from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, no_generation
 from inspector.domain.failures import find_failures
 from inspector.domain.said_output_numbers import tool_runs
+from inspector.domain.stale_pending import without_stale_pending
 from inspector.domain.survival import VERDICTS, Fact, Survival, Verdict, survival
 from inspector.domain.survival_report import part
 from inspector.domain.terminal_safe import inert
@@ -77,7 +78,8 @@ class SurvivalReport:
                 "after_range": [_left_out(f) for f in self.result.after] if self.result else [],
                 "untrusted_not_counted": [_left_out(f) for f in self.result.untrusted] if self.result else [],
                 "unsourced_not_counted": [_left_out(f) for f in self.result.unsourced] if self.result else [],
-                "in_review_not_counted": [_left_out(f) for f in self.result.in_review] if self.result else []}
+                "in_review_not_counted": [_left_out(f) for f in self.result.in_review] if self.result else [],
+                "stale_not_counted": [_left_out(f) for f in self.result.stale] if self.result else []}
 
 
 def _left_out(fact: Fact) -> dict[str, Any]:
@@ -91,11 +93,14 @@ async def protected_facts(store: Store, session: str) -> list[Fact]:
         f"SELECT {spec.select_columns} FROM state_records WHERE session = ? AND status != 'superseded' "
         "ORDER BY key, version", (session,))
     out: list[Fact] = []
-    for row in rows:
-        r = spec.to_record(row)
+    records = [spec.to_record(row) for row in rows]
+    current = {id(r) for r in without_stale_pending(records, lambda r: (r["key"], int(r["version"]), r["status"]))}
+    for r in records:
         out.append(Fact(r["key"], r["kind"], r["value"], r["status"], tuple(r.get("sources") or ()), r.get("writer"),
                         r.get("rule"), r.get("rationale"), tuple(r.get("alternatives") or ()),
-                        {k: r[k] for k in _DETAIL if k in r}))
+                        {k: r[k] for k in _DETAIL if k in r}
+                        # a proposal left pending behind its key's active version: not a second fact
+                        | ({} if id(r) in current else {"stale_behind": f"v{r['version']}"})))
     return out
 
 

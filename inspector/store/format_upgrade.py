@@ -79,7 +79,12 @@ async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = 
     shown = str(target or "the store")
     if before > 0:
         _say(f"upgrading store format {before} → {FORMAT_VERSION}: {shown}…", final=False)
-    await db.execute("BEGIN IMMEDIATE")
+    try:
+        await db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if before > 0 and ("locked" in str(exc) or "busy" in str(exc)):
+            raise lock_held(shown, before) from None
+        raise
     try:
         while version < FORMAT_VERSION:
             steps = split_sql(MIGRATIONS[version])
@@ -114,7 +119,7 @@ async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = 
     if hold:
         return done  # committed (and said) by the Store's first act, or rolled back at its close
     await db.execute("COMMIT")
-    _say(done.said(), final=True)
+    announce(done)
     return done
 
 
@@ -182,7 +187,9 @@ class Upgrade:
 
 Say = Callable[[str, bool], None]
 _reporter: list[Say] = []
-_left: set[str] = set()  # stores said to be left at their format (left_as_it_was)
+# Stores left at their format (left_as_it_was): path → its sentence, said at the command's end
+# (say_left) unless an upgrade of the same store was said since ("" once said or upgraded).
+_left: dict[str, str] = {}
 
 
 def report_to(say: Say | None) -> None:
@@ -192,19 +199,30 @@ def report_to(say: Say | None) -> None:
 
 
 def announce(done: Upgrade) -> None:
-    """Say an upgrade another backend made (PostgreSQL migrates under its own lock) as this module says its own."""
+    """Say an upgrade made: this module's own, a held one committed by an act, or one another backend
+    made (PostgreSQL migrates under its own lock)."""
+    _left[done.path] = ""  # an earlier open's "left at format N" is no longer true: never said
     _say(done.said(), final=True)
 
 
 def left_as_it_was(done: Upgrade) -> None:
-    """Say that a held upgrade was rolled back: the command wrote nothing (or was refused) — once per
-    store and process (an import opens its store twice: the look for bytes imported before, then the import)."""
-    if done.path in _left:
-        return
-    _left.add(done.path)
-    _say(f"{done.path} has store format {done.before}: read as format {done.after} for this command and left at "
-         f"format {done.before}, as nothing was written (`inspector upgrade {done.path}` upgrades it; so does the "
-         "first act made on it)", final=True)
+    """Note that a held upgrade was rolled back: the command wrote nothing (or was refused) — said
+    once per store and process, at the command's end (:func:`say_left`). An import or a follow opens
+    its store twice (the look for bytes imported before, then the import): said at the first close,
+    "left at format 8, as nothing was written" stood on stderr above "upgraded store format 8 → 9"
+    of the same store a moment later (review-18)."""
+    if done.path not in _left:
+        _left[done.path] = (f"{done.path} has store format {done.before}: read as format {done.after} for this "
+                            f"command and left at format {done.before}, as nothing was written (`inspector upgrade "
+                            f"{done.path}` upgrades it; so does the first act made on it)")
+
+
+def say_left() -> None:
+    """Say each store left at its format that no later open of this process upgraded."""
+    for path, text in _left.items():
+        if text:
+            _left[path] = ""
+            _say(text, final=True)
 
 
 def _say(text: str, *, final: bool) -> None:
@@ -225,6 +243,24 @@ def split_sql(script: str) -> list[str]:
     if buffer.strip():
         statements.append(buffer.strip())
     return statements
+
+
+def lock_held(shown: str, version: int) -> InspectorError:
+    """``store_busy`` for an older store whose upgrade could not take the write lock (review-18).
+
+    Every command upgrades an older store as it opens it (held until its first act, else rolled
+    back), so even a read command takes the write lock, and a second command on the same older store
+    waited for the first and then said only "another process kept it locked for writing" — a
+    reader left to guess why another reader blocks it, with no way out named."""
+    from inspector.store.faults import StoreRefused
+    from inspector.store.sqlite_connections import BUSY_TIMEOUT_MS
+
+    return StoreRefused(
+        f"{shown} has store format {version}, which this version reads only upgraded to {FORMAT_VERSION}, and the "
+        f"upgrade needs the store's write lock: another process held it past the {BUSY_TIMEOUT_MS / 1000:g} s wait "
+        "(any command on an older store holds it while it runs, a read command too); nothing was written — try "
+        f"again when it has finished, or run `inspector upgrade {shown}` once: after it, commands that only read no "
+        "longer wait for each other", code="store_busy")
 
 
 async def check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool,

@@ -87,7 +87,9 @@ def _left_out(report: SurvivalReport) -> list[Row]:
             ("filed in review, not counted", report.result.in_review, "a correction filed in review (it cites its "
              "ledger entry), after this summary was written: not judged against it"),
             ("without a source, not counted", report.result.unsourced, "cites no event, so when it was said is "
-             "unknown: not judged")):
+             "unknown: not judged"),
+            ("stale proposals, not counted", report.result.stale, "proposed before its key's active version: the "
+             "key is judged by that one; reject this proposal")):
         if not facts:
             continue
         rows += [(Content(), Content()), (Content(), markup("[b $text-muted]· $t ($n)[/]", t=title, n=str(len(facts))))]
