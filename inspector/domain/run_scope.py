@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 
 ALL = None  # a scope's units when it runs everything its runner finds
@@ -100,8 +101,27 @@ def _runner(words: list[str]) -> tuple[str, list[str]] | None:
     return None
 
 
-def _go(args: list[str]) -> tuple[frozenset[str] | None, bool] | None:
-    units: list[str] = []
+@dataclass(frozen=True, slots=True)
+class _Flags:
+    """A runner's flags as far as a scope needs them: which narrow the run to tests no output lists
+    (and which of those take the next word as their value), which take a value, which are plain."""
+
+    filters: frozenset[str]
+    filters_taking_value: frozenset[str]
+    values: frozenset[str]
+    is_flag: Callable[[str], bool]
+
+
+_GO = _Flags(_GO_FILTER, _GO_FILTER - {"-short"}, _GO_VALUE, _GO_FLAG.__contains__)
+_PY = _Flags(_PY_FILTER, frozenset({"-k", "-m", "--deselect"}), _PY_VALUE, lambda a: bool(_PY_FLAG.fullmatch(a)))
+_JS = _Flags(_JS_FILTER, frozenset({"-t", "--testNamePattern", "--changedSince"}), frozenset(),
+             lambda a: bool(_JS_FLAG.fullmatch(a)))
+
+
+def _walk(args: list[str], flags: _Flags) -> tuple[list[str], bool] | None:
+    """The words that are not flags (nor a flag's value), and whether a filter narrowed the run;
+    None at a flag the runner's table does not hold (what it does to the run is not known)."""
+    words: list[str] = []
     filtered, skip = False, False
     for a in args:
         if skip:
@@ -109,41 +129,33 @@ def _go(args: list[str]) -> tuple[frozenset[str] | None, bool] | None:
             continue
         name = a.split("=", 1)[0]
         if a.startswith("-"):
-            if name in _GO_FILTER:
+            if name in flags.filters:
                 filtered = True
-                skip = "=" not in a and name != "-short"
-            elif name in _GO_VALUE:
+                skip = "=" not in a and name in flags.filters_taking_value
+            elif name in flags.values:
                 skip = "=" not in a
-            elif a not in _GO_FLAG:
+            elif not flags.is_flag(a):
                 return None
             continue
-        units.append(_norm(a))
+        words.append(a)
+    return words, filtered
+
+
+def _go(args: list[str]) -> tuple[frozenset[str] | None, bool] | None:
+    if (walked := _walk(args, _GO)) is None:
+        return None
+    units = [_norm(a) for a in walked[0]]
     if not units or "" in units or "." in units:
         return None  # the current folder's package: which one is not known
-    return (ALL if "..." in units else frozenset(units)), filtered
+    return (ALL if "..." in units else frozenset(units)), walked[1]
 
 
 def _pytest(args: list[str]) -> tuple[frozenset[str] | None, bool] | None:
-    units: list[str] = []
-    filtered, skip = False, False
-    for a in args:
-        if skip:
-            skip = False
-            continue
-        name = a.split("=", 1)[0]
-        if a.startswith("-"):
-            if name in _PY_FILTER:
-                filtered = True
-                skip = "=" not in a and name in ("-k", "-m", "--deselect")
-            elif name in _PY_VALUE:
-                skip = "=" not in a
-            elif not _PY_FLAG.fullmatch(a):
-                return None
-            continue
-        if "::" in a:
-            filtered = True
-            a = a.split("::", 1)[0]
-        units.append(_norm(a))
+    if (walked := _walk(args, _PY)) is None:
+        return None
+    words, filtered = walked
+    units = [_norm(a.split("::", 1)[0]) for a in words]
+    filtered = filtered or any("::" in a for a in words)
     return (frozenset(units) if units and "" not in units else ALL), filtered
 
 
@@ -163,23 +175,10 @@ def _cargo(args: list[str]) -> tuple[frozenset[str] | None, bool] | None:
 
 
 def _js(args: list[str]) -> tuple[frozenset[str] | None, bool] | None:
-    units, filtered, skip = [], False, False
-    for a in args:
-        if skip:
-            skip = False
-            continue
-        name = a.split("=", 1)[0]
-        if a.startswith("-"):
-            if name in _JS_FILTER:
-                filtered = True
-                skip = "=" not in a and name in ("-t", "--testNamePattern", "--changedSince")
-            elif not _JS_FLAG.fullmatch(a):
-                return None
-            continue
-        if a == "run":
-            continue
-        units.append(_norm(a))
-    return (frozenset(units) if units and "" not in units else ALL), filtered
+    if (walked := _walk(args, _JS)) is None:
+        return None
+    units = [_norm(a) for a in walked[0] if a != "run"]
+    return (frozenset(units) if units and "" not in units else ALL), walked[1]
 
 
 _READERS = {"go": _go, "pytest": _pytest, "cargo": _cargo, "jest": _js, "vitest": _js}
