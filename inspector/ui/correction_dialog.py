@@ -16,6 +16,8 @@ from textual.containers import Vertical
 from textual.widgets import Button, Footer, Input, Static, TextArea
 
 from inspector.domain.drift import Finding, GenerationText, StateFact
+from inspector.domain.plurals import counted
+from inspector.domain.prefill_marks import marks_left, stand_ins
 from inspector.domain.summary_fix import Fixed, fix_summary
 from inspector.services import corrections
 from inspector.services.channels import StateRecord
@@ -63,16 +65,40 @@ class CorrectionDialog(InspectorModal[bool]):
                                     k=r.key, kind=r.kind, v=str(r.version), val=r.value, who=self.reviewer))
                 # the cursor after the value, nothing selected: a correction is mostly an edit, and with
                 # the text selected the first key typed (or typed after shift+tab back) erased the value
-                yield Input(safe(self.prefill or r.value), id="correct-value", select_on_focus=False)
+                yield Input(safe(self.stored()), id="correct-value", select_on_focus=False)
             else:
                 yield Static(markup("[b]Correct summary generation $g[/b] → a new generation of kind "
                                     "corrected, as $who", g=str(self.generation), who=self.reviewer))
-                yield TextArea(safe(self.prefill), id="correct-text")
+                yield TextArea(safe(self.stored()), id="correct-text")
+            hidden = sum(stand_ins(self.stored()).values())
+            if hidden:  # said before any edit: the field holds marks, not the characters they stand for
+                yield Static(markup("[$warning]$n shown as visible marks (⟨U+…⟩, ␛, ␇ …): the field holds the "
+                                    "marks as text, not the characters. Remove each mark: a text still holding one "
+                                    "is not saved.[/]",
+                                    n=counted(hidden, "hidden or control character")), id="correct-marks")
             # nor here: back in a reason typed before (shift+tab, tab), the first key replaced it (newuser-18)
             yield Input(placeholder="reason (recorded in the ledger)", id="correct-reason", select_on_focus=False)
             yield Static("", id="correct-result")
             yield Button("File correction (ctrl+s)", id="correct-go", variant="primary")
         yield Footer()
+
+    def stored(self) -> str:
+        """The text the field is pre-filled from, before it is made visible."""
+        if self.record is not None:
+            return self.prefill or self.record.value
+        return self.prefill
+
+    def marks_refused(self, to_save: str, field: str) -> bool:
+        """Refuse (said in the dialog) a text still holding a mark the pre-fill showed for a hidden
+        character: saved, the mark would become the value's text and the record change unseen."""
+        left = marks_left(self.stored(), to_save)
+        if not left:
+            return False
+        self.status(markup("[$error]Nothing was saved: the text still holds $marks, the visible mark$s shown in "
+                           "place of hidden or control characters. Saving would write them as text in "
+                           "places you did not edit. Remove them.[/]", marks=", ".join(left), s="s" if len(left) > 1 else ""))
+        self.query_one(field).focus()
+        return True
 
     @on(Button.Pressed, "#correct-go")
     @on(Input.Submitted)
@@ -97,10 +123,14 @@ class CorrectionDialog(InspectorModal[bool]):
                 self.status(markup("[$warning]A correction needs a value.[/]"))
                 self.query_one("#correct-value", Input).focus()
                 return
+            if self.marks_refused(value, "#correct-value"):
+                return
             outcome = await corrections.correct(self.store, self.session, self.record.key, value, reason=reason,
                                                 actor=self.reviewer)
         else:
             text = self.query_one("#correct-text", TextArea).text
+            if self.marks_refused(text, "#correct-text"):
+                return
             outcome = await corrections.correct_summary(self.store, self.session, self.generation or 0, text,
                                                         reason=reason, actor=self.reviewer,
                                                         unresolved=self.unresolved, save_anyway=save_anyway,
