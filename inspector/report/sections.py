@@ -49,6 +49,8 @@ def header(data: dict[str, Any]) -> str:
         badges.append(("accent", f"? {_n(b['unknown_actions'], 'unknown action')}"))
     if b.get("pending_state"):
         badges.append(("warning", f"◌ {_n(b['pending_state'], 'pending record')}"))
+    if b.get("stale_state"):  # as the app's header: a proposal behind its key's active version
+        badges.append(("warning", f"◌ {_n(b['stale_state'], 'stale proposal')}: reject only"))
     protocol = b.get("protocol") or {}
     for code, n in sorted(protocol.items()):  # as the app's header says them: "⚠ 2 transcript lines not read"
         badges.append(("error", f"⚠ {counted_badge(code, n)}"))

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.domain.protocol import CallShape, ProtocolProblem, find_problems, thinking_is_off
+from inspector.domain.stale_pending import without_stale_pending
 from inspector.domain.trust import label_conflict
 from inspector.services import claims, unread_lines
 from inspector.services.drift import latest_findings_and_context
@@ -38,12 +39,16 @@ class Badges:
     # always opened Drift, though the demo's two are survival's (lead-16-17 item 6).
     not_judged_in: tuple[str, ...] = ()
     survival_tight: str | None = None  # "gen 3 1/8 kept, 2 lost, 5 other": when the short one is wider than the line
+    # Pending proposals older than their key's active version (domain/stale_pending.py): confirm refuses
+    # them (stale_pending), only a reject decides them. Counted apart, not in pending_state, as survival
+    # leaves them out ("· 1 stale proposal not counted"): "◌ 3 pending records" promised three to confirm.
+    stale_state: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {"pending_candidates": self.pending_candidates, "unknown_actions": self.unknown_actions,
                 "pending_state": self.pending_state, "protocol": self.protocol, "drift": self.drift,
                 "survival": self.survival, "not_judged": self.not_judged,
-                "survival_lost": self.survival_lost}
+                "survival_lost": self.survival_lost, "stale_state": self.stale_state}
 
 
 async def _count(store: Store, sql: str, *params: Any) -> int:
@@ -74,13 +79,14 @@ async def session_badges(store: Store, session: str) -> Badges:
     survival = report.headline() if report.generation is not None and report.verdicts else None
     unjudged = await unjudged_and_lost(store, session, findings, report)
     unjudged += claims.warnings(session, await claims.unverified_acts(store, session))
+    pending, stale = await _pending_and_stale(store, session)
     return Badges(
         pending_candidates=await _count(
             store, "SELECT COUNT(*) FROM candidates WHERE session = ? AND status = 'pending'", session),
         unknown_actions=await _count(
             store, "SELECT COUNT(*) FROM actions WHERE session = ? AND status = 'unknown'", session),
-        pending_state=await _count(
-            store, "SELECT COUNT(*) FROM state_records WHERE session = ? AND status = 'pending'", session),
+        pending_state=pending - stale,
+        stale_state=stale,
         protocol=by_code,
         drift=drift,
         survival=survival,
@@ -90,6 +96,17 @@ async def session_badges(store: Store, session: str) -> Badges:
         not_judged_in=tuple(dict.fromkeys(w["where"] for w in unjudged if w["code"] in UNJUDGED_CODES)),
         survival_lost=len(survival_verdict(session, report).findings),
     )
+
+
+async def _pending_and_stale(store: Store, session: str) -> tuple[int, int]:
+    """The session's pending records, and how many of them are stale (older than their key's active
+    version: only a reject decides them)."""
+    rows = await store.db.execute_fetchall(
+        "SELECT key, version, status FROM state_records WHERE session = ? AND status IN ('pending', 'active')",
+        (session,))
+    pending = sum(1 for r in rows if r[2] == "pending")
+    current = sum(1 for r in without_stale_pending(rows, lambda r: (r[0], int(r[1]), r[2])) if r[2] == "pending")
+    return pending, pending - current
 
 
 async def _thinking_off(store: Store, session: str) -> bool:

@@ -224,6 +224,9 @@ class HeaderBar(Static):
         if b.pending_state:
             both("[$warning]◌ $n pending record$s[/]", "[$warning]◌ $n pending rec.[/]", "focus_channel('state')",
                  n=str(b.pending_state), s=plural[b.pending_state > 1])
+        if b.stale_state:  # left behind the owner's correction: confirm refuses them, only n decides them
+            both("[$warning]◌ $n stale proposal$s: reject only[/]", "[$warning]◌ $n stale[/]",
+                 "focus_channel('state')", n=str(b.stale_state), s=plural[b.stale_state > 1])
         if b.unknown_actions:
             both("[$accent]? $n unknown action$s[/]", "[$accent]? $n unknown act.[/]", "focus_actions",
                  n=str(b.unknown_actions), s=plural[b.unknown_actions > 1])

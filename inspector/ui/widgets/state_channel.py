@@ -12,6 +12,7 @@ from textual.reactive import var
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from inspector.domain.stale_pending import without_stale_pending
 from inspector.services.channels import StateRecord
 from inspector.ui.hanging import CappedLine
 from inspector.ui.safe import markup, one_line, plain
@@ -32,17 +33,28 @@ TITLE = "Protected state"
 ROW_LINES = 3  # a record's row at most; the detail pane shows the whole value
 
 
-def record_line(r: StateRecord, marked: bool = False) -> CappedLine:
+STALE = "stale: reject only"  # a pending version older than its key's active one: confirm refuses it
+
+
+def stale_ids(records: list[StateRecord]) -> frozenset[str]:
+    """The rows (key@version) pending behind their key's active version (domain/stale_pending.py)."""
+    current = {id(r) for r in without_stale_pending(records, lambda r: (r.key, r.version, r.status))}
+    return frozenset(f"{r.key}@{r.version}" for r in records if id(r) not in current)
+
+
+def record_line(r: StateRecord, marked: bool = False, stale: bool = False) -> CappedLine:
     """The status glyph, then the value: a long value (a real transcript's goal is a whole
     prompt) continues under the value, so the glyphs stay alone in their column (ui/hanging.py),
-    for at most three lines, cut with "…" before the version so one record never fills the channel."""
+    for at most three lines, cut with "…" before the version so one record never fills the channel.
+    A stale proposal says so ("pending · stale: reject only"): y on it is refused, n decides it."""
     glyph = markup(f"[b {MARK[1]}]$g[/]", g=MARK[0]) if marked else status_mark(r.status)
     return CappedLine(
         glyph + Content(" "),
         # one row per record: a value's own line breaks are marked (the detail pane shows it whole)
         markup("[dim]$v[/]" if r.status == "superseded" else "$v", v=one_line(r.value)),
-        markup("  [dim]v$n · $s$m[/]", n=str(r.version),
-               s=r.status if r.status != "active" else (r.writer or ""), m=" · marked" if marked else ""),
+        markup("  [dim]v$n · $s$t$m[/]", n=str(r.version),
+               s=r.status if r.status != "active" else (r.writer or ""), t=f" · {STALE}" if stale else "",
+               m=" · marked" if marked else ""),
         ROW_LINES)
 
 
@@ -60,6 +72,7 @@ class StateChannel(ChannelPane):
         super().__init__(TITLE, id="state")
         self.items: dict[str, StateRecord] = {}
         self.rows: dict[str, int] = {}  # option id -> index in the record list
+        self.stale: frozenset[str] = frozenset()  # option ids of stale proposals (only a reject decides them)
         self.cursor_after: str | None = None  # the row to highlight after the next reload of this session
 
     def load(self, records: list[StateRecord], *, keep: bool = False) -> None:
@@ -68,6 +81,7 @@ class StateChannel(ChannelPane):
         cursor = (self.cursor_after or self.highlighted_id()) if keep else None
         self.cursor_after = None
         self.items = {f"{r.key}@{r.version}": r for r in records}
+        self.stale = stale_ids(records)
         still = frozenset(i for i in self.marked if keep and i in self.items and self.items[i].status == "pending")
         self.rows = {}  # so the watcher re-renders nothing of the old list
         self.marked = still
@@ -80,7 +94,7 @@ class StateChannel(ChannelPane):
                                       disabled=True))
             option_id = f"{r.key}@{r.version}"
             self.rows[option_id] = len(options)
-            options.append(Option(record_line(r, option_id in still), id=option_id))
+            options.append(Option(record_line(r, option_id in still, option_id in self.stale), id=option_id))
         self.set_records(options, "no protected state recorded for this session")
         if cursor in self.rows:
             self.records.highlighted = self.rows[cursor]
@@ -123,7 +137,8 @@ class StateChannel(ChannelPane):
         for option_id in old ^ new:
             if option_id in self.rows and option_id in self.items:
                 self.records.replace_option_prompt_at_index(self.rows[option_id],
-                                                            record_line(self.items[option_id], option_id in new))
+                                                            record_line(self.items[option_id], option_id in new,
+                                                                        option_id in self.stale))
         self._show_title()
 
     def _show_title(self) -> None:
