@@ -79,3 +79,36 @@ def test_only_marks_the_prefill_put_in_are_refused() -> None:
     typed = "a value that spells ⟨U+202E⟩ in letters"
     assert marks_left(typed, typed + "!") == []  # marks the stored text held as typed text stay
     assert marks_left("plain", "plain!") == []
+
+
+async def test_a_summary_correction_still_holding_a_mark_is_not_saved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for a summary generation's correction, pre-filled from its text (2, c)."""
+    from textual.widgets import Input, TextArea
+
+    from inspector.services.channels import generations
+
+    records = [session_record("s1", owner="lin"),
+               {**event_record(1), "content": "ship the export fix"},
+               {"type": "summary", "session": "s1", "generation": 1, "kind": "recursive",
+                "text": "Goal: ship the \u200bexport fix.", "unresolved": [], "sources": ["evt:1"], "covers": [1, 1]}]
+    path = tmp_path / "sum.db"
+    await import_file(write_sif(tmp_path / "sum.jsonl", records), path, actor="tester")
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "lin")
+    app = InspectorApp(path, session="s1")
+    async with app.run_test(size=(170, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2", "c")  # the Task summary channel, its generation highlighted
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, CorrectionDialog)
+        area = dialog.query_one(TextArea)
+        assert "⟨U+200B⟩" in area.text
+        area.text = area.text.rstrip() + " Now."
+        dialog.query_one("#correct-reason", Input).value = "a note"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is dialog
+        assert "⟨U+200B⟩" in str(dialog.query_one("#correct-result").render())
+    async with await open_store(path) as opened:
+        assert [g.generation for g in await generations(opened, "s1")] == [1]
