@@ -53,3 +53,18 @@ async def test_the_header_counts_a_stale_proposal_apart_and_its_row_says_reject_
         assert "v1 · pending · stale: reject only" in row, row
         other = str(state.records.get_option_at_index(state.rows["open_issue.p95@1"]).prompt)
         assert "stale" not in other, other
+
+
+def test_the_html_report_counts_it_apart_as_the_header_does(tmp_path: Path) -> None:
+    import asyncio
+
+    from click.testing import CliRunner
+
+    from inspector.cli.main import cli
+
+    path = asyncio.run(_corrected(tmp_path))
+    out = tmp_path / "r.html"
+    result = CliRunner().invoke(cli, ["report", str(path), "--session", S, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    html = out.read_text(encoding="utf-8")
+    assert f"◌ {PENDING - 1} pending records<" in html and "◌ 1 stale proposal: reject only<" in html
