@@ -10,14 +10,13 @@ text itself held it as typed text (a value that spells ``⟨U+202E⟩`` in lette
 
 from __future__ import annotations
 
-from inspector.domain.terminal_safe import _UNSAFE, _replacement
+from inspector.domain import terminal_safe
 
 
 def stand_ins(stored: str) -> dict[str, int]:
     """Each mark the shown form of ``stored`` put in place of a hidden character, with how often."""
     marks: dict[str, int] = {}
-    for match in _UNSAFE.finditer(stored or ""):
-        mark = _replacement(match)
+    for mark in terminal_safe.stand_ins(stored):
         marks[mark] = marks.get(mark, 0) + 1
     return marks
 

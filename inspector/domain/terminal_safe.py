@@ -95,6 +95,12 @@ def _replacement(match: re.Match[str]) -> str:
     return f"⟨U+{code:04X}⟩"
 
 
+def stand_ins(text: str | None) -> list[str]:
+    """The marks :func:`terminal_safe` puts in ``text`` for the characters it hides, in order, one per
+    place (a pre-filled edit field must know them: saving one as typed text would change the value)."""
+    return [_replacement(match) for match in _UNSAFE.finditer(text or "")]
+
+
 def terminal_safe(text: str | None) -> str:
     """``text`` with every character a terminal would act on (or hide) made visible."""
     if not text:
