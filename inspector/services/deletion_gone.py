@@ -22,6 +22,21 @@ def _plain(target: str) -> str:
     return target[4:] if target.startswith("mat:") else target
 
 
+async def _deletion_entries(db: aiosqlite.Connection, session: str) -> list[tuple[int, dict[str, Any]]]:
+    """(ledger seq, payload) of the session's deletion entries in ledger order; a payload that is
+    not a JSON object is passed over (verify names it, this listing does not)."""
+    out: list[tuple[int, dict[str, Any]]] = []
+    for seq, payload in await db.execute_fetchall(
+            "SELECT seq, payload FROM ledger WHERE session = ? AND kind = 'deletion' ORDER BY seq", (session,)):
+        try:
+            entry = json.loads(payload)
+        except ValueError:
+            continue
+        if isinstance(entry, dict):
+            out.append((int(seq), entry))
+    return out
+
+
 async def gone_by(db: aiosqlite.Connection, session: str, targets: list[str]) -> dict[str, dict[str, Any]]:
     """``target -> {"ledger": N, "request": "del-2"}`` for each of ``targets`` a carried-out
     deletion of ``session`` removed (the first that did); a target never stored is left out."""
@@ -29,13 +44,8 @@ async def gone_by(db: aiosqlite.Connection, session: str, targets: list[str]) ->
     out: dict[str, dict[str, Any]] = {}
     if not wanted:
         return out
-    for seq, payload in await db.execute_fetchall(
-            "SELECT seq, payload FROM ledger WHERE session = ? AND kind = 'deletion' ORDER BY seq", (session,)):
-        try:
-            entry = json.loads(payload)
-        except ValueError:
-            continue
-        for copy in entry.get("copies") or [] if isinstance(entry, dict) else []:
+    for seq, entry in await _deletion_entries(db, session):
+        for copy in entry.get("copies") or []:
             if not isinstance(copy, dict) or copy.get("where") not in _REMOVED_WHERE:
                 continue
             target = wanted.get(str(copy.get("id")))
@@ -58,13 +68,8 @@ async def removed_by(db: aiosqlite.Connection, session: str, request: str) -> di
     After ``delete`` the listing named only the request's targets as gone, though one target on a
     real transcript took 23 other events and the original transcript's bytes with it (review-18):
     whoever audits the request afterwards is told everything that went, not only what was asked."""
-    for seq, payload in await db.execute_fetchall(
-            "SELECT seq, payload FROM ledger WHERE session = ? AND kind = 'deletion' ORDER BY seq", (session,)):
-        try:
-            entry = json.loads(payload)
-        except ValueError:
-            continue
-        if not isinstance(entry, dict) or str(entry.get("request") or "") != request:
+    for seq, entry in await _deletion_entries(db, session):
+        if str(entry.get("request") or "") != request:
             continue
         found: dict[str, set[str]] = {"events": set(), "materials": set()}
         for copy in entry.get("copies") or []:

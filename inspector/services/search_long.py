@@ -112,8 +112,7 @@ async def past_the_side_index(db: Any, side: SideIndex, session: str, pattern: r
             result.unread += 1
             continue
         result.left -= length
-        rows = await db.execute_fetchall("SELECT extra FROM events WHERE event_id = ?", (event_id,))
-        text = side.text_of_extra(rows[0][0]) if rows else None
+        text = await side.whole_text(db, event_id)
         if text is not None and len(text) > EVENT_INDEX_CHARS and contains(pattern, text):
             result.found.append((event_id, seq, tool, text))
     return result

@@ -192,10 +192,14 @@ class SideIndex:
         out: list[Row] = []
         for event_id, seq, tool, text in rows:
             if len(text) >= EVENT_INDEX_CHARS:
-                found = await db.execute_fetchall("SELECT extra FROM events WHERE event_id = ?", (event_id,))
-                text = (self.text_of_extra(found[0][0]) if found else None) or text
+                text = await self.whole_text(db, event_id) or text
             out.append((event_id, seq, tool, text))
         return out
+
+    async def whole_text(self, db: Any, event_id: int) -> str | None:
+        """One event's whole text of this kind, from its stored JSON (None: the event has none)."""
+        found = await db.execute_fetchall("SELECT extra FROM events WHERE event_id = ?", (event_id,))
+        return self.text_of_extra(found[0][0]) if found else None
 
 
     async def containing(self, db: Any, session: str, query: str, limit: int) -> list[Row]:
