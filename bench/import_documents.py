@@ -21,11 +21,11 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 
+from bench.drift_compare import extract_old
 from bench.import_extract import build
 from bench.import_transcript import REPO, import_in_process_of_its_own
 from bench.shared_dir import real_sessions
@@ -83,12 +83,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        old = root / "old"
-        if args.against:
-            old.mkdir()
-            archive = subprocess.run(["git", "archive", args.against, "inspector"], cwd=REPO, capture_output=True,
-                                     check=True).stdout
-            subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+        old = extract_old(args.against, root / "old") if args.against else root / "old"
         trees = [("this", REPO)] + ([("old", old)] if args.against else [])
         print("| transcript | bytes | `json.loads` CPU | this tree CPU (×) |"
               + (f" {args.against} CPU (×) |" if args.against else ""))
