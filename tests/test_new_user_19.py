@@ -1,0 +1,166 @@
+"""A new user's first hour and an attacker's, round nineteen (docs/reviews/newuser-19.md).
+
+Each test failed on main 68d9059 before its fix: an output name held by a FIFO (as root, a
+device: ``report -o /dev/full`` left a page where /dev/full had been) was replaced by a regular
+file and "wrote" said; a symbolic link was replaced, its file left stale; ``correct-summary
+--text-file /dev/zero`` read until memory ran out; a judge or summarizer that never stops
+printing grew the inspector by gigabytes until its timeout, and the stopped one hung the command
+for good (its full pipe never seen closing); a shell's child outlived the timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from inspector.cli.main import cli
+from inspector.services import outside_command
+from inspector.services.importing import import_file
+from inspector.store.connection import open_store
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE = REPO / "sample_sessions" / "01_export_timeout.jsonl"
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("newuser-19")
+    store, transcript = folder / "s.db", folder / "cc.jsonl"
+    transcript.write_text(json.dumps({"type": "user", "uuid": "u1", "sessionId": "cc-1", "timestamp":
+                                      "2026-01-05T10:00:00.000Z", "message": {"role": "user", "content": "hi"}}) + "\n",
+                          encoding="utf-8")
+    asyncio.run(import_file(SAMPLE, store, actor="owner"))
+    asyncio.run(import_file(transcript, store, actor="owner"))
+    return store
+
+
+@pytest.fixture
+def store(made: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "s.db"
+    shutil.copy(made, copy)
+    return copy
+
+
+def _session(store: Path) -> str:
+    return "s-export"
+
+
+def _write_args(kind: str, store: Path, out: Path) -> list[str]:
+    session = _session(store)
+    if kind == "report":
+        return ["report", str(store), "--session", session, "-o", str(out), "--json"]
+    if kind == "original":  # the Claude Code transcript's bytes
+        return ["export", str(store), "--session", "cc-1", "--original", "-o", str(out), "--json"]
+    return ["export", str(store), "-o", str(out), "--json"]
+
+
+@pytest.mark.parametrize("kind", ["report", "export", "original"])
+def test_a_fifo_named_as_the_output_is_refused_and_stays_a_fifo(store: Path, tmp_path: Path, kind: str) -> None:
+    fifo = tmp_path / "out.html"
+    os.mkfifo(fifo)
+    result = CliRunner().invoke(cli, _write_args(kind, store, fifo))
+    assert result.exit_code == 3
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "bad_output" and "is a FIFO (named pipe), not a file" in error["message"]
+    assert fifo.is_fifo()  # not replaced by a regular file
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.html", "s.db"]  # no partial left
+
+
+@pytest.mark.parametrize("kind", ["report", "export", "original"])
+def test_a_link_named_as_the_output_is_written_through_not_replaced(store: Path, tmp_path: Path, kind: str) -> None:
+    (tmp_path / "shared").mkdir()
+    target = tmp_path / "shared" / "latest.out"
+    target.write_text("last week's\n", encoding="utf-8")
+    link = tmp_path / "latest.out"
+    link.symlink_to(target)
+    result = CliRunner().invoke(cli, _write_args(kind, store, link))
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and link.resolve() == target  # the link stays a link
+    written = target.read_bytes()
+    assert written != b"last week's\n" and len(written) > 100
+    assert not list(tmp_path.rglob("*.partial"))
+
+
+def test_a_link_loop_as_the_output_is_said_not_written(store: Path, tmp_path: Path) -> None:
+    (tmp_path / "a.html").symlink_to(tmp_path / "b.html")
+    (tmp_path / "b.html").symlink_to(tmp_path / "a.html")
+    result = CliRunner().invoke(cli, _write_args("report", store, tmp_path / "a.html"))
+    assert result.exit_code == 3 and json.loads(result.stdout)["error"]["code"] == "bad_output"
+    assert (tmp_path / "a.html").is_symlink() and (tmp_path / "b.html").is_symlink()
+
+
+def test_a_corrected_summary_from_an_endless_file_is_refused_at_once(store: Path) -> None:
+    before = store.read_bytes()
+    started = time.monotonic()
+    result = CliRunner().invoke(cli, ["correct-summary", str(store), "--session", _session(store), "--generation", "1",
+                                      "--text-file", "/dev/zero", "--reason", "typo", "--reviewer", "owner"])
+    assert result.exit_code == 3
+    assert "/dev/zero holds more than 16 MiB" in result.stderr and "nothing was written" in result.stderr
+    assert time.monotonic() - started < 30  # before: read until memory ran out
+    assert store.read_bytes() == before
+
+
+def test_a_corrected_summary_keeps_reading_crlf_and_a_bom_as_text(store: Path, tmp_path: Path) -> None:
+    text = tmp_path / "fixed.txt"
+    text.write_bytes(b"\xef\xbb\xbfThe export times out at batch 1400.\r\nNext: stream it.\r\n")
+    result = CliRunner().invoke(cli, ["correct-summary", str(store), "--session", _session(store), "--generation", "1",
+                                      "--text-file", str(text), "--reason", "typo", "--reviewer", "owner",
+                                      "--save-anyway", "--json"])
+    assert result.exit_code in (0, 1), result.output
+    generation = json.loads(result.stdout)["generation"]
+    saved = asyncio.run(_summary_text(store, _session(store), generation))
+    assert saved == "The export times out at batch 1400.\nNext: stream it.\n"  # no \r, no BOM
+
+
+async def _summary_text(store: Path, session: str, generation: int) -> str:
+    async with await open_store(store) as opened:
+        rows = await opened.db.execute_fetchall("SELECT text FROM summaries WHERE session = ? AND generation = ?",
+                                                (session, generation))
+    return str(rows[0][0])
+
+
+def test_a_judge_that_never_stops_printing_is_stopped_and_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(outside_command, "MAX_OUTPUT_BYTES", 1 << 20)
+    started = time.monotonic()
+    with pytest.raises(outside_command.CommandFailed, match=r"judge 'yes' printed more than 1 MiB: .*stopped"):
+        asyncio.run(outside_command.run(["yes"], b"{}", 60, what="judge", command="yes"))
+    assert time.monotonic() - started < 20  # before: its 60 s, memory growing; then a hang
+
+
+def test_a_judge_over_the_bound_through_the_cli_exits_3(sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(outside_command, "MAX_OUTPUT_BYTES", 1 << 20)
+    session = "s-export"
+    result = CliRunner().invoke(cli, ["survival", str(sample_store), "--session", session, "--judge", "cat /dev/zero"])
+    assert result.exit_code == 3 and "printed more than 1 MiB" in result.stderr
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state == "Z"  # killed, waiting for a parent that does not reap
+
+
+def test_a_summarizer_timed_out_leaves_no_child_of_its_shell(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    command = ["sh", "-c", f"sleep 60 & echo $! > {pid_file}; wait"]
+    with pytest.raises(outside_command.CommandFailed, match="took longer than 0.5 s"):
+        asyncio.run(outside_command.run(command, b"", 0.5, what="summarizer"))
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _gone(pid)  # before: the sleep ran on for its minute
+
+
+def test_a_judge_that_answers_without_reading_its_input_still_answers() -> None:
+    answer = asyncio.run(outside_command.run(["echo", "ok"], b"x" * (4 << 20), 10, what="judge"))
+    assert answer == "ok\n"
