@@ -164,3 +164,16 @@ def test_a_summarizer_timed_out_leaves_no_child_of_its_shell(tmp_path: Path) -> 
 def test_a_judge_that_answers_without_reading_its_input_still_answers() -> None:
     answer = asyncio.run(outside_command.run(["echo", "ok"], b"x" * (4 << 20), 10, what="judge"))
     assert answer == "ok\n"
+
+
+def test_importing_the_same_transcript_again_says_what_was_already_there_in_words(tmp_path: Path) -> None:
+    transcript = tmp_path / "cc.jsonl"
+    rows = [{"type": "user", "uuid": f"u{i}", "sessionId": "cc-2", "timestamp": f"2026-01-05T10:00:0{i}.000Z",
+             "message": {"role": "user", "content": f"step {i}"}} for i in range(3)]
+    transcript.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    store = tmp_path / "s.db"
+    assert CliRunner().invoke(cli, ["import", str(transcript), "--into", str(store), "--reviewer", "ann"]).exit_code == 0
+    again = CliRunner().invoke(cli, ["import", str(transcript), "--into", str(store), "--reviewer", "ann"])
+    assert again.exit_code == 0
+    first = again.stdout.splitlines()[0]
+    assert "nothing new (3 events, 1 material, 1 session" in first and "already there)" in first  # before: "(6 already there)"
