@@ -177,3 +177,47 @@ def test_importing_the_same_transcript_again_says_what_was_already_there_in_word
     assert again.exit_code == 0
     first = again.stdout.splitlines()[0]
     assert "nothing new (3 events, 1 material, 1 session" in first and "already there)" in first  # before: "(6 already there)"
+
+
+def _deep_line(session: str, depth: int = 5000) -> str:
+    """A Claude Code record carrying arrays nested past Python's recursion limit (1,000)."""
+    head = json.dumps({"type": "user", "uuid": "u-deep", "sessionId": session, "timestamp": "2026-01-05T10:00:01.000Z",
+                       "message": {"role": "user", "content": "deep"}})
+    return head[:-1] + ', "x": ' + "[" * depth + "]" * depth + "}"
+
+
+def _first_line(session: str) -> str:
+    return json.dumps({"type": "user", "uuid": "u0", "sessionId": session, "timestamp": "2026-01-05T10:00:00.000Z",
+                       "message": {"role": "user", "content": "first"}})
+
+
+def test_a_last_line_nested_past_the_recursion_limit_is_said_too_deep_not_a_traceback(tmp_path: Path) -> None:
+    transcript = tmp_path / "deep.jsonl"
+    transcript.write_text(_first_line("d1") + "\n" + _deep_line("d1"), encoding="utf-8")  # no line end after it
+    result = CliRunner().invoke(cli, ["import", str(transcript), "--into", str(tmp_path / "s.db"), "--reviewer", "ann"])
+    assert result.exit_code == 0, result.output  # before: RecursionError traceback, exit 1
+    assert "too_deep (line 2)" in result.stdout
+
+
+def test_a_gemini_document_nested_past_the_recursion_limit_is_refused_in_a_sentence(tmp_path: Path) -> None:
+    document = tmp_path / "session.json"
+    document.write_text('{"sessionId": "g1", "messages": [{"id": "m1", "type": "user", "content": "hi", "x": '
+                        + "[" * 5000 + "]" * 5000 + "}]}", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["import", str(document), "--into", str(tmp_path / "s.db"), "--reviewer", "ann",
+                                      "--json"])
+    assert result.exit_code == 3  # before: RecursionError traceback, exit 1
+    assert json.loads(result.stdout)["error"]["code"] == "too_deep"
+    assert not (tmp_path / "s.db").exists()
+
+
+@pytest.mark.parametrize("where", ["first", "last"])
+def test_discovery_lists_a_folder_holding_a_transcript_nested_too_deep(tmp_path: Path, where: str) -> None:
+    project = tmp_path / "projects" / "p1"
+    project.mkdir(parents=True)
+    lines = [_deep_line("d2"), _first_line("d2")] if where == "first" else [_first_line("d2"), _deep_line("d2")]
+    (project / "d2.jsonl").write_text("\n".join(lines) + ("\n" if where == "first" else ""), encoding="utf-8")
+    (project / "ok.jsonl").write_text(_first_line("ok") + "\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["sessions", "--discover", "--source", str(tmp_path / "projects"), "--json"])
+    assert result.exit_code == 0, result.output  # before: a traceback; the app's start screen too
+    assert "Traceback" not in result.output
+    assert "ok.jsonl" in result.stdout
