@@ -251,3 +251,25 @@ async def _event_rows(store: Path, session: str) -> list[tuple[str, str, str | N
         rows = await opened.db.execute_fetchall("SELECT kind, trust, content FROM events WHERE session = ? ORDER BY seq",
                                                 (session,))
     return [(str(k), str(t), c) for k, t, c in rows]
+
+
+def test_one_call_id_on_two_calls_and_two_results_is_said_not_paired_silently(tmp_path: Path) -> None:
+    def line(uuid: str, role: str, block: dict[str, object]) -> str:
+        return json.dumps({"type": role, "uuid": uuid, "sessionId": "cc-dup", "timestamp": "2026-01-05T10:00:00.000Z",
+                           "message": {"role": role, "id": f"m-{uuid}", "content": [block]}})
+    rows = [json.dumps({"type": "user", "uuid": "u0", "sessionId": "cc-dup", "timestamp": "2026-01-05T10:00:00.000Z",
+                        "message": {"role": "user", "content": "tidy the build folder"}}),
+            line("a1", "assistant", {"type": "tool_use", "id": "toolu_x", "name": "Bash", "input": {"command": "ls"}}),
+            line("a2", "assistant", {"type": "tool_use", "id": "toolu_x", "name": "Bash",
+                                     "input": {"command": "rm -rf build"}}),
+            line("u1", "user", {"type": "tool_result", "tool_use_id": "toolu_x", "content": "ok"}),
+            line("u2", "user", {"type": "tool_result", "tool_use_id": "toolu_x", "content": "ok"})]
+    transcript = tmp_path / "dup.jsonl"
+    transcript.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    store = tmp_path / "s.db"
+    imported = CliRunner().invoke(cli, ["import", str(transcript), "--into", str(store), "--reviewer", "ann"])
+    assert "tool call 'toolu_x' (event 5) has the id of the call at event 3" in imported.stdout
+    assert "is a second result for call 'toolu_x'" in imported.stdout
+    checked = CliRunner().invoke(cli, ["check", str(store), "--json"])
+    assert checked.exit_code == 1  # before: 0, "✓ clear" over a log whose pairing is a guess
+    assert checked.stdout.count('"call_id_reused"') == 2
