@@ -273,3 +273,17 @@ def test_one_call_id_on_two_calls_and_two_results_is_said_not_paired_silently(tm
     checked = CliRunner().invoke(cli, ["check", str(store), "--json"])
     assert checked.exit_code == 1  # before: 0, "✓ clear" over a log whose pairing is a guess
     assert checked.stdout.count('"call_id_reused"') == 2
+
+
+def test_a_gemini_message_whose_content_is_a_number_is_said_not_read_as_text(tmp_path: Path) -> None:
+    document = tmp_path / "session.json"
+    document.write_text(json.dumps({"sessionId": "g2", "projectHash": "ab12", "startTime": "2026-01-15T20:51:48.000Z",
+                                    "lastUpdated": "2026-01-15T20:52:00.000Z", "messages": [
+        {"id": "m1", "timestamp": "2026-01-15T20:51:48.582Z", "type": "user", "content": "make docs/blue.md"},
+        {"id": "m2", "timestamp": "2026-01-15T20:51:52.837Z", "type": "gemini", "content": 12345}]}), encoding="utf-8")
+    store = tmp_path / "s.db"
+    result = CliRunner().invoke(cli, ["import", str(document), "--into", str(store), "--reviewer", "ann"])
+    assert result.exit_code == 0, result.output
+    assert "field content is a number, expected text or a list" in result.stdout  # before: nothing said
+    texts = [c for _k, _t, c in asyncio.run(_event_rows(store, "g2"))]
+    assert "12345" not in texts  # before: an assistant message "12345"
