@@ -24,6 +24,9 @@ from inspector.cli.main import cli
 from inspector.services import outside_command
 from inspector.services.importing import import_file
 from inspector.store.connection import open_store
+from inspector.ui.app import InspectorApp
+from inspector.ui.widgets.timeline_view import TimelineView
+from tests.test_app import settle
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "sample_sessions" / "01_export_timeout.jsonl"
@@ -287,3 +290,13 @@ def test_a_gemini_message_whose_content_is_a_number_is_said_not_read_as_text(tmp
     assert "field content is a number, expected text or a list" in result.stdout  # before: nothing said
     texts = [c for _k, _t, c in asyncio.run(_event_rows(store, "g2"))]
     assert "12345" not in texts  # before: an assistant message "12345"
+
+
+async def test_the_app_opened_on_a_mistyped_session_says_how_to_reach_the_stores_sessions(sample_store: Path) -> None:
+    app = InspectorApp(sample_store, session="s-exprot")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")  # the "no session 's-exprot'" dialog
+        await pilot.pause(0.2)
+        shown = str(app.screen.query_one(TimelineView).render())
+        assert "no session open" in shown and "s lists the store's sessions" in shown  # before: that was all
