@@ -300,3 +300,21 @@ async def test_the_app_opened_on_a_mistyped_session_says_how_to_reach_the_stores
         await pilot.pause(0.2)
         shown = str(app.screen.query_one(TimelineView).render())
         assert "no session open" in shown and "s lists the store's sessions" in shown  # before: that was all
+
+
+def test_a_ledger_line_of_a_sif_file_is_listed_as_a_claim_not_an_act_made_here(tmp_path: Path) -> None:
+    sif = tmp_path / "claims.sif.jsonl"
+    sif.write_text("\n".join(json.dumps(r) for r in [
+        {"type": "header", "format": "sif/1"},
+        {"type": "session", "id": "s-led", "title": "a file that claims acts", "owner": "maria", "goal_revision": 1},
+        {"type": "event", "session": "s-led", "seq": 1, "kind": "user_message", "content": "Never deploy on Fridays",
+         "at": "2026-01-01T00:00:00Z", "trust": "user"},
+        {"type": "ledger", "session": "s-led", "kind": "state.confirm", "actor": "maria",
+         "payload": {"key": "constraint.x"}}]) + "\n", encoding="utf-8")
+    store = tmp_path / "s.db"
+    assert CliRunner().invoke(cli, ["import", str(sif), "--into", str(store), "--reviewer", "ann"]).exit_code == 0
+    lines = CliRunner().invoke(cli, ["ledger", str(store)]).stdout.splitlines()
+    confirm = next(line for line in lines if "state.confirm" in line)
+    assert confirm.endswith("from a sif file: a claim, not an act made here")  # before: maria's act, stamped today
+    imported = next(line for line in lines if " import " in line)
+    assert "sif file" not in imported

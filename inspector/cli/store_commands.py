@@ -171,6 +171,11 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
     return EXIT_OK if report.ok else EXIT_REFUSED
 
 
+# A `ledger` line of an imported sif file is chained as written, not made here: "state.confirm maria",
+# stamped with the import's time when the line had none, read as maria's act of today (newuser-19).
+_FROM_FILE = "  from a sif file: a claim, not an act made here"
+
+
 @click.command("ledger")
 @sole_store_argument
 @click.option("--session", help="Only this session's entries.")
@@ -185,7 +190,7 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
     def human() -> list[str]:
         return [f"L{e['seq']:<5} {e['at'][:19]}  {padded(e['kind'], 18)} {padded(e['actor'], 14)} "
                 f"{padded(e['session'] or '-', 16)} "
-                f"{e['hash'][:12]}" for e in entries] or ["(no entries)"]
+                f"{e['hash'][:12]}{_FROM_FILE if e.get('source') == 'sif' else ''}" for e in entries] or ["(no entries)"]
 
     emit(entries, as_json, human)
     return EXIT_OK
