@@ -318,3 +318,31 @@ def test_a_ledger_line_of_a_sif_file_is_listed_as_a_claim_not_an_act_made_here(t
     assert confirm.endswith("from a sif file: a claim, not an act made here")  # before: maria's act, stamped today
     imported = next(line for line in lines if " import " in line)
     assert "sif file" not in imported
+
+
+DEEP = "[" * 5000 + "]" * 5000
+
+
+@pytest.mark.parametrize("cache_text", ["[1, 2, 3]", DEEP, '{"PATH": {"not": "a list"}}'], ids=["list", "deep", "shape"])
+def test_a_listing_cache_of_another_shape_is_read_as_empty(isolated_cache: Path, tmp_path: Path,
+                                                           cache_text: str) -> None:
+    project = tmp_path / "projects" / "p1"
+    project.mkdir(parents=True)
+    transcript = project / "ok.jsonl"
+    transcript.write_text(_first_line("ok") + "\n", encoding="utf-8")
+    (isolated_cache / "discover-cache.json").write_text(cache_text.replace("PATH", str(transcript)), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["sessions", "--discover", "--source", str(tmp_path / "projects"), "--json"])
+    assert result.exit_code == 0, result.output  # before: AttributeError / RecursionError traceback
+    assert "ok.jsonl" in result.stdout
+
+
+def test_a_heads_file_nested_past_the_recursion_limit_is_said_unreadable_and_left(isolated_cache: Path,
+                                                                                  store: Path) -> None:
+    heads = isolated_cache / "data" / "heads.json"
+    heads.parent.mkdir(parents=True, exist_ok=True)
+    heads.write_text(DEEP, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["verify", str(store), "--json"])
+    assert result.exit_code == 0, result.output  # before: RecursionError traceback, exit 1
+    said = json.loads(result.stdout)["not_checked"]
+    assert any("heads.json is not the heads file this tool writes" in s for s in said)
+    assert heads.read_text(encoding="utf-8") == DEEP  # never written over
