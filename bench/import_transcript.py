@@ -19,6 +19,12 @@ new store (16 KiB pages, journal in memory, no syncs, then one ``fsync``); and o
 of the lines alone (CPU). ``--against REV``
 also imports with the ``inspector`` package of that git revision and with this tree, each
 in a process of its own after one untimed import there (so both are warm), alternating.
+
+``--bounds``: the most any faster conversion could give (session 19, import-twelve). In this
+process, ``import_file`` with the transcript's conversion done beforehand (its records made by
+the real converter before the clock starts and handed over in place of converting), then with
+the proposed facts done beforehand too: what is left is the import without the conversion's (and
+the facts') Python at all — the floor for a converter in C (msgspec, orjson, Cython, Rust).
 """
 
 from __future__ import annotations
@@ -34,14 +40,18 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 from bench.import_extract import SOURCES, build
 from inspector.domain.facts import extract_from_records
+from inspector.domain.file_name_text import text_name
 from inspector.domain.formats.detect import convert
 from inspector.services.import_stream import parse_converted
 from inspector.services.importing import import_file
-from inspector.services.transcript_records import to_sif
+from inspector.services.transcript_records import all_proposed_facts, to_sif
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
 from inspector.store.jsoncodec import fast_loads
@@ -126,6 +136,32 @@ def import_in_process_of_its_own(src: Path, store: Path, code: Path) -> tuple[fl
     return found["wall"], found["cpu"]
 
 
+@contextmanager
+def done_beforehand(src: Path, runs: int, *, facts: bool) -> Iterator[None]:
+    """``import_file`` hands over records converted before the clock starts (one conversion per
+    import, by the real converter with the import's arguments), and with ``facts`` the proposals
+    made for them beforehand too: the import without that Python."""
+    raw = src.read_bytes()
+    made = [convert(raw, text_name(src.name), "claude-code", fast_loads, original_text=False) for _ in range(runs)]
+    proposed = [all_proposed_facts(records) for records in made] if facts else []
+    with mock.patch("inspector.services.importing.convert", lambda *_a, **_k: made.pop()):
+        if facts:
+            with mock.patch("inspector.services.importing.all_proposed_facts", lambda _records: proposed.pop()):
+                yield
+        else:
+            yield
+
+
+def bounds(src: Path, store: Path, runs: int) -> dict[str, tuple[float, float]]:
+    """Median (wall, CPU) of ``import_file`` with the conversion, then conversion and facts, done beforehand."""
+    out: dict[str, tuple[float, float]] = {}
+    for name, facts in (("conversion", False), ("conversion and facts", True)):
+        with done_beforehand(src, runs, facts=facts):
+            found = [import_once(src, store) for _ in range(runs)]
+        out[name] = (statistics.median(f[0] for f in found), statistics.median(f[1] for f in found))
+    return out
+
+
 def catch_up_once(store: Path) -> tuple[float, float]:
     async def index() -> int:
         async with await open_store(store) as opened:
@@ -142,6 +178,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--against", metavar="REV", help="also import with the inspector package of this git "
                         "revision (e.g. main), each import in a process of its own, alternating")
+    parser.add_argument("--bounds", action="store_true", help="also import with the conversion (then the "
+                        "conversion and the facts) done beforehand: the most a faster converter could give")
     args = parser.parse_args()
     if not SOURCES.is_dir():
         raise SystemExit(f"needs {SOURCES} (the shared real transcripts)")
@@ -183,6 +221,7 @@ def main() -> None:
         parse_converted((records, 2, False))
         parsed = time.perf_counter() - start
         sif = to_sif(records)
+        ceilings = bounds(src, root / "b.db", args.runs) if args.bounds else {}
     bw, bc = (statistics.median(x[i] for x in base) for i in (0, 1))
     ow, oc = (statistics.median(x[i] for x in ours) for i in (0, 1))
     iw, ic = (statistics.median(x[i] for x in index) for i in (0, 1))
@@ -210,6 +249,9 @@ def main() -> None:
             w, c = (statistics.median(x[i] for x in pair[which]) for i in (0, 1))
             print(f"| `import_file`, {label}, own process (warm), alternating | {w * 1000:,.0f} ms | {c * 1000:,.0f} ms "
                   f"| {w / bw:.2f}× / {c / bc:.2f}× |")
+    for name, (w, c) in ceilings.items():
+        print(f"| `import_file` with the {name} done beforehand (in process) | {w * 1000:,.0f} ms | {c * 1000:,.0f} ms "
+              f"| {w / bw:.2f}× / {c / bc:.2f}× |")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     print(f"parts (one run, in process): convert {converted * 1000:.0f} ms, propose facts {extracted * 1000:.0f} ms, "
           f"validate, digest and build rows {parsed * 1000:.0f} ms; the rest is opening the store, writing and "
