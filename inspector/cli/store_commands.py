@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shlex
 from collections import Counter
 from collections.abc import Callable
@@ -14,11 +13,19 @@ import click
 from inspector.cli import STARTED
 from inspector.cli.counts import counted, counts_text
 from inspector.cli.import_progress import ProgressLine
+from inspector.cli.import_words import (  # noqa: F401  (re-exported: the commands that take them from here)
+    SHOWN_PROBLEMS,
+    TRANSCRIPT_SUFFIXES,
+    next_steps,
+    pending_steps,
+    refuse_transcript_name,
+    reviewer_option,
+)
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.store_param import make_store_argument
 from inspector.domain.cell_width import padded
-from inspector.domain.errors import BadInput, InspectorError
+from inspector.domain.errors import InspectorError
 from inspector.domain.plurals import counted as _n
 from inspector.services import exporting, sessions, verifying
 from inspector.services.checking import CHECKS, SessionCheck, check_store
@@ -29,55 +36,6 @@ store_argument = make_store_argument()
 # Commands whose STORE is their only positional argument: INSPECTOR_STORE when it is left out.
 # (Before, left out with INSPECTOR_STORE unset, `check`, `verify`, `ledger` … crashed with a TypeError.)
 sole_store_argument = make_store_argument(from_env=True)
-
-
-def reviewer_option(required: bool) -> Any:
-    return click.option(
-        "--reviewer", envvar="INSPECTOR_REVIEWER", required=required, metavar="NAME",
-        help="Who does this (recorded in the ledger). Defaults to $INSPECTOR_REVIEWER.",
-    )
-
-
-SHOWN_PROBLEMS = 10  # problem lines an import prints before counting the rest
-
-
-def next_steps(store: str, sessions: list[str]) -> list[str]:
-    """Each imported session's whole id and the command that opens it: every other command takes
-    ``--session`` with the whole id, which the counts line alone never showed."""
-    if len(sessions) > 3:
-        return [f"  {len(sessions)} sessions: `inspector sessions {shlex.quote(store)}` lists them"]
-    return [f"  session {sid}: open it with `inspector {shlex.quote(store)} --session {shlex.quote(sid)}`"
-            for sid in sessions]
-
-
-TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".eval", ".yaml", ".yml")
-
-
-def refuse_transcript_name(into: object) -> None:
-    """A new store is not made under a transcript's name: `import run.jsonl --into out.jsonl` (export's
-    habit) made an SQLite file named .jsonl, which `follow`, `import` and `sessions --discover` then
-    took for a transcript. An existing store of any name still opens."""
-    if isinstance(into, Path) and into.suffix.lower() in TRANSCRIPT_SUFFIXES and not os.path.lexists(into):
-        raise BadInput(f"{into} names a transcript ({into.suffix}), not a store: give the new store a name of its "
-                       f"own, e.g. {into.with_suffix('.db')}", code="bad_output")
-
-
-def pending_steps(store: str, pending: dict[str, int]) -> list[str]:
-    """The records an import proposed and left pending (a transcript's goals, constraints, files
-    and failures, read by the extractor): the counts line called them "state records", and nothing
-    said they bind nothing — budget's protected block stayed empty — until the owner confirms them."""
-    if not pending:
-        return []
-    # never "confirm them all": a pending rule can be an instruction injected in a tool's output
-    if len(pending) > 3:
-        return [f"  {sum(pending.values())} protected records in {len(pending)} sessions are pending proposals: they "
-                "bind nothing until the session's owner confirms each that holds (`inspector facts STORE --session S` "
-                "lists them with their sources; `inspector confirm STORE --session S --key K`)"]
-    return [f"  {_n(n, 'protected record')} of {sid} "
-            f"{'is a pending proposal: it binds' if n == 1 else 'are pending proposals: they bind'} nothing until the "
-            "owner confirms each "
-            f"that holds (`inspector facts {shlex.quote(store)} --session {shlex.quote(sid)}` lists them with their "
-            "sources; `inspector confirm … --key K`)" for sid, n in pending.items()]
 
 
 @click.command("export")
