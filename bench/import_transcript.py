@@ -20,8 +20,8 @@ of the lines alone (CPU). ``--against REV``
 also imports with the ``inspector`` package of that git revision and with this tree, each
 in a process of its own after one untimed import there (so both are warm), alternating.
 
-``--bounds``: the most any faster conversion could give (session 19, import-twelve). In this
-process, ``import_file`` with the transcript's conversion done beforehand (its records made by
+``--bounds``: the most any faster conversion could give (session 19, import-twelve). In each
+run, in this process, ``import_file`` with the transcript's conversion done beforehand (its records made by
 the real converter before the clock starts and handed over in place of converting), then with
 the proposed facts done beforehand too: what is left is the import without the conversion's (and
 the facts') Python at all — the floor for a converter in C (msgspec, orjson, Cython, Rust).
@@ -155,14 +155,13 @@ def done_beforehand(src: Path, runs: int, *, facts: bool) -> Iterator[None]:
                          f"{len(proposed)} proposals left): inspector.services.importing changed, fix --bounds")
 
 
-def bounds(src: Path, store: Path, runs: int) -> dict[str, tuple[float, float]]:
-    """Median (wall, CPU) of ``import_file`` with the conversion, then conversion and facts, done beforehand."""
-    out: dict[str, tuple[float, float]] = {}
-    for name, facts in (("conversion", False), ("conversion and facts", True)):
-        with done_beforehand(src, runs, facts=facts):
-            found = [import_once(src, store) for _ in range(runs)]
-        out[name] = (statistics.median(f[0] for f in found), statistics.median(f[1] for f in found))
-    return out
+BOUNDS = (("conversion", False), ("conversion and facts", True))
+
+
+def bound_once(src: Path, store: Path, facts: bool) -> tuple[float, float]:
+    """(wall, CPU) of one ``import_file`` with the conversion (and with ``facts`` the proposals) done beforehand."""
+    with done_beforehand(src, 1, facts=facts):
+        return import_once(src, store)
 
 
 def catch_up_once(store: Path) -> tuple[float, float]:
@@ -196,6 +195,7 @@ def main() -> None:
         index: list[tuple[float, float]] = []
         floor: dict[str, list[float]] = {"wal": [], "delete": [], "fill": []}
         pair: dict[str, list[tuple[float, float]]] = {"this": [], "old": []}
+        bounded: dict[str, list[tuple[float, float]]] = {}
         old = root / "old"
         if args.against:
             old.mkdir()
@@ -208,6 +208,8 @@ def main() -> None:
             decoded.append(orjson_lines(raw))
             ours.append(import_once(src, root / "s.db"))
             index.append(catch_up_once(root / "s.db"))
+            for name, facts in BOUNDS if args.bounds else ():  # in the same runs, so the same load
+                bounded.setdefault(name, []).append(bound_once(src, root / "b.db", facts))
             for journal in floor:
                 floor[journal].append(floor_once(raw, root / "floor.db", journal))
             if args.against:
@@ -224,7 +226,6 @@ def main() -> None:
         parse_converted((records, 2, False))
         parsed = time.perf_counter() - start
         sif = to_sif(records)
-        ceilings = bounds(src, root / "b.db", args.runs) if args.bounds else {}
     bw, bc = (statistics.median(x[i] for x in base) for i in (0, 1))
     ow, oc = (statistics.median(x[i] for x in ours) for i in (0, 1))
     iw, ic = (statistics.median(x[i] for x in index) for i in (0, 1))
@@ -252,7 +253,8 @@ def main() -> None:
             w, c = (statistics.median(x[i] for x in pair[which]) for i in (0, 1))
             print(f"| `import_file`, {label}, own process (warm), alternating | {w * 1000:,.0f} ms | {c * 1000:,.0f} ms "
                   f"| {w / bw:.2f}× / {c / bc:.2f}× |")
-    for name, (w, c) in ceilings.items():
+    for name, found in bounded.items():
+        w, c = (statistics.median(x[i] for x in found) for i in (0, 1))
         print(f"| `import_file` with the {name} done beforehand (in process) | {w * 1000:,.0f} ms | {c * 1000:,.0f} ms "
               f"| {w / bw:.2f}× / {c / bc:.2f}× |")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
