@@ -94,6 +94,9 @@ def measure(src: Path, store: Path, runs: int) -> list[tuple[str, float]]:
             asyncio.run(import_file(src, store, actor="bench"))
             total = time.process_time() - cpu
         time.sleep(0.05)  # SQLite's thread ends just after the import returns: its time is counted by then
+        missing = [name for name in [*(n for _, n in PARTS), SQLITE] if name not in spent]
+        if missing:  # a part the import no longer calls so would be counted in "the rest" without a word
+            raise SystemExit(f"the import never ran {', '.join(missing)}: inspector changed, fix bench/import_parts.py")
         if run == 0:
             continue
         spent[REST] = total - sum(spent.values())
