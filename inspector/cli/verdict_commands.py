@@ -10,12 +10,14 @@ from inspector.cli import STARTED
 from inspector.cli.import_progress import ProgressLine
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, lines_text, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
+from inspector.cli.strict_gate import gate, strict_line, strict_option
 from inspector.domain.cell_width import padded
 from inspector.domain.plurals import counted as _n
 from inspector.domain.survival_report import PART_NOTE, part
 from inspector.services import fact_proposals
 from inspector.services.rebuilding import rebuild_generation
 from inspector.services.survival import survival_report
+from inspector.services.survival_verdict import survival_verdict
 from inspector.store.connection import open_store
 
 MARK = {"kept": "✓", "missing": "∅", "contradicted": "✗", "unknown": "?"}
@@ -68,15 +70,20 @@ async def facts_cmd(store: Path, session: str, write_: bool, with_notes: bool, r
 @click.option("--generation", type=click.IntRange(min=0), help="Default: the latest generation.")
 @click.option("--judge", metavar="CMD", help="A command that reads one fact and the summary as JSON on stdin and "
               "prints {\"verdict\", \"reason\"}; asked for missing/unknown facts, shown as the judge's opinion.")
+@strict_option
 @json_option
 @run_command()
-async def survival_cmd(store: Path, session: str, generation: int | None, judge: str | None, as_json: bool) -> int:
+async def survival_cmd(store: Path, session: str, generation: int | None, judge: str | None, strict: bool,
+                       as_json: bool) -> int:
     """Which protected facts a summary generation kept; exit 1 when one is lost (check's ✗: a confirmed fact
     the summary must restate missing, or one contradicted), 0 for a fact only not restated, pending or not
-    judged (check's ?)."""
+    judged (check's ?; 1 with --strict)."""
     with ProgressLine(f"survival {session}", enabled=not as_json, since=STARTED, stage="judging each fact"):
         async with await open_store(store) as opened:
             report = await survival_report(opened, session, generation, judge=judge)
+    # check's rule for survival's part of its verdict (services/survival_verdict.py): ✗ lost, ? the rest
+    said = survival_verdict(session, report)
+    verdict = "failed" if said.findings else "unknown" if said.warnings else "clear"
 
     def human() -> list[str]:
         if report.generation is None:
@@ -107,12 +114,13 @@ async def survival_cmd(store: Path, session: str, generation: int | None, judge:
             for f in report.result.stale:
                 lines.append(f"  · {'stale':<12} {f.kind:<11} {f.value[:70]} [{f.status}] — {f.key} "
                              f"{f.detail['stale_behind']}, proposed before its active version: reject it; not counted")
-        return lines
+        return lines + strict_line(verdict, strict, "generation")
 
-    emit(report.as_dict(), as_json, human)
     # check's ✗, not every missing fact: survival exited 1 on an evidence reference only not restated
     # while check said ? and exited 0 for the same generation (docs/verdicts.md, "Exit codes agree")
-    return EXIT_REFUSED if report.result is not None and report.result.tally().lost else EXIT_OK
+    doc = gate(verdict, strict) | {"verdict": verdict} | report.as_dict()
+    emit(doc, as_json, human)
+    return EXIT_OK if doc["ok"] else EXIT_REFUSED
 
 
 @click.command("rebuild")
