@@ -18,7 +18,7 @@ from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_c
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.store_param import make_store_argument
 from inspector.cli.strict_gate import gate, strict_option
-from inspector.domain.cell_width import padded
+from inspector.domain.cell_width import SESSION_CELLS, column_cells, fitted
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.plurals import counted as _n
 from inspector.services import exporting, sessions, verifying
@@ -184,8 +184,11 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
         entries = await sessions.session_ledger(opened, session, limit=limit)
 
     def human() -> list[str]:
-        return [f"L{e['seq']:<5} {e['at'][:19]}  {padded(e['kind'], 18)} {padded(e['actor'], 14)} "
-                f"{padded(e['session'] or '-', 16)} "
+        # every column cut to its width (cell_width.fitted): a reviewer's long name or a sif session id of
+        # any length pushed the hash of its row right; a UUID (36) fits whole, --json holds every value whole
+        wide = column_cells([e["session"] or "-" for e in entries], 1, SESSION_CELLS)
+        return [f"L{e['seq']:<5} {e['at'][:19]}  {fitted(e['kind'], 18)} {fitted(e['actor'], 14)} "
+                f"{fitted(e['session'] or '-', wide)} "
                 f"{e['hash'][:12]}" for e in entries] or ["(no entries)"]
 
     emit(entries, as_json, human)
