@@ -88,7 +88,7 @@ def write(path: Path, generations: int, rules: int) -> None:
         end = max(1, seq * g // generations)
         known = [n for n in range(rules) if said_at[n] <= end]
         lines = [f"Never touch thing {n}." for n in known]
-        lines += [f"We can now touch thing {n}'s tests: the review of thing {n} is allowed." for n in known[-20:]]
+        lines += [f"We can now touch thing {n}'s tests: the review of thing {n} is allowed." for n in known]
         records.append({"type": "summary", "session": "s", "generation": g, "kind": "recursive",
                         "covers": [1, end], "text": " ".join(lines), "sources": [f"evt:{end}"]})
     with path.open("w", encoding="utf-8") as fh:
