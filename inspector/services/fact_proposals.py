@@ -14,9 +14,9 @@ import aiosqlite
 
 from inspector.domain.facts import ProposedFact, extract
 from inspector.domain.facts_running import NeedsWhole, RunningExtraction
-from inspector.domain.facts_window import WHOLE_BELOW, in_part_note
+from inspector.domain.facts_window import USER, WHOLE_BELOW, in_part_note
 from inspector.domain.sif import identity_digest
-from inspector.services.log_reads import log_events
+from inspector.services.log_reads import log_events, user_readings
 from inspector.services.sessions import get_session
 from inspector.store import ledger
 from inspector.store.connection import Store
@@ -68,10 +68,11 @@ async def proposed_and_read_in_part(store: Store, session: str) -> tuple[list[Fa
     facts = extract(await log_events(store.db, session, for_facts=True))
     stored = await _stored(store, session)
     long = await store.db.execute_fetchall(
-        "SELECT seq, length(content) FROM events WHERE session = ? AND length(content) >= ? ORDER BY seq",
+        "SELECT seq, length(content), kind FROM events WHERE session = ? AND length(content) >= ? ORDER BY seq",
         (session, WHOLE_BELOW))
+    readings = await user_readings(store.db, session, [int(r[0]) for r in long if r[2] == USER])
     return ([_row(f, stored) for f in facts],
-            [in_part_note(int(seq), int(n)) for seq, n in long])
+            [in_part_note(int(seq), int(n), readings.get(int(seq))) for seq, n, _ in long])
 
 
 def _row(fact: ProposedFact, stored: Stored) -> FactRow:
