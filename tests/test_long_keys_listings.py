@@ -106,3 +106,17 @@ def test_a_cut_key_given_back_names_the_whole_one(long_store: Path) -> None:
     cut = fitted(LONG_KEY).rstrip()
     done = CliRunner().invoke(cli, ["history", str(long_store), "--session", "s1", "--key", cut])
     assert done.exit_code == 3 and f"did you mean {LONG_KEY}?" in done.output, done.output
+
+
+def test_the_decision_dialog_lists_each_key_in_one_column_at_80_columns() -> None:
+    """ctrl+a, y on a real transcript's proposals at 80×24: a 58-character key took a line of its own
+    and pushed its version and value under it; the plan now cuts it to one column."""
+    from inspector.services.channels import StateRecord
+    from inspector.ui.decision_dialog import plan_content
+
+    records = [StateRecord(k, 1, "goal", "look at it", "pending", "extractor", None, "task", ["evt:1"])
+               for k in ("goal.main", LONG_KEY, WIDE_KEY)]
+    lines = plan_content(records, [], "confirm").plain.splitlines()[1:]
+    assert len(lines) == 3 and len({_column_of(line, " v1 ") for line in lines}) == 1, lines
+    assert all(cells(line[:line.index(" v1 ")]) <= 36 for line in lines), lines  # fits the dialog at 80 columns
+    assert lines[1].split()[1].endswith(".661542")  # the digest that tells the key from its family stays
