@@ -99,3 +99,12 @@ def test_a_lone_log_shaped_line_among_prose_is_the_users_and_a_fence_is_a_paste(
     runs = facts_own_words._runs(message)
     pasted = [message[a:b] for a, b, p in runs if p]
     assert all("port=8080" not in p for p in pasted) and any("rm -rf /data" in p for p in pasted)
+
+
+def test_blank_lines_past_the_budget_are_no_words_skipped() -> None:
+    """A message padded with 200,000 line breaks: what the reading leaves out holds no word, so it
+    is not said read in part (a "?" over nothing unread)."""
+    read = facts_own_words.user_reading("Never delete the backups.\n" + "\n" * 200_000 + "Thanks.")
+    assert not read.own_skipped and "Never delete the backups." in read.text and read.text.endswith("Thanks.")
+    words = facts_own_words.user_reading("Never delete the backups.\n" + "We talked.\n" * 20_000 + "Thanks.")
+    assert words.own_skipped

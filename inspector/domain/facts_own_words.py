@@ -144,8 +144,8 @@ def user_reading(text: str) -> Reading:
     read: list[tuple[int, int]] = []
     for a, b, own in pieces:
         lo, hi = at, at + (b - a)  # where this piece stands in ``joined``
-        if own and lo < tail_start and hi > head_end:
-            skipped = skipped or (min(hi, tail_start) > max(lo, head_end))
+        if own and not skipped and lo < tail_start and hi > head_end:  # words, not blank lines, left out
+            skipped = bool(text[a + max(lo, head_end) - lo:a + min(hi, tail_start) - lo].strip())
         if lo < head_end:
             read.append((a, a + min(b - a, head_end - lo)))
         if hi > tail_start:
