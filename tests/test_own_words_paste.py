@@ -108,3 +108,11 @@ def test_blank_lines_past_the_budget_are_no_words_skipped() -> None:
     assert not read.own_skipped and "Never delete the backups." in read.text and read.text.endswith("Thanks.")
     words = facts_own_words.user_reading("Never delete the backups.\n" + "We talked.\n" * 20_000 + "Thanks.")
     assert words.own_skipped
+
+
+def test_a_rule_inside_a_log_record_is_read_not_taken_for_paste() -> None:
+    """A record that holds a prohibition is read with the user's words, whatever its shape: a run of
+    log lines could otherwise hide "never delete the backups" from every rule, with no "?"."""
+    message = "Look:\n" + HALF + "2026-01-06T14:55:21Z INFO user=ops never delete the backups status=1\n" + HALF
+    read = facts_own_words.user_reading(message)
+    assert "never delete the backups" in read.text and not read.own_skipped

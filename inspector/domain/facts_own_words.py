@@ -6,7 +6,8 @@ proposed, and drift said "?" (said_in_part) over every such message, own words r
 (newuser-18 #4). A person's words sit between pasted blocks, not inside them, so the message is
 split into its own words and its pasted blocks — fenced code, and runs of log-shaped lines or
 segments (a timestamp, a level, a stack frame, ``path:line:``; or mostly machine tokens:
-``req=1672798``, ``14:55:20Z``, ``0x7f3a``) — and the rules read every own-words run, and the
+``req=1672798``, ``14:55:20Z``, ``0x7f3a``), unless it holds a prohibition or a must — and the
+rules read every own-words run, and the
 first and last :data:`EDGE` characters of each pasted block (where a program names its failure),
 each joined to the next by a paragraph break so no sentence is made across a paste.
 
@@ -26,6 +27,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from inspector.domain.wordlists import wordlist
+
 CUT = "\n\n"
 BUDGET = 63_000  # characters read of a huge user message: under facts_window.WHOLE_BELOW (64,000)
 USER_HEAD, USER_TAIL = 48_000, 15_000  # when the reading is over the budget: its head and tail
@@ -40,6 +43,7 @@ _LOG_START = re.compile(
     r"0x[0-9a-fA-F]{4,}|[+-]{3} |@@ |\$ |> |#\d+ |\|)")
 _MACHINE = re.compile(r"[\d=/\\_{}\[\]<>|@#$%^&*]|:\S")
 _SPLIT = re.compile(r"(?<=[.;!?。；！？])[ \t]+")
+_RULE_WORDS = wordlist("constraint")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,16 +57,16 @@ class Reading:
 
 
 def _log_shaped(segment: str) -> bool:
+    """A log record's shape — unless it holds a prohibition or a must ("… INFO never delete the
+    backups"): words a rule is made of are read wherever they stand, a paste's budget allowing."""
     s = segment.strip()
     if not s:
         return False
-    if _LOG_START.match(s):
-        return True
-    tokens = s.split()
-    if len(tokens) < 3:
-        return False
-    machine = sum(1 for t in tokens if _MACHINE.search(t))
-    return machine * 2 >= len(tokens)
+    if not _LOG_START.match(s):
+        tokens = s.split()
+        if len(tokens) < 3 or sum(1 for t in tokens if _MACHINE.search(t)) * 2 < len(tokens):
+            return False
+    return _RULE_WORDS.first(s.casefold()) is None
 
 
 def _segments(text: str) -> list[tuple[int, int, str]]:
@@ -72,6 +76,9 @@ def _segments(text: str) -> list[tuple[int, int, str]]:
     for line in text.splitlines(keepends=True):
         start, end = pos, pos + len(line)
         pos = end
+        if out and out[-1][2] == "blank" and out[-1][1] == start and not line.strip():
+            out[-1] = (out[-1][0], end, "blank")  # a run of blank lines is one segment (a text of line breaks)
+            continue
         if _FENCE.match(line):
             out.append((start, end, "fence"))
             fenced = not fenced
