@@ -120,3 +120,17 @@ def test_the_decision_dialog_lists_each_key_in_one_column_at_80_columns() -> Non
     assert len(lines) == 3 and len({_column_of(line, " v1 ") for line in lines}) == 1, lines
     assert all(cells(line[:line.index(" v1 ")]) <= 36 for line in lines), lines  # fits the dialog at 80 columns
     assert lines[1].split()[1].endswith(".661542")  # the digest that tells the key from its family stays
+
+
+def test_the_actions_tab_keeps_each_intent_in_one_column_whatever_the_id() -> None:
+    from inspector.domain.cell_width import column_cells
+    from inspector.services.reconciling import ActionRow
+    from inspector.ui.widgets.actions_list import ID_CELLS, action_line
+
+    rows = [ActionRow("a1", "run_export()", None, "succeeded", None),
+            ActionRow(ACTION, "run_export(batch=500)", None, "failed", None),
+            ActionRow("动作" * 20, "run_export(stream)", None, "unknown", None)]
+    wide = column_cells([a.id for a in rows], 2, ID_CELLS)
+    lines = [action_line(a, wide).plain for a in rows]
+    assert len({_column_of(line, "run_export") for line in lines}) == 1, lines
+    assert all(_column_of(line, "run_export") <= 40 for line in lines)  # fits 80 columns with room to spare
