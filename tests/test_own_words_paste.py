@@ -116,3 +116,10 @@ def test_a_rule_inside_a_log_record_is_read_not_taken_for_paste() -> None:
     message = "Look:\n" + HALF + "2026-01-06T14:55:21Z INFO user=ops never delete the backups status=1\n" + HALF
     read = facts_own_words.user_reading(message)
     assert "never delete the backups" in read.text and not read.own_skipped
+
+
+def test_a_pretty_printed_json_paste_is_a_paste() -> None:
+    doc = json.dumps([{"id": i, "name": f"order {i}", "status": "shipped", "items": [1, 2, 3], "paid": True}
+                      for i in range(40_000)], indent=2)
+    read = facts_own_words.user_reading("Here is the export:\n" + doc + "\nNever delete the backups.\n")
+    assert "Never delete the backups." in read.text and not read.own_skipped

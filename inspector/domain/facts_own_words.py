@@ -5,7 +5,7 @@ A message of 64,000 characters or more was read in its first 48,000 and last 16,
 proposed, and drift said "?" (said_in_part) over every such message, own words read or not
 (newuser-18 #4). A person's words sit between pasted blocks, not inside them, so the message is
 split into its own words and its pasted blocks — fenced code, and runs of log-shaped lines or
-segments (a timestamp, a level, a stack frame, ``path:line:``; or mostly machine tokens:
+segments (a timestamp, a level, a stack frame, ``path:line:``, a JSON key or bracket; or mostly machine tokens:
 ``req=1672798``, ``14:55:20Z``, ``0x7f3a``), unless it holds a prohibition or a must — and the
 rules read every own-words run, and the
 first and last :data:`EDGE` characters of each pasted block (where a program names its failure),
@@ -40,7 +40,8 @@ _FENCE = re.compile(r"^[ \t]*(```|~~~)")
 _LOG_START = re.compile(
     r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}|\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|"
     r"FATAL|CRITICAL|NOTICE)\b|at [\w$.<>]+\(|File \"[^\"]+\", line \d+|Traceback \(most recent|[\w./\\-]+\.\w+:\d+(?::\d+)?:|"
-    r"0x[0-9a-fA-F]{4,}|[+-]{3} |@@ |\$ |> |#\d+ |\|)")
+    r"0x[0-9a-fA-F]{4,}|[+-]{3} |@@ |\$ |> |#\d+ |\||[{}\[\]]+,?\s*$|\"[^\"\n]{0,200}\"\s*[:,]?\s*$|\"[^\"\n]{0,200}\"\s*:|"
+    r"-?\d[\d.eE+-]*,?\s*$|(?:true|false|null),?\s*$)")
 _MACHINE = re.compile(r"[\d=/\\_{}\[\]<>|@#$%^&*]|:\S")
 _SPLIT = re.compile(r"(?<=[.;!?。；！？])[ \t]+")
 _RULE_WORDS = wordlist("constraint")
