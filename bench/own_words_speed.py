@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 
-from inspector.domain.facts_own_words import user_reading
+from inspector.domain.facts_own_words import _READ, user_reading
 from inspector.domain.facts_window import window
 
 LOG = "2026-01-06T14:55:20Z INFO worker[3]: processed batch 1672798 in 59ms status=200\n"
@@ -37,7 +37,7 @@ def main() -> None:
         start = time.process_time()
         window(text)
         cut = time.process_time() - start
-        user_reading.cache_clear()
+        _READ.clear()
         start = time.process_time()
         read = user_reading(text)
         own = time.process_time() - start

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from inspector.domain.wordlists import wordlist
 
@@ -129,10 +128,24 @@ def _runs(text: str) -> list[tuple[int, int, bool]]:
     return runs
 
 
-@lru_cache(maxsize=8)
+_READ: dict[tuple[int, int], Reading] = {}  # (length, hash) of a text -> its reading; never the text itself
+_READ_MOST = 32
+
+
 def user_reading(text: str) -> Reading:
     """The rules' reading of a huge user message (the module's rule); remembered for the last few
-    texts, as drift, survival and the notes each ask for the same message."""
+    texts, as drift, survival and the notes each ask for the same message — by the text's length
+    and hash, so a cache of 30 MB pastes does not keep them in memory."""
+    key = (len(text), hash(text))
+    found = _READ.get(key)
+    if found is None:
+        if len(_READ) >= _READ_MOST:
+            del _READ[next(iter(_READ))]
+        found = _READ[key] = _reading(text)
+    return found
+
+
+def _reading(text: str) -> Reading:
     pieces: list[tuple[int, int, bool]] = []  # (start, end, own) ranges of the text read, in order
     pasted = 0
     for start, end, is_paste in _runs(text):
