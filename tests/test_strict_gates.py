@@ -88,7 +88,3 @@ def test_strict_on_bad_input_exits_3_with_an_error_and_no_verdict(sample_store: 
     assert code == 3 and set(doc) == {"error"}, doc
     assert doc["error"]["code"] == "not_found"
 
-
-def test_strict_with_a_value_is_a_usage_error(sample_store: Path) -> None:
-    done = CliRunner().invoke(cli, ["survival", str(sample_store), "--session", "s-export", "--strict=yes"])
-    assert done.exit_code == 2
