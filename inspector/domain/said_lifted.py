@@ -37,7 +37,7 @@ from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_limits_plain import measured_only
 from inspector.domain.said_negation import RULE_NOUN, names_word, negated_value
 from inspector.domain.said_negation import _subject_words as subject_words
-from inspector.domain.said_referred import _dismisses, _referred_back, rival_at
+from inspector.domain.said_referred import _dismisses, _referred_back, free_clauses
 from inspector.domain.textnorm import CJK, STOPWORDS, Span
 from inspector.domain.wordlists import wordlist
 
@@ -121,7 +121,7 @@ def negated_or_lifted(said: Said, value: str, others: tuple[tuple[str, str], ...
     if not found:
         return None
     spans = [(pos, pos + len(v)) for pos in found.values()]
-    return (lifted_elsewhere(said, value, spans, rival_at(said, others, v))
+    return (lifted_elsewhere(said, value, spans, free_clauses(said, others))
             or (_referred_back(said, v, kind, others) if said.cancels() or _dismisses(said) else None)
             or (_goal_replaced(said, value, spans) if kind == "goal" else None))
 
@@ -178,13 +178,13 @@ def unit_in(said: Said, value: str) -> bool:
 
 
 def lifted_elsewhere(said: Said, value: str, spans: list[tuple[int, int]],
-                     rival: Callable[[Span], bool] | None = None) -> Hits | None:
+                     free: Callable[[int], list[Span]] | None = None) -> Hits | None:
     """The first clause outside ``spans`` (where the value itself stands) that lifts,
-    permits against, or renumbers the value; ``rival`` tells a clause that states another
-    protected value, which is about that one. Only sentences holding a lifting or
-    permission word (or, for a value with a number, its unit word) are read, and only when
-    the text names enough of the value's subject anywhere: every protected value of every
-    generation asks, and most texts answer no at the first question."""
+    permits against, or renumbers the value; ``free`` gives a sentence's clauses where no
+    protected value stands (one stating another value is about that one). Only sentences
+    holding a lifting or permission word (or, for a value with a number, its unit word) are
+    read, and only when the text names enough of the value's subject anywhere: every protected
+    value of every generation asks, and most texts answer no at the first question."""
     own = subject_words(value)
     if len(own) < 2:
         return None
@@ -201,15 +201,16 @@ def lifted_elsewhere(said: Said, value: str, spans: list[tuple[int, int]],
     prohibition = _prohibition(value)
     lifting = set(_lifting_sentences(said)) if said.cancels() else set()
     for i in candidates:
-        s = said.sentences[i]
+        # a clause stating a protected value is skipped whatever the rules would find in it
+        # ("Never touch thing 5." renumbers "thing 7"): a sentence of such clauses only is not read
+        clauses = free(i) if free is not None else said.clauses(said.sentences[i])
+        if not clauses:
+            continue
         if i not in lifting and (numbered is None or not _renumbers(said, i, numbered)):
             continue  # held only for its unit word, and no other number stands beside it
-        for c in said.clauses(s):
+        s = said.sentences[i]
+        for c in clauses:
             if any(overlaps_span(c, a, b) for a, b in spans):
-                continue
-            # asked before the rules, not after: a clause stating another value is about that one
-            # whatever the rules would find in it ("Never touch thing 5." renumbers "thing 7")
-            if rival is not None and rival(c):
                 continue
             found = _clause_undoes(said, c, value, own, prohibition, numbered)
             if found:

@@ -44,35 +44,43 @@ def _value_spans(said: Said, others: tuple[tuple[str, str], ...]) -> list[tuple[
     return found  # type: ignore[no-any-return]
 
 
-def rival_at(said: Said, others: tuple[tuple[str, str], ...], v: str) -> Callable[[Span], bool]:
-    """Whether a clause holds where another protected value than ``v`` stands (a value inside this
-    one, "… job 18" in "… job 186", is another value too: the clauses holding this one are skipped
-    anyway). A lookup in the generation's one index of the values' spans: the list of the others'
-    spans, built for each value and scanned for each clause, was 60 % of drift over 300 generations
-    × 60 rules of one family (flow-19, bench/drift_lifted.py)."""
-    starts, ends, owners, reach = _span_index(said, others)
+def free_clauses(said: Said, others: tuple[tuple[str, str], ...]) -> Callable[[int], list[Span]]:
+    """The clauses of sentence ``i`` where no protected value stands. A clause that states another
+    value is about that one (a value inside another, "… job 18" in "… job 186", is another value
+    too), and one holding the value asked about is that value's own statement: the "said elsewhere"
+    rules read neither. Once per generation and sentence, from one index of the values' spans:
+    the list of the other values' spans, built for each value and scanned for each clause, was
+    97 % of drift over 300 generations × 60 rules of one family (flow-19, bench/drift_lifted.py)."""
+    starts, ends, reach = _span_index(said, others)
+    memo: dict[int, list[Span]] = said._memo.setdefault(("free_clauses", others), {})
 
-    def at(c: Span) -> bool:
+    def holds_a_value(c: Span) -> bool:
         i = bisect_left(starts, c.end) - 1  # the spans starting before the clause ends: 0..i
         while i >= 0 and reach[i] > c.start:  # one of 0..i still ends inside or after the clause's start
-            if ends[i] > c.start and owners[i] != v:
+            if ends[i] > c.start:
                 return True
             i -= 1
         return False
 
-    return at
+    def free(i: int) -> list[Span]:
+        found = memo.get(i)
+        if found is None:
+            found = memo[i] = [c for c in said.clauses(said.sentences[i]) if not holds_a_value(c)]
+        return found
+
+    return free
 
 
-def _span_index(said: Said, others: tuple[tuple[str, str], ...]) -> tuple[list[int], list[int], list[str], list[int]]:
-    """:func:`_value_spans` sorted by start, with each prefix's furthest end (once per generation)."""
+def _span_index(said: Said, others: tuple[tuple[str, str], ...]) -> tuple[list[int], list[int], list[int]]:
+    """The starts and ends of :func:`_value_spans` sorted by start, with each prefix's furthest end."""
     key = ("value_span_index", others)
     found = said._memo.get(key)
     if found is None:
-        spans = sorted(_value_spans(said, others))
+        spans = sorted((a, b) for a, b, _ in _value_spans(said, others))
         reach: list[int] = []
-        for _, b, _ in spans:
+        for _, b in spans:
             reach.append(max(b, reach[-1]) if reach else b)
-        found = said._memo[key] = ([a for a, _, _ in spans], [b for _, b, _ in spans], [o for _, _, o in spans], reach)
+        found = said._memo[key] = ([a for a, _ in spans], [b for _, b in spans], reach)
     return found  # type: ignore[no-any-return]
 
 
