@@ -24,7 +24,8 @@ from inspector.cli.import_words import (  # noqa: F401  (re-exported: the comman
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.store_param import make_store_argument
-from inspector.domain.cell_width import padded
+from inspector.cli.strict_gate import gate, strict_option
+from inspector.domain.cell_width import SESSION_CELLS, column_cells, fitted
 from inspector.domain.errors import InspectorError
 from inspector.domain.plurals import counted as _n
 from inspector.services import exporting, sessions, verifying
@@ -141,8 +142,11 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
         entries = await sessions.session_ledger(opened, session, limit=limit)
 
     def human() -> list[str]:
-        return [f"L{e['seq']:<5} {e['at'][:19]}  {padded(e['kind'], 18)} {padded(e['actor'], 14)} "
-                f"{padded(e['session'] or '-', 16)} "
+        # every column cut to its width (cell_width.fitted): a reviewer's long name or a sif session id of
+        # any length pushed the hash of its row right; a UUID (36) fits whole, --json holds every value whole
+        wide = column_cells([e["session"] or "-" for e in entries], 1, SESSION_CELLS)
+        return [f"L{e['seq']:<5} {e['at'][:19]}  {fitted(e['kind'], 18)} {fitted(e['actor'], 14)} "
+                f"{fitted(e['session'] or '-', wide)} "
                 f"{e['hash'][:12]}" for e in entries] or ["(no entries)"]
 
     emit(entries, as_json, human)
@@ -181,7 +185,7 @@ def checking_stage(sessions: tuple[str, ...]) -> str:
 @click.option("--only", multiple=True, type=click.Choice(CHECKS), help="Run only this check (repeatable); the "
               "others are left out of the result, not reported as passed.")
 # a CI gate that wants every line read and every sentence judged: "?" exited 0 (review-16)
-@click.option("--strict", is_flag=True, help="Exit 1 on a session not judged in full (?) too, not only on ✗.")
+@strict_option
 @json_option
 @run_command()
 async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...], strict: bool, as_json: bool) -> int:
@@ -237,9 +241,6 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
     ok = all(r.ok for r in results)
     verdict = "failed" if not ok else "unknown" if any(r.verdict == "unknown" for r in results) else "clear"
     # --strict: "ok" is the gate's answer, as the exit code: it said true beside exit 1 (review-17)
-    passed = ok and not (strict and verdict == "unknown")
-    doc: dict[str, Any] = {"ok": passed, "verdict": verdict}
-    if strict:
-        doc["strict"] = True
+    doc: dict[str, Any] = {**gate(verdict, strict), "verdict": verdict}  # the same shape as drift's, survival's
     emit({**doc, "sessions": [r.as_dict() for r in results]}, as_json, human)
-    return EXIT_OK if passed else EXIT_REFUSED
+    return EXIT_OK if doc["ok"] else EXIT_REFUSED

@@ -56,12 +56,15 @@ def headline(findings: list[Finding]) -> str:
 
 def in_part_finding(seq: int, length: int) -> Finding:
     """The warning for the user's message ``seq`` of ``length`` characters, read in part."""
-    from inspector.domain.facts_window import HEAD, TAIL
+    from inspector.domain.facts_own_words import USER_HEAD, USER_TAIL
 
+    # said only of a message whose own words were not all read (facts_own_words: a pasted block
+    # between them is not what skipped them)
     return Finding(IN_PART, None,
-                   f"evt:{seq}, a message of the user's, holds {length:,} characters: every rule read its first "
-                   f"{HEAD:,} and last {TAIL:,} only, so a rule said in the rest was never proposed and what the "
-                   "summary says of it is not judged (the event is stored, shown and searched whole)", "warning")
+                   f"evt:{seq}, a message of the user's, holds {length:,} characters: every rule read its own "
+                   f"words and pasted blocks' edges only in their first {USER_HEAD:,} and last {USER_TAIL:,} "
+                   "characters, so a rule said in the rest was never proposed and what the summary says of it is "
+                   "not judged (the event is stored, shown and searched whole)", "warning")
 
 
 def _in_part(said: str, findings: list[Finding]) -> str:
