@@ -69,7 +69,8 @@ async def abandon(writer: aiosqlite.Connection, done: format_upgrade.Upgrade) ->
         await writer.rollback()
     except (sqlite3.Error, ValueError):  # closing drops an uncommitted transaction anyway
         pass
-    format_upgrade.left_as_it_was(done)
+    finally:  # a second Ctrl+C cancelling the rollback included: the close drops the transaction all the same
+        format_upgrade.left_as_it_was(done)
 
 
 class HeldUpgrade:
