@@ -24,10 +24,12 @@ from inspector.store import (
     deletion_residue,
     faults,
     file_length,
+    format_upgrade,
     grams,
     held_files,
     migration_marker,
     orphan_where,
+    read_copy,
     reasoning_index,
     sqlite_connections,
     wal_owner,
@@ -168,14 +170,10 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await reasoning_index.REASONING.register_async(db)  # and the thinking-text index (format 6)
         with held_files.writing(target):  # a migration's commits may checkpoint (see held_files.writing)
             key, upgraded = await check_and_migrate(db, target, exists, upgrade, hold)
-        reader = await connect_reader(target, read_only=False)
-        store = Store(target, db, key, reader, connect_reader=lambda: connect_reader(target, read_only=False))
-        store._held = held_files.hold(target)
-        if upgraded is not None and hold:
-            store.held_upgrade = upgraded  # committed by the first act, else rolled back at close
-        else:
-            store.format_upgraded = upgraded.as_dict() if upgraded is not None else None
-        return store
+        copy, held = None, None
+        if hold and 0 < await scalar(db, "PRAGMA user_version") < FORMAT_VERSION:
+            copy, held = await read_copy.make(db, target)  # read there; the file upgraded by the first act
+        return await _file_store(target, db, key, upgraded, copy if held is not None else None, held)
     except sqlite3.DatabaseError as exc:
         await close_all([db])
         if exists and not create and medium_fault(exc):
@@ -213,6 +211,28 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         raise
 
 
+
+
+async def _file_store(target: Path, db: aiosqlite.Connection, key: bytes, upgraded: format_upgrade.Upgrade | None,
+                      copy: read_copy.ReadCopy | None, held: format_upgrade.Upgrade | None) -> Store:
+    """The Store over the writer ``db``: reading the file, or — an older store whose upgrade is held —
+    reading the upgraded private ``copy`` until its first act upgrades the file (store/held_upgrade.py)."""
+    def file_reader() -> Any:
+        return connect_reader(target, read_only=False)
+
+    if copy is None:
+        store = Store(target, db, key, await file_reader(), connect_reader=file_reader)
+        store.format_upgraded = upgraded.as_dict() if upgraded is not None else None
+    else:
+        try:
+            reader = await connect_reader(copy.path, read_only=False)
+        except BaseException:
+            read_copy.remove(copy.folder)
+            raise
+        store = Store(target, db, key, reader, connect_reader=lambda: connect_reader(copy.path, read_only=False))
+        store.hold_on_copy(copy, held, file_reader)  # type: ignore[arg-type]
+    store._held = held_files.hold(target)
+    return store
 
 
 def _unreadable(target: Path, exc: BaseException) -> InspectorError:
