@@ -119,7 +119,8 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
     if is_url(path):  # a PostgreSQL database (inspector/store/pg): the same Store over asyncpg
         from inspector.store.pg.store import open_pg_store
 
-        return await open_pg_store(store_target(path), create=create, read_only=read_only)  # type: ignore[arg-type]
+        return await open_pg_store(store_target(path), create=create, read_only=read_only,  # type: ignore[arg-type]
+                                   hold=hold, upgrade=upgrade)
     target = Path(path)
     problem = faults.path_problem(target)  # never opened: a folder, a FIFO…
     if problem is None and target.is_symlink():
