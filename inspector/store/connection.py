@@ -152,7 +152,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
     had = {suffix: os.path.lexists(f"{target}{suffix}") for suffix in ("-wal", "-shm")}  # what opening may add
     if reason is not None:
         try:
-            store = await _open_read_only(target, reason)
+            store = await _open_read_only(target, reason, copy_older=hold and upgrade)
         except InspectorError as refused:
             if refused.code == "format_upgrade_needed":  # an older store read-only: leave the folder as it was
                 wal_owner.remove_made(target, had)
@@ -180,7 +180,7 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         if exists and not create and medium_fault(exc):
             # A disk too full (or failing) for WAL's -shm file: the store is still read, read-only.
             try:
-                store = await _open_read_only(target, FULL_DISK)
+                store = await _open_read_only(target, FULL_DISK, copy_older=hold and upgrade)
                 store.open_error = getattr(exc, "sqlite_errorname", "") or ""
                 store.made_beside = had  # the empty -wal/-shm the failed open made: removed at close
             except InspectorError as refused:
@@ -277,7 +277,11 @@ def _orphan_log(target: Path) -> InspectorError | None:
         f"(and its -shm) away first. {orphan_where.said(target, wal)}", code="orphan_wal")
 
 
-async def _open_read_only(target: Path, reason: str) -> Store:
+async def _open_read_only(target: Path, reason: str, *, copy_older: bool = False) -> Store:
+    """A store that cannot be written, read-only. An older one is read through an upgraded private copy
+    (``copy_older``: a command that may upgrade; store/read_copy.py) — it was refused, "must be upgraded
+    before this version can open it", on a read-only medium or a full disk, though reading it needs
+    no write to it; its acts are refused as any read-only store's. Else ``format_upgrade_needed``."""
     try:
         db = await connect_reader(target, read_only=True)
     except sqlite3.Error as exc:
@@ -287,6 +291,8 @@ async def _open_read_only(target: Path, reason: str) -> Store:
         version = await scalar(db, "PRAGMA user_version")
         if app_id != APPLICATION_ID:
             raise NotAStore(f"{target} is an SQLite file but not a Context Inspector store")
+        if copy_older and 0 < version < FORMAT_VERSION:
+            return await _read_only_copy(target, db, reason)
         if version != FORMAT_VERSION and reason == FULL_DISK and version < FORMAT_VERSION:
             # a writable store whose format upgrade the full disk refused: the disk is what to fix
             raise InspectorError(f"{target} has store format {version} and must be upgraded to {FORMAT_VERSION} before "
@@ -308,6 +314,28 @@ async def _open_read_only(target: Path, reason: str) -> Store:
     except BaseException:
         await close_all([db])
         raise
+
+
+async def _read_only_copy(target: Path, db: aiosqlite.Connection, reason: str) -> Store:
+    """An older store that cannot be written, read through its upgraded copy (see _open_read_only)."""
+    copy, held = await read_copy.make(db, target)
+    row = await fetch_one(db, "SELECT value FROM store_meta WHERE key = 'digest_key'")
+    if row is None:
+        read_copy.remove(copy.folder)
+        raise NotAStore(f"{target} is missing its store metadata")
+    if held is None:  # current by the time it was copied (a writer elsewhere upgraded it): read the file
+        return Store(target, None, parse_key(row[0], target), db, read_only=True, read_only_reason=reason,
+                     connect_reader=lambda: connect_reader(target, read_only=True))
+    try:
+        reader = await connect_reader(copy.path, read_only=False)
+    except BaseException:
+        read_copy.remove(copy.folder)
+        raise
+    store = Store(target, None, parse_key(row[0], target), reader, read_only=True, read_only_reason=reason,
+                  connect_reader=lambda: connect_reader(copy.path, read_only=False))
+    store._retired.append(db)  # the file's own connection: closed with the store
+    store.hold_on_copy(copy, held, lambda: connect_reader(target, read_only=True))
+    return store
 
 
 async def checkpoint(store: Store) -> bool:
