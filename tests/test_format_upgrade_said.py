@@ -79,11 +79,21 @@ def test_verify_does_not_upgrade_an_older_store_and_names_the_command_that_does(
     assert json.loads(_child(["upgrade", str(sample_store), "--json"]).stdout)["upgraded"] is None
 
 
-async def test_a_read_only_older_store_is_refused_as_needing_an_upgrade_not_as_newer(sample_store: Path) -> None:
+async def test_a_read_only_older_store_is_read_through_its_copy_and_left(sample_store: Path) -> None:
+    """Changed on purpose (storefault-eleven): it was refused ``format_upgrade_needed`` (a read needs
+    no write to the file); now read through an upgraded copy, its acts refused ``read_only``."""
+    from inspector.services.candidates import reject
+    from inspector.services.sessions import list_sessions
+
     _to_format(sample_store, 7)
     before = _folder(sample_store)
-    with pytest.raises(InspectorError) as refused:
-        await open_store(sample_store, read_only=True)
+    async with await open_store(sample_store, read_only=True) as store:
+        assert store.read_only and len(await list_sessions(store)) == 6
+        with pytest.raises(InspectorError) as refused:
+            await reject(store, "cand-stale", actor="lin", reason="stale")
+    assert refused.value.code == "read_only"
+    with pytest.raises(InspectorError) as refused:  # a check that reads no copy: as before
+        await open_store(sample_store, read_only=True, upgrade=False)
     assert refused.value.code == "format_upgrade_needed" and "format 7" in refused.value.message
     assert _folder(sample_store) == before
 

@@ -153,6 +153,8 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
     if reason is not None:
         try:
             store = await _open_read_only(target, reason, copy_older=hold and upgrade)
+            if store.read_copy is not None:  # an older store read through its copy: the log files its
+                store.made_beside = had  # read-only look made beside it are removed at close, as a refusal's
         except InspectorError as refused:
             if refused.code == "format_upgrade_needed":  # an older store read-only: leave the folder as it was
                 wal_owner.remove_made(target, had)

@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
 
+from inspector.domain.errors import InspectorError
 from inspector.store import call_index, format_upgrade, grams, reasoning_index, sqlite_connections
+from inspector.store.schema import FORMAT_VERSION
 
 PREFIX = "inspector-older-store-"
 
@@ -48,7 +51,10 @@ async def make(writer: aiosqlite.Connection, target: Path) -> tuple[ReadCopy, fo
     upgrade of ``target``). The upgrade is None when the file was current by the time it was copied
     (another process upgraded it): the copy is then removed and the caller reads the file."""
     sweep()
-    folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
+    try:
+        folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
+    except OSError as exc:
+        raise await _cannot_copy(writer, target, Path(tempfile.gettempdir()), exc) from None
     path = folder / "copy.db"
     try:
         seen = int((await writer.execute_fetchall("PRAGMA data_version"))[0][0])
@@ -65,12 +71,30 @@ async def make(writer: aiosqlite.Connection, target: Path) -> tuple[ReadCopy, fo
                 await db.execute("COMMIT")
         finally:
             await sqlite_connections.close_all([db])
+    except sqlite3.DatabaseError as exc:
+        remove(folder)
+        if not sqlite_connections.medium_fault(exc):
+            raise
+        raise await _cannot_copy(writer, target, folder.parent, exc) from None
     except BaseException:
         remove(folder)
         raise
     if done is None:
         remove(folder)
     return ReadCopy(folder, path, seen), done
+
+
+async def _cannot_copy(writer: aiosqlite.Connection, target: Path, where: Path, exc: BaseException) -> InspectorError:
+    """``disk_full`` when the copy cannot be made where temporary files go (a full or failing disk, a
+    file-size limit): the store was said "not a readable store: disk I/O error" — its own disk blamed."""
+    version = int((await writer.execute_fetchall("PRAGMA user_version"))[0][0])
+    why = getattr(exc, "strerror", None) or str(exc)
+    return InspectorError(f"{target} has store format {version}, which this version reads through an upgraded copy "
+                          f"(it must be upgraded to {FORMAT_VERSION} first), and the copy could not be written in "
+                          f"{where} ({why}: the disk there is full or failing, or the process may not write a file "
+                          "that large); nothing was changed — free some space there (or point TMPDIR at a folder "
+                          f"with room), or run `inspector upgrade {target}` once where the store can be written",
+                          code="disk_full")
 
 
 def remove(folder: Path | None) -> None:
