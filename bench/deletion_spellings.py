@@ -1,10 +1,12 @@
-"""What this round's deletion spellings cost: ``deletion --json`` over a number-heavy pasted log,
+"""What this round's deletion spellings cost (round eleven: also a listing over events of base64, hex
+and long words, whose runs are decoded and read again, and ``--real``: the copies found over the real
+transcripts in both trees, with every copy one lists and the other does not): ``deletion --json`` over a number-heavy pasted log,
 ``fold`` over 1 MB texts and ``deletion_recurrence.held`` over 645 new events — this tree against a
 baseline commit, in one run (docs/reviews/deletion-nine.md). Round ten added a listing over events of
 code and URLs (``a+b``, ``C:\\dev``, ``&amp;``, digit words), of which its second readings (CSS
 escapes, UTF-7) and number words are made (docs/reviews/deletion-ten.md).
 
-    python -m bench.deletion_spellings [--baseline b068731] [--runs 3] [--only SUBSTRING]
+    python -m bench.deletion_spellings [--baseline b068731] [--runs 3] [--only SUBSTRING] [--real]
 
 The baseline is exported with ``git archive`` into a temporary folder; each measurement runs in a
 process of its own with that tree (or this one) first on ``sys.path``, the two alternated ``--runs``
@@ -36,6 +38,9 @@ if kind == "listing":
     log = "\n".join(f"{i:05d} req={rnd.randrange(10**11, 10**12)} user 13{rnd.randrange(10**8, 10**9)} took "
                     f"{rnd.random():.4f}s" for i in range(lines))
     words = ["the", "build", "failed", "on", "node", "12", "请", "检查", "日志", "ok=1", "a\\nb"]
+    if sys.argv[4:] == ["encoded"]:  # round eleven: runs decoded and read again (base64, base32, hex)
+        words += ["aGVsbG8gd29ybGQ=", "c2VjcmV0IHRva2Vu", "deadbeef00112233aabbccdd", "implementation",
+                  "configuration_value", "MZXW6YTBOI======", "0x7a 0x71", "VGhlIHF1aWNrIGJyb3duIGZveA=="]
     if sys.argv[4:] == ["code"]:  # round ten: text a second reading is made of (CSS, UTF-7) or read for words
         words += ["a+b", "c++", "C:\\dev\\tmp", "\\d+", "&amp;", "x=1&y=2", "one", "two", "three", "a.b", "+1-", "Zm9v+YmFy/YmF6"]
     recs = [{"type": "header", "format": "sif/1"}, {"type": "session", "id": "s", "title": "t", "owner": "o",
@@ -51,6 +56,40 @@ if kind == "listing":
     start = time.perf_counter()
     CliRunner().invoke(cli, ["deletion", str(tmp / "s.db"), "del-1", "--json"])
     print(time.perf_counter() - start)
+elif kind == "real":  # round eleven: the copies deletion requests over the real transcripts list
+    import sqlite3
+    from click.testing import CliRunner
+    from inspector.cli.main import cli
+    root, out_path = Path(sys.argv[2]), Path(sys.argv[3])
+    files = sorted(root.glob("claude-code/*.jsonl")) + sorted(root.glob("gemini-cli/*.json")) + [
+        root / "inspect-ai" / "2025-05-12T20-27-36-04-00_browser.json",
+        root / "inspect-ai" / "2025-05-12T20-28-26-04-00_security-guide.json"]
+    tmp = Path(tempfile.mkdtemp())
+    listed, spent, requests = [], 0.0, 0
+    runner = CliRunner()
+    for n, path in enumerate(files):
+        store = tmp / f"s{n}.db"
+        assert runner.invoke(cli, ["import", str(path), "--into", str(store), "--reviewer", "b"]).exit_code == 0
+        with sqlite3.connect(store) as con:
+            sessions = [r[0] for r in con.execute("SELECT DISTINCT session FROM events ORDER BY session")]
+            seqs = {s: [r[0] for r in con.execute("SELECT seq FROM events WHERE session = ? ORDER BY seq", (s,))]
+                    for s in sessions}
+        for session in sessions:
+            all_seqs = seqs[session]
+            picks = sorted({all_seqs[i * (len(all_seqs) - 1) // 5] for i in range(6)}) if len(all_seqs) > 1 else all_seqs
+            for seq in picks:
+                made = runner.invoke(cli, ["request-deletion", str(store), f"evt:{seq}", "--session", session,
+                                           "--reason", "bench", "--reviewer", "b", "--json"])
+                request = json.loads(made.stdout)["id"]
+                requests += 1
+                start = time.perf_counter()
+                got = runner.invoke(cli, ["deletion", str(store), request, "--json"])
+                spent += time.perf_counter() - start
+                for c in json.loads(got.stdout)["copies"]:
+                    if c.get("spelling") is not None:  # found by value
+                        listed.append(f"{path.name} {session} evt:{seq} {c['where']} {c['id']} {c['spelling']}")
+    out_path.write_text("\n".join(listed) + "\n", encoding="utf-8")
+    print(requests, len(listed), spent)
 elif kind == "fold":
     from inspector.domain.deletion_forms import fold
     words = ["the", "build", "x=1", "a == b", "if (x) {", "path\\\\to", "%20", "&amp;", "请", "检查", "日志",
@@ -67,6 +106,8 @@ else:
 '''
 
 CASES = {"deletion listing, 2,000-line log + 1,000 events": ["listing", "2000", "1000"],
+         "deletion listing, 100-line log + 3,000 events of base64, hex and long words": ["listing", "100", "3000",
+                                                                                          "encoded"],
          "deletion listing, 100-line log + 3,000 events": ["listing", "100", "3000"],
          "deletion listing, 100-line log + 3,000 events of code and URLs": ["listing", "100", "3000", "code"],
          "fold, 1.2 MB of escape-dense text": ["fold"],
@@ -81,11 +122,21 @@ def _once(tree: Path, args: list[str]) -> float:
     return float(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()[-1])
 
 
+def _real(tree: Path, out: Path) -> tuple[int, int, float]:
+    """The real-transcript case in ``tree``: (requests, copies found by value, seconds listing them)."""
+    boot = "import sys; sys.path.insert(0, sys.argv[1]); work = sys.argv[2]; sys.argv = [sys.argv[0], *sys.argv[3:]]; exec(work)"
+    cmd = [sys.executable, "-c", boot, str(tree), _WORK, "real", str(ROOT.parent / "shared" / "real_sessions"), str(out)]
+    requests, copies, seconds = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()[-3:]
+    return int(requests), int(copies), float(seconds)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--baseline", default="b068731")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", help="Run only the cases whose name holds this.")
+    parser.add_argument("--real", action="store_true", help="Also list the copies deletion requests over the real "
+                        "transcripts find (../shared/real_sessions), in both trees, and print what differs.")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="deletion-spellings-") as base:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.baseline], capture_output=True, check=True)

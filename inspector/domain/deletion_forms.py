@@ -36,9 +36,11 @@ asks all of them.
 Limits, said in docs/untrusted-content.md: a value shorter than :data:`MIN_FOLDED`
 characters after folding is looked for exactly only (shorter strings match by
 coincidence); encryption, hashing, compression, translation, paraphrase, or an encoding
-not listed here (an encoding of an escaped or UTF-16 spelling, base32 or base85 of a value ROT13-ed
-or reversed; hex as a list of bytes or in a hex dump of ``xxd``, ``hexdump -C`` or ``od`` *is* read
-back to its bytes, domain/hexdump.py) hides a copy from this matching.
+not listed here hides a copy from this matching (hex as a list of bytes or in a hex dump of ``xxd``,
+``hexdump -C`` or ``od`` *is* read back to its bytes, domain/hexdump.py). Since round eleven the value
+ROT13-ed or reversed is also looked for in base32, base85 and Ascii85, and an encoding of any *other*
+spelling (escaped, UTF-16, case-changed) is found by decoding the text's encoded runs instead
+(domain/encoded_readings.py, asked by domain/deletion_spelling.py).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ import codecs
 import html
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import unquote
@@ -225,6 +227,9 @@ def encoded_forms(value: str, *, sensitive: bool) -> dict[str, str]:
     for turned, name in ((rot13(value), "ROT13-ed"), (value[::-1], "reversed")):
         for piece in base64_fragments(turned):
             out.setdefault(piece, f"base64 of the value {name}")
+        # round eleven: base85 / Ascii85 of it too (no run of either can be told from prose and decoded)
+        for piece, alphabet in base85_fragments(turned.encode("utf-8", "surrogatepass")).items():
+            out.setdefault(piece, f"{alphabet} of the value {name}")
     return out
 
 
@@ -258,7 +263,10 @@ def _folded_forms(value: str, key: str, *, sensitive: bool) -> dict[str, str]:
     for piece in base32_fragments(data):
         out.setdefault(piece, "base32")
     for turned, name in ((rot13(value), "ROT13-ed"), (value[::-1], "reversed")):
-        out.setdefault(turned.encode("utf-8", "surrogatepass").hex(), f"hex of the value {name}")
+        data = turned.encode("utf-8", "surrogatepass")
+        out.setdefault(data.hex(), f"hex of the value {name}")
+        for piece in base32_fragments(data):  # round eleven
+            out.setdefault(piece, f"base32 of the value {name}")
     return out
 
 
@@ -272,6 +280,7 @@ class LooseMatcher:
     letters: Needles  # each folded value's letters and digits alone (other_readings.spaced_letters)
     names: dict[str, str]  # a folded or encoded form -> the name of its spelling
     chars: frozenset[str]  # every character of the folded forms: a decoded escape holding none spells no value
+    written: Needles  # the values as written (a record may hold one so and others encoded: spellings)
 
     @classmethod
     def of(cls, values: Iterable[str]) -> LooseMatcher:
@@ -285,10 +294,12 @@ class LooseMatcher:
         folded: dict[str, str] = {}
         encoded: dict[str, str] = {}
         letters: set[str] = set()
+        written: set[str] = set()
         for value in values:
             key = fold(value)
             if len(key) < MIN_FOLDED:
                 continue
+            written.add(value)
             sensitive = bool(sensitive_values(value))
             for form, name in _folded_forms(value, key, sensitive=sensitive).items():
                 folded.setdefault(form, name)
@@ -296,7 +307,8 @@ class LooseMatcher:
                 encoded.setdefault(form, name)
             letters.add(letters_of(key))
         return cls(Needles.of(folded, MIN_FOLDED), Needles.of(encoded, MIN_ENCODED), Needles.of(letters, MIN_FOLDED),
-                   {**encoded, **folded}, frozenset().union(*folded) if folded else frozenset())
+                   {**encoded, **folded}, frozenset().union(*folded) if folded else frozenset(),
+                   Needles.of(written, MIN_FOLDED))
 
     def __bool__(self) -> bool:
         return bool(self.folded or self.encoded)
@@ -332,6 +344,30 @@ class LooseMatcher:
         if any(self.found_in(data.decode("utf-8", "replace")) for data in listed_bytes(text)):
             return "hex as a list of bytes"
         return None
+
+    def written_in(self, text: str) -> bool:
+        """Whether ``text`` holds a value exactly as written."""
+        return self.written.any_in(text)
+
+    def spellings(self, text: str, folded: str, *, whole: bool = True) -> Iterator[str]:
+        """Every spelling :meth:`spelling` may answer that ``text`` holds (each form found, not the first)."""
+        undecoded: str | None = None
+        for form in self.folded.all_in(folded):
+            name = self.names.get(form, FOLDED)
+            if name == FOLDED:
+                undecoded = _undecoded(text) if undecoded is None else undecoded
+                name = FOLDED if form in undecoded else ESCAPED
+            yield name
+        if not whole:
+            return
+        if self.encoded:
+            for form in self.encoded.all_in("".join(text.split())):
+                yield self.names.get(form, "base64")
+        dumped = dumped_bytes(text) if "\n" in text else None
+        if dumped is not None and self.found_in(dumped.decode("utf-8", "replace")):
+            yield "a hex dump"
+        if any(self.found_in(data.decode("utf-8", "replace")) for data in listed_bytes(text)):
+            yield "hex as a list of bytes"
 
     def spaced(self, text: str) -> bool:
         """Whether ``text`` spells a value with a separator between every letter. Read in the text as

@@ -16,7 +16,8 @@ it observed, two fields of one event). A number is also matched by its digits al
 
 What is not (said in deletion.NOT_CHECKED): a line of the targets that is not a sensitive
 value, split; a split with other text between the parts; three or more parts; a split part
-base64- or hex-encoded. Lines of ordinary prose end and start with common words, so a
+base64- or hex-encoded — between consecutive events those are read by
+domain/deletion_split_spelled.py (round eleven), which joins them. Lines of ordinary prose end and start with common words, so a
 split of one would be found by coincidence in any long log.
 """
 

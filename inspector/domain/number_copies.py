@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from inspector.domain.number_words import chinese_place_values, english_digits
+from inspector.domain.number_words import chinese_place_values, english_digits, english_place_values
 
 # Between two digits: spaces, dashes, dots, brackets, slashes, underscores, commas, colons (ASCII,
 # fullwidth and the Chinese enumeration comma), invisible characters.
@@ -108,4 +108,7 @@ class NumberCopies:
         for plain in english_digits(text):
             if (found := self._anywhere(plain)) is not None:
                 return self._said(found, "a number in English words")
+        for value in english_place_values(text):
+            if value in self.numbers:
+                return self._said(value, "a number in English place-value words")
         return None

@@ -14,8 +14,11 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from inspector.domain.deletion import strings_in
+from inspector.domain.deletion import number_pattern, strings_in
+from inspector.domain.deletion_forms import LooseMatcher
+from inspector.domain.deletion_spelling import spelled_in
 from inspector.domain.deletion_split import EDGE, Piece, straddling
+from inspector.domain.deletion_split_spelled import Link, joined_splits
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.services.deletion_tables import BY_VALUE
 
@@ -111,3 +114,20 @@ def straddling_values(found: SessionPieces, targets: list[str]) -> list[str]:
                 if a is not b:
                     values |= set(straddling(a, b)) | set(straddling(b, a))
     return sorted(values)
+
+
+def spelled_splits(found: SessionPieces, values: list[str]) -> list[tuple[tuple[str, ...], str]]:
+    """Sensitive ``values`` cut across two or three consecutive events in any spelling a deletion reads
+    (domain/deletion_split_spelled.py): each event's texts joined, in the log's order."""
+    values = [v for v in values if v]
+    loose = LooseMatcher.of(values)
+    numbers = number_pattern(values)
+    if not loose and numbers is None:
+        return []
+    texts: dict[str, list[str]] = {}
+    for piece in found.pieces:
+        if piece.owner.startswith("events|"):
+            texts.setdefault(piece.owner, []).append(piece.text)
+    chain = [Link(owner, "\n".join(parts)) for owner, parts in texts.items()]
+    longest = max(len(v) for v in values)
+    return joined_splits(chain, lambda text: spelled_in(text, loose, numbers), longest)
