@@ -80,16 +80,37 @@ elif kind == "real":  # round eleven: the copies deletion requests over the real
             for seq in picks:
                 made = runner.invoke(cli, ["request-deletion", str(store), f"evt:{seq}", "--session", session,
                                            "--reason", "bench", "--reviewer", "b", "--json"])
-                request = json.loads(made.stdout)["id"]
+                request = json.loads(made.stdout)["request"]
                 requests += 1
                 start = time.perf_counter()
-                got = runner.invoke(cli, ["deletion", str(store), request, "--json"])
+                got = runner.invoke(cli, ["deletion", str(store), request, "--session", session, "--json"])
                 spent += time.perf_counter() - start
                 for c in json.loads(got.stdout)["copies"]:
                     if c.get("spelling") is not None:  # found by value
                         listed.append(f"{path.name} {session} evt:{seq} {c['where']} {c['id']} {c['spelling']}")
     out_path.write_text("\n".join(listed) + "\n", encoding="utf-8")
     print(requests, len(listed), spent)
+elif kind == "returned":  # round eleven: a done request's later copies (held, and splits between events)
+    from click.testing import CliRunner
+    from inspector.cli.main import cli
+    at = "2025-05-01T00:00:00Z"
+    words = ["the", "build", "failed", "on", "node", "请", "检查", "日志", "x=1", "%20", "13900000000",
+             "c@d.example.org", "ok", "aGVsbG8gd29ybGQ=", "deadbeef00112233", "implementation"]  # none the target's
+    recs = [{"type": "header", "format": "sif/1"}, {"type": "session", "id": "s", "title": "t", "owner": "o",
+            "created_at": at}, {"type": "event", "session": "s", "seq": 1, "kind": "user_message", "trust": "user",
+            "at": at, "content": "call 13912345678 or a@b.example.org"}]
+    recs += [{"type": "event", "session": "s", "seq": n, "kind": "assistant_message", "trust": "model", "at": at,
+              "content": " ".join(rnd.choice(words) for _ in range(rnd.randrange(5, 300)))} for n in range(2, 647)]
+    recs.append({"type": "deletion_request", "session": "s", "id": "del-1", "targets": ["evt:1"],
+                 "requested_by": "user", "reason": "x"})
+    tmp = Path(tempfile.mkdtemp())
+    (tmp / "in.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs), encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import", str(tmp / "in.jsonl"), "--into", str(tmp / "s.db")]).exit_code == 0
+    assert runner.invoke(cli, ["delete", str(tmp / "s.db"), "del-1", "--reviewer", "b"]).exit_code == 0
+    start = time.perf_counter()
+    runner.invoke(cli, ["deletion", str(tmp / "s.db"), "del-1", "--json"])  # done: reads every event for later copies
+    print(time.perf_counter() - start)
 elif kind == "fold":
     from inspector.domain.deletion_forms import fold
     words = ["the", "build", "x=1", "a == b", "if (x) {", "path\\\\to", "%20", "&amp;", "请", "检查", "日志",
@@ -111,7 +132,8 @@ CASES = {"deletion listing, 2,000-line log + 1,000 events": ["listing", "2000", 
          "deletion listing, 100-line log + 3,000 events": ["listing", "100", "3000"],
          "deletion listing, 100-line log + 3,000 events of code and URLs": ["listing", "100", "3000", "code"],
          "fold, 1.2 MB of escape-dense text": ["fold"],
-         "held, 645 new events": ["held"]}
+         "held, 645 new events": ["held"],
+         "a done request's later copies over 645 events (held and splits)": ["returned"]}
 
 
 def _once(tree: Path, args: list[str]) -> float:
@@ -152,6 +174,27 @@ def main() -> None:
             b, n = statistics.median(times["baseline"]), statistics.median(times["now"])
             out[name] = {"baseline_s": round(b, 3), "now_s": round(n, 3), "ratio": round(n / b, 2)}
             print(f"{name}: baseline {b:.3f} s, now {n:.3f} s, ratio {n / b:.2f}", flush=True)
+        if args.real:  # the copies each tree lists by value over the real transcripts, and what differs
+            seen, spent, counts = {}, {"baseline": [], "now": []}, {}
+            for _ in range(args.runs):  # alternated, as the cases above
+                for name, tree in (("baseline", Path(base)), ("now", ROOT)):
+                    listing = Path(base) / f"real-{name}.txt"
+                    requests, copies, seconds = _real(tree, listing)
+                    seen[name] = set(listing.read_text(encoding="utf-8").splitlines()) - {""}
+                    spent[name].append(seconds)
+                    counts[name] = (requests, copies)
+            b, n = statistics.median(spent["baseline"]), statistics.median(spent["now"])
+            for name in ("baseline", "now"):
+                requests, copies = counts[name]
+                print(f"real transcripts ({name}): {requests} requests, {copies} copies found by value", flush=True)
+            out["real transcripts"] = {"requests": counts["now"][0], "copies_baseline": counts["baseline"][1],
+                                       "copies_now": counts["now"][1], "baseline_s": round(b, 2),
+                                       "now_s": round(n, 2), "ratio": round(n / b, 2)}
+            print(f"real transcripts, listing them: baseline {b:.2f} s, now {n:.2f} s, ratio {n / b:.2f}", flush=True)
+            for line in sorted(seen["now"] - seen["baseline"]):
+                print("  new:", line)
+            for line in sorted(seen["baseline"] - seen["now"]):
+                print("  gone:", line)
     print(json.dumps(out))
 
 

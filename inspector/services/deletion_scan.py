@@ -258,7 +258,10 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
             if how is None and (loose or numbers is not None):
                 how = await material_holds_loosely(db, mid, loose, numbers)
             if how is not None:
-                every = await material_spellings(db, mid, needles, loose, numbers) or (how,)
+                # every spelling of a material (read once more); the imported transcript — often megabytes, removed
+                # whole as the events' source — is named by the first (reading it again doubled a listing's time)
+                every = (await material_spellings(db, mid, needles, loose, numbers) if media != ORIGINAL_MEDIA_TYPE
+                         else ()) or (how,)
                 others = [h for h in every if h != AS_WRITTEN]
                 add("original" if media == ORIGINAL_MEDIA_TYPE else "materials", material,
                     "its bytes repeat a value of the targets" + (f", written another way: {'; '.join(others)}"
