@@ -37,9 +37,9 @@ def _b64(data: bytes) -> str:
 
 # Each spelling: the text, and the spelling the listing must name (its start).
 SPELLINGS = {
-    "base32 of the value ROT13-ed": (base64.b32encode(ROT.encode()).decode(), "base32 of the value ROT13-ed"),
+    "base32 of the value ROT13-ed": (base64.b32encode(ROT.encode()).decode(), "base32 of: ROT13"),
     "base32 of the value reversed": (base64.b32encode(MAIL[::-1].encode()).decode().lower(),
-                                     "base32 of the value reversed"),
+                                     "base32 of: reversed"),
     "base85 of the value reversed": (base64.b85encode(MAIL[::-1].encode()).decode(), "base85 of the value reversed"),
     "Ascii85 of the value ROT13-ed": (base64.a85encode(ROT.encode()).decode(), "Ascii85 of the value ROT13-ed"),
     "base64 of the value URL-escaped": (_b64(MAIL.replace("@", "%40").encode()), "base64 of: escaped"),
@@ -51,6 +51,8 @@ SPELLINGS = {
     "base64 of the number in words": (_b64(b"one three nine one two three four five six seven eight"),
                                       "base64 of: a number in English words"),
     "English place value": (f"call {PLACE} tonight", "a number in English place-value words"),
+    "Japanese place value (no 一 before 百 and 千)": ("電話は百三十九億千二百三十四万五千六百七十八です",
+                                                  "a number in Chinese place-value numerals"),
 }
 HARMLESS = [
     _b64(b"zq.other.person%40example.net"), (b"To: ZQ.OTHER.PERSON@EXAMPLE.NET").hex(),
@@ -116,7 +118,7 @@ def test_a_record_holding_a_value_in_several_spellings_names_each(tmp_path: Path
     copy = next(c for c in json.loads(listing.stdout)["copies"] if c["id"] == "evt:2")
     assert copy["spelling"] == "as written"  # the first, as before
     assert copy["spellings"][0] == "as written" and "base64" in copy["spellings"], copy
-    assert any(s.startswith("base32 of the value ROT13-ed") for s in copy["spellings"]), copy
+    assert any(s.startswith("base32 of: ROT13") for s in copy["spellings"]), copy
     assert "; also written another way: " in copy["why"] and "base64" in copy["why"], copy["why"]
     material = next(c for c in json.loads(listing.stdout)["copies"] if c["id"] == "res:page")
     assert material["spellings"][0] == "as written" and "base64" in material["spellings"], material

@@ -45,8 +45,8 @@ NOT_CHECKED = (
     "warning) — remove those yourself",
     "copies encrypted, hashed, compressed, translated or paraphrased; encodings other than those looked for "
     "(escapes: URL, JSON/Python/JavaScript, octal, HTML, quoted-printable, CSS; UTF-7; base64, base32, base85, "
-    "Ascii85, hex): base85, or Ascii85 without its <~ ~>, of anything but the value itself ROT13-ed or reversed "
-    "(an escaped, UTF-16 or case-changed spelling so encoded); an encoding three deep; numbers in words other "
+    "Ascii85, hex): base85, or Ascii85 without its <~ ~>, of anything but the value itself or a sensitive value "
+    "ROT13-ed or reversed (an escaped, UTF-16 or case-changed spelling so encoded, a line of the targets turned); an encoding three deep; numbers in words other "
     "than English (digit words: one three nine, oh, double; place value: thirteen billion nine hundred …) and "
     "Chinese or Japanese numerals (digit by digit or place value): Korean and other languages' words, a number "
     "said in pairs (thirteen ninety-one …); a separator between every letter other than between single letters "
@@ -63,8 +63,9 @@ NOT_CHECKED = (
     "once at one record's end and another's start — each part 4+ characters, or any length between consecutive "
     "events, a call and its result, an event and the material it observed — or cut across two or three "
     "consecutive events in any spelling above: a split line of prose, a split with text between the parts, in "
-    "four or more parts, in another spelling across records that are not consecutive events (a summary and a "
-    "material, a call and its result: as folded only), or next to a text that ends or starts with a whole value "
+    "four or more parts, a part spelled over three times the value's length (every character escaped), in another "
+    "spelling across records that are not consecutive events (a summary and a material, a call and its result: "
+    "as folded only), or next to a text that ends or starts with a whole value "
     "of its own (a 16-character key whose rest opens the next text) is not looked for",
 )
 
@@ -87,7 +88,8 @@ CHECKED = (
     "(\\40 , \\000040); UTF-7 (+AEA-, IMAP's &AEA-); base64 (standard, URL-safe, MIME-wrapped) of the UTF-8 or "
     "UTF-16 bytes, and for a sensitive value of its lower/upper case and of its base64; base32 (standard and "
     "extended hex); base85 and Ascii85; hex, also as a list of bytes (0x7a, 7a:71, 7a 71) or in a hex dump (xxd, "
-    "hexdump -C, od); ROT13; reversed; base64, base32, base85, Ascii85 or hex of the value ROT13-ed or reversed; "
+    "hexdump -C, od); ROT13; reversed; base64, base32, base85, Ascii85 or hex of the value ROT13-ed or reversed "
+    "(base85 and Ascii85: of a sensitive value); "
     "every run of base64, base32, hex or Ascii85 (<~ ~>) in a text decoded and read again in every spelling here, "
     "two deep (an encoding of an escaped, UTF-16 or case-changed spelling, or of another encoding); a separator "
     "between every letter (z.q.h…, s-e-c-r-e-t); a number with separators between its digits, in Chinese "

@@ -227,9 +227,11 @@ def encoded_forms(value: str, *, sensitive: bool) -> dict[str, str]:
     for turned, name in ((rot13(value), "ROT13-ed"), (value[::-1], "reversed")):
         for piece in base64_fragments(turned):
             out.setdefault(piece, f"base64 of the value {name}")
-        # round eleven: base85 / Ascii85 of it too (no run of either can be told from prose and decoded)
-        for piece, alphabet in base85_fragments(turned.encode("utf-8", "surrogatepass")).items():
-            out.setdefault(piece, f"{alphabet} of the value {name}")
+        # round eleven: base85 / Ascii85 of a sensitive value so turned (no run of either can be told from
+        # prose and decoded; a pasted log's every line so encoded doubled the forms a listing builds)
+        if sensitive:
+            for piece, alphabet in base85_fragments(turned.encode("utf-8", "surrogatepass")).items():
+                out.setdefault(piece, f"{alphabet} of the value {name}")
     return out
 
 
@@ -263,10 +265,8 @@ def _folded_forms(value: str, key: str, *, sensitive: bool) -> dict[str, str]:
     for piece in base32_fragments(data):
         out.setdefault(piece, "base32")
     for turned, name in ((rot13(value), "ROT13-ed"), (value[::-1], "reversed")):
-        data = turned.encode("utf-8", "surrogatepass")
-        out.setdefault(data.hex(), f"hex of the value {name}")
-        for piece in base32_fragments(data):  # round eleven
-            out.setdefault(piece, f"base32 of the value {name}")
+        out.setdefault(turned.encode("utf-8", "surrogatepass").hex(), f"hex of the value {name}")
+    # (base32 of it ROT13-ed or reversed is found by decoding the text's base32 runs: encoded_readings.py)
     return out
 
 
@@ -296,16 +296,15 @@ class LooseMatcher:
         letters: set[str] = set()
         written: set[str] = set()
         for value in values:
-            key = fold(value)
-            if len(key) < MIN_FOLDED:
+            made = _value_forms(value)
+            if made is None:
                 continue
             written.add(value)
-            sensitive = bool(sensitive_values(value))
-            for form, name in _folded_forms(value, key, sensitive=sensitive).items():
+            for form, name in made[0].items():
                 folded.setdefault(form, name)
-            for form, name in encoded_forms(value, sensitive=sensitive).items():
+            for form, name in made[1].items():
                 encoded.setdefault(form, name)
-            letters.add(letters_of(key))
+            letters.add(made[2])
         return cls(Needles.of(folded, MIN_FOLDED), Needles.of(encoded, MIN_ENCODED), Needles.of(letters, MIN_FOLDED),
                    {**encoded, **folded}, frozenset().union(*folded) if folded else frozenset(),
                    Needles.of(written, MIN_FOLDED))
@@ -374,6 +373,17 @@ class LooseMatcher:
         written (case folded), not folded: white space removed would glue a run's last letter to the
         next word, and a run is single letters each two apart."""
         return bool(self.letters) and any(self.letters.any_in(run) for run in spaced_letters(text.casefold()))
+
+
+@lru_cache(maxsize=20_000)
+def _value_forms(value: str) -> tuple[dict[str, str], dict[str, str], str] | None:
+    """One value's folded and encoded forms and its letters (None when it folds too short): made once,
+    as a listing builds a matcher of its values and another of their sensitive ones (the split check)."""
+    key = fold(value)
+    if len(key) < MIN_FOLDED:
+        return None
+    sensitive = bool(sensitive_values(value))
+    return _folded_forms(value, key, sensitive=sensitive), encoded_forms(value, sensitive=sensitive), letters_of(key)
 
 
 @lru_cache(maxsize=4)

@@ -108,7 +108,10 @@ class SplitFinder:
     _ends: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     _starts: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
 
+    _most: int = 0
+
     def __post_init__(self) -> None:
+        self._most = max((len(f) for f in self.forms), default=0)  # asked for each text's edges: computed once
         for form in self.forms:
             for k in range(1, len(form)):
                 self._ends.setdefault(form[:k], []).append((form, k))
@@ -119,7 +122,7 @@ class SplitFinder:
 
     @property
     def _longest(self) -> int:
-        return max((len(f) for f in self.forms), default=0)
+        return self._most
 
     def _edges(self, text: str) -> tuple[list[str], list[str]]:
         # an escaped character (``&#65307;``) is at most 8 times its length; spaces fold away

@@ -19,10 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-# The characters of each neighbour's edge joined: the longest sensitive value escaped or encoded
-# (``&#NNNNN;`` is 8 characters a character; base64 of UTF-16 about 3) and some slack.
-_SLACK = 64
-_SCALE = 10
+# The characters of each neighbour's edge joined: the longest sensitive value encoded (base64 of UTF-16
+# is 2.7 characters a character, hex 2, a digit in words ~5 for a number's shorter run) and some slack.
+# Each pair of events is read once joined, so this sets the check's cost; a part spelled longer (every
+# character escaped as ``&#NNNNN;``) is not found cut (said in not_checked).
+_SLACK = 32
+_SCALE = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +62,8 @@ def joined_splits(chain: list[Link], spelled: Callable[[str], str | None], longe
             out.append(((chain[i].owner, chain[i + 1].owner), how))
             continue
         middle = chain[i + 1].text
-        if i + 2 < len(chain) and middle and len(middle) <= edge and chain[i + 2].text:  # three parts
+        # three parts: a middle record no longer than a value's part can be (base64 of it, with some slack)
+        if i + 2 < len(chain) and middle and len(middle) <= 2 * longest + 16 and chain[i + 2].text:
             how = spelled(left + middle + chain[i + 2].text[:edge])
             if how is not None and not holds(i) and not holds(i + 1) and not holds(i + 2) \
                     and spelled(middle + chain[i + 2].text[:edge]) is None and spelled(left + middle) is None:

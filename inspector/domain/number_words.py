@@ -69,7 +69,9 @@ def _place_value(run: str) -> int | None:
                 return None
             number = _CN_DIGIT[ch]
         elif ch in _CN_UNIT:
-            section += (1 if number is None and _CN_UNIT[ch] == 10 else number or 0) * _CN_UNIT[ch]
+            # a unit with no digit before it is one of it: 十二 is 12, and Japanese writes 百, 千 so too
+            # (百三十九億千二百… : round eleven; 千 alone was read as 0)
+            section += (1 if number is None else number) * _CN_UNIT[ch]
             number = None
         elif _CN_BIG[ch] == 10**8:
             total = (total + section + (number or 0)) * 10**8

@@ -118,9 +118,10 @@ def straddling_values(found: SessionPieces, targets: list[str]) -> list[str]:
 
 def spelled_splits(found: SessionPieces, values: list[str]) -> list[tuple[tuple[str, ...], str]]:
     """Sensitive ``values`` cut across two or three consecutive events in any spelling a deletion reads
-    (domain/deletion_split_spelled.py): each event's texts joined, in the log's order."""
+    (domain/deletion_split_spelled.py): each event's texts joined, in the log's order. Sensitive values
+    alone, as for a split folded (deletion_split.py): short, so each join read is a few hundred characters."""
     values = [v for v in values if v]
-    loose = LooseMatcher.of(values)
+    loose = LooseMatcher.of(values)  # each value's forms made once (deletion_forms._value_forms)
     numbers = number_pattern(values)
     if not loose and numbers is None:
         return []
@@ -129,5 +130,4 @@ def spelled_splits(found: SessionPieces, values: list[str]) -> list[tuple[tuple[
         if piece.owner.startswith("events|"):
             texts.setdefault(piece.owner, []).append(piece.text)
     chain = [Link(owner, "\n".join(parts)) for owner, parts in texts.items()]
-    longest = max(len(v) for v in values)
-    return joined_splits(chain, lambda text: spelled_in(text, loose, numbers), longest)
+    return joined_splits(chain, lambda text: spelled_in(text, loose, numbers), max(len(v) for v in values))
