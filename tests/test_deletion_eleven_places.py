@@ -172,7 +172,7 @@ def test_checked_and_not_checked_say_what_is_looked_for_now(tmp_path: Path) -> N
     store = _store(tmp_path, _records("nothing"))
     body = json.loads(CliRunner().invoke(cli, ["deletion", str(store), "del-1", "--json"]).stdout)
     checked, not_checked = " ".join(body["checked"]), " ".join(body["not_checked"])
-    for said in ("base64, base32, base85, Ascii85 or hex of the value ROT13-ed or reversed", "decoded and read again",
+    for said in ("base32 of it so turned, and base85 or Ascii85 of a sensitive value so turned", "decoded and read again",
                  "place value (thirteen billion", "two or three consecutive events in any spelling", "spellings"):
         assert said in checked, said
     for said_before in ("base32 or base85 of a value ROT13-ed or reversed", "English place value (one hundred",
