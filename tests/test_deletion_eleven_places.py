@@ -181,3 +181,26 @@ def test_checked_and_not_checked_say_what_is_looked_for_now(tmp_path: Path) -> N
         assert said_before not in not_checked, said_before
     for still in ("Korean", "in pairs", "four or more parts", "past 2 MiB"):  # what this round does not read
         assert still in not_checked, still
+
+
+async def test_the_deletion_dialog_says_every_spelling(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.widgets import Static
+
+    from inspector.services.importing import import_file
+    from inspector.ui.app import InspectorApp
+    from inspector.ui.deletion_dialog import DeletionDialog
+    from tests.test_app import settle
+
+    monkeypatch.setenv("INSPECTOR_REVIEWER", "o")
+    store = tmp_path / "s.db"
+    text = f"{MAIL} and {_b64(MAIL.replace('@', '%40').encode())} and {PLACE}"
+    await import_file(write_sif(tmp_path / "in.jsonl", _records(text)), store, actor="o")
+    app = InspectorApp(store, session=SID)
+    async with app.run_test(size=(160, 60)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("x", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DeletionDialog)
+        shown = " ".join(str(app.screen.query_one("#deletion-text", Static).render()).split())
+        assert "also written another way: " in shown and "base64 of: escaped" in shown, shown
+        assert "a number in English place-value words" in shown, shown
