@@ -225,6 +225,8 @@ def encoded_forms(value: str, *, sensitive: bool) -> dict[str, str]:
     for piece, name in base85_fragments(value.encode("utf-8", "surrogatepass")).items():
         out.setdefault(piece, name)
     for turned, name in ((rot13(value), "ROT13-ed"), (value[::-1], "reversed")):
+        if turned == value:  # a number ROT13-ed is itself: its forms are made above
+            continue
         for piece in base64_fragments(turned):
             out.setdefault(piece, f"base64 of the value {name}")
         # round eleven: base85 / Ascii85 of a sensitive value so turned (no run of either can be told from
@@ -375,10 +377,8 @@ class LooseMatcher:
         return bool(self.letters) and any(self.letters.any_in(run) for run in spaced_letters(text.casefold()))
 
 
-@lru_cache(maxsize=20_000)
 def _value_forms(value: str) -> tuple[dict[str, str], dict[str, str], str] | None:
-    """One value's folded and encoded forms and its letters (None when it folds too short): made once,
-    as a listing builds a matcher of its values and another of their sensitive ones (the split check)."""
+    """One value's folded and encoded forms and its letters (None when it folds too short)."""
     key = fold(value)
     if len(key) < MIN_FOLDED:
         return None

@@ -278,7 +278,9 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
                 "holds a value of the targets split across two of its fields", SPLIT)
             if where == "events":
                 add("events_fts", ident, "its search-index entry")
-    for owners, how in spelled_splits(pieces, [*sensitive_values("\n".join(texts)), *split]):  # in any spelling
+    cut = [*sensitive_values("\n".join(texts)), *split]  # in any spelling, across consecutive events
+    for owners, how in spelled_splits(pieces, LooseMatcher.of(values), number_pattern(values),
+                                      max((len(v) for v in cut), default=0)):
         named = [o.split("|", 1)[1] for o in owners]
         slots = [at.get((o.split("|", 1)[0], o.split("|", 1)[1])) for o in owners]
         if all(i is not None and out.copies[i].spelling == SPLIT for i in slots):

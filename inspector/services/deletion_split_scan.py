@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from inspector.domain.deletion import number_pattern, strings_in
+from inspector.domain.deletion import strings_in
 from inspector.domain.deletion_forms import LooseMatcher
 from inspector.domain.deletion_spelling import spelled_in
 from inspector.domain.deletion_split import EDGE, Piece, straddling
 from inspector.domain.deletion_split_spelled import Link, joined_splits
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
+from inspector.domain.number_copies import NumberCopies
 from inspector.services.deletion_tables import BY_VALUE
 
 # The records other than events, whose fields are read whole (events are read as pieces).
@@ -116,18 +117,18 @@ def straddling_values(found: SessionPieces, targets: list[str]) -> list[str]:
     return sorted(values)
 
 
-def spelled_splits(found: SessionPieces, values: list[str]) -> list[tuple[tuple[str, ...], str]]:
-    """Sensitive ``values`` cut across two or three consecutive events in any spelling a deletion reads
-    (domain/deletion_split_spelled.py): each event's texts joined, in the log's order. Sensitive values
-    alone, as for a split folded (deletion_split.py): short, so each join read is a few hundred characters."""
-    values = [v for v in values if v]
-    loose = LooseMatcher.of(values)  # each value's forms made once (deletion_forms._value_forms)
-    numbers = number_pattern(values)
-    if not loose and numbers is None:
+def spelled_splits(found: SessionPieces, loose: LooseMatcher, numbers: NumberCopies | None,
+                   longest: int) -> list[tuple[tuple[str, ...], str]]:
+    """The deletion's values cut across two or three consecutive events in any spelling it reads
+    (domain/deletion_split_spelled.py), with the listing's own matcher: each event's texts joined, in
+    the log's order, ``longest`` (the longest sensitive value) setting how much of each is joined. A
+    whole value spelled only by the join is cut there — a line of the targets too, when it is short
+    enough to be spelled by the join (the join must hold all of it: a part alone is never compared)."""
+    if (not loose and numbers is None) or not longest:
         return []
     texts: dict[str, list[str]] = {}
     for piece in found.pieces:
         if piece.owner.startswith("events|"):
             texts.setdefault(piece.owner, []).append(piece.text)
     chain = [Link(owner, "\n".join(parts)) for owner, parts in texts.items()]
-    return joined_splits(chain, lambda text: spelled_in(text, loose, numbers), max(len(v) for v in values))
+    return joined_splits(chain, lambda text: spelled_in(text, loose, numbers), longest)
