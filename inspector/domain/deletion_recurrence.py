@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from inspector.domain.deletion import NUMBER_MIN_DIGITS, secret_values
+from inspector.domain.deletion import NUMBER_MIN_DIGITS, secret_values, sensitive_values
 from inspector.domain.deletion_forms import decoded, plain_spelling, rot13
 from inspector.domain.deletion_spelling import READ_MAX
 from inspector.domain.encoded_readings import encoded_reading
@@ -80,7 +80,7 @@ def fingerprints(values: Iterable[str], digest: Callable[[str], str]) -> list[st
     return sorted({digest(PREFIX + normal(v)) for v in values if normal(v)})
 
 
-def held(texts: list[str], digest: Callable[[str], str]) -> set[str]:
+def held(texts: list[str], digest: Callable[[str], str], *, lines: bool = True) -> set[str]:
     """The fingerprints of every value ``texts`` hold, as :func:`fingerprints` makes them: as written,
     and in the plain spelling of a text that has another (the fingerprints kept are unchanged, so a
     deletion carried out before still matches)."""
@@ -103,7 +103,8 @@ def held(texts: list[str], digest: Callable[[str], str]) -> set[str]:
             for piece in encoded_reading(text[:READ_MAX]):
                 undone.append(piece.text)
                 todo.append((piece.text, depth + 1))
-    values = secret_values(texts + respelled + undone)
+    values = secret_values(texts + respelled + undone) if lines else \
+        sensitive_values("\n".join(texts + respelled + undone))  # a split's: sensitive values alone
     # ROT13 and reversal keep a value's shape (an address stays one), so each value found is turned
     # back rather than every text read twice more — a value, not a long line: a log's every line
     # turned tripled the digests made; a reversed number is no phone number to the patterns, so each
@@ -113,20 +114,24 @@ def held(texts: list[str], digest: Callable[[str], str]) -> set[str]:
     return set(fingerprints(turned.union(values), digest))
 
 
-SPLIT_EDGE = 512  # characters of each neighbour joined: a value, escaped or encoded, is shorter
+# Characters of each neighbour joined at the junction: a sensitive value spelled out (a phone number in
+# words is ~70, an address's UTF-16 hex ~120) is cut with no more than this on either side. Each poll
+# reads every new event's junction so: its length sets the check's cost.
+SPLIT_EDGE = 160
 
 
 def split_between(before: list[str], after: list[str], digest: Callable[[str], str],
-                  alone: set[str] | None = None) -> set[str]:
-    """The fingerprints of the values spelled only by ``before``'s end joined to ``after``'s start (a
-    model streaming ``sk-live-4f9a`` in one event and ``8b7c…`` in the next, a phone number's words
-    over two results, a base64 run cut in two): what the joined text holds and neither alone does.
-    ``alone``: the fingerprints of both texts already made (else made here)."""
-    left, right = "\n".join(t for t in before if t), "\n".join(t for t in after if t)
+                  known: set[str]) -> set[str]:
+    """The fingerprints of the sensitive values spelled only by ``before``'s end joined to ``after``'s
+    start (a model streaming ``sk-live-4f9a`` in one event and ``8b7c…`` in the next, a
+    phone number's words over two results, a base64 run cut in two): what the junction holds and
+    neither side alone does. ``known``: the fingerprints of both events whole. Sensitive values only,
+    as the listing's split check (deletion_split.py): a line of prose is not read cut in two."""
+    left = "\n".join(t for t in before if t)[-SPLIT_EDGE:]
+    right = "\n".join(t for t in after if t)[:SPLIT_EDGE]
     if not left or not right:
         return set()
-    joined = held([left[-SPLIT_EDGE:] + right[:SPLIT_EDGE]], digest)
-    if not joined:
+    joined = held([left + right], digest, lines=False) - known
+    if not joined:  # the usual answer, in one reading of two short edges
         return set()
-    known = alone if alone is not None else held(before, digest) | held(after, digest)
-    return joined - known - held([left[-SPLIT_EDGE:]], digest) - held([right[:SPLIT_EDGE]], digest)
+    return joined - held([left], digest, lines=False) - held([right], digest, lines=False)
