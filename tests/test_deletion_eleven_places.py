@@ -53,11 +53,14 @@ SPELLINGS = {
     "English place value": (f"call {PLACE} tonight", "a number in English place-value words"),
     "Japanese place value (no 一 before 百 and 千)": ("電話は百三十九億千二百三十四万五千六百七十八です",
                                                   "a number in Chinese place-value numerals"),
+    "Korean digit by digit": ("전화 일삼구 일이삼사 오육칠팔 로 주세요", "a number in Korean (Sino-Korean) numerals"),
+    "Korean place value": ("백삼십구억 천이백삼십사만 오천육백칠십팔", "a number in Korean (Sino-Korean) place-value"),
 }
 HARMLESS = [
     _b64(b"zq.other.person%40example.net"), (b"To: ZQ.OTHER.PERSON@EXAMPLE.NET").hex(),
     "thirteen billion, nine hundred twelve million, three hundred forty-five thousand and six",
     "the implementation configuration deadbeefcafebabe0123456789 was sixty-seven million strong",
+    "이 사람은 오늘 구경을 했다, 일이삼사오육칠 번",
     base64.b32encode(b"zq.other.person@example.net"[::-1]).decode(),
 ]
 

@@ -37,12 +37,13 @@ def test_a_value_back_encoded_or_in_place_value_words_is_named(tmp_path: Path) -
             _event(8, "assistant_message", base64.b64encode(codecs.encode(MAIL, "rot13").encode()).decode()),
             _event(9, "user_message", base64.b64encode(b"zq.other.person@example.net").decode()
                    + " deadbeefcafebabe0011 the implementation ok"),  # another address: not named
-            _event(10, "user_message", "thirteen billion nine hundred twelve million and five"))  # another number
+            _event(10, "user_message", "thirteen billion nine hundred twelve million and five"),  # another number
+            _event(11, "user_message", "전화 일삼구 일이삼사 오육칠팔 로 주세요"))
     result = CliRunner().invoke(cli, ["follow", str(source), "--into", str(store), "--once"])
     assert result.exit_code == 0, result.output
     said = _said(result.stderr)
-    named = sorted(seq for seq in range(3, 11) if any(f"event {seq} " in line for line in said))
-    assert named == [3, 4, 5, 6, 7, 8], result.stderr
+    named = sorted(seq for seq in range(3, 12) if any(f"event {seq} " in line for line in said))
+    assert named == [3, 4, 5, 6, 7, 8, 11], result.stderr
     assert MAIL not in result.stderr.lower() and PHONE not in result.stderr
 
 

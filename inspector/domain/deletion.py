@@ -48,8 +48,8 @@ NOT_CHECKED = (
     "Ascii85, hex): base85, or Ascii85 without its <~ ~>, of anything but the value itself or a sensitive value "
     "ROT13-ed or reversed (an escaped, UTF-16 or case-changed spelling so encoded, a line of the targets turned); an encoding three deep; numbers in words other "
     "than English (digit words: one three nine, oh, double; place value: thirteen billion nine hundred …) and "
-    "Chinese or Japanese numerals (digit by digit or place value): Korean and other languages' words, a number "
-    "said in pairs (thirteen ninety-one …); a separator between every letter other than between single letters "
+    "Chinese, Japanese or Sino-Korean numerals (digit by digit or place value): native Korean counting words "
+    "(하나, 둘…) and other languages' words, a number said in pairs (thirteen ninety-one …); a separator between every letter other than between single letters "
     "or digits 1–7 characters apart (two letters at a time: zq.hi.dd…); in a text longer than 2 MiB, its part "
     "past 2 MiB in CSS escapes, UTF-7, a separator between every letter or an encoded run of another spelling "
     "(each such record is named in a warning)",
@@ -93,7 +93,8 @@ CHECKED = (
     "every run of base64, base32, hex or Ascii85 (<~ ~>) in a text decoded and read again in every spelling here, "
     "two deep (an encoding of an escaped, UTF-16 or case-changed spelling, or of another encoding); a separator "
     "between every letter (z.q.h…, s-e-c-r-e-t); a number with separators between its digits, in Chinese "
-    "numerals (一三九, 壹叁玖, or place value: 一百三十九亿…; Japanese 一億… too), in English digit words (one three "
+    "numerals (一三九, 壹叁玖, or place value: 一百三十九亿…; Japanese 一億… and Sino-Korean 일삼구… too), in "
+    "English digit words (one three "
     "nine, oh, double five) or place value (thirteen billion nine hundred twelve million …) or reversed; a "
     "sensitive value cut in two across two records, or across two or three consecutive events in any spelling "
     "here. Each copy found by value says every spelling it holds (spellings; spelling: the first found)",

@@ -38,7 +38,12 @@ from inspector.domain.deletion_forms import decoded, plain_spelling, rot13
 from inspector.domain.deletion_spelling import READ_MAX
 from inspector.domain.encoded_readings import encoded_reading
 from inspector.domain.number_copies import CHINESE_DIGITS
-from inspector.domain.number_words import chinese_place_values, english_digits, english_place_values
+from inspector.domain.number_words import (
+    chinese_place_values,
+    english_digits,
+    english_place_values,
+    korean_as_chinese,
+)
 from inspector.domain.other_readings import css_decoded, utf7_decoded
 
 PREFIX = "deleted-value:"  # so a value's fingerprint never equals another keyed digest of the same text
@@ -93,6 +98,9 @@ def held(texts: list[str], digest: Callable[[str], str], *, lines: bool = True) 
         text, depth = todo.pop()
         if _TELLING_ESCAPE.search(text) and (plain := decoded(text)) != text:
             undone.append(plain)
+        if not text.isascii() and (korean := korean_as_chinese(text)) is not None:  # 공일공…: Chinese numerals
+            text = korean
+            undone.append(text)
         if not text.isascii() and _CHINESE_RUN.search(text):
             undone.append(text.translate(_CHINESE))
         # round ten's second readings (CSS escapes, UTF-7) and numbers in words, read back (a number

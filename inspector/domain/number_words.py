@@ -170,3 +170,19 @@ def english_place_values(text: str) -> list[str]:
         if number.words > 1:
             out.append(str(number.value()))
     return out
+
+
+_KOREAN = str.maketrans({"일": "一", "이": "二", "삼": "三", "사": "四", "오": "五", "육": "六", "륙": "六", "칠": "七",
+                         "팔": "八", "구": "九", "공": "〇", "영": "〇", "십": "十", "백": "百", "천": "千", "만": "万",
+                         "억": "亿"})
+_HANGUL_DIGITS = re.compile("[일이삼사오육륙칠팔구공영십백천만억]{2}")
+_NUMERAL_SPACE = re.compile("(?<=[〇一二三四五六七八九十百千万亿]) +(?=[〇一二三四五六七八九十百千万亿])")
+
+
+def korean_as_chinese(text: str) -> str | None:
+    """``text`` with its Sino-Korean numeral syllables written as the Chinese numerals they are, or None
+    when it holds no two in a row (most Korean text: a digit syllable alone is a word's part)."""
+    if text.isascii() or not _HANGUL_DIGITS.search(text):
+        return None
+    # Korean spaces a place-value number by its 만 / 억 groups (백삼십구억 천이백…): joined, as Chinese writes it
+    return _NUMERAL_SPACE.sub("", text.translate(_KOREAN))
