@@ -153,21 +153,33 @@ async def correct_cmd(store: Path, session: str, key: str, value: str, reason: s
     return EXIT_REFUSED if outcome.refusals else EXIT_OK
 
 
+MAX_TEXT_BYTES = 16 << 20  # a corrected summary is a page or a few; more is a wrong file (a log, /dev/zero)
+
+
 def _text_of(text_file: Path) -> str:
     """The corrected text, or one sentence saying what the file is (before: Python's own words,
     "[Errno 2] No such file or directory: 'x'", "'utf-8' codec can't decode byte 0x89 …", and a
-    folder was a usage error, exit 2)."""
-    if str(text_file) == "-":
-        return click.get_text_stream("stdin").read()
+    folder was a usage error, exit 2). At most :data:`MAX_TEXT_BYTES` are read: ``--text-file
+    /dev/zero`` (or a stream that never ends) read until memory ran out, with no word said."""
     if text_file.is_dir():
         raise BadInput(f"{text_file} is a folder: give the file holding the corrected text")
     try:
-        return text_file.read_text("utf-8-sig")  # a byte-order mark (Notepad writes one) is no text of the summary
+        if str(text_file) == "-":
+            data = click.get_binary_stream("stdin").read(MAX_TEXT_BYTES + 1)
+        else:
+            with text_file.open("rb") as fh:
+                data = fh.read(MAX_TEXT_BYTES + 1)
+    except OSError as exc:
+        raise BadInput(f"cannot read {text_file}: {exc.strerror or exc}") from None
+    if len(data) > MAX_TEXT_BYTES:
+        raise BadInput(f"{text_file} holds more than {MAX_TEXT_BYTES >> 20} MiB: too long for a corrected summary "
+                       "(a log or a device given by mistake?); nothing was written")
+    try:
+        text = data.decode("utf-8-sig")  # a byte-order mark (Notepad writes one) is no text of the summary
     except UnicodeDecodeError as exc:
         raise BadInput(f"{text_file} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}): "
                        "write the corrected summary as UTF-8 text") from None
-    except OSError as exc:
-        raise BadInput(f"cannot read {text_file}: {exc.strerror or exc}") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # line ends read as text mode read them
 
 
 @click.command("correct-summary")

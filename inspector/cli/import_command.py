@@ -116,7 +116,7 @@ async def import_one(file: Path, into: Path, fmt: str | None, actor: str, as_jso
 
     def human() -> list[str]:
         added = counts_text(sorted(report.added.items())) or "nothing new"
-        skipped = sum(report.skipped.values())
+        skipped = counts_text(sorted(report.skipped.items()))  # "60002 already there" said no unit, as 39,999 events
         where = f"a new store {into}" if report.created_store else str(into)
         lines = [f"imported {file} ({report.format}) into {where}: {added}" + (f" ({skipped} already there)" if skipped else "")]
         lines += next_steps(str(into), report.sessions)
