@@ -360,7 +360,8 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                f"“{claim.sentence}”; no later result in the range resolved it.",
                                words=tuple(claim.words), where=claim.sentence))
             continue
-        if (f"evt:{failure.seq}" in gen.sources or rules.mentioned_anywhere(said, failure.anchors)
+        # The sources list states nothing: a failure it cites is named only by the text (said_failure_stated).
+        if (rules.mentioned_anywhere(said, failure.anchors, (failure.signature,))
                 or rules.tool_said_failed(said, failure.tool)):
             continue
         out.append(Finding("failure_dropped", f"evt:{failure.seq}",

@@ -7,16 +7,18 @@
 Counted here from those lines, per run:
 
 * packages — passed (``ok``), failed (``FAIL\\tpkg``), without tests (``?``). "N packages pass"
-  agrees with the ``ok`` count, or with it plus the packages without tests ("all 4 packages pass"
-  when three ran tests and one has none is read both ways); "N packages failed" with the FAIL count;
-  "all N packages pass" also needs no FAIL line;
+  agrees with the ``ok`` count only: a package without tests ran nothing and passed nothing
+  (verdict-thirteen; "all 4 packages pass" when three ran tests and one has none is wrong, as "2
+  packages pass" over one ``ok`` and one without tests); a total ("3 of 4 packages") may count them
+  or not; "N packages failed" with the FAIL count; "all N packages pass" also needs no FAIL line;
 * tests — failed: ``--- FAIL:`` lines at the start of a line (top-level tests), or every such line
   (subtests indented) — either count agrees; passed: ``--- PASS:`` the same way, and only when the run
   printed them (``-v``): a run without ``-v`` does not say how many tests passed, so "40 tests passed"
   is not judged against it.
 
 In a sentence that names packages, a bare "2 passed" counts packages. A sentence agrees when any Go
-run in range printed counts that agree with every count it gives (as the other families).
+run in range printed counts that agree with every count it gives (as the other families) — or, when
+its clause cites runs, one of those (count_words).
 """
 
 from __future__ import annotations
@@ -129,7 +131,7 @@ def _agrees(run: GoRun, pkgs: dict[str, int], tests: dict[str, int]) -> bool | N
         if not (run.ok or run.failed or run.no_tests):
             return None
         judged = True
-        if key == "passed" and n not in (run.ok, run.ok + run.no_tests):
+        if key == "passed" and n != run.ok:  # a package without tests passed nothing (no_tests_ran)
             return False
         if key == "failed" and n != run.failed:
             return False

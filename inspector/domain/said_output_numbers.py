@@ -24,7 +24,9 @@ say it plainly:
   the sentence naming the path gives another size.
 
 Each is ``output_misstated`` (a finding): the summary's words, the output's words and its evt.
-Not read: numbers in words ("one fails"), a count of something else in the same sentence
+A count in words that counts packages or tests ("both packages pass", "all three tests", "两个包都通过")
+is read as digits, and a count is judged against the run its clause cites when it cites one (count_words).
+Not read: other numbers in words ("one fails"), a count of something else in the same sentence
 ("added 3 tests"), a version or size whose name the output never printed with one.
 """
 
@@ -34,10 +36,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from inspector.domain.count_words import clauses_with_cites, digits
 from inspector.domain.drift_finding import Finding
 from inspector.domain.failures import failed, signature
 from inspector.domain.logevents import LogEvent
-from inspector.domain.output_go import go_judged, go_run
+from inspector.domain.output_go import GoRun, go_judged, go_run
 from inspector.domain.said import Said
 
 _COUNT_WORD = {"passed": "passed", "pass": "passed", "passing": "passed", "failed": "failed", "failing": "failed",
@@ -296,26 +299,41 @@ def output_findings(generation: int, text: str, runs: tuple[ToolRun, ...], cover
 
 def output_misstated(text: str, runs: list[ToolRun], said: Said | None = None) -> list[Misstated]:
     """Every sentence of ``text`` that gives a number an output in ``runs`` contradicts."""
-    if not runs or not re.search(r"\d", text):
+    if not runs or (not re.search(r"\d", text) and digits(text) == text):
         return []
     said = said or Said.of(text)
-    want = _wanted(said.text)
+    want = _wanted(digits(said.text))  # "both packages pass": a count in words (count_words)
     if not want:
         return []
     read = _read(runs, want)
     go = [g for r in runs if (g := go_run(r.seq, r.output)) is not None] if "tests" in want else []
+    seqs = frozenset(r.seq for r in runs)
     out: list[Misstated] = []
     rows = [(s.text, said.stripped(s)) for s in said.sentences] + _tables(text)
-    for s, quote in rows:
-        if _AIM.search(s):
+    for sentence, quote in rows:
+        if _AIM.search(sentence):
             continue  # "The goal is 42 passed, 0 failed.": an aim, not what a run printed
-        by_go = go_judged(s, go)  # Go's package and test lines (output_go): a count one agrees with is right
-        hit = ((by_go if isinstance(by_go, tuple) else None) or (_tests_wrong(s, read) if by_go is None else None)
-               or _issues_wrong(s, read) or _exit_wrong(s, runs)
-               or _version_wrong(s, read) or _size_wrong(s, read))
-        if hit is not None:
-            out.append(Misstated(hit[0], quote, hit[1]))
+        for s, cites in clauses_with_cites(digits(sentence), seqs):
+            hit = _wrong(s, _only(read, cites), [g for g in go if not cites or g.seq in cites], runs)
+            if hit is not None:
+                out.append(Misstated(hit[0], quote, hit[1]))
+                break
     return out
+
+
+def _only(read: _Read, cites: frozenset[int]) -> _Read:
+    """What the runs a clause cites printed (count_words: a count is judged against the run it is about);
+    all runs' when it cites none. Only the test counts are per run; the other families keep every run."""
+    if not cites:
+        return read
+    return _Read([t for t in read.tests if t[2] in cites], read.issues, read.versions, read.sizes)
+
+
+def _wrong(s: str, read: _Read, go: list[GoRun], runs: list[ToolRun]) -> tuple[tuple[str, ...], str] | None:
+    by_go = go_judged(s, go)  # Go's package and test lines (output_go): a count one agrees with is right
+    return ((by_go if isinstance(by_go, tuple) else None) or (_tests_wrong(s, read) if by_go is None else None)
+            or _issues_wrong(s, read) or _exit_wrong(s, runs)
+            or _version_wrong(s, read) or _size_wrong(s, read))
 
 
 def _tests_wrong(s: str, read: _Read) -> tuple[tuple[str, ...], str] | None:

@@ -156,7 +156,8 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
             return Verdict(fact, "kept", where, "the path or identifier appears in the summary")
         return Verdict(fact, "missing", None, "neither the path/identifier nor its file name appears")
     if fact.kind == "failure":
-        anchors = [f"evt:{s}" for s in fact.seqs()] + [str(fact.detail.get("signature") or "")]
+        command = str(fact.detail.get("signature") or "")
+        anchors = [f"evt:{s}" for s in fact.seqs()] + [command]
         head = fact.value.split(" failed: ", 1)
         if len(head) == 2 and found_nothing(str(fact.detail.get("signature") or head[0]).split("(", 1)[0], head[1]):
             return Verdict(fact, "kept", None, "a lookup that found nothing (failures.found_nothing): it changed "
@@ -165,7 +166,7 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
         # the failure word for word ("61 checks failed: disk full"): its error alone is too short
         # to be an anchor, and the summary that repeats it whole was called "missing" (check-verdicts)
         anchors.append(fact.value)
-        hit = rules.mentioned_anywhere(said, [a for a in anchors if a])
+        hit = rules.mentioned_anywhere(said, [a for a in anchors if a], (command,))  # a citation states nothing
         if hit is None and fact.rule == PASTED and len(head) == 2 and _share(said, head[1]) >= 0.5:
             hit = head[1]  # a pasted log is retold, not quoted: half its line's words name it
         resolved = _resolved(fact, last)
