@@ -22,7 +22,7 @@ from tests.verdict_attack_twelve_cases import (
     GO_CART_OK,
     GO_FAIL_API,
     GO_THREE_OK,
-    JEST_CART_OK,
+    GO_TWO_FAILED,
     JEST_FAIL_CART,
     PY_CART_OK,
     PY_FAIL_API,
@@ -34,6 +34,9 @@ PY_NONE = "============================ no tests ran in 0.01s ==================
 CARGO_NONE = ("running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 3 filtered out; "
               "finished in 0.00s")
 JEST_NONE = "No tests found, exiting with code 0\nIn /repo\n  12 files checked.\n  testMatch: **/*.test.js - 0 matches"
+UNITTEST_FAIL = ("F..\n======================================================================\nFAIL: test_discount "
+                 "(tests.test_cart.CartTest)\n----------------------------------------------------------------------\n"
+                 "AssertionError: 90 != 85\n\nRan 3 tests in 0.002s\n\nFAILED (failures=1)")
 JEST_API_OK = "PASS src/api.test.js\nTests:       6 passed, 6 total"
 
 _STATE = [{"key": "goal.main", "kind": "goal", "value": "Make the cart tests pass", "sources": ["evt:1"]}]
@@ -169,6 +172,32 @@ def thirteen_cases() -> list[tuple[str, str, dict[str, Any]]]:
             "unresolved.")),
         (f, "go: failed at evt:3 and evt:7: 'The run at evt:7 fails like the one at evt:3: TestDiscount, unresolved.'",
          _c("x-f3", fail_fail, "The run at evt:7 fails like the one at evt:3: TestDiscount, unresolved.")),
+        # Hand probes written after the first rules of this round, labelled before either tree judged them.
+        (d, "go: '- go test ./... (evt:7): done' over a failing evt:7",
+         _c("hp-d1", pass_fail, "\n- go test ./... (evt:7): done")),
+        (d, "go: 'Nothing failed (evt:7).' over a failing evt:7", _c("hp-d2", pass_fail, "Nothing failed (evt:7).")),
+        (d, "go: 'The failure at evt:7 was fixed.' over an unresolved evt:7",
+         _c("hp-d3", pass_fail, "The failure at evt:7 was fixed.")),
+        (d, "go: 'All 2 packages with tests pass (evt:7).' over 1 ok, 1 FAIL, 1 without tests",
+         _c("hp-d4", pass_fail, "All 2 packages with tests pass (evt:7).")),
+        (d, "unittest: failed, then 'Ran 0 tests … OK': '`python -m unittest tests.test_cart` passes now (evt:7).'",
+         _c("hp-d5", _session("python -m unittest tests.test_cart", UNITTEST_FAIL, "Ran 0 tests in 0.000s\n\nOK"),
+            "`python -m unittest tests.test_cart` passes now (evt:7).")),
+        (d, "go: '-run TestDiscount' failed, then '[no tests to run]': 'TestDiscount passes now (evt:7).'",
+         _c("hp-d6", _session("go test -run TestDiscount ./cart/", GO_CART_FAIL,
+                              "ok  \tshop.io/cart\t0.005s [no tests to run]"), "TestDiscount passes now (evt:7).")),
+        (f, "go: 'evt:7 — go test ./... FAILED in shop.io/cart; not fixed yet.'",
+         _c("hp-f1", pass_fail, "evt:7 — go test ./... FAILED in shop.io/cart; not fixed yet.")),
+        (f, "go: 'Both packages pass (evt:7).' over 2 ok and 1 without tests, the failure at evt:3 resolved",
+         _c("hp-f2", fail_pass, "Both packages pass (evt:7).")),
+        (f, "go: '两个测试都失败了（evt:7），未解决。' over two --- FAIL lines",
+         _c("hp-f3", _session("go test ./...", GO_PASS, GO_TWO_FAILED), "两个测试都失败了（evt:7），未解决。")),
+        (f, "go: a filter that matched nothing said, the failure said open",
+         _c("hp-f4", _session("go test -run TestDiscount ./cart/", GO_CART_FAIL,
+                              "ok  \tshop.io/cart\t0.005s [no tests to run]"),
+            "`go test -run TestDiscount ./cart/` ran no tests at evt:7; TestDiscount's failure (evt:3) stays open.")),
+        (f, "go: the failure named in one sentence, the citation in the next",
+         _c("hp-f5", pass_fail, "TestDiscount fails after the edit. See evt:7.")),
     ]
 
 

@@ -26,7 +26,9 @@ from inspector.domain.field_timeline import field_cell as field_cell
 from inspector.domain.field_timeline import field_timeline as field_timeline
 from inspector.domain.field_timeline import held_after_get, held_in
 from inspector.domain.goal_reworded import note as goal_note
-from inspector.domain.goal_reworded import reworded
+from inspector.domain.goal_reworded import pasted_retold, reworded
+from inspector.domain.owner_corrected import corrected_after
+from inspector.domain.owner_corrected import note as owner_note
 from inspector.domain.prompt_rule import note as prompt_rule_note
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said import normal_text
@@ -74,6 +76,9 @@ class StateFact:
     # Proposed from the system prompt (facts_system.from_prompt): re-sent with every request, not lost by
     # a summary that leaves it out (prompt_rule.py), as survival says (verdict-eleven).
     from_prompt: bool = False
+    # The value of the version before an owner's correction (owner_corrected): a text still holding it
+    # may hold exactly what the owner corrected.
+    replaced: str | None = None
 
     def __post_init__(self) -> None:
         numbered = any(ch.isdigit() for ch in self.value)
@@ -107,6 +112,7 @@ class GenerationText:
     sources: tuple[str, ...]
     claims: tuple[dict[str, Any], ...] = ()
     covers: tuple[int, int] | None = None
+    written_at: int | None = None  # the ledger entry that added it (owner_corrected: what it could know)
 
 
 def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | None = None) -> list[Finding]:
@@ -162,8 +168,12 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
         if kind in OWNER_ONLY_KINDS:
             if not rewritten and not (held.get(fact.norm_value) or held_after_get(text_norm, fact.norm_value,
                                                                            fact.bounded, held)):
-                share = reworded(said, fact.value) if kind == "goal" and claim is None else None
-                missing_found.append(prompt_rule_note(gen.generation, fact.key, fact.value, fact.sources)
+                share = (reworded(said, fact.value) or pasted_retold(said, fact.value)) \
+                    if kind == "goal" and claim is None else None
+                late = corrected_after(fact.sources, gen.written_at) if claim is None else None
+                missing_found.append(owner_note(gen.generation, fact.key, kind, fact.value, late,
+                                                _replaced_in(said, fact.replaced)) if late is not None
+                                     else prompt_rule_note(gen.generation, fact.key, fact.value, fact.sources)
                                      if fact.from_prompt else goal_note(gen.generation, fact.key, fact.value, share)
                                      if share is not None else _deadline_restated(gen.generation, fact, said)
                                      or Finding("protected_missing", fact.key,
@@ -229,6 +239,11 @@ def _deadline_restated(generation: int, fact: StateFact, said: Said) -> Finding 
         SUBJECT_UNJUDGED, fact.key, f"generation {generation} gives the deadline “{hit[0]}” of “{fact.value}” "
         f"({fact.key}) in other words: “{hit[1]}” — the rule reads a rule's words, not what they mean; a person "
         "must read it", "warning", words=(hit[0],), where=hit[1])
+
+
+def _replaced_in(said: Said, replaced: str | None) -> str | None:
+    """The value an owner's correction replaced, when the text still holds it (owner_corrected)."""
+    return replaced if replaced and said.in_text(_norm_value(replaced)) else None
 
 
 def _decision_named(said: Said, fact: StateFact) -> bool:

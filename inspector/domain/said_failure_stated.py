@@ -55,11 +55,15 @@ def _clause(sentence: str, at: int) -> str:
 def stated_at(said: Said, pos: int) -> bool:
     """Whether the citation at ``pos`` of the summary's text stands where the summary says it failed: in
     its clause, else anywhere in its sentence."""
-    sentence = said.sentence_at(pos)
-    if sentence is None:
+    i = said.sentence_index(pos)
+    spans = said.sentences
+    if i < 0 or pos >= spans[i].end:
         return False
-    text = sentence.text
-    return says_failed(_clause(text, pos - sentence.start)) or says_failed(text)
+    text = spans[i].text
+    while text.rstrip().endswith(("...", "…")) and i + 1 < len(spans):  # "go test ./... FAILED": one sentence
+        i += 1
+        text += spans[i].text
+    return says_failed(_clause(text, pos - spans[said.sentence_index(pos)].start)) or says_failed(text)
 
 
 __all__ = ["says_failed", "stated_at"]

@@ -314,7 +314,7 @@ def output_misstated(text: str, runs: list[ToolRun], said: Said | None = None) -
         if _AIM.search(sentence):
             continue  # "The goal is 42 passed, 0 failed.": an aim, not what a run printed
         for s, cites in clauses_with_cites(digits(sentence), seqs):
-            hit = _wrong(s, _only(read, cites), [g for g in go if not cites or g.seq in cites], runs)
+            hit = _wrong(s, _only(read, cites), [g for g in go if g.seq in cites] or go, runs)
             if hit is not None:
                 out.append(Misstated(hit[0], quote, hit[1]))
                 break
@@ -323,10 +323,10 @@ def output_misstated(text: str, runs: list[ToolRun], said: Said | None = None) -
 
 def _only(read: _Read, cites: frozenset[int]) -> _Read:
     """What the runs a clause cites printed (count_words: a count is judged against the run it is about);
-    all runs' when it cites none. Only the test counts are per run; the other families keep every run."""
-    if not cites:
-        return read
-    return _Read([t for t in read.tests if t[2] in cites], read.issues, read.versions, read.sizes)
+    all runs' when it cites none that printed counts (an edit's evt). Only the test counts are per run;
+    the other families keep every run."""
+    tests = [t for t in read.tests if t[2] in cites]
+    return _Read(tests, read.issues, read.versions, read.sizes) if tests else read
 
 
 def _wrong(s: str, read: _Read, go: list[GoRun], runs: list[ToolRun]) -> tuple[tuple[str, ...], str] | None:
