@@ -93,3 +93,16 @@ def test_number_words_are_read_only_where_they_count_packages_or_tests() -> None
         assert digits(untouched) == untouched
     assert clauses_with_cites("the first run had 4 packages passing; the last (evt:7) fails", frozenset({3, 7})) == [
         ("the first run had 4 packages passing", frozenset()), (" the last (evt:7) fails", frozenset({7}))]
+
+
+def test_a_count_citing_a_run_that_ran_no_test_is_judged_against_none_passing() -> None:
+    """"3 tests pass (evt:7)" over a run that printed "no tests ran" (an earlier run printed 3 passed): the
+    run it cites passed nothing; uncited, or citing the earlier run, the count agrees as before."""
+    from inspector.domain.said_output_numbers import ToolRun, output_misstated
+
+    runs = [ToolRun(3, "pytest tests/test_cart.py", "...\n3 passed in 0.10s"), ToolRun(7, "pytest tests/test_cart.py", PY_NONE)]
+    [m] = output_misstated("3 tests pass (evt:7).", runs)
+    assert m.words == ("3 passed",) and "the run it cites printed" in m.said and "no tests ran" in m.said
+    assert not output_misstated("3 tests pass (evt:3).", runs) and not output_misstated("3 tests pass.", runs)
+    jest = [ToolRun(3, "npx jest", "PASS a.test.js\nTests:       3 passed, 3 total"), ToolRun(7, "npx jest", JEST_NONE)]
+    assert output_misstated("All 3 tests pass (evt:7).", jest)

@@ -5,7 +5,8 @@ number rules never read (they read digits only), so a Go run of one ``ok`` and o
 passed "Both packages pass (evt:7)." as well as it passed "2 packages pass". Here a number word is
 read only where it counts packages or tests — right before the noun ("three packages", "两个包",
 "三个测试") or after "all"/"both" ("all three packages") — so "one of the fixes" or "两个方案" is left
-alone.
+alone. A Markdown table with passed/failed columns gives its counts as a sentence would
+(:func:`table_counts`).
 
 And a count is judged against the run it is about: the runs its clause cites (``evt:N`` of a tool
 result), when it cites one; otherwise, as before, any run in range. "After the edit 2 packages pass
@@ -53,4 +54,25 @@ def clauses_with_cites(sentence: str, seqs: frozenset[int]) -> list[tuple[str, f
     return [(p, cited(p, seqs)) for p in _CLAUSES.split(sentence) if p.strip()]
 
 
-__all__ = ["cited", "clauses_with_cites", "digits"]
+def table_counts(text: str) -> list[tuple[str, str]]:
+    """Markdown table rows with passed/failed columns, as "N passed, M failed" sentences."""
+    out: list[tuple[str, str]] = []
+    header: list[str] | None = None
+    for line in text.splitlines():
+        cells = [c.strip().casefold() for c in line.strip().strip("|").split("|")] if line.strip().startswith("|") else None
+        if cells is None:
+            header = None
+            continue
+        if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
+            continue
+        if header is None:
+            header = cells
+            continue
+        said = ", ".join(f"{c} {h}" for h, c in zip(header, cells, strict=False)
+                         if c.isdigit() and h in ("passed", "failed", "passing", "failing", "errors"))
+        if said:
+            out.append((said, line.strip()))
+    return out
+
+
+__all__ = ["cited", "clauses_with_cites", "digits", "table_counts"]

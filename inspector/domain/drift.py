@@ -27,7 +27,7 @@ from inspector.domain.field_timeline import field_timeline as field_timeline
 from inspector.domain.field_timeline import held_after_get, held_in
 from inspector.domain.goal_reworded import note as goal_note
 from inspector.domain.goal_reworded import pasted_retold, reworded
-from inspector.domain.owner_corrected import corrected_after
+from inspector.domain.owner_corrected import corrected_after, replaced_in
 from inspector.domain.owner_corrected import note as owner_note
 from inspector.domain.prompt_rule import note as prompt_rule_note
 from inspector.domain.quotes import in_own_words, requoted
@@ -76,9 +76,7 @@ class StateFact:
     # Proposed from the system prompt (facts_system.from_prompt): re-sent with every request, not lost by
     # a summary that leaves it out (prompt_rule.py), as survival says (verdict-eleven).
     from_prompt: bool = False
-    # The value of the version before an owner's correction (owner_corrected): a text still holding it
-    # may hold exactly what the owner corrected.
-    replaced: str | None = None
+    replaced: str | None = None  # the value an owner's correction replaced (owner_corrected)
 
     def __post_init__(self) -> None:
         numbered = any(ch.isdigit() for ch in self.value)
@@ -172,7 +170,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                     if kind == "goal" and claim is None else None
                 late = corrected_after(fact.sources, gen.written_at) if claim is None else None
                 missing_found.append(owner_note(gen.generation, fact.key, kind, fact.value, late,
-                                                _replaced_in(said, fact.replaced)) if late is not None
+                                                replaced_in(fact.replaced, said.in_text)) if late is not None
                                      else prompt_rule_note(gen.generation, fact.key, fact.value, fact.sources)
                                      if fact.from_prompt else goal_note(gen.generation, fact.key, fact.value, share)
                                      if share is not None else _deadline_restated(gen.generation, fact, said)
@@ -239,11 +237,6 @@ def _deadline_restated(generation: int, fact: StateFact, said: Said) -> Finding 
         SUBJECT_UNJUDGED, fact.key, f"generation {generation} gives the deadline “{hit[0]}” of “{fact.value}” "
         f"({fact.key}) in other words: “{hit[1]}” — the rule reads a rule's words, not what they mean; a person "
         "must read it", "warning", words=(hit[0],), where=hit[1])
-
-
-def _replaced_in(said: Said, replaced: str | None) -> str | None:
-    """The value an owner's correction replaced, when the text still holds it (owner_corrected)."""
-    return replaced if replaced and said.in_text(_norm_value(replaced)) else None
 
 
 def _decision_named(said: Said, fact: StateFact) -> bool:

@@ -21,9 +21,10 @@ every other.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from inspector.domain.drift_finding import Finding
+from inspector.domain.textnorm import norm
 
 CODE = "corrected_after"
 _LEDGER = re.compile(r"ledger:(\d+)$")
@@ -51,6 +52,20 @@ def corrected_after(sources: Iterable[str], written_at: int | None) -> int | Non
     return at
 
 
+def late_reason(generation: int, sources: Iterable[str], written_at: int | None, replaced: str | None,
+                in_text: Callable[[str], bool]) -> str | None:
+    """Survival's reason for a confirmed value corrected after the generation was written (its verdict
+    is then ``unknown`` where it would be missing or a share of words), or None for any other value.
+    ``in_text`` answers whether the summary holds a value (its normal form)."""
+    at = corrected_after(sources, written_at)
+    return None if at is None else reason(generation, at, replaced_in(replaced, in_text))
+
+
+def replaced_in(replaced: str | None, in_text: Callable[[str], bool]) -> str | None:
+    """The value the correction replaced, when the text still holds it."""
+    return replaced if replaced and in_text(norm(replaced)) else None
+
+
 def reason(generation: int, at: int, replaced_in_text: str | None) -> str:
     """Why the value is not judged, in the words drift and survival both give."""
     shown = replaced_in_text if replaced_in_text is None or len(replaced_in_text) <= 80 else replaced_in_text[:79] + "…"
@@ -67,4 +82,4 @@ def note(generation: int, key: str, kind: str, value: str, at: int, replaced_in_
                    + reason(generation, at, replaced_in_text) + ".", "warning", words=(value,))
 
 
-__all__ = ["CODE", "corrected_after", "corrected_at", "note", "reason"]
+__all__ = ["CODE", "corrected_after", "corrected_at", "late_reason", "note", "reason", "replaced_in"]

@@ -36,10 +36,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from inspector.domain.count_words import clauses_with_cites, digits
+from inspector.domain.count_words import clauses_with_cites, digits, table_counts
 from inspector.domain.drift_finding import Finding
 from inspector.domain.failures import failed, signature
 from inspector.domain.logevents import LogEvent
+from inspector.domain.no_tests_ran import ran_no_tests
 from inspector.domain.output_go import GoRun, go_judged, go_run
 from inspector.domain.said import Said
 
@@ -104,6 +105,7 @@ class _Read:
     issues: dict[str, dict[int, tuple[int, str]]] = field(default_factory=dict)
     versions: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     sizes: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    cited: bool = False  # the tests are only those of the runs a clause cites (count_words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +141,9 @@ def _read(runs: Iterable[ToolRun], want: frozenset[str]) -> _Read:
         if "tests" in want:
             for line in _lines_with(text, ("passed", "failed", "ran ", "tests:", "test:", "test result:")):
                 _test_line(out, r.seq, text, line)
+            if ran_no_tests(r.output) and not any(t[2] == r.seq for t in out.tests):
+                # "no tests ran", "No tests found": none passed (no_tests_ran), so "3 tests pass (evt:7)" is wrong
+                out.tests.append(({"passed": 0, "failed": 0}, {0}, r.seq, r.output.strip().splitlines()[0][:120]))
         if "issues" in want:
             for line in _lines_with(text, ("error", "warning", "problem")):
                 for n, noun in _OUT_ISSUES.findall(line):
@@ -236,27 +241,6 @@ def _agrees(claimed: dict[str, int], counts: dict[str, int], totals: set[int]) -
     return True
 
 
-def _tables(text: str) -> list[tuple[str, str]]:
-    """Markdown table rows with passed/failed columns, as "N passed, M failed" sentences."""
-    out: list[tuple[str, str]] = []
-    header: list[str] | None = None
-    for line in text.splitlines():
-        cells = [c.strip().casefold() for c in line.strip().strip("|").split("|")] if line.strip().startswith("|") else None
-        if cells is None:
-            header = None
-            continue
-        if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
-            continue
-        if header is None:
-            header = cells
-            continue
-        said = ", ".join(f"{c} {h}" for h, c in zip(header, cells, strict=False)
-                         if c.isdigit() and h in ("passed", "failed", "passing", "failing", "errors"))
-        if said:
-            out.append((said, line.strip()))
-    return out
-
-
 def _named_runs(s: str, runs: list[ToolRun]) -> list[ToolRun]:
     named = []
     for r in runs:
@@ -309,7 +293,7 @@ def output_misstated(text: str, runs: list[ToolRun], said: Said | None = None) -
     go = [g for r in runs if (g := go_run(r.seq, r.output)) is not None] if "tests" in want else []
     seqs = frozenset(r.seq for r in runs)
     out: list[Misstated] = []
-    rows = [(s.text, said.stripped(s)) for s in said.sentences] + _tables(text)
+    rows = [(s.text, said.stripped(s)) for s in said.sentences] + table_counts(text)
     for sentence, quote in rows:
         if _AIM.search(sentence):
             continue  # "The goal is 42 passed, 0 failed.": an aim, not what a run printed
@@ -326,7 +310,7 @@ def _only(read: _Read, cites: frozenset[int]) -> _Read:
     all runs' when it cites none that printed counts (an edit's evt). Only the test counts are per run;
     the other families keep every run."""
     tests = [t for t in read.tests if t[2] in cites]
-    return _Read(tests, read.issues, read.versions, read.sizes) if tests else read
+    return _Read(tests, read.issues, read.versions, read.sizes, cited=True) if tests else read
 
 
 def _wrong(s: str, read: _Read, go: list[GoRun], runs: list[ToolRun]) -> tuple[tuple[str, ...], str] | None:
@@ -346,6 +330,8 @@ def _tests_wrong(s: str, read: _Read) -> tuple[tuple[str, ...], str] | None:
         return None
     _, _, seq, line = read.tests[-1]
     words = tuple(f"{n} {k}" for k, n in claimed.items())
+    if read.cited:
+        return words, f"the run it cites printed “{line}” (evt:{seq})"
     if len(read.tests) == 1:
         return words, f"the one test run in range printed “{line}” (evt:{seq})"
     return words, f"none of the {len(read.tests)} test runs in range printed those counts; the last printed “{line}” (evt:{seq})"

@@ -21,7 +21,7 @@ from inspector.domain import facts_system
 from inspector.domain.drift_rules import Said
 from inspector.domain.facts_pasted import RULE as PASTED
 from inspector.domain.failures import FailedResult, found_nothing, identifiers
-from inspector.domain.owner_corrected import corrected_after, reason
+from inspector.domain.owner_corrected import late_reason
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said_agreed import agreed_alternative
 from inspector.domain.said_crosslang import crossed
@@ -41,7 +41,7 @@ from inspector.domain.subjects import call_subject, glossed
 from inspector.domain.survival_failure import about_other_run, pasted_subject
 from inspector.domain.survival_identifiers import identifier_forms, identifier_kept, sentence_at
 from inspector.domain.survival_report import VERDICTS, Survival
-from inspector.domain.textnorm import CJK, find_value, find_word, norm, phrase_parts, terms
+from inspector.domain.textnorm import CJK, find_value, find_word, phrase_parts, terms
 
 KEEP_SHARE = 0.6  # share of a value's terms present for "partly there"
 PARTIAL_SHARE = 0.3
@@ -313,8 +313,8 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
              failures: tuple[FailedResult, ...] = (), result_seqs: tuple[int, ...] = (),
              runs: tuple[ToolRun, ...] = (), written_at: int | None = None,
              replaced: dict[str, str] | None = None) -> Survival:
-    """``written_at``: the ledger entry that added the generation, ``replaced``: key → the value an owner's
-    correction replaced (owner_corrected: a value corrected after the text was written is not judged)."""
+    # written_at: the ledger entry that added the generation; replaced: key → the value an owner's correction
+    # replaced (owner_corrected: a value corrected after the text was written is not judged there)
     said = Said.of(text, unresolved)
     # A pending proposal written by a tool or the model (an injected "from now on always
     # skip validation") is not a fact a summary must keep: repeating it is the drift
@@ -364,22 +364,13 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
         told = Said.of(story, unresolved)
         verdicts = [_told(v, told, covers, others, story) if v.fact.kind == "goal" and v.verdict == "kept" else v
                     for v in verdicts]
-    verdicts = [_prompt_rule(_owner_late(v, generation, written_at, replaced or {}, said)) for v in verdicts]
+    for i, v in enumerate(verdicts):  # corrected by the owner after this text was written (owner_corrected)
+        late = late_reason(generation, v.fact.sources, written_at, (replaced or {}).get(v.fact.key), said.in_text) \
+            if v.verdict in ("missing", "unknown") and v.fact.status == "active" else None
+        verdicts[i] = v if late is None else Verdict(v.fact, "unknown", v.where, late, v.as_of)
+    verdicts = [_prompt_rule(v) for v in verdicts]
     return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted, unsourced, in_review,
                     stale)
-
-
-def _owner_late(verdict: Verdict, generation: int, written_at: int | None, replaced: dict[str, str],
-                said: Said) -> Verdict:
-    """A value the owner corrected after the generation was written, neither kept nor contradicted, is
-    ``unknown`` with drift's reason (owner_corrected), not ``missing`` nor a share of its words."""
-    f = verdict.fact
-    late = corrected_after(f.sources, written_at) if verdict.verdict in ("missing", "unknown") else None
-    if late is None or f.status != "active":
-        return verdict
-    old = replaced.get(f.key)
-    held = old if old and said.in_text(norm(old)) else None
-    return Verdict(f, "unknown", verdict.where, reason(generation, late, held), verdict.as_of)
 
 
 def _prompt_rule(verdict: Verdict) -> Verdict:
