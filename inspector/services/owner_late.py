@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from inspector.domain.owner_corrected import corrected_at
+from inspector.services.read_once import kept
 from inspector.store.connection import Store
 from inspector.store.ledger import iter_entries
 from inspector.store.tables import SPECS
@@ -25,14 +26,23 @@ class OwnerLate:
 
 
 async def owner_late(store: Store, session: str) -> OwnerLate:
+    """Read once per ``read_once.reads_once()`` block (drift reads it for its records and its generations)."""
+    return await kept("owner_late", session, lambda: _owner_late(store, session))
+
+
+async def _owner_late(store: Store, session: str) -> OwnerLate:
     spec = SPECS["state"]
+    # Only a version citing a ledger entry can be the owner's: most sessions stop at this query.
+    rows = await store.db.execute_fetchall(
+        f"SELECT {spec.select_columns} FROM state_records WHERE session = ? AND status = 'active' "
+        "AND sources LIKE ?", (session, "%ledger:%"))
+    owned = {r["key"]: int(r["version"]) for r in map(spec.to_record, rows)
+             if corrected_at(r.get("sources") or ()) is not None}
+    if not owned:
+        return OwnerLate()
     rows = await store.db.execute_fetchall(
         f"SELECT {spec.select_columns} FROM state_records WHERE session = ? ORDER BY key, version", (session,))
     records = [spec.to_record(r) for r in rows]
-    owned = {r["key"]: int(r["version"]) for r in records
-             if r["status"] == "active" and corrected_at(r.get("sources") or ()) is not None}
-    if not owned:
-        return OwnerLate()
     replaced: dict[str, str] = {}
     for r in records:  # ordered by version: the last one below the owner's is the value it replaced
         if r["key"] in owned and int(r["version"]) < owned[r["key"]]:
