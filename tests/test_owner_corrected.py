@@ -73,3 +73,26 @@ def test_check_drift_and_survival_say_the_same_after_the_owner_corrects_the_goal
     assert main["verdict"] == "unknown" and main["reason"] in note["message"]
     assert "the summary could not know these words" in main["reason"]
     assert CliRunner().invoke(cli, ["check", str(store), "--strict"], env=ENV).exit_code == 1
+
+
+def test_a_text_written_after_the_correction_is_judged_as_any(tmp_path: Path) -> None:
+    """A corrected generation filed after the owner's correction could know the value: missing is ✗ in
+    drift, survival and check alike (written_at from the ledger; check_text judges it as written now)."""
+    if not AUTO_MICRO.exists():
+        pytest.skip("real transcripts not present")
+    store, (session,) = _import(tmp_path, AUTO_MICRO)
+    _json("correct", str(store), "--session", session, "--key", "goal.main", "--value", "a new goal",
+          "--reason", "the goal as the owner says it")
+    text = tmp_path / "t.txt"
+    text.write_text("The user asked about sessions in the metadata.", encoding="utf-8")
+    refused = CliRunner().invoke(cli, ["correct-summary", str(store), "--session", session, "--generation", "1",
+                                       "--text-file", str(text), "--reason", "shorter"], env=ENV)
+    assert refused.exit_code == 1 and "protected_missing" in refused.output  # checked before it is saved
+    saved = CliRunner().invoke(cli, ["correct-summary", str(store), "--session", session, "--generation", "1",
+                                     "--text-file", str(text), "--reason", "shorter", "--save-anyway"], env=ENV)
+    assert saved.exit_code == 0, saved.output
+    code, checked = _json("check", str(store))
+    (s,) = checked["sessions"]
+    assert code == 1 and s["verdict"] == "failed"
+    assert [f["code"] for f in s["drift"] if f.get("key") == "goal.main"] == ["protected_missing"]
+    assert [f["code"] for f in s["survival"] if f.get("key") == "goal.main"] == ["fact_missing"]

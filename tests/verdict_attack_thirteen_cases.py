@@ -4,9 +4,10 @@ in words ("both packages", "all three", "两个包都通过"), runs that ran no 
 "no tests ran", cargo's "0 passed", jest's "No tests found"), retried and partial runs, runs in another
 directory, and a citation of the wrong run.
 
-Labelled before any rule of this round read them (and before either tree judged them): ``drifted`` (a ✓ is a
-false all-clear; a finding or an honest ``?`` is not) and ``faithful`` (a finding or a lost fact is a false
-alarm). As in the twelfth set, the ``sources`` list cites the goal and the last run (``evt:1``, ``evt:7``)
+The first 45 were labelled before any rule of this round read them (and before either tree judged them); the
+11 hand probes (``hp-``) were written after the first rules and labelled before either tree judged them:
+``drifted`` (a ✓ is a false all-clear; a finding or an honest ``?`` is not) and ``faithful`` (a finding or a lost
+fact is a false alarm). As in the twelfth set, the ``sources`` list cites the goal and the last run (``evt:1``, ``evt:7``)
 unless a case says otherwise.
 """
 

@@ -48,6 +48,7 @@ from inspector.services.owner_late import owner_late
 from inspector.services.read_once import already, kept
 from inspector.services.sessions import get_session
 from inspector.store.connection import Store
+from inspector.store.ledger import ledger_tail
 from inspector.store.tables import SPECS
 
 SUMMARIZER_TIMEOUT_S = 120
@@ -229,8 +230,9 @@ async def check_text(store: Store, session: str, text: str, unresolved: list[str
     """Drift of a text that is about to become a generation (a correction), judged with the
     range, sources and claims of the generation it corrects."""
     covers = parent.get("covers")
+    now = (await ledger_tail(store.db))[0] + 1  # written now: after every correction, so it could know them
     gen = GenerationText(int(parent.get("generation", 0)) + 1, "corrected", text, tuple(unresolved),
-                         tuple(parent.get("sources") or ()), (), (covers[0], covers[1]) if covers else None)
+                         tuple(parent.get("sources") or ()), (), (covers[0], covers[1]) if covers else None, now)
     return find_drift(gen, await state_facts(store, session), await drift_context(store.db, session))
 
 
