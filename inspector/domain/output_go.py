@@ -31,6 +31,7 @@ from inspector.domain.plurals import counted
 _OK = re.compile(r"(?m)^ok\s+\S+\s")
 _FAIL_PKG = re.compile(r"(?m)^FAIL\s+\S+\s+(?:[\d.]+s|\(cached\)|\[[^\]]*\])\s*$")
 _NO_TESTS = re.compile(r"(?m)^\?\s+\S+\s+\[no test files\]")
+_RAN_NONE = re.compile(r"(?m)^ok\s+\S+\s+\S+\s+\[no tests to run\]")
 _TEST = re.compile(r"(?m)^(\s*)--- (FAIL|PASS): \S")
 
 _PKG_WORD = re.compile(r"(?<![a-z])packages?(?![a-z])|个包|个\s*package")
@@ -85,7 +86,8 @@ def go_run(seq: int, output: str) -> GoRun | None:
     lines = _go_lines(output)
     if not lines:
         return None
-    ok, failed, none = len(_OK.findall(lines)), len(_FAIL_PKG.findall(lines)), len(_NO_TESTS.findall(lines))
+    idle = len(_RAN_NONE.findall(lines))  # "ok  pkg 0.005s [no tests to run]": a -run that matched nothing
+    ok, failed, none = len(_OK.findall(lines)) - idle, len(_FAIL_PKG.findall(lines)), len(_NO_TESTS.findall(lines)) + idle
     tests = _TEST.findall(lines)
     if not (ok or failed or none or tests):
         return None
@@ -94,7 +96,7 @@ def go_run(seq: int, output: str) -> GoRun | None:
     top_p = sum(1 for indent, what in tests if what == "PASS" and not indent)
     all_p = sum(1 for _, what in tests if what == "PASS")
     parts = [f"{ok} “ok” and {failed} “FAIL” package " + ("line" if ok + failed == 1 else "lines")]
-    parts += [counted(none, "package") + " without test files"] if none else []
+    parts += [counted(none, "package") + " that ran no test"] if none else []
     if tests:
         shown = top_f + (top_p if all_p else 0)
         parts.append(f"{top_f} “--- FAIL:”" + (f" and {top_p} “--- PASS:”" if all_p else "") +
