@@ -108,7 +108,7 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
             # (a 50-character slug) pushed its marks out of line with the others' (newuser-18)
             lines += [f"  {' '.join(mark[t.cells[k][g]] for g in t.generations)}  {k}" for k in t.keys]
             if any(c == "after" for row in t.cells.values() for c in row.values()):
-                lines.append("  (· first said after that generation's range: not judged there)")
+                lines.append("  (· first said after that generation's range, or written by the owner after it: not judged there)")
         lines.append("rebuild from the raw log:")
         lines += [f"  {r.key}: “{r.value}” " + _where(r.verbatim_in, r.cited) for r in report.rebuild]
         if report.narrative:

@@ -49,6 +49,7 @@ _WARNINGS: dict[str, str] = {
     "run_unpaired": "pass claims another run may answer",
     "prompt_rule_not_restated": "system-prompt rules re-sent, not restated",
     "goal_reworded": "goals the summary rewords, not quotes",
+    "corrected_after": "values the owner corrected after the summary was written",
 }
 
 

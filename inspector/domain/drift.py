@@ -26,7 +26,9 @@ from inspector.domain.field_timeline import field_cell as field_cell
 from inspector.domain.field_timeline import field_timeline as field_timeline
 from inspector.domain.field_timeline import held_after_get, held_in
 from inspector.domain.goal_reworded import note as goal_note
-from inspector.domain.goal_reworded import reworded
+from inspector.domain.goal_reworded import pasted_retold, reworded
+from inspector.domain.owner_corrected import corrected_after, replaced_in
+from inspector.domain.owner_corrected import note as owner_note
 from inspector.domain.prompt_rule import note as prompt_rule_note
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said import normal_text
@@ -74,6 +76,7 @@ class StateFact:
     # Proposed from the system prompt (facts_system.from_prompt): re-sent with every request, not lost by
     # a summary that leaves it out (prompt_rule.py), as survival says (verdict-eleven).
     from_prompt: bool = False
+    replaced: str | None = None  # the value an owner's correction replaced (owner_corrected)
 
     def __post_init__(self) -> None:
         numbered = any(ch.isdigit() for ch in self.value)
@@ -107,6 +110,7 @@ class GenerationText:
     sources: tuple[str, ...]
     claims: tuple[dict[str, Any], ...] = ()
     covers: tuple[int, int] | None = None
+    written_at: int | None = None  # the ledger entry that added it (owner_corrected: what it could know)
 
 
 def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | None = None) -> list[Finding]:
@@ -162,8 +166,12 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
         if kind in OWNER_ONLY_KINDS:
             if not rewritten and not (held.get(fact.norm_value) or held_after_get(text_norm, fact.norm_value,
                                                                            fact.bounded, held)):
-                share = reworded(said, fact.value) if kind == "goal" and claim is None else None
-                missing_found.append(prompt_rule_note(gen.generation, fact.key, fact.value, fact.sources)
+                share = (reworded(said, fact.value) or pasted_retold(said, fact.value)) \
+                    if kind == "goal" and claim is None else None
+                late = corrected_after(fact.sources, gen.written_at) if claim is None else None
+                missing_found.append(owner_note(gen.generation, fact.key, kind, fact.value, late,
+                                                replaced_in(fact.replaced, said.in_text)) if late is not None
+                                     else prompt_rule_note(gen.generation, fact.key, fact.value, fact.sources)
                                      if fact.from_prompt else goal_note(gen.generation, fact.key, fact.value, share)
                                      if share is not None else _deadline_restated(gen.generation, fact, said)
                                      or Finding("protected_missing", fact.key,
@@ -360,7 +368,8 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                f"“{claim.sentence}”; no later result in the range resolved it.",
                                words=tuple(claim.words), where=claim.sentence))
             continue
-        if (f"evt:{failure.seq}" in gen.sources or rules.mentioned_anywhere(said, failure.anchors)
+        # The sources list states nothing: a failure it cites is named only by the text (said_failure_stated).
+        if (rules.mentioned_anywhere(said, failure.anchors, (failure.signature,))
                 or rules.tool_said_failed(said, failure.tool)):
             continue
         out.append(Finding("failure_dropped", f"evt:{failure.seq}",

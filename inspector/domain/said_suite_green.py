@@ -90,11 +90,12 @@ def suite_green_finding(generation: int, said: Said, failure: FailedResult, runs
     may answer it (`go test ./...` failed in cart, `go test ./cart/` passed); none when the claim's
     clause names another command that passed or runs none of what failed (said_run_pairing)."""
     from inspector.domain.said_run_pairing import about_other_run, narrower_skipped
+    from inspector.domain.said_run_pairing import passed as ran_and_passed
 
     hit = suite_green_claim(said, failure)
     if hit is None or about_other_run(hit.sentence, hit.words[0], failure, runs, last):
         return None
-    passed = [r for r in runs if failure.seq < r.seq and (last is None or r.seq <= last) and not r.failed
+    passed = [r for r in runs if failure.seq < r.seq and (last is None or r.seq <= last) and ran_and_passed(r)
               and r.command != failure.signature and not _CALL.match(r.command) and _RUN.search(r.command)]
     answers = [r for r in passed if narrower_skipped(failure, r, runs) is not True]
     what = failure.signature[:80] or failure.tool

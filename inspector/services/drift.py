@@ -45,9 +45,11 @@ from inspector.services.log_reads import (
     untrusted_rules,
     user_readings,
 )
+from inspector.services.owner_late import owner_late
 from inspector.services.read_once import already, kept
 from inspector.services.sessions import get_session
 from inspector.store.connection import Store
+from inspector.store.ledger import ledger_tail
 from inspector.store.tables import SPECS
 
 SUMMARIZER_TIMEOUT_S = 120
@@ -82,8 +84,10 @@ async def state_facts(store: Store, session: str) -> list[StateFact]:
     its key's active version neither: domain/stale_pending.py), each marked when it was proposed from
     the system prompt (drift then says what survival says of it)."""
     prompt = await _prompt_rules(store, session)
+    replaced = (await owner_late(store, session)).replaced  # the value an owner's correction replaced
     return [StateFact(r.key, r.kind, r.value, r.status, tuple(r.sources), r.writer, r.rationale, tuple(r.alternatives),
-                      from_prompt=(r.key, r.version) in prompt)
+                      from_prompt=(r.key, r.version) in prompt,
+                      replaced=replaced.get(r.key) if r.status == "active" else None)
             for r in without_stale_pending(await state_records(store, session), _version_of) if r.status != "superseded"]
 
 
@@ -147,8 +151,9 @@ async def _said_in_part(db: aiosqlite.Connection, session: str) -> tuple[tuple[i
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:
+    written = (await owner_late(store, session)).written_at  # read only when the owner corrected a value
     return [GenerationText(g.generation, g.kind, g.text, tuple(g.unresolved), tuple(g.sources), tuple(g.claims),
-                           (g.covers[0], g.covers[1]) if g.covers else None)
+                           (g.covers[0], g.covers[1]) if g.covers else None, written.get(g.generation))
             for g in await generations(store, session)]
 
 
@@ -231,8 +236,9 @@ async def check_text(store: Store, session: str, text: str, unresolved: list[str
     """Drift of a text that is about to become a generation (a correction), judged with the
     range, sources and claims of the generation it corrects."""
     covers = parent.get("covers")
+    now = (await ledger_tail(store.db))[0] + 1  # written now: after every correction, so it could know them
     gen = GenerationText(int(parent.get("generation", 0)) + 1, "corrected", text, tuple(unresolved),
-                         tuple(parent.get("sources") or ()), (), (covers[0], covers[1]) if covers else None)
+                         tuple(parent.get("sources") or ()), (), (covers[0], covers[1]) if covers else None, now)
     return find_drift(gen, await state_facts(store, session), await drift_context(store.db, session))
 
 
