@@ -48,6 +48,7 @@ _WARNINGS: dict[str, str] = {
     "run_unpaired": "pass claims another run may answer",
     "prompt_rule_not_restated": "system-prompt rules re-sent, not restated",
     "goal_reworded": "goals the summary rewords, not quotes",
+    "completion_unshown": "completions no event in the range shows",
 }
 
 

@@ -27,6 +27,7 @@ from typing import Any
 from inspector.domain.drift_context import DriftContext
 from inspector.domain.drift_finding import Finding
 from inspector.domain.said import Said
+from inspector.domain.said_completion import completion_findings
 from inspector.domain.said_crosslang import crossed
 from inspector.domain.said_departures import CANNOT_JUDGE
 from inspector.domain.said_disguised import disguised, disguises
@@ -87,6 +88,8 @@ def whole_text_findings(generation: int, text: str, said: Said, state: list[Any]
     called done while the log's last word on it says it is not (``ctx``: the raw log's texts); and
     numbers a tool's output contradicts (``output_misstated``, verdict-ten), whatever the records."""
     numbers = output_findings(generation, text, ctx.tool_runs, covers, said) if ctx is not None else []
+    if ctx is not None and ctx.evidence is not None:  # verdict-real-five: an act no event shows
+        numbers += completion_findings(generation, said, ctx.tool_runs, covers, ctx.evidence_whole)
     judged, named_ones = _judged(state)
     if not judged:
         return numbers

@@ -1,0 +1,177 @@
+"""A completion the summary claims that no event in its range shows (verdict-real-five).
+
+"Created PR #85 and merged it into main", "The release was re-run and notarization passed",
+"已部署到生产环境" — a summary that invents the last step of a task reads like one that reports
+it, and no protected fact holds the step, so every rule passed it with the same "?" its faithful
+twin got (verdict-real-four: manual-merged, release-rerun-invented). Read here, family by family,
+each claim held against the events of the generation's range (``ToolRun``: every tool result
+with the command that made it, the same runs ``said_output_numbers`` and ``said_suite_green``
+read):
+
+* **merged** / 已合并 / 合入了 — shown by a call that merges (``git merge``, ``gh pr merge``,
+  ``glab mr merge``) whose result did not fail, or a result that says "merged" (naming the PR or
+  issue number the claim names, when it names one: git log's "Merge pull request #83" is not #85);
+* **pushed** / 已推送 — a ``git push`` that did not fail, or a result saying "pushed";
+* **deployed** / 已部署 / 上线了 — a deploy command (``deploy``, ``kubectl apply``, ``helm upgrade``,
+  ``terraform apply``) that did not fail, or a result saying "deployed";
+* **released** / 已发布 — a release command (``goreleaser``, ``gh release create``, ``npm publish``,
+  ``cargo publish``, ``twine upload``, a command word ``release``) that did not fail, or a result
+  saying "released" or "published";
+* **re-ran / was re-run** / 重新运行了 — a command run twice in range, the later run not failing;
+* **tests pass** / 测试通过 — the pass claims ``said_suite_green`` reads ("All tests pass", "the
+  build is green", "测试全部通过"): a test or build run (its command names a runner: ``go test``,
+  ``pytest``, ``make``…) whose result did not fail.
+
+A claim counts when its clause does not deny, hedge, plan or ask it (``said_suite_green``'s
+reading: "has not been re-run yet", "should be merged", "once deployed" claim nothing).
+
+**✗ or ?** (``completion_unshown``). Nothing in the range showing an act is proof it did not
+happen only where the range is where it had to happen: the log is whole (it begins where the
+conversation began and nothing was deleted: ``evidence_text.evidence_whole``), or the claim
+acts on something the range itself made — a PR or issue number a ``gh pr create`` (or the like)
+in range printed, so any merge of it comes after, inside the range. Then it is a finding (✗).
+Otherwise — a log that continues an earlier conversation, where "All tests passed" may well be
+about runs before the file begins — a warning (check's ``?``, never ✓) that names the sentence,
+so a reviewer reads the one claim no event backs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from inspector.domain.drift_finding import Finding
+from inspector.domain.said import Said
+from inspector.domain.said_output_numbers import ToolRun
+from inspector.domain.said_suite_green import NOT_SAID, green_claims
+
+CODE = "completion_unshown"
+
+_B, _E = r"(?<![\w-])", r"(?![\w-])"
+
+
+@dataclass(frozen=True, slots=True)
+class _Act:
+    name: str  # what the message calls the act
+    claim: re.Pattern[str]
+    does: re.Pattern[str] | None  # a command doing it
+    says: re.Pattern[str] | None  # a result saying it was done
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_ACTS = (
+    _Act("a merge", _rx(rf"{_B}merged{_E}|已合并|合并了|已合入|合入了"),
+         _rx(rf"{_B}(?:git\s+merge|gh\s+pr\s+merge|glab\s+mr\s+merge){_E}"), _rx(rf"{_B}merged{_E}|已合并")),
+    _Act("a push", _rx(rf"{_B}pushed{_E}|已推送|推送了"), _rx(rf"{_B}git\s+push{_E}"), _rx(rf"{_B}pushed{_E}")),
+    _Act("a deployment", _rx(rf"{_B}deployed{_E}|已部署|部署了|已上线|上线了"),
+         _rx(rf"{_B}(?:deploy|kubectl\s+(?:apply|rollout)|helm\s+(?:upgrade|install)|terraform\s+apply){_E}"),
+         _rx(rf"{_B}deployed{_E}|已部署")),
+    _Act("a release", _rx(rf"{_B}released{_E}|已发布|发布了"),
+         _rx(rf"{_B}(?:goreleaser|gh\s+release\s+create|npm\s+publish|cargo\s+publish|twine\s+upload|"
+             rf"poetry\s+publish|release){_E}"), _rx(rf"{_B}(?:released|published){_E}|已发布")),
+    _Act("a re-run", _rx(rf"{_B}(?:re-?ran|(?:was|were|been|got|is|are)\s+re-?run){_E}|重新运行了|重跑了|已重新运行|已重跑"),
+         None, None),
+)
+_TESTS = "a passing test or build run"
+# A PR, merge request or issue named by number: "#85", "PR 85", "pull/85", "!12".
+_NUMBERED = re.compile(r"(?:#|\bpull/|\bpulls/|\bPR\s*#?|\bMR\s*!?|!|\bissues/)(\d{1,7})\b", re.IGNORECASE)
+_CREATES = _rx(rf"{_B}(?:gh\s+pr\s+create|glab\s+mr\s+create|gh\s+issue\s+create|hub\s+pull-request){_E}")
+# A command that tests, builds or lints: a runner at the start of the command or of a piece of it
+# ("cd x && go test ./...", "CI=1 npm test"); a runner word elsewhere ("gh pr create --body '…tests…'")
+# runs nothing.
+_RUNNER = re.compile(r"(?:^|&&|;|\|\|?|\$\()\s*(?:\w+=\S*\s+)*(?:sudo\s+)?(?:go\s+(?:test|build|vet)|(?:python3?\s+-m\s+)?"
+                     r"(?:pytest|unittest|tox|nox|mypy|ruff)|make|just|npm\s+(?:test|run|t)|yarn|pnpm|bun\s+(?:test|run)|"
+                     r"npx\s+(?:jest|vitest|tsc|eslint)|jest|vitest|mocha|tsc|eslint|cargo\s+(?:test|build|check|clippy|nextest)|"
+                     r"mvn|gradle|\./gradlew|dotnet\s+(?:test|build)|ctest|bazel|golangci-lint|rspec|bundle\s+exec|phpunit)\b")
+_NAMED_CALL = re.compile(r"[\w.-]+\(\{")  # failures.signature of a named tool's call: no command
+_QUESTION = re.compile(r"[?？]\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    act: str  # "a merge", "a passing test or build run"…
+    words: str  # the claim's words as the summary wrote them
+    sentence: str
+    numbers: frozenset[str]  # PR / issue numbers the sentence names
+
+
+def claims(said: Said) -> list[Claim]:
+    """Every completion the text claims, unhedged and not denied, once per (act, sentence)."""
+    out: list[Claim] = []
+    for s in said.sentences:
+        text = s.text
+        if _QUESTION.search(text):
+            continue
+        for act in _ACTS:
+            for m in act.claim.finditer(text):
+                clause = re.split(r"[;,:，；：]|\bbut\b|\bthen\b", text[:m.start()])[-1]
+                if NOT_SAID.search(clause):
+                    continue
+                out.append(Claim(act.name, m.group(), said.stripped(s), _numbers(text)))
+                break
+    for words, sentence in green_claims(said):
+        out.append(Claim(_TESTS, words, sentence, frozenset()))
+    return out
+
+
+def _numbers(text: str) -> frozenset[str]:
+    return frozenset(m.group(1) for m in _NUMBERED.finditer(text))
+
+
+def _names(output: str, numbers: frozenset[str]) -> bool:
+    return not numbers or any(n in _numbers(output) for n in numbers)
+
+
+def shown(claim: Claim, runs: Iterable[ToolRun]) -> bool:
+    """Whether a run in range does the claimed act (and did not fail), or a result says it was done."""
+    runs = list(runs)
+    if claim.act == _TESTS:  # a shell command that runs a runner (not "Edit({…test.go…})", not a PR body)
+        return any(not r.failed and not _NAMED_CALL.match(r.command) and _RUNNER.search(r.command) for r in runs)
+    if claim.act == "a re-run":
+        seen: set[str] = set()
+        for r in runs:
+            if r.command in seen and not r.failed:
+                return True
+            seen.add(r.command)
+        return False
+    act = next(a for a in _ACTS if a.name == claim.act)
+    for r in runs:
+        if act.does is not None and act.does.search(r.command) and not r.failed:
+            return True
+        if act.says is not None and act.says.search(r.output) and _names(r.output, claim.numbers):
+            return True
+    return False
+
+
+def made_in_range(claim: Claim, runs: Iterable[ToolRun]) -> bool:
+    """The claim acts on a PR or issue a call in range created (its output names the number)."""
+    return bool(claim.numbers) and any(
+        _CREATES.search(r.command) and not r.failed and _names(r.output, claim.numbers) for r in runs)
+
+
+def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], covers: tuple[int, int] | None,
+                        whole: bool | None) -> list[Finding]:
+    """``completion_unshown`` for each claimed completion no event in the range shows: a finding
+    where the range is where it had to happen (a whole log, or an object the range made), else a
+    warning ("?")."""
+    found = claims(said)
+    if not found:
+        return []
+    inside = [r for r in runs if covers is None or covers[0] <= r.seq <= covers[1]]
+    out: list[Finding] = []
+    for c in found:
+        if shown(c, inside):
+            continue
+        decided = whole is True or made_in_range(c, inside)
+        why = ("the log is whole, so it would be there" if whole is True else
+               "the PR it names was created in the range, so a merge would come after it, inside the range"
+               if decided else "the log may begin after it (it continues an earlier conversation), so the rule "
+               "cannot tell whether it happened")
+        out.append(Finding(CODE, None, f"generation {generation} says “{c.words}” in “{c.sentence}”, but no event "
+                           f"in its range shows {c.act} (no call doing it, no result saying it); {why}.",
+                           "finding" if decided else "warning", words=(c.words,), where=c.sentence))
+    return out
