@@ -49,6 +49,7 @@ _WARNINGS: dict[str, str] = {
     "prompt_rule_not_restated": "system-prompt rules re-sent, not restated",
     "goal_reworded": "goals the summary rewords, not quotes",
     "completion_unshown": "completions no event in the range shows",
+    "path_misplaced": "paths in a folder the log never shows",
 }
 
 

@@ -37,6 +37,7 @@ from inspector.domain.said_misnamed import log_lookup, misnamed, names_of
 from inspector.domain.said_output_numbers import output_findings
 from inspector.domain.said_renamed import identifiers_of, renamed
 from inspector.domain.said_retracted import retracted, retractions
+from inspector.domain.said_stale_path import stale_path_findings
 from inspector.domain.said_versions import other_version, versions_of
 from inspector.domain.textnorm import CJK
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
@@ -90,6 +91,7 @@ def whole_text_findings(generation: int, text: str, said: Said, state: list[Any]
     numbers = output_findings(generation, text, ctx.tool_runs, covers, said) if ctx is not None else []
     if ctx is not None and ctx.evidence is not None:  # verdict-real-five: an act no event shows
         numbers += completion_findings(generation, said, ctx.tool_runs, covers, ctx.evidence_whole)
+        numbers += stale_path_findings(generation, said, ctx.evidence, ctx.evidence_whole, ctx.tool_runs, covers)
     judged, named_ones = _judged(state)
     if not judged:
         return numbers

@@ -26,13 +26,14 @@ A claim counts when its clause does not deny, hedge, plan or ask it (``said_suit
 reading: "has not been re-run yet", "should be merged", "once deployed" claim nothing).
 
 **✗ or ?** (``completion_unshown``). Nothing in the range showing an act is proof it did not
-happen only where the range is where it had to happen: the log is whole (it begins where the
-conversation began and nothing was deleted: ``evidence_text.evidence_whole``), or the claim
-acts on something the range itself made — a PR or issue number a ``gh pr create`` (or the like)
-in range printed, so any merge of it comes after, inside the range. Then it is a finding (✗).
-Otherwise — a log that continues an earlier conversation, where "All tests passed" may well be
-about runs before the file begins — a warning (check's ``?``, never ✓) that names the sentence,
-so a reviewer reads the one claim no event backs.
+happen only where the range is where it had to happen: the claim acts on something the range
+itself made — a PR or issue number a ``gh pr create`` (or the like) in range printed, so any
+merge of it comes after, inside the range. Then it is a finding (✗). Otherwise a warning (check's
+``?``, never ✓) that names the sentence, so a reviewer reads the one claim no event backs: a log
+that continues an earlier conversation may hold "All tests passed" about runs before the file
+begins, and even a whole log records only the agent's tools — a person may have deployed by hand,
+and a sif/1 session need not log every act its summary reports (the attack sets' faithful
+"migrated, then deployed" over a log without a deploy call: a ✗ there was a false alarm).
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ _RUNNER = re.compile(r"(?:^|&&|;|\|\|?|\$\()\s*(?:\w+=\S*\s+)*(?:sudo\s+)?(?:go\
                      r"(?:pytest|unittest|tox|nox|mypy|ruff)|make|just|npm\s+(?:test|run|t)|yarn|pnpm|bun\s+(?:test|run)|"
                      r"npx\s+(?:jest|vitest|tsc|eslint)|jest|vitest|mocha|tsc|eslint|cargo\s+(?:test|build|check|clippy|nextest)|"
                      r"mvn|gradle|\./gradlew|dotnet\s+(?:test|build)|ctest|bazel|golangci-lint|rspec|bundle\s+exec|phpunit)\b")
+_CHECK_NAME = re.compile(r"test|check|build|lint|verify|(?<![a-z])ci(?![a-z])", re.IGNORECASE)
 _NAMED_CALL = re.compile(r"[\w.-]+\(\{")  # failures.signature of a named tool's call: no command
 _QUESTION = re.compile(r"[?？]\s*$")
 
@@ -130,7 +132,7 @@ def shown(claim: Claim, runs: Iterable[ToolRun]) -> bool:
     """Whether a run in range does the claimed act (and did not fail), or a result says it was done."""
     runs = list(runs)
     if claim.act == _TESTS:  # a shell command that runs a runner (not "Edit({…test.go…})", not a PR body)
-        return any(not r.failed and not _NAMED_CALL.match(r.command) and _RUNNER.search(r.command) for r in runs)
+        return any(not r.failed and _runs_checks(r.command) for r in runs)
     if claim.act == "a re-run":
         seen: set[str] = set()
         for r in runs:
@@ -145,6 +147,17 @@ def shown(claim: Claim, runs: Iterable[ToolRun]) -> bool:
         if act.says is not None and act.says.search(r.output) and _names(r.output, claim.numbers):
             return True
     return False
+
+
+def _runs_checks(command: str) -> bool:
+    """A command that tests, builds or lints: a runner (``_RUNNER``), a script named so
+    ("./check.sh", "scripts/run_tests"), or a named tool so called ("run_tests({…})")."""
+    named = _NAMED_CALL.match(command)
+    if named:
+        return _CHECK_NAME.search(named.group()) is not None
+    return _RUNNER.search(command) is not None or any(
+        _CHECK_NAME.search(piece.split()[0].rsplit("/", 1)[-1]) for piece in re.split(r"&&|;|\|\|?", command)
+        if piece.split())
 
 
 def made_in_range(claim: Claim, runs: Iterable[ToolRun]) -> bool:
@@ -166,11 +179,11 @@ def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], 
     for c in found:
         if shown(c, inside):
             continue
-        decided = whole is True or made_in_range(c, inside)
-        why = ("the log is whole, so it would be there" if whole is True else
-               "the PR it names was created in the range, so a merge would come after it, inside the range"
+        decided = made_in_range(c, inside)
+        why = ("the PR it names was created in the range, so a merge would come after it, inside the range"
                if decided else "the log may begin after it (it continues an earlier conversation), so the rule "
-               "cannot tell whether it happened")
+               "cannot tell whether it happened" if whole is not True else "the act may have been done outside "
+               "the agent's tools, so the rule cannot tell whether it happened — a person must read it")
         out.append(Finding(CODE, None, f"generation {generation} says “{c.words}” in “{c.sentence}”, but no event "
                            f"in its range shows {c.act} (no call doing it, no result saying it); {why}.",
                            "finding" if decided else "warning", words=(c.words,), where=c.sentence))

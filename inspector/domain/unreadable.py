@@ -37,7 +37,10 @@ GOAL_REWORDED = "goal_reworded"
 # A completion ("merged", "re-ran and passed") no event in a log that may begin after it shows
 # (domain/said_completion.py; a finding where the range is where it had to happen).
 COMPLETION = "completion_unshown"
-NOT_JUDGED_ALL = NOT_JUDGED | {CODE, IN_PART, RESULT_IN_PART, PROMPT_RULE, UNPAIRED, GOAL_REWORDED, COMPLETION}
+# A path named in a folder a log that may begin after it never shows holding the file (said_stale_path.py).
+MISPLACED = "path_misplaced"
+NOT_JUDGED_ALL = NOT_JUDGED | {CODE, IN_PART, RESULT_IN_PART, PROMPT_RULE, UNPAIRED, GOAL_REWORDED, COMPLETION,
+                              MISPLACED}
 
 
 def finding(generation: int, why: str) -> Finding:
@@ -74,14 +77,16 @@ def _in_part(said: str, findings: list[Finding]) -> str:
     p = sum(1 for f in findings if f.code == PROMPT_RULE)
     u = sum(1 for f in findings if f.code == UNPAIRED)
     c = sum(1 for f in findings if f.code == COMPLETION)
-    if not (n or k or p or u or c) or any(f.severity == "finding" for f in findings):
+    m = sum(1 for f in findings if f.code == MISPLACED)
+    if not (n or k or p or u or c or m) or any(f.severity == "finding" for f in findings):
         return said
     part = "; ".join([f"{counted(n, 'user message')} read only in part ({IN_PART})"] * bool(n)
                      + [f"{counted(k, 'tool result')} read only in part ({RESULT_IN_PART})"] * bool(k)
                      + [f"{counted(p, 'system-prompt rule')} not restated, re-sent with every request "
                         f"({PROMPT_RULE})"] * bool(p)
                      + [f"{counted(u, 'pass claim')} over a failed run another run may answer ({UNPAIRED})"] * bool(u)
-                     + [f"{counted(c, 'completion')} no event in the range shows ({COMPLETION})"] * bool(c))
+                     + [f"{counted(c, 'completion')} no event in the range shows ({COMPLETION})"] * bool(c)
+                     + [f"{counted(m, 'path')} in a folder the log never shows ({MISPLACED})"] * bool(m))
     rest = said.removeprefix("no finding; ").removeprefix("no drift found").removeprefix("no drift in the active records")
     return f"no finding; {part}" + (rest if rest.startswith(";") else f"; {rest}" if rest else "")
 
