@@ -23,7 +23,9 @@ read):
   ``pytest``, ``make``…) whose result did not fail.
 
 A claim counts when its clause does not deny, hedge, plan or ask it (``said_suite_green``'s
-reading: "has not been re-run yet", "should be merged", "once deployed" claim nothing).
+reading: "has not been re-run yet", "should be merged", "once deployed" claim nothing). Not read:
+a range holding no tool result at all (a conversation, a sif/1 record of messages only): it records
+no act, so nothing in it could show one, and its summary is judged by the other rules only.
 
 **✗ or ?** (``completion_unshown``). Nothing in the range showing an act is proof it did not
 happen only where the range is where it had to happen: the claim acts on something the range
@@ -171,10 +173,12 @@ def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], 
     """``completion_unshown`` for each claimed completion no event in the range shows: a finding
     where the range is where it had to happen (a whole log, or an object the range made), else a
     warning ("?")."""
+    inside = [r for r in runs if covers is None or covers[0] <= r.seq <= covers[1]]
+    if not inside:  # a range with no tool result records no act at all: nothing to hold a claim against
+        return []
     found = claims(said)
     if not found:
         return []
-    inside = [r for r in runs if covers is None or covers[0] <= r.seq <= covers[1]]
     out: list[Finding] = []
     for c in found:
         if shown(c, inside):
