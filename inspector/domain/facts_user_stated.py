@@ -82,6 +82,17 @@ _LABEL = re.compile(r"(?:(?:go with|use|pick|choose|take)\s+)?(?:option|approach
                     re.IGNORECASE)
 
 
+# The opener of a choice, left out of its value: "let's keep the timeout at 45m" is kept by a summary
+# saying "keep the timeout at 45m" (the rationale keeps the whole sentence).
+_OPENS = re.compile(r"^(?:let'?s|let us|we'?ll|we will|we should|we'?re going to|i(?:'ve| have)? decided(?: to)?|"
+                    r"i want (?:you )?to|i'?d like (?:you )?to|i(?:'d| would)? (?:rather|prefer)(?: to)?|"
+                    r"my preference is(?: to)?|prefer)\s+", re.IGNORECASE)
+
+
+def _value(text: str) -> str:
+    return _clean(_OPENS.sub("", _clean(text)))
+
+
 def _clean(text: str) -> str:
     return " ".join(text.split()).strip(" ,;:—–-").rstrip(".!。！")
 
@@ -96,14 +107,14 @@ def stated(sentence: str) -> tuple[str, list[str], str] | None:
         x = m.group("x") or m.group("x2") or m.group("x3") or m.group("x4")
         y = m.group("y") or m.group("y2") or m.group("y3") or m.group("y4")
         if _CHOOSES.match(_LEAD.sub("", x)):
-            return _clean(_LEAD.sub("", x)), [_clean(y)], "against"
+            return _value(_LEAD.sub("", x)), [_clean(y)], "against"
     m = _VALUE.match(s)
     if m is not None:
         return _clean(m.group()), [], "value"
     m = _CHOICE.match(s)
     if m is not None and not set(re.findall(r"[\w']+", m.group("x").casefold())) <= _NAMES_NOTHING \
             and not _LABEL.fullmatch(m.group("x").strip(" .!")):
-        return _clean(s), [], "choice"
+        return _value(s), [], "choice"
     m = _ZH_AGAINST.search(s)
     if m is not None:
         x, y = m.group("x") or m.group("x2"), m.group("y") or m.group("y2")
