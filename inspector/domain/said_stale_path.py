@@ -151,7 +151,7 @@ def stale(said: Said, runs: tuple[ToolRun, ...]) -> list[StalePath]:
                 continue
             if any(token in r.command.lower() for r in runs if r.seq > seq):
                 continue  # named again later (re-created, moved back): the rule cannot tell
-            if to and to.lower().rstrip("/").rsplit("/", 1)[-1] in low_text:
+            if to and re.search(rf"(?<![\w.-]){re.escape(to.lower().rstrip('/').rsplit('/', 1)[-1])}(?![\w-])", low_text):
                 continue  # the summary names where it went
             sentence = _sentence_of(said, n.text)
             if _SAYS_MOVED.search(sentence):
