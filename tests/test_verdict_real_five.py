@@ -96,7 +96,7 @@ def test_completion_claims_are_held_against_the_runs_in_range_only() -> None:
     failed = _runs((2, "git push origin main", "! [rejected] main -> main (fetch first)", True))
     assert len(completion_findings(1, Said.of("Pushed the fix to main."), failed, None, True)) == 1
     for hedged in ("The fix has not been pushed yet.", "Once deployed, check the logs.", "Should it be merged?",
-                   "尚未部署。"):
+                   "尚未部署。", "Nothing merged before the freeze."):
         assert completion_findings(1, Said.of(hedged), failed, None, True) == [], hedged
     rerun = _runs((2, "make release", "Error 1", True), (4, "make release", "ok", False))
     assert completion_findings(1, Said.of("The release was re-run and passed."), rerun, None, True) == []

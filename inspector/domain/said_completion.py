@@ -92,6 +92,8 @@ _RUNNER = re.compile(r"(?:^|&&|;|\|\|?|\$\()\s*(?:\w+=\S*\s+)*(?:sudo\s+)?(?:go\
                      r"mvn|gradle|\./gradlew|dotnet\s+(?:test|build)|ctest|bazel|golangci-lint|rspec|bundle\s+exec|phpunit)\b")
 _CHECK_NAME = re.compile(r"test|check|build|lint|verify|(?<![a-z])ci(?![a-z])", re.IGNORECASE)
 _NAMED_CALL = re.compile(r"[\w.-]+\(\{")  # failures.signature of a named tool's call: no command
+# "Nothing merged before the date", "none of them deployed": the clause claims no act.
+_NOTHING = re.compile(r"(?<![\w-])(?:nothing|none|no|neither|nor|nobody)(?![\w-])|没有|并未|从未|无", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]\s*$")
 
 
@@ -113,7 +115,7 @@ def claims(said: Said) -> list[Claim]:
         for act in _ACTS:
             for m in act.claim.finditer(text):
                 clause = re.split(r"[;,:，；：]|\bbut\b|\bthen\b", text[:m.start()])[-1]
-                if NOT_SAID.search(clause):
+                if NOT_SAID.search(clause) or _NOTHING.search(clause):
                     continue
                 out.append(Claim(act.name, m.group(), said.stripped(s), _numbers(text)))
                 break
