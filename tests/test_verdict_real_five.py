@@ -161,3 +161,26 @@ def test_a_flipped_choice_the_user_stated_in_the_range_is_contradicted_once_conf
     assert "decision_reversed" not in _codes(store, session)
     survival = _run("survival", str(store), "--session", session)
     assert [v["verdict"] for v in survival["facts"] if v["key"].startswith("decision.keep-the")] == ["kept"]
+
+
+def test_a_tools_return_value_and_a_setting_the_log_gives_otherwise(tmp_path: Path) -> None:
+    from inspector.domain.output_said_values import said_value_findings
+
+    runs = _runs((3, "roll_dice", "4", False), (5, "roll_dice", "2", False))
+    for said, codes in (("roll_dice returned 6.", ["output_misstated"]), ("roll_dice returned 2 the second time.", []),
+                        ("`roll_dice` 返回了 6。", ["output_misstated"]), ("count_rows returned 6.", [])):
+        assert [f.code for f in said_value_findings(1, Said.of(said), said, None, True, runs, None)] == codes, said
+    evidence = 'edit {"old_string": "timeout: 20m", "new_string": "timeout: 45m"} retry: 1'
+    for text, found in (("Raised `timeout: 20m` to `timeout: 45m`, added `retry: 1`.", []),
+                        ("Raised `timeout: 20m` to `timeout: 30m`.", [("value_misstated", "finding")]),
+                        ('All have `base_commit = "45m"`.', []), ("Set `workers: 4`.", [])):
+        got = said_value_findings(1, Said.of(text), text, evidence, True, (), None)
+        assert [(f.code, f.severity) for f in got] == found, text
+    assert [f.severity for f in said_value_findings(1, Said.of("`timeout: 30m`"), "`timeout: 30m`", evidence, False,
+                                                    (), None)] == ["warning"]  # a continued log: "?"
+    for name, code in (("release-timeout-number", "value_misstated"), ("dice-roll-changed", "output_misstated")):
+        store, session = _imported(tmp_path / name, name)
+        assert _codes(store, session).get(code) == "finding", name
+    for name in ("release-faithful", "dice-faithful", "micro-faithful"):
+        store, session = _imported(tmp_path / name, name)
+        assert not {"value_misstated", "output_misstated"} & set(_codes(store, session)), name

@@ -50,6 +50,7 @@ _WARNINGS: dict[str, str] = {
     "goal_reworded": "goals the summary rewords, not quotes",
     "completion_unshown": "completions no event in the range shows",
     "path_misplaced": "paths in a folder the log never shows",
+    "value_misstated": "settings the log gives another value",
 }
 
 

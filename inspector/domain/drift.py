@@ -42,7 +42,7 @@ from inspector.domain.textnorm import bounded, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 
 # Warnings left out of a generation that already has a finding (said_completion, said_stale_path).
-BESIDE_FAILED = frozenset({"completion_unshown", "path_misplaced"})
+BESIDE_FAILED = frozenset({"completion_unshown", "path_misplaced", "value_misstated"})
 
 
 @lru_cache(maxsize=16384)

@@ -26,6 +26,7 @@ from typing import Any
 
 from inspector.domain.drift_context import DriftContext
 from inspector.domain.drift_finding import Finding
+from inspector.domain.output_said_values import said_value_findings
 from inspector.domain.said import Said
 from inspector.domain.said_completion import completion_findings
 from inspector.domain.said_crosslang import crossed
@@ -92,6 +93,7 @@ def whole_text_findings(generation: int, text: str, said: Said, state: list[Any]
     if ctx is not None and ctx.evidence is not None:  # verdict-real-five: an act no event shows
         numbers += completion_findings(generation, said, ctx.tool_runs, covers, ctx.evidence_whole)
         numbers += stale_path_findings(generation, said, ctx.evidence, ctx.evidence_whole, ctx.tool_runs, covers)
+        numbers += said_value_findings(generation, said, text, ctx.evidence, ctx.evidence_whole, ctx.tool_runs, covers)
     judged, named_ones = _judged(state)
     if not judged:
         return numbers
