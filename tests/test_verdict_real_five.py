@@ -100,8 +100,9 @@ def test_completion_claims_are_held_against_the_runs_in_range_only() -> None:
         assert completion_findings(1, Said.of(hedged), failed, None, True) == [], hedged
     rerun = _runs((2, "make release", "Error 1", True), (4, "make release", "ok", False))
     assert completion_findings(1, Said.of("The release was re-run and passed."), rerun, None, True) == []
-    tests = _runs((2, "cd api && go test ./...", "ok  \tshop/api\t0.2s", False))
-    assert completion_findings(1, Said.of("All tests pass."), tests, None, True) == []
+    for command in ("cd api && go test ./...", "mise run test && mise run lint", "./check.sh", "run_tests({})"):
+        tests = _runs((2, command, "ok", False))
+        assert completion_findings(1, Said.of("All tests pass."), tests, None, True) == [], command
     body = _runs((2, 'gh pr create --body "all tests pass"', "https://github.com/o/r/pull/3", False))
     assert [f.code for f in completion_findings(1, Said.of("测试全部通过。"), body, None, True)] == ["completion_unshown"]
     assert completion_findings(1, Said.of("Deployed v2 to production."), (), None, True) == []  # no run: not read

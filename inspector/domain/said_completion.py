@@ -90,6 +90,8 @@ _RUNNER = re.compile(r"(?:^|&&|;|\|\|?|\$\()\s*(?:\w+=\S*\s+)*(?:sudo\s+)?(?:go\
                      r"(?:pytest|unittest|tox|nox|mypy|ruff)|make|just|npm\s+(?:test|run|t)|yarn|pnpm|bun\s+(?:test|run)|"
                      r"npx\s+(?:jest|vitest|tsc|eslint)|jest|vitest|mocha|tsc|eslint|cargo\s+(?:test|build|check|clippy|nextest)|"
                      r"mvn|gradle|\./gradlew|dotnet\s+(?:test|build)|ctest|bazel|golangci-lint|rspec|bundle\s+exec|phpunit)\b")
+# A task runner's "run" before the task's name ("mise run test", "uv run pytest", "npm run lint").
+_WRAPPER = re.compile(r"^(?:mise|uv|poetry|hatch|pdm|pipenv|rye|npm|yarn|pnpm|bun|task|just)\s+(?:run\s+|exec\s+)?")
 _CHECK_NAME = re.compile(r"test|check|build|lint|verify|(?<![a-z])ci(?![a-z])", re.IGNORECASE)
 _NAMED_CALL = re.compile(r"[\w.-]+\(\{")  # failures.signature of a named tool's call: no command
 # "Nothing merged before the date", "none of them deployed": the clause claims no act.
@@ -160,8 +162,8 @@ def _runs_checks(command: str) -> bool:
     if named:
         return _CHECK_NAME.search(named.group()) is not None
     return _RUNNER.search(command) is not None or any(
-        _CHECK_NAME.search(piece.split()[0].rsplit("/", 1)[-1]) for piece in re.split(r"&&|;|\|\|?", command)
-        if piece.split())
+        _CHECK_NAME.search(piece.split()[0].rsplit("/", 1)[-1]) for piece in (
+            _WRAPPER.sub("", p.strip()) for p in re.split(r"&&|;|\|\|?", command)) if piece.split())
 
 
 def made_in_range(claim: Claim, runs: Iterable[ToolRun]) -> bool:
