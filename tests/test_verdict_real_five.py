@@ -185,3 +185,15 @@ def test_a_tools_return_value_and_a_setting_the_log_gives_otherwise(tmp_path: Pa
     for name in ("release-faithful", "dice-faithful", "micro-faithful"):
         store, session = _imported(tmp_path / name, name)
         assert not {"value_misstated", "output_misstated"} & set(_codes(store, session)), name
+
+
+def test_a_message_that_only_chooses_is_no_later_request_and_one_that_asks_more_stays_one() -> None:
+    def ev(seq: int, kind: str, text: str) -> LogEvent:
+        return LogEvent(seq, kind, "user" if kind == "user_message" else "model", text)
+
+    for said, request in (("ok, let's keep the notarize timeout at 45m rather than 60m.", False),
+                          ("let's use Postgres instead of SQLite for the new service, and add the migration", True)):
+        facts = extract([ev(1, "user_message", "Fix the release."), ev(2, "assistant_message", "Raised it to 45m."),
+                         ev(3, "user_message", said)])
+        assert [f.rule for f in facts if f.rule.startswith("decision.user_stated")] == ["decision.user_stated:against"]
+        assert any(f.key.startswith("goal.later_request") for f in facts) is request, said

@@ -128,6 +128,18 @@ def stated(sentence: str) -> tuple[str, list[str], str] | None:
     return None
 
 
+def only_a_choice(sentence: str) -> bool:
+    """The sentence states a choice and little else (its decision and alternatives are half its words or
+    more): "ok, let's keep the timeout at 45m rather than 60m." is its decision record, not also a later
+    request; "let's use Postgres instead of SQLite for the new service, and add the migration" asks
+    for more than it chooses, and stays a request too."""
+    found = stated(sentence)
+    if found is None:
+        return False
+    body = _LEAD.sub("", sentence.strip())
+    return len(found[0]) + sum(len(a) for a in found[1]) >= 0.5 * len(body)
+
+
 def user_stated(events: list[LogEvent], own: Mapping[int, str] | None = None) -> list[Proposal]:
     """The decisions the user stated in their own sentences (pending, citing the event)."""
     out: list[Proposal] = []
@@ -156,4 +168,4 @@ def with_picks(picks: list[Proposal], events: list[LogEvent], own: Mapping[int, 
     return sorted([*picks, *(p for p in user_stated(events, own) if p.seq not in picked)], key=lambda p: p.seq)
 
 
-__all__ = ["RULE", "stated", "user_stated", "with_picks"]
+__all__ = ["RULE", "only_a_choice", "stated", "user_stated", "with_picks"]
