@@ -35,6 +35,7 @@ _RETURNED = re.compile(r"(?<![\w.-])`?(?P<name>[a-z_][\w.-]{2,60}?)(?:\(\))?`?\s
                        r"(?P<value>-?\d+(?:\.\d+)?)(?![\d.]*\w)", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\d.])-?\d+(?:\.\d+)?(?![\d])")
 _SETTING = re.compile(r"`(?P<key>[A-Za-z_][\w.-]{1,40})\s*(?P<sep>[:=])\s*(?P<value>[^`\s][^`]{0,40})`")
+_MAX_KEYS = 20
 _CALL_NAME = re.compile(r"^([\w.-]+)(?:\(|$)")
 
 
@@ -76,10 +77,24 @@ def returned_wrong(said: Said, runs: Iterable[ToolRun]) -> list[Said_]:
     return out
 
 
+_PAIR_VALUE = re.compile(r"\s*[:=]\s*[\"']?([^\s\"',;}\]\\]{1,40})")
+_MAX_HITS = 500
+
+
 def _pairs(evidence: str, key: str) -> set[str]:
-    """The values ``evidence`` (lower-cased) gives ``key`` as "key: value" or "key=value"."""
-    rx = re.compile(rf"(?<![\w.-]){re.escape(key)}\s*[:=]\s*[\"']?([^\s\"',;}}\]\\]{{1,40}})")
-    return {m.group(1).rstrip(".") for m in rx.finditer(evidence)}
+    """The values ``evidence`` (lower-cased) gives ``key`` as "key: value" or "key=value": each place the
+    key stands found by ``str.find`` (a regex over a long log per key was slow), at most ``_MAX_HITS``."""
+    out: set[str] = set()
+    at, hits = evidence.find(key), 0
+    while at >= 0 and hits < _MAX_HITS:
+        hits += 1
+        end = at + len(key)
+        if at == 0 or not (evidence[at - 1].isalnum() or evidence[at - 1] in "_.-"):
+            m = _PAIR_VALUE.match(evidence, end)
+            if m is not None:
+                out.add(m.group(1).rstrip("."))
+        at = evidence.find(key, end)
+    return out
 
 
 def settings_wrong(said: Said, text: str, evidence: str) -> list[Said_]:
@@ -88,12 +103,15 @@ def settings_wrong(said: Said, text: str, evidence: str) -> list[Said_]:
         return []
     out: list[Said_] = []
     seen: set[str] = set()
+    held_by: dict[str, set[str]] = {}
     for m in _SETTING.finditer(text):
+        if len(held_by) >= _MAX_KEYS:
+            break  # a summary of a thousand settings: the first keys only (one search of the log each)
         key, value = m.group("key").lower(), m.group("value").strip().strip("\"'").lower()
         if not re.search(r"\d", value) or m.group() in seen:
             continue
         seen.add(m.group())
-        held = _pairs(evidence, key)
+        held = held_by[key] if key in held_by else held_by.setdefault(key, _pairs(evidence, key))
         if not held or value in held or any(value.startswith(h) or h.startswith(value) for h in held):
             continue
         shown = ", ".join(f"“{key}: {h}”" for h in sorted(held)[:4])

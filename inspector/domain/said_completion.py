@@ -130,29 +130,48 @@ def _numbers(text: str) -> frozenset[str]:
     return frozenset(m.group(1) for m in _NUMBERED.finditer(text))
 
 
-def _names(output: str, numbers: frozenset[str]) -> bool:
-    return not numbers or any(n in _numbers(output) for n in numbers)
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """What the runs in range show, read once per generation (a summary of 3,000 claims over 200 runs
+    of 10 KB commands asked each claim of each run: minutes)."""
 
+    done: frozenset[str]  # the acts a run that did not fail did
+    said: dict[str, list[frozenset[str]]]  # per act, the PR/issue numbers of each result saying it
+    tested: bool
+    rerun: bool
+    created: frozenset[str]  # numbers a PR- or issue-creating call printed
 
-def shown(claim: Claim, runs: Iterable[ToolRun]) -> bool:
-    """Whether a run in range does the claimed act (and did not fail), or a result says it was done."""
-    runs = list(runs)
-    if claim.act == _TESTS:  # a shell command that runs a runner (not "Edit({…test.go…})", not a PR body)
-        return any(not r.failed and _runs_checks(r.command) for r in runs)
-    if claim.act == "a re-run":
+    @classmethod
+    def of(cls, runs: Iterable[ToolRun]) -> _Shown:
+        done: set[str] = set()
+        said: dict[str, list[frozenset[str]]] = {}
+        created: set[str] = set()
+        tested = rerun = False
         seen: set[str] = set()
         for r in runs:
-            if r.command in seen and not r.failed:
-                return True
+            if not r.failed:
+                done.update(a.name for a in _ACTS if a.does is not None and a.does.search(r.command))
+                tested = tested or _runs_checks(r.command)
+                rerun = rerun or r.command in seen
+                if _CREATES.search(r.command):
+                    created.update(_numbers(r.output))
             seen.add(r.command)
-        return False
-    act = next(a for a in _ACTS if a.name == claim.act)
-    for r in runs:
-        if act.does is not None and act.does.search(r.command) and not r.failed:
-            return True
-        if act.says is not None and act.says.search(r.output) and _names(r.output, claim.numbers):
-            return True
-    return False
+            for a in _ACTS:
+                if a.says is not None and a.says.search(r.output):
+                    said.setdefault(a.name, []).append(_numbers(r.output))
+        return cls(frozenset(done), said, tested, rerun, frozenset(created))
+
+
+def shown(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
+    """Whether a run in range does the claimed act (and did not fail), or a result says it was done."""
+    seen = runs if isinstance(runs, _Shown) else _Shown.of(runs)
+    if claim.act == _TESTS:  # a shell command that runs a runner (not "Edit({…test.go…})", not a PR body)
+        return seen.tested
+    if claim.act == "a re-run":
+        return seen.rerun
+    if claim.act in seen.done:
+        return True
+    return any(not claim.numbers or claim.numbers & numbers for numbers in seen.said.get(claim.act, ()))
 
 
 def _runs_checks(command: str) -> bool:
@@ -166,10 +185,10 @@ def _runs_checks(command: str) -> bool:
             _WRAPPER.sub("", p.strip()) for p in re.split(r"&&|;|\|\|?", command)) if piece.split())
 
 
-def made_in_range(claim: Claim, runs: Iterable[ToolRun]) -> bool:
+def made_in_range(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
     """The claim acts on a PR or issue a call in range created (its output names the number)."""
-    return bool(claim.numbers) and any(
-        _CREATES.search(r.command) and not r.failed and _names(r.output, claim.numbers) for r in runs)
+    seen = runs if isinstance(runs, _Shown) else _Shown.of(runs)
+    return bool(claim.numbers & seen.created)
 
 
 def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], covers: tuple[int, int] | None,
@@ -183,11 +202,12 @@ def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], 
     found = claims(said)
     if not found:
         return []
+    seen = _Shown.of(inside)
     out: list[Finding] = []
     for c in found:
-        if shown(c, inside):
+        if shown(c, seen):
             continue
-        decided = made_in_range(c, inside)
+        decided = made_in_range(c, seen)
         why = ("the PR it names was created in the range, so a merge would come after it, inside the range"
                if decided else "the log may begin after it (it continues an earlier conversation), so the rule "
                "cannot tell whether it happened" if whole is not True else "the act may have been done outside "

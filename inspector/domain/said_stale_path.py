@@ -38,6 +38,7 @@ MISPLACED, STALE = "path_misplaced", "path_stale"
 
 # A shell command that moves or deletes files: its first word (after cd …&&, env, sudo).
 _MOVES = re.compile(r"^(?:git\s+)?(?:mv|rm)$")
+_MAY_MOVE = re.compile(r"(?:^|&&|;|\|\|)\s*(?:\w+=\S*\s+)*(?:sudo\s+|env\s+|command\s+)*(?:git\s+)?(?:mv|rm)\s")
 _SAYS_MOVED = re.compile(r"(?<![\w-])(?:mov(?:e|ed|es|ing)|renam(?:e|ed|es|ing)|delet(?:e|ed|es|ing)|remov(?:e|ed|es|ing)|"
                          r"gone|deprecated|now at|now in|formerly|was at|→|->)(?![\w-])|删除|删掉|移动|移到|挪到|重命名|改名",
                          re.IGNORECASE)
@@ -114,7 +115,11 @@ def _moved_or_deleted(runs: Iterable[ToolRun]) -> dict[str, tuple[int, str, str]
     for r in runs:
         if r.failed or "(" in r.command[:40] and "{" in r.command[:40]:
             continue
+        if not _MAY_MOVE.search(r.command):
+            continue
         for piece in re.split(r"&&|;|\|\|", r.command):
+            if not _MAY_MOVE.match(piece.strip()):
+                continue  # shlex only what may move or delete (a 10 KB heredoc commit message is not read)
             try:
                 words = shlex.split(piece)
             except ValueError:
