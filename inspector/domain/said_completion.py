@@ -45,6 +45,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from inspector.domain.drift_finding import Finding
+from inspector.domain.run_scope import scope
 from inspector.domain.said import Said
 from inspector.domain.said_output_numbers import ToolRun
 from inspector.domain.said_suite_green import NOT_SAID, green_claims
@@ -175,12 +176,13 @@ def shown(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
 
 
 def _runs_checks(command: str) -> bool:
-    """A command that tests, builds or lints: a runner (``_RUNNER``), a script named so
+    """A command that tests, builds or lints: one ``run_scope`` reads (go test, pytest, cargo test, jest,
+    vitest), a runner (``_RUNNER``), a script named so
     ("./check.sh", "scripts/run_tests"), or a named tool so called ("run_tests({…})")."""
     named = _NAMED_CALL.match(command)
     if named:
         return _CHECK_NAME.search(named.group()) is not None
-    return _RUNNER.search(command) is not None or any(
+    return scope(command) is not None or _RUNNER.search(command) is not None or any(
         _CHECK_NAME.search(piece.split()[0].rsplit("/", 1)[-1]) for piece in (
             _WRAPPER.sub("", p.strip()) for p in re.split(r"&&|;|\|\|?", command)) if piece.split())
 
