@@ -265,6 +265,7 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
             lines += counted_survival(r)
             lines += [f"    survival {d['code']} [{d['key']}]: {d['message']}"
                       + (f" — “{d['sentence']}”" if d.get("sentence") else "") for d in r.survival]
+            lines += [f"    rules {d['code']} [{d['key']}]: {d['message']}" for d in r.action_rule]
             lines += [f"    handoff {h['handoff']}: {', '.join(x['code'] for x in h['refusals'])}" for h in r.handoffs]
             lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
             lines += [f"    stub {p['stub']} {p['code']}: {p['message']}" for p in r.stubs]

@@ -68,25 +68,22 @@ class RuleHit:
     def why(self) -> str:
         """Why the mark is what it is, in a sentence's tail."""
         if self.verdict == "dry_run":
-            return "a dry run: the call asks only to show what it would do"
+            return "a dry run: the call asks only to show what it would do, so no verdict"
         if self.verdict == "unsure":
             return self.reason
         if self.status != "active":
-            return "the rule is pending (unconfirmed): it binds nothing until confirmed"
+            return "the rule is pending (unconfirmed): it binds nothing until confirmed, so ? and not ✗"
         if self.said_at is None:
             return "the rule cites no event, so whether the call came after it is not known"
-        return f"the call does it after the rule was said at evt:{self.said_at}"
+        return f"after the rule was said at evt:{self.said_at}"
 
     def message(self) -> str:
         words = " ".join(self.matched) or self.act
-        head = {"✗": "does", "?": "may do", "·": "dry-runs"}[self.mark]
-        tail = "" if self.result == "ok" else f"; its result: {self.result}"
-        return (f"evt:{self.seq} ({self.tool or 'call'}: {self.ran}) {head} what {self.status_word} {self.kind} "
-                f"{self.key} forbids (“{_cut(self.rule)}”): {words} — {self.why()}{tail}")
-
-    @property
-    def status_word(self) -> str:
-        return "the confirmed" if self.status == "active" else "the pending"
+        head = {"against": "does", "unsure": "may do", "dry_run": "dry-runs"}[self.verdict]
+        status = "confirmed" if self.status == "active" else "pending"
+        tail = "" if self.result == "ok" else f"; the call's result: {self.result}"
+        return (f"evt:{self.seq} {self.tool or 'call'} `{self.ran}` {head} what the {status} {self.kind} {self.key} "
+                f"forbids (“{_cut(self.rule)}”): {words} — {self.why()}{tail}")
 
     def as_dict(self) -> dict[str, Any]:
         return {"code": CODE, "mark": self.mark, "verdict": self.verdict, "evt": f"evt:{self.seq}", "seq": self.seq,
