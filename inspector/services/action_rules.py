@@ -9,6 +9,7 @@ arguments and time, and each call's result is read only for whether it failed.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from inspector.domain.action_against_rule import RuleActs, acts_against_rules
 from inspector.domain.logevents import LogEvent
@@ -40,3 +41,20 @@ async def _rule_acts(store: Store, session: str) -> RuleActs:
         events.append(LogEvent.from_record({**fields, "seq": seq, "kind": kind, "tool": tool, "call_id": call_id,
                                             "at": at}))
     return acts_against_rules(facts, events)
+
+
+def rule_findings(session: str, found: RuleActs) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rules check's findings (✗: a confirmed rule's act done exactly) and warnings: a call that
+    may do it or does a pending rule's (``action_rule_unsure`` / ``action_rule_pending``: "?"), a dry
+    run (``action_rule_dry_run``: listed, no verdict) — docs/verdicts.md, "A call against a rule"."""
+    findings: list[dict[str, Any]] = []
+    warnings: list[dict[str, Any]] = []
+    for h in found.hits:
+        d = {**h.as_dict(), "where": "rules", "id": session}
+        if h.mark == "✗":
+            findings.append(d)
+        else:
+            code = ("action_rule_dry_run" if h.mark == "·" else "action_rule_pending" if h.status != "active"
+                    else "action_rule_unsure")
+            warnings.append({**d, "code": code})
+    return findings, warnings

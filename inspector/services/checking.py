@@ -11,12 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.action_against_rule import RuleActs
 from inspector.domain.deletion import reason_code
 from inspector.domain.errors import BadInput
 from inspector.domain.terminal_safe import inert
 from inspector.services import candidates, claims, cleared, handoffs, unread_lines
-from inspector.services.action_rules import rule_acts
+from inspector.services.action_rules import rule_acts, rule_findings
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings_and_context
 from inspector.services.overview import protocol_problems
@@ -152,23 +151,6 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
             result.deletion_requests = await pending_deletions(store, info.id)
         out.append(result)
     return out
-
-
-def rule_findings(session: str, found: RuleActs) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The rules check's findings (✗: a confirmed rule's act done exactly) and warnings: a call that
-    may do it or does a pending rule's (``action_rule_unsure`` / ``action_rule_pending``: "?"), a dry
-    run (``action_rule_dry_run``: listed, no verdict) — docs/verdicts.md, "A call against a rule"."""
-    findings: list[dict[str, Any]] = []
-    warnings: list[dict[str, Any]] = []
-    for h in found.hits:
-        d = {**h.as_dict(), "where": "rules", "id": session}
-        if h.mark == "✗":
-            findings.append(d)
-        else:
-            code = ("action_rule_dry_run" if h.mark == "·" else "action_rule_pending" if h.status != "active"
-                    else "action_rule_unsure")
-            warnings.append({**d, "code": code})
-    return findings, warnings
 
 
 async def pending_deletions(store: Store, session: str) -> list[dict[str, Any]]:

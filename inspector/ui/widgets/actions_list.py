@@ -1,4 +1,6 @@
-"""The Actions tab: the session's action ledger, unknown outcomes first; enter reconciles one."""
+"""The Actions tab: the agent's tool calls against a rule it was given (✗ does it, ? may, · dry run;
+enter jumps to the call on the timeline), then the session's action ledger, unknown outcomes first
+(enter reconciles one)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from inspector.domain.action_against_rule import RuleHit
 from inspector.domain.reconcile import UNSETTLED_STATUSES
 from inspector.services.reconciling import ActionRow
 from inspector.ui.safe import markup, one_line
@@ -27,6 +30,20 @@ def action_line(a: ActionRow) -> Content:
     return line
 
 
+RULE_MARK = {"✗": "$error", "?": "$accent", "·": "$text-muted"}
+RULE_ROW = "rule-hit:"  # an option id for a call against a rule: "rule-hit:evt:12:constraint.x"
+
+
+def rule_line(h: RuleHit) -> Content:
+    """One call against one rule: its mark, the event, what ran, the rule's key and why the mark."""
+    head = {"against": "does", "unsure": "may do", "dry_run": "dry-runs"}[h.verdict]
+    status = "confirmed" if h.status == "active" else "pending"
+    return markup(f"[{RULE_MARK[h.mark]}]$m[/] [b]evt:$seq[/b] $tool [b]$ran[/b]  $head what the $st rule [b]$key[/b] "
+                  "forbids (“$rule”) [dim]— $why · enter: the event[/]", m=h.mark, seq=str(h.seq),
+                  tool=one_line(h.tool or "call"), ran=one_line(h.ran), head=head, st=status, key=one_line(h.key),
+                  rule=one_line(h.rule), why=one_line(h.why()))
+
+
 class ActionsList(OptionList):
     DEFAULT_CSS = "ActionsList { height: 1fr; border: none; }"
 
@@ -34,13 +51,20 @@ class ActionsList(OptionList):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.rows: dict[str, ActionRow] = {}
 
-    def load(self, rows: list[ActionRow]) -> None:
+    def load(self, rows: list[ActionRow], against: list[RuleHit] | None = None) -> None:
         self.rows = {a.id: a for a in rows}
         self.clear_options()
+        hits = sorted(against or [], key=lambda h: ("✗?·".index(h.mark), h.seq))
+        if hits:
+            self.add_option(Option(markup("[b]Tool calls against a rule[/b] [dim](docs/verdicts.md, “A call against a "
+                                          "rule”)[/]"), disabled=True))
+            self.add_options([Option(rule_line(h), id=f"{RULE_ROW}evt:{h.seq}:{h.key}") for h in hits])
+            self.add_option(Option(markup("[b]Action ledger[/b]"), disabled=True))
         if not rows:
             self.add_option(Option(markup("[dim]no actions recorded for this session (the action ledger holds what "
                                           "a sif/1 file or a handoff records; a transcript's tool calls, whatever "
                                           "they changed, are on the timeline)[/]"), disabled=True))
-            return
-        self.add_options([Option(action_line(a), id=a.id) for a in rows])
-        self.highlighted = 0
+        else:
+            self.add_options([Option(action_line(a), id=a.id) for a in rows])
+        if hits or rows:
+            self.highlighted = 1 if hits else 0
