@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 from inspector.domain.call_kinds import kind_act
@@ -66,9 +67,15 @@ def shell_commands(name: str, args: Any) -> list[SimpleCommand]:
     value = args.get("command", args.get("cmd", args.get("script")))
     if value is None and isinstance(args.get("action"), dict):  # OpenAI's local_shell: {"action": {"command": [...]}}
         value = args["action"].get("command")
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return simple_commands(" ".join(_quoted(v) for v in value))
-    return simple_commands(value) if isinstance(value, str) else []
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return list(_parsed(" ".join(_quoted(v) for v in value)))
+    return list(_parsed(value)) if isinstance(value, str) else []
+
+
+@lru_cache(maxsize=4096)
+def _parsed(line: str) -> tuple[SimpleCommand, ...]:
+    """A call's command line read once, however many rules ask about it."""
+    return tuple(simple_commands(line))
 
 
 def _quoted(word: str) -> str:

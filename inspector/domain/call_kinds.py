@@ -10,7 +10,7 @@ Pure, stdlib only.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from inspector.domain.call_targets import CallAct, argv_words, git_sub, positionals
 from inspector.domain.rule_acts import RuleAct
@@ -87,8 +87,8 @@ def _days_somewhere(at: str) -> set[int] | None:
         t = datetime.fromisoformat(at.replace("Z", "+00:00"))
     except ValueError:
         return None
-    if t.tzinfo is None:
-        return None
+    if t.tzinfo is None:  # a time without its zone: read as UTC, as the importers write times
+        t = t.replace(tzinfo=UTC)
     return {(t + timedelta(hours=h)).utctimetuple().tm_wday for h in (-12, 0, 14)}
 
 

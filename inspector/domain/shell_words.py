@@ -26,6 +26,7 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
 _PLAIN_WRAPPERS = frozenset({"nohup", "command", "exec", "builtin", "time", "stdbuf", "unbuffer", "caffeinate"})
 _SUBST = re.compile(r"\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)|`([^`]*)`")
+_PLAIN = re.compile(r"[^\s'\"\\$`#;&|()<>]+")
 MAX_DEPTH = 6  # bash -c "bash -c '…'" nesting followed at most this deep
 
 
@@ -268,10 +269,12 @@ def _tokens(line: str) -> tuple[list[Word | str], list[str]]:
                 flush()
                 out.append(op)
                 i += len(op)
-            else:
-                buf.append(ch)
+            else:  # a run of plain characters at once: a 2 MB argument is not read one character a step
+                run = _PLAIN.match(line, i)
+                end = run.end() if run else i + 1
+                buf.append(line[i:end])
                 parts.add("")
-                started, i = True, i + 1
+                started, i = True, end
     flush()
     return out, heredocs
 
