@@ -80,6 +80,29 @@ CASES: list[tuple[str, str, tuple[str, dict[str, Any]], str]] = [
     ("single-quoted-subst", "Never push to main", _bash("echo '$(git push origin main)'"), ""),
     ("codex-argv", "Never push to main", ("shell", {"command": ["bash", "-lc", "git push origin main"]}), "✗"),
     ("gemini-shell", "Never push to main", ("run_shell_command", {"command": "git push origin main"}), "✗"),
+    # Chinese rules
+    ("zh-rm-rf", "禁止执行 rm -rf", _bash("rm -rf node_modules"), "✗"),
+    ("zh-rm-rf-echo", "禁止执行 rm -rf", _bash("echo 'rm -rf 很危险'"), ""),
+    ("zh-delete-dist", "不准删除 dist 目录", _bash("rm -r dist"), "✗"),
+    ("zh-delete-dist-other", "不准删除 dist 目录", _bash("rm -r dist2"), ""),
+    ("zh-modify-file", "严禁修改 package.json", ("Write", {"file_path": "package.json", "content": "{}"}), "✗"),
+    ("zh-modify-read", "严禁修改 package.json", ("Read", {"file_path": "package.json"}), ""),
+    ("zh-restart", "不要重启 nginx", _bash("systemctl restart nginx"), "✗"),
+    ("zh-restart-other", "不要重启 nginx", _bash("systemctl restart redis"), ""),
+    ("zh-force-push", "禁止 git push --force", _bash("git push --force origin main"), "✗"),
+    ("zh-push-dry", "不要推送到 main 分支", _bash("git push -n origin main"), "·"),
+    ("zh-kubectl", "不要执行 kubectl delete", _bash("kubectl delete ns staging"), "✗"),
+    ("zh-kubectl-get", "不要执行 kubectl delete", _bash("kubectl get ns"), ""),
+    # hostile and odd shapes
+    ("push-in-ssh", "Never push to main", _bash("ssh ci 'cd repo && git push origin main'"), "✗"),
+    ("push-quoted-arg-to-python", "Never push to main", _bash("python -c 'print(\"git push origin main\")'"), ""),
+    ("push-unclosed-quote", "Never push to main", _bash("git push origin main 'oops"), "?"),
+    ("rm-rf-in-heredoc-to-bash", "Do not run rm -rf", _bash("bash <<EOF\nrm -rf /tmp/x\nEOF"), "✗"),
+    ("apply-patch-delete", "Do not delete the .env file",
+     ("apply_patch", {"input": "*** Begin Patch\n*** Delete File: .env\n*** End Patch"}), "✗"),
+    ("sed-in-place", "Do not modify package.json", _bash("sed -i 's/1.0/1.1/' package.json"), "✗"),
+    ("sed-print", "Do not modify package.json", _bash("sed -n '1,5p' package.json"), ""),
+    ("args-not-a-dict", "Never push to main", ("Bash", {"command": ["git", "push", "origin", "main"]}), "✗"),
 ]
 
 
