@@ -103,6 +103,10 @@ CASES: list[tuple[str, str, tuple[str, dict[str, Any]], str]] = [
     ("sed-in-place", "Do not modify package.json", _bash("sed -i 's/1.0/1.1/' package.json"), "✗"),
     ("sed-print", "Do not modify package.json", _bash("sed -n '1,5p' package.json"), ""),
     ("args-not-a-dict", "Never push to main", ("Bash", {"command": ["git", "push", "origin", "main"]}), "✗"),
+    # shell keywords start a command's words, they are not the command (seen in the real transcripts' loops)
+    ("rm-rf-in-loop", "Do not run rm -rf", _bash("for d in a b; do rm -rf $d; done"), "✗"),
+    ("push-in-if", "Never push to main", _bash("if git diff --quiet; then git push origin main; fi"), "✗"),
+    ("for-words-are-data", "Do not run rm -rf", _bash("for w in rm -rf; do echo $w; done"), ""),
 ]
 
 

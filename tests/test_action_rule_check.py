@@ -74,6 +74,16 @@ def test_a_confirmed_rules_act_done_fails_check_naming_the_event_and_the_rule(tm
     assert code == 1 and "rules action_against_rule [constraint.push]: evt:2 Bash `git push origin main` does" in plain
 
 
+def test_the_report_lists_the_call_in_its_check_section(tmp_path: Path) -> None:
+    store = _store(tmp_path, ["git push origin main"], [_rule("constraint.push", "Never push to main")])
+    page = tmp_path / "r.html"
+    done = CliRunner().invoke(cli, ["report", store, "--session", "s1", "-o", str(page)])
+    assert done.exit_code == 0, done.output
+    html = page.read_text(encoding="utf-8")
+    assert "tool call against a confirmed rule" in html
+    assert "<code>action_against_rule</code> evt:2 Bash `git push origin main` does what" in html
+
+
 def test_a_near_miss_and_a_mention_leave_check_clear(tmp_path: Path) -> None:
     store = _store(tmp_path, ["git push origin main-fix", 'echo "never git push origin main"', "grep -rn 'rm -rf' ."],
                    [_rule("constraint.push", "Never push to main"), _rule("constraint.build", "不要删除 build 目录")])

@@ -48,6 +48,9 @@ _WARNINGS: dict[str, str] = {
     "run_unpaired": "pass claims another run may answer",
     "prompt_rule_not_restated": "system-prompt rules re-sent, not restated",
     "goal_reworded": "goals the summary rewords, not quotes",
+    "action_rule_unsure": "tool calls that may break a confirmed rule",
+    "action_rule_pending": "tool calls against a pending rule",
+    "action_rule_dry_run": "dry runs of what a rule forbids",
 }
 
 

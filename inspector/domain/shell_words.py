@@ -26,6 +26,7 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
 _PLAIN_WRAPPERS = frozenset({"nohup", "command", "exec", "builtin", "time", "stdbuf", "unbuffer", "caffeinate"})
 _SUBST = re.compile(r"\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)|`([^`]*)`")
+_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "fi", "done", "esac"})
 _PLAIN = re.compile(r"[^\s'\"\\$`#;&|()<>]+")
 MAX_DEPTH = 6  # bash -c "bash -c '…'" nesting followed at most this deep
 
@@ -92,6 +93,10 @@ def _commands_of(words: list[Word], redirects: tuple[tuple[str, str], ...], dept
     argv = [w.text for w in words]
     unsure = ""
     peeled: list[str] = []
+    if argv[:1] in (["for"], ["select"], ["case"]):  # "for w in rm -rf": the words are data; its body runs after "do"
+        return out
+    while argv and argv[0] in _KEYWORDS:  # "do rm -rf x", "then git push …": the command follows the keyword
+        argv = argv[1:]
     while argv:
         head = argv[0].rsplit("/", 1)[-1]
         if not _ASSIGNMENT.match(argv[0]):
