@@ -147,3 +147,38 @@ async def test_the_actions_tab_lists_the_call_and_enter_opens_it(pushed: str, mo
         await settle(app, pilot)
         row = app.screen.query_one(TimelineView).current
         assert row is not None and (row.source, row.seq) == ("event", 4)
+
+
+def _claude_code(path: Path, rule: str, command: str) -> Path:
+    """A Claude Code transcript: the user's rule, then a Bash call (as the real files write them)."""
+    def rec(uuid: str, role: str, content: object) -> dict[str, object]:
+        message: dict[str, object] = {"role": role, "content": content}
+        if role == "assistant":
+            message |= {"model": "claude-opus-4-5-20251101", "id": f"msg_{uuid}", "type": "message"}
+        return {"type": role, "sessionId": "s-cc", "uuid": uuid, "timestamp": "2026-01-07T11:47:00.000Z",
+                "message": message}
+    rows = [rec("u1", "user", f"Fix the flaky test. {rule}"),
+            rec("a1", "assistant", [{"type": "tool_use", "id": "toolu_A", "name": "Bash",
+                                     "input": {"command": command, "description": "ship it"}}]),
+            rec("r1", "user", [{"type": "tool_result", "tool_use_id": "toolu_A", "content": "done"}])]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_a_transcripts_rule_proposed_pending_makes_the_act_a_question_until_confirmed(tmp_path: Path) -> None:
+    source = _claude_code(tmp_path / "s.jsonl", "Never push to main.", "git add -A && git push origin main")
+    store = str(tmp_path / "s.db")
+    env = {"INSPECTOR_REVIEWER": "alice"}
+    assert CliRunner().invoke(cli, ["import", str(source), "--into", store], env=env).exit_code == 0
+    code, out = _check(store, "--only", "rules", "--json")
+    (session,) = json.loads(out)["sessions"]
+    (said,) = [w for w in session["warnings"] if w["code"].startswith("action_rule")]
+    assert code == 0 and session["verdict"] == "unknown"
+    assert (said["code"], said["rule_status"], said["rule"], said["matched"]) == (
+        "action_rule_pending", "pending", "Never push to main", ["git", "push", "main"])
+    confirmed = CliRunner().invoke(cli, ["confirm", store, "--session", session["session"], "--key", said["key"],
+                                         "--reviewer", "alice"], env=env)
+    assert confirmed.exit_code == 0, confirmed.output
+    code, out = _check(store, "--only", "rules", "--json")
+    (session,) = json.loads(out)["sessions"]
+    assert code == 1 and [h["key"] for h in session["action_against_rule"]] == [said["key"]]

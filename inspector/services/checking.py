@@ -132,9 +132,10 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
             if report.result is not None:
                 result.survival_tally, result.survival_headline = report.result.tally()._asdict(), report.headline()
         if "rules" in wanted:
-            result.action_rule, said = rule_findings(info.id, await rule_acts(store, info.id))
+            acts = await rule_acts(store, info.id)
+            result.action_rule, said = rule_findings(info.id, acts)
             result.warnings += said
-            result.rules_read = {k: v for k, v in (await rule_acts(store, info.id)).as_dict().items() if k != "hits"}
+            result.rules_read = {k: v for k, v in acts.as_dict().items() if k != "hits"}
         if "handoffs" in wanted:
             for h, c in await handoffs.list_handoffs(store, info.id):
                 if h["status"] == "pending" and not c.acceptable:
