@@ -112,6 +112,7 @@ def acts_against_rules(facts: list[Fact], events: list[LogEvent]) -> RuleActs:
     out = RuleActs()
     calls = [e for e in events if e.kind == "tool_call"]
     results = {e.call_id: e for e in events if e.kind == "tool_result" and e.call_id}
+    rules: list[tuple[Fact, RuleAct, int | None]] = []
     for f in facts:
         if f.kind not in RULE_KINDS or f.status not in ("active", "pending") or f.detail.get("stale_behind"):
             continue
@@ -122,10 +123,14 @@ def acts_against_rules(facts: list[Fact], events: list[LogEvent]) -> RuleActs:
         if act is None:
             continue  # forbids nothing a call can do: a rule of another shape (a limit, a window…)
         said_at = min(f.seq_numbers) if f.seq_numbers else None
-        after = [c for c in calls if said_at is None or c.seq > said_at]
-        out.checked.append({"key": f.key, "act": act.words(), "calls_read": len(after),
+        rules.append((f, act, said_at))
+        out.checked.append({"key": f.key, "act": act.words(),
+                            "calls_read": sum(1 for c in calls if said_at is None or c.seq > said_at),
                             "said_at": f"evt:{said_at}" if said_at is not None else None})
-        for c in after:
+    for c in calls:  # each call's command line is read once, for every rule (call_acts caches the reading)
+        for f, act, said_at in rules:
+            if said_at is not None and c.seq <= said_at:
+                continue
             found = call_act(act, c.tool, c.args, c.at)
             if found is not None:
                 out.hits.append(_hit(f, act, said_at, c, found, results.get(c.call_id)))
