@@ -107,6 +107,18 @@ CASES: list[tuple[str, str, tuple[str, dict[str, Any]], str]] = [
     ("rm-rf-in-loop", "Do not run rm -rf", _bash("for d in a b; do rm -rf $d; done"), "✗"),
     ("push-in-if", "Never push to main", _bash("if git diff --quiet; then git push origin main; fi"), "✗"),
     ("for-words-are-data", "Do not run rm -rf", _bash("for w in rm -rf; do echo $w; done"), ""),
+    # other tools, by name and arguments, only where the mapping is exact
+    ("mcp-push-main", "Never push to main",
+     ("mcp__github__push_files", {"owner": "o", "repo": "r", "branch": "main", "files": [{"path": "a"}]}), "✗"),
+    ("mcp-push-dev", "Never push to main", ("mcp__github__push_files", {"branch": "dev", "files": []}), ""),
+    ("mcp-create-branch-main", "Never push to main", ("mcp__github__create_branch", {"branch": "main"}), ""),
+    ("mcp-merge-pr", "Do not merge into main", ("mcp__github__merge_pull_request", {"pull_number": 3}), "?"),
+    ("tool-kubectl-delete", "不要执行 kubectl delete", ("kubectl_delete", {"resource": "pod", "name": "x"}), "✗"),
+    ("tool-deploy-prod", "Do not deploy to production", ("deploy_service", {"environment": "production"}), "✗"),
+    ("tool-deploy-staging", "Do not deploy to production", ("deploy_service", {"environment": "staging"}), ""),
+    ("tool-restart-nginx", "Never restart nginx", ("restart_service", {"service": "nginx"}), "✗"),
+    ("tool-restart-redis", "Never restart nginx", ("restart_service", {"service": "redis"}), ""),
+    ("demo-run-export", "不得修改生产库", ("run_export", {"batch": 500}), ""),
 ]
 
 

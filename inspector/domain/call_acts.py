@@ -28,6 +28,7 @@ from inspector.domain.call_targets import (
     sql_statements,
     targets_of,
 )
+from inspector.domain.call_tools import tool_act
 from inspector.domain.rule_acts import RuleAct
 from inspector.domain.shell_words import SimpleCommand, simple_commands
 
@@ -57,12 +58,18 @@ def _readings(act: RuleAct, tool: str | None, args: Any, at: str | None) -> list
         out += [_path_act(act, path, how) for path, how in edited_paths(name, args)]
     if act.kind in ("drop", "delete", "modify") and _is_sql_tool(name):
         out += [_sql_act(act, stmt) for stmt in sql_statements(_strings(args))]
+    elif not out and name not in EDIT_TOOLS and not _is_shell(name):
+        out.append(tool_act(act, name, args, at))
     return out
+
+
+def _is_shell(name: str) -> bool:
+    return name in SHELL_TOOLS or "bash" in name or "shell" in name
 
 
 def shell_commands(name: str, args: Any) -> list[SimpleCommand]:
     """The simple commands a shell tool's call runs; [] for any other tool."""
-    if not isinstance(args, dict) or not (name in SHELL_TOOLS or "bash" in name or "shell" in name):
+    if not isinstance(args, dict) or not _is_shell(name):
         return []
     value = args.get("command", args.get("cmd", args.get("script")))
     if value is None and isinstance(args.get("action"), dict):  # OpenAI's local_shell: {"action": {"command": [...]}}

@@ -69,7 +69,7 @@ def _deploy(act: RuleAct, argv: tuple[str, ...], at: str | None) -> CallAct | No
         day = _WEEKDAY_NAMES[act.weekday]
         if at is None:
             return CallAct("unsure", words, "", f"the call has no time: whether it ran on a {day} is not known")
-        days = _days_somewhere(at)
+        days = days_somewhere(at)
         if days is None:
             return CallAct("unsure", words, "", f"the call's time {at!r} could not be read")
         if act.weekday not in days:
@@ -81,7 +81,7 @@ def _deploy(act: RuleAct, argv: tuple[str, ...], at: str | None) -> CallAct | No
     return CallAct("against", words + tuple(act.objects), "", "")
 
 
-def _days_somewhere(at: str) -> set[int] | None:
+def days_somewhere(at: str) -> set[int] | None:
     """The weekdays the instant ``at`` falls on in some time zone (UTC-12 to UTC+14)."""
     try:
         t = datetime.fromisoformat(at.replace("Z", "+00:00"))
@@ -90,6 +90,11 @@ def _days_somewhere(at: str) -> set[int] | None:
     if t.tzinfo is None:  # a time without its zone: read as UTC, as the importers write times
         t = t.replace(tzinfo=UTC)
     return {(t + timedelta(hours=h)).utctimetuple().tm_wday for h in (-12, 0, 14)}
+
+
+def service_verbs(verb: str) -> tuple[str, ...]:
+    """The English words a service command uses for a rule's verb ("重启" → restart)."""
+    return _SERVICE_VERBS.get(verb, ())
 
 
 def _install(act: RuleAct, argv: tuple[str, ...]) -> CallAct | None:
@@ -147,4 +152,4 @@ def _restart(act: RuleAct, argv: tuple[str, ...]) -> CallAct | None:
     return None
 
 
-__all__ = ["kind_act"]
+__all__ = ["days_somewhere", "kind_act", "service_verbs"]
