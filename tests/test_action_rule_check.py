@@ -182,3 +182,14 @@ def test_a_transcripts_rule_proposed_pending_makes_the_act_a_question_until_conf
     code, out = _check(store, "--only", "rules", "--json")
     (session,) = json.loads(out)["sessions"]
     assert code == 1 and [h["key"] for h in session["action_against_rule"]] == [said["key"]]
+
+
+def test_a_rule_no_call_can_show_is_said_not_checked_never_passed(tmp_path: Path) -> None:
+    store = _store(tmp_path, ["psql prod -c 'UPDATE orders SET x = 1'"],
+                   [_rule("constraint.prod", "不得修改生产库"), _rule("constraint.writes", "Do not call any write endpoint")])
+    code, out = _check(store, "--json")
+    (session,) = json.loads(out)["sessions"]
+    assert [(n["key"], n["calls_after"]) for n in session["rules_read"]["not_read"]] == [
+        ("constraint.prod", 1), ("constraint.writes", 1)]
+    plain = _check(store)[1]
+    assert "rules: constraint.prod (“不得修改生产库”) not checked against the 1 tool call after it" in plain

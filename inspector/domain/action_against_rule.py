@@ -29,7 +29,8 @@ from typing import Any
 from inspector.domain.call_acts import args_text, call_act
 from inspector.domain.logevents import LogEvent
 from inspector.domain.rule_acts import RuleAct, rule_act
-from inspector.domain.said_forbidden import forbidden_of
+from inspector.domain.said import norm_phrase
+from inspector.domain.said_forbidden import _PROHIBITION, forbidden_of
 from inspector.domain.survival import UNTRUSTED_WRITERS, Fact
 
 RULE_KINDS = ("constraint", "permission")
@@ -135,15 +136,19 @@ def acts_against_rules(facts: list[Fact], events: list[LogEvent]) -> RuleActs:
             if found is not None:
                 out.hits.append(_hit(f, act, said_at, c, found, results.get(c.call_id)))
     out.hits.sort(key=lambda h: (h.seq, h.key))
-    out.not_read = [_listed(f, "its act is not one a tool call's words can show")
-                    for f in facts if f.kind in RULE_KINDS and f.status in ("active", "pending")
-                    and not f.detail.get("stale_behind") and not (f.status == "pending" and f.writer in UNTRUSTED_WRITERS)
-                    and rule_act(f.value) is None and _forbids(f.value)]
+    for f in facts:  # a prohibition whose act no call can show: listed with the calls it was not read against
+        if (f.kind in RULE_KINDS and f.status in ("active", "pending") and not f.detail.get("stale_behind")
+                and not (f.status == "pending" and f.writer in UNTRUSTED_WRITERS) and rule_act(f.value) is None
+                and _forbids(f.value)):
+            said_at = min(f.seq_numbers) if f.seq_numbers else None
+            out.not_read.append({**_listed(f, "its act is not one a tool call's words can show"),
+                                 "calls_after": sum(1 for c in calls if said_at is None or c.seq > said_at)})
     return out
 
 
 def _forbids(value: str) -> bool:
-    return forbidden_of(value) is not None
+    """The value reads as a prohibition ("do not …", "不得…"), whether or not its act could be read."""
+    return forbidden_of(value) is not None or _PROHIBITION.search(norm_phrase(value)) is not None
 
 
 def _hit(f: Fact, act: RuleAct, said_at: int | None, call: LogEvent, found: Any, result: LogEvent | None) -> RuleHit:

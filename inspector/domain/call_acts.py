@@ -51,6 +51,14 @@ def call_act(act: RuleAct, tool: str | None, args: Any, at: str | None) -> CallA
 
 def _readings(act: RuleAct, tool: str | None, args: Any, at: str | None) -> list[CallAct | None]:
     name = (tool or "").lower()
+    raw = args.get("_raw_arguments") if isinstance(args, dict) else None
+    if isinstance(raw, str):  # not JSON (builder.parse_arguments kept the text): the act's words, read as text
+        needles = [w for w in (*act.command[:1], *act.objects) if w] or [act.kind]
+        low = raw.lower()
+        if all(n in low for n in needles):
+            return [CallAct("unsure", tuple(needles), raw[:200], "the call's arguments are not JSON, so they were "
+                            "read as text, not as what it runs")]
+        return []
     out: list[CallAct | None] = []
     for c in shell_commands(name, args):
         out.append(_command(act, c, at))

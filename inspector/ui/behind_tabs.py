@@ -191,8 +191,9 @@ class FillsTabsLater(_Base):
         from inspector.services.action_rules import rule_acts
 
         rows = await reconciling.list_actions(self.store, session)
-        hits = (await rule_acts(self.store, session)).hits
-        self.query_one("#actions").load(rows, hits)  # type: ignore[attr-defined]
+        acts = await rule_acts(self.store, session)
+        hits = acts.hits
+        self.query_one("#actions").load(rows, hits, acts.not_read)  # type: ignore[attr-defined]
         unknown = sum(1 for a in rows if a.status == "unknown") + sum(1 for h in hits if h.mark == "?")
         against = sum(1 for h in hits if h.mark == "✗")  # check's ✗: a confirmed rule's act done
         self.set_tab_count("tab-actions",  # type: ignore[attr-defined]

@@ -4,6 +4,8 @@ enter jumps to the call on the timeline), then the session's action ledger, unkn
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -51,14 +53,22 @@ class ActionsList(OptionList):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.rows: dict[str, ActionRow] = {}
 
-    def load(self, rows: list[ActionRow], against: list[RuleHit] | None = None) -> None:
+    def load(self, rows: list[ActionRow], against: list[RuleHit] | None = None,
+             not_read: list[dict[str, Any]] | None = None) -> None:
+        """``against``: calls that do, may do or dry-run what a rule forbids; ``not_read``: rules
+        whose act no call can show (rules_read.not_read), said so they never read as checked."""
         self.rows = {a.id: a for a in rows}
         self.clear_options()
         hits = sorted(against or [], key=lambda h: ("✗?·".index(h.mark), h.seq))
-        if hits:
+        unread = [n for n in not_read or [] if n.get("calls_after")]
+        if hits or unread:
             self.add_option(Option(markup("[b]Tool calls against a rule[/b] [dim](docs/verdicts.md, “A call against a "
                                           "rule”)[/]"), disabled=True))
             self.add_options([Option(rule_line(h), id=f"{RULE_ROW}evt:{h.seq}:{h.key}") for h in hits])
+            self.add_options([Option(markup("[dim]– $key (“$rule”) not checked against the $n tool call$s after it: "
+                                            "its act is not one a call's words can show[/]", key=one_line(n["key"]),
+                                            rule=one_line(n["rule"]), n=str(n["calls_after"]),
+                                            s="s" if n["calls_after"] > 1 else ""), disabled=True) for n in unread])
             self.add_option(Option(markup("[b]Action ledger[/b]"), disabled=True))
         if not rows:
             self.add_option(Option(markup("[dim]no actions recorded for this session (the action ledger holds what "
@@ -66,5 +76,7 @@ class ActionsList(OptionList):
                                           "they changed, are on the timeline)[/]"), disabled=True))
         else:
             self.add_options([Option(action_line(a), id=a.id) for a in rows])
-        if hits or rows:
-            self.highlighted = 1 if hits else 0
+        if hits:
+            self.highlighted = 1
+        elif rows:
+            self.highlighted = len(unread) + 2 if unread else 0
