@@ -53,6 +53,9 @@ _WARNINGS: dict[str, str] = {
     "completion_unshown": "completions no event in the range shows",
     "path_misplaced": "paths in a folder the log never shows",
     "value_misstated": "settings the log gives another value",
+    "action_rule_unsure": "tool calls that may break a confirmed rule",
+    "action_rule_pending": "tool calls against a pending rule",
+    "action_rule_dry_run": "dry runs of what a rule forbids",
 }
 
 
