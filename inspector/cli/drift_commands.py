@@ -9,6 +9,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument
+from inspector.cli.strict_gate import gate, strict_line, strict_option
 from inspector.domain.errors import BadInput
 from inspector.domain.plurals import counted as _n
 from inspector.domain.trust import record_text
@@ -63,11 +64,13 @@ def _where(verbatim_in: tuple[str, ...], cited: tuple[str, ...]) -> str:
 @click.option("--generation", type=click.IntRange(min=0), help="Default: the latest generation.")
 @click.option("--summarizer", metavar="CMD", help="A command that reads the events as JSON on stdin and writes a "
               "narrative rebuild on stdout, shown beside the extractive one.")
+@strict_option
 @json_option
 @run_command()
-async def drift_cmd(store: Path, session: str, generation: int | None, summarizer: str | None, as_json: bool) -> int:
+async def drift_cmd(store: Path, session: str, generation: int | None, summarizer: str | None, strict: bool,
+                    as_json: bool) -> int:
     """Where a summary generation left the protected state; exit 1 when its verdict is failed (a ✗ drift
-    finding, or the same generation's survival ✗), 0 on warnings (?) only."""
+    finding, or the same generation's survival ✗), 0 on warnings (?) only (1 with --strict)."""
     # One read of the raw log for drift, survival and check's verdict (drift_agreement): the command writes nothing.
     with reads_once():
         async with await open_store(store) as opened:
@@ -105,12 +108,12 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
             # (a 50-character slug) pushed its marks out of line with the others' (newuser-18)
             lines += [f"  {' '.join(mark[t.cells[k][g]] for g in t.generations)}  {k}" for k in t.keys]
             if any(c == "after" for row in t.cells.values() for c in row.values()):
-                lines.append("  (· first said after that generation's range: not judged there)")
+                lines.append("  (· first said after that generation's range, or written by the owner after it: not judged there)")
         lines.append("rebuild from the raw log:")
         lines += [f"  {r.key}: “{r.value}” " + _where(r.verbatim_in, r.cited) for r in report.rebuild]
         if report.narrative:
             lines += ["narrative rebuild:", *report.narrative.splitlines()]  # its lines are its own
-        return lines
+        return lines + strict_line(verdict, strict, "generation")
 
     doc = report.as_dict() | {"cleared_results": [c.as_dict() for c in lost_context]}
     # the headline and verdict a person reads, for scripts too; with no generation, nothing drifted
@@ -119,10 +122,12 @@ async def drift_cmd(store: Path, session: str, generation: int | None, summarize
     # carries check's own verdict beside it with why they differ (services/drift_agreement.py)
     doc |= ({"headline": drift_headline(report.findings)} | (agreed or {})
             if report.generation is not None else {"headline": "no summary generations", "verdict": "clear"})
-    emit(doc, as_json, human)
     # the verdict the JSON says (drift and survival of this generation): "failed" with exit 0 told a
     # script the survival ✗ it printed was no failure (docs/verdicts.md, "Exit codes agree")
-    return EXIT_REFUSED if report.blocking or doc.get("verdict") == "failed" else EXIT_OK
+    verdict = "failed" if report.blocking else doc["verdict"]
+    doc = gate(verdict, strict) | doc  # "ok" first, as check's: the gate's answer, the exit code's
+    emit(doc, as_json, human)
+    return EXIT_OK if doc["ok"] else EXIT_REFUSED
 
 
 @click.command("correct")

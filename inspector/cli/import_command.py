@@ -18,14 +18,14 @@ import click
 
 from inspector.cli.counts import counts_text
 from inspector.cli.import_progress import ImportProgress
-from inspector.cli.output import EXIT_OK, echo_safe, emit, json_option, json_text, lines_text, run_command
-from inspector.cli.store_commands import (
+from inspector.cli.import_words import (
     SHOWN_PROBLEMS,
     next_steps,
     pending_steps,
     refuse_transcript_name,
     reviewer_option,
 )
+from inspector.cli.output import EXIT_OK, echo_safe, emit, json_option, json_text, lines_text, run_command
 from inspector.cli.store_param import STORE
 from inspector.domain.errors import InspectorError
 from inspector.domain.file_name_text import text_name
