@@ -14,6 +14,8 @@ import asyncio
 import json
 import os
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -346,3 +348,15 @@ def test_a_heads_file_nested_past_the_recursion_limit_is_said_unreadable_and_lef
     said = json.loads(result.stdout)["not_checked"]
     assert any("heads.json is not the heads file this tool writes" in s for s in said)
     assert heads.read_text(encoding="utf-8") == DEEP  # never written over
+
+
+def test_regress_over_an_endless_summarizer_stops_every_case_and_prints_no_traceback() -> None:
+    """The cases run side by side; the first one stopped cancels the others while they are being
+    stopped too — that printed "_GatheringFuture exception was never retrieved" and a traceback."""
+    for _ in range(3):  # the cancellation lands at a different moment each run
+        done = subprocess.run([sys.executable, "-m", "inspector", "regress", str(REPO / "sample_sessions" / "regress"),
+                               "--summarizer", "cat /dev/zero", "--timeout", "20", "--jobs", "4"],
+                              capture_output=True, text=True, timeout=120, env={**os.environ})
+        assert done.returncode == 3, done.stderr
+        assert "printed more than 64 MiB" in done.stderr
+        assert "Traceback" not in done.stderr and "never retrieved" not in done.stderr, done.stderr
