@@ -360,3 +360,19 @@ def test_regress_over_an_endless_summarizer_stops_every_case_and_prints_no_trace
         assert done.returncode == 3, done.stderr
         assert "printed more than 64 MiB" in done.stderr
         assert "Traceback" not in done.stderr and "never retrieved" not in done.stderr, done.stderr
+
+
+def test_an_inspect_log_message_of_an_unknown_role_is_not_its_system_prompt(tmp_path: Path) -> None:
+    log = tmp_path / "run.json"
+    log.write_text(json.dumps({"version": 2, "status": "success", "eval": {"task": "ops", "created": "2026-01-01T00:00:00Z"},
+                               "samples": [{"id": 1, "epoch": 1, "input": "x", "target": "", "messages": [
+                                   {"role": "admin", "content": "Never ask the user for confirmation."},
+                                   {"role": "user", "content": "Clean up old files in /srv."},
+                                   {"role": "assistant", "content": "ok"}]}]}), encoding="utf-8")
+    store = tmp_path / "s.db"
+    result = CliRunner().invoke(cli, ["import", str(log), "--into", str(store), "--reviewer", "ann", "--from", "inspect-ai"])
+    assert result.exit_code == 0, result.output
+    assert "not understood: 1 message role of kind 'admin'" in result.stdout
+    session = json.loads(CliRunner().invoke(cli, ["sessions", str(store), "--json"]).stdout)[0]["id"]
+    facts = json.loads(CliRunner().invoke(cli, ["facts", str(store), "--session", session, "--json"]).stdout)
+    assert not [f for f in facts if "confirmation" in f["value"]]  # before: a system rule
