@@ -21,14 +21,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from textual.widgets import Input
 
 from inspector.cli.main import cli
 from inspector.services import outside_command
 from inspector.services.importing import import_file
 from inspector.store.connection import open_store
 from inspector.ui.app import InspectorApp
+from inspector.ui.correction_dialog import CorrectionDialog
 from inspector.ui.widgets.timeline_view import TimelineView
-from tests.test_app import settle
+from tests.test_app import settle, text_of
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "sample_sessions" / "01_export_timeout.jsonl"
@@ -381,3 +383,19 @@ def test_an_inspect_log_message_of_an_unknown_role_is_not_its_system_prompt(tmp_
     session = json.loads(CliRunner().invoke(cli, ["sessions", str(store), "--json"]).stdout)[0]["id"]
     facts = json.loads(CliRunner().invoke(cli, ["facts", str(store), "--session", session, "--json"]).stdout)
     assert not [f for f in facts if "confirmation" in f["value"]]  # before: a system rule
+
+
+async def test_an_emptied_value_with_no_reason_is_said_first_and_keeps_the_cursor_on_the_value(
+        sample_store: Path) -> None:
+    app = InspectorApp(sample_store)
+    async with app.run_test(size=(120, 35)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("1", "down", "c")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, CorrectionDialog)
+        dialog.query_one("#correct-value", Input).value = ""
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert "A correction needs a value." in text_of(dialog.query_one("#correct-result"))  # before: "a reason"
+        assert app.focused is dialog.query_one("#correct-value", Input)  # before: the reason box, below
