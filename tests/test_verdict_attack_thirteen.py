@@ -106,3 +106,15 @@ def test_a_count_citing_a_run_that_ran_no_test_is_judged_against_none_passing() 
     assert not output_misstated("3 tests pass (evt:3).", runs) and not output_misstated("3 tests pass.", runs)
     jest = [ToolRun(3, "npx jest", "PASS a.test.js\nTests:       3 passed, 3 total"), ToolRun(7, "npx jest", JEST_NONE)]
     assert output_misstated("All 3 tests pass (evt:7).", jest)
+
+
+def test_a_citation_repeated_thousands_of_times_is_read_to_a_bound_and_never_cleared_by_it() -> None:
+    """A text citing the failing run thousands of times in sentences that say nothing of it names nothing;
+    past the bound the rest is not read, so the failure stays unnamed (✗), never named by the repetition."""
+    from inspector.domain.said import Said
+    from inspector.domain.said_failures import mentioned_anywhere
+
+    flood = Said.of("go test ./... passed evt:7 " * 5000)
+    assert mentioned_anywhere(flood, ["evt:7", "go test ./..."], ("go test ./...",)) is None
+    told = Said.of("go test ./... passed evt:7 " * 50 + "Then go test ./... fails again (evt:7).")
+    assert mentioned_anywhere(told, ["evt:7", "go test ./..."], ("go test ./...",)) is not None

@@ -18,6 +18,7 @@ what failed.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from inspector.domain.said import Said
 
@@ -46,24 +47,40 @@ def says_failed(text: str) -> bool:
     return _undenied(_STATED, _DENIED, text) and not _undenied(_FIXED, _FIX_DENIED, text)
 
 
-def _clause(sentence: str, at: int) -> str:
-    starts = [m.end() for m in _CLAUSE.finditer(sentence, 0, at)]
-    end = _CLAUSE.search(sentence, at)
-    return sentence[starts[-1] if starts else 0:end.start() if end else len(sentence)]
+_JOINED = 3  # sentences an ellipsis may join ("go test ./... FAILED": the splitter ends one at "./...")
+
+
+def _sentence(said: Said, i: int) -> tuple[str, list[int], bool]:
+    """Sentence ``i`` (joined to the next while it ends in an ellipsis), where its clauses start, and
+    whether it says something failed — worked out once per sentence (every citation in it asks)."""
+    def read() -> tuple[str, list[int], bool]:
+        spans = said.sentences
+        text, j = spans[i].text, i
+        while text.rstrip().endswith(("...", "…")) and j + 1 < len(spans) and j - i < _JOINED:
+            j += 1
+            text += spans[j].text
+        return text, [0, *(m.end() for m in _CLAUSE.finditer(text))], says_failed(text)
+
+    return said.remember(("failure_stated", i), read)
 
 
 def stated_at(said: Said, pos: int) -> bool:
     """Whether the citation at ``pos`` of the summary's text stands where the summary says it failed: in
-    its clause, else anywhere in its sentence."""
+    its sentence, or — when a fix word elsewhere in the sentence denies it there — in its own clause."""
     i = said.sentence_index(pos)
-    spans = said.sentences
-    if i < 0 or pos >= spans[i].end:
+    if i < 0 or pos >= said.sentences[i].end:
         return False
-    text = spans[i].text
-    while text.rstrip().endswith(("...", "…")) and i + 1 < len(spans):  # "go test ./... FAILED": one sentence
-        i += 1
-        text += spans[i].text
-    return says_failed(_clause(text, pos - spans[said.sentence_index(pos)].start)) or says_failed(text)
+    text, starts, failed = _sentence(said, i)
+    if failed:
+        return True
+    at = pos - said.sentences[i].start
+    begin = starts[bisect_right(starts, at) - 1]
+    return said.remember(("failure_stated", i, begin), lambda: says_failed(_clause_from(text, begin)))
+
+
+def _clause_from(text: str, begin: int) -> str:
+    end = _CLAUSE.search(text, begin)
+    return text[begin:end.start() if end else len(text)]
 
 
 __all__ = ["says_failed", "stated_at"]
