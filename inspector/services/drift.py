@@ -20,7 +20,7 @@ from inspector.domain.drift import (
 from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, no_generation
 from inspector.domain.facts_system import from_prompt
-from inspector.domain.facts_window import WHOLE_BELOW
+from inspector.domain.facts_window import WHOLE_BELOW, window_of
 from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
 from inspector.domain.result_in_part import LongResult, at_risk
@@ -43,6 +43,7 @@ from inspector.services.log_reads import (
     max_seq,
     read_in_part,
     untrusted_rules,
+    user_readings,
 )
 from inspector.services.owner_late import owner_late
 from inspector.services.read_once import already, kept
@@ -143,7 +144,10 @@ async def _said_in_part(db: aiosqlite.Connection, session: str) -> tuple[tuple[i
     rows = await db.execute_fetchall(
         "SELECT seq, length(content) FROM events WHERE session = ? AND kind = 'user_message' "
         "AND trust IN ('user', 'reviewer') AND length(content) >= ? ORDER BY seq", (session, WHOLE_BELOW))
-    return tuple((int(r[0]), int(r[1])) for r in rows)
+    # only a message whose own words the rules skipped: one whose every own-words paragraph was read
+    # around a pasted log is judged as any other (facts_own_words, flow-19)
+    readings = await user_readings(db, session, [int(r[0]) for r in rows])
+    return tuple((int(r[0]), int(r[1])) for r in rows if int(r[0]) not in readings or readings[int(r[0])].own_skipped)
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:
@@ -188,7 +192,9 @@ async def _events(store: Store, session: str, covers: tuple[int, int] | None) ->
         f"SELECT seq, kind, trust, {FACTS_TEXT}, CASE WHEN kind = 'tool_call' THEN extra END FROM events "
         "WHERE session = ? AND seq BETWEEN ? AND ? AND (content IS NOT NULL OR kind = 'tool_call') ORDER BY seq",
         (session, lo, hi))
-    read = [(RawEvent(int(r[0]), r[1], r[2], r[3] or "", call_input_of_extra(r[4])), r[3] is not None) for r in rows]
+    # a huge user message comes whole from FACTS_TEXT and is read here as every rule reads it (its own words)
+    read = [(RawEvent(int(r[0]), r[1], r[2], window_of(r[1], r[3]) if r[3] else "", call_input_of_extra(r[4])),
+             r[3] is not None) for r in rows]
     return [e for e, has_text in read if has_text or e.call_input is not None], [e for e, has_text in read if has_text]
 
 
