@@ -70,7 +70,9 @@ def test_a_count_in_words_is_judged_against_the_run_it_cites(judged: dict) -> No
     ("The failure at evt:3 was fixed.", False), ("Nothing failed (evt:7).", False), ("没有失败（evt:7）。", False),
     ("go test ./... still fails (evt:7).", True), ("The last run (evt:7) is unresolved.", True),
     ("The discount test does not pass yet (evt:7).", True), ("压测命中率 0.71，未达标（evt:3）。", True),
-    ("最后一次运行（evt:7）仍然失败，未解决。", True), ("It has not been fixed (evt:7); 2 errors remain.", True)])
+    ("最后一次运行（evt:7）仍然失败，未解决。", True), ("It has not been fixed (evt:7); 2 errors remain.", True),
+    ("`make lint` exited with code 2 (evt:5).", True), ("`make lint` exited with code 0 (evt:5).", False),
+    ("The push was rejected (evt:5).", True), ("Nothing was rejected (evt:5).", False), ("退出码为 1（evt:5）。", True)])
 def test_a_citation_names_a_failure_only_where_it_says_it_failed(text: str, said: bool) -> None:
     assert says_failed(text.casefold()) is said
 
