@@ -190,9 +190,11 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                                                 "cannot tell whether it says the same (a person or --judge can)."
                                                 if other_language(fact.value, said) else "")))
         elif kind == "decision" and fact.alternatives and not _decision_named(said, fact):
-            missing_found.append(Finding("protected_missing", fact.key,
-                                         f"generation {gen.generation} names neither the decision “{fact.value}” "
-                                         f"({fact.key}) nor its alternatives: the choice is gone."))
+            late = corrected_after(fact.sources, gen.written_at) if claim is None else None
+            missing_found.append(owner_note(gen.generation, fact.key, kind, fact.value, late, replaced_in(
+                fact.replaced, said.in_text)) if late is not None else Finding(
+                "protected_missing", fact.key, f"generation {gen.generation} names neither the decision "
+                f"“{fact.value}” ({fact.key}) nor its alternatives: the choice is gone."))
         elif kind == "open_issue" and fact.value not in unresolved:
             closed_found.append(Finding("open_issue_closed", fact.key,
                                         f"the open issue “{fact.value}” is not among generation {gen.generation}'s "
