@@ -99,7 +99,10 @@ def _segments(text: str) -> list[tuple[int, int, str]]:
             # an indented line (a traceback's code line, a wrapped record) goes with the log lines around
             # it, unless it holds a rule's words; anywhere else it is the user's
             kind = "log" if _log_shaped(line) else "indent" if line[0] in " \t" and not _holds_rule(line) else "own"
-            out.append((start, end, kind))
+            if kind == "own" and out and out[-1][2] == "own" and out[-1][1] == start:
+                out[-1] = (out[-1][0], end, "own")  # one segment for a paragraph of the user's
+            else:
+                out.append((start, end, kind))
         else:  # a pasted log on one line ("…status=500; 2026-01-06T…"): its sentences and records
             at = start
             for m in _SPLIT.finditer(line):
