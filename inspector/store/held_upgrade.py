@@ -136,8 +136,11 @@ class HeldUpgrade:
                 assert writer is not None
                 try:
                     done = await upgrade_file(writer, self.path)
-                    with held_files.writing(self.path):
-                        await commit(writer)
+                    if done is None:  # upgraded by another process since the copy: nothing to commit
+                        await writer.rollback()
+                    else:
+                        with held_files.writing(self.path):
+                            await commit(writer)
                 except BaseException:
                     await writer.rollback()
                     raise
