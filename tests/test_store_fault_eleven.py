@@ -121,8 +121,11 @@ def _imports(store: Path) -> list[list[int]]:
 def _wait_for(check: Any, children: list[subprocess.Popen[str]], seconds: float = 90) -> None:
     deadline = time.monotonic() + seconds
     while not check():
-        assert all(c.poll() is None for c in children) and time.monotonic() < deadline, \
-            [c.communicate() for c in children]
+        if not all(c.poll() is None for c in children) or time.monotonic() >= deadline:
+            for child in children:  # a follower still running would keep communicate() waiting for ever
+                if child.poll() is None:
+                    child.kill()
+            pytest.fail(str([c.communicate(timeout=30)[1] for c in children]))
         time.sleep(0.1)
 
 
