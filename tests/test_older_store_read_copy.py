@@ -110,3 +110,22 @@ def test_a_killed_process_copy_is_removed_by_the_next_copy(sample_store: Path, t
                           text=True, env=dict(os.environ, TMPDIR=str(temp_folder)), timeout=120)
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in temp_folder.iterdir()) == [alive.name]
+
+
+def test_a_slow_copy_is_said_in_the_left_at_format_line() -> None:
+    """The copy is paid by every command until the store is upgraded: a second or more of it is said,
+    beside the command that ends it."""
+    from inspector.store import format_upgrade
+
+    heard: list[str] = []
+    format_upgrade.report_to(lambda text, final: heard.append(text))
+    try:
+        format_upgrade.left_as_it_was(format_upgrade.Upgrade("/x/slow.db", 8, FORMAT_VERSION, 0, 2.54))
+        format_upgrade.left_as_it_was(format_upgrade.Upgrade("/x/quick.db", 8, FORMAT_VERSION, 0, 0.2))
+        format_upgrade.say_left()
+    finally:
+        format_upgrade.report_to(None)
+    [slow] = [t for t in heard if "slow.db" in t]
+    [quick] = [t for t in heard if "quick.db" in t]
+    assert "reading it through an upgraded copy took 2.5 s, which every command pays until it is upgraded" in slow
+    assert "`inspector upgrade /x/slow.db` upgrades it" in slow and "took" not in quick
