@@ -233,3 +233,38 @@ def test_the_clock_set_back_after_the_act_that_upgraded_an_older_store(sample_st
     assert done.exit_code == 0, done.output
     report = json.loads(done.stdout)
     assert report["ok"] and report["clock_went_back"][0]["at"] == "2099-11-30T12:00:00.000000Z"
+
+
+async def test_a_read_only_open_leaves_nothing_beside_the_store(sample_store: Path) -> None:
+    """Before: opened read-only (on purpose, or a file without write permission on a writable folder)
+    a current store's read left an empty -wal and a 32 KiB -shm beside it."""
+    from inspector.services.sessions import list_sessions
+
+    before = _folder(sample_store)
+    async with await open_store(sample_store, read_only=True) as store:
+        assert len(await list_sessions(store)) == 6
+    assert _folder(sample_store) == before
+
+
+async def test_a_read_only_open_never_removes_a_log_another_process_took_up(sample_store: Path) -> None:
+    """The log and index a read-only look made are removed at close only when no other process has
+    the store open (the index's DMS lock): a writer that opened it meanwhile keeps them, and its commit."""
+    from inspector.services.sessions import list_sessions
+
+    holder_code = ("import sqlite3, sys, time\n"
+                   f"db = sqlite3.connect({str(sample_store)!r}, isolation_level=None)\n"
+                   "db.execute('SELECT count(*) FROM sessions').fetchall()\n"
+                   "print('open', flush=True)\n"
+                   "sys.stdin.readline()\n"
+                   "db.execute(\"INSERT INTO store_meta(key, value) VALUES ('holder', 'kept')\")\n"
+                   "db.close()\n")
+    async with await open_store(sample_store, read_only=True) as store:
+        assert len(await list_sessions(store)) == 6
+        holder = subprocess.Popen([sys.executable, "-c", holder_code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  text=True)
+        assert holder.stdout is not None and holder.stdout.readline() == "open\n"
+    assert Path(f"{sample_store}-shm").exists()  # the holder's now: not removed under it
+    holder.communicate("go\n", timeout=60)
+    assert holder.returncode == 0
+    with closing(sqlite3.connect(sample_store)) as db:
+        assert db.execute("SELECT value FROM store_meta WHERE key = 'holder'").fetchone() == ("kept",)
