@@ -129,3 +129,34 @@ def test_a_slow_copy_is_said_in_the_left_at_format_line() -> None:
     [quick] = [t for t in heard if "quick.db" in t]
     assert "reading it through an upgraded copy took 2.5 s, which every command pays until it is upgraded" in slow
     assert "`inspector upgrade /x/slow.db` upgrades it" in slow and "took" not in quick
+
+
+async def test_searches_of_an_older_store_read_through_its_copy_find_what_the_upgraded_store_finds(
+        sample_store: Path, tmp_path: Path, temp_folder: Path) -> None:
+    """The copy is not indexed by a search (a write that would upgrade the file): its searches read the
+    events above the watermark instead — the same hits, in the same order, as once it is upgraded."""
+    import shutil
+
+    from inspector.services.search import search
+
+    _to_format_8(sample_store)
+    upgraded = tmp_path / "upgraded" / "samples.db"
+    upgraded.parent.mkdir()
+    shutil.copyfile(sample_store, upgraded)
+    async with await open_store(upgraded, hold_upgrade=False):
+        pass  # upgraded at the open, as `inspector upgrade` does
+    queries = [("s-export", "导出"), ("s-export", "超"), ("s-export", "p9"), ("s-weather", "weather"),
+               ("s-weather", "天"), ("s-injected", "rule"), ("s-bigfold", "log")]
+
+    def seen(result: object) -> list[tuple[object, ...]]:
+        return [(h.where, h.ref, h.occurrences, h.offsets, h.matched) for h in result.hits]  # type: ignore[attr-defined]
+
+    found: dict[str, list[object]] = {"older": [], "upgraded": []}
+    for name, path in (("older", sample_store), ("upgraded", upgraded)):
+        async with await open_store(path) as store:
+            for session, query in queries:
+                result = await search(store, session, query)
+                found[name].append((result.complete, result.more, seen(result)))
+    assert found["older"] == found["upgraded"]
+    assert any(hits for _c, _m, hits in found["older"])  # they found something
+    assert _version(sample_store) == 8
