@@ -20,7 +20,7 @@ import pytest
 
 from inspector.services.candidates import reject
 from inspector.services.sessions import list_sessions
-from inspector.store import read_copy
+from inspector.store import read_copy, wal_commits
 from inspector.store.connection import open_store
 from inspector.store.schema import FORMAT_VERSION
 from tests.test_format_upgrade_said import _folder, _version
@@ -160,3 +160,26 @@ async def test_searches_of_an_older_store_read_through_its_copy_find_what_the_up
     assert found["older"] == found["upgraded"]
     assert any(hits for _c, _m, hits in found["older"])  # they found something
     assert _version(sample_store) == 8
+
+
+async def test_an_older_store_s_open_finishes_a_deletion_s_checkpoint(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Storefault-ten "what stays" 2: a deletion's note met by an open whose upgrade was held in a
+    transaction on the writer could not be finished there (the checkpoint cannot run inside it): it
+    was only named. The copy leaves the writer free: the open finishes it, and leaves the format."""
+    from tests.test_deletion_wal_residue import PHONE, _deleted_with_a_reader
+
+    store, reader = await _deleted_with_a_reader(tmp_path, monkeypatch)
+    try:
+        reader.rollback()  # the reader's snapshot ends; the program stays open
+        with closing(sqlite3.connect(store, isolation_level=None)) as db:  # as format 8 left it: an
+            # inspector's commit (with its mark) in the log, after the deletion's frames
+            db.executescript(f"BEGIN; DROP INDEX events_long_extra; PRAGMA user_version = 8; {wal_commits.MARK_SQL}; "
+                             "COMMIT;")
+        async with await open_store(store) as opened:
+            assert opened.held_upgrade is not None  # read through its copy
+            assert opened.deletion_finished is not None and opened.deleted_text_in_file is None
+            assert PHONE not in Path(f"{store}-wal").read_bytes()
+        assert _live_version(store) == 8 and not Path(f"{store}-deletion").exists()
+    finally:
+        reader.close()
