@@ -87,7 +87,9 @@ def check_badges(check: dict[str, Any], shown: set[str] | frozenset[str] = froze
     counts = check.get("counts") or {}
     for name, label, many in (("candidates", "refused candidate", None), ("handoffs", "refused handoff", None),
                               ("stubs", "stub problem", None),
-                              ("survival", "fact lost or contradicted", "facts lost or contradicted")):
+                              ("survival", "fact lost or contradicted", "facts lost or contradicted"),
+                              ("action_against_rule", "tool call against a confirmed rule",
+                               "tool calls against a confirmed rule")):
         if check.get(name):
             out.append(("error", f"⚠ {_n(counts.get(name, len(check[name])), label, many)}"))
     codes: dict[str, int] = {}
@@ -104,7 +106,7 @@ def check_section(data: dict[str, Any]) -> str:
     """``inspector check``'s result for this session, every item with its sentence."""
     check = data.get("check") or {}
     items = []
-    for name in ("protocol", "stubs", "drift", "survival"):
+    for name in ("protocol", "stubs", "drift", "survival", "action_against_rule"):
         items += [("error", p.get("code", name), p.get("message", "")) for p in check.get(name) or []]
     for name, id_key in (("candidates", "candidate"), ("handoffs", "handoff")):
         for item in check.get(name) or []:

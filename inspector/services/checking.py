@@ -15,6 +15,7 @@ from inspector.domain.deletion import reason_code
 from inspector.domain.errors import BadInput
 from inspector.domain.terminal_safe import inert
 from inspector.services import candidates, claims, cleared, handoffs, unread_lines
+from inspector.services.action_rules import rule_acts, rule_findings
 from inspector.services.content_warnings import content_warnings
 from inspector.services.drift import latest_findings_and_context
 from inspector.services.overview import protocol_problems
@@ -48,6 +49,11 @@ class SessionCheck:
     cleared_results: list[dict[str, Any]] = field(default_factory=list)
     # Acts an imported sif file claimed that nobody made here (services/claims.py): each is also a warning.
     unverified_acts: list[dict[str, Any]] = field(default_factory=list)
+    # The agent's tool calls against a confirmed rule, done exactly (services/action_rules.py): ✗.
+    # Calls that may break a rule, or break a pending one, are warnings ("?"); dry runs are listed.
+    action_rule: list[dict[str, Any]] = field(default_factory=list)
+    # what the rules check read: rules read as an act, rules no call can show, rules not counted
+    rules_read: dict[str, Any] | None = None
     # Deletion requests filed and not carried out (review-15 item 1): what is about to be removed,
     # listed so a CI reader sees it; never a verdict (filing one does not change the exit code).
     deletion_requests: list[dict[str, Any]] = field(default_factory=list)
@@ -57,7 +63,8 @@ class SessionCheck:
 
     @property
     def ok(self) -> bool:
-        return not (self.protocol or self.candidates or self.drift or self.survival or self.handoffs or self.stubs)
+        return not (self.protocol or self.candidates or self.drift or self.survival or self.handoffs or self.stubs
+                    or self.action_rule)
 
     @property
     def verdict(self) -> str:
@@ -74,12 +81,13 @@ class SessionCheck:
                 "drift": self.drift, "survival": self.survival, "survival_tally": self.survival_tally,
                 "survival_headline": self.survival_headline,
                 "handoffs": self.handoffs, "warnings": self.warnings, "stubs": self.stubs,
+                "action_against_rule": self.action_rule, "rules_read": self.rules_read,
                 "cleared_results": self.cleared_results,
                 "unverified_acts": self.unverified_acts, "pending_deletion_requests": self.deletion_requests,
                 "checks_run": list(self.ran)}
 
 
-CHECKS = ("protocol", "stubs", "candidates", "drift", "survival", "handoffs", "warnings")
+CHECKS = ("protocol", "stubs", "candidates", "drift", "survival", "rules", "handoffs", "warnings")
 
 
 async def check_store(store: Store, *, sessions: list[str] | None = None,
@@ -123,6 +131,11 @@ async def check_store(store: Store, *, sessions: list[str] | None = None,
             result.survival, result.warnings = said.findings, result.warnings + said.warnings
             if report.result is not None:
                 result.survival_tally, result.survival_headline = report.result.tally()._asdict(), report.headline()
+        if "rules" in wanted:
+            acts = await rule_acts(store, info.id)
+            result.action_rule, said = rule_findings(info.id, acts)
+            result.warnings += said
+            result.rules_read = {k: v for k, v in acts.as_dict().items() if k != "hits"}
         if "handoffs" in wanted:
             for h, c in await handoffs.list_handoffs(store, info.id):
                 if h["status"] == "pending" and not c.acceptable:

@@ -9,6 +9,7 @@ from inspector.domain.protocol import CallShape, ProtocolProblem, find_problems,
 from inspector.domain.stale_pending import without_stale_pending
 from inspector.domain.trust import label_conflict
 from inspector.services import claims, unread_lines
+from inspector.services.action_rules import rule_acts, rule_findings
 from inspector.services.drift import latest_findings_and_context
 from inspector.services.sessions import SessionSummary, get_session
 from inspector.services.survival import survival_report
@@ -43,12 +44,16 @@ class Badges:
     # them (stale_pending), only a reject decides them. Counted apart, not in pending_state, as survival
     # leaves them out ("· 1 stale proposal not counted"): "◌ 3 pending records" promised three to confirm.
     stale_state: int = 0
+    # Tool calls that did what a confirmed rule forbids: check's ✗ ``action_against_rule`` findings
+    # (services/action_rules.py), so the header never shows less than check; its "?" ones are in not_judged.
+    rules_broken: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {"pending_candidates": self.pending_candidates, "unknown_actions": self.unknown_actions,
                 "pending_state": self.pending_state, "protocol": self.protocol, "drift": self.drift,
                 "survival": self.survival, "not_judged": self.not_judged,
-                "survival_lost": self.survival_lost, "stale_state": self.stale_state}
+                "survival_lost": self.survival_lost, "stale_state": self.stale_state,
+                "rules_broken": self.rules_broken}
 
 
 async def _count(store: Store, sql: str, *params: Any) -> int:
@@ -79,6 +84,8 @@ async def session_badges(store: Store, session: str) -> Badges:
     survival = report.headline() if report.generation is not None and report.verdicts else None
     unjudged = await unjudged_and_lost(store, session, findings, report)
     unjudged += claims.warnings(session, await claims.unverified_acts(store, session))
+    broken, said = rule_findings(session, await rule_acts(store, session))
+    unjudged += said
     pending, stale = await _pending_and_stale(store, session)
     return Badges(
         pending_candidates=await _count(
@@ -95,6 +102,7 @@ async def session_badges(store: Store, session: str) -> Badges:
         not_judged=sum(1 for w in unjudged if w["code"] in UNJUDGED_CODES),
         not_judged_in=tuple(dict.fromkeys(w["where"] for w in unjudged if w["code"] in UNJUDGED_CODES)),
         survival_lost=len(survival_verdict(session, report).findings),
+        rules_broken=len(broken),
     )
 
 
@@ -136,13 +144,14 @@ async def protocol_problems(store: Store, session: str, adapter: str) -> list[An
 
 async def _shape_problems(store: Store, session: str, adapter: str) -> list[Any]:
     """Call pairing and reasoning problems (everything but label conflicts)."""
-    # A call id with both a call and a result in the log pairs up whatever else it holds, and
+    # A call id with one call and one result in the log pairs up whatever else it holds, and
     # deleted events only add pairs (tombstones): only the other ids can be orphaned or open.
     # The covering call index groups them without reading a row.
     shapes = [CallShape(seq, kind, call_id) for seq, kind, call_id in await store.db.execute_fetchall(
         "SELECT seq, kind, call_id FROM events WHERE session = ? AND call_id IN ("
         "SELECT call_id FROM events WHERE session = ? AND call_id IS NOT NULL GROUP BY call_id "
-        "HAVING NOT (MAX(kind = 'tool_call') AND MAX(kind = 'tool_result')))", (session, session))]
+        "HAVING NOT (MAX(kind = 'tool_call') AND MAX(kind = 'tool_result')) "
+        "OR COUNT(CASE WHEN kind = 'tool_call' THEN 1 END) > 1 OR COUNT(CASE WHEN kind = 'tool_result' THEN 1 END) > 1)", (session, session))]  # an id used twice
     for (call_id, kind), seq in (await deleted_calls(store.db, session)).items():
         shapes.append(CallShape(seq, kind, call_id))  # deleted, but it happened: no orphan, no open call
     if adapter == "deepseek-thinking-tools":

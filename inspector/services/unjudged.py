@@ -25,8 +25,10 @@ from inspector.store.connection import Store
 # whether they were invented, so the line cannot say "✓". An act a sif file claimed that nobody
 # made here (``unverified_act``) is "?" too: the file says decided, the store says undecided; and so
 # is a confirmed evidence reference the summary does not name (``facts_not_restated``).
+# A tool call that may do what a confirmed rule forbids, or does what a pending one forbids
+# (services/checking.rule_findings), is "?" as well; a dry run of it is listed only.
 UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown", "facts_not_restated", "unverified_act",
-                            "lines_unread"}) | NOT_JUDGED
+                            "lines_unread", "action_rule_unsure", "action_rule_pending"}) | NOT_JUDGED
 
 
 async def unjudged_and_lost(store: Store, session: str, found: list[Finding],
@@ -42,5 +44,7 @@ async def unjudged_and_lost(store: Store, session: str, found: list[Finding],
 
 def unjudged_drift(session: str, found: list[Finding]) -> list[dict[str, Any]]:
     """Drift's warnings that a rule could not judge a sentence or a name (``check --only drift``)."""
+    # A code that is a finding in one case and a warning in another (completion_unshown): only the
+    # warning says a rule could not judge; the finding is drift's ✗ line already.
     return [{"code": f.code, "where": "drift", "id": session, "message": f.message}
-            for f in found if f.code in NOT_JUDGED]
+            for f in found if f.code in NOT_JUDGED and f.severity == "warning"]

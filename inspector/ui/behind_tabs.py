@@ -188,11 +188,16 @@ class FillsTabsLater(_Base):
 
     async def _load_actions(self, session: str) -> None:
         from inspector.services import reconciling
+        from inspector.services.action_rules import rule_acts
 
         rows = await reconciling.list_actions(self.store, session)
-        self.query_one("#actions").load(rows)  # type: ignore[attr-defined]
-        unknown = sum(1 for a in rows if a.status == "unknown")
-        self.set_tab_count("tab-actions", f"?{unknown}" if unknown else "")  # type: ignore[attr-defined]
+        acts = await rule_acts(self.store, session)
+        hits = acts.hits
+        self.query_one("#actions").load(rows, hits, acts.not_read)  # type: ignore[attr-defined]
+        unknown = sum(1 for a in rows if a.status == "unknown") + sum(1 for h in hits if h.mark == "?")
+        against = sum(1 for h in hits if h.mark == "✗")  # check's ✗: a confirmed rule's act done
+        self.set_tab_count("tab-actions",  # type: ignore[attr-defined]
+                           f"✗{against}" if against else f"?{unknown}" if unknown else "")
 
     async def _load_drift(self, session: str) -> None:
         from inspector.services.cleared import cleared_results
@@ -242,4 +247,9 @@ class FillsTabsLater(_Base):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "actions" and event.option.id and self.session:
+            from inspector.ui.widgets.actions_list import RULE_ROW
+
+            if event.option.id.startswith(RULE_ROW):  # a call against a rule: to the call on the timeline
+                self.jump_to(":".join(event.option.id[len(RULE_ROW):].split(":")[:2]))  # type: ignore[attr-defined]
+                return
             self.reconcile_action(event.option.id)  # type: ignore[attr-defined]

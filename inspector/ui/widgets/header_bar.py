@@ -29,7 +29,8 @@ Badge = tuple[Content, Content]  # (full form, short form)
 # lists drift's (and survival's too, under the latest generation), the Survival tab the facts survival
 # could not judge or that need not be restated, the others the acts an imported file claimed.
 WARNINGS_OPEN = {"drift": "focus_drift", "survival": "focus_survival", "candidate": "focus_candidates",
-                 "handoff": "focus_handoffs", "deletion_request": "focus_deletions", "action": "focus_actions"}
+                 "handoff": "focus_handoffs", "deletion_request": "focus_deletions", "action": "focus_actions",
+                 "rules": "focus_actions"}
 SEP, SHORT_SEP = "   ", "  "
 BADGE_LINES = 3  # at most; a last one that still does not fit is cut (the tabs count the same things)
 
@@ -209,6 +210,9 @@ class HeaderBar(Static):
         if b.survival_lost:  # check's ✗ survival findings: a confirmed fact the latest summary lost
             both("[$error]✗ $n fact$s lost[/]", "[$error]✗ $n lost[/]", "focus_survival",
                  n=str(b.survival_lost), s=plural[b.survival_lost > 1])
+        if b.rules_broken:  # check's ✗ action_against_rule: a tool call did what a confirmed rule forbids
+            both("[$error]✗ $n call$s against a rule[/]", "[$error]✗ $n rule broken[/]", "focus_actions",
+                 n=str(b.rules_broken), s=plural[b.rules_broken > 1])
         if b.not_judged:  # the verdict is "?" (or more than drift failed): say how many, never a bare nothing
             # it counts warnings (check's "!" lines), one of which may name three names: "? 1 not
             # judged" read as one thing not judged (flow-eight), so it says what it counts

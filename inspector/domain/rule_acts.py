@@ -1,0 +1,120 @@
+"""What a rule forbids, read as something a tool call can do: a command with its words and flags
+("git push --force", "rm -rf build"), or an act of a known kind on an object ("push" to "main",
+"删除" the "build" directory, "deploy" on "Friday").
+
+The reading starts from ``said_forbidden.forbidden_of`` — the one reader of a prohibition's act,
+shared with drift's rules — and adds only what a call needs: which **kind** of act a verb names
+(push, delete, drop, modify, deploy, install, commit, merge, restart), which object words are
+the act's target rather than filler ("main 分支" → main; "the build 目录" → build), a weekday
+("on Friday"), and for a command the words past its command part ("kubectl delete in prod": the
+command is ``kubectl delete``, "prod" its scope). A rule whose act fits none of these is
+``None``: the caller lists it as not checked against calls, never as passed. Pure, stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from inspector.domain.said_forbidden import forbidden_of
+
+# a verb (as the rule writes it, lower-cased) → the kind of act a call can show
+_KINDS: dict[str, str] = {}
+for _kind, _verbs in {
+    "push": "push force-push 推送 推 强推 强制推送",
+    "delete": "delete remove erase wipe rm 删除 删 删掉 清空 移除",
+    "drop": "drop truncate",
+    "modify": "modify edit change touch write alter overwrite update rewrite 修改 改 改动 动 写 编辑 覆盖 更改",
+    "deploy": "deploy release publish ship 部署 发布 上线",
+    "install": "install 安装",
+    "commit": "commit 提交",
+    "merge": "merge 合并",
+    "restart": "restart stop kill shutdown reboot 重启 停止 关闭",
+}.items():
+    for _verb in _verbs.split():
+        _KINDS[_verb] = _kind
+
+# object words that name the kind of thing, not which one ("the main branch": main)
+_FILLER = frozenset("the a an this that any new some all branch branches 分支 remote repo repository 仓库 directory "
+                    "folder dir 目录 文件夹 file files 文件 table tables 表 code changes anything package packages "
+                    "dependency dependencies deps 依赖 包 library libraries service services 服务 to into onto on in "
+                    "at".split())
+# words after a command that end its command part: "kubectl delete in prod" → scope "prod"
+_STOP = frozenset("in on at to the a an for against during when while without into onto under inside from of "
+                  "with before after unless except".split())
+WEEKDAYS = {name: i for i, names in enumerate((
+    "monday mondays 周一 星期一 礼拜一", "tuesday tuesdays 周二 星期二 礼拜二", "wednesday wednesdays 周三 星期三 礼拜三",
+    "thursday thursdays 周四 星期四 礼拜四", "friday fridays 周五 星期五 礼拜五", "saturday saturdays 周六 星期六 礼拜六",
+    "sunday sundays 周日 周天 星期日 星期天 礼拜天")) for name in names.split()}
+# an object that bounds the act from outside ("files outside src/", "除了 docs 之外"): no call reading
+_NEGATED_SCOPE = re.compile(r"(?<![a-z])(?:outside|other than|except|besides|apart from|beyond)(?![a-z])|之外|以外|除了")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleAct:
+    """A rule's act as calls can show it: a ``command`` (words in order, flags among them) with a
+    ``scope``, or a ``kind`` of act with its ``objects`` and ``weekday``."""
+
+    kind: str  # "command" or one of _KINDS' values
+    command: tuple[str, ...] = ()  # the command part's words: ("git", "push", "--force")
+    scope: tuple[str, ...] = ()  # words past the command part ("prod")
+    objects: tuple[str, ...] = ()  # the act's target words ("main"), filler dropped
+    weekday: int | None = None  # 0 = Monday, when the rule names a day
+    verb: str = ""  # the rule's verb as written, lower-cased ("restart", "重启")
+    force: bool = False  # "force push": only a forced push is the act
+
+    def words(self) -> str:
+        """The act in the rule's words, for a line that names it."""
+        if self.kind == "command":
+            return " ".join(self.command + self.scope)
+        return " ".join((self.kind, *self.objects))
+
+
+def rule_act(value: str) -> RuleAct | None:
+    """The act a rule's value forbids as calls can show it, or None (see the module's docstring)."""
+    act = forbidden_of(value)
+    if act is None:
+        return None
+    if act.command:
+        return _command_act(act.command)
+    verb = act.verb.lower()
+    objects = [w.lower() for w in act.object]
+    force = False
+    if verb == "force" and objects[:1] == ["push"]:  # "do not force push to main"
+        verb, objects, force = "push", objects[1:], True
+    kind = _KINDS.get(verb)
+    if kind is None or _NEGATED_SCOPE.search(value.lower()):
+        return None
+    weekday = next((WEEKDAYS[w] for w in objects if w in WEEKDAYS), None)
+    kept = _objects([w for w in objects if w not in WEEKDAYS])
+    if kept and not any(w.isascii() for w in kept) and kind != "deploy":
+        return None  # "不得修改生产库": no call names a target in those words
+    return RuleAct(kind, objects=kept, weekday=weekday, force=force, verb=verb)
+
+
+def _objects(words: list[str]) -> tuple[str, ...]:
+    """The target words: filler dropped; of CJK words (read as the word and its pairs of characters,
+    "生产库" "生产" "产库") only the whole word."""
+    out: list[str] = []
+    for w in words:
+        if w in _FILLER:
+            continue
+        if not w.isascii() and any(w in o for o in out if not o.isascii()):
+            continue  # a pair of characters out of a word kept already
+        out.append(w)
+    return tuple(out)
+
+
+def _command_act(command: tuple[str, ...]) -> RuleAct:
+    words = [w.lower() if not w.startswith("-") else w for w in command]
+    cut = next((i for i, w in enumerate(words) if i > 0 and w in _STOP), len(words))
+    head, scope = words[:cut], tuple(w for w in words[cut:] if w not in _STOP)
+    if head[:2] == ["git", "push"] and not scope:  # "git push origin main --force": a push, read as one
+        rest = head[2:]
+        force = any(w in ("-f", "--force") or w.startswith("--force-with-lease") for w in rest)
+        return RuleAct("push", command=tuple(head), objects=tuple(w for w in rest if not w.startswith("-")),
+                       force=force, verb="push")
+    return RuleAct("command", command=tuple(head), scope=scope)
+
+
+__all__ = ["WEEKDAYS", "RuleAct", "rule_act"]

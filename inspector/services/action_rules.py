@@ -1,0 +1,60 @@
+"""The session's tool calls read against its rules (domain/action_against_rule.py), for ``check``,
+its ``--json`` and the app's Actions tab: one read of the rules and the calls, nothing written.
+
+The rules are the protected records survival reads (services/survival.protected_facts: active and
+pending, extractor proposals included and labelled); the calls are every ``tool_call`` with its
+arguments and time, and each call's result is read only for whether it failed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from inspector.domain.action_against_rule import RuleActs, acts_against_rules
+from inspector.domain.logevents import LogEvent
+from inspector.services.read_once import kept
+from inspector.services.sessions import get_session
+from inspector.services.survival import protected_facts
+from inspector.store.connection import Store
+
+
+async def rule_acts(store: Store, session: str) -> RuleActs:
+    """Every call after each rule that does, may do or dry-runs what the rule forbids (made once
+    per ``reads_once()`` block: check and the app's header read it alike)."""
+    return await kept("rule_acts", session, lambda: _rule_acts(store, session))
+
+
+async def _rule_acts(store: Store, session: str) -> RuleActs:
+    await get_session(store, session)
+    facts = await protected_facts(store, session)
+    if not any(f.kind in ("constraint", "permission") for f in facts):
+        return RuleActs()
+    rows = await store.db.execute_fetchall(
+        "SELECT seq, kind, tool, call_id, extra, at FROM events WHERE session = ? "
+        "AND kind IN ('tool_call', 'tool_result') ORDER BY seq", (session,))
+    events = []
+    for seq, kind, tool, call_id, extra, at in rows:
+        fields = json.loads(extra) if extra else {}
+        if kind == "tool_result":  # only whether it failed: its text is not read
+            fields = {"is_error": fields.get("is_error")}
+        events.append(LogEvent.from_record({**fields, "seq": seq, "kind": kind, "tool": tool, "call_id": call_id,
+                                            "at": at}))
+    return acts_against_rules(facts, events)
+
+
+def rule_findings(session: str, found: RuleActs) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rules check's findings (✗: a confirmed rule's act done exactly) and warnings: a call that
+    may do it or does a pending rule's (``action_rule_unsure`` / ``action_rule_pending``: "?"), a dry
+    run (``action_rule_dry_run``: listed, no verdict) — docs/verdicts.md, "A call against a rule"."""
+    findings: list[dict[str, Any]] = []
+    warnings: list[dict[str, Any]] = []
+    for h in found.hits:
+        d = {**h.as_dict(), "where": "rules", "id": session}
+        if h.mark == "✗":
+            findings.append(d)
+        else:
+            code = ("action_rule_dry_run" if h.mark == "·" else "action_rule_pending" if h.status != "active"
+                    else "action_rule_unsure")
+            warnings.append({**d, "code": code})
+    return findings, warnings
