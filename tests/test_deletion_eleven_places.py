@@ -235,3 +235,15 @@ def test_a_value_cut_across_a_call_and_its_later_result_or_an_event_and_its_mate
                        (("materials", "res:page"), "hex")):
         assert place in listed and any(how in s for s in listed[place]["spellings"]), (place, listing.stdout)
     assert ("events", "evt:3") not in listed and ("events", "evt:6") not in listed, listing.stdout
+
+
+def test_a_kept_name_says_every_spelling_it_holds(tmp_path: Path) -> None:
+    records = _records("nothing")
+    key = f"contact.{MAIL}.{_b64(MAIL.encode())}"  # a state key: a name no deletion can rewrite
+    records.insert(2, {"type": "state", "session": SID, "key": key, "kind": "constraint", "value": "x",
+                       "writer": "user", "sources": ["evt:1"], "version": 1})
+    store = _store(tmp_path, records)
+    body = json.loads(CliRunner().invoke(cli, ["deletion", str(store), "del-1", "--json"]).stdout)
+    [kept] = [k for k in body["kept"] if k["what"] != "ledger entry"]
+    assert kept["spelling"] == "as written" and kept["spellings"][0] == "as written", kept
+    assert "base64" in kept["spellings"], kept

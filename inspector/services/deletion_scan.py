@@ -62,7 +62,7 @@ class Coverage:
     gone_by: dict[str, dict[str, Any]] = field(default_factory=dict)  # a missing target -> the deletion that took it
     removed: dict[str, Any] = field(default_factory=dict)  # done: what its deletion entry removed (deletion_gone.py)
     warnings: list[str] = field(default_factory=list)  # active records left without any evidence
-    kept: list[dict[str, str]] = field(default_factory=list)  # copies no deletion can remove (deletion_names.py)
+    kept: list[dict[str, Any]] = field(default_factory=list)  # copies no deletion can remove (deletion_names.py)
     rewrite: dict[str, Any] = field(default_factory=dict)  # the session record's fields to rewrite
     values: list[str] = field(default_factory=list, repr=False)  # what was looked for: never printed
     reason: str | None = field(default=None, repr=False)  # the reason as typed, until digested: never printed
