@@ -11,9 +11,10 @@ join is a split copy, in whatever spelling the join names.
 
 Only neighbours (consecutive events of the log, read in order; and, read both ways, :func:`pair_splits`:
 a tool call and its result with other events between, an event and a material it observed — the
-caller decides) and only the sensitive values
-(phone, e-mail, ID, card, address, key): a line of prose split in two ends and starts with common
-words and would be found by coincidence (deletion_split.py says why).
+caller decides), and only as much of each as the longest *sensitive* value (phone, e-mail, ID, card,
+address, key) spelled out needs. The join must spell a whole value — no part is ever compared alone,
+which is what makes a split line of prose a coincidence in deletion_split.py — so a line of the
+targets short enough to fit in the join is found cut too.
 """
 
 from __future__ import annotations
