@@ -136,8 +136,10 @@ def test_what_the_user_chose_is_proposed_and_what_only_looks_like_a_choice_is_no
     assert stated("Set the notarize timeout to 45m.") == ("Set the notarize timeout to 45m", [], "value")
     assert stated("不用 Redis，改用 Memcached") == ("用 Memcached", ["Redis"], "against")
     assert stated("把超时改成 45 分钟") == ("把超时改成 45 分钟", [], "value")
+    assert stated("我们决定用 PostgreSQL") == ("我们决定用 PostgreSQL", [], "choice")
     for nothing in ("the hook uses go run instead of entire", "let's start there first", "can you set it to 5?",
-                    "I would rather not", "no, then it's good", "Let's go with option B"):
+                    "I would rather not", "no, then it's good", "Let's go with option B", "我倾向 A，但运维担心维护成本。",
+                    "两个维度共同决定表示。", "保留判断做完，接着决定原文怎么留。"):
         assert stated(nothing) is None, nothing
 
     def ev(seq: int, kind: str, text: str) -> LogEvent:
