@@ -106,6 +106,12 @@ def test_completion_claims_are_held_against_the_runs_in_range_only() -> None:
     body = _runs((2, 'gh pr create --body "all tests pass"', "https://github.com/o/r/pull/3", False))
     assert [f.code for f in completion_findings(1, Said.of("测试全部通过。"), body, None, True)] == ["completion_unshown"]
     assert completion_findings(1, Said.of("Deployed v2 to production."), (), None, True) == []  # no run: not read
+    status = _runs((2, "git status", "clean", False))
+    for user, shown_by_user in (("I merged it myself this morning.", True), ("Can you check it was merged?", False),
+                                ("It is not merged yet, please wait.", False), ("我已经合并了。", True),
+                                ("已合并，谢谢。", True)):
+        got = completion_findings(1, Said.of("The PR was merged."), status, None, True, ((1, user),))
+        assert (got == []) is shown_by_user, user
 
 
 def test_a_path_the_range_moved_or_a_changed_file_named_in_another_folder(tmp_path: Path) -> None:
