@@ -193,3 +193,19 @@ def test_a_rule_no_call_can_show_is_said_not_checked_never_passed(tmp_path: Path
         ("constraint.prod", 1), ("constraint.writes", 1)]
     plain = _check(store)[1]
     assert "rules: constraint.prod (“不得修改生产库”) not checked against the 1 tool call after it" in plain
+
+
+def test_the_calls_time_comes_from_the_store(tmp_path: Path) -> None:
+    """"Don't deploy on Friday": the call's time is read from the event's ``at`` (UTC); Thursday
+    08:00 UTC is Friday nowhere (UTC+14 makes it 22:00 Thursday), Friday 10:00 UTC is Friday."""
+    store = _store(tmp_path, ["./deploy.sh", "./deploy.sh"], [_rule("constraint.friday", "Don't deploy on Friday")])
+    (session,) = json.loads(_check(store, "--json")[1])["sessions"]
+    assert not [w for w in session["warnings"] if w["code"].startswith("action_rule")]  # both on 2025-05-01
+    lines = (tmp_path / "s.jsonl").read_text(encoding="utf-8").replace("2025-05-01T08:04:00Z", "2025-05-02T10:00:00Z")
+    (tmp_path / "f.jsonl").write_text(lines, encoding="utf-8")
+    friday = str(tmp_path / "f.db")
+    assert CliRunner().invoke(cli, ["import", str(tmp_path / "f.jsonl"), "--into", friday],
+                              env={"INSPECTOR_REVIEWER": "alice"}).exit_code == 0
+    (session,) = json.loads(_check(friday, "--json")[1])["sessions"]
+    assert [(w["code"], w["evt"]) for w in session["warnings"] if w["code"].startswith("action_rule")] == [
+        ("action_rule_unsure", "evt:4")]

@@ -75,7 +75,8 @@ class RuleHit:
         if self.status != "active":
             return "the rule is pending (unconfirmed): it binds nothing until confirmed, so ? and not ✗"
         if self.said_at is None:
-            return "the rule cites no event, so whether the call came after it is not known"
+            return ("the rule cites no event of the log (a correction's ledger entry, or none), so whether the "
+                    "agent had been told it before the call is not known")
         return f"after the rule was said at evt:{self.said_at}"
 
     def message(self) -> str:
