@@ -19,6 +19,12 @@ new store (16 KiB pages, journal in memory, no syncs, then one ``fsync``); and o
 of the lines alone (CPU). ``--against REV``
 also imports with the ``inspector`` package of that git revision and with this tree, each
 in a process of its own after one untimed import there (so both are warm), alternating.
+
+``--bounds``: the most any faster conversion could give (session 19, import-twelve). In each
+run, in this process, ``import_file`` with the transcript's conversion done beforehand (its records made by
+the real converter before the clock starts and handed over in place of converting), then with
+the proposed facts done beforehand too: what is left is the import without the conversion's (and
+the facts') Python at all — the floor for a converter in C (msgspec, orjson, Cython, Rust).
 """
 
 from __future__ import annotations
@@ -34,14 +40,18 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 from bench.import_extract import SOURCES, build
 from inspector.domain.facts import extract_from_records
+from inspector.domain.file_name_text import text_name
 from inspector.domain.formats.detect import convert
 from inspector.services.import_stream import parse_converted
 from inspector.services.importing import import_file
-from inspector.services.transcript_records import to_sif
+from inspector.services.transcript_records import all_proposed_facts, to_sif
 from inspector.store.catch_up import catch_up
 from inspector.store.connection import open_store
 from inspector.store.jsoncodec import fast_loads
@@ -126,6 +136,34 @@ def import_in_process_of_its_own(src: Path, store: Path, code: Path) -> tuple[fl
     return found["wall"], found["cpu"]
 
 
+@contextmanager
+def done_beforehand(src: Path, runs: int, *, facts: bool) -> Iterator[None]:
+    """``import_file`` hands over records converted before the clock starts (one conversion per
+    import, by the real converter with the import's arguments), and with ``facts`` the proposals
+    made for them beforehand too: the import without that Python."""
+    raw = src.read_bytes()
+    made = [convert(raw, text_name(src.name), "claude-code", fast_loads, original_text=False) for _ in range(runs)]
+    proposed = [all_proposed_facts(records) for records in made] if facts else []
+    with mock.patch("inspector.services.importing.convert", lambda *_a, **_k: made.pop()):
+        if facts:
+            with mock.patch("inspector.services.importing.all_proposed_facts", lambda _records: proposed.pop()):
+                yield
+        else:
+            yield
+    if made or proposed:  # a bound the import never used would time the whole import and call it a bound
+        raise SystemExit(f"the import did not take the work done beforehand ({len(made)} conversions, "
+                         f"{len(proposed)} proposals left): inspector.services.importing changed, fix --bounds")
+
+
+BOUNDS = (("conversion", False), ("conversion and facts", True))
+
+
+def bound_once(src: Path, store: Path, facts: bool) -> tuple[float, float]:
+    """(wall, CPU) of one ``import_file`` with the conversion (and with ``facts`` the proposals) done beforehand."""
+    with done_beforehand(src, 1, facts=facts):
+        return import_once(src, store)
+
+
 def catch_up_once(store: Path) -> tuple[float, float]:
     async def index() -> int:
         async with await open_store(store) as opened:
@@ -142,6 +180,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--against", metavar="REV", help="also import with the inspector package of this git "
                         "revision (e.g. main), each import in a process of its own, alternating")
+    parser.add_argument("--bounds", action="store_true", help="also import with the conversion (then the "
+                        "conversion and the facts) done beforehand: the most a faster converter could give")
     args = parser.parse_args()
     if not SOURCES.is_dir():
         raise SystemExit(f"needs {SOURCES} (the shared real transcripts)")
@@ -155,6 +195,7 @@ def main() -> None:
         index: list[tuple[float, float]] = []
         floor: dict[str, list[float]] = {"wal": [], "delete": [], "fill": []}
         pair: dict[str, list[tuple[float, float]]] = {"this": [], "old": []}
+        bounded: dict[str, list[tuple[float, float]]] = {}
         old = root / "old"
         if args.against:
             old.mkdir()
@@ -167,6 +208,8 @@ def main() -> None:
             decoded.append(orjson_lines(raw))
             ours.append(import_once(src, root / "s.db"))
             index.append(catch_up_once(root / "s.db"))
+            for name, facts in BOUNDS if args.bounds else ():  # in the same runs, so the same load
+                bounded.setdefault(name, []).append(bound_once(src, root / "b.db", facts))
             for journal in floor:
                 floor[journal].append(floor_once(raw, root / "floor.db", journal))
             if args.against:
@@ -210,6 +253,10 @@ def main() -> None:
             w, c = (statistics.median(x[i] for x in pair[which]) for i in (0, 1))
             print(f"| `import_file`, {label}, own process (warm), alternating | {w * 1000:,.0f} ms | {c * 1000:,.0f} ms "
                   f"| {w / bw:.2f}× / {c / bc:.2f}× |")
+    for name, found in bounded.items():
+        w, c = (statistics.median(x[i] for x in found) for i in (0, 1))
+        print(f"| `import_file` with the {name} done beforehand (in process) | {w * 1000:,.0f} ms | {c * 1000:,.0f} ms "
+              f"| {w / bw:.2f}× / {c / bc:.2f}× |")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     print(f"parts (one run, in process): convert {converted * 1000:.0f} ms, propose facts {extracted * 1000:.0f} ms, "
           f"validate, digest and build rows {parsed * 1000:.0f} ms; the rest is opening the store, writing and "

@@ -13,6 +13,7 @@
     python -m bench.verdict_attack --cases ten [--old-commit b068731]
     python -m bench.verdict_attack --cases eleven [--old-commit a4254c6]
     python -m bench.verdict_attack --cases twelve [--old-commit ed8bf83]
+    python -m bench.verdict_attack --cases thirteen [--old-commit 68d9059]
     python -m bench.verdict_attack --cases all [--old-commit main]    # every set, one old tree, one run
 
 Each case is one summary generation of the small session in tests/verdict_attack_cases.py
@@ -48,6 +49,7 @@ from tests.verdict_attack_paraphrase_cases import paraphrase_cases
 from tests.verdict_attack_seven_cases import seven_cases
 from tests.verdict_attack_six_cases import six_cases
 from tests.verdict_attack_ten_cases import ten_cases
+from tests.verdict_attack_thirteen_cases import thirteen_cases
 from tests.verdict_attack_twelve_cases import twelve_cases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,7 +162,7 @@ ROUNDS: dict[str, tuple[Callable[[], list[tuple[str, str, dict[str, Any]]]], str
     "paraphrase": (paraphrase_cases, "1a5f55d"), "four": (four_cases, "39d827c"), "five": (five_cases, "43d80cf"),
     "six": (six_cases, "715c1b7"), "seven": (seven_cases, "c7fc0f9"), "eight": (eight_cases, "741fb54"),
     "nine": (nine_cases, "f42bf44"), "ten": (ten_cases, "b068731"), "eleven": (eleven_cases, "a4254c6"),
-    "twelve": (twelve_cases, "ed8bf83")}
+    "twelve": (twelve_cases, "ed8bf83"), "thirteen": (thirteen_cases, "68d9059")}
 
 
 def all_cases() -> list[tuple[str, str, dict[str, Any]]]:

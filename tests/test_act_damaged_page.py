@@ -49,13 +49,54 @@ def test_an_act_into_a_store_with_a_damaged_page_is_refused_and_writes_nothing(s
     assert verified.exit_code == 1 and not json.loads(verified.stdout)["ok"]  # verify says it too
 
 
-def test_a_store_over_the_bound_is_not_read_per_act(sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The bound is what the docs say: a file at or over CHECK_BELOW is written without the look
-    (verify alone says its damage there) — the cost per act stays bounded."""
+def _zero_a_page_of(store: Path, table: str) -> None:
+    with closing(sqlite3.connect(store)) as db:
+        page = db.execute("SELECT max(pageno) FROM dbstat WHERE name = ?", (table,)).fetchone()[0]
+        size = db.execute("PRAGMA page_size").fetchone()[0]
+    raw = bytearray(store.read_bytes())
+    raw[(page - 1) * size: page * size] = bytes(size)
+    store.write_bytes(bytes(raw))
+
+
+def test_a_store_over_the_bound_checks_the_tables_an_act_writes(sample_store: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Changed on purpose (storefault-eleven): a file at or over CHECK_BELOW was written without any
+    look. Now its act checks every table but the bulk ones (events, material chunks, search indexes)
+    — a damaged page of the records refuses, nothing written, the refusal saying what was checked —
+    and verify says which pages acts there leave to it."""
+    _zero_a_page_of(sample_store, "state_records")
+    before = _folder(sample_store)
+    monkeypatch.setattr(page_check, "CHECK_BELOW", 1)
+    done = CliRunner().invoke(cli, ["reject", str(sample_store), "cand-stale", "--reason", "r", "--reviewer", "lin",
+                                    "--json"])
+    assert done.exit_code == 3, done.output
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "damaged_store" and "quick_check of the tables an act writes" in error["message"]
+    assert "left to verify" in error["message"] and "nothing was written" in error["message"]
+    assert _folder(sample_store) == before
+
+
+def test_a_store_over_the_bound_leaves_the_bulk_pages_to_verify_and_verify_says_so(
+        sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bound stays a bound: a damaged material chunk page (a bulk table) is not read per act there."""
     _zero_a_chunk_page(sample_store)
     monkeypatch.setattr(page_check, "CHECK_BELOW", 1)
     done = CliRunner().invoke(cli, ["reject", str(sample_store), "cand-stale", "--reason", "r", "--reviewer", "lin"])
     assert done.exit_code == 0, done.output
+    verified = CliRunner().invoke(cli, ["verify", str(sample_store), "--json"])
+    report = json.loads(verified.stdout)
+    assert verified.exit_code == 1 and not report["ok"]  # verify reads every page
+    note = report["act_page_check"]
+    assert "check the pages of the 13 tables they write (actions, candidates" in note and "ledger" in note
+    assert "not the events', material chunks' or search indexes' pages" in note
+    human = CliRunner().invoke(cli, ["verify", str(sample_store)])
+    assert "left to verify" in human.output or "found by verify" in human.output, human.output
+
+
+def test_a_store_under_the_bound_says_nothing_of_it(sample_store: Path) -> None:
+    """Guard: the note is for large stores only."""
+    verified = CliRunner().invoke(cli, ["verify", str(sample_store), "--json"])
+    assert verified.exit_code == 0 and json.loads(verified.stdout)["act_page_check"] is None
 
 
 async def test_the_app_says_the_damage_in_its_dialog_and_decides_nothing(sample_store: Path,

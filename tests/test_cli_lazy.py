@@ -36,3 +36,33 @@ def test_listing_sessions_loads_only_what_it_needs(sample_store: Path) -> None:
              "inspector.ui", "inspector.services.checking", "inspector.services.discovery"}
     assert not loaded & heavy, loaded & heavy
     assert "inspector.cli.sessions_command" in loaded
+
+
+IMPORT_PROBE = ("import sys, runpy; sys.argv = ['inspector', 'import', *sys.argv[1:]]\n"
+                "try:\n    runpy.run_module('inspector', run_name='__main__')\n"
+                "except SystemExit:\n    pass\n"
+                "print(sorted(m for m in sys.modules if m.startswith(('inspector', 'textual'))), file=sys.stderr)")
+
+
+def test_importing_a_transcript_loads_only_what_the_import_needs(tmp_path: Path) -> None:
+    """``inspector import`` took its after-import lines from cli/store_commands.py, whose export,
+    verify and check load the verify, drift, candidate and fact services: ~0.3 s of a cold import of
+    a 4 MB transcript was those modules (bench/import_cold.py). The import itself and what it says
+    after are unchanged."""
+    src, store = tmp_path / "run.jsonl", tmp_path / "new.db"
+    src.write_text("\n".join(json.dumps({
+        "type": "user", "sessionId": "cold-0001", "uuid": f"u{n}", "cwd": "/work/cold",
+        "timestamp": f"2026-03-01T10:00:{n:02d}.000Z", "message": {"role": "user", "content": text}})
+        for n, text in enumerate(["fix the export timeout", "never touch the prod database"])) + "\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-c", IMPORT_PROBE, str(src), "--into", str(store), "--json",
+                          "--reviewer", "ana"], capture_output=True, text=True, check=True)
+    said = json.loads(run.stdout)
+    assert (said["format"], said["events"], said["sessions"], said["created_store"]) == ("claude-code", 2,
+                                                                                          ["cold-0001"], True)
+    loaded = set(eval(run.stderr.strip().splitlines()[-1]))  # noqa: S307 -- our own repr of a list of names
+    heavy = {"textual", "inspector.ui", "inspector.report", "inspector.cli.store_commands",
+             "inspector.services.checking", "inspector.services.drift", "inspector.services.verifying",
+             "inspector.services.exporting", "inspector.services.candidates", "inspector.services.session_facts"}
+    assert not loaded & heavy, loaded & heavy
+    assert {"inspector.cli.import_command", "inspector.services.importing"} <= loaded
+

@@ -42,8 +42,15 @@ def test_with_notes_names_the_event_read_in_part_and_what_was_read(tmp_path: Pat
     assert set(doc) == {"session", "facts", "notes"} and doc["session"] == "s-paste" and doc["facts"]
     [note] = doc["notes"]
     assert (note["code"], note["ref"], note["seq"], note["characters"]) == ("read_in_part", "evt:2", 2, length)
-    assert note["read"] == [[0, 48_000], [length - 16_000, length]]
-    assert note["message"].startswith(f"evt:2 holds {length:,} characters")
+    # its own words whole (the rule between the two halves of the paste too) and each paste's edges
+    # (flow-19: facts_own_words); before, its first 48,000 and last 16,000 characters
+    text = _paste("Never delete the backups.")
+    rule = text.index("Never delete the backups.")
+    assert note["own_words_read_whole"] is True
+    assert any(a <= rule and rule + 25 <= b for a, b in note["read"]), note["read"]
+    assert note["read"][0][0] == 0 and note["read"][-1][1] == length
+    assert note["message"].startswith(f"evt:2 holds {length:,} characters: its facts were proposed from all its "
+                                      "own words")
 
 
 def test_plain_json_stays_the_bare_list_of_facts(tmp_path: Path) -> None:

@@ -32,12 +32,24 @@ def _values(found: list[facts.ProposedFact], kind: str) -> list[str]:
     return [f.value for f in found if f.kind == kind]
 
 
-def test_a_huge_message_is_read_in_its_head_and_tail() -> None:
-    text = _paste("Never delete the backups.")
+def test_a_huge_message_of_own_words_is_read_in_its_head_and_tail() -> None:
+    """Prose the rules cannot tell from the user's own words is read in its head and tail, as
+    before; the rule in its middle is not read (drift says so: said_in_part)."""
+    half = "We went over the export timeout again and agreed to look at it later. " * 1400
+    text = "Please read my notes.\n\n" + half + "\n\nNever delete the backups.\n\n" + half + "\n\nNever restart the prod database."
     found = facts.extract([_message(1, "Fix the export timeout."), _message(2, text)])
     constraints = " ".join(_values(found, "constraint"))
     assert "restart the prod database" in constraints  # the user's rule after the paste: in the tail
-    assert "delete the backups" not in constraints  # deep inside the paste: not read
+    assert "delete the backups" not in constraints  # deep inside 200,000 characters of prose: not read
+
+
+def test_a_rule_between_two_halves_of_a_pasted_log_is_read() -> None:
+    """A log paste (here one line of records) around the user's rule: every own-words paragraph is
+    read whatever the paste's size (flow-19: facts_own_words); before, only the head and tail were."""
+    text = _paste("Never delete the backups.")
+    found = facts.extract([_message(1, "Fix the export timeout."), _message(2, text)])
+    constraints = " ".join(_values(found, "constraint"))
+    assert "restart the prod database" in constraints and "delete the backups" in constraints
 
 
 def test_the_window_keeps_both_ends_and_cuts_no_sentence_across() -> None:
@@ -72,4 +84,6 @@ async def test_an_import_says_which_event_was_read_in_part(tmp_path: Path) -> No
     src.write_text("".join(json.dumps(r) + "\n" for r in recs))
     report = await import_file(src, tmp_path / "s.db", actor="t")
     [said] = [p for p in report.problems if p.code == facts_window.READ_IN_PART]
-    assert (said.seq, said.line) == (2, 2) and "first 48,000 and last 16,000" in said.message
+    # its own words were read whole, around the paste (flow-19): the note says what was not read
+    assert (said.seq, said.line) == (2, 2) and "from all its own words" in said.message
+    assert "characters of log or code between them not read" in said.message

@@ -79,11 +79,21 @@ def test_verify_does_not_upgrade_an_older_store_and_names_the_command_that_does(
     assert json.loads(_child(["upgrade", str(sample_store), "--json"]).stdout)["upgraded"] is None
 
 
-async def test_a_read_only_older_store_is_refused_as_needing_an_upgrade_not_as_newer(sample_store: Path) -> None:
+async def test_a_read_only_older_store_is_read_through_its_copy_and_left(sample_store: Path) -> None:
+    """Changed on purpose (storefault-eleven): it was refused ``format_upgrade_needed`` (a read needs
+    no write to the file); now read through an upgraded copy, its acts refused ``read_only``."""
+    from inspector.services.candidates import reject
+    from inspector.services.sessions import list_sessions
+
     _to_format(sample_store, 7)
     before = _folder(sample_store)
-    with pytest.raises(InspectorError) as refused:
-        await open_store(sample_store, read_only=True)
+    async with await open_store(sample_store, read_only=True) as store:
+        assert store.read_only and len(await list_sessions(store)) == 6
+        with pytest.raises(InspectorError) as refused:
+            await reject(store, "cand-stale", actor="lin", reason="stale")
+    assert refused.value.code == "read_only"
+    with pytest.raises(InspectorError) as refused:  # a check that reads no copy: as before
+        await open_store(sample_store, read_only=True, upgrade=False)
     assert refused.value.code == "format_upgrade_needed" and "format 7" in refused.value.message
     assert _folder(sample_store) == before
 
@@ -139,8 +149,13 @@ def test_an_upgrade_killed_part_way_leaves_the_store_at_the_format_it_had(sample
 
 async def test_an_upgrade_another_writer_holds_off_is_store_busy_and_changes_nothing(
         sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Guard (storefault-nine): a second writer holds a write transaction past the busy timeout
-    while an older store is opened: ``store_busy``, the file and its format as they were."""
+    """A second writer holds a write transaction past the busy timeout while an older store is opened
+    (storefault-nine): an open that upgrades at once is ``store_busy``; since storefault-eleven a held
+    one reads (an upgraded copy, no lock taken) and its act is ``store_busy``; the file and its format
+    as they were (changed on purpose: the open itself was refused)."""
+    from inspector.services.candidates import reject
+    from inspector.services.sessions import list_sessions
+
     _to_format(sample_store, 7)
     before = sample_store.read_bytes()
     monkeypatch.setattr("inspector.store.sqlite_connections.BUSY_TIMEOUT_MS", 300)
@@ -150,8 +165,13 @@ async def test_an_upgrade_another_writer_holds_off_is_store_busy_and_changes_not
         holder.execute("BEGIN IMMEDIATE")
         holder.execute("INSERT INTO store_meta VALUES ('held', 'by another writer')")
         with pytest.raises(InspectorError) as refused:
-            await open_store(sample_store)
+            await open_store(sample_store, hold_upgrade=False)
         assert refused.value.code == "store_busy"
+        async with await open_store(sample_store) as store:
+            assert len(await list_sessions(store)) == 6
+            with pytest.raises(InspectorError) as refused:
+                await reject(store, "cand-stale", actor="lin", reason="stale")
+        assert refused.value.code == "store_busy" and "has store format 7" in refused.value.message
         holder.execute("ROLLBACK")
     finally:
         holder.close()

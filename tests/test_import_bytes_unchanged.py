@@ -137,9 +137,11 @@ TRANSCRIPTS = {
         "7dbae8e1a9f5d83a3ebd1d447d1efaa208091c0f6c4bd37e4ff966198f63afa5"),
     "claude-code/ee8f793bfeb9-0__summary_records.jsonl": (
         # fresh-eyes: the goal whole, up to 600 characters. verdict-twelve (facts_pasted.py): one failure state line
-        # added (the release log the user pasted, evt:4); every other line compared equal.
-        "41e76a08fee07affde3df246edee41a1213f85ceaecaecfa9f53e72310810440",
-        "973e25af98998394706bca4b06004b5e7508f101ed5e638f913cde720e4e25ff"),
+        # added (the release log the user pasted, evt:4); every other line compared equal. verdict-thirteen
+        # (facts_ask.py): the goal state line is the user's ask and the log's telling line, not 600 characters of
+        # the log; every other line compared equal (diffed against main's export, times masked).
+        "1edba9ee7414c11ab881cb3c534d416c2843467f065fef2c09aebe9e583bd58b",
+        "d39521155c16b3b655ddf1635bb4796fda0c5d21b0bed90e3400e5985cb8f7b6"),
     "gemini-cli/9c53780d06b7-0__write_file_shell_thoughts.json": (
         "37138b16dafdade626396107158fb72dabf8acbb0e76867de25f08743761e366",
         "aaad22fec672e20d6642119ec586c807f764866c53862355240411ee1180e446"),

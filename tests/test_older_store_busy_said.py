@@ -1,10 +1,12 @@
 """A second command on an older store the first holds says why it waited, and the way out (review-18).
 
-Every command upgrades an older store as it opens it (storefault-ten holds that upgrade until the
-first act, else rolls it back), so a read command takes the write lock. Two commands at once on a
+Every command upgraded an older store as it opened it (storefault-ten held that upgrade until the
+first act, else rolled it back), so a read command took the write lock. Two commands at once on a
 format-8 store (``report`` running, ``sessions`` started beside it): the second waited the busy
 timeout and then said only "another process kept s.db locked for writing past the wait" — a reader
-blocked by a reader with no word of why, nor that ``inspector upgrade`` once ends it.
+blocked by a reader with no word of why, nor that ``inspector upgrade`` once ends it. Since
+storefault-eleven a read reads an upgraded private copy and takes no lock; an act still waits for
+another writer, and says so with the format and the way out.
 """
 
 from __future__ import annotations
@@ -28,20 +30,43 @@ def _to_format_8(store: Path) -> None:
         db.executescript("DROP INDEX events_long_extra; PRAGMA user_version = 8;")
 
 
-async def test_a_command_on_an_older_store_another_holds_says_the_format_and_the_way_out(
+async def test_a_command_on_an_older_store_another_holds_open_is_not_kept_waiting(
         sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Changed on purpose (storefault-eleven): the second open used to wait and be refused
+    ``store_busy``; each now reads its own upgraded copy and neither takes the write lock."""
+    from inspector.services.sessions import list_sessions
+
     _to_format_8(sample_store)
     before = _folder(sample_store)
     monkeypatch.setattr(sqlite_connections, "BUSY_TIMEOUT_MS", 300)
-    first = await open_store(sample_store)  # a read command's open: the upgrade held, the write lock with it
+    first = await open_store(sample_store)  # a read command's open
     try:
-        with pytest.raises(InspectorError) as refused:
-            await open_store(sample_store)
+        async with await open_store(sample_store) as second:  # another, at once: not kept waiting
+            assert len(await list_sessions(second)) == len(await list_sessions(first)) == 6
+    finally:
+        await first.close()
+    assert _folder(sample_store) == before and _version(sample_store) == 8  # nothing written by either
+
+
+async def test_an_act_on_an_older_store_another_writer_holds_says_the_format_and_the_way_out(
+        sample_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector.services.candidates import reject
+
+    _to_format_8(sample_store)
+    before = _folder(sample_store)
+    monkeypatch.setattr(sqlite_connections, "BUSY_TIMEOUT_MS", 300)
+    first = await open_store(sample_store)
+    try:
+        async with await open_store(sample_store) as second:
+            async with second.transaction() as db:  # the other command's act, in progress
+                await db.execute("SELECT 1")
+                with pytest.raises(InspectorError) as refused:
+                    await reject(first, "cand-stale", actor="lin", reason="stale")
     finally:
         await first.close()
     error = refused.value
     assert error.code == "store_busy" and error.exit_code == 1
-    assert f"has store format 8, which this version reads only upgraded to {FORMAT_VERSION}" in str(error)
+    assert f"has store format 8, which this version upgrades to {FORMAT_VERSION} with the first change" in str(error)
     assert f"`inspector upgrade {sample_store}`" in str(error) and "0.3 s wait" in str(error)
     assert _folder(sample_store) == before and _version(sample_store) == 8  # nothing written by either
 

@@ -15,7 +15,7 @@ VERBOSE = "=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- PASS: 
 
 @pytest.mark.parametrize(("text", "wrong"), [
     ("2 packages pass and 1 fails.", False),
-    ("3 packages pass.", False),  # two ok lines and one without test files: read both ways
+    ("3 packages pass.", True),  # two ok lines and one without test files: that one passed nothing (verdict-thirteen)
     ("4 packages pass.", True),
     ("All 3 packages pass.", True),  # a FAIL line: not all
     ("1 package failed.", False),
@@ -40,3 +40,10 @@ def test_a_verbose_run_says_how_many_passed() -> None:
     assert not output_misstated("2 tests passed.", run)
     [m] = output_misstated("5 tests passed.", run)
     assert m.words == ("5 tests passed",) and "2 “--- PASS:” test lines" in m.said and "evt:7" in m.said
+
+
+def test_a_package_whose_filter_matched_no_test_passed_nothing() -> None:
+    """``ok  pkg 0.005s [no tests to run]`` (a -run that matched nothing) is no passing package (verdict-thirteen)."""
+    run = [ToolRun(7, "go test -run TestX ./cart/", "ok  \tshop.io/cart\t0.005s [no tests to run]")]
+    [m] = output_misstated("1 package passes (evt:7).", run)
+    assert "0 “ok”" in m.said and "1 package that ran no test" in m.said

@@ -30,8 +30,9 @@ async def test_the_question_mark_opens_survival_when_its_warnings_are_survivals(
 
 
 async def test_the_question_mark_opens_drift_first_when_drift_holds_some(imported_copy: Any) -> None:
-    """A real transcript: one warning is drift's (names it cannot verify), one survival's: the first
-    place that lists them, Drift (a guard: main opened Drift for every "?")."""
+    """A real transcript: two warnings are drift's (names it cannot verify; "All integration tests pass"
+    with no test run in the range: verdict-real-five), one survival's: the first place that lists them,
+    Drift (a guard: main opened Drift for every "?")."""
     if not REAL.exists():
         pytest.skip(f"{REAL} is missing")
     store = imported_copy(REAL)
@@ -41,7 +42,7 @@ async def test_the_question_mark_opens_drift_first_when_drift_holds_some(importe
     app = InspectorApp(store, session=session, reviewer="lin")
     async with app.run_test(size=(120, 35)) as pilot:
         await settle(app, pilot)
-        await _click_badge(app, pilot, "2 warnings")
+        await _click_badge(app, pilot, "3 warnings")
         assert app.screen.query_one("#tabs", TabbedContent).active == "tab-drift"
 
 

@@ -12,10 +12,10 @@ from tests.verdict_attack_cases import assert_clear, assert_labelled, blocking, 
 from tests.verdict_attack_twelve_cases import twelve_cases
 
 CASES = twelve_cases()
-# Drifted texts not caught: e-d2 cites evt:7 (the failing run) as a source, which counts as naming it
-# (main's rule for every failure; not changed this round); h-d3's "2 packages pass" agrees with the first
-# run's two ok lines (a count any run in range printed is not wrong: the rule of every count family).
-NOT_CAUGHT: set[str] = {"e-d2", "h-d3"}
+# Drifted texts not caught: none. verdict-thirteen caught e-d2 (a sources list citing the failing evt:7
+# names nothing: said_failure_stated) and h-d3 ("2 packages pass (evt:7)" is judged against evt:7, whose
+# package without tests passed nothing: count_words, output_go).
+NOT_CAUGHT: set[str] = set()
 # Drifted texts that are an honest "?" (what the later run covered, or the long result's middle, is not known).
 UNSURE = {"p-d8": "run_unpaired", "l-d4": "result_in_part", "l-d5": "result_in_part", "l-d6": "result_in_part"}
 FALSE_ALARM: set[str] = set()

@@ -28,7 +28,9 @@ async def test_pending_facts_drift_cannot_judge_are_named_not_passed(tmp_path: P
     got = (await judge(tmp_path, case("title-only", "Fix export", state=PENDING)))["title-only"]
     warned = got["codes"].get("facts_not_judged", [])
     assert warned and warned[0].severity == "warning"
-    assert "6 pending" in warned[0].message and "not judged" in warned[0].message
+    # 7: the pending decision too — the extractor's, so no dispute but a proposal survival judges
+    # (verdict-real-five; it was read as a dispute_flattened ✗ before)
+    assert "7 pending" in warned[0].message and "not judged" in warned[0].message
     # survival reads them, and says they are gone
     assert "missing" in got["survival"].values()
 

@@ -27,7 +27,11 @@ from bench.verdict_digest import collect, digest
 # check-verdicts changed it on purpose (9750455032f7… before): 32 survival verdicts of open issues the
 # summary carries in its ``unresolved`` markers (open_issue.index ×20, .ratio ×4, .p95 ×4, .health ×3,
 # .safari ×1) moved from missing/unknown to kept; no finding and no other verdict moved (dumps diffed).
-LABELLED_DIGEST = "a23579f34a58df2c9c373a1abb91c1f91871fa45511d30b188b520b6b781687d"
+# verdict-real-five changed it on purpose (a23579f34a58… before): 4 generations (rv-okf-en-tests-but,
+# rv-okf-zh-tests-but, zh-export-faithful, zh-export-p95-still) gain a completion_unshown warning — "functional
+# tests passed" / "功能测试已通过" over a range whose only run is run_export (no test run shows it; only the
+# agent's message says it); no other finding or survival verdict moved (dumps diffed: 8 lines).
+LABELLED_DIGEST = "dedef3a7573f2faaca3369d1a8271b69bd4689472142148828b54855472b2531"
 
 
 def test_findings_and_survival_on_the_labelled_set_are_the_recorded_ones(tmp_path: Path) -> None:

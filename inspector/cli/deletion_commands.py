@@ -11,7 +11,7 @@ from inspector.cli import STARTED
 from inspector.cli.import_progress import ProgressLine
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, store_argument
-from inspector.domain.cell_width import cells, padded
+from inspector.domain.cell_width import cells, fitted, padded
 from inspector.domain.deletion import NOT_CHECKED, REASON_CODES
 from inspector.services import deletion_requests, deletions
 from inspector.services.deletion_gone import removed_sentence
@@ -51,7 +51,7 @@ def coverage_text(cov: Coverage) -> list[str]:
     else:
         lines = [f"{cov.request} ({cov.status}) in {cov.session}: {copy_count(len(cov.copies))} to remove"]
     width = max([12, *(cells(c.where) + 1 for c in cov.copies)])  # 'deletion_requests' is 17 cells
-    lines += [f"  {padded(c.where, width)} {padded(c.id, 24)} {c.why}" for c in cov.copies]
+    lines += [f"  {padded(c.where, width)} {fitted(c.id, 24)} {c.why}" for c in cov.copies]  # --json: whole ids
     lines += [_gone(cov, m) for m in cov.missing]
     lines += [f"  ! {w}" for w in cov.warnings]
     if cov.kept:

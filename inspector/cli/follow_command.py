@@ -23,9 +23,9 @@ from typing import Any
 import click
 
 from inspector.cli.follow_summary import FollowTally, compaction_arrived
+from inspector.cli.import_words import reviewer_option
 from inspector.cli.open_command import store_beside
 from inspector.cli.output import EXIT_OK, run_command
-from inspector.cli.store_commands import reviewer_option
 from inspector.cli.store_param import STORE
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.domain.formats.detect import detect
@@ -132,7 +132,7 @@ async def _follow(file: Path, into: Path | None, interval: float, once: bool, ti
         raise BadInput(f"{file.name} is {article} {fmt} file, which its tool rewrites as a whole rather than appending to, "
                        "so it cannot be followed; open or import it instead", code="not_appendable")
     if into is not None:
-        from inspector.cli.store_commands import refuse_transcript_name
+        from inspector.cli.import_words import refuse_transcript_name
 
         refuse_transcript_name(into)
     store_path = tally.store = into or store_beside(file)

@@ -43,7 +43,7 @@ async def import_appended(file: Path, into: Any, actor: str, as_json: bool) -> t
             "held_back": caught.held}
 
     def human() -> list[str]:
-        from inspector.cli.store_commands import pending_steps
+        from inspector.cli.import_words import pending_steps
 
         if caught.offset == caught.start:
             lines = [f"imported {file} ({caught.fmt}) into {into}: nothing new (no whole line after byte "

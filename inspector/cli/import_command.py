@@ -18,14 +18,14 @@ import click
 
 from inspector.cli.counts import counts_text
 from inspector.cli.import_progress import ImportProgress
-from inspector.cli.output import EXIT_OK, echo_safe, emit, json_option, json_text, lines_text, run_command
-from inspector.cli.store_commands import (
+from inspector.cli.import_words import (
     SHOWN_PROBLEMS,
     next_steps,
     pending_steps,
     refuse_transcript_name,
     reviewer_option,
 )
+from inspector.cli.output import EXIT_OK, echo_safe, emit, json_option, json_text, lines_text, run_command
 from inspector.cli.store_param import STORE
 from inspector.domain.errors import InspectorError
 from inspector.domain.file_name_text import text_name
@@ -116,7 +116,7 @@ async def import_one(file: Path, into: Path, fmt: str | None, actor: str, as_jso
 
     def human() -> list[str]:
         added = counts_text(sorted(report.added.items())) or "nothing new"
-        skipped = sum(report.skipped.values())
+        skipped = counts_text(sorted(report.skipped.items()))  # "60002 already there" said no unit, as 39,999 events
         where = f"a new store {into}" if report.created_store else str(into)
         lines = [f"imported {file} ({report.format}) into {where}: {added}" + (f" ({skipped} already there)" if skipped else "")]
         lines += next_steps(str(into), report.sessions)

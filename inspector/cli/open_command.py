@@ -60,13 +60,16 @@ def _is_store(path: Path) -> bool:
 
 async def _opens(store: Path) -> str | None:
     """Open and close the store once, so bad input is refused before any screen is drawn; a
-    format upgrade this open makes is said on stderr now and by the app when it is up."""
+    format upgrade this open makes (a PostgreSQL store's) is said on stderr now and by the app when
+    it is up. An older store file is read through an upgraded copy and upgraded by its first act in
+    the app (store/held_upgrade.py), which says so; not upgraded, it is said left at its format
+    on stderr when the app ends."""
     from inspector.cli import upgrade_said
     from inspector.store.connection import open_store
 
     upgrade_said.listen()
     try:
-        opened = await open_store(store, hold_upgrade=False)  # the app opens it next: upgraded (and said) now
+        opened = await open_store(store)  # an older store is not upgraded by looking: its first act upgrades it
     finally:  # a store the running app opens later says its upgrade in a notice: stderr would garble the screen
         upgrade_said.quiet()
     await opened.close()
@@ -197,4 +200,16 @@ def open_cmd(target: Path | None, session: str | None, sources: tuple[Path, ...]
                      reviewer=reviewer, notices=notes, upgraded=upgraded).run()
     finally:  # however the app ended (a served one's pipe closed can raise out of run())
         end_process_soon()  # a connection a cancelled worker left open must not keep the process
+        _say_left()
     raise SystemExit(EXIT_OK)
+
+
+def _say_left() -> None:
+    """"left at format N" on stderr once the app has ended, for an older store it made no change to."""
+    from inspector.cli import upgrade_said
+
+    upgrade_said.listen()
+    try:
+        upgrade_said.left()
+    except (OSError, ValueError):  # stderr gone with the terminal
+        pass

@@ -85,7 +85,8 @@ def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Await
             except InspectorError as error:
                 fail(error, as_json)
                 return
-            except BrokenPipeError:
+            except BrokenPipeError:  # `inspector … | head -1`: click ends it quietly (exit 1); stderr still reads
+                _say_left_quietly()
                 raise
             except (sqlite3.DatabaseError, OSError) as error:  # the medium failed mid-command: a full disk, a
                 # lock held past the wait, an I/O error, a damaged page — each said as what it is (store/faults.py)
@@ -96,6 +97,7 @@ def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Await
                                     "it is damaged", code="damaged_store"), as_json)
                 return
             except KeyboardInterrupt:
+                _say_left_quietly()  # the store closed as the body was cancelled: its held upgrade rolled back
                 click.echo("interrupted; nothing partial was committed", err=True)
                 sys.exit(130)
             sys.exit(code or EXIT_OK)
@@ -103,6 +105,18 @@ def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Await
         return runner
 
     return wrap
+
+
+def _say_left_quietly() -> None:
+    """"left at format N" for a command ended by a closed pipe or Ctrl+C: the line was lost, and a
+    reader of stderr was left to guess whether the older store had been upgraded (storefault-eleven).
+    A stderr that is gone too is no reason for a traceback."""
+    from inspector.cli import upgrade_said
+
+    try:
+        upgrade_said.left()
+    except (OSError, ValueError):
+        pass
 
 
 def _run(body: Awaitable[int | None]) -> int | None:

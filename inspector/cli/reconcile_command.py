@@ -8,7 +8,7 @@ import click
 
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.store_commands import reviewer_option, sole_store_argument, store_argument
-from inspector.domain.cell_width import padded
+from inspector.domain.cell_width import column_cells, fitted, padded
 from inspector.domain.reconcile import RECONCILED_STATUSES
 from inspector.services.reconciling import list_actions, reconcile
 from inspector.services.sessions import get_session
@@ -62,8 +62,9 @@ async def actions_cmd(store: Path, session: str, as_json: bool) -> int:
 
     def human() -> list[str]:
         lines = []
+        wide = column_cells([a.id for a in rows], 10, 24)  # a tool call id (toolu_…) is 30
         for a in rows:
-            line = f"{padded(a.id, 10)} {padded(a.status, 10)} {a.intent or ''}"
+            line = f"{fitted(a.id, wide)} {padded(a.status, 10)} {a.intent or ''}"
             if a.settled_by:
                 s = a.settled_by
                 line += f"  (reconciled L{s['ledger']} by {s['actor']}: {s['evidence']} — {s['reason']})"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shlex
 from collections import Counter
 from collections.abc import Callable
@@ -14,11 +13,20 @@ import click
 from inspector.cli import STARTED
 from inspector.cli.counts import counted, counts_text
 from inspector.cli.import_progress import ProgressLine
+from inspector.cli.import_words import (  # noqa: F401  (re-exported: the commands that take them from here)
+    SHOWN_PROBLEMS,
+    TRANSCRIPT_SUFFIXES,
+    next_steps,
+    pending_steps,
+    refuse_transcript_name,
+    reviewer_option,
+)
 from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_command
 from inspector.cli.sessions_command import sessions_cmd  # noqa: F401  (its own module, so listing loads light)
 from inspector.cli.store_param import make_store_argument
-from inspector.domain.cell_width import padded
-from inspector.domain.errors import BadInput, InspectorError
+from inspector.cli.strict_gate import gate, strict_option
+from inspector.domain.cell_width import SESSION_CELLS, column_cells, fitted
+from inspector.domain.errors import InspectorError
 from inspector.domain.plurals import counted as _n
 from inspector.services import exporting, sessions, verifying
 from inspector.services.checking import CHECKS, SessionCheck, check_store
@@ -29,55 +37,6 @@ store_argument = make_store_argument()
 # Commands whose STORE is their only positional argument: INSPECTOR_STORE when it is left out.
 # (Before, left out with INSPECTOR_STORE unset, `check`, `verify`, `ledger` … crashed with a TypeError.)
 sole_store_argument = make_store_argument(from_env=True)
-
-
-def reviewer_option(required: bool) -> Any:
-    return click.option(
-        "--reviewer", envvar="INSPECTOR_REVIEWER", required=required, metavar="NAME",
-        help="Who does this (recorded in the ledger). Defaults to $INSPECTOR_REVIEWER.",
-    )
-
-
-SHOWN_PROBLEMS = 10  # problem lines an import prints before counting the rest
-
-
-def next_steps(store: str, sessions: list[str]) -> list[str]:
-    """Each imported session's whole id and the command that opens it: every other command takes
-    ``--session`` with the whole id, which the counts line alone never showed."""
-    if len(sessions) > 3:
-        return [f"  {len(sessions)} sessions: `inspector sessions {shlex.quote(store)}` lists them"]
-    return [f"  session {sid}: open it with `inspector {shlex.quote(store)} --session {shlex.quote(sid)}`"
-            for sid in sessions]
-
-
-TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".eval", ".yaml", ".yml")
-
-
-def refuse_transcript_name(into: object) -> None:
-    """A new store is not made under a transcript's name: `import run.jsonl --into out.jsonl` (export's
-    habit) made an SQLite file named .jsonl, which `follow`, `import` and `sessions --discover` then
-    took for a transcript. An existing store of any name still opens."""
-    if isinstance(into, Path) and into.suffix.lower() in TRANSCRIPT_SUFFIXES and not os.path.lexists(into):
-        raise BadInput(f"{into} names a transcript ({into.suffix}), not a store: give the new store a name of its "
-                       f"own, e.g. {into.with_suffix('.db')}", code="bad_output")
-
-
-def pending_steps(store: str, pending: dict[str, int]) -> list[str]:
-    """The records an import proposed and left pending (a transcript's goals, constraints, files
-    and failures, read by the extractor): the counts line called them "state records", and nothing
-    said they bind nothing — budget's protected block stayed empty — until the owner confirms them."""
-    if not pending:
-        return []
-    # never "confirm them all": a pending rule can be an instruction injected in a tool's output
-    if len(pending) > 3:
-        return [f"  {sum(pending.values())} protected records in {len(pending)} sessions are pending proposals: they "
-                "bind nothing until the session's owner confirms each that holds (`inspector facts STORE --session S` "
-                "lists them with their sources; `inspector confirm STORE --session S --key K`)"]
-    return [f"  {_n(n, 'protected record')} of {sid} "
-            f"{'is a pending proposal: it binds' if n == 1 else 'are pending proposals: they bind'} nothing until the "
-            "owner confirms each "
-            f"that holds (`inspector facts {shlex.quote(store)} --session {shlex.quote(sid)}` lists them with their "
-            "sources; `inspector confirm … --key K`)" for sid, n in pending.items()]
 
 
 @click.command("export")
@@ -183,8 +142,11 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
         entries = await sessions.session_ledger(opened, session, limit=limit)
 
     def human() -> list[str]:
-        return [f"L{e['seq']:<5} {e['at'][:19]}  {padded(e['kind'], 18)} {padded(e['actor'], 14)} "
-                f"{padded(e['session'] or '-', 16)} "
+        # every column cut to its width (cell_width.fitted): a reviewer's long name or a sif session id of
+        # any length pushed the hash of its row right; a UUID (36) fits whole, --json holds every value whole
+        wide = column_cells([e["session"] or "-" for e in entries], 1, SESSION_CELLS)
+        return [f"L{e['seq']:<5} {e['at'][:19]}  {fitted(e['kind'], 18)} {fitted(e['actor'], 14)} "
+                f"{fitted(e['session'] or '-', wide)} "
                 f"{e['hash'][:12]}" for e in entries] or ["(no entries)"]
 
     emit(entries, as_json, human)
@@ -223,7 +185,7 @@ def checking_stage(sessions: tuple[str, ...]) -> str:
 @click.option("--only", multiple=True, type=click.Choice(CHECKS), help="Run only this check (repeatable); the "
               "others are left out of the result, not reported as passed.")
 # a CI gate that wants every line read and every sentence judged: "?" exited 0 (review-16)
-@click.option("--strict", is_flag=True, help="Exit 1 on a session not judged in full (?) too, not only on ✗.")
+@strict_option
 @json_option
 @run_command()
 async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...], strict: bool, as_json: bool) -> int:
@@ -286,9 +248,6 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
     ok = all(r.ok for r in results)
     verdict = "failed" if not ok else "unknown" if any(r.verdict == "unknown" for r in results) else "clear"
     # --strict: "ok" is the gate's answer, as the exit code: it said true beside exit 1 (review-17)
-    passed = ok and not (strict and verdict == "unknown")
-    doc: dict[str, Any] = {"ok": passed, "verdict": verdict}
-    if strict:
-        doc["strict"] = True
+    doc: dict[str, Any] = {**gate(verdict, strict), "verdict": verdict}  # the same shape as drift's, survival's
     emit({**doc, "sessions": [r.as_dict() for r in results]}, as_json, human)
-    return EXIT_OK if passed else EXIT_REFUSED
+    return EXIT_OK if doc["ok"] else EXIT_REFUSED

@@ -16,6 +16,7 @@ from inspector.domain.plurals import counted
 _COUNTED: dict[str, tuple[str, str, str, str]] = {
     "unresolved_call": ("call without a result", "calls without a result", "open call", "open calls"),
     "orphan_result": ("result with no call", "results with no call", "orphan result", "orphan results"),
+    "call_id_reused": ("call id used twice", "call ids used twice", "id reused", "ids reused"),
     "reasoning_missing": ("DeepSeek turn without its thinking", "DeepSeek turns without their thinking",
                           "turn lacks thinking", "turns lack thinking"),
     "reasoning_mode_mismatch": ("event with thinking though thinking is off",
@@ -48,6 +49,10 @@ _WARNINGS: dict[str, str] = {
     "run_unpaired": "pass claims another run may answer",
     "prompt_rule_not_restated": "system-prompt rules re-sent, not restated",
     "goal_reworded": "goals the summary rewords, not quotes",
+    "corrected_after": "values the owner corrected after the summary was written",
+    "completion_unshown": "completions no event in the range shows",
+    "path_misplaced": "paths in a folder the log never shows",
+    "value_misstated": "settings the log gives another value",
     "action_rule_unsure": "tool calls that may break a confirmed rule",
     "action_rule_pending": "tool calls against a pending rule",
     "action_rule_dry_run": "dry runs of what a rule forbids",

@@ -55,3 +55,45 @@ def clipped(value: str, most: int = TITLE_CELLS) -> str:
         out.append(ch)
         used += width
     return "".join(out) + "…"
+
+
+KEY_CELLS = 40  # a key's column in a plain listing: an imported key is a slug of up to ~60 characters
+SESSION_CELLS = 36  # a session id's column: a UUID whole; a longer sif id is cut
+
+
+def fitted(value: object, width: int = KEY_CELLS) -> str:
+    """``value`` made visible and padded to exactly ``width`` cells, or cut to them with "…" in its
+    middle, so the columns after it stay in line (a 58-character key, or a key of CJK text, pushed
+    them right, each row by its own amount: flow-19). The middle goes, not the end: an imported key
+    ends in its digest (``….661542``) and a key of one family differs there, so the cut form still
+    names one key, and a command given it names the whole one (``did you mean …?``). ``--json`` and
+    the detail views keep it whole."""
+    shown = line_safe(value if isinstance(value, str) else str(value))
+    used = cells(shown)
+    if used <= width:
+        return shown + " " * (width - used)
+    tail_room = max(0, min(width // 3, width - 2))
+    head = _cells_from(shown, width - 1 - tail_room)
+    tail = _cells_from(shown[::-1], tail_room)[::-1]
+    while tail and cells(tail[0]) == 0:  # a mark cut from its letter would sit on the "…"
+        tail = tail[1:]
+    out = head + "…" + tail
+    return out + " " * (width - cells(out))
+
+
+def _cells_from(text: str, most: int) -> str:
+    """The longest start of ``text`` taking at most ``most`` cells (a wide character never split)."""
+    taken, used = [], 0
+    for ch in text:
+        width = cells(ch)
+        if used + width > most:
+            break
+        taken.append(ch)
+        used += width
+    return "".join(taken)
+
+
+def column_cells(values: list[str], least: int, most: int) -> int:
+    """A column's width for ``values`` as shown: the widest, within ``least`` and ``most`` cells (the
+    longer ones are :func:`fitted` to it)."""
+    return min(most, max([least, *(cells(line_safe(v)) for v in values)]))

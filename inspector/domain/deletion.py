@@ -45,23 +45,28 @@ NOT_CHECKED = (
     "warning) — remove those yourself",
     "copies encrypted, hashed, compressed, translated or paraphrased; encodings other than those looked for "
     "(escapes: URL, JSON/Python/JavaScript, octal, HTML, quoted-printable, CSS; UTF-7; base64, base32, base85, "
-    "Ascii85, hex): an encoding of an escaped, UTF-16 or case-changed spelling or of another encoding (but base64 "
-    "of base64), and base32 or base85 of a value ROT13-ed or reversed; numbers in words other than English digit "
-    "words (one three nine, oh, double) and Chinese numerals (digit by digit or place value): English place value "
-    "(one hundred thirty-nine), other languages' words; a separator between every letter other than between single "
-    "letters or digits 1–7 characters apart (two letters at a time: zq.hi.dd…)",
+    "Ascii85, hex): base85, or Ascii85 without its <~ ~>, of anything but the value itself or a sensitive value "
+    "ROT13-ed or reversed (an escaped, UTF-16 or case-changed spelling so encoded, a line of the targets turned); an encoding three deep; numbers in words other "
+    "than English (digit words: one three nine, oh, double; place value: thirteen billion nine hundred …) and "
+    "Chinese, Japanese or Sino-Korean numerals (digit by digit or place value): native Korean counting words "
+    "(하나, 둘…) and other languages' words, a number said in pairs (thirteen ninety-one …); a separator between every letter other than between single letters "
+    "or digits 1–7 characters apart (two letters at a time: zq.hi.dd…); in a text longer than 2 MiB, its part "
+    "past 2 MiB in CSS escapes, UTF-7, a separator between every letter or an encoded run of another spelling "
+    "(each such record is named in a warning)",
     "values under 7 characters once case and spacing are ignored, and lines of the targets under "
     f"{COPY_MIN_CHARS} characters that are not a sensitive value (phone, e-mail, ID, card, address, key)",
     "ledger entries of other sessions (each session's own entries, names and reviewers are checked: a copy "
     "there makes the deletion refuse, copy_kept)",
     "other sessions' materials, and their copies written another way (an exact copy in another session's events, "
     "records or summaries is named in a warning: a request there must remove it)",
-    "a value split across records other than a sensitive value (phone, e-mail, ID, card, address, key) cut once "
-    "at one record's end and another's start — each part 4+ characters, or any length between consecutive events, "
-    "a call and its result, an event and the material it observed: a split line of prose, a split with text "
-    "between the parts, in three or more parts, encoded or in a second reading (base64, base32, base85, hex, CSS, "
-    "UTF-7, a separator between every letter, numbers in words), or next to a text that ends or starts with "
-    "a whole value of its own (a 16-character key whose rest opens the next text) is not looked for",
+    "a value split across records other than a sensitive value (phone, e-mail, ID, card, address, key) cut "
+    "once at one record's end and another's start — each part 4+ characters, or any length between consecutive "
+    "events, a call and its result, an event and the material it observed — or cut across two or three "
+    "consecutive events in any spelling above: a split line of prose, a split with text between the parts, in "
+    "four or more parts, a part spelled over three times the value's length (every character escaped), in another "
+    "spelling across records that are not consecutive events (a summary and a material, a call and its result: "
+    "as folded only), or next to a text that ends or starts with a whole value "
+    "of its own (a 16-character key whose rest opens the next text) is not looked for",
 )
 
 
@@ -83,11 +88,16 @@ CHECKED = (
     "(\\40 , \\000040); UTF-7 (+AEA-, IMAP's &AEA-); base64 (standard, URL-safe, MIME-wrapped) of the UTF-8 or "
     "UTF-16 bytes, and for a sensitive value of its lower/upper case and of its base64; base32 (standard and "
     "extended hex); base85 and Ascii85; hex, also as a list of bytes (0x7a, 7a:71, 7a 71) or in a hex dump (xxd, "
-    "hexdump -C, od); ROT13; reversed; base64 or hex of the value ROT13-ed or reversed; a separator between every "
-    "letter (z.q.h…, s-e-c-r-e-t); a number with separators between its digits, in Chinese numerals (一三九, 壹叁玖, "
-    "or place value: 一百三十九亿…), in English digit words (one three nine, oh, double five) or reversed; a "
-    "sensitive value cut in two across two records. Each copy found by value says the spelling it was found in "
-    "(spelling)",
+    "hexdump -C, od); ROT13; reversed; base64 or hex of the value ROT13-ed or reversed, and base32 of it so "
+    "turned, and base85 or Ascii85 of a sensitive value so turned; "
+    "every run of base64, base32, hex or Ascii85 (<~ ~>) in a text decoded and read again in every spelling here, "
+    "two deep (an encoding of an escaped, UTF-16 or case-changed spelling, or of another encoding); a separator "
+    "between every letter (z.q.h…, s-e-c-r-e-t); a number with separators between its digits, in Chinese "
+    "numerals (一三九, 壹叁玖, or place value: 一百三十九亿…; Japanese 一億… and Sino-Korean 일삼구… too), in "
+    "English digit words (one three "
+    "nine, oh, double five) or place value (thirteen billion nine hundred twelve million …) or reversed; a "
+    "sensitive value cut in two across two records, or across two or three consecutive events in any spelling "
+    "here. Each copy found by value says every spelling it holds (spellings; spelling: the first found)",
 )
 
 
@@ -100,12 +110,16 @@ class Copy:
     id: str
     why: str
     # How a copy found by value wrote it ("as written", "base64 of UTF-16", "a number in English
-    # words", …: the first spelling found in it; it may hold others); None for a copy by reference
-    # (a target, what it observed, a record citing it, a search-index entry).
+    # words", …: the first spelling found in it); None for a copy by reference (a target, what it
+    # observed, a record citing it, a search-index entry).
     spelling: str | None = None
+    # Every spelling the record holds a value in (round eleven: a record found as written may also
+    # hold it in base64, and naming the first alone hid the others); () for a copy by reference.
+    spellings: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return {"where": self.where, "id": self.id, "why": self.why, "spelling": self.spelling}
+        return {"where": self.where, "id": self.id, "why": self.why, "spelling": self.spelling,
+                "spellings": list(self.spellings or ((self.spelling,) if self.spelling else ()))}
 
 
 def sensitive_values(text: str) -> list[str]:

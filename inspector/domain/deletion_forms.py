@@ -36,9 +36,11 @@ asks all of them.
 Limits, said in docs/untrusted-content.md: a value shorter than :data:`MIN_FOLDED`
 characters after folding is looked for exactly only (shorter strings match by
 coincidence); encryption, hashing, compression, translation, paraphrase, or an encoding
-not listed here (an encoding of an escaped or UTF-16 spelling, base32 or base85 of a value ROT13-ed
-or reversed; hex as a list of bytes or in a hex dump of ``xxd``, ``hexdump -C`` or ``od`` *is* read
-back to its bytes, domain/hexdump.py) hides a copy from this matching.
+not listed here hides a copy from this matching (hex as a list of bytes or in a hex dump of ``xxd``,
+``hexdump -C`` or ``od`` *is* read back to its bytes, domain/hexdump.py). Since round eleven the value
+ROT13-ed or reversed is also looked for in base32, base85 and Ascii85, and an encoding of any *other*
+spelling (escaped, UTF-16, case-changed) is found by decoding the text's encoded runs instead
+(domain/encoded_readings.py, asked by domain/deletion_spelling.py).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ import codecs
 import html
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import unquote
@@ -223,8 +225,15 @@ def encoded_forms(value: str, *, sensitive: bool) -> dict[str, str]:
     for piece, name in base85_fragments(value.encode("utf-8", "surrogatepass")).items():
         out.setdefault(piece, name)
     for turned, name in ((rot13(value), "ROT13-ed"), (value[::-1], "reversed")):
+        if turned == value:  # a number ROT13-ed is itself: its forms are made above
+            continue
         for piece in base64_fragments(turned):
             out.setdefault(piece, f"base64 of the value {name}")
+        # round eleven: base85 / Ascii85 of a sensitive value so turned (no run of either can be told from
+        # prose and decoded; a pasted log's every line so encoded doubled the forms a listing builds)
+        if sensitive:
+            for piece, alphabet in base85_fragments(turned.encode("utf-8", "surrogatepass")).items():
+                out.setdefault(piece, f"{alphabet} of the value {name}")
     return out
 
 
@@ -259,6 +268,7 @@ def _folded_forms(value: str, key: str, *, sensitive: bool) -> dict[str, str]:
         out.setdefault(piece, "base32")
     for turned, name in ((rot13(value), "ROT13-ed"), (value[::-1], "reversed")):
         out.setdefault(turned.encode("utf-8", "surrogatepass").hex(), f"hex of the value {name}")
+    # (base32 of it ROT13-ed or reversed is found by decoding the text's base32 runs: encoded_readings.py)
     return out
 
 
@@ -272,6 +282,7 @@ class LooseMatcher:
     letters: Needles  # each folded value's letters and digits alone (other_readings.spaced_letters)
     names: dict[str, str]  # a folded or encoded form -> the name of its spelling
     chars: frozenset[str]  # every character of the folded forms: a decoded escape holding none spells no value
+    written: Needles  # the values as written (a record may hold one so and others encoded: spellings)
 
     @classmethod
     def of(cls, values: Iterable[str]) -> LooseMatcher:
@@ -285,18 +296,20 @@ class LooseMatcher:
         folded: dict[str, str] = {}
         encoded: dict[str, str] = {}
         letters: set[str] = set()
+        written: set[str] = set()
         for value in values:
-            key = fold(value)
-            if len(key) < MIN_FOLDED:
+            made = _value_forms(value)
+            if made is None:
                 continue
-            sensitive = bool(sensitive_values(value))
-            for form, name in _folded_forms(value, key, sensitive=sensitive).items():
+            written.add(value)
+            for form, name in made[0].items():
                 folded.setdefault(form, name)
-            for form, name in encoded_forms(value, sensitive=sensitive).items():
+            for form, name in made[1].items():
                 encoded.setdefault(form, name)
-            letters.add(letters_of(key))
+            letters.add(made[2])
         return cls(Needles.of(folded, MIN_FOLDED), Needles.of(encoded, MIN_ENCODED), Needles.of(letters, MIN_FOLDED),
-                   {**encoded, **folded}, frozenset().union(*folded) if folded else frozenset())
+                   {**encoded, **folded}, frozenset().union(*folded) if folded else frozenset(),
+                   Needles.of(written, MIN_FOLDED))
 
     def __bool__(self) -> bool:
         return bool(self.folded or self.encoded)
@@ -333,11 +346,44 @@ class LooseMatcher:
             return "hex as a list of bytes"
         return None
 
+    def written_in(self, text: str) -> bool:
+        """Whether ``text`` holds a value exactly as written."""
+        return self.written.any_in(text)
+
+    def spellings(self, text: str, folded: str, *, whole: bool = True) -> Iterator[str]:
+        """Every spelling :meth:`spelling` may answer that ``text`` holds (each form found, not the first)."""
+        undecoded: str | None = None
+        for form in self.folded.all_in(folded):
+            name = self.names.get(form, FOLDED)
+            if name == FOLDED:
+                undecoded = _undecoded(text) if undecoded is None else undecoded
+                name = FOLDED if form in undecoded else ESCAPED
+            yield name
+        if not whole:
+            return
+        if self.encoded:
+            for form in self.encoded.all_in("".join(text.split())):
+                yield self.names.get(form, "base64")
+        dumped = dumped_bytes(text) if "\n" in text else None
+        if dumped is not None and self.found_in(dumped.decode("utf-8", "replace")):
+            yield "a hex dump"
+        if any(self.found_in(data.decode("utf-8", "replace")) for data in listed_bytes(text)):
+            yield "hex as a list of bytes"
+
     def spaced(self, text: str) -> bool:
         """Whether ``text`` spells a value with a separator between every letter. Read in the text as
         written (case folded), not folded: white space removed would glue a run's last letter to the
         next word, and a run is single letters each two apart."""
         return bool(self.letters) and any(self.letters.any_in(run) for run in spaced_letters(text.casefold()))
+
+
+def _value_forms(value: str) -> tuple[dict[str, str], dict[str, str], str] | None:
+    """One value's folded and encoded forms and its letters (None when it folds too short)."""
+    key = fold(value)
+    if len(key) < MIN_FOLDED:
+        return None
+    sensitive = bool(sensitive_values(value))
+    return _folded_forms(value, key, sensitive=sensitive), encoded_forms(value, sensitive=sensitive), letters_of(key)
 
 
 @lru_cache(maxsize=4)

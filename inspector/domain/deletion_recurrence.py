@@ -18,9 +18,14 @@ deletion_forms.plain_spelling, hostile review eight), and with its escapes decod
 HTML, quoted-printable), ROT13-ed or reversed (a value or line of up to 96 characters), or in
 Chinese numerals (一三九…: hostile review nine); since round ten also CSS-escaped or in UTF-7, and a
 number in English digit words or Chinese place-value numerals.
-A copy in base64, base32, base85 or hex, with a separator between every letter, split across events,
-or a target line embedded in a longer line is not recognised from a digest; ``deletion`` lists it while
-the request is pending, not after.
+Since round eleven also a number in English place-value words, and a copy in base64, base32, hex or
+Ascii85 (between ``<~ ~>``) of any spelling above: the text's encoded runs are decoded and read like
+the text (domain/encoded_readings.py — the reading the deletion listing makes of every record, so a
+copy the listing finds encoded, follow finds too), and :func:`split_between` reads two neighbouring
+events joined, so a value cut in two across them is recognised.
+A copy in undelimited base85, with a separator between every letter, or a target line embedded in a
+longer line is not recognised from a digest; ``deletion`` lists it while the request is pending, not
+after.
 """
 
 from __future__ import annotations
@@ -28,10 +33,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from inspector.domain.deletion import NUMBER_MIN_DIGITS, secret_values
+from inspector.domain.deletion import NUMBER_MIN_DIGITS, secret_values, sensitive_values
 from inspector.domain.deletion_forms import decoded, plain_spelling, rot13
+from inspector.domain.deletion_spelling import READ_MAX
+from inspector.domain.encoded_readings import encoded_reading
 from inspector.domain.number_copies import CHINESE_DIGITS
-from inspector.domain.number_words import chinese_place_values, english_digits
+from inspector.domain.number_words import (
+    chinese_place_values,
+    english_digits,
+    english_place_values,
+    korean_as_chinese,
+)
 from inspector.domain.other_readings import css_decoded, utf7_decoded
 
 PREFIX = "deleted-value:"  # so a value's fingerprint never equals another keyed digest of the same text
@@ -51,6 +63,7 @@ def _telling(piece: str) -> bool:
     return any(not ch.isalpha() or not ch.isascii() for ch in piece)
 
 
+_DEPTH = 2  # an encoding of an encoding (domain/deletion_spelling.py reads as deep)
 _TURNED_MAX = 96  # a sensitive value is shorter; a longer line of the targets is not looked for turned
 _DIGIT_RUN = re.compile(r"\d(?:[\s\-.]{0,3}\d){6,}")
 
@@ -72,7 +85,7 @@ def fingerprints(values: Iterable[str], digest: Callable[[str], str]) -> list[st
     return sorted({digest(PREFIX + normal(v)) for v in values if normal(v)})
 
 
-def held(texts: list[str], digest: Callable[[str], str]) -> set[str]:
+def held(texts: list[str], digest: Callable[[str], str], *, lines: bool = True) -> set[str]:
     """The fingerprints of every value ``texts`` hold, as :func:`fingerprints` makes them: as written,
     and in the plain spelling of a text that has another (the fingerprints kept are unchanged, so a
     deletion carried out before still matches)."""
@@ -80,16 +93,26 @@ def held(texts: list[str], digest: Callable[[str], str]) -> set[str]:
     written = set(texts)
     respelled = [p for p in (plain_spelling(t) for t in texts if not t.isascii()) if p not in written]
     undone = []  # the escapes and Chinese numerals a deletion lists (deletion_forms), undone: read again
-    for text in [*texts, *respelled]:
+    todo = [(text, 0) for text in [*texts, *respelled]]
+    while todo:
+        text, depth = todo.pop()
         if _TELLING_ESCAPE.search(text) and (plain := decoded(text)) != text:
             undone.append(plain)
+        if not text.isascii() and (korean := korean_as_chinese(text)) is not None:  # 공일공…: Chinese numerals
+            text = korean
+            undone.append(text)
         if not text.isascii() and _CHINESE_RUN.search(text):
             undone.append(text.translate(_CHINESE))
         # round ten's second readings (CSS escapes, UTF-7) and numbers in words, read back (a number
         # as its digits: the patterns know a phone number by them)
         undone += [r for r in (css_decoded(text, _telling), utf7_decoded(text, _telling)) if r is not None]
-        undone += [*english_digits(text), *chinese_place_values(text)]
-    values = secret_values(texts + respelled + undone)
+        undone += [*english_digits(text), *chinese_place_values(text), *english_place_values(text)]
+        if depth < _DEPTH:  # round eleven: base64, base32, hex and Ascii85 runs decoded and read like the text
+            for piece in encoded_reading(text[:READ_MAX]):
+                undone.append(piece.text)
+                todo.append((piece.text, depth + 1))
+    values = secret_values(texts + respelled + undone) if lines else \
+        sensitive_values("\n".join(texts + respelled + undone))  # a split's: sensitive values alone
     # ROT13 and reversal keep a value's shape (an address stays one), so each value found is turned
     # back rather than every text read twice more — a value, not a long line: a log's every line
     # turned tripled the digests made; a reversed number is no phone number to the patterns, so each
@@ -97,3 +120,26 @@ def held(texts: list[str], digest: Callable[[str], str]) -> set[str]:
     turned = {t for v in values if len(v) <= _TURNED_MAX for t in (rot13(v), v[::-1])}
     turned |= {m.group()[::-1] for text in texts for m in _DIGIT_RUN.finditer(text)}
     return set(fingerprints(turned.union(values), digest))
+
+
+# Characters of each neighbour joined at the junction: a sensitive value spelled out (a phone number in
+# words is ~70, an address's UTF-16 hex ~120) is cut with no more than this on either side. Each poll
+# reads every new event's junction so: its length sets the check's cost.
+SPLIT_EDGE = 160
+
+
+def split_between(before: list[str], after: list[str], digest: Callable[[str], str],
+                  known: set[str]) -> set[str]:
+    """The fingerprints of the sensitive values spelled only by ``before``'s end joined to ``after``'s
+    start (a model streaming ``sk-live-4f9a`` in one event and ``8b7c…`` in the next, a
+    phone number's words over two results, a base64 run cut in two): what the junction holds and
+    neither side alone does. ``known``: the fingerprints of both events whole. Sensitive values only,
+    as the listing's split check (deletion_split.py): a line of prose is not read cut in two."""
+    left = "\n".join(t for t in before if t)[-SPLIT_EDGE:]
+    right = "\n".join(t for t in after if t)[:SPLIT_EDGE]
+    if not left or not right:
+        return set()
+    joined = held([left + right], digest, lines=False) - known
+    if not joined:  # the usual answer, in one reading of two short edges
+        return set()
+    return joined - held([left], digest, lines=False) - held([right], digest, lines=False)

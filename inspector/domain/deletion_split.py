@@ -16,7 +16,8 @@ it observed, two fields of one event). A number is also matched by its digits al
 
 What is not (said in deletion.NOT_CHECKED): a line of the targets that is not a sensitive
 value, split; a split with other text between the parts; three or more parts; a split part
-base64- or hex-encoded. Lines of ordinary prose end and start with common words, so a
+base64- or hex-encoded — between consecutive events those are read by
+domain/deletion_split_spelled.py (round eleven), which joins them. Lines of ordinary prose end and start with common words, so a
 split of one would be found by coincidence in any long log.
 """
 
@@ -107,7 +108,10 @@ class SplitFinder:
     _ends: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     _starts: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
 
+    _most: int = 0
+
     def __post_init__(self) -> None:
+        self._most = max((len(f) for f in self.forms), default=0)  # asked for each text's edges: computed once
         for form in self.forms:
             for k in range(1, len(form)):
                 self._ends.setdefault(form[:k], []).append((form, k))
@@ -118,7 +122,7 @@ class SplitFinder:
 
     @property
     def _longest(self) -> int:
-        return max((len(f) for f in self.forms), default=0)
+        return self._most
 
     def _edges(self, text: str) -> tuple[list[str], list[str]]:
         # an escaped character (``&#65307;``) is at most 8 times its length; spaces fold away

@@ -21,12 +21,15 @@ from inspector.domain.drift_plans import departure_plans, owner_values
 from inspector.domain.drift_roster import gate_of, roster_for
 from inspector.domain.drift_rules import DriftContext, Said
 from inspector.domain.drift_whole import whole_text_findings
+from inspector.domain.facts import EXTRACTOR
 from inspector.domain.field_timeline import FieldTimeline as FieldTimeline  # re-exported: services, UI, benches
 from inspector.domain.field_timeline import field_cell as field_cell
 from inspector.domain.field_timeline import field_timeline as field_timeline
 from inspector.domain.field_timeline import held_after_get, held_in
 from inspector.domain.goal_reworded import note as goal_note
-from inspector.domain.goal_reworded import reworded
+from inspector.domain.goal_reworded import pasted_retold, reworded
+from inspector.domain.owner_corrected import corrected_after, replaced_in
+from inspector.domain.owner_corrected import note as owner_note
 from inspector.domain.prompt_rule import note as prompt_rule_note
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said import normal_text
@@ -39,6 +42,9 @@ from inspector.domain.said_scope import scope_open
 from inspector.domain.said_suite_green import suite_green_finding
 from inspector.domain.textnorm import bounded, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
+
+# Warnings left out of a generation that already has a finding (said_completion, said_stale_path).
+BESIDE_FAILED = frozenset({"completion_unshown", "path_misplaced", "value_misstated"})
 
 
 @lru_cache(maxsize=16384)
@@ -74,6 +80,7 @@ class StateFact:
     # Proposed from the system prompt (facts_system.from_prompt): re-sent with every request, not lost by
     # a summary that leaves it out (prompt_rule.py), as survival says (verdict-eleven).
     from_prompt: bool = False
+    replaced: str | None = None  # the value an owner's correction replaced (owner_corrected)
 
     def __post_init__(self) -> None:
         numbered = any(ch.isdigit() for ch in self.value)
@@ -107,6 +114,7 @@ class GenerationText:
     sources: tuple[str, ...]
     claims: tuple[dict[str, Any], ...] = ()
     covers: tuple[int, int] | None = None
+    written_at: int | None = None  # the ledger entry that added it (owner_corrected: what it could know)
 
 
 def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | None = None) -> list[Finding]:
@@ -147,7 +155,11 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     unresolved = gen.unresolved
     for fact in state:
         if fact.status != "active":
-            if fact.kind == "decision" and fact.status == "pending" and fact.value not in unresolved:
+            # A pending decision is an undecided question — unless the extractor proposed it from the
+            # user's own choice (a pick, "use X, not Y"): that one awaits confirmation, it is no dispute,
+            # and survival judges it like every pending proposal (verdict-real-five).
+            if (fact.kind == "decision" and fact.status == "pending" and fact.value not in unresolved
+                    and fact.writer != EXTRACTOR):
                 flattened_found.append(Finding("dispute_flattened", fact.key,
                                                f"the undecided question “{fact.value}” is not among generation "
                                                f"{gen.generation}'s unresolved markers: a dispute reads as a decision."))
@@ -162,8 +174,12 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
         if kind in OWNER_ONLY_KINDS:
             if not rewritten and not (held.get(fact.norm_value) or held_after_get(text_norm, fact.norm_value,
                                                                            fact.bounded, held)):
-                share = reworded(said, fact.value) if kind == "goal" and claim is None else None
-                missing_found.append(prompt_rule_note(gen.generation, fact.key, fact.value, fact.sources)
+                share = (reworded(said, fact.value) or pasted_retold(said, fact.value)) \
+                    if kind == "goal" and claim is None else None
+                late = corrected_after(fact.sources, gen.written_at) if claim is None else None
+                missing_found.append(owner_note(gen.generation, fact.key, kind, fact.value, late,
+                                                replaced_in(fact.replaced, said.in_text)) if late is not None
+                                     else prompt_rule_note(gen.generation, fact.key, fact.value, fact.sources)
                                      if fact.from_prompt else goal_note(gen.generation, fact.key, fact.value, share)
                                      if share is not None else _deadline_restated(gen.generation, fact, said)
                                      or Finding("protected_missing", fact.key,
@@ -202,6 +218,10 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     findings += judged_once(findings, said_findings)
     findings += whole_text_findings(gen.generation, gen.text, said, state, findings, ctx, gen.covers)
     findings += identifier_findings(gen.generation, gen.text, ctx)
+    if any(f.severity == "finding" for f in findings):
+        # A completion or a path the rules cannot tell about ("?") changes nothing beside a ✗, which already
+        # sends the reviewer to the text; a corrected generation without the ✗ is judged with them.
+        findings = [f for f in findings if not (f.code in BESIDE_FAILED and f.severity == "warning")]
     unjudged = facts_not_judged(gen.generation, state)
     if unjudged is not None:
         findings.append(unjudged)
@@ -360,7 +380,8 @@ def _said_findings(gen: GenerationText, state: list[StateFact], ctx: DriftContex
                                f"“{claim.sentence}”; no later result in the range resolved it.",
                                words=tuple(claim.words), where=claim.sentence))
             continue
-        if (f"evt:{failure.seq}" in gen.sources or rules.mentioned_anywhere(said, failure.anchors)
+        # The sources list states nothing: a failure it cites is named only by the text (said_failure_stated).
+        if (rules.mentioned_anywhere(said, failure.anchors, (failure.signature,))
                 or rules.tool_said_failed(said, failure.tool)):
             continue
         out.append(Finding("failure_dropped", f"evt:{failure.seq}",

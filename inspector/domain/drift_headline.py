@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from inspector.domain.drift_finding import Finding
 from inspector.domain.drift_rules import DriftContext
+from inspector.domain.facts import EXTRACTOR
 from inspector.domain.invented import invented
 from inspector.domain.plurals import counted as _n
 from inspector.domain.said_departures import CANNOT_JUDGE
@@ -101,8 +102,9 @@ def drift_verdict(findings: list[Finding], unjudged: frozenset[str] = NOT_JUDGED
 
 def _not_judged(state: list[StateFact]) -> list[StateFact]:
     """Pending records in range that no drift rule reads (a pending decision is read as a
-    dispute, a tool's or the model's pending rule as an injected instruction)."""
-    return [s for s in state if s.status == "pending" and s.kind != "decision"
+    dispute — not the extractor's, proposed from the user's own choice —, a tool's or the model's
+    pending rule as an injected instruction)."""
+    return [s for s in state if s.status == "pending" and (s.kind != "decision" or s.writer == EXTRACTOR)
             and not (s.writer in UNTRUSTED_WRITERS and s.kind in OWNER_ONLY_KINDS)]
 
 

@@ -26,6 +26,7 @@ from inspector.domain import (
     facts_system,
     facts_text,
     facts_tools,
+    facts_user_stated,
 )
 from inspector.domain.fact_keys import KeyMaker, make_key, redact
 from inspector.domain.facts_text import Proposal
@@ -181,7 +182,8 @@ def extract(events: Iterable[LogEvent]) -> list[ProposedFact]:
     decisions = facts_goals.read_replies(ordered, replies)  # the goals go into ``replies``
     own = replies.own  # the user's own words of the messages that quoted or pasted a line
     proposals = [*facts_system.system_constraints(ordered)[0], *facts_text.constraints(ordered, own, replies.before),
-                 *facts_permissions.permissions(ordered, own, replies.before), *decisions, *facts_tools.artifacts(ordered),
+                 *facts_permissions.permissions(ordered, own, replies.before), *facts_user_stated.with_picks(decisions, ordered, own),
+                 *facts_tools.artifacts(ordered),
                  *failures, *facts_tools.todos(ordered), *facts_text.references(ordered, own),
                  *facts_published.published(ordered), *facts_pasted.pasted_failures(ordered)]
     return assemble(replies.proposals, proposals, at)

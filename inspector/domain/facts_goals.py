@@ -34,6 +34,7 @@ from inspector.domain.facts_text import (
     request_text,
     user_sentences,
 )
+from inspector.domain.facts_user_stated import only_a_choice
 from inspector.domain.later_requests import asks, asks_question, greeting, is_request
 from inspector.domain.logevents import LogEvent
 from inspector.domain.own_words import RecentSaid, pasted_form, split_quoted
@@ -170,7 +171,8 @@ def _later_request(text: str, quoted: bool, seq: int, reading: GoalReading, offe
 
 def _only_rules(text: str) -> bool:
     """Every sentence of the message that asks something is a constraint ("Never touch the
-    production database." said again) or agrees to one ("yes, keep that rule": back_refs): its
-    constraint records carry it, not a later request."""
+    production database." said again), agrees to one ("yes, keep that rule": back_refs) or states a
+    choice and little else ("ok, let's keep the timeout at 45m rather than 60m": facts_user_stated): its
+    constraint or decision records carry it, not a later request."""
     return all(not is_request(s) or constraint_word(s) is not None or endorsement(s) is not None
-               for s in user_sentences(text))
+               or only_a_choice(s) for s in user_sentences(text))

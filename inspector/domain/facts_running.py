@@ -39,6 +39,7 @@ from inspector.domain import (
     facts_system,
     facts_text,
     facts_tools,
+    facts_user_stated,
 )
 from inspector.domain.facts import Merged, ProposedFact, assemble_merged
 from inspector.domain.facts_text import Proposal
@@ -110,7 +111,7 @@ class RunningExtraction:
         system, self._seen_user = facts_system.system_constraints(ordered, self._seen_user)
         merged["constraint"].add([*system, *facts_text.constraints(ordered, self._goals.own, self._goals.before)], at)
         merged["permission"].add(facts_permissions.permissions(ordered, self._goals.own, self._goals.before), at)
-        merged["decision"].add(decisions, at)
+        merged["decision"].add(facts_user_stated.with_picks(decisions, ordered, self._goals.own), at)
         artifacts, failures = len(self._artifacts), len(self._failures)
         edited = {call_id for call_id, _ in self._artifacts}
         failed_before, self._resolved = set(self._failed_calls), False

@@ -79,7 +79,10 @@ def first_chunk(text: str) -> str:
     if after is not None:
         return after
     para = paras[0] if paras else text.strip()
-    para = " ".join(para.split())
+    from inspector.domain.facts_ask import ask_before_log  # it reads facts_pasted, which reads this module
+
+    asked = ask_before_log(para)  # a pasted log is not the ask: the user's words and its telling line
+    para = " ".join((asked or para).split())
     if len(para) <= GOAL_CHARS:
         return para
     last = user_sentences(para)[-1:]

@@ -18,8 +18,11 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+from inspector.domain.facts_own_words import EDGE, USER_HEAD, USER_TAIL, Reading, user_reading
 from inspector.domain.logevents import LogEvent
 from inspector.domain.protocol import ProtocolProblem
+
+USER = "user_message"
 
 WHOLE_BELOW = 64_000  # characters: an event this long or longer is read in its head and tail
 HEAD = 48_000
@@ -39,22 +42,45 @@ def window(content: str) -> str:
     return content[:HEAD] + CUT + content[-TAIL:]
 
 
+def window_of(kind: str, content: str) -> str:
+    """What the rules read of an event's text: a huge user message its own words
+    (facts_own_words.user_reading), any other huge text its head and tail."""
+    if not is_windowed(content):
+        return content
+    return user_reading(content).text if kind == USER else window(content)
+
+
 def windowed(events: Iterable[LogEvent]) -> list[LogEvent]:
-    """The events as the fact rules read them: huge texts cut to their head and tail, the rest as
-    they are (the same objects: nothing is copied for the common case)."""
-    return [replace(e, content=window(e.content)) if is_windowed(e.content) else e for e in events]
+    """The events as the fact rules read them: huge texts cut to what is read (:func:`window_of`),
+    the rest as they are (the same objects: nothing is copied for the common case). A user
+    message's reading is shorter than the bound, so a text read once is never read again."""
+    return [replace(e, content=window_of(e.kind, e.content)) if is_windowed(e.content) else e  # type: ignore[arg-type]
+            for e in events]
 
 
 READ_IN_PART = "read_in_part"
 
 
-def in_part_note(seq: int, length: int) -> dict[str, Any]:
-    """One event read in part, for ``facts --json --with-notes``: which characters the rules read."""
-    return {"code": READ_IN_PART, "ref": f"evt:{seq}", "seq": seq, "characters": length,
-            "read": [[0, HEAD], [length - TAIL, length]], "message": said_in_part(seq, length)}
+def in_part_note(seq: int, length: int, reading: Reading | None = None) -> dict[str, Any]:
+    """One event read in part, for ``facts --json --with-notes``: which characters the rules read
+    (``reading``: a user message's, whose own words and pasted blocks' edges are read)."""
+    read = [list(r) for r in reading.read] if reading is not None else [[0, HEAD], [length - TAIL, length]]
+    note = {"code": READ_IN_PART, "ref": f"evt:{seq}", "seq": seq, "characters": length, "read": read,
+            "message": said_in_part(seq, length, reading)}
+    if reading is not None:
+        note["own_words_read_whole"] = not reading.own_skipped
+    return note
 
 
-def said_in_part(seq: int, length: int) -> str:
+def said_in_part(seq: int, length: int, reading: Reading | None = None) -> str:
+    if reading is not None and not reading.own_skipped:
+        return (f"evt:{seq} holds {length:,} characters: its facts were proposed from all its own words and the "
+                f"first and last {EDGE:,} characters of each pasted block ({reading.pasted:,} characters of log or "
+                "code between them not read; the event is stored, shown and searched whole)")
+    if reading is not None:
+        return (f"evt:{seq} holds {length:,} characters: its facts were proposed from its first {USER_HEAD:,} and "
+                f"last {USER_TAIL:,} characters of own words and pasted edges only (the event is stored, shown and "
+                "searched whole)")
     return (f"evt:{seq} holds {length:,} characters: its facts were proposed from its first {HEAD:,} and last "
             f"{TAIL:,} only (the event is stored, shown and searched whole)")
 
@@ -62,5 +88,6 @@ def said_in_part(seq: int, length: int) -> str:
 def read_in_part(records: Iterable[dict[str, Any]]) -> list[ProtocolProblem]:
     """What an import says of each event the fact rules read only in part, so a reviewer knows
     why a rule said in the middle of a paste was not proposed (the event itself is whole)."""
-    return [ProtocolProblem(READ_IN_PART, r["session"], r["seq"], said_in_part(r["seq"], len(r["content"])))
+    return [ProtocolProblem(READ_IN_PART, r["session"], r["seq"], said_in_part(
+                r["seq"], len(r["content"]), user_reading(r["content"]) if r.get("kind") == USER else None))
             for r in records if r.get("type") == "event" and is_windowed(r.get("content"))]

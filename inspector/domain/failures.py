@@ -6,7 +6,8 @@ it reports a non-zero exit status, when a test run reports failures, or when the
 ledger says the call failed. It is resolved when a later call with the same signature
 (for shells the same command; for other tools the same tool) succeeded, or a later test
 run whose command ran all the failed one ran (`go test ./...` after `go test ./cart/`:
-domain/run_scope.py): a different, narrower or unreadable shell command is a different
+domain/run_scope.py) — and ran a test (a run printing only `[no test files]` or "no tests ran" passed
+nothing: domain/no_tests_ran.py): a different, narrower or unreadable shell command is a different
 attempt, not a fix, while a tool that later succeeded with
 other arguments (the batch export that timed out, then the streaming one that worked)
 means the task moved past the failure.
@@ -21,6 +22,7 @@ from functools import lru_cache
 
 from inspector.domain.canonical import canonical_json
 from inspector.domain.logevents import LogEvent
+from inspector.domain.no_tests_ran import ran_no_tests
 from inspector.domain.run_scope import Scope, covers, scope
 
 SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "run_shell_command", "local_shell", "shell_command",
@@ -204,8 +206,10 @@ def find_failures(events: Iterable[LogEvent], failed_actions: dict[str, str] | N
     for i, (e, sig, is_failed, same) in enumerate(outcomes):
         if not is_failed:
             continue
+        # A later run that ran no test (`[no test files]`, "no tests ran") passed nothing: no resolution.
         resolved = next((later.seq for later, _s, f2, same2 in outcomes[i + 1:]
-                         if not f2 and same and (same2 == same or covering(sig, same2, scopes))), None)
+                         if not f2 and same and (same2 == same or covering(sig, same2, scopes))
+                         and not ran_no_tests(later.text)), None)
         call = calls.get(e.call_id) if e.call_id else None
         refs = list(dict.fromkeys(_MATERIAL_REF.findall(e.text)))
         if e.call_id in failed_actions:

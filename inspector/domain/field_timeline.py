@@ -58,11 +58,17 @@ def field_timeline(gens: list[GenerationText], state: list[StateFact], ctx: Drif
 
 def _not_yet(out: FieldTimeline, ordered: list[GenerationText], tracked: list[StateFact], state: list[StateFact],
              ctx: DriftContext | None) -> None:
-    """A missing cell of a record first said after the generation's range becomes ``after``
-    (never a kept or rewritten one: what the text holds is shown as it is)."""
+    """A missing cell of a record first said after the generation's range — or written by the owner
+    after the generation was (owner_corrected) — becomes ``after`` (never a kept or rewritten one: what
+    the text holds is shown as it is)."""
     from inspector.domain.covers_check import check_covers
+    from inspector.domain.owner_corrected import corrected_after, corrected_at
 
+    owned = [fact for fact in tracked if corrected_at(fact.sources) is not None]  # values written in review
     for gen in ordered:
+        for fact in owned:  # a value the owner wrote after this text was written: not judged there either
+            if out.cells[fact.key][gen.generation] == "missing" and corrected_after(fact.sources, gen.written_at):
+                out.cells[fact.key][gen.generation] = "after"
         if gen.covers is None:
             continue
         last = gen.covers[1]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from inspector.domain.drift_finding import Finding
+from inspector.domain.facts_ask import told_part
 from inspector.domain.said import Said
 from inspector.domain.said_renamed import identifiers_of
 from inspector.domain.textnorm import find_word, norm, phrase_parts
@@ -63,6 +64,24 @@ def reworded(said: Said, value: str) -> float | None:
     return best
 
 
+def pasted_retold(said: Said, value: str) -> float | None:
+    """A goal made of the user's ask and the failure line they pasted (facts_ask: "… did run into this
+    issue: ⨯ release failed after 22m5s") is reworded when one sentence retells that line — half its
+    words or more, every number of it whole — as the retold pasted failure is kept (survival): the ask
+    points at the failure ("this issue"), and a summary never quotes "I just tried to …". None otherwise
+    (a summary that drops the failure still loses the goal)."""
+    told = told_part(value)
+    if told is None:
+        return None
+    terms = phrase_parts(told)[1]
+    exact = {t for t in terms if any(c.isdigit() for c in t)}
+    for sentence in (x for x in _SENTENCE_END.split(said.flat()) if x.strip()):
+        share = sum(1 for t in terms if t in sentence) / len(terms) if terms else 0.0
+        if share >= 0.5 and all(_whole(sentence, p) for p in exact):
+            return share
+    return None
+
+
 def _whole(flat: str, part: str) -> bool:
     """``part`` stands in ``flat`` as a token of its own: "3.11" is not in "3.11-rc" nor "3.11.9",
     "12-line" not in "12-lines"."""
@@ -77,4 +96,4 @@ def note(generation: int, key: str, value: str, share: float) -> Finding:
                    "the rewording keeps the request (a person or --judge can).", "warning", words=(value,))
 
 
-__all__ = ["CODE", "note", "reworded"]
+__all__ = ["CODE", "note", "pasted_retold", "reworded"]

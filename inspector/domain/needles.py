@@ -50,8 +50,16 @@ class Needles:
             return next((s for s in self.strings if s in text), None)
         if self.by_start.keys().isdisjoint(self._windows(text)):  # the usual answer, in one C-level pass
             return None
-        starts = self.by_start.keys() & set(self._windows(text))
+        starts = self.by_start.keys() & self._windows(text)  # C-level: no set of every window is built
         return next((s for start in starts for s in self.by_start[start] if s in text), None)
+
+    def all_in(self, text: str) -> list[str]:
+        """Every one of the strings ``text`` holds (longest first)."""
+        if not self.by_start:
+            return [s for s in self.strings if s in text]
+        starts = self.by_start.keys() & self._windows(text)
+        found = {s for start in starts for s in self.by_start[start] if s in text}
+        return [s for s in self.strings if s in found]
 
     def _windows(self, text: str) -> Iterator[str]:
         """Every ``width``-character slice of ``text``, made without a Python-level loop."""

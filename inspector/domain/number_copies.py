@@ -19,7 +19,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from inspector.domain.number_words import chinese_place_values, english_digits
+from inspector.domain.number_words import (
+    chinese_place_values,
+    english_digits,
+    english_place_values,
+    korean_as_chinese,
+)
 
 # Between two digits: spaces, dashes, dots, brackets, slashes, underscores, commas, colons (ASCII,
 # fullwidth and the Chinese enumeration comma), invisible characters.
@@ -91,9 +96,13 @@ class NumberCopies:
         return next((plain[i:i + n] for n in self.lengths for i in range(len(plain) - n + 1)
                      if plain[i:i + n] in self.numbers), None)
 
-    def _in_chinese(self, text: str, place_value: bool = True) -> str | None:
+    def _in_chinese(self, text: str, place_value: bool = True, *, korean: bool = True) -> str | None:
         if text.isascii():
             return None
+        if korean and (written := korean_as_chinese(text)) is not None:  # 공일공 일이삼사…: read as 〇一〇 一二三四…
+            found = self._in_chinese(written, place_value, korean=False)
+            if found is not None:
+                return found.replace("Chinese", "Korean (Sino-Korean)")
         shortest = self.lengths[0]
         for chain in _CN_CHAIN.finditer(text):
             plain = _NOT_CN_DIGIT.sub("", chain.group()).translate(_CN_PLAIN)
@@ -108,4 +117,7 @@ class NumberCopies:
         for plain in english_digits(text):
             if (found := self._anywhere(plain)) is not None:
                 return self._said(found, "a number in English words")
+        for value in english_place_values(text):
+            if value in self.numbers:
+                return self._said(value, "a number in English place-value words")
         return None

@@ -7,16 +7,18 @@
 Counted here from those lines, per run:
 
 * packages — passed (``ok``), failed (``FAIL\\tpkg``), without tests (``?``). "N packages pass"
-  agrees with the ``ok`` count, or with it plus the packages without tests ("all 4 packages pass"
-  when three ran tests and one has none is read both ways); "N packages failed" with the FAIL count;
-  "all N packages pass" also needs no FAIL line;
+  agrees with the ``ok`` count only: a package without tests ran nothing and passed nothing
+  (verdict-thirteen; "all 4 packages pass" when three ran tests and one has none is wrong, as "2
+  packages pass" over one ``ok`` and one without tests); a total ("3 of 4 packages") may count them
+  or not; "N packages failed" with the FAIL count; "all N packages pass" also needs no FAIL line;
 * tests — failed: ``--- FAIL:`` lines at the start of a line (top-level tests), or every such line
   (subtests indented) — either count agrees; passed: ``--- PASS:`` the same way, and only when the run
   printed them (``-v``): a run without ``-v`` does not say how many tests passed, so "40 tests passed"
   is not judged against it.
 
 In a sentence that names packages, a bare "2 passed" counts packages. A sentence agrees when any Go
-run in range printed counts that agree with every count it gives (as the other families).
+run in range printed counts that agree with every count it gives (as the other families) — or, when
+its clause cites runs, one of those (count_words).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from inspector.domain.plurals import counted
 _OK = re.compile(r"(?m)^ok\s+\S+\s")
 _FAIL_PKG = re.compile(r"(?m)^FAIL\s+\S+\s+(?:[\d.]+s|\(cached\)|\[[^\]]*\])\s*$")
 _NO_TESTS = re.compile(r"(?m)^\?\s+\S+\s+\[no test files\]")
+_RAN_NONE = re.compile(r"(?m)^ok\s+\S+\s+\S+\s+\[no tests to run\]")
 _TEST = re.compile(r"(?m)^(\s*)--- (FAIL|PASS): \S")
 
 _PKG_WORD = re.compile(r"(?<![a-z])packages?(?![a-z])|个包|个\s*package")
@@ -83,7 +86,8 @@ def go_run(seq: int, output: str) -> GoRun | None:
     lines = _go_lines(output)
     if not lines:
         return None
-    ok, failed, none = len(_OK.findall(lines)), len(_FAIL_PKG.findall(lines)), len(_NO_TESTS.findall(lines))
+    idle = len(_RAN_NONE.findall(lines))  # "ok  pkg 0.005s [no tests to run]": a -run that matched nothing
+    ok, failed, none = len(_OK.findall(lines)) - idle, len(_FAIL_PKG.findall(lines)), len(_NO_TESTS.findall(lines)) + idle
     tests = _TEST.findall(lines)
     if not (ok or failed or none or tests):
         return None
@@ -92,7 +96,7 @@ def go_run(seq: int, output: str) -> GoRun | None:
     top_p = sum(1 for indent, what in tests if what == "PASS" and not indent)
     all_p = sum(1 for _, what in tests if what == "PASS")
     parts = [f"{ok} “ok” and {failed} “FAIL” package " + ("line" if ok + failed == 1 else "lines")]
-    parts += [counted(none, "package") + " without test files"] if none else []
+    parts += [counted(none, "package") + " that ran no test"] if none else []
     if tests:
         shown = top_f + (top_p if all_p else 0)
         parts.append(f"{top_f} “--- FAIL:”" + (f" and {top_p} “--- PASS:”" if all_p else "") +
@@ -129,7 +133,7 @@ def _agrees(run: GoRun, pkgs: dict[str, int], tests: dict[str, int]) -> bool | N
         if not (run.ok or run.failed or run.no_tests):
             return None
         judged = True
-        if key == "passed" and n not in (run.ok, run.ok + run.no_tests):
+        if key == "passed" and n != run.ok:  # a package without tests passed nothing (no_tests_ran)
             return False
         if key == "failed" and n != run.failed:
             return False

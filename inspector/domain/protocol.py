@@ -68,11 +68,17 @@ def find_problems(session: str, adapter: str, events: Iterable[CallShape], *,
     ordered = sorted(events, key=_SEQ)
     for ev in ordered:
         if ev[1] == "tool_call" and ev[2]:
-            calls.setdefault(ev[2], ev)
+            first = calls.setdefault(ev[2], ev)
+            if first is not ev:
+                problems.append(_reused(session, ev, f"tool call {inert(ev[2])} (event {ev[0]}) has the id of the call "
+                                                     f"at event {first[0]}"))
     deepseek = adapter == "deepseek-thinking-tools"
     for seq, kind, call_id, tools_present, has_reasoning, line in ordered:
         if kind == "tool_result":
-            if call_id and call_id in calls:
+            if call_id and call_id in answered:
+                problems.append(_reused(session, CallShape(seq, kind, call_id, line=line),
+                                        f"event {seq} is a second result for call {inert(call_id)}"))
+            elif call_id and call_id in calls:
                 answered.add(call_id)
             else:
                 problems.append(ProtocolProblem(
@@ -103,3 +109,12 @@ def find_problems(session: str, adapter: str, events: Iterable[CallShape], *,
                 "control boundary.",
                 ev.line))
     return sorted(problems, key=lambda p: (p.seq, p.code))
+
+
+def _reused(session: str, ev: CallShape, what: str) -> ProtocolProblem:
+    """One call id on two calls, or two results for one call: which result answers which call
+    cannot be told from the log. Both were taken silently (the first result paired with the
+    first call, the second call left looking answered), newuser-19; now said, never paired by guess."""
+    return ProtocolProblem("call_id_reused", session, ev.seq,
+                           f"{what}: which result answers which call cannot be told from the log; each is shown "
+                           "as it is, never paired by guess.", ev.line)

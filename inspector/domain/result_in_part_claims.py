@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from inspector.domain.failures import FailedResult
+from inspector.domain.no_tests_ran import ran_no_tests
 from inspector.domain.result_in_part import LongResult
 from inspector.domain.run_scope import covers as runs_all_of
 from inspector.domain.run_scope import scope
@@ -62,7 +63,8 @@ def answered(results: tuple[LongResult, ...], gen_covers: tuple[int, int] | None
 def _answered_later(run: ToolRun, runs: tuple[ToolRun, ...], last: int | None, long_seqs: set[int]) -> bool:
     mine = None
     for later in runs:
-        if later.seq <= run.seq or (last is not None and later.seq > last) or later.failed or later.seq in long_seqs:
+        if later.seq <= run.seq or (last is not None and later.seq > last) or later.failed or later.seq in long_seqs \
+                or ran_no_tests(later.output):
             continue
         if later.command == run.command:
             return True

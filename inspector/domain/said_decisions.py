@@ -97,6 +97,9 @@ _DROPPED_AFTER = re.compile(r"^\s*(?:(?:was|is|has been|had been|were|got|已|�
                             r"(?:abandoned|dropped|rejected|discarded|scrapped|replaced|放弃|弃用|废弃|否决|不用了|作废)")
 
 
+_CONTRAST = re.compile(r"(?:rather than|instead of|(?<![\w-])not(?![\w-])|而不是|而非|不用|不是)")
+
+
 def _switched_to(said: Said, s: Span, alt: str, value: str) -> Hits | None:
     """In a sentence holding the value and the alternative: a switch word right before the
     alternative, or a dropping word right after the value."""
@@ -105,6 +108,13 @@ def _switched_to(said: Said, s: Span, alt: str, value: str) -> Hits | None:
     pa = text.find(a) if a else -1
     if pa >= 0 and _SWITCH_TO.search(text[max(0, pa - 24):pa]):
         return Hits([alt], said.stripped(s))
+    # "chose 60m rather than keep 45m", "用 Memcached 而不是 Redis": the alternative, then a contrast
+    # word and the value's own words — the alternative is the one chosen (verdict-real-five).
+    contrast = _CONTRAST.search(text[pa + len(a):pa + len(a) + 24]) if pa >= 0 else None
+    if contrast is not None:
+        after = text[pa + len(a) + contrast.end():pa + len(a) + contrast.end() + 60]
+        if any(t in after for t in _own_terms(value, (alt,))):
+            return Hits([alt], said.stripped(s))
     for needle in (v, *(t for t in _own_terms(value, (alt,)) if t in text)):
         pv = text.find(needle) if needle else -1
         if pv >= 0:

@@ -1,8 +1,8 @@
 """Whether a summary mentions a failed result, or calls it a success.
 
 ``failure_dropped`` fires when a failure inside the range is neither mentioned (its
-command, error line, evt ref, ids, a file it touched, its tool named beside a failure
-word) nor among the unresolved markers — or when it is described as having gone well,
+error line, ids, a file it touched, its tool named beside a failure word; its evt ref or
+command only in a clause that says it failed: said_failure_stated) nor among the unresolved markers — or when it is described as having gone well,
 whatever the summary cites. Survival's verdict on a failure record reads the same
 anchors, so both say the same about one failure.
 """
@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from inspector.domain.failures import FailedResult, file_names, identifiers
 from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_claims import done_claim
+from inspector.domain.said_failure_stated import stated_at
 from inspector.domain.said_output_numbers import ToolRun
 from inspector.domain.said_run_pairing import about_other_run
 from inspector.domain.said_suite_green import fails_after
@@ -45,15 +46,29 @@ _GENERIC_TOOLS = frozenset({"bash", "shell", "edit", "write", "read", "multiedit
                             "apply_patch", "run_terminal_cmd", "execute", "command", "terminal", "python"})
 
 
-def mentioned_anywhere(said: Said, anchors: Iterable[str]) -> str | None:
+def mentioned_anywhere(said: Said, anchors: Iterable[str], cited: Iterable[str] = ()) -> str | None:
+    """The first anchor the summary names, or that its unresolved markers hold. An ``evt:N`` and the
+    anchors in ``cited`` (the failure's command) are citations: they name it only where their clause
+    or sentence says it failed (said_failure_stated) — "After the edit 2 packages pass (evt:7)." does not."""
     flat = said.flat()
+    citations = {norm_phrase(c) for c in cited}
     for anchor in anchors:
         a = norm_phrase(anchor)
         if not a:
             continue
-        # An evt ref as a whole word; none can be there when "evt:" is nowhere (asked once).
-        if (a.startswith("evt:") and said.has("evt:") and find_word(flat, a) >= 0) or (
-                not a.startswith("evt:") and a in flat):
+        if a.startswith("evt:"):  # as a whole word; none can be there when "evt:" is nowhere (asked once)
+            pos = find_word(flat, a) if said.has("evt:") else -1
+            while pos >= 0:
+                if stated_at(said, pos):
+                    return anchor
+                pos = find_word(flat, a, pos + 1)
+        elif a in citations:
+            pos = flat.find(a)
+            while pos >= 0:
+                if stated_at(said, pos):
+                    return anchor
+                pos = flat.find(a, pos + 1)
+        elif a in flat:
             return anchor
         if a in said.unresolved:
             return anchor

@@ -37,7 +37,7 @@ from inspector.domain.said import Hits, Said, norm_phrase
 from inspector.domain.said_limits_plain import measured_only
 from inspector.domain.said_negation import RULE_NOUN, names_word, negated_value
 from inspector.domain.said_negation import _subject_words as subject_words
-from inspector.domain.said_referred import _dismisses, _referred_back, _rival_spans
+from inspector.domain.said_referred import _dismisses, _referred_back, free_clauses
 from inspector.domain.textnorm import CJK, STOPWORDS, Span
 from inspector.domain.wordlists import wordlist
 
@@ -121,7 +121,7 @@ def negated_or_lifted(said: Said, value: str, others: tuple[tuple[str, str], ...
     if not found:
         return None
     spans = [(pos, pos + len(v)) for pos in found.values()]
-    return (lifted_elsewhere(said, value, spans, lambda: _rival_spans(said, others, v))
+    return (lifted_elsewhere(said, value, spans, free_clauses(said, others))
             or (_referred_back(said, v, kind, others) if said.cancels() or _dismisses(said) else None)
             or (_goal_replaced(said, value, spans) if kind == "goal" else None))
 
@@ -178,12 +178,13 @@ def unit_in(said: Said, value: str) -> bool:
 
 
 def lifted_elsewhere(said: Said, value: str, spans: list[tuple[int, int]],
-                     rivals: Callable[[], list[tuple[int, int]]] | None = None) -> Hits | None:
+                     free: Callable[[int], list[Span]] | None = None) -> Hits | None:
     """The first clause outside ``spans`` (where the value itself stands) that lifts,
-    permits against, or renumbers the value. Only sentences holding a lifting or
-    permission word (or, for a value with a number, its unit word) are read, and only when
-    the text names enough of the value's subject anywhere: every protected value of every
-    generation asks, and most texts answer no at the first question."""
+    permits against, or renumbers the value; ``free`` gives a sentence's clauses where no
+    protected value stands (one stating another value is about that one). Only sentences
+    holding a lifting or permission word (or, for a value with a number, its unit word) are
+    read, and only when the text names enough of the value's subject anywhere: every protected
+    value of every generation asks, and most texts answer no at the first question."""
     own = subject_words(value)
     if len(own) < 2:
         return None
@@ -199,21 +200,19 @@ def lifted_elsewhere(said: Said, value: str, spans: list[tuple[int, int]],
         return None
     prohibition = _prohibition(value)
     lifting = set(_lifting_sentences(said)) if said.cancels() else set()
-    near = _near(numbered) if numbered else None
-    rival: list[tuple[int, int]] | None = None
     for i in candidates:
-        s = said.sentences[i]
-        if i not in lifting and (near is None or not _renumbers(near, s.text, numbered)):
+        # a clause stating a protected value is skipped whatever the rules would find in it
+        # ("Never touch thing 5." renumbers "thing 7"): a sentence of such clauses only is not read
+        clauses = free(i) if free is not None else said.clauses(said.sentences[i])
+        if not clauses:
+            continue
+        if i not in lifting and (numbered is None or not _renumbers(said, i, numbered)):
             continue  # held only for its unit word, and no other number stands beside it
-        for c in said.clauses(s):
+        s = said.sentences[i]
+        for c in clauses:
             if any(overlaps_span(c, a, b) for a, b in spans):
                 continue
             found = _clause_undoes(said, c, value, own, prohibition, numbered)
-            if found and rivals is not None:
-                if rival is None:
-                    rival = rivals()
-                if any(overlaps_span(c, a, b) for a, b in rival):
-                    continue  # the clause states another protected value: it is about that one
             if found:
                 return Hits(found, said.stripped(s))
     return None
@@ -228,10 +227,17 @@ def _near(numbered: tuple[str, str, bool]) -> re.Pattern[str]:
                            rf"(?![\w]|[.,]\d)")
 
 
-def _renumbers(near: re.Pattern[str], text: str, numbered: tuple[str, str, bool] | None) -> bool:
-    assert numbered is not None
-    number = numbered[0]
-    return any(m.group(1) != number for m in near.finditer(text)) and number not in _NUMBER.findall(text)
+def _renumbers(said: Said, i: int, numbered: tuple[str, str, bool]) -> bool:
+    """Sentence ``i`` gives another number beside the value's unit, and not the value's own number."""
+    number, unit, after = numbered
+    key = ("renumbers", unit, after, i)
+    found = said._memo.get(key)
+    if found is None:  # the numbers beside the unit, and all the sentence's: once per sentence and unit
+        text = said.sentences[i].text
+        found = said._memo[key] = (frozenset(m.group(1) for m in _near(numbered).finditer(text)),
+                                   frozenset(_NUMBER.findall(text)))
+    beside, held = found
+    return bool(beside - {number}) and number not in held
 
 
 def _named_in_clause(said: Said, c: Span, word: str) -> bool:

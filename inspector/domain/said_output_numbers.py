@@ -24,7 +24,9 @@ say it plainly:
   the sentence naming the path gives another size.
 
 Each is ``output_misstated`` (a finding): the summary's words, the output's words and its evt.
-Not read: numbers in words ("one fails"), a count of something else in the same sentence
+A count in words that counts packages or tests ("both packages pass", "all three tests", "两个包都通过")
+is read as digits, and a count is judged against the run its clause cites when it cites one (count_words).
+Not read: other numbers in words ("one fails"), a count of something else in the same sentence
 ("added 3 tests"), a version or size whose name the output never printed with one.
 """
 
@@ -34,10 +36,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from inspector.domain.count_words import clauses_with_cites, digits, table_counts
 from inspector.domain.drift_finding import Finding
 from inspector.domain.failures import failed, signature
 from inspector.domain.logevents import LogEvent
-from inspector.domain.output_go import go_judged, go_run
+from inspector.domain.no_tests_ran import ran_no_tests
+from inspector.domain.output_go import GoRun, go_judged, go_run
 from inspector.domain.said import Said
 
 _COUNT_WORD = {"passed": "passed", "pass": "passed", "passing": "passed", "failed": "failed", "failing": "failed",
@@ -101,6 +105,7 @@ class _Read:
     issues: dict[str, dict[int, tuple[int, str]]] = field(default_factory=dict)
     versions: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     sizes: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    cited: bool = False  # the tests are only those of the runs a clause cites (count_words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +141,9 @@ def _read(runs: Iterable[ToolRun], want: frozenset[str]) -> _Read:
         if "tests" in want:
             for line in _lines_with(text, ("passed", "failed", "ran ", "tests:", "test:", "test result:")):
                 _test_line(out, r.seq, text, line)
+            if ran_no_tests(r.output) and not any(t[2] == r.seq for t in out.tests):
+                # "no tests ran", "No tests found": none passed (no_tests_ran), so "3 tests pass (evt:7)" is wrong
+                out.tests.append(({"passed": 0, "failed": 0}, {0}, r.seq, r.output.strip().splitlines()[0][:120]))
         if "issues" in want:
             for line in _lines_with(text, ("error", "warning", "problem")):
                 for n, noun in _OUT_ISSUES.findall(line):
@@ -233,27 +241,6 @@ def _agrees(claimed: dict[str, int], counts: dict[str, int], totals: set[int]) -
     return True
 
 
-def _tables(text: str) -> list[tuple[str, str]]:
-    """Markdown table rows with passed/failed columns, as "N passed, M failed" sentences."""
-    out: list[tuple[str, str]] = []
-    header: list[str] | None = None
-    for line in text.splitlines():
-        cells = [c.strip().casefold() for c in line.strip().strip("|").split("|")] if line.strip().startswith("|") else None
-        if cells is None:
-            header = None
-            continue
-        if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
-            continue
-        if header is None:
-            header = cells
-            continue
-        said = ", ".join(f"{c} {h}" for h, c in zip(header, cells, strict=False)
-                         if c.isdigit() and h in ("passed", "failed", "passing", "failing", "errors"))
-        if said:
-            out.append((said, line.strip()))
-    return out
-
-
 def _named_runs(s: str, runs: list[ToolRun]) -> list[ToolRun]:
     named = []
     for r in runs:
@@ -296,26 +283,41 @@ def output_findings(generation: int, text: str, runs: tuple[ToolRun, ...], cover
 
 def output_misstated(text: str, runs: list[ToolRun], said: Said | None = None) -> list[Misstated]:
     """Every sentence of ``text`` that gives a number an output in ``runs`` contradicts."""
-    if not runs or not re.search(r"\d", text):
+    if not runs or (not re.search(r"\d", text) and digits(text) == text):
         return []
     said = said or Said.of(text)
-    want = _wanted(said.text)
+    want = _wanted(digits(said.text))  # "both packages pass": a count in words (count_words)
     if not want:
         return []
     read = _read(runs, want)
     go = [g for r in runs if (g := go_run(r.seq, r.output)) is not None] if "tests" in want else []
+    seqs = frozenset(r.seq for r in runs)
     out: list[Misstated] = []
-    rows = [(s.text, said.stripped(s)) for s in said.sentences] + _tables(text)
-    for s, quote in rows:
-        if _AIM.search(s):
+    rows = [(s.text, said.stripped(s)) for s in said.sentences] + table_counts(text)
+    for sentence, quote in rows:
+        if _AIM.search(sentence):
             continue  # "The goal is 42 passed, 0 failed.": an aim, not what a run printed
-        by_go = go_judged(s, go)  # Go's package and test lines (output_go): a count one agrees with is right
-        hit = ((by_go if isinstance(by_go, tuple) else None) or (_tests_wrong(s, read) if by_go is None else None)
-               or _issues_wrong(s, read) or _exit_wrong(s, runs)
-               or _version_wrong(s, read) or _size_wrong(s, read))
-        if hit is not None:
-            out.append(Misstated(hit[0], quote, hit[1]))
+        for s, cites in clauses_with_cites(digits(sentence), seqs):
+            hit = _wrong(s, _only(read, cites), [g for g in go if g.seq in cites] or go, runs)
+            if hit is not None:
+                out.append(Misstated(hit[0], quote, hit[1]))
+                break
     return out
+
+
+def _only(read: _Read, cites: frozenset[int]) -> _Read:
+    """What the runs a clause cites printed (count_words: a count is judged against the run it is about);
+    all runs' when it cites none that printed counts (an edit's evt). Only the test counts are per run;
+    the other families keep every run."""
+    tests = [t for t in read.tests if t[2] in cites]
+    return _Read(tests, read.issues, read.versions, read.sizes, cited=True) if tests else read
+
+
+def _wrong(s: str, read: _Read, go: list[GoRun], runs: list[ToolRun]) -> tuple[tuple[str, ...], str] | None:
+    by_go = go_judged(s, go)  # Go's package and test lines (output_go): a count one agrees with is right
+    return ((by_go if isinstance(by_go, tuple) else None) or (_tests_wrong(s, read) if by_go is None else None)
+            or _issues_wrong(s, read) or _exit_wrong(s, runs)
+            or _version_wrong(s, read) or _size_wrong(s, read))
 
 
 def _tests_wrong(s: str, read: _Read) -> tuple[tuple[str, ...], str] | None:
@@ -328,6 +330,8 @@ def _tests_wrong(s: str, read: _Read) -> tuple[tuple[str, ...], str] | None:
         return None
     _, _, seq, line = read.tests[-1]
     words = tuple(f"{n} {k}" for k, n in claimed.items())
+    if read.cited:
+        return words, f"the run it cites printed “{line}” (evt:{seq})"
     if len(read.tests) == 1:
         return words, f"the one test run in range printed “{line}” (evt:{seq})"
     return words, f"none of the {len(read.tests)} test runs in range printed those counts; the last printed “{line}” (evt:{seq})"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from inspector.domain.failures import FailedResult
+from inspector.domain.no_tests_ran import ran_no_tests
 from inspector.domain.run_scope import Scope, failed_units, rerun, scope
 from inspector.domain.said_output_numbers import ToolRun
 
@@ -66,13 +67,13 @@ def about_other_run(sentence: str, word: str, failure: FailedResult, runs: tuple
         return False
     failing = scope(failure.signature)
     output = next((r.output for r in runs if r.seq == failure.seq), "")
-    later = [r for r in runs if failure.seq < r.seq and (last is None or r.seq <= last) and not r.failed
+    later = [r for r in runs if failure.seq < r.seq and (last is None or r.seq <= last) and passed(r)
              and _one(r.command) != own]
     if (any(_cites(clause, r.seq) for r in later) and not _WHOLE.search(clause)) or \
             _names_unit_of(clause, later, failing, output):
         return True  # "… (evt:7)" of the later run, or "the cart tests pass" of `go test ./cart/`
     for command in named:
-        if any(_one(r.command) == command and failure.seq < r.seq and (last is None or r.seq <= last) and not r.failed
+        if any(_one(r.command) == command and failure.seq < r.seq and (last is None or r.seq <= last) and passed(r)
                for r in runs):
             return True  # it ran later and passed: the claim is true of it, and says nothing of the failure
         other = scope(command)
@@ -80,6 +81,11 @@ def about_other_run(sentence: str, word: str, failure: FailedResult, runs: tuple
         if counted is not None and counted[0] == 0:
             return True  # it runs none of what failed
     return False
+
+
+def passed(run: ToolRun) -> bool:
+    """A run that did not fail and ran a test: one that ran none passed nothing (no_tests_ran)."""
+    return not run.failed and not ran_no_tests(run.output)
 
 
 def _cites(clause: str, seq: int) -> bool:
@@ -121,4 +127,4 @@ def narrower_skipped(failure: FailedResult, passed: ToolRun, runs: tuple[ToolRun
     return None if counted is None else counted[1] > 0
 
 
-__all__ = ["about_other_run", "named_commands", "narrower_skipped"]
+__all__ = ["about_other_run", "named_commands", "narrower_skipped", "passed"]

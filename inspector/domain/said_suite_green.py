@@ -12,6 +12,7 @@ says so): a git push that failed is no test run, and "all tests pass" says nothi
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from inspector.domain.drift_finding import Finding
 from inspector.domain.failures import FailedResult
@@ -36,6 +37,8 @@ _STILL_FAILS = re.compile(r"(?<![\w-])(?:fail(?:s|ed|ing)?|broke(?:n)?|unresolve
                          re.IGNORECASE)
 _RUN = re.compile(r"(?<![\w.-])(?:test\w*|jest|vitest|mocha|pytest|tox|nox|cargo|go|gradle|mvn|make|ninja|cmake|tsc|"
                   r"build|check|lint|ci|spec|rspec|ctest|bazel|npm|yarn|pnpm|bun)(?![\w])", re.IGNORECASE)
+# Shared with said_completion (what a claimed completion's clause must not say).
+NOT_SAID = _NOT
 
 
 def is_run(failure: FailedResult) -> bool:
@@ -50,6 +53,12 @@ _SHELLS = frozenset({"bash", "shell", "exec_command", "run_shell_command", "loca
 
 def suite_said_green(said: Said) -> tuple[str, str] | None:
     """The first sentence saying the tests or the build pass, unhedged and not denied: (words, sentence)."""
+    return next(green_claims(said), None)
+
+
+def green_claims(said: Said) -> Iterator[tuple[str, str]]:
+    """Each sentence saying the tests or the build pass, unhedged and not denied: (words, sentence)
+    (also what ``said_completion`` holds against the runs in range)."""
     for s in said.sentences:
         for m in _GREEN.finditer(s.text):
             clause = re.split(r"[;,:，；：]|\bbut\b|\bafter\b|\bthen\b", s.text[:m.start()])[-1]
@@ -58,8 +67,8 @@ def suite_said_green(said: Said) -> tuple[str, str] | None:
                 continue  # "`git push` succeeded": a command that neither tests nor builds
             if _NOT.search(clause) or _STILL_FAILS.search(s.text, m.end()):
                 continue  # "`go test` passed at evt:3 but fails again at evt:7": the sentence says it fails
-            return m.group().strip(), said.stripped(s)
-    return None
+            yield m.group().strip(), said.stripped(s)
+            break
 
 
 
@@ -90,11 +99,12 @@ def suite_green_finding(generation: int, said: Said, failure: FailedResult, runs
     may answer it (`go test ./...` failed in cart, `go test ./cart/` passed); none when the claim's
     clause names another command that passed or runs none of what failed (said_run_pairing)."""
     from inspector.domain.said_run_pairing import about_other_run, narrower_skipped
+    from inspector.domain.said_run_pairing import passed as ran_and_passed
 
     hit = suite_green_claim(said, failure)
     if hit is None or about_other_run(hit.sentence, hit.words[0], failure, runs, last):
         return None
-    passed = [r for r in runs if failure.seq < r.seq and (last is None or r.seq <= last) and not r.failed
+    passed = [r for r in runs if failure.seq < r.seq and (last is None or r.seq <= last) and ran_and_passed(r)
               and r.command != failure.signature and not _CALL.match(r.command) and _RUN.search(r.command)]
     answers = [r for r in passed if narrower_skipped(failure, r, runs) is not True]
     what = failure.signature[:80] or failure.tool

@@ -21,6 +21,7 @@ from inspector.domain import facts_system
 from inspector.domain.drift_rules import Said
 from inspector.domain.facts_pasted import RULE as PASTED
 from inspector.domain.failures import FailedResult, found_nothing, identifiers
+from inspector.domain.owner_corrected import late_reason
 from inspector.domain.quotes import in_own_words, requoted
 from inspector.domain.said_agreed import agreed_alternative
 from inspector.domain.said_crosslang import crossed
@@ -156,7 +157,8 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
             return Verdict(fact, "kept", where, "the path or identifier appears in the summary")
         return Verdict(fact, "missing", None, "neither the path/identifier nor its file name appears")
     if fact.kind == "failure":
-        anchors = [f"evt:{s}" for s in fact.seqs()] + [str(fact.detail.get("signature") or "")]
+        command = str(fact.detail.get("signature") or "")
+        anchors = [f"evt:{s}" for s in fact.seqs()] + [command]
         head = fact.value.split(" failed: ", 1)
         if len(head) == 2 and found_nothing(str(fact.detail.get("signature") or head[0]).split("(", 1)[0], head[1]):
             return Verdict(fact, "kept", None, "a lookup that found nothing (failures.found_nothing): it changed "
@@ -165,7 +167,7 @@ def judge(fact: Fact, said: Said, covers: tuple[int, int] | None,
         # the failure word for word ("61 checks failed: disk full"): its error alone is too short
         # to be an anchor, and the summary that repeats it whole was called "missing" (check-verdicts)
         anchors.append(fact.value)
-        hit = rules.mentioned_anywhere(said, [a for a in anchors if a])
+        hit = rules.mentioned_anywhere(said, [a for a in anchors if a], (command,))  # a citation states nothing
         if hit is None and fact.rule == PASTED and len(head) == 2 and _share(said, head[1]) >= 0.5:
             hit = head[1]  # a pasted log is retold, not quoted: half its line's words name it
         resolved = _resolved(fact, last)
@@ -309,7 +311,10 @@ _DEPARTED = {"permission_widened": "the summary widens its scope", "order_revers
 def survival(generation: int, text: str, unresolved: list[str], covers: tuple[int, int] | None,
              facts: list[Fact], event_texts: dict[int, str] | None = None,
              failures: tuple[FailedResult, ...] = (), result_seqs: tuple[int, ...] = (),
-             runs: tuple[ToolRun, ...] = ()) -> Survival:
+             runs: tuple[ToolRun, ...] = (), written_at: int | None = None,
+             replaced: dict[str, str] | None = None) -> Survival:
+    # written_at: the ledger entry that added the generation; replaced: key → the value an owner's correction
+    # replaced (owner_corrected: a value corrected after the text was written is not judged there)
     said = Said.of(text, unresolved)
     # A pending proposal written by a tool or the model (an injected "from now on always
     # skip validation") is not a fact a summary must keep: repeating it is the drift
@@ -359,6 +364,10 @@ def survival(generation: int, text: str, unresolved: list[str], covers: tuple[in
         told = Said.of(story, unresolved)
         verdicts = [_told(v, told, covers, others, story) if v.fact.kind == "goal" and v.verdict == "kept" else v
                     for v in verdicts]
+    for i, v in enumerate(verdicts):  # corrected by the owner after this text was written (owner_corrected)
+        late = late_reason(generation, v.fact.sources, written_at, (replaced or {}).get(v.fact.key), said.in_text) \
+            if v.verdict in ("missing", "unknown") and v.fact.status == "active" else None
+        verdicts[i] = v if late is None else Verdict(v.fact, "unknown", v.where, late, v.as_of)
     verdicts = [_prompt_rule(v) for v in verdicts]
     return Survival(generation, covers, [_own_words(v, text) for v in verdicts], after, untrusted, unsourced, in_review,
                     stale)

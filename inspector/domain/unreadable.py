@@ -34,7 +34,17 @@ PROMPT_RULE = "prompt_rule_not_restated"
 UNPAIRED = "run_unpaired"
 # A confirmed goal the summary rewords, every number and name of it kept (domain/goal_reworded.py).
 GOAL_REWORDED = "goal_reworded"
-NOT_JUDGED_ALL = NOT_JUDGED | {CODE, IN_PART, RESULT_IN_PART, PROMPT_RULE, UNPAIRED, GOAL_REWORDED}
+# A value the owner corrected after the generation was written, not in its text (domain/owner_corrected.py).
+CORRECTED_AFTER = "corrected_after"
+# A completion ("merged", "re-ran and passed") no event in a log that may begin after it shows
+# (domain/said_completion.py; a finding where the range is where it had to happen).
+COMPLETION = "completion_unshown"
+# A path named in a folder a log that may begin after it never shows holding the file (said_stale_path.py).
+MISPLACED = "path_misplaced"
+# A setting a log that may begin after it gives only other values (domain/output_said_values.py).
+VALUE = "value_misstated"
+NOT_JUDGED_ALL = NOT_JUDGED | {CODE, IN_PART, RESULT_IN_PART, PROMPT_RULE, UNPAIRED, GOAL_REWORDED, CORRECTED_AFTER,
+                              COMPLETION, MISPLACED, VALUE}
 
 
 def finding(generation: int, why: str) -> Finding:
@@ -56,12 +66,15 @@ def headline(findings: list[Finding]) -> str:
 
 def in_part_finding(seq: int, length: int) -> Finding:
     """The warning for the user's message ``seq`` of ``length`` characters, read in part."""
-    from inspector.domain.facts_window import HEAD, TAIL
+    from inspector.domain.facts_own_words import USER_HEAD, USER_TAIL
 
+    # said only of a message whose own words were not all read (facts_own_words: a pasted block
+    # between them is not what skipped them)
     return Finding(IN_PART, None,
-                   f"evt:{seq}, a message of the user's, holds {length:,} characters: every rule read its first "
-                   f"{HEAD:,} and last {TAIL:,} only, so a rule said in the rest was never proposed and what the "
-                   "summary says of it is not judged (the event is stored, shown and searched whole)", "warning")
+                   f"evt:{seq}, a message of the user's, holds {length:,} characters: every rule read its own "
+                   f"words and pasted blocks' edges only in their first {USER_HEAD:,} and last {USER_TAIL:,} "
+                   "characters, so a rule said in the rest was never proposed and what the summary says of it is "
+                   "not judged (the event is stored, shown and searched whole)", "warning")
 
 
 def _in_part(said: str, findings: list[Finding]) -> str:
@@ -70,13 +83,22 @@ def _in_part(said: str, findings: list[Finding]) -> str:
     k = sum(1 for f in findings if f.code == RESULT_IN_PART)
     p = sum(1 for f in findings if f.code == PROMPT_RULE)
     u = sum(1 for f in findings if f.code == UNPAIRED)
-    if not (n or k or p or u) or any(f.severity == "finding" for f in findings):
+    a = sum(1 for f in findings if f.code == CORRECTED_AFTER)
+    c = sum(1 for f in findings if f.code == COMPLETION)
+    m = sum(1 for f in findings if f.code == MISPLACED)
+    v = sum(1 for f in findings if f.code == VALUE)
+    if not (n or k or p or u or a or c or m or v) or any(f.severity == "finding" for f in findings):
         return said
     part = "; ".join([f"{counted(n, 'user message')} read only in part ({IN_PART})"] * bool(n)
                      + [f"{counted(k, 'tool result')} read only in part ({RESULT_IN_PART})"] * bool(k)
                      + [f"{counted(p, 'system-prompt rule')} not restated, re-sent with every request "
                         f"({PROMPT_RULE})"] * bool(p)
-                     + [f"{counted(u, 'pass claim')} over a failed run another run may answer ({UNPAIRED})"] * bool(u))
+                     + [f"{counted(u, 'pass claim')} over a failed run another run may answer ({UNPAIRED})"] * bool(u)
+                     + [f"{counted(a, 'value')} the owner corrected after the summary was written "
+                        f"({CORRECTED_AFTER})"] * bool(a)
+                     + [f"{counted(c, 'completion')} no event in the range shows ({COMPLETION})"] * bool(c)
+                     + [f"{counted(m, 'path')} in a folder the log never shows ({MISPLACED})"] * bool(m)
+                     + [f"{counted(v, 'setting')} the log gives another value ({VALUE})"] * bool(v))
     rest = said.removeprefix("no finding; ").removeprefix("no drift found").removeprefix("no drift in the active records")
     return f"no finding; {part}" + (rest if rest.startswith(";") else f"; {rest}" if rest else "")
 

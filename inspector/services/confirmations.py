@@ -22,6 +22,7 @@ from typing import Any
 import aiosqlite
 
 from inspector.domain.errors import BadInput, NotFound, Refusal
+from inspector.domain.stale_pending import without_stale_pending
 from inspector.domain.terminal_safe import quoted
 from inspector.domain.trust import UNTRUSTED, reason_text
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS, STATE_KINDS
@@ -249,12 +250,24 @@ async def _read_first(db: aiosqlite.Connection, session: str,
     permission unread (new-user-15); the seed's rule is that text without a trusted source stays
     candidate evidence until someone with authority adopts it, so the owner adopts it by its key."""
     rows = await db.execute_fetchall(
-        "SELECT key, version, kind, writer FROM state_records WHERE session = ? AND status = 'pending'", (session,))
-    untrusted = {(str(k), int(v)): (str(kind), str(w)) for k, v, kind, w in rows
-                 if kind in OWNER_ONLY_KINDS and w in UNTRUSTED}
+        "SELECT key, version, kind, writer, status FROM state_records WHERE session = ? "
+        "AND status IN ('pending', 'active')", (session,))
+    untrusted = {(str(k), int(v)): (str(kind), str(w)) for k, v, kind, w, status in rows
+                 if status == "pending" and kind in OWNER_ONLY_KINDS and w in UNTRUSTED}
+    # a stale proposal (pending behind its key's active version): the app's mark-all leaves it out, and
+    # so does --all-pending, saying how to decide it (flow-19); confirming it would move the key back
+    current = {(str(k), int(v)) for k, v, *_ in without_stale_pending(rows, lambda r: (str(r[0]), int(r[1]), r[4]))}
+    active = {str(k): int(v) for k, v, _kind, _w, status in rows if status == "active"}
     keep: list[Target] = []
     refused: list[Refused] = []
     for key, version in chosen:
+        if version is not None and (key, version) not in current:
+            refused.append(Refused(key, version, "pending", Refusal(
+                "stale_pending",
+                f"{key} v{version} is a stale proposal, pending behind the active v{active.get(key, '?')}: "
+                f"--all-pending left it pending (confirming it would move the record backwards); reject it — "
+                f"`inspector confirm STORE --session {session} --key {key} --reject`.")))
+            continue
         found = untrusted.get((key, version)) if version is not None else None
         if found is None:
             keep.append((key, version))

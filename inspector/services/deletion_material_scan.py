@@ -11,8 +11,9 @@ import codecs
 
 import aiosqlite
 
+from inspector.domain.deletion import AS_WRITTEN
 from inspector.domain.deletion_forms import LooseMatcher
-from inspector.domain.deletion_spelling import spelled_in
+from inspector.domain.deletion_spelling import spelled_in, spellings_in
 from inspector.domain.number_copies import NumberCopies
 
 
@@ -72,3 +73,23 @@ async def material_holds_number(db: aiosqlite.Connection, material_id: int, numb
                 return found
             tail = window[-256:]
     return None
+
+
+async def material_spellings(db: aiosqlite.Connection, material_id: int, needles: dict[bytes, str],
+                             loose: LooseMatcher, numbers: NumberCopies | None) -> tuple[str, ...]:
+    """Every spelling the material's bytes hold a value in (read once more, for a material already
+    found: a listing names them all, not the first)."""
+    found: dict[str, None] = {}
+    overlap_bytes = max((len(n) for n in needles), default=1) - 1
+    overlap = 10 * loose.longest + 128
+    tail_bytes, tail = b"", ""
+    decoder = _decoder()
+    async with db.execute("SELECT data FROM material_chunks WHERE material_id = ? ORDER BY idx", (material_id,)) as cur:
+        async for (data,) in cur:
+            raw = tail_bytes + bytes(data)
+            found.update((name, None) for n, name in needles.items() if n in raw)
+            tail_bytes = raw[-overlap_bytes:] if overlap_bytes else b""
+            window = tail + decoder.decode(bytes(data))
+            found.update((h, None) for h in spellings_in(window, loose, numbers) if h != AS_WRITTEN)
+            tail = window[-overlap:]
+    return tuple(found)

@@ -16,7 +16,7 @@ import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import strings_in
-from inspector.domain.deletion_recurrence import held
+from inspector.domain.deletion_recurrence import held, split_between
 from inspector.domain.protocol import ProtocolProblem
 
 CODE = "deleted_value_returned"
@@ -74,26 +74,50 @@ async def later_copies(db: aiosqlite.Connection, key: bytes, *, after_event: int
     rows = await db.execute_fetchall("SELECT session, seq, content, extra FROM events WHERE event_id > ?"
                                      + (" AND session = ?" if session else "") + " ORDER BY event_id",
                                      (after_event, session) if session else (after_event,))
+    last: dict[str, tuple[int, list[str], set[str]]] = {}  # session -> its previous event: seq, texts, prints
     for sid, seq, content, extra in rows:
         requests = done.get(str(sid))
         if requests:
-            prints = _prints(content, extra, digest)  # once an event, whatever the number of requests
+            texts = _texts(content, extra)
+            prints = held(texts, digest)  # once an event, whatever the number of requests
             names = [name for name, kept in requests if prints & kept]
             if names:
                 found.append(ProtocolProblem(CODE, str(sid), int(seq), (
                     f"event {seq} holds a value deletion request {', '.join(map(repr, names))} removed before it "
                     "arrived: a later copy, kept (the request covered what the store held then) — name this event "
                     "in a new deletion request to remove it")))
+            before = last.get(str(sid)) or await _previous(db, str(sid), int(seq), digest)
+            if before is not None and not names:  # a value cut in two across this event and the one before it
+                split = split_between(before[1], texts, digest, before[2] | prints)
+                cut = [name for name, kept in requests if split & kept]
+                if cut:
+                    found.append(ProtocolProblem(CODE, str(sid), int(seq), (
+                        f"events {before[0]} and {seq} hold a value deletion request {', '.join(map(repr, cut))} "
+                        "removed, cut in two across them (together they spell it): a later copy, kept — name both "
+                        "events in a new deletion request to remove it")))
+            last[str(sid)] = (int(seq), texts, prints)
     return found
 
 
-def _prints(content: str | None, extra: str | None, digest: Callable[[str], str]) -> set[str]:
-    """The fingerprints of what one event holds: its text and every string of its other fields
-    (a tool call's arguments, keys included; reasoning)."""
+async def _previous(db: aiosqlite.Connection, session: str, seq: int,
+                    digest: Callable[[str], str]) -> tuple[int, list[str], set[str]] | None:
+    """The event before ``seq`` in ``session`` (the last one a poll had imported before): its seq,
+    texts and fingerprints — a value may be cut across it and the first new one."""
+    rows = await db.execute_fetchall("SELECT seq, content, extra FROM events WHERE session = ? AND seq < ? "
+                                     "ORDER BY seq DESC LIMIT 1", (session, seq))
+    if not rows:
+        return None
+    texts = _texts(rows[0][1], rows[0][2])
+    return int(rows[0][0]), texts, held(texts, digest)
+
+
+def _texts(content: str | None, extra: str | None) -> list[str]:
+    """What one event holds: its text and every string of its other fields (a tool call's
+    arguments, keys included; reasoning)."""
     texts = [str(content or "")]
     if extra:
         try:
             texts += strings_in(json.loads(extra))
         except (TypeError, ValueError):
             texts.append(str(extra))
-    return held(texts, digest)
+    return texts

@@ -29,6 +29,7 @@ from inspector.domain.deletion import (
 )
 from inspector.domain.deletion_bookkeeping import said_fields as _said_fields
 from inspector.domain.deletion_forms import LooseMatcher
+from inspector.domain.deletion_spelling import BOUND
 from inspector.domain.deletion_split import SplitFinder, split_forms
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.formats.titles import prompt_title
@@ -36,14 +37,15 @@ from inspector.domain.number_copies import NumberCopies
 from inspector.services.deletion_gone import gone_by, removed_by
 from inspector.services.deletion_index_entries import index_entries
 from inspector.services.deletion_material_scan import (
-    loosely_in,
     material_holds,
     material_holds_loosely,
     material_holds_number,
+    material_spellings,
 )
 from inspector.services.deletion_names import kept_names, matcher, rewritable
 from inspector.services.deletion_places import BY_VALUE, Places
-from inspector.services.deletion_split_scan import session_pieces, straddling_values
+from inspector.services.deletion_row_spellings import cell_texts, holding_loosely, with_spellings
+from inspector.services.deletion_split_scan import session_pieces, spelled_splits, straddling_values
 from inspector.services.deletion_tables import BY_VALUE as _BY_VALUE
 from inspector.store import session_rows
 from inspector.store.connection import fetch_one
@@ -120,45 +122,10 @@ async def _holding_number(db: aiosqlite.Connection, table: str, columns: tuple[s
             for column, cell in zip(columns, cells, strict=True):
                 if cell is None:
                     continue
-                how = next((h for t in _cell_texts(column, cell) if (h := numbers.search(t, in_words=False)) is not None),
+                how = next((h for t in cell_texts(column, cell) if (h := numbers.search(t, in_words=False)) is not None),
                            None)  # in words: found by the loose scan, which reads every row folded next
                 if how is not None:
                     found.append((str(ident), how))
-                    break
-    return found
-
-
-_JSON_COLUMNS = frozenset({"extra", "claims", "unresolved"})
-
-
-def _cell_texts(column: str, cell: object, *, joined: bool = False) -> list[str]:
-    """The texts a scan reads in a cell: a JSON column's strings (an escaped ``\\u200b`` is the
-    character to a pattern), one per string or ``joined`` into one text; any other cell as stored."""
-    if column not in _JSON_COLUMNS:
-        return [str(cell)]
-    try:
-        strings = strings_in(json.loads(str(cell)))
-    except ValueError:
-        return [str(cell)]  # not JSON after all: its text as stored is scanned
-    return ["\n".join(strings)] if joined else strings
-
-
-async def _holding_loosely(db: aiosqlite.Connection, table: str, columns: tuple[str, ...], name: str, session: str,
-                           loose: LooseMatcher, numbers: NumberCopies | None) -> list[tuple[str, bool, str]]:
-    """Rows of ``table`` in ``session`` holding a value in another spelling (domain/deletion_spelling.py),
-    with whether the row has event text (its search entry goes too) and the spelling. Read in Python:
-    SQL cannot fold."""
-    found: list[tuple[str, bool, str]] = []
-    first_is_text = table == "events"
-    async with db.execute(f"SELECT {name}, {', '.join(columns)} FROM {table} WHERE session = ?", (session,)) as cur:
-        async for ident, *cells in cur:
-            for column, cell in zip(columns, cells, strict=True):
-                if cell is None:
-                    continue
-                how = next((h for t in _cell_texts(column, cell, joined=True)
-                            if (h := loosely_in(t, loose, numbers)) is not None), None)
-                if how is not None:
-                    found.append((str(ident), first_is_text and cells[0] is not None, how))
                     break
     return found
 
@@ -219,11 +186,17 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
     values = sorted(set(secret_values([t for t in texts if t])) | set(split), key=lambda v: (-len(v), v))
     out.values = values
     seen = {(c.where, c.id) for c in out.copies}
+    at: dict[tuple[str, str], int] = {}  # a copy found by value -> its place in out.copies
 
-    def add(where: str, ident: str, why: str, spelling: str | None = None) -> None:
+    def add(where: str, ident: str, why: str, spelling: str | None = None, spellings: tuple[str, ...] = ()) -> None:
         if (where, ident) not in seen:
             seen.add((where, ident))
-            out.copies.append(Copy(where, ident, why, spelling))
+            at[(where, ident)] = len(out.copies)
+            out.copies.append(Copy(where, ident, why, spelling, spellings or ((spelling,) if spelling else ())))
+        elif spellings and (where, ident) in at and out.copies[at[(where, ident)]].spelling is not None:
+            # found by value again, with every spelling it holds: said all (a copy by reference — a record
+            # citing a target — stays said as that)
+            out.copies[at[(where, ident)]] = with_spellings(out.copies[at[(where, ident)]], spellings)
 
     for gen in await _rows(db, "summary", session):
         cites = sorted(refs & set(gen.get("sources", [])))
@@ -254,14 +227,22 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
                     if table == "events":
                         add("events_fts", ident, "its search-index entry")
         loose = LooseMatcher.of(values)
+        bounded: list[str] = []  # records too long to be read whole in the second readings: said, not passed
         if loose or numbers is not None:  # the same values written another way: case, spacing, escapes, base64
             for table, columns, name, where in _BY_VALUE:
-                for ident, has_text, how in await _holding_loosely(db, table, columns, name, session, loose, numbers):
+                rows = await holding_loosely(db, table, columns, name, session, loose, numbers)
+                bounded += [f"{where} {ident}" for ident in rows.bounded]
+                for ident, has_text, how, every in rows.found:
                     if where == "deletion_requests" and ident == req["id"]:
                         continue
-                    add(where, ident, f"repeats a value of the targets, written another way: {how}", how)
+                    add(where, ident, f"repeats a value of the targets, written another way: {'; '.join(every)}",
+                        how, every)
                     if table == "events" and has_text:
                         add("events_fts", ident, "its search-index entry")
+        if bounded:
+            shown = ", ".join(bounded[:5]) + (f" and {len(bounded) - 5} more" if len(bounded) > 5 else "")
+            out.warnings.append(f"{shown}: {BOUND}; a copy there in those spellings is not looked for — name the "
+                                "record in the request to remove it whole")
         # as UTF-8, and as UTF-16 (a Windows tool's log, PowerShell's output: hostile review eight)
         needles: dict[bytes, str] = {}
         for codec, how in (("utf-8", AS_WRITTEN), ("utf-16-le", "as UTF-16 bytes"), ("utf-16-be", "as UTF-16 bytes")):
@@ -277,9 +258,14 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
             if how is None and (loose or numbers is not None):
                 how = await material_holds_loosely(db, mid, loose, numbers)
             if how is not None:
+                # every spelling of a material (read once more); the imported transcript — often megabytes, removed
+                # whole as the events' source — is named by the first (reading it again doubled a listing's time)
+                every = (await material_spellings(db, mid, needles, loose, numbers) if media != ORIGINAL_MEDIA_TYPE
+                         else ()) or (how,)
+                others = [h for h in every if h != AS_WRITTEN]
                 add("original" if media == ORIGINAL_MEDIA_TYPE else "materials", material,
-                    "its bytes repeat a value of the targets" + ("" if how == AS_WRITTEN else f", written another way: {how}"),
-                    how)
+                    "its bytes repeat a value of the targets" + (f", written another way: {'; '.join(others)}"
+                                                                 if others else ""), how, every)
     finder = SplitFinder(split_forms([*sensitive_values("\n".join(texts)), *split]))
     for first, second, _form in finder.pairs(pieces.pieces, pieces.neighbours):  # a value cut in two
         for owner in (first, second):
@@ -290,6 +276,19 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
             add(where, ident, f"holds part of a value of the targets split across {first.split('|', 1)[1]} and "
                               f"{second.split('|', 1)[1]} (together they spell it)" if other != ident else
                 "holds a value of the targets split across two of its fields", SPLIT)
+            if where == "events":
+                add("events_fts", ident, "its search-index entry")
+    cut = [*sensitive_values("\n".join(texts)), *split]  # in any spelling, across consecutive events
+    for owners, how in spelled_splits(pieces, LooseMatcher.of(values), number_pattern(values),
+                                      max((len(v) for v in cut), default=0)):
+        named = [o.split("|", 1)[1] for o in owners]
+        slots = [at.get((o.split("|", 1)[0], o.split("|", 1)[1])) for o in owners]
+        if all(i is not None and out.copies[i].spelling == SPLIT for i in slots):
+            continue  # found cut in two as folded already (domain/deletion_split.py), and said so
+        for owner in owners:
+            where, ident = owner.split("|", 1)
+            add(where, ident, f"holds part of a value of the targets cut across {' and '.join(named)}, written "
+                              f"another way: {how} (together they spell it)", SPLIT, (f"{SPLIT}: {how}",))
             if where == "events":
                 add("events_fts", ident, "its search-index entry")
     if any(t.startswith("evt:") for t in refs):  # the original and every segment appended while it was followed

@@ -15,8 +15,12 @@ from dataclasses import dataclass
 import aiosqlite
 
 from inspector.domain.deletion import strings_in
+from inspector.domain.deletion_forms import LooseMatcher
+from inspector.domain.deletion_spelling import spelled_in
 from inspector.domain.deletion_split import EDGE, Piece, straddling
+from inspector.domain.deletion_split_spelled import Link, joined_splits
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
+from inspector.domain.number_copies import NumberCopies
 from inspector.services.deletion_tables import BY_VALUE
 
 # The records other than events, whose fields are read whole (events are read as pieces).
@@ -111,3 +115,20 @@ def straddling_values(found: SessionPieces, targets: list[str]) -> list[str]:
                 if a is not b:
                     values |= set(straddling(a, b)) | set(straddling(b, a))
     return sorted(values)
+
+
+def spelled_splits(found: SessionPieces, loose: LooseMatcher, numbers: NumberCopies | None,
+                   longest: int) -> list[tuple[tuple[str, ...], str]]:
+    """The deletion's values cut across two or three consecutive events in any spelling it reads
+    (domain/deletion_split_spelled.py), with the listing's own matcher: each event's texts joined, in
+    the log's order, ``longest`` (the longest sensitive value) setting how much of each is joined. A
+    whole value spelled only by the join is cut there — a line of the targets too, when it is short
+    enough to be spelled by the join (the join must hold all of it: a part alone is never compared)."""
+    if (not loose and numbers is None) or not longest:
+        return []
+    texts: dict[str, list[str]] = {}
+    for piece in found.pieces:
+        if piece.owner.startswith("events|"):
+            texts.setdefault(piece.owner, []).append(piece.text)
+    chain = [Link(owner, "\n".join(parts)) for owner, parts in texts.items()]
+    return joined_splits(chain, lambda text: spelled_in(text, loose, numbers), longest)

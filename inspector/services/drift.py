@@ -20,7 +20,7 @@ from inspector.domain.drift import (
 from inspector.domain.drift_rules import DriftContext
 from inspector.domain.errors import BadInput, no_generation
 from inspector.domain.facts_system import from_prompt
-from inspector.domain.facts_window import WHOLE_BELOW
+from inspector.domain.facts_window import WHOLE_BELOW, window_of
 from inspector.domain.failures import find_failures
 from inspector.domain.rebuild import RawEvent, RebuiltFact, rebuild
 from inspector.domain.result_in_part import LongResult, at_risk
@@ -43,10 +43,13 @@ from inspector.services.log_reads import (
     max_seq,
     read_in_part,
     untrusted_rules,
+    user_readings,
 )
+from inspector.services.owner_late import owner_late
 from inspector.services.read_once import already, kept
 from inspector.services.sessions import get_session
 from inspector.store.connection import Store
+from inspector.store.ledger import ledger_tail
 from inspector.store.tables import SPECS
 
 SUMMARIZER_TIMEOUT_S = 120
@@ -81,8 +84,10 @@ async def state_facts(store: Store, session: str) -> list[StateFact]:
     its key's active version neither: domain/stale_pending.py), each marked when it was proposed from
     the system prompt (drift then says what survival says of it)."""
     prompt = await _prompt_rules(store, session)
+    replaced = (await owner_late(store, session)).replaced  # the value an owner's correction replaced
     return [StateFact(r.key, r.kind, r.value, r.status, tuple(r.sources), r.writer, r.rationale, tuple(r.alternatives),
-                      from_prompt=(r.key, r.version) in prompt)
+                      from_prompt=(r.key, r.version) in prompt,
+                      replaced=replaced.get(r.key) if r.status == "active" else None)
             for r in without_stale_pending(await state_records(store, session), _version_of) if r.status != "superseded"]
 
 
@@ -139,12 +144,16 @@ async def _said_in_part(db: aiosqlite.Connection, session: str) -> tuple[tuple[i
     rows = await db.execute_fetchall(
         "SELECT seq, length(content) FROM events WHERE session = ? AND kind = 'user_message' "
         "AND trust IN ('user', 'reviewer') AND length(content) >= ? ORDER BY seq", (session, WHOLE_BELOW))
-    return tuple((int(r[0]), int(r[1])) for r in rows)
+    # only a message whose own words the rules skipped: one whose every own-words paragraph was read
+    # around a pasted log is judged as any other (facts_own_words, flow-19)
+    readings = await user_readings(db, session, [int(r[0]) for r in rows])
+    return tuple((int(r[0]), int(r[1])) for r in rows if int(r[0]) not in readings or readings[int(r[0])].own_skipped)
 
 
 async def generation_texts(store: Store, session: str) -> list[GenerationText]:
+    written = (await owner_late(store, session)).written_at  # read only when the owner corrected a value
     return [GenerationText(g.generation, g.kind, g.text, tuple(g.unresolved), tuple(g.sources), tuple(g.claims),
-                           (g.covers[0], g.covers[1]) if g.covers else None)
+                           (g.covers[0], g.covers[1]) if g.covers else None, written.get(g.generation))
             for g in await generations(store, session)]
 
 
@@ -183,7 +192,9 @@ async def _events(store: Store, session: str, covers: tuple[int, int] | None) ->
         f"SELECT seq, kind, trust, {FACTS_TEXT}, CASE WHEN kind = 'tool_call' THEN extra END FROM events "
         "WHERE session = ? AND seq BETWEEN ? AND ? AND (content IS NOT NULL OR kind = 'tool_call') ORDER BY seq",
         (session, lo, hi))
-    read = [(RawEvent(int(r[0]), r[1], r[2], r[3] or "", call_input_of_extra(r[4])), r[3] is not None) for r in rows]
+    # a huge user message comes whole from FACTS_TEXT and is read here as every rule reads it (its own words)
+    read = [(RawEvent(int(r[0]), r[1], r[2], window_of(r[1], r[3]) if r[3] else "", call_input_of_extra(r[4])),
+             r[3] is not None) for r in rows]
     return [e for e, has_text in read if has_text or e.call_input is not None], [e for e, has_text in read if has_text]
 
 
@@ -225,8 +236,9 @@ async def check_text(store: Store, session: str, text: str, unresolved: list[str
     """Drift of a text that is about to become a generation (a correction), judged with the
     range, sources and claims of the generation it corrects."""
     covers = parent.get("covers")
+    now = (await ledger_tail(store.db))[0] + 1  # written now: after every correction, so it could know them
     gen = GenerationText(int(parent.get("generation", 0)) + 1, "corrected", text, tuple(unresolved),
-                         tuple(parent.get("sources") or ()), (), (covers[0], covers[1]) if covers else None)
+                         tuple(parent.get("sources") or ()), (), (covers[0], covers[1]) if covers else None, now)
     return find_drift(gen, await state_facts(store, session), await drift_context(store.db, session))
 
 

@@ -80,13 +80,13 @@ async def export_sif(store: Store, out: Path, session: str | None = None) -> dic
     """Write sif/1 to a new file next to ``out`` and move it into place only when complete."""
     counts: dict[str, int] = {}
     in_clear: list[str] = []
-    check_output(out, "export")
-    stale = remove_stale_partials(out)
-    tmp = partial_for(out)
+    target = check_output(out, "export")  # a link's file: written through, never replaced by a file of its own
+    stale = remove_stale_partials(target)
+    tmp = partial_for(target)
     # A write that fails (a full disk) removes the partial file (written) and closes the record
     # reader here, while the store is still open (aclosing): left to the event loop, it closed
     # after the store and printed a traceback.
-    with written(tmp, out, "w", encoding="utf-8", newline="\n") as fh:
+    with written(tmp, target, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(json.dumps({"type": "header", "format": SIF_FORMAT}, separators=(",", ":")) + "\n")
         async with aclosing(iter_records(store, session)) as records:
             async for record in records:
@@ -114,7 +114,7 @@ async def export_original(store: Store, session: str, out: Path) -> dict[str, An
     """Write back the transcript a session was imported from, byte for byte: the original,
     then each segment appended to it while it was followed, in the order they were imported."""
     await _session_ids(store, session)
-    check_output(out, "original transcript")
+    target = check_output(out, "original transcript")
     rows = await store.db.execute_fetchall(
         "SELECT material_id, id, content_hash, deleted_at FROM materials WHERE session = ? AND media_type = ? "
         "ORDER BY material_id", (session, ORIGINAL_MEDIA_TYPE))
@@ -130,9 +130,9 @@ async def export_original(store: Store, session: str, out: Path) -> dict[str, An
             raise NotFound(f"the stored original of {quoted(session)} ({ident}) no longer matches its hash; not written")
         parts.append(data)
     data = b"".join(parts)
-    stale = remove_stale_partials(out)
-    tmp = partial_for(out)
-    with written(tmp, out, "wb") as fh:
+    stale = remove_stale_partials(target)
+    tmp = partial_for(target)
+    with written(tmp, target, "wb") as fh:
         fh.write(data)
     return {"file": str(out), "session": session, "original": rows[0][1], "segments": len(rows), "bytes": len(data),
             "sha256": content_hash(data), "stale_partials_removed": stale}

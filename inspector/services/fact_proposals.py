@@ -14,9 +14,9 @@ import aiosqlite
 
 from inspector.domain.facts import ProposedFact, extract
 from inspector.domain.facts_running import NeedsWhole, RunningExtraction
-from inspector.domain.facts_window import WHOLE_BELOW, in_part_note
+from inspector.domain.facts_window import USER, WHOLE_BELOW, in_part_note
 from inspector.domain.sif import identity_digest
-from inspector.services.log_reads import log_events
+from inspector.services.log_reads import log_events, user_readings
 from inspector.services.sessions import get_session
 from inspector.store import ledger
 from inspector.store.connection import Store
@@ -26,19 +26,33 @@ from inspector.store.tables import SPECS
 @dataclass(frozen=True, slots=True)
 class FactRow:
     fact: ProposedFact
-    status: str  # the stored record's status, or "not stored"
+    status: str  # the status of the stored version holding the proposal (else the key's newest), or "not stored"
+    stale: tuple[int, int] | None = None  # (its stored version, the active one it is behind): reject only
 
     def as_dict(self) -> dict[str, Any]:
-        return {**self.fact.as_dict(), "status": self.status}
+        out = {**self.fact.as_dict(), "status": self.status}
+        if self.stale is not None:  # as the app's "◌ stale proposal: reject only" (flow-19)
+            out["stale"] = {"version": self.stale[0], "behind": self.stale[1], "message": self.stale_text()}
+        return out
+
+    def stale_text(self) -> str:
+        """The sentence ``facts`` says beside a stale proposal (empty for any other)."""
+        if self.stale is None:
+            return ""
+        return (f"stale proposal: reject only — v{self.stale[0]} was proposed before v{self.stale[1]} became "
+                "active; confirm refuses it (stale_pending)")
 
 
-async def _stored(store: Store, session: str) -> dict[str, tuple[int, str, str]]:
-    """key -> (newest version, its status, its value)."""
-    out: dict[str, tuple[int, str, str]] = {}
+Stored = dict[str, list[tuple[int, str, str]]]
+
+
+async def _stored(store: Store, session: str) -> Stored:
+    """key -> every stored (version, status, value), oldest first."""
+    out: Stored = {}
     for key, version, status, value in await store.db.execute_fetchall(
             "SELECT key, version, status, value FROM state_records WHERE session = ? ORDER BY key, version",
             (session,)):
-        out[key] = (int(version), status, value)
+        out.setdefault(key, []).append((int(version), status, value))
     return out
 
 
@@ -54,13 +68,29 @@ async def proposed_and_read_in_part(store: Store, session: str) -> tuple[list[Fa
     facts = extract(await log_events(store.db, session, for_facts=True))
     stored = await _stored(store, session)
     long = await store.db.execute_fetchall(
-        "SELECT seq, length(content) FROM events WHERE session = ? AND length(content) >= ? ORDER BY seq",
+        "SELECT seq, length(content), kind FROM events WHERE session = ? AND length(content) >= ? ORDER BY seq",
         (session, WHOLE_BELOW))
-    return ([FactRow(f, stored[k][1] if (k := _stored_key(f, stored)) else "not stored") for f in facts],
-            [in_part_note(int(seq), int(n)) for seq, n in long])
+    readings = await user_readings(store.db, session, [int(r[0]) for r in long if r[2] == USER])
+    return ([_row(f, stored) for f in facts],
+            [in_part_note(int(seq), int(n), readings.get(int(seq))) for seq, n, _ in long])
 
 
-def _stored_key(fact: ProposedFact, stored: dict[str, tuple[int, str, str]]) -> str | None:
+def _row(fact: ProposedFact, stored: Stored) -> FactRow:
+    """The proposal with what the store holds for it. The key's newest status alone read "[active]"
+    beside the extractor's value after the owner corrected it: the active value is the owner's, the
+    proposal a pending version behind it that confirm refuses (flow-19). So the status is the one of
+    the newest version holding the proposal's value, when one does, and a stale one says so."""
+    key = _stored_key(fact, stored)
+    if key is None:
+        return FactRow(fact, "not stored")
+    versions = stored[key]
+    version, status, _ = next((v for v in reversed(versions) if v[2] == fact.value), versions[-1])
+    active = max((n for n, st, _ in versions if st == "active"), default=None)
+    stale = (version, active) if status == "pending" and active is not None and version < active else None
+    return FactRow(fact, status, stale)
+
+
+def _stored_key(fact: ProposedFact, stored: Stored) -> str | None:
     """The key the store holds ``fact`` under: its own, or the one a store made before keys left
     sensitive values out holds (domain/fact_keys.py) — that fact is stored, not new."""
     if fact.key in stored:

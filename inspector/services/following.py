@@ -189,8 +189,31 @@ class Follower:
         if not tail:
             return FollowStep(offset=r.offset, waiting=len(new))
         before = r.seq
-        report = await self.import_tail(tail)
+        if await self._imported_elsewhere():
+            return await self._rejoin(before)
+        try:
+            report = await self.import_tail(tail)
+        except BadInput:
+            if await self._imported_elsewhere():  # lost the race to another follow of the same file
+                return await self._rejoin(before)
+            raise
         return FollowStep(await self.events_after(before), r.offset, len(new) - len(tail), returned(report))
+
+    async def _imported_elsewhere(self) -> bool:
+        """Another process (a second ``follow`` of the same file into this store, an ``inspector FILE``)
+        imported this file past where this follower stands. Two follows at once: the second to import
+        the same appended lines was refused "material … differs from an earlier record with the same
+        identity" (exit 3) and ended, its reviewer left to guess (storefault-eleven)."""
+        assert self.resume is not None
+        extent = await imported_extent(self.store, self.resume.file_name)
+        return extent is not None and extent.end is not None and extent.end != self.resume.offset
+
+    async def _rejoin(self, before: int) -> FollowStep:
+        """Continue from where the store's last import of the file ended (the prefix checked again, as at
+        attach); the events the other process imported are this step's."""
+        await self.attach()
+        assert self.resume is not None
+        return FollowStep(await self.events_after(before), self.resume.offset)
 
     async def import_tail(self, tail: bytes) -> ImportReport:
         from inspector.domain.formats.tail import convert_tail, sif_tail

@@ -54,6 +54,8 @@ def _whole_json(line: bytes) -> bool:
         return isinstance(json.loads(line), dict)
     except ValueError:
         return False
+    except RecursionError:  # nested past Python's limit: whole as far as can be told; the reader says too_deep
+        return True
 
 
 def whole_lines(data: bytes, fmt: str | None, name: str) -> bytes:

@@ -19,6 +19,7 @@ import aiosqlite
 from inspector.domain import facts_window
 from inspector.domain.disguise import undisguise
 from inspector.domain.drift_rules import ActionFact
+from inspector.domain.facts_own_words import Reading, user_reading
 from inspector.domain.logevents import LogEvent, records_a_compaction
 from inspector.domain.text_checks import RULE, rule_sentences
 from inspector.store.connection import fetch_one
@@ -27,15 +28,21 @@ from inspector.store.connection import fetch_one
 # head and tail joined by a paragraph break). ``facts`` once read narrower edges, so right after an
 # import it proposed another key for a long message's goal ("[not stored]") and ``facts --write``
 # added it a second time (review-16); drift and survival read those edges until verdict-ten.
+# A huge user message is read whole from the store and cut to its own words here (facts_own_words:
+# every own-words paragraph, whatever the paste's size, flow-19); any other huge event in SQL.
 assert facts_window.CUT == "\n\n"
-FACTS_TEXT = (f"CASE WHEN length(content) >= {facts_window.WHOLE_BELOW} THEN substr(content, 1, {facts_window.HEAD}) "
+FACTS_TEXT = (f"CASE WHEN length(content) >= {facts_window.WHOLE_BELOW} AND kind != '{facts_window.USER}' "
+              f"THEN substr(content, 1, {facts_window.HEAD}) "
               f"|| char(10) || char(10) || substr(content, -{facts_window.TAIL}) ELSE content END")
 _EDGES = FACTS_TEXT
 
 
 def _event(row: tuple[Any, ...]) -> LogEvent:
     extra = json.loads(row[6]) if row[6] else {}
-    return LogEvent.from_record({"seq": row[0], "kind": row[1], "trust": row[2], "content": row[3], "tool": row[4],
+    content = row[3]
+    if isinstance(content, str) and facts_window.is_windowed(content):
+        content = facts_window.window_of(str(row[1]), content)
+    return LogEvent.from_record({"seq": row[0], "kind": row[1], "trust": row[2], "content": content, "tool": row[4],
                                  "call_id": row[5], **extra})
 
 
@@ -66,12 +73,23 @@ async def read_in_part(db: aiosqlite.Connection, session: str, upto: int | None 
     """The events (up to ``upto``) every rule read only in part: ``{"evt", "chars", "message"}``. A
     verdict about them is about their first 48,000 and last 16,000 characters, and says so."""
     rows = await db.execute_fetchall(
-        "SELECT seq, length(content) FROM events WHERE session = ? AND length(content) >= ? AND seq <= ? ORDER BY seq",
-        (session, facts_window.WHOLE_BELOW, upto if upto is not None else 2**62))
+        "SELECT seq, length(content), kind FROM events WHERE session = ? AND length(content) >= ? AND seq <= ? "
+        "ORDER BY seq", (session, facts_window.WHOLE_BELOW, upto if upto is not None else 2**62))
+    readings = await user_readings(db, session, [int(r[0]) for r in rows if r[2] == facts_window.USER])
     return [{"evt": f"evt:{r[0]}", "chars": int(r[1]),
-             "message": facts_window.said_in_part(int(r[0]), int(r[1])).replace(
+             "message": facts_window.said_in_part(int(r[0]), int(r[1]), readings.get(int(r[0]))).replace(
                  "its facts were proposed from", "the rules (facts, drift, survival, the rebuild) read")}
             for r in rows]
+
+
+async def user_readings(db: aiosqlite.Connection, session: str, seqs: list[int]) -> dict[int, Reading]:
+    """The rules' reading of each of these huge user messages (facts_own_words), by seq."""
+    out: dict[int, Reading] = {}
+    for seq in seqs:  # one at a time: each may be megabytes
+        row = await fetch_one(db, "SELECT content FROM events WHERE session = ? AND seq = ?", (session, seq))
+        if row is not None and isinstance(row[0], str):
+            out[seq] = user_reading(row[0])
+    return out
 
 
 async def action_facts(db: aiosqlite.Connection, session: str) -> list[ActionFact]:

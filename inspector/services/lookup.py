@@ -48,7 +48,9 @@ async def _did_you_mean(db: aiosqlite.Connection, table: str, typed: str, sessio
         rule = "an id is given in its own letter case"
         where = "instr(lower(id), ?) > 0" + (" AND session = ?" if session else "")
         found = [str(r[0]) for r in await db.execute_fetchall(
-            f"SELECT DISTINCT id FROM {table} WHERE {where} ORDER BY length(id), id LIMIT 4",
+            # DISTINCT in a subquery: PostgreSQL refuses an ORDER BY on what the DISTINCT list lacks
+            # (length(id)), said as a store that cannot be read for `accept STORE CAND-NOSUCH` there
+            f"SELECT id FROM (SELECT DISTINCT id FROM {table} WHERE {where}) AS found ORDER BY length(id), id LIMIT 4",
             (typed.lower(), session) if session else (typed.lower(),))]
     if not found:
         return ""

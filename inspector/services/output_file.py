@@ -17,12 +17,19 @@ as ``FILE.partial`` and nothing ever said so (store-fault-six). The partial file
 writer (``FILE.PID.partial``, :func:`partial_for`), so two exports to one file never write the
 same partial, and the next export to ``FILE`` removes those whose writer is gone and says so
 (:func:`remove_stale_partials`).
+
+An output named by a device, a FIFO or a socket was replaced by a regular file (the finished file
+is moved over the name): run as root, ``report -o /dev/full`` said "wrote /dev/full" and left a
+337 KB page where the device had been; a symbolic link was replaced by a file of its own, its
+target left as it was (newuser-19). :func:`write_target` writes through a link, as a shell's
+``>`` does, and refuses any name that is not a regular file.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -57,9 +64,33 @@ def _starts_with(path: Path, magic: bytes) -> bool:
         return False
 
 
-def check_output(path: Path, what: str) -> None:
-    """Refuse (``bad_output``, nothing written) a folder, a missing folder, a database, or a name
-    SQLite keeps beside one (:func:`companion_refusal`)."""
+_NOT_FILES = ((stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"), (stat.S_ISFIFO, "FIFO (named pipe)"),
+              (stat.S_ISSOCK, "socket"))
+
+
+def write_target(path: Path, what: str) -> Path:
+    """The file an output named ``path`` is written to: the file a symbolic link leads to, or
+    ``path``. A device, FIFO or socket is refused (``bad_output``): the finished file is moved
+    over the name, which would replace the node with a page of text (``/dev/null`` included,
+    as root), and writing into it instead would say "wrote" of bytes no file holds."""
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return target
+    except OSError as exc:  # a link loop, a folder on the way that cannot be read
+        raise BadInput(f"cannot write {path}: {exc.strerror or exc}; nothing was written", code="bad_output") from None
+    for test, kind in _NOT_FILES:
+        if test(mode):
+            raise BadInput(f"{path} is a {kind}, not a file: the {what} is written to a file and moved into place, "
+                           f"which would replace it; nothing was written — give the {what} a file name",
+                           code="bad_output")
+    return target
+
+
+def check_output(path: Path, what: str) -> Path:
+    """The file to write (:func:`write_target`), after refusing (``bad_output``, nothing written) a
+    folder, a missing folder, a database, or a name SQLite keeps beside one (:func:`companion_refusal`)."""
     companion = companion_refusal(path, what)
     if companion is not None:
         raise companion
@@ -76,6 +107,7 @@ def check_output(path: Path, what: str) -> None:
         if head == SQLITE_MAGIC:  # a store (maybe the one being exported): never replaced by an export
             raise BadInput(f"{path} is a database (a store?); give the {what} a file name of its own",
                            code="bad_output")
+    return write_target(path, what)
 
 
 def partial_for(path: Path) -> Path:

@@ -144,13 +144,14 @@ async def protocol_problems(store: Store, session: str, adapter: str) -> list[An
 
 async def _shape_problems(store: Store, session: str, adapter: str) -> list[Any]:
     """Call pairing and reasoning problems (everything but label conflicts)."""
-    # A call id with both a call and a result in the log pairs up whatever else it holds, and
+    # A call id with one call and one result in the log pairs up whatever else it holds, and
     # deleted events only add pairs (tombstones): only the other ids can be orphaned or open.
     # The covering call index groups them without reading a row.
     shapes = [CallShape(seq, kind, call_id) for seq, kind, call_id in await store.db.execute_fetchall(
         "SELECT seq, kind, call_id FROM events WHERE session = ? AND call_id IN ("
         "SELECT call_id FROM events WHERE session = ? AND call_id IS NOT NULL GROUP BY call_id "
-        "HAVING NOT (MAX(kind = 'tool_call') AND MAX(kind = 'tool_result')))", (session, session))]
+        "HAVING NOT (MAX(kind = 'tool_call') AND MAX(kind = 'tool_result')) "
+        "OR COUNT(CASE WHEN kind = 'tool_call' THEN 1 END) > 1 OR COUNT(CASE WHEN kind = 'tool_result' THEN 1 END) > 1)", (session, session))]  # an id used twice
     for (call_id, kind), seq in (await deleted_calls(store.db, session)).items():
         shapes.append(CallShape(seq, kind, call_id))  # deleted, but it happened: no orphan, no open call
     if adapter == "deepseek-thinking-tools":

@@ -27,7 +27,7 @@ from inspector.services.checking import check_store
 from inspector.services.conversation import conversation
 from inspector.services.deletion_scan import Coverage
 from inspector.services.drift import drift_overview
-from inspector.services.output_file import companion_refusal
+from inspector.services.output_file import companion_refusal, write_target
 from inspector.services.read_once import reads_once
 from inspector.services.report_bounds import (
     DEFAULT_MAX_CHARS,
@@ -168,10 +168,11 @@ def _write_atomically(path: Path, data: bytes) -> None:
         with path.open("rb") as existing:
             if existing.read(16) == b"SQLite format 3\x00":  # a store (maybe the one being read): never replace it
                 raise BadInput(f"{path} is a database; give the report a file name of its own", code="bad_output")
-    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    target = write_target(path, "report")  # a device or FIFO refused; a link written through, not replaced
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     try:
         partial.write_bytes(data)
-        partial.replace(path)
+        partial.replace(target)
     except OSError as exc:
         partial.unlink(missing_ok=True)
         raise BadInput(f"cannot write {path}: {exc.strerror}", code="bad_output") from None

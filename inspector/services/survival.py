@@ -26,6 +26,7 @@ from inspector.domain.terminal_safe import inert
 from inspector.services import outside_command
 from inspector.services.channels import Generation, generations
 from inspector.services.log_reads import log_events, max_seq, untrusted_rules
+from inspector.services.owner_late import OwnerLate, owner_late
 from inspector.services.read_once import already, kept
 from inspector.services.sessions import get_session
 from inspector.store.connection import Store
@@ -104,7 +105,8 @@ async def protected_facts(store: Store, session: str) -> list[Fact]:
     return out
 
 
-def _report(session: str, gen: Generation, facts: list[Fact], ctx: DriftContext | None = None) -> SurvivalReport:
+def _report(session: str, gen: Generation, facts: list[Fact], ctx: DriftContext | None = None,
+            late: OwnerLate | None = None) -> SurvivalReport:
     covers = (gen.covers[0], gen.covers[1]) if gen.covers else None
     if ctx is not None and covers is not None:
         # The same range drift judges: a text that repeats what only later events say is
@@ -116,7 +118,9 @@ def _report(session: str, gen: Generation, facts: list[Fact], ctx: DriftContext 
                           survival(gen.generation, gen.text, list(gen.unresolved), covers, facts,
                                    ctx.event_texts if ctx is not None else None,
                                    ctx.failures if ctx is not None else (), ctx.result_seqs if ctx is not None else (),
-                                   ctx.tool_runs if ctx is not None else ()))
+                                   ctx.tool_runs if ctx is not None else (),
+                                   late.written_at.get(gen.generation) if late is not None else None,
+                                   late.replaced if late is not None else None))
 
 
 async def survival_report(store: Store, session: str, generation: int | None = None, *,
@@ -137,7 +141,8 @@ async def _survival_report(store: Store, session: str, generation: int | None, j
     chosen = gens[0] if generation is None else next((g for g in gens if g.generation == generation), None)
     if chosen is None:
         raise no_generation(session, generation, [g.generation for g in gens])
-    report = _report(session, chosen, await protected_facts(store, session), ctx or await covers_context(store, session))
+    report = _report(session, chosen, await protected_facts(store, session), ctx or await covers_context(store, session),
+                     await owner_late(store, session))
     if judge:
         for v in report.verdicts:
             if v.verdict in ("missing", "unknown"):
@@ -152,10 +157,11 @@ async def survival_all(store: Store, session: str,
     facts = await protected_facts(store, session)
     gens = await generations(store, session)
     ctx = await covers_context(store, session) if gens else None
+    late = await owner_late(store, session)
     out: list[SurvivalReport] = []
     latest = already("latest_survival", session)  # the header's line, made in this run already
     for index, g in enumerate(gens):
-        out.append(latest if index == 0 and latest is not None else _report(session, g, facts, ctx))
+        out.append(latest if index == 0 and latest is not None else _report(session, g, facts, ctx, late))
         if progress is not None:
             progress(index + 1, len(gens))
             await asyncio.sleep(0)

@@ -44,5 +44,7 @@ async def unjudged_and_lost(store: Store, session: str, found: list[Finding],
 
 def unjudged_drift(session: str, found: list[Finding]) -> list[dict[str, Any]]:
     """Drift's warnings that a rule could not judge a sentence or a name (``check --only drift``)."""
+    # A code that is a finding in one case and a warning in another (completion_unshown): only the
+    # warning says a rule could not judge; the finding is drift's ✗ line already.
     return [{"code": f.code, "where": "drift", "id": session, "message": f.message}
-            for f in found if f.code in NOT_JUDGED]
+            for f in found if f.code in NOT_JUDGED and f.severity == "warning"]

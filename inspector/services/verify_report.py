@@ -87,6 +87,7 @@ class VerifyReport:
     deletion_finished: dict[str, Any] | None = None  # what the open before this verify finished of one
     # inspector-written entries stamped before an earlier one (a clock set back): not a break, said
     clock_went_back: list[dict[str, Any]] = field(default_factory=list)
+    act_page_check: str | None = None  # a large store: what an act checks before it writes (store/page_check.py)
 
     def fail(self, problem: dict[str, Any]) -> None:
         self.ok = False
@@ -118,6 +119,7 @@ class VerifyReport:
         acts stamped earlier than an act before them (the ledger's order is its seq, and the timeline
         places such an act after the one before it, services/timeline.py _placed)."""
         said = [self.deleted_text_in_file["message"]] if self.deleted_text_in_file else []
+        said += [self.act_page_check] if self.act_page_check else []
         said += [self.deletion_finished["message"]] if self.deletion_finished else []
         if self.clock_went_back:
             first = self.clock_went_back[0]
@@ -136,7 +138,8 @@ class VerifyReport:
                 "not_checked": self.not_checked, "remembered_head": self.remembered_head,
                 "relies_on": self.relies_on(), "not_bound": verify_coverage.not_bound(),
                 "deleted_text_in_file": self.deleted_text_in_file,
-                "deletion_finished": self.deletion_finished, "clock_went_back": self.clock_went_back[:20]}
+                "deletion_finished": self.deletion_finished, "clock_went_back": self.clock_went_back[:20],
+                "act_page_check": self.act_page_check}
 
 
 def parse_head(text: str) -> tuple[int, str]:

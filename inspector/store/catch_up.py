@@ -56,7 +56,10 @@ async def catch_up(store: Any, progress: CatchUpProgress | None = None, *, chunk
 
     ``progress`` is called after each chunk. ``chunk`` fixes the chunk size (tests); by
     default it adapts so each transaction takes about :data:`CHUNK_SECONDS`."""
-    if getattr(store, "read_only", False):
+    if getattr(store, "read_only", False) or getattr(store, "held_upgrade", None) is not None:
+        # An older store read through its upgraded copy (store/read_copy.py): indexing is a write, which
+        # would upgrade the file though no act was made (a search, the app's first paint); its searches
+        # read the events and materials above the watermarks instead, as on a read-only store.
         return 0
     await _index_materials(store)
     total = await pending(store)

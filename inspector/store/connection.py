@@ -24,10 +24,12 @@ from inspector.store import (
     deletion_residue,
     faults,
     file_length,
+    format_upgrade,
     grams,
     held_files,
     migration_marker,
     orphan_where,
+    read_copy,
     reasoning_index,
     sqlite_connections,
     wal_owner,
@@ -117,7 +119,8 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
     if is_url(path):  # a PostgreSQL database (inspector/store/pg): the same Store over asyncpg
         from inspector.store.pg.store import open_pg_store
 
-        return await open_pg_store(store_target(path), create=create, read_only=read_only)  # type: ignore[arg-type]
+        return await open_pg_store(store_target(path), create=create, read_only=read_only,  # type: ignore[arg-type]
+                                   hold=hold, upgrade=upgrade)
     target = Path(path)
     problem = faults.path_problem(target)  # never opened: a folder, a FIFO…
     if problem is None and target.is_symlink():
@@ -149,7 +152,9 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
     had = {suffix: os.path.lexists(f"{target}{suffix}") for suffix in ("-wal", "-shm")}  # what opening may add
     if reason is not None:
         try:
-            store = await _open_read_only(target, reason)
+            store = await _open_read_only(target, reason, copy_older=hold and upgrade)
+            if store.read_copy is not None:  # an older store read through its copy: the log files its
+                store.made_beside = had  # read-only look made beside it are removed at close, as a refusal's
         except InspectorError as refused:
             if refused.code == "format_upgrade_needed":  # an older store read-only: leave the folder as it was
                 wal_owner.remove_made(target, had)
@@ -168,20 +173,16 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await reasoning_index.REASONING.register_async(db)  # and the thinking-text index (format 6)
         with held_files.writing(target):  # a migration's commits may checkpoint (see held_files.writing)
             key, upgraded = await check_and_migrate(db, target, exists, upgrade, hold)
-        reader = await connect_reader(target, read_only=False)
-        store = Store(target, db, key, reader, connect_reader=lambda: connect_reader(target, read_only=False))
-        store._held = held_files.hold(target)
-        if upgraded is not None and hold:
-            store.held_upgrade = upgraded  # committed by the first act, else rolled back at close
-        else:
-            store.format_upgraded = upgraded.as_dict() if upgraded is not None else None
-        return store
+        copy, held = None, None
+        if hold and 0 < await scalar(db, "PRAGMA user_version") < FORMAT_VERSION:
+            copy, held = await read_copy.make(db, target)  # read there; the file upgraded by the first act
+        return await _file_store(target, db, key, upgraded, copy if held is not None else None, held)
     except sqlite3.DatabaseError as exc:
         await close_all([db])
         if exists and not create and medium_fault(exc):
             # A disk too full (or failing) for WAL's -shm file: the store is still read, read-only.
             try:
-                store = await _open_read_only(target, FULL_DISK)
+                store = await _open_read_only(target, FULL_DISK, copy_older=hold and upgrade)
                 store.open_error = getattr(exc, "sqlite_errorname", "") or ""
                 store.made_beside = had  # the empty -wal/-shm the failed open made: removed at close
             except InspectorError as refused:
@@ -213,6 +214,28 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         raise
 
 
+
+
+async def _file_store(target: Path, db: aiosqlite.Connection, key: bytes, upgraded: format_upgrade.Upgrade | None,
+                      copy: read_copy.ReadCopy | None, held: format_upgrade.Upgrade | None) -> Store:
+    """The Store over the writer ``db``: reading the file, or — an older store whose upgrade is held —
+    reading the upgraded private ``copy`` until its first act upgrades the file (store/held_upgrade.py)."""
+    def file_reader() -> Any:
+        return connect_reader(target, read_only=False)
+
+    if copy is None:
+        store = Store(target, db, key, await file_reader(), connect_reader=file_reader)
+        store.format_upgraded = upgraded.as_dict() if upgraded is not None else None
+    else:
+        try:
+            reader = await connect_reader(copy.path, read_only=False)
+        except BaseException:
+            read_copy.remove(copy.folder)
+            raise
+        store = Store(target, db, key, reader, connect_reader=lambda: connect_reader(copy.path, read_only=False))
+        store.hold_on_copy(copy, held, file_reader)  # type: ignore[arg-type]
+    store._held = held_files.hold(target)
+    return store
 
 
 def _unreadable(target: Path, exc: BaseException) -> InspectorError:
@@ -256,7 +279,11 @@ def _orphan_log(target: Path) -> InspectorError | None:
         f"(and its -shm) away first. {orphan_where.said(target, wal)}", code="orphan_wal")
 
 
-async def _open_read_only(target: Path, reason: str) -> Store:
+async def _open_read_only(target: Path, reason: str, *, copy_older: bool = False) -> Store:
+    """A store that cannot be written, read-only. An older one is read through an upgraded private copy
+    (``copy_older``: a command that may upgrade; store/read_copy.py) — it was refused, "must be upgraded
+    before this version can open it", on a read-only medium or a full disk, though reading it needs
+    no write to it; its acts are refused as any read-only store's. Else ``format_upgrade_needed``."""
     try:
         db = await connect_reader(target, read_only=True)
     except sqlite3.Error as exc:
@@ -266,6 +293,8 @@ async def _open_read_only(target: Path, reason: str) -> Store:
         version = await scalar(db, "PRAGMA user_version")
         if app_id != APPLICATION_ID:
             raise NotAStore(f"{target} is an SQLite file but not a Context Inspector store")
+        if copy_older and 0 < version < FORMAT_VERSION:
+            return await _read_only_copy(target, db, reason)
         if version != FORMAT_VERSION and reason == FULL_DISK and version < FORMAT_VERSION:
             # a writable store whose format upgrade the full disk refused: the disk is what to fix
             raise InspectorError(f"{target} has store format {version} and must be upgraded to {FORMAT_VERSION} before "
@@ -287,6 +316,28 @@ async def _open_read_only(target: Path, reason: str) -> Store:
     except BaseException:
         await close_all([db])
         raise
+
+
+async def _read_only_copy(target: Path, db: aiosqlite.Connection, reason: str) -> Store:
+    """An older store that cannot be written, read through its upgraded copy (see _open_read_only)."""
+    copy, held = await read_copy.make(db, target)
+    row = await fetch_one(db, "SELECT value FROM store_meta WHERE key = 'digest_key'")
+    if row is None:
+        read_copy.remove(copy.folder)
+        raise NotAStore(f"{target} is missing its store metadata")
+    if held is None:  # current by the time it was copied (a writer elsewhere upgraded it): read the file
+        return Store(target, None, parse_key(row[0], target), db, read_only=True, read_only_reason=reason,
+                     connect_reader=lambda: connect_reader(target, read_only=True))
+    try:
+        reader = await connect_reader(copy.path, read_only=False)
+    except BaseException:
+        read_copy.remove(copy.folder)
+        raise
+    store = Store(target, None, parse_key(row[0], target), reader, read_only=True, read_only_reason=reason,
+                  connect_reader=lambda: connect_reader(copy.path, read_only=False))
+    store._retired.append(db)  # the file's own connection: closed with the store
+    store.hold_on_copy(copy, held, lambda: connect_reader(target, read_only=True))
+    return store
 
 
 async def checkpoint(store: Store) -> bool:

@@ -62,7 +62,7 @@ async def refuse_lowered(db: aiosqlite.Connection, version: int, target: Path | 
 
 
 async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = None, *,
-                  hold: bool = False) -> Upgrade | None:
+                  hold: bool = False, reading: bool = False) -> Upgrade | None:
     """Bring the file from ``version`` to this version's format in **one** transaction: a kill, a full
     disk or any failure part way leaves the file at the format it had (before, each step committed on
     its own, so a kill between two steps left a store half way, at neither format). Returns what was
@@ -71,14 +71,18 @@ async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = 
     With ``hold`` an older store's transaction is left open, uncommitted and unsaid: the Store
     commits it with the command's first act, or rolls it back at close (store/sqlite_store.py,
     "held upgrade"). Before, the upgrade committed at open, so a command refused afterwards — an
-    import's bad line 4, an accept's stale base, an unknown id — left the store upgraded anyway."""
+    import's bad line 4, an accept's stale base, an unknown id — left the store upgraded anyway.
+    ``reading``: ``db`` is a private copy read in the file's place (store/read_copy.py), and the
+    progress says so rather than that ``target`` is being upgraded."""
     await refuse_lowered(db, version, target)
     if version >= FORMAT_VERSION:
         return None
     started, before, long_events, long_sides = time.monotonic(), version, 0, 0
     shown = str(target or "the store")
+    head = (f"reading {shown} (store format {before}) as format {FORMAT_VERSION}" if reading
+            else f"upgrading store format {before} → {FORMAT_VERSION}: {shown}")
     if before > 0:
-        _say(f"upgrading store format {before} → {FORMAT_VERSION}: {shown}…", final=False)
+        _say(f"{head}…", final=False)
     try:
         await db.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:
@@ -96,9 +100,9 @@ async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = 
                 # format 8's number lowered to 7 behind the tool (``lowered``): its long events are
                 # indexed by their prefix already, and "deleting" their entries with the whole text
                 # again left the search index malformed (review-16): only the number is set right
-                long_events = await _reindex_long_events(db, before, shown)
+                long_events = await _reindex_long_events(db, head)
             if version == 8:
-                long_sides = await _cut_long_side_entries(db, before, shown)
+                long_sides = await _cut_long_side_entries(db, head)
             if version == 0:
                 await db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 await db.execute(
@@ -123,25 +127,25 @@ async def migrate(db: aiosqlite.Connection, version: int, target: Path | None = 
     return done
 
 
-async def _reindex_long_events(db: aiosqlite.Connection, before: int, shown: str) -> int:
+async def _reindex_long_events(db: aiosqlite.Connection, head: str) -> int:
     """Format 8's one-off re-index of the events longer than the index holds, one event at a time,
     saying how far it got (a 1 MB event's grams take about half a second)."""
     ids = [int(row[0]) for row in await db.execute_fetchall(V8_LONG_EVENTS)]
     for done, event_id in enumerate(ids, 1):
-        _say(f"upgrading store format {before} → {FORMAT_VERSION}: {shown}: re-indexing long events, "
+        _say(f"{head}: re-indexing long events, "
              f"{done:,} of {len(ids):,}…", final=False)
         for statement in V8_REINDEX:
             await db.execute(statement, (event_id,))
     return len(ids)
 
 
-async def _cut_long_side_entries(db: aiosqlite.Connection, before: int, shown: str) -> int:
+async def _cut_long_side_entries(db: aiosqlite.Connection, head: str) -> int:
     """Format 9's one-off cut of call-input and thinking entries longer than the index holds, one
     event at a time (only events whose stored JSON is that long may have one); how many events had one."""
     ids = [int(row[0]) for row in await db.execute_fetchall(V9_LONG_EXTRA)]
     cut = 0
     for done, event_id in enumerate(ids, 1):
-        _say(f"upgrading store format {before} → {FORMAT_VERSION}: {shown}: re-indexing long call input and "
+        _say(f"{head}: re-indexing long call input and "
              f"thinking, {done:,} of {len(ids):,}…", final=False)
         results = [await side.cut_to_bound(db, event_id) for side in (call_index.CALLS, reasoning_index.REASONING)]
         cut += any(results)
@@ -248,26 +252,26 @@ def split_sql(script: str) -> list[str]:
 def lock_held(shown: str, version: int) -> InspectorError:
     """``store_busy`` for an older store whose upgrade could not take the write lock (review-18).
 
-    Every command upgrades an older store as it opens it (held until its first act, else rolled
-    back), so even a read command takes the write lock, and a second command on the same older store
-    waited for the first and then said only "another process kept it locked for writing" — a
-    reader left to guess why another reader blocks it, with no way out named."""
+    Reads of an older store no longer take it (they read an upgraded private copy,
+    store/read_copy.py); the upgrade is made by the first act, or by an open that upgrades at once
+    (``inspector upgrade``, ``migrate``'s source), and waits for another process's write like any
+    write. Said with the format and the way out, not only "locked for writing"."""
     from inspector.store.faults import StoreRefused
     from inspector.store.sqlite_connections import BUSY_TIMEOUT_MS
 
     return StoreRefused(
-        f"{shown} has store format {version}, which this version reads only upgraded to {FORMAT_VERSION}, and the "
-        f"upgrade needs the store's write lock: another process held it past the {BUSY_TIMEOUT_MS / 1000:g} s wait "
-        "(any command on an older store holds it while it runs, a read command too); nothing was written — try "
-        f"again when it has finished, or run `inspector upgrade {shown}` once: after it, commands that only read no "
-        "longer wait for each other", code="store_busy")
+        f"{shown} has store format {version}, which this version upgrades to {FORMAT_VERSION} with the first change "
+        f"made on it, and the upgrade needs the store's write lock: another process held it past the "
+        f"{BUSY_TIMEOUT_MS / 1000:g} s wait; nothing was written — try again when it has finished "
+        f"(`inspector upgrade {shown}` upgrades it on its own)", code="store_busy")
 
 
 async def check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool,
                             upgrade: bool = True, hold: bool = False) -> tuple[bytes, Upgrade | None]:
     """Refuse a file that is not a store of a format this version reads, migrate an older one
     forward (unless ``upgrade`` is False: then it is refused, ``format_upgrade_needed``, before
-    anything is written), and return the store's digest key and the upgrade made."""
+    anything is written; or ``hold``: then it is left as it is, for the caller to read through an
+    upgraded copy, store/read_copy.py), and return the store's digest key and the upgrade made."""
     app_id = await scalar(db, "PRAGMA application_id")
     version = await scalar(db, "PRAGMA user_version")
     if exists and app_id != APPLICATION_ID:
@@ -286,7 +290,11 @@ async def check_and_migrate(db: aiosqlite.Connection, target: Path, exists: bool
         # A store another program switched to a rollback journal (``PRAGMA journal_mode = DELETE``) was switched
         # back here — a write to its header — even by ``verify``, which writes nothing: verify reads it as it is.
         await db.execute("PRAGMA journal_mode = WAL")
-    done = await migrate(db, version, target, hold=hold)
+    if hold and 0 < version < FORMAT_VERSION:  # read through an upgraded copy; the first act upgrades the file
+        await refuse_lowered(db, version, target)
+        done = None
+    else:
+        done = await migrate(db, version, target)
     async with db.execute("SELECT value FROM store_meta WHERE key = 'digest_key'") as cur:
         row = await cur.fetchone()
     if row is None:

@@ -48,7 +48,7 @@ class Store(held_upgrade.HeldUpgrade):
 
     POOL_SIZE = 4  # idle readers kept open for snapshots
     dialect = "sqlite"
-    # held_upgrade (store/held_upgrade.py's HeldUpgrade): an upgrade still open on the writer, committed by an act
+    # held_upgrade (store/held_upgrade.py): an older store read through an upgraded copy, the file upgraded by an act
 
     def __init__(self, path: Path, writer: aiosqlite.Connection | None, key: bytes, reader: aiosqlite.Connection,
                  *, read_only: bool = False, read_only_reason: str = "", connect_reader: Any = None) -> None:
@@ -71,6 +71,8 @@ class Store(held_upgrade.HeldUpgrade):
         self._content: tuple[tuple[int, int], bytes | None, tuple[object, ...] | None] | None = None
         if self._file is not None:
             self._content = (self._file[3], file_content.digest(path), file_content.stored_head(path))
+        self._retired: list[aiosqlite.Connection] = []  # readers of a copy left (store/held_upgrade.py)
+        self._copy_folders: list[Path] = []
         self._closed = False
         self._pages_checked = False  # the first act of this open reads every page first (store/page_check.py)
         self._log_orphaned = False  # the file was overwritten by another store's: see close
@@ -83,8 +85,8 @@ class Store(held_upgrade.HeldUpgrade):
     @property
     def db(self) -> aiosqlite.Connection:
         """The connection for this task: the one its snapshot or transaction holds, else the shared reader
-        (the writer while an upgrade is held: only it sees the upgraded format)."""
-        return self._bound.get() or (self._writer if self._upgrade_held() else self._reader)
+        (of the upgraded private copy while an older store's upgrade is held: store/read_copy.py)."""
+        return self._bound.get() or self._reader
 
     @property
     def watch_db(self) -> aiosqlite.Connection:
@@ -96,15 +98,13 @@ class Store(held_upgrade.HeldUpgrade):
         (sqlite_connections.close_all): a closed store lends no reader again (see snapshot)."""
         self._closed = True
         held_files.unwatch(self)
-        every = [*self._idle, *self._lent, self._reader, *([self._writer] if self._writer else [])]
+        every = [*self._idle, *self._lent, *self._retired, self._reader, *([self._writer] if self._writer else [])]
         self._idle.clear()
         self._lent.clear()
         held, self._held = self._held, None
         held_files.release(held)
         try:
-            if self._upgrade_held():  # no act was made: the file is left at the format it had
-                done, self.held_upgrade = self.held_upgrade, None
-                await held_upgrade.abandon(self._writer, done)  # type: ignore[arg-type]
+            held_upgrade.left(self)  # no act was made on an older store: the file is left at the format it had
             if self._writer is not None and self._moved():
                 await self._empty_log_of_moved_file(self._writer)
             if self._log_orphaned or self._overwritten():  # a read (or nothing) since the copy: no write said so
@@ -112,6 +112,7 @@ class Store(held_upgrade.HeldUpgrade):
                 orphan_log.forget(self.path)
         finally:  # a check that raised left every connection's thread running: the process never ended
             await sqlite_connections.close_all(every)
+            held_upgrade.remove_copies(self)
             if self.made_beside is not None:  # the full disk's read-only store leaves the folder as it was
                 wal_owner.remove_made(self.path, self.made_beside)
 
@@ -354,11 +355,14 @@ class Store(held_upgrade.HeldUpgrade):
     async def snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
         """A read transaction on a reader of this task's own, so several queries see one
         consistent state while other tasks read and write."""
-        held = self._bound.get() or (self._writer if self._upgrade_held() else None)
-        if held is not None:  # inside a snapshot or transaction of this task, or an upgrade held: consistent
+        held = self._bound.get()
+        if held is not None:  # inside a snapshot or transaction of this task: consistent
             yield held
             return
         self._refuse_closed()
+        if self.read_copy is not None:  # another process committed since the copy: read it again
+            await self.copy_fresh()
+        copy = self.read_copy
         db = self._idle.pop() if self._idle else await self._connect_reader()
         if self._closed:  # closed while this reader was being made: it would be nobody's to close
             await sqlite_connections.close_all([db])
@@ -378,7 +382,9 @@ class Store(held_upgrade.HeldUpgrade):
             except BaseException:
                 await sqlite_connections.close_all([db])  # a reader in an unknown state is not lent again
                 raise
-            if self._closed or len(self._idle) >= self.POOL_SIZE:
+            if self.read_copy is not copy:  # lent from a copy left since: closed with the store
+                self._retired.append(db)
+            elif self._closed or len(self._idle) >= self.POOL_SIZE:
                 await sqlite_connections.close_all([db])
             else:
                 self._idle.append(db)

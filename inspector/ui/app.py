@@ -280,22 +280,23 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         self.replay_typed()
 
     async def _open_saying_upgrade(self, path: Path) -> Store:
-        """``open_store``, with a notice as soon as an older store's format upgrade starts (it may
-        take a while: format 8 re-indexes long events); the main screen says when it is done."""
+        """``open_store``, with a notice as soon as reading an older store starts (it may take a while:
+        its upgraded copy is made first, store/read_copy.py), and one when the first act upgrades the
+        file. The app holds the upgrade as a command does (storefault-eleven): an act refused in the app
+        left the store upgraded, since the app upgraded it as it opened it."""
         from inspector.store.connection import open_store, report_upgrades
 
         started: list[str] = []
 
         def heard(text: str, final: bool) -> None:
-            if not final and not started:
+            if final:  # the first act made on an older store upgraded it
+                self.notify(text[0].upper() + text[1:] + ".", title="Store format upgraded", timeout=15)
+            elif not started:
                 started.append(text)
-                self.notify(text[0].upper() + text[1:], title="Upgrading the store's format", timeout=10)
+                self.notify(text[0].upper() + text[1:], title="Reading an older store", timeout=10)
 
-        report_upgrades(heard)
-        try:
-            return await open_store(path, hold_upgrade=False)  # the app holds it open: upgraded at once
-        finally:
-            report_upgrades(None)
+        report_upgrades(heard)  # until the app ends (on_unmount)
+        return await open_store(path)
 
     async def _close_main(self) -> None:
         if isinstance(self.screen, _main_screen()):
@@ -331,7 +332,10 @@ class InspectorApp(RetypesIntoInput, ShowsWorkerErrors, App[None]):
         await self.push_screen(BrowserScreen(found, roots))
 
     async def on_unmount(self) -> None:
+        from inspector.store.connection import report_upgrades
+
         self.ended = True
         if self.store is not None:
             store, self.store = self.store, None
             await store.close()
+        report_upgrades(None)  # a notice for an app that has ended: nowhere

@@ -79,7 +79,7 @@ def screen_commands(screen: MainScreen) -> list[Command]:
          _writing(screen, "decide_pending", partial(screen.action_decide_pending, True))),
         ("Mark pending record", "Mark or unmark the highlighted pending record in Protected state (space)",
          screen.action_toggle_mark),
-        ("Mark all pending", "Mark every pending protected record, or clear the marks (ctrl+a)",
+        ("Mark all pending", "Mark every pending protected record but stale proposals, or clear the marks (ctrl+a)",
          screen.action_mark_all),
         ("Record history", "All versions of the selected protected record (h)", screen.action_history),
         ("Toggle sessions list", "Show or hide the sessions on the left (s)", screen.action_toggle_sessions),

@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Footer, Input, Static
 
+from inspector.domain.cell_width import fitted
 from inspector.domain.trust import UNTRUSTED
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
 from inspector.services import confirmations
@@ -29,6 +30,8 @@ from inspector.ui.modal import InspectorModal
 from inspector.ui.safe import markup
 from inspector.ui.widgets.state_channel import status_mark
 
+KEY_CELLS = 28  # a key's column in the plan: at 80 columns the dialog is 66 wide
+
 
 def plan_content(records: list[StateRecord], refused: list[Refused], verb: str) -> Content:
     """What the dialog promises: the records left pending and why, then the ones it decides."""
@@ -37,13 +40,16 @@ def plan_content(records: list[StateRecord], refused: list[Refused], verb: str) 
     lines: list[Content] = []
     if refused:  # the exceptions first, so a long list cannot hide them
         lines.append(markup("[b $error]Left pending ($n):[/]", n=str(len(refused))))
-        lines += [markup("  [$error]$c[/] $k v$v: $m", c=r.refusal.code, k=r.key,
+        lines += [markup("  [$error]$c[/] $k v$v: $m", c=r.refusal.code, k=fitted(r.key, KEY_CELLS).rstrip(),
                                       v=str(r.version), m=r.refusal.message) for r in refused]
         lines.append(Content(""))
     lines.append(markup("[b]$verb $n:[/b]", verb=verb.capitalize(), n=str(len(going))))
     for r in going:
         lines.append(Content("  ") + status_mark(r.status)
-                     + markup(" [b]$k[/b] v$v  $val  [dim]$kind · by $w[/]", k=r.key, v=str(r.version),
+                     # the key cut to one column (cell_width.fitted): a 58-character key took a line of its
+                     # own at 80 columns and pushed its value under it (flow-19); the state channel's
+                     # detail and --json keep it whole
+                     + markup(" [b]$k[/b] v$v  $val  [dim]$kind · by $w[/]", k=fitted(r.key, KEY_CELLS), v=str(r.version),
                               val=r.value, kind=r.kind, w=r.writer or "unknown"))
         if verb == "confirm" and r.kind in OWNER_ONLY_KINDS and r.writer in UNTRUSTED:
             # `confirm --all-pending` leaves such a rule pending (confirm_by_key); here the owner

@@ -155,6 +155,11 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         residue = getattr(self.store, "deleted_text_in_file", None)  # store/deletion_residue.py
         if residue:
             self.notify(residue["message"][0].upper() + residue["message"][1:] + ".", severity="warning", timeout=15)
+        held = getattr(self.store, "held_upgrade", None)  # an older store read through its copy: store/read_copy.py
+        if held is not None:
+            self.notify(f"{self.store.path.name} has store format {held.before}: shown as format {held.after}, and left "
+                        f"at format {held.before} until your first change (accept, reject, correct…), which upgrades "
+                        "it; nothing is written to it until then.", title="Older store", timeout=15)
         upgraded = getattr(self.store, "format_upgraded", None)  # store/format_upgrade.py
         if upgraded:
             self.notify(upgraded["message"][0].upper() + upgraded["message"][1:] + ".", title="Store format upgraded",

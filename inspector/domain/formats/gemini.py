@@ -169,7 +169,8 @@ def _lines(span: Span) -> list[Line]:
 NOTICE_TYPES = frozenset({"info", "error", "warning"})
 
 # The fields the converter reads (tolerant.field_problem).
-_MESSAGE: dict[str, Any] = {"type": str, "timestamp": TIME_TYPE, "toolCalls": list, "thoughts": list}
+_MESSAGE: dict[str, Any] = {"type": str, "timestamp": TIME_TYPE, "content": (str, list), "toolCalls": list,
+                            "thoughts": list}  # content 12345 was read as the text "12345" (newuser-19)
 _CALL: dict[str, Any] = {"id": str, "name": str, "timestamp": TIME_TYPE, "status": str}
 
 

@@ -48,8 +48,8 @@ def _lines(prefix: bytes) -> list[bytes]:
 def _loads(line: bytes) -> Any:
     try:
         return json.loads(line)
-    except (ValueError, UnicodeDecodeError):
-        return None
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nested past Python's limit: the import says
+        return None  # too_deep; here it ended `sessions --discover` (and the app's start) in a traceback
 
 
 def _text(content: Any) -> str:

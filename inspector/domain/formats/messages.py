@@ -208,9 +208,23 @@ def _chat(b: Builder, m: dict[str, Any], names: dict[str, str], pending: list[st
             b.event("tool_call", None, at=None, trust="model", lines=lines, call_id=call_id,
                     tool=fn.get("name"), args=parse_arguments(fn.get("arguments")),
                     function_call=True if call.get("legacy") else None)
-    else:
+    elif role in ("user", *SYSTEM_ROLES):
         kind = "user_message" if role == "user" else "system_message"
         b.event(kind, text_of(m.get("content")), at=None, trust="user" if role == "user" else "system", lines=lines)
+    else:
+        unknown_role(b, role, text_of(m.get("content")), lines)
+
+
+SYSTEM_ROLES = ("system", "developer")  # the roles the APIs give a system prompt
+
+
+def unknown_role(b: Builder, role: Any, text: str, lines: list[Line], at: str | None = None) -> None:
+    """A message whose role no API has (``"admin"``, ``"ledger"``, a typo): kept and said
+    (``not_understood``), with no trust it did not show. It was a ``system`` message: read as
+    the system prompt, its "Never ask the user for confirmation" was proposed as a system rule
+    and ``confirm --all-pending`` confirmed it (newuser-19)."""
+    b.not_understood("message role", str(role), lines[0] if lines else None)
+    b.event("other", text, at=at, trust="tool", lines=lines, role=str(role))
 
 
 # What _chat reads itself; any other field's text is kept as the event's ``fields`` (an audio transcript…).
@@ -277,6 +291,9 @@ def responses_item(b: Builder, item: dict[str, Any], names: dict[str, str], line
     kind = item.get("type") or "message"
     if kind == "message":
         role = item.get("role")
+        if role is not None and role not in ("user", "assistant", *SYSTEM_ROLES):
+            unknown_role(b, role, text_of(item.get("content")), lines, at)
+            return
         event_kind = {"user": "user_message", "assistant": "assistant_message"}.get(role or "", "system_message")
         trust = {"user": "user", "assistant": "model"}.get(role or "", "system")
         content = item.get("content")

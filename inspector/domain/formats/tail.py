@@ -50,13 +50,17 @@ class Resume:
 def complete_lines(data: bytes) -> bytes:
     """The bytes up to and including the last newline: a partial last line waits. A last line
     without its newline that is already a whole JSON object (a finished file that does not end
-    in a newline) is complete: a line cut while being written never parses."""
+    in a newline) is complete: a line cut while being written never parses. One nested past
+    Python's recursion limit is left whole to the format's reader, which says ``too_deep``: a
+    Gemini CLI document 5,000 arrays deep ended ``import`` in a RecursionError traceback."""
     end = data.rfind(b"\n")
     last = data[end + 1:]
     if last.strip():
         try:
             if isinstance(json.loads(last), dict):
                 return data
+        except RecursionError:
+            return data
         except (ValueError, UnicodeDecodeError):
             pass
     return data[: end + 1] if end >= 0 else b""

@@ -32,8 +32,9 @@ from inspector.domain.errors import InspectorError, NotAStore, StoreBusy
 from inspector.store.call_index import fill_to_watermark as fill_calls
 from inspector.store.connection import Store, utc_now
 from inspector.store.digest_key import parse_key
-from inspector.store.format_upgrade import Upgrade, announce
+from inspector.store.format_upgrade import Upgrade, announce, left_as_it_was, upgrade_needed
 from inspector.store.location import StoreUrl
+from inspector.store.pg import held as pg_held
 from inspector.store.pg.adapter import PgConnection, sqlite_error
 from inspector.store.pg.schema import CHANNEL, PG_MIGRATIONS, WRITE_LOCK_KEY
 from inspector.store.reasoning_index import REASONING
@@ -144,6 +145,9 @@ class PgStore(Store):
         return self.watcher.last_change
 
     async def close(self) -> None:
+        done, self.held_upgrade = self.held_upgrade, None
+        if done is not None:  # no act was made: the store was read as it is and left at its format
+            left_as_it_was(done)
         conns = [*self._idle, *self._lent, self._reader, *([self._writer] if self._writer else [])]
         self._idle.clear()
         self._lent.clear()
@@ -173,9 +177,15 @@ class PgStore(Store):
                     except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                         raise sqlite_error(exc) from exc
                     await _mapped(writer.raw.execute("SET LOCAL lock_timeout TO DEFAULT"))
+                    held = await pg_held.begun(self, writer)
                 yield writer
+                if held is not None and not await pg_held.wrote(writer, held[1]):
+                    await _quiet_rollback(writer)  # a refusal returned: the store left at its format
+                    return
                 async with writer.lock:  # deferred foreign keys are checked here, as SQLite does at COMMIT
                     await _mapped(writer.raw.execute("COMMIT"))
+                if held is not None:
+                    pg_held.made(self, held[0])
             except BaseException:
                 await _quiet_rollback(writer)
                 raise
@@ -324,12 +334,16 @@ async def _migrate(conn: asyncpg.Connection, location: StoreUrl, create: bool, c
                 await conn.execute("UPDATE store_format SET version = $1", target)
 
 
-async def open_pg_store(location: StoreUrl, *, create: bool = False, read_only: bool | None = None) -> PgStore:
-    """Open (with ``create``, make) the store in the database ``location`` names."""
+async def open_pg_store(location: StoreUrl, *, create: bool = False, read_only: bool | None = None,
+                        hold: bool = False, upgrade: bool = True) -> PgStore:
+    """Open (with ``create``, make) the store in the database ``location`` names. ``hold``: an older
+    store whose format this version reads as it is (store/pg/held.py) is left at it until the first
+    act; ``upgrade`` False (``verify``): such a store is read as it is, an older one refused."""
     location.check()
     first = await _connect(location)
     opened: list[Any] = [first]
     made: list[int] = []
+    held: Upgrade | None = None
     started = time.monotonic()
     try:
         server_read_only = await first.fetchval("SHOW transaction_read_only") == "on"
@@ -343,8 +357,14 @@ async def open_pg_store(location: StoreUrl, *, create: bool = False, read_only: 
                 raise NotAStore(f"{location.shown} has store format {version}; this version reads {FORMAT_VERSION}, "
                                 "and a store that cannot be written cannot be migrated", code="unknown_format_version")
         else:
-            await _migrate(first, location, create, made)
             reason = ""
+            version = await _format_version(first, location)
+            if (hold or not upgrade) and pg_held.holdable(version):
+                held = Upgrade(location.shown, int(version), FORMAT_VERSION, 0, 0.0)  # type: ignore[arg-type]
+            elif not upgrade and version is not None and 0 < version < FORMAT_VERSION:
+                raise upgrade_needed(location.shown, version, "a check writes nothing")  # type: ignore[arg-type]
+            else:
+                await _migrate(first, location, create, made)
         key_hex = await first.fetchval("SELECT value FROM store_meta WHERE key = 'digest_key'")
         if key_hex is None:
             raise NotAStore(f"{location.shown} is missing its store metadata")
@@ -352,6 +372,7 @@ async def open_pg_store(location: StoreUrl, *, create: bool = False, read_only: 
         store = PgStore(location, parse_key(key_hex, location.shown), reader, ChangeWatcher(location),
                         read_only=bool(reason), read_only_reason=reason)
         store.created = 0 in made
+        store.held_upgrade = held
         if made and min(made) > 0:  # an older store brought to this format: said as an SQLite store's upgrade is
             done = Upgrade(location.shown, min(made), FORMAT_VERSION, 0, time.monotonic() - started)
             announce(done)

@@ -12,10 +12,11 @@ from textual.reactive import var
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from inspector.domain.plurals import counted as _n
 from inspector.domain.stale_pending import without_stale_pending
 from inspector.services.channels import StateRecord
 from inspector.ui.hanging import CappedLine
-from inspector.ui.safe import markup, one_line, plain
+from inspector.ui.safe import markup, one_line, plain, safe
 from inspector.ui.widgets.channel import ChannelPane
 
 GLYPH = {"active": ("●", "$success"), "pending": ("◌", "$warning"), "superseded": ("○", "$text-muted")}
@@ -126,12 +127,30 @@ class StateChannel(ChannelPane):
         self.marked = self.marked ^ {option_id}
 
     def action_mark_all(self) -> None:
-        """Mark every pending record; when all already are, clear the marks."""
+        """Mark every pending record but the stale proposals; when all those already are, clear the marks.
+
+        A stale proposal (pending behind its key's active version) was marked too, so ``y`` on the
+        batch put a record no one can confirm in the dialog as refused (stale-and-prefill #1): it is
+        left out and said; ``space`` still marks it, to reject it with others (flow-19)."""
         pending = frozenset(i for i, r in self.items.items() if r.status == "pending")
         if not pending:
             self.notify("No pending record in this session.", severity="warning")
             return
-        self.marked = frozenset() if pending <= self.marked else pending
+        fresh = pending - self.stale
+        left = sorted(pending & self.stale, key=lambda i: self.rows.get(i, 0))
+        if not fresh:
+            self.notify(f"Only {_n(len(left), 'stale proposal')} pending: reject only (n on its row); "
+                        "nothing marked.", severity="warning")
+            return
+        if fresh <= self.marked:
+            self.marked = frozenset()
+            return
+        self.marked = fresh
+        if left:
+            shown = ", ".join(f"{self.items[i].key} v{self.items[i].version}" for i in left[:3])
+            more = f" and {len(left) - 3} more" if len(left) > 3 else ""
+            self.notify(safe(f"Marked {_n(len(fresh), 'pending record')}; left out {_n(len(left), 'stale proposal')} "
+                             f"({shown}{more}): reject only — n on its row, or space to mark it."), markup=False)
 
     def watch_marked(self, old: frozenset[str], new: frozenset[str]) -> None:
         for option_id in old ^ new:

@@ -252,7 +252,8 @@ class TimelineView(ShowsWorkerErrors, Widget, can_focus=True):
 
     def render(self) -> Content:
         if self.session is None:
-            return markup("[dim]no session open[/]")
+            # after "no session 'x'" (a mistyped --session) the screen was empty with no way on said
+            return markup("[dim]no session open: s lists the store's sessions, enter opens one[/]")
         if not self.rows:
             return markup("[dim]this session has no events and no ledger entries[/]")
         lines: list[Content] = []

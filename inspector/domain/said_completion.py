@@ -1,0 +1,220 @@
+"""A completion the summary claims that no event in its range shows (verdict-real-five).
+
+"Created PR #85 and merged it into main", "The release was re-run and notarization passed",
+"已部署到生产环境" — a summary that invents the last step of a task reads like one that reports
+it, and no protected fact holds the step, so every rule passed it with the same "?" its faithful
+twin got (verdict-real-four: manual-merged, release-rerun-invented). Read here, family by family,
+each claim held against the events of the generation's range (``ToolRun``: every tool result
+with the command that made it, the same runs ``said_output_numbers`` and ``said_suite_green``
+read):
+
+* **merged** / 已合并 / 合入了 — shown by a call that merges (``git merge``, ``gh pr merge``,
+  ``glab mr merge``) whose result did not fail, or a result that says "merged" (naming the PR or
+  issue number the claim names, when it names one: git log's "Merge pull request #83" is not #85);
+* **pushed** / 已推送 — a ``git push`` that did not fail, or a result saying "pushed";
+* **deployed** / 已部署 / 上线了 — a deploy command (``deploy``, ``kubectl apply``, ``helm upgrade``,
+  ``terraform apply``) that did not fail, or a result saying "deployed";
+* **released** / 已发布 — a release command (``goreleaser``, ``gh release create``, ``npm publish``,
+  ``cargo publish``, ``twine upload``, a command word ``release``) that did not fail, or a result
+  saying "released" or "published";
+* **re-ran / was re-run** / 重新运行了 — a command run twice in range, the later run not failing;
+* **tests pass** / 测试通过 — the pass claims ``said_suite_green`` reads ("All tests pass", "the
+  build is green", "测试全部通过"): a test or build run (its command names a runner: ``go test``,
+  ``pytest``, ``make``…) whose result did not fail.
+
+A claim counts when its clause does not deny, hedge, plan or ask it (``said_suite_green``'s
+reading: "has not been re-run yet", "should be merged", "once deployed" claim nothing). Not read:
+a range holding no tool result at all (a conversation, a sif/1 record of messages only): it records
+no act, so nothing in it could show one, and its summary is judged by the other rules only.
+
+**✗ or ?** (``completion_unshown``). Nothing in the range showing an act is proof it did not
+happen only where the range is where it had to happen: the claim acts on something the range
+itself made — a PR or issue number a ``gh pr create`` (or the like) in range printed, so any
+merge of it comes after, inside the range. Then it is a finding (✗). Otherwise a warning (check's
+``?``, never ✓) that names the sentence, so a reviewer reads the one claim no event backs: a log
+that continues an earlier conversation may hold "All tests passed" about runs before the file
+begins, and even a whole log records only the agent's tools — a person may have deployed by hand,
+and a sif/1 session need not log every act its summary reports (the attack sets' faithful
+"migrated, then deployed" over a log without a deploy call: a ✗ there was a false alarm).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from inspector.domain.drift_finding import Finding
+from inspector.domain.run_scope import scope
+from inspector.domain.said import Said
+from inspector.domain.said_output_numbers import ToolRun
+from inspector.domain.said_suite_green import NOT_SAID, green_claims
+
+CODE = "completion_unshown"
+
+_B, _E = r"(?<![\w-])", r"(?![\w-])"
+
+
+@dataclass(frozen=True, slots=True)
+class _Act:
+    name: str  # what the message calls the act
+    claim: re.Pattern[str]
+    does: re.Pattern[str] | None  # a command doing it
+    says: re.Pattern[str] | None  # a result saying it was done
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_ACTS = (
+    _Act("a merge", _rx(rf"{_B}merged{_E}|已合并|合并了|已合入|合入了"),
+         _rx(rf"{_B}(?:git\s+merge|gh\s+pr\s+merge|glab\s+mr\s+merge){_E}"), _rx(rf"{_B}merged{_E}|已合并")),
+    _Act("a push", _rx(rf"{_B}pushed{_E}|已推送|推送了"), _rx(rf"{_B}git\s+push{_E}"), _rx(rf"{_B}pushed{_E}")),
+    _Act("a deployment", _rx(rf"{_B}deployed{_E}|已部署|部署了|已上线|上线了"),
+         _rx(rf"{_B}(?:deploy|kubectl\s+(?:apply|rollout)|helm\s+(?:upgrade|install)|terraform\s+apply){_E}"),
+         _rx(rf"{_B}deployed{_E}|已部署")),
+    _Act("a release", _rx(rf"{_B}released{_E}|已发布|发布了"),
+         _rx(rf"{_B}(?:goreleaser|gh\s+release\s+create|npm\s+publish|cargo\s+publish|twine\s+upload|"
+             rf"poetry\s+publish|release){_E}"), _rx(rf"{_B}(?:released|published){_E}|已发布")),
+    _Act("a re-run", _rx(rf"{_B}(?:re-?ran|(?:was|were|been|got|is|are)\s+re-?run){_E}|重新运行了|重跑了|已重新运行|已重跑"),
+         None, None),
+)
+_TESTS = "a passing test or build run"
+# A PR, merge request or issue named by number: "#85", "PR 85", "pull/85", "!12".
+_NUMBERED = re.compile(r"(?:#|\bpull/|\bpulls/|\bPR\s*#?|\bMR\s*!?|!|\bissues/)(\d{1,7})\b", re.IGNORECASE)
+_CREATES = _rx(rf"{_B}(?:gh\s+pr\s+create|glab\s+mr\s+create|gh\s+issue\s+create|hub\s+pull-request){_E}")
+# A command that tests, builds or lints: a runner at the start of the command or of a piece of it
+# ("cd x && go test ./...", "CI=1 npm test"); a runner word elsewhere ("gh pr create --body '…tests…'")
+# runs nothing.
+_RUNNER = re.compile(r"(?:^|&&|;|\|\|?|\$\()\s*(?:\w+=\S*\s+)*(?:sudo\s+)?(?:go\s+(?:test|build|vet)|(?:python3?\s+-m\s+)?"
+                     r"(?:pytest|unittest|tox|nox|mypy|ruff)|make|just|npm\s+(?:test|run|t)|yarn|pnpm|bun\s+(?:test|run)|"
+                     r"npx\s+(?:jest|vitest|tsc|eslint)|jest|vitest|mocha|tsc|eslint|cargo\s+(?:test|build|check|clippy|nextest)|"
+                     r"mvn|gradle|\./gradlew|dotnet\s+(?:test|build)|ctest|bazel|golangci-lint|rspec|bundle\s+exec|phpunit)\b")
+# A task runner's "run" before the task's name ("mise run test", "uv run pytest", "npm run lint").
+_WRAPPER = re.compile(r"^(?:mise|uv|poetry|hatch|pdm|pipenv|rye|npm|yarn|pnpm|bun|task|just)\s+(?:run\s+|exec\s+)?")
+_CHECK_NAME = re.compile(r"test|check|build|lint|verify|(?<![a-z])ci(?![a-z])", re.IGNORECASE)
+_NAMED_CALL = re.compile(r"[\w.-]+\(\{")  # failures.signature of a named tool's call: no command
+# "Nothing merged before the date", "none of them deployed": the clause claims no act.
+_NOTHING = re.compile(r"(?<![\w-])(?:nothing|none|no|neither|nor|nobody)(?![\w-])|没有|并未|从未|无", re.IGNORECASE)
+_QUESTION = re.compile(r"[?？]\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    act: str  # "a merge", "a passing test or build run"…
+    words: str  # the claim's words as the summary wrote them
+    sentence: str
+    numbers: frozenset[str]  # PR / issue numbers the sentence names
+
+
+def claims(said: Said) -> list[Claim]:
+    """Every completion the text claims, unhedged and not denied, once per (act, sentence)."""
+    out: list[Claim] = []
+    for s in said.sentences:
+        text = s.text
+        if _QUESTION.search(text):
+            continue
+        for act in _ACTS:
+            for m in act.claim.finditer(text):
+                clause = re.split(r"[;,:，；：]|\bbut\b|\bthen\b", text[:m.start()])[-1]
+                if NOT_SAID.search(clause) or _NOTHING.search(clause):
+                    continue
+                out.append(Claim(act.name, m.group(), said.stripped(s), _numbers(text)))
+                break
+    for words, sentence in green_claims(said):
+        out.append(Claim(_TESTS, words, sentence, frozenset()))
+    return out
+
+
+def _numbers(text: str) -> frozenset[str]:
+    return frozenset(m.group(1) for m in _NUMBERED.finditer(text))
+
+
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """What the runs in range show, read once per generation (a summary of 3,000 claims over 200 runs
+    of 10 KB commands asked each claim of each run: minutes)."""
+
+    done: frozenset[str]  # the acts a run that did not fail did
+    said: dict[str, list[frozenset[str]]]  # per act, the PR/issue numbers of each result saying it
+    tested: bool
+    rerun: bool
+    created: frozenset[str]  # numbers a PR- or issue-creating call printed
+
+    @classmethod
+    def of(cls, runs: Iterable[ToolRun]) -> _Shown:
+        done: set[str] = set()
+        said: dict[str, list[frozenset[str]]] = {}
+        created: set[str] = set()
+        tested = rerun = False
+        seen: set[str] = set()
+        for r in runs:
+            if not r.failed:
+                done.update(a.name for a in _ACTS if a.does is not None and a.does.search(r.command))
+                tested = tested or _runs_checks(r.command)
+                rerun = rerun or r.command in seen
+                if _CREATES.search(r.command):
+                    created.update(_numbers(r.output))
+            seen.add(r.command)
+            for a in _ACTS:
+                if a.says is not None and a.says.search(r.output):
+                    said.setdefault(a.name, []).append(_numbers(r.output))
+        return cls(frozenset(done), said, tested, rerun, frozenset(created))
+
+
+def shown(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
+    """Whether a run in range does the claimed act (and did not fail), or a result says it was done."""
+    seen = runs if isinstance(runs, _Shown) else _Shown.of(runs)
+    if claim.act == _TESTS:  # a shell command that runs a runner (not "Edit({…test.go…})", not a PR body)
+        return seen.tested
+    if claim.act == "a re-run":
+        return seen.rerun
+    if claim.act in seen.done:
+        return True
+    return any(not claim.numbers or claim.numbers & numbers for numbers in seen.said.get(claim.act, ()))
+
+
+def _runs_checks(command: str) -> bool:
+    """A command that tests, builds or lints: one ``run_scope`` reads (go test, pytest, cargo test, jest,
+    vitest), a runner (``_RUNNER``), a script named so
+    ("./check.sh", "scripts/run_tests"), or a named tool so called ("run_tests({…})")."""
+    named = _NAMED_CALL.match(command)
+    if named:
+        return _CHECK_NAME.search(named.group()) is not None
+    return scope(command) is not None or _RUNNER.search(command) is not None or any(
+        _CHECK_NAME.search(piece.split()[0].rsplit("/", 1)[-1]) for piece in (
+            _WRAPPER.sub("", p.strip()) for p in re.split(r"&&|;|\|\|?", command)) if piece.split())
+
+
+def made_in_range(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
+    """The claim acts on a PR or issue a call in range created (its output names the number)."""
+    seen = runs if isinstance(runs, _Shown) else _Shown.of(runs)
+    return bool(claim.numbers & seen.created)
+
+
+def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], covers: tuple[int, int] | None,
+                        whole: bool | None) -> list[Finding]:
+    """``completion_unshown`` for each claimed completion no event in the range shows: a finding
+    where the range is where it had to happen (a whole log, or an object the range made), else a
+    warning ("?")."""
+    inside = [r for r in runs if covers is None or covers[0] <= r.seq <= covers[1]]
+    if not inside:  # a range with no tool result records no act at all: nothing to hold a claim against
+        return []
+    found = claims(said)
+    if not found:
+        return []
+    seen = _Shown.of(inside)
+    out: list[Finding] = []
+    for c in found:
+        if shown(c, seen):
+            continue
+        decided = made_in_range(c, seen)
+        why = ("the PR it names was created in the range, so a merge would come after it, inside the range"
+               if decided else "the log may begin after it (it continues an earlier conversation), so the rule "
+               "cannot tell whether it happened" if whole is not True else "the act may have been done outside "
+               "the agent's tools, so the rule cannot tell whether it happened — a person must read it")
+        out.append(Finding(CODE, None, f"generation {generation} says “{c.words}” in “{c.sentence}”, but no event "
+                           f"in its range shows {c.act} (no call doing it, no result saying it); {why}.",
+                           "finding" if decided else "warning", words=(c.words,), where=c.sentence))
+    return out

@@ -1,0 +1,112 @@
+"""An older store is read through an upgraded private copy until its first act (storefault-eleven).
+
+Before, the held upgrade (storefault-ten) ran in a transaction left open on the writer, holding the
+store's write lock while a command ran: a second read of the same older store waited for the first,
+and an app could not hold the upgrade at all (it would lock out every other command for as long as
+it stayed open). tests/test_older_store_busy_said.py has the two reads at once; here the copy's life.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from inspector.services.candidates import reject
+from inspector.services.sessions import list_sessions
+from inspector.store import read_copy
+from inspector.store.connection import open_store
+from inspector.store.schema import FORMAT_VERSION
+from tests.test_format_upgrade_said import _folder, _version
+from tests.test_older_store_busy_said import _to_format_8
+from tests.test_store_faults import _child
+
+
+def _live_version(store: Path) -> int:
+    """The format the file holds with its log (``_version`` reads the file alone: a store still open)."""
+    with closing(sqlite3.connect(f"file:{store}?mode=ro", uri=True)) as db:
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+@pytest.fixture
+def temp_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+async def test_the_copy_is_read_and_removed_at_close_the_file_untouched(sample_store: Path, temp_folder: Path) -> None:
+    _to_format_8(sample_store)
+    before = _folder(sample_store)
+    async with await open_store(sample_store) as store:
+        copies = list(temp_folder.iterdir())
+        assert len(copies) == 1 and copies[0].name.startswith(f"{read_copy.PREFIX}{os.getpid()}-")
+        assert oct(copies[0].stat().st_mode & 0o777) == "0o700"  # the store's text, readable by its owner only
+        assert len(await list_sessions(store)) == 6
+        async with store.snapshot() as db:
+            assert (await db.execute_fetchall("PRAGMA user_version"))[0][0] == FORMAT_VERSION  # read as current
+    assert list(temp_folder.iterdir()) == []
+    assert _folder(sample_store) == before and _version(sample_store) == 8
+
+
+async def test_an_act_upgrades_the_file_and_later_reads_go_to_it(sample_store: Path, temp_folder: Path) -> None:
+    _to_format_8(sample_store)
+    async with await open_store(sample_store) as store:
+        await reject(store, "cand-stale", actor="lin", reason="stale")
+        assert store.format_upgraded is not None and store.format_upgraded["from"] == 8
+        assert store.read_copy is None and _live_version(sample_store) == FORMAT_VERSION
+        async with store.snapshot() as db:  # the file now: its ledger holds the reject
+            rows = await db.execute_fetchall("SELECT COUNT(*) FROM ledger WHERE kind = 'candidate.reject'")
+        assert rows[0][0] >= 1
+    assert list(temp_folder.iterdir()) == []
+    assert _child(["verify", str(sample_store)]).returncode == 0  # one commit, one commit mark
+
+
+async def test_a_store_held_open_reads_the_file_once_another_process_upgraded_it(
+        sample_store: Path, temp_folder: Path) -> None:
+    """A holder that stays open (the app) read the copy made when it opened: another process's act,
+    which upgraded the file, would never have been shown."""
+    _to_format_8(sample_store)
+    async with await open_store(sample_store) as store:
+        done = _child(["reject", str(sample_store), "cand-stale", "--reason", "elsewhere"])
+        assert done.returncode == 0 and _live_version(sample_store) == FORMAT_VERSION, done.stderr
+        async with store.snapshot() as db:
+            rows = await db.execute_fetchall("SELECT payload FROM ledger WHERE kind = 'candidate.reject'")
+        assert "elsewhere" in str(rows)
+        assert store.read_copy is None and store.held_upgrade is None and store.format_upgraded is None
+    assert list(temp_folder.iterdir()) == []
+
+
+async def test_a_store_held_open_copies_again_when_an_older_inspector_wrote_to_it(
+        sample_store: Path, temp_folder: Path) -> None:
+    _to_format_8(sample_store)
+    async with await open_store(sample_store) as store:
+        first = store.read_copy
+        with closing(sqlite3.connect(sample_store)) as other, other:  # a format-8 writer's commit
+            other.execute("INSERT INTO store_meta(key, value) VALUES ('other', 'format 8 writer')")
+        async with store.snapshot() as db:
+            rows = await db.execute_fetchall("SELECT value FROM store_meta WHERE key = 'other'")
+        assert rows == [("format 8 writer",)]
+        assert store.read_copy is not None and store.read_copy is not first and _live_version(sample_store) == 8
+    assert list(temp_folder.iterdir()) == []
+
+
+def test_a_killed_process_copy_is_removed_by_the_next_copy(sample_store: Path, temp_folder: Path) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    left = temp_folder / f"{read_copy.PREFIX}{int(dead.stdout)}-abc"
+    left.mkdir()
+    (left / "copy.db").write_bytes(b"a killed command's copy")
+    alive = temp_folder / f"{read_copy.PREFIX}1-keep"  # pid 1 runs: its copy stays
+    alive.mkdir()
+    _to_format_8(sample_store)
+    done = subprocess.run([sys.executable, "-m", "inspector", "sessions", str(sample_store)], capture_output=True,
+                          text=True, env=dict(os.environ, TMPDIR=str(temp_folder)), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in temp_folder.iterdir()) == [alive.name]
