@@ -122,6 +122,24 @@ CASES: list[tuple[str, str, tuple[str, dict[str, Any]], str]] = [
     # arguments a provider sent as text that is not JSON (kept by the importers as "_raw_arguments")
     ("raw-args-push", "Never push to main", ("Bash", {"_raw_arguments": '{"command": "git push origin main"'}), "?"),
     ("raw-args-other", "Never push to main", ("Bash", {"_raw_arguments": '{"command": "ls -la"'}), ""),
+    # rules as people write them: the words past a command, a condition, a day, a generic object
+    ("force-to-main-other-branch", "never `git push --force` to main", _bash("git push -f origin feature"), ""),
+    ("force-to-main", "never `git push --force` to main", _bash("git push -f origin main"), "✗"),
+    ("force-shared-branches", "Don't use git push -f on shared branches", _bash("git push -f origin feature"), "?"),
+    ("commit-secrets-plain-commit", "Never commit secrets", _bash("git commit -am wip"), ""),
+    ("commit-env-staged", "Do not commit .env files", _bash("git add .env && git commit -m x"), "?"),
+    ("push-without-tests", "Do not push without running tests", _bash("git push origin main"), ""),
+    ("push-main-on-friday", "Never push to main on Friday", _bash("git push origin main"), "?"),
+    ("weekend-push", "Never push to production on weekends", _bash("git push origin production"), "?"),
+    ("public-api-one-word", "Do not change the public API", ("Edit", {"file_path": "src/api.go"}), ""),
+    ("write-into-etc", "Do not write to /etc", _bash("echo x > /etc/hosts"), "✗"),
+    ("update-deps-any-edit", "Do not update dependencies", ("Edit", {"file_path": "src/main.py"}), ""),
+    ("merge-prs", "Do not merge PRs", _bash("gh pr merge 12 --squash"), "✗"),
+    ("no-verify", "Do not use --no-verify", _bash("git commit --no-verify -m x"), "✗"),
+    ("git-add-capital-a", "Never use git add -A", _bash("git add -A"), "✗"),
+    ("delete-any-files", "Do not delete any files", _bash("rm docs/blue.md"), "✗"),
+    ("drop-any-tables", "Don't drop any tables", ("execute_sql", {"query": "DROP TABLE sessions"}), "✗"),
+    ("delete-any-zh", "不要删除任何文件", _bash("rm notes.txt"), "✗"),
 ]
 
 

@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from inspector.domain.call_kinds import kind_act
+from inspector.domain.call_kinds import day_check, kind_act
 from inspector.domain.call_targets import (
     CallAct,
     argv_words,
@@ -46,7 +46,7 @@ RANK = {"against": 3, "unsure": 2, "dry_run": 1}
 def call_act(act: RuleAct, tool: str | None, args: Any, at: str | None) -> CallAct | None:
     """The strongest reading of one call against ``act`` (against, then unsure, then dry run)."""
     found = [r for r in _readings(act, tool, args, at) if r is not None]
-    return max(found, key=lambda r: RANK[r.verdict]) if found else None
+    return day_check(act, max(found, key=lambda r: RANK[r.verdict]), at) if found else None
 
 
 def _readings(act: RuleAct, tool: str | None, args: Any, at: str | None) -> list[CallAct | None]:
@@ -67,7 +67,7 @@ def _readings(act: RuleAct, tool: str | None, args: Any, at: str | None) -> list
     if act.kind in ("drop", "delete", "modify") and _is_sql_tool(name):
         out += [_sql_act(act, stmt) for stmt in sql_statements(_strings(args))]
     elif not out and name not in EDIT_TOOLS and not _is_shell(name):
-        out.append(tool_act(act, name, args, at))
+        out.append(tool_act(act, name, args))
     return out
 
 
@@ -160,6 +160,11 @@ def _command_form(act: RuleAct, c: SimpleCommand) -> CallAct | None:
     head, *rest = act.command
     if head in c.wrappers:
         return CallAct("against", (head,), "", "")
+    if head.startswith("-"):  # "do not use --no-verify": the flag, on whatever command
+        flags = [w for w in act.command if w.startswith("-")]
+        if all(any(a.lower() == f or a.lower().startswith(f + "=") for a in c.argv[1:]) for f in flags):
+            return CallAct("against", (c.argv[0], *flags), "", "")
+        return None
     argv = list(c.argv)
     if head != argv[0]:
         return None
@@ -168,12 +173,12 @@ def _command_form(act: RuleAct, c: SimpleCommand) -> CallAct | None:
         argv = ["git", *([sub] if sub else []), *tail]
     flags = [w for w in rest if w.startswith("-")]
     words = [w for w in rest if not w.startswith("-")]
-    have = short_letters(argv[1:], argv[0])
+    have = {x.lower() for x in short_letters(argv[1:], argv[0])}  # the rule's words are lower-cased (-A: -a)
     for f in flags:
         if f.startswith("--"):
-            if not any(a == f or a.startswith(f + "=") for a in argv[1:]):
+            if not any(a.lower() == f or a.lower().startswith(f + "=") for a in argv[1:]):
                 return None
-        elif not set(f[1:]) <= have:
+        elif not set(f[1:].lower()) <= have:
             return None
     pos = positionals(argv[1:])
     i, matched = 0, [head, *flags]
@@ -215,6 +220,9 @@ def _push(act: RuleAct, c: SimpleCommand) -> CallAct | None:
     matched = ["git", "push"] + (["--force"] if act.force else [])
     if not act.objects:
         return CallAct("against", tuple(matched), "", "")
+    if act.vague:  # "on shared branches": which branches those are is not in the call
+        return CallAct("unsure", tuple(matched + sorted(dests)), "", f"the rule names {' '.join(act.objects)} "
+                       "branches; whether the call's are among them is not in it")
     hits = [o for o in act.objects if o in dests or o == remote]
     if len(hits) == len(act.objects):
         return CallAct("against", tuple(matched + hits), "", "")
@@ -281,17 +289,31 @@ def _on_target(act: RuleAct, targets: list[str]) -> CallAct | None:
         path = t.strip().rstrip("/").removeprefix("./").lower()
         parts = [p for p in path.split("/") if p]
         base = parts[-1] if parts else path
-        for o in act.objects:
-            if path == o or path.endswith("/" + o) or base.lstrip(".") == o or base.rsplit(".", 1)[0] == o and "." in base:
-                exact.append(t)
-            elif o in parts[:-1] or ("/" in o and ("/" + o + "/") in ("/" + path + "/")):
-                inside.append(t)
+        named = [_names(path, base, o) for o in act.objects]  # every object word must name the target
+        if all(n == "exact" for n in named):
+            exact.append(t)
+        elif all(named):
+            inside.append(t)
     if exact:
         return CallAct("against", tuple(dict.fromkeys(exact)), "", "")
+    if inside and act.kind == "modify":  # writing a file inside the folder the rule names is writing there
+        return CallAct("against", tuple(dict.fromkeys(inside)), "", "")
     if inside:
         return CallAct("unsure", tuple(dict.fromkeys(inside)), "", f"acts on a path inside {act.objects[0]!r}, "
                        "not on it whole")
     return None
+
+
+def _names(path: str, base: str, word: str) -> str:
+    """How a target path names an object word: "exact" (it is the thing: ``build``, ``/a/build``,
+    ``.env``, ``package.json``), "inside" (a path under it: ``build/app.o``), or ""."""
+    if path == word or path.endswith("/" + word) or base.lstrip(".") == word or ("." in base and
+                                                                                base.rsplit(".", 1)[0] == word):
+        return "exact"
+    parts = path.split("/")
+    if word in parts[:-1] or ("/" in word and ("/" + word + "/") in ("/" + path + "/")):
+        return "inside"
+    return ""
 
 
 def args_text(args: Any) -> str:

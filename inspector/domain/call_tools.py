@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from inspector.domain.call_kinds import days_somewhere, service_verbs
+from inspector.domain.call_kinds import service_verbs
 from inspector.domain.call_targets import CallAct
 from inspector.domain.rule_acts import RuleAct
 
@@ -25,10 +25,9 @@ _VERBS = {"push": {"push"}, "delete": {"delete", "remove", "rm", "destroy"}, "dr
 TARGET_KEYS = frozenset({"branch", "ref", "head", "base", "target_branch", "name", "path", "file_path", "file",
                          "table", "service", "target", "environment", "env", "namespace", "package", "packages",
                          "stage", "cluster", "database", "db"})
-_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
-def tool_act(act: RuleAct, name: str, args: Any, at: str | None) -> CallAct | None:
+def tool_act(act: RuleAct, name: str, args: Any) -> CallAct | None:
     """``act`` read in a call of the tool ``name`` (lower-cased) with ``args``, or None."""
     words = {w for w in re.split(r"[^a-z0-9]+", name) if w}
     if act.kind == "command":
@@ -46,12 +45,6 @@ def tool_act(act: RuleAct, name: str, args: Any, at: str | None) -> CallAct | No
     if not verbs & words:
         return None
     said = next(iter(verbs & words))
-    if act.weekday is not None:
-        days = days_somewhere(at) if at else None
-        if days is not None and act.weekday not in days:
-            return None
-        return CallAct("unsure", (name,), name, f"on a {_DAYS[act.weekday]} in some time zone, or its time is "
-                       "not known (the user's time zone is not in the log)")
     if not act.objects:
         return CallAct("against", (name,), name, "")
     values = _values(args)
