@@ -200,3 +200,29 @@ def test_the_hit_names_the_event_the_rule_and_the_words() -> None:
     assert d["code"] == "action_against_rule" and d["evt"] == "evt:2" and d["key"] == "constraint.r"
     assert d["matched"] == ["git", "push", "main"] and d["ran"] == "git push origin main" and d["said_at"] == "evt:1"
     assert "evt:2" in d["message"] and "constraint.r" in d["message"]
+
+
+def _calls(rule: str, *commands: str, failed: tuple[int, ...] = ()) -> list[tuple[int, str]]:
+    """Marks of a session's calls in order: (the call's index, mark); ``failed``: calls whose result is an error."""
+    events = [LogEvent(1, "user_message", "user", rule)]
+    for i, command in enumerate(commands):
+        events += [LogEvent(2 + 2 * i, "tool_call", "model", None, "Bash", f"c{i}", {"command": command},
+                            at="2025-05-02T10:00:00Z"),
+                   LogEvent(3 + 2 * i, "tool_result", "tool", "x", "Bash", f"c{i}", is_error=i in failed)]
+    found = acts_against_rules([Fact("constraint.r", "constraint", rule, "active", ("evt:1",), "user")], events)
+    return [((h.seq - 2) // 2, h.mark) for h in found.hits]
+
+
+@pytest.mark.parametrize(("rule", "commands", "failed", "marks"), [
+    ("Don't commit to main", ("git checkout main", "git commit -m x"), (), [(1, "✗")]),
+    ("Don't commit to main", ("git checkout -b fix", "git commit -m x"), (), []),
+    ("Don't commit to main", ("git switch main && git commit -m x",), (), [(0, "✗")]),
+    ("Don't commit to main", ("git checkout main", "git commit -m x"), (0,), [(1, "?")]),
+    ("Don't commit to main", ("git commit -m x",), (), [(0, "?")]),
+    ("Never push to main", ("git checkout -b fix", "git push"), (), []),
+    ("Never push to main", ("git checkout -b fix", "git checkout main; git push"), (), [(1, "✗")]),
+], ids=["checkout-main-commit", "branch-fix-commit", "switch-and-commit", "checkout-failed", "no-checkout",
+        "push-on-fix", "push-after-checkout-main"])
+def test_the_branch_an_earlier_checkout_chose(rule: str, commands: tuple[str, ...], failed: tuple[int, ...],
+                                               marks: list[tuple[int, str]]) -> None:
+    assert _calls(rule, *commands, failed=failed) == marks

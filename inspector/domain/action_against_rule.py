@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.call_acts import args_text, call_act
+from inspector.domain.call_acts import args_text, branch_after, call_act
 from inspector.domain.logevents import LogEvent
 from inspector.domain.rule_acts import RuleAct, rule_act
 from inspector.domain.said import norm_phrase
@@ -129,13 +129,18 @@ def acts_against_rules(facts: list[Fact], events: list[LogEvent]) -> RuleActs:
         out.checked.append({"key": f.key, "act": act.words(),
                             "calls_read": sum(1 for c in calls if said_at is None or c.seq > said_at),
                             "said_at": f"evt:{said_at}" if said_at is not None else None})
+    branch: str | None = None  # the branch an earlier git checkout/switch chose (None: not known)
     for c in calls:  # each call's command line is read once, for every rule (call_acts caches the reading)
         for f, act, said_at in rules:
             if said_at is not None and c.seq <= said_at:
                 continue
-            found = call_act(act, c.tool, c.args, c.at)
+            found = call_act(act, c.tool, c.args, c.at, branch)
             if found is not None:
                 out.hits.append(_hit(f, act, said_at, c, found, results.get(c.call_id)))
+        moved = branch_after(c.tool, c.args, branch)
+        if moved != branch:  # a checkout whose result failed, or has none yet, leaves the branch unknown
+            result = results.get(c.call_id)
+            branch = moved if result is not None and not result.is_error else None
     out.hits.sort(key=lambda h: (h.seq, h.key))
     for f in facts:  # a prohibition whose act no call can show: listed with the calls it was not read against
         if (f.kind in RULE_KINDS and f.status in ("active", "pending") and not f.detail.get("stale_behind")

@@ -20,6 +20,7 @@ from inspector.domain.call_kinds import day_check, kind_act
 from inspector.domain.call_targets import (
     CallAct,
     argv_words,
+    branch_switch,
     dry_run,
     git_sub,
     positionals,
@@ -43,13 +44,14 @@ _PATCH_PATH = re.compile(r"^\*\*\* (Update|Add|Delete) File: (.+)$|^\+\+\+ (?:b/
 RANK = {"against": 3, "unsure": 2, "dry_run": 1}
 
 
-def call_act(act: RuleAct, tool: str | None, args: Any, at: str | None) -> CallAct | None:
+def call_act(act: RuleAct, tool: str | None, args: Any, at: str | None, branch: str | None = None) -> CallAct | None:
     """The strongest reading of one call against ``act`` (against, then unsure, then dry run)."""
-    found = [r for r in _readings(act, tool, args, at) if r is not None]
+    found = [r for r in _readings(act, tool, args, at, branch) if r is not None]
     return day_check(act, max(found, key=lambda r: RANK[r.verdict]), at) if found else None
 
 
-def _readings(act: RuleAct, tool: str | None, args: Any, at: str | None) -> list[CallAct | None]:
+def _readings(act: RuleAct, tool: str | None, args: Any, at: str | None,
+              branch: str | None) -> list[CallAct | None]:
     name = (tool or "").lower()
     raw = args.get("_raw_arguments") if isinstance(args, dict) else None
     if isinstance(raw, str):  # not JSON (builder.parse_arguments kept the text): the act's words, read as text
@@ -60,8 +62,9 @@ def _readings(act: RuleAct, tool: str | None, args: Any, at: str | None) -> list
                             "read as text, not as what it runs")]
         return []
     out: list[CallAct | None] = []
-    for c in shell_commands(name, args):
-        out.append(_command(act, c, at))
+    for c in shell_commands(name, args):  # in order: "git switch main && git commit" commits on main
+        out.append(_command(act, c, at, branch))
+        branch = branch_switch(c.argv) or branch
     if name in EDIT_TOOLS and act.kind in ("modify", "delete"):
         out += [_path_act(act, path, how) for path, how in edited_paths(name, args)]
     if act.kind in ("drop", "delete", "modify") and _is_sql_tool(name):
@@ -130,19 +133,27 @@ def _shown(argv: tuple[str, ...]) -> str:
     return text if len(text) <= 200 else text[:199] + "…"
 
 
-def _command(act: RuleAct, c: SimpleCommand, at: str | None) -> CallAct | None:
+def branch_after(tool: str | None, args: Any, branch: str | None) -> str | None:
+    """The branch the repository is on after this call, as its ``git checkout``/``git switch`` say
+    (``branch``: before it; None: not known)."""
+    for c in shell_commands((tool or "").lower(), args):
+        branch = branch_switch(c.argv) or branch
+    return branch
+
+
+def _command(act: RuleAct, c: SimpleCommand, at: str | None, branch: str | None = None) -> CallAct | None:
     if not c.argv:
         return None
     if act.kind == "command":
         found = _command_form(act, c)
     elif act.kind == "push":
-        found = _push(act, c)
+        found = _push(act, c, branch)
     elif act.kind in ("drop", "delete", "modify") and c.argv[0] in ("psql", "mysql", "sqlite3", "mariadb", "duckdb"):
         found = next((r for r in (_sql_act(act, s) for s in sql_statements(sql_of_call(c.argv))) if r), None)
         if found is None and act.kind != "drop":
             found = _targets(act, c)
     else:
-        found = _targets(act, c) if act.kind in ("delete", "modify", "drop") else kind_act(act, c, at)
+        found = _targets(act, c) if act.kind in ("delete", "modify", "drop") else kind_act(act, c, at, branch)
     if found is None:
         return None
     why = found.reason
@@ -201,7 +212,7 @@ def _command_form(act: RuleAct, c: SimpleCommand) -> CallAct | None:
     return CallAct("against", tuple(matched), "", "")
 
 
-def _push(act: RuleAct, c: SimpleCommand) -> CallAct | None:
+def _push(act: RuleAct, c: SimpleCommand, branch: str | None = None) -> CallAct | None:
     """``git push``: its remote and the branches its refspecs write (``HEAD:main``, ``+main``,
     ``refs/heads/main``), forced or not."""
     if c.argv[0] != "git":
@@ -232,6 +243,10 @@ def _push(act: RuleAct, c: SimpleCommand) -> CallAct | None:
     if any(a in ("--all", "--mirror", "--branches") for a in tail):
         return CallAct("unsure", tuple(matched), "", "pushes every branch, which may include "
                        + " ".join(act.objects))
+    if not refspecs and branch is not None:  # the current branch, as an earlier checkout chose it
+        if branch in act.objects:
+            return CallAct("against", tuple(matched + [branch]), "", "")
+        return None
     if not refspecs:
         return CallAct("unsure", tuple(matched), "", "pushes the current branch (or its upstream), which the call "
                        "does not name: it may be " + " ".join(act.objects))

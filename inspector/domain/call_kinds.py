@@ -32,7 +32,7 @@ _SERVICE_VERBS = {"restart": ("restart",), "重启": ("restart",), "stop": ("sto
 WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
-def kind_act(act: RuleAct, c: SimpleCommand, at: str | None) -> CallAct | None:
+def kind_act(act: RuleAct, c: SimpleCommand, at: str | None, branch: str | None = None) -> CallAct | None:
     """``c`` against a rule of kind deploy, install, commit, merge or restart."""
     argv = c.argv
     if act.kind == "deploy":
@@ -46,6 +46,8 @@ def kind_act(act: RuleAct, c: SimpleCommand, at: str | None) -> CallAct | None:
         words = ("git" if argv[0] == "git" else "gh", sub)
         if not act.objects:
             return CallAct("against", words, "", "")
+        if act.kind == "commit" and branch is not None:  # the branch an earlier checkout chose
+            return CallAct("against", (*words, branch), "", "") if branch in act.objects else None
         if act.kind == "merge" and argv[0] == "git" and all(o in positionals(tail) for o in act.objects):
             return CallAct("unsure", words, "", f"merges {' '.join(act.objects)} into the current branch, which the "
                            "call does not name (the rule forbids merging into it)")
