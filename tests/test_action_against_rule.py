@@ -119,6 +119,9 @@ CASES: list[tuple[str, str, tuple[str, dict[str, Any]], str]] = [
     ("tool-restart-nginx", "Never restart nginx", ("restart_service", {"service": "nginx"}), "✗"),
     ("tool-restart-redis", "Never restart nginx", ("restart_service", {"service": "redis"}), ""),
     ("demo-run-export", "不得修改生产库", ("run_export", {"batch": 500}), ""),
+    ("push-notification", "Never push to main", ("send_push_notification", {"message": "done"}), ""),
+    ("delete-message", "不要删除 build 目录", ("delete_message", {"message_id": 3}), ""),
+    ("git-push-tool-no-branch", "Never push to main", ("git_push", {"remote": "origin"}), "?"),
     # arguments a provider sent as text that is not JSON (kept by the importers as "_raw_arguments")
     ("raw-args-push", "Never push to main", ("Bash", {"_raw_arguments": '{"command": "git push origin main"'}), "?"),
     ("raw-args-other", "Never push to main", ("Bash", {"_raw_arguments": '{"command": "ls -la"'}), ""),

@@ -6,8 +6,10 @@ A tool's name says the act when one of its words (split at ``_``, ``-``, ``.``) 
 ("push", "delete", "deploy"…; for a command rule, every word of the command); its arguments say the
 target when a value equals the rule's object word (``refs/heads/main`` is ``main``, a path's last
 part is the file). A name that says the act and arguments that name another target (``"branch":
-"dev"``) are not the act; a name that says it with no target argument at all is ``unsure`` ("?"):
-the call does not show whether it is the rule's target. Pure, stdlib only.
+"dev"``) are not the act; a version-control tool (``git``, ``github``… in its name) that says a
+push, merge or commit with no target argument at all is ``unsure`` ("?"); any other tool naming no
+target is not read (``delete_message`` deletes no folder; ``send_push_notification`` pushes no
+branch). Pure, stdlib only.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from inspector.domain.call_kinds import service_verbs
 from inspector.domain.call_targets import CallAct
 from inspector.domain.rule_acts import RuleAct
 
+# a push, merge or commit tool is one of a version-control host's: its name says so
+_VCS = frozenset("git github gitlab bitbucket gitea repo repository branch pr pull".split())
 _VERBS = {"push": {"push"}, "delete": {"delete", "remove", "rm", "destroy"}, "drop": {"drop", "truncate"},
           "deploy": {"deploy", "publish", "release"}, "merge": {"merge"}, "install": {"install"},
           "commit": {"commit"}}
@@ -44,6 +48,8 @@ def tool_act(act: RuleAct, name: str, args: Any) -> CallAct | None:
     verbs = set(service_verbs(act.verb)) if act.kind == "restart" else _VERBS.get(act.kind, set())
     if not verbs & words:
         return None
+    if act.kind in ("push", "merge", "commit") and not _VCS & words:
+        return None  # "send_push_notification" pushes no branch
     said = next(iter(verbs & words))
     if not act.objects:
         return CallAct("against", (name,), name, "")
@@ -52,7 +58,9 @@ def tool_act(act: RuleAct, name: str, args: Any) -> CallAct | None:
         return CallAct("against", (name, *act.objects), name, "")
     if isinstance(args, dict) and any(k.lower() in TARGET_KEYS for k in args):
         return None  # it names its target, and it is another
-    return CallAct("unsure", (name,), name, f"a {said} call naming no target: it may act on "
+    if act.kind not in ("push", "merge", "commit"):
+        return None  # "delete_message": a verb this generic names no kind of target the rule's is
+    return CallAct("unsure", (name,), name, f"a {said} call naming no branch: it may act on "
                    + " ".join(act.objects))
 
 
