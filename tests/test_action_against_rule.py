@@ -141,6 +141,9 @@ CASES: list[tuple[str, str, tuple[str, dict[str, Any]], str]] = [
     ("no-verify", "Do not use --no-verify", _bash("git commit --no-verify -m x"), "✗"),
     ("git-add-capital-a", "Never use git add -A", _bash("git add -A"), "✗"),
     ("delete-any-files", "Do not delete any files", _bash("rm docs/blue.md"), "✗"),
+    ("edit-readme-stem", "不要改 README", ("Edit", {"file_path": "/r/README.md"}), "?"),
+    ("redirect-tests-out", "Don't modify the tests", _bash("go test ./... > /tmp/tests.out"), "?"),
+    ("edit-readme-exact", "Do not edit README.md", ("Edit", {"file_path": "/r/README.md"}), "✗"),
     ("drop-any-tables", "Don't drop any tables", ("execute_sql", {"query": "DROP TABLE sessions"}), "✗"),
     ("delete-any-zh", "不要删除任何文件", _bash("rm notes.txt"), "✗"),
 ]

@@ -300,6 +300,7 @@ def _on_target(act: RuleAct, targets: list[str]) -> CallAct | None:
         return CallAct("against", tuple(targets[:3]), "", "")
     exact: list[str] = []
     inside: list[str] = []
+    stems: list[str] = []
     for t in targets:
         path = t.strip().rstrip("/").removeprefix("./").lower()
         parts = [p for p in path.split("/") if p]
@@ -307,8 +308,10 @@ def _on_target(act: RuleAct, targets: list[str]) -> CallAct | None:
         named = [_names(path, base, o) for o in act.objects]  # every object word must name the target
         if all(n == "exact" for n in named):
             exact.append(t)
-        elif all(named):
+        elif all(n in ("exact", "inside") for n in named):
             inside.append(t)
+        elif all(named):
+            stems.append(t)
     if exact:
         return CallAct("against", tuple(dict.fromkeys(exact)), "", "")
     if inside and act.kind == "modify":  # writing a file inside the folder the rule names is writing there
@@ -316,18 +319,23 @@ def _on_target(act: RuleAct, targets: list[str]) -> CallAct | None:
     if inside:
         return CallAct("unsure", tuple(dict.fromkeys(inside)), "", f"acts on a path inside {act.objects[0]!r}, "
                        "not on it whole")
+    if stems:  # "README" and README.md, "tests" and tests.out: the name without its extension
+        return CallAct("unsure", tuple(dict.fromkeys(stems)), "", f"acts on {stems[0]!r}, whose name less its "
+                       f"extension is the rule's {' '.join(act.objects)!r}: the same file or another")
     return None
 
 
 def _names(path: str, base: str, word: str) -> str:
     """How a target path names an object word: "exact" (it is the thing: ``build``, ``/a/build``,
-    ``.env``, ``package.json``), "inside" (a path under it: ``build/app.o``), or ""."""
-    if path == word or path.endswith("/" + word) or base.lstrip(".") == word or ("." in base and
-                                                                                base.rsplit(".", 1)[0] == word):
+    ``.env``, ``package.json``), "inside" (a path under it: ``build/app.o``), "stem" (its name less
+    the extension: ``README.md`` for "README"), or ""."""
+    if path == word or path.endswith("/" + word) or base.lstrip(".") == word:
         return "exact"
     parts = path.split("/")
     if word in parts[:-1] or ("/" in word and ("/" + word + "/") in ("/" + path + "/")):
         return "inside"
+    if "." in base.lstrip(".") and base.rsplit(".", 1)[0] == word:
+        return "stem"
     return ""
 
 
