@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from inspector.domain.call_input import MAX_DEPTH
 from inspector.domain.call_kinds import day_check, kind_act
 from inspector.domain.call_targets import (
     CallAct,
@@ -118,13 +119,16 @@ def _is_sql_tool(name: str) -> bool:
     return any(w in name for w in ("sql", "query", "database")) or name.startswith("db_")
 
 
-def _strings(args: Any) -> list[str]:
+def _strings(args: Any, depth: int = 0) -> list[str]:
+    """Every string in a call's arguments (as deep as call_input reads: a hostile nesting is cut)."""
     if isinstance(args, str):
         return [args]
+    if depth >= MAX_DEPTH:
+        return []
     if isinstance(args, dict):
-        return [s for v in args.values() for s in _strings(v)]
+        return [s for v in args.values() for s in _strings(v, depth + 1)]
     if isinstance(args, list):
-        return [s for v in args for s in _strings(v)]
+        return [s for v in args for s in _strings(v, depth + 1)]
     return []
 
 
