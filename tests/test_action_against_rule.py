@@ -9,6 +9,7 @@ are as many as the hits.
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 import pytest
@@ -20,6 +21,13 @@ from inspector.domain.survival import Fact
 
 def _bash(command: str) -> tuple[str, dict[str, Any]]:
     return "Bash", {"command": command}
+
+
+def _nested(command: str, depth: int) -> str:
+    """``command`` run through ``bash -c`` ``depth`` times, each level quoted as a shell quotes it."""
+    for _ in range(depth):
+        command = "bash -c " + shlex.quote(command)
+    return command
 
 
 CASES: list[tuple[str, str, tuple[str, dict[str, Any]], str]] = [
@@ -97,6 +105,8 @@ CASES: list[tuple[str, str, tuple[str, dict[str, Any]], str]] = [
     ("push-in-ssh", "Never push to main", _bash("ssh ci 'cd repo && git push origin main'"), "✗"),
     ("push-quoted-arg-to-python", "Never push to main", _bash("python -c 'print(\"git push origin main\")'"), ""),
     ("push-unclosed-quote", "Never push to main", _bash("git push origin main 'oops"), "?"),
+    ("push-nested-too-deep", "Never push to main", _bash(_nested("git push origin main", 8)), "?"),
+    ("push-nested-within-reach", "Never push to main", _bash(_nested("git push origin main", 3)), "✗"),
     ("rm-rf-in-heredoc-to-bash", "Do not run rm -rf", _bash("bash <<EOF\nrm -rf /tmp/x\nEOF"), "✗"),
     ("apply-patch-delete", "Do not delete the .env file",
      ("apply_patch", {"input": "*** Begin Patch\n*** Delete File: .env\n*** End Patch"}), "✗"),

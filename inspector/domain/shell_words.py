@@ -126,10 +126,15 @@ def _commands_of(words: list[Word], redirects: tuple[tuple[str, str], ...], dept
     if not argv:
         return out
     head = argv[0].rsplit("/", 1)[-1]
-    if depth < MAX_DEPTH:
-        script = _script_of(head, argv, heredoc)
-        if script is not None:
-            return out + [_nested(c, unsure) for c in simple_commands(script, depth + 1)]
+    script = _script_of(head, argv, heredoc)
+    if script is not None and depth < MAX_DEPTH:
+        return out + [_nested(c, unsure) for c in simple_commands(script, depth + 1)]
+    if script is not None:  # nested past what is followed: its words past the shells, said to be unsure
+        words = script.replace("'", " ").replace('"', " ").replace("\\", " ").split()
+        while words and (words[0] in _SHELLS or words[0].startswith("-")):
+            words = words[1:]
+        return out + [SimpleCommand(tuple(words), nested=True,
+                                    unsure=f"run through more than {MAX_DEPTH} nested shells: read as words")]
     return [SimpleCommand((head, *argv[1:]), redirects, unsure=unsure, wrappers=tuple(peeled)), *out]
 
 
