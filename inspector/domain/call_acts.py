@@ -302,6 +302,9 @@ def _targets(act: RuleAct, c: SimpleCommand) -> CallAct | None:
 def _on_target(act: RuleAct, targets: list[str]) -> CallAct | None:
     if not act.objects:
         return CallAct("against", tuple(targets[:3]), "", "")
+    if targets == ["*"]:  # git clean with no path: every untracked file, whichever they are
+        return CallAct("unsure", ("*",), "", "removes every untracked file, which may include "
+                       + " ".join(act.objects))
     exact: list[str] = []
     inside: list[str] = []
     stems: list[str] = []

@@ -151,6 +151,8 @@ def targets_of(kind: str, c: SimpleCommand) -> tuple[str, list[str]] | None:
             if sub == "branch" and any(a in ("-d", "-D", "--delete") or re.fullmatch(r"-[a-zA-Z]*[dD][a-zA-Z]*", a)
                                        for a in tail):
                 return "git branch -D", positionals(tail)
+            if sub == "clean" and {"f", "n"} & short_letters(tail, "git"):  # -f removes, -n shows (a dry run)
+                return "git clean", positionals(tail, takes_value=("-e", "--exclude")) or ["*"]
             if sub == "push" and ("--delete" in tail or "-d" in tail):
                 return "git push --delete", positionals(tail)[1:]
             if sub == "push" and any(p.startswith(":") for p in positionals(tail)[1:]):
