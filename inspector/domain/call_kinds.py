@@ -66,6 +66,8 @@ def _commit_content(act: RuleAct, argv: tuple[str, ...]) -> CallAct | None:
     sub, tail = git_sub(list(argv))
     if sub not in ("add", "commit"):
         return None
+    if not act.objects:  # "don't commit anything": every commit
+        return CallAct("against", ("git", "commit"), "", "") if sub == "commit" else None
     paths = positionals(tail, takes_value=("-m", "--message", "-F", "--file", "-C", "-c", "--author", "--date"))
     low = [(p, p.lower().rstrip("/").rsplit("/", 1)[-1]) for p in paths]
     hit = [p for p, base in low for o in act.objects if base.lstrip(".") == o or base.rsplit(".", 1)[0] == o

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from inspector.domain.said import norm_phrase
-from inspector.domain.said_forbidden import forbidden_of
+from inspector.domain.said_forbidden import _PROHIBITION, forbidden_of
 
 # a verb (as the rule writes it, lower-cased) → the kind of act a call can show
 _KINDS: dict[str, str] = {}
@@ -39,7 +39,7 @@ for _kind, _verbs in {
 _FILLER = frozenset("the a an this that any new some all branch branches 分支 remote repo repository 仓库 directory "
                     "folder dir 目录 文件夹 file files 文件 table tables 表 code changes anything package packages "
                     "dependency dependencies deps 依赖 包 library libraries service services 服务 to into onto on in "
-                    "at directly pr prs pull request requests".split())
+                    "at directly pr prs pull request requests existing current".split())
 # words after a command that end its command part: "kubectl delete in prod" → scope "prod"
 _STOP = frozenset("in on at to the a an for against during when while without into onto under inside from of "
                   "with before after unless except".split())
@@ -58,7 +58,7 @@ WEEKDAYS = {name: i for i, names in enumerate((
     "thursday thursdays 周四 星期四 礼拜四", "friday fridays 周五 星期五 礼拜五", "saturday saturdays 周六 星期六 礼拜六",
     "sunday sundays 周日 周天 星期日 星期天 礼拜天")) for name in names.split()}
 # an object that bounds the act from outside ("files outside src/", "除了 docs 之外"): no call reading
-_NEGATED_SCOPE = re.compile(r"(?<![a-z])(?:outside|other than|except|besides|apart from|beyond)(?![a-z])|之外|以外|除了")
+_NEGATED_SCOPE = re.compile(r"(?<![a-z])(?:outside|other than|except|besides|apart from|beyond|else)(?![a-z])|之外|以外|除了")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +85,9 @@ class RuleAct:
 def rule_act(value: str) -> RuleAct | None:
     """The act a rule's value forbids as calls can show it, or None (see the module's docstring)."""
     act = forbidden_of(value)
-    if act is None:
-        return None
     low = norm_phrase(value).lower()
+    if act is None:
+        return _bare_verb(low)
     if _NEGATED_SCOPE.search(low) or _CONDITIONAL.search(low):
         return None
     if act.command:
@@ -109,6 +109,23 @@ def rule_act(value: str) -> RuleAct | None:
     if not kept and kind in ("modify", "delete", "drop", "commit_content") and not _says_any(low):
         return None  # "do not update dependencies": a kind of thing no path or name says
     return RuleAct(kind, objects=kept, days=days, force=force, verb=verb, vague=bool(VAGUE & set(kept)))
+
+
+# what a bare verb may carry and still forbid the act itself: "don't push yet", "先不要推送"
+_BARE_TAIL = re.compile(r"(?:\s+(?:yet|now|again|anymore|any more|for now|right now|it|anything|today|please))+$")
+_BARE_KINDS = frozenset({"push", "commit", "deploy", "merge", "install"})
+
+
+def _bare_verb(low: str) -> RuleAct | None:
+    """A prohibition of a verb alone ("don't push yet", "不要提交", "先不要推送"): the act on any target,
+    for the kinds where that is one act (push, commit, deploy, merge, install); None otherwise."""
+    m = _PROHIBITION.search(low.rstrip("。.!！ "))
+    if not m:
+        return None
+    action = (m.group("en") or m.group("zh") or "").strip()
+    action = _BARE_TAIL.sub("", action).strip() if m.group("en") else action.strip("了吧啊呢")
+    kind = _KINDS.get(action)
+    return RuleAct(kind, verb=action) if kind in _BARE_KINDS else None
 
 
 def _says_any(low: str) -> bool:
