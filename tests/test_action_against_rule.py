@@ -275,7 +275,11 @@ def _with_user(rule: str, said: str, command: str, said_first: bool = True) -> l
     ("Never push to main", "Can you push to main?", True, ["✗"]),
     ("Never push to main", "Do not push to main, seriously.", True, ["✗"]),
     ("Never push to main", "OK, you can push to main now.", False, ["✗"]),
-], ids=["lifted-can", "lifted-fine", "lifted-zh", "a-question-lifts-nothing", "restated", "lifted-after-the-call"])
+    ("Never push to main", "Great work. Now push it to main.", True, ["? lifted"]),
+    ("Do not run rm -rf", "ok, run rm -rf build", True, ["? lifted"]),
+    ("Never push to main", "Did you push to main?", True, ["✗"]),
+], ids=["lifted-can", "lifted-fine", "lifted-zh", "a-question-lifts-nothing", "restated", "lifted-after-the-call",
+        "asked-for", "asked-for-command", "a-question-asks-for-nothing"])
 def test_a_rule_the_user_lifted_before_the_call_is_a_question(rule: str, said: str, first: bool,
                                                                 marks: list[str]) -> None:
-    assert _with_user(rule, said, "git push origin main", first) == marks
+    assert _with_user(rule, said, "rm -rf build" if "rm" in rule else "git push origin main", first) == marks

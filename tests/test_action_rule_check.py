@@ -226,4 +226,4 @@ def test_a_rule_the_user_lifted_before_the_call_leaves_a_question(tmp_path: Path
     (said,) = [w for w in session["warnings"] if w["code"].startswith("action_rule")]
     assert code == 0 and session["action_against_rule"] == []
     assert (said["code"], said["evt"], said["lifted_at"]) == ("action_rule_unsure", "evt:3", "evt:2")
-    assert "may have lifted the rule at evt:2" in said["message"]
+    assert "may have lifted the rule, or asked for the act, at evt:2" in said["message"]

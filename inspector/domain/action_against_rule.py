@@ -30,7 +30,7 @@ from inspector.domain.call_acts import args_text, branch_after, call_act
 from inspector.domain.logevents import LogEvent
 from inspector.domain.rule_acts import RuleAct, rule_act
 from inspector.domain.said import Said, norm_phrase
-from inspector.domain.said_forbidden import _PROHIBITION, forbidden_of
+from inspector.domain.said_forbidden import _PROHIBITION, forbidden_done, forbidden_of
 from inspector.domain.said_lifted import lifted_elsewhere
 from inspector.domain.survival import UNTRUSTED_WRITERS, Fact
 
@@ -73,7 +73,8 @@ class RuleHit:
         if self.verdict == "dry_run":
             return "a dry run: the call asks only to show what it would do, so no verdict"
         if self.lifted is not None:
-            return (f"the user may have lifted the rule at evt:{self.lifted[0]} before the call (“{_cut(self.lifted[1])}”)"
+            return (f"the user may have lifted the rule, or asked for the act, at evt:{self.lifted[0]} before the call "
+                    f"(“{_cut(self.lifted[1])}”)"
                     + (f"; {self.reason}" if self.verdict == "unsure" else ""))
         if self.verdict == "unsure":
             return self.reason
@@ -178,14 +179,17 @@ def _hit(f: Fact, act: RuleAct, said_at: int | None, call: LogEvent, found: Any,
 
 def _lifted(value: str, said: list[LogEvent], said_at: int | None, read: dict[int, Said]) -> tuple[int, str] | None:
     """The first user message after the rule that lifts or permits what it forbids ("OK, you can push
-    to main now", "现在可以推送到 main 了": said_lifted's reading, which a question or the rule restated
-    does not pass), as (seq, sentence); a call after it is "?", not ✗ — the reading is of words."""
+    to main now", "现在可以推送到 main 了": said_lifted's reading) or asks for it ("Now push it to main":
+    said_forbidden's reading of an instruction), neither of which a question or the rule restated
+    passes, as (seq, sentence); a call after it is "?", not ✗ — the reading is of words."""
     for e in said:
         if said_at is not None and e.seq <= said_at:
             continue
         if e.seq not in read:
             read[e.seq] = Said.of(e.content or "", [])
-        hit = lifted_elsewhere(read[e.seq], value, [])
+        # lifted or permitted ("you can push to main now"), or asked for ("now push it to main": an
+        # instruction of the user's own; said_forbidden reads a question or a denial as nothing)
+        hit = lifted_elsewhere(read[e.seq], value, []) or forbidden_done(read[e.seq], value)
         if hit is not None:
             return e.seq, hit.sentence
     return None
