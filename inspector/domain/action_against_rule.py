@@ -122,7 +122,7 @@ def acts_against_rules(facts: list[Fact], events: list[LogEvent]) -> RuleActs:
     calls = [e for e in events if e.kind == "tool_call"]
     results = {e.call_id: e for e in events if e.kind == "tool_result" and e.call_id}
     rules: list[tuple[Fact, RuleAct, int | None]] = []
-    lifts: dict[str, tuple[int, str] | None] = {}
+    lifts: dict[int, tuple[int, str] | None] = {}  # by the rule's place in ``rules``: read at its first hit
     read: dict[int, Said] = {}  # each user message read once, whatever the number of rules
     said = [e for e in events if e.kind == "user_message" and e.trust == "user" and e.content]
     for f in facts:
@@ -136,18 +136,19 @@ def acts_against_rules(facts: list[Fact], events: list[LogEvent]) -> RuleActs:
             continue  # forbids nothing a call can do: a rule of another shape (a limit, a window…)
         said_at = min(f.seq_numbers) if f.seq_numbers else None
         rules.append((f, act, said_at))
-        lifts[f.key] = _lifted(f.value, said, said_at, read)
         out.checked.append({"key": f.key, "act": act.words(),
                             "calls_read": sum(1 for c in calls if said_at is None or c.seq > said_at),
                             "said_at": f"evt:{said_at}" if said_at is not None else None})
     branch: str | None = None  # the branch an earlier git checkout/switch chose (None: not known)
     for c in calls:  # each call's command line is read once, for every rule (call_acts caches the reading)
-        for f, act, said_at in rules:
+        for n, (f, act, said_at) in enumerate(rules):
             if said_at is not None and c.seq <= said_at:
                 continue
             found = call_act(act, c.tool, c.args, c.at, branch)
             if found is not None:
-                lift = lifts.get(f.key)
+                if n not in lifts:
+                    lifts[n] = _lifted(f.value, said, said_at, read)
+                lift = lifts[n]
                 out.hits.append(_hit(f, act, said_at, c, found, results.get(c.call_id),
                                      lift if lift is not None and lift[0] < c.seq else None))
         moved = branch_after(c.tool, c.args, branch)
