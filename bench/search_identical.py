@@ -5,7 +5,7 @@
 A speed change to the search indexes' building (session 19, index-speed: ``ci_grams``) must not
 change one answer. The files are bench/import_identical.py's (every file under
 ../shared/real_sessions/, the sample sessions, the 4 MB bench transcript and its three
-message-list layouts); each is imported into a fresh store by this tree and by ``REV``'s
+message-list layouts) and bench/search_speed.py's data (``--events``, 20,000 by default); each is imported into a fresh store by this tree and by ``REV``'s
 ``inspector`` package, each in a process of its own (the store's key fixed), the search
 indexes caught up as the first search does, and then compared:
 
@@ -32,6 +32,8 @@ import tempfile
 from pathlib import Path
 
 from bench.import_identical import REPO, sources
+from bench.make_data import write_events_file
+from bench.search_speed import LAST, THOUGHT
 
 ANSWERS = r"""
 import asyncio, collections, hashlib, json, sqlite3, sys
@@ -43,7 +45,8 @@ from inspector.services.search import search
 from inspector.store.connection import open_store
 
 FIXED = ["e", "E", "a", "Ω", "é", "订", "的", "订单", "中文", "ab", "th", "Th", "a ", " t", "\n", "{\"",
-         "the", "error", "订单导", "não", "zebracorn"]
+         "the", "error", "订单导", "não", "zebracorn", "quixotically", "result", "ぽぬ", "ゑゐ", "thoughtquark",
+         "7777777", "41", "500"]
 
 
 def queries(db):
@@ -109,6 +112,16 @@ print(json.dumps(out))
 """
 
 
+def search_speed_data(path: Path, events: int) -> Path:
+    """The events file bench/search_speed.py imports (its ``build``, without the import)."""
+    write_events_file(path, events)
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"type": "event", "session": "s-bench", "seq": events + 1, "kind": "user_message",
+                             "content": LAST, "trust": "user", "at": "2025-05-01T00:00:00Z",
+                             "reasoning_content": THOUGHT}, ensure_ascii=False) + "\n")
+    return path
+
+
 def answers(files: list[Path], code: Path, stores: Path) -> dict[str, dict[str, object]]:
     stores.mkdir(parents=True, exist_ok=True)
     pairs = [(str(f), str(stores / f"{i}.db")) for i, f in enumerate(files)]
@@ -124,10 +137,14 @@ def main() -> None:
     parser.add_argument("--against", default="main", metavar="REV")
     parser.add_argument("--mb", type=float, default=4.0, help="size of the bench transcript (0: none)")
     parser.add_argument("--only", help="only the files whose path holds this")
+    parser.add_argument("--events", type=int, default=20_000, help="also bench.search_speed's data with this many "
+                        "events (its last one holding the rare word, character, pair and thought; 0: none)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         files = sources(args.mb, root, args.only)
+        if args.events:
+            files.append(search_speed_data(root / f"search-speed-{args.events}.jsonl", args.events))
         old = root / "old"
         old.mkdir()
         archive = subprocess.run(["git", "archive", args.against, "inspector"], cwd=REPO, capture_output=True,
