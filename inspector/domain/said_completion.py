@@ -22,6 +22,9 @@ read):
   build is green", "测试全部通过"): a test or build run (its command names a runner: ``go test``,
   ``pytest``, ``make``…) whose result did not fail.
 
+The user saying it in range shows it too ("I merged it myself", "已经部署好了": the same past forms,
+in a sentence of theirs that does not ask, deny or plan it): the user saw the act.
+
 A claim counts when its clause does not deny, hedge, plan or ask it (``said_suite_green``'s
 reading: "has not been re-run yet", "should be merged", "once deployed" claim nothing). Not read:
 a range holding no tool result at all (a conversation, a sif/1 record of messages only): it records
@@ -41,7 +44,7 @@ and a sif/1 session need not log every act its summary reports (the attack sets'
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from inspector.domain.drift_finding import Finding
@@ -143,8 +146,8 @@ class _Shown:
     created: frozenset[str]  # numbers a PR- or issue-creating call printed
 
     @classmethod
-    def of(cls, runs: Iterable[ToolRun]) -> _Shown:
-        done: set[str] = set()
+    def of(cls, runs: Iterable[ToolRun], user_said: Iterable[str] = ()) -> _Shown:
+        done: set[str] = set(_reported(user_said))
         said: dict[str, list[frozenset[str]]] = {}
         created: set[str] = set()
         tested = rerun = False
@@ -161,6 +164,19 @@ class _Shown:
                 if a.says is not None and a.says.search(r.output):
                     said.setdefault(a.name, []).append(_numbers(r.output))
         return cls(frozenset(done), said, tested, rerun, frozenset(created))
+
+
+def _reported(texts: Iterable[str]) -> Iterator[str]:
+    """The acts the user reports done in their own sentences ("I merged it", "已部署好了"): not asked,
+    not denied, not planned — the user saw it, so it shows the act as a result would."""
+    for text in texts:
+        for sentence in re.split(r"(?<=[.!?。！？])\s+|\n+", text):
+            if not sentence.strip() or _QUESTION.search(sentence):
+                continue
+            for a in _ACTS:
+                m = a.claim.search(sentence)
+                if m is not None and not (NOT_SAID.search(sentence[:m.start()]) or _NOTHING.search(sentence[:m.start()])):
+                    yield a.name
 
 
 def shown(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
@@ -194,7 +210,7 @@ def made_in_range(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
 
 
 def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], covers: tuple[int, int] | None,
-                        whole: bool | None) -> list[Finding]:
+                        whole: bool | None, user_said: tuple[tuple[int, str], ...] = ()) -> list[Finding]:
     """``completion_unshown`` for each claimed completion no event in the range shows: a finding
     where the range is where it had to happen (a whole log, or an object the range made), else a
     warning ("?")."""
@@ -204,7 +220,7 @@ def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], 
     found = claims(said)
     if not found:
         return []
-    seen = _Shown.of(inside)
+    seen = _Shown.of(inside, (t for seq, t in user_said if covers is None or covers[0] <= seq <= covers[1]))
     out: list[Finding] = []
     for c in found:
         if shown(c, seen):
