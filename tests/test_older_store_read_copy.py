@@ -198,3 +198,27 @@ def test_migrate_reads_an_older_source_through_its_copy_and_leaves_it(sample_sto
     assert "left at format 8" in done.stderr and "upgraded store format" not in done.stderr, done.stderr
     assert _folder(sample_store) == before and _version(sample_store) == 8
     assert _version(target) == FORMAT_VERSION and _child(["verify", str(target)]).returncode == 0
+
+
+async def test_an_older_store_too_large_to_copy_is_upgraded_at_open_and_says_why(
+        sample_store: Path, temp_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy per command has no bound (×29–×101 on 66.5 MB, and as much temporary disk as the store):
+    a store at or over the limit is upgraded at open, no copy made, and the upgrade line says why."""
+    _to_format_8(sample_store)
+    monkeypatch.setattr(read_copy, "COPY_BELOW", 1)
+    async with await open_store(sample_store) as store:
+        assert list(temp_folder.iterdir()) == [] and store.read_copy is None
+        assert len(await list_sessions(store)) == 6
+        done = store.format_upgraded
+        assert done is not None and done["from"] == 8 and "too large to read through a private copy" in done["upgraded_at_open"]
+        assert "upgraded at open: the store is" in str(done["message"])
+    assert _version(sample_store) == FORMAT_VERSION
+
+
+async def test_an_older_store_under_the_limit_is_still_read_through_its_copy(
+        sample_store: Path, temp_folder: Path) -> None:
+    _to_format_8(sample_store)
+    assert read_copy.too_large(sample_store) == ""
+    async with await open_store(sample_store) as store:
+        assert store.read_copy is not None and store.format_upgraded is None
+    assert _version(sample_store) == 8
