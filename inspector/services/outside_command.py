@@ -18,6 +18,7 @@ import asyncio
 import os
 import shlex
 import signal
+from typing import Any
 
 from inspector.domain.terminal_safe import inert
 
@@ -71,11 +72,20 @@ async def _talk(proc: asyncio.subprocess.Process, data: bytes) -> tuple[bytes, b
     try:
         out, err, _ = await asyncio.gather(*tasks)
     finally:  # one failing (too much output) leaves no other reading on
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await _settle(tasks)
     await proc.wait()
     return out, err
+
+
+async def _settle(tasks: list[asyncio.Future[Any]]) -> None:
+    """Cancel what still runs and wait for it, each outcome read: no "exception was never
+    retrieved" printed when the command ends (a regress run whose other cases were cancelled)."""
+    for task in tasks:
+        task.cancel()
+    await asyncio.wait(tasks)
+    for task in tasks:
+        if not task.cancelled():
+            task.exception()
 
 
 async def _end(proc: asyncio.subprocess.Process) -> None:
@@ -90,14 +100,17 @@ async def _end(proc: asyncio.subprocess.Process) -> None:
     except PermissionError:  # not its group after all: the command itself
         proc.kill()
 
-    async def drain(stream: asyncio.StreamReader | None) -> None:
-        while stream is not None and await stream.read(_CHUNK):
-            pass
+    async def drain() -> None:
+        for stream in (proc.stdout, proc.stderr):
+            while stream is not None and await stream.read(_CHUNK):
+                pass
+        await proc.wait()
 
+    task = asyncio.ensure_future(drain())
     try:
-        await asyncio.wait_for(asyncio.gather(drain(proc.stdout), drain(proc.stderr), proc.wait()), 5)
-    except TimeoutError:
-        pass
+        await asyncio.wait([task], timeout=5)
+    finally:
+        await _settle([task])
 
 
 def split(command: str, what: str) -> list[str]:

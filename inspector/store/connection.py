@@ -153,8 +153,10 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
     if reason is not None:
         try:
             store = await _open_read_only(target, reason, copy_older=hold and upgrade)
-            if store.read_copy is not None:  # an older store read through its copy: the log files its
-                store.made_beside = had  # read-only look made beside it are removed at close, as a refusal's
+            # The empty log and its index SQLite's read-only reader makes beside the store (where the folder
+            # can be written after all: opened read-only on purpose, a file without write permission) are
+            # removed at close, as a refused open's are — a read left them (storefault-eleven)
+            store.made_beside = had
         except InspectorError as refused:
             if refused.code == "format_upgrade_needed":  # an older store read-only: leave the folder as it was
                 wal_owner.remove_made(target, had)

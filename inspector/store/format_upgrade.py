@@ -216,9 +216,12 @@ def left_as_it_was(done: Upgrade) -> None:
     "left at format 8, as nothing was written" stood on stderr above "upgraded store format 8 → 9"
     of the same store a moment later (review-18)."""
     if done.path not in _left:
+        # reading through the upgraded copy (store/read_copy.py) costs every command that long until then
+        took = (f"; reading it through an upgraded copy took {done.seconds:.1f} s, which every command pays until "
+                "it is upgraded" if done.seconds >= 1 else "")
         _left[done.path] = (f"{done.path} has store format {done.before}: read as format {done.after} for this "
                             f"command and left at format {done.before}, as nothing was written (`inspector upgrade "
-                            f"{done.path}` upgrades it; so does the first act made on it)")
+                            f"{done.path}` upgrades it; so does the first act made on it{took})")
 
 
 def say_left() -> None:

@@ -25,7 +25,8 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import aiosqlite
@@ -51,6 +52,7 @@ async def make(writer: aiosqlite.Connection, target: Path) -> tuple[ReadCopy, fo
     upgrade of ``target``). The upgrade is None when the file was current by the time it was copied
     (another process upgraded it): the copy is then removed and the caller reads the file."""
     sweep()
+    started = time.monotonic()
     try:
         folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
     except OSError as exc:
@@ -81,7 +83,8 @@ async def make(writer: aiosqlite.Connection, target: Path) -> tuple[ReadCopy, fo
         raise
     if done is None:
         remove(folder)
-    return ReadCopy(folder, path, seen), done
+        return ReadCopy(folder, path, seen), None
+    return ReadCopy(folder, path, seen), replace(done, seconds=time.monotonic() - started)  # the copy's whole cost
 
 
 async def _cannot_copy(writer: aiosqlite.Connection, target: Path, where: Path, exc: BaseException) -> InspectorError:
