@@ -226,6 +226,13 @@ def left_as_it_was(done: Upgrade) -> None:
                             f"{done.path}` upgrades it; so does the first act made on it{took})")
 
 
+def forget_left() -> None:
+    """A command starts with nothing left to say: a store an earlier open in this process left at its
+    format (a test, a long-lived caller of ``open_store``) is not this command's — its line printed at
+    the end of the next command's ``--json`` named a store that command never opened (index-speed)."""
+    _left.clear()
+
+
 def say_left() -> None:
     """Say each store left at its format that no later open of this process upgraded."""
     for path, text in _left.items():
