@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,10 +86,22 @@ async def state_facts(store: Store, session: str) -> list[StateFact]:
     the system prompt (drift then says what survival says of it)."""
     prompt = await _prompt_rules(store, session)
     replaced = (await owner_late(store, session)).replaced  # the value an owner's correction replaced
+    records = await state_records(store, session)
+    if len(records) <= _FACTS_IN_PLACE:
+        return _facts(records, prompt, replaced)
+    # Each fact reads its value's plan (said_departures, ~2 ms): 20,001 pending records kept the
+    # app's event loop busy for a minute behind its Drift tab (state-many); in a thread, keys still answer.
+    return await asyncio.to_thread(_facts, records, prompt, replaced)
+
+
+_FACTS_IN_PLACE = 200  # fewer records than this are read on the caller's thread (a thread costs more)
+
+
+def _facts(records: list[StateRecord], prompt: set[tuple[str, int]], replaced: dict[str, str]) -> list[StateFact]:
     return [StateFact(r.key, r.kind, r.value, r.status, tuple(r.sources), r.writer, r.rationale, tuple(r.alternatives),
                       from_prompt=(r.key, r.version) in prompt,
                       replaced=replaced.get(r.key) if r.status == "active" else None)
-            for r in without_stale_pending(await state_records(store, session), _version_of) if r.status != "superseded"]
+            for r in without_stale_pending(records, _version_of) if r.status != "superseded"]
 
 
 def _version_of(r: StateRecord) -> tuple[str, int, str]:

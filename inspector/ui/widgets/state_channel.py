@@ -18,6 +18,7 @@ from inspector.services.channels import StateRecord
 from inspector.ui.hanging import CappedLine
 from inspector.ui.safe import markup, one_line, plain, safe
 from inspector.ui.widgets.channel import ChannelPane
+from inspector.ui.widgets.state_rows import LONG_LIST, OneLineRow
 
 GLYPH = {"active": ("●", "$success"), "pending": ("◌", "$warning"), "superseded": ("○", "$text-muted")}
 
@@ -43,20 +44,31 @@ def stale_ids(records: list[StateRecord]) -> frozenset[str]:
     return frozenset(f"{r.key}@{r.version}" for r in records if id(r) not in current)
 
 
+def record_parts(r: StateRecord, marked: bool = False, stale: bool = False) -> tuple[Content, Content, Content]:
+    """A row's head (the glyph), value (on one line) and tail (version · status · stale · marked)."""
+    glyph = markup(f"[b {MARK[1]}]$g[/]", g=MARK[0]) if marked else status_mark(r.status)
+    return (glyph + Content(" "),
+            # one row per record: a value's own line breaks are marked (the detail pane shows it whole)
+            markup("[dim]$v[/]" if r.status == "superseded" else "$v", v=one_line(r.value)),
+            markup("  [dim]v$n · $s$t$m[/]", n=str(r.version),
+                   s=r.status if r.status != "active" else (r.writer or ""), t=f" · {STALE}" if stale else "",
+                   m=" · marked" if marked else ""))
+
+
 def record_line(r: StateRecord, marked: bool = False, stale: bool = False) -> CappedLine:
     """The status glyph, then the value: a long value (a real transcript's goal is a whole
     prompt) continues under the value, so the glyphs stay alone in their column (ui/hanging.py),
     for at most three lines, cut with "…" before the version so one record never fills the channel.
     A stale proposal says so ("pending · stale: reject only"): y on it is refused, n decides it."""
-    glyph = markup(f"[b {MARK[1]}]$g[/]", g=MARK[0]) if marked else status_mark(r.status)
-    return CappedLine(
-        glyph + Content(" "),
-        # one row per record: a value's own line breaks are marked (the detail pane shows it whole)
-        markup("[dim]$v[/]" if r.status == "superseded" else "$v", v=one_line(r.value)),
-        markup("  [dim]v$n · $s$t$m[/]", n=str(r.version),
-               s=r.status if r.status != "active" else (r.writer or ""), t=f" · {STALE}" if stale else "",
-               m=" · marked" if marked else ""),
-        ROW_LINES)
+    return CappedLine(*record_parts(r, marked, stale), ROW_LINES)
+
+
+def record_row(r: StateRecord, marked: bool, stale: bool, long_list: bool) -> CappedLine | OneLineRow:
+    """The row as drawn: up to three lines, or — in a list of thousands — one line made when drawn
+    (ui/widgets/state_rows.py: measuring every wrapped row froze the app for minutes)."""
+    if long_list:
+        return OneLineRow(lambda: record_parts(r, marked, stale))
+    return record_line(r, marked, stale)
 
 
 class StateChannel(ChannelPane):
@@ -75,6 +87,7 @@ class StateChannel(ChannelPane):
         self.rows: dict[str, int] = {}  # option id -> index in the record list
         self.stale: frozenset[str] = frozenset()  # option ids of stale proposals (only a reject decides them)
         self.cursor_after: str | None = None  # the row to highlight after the next reload of this session
+        self.long_list = False  # more than LONG_LIST records: one-line rows, built when drawn
 
     def load(self, records: list[StateRecord], *, keep: bool = False) -> None:
         """Show ``records``. ``keep`` (the same session read again, e.g. after a decision) keeps the
@@ -88,6 +101,7 @@ class StateChannel(ChannelPane):
         self.marked = still
         options: list[Option] = []
         kind = None
+        self.long_list = len(records) > LONG_LIST
         for r in records:
             if r.kind != kind:
                 kind = r.kind
@@ -95,7 +109,8 @@ class StateChannel(ChannelPane):
                                       disabled=True))
             option_id = f"{r.key}@{r.version}"
             self.rows[option_id] = len(options)
-            options.append(Option(record_line(r, option_id in still, option_id in self.stale), id=option_id))
+            options.append(Option(record_row(r, option_id in still, option_id in self.stale, self.long_list),
+                                  id=option_id))
         self.set_records(options, "no protected state recorded for this session")
         if cursor in self.rows:
             self.records.highlighted = self.rows[cursor]
@@ -156,8 +171,8 @@ class StateChannel(ChannelPane):
         for option_id in old ^ new:
             if option_id in self.rows and option_id in self.items:
                 self.records.replace_option_prompt_at_index(self.rows[option_id],
-                                                            record_line(self.items[option_id], option_id in new,
-                                                                        option_id in self.stale))
+                                                            record_row(self.items[option_id], option_id in new,
+                                                                       option_id in self.stale, self.long_list))
         self._show_title()
 
     def _show_title(self) -> None:
