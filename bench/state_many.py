@@ -8,7 +8,10 @@ user "continue i …" line, each the child of the one before; every "continue" m
 pending ``goal.later_request`` record. The store is built once under bench/out/. Each run, in
 its own process (Pilot, 120×35): seconds from building the app until the Protected state list
 holds its rows and the screen has drawn them, then for ``end`` (the list's last record), for
-``down`` after it, and for ``d`` (the Drift tab shown).
+``down`` after it, ``space`` and ``d`` (the Drift tab shown), pressed at once as a person would
+(the tabs behind are still loading); then, once every worker is done, ``home``, ``end``, ``pagedown``.
+To measure an earlier tree, run the child from outside the worktree (the current folder comes first
+on ``sys.path``) with ``PYTHONPATH=OLD:WORKTREE`` (``git archive REV inspector | tar -x -C OLD``).
 """
 
 from __future__ import annotations
@@ -80,6 +83,15 @@ def measure_once(store: Path) -> dict[str, float]:
                 await pilot.press(key)
                 await pilot.pause()
                 figures[f"{key}_s"] = time.perf_counter() - at
+            while any(not worker.is_finished for worker in app.workers):  # the tabs behind loaded
+                await pilot.pause(0.05)
+            figures["settled_s"] = time.perf_counter() - started
+            channel.records.focus()
+            for key in ("home", "end", "pagedown"):
+                at = time.perf_counter()
+                await pilot.press(key)
+                await pilot.pause()
+                figures[f"{key}_settled_s"] = time.perf_counter() - at
             figures["rows"] = len(channel.items)
             return figures
 
