@@ -176,7 +176,8 @@ def test_checked_and_not_checked_say_what_is_looked_for_now(tmp_path: Path) -> N
     body = json.loads(CliRunner().invoke(cli, ["deletion", str(store), "del-1", "--json"]).stdout)
     checked, not_checked = " ".join(body["checked"]), " ".join(body["not_checked"])
     for said in ("base32 of it so turned, and base85 or Ascii85 of a sensitive value so turned", "decoded and read again",
-                 "place value (thirteen billion", "two or three consecutive events in any spelling", "spellings"):
+                 "place value (thirteen billion", "in any spelling here across two or three consecutive events",
+                 "spellings"):
         assert said in checked, said
     for said_before in ("base32 or base85 of a value ROT13-ed or reversed", "English place value (one hundred",
                         "an encoding of an escaped, UTF-16 or case-changed spelling or of another encoding",
@@ -207,3 +208,42 @@ async def test_the_deletion_dialog_says_every_spelling(tmp_path: Path, monkeypat
         shown = " ".join(str(app.screen.query_one("#deletion-text", Static).render()).split())
         assert "also written another way: " in shown and "base64 of: escaped" in shown, shown
         assert "a number in English place-value words" in shown, shown
+
+
+def test_a_value_cut_across_a_call_and_its_later_result_or_an_event_and_its_material(tmp_path: Path) -> None:
+    hexed = MAIL.encode().hex()
+    event = {"type": "event", "session": SID, "trust": "model", "at": AT}
+    records = [
+        {"type": "session", "id": SID, "title": "t", "owner": "o", "created_at": AT},
+        {"type": "tool_def", "session": SID, "name": "send", "definition_hash": "sha256:" + "a" * 64},
+        {**event, "seq": 1, "kind": "user_message", "trust": "user", "content": f"call me on {PHONE} or mail {MAIL}"},
+        {**event, "seq": 2, "kind": "tool_call", "call_id": "c1", "tool": "send", "args": {"blob": f"x {_B64[:21]}"}},
+        {**event, "seq": 3, "kind": "assistant_message", "content": "waiting for the tool"},
+        {**event, "seq": 4, "kind": "tool_result", "trust": "tool", "call_id": "c1", "tool": "send",
+         "content": f"{_B64[21:]} sent"},
+        {**event, "seq": 5, "kind": "assistant_message", "content": f"fetched {hexed[:20]}"},
+        {**event, "seq": 6, "kind": "assistant_message", "content": "and nothing else"},
+        {"type": "material", "session": SID, "id": "res:page", "source_event": 5, "disclosure_scope": "task",
+         "content": f"{hexed[20:]} rest of the page", "media_type": "text/plain", "retrieved_at": AT},
+        {"type": "deletion_request", "session": SID, "id": "del-1", "targets": ["evt:1"], "requested_by": "user",
+         "reason": "remove my details"},
+    ]
+    store = _store(tmp_path, records)
+    listing = CliRunner().invoke(cli, ["deletion", str(store), "del-1", "--json"])
+    listed = {(c["where"], c["id"]): c for c in json.loads(listing.stdout)["copies"]}
+    for place, how in ((("events", "evt:2"), "base64"), (("events", "evt:4"), "base64"), (("events", "evt:5"), "hex"),
+                       (("materials", "res:page"), "hex")):
+        assert place in listed and any(how in s for s in listed[place]["spellings"]), (place, listing.stdout)
+    assert ("events", "evt:3") not in listed and ("events", "evt:6") not in listed, listing.stdout
+
+
+def test_a_kept_name_says_every_spelling_it_holds(tmp_path: Path) -> None:
+    records = _records("nothing")
+    key = f"contact.{MAIL}.{_b64(MAIL.encode())}"  # a state key: a name no deletion can rewrite
+    records.insert(2, {"type": "state", "session": SID, "key": key, "kind": "constraint", "value": "x",
+                       "writer": "user", "sources": ["evt:1"], "version": 1})
+    store = _store(tmp_path, records)
+    body = json.loads(CliRunner().invoke(cli, ["deletion", str(store), "del-1", "--json"]).stdout)
+    [kept] = [k for k in body["kept"] if k["what"] != "ledger entry"]
+    assert kept["spelling"] == "as written" and kept["spellings"][0] == "as written", kept
+    assert "base64" in kept["spellings"], kept

@@ -74,3 +74,16 @@ def test_a_value_back_cut_across_the_last_poll_and_this_one_is_named(tmp_path: P
     second = runner.invoke(cli, ["follow", str(source), "--into", str(store), "--once"])
     assert second.exit_code == 0, second.output
     assert any("events 3 and 4 " in line for line in _said(second.stderr)), second.stderr
+
+
+def test_a_value_back_with_a_separator_between_every_letter_is_named(tmp_path: Path) -> None:
+    source, store = _start(tmp_path)
+    _append(source,
+            _event(3, "user_message", f"write to {'.'.join(MAIL)} today"),
+            _event(4, "assistant_message", f"a {' - '.join(MAIL)}"),  # a one-letter word before it
+            _event(5, "user_message", "-".join("zq.other.person@example.net")),  # another address: not named
+            _event(6, "user_message", "a.b.c.d.e.f.g.h and i-j-k-l-m-n-o"))
+    result = CliRunner().invoke(cli, ["follow", str(source), "--into", str(store), "--once"])
+    assert result.exit_code == 0, result.output
+    said = _said(result.stderr)
+    assert sorted(seq for seq in range(3, 7) if any(f"event {seq} " in line for line in said)) == [3, 4], said

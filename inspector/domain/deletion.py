@@ -62,11 +62,11 @@ NOT_CHECKED = (
     "a value split across records other than a sensitive value (phone, e-mail, ID, card, address, key) cut "
     "once at one record's end and another's start — each part 4+ characters, or any length between consecutive "
     "events, a call and its result, an event and the material it observed — or cut across two or three "
-    "consecutive events in any spelling above: a split line of prose, a split with text between the parts, in "
-    "four or more parts, a part spelled over three times the value's length (every character escaped), in another "
-    "spelling across records that are not consecutive events (a summary and a material, a call and its result: "
-    "as folded only), or next to a text that ends or starts with a whole value "
-    "of its own (a 16-character key whose rest opens the next text) is not looked for",
+    "consecutive events, or a call and its result, or an event and its material, in any spelling above: a split "
+    "line of prose, a split with text between the parts, in four or more parts, a part spelled over three times "
+    "the value's length (every character escaped), in another spelling across records that are not neighbours "
+    "(a summary and a material: as folded only), or next to a text that ends or starts with a whole value of "
+    "its own (a 16-character key whose rest opens the next text) is not looked for",
 )
 
 
@@ -96,8 +96,8 @@ CHECKED = (
     "numerals (一三九, 壹叁玖, or place value: 一百三十九亿…; Japanese 一億… and Sino-Korean 일삼구… too), in "
     "English digit words (one three "
     "nine, oh, double five) or place value (thirteen billion nine hundred twelve million …) or reversed; a "
-    "sensitive value cut in two across two records, or across two or three consecutive events in any spelling "
-    "here. Each copy found by value says every spelling it holds (spellings; spelling: the first found)",
+    "sensitive value cut in two across two records, or in any spelling here across two or three consecutive "
+    "events, a call and its result, or an event and its material. Each copy found by value says every spelling it holds (spellings; spelling: the first found)",
 )
 
 

@@ -36,11 +36,8 @@ asks all of them.
 Limits, said in docs/untrusted-content.md: a value shorter than :data:`MIN_FOLDED`
 characters after folding is looked for exactly only (shorter strings match by
 coincidence); encryption, hashing, compression, translation, paraphrase, or an encoding
-not listed here hides a copy from this matching (hex as a list of bytes or in a hex dump of ``xxd``,
-``hexdump -C`` or ``od`` *is* read back to its bytes, domain/hexdump.py). Since round eleven the value
-ROT13-ed or reversed is also looked for in base32, base85 and Ascii85, and an encoding of any *other*
-spelling (escaped, UTF-16, case-changed) is found by decoding the text's encoded runs instead
-(domain/encoded_readings.py, asked by domain/deletion_spelling.py).
+not listed here hides a copy from this matching (hex dumps and byte lists are read back: hexdump.py;
+an encoding of another spelling is found by decoding the text's runs: encoded_readings.py, round eleven).
 """
 
 from __future__ import annotations
@@ -378,8 +375,7 @@ class LooseMatcher:
 
 
 def _value_forms(value: str) -> tuple[dict[str, str], dict[str, str], str] | None:
-    """One value's folded and encoded forms and its letters (None when it folds too short)."""
-    key = fold(value)
+    key = fold(value)  # one value's folded and encoded forms and its letters (None: it folds too short)
     if len(key) < MIN_FOLDED:
         return None
     sensitive = bool(sensitive_values(value))

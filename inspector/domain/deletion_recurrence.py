@@ -23,9 +23,10 @@ Ascii85 (between ``<~ ~>``) of any spelling above: the text's encoded runs are d
 the text (domain/encoded_readings.py — the reading the deletion listing makes of every record, so a
 copy the listing finds encoded, follow finds too), and :func:`split_between` reads two neighbouring
 events joined, so a value cut in two across them is recognised.
-A copy in undelimited base85, with a separator between every letter, or a target line embedded in a
-longer line is not recognised from a digest; ``deletion`` lists it while the request is pending, not
-after.
+A sensitive value with a separator between every letter is recognised by a digest of its letters
+alone, which a deletion keeps since round eleven (:func:`letter_fingerprints`). A copy in undelimited
+base85, or a target line embedded in a longer line, is not recognised from a digest; ``deletion``
+lists it while the request is pending, not after.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from inspector.domain.deletion import NUMBER_MIN_DIGITS, secret_values, sensitive_values
-from inspector.domain.deletion_forms import decoded, plain_spelling, rot13
+from inspector.domain.deletion_forms import decoded, fold, plain_spelling, rot13
 from inspector.domain.deletion_spelling import READ_MAX
 from inspector.domain.encoded_readings import encoded_reading
 from inspector.domain.number_copies import CHINESE_DIGITS
@@ -44,7 +45,7 @@ from inspector.domain.number_words import (
     english_place_values,
     korean_as_chinese,
 )
-from inspector.domain.other_readings import css_decoded, utf7_decoded
+from inspector.domain.other_readings import css_decoded, letters_of, spaced_letters, utf7_decoded
 
 PREFIX = "deleted-value:"  # so a value's fingerprint never equals another keyed digest of the same text
 _NUMBERISH = re.compile(r"[0-9\uff10-\uff19\s\-\u2010-\u2015.·()/+]+")
@@ -85,6 +86,34 @@ def fingerprints(values: Iterable[str], digest: Callable[[str], str]) -> list[st
     return sorted({digest(PREFIX + normal(v)) for v in values if normal(v)})
 
 
+LETTERS = "deleted-letters:"  # a sensitive value's letters and digits alone (a separator between every letter)
+_LETTER_CUTS = 4096  # candidate spellings digested per text: a run's every prefix and suffix (hostile text: bounded)
+_LETTERS_MAX = 96  # letters of the longest sensitive value looked for so (an address; a key is shorter)
+
+
+def letter_fingerprints(values: Iterable[str], digest: Callable[[str], str]) -> list[str]:
+    """The keyed digests of each sensitive value's letters and digits alone (round eleven): a copy
+    written with a separator between every letter (``z.q.h.i.d…``) keeps only those, and is recognised
+    by them (:func:`_spaced_prints`). A deletion made before keeps none, so such a copy after it is not."""
+    keys = {letters_of(fold(v)) for text in values for v in sensitive_values(text)}
+    return sorted({digest(LETTERS + k) for k in keys if NUMBER_MIN_DIGITS <= len(k) <= _LETTERS_MAX})
+
+
+def _spaced_prints(text: str, digest: Callable[[str], str]) -> set[str]:
+    """The digests a text's runs of single letters with separators between (other_readings.spaced_letters)
+    may match: each run's letters, and their prefixes and suffixes (a run may start or end with a letter
+    that is no part of the value: "a z.q.h…"), at most :data:`_LETTER_CUTS` a text."""
+    out: set[str] = set()
+    for run in spaced_letters(text.casefold()):
+        most = min(len(run), _LETTERS_MAX) + 1  # a sensitive value's letters are fewer: no cut longer is made
+        cuts = {run[:n] for n in range(NUMBER_MIN_DIGITS, most)} | {run[-n:] for n in range(NUMBER_MIN_DIGITS, most)}
+        for cut in cuts:
+            if len(out) >= _LETTER_CUTS:
+                return out
+            out.add(digest(LETTERS + cut))
+    return out
+
+
 def held(texts: list[str], digest: Callable[[str], str], *, lines: bool = True) -> set[str]:
     """The fingerprints of every value ``texts`` hold, as :func:`fingerprints` makes them: as written,
     and in the plain spelling of a text that has another (the fingerprints kept are unchanged, so a
@@ -119,7 +148,8 @@ def held(texts: list[str], digest: Callable[[str], str], *, lines: bool = True) 
     # run of 7+ digits is reversed as well
     turned = {t for v in values if len(v) <= _TURNED_MAX for t in (rot13(v), v[::-1])}
     turned |= {m.group()[::-1] for text in texts for m in _DIGIT_RUN.finditer(text)}
-    return set(fingerprints(turned.union(values), digest))
+    spaced = {p for text in texts for p in _spaced_prints(text[:READ_MAX], digest)} if lines else set()
+    return set(fingerprints(turned.union(values), digest)) | spaced
 
 
 # Characters of each neighbour joined at the junction: a sensitive value spelled out (a phone number in

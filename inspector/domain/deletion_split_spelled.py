@@ -9,9 +9,12 @@ read *joined* — the end of one, the whole of a short middle one, the start of 
 one question every scan asks (domain/deletion_spelling.spelled_in), and a value found only in the
 join is a split copy, in whatever spelling the join names.
 
-Only neighbours (consecutive events of the log; the caller decides) and only the sensitive values
-(phone, e-mail, ID, card, address, key): a line of prose split in two ends and starts with common
-words and would be found by coincidence (deletion_split.py says why).
+Only neighbours (consecutive events of the log, read in order; and, read both ways, :func:`pair_splits`:
+a tool call and its result with other events between, an event and a material it observed — the
+caller decides), and only as much of each as the longest *sensitive* value (phone, e-mail, ID, card,
+address, key) spelled out needs. The join must spell a whole value — no part is ever compared alone,
+which is what makes a split line of prose a coincidence in deletion_split.py — so a line of the
+targets short enough to fit in the join is found cut too.
 """
 
 from __future__ import annotations
@@ -68,4 +71,24 @@ def joined_splits(chain: list[Link], spelled: Callable[[str], str | None], longe
             if how is not None and not holds(i) and not holds(i + 1) and not holds(i + 2) \
                     and spelled(middle + chain[i + 2].text[:edge]) is None and spelled(left + middle) is None:
                 out.append(((chain[i].owner, chain[i + 1].owner, chain[i + 2].owner), how))
+    return out
+
+
+def pair_splits(pairs: list[tuple[Link, Link]], spelled: Callable[[str], str | None],
+                longest: int) -> list[tuple[tuple[str, ...], str]]:
+    """``(owners, spelling)`` for each pair of neighbouring records that are not next to each other in
+    the log (a call and its result further on, an event and a material it observed), joined either way
+    round: which of the two was written first is not known."""
+    edge = edge_for(longest)
+    out: list[tuple[tuple[str, ...], str]] = []
+    for a, b in pairs:
+        if not a.text or not b.text:
+            continue
+        for first, second in ((a, b), (b, a)):
+            left, right = first.text[-edge:], second.text[:edge]
+            how = spelled(left + right)
+            if how is not None and spelled(left) is None and spelled(right) is None \
+                    and spelled(first.text[:edge]) is None and spelled(second.text[-edge:]) is None:
+                out.append(((first.owner, second.owner), how))
+                break
     return out

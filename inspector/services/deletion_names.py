@@ -28,7 +28,7 @@ import aiosqlite
 
 from inspector.domain.deletion import AS_WRITTEN, sensitive_values
 from inspector.domain.deletion_forms import LooseMatcher
-from inspector.domain.deletion_spelling import spelled_in
+from inspector.domain.deletion_spelling import spelled_in, spellings_in
 from inspector.domain.number_copies import NumberCopies
 from inspector.domain.plurals import plural
 from inspector.domain.terminal_safe import quoted
@@ -119,6 +119,11 @@ class NameMatcher:
             return "as a fact key spells it (a slug)"
         return spelled_in(text, self.loose, self.numbers)
 
+    def spellings(self, text: str, first: str) -> list[str]:
+        """Every spelling ``text`` holds a value in, ``first`` (what :meth:`spelling` answered) first: a
+        name found as written may also hold it encoded (round eleven: a listing names them all)."""
+        return list(dict.fromkeys([first, *spellings_in(text, self.loose, self.numbers)]))
+
 
 async def matcher(db: aiosqlite.Connection, session: str, values: list[str],
                   numbers: NumberCopies | None) -> NameMatcher:
@@ -133,9 +138,9 @@ async def matcher(db: aiosqlite.Connection, session: str, values: list[str],
     return NameMatcher([v for v in values if v not in names], numbers)
 
 
-async def kept_names(db: aiosqlite.Connection, session: str, match: NameMatcher) -> list[dict[str, str]]:
+async def kept_names(db: aiosqlite.Connection, session: str, match: NameMatcher) -> list[dict[str, Any]]:
     """Every name and ledger entry of ``session`` holding a value, which no deletion can remove."""
-    kept: list[dict[str, str]] = []
+    kept: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
     for table, column, what, why in _NAMES:
         where = "id = ?" if table == "sessions" else "session = ?"
@@ -145,15 +150,17 @@ async def kept_names(db: aiosqlite.Connection, session: str, match: NameMatcher)
             if (what, text) not in seen and (how := match.spelling(text)) is not None:
                 seen.add((what, text))
                 kept.append({"where": f"{table}.{column}", "name": text, "what": what, "spelling": how,
+                             "spellings": match.spellings(text, how),
                              "why": f"the {what} {quoted(text)} holds a value of the targets; {why}, so it cannot be "
                                     "rewritten in place", "remedy": remedy(session, ledger=False)})
     for seq, kind, actor, payload in await db.execute_fetchall(
             "SELECT seq, kind, actor, CAST(payload AS TEXT) FROM ledger WHERE session = ? ORDER BY seq", (session,)):
-        parts = [(p, how) for p, text in (("its actor (a reviewer's or writer's name)", str(actor or "")),
-                                          (_payload_part(payload, match), str(payload or "")))
+        parts = [(p, how, text) for p, text in (("its actor (a reviewer's or writer's name)", str(actor or "")),
+                                                (_payload_part(payload, match), str(payload or "")))
                  if text and (how := match.spelling(text)) is not None]
-        for part, how in parts:
+        for part, how, text in parts:
             kept.append({"where": "ledger", "name": f"entry {seq} ({kind})", "what": "ledger entry", "spelling": how,
+                         "spellings": match.spellings(text, how),
                          "why": f"ledger entry {seq} ({kind}) holds a value of the targets in {part}; the ledger is "
                                 "append-only and hash-chained, so removing it would break the chain",
                          "remedy": remedy(session, ledger=True)})

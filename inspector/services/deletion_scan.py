@@ -28,7 +28,7 @@ from inspector.domain.deletion import (
     strings_in,
 )
 from inspector.domain.deletion_bookkeeping import said_fields as _said_fields
-from inspector.domain.deletion_forms import LooseMatcher
+from inspector.domain.deletion_forms import FOLDED, LooseMatcher
 from inspector.domain.deletion_spelling import BOUND
 from inspector.domain.deletion_split import SplitFinder, split_forms
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
@@ -62,7 +62,7 @@ class Coverage:
     gone_by: dict[str, dict[str, Any]] = field(default_factory=dict)  # a missing target -> the deletion that took it
     removed: dict[str, Any] = field(default_factory=dict)  # done: what its deletion entry removed (deletion_gone.py)
     warnings: list[str] = field(default_factory=list)  # active records left without any evidence
-    kept: list[dict[str, str]] = field(default_factory=list)  # copies no deletion can remove (deletion_names.py)
+    kept: list[dict[str, Any]] = field(default_factory=list)  # copies no deletion can remove (deletion_names.py)
     rewrite: dict[str, Any] = field(default_factory=dict)  # the session record's fields to rewrite
     values: list[str] = field(default_factory=list, repr=False)  # what was looked for: never printed
     reason: str | None = field(default=None, repr=False)  # the reason as typed, until digested: never printed
@@ -287,8 +287,10 @@ async def coverage(db: aiosqlite.Connection, req: dict[str, Any]) -> Coverage:
             continue  # found cut in two as folded already (domain/deletion_split.py), and said so
         for owner in owners:
             where, ident = owner.split("|", 1)
-            add(where, ident, f"holds part of a value of the targets cut across {' and '.join(named)}, written "
-                              f"another way: {how} (together they spell it)", SPLIT, (f"{SPLIT}: {how}",))
+            across = f"{', '.join(named[:-1])} and {named[-1]}"
+            said = "" if how == FOLDED else f", written another way: {how}"
+            add(where, ident, f"holds part of a value of the targets cut across {across}{said} (together they "
+                              "spell it)", SPLIT, (f"{SPLIT}: {how}",))
             if where == "events":
                 add("events_fts", ident, "its search-index entry")
     if any(t.startswith("evt:") for t in refs):  # the original and every segment appended while it was followed

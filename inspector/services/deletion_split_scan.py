@@ -18,7 +18,7 @@ from inspector.domain.deletion import strings_in
 from inspector.domain.deletion_forms import LooseMatcher
 from inspector.domain.deletion_spelling import spelled_in
 from inspector.domain.deletion_split import EDGE, Piece, straddling
-from inspector.domain.deletion_split_spelled import Link, joined_splits
+from inspector.domain.deletion_split_spelled import Link, joined_splits, pair_splits
 from inspector.domain.formats.builder import ORIGINAL_MEDIA_TYPE
 from inspector.domain.number_copies import NumberCopies
 from inspector.services.deletion_tables import BY_VALUE
@@ -119,16 +119,26 @@ def straddling_values(found: SessionPieces, targets: list[str]) -> list[str]:
 
 def spelled_splits(found: SessionPieces, loose: LooseMatcher, numbers: NumberCopies | None,
                    longest: int) -> list[tuple[tuple[str, ...], str]]:
-    """The deletion's values cut across two or three consecutive events in any spelling it reads
-    (domain/deletion_split_spelled.py), with the listing's own matcher: each event's texts joined, in
-    the log's order, ``longest`` (the longest sensitive value) setting how much of each is joined. A
-    whole value spelled only by the join is cut there — a line of the targets too, when it is short
-    enough to be spelled by the join (the join must hold all of it: a part alone is never compared)."""
+    """The deletion's values cut across neighbouring records in any spelling it reads
+    (domain/deletion_split_spelled.py), with the listing's own matcher: consecutive events joined in the
+    log's order (two or three), and the other neighbours — a call and its result with events between,
+    an event and a material it observed — joined either way round. ``longest`` (the longest sensitive
+    value) sets how much of each is joined. A whole value spelled only by the join is cut there — a line
+    of the targets too, when it is short enough (the join must hold all of it: a part is never compared)."""
     if (not loose and numbers is None) or not longest:
         return []
     texts: dict[str, list[str]] = {}
     for piece in found.pieces:
-        if piece.owner.startswith("events|"):
+        if piece.owner.startswith(("events|", "materials|")):  # a material's piece: its start and end
             texts.setdefault(piece.owner, []).append(piece.text)
-    chain = [Link(owner, "\n".join(parts)) for owner, parts in texts.items()]
-    return joined_splits(chain, lambda text: spelled_in(text, loose, numbers), longest)
+
+    def spelled(text: str) -> str | None:
+        return spelled_in(text, loose, numbers)
+
+    events = [owner for owner in texts if owner.startswith("events|")]
+    chain = [Link(owner, "\n".join(texts[owner])) for owner in events]
+    in_order = {frozenset(pair) for pair in zip(events, events[1:], strict=False)}  # joined_splits reads those
+    others = sorted(tuple(sorted(pair)) for pair in found.neighbours
+                    if len(pair) == 2 and pair not in in_order and all(o in texts for o in pair))
+    pairs = [(Link(a, "\n".join(texts[a])), Link(b, "\n".join(texts[b]))) for a, b in others]
+    return joined_splits(chain, spelled, longest) + pair_splits(pairs, spelled, longest)

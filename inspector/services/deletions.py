@@ -21,7 +21,7 @@ import aiosqlite
 
 from inspector.domain.canonical import keyed_digest
 from inspector.domain.deletion import CHECKED, NOT_CHECKED, reason_code
-from inspector.domain.deletion_recurrence import fingerprints
+from inspector.domain.deletion_recurrence import fingerprints, letter_fingerprints
 from inspector.domain.errors import Refusal
 from inspector.domain.plurals import counted as _n
 from inspector.domain.sif import identity_digest
@@ -266,7 +266,8 @@ async def delete(store: Store, request: str, *, actor: str, session: str | None 
             else keyed_digest(store.digest_key, reason.encode("utf-8")),
             "warnings": len(cov.warnings), "context_version": version, "goal_revision": int(row[1]),
             # keyed digests of the values removed, so a later import can tell one arriving again
-            "value_digests": fingerprints(cov.values, digester(store.digest_key)),
+            "value_digests": sorted({*fingerprints(cov.values, digester(store.digest_key)),
+                                     *letter_fingerprints(cov.values, digester(store.digest_key))}),
             "status_set": {"type": "deletion_request", "identity": [sid, request], "status": "done"}})])
     cov.status = "done"
     truncated = await checkpoint(store)
