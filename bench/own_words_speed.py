@@ -22,6 +22,9 @@ CASES = {
     "30 MB log lines": LOG * 375_000,
     "5 MB log on one line (records; )": "Here: " + LOG.replace("\n", "; ") * 60_000 + "Never delete the backups.",
     "5 MB fenced blocks": "```\nx\n```\n" * 500_000,
+    "5 MB Python tracebacks": ('Traceback (most recent call last):\n  File "/app/x.py", line 12, in <module>\n'
+                               "    main()\nValueError: batch too large\n") * 40_000 + "Never delete the backups.\n",
+    "5 MB CSV": "".join(f"{i},order {i},2026-01-{i % 28 + 1:02d},{i * 3.5}\n" for i in range(150_000)),
     "5 MB prose lines": "We went over the export timeout again and agreed.\n" * 100_000,
     "5 MB one word": "x" * 5_000_000,
     "5 MB of 'a. ' on one line": "a. " * 1_666_666,

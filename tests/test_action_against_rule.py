@@ -9,6 +9,7 @@ are as many as the hits.
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 import pytest
@@ -20,6 +21,13 @@ from inspector.domain.survival import Fact
 
 def _bash(command: str) -> tuple[str, dict[str, Any]]:
     return "Bash", {"command": command}
+
+
+def _nested(command: str, depth: int) -> str:
+    """``command`` run through ``bash -c`` ``depth`` times, each level quoted as a shell quotes it."""
+    for _ in range(depth):
+        command = "bash -c " + shlex.quote(command)
+    return command
 
 
 CASES: list[tuple[str, str, tuple[str, dict[str, Any]], str]] = [
@@ -97,6 +105,8 @@ CASES: list[tuple[str, str, tuple[str, dict[str, Any]], str]] = [
     ("push-in-ssh", "Never push to main", _bash("ssh ci 'cd repo && git push origin main'"), "✗"),
     ("push-quoted-arg-to-python", "Never push to main", _bash("python -c 'print(\"git push origin main\")'"), ""),
     ("push-unclosed-quote", "Never push to main", _bash("git push origin main 'oops"), "?"),
+    ("push-nested-too-deep", "Never push to main", _bash(_nested("git push origin main", 8)), "?"),
+    ("push-nested-within-reach", "Never push to main", _bash(_nested("git push origin main", 3)), "✗"),
     ("rm-rf-in-heredoc-to-bash", "Do not run rm -rf", _bash("bash <<EOF\nrm -rf /tmp/x\nEOF"), "✗"),
     ("apply-patch-delete", "Do not delete the .env file",
      ("apply_patch", {"input": "*** Begin Patch\n*** Delete File: .env\n*** End Patch"}), "✗"),
@@ -119,9 +129,47 @@ CASES: list[tuple[str, str, tuple[str, dict[str, Any]], str]] = [
     ("tool-restart-nginx", "Never restart nginx", ("restart_service", {"service": "nginx"}), "✗"),
     ("tool-restart-redis", "Never restart nginx", ("restart_service", {"service": "redis"}), ""),
     ("demo-run-export", "不得修改生产库", ("run_export", {"batch": 500}), ""),
+    ("push-notification", "Never push to main", ("send_push_notification", {"message": "done"}), ""),
+    ("delete-message", "不要删除 build 目录", ("delete_message", {"message_id": 3}), ""),
+    ("git-push-tool-no-branch", "Never push to main", ("git_push", {"remote": "origin"}), "?"),
     # arguments a provider sent as text that is not JSON (kept by the importers as "_raw_arguments")
     ("raw-args-push", "Never push to main", ("Bash", {"_raw_arguments": '{"command": "git push origin main"'}), "?"),
     ("raw-args-other", "Never push to main", ("Bash", {"_raw_arguments": '{"command": "ls -la"'}), ""),
+    # rules as people write them: the words past a command, a condition, a day, a generic object
+    ("force-to-main-other-branch", "never `git push --force` to main", _bash("git push -f origin feature"), ""),
+    ("force-to-main", "never `git push --force` to main", _bash("git push -f origin main"), "✗"),
+    ("force-shared-branches", "Don't use git push -f on shared branches", _bash("git push -f origin feature"), "?"),
+    ("commit-secrets-plain-commit", "Never commit secrets", _bash("git commit -am wip"), ""),
+    ("commit-env-staged", "Do not commit .env files", _bash("git add .env && git commit -m x"), "?"),
+    ("push-without-tests", "Do not push without running tests", _bash("git push origin main"), ""),
+    ("push-main-on-friday", "Never push to main on Friday", _bash("git push origin main"), "?"),
+    ("weekend-push", "Never push to production on weekends", _bash("git push origin production"), "?"),
+    ("public-api-one-word", "Do not change the public API", ("Edit", {"file_path": "src/api.go"}), ""),
+    ("write-into-etc", "Do not write to /etc", _bash("echo x > /etc/hosts"), "✗"),
+    ("update-deps-any-edit", "Do not update dependencies", ("Edit", {"file_path": "src/main.py"}), ""),
+    ("merge-prs", "Do not merge PRs", _bash("gh pr merge 12 --squash"), "✗"),
+    ("no-verify", "Do not use --no-verify", _bash("git commit --no-verify -m x"), "✗"),
+    ("git-add-capital-a", "Never use git add -A", _bash("git add -A"), "✗"),
+    ("delete-any-files", "Do not delete any files", _bash("rm docs/blue.md"), "✗"),
+    # casual rules: a bare verb ("don't push yet"), "anything", an adjective, a relative scope
+    ("bare-push-yet", "don't push yet", _bash("git push origin feature"), "✗"),
+    ("bare-push-zh", "先不要推送", _bash("git push"), "✗"),
+    ("bare-commit-zh", "不要提交", _bash("git commit -m x"), "✗"),
+    ("commit-anything", "don't commit anything", _bash("git commit -m x"), "✗"),
+    ("bare-push-status", "don't push yet", _bash("git status"), ""),
+    ("existing-tests", "don't modify the existing tests", ("Edit", {"file_path": "tests/test_a.py"}), "✗"),
+    ("anything-else", "don't change anything else", ("Edit", {"file_path": "src/else.py"}), ""),
+    ("vendor-inside", "don't edit files in vendor/", ("Edit", {"file_path": "vendor/lib/a.go"}), "✗"),
+    ("find-exec-rm", "Do not run rm -rf", _bash("find . -name '*.tmp' -exec rm -rf {} +"), "?"),
+    ("git-clean-any", "Do not delete any files", _bash("git clean -fdx"), "✗"),
+    ("git-clean-build", "不要删除 build 目录", _bash("git clean -fdx"), "?"),
+    ("git-clean-dry", "Do not delete any files", _bash("git clean -n -d"), "·"),
+    ("git-clean-named-other", "不要删除 build 目录", _bash("git clean -fd dist/"), ""),
+    ("edit-readme-stem", "不要改 README", ("Edit", {"file_path": "/r/README.md"}), "?"),
+    ("redirect-tests-out", "Don't modify the tests", _bash("go test ./... > /tmp/tests.out"), "?"),
+    ("edit-readme-exact", "Do not edit README.md", ("Edit", {"file_path": "/r/README.md"}), "✗"),
+    ("drop-any-tables", "Don't drop any tables", ("execute_sql", {"query": "DROP TABLE sessions"}), "✗"),
+    ("delete-any-zh", "不要删除任何文件", _bash("rm notes.txt"), "✗"),
 ]
 
 
@@ -182,3 +230,56 @@ def test_the_hit_names_the_event_the_rule_and_the_words() -> None:
     assert d["code"] == "action_against_rule" and d["evt"] == "evt:2" and d["key"] == "constraint.r"
     assert d["matched"] == ["git", "push", "main"] and d["ran"] == "git push origin main" and d["said_at"] == "evt:1"
     assert "evt:2" in d["message"] and "constraint.r" in d["message"]
+
+
+def _calls(rule: str, *commands: str, failed: tuple[int, ...] = ()) -> list[tuple[int, str]]:
+    """Marks of a session's calls in order: (the call's index, mark); ``failed``: calls whose result is an error."""
+    events = [LogEvent(1, "user_message", "user", rule)]
+    for i, command in enumerate(commands):
+        events += [LogEvent(2 + 2 * i, "tool_call", "model", None, "Bash", f"c{i}", {"command": command},
+                            at="2025-05-02T10:00:00Z"),
+                   LogEvent(3 + 2 * i, "tool_result", "tool", "x", "Bash", f"c{i}", is_error=i in failed)]
+    found = acts_against_rules([Fact("constraint.r", "constraint", rule, "active", ("evt:1",), "user")], events)
+    return [((h.seq - 2) // 2, h.mark) for h in found.hits]
+
+
+@pytest.mark.parametrize(("rule", "commands", "failed", "marks"), [
+    ("Don't commit to main", ("git checkout main", "git commit -m x"), (), [(1, "✗")]),
+    ("Don't commit to main", ("git checkout -b fix", "git commit -m x"), (), []),
+    ("Don't commit to main", ("git switch main && git commit -m x",), (), [(0, "✗")]),
+    ("Don't commit to main", ("git checkout main", "git commit -m x"), (0,), [(1, "?")]),
+    ("Don't commit to main", ("git commit -m x",), (), [(0, "?")]),
+    ("Never push to main", ("git checkout -b fix", "git push"), (), []),
+    ("Never push to main", ("git checkout -b fix", "git checkout main; git push"), (), [(1, "✗")]),
+], ids=["checkout-main-commit", "branch-fix-commit", "switch-and-commit", "checkout-failed", "no-checkout",
+        "push-on-fix", "push-after-checkout-main"])
+def test_the_branch_an_earlier_checkout_chose(rule: str, commands: tuple[str, ...], failed: tuple[int, ...],
+                                               marks: list[tuple[int, str]]) -> None:
+    assert _calls(rule, *commands, failed=failed) == marks
+
+
+def _with_user(rule: str, said: str, command: str, said_first: bool = True) -> list[str]:
+    """The marks when the user says ``said`` before the call (or after it)."""
+    talk = LogEvent(2 if said_first else 4, "user_message", "user", said)
+    call = [LogEvent(3 if said_first else 2, "tool_call", "model", None, "Bash", "c1", {"command": command}),
+            LogEvent(4 if said_first else 3, "tool_result", "tool", "ok", "Bash", "c1")]
+    events = sorted([LogEvent(1, "user_message", "user", rule), talk, *call], key=lambda e: e.seq)
+    found = acts_against_rules([Fact("constraint.r", "constraint", rule, "active", ("evt:1",), "user")], events)
+    return [h.mark + (" lifted" if "lifted" in h.why() else "") for h in found.hits]
+
+
+@pytest.mark.parametrize(("rule", "said", "first", "marks"), [
+    ("Never push to main", "OK, you can push to main now.", True, ["? lifted"]),
+    ("Never push to main", "Pushing to main is fine now.", True, ["? lifted"]),
+    ("不要推送到 main 分支", "现在可以推送到 main 了。", True, ["? lifted"]),
+    ("Never push to main", "Can you push to main?", True, ["✗"]),
+    ("Never push to main", "Do not push to main, seriously.", True, ["✗"]),
+    ("Never push to main", "OK, you can push to main now.", False, ["✗"]),
+    ("Never push to main", "Great work. Now push it to main.", True, ["? lifted"]),
+    ("Do not run rm -rf", "ok, run rm -rf build", True, ["? lifted"]),
+    ("Never push to main", "Did you push to main?", True, ["✗"]),
+], ids=["lifted-can", "lifted-fine", "lifted-zh", "a-question-lifts-nothing", "restated", "lifted-after-the-call",
+        "asked-for", "asked-for-command", "a-question-asks-for-nothing"])
+def test_a_rule_the_user_lifted_before_the_call_is_a_question(rule: str, said: str, first: bool,
+                                                                marks: list[str]) -> None:
+    assert _with_user(rule, said, "rm -rf build" if "rm" in rule else "git push origin main", first) == marks

@@ -193,3 +193,37 @@ def test_a_rule_no_call_can_show_is_said_not_checked_never_passed(tmp_path: Path
         ("constraint.prod", 1), ("constraint.writes", 1)]
     plain = _check(store)[1]
     assert "rules: constraint.prod (“不得修改生产库”) not checked against the 1 tool call after it" in plain
+
+
+def test_the_calls_time_comes_from_the_store(tmp_path: Path) -> None:
+    """"Don't deploy on Friday": the call's time is read from the event's ``at`` (UTC); Thursday
+    08:00 UTC is Friday nowhere (UTC+14 makes it 22:00 Thursday), Friday 10:00 UTC is Friday."""
+    store = _store(tmp_path, ["./deploy.sh", "./deploy.sh"], [_rule("constraint.friday", "Don't deploy on Friday")])
+    (session,) = json.loads(_check(store, "--json")[1])["sessions"]
+    assert not [w for w in session["warnings"] if w["code"].startswith("action_rule")]  # both on 2025-05-01
+    lines = (tmp_path / "s.jsonl").read_text(encoding="utf-8").replace("2025-05-01T08:04:00Z", "2025-05-02T10:00:00Z")
+    (tmp_path / "f.jsonl").write_text(lines, encoding="utf-8")
+    friday = str(tmp_path / "f.db")
+    assert CliRunner().invoke(cli, ["import", str(tmp_path / "f.jsonl"), "--into", friday],
+                              env={"INSPECTOR_REVIEWER": "alice"}).exit_code == 0
+    (session,) = json.loads(_check(friday, "--json")[1])["sessions"]
+    assert [(w["code"], w["evt"]) for w in session["warnings"] if w["code"].startswith("action_rule")] == [
+        ("action_rule_unsure", "evt:4")]
+
+
+def test_a_rule_the_user_lifted_before_the_call_leaves_a_question(tmp_path: Path) -> None:
+    """"Never push to main" at evt:1, "OK, you can push to main now." at evt:2, the push at evt:3: ?."""
+    _store(tmp_path, [], [_rule("constraint.push", "Never push to main")])  # writes s.jsonl, the file read below
+    lines = (tmp_path / "s.jsonl").read_text(encoding="utf-8").splitlines()
+    more = [_event(2, "user_message", content="OK, you can push to main now."), *_bash(3, "git push origin main")]
+    (tmp_path / "l.jsonl").write_text("\n".join(lines[:3] + [json.dumps(x) for x in more] + lines[3:]) + "\n",
+                                      encoding="utf-8")
+    lifted = str(tmp_path / "l.db")
+    assert CliRunner().invoke(cli, ["import", str(tmp_path / "l.jsonl"), "--into", lifted],
+                              env={"INSPECTOR_REVIEWER": "alice"}).exit_code == 0
+    code, out = _check(lifted, "--json")
+    (session,) = json.loads(out)["sessions"]
+    (said,) = [w for w in session["warnings"] if w["code"].startswith("action_rule")]
+    assert code == 0 and session["action_against_rule"] == []
+    assert (said["code"], said["evt"], said["lifted_at"]) == ("action_rule_unsure", "evt:3", "evt:2")
+    assert "may have lifted the rule, or asked for the act, at evt:2" in said["message"]

@@ -17,7 +17,8 @@ from inspector.store.schema import FORMAT_VERSION
 from inspector.ui.app import InspectorApp
 from inspector.ui.dialogs import MessageDialog
 from inspector.ui.review_dialog import ReasonDialog
-from tests.test_app import settle
+from inspector.ui.widgets.header_bar import HeaderBar
+from tests.test_app import settle, text_of
 from tests.test_format_upgrade_said import _folder, _version
 from tests.test_older_store_busy_said import _to_format_8
 from tests.test_review_dialog import _review
@@ -48,6 +49,7 @@ async def test_the_app_shows_an_older_store_and_a_refused_act_leaves_it(sample_s
         await settle(app, pilot)
         said = [text for title, text in heard if title == "Older store"]
         assert said and "has store format 8: shown as format 9" in said[0] and "until your first change" in said[0]
+        assert "format 8" in text_of(app.screen.query_one(HeaderBar))  # and in the header, while it lasts
         dialog = await _review(app, pilot, "cand-space")  # accept is refused: exact_fields_changed
         await pilot.press("a")
         await settle(app, pilot)
@@ -75,6 +77,9 @@ async def test_the_first_change_in_the_app_upgrades_the_older_store_and_says_so(
         await pilot.press("enter")
         await settle(app, pilot)
         assert dialog.view is not None and dialog.view.validation.status == "rejected"
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert "format 8" not in text_of(app.screen.query_one(HeaderBar))  # upgraded: the header says it no more
         said = [text for title, text in heard if title == "Store format upgraded"]
         assert len(said) == 1 and f"upgraded store format 8 → {FORMAT_VERSION}" in said[0].lower(), said
     assert _version(sample_store) == FORMAT_VERSION

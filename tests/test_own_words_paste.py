@@ -123,3 +123,21 @@ def test_a_pretty_printed_json_paste_is_a_paste() -> None:
                       for i in range(40_000)], indent=2)
     read = facts_own_words.user_reading("Here is the export:\n" + doc + "\nNever delete the backups.\n")
     assert "Never delete the backups." in read.text and not read.own_skipped
+
+
+def test_a_pasted_traceback_and_a_pasted_csv_are_pastes() -> None:
+    """A traceback's indented code lines and its exception line go with its frames; a CSV's fields
+    are tokens: both 5 MB pastes leave the rule after them read, and nothing of the user's skipped."""
+    frame = ('Traceback (most recent call last):\n  File "/app/x.py", line 12, in <module>\n    main()\n'
+             '  File "/app/x.py", line 8, in main\n    run(batch=500)\nValueError: batch too large\n')
+    csv = "id,name,created,amount\n" + "".join(f"{i},order {i},2026-01-{i % 28 + 1:02d},{i * 3.5}\n"
+                                              for i in range(150_000))
+    for paste in (frame * 30_000, csv):
+        read = facts_own_words.user_reading("It failed again:\n" + paste + "Never delete the backups.\n")
+        assert "Never delete the backups." in read.text and not read.own_skipped
+
+
+def test_an_indented_line_of_the_users_among_prose_stays_theirs() -> None:
+    message = "My plan:\n  - keep the cache warm\n  - ship on Friday\n" + "We talked it over.\n" * 5_000
+    runs = facts_own_words._runs(message)
+    assert all(not pasted for _, _, pasted in runs)

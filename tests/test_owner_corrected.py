@@ -96,3 +96,12 @@ def test_a_text_written_after_the_correction_is_judged_as_any(tmp_path: Path) ->
     assert code == 1 and s["verdict"] == "failed"
     assert [f["code"] for f in s["drift"] if f.get("key") == "goal.main"] == ["protected_missing"]
     assert [f["code"] for f in s["survival"] if f.get("key") == "goal.main"] == ["fact_missing"]
+
+
+def test_a_decision_the_owner_corrected_after_the_text_is_a_question_too() -> None:
+    gen = GenerationText(1, "recursive", "Edited export.go.", (), ("evt:1",), (), (1, 4), 1)
+    state = [StateFact("decision.export", "decision", "stream the export", "active", ("ledger:3",), "owner",
+                       alternatives=("page the export",))]
+    assert [f.code for f in find_drift(gen, state) if f.key == "decision.export"] == [CODE]
+    later = GenerationText(2, "recursive", "Edited export.go.", (), ("evt:1",), (), (1, 4), 5)
+    assert [f.code for f in find_drift(later, state) if f.key == "decision.export"] == ["protected_missing"]

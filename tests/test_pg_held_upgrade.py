@@ -79,3 +79,14 @@ def test_verify_refuses_an_older_pg_store_than_format_6_and_leaves_it(pg_samples
     verified = CliRunner().invoke(cli, ["verify", pg_samples, "--json"])
     assert verified.exit_code == 3 and json.loads(verified.stdout)["error"]["code"] == "format_upgrade_needed"
     assert _version(pg_samples) == 5
+
+
+def test_a_pg_store_whose_number_was_lowered_behind_the_tool_is_said_so(pg_samples: str) -> None:
+    """The samples (format 9) numbered 5: the upgrade meets format 6's tables. It was "not a readable
+    store: relation "reasoning_search" already exists"; now SQLite's ``format_number_differs``."""
+    asyncio.run(_set_version(pg_samples, 5))
+    read = CliRunner().invoke(cli, ["sessions", pg_samples, "--json"])
+    assert read.exit_code == 3, read.output
+    error = json.loads(read.stdout)["error"]
+    assert error["code"] == "format_number_differs" and "says it is store format 5" in error["message"]
+    assert _version(pg_samples) == 5  # the step's transaction rolled back

@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import select
 import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from contextlib import closing
 from pathlib import Path
@@ -109,7 +111,17 @@ def _follow(transcript: Path, store: Path, tmp_path: Path, name: str) -> subproc
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", INSPECTOR_REVIEWER="lin",
                INSPECTOR_DATA_DIR=str(tmp_path / "data"), INSPECTOR_CONFIG_DIR=str(tmp_path / "config"))
     return subprocess.Popen([sys.executable, "-m", "inspector", "follow", str(transcript), "--into", str(store)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _attached(child: subprocess.Popen[str]) -> None:
+    """Wait for the follow's first printed event: it prints the events it holds once it is attached
+    (its catch-up's opens and the follower's own are done), so a file moved in from here is one it
+    has open — not one its attach would open."""
+    assert child.stdout is not None
+    ready, _, _ = select.select([child.stdout], [], [], 90)
+    assert ready and child.stdout.readline(), child.poll()
+    threading.Thread(target=child.stdout.read, daemon=True).start()  # the rest drained: the pipe never fills
 
 
 def _imports(store: Path) -> list[list[int]]:
@@ -121,8 +133,11 @@ def _imports(store: Path) -> list[list[int]]:
 def _wait_for(check: Any, children: list[subprocess.Popen[str]], seconds: float = 90) -> None:
     deadline = time.monotonic() + seconds
     while not check():
-        assert all(c.poll() is None for c in children) and time.monotonic() < deadline, \
-            [c.communicate() for c in children]
+        if not all(c.poll() is None for c in children) or time.monotonic() >= deadline:
+            for child in children:  # a follower still running would keep communicate() waiting for ever
+                if child.poll() is None:
+                    child.kill()
+            pytest.fail(str([c.communicate(timeout=30)[1] for c in children]))
         time.sleep(0.1)
 
 
@@ -136,15 +151,35 @@ def test_the_store_replaced_under_a_running_follow_is_said_and_the_new_file_left
     assert CliRunner().invoke(cli, ["import", str(NEW_SESSION), "--into", str(other)]).exit_code == 0
     kept = other.read_bytes()
     child = _follow(transcript, store, tmp_path, "one")
-    _wait_for(lambda: store.exists() and len(_imports(store)) >= 1, [child])
+    _attached(child)
     shutil.move(other, store)  # `mv other.db s.db` under the follow
     with transcript.open("ab") as fh:
         fh.write(b"".join(lines[20:30]))
     _, err = child.communicate(timeout=90)
     assert child.returncode == 1, err
-    assert "Traceback" not in err and "was replaced by another file while it was open; nothing was written" in err
+    assert "Traceback" not in err and "was replaced by another file while it was open" in err, err
     assert store.read_bytes() == kept  # the file moved in: not a byte of the follow's in it
     assert CliRunner().invoke(cli, ["verify", str(store)]).exit_code == 0
+
+
+def test_the_store_replaced_under_a_follow_with_nothing_appended_is_said_at_its_next_look(tmp_path: Path) -> None:
+    """Before: with nothing appended the follow went on, silently, following into the file moved away."""
+    lines = REAL.read_bytes().splitlines(keepends=True)
+    work = tmp_path / "work"
+    work.mkdir()
+    transcript, store = work / "t.jsonl", work / "s.db"
+    transcript.write_bytes(b"".join(lines[:20]))
+    other = tmp_path / "other.db"
+    assert CliRunner().invoke(cli, ["import", str(NEW_SESSION), "--into", str(other)]).exit_code == 0
+    child = _follow(transcript, store, tmp_path, "one")
+    _attached(child)
+    shutil.move(other, store)
+    try:
+        _, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 1 and "was replaced by another file while it was open" in err, err
 
 
 def test_two_follows_of_one_transcript_into_one_store_both_go_on(tmp_path: Path) -> None:
@@ -157,6 +192,8 @@ def test_two_follows_of_one_transcript_into_one_store_both_go_on(tmp_path: Path)
     transcript.write_bytes(b"".join(lines[:20]))
     assert CliRunner().invoke(cli, ["import", str(transcript), "--into", str(store)]).exit_code == 0
     children = [_follow(transcript, store, tmp_path, name) for name in ("one", "two")]
+    for child in children:  # the events are printed by whoever imports them: drained, the pipes never fill
+        threading.Thread(target=child.stdout.read, daemon=True).start()  # type: ignore[union-attr]
     time.sleep(3)  # both attached (Python's start), neither has anything to import yet
     for line in lines[20:]:
         with transcript.open("ab") as fh:
@@ -196,3 +233,38 @@ def test_the_clock_set_back_after_the_act_that_upgraded_an_older_store(sample_st
     assert done.exit_code == 0, done.output
     report = json.loads(done.stdout)
     assert report["ok"] and report["clock_went_back"][0]["at"] == "2099-11-30T12:00:00.000000Z"
+
+
+async def test_a_read_only_open_leaves_nothing_beside_the_store(sample_store: Path) -> None:
+    """Before: opened read-only (on purpose, or a file without write permission on a writable folder)
+    a current store's read left an empty -wal and a 32 KiB -shm beside it."""
+    from inspector.services.sessions import list_sessions
+
+    before = _folder(sample_store)
+    async with await open_store(sample_store, read_only=True) as store:
+        assert len(await list_sessions(store)) == 6
+    assert _folder(sample_store) == before
+
+
+async def test_a_read_only_open_never_removes_a_log_another_process_took_up(sample_store: Path) -> None:
+    """The log and index a read-only look made are removed at close only when no other process has
+    the store open (the index's DMS lock): a writer that opened it meanwhile keeps them, and its commit."""
+    from inspector.services.sessions import list_sessions
+
+    holder_code = ("import sqlite3, sys, time\n"
+                   f"db = sqlite3.connect({str(sample_store)!r}, isolation_level=None)\n"
+                   "db.execute('SELECT count(*) FROM sessions').fetchall()\n"
+                   "print('open', flush=True)\n"
+                   "sys.stdin.readline()\n"
+                   "db.execute(\"INSERT INTO store_meta(key, value) VALUES ('holder', 'kept')\")\n"
+                   "db.close()\n")
+    async with await open_store(sample_store, read_only=True) as store:
+        assert len(await list_sessions(store)) == 6
+        holder = subprocess.Popen([sys.executable, "-c", holder_code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  text=True)
+        assert holder.stdout is not None and holder.stdout.readline() == "open\n"
+    assert Path(f"{sample_store}-shm").exists()  # the holder's now: not removed under it
+    holder.communicate("go\n", timeout=60)
+    assert holder.returncode == 0
+    with closing(sqlite3.connect(sample_store)) as db:
+        assert db.execute("SELECT value FROM store_meta WHERE key = 'holder'").fetchone() == ("kept",)

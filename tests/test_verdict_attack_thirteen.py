@@ -70,7 +70,9 @@ def test_a_count_in_words_is_judged_against_the_run_it_cites(judged: dict) -> No
     ("The failure at evt:3 was fixed.", False), ("Nothing failed (evt:7).", False), ("没有失败（evt:7）。", False),
     ("go test ./... still fails (evt:7).", True), ("The last run (evt:7) is unresolved.", True),
     ("The discount test does not pass yet (evt:7).", True), ("压测命中率 0.71，未达标（evt:3）。", True),
-    ("最后一次运行（evt:7）仍然失败，未解决。", True), ("It has not been fixed (evt:7); 2 errors remain.", True)])
+    ("最后一次运行（evt:7）仍然失败，未解决。", True), ("It has not been fixed (evt:7); 2 errors remain.", True),
+    ("`make lint` exited with code 2 (evt:5).", True), ("`make lint` exited with code 0 (evt:5).", False),
+    ("The push was rejected (evt:5).", True), ("Nothing was rejected (evt:5).", False), ("退出码为 1（evt:5）。", True)])
 def test_a_citation_names_a_failure_only_where_it_says_it_failed(text: str, said: bool) -> None:
     assert says_failed(text.casefold()) is said
 
@@ -106,3 +108,15 @@ def test_a_count_citing_a_run_that_ran_no_test_is_judged_against_none_passing() 
     assert not output_misstated("3 tests pass (evt:3).", runs) and not output_misstated("3 tests pass.", runs)
     jest = [ToolRun(3, "npx jest", "PASS a.test.js\nTests:       3 passed, 3 total"), ToolRun(7, "npx jest", JEST_NONE)]
     assert output_misstated("All 3 tests pass (evt:7).", jest)
+
+
+def test_a_citation_repeated_thousands_of_times_is_read_to_a_bound_and_never_cleared_by_it() -> None:
+    """A text citing the failing run thousands of times in sentences that say nothing of it names nothing;
+    past the bound the rest is not read, so the failure stays unnamed (✗), never named by the repetition."""
+    from inspector.domain.said import Said
+    from inspector.domain.said_failures import mentioned_anywhere
+
+    flood = Said.of("go test ./... passed evt:7 " * 5000)
+    assert mentioned_anywhere(flood, ["evt:7", "go test ./..."], ("go test ./...",)) is None
+    told = Said.of("go test ./... passed evt:7 " * 50 + "Then go test ./... fails again (evt:7).")
+    assert mentioned_anywhere(told, ["evt:7", "go test ./..."], ("go test ./...",)) is not None

@@ -106,6 +106,12 @@ def test_completion_claims_are_held_against_the_runs_in_range_only() -> None:
     body = _runs((2, 'gh pr create --body "all tests pass"', "https://github.com/o/r/pull/3", False))
     assert [f.code for f in completion_findings(1, Said.of("测试全部通过。"), body, None, True)] == ["completion_unshown"]
     assert completion_findings(1, Said.of("Deployed v2 to production."), (), None, True) == []  # no run: not read
+    status = _runs((2, "git status", "clean", False))
+    for user, shown_by_user in (("I merged it myself this morning.", True), ("Can you check it was merged?", False),
+                                ("It is not merged yet, please wait.", False), ("我已经合并了。", True),
+                                ("已合并，谢谢。", True)):
+        got = completion_findings(1, Said.of("The PR was merged."), status, None, True, ((1, user),))
+        assert (got == []) is shown_by_user, user
 
 
 def test_a_path_the_range_moved_or_a_changed_file_named_in_another_folder(tmp_path: Path) -> None:
@@ -136,8 +142,10 @@ def test_what_the_user_chose_is_proposed_and_what_only_looks_like_a_choice_is_no
     assert stated("Set the notarize timeout to 45m.") == ("Set the notarize timeout to 45m", [], "value")
     assert stated("不用 Redis，改用 Memcached") == ("用 Memcached", ["Redis"], "against")
     assert stated("把超时改成 45 分钟") == ("把超时改成 45 分钟", [], "value")
+    assert stated("我们决定用 PostgreSQL") == ("我们决定用 PostgreSQL", [], "choice")
     for nothing in ("the hook uses go run instead of entire", "let's start there first", "can you set it to 5?",
-                    "I would rather not", "no, then it's good", "Let's go with option B"):
+                    "I would rather not", "no, then it's good", "Let's go with option B", "我倾向 A，但运维担心维护成本。",
+                    "两个维度共同决定表示。", "保留判断做完，接着决定原文怎么留。"):
         assert stated(nothing) is None, nothing
 
     def ev(seq: int, kind: str, text: str) -> LogEvent:

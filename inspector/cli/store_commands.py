@@ -130,6 +130,11 @@ async def verify_cmd(store: Path, head: str | None, full: bool, forget: bool, as
     return EXIT_OK if report.ok else EXIT_REFUSED
 
 
+# A `ledger` line of an imported sif file is chained as written, not made here: "state.confirm maria",
+# stamped with the import's time when the line had none, read as maria's act of today (newuser-19).
+_FROM_FILE = "  from a sif file: a claim, not an act made here"
+
+
 @click.command("ledger")
 @sole_store_argument
 @click.option("--session", help="Only this session's entries.")
@@ -147,7 +152,7 @@ async def ledger_cmd(store: Path, session: str | None, limit: int | None, as_jso
         wide = column_cells([e["session"] or "-" for e in entries], 1, SESSION_CELLS)
         return [f"L{e['seq']:<5} {e['at'][:19]}  {fitted(e['kind'], 18)} {fitted(e['actor'], 14)} "
                 f"{fitted(e['session'] or '-', wide)} "
-                f"{e['hash'][:12]}" for e in entries] or ["(no entries)"]
+                f"{e['hash'][:12]}{_FROM_FILE if e.get('source') == 'sif' else ''}" for e in entries] or ["(no entries)"]
 
     emit(entries, as_json, human)
     return EXIT_OK

@@ -26,11 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.call_acts import args_text, call_act
+from inspector.domain.call_acts import args_text, branch_after, call_act
 from inspector.domain.logevents import LogEvent
 from inspector.domain.rule_acts import RuleAct, rule_act
-from inspector.domain.said import norm_phrase
-from inspector.domain.said_forbidden import _PROHIBITION, forbidden_of
+from inspector.domain.said import Said, norm_phrase
+from inspector.domain.said_forbidden import _PROHIBITION, forbidden_done, forbidden_of
+from inspector.domain.said_lifted import lifted_elsewhere
 from inspector.domain.survival import UNTRUSTED_WRITERS, Fact
 
 RULE_KINDS = ("constraint", "permission")
@@ -55,6 +56,7 @@ class RuleHit:
     ran: str  # the command or path, as the call has it
     reason: str
     result: str  # the call's result: "ok", "error", "no result"
+    lifted: tuple[int, str] | None = None  # a user message before the call that may lift the rule: (seq, sentence)
 
     @property
     def mark(self) -> str:
@@ -62,7 +64,7 @@ class RuleHit:
         run is "·" (listed, no verdict); everything else that may break a rule is "?"."""
         if self.verdict == "dry_run":
             return "·"
-        if self.verdict == "against" and self.status == "active" and self.said_at is not None:
+        if self.verdict == "against" and self.status == "active" and self.said_at is not None and not self.lifted:
             return "✗"
         return "?"
 
@@ -70,12 +72,17 @@ class RuleHit:
         """Why the mark is what it is, in a sentence's tail."""
         if self.verdict == "dry_run":
             return "a dry run: the call asks only to show what it would do, so no verdict"
+        if self.lifted is not None:
+            return (f"the user may have lifted the rule, or asked for the act, at evt:{self.lifted[0]} before the call "
+                    f"(“{_cut(self.lifted[1])}”)"
+                    + (f"; {self.reason}" if self.verdict == "unsure" else ""))
         if self.verdict == "unsure":
             return self.reason
         if self.status != "active":
             return "the rule is pending (unconfirmed): it binds nothing until confirmed, so ? and not ✗"
         if self.said_at is None:
-            return "the rule cites no event, so whether the call came after it is not known"
+            return ("the rule cites no event of the log (a correction's ledger entry, or none), so whether the "
+                    "agent had been told it before the call is not known")
         return f"after the rule was said at evt:{self.said_at}"
 
     def message(self) -> str:
@@ -92,6 +99,7 @@ class RuleHit:
                 "rule_status": self.status, "rule": self.rule,
                 "said_at": f"evt:{self.said_at}" if self.said_at is not None else None, "act": self.act,
                 "matched": list(self.matched), "ran": self.ran, "reason": self.why(), "result": self.result,
+                "lifted_at": f"evt:{self.lifted[0]}" if self.lifted else None,
                 "message": self.message()}
 
 
@@ -114,6 +122,9 @@ def acts_against_rules(facts: list[Fact], events: list[LogEvent]) -> RuleActs:
     calls = [e for e in events if e.kind == "tool_call"]
     results = {e.call_id: e for e in events if e.kind == "tool_result" and e.call_id}
     rules: list[tuple[Fact, RuleAct, int | None]] = []
+    lifts: dict[int, tuple[int, str] | None] = {}  # by the rule's place in ``rules``: read at its first hit
+    read: dict[int, Said] = {}  # each user message read once, whatever the number of rules
+    said = [e for e in events if e.kind == "user_message" and e.trust == "user" and e.content]
     for f in facts:
         if f.kind not in RULE_KINDS or f.status not in ("active", "pending") or f.detail.get("stale_behind"):
             continue
@@ -128,13 +139,22 @@ def acts_against_rules(facts: list[Fact], events: list[LogEvent]) -> RuleActs:
         out.checked.append({"key": f.key, "act": act.words(),
                             "calls_read": sum(1 for c in calls if said_at is None or c.seq > said_at),
                             "said_at": f"evt:{said_at}" if said_at is not None else None})
+    branch: str | None = None  # the branch an earlier git checkout/switch chose (None: not known)
     for c in calls:  # each call's command line is read once, for every rule (call_acts caches the reading)
-        for f, act, said_at in rules:
+        for n, (f, act, said_at) in enumerate(rules):
             if said_at is not None and c.seq <= said_at:
                 continue
-            found = call_act(act, c.tool, c.args, c.at)
+            found = call_act(act, c.tool, c.args, c.at, branch)
             if found is not None:
-                out.hits.append(_hit(f, act, said_at, c, found, results.get(c.call_id)))
+                if n not in lifts:
+                    lifts[n] = _lifted(f.value, said, said_at, read)
+                lift = lifts[n]
+                out.hits.append(_hit(f, act, said_at, c, found, results.get(c.call_id),
+                                     lift if lift is not None and lift[0] < c.seq else None))
+        moved = branch_after(c.tool, c.args, branch)
+        if moved != branch:  # a checkout whose result failed, or has none yet, leaves the branch unknown
+            result = results.get(c.call_id)
+            branch = moved if result is not None and not result.is_error else None
     out.hits.sort(key=lambda h: (h.seq, h.key))
     for f in facts:  # a prohibition whose act no call can show: listed with the calls it was not read against
         if (f.kind in RULE_KINDS and f.status in ("active", "pending") and not f.detail.get("stale_behind")
@@ -151,10 +171,29 @@ def _forbids(value: str) -> bool:
     return forbidden_of(value) is not None or _PROHIBITION.search(norm_phrase(value)) is not None
 
 
-def _hit(f: Fact, act: RuleAct, said_at: int | None, call: LogEvent, found: Any, result: LogEvent | None) -> RuleHit:
+def _hit(f: Fact, act: RuleAct, said_at: int | None, call: LogEvent, found: Any, result: LogEvent | None,
+         lifted: tuple[int, str] | None) -> RuleHit:
     outcome = "no result" if result is None else "error" if result.is_error else "ok"
     return RuleHit(call.seq, call.call_id, call.tool, f.key, f.kind, f.status, f.value, said_at, act.words(),
-                   found.verdict, found.matched, found.ran or _ran(call), found.reason, outcome)
+                   found.verdict, found.matched, found.ran or _ran(call), found.reason, outcome, lifted)
+
+
+def _lifted(value: str, said: list[LogEvent], said_at: int | None, read: dict[int, Said]) -> tuple[int, str] | None:
+    """The first user message after the rule that lifts or permits what it forbids ("OK, you can push
+    to main now", "现在可以推送到 main 了": said_lifted's reading) or asks for it ("Now push it to main":
+    said_forbidden's reading of an instruction), neither of which a question or the rule restated
+    passes, as (seq, sentence); a call after it is "?", not ✗ — the reading is of words."""
+    for e in said:
+        if said_at is not None and e.seq <= said_at:
+            continue
+        if e.seq not in read:
+            read[e.seq] = Said.of(e.content or "", [])
+        # lifted or permitted ("you can push to main now"), or asked for ("now push it to main": an
+        # instruction of the user's own; said_forbidden reads a question or a denial as nothing)
+        hit = lifted_elsewhere(read[e.seq], value, []) or forbidden_done(read[e.seq], value)
+        if hit is not None:
+            return e.seq, hit.sentence
+    return None
 
 
 def _ran(call: LogEvent) -> str:

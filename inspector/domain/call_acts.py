@@ -16,10 +16,12 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from inspector.domain.call_kinds import kind_act
+from inspector.domain.call_input import MAX_DEPTH
+from inspector.domain.call_kinds import day_check, kind_act
 from inspector.domain.call_targets import (
     CallAct,
     argv_words,
+    branch_switch,
     dry_run,
     git_sub,
     positionals,
@@ -43,13 +45,14 @@ _PATCH_PATH = re.compile(r"^\*\*\* (Update|Add|Delete) File: (.+)$|^\+\+\+ (?:b/
 RANK = {"against": 3, "unsure": 2, "dry_run": 1}
 
 
-def call_act(act: RuleAct, tool: str | None, args: Any, at: str | None) -> CallAct | None:
+def call_act(act: RuleAct, tool: str | None, args: Any, at: str | None, branch: str | None = None) -> CallAct | None:
     """The strongest reading of one call against ``act`` (against, then unsure, then dry run)."""
-    found = [r for r in _readings(act, tool, args, at) if r is not None]
-    return max(found, key=lambda r: RANK[r.verdict]) if found else None
+    found = [r for r in _readings(act, tool, args, at, branch) if r is not None]
+    return day_check(act, max(found, key=lambda r: RANK[r.verdict]), at) if found else None
 
 
-def _readings(act: RuleAct, tool: str | None, args: Any, at: str | None) -> list[CallAct | None]:
+def _readings(act: RuleAct, tool: str | None, args: Any, at: str | None,
+              branch: str | None) -> list[CallAct | None]:
     name = (tool or "").lower()
     raw = args.get("_raw_arguments") if isinstance(args, dict) else None
     if isinstance(raw, str):  # not JSON (builder.parse_arguments kept the text): the act's words, read as text
@@ -60,14 +63,15 @@ def _readings(act: RuleAct, tool: str | None, args: Any, at: str | None) -> list
                             "read as text, not as what it runs")]
         return []
     out: list[CallAct | None] = []
-    for c in shell_commands(name, args):
-        out.append(_command(act, c, at))
+    for c in shell_commands(name, args):  # in order: "git switch main && git commit" commits on main
+        out.append(_command(act, c, at, branch))
+        branch = branch_switch(c.argv) or branch
     if name in EDIT_TOOLS and act.kind in ("modify", "delete"):
         out += [_path_act(act, path, how) for path, how in edited_paths(name, args)]
     if act.kind in ("drop", "delete", "modify") and _is_sql_tool(name):
         out += [_sql_act(act, stmt) for stmt in sql_statements(_strings(args))]
     elif not out and name not in EDIT_TOOLS and not _is_shell(name):
-        out.append(tool_act(act, name, args, at))
+        out.append(tool_act(act, name, args))
     return out
 
 
@@ -115,13 +119,16 @@ def _is_sql_tool(name: str) -> bool:
     return any(w in name for w in ("sql", "query", "database")) or name.startswith("db_")
 
 
-def _strings(args: Any) -> list[str]:
+def _strings(args: Any, depth: int = 0) -> list[str]:
+    """Every string in a call's arguments (as deep as call_input reads: a hostile nesting is cut)."""
     if isinstance(args, str):
         return [args]
+    if depth >= MAX_DEPTH:
+        return []
     if isinstance(args, dict):
-        return [s for v in args.values() for s in _strings(v)]
+        return [s for v in args.values() for s in _strings(v, depth + 1)]
     if isinstance(args, list):
-        return [s for v in args for s in _strings(v)]
+        return [s for v in args for s in _strings(v, depth + 1)]
     return []
 
 
@@ -130,19 +137,27 @@ def _shown(argv: tuple[str, ...]) -> str:
     return text if len(text) <= 200 else text[:199] + "…"
 
 
-def _command(act: RuleAct, c: SimpleCommand, at: str | None) -> CallAct | None:
+def branch_after(tool: str | None, args: Any, branch: str | None) -> str | None:
+    """The branch the repository is on after this call, as its ``git checkout``/``git switch`` say
+    (``branch``: before it; None: not known)."""
+    for c in shell_commands((tool or "").lower(), args):
+        branch = branch_switch(c.argv) or branch
+    return branch
+
+
+def _command(act: RuleAct, c: SimpleCommand, at: str | None, branch: str | None = None) -> CallAct | None:
     if not c.argv:
         return None
     if act.kind == "command":
         found = _command_form(act, c)
     elif act.kind == "push":
-        found = _push(act, c)
+        found = _push(act, c, branch)
     elif act.kind in ("drop", "delete", "modify") and c.argv[0] in ("psql", "mysql", "sqlite3", "mariadb", "duckdb"):
         found = next((r for r in (_sql_act(act, s) for s in sql_statements(sql_of_call(c.argv))) if r), None)
         if found is None and act.kind != "drop":
             found = _targets(act, c)
     else:
-        found = _targets(act, c) if act.kind in ("delete", "modify", "drop") else kind_act(act, c, at)
+        found = _targets(act, c) if act.kind in ("delete", "modify", "drop") else kind_act(act, c, at, branch)
     if found is None:
         return None
     why = found.reason
@@ -160,6 +175,11 @@ def _command_form(act: RuleAct, c: SimpleCommand) -> CallAct | None:
     head, *rest = act.command
     if head in c.wrappers:
         return CallAct("against", (head,), "", "")
+    if head.startswith("-"):  # "do not use --no-verify": the flag, on whatever command
+        flags = [w for w in act.command if w.startswith("-")]
+        if all(any(a.lower() == f or a.lower().startswith(f + "=") for a in c.argv[1:]) for f in flags):
+            return CallAct("against", (c.argv[0], *flags), "", "")
+        return None
     argv = list(c.argv)
     if head != argv[0]:
         return None
@@ -168,12 +188,12 @@ def _command_form(act: RuleAct, c: SimpleCommand) -> CallAct | None:
         argv = ["git", *([sub] if sub else []), *tail]
     flags = [w for w in rest if w.startswith("-")]
     words = [w for w in rest if not w.startswith("-")]
-    have = short_letters(argv[1:], argv[0])
+    have = {x.lower() for x in short_letters(argv[1:], argv[0])}  # the rule's words are lower-cased (-A: -a)
     for f in flags:
         if f.startswith("--"):
-            if not any(a == f or a.startswith(f + "=") for a in argv[1:]):
+            if not any(a.lower() == f or a.lower().startswith(f + "=") for a in argv[1:]):
                 return None
-        elif not set(f[1:]) <= have:
+        elif not set(f[1:].lower()) <= have:
             return None
     pos = positionals(argv[1:])
     i, matched = 0, [head, *flags]
@@ -196,7 +216,7 @@ def _command_form(act: RuleAct, c: SimpleCommand) -> CallAct | None:
     return CallAct("against", tuple(matched), "", "")
 
 
-def _push(act: RuleAct, c: SimpleCommand) -> CallAct | None:
+def _push(act: RuleAct, c: SimpleCommand, branch: str | None = None) -> CallAct | None:
     """``git push``: its remote and the branches its refspecs write (``HEAD:main``, ``+main``,
     ``refs/heads/main``), forced or not."""
     if c.argv[0] != "git":
@@ -215,6 +235,9 @@ def _push(act: RuleAct, c: SimpleCommand) -> CallAct | None:
     matched = ["git", "push"] + (["--force"] if act.force else [])
     if not act.objects:
         return CallAct("against", tuple(matched), "", "")
+    if act.vague:  # "on shared branches": which branches those are is not in the call
+        return CallAct("unsure", tuple(matched + sorted(dests)), "", f"the rule names {' '.join(act.objects)} "
+                       "branches; whether the call's are among them is not in it")
     hits = [o for o in act.objects if o in dests or o == remote]
     if len(hits) == len(act.objects):
         return CallAct("against", tuple(matched + hits), "", "")
@@ -224,6 +247,10 @@ def _push(act: RuleAct, c: SimpleCommand) -> CallAct | None:
     if any(a in ("--all", "--mirror", "--branches") for a in tail):
         return CallAct("unsure", tuple(matched), "", "pushes every branch, which may include "
                        + " ".join(act.objects))
+    if not refspecs and branch is not None:  # the current branch, as an earlier checkout chose it
+        if branch in act.objects:
+            return CallAct("against", tuple(matched + [branch]), "", "")
+        return None
     if not refspecs:
         return CallAct("unsure", tuple(matched), "", "pushes the current branch (or its upstream), which the call "
                        "does not name: it may be " + " ".join(act.objects))
@@ -275,23 +302,48 @@ def _targets(act: RuleAct, c: SimpleCommand) -> CallAct | None:
 def _on_target(act: RuleAct, targets: list[str]) -> CallAct | None:
     if not act.objects:
         return CallAct("against", tuple(targets[:3]), "", "")
+    if targets == ["*"]:  # git clean with no path: every untracked file, whichever they are
+        return CallAct("unsure", ("*",), "", "removes every untracked file, which may include "
+                       + " ".join(act.objects))
     exact: list[str] = []
     inside: list[str] = []
+    stems: list[str] = []
     for t in targets:
         path = t.strip().rstrip("/").removeprefix("./").lower()
         parts = [p for p in path.split("/") if p]
         base = parts[-1] if parts else path
-        for o in act.objects:
-            if path == o or path.endswith("/" + o) or base.lstrip(".") == o or base.rsplit(".", 1)[0] == o and "." in base:
-                exact.append(t)
-            elif o in parts[:-1] or ("/" in o and ("/" + o + "/") in ("/" + path + "/")):
-                inside.append(t)
+        named = [_names(path, base, o) for o in act.objects]  # every object word must name the target
+        if all(n == "exact" for n in named):
+            exact.append(t)
+        elif all(n in ("exact", "inside") for n in named):
+            inside.append(t)
+        elif all(named):
+            stems.append(t)
     if exact:
         return CallAct("against", tuple(dict.fromkeys(exact)), "", "")
+    if inside and act.kind == "modify":  # writing a file inside the folder the rule names is writing there
+        return CallAct("against", tuple(dict.fromkeys(inside)), "", "")
     if inside:
         return CallAct("unsure", tuple(dict.fromkeys(inside)), "", f"acts on a path inside {act.objects[0]!r}, "
                        "not on it whole")
+    if stems:  # "README" and README.md, "tests" and tests.out: the name without its extension
+        return CallAct("unsure", tuple(dict.fromkeys(stems)), "", f"acts on {stems[0]!r}, whose name less its "
+                       f"extension is the rule's {' '.join(act.objects)!r}: the same file or another")
     return None
+
+
+def _names(path: str, base: str, word: str) -> str:
+    """How a target path names an object word: "exact" (it is the thing: ``build``, ``/a/build``,
+    ``.env``, ``package.json``), "inside" (a path under it: ``build/app.o``), "stem" (its name less
+    the extension: ``README.md`` for "README"), or ""."""
+    if path == word or path.endswith("/" + word) or base.lstrip(".") == word:
+        return "exact"
+    parts = path.split("/")
+    if word in parts[:-1] or ("/" in word and ("/" + word + "/") in ("/" + path + "/")):
+        return "inside"
+    if "." in base.lstrip(".") and base.rsplit(".", 1)[0] == word:
+        return "stem"
+    return ""
 
 
 def args_text(args: Any) -> str:

@@ -29,14 +29,14 @@ _INSTALLERS = {"pip": ("install",), "pip3": ("install",), "npm": ("install", "i"
 _SERVICES = frozenset({"systemctl", "service", "docker", "supervisorctl", "pm2", "brew"})
 _SERVICE_VERBS = {"restart": ("restart",), "重启": ("restart",), "stop": ("stop", "kill"), "停止": ("stop", "kill"),
                   "关闭": ("stop", "kill"), "kill": ("kill", "stop"), "shutdown": ("shutdown",), "reboot": ("reboot",)}
-_WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
-def kind_act(act: RuleAct, c: SimpleCommand, at: str | None) -> CallAct | None:
+def kind_act(act: RuleAct, c: SimpleCommand, at: str | None, branch: str | None = None) -> CallAct | None:
     """``c`` against a rule of kind deploy, install, commit, merge or restart."""
     argv = c.argv
     if act.kind == "deploy":
-        return _deploy(act, argv, at)
+        return _deploy(act, argv)
     if act.kind == "install":
         return _install(act, argv)
     if act.kind in ("commit", "merge") and argv[0] in ("git", "gh"):
@@ -46,6 +46,8 @@ def kind_act(act: RuleAct, c: SimpleCommand, at: str | None) -> CallAct | None:
         words = ("git" if argv[0] == "git" else "gh", sub)
         if not act.objects:
             return CallAct("against", words, "", "")
+        if act.kind == "commit" and branch is not None:  # the branch an earlier checkout chose
+            return CallAct("against", (*words, branch), "", "") if branch in act.objects else None
         if act.kind == "merge" and argv[0] == "git" and all(o in positionals(tail) for o in act.objects):
             return CallAct("unsure", words, "", f"merges {' '.join(act.objects)} into the current branch, which the "
                            "call does not name (the rule forbids merging into it)")
@@ -53,10 +55,31 @@ def kind_act(act: RuleAct, c: SimpleCommand, at: str | None) -> CallAct | None:
                        + " ".join(act.objects))
     if act.kind == "restart":
         return _restart(act, argv)
+    if act.kind == "commit_content" and argv[0] == "git":
+        return _commit_content(act, argv)
     return None
 
 
-def _deploy(act: RuleAct, argv: tuple[str, ...], at: str | None) -> CallAct | None:
+def _commit_content(act: RuleAct, argv: tuple[str, ...]) -> CallAct | None:
+    """"Do not commit .env": a ``git commit`` naming the path is the act; a ``git add`` of it stages
+    what the next commit takes (?); a commit naming no path commits what was staged (not read)."""
+    sub, tail = git_sub(list(argv))
+    if sub not in ("add", "commit"):
+        return None
+    if not act.objects:  # "don't commit anything": every commit
+        return CallAct("against", ("git", "commit"), "", "") if sub == "commit" else None
+    paths = positionals(tail, takes_value=("-m", "--message", "-F", "--file", "-C", "-c", "--author", "--date"))
+    low = [(p, p.lower().rstrip("/").rsplit("/", 1)[-1]) for p in paths]
+    hit = [p for p, base in low for o in act.objects if base.lstrip(".") == o or base.rsplit(".", 1)[0] == o
+           or base == o]
+    if not hit:
+        return None
+    if sub == "add":
+        return CallAct("unsure", ("git", "add", *hit), "", "stages it; the commit that follows is the act")
+    return CallAct("against", ("git", "commit", *hit), "", "")
+
+
+def _deploy(act: RuleAct, argv: tuple[str, ...]) -> CallAct | None:
     heads = [a.rsplit("/", 1)[-1].lower() for a in argv[:3]]
     sub = positionals(argv[1:])[:1]
     named = next((h for h in heads if "deploy" in h or "release" in h and h.endswith(".sh")), None)
@@ -65,16 +88,6 @@ def _deploy(act: RuleAct, argv: tuple[str, ...], at: str | None) -> CallAct | No
     words = (argv[0], *(sub[:1] if named is None else [named] if named != argv[0] else []))
     tokens = argv_words(argv)
     missing = [o for o in act.objects if o not in tokens]
-    if act.weekday is not None:
-        day = _WEEKDAY_NAMES[act.weekday]
-        if at is None:
-            return CallAct("unsure", words, "", f"the call has no time: whether it ran on a {day} is not known")
-        days = days_somewhere(at)
-        if days is None:
-            return CallAct("unsure", words, "", f"the call's time {at!r} could not be read")
-        if act.weekday not in days:
-            return None
-        return CallAct("unsure", words, "", f"at {at}: a {day} in some time zone (the user's is not in the log)")
     if missing:
         return CallAct("unsure", words, "", f"a deploy; the call does not name {missing[0]!r}, so where it "
                        "deploys is not in it")
@@ -90,6 +103,23 @@ def days_somewhere(at: str) -> set[int] | None:
     if t.tzinfo is None:  # a time without its zone: read as UTC, as the importers write times
         t = t.replace(tzinfo=UTC)
     return {(t + timedelta(hours=h)).utctimetuple().tm_wday for h in (-12, 0, 14)}
+
+
+def day_check(act: RuleAct, found: CallAct | None, at: str | None) -> CallAct | None:
+    """A rule bound to days ("on Friday", "on weekends"): a call on none of them in any time zone is
+    not the act; one that may be (the user's zone is not in the log), or whose time is unknown, is ?."""
+    if found is None or not act.days:
+        return found
+    named = " or ".join(WEEKDAY_NAMES[d] for d in act.days)
+    days = days_somewhere(at) if at else None
+    if at and days is not None and not set(act.days) & days:
+        return None
+    if found.verdict != "against":
+        return found
+    why = (f"the call's time is not known, so whether it ran on a {named} is not" if not at else
+           f"the call's time {at!r} could not be read" if days is None else
+           f"at {at}: a {named} in some time zone (the user's is not in the log)")
+    return CallAct("unsure", found.matched, found.ran, why)
 
 
 def service_verbs(verb: str) -> tuple[str, ...]:
@@ -152,4 +182,4 @@ def _restart(act: RuleAct, argv: tuple[str, ...]) -> CallAct | None:
     return None
 
 
-__all__ = ["days_somewhere", "kind_act", "service_verbs"]
+__all__ = ["WEEKDAY_NAMES", "day_check", "days_somewhere", "kind_act", "service_verbs"]

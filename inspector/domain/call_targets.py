@@ -37,6 +37,21 @@ def git_sub(argv: list[str]) -> tuple[str, list[str]]:
     return (argv[i], argv[i + 1:]) if i < len(argv) else ("", [])
 
 
+def branch_switch(argv: tuple[str, ...]) -> str | None:
+    """The branch a ``git checkout`` / ``git switch`` moves to (``-b``/``-c`` new ones too), or None;
+    ``git checkout -- file`` and a checkout of paths move nowhere."""
+    if not argv or argv[0] != "git":
+        return None
+    sub, tail = git_sub(list(argv))
+    if sub not in ("checkout", "switch") or "--" in tail:
+        return None
+    for i, a in enumerate(tail):
+        if a in ("-b", "-B", "-c", "-C", "--create", "--force-create") and i + 1 < len(tail):
+            return tail[i + 1].lower()
+    pos = positionals(tail, takes_value=("--track", "-t", "--orphan"))
+    return pos[0].lower() if len(pos) == 1 else None
+
+
 def positionals(words: list[str] | tuple[str, ...], takes_value: tuple[str, ...] = ()) -> list[str]:
     """The words that are not flags (nor a flag's value, for the flags named), past ``--`` all."""
     out: list[str] = []
@@ -136,6 +151,8 @@ def targets_of(kind: str, c: SimpleCommand) -> tuple[str, list[str]] | None:
             if sub == "branch" and any(a in ("-d", "-D", "--delete") or re.fullmatch(r"-[a-zA-Z]*[dD][a-zA-Z]*", a)
                                        for a in tail):
                 return "git branch -D", positionals(tail)
+            if sub == "clean" and {"f", "n"} & short_letters(tail, "git"):  # -f removes, -n shows (a dry run)
+                return "git clean", positionals(tail, takes_value=("-e", "--exclude")) or ["*"]
             if sub == "push" and ("--delete" in tail or "-d" in tail):
                 return "git push --delete", positionals(tail)[1:]
             if sub == "push" and any(p.startswith(":") for p in positionals(tail)[1:]):
@@ -169,5 +186,5 @@ def targets_of(kind: str, c: SimpleCommand) -> tuple[str, list[str]] | None:
     return None
 
 
-__all__ = ["CallAct", "argv_words", "dry_run", "git_sub", "positionals", "short_letters", "sql_of_call",
+__all__ = ["CallAct", "argv_words", "branch_switch", "dry_run", "git_sub", "positionals", "short_letters", "sql_of_call",
            "sql_statements", "targets_of"]

@@ -6,8 +6,10 @@ A tool's name says the act when one of its words (split at ``_``, ``-``, ``.``) 
 ("push", "delete", "deploy"…; for a command rule, every word of the command); its arguments say the
 target when a value equals the rule's object word (``refs/heads/main`` is ``main``, a path's last
 part is the file). A name that says the act and arguments that name another target (``"branch":
-"dev"``) are not the act; a name that says it with no target argument at all is ``unsure`` ("?"):
-the call does not show whether it is the rule's target. Pure, stdlib only.
+"dev"``) are not the act; a version-control tool (``git``, ``github``… in its name) that says a
+push, merge or commit with no target argument at all is ``unsure`` ("?"); any other tool naming no
+target is not read (``delete_message`` deletes no folder; ``send_push_notification`` pushes no
+branch). Pure, stdlib only.
 """
 
 from __future__ import annotations
@@ -15,20 +17,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from inspector.domain.call_kinds import days_somewhere, service_verbs
+from inspector.domain.call_kinds import service_verbs
 from inspector.domain.call_targets import CallAct
 from inspector.domain.rule_acts import RuleAct
 
+# a push, merge or commit tool is one of a version-control host's: its name says so
+_VCS = frozenset("git github gitlab bitbucket gitea repo repository branch pr pull".split())
 _VERBS = {"push": {"push"}, "delete": {"delete", "remove", "rm", "destroy"}, "drop": {"drop", "truncate"},
           "deploy": {"deploy", "publish", "release"}, "merge": {"merge"}, "install": {"install"},
           "commit": {"commit"}}
 TARGET_KEYS = frozenset({"branch", "ref", "head", "base", "target_branch", "name", "path", "file_path", "file",
                          "table", "service", "target", "environment", "env", "namespace", "package", "packages",
                          "stage", "cluster", "database", "db"})
-_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
-def tool_act(act: RuleAct, name: str, args: Any, at: str | None) -> CallAct | None:
+def tool_act(act: RuleAct, name: str, args: Any) -> CallAct | None:
     """``act`` read in a call of the tool ``name`` (lower-cased) with ``args``, or None."""
     words = {w for w in re.split(r"[^a-z0-9]+", name) if w}
     if act.kind == "command":
@@ -45,13 +48,9 @@ def tool_act(act: RuleAct, name: str, args: Any, at: str | None) -> CallAct | No
     verbs = set(service_verbs(act.verb)) if act.kind == "restart" else _VERBS.get(act.kind, set())
     if not verbs & words:
         return None
+    if act.kind in ("push", "merge", "commit") and not _VCS & words:
+        return None  # "send_push_notification" pushes no branch
     said = next(iter(verbs & words))
-    if act.weekday is not None:
-        days = days_somewhere(at) if at else None
-        if days is not None and act.weekday not in days:
-            return None
-        return CallAct("unsure", (name,), name, f"on a {_DAYS[act.weekday]} in some time zone, or its time is "
-                       "not known (the user's time zone is not in the log)")
     if not act.objects:
         return CallAct("against", (name,), name, "")
     values = _values(args)
@@ -59,7 +58,9 @@ def tool_act(act: RuleAct, name: str, args: Any, at: str | None) -> CallAct | No
         return CallAct("against", (name, *act.objects), name, "")
     if isinstance(args, dict) and any(k.lower() in TARGET_KEYS for k in args):
         return None  # it names its target, and it is another
-    return CallAct("unsure", (name,), name, f"a {said} call naming no target: it may act on "
+    if act.kind not in ("push", "merge", "commit"):
+        return None  # "delete_message": a verb this generic names no kind of target the rule's is
+    return CallAct("unsure", (name,), name, f"a {said} call naming no branch: it may act on "
                    + " ".join(act.objects))
 
 

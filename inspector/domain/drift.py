@@ -14,8 +14,15 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_finding import Finding as Finding  # re-exported: services, UI, report
+from inspector.domain.drift_finding import not_repeated
 from inspector.domain.drift_headline import NOT_JUDGED as NOT_JUDGED  # re-exported: services, UI, report
-from inspector.domain.drift_headline import UNTRUSTED_WRITERS, facts_not_judged, identifier_findings, judged_once
+from inspector.domain.drift_headline import (
+    UNTRUSTED_WRITERS,
+    beside_failed,
+    facts_not_judged,
+    identifier_findings,
+    judged_once,
+)
 from inspector.domain.drift_headline import headline as headline  # re-exported: CLI, UI, tests
 from inspector.domain.drift_plans import departure_plans, owner_values
 from inspector.domain.drift_roster import gate_of, roster_for
@@ -42,9 +49,6 @@ from inspector.domain.said_scope import scope_open
 from inspector.domain.said_suite_green import suite_green_finding
 from inspector.domain.textnorm import bounded, norm
 from inspector.domain.vocabulary import OWNER_ONLY_KINDS
-
-# Warnings left out of a generation that already has a finding (said_completion, said_stale_path).
-BESIDE_FAILED = frozenset({"completion_unshown", "path_misplaced", "value_misstated"})
 
 
 @lru_cache(maxsize=16384)
@@ -155,9 +159,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     unresolved = gen.unresolved
     for fact in state:
         if fact.status != "active":
-            # A pending decision is an undecided question — unless the extractor proposed it from the
-            # user's own choice (a pick, "use X, not Y"): that one awaits confirmation, it is no dispute,
-            # and survival judges it like every pending proposal (verdict-real-five).
+            # Not the extractor's: a user's choice awaiting confirmation is no dispute (verdict-real-five).
             if (fact.kind == "decision" and fact.status == "pending" and fact.value not in unresolved
                     and fact.writer != EXTRACTOR):
                 flattened_found.append(Finding("dispute_flattened", fact.key,
@@ -190,9 +192,11 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
                                                 "cannot tell whether it says the same (a person or --judge can)."
                                                 if other_language(fact.value, said) else "")))
         elif kind == "decision" and fact.alternatives and not _decision_named(said, fact):
-            missing_found.append(Finding("protected_missing", fact.key,
-                                         f"generation {gen.generation} names neither the decision “{fact.value}” "
-                                         f"({fact.key}) nor its alternatives: the choice is gone."))
+            late = corrected_after(fact.sources, gen.written_at) if claim is None else None
+            missing_found.append(owner_note(gen.generation, fact.key, kind, fact.value, late, replaced_in(
+                fact.replaced, said.in_text)) if late is not None else Finding(
+                "protected_missing", fact.key, f"generation {gen.generation} names neither the decision "
+                f"“{fact.value}” ({fact.key}) nor its alternatives: the choice is gone."))
         elif kind == "open_issue" and fact.value not in unresolved:
             closed_found.append(Finding("open_issue_closed", fact.key,
                                         f"the open issue “{fact.value}” is not among generation {gen.generation}'s "
@@ -218,10 +222,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
     findings += judged_once(findings, said_findings)
     findings += whole_text_findings(gen.generation, gen.text, said, state, findings, ctx, gen.covers)
     findings += identifier_findings(gen.generation, gen.text, ctx)
-    if any(f.severity == "finding" for f in findings):
-        # A completion or a path the rules cannot tell about ("?") changes nothing beside a ✗, which already
-        # sends the reviewer to the text; a corrected generation without the ✗ is judged with them.
-        findings = [f for f in findings if not (f.code in BESIDE_FAILED and f.severity == "warning")]
+    findings = beside_failed(findings)
     unjudged = facts_not_judged(gen.generation, state)
     if unjudged is not None:
         findings.append(unjudged)
@@ -233,7 +234,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("unsourced_assertion", claim.get("key"),
                                     f"the claim about {claim.get('key')} cites no sources.", "warning"))
     # F12: a finding quotes the summary's sentence in the summary's own characters, not its normal form.
-    return [_own_words(f, gen.text) if f.where or f.words else f for f in findings]
+    return [_own_words(f, gen.text) if f.where or f.words else f for f in not_repeated(findings)]
 
 
 def _own_words(f: Finding, text: str) -> Finding:

@@ -58,6 +58,9 @@ class DriftContext:
     # Every tool result with its command and output (said_output_numbers: a number a summary
     # repeats from an output, compared with the output).
     tool_runs: tuple[ToolRun, ...] = ()
+    # The user's messages (seq, text): a user who says "I merged it" shows the merge a summary
+    # claims (said_completion).
+    user_said: tuple[tuple[int, str], ...] = ()
     _established: dict[Any, int | None] = field(default_factory=dict, compare=False,
                                                                         hash=False, repr=False)
 

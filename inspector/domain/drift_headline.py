@@ -58,6 +58,18 @@ def identifier_findings(generation: int, text: str, ctx: DriftContext) -> list[F
                     f"{why}, so the rule cannot say whether they are invented.", "warning", words=names)]
 
 
+# Warnings left out of a generation that already has a finding (said_completion, said_stale_path,
+# output_said_values): a "?" changes nothing beside a ✗, which already sends the reviewer to the text;
+# a corrected generation without the ✗ is judged with them.
+BESIDE_FAILED = frozenset({"completion_unshown", "path_misplaced", "value_misstated"})
+
+
+def beside_failed(findings: list[Finding]) -> list[Finding]:
+    if not any(f.severity == "finding" for f in findings):
+        return findings
+    return [f for f in findings if not (f.code in BESIDE_FAILED and f.severity == "warning")]
+
+
 # Warnings that say a rule could not judge what it read: a generation with one of them is never
 # shown as all-clear (the Drift tab's "?", check's "?"): a sentence whose reference the rules
 # cannot resolve, and names the summary gives that the log cannot confirm.
@@ -124,5 +136,5 @@ def facts_not_judged(generation: int, state: list[StateFact]) -> Finding | None:
                    f"({kinds}); survival shows whether the text kept them.", "warning")
 
 
-__all__ = ["NOT_JUDGED", "UNTRUSTED_WRITERS", "drift_verdict", "facts_not_judged", "headline", "identifier_findings",
+__all__ = ["BESIDE_FAILED", "NOT_JUDGED", "UNTRUSTED_WRITERS", "beside_failed", "drift_verdict", "facts_not_judged", "headline", "identifier_findings",
            "judged_once"]

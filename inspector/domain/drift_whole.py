@@ -91,7 +91,7 @@ def whole_text_findings(generation: int, text: str, said: Said, state: list[Any]
     numbers a tool's output contradicts (``output_misstated``, verdict-ten), whatever the records."""
     numbers = output_findings(generation, text, ctx.tool_runs, covers, said) if ctx is not None else []
     if ctx is not None and ctx.evidence is not None:  # verdict-real-five: an act no event shows
-        numbers += completion_findings(generation, said, ctx.tool_runs, covers, ctx.evidence_whole)
+        numbers += completion_findings(generation, said, ctx.tool_runs, covers, ctx.evidence_whole, ctx.user_said)
         numbers += stale_path_findings(generation, said, ctx.evidence, ctx.evidence_whole, ctx.tool_runs, covers)
         numbers += said_value_findings(generation, said, text, ctx.evidence, ctx.evidence_whole, ctx.tool_runs, covers)
     judged, named_ones = _judged(state)

@@ -40,10 +40,12 @@ _LOG_START = re.compile(
     r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}|\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|"
     r"FATAL|CRITICAL|NOTICE)\b|at [\w$.<>]+\(|File \"[^\"]+\", line \d+|Traceback \(most recent|[\w./\\-]+\.\w+:\d+(?::\d+)?:|"
     r"0x[0-9a-fA-F]{4,}|[+-]{3} |@@ |\$ |> |#\d+ |\||[{}\[\]]+,?\s*$|\"[^\"\n]{0,200}\"\s*[:,]?\s*$|\"[^\"\n]{0,200}\"\s*:|"
-    r"-?\d[\d.eE+-]*,?\s*$|(?:true|false|null),?\s*$)")
+    r"-?\d[\d.eE+-]*,?\s*$|(?:true|false|null),?\s*$|(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b[:(]|"
+    r"panic: |goroutine \d+ )")
 _MACHINE = re.compile(r"[\d=/\\_{}\[\]<>|@#$%^&*]|:\S")
 _SPLIT = re.compile(r"(?<=[.;!?。；！？])[ \t]+")
 _RULE_WORDS = wordlist("constraint")
+_TOKEN_CUT = re.compile(r"[\s,;|]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,13 +66,19 @@ def _log_shaped(segment: str) -> bool:
         return False
     if not _LOG_START.match(s):
         tokens = s.split()
+        if len(tokens) < 3 and ("," in s or ";" in s or "|" in s):  # fields of a CSV or a table row count too
+            tokens = [t for t in _TOKEN_CUT.split(s) if t]
         if len(tokens) < 3 or sum(1 for t in tokens if _MACHINE.search(t)) * 2 < len(tokens):
             return False
-    return _RULE_WORDS.first(s.casefold()) is None
+    return not _holds_rule(s)
+
+
+def _holds_rule(s: str) -> bool:
+    return _RULE_WORDS.first(s.casefold()) is not None
 
 
 def _segments(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, kind) over the whole text, kind "blank", "fence", "log" or "own"."""
+    """(start, end, kind) over the whole text, kind "blank", "fence", "log", "indent" or "own"."""
     out: list[tuple[int, int, str]] = []
     pos, fenced = 0, False
     for line in text.splitlines(keepends=True):
@@ -88,7 +96,13 @@ def _segments(text: str) -> list[tuple[int, int, str]]:
         elif not line.strip():
             out.append((start, end, "blank"))
         elif len(line) < LONG_LINE:
-            out.append((start, end, "log" if _log_shaped(line) else "own"))
+            # an indented line (a traceback's code line, a wrapped record) goes with the log lines around
+            # it, unless it holds a rule's words; anywhere else it is the user's
+            kind = "log" if _log_shaped(line) else "indent" if line[0] in " \t" and not _holds_rule(line) else "own"
+            if kind == "own" and out and out[-1][2] == "own" and out[-1][1] == start:
+                out[-1] = (out[-1][0], end, "own")  # one segment for a paragraph of the user's
+            else:
+                out.append((start, end, kind))
         else:  # a pasted log on one line ("…status=500; 2026-01-06T…"): its sentences and records
             at = start
             for m in _SPLIT.finditer(line):
@@ -102,7 +116,7 @@ def _segments(text: str) -> list[tuple[int, int, str]]:
 
 def _runs(text: str) -> list[tuple[int, int, bool]]:
     """(start, end, pasted) runs covering the text: a fence, or RUN_MIN log-shaped segments with
-    only blank lines between, is pasted; everything else is the user's own."""
+    only blank or indented lines between, is pasted; everything else is the user's own."""
     segs = _segments(text)
     marks = [kind == "fence" for _, _, kind in segs]
     i = 0
@@ -111,7 +125,7 @@ def _runs(text: str) -> list[tuple[int, int, bool]]:
             i += 1
             continue
         j, logs, last = i, 0, i
-        while j < len(segs) and segs[j][2] in ("log", "blank"):
+        while j < len(segs) and segs[j][2] in ("log", "blank", "indent"):
             if segs[j][2] == "log":
                 logs, last = logs + 1, j
             j += 1

@@ -66,8 +66,10 @@ _VALUE = re.compile(r"^(?:please\s+)?(?:set|change|make|bump|raise|lower|increas
 _ZH_AGAINST = re.compile(r"(?:^|[，,])\s*(?:我们|咱们)?(?:还是|就|改|统一)?用(?P<x>[^，。；,;！]{1,30}?)(?:而不是|，\s*(?:不要|别|不)用)"
                          r"(?P<y>[^，。；,;！]{1,30})|不(?:要)?用(?P<y2>[^，。；,;！]{1,30})[，,]\s*(?:改|还是|就)?用"
                          r"(?P<x2>[^，。；,;！]{1,30})")
-_ZH_CHOICE = re.compile(r"(?:我们|咱们)?(?:决定(?:了)?(?:用|采用|改用)?|就用|还是用|改用|统一用|我(?:更)?倾向于?|我更喜欢)"
-                        r"(?P<x>[^，。；,;！？?]{2,40})")
+# A Chinese choice opens its clause, and "决定" needs a choosing verb after it: "决定了该走哪条路径"
+# and "决定说明采用了什么" (expository text, the seeds) choose nothing.
+_ZH_CHOICE = re.compile(r"(?:^|[，,]\s*)(?:(?:我们|咱们|我)?决定(?:了)?(?:用|采用|改用)|(?:我们|咱们)?(?:就用|还是用|改用|统一用)|"
+                        r"我(?:更)?倾向于?|我更喜欢)\s*(?P<x>[^，。；,;！？?]{2,40})")
 _ZH_VALUE = re.compile(r"把(?P<what>[^，。；,;！？?]{1,20}?)(?:改成|改为|设为|设成|调到|调成|设置为|设置成|限制在|控制在)\s*"
                        r"(?P<n>\d[\d.]*\s?[^\s，。；,;！？?]{0,4})")
 
@@ -123,8 +125,8 @@ def stated(sentence: str) -> tuple[str, list[str], str] | None:
     if m is not None and _NUMBER.search(m.group("n")):
         return _clean(m.group()), [], "value"
     m = _ZH_CHOICE.search(s)
-    if m is not None:
-        return _clean(m.group()), [], "choice"
+    if m is not None and not _LABEL.fullmatch(m.group("x").strip(" .!。")):
+        return _clean(m.group().lstrip("，, ")), [], "choice"
     return None
 
 

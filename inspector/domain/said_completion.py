@@ -22,6 +22,9 @@ read):
   build is green", "测试全部通过"): a test or build run (its command names a runner: ``go test``,
   ``pytest``, ``make``…) whose result did not fail.
 
+The user saying it in range shows it too ("I merged it myself", "已经部署好了": the same past forms,
+in a sentence of theirs that does not ask, deny or plan it): the user saw the act.
+
 A claim counts when its clause does not deny, hedge, plan or ask it (``said_suite_green``'s
 reading: "has not been re-run yet", "should be merged", "once deployed" claim nothing). Not read:
 a range holding no tool result at all (a conversation, a sif/1 record of messages only): it records
@@ -41,7 +44,7 @@ and a sif/1 session need not log every act its summary reports (the attack sets'
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from inspector.domain.drift_finding import Finding
@@ -143,8 +146,8 @@ class _Shown:
     created: frozenset[str]  # numbers a PR- or issue-creating call printed
 
     @classmethod
-    def of(cls, runs: Iterable[ToolRun]) -> _Shown:
-        done: set[str] = set()
+    def of(cls, runs: Iterable[ToolRun], user_said: Iterable[str] = ()) -> _Shown:
+        done: set[str] = set(_reported(user_said))
         said: dict[str, list[frozenset[str]]] = {}
         created: set[str] = set()
         tested = rerun = False
@@ -161,6 +164,19 @@ class _Shown:
                 if a.says is not None and a.says.search(r.output):
                     said.setdefault(a.name, []).append(_numbers(r.output))
         return cls(frozenset(done), said, tested, rerun, frozenset(created))
+
+
+def _reported(texts: Iterable[str]) -> Iterator[str]:
+    """The acts the user reports done in their own sentences ("I merged it", "已部署好了"): not asked,
+    not denied, not planned — the user saw it, so it shows the act as a result would."""
+    for text in texts:
+        for sentence in re.split(r"(?<=[.!?。！？])\s+|\n+", text):
+            if not sentence.strip() or _QUESTION.search(sentence):
+                continue
+            for a in _ACTS:
+                m = a.claim.search(sentence)
+                if m is not None and not (NOT_SAID.search(sentence[:m.start()]) or _NOTHING.search(sentence[:m.start()])):
+                    yield a.name
 
 
 def shown(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
@@ -194,27 +210,36 @@ def made_in_range(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
 
 
 def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], covers: tuple[int, int] | None,
-                        whole: bool | None) -> list[Finding]:
-    """``completion_unshown`` for each claimed completion no event in the range shows: a finding
-    where the range is where it had to happen (a whole log, or an object the range made), else a
-    warning ("?")."""
+                        whole: bool | None, user_said: tuple[tuple[int, str], ...] = ()) -> list[Finding]:
+    """``completion_unshown`` for the claimed completions no event in the range shows: a finding for each
+    one on an object the range made, else one warning ("?") per act naming every such sentence (the real
+    4b7d5121 summary's four "tests passed" lines are one thing the log cannot show, not four)."""
     inside = [r for r in runs if covers is None or covers[0] <= r.seq <= covers[1]]
     if not inside:  # a range with no tool result records no act at all: nothing to hold a claim against
         return []
     found = claims(said)
     if not found:
         return []
-    seen = _Shown.of(inside)
+    seen = _Shown.of(inside, (t for seq, t in user_said if covers is None or covers[0] <= seq <= covers[1]))
     out: list[Finding] = []
+    unsure: dict[str, list[Claim]] = {}
     for c in found:
         if shown(c, seen):
             continue
-        decided = made_in_range(c, seen)
-        why = ("the PR it names was created in the range, so a merge would come after it, inside the range"
-               if decided else "the log may begin after it (it continues an earlier conversation), so the rule "
-               "cannot tell whether it happened" if whole is not True else "the act may have been done outside "
-               "the agent's tools, so the rule cannot tell whether it happened — a person must read it")
-        out.append(Finding(CODE, None, f"generation {generation} says “{c.words}” in “{c.sentence}”, but no event "
-                           f"in its range shows {c.act} (no call doing it, no result saying it); {why}.",
-                           "finding" if decided else "warning", words=(c.words,), where=c.sentence))
+        if made_in_range(c, seen):
+            out.append(Finding(CODE, None, f"generation {generation} says “{c.words}” in “{c.sentence}”, but no "
+                               f"event in its range shows {c.act} (no call doing it, no result saying it); the PR it "
+                               f"names was created in the range, so {c.act} of it would come after, inside the range.",
+                               words=(c.words,), where=c.sentence))
+        else:
+            unsure.setdefault(c.act, []).append(c)
+    why = ("the log may begin after it (it continues an earlier conversation), so the rule cannot tell whether "
+           "it happened" if whole is not True else "the act may have been done outside the agent's tools, so the "
+           "rule cannot tell whether it happened — a person must read it")
+    for act, group in unsure.items():
+        said_in = "; ".join(f"“{c.words}” in “{c.sentence}”" for c in group[:3]) + (
+            f" and {len(group) - 3} more" if len(group) > 3 else "")
+        out.append(Finding(CODE, None, f"generation {generation} says {said_in}, but no event in its range shows "
+                           f"{act} (no call doing it, no result saying it); {why}.", "warning",
+                           words=tuple(dict.fromkeys(c.words for c in group)), where=group[0].sentence))
     return out

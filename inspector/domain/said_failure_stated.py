@@ -8,7 +8,8 @@ h-d3 of the thirteenth attack). A reader of such a summary is told nothing faile
 
 Now a failure's citations — its ``evt:N`` and its command — name it only where the clause that holds one
 (else its sentence) *says* it failed: a failure word ("fails", "broke", "timed out", "error", "失败",
-"报错"…) or words to that effect ("unresolved", "does not pass yet", "still red", "missed the target", "未解决", "没通过", "未达标"), not
+"报错"…) or words to that effect ("unresolved", "does not pass yet", "still red", "missed the target", "exited with code 2",
+"non-zero", "could not build", "rejected", "未解决", "没通过", "未达标", "退出码为 1"), not
 denied ("nothing failed", "no errors", "没有失败") and not said fixed in the same breath ("the failure at
 evt:3 was fixed"). The ``sources`` list states nothing, so it names no failure. The failure's own words —
 its error line, the test or file its output names — name it wherever they stand, as before: they tell
@@ -18,6 +19,7 @@ what failed.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from inspector.domain.said import Said
 
@@ -26,8 +28,13 @@ _STATED = re.compile(
     r"did not (?:run|work|apply|succeed|pass)|didn't (?:run|work|apply|succeed|pass)|"
     r"(?:does|do|did) not pass|(?:doesn't|don't|didn't) pass|not (?:yet )?pass(?:ing|es)?|"
     r"unresolved|not (?:yet )?(?:resolved|fixed)|(?:still|is|are|stays?|went|turned) red|regress(?:ed|ion)?)(?![\w])|"
-    r"(?:missed|below|short of|under) (?:the |its |our )?(?:target|goal|threshold|bar)|"
-    r"失败|报错|出错|没跑成功|没成功|未成功|超时|异常|未解决|未修复|没通过|未通过|不通过|没有通过|未达标|没达标|不达标|未达到|没达到|没有达到")
+    r"(?<![\w])(?:(?:missed|below|short of|under) (?:the |its |our )?(?:target|goal|threshold|bar)|"
+    r"exit(?:ed|s)? (?:with )?(?:an? )?(?:exit )?(?:code |status )?[1-9]\d*|exit (?:code|status) (?:of |was |is |= ?)?[1-9]\d*|"
+    r"non-?zero|(?:could not|couldn't|cannot|can't|unable to|was not able to|wasn't able to) (?:run|build|compile|"
+    r"start|connect|finish|complete|pass|apply|find|load|reach)|rejected|refused|denied|aborted|killed|"
+    r"panick?ed|hung|hangs)(?![\w])|"
+    r"失败|报错|出错|没跑成功|没成功|未成功|超时|异常|未解决|未修复|没通过|未通过|不通过|没有通过|未达标|没达标|不达标|未达到|没达到|没有达到|"
+    r"退出码\s*(?:为|是)?\s*[1-9]|崩溃|被拒绝|无法")
 # A failure word denied just before it ("nothing failed", "no errors", "did not fail", "没有失败").
 _DENIED = re.compile(r"(?:\b(?:no|nothing|none|zero|0|never|not|without|any|n't)\s+(?:\w+\s+)?|没有|未|无|没)$")
 # Said fixed in the same clause ("the failure at evt:3 was fixed"): not a failure that stands.
@@ -46,24 +53,40 @@ def says_failed(text: str) -> bool:
     return _undenied(_STATED, _DENIED, text) and not _undenied(_FIXED, _FIX_DENIED, text)
 
 
-def _clause(sentence: str, at: int) -> str:
-    starts = [m.end() for m in _CLAUSE.finditer(sentence, 0, at)]
-    end = _CLAUSE.search(sentence, at)
-    return sentence[starts[-1] if starts else 0:end.start() if end else len(sentence)]
+_JOINED = 3  # sentences an ellipsis may join ("go test ./... FAILED": the splitter ends one at "./...")
+
+
+def _sentence(said: Said, i: int) -> tuple[str, list[int], bool]:
+    """Sentence ``i`` (joined to the next while it ends in an ellipsis), where its clauses start, and
+    whether it says something failed — worked out once per sentence (every citation in it asks)."""
+    def read() -> tuple[str, list[int], bool]:
+        spans = said.sentences
+        text, j = spans[i].text, i
+        while text.rstrip().endswith(("...", "…")) and j + 1 < len(spans) and j - i < _JOINED:
+            j += 1
+            text += spans[j].text
+        return text, [0, *(m.end() for m in _CLAUSE.finditer(text))], says_failed(text)
+
+    return said.remember(("failure_stated", i), read)
 
 
 def stated_at(said: Said, pos: int) -> bool:
     """Whether the citation at ``pos`` of the summary's text stands where the summary says it failed: in
-    its clause, else anywhere in its sentence."""
+    its sentence, or — when a fix word elsewhere in the sentence denies it there — in its own clause."""
     i = said.sentence_index(pos)
-    spans = said.sentences
-    if i < 0 or pos >= spans[i].end:
+    if i < 0 or pos >= said.sentences[i].end:
         return False
-    text = spans[i].text
-    while text.rstrip().endswith(("...", "…")) and i + 1 < len(spans):  # "go test ./... FAILED": one sentence
-        i += 1
-        text += spans[i].text
-    return says_failed(_clause(text, pos - spans[said.sentence_index(pos)].start)) or says_failed(text)
+    text, starts, failed = _sentence(said, i)
+    if failed:
+        return True
+    at = pos - said.sentences[i].start
+    begin = starts[bisect_right(starts, at) - 1]
+    return said.remember(("failure_stated", i, begin), lambda: says_failed(_clause_from(text, begin)))
+
+
+def _clause_from(text: str, begin: int) -> str:
+    end = _CLAUSE.search(text, begin)
+    return text[begin:end.start() if end else len(text)]
 
 
 __all__ = ["says_failed", "stated_at"]

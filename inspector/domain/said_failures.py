@@ -46,6 +46,9 @@ _GENERIC_TOOLS = frozenset({"bash", "shell", "edit", "write", "read", "multiedit
                             "apply_patch", "run_terminal_cmd", "execute", "command", "terminal", "python"})
 
 
+_CITATIONS = 200  # citations of one anchor read per summary (a hostile text repeats one thousands of times)
+
+
 def mentioned_anywhere(said: Said, anchors: Iterable[str], cited: Iterable[str] = ()) -> str | None:
     """The first anchor the summary names, or that its unresolved markers hold. An ``evt:N`` and the
     anchors in ``cited`` (the failure's command) are citations: they name it only where their clause
@@ -56,18 +59,16 @@ def mentioned_anywhere(said: Said, anchors: Iterable[str], cited: Iterable[str] 
         a = norm_phrase(anchor)
         if not a:
             continue
-        if a.startswith("evt:"):  # as a whole word; none can be there when "evt:" is nowhere (asked once)
-            pos = find_word(flat, a) if said.has("evt:") else -1
-            while pos >= 0:
+        if a.startswith("evt:") or a in citations:  # an evt as a whole word; none where "evt:" is nowhere
+            find = (lambda at, a=a: find_word(flat, a, at)) if a.startswith("evt:") else (
+                lambda at, a=a: flat.find(a, at))
+            pos = find(0) if not a.startswith("evt:") or said.has("evt:") else -1
+            for _ in range(_CITATIONS):  # past so many, the rest are not read: not named, never a green
+                if pos < 0:
+                    break
                 if stated_at(said, pos):
                     return anchor
-                pos = find_word(flat, a, pos + 1)
-        elif a in citations:
-            pos = flat.find(a)
-            while pos >= 0:
-                if stated_at(said, pos):
-                    return anchor
-                pos = flat.find(a, pos + 1)
+                pos = find(pos + 1)
         elif a in flat:
             return anchor
         if a in said.unresolved:

@@ -126,11 +126,32 @@ def _commands_of(words: list[Word], redirects: tuple[tuple[str, str], ...], dept
     if not argv:
         return out
     head = argv[0].rsplit("/", 1)[-1]
-    if depth < MAX_DEPTH:
-        script = _script_of(head, argv, heredoc)
-        if script is not None:
-            return out + [_nested(c, unsure) for c in simple_commands(script, depth + 1)]
+    if head == "find":  # find … -exec rm -rf {} +: a command run on what find finds
+        out += _find_exec(argv)
+    script = _script_of(head, argv, heredoc)
+    if script is not None and depth < MAX_DEPTH:
+        return out + [_nested(c, unsure) for c in simple_commands(script, depth + 1)]
+    if script is not None:  # nested past what is followed: its words past the shells, said to be unsure
+        words = script.replace("'", " ").replace('"', " ").replace("\\", " ").split()
+        while words and (words[0] in _SHELLS or words[0].startswith("-")):
+            words = words[1:]
+        return out + [SimpleCommand(tuple(words), nested=True,
+                                    unsure=f"run through more than {MAX_DEPTH} nested shells: read as words")]
     return [SimpleCommand((head, *argv[1:]), redirects, unsure=unsure, wrappers=tuple(peeled)), *out]
+
+
+def _find_exec(argv: list[str]) -> list[SimpleCommand]:
+    """The commands ``find`` runs through ``-exec``/``-execdir``/``-ok`` (up to ``;`` or ``+``): their
+    targets are what find finds, not in the call."""
+    out: list[SimpleCommand] = []
+    for i, a in enumerate(argv):
+        if a in ("-exec", "-execdir", "-ok", "-okdir"):
+            end = next((j for j in range(i + 1, len(argv)) if argv[j] in (";", "+")), len(argv))
+            run = [w for w in argv[i + 1:end] if w != "{}"]
+            if run:
+                out.append(SimpleCommand((run[0].rsplit("/", 1)[-1], *run[1:]), nested=True,
+                                         unsure="run by find on each file it finds: the targets are not in the call"))
+    return out
 
 
 def _script_of(head: str, argv: list[str], heredoc: str | None) -> str | None:

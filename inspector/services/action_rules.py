@@ -13,6 +13,7 @@ from typing import Any
 
 from inspector.domain.action_against_rule import RuleActs, acts_against_rules
 from inspector.domain.logevents import LogEvent
+from inspector.services.log_reads import FACTS_TEXT
 from inspector.services.read_once import kept
 from inspector.services.sessions import get_session
 from inspector.services.survival import protected_facts
@@ -30,16 +31,19 @@ async def _rule_acts(store: Store, session: str) -> RuleActs:
     facts = await protected_facts(store, session)
     if not any(f.kind in ("constraint", "permission") for f in facts):
         return RuleActs()
+    # calls with their arguments, results for whether they failed, and what the user said (through the
+    # rules' one window, log_reads.FACTS_TEXT): a later "you can push to main now" may lift a rule
     rows = await store.db.execute_fetchall(
-        "SELECT seq, kind, tool, call_id, extra, at FROM events WHERE session = ? "
-        "AND kind IN ('tool_call', 'tool_result') ORDER BY seq", (session,))
+        f"SELECT seq, kind, tool, call_id, CASE WHEN kind = 'user_message' THEN NULL ELSE extra END, at, trust, "
+        f"CASE WHEN kind = 'user_message' THEN {FACTS_TEXT} END FROM events WHERE session = ? "
+        "AND kind IN ('tool_call', 'tool_result', 'user_message') ORDER BY seq", (session,))
     events = []
-    for seq, kind, tool, call_id, extra, at in rows:
+    for seq, kind, tool, call_id, extra, at, trust, content in rows:
         fields = json.loads(extra) if extra else {}
         if kind == "tool_result":  # only whether it failed: its text is not read
             fields = {"is_error": fields.get("is_error")}
         events.append(LogEvent.from_record({**fields, "seq": seq, "kind": kind, "tool": tool, "call_id": call_id,
-                                            "at": at}))
+                                            "at": at, "trust": trust, "content": content}))
     return acts_against_rules(facts, events)
 
 

@@ -167,14 +167,19 @@ class ListingCache:
     def __init__(self) -> None:
         self.path = cache_dir() / CACHE_NAME
         try:
-            self.data: dict[str, list[Any]] = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            self.data = {}
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            data = {}
+        # a cache file of another shape (a list, nested past Python's limit) ended `sessions --discover`
+        # and the app's start screen in a traceback (newuser-19): it is read as empty and written anew
+        self.data: dict[str, list[Any]] = data if isinstance(data, dict) else {}
         self.dirty = False
 
     def get(self, path: str, size: int, mtime: int) -> dict[str, Any] | None:
         hit = self.data.get(path)
-        return hit[2] if hit and hit[0] == size and hit[1] == mtime else None
+        if not (isinstance(hit, list) and len(hit) == 3 and isinstance(hit[2], dict)):
+            return None  # none, or not what put() writes
+        return hit[2] if hit[0] == size and hit[1] == mtime else None
 
     def put(self, path: str, size: int, mtime: int, value: dict[str, Any]) -> None:
         self.data[path] = [size, mtime, value]

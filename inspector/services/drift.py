@@ -123,6 +123,7 @@ async def _read_drift_context(db: aiosqlite.Connection, session: str) -> DriftCo
                         evidence_whole=whole, evidence_gap=gap,
                         result_seqs=tuple(sorted(e.seq for e in events if e.kind == "tool_result")),
                         tool_runs=tool_runs(events, frozenset(f.seq for f in failures)),
+                        user_said=tuple((e.seq, e.text) for e in events if e.kind == "user_message" and e.text),
                         said_in_part=await _said_in_part(db, session),
                         results_in_part=await _results_in_part(db, session))
 

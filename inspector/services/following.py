@@ -165,6 +165,9 @@ class Follower:
         from inspector.domain.formats.tail import complete_lines
 
         assert self.resume is not None, "attach first"
+        moved = self.store.file_said()  # the store moved or replaced under the follow: said at this look,
+        if moved is not None:  # not at its next import (with nothing appended it went on into the old file)
+            raise moved
         r = self.resume
         try:
             st = os.stat(self.source)

@@ -59,7 +59,7 @@ def _load() -> dict[str, Any]:
         raise Unreadable(f"{_path()} cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # nested past Python's limit: a traceback out of verify (newuser-19)
         raise Unreadable(f"{_path()} is not the heads file this tool writes (not JSON)") from None
     if not isinstance(data, dict):
         raise Unreadable(f"{_path()} is not the heads file this tool writes (not a JSON object)")

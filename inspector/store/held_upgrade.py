@@ -128,16 +128,19 @@ class HeldUpgrade:
     async def keep_upgrade(self) -> None:
         """Upgrade the file now, act or not: a holder that stays open once it is sure it goes on (the
         follower after it attached), so its reads and the file's other writers see one format."""
-        if not self._upgrade_held():
-            return
+        if not self._upgrade_held() or getattr(self, "dialect", "sqlite") != "sqlite":
+            return  # PostgreSQL's held store is upgraded by its first act's transaction (store/pg/held.py)
         async with self._write_lock:
             if self._upgrade_held():
                 writer = self._writer
                 assert writer is not None
                 try:
                     done = await upgrade_file(writer, self.path)
-                    with held_files.writing(self.path):
-                        await commit(writer)
+                    if done is None:  # upgraded by another process since the copy: nothing to commit
+                        await writer.rollback()
+                    else:
+                        with held_files.writing(self.path):
+                            await commit(writer)
                 except BaseException:
                     await writer.rollback()
                     raise

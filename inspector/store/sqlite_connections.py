@@ -39,8 +39,9 @@ async def fetch_one(db: aiosqlite.Connection, sql: str, params: tuple[Any, ...] 
 
 
 async def scalar(db: aiosqlite.Connection, sql: str) -> int:
-    async with db.execute(sql) as cur:
-        row = await cur.fetchone()
+    """The first row's first value as an int (0: no row), in one trip to the database thread
+    (a cursor's execute, fetch and close were three; a store's open asks four)."""
+    row = await fetch_one(db, sql)
     return int(row[0]) if row else 0
 
 
@@ -95,12 +96,13 @@ def check_no_foreign_journal(path: Path, head: bytes) -> None:
 
 
 async def configure(db: aiosqlite.Connection) -> None:
-    await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    # Deleted content is overwritten, not left in free pages, whatever this SQLite build's
-    # default is (upstream's default is off).
-    await db.execute("PRAGMA secure_delete = ON")
-    await db.execute("PRAGMA foreign_keys = ON")
-    await db.execute("PRAGMA synchronous = NORMAL")
+    """Every store connection's settings, in one trip to the database thread (a statement a
+    trip made a store's open, two connections, eight trips of ~25 µs of CPU each)."""
+    settings = [f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+                # Deleted content is overwritten, not left in free pages, whatever this SQLite build's
+                # default is (upstream's default is off).
+                "PRAGMA secure_delete = ON", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL"]
+    await db.executescript(";\n".join(settings) + ";")
 
 
 def read_only_reason(target: Path) -> str | None:

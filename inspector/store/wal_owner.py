@@ -27,7 +27,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from inspector.domain.errors import NotAStore, StoreFileChanged
-from inspector.store import wal_commits
+from inspector.store import held_files, wal_commits
 from inspector.store.schema_expected import expected_schema, schema_of
 
 WAL_HEADER = 32  # bytes; a log no longer than its header holds no page
@@ -112,13 +112,28 @@ def _file_locked_elsewhere(path: Path) -> bool:
 def remove_made(target: Path, had: dict[str, bool]) -> None:
     """Remove the empty ``-wal`` and the ``-shm`` a refused (or read-only) open made beside the store
     (on a full disk they held its last free space), unless another process has taken them up since.
-    ``had``: which of them were there before the open."""
-    wal = Path(f"{target}-wal")
+    ``had``: which of them were there before the open. Only while the index's DMS byte is locked
+    here, which proves no other connection has the store open (see remove_made_shm): an empty log
+    another process had just opened was unlinked under it before (a read-only read closing beside a
+    writer that had not written yet would have sent its commits into an unlinked file)."""
+    if held_files.holds(target):  # another Store of this process has it open: closing a descriptor of its
+        return  # index here would drop that store's locks (store/held_files.py); the files are its own
+    shm = f"{target}-shm"
     try:
+        fd: int | None = os.open(shm, os.O_RDWR)
+    except OSError:
+        fd = None  # no index: nobody has the store open in WAL mode
+    try:
+        if fd is not None:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, SHM_DMS, os.SEEK_SET)  # raises when held
+        wal = Path(f"{target}-wal")
         if not had["-wal"] and wal.stat().st_size == 0:
             wal.unlink()
-    except OSError:
+    except OSError:  # held by another process (or gone): theirs now
         pass
+    finally:
+        if fd is not None:
+            os.close(fd)  # drops the lock; no connection of this process holds the store (see _live_elsewhere)
     if not had["-shm"]:
         remove_made_shm(target)
 

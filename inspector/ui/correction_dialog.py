@@ -112,17 +112,19 @@ class CorrectionDialog(InspectorModal[bool]):
 
     @work(group="correct", exclusive=True, exit_on_error=False)
     async def action_submit(self, save_anyway: bool = False) -> None:
+        # the fields in the order they stand: an emptied value with no reason said "needs a reason" and
+        # sent the cursor below, so the value typed next landed in the reason box (newuser-19)
+        value = self.query_one("#correct-value", Input).value if self.record is not None else ""
+        if self.record is not None and not value.strip():
+            self.status(markup("[$warning]A correction needs a value.[/]"))
+            self.query_one("#correct-value", Input).focus()
+            return
         reason = self.query_one("#correct-reason", Input).value.strip()
         if not reason:
             self.status(markup("[$warning]A correction needs a reason.[/]"))
             self.query_one("#correct-reason", Input).focus()
             return
         if self.record is not None:
-            value = self.query_one("#correct-value", Input).value
-            if not value.strip():
-                self.status(markup("[$warning]A correction needs a value.[/]"))
-                self.query_one("#correct-value", Input).focus()
-                return
             if self.marks_refused(value, "#correct-value"):
                 return
             outcome = await corrections.correct(self.store, self.session, self.record.key, value, reason=reason,

@@ -123,7 +123,8 @@ class MainScreen(SaysWhyGreyed, DrawsAfterBatch, FitsTheTerminal, FitsTabLabels,
         self._index_started = False  # the search indexes' catch-up, started once after the first paint
 
     def compose(self) -> ComposeResult:
-        yield HeaderBar(self.store.path, self.store.read_only_reason if self.store.read_only else None, id="header")
+        yield HeaderBar(self.store.path, self.store.read_only_reason if self.store.read_only else None,
+                        older=lambda: getattr(self.store, "held_upgrade", None), id="header")
         if self.follow is not None:
             from inspector.ui.widgets.follow_bar import FollowBar
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from inspector.domain.errors import BadInput
 from inspector.domain.formats.builder import Builder, parse_arguments
-from inspector.domain.formats.messages import load_document
+from inspector.domain.formats.messages import load_document, unknown_role
 from inspector.domain.formats.tolerant import Loads, field_problem, first_problem, items_problem
 
 FORMAT = "inspect-ai"
@@ -171,9 +171,11 @@ def convert(data: bytes, file_name: str, loads: Loads | None = None) -> list[dic
                     names[call.get("id", "")] = call.get("function", "")
                     b.event("tool_call", None, at=None, trust="model", lines=[], call_id=call.get("id"),
                             tool=call.get("function"), args=parse_arguments(call.get("arguments")))
-            else:
+            elif role in ("user", "system"):
                 b.event("user_message" if role == "user" else "system_message", text, at=None,
                         trust="user" if role == "user" else "system", lines=[])
+            else:  # a role inspect has not: not its system prompt (messages.unknown_role)
+                unknown_role(b, role, text, [])
         b.keep_original(data)
         records += b.records
     return records

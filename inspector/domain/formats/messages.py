@@ -247,6 +247,12 @@ def _chat_reasoning(m: dict[str, Any]) -> str | None:
 
 def _anthropic(b: Builder, m: dict[str, Any], names: dict[str, str], lines: list[Line]) -> None:
     content = m.get("content")
+    if m.get("role") not in ("user", "assistant"):  # any other role was read as the user speaking
+        if m.get("role") in SYSTEM_ROLES:
+            b.event("system_message", text_of(content), at=None, trust="system", lines=lines)
+        else:
+            unknown_role(b, m.get("role"), text_of(content), lines)
+        return
     if m.get("role") != "assistant":
         blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
         for block in blocks:

@@ -319,7 +319,14 @@ async def _migrate(conn: asyncpg.Connection, location: StoreUrl, create: bool, c
                 raise NotAStore(f"no store in {location.shown} (the database is empty; `inspector import FILE --into "
                                 "URL` creates one)")
             target, script = PG_MIGRATIONS[version]
-            await conn.execute(script)
+            try:
+                await conn.execute(script)
+            except (asyncpg.DuplicateTableError, asyncpg.DuplicateObjectError) as exc:
+                # what a later format adds is there already: the number was lowered behind the tool (said
+                # "not a readable store: relation reasoning_search already exists"); SQLite's same refusal
+                raise NotAStore(f"{location.shown} says it is store format {version}, yet it already holds what a "
+                                f"later format adds ({exc}): its format number (store_format.version) was changed "
+                                "behind the tool; nothing was changed", code="format_number_differs") from None
             if target == 5:  # an older store's indexed events get their call input indexed
                 await fill_calls(PgConnection(conn))
             if target == 6:  # and their thinking

@@ -11,8 +11,9 @@ cut with "…"."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 from textual.widgets import Static
@@ -93,8 +94,11 @@ class HeaderBar(Static):
     → Candidates, pending records → Protected state, unknown actions → Actions, a protocol problem →
     the Timeline. The badges keep their colours (no link underline): they look as they did."""
 
-    def __init__(self, store_path: Path, read_only: str | None = None, **kwargs: object) -> None:
+    def __init__(self, store_path: Path, read_only: str | None = None, *, older: Callable[[], Any] | None = None,
+                 **kwargs: object) -> None:
         super().__init__("", **kwargs)  # type: ignore[arg-type]
+        # an older store's held upgrade (store/held_upgrade.py), read at each redraw: gone once an act made it
+        self.older = older
         self.auto_links = False  # a badge keeps its colour: no link colour or underline over it
         self.store_path = store_path
         self.read_only = read_only  # why the store can only be read, or None
@@ -149,6 +153,10 @@ class HeaderBar(Static):
         versions = (str(s.context_version), str(s.goal_revision))
         said = markup("ctx v$cv · goal r$gr", cv=versions[0], gr=versions[1])
         state.append((said, said))
+        held = self.older() if self.older is not None else None
+        if held is not None:  # at 80×24 the open's notice was replaced by the next one at once: said here too
+            state.append((markup("[$warning]older store format $b: your first change upgrades it[/]", b=str(held.before)),
+                          markup("[$warning]older format $b[/]", b=str(held.before))))
         state.append(self._reviewer())
         if s.continued_from:
             state.append((markup("[$accent]↩ continued from $f[/]", f=s.continued_from),
