@@ -191,8 +191,14 @@ def test_a_rule_no_call_can_show_is_said_not_checked_never_passed(tmp_path: Path
     (session,) = json.loads(out)["sessions"]
     assert [(n["key"], n["calls_after"]) for n in session["rules_read"]["not_read"]] == [
         ("constraint.prod", 1), ("constraint.writes", 1)]
+    assert session["verdict"] == "unknown" and code == 0  # not checked is "?", never ✓ (exit 0 unless --strict)
+    assert [w["key"] for w in session["warnings"] if w["code"] == "action_rule_not_read"] == [
+        "constraint.prod", "constraint.writes"]
     plain = _check(store)[1]
-    assert "rules: constraint.prod (“不得修改生产库”) not checked against the 1 tool call after it" in plain
+    assert plain.startswith("? s1")
+    assert ("! action_rule_not_read s1: constraint.prod (“不得修改生产库”) not checked against the 1 tool call after "
+            "it") in plain
+    assert _check(store, "--only", "rules", "--strict")[0] == 1  # a gate on the rules alone is not passed
 
 
 def test_the_calls_time_comes_from_the_store(tmp_path: Path) -> None:

@@ -56,6 +56,7 @@ _WARNINGS: dict[str, str] = {
     "action_rule_unsure": "tool calls that may break a confirmed rule",
     "action_rule_pending": "tool calls against a pending rule",
     "action_rule_dry_run": "dry runs of what a rule forbids",
+    "action_rule_not_read": "rules no tool call's words can show, not checked",
 }
 
 

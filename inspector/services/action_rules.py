@@ -63,10 +63,14 @@ async def _rule_acts(store: Store, session: str) -> RuleActs:
     return acts_against_rules(facts, events)
 
 
+NOT_READ = "action_rule_not_read"
+
+
 def rule_findings(session: str, found: RuleActs) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The rules check's findings (✗: a confirmed rule's act done exactly) and warnings: a call that
     may do it or does a pending rule's (``action_rule_unsure`` / ``action_rule_pending``: "?"), a dry
-    run (``action_rule_dry_run``: listed, no verdict) — docs/verdicts.md, "A call against a rule"."""
+    run (``action_rule_dry_run``: listed, no verdict), a rule whose act no call can show with calls
+    after it (``action_rule_not_read``: "?", never checked) — docs/verdicts.md, "A call against a rule"."""
     findings: list[dict[str, Any]] = []
     warnings: list[dict[str, Any]] = []
     for h in found.hits:
@@ -77,4 +81,10 @@ def rule_findings(session: str, found: RuleActs) -> tuple[list[dict[str, Any]], 
             code = ("action_rule_dry_run" if h.mark == "·" else "action_rule_pending" if h.status != "active"
                     else "action_rule_unsure")
             warnings.append({**d, "code": code})
+    for n in found.not_read:  # a prohibition no call's words can show, with calls after it: not checked, so "?"
+        if n.get("calls_after"):  # (a ✓ of `check --only rules` beside it read as "no call broke it")
+            calls = f"{n['calls_after']} tool call{'s' if n['calls_after'] != 1 else ''}"
+            warnings.append({**n, "code": NOT_READ, "where": "rules", "id": session,
+                             "message": f"{n['key']} (“{n['rule']}”) not checked against the {calls} after it: "
+                                        f"{n['why']}; a person must read them"})
     return findings, warnings
