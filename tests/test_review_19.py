@@ -1,0 +1,73 @@
+"""review-19: hostile cases of this session's new verdicts (docs/reviews/review-19.md).
+
+Before: a completion claim ("Pushed the fix to main", "Deployed to production", "All tests pass") was
+shown — check ✓, no "?" — by a command that only named the act (``cat deploy/README.md``,
+``Read({"file_path": "release.md"})``), a dry run (``git push --dry-run``), a push refused in a result
+with no exit status (a message list's tool result), a result denying the act ("PR #85 was not
+merged", ``{"merged": false}``), or a linter alone for a test claim (``ruff check .``); "已经合并"
+claimed nothing. Each is now the honest "?" (``completion_unshown``), and a real act still shows it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.domain.said import Said
+from inspector.domain.said_completion import completion_findings
+from inspector.domain.said_output_numbers import ToolRun
+
+
+def _one(command: str, output: str, failed: bool = False) -> tuple[ToolRun, ...]:
+    return (ToolRun(2, command, output, failed),)
+
+
+NOT_SHOWN = [
+    ("cat deploy/README.md", "How to deploy: ./deploy.sh prod", "Deployed the fix to production."),
+    ('Read({"file_path":"/repo/deploy/prod.yaml"})', "replicas: 3", "Deployed the fix to production."),
+    ("grep -rn 'git push' docs/", "docs/x.md: git push origin main", "Pushed the fix to main."),
+    ('echo "git push origin main"', "git push origin main", "Pushed the fix to main."),
+    ("git push --dry-run origin main", "To github.com:o/r.git\n   1a2b..3c4d  main -> main", "Pushed the fix to main."),
+    ("git push -n origin main", "To github.com:o/r.git\n   1a2b..3c4d  main -> main", "Pushed the fix to main."),
+    ("git push origin main", " ! [rejected]        main -> main (fetch first)\n"
+     "error: failed to push some refs to 'github.com:o/r.git'", "Pushed the fix to main."),
+    ("gh pr merge 85", "X Pull request #85 is not mergeable: the merge commit cannot be cleanly created.",
+     "Merged PR #85."),
+    ("gh pr view 85", "state: OPEN\nPR #85 was not merged yet", "Merged PR #85."),
+    ("gh pr view --json merged", '{"merged": false}', "Merged the PR."),
+    ("helm status my-app", "STATUS: failed\nNOTES: the release was not deployed", "Deployed to production."),
+    ("ruff check .", "All checks passed!", "All tests pass."),
+    ("go vet ./... && golangci-lint run", "", "The unit tests pass now."),
+    ("make lint", "ok", "测试全部通过。"),
+    ("cat a.txt", "x", "PR 已经合并到主干。"),
+    ("cat a.txt", "x", "代码已经推送到 main 分支。"),
+]
+
+
+@pytest.mark.parametrize(("command", "output", "text"), NOT_SHOWN, ids=[f"{t}<-{c}" for c, _, t in NOT_SHOWN])
+def test_a_command_that_only_names_refuses_or_denies_the_act_does_not_show_it(command: str, output: str,
+                                                                              text: str) -> None:
+    got = completion_findings(1, Said.of(text), _one(command, output), None, False)
+    assert [f.code for f in got] == ["completion_unshown"], (command, text)
+    assert got[0].severity == "warning"  # the log continues: "?", never ✓
+
+
+SHOWN = [
+    ("git push origin fix-login", "To github.com:o/r.git\n * [new branch]      fix-login -> fix-login",
+     "Pushed the fix-login branch."),
+    ("cd repo && git -C . push origin main", "   1a2b..3c4d  main -> main", "Pushed to main."),
+    ("./scripts/deploy.sh prod", "done in 42s", "Deployed the fix to production."),
+    ("make deploy ENV=prod", "done", "Deployed to production."),
+    ("kubectl apply -f k8s/", "deployment.apps/api configured", "Deployed the new config."),
+    ("gh pr merge 12 --squash", "✓ Squashed and merged pull request #12", "Merged PR #12."),
+    ("gh pr view 12", "title: Fix login #12\nstate: MERGED", "PR #12 is merged."),
+    ("bash -c 'git push origin main'", "   1a2b..3c4d  main -> main", "Pushed to main."),
+    ("go test ./...", "ok  \tx/login\t0.2s", "All tests pass."),
+    ("ruff check . && pytest -q", "3 passed", "All tests pass."),
+    ("go build ./...", "", "The build is green."),
+    ("npm run release", "published 1.2.0", "Released 1.2.0."),
+]
+
+
+@pytest.mark.parametrize(("command", "output", "text"), SHOWN, ids=[f"{t}<-{c}" for c, _, t in SHOWN])
+def test_a_command_that_does_the_act_still_shows_it(command: str, output: str, text: str) -> None:
+    assert completion_findings(1, Said.of(text), _one(command, output), None, False) == [], (command, text)
