@@ -71,3 +71,21 @@ SHOWN = [
 @pytest.mark.parametrize(("command", "output", "text"), SHOWN, ids=[f"{t}<-{c}" for c, _, t in SHOWN])
 def test_a_command_that_does_the_act_still_shows_it(command: str, output: str, text: str) -> None:
     assert completion_findings(1, Said.of(text), _one(command, output), None, False) == [], (command, text)
+
+
+def test_one_act_claimed_in_several_sentences_is_one_question_that_quotes_each() -> None:
+    """The real 4b7d5121 summary's Verification list claimed passing tests four times: four "?" lines in
+    check, "? 5 warnings" in the header and the Drift tab for one unshown act. Now one warning per act,
+    quoting every claim; the headline still counts the claims."""
+    from inspector.domain.unreadable import headline
+
+    text = ("Verification:\n- All mid-session commit tests passed\n- Full integration test suite passed\n"
+            "- Unit tests passed\n- All tests passed after fix\n- Pushed the branch to origin.")
+    got = completion_findings(1, Said.of(text), _one("git status", "clean"), None, False)
+    assert sorted((f.severity, len(f.words)) for f in got) == [("warning", 1), ("warning", 4)]
+    push, tests = sorted(got, key=lambda f: len(f.words))
+    assert "passing test or build run" in tests.message and "a push" in push.message
+    for words in ("tests passed", "test suite passed", "Unit tests passed", "All tests passed"):
+        assert f"“{words.casefold()}”" in tests.message, words  # drift re-quotes them in the text's letters
+    assert "claims it 3 more times" in tests.message
+    assert headline(got).startswith("no finding; 5 completions no event in the range shows (completion_unshown)")

@@ -284,15 +284,28 @@ def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], 
         return []
     seen = _Shown.of(inside, (t for seq, t in user_said if covers is None or covers[0] <= seq <= covers[1]))
     out: list[Finding] = []
+    unsure: dict[str, list[Claim]] = {}  # per act, the claims that are "?" (one warning per act)
     for c in found:
         if shown(c, seen):
             continue
-        decided = made_in_range(c, seen)
-        why = ("the PR it names was created in the range, so a merge would come after it, inside the range"
-               if decided else "the log may begin after it (it continues an earlier conversation), so the rule "
-               "cannot tell whether it happened" if whole is not True else "the act may have been done outside "
-               "the agent's tools, so the rule cannot tell whether it happened — a person must read it")
-        out.append(Finding(CODE, None, f"generation {generation} says “{c.words}” in “{c.sentence}”, but no event "
-                           f"in its range shows {c.act} (no call doing it, no result saying it); {why}.",
-                           "finding" if decided else "warning", words=(c.words,), where=c.sentence))
+        if made_in_range(c, seen):
+            why = "the PR it names was created in the range, so a merge would come after it, inside the range"
+            out.append(Finding(CODE, None, f"generation {generation} says “{c.words}” in “{c.sentence}”, but no "
+                               f"event in its range shows {c.act} (no call doing it, no result saying it); {why}.",
+                               "finding", words=(c.words,), where=c.sentence))
+        else:
+            unsure.setdefault(c.act, []).append(c)
+    why = ("the log may begin after it (it continues an earlier conversation), so the rule cannot tell whether it "
+           "happened" if whole is not True else "the act may have been done outside the agent's tools, so the rule "
+           "cannot tell whether it happened — a person must read it")
+    for act, cs in unsure.items():
+        # A summary's checklist ("Unit tests passed", "Full suite passed", "All tests passed after fix") is one
+        # act claimed four times: one "?" that quotes each, not four warnings for a reviewer to read as four.
+        # The others are quoted by their words only: drift re-quotes a finding's words and first sentence
+        # in the summary's own letters (drift._own_words), not further sentences.
+        others = [f"“{c.words}”" for c in cs[1:7]] + ([f"{len(cs) - 7} more"] if len(cs) > 7 else [])
+        more = f", and claims it {len(cs) - 1} more time{'s' * (len(cs) > 2)} ({', '.join(others)})" if others else ""
+        out.append(Finding(CODE, None, f"generation {generation} says “{cs[0].words}” in “{cs[0].sentence}”{more}, "
+                           f"but no event in its range shows {act} (no call doing it, no result saying it); {why}.",
+                           "warning", words=tuple(c.words for c in cs), where=cs[0].sentence))
     return out

@@ -84,7 +84,7 @@ def _in_part(said: str, findings: list[Finding]) -> str:
     p = sum(1 for f in findings if f.code == PROMPT_RULE)
     u = sum(1 for f in findings if f.code == UNPAIRED)
     a = sum(1 for f in findings if f.code == CORRECTED_AFTER)
-    c = sum(1 for f in findings if f.code == COMPLETION)
+    c = sum(len(f.words) or 1 for f in findings if f.code == COMPLETION)  # one warning per act, each claim counted
     m = sum(1 for f in findings if f.code == MISPLACED)
     v = sum(1 for f in findings if f.code == VALUE)
     if not (n or k or p or u or a or c or m or v) or any(f.severity == "finding" for f in findings):
