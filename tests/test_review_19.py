@@ -88,4 +88,19 @@ def test_one_act_claimed_in_several_sentences_is_one_question_that_quotes_each()
     for words in ("tests passed", "test suite passed", "Unit tests passed", "All tests passed"):
         assert f"“{words.casefold()}”" in tests.message, words  # drift re-quotes them in the text's letters
     assert "claims it 3 more times" in tests.message
-    assert headline(got).startswith("no finding; 5 completions no event in the range shows (completion_unshown)")
+    assert headline(got).startswith("no finding; 5 claimed completions that no event in the range shows (completion_unshown)")
+
+
+def test_a_path_taken_out_of_the_index_only_or_put_back_in_the_same_command_is_not_stale() -> None:
+    """``git rm --cached`` leaves the file where it was, and ``mv A /tmp/x && mv /tmp/x A`` puts it back:
+    a faithful summary naming it was ✗ ``path_stale`` ("a reader sent there finds nothing")."""
+    from inspector.domain.said_stale_path import stale_path_findings
+
+    said = Said.of("The fix is in src/auth/login.go.")
+    for command in ("git rm --cached src/auth/login.go", "mv src/auth/login.go /tmp/x.go && mv /tmp/x.go src/auth/login.go",
+                    "git rm src/auth/login.go; git checkout HEAD -- src/auth/login.go"):
+        assert stale_path_findings(1, said, "", True, _one(command, "ok"), None) == [], command
+    for command in ("git rm src/auth/login.go", "rm -f src/auth/login.go",
+                    'git mv src/auth/login.go src/auth/signin.go && git commit -m "drop src/auth/login.go"'):
+        got = stale_path_findings(1, said, "", True, _one(command, "ok"), None)
+        assert [(f.code, f.severity) for f in got] == [("path_stale", "finding")], command
