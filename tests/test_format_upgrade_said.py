@@ -107,7 +107,7 @@ async def test_the_long_event_re_index_reports_progress_then_one_line(tmp_path: 
     heard: list[tuple[str, bool]] = []
     format_upgrade.report_to(lambda text, final: heard.append((text, final)))
     try:
-        async with await open_store(store, hold_upgrade=False) as opened:  # as `inspector upgrade` and the app
+        async with await open_store(store, hold_upgrade=False) as opened:  # as `inspector upgrade` does
             upgraded = opened.format_upgraded
     finally:
         format_upgrade.report_to(None)

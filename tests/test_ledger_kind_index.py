@@ -42,7 +42,7 @@ def test_a_format_6_store_gets_the_index_and_still_verifies(sample_store: Path) 
     con.close()
 
     async def reopen() -> bool:
-        async with await open_store(sample_store, hold_upgrade=False) as store:  # upgraded at once, as the app does
+        async with await open_store(sample_store, hold_upgrade=False) as store:  # upgraded at once, as `inspector upgrade` does
             return (await verify_store(store)).ok
 
     assert asyncio.run(reopen())

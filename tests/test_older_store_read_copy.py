@@ -183,3 +183,18 @@ async def test_an_older_store_s_open_finishes_a_deletion_s_checkpoint(tmp_path: 
         assert _live_version(store) == 8 and not Path(f"{store}-deletion").exists()
     finally:
         reader.close()
+
+
+def test_migrate_reads_an_older_source_through_its_copy_and_leaves_it(sample_store: Path, tmp_path: Path,
+                                                                      temp_folder: Path) -> None:
+    """``migrate`` only reads its source; it opened it upgraded at once (storefault-ten: holding the upgrade
+    on the writer would have held the source's write lock for the whole copy). Now read through the copy."""
+    _to_format_8(sample_store)
+    before = _folder(sample_store)
+    target = tmp_path / "copied" / "new.db"
+    target.parent.mkdir()
+    done = _child(["migrate", str(sample_store), "--to", str(target), "--json"])
+    assert done.returncode == 0, done.stderr
+    assert "left at format 8" in done.stderr and "upgraded store format" not in done.stderr, done.stderr
+    assert _folder(sample_store) == before and _version(sample_store) == 8
+    assert _version(target) == FORMAT_VERSION and _child(["verify", str(target)]).returncode == 0

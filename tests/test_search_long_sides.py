@@ -130,7 +130,7 @@ async def test_a_format_8_store_indexed_whole_is_cut_to_the_first_part_on_open(t
         await catch_up(store)
     _index_whole(path)
     assert max(_entry_lengths(path)["calls_fts"]) > EVENT_INDEX_CHARS
-    async with await open_store(path, hold_upgrade=False) as store:  # upgraded at once, as the app opens it
+    async with await open_store(path, hold_upgrade=False) as store:  # upgraded at once, as `inspector upgrade` opens it
         said = store.format_upgraded
         assert said is not None and said["long_call_input_or_thinking_reindexed"] == 2, said
         assert "the call input or thinking of 2 events over 1,000,000 characters re-indexed" in said["message"]

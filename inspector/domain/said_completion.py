@@ -273,9 +273,9 @@ def made_in_range(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
 
 def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], covers: tuple[int, int] | None,
                         whole: bool | None, user_said: tuple[tuple[int, str], ...] = ()) -> list[Finding]:
-    """``completion_unshown`` for each claimed completion no event in the range shows: a finding
-    where the range is where it had to happen (a whole log, or an object the range made), else a
-    warning ("?")."""
+    """``completion_unshown`` for the claimed completions no event in the range shows: a finding for each
+    one on an object the range made, else one warning ("?") per act quoting each of its claims (the real
+    4b7d5121 summary's four "tests passed" lines are one thing the log cannot show, not four)."""
     inside = [r for r in runs if covers is None or covers[0] <= r.seq <= covers[1]]
     if not inside:  # a range with no tool result records no act at all: nothing to hold a claim against
         return []
@@ -289,10 +289,10 @@ def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], 
         if shown(c, seen):
             continue
         if made_in_range(c, seen):
-            why = "the PR it names was created in the range, so a merge would come after it, inside the range"
             out.append(Finding(CODE, None, f"generation {generation} says “{c.words}” in “{c.sentence}”, but no "
-                               f"event in its range shows {c.act} (no call doing it, no result saying it); {why}.",
-                               "finding", words=(c.words,), where=c.sentence))
+                               f"event in its range shows {c.act} (no call doing it, no result saying it); the PR it "
+                               f"names was created in the range, so {c.act} of it would come after, inside the range.",
+                               words=(c.words,), where=c.sentence))
         else:
             unsure.setdefault(c.act, []).append(c)
     why = ("the log may begin after it (it continues an earlier conversation), so the rule cannot tell whether it "

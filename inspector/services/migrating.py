@@ -251,7 +251,7 @@ async def migrate(source: StoreTarget | str, target: StoreTarget | str, *, progr
     report = MigrateReport(source=shown(source), target=shown(target))
     if _same_place(source, target):
         raise BadInput(f"{report.source} is both the source and the target; nothing was written", code="same_store")
-    src = await open_store(source, hold_upgrade=False)
+    src = await open_store(source)  # an older source read through an upgraded copy, left at its format
     try:
         created = isinstance(target, Path) and not _exists(target)
         dst = await _open_target(target)
