@@ -104,3 +104,17 @@ def test_a_path_taken_out_of_the_index_only_or_put_back_in_the_same_command_is_n
                     'git mv src/auth/login.go src/auth/signin.go && git commit -m "drop src/auth/login.go"'):
         got = stale_path_findings(1, said, "", True, _one(command, "ok"), None)
         assert [(f.code, f.severity) for f in got] == [("path_stale", "finding")], command
+
+
+@pytest.mark.parametrize("text", ["The deadline was pushed back to Friday.", "The handler now released the lock before returning.",
+                                  "Read the merged config file.", "Compared it with the released binary.",
+                                  "The worker released its connections on shutdown."])
+def test_the_words_in_another_sense_claim_no_act(text: str) -> None:
+    """Each made a faithful summary "?" (``completion_unshown``) over a range with a tool run."""
+    assert completion_findings(1, Said.of(text), _one("cat a.txt", "x"), None, False) == [], text
+
+
+def test_the_act_words_still_claim_beside_those_senses() -> None:
+    said = Said.of("Released v1.2.0 to users. Pushed the fix and merged it. The merged config was deployed.")
+    got = completion_findings(1, said, _one("cat a.txt", "x"), None, False)
+    assert sorted(w for f in got for w in f.words) == ["deployed", "merged", "pushed", "released"]

@@ -103,6 +103,11 @@ _NAMED_CALL = re.compile(r"[\w.-]+\(\{")  # failures.signature of a named tool's
 # "Nothing merged before the date", "none of them deployed": the clause claims no act.
 _NOTHING = re.compile(r"(?<![\w-])(?:nothing|none|no|neither|nor|nobody)(?![\w-])|没有|并未|从未|无", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]\s*$")
+# The word in another sense (review-19: each made a faithful text "?"): "the deadline was pushed back",
+# "released the lock", "the merged config" (an adjective after an article or a possessive).
+_NOT_THE_ACT = re.compile(r"\s+(?:back|(?:the\s+|a\s+|its\s+)?(?:lock|mutex|semaphore|memory|handles?|"
+                          r"connections?|resources?|buffers?|references?|gil)\b)", re.IGNORECASE)
+_ADJECTIVE = re.compile(r"(?<![\w-])(?:the|a|an|its|their|this|that|these|those)\s+$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +128,8 @@ def claims(said: Said) -> list[Claim]:
         for act in _ACTS:
             for m in act.claim.finditer(text):
                 clause = re.split(r"[;,:，；：]|\bbut\b|\bthen\b", text[:m.start()])[-1]
-                if NOT_SAID.search(clause) or _NOTHING.search(clause):
+                if NOT_SAID.search(clause) or _NOTHING.search(clause) or _NOT_THE_ACT.match(text, m.end()) \
+                        or _ADJECTIVE.search(text[:m.start()]):
                     continue
                 out.append(Claim(act.name, m.group(), said.stripped(s), _numbers(text)))
                 break
