@@ -118,3 +118,23 @@ def test_the_act_words_still_claim_beside_those_senses() -> None:
     said = Said.of("Released v1.2.0 to users. Pushed the fix and merged it. The merged config was deployed.")
     got = completion_findings(1, said, _one("cat a.txt", "x"), None, False)
     assert sorted(w for f in got for w in f.words) == ["deployed", "merged", "pushed", "released"]
+
+
+def test_a_merge_claim_naming_a_pr_is_shown_only_by_a_merge_of_that_pr() -> None:
+    """"Merged PR #85 into main." over ``git merge origin/main`` (an agent syncing its branch) was ✓: any merge
+    showed a numbered merge claim. Now only one naming #85 (its command or its result) shows it; a merge naming
+    no number leaves a "?" (``git merge feature`` then a push may merge the PR), never ✗."""
+    def severities(*runs: tuple[int, str, str]) -> list[str]:
+        got = completion_findings(1, Said.of("Merged PR #85 into main."), tuple(ToolRun(*r) for r in runs), None, False)
+        return [f.severity for f in got]
+
+    created = (2, "gh pr create --fill", "https://github.com/o/r/pull/85")
+    assert severities((2, "git merge origin/main", "Merge made by the 'ort' strategy.")) == ["warning"]
+    assert severities((2, "gh pr merge 84 --squash", "done")) == ["warning"]
+    assert severities(created, (4, "git merge feature", "Fast-forward")) == ["warning"]  # may be it: "?"
+    assert severities(created, (4, "git status", "clean")) == ["finding"]  # guard: no merge at all after creating it
+    assert severities((2, "gh pr merge 85 --squash", "done")) == []  # guard
+    assert severities((2, "gh pr merge --squash", "✓ Squashed and merged pull request #85")) == []  # guard
+    plain = completion_findings(1, Said.of("Merged the branch."), (ToolRun(2, "git merge feature", "Fast-forward"),),
+                                None, False)
+    assert plain == []  # guard: a claim naming no PR is shown by any merge

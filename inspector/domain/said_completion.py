@@ -147,7 +147,10 @@ class _Shown:
     """What the runs in range show, read once per generation (a summary of 3,000 claims over 200 runs
     of 10 KB commands asked each claim of each run: minutes)."""
 
-    done: frozenset[str]  # the acts a run that did not fail did
+    done: frozenset[str]  # the acts a run that did not fail did (or the user reported done)
+    reported: frozenset[str]  # the acts the user reported done in range
+    done_numbers: dict[str, list[frozenset[str]]]  # per act, the PR/issue numbers each doing run's command and
+    # result name: "Merged PR #85" is shown by `gh pr merge 85`, not by `git merge origin/main`
     said: dict[str, list[frozenset[str]]]  # per act, the PR/issue numbers of each result saying it
     tested: bool
     unit_tested: bool  # a passing check run that was not lint or build alone (``ruff check``, ``go vet``)
@@ -156,14 +159,20 @@ class _Shown:
 
     @classmethod
     def of(cls, runs: Iterable[ToolRun], user_said: Iterable[str] = ()) -> _Shown:
-        done: set[str] = set(_reported(user_said))
+        reported = frozenset(_reported(user_said))
+        done: set[str] = set(reported)
+        done_numbers: dict[str, list[frozenset[str]]] = {}
         said: dict[str, list[frozenset[str]]] = {}
         created: set[str] = set()
         tested = unit_tested = rerun = False
         seen: set[str] = set()
         for r in runs:
             if not r.failed and not _REFUSED.search(r.output[:20_000]):
-                done.update(a.name for a in _ACTS if a.does is not None and _does(a.does, r.command))
+                for a in _ACTS:
+                    if a.does is not None and _does(a.does, r.command):
+                        done.add(a.name)
+                        done_numbers.setdefault(a.name, []).append(
+                            _numbers(r.command) | _numbers(r.output[:20_000]) | _arg_numbers(r.command))
                 checks = _runs_checks(r.command)
                 tested = tested or checks
                 unit_tested = unit_tested or (checks and not _lint_only(r.command))
@@ -174,7 +183,7 @@ class _Shown:
             for a in _ACTS:
                 if a.says is not None and _says(a.says, r.output):
                     said.setdefault(a.name, []).append(_numbers(r.output))
-        return cls(frozenset(done), said, tested, unit_tested, rerun, frozenset(created))
+        return cls(frozenset(done), reported, done_numbers, said, tested, unit_tested, rerun, frozenset(created))
 
 
 # A result that says the act was refused, whatever its exit status (a message list's tool result has
@@ -238,7 +247,8 @@ def shown(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
         return seen.unit_tested if _TEST_WORD.search(claim.words) else seen.tested
     if claim.act == "a re-run":
         return seen.rerun
-    if claim.act in seen.done:
+    if claim.act in seen.done and (not claim.numbers or claim.act != _MERGE or claim.act in seen.reported or any(
+            claim.numbers & numbers for numbers in seen.done_numbers.get(claim.act, ()))):
         return True
     return any(not claim.numbers or claim.numbers & numbers for numbers in seen.said.get(claim.act, ()))
 
@@ -271,10 +281,21 @@ def _runs_checks(command: str) -> bool:
             _WRAPPER.sub("", p.strip()) for p in re.split(r"&&|;|\|\|?", command)) if piece.split())
 
 
+_MERGE = "a merge"  # the act done *to* a numbered PR: its claim's number must be the one the merge names
+_ARG = re.compile(r"(?<![\w./:#=-])(\d{1,7})(?![\w./-])")
+
+
+def _arg_numbers(command: str) -> frozenset[str]:
+    """Bare numbers a command passes (``gh pr merge 85``, ``glab mr merge 12``)."""
+    return frozenset(_ARG.findall(command[:2000]))
+
+
 def made_in_range(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
-    """The claim acts on a PR or issue a call in range created (its output names the number)."""
+    """The claim acts on a PR or issue a call in range created (its output names the number), and no run
+    in range did the act naming no number (``git merge feature`` then a push may merge that PR: "?")."""
     seen = runs if isinstance(runs, _Shown) else _Shown.of(runs)
-    return bool(claim.numbers & seen.created)
+    return bool(claim.numbers & seen.created) and not any(
+        not numbers for numbers in seen.done_numbers.get(claim.act, ()))  # a numberless merge may be it: "?"
 
 
 def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], covers: tuple[int, int] | None,
