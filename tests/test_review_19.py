@@ -138,3 +138,18 @@ def test_a_merge_claim_naming_a_pr_is_shown_only_by_a_merge_of_that_pr() -> None
     plain = completion_findings(1, Said.of("Merged the branch."), (ToolRun(2, "git merge feature", "Fast-forward"),),
                                 None, False)
     assert plain == []  # guard: a claim naming no PR is shown by any merge
+
+
+def test_a_push_claim_naming_the_trunk_is_not_shown_by_pushes_of_other_branches_only() -> None:
+    """"Pushed the fix to main." over ``git push origin feature`` was ✓ (the act read, not its branch)."""
+    def severities(text: str, *commands: str) -> list[str]:
+        runs = tuple(ToolRun(2 * i + 2, c, "ok") for i, c in enumerate(commands))
+        return [f.severity for f in completion_findings(1, Said.of(text), runs, None, False)]
+
+    assert severities("Pushed the fix to main.", "git push origin feature") == ["warning"]
+    assert severities("Pushed it to the master branch.", "git push -u origin fix-login") == ["warning"]
+    for commands in (("git push origin HEAD:main",), ("git push",), ("git push origin +main",),
+                     ("git push origin feature", "git push origin main")):  # guards: a push that may be main
+        assert severities("Pushed the fix to main.", *commands) == [], commands
+    assert severities("Pushed to remote and created PR #85.", "git push -u origin feat") == []  # guard: no trunk
+    assert severities("Pushed feature to origin, then opened a PR to main.", "git push origin feature") == []

@@ -47,7 +47,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from inspector.domain.call_targets import dry_run, git_sub
+from inspector.domain.call_targets import dry_run, git_sub, positionals
 from inspector.domain.drift_finding import Finding
 from inspector.domain.run_scope import scope
 from inspector.domain.said import Said
@@ -116,6 +116,7 @@ class Claim:
     words: str  # the claim's words as the summary wrote them
     sentence: str
     numbers: frozenset[str]  # PR / issue numbers the sentence names
+    branch: str = ""  # the trunk branch a push claim names ("Pushed the fix to main")
 
 
 def claims(said: Said) -> list[Claim]:
@@ -131,7 +132,8 @@ def claims(said: Said) -> list[Claim]:
                 if NOT_SAID.search(clause) or _NOTHING.search(clause) or _NOT_THE_ACT.match(text, m.end()) \
                         or _ADJECTIVE.search(text[:m.start()]):
                     continue
-                out.append(Claim(act.name, m.group(), said.stripped(s), _numbers(text)))
+                to = _PUSHED_TO.match(text, m.end()) if act.name == _PUSH else None
+                out.append(Claim(act.name, m.group(), said.stripped(s), _numbers(text), to.group(1) if to else ""))
                 break
     for words, sentence in green_claims(said):
         out.append(Claim(_TESTS, words, sentence, frozenset()))
@@ -149,6 +151,7 @@ class _Shown:
 
     done: frozenset[str]  # the acts a run that did not fail did (or the user reported done)
     reported: frozenset[str]  # the acts the user reported done in range
+    pushed_to: tuple[frozenset[str] | None, ...]  # each push's branches (None: not in the call, e.g. a bare push)
     done_numbers: dict[str, list[frozenset[str]]]  # per act, the PR/issue numbers each doing run's command and
     # result name: "Merged PR #85" is shown by `gh pr merge 85`, not by `git merge origin/main`
     said: dict[str, list[frozenset[str]]]  # per act, the PR/issue numbers of each result saying it
@@ -162,6 +165,7 @@ class _Shown:
         reported = frozenset(_reported(user_said))
         done: set[str] = set(reported)
         done_numbers: dict[str, list[frozenset[str]]] = {}
+        pushed_to: list[frozenset[str] | None] = []
         said: dict[str, list[frozenset[str]]] = {}
         created: set[str] = set()
         tested = unit_tested = rerun = False
@@ -171,6 +175,8 @@ class _Shown:
                 for a in _ACTS:
                     if a.does is not None and _does(a.does, r.command):
                         done.add(a.name)
+                        if a.name == _PUSH:
+                            pushed_to.extend(_push_branches(r.command))
                         done_numbers.setdefault(a.name, []).append(
                             _numbers(r.command) | _numbers(r.output[:20_000]) | _arg_numbers(r.command))
                 checks = _runs_checks(r.command)
@@ -183,7 +189,7 @@ class _Shown:
             for a in _ACTS:
                 if a.says is not None and _says(a.says, r.output):
                     said.setdefault(a.name, []).append(_numbers(r.output))
-        return cls(frozenset(done), reported, done_numbers, said, tested, unit_tested, rerun, frozenset(created))
+        return cls(frozenset(done), reported, tuple(pushed_to), done_numbers, said, tested, unit_tested, rerun, frozenset(created))
 
 
 # A result that says the act was refused, whatever its exit status (a message list's tool result has
@@ -247,6 +253,9 @@ def shown(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
         return seen.unit_tested if _TEST_WORD.search(claim.words) else seen.tested
     if claim.act == "a re-run":
         return seen.rerun
+    if claim.branch and claim.act == _PUSH and claim.act not in seen.reported and all(
+            to is not None and claim.branch not in to for to in seen.pushed_to):
+        return False  # every push in range named its branches, none the one claimed
     if claim.act in seen.done and (not claim.numbers or claim.act != _MERGE or claim.act in seen.reported or any(
             claim.numbers & numbers for numbers in seen.done_numbers.get(claim.act, ()))):
         return True
@@ -279,6 +288,29 @@ def _runs_checks(command: str) -> bool:
     return scope(command) is not None or _RUNNER.search(command) is not None or any(
         _CHECK_NAME.search(piece.split()[0].rsplit("/", 1)[-1]) for piece in (
             _WRAPPER.sub("", p.strip()) for p in re.split(r"&&|;|\|\|?", command)) if piece.split())
+
+
+_PUSH = "a push"
+# "Pushed the fix to main", "pushed to origin/master": the trunk a push claim names (a feature branch's name
+# is not read: "pushed to remote" names none).
+_PUSHED_TO = re.compile(r"(?:\s+[^.;,:\n]{0,40}?)?\s+to\s+(?:the\s+)?(?:(?:origin|upstream|remote)(?:/|\s+))?`?"
+                        r"(main|master|trunk)`?(?![\w/-])", re.IGNORECASE)
+
+
+def _push_branches(command: str) -> list[frozenset[str] | None]:
+    """The branches each ``git push`` of ``command`` writes (``HEAD:main`` → main, ``+feature`` → feature);
+    None for one that names none (the current branch) or pushes many (``--all``)."""
+    out: list[frozenset[str] | None] = []
+    for c in simple_commands(command):
+        if not c.argv or c.argv[0] != "git" or git_sub(list(c.argv))[0] != "push":
+            continue
+        tail = git_sub(list(c.argv))[1]
+        pos = positionals(tail, takes_value=("--repo", "-o", "--push-option", "--receive-pack", "--exec"))
+        if len(pos) < 2 or any(a in ("--all", "--mirror", "--branches") for a in tail):
+            out.append(None)
+        else:
+            out.append(frozenset(r.lstrip("+").rsplit(":", 1)[-1].removeprefix("refs/heads/").lower() for r in pos[1:]))
+    return out
 
 
 _MERGE = "a merge"  # the act done *to* a numbered PR: its claim's number must be the one the merge names
