@@ -22,7 +22,9 @@ def say(text: str, final: bool) -> None:
 
 
 def listen() -> None:
-    """Say upgrades on this process's stderr (a command, or ``inspector STORE`` before its app starts)."""
+    """Say upgrades on this process's stderr (a command, or ``inspector STORE`` before its app starts);
+    stores left at their format before this command began are not its to say."""
+    format_upgrade.forget_left()
     format_upgrade.report_to(say)
 
 

@@ -16,7 +16,7 @@ from inspector.domain.plurals import counted
 _COUNTED: dict[str, tuple[str, str, str, str]] = {
     "unresolved_call": ("call without a result", "calls without a result", "open call", "open calls"),
     "orphan_result": ("result with no call", "results with no call", "orphan result", "orphan results"),
-    "call_id_reused": ("call id used twice", "call ids used twice", "id reused", "ids reused"),
+    "call_id_reused": ("reuse of a call id", "reuses of a call id", "call id reused", "call id reuses"),
     "reasoning_missing": ("DeepSeek turn without its thinking", "DeepSeek turns without their thinking",
                           "turn lacks thinking", "turns lack thinking"),
     "reasoning_mode_mismatch": ("event with thinking though thinking is off",

@@ -12,12 +12,15 @@ import json
 from typing import Any
 
 from inspector.domain.action_against_rule import RuleActs, acts_against_rules
+from inspector.domain.call_acts import asks_branch
 from inspector.domain.logevents import LogEvent
 from inspector.services.log_reads import FACTS_TEXT
 from inspector.services.read_once import kept
 from inspector.services.sessions import get_session
 from inspector.services.survival import protected_facts
 from inspector.store.connection import Store
+
+BRANCH_READ = 2000  # characters of a git status result read for the branch it names
 
 
 async def rule_acts(store: Store, session: str) -> RuleActs:
@@ -40,10 +43,23 @@ async def _rule_acts(store: Store, session: str) -> RuleActs:
     events = []
     for seq, kind, tool, call_id, extra, at, trust, content in rows:
         fields = json.loads(extra) if extra else {}
-        if kind == "tool_result":  # only whether it failed: its text is not read
+        if kind == "tool_result":  # whether it failed; its text only for a git status (below)
             fields = {"is_error": fields.get("is_error")}
         events.append(LogEvent.from_record({**fields, "seq": seq, "kind": kind, "tool": tool, "call_id": call_id,
                                             "at": at, "trust": trust, "content": content}))
+    # the results of git status / git branch --show-current say the branch a commit or a bare push is on:
+    # their first characters only ("On branch main" is the first line)
+    asking = sorted({e.call_id for e in events if e.kind == "tool_call" and e.call_id and asks_branch(e.tool, e.args)})
+    said: dict[str, str] = {}
+    for start in range(0, len(asking), 500):
+        part = asking[start:start + 500]
+        said |= {call_id: text for call_id, text in await store.db.execute_fetchall(
+            f"SELECT call_id, substr(content, 1, {BRANCH_READ}) FROM events WHERE session = ? AND kind = 'tool_result' "
+            f"AND call_id IN ({', '.join('?' for _ in part)})", (session, *part)) if text}
+    if said:
+        events = [LogEvent.from_record({"seq": e.seq, "kind": e.kind, "trust": e.trust, "tool": e.tool,
+                                        "call_id": e.call_id, "is_error": e.is_error, "content": said[e.call_id]})
+                  if e.kind == "tool_result" and e.call_id in said else e for e in events]
     return acts_against_rules(facts, events)
 
 

@@ -11,6 +11,7 @@ write is then refused with ``read_only``.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sqlite3
 from pathlib import Path
@@ -173,8 +174,12 @@ async def _open(path: str | os.PathLike[str] | StoreUrl, *, create: bool, read_o
         await db.create_function(grams.FUNCTION, 1, grams.grams, deterministic=True)
         await call_index.register_async(db)  # and the call-input index (format 5)
         await reasoning_index.REASONING.register_async(db)  # and the thinking-text index (format 6)
+        why_now = read_copy.too_large(target) if hold and exists else ""
+        hold = hold and not why_now  # a copy per command of a store this large has no bound: upgrade at open
         with held_files.writing(target):  # a migration's commits may checkpoint (see held_files.writing)
             key, upgraded = await check_and_migrate(db, target, exists, upgrade, hold)
+        if upgraded is not None and why_now:
+            upgraded = dataclasses.replace(upgraded, why_now=why_now)
         copy, held = None, None
         if hold and 0 < await scalar(db, "PRAGMA user_version") < FORMAT_VERSION:
             copy, held = await read_copy.make(db, target)  # read there; the file upgraded by the first act

@@ -170,6 +170,7 @@ class Upgrade:
     long_events: int
     seconds: float
     long_sides: int = 0  # events whose call input or thinking was re-indexed by its first part (format 9)
+    why_now: str = ""  # why an upgrade a command would hold until its first act was made at open
 
     def said(self) -> str:
         added = [_STEPS[step] for step in range(self.before + 1, self.after + 1)]
@@ -180,13 +181,14 @@ class Upgrade:
             added.append(f"the call input or thinking of {counted(self.long_sides, 'event')} over {EVENT_INDEX_CHARS:,} "
                          "characters re-indexed by its first part")
         took = f" in {self.seconds:.1f} s" if self.seconds >= 1 else ""
+        now = f"; upgraded at open: {self.why_now}" if self.why_now else ""
         return (f"upgraded store format {self.before} → {self.after}: {self.path} ({'; '.join(added)}){took}; its records and ledger are as they were, and the inspector versions that "
-                f"read only format {self.before} cannot open it any more")
+                f"read only format {self.before} cannot open it any more{now}")
 
     def as_dict(self) -> dict[str, object]:
         return {"from": self.before, "to": self.after, "long_events_reindexed": self.long_events,
                 "long_call_input_or_thinking_reindexed": self.long_sides,
-                "message": self.said()}
+                **({"upgraded_at_open": self.why_now} if self.why_now else {}), "message": self.said()}
 
 
 Say = Callable[[str, bool], None]
@@ -222,6 +224,13 @@ def left_as_it_was(done: Upgrade) -> None:
         _left[done.path] = (f"{done.path} has store format {done.before}: read as format {done.after} for this "
                             f"command and left at format {done.before}, as nothing was written (`inspector upgrade "
                             f"{done.path}` upgrades it; so does the first act made on it{took})")
+
+
+def forget_left() -> None:
+    """A command starts with nothing left to say: a store an earlier open in this process left at its
+    format (a test, a long-lived caller of ``open_store``) is not this command's — its line printed at
+    the end of the next command's ``--json`` named a store that command never opened (index-speed)."""
+    _left.clear()
 
 
 def say_left() -> None:
