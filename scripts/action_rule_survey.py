@@ -38,11 +38,12 @@ async def survey(store: Path) -> tuple[int, list[str]]:
     calls, lines = 0, []
     async with await open_store(store, upgrade=False) as opened:
         for s in await list_sessions(opened):
-            rows = await opened.db.execute_fetchall(
-                "SELECT seq, kind, tool, call_id, extra, at FROM events WHERE session = ? "
+            rows = await opened.db.execute_fetchall(  # results' first characters: a git status names the branch
+                "SELECT seq, kind, tool, call_id, extra, at, substr(content, 1, 2000) FROM events WHERE session = ? "
                 "AND kind IN ('tool_call', 'tool_result') ORDER BY seq", (s.id,))
             events = [LogEvent.from_record({**(json.loads(x) if x else {}), "seq": seq, "kind": kind, "tool": tool,
-                                            "call_id": cid, "at": at}) for seq, kind, tool, cid, x, at in rows]
+                                            "call_id": cid, "at": at, "content": text})
+                      for seq, kind, tool, cid, x, at, text in rows]
             calls += sum(1 for e in events if e.kind == "tool_call")
             facts = [Fact(f"constraint.r{i}", "constraint", r, "active", ("evt:0",), "user") for i, r in enumerate(RULES)]
             for h in acts_against_rules(facts, events).hits:

@@ -283,3 +283,24 @@ def _with_user(rule: str, said: str, command: str, said_first: bool = True) -> l
 def test_a_rule_the_user_lifted_before_the_call_is_a_question(rule: str, said: str, first: bool,
                                                                 marks: list[str]) -> None:
     assert _with_user(rule, said, "rm -rf build" if "rm" in rule else "git push origin main", first) == marks
+
+
+def _with_status(rule: str, status_out: str, command: str) -> list[str]:
+    """The marks of ``command`` after a ``git status`` whose result is ``status_out``."""
+    events = [LogEvent(1, "user_message", "user", rule),
+              LogEvent(2, "tool_call", "model", None, "Bash", "c1", {"command": "git status"}),
+              LogEvent(3, "tool_result", "tool", status_out, "Bash", "c1"),
+              LogEvent(4, "tool_call", "model", None, "Bash", "c2", {"command": command}),
+              LogEvent(5, "tool_result", "tool", "ok", "Bash", "c2")]
+    found = acts_against_rules([Fact("constraint.r", "constraint", rule, "active", ("evt:1",), "user")], events)
+    return [h.mark for h in found.hits]
+
+
+@pytest.mark.parametrize(("rule", "out", "command", "marks"), [
+    ("Don't commit to main", "On branch main\nChanges to be committed:", "git commit -m x", ["✗"]),
+    ("Don't commit to main", "On branch fix/login\nnothing to commit", "git commit -m x", []),
+    ("Never push to main", "On branch feature\nYour branch is ahead", "git push", []),
+    ("Don't commit to main", "fatal: not a git repository", "git commit -m x", ["?"]),
+], ids=["status-main", "status-other", "status-push-other", "status-unreadable"])
+def test_the_branch_a_git_status_result_names(rule: str, out: str, command: str, marks: list[str]) -> None:
+    assert _with_status(rule, out, command) == marks

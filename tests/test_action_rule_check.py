@@ -191,8 +191,14 @@ def test_a_rule_no_call_can_show_is_said_not_checked_never_passed(tmp_path: Path
     (session,) = json.loads(out)["sessions"]
     assert [(n["key"], n["calls_after"]) for n in session["rules_read"]["not_read"]] == [
         ("constraint.prod", 1), ("constraint.writes", 1)]
+    assert session["verdict"] == "unknown" and code == 0  # not checked is "?", never ✓ (exit 0 unless --strict)
+    assert [w["key"] for w in session["warnings"] if w["code"] == "action_rule_not_read"] == [
+        "constraint.prod", "constraint.writes"]
     plain = _check(store)[1]
-    assert "rules: constraint.prod (“不得修改生产库”) not checked against the 1 tool call after it" in plain
+    assert plain.startswith("? s1")
+    assert ("! action_rule_not_read s1: constraint.prod (“不得修改生产库”) not checked against the 1 tool call after "
+            "it") in plain
+    assert _check(store, "--only", "rules", "--strict")[0] == 1  # a gate on the rules alone is not passed
 
 
 def test_the_calls_time_comes_from_the_store(tmp_path: Path) -> None:
@@ -227,3 +233,21 @@ def test_a_rule_the_user_lifted_before_the_call_leaves_a_question(tmp_path: Path
     assert code == 0 and session["action_against_rule"] == []
     assert (said["code"], said["evt"], said["lifted_at"]) == ("action_rule_unsure", "evt:3", "evt:2")
     assert "may have lifted the rule, or asked for the act, at evt:2" in said["message"]
+
+
+def test_a_git_status_result_in_the_store_names_the_branch(tmp_path: Path) -> None:
+    """"Don't commit to main": a git status result "On branch main" before the commit makes it ✗."""
+    _store(tmp_path, [], [_rule("constraint.commit", "Don't commit to main")])  # writes s.jsonl, read below
+    lines = (tmp_path / "s.jsonl").read_text(encoding="utf-8").splitlines()
+    more = [_event(2, "tool_call", call_id="c2", tool="Bash", args={"command": "git status"}),
+            _event(3, "tool_result", call_id="c2", tool="Bash", content="On branch main\nChanges to be committed:"),
+            *_bash(4, "git commit -m wip")]
+    (tmp_path / "b.jsonl").write_text("\n".join(lines[:3] + [json.dumps(x) for x in more] + lines[3:]) + "\n",
+                                      encoding="utf-8")
+    store = str(tmp_path / "b.db")
+    assert CliRunner().invoke(cli, ["import", str(tmp_path / "b.jsonl"), "--into", store],
+                              env={"INSPECTOR_REVIEWER": "alice"}).exit_code == 0
+    code, out = _check(store, "--json")
+    (session,) = json.loads(out)["sessions"]
+    assert code == 1 and [(h["evt"], h["matched"]) for h in session["action_against_rule"]] == [
+        ("evt:4", ["git", "commit", "main"])]

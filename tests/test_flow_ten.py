@@ -42,9 +42,10 @@ def test_the_reports_check_section_says_which_warnings_the_headers_question_mark
     done = CliRunner().invoke(cli, ["report", str(sample_store), "--session", "s-export", "-o", str(out)])
     assert done.exit_code == 0, done.output
     page = out.read_text(encoding="utf-8")
-    assert "? 2 warnings: not judged in full" in page  # the header's "?": the warnings that make it "?"
-    # the Check section counts every warning (3): it says how many of them are the header's two
-    assert ("with 3 warnings: 2 leave it not judged in full (the header&#x27;s &quot;?&quot;), 1 does not"
+    assert "? 3 warnings: not judged in full" in page  # the header's "?": the warnings that make it "?"
+    # the Check section counts every warning (4): it says how many of them are the header's three (survival's
+    # two, and the rule no call can show: action_rule_not_read)
+    assert ("with 4 warnings: 3 leave it not judged in full (the header&#x27;s &quot;?&quot;), 1 does not"
             in page), page[page.index('id="check"'):][:600]
     assert "gen 3: 1 of 5 facts kept, 2 lost, 1 not restated, 1 not judged" in page
 
@@ -66,9 +67,9 @@ async def test_a_click_on_a_header_badge_opens_what_it_counts(sample_store: Path
         await settle(app, pilot)
         tabs = app.screen.query_one("#tabs", TabbedContent)
         assert tabs.active == "tab-timeline"
-        # "? 2 warnings" are survival's (facts_not_restated, facts_unknown): the Survival tab lists them (survival-words)
+        # "? 3 warnings": survival's two first (facts_not_restated, facts_unknown): the Survival tab lists them
         for words, pane in (("drift 4", "tab-drift"), ("kept, 2 lost", "tab-survival"), ("8 pending cand", "tab-candidates"),
-                            ("2 warnings", "tab-survival"), ("✗ 2", "tab-survival"), ("orphan result", "tab-timeline")):
+                            ("3 warnings", "tab-survival"), ("✗ 2", "tab-survival"), ("orphan result", "tab-timeline")):
             await _click_badge(app, pilot, words)
             assert tabs.active == pane, words
         await _click_badge(app, pilot, "1 pending rec")  # protected state: the channel, not a tab

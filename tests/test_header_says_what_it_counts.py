@@ -44,7 +44,8 @@ async def test_each_badge_says_what_it_counts_whole_at_every_width(sample_store:
     assert not any("…" in line for line in drawn[1:]), drawn
     assert "left out" not in said and "without a source" not in said, said
     # "not judged" elsewhere only in survival's count of facts it could not judge (flow-ten), never a bare count of warnings
-    assert "? 2 warnings" in said and said.replace("not judged in full", "").count("not judged") == 1, said
+    # 3: the rule "不得修改生产库" no call can show is not checked against the calls after it (action_rule_not_read)
+    assert "? 3 warnings" in said and said.replace("not judged in full", "").count("not judged") == 1, said
     assert "kept, 2 lost, 1 not restated, 1 not judged" in said, said
     assert "2 not counted" in said or "1 filed in review not counted" in said, said
     for seen in ("⚠ drift 4", "◷ 8 pending cand", "as bob"):

@@ -86,7 +86,7 @@ async def test_the_header_is_never_green_where_the_app_or_check_is_not(tmp_path:
     assert '<span class="badge warning">⚠ 1 warning: untrusted instructions kept as rules</span>' in pages["s-export"]
     assert '<span class="badge error">⚠ 6 refused candidates</span>' in pages["s-export"]
     assert "sensitive_data" in pages["s-privacy"].split('id="check"')[1]  # each warning listed with its sentence
-    assert "</code> ✗ fails, with 3 warnings: 2 leave it not judged in full" in pages["s-export"]
+    assert "</code> ✗ fails, with 4 warnings: 3 leave it not judged in full" in pages["s-export"]
     assert "</code> ✓ passes, with 2 warnings: none leaves it not judged in full." in pages["s-privacy"]
 
 

@@ -21,11 +21,12 @@ async def test_the_question_mark_opens_survival_when_its_warnings_are_survivals(
     """The demo's "? 2 warnings" are survival's (the evidence reference not restated, the decision
     not judged): a click opened Drift, whose findings are drift's."""
     async with await open_store(sample_store) as opened:
-        assert (await session_badges(opened, "s-export")).not_judged_in == ("survival",)
+        # survival's first, then the rule no call can show (the Actions tab lists it): the first place opens
+        assert (await session_badges(opened, "s-export")).not_judged_in == ("survival", "rules")
     app = InspectorApp(sample_store, session="s-export", reviewer="lin")
     async with app.run_test(size=(120, 35)) as pilot:
         await settle(app, pilot)
-        await _click_badge(app, pilot, "2 warnings")
+        await _click_badge(app, pilot, "3 warnings")
         assert app.screen.query_one("#tabs", TabbedContent).active == "tab-survival"
 
 

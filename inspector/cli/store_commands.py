@@ -215,10 +215,6 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
             return []
         return [f"    survival {r.survival_headline}"]
 
-    def not_read(r: SessionCheck) -> list[str]:  # rules the rules check could not read against the calls after them
-        return [f"    rules: {n['key']} (“{n['rule']}”) not checked against the {counted(n['calls_after'], 'tool call')} "
-                f"after it: {n['why']}" for n in (r.rules_read or {}).get("not_read", []) if n.get("calls_after")]
-
     def human() -> list[str]:
         lines = []
         for r in results:
@@ -227,7 +223,6 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
                 lines.append(f"{'?' if r.verdict == 'unknown' else '✓'} {named}")
                 lines += counted_survival(r)
                 lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
-                lines += not_read(r)
                 lines += deletions(r)
                 continue
             lines.append(f"✗ {named}")
@@ -241,7 +236,6 @@ async def check_cmd(store: Path, sessions: tuple[str, ...], only: tuple[str, ...
             lines += [f"    handoff {h['handoff']}: {', '.join(x['code'] for x in h['refusals'])}" for h in r.handoffs]
             lines += [f"    ! {w['code']} {w['id']}: {w['message']}" for w in r.warnings]
             lines += [f"    stub {p['stub']} {p['code']}: {p['message']}" for p in r.stubs]
-            lines += not_read(r)
             lines += deletions(r)
         counts = Counter(r.verdict for r in results)
         lines.append(f"{counted(len(results), 'session')}: {counts['clear']} ✓ clear, {counts['unknown']} ? not judged "

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.domain.call_acts import args_text, branch_after, call_act
+from inspector.domain.call_acts import args_text, branch_after, branch_in_result, call_act
 from inspector.domain.logevents import LogEvent
 from inspector.domain.rule_acts import RuleAct, rule_act
 from inspector.domain.said import Said, norm_phrase
@@ -151,10 +151,13 @@ def acts_against_rules(facts: list[Fact], events: list[LogEvent]) -> RuleActs:
                 lift = lifts[n]
                 out.hits.append(_hit(f, act, said_at, c, found, results.get(c.call_id),
                                      lift if lift is not None and lift[0] < c.seq else None))
+        result = results.get(c.call_id)
         moved = branch_after(c.tool, c.args, branch)
         if moved != branch:  # a checkout whose result failed, or has none yet, leaves the branch unknown
-            result = results.get(c.call_id)
             branch = moved if result is not None and not result.is_error else None
+        named = branch_in_result(c.tool, c.args, result.content) if result is not None else None
+        if named is not None:  # "On branch main": what git itself said
+            branch = named
     out.hits.sort(key=lambda h: (h.seq, h.key))
     for f in facts:  # a prohibition whose act no call can show: listed with the calls it was not read against
         if (f.kind in RULE_KINDS and f.status in ("active", "pending") and not f.detail.get("stale_behind")

@@ -50,12 +50,13 @@ _WARNINGS: dict[str, str] = {
     "prompt_rule_not_restated": "system-prompt rules re-sent, not restated",
     "goal_reworded": "goals the summary rewords, not quotes",
     "corrected_after": "values the owner corrected after the summary was written",
-    "completion_unshown": "completions no event in the range shows",
+    "completion_unshown": "claimed completions that no event in the range shows",
     "path_misplaced": "paths in a folder the log never shows",
     "value_misstated": "settings the log gives another value",
     "action_rule_unsure": "tool calls that may break a confirmed rule",
     "action_rule_pending": "tool calls against a pending rule",
     "action_rule_dry_run": "dry runs of what a rule forbids",
+    "action_rule_not_read": "rules no tool call's words can show, not checked",
 }
 
 

@@ -137,6 +137,44 @@ def _shown(argv: tuple[str, ...]) -> str:
     return text if len(text) <= 200 else text[:199] + "…"
 
 
+_ON_BRANCH = re.compile(r"^On branch (\S+)\s*$", re.M)
+_BRANCH_NAME = re.compile(r"^\s*([\w./-]+)\s*$")
+
+
+def asks_branch(tool: str | None, args: Any) -> bool:
+    """The call runs ``git status``, ``git branch --show-current`` or ``git rev-parse --abbrev-ref HEAD``:
+    its result names the branch the repository is on."""
+    return any(_branch_query(c.argv) for c in shell_commands((tool or "").lower(), args))
+
+
+def _branch_query(argv: tuple[str, ...]) -> str:
+    if not argv or argv[0] != "git":
+        return ""
+    sub, tail = git_sub(list(argv))
+    if sub == "status":
+        return "status"
+    if (sub == "branch" and "--show-current" in tail) or (sub == "rev-parse" and "--abbrev-ref" in tail):
+        return "name"
+    return ""
+
+
+def branch_in_result(tool: str | None, args: Any, text: str | None) -> str | None:
+    """The branch a ``git status`` result names ("On branch main"), or the name a ``git branch
+    --show-current`` printed alone; None when the result does not say it."""
+    if not text:
+        return None
+    queries = {_branch_query(c.argv) for c in shell_commands((tool or "").lower(), args)} - {""}
+    if "status" in queries:
+        m = _ON_BRANCH.search(text)
+        if m:
+            return m.group(1).lower()
+    if "name" in queries and len(queries) == 1:
+        m = _BRANCH_NAME.match(text)
+        if m and m.group(1) != "HEAD":
+            return m.group(1).lower()
+    return None
+
+
 def branch_after(tool: str | None, args: Any, branch: str | None) -> str | None:
     """The branch the repository is on after this call, as its ``git checkout``/``git switch`` say
     (``branch``: before it; None: not known)."""
@@ -351,4 +389,5 @@ def args_text(args: Any) -> str:
     return json.dumps(args, ensure_ascii=False, sort_keys=True)[:200]
 
 
-__all__ = ["EDIT_TOOLS", "RANK", "SHELL_TOOLS", "CallAct", "call_act", "edited_paths", "shell_commands"]
+__all__ = ["EDIT_TOOLS", "RANK", "SHELL_TOOLS", "CallAct", "asks_branch", "branch_after", "branch_in_result",
+           "call_act", "edited_paths", "shell_commands"]

@@ -63,7 +63,7 @@ NOT_CHECKED = (
     "once at one record's end and another's start — each part 4+ characters, or any length between consecutive "
     "events, a call and its result, an event and the material it observed — or cut across two or three "
     "consecutive events, or a call and its result, or an event and its material, in any spelling above: a split "
-    "line of prose, a split with text between the parts, in four or more parts, a part spelled over three times "
+    "line of prose (but one short enough to lie whole in such a join), a split with text between the parts, in four or more parts, a part spelled over three times "
     "the value's length (every character escaped), in another spelling across records that are not neighbours "
     "(a summary and a material: as folded only), or next to a text that ends or starts with a whole value of "
     "its own (a 16-character key whose rest opens the next text) is not looked for",

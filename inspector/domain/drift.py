@@ -14,6 +14,7 @@ from typing import Any
 from inspector.domain import drift_rules as rules
 from inspector.domain.covers_check import check_covers
 from inspector.domain.drift_finding import Finding as Finding  # re-exported: services, UI, report
+from inspector.domain.drift_finding import not_repeated
 from inspector.domain.drift_headline import NOT_JUDGED as NOT_JUDGED  # re-exported: services, UI, report
 from inspector.domain.drift_headline import (
     UNTRUSTED_WRITERS,
@@ -233,7 +234,7 @@ def find_drift(gen: GenerationText, state: list[StateFact], ctx: DriftContext | 
             findings.append(Finding("unsourced_assertion", claim.get("key"),
                                     f"the claim about {claim.get('key')} cites no sources.", "warning"))
     # F12: a finding quotes the summary's sentence in the summary's own characters, not its normal form.
-    return [_own_words(f, gen.text) if f.where or f.words else f for f in findings]
+    return [_own_words(f, gen.text) if f.where or f.words else f for f in not_repeated(findings)]
 
 
 def _own_words(f: Finding, text: str) -> Finding:

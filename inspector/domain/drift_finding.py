@@ -6,6 +6,7 @@ other.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,3 +42,24 @@ _SET_CODE, _SET_KEY, _SET_MESSAGE, _SET_SEVERITY, _SET_WORDS, _SET_WHERE = (
 
 
 __all__ = ["Finding"]
+
+
+_REPEATS = re.compile(r"^(generation \d+) repeats the (.+?) \((?P<key>[^()]*)\) but ")
+
+
+def not_repeated(findings: list[Finding]) -> list[Finding]:
+    """A departure's sentence says the summary "repeats the constraint … but elsewhere says its
+    opposite" — true when it kept the value word for word; beside a ``protected_missing`` of the same
+    key the two read as a contradiction ("is not in generation 1's text" / "generation 1 repeats it",
+    newuser-19). There the departure says "does not repeat … and": the verdict is unchanged."""
+    missing = {f.key for f in findings if f.code == "protected_missing" and f.key}
+    if not missing:
+        return findings
+    out = []
+    for f in findings:
+        m = _REPEATS.match(f.message) if f.key in missing and f.code != "protected_missing" else None
+        if m is not None and m["key"] == f.key:
+            f = Finding(f.code, f.key, f"{m[1]} does not repeat the {m[2]} ({f.key}) and {f.message[m.end():]}",
+                        f.severity, f.words, f.where)
+        out.append(f)
+    return out

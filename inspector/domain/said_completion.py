@@ -47,11 +47,13 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from inspector.domain.call_targets import dry_run, git_sub, positionals
 from inspector.domain.drift_finding import Finding
 from inspector.domain.run_scope import scope
 from inspector.domain.said import Said
 from inspector.domain.said_output_numbers import ToolRun
 from inspector.domain.said_suite_green import NOT_SAID, green_claims
+from inspector.domain.shell_words import simple_commands
 
 CODE = "completion_unshown"
 
@@ -71,13 +73,13 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 
 _ACTS = (
-    _Act("a merge", _rx(rf"{_B}merged{_E}|已合并|合并了|已合入|合入了"),
+    _Act("a merge", _rx(rf"{_B}merged{_E}|已(?:经)?合并|合并了|已(?:经)?合入|合入了"),
          _rx(rf"{_B}(?:git\s+merge|gh\s+pr\s+merge|glab\s+mr\s+merge){_E}"), _rx(rf"{_B}merged{_E}|已合并")),
-    _Act("a push", _rx(rf"{_B}pushed{_E}|已推送|推送了"), _rx(rf"{_B}git\s+push{_E}"), _rx(rf"{_B}pushed{_E}")),
-    _Act("a deployment", _rx(rf"{_B}deployed{_E}|已部署|部署了|已上线|上线了"),
+    _Act("a push", _rx(rf"{_B}pushed{_E}|已(?:经)?推送|推送了"), _rx(rf"{_B}git\s+push{_E}"), _rx(rf"{_B}pushed{_E}")),
+    _Act("a deployment", _rx(rf"{_B}deployed{_E}|已(?:经)?部署|部署了|已(?:经)?上线|上线了"),
          _rx(rf"{_B}(?:deploy|kubectl\s+(?:apply|rollout)|helm\s+(?:upgrade|install)|terraform\s+apply){_E}"),
          _rx(rf"{_B}deployed{_E}|已部署")),
-    _Act("a release", _rx(rf"{_B}released{_E}|已发布|发布了"),
+    _Act("a release", _rx(rf"{_B}released{_E}|已(?:经)?发布|发布了"),
          _rx(rf"{_B}(?:goreleaser|gh\s+release\s+create|npm\s+publish|cargo\s+publish|twine\s+upload|"
              rf"poetry\s+publish|release){_E}"), _rx(rf"{_B}(?:released|published){_E}|已发布")),
     _Act("a re-run", _rx(rf"{_B}(?:re-?ran|(?:was|were|been|got|is|are)\s+re-?run){_E}|重新运行了|重跑了|已重新运行|已重跑"),
@@ -101,6 +103,11 @@ _NAMED_CALL = re.compile(r"[\w.-]+\(\{")  # failures.signature of a named tool's
 # "Nothing merged before the date", "none of them deployed": the clause claims no act.
 _NOTHING = re.compile(r"(?<![\w-])(?:nothing|none|no|neither|nor|nobody)(?![\w-])|没有|并未|从未|无", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]\s*$")
+# The word in another sense (review-19: each made a faithful text "?"): "the deadline was pushed back",
+# "released the lock", "the merged config" (an adjective after an article or a possessive).
+_NOT_THE_ACT = re.compile(r"\s+(?:back|(?:the\s+|a\s+|its\s+)?(?:lock|mutex|semaphore|memory|handles?|"
+                          r"connections?|resources?|buffers?|references?|gil)\b)", re.IGNORECASE)
+_ADJECTIVE = re.compile(r"(?<![\w-])(?:the|a|an|its|their|this|that|these|those)\s+$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +116,7 @@ class Claim:
     words: str  # the claim's words as the summary wrote them
     sentence: str
     numbers: frozenset[str]  # PR / issue numbers the sentence names
+    branch: str = ""  # the trunk branch a push claim names ("Pushed the fix to main")
 
 
 def claims(said: Said) -> list[Claim]:
@@ -121,9 +129,11 @@ def claims(said: Said) -> list[Claim]:
         for act in _ACTS:
             for m in act.claim.finditer(text):
                 clause = re.split(r"[;,:，；：]|\bbut\b|\bthen\b", text[:m.start()])[-1]
-                if NOT_SAID.search(clause) or _NOTHING.search(clause):
+                if NOT_SAID.search(clause) or _NOTHING.search(clause) or _NOT_THE_ACT.match(text, m.end()) \
+                        or _ADJECTIVE.search(text[:m.start()]):
                     continue
-                out.append(Claim(act.name, m.group(), said.stripped(s), _numbers(text)))
+                to = _PUSHED_TO.match(text, m.end()) if act.name == _PUSH else None
+                out.append(Claim(act.name, m.group(), said.stripped(s), _numbers(text), to.group(1) if to else ""))
                 break
     for words, sentence in green_claims(said):
         out.append(Claim(_TESTS, words, sentence, frozenset()))
@@ -139,31 +149,88 @@ class _Shown:
     """What the runs in range show, read once per generation (a summary of 3,000 claims over 200 runs
     of 10 KB commands asked each claim of each run: minutes)."""
 
-    done: frozenset[str]  # the acts a run that did not fail did
+    done: frozenset[str]  # the acts a run that did not fail did (or the user reported done)
+    reported: frozenset[str]  # the acts the user reported done in range
+    pushed_to: tuple[frozenset[str] | None, ...]  # each push's branches (None: not in the call, e.g. a bare push)
+    done_numbers: dict[str, list[frozenset[str]]]  # per act, the PR/issue numbers each doing run's command and
+    # result name: "Merged PR #85" is shown by `gh pr merge 85`, not by `git merge origin/main`
     said: dict[str, list[frozenset[str]]]  # per act, the PR/issue numbers of each result saying it
     tested: bool
+    unit_tested: bool  # a passing check run that was not lint or build alone (``ruff check``, ``go vet``)
     rerun: bool
     created: frozenset[str]  # numbers a PR- or issue-creating call printed
 
     @classmethod
     def of(cls, runs: Iterable[ToolRun], user_said: Iterable[str] = ()) -> _Shown:
-        done: set[str] = set(_reported(user_said))
+        reported = frozenset(_reported(user_said))
+        done: set[str] = set(reported)
+        done_numbers: dict[str, list[frozenset[str]]] = {}
+        pushed_to: list[frozenset[str] | None] = []
         said: dict[str, list[frozenset[str]]] = {}
         created: set[str] = set()
-        tested = rerun = False
+        tested = unit_tested = rerun = False
         seen: set[str] = set()
         for r in runs:
-            if not r.failed:
-                done.update(a.name for a in _ACTS if a.does is not None and a.does.search(r.command))
-                tested = tested or _runs_checks(r.command)
+            if not r.failed and not _REFUSED.search(r.output[:20_000]):
+                for a in _ACTS:
+                    if a.does is not None and _does(a.does, r.command):
+                        done.add(a.name)
+                        if a.name == _PUSH:
+                            pushed_to.extend(_push_branches(r.command))
+                        done_numbers.setdefault(a.name, []).append(
+                            _numbers(r.command) | _numbers(r.output[:20_000]) | _arg_numbers(r.command))
+                checks = _runs_checks(r.command)
+                tested = tested or checks
+                unit_tested = unit_tested or (checks and not _lint_only(r.command))
                 rerun = rerun or r.command in seen
                 if _CREATES.search(r.command):
                     created.update(_numbers(r.output))
             seen.add(r.command)
             for a in _ACTS:
-                if a.says is not None and a.says.search(r.output):
+                if a.says is not None and _says(a.says, r.output):
                     said.setdefault(a.name, []).append(_numbers(r.output))
-        return cls(frozenset(done), said, tested, rerun, frozenset(created))
+        return cls(frozenset(done), reported, tuple(pushed_to), done_numbers, said, tested, unit_tested, rerun, frozenset(created))
+
+
+# A result that says the act was refused, whatever its exit status (a message list's tool result has
+# none): git's "! [rejected]", "failed to push some refs", gh's "is not mergeable", "fatal: …".
+_REFUSED = re.compile(r"\[(?:remote )?rejected\]|failed to push|not mergeable|^(?:fatal|error): ", re.IGNORECASE | re.M)
+# A task runner before the act's name: "make deploy", "npm run release", "mise run deploy".
+_TASK = re.compile(r"^(?:make|just|task|rake|(?:npm|yarn|pnpm|bun|mise|uv|poetry|hatch|pdm)\s+run|yarn|pnpm)\s+")
+# "was not merged", "never deployed", "未发布": a result line that denies the act before its word.
+_DENIED = re.compile(r"(?<![\w-])(?:not|never|no|without|cannot|can't|couldn't|un)(?![\w-])|n't\b|未|没|不", re.I)
+_FALSE_VALUE = re.compile(r"""["']?\s*[:=]\s*(?:false|null|none|no|0)\b""", re.IGNORECASE)
+
+
+def _does(does: re.Pattern[str], command: str) -> bool:
+    """Whether ``command`` runs the act: a command of it that starts with the act's words (``git push``,
+    ``./deploy.sh prod``, ``make deploy``), not one that only names them (``cat deploy/README.md``,
+    ``echo "git push"``, ``Read({"file_path": "release.md"})``), nor a dry run (``git push --dry-run``).
+    A named tool is read by its name alone (``deploy_service({…})`` is no shell command: not read)."""
+    if _NAMED_CALL.match(command):
+        return False
+    for c in simple_commands(command):
+        if not c.argv or dry_run(c.argv):
+            continue
+        argv = list(c.argv)
+        if argv[0] == "git":  # past git's own options: ``git -C repo push`` pushes
+            sub, tail = git_sub(argv)
+            argv = ["git", sub, *tail]
+        head = " ".join((argv[0].rsplit("/", 1)[-1], *argv[1:]))
+        if does.match(head) or does.match(_TASK.sub("", head, count=1)):
+            return True
+    return False
+
+
+def _says(says: re.Pattern[str], output: str) -> bool:
+    """Whether a result says the act was done: its word, not denied earlier in its line ("PR #85 was
+    not merged", "未发布") and not a field set false ("merged": false, ``mergedAt: null``)."""
+    for m in says.finditer(output):
+        line = output[output.rfind("\n", 0, m.start()) + 1:m.start()]
+        if _DENIED.search(re.split(r"[;,.:，；：。]", line)[-1]) or _FALSE_VALUE.match(output, m.end()):
+            continue
+        return True
+    return False
 
 
 def _reported(texts: Iterable[str]) -> Iterator[str]:
@@ -183,12 +250,32 @@ def shown(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
     """Whether a run in range does the claimed act (and did not fail), or a result says it was done."""
     seen = runs if isinstance(runs, _Shown) else _Shown.of(runs)
     if claim.act == _TESTS:  # a shell command that runs a runner (not "Edit({…test.go…})", not a PR body)
-        return seen.tested
+        return seen.unit_tested if _TEST_WORD.search(claim.words) else seen.tested
     if claim.act == "a re-run":
         return seen.rerun
-    if claim.act in seen.done:
+    if claim.branch and claim.act == _PUSH and claim.act not in seen.reported and all(
+            to is not None and claim.branch not in to for to in seen.pushed_to):
+        return False  # every push in range named its branches, none the one claimed
+    if claim.act in seen.done and (not claim.numbers or claim.act != _MERGE or claim.act in seen.reported or any(
+            claim.numbers & numbers for numbers in seen.done_numbers.get(claim.act, ()))):
         return True
     return any(not claim.numbers or claim.numbers & numbers for numbers in seen.said.get(claim.act, ()))
+
+
+# A linter, formatter or type checker alone runs no test: "All tests pass" over ``ruff check .`` or
+# ``go vet ./...`` is not shown by it ("the build is green" is). A build is left to count (a project's
+# ``npm run build`` may run its tests: the labelled faithful g-f4 says "测试全部通过" over one).
+_LINT = re.compile(r"(?:ruff|mypy|pyright|flake8|pylint|black|isort|eslint|prettier|tsc|golangci-lint|gofmt|"
+                   r"go (?:vet|fmt)|cargo (?:clippy|fmt)|"
+                   r"(?:make|just|task|(?:npm|yarn|pnpm|bun|mise|uv|poetry) run|yarn|pnpm) "
+                   r"(?:lint|fmt|format|typecheck|check-format|vet))(?![\w-])")
+_TEST_WORD = re.compile(r"test|spec|测试", re.IGNORECASE)
+
+
+def _lint_only(command: str) -> bool:
+    """Every command of ``command`` is a linter, formatter, type check or build (no test runs in it)."""
+    heads = [" ".join((c.argv[0].rsplit("/", 1)[-1], *c.argv[1:])) for c in simple_commands(command) if c.argv]
+    return bool(heads) and all(_LINT.match(h) for h in heads)
 
 
 def _runs_checks(command: str) -> bool:
@@ -203,16 +290,50 @@ def _runs_checks(command: str) -> bool:
             _WRAPPER.sub("", p.strip()) for p in re.split(r"&&|;|\|\|?", command)) if piece.split())
 
 
+_PUSH = "a push"
+# "Pushed the fix to main", "pushed to origin/master": the trunk a push claim names (a feature branch's name
+# is not read: "pushed to remote" names none).
+_PUSHED_TO = re.compile(r"(?:\s+[^.;,:\n]{0,40}?)?\s+to\s+(?:the\s+)?(?:(?:origin|upstream|remote)(?:/|\s+))?`?"
+                        r"(main|master|trunk)`?(?![\w/-])", re.IGNORECASE)
+
+
+def _push_branches(command: str) -> list[frozenset[str] | None]:
+    """The branches each ``git push`` of ``command`` writes (``HEAD:main`` → main, ``+feature`` → feature);
+    None for one that names none (the current branch) or pushes many (``--all``)."""
+    out: list[frozenset[str] | None] = []
+    for c in simple_commands(command):
+        if not c.argv or c.argv[0] != "git" or git_sub(list(c.argv))[0] != "push":
+            continue
+        tail = git_sub(list(c.argv))[1]
+        pos = positionals(tail, takes_value=("--repo", "-o", "--push-option", "--receive-pack", "--exec"))
+        if len(pos) < 2 or any(a in ("--all", "--mirror", "--branches") for a in tail):
+            out.append(None)
+        else:
+            out.append(frozenset(r.lstrip("+").rsplit(":", 1)[-1].removeprefix("refs/heads/").lower() for r in pos[1:]))
+    return out
+
+
+_MERGE = "a merge"  # the act done *to* a numbered PR: its claim's number must be the one the merge names
+_ARG = re.compile(r"(?<![\w./:#=-])(\d{1,7})(?![\w./-])")
+
+
+def _arg_numbers(command: str) -> frozenset[str]:
+    """Bare numbers a command passes (``gh pr merge 85``, ``glab mr merge 12``)."""
+    return frozenset(_ARG.findall(command[:2000]))
+
+
 def made_in_range(claim: Claim, runs: Iterable[ToolRun] | _Shown) -> bool:
-    """The claim acts on a PR or issue a call in range created (its output names the number)."""
+    """The claim acts on a PR or issue a call in range created (its output names the number), and no run
+    in range did the act naming no number (``git merge feature`` then a push may merge that PR: "?")."""
     seen = runs if isinstance(runs, _Shown) else _Shown.of(runs)
-    return bool(claim.numbers & seen.created)
+    return bool(claim.numbers & seen.created) and not any(
+        not numbers for numbers in seen.done_numbers.get(claim.act, ()))  # a numberless merge may be it: "?"
 
 
 def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], covers: tuple[int, int] | None,
                         whole: bool | None, user_said: tuple[tuple[int, str], ...] = ()) -> list[Finding]:
     """``completion_unshown`` for the claimed completions no event in the range shows: a finding for each
-    one on an object the range made, else one warning ("?") per act naming every such sentence (the real
+    one on an object the range made, else one warning ("?") per act quoting each of its claims (the real
     4b7d5121 summary's four "tests passed" lines are one thing the log cannot show, not four)."""
     inside = [r for r in runs if covers is None or covers[0] <= r.seq <= covers[1]]
     if not inside:  # a range with no tool result records no act at all: nothing to hold a claim against
@@ -222,7 +343,7 @@ def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], 
         return []
     seen = _Shown.of(inside, (t for seq, t in user_said if covers is None or covers[0] <= seq <= covers[1]))
     out: list[Finding] = []
-    unsure: dict[str, list[Claim]] = {}
+    unsure: dict[str, list[Claim]] = {}  # per act, the claims that are "?" (one warning per act)
     for c in found:
         if shown(c, seen):
             continue
@@ -233,13 +354,17 @@ def completion_findings(generation: int, said: Said, runs: tuple[ToolRun, ...], 
                                words=(c.words,), where=c.sentence))
         else:
             unsure.setdefault(c.act, []).append(c)
-    why = ("the log may begin after it (it continues an earlier conversation), so the rule cannot tell whether "
-           "it happened" if whole is not True else "the act may have been done outside the agent's tools, so the "
-           "rule cannot tell whether it happened — a person must read it")
-    for act, group in unsure.items():
-        said_in = "; ".join(f"“{c.words}” in “{c.sentence}”" for c in group[:3]) + (
-            f" and {len(group) - 3} more" if len(group) > 3 else "")
-        out.append(Finding(CODE, None, f"generation {generation} says {said_in}, but no event in its range shows "
-                           f"{act} (no call doing it, no result saying it); {why}.", "warning",
-                           words=tuple(dict.fromkeys(c.words for c in group)), where=group[0].sentence))
+    why = ("the log may begin after it (it continues an earlier conversation), so the rule cannot tell whether it "
+           "happened" if whole is not True else "the act may have been done outside the agent's tools, so the rule "
+           "cannot tell whether it happened — a person must read it")
+    for act, cs in unsure.items():
+        # A summary's checklist ("Unit tests passed", "Full suite passed", "All tests passed after fix") is one
+        # act claimed four times: one "?" that quotes each, not four warnings for a reviewer to read as four.
+        # The others are quoted by their words only: drift re-quotes a finding's words and first sentence
+        # in the summary's own letters (drift._own_words), not further sentences.
+        others = [f"“{c.words}”" for c in cs[1:7]] + ([f"{len(cs) - 7} more"] if len(cs) > 7 else [])
+        more = f", and claims it {len(cs) - 1} more time{'s' * (len(cs) > 2)} ({', '.join(others)})" if others else ""
+        out.append(Finding(CODE, None, f"generation {generation} says “{cs[0].words}” in “{cs[0].sentence}”{more}, "
+                           f"but no event in its range shows {act} (no call doing it, no result saying it); {why}.",
+                           "warning", words=tuple(c.words for c in cs), where=cs[0].sentence))
     return out

@@ -109,6 +109,10 @@ def _sentence_of(said: Said, token: str) -> str:
     return token
 
 
+# A command that may put a path back (a commit message naming it does not).
+_PUTS_BACK = re.compile(r"\s*(?:git\s+(?:mv|checkout|restore|stash)|mv|cp|touch|ln|install|rsync)\s")
+
+
 def _moved_or_deleted(runs: Iterable[ToolRun]) -> dict[str, tuple[int, str, str]]:
     """Each path a shell command that did not fail moved or deleted: path → (evt, command, where to)."""
     gone: dict[str, tuple[int, str, str]] = {}
@@ -118,11 +122,16 @@ def _moved_or_deleted(runs: Iterable[ToolRun]) -> dict[str, tuple[int, str, str]
         if not _MAY_MOVE.search(r.command):
             continue
         for piece in re.split(r"&&|;|\|\|", r.command):
+            if _PUTS_BACK.match(piece):  # brought back later in the same command ("mv A /tmp/x && mv /tmp/x A")
+                for back in [g for g, (seq, _, _) in gone.items() if seq == r.seq and g in piece]:
+                    del gone[back]
             if not _MAY_MOVE.match(piece.strip()):
                 continue  # shlex only what may move or delete (a 10 KB heredoc commit message is not read)
             try:
                 words = shlex.split(piece)
             except ValueError:
+                continue
+            if "--cached" in words:  # git rm --cached: out of the index, the file stays where it was
                 continue
             while words and ("=" in words[0] or words[0] in ("sudo", "env", "command")):
                 words = words[1:]

@@ -84,7 +84,7 @@ def _in_part(said: str, findings: list[Finding]) -> str:
     p = sum(1 for f in findings if f.code == PROMPT_RULE)
     u = sum(1 for f in findings if f.code == UNPAIRED)
     a = sum(1 for f in findings if f.code == CORRECTED_AFTER)
-    c = sum(1 for f in findings if f.code == COMPLETION)
+    c = sum(len(f.words) or 1 for f in findings if f.code == COMPLETION)  # one warning per act, each claim counted
     m = sum(1 for f in findings if f.code == MISPLACED)
     v = sum(1 for f in findings if f.code == VALUE)
     if not (n or k or p or u or a or c or m or v) or any(f.severity == "finding" for f in findings):
@@ -96,7 +96,7 @@ def _in_part(said: str, findings: list[Finding]) -> str:
                      + [f"{counted(u, 'pass claim')} over a failed run another run may answer ({UNPAIRED})"] * bool(u)
                      + [f"{counted(a, 'value')} the owner corrected after the summary was written "
                         f"({CORRECTED_AFTER})"] * bool(a)
-                     + [f"{counted(c, 'completion')} no event in the range shows ({COMPLETION})"] * bool(c)
+                     + [f"{counted(c, 'claimed completion')} that no event in the range shows ({COMPLETION})"] * bool(c)
                      + [f"{counted(m, 'path')} in a folder the log never shows ({MISPLACED})"] * bool(m)
                      + [f"{counted(v, 'setting')} the log gives another value ({VALUE})"] * bool(v))
     rest = said.removeprefix("no finding; ").removeprefix("no drift found").removeprefix("no drift in the active records")

@@ -28,7 +28,8 @@ from inspector.store.connection import Store
 # A tool call that may do what a confirmed rule forbids, or does what a pending one forbids
 # (services/checking.rule_findings), is "?" as well; a dry run of it is listed only.
 UNJUDGED_CODES = frozenset({"facts_lost", "facts_unknown", "facts_not_restated", "unverified_act",
-                            "lines_unread", "action_rule_unsure", "action_rule_pending"}) | NOT_JUDGED
+                            "lines_unread", "action_rule_unsure", "action_rule_pending",
+                            "action_rule_not_read"}) | NOT_JUDGED
 
 
 async def unjudged_and_lost(store: Store, session: str, found: list[Finding],
