@@ -80,3 +80,14 @@ def test_a_one_line_row_never_wraps_and_keeps_its_version_when_there_is_room(wid
     assert "\n" not in line and len(line) <= width
     assert line.endswith("v1 · pending") == (width >= 2 + 8 + 14)  # the glyph, 8 cells of value, the tail
     assert row.plain.startswith("◌ continue 7 dolor sit") and row.plain.endswith("v1 · pending")
+
+
+@pytest.mark.parametrize("width", [36, 38, 60])
+def test_a_one_line_stale_marked_row_still_says_stale_and_marked_in_a_narrow_channel(width: int) -> None:
+    from inspector.services.channels import StateRecord
+    from inspector.ui.widgets.state_channel import record_row
+    record = StateRecord(key="goal.later_request.7", version=12, kind="goal", value="continue 7 " + "dolor sit " * 30,
+                         status="pending", writer="extractor", at=None, scope=None, sources=["evt:14"])
+    line = record_row(record, True, True, long_list=True).line(width).plain  # type: ignore[union-attr]
+    assert len(line) <= width and line.startswith("✔ continue 7")
+    assert " · stale" in line and line.endswith("marked"), line

@@ -67,7 +67,9 @@ def record_row(r: StateRecord, marked: bool, stale: bool, long_list: bool) -> Ca
     """The row as drawn: up to three lines, or — in a list of thousands — one line made when drawn
     (ui/widgets/state_rows.py: measuring every wrapped row froze the app for minutes)."""
     if long_list:
-        return OneLineRow(lambda: record_parts(r, marked, stale))
+        return OneLineRow(lambda: record_parts(r, marked, stale),
+                          lambda: markup("  [dim]v$n$t$m[/]", n=str(r.version), t=" · stale" if stale else "",
+                                         m=" · marked" if marked else ""))
     return record_line(r, marked, stale)
 
 

@@ -25,8 +25,10 @@ LONG_LIST = 300  # more records than this: one line a row (a few screens of thre
 class OneLineRow(Visual):
     """The glyph, the value cut with "…" to fit, then the tail (version · status) kept whole."""
 
-    def __init__(self, build: Callable[[], tuple[Content, Content, Content]]) -> None:
+    def __init__(self, build: Callable[[], tuple[Content, Content, Content]],
+                 short_tail: Callable[[], Content] | None = None) -> None:
         self._build = build  # (head, value, tail), made on first use
+        self._short_tail = short_tail  # a tail for a narrow list (the glyph already says the status)
         self._parts: tuple[Content, Content, Content] | None = None
         self._line: tuple[int, Content] | None = None
 
@@ -45,8 +47,15 @@ class OneLineRow(Visual):
                 line = head + value + tail
             elif room >= 8:
                 line = head + value.truncate(room, ellipsis=True) + tail
-            else:  # too narrow for the tail beside the value: the start of the row, cut
-                line = (head + value + tail).truncate(max(1, width), ellipsis=True)
+            else:
+                # too narrow for the whole tail beside the value (a 38-cell channel at 120 columns and
+                # "v1 · pending · stale: reject only · marked"): the short one, which keeps "stale"
+                short = self._short_tail() if self._short_tail is not None else tail
+                room = width - head.cell_length - short.cell_length
+                if room >= 8:
+                    line = head + value.truncate(room, ellipsis=True) + short
+                else:  # narrower still: the start of the row, cut
+                    line = (head + value.truncate(8, ellipsis=True) + short).truncate(max(1, width), ellipsis=True)
             self._line = (width, line)
         return self._line[1]
 
