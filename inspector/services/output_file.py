@@ -37,6 +37,7 @@ from typing import IO, Any
 
 from inspector.domain.errors import BadInput, InspectorError
 from inspector.store.faults import explain
+from inspector.store.process_alive import alive
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -115,14 +116,6 @@ def partial_for(path: Path) -> Path:
     return path.with_name(f"{path.name}.{os.getpid()}.partial")
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: alive
-        return True
-    return True
 
 
 def remove_stale_partials(path: Path) -> list[str]:
@@ -138,7 +131,7 @@ def remove_stale_partials(path: Path) -> list[str]:
         if not name.startswith(prefix) or not name.endswith(".partial"):
             continue
         middle = name[len(prefix):-len(".partial")]
-        if middle and (not middle.isdigit() or int(middle) == os.getpid() or _alive(int(middle))):
+        if middle and (not middle.isdigit() or int(middle) == os.getpid() or alive(int(middle))):
             continue  # not a partial of this file, or one a running export is writing
         try:
             if (path.parent / name).is_file():

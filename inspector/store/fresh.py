@@ -56,6 +56,7 @@ from inspector.domain import known_text
 from inspector.domain.canonical import content_hash, keyed_digest
 from inspector.store import call_index, grams, reasoning_index
 from inspector.store.connection import Store, fetch_one, utc_now
+from inspector.store.process_alive import alive
 from inspector.store.schema import APPLICATION_ID, FORMAT_VERSION, MIGRATIONS
 from inspector.store.schema_expected import expected_schema
 from inspector.store.sqlite_connections import close_all, configure, connect_reader, plain_name, read_only_reason
@@ -275,7 +276,7 @@ def remove_stale(target: Path, *, now: float | None = None) -> list[Path]:
     with contextlib.suppress(OSError):
         for entry in os.scandir(target.parent):
             found = pattern.fullmatch(entry.name)
-            if found is None or _alive(int(found.group(1))):
+            if found is None or alive(int(found.group(1))):
                 continue
             with contextlib.suppress(OSError):
                 if now - entry.stat(follow_symlinks=False).st_mtime < STALE_SECONDS:
@@ -288,13 +289,3 @@ def remove_stale(target: Path, *, now: float | None = None) -> list[Path]:
 STALE_SECONDS = 600
 
 
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process
-    return True

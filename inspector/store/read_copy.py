@@ -33,6 +33,7 @@ import aiosqlite
 
 from inspector.domain.errors import InspectorError
 from inspector.store import call_index, format_upgrade, grams, reasoning_index, sqlite_connections
+from inspector.store.process_alive import alive
 from inspector.store.schema import FORMAT_VERSION
 
 PREFIX = "inspector-older-store-"
@@ -133,7 +134,7 @@ def sweep() -> None:
         return
     for entry in entries:
         pid = entry.name[len(PREFIX):].split("-", 1)[0]
-        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+        if not pid.isdigit() or int(pid) == os.getpid() or alive(int(pid)):
             continue
         try:
             if entry.is_dir() and not entry.is_symlink() and entry.stat().st_uid == os.getuid():
@@ -142,11 +143,3 @@ def sweep() -> None:
             continue
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: alive
-        return True
-    return True
