@@ -15,6 +15,7 @@ the file byte for byte as it was; a store closed with no act made says "left at 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -41,7 +42,7 @@ async def upgrade_file(writer: aiosqlite.Connection, path: Path) -> format_upgra
     if done is None:
         try:
             await writer.execute("BEGIN IMMEDIATE")
-        except Exception as exc:  # another process's write outlasted the busy timeout
+        except sqlite3.OperationalError as exc:  # another process's write outlasted the busy timeout
             if "locked" in str(exc) or "busy" in str(exc):
                 raise format_upgrade.lock_held(str(path), version) from None
             raise
