@@ -85,7 +85,7 @@ class DecidesPending(_Base):
         if len(refused) == len(records):
             verb = "reject" if reject else "confirm"
             body = "\n".join(f"{r.key} v{r.version} ({r.refusal.code}): {r.refusal.message}" for r in refused)
-            what = f"any of the {len(records)} marked records" if len(records) > 1 else "the marked record"
+            what = f"any of the {len(records):,} marked records" if len(records) > 1 else "the marked record"
             await self.app.push_screen(MessageDialog(f"Cannot {verb} {what}",
                                                      body + "\n\nNothing was written.", error=True))
             return

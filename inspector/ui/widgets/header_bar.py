@@ -213,33 +213,33 @@ class HeaderBar(Static):
             parts.append((markup(link + full_form + "[/]", **values), markup(link + short_form + "[/]", **values)))
 
         if b.drift:
-            both("[$error]⚠ drift $n[/]", "[$error]⚠ drift $n[/]", "focus_drift", n=str(b.drift))
+            both("[$error]⚠ drift $n[/]", "[$error]⚠ drift $n[/]", "focus_drift", n=f"{b.drift:,}")
         plural = {True: "s", False: ""}
         if b.survival_lost:  # check's ✗ survival findings: a confirmed fact the latest summary lost
             both("[$error]✗ $n fact$s lost[/]", "[$error]✗ $n lost[/]", "focus_survival",
-                 n=str(b.survival_lost), s=plural[b.survival_lost > 1])
+                 n=f"{b.survival_lost:,}", s=plural[b.survival_lost > 1])
         if b.rules_broken:  # check's ✗ action_against_rule: a tool call did what a confirmed rule forbids
-            both("[$error]✗ $n call$s against a rule[/]", "[$error]✗ $n rule broken[/]", "focus_actions",
-                 n=str(b.rules_broken), s=plural[b.rules_broken > 1])
+            both("[$error]✗ $n call$s against a rule[/]", "[$error]✗ $n rule$s broken[/]", "focus_actions",
+                 n=f"{b.rules_broken:,}", s=plural[b.rules_broken > 1])
         if b.not_judged:  # the verdict is "?" (or more than drift failed): say how many, never a bare nothing
             # it counts warnings (check's "!" lines), one of which may name three names: "? 1 not
             # judged" read as one thing not judged (flow-eight), so it says what it counts
             opens = next((WARNINGS_OPEN[w] for w in b.not_judged_in if w in WARNINGS_OPEN), "focus_drift")
             both("[$accent]? $n warning$s: not judged in full[/]", "[$accent]? $n warning$s[/]", opens,
-                 n=str(b.not_judged), s=plural[b.not_judged > 1])
+                 n=f"{b.not_judged:,}", s=plural[b.not_judged > 1])
         for code, n in sorted(b.protocol.items()):  # in words, not the code: "⚠ 2 lines_unread" (flow-nine)
             both("[$error]⚠ $said[/]", "[$error]⚠ $brief[/]", "focus_timeline", said=counted_badge(code, n),
                  brief=counted_badge(code, n, short=True))
         if b.pending_candidates:
             both("[$warning]◷ $n pending candidate$s[/]", "[$warning]◷ $n pending cand.[/]", "focus_candidates",
-                 n=str(b.pending_candidates), s=plural[b.pending_candidates > 1])
+                 n=f"{b.pending_candidates:,}", s=plural[b.pending_candidates > 1])
         if b.pending_state:
             both("[$warning]◌ $n pending record$s[/]", "[$warning]◌ $n pending rec.[/]", "focus_channel('state')",
-                 n=str(b.pending_state), s=plural[b.pending_state > 1])
+                 n=f"{b.pending_state:,}", s=plural[b.pending_state > 1])
         if b.stale_state:  # left behind the owner's correction: confirm refuses them, only n decides them
             both("[$warning]◌ $n stale proposal$s: reject only[/]", "[$warning]◌ $n stale[/]",
-                 "focus_channel('state')", n=str(b.stale_state), s=plural[b.stale_state > 1])
+                 "focus_channel('state')", n=f"{b.stale_state:,}", s=plural[b.stale_state > 1])
         if b.unknown_actions:
             both("[$accent]? $n unknown action$s[/]", "[$accent]? $n unknown act.[/]", "focus_actions",
-                 n=str(b.unknown_actions), s=plural[b.unknown_actions > 1])
+                 n=f"{b.unknown_actions:,}", s=plural[b.unknown_actions > 1])
         return parts

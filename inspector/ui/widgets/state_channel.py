@@ -178,7 +178,7 @@ class StateChannel(ChannelPane):
         self._show_title()
 
     def _show_title(self) -> None:
-        self.border_title = f"{TITLE} · {len(self.marked)} marked" if self.marked else TITLE
+        self.border_title = f"{TITLE} · {len(self.marked):,} marked" if self.marked else TITLE
 
     def selected(self) -> StateRecord | None:
         index = self.records.highlighted
