@@ -50,3 +50,16 @@ def test_a_departure_of_a_value_kept_word_for_word_still_says_it_repeats_it() ->
     kept = Finding("protected_negated", "c.x", "generation 2 repeats the constraint “X” (c.x) but cancels or weakens it")
     other = Finding("protected_missing", "c.y", "the constraint “Y” (c.y) is not in generation 2's text.")
     assert not_repeated([kept, other]) == [kept, other]
+
+
+def test_survival_names_a_key_that_holds_its_kind_once(tmp_path: Path) -> None:
+    """"generation 1 lost the confirmed constraint constraint.do-not-print-…" said the kind twice (review-19 #6)."""
+    src, store = tmp_path / "nu.jsonl", tmp_path / "nu.db"
+    _transcript(src)
+    run = CliRunner(env={"INSPECTOR_REVIEWER": "lin"})
+    assert run.invoke(cli, ["import", str(src), "--into", str(store)]).exit_code == 0
+    assert run.invoke(cli, ["confirm", str(store), "--session", "nu-1", "--all-pending"]).exit_code == 0
+    (session,) = json.loads(run.invoke(cli, ["check", str(store), "--json"]).stdout)["sessions"]
+    lost = [f["message"] for f in session["survival"] if f["code"] == "fact_missing"]
+    assert lost and all(" constraint constraint." not in m and " goal goal." not in m for m in lost), lost
+    assert any("lost the confirmed constraint.do-not-print-the-database-passwo" in m for m in lost), lost

@@ -43,6 +43,12 @@ class SurvivalVerdict:
     warnings: list[dict[str, Any]] = field(default_factory=list)
 
 
+def _kind_and_key(kind: str, key: str) -> str:
+    """"the confirmed constraint constraint.prod" said the kind twice (review-19 #6): a key that
+    starts with its kind names it already ("the confirmed constraint.prod"); another key keeps it."""
+    return key if key.startswith(f"{kind}.") else f"{kind} {key}"
+
+
 def survival_verdict(session: str, report: SurvivalReport) -> SurvivalVerdict:
     """The latest generation's survival ``report`` as check findings and warnings (pure: the
     caller reads the report once, for the badges' headline too)."""
@@ -59,7 +65,7 @@ def survival_verdict(session: str, report: SurvivalReport) -> SurvivalVerdict:
                 "code": FINDING_CODE[v.verdict], "where": "survival", "id": session, "generation": gen,
                 "key": v.fact.key, "kind": v.fact.kind, "sentence": v.where,
                 "message": f"generation {gen} {'lost' if v.verdict == 'missing' else 'contradicts'} the confirmed "
-                           f"{v.fact.kind} {v.fact.key} (“{_cut(v.fact.value)}”): {v.reason}"})
+                           f"{_kind_and_key(v.fact.kind, v.fact.key)} (“{_cut(v.fact.value)}”): {v.reason}"})
     if not_restated:
         out.warnings.append(_warning("facts_not_restated", session, gen, not_restated,
                                      "does not name the confirmed fact",
