@@ -251,3 +251,20 @@ def test_a_git_status_result_in_the_store_names_the_branch(tmp_path: Path) -> No
     (session,) = json.loads(out)["sessions"]
     assert code == 1 and [(h["evt"], h["matched"]) for h in session["action_against_rule"]] == [
         ("evt:4", ["git", "commit", "main"])]
+
+
+def test_the_actions_command_points_at_calls_against_a_rule(tmp_path: Path) -> None:
+    """`inspector actions` said only "(no actions recorded …)" on a session whose `check` lists a push to
+    main against a confirmed rule (review-19 #5): the ledger's actions are not the tool calls, so it says
+    where they are."""
+    store = _store(tmp_path, ["git push origin main"], [_rule("constraint.push", "Never push to main")])
+    out = CliRunner().invoke(cli, ["actions", store, "--session", "s1"])
+    assert out.exit_code == 0, out.output
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("(no actions recorded")
+    assert lines[1].startswith("tool calls against a rule: 1 ✗, 0 ? or dry run — `inspector check ")
+    assert lines[1].endswith("--session s1 --only rules` lists them")
+    assert json.loads(CliRunner().invoke(cli, ["actions", store, "--session", "s1", "--json"]).stdout) == []
+    (tmp_path / "q").mkdir()
+    quiet = _store(tmp_path / "q", ["ls"], [_rule("constraint.push", "Never push to main")])
+    assert "against a rule" not in CliRunner().invoke(cli, ["actions", quiet, "--session", "s1"]).stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -10,6 +11,7 @@ from inspector.cli.output import EXIT_OK, EXIT_REFUSED, emit, json_option, run_c
 from inspector.cli.store_commands import reviewer_option, sole_store_argument, store_argument
 from inspector.domain.cell_width import column_cells, fitted, padded
 from inspector.domain.reconcile import RECONCILED_STATUSES
+from inspector.services.action_rules import rule_acts
 from inspector.services.reconciling import list_actions, reconcile
 from inspector.services.sessions import get_session
 from inspector.store.connection import open_store
@@ -59,6 +61,15 @@ async def actions_cmd(store: Path, session: str, as_json: bool) -> int:
     async with await open_store(store) as opened:
         await get_session(opened, session)  # a mistyped id is bad input (exit 3), not "(no actions)"
         rows = await list_actions(opened, session)
+        acts = await rule_acts(opened, session)
+    # The ledger's actions are not the tool calls: a session whose `check` lists calls against a rule said
+    # only "(no actions recorded …)" here (review-19 #5) — the calls are pointed at, never counted as actions.
+    against = sum(h.mark == "✗" for h in acts.hits)
+    unread = sum(1 for n in acts.not_read if n.get("calls_after"))
+    rules_line = (f"tool calls against a rule: {against} ✗, {len(acts.hits) - against} ? or dry run"
+                  + (f", {unread} rule{'s' if unread != 1 else ''} no call can show" if unread else "")
+                  + f" — `inspector check {shlex.quote(str(store))} --session {shlex.quote(session)} --only rules` lists them"
+                  if acts.hits or unread else None)
 
     def human() -> list[str]:
         lines = []
@@ -69,7 +80,7 @@ async def actions_cmd(store: Path, session: str, as_json: bool) -> int:
                 s = a.settled_by
                 line += f"  (reconciled L{s['ledger']} by {s['actor']}: {s['evidence']} — {s['reason']})"
             lines.append(line)
-        return lines or [NO_ACTIONS]
+        return (lines or [NO_ACTIONS]) + ([rules_line] if rules_line else [])
 
     emit([a.as_dict() for a in rows], as_json, human)
     return EXIT_OK
