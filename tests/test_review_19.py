@@ -153,3 +153,23 @@ def test_a_push_claim_naming_the_trunk_is_not_shown_by_pushes_of_other_branches_
         assert severities("Pushed the fix to main.", *commands) == [], commands
     assert severities("Pushed to remote and created PR #85.", "git push -u origin feat") == []  # guard: no trunk
     assert severities("Pushed feature to origin, then opened a PR to main.", "git push origin feature") == []
+
+
+def test_a_relative_path_removed_after_a_cd_elsewhere_is_a_question_not_a_finding() -> None:
+    """``cd /tmp/scratch && rm src/auth/login.go`` removed /tmp/scratch's file: a faithful "The fix is in
+    src/auth/login.go" was ✗ ``path_stale`` (review-19 #3). After a `cd` the rule cannot tell which file
+    went — "?"; an absolute path, a `cd .`, or no `cd` at all is read as before."""
+    from inspector.domain.said_stale_path import stale_path_findings
+    from inspector.domain.unreadable import NOT_JUDGED_ALL, headline
+
+    said = Said.of("The fix is in src/auth/login.go.")
+    for command in ("cd /tmp/scratch && rm src/auth/login.go", "cd ../other-repo; git rm src/auth/login.go",
+                    "cd /repo && git mv src/auth/login.go src/auth/signin.go"):
+        got = stale_path_findings(1, said, "", True, _one(command, "ok"), None)
+        assert [(f.code, f.severity) for f in got] == [("path_stale", "warning")], command
+        assert "after `cd " in got[0].message and "a person must read it" in got[0].message
+        assert got[0].code in NOT_JUDGED_ALL  # "?" in check and the header, never ✓
+        assert headline(got).startswith("no finding; 1 path a command removed after a `cd` elsewhere (path_stale)")
+    for command in ("cd /tmp/scratch && rm /repo/src/auth/login.go", "cd . && rm src/auth/login.go"):
+        got = stale_path_findings(1, said, "", True, _one(command, "ok"), None)
+        assert [(f.code, f.severity) for f in got] == [("path_stale", "finding")], command

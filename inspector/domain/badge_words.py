@@ -52,6 +52,7 @@ _WARNINGS: dict[str, str] = {
     "corrected_after": "values the owner corrected after the summary was written",
     "completion_unshown": "claimed completions that no event in the range shows",
     "path_misplaced": "paths in a folder the log never shows",
+    "path_stale": "paths a command removed after a cd elsewhere",
     "value_misstated": "settings the log gives another value",
     "action_rule_unsure": "tool calls that may break a confirmed rule",
     "action_rule_pending": "tool calls against a pending rule",

@@ -38,6 +38,7 @@ MISPLACED, STALE = "path_misplaced", "path_stale"
 
 # A shell command that moves or deletes files: its first word (after cd …&&, env, sudo).
 _MOVES = re.compile(r"^(?:git\s+)?(?:mv|rm)$")
+_CD = re.compile(r"^\s*(?:builtin\s+)?(?:cd|pushd)\s+(?!\.?/?\s*$)(\S+)\s*$")  # a `cd .` (or `cd ./`) stays put
 _MAY_MOVE = re.compile(r"(?:^|&&|;|\|\|)\s*(?:\w+=\S*\s+)*(?:sudo\s+|env\s+|command\s+)*(?:git\s+)?(?:mv|rm)\s")
 _SAYS_MOVED = re.compile(r"(?<![\w-])(?:mov(?:e|ed|es|ing)|renam(?:e|ed|es|ing)|delet(?:e|ed|es|ing)|remov(?:e|ed|es|ing)|"
                          r"gone|deprecated|now at|now in|formerly|was at|→|->)(?![\w-])|删除|删掉|移动|移到|挪到|重命名|改名",
@@ -50,6 +51,7 @@ class StalePath:
     path: str  # as the summary writes it
     sentence: str
     shown: str  # what the log shows instead (the other paths, or the command and its evt)
+    after_cd: str = ""  # the folder a `cd` earlier in the same command moved to: a relative path there may be another file
 
 
 def _dirs(path: str) -> list[str]:
@@ -113,17 +115,23 @@ def _sentence_of(said: Said, token: str) -> str:
 _PUTS_BACK = re.compile(r"\s*(?:git\s+(?:mv|checkout|restore|stash)|mv|cp|touch|ln|install|rsync)\s")
 
 
-def _moved_or_deleted(runs: Iterable[ToolRun]) -> dict[str, tuple[int, str, str]]:
-    """Each path a shell command that did not fail moved or deleted: path → (evt, command, where to)."""
-    gone: dict[str, tuple[int, str, str]] = {}
+def _moved_or_deleted(runs: Iterable[ToolRun]) -> dict[str, tuple[int, str, str, str]]:
+    """Each path a shell command that did not fail moved or deleted: path → (evt, command, where to,
+    the folder a `cd` before it in the same command moved to — "" when none, or the path is absolute)."""
+    gone: dict[str, tuple[int, str, str, str]] = {}
     for r in runs:
         if r.failed or "(" in r.command[:40] and "{" in r.command[:40]:
             continue
         if not _MAY_MOVE.search(r.command):
             continue
+        cd = ""
         for piece in re.split(r"&&|;|\|\|", r.command):
+            went = _CD.match(piece)
+            if went:  # `cd /tmp/scratch && rm src/a.go` removed /tmp/scratch/src/a.go, maybe not the repo's
+                cd = went.group(1)
+                continue
             if _PUTS_BACK.match(piece):  # brought back later in the same command ("mv A /tmp/x && mv /tmp/x A")
-                for back in [g for g, (seq, _, _) in gone.items() if seq == r.seq and g in piece]:
+                for back in [g for g, (seq, *_) in gone.items() if seq == r.seq and g in piece]:
                     del gone[back]
             if not _MAY_MOVE.match(piece.strip()):
                 continue  # shlex only what may move or delete (a 10 KB heredoc commit message is not read)
@@ -141,10 +149,10 @@ def _moved_or_deleted(runs: Iterable[ToolRun]) -> dict[str, tuple[int, str, str]
             args = [w for w in words[2 if words[0] == "git" else 1:] if not w.startswith("-")]
             if head.endswith("mv") and len(args) >= 2:
                 for a in args[:-1]:
-                    gone[a.rstrip("/")] = (r.seq, r.command, args[-1])
+                    gone[a.rstrip("/")] = (r.seq, r.command, args[-1], "" if a.startswith("/") else cd)
             elif head.endswith("rm"):
                 for a in args:
-                    gone[a.rstrip("/")] = (r.seq, r.command, "")
+                    gone[a.rstrip("/")] = (r.seq, r.command, "", "" if a.startswith("/") else cd)
     return gone
 
 
@@ -159,7 +167,7 @@ def stale(said: Said, runs: tuple[ToolRun, ...]) -> list[StalePath]:
         if n.kind not in ("path", "file"):
             continue
         token = n.text.lower().rstrip("/")
-        for path, (seq, command, to) in gone.items():
+        for path, (seq, command, to, cd) in gone.items():
             p = path.lower()
             if not (p == token or p.endswith("/" + token) or token.endswith("/" + p)):
                 continue
@@ -170,7 +178,7 @@ def stale(said: Said, runs: tuple[ToolRun, ...]) -> list[StalePath]:
             sentence = _sentence_of(said, n.text)
             if _SAYS_MOVED.search(sentence):
                 continue
-            out.append(StalePath(STALE, n.text, sentence, f"`{command[:120]}` at evt:{seq}"))
+            out.append(StalePath(STALE, n.text, sentence, f"`{command[:120]}` at evt:{seq}", cd))
             break
     return out
 
@@ -183,7 +191,11 @@ def stale_path_findings(generation: int, said: Said, evidence: str | None, whole
         return []
     inside = tuple(r for r in runs if covers is None or covers[0] <= r.seq <= covers[1])
     out = [Finding(STALE, None, f"generation {generation} names “{s.path}” in “{s.sentence}”, but {s.shown} moved or "
-                   "deleted it in the range and nothing after names it again: a reader sent there finds nothing.",
+                   "deleted it in the range and nothing after names it again: a reader sent there finds nothing."
+                   if not s.after_cd else
+                   f"generation {generation} names “{s.path}” in “{s.sentence}”, and {s.shown} moved or deleted a "
+                   f"path of that name after `cd {s.after_cd}`: the rule cannot tell whether it is the same file — "
+                   "a person must read it.", "finding" if not s.after_cd else "warning",
                    words=(s.path,), where=s.sentence) for s in stale(said, inside)]
     if evidence is not None:
         said_stale = {s.path for s in stale(said, inside)} if out else set()

@@ -41,10 +41,12 @@ CORRECTED_AFTER = "corrected_after"
 COMPLETION = "completion_unshown"
 # A path named in a folder a log that may begin after it never shows holding the file (said_stale_path.py).
 MISPLACED = "path_misplaced"
+# A path a command moved or deleted after a `cd` elsewhere in the same command (said_stale_path.py): as a warning.
+STALE = "path_stale"
 # A setting a log that may begin after it gives only other values (domain/output_said_values.py).
 VALUE = "value_misstated"
 NOT_JUDGED_ALL = NOT_JUDGED | {CODE, IN_PART, RESULT_IN_PART, PROMPT_RULE, UNPAIRED, GOAL_REWORDED, CORRECTED_AFTER,
-                              COMPLETION, MISPLACED, VALUE}
+                              COMPLETION, MISPLACED, STALE, VALUE}
 
 
 def finding(generation: int, why: str) -> Finding:
@@ -86,8 +88,9 @@ def _in_part(said: str, findings: list[Finding]) -> str:
     a = sum(1 for f in findings if f.code == CORRECTED_AFTER)
     c = sum(len(f.words) or 1 for f in findings if f.code == COMPLETION)  # one warning per act, each claim counted
     m = sum(1 for f in findings if f.code == MISPLACED)
+    t = sum(1 for f in findings if f.code == STALE)  # reached only as warnings: a finding returns above
     v = sum(1 for f in findings if f.code == VALUE)
-    if not (n or k or p or u or a or c or m or v) or any(f.severity == "finding" for f in findings):
+    if not (n or k or p or u or a or c or m or t or v) or any(f.severity == "finding" for f in findings):
         return said
     part = "; ".join([f"{counted(n, 'user message')} read only in part ({IN_PART})"] * bool(n)
                      + [f"{counted(k, 'tool result')} read only in part ({RESULT_IN_PART})"] * bool(k)
@@ -98,6 +101,7 @@ def _in_part(said: str, findings: list[Finding]) -> str:
                         f"({CORRECTED_AFTER})"] * bool(a)
                      + [f"{counted(c, 'claimed completion')} that no event in the range shows ({COMPLETION})"] * bool(c)
                      + [f"{counted(m, 'path')} in a folder the log never shows ({MISPLACED})"] * bool(m)
+                     + [f"{counted(t, 'path')} a command removed after a `cd` elsewhere ({STALE})"] * bool(t)
                      + [f"{counted(v, 'setting')} the log gives another value ({VALUE})"] * bool(v))
     rest = said.removeprefix("no finding; ").removeprefix("no drift found").removeprefix("no drift in the active records")
     return f"no finding; {part}" + (rest if rest.startswith(";") else f"; {rest}" if rest else "")
