@@ -250,3 +250,26 @@ def test_a_store_left_at_its_format_earlier_in_the_process_is_not_said_by_the_ne
     assert out.exit_code == 0, out.output
     assert "left at format 8" not in out.output and str(sample_store) not in out.output
     assert len(json.loads(out.output)) > 0  # stdout and stderr together: one document, nothing after it
+
+
+def test_the_app_s_end_still_says_the_older_store_it_left(sample_store: Path, temp_folder: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """`inspector STORE` on an older store, closed with no change: "left at format 8" is said on stderr once
+    the app has ended. Starting a command forgets what earlier opens left (the test above); the app's end
+    is not a start — a first version of that forgetting lost this line."""
+    import asyncio
+
+    from inspector.cli import open_command, upgrade_said
+
+    _to_format_8(sample_store)
+    upgrade_said.start()  # as `inspector STORE` begins
+
+    async def app_opens_and_closes() -> None:
+        async with await open_store(sample_store):
+            pass
+
+    upgrade_said.quiet()  # the app holds the terminal
+    asyncio.run(app_opens_and_closes())
+    open_command._say_left()
+    err = capsys.readouterr().err
+    assert f"{sample_store} has store format 8" in err and "left at format 8" in err, err

@@ -67,7 +67,7 @@ async def _opens(store: Path) -> str | None:
     from inspector.cli import upgrade_said
     from inspector.store.connection import open_store
 
-    upgrade_said.listen()
+    upgrade_said.start()
     try:
         opened = await open_store(store)  # an older store is not upgraded by looking: its first act upgrades it
     finally:  # a store the running app opens later says its upgrade in a notice: stderr would garble the screen
@@ -208,8 +208,5 @@ def _say_left() -> None:
     """"left at format N" on stderr once the app has ended, for an older store it made no change to."""
     from inspector.cli import upgrade_said
 
-    upgrade_said.listen()
-    try:
-        upgrade_said.left()
-    except (OSError, ValueError):  # stderr gone with the terminal
-        pass
+    upgrade_said.listen()  # not start(): what the app left is this command's to say
+    upgrade_said.left_quietly()  # stderr may be gone with the terminal

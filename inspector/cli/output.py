@@ -77,7 +77,7 @@ def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Await
             as_json = bool(kwargs.get(as_json_param))
             from inspector.cli import upgrade_said
 
-            upgrade_said.listen()  # a store format upgrade is said on stderr, whatever the command
+            upgrade_said.start()  # a store format upgrade is said on stderr, whatever the command
             try:
                 not_text(kwargs)
                 code = _run(fn(*args, **kwargs))
@@ -109,14 +109,10 @@ def run_command(as_json_param: str = "as_json") -> Callable[[Callable[..., Await
 
 def _say_left_quietly() -> None:
     """"left at format N" for a command ended by a closed pipe or Ctrl+C: the line was lost, and a
-    reader of stderr was left to guess whether the older store had been upgraded (storefault-eleven).
-    A stderr that is gone too is no reason for a traceback."""
+    reader of stderr was left to guess whether the older store had been upgraded (storefault-eleven)."""
     from inspector.cli import upgrade_said
 
-    try:
-        upgrade_said.left()
-    except (OSError, ValueError):
-        pass
+    upgrade_said.left_quietly()
 
 
 def _run(body: Awaitable[int | None]) -> int | None:

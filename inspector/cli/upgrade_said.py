@@ -21,10 +21,16 @@ def say(text: str, final: bool) -> None:
     echo_safe(text, err=True)
 
 
-def listen() -> None:
-    """Say upgrades on this process's stderr (a command, or ``inspector STORE`` before its app starts);
-    stores left at their format before this command began are not its to say."""
+def start() -> None:
+    """A command begins: its upgrades said on stderr; stores left at their format before it began (a
+    test, a long-lived caller of ``open_store``) are not its to say."""
     format_upgrade.forget_left()
+    listen()
+
+
+def listen() -> None:
+    """Say upgrades on this process's stderr (a command, or ``inspector STORE`` before its app starts
+    and after it ends: what the app left is said then)."""
     format_upgrade.report_to(say)
 
 
@@ -38,3 +44,12 @@ def left() -> None:
     so an import that opened its store twice and upgraded it at the second open does not also say
     it was left as it was."""
     format_upgrade.say_left()
+
+
+def left_quietly() -> None:
+    """:func:`left` where stderr may be gone (a closed pipe, Ctrl+C, the terminal closed under the
+    app): the store is left as it was either way, and a lost line is no reason for a traceback."""
+    try:
+        format_upgrade.say_left()
+    except (OSError, ValueError):
+        pass
