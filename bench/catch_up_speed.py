@@ -26,6 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.drift_compare import extract_old
 from bench.import_extract import SOURCES, build
 from bench.import_speed import REPO
 from bench.make_data import write_events_file
@@ -105,10 +106,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         old = root / "old"
-        old.mkdir()
-        archive = subprocess.run(["git", "archive", args.against, "inspector"], cwd=REPO, capture_output=True,
-                                 check=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+        extract_old(args.against, old)
         trees = {"this tree": REPO, args.against: old}
         src, _ = build(root / "long-session.jsonl", int(args.mb * 1024 * 1024))
         (root / "t").mkdir()

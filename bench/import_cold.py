@@ -25,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.drift_compare import extract_old
 from bench.import_extract import SOURCES, build
 
 REPO = Path(__file__).resolve().parents[1]
@@ -68,10 +69,7 @@ def main() -> None:
         size = src.stat().st_size
         old = root / "old"
         if args.against:
-            old.mkdir()
-            archive = subprocess.run(["git", "archive", args.against, "inspector"], cwd=REPO, capture_output=True,
-                                     check=True).stdout
-            subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+            extract_old(args.against, old)
         rows: dict[str, list[tuple[float, float]]] = {}
         py = sys.executable
         for run in range(args.runs):

@@ -28,6 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.drift_compare import extract_old
 from bench.shared_dir import real_sessions
 
 REPO = Path(__file__).resolve().parents[1]
@@ -88,14 +89,20 @@ def sources(mb: float, root: Path, only: str | None) -> list[Path]:
     return [p for p in found if only is None or only in str(p)]
 
 
-def fingerprints(files: list[Path], code: Path, stores: Path) -> dict[str, dict[str, object]]:
+def per_file(script: str, what: str, files: list[Path], code: Path, stores: Path) -> dict[str, dict[str, object]]:
+    """``script`` run once on the tree ``code`` over every file (each imported into its own store
+    under ``stores``): its last stdout line, a JSON object keyed by the file's path."""
     stores.mkdir(parents=True, exist_ok=True)
     pairs = [(str(f), str(stores / f"{i}.db")) for i, f in enumerate(files)]
-    done = subprocess.run([sys.executable, "-c", FINGERPRINT, json.dumps(pairs)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", script, json.dumps(pairs)], capture_output=True, text=True,
                           cwd=code, env={**os.environ, "PYTHONPATH": str(code)})
     if done.returncode != 0:
-        raise SystemExit(f"fingerprinting with {code} failed:\n{done.stderr[-3000:]}")
+        raise SystemExit(f"{what} with {code} failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def fingerprints(files: list[Path], code: Path, stores: Path) -> dict[str, dict[str, object]]:
+    return per_file(FINGERPRINT, "fingerprinting", files, code, stores)
 
 
 def main() -> None:
@@ -108,10 +115,7 @@ def main() -> None:
         root = Path(tmp)
         files = sources(args.mb, root, args.only)
         old = root / "old"
-        old.mkdir()
-        archive = subprocess.run(["git", "archive", args.against, "inspector"], cwd=REPO, capture_output=True,
-                                 check=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+        extract_old(args.against, old)
         ours = fingerprints(files, REPO, root / "this")
         theirs = fingerprints(files, old, root / "old-stores")
     differ = 0

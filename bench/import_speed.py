@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.drift_compare import extract_old
 from bench.make_data import write_events_file
 
 
@@ -95,10 +96,7 @@ def main() -> None:
         old = root / "old"
         modes = ["bare", "import"]
         if args.against:
-            old.mkdir()
-            archive = subprocess.run(["git", "archive", args.against, "inspector"], cwd=REPO, capture_output=True,
-                                     check=True).stdout
-            subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+            extract_old(args.against, old)
             modes.append("old")
         for run in range(args.runs):
             for mode in (modes if run % 2 == 0 else modes[::-1]):

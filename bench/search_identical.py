@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from bench.import_identical import REPO, sources
+from bench.drift_compare import extract_old
+from bench.import_identical import REPO, per_file, sources
 from bench.make_data import write_events_file
 from bench.search_speed import LAST, THOUGHT
 
@@ -123,13 +122,7 @@ def search_speed_data(path: Path, events: int) -> Path:
 
 
 def answers(files: list[Path], code: Path, stores: Path) -> dict[str, dict[str, object]]:
-    stores.mkdir(parents=True, exist_ok=True)
-    pairs = [(str(f), str(stores / f"{i}.db")) for i, f in enumerate(files)]
-    done = subprocess.run([sys.executable, "-c", ANSWERS, json.dumps(pairs)], capture_output=True, text=True,
-                          cwd=code, env={**os.environ, "PYTHONPATH": str(code)})
-    if done.returncode != 0:
-        raise SystemExit(f"searching with {code} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    return per_file(ANSWERS, "searching", files, code, stores)
 
 
 def main() -> None:
@@ -146,10 +139,7 @@ def main() -> None:
         if args.events:
             files.append(search_speed_data(root / f"search-speed-{args.events}.jsonl", args.events))
         old = root / "old"
-        old.mkdir()
-        archive = subprocess.run(["git", "archive", args.against, "inspector"], cwd=REPO, capture_output=True,
-                                 check=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+        extract_old(args.against, old)
         ours = answers(files, REPO, root / "this")
         theirs = answers(files, old, root / "old-stores")
     differ = queries = 0
