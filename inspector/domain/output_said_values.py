@@ -46,13 +46,6 @@ class Said_:
     said: str  # what the log holds instead
 
 
-def _sentence_of(said: Said, needle: str) -> str:
-    for s in said.sentences:
-        if needle in s.text:
-            return said.stripped(s)
-    return needle
-
-
 def returned_wrong(said: Said, runs: Iterable[ToolRun]) -> list[Said_]:
     """Each "<tool> returned N" that no result of that tool in ``runs`` holds."""
     text = said.text
@@ -72,7 +65,7 @@ def returned_wrong(said: Said, runs: Iterable[ToolRun]) -> list[Said_]:
         if any(value in _NUMBER.findall(r.output) for r in results):
             continue
         last = results[-1]
-        out.append(Said_((m.group().strip("` "),), _sentence_of(said, m.group()),
+        out.append(Said_((m.group().strip("` "),), said.sentence_holding(m.group()),
                          f"{m.group('name')} returned “{last.output.strip()[:60]}” at evt:{last.seq}"))
     return out
 
@@ -115,7 +108,7 @@ def settings_wrong(said: Said, text: str, evidence: str) -> list[Said_]:
         if not held or value in held or any(value.startswith(h) or h.startswith(value) for h in held):
             continue
         shown = ", ".join(f"“{key}: {h}”" for h in sorted(held)[:4])
-        out.append(Said_((m.group().strip("`"),), _sentence_of(said, m.group().lower()),
+        out.append(Said_((m.group().strip("`"),), said.sentence_holding(m.group().lower()),
                          f"the log gives {key} only as {shown}"))
     return out
 

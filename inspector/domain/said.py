@@ -183,6 +183,15 @@ class Said:
             found = self._memo[key] = (hits, [h.start for h in hits])
         return found  # type: ignore[no-any-return]
 
+    def sentence_holding(self, needle: str, *, fold: bool = False) -> str:
+        """The first sentence holding ``needle`` (compared lower-cased when ``fold``), stripped as
+        findings quote it; ``needle`` itself when no sentence holds it whole."""
+        low = needle.lower() if fold else needle
+        for s in self.sentences:
+            if low in (s.text.lower() if fold else s.text):
+                return self.stripped(s)
+        return needle
+
     def stripped(self, sentence: Span) -> str:
         """A sentence's text without its surrounding white space, as findings quote it (cut
         once: a long sentence holding many facts is quoted by each of them)."""

@@ -98,17 +98,9 @@ def misplaced(said: Said, evidence: str, changed: set[str]) -> list[StalePath]:
         others = {c.strip("/") for c in changed if c.rsplit("/", 1)[-1] == name and "/" in c}
         if not others or any(_in_order(dirs, _dirs(o)) for o in others):
             continue
-        sentence = _sentence_of(said, n.text)
+        sentence = said.sentence_holding(n.text, fold=True)
         out.append(StalePath(MISPLACED, n.text, sentence, ", ".join(f"“{o}”" for o in sorted(others)[:3])))
     return out
-
-
-def _sentence_of(said: Said, token: str) -> str:
-    low = token.lower()
-    for s in said.sentences:
-        if low in s.text.lower():
-            return said.stripped(s)
-    return token
 
 
 # A command that may put a path back (a commit message naming it does not).
@@ -175,7 +167,7 @@ def stale(said: Said, runs: tuple[ToolRun, ...]) -> list[StalePath]:
                 continue  # named again later (re-created, moved back): the rule cannot tell
             if to and re.search(rf"(?<![\w.-]){re.escape(to.lower().rstrip('/').rsplit('/', 1)[-1])}(?![\w-])", low_text):
                 continue  # the summary names where it went
-            sentence = _sentence_of(said, n.text)
+            sentence = said.sentence_holding(n.text, fold=True)
             if _SAYS_MOVED.search(sentence):
                 continue
             out.append(StalePath(STALE, n.text, sentence, f"`{command[:120]}` at evt:{seq}", cd))
